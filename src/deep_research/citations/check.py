@@ -1,0 +1,147 @@
+"""Check every citation of a report and give each a link to its exact sentence."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterable
+from urllib.parse import urlsplit
+
+from .fragments import Fragment, fragment_for, with_text_fragment
+from .model import ParsedReport, QuoteCheck, Ref, RefProblem, Source, Verdict
+from .refs import parse_refs
+from .verify import SourceIndex
+
+LINK_SCHEMES = frozenset({"http", "https", "file"})
+
+
+def safe_link(url: str | None) -> str | None:
+    """The URL if a reader may be sent there (http, https, file), else None."""
+    if not url:
+        return None
+    url = url.strip()
+    try:
+        scheme = urlsplit(url).scheme.lower()
+    except ValueError:
+        return None
+    if scheme not in LINK_SCHEMES or any(ch in url for ch in "\x00\n\r\t<>\"'` "):
+        return None
+    return url
+
+
+@dataclass
+class Citation:
+    ref: Ref
+    check: QuoteCheck
+    source: Source | None  # the source that holds the quote, after repair
+    url: str | None  # fragment URL, plain URL, or None
+    fragment: str | None = None  # the text directive, when one could be made
+    link_note: str | None = None  # why the link has no fragment
+    number: int | None = None  # the source's number in the Sources list
+
+    @property
+    def status(self) -> Verdict:
+        return self.check.status
+
+    @property
+    def rendered_text(self) -> str | None:
+        if not self.check.found or self.source is None:
+            return None
+        return self.source.page.text[self.check.start : self.check.end]
+
+    @property
+    def matched_text(self) -> str | None:
+        """The exact span of the source's content that holds the quote."""
+        if not self.check.found or self.source is None:
+            return None
+        a, b = self.source.page.raw_span(self.check.start, self.check.end)
+        return self.source.content[a:b]
+
+    @property
+    def content_span(self) -> tuple[int, int] | None:
+        if not self.check.found or self.source is None:
+            return None
+        return self.source.page.raw_span(self.check.start, self.check.end)
+
+    def as_json(self) -> dict:
+        span = self.content_span
+        return {
+            "n": self.ref.index + 1,
+            "number": self.number,
+            "source_id": self.source.id if self.source else self.ref.source_id,
+            "cited_id": self.ref.source_id,
+            "quote": self.ref.quote,
+            "status": self.status.value,
+            "matched_text": self.matched_text,
+            "highlight_text": self.rendered_text,
+            "content_start": span[0] if span else None,
+            "content_end": span[1] if span else None,
+            "url": self.url,
+            "fragment": self.fragment,
+            "note": "; ".join(x for x in (self.check.how, self.link_note) if x) or None,
+            "line": self.ref.line,
+        }
+
+
+@dataclass
+class CitationReport:
+    parsed: ParsedReport
+    citations: list[Citation] = field(default_factory=list)
+    sources: list[Source] = field(default_factory=list)  # cited sources, in numbering order
+
+    @property
+    def problems(self) -> list[RefProblem]:
+        return self.parsed.problems
+
+    def count(self, verdict: Verdict) -> int:
+        return sum(1 for c in self.citations if c.status is verdict)
+
+    @property
+    def without_fragment(self) -> list[Citation]:
+        return [c for c in self.citations if c.check.found and c.fragment is None]
+
+
+def _is_pdf(url: str) -> bool:
+    try:
+        return urlsplit(url).path.lower().endswith(".pdf")
+    except ValueError:
+        return False
+
+
+def check_citations(markdown: str, sources: Iterable[Source], *, min_words: int = 3) -> CitationReport:
+    """Parse refs, verify each quote against its page, number the sources in order of
+    first citation and build a text-fragment link for every quote that was found."""
+    sources = list(sources)
+    index = SourceIndex(sources)
+    parsed = parse_refs(markdown)
+    result = CitationReport(parsed)
+    numbers: dict[str, int] = {}
+    fragments: dict[tuple[str, int, int], Fragment] = {}
+    for ref in parsed.refs:
+        check = index.verify(ref.quote, ref.source_id)
+        source = index.source(check.source_id) if check.source_id in index else None
+        citation = Citation(ref, check, source, None)
+        if source is not None:
+            if source.id not in numbers:
+                numbers[source.id] = len(numbers) + 1
+                result.sources.append(source)
+            citation.number = numbers[source.id]
+            link = safe_link(source.url)
+            citation.url = link
+            if link is None:
+                citation.link_note = "source URL is not an http(s) or file link; no link made"
+            elif check.found:
+                if _is_pdf(link):
+                    citation.link_note = "PDF viewers do not support text fragments; plain link"
+                else:
+                    key = (source.id, check.start, check.end)
+                    frag = fragments.get(key)
+                    if frag is None:
+                        frag = fragment_for(source.page, check.start, check.end, min_words=min_words)
+                        fragments[key] = frag
+                    if frag.directive is not None:
+                        citation.fragment = frag.encoded
+                        citation.url = with_text_fragment(link, frag.directive)
+                    else:
+                        citation.link_note = f"plain link: {frag.reason}"
+        result.citations.append(citation)
+    return result

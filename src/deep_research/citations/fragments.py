@@ -1,0 +1,528 @@
+"""Text-fragment links (``#:~:text=``) that highlight exactly one span of a page.
+
+Follows the WICG "URL Fragment Text Directives" spec. Two checks guard every fragment:
+
+1. ``match_directive`` runs the spec's *find a range from a text directive* algorithm
+   over the page text (case- and accent-blind, per block, word-bounded).
+2. ``_robust`` asks a stricter question that does not depend on how exactly a browser
+   segments words or blocks: in the folded, whitespace-free view of the page, the first
+   place the start term (with its prefix) can match at all is the target, and likewise
+   the end term. Every term edge the spec wants word-bounded sits on a position that is a
+   word boundary under any reasonable segmenter (next to a space, or punctuation that
+   cannot join words). Together these make the browser's first match the target.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass
+from urllib.parse import quote, unquote
+
+from .text import IGNORABLE, PageText, _JOINERS, fold_char, is_dictionary_char, is_word_char
+
+MIN_WORDS = 3  # as Chromium's own generator: start with three words per term
+MAX_WORDS = 10
+MAX_CONTEXT_WORDS = 10
+
+
+@dataclass(frozen=True)
+class TextDirective:
+    start: str
+    end: str | None = None
+    prefix: str | None = None
+    suffix: str | None = None
+
+    def encode(self) -> str:
+        parts = []
+        if self.prefix:
+            parts.append(encode_term(self.prefix) + "-")
+        parts.append(encode_term(self.start))
+        if self.end:
+            parts.append(encode_term(self.end))
+        if self.suffix:
+            parts.append("-" + encode_term(self.suffix))
+        return "text=" + ",".join(parts)
+
+    @classmethod
+    def parse(cls, directive: str) -> "TextDirective":
+        if directive.startswith("text="):
+            directive = directive[5:]
+        parts = directive.split(",")
+        prefix = suffix = None
+        if parts and parts[0].endswith("-"):
+            prefix = unquote(parts.pop(0)[:-1])
+        if parts and parts[-1].startswith("-"):
+            suffix = unquote(parts.pop()[1:])
+        if not parts or len(parts) > 2 or not parts[0]:
+            raise ValueError(f"malformed text directive: {directive!r}")
+        start = unquote(parts[0])
+        end = unquote(parts[1]) if len(parts) == 2 else None
+        return cls(start, end, prefix, suffix)
+
+
+def encode_term(term: str) -> str:
+    """Percent-encode a term: UTF-8, and the directive's own syntax chars '-', ',', '&'."""
+    return quote(term, safe="").replace("-", "%2D")
+
+
+def with_text_fragment(url: str, directive: TextDirective | str) -> str:
+    """URL that opens at the directive. Keeps an existing ``#anchor``; replaces old text
+    directives but keeps other directives."""
+    d = directive.encode() if isinstance(directive, TextDirective) else directive
+    base, sep, frag = url.partition("#")
+    anchor, _, directives = frag.partition(":~:")
+    kept = [x for x in directives.split("&") if x and not x.startswith("text=")] if directives else []
+    return f"{base}#{anchor}:~:" + "&".join([d, *kept])
+
+
+def strip_text_fragment(url: str) -> str:
+    """The URL without text directives (other directives and the anchor stay)."""
+    base, sep, frag = url.partition("#")
+    if not sep:
+        return url
+    anchor, has_dir, directives = frag.partition(":~:")
+    if not has_dir:
+        return url
+    kept = [x for x in directives.split("&") if x and not x.startswith("text=")]
+    tail = (":~:" + "&".join(kept)) if kept else ""
+    return f"{base}#{anchor}{tail}" if (anchor or tail) else base
+
+
+# --- word boundaries ----------------------------------------------------------------------
+def _w(ch: str) -> bool:
+    return is_word_char(ch) or ch == "_"
+
+
+def _mark(ch: str) -> bool:
+    return unicodedata.category(ch)[0] == "M" or ch in IGNORABLE
+
+
+def inside_word(text: str, i: int) -> bool:
+    """True where no segmenter puts a word boundary (between two letters/digits of a
+    space-delimited script, or before a combining mark)."""
+    if i <= 0 or i >= len(text):
+        return False
+    a, b = text[i - 1], text[i]
+    if _mark(b):
+        return True
+    return (
+        (a.isalnum() or a == "_")
+        and (b.isalnum() or b == "_")
+        and not is_dictionary_char(a)
+        and not is_dictionary_char(b)
+    )
+
+
+def _joined_by_punct(text: str, i: int) -> bool:
+    """Position i is next to punctuation that may join two word characters ("it's",
+    "3.14", "e.g", "snake_case")."""
+    n = len(text)
+    a, b = text[i - 1], text[i]
+    if b in _JOINERS and i + 1 < n and _w(text[i + 1]) and _w(a):
+        return True
+    if a in _JOINERS and i >= 2 and _w(text[i - 2]) and _w(b):
+        return True
+    return False
+
+
+def is_safe_boundary(text: str, i: int) -> bool:
+    """A word boundary under any reasonable segmenter (UAX #29, ICU, Chromium's)."""
+    n = len(text)
+    if i <= 0 or i >= n:
+        return True
+    a, b = text[i - 1], text[i]
+    if a.isspace() or b.isspace():
+        return True
+    if _mark(b) or a in IGNORABLE:
+        return False
+    if _w(a) and _w(b):
+        return False  # inside a word, or a script change whose handling varies
+    return not _joined_by_punct(text, i)
+
+
+def starts_cleanly(text: str, i: int) -> bool:
+    """A term may begin at i where the spec wants a word start: after whitespace, or with
+    a word character at a certain boundary. (Chromium does not treat a position between
+    two punctuation marks as a word start, so a term may not begin with punctuation
+    glued to the text before it.)"""
+    if i <= 0 or text[i - 1].isspace():
+        return True
+    return _w(text[i]) and is_safe_boundary(text, i)
+
+
+def ends_cleanly(text: str, i: int) -> bool:
+    """A term may end at i where the spec wants a word end (mirror of starts_cleanly)."""
+    if i >= len(text) or text[i].isspace():
+        return True
+    return _w(text[i - 1]) and is_safe_boundary(text, i)
+
+
+def _has_word(s: str) -> bool:
+    return any(ch.isalnum() for ch in s)
+
+
+def is_word_boundary(text: str, i: int) -> bool:
+    """Best approximation of a browser's word boundary (used by the spec matcher)."""
+    n = len(text)
+    if i <= 0 or i >= n:
+        return True
+    if inside_word(text, i):
+        return False
+    a, b = text[i - 1], text[i]
+    if a.isspace() or b.isspace():
+        return True
+    if _w(a) and _w(b):
+        return True  # dictionary scripts: every character may start a word
+    return not _joined_by_punct(text, i)
+
+
+# --- the spec's matching algorithm --------------------------------------------------------
+class _Lines:
+    """Per-block folded text for the spec matcher (built lazily per line)."""
+
+    def __init__(self, page: PageText):
+        self.text = page.text
+        self.bounds: list[tuple[int, int]] = []
+        pos = 0
+        for line in self.text.split("\n"):
+            self.bounds.append((pos, pos + len(line)))
+            pos += len(line) + 1
+        self._folded: dict[int, tuple[str, list[int]]] = {}
+
+    def line_of(self, pos: int) -> int:
+        lo, hi = 0, len(self.bounds) - 1
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            if self.bounds[mid][0] <= pos:
+                lo = mid
+            else:
+                hi = mid - 1
+        return lo
+
+    def folded(self, k: int) -> tuple[str, list[int]]:
+        got = self._folded.get(k)
+        if got is None:
+            s, e = self.bounds[k]
+            parts, index = [], []
+            for i in range(s, e):
+                ch = self.text[i]
+                f = " " if ch.isspace() else fold_char(ch)
+                parts.append(f)
+                index.extend([i] * len(f))
+            index.append(e)
+            got = ("".join(parts), index)
+            self._folded[k] = got
+        return got
+
+
+def _fold_query(q: str) -> str:
+    return "".join(" " if c.isspace() else fold_char(c) for c in q)
+
+
+def _find_in_range(
+    lines: _Lines, query: str, frm: int, word_start: bool, word_end: bool
+) -> tuple[int, int] | None:
+    q = _fold_query(query)
+    if not q:
+        return None
+    text = lines.text
+    for k in range(lines.line_of(frm), len(lines.bounds)):
+        s, e = lines.bounds[k]
+        folded, index = lines.folded(k)
+        # first folded index whose char is at or after frm
+        lo = 0
+        if frm > s:
+            while lo < len(folded) and index[lo] < frm:
+                lo += 1
+        pos = folded.find(q, lo)
+        while pos != -1:
+            rs, re_ = index[pos], index[pos + len(q) - 1] + 1
+            starts_clean = pos == 0 or index[pos - 1] != rs
+            ends_clean = index[pos + len(q)] != index[pos + len(q) - 1]
+            ok = starts_clean and ends_clean
+            if ok and word_start and not is_word_boundary(text, rs):
+                ok = False
+            if ok and word_end and not is_word_boundary(text, re_):
+                ok = False
+            if ok:
+                return rs, re_
+            pos = folded.find(q, pos + 1)
+    return None
+
+
+def _skip_ws(text: str, i: int) -> int:
+    while i < len(text) and text[i].isspace():
+        i += 1
+    return i
+
+
+def match_directive(page: PageText, d: TextDirective) -> tuple[int, int] | None:
+    """The range the spec's algorithm selects in the page text, or None."""
+    lines = _Lines(page)
+    text = page.text
+    search_from = 0
+    while search_from < len(text):
+        if d.prefix is not None:
+            pm = _find_in_range(lines, d.prefix, search_from, True, False)
+            if pm is None:
+                return None
+            search_from = pm[0] + 1
+            at = _skip_ws(text, pm[1])
+            if at >= len(text):
+                return None
+            must_end = d.end is not None or d.suffix is None
+            sm = _find_in_range(lines, d.start, at, False, must_end)
+            if sm is None:
+                return None
+            if sm[0] != at:
+                continue
+        else:
+            must_end = d.end is not None or d.suffix is None
+            sm = _find_in_range(lines, d.start, search_from, True, must_end)
+            if sm is None:
+                return None
+            search_from = sm[0] + 1
+        match = sm
+        if d.end is not None:
+            em = _find_in_range(lines, d.end, sm[1], True, d.suffix is None)
+            if em is None:
+                return None
+            match = (sm[0], em[1])
+        if d.suffix is None:
+            return match
+        at = _skip_ws(text, match[1])
+        xm = _find_in_range(lines, d.suffix, at, False, True)
+        if xm is None:
+            return None
+        if xm[0] == at:
+            return match
+    return None
+
+
+# --- generation ---------------------------------------------------------------------------
+def _words(s: str) -> int:
+    """Word count for growth limits: alphanumeric runs; two ideographs count as a word."""
+    count, in_word, dict_chars = 0, False, 0
+    for ch in s:
+        if is_dictionary_char(ch):
+            dict_chars += 1
+            in_word = False
+        elif ch.isalnum():
+            if not in_word:
+                count += 1
+            in_word = True
+        else:
+            in_word = False
+    return count + (dict_chars + 1) // 2
+
+
+def _clean_start(page: PageText, lpos: int, r: int) -> bool:
+    return page.r2l[r] == lpos
+
+
+def _excluded(page: PageText, lpos: int, lend: int, need_start: bool, need_end: bool) -> bool:
+    """True if a folded occurrence can never be a browser match (it starts or ends inside
+    a word where the spec requires a word boundary)."""
+    text, l2r, r2l = page.text, page.l2r, page.r2l
+    if need_start:
+        r = l2r[lpos]
+        if r2l[r] == lpos and inside_word(text, r):
+            return True
+    if need_end:
+        r_last = l2r[lend - 1]
+        if r2l[r_last + 1] == lend and inside_word(text, r_last + 1):
+            return True
+    return False
+
+
+def _first_at(page: PageText, pat: str, frm: int, target: int, need_start: bool, need_end: bool) -> bool:
+    if not pat:
+        return False
+    loose = page.loose
+    pos = loose.find(pat, frm)
+    while pos != -1 and pos < target:
+        if not _excluded(page, pos, pos + len(pat), need_start, need_end):
+            return False
+        pos = loose.find(pat, pos + 1)
+    return pos == target
+
+
+def _lslice(page: PageText, a: int, b: int) -> str:
+    return page.loose[page.r2l[a] : page.r2l[b]]
+
+
+@dataclass(frozen=True)
+class _Span:
+    a: int
+    b: int
+
+
+class _Generator:
+    def __init__(self, page: PageText, start: int, end: int, min_words: int, max_words: int,
+                 max_context: int):
+        self.page, self.text = page, page.text
+        self.start, self.end = start, end
+        self.min_words, self.max_words, self.max_context = min_words, max_words, max_context
+
+    # term edge candidates ----------------------------------------------------------------
+    def _start_term_ends(self) -> list[int]:
+        """Ends c1 for a start term text[start:c1] (range form), shortest first."""
+        text, out = self.text, []
+        for c in range(self.start + 1, self.end):
+            if not self.page.in_one_segment(self.start, c):
+                break
+            if text[c - 1].isspace() or not ends_cleanly(text, c) or not _has_word(text[self.start : c]):
+                continue
+            out.append(c)
+        return self._limit(out, lambda c: _words(text[self.start : c]))
+
+    def _end_term_starts(self) -> list[int]:
+        """Starts c2 for an end term text[c2:end] (range form), shortest first."""
+        text, out = self.text, []
+        for c in range(self.end - 1, self.start, -1):
+            if not self.page.in_one_segment(c, self.end):
+                break
+            if text[c].isspace() or not starts_cleanly(text, c) or not _has_word(text[c : self.end]):
+                continue
+            out.append(c)
+        return self._limit(out, lambda c: _words(text[c : self.end]))
+
+    def _limit(self, cands: list[int], words) -> list[int]:
+        if not cands:
+            return []
+        counted = [(c, words(c)) for c in cands]
+        enough = [c for c, w in counted if self.min_words <= w <= self.max_words]
+        if enough:
+            return enough
+        # The segment holds fewer words than the minimum: the longest term it allows.
+        short = [c for c, w in counted if w < self.min_words]
+        return short[-1:] if short else [counted[0][0]]
+
+    def _prefixes(self) -> list[_Span | None]:
+        text, page = self.text, self.page
+        out: list[_Span | None] = []
+        if starts_cleanly(text, self.start):
+            out.append(None)
+        pe = self.start
+        while pe > 0 and text[pe - 1].isspace():
+            pe -= 1
+        if pe == 0 or not page.gap_is_whitespace(pe, self.start):
+            return out
+        for ps in range(pe - 1, -1, -1):
+            if not page.in_one_segment(ps, pe):
+                break
+            if text[ps].isspace() or not starts_cleanly(text, ps) or not _has_word(text[ps:pe]):
+                continue
+            out.append(_Span(ps, pe))
+            if _words(text[ps:pe]) >= self.max_context:
+                break
+        return out
+
+    def _suffixes(self) -> list[_Span | None]:
+        text, page = self.text, self.page
+        out: list[_Span | None] = []
+        if ends_cleanly(text, self.end):
+            out.append(None)
+        ss = self.end
+        while ss < len(text) and text[ss].isspace():
+            ss += 1
+        if ss >= len(text) or not page.gap_is_whitespace(self.end, ss):
+            return out
+        for se in range(ss + 1, len(text) + 1):
+            if not page.in_one_segment(ss, se):
+                break
+            if text[se - 1].isspace() or not ends_cleanly(text, se) or not _has_word(text[ss:se]):
+                continue
+            out.append(_Span(ss, se))
+            if _words(text[ss:se]) >= self.max_context:
+                break
+        return out
+
+    # checks ------------------------------------------------------------------------------
+    def _start_ok(self, prefix: _Span | None, term_end: int, must_end: bool) -> bool:
+        page = self.page
+        if prefix is None:
+            pat = _lslice(page, self.start, term_end)
+            target = page.r2l[self.start]
+        else:
+            pat = _lslice(page, prefix.a, prefix.b) + _lslice(page, self.start, term_end)
+            target = page.r2l[prefix.a]
+        return _first_at(page, pat, 0, target, True, must_end)
+
+    def _end_ok(self, c1: int, c2: int, need_end: bool) -> bool:
+        page = self.page
+        pat = _lslice(page, c2, self.end)
+        return _first_at(page, pat, page.r2l[c1], page.r2l[c2], True, need_end)
+
+    # search ------------------------------------------------------------------------------
+    def candidates(self) -> list[tuple[int, TextDirective]]:
+        text = self.text
+        prefixes = self._prefixes()
+        suffixes = self._suffixes()
+        if not prefixes or not suffixes:
+            return []
+        suffix = suffixes[0]  # a suffix only relaxes the end bound; the shortest will do
+        sfx = text[suffix.a : suffix.b] if suffix else None
+        found: list[tuple[int, TextDirective]] = []
+
+        def add(prefix: _Span | None, start_term: str, end_term: str | None) -> None:
+            d = TextDirective(start_term, end_term, text[prefix.a : prefix.b] if prefix else None, sfx)
+            found.append((len(d.encode()), d))
+
+        # exact form: the whole quote as the start term
+        if self.page.in_one_segment(self.start, self.end):
+            for prefix in prefixes:
+                if self._start_ok(prefix, self.end, suffix is None):
+                    add(prefix, text[self.start : self.end], None)
+                    break
+        # range form: start term ... end term
+        ends = self._end_term_starts()
+        for c1 in self._start_term_ends():
+            prefix_ok = [p for p in prefixes if self._start_ok(p, c1, True)][:1]
+            if not prefix_ok:
+                continue
+            for c2 in ends:
+                if c2 < c1:
+                    continue
+                if self._end_ok(c1, c2, suffix is None):
+                    add(prefix_ok[0], text[self.start : c1], text[c2 : self.end])
+                    break
+        found.sort(key=lambda x: x[0])
+        return found
+
+
+@dataclass(frozen=True)
+class Fragment:
+    directive: TextDirective | None
+    reason: str | None = None  # why no fragment could be made
+
+    @property
+    def encoded(self) -> str | None:
+        return self.directive.encode() if self.directive else None
+
+
+def fragment_for(
+    page: PageText,
+    start: int,
+    end: int,
+    *,
+    min_words: int = MIN_WORDS,
+    max_words: int = MAX_WORDS,
+    max_context: int = MAX_CONTEXT_WORDS,
+) -> Fragment:
+    """The shortest text directive that makes a browser highlight exactly page.text[start:end]."""
+    text = page.text
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    if start >= end:
+        return Fragment(None, "empty span")
+    gen = _Generator(page, start, end, min_words, max_words, max_context)
+    cands = gen.candidates()
+    if not cands:
+        return Fragment(None, "no unique text fragment: the passage repeats in the page or its edges cannot be anchored")
+    for _, d in cands:
+        if match_directive(page, d) == (start, end):
+            return Fragment(d)
+    return Fragment(None, "generated fragments did not re-match the page text")

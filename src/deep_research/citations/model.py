@@ -1,0 +1,72 @@
+"""Data the citation engine works on: sources, refs and verdicts."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from functools import cached_property
+
+from .text import PageText, render
+
+
+@dataclass
+class Source:
+    """A page the research read. ``content`` is the full page text as retrieved."""
+
+    id: str
+    url: str
+    content: str
+    title: str = ""
+    format: str | None = None  # "markdown" | "text"; None = detect from the content
+
+    @cached_property
+    def page(self) -> PageText:
+        return render(self.content, self.format)
+
+
+class Verdict(StrEnum):
+    VERIFIED = "verified"
+    REPAIRED = "repaired"
+    UNSUPPORTED = "unsupported"
+
+
+@dataclass
+class QuoteCheck:
+    """Outcome of checking one quote against the sources."""
+
+    status: Verdict
+    source_id: str | None  # the source that holds the quote (after repair)
+    start: int | None = None  # rendered-text offsets of the match in that source
+    end: int | None = None
+    how: str = ""  # what was repaired, or why the quote is unsupported
+
+    @property
+    def found(self) -> bool:
+        return self.status is not Verdict.UNSUPPORTED
+
+
+@dataclass
+class Ref:
+    """One ``<ref id="...">"quote"</ref>`` in a report."""
+
+    index: int  # order of appearance, 0-based
+    source_id: str
+    quote: str  # as written, without the enclosing quote marks
+    start: int  # offsets of the whole tag in the report markdown
+    end: int
+    line: int
+
+
+@dataclass
+class RefProblem:
+    line: int
+    column: int
+    message: str
+    text: str
+
+
+@dataclass
+class ParsedReport:
+    markdown: str
+    refs: list[Ref] = field(default_factory=list)
+    problems: list[RefProblem] = field(default_factory=list)

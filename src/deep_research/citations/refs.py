@@ -1,0 +1,108 @@
+"""Find ``<ref id="N">"verbatim sentence"</ref>`` tags in report markdown.
+
+Ids may be quoted with ``"`` or ``'`` or bare; the sentence may be in straight or curly
+quotes or none. Tags inside code are text, not citations. Anything that looks like a ref
+but is not a well-formed one is reported as a problem, never dropped silently.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+
+from .model import ParsedReport, Ref, RefProblem
+from .verify import strip_quote_marks
+
+# The quote may wrap onto the next line but may not cross a blank line or hold a tag.
+_REF = re.compile(
+    r"<ref\s+id\s*=\s*(?:\"([^\"<>]*)\"|'([^'<>]*)'|([^\s\"'<>/]+))\s*>"
+    r"((?:(?!</?ref\b)[^\n]|\n(?![ \t]*\n))*?)</ref\s*>",
+    re.I,
+)
+_OPENING_MARKS = "\"'\u201c\u201e\u2018\u00ab\u300c\u300e"
+_ANY_TAG = re.compile(r"</?ref\b[^>]*>?", re.I)
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})[^\n]*\n.*?(?:^ {0,3}\1[ \t]*$|\Z)", re.S | re.M)
+_CODE_SPAN = re.compile(r"(`+)(?!`).+?(?<!`)\1(?!`)", re.S)
+MAX_QUOTE_CHARS = 2000
+
+
+def _mask_code(md: str) -> str:
+    """Blank out code so tags inside it are not parsed (offsets are kept)."""
+
+    def blank(m: re.Match) -> str:
+        return re.sub(r"[^\n]", " ", m.group(0))
+
+    md = _FENCE.sub(blank, md)
+    return _CODE_SPAN.sub(blank, md)
+
+
+class _Lines:
+    def __init__(self, text: str):
+        self.starts = [0] + [m.end() for m in re.finditer("\n", text)]
+
+    def line_col(self, pos: int) -> tuple[int, int]:
+        k = bisect.bisect_right(self.starts, pos) - 1
+        return k + 1, pos - self.starts[k] + 1
+
+
+def parse_refs(markdown: str) -> ParsedReport:
+    masked = _mask_code(markdown)
+    lines = _Lines(markdown)
+    report = ParsedReport(markdown)
+    taken: list[tuple[int, int]] = []
+
+    def problem(start: int, end: int, message: str) -> None:
+        line, col = lines.line_col(start)
+        snippet = markdown[start:end]
+        if len(snippet) > 120:
+            snippet = snippet[:117] + "..."
+        report.problems.append(RefProblem(line, col, message, snippet))
+
+    for m in _REF.finditer(masked):
+        start, end = m.span()
+        sid = next((g for g in m.groups()[:3] if g is not None), "").strip()
+        inner = markdown[m.start(4) : m.end(4)]
+        taken.append((start, end))
+        if not sid:
+            problem(start, end, "<ref> tag with an empty id")
+            continue
+        quote = strip_quote_marks(inner)
+        if quote and quote == inner.strip() and quote[0] in _OPENING_MARKS:
+            problem(start, end, f"<ref id=\"{sid}\"> quote marks are not closed")
+            continue
+        if not quote.strip():
+            problem(start, end, f"<ref id=\"{sid}\"> has no quote")
+            continue
+        if len(quote) > MAX_QUOTE_CHARS:
+            problem(start, end, f"<ref id=\"{sid}\"> quote is longer than {MAX_QUOTE_CHARS} characters")
+            continue
+        line, _ = lines.line_col(start)
+        report.refs.append(Ref(len(report.refs), sid, quote.strip(), start, end, line))
+
+    # Whatever ref-like markup is left over is malformed.
+    for m in _ANY_TAG.finditer(masked):
+        if any(a <= m.start() < b for a, b in taken):
+            continue
+        tag = m.group(0)
+        if tag.startswith("</"):
+            msg = "closing </ref> without an opening tag"
+        elif not tag.endswith(">"):
+            msg = "unterminated <ref tag"
+        elif not re.search(r"\bid\s*=", tag, re.I):
+            msg = "<ref> tag without an id attribute"
+        else:
+            msg = "<ref> tag without a closing </ref>"
+        problem(m.start(), m.end(), msg)
+    report.problems.sort(key=lambda p: (p.line, p.column))
+    return report
+
+
+def replace_spans(text: str, replacements: list[tuple[int, int, str]]) -> str:
+    """Apply non-overlapping (start, end, new) edits to text."""
+    out, pos = [], 0
+    for start, end, new in sorted(replacements):
+        out.append(text[pos:start])
+        out.append(new)
+        pos = end
+    out.append(text[pos:])
+    return "".join(out)

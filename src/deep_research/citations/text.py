@@ -1,0 +1,518 @@
+"""Page text as a browser shows it, with maps back to the source content.
+
+A source's ``content`` is either markdown-like text (what search APIs such as Tavily
+return: ``**bold**``, ``[text](url)``, ``\\_``) or plain text (what our own HTML
+extractor writes: one block per line). Citations are checked and text fragments built
+against the *rendered* text, because a fragment may only contain text the browser shows.
+
+Three views of one page:
+
+* ``raw``      - the content as stored; offsets reported to users refer to it.
+* ``text``     - the rendered text; ``"\\n"`` separates blocks. Every character maps back
+                 to a raw span (``starts``/``ends``).
+* ``loose``    - ``text`` folded the way a browser's find-in-page compares (case, accents,
+                 quote and dash variants) with all whitespace removed. It over-approximates
+                 what a browser can match, so "first occurrence in ``loose``" is a safe
+                 uniqueness test.
+
+A fragment term may not straddle a *cut*: a line break, a whitespace run other than one
+plain space (browsers keep such runs inside ``<pre>`` but collapse them elsewhere, and we
+do not always know which), or a place where markup of uncertain rendering was dropped.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+import unicodedata
+from array import array
+from dataclasses import dataclass, field
+from functools import cached_property, lru_cache
+
+# Characters a browser's find ignores or that never render as text.
+IGNORABLE = frozenset("\u00ad\u200b\u200c\u200d\u2060\ufeff")
+_QUOTE_DASH = str.maketrans(
+    {
+        "\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": "'", "\u2032": "'",
+        "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u201f": '"', "\u2033": '"',
+        "\u00ab": '"', "\u00bb": '"',
+        "\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-", "\u2014": "-",
+        "\u2015": "-", "\u2212": "-", "\ufe58": "-", "\ufe63": "-", "\uff0d": "-",
+    }
+)
+
+# Scripts written without spaces: word breaks there come from a dictionary we do not have.
+_DICTIONARY_RANGES = (
+    (0x0E00, 0x0EFF),  # Thai, Lao
+    (0x1000, 0x109F),  # Myanmar
+    (0x1780, 0x17FF),  # Khmer
+    (0x2E80, 0x2FDF),  # CJK radicals
+    (0x3040, 0x30FF),  # Hiragana, Katakana
+    (0x3100, 0x312F),  # Bopomofo
+    (0x31A0, 0x31FF),
+    (0x3400, 0x4DBF),  # CJK ext A
+    (0x4E00, 0x9FFF),  # CJK unified
+    (0xF900, 0xFAFF),  # CJK compatibility
+    (0xFF66, 0xFF9F),  # half-width katakana
+    (0x20000, 0x3FFFF),  # CJK ext B+
+)
+# Characters that may join two word characters into one word (UAX #29 MidLetter,
+# MidNum, MidNumLet, ExtendNumLet); next to one of these a boundary is not certain.
+_JOINERS = frozenset("'.:,;_\u00b7\u0387\u05f4\u2018\u2019\u2024\u2027\ufe13\ufe52\ufe55\uff07\uff0e\uff1a\u066c\u2044")
+
+
+def is_dictionary_char(ch: str) -> bool:
+    cp = ord(ch)
+    return any(lo <= cp <= hi for lo, hi in _DICTIONARY_RANGES)
+
+
+def is_word_char(ch: str) -> bool:
+    return ch.isalnum() or unicodedata.category(ch)[0] == "M"
+
+
+@lru_cache(maxsize=65536)
+def fold_char(ch: str) -> str:
+    """How a browser's find compares a character: case- and accent-blind, variants merged."""
+    if ch.isspace() or ch in IGNORABLE:
+        return ""
+    out = []
+    for part in unicodedata.normalize("NFKD", ch):
+        if unicodedata.combining(part) or part in IGNORABLE:
+            continue
+        out.append(part)
+    folded = "".join(out).casefold().translate(_QUOTE_DASH)
+    # Katakana and hiragana compare equal at the primary collation level.
+    return "".join(chr(ord(c) - 0x60) if "\u30a1" <= c <= "\u30f6" else c for c in folded)
+
+
+def fold(s: str) -> str:
+    return "".join(fold_char(c) for c in s)
+
+
+@dataclass
+class PageText:
+    raw: str
+    text: str
+    starts: array  # raw start offset of each rendered char
+    ends: array  # raw end offset of each rendered char
+    cuts: frozenset[int] = field(default_factory=frozenset)  # uncertain-markup drops
+
+    # --- spans ------------------------------------------------------------------------
+    def raw_span(self, start: int, end: int) -> tuple[int, int]:
+        """Raw-content offsets of rendered text[start:end]."""
+        if start >= end:
+            pos = self.starts[start] if start < len(self.text) else len(self.raw)
+            return pos, pos
+        return self.starts[start], self.ends[end - 1]
+
+    @cached_property
+    def segment(self) -> array:
+        """Segment id per rendered char; a fragment term must stay inside one segment."""
+        seg = array("i", [0]) * len(self.text)
+        sid = 0
+        text = self.text
+        n = len(text)
+        for i, ch in enumerate(text):
+            if i in self.cuts:
+                sid += 1
+            if ch == " ":
+                # A single plain space between two non-space chars is safe to match.
+                if 0 < i < n - 1 and not text[i - 1].isspace() and not text[i + 1].isspace():
+                    seg[i] = sid
+                    continue
+                sid += 1
+                seg[i] = sid
+                sid += 1
+                continue
+            if ch.isspace():
+                sid += 1
+                seg[i] = sid
+                sid += 1
+                continue
+            seg[i] = sid
+        return seg
+
+    def in_one_segment(self, start: int, end: int) -> bool:
+        if start >= end:
+            return False
+        seg = self.segment
+        if seg[start] != seg[end - 1]:
+            return False
+        return True
+
+    def gap_is_whitespace(self, start: int, end: int) -> bool:
+        """True if text[start:end] holds only whitespace and no uncertain markup."""
+        if any(not self.text[i].isspace() for i in range(start, end)):
+            return False
+        return not any(start <= c <= end for c in self.cuts)
+
+    # --- folded view ------------------------------------------------------------------
+    @cached_property
+    def _loose(self) -> tuple[str, array, array]:
+        parts: list[str] = []
+        l2r = array("i")
+        r2l = array("i")
+        pos = 0
+        for i, ch in enumerate(self.text):
+            r2l.append(pos)
+            f = fold_char(ch)
+            if f:
+                parts.append(f)
+                l2r.extend([i] * len(f))
+                pos += len(f)
+        r2l.append(pos)
+        l2r.append(len(self.text))
+        return "".join(parts), l2r, r2l
+
+    @property
+    def loose(self) -> str:
+        return self._loose[0]
+
+    @property
+    def l2r(self) -> array:
+        return self._loose[1]
+
+    @property
+    def r2l(self) -> array:
+        return self._loose[2]
+
+
+class _Builder:
+    """Accumulates rendered characters with the raw span each came from."""
+
+    def __init__(self) -> None:
+        self.chars: list[str] = []
+        self.starts = array("i")
+        self.ends = array("i")
+        self.cuts: set[int] = set()
+
+    def emit(self, s: str, raw_start: int, raw_end: int) -> None:
+        for ch in s:
+            if ch in IGNORABLE:
+                self.cut()
+                continue
+            if ch == "\u00a0":
+                ch = " "
+            self.chars.append(ch)
+            self.starts.append(raw_start)
+            self.ends.append(raw_end)
+
+    def emit_verbatim(self, s: str, offset: int) -> None:
+        for i, ch in enumerate(s):
+            self.emit(ch, offset + i, offset + i + 1)
+
+    def cut(self) -> None:
+        self.cuts.add(len(self.chars))
+
+    def newline(self, raw_pos: int) -> None:
+        if self.chars and self.chars[-1] != "\n":
+            self.chars.append("\n")
+            self.starts.append(raw_pos)
+            self.ends.append(raw_pos)
+
+    def build(self, raw: str) -> PageText:
+        while self.chars and self.chars[-1] == "\n":
+            self.chars.pop()
+            self.starts.pop()
+            self.ends.pop()
+        return PageText(raw, "".join(self.chars), self.starts, self.ends, frozenset(self.cuts))
+
+
+def _lines(raw: str):
+    pos = 0
+    for line in raw.splitlines(keepends=True):
+        body = line.rstrip("\r\n")
+        yield pos, body
+        pos += len(line)
+
+
+def render_plain(raw: str) -> PageText:
+    """Plain text: shown as is; each line is a block."""
+    b = _Builder()
+    for pos, line in _lines(raw):
+        b.emit_verbatim(line, pos)
+        b.newline(pos + len(line))
+    return b.build(raw)
+
+
+# --- markdown-like content ------------------------------------------------------------
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+_HR = re.compile(r"^ {0,3}([-*_])( *\1){2,} *$")
+_SETEXT = re.compile(r"^ {0,3}(=+|-+) *$")
+_TABLE_SEP = re.compile(r"^ *\|? *:?-{1,}:? *(\| *:?-{1,}:? *)*\|? *$")
+_REF_DEF = re.compile(r"^ {0,3}\[[^\]]+\]: *\S+.*$")
+_BLOCK_PREFIX = re.compile(r"^( {0,3}> ?)+| {0,3}(?:[-*+]|\d{1,9}[.)])(?: +|$)")
+_HEADING = re.compile(r"^ {0,3}(#{1,6})(?: +|$)")
+_HEADING_CLOSE = re.compile(r" +#+ *$")
+_HTML_TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?>|<!--.*?-->")
+_AUTOLINK = re.compile(r"<((?:https?|ftp|mailto):[^<>\s]+)>")
+_ENTITY = re.compile(r"&(?:#\d{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
+_ASCII_PUNCT = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
+
+
+def render_markdown(raw: str) -> PageText:
+    """Markdown-like text: block markup dropped, inline markup reduced to its text."""
+    b = _Builder()
+    fence: str | None = None
+    for pos, line in _lines(raw):
+        if fence is not None:
+            m = _FENCE.match(line)
+            if m and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence) and not line.strip(
+            ).strip(fence[0]):
+                fence = None
+                b.newline(pos)
+                continue
+            b.emit_verbatim(line, pos)
+            b.newline(pos + len(line))
+            continue
+        m = _FENCE.match(line)
+        if m:
+            fence = m.group(1)
+            b.newline(pos)
+            continue
+        if not line.strip() or _HR.match(line) or _SETEXT.match(line) or _REF_DEF.match(line):
+            b.newline(pos)
+            continue
+        if "|" in line and _TABLE_SEP.match(line) and "-" in line:
+            b.newline(pos)
+            continue
+        start = 0
+        m = _BLOCK_PREFIX.match(line)
+        while m and m.end() > start:
+            start = m.end()
+            m = _BLOCK_PREFIX.match(line, start) if start < len(line) else None
+            if m and m.end() == start:
+                break
+        end = len(line)
+        h = _HEADING.match(line, start)
+        if h:
+            start = h.end()
+            c = _HEADING_CLOSE.search(line, start)
+            if c:
+                end = c.start()
+        body = line[start:end]
+        if body.lstrip().startswith("|") or (body.count("|") >= 2 and body.rstrip().endswith("|")):
+            _render_table_row(b, body, pos + start)
+        else:
+            _render_inline(b, body.strip(), pos + start + (len(body) - len(body.lstrip())))
+        b.newline(pos + len(line))
+    return b.build(raw)
+
+
+def _render_table_row(b: _Builder, row: str, offset: int) -> None:
+    cells: list[tuple[int, int]] = []
+    i, cell_start = 0, 0
+    while i < len(row):
+        if row[i] == "\\" and i + 1 < len(row):
+            i += 2
+            continue
+        if row[i] == "|":
+            cells.append((cell_start, i))
+            cell_start = i + 1
+        i += 1
+    cells.append((cell_start, len(row)))
+    for s, e in cells:
+        cell = row[s:e]
+        if not cell.strip():
+            continue
+        lead = len(cell) - len(cell.lstrip())
+        b.newline(offset + s)
+        _render_inline(b, cell.strip(), offset + s + lead)
+        b.newline(offset + e)
+
+
+def _find_link_end(s: str, i: int) -> tuple[int, int] | None:
+    """For '[' at i: (index of the closing ']', end of the whole link) or None."""
+    depth, j = 0, i
+    while j < len(s):
+        ch = s[j]
+        if ch == "\\":
+            j += 2
+            continue
+        if ch == "`":
+            close = s.find("`", j + 1)
+            j = close + 1 if close > 0 else j + 1
+            continue
+        if ch == "[":
+            depth += 1
+        elif ch == "]":
+            depth -= 1
+            if depth == 0:
+                break
+        j += 1
+    else:
+        return None
+    close = j
+    if close + 1 < len(s) and s[close + 1] == "(":
+        depth, k = 0, close + 1
+        while k < len(s):
+            if s[k] == "\\":
+                k += 2
+                continue
+            if s[k] == "(":
+                depth += 1
+            elif s[k] == ")":
+                depth -= 1
+                if depth == 0:
+                    return close, k + 1
+            elif s[k] == " " and depth == 1 and not s[k + 1 :].lstrip().startswith(('"', "'", "(")):
+                return None
+            k += 1
+        return None
+    if close + 1 < len(s) and s[close + 1] == "[":
+        k = s.find("]", close + 2)
+        if k > 0:
+            return close, k + 1
+    return None
+
+
+def _flanking(s: str, start: int, end: int) -> tuple[bool, bool]:
+    before = s[start - 1] if start > 0 else " "
+    after = s[end] if end < len(s) else " "
+
+    def punct(c: str) -> bool:
+        return unicodedata.category(c)[0] in "PS"
+
+    left = not after.isspace() and (not punct(after) or before.isspace() or punct(before))
+    right = not before.isspace() and (not punct(before) or after.isspace() or punct(after))
+    return left, right
+
+
+def _render_inline(b: _Builder, s: str, offset: int) -> None:
+    """Inline markdown: escapes, code spans, links, images, entities, emphasis runs."""
+    # Pass 1: items (kind, text, raw_start, raw_end).
+    items: list[list] = []
+    _inline_items(s, offset, 0, len(s), items)
+    # Pass 2: pair emphasis delimiter runs; paired runs are markup, the rest uncertain.
+    openers: list[int] = []
+    for idx, it in enumerate(items):
+        if it[0] != "delim":
+            continue
+        run, can_open, can_close = it[1], it[4], it[5]
+        matched = False
+        if can_close:
+            for k in range(len(openers) - 1, -1, -1):
+                op = items[openers[k]]
+                if op[1][0] == run[0]:
+                    op[0] = "markup"
+                    it[0] = "markup"
+                    del openers[k:]
+                    matched = True
+                    break
+        if not matched and can_open:
+            openers.append(idx)
+    for it in items:
+        kind = it[0]
+        if kind == "text":
+            b.emit(it[1], it[2], it[3])
+        elif kind == "delim":  # unmatched: a browser may or may not show it
+            b.cut()
+        elif kind == "cut":
+            b.cut()
+        # "markup": nothing rendered
+
+
+def _inline_items(s: str, offset: int, lo: int, hi: int, items: list) -> None:
+    i = lo
+    while i < hi:
+        ch = s[i]
+        if ch == "\\" and i + 1 < hi and s[i + 1] in _ASCII_PUNCT:
+            items.append(["text", s[i + 1], offset + i, offset + i + 2])
+            i += 2
+            continue
+        if ch == "`":
+            run = len(s[i:hi]) - len(s[i:hi].lstrip("`"))
+            close = s.find("`" * run, i + run, hi)
+            while close != -1 and close + run < hi and s[close + run] == "`":
+                close = s.find("`" * run, close + run + 1, hi)
+            if close == -1:
+                items.append(["cut", "", offset + i, offset + i + run])
+                i += run
+                continue
+            cs, ce = i + run, close
+            code = s[cs:ce]
+            if len(code) > 2 and code[0] == " " and code[-1] == " " and code.strip():
+                cs, ce = cs + 1, ce - 1
+            for k in range(cs, ce):
+                c = s[k]
+                items.append(["text", " " if c == "\n" else c, offset + k, offset + k + 1])
+            i = close + run
+            continue
+        if ch == "!" and i + 1 < hi and s[i + 1] == "[":
+            link = _find_link_end(s[:hi], i + 1)
+            if link:
+                items.append(["cut", "", offset + i, offset + link[1]])
+                i = link[1]
+                continue
+        if ch == "[":
+            link = _find_link_end(s[:hi], i)
+            if link:
+                close, end = link
+                _inline_items(s, offset, i + 1, close, items)
+                i = end
+                continue
+        if ch == "<":
+            m = _AUTOLINK.match(s, i, hi)
+            if m:
+                url = m.group(1)
+                for k, c in enumerate(url):
+                    items.append(["text", c, offset + i + 1 + k, offset + i + 2 + k])
+                i = m.end()
+                continue
+            m = _HTML_TAG.match(s, i, hi)
+            if m:
+                items.append(["cut", "", offset + i, offset + m.end()])
+                i = m.end()
+                continue
+        if ch == "&":
+            m = _ENTITY.match(s, i, hi)
+            if m:
+                decoded = html.unescape(m.group(0))
+                if decoded != m.group(0):
+                    for c in decoded:
+                        items.append(["text", c, offset + i, offset + m.end()])
+                    i = m.end()
+                    continue
+        if ch in "*_~":
+            j = i
+            while j < hi and s[j] == ch:
+                j += 1
+            run = s[i:j]
+            left, right = _flanking(s[:hi], i, j)
+            before = s[i - 1] if i > 0 else " "
+            after = s[j] if j < hi else " "
+            if ch == "~" and len(run) != 2:
+                left = right = False
+            if ch == "_" and is_word_char(before) and is_word_char(after):
+                left = right = False  # intraword underscore is literal
+            if left or right:
+                can_open = left and (ch != "_" or not right or unicodedata.category(before)[0] == "P")
+                can_close = right and (ch != "_" or not left or unicodedata.category(after)[0] == "P")
+                items.append(["delim", run, offset + i, offset + j, can_open, can_close])
+            else:
+                for k in range(i, j):
+                    items.append(["text", ch, offset + k, offset + k + 1])
+            i = j
+            continue
+        items.append(["text", ch, offset + i, offset + i + 1])
+        i += 1
+
+
+_MD_SIGNALS = re.compile(
+    r"\*\*\S|\S\*\*|\]\([^)\s]+\)|\\[_*`\[\]#]|^ {0,3}#{1,6} \S|^ {0,3}```|`[^`\n]+`|^ *[-*+] \S|^\|.*\|\s*$",
+    re.M,
+)
+
+
+def detect_format(content: str) -> str:
+    """'markdown' when the content carries markdown syntax, else 'text'."""
+    return "markdown" if _MD_SIGNALS.search(content[:200_000]) else "text"
+
+
+def render(content: str, fmt: str | None = None) -> PageText:
+    fmt = fmt or detect_format(content)
+    if fmt == "markdown":
+        return render_markdown(content)
+    if fmt == "text":
+        return render_plain(content)
+    raise ValueError(f"unknown content format {fmt!r} (use 'markdown' or 'text')")
