@@ -1,0 +1,84 @@
+"""Reading the user's files: a report and its sources. Every problem is a UserError
+with a message that says what to fix."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .citations.check import safe_link
+from .citations.model import Source
+from .errors import UserError
+
+MAX_INPUT_BYTES = 200 * 1024 * 1024
+
+
+def read_text_file(path: str | Path, what: str) -> str:
+    p = Path(path)
+    if not p.exists():
+        raise UserError(f"{what} {p} does not exist")
+    if not p.is_file():
+        raise UserError(f"{what} {p} is not a file")
+    if p.stat().st_size > MAX_INPUT_BYTES:
+        raise UserError(f"{what} {p} is larger than {MAX_INPUT_BYTES // (1024 * 1024)} MB")
+    try:
+        return p.read_text(encoding="utf-8-sig")
+    except UnicodeDecodeError as e:
+        raise UserError(f"{what} {p} is not UTF-8 text (byte {e.start})") from e
+    except OSError as e:
+        raise UserError(f"cannot read {what} {p}: {e.strerror or e}") from e
+
+
+@dataclass
+class LoadedSources:
+    sources: list[Source]
+    warnings: list[str] = field(default_factory=list)
+
+
+def parse_sources(data: object, origin: str = "sources") -> LoadedSources:
+    if not isinstance(data, list):
+        raise UserError(f"{origin}: expected a JSON list of sources, got {type(data).__name__}")
+    out: list[Source] = []
+    warnings: list[str] = []
+    seen: dict[str, int] = {}
+    for i, item in enumerate(data):
+        where = f"{origin}: item {i + 1}"
+        if not isinstance(item, dict):
+            raise UserError(f"{where} is not an object")
+        sid = item.get("id")
+        if isinstance(sid, bool) or not isinstance(sid, (str, int)) or str(sid).strip() == "":
+            raise UserError(f"{where} needs an \"id\" (a string or an integer)")
+        sid = str(sid).strip()
+        if sid in seen:
+            raise UserError(f"{origin}: duplicate source id {sid!r} (items {seen[sid]} and {i + 1})")
+        seen[sid] = i + 1
+        url = item.get("url")
+        if not isinstance(url, str) or not url.strip():
+            raise UserError(f"{where} (id {sid!r}) needs a \"url\" string")
+        content = item.get("content")
+        if not isinstance(content, str):
+            raise UserError(f"{where} (id {sid!r}) needs a \"content\" string: the full page text")
+        title = item.get("title") or ""
+        if not isinstance(title, str):
+            raise UserError(f"{where} (id {sid!r}): \"title\" must be a string")
+        fmt = item.get("format")
+        if fmt not in (None, "markdown", "text"):
+            raise UserError(f"{where} (id {sid!r}): \"format\" must be \"markdown\" or \"text\"")
+        if not content.strip():
+            warnings.append(f"source {sid!r} has empty content: quotes citing it cannot be verified")
+        if safe_link(url) is None:
+            warnings.append(f"source {sid!r} has a URL that will not be linked (only http, https "
+                            f"and file URLs are): {url[:80]!r}")
+        out.append(Source(sid, url.strip(), content, title.strip(), fmt))
+    return LoadedSources(out, warnings)
+
+
+def load_sources(path: str | Path) -> LoadedSources:
+    text = read_text_file(path, "sources file")
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise UserError(f"sources file {path} is not valid JSON: {e.msg} at line {e.lineno}, "
+                        f"column {e.colno}") from e
+    return parse_sources(data, str(path))

@@ -1,0 +1,140 @@
+"""Publishing: checked citations -> UI markdown, linked markdown, HTML, PDF, audit files."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import os
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable
+
+from ..citations.check import CitationReport, check_citations
+from ..citations.model import Source, Verdict
+from .files import inside, prepare_out_dir
+from .html import render_html
+from .markdown import linked_markdown, ui_markdown
+from .pdf import render_pdf
+
+FILES = {
+    "markdown": "report.md",
+    "linked": "report.linked.md",
+    "html": "report.html",
+    "pdf": "report.pdf",
+    "citations": "citations.json",
+    "audit": "audit.json",
+}
+
+
+@dataclass
+class PublishResult:
+    out_dir: Path
+    files: dict[str, Path]
+    report: CitationReport
+    refused_fetches: list[str] = field(default_factory=list)
+    timings: dict[str, float] = field(default_factory=dict)
+
+    def summary(self) -> dict:
+        r = self.report
+        return {
+            "refs": len(r.citations),
+            "verified": r.count(Verdict.VERIFIED),
+            "repaired": r.count(Verdict.REPAIRED),
+            "unsupported": r.count(Verdict.UNSUPPORTED),
+            "fragment_links": sum(1 for c in r.citations if c.fragment),
+            "plain_links": sum(1 for c in r.citations if c.check.found and not c.fragment),
+            "malformed_tags": len(r.problems),
+            "sources_cited": len(r.sources),
+        }
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def write_atomic(path: Path, data: str | bytes) -> None:
+    """Write via a temporary file and rename, so a crash never leaves half a file."""
+    mode = "wb" if isinstance(data, bytes) else "w"
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, mode, **({} if isinstance(data, bytes) else {"encoding": "utf-8"})) as f:
+            f.write(data)
+        os.chmod(tmp, 0o666 & ~_umask())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def detect_lang(text: str) -> str:
+    sample = text[:20000]
+    cjk = sum(1 for ch in sample if "\u4e00" <= ch <= "\u9fff")
+    kana = sum(1 for ch in sample if "\u3040" <= ch <= "\u30ff")
+    hangul = sum(1 for ch in sample if "\uac00" <= ch <= "\ud7af")
+    letters = sum(1 for ch in sample if ch.isalpha()) or 1
+    if kana > letters * 0.05:
+        return "ja"
+    if hangul > letters * 0.2:
+        return "ko"
+    if cjk > letters * 0.2:
+        return "zh"
+    return "en"
+
+
+def publish_report(
+    markdown: str,
+    sources: Iterable[Source],
+    out_dir: str | Path,
+    *,
+    pdf: bool = True,
+    title: str | None = None,
+    date: dt.date | None = None,
+) -> PublishResult:
+    """Check every citation and write report.md, report.linked.md, report.html,
+    report.pdf, citations.json and audit.json into out_dir."""
+    timings: dict[str, float] = {}
+    t0 = time.perf_counter()
+    report = check_citations(markdown, sources)
+    timings["check_citations_s"] = time.perf_counter() - t0
+
+    out = prepare_out_dir(out_dir)
+    files = {k: inside(out, v) for k, v in FILES.items() if pdf or k != "pdf"}
+    t = time.perf_counter()
+    write_atomic(files["markdown"], ui_markdown(report))
+    write_atomic(files["linked"], linked_markdown(report))
+    html = render_html(report, title=title, date=date, lang=detect_lang(markdown))
+    write_atomic(files["html"], html)
+    timings["markdown_html_s"] = time.perf_counter() - t
+    refused: list[str] = []
+    if pdf:
+        t = time.perf_counter()
+        tmp_pdf = files["pdf"].with_name(".report.pdf.tmp")
+        try:
+            refused = render_pdf(html, tmp_pdf)
+            os.replace(tmp_pdf, files["pdf"])
+        finally:
+            tmp_pdf.unlink(missing_ok=True)
+        timings["pdf_s"] = time.perf_counter() - t
+    result = PublishResult(out, files, report, refused, timings)
+    write_atomic(
+        files["citations"],
+        json.dumps([c.as_json() for c in report.citations], ensure_ascii=False, indent=2) + "\n",
+    )
+    audit = {
+        "summary": result.summary(),
+        "problems": [p.__dict__ for p in report.problems],
+        "plain_links": [
+            {"n": c.ref.index + 1, "source_id": c.source.id, "why": c.link_note}
+            for c in report.citations
+            if c.source is not None and c.check.found and not c.fragment
+        ],
+        "refused_fetches": refused,
+        "files": {k: v.name for k, v in files.items()},
+        "timings_s": {k: round(v, 4) for k, v in timings.items()},
+    }
+    write_atomic(files["audit"], json.dumps(audit, ensure_ascii=False, indent=2) + "\n")
+    return result

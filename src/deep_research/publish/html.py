@@ -1,0 +1,164 @@
+"""Report markdown -> one self-contained, sanitised HTML document."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+import uuid
+from dataclasses import dataclass
+from functools import lru_cache
+
+import jinja2
+import markdown as md_lib
+import nh3
+from markupsafe import Markup, escape
+
+from ..citations.check import Citation, CitationReport
+from ..citations.model import Verdict
+from ..citations.refs import replace_spans
+from .assets import templates_dir
+from .markdown import split_sources_section
+
+# What report markdown may produce. Everything else (script, iframe, object, style, img,
+# forms, event handlers, javascript:/data: URLs) is removed.
+_TAGS = {
+    "a", "abbr", "b", "blockquote", "br", "caption", "code", "dd", "del", "div", "dl", "dt",
+    "em", "h1", "h2", "h3", "h4", "h5", "h6", "hr", "i", "ins", "kbd", "li", "mark", "ol", "p",
+    "pre", "q", "s", "small", "span", "strong", "sub", "sup", "table", "tbody", "td", "tfoot",
+    "th", "thead", "tr", "u", "ul",
+}
+_ATTRS = {
+    "a": {"href", "title"},
+    "abbr": {"title"},
+    "td": {"style", "colspan", "rowspan"},
+    "th": {"style", "colspan", "rowspan"},
+    "h1": {"id"}, "h2": {"id"}, "h3": {"id"}, "h4": {"id"}, "h5": {"id"}, "h6": {"id"},
+    "ol": {"start"},
+}
+_URL_SCHEMES = {"http", "https", "file", "mailto"}
+_IMAGE = re.compile(r"!\[([^\]]*)\]\(([^)\s]*)(?:\s+\"[^\"]*\")?\)")
+_TITLE = re.compile(r"\A\s*#[ \t]+(.+?)[ \t]*#*[ \t]*$", re.M)
+
+
+def sanitize(html: str) -> str:
+    return nh3.clean(
+        html,
+        tags=_TAGS,
+        clean_content_tags={"script", "style", "iframe", "object", "embed", "template", "noscript",
+                            "svg", "math", "textarea", "select"},
+        attributes=_ATTRS,
+        url_schemes=_URL_SCHEMES,
+        filter_style_properties={"text-align"},
+        link_rel="noopener noreferrer",
+    )
+
+
+def split_title(markdown: str) -> tuple[str | None, str]:
+    """The report's leading '# Title' (if any) and the markdown without it."""
+    m = _TITLE.match(markdown)
+    if not m:
+        return None, markdown
+    return m.group(1).strip(), markdown[m.end():].lstrip("\n")
+
+
+@lru_cache(maxsize=1)
+def _environment() -> jinja2.Environment:
+    return jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(templates_dir())),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+    )
+
+
+def _badge(c: Citation) -> str:
+    label = escape(str(c.number) if c.number is not None else "?")
+    quote = re.sub(r"\s+", " ", c.ref.quote)
+    if c.status is Verdict.UNSUPPORTED:
+        title = escape(f"Not found in the source: \u201c{quote}\u201d")
+        inner = f"{label}?"
+        cls = "cite unsupported"
+    else:
+        shown = re.sub(r"\s+", " ", c.rendered_text or quote)
+        title = escape(f"\u201c{shown}\u201d")
+        inner = str(label)
+        cls = "cite repaired" if c.status is Verdict.REPAIRED else "cite verified"
+    if c.url:
+        return f'<sup class="cite-badge"><a class="{cls}" href="{escape(c.url)}" title="{title}">{inner}</a></sup>'
+    return f'<sup class="cite-badge"><span class="{cls}" title="{title}">{inner}</span></sup>'
+
+
+@dataclass
+class _SourceEntry:
+    number: int
+    title: str
+    url: str | None
+    raw_url: str
+    quotes: list[dict]
+
+
+def _source_entries(report: CitationReport) -> list[_SourceEntry]:
+    from ..citations.check import safe_link
+
+    entries: dict[str, _SourceEntry] = {}
+    for c in report.citations:
+        if c.source is None or c.number is None:
+            continue
+        e = entries.get(c.source.id)
+        if e is None:
+            title = re.sub(r"\s+", " ", c.source.title or c.source.url).strip()
+            e = entries[c.source.id] = _SourceEntry(c.number, title, safe_link(c.source.url), c.source.url, [])
+        text = c.rendered_text if c.check.found else c.ref.quote
+        text = re.sub(r"\s+", " ", text or "").strip()
+        if not any(q["text"] == text for q in e.quotes):
+            e.quotes.append({"text": text, "url": c.url, "status": c.status.value})
+    return sorted(entries.values(), key=lambda e: e.number)
+
+
+def render_html(
+    report: CitationReport,
+    *,
+    title: str | None = None,
+    date: dt.date | None = None,
+    lang: str = "en",
+) -> str:
+    """The report as HTML: sanitised body, citation badges, Sources with quoted sentences."""
+    date = date or dt.date.today()
+    nonce = uuid.uuid4().hex[:12]
+    token = lambda i: f"zqcite{nonce}n{i}q"  # noqa: E731 - survives markdown and sanitising
+    edits = [(c.ref.start, c.ref.end, token(c.ref.index)) for c in report.citations]
+    # Malformed ref tags stay in the text; the sanitiser drops the unknown tag itself.
+    body_md = replace_spans(report.parsed.markdown, edits)
+    body_md, sources_heading = split_sources_section(body_md)
+    found_title, body_md = split_title(body_md)
+    body_md = _IMAGE.sub(lambda m: f"[Image: {m.group(1) or 'untitled'}]({m.group(2)})", body_md)
+    converter = md_lib.Markdown(
+        extensions=["tables", "fenced_code", "toc", "sane_lists"],
+        extension_configs={"toc": {"toc_depth": "2-3", "permalink": False}},
+        output_format="html",
+    )
+    body_html = sanitize(converter.convert(body_md))
+    toc_html = sanitize(getattr(converter, "toc", "") or "")
+    badges = {token(c.ref.index): _badge(c) for c in report.citations}
+    if badges:
+        pattern = re.compile("|".join(re.escape(t) for t in badges))
+        body_html = pattern.sub(lambda m: badges[m.group(0)], body_html)
+        toc_html = pattern.sub("", toc_html)
+    toc_entries = toc_html.count("<li")
+    css = (templates_dir() / "report.css").read_text(encoding="utf-8")
+    return _environment().get_template("report.html.j2").render(
+        title=title or found_title or "Research report",
+        lang=lang,
+        date_iso=date.isoformat(),
+        date_human=f"{date.day} {date:%B %Y}",
+        css=Markup(css),
+        toc=Markup(toc_html) if toc_entries >= 3 else None,
+        body=Markup(body_html),
+        sources=_source_entries(report),
+        sources_heading=sources_heading or "Sources",
+        source_count=len(report.sources),
+        citation_count=len(report.citations),
+        verified=report.count(Verdict.VERIFIED),
+        repaired=report.count(Verdict.REPAIRED),
+        unsupported=report.count(Verdict.UNSUPPORTED),
+        problems=report.problems,
+    )

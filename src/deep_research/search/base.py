@@ -1,0 +1,31 @@
+"""One interface for every search backend (Tavily, a local corpus, none)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol, runtime_checkable
+
+
+class SearchError(Exception):
+    """A search backend failed. ``transient`` errors may succeed when retried."""
+
+    def __init__(self, message: str, *, transient: bool = False):
+        super().__init__(message)
+        self.transient = transient
+
+
+@dataclass
+class SearchResult:
+    url: str
+    title: str
+    content: str  # the full page text as retrieved (used to check citations)
+    format: str | None = None  # "markdown" | "text" (see deep_research.citations.text)
+    snippet: str = ""  # a short excerpt to show a model
+    score: float | None = None
+
+
+@runtime_checkable
+class SearchBackend(Protocol):
+    name: str
+
+    async def search(self, query: str, *, max_results: int = 5) -> list[SearchResult]: ...
