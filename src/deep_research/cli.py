@@ -20,7 +20,7 @@ app = typer.Typer(
     help="A deep-research agent whose every citation is a checked, verbatim sentence.",
 )
 out = Console()
-err = Console(stderr=True)
+err = Console(stderr=True, soft_wrap=True, highlight=False)
 
 
 @app.callback()

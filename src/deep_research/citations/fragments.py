@@ -439,7 +439,11 @@ class _Generator:
         return out
 
     # checks ------------------------------------------------------------------------------
-    def _start_ok(self, prefix: _Span | None, term_end: int, must_end: bool) -> bool:
+    def _start_ok(self, prefix: _Span | None, term_end: int, must_end: bool,
+                  suffix: _Span | None = None) -> bool:
+        """The first place (prefix+)start can match is the target. With a suffix (exact
+        form only) an earlier candidate is harmless when the suffix cannot follow it:
+        the spec then moves on to the next candidate."""
         page = self.page
         if prefix is None:
             pat = _lslice(page, self.start, term_end)
@@ -447,7 +451,17 @@ class _Generator:
         else:
             pat = _lslice(page, prefix.a, prefix.b) + _lslice(page, self.start, term_end)
             target = page.r2l[prefix.a]
-        return _first_at(page, pat, 0, target, True, must_end)
+        if not pat:
+            return False
+        after = _lslice(page, suffix.a, suffix.b) if suffix is not None else None
+        loose = page.loose
+        pos = loose.find(pat)
+        while pos != -1 and pos < target:
+            if not _excluded(page, pos, pos + len(pat), True, must_end):
+                if after is None or loose.startswith(after, pos + len(pat)):
+                    return False
+            pos = loose.find(pat, pos + 1)
+        return pos == target
 
     def _end_ok(self, c1: int, c2: int, need_end: bool) -> bool:
         page = self.page
@@ -461,20 +475,26 @@ class _Generator:
         suffixes = self._suffixes()
         if not prefixes or not suffixes:
             return []
-        suffix = suffixes[0]  # a suffix only relaxes the end bound; the shortest will do
-        sfx = text[suffix.a : suffix.b] if suffix else None
         found: list[tuple[int, TextDirective]] = []
 
-        def add(prefix: _Span | None, start_term: str, end_term: str | None) -> None:
-            d = TextDirective(start_term, end_term, text[prefix.a : prefix.b] if prefix else None, sfx)
+        def add(prefix: _Span | None, start_term: str, end_term: str | None,
+                suffix: _Span | None) -> None:
+            d = TextDirective(start_term, end_term, text[prefix.a : prefix.b] if prefix else None,
+                              text[suffix.a : suffix.b] if suffix else None)
             found.append((len(d.encode()), d))
 
-        # exact form: the whole quote as the start term
+        # exact form: the whole quote as the start term; a suffix may relax the end bound
+        # or tell the target apart from earlier copies
         if self.page.in_one_segment(self.start, self.end):
             for prefix in prefixes:
-                if self._start_ok(prefix, self.end, suffix is None):
-                    add(prefix, text[self.start : self.end], None)
-                    break
+                for suffix in suffixes:
+                    if self._start_ok(prefix, self.end, suffix is None, suffix):
+                        add(prefix, text[self.start : self.end], None, suffix)
+                        break
+        # In range form a suffix cannot safely choose among start candidates (the end
+        # term a browser pairs with an earlier start is not predictable), so it is used
+        # only to relax the end bound.
+        suffix = suffixes[0]
         # range form: start term ... end term
         ends = self._end_term_starts()
         for c1 in self._start_term_ends():
@@ -485,7 +505,7 @@ class _Generator:
                 if c2 < c1:
                     continue
                 if self._end_ok(c1, c2, suffix is None):
-                    add(prefix_ok[0], text[self.start : c1], text[c2 : self.end])
+                    add(prefix_ok[0], text[self.start : c1], text[c2 : self.end], suffix)
                     break
         found.sort(key=lambda x: x[0])
         return found

@@ -1,0 +1,163 @@
+"""What every node needs: its configuration, models, search, the page store, progress
+events, and a place to save notes when a run fails."""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AnyMessage, HumanMessage
+from langgraph.config import get_stream_writer
+
+from ..publish.files import inside, safe_name
+from ..search.base import SearchBackend
+from .configuration import Configuration
+from .models import Meter, ModelFactory, default_model_factory, message_text
+from .sources import PageStore, owner_of
+
+log = logging.getLogger(__name__)
+
+
+class ResearchFailed(Exception):
+    """A critical step failed for good. The run stops with this message; research gathered
+    so far stays in the checkpoint (resume retries the step) and in notes.md."""
+
+    def __init__(self, stage: str, message: str, notes_path: str | None = None):
+        super().__init__(f"{stage}: {message}")
+        self.stage = stage
+        self.message = message
+        self.notes_path = notes_path
+
+
+def default_search_factory(cfg: Configuration) -> SearchBackend:
+    import os
+
+    from ..search import make_search
+
+    return make_search(
+        cfg.search_api.value,
+        corpus=cfg.corpus_path,
+        tavily_api_key=os.environ.get("TAVILY_API_KEY"),
+        base_url=cfg.corpus_base_url,
+        timeout_s=cfg.request_timeout_s,
+        max_retries=cfg.max_retries,
+    )
+
+
+@dataclass
+class Deps:
+    """Replaceable collaborators: tests inject a scripted model and a local corpus here."""
+
+    model_factory: ModelFactory = default_model_factory
+    search_factory: Callable[[Configuration], SearchBackend] = default_search_factory
+    today: Callable[[], dt.date] = dt.date.today
+    _models: dict = field(default_factory=dict)
+    _search: dict = field(default_factory=dict)
+
+    def model(self, cfg: Configuration, role: str) -> BaseChatModel:
+        spec = cfg.model_spec(role)
+        key = tuple(sorted((k, str(v)) for k, v in spec.items()))
+        if key not in self._models:
+            self._models[key] = self.model_factory(spec)
+        return self._models[key]
+
+    def search(self, cfg: Configuration) -> SearchBackend:
+        key = (cfg.search_api.value, cfg.corpus_path, cfg.corpus_base_url, cfg.request_timeout_s)
+        if key not in self._search:
+            self._search[key] = self.search_factory(cfg)
+        return self._search[key]
+
+
+@dataclass
+class NodeContext:
+    """Per-call context of a node."""
+
+    name: str
+    cfg: Configuration
+    deps: Deps
+    config: dict
+    store: Any
+    meter: Meter
+
+    @classmethod
+    def make(cls, name: str, deps: Deps, config: dict, runtime: Any) -> "NodeContext":
+        cfg = Configuration.resolve(config, getattr(runtime, "context", None))
+        store = getattr(runtime, "store", None)
+        meter = Meter(name, timeout_s=cfg.request_timeout_s, max_retries=cfg.max_retries)
+        return cls(name, cfg, deps, config, store, meter)
+
+    def model(self, role: str) -> BaseChatModel:
+        return self.deps.model(self.cfg, role)
+
+    @property
+    def pages(self) -> PageStore:
+        return PageStore(self.store, owner_of(self.config))
+
+    @property
+    def today(self) -> str:
+        return self.deps.today().isoformat()
+
+    def usage_update(self) -> dict:
+        return {"usage": {self.name: self.meter.usage.as_dict()}} if self.meter.usage.calls or \
+            self.meter.usage.retries else {}
+
+    def progress(self, **event: Any) -> None:
+        try:
+            get_stream_writer()({"node": self.name, **event})
+        except Exception:  # noqa: BLE001 - no stream consumer: progress events are optional
+            pass
+
+    @property
+    def thread_id(self) -> str:
+        return str(((self.config or {}).get("configurable") or {}).get("thread_id") or "local")
+
+
+def conversation_text(messages: list[AnyMessage]) -> str:
+    lines = []
+    for m in messages:
+        who = "User" if isinstance(m, HumanMessage) else "Assistant"
+        lines.append(f"{who}: {message_text(m)}")
+    return "\n".join(lines)
+
+
+def run_dir(cfg: Configuration, state: dict, thread_id: str) -> Path:
+    """The run's output folder: <output_dir>/<date>-<question slug>-<thread id prefix>."""
+    out = Path(cfg.output_dir).expanduser()
+    question = state.get("question") or "report"
+    name = f"{dt.date.today().isoformat()}-{safe_name(question, max_len=50)}-{safe_name(thread_id)[:8]}"
+    folder = inside(out, safe_name(name))
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def notes_markdown(state: dict) -> tuple[str, str]:
+    """notes.md (compressed findings per topic) and raw_notes.md (everything collected)."""
+    parts = [f"# Research notes\n\nQuestion: {state.get('question', '')}\n"]
+    if state.get("research_brief"):
+        parts.append(f"## Research brief\n\n{state['research_brief']}\n")
+    for n in state.get("notes") or []:
+        parts.append(f"## {n.get('topic', 'Findings')}\n\n{n.get('findings', '')}\n")
+    if state.get("errors"):
+        parts.append("## Errors\n\n" + "\n".join(f"- {e.get('stage')}: {e.get('message')}"
+                                                 for e in state["errors"]) + "\n")
+    raw = "# Raw research notes\n\n" + "\n\n---\n\n".join(state.get("raw_notes") or ["(none)"]) + "\n"
+    return "\n".join(parts), raw
+
+
+def save_notes(cfg: Configuration, state: dict, thread_id: str) -> Path | None:
+    """Write notes.md and raw_notes.md; returns the notes path (None if that failed too)."""
+    from ..publish import write_atomic
+
+    try:
+        folder = run_dir(cfg, state, thread_id)
+        notes, raw = notes_markdown(state)
+        write_atomic(folder / "notes.md", notes)
+        write_atomic(folder / "raw_notes.md", raw)
+        return folder / "notes.md"
+    except Exception as e:  # noqa: BLE001 - reported by the caller's error, not hidden
+        log.error("could not save notes: %s", e)
+        return None

@@ -1,0 +1,47 @@
+"""The research graph: thin wiring of the nodes defined in the sibling modules.
+
+clarify_with_user -> write_research_brief -> approve_research_brief (<-> revise_research_brief)
+-> write_draft_report -> research_supervisor [supervisor <-> researchers] ->
+final_report_generation -> check_citations -> publish
+"""
+
+from __future__ import annotations
+
+from langgraph.graph import END, START, StateGraph
+
+from .common import Deps
+from .configuration import Configuration
+from .report import ReportNodes
+from .scoping import ScopingNodes
+from .state import ResearchInput, ResearchState
+from .supervisor import build_supervisor
+
+
+def make_graph(deps: Deps | None = None, *, checkpointer=None, store=None):
+    """Compile the research graph. Tests pass Deps with a scripted model and a local corpus."""
+    deps = deps or Deps()
+    scoping, report = ScopingNodes(deps), ReportNodes(deps)
+    g = StateGraph(ResearchState, input_schema=ResearchInput, context_schema=Configuration)
+    g.add_node("clarify_with_user", scoping.clarify_with_user, destinations=("write_research_brief", END))
+    g.add_node("write_research_brief", scoping.write_research_brief)
+    g.add_node("approve_research_brief", scoping.approve_research_brief,
+               destinations=("write_draft_report", "revise_research_brief", END))
+    g.add_node("revise_research_brief", scoping.revise_research_brief)
+    g.add_node("write_draft_report", scoping.write_draft_report)
+    g.add_node("research_supervisor", build_supervisor(deps))
+    g.add_node("final_report_generation", report.final_report_generation)
+    g.add_node("check_citations", report.check_citations)
+    g.add_node("publish", report.publish)
+    g.add_edge(START, "clarify_with_user")
+    g.add_edge("write_research_brief", "approve_research_brief")
+    g.add_edge("revise_research_brief", "approve_research_brief")
+    g.add_edge("write_draft_report", "research_supervisor")
+    g.add_edge("research_supervisor", "final_report_generation")
+    g.add_edge("final_report_generation", "check_citations")
+    g.add_edge("check_citations", "publish")
+    g.add_edge("publish", END)
+    return g.compile(checkpointer=checkpointer, store=store, name="deep_research")
+
+
+# The graph LangGraph Studio / `langgraph dev` serves (see langgraph.json).
+graph = make_graph()

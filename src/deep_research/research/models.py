@@ -1,0 +1,401 @@
+"""Chat models: construction, bounded retries, structured answers, token accounting.
+
+Every model call of the graph goes through :class:`Meter`, which
+* retries transient failures (rate limits, 5xx, timeouts, refused connections) with
+  exponential backoff and jitter, a bounded number of times, under an explicit timeout;
+* on a context-length error shortens the request and tries again (bounded);
+* records calls, tokens and seconds per node, so cost is visible in state and the CLI.
+The provider client's own retries are switched off so retries do not multiply.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+import random
+import re
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Sequence, TypeVar
+
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
+from pydantic import BaseModel, ValidationError
+
+from ..errors import UserError
+
+log = logging.getLogger(__name__)
+T = TypeVar("T", bound=BaseModel)
+
+# USD per million tokens (input, output) for models whose prices are public; used only
+# for the optional cost cap. Unknown models have no estimate.
+PRICES_PER_MTOK = {
+    "gpt-4.1": (2.0, 8.0),
+    "gpt-4.1-mini": (0.4, 1.6),
+    "gpt-4.1-nano": (0.1, 0.4),
+    "gpt-4o": (2.5, 10.0),
+    "gpt-4o-mini": (0.15, 0.6),
+    "o4-mini": (1.1, 4.4),
+}
+
+
+class ModelCallError(Exception):
+    """A model call failed for good (after retries). ``transient`` says whether retrying
+    later might help (rate limits, outages) rather than a bad request."""
+
+    def __init__(self, message: str, *, transient: bool = False, role: str | None = None):
+        super().__init__(message)
+        self.transient = transient
+        self.role = role
+
+
+class StructuredOutputError(ModelCallError):
+    """The model did not produce the structured answer asked for."""
+
+
+class BudgetExceeded(Exception):
+    """The run reached its token or cost cap."""
+
+
+# --- construction -----------------------------------------------------------------------
+ModelFactory = Callable[[dict], BaseChatModel]
+
+
+def missing_credentials_message(spec: dict) -> str | None:
+    provider, base_url, key_env = spec["provider"], spec.get("base_url"), spec.get("api_key_env")
+    if key_env and not os.environ.get(key_env):
+        return (f"the {spec['role']} model needs an API key in the environment variable {key_env}, "
+                "which is not set")
+    if provider == "openai" and not base_url and not key_env and not os.environ.get("OPENAI_API_KEY"):
+        return ("no model credentials: set OPENAI_API_KEY, or point the models at an OpenAI-compatible "
+                "server with --base-url (e.g. http://localhost:11434/v1 for Ollama; env OPENAI_BASE_URL), "
+                "or use Azure with --model azure_openai:DEPLOYMENT and AZURE_OPENAI_API_KEY/AZURE_OPENAI_ENDPOINT")
+    if provider == "azure_openai":
+        missing = [v for v in ("AZURE_OPENAI_API_KEY", "AZURE_OPENAI_ENDPOINT") if not os.environ.get(v)]
+        if missing and not key_env:
+            return f"the {spec['role']} model uses Azure OpenAI but {' and '.join(missing)} is not set"
+    return None
+
+
+def default_model_factory(spec: dict) -> BaseChatModel:
+    """Build a LangChain chat model for one role from its spec (see Configuration.model_spec)."""
+    from langchain.chat_models import init_chat_model
+
+    problem = missing_credentials_message(spec)
+    if problem:
+        raise UserError(problem)
+    kwargs: dict[str, Any] = {"timeout": spec["timeout"], "max_retries": 0, "max_tokens": spec["max_tokens"]}
+    if spec.get("base_url"):
+        kwargs["base_url"] = spec["base_url"]
+    if spec.get("api_key_env"):
+        kwargs["api_key"] = os.environ[spec["api_key_env"]]
+    elif spec.get("base_url") and spec["provider"] == "openai" and not os.environ.get("OPENAI_API_KEY"):
+        kwargs["api_key"] = "not-needed"  # local servers accept any key
+    if spec["provider"] == "azure_openai":
+        kwargs["azure_deployment"] = spec["model"]
+    try:
+        return init_chat_model(spec["model"], model_provider=spec["provider"], **kwargs)
+    except ImportError as e:
+        raise UserError(f"model provider {spec['provider']!r} needs a package that is not installed: {e}") from None
+    except ValueError as e:
+        raise UserError(f"cannot use model {spec['provider']}:{spec['model']}: {e}") from None
+
+
+# --- error classification -----------------------------------------------------------------
+_CONTEXT_RE = re.compile(r"context.length|maximum context|context window|too many tokens|prompt is too long|"
+                         r"reduce the length", re.I)
+
+
+def _status(e: BaseException) -> int | None:
+    for attr in ("status_code", "status", "http_status"):
+        v = getattr(e, attr, None)
+        if isinstance(v, int):
+            return v
+    resp = getattr(e, "response", None)
+    v = getattr(resp, "status_code", None)
+    return v if isinstance(v, int) else None
+
+
+def is_context_length_error(e: BaseException) -> bool:
+    code = getattr(e, "code", None)
+    if code == "context_length_exceeded":
+        return True
+    return (_status(e) in (400, 413, None)) and bool(_CONTEXT_RE.search(str(e)))
+
+
+def is_transient(e: BaseException) -> bool:
+    if isinstance(e, (asyncio.TimeoutError, TimeoutError, ConnectionError)):
+        return True
+    name = type(e).__name__
+    if name in {"RateLimitError", "APITimeoutError", "APIConnectionError", "InternalServerError",
+                "ServiceUnavailableError", "ConnectError", "ReadTimeout", "ConnectTimeout", "RemoteProtocolError",
+                "ReadError", "PoolTimeout"}:
+        return True
+    status = _status(e)
+    return status is not None and (status == 429 or status == 408 or status >= 500)
+
+
+def describe(e: BaseException) -> str:
+    """A short description of an error that never includes credentials."""
+    text = f"{type(e).__name__}: {e}"
+    text = re.sub(r"(sk|tvly|key)-[A-Za-z0-9_\-]{8,}", r"\1-***", text)
+    return text[:500]
+
+
+# --- usage -------------------------------------------------------------------------------
+@dataclass
+class Usage:
+    calls: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    seconds: float = 0.0
+    retries: int = 0
+    cost_usd: float = 0.0
+
+    def add(self, other: "Usage") -> None:
+        self.calls += other.calls
+        self.input_tokens += other.input_tokens
+        self.output_tokens += other.output_tokens
+        self.seconds += other.seconds
+        self.retries += other.retries
+        self.cost_usd += other.cost_usd
+
+    def as_dict(self) -> dict:
+        return {"calls": self.calls, "input_tokens": self.input_tokens, "output_tokens": self.output_tokens,
+                "seconds": round(self.seconds, 3), "retries": self.retries, "cost_usd": round(self.cost_usd, 6)}
+
+
+def merge_usage(left: dict | None, right: dict | None) -> dict:
+    """Reducer for state['usage']: {node: {calls, input_tokens, ...}} summed per node."""
+    out = {k: dict(v) for k, v in (left or {}).items()}
+    for node, u in (right or {}).items():
+        cur = out.setdefault(node, {})
+        for k, v in u.items():
+            cur[k] = round(cur.get(k, 0) + v, 6) if isinstance(v, float) else cur.get(k, 0) + v
+    return out
+
+
+def total_tokens(usage: dict | None) -> int:
+    return sum(u.get("input_tokens", 0) + u.get("output_tokens", 0) for u in (usage or {}).values())
+
+
+def total_cost(usage: dict | None) -> float:
+    return sum(u.get("cost_usd", 0.0) for u in (usage or {}).values())
+
+
+def _price(model: BaseChatModel) -> tuple[float, float] | None:
+    name = getattr(model, "model_name", None) or getattr(model, "model", None)
+    return PRICES_PER_MTOK.get(name) if isinstance(name, str) else None
+
+
+# --- calls -------------------------------------------------------------------------------
+def _shorten(messages: list[BaseMessage]) -> list[BaseMessage] | None:
+    """Halve the longest message (keeping its start and end); None if nothing is left to cut."""
+    longest = max(range(len(messages)), key=lambda i: len(str(messages[i].content)), default=None)
+    if longest is None:
+        return None
+    content = messages[longest].content
+    if not isinstance(content, str) or len(content) < 2000:
+        # drop the oldest non-system message instead
+        for i, m in enumerate(messages):
+            if not isinstance(m, SystemMessage) and i < len(messages) - 1:
+                return messages[:i] + messages[i + 1 :]
+        return None
+    keep = len(content) // 4
+    short = content[:keep] + "\n\n[... shortened to fit the model's context window ...]\n\n" + content[-keep:]
+    copy = messages[longest].model_copy(update={"content": short})
+    return messages[:longest] + [copy] + messages[longest + 1 :]
+
+
+@dataclass
+class Meter:
+    """Calls models for one node and accounts for them."""
+
+    node: str
+    timeout_s: float = 120.0
+    max_retries: int = 3
+    backoff_s: float = 1.0
+    usage: Usage = field(default_factory=Usage)
+    max_context_retries: int = 3
+
+    async def invoke(self, model: BaseChatModel, messages: Sequence[BaseMessage], **kwargs: Any) -> AIMessage:
+        msgs = list(messages)
+        attempt = shortened = 0
+        while True:
+            t0 = time.perf_counter()
+            try:
+                result = await asyncio.wait_for(model.ainvoke(msgs, **kwargs), timeout=self.timeout_s)
+            except Exception as e:  # classified below; nothing is swallowed
+                self.usage.seconds += time.perf_counter() - t0
+                if is_context_length_error(e) and shortened < self.max_context_retries:
+                    cut = _shorten(msgs)
+                    if cut is not None:
+                        shortened += 1
+                        log.warning("%s: context too long, shortening the request (%d)", self.node, shortened)
+                        msgs = cut
+                        continue
+                if is_transient(e) and attempt < self.max_retries:
+                    attempt += 1
+                    self.usage.retries += 1
+                    delay = self.backoff_s * (2 ** (attempt - 1)) * (0.5 + random.random())
+                    log.warning("%s: %s; retry %d/%d in %.1fs", self.node, describe(e), attempt,
+                                self.max_retries, delay)
+                    await asyncio.sleep(delay)
+                    continue
+                raise ModelCallError(f"{self.node}: model call failed: {describe(e)}",
+                                     transient=is_transient(e)) from e
+            self.usage.seconds += time.perf_counter() - t0
+            self.usage.calls += 1
+            meta = getattr(result, "usage_metadata", None) or {}
+            inp, out = int(meta.get("input_tokens", 0) or 0), int(meta.get("output_tokens", 0) or 0)
+            self.usage.input_tokens += inp
+            self.usage.output_tokens += out
+            price = _price(model)
+            if price:
+                self.usage.cost_usd += (inp * price[0] + out * price[1]) / 1e6
+            if not isinstance(result, AIMessage):
+                result = AIMessage(content=str(getattr(result, "content", result)))
+            return result
+
+    async def structured(self, model: BaseChatModel, schema: type[T], messages: Sequence[BaseMessage],
+                         method: str = "auto") -> T:
+        """A validated instance of schema. Tool calling first (unless told otherwise), then
+        JSON in the reply text, then one repair round; works on servers without native
+        JSON-schema or tool support."""
+        msgs = list(messages)
+        errors: list[str] = []
+        if method in ("auto", "tools"):
+            try:
+                bound = model.bind_tools([schema], tool_choice=schema.__name__)
+            except (NotImplementedError, TypeError, ValueError) as e:
+                errors.append(f"tool binding unavailable: {e}")
+                bound = None
+            if bound is not None:
+                try:
+                    reply = await self.invoke(bound, msgs)
+                except ModelCallError as e:
+                    if e.transient or method == "tools":
+                        raise
+                    errors.append(str(e))  # e.g. the server rejects tools: fall back to JSON text
+                    reply = None
+                if reply is not None:
+                    parsed = _from_reply(reply, schema, errors)
+                    if parsed is not None:
+                        return parsed
+        elif method == "json_schema":
+            runnable = model.with_structured_output(schema, method="json_schema", include_raw=True)
+            out = await self.invoke(_RawStructured(runnable), msgs)
+            parsed = _from_reply(out, schema, errors)
+            if parsed is not None:
+                return parsed
+        prompt = msgs + [HumanMessage(_json_instruction(schema))]
+        kwargs = {"response_format": {"type": "json_object"}} if method == "json_mode" else {}
+        for attempt in range(2):
+            reply = await self.invoke(model, prompt, **kwargs)
+            parsed = _from_reply(reply, schema, errors)
+            if parsed is not None:
+                return parsed
+            prompt = prompt + [reply, HumanMessage(
+                f"That was not valid. Problem: {errors[-1][:500]}\n" + _json_instruction(schema))]
+        raise StructuredOutputError(f"{self.node}: no valid {schema.__name__} from the model: "
+                                    + " | ".join(e[:200] for e in errors[-3:]))
+
+
+class _RawStructured:
+    """Adapter so with_structured_output(include_raw=True) goes through Meter.invoke."""
+
+    def __init__(self, runnable):
+        self.runnable = runnable
+
+    async def ainvoke(self, msgs, **kwargs):
+        out = await self.runnable.ainvoke(msgs, **kwargs)
+        raw = out.get("raw") if isinstance(out, dict) else None
+        parsed = out.get("parsed") if isinstance(out, dict) else None
+        msg = raw if isinstance(raw, AIMessage) else AIMessage(content="")
+        if parsed is not None:
+            msg = msg.model_copy(update={"content": json.dumps(
+                parsed.model_dump() if isinstance(parsed, BaseModel) else parsed)})
+        return msg
+
+
+def _json_instruction(schema: type[BaseModel]) -> str:
+    return ("Reply with only one JSON object (no prose, no code fence) that matches this JSON schema:\n"
+            + json.dumps(schema.model_json_schema(), ensure_ascii=False))
+
+
+_FENCE = re.compile(r"```(?:json)?\s*(.*?)```", re.S)
+
+
+def extract_json(text: str) -> Any:
+    """The first JSON object in a reply (bare, fenced, or surrounded by prose)."""
+    text = text.strip()
+    candidates = [text] + [m.group(1) for m in _FENCE.finditer(text)]
+    start = text.find("{")
+    if start != -1:
+        depth, in_str, esc = 0, False, False
+        for i in range(start, len(text)):
+            ch = text[i]
+            if in_str:
+                esc = (ch == "\\") and not esc
+                if ch == '"' and not esc:
+                    in_str = False
+                continue
+            if ch == '"':
+                in_str = True
+            elif ch == "{":
+                depth += 1
+            elif ch == "}":
+                depth -= 1
+                if depth == 0:
+                    candidates.append(text[start : i + 1])
+                    break
+    for c in candidates:
+        try:
+            return json.loads(c)
+        except (json.JSONDecodeError, ValueError):
+            continue
+    raise ValueError("no JSON object found in the reply")
+
+
+def _from_reply(reply: AIMessage, schema: type[T], errors: list[str]) -> T | None:
+    for call in getattr(reply, "tool_calls", None) or []:
+        if call.get("name") == schema.__name__:
+            try:
+                return schema.model_validate(call.get("args") or {})
+            except ValidationError as e:
+                errors.append(f"tool arguments invalid: {e}")
+    content = reply.content if isinstance(reply.content, str) else _text_of(reply.content)
+    if content and content.strip():
+        try:
+            data = extract_json(content)
+            return schema.model_validate(data)
+        except (ValueError, ValidationError) as e:
+            errors.append(f"reply text is not a valid {schema.__name__}: {e}")
+    elif not getattr(reply, "tool_calls", None):
+        errors.append("empty reply")
+    return None
+
+
+def _text_of(content: Any) -> str:
+    if isinstance(content, list):
+        return "".join(p.get("text", "") if isinstance(p, dict) else str(p) for p in content)
+    return str(content or "")
+
+
+def message_text(message: BaseMessage) -> str:
+    return _text_of(message.content) if not isinstance(message.content, str) else message.content
+
+
+def approx_tokens(messages: Sequence[BaseMessage]) -> int:
+    """Cheap token estimate (4 characters a token) used for the summarisation threshold."""
+    return sum(len(message_text(m)) for m in messages) // 4 + 4 * len(messages)
+
+
+__all__ = [
+    "AIMessage", "BaseChatModel", "BudgetExceeded", "Meter", "ModelCallError", "ModelFactory",
+    "StructuredOutputError", "ToolMessage", "Usage", "approx_tokens", "default_model_factory",
+    "describe", "extract_json", "is_context_length_error", "is_transient", "merge_usage",
+    "message_text", "missing_credentials_message", "total_cost", "total_tokens",
+]

@@ -1,0 +1,220 @@
+"""Final report, the citation check, and publishing."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+from typing import Any, Literal
+
+from langchain_core.messages import HumanMessage
+from pydantic import BaseModel, Field
+from rapidfuzz import fuzz, process
+
+from ..citations.check import Citation, check_citations
+from ..citations.edit import ref_tag
+from ..citations.model import Source, Verdict
+from ..citations.refs import replace_spans
+from ..citations.verify import SourceIndex
+from ..publish import detect_lang, publish_report, write_atomic
+from . import prompts
+from .common import Deps, NodeContext, ResearchFailed, notes_markdown, run_dir, save_notes
+from .models import ModelCallError, describe, message_text
+from .state import ResearchState, error_record
+
+log = logging.getLogger(__name__)
+MAX_FIXES = 25
+FIX_CONCURRENCY = 4
+_LANG_NAMES = {"en": "English", "zh": "Chinese", "ja": "Japanese", "ko": "Korean"}
+
+
+class FixCitation(BaseModel):
+    action: Literal["replace", "repoint", "remove"]
+    quote: str = Field("", description="For replace/repoint: a sentence copied exactly from the source.")
+    source_id: str = Field("", description="For repoint: the id of the source that supports the claim.")
+    softened_text: str = Field("", description="For remove: the claim sentence without the unsupported detail.")
+
+
+def _sentences(text: str) -> list[str]:
+    out = []
+    for line in text.split("\n"):
+        parts = re.split(r"(?<=[.!?。！？])\s+", line.strip())
+        out.extend(p for p in parts if 20 <= len(p) <= 600)
+    return out
+
+
+def closest_passages(source: Source, quote: str, k: int = 5) -> list[str]:
+    """The page's sentences most like the quote (fuzzy matching finds candidates only;
+    whatever is chosen is verified exactly afterwards)."""
+    sentences = _sentences(source.page.text)
+    if not sentences:
+        return []
+    hits = process.extract(quote, sentences, scorer=fuzz.token_set_ratio, limit=k)
+    return [h[0] for h in hits]
+
+
+def claim_span(markdown: str, ref_start: int) -> int:
+    """Where the sentence that a ref supports begins."""
+    floor = max(markdown.rfind("\n", 0, ref_start), markdown.rfind("</ref>", 0, ref_start) + 5)
+    cut = floor + 1
+    for m in re.finditer(r"[.!?。！？]\s", markdown[cut:ref_start]):
+        cut_candidate = cut + m.end()
+        if cut_candidate < ref_start - 1:
+            cut = cut_candidate
+    return cut
+
+
+class ReportNodes:
+    def __init__(self, deps: Deps):
+        self.deps = deps
+
+    async def final_report_generation(self, state: ResearchState, config, runtime) -> dict:
+        ctx = NodeContext.make("final_report_generation", self.deps, config, runtime)
+        ctx.progress(stage="final report")
+        notes = state.get("notes") or []
+        cited = [n for n in notes if "<ref" in (n.get("findings") or "")]
+        if not cited and ctx.cfg.search_api.value != "none":
+            path = save_notes(ctx.cfg, state, ctx.thread_id)
+            failed = [e["message"] for e in state.get("errors") or []][-3:]
+            raise ResearchFailed("final_report_generation",
+                                 "no research produced citable findings, so no report was written"
+                                 + (f" (last errors: {'; '.join(failed)})" if failed else ""),
+                                 str(path) if path else None)
+        findings = "\n\n".join(f"### {n['topic']}\n{n['findings']}" for n in notes) or "(no findings)"
+        limits = [e["message"] for e in state.get("errors") or []]
+        limits += [d["message"] for d in state.get("degradations") or []
+                   if d.get("stage") in ("supervisor", "researcher")]
+        if ctx.cfg.search_api.value == "none":
+            limits.append("no search was configured: the report is written without sources")
+        limitations = prompts.LIMITATIONS.format(items="\n".join(f"- {x}" for x in dict.fromkeys(limits))) \
+            if limits else ""
+        question = state.get("question", "")
+        language = _LANG_NAMES.get(detect_lang(question), "the language of: " + question[:200])
+        prompt = prompts.FINAL_REPORT.format(date=ctx.today, brief=state.get("research_brief", ""),
+                                             draft=state.get("draft_report", ""), findings=findings,
+                                             limitations=limitations, language=language,
+                                             data_notice=prompts.DATA_NOTICE)
+        try:
+            reply = await ctx.meter.invoke(ctx.model("final_report"), [HumanMessage(prompt)])
+        except ModelCallError as e:
+            path = save_notes(ctx.cfg, state, ctx.thread_id)
+            raise ResearchFailed("final_report_generation", str(e), str(path) if path else None) from e
+        return {**ctx.usage_update(), "final_report": message_text(reply).strip(), "stage": "final report"}
+
+    async def check_citations(self, state: ResearchState, config, runtime) -> dict:
+        """Code checks every quote against its page; an agent proposes fixes for the ones
+        that fail, and code checks the fixes again."""
+        ctx = NodeContext.make("check_citations", self.deps, config, runtime)
+        ctx.progress(stage="citation check")
+        sources, missing = await ctx.pages.load_sources(state.get("sources") or {})
+        update: dict[str, Any] = {"stage": "citation check"}
+        if missing:
+            update["degradations"] = [error_record("check_citations",
+                                                   f"content of {len(missing)} source(s) is missing from the store")]
+        markdown = state.get("final_report", "")
+        report = check_citations(markdown, sources)
+        bad = [c for c in report.citations if c.status is Verdict.UNSUPPORTED][:MAX_FIXES]
+        index = SourceIndex(sources)
+        fixes: list[dict] = []
+        sem = asyncio.Semaphore(FIX_CONCURRENCY)
+
+        async def fix(c: Citation) -> tuple[tuple[int, int, str] | None, dict]:
+            async with sem:
+                return await self._fix_one(ctx, markdown, c, sources, index)
+
+        results = await asyncio.gather(*(fix(c) for c in bad))
+        edits = []
+        for edit, record in results:
+            fixes.append(record)
+            if edit:
+                edits.append(edit)
+        edits = _non_overlapping(edits)
+        checked = replace_spans(markdown, edits)
+        final = check_citations(checked, sources)
+        summary = {
+            "refs": len(final.citations),
+            "verified": final.count(Verdict.VERIFIED),
+            "repaired": final.count(Verdict.REPAIRED),
+            "unsupported": final.count(Verdict.UNSUPPORTED),
+            "fixed_by_agent": sum(1 for f in fixes if f.get("outcome") == "fixed"),
+            "removed_by_agent": sum(1 for f in fixes if f.get("outcome") == "removed"),
+        }
+        return {**update, **ctx.usage_update(), "report_markdown": checked, "citation_fixes": fixes,
+                "citation_summary": summary}
+
+    async def _fix_one(self, ctx: NodeContext, markdown: str, c: Citation, sources: list[Source],
+                       index: SourceIndex) -> tuple[tuple[int, int, str] | None, dict]:
+        start = claim_span(markdown, c.ref.start)
+        claim = re.sub(r"<ref\b.*?</ref>", "", markdown[start : c.ref.start], flags=re.S).strip()
+        record = {"ref": c.ref.index + 1, "source_id": c.ref.source_id, "quote": c.ref.quote}
+        cited = next((s for s in sources if s.id == c.ref.source_id), None)
+        passages = closest_passages(cited, c.ref.quote) if cited else []
+        others = []
+        for s in sources:
+            if s is cited:
+                continue
+            best = closest_passages(s, claim + " " + c.ref.quote, k=1)
+            if best:
+                others.append((fuzz.token_set_ratio(c.ref.quote, best[0]), s.id, best[0]))
+        others.sort(reverse=True)
+        other_text = "".join(f'<source id="{sid}">{p}</source>\n' for _, sid, p in others[:3])
+        prompt = prompts.FIX_CITATION.format(
+            claim=claim or "(no text before the citation)", source_id=c.ref.source_id, quote=c.ref.quote,
+            passages="\n".join(f"- {p}" for p in passages) or "(the cited source is unknown or empty)",
+            other_sources=f"\nOther sources:\n{other_text}" if other_text else "",
+            data_notice=prompts.DATA_NOTICE)
+        try:
+            decision = await ctx.meter.structured(ctx.model("citation_check"), FixCitation,
+                                                  [HumanMessage(prompt)], ctx.cfg.structured_output)
+        except ModelCallError as e:
+            return None, {**record, "outcome": "left unsupported", "why": describe(e)[:200]}
+        if decision.action in ("replace", "repoint"):
+            sid = decision.source_id.strip() if decision.action == "repoint" else c.ref.source_id
+            check = index.verify(decision.quote, sid or c.ref.source_id)
+            if check.found and check.source_id is not None:
+                exact = index.source(check.source_id).page.text[check.start : check.end]
+                record.update(outcome="fixed", action=decision.action, new_source_id=check.source_id,
+                              new_quote=" ".join(exact.split()))
+                return (c.ref.start, c.ref.end, ref_tag(check.source_id, exact)), record
+            return None, {**record, "outcome": "left unsupported", "action": decision.action,
+                          "why": "the proposed sentence is not in the source either"}
+        softened = " ".join(decision.softened_text.split())
+        if not softened or "<ref" in softened:
+            return None, {**record, "outcome": "left unsupported", "why": "no usable softened text"}
+        record.update(outcome="removed", action="remove", softened_text=softened)
+        # keep the whitespace before the claim; replace claim + citation with the softened claim
+        return (start, c.ref.end, softened), record
+
+    async def publish(self, state: ResearchState, config, runtime) -> dict:
+        ctx = NodeContext.make("publish", self.deps, config, runtime)
+        ctx.progress(stage="publish")
+        sources, _ = await ctx.pages.load_sources(state.get("sources") or {})
+        folder = run_dir(ctx.cfg, state, ctx.thread_id)
+        markdown = state.get("report_markdown") or state.get("final_report", "")
+        update: dict[str, Any] = {}
+        try:
+            result = publish_report(markdown, sources, folder, pdf=ctx.cfg.write_pdf)
+        except Exception as e:  # noqa: BLE001 - a PDF failure still leaves markdown and HTML
+            if not ctx.cfg.write_pdf:
+                raise ResearchFailed("publish", describe(e), str(save_notes(ctx.cfg, state, ctx.thread_id)))
+            update["degradations"] = [error_record("publish", f"PDF not written: {describe(e)}")]
+            result = publish_report(markdown, sources, folder, pdf=False)
+        notes, raw = notes_markdown(state)
+        write_atomic(folder / "notes.md", notes)
+        write_atomic(folder / "raw_notes.md", raw)
+        files = {k: str(v) for k, v in result.files.items()}
+        files.update(notes=str(folder / "notes.md"), raw_notes=str(folder / "raw_notes.md"))
+        ui = result.files["markdown"].read_text(encoding="utf-8")
+        return {**update, "outputs": {"dir": str(folder), **files}, "report_markdown": ui,
+                "citation_summary": {**(state.get("citation_summary") or {}), **result.summary()},
+                "status": "completed", "stage": "done", "run_dir": str(folder)}
+
+
+def _non_overlapping(edits: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
+    out: list[tuple[int, int, str]] = []
+    end = -1
+    for e in sorted(edits):
+        if e[0] >= end:
+            out.append(e)
+            end = e[1]
+    return out

@@ -1,0 +1,167 @@
+"""Scoping: clarify the question, write the brief, get it approved, write the first draft."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any, Literal
+
+from langchain_core.messages import AIMessage, HumanMessage
+from langgraph.graph import END
+from langgraph.types import Command, interrupt
+from pydantic import BaseModel, Field
+
+from . import prompts
+from .common import Deps, NodeContext, ResearchFailed, conversation_text, save_notes
+from .models import ModelCallError, describe, merge_usage, message_text, total_tokens
+from .state import ResearchState, error_record
+
+log = logging.getLogger(__name__)
+
+
+class ClarifyWithUser(BaseModel):
+    need_clarification: bool = Field(description="Whether a clarifying question is needed.")
+    question: str = Field("", description="The one question to ask, if needed.")
+    verification: str = Field("", description="Short confirmation of what will be researched, if not.")
+
+
+class ResearchQuestion(BaseModel):
+    research_brief: str = Field(description="The research brief.")
+
+
+def _question(state: ResearchState) -> str:
+    for m in state.get("messages") or []:
+        if isinstance(m, HumanMessage):
+            return message_text(m).strip()
+    return (state.get("question") or "").strip()
+
+
+def _critical(ctx: NodeContext, state: dict, stage: str, e: Exception) -> ResearchFailed:
+    notes = save_notes(ctx.cfg, state, ctx.thread_id)
+    log.error("%s failed: %s", stage, e)
+    return ResearchFailed(stage, describe(e) if not isinstance(e, ModelCallError) else str(e),
+                          str(notes) if notes else None)
+
+
+class ScopingNodes:
+    def __init__(self, deps: Deps):
+        self.deps = deps
+
+    async def clarify_with_user(self, state: ResearchState, config, runtime) -> Command:
+        ctx = NodeContext.make("clarify_with_user", self.deps, config, runtime)
+        question = _question(state)
+        base = {"question": question, "stage": "clarify", "status": "running"}
+        if not ctx.cfg.allow_clarification:
+            return Command(goto="write_research_brief", update=base)
+        prompt = prompts.CLARIFY.format(date=ctx.today, conversation=conversation_text(state["messages"]))
+        try:
+            answer = await ctx.meter.structured(ctx.model("research"), ClarifyWithUser,
+                                                [HumanMessage(prompt)], ctx.cfg.structured_output)
+        except ModelCallError as e:
+            raise _critical(ctx, {**state, **base}, "clarify_with_user", e) from e
+        update = {**base, **ctx.usage_update()}
+        if answer.need_clarification and answer.question.strip():
+            return Command(goto=END, update={**update, "status": "needs_clarification",
+                                             "messages": [AIMessage(answer.question.strip())]})
+        msgs = [AIMessage(answer.verification.strip())] if answer.verification.strip() else []
+        return Command(goto="write_research_brief", update={**update, "messages": msgs})
+
+    async def write_research_brief(self, state: ResearchState, config, runtime) -> dict:
+        ctx = NodeContext.make("write_research_brief", self.deps, config, runtime)
+        ctx.progress(stage="brief")
+        update: dict[str, Any] = {"stage": "brief", "question": state.get("question") or _question(state)}
+        context = ""
+        if ctx.cfg.brief_search and ctx.cfg.search_api.value != "none":
+            try:
+                results = await ctx.deps.search(ctx.cfg).search(update["question"], max_results=3)
+                snippets = "\n".join(f"- {r.title}: {r.snippet or r.content[:300]}" for r in results)
+                context = prompts.BRIEF_CONTEXT.format(snippets=snippets) if snippets else ""
+            except Exception as e:  # noqa: BLE001 - optional context: degrade, record, go on
+                update["degradations"] = [error_record("write_research_brief",
+                                                       f"no preliminary search context: {describe(e)}")]
+        prompt = prompts.BRIEF.format(date=ctx.today, conversation=conversation_text(state["messages"]),
+                                      context=context)
+        try:
+            brief = await ctx.meter.structured(ctx.model("research"), ResearchQuestion,
+                                               [HumanMessage(prompt)], ctx.cfg.structured_output)
+        except ModelCallError as e:
+            raise _critical(ctx, {**state, **update}, "write_research_brief", e) from e
+        return {**update, **ctx.usage_update(), "research_brief": brief.research_brief.strip(), "brief_rounds": 0}
+
+    async def approve_research_brief(self, state: ResearchState, config, runtime) -> Command:
+        """Pause for a human: {"type": "approve"} or {"type": "reject", "feedback": "..."}.
+        Anything else is answered with an explanation and asked again, never approved."""
+        ctx = NodeContext.make("approve_research_brief", self.deps, config, runtime)
+        if not ctx.cfg.require_brief_approval:
+            return Command(goto="write_draft_report")
+        rounds = state.get("brief_rounds", 0)
+        payload: dict[str, Any] = {
+            "type": "brief_approval",
+            "research_brief": state.get("research_brief", ""),
+            "round": rounds + 1,
+            "max_rounds": ctx.cfg.max_brief_refinement_rounds + 1,
+            "expected": [{"type": "approve"}, {"type": "reject", "feedback": "what to change"}],
+        }
+        while True:
+            decision = interrupt(payload)
+            kind, feedback, problem = _parse_decision(decision)
+            if problem is None:
+                break
+            payload = {**payload, "error": problem}
+        if kind == "approve":
+            return Command(goto="write_draft_report", update={"stage": "brief approved"})
+        if rounds >= ctx.cfg.max_brief_refinement_rounds:
+            msg = (f"The research brief was rejected {rounds + 1} times; the run stops without "
+                   "research. Start a new run with a more specific question.")
+            return Command(goto=END, update={"status": "brief_rejected", "messages": [AIMessage(msg)],
+                                             "errors": [error_record("approve_research_brief", msg)]})
+        return Command(goto="revise_research_brief", update={"brief_feedback": feedback})
+
+    async def revise_research_brief(self, state: ResearchState, config, runtime) -> dict:
+        ctx = NodeContext.make("revise_research_brief", self.deps, config, runtime)
+        prompt = prompts.REVISE_BRIEF.format(date=ctx.today, brief=state.get("research_brief", ""),
+                                             feedback=state.get("brief_feedback", ""))
+        try:
+            brief = await ctx.meter.structured(ctx.model("research"), ResearchQuestion,
+                                               [HumanMessage(prompt)], ctx.cfg.structured_output)
+        except ModelCallError as e:
+            raise _critical(ctx, state, "revise_research_brief", e) from e
+        return {**ctx.usage_update(), "research_brief": brief.research_brief.strip(),
+                "brief_rounds": state.get("brief_rounds", 0) + 1}
+
+    async def write_draft_report(self, state: ResearchState, config, runtime) -> dict:
+        ctx = NodeContext.make("write_draft_report", self.deps, config, runtime)
+        ctx.progress(stage="draft")
+        update: dict[str, Any] = {"stage": "draft"}
+        context = ""
+        if ctx.cfg.draft_search and ctx.cfg.search_api.value != "none":
+            try:
+                results = await ctx.deps.search(ctx.cfg).search(state.get("question", ""), max_results=3)
+                context = prompts.BRIEF_CONTEXT.format(
+                    snippets="\n".join(f"- {r.title}: {r.snippet or r.content[:300]}" for r in results))
+            except Exception as e:  # noqa: BLE001 - optional context: degrade, record, go on
+                update["degradations"] = [error_record("write_draft_report",
+                                                       f"no search context for the draft: {describe(e)}")]
+        prompt = prompts.DRAFT.format(date=ctx.today, brief=state.get("research_brief", ""), context=context)
+        try:
+            reply = await ctx.meter.invoke(ctx.model("final_report"), [HumanMessage(prompt)])
+        except ModelCallError as e:
+            raise _critical(ctx, state, "write_draft_report", e) from e
+        own = ctx.usage_update().get("usage")
+        return {**update, **ctx.usage_update(), "draft_report": message_text(reply).strip(),
+                "tokens_before": total_tokens(merge_usage(state.get("usage"), own))}
+
+
+def _parse_decision(value: Any) -> tuple[Literal["approve", "reject"] | None, str, str | None]:
+    """(kind, feedback, problem). A problem means the value is not a valid decision."""
+    expected = 'resume with {"type": "approve"} or {"type": "reject", "feedback": "what to change"}'
+    if not isinstance(value, dict):
+        return None, "", f"not a decision ({type(value).__name__}); {expected}"
+    kind = value.get("type")
+    if kind == "approve":
+        return "approve", "", None
+    if kind == "reject":
+        feedback = value.get("feedback")
+        if not isinstance(feedback, str) or not feedback.strip():
+            return None, "", f"a rejection needs non-empty feedback; {expected}"
+        return "reject", feedback.strip(), None
+    return None, "", f"unknown decision type {kind!r}; {expected}"

@@ -1,0 +1,105 @@
+"""The source store: every page a run reads, with its full content.
+
+State keeps small metadata per source (id, url, title, hash, retrieval time); the full
+content is stored once per content hash in the LangGraph store (the server's store under
+``langgraph dev``/deployments, SQLite or PostgreSQL from the CLI), namespaced by owner so
+one user's pages are not visible to another.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import logging
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from langgraph.store.base import BaseStore
+from langgraph.store.memory import InMemoryStore
+
+from ..citations.model import Source
+from ..search.base import SearchResult
+
+log = logging.getLogger(__name__)
+_FALLBACK_STORE = InMemoryStore()
+
+
+@dataclass
+class SourceMeta:
+    id: str
+    url: str
+    title: str
+    format: str | None
+    content_hash: str
+    retrieved_at: str
+    chars: int
+    query: str = ""
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+def content_hash(content: str) -> str:
+    return hashlib.sha256(content.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def source_id_for(url: str) -> str:
+    """A short id the model can copy into <ref id="..."> tags; stable per URL."""
+    return "s" + hashlib.sha256(url.encode("utf-8", "surrogatepass")).hexdigest()[:8]
+
+
+def owner_of(config: dict | None) -> str:
+    conf = (config or {}).get("configurable") or {}
+    return str(conf.get("langgraph_auth_user_id") or "local")
+
+
+class PageStore:
+    """Full page contents by hash, in a LangGraph BaseStore."""
+
+    def __init__(self, store: BaseStore | None, owner: str = "local"):
+        if store is None:
+            log.warning("no LangGraph store configured: page contents are kept in memory only")
+            store = _FALLBACK_STORE
+        self.store = store
+        self.namespace = ("deep_research", owner, "pages")
+
+    async def put(self, content: str) -> str:
+        h = content_hash(content)
+        existing = await self.store.aget(self.namespace, h)
+        if existing is None:
+            await self.store.aput(self.namespace, h, {"content": content}, index=False)
+        return h
+
+    async def get(self, h: str) -> str | None:
+        item = await self.store.aget(self.namespace, h)
+        return None if item is None else item.value.get("content")
+
+    async def record(self, result: SearchResult, query: str = "") -> SourceMeta:
+        h = await self.put(result.content)
+        return SourceMeta(
+            id=source_id_for(result.url),
+            url=result.url,
+            title=result.title or result.url,
+            format=result.format,
+            content_hash=h,
+            retrieved_at=dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
+            chars=len(result.content),
+            query=query,
+        )
+
+    async def load_sources(self, metas: dict[str, dict]) -> tuple[list[Source], list[str]]:
+        """Sources with their full content; ids whose content is missing are listed."""
+        out, missing = [], []
+        for sid, meta in metas.items():
+            content = await self.get(meta["content_hash"])
+            if content is None:
+                missing.append(sid)
+                continue
+            out.append(Source(sid, meta["url"], content, meta.get("title") or "", meta.get("format")))
+        return out, missing
+
+
+def keep_first(left: dict[str, Any] | None, right: dict[str, Any] | None) -> dict[str, Any]:
+    """Merge source metadata; the first content seen for an id wins (quotes were checked
+    against it)."""
+    return {**(right or {}), **(left or {})}

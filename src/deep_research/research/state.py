@@ -1,0 +1,112 @@
+"""Graph state. Page contents live in the store (see sources.py); state holds only small
+metadata, so checkpoints stay small however many pages a run reads."""
+
+from __future__ import annotations
+
+import operator
+from typing import Annotated, Any
+
+from langchain_core.messages import AnyMessage
+from langgraph.graph.message import add_messages
+from typing_extensions import TypedDict
+
+from .models import merge_usage
+from .sources import keep_first
+
+
+def merge_dicts(left: dict | None, right: dict | None) -> dict:
+    return {**(left or {}), **(right or {})}
+
+
+def add_or_reset(left: list | None, right: list | None) -> list:
+    """List reducer that an update of None empties (used for per-round results)."""
+    if right is None:
+        return []
+    return [*(left or []), *right]
+
+
+class ResearchInput(TypedDict, total=False):
+    messages: Annotated[list[AnyMessage], add_messages]
+
+
+class ResearchState(TypedDict, total=False):
+    messages: Annotated[list[AnyMessage], add_messages]
+    question: str
+    research_brief: str
+    brief_rounds: int
+    brief_feedback: str
+    draft_report: str
+    notes: Annotated[list[dict], operator.add]  # {topic, findings (markdown with <ref>s), call_id}
+    raw_notes: Annotated[list[str], operator.add]
+    sources: Annotated[dict[str, dict], keep_first]  # id -> SourceMeta dict
+    research_iterations: int
+    research_log: Annotated[list[dict], operator.add]
+    final_report: str
+    report_markdown: str  # the checked report (UI markdown with <ref> tags)
+    citation_summary: dict
+    citation_fixes: list[dict]
+    outputs: dict  # file paths of the published report
+    usage: Annotated[dict, merge_usage]
+    errors: Annotated[list[dict], operator.add]
+    degradations: Annotated[list[dict], operator.add]
+    tokens_before: int
+    run_dir: str
+    stage: str
+    status: str  # running | needs_clarification | completed | failed | brief_rejected
+    budget_exhausted: bool
+
+
+class SupervisorInput(TypedDict, total=False):
+    question: str
+    research_brief: str
+    draft_report: str
+    tokens_before: int  # tokens the run used before research (for the budget)
+
+
+class SupervisorOutput(TypedDict, total=False):
+    draft_report: str
+    notes: Annotated[list[dict], operator.add]
+    raw_notes: Annotated[list[str], operator.add]
+    sources: Annotated[dict[str, dict], keep_first]
+    research_iterations: int
+    research_log: Annotated[list[dict], operator.add]
+    usage: Annotated[dict, merge_usage]
+    errors: Annotated[list[dict], operator.add]
+    degradations: Annotated[list[dict], operator.add]
+    budget_exhausted: bool
+
+
+class SupervisorState(SupervisorInput, SupervisorOutput, total=False):
+    supervisor_messages: Annotated[list[AnyMessage], add_messages]
+    round_results: Annotated[list[dict], add_or_reset]  # researcher results of the current round
+    pending_calls: list[dict]  # ConductResearch calls sent out this round
+    refined_upto: int  # how many notes the draft already reflects
+    done: bool
+
+
+class ResearcherInput(TypedDict, total=False):
+    topic: str
+    call_id: str
+    research_brief: str
+    token_budget: int | None  # tokens this unit may use (None: no cap)
+
+
+class ResearcherOutput(TypedDict, total=False):
+    round_results: Annotated[list[dict], add_or_reset]
+    sources: Annotated[dict[str, dict], keep_first]
+    usage: Annotated[dict, merge_usage]
+    errors: Annotated[list[dict], operator.add]
+    degradations: Annotated[list[dict], operator.add]
+
+
+class ResearcherState(ResearcherInput, ResearcherOutput, total=False):
+    researcher_messages: Annotated[list[AnyMessage], add_messages]
+    tool_calls_made: int
+    found_sources: Annotated[dict[str, dict], keep_first]
+    context_summary: str
+    excerpts: Annotated[list[str], operator.add]
+    spent_tokens: int
+
+
+def error_record(stage: str, message: str, **extra: Any) -> dict:
+    return {"stage": stage, "message": message, **extra}

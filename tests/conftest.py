@@ -1,0 +1,30 @@
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from tests.support.chromium import chromium_available  # noqa: E402
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """One headless Chromium for the session. In CI a missing browser is a failure."""
+    if not chromium_available():
+        if os.environ.get("CI"):
+            pytest.fail("Chromium is required in CI (apt-get install chromium)")
+        pytest.skip("Chromium not installed (apt-get install chromium)")
+    from tests.support.chromium import Browser
+
+    b = Browser()
+    yield b
+    b.close()
+
+
+@pytest.fixture(scope="session")
+def examples_dir() -> Path:
+    return ROOT / "examples"

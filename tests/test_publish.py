@@ -1,0 +1,224 @@
+"""Publishing: the files, the linked markdown, the HTML, the PDF's link annotations, and
+that nothing in a report can make the renderer read a file or the network."""
+
+import json
+import threading
+import http.server
+import socketserver
+
+import pytest
+from pypdf import PdfReader
+
+from deep_research.citations.model import Source
+from deep_research.publish import publish_report
+from deep_research.publish.html import sanitize
+
+PAGE = (
+    "Tea cultivation\n"
+    "Tea plants grow best in acidic soil with a pH between 4.5 and 5.5.\n"
+    "Harvesting usually starts when the plant is three years old.\n"
+    "Green tea is not oxidised, while black tea is fully oxidised.\n"
+)
+OTHER = "Coffee notes\nCoffee cherries ripen about nine months after flowering.\n"
+
+
+def _sources():
+    return [
+        Source("tea", "https://example.org/tea#top", PAGE, "Tea — a guide", "text"),
+        Source("coffee", "https://example.org/coffee", OTHER, "Coffee", "text"),
+    ]
+
+
+REPORT = """# Tea and coffee
+
+Tea likes acid soil <ref id="tea">"Tea plants grow best in acidic soil with a pH between 4.5 and 5.5."</ref>.
+Harvests begin after three years <ref id="tea">"harvesting usually starts when the plant is three years old"</ref>.
+Coffee ripens slowly <ref id="tea">"Coffee cherries ripen about nine months after flowering."</ref>.
+A wrong claim <ref id="tea">"Green tea is fully oxidised."</ref>.
+
+| Drink | Note |
+|---|---|
+| Tea | <ref id="tea">"Green tea is not oxidised"</ref> |
+
+## References
+
+- made up by the model
+"""
+
+
+@pytest.fixture()
+def published(tmp_path):
+    return publish_report(REPORT, _sources(), tmp_path / "out")
+
+
+def test_writes_every_output_file(published):
+    names = sorted(p.name for p in published.files.values())
+    assert names == ["audit.json", "citations.json", "report.html", "report.linked.md", "report.md", "report.pdf"]
+    for p in published.files.values():
+        assert p.stat().st_size > 0
+    assert not list(published.out_dir.glob(".*tmp"))
+
+
+def test_citations_json_has_one_entry_per_ref_in_order(published):
+    cites = json.loads(published.files["citations"].read_text())
+    assert [c["status"] for c in cites] == ["verified", "repaired", "repaired", "unsupported", "verified"]
+    assert cites[2]["source_id"] == "coffee" and cites[2]["cited_id"] == "tea"
+    assert cites[1]["matched_text"] == "Harvesting usually starts when the plant is three years old"
+    assert cites[3]["matched_text"] is None and cites[3]["url"] == "https://example.org/tea#top"
+    for c in cites:
+        assert set(c) >= {"source_id", "quote", "status", "matched_text", "url"}
+        if c["status"] != "unsupported":
+            assert c["url"].startswith("https://example.org/") and ":~:text=" in c["url"]
+    # an existing #anchor of the source URL is kept in front of the directive
+    assert cites[0]["url"].startswith("https://example.org/tea#top:~:text=")
+
+
+def test_ui_markdown_keeps_refs_and_repairs_them(published):
+    ui = published.files["markdown"].read_text()
+    assert ui.count("<ref ") == 5
+    assert '<ref id="coffee">"Coffee cherries ripen about nine months after flowering."</ref>' in ui
+    assert '"Harvesting usually starts when the plant is three years old"' in ui
+    assert "made up by the model" not in ui  # the model's list is replaced
+
+
+def test_linked_markdown_numbers_citations_and_lists_sources(published):
+    linked = published.files["linked"].read_text()
+    assert "<ref" not in linked
+    assert "[1](https://example.org/tea#top:~:text=" in linked
+    assert "[2](https://example.org/coffee#:~:text=" in linked
+    assert "(unverified quote)" in linked
+    assert "## References" in linked  # the report's own heading is reused
+    assert "[1] Tea — a guide: https://example.org/tea#top" in linked
+    assert "[2] Coffee: https://example.org/coffee" in linked
+    assert "made up by the model" not in linked
+
+
+def test_html_has_badges_sources_and_marks_unsupported(published):
+    html = published.files["html"].read_text()
+    assert html.count('class="cite verified"') == 2
+    assert html.count('class="cite repaired"') == 2
+    assert html.count('class="cite unsupported"') == 1
+    assert "<table>" in html and "<th>Drink</th>" in html
+    assert "not found in this source" in html
+    assert "<h1 class=\"title\">Tea and coffee</h1>" in html
+
+
+def test_pdf_link_annotations_keep_full_fragment_urls(published):
+    cites = json.loads(published.files["citations"].read_text())
+    reader = PdfReader(str(published.files["pdf"]))
+    uris = set()
+    for page in reader.pages:
+        for annot in page.get("/Annots") or []:
+            a = annot.get_object()
+            action = a.get("/A")
+            if action and action.get("/URI"):
+                uris.add(action["/URI"])
+    for c in cites:
+        if c["fragment"]:
+            assert c["url"] in uris, c["url"]
+    assert len(reader.pages) >= 1
+
+
+def test_sanitize_removes_active_content():
+    dirty = (
+        '<p onclick="x()">hi<script>alert(1)</script></p><iframe src="https://evil"></iframe>'
+        '<object data="x"></object><style>body{}</style><a href="javascript:alert(1)">j</a>'
+        '<a href="data:text/html,x">d</a><img src="file:///etc/passwd"><p style="color:red">s</p>'
+        '<a href="https://ok.example/">ok</a>'
+    )
+    clean = sanitize(dirty)
+    for bad in ("script", "onclick", "iframe", "object", "<style", "javascript:", "data:", "<img", "color:red"):
+        assert bad not in clean
+    assert 'href="https://ok.example/"' in clean
+
+
+class _Recorder(http.server.BaseHTTPRequestHandler):
+    hits: list = []
+
+    def do_GET(self):  # noqa: N802
+        _Recorder.hits.append(self.path)
+        self.send_response(200)
+        self.send_header("Content-Type", "image/png")
+        self.end_headers()
+
+    def log_message(self, *a):
+        pass
+
+
+def test_pdf_renderer_fetches_no_file_and_no_network(tmp_path):
+    server = socketserver.TCPServer(("127.0.0.1", 0), _Recorder)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    remote = f"http://127.0.0.1:{server.server_address[1]}"
+    secret = tmp_path / "secret.png"
+    secret.write_bytes(b"not an image")
+    md = (
+        "# Hostile\n\n"
+        f'<img src="file:///etc/passwd"> <img src="{secret.as_uri()}"> <img src="{remote}/pixel.png">\n\n'
+        f"![tracker]({remote}/md-image.png)\n\n"
+        f'<style>@import url("{remote}/import.css"); body {{ background: url("{remote}/bg.png") }}</style>\n\n'
+        f'<link rel="stylesheet" href="{remote}/link.css">\n\n'
+        f'<p style="background:url({remote}/inline.png)">styled</p>\n\n'
+        'Text <ref id="tea">"Harvesting usually starts when the plant is three years old."</ref>\n'
+    )
+    try:
+        result = publish_report(md, _sources(), tmp_path / "out")
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert _Recorder.hits == []
+    html = result.files["html"].read_text()
+    assert "/etc/passwd" not in html and remote + "/pixel.png" not in html
+    assert "@import" not in html.split("</style>", 1)[1]
+    # the markdown image became a plain link, never an embedded image
+    assert "Image: tracker" in html
+    assert result.files["pdf"].stat().st_size > 1000
+
+
+def test_cjk_and_missing_glyphs_render(tmp_path):
+    src = Source("zh", "https://example.cn/a", "茶树喜欢酸性土壤。采摘通常在三年后开始。", "茶", "text")
+    md = '# 茶\n\n茶树需要酸性土壤 <ref id="zh">"茶树喜欢酸性土壤。"</ref>。Glyphs: \U0001d11e \U0010fffd 𓀀\n'
+    result = publish_report(md, [src], tmp_path)
+    cites = json.loads(result.files["citations"].read_text())
+    assert cites[0]["status"] == "verified"
+    assert "%E8%8C%B6" in cites[0]["url"]  # UTF-8 percent-encoded
+    assert result.files["pdf"].stat().st_size > 1000
+    assert '<html lang="zh">' in result.files["html"].read_text()
+
+
+def test_output_names_stay_inside_out_dir(tmp_path):
+    from deep_research.errors import UserError
+    from deep_research.publish.files import inside, safe_name
+
+    assert safe_name("../../etc/passwd") == "etc-passwd"
+    assert safe_name("What is  tea? / 茶") == "What-is-tea-茶"
+    assert safe_name("....") == "report"
+    with pytest.raises(UserError):
+        inside(tmp_path, "../escape.md")
+    assert inside(tmp_path, "report.md") == (tmp_path / "report.md").resolve()
+
+
+def test_fetcher_itself_refuses_files_network_and_imports(tmp_path):
+    """Even HTML that skipped sanitising cannot make WeasyPrint read a file or the network."""
+    from deep_research.publish.pdf import render_pdf
+
+    server = socketserver.TCPServer(("127.0.0.1", 0), _Recorder)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    remote = f"http://127.0.0.1:{server.server_address[1]}"
+    _Recorder.hits.clear()
+    html = (
+        f'<html><head><style>@import url("{remote}/import.css"); @import url("file:///etc/hostname");'
+        f'body {{ background: url("{remote}/bg.png") }}</style>'
+        f'<link rel="stylesheet" href="{remote}/link.css"></head><body>'
+        f'<img src="file:///etc/passwd"><img src="{remote}/pixel.png"><img src="data:image/png;base64,AAAA">'
+        "<p>hello</p></body></html>"
+    )
+    try:
+        refused = render_pdf(html, tmp_path / "x.pdf")
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert _Recorder.hits == []
+    assert any("etc/passwd" in u for u in refused)
+    assert any("import.css" in u for u in refused)
+    assert any(u.startswith("data:") for u in refused)
+    assert (tmp_path / "x.pdf").stat().st_size > 500
