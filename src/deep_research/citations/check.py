@@ -14,18 +14,25 @@ from .verify import SourceIndex
 LINK_SCHEMES = frozenset({"http", "https", "file"})
 
 
+_URL_ESCAPES = {" ": "%20", '"': "%22", "'": "%27", "<": "%3C", ">": "%3E", "`": "%60",
+                "(": "%28", ")": "%29"}
+
+
 def safe_link(url: str | None) -> str | None:
-    """The URL if a reader may be sent there (http, https, file), else None."""
+    """The URL if a reader may be sent there (http, https, file), else None. Characters that
+    could end a markdown link or an HTML attribute are percent-encoded."""
     if not url:
         return None
     url = url.strip()
+    if any(ord(ch) < 32 or ord(ch) == 127 for ch in url):
+        return None
     try:
         scheme = urlsplit(url).scheme.lower()
     except ValueError:
         return None
-    if scheme not in LINK_SCHEMES or any(ch in url for ch in "\x00\n\r\t<>\"'` "):
+    if scheme not in LINK_SCHEMES:
         return None
-    return url
+    return "".join(_URL_ESCAPES.get(ch, ch) for ch in url)
 
 
 @dataclass

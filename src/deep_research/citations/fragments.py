@@ -18,7 +18,7 @@ import unicodedata
 from dataclasses import dataclass
 from urllib.parse import quote, unquote
 
-from .text import IGNORABLE, PageText, _JOINERS, fold_char, is_dictionary_char, is_word_char
+from .text import IGNORABLE, PageText, fold_char, is_dictionary_char, is_word_char
 
 MIN_WORDS = 3  # as Chromium's own generator: start with three words per term
 MAX_WORDS = 10
@@ -113,14 +113,37 @@ def inside_word(text: str, i: int) -> bool:
     )
 
 
+# UAX #29 word-joining punctuation: MidLetter joins letters, MidNum joins digits,
+# MidNumLet joins either, ExtendNumLet ("_") joins any word characters.
+_MID_LETTER = frozenset(":\u00b7\u0387\u05f4\u2027\ufe13\ufe55\uff1a")
+_MID_NUM = frozenset(",;\u037e\u0589\u060c\u060d\u066c\u07f8\u2044\ufe10\ufe14\ufe50\ufe54\uff0c\uff1b")
+_MID_NUM_LET = frozenset(".'\u2018\u2019\u2024\ufe52\uff07\uff0e")
+
+
+def _letter(ch: str) -> bool:
+    return ch.isalpha() and not is_dictionary_char(ch)
+
+
+def _joins(p: str, x: str, y: str) -> bool:
+    if p == "_":
+        return _w(x) and _w(y)
+    if p in _MID_LETTER or p in _MID_NUM_LET:
+        if _letter(x) and _letter(y):
+            return True
+    if p in _MID_NUM or p in _MID_NUM_LET:
+        if x.isdigit() and y.isdigit():
+            return True
+    return False
+
+
 def _joined_by_punct(text: str, i: int) -> bool:
-    """Position i is next to punctuation that may join two word characters ("it's",
-    "3.14", "e.g", "snake_case")."""
+    """Position i is next to punctuation that joins two word characters ("it's", "3.14",
+    "1,000", "e.g", "snake_case")."""
     n = len(text)
     a, b = text[i - 1], text[i]
-    if b in _JOINERS and i + 1 < n and _w(text[i + 1]) and _w(a):
+    if i + 1 < n and _joins(b, a, text[i + 1]):
         return True
-    if a in _JOINERS and i >= 2 and _w(text[i - 2]) and _w(b):
+    if i >= 2 and _joins(a, text[i - 2], b):
         return True
     return False
 
@@ -282,20 +305,31 @@ def match_directive(page: PageText, d: TextDirective) -> tuple[int, int] | None:
             if sm is None:
                 return None
             search_from = sm[0] + 1
-        match = sm
-        if d.end is not None:
-            em = _find_in_range(lines, d.end, sm[1], True, d.suffix is None)
+        if d.end is None:
+            if d.suffix is None:
+                return sm
+            at = _skip_ws(text, sm[1])
+            xm = _find_in_range(lines, d.suffix, at, False, True)
+            if xm is None:
+                return None
+            if xm[0] == at:
+                return sm
+            continue
+        # Range: as Chromium does, later end matches are tried before giving up on this start.
+        end_from = sm[1]
+        while True:
+            em = _find_in_range(lines, d.end, end_from, True, d.suffix is None)
             if em is None:
                 return None
-            match = (sm[0], em[1])
-        if d.suffix is None:
-            return match
-        at = _skip_ws(text, match[1])
-        xm = _find_in_range(lines, d.suffix, at, False, True)
-        if xm is None:
-            return None
-        if xm[0] == at:
-            return match
+            if d.suffix is None:
+                return sm[0], em[1]
+            at = _skip_ws(text, em[1])
+            xm = _find_in_range(lines, d.suffix, at, False, True)
+            if xm is None:
+                return None
+            if xm[0] == at:
+                return sm[0], em[1]
+            end_from = em[0] + 1
     return None
 
 
@@ -361,8 +395,17 @@ class _Generator:
     def __init__(self, page: PageText, start: int, end: int, min_words: int, max_words: int,
                  max_context: int):
         self.page, self.text = page, page.text
+        self.cuts = page.cuts
         self.start, self.end = start, end
         self.min_words, self.max_words, self.max_context = min_words, max_words, max_context
+
+    # A term edge next to dropped markup of uncertain rendering (an unmatched "_" or "*")
+    # is not clean: the browser may show that character glued to the word.
+    def _starts(self, i: int) -> bool:
+        return i not in self.cuts and starts_cleanly(self.text, i)
+
+    def _ends(self, i: int) -> bool:
+        return i not in self.cuts and ends_cleanly(self.text, i)
 
     # term edge candidates ----------------------------------------------------------------
     def _start_term_ends(self) -> list[int]:
@@ -371,7 +414,7 @@ class _Generator:
         for c in range(self.start + 1, self.end):
             if not self.page.in_one_segment(self.start, c):
                 break
-            if text[c - 1].isspace() or not ends_cleanly(text, c) or not _has_word(text[self.start : c]):
+            if text[c - 1].isspace() or not self._ends(c) or not _has_word(text[self.start : c]):
                 continue
             out.append(c)
         return self._limit(out, lambda c: _words(text[self.start : c]))
@@ -382,7 +425,7 @@ class _Generator:
         for c in range(self.end - 1, self.start, -1):
             if not self.page.in_one_segment(c, self.end):
                 break
-            if text[c].isspace() or not starts_cleanly(text, c) or not _has_word(text[c : self.end]):
+            if text[c].isspace() or not self._starts(c) or not _has_word(text[c : self.end]):
                 continue
             out.append(c)
         return self._limit(out, lambda c: _words(text[c : self.end]))
@@ -401,7 +444,7 @@ class _Generator:
     def _prefixes(self) -> list[_Span | None]:
         text, page = self.text, self.page
         out: list[_Span | None] = []
-        if starts_cleanly(text, self.start):
+        if self._starts(self.start):
             out.append(None)
         pe = self.start
         while pe > 0 and text[pe - 1].isspace():
@@ -411,7 +454,7 @@ class _Generator:
         for ps in range(pe - 1, -1, -1):
             if not page.in_one_segment(ps, pe):
                 break
-            if text[ps].isspace() or not starts_cleanly(text, ps) or not _has_word(text[ps:pe]):
+            if text[ps].isspace() or not self._starts(ps) or not _has_word(text[ps:pe]):
                 continue
             out.append(_Span(ps, pe))
             if _words(text[ps:pe]) >= self.max_context:
@@ -421,7 +464,7 @@ class _Generator:
     def _suffixes(self) -> list[_Span | None]:
         text, page = self.text, self.page
         out: list[_Span | None] = []
-        if ends_cleanly(text, self.end):
+        if self._ends(self.end):
             out.append(None)
         ss = self.end
         while ss < len(text) and text[ss].isspace():
@@ -431,7 +474,7 @@ class _Generator:
         for se in range(ss + 1, len(text) + 1):
             if not page.in_one_segment(ss, se):
                 break
-            if text[se - 1].isspace() or not ends_cleanly(text, se) or not _has_word(text[ss:se]):
+            if text[se - 1].isspace() or not self._ends(se) or not _has_word(text[ss:se]):
                 continue
             out.append(_Span(ss, se))
             if _words(text[ss:se]) >= self.max_context:

@@ -21,8 +21,10 @@ _REF = re.compile(
 )
 _OPENING_MARKS = "\"'\u201c\u201e\u2018\u00ab\u300c\u300e"
 _ANY_TAG = re.compile(r"</?ref\b[^>]*>?", re.I)
-_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})[^\n]*\n.*?(?:^ {0,3}\1[ \t]*$|\Z)", re.S | re.M)
-_CODE_SPAN = re.compile(r"(`+)(?!`).+?(?<!`)\1(?!`)", re.S)
+# A fence closes with at least as many of its characters; a code span never crosses a
+# blank line (an unmatched backtick is just a backtick).
+_FENCE = re.compile(r"^ {0,3}((`)`{2,}|(~)~{2,})[^\n]*\n.*?(?:^ {0,3}\1(?:\2|\3)*[ \t]*$|\Z)", re.S | re.M)
+_CODE_SPAN = re.compile(r"(`+)(?!`)(?:(?!\n[ \t]*\n).)+?(?<!`)\1(?!`)", re.S)
 MAX_QUOTE_CHARS = 2000
 
 

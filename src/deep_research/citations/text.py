@@ -56,9 +56,6 @@ _DICTIONARY_RANGES = (
     (0xFF66, 0xFF9F),  # half-width katakana
     (0x20000, 0x3FFFF),  # CJK ext B+
 )
-# Characters that may join two word characters into one word (UAX #29 MidLetter,
-# MidNum, MidNumLet, ExtendNumLet); next to one of these a boundary is not certain.
-_JOINERS = frozenset("'.:,;_\u00b7\u0387\u05f4\u2018\u2019\u2024\u2027\ufe13\ufe52\ufe55\uff07\uff0e\uff1a\u066c\u2044")
 
 
 def is_dictionary_char(ch: str) -> bool:
@@ -344,26 +341,51 @@ def _find_link_end(s: str, i: int) -> tuple[int, int] | None:
         return None
     close = j
     if close + 1 < len(s) and s[close + 1] == "(":
-        depth, k = 0, close + 1
-        while k < len(s):
+        end = _link_destination_end(s, close + 2)
+        return (close, end) if end is not None else None
+    if close + 1 < len(s) and s[close + 1] == "[":
+        k = s.find("]", close + 2)
+        if k > 0:
+            return close, k + 1
+    return None
+
+
+def _link_destination_end(s: str, k: int) -> int | None:
+    """After '](' at k: skip the destination and an optional title; index after ')'."""
+    n = len(s)
+    while k < n and s[k] in " \t":
+        k += 1
+    if k < n and s[k] == "<":
+        close = s.find(">", k)
+        if close == -1:
+            return None
+        k = close + 1
+    else:
+        depth = 0
+        while k < n and not s[k].isspace():
             if s[k] == "\\":
                 k += 2
                 continue
             if s[k] == "(":
                 depth += 1
             elif s[k] == ")":
-                depth -= 1
                 if depth == 0:
-                    return close, k + 1
-            elif s[k] == " " and depth == 1 and not s[k + 1 :].lstrip().startswith(('"', "'", "(")):
-                return None
+                    break
+                depth -= 1
             k += 1
-        return None
-    if close + 1 < len(s) and s[close + 1] == "[":
-        k = s.find("]", close + 2)
-        if k > 0:
-            return close, k + 1
-    return None
+    while k < n and s[k] in " \t":
+        k += 1
+    if k < n and s[k] in "\"'(":
+        closer = ")" if s[k] == "(" else s[k]
+        k += 1
+        while k < n and s[k] != closer:
+            k += 2 if s[k] == "\\" else 1
+        if k >= n:
+            return None
+        k += 1
+        while k < n and s[k] in " \t":
+            k += 1
+    return k + 1 if k < n and s[k] == ")" else None
 
 
 def _flanking(s: str, start: int, end: int) -> tuple[bool, bool]:

@@ -24,7 +24,7 @@ from array import array
 from functools import cached_property, lru_cache
 from typing import Iterable
 
-from .fragments import inside_word
+from .fragments import _joined_by_punct, inside_word
 from .model import QuoteCheck, Source, Verdict
 from .text import IGNORABLE, _QUOTE_DASH, is_dictionary_char
 
@@ -35,7 +35,11 @@ _MD_ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
 _MD_MARKS = re.compile(r"(\*\*|__|~~|`+)")
 _EDGE_EMPH = re.compile(r"(?<![\w*])[*_](?=\w)|(?<=\w)[*_](?![\w*])")
 _FINAL_STOPS = ".\u3002\uff0e!?"
+# Tokens: words and numbers; a sign, comparison, currency or percent symbol touching a
+# digit is a token of its own, so "-5" and "5", "$5" and "€5" never compare equal.
+_NUM_SYMBOL = r"[+\-<>=≤≥≈~±%‰$€£¥₹°]"
 _TOKEN = re.compile(
+    _NUM_SYMBOL + r"(?=\d)|(?<=\d)" + _NUM_SYMBOL + r"|"
     r"[\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff\u2e80-\u2fdf\u3040-\u30ff\u3100-\u312f"
     r"\u31a0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f]"
     r"|[^\W\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff\u2e80-\u2fdf\u3040-\u30ff\u3100-\u312f"
@@ -77,22 +81,41 @@ def strip_quote_marks(quote: str) -> str:
     return q
 
 
+_CODE = re.compile(r"(`+)(.+?)\1")
+_PROTECT = {"_": "\ue000", "*": "\ue001", "`": "\ue002", "~": "\ue003"}
+_RESTORE = str.maketrans({v: k for k, v in _PROTECT.items()})
+
+
 def clean_quote(quote: str) -> str:
     """The quote without enclosing quote marks, markdown syntax or HTML entities: what a
     reader of the source would see."""
     q = strip_quote_marks(quote)
+    # code spans and escaped characters are literal text: protect them from the markup
+    # removal below
+    protect = str.maketrans(_PROTECT)
+    q = _CODE.sub(lambda m: m.group(2).translate(protect), q)
+    q = _MD_ESCAPE.sub(lambda m: _PROTECT.get(m.group(1), m.group(1)), q)
     q = _MD_LINK.sub(lambda m: m.group(1), q)
     q = _MD_MARKS.sub("", q)
     q = _EDGE_EMPH.sub("", q)
-    q = _MD_ESCAPE.sub(lambda m: m.group(1), q)
+    q = q.translate(_RESTORE)
     if "&" in q:
         q = html.unescape(q)
     return q.strip()
 
 
+def _aligned(c: str, pos: int) -> bool:
+    """A quote may start or end here: not inside a word, nor inside a number such as
+    3.5 or 1,000."""
+    if inside_word(c, pos):
+        return False
+    return not (0 < pos < len(c) and _joined_by_punct(c, pos))
+
+
 def _deep(s: str) -> str:
     """Case- and accent-blind form used for the cosmetic-repair comparison."""
-    return "".join(c for c in unicodedata.normalize("NFKD", s) if not unicodedata.combining(c)).casefold()
+    folded = "".join(c for c in unicodedata.normalize("NFKD", s) if not unicodedata.combining(c)).casefold()
+    return folded.translate(_QUOTE_DASH)
 
 
 def tokens(s: str) -> list[str]:
@@ -168,7 +191,7 @@ class IndexedSource:
         pos = c.find(q)
         while pos != -1:
             end = pos + len(q)
-            if not inside_word(c, pos) and not inside_word(c, end):
+            if _aligned(c, pos) and _aligned(c, end):
                 return c2r[pos], c2r[end - 1] + 1
             pos = c.find(q, pos + 1)
         return None
@@ -187,12 +210,19 @@ class IndexedSource:
 
 
 def _quote_forms(quote: str) -> tuple[str, list[str]]:
-    """Canonical forms of a quote to try: as written, then without a final stop."""
+    """Canonical forms of a quote to try: without markdown syntax, then exactly as written
+    (for pages whose text really holds __init__ or *), each also without a final stop."""
     q = canonical(clean_quote(quote))
-    forms = [q]
-    if q and q[-1] in _FINAL_STOPS:
-        forms.append(q.rstrip(_FINAL_STOPS).rstrip())
-    return q, [f for f in forms if f]
+    literal = canonical(html.unescape(strip_quote_marks(quote)))
+    forms: list[str] = []
+    for f in (q, literal):
+        if f and f not in forms:
+            forms.append(f)
+        if f and f[-1] in _FINAL_STOPS:
+            short = f.rstrip(_FINAL_STOPS).rstrip()
+            if short and short not in forms:
+                forms.append(short)
+    return q, forms
 
 
 class SourceIndex:
