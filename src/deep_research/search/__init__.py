@@ -1,0 +1,116 @@
+"""Search backends: Tavily (the web), a local corpus (SQLite FTS5), or none.
+
+Every backend returns :class:`SearchResult` objects whose ``content`` is the full text
+of the page or document, because citations are checked against it.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+from .base import SearchBackend, SearchConfigError, SearchError, SearchResult
+from .local import (
+    CorpusError,
+    Fts5UnavailableError,
+    IndexNotFoundError,
+    IndexReport,
+    IndexVersionError,
+    LocalCorpus,
+    SkippedFile,
+    build_index,
+    default_index_path,
+)
+from .none import NoSearch
+from .tavily import TavilySearch
+
+__all__ = [
+    "CorpusError",
+    "Fts5UnavailableError",
+    "IndexNotFoundError",
+    "IndexReport",
+    "IndexVersionError",
+    "LocalCorpus",
+    "NoSearch",
+    "SearchBackend",
+    "SearchConfigError",
+    "SearchError",
+    "SearchResult",
+    "SkippedFile",
+    "TavilySearch",
+    "build_index",
+    "default_index_path",
+    "make_search",
+]
+
+log = logging.getLogger(__name__)
+
+KINDS = ("tavily", "local", "none")
+
+
+def make_search(
+    kind: str,
+    *,
+    corpus: str | Path | None = None,
+    tavily_api_key: str | None = None,
+    base_url: str | None = None,
+    timeout_s: float = 30,
+    max_retries: int = 2,
+) -> SearchBackend:
+    """The search backend ``kind`` (``tavily``, ``local`` or ``none``).
+
+    ``local`` takes ``corpus``, a folder of documents or an index file. A folder's index
+    is brought up to date first (incremental, see :func:`build_index`), keeping the base
+    URL it was built with unless ``base_url`` says otherwise. Raises
+    :class:`SearchConfigError` naming the missing setting, or :class:`CorpusError`.
+    """
+    kind = str(getattr(kind, "value", kind) or "").strip().lower()
+    if kind == "tavily":
+        if not tavily_api_key:
+            raise SearchConfigError(
+                "search 'tavily' needs TAVILY_API_KEY "
+                "(or use search 'local' with a corpus, or 'none')"
+            )
+        return TavilySearch(tavily_api_key, timeout_s=timeout_s, max_retries=max_retries)
+    if kind == "local":
+        if not corpus:
+            raise SearchConfigError(
+                "search 'local' needs a corpus: a folder of documents or its index "
+                "(--corpus / corpus_path)"
+            )
+        return open_local_corpus(Path(corpus), base_url=base_url)
+    if kind == "none":
+        return NoSearch()
+    raise SearchConfigError(f"unknown search {kind!r}; choose one of: {', '.join(KINDS)}")
+
+
+def open_local_corpus(corpus: Path, *, base_url: str | None = None) -> LocalCorpus:
+    """A folder (indexed or updated first) or an index file, as a :class:`LocalCorpus`."""
+    if corpus.is_dir():
+        return _open_folder(corpus, base_url)
+    found = LocalCorpus.open(corpus)
+    if base_url and found.base_url != base_url:
+        raise CorpusError(
+            f"the corpus index {corpus} was built for base URL {found.base_url or 'file://'}, not "
+            f"{base_url}; rebuild it with: deep-research index FOLDER --base-url {base_url}"
+        )
+    return found
+
+
+def _open_folder(folder: Path, base_url: str | None) -> LocalCorpus:
+    index = default_index_path(folder)
+    if base_url is None and index.is_file():
+        try:
+            base_url = LocalCorpus(index).base_url  # keep the URLs it was built with
+        except CorpusError:
+            pass  # unreadable or old index: build_index replaces it
+    try:
+        report = build_index(folder, base_url=base_url)
+        for skipped in report.skipped:
+            log.warning("corpus file not indexed: %s", skipped)
+    except CorpusError as e:
+        if not index.is_file() or isinstance(e, Fts5UnavailableError):
+            raise
+        # E.g. a read-only folder: an existing index is still worth searching.
+        log.warning("could not update the corpus index (%s); searching it as it is", e)
+    return LocalCorpus(index)

@@ -14,6 +14,10 @@ class SearchError(Exception):
         self.transient = transient
 
 
+class SearchConfigError(ValueError):
+    """A backend cannot be built: the message names the missing or wrong setting."""
+
+
 @dataclass
 class SearchResult:
     url: str
@@ -21,7 +25,10 @@ class SearchResult:
     content: str  # the full page text as retrieved (used to check citations)
     format: str | None = None  # "markdown" | "text" (see deep_research.citations.text)
     snippet: str = ""  # a short excerpt to show a model
-    score: float | None = None
+    score: float | None = None  # higher is better; only comparable within one backend
+    # True when ``content`` is only the search engine's excerpt, not the full page: a
+    # citation checked against it is checked against the excerpt only.
+    partial: bool = False
 
 
 @runtime_checkable

@@ -15,19 +15,21 @@ from dataclasses import dataclass
 import lxml.html
 from lxml import etree
 
-_SKIP = frozenset(
-    """script style template noscript head title iframe object embed video audio canvas
-    img input textarea select meter progress map area source track picture svg math
-    button datalist""".split()
-)
-_BLOCK = frozenset(
-    """address article aside blockquote body caption center col colgroup dd details dialog
-    dir div dl dt fieldset figcaption figure footer form frameset h1 h2 h3 h4 h5 h6 header
-    hgroup hr html legend li listing main menu nav ol optgroup option p plaintext pre
-    search section summary table tbody td tfoot th thead tr ul xmp""".split()
-)
-_PRE = frozenset("pre listing plaintext xmp".split())
-_HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
+_SKIP = frozenset((
+    "script", "style", "template", "noscript", "head", "title", "iframe", "object", "embed",
+    "video", "audio", "canvas", "img", "input", "textarea", "select", "meter", "progress",
+    "map", "area", "source", "track", "picture", "svg", "math", "button", "datalist"
+))
+_BLOCK = frozenset((
+    "address", "article", "aside", "blockquote", "body", "caption", "center", "col",
+    "colgroup", "dd", "details", "dialog", "dir", "div", "dl", "dt", "fieldset",
+    "figcaption", "figure", "footer", "form", "frameset", "h1", "h2", "h3", "h4", "h5",
+    "h6", "header", "hgroup", "hr", "html", "legend", "li", "listing", "main", "menu",
+    "nav", "ol", "optgroup", "option", "p", "plaintext", "pre", "search", "section",
+    "summary", "table", "tbody", "td", "tfoot", "th", "thead", "tr", "ul", "xmp"
+))
+_PRE = frozenset(("pre", "listing", "plaintext", "xmp"))
+_HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
 _WS = re.compile(r"[ \t\n\r\f]+")
 
 
@@ -84,7 +86,7 @@ def _pre_text(el) -> str:
 
     walk(el)
     text = "".join(parts)
-    return text[1:] if text.startswith("\n") else text
+    return text.removeprefix("\n")
 
 
 def html_to_text(html: str | bytes) -> Extracted:
@@ -129,3 +131,117 @@ def html_to_text(html: str | bytes) -> Extracted:
             stack.append((child, False))
     out.flush()
     return Extracted(title=title, text="\n".join(out.lines))
+
+
+# --- character sets -----------------------------------------------------------------------
+# The HTML standard's prescan looks for a <meta> charset in the first 1024 bytes.
+_META_CHARSET = re.compile(
+    rb"""<meta[^>]*?charset\s*=\s*["']?\s*([A-Za-z0-9._:-]+)""", re.IGNORECASE
+)
+_UTF8_NAMES = frozenset({"utf-8", "utf8", "unicode-1-1-utf-8"})
+
+
+class NotUtf8Error(ValueError):
+    """Bytes that are not valid UTF-8 (the message says where)."""
+
+
+def decode_utf8(data: bytes) -> str:
+    """UTF-8 text, without a leading byte order mark; :class:`NotUtf8Error` otherwise."""
+    try:
+        return data.decode("utf-8-sig")  # plain UTF-8, minus a BOM when there is one
+    except UnicodeDecodeError as e:
+        raise NotUtf8Error(f"not valid UTF-8 (byte {e.start})") from None
+
+
+def declared_charset(html: bytes) -> str | None:
+    """The charset an HTML page declares in a ``<meta>`` tag near its start, lower-cased."""
+    m = _META_CHARSET.search(html[:1024])
+    return m.group(1).decode("ascii").lower() if m else None
+
+
+def is_utf8_name(charset: str) -> bool:
+    return charset.lower() in _UTF8_NAMES
+
+
+# --- markdown -----------------------------------------------------------------------------
+_MD_ATX = re.compile(r"^ {0,3}#{1,6}[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$")
+_MD_SETEXT = re.compile(r"^ {0,3}(=+|-+)[ \t]*$")
+_MD_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+_FRONT_TITLE = re.compile(r"""^title:\s*["']?(.*?)["']?\s*$""")
+
+
+def markdown_title(text: str) -> str:
+    """The document title of markdown text: a front-matter ``title:``, else the first
+    heading outside code blocks, else ``""``."""
+    lines = text.splitlines()
+    start = 0
+    if lines and lines[0].strip() == "---":  # YAML front matter
+        for start, line in enumerate(lines[1:], 2):
+            if line.strip() in ("---", "..."):
+                break
+            m = _FRONT_TITLE.match(line)
+            if m and m.group(1):
+                return m.group(1)
+        else:
+            start = 0  # no closing line: not front matter after all
+    fence = None
+    for i in range(start, len(lines)):
+        line = lines[i]
+        m = _MD_FENCE.match(line)
+        if m:
+            fence = None if fence and m.group(1)[0] == fence else (fence or m.group(1)[0])
+            continue
+        if fence:
+            continue
+        m = _MD_ATX.match(line)
+        if m and m.group(1).strip():
+            return m.group(1).strip()
+        nxt = lines[i + 1] if i + 1 < len(lines) else ""
+        if line.strip() and not line.startswith("    ") and _MD_SETEXT.match(nxt):
+            return line.strip()
+    return ""
+
+
+# --- PDF ----------------------------------------------------------------------------------
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+_SENTENCE_END = re.compile(r"[.!?:;\"'\u201d\u2019)\]]$")
+
+
+class PdfTextError(ValueError):
+    """A PDF whose text cannot be read (corrupt, encrypted, or only images)."""
+
+
+def pdf_to_text(data: bytes) -> Extracted:
+    """Text of a PDF with pypdf, one block per line, and its metadata title.
+
+    Lines are whitespace-collapsed. A line wrapped inside a sentence (it does not end in
+    sentence punctuation and the next starts in lower case) is joined to the next line,
+    so that quoted sentences are not cut by the page layout's line breaks.
+    """
+    import io
+
+    import pypdf
+
+    try:
+        reader = pypdf.PdfReader(io.BytesIO(data))
+        if reader.is_encrypted and not reader.decrypt(""):
+            raise PdfTextError("encrypted PDF (needs a password)")
+        title = _WS.sub(" ", str(reader.metadata.title or "") if reader.metadata else "").strip()
+        pages = [page.extract_text() or "" for page in reader.pages]
+    except PdfTextError:
+        raise
+    except Exception as e:  # noqa: BLE001 - pypdf raises many kinds of error on bad files
+        raise PdfTextError(f"unreadable PDF ({type(e).__name__}: {e})") from None
+    lines = [_WS.sub(" ", _CONTROL.sub(" ", ln)).strip() for p in pages for ln in p.splitlines()]
+    return Extracted(title=title, text="\n".join(_reflow([line for line in lines if line])))
+
+
+def _reflow(lines: list[str]) -> list[str]:
+    out: list[str] = []
+    for line in lines:
+        wrapped = out and not _SENTENCE_END.search(out[-1]) and not out[-1].endswith("-")
+        if wrapped and line[0].islower():
+            out[-1] = f"{out[-1]} {line}"
+        else:
+            out.append(line)
+    return out

@@ -1,0 +1,565 @@
+"""Search a local folder of documents through an embedded SQLite FTS5 index.
+
+:func:`build_index` walks a folder and stores, for every readable document, its full
+text (the same text the citation checker later compares quotes with), a stable URL and
+a content hash. :class:`LocalCorpus` searches that index with BM25 ranking.
+
+Choices:
+
+* Documents: ``.html``/``.htm`` (visible text, see :func:`.extract.html_to_text`, format
+  ``text``), ``.md``/``.markdown`` (the file as is; format ``markdown`` when the folder is
+  published at a base URL, ``text`` for ``file://`` URLs since a browser then shows the
+  raw file), ``.txt`` (as is, ``text``), ``.pdf`` (text from pypdf, ``text``). Other files,
+  and files or folders whose name starts with ``.``, are not documents and are counted
+  as ``unsupported`` / left out.
+* Text files must be UTF-8 (a BOM is allowed). An HTML page may instead declare another
+  charset in a ``<meta>`` tag, which lxml then honours as a browser would.
+* A file is skipped, with its path and reason in :attr:`IndexReport.skipped` (which
+  :func:`deep_research.search.make_search` logs as warnings), when it is larger than
+  ``max_file_bytes`` (default 20 MiB), empty or without text, binary (contains NUL
+  bytes), not UTF-8, not a regular file, or a PDF that cannot be read.
+* URLs: ``file://`` URI of the file, or ``base_url`` + the URL-quoted relative path.
+* Re-indexing is incremental: files with the same size and modification time are not
+  read; changed files whose hash is unchanged are not re-extracted; rows of deleted or
+  now-skipped files are removed. A different schema or extractor version, folder or base
+  URL rebuilds the index from scratch, because every stored URL or text would change.
+* Ranking: FTS5 ``bm25`` over title (weight 2) and content (weight 1) with the
+  ``porter unicode61 remove_diacritics 2`` tokenizer (English stemming, accent-blind).
+  Documents containing every query term come first, then those containing some.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import hashlib
+import os
+import re
+import sqlite3
+import stat
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import quote, urlsplit
+
+from lxml import etree
+
+from .base import SearchError, SearchResult
+from .extract import (
+    Extracted,
+    NotUtf8Error,
+    PdfTextError,
+    declared_charset,
+    decode_utf8,
+    html_to_text,
+    is_utf8_name,
+    markdown_title,
+    pdf_to_text,
+)
+
+SCHEMA_VERSION = 1
+# Bump when extraction changes what text is stored, so that old indexes are rebuilt.
+EXTRACTOR_VERSION = 1
+DEFAULT_MAX_FILE_BYTES = 20 * 1024 * 1024
+INDEX_DIR = ".deep-research"
+INDEX_NAME = "index.sqlite"
+MAX_QUERY_TERMS = 32
+SNIPPET_TOKENS = 32
+
+_KINDS = {
+    ".html": "html",
+    ".htm": "html",
+    ".md": "markdown",
+    ".markdown": "markdown",
+    ".txt": "text",
+    ".pdf": "pdf",
+}
+
+_SCHEMA = (
+    "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+    """CREATE TABLE documents (
+        id INTEGER PRIMARY KEY,
+        path TEXT NOT NULL UNIQUE,      -- relative to the folder, with '/' separators
+        url TEXT NOT NULL,
+        title TEXT NOT NULL,
+        content TEXT NOT NULL,          -- the full text, as citations are checked against it
+        format TEXT NOT NULL,           -- 'markdown' | 'text'
+        sha256 TEXT NOT NULL,           -- of the file's bytes
+        size INTEGER NOT NULL,
+        mtime_ns INTEGER NOT NULL,
+        indexed_at TEXT NOT NULL        -- ISO 8601, UTC
+    )""",
+    # External-content FTS table: the text is stored once, in documents.
+    """CREATE VIRTUAL TABLE documents_fts USING fts5(
+        title, content, content='documents', content_rowid='id',
+        tokenize='porter unicode61 remove_diacritics 2'
+    )""",
+    """CREATE TRIGGER documents_ai AFTER INSERT ON documents BEGIN
+        INSERT INTO documents_fts(rowid, title, content) VALUES (new.id, new.title, new.content);
+    END""",
+    """CREATE TRIGGER documents_ad AFTER DELETE ON documents BEGIN
+        INSERT INTO documents_fts(documents_fts, rowid, title, content)
+        VALUES ('delete', old.id, old.title, old.content);
+    END""",
+    # Only a change of the indexed text touches the FTS table (not a new mtime).
+    """CREATE TRIGGER documents_au AFTER UPDATE OF title, content ON documents BEGIN
+        INSERT INTO documents_fts(documents_fts, rowid, title, content)
+        VALUES ('delete', old.id, old.title, old.content);
+        INSERT INTO documents_fts(rowid, title, content) VALUES (new.id, new.title, new.content);
+    END""",
+)
+
+
+# --- errors and report --------------------------------------------------------------------
+class CorpusError(SearchError):
+    """The local corpus or its index cannot be used."""
+
+
+class IndexNotFoundError(CorpusError):
+    """There is no index where one was expected."""
+
+
+class IndexVersionError(CorpusError):
+    """The index was written by another schema version of this program."""
+
+
+class Fts5UnavailableError(CorpusError):
+    """This Python's SQLite library was built without FTS5."""
+
+
+@dataclass(frozen=True)
+class SkippedFile:
+    path: str  # relative to the folder
+    reason: str
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.reason}"
+
+
+@dataclass
+class IndexReport:
+    """What :func:`build_index` did. Paths are relative to the folder."""
+
+    index_path: str
+    documents: int = 0  # in the index after this run
+    added: list[str] = field(default_factory=list)
+    updated: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+    unchanged: int = 0
+    unsupported: int = 0  # files of other types, left out
+    skipped: list[SkippedFile] = field(default_factory=list)
+    rebuilt: bool = False  # the old index was discarded (new version, folder or base URL)
+
+
+class _Skip(Exception):
+    """A file is not indexed, for the reason given."""
+
+
+@dataclass(frozen=True)
+class _Stored:
+    sha256: str
+    size: int
+    mtime_ns: int
+
+
+# --- helpers ------------------------------------------------------------------------------
+def require_fts5() -> None:
+    """Raise :class:`Fts5UnavailableError` unless SQLite has the FTS5 extension."""
+    con = sqlite3.connect(":memory:")
+    try:
+        con.execute("CREATE VIRTUAL TABLE t USING fts5(x)")
+    except sqlite3.OperationalError:
+        raise Fts5UnavailableError(
+            f"the SQLite library of this Python (version {sqlite3.sqlite_version}) has no FTS5 "
+            "full-text search, which the local corpus needs; use a Python built with a SQLite "
+            "that includes FTS5 (most builds do)"
+        ) from None
+    finally:
+        con.close()
+
+
+def default_index_path(folder: str | Path) -> Path:
+    return Path(folder) / INDEX_DIR / INDEX_NAME
+
+
+def document_url(root: Path, rel_path: str, base_url: str | None) -> str:
+    """The stable URL of a document: ``file://`` URI, or under ``base_url``."""
+    if base_url is None:
+        return (root / rel_path).as_uri()
+    return _with_slash(base_url) + quote(rel_path, safe="/")
+
+
+def _with_slash(base_url: str) -> str:
+    return base_url if base_url.endswith("/") else base_url + "/"
+
+
+def _check_base_url(base_url: str | None) -> None:
+    if base_url is None:
+        return
+    parts = urlsplit(base_url)
+    if not parts.scheme or not (parts.netloc or parts.scheme == "file"):
+        raise ValueError(
+            f"base URL {base_url!r} is not an absolute URL (e.g. https://example.org/docs/)"
+        )
+
+
+def _now() -> str:
+    return dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
+
+
+# --- reading documents --------------------------------------------------------------------
+def read_document(data: bytes, kind: str, *, published: bool) -> tuple[Extracted, str]:
+    """Title, full text and content format of a file's bytes; :class:`_Skip` if unusable."""
+    if kind == "pdf":
+        try:
+            doc = pdf_to_text(data)
+        except PdfTextError as e:
+            raise _Skip(str(e)) from None
+        fmt = "text"
+    else:
+        if b"\x00" in data:
+            raise _Skip("binary content (NUL bytes), not a text document")
+        doc, fmt = _read_text_kind(data, kind, published)
+    if not doc.text.strip():
+        raise _Skip("no text" if kind != "pdf" else "no extractable text (scanned images only?)")
+    return doc, fmt
+
+
+def _read_text_kind(data: bytes, kind: str, published: bool) -> tuple[Extracted, str]:
+    if kind == "html":
+        return _read_html(data), "text"
+    text = _decode(data)
+    if kind == "markdown":
+        # Published markdown is rendered to HTML; over file:// a browser shows the raw file.
+        return Extracted(markdown_title(text), text), "markdown" if published else "text"
+    return Extracted("", text), "text"
+
+
+def _read_html(data: bytes) -> Extracted:
+    charset = declared_charset(data)
+    # A <meta> declaring UTF-16 means UTF-8 (HTML standard): such bytes are ASCII-compatible.
+    if charset and not is_utf8_name(charset) and not charset.startswith("utf-16"):
+        return _parse_html(data)  # lxml decodes with the declared charset, like a browser
+    try:
+        text = decode_utf8(data)
+    except NotUtf8Error as e:
+        hint = " although it declares UTF-8" if charset else " and declares no other charset"
+        raise _Skip(f"{e}{hint}; convert the file to UTF-8") from None
+    return _parse_html(text)
+
+
+def _parse_html(html: str | bytes) -> Extracted:
+    try:
+        return html_to_text(html)
+    except etree.ParserError:  # lxml's word for a page with no elements at all
+        return Extracted("", "")
+
+
+def _decode(data: bytes) -> str:
+    try:
+        return decode_utf8(data)
+    except NotUtf8Error as e:
+        raise _Skip(f"{e}; convert the file to UTF-8") from None
+
+
+# --- building the index ---------------------------------------------------------------------
+def build_index(
+    folder: str | Path,
+    *,
+    index_path: str | Path | None = None,
+    base_url: str | None = None,
+    max_file_bytes: int = DEFAULT_MAX_FILE_BYTES,
+) -> IndexReport:
+    """Create or update the full-text index of ``folder`` and report what changed.
+
+    The index defaults to ``<folder>/.deep-research/index.sqlite``. Unusable files are
+    skipped, each with its reason in :attr:`IndexReport.skipped` for the caller to show
+    (see the module docstring); this never fails because of one file. Raises
+    :class:`CorpusError` when the folder or index cannot be used.
+    """
+    require_fts5()
+    _check_base_url(base_url)
+    root = Path(folder).resolve()
+    if not root.is_dir():
+        raise CorpusError(f"{folder} is not a folder")
+    index = Path(index_path).resolve() if index_path else default_index_path(root)
+    report = IndexReport(index_path=str(index))
+    try:
+        index.parent.mkdir(parents=True, exist_ok=True)
+        # Autocommit mode, with one explicit transaction (schema changes included):
+        # searches see the old or the new index, never half of one.
+        con = sqlite3.connect(index, timeout=30, isolation_level=None)
+    except (OSError, sqlite3.Error) as e:
+        raise CorpusError(f"cannot write the index {index}: {e}") from None
+    try:
+        con.execute("BEGIN IMMEDIATE")
+        report.rebuilt = _prepare(con, index, root, base_url)
+        _update(con, root, index, base_url, max_file_bytes, report)
+        report.documents = con.execute("SELECT count(*) FROM documents").fetchone()[0]
+        con.execute("COMMIT")
+    except sqlite3.Error as e:
+        raise CorpusError(f"cannot write the index {index}: {e}") from None
+    finally:
+        if con.in_transaction:
+            con.execute("ROLLBACK")
+        con.close()
+    return report
+
+
+def _prepare(con: sqlite3.Connection, index: Path, root: Path, base_url: str | None) -> bool:
+    """Make sure the index has the current schema and settings; True if it was (re)created."""
+    wanted = {
+        "schema_version": str(SCHEMA_VERSION),
+        "extractor_version": str(EXTRACTOR_VERSION),
+        "root": str(root),
+        "base_url": base_url or "",
+    }
+    tables = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    if tables and "meta" not in tables:
+        # Never overwrite a database that is not ours.
+        raise CorpusError(
+            f"{index} is an SQLite file that is not a corpus index; choose another index path"
+        )
+    if tables:
+        if dict(con.execute("SELECT key, value FROM meta").fetchall()) == wanted:
+            return False
+        for name in ("documents_fts", "documents", "meta"):
+            con.execute(f"DROP TABLE IF EXISTS {name}")
+    for statement in _SCHEMA:
+        con.execute(statement)
+    con.executemany("INSERT INTO meta (key, value) VALUES (?, ?)", wanted.items())
+    return bool(tables)
+
+
+def _update(
+    con: sqlite3.Connection,
+    root: Path,
+    index: Path,
+    base_url: str | None,
+    max_file_bytes: int,
+    report: IndexReport,
+) -> None:
+    stored = {
+        path: _Stored(sha, size, mtime)
+        for path, sha, size, mtime in con.execute(
+            "SELECT path, sha256, size, mtime_ns FROM documents"
+        )
+    }
+    seen: set[str] = set()
+    for path in _walk(root, index, report):
+        rel = path.relative_to(root).as_posix()
+        seen.add(rel)
+        try:
+            _index_file(con, root, path, rel, stored.get(rel), base_url, max_file_bytes, report)
+        except _Skip as e:
+            reason = str(e)
+            if rel in stored:
+                con.execute("DELETE FROM documents WHERE path = ?", (rel,))
+                reason += " (its previous version was removed from the index)"
+            report.skipped.append(SkippedFile(rel, reason))
+    for rel in sorted(set(stored) - seen):
+        con.execute("DELETE FROM documents WHERE path = ?", (rel,))
+        report.removed.append(rel)
+
+
+def _walk(root: Path, index: Path, report: IndexReport):
+    """Document files under ``root`` in a stable order; hidden files and folders left out."""
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
+        for name in sorted(filenames):
+            path = Path(dirpath) / name
+            if name.startswith(".") or name.startswith(index.name) and path.parent == index.parent:
+                continue  # hidden, or the index itself and its journal
+            if path.suffix.lower() in _KINDS:
+                yield path
+            else:
+                report.unsupported += 1
+
+
+def _index_file(
+    con: sqlite3.Connection,
+    root: Path,
+    path: Path,
+    rel: str,
+    old: _Stored | None,
+    base_url: str | None,
+    max_file_bytes: int,
+    report: IndexReport,
+) -> None:
+    try:
+        st = path.stat()
+    except OSError as e:
+        raise _Skip(f"cannot read: {e.strerror or e}") from None
+    if not stat.S_ISREG(st.st_mode):
+        raise _Skip("not a regular file")
+    if old and (old.size, old.mtime_ns) == (st.st_size, st.st_mtime_ns):
+        report.unchanged += 1
+        return
+    if st.st_size > max_file_bytes:
+        raise _Skip(f"too large ({st.st_size:,} bytes; the limit is {max_file_bytes:,})")
+    if st.st_size == 0:
+        raise _Skip("empty file")
+    try:
+        data = path.read_bytes()
+    except OSError as e:
+        raise _Skip(f"cannot read: {e.strerror or e}") from None
+    digest = hashlib.sha256(data).hexdigest()
+    if old and old.sha256 == digest:  # touched but not changed
+        con.execute(
+            "UPDATE documents SET size = ?, mtime_ns = ? WHERE path = ?",
+            (st.st_size, st.st_mtime_ns, rel),
+        )
+        report.unchanged += 1
+        return
+    try:
+        doc, fmt = read_document(data, _KINDS[path.suffix.lower()], published=base_url is not None)
+    except _Skip:
+        raise
+    except Exception as e:  # noqa: BLE001 - one odd file must not stop the indexing
+        raise _Skip(f"cannot extract its text ({type(e).__name__}: {e})") from None
+    row = (
+        document_url(root, rel, base_url),
+        doc.title or path.name,
+        doc.text,
+        fmt,
+        digest,
+        st.st_size,
+        st.st_mtime_ns,
+        _now(),
+        rel,
+    )
+    if old:
+        con.execute(
+            "UPDATE documents SET url = ?, title = ?, content = ?, format = ?, sha256 = ?, "
+            "size = ?, mtime_ns = ?, indexed_at = ? WHERE path = ?",
+            row,
+        )
+        report.updated.append(rel)
+    else:
+        con.execute(
+            "INSERT INTO documents (url, title, content, format, sha256, size, mtime_ns, "
+            "indexed_at, path) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            row,
+        )
+        report.added.append(rel)
+
+
+# --- searching ----------------------------------------------------------------------------------
+_WORDISH = re.compile(r"\w")
+_WORDS = re.compile(r"\w+")
+_SPACES = re.compile(r"\s+")
+
+_SEARCH_SQL = f"""
+SELECT d.url, d.title, d.content, d.format,
+       snippet(documents_fts, 1, '', '', '\u2026', {SNIPPET_TOKENS}),
+       bm25(documents_fts, 2.0, 1.0) AS rank
+FROM documents_fts JOIN documents AS d ON d.id = documents_fts.rowid
+WHERE documents_fts MATCH ?
+ORDER BY rank
+LIMIT ?
+"""
+
+
+def fts_query(text: str, operator: str = "AND") -> str:
+    """An FTS5 query for free text that can never be an FTS5 syntax error.
+
+    Every term is a quoted string, so operators (``AND``, ``NEAR``), ``*``, ``:``, ``^``
+    and brackets are plain text. With ``AND`` each whitespace-separated chunk is one
+    phrase (``e-mail`` must appear as ``e mail``); with ``OR`` every word is a term of
+    its own. Returns ``""`` when the text has no words.
+    """
+    if operator == "AND":
+        terms = [c for c in text.split() if _WORDISH.search(c)]
+    else:
+        terms = _WORDS.findall(text)
+    return f" {operator} ".join('"' + t.replace('"', '""') + '"' for t in terms[:MAX_QUERY_TERMS])
+
+
+class LocalCorpus:
+    """:class:`~.base.SearchBackend` over an index written by :func:`build_index`.
+
+    Each search opens the index read-only in a worker thread, so searches never block
+    the event loop and the index may be updated between searches.
+    """
+
+    name = "local"
+
+    def __init__(self, index_path: str | Path):
+        require_fts5()
+        self.index_path = Path(index_path).resolve()
+        meta = self._read_meta()
+        self.base_url = meta.get("base_url") or None
+        self.root = meta.get("root") or None
+
+    @classmethod
+    def open(cls, folder_or_index: str | Path) -> LocalCorpus:
+        """The corpus of a folder (its default index) or of an index file."""
+        p = Path(folder_or_index)
+        if p.is_dir():
+            return cls(default_index_path(p))
+        if not p.exists():
+            raise IndexNotFoundError(
+                f"{p} does not exist (expected a folder of documents or its index)"
+            )
+        return cls(p)
+
+    def _connect(self) -> sqlite3.Connection:
+        if not self.index_path.is_file():
+            raise IndexNotFoundError(
+                f"no corpus index at {self.index_path}; build it with: deep-research index FOLDER"
+            )
+        try:
+            return sqlite3.connect(self.index_path.as_uri() + "?mode=ro", uri=True, timeout=30)
+        except sqlite3.Error as e:
+            raise CorpusError(f"cannot open the corpus index {self.index_path}: {e}") from None
+
+    def _read_meta(self) -> dict[str, str]:
+        con = self._connect()
+        try:
+            meta = dict(con.execute("SELECT key, value FROM meta").fetchall())
+        except sqlite3.Error:
+            raise CorpusError(f"{self.index_path} is not a corpus index") from None
+        finally:
+            con.close()
+        if meta.get("schema_version") != str(SCHEMA_VERSION):
+            raise IndexVersionError(
+                f"the corpus index {self.index_path} has schema version "
+                f"{meta.get('schema_version', '?')}, this program reads version {SCHEMA_VERSION}; "
+                "rebuild it with: deep-research index FOLDER"
+            )
+        return meta
+
+    async def search(self, query: str, *, max_results: int = 5) -> list[SearchResult]:
+        """The best-matching documents, with their full content and a snippet."""
+        return await asyncio.to_thread(self.search_sync, query, max_results=max_results)
+
+    def search_sync(self, query: str, *, max_results: int = 5) -> list[SearchResult]:
+        all_terms = fts_query(query, "AND")
+        if not all_terms or max_results <= 0:
+            return []
+        con = self._connect()
+        try:
+            rows = con.execute(_SEARCH_SQL, (all_terms, max_results)).fetchall()
+            any_terms = fts_query(query, "OR")
+            if len(rows) < max_results and any_terms != all_terms:
+                seen = {r[0] for r in rows}
+                more = con.execute(_SEARCH_SQL, (any_terms, max_results + len(rows))).fetchall()
+                rows += [r for r in more if r[0] not in seen][: max_results - len(rows)]
+        except sqlite3.Error as e:
+            raise CorpusError(f"searching the corpus index {self.index_path} failed: {e}") from None
+        finally:
+            con.close()
+        return [_result(*row) for row in rows]
+
+
+def _result(
+    url: str, title: str, content: str, fmt: str, snippet: str, rank: float
+) -> SearchResult:
+    # bm25() is lower-is-better; scores are higher-is-better.
+    return SearchResult(
+        url=url,
+        title=title,
+        content=content,
+        format=fmt,
+        snippet=_SPACES.sub(" ", snippet).strip(),
+        score=-rank,
+    )

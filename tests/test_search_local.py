@@ -1,0 +1,421 @@
+"""The local corpus: indexing a folder with SQLite FTS5 and searching it."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from deep_research.search import (
+    CorpusError,
+    IndexNotFoundError,
+    IndexVersionError,
+    LocalCorpus,
+    NoSearch,
+    SearchConfigError,
+    build_index,
+    default_index_path,
+    make_search,
+)
+from deep_research.search.extract import html_to_text, markdown_title
+from deep_research.search.local import fts_query
+
+LIMIT = 10_000  # max_file_bytes in these tests
+
+SOLAR_HTML = """<!doctype html>
+<html><head><title>Solar Power Basics</title>
+<script>var secretScriptWord = "zanzibar";</script></head>
+<body>
+<h1>Solar power</h1>
+<p>Photovoltaic panels convert sunlight directly into electricity.</p>
+<p hidden>Invisible quokka paragraph.</p>
+<div style="display: none">Another quokka nobody sees.</div>
+<pre>def   power(watts):
+    return watts</pre>
+<p>Panels   last
+   about twenty-five years.</p>
+</body></html>
+"""
+WIND_MD = "# Wind Turbines\n\nModern wind turbines generate electricity from moving air.\n"
+TIDAL_TXT = "Tidal energy uses the rise and fall of sea levels.\nIt is very predictable.\n"
+GEO_HTML = """<html><head><title>Geothermal Report</title></head><body>
+<p>Geothermal plants tap heat stored beneath the surface of the earth.</p></body></html>"""
+
+
+def write_corpus(folder: Path) -> Path:
+    """A corpus with good documents and one of each kind of bad file."""
+    import weasyprint
+
+    (folder / "notes").mkdir(parents=True)
+    (folder / "solar.html").write_text(SOLAR_HTML, encoding="utf-8")
+    (folder / "wind.md").write_text(WIND_MD, encoding="utf-8")
+    (folder / "notes" / "tidal power.txt").write_text(TIDAL_TXT, encoding="utf-8")
+    weasyprint.HTML(string=GEO_HTML).write_pdf(folder / "geothermal.pdf")
+    (folder / "cafe.html").write_bytes(
+        '<html><head><meta charset="windows-1252"><title>Caf\u00e9</title></head>'
+        "<body><p>The caf\u00e9 serves cr\u00e8me br\u00fbl\u00e9e.</p></body></html>".encode(
+            "cp1252"
+        )
+    )
+    # Bad files, each to be skipped with a warning:
+    (folder / "blob.txt").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256)))
+    (folder / "latin1.txt").write_bytes("Un caf\u00e9 tr\u00e8s cher.".encode("latin-1"))
+    (folder / "huge.txt").write_text("big " * (LIMIT // 2), encoding="utf-8")
+    (folder / "broken.pdf").write_bytes(b"%PDF-1.4\n1 0 obj << /Type /Catalog >>\ngarbage")
+    (folder / "empty.md").write_text("", encoding="utf-8")
+    (folder / "blank.html").write_text(
+        "<html><body><script>x()</script></body></html>", encoding="utf-8"
+    )
+    # Not documents at all:
+    (folder / "photo.png").write_bytes(b"\x89PNG")
+    (folder / ".hidden.md").write_text("# Secret\n", encoding="utf-8")
+    return folder
+
+
+@pytest.fixture
+def corpus(tmp_path: Path) -> Path:
+    return write_corpus(tmp_path / "corpus")
+
+
+def search(backend, query: str, n: int = 5):
+    return asyncio.run(backend.search(query, max_results=n))
+
+
+# --- indexing ---------------------------------------------------------------------------------
+def test_bad_files_are_skipped_with_reasons(corpus: Path) -> None:
+    report = build_index(corpus, max_file_bytes=LIMIT)
+    assert sorted(report.added) == [
+        "cafe.html",
+        "geothermal.pdf",
+        "notes/tidal power.txt",
+        "solar.html",
+        "wind.md",
+    ]
+    reasons = {s.path: s.reason for s in report.skipped}
+    assert set(reasons) == {
+        "blob.txt",
+        "latin1.txt",
+        "huge.txt",
+        "broken.pdf",
+        "empty.md",
+        "blank.html",
+    }
+    assert "binary" in reasons["blob.txt"]
+    assert "UTF-8" in reasons["latin1.txt"]
+    assert "too large" in reasons["huge.txt"]
+    assert "PDF" in reasons["broken.pdf"]
+    assert "empty" in reasons["empty.md"]
+    assert "no text" in reasons["blank.html"]
+    assert report.unsupported == 1  # photo.png; hidden files are left out entirely
+    assert report.documents == 5
+    assert report.index_path == str(default_index_path(corpus.resolve()))
+    assert str(report.skipped[0]).startswith(report.skipped[0].path + ": ")
+
+
+def test_missing_fts_index_folder_errors(tmp_path: Path) -> None:
+    with pytest.raises(CorpusError, match="not a folder"):
+        build_index(tmp_path / "missing")
+    with pytest.raises(ValueError, match="absolute URL"):
+        build_index(tmp_path, base_url="docs/")
+
+
+def test_an_unrelated_database_is_never_overwritten(corpus: Path, tmp_path: Path) -> None:
+    other = tmp_path / "app.sqlite"
+    con = sqlite3.connect(other)
+    con.execute("CREATE TABLE users (name TEXT)")
+    con.commit()
+    con.close()
+    before = other.read_bytes()
+    with pytest.raises(CorpusError, match="not a corpus index"):
+        build_index(corpus, index_path=other)
+    assert other.read_bytes() == before
+
+
+# --- searching --------------------------------------------------------------------------------
+def test_search_returns_the_right_document_with_its_full_text(corpus: Path) -> None:
+    build_index(corpus, max_file_bytes=LIMIT)
+    results = search(LocalCorpus.open(corpus), "photovoltaic sunlight electricity")
+    top = results[0]
+    assert top.url == (corpus.resolve() / "solar.html").as_uri()
+    assert top.title == "Solar Power Basics"
+    assert top.format == "text"
+    assert top.content == html_to_text(SOLAR_HTML).text
+    assert (
+        "Photovoltaic panels convert sunlight directly into electricity."
+        in top.content.splitlines()
+    )
+    assert "Panels last about twenty-five years." in top.content.splitlines()
+    assert "def   power(watts):\n    return watts" in top.content  # <pre> kept as is
+    assert "quokka" not in top.content and "zanzibar" not in top.content
+    assert "Photovoltaic" in top.snippet and "\n" not in top.snippet
+    assert top.score is not None and top.partial is False
+
+
+def test_text_a_browser_does_not_show_is_not_found(corpus: Path) -> None:
+    build_index(corpus, max_file_bytes=LIMIT)
+    backend = LocalCorpus.open(corpus)
+    assert search(backend, "quokka") == []
+    assert search(backend, "zanzibar") == []
+
+
+def test_every_format_is_indexed(corpus: Path) -> None:
+    build_index(corpus, max_file_bytes=LIMIT)
+    backend = LocalCorpus.open(corpus)
+
+    (wind,) = search(backend, "turbines moving air")[:1]
+    assert (wind.title, wind.format, wind.content) == ("Wind Turbines", "text", WIND_MD)
+
+    tidal = search(backend, "tidal predictable")[0]
+    assert tidal.url == (corpus.resolve() / "notes" / "tidal power.txt").as_uri()
+    assert "%20" in tidal.url
+    assert (tidal.title, tidal.format, tidal.content) == ("tidal power.txt", "text", TIDAL_TXT)
+
+    geo = search(backend, "geothermal heat")[0]
+    assert geo.url.endswith("/geothermal.pdf")
+    assert (geo.title, geo.format) == ("Geothermal Report", "text")
+    assert (
+        "Geothermal plants tap heat stored beneath the surface of the earth."
+        in geo.content.splitlines()
+    )
+
+    cafe = search(backend, "creme brulee")[0]  # accent-blind; the page declares windows-1252
+    assert cafe.title == "Caf\u00e9"
+    assert cafe.content == "The caf\u00e9 serves cr\u00e8me br\u00fbl\u00e9e."
+
+
+def test_base_url_gives_web_urls_and_markdown_format(corpus: Path) -> None:
+    build_index(corpus, base_url="https://example.org/docs", max_file_bytes=LIMIT)
+    backend = LocalCorpus.open(corpus)
+    assert backend.base_url == "https://example.org/docs"
+    assert search(backend, "tidal")[0].url == "https://example.org/docs/notes/tidal%20power.txt"
+    wind = search(backend, "turbines")[0]
+    assert (wind.url, wind.format) == ("https://example.org/docs/wind.md", "markdown")
+    assert search(backend, "photovoltaic")[0].format == "text"
+
+
+def test_query_syntax_never_breaks_a_search(corpus: Path) -> None:
+    build_index(corpus, max_file_bytes=LIMIT)
+    backend = LocalCorpus.open(corpus)
+    for query in [
+        '"foo AND (',
+        "*",
+        "NEAR",
+        "NEAR(solar wind, 2)",
+        "solar*",
+        "title:solar",
+        "^solar",
+        "-wind",
+        "a OR",
+        "NOT",
+        '""',
+        "'",
+        "(",
+        ")",
+        "{solar}",
+        "solar + wind",
+        "",
+        "   ",
+        "_",
+        "col:",
+        "\u00e9t\u00e9 \u2014 \U0001f600",
+        "x" * 5000,
+    ]:
+        assert isinstance(search(backend, query), list), query
+    assert search(backend, '"solar AND (')[0].title == "Solar Power Basics"
+    assert search(backend, "title:wind")[0].title == "Wind Turbines"  # words still count
+
+
+def test_documents_with_all_terms_rank_first(corpus: Path) -> None:
+    build_index(corpus, max_file_bytes=LIMIT)
+    backend = LocalCorpus.open(corpus)
+    results = search(backend, "electricity turbines", n=5)
+    assert results[0].title == "Wind Turbines"
+    assert {r.title for r in results} >= {"Wind Turbines", "Solar Power Basics"}
+    assert len(search(backend, "electricity", n=1)) == 1
+
+
+def test_fts_query_quotes_every_term() -> None:
+    assert fts_query('say "hi" AND (x') == '"say" AND """hi""" AND "AND" AND "(x"'
+    assert fts_query("e-mail NEAR", "OR") == '"e" OR "mail" OR "NEAR"'
+    assert fts_query("* ( )") == ""
+
+
+# --- incremental re-indexing ----------------------------------------------------------------------
+def test_reindexing_is_incremental(corpus: Path) -> None:
+    build_index(corpus, max_file_bytes=LIMIT)
+    (corpus / "wind.md").write_text(
+        "# Wind Turbines\n\nOffshore farms dominate.\n", encoding="utf-8"
+    )
+    (corpus / "notes" / "tidal power.txt").unlink()
+    (corpus / "hydro.txt").write_text("Hydroelectric dams store water.\n", encoding="utf-8")
+    solar = corpus / "solar.html"
+    os.utime(solar, ns=(solar.stat().st_atime_ns, solar.stat().st_mtime_ns + 5_000_000_000))
+
+    report = build_index(corpus, max_file_bytes=LIMIT)
+    assert report.added == ["hydro.txt"]
+    assert report.updated == ["wind.md"]
+    assert report.removed == ["notes/tidal power.txt"]
+    assert report.unchanged == 3  # solar (touched, same hash), cafe, geothermal
+    assert report.documents == 5 and not report.rebuilt
+
+    backend = LocalCorpus.open(corpus)
+    assert search(backend, "offshore")[0].content.endswith("Offshore farms dominate.\n")
+    assert search(backend, "moving air") == []
+    assert search(backend, "tidal") == []
+    assert search(backend, "hydroelectric")[0].title == "hydro.txt"
+
+    again = build_index(corpus, max_file_bytes=LIMIT)
+    assert (again.added, again.updated, again.removed, again.unchanged) == ([], [], [], 5)
+
+
+def test_a_file_that_turns_bad_leaves_the_index(corpus: Path) -> None:
+    build_index(corpus, max_file_bytes=LIMIT)
+    (corpus / "wind.md").write_bytes(b"# Wind\n\nna\xefve\n")
+    report = build_index(corpus, max_file_bytes=LIMIT)
+    (skip,) = [s for s in report.skipped if s.path == "wind.md"]
+    assert "removed from the index" in skip.reason
+    assert search(LocalCorpus.open(corpus), "turbines") == []
+
+
+def test_changing_the_base_url_rebuilds(corpus: Path) -> None:
+    build_index(corpus, max_file_bytes=LIMIT)
+    report = build_index(corpus, base_url="http://localhost:8000/", max_file_bytes=LIMIT)
+    assert report.rebuilt and len(report.added) == 5
+    assert search(LocalCorpus.open(corpus), "turbines")[0].url == "http://localhost:8000/wind.md"
+
+
+def test_custom_index_path(corpus: Path, tmp_path: Path) -> None:
+    index = tmp_path / "elsewhere" / "corpus.sqlite"
+    build_index(corpus, index_path=index, max_file_bytes=LIMIT)
+    assert not default_index_path(corpus).exists()
+    assert search(LocalCorpus.open(index), "photovoltaic")[0].title == "Solar Power Basics"
+
+
+# --- errors ---------------------------------------------------------------------------------------
+def test_missing_or_foreign_index_errors(corpus: Path, tmp_path: Path) -> None:
+    with pytest.raises(IndexNotFoundError, match="deep-research index"):
+        LocalCorpus.open(corpus)  # a folder that was never indexed
+    with pytest.raises(IndexNotFoundError):
+        LocalCorpus.open(tmp_path / "nowhere")
+    junk = tmp_path / "junk.sqlite"
+    junk.write_bytes(b"this is not a database" * 10)
+    with pytest.raises(CorpusError):
+        LocalCorpus(junk)
+
+
+def test_index_of_another_schema_version_errors(corpus: Path) -> None:
+    report = build_index(corpus, max_file_bytes=LIMIT)
+    con = sqlite3.connect(report.index_path)
+    con.execute("UPDATE meta SET value = '999' WHERE key = 'schema_version'")
+    con.commit()
+    con.close()
+    with pytest.raises(IndexVersionError, match="999"):
+        LocalCorpus.open(corpus)
+    assert build_index(corpus, max_file_bytes=LIMIT).rebuilt  # rebuilding fixes it
+    assert LocalCorpus.open(corpus)
+
+
+def test_corpus_errors_are_search_errors() -> None:
+    from deep_research.search import SearchError
+
+    assert issubclass(CorpusError, SearchError) and issubclass(IndexVersionError, CorpusError)
+
+
+# --- the factory ----------------------------------------------------------------------------------
+def test_make_search_builds_and_opens_a_folder(corpus: Path) -> None:
+    backend = make_search("local", corpus=str(corpus), base_url="https://example.org/")
+    assert backend.name == "local"
+    assert search(backend, "turbines")[0].url == "https://example.org/wind.md"
+    # Without a base URL the folder keeps the URLs it was indexed with.
+    again = make_search("local", corpus=corpus)
+    assert search(again, "turbines")[0].url == "https://example.org/wind.md"
+
+
+def test_make_search_logs_skipped_files(corpus: Path, caplog) -> None:
+    with caplog.at_level(logging.WARNING, logger="deep_research.search"):
+        make_search("local", corpus=corpus)
+    messages = " ".join(r.getMessage() for r in caplog.records)
+    for path in ("blob.txt", "latin1.txt", "broken.pdf", "empty.md", "blank.html"):
+        assert f"{path}: " in messages
+
+
+def test_make_search_with_an_index_file(corpus: Path, tmp_path: Path) -> None:
+    index = tmp_path / "i.sqlite"
+    build_index(corpus, index_path=index, base_url="https://a.example/")
+    assert (
+        search(make_search("local", corpus=index), "turbines")[0].url == "https://a.example/wind.md"
+    )
+    with pytest.raises(CorpusError, match="https://b.example/"):
+        make_search("local", corpus=index, base_url="https://b.example/")
+
+
+def test_make_search_names_what_is_missing() -> None:
+    with pytest.raises(SearchConfigError, match="corpus"):
+        make_search("local")
+    with pytest.raises(SearchConfigError, match="TAVILY_API_KEY"):
+        make_search("tavily", tavily_api_key=None)
+    with pytest.raises(SearchConfigError, match="tavily, local, none"):
+        make_search("bing")
+    assert isinstance(SearchConfigError("x"), ValueError)
+
+
+def test_make_search_other_kinds() -> None:
+    none = make_search("none")
+    assert isinstance(none, NoSearch) and search(none, "anything") == []
+    tavily = make_search("Tavily", tavily_api_key="tvly-test", timeout_s=7, max_retries=4)
+    assert (tavily.name, tavily.timeout_s, tavily.max_retries) == ("tavily", 7, 4)
+
+
+def test_markdown_title() -> None:
+    assert markdown_title("intro\n\n## Second\n# First\n") == "Second"
+    assert markdown_title("```\n# not a title\n```\nTitle\n=====\n") == "Title"
+    assert markdown_title('---\ntitle: "Front"\n---\n# Heading\n') == "Front"
+    assert markdown_title("---\ndate: 2024\n---\n# Heading #\n") == "Heading"
+    assert markdown_title("no heading here\n") == ""
+
+
+def test_pdf_lines_wrapped_inside_a_sentence_are_joined() -> None:
+    import weasyprint
+
+    from deep_research.search.extract import pdf_to_text
+
+    pdf = weasyprint.HTML(
+        string=(
+            "<style>@page { size: A6 }</style><h2>Results of the Study</h2>"
+            "<p>Geothermal plants tap heat stored beneath the surface of the earth, and they "
+            "run day and night without interruption.</p><p>Costs fell by 40% in 2020.</p>"
+        )
+    ).write_pdf()
+    lines = pdf_to_text(pdf).text.splitlines()
+    assert (
+        "Geothermal plants tap heat stored beneath the surface of the earth, and they run day "
+        "and night without interruption."
+    ) in lines
+    assert lines[-1] == "Costs fell by 40% in 2020."
+
+
+def test_odd_files_never_stop_the_indexing(tmp_path: Path) -> None:
+    folder = tmp_path / "odd"
+    folder.mkdir()
+    (folder / "spaces.html").write_text("   \n", encoding="utf-8")
+    (folder / "comment.htm").write_text("<!-- nothing -->", encoding="utf-8")
+    (folder / "unknown.html").write_bytes(
+        b'<meta charset="x-unheard-of"><p>Still readable text.</p>'
+    )
+    (folder / "utf16.html").write_bytes(b'<meta charset="utf-16"><p>Really UTF-8 text.</p>')
+    (folder / "bad-utf8.html").write_bytes(b'<meta charset="utf-8"><p>caf\xe9</p>')
+    (folder / "Upper.MD").write_text("# Shouting\n\nLoud words.\n", encoding="utf-8")
+    (folder / "dangling.txt").symlink_to(folder / "gone.txt")
+    report = build_index(folder)
+    reasons = {s.path: s.reason for s in report.skipped}
+    assert set(reasons) == {"spaces.html", "comment.htm", "bad-utf8.html", "dangling.txt"}
+    assert "declares UTF-8" in reasons["bad-utf8.html"]
+    assert "cannot read" in reasons["dangling.txt"]
+    assert sorted(report.added) == ["Upper.MD", "unknown.html", "utf16.html"]
+    backend = LocalCorpus.open(folder)
+    assert search(backend, "really")[0].content == "Really UTF-8 text."
+    assert search(backend, "loud")[0].title == "Shouting"
