@@ -12,6 +12,7 @@ from rich.console import Console
 from rich.table import Table
 
 from .errors import UserError
+from .progress import RunProgress
 
 app = typer.Typer(
     add_completion=False,
@@ -84,6 +85,300 @@ def _print_publish_summary(result) -> None:
     out.print(f"Wrote {len(result.files)} files to [bold]{result.out_dir}[/bold]:")
     for key, path in result.files.items():
         out.print(f"  {path.name}")
+
+
+# --- research ----------------------------------------------------------------------------
+WAITING = 3  # exit code: the run waits for the user (clarification or brief approval)
+
+
+class WaitingForUser(Exception):
+    def __init__(self, thread_id: str, what: str):
+        super().__init__(what)
+        self.thread_id = thread_id
+        self.what = what
+
+
+def _context_from_options(**opts) -> dict:
+    """Configuration values the user set on the command line (None = not set)."""
+    mapping = {
+        "search": "search_api", "corpus": "corpus_path", "corpus_base_url": "corpus_base_url",
+        "out": "output_dir", "base_url": "model_base_url", "api_key_env": "model_api_key_env",
+        "max_tokens": "max_total_tokens", "max_cost": "max_cost_usd",
+    }
+    ctx: dict = {}
+    for key, value in opts.items():
+        if value is None or value is False and key not in ("pdf",):
+            continue
+        if key == "model":
+            for role in ("research", "summarization", "compression", "final_report", "citation_check"):
+                ctx[f"{role}_model"] = value
+        elif key == "yes" and value:
+            ctx["allow_clarification"] = False
+        elif key == "approve_brief" and value:
+            ctx["require_brief_approval"] = True
+        elif key == "test_mode" and value:
+            ctx["test_mode"] = True
+        elif key == "pdf":
+            if value is False:
+                ctx["write_pdf"] = False
+        elif key in ("corpus",) and value:
+            ctx["corpus_path"] = str(Path(value).expanduser().resolve())
+        elif key in mapping:
+            ctx[mapping[key]] = str(value) if isinstance(value, Path) else value
+    return ctx
+
+
+def _ask_approval(payload: dict, preset: dict | None) -> dict:
+    if preset is not None:
+        return preset
+    if not sys.stdin.isatty():
+        raise WaitingForUser("", "approval of the research brief")
+    out.rule("Research brief")
+    out.print(payload.get("research_brief", ""), highlight=False)
+    if payload.get("error"):
+        err.print(f"[yellow]{payload['error']}[/yellow]")
+    while True:
+        choice = typer.prompt("Approve this brief? [a]pprove / [r]eject", default="a").strip().lower()
+        if choice in ("a", "approve", "y", "yes"):
+            return {"type": "approve"}
+        if choice in ("r", "reject", "n", "no"):
+            feedback = typer.prompt("What should change?").strip()
+            if feedback:
+                return {"type": "reject", "feedback": feedback}
+        err.print("Please answer a or r.")
+
+
+def _ask_clarification(question: str, preset: str | None) -> str:
+    if preset:
+        return preset
+    if not sys.stdin.isatty():
+        raise WaitingForUser("", f"an answer to: {question}")
+    out.rule("Clarifying question")
+    out.print(question, highlight=False)
+    answer = typer.prompt("Your answer").strip()
+    if not answer:
+        raise UserError("an empty answer; the run is paused")
+    return answer
+
+
+async def _drive(handle, graph, payload, progress, *, approve: dict | None, answer: str | None) -> dict:
+    from langchain_core.messages import AIMessage, HumanMessage
+
+    from .research.models import message_text
+    from .research.runner import resume_payload, stream_run
+
+    while True:
+        with progress:
+            await stream_run(graph, handle, payload, progress)
+        state = await graph.aget_state(handle.config)
+        if state.interrupts:
+            progress.pause()
+            try:
+                decision = _ask_approval(state.interrupts[0].value, approve)
+            except WaitingForUser as w:
+                raise WaitingForUser(handle.thread_id, w.what) from None
+            approve = None if decision.get("type") == "reject" else approve
+            payload = resume_payload(decision)
+            continue
+        values = state.values
+        if values.get("status") == "needs_clarification":
+            msgs = values.get("messages") or []
+            question = next((message_text(m) for m in reversed(msgs) if isinstance(m, AIMessage)), "")
+            try:
+                reply = _ask_clarification(question, answer)
+            except WaitingForUser as w:
+                raise WaitingForUser(handle.thread_id, w.what) from None
+            answer = None
+            payload = {"messages": [HumanMessage(reply)]}
+            continue
+        return values
+
+
+def _print_result(values: dict, thread_id: str) -> int:
+    from .research.models import total_tokens
+
+    usage = values.get("usage") or {}
+    t = Table(title="Tokens and time per node", title_justify="left")
+    for col in ("node", "calls", "input", "output", "seconds", "retries"):
+        t.add_column(col, justify="right" if col != "node" else "left")
+    for node, u in usage.items():
+        t.add_row(node, str(u.get("calls", 0)), f"{u.get('input_tokens', 0):,}", f"{u.get('output_tokens', 0):,}",
+                  f"{u.get('seconds', 0):.1f}", str(u.get("retries", 0)))
+    t.add_row("[bold]total[/bold]", "", "", f"[bold]{total_tokens(usage):,}[/bold]", "", "")
+    out.print(t)
+    for d in values.get("degradations") or []:
+        _warn(f"{d.get('stage')}: {d.get('message')}")
+    for e in values.get("errors") or []:
+        err.print(f"[red]error:[/red] {e.get('stage')}: {e.get('message')}", highlight=False)
+    status = values.get("status")
+    if status == "brief_rejected":
+        err.print("[red]The research brief was not approved; no research was done.[/red]")
+        return 1
+    if status != "completed":
+        err.print(f"[red]The run did not complete (status {status!r}).[/red] Resume it with: "
+                  f"deep-research resume {thread_id}")
+        return 1
+    s = values.get("citation_summary") or {}
+    out.print(f"Citations: {s.get('verified', 0)} verified, {s.get('repaired', 0)} repaired, "
+              f"{s.get('unsupported', 0)} unsupported; {s.get('fragment_links', 0)} link to the exact sentence.")
+    files = values.get("outputs") or {}
+    out.print(f"Report written to [bold]{files.get('dir')}[/bold]")
+    for key in ("markdown", "linked", "pdf", "html", "citations", "notes"):
+        if files.get(key):
+            out.print(f"  {Path(files[key]).name}")
+    return 0
+
+
+async def _run_research(question: str | None, context: dict, db: str, thread_id: str | None,
+                        approve: dict | None, answer: str | None) -> int:
+    from .research.common import ResearchFailed
+    from .research.configuration import Configuration
+    from .research.runner import (RunHandle, check_ready, compile_for, first_payload, load_deps,
+                                  load_run, open_persistence, resume_payload, save_run)
+
+    deps = load_deps()
+    async with open_persistence(db) as (saver, store):
+        if thread_id is None:
+            handle = RunHandle.new(context)
+            cfg = Configuration.resolve({"configurable": {}}, context)
+            check_ready(cfg, deps)
+            await save_run(store, handle, question or "")
+            payload = first_payload(question or "")
+        else:
+            saved = await load_run(store, thread_id)
+            merged = {**saved.get("context", {}), **context}
+            handle = RunHandle.existing(thread_id, merged)
+            check_ready(Configuration.resolve({"configurable": {}}, merged), deps)
+            payload = None
+        graph = compile_for(deps, saver, store)
+        if thread_id is not None:
+            state = await graph.aget_state(handle.config)
+            if not state.values:
+                raise UserError(f"run {thread_id} has no saved progress to resume")
+            if state.values.get("status") == "completed" and not state.next:
+                out.print(f"Run {thread_id} is already complete.")
+                return _print_result(state.values, thread_id)
+            if state.interrupts and approve is not None:
+                payload = resume_payload(approve)
+                approve = None
+        out.print(f"Thread [bold]{handle.thread_id}[/bold] (resume with: deep-research resume {handle.thread_id})")
+        progress = RunProgress(out, handle.thread_id)
+        try:
+            values = await _drive(handle, graph, payload, progress, approve=approve, answer=answer)
+        except ResearchFailed as e:
+            err.print(f"[red]error:[/red] the run failed at {e.stage}: {e.message}", highlight=False)
+            if e.notes_path:
+                err.print(f"Research gathered so far is saved in {e.notes_path}")
+            err.print(f"Fix the cause, then continue with: deep-research resume {handle.thread_id}")
+            return 1
+        except WaitingForUser as w:
+            err.print(f"The run is waiting for {w.what}. Continue with: deep-research resume "
+                      f"{handle.thread_id} --approve | --reject FEEDBACK | --answer TEXT")
+            return WAITING
+        return _print_result(values, handle.thread_id)
+
+
+def _validate_question(question: str) -> str:
+    import unicodedata
+
+    q = question.strip()
+    if not q:
+        raise UserError("the question is empty")
+    if len(q) > 20_000:
+        raise UserError(f"the question is {len(q):,} characters long; the limit is 20,000")
+    bad = sorted({hex(ord(c)) for c in q if unicodedata.category(c) == "Cc" and c not in "\n\t"})
+    if bad:
+        raise UserError(f"the question contains control characters ({', '.join(bad[:5])})")
+    return q
+
+
+SearchOpt = typer.Option(None, "--search", help="tavily | local | none (default: tavily).")
+DbOpt = typer.Option(None, "--db", envvar="DEEP_RESEARCH_DB",
+                     help="SQLite file or postgresql:// URL for checkpoints (default .deep-research/state.sqlite).")
+
+
+@app.command()
+def research(
+    question: str = typer.Argument(..., help="What to research."),
+    search: Optional[str] = SearchOpt,
+    corpus: Optional[Path] = typer.Option(None, help="Folder of documents to search (with --search local)."),
+    corpus_base_url: Optional[str] = typer.Option(None, help="URL where the corpus documents are published."),
+    model: Optional[str] = typer.Option(None, help="provider:model for every role, e.g. openai:gpt-4.1."),
+    base_url: Optional[str] = typer.Option(None, help="OpenAI-compatible server, e.g. http://localhost:11434/v1."),
+    api_key_env: Optional[str] = typer.Option(None, help="Environment variable holding that server's API key."),
+    out_dir: Optional[Path] = typer.Option(None, "--out", help="Where run folders are written (default docs/reports)."),
+    yes: bool = typer.Option(False, "--yes", "-y", help="Do not ask clarifying questions."),
+    approve_brief: bool = typer.Option(False, "--approve-brief", help="Ask for approval of the research brief."),
+    max_tokens: Optional[int] = typer.Option(None, help="Stop research after this many tokens."),
+    max_cost: Optional[float] = typer.Option(None, help="Stop research at this estimated cost in USD."),
+    test_mode: bool = typer.Option(False, "--test-mode", help="Small limits for a cheap trial run."),
+    pdf: bool = typer.Option(True, "--pdf/--no-pdf", help="Write the PDF."),
+    db: Optional[str] = DbOpt,
+) -> None:
+    """Research QUESTION and write a report whose every citation is checked."""
+    import asyncio
+
+    q = _validate_question(question)
+    if search is not None and search.lower() not in ("tavily", "local", "none"):
+        raise UserError(f"--search must be tavily, local or none, not {search!r}")
+    if corpus is not None and not corpus.exists():
+        raise UserError(f"corpus {corpus} does not exist")
+    context = _context_from_options(search=search.lower() if search else None, corpus=corpus,
+                                    corpus_base_url=corpus_base_url, model=model, base_url=base_url,
+                                    api_key_env=api_key_env, out=out_dir, yes=yes, approve_brief=approve_brief,
+                                    max_tokens=max_tokens, max_cost=max_cost, test_mode=test_mode, pdf=pdf)
+    if corpus is not None and search is None:
+        context["search_api"] = "local"
+    code = asyncio.run(_run_research(q, context, db or ".deep-research/state.sqlite", None,
+                                     {"type": "approve"} if yes and approve_brief else None, None))
+    raise typer.Exit(code)
+
+
+@app.command()
+def resume(
+    thread_id: str = typer.Argument(..., help="The thread id printed when the run started."),
+    approve: bool = typer.Option(False, "--approve", help="Approve the research brief the run waits on."),
+    reject: Optional[str] = typer.Option(None, "--reject", help="Reject the brief with this feedback."),
+    answer: Optional[str] = typer.Option(None, "--answer", help="Answer the clarifying question."),
+    db: Optional[str] = DbOpt,
+) -> None:
+    """Continue an interrupted, failed or waiting run where it stopped."""
+    import asyncio
+
+    if approve and reject:
+        raise UserError("use either --approve or --reject, not both")
+    decision = {"type": "approve"} if approve else ({"type": "reject", "feedback": reject} if reject else None)
+    code = asyncio.run(_run_research(None, {}, db or ".deep-research/state.sqlite", thread_id.strip(), decision,
+                                     answer))
+    raise typer.Exit(code)
+
+
+@app.command()
+def index(
+    folder: Path = typer.Argument(..., help="Folder of .html, .md, .txt and .pdf documents."),
+    base_url: Optional[str] = typer.Option(None, help="URL where the folder is published (default file:// links)."),
+    index_path: Optional[Path] = typer.Option(None, "--index", help="Index file (default FOLDER/.deep-research/index.sqlite)."),
+) -> None:
+    """Build or update the full-text index of a folder for --search local."""
+    from .search.local import build_index
+
+    if not folder.is_dir():
+        raise UserError(f"{folder} is not a folder")
+    report = build_index(folder, index_path=index_path, base_url=base_url)
+    _print_index_report(report)
+
+
+def _print_index_report(report) -> None:
+    data = report.__dict__ if hasattr(report, "__dict__") else dict(report)
+    for key, value in data.items():
+        if isinstance(value, list):
+            if key in ("skipped", "warnings"):
+                for item in value:
+                    _warn(f"skipped {item}")
+            else:
+                out.print(f"{key}: {len(value)}")
+        elif not key.startswith("_"):
+            out.print(f"{key}: {value}")
 
 
 def main(argv: list[str] | None = None) -> int:

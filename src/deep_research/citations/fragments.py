@@ -15,10 +15,13 @@ Follows the WICG "URL Fragment Text Directives" spec. Two checks guard every fra
 from __future__ import annotations
 
 import unicodedata
+import re
+from bisect import bisect_right
 from dataclasses import dataclass
+from functools import lru_cache
 from urllib.parse import quote, unquote
 
-from .text import IGNORABLE, PageText, fold_char, is_dictionary_char, is_word_char
+from .text import IGNORABLE, PageText, View, fold_char, is_dictionary_char, is_word_char
 
 MIN_WORDS = 3  # as Chromium's own generator: start with three words per term
 MAX_WORDS = 10
@@ -200,42 +203,21 @@ def is_word_boundary(text: str, i: int) -> bool:
 
 
 # --- the spec's matching algorithm --------------------------------------------------------
-class _Lines:
-    """Per-block folded text for the spec matcher (built lazily per line)."""
+@lru_cache(maxsize=65536)
+def _fold_keep_space(ch: str) -> str:
+    """Fold for the spec matcher: block breaks stay distinct, other whitespace is a space."""
+    if ch == "\n":
+        return "\n"
+    return " " if ch.isspace() else fold_char(ch)
+
+
+class _Folded:
+    """The page folded once for the spec matcher. A query never contains a block break,
+    so a match can never cross one."""
 
     def __init__(self, page: PageText):
         self.text = page.text
-        self.bounds: list[tuple[int, int]] = []
-        pos = 0
-        for line in self.text.split("\n"):
-            self.bounds.append((pos, pos + len(line)))
-            pos += len(line) + 1
-        self._folded: dict[int, tuple[str, list[int]]] = {}
-
-    def line_of(self, pos: int) -> int:
-        lo, hi = 0, len(self.bounds) - 1
-        while lo < hi:
-            mid = (lo + hi + 1) // 2
-            if self.bounds[mid][0] <= pos:
-                lo = mid
-            else:
-                hi = mid - 1
-        return lo
-
-    def folded(self, k: int) -> tuple[str, list[int]]:
-        got = self._folded.get(k)
-        if got is None:
-            s, e = self.bounds[k]
-            parts, index = [], []
-            for i in range(s, e):
-                ch = self.text[i]
-                f = " " if ch.isspace() else fold_char(ch)
-                parts.append(f)
-                index.extend([i] * len(f))
-            index.append(e)
-            got = ("".join(parts), index)
-            self._folded[k] = got
-        return got
+        self.view = View(page.text, _fold_keep_space, collapse=False)
 
 
 def _fold_query(q: str) -> str:
@@ -243,33 +225,25 @@ def _fold_query(q: str) -> str:
 
 
 def _find_in_range(
-    lines: _Lines, query: str, frm: int, word_start: bool, word_end: bool
+    lines: _Folded, query: str, frm: int, word_start: bool, word_end: bool
 ) -> tuple[int, int] | None:
     q = _fold_query(query)
     if not q:
         return None
-    text = lines.text
-    for k in range(lines.line_of(frm), len(lines.bounds)):
-        s, e = lines.bounds[k]
-        folded, index = lines.folded(k)
-        # first folded index whose char is at or after frm
-        lo = 0
-        if frm > s:
-            while lo < len(folded) and index[lo] < frm:
-                lo += 1
-        pos = folded.find(q, lo)
-        while pos != -1:
-            rs, re_ = index[pos], index[pos + len(q) - 1] + 1
-            starts_clean = pos == 0 or index[pos - 1] != rs
-            ends_clean = index[pos + len(q)] != index[pos + len(q) - 1]
-            ok = starts_clean and ends_clean
-            if ok and word_start and not is_word_boundary(text, rs):
-                ok = False
-            if ok and word_end and not is_word_boundary(text, re_):
-                ok = False
-            if ok:
-                return rs, re_
-            pos = folded.find(q, pos + 1)
+    text, view = lines.text, lines.view
+    folded, offsets = view.text, view.offsets
+    pos = folded.find(q, offsets[min(frm, len(text))])
+    while pos != -1:
+        a = view.to_source(pos)
+        b = view.to_source(pos + len(q) - 1) + 1
+        ok = offsets[a] == pos and offsets[b] == pos + len(q)  # whole characters only
+        if ok and word_start and not is_word_boundary(text, a):
+            ok = False
+        if ok and word_end and not is_word_boundary(text, b):
+            ok = False
+        if ok:
+            return a, b
+        pos = folded.find(q, pos + 1)
     return None
 
 
@@ -279,9 +253,16 @@ def _skip_ws(text: str, i: int) -> int:
     return i
 
 
+def _lines_of(page: PageText) -> _Folded:
+    lines = page.__dict__.get("_spec_view")
+    if lines is None:
+        lines = page.__dict__["_spec_view"] = _Folded(page)
+    return lines
+
+
 def match_directive(page: PageText, d: TextDirective) -> tuple[int, int] | None:
     """The range the spec's algorithm selects in the page text, or None."""
-    lines = _Lines(page)
+    lines = _lines_of(page)
     text = page.text
     search_from = 0
     while search_from < len(text):
@@ -334,36 +315,27 @@ def match_directive(page: PageText, d: TextDirective) -> tuple[int, int] | None:
 
 
 # --- generation ---------------------------------------------------------------------------
+_DICT_CLASS = ("\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff\u2e80-\u2fdf\u3040-\u30ff\u3100-\u312f"
+               "\u31a0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f")
+_ALNUM_RUN = re.compile(f"[^\\W_{_DICT_CLASS}]+")
+_DICT_CHAR = re.compile(f"[{_DICT_CLASS}]")
+
+
 def _words(s: str) -> int:
     """Word count for growth limits: alphanumeric runs; two ideographs count as a word."""
-    count, in_word, dict_chars = 0, False, 0
-    for ch in s:
-        if is_dictionary_char(ch):
-            dict_chars += 1
-            in_word = False
-        elif ch.isalnum():
-            if not in_word:
-                count += 1
-            in_word = True
-        else:
-            in_word = False
-    return count + (dict_chars + 1) // 2
-
-
-def _clean_start(page: PageText, lpos: int, r: int) -> bool:
-    return page.r2l[r] == lpos
+    return len(_ALNUM_RUN.findall(s)) + (len(_DICT_CHAR.findall(s)) + 1) // 2
 
 
 def _excluded(page: PageText, lpos: int, lend: int, need_start: bool, need_end: bool) -> bool:
     """True if a folded occurrence can never be a browser match (it starts or ends inside
     a word where the spec requires a word boundary)."""
-    text, l2r, r2l = page.text, page.l2r, page.r2l
+    text, r2l = page.text, page.r2l
     if need_start:
-        r = l2r[lpos]
+        r = page.l2r(lpos)
         if r2l[r] == lpos and inside_word(text, r):
             return True
     if need_end:
-        r_last = l2r[lend - 1]
+        r_last = page.l2r(lend - 1)
         if r2l[r_last + 1] == lend and inside_word(text, r_last + 1):
             return True
     return False
@@ -538,7 +510,12 @@ class _Generator:
         # term a browser pairs with an earlier start is not predictable), so it is used
         # only to relax the end bound.
         suffix = suffixes[0]
-        # range form: start term ... end term
+        # range form: start term ... end term. A short quote that fits in one block keeps
+        # the exact form: one-word range terms are fragile.
+        if self.page.in_one_segment(self.start, self.end) and \
+                _words(text[self.start : self.end]) < 2 * self.min_words:
+            found.sort(key=lambda x: x[0])
+            return found
         ends = self._end_term_starts()
         for c1 in self._start_term_ends():
             prefix_ok = [p for p in prefixes if self._start_ok(p, c1, True)][:1]

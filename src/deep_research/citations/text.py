@@ -26,6 +26,8 @@ import html
 import re
 import unicodedata
 from array import array
+from bisect import bisect_left, bisect_right
+from itertools import accumulate
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 
@@ -60,6 +62,8 @@ _DICTIONARY_RANGES = (
 
 def is_dictionary_char(ch: str) -> bool:
     cp = ord(ch)
+    if cp < 0x0E00:
+        return False
     return any(lo <= cp <= hi for lo, hi in _DICTIONARY_RANGES)
 
 
@@ -86,6 +90,37 @@ def fold(s: str) -> str:
     return "".join(fold_char(c) for c in s)
 
 
+_WS_EXTRA = re.compile(r"\A\s+|\s\s+")
+
+
+class View:
+    """A per-character transform of a text, with maps between the two.
+
+    ``offsets[i]`` is where text[i] starts in the view (len(text)+1 entries), so a view
+    position maps back with a binary search. Built with C-level map/accumulate/join, which
+    keeps long pages cheap."""
+
+    __slots__ = ("text", "offsets")
+
+    def __init__(self, source: str, fold, collapse: bool):
+        parts = list(map(fold, source))
+        if collapse:  # one space per whitespace run, none at the start
+            for m in _WS_EXTRA.finditer(source):
+                a, b = m.span()
+                keep = 0 if a == 0 else 1
+                parts[a + keep : b] = [""] * (b - a - keep)
+        self.offsets = array("i", [0])
+        self.offsets.extend(accumulate(map(len, parts)))
+        self.text = "".join(parts)
+
+    def to_source(self, pos: int) -> int:
+        """Index in the source text of the character that produced view[pos]."""
+        return bisect_right(self.offsets, pos) - 1
+
+    def source_span(self, start: int, end: int) -> tuple[int, int]:
+        return self.to_source(start), self.to_source(end - 1) + 1
+
+
 @dataclass
 class PageText:
     raw: str
@@ -103,39 +138,33 @@ class PageText:
         return self.starts[start], self.ends[end - 1]
 
     @cached_property
-    def segment(self) -> array:
-        """Segment id per rendered char; a fragment term must stay inside one segment."""
-        seg = array("i", [0]) * len(self.text)
-        sid = 0
-        text = self.text
-        n = len(text)
-        for i, ch in enumerate(text):
-            if i in self.cuts:
-                sid += 1
-            if ch == " ":
-                # A single plain space between two non-space chars is safe to match.
-                if 0 < i < n - 1 and not text[i - 1].isspace() and not text[i + 1].isspace():
-                    seg[i] = sid
-                    continue
-                sid += 1
-                seg[i] = sid
-                sid += 1
+    def _breaks(self) -> array:
+        """Positions of whitespace a term may not contain: anything but one plain space
+        between two non-space characters (line breaks, tabs, runs of spaces)."""
+        text, n = self.text, len(self.text)
+        out = array("i")
+        for m in re.finditer(r"\s+", text):
+            a, b = m.span()
+            if b - a == 1 and text[a] == " " and 0 < a and b < n:
                 continue
-            if ch.isspace():
-                sid += 1
-                seg[i] = sid
-                sid += 1
-                continue
-            seg[i] = sid
-        return seg
+            out.extend(range(a, b))
+        return out
+
+    @cached_property
+    def _cut_list(self) -> array:
+        return array("i", sorted(self.cuts))
 
     def in_one_segment(self, start: int, end: int) -> bool:
+        """May a fragment term cover text[start:end]? No line break, odd whitespace or
+        uncertain markup inside it."""
         if start >= end:
             return False
-        seg = self.segment
-        if seg[start] != seg[end - 1]:
-            return False
-        return True
+        if end - start > 1:
+            k = bisect_left(self._breaks, start)
+            if k < len(self._breaks) and self._breaks[k] < end:
+                return False
+        k = bisect_right(self._cut_list, start)
+        return not (k < len(self._cut_list) and self._cut_list[k] < end)
 
     def gap_is_whitespace(self, start: int, end: int) -> bool:
         """True if text[start:end] holds only whitespace and no uncertain markup."""
@@ -145,33 +174,20 @@ class PageText:
 
     # --- folded view ------------------------------------------------------------------
     @cached_property
-    def _loose(self) -> tuple[str, array, array]:
-        parts: list[str] = []
-        l2r = array("i")
-        r2l = array("i")
-        pos = 0
-        for i, ch in enumerate(self.text):
-            r2l.append(pos)
-            f = fold_char(ch)
-            if f:
-                parts.append(f)
-                l2r.extend([i] * len(f))
-                pos += len(f)
-        r2l.append(pos)
-        l2r.append(len(self.text))
-        return "".join(parts), l2r, r2l
+    def loose_view(self) -> View:
+        return View(self.text, fold_char, collapse=False)
 
     @property
     def loose(self) -> str:
-        return self._loose[0]
-
-    @property
-    def l2r(self) -> array:
-        return self._loose[1]
+        return self.loose_view.text
 
     @property
     def r2l(self) -> array:
-        return self._loose[2]
+        """Rendered index -> loose index (len(text)+1 entries)."""
+        return self.loose_view.offsets
+
+    def l2r(self, pos: int) -> int:
+        return self.loose_view.to_source(pos)
 
 
 class _Builder:
@@ -182,6 +198,7 @@ class _Builder:
         self.starts = array("i")
         self.ends = array("i")
         self.cuts: set[int] = set()
+        self.n = 0  # rendered length so far
 
     def emit(self, s: str, raw_start: int, raw_end: int) -> None:
         for ch in s:
@@ -193,26 +210,38 @@ class _Builder:
             self.chars.append(ch)
             self.starts.append(raw_start)
             self.ends.append(raw_end)
+            self.n += 1
 
     def emit_verbatim(self, s: str, offset: int) -> None:
-        for i, ch in enumerate(s):
-            self.emit(ch, offset + i, offset + i + 1)
+        if not s:
+            return
+        if _PLAIN_SPECIAL.search(s):
+            for i, ch in enumerate(s):
+                self.emit(ch, offset + i, offset + i + 1)
+            return
+        self.chars.append(s)  # the common case in bulk
+        self.starts.extend(range(offset, offset + len(s)))
+        self.ends.extend(range(offset + 1, offset + len(s) + 1))
+        self.n += len(s)
 
     def cut(self) -> None:
-        self.cuts.add(len(self.chars))
+        self.cuts.add(self.n)
 
     def newline(self, raw_pos: int) -> None:
-        if self.chars and self.chars[-1] != "\n":
+        if self.chars and not self.chars[-1].endswith("\n"):
             self.chars.append("\n")
             self.starts.append(raw_pos)
             self.ends.append(raw_pos)
+            self.n += 1
 
     def build(self, raw: str) -> PageText:
-        while self.chars and self.chars[-1] == "\n":
-            self.chars.pop()
-            self.starts.pop()
-            self.ends.pop()
-        return PageText(raw, "".join(self.chars), self.starts, self.ends, frozenset(self.cuts))
+        text = "".join(self.chars)
+        trimmed = text.rstrip("\n")
+        drop = len(text) - len(trimmed)
+        if drop:
+            del self.starts[len(trimmed):]
+            del self.ends[len(trimmed):]
+        return PageText(raw, trimmed, self.starts, self.ends, frozenset(c for c in self.cuts if c <= len(trimmed)))
 
 
 def _lines(raw: str):
@@ -223,8 +252,14 @@ def _lines(raw: str):
         pos += len(line)
 
 
+_PLAIN_SPECIAL = re.compile("[\r\u00a0" + "".join(sorted(IGNORABLE)) + "]")
+
+
 def render_plain(raw: str) -> PageText:
     """Plain text: shown as is; each line is a block."""
+    if not _PLAIN_SPECIAL.search(raw):
+        text = raw.rstrip("\n")
+        return PageText(raw, text, array("i", range(len(text))), array("i", range(1, len(text) + 1)))
     b = _Builder()
     for pos, line in _lines(raw):
         b.emit_verbatim(line, pos)

@@ -22,11 +22,12 @@ import re
 import unicodedata
 from array import array
 from functools import cached_property, lru_cache
+from itertools import accumulate
 from typing import Iterable
 
 from .fragments import _joined_by_punct, inside_word
 from .model import QuoteCheck, Source, Verdict
-from .text import IGNORABLE, _QUOTE_DASH, is_dictionary_char
+from .text import IGNORABLE, _QUOTE_DASH, View, is_dictionary_char
 
 _OPEN_CLOSE = [('"', '"'), ("\u201c", "\u201d"), ("\u201e", "\u201c"), ("'", "'"), ("\u2018", "\u2019"),
                ("\u00ab", "\u00bb"), ("\u300c", "\u300d"), ("\u300e", "\u300f"), ("\u201d", "\u201d")]
@@ -34,6 +35,7 @@ _MD_LINK = re.compile(r"!?\[([^\]]*)\]\([^)\s]*(?:\s+\"[^\"]*\")?\)")
 _MD_ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
 _MD_MARKS = re.compile(r"(\*\*|__|~~|`+)")
 _EDGE_EMPH = re.compile(r"(?<![\w*])[*_](?=\w)|(?<=\w)[*_](?![\w*])")
+_HAS_ALNUM = re.compile(r"[^\W_]")
 _FINAL_STOPS = ".\u3002\uff0e!?"
 # Tokens: words and numbers; a sign, comparison, currency or percent symbol touching a
 # digit is a token of its own, so "-5" and "5", "$5" and "€5" never compare equal.
@@ -59,6 +61,8 @@ def _canon_char(ch: str) -> str:
 
 
 def canonical(s: str) -> str:
+    if s.isascii():
+        return " ".join(s.split())
     out: list[str] = []
     prev_space = True
     for ch in s:
@@ -114,12 +118,42 @@ def _aligned(c: str, pos: int) -> bool:
 
 def _deep(s: str) -> str:
     """Case- and accent-blind form used for the cosmetic-repair comparison."""
+    if s.isascii():
+        return s.lower()
     folded = "".join(c for c in unicodedata.normalize("NFKD", s) if not unicodedata.combining(c)).casefold()
     return folded.translate(_QUOTE_DASH)
 
 
 def tokens(s: str) -> list[str]:
     return _TOKEN.findall(_deep(s))
+
+
+def ascii_skeleton(s: str) -> str:
+    return unicodedata.normalize("NFKD", s.casefold()).encode("ascii", "ignore").decode("ascii")
+
+
+_ASCII_WORD = re.compile(r"[a-z0-9]{4,}")
+
+
+PREFILTER_MISSES = 32
+
+
+def _probe_words(forms: list[str]) -> list[str]:
+    """The three longest ASCII words every accepted form of the quote shares."""
+    common: set[str] | None = None
+    for f in forms:
+        words = set(_ASCII_WORD.findall(ascii_skeleton(f)))
+        common = words if common is None else common & words
+    return sorted(common or (), key=lambda w: (-len(w), w))[:3]
+
+
+@lru_cache(maxsize=65536)
+def _deep_char(ch: str) -> str:
+    if ch.isspace():
+        return " "
+    if ch in IGNORABLE:
+        return ""
+    return _deep(ch)
 
 
 class IndexedSource:
@@ -129,70 +163,39 @@ class IndexedSource:
         self.source = source
 
     @cached_property
-    def canon(self) -> tuple[str, array]:
-        """Canonical text and, per canonical char, its rendered-text offset."""
-        text = self.source.page.text
-        out: list[str] = []
-        c2r = array("i")
-        prev_space = True
-        for i, ch in enumerate(text):
-            c = _canon_char(ch)
-            if c == " ":
-                if prev_space:
-                    continue
-                prev_space = True
-            elif not c:
-                continue
-            else:
-                prev_space = False
-            out.append(c)
-            c2r.extend([i] * len(c))
-        c2r.append(len(text))
-        return "".join(out), c2r
+    def canon_view(self) -> View:
+        """Canonical text (cosmetic differences normalised, whitespace collapsed)."""
+        return View(self.source.page.text, _canon_char, collapse=True)
 
     @cached_property
-    def token_index(self) -> tuple[str, list[int], list[tuple[int, int]]]:
-        """Tokens joined by \\x1f, where each token starts in that string, and the
-        rendered-text span of each token."""
-        text = self.source.page.text
-        joined: list[str] = []
-        starts: list[int] = []
-        spans: list[tuple[int, int]] = []
-        pos = 1
-        # Tokenise each rendered word run separately so offsets map back exactly.
-        for m in re.finditer(r"\S+", text):
-            word = m.group(0)
-            deep = _deep(word)
-            if len(deep) == len(word):
-                for t in _TOKEN.finditer(deep):
-                    joined.append(t.group(0))
-                    starts.append(pos)
-                    pos += len(t.group(0)) + 1
-                    spans.append((m.start() + t.start(), m.start() + t.end()))
-            else:  # folding changed lengths (accents, ligatures): map char by char
-                owner: list[int] = []
-                parts: list[str] = []
-                for k, ch in enumerate(word):
-                    d = _deep(ch)
-                    parts.append(d)
-                    owner.extend([k] * len(d))
-                owner.append(len(word))
-                deep = "".join(parts)
-                for t in _TOKEN.finditer(deep):
-                    joined.append(t.group(0))
-                    starts.append(pos)
-                    pos += len(t.group(0)) + 1
-                    spans.append((m.start() + owner[t.start()], m.start() + owner[t.end() - 1] + 1))
-        return "\x1f" + "\x1f".join(joined) + "\x1f", starts, spans
+    def token_index(self) -> tuple[str, list[int], list[tuple[int, int]], View]:
+        """Tokens joined by \\x1f, where each token starts in that string, each token's
+        span in the case- and accent-blind view, and that view."""
+        deep = View(self.source.page.text, _deep_char, collapse=True)
+        spans = [m.span() for m in _TOKEN.finditer(deep.text)]
+        toks = [deep.text[a:b] for a, b in spans]
+        starts = list(accumulate((len(t) + 1 for t in toks), initial=1))[:-1]
+        return "\x1f" + "\x1f".join(toks) + "\x1f", starts, spans, deep
+
+    @cached_property
+    def ascii_fold(self) -> str:
+        """Lower-case ASCII skeleton of the page (accents and other scripts dropped): a
+        cheap, C-speed filter for "could this page hold the quote at all?"."""
+        return ascii_skeleton(self.source.page.text)
+
+    @cached_property
+    def token_set(self) -> frozenset[str]:
+        return frozenset(self.token_index[0].split("\x1f"))
 
     def find_exact(self, q: str) -> tuple[int, int] | None:
         """Rendered span of the first word-aligned occurrence of canonical quote q."""
-        c, c2r = self.canon
+        view = self.canon_view
+        c = view.text
         pos = c.find(q)
         while pos != -1:
             end = pos + len(q)
             if _aligned(c, pos) and _aligned(c, end):
-                return c2r[pos], c2r[end - 1] + 1
+                return view.source_span(pos, end)
             pos = c.find(q, pos + 1)
         return None
 
@@ -200,13 +203,13 @@ class IndexedSource:
         """Rendered span of the first run of tokens equal to qtokens."""
         if not qtokens:
             return None
-        joined, starts, spans = self.token_index
+        joined, starts, spans, deep = self.token_index
         pos = joined.find("\x1f" + "\x1f".join(qtokens) + "\x1f")
         if pos == -1:
             return None
         first = bisect.bisect_left(starts, pos + 1)
         last = first + len(qtokens) - 1
-        return spans[first][0], spans[last][1]
+        return deep.source_span(spans[first][0], spans[last][1])
 
 
 def _quote_forms(quote: str) -> tuple[str, list[str]]:
@@ -230,6 +233,8 @@ class SourceIndex:
 
     def __init__(self, sources: Iterable[Source]):
         self.sources: dict[str, IndexedSource] = {}
+        self._token_sources: dict[str, set[str]] | None = None
+        self._misses = 0
         for s in sources:
             self.sources[s.id] = IndexedSource(s)
 
@@ -246,32 +251,79 @@ class SourceIndex:
                 return span
         return None
 
+    def _postings(self) -> dict[str, set[str]]:
+        """token -> ids of the sources that contain it (built on first need)."""
+        if self._token_sources is None:
+            post: dict[str, set[str]] = {}
+            for sid, src in self.sources.items():
+                for tok in src.token_set:
+                    post.setdefault(tok, set()).add(sid)
+            self._token_sources = post
+        return self._token_sources
+
+    def _candidates(self, token_forms: list[list[str]], exclude: str,
+                    forms: list[str] | None = None) -> list[IndexedSource]:
+        """Sources other than ``exclude`` holding every word of the quote (one of its forms)."""
+        self._misses += 1
+        probes = _probe_words(forms or [])
+        if probes and self._token_sources is None and self._misses <= PREFILTER_MISSES:
+            # A few misses: a C-speed pass over each page's ASCII skeleton, building the
+            # full views only for the pages that pass. Many misses: the word index below
+            # (built once) is cheaper.
+            return [src for sid, src in self.sources.items()
+                    if sid != exclude and all(p in src.ascii_fold for p in probes)]
+        post = self._postings()
+        ids: set[str] = set()
+        for toks in token_forms:
+            if not toks:
+                continue
+            found: set[str] | None = None
+            for tok in sorted(set(toks), key=lambda t: len(post.get(t, ()))):
+                have = post.get(tok, set())
+                found = set(have) if found is None else found & have
+                if not found:
+                    break
+            ids |= found or set()
+        ids.discard(exclude)
+        return [self.sources[i] for i in self.sources if i in ids]  # keep source order
+
     def verify(self, quote: str, source_id: str) -> QuoteCheck:
         canon, forms = _quote_forms(quote)
-        if not canon or not any(ch.isalnum() for ch in canon):
+        if not canon or not _HAS_ALNUM.search(canon):
             return QuoteCheck(Verdict.UNSUPPORTED, source_id, how="empty quote")
-        qtokens = tokens(canon)
         cited = self.sources.get(source_id)
         if cited is not None:
-            span = self._exact(cited, forms)
+            span = cited.find_exact(forms[0])  # the common case: found as written
             if span:
                 return QuoteCheck(Verdict.VERIFIED, source_id, *span)
-            span = cited.find_tokens(qtokens)
+        token_forms: list[list[str]] = []
+        for f in forms:
+            toks = tokens(f)
+            if toks and toks not in token_forms:
+                token_forms.append(toks)
+        # a page that lacks one of the quote's words cannot hold it in any form
+        if cited is not None and any(set(t) <= cited.token_set for t in token_forms):
+            span = self._exact(cited, forms[1:])
             if span:
-                return QuoteCheck(Verdict.REPAIRED, source_id, *span,
-                                  how="differs from the page only in case, accents or punctuation")
-        others = [s for sid, s in self.sources.items() if sid != source_id]
+                return QuoteCheck(Verdict.VERIFIED, source_id, *span)
+            for toks in token_forms:
+                span = cited.find_tokens(toks)
+                if span:
+                    return QuoteCheck(Verdict.REPAIRED, source_id, *span,
+                                      how="differs from the page only in case, accents or punctuation")
+        others = self._candidates(token_forms, source_id, forms)
         for src in others:
             span = self._exact(src, forms)
             if span:
                 return QuoteCheck(Verdict.REPAIRED, src.source.id, *span,
                                   how=f"found verbatim in source {src.source.id}, not {source_id}")
         for src in others:
-            span = src.find_tokens(qtokens)
-            if span:
-                return QuoteCheck(Verdict.REPAIRED, src.source.id, *span,
-                                  how=f"found in source {src.source.id} (not {source_id}) up to case, "
-                                  "accents or punctuation")
+            for toks in token_forms:
+                span = src.find_tokens(toks)
+                if span:
+                    return QuoteCheck(Verdict.REPAIRED, src.source.id, *span,
+                                      how=f"found in source {src.source.id} (not {source_id}) up to case, "
+                                      "accents or punctuation")
         why = "quote not found in the cited page" if cited else f"unknown source id {source_id!r}"
         return QuoteCheck(Verdict.UNSUPPORTED, source_id, how=why)
 

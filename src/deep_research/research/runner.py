@@ -1,0 +1,151 @@
+"""Running the graph outside LangGraph Studio: persistence (SQLite or PostgreSQL), the
+run's saved settings, and a stream of progress events for a user interface."""
+
+from __future__ import annotations
+
+import importlib
+import os
+import uuid
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, AsyncIterator, Callable
+
+from langchain_core.messages import HumanMessage
+from langgraph.types import Command
+
+from ..errors import UserError
+from .common import Deps
+from .configuration import Configuration
+from .graph import make_graph
+from .models import missing_credentials_message
+
+DEFAULT_DB = ".deep-research/state.sqlite"
+RUNS_NAMESPACE = ("deep_research", "local", "runs")
+
+
+def is_postgres(db: str) -> bool:
+    return db.startswith(("postgres://", "postgresql://"))
+
+
+@asynccontextmanager
+async def open_persistence(db: str) -> AsyncIterator[tuple[Any, Any]]:
+    """(checkpointer, store) on one database: a SQLite file or a PostgreSQL server."""
+    if is_postgres(db):
+        from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
+        from langgraph.store.postgres.aio import AsyncPostgresStore
+
+        try:
+            async with AsyncPostgresSaver.from_conn_string(db) as saver, \
+                    AsyncPostgresStore.from_conn_string(db) as store:
+                await saver.setup()
+                await store.setup()
+                yield saver, store
+        except OSError as e:
+            raise UserError(f"cannot connect to PostgreSQL: {e}") from None
+        return
+    from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
+    from langgraph.store.sqlite.aio import AsyncSqliteStore
+
+    path = Path(db).expanduser()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise UserError(f"cannot create the state directory {path.parent}: {e.strerror or e}") from None
+    async with AsyncSqliteSaver.from_conn_string(str(path)) as saver, \
+            AsyncSqliteStore.from_conn_string(str(path)) as store:
+        await saver.setup()
+        await store.setup()
+        yield saver, store
+
+
+def load_deps() -> Deps:
+    """Deps from DEEP_RESEARCH_DEPS=module:function (an extension point for custom model or
+    search providers), else the defaults."""
+    spec = os.environ.get("DEEP_RESEARCH_DEPS")
+    if not spec:
+        return Deps()
+    module, _, attr = spec.partition(":")
+    try:
+        factory = getattr(importlib.import_module(module), attr or "deps")
+    except (ImportError, AttributeError) as e:
+        raise UserError(f"DEEP_RESEARCH_DEPS={spec!r} cannot be loaded: {e}") from None
+    return factory() if callable(factory) else factory
+
+
+def check_ready(cfg: Configuration, deps: Deps) -> None:
+    """Fail fast, with the variable to set, when credentials or a corpus are missing."""
+    from .models import default_model_factory
+
+    if deps.model_factory is default_model_factory:
+        for role in ("research", "summarization", "compression", "final_report", "citation_check"):
+            problem = missing_credentials_message(cfg.model_spec(role))
+            if problem:
+                raise UserError(problem)
+    if cfg.search_api.value == "tavily" and not os.environ.get("TAVILY_API_KEY"):
+        from .common import default_search_factory
+
+        if deps.search_factory is default_search_factory:
+            raise UserError("web search needs TAVILY_API_KEY; or search your own documents with "
+                            "--search local --corpus DIR, or run without search (--search none)")
+    if cfg.search_api.value == "local" and not cfg.corpus_path:
+        raise UserError("--search local needs --corpus DIR (a folder of documents or its index)")
+
+
+@dataclass
+class RunHandle:
+    thread_id: str
+    context: dict
+    config: dict = field(default_factory=dict)
+
+    @classmethod
+    def new(cls, context: dict) -> "RunHandle":
+        tid = uuid.uuid4().hex[:12]
+        return cls(tid, context, {"configurable": {"thread_id": tid}})
+
+    @classmethod
+    def existing(cls, thread_id: str, context: dict) -> "RunHandle":
+        return cls(thread_id, context, {"configurable": {"thread_id": thread_id}})
+
+
+async def save_run(store, handle: RunHandle, question: str) -> None:
+    await store.aput(RUNS_NAMESPACE, handle.thread_id, {"context": handle.context, "question": question},
+                     index=False)
+
+
+async def load_run(store, thread_id: str) -> dict:
+    item = await store.aget(RUNS_NAMESPACE, thread_id)
+    if item is None:
+        raise UserError(f"no run with thread id {thread_id!r} in this state database "
+                        "(use the same --db as the original run)")
+    return item.value
+
+
+Event = dict
+
+
+async def stream_run(graph, handle: RunHandle, payload: Any, on_event: Callable[[Event], None]) -> None:
+    """Run until the graph ends or waits (interrupt); report events as they come."""
+    async for ns, mode, data in graph.astream(payload, handle.config, context=handle.context,
+                                              stream_mode=["updates", "custom"], subgraphs=True,
+                                              durability="sync"):
+        if mode == "custom":
+            on_event({"kind": "progress", **(data if isinstance(data, dict) else {"data": data})})
+        elif mode == "updates" and isinstance(data, dict):
+            for node, update in data.items():
+                if node == "__interrupt__":
+                    continue
+                on_event({"kind": "update", "node": node, "update": update if isinstance(update, dict) else {},
+                          "namespace": ns})
+
+
+def first_payload(question: str) -> dict:
+    return {"messages": [HumanMessage(question)]}
+
+
+def resume_payload(value: Any) -> Command:
+    return Command(resume=value)
+
+
+def compile_for(deps: Deps, checkpointer, store):
+    return make_graph(deps, checkpointer=checkpointer, store=store)
