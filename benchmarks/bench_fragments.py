@@ -40,7 +40,7 @@ from _common import median, percentile, print_code_version, pydoc_root, target_l
 
 from deep_research.citations.fragments import TextDirective, fragment_for, match_directive  # noqa: E402
 from deep_research.citations.text import render  # noqa: E402
-from deep_research.search.extract import html_to_text  # noqa: E402
+from deep_research.search.extract import html_to_text, local_css_loader  # noqa: E402
 from tests.support.chromium import Browser, chromium_available, normalise, serve_directory  # noqa: E402
 
 SECTIONS = ("library/", "tutorial/", "reference/", "howto/")
@@ -155,7 +155,7 @@ def pick_pages(root: Path, n: int) -> list[str]:
     return files[stride // 2 :: stride][:n]
 
 
-def inline_boundaries(html: bytes, text: str) -> set[int] | None:
+def inline_boundaries(html: bytes, text: str, load_css=None) -> set[int] | None:
     """Offsets in ``text`` where an inline element (code, link, emphasis) starts or ends,
     found by extracting once more with marker characters around those elements. None
     when the marked extraction does not line up with the plain one."""
@@ -171,7 +171,7 @@ def inline_boundaries(html: bytes, text: str) -> set[int] | None:
             last.tail = (last.tail or "") + MARK_CLOSE
         else:
             el.text += MARK_CLOSE
-    marked = html_to_text(lxml.html.tostring(doc, encoding="utf-8")).text
+    marked = html_to_text(lxml.html.tostring(doc, encoding="utf-8"), load_css=load_css).text
     # Drop the markers line by line, redoing the whitespace collapse they may have blocked
     # ("a <code> b</code>") and the lines they alone kept alive (an <a> around an image).
     out: set[int] = set()
@@ -326,11 +326,11 @@ def main() -> int:
     for pg in pages:
         raw = (root / pg).read_bytes()
         t = time.perf_counter()
-        text = html_to_text(raw).text
+        text = html_to_text(raw, load_css=local_css_loader((root / pg).parent, root)).text
         page = render(text, "text")
         t_extract += time.perf_counter() - t
         texts[pg] = page
-        bounds = inline_boundaries(raw, page.text)
+        bounds = inline_boundaries(raw, page.text, local_css_loader((root / pg).parent, root))
         rng = random.Random(f"{args.seed}:{pg}")
         for kind, q in pick_quotes(page.text, bounds, args.per_page, rng):
             start = page.text.find(q)

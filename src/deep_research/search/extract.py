@@ -1,19 +1,27 @@
 """Text of documents as a reader (and a browser's find-in-page) sees it.
 
 HTML is parsed with lxml and walked in document order: text a browser does not render
-or cannot search (scripts, styles, ``hidden`` elements, images, form controls) is left
-out; each block element starts a new line; whitespace is collapsed as CSS does outside
+or cannot search (scripts, styles, ``hidden`` elements, images, form controls, and
+elements the page's own CSS hides with ``display: none`` or ``visibility: hidden``) is
+left out; each block element starts a new line; whitespace is collapsed as CSS does outside
 ``<pre>``, and kept inside it. The result is the ``text`` content format of
 :mod:`deep_research.citations.text`: one block per line.
 """
 
 from __future__ import annotations
 
+import logging
 import re
 from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
 
+import cssselect2
 import lxml.html
+import tinycss2
 from lxml import etree
+
+log = logging.getLogger(__name__)
 
 _SKIP = frozenset((
     "script", "style", "template", "noscript", "head", "title", "iframe", "object", "embed",
@@ -29,7 +37,6 @@ _BLOCK = frozenset((
     "summary", "table", "tbody", "td", "tfoot", "th", "thead", "tr", "ul", "xmp"
 ))
 _PRE = frozenset(("pre", "listing", "plaintext", "xmp"))
-_HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
 _WS = re.compile(r"[ \t\n\r\f]+")
 
 
@@ -62,26 +69,212 @@ class _Lines:
                 self.lines.append(line.rstrip())
 
 
-def _hidden(el) -> bool:
-    if el.get("hidden") is not None:
+# --- the page's CSS: which elements it hides ------------------------------------------------
+# A desktop browser window (the viewport the tests and most readers use) decides which
+# @media blocks apply.
+VIEWPORT_WIDTH = 1280
+MAX_CSS_BYTES = 2 * 1024 * 1024
+_WIDTH = re.compile(r"\((min|max)-width\s*:\s*([\d.]+)(px|em|rem)?\s*\)")
+
+
+def _media_applies(media: str) -> bool:
+    m = media.strip().lower()
+    if not m or m in ("all", "screen"):
         return True
-    style = el.get("style")
-    return bool(style and _HIDDEN_STYLE.search(style))
+    for part in m.split(","):
+        words = part.strip()
+        words = re.sub(r"^(only\s+)?(screen|all)(\s+and\s+)?", "", words).strip()
+        ok = True
+        rest = words
+        for kind, value, unit in _WIDTH.findall(words):
+            px = float(value) * (16 if unit in ("em", "rem") else 1)
+            ok = ok and (px <= VIEWPORT_WIDTH if kind == "min" else px >= VIEWPORT_WIDTH)
+            rest = rest.replace(f"({kind}-width", "", 1)
+        rest = re.sub(r"[\d.]+(px|em|rem)?\s*\)|and|\s|:", "", rest)
+        if ok and not rest:
+            return True
+    return False
 
 
-def _pre_text(el) -> str:
+def _declarations(tokens) -> list[tuple[str, str, bool]]:
+    """display/visibility declarations of a rule body (tokens) or an inline style (str)."""
+    out = []
+    for d in tinycss2.parse_declaration_list(tokens, skip_comments=True, skip_whitespace=True):
+        if d.type == "declaration" and d.lower_name in ("display", "visibility"):
+            out.append((d.lower_name, tinycss2.serialize(d.value).strip().lower(), d.important))
+    return out
+
+
+class _PageStyle:
+    """display/visibility of every element, from the page's <style> blocks, its local
+    stylesheets and inline styles (a small cascade: importance, specificity, order)."""
+
+    def __init__(self, doc, load_css):
+        self.load_css = load_css
+        self.matcher = cssselect2.Matcher()
+        self.order = 0
+        self.none: set = set()
+        self.invisible: set = set()
+        self.rules = 0
+        for css in self._stylesheets(doc, load_css):
+            self._add_sheet(css)
+        if self.rules:
+            self._cascade(doc)
+        else:
+            self._inline_only(doc)
+
+    def _stylesheets(self, doc, load_css):
+        for el in doc.iter("style", "link"):
+            media = el.get("media") or ""
+            if not _media_applies(media):
+                continue
+            if el.tag == "style":
+                yield el.text or ""
+            elif "stylesheet" in (el.get("rel") or "").lower().split() and load_css is not None:
+                loaded = load_css(el.get("href") or "", None)
+                if loaded:
+                    yield loaded
+
+    def _add_sheet(self, sheet, depth: int = 0) -> None:
+        css, where = sheet if isinstance(sheet, tuple) else (sheet, None)
+        for rule in tinycss2.parse_stylesheet(css, skip_comments=True, skip_whitespace=True):
+            if rule.type == "at-rule" and rule.lower_at_keyword == "import":
+                self._import(rule, where, depth)
+            elif rule.type == "qualified-rule":
+                self._add_rule(rule)
+            elif rule.type == "at-rule" and rule.lower_at_keyword == "media" and rule.content is not None:
+                if _media_applies(tinycss2.serialize(rule.prelude)):
+                    for inner in tinycss2.parse_rule_list(rule.content, skip_comments=True, skip_whitespace=True):
+                        if inner.type == "qualified-rule":
+                            self._add_rule(inner)
+
+    def _import(self, rule, where, depth: int) -> None:
+        """@import of another local stylesheet (Sphinx themes hide header links there)."""
+        if self.load_css is None or depth >= 4:
+            return
+        href, media = None, []
+        for tok in rule.prelude:
+            if href is None and tok.type in ("string", "url"):
+                href = tok.value
+            elif href is None and tok.type == "function" and tok.lower_name == "url":
+                href = "".join(getattr(a, "value", "") for a in tok.arguments)
+            elif href is not None:
+                media.append(tinycss2.serialize([tok]))
+        if href and _media_applies("".join(media)):
+            loaded = self.load_css(href, where)
+            if loaded:
+                self._add_sheet(loaded, depth + 1)
+
+    def _add_rule(self, rule) -> None:
+        decls = _declarations(rule.content)
+        if not decls:
+            return
+        try:
+            selectors = cssselect2.compile_selector_list(rule.prelude)
+        except cssselect2.SelectorError:
+            return
+        for sel in selectors:
+            self.order += 1
+            self.matcher.add_selector(sel, decls)
+            self.rules += 1
+
+    def _cascade(self, doc) -> None:
+        visible: dict = {}
+        for w in cssselect2.ElementWrapper.from_html_root(doc).iter_subtree():
+            el = w.etree_element
+            won: dict[str, tuple] = {}
+            for specificity, order, pseudo, decls in self.matcher.match(w):
+                if pseudo is not None:
+                    continue
+                for prop, value, important in decls:
+                    key = (important, False, specificity, order)
+                    if prop not in won or key > won[prop][0]:
+                        won[prop] = (key, value)
+            for prop, value, important in _inline(el):
+                key = (important, True, (9, 9, 9), 0)
+                if prop not in won or key > won[prop][0]:
+                    won[prop] = (key, value)
+            if won.get("display", (None, ""))[1] == "none":
+                self.none.add(el)
+            parent = w.parent.etree_element if w.parent is not None else None
+            own = won.get("visibility", (None, None))[1]
+            shown = visible.get(parent, True) if own in (None, "inherit") else own == "visible"
+            visible[el] = shown
+            if not shown:
+                self.invisible.add(el)
+
+    def _inline_only(self, doc) -> None:
+        for el in doc.iter():
+            if not isinstance(el.tag, str):
+                continue
+            for prop, value, _ in _inline(el):
+                if prop == "display" and value == "none":
+                    self.none.add(el)
+        # visibility from inline styles, with inheritance
+        def walk(el, inherited: bool) -> None:
+            shown = inherited
+            for prop, value, _ in _inline(el):
+                if prop == "visibility":
+                    shown = value == "visible" if value != "inherit" else inherited
+            if not shown:
+                self.invisible.add(el)
+            for child in el:
+                if isinstance(child.tag, str):
+                    walk(child, shown)
+        walk(doc, True)
+
+    def hidden(self, el) -> bool:
+        return el in self.none or el.get("hidden") is not None
+
+    def shown(self, el) -> bool:
+        """Is text directly inside el visible?"""
+        return el not in self.invisible
+
+
+def _inline(el) -> list[tuple[str, str, bool]]:
+    style = el.get("style") if isinstance(el.tag, str) else None
+    if not style:
+        return []
+    try:
+        return _declarations(style)
+    except Exception:  # noqa: BLE001 - a broken inline style hides nothing
+        return []
+
+
+def local_css_loader(base_dir: Path, root: Path):
+    """Reads stylesheets a page links to (and what they @import), if they are files
+    inside ``root``. Returns (css text, folder of that file) or None."""
+    root = root.resolve()
+
+    def load(href: str, relative_to: Path | None) -> tuple[str, Path] | None:
+        parts = urlsplit(href)
+        if parts.scheme or parts.netloc or not parts.path:
+            return None
+        path = ((relative_to or base_dir) / unquote(parts.path)).resolve()
+        if root not in path.parents or not path.is_file() or path.stat().st_size > MAX_CSS_BYTES:
+            return None
+        try:
+            return path.read_text(encoding="utf-8", errors="replace"), path.parent
+        except OSError as e:
+            log.warning("cannot read stylesheet %s: %s", path, e)
+            return None
+
+    return load
+
+
+def _pre_text(el, style: "_PageStyle") -> str:
     parts: list[str] = []
 
     def walk(node) -> None:
-        if isinstance(node.tag, str) and (node.tag.lower() in _SKIP or _hidden(node)):
+        if isinstance(node.tag, str) and (node.tag.lower() in _SKIP or style.hidden(node)):
             return
         if isinstance(node.tag, str) and node.tag.lower() == "br":
             parts.append("\n")
-        elif node.text and isinstance(node.tag, str):
+        elif node.text and isinstance(node.tag, str) and style.shown(node):
             parts.append(node.text)
         for child in node:
             walk(child)
-            if child.tail:
+            if child.tail and style.shown(node):
                 parts.append(child.tail)
 
     walk(el)
@@ -89,13 +282,15 @@ def _pre_text(el) -> str:
     return text.removeprefix("\n")
 
 
-def html_to_text(html: str | bytes) -> Extracted:
-    """Visible text of an HTML page, one block per line, and its title."""
+def html_to_text(html: str | bytes, *, load_css=None) -> Extracted:
+    """Visible text of an HTML page, one block per line, and its title. ``load_css(href,
+    relative_to)`` returns a linked stylesheet (see :func:`local_css_loader`), or None."""
     if isinstance(html, bytes):
         doc = lxml.html.document_fromstring(html)
     else:
         doc = lxml.html.document_fromstring(html.encode("utf-8"), parser=lxml.html.HTMLParser(encoding="utf-8"))
     title = _WS.sub(" ", doc.findtext(".//title") or "").strip()
+    style = _PageStyle(doc, load_css)
     body = doc.find("body")
     root = body if body is not None else doc
     out = _Lines()
@@ -103,29 +298,37 @@ def html_to_text(html: str | bytes) -> Extracted:
     stack: list[tuple[etree._Element, bool]] = [(root, False)]
     while stack:
         el, leaving = stack.pop()
+        parent = el.getparent()
+        tail_shown = parent is None or style.shown(parent)
         if leaving:
             if el.tag in _BLOCK:
                 out.flush()
-            out.add(el.tail)
+            if tail_shown:
+                out.add(el.tail)
             continue
         tag = el.tag.lower() if isinstance(el.tag, str) else None
         if tag is None:  # comment or processing instruction
-            out.add(el.tail)
+            if tail_shown:
+                out.add(el.tail)
             continue
-        if tag in _SKIP or _hidden(el):
-            out.add(el.tail)
+        if tag in _SKIP or style.hidden(el):
+            if tail_shown:
+                out.add(el.tail)
             continue
         if tag == "br":
             out.flush()
-            out.add(el.tail)
+            if tail_shown:
+                out.add(el.tail)
             continue
         if tag in _PRE:
-            out.pre(_pre_text(el))
-            out.add(el.tail)
+            out.pre(_pre_text(el, style))
+            if tail_shown:
+                out.add(el.tail)
             continue
         if tag in _BLOCK:
             out.flush()
-        out.add(el.text)
+        if style.shown(el):
+            out.add(el.text)
         stack.append((el, True))
         for child in reversed(el):
             stack.append((child, False))

@@ -51,6 +51,7 @@ from .extract import (
     declared_charset,
     decode_utf8,
     html_to_text,
+    local_css_loader,
     is_utf8_name,
     markdown_title,
     pdf_to_text,
@@ -58,7 +59,7 @@ from .extract import (
 
 SCHEMA_VERSION = 1
 # Bump when extraction changes what text is stored, so that old indexes are rebuilt.
-EXTRACTOR_VERSION = 1
+EXTRACTOR_VERSION = 2  # 2: CSS-hidden elements left out
 DEFAULT_MAX_FILE_BYTES = 20 * 1024 * 1024
 INDEX_DIR = ".deep-research"
 INDEX_NAME = "index.sqlite"
@@ -207,7 +208,7 @@ def _now() -> str:
 
 
 # --- reading documents --------------------------------------------------------------------
-def read_document(data: bytes, kind: str, *, published: bool) -> tuple[Extracted, str]:
+def read_document(data: bytes, kind: str, *, published: bool, load_css=None) -> tuple[Extracted, str]:
     """Title, full text and content format of a file's bytes; :class:`_Skip` if unusable."""
     if kind == "pdf":
         try:
@@ -218,15 +219,15 @@ def read_document(data: bytes, kind: str, *, published: bool) -> tuple[Extracted
     else:
         if b"\x00" in data:
             raise _Skip("binary content (NUL bytes), not a text document")
-        doc, fmt = _read_text_kind(data, kind, published)
+        doc, fmt = _read_text_kind(data, kind, published, load_css)
     if not doc.text.strip():
         raise _Skip("no text" if kind != "pdf" else "no extractable text (scanned images only?)")
     return doc, fmt
 
 
-def _read_text_kind(data: bytes, kind: str, published: bool) -> tuple[Extracted, str]:
+def _read_text_kind(data: bytes, kind: str, published: bool, load_css=None) -> tuple[Extracted, str]:
     if kind == "html":
-        return _read_html(data), "text"
+        return _read_html(data, load_css), "text"
     text = _decode(data)
     if kind == "markdown":
         # Published markdown is rendered to HTML; over file:// a browser shows the raw file.
@@ -234,22 +235,22 @@ def _read_text_kind(data: bytes, kind: str, published: bool) -> tuple[Extracted,
     return Extracted("", text), "text"
 
 
-def _read_html(data: bytes) -> Extracted:
+def _read_html(data: bytes, load_css=None) -> Extracted:
     charset = declared_charset(data)
     # A <meta> declaring UTF-16 means UTF-8 (HTML standard): such bytes are ASCII-compatible.
     if charset and not is_utf8_name(charset) and not charset.startswith("utf-16"):
-        return _parse_html(data)  # lxml decodes with the declared charset, like a browser
+        return _parse_html(data, load_css)  # lxml decodes with the declared charset, like a browser
     try:
         text = decode_utf8(data)
     except NotUtf8Error as e:
         hint = " although it declares UTF-8" if charset else " and declares no other charset"
         raise _Skip(f"{e}{hint}; convert the file to UTF-8") from None
-    return _parse_html(text)
+    return _parse_html(text, load_css)
 
 
-def _parse_html(html: str | bytes) -> Extracted:
+def _parse_html(html: str | bytes, load_css=None) -> Extracted:
     try:
-        return html_to_text(html)
+        return html_to_text(html, load_css=load_css)
     except etree.ParserError:  # lxml's word for a page with no elements at all
         return Extracted("", "")
 
@@ -411,7 +412,8 @@ def _index_file(
         report.unchanged += 1
         return
     try:
-        doc, fmt = read_document(data, _KINDS[path.suffix.lower()], published=base_url is not None)
+        doc, fmt = read_document(data, _KINDS[path.suffix.lower()], published=base_url is not None,
+                                 load_css=local_css_loader(path.parent, root))
     except _Skip:
         raise
     except Exception as e:  # noqa: BLE001 - one odd file must not stop the indexing
