@@ -102,34 +102,50 @@ def fix_citation(messages: list[BaseMessage]):
     return structured("FixCitation", action="replace", quote=m.group(1) if m else "", source_id="", softened_text="")
 
 
+def researcher_step(query: str, done: str):
+    """Search once, then stop: decided from the conversation, so parallel and concurrent
+    runs cannot disturb each other's order."""
+
+    def step(messages: list[BaseMessage]):
+        from langchain_core.messages import ToolMessage
+
+        if any(isinstance(m, ToolMessage) for m in messages):
+            return done
+        return calls(tool_call("search", query=query))
+
+    return step
+
+
 def full_script(*, wrong_quote: bool = True, clarify: bool = True) -> Script:
+    """Every rule answers any number of calls, so one script serves many runs."""
     s = Script()
     if clarify:
         s.on("research", "You decide whether a research request is clear",
              structured("ClarifyWithUser", need_clarification=False, question="",
-                        verification="I will research heat pumps in cold climates and their costs."))
+                        verification="I will research heat pumps in cold climates and their costs."),
+             repeat=True)
     s.on("research", "Turn the conversation into a research brief",
          structured("ResearchQuestion", research_brief="I want to know how well heat pumps work in cold "
-                    "climates and what they cost to install and run. Report in English."))
+                    "climates and what they cost to install and run. Report in English."), repeat=True)
     s.on("research", "A human reviewer rejected",
          structured("ResearchQuestion", research_brief="I want to know how heat pump efficiency changes in "
                     "cold climates and what installation and running costs are in Europe. Report in English."),
          repeat=True)
     s.on("final_report", "Write a first draft",
-         "# Heat pumps\n\nHeat pumps are efficient [to verify]. Costs vary [to verify].")
+         "# Heat pumps\n\nHeat pumps are efficient [to verify]. Costs vary [to verify].", repeat=True)
     s.on("research", "Round 1 of",
          calls(tool_call("think_tool", reflection="Two gaps: efficiency in the cold, and costs."),
                tool_call("ConductResearch", topic=TOPIC_EFFICIENCY),
-               tool_call("ConductResearch", topic=TOPIC_COSTS)))
+               tool_call("ConductResearch", topic=TOPIC_COSTS)), repeat=True)
     s.on("research", f"Research this topic: {TOPIC_EFFICIENCY}",
-         calls(tool_call("search", query="heat pump coefficient of performance cold")),
-         "I have enough evidence on efficiency.")
+         researcher_step("heat pump coefficient of performance cold", "I have enough evidence on efficiency."),
+         repeat=True)
     s.on("research", f"Research this topic: {TOPIC_COSTS}",
-         calls(tool_call("search", query="heat pump installation cost euros")),
-         "I have enough evidence on costs.")
+         researcher_step("heat pump installation cost euros", "I have enough evidence on costs."), repeat=True)
     s.on("summarization", "Summarise this page for a researcher", summarise_page, repeat=True)
     s.on("compression", "You condense a researcher's work", compress, repeat=True)
-    s.on("research", "Round 2 of", calls(tool_call("refine_draft_report"), tool_call("ResearchComplete")))
+    s.on("research", "Round 2 of", calls(tool_call("refine_draft_report"), tool_call("ResearchComplete")),
+         repeat=True)
     s.on("final_report", "Rewrite the draft report with the new research findings",
          "# Heat pumps\n\nHeat pumps deliver 2.5 to 4 units of heat per unit of electricity.", repeat=True)
     s.on("final_report", "Write the final research report", final_report(wrong_quote), repeat=True)

@@ -3,6 +3,7 @@ events, and a place to save notes when a run fails."""
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 import logging
 from dataclasses import dataclass, field
@@ -58,17 +59,19 @@ class Deps:
     _models: dict = field(default_factory=dict)
     _search: dict = field(default_factory=dict)
 
-    def model(self, cfg: Configuration, role: str) -> BaseChatModel:
+    # Building a client reads certificates and files, and opening a corpus touches its
+    # index: done in a worker thread so the event loop (a LangGraph server's) never blocks.
+    async def model(self, cfg: Configuration, role: str) -> BaseChatModel:
         spec = cfg.model_spec(role)
         key = tuple(sorted((k, str(v)) for k, v in spec.items()))
         if key not in self._models:
-            self._models[key] = self.model_factory(spec)
+            self._models[key] = await asyncio.to_thread(self.model_factory, spec)
         return self._models[key]
 
-    def search(self, cfg: Configuration) -> SearchBackend:
+    async def search(self, cfg: Configuration) -> SearchBackend:
         key = (cfg.search_api.value, cfg.corpus_path, cfg.corpus_base_url, cfg.request_timeout_s)
         if key not in self._search:
-            self._search[key] = self.search_factory(cfg)
+            self._search[key] = await asyncio.to_thread(self.search_factory, cfg)
         return self._search[key]
 
 
@@ -90,8 +93,11 @@ class NodeContext:
         meter = Meter(name, timeout_s=cfg.request_timeout_s, max_retries=cfg.max_retries)
         return cls(name, cfg, deps, config, store, meter)
 
-    def model(self, role: str) -> BaseChatModel:
-        return self.deps.model(self.cfg, role)
+    async def model(self, role: str) -> BaseChatModel:
+        return await self.deps.model(self.cfg, role)
+
+    async def search(self) -> SearchBackend:
+        return await self.deps.search(self.cfg)
 
     @property
     def pages(self) -> PageStore:
@@ -146,6 +152,10 @@ def notes_markdown(state: dict) -> tuple[str, str]:
                                                  for e in state["errors"]) + "\n")
     raw = "# Raw research notes\n\n" + "\n\n---\n\n".join(state.get("raw_notes") or ["(none)"]) + "\n"
     return "\n".join(parts), raw
+
+
+async def asave_notes(cfg: Configuration, state: dict, thread_id: str) -> Path | None:
+    return await asyncio.to_thread(save_notes, cfg, state, thread_id)
 
 
 def save_notes(cfg: Configuration, state: dict, thread_id: str) -> Path | None:

@@ -18,7 +18,7 @@ from ..citations.refs import replace_spans
 from ..citations.verify import SourceIndex
 from ..publish import detect_lang, publish_report, write_atomic
 from . import prompts
-from .common import Deps, NodeContext, ResearchFailed, notes_markdown, run_dir, save_notes
+from .common import Deps, NodeContext, ResearchFailed, asave_notes, notes_markdown, run_dir
 from .models import ModelCallError, describe, message_text
 from .state import ResearchState, error_record
 
@@ -74,7 +74,7 @@ class ReportNodes:
         notes = state.get("notes") or []
         cited = [n for n in notes if "<ref" in (n.get("findings") or "")]
         if not cited and ctx.cfg.search_api.value != "none":
-            path = save_notes(ctx.cfg, state, ctx.thread_id)
+            path = await asave_notes(ctx.cfg, state, ctx.thread_id)
             failed = [e["message"] for e in state.get("errors") or []][-3:]
             raise ResearchFailed("final_report_generation",
                                  "no research produced citable findings, so no report was written"
@@ -95,9 +95,9 @@ class ReportNodes:
                                              limitations=limitations, language=language,
                                              data_notice=prompts.DATA_NOTICE)
         try:
-            reply = await ctx.meter.invoke(ctx.model("final_report"), [HumanMessage(prompt)])
+            reply = await ctx.meter.invoke(await ctx.model("final_report"), [HumanMessage(prompt)])
         except ModelCallError as e:
-            path = save_notes(ctx.cfg, state, ctx.thread_id)
+            path = await asave_notes(ctx.cfg, state, ctx.thread_id)
             raise ResearchFailed("final_report_generation", str(e), str(path) if path else None) from e
         return {**ctx.usage_update(), "final_report": message_text(reply).strip(), "stage": "final report"}
 
@@ -112,7 +112,7 @@ class ReportNodes:
             update["degradations"] = [error_record("check_citations",
                                                    f"content of {len(missing)} source(s) is missing from the store")]
         markdown = state.get("final_report", "")
-        report = check_citations(markdown, sources)
+        report = await asyncio.to_thread(check_citations, markdown, sources)
         bad = [c for c in report.citations if c.status is Verdict.UNSUPPORTED][:MAX_FIXES]
         index = SourceIndex(sources)
         fixes: list[dict] = []
@@ -130,7 +130,7 @@ class ReportNodes:
                 edits.append(edit)
         edits = _non_overlapping(edits)
         checked = replace_spans(markdown, edits)
-        final = check_citations(checked, sources)
+        final = await asyncio.to_thread(check_citations, checked, sources)
         summary = {
             "refs": len(final.citations),
             "verified": final.count(Verdict.VERIFIED),
@@ -164,7 +164,7 @@ class ReportNodes:
             other_sources=f"\nOther sources:\n{other_text}" if other_text else "",
             data_notice=prompts.DATA_NOTICE)
         try:
-            decision = await ctx.meter.structured(ctx.model("citation_check"), FixCitation,
+            decision = await ctx.meter.structured(await ctx.model("citation_check"), FixCitation,
                                                   [HumanMessage(prompt)], ctx.cfg.structured_output)
         except ModelCallError as e:
             return None, {**record, "outcome": "left unsupported", "why": describe(e)[:200]}
@@ -189,25 +189,37 @@ class ReportNodes:
         ctx = NodeContext.make("publish", self.deps, config, runtime)
         ctx.progress(stage="publish")
         sources, _ = await ctx.pages.load_sources(state.get("sources") or {})
-        folder = run_dir(ctx.cfg, state, ctx.thread_id)
         markdown = state.get("report_markdown") or state.get("final_report", "")
-        update: dict[str, Any] = {}
         try:
-            result = publish_report(markdown, sources, folder, pdf=ctx.cfg.write_pdf)
-        except Exception as e:  # noqa: BLE001 - a PDF failure still leaves markdown and HTML
-            if not ctx.cfg.write_pdf:
-                raise ResearchFailed("publish", describe(e), str(save_notes(ctx.cfg, state, ctx.thread_id)))
-            update["degradations"] = [error_record("publish", f"PDF not written: {describe(e)}")]
-            result = publish_report(markdown, sources, folder, pdf=False)
-        notes, raw = notes_markdown(state)
-        write_atomic(folder / "notes.md", notes)
-        write_atomic(folder / "raw_notes.md", raw)
-        files = {k: str(v) for k, v in result.files.items()}
-        files.update(notes=str(folder / "notes.md"), raw_notes=str(folder / "raw_notes.md"))
-        ui = result.files["markdown"].read_text(encoding="utf-8")
-        return {**update, "outputs": {"dir": str(folder), **files}, "report_markdown": ui,
-                "citation_summary": {**(state.get("citation_summary") or {}), **result.summary()},
-                "status": "completed", "stage": "done", "run_dir": str(folder)}
+            files, summary, ui, degradations = await asyncio.to_thread(
+                _write_outputs, ctx.cfg, state, ctx.thread_id, markdown, sources)
+        except Exception as e:  # noqa: BLE001 - reported as the run's failure, notes kept
+            notes = await asave_notes(ctx.cfg, state, ctx.thread_id)
+            raise ResearchFailed("publish", describe(e), str(notes) if notes else None) from e
+        update: dict[str, Any] = {"degradations": degradations} if degradations else {}
+        return {**update, "outputs": files, "report_markdown": ui,
+                "citation_summary": {**(state.get("citation_summary") or {}), **summary},
+                "status": "completed", "stage": "done", "run_dir": files["dir"]}
+
+
+def _write_outputs(cfg, state: dict, thread_id: str, markdown: str, sources: list[Source]):
+    """All file writing of the publish step (blocking I/O, run in a worker thread)."""
+    folder = run_dir(cfg, state, thread_id)
+    degradations = []
+    try:
+        result = publish_report(markdown, sources, folder, pdf=cfg.write_pdf)
+    except Exception as e:  # noqa: BLE001 - without the PDF, markdown and HTML still count
+        if not cfg.write_pdf:
+            raise
+        degradations.append(error_record("publish", f"PDF not written: {describe(e)}"))
+        result = publish_report(markdown, sources, folder, pdf=False)
+    notes, raw = notes_markdown(state)
+    write_atomic(folder / "notes.md", notes)
+    write_atomic(folder / "raw_notes.md", raw)
+    files = {"dir": str(folder), **{k: str(v) for k, v in result.files.items()},
+             "notes": str(folder / "notes.md"), "raw_notes": str(folder / "raw_notes.md")}
+    ui = result.files["markdown"].read_text(encoding="utf-8")
+    return files, result.summary(), ui, degradations
 
 
 def _non_overlapping(edits: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:

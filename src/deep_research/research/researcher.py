@@ -86,7 +86,7 @@ class ResearcherNodes:
         system = SystemMessage(prompts.RESEARCHER.format(
             date=ctx.today, topic=state.get("topic", ""), max_calls=ctx.cfg.max_react_tool_calls,
             data_notice=prompts.DATA_NOTICE))
-        model = ctx.model("research").bind_tools(RESEARCHER_TOOLS)
+        model = (await ctx.model("research")).bind_tools(RESEARCHER_TOOLS)
         try:
             reply = await ctx.meter.invoke(model, [system, *history])
         except ModelCallError as e:
@@ -116,7 +116,7 @@ class ResearcherNodes:
         prompt = ("Summarise this research conversation so far for the researcher: what was searched, "
                   "what was found (keep source ids and exact sentences), what is still missing.\n\n" + text)
         try:
-            reply = await ctx.meter.invoke(ctx.model("summarization"), [HumanMessage(prompt)])
+            reply = await ctx.meter.invoke(await ctx.model("summarization"), [HumanMessage(prompt)])
             summary = message_text(reply).strip()
         except ModelCallError as e:
             summary = "Earlier messages were dropped to fit the context window. " + describe(e)[:200]
@@ -171,7 +171,7 @@ class ResearcherNodes:
     async def _search(self, ctx: NodeContext, query: str) -> tuple[str, dict]:
         ctx.progress(event="search", query=query[:80])
         try:
-            results = await ctx.deps.search(ctx.cfg).search(query, max_results=ctx.cfg.max_search_results)
+            results = await (await ctx.search()).search(query, max_results=ctx.cfg.max_search_results)
         except Exception as e:  # noqa: BLE001 - the researcher is told and the failure recorded
             msg = f"search failed: {describe(e)}"
             return f"Search failed ({describe(e)[:200]}). Try a different query or stop.", {
@@ -210,7 +210,7 @@ class ResearcherNodes:
         prompt = prompts.SUMMARIZE_PAGE.format(query=query, title=meta.title, url=meta.url, content=shown,
                                                data_notice=prompts.DATA_NOTICE)
         try:
-            summary = await ctx.meter.structured(ctx.model("summarization"), PageSummary,
+            summary = await ctx.meter.structured(await ctx.model("summarization"), PageSummary,
                                                  [HumanMessage(prompt)], ctx.cfg.structured_output)
         except ModelCallError as e:
             opening, lines = _raw_excerpt(source, query)
@@ -249,7 +249,7 @@ class ResearcherNodes:
         sources, missing = await ctx.pages.load_sources(metas)
         prompt = prompts.COMPRESS.format(topic=topic, material=raw, data_notice=prompts.DATA_NOTICE)
         try:
-            reply = await ctx.meter.invoke(ctx.model("compression"), [HumanMessage(prompt)])
+            reply = await ctx.meter.invoke(await ctx.model("compression"), [HumanMessage(prompt)])
             findings = message_text(reply).strip()
         except ModelCallError as e:
             findings = _findings_from_excerpts(excerpts)

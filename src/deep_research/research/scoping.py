@@ -11,7 +11,7 @@ from langgraph.types import Command, interrupt
 from pydantic import BaseModel, Field
 
 from . import prompts
-from .common import Deps, NodeContext, ResearchFailed, conversation_text, save_notes
+from .common import Deps, NodeContext, ResearchFailed, asave_notes, conversation_text
 from .models import ModelCallError, describe, merge_usage, message_text, total_tokens
 from .state import ResearchState, error_record
 
@@ -35,8 +35,8 @@ def _question(state: ResearchState) -> str:
     return (state.get("question") or "").strip()
 
 
-def _critical(ctx: NodeContext, state: dict, stage: str, e: Exception) -> ResearchFailed:
-    notes = save_notes(ctx.cfg, state, ctx.thread_id)
+async def _critical(ctx: NodeContext, state: dict, stage: str, e: Exception) -> ResearchFailed:
+    notes = await asave_notes(ctx.cfg, state, ctx.thread_id)
     log.error("%s failed: %s", stage, e)
     return ResearchFailed(stage, describe(e) if not isinstance(e, ModelCallError) else str(e),
                           str(notes) if notes else None)
@@ -54,10 +54,10 @@ class ScopingNodes:
             return Command(goto="write_research_brief", update=base)
         prompt = prompts.CLARIFY.format(date=ctx.today, conversation=conversation_text(state["messages"]))
         try:
-            answer = await ctx.meter.structured(ctx.model("research"), ClarifyWithUser,
+            answer = await ctx.meter.structured(await ctx.model("research"), ClarifyWithUser,
                                                 [HumanMessage(prompt)], ctx.cfg.structured_output)
         except ModelCallError as e:
-            raise _critical(ctx, {**state, **base}, "clarify_with_user", e) from e
+            raise await _critical(ctx, {**state, **base}, "clarify_with_user", e) from e
         update = {**base, **ctx.usage_update()}
         if answer.need_clarification and answer.question.strip():
             return Command(goto=END, update={**update, "status": "needs_clarification",
@@ -72,7 +72,7 @@ class ScopingNodes:
         context = ""
         if ctx.cfg.brief_search and ctx.cfg.search_api.value != "none":
             try:
-                results = await ctx.deps.search(ctx.cfg).search(update["question"], max_results=3)
+                results = await (await ctx.search()).search(update["question"], max_results=3)
                 snippets = "\n".join(f"- {r.title}: {r.snippet or r.content[:300]}" for r in results)
                 context = prompts.BRIEF_CONTEXT.format(snippets=snippets) if snippets else ""
             except Exception as e:  # noqa: BLE001 - optional context: degrade, record, go on
@@ -81,10 +81,10 @@ class ScopingNodes:
         prompt = prompts.BRIEF.format(date=ctx.today, conversation=conversation_text(state["messages"]),
                                       context=context)
         try:
-            brief = await ctx.meter.structured(ctx.model("research"), ResearchQuestion,
+            brief = await ctx.meter.structured(await ctx.model("research"), ResearchQuestion,
                                                [HumanMessage(prompt)], ctx.cfg.structured_output)
         except ModelCallError as e:
-            raise _critical(ctx, {**state, **update}, "write_research_brief", e) from e
+            raise await _critical(ctx, {**state, **update}, "write_research_brief", e) from e
         return {**update, **ctx.usage_update(), "research_brief": brief.research_brief.strip(), "brief_rounds": 0}
 
     async def approve_research_brief(self, state: ResearchState, config, runtime) -> Command:
@@ -121,10 +121,10 @@ class ScopingNodes:
         prompt = prompts.REVISE_BRIEF.format(date=ctx.today, brief=state.get("research_brief", ""),
                                              feedback=state.get("brief_feedback", ""))
         try:
-            brief = await ctx.meter.structured(ctx.model("research"), ResearchQuestion,
+            brief = await ctx.meter.structured(await ctx.model("research"), ResearchQuestion,
                                                [HumanMessage(prompt)], ctx.cfg.structured_output)
         except ModelCallError as e:
-            raise _critical(ctx, state, "revise_research_brief", e) from e
+            raise await _critical(ctx, state, "revise_research_brief", e) from e
         return {**ctx.usage_update(), "research_brief": brief.research_brief.strip(),
                 "brief_rounds": state.get("brief_rounds", 0) + 1}
 
@@ -135,7 +135,7 @@ class ScopingNodes:
         context = ""
         if ctx.cfg.draft_search and ctx.cfg.search_api.value != "none":
             try:
-                results = await ctx.deps.search(ctx.cfg).search(state.get("question", ""), max_results=3)
+                results = await (await ctx.search()).search(state.get("question", ""), max_results=3)
                 context = prompts.BRIEF_CONTEXT.format(
                     snippets="\n".join(f"- {r.title}: {r.snippet or r.content[:300]}" for r in results))
             except Exception as e:  # noqa: BLE001 - optional context: degrade, record, go on
@@ -143,9 +143,9 @@ class ScopingNodes:
                                                        f"no search context for the draft: {describe(e)}")]
         prompt = prompts.DRAFT.format(date=ctx.today, brief=state.get("research_brief", ""), context=context)
         try:
-            reply = await ctx.meter.invoke(ctx.model("final_report"), [HumanMessage(prompt)])
+            reply = await ctx.meter.invoke(await ctx.model("final_report"), [HumanMessage(prompt)])
         except ModelCallError as e:
-            raise _critical(ctx, state, "write_draft_report", e) from e
+            raise await _critical(ctx, state, "write_draft_report", e) from e
         own = ctx.usage_update().get("usage")
         return {**update, **ctx.usage_update(), "draft_report": message_text(reply).strip(),
                 "tokens_before": total_tokens(merge_usage(state.get("usage"), own))}

@@ -16,7 +16,7 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.types import Command, Send
 
 from . import prompts
-from .common import Deps, NodeContext, ResearchFailed, save_notes
+from .common import Deps, NodeContext, ResearchFailed, asave_notes
 from .models import ModelCallError, message_text, total_cost, total_tokens
 from .researcher import build_researcher
 from .state import SupervisorInput, SupervisorOutput, SupervisorState, error_record
@@ -75,11 +75,11 @@ class SupervisorNodes:
             round=rounds + 1, max_rounds=ctx.cfg.max_researcher_iterations,
             max_units=ctx.cfg.max_concurrent_research_units, data_notice=prompts.DATA_NOTICE))
         prompt = [system, HumanMessage("Decide the next step."), *_last_round(state.get("supervisor_messages") or [])]
-        model = ctx.model("research").bind_tools(SUPERVISOR_TOOLS)
+        model = (await ctx.model("research")).bind_tools(SUPERVISOR_TOOLS)
         try:
             reply = await ctx.meter.invoke(model, prompt)
         except ModelCallError as e:
-            notes = save_notes(ctx.cfg, {**state}, ctx.thread_id)
+            notes = await asave_notes(ctx.cfg, {**state}, ctx.thread_id)
             raise ResearchFailed("supervisor", str(e), str(notes) if notes else None) from e
         return Command(goto="supervisor_tools", update={
             **ctx.usage_update(), "supervisor_messages": [reply], "research_iterations": rounds + 1})
@@ -149,7 +149,7 @@ class SupervisorNodes:
                                              draft=state.get("draft_report", ""), findings=findings,
                                              data_notice=prompts.DATA_NOTICE)
         try:
-            reply = await ctx.meter.invoke(ctx.model("final_report"), [HumanMessage(prompt)])
+            reply = await ctx.meter.invoke(await ctx.model("final_report"), [HumanMessage(prompt)])
         except ModelCallError as e:
             return (f"The draft could not be refined ({e}); it is unchanged.",
                     {"degradations": [error_record("refine_draft_report", str(e))]})

@@ -1,0 +1,75 @@
+"""Start a real `langgraph dev` server for a test (offline, free port, no reload)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from contextlib import contextmanager
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextmanager
+def langgraph_dev(workdir: Path, graph: str, *, env: dict | None = None, auth: str | None = None,
+                  timeout_s: float = 120):
+    """Yields the server's base URL; the log is in workdir/server.log."""
+    workdir.mkdir(parents=True, exist_ok=True)
+    config = {"dependencies": [str(ROOT)], "graphs": {"deep_research": graph}, "python_version": "3.11"}
+    if auth:
+        config["auth"] = {"path": auth}
+    cfg_path = workdir / "langgraph.json"
+    cfg_path.write_text(json.dumps(config))
+    port = free_port()
+    exe = Path(sys.executable).parent / "langgraph"
+    if not exe.exists():
+        exe = Path(shutil.which("langgraph") or "langgraph")
+    full_env = {
+        **os.environ,
+        "LANGGRAPH_CLI_NO_ANALYTICS": "1",
+        "LANGGRAPH_NO_VERSION_CHECK": "true",
+        "LANGSMITH_TRACING": "false",
+        "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""),
+        **(env or {}),
+    }
+    log = open(workdir / "server.log", "w")
+    proc = subprocess.Popen(
+        [str(exe), "dev", "--config", str(cfg_path), "--port", str(port), "--host", "127.0.0.1",
+         "--no-browser", "--no-reload"],
+        cwd=workdir, env=full_env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + timeout_s
+        while True:
+            if proc.poll() is not None:
+                raise RuntimeError("langgraph dev exited:\n" + (workdir / "server.log").read_text()[-4000:])
+            try:
+                with urllib.request.urlopen(base + "/ok", timeout=2) as r:
+                    if r.status == 200:
+                        break
+            except OSError:
+                pass
+            if time.monotonic() > deadline:
+                raise RuntimeError("langgraph dev did not start:\n" + (workdir / "server.log").read_text()[-4000:])
+            time.sleep(0.5)
+        yield base, proc
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, 15)
+            try:
+                proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, 9)
+        log.close()
