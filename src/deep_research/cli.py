@@ -385,8 +385,8 @@ def main(argv: list[str] | None = None) -> int:
     """Entry point: user errors print one clear line and exit 2, never a traceback."""
     debug = bool(os.environ.get("DEEP_RESEARCH_DEBUG"))
     try:
-        app(args=argv, standalone_mode=False)
-        return 0
+        rc = app(args=argv, standalone_mode=False)  # click returns typer.Exit's code here
+        return rc if isinstance(rc, int) else 0
     except UserError as e:
         err.print(f"[red]error:[/red] {e}", highlight=False)
         return e.exit_code

@@ -71,7 +71,7 @@ class RunProgress:
         line = (f"[{self.stage}{f' r{self.round}' if self.round else ''}] researchers={self.running} "
                 f"sources={len(self.sources)} tokens={total_tokens(self.usage)}")
         if line.split("]")[0] != self._last_line.split("]")[0]:
-            self.console.print(line, highlight=False)
+            self.console.print(line, highlight=False, markup=False)
         self._last_line = line
 
     def __enter__(self) -> "RunProgress":

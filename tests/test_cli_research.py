@@ -1,0 +1,88 @@
+"""`deep-research research` and `resume` as a user runs them (scripted model via the
+DEEP_RESEARCH_DEPS extension point, local corpus, SQLite checkpoints)."""
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.support.scenario import QUESTION, write_corpus
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def run(*args, env=None, timeout=300):
+    full = {k: v for k, v in os.environ.items() if k not in ("OPENAI_API_KEY", "TAVILY_API_KEY", "OPENAI_BASE_URL")}
+    full["PYTHONPATH"] = str(ROOT)
+    full.update(env or {})
+    return subprocess.run([sys.executable, "-m", "deep_research.cli", *map(str, args)], capture_output=True,
+                          text=True, cwd=ROOT, env=full, timeout=timeout, stdin=subprocess.DEVNULL)
+
+
+SCRIPTED = {"DEEP_RESEARCH_DEPS": "tests.support.cli_deps:deps"}
+
+
+@pytest.fixture()
+def corpus(tmp_path):
+    return write_corpus(tmp_path / "corpus")
+
+
+def test_research_writes_the_report(tmp_path, corpus):
+    r = run("research", QUESTION, "--corpus", corpus, "--out", tmp_path / "reports", "--yes",
+            "--db", tmp_path / "state.sqlite", env=SCRIPTED)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "Traceback" not in r.stderr
+    assert re.search(r"Citations: \d+ verified, 0 repaired, 0 unsupported", r.stdout), r.stdout
+    assert "Tokens and time per node" in r.stdout
+    pdfs = list((tmp_path / "reports").rglob("report.pdf"))
+    assert len(pdfs) == 1
+    folder = pdfs[0].parent
+    for name in ("report.md", "report.linked.md", "report.html", "citations.json", "notes.md", "raw_notes.md"):
+        assert (folder / name).is_file(), name
+
+
+def test_brief_approval_without_a_terminal_waits_then_resumes(tmp_path, corpus):
+    db = tmp_path / "state.sqlite"
+    r = run("research", QUESTION, "--corpus", corpus, "--out", tmp_path / "reports", "--yes",
+            "--approve-brief", "--db", db, env=SCRIPTED)
+    # --yes with --approve-brief approves automatically
+    assert r.returncode == 0, r.stderr
+    r = run("research", QUESTION, "--corpus", corpus, "--out", tmp_path / "reports2",
+            "--approve-brief", "--db", db, env=SCRIPTED)
+    assert r.returncode == 3, r.stdout + r.stderr
+    assert "waiting for approval of the research brief" in r.stderr
+    thread = re.search(r"deep-research resume (\w+)", r.stderr).group(1)
+    r = run("resume", thread, "--reject", "Focus on Europe.", "--db", db, env=SCRIPTED)
+    assert r.returncode == 3 and "waiting for approval" in r.stderr  # rewritten, asked again
+    r = run("resume", thread, "--approve", "--db", db, env=SCRIPTED)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert list((tmp_path / "reports2").rglob("report.pdf"))
+    r = run("resume", thread, "--db", db, env=SCRIPTED)
+    assert r.returncode == 0 and "already complete" in r.stdout
+
+
+@pytest.mark.parametrize(
+    "args, env, message",
+    [
+        (["research", "   "], {}, "the question is empty"),
+        (["research", "x" * 20001], {}, "20,000"),
+        (["research", "bad\x07question"], {}, "control characters"),
+        (["research", "What is tea?", "--search", "google"], {}, "--search must be"),
+        (["research", "What is tea?", "--search", "local"], {"OPENAI_API_KEY": "k"}, "--corpus"),
+        (["research", "What is tea?", "--corpus", "/nonexistent/dir"], {}, "does not exist"),
+        (["research", "What is tea?", "--search", "none"], {}, "OPENAI_API_KEY"),
+        (["research", "What is tea?"], {"OPENAI_API_KEY": "k"}, "TAVILY_API_KEY"),
+        (["research", "What is tea?", "--search", "none", "--model", "openai:x", "--api-key-env", "MY_KEY"], {},
+         "MY_KEY"),
+        (["resume", "nosuchthread"], {}, "no run with thread id"),
+        (["resume", "t", "--approve", "--reject", "x"], {}, "either --approve or --reject"),
+    ],
+)
+def test_bad_input_exits_2_with_a_clear_message(tmp_path, args, env, message):
+    r = run(*args, "--db", tmp_path / "s.sqlite", env=env)
+    assert r.returncode == 2, (r.stdout, r.stderr)
+    assert message in r.stderr
+    assert "Traceback" not in r.stderr + r.stdout
