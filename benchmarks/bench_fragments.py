@@ -123,23 +123,13 @@ class ProbingBrowser(Browser):
     """The test helper's browser, plus batched generation and probing on one page."""
 
     def generate(self, url: str, quotes: list[str]) -> list[dict]:
-        page = self._context.new_page()
-        try:
-            page.goto(url, wait_until="load", timeout=60000)
-            return page.evaluate(_GENERATE_JS, quotes)
-        finally:
-            page.close()
+        return self.evaluate_on(url, _GENERATE_JS, quotes, timeout_ms=60000)
 
     def probe(self, url: str, quotes: list[str]) -> list[dict]:
-        page = self._context.new_page()
-        try:
-            page.goto(url, wait_until="load", timeout=60000)
-            got = page.evaluate(_PROBE_JS, quotes)
-            if not got["available"]:
-                raise RuntimeError("Chromium did not expose the TextFragmentAPI")
-            return got["results"]
-        finally:
-            page.close()
+        got = self.evaluate_on(url, _PROBE_JS, quotes, timeout_ms=60000)
+        if not got["available"]:
+            raise RuntimeError("Chromium did not expose the TextFragmentAPI")
+        return got["results"]
 
 
 # --- corpus ---------------------------------------------------------------------------

@@ -8,9 +8,11 @@ fragment benchmark. Never downloads a browser: it drives Debian's /usr/bin/chrom
 
 from __future__ import annotations
 
+import concurrent.futures
 import functools
 import http.server
 import os
+import queue
 import re
 import shutil
 import socketserver
@@ -92,42 +94,78 @@ def serve_directory(path: str):
 
 
 class Browser:
-    """One headless Chromium; ``highlighted(url)`` returns the text Chromium matched."""
+    """One headless Chromium; ``highlighted(url)`` returns the text Chromium matched.
+
+    Playwright's sync API keeps an event loop running in the thread that started it, and
+    that would make every later ``asyncio.run`` in the same thread fail. So the browser
+    lives in a thread of its own and each call is handed to that thread.
+    """
 
     def __init__(self) -> None:
+        self._jobs: queue.Queue = queue.Queue()
+        ready: concurrent.futures.Future = concurrent.futures.Future()
+        self._thread = threading.Thread(target=self._serve, args=(ready,), name="chromium", daemon=True)
+        self._thread.start()
+        self.version = ready.result(timeout=120)
+
+    def _serve(self, ready: concurrent.futures.Future) -> None:
         from playwright.sync_api import sync_playwright
 
-        self._pw = sync_playwright().start()
-        self._browser = self._pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
-        self._context = self._browser.new_context(viewport={"width": 1280, "height": 1200})
-        self.version = self._browser.version
+        try:
+            pw = sync_playwright().start()
+            browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+            self._context = browser.new_context(viewport={"width": 1280, "height": 1200})
+        except BaseException as exc:  # hand the failure to the caller, do not hide it
+            ready.set_exception(exc)
+            return
+        ready.set_result(browser.version)
+        while True:
+            job = self._jobs.get()
+            if job is None:
+                break
+            fn, done = job
+            if done.set_running_or_notify_cancel():
+                try:
+                    done.set_result(fn())
+                except BaseException as exc:
+                    done.set_exception(exc)
+        self._context.close()
+        browser.close()
+        pw.stop()
+
+    def _call(self, fn):
+        done: concurrent.futures.Future = concurrent.futures.Future()
+        self._jobs.put((fn, done))
+        return done.result(timeout=300)
+
+    def evaluate_on(self, url: str, script: str, arg=None, *, timeout_ms: int = 30000):
+        """Open ``url`` in a fresh tab, run ``script`` (a JS function) with ``arg``, close the tab."""
+
+        def run():
+            page = self._context.new_page()
+            try:
+                page.goto(url, wait_until="load", timeout=timeout_ms)
+                return page.evaluate(script, arg)
+            finally:
+                page.close()
+
+        return self._call(run)
 
     def highlighted(self, url: str) -> list[str | None]:
         """Text of each text directive's match in ``url`` (None where nothing matched)."""
-        page = self._context.new_page()
-        try:
-            page.goto(url, wait_until="load", timeout=30000)
-            result = page.evaluate(_MATCHED_JS)
-            if not result["available"]:
-                raise RuntimeError("Chromium did not expose the TextFragmentAPI")
-            return result["texts"]
-        finally:
-            page.close()
+        result = self.evaluate_on(url, _MATCHED_JS)
+        if not result["available"]:
+            raise RuntimeError("Chromium did not expose the TextFragmentAPI")
+        return result["texts"]
 
     def chromium_fragment(self, url: str, quote: str) -> str | None:
         """Chromium's own 'copy link to highlight' directive for the first occurrence."""
-        page = self._context.new_page()
-        try:
-            page.goto(url, wait_until="load", timeout=30000)
-            got = page.evaluate(_GENERATE_JS, quote)
-            return got.get("directive")
-        finally:
-            page.close()
+        return self.evaluate_on(url, _GENERATE_JS, quote).get("directive")
 
     def close(self) -> None:
-        self._context.close()
-        self._browser.close()
-        self._pw.stop()
+        if self._thread.is_alive():
+            self._jobs.put(None)
+            self._thread.join(timeout=60)
 
     def __enter__(self) -> "Browser":
         return self
