@@ -1,7 +1,34 @@
-"""Errors that reach the user."""
+"""Errors that reach the user, and keeping credentials out of what they say."""
+
+import os
+import re
 
 
 class UserError(Exception):
     """Bad input from the user: reported as a clear message with exit code 2."""
 
     exit_code = 2
+
+
+# --- keeping credentials out of messages --------------------------------------------------
+# Variables that hold credentials. Names a configuration points at (``*_api_key_env``) are
+# added when a model spec is made, so a key of any format is redacted, not only known prefixes.
+SECRET_ENV_NAMES: set[str] = {"OPENAI_API_KEY", "AZURE_OPENAI_API_KEY", "TAVILY_API_KEY", "ANTHROPIC_API_KEY",
+                              "DEEP_RESEARCH_JWT_SECRET", "DEEP_RESEARCH_AUTH_TOKENS"}
+_KEY_PATTERN = re.compile(r"\b(sk|tvly|key|gsk|hf)[-_][A-Za-z0-9_\-]{8,}")
+
+
+def remember_secret_env(name: str | None) -> None:
+    if name:
+        SECRET_ENV_NAMES.add(name)
+
+
+def redact(text: str) -> str:
+    """``text`` with the values of credential variables and key-like tokens masked."""
+    for name in SECRET_ENV_NAMES:
+        value = os.environ.get(name) or ""
+        for part in value.split(","):  # token lists hold several secrets
+            part = part.strip()
+            if len(part) >= 8:
+                text = text.replace(part, "***")
+    return _KEY_PATTERN.sub(r"\1-***", text)

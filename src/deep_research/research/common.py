@@ -15,9 +15,9 @@ from langchain_core.messages import AnyMessage, HumanMessage
 from langgraph.config import get_stream_writer
 
 from ..publish.files import inside, safe_name
-from ..search.base import SearchBackend
+from ..search.base import SearchBackend, SearchError, SearchResult
 from .configuration import Configuration
-from .models import Meter, ModelFactory, default_model_factory, message_text
+from .models import Meter, ModelFactory, default_model_factory, describe, is_transient, message_text
 from .sources import PageStore, owner_of
 
 log = logging.getLogger(__name__)
@@ -28,6 +28,7 @@ class ResearchFailed(Exception):
     so far stays in the checkpoint (resume retries the step) and in notes.md."""
 
     def __init__(self, stage: str, message: str, notes_path: str | None = None):
+        message = message.removeprefix(f"{stage}: ")  # a model error already names its node
         super().__init__(f"{stage}: {message}")
         self.stage = stage
         self.message = message
@@ -90,7 +91,8 @@ class NodeContext:
     def make(cls, name: str, deps: Deps, config: dict, runtime: Any) -> "NodeContext":
         cfg = Configuration.resolve(config, getattr(runtime, "context", None))
         store = getattr(runtime, "store", None)
-        meter = Meter(name, timeout_s=cfg.request_timeout_s, max_retries=cfg.max_retries)
+        meter = Meter(name, timeout_s=cfg.request_timeout_s, max_retries=cfg.max_retries,
+                      backoff_s=cfg.retry_backoff_s)
         return cls(name, cfg, deps, config, store, meter)
 
     async def model(self, role: str) -> BaseChatModel:
@@ -98,6 +100,32 @@ class NodeContext:
 
     async def search(self) -> SearchBackend:
         return await self.deps.search(self.cfg)
+
+    async def run_search(self, query: str, max_results: int) -> list[SearchResult]:
+        """One search with an explicit timeout, transient failures retried with backoff
+        (bounded; counted in this node's usage as retries). A backend that retries by
+        itself (it has a ``max_retries`` setting, like Tavily) and enforces its own
+        timeouts is called once, so retries do not multiply."""
+        backend = await self.search()
+        own_retries = isinstance(getattr(backend, "max_retries", None), int)
+        retries = 0 if own_retries else self.cfg.max_retries
+        attempt = 0
+        while True:
+            try:
+                call = backend.search(query, max_results=max_results)
+                if own_retries:
+                    return list(await call)
+                return list(await asyncio.wait_for(call, timeout=self.cfg.request_timeout_s))
+            except Exception as e:  # classified below; the caller records what it gives up on
+                transient = (e.transient if isinstance(e, SearchError) else is_transient(e))
+                if not transient or attempt >= retries:
+                    raise
+                attempt += 1
+                self.meter.usage.retries += 1
+                delay = self.meter.backoff(attempt)
+                log.warning("%s: search failed (%s); retry %d/%d in %.1fs", self.name, describe(e), attempt,
+                            retries, delay)
+                await asyncio.sleep(delay)
 
     @property
     def pages(self) -> PageStore:
@@ -107,9 +135,18 @@ class NodeContext:
     def today(self) -> str:
         return self.deps.today().isoformat()
 
+    def shortened(self, what: str, stage: str | None = None) -> list[dict]:
+        """A degradation record when requests of this node were shortened to fit the model's
+        context window (part of ``what`` was not seen by the model), else nothing."""
+        n = self.meter.usage.shortened
+        if not n:
+            return []
+        return [{"stage": stage or self.name, "kind": "shortened",
+                 "message": f"{n} request(s) shortened to fit the model's context window: part of the "
+                            f"{what} was left out"}]
+
     def usage_update(self) -> dict:
-        return {"usage": {self.name: self.meter.usage.as_dict()}} if self.meter.usage.calls or \
-            self.meter.usage.retries else {}
+        return {"usage": {self.name: self.meter.usage.as_dict()}} if self.meter.usage.any() else {}
 
     def progress(self, **event: Any) -> None:
         try:
@@ -131,11 +168,12 @@ def conversation_text(messages: list[AnyMessage]) -> str:
 
 
 def run_dir(cfg: Configuration, state: dict, thread_id: str) -> Path:
-    """The run's output folder: <output_dir>/<date>-<question slug>-<thread id prefix>."""
+    """The run's output folder: <output_dir>/<date>-<question slug>-<thread id>."""
     out = Path(cfg.output_dir).expanduser()
     question = state.get("question") or "report"
-    name = f"{dt.date.today().isoformat()}-{safe_name(question, max_len=50)}-{safe_name(thread_id)[:8]}"
-    folder = inside(out, safe_name(name))
+    # The whole thread id: server thread ids (UUIDv7) share their leading digits for a minute.
+    name = f"{dt.date.today().isoformat()}-{safe_name(question, max_len=50)}-{safe_name(thread_id, max_len=64)}"
+    folder = inside(out, safe_name(name, max_len=140))
     folder.mkdir(parents=True, exist_ok=True)
     return folder
 

@@ -13,13 +13,15 @@ holds its key (``*_api_key_env``), so keys stay out of state, checkpoints and lo
 
 from __future__ import annotations
 
+import json
 import os
+import typing
 from enum import StrEnum
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field, ValidationError, field_validator
 
-from ..errors import UserError
+from ..errors import UserError, remember_secret_env
 
 ROLES = ("research", "summarization", "compression", "final_report", "citation_check")
 
@@ -33,6 +35,10 @@ class SearchAPI(StrEnum):
 def _ui(kind: str, description: str, **extra: Any) -> dict:
     """Metadata LangGraph Studio uses to render a configuration knob."""
     return {"x_oap_ui_config": {"type": kind, "description": description, **extra}}
+
+
+def _is_dict_field(annotation: Any) -> bool:
+    return annotation is dict or dict in typing.get_args(annotation) or typing.get_origin(annotation) is dict
 
 
 class Configuration(BaseModel):
@@ -117,6 +123,8 @@ class Configuration(BaseModel):
         120.0, gt=0, le=3600, json_schema_extra=_ui("number", "Timeout of each model and search request (seconds)."))
     max_retries: int = Field(
         3, ge=0, le=10, json_schema_extra=_ui("number", "Retries of a failed model or search request."))
+    retry_backoff_s: float = Field(
+        1.0, ge=0, le=60, json_schema_extra=_ui("number", "First delay before a retry (seconds); doubles each time."))
 
     # --- output -----------------------------------------------------------------------
     output_dir: str = Field("docs/reports", json_schema_extra=_ui("text", "Where each run's report folder is written."))
@@ -135,6 +143,8 @@ class Configuration(BaseModel):
         if role not in ROLES:
             raise ValueError(f"unknown model role {role!r}")
         spec = getattr(self, f"{role}_model")
+        key_env = getattr(self, f"{role}_model_api_key_env") or self.model_api_key_env
+        remember_secret_env(key_env)
         provider, _, name = spec.partition(":")
         if not name:
             provider, name = "openai", spec
@@ -144,7 +154,7 @@ class Configuration(BaseModel):
             "model": name,
             "max_tokens": getattr(self, f"{role}_model_max_tokens"),
             "base_url": getattr(self, f"{role}_model_base_url") or self.model_base_url,
-            "api_key_env": getattr(self, f"{role}_model_api_key_env") or self.model_api_key_env,
+            "api_key_env": key_env,
             "timeout": self.request_timeout_s,
             "max_retries": self.max_retries,
         }
@@ -170,6 +180,12 @@ class Configuration(BaseModel):
             key = f"DEEP_RESEARCH_{name.upper()}"
             if key in env and env[key] != "":
                 out[name] = env[key]
+                if _is_dict_field(cls.model_fields[name].annotation):
+                    # dict settings (mcp_config) are JSON text in the environment
+                    try:
+                        out[name] = json.loads(env[key])
+                    except json.JSONDecodeError as e:
+                        raise UserError(f"{key} must be a JSON object ({e.msg} at character {e.pos})") from None
         if "model_base_url" not in out and env.get("OPENAI_BASE_URL"):
             out["model_base_url"] = env["OPENAI_BASE_URL"]
         return out

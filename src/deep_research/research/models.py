@@ -4,7 +4,10 @@ Every model call of the graph goes through :class:`Meter`, which
 * retries transient failures (rate limits, 5xx, timeouts, refused connections) with
   exponential backoff and jitter, a bounded number of times, under an explicit timeout;
 * on a context-length error shortens the request and tries again (bounded);
-* records calls, tokens and seconds per node, so cost is visible in state and the CLI.
+* re-asks, a bounded number of times, when an answer is malformed (no valid structured
+  answer, or an empty reply where text is needed);
+* records calls, tokens, seconds, retries, repairs and shortenings per node, so cost and
+  trouble are visible in state and the CLI.
 The provider client's own retries are switched off so retries do not multiply.
 """
 
@@ -24,7 +27,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
 from pydantic import BaseModel, ValidationError
 
-from ..errors import UserError
+from ..errors import UserError, redact
 
 log = logging.getLogger(__name__)
 T = TypeVar("T", bound=BaseModel)
@@ -139,9 +142,7 @@ def is_transient(e: BaseException) -> bool:
 
 def describe(e: BaseException) -> str:
     """A short description of an error that never includes credentials."""
-    text = f"{type(e).__name__}: {e}"
-    text = re.sub(r"(sk|tvly|key)-[A-Za-z0-9_\-]{8,}", r"\1-***", text)
-    return text[:500]
+    return redact(f"{type(e).__name__}: {e}")[:500]
 
 
 # --- usage -------------------------------------------------------------------------------
@@ -151,8 +152,10 @@ class Usage:
     input_tokens: int = 0
     output_tokens: int = 0
     seconds: float = 0.0
-    retries: int = 0
+    retries: int = 0  # transient failures (rate limit, 5xx, timeout, connection) retried
     cost_usd: float = 0.0
+    repairs: int = 0  # malformed answers asked again (invalid structured output, empty reply)
+    shortened: int = 0  # requests shortened after a context-length error
 
     def add(self, other: "Usage") -> None:
         self.calls += other.calls
@@ -161,10 +164,17 @@ class Usage:
         self.seconds += other.seconds
         self.retries += other.retries
         self.cost_usd += other.cost_usd
+        self.repairs += other.repairs
+        self.shortened += other.shortened
+
+    def any(self) -> bool:
+        """Whether anything happened worth recording."""
+        return bool(self.calls or self.retries or self.repairs or self.shortened)
 
     def as_dict(self) -> dict:
         return {"calls": self.calls, "input_tokens": self.input_tokens, "output_tokens": self.output_tokens,
-                "seconds": round(self.seconds, 3), "retries": self.retries, "cost_usd": round(self.cost_usd, 6)}
+                "seconds": round(self.seconds, 3), "retries": self.retries, "cost_usd": round(self.cost_usd, 6),
+                "repairs": self.repairs, "shortened": self.shortened}
 
 
 def merge_usage(left: dict | None, right: dict | None) -> dict:
@@ -192,16 +202,28 @@ def _price(model: BaseChatModel) -> tuple[float, float] | None:
 
 # --- calls -------------------------------------------------------------------------------
 def _shorten(messages: list[BaseMessage]) -> list[BaseMessage] | None:
-    """Halve the longest message (keeping its start and end); None if nothing is left to cut."""
+    """Halve the longest message (keeping its start and end), or, when no message is long,
+    drop the oldest turn of the conversation; None if nothing is left to cut.
+
+    Only messages before the last AI message are old turns: the request itself (a task and
+    e.g. an appended JSON instruction) is never dropped, which would leave the model
+    answering an instruction without its task. An AI message with tool calls is dropped
+    together with the tool results that answer it (a provider rejects unpaired ones)."""
     longest = max(range(len(messages)), key=lambda i: len(str(messages[i].content)), default=None)
     if longest is None:
         return None
     content = messages[longest].content
     if not isinstance(content, str) or len(content) < 2000:
-        # drop the oldest non-system message instead
-        for i, m in enumerate(messages):
-            if not isinstance(m, SystemMessage) and i < len(messages) - 1:
-                return messages[:i] + messages[i + 1 :]
+        last_ai = max((i for i, m in enumerate(messages) if isinstance(m, AIMessage)), default=0)
+        for i, m in enumerate(messages[:last_ai]):
+            if isinstance(m, SystemMessage):
+                continue
+            drop = {i}
+            if isinstance(m, AIMessage) and m.tool_calls:
+                ids = {c.get("id") for c in m.tool_calls}
+                drop |= {j for j, t in enumerate(messages)
+                         if isinstance(t, ToolMessage) and t.tool_call_id in ids}
+            return [x for j, x in enumerate(messages) if j not in drop]
         return None
     keep = len(content) // 4
     short = content[:keep] + "\n\n[... shortened to fit the model's context window ...]\n\n" + content[-keep:]
@@ -219,6 +241,11 @@ class Meter:
     backoff_s: float = 1.0
     usage: Usage = field(default_factory=Usage)
     max_context_retries: int = 3
+    max_backoff_s: float = 30.0
+
+    def backoff(self, attempt: int) -> float:
+        """Delay before retry ``attempt`` (1, 2, ...): exponential, capped, with jitter."""
+        return min(self.backoff_s * (2 ** (attempt - 1)), self.max_backoff_s) * (0.5 + random.random())
 
     async def invoke(self, model: BaseChatModel, messages: Sequence[BaseMessage], **kwargs: Any) -> AIMessage:
         msgs = list(messages)
@@ -233,13 +260,14 @@ class Meter:
                     cut = _shorten(msgs)
                     if cut is not None:
                         shortened += 1
+                        self.usage.shortened += 1
                         log.warning("%s: context too long, shortening the request (%d)", self.node, shortened)
                         msgs = cut
                         continue
                 if is_transient(e) and attempt < self.max_retries:
                     attempt += 1
                     self.usage.retries += 1
-                    delay = self.backoff_s * (2 ** (attempt - 1)) * (0.5 + random.random())
+                    delay = self.backoff(attempt)
                     log.warning("%s: %s; retry %d/%d in %.1fs", self.node, describe(e), attempt,
                                 self.max_retries, delay)
                     await asyncio.sleep(delay)
@@ -258,6 +286,21 @@ class Meter:
             if not isinstance(result, AIMessage):
                 result = AIMessage(content=str(getattr(result, "content", result)))
             return result
+
+    async def text(self, model: BaseChatModel, messages: Sequence[BaseMessage], *, what: str = "text",
+                   max_repairs: int = 1) -> str:
+        """The reply's text, asked again (bounded) when the model answers with nothing;
+        ModelCallError when the text stays empty, so callers never build on an empty answer."""
+        for attempt in range(max_repairs + 1):
+            reply = await self.invoke(model, messages)
+            text = message_text(reply).strip()
+            if text:
+                return text
+            if attempt < max_repairs:
+                self.usage.repairs += 1
+                log.warning("%s: empty %s from the model; asking again", self.node, what)
+        raise ModelCallError(f"{self.node}: the model returned an empty {what} "
+                             f"({max_repairs + 1} attempt(s))")
 
     async def structured(self, model: BaseChatModel, schema: type[T], messages: Sequence[BaseMessage],
                          method: str = "auto") -> T:
@@ -284,12 +327,14 @@ class Meter:
                     parsed = _from_reply(reply, schema, errors)
                     if parsed is not None:
                         return parsed
+                    self.usage.repairs += 1  # asked again below, as JSON text
         elif method == "json_schema":
             runnable = model.with_structured_output(schema, method="json_schema", include_raw=True)
             out = await self.invoke(_RawStructured(runnable), msgs)
             parsed = _from_reply(out, schema, errors)
             if parsed is not None:
                 return parsed
+            self.usage.repairs += 1  # asked again below, as JSON text
         prompt = msgs + [HumanMessage(_json_instruction(schema))]
         kwargs = {"response_format": {"type": "json_object"}} if method == "json_mode" else {}
         for attempt in range(2):
@@ -297,8 +342,11 @@ class Meter:
             parsed = _from_reply(reply, schema, errors)
             if parsed is not None:
                 return parsed
+            if attempt == 1:
+                break
+            self.usage.repairs += 1
             prompt = prompt + [reply, HumanMessage(
-                f"That was not valid. Problem: {errors[-1][:500]}\n" + _json_instruction(schema))]
+                f"That was not valid. Problem: {(errors or ['no answer'])[-1][:500]}\n" + _json_instruction(schema))]
         raise StructuredOutputError(f"{self.node}: no valid {schema.__name__} from the model: "
                                     + " | ".join(e[:200] for e in errors[-3:]))
 
@@ -328,34 +376,31 @@ def _json_instruction(schema: type[BaseModel]) -> str:
 _FENCE = re.compile(r"```(?:json)?\s*(.*?)```", re.S)
 
 
+_MAX_JSON_STARTS = 200
+
+
 def extract_json(text: str) -> Any:
     """The first JSON object in a reply (bare, fenced, or surrounded by prose)."""
     text = text.strip()
-    candidates = [text] + [m.group(1) for m in _FENCE.finditer(text)]
-    start = text.find("{")
-    if start != -1:
-        depth, in_str, esc = 0, False, False
-        for i in range(start, len(text)):
-            ch = text[i]
-            if in_str:
-                esc = (ch == "\\") and not esc
-                if ch == '"' and not esc:
-                    in_str = False
-                continue
-            if ch == '"':
-                in_str = True
-            elif ch == "{":
-                depth += 1
-            elif ch == "}":
-                depth -= 1
-                if depth == 0:
-                    candidates.append(text[start : i + 1])
-                    break
-    for c in candidates:
+    for candidate in [text] + [m.group(1) for m in _FENCE.finditer(text)]:
         try:
-            return json.loads(c)
+            return json.loads(candidate)
         except (json.JSONDecodeError, ValueError):
             continue
+    # Prose around the object: try each "{" in turn (prose may hold braces of its own),
+    # letting the JSON decoder find where the object ends.
+    decoder = json.JSONDecoder()
+    start = text.find("{")
+    for _ in range(_MAX_JSON_STARTS):
+        if start == -1:
+            break
+        try:
+            value, _end = decoder.raw_decode(text, start)
+            if isinstance(value, dict):
+                return value
+        except (json.JSONDecodeError, ValueError):
+            pass
+        start = text.find("{", start + 1)
     raise ValueError("no JSON object found in the reply")
 
 
@@ -373,7 +418,14 @@ def _from_reply(reply: AIMessage, schema: type[T], errors: list[str]) -> T | Non
             return schema.model_validate(data)
         except (ValueError, ValidationError) as e:
             errors.append(f"reply text is not a valid {schema.__name__}: {e}")
-    elif not getattr(reply, "tool_calls", None):
+    elif getattr(reply, "tool_calls", None):
+        names = sorted({str(c.get("name")) for c in reply.tool_calls} - {schema.__name__})
+        if names:
+            errors.append(f"the reply called {', '.join(names)} instead of giving a {schema.__name__}")
+    elif getattr(reply, "invalid_tool_calls", None):
+        errors.append(f"the reply's tool call arguments are not valid JSON: "
+                      f"{str(reply.invalid_tool_calls[0].get('error') or '')[:200]}")
+    else:
         errors.append("empty reply")
     return None
 

@@ -98,6 +98,11 @@ page; only those sentences can be cited later. Use think_tool to reflect after s
 have at most {max_calls} tool calls. Stop when you have enough evidence, or when searches stop
 finding new information."""
 
+RESEARCHER_EXTRA_TOOLS = """
+
+Other tools ({names}) return notes that help you decide what to search for. Their output is
+not a page: it cannot be cited. Only sentences from search results can be cited."""
+
 SUMMARIZE_PAGE = """Summarise this page for a researcher working on: {query}
 {data_notice}
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
+import time
 from typing import Any, Literal
 
 from langchain_core.messages import HumanMessage
@@ -19,7 +20,7 @@ from ..citations.verify import SourceIndex
 from ..publish import detect_lang, publish_report, write_atomic
 from . import prompts
 from .common import Deps, NodeContext, ResearchFailed, asave_notes, notes_markdown, run_dir
-from .models import ModelCallError, describe, message_text
+from .models import Meter, ModelCallError, describe, is_transient
 from .state import ResearchState, error_record
 
 log = logging.getLogger(__name__)
@@ -76,14 +77,17 @@ class ReportNodes:
         if not cited and ctx.cfg.search_api.value != "none":
             path = await asave_notes(ctx.cfg, state, ctx.thread_id)
             failed = [e["message"] for e in state.get("errors") or []][-3:]
+            stopped = [d["message"] for d in state.get("degradations") or []
+                       if d.get("stage") == "supervisor" and d.get("message", "").startswith("research stopped")]
             raise ResearchFailed("final_report_generation",
                                  "no research produced citable findings, so no report was written"
+                                 + (f" ({stopped[-1]})" if stopped else "")
                                  + (f" (last errors: {'; '.join(failed)})" if failed else ""),
                                  str(path) if path else None)
         findings = "\n\n".join(f"### {n['topic']}\n{n['findings']}" for n in notes) or "(no findings)"
         limits = [e["message"] for e in state.get("errors") or []]
         limits += [d["message"] for d in state.get("degradations") or []
-                   if d.get("stage") in ("supervisor", "researcher")]
+                   if d.get("stage") in ("supervisor", "researcher") and d.get("kind") != "shortened"]
         if ctx.cfg.search_api.value == "none":
             limits.append("no search was configured: the report is written without sources")
         limitations = prompts.LIMITATIONS.format(items="\n".join(f"- {x}" for x in dict.fromkeys(limits))) \
@@ -95,11 +99,18 @@ class ReportNodes:
                                              limitations=limitations, language=language,
                                              data_notice=prompts.DATA_NOTICE)
         try:
-            reply = await ctx.meter.invoke(await ctx.model("final_report"), [HumanMessage(prompt)])
+            report = await ctx.meter.text(await ctx.model("final_report"), [HumanMessage(prompt)],
+                                          what="report")
         except ModelCallError as e:
             path = await asave_notes(ctx.cfg, state, ctx.thread_id)
             raise ResearchFailed("final_report_generation", str(e), str(path) if path else None) from e
-        return {**ctx.usage_update(), "final_report": message_text(reply).strip(), "stage": "final report"}
+        shortened = ctx.shortened("findings")
+        note = ("the findings were too long for the report model's context window; part of them was left "
+                "out of this report")
+        extra = [note] if shortened else []
+        return {**ctx.usage_update(), **({"degradations": shortened} if shortened else {}),
+                "final_report": with_limitations(report, list(dict.fromkeys(limits)), extra),
+                "stage": "final report"}
 
     async def check_citations(self, state: ResearchState, config, runtime) -> dict:
         """Code checks every quote against its page; an agent proposes fixes for the ones
@@ -107,7 +118,7 @@ class ReportNodes:
         ctx = NodeContext.make("check_citations", self.deps, config, runtime)
         ctx.progress(stage="citation check")
         sources, missing = await ctx.pages.load_sources(state.get("sources") or {})
-        update: dict[str, Any] = {"stage": "citation check"}
+        update: dict[str, Any] = {"stage": "citation check", "degradations": []}
         if missing:
             update["degradations"] = [error_record("check_citations",
                                                    f"content of {len(missing)} source(s) is missing from the store")]
@@ -124,10 +135,19 @@ class ReportNodes:
 
         results = await asyncio.gather(*(fix(c) for c in bad))
         edits = []
+        agent_failed = 0
         for edit, record in results:
             fixes.append(record)
+            agent_failed += bool(record.get("agent_failed"))
             if edit:
                 edits.append(edit)
+        if agent_failed:
+            update["degradations"].append(error_record(
+                "check_citations", f"the citation-check model failed on {agent_failed} of {len(bad)} unsupported "
+                "citation(s); they are left marked unsupported"))
+        update["degradations"].extend(ctx.shortened("citation context"))
+        if not update["degradations"]:
+            del update["degradations"]
         edits = _non_overlapping(edits)
         checked = replace_spans(markdown, edits)
         final = await asyncio.to_thread(check_citations, checked, sources)
@@ -167,7 +187,7 @@ class ReportNodes:
             decision = await ctx.meter.structured(await ctx.model("citation_check"), FixCitation,
                                                   [HumanMessage(prompt)], ctx.cfg.structured_output)
         except ModelCallError as e:
-            return None, {**record, "outcome": "left unsupported", "why": describe(e)[:200]}
+            return None, {**record, "outcome": "left unsupported", "why": describe(e)[:200], "agent_failed": True}
         if decision.action in ("replace", "repoint"):
             sid = decision.source_id.strip() if decision.action == "repoint" else c.ref.source_id
             check = index.verify(decision.quote, sid or c.ref.source_id)
@@ -192,27 +212,58 @@ class ReportNodes:
         markdown = state.get("report_markdown") or state.get("final_report", "")
         try:
             files, summary, ui, degradations = await asyncio.to_thread(
-                _write_outputs, ctx.cfg, state, ctx.thread_id, markdown, sources)
+                _write_outputs, ctx.cfg, state, ctx.thread_id, markdown, sources, ctx.meter)
         except Exception as e:  # noqa: BLE001 - reported as the run's failure, notes kept
             notes = await asave_notes(ctx.cfg, state, ctx.thread_id)
             raise ResearchFailed("publish", describe(e), str(notes) if notes else None) from e
         update: dict[str, Any] = {"degradations": degradations} if degradations else {}
-        return {**update, "outputs": files, "report_markdown": ui,
+        return {**update, **ctx.usage_update(), "outputs": files, "report_markdown": ui,
                 "citation_summary": {**(state.get("citation_summary") or {}), **summary},
                 "status": "completed", "stage": "done", "run_dir": files["dir"]}
 
 
-def _write_outputs(cfg, state: dict, thread_id: str, markdown: str, sources: list[Source]):
-    """All file writing of the publish step (blocking I/O, run in a worker thread)."""
+def with_limitations(report: str, limits: list[str], always: list[str] | None = None) -> str:
+    """The report, with a limitations section added by code when the model left it out:
+    research that is missing is never silently missing from the report. ``always`` are
+    limitations the model could not know about (added in any case)."""
+    stated = re.search(r"^(?:#{1,6}\s+|\*\*|__)[^\n]*limitation", report, re.IGNORECASE | re.MULTILINE)
+    items = ([] if stated else list(limits)) + list(always or [])
+    if not items:
+        return report
+    title = "## Further limitations" if stated else "## Limitations"
+    section = f"{title}\n\n" + "\n".join(f"- {x}" for x in items) + "\n"
+    sources = list(re.finditer(r"^## Sources\s*$", report, re.MULTILINE))
+    if sources:
+        at = sources[-1].start()
+        return report[:at] + section + "\n" + report[at:]
+    return report.rstrip() + "\n\n" + section
+
+
+def _write_outputs(cfg, state: dict, thread_id: str, markdown: str, sources: list[Source], meter: Meter):
+    """All file writing of the publish step (blocking I/O, run in a worker thread). A PDF
+    that fails for a transient reason (timeout, lost connection) is tried again (bounded);
+    without it the markdown and HTML still count (recorded as a degradation)."""
     folder = run_dir(cfg, state, thread_id)
     degradations = []
-    try:
-        result = publish_report(markdown, sources, folder, pdf=cfg.write_pdf)
-    except Exception as e:  # noqa: BLE001 - without the PDF, markdown and HTML still count
-        if not cfg.write_pdf:
-            raise
-        degradations.append(error_record("publish", f"PDF not written: {describe(e)}"))
-        result = publish_report(markdown, sources, folder, pdf=False)
+    attempt = 0
+    while True:
+        try:
+            result = publish_report(markdown, sources, folder, pdf=cfg.write_pdf)
+            break
+        except Exception as e:  # noqa: BLE001 - without the PDF, markdown and HTML still count
+            if not cfg.write_pdf:
+                raise
+            if is_transient(e) and attempt < cfg.max_retries:
+                attempt += 1
+                meter.usage.retries += 1
+                delay = meter.backoff(attempt)
+                log.warning("publish: PDF failed (%s); retry %d/%d in %.1fs", describe(e), attempt,
+                            cfg.max_retries, delay)
+                time.sleep(delay)
+                continue
+            degradations.append(error_record("publish", f"PDF not written: {describe(e)}"))
+            result = publish_report(markdown, sources, folder, pdf=False)
+            break
     notes, raw = notes_markdown(state)
     write_atomic(folder / "notes.md", notes)
     write_atomic(folder / "raw_notes.md", raw)

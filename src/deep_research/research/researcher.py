@@ -16,11 +16,12 @@ from pydantic import BaseModel, Field
 from ..citations.edit import clean_refs, ref_tag
 from ..citations.model import Source, Verdict
 from ..citations.verify import SourceIndex
+from ..errors import UserError
 from ..search.base import SearchResult
-from . import prompts
+from . import mcp, prompts
 from .common import Deps, NodeContext
 from .models import ModelCallError, approx_tokens, describe, message_text
-from .sources import SourceMeta
+from .sources import SourceMeta, source_id_for
 from .state import ResearcherInput, ResearcherOutput, ResearcherState, error_record
 from .tools import RESEARCHER_TOOLS, SEARCH, THINK
 
@@ -62,6 +63,16 @@ def _source_block(meta: SourceMeta, summary: str, sentences: list[tuple[str, str
     return "\n".join(lines)
 
 
+def _over_share(state: ResearcherState) -> str | None:
+    """Which share of the budget ("token" or "cost") this research unit has used up, if any."""
+    budget, cost_budget = state.get("token_budget"), state.get("cost_budget")
+    if budget is not None and state.get("spent_tokens", 0) >= budget:
+        return "token"
+    if cost_budget is not None and state.get("spent_cost", 0.0) >= cost_budget:
+        return "cost"
+    return None
+
+
 class ResearcherNodes:
     def __init__(self, deps: Deps):
         self.deps = deps
@@ -78,15 +89,20 @@ class ResearcherNodes:
         elif approx_tokens(history) > ctx.cfg.summarize_after_tokens:
             history, summary_update = await self._summarise_history(ctx, history)
             update.update(summary_update)
-        budget = state.get("token_budget")
-        if budget and state.get("spent_tokens", 0) >= budget:
+        over = _over_share(state)
+        if over:
             return Command(goto="compress_research", update={**update, "degradations": [error_record(
-                "researcher", "research unit stopped at its share of the token budget",
+                "researcher", f"research unit stopped at its share of the {over} budget",
                 topic=state.get("topic", ""))]})
+        extra_tools, problem = await _mcp_tools(ctx)
+        if problem and not state.get("mcp_problem_recorded"):
+            update["degradations"] = [error_record("researcher", problem, topic=state.get("topic", ""))]
+            update["mcp_problem_recorded"] = True
         system = SystemMessage(prompts.RESEARCHER.format(
             date=ctx.today, topic=state.get("topic", ""), max_calls=ctx.cfg.max_react_tool_calls,
-            data_notice=prompts.DATA_NOTICE))
-        model = (await ctx.model("research")).bind_tools(RESEARCHER_TOOLS)
+            data_notice=prompts.DATA_NOTICE) + (prompts.RESEARCHER_EXTRA_TOOLS.format(
+                names=", ".join(t.name for t in extra_tools)) if extra_tools else ""))
+        model = (await ctx.model("research")).bind_tools([*RESEARCHER_TOOLS, *extra_tools])
         try:
             reply = await ctx.meter.invoke(model, [system, *history])
         except ModelCallError as e:
@@ -95,10 +111,24 @@ class ResearcherNodes:
                 "errors": [error_record("researcher", str(e), topic=state.get("topic", ""))]})
         msgs = list(update.get("researcher_messages") or [])
         msgs.append(reply)
-        update["researcher_messages"] = msgs
         update["spent_tokens"] = state.get("spent_tokens", 0) + ctx.meter.usage.input_tokens + \
             ctx.meter.usage.output_tokens
-        goto = "researcher_tools" if reply.tool_calls else "compress_research"
+        update["spent_cost"] = state.get("spent_cost", 0.0) + ctx.meter.usage.cost_usd
+        if reply.tool_calls or reply.invalid_tool_calls:
+            goto = "researcher_tools"
+        elif not state.get("tool_calls_made") and not state.get("nudged"):
+            # Stopping before any search leaves nothing to cite: asked once to use the tools.
+            ctx.meter.usage.repairs += 1
+            log.warning("researcher replied without searching; asking again")
+            msgs.append(HumanMessage("You have not searched yet, and only sentences from search results "
+                                     "can be cited. Use the search tool."))
+            update["nudged"] = True
+            goto = "researcher"
+        else:
+            goto = "compress_research"
+        update["researcher_messages"] = msgs
+        if ctx.meter.usage.shortened:
+            update["degradations"] = [*update.get("degradations", []), *ctx.shortened("researcher's conversation")]
         return Command(goto=goto, update={**update, **ctx.usage_update()})
 
     async def _summarise_history(self, ctx: NodeContext, history: list) -> tuple[list, dict]:
@@ -133,10 +163,19 @@ class ResearcherNodes:
         last = state["researcher_messages"][-1]
         made = state.get("tool_calls_made", 0)
         budget = ctx.cfg.max_react_tool_calls - made
-        calls = list(last.tool_calls)
+        # Calls whose arguments were not valid JSON count as calls and are answered with the problem.
+        invalid = [{"name": "invalid", "args": {}, "id": c.get("id") or f"invalid_{i}",
+                    "invalid_name": c.get("name"), "error": c.get("error")}
+                   for i, c in enumerate(getattr(last, "invalid_tool_calls", None) or [])]
+        calls = [*last.tool_calls, *invalid]
         results: list[ToolMessage] = []
         update: dict[str, Any] = {"found_sources": {}, "excerpts": [], "degradations": [], "errors": []}
         run_now, refused = calls[: max(budget, 0)], calls[max(budget, 0):]
+        over = _over_share(state)
+        if over:  # the model call that asked for these used up the unit's share: no more searches
+            update["degradations"].append(error_record(
+                "researcher", f"research unit stopped at its share of the {over} budget", topic=state.get("topic", "")))
+            run_now, refused = [], calls
         outcomes = await asyncio.gather(*(self._run_tool(ctx, state, c) for c in run_now))
         for call, (text, extra) in zip(run_now, outcomes):
             results.append(ToolMessage(text, tool_call_id=call["id"], name=call["name"]))
@@ -146,65 +185,87 @@ class ResearcherNodes:
                 else:
                     update[key].extend(value)
         for call in refused:
-            results.append(ToolMessage(
-                f"Not run: the limit of {ctx.cfg.max_react_tool_calls} tool calls is reached.",
-                tool_call_id=call["id"], name=call["name"]))
+            why = (f"this research unit's share of the {over} budget is used up" if over else
+                   f"the limit of {ctx.cfg.max_react_tool_calls} tool calls is reached")
+            results.append(ToolMessage(f"Not run: {why}.", tool_call_id=call["id"], name=call["name"]))
         made += len(run_now)
+        update["degradations"].extend(ctx.shortened("page shown for a summary", "summarize_page"))
         goto = "compress_research" if made >= ctx.cfg.max_react_tool_calls or refused else "researcher"
         spent = state.get("spent_tokens", 0) + ctx.meter.usage.input_tokens + ctx.meter.usage.output_tokens
         return Command(goto=goto, update={
             **{k: v for k, v in update.items() if v}, **ctx.usage_update(),
             "researcher_messages": results, "tool_calls_made": made, "spent_tokens": spent,
+            "spent_cost": state.get("spent_cost", 0.0) + ctx.meter.usage.cost_usd,
             "sources": update["found_sources"]})
 
     async def _run_tool(self, ctx: NodeContext, state: ResearcherState, call: dict) -> tuple[str, dict]:
-        name, args = call.get("name"), call.get("args") or {}
+        name, args = call.get("name"), call.get("args")
+        args = args if isinstance(args, dict) else {}
+        if call.get("invalid_name") is not None or (name == "invalid" and "error" in call):
+            ctx.meter.usage.repairs += 1
+            text = (f"Not run: the arguments of {call.get('invalid_name') or 'this call'} were not valid JSON "
+                    f"({str(call.get('error') or '')[:200]}). Call the tool again with valid arguments.")
+            return text, {}
         if name == THINK:
             return f"Reflection recorded: {str(args.get('reflection', ''))[:2000]}", {}
         if name == SEARCH:
-            query = str(args.get("query", "")).strip()
+            query = str(args.get("query") or "").strip()
             if not query:
-                return "The search tool needs a non-empty query.", {}
-            return await self._search(ctx, query)
-        return f"Unknown tool {name!r}; available: {SEARCH}, {THINK}.", {}
+                ctx.meter.usage.repairs += 1
+                return "Not run: the search tool needs a non-empty query.", {}
+            return await self._search(ctx, query, state.get("topic", ""))
+        extra_tools, _ = await _mcp_tools(ctx)
+        tool = next((t for t in extra_tools if t.name == name), None)
+        if tool is not None:
+            ctx.progress(event="mcp_tool", tool=name)
+            try:
+                return await mcp.call_tool(tool, args, ctx.cfg.request_timeout_s), {}
+            except mcp.MCPUnavailable as e:
+                return f"Tool failed ({str(e)[:300]}). Use the search tool instead.", {
+                    "degradations": [error_record("researcher", str(e), topic=state.get("topic", ""))]}
+        ctx.meter.usage.repairs += 1
+        names = ", ".join([SEARCH, THINK, *(t.name for t in extra_tools)])
+        return f"Unknown tool {name!r}; available: {names}.", {}
 
-    async def _search(self, ctx: NodeContext, query: str) -> tuple[str, dict]:
+    async def _search(self, ctx: NodeContext, query: str, topic: str = "") -> tuple[str, dict]:
         ctx.progress(event="search", query=query[:80])
         try:
-            results = await (await ctx.search()).search(query, max_results=ctx.cfg.max_search_results)
+            results = await ctx.run_search(query, max_results=ctx.cfg.max_search_results)
         except Exception as e:  # noqa: BLE001 - the researcher is told and the failure recorded
             msg = f"search failed: {describe(e)}"
             return f"Search failed ({describe(e)[:200]}). Try a different query or stop.", {
-                "degradations": [error_record("researcher", msg, query=query)]}
+                "degradations": [error_record("researcher", msg, query=query, topic=topic)]}
         extra: dict[str, Any] = {"found_sources": {}, "excerpts": [], "degradations": []}
-        usable = []
+        usable: list[tuple[SearchResult, Source]] = []
         for r in results:
-            if not (r.content or "").strip():
+            source = Source(source_id_for(r.url), r.url, r.content or "", r.title, r.format)
+            # a page without text (nothing retrieved, or markup only) has nothing to cite
+            if not (r.content or "").strip() or not source.page.text.strip():
                 extra["degradations"].append(error_record("researcher", "page with empty content skipped",
-                                                          url=r.url))
+                                                          url=r.url, query=query))
                 continue
-            usable.append(r)
+            usable.append((r, source))
         if not usable:
-            return f"No usable results for {query!r}.", extra
+            skipped = f" ({len(results)} page(s) had no text)" if results else ""
+            return f"No usable results for {query!r}{skipped}.", extra
         sem = asyncio.Semaphore(SUMMARY_CONCURRENCY)
 
-        async def one(r: SearchResult) -> str:
+        async def one(r: SearchResult, source: Source) -> str:
             async with sem:
                 meta = await ctx.pages.record(r, query)
                 extra["found_sources"][meta.id] = meta.as_dict()
-                block, note = await self._summarise_page(ctx, meta, r, query)
+                block, note = await self._summarise_page(ctx, meta, source, query)
                 if note:
                     extra["degradations"].append(error_record("summarize_page", note, url=r.url))
                 extra["excerpts"].append(block)
                 return block
 
-        blocks = await asyncio.gather(*(one(r) for r in usable))
+        blocks = await asyncio.gather(*(one(r, source) for r, source in usable))
         ctx.progress(event="sources", count=len(extra["found_sources"]))
         return "\n\n".join(blocks), extra
 
-    async def _summarise_page(self, ctx: NodeContext, meta: SourceMeta, r: SearchResult,
+    async def _summarise_page(self, ctx: NodeContext, meta: SourceMeta, source: Source,
                               query: str) -> tuple[str, str | None]:
-        source = Source(meta.id, r.url, r.content, r.title, r.format)
         page_text = source.page.text
         shown = page_text[: ctx.cfg.max_page_chars]
         prompt = prompts.SUMMARIZE_PAGE.format(query=query, title=meta.title, url=meta.url, content=shown,
@@ -243,19 +304,23 @@ class ResearcherNodes:
         update: dict[str, Any] = {}
         errors = [e for e in state.get("errors") or [] if e.get("stage") == "researcher"]
         if not excerpts:
-            result["error"] = errors[-1]["message"] if errors else "no sources were found"
+            troubles = [d["message"] for d in state.get("degradations") or []
+                        if d.get("stage") == "researcher" and d.get("topic", topic) == topic]
+            result["error"] = errors[-1]["message"] if errors else "no sources were found" + (
+                f" ({troubles[-1]})" if troubles else "")
             return {"round_results": [result], **ctx.usage_update()}
         metas = state.get("found_sources") or state.get("sources") or {}
         sources, missing = await ctx.pages.load_sources(metas)
         prompt = prompts.COMPRESS.format(topic=topic, material=raw, data_notice=prompts.DATA_NOTICE)
         try:
-            reply = await ctx.meter.invoke(await ctx.model("compression"), [HumanMessage(prompt)])
-            findings = message_text(reply).strip()
+            findings = await ctx.meter.text(await ctx.model("compression"), [HumanMessage(prompt)],
+                                            what="findings")
         except ModelCallError as e:
             findings = _findings_from_excerpts(excerpts)
             update["degradations"] = [error_record("compress_research",
                                                    f"compression failed ({describe(e)[:160]}); "
                                                    "verified excerpts used as findings", topic=topic)]
+        update.setdefault("degradations", []).extend(ctx.shortened("research material"))
         cleaned = clean_refs(findings, sources)
         if cleaned.dropped:
             update.setdefault("degradations", []).append(error_record(
@@ -263,7 +328,21 @@ class ResearcherNodes:
                 "removed from the findings", topic=topic))
         result["findings"] = cleaned.markdown
         result["citations"] = cleaned.verified + cleaned.repaired
+        if not update["degradations"]:
+            del update["degradations"]
         return {**update, **ctx.usage_update(), "round_results": [result]}
+
+
+async def _mcp_tools(ctx: NodeContext) -> tuple[list, str | None]:
+    """The configured MCP tools, or none and the reason when the server is unavailable.
+    MCP is optional: research goes on with search alone, and the problem is recorded."""
+    if not ctx.cfg.mcp_config:
+        return [], None
+    try:
+        return await mcp.load_tools(ctx.cfg.mcp_config, ctx.cfg.request_timeout_s), None
+    except (mcp.MCPUnavailable, UserError) as e:
+        log.warning("%s; researching without MCP tools", e)
+        return [], f"{e}; researched without MCP tools"
 
 
 def _findings_from_excerpts(excerpts: list[str]) -> str:

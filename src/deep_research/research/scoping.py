@@ -12,7 +12,7 @@ from pydantic import BaseModel, Field
 
 from . import prompts
 from .common import Deps, NodeContext, ResearchFailed, asave_notes, conversation_text
-from .models import ModelCallError, describe, merge_usage, message_text, total_tokens
+from .models import ModelCallError, describe, merge_usage, message_text, total_cost, total_tokens
 from .state import ResearchState, error_record
 
 log = logging.getLogger(__name__)
@@ -26,6 +26,27 @@ class ClarifyWithUser(BaseModel):
 
 class ResearchQuestion(BaseModel):
     research_brief: str = Field(description="The research brief.")
+
+
+async def _search_context(ctx: NodeContext, query: str, stage: str, purpose: str) -> tuple[str, list[dict]]:
+    """Optional search context for the brief or the draft: (context, degradations). A failed
+    search or pages without text degrade the step (recorded); they never stop it."""
+    try:
+        results = await ctx.run_search(query, max_results=3)
+    except Exception as e:  # noqa: BLE001 - optional context: degrade, record, go on
+        return "", [error_record(stage, f"no {purpose}: search failed: {describe(e)}")]
+    degradations = []
+    lines = []
+    for r in results:
+        text = (r.snippet or r.content or "").strip()
+        if text:
+            lines.append(f"- {r.title}: {text[:300]}")
+    empty = len(results) - len(lines)
+    if empty:
+        degradations.append(error_record(stage, f"{empty} search result(s) with empty content skipped"
+                                         + ("" if lines else f"; no {purpose}")))
+    context = prompts.BRIEF_CONTEXT.format(snippets="\n".join(lines)) if lines else ""
+    return context, degradations
 
 
 def _question(state: ResearchState) -> str:
@@ -71,13 +92,10 @@ class ScopingNodes:
         update: dict[str, Any] = {"stage": "brief", "question": state.get("question") or _question(state)}
         context = ""
         if ctx.cfg.brief_search and ctx.cfg.search_api.value != "none":
-            try:
-                results = await (await ctx.search()).search(update["question"], max_results=3)
-                snippets = "\n".join(f"- {r.title}: {r.snippet or r.content[:300]}" for r in results)
-                context = prompts.BRIEF_CONTEXT.format(snippets=snippets) if snippets else ""
-            except Exception as e:  # noqa: BLE001 - optional context: degrade, record, go on
-                update["degradations"] = [error_record("write_research_brief",
-                                                       f"no preliminary search context: {describe(e)}")]
+            context, degradations = await _search_context(ctx, update["question"], "write_research_brief",
+                                                          "preliminary search context")
+            if degradations:
+                update["degradations"] = degradations
         prompt = prompts.BRIEF.format(date=ctx.today, conversation=conversation_text(state["messages"]),
                                       context=context)
         try:
@@ -85,6 +103,9 @@ class ScopingNodes:
                                                [HumanMessage(prompt)], ctx.cfg.structured_output)
         except ModelCallError as e:
             raise await _critical(ctx, {**state, **update}, "write_research_brief", e) from e
+        degradations = update.pop("degradations", []) + ctx.shortened("conversation")
+        if degradations:
+            update["degradations"] = degradations
         return {**update, **ctx.usage_update(), "research_brief": brief.research_brief.strip(), "brief_rounds": 0}
 
     async def approve_research_brief(self, state: ResearchState, config, runtime) -> Command:
@@ -134,21 +155,21 @@ class ScopingNodes:
         update: dict[str, Any] = {"stage": "draft"}
         context = ""
         if ctx.cfg.draft_search and ctx.cfg.search_api.value != "none":
-            try:
-                results = await (await ctx.search()).search(state.get("question", ""), max_results=3)
-                context = prompts.BRIEF_CONTEXT.format(
-                    snippets="\n".join(f"- {r.title}: {r.snippet or r.content[:300]}" for r in results))
-            except Exception as e:  # noqa: BLE001 - optional context: degrade, record, go on
-                update["degradations"] = [error_record("write_draft_report",
-                                                       f"no search context for the draft: {describe(e)}")]
+            context, degradations = await _search_context(ctx, state.get("question", ""), "write_draft_report",
+                                                          "search context for the draft")
+            if degradations:
+                update["degradations"] = degradations
         prompt = prompts.DRAFT.format(date=ctx.today, brief=state.get("research_brief", ""), context=context)
         try:
-            reply = await ctx.meter.invoke(await ctx.model("final_report"), [HumanMessage(prompt)])
+            draft = await ctx.meter.text(await ctx.model("final_report"), [HumanMessage(prompt)], what="draft")
         except ModelCallError as e:
-            raise await _critical(ctx, state, "write_draft_report", e) from e
-        own = ctx.usage_update().get("usage")
-        return {**update, **ctx.usage_update(), "draft_report": message_text(reply).strip(),
-                "tokens_before": total_tokens(merge_usage(state.get("usage"), own))}
+            raise await _critical(ctx, {**state, **update}, "write_draft_report", e) from e
+        degradations = update.pop("degradations", []) + ctx.shortened("brief")
+        if degradations:
+            update["degradations"] = degradations
+        so_far = merge_usage(state.get("usage"), ctx.usage_update().get("usage"))
+        return {**update, **ctx.usage_update(), "draft_report": draft,
+                "tokens_before": total_tokens(so_far), "cost_before": total_cost(so_far)}
 
 
 def _parse_decision(value: Any) -> tuple[Literal["approve", "reject"] | None, str, str | None]:

@@ -48,9 +48,18 @@ def source_id_for(url: str) -> str:
     return "s" + hashlib.sha256(url.encode("utf-8", "surrogatepass")).hexdigest()[:8]
 
 
+def owner_label(identity: str) -> str:
+    """``identity`` as a store namespace label. LangGraph refuses labels with periods; the
+    project's auth handler already encodes them (server.credentials), another deployment's
+    handler may not, so an identity with a period is encoded the same way here."""
+    if "." not in identity:
+        return identity or "local"
+    return identity.replace("%", "%25").replace(".", "%2E")
+
+
 def owner_of(config: dict | None) -> str:
     conf = (config or {}).get("configurable") or {}
-    return str(conf.get("langgraph_auth_user_id") or "local")
+    return owner_label(str(conf.get("langgraph_auth_user_id") or "local"))
 
 
 class PageStore:

@@ -50,6 +50,7 @@ class ResearchState(TypedDict, total=False):
     errors: Annotated[list[dict], operator.add]
     degradations: Annotated[list[dict], operator.add]
     tokens_before: int
+    cost_before: float
     run_dir: str
     stage: str
     status: str  # running | needs_clarification | completed | failed | brief_rejected
@@ -61,6 +62,7 @@ class SupervisorInput(TypedDict, total=False):
     research_brief: str
     draft_report: str
     tokens_before: int  # tokens the run used before research (for the budget)
+    cost_before: float  # estimated cost of the run before research (for the cost cap)
 
 
 class SupervisorOutput(TypedDict, total=False):
@@ -82,6 +84,7 @@ class SupervisorState(SupervisorInput, SupervisorOutput, total=False):
     pending_calls: list[dict]  # ConductResearch calls sent out this round
     refined_upto: int  # how many notes the draft already reflects
     done: bool
+    nudged: bool  # the last supervisor reply called no tool and was asked again
 
 
 class ResearcherInput(TypedDict, total=False):
@@ -89,6 +92,7 @@ class ResearcherInput(TypedDict, total=False):
     call_id: str
     research_brief: str
     token_budget: int | None  # tokens this unit may use (None: no cap)
+    cost_budget: float | None  # estimated USD this unit may spend (None: no cap)
 
 
 class ResearcherOutput(TypedDict, total=False):
@@ -106,6 +110,9 @@ class ResearcherState(ResearcherInput, ResearcherOutput, total=False):
     context_summary: str
     excerpts: Annotated[list[str], operator.add]
     spent_tokens: int
+    spent_cost: float
+    nudged: bool  # told once to use its tools after a reply without tool calls
+    mcp_problem_recorded: bool  # an unavailable MCP server is recorded once per unit
 
 
 def error_record(stage: str, message: str, **extra: Any) -> dict:

@@ -44,14 +44,30 @@ def _research_log(state: SupervisorState) -> str:
     return "\n".join(lines)
 
 
+def tokens_used(state: dict) -> int:
+    return total_tokens(state.get("usage")) + int(state.get("tokens_before") or 0)
+
+
+def cost_used(state: dict) -> float:
+    return total_cost(state.get("usage")) + float(state.get("cost_before") or 0.0)
+
+
 def budget_exhausted(cfg, state: dict) -> str | None:
-    used = total_tokens(state.get("usage")) + int(state.get("tokens_before") or 0)
+    used = tokens_used(state)
     if cfg.max_total_tokens and used >= cfg.max_total_tokens:
         return f"token budget reached ({used:,} of {cfg.max_total_tokens:,} tokens)"
-    cost = total_cost(state.get("usage"))
+    cost = cost_used(state)
     if cfg.max_cost_usd and cost >= cfg.max_cost_usd:
-        return f"cost budget reached (${cost:.2f} of ${cfg.max_cost_usd:.2f})"
+        return f"cost budget reached (${cost:.4f} of ${cfg.max_cost_usd:.4f})"
     return None
+
+
+def unit_budgets(cfg, state: dict, units: int) -> tuple[int | None, float | None]:
+    """Each research unit's share of what is left of the token and cost caps (None: no cap)."""
+    units = max(units, 1)
+    tokens = max(cfg.max_total_tokens - tokens_used(state), 0) // units if cfg.max_total_tokens else None
+    cost = max(cfg.max_cost_usd - cost_used(state), 0.0) / units if cfg.max_cost_usd else None
+    return tokens, cost
 
 
 class SupervisorNodes:
@@ -81,18 +97,35 @@ class SupervisorNodes:
         except ModelCallError as e:
             notes = await asave_notes(ctx.cfg, {**state}, ctx.thread_id)
             raise ResearchFailed("supervisor", str(e), str(notes) if notes else None) from e
+        shortened = ctx.shortened("supervisor's context")
         return Command(goto="supervisor_tools", update={
-            **ctx.usage_update(), "supervisor_messages": [reply], "research_iterations": rounds + 1})
+            **ctx.usage_update(), "supervisor_messages": [reply], "research_iterations": rounds + 1,
+            **({"degradations": shortened} if shortened else {})})
 
     async def supervisor_tools(self, state: SupervisorState, config, runtime) -> Command:
         ctx = NodeContext.make("supervisor_tools", self.deps, config, runtime)
         last = state["supervisor_messages"][-1]
         calls = list(getattr(last, "tool_calls", None) or [])
-        if not calls:
-            return Command(goto=END, update={"done": True})
-        replies: list[ToolMessage] = []
+        invalid = list(getattr(last, "invalid_tool_calls", None) or [])
+        replies: list[Any] = []
+        # Calls whose arguments were not valid JSON: answered, so the model can try again.
+        for c in invalid:
+            ctx.meter.usage.repairs += 1
+            replies.append(ToolMessage(
+                f"Not run: the arguments of {c.get('name') or 'this call'} were not valid JSON "
+                f"({str(c.get('error') or '')[:200]}). Call the tool again with valid arguments.",
+                tool_call_id=c.get("id") or "invalid_call", name=c.get("name") or "invalid"))
+        if not calls and not invalid:
+            if state.get("nudged"):
+                return Command(goto=END, update={"done": True})
+            # A reply without any tool call: asked once to use the tools (bounded by rounds).
+            ctx.meter.usage.repairs += 1
+            log.warning("supervisor replied without calling a tool; asking again")
+            return Command(goto="supervisor", update={**ctx.usage_update(), "nudged": True, "supervisor_messages": [
+                HumanMessage("Your reply called no tool. Call ConductResearch to research a gap, or "
+                             "ResearchComplete if the research is done.")]})
         sends: list[Send] = []
-        update: dict[str, Any] = {}
+        update: dict[str, Any] = {"nudged": False}
         done = False
         research_calls = [c for c in calls if c["name"] == CONDUCT_RESEARCH]
         cap = ctx.cfg.max_concurrent_research_units
@@ -108,30 +141,42 @@ class SupervisorNodes:
                 update.update(refine_update)
                 replies.append(ToolMessage(text, tool_call_id=c["id"], name=name))
             elif name != CONDUCT_RESEARCH:
-                replies.append(ToolMessage(f"Unknown tool {name!r}.", tool_call_id=c["id"], name=name))
+                ctx.meter.usage.repairs += 1
+                replies.append(ToolMessage(
+                    f"Unknown tool {name!r}; available: {CONDUCT_RESEARCH}, {REFINE_DRAFT}, {THINK}, "
+                    f"{RESEARCH_COMPLETE}.", tool_call_id=c["id"], name=name))
         if not done:
-            budget = None
-            if ctx.cfg.max_total_tokens:
-                used = total_tokens(state.get("usage")) + int(state.get("tokens_before") or 0)
-                budget = max(ctx.cfg.max_total_tokens - used, 0) // max(min(len(research_calls), cap), 1)
+            token_budget, cost_budget = unit_budgets(ctx.cfg, state, min(len(research_calls), cap))
+            spent = token_budget == 0 or (cost_budget is not None and cost_budget <= 0)
             for i, c in enumerate(research_calls):
-                topic = str((c.get("args") or {}).get("topic", "")).strip()
+                args = c.get("args") if isinstance(c.get("args"), dict) else {}
+                topic = str(args.get("topic") or "").strip()
                 if i >= cap:
                     replies.append(ToolMessage(
                         f"Not run: at most {cap} research units run per round. Ask again next round "
                         "if this topic is still needed.", tool_call_id=c["id"], name=CONDUCT_RESEARCH))
                 elif not topic:
+                    ctx.meter.usage.repairs += 1
                     replies.append(ToolMessage("Not run: ConductResearch needs a topic.",
+                                               tool_call_id=c["id"], name=CONDUCT_RESEARCH))
+                elif spent:
+                    replies.append(ToolMessage("Not run: the research budget is used up.",
                                                tool_call_id=c["id"], name=CONDUCT_RESEARCH))
                 else:
                     sends.append(Send("researcher", {"topic": topic, "call_id": c["id"],
                                                      "research_brief": state.get("research_brief", ""),
-                                                     "token_budget": budget}))
+                                                     "token_budget": token_budget, "cost_budget": cost_budget}))
         else:
             for c in research_calls:
                 replies.append(ToolMessage("Not run: research was marked complete.", tool_call_id=c["id"],
                                            name=CONDUCT_RESEARCH))
+        if ctx.meter.usage.repairs:
+            log.warning("supervisor: %d malformed tool call(s) answered with an explanation",
+                        ctx.meter.usage.repairs)
         update.update({"supervisor_messages": replies, **ctx.usage_update()})
+        shortened = ctx.shortened("findings given to refine the draft")
+        if shortened:
+            update["degradations"] = [*update.get("degradations", []), *shortened]
         if sends:
             ctx.progress(event="researchers_started", count=len(sends))
             update["pending_calls"] = [{"call_id": s.arg["call_id"], "topic": s.arg["topic"]} for s in sends]
