@@ -1,0 +1,132 @@
+"""Authentication and per-user authorization for the LangGraph server.
+
+Registered in ``langgraph.json`` as ``"auth": {"path": "deep_research.server.auth:auth"}``.
+Credentials come from the environment (see :mod:`deep_research.server.credentials`); with
+none configured, importing this module raises :class:`AuthConfigError`, so the server does
+not start (except under ``langgraph dev``: loopback requests only, as the user ``local``).
+
+Authorization (everything not listed is refused with 403):
+
+* threads and runs: a new thread (directly, by a run, or as a copy) gets metadata
+  ``owner`` = the caller's identity; reading, searching, updating, deleting, streaming,
+  joining, cancelling and resuming are filtered by ``owner``, so another user's thread
+  looks like a missing one (404). A run may not set server-side settings
+  (``model_base_url``, ``*_api_key_env``, ``corpus_path``, ``output_dir``, ``mcp_config``).
+* assistants: read and search only (the deployment defines them); create/update/delete
+  refused.
+* crons: refused.
+* store (the ``/store`` API; the graph's own store access is not affected): read and write
+  under ``(identity, ...)``; read-only under ``("deep_research", identity, ...)``, where
+  the graph keeps the pages a user's runs read. Anything else, including a search or
+  namespace listing without a prefix, is refused.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langgraph_sdk import Auth
+
+from .credentials import AuthSettings, InvalidCredentials
+
+SETTINGS = AuthSettings.from_env()  # raises AuthConfigError: the server does not start
+PAGES_ROOT = "deep_research"
+
+auth = Auth()
+
+
+def _header(scope: dict, name: bytes) -> str | None:
+    for k, v in scope.get("headers") or ():
+        if k.lower() == name:
+            return v.decode("latin-1")
+    return None
+
+
+@auth.authenticate
+async def authenticate(authorization: str | None = None, scope: dict | None = None) -> dict:
+    scope = scope or {}
+    client = scope.get("client")
+    try:
+        who = SETTINGS.authenticate(
+            authorization,
+            client_host=client[0] if client else None,
+            host_header=_header(scope, b"host"),
+            origin_header=_header(scope, b"origin"),
+        )
+    except InvalidCredentials as e:
+        raise Auth.exceptions.HTTPException(
+            status_code=401, detail=str(e), headers={"WWW-Authenticate": "Bearer"}) from None
+    return who.as_user()
+
+
+# --- authorization ---------------------------------------------------------------------
+def _me(ctx: Auth.types.AuthContext) -> str:
+    return ctx.user.identity
+
+
+def _owned(ctx: Auth.types.AuthContext) -> dict:
+    return {"owner": _me(ctx)}
+
+
+def _stamp_owner(ctx: Auth.types.AuthContext, value: dict) -> None:
+    metadata = value.get("metadata")
+    if not isinstance(metadata, dict):
+        metadata = value["metadata"] = {}
+    metadata["owner"] = _me(ctx)
+
+
+def _forbid(detail: str) -> Auth.exceptions.HTTPException:
+    return Auth.exceptions.HTTPException(status_code=403, detail=detail)
+
+
+@auth.on
+async def deny_by_default(ctx: Auth.types.AuthContext, value: Any) -> bool:
+    return False
+
+
+@auth.on.threads.create
+async def create_thread(ctx: Auth.types.AuthContext, value: Auth.types.on.threads.create.value):
+    _stamp_owner(ctx, value)
+    return _owned(ctx)  # "create if missing" must not hand out someone else's thread
+
+
+@auth.on.threads.create_run
+async def create_run(ctx: Auth.types.AuthContext, value: Auth.types.on.threads.create_run.value):
+    kwargs = value.get("kwargs") or {}
+    config = kwargs.get("config") or {}
+    forbidden = SETTINGS.forbidden_run_settings(kwargs.get("context"), config.get("configurable"))
+    if forbidden:
+        raise _forbid(f"these settings are fixed by the server and cannot be set per run: {', '.join(forbidden)}")
+    _stamp_owner(ctx, value)  # the thread a run creates belongs to the caller
+    return _owned(ctx)
+
+
+@auth.on.threads.update
+async def update_thread(ctx: Auth.types.AuthContext, value: Auth.types.on.threads.update.value):
+    if value.get("action") is None and isinstance(value.get("metadata"), dict):
+        value["metadata"]["owner"] = _me(ctx)  # a metadata patch cannot give a thread away
+    return _owned(ctx)
+
+
+@auth.on.threads(actions=["read", "search", "delete"])
+async def own_threads(ctx: Auth.types.AuthContext, value: Any):
+    return _owned(ctx)
+
+
+@auth.on.assistants(actions=["read", "search"])
+async def read_assistants(ctx: Auth.types.AuthContext, value: Any) -> bool:
+    return True
+
+
+@auth.on.store
+async def own_store(ctx: Auth.types.AuthContext, value: Any) -> bool:
+    me = _me(ctx)
+    namespace = tuple(value.get("namespace") or ())
+    mine = namespace[:1] == (me,)
+    my_pages = namespace[:2] == (PAGES_ROOT, me)
+    if mine or (my_pages and ctx.action in ("get", "search", "list_namespaces")):
+        return True
+    if my_pages:
+        raise _forbid(f"{PAGES_ROOT!r} namespaces are written by the research graph only")
+    raise _forbid(f"store namespaces must start with [{me!r}] (read-write) or "
+                  f"[{PAGES_ROOT!r}, {me!r}] (read-only)")
