@@ -17,7 +17,6 @@ import asyncio
 import json
 import os
 import re
-import subprocess
 import threading
 import time
 from pathlib import Path
@@ -31,8 +30,8 @@ from tests.support.scenario import QUESTION, write_corpus
 
 RUNS_PER_WAVE = 20
 WAVES = 3
-# runs the server executes at once: the LangGraph server's default (`langgraph dev` uses 1)
-JOBS = int(os.environ.get("DR_TEST_LOAD_JOBS", "10"))
+# runs the server executes at once (`langgraph dev` runs 1 unless told): all twenty of a wave
+JOBS = int(os.environ.get("DR_TEST_LOAD_JOBS", "20"))
 MB = 1024 * 1024
 GRAPH = "tests.test_server_load:graph"
 
@@ -87,16 +86,6 @@ class Sampler:
     def __exit__(self, *exc):
         self._stop.set()
         self._thread.join()
-
-
-class _PopenWithJobs(subprocess.Popen):
-    """`langgraph dev` runs one job at a time unless told otherwise; the helper has no
-    option for it, so the flag is added to its command line."""
-
-    def __init__(self, args, *a, **kw):
-        if isinstance(args, list) and "dev" in args and "--n-jobs-per-worker" not in args:
-            args = [*args, "--n-jobs-per-worker", str(JOBS)]
-        super().__init__(args, *a, **kw)
 
 
 # --- the test -----------------------------------------------------------------------------------
@@ -163,13 +152,12 @@ def _max_overlap(spans: list[tuple[float, float]]) -> int:
 
 
 @pytest.mark.server
-def test_concurrent_runs_stay_separate_and_memory_stays_bounded(tmp_path, monkeypatch):
+def test_concurrent_runs_stay_separate_and_memory_stays_bounded(tmp_path):
     waves = [list(range(n * RUNS_PER_WAVE, (n + 1) * RUNS_PER_WAVE)) for n in range(WAVES)]
     corpora = {i: _corpus(tmp_path / "corpora", i) for w in waves for i in w}
     out = tmp_path / "reports"
-    monkeypatch.setattr(devserver.subprocess, "Popen", _PopenWithJobs)
-    with devserver.langgraph_dev(tmp_path / "server", GRAPH, env={"DR_TEST_LOAD_SERVER": "1"}) as (base, proc):
-        monkeypatch.undo()
+    with devserver.langgraph_dev(tmp_path / "server", GRAPH, env={"DR_TEST_LOAD_SERVER": "1"},
+                                 extra_args=["--n-jobs-per-worker", str(JOBS)]) as (base, proc):
         rss = [group_rss(proc.pid)]  # before, then after each wave
         peak, seconds, overlap = 0, [], []
         results: dict[int, dict] = {}

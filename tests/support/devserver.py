@@ -24,8 +24,9 @@ def free_port() -> int:
 
 @contextmanager
 def langgraph_dev(workdir: Path, graph: str, *, env: dict | None = None, auth: str | None = None,
-                  timeout_s: float = 120):
-    """Yields the server's base URL; the log is in workdir/server.log."""
+                  extra_args: list[str] | None = None, timeout_s: float = 120):
+    """Yields the server's base URL and process; the log is in workdir/server.log.
+    ``extra_args`` go to `langgraph dev` (e.g. ``["--n-jobs-per-worker", "20"]``)."""
     workdir.mkdir(parents=True, exist_ok=True)
     config = {"dependencies": [str(ROOT)], "graphs": {"deep_research": graph}, "python_version": "3.11"}
     if auth:
@@ -47,7 +48,7 @@ def langgraph_dev(workdir: Path, graph: str, *, env: dict | None = None, auth: s
     log = open(workdir / "server.log", "w")
     proc = subprocess.Popen(
         [str(exe), "dev", "--config", str(cfg_path), "--port", str(port), "--host", "127.0.0.1",
-         "--no-browser", "--no-reload"],
+         "--no-browser", "--no-reload", *(extra_args or [])],
         cwd=workdir, env=full_env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
     base = f"http://127.0.0.1:{port}"
     try:
