@@ -29,6 +29,31 @@ def _root() -> None:
     """A deep-research agent whose every citation is a checked, verbatim sentence."""
 
 
+def usage_table(usage: dict) -> Table:
+    """Calls, tokens, time and trouble per node: retry (transient errors retried), repair
+    (malformed answers asked again), cut (requests shortened after a context-length error)."""
+    cols = ["calls", "input_tokens", "output_tokens", "seconds", "retries", "repairs", "shortened"]
+    priced = any(u.get("cost_usd") for u in usage.values())
+    t = Table(title="Tokens and time per node", title_justify="left")
+    t.add_column("node", no_wrap=True)
+    headers = {"input_tokens": "in", "output_tokens": "out", "seconds": "s", "retries": "retry",
+               "repairs": "repair", "shortened": "cut", "cost_usd": "$"}
+    for col in [*cols, *(["cost_usd"] if priced else [])]:
+        t.add_column(headers.get(col, col), justify="right", no_wrap=True)
+
+    def cells(u: dict) -> list[str]:
+        row = [f"{u.get(c, 0):,}" if c != "seconds" else f"{u.get(c, 0):.1f}" for c in cols]
+        return row + ([f"{u.get('cost_usd', 0):.4f}"] if priced else [])
+
+    totals: dict = {}
+    for node, u in usage.items():
+        t.add_row(node, *cells(u))
+        for k, v in u.items():
+            totals[k] = totals.get(k, 0) + v
+    t.add_row("[bold]total[/bold]", *(f"[bold]{c}[/bold]" for c in cells(totals)))
+    return t
+
+
 def _warn(msg: str) -> None:
     err.print(f"[yellow]warning:[/yellow] {msg}", highlight=False)
 
@@ -195,17 +220,8 @@ async def _drive(handle, graph, payload, progress, *, approve: dict | None, answ
 
 
 def _print_result(values: dict, thread_id: str) -> int:
-    from .research.models import total_tokens
-
     usage = values.get("usage") or {}
-    t = Table(title="Tokens and time per node", title_justify="left")
-    for col in ("node", "calls", "input", "output", "seconds", "retries"):
-        t.add_column(col, justify="right" if col != "node" else "left")
-    for node, u in usage.items():
-        t.add_row(node, str(u.get("calls", 0)), f"{u.get('input_tokens', 0):,}", f"{u.get('output_tokens', 0):,}",
-                  f"{u.get('seconds', 0):.1f}", str(u.get("retries", 0)))
-    t.add_row("[bold]total[/bold]", "", "", f"[bold]{total_tokens(usage):,}[/bold]", "", "")
-    out.print(t)
+    out.print(usage_table(usage))
     for d in values.get("degradations") or []:
         _warn(f"{d.get('stage')}: {d.get('message')}")
     for e in values.get("errors") or []:

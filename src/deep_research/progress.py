@@ -41,7 +41,7 @@ class RunProgress:
                 self.running = max(0, self.running - event.get("count", 0))
             elif ev == "search":
                 self.searches += 1
-        else:
+        elif not event.get("subgraph_output"):  # a subgraph's result repeats its nodes' updates
             update = event.get("update") or {}
             if update.get("usage"):
                 self.usage = merge_usage(self.usage, update["usage"])

@@ -125,10 +125,16 @@ Event = dict
 
 
 async def stream_run(graph, handle: RunHandle, payload: Any, on_event: Callable[[Event], None]) -> None:
-    """Run until the graph ends or waits (interrupt); report events as they come."""
+    """Run until the graph ends or waits (interrupt); report events as they come.
+
+    An update event says ``subgraph_output`` when it is a subgraph's result handed to its
+    parent: its usage, sources and errors were already reported by the subgraph's own nodes."""
+    subgraph_nodes: set[tuple[tuple[str, ...], str]] = set()
     async for ns, mode, data in graph.astream(payload, handle.config, context=handle.context,
                                               stream_mode=["updates", "custom"], subgraphs=True,
                                               durability="sync"):
+        for depth in range(len(ns)):  # each namespace level names a subgraph node of its parent
+            subgraph_nodes.add((tuple(ns[:depth]), ns[depth].split(":")[0]))
         if mode == "custom":
             on_event({"kind": "progress", **(data if isinstance(data, dict) else {"data": data})})
         elif mode == "updates" and isinstance(data, dict):
@@ -136,7 +142,7 @@ async def stream_run(graph, handle: RunHandle, payload: Any, on_event: Callable[
                 if node == "__interrupt__":
                     continue
                 on_event({"kind": "update", "node": node, "update": update if isinstance(update, dict) else {},
-                          "namespace": ns})
+                          "namespace": ns, "subgraph_output": (tuple(ns), node) in subgraph_nodes})
 
 
 def first_payload(question: str) -> dict:
