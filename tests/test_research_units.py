@@ -658,3 +658,16 @@ def test_every_researcher_failing_raises_research_failed_and_saves_notes(corpus,
     assert BRIEF in text and "## Errors" in text and "model rejected the request" in text
     assert (notes.parent / "raw_notes.md").is_file()
     assert compressions(script) == 0
+
+
+def test_identities_with_periods_become_valid_store_namespaces():
+    from langgraph.store.memory import InMemoryStore
+
+    from deep_research.research.sources import owner_of
+
+    owners = [owner_of({"configurable": {"langgraph_auth_user_id": u}})
+              for u in ("alice@example.com", "alice@example%2Ecom", "bob")]
+    assert owners[0] == owners[1] == "alice@example%2Ecom"  # the auth handler's own encoding
+    assert owners[2] == "bob" and owner_of(None) == "local"
+    store = InMemoryStore()
+    store.put(("deep_research", owners[0], "pages"), "k", {"content": "x"})  # no period: accepted

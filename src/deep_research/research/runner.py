@@ -15,6 +15,7 @@ from langchain_core.messages import HumanMessage
 from langgraph.types import Command
 
 from ..errors import UserError
+from . import mcp
 from .common import Deps
 from .configuration import Configuration
 from .graph import make_graph
@@ -90,6 +91,7 @@ def check_ready(cfg: Configuration, deps: Deps) -> None:
                             "--search local --corpus DIR, or run without search (--search none)")
     if cfg.search_api.value == "local" and not cfg.corpus_path:
         raise UserError("--search local needs --corpus DIR (a folder of documents or its index)")
+    mcp.validate(cfg.mcp_config)  # a malformed MCP setting is the user's to fix, before any cost
 
 
 @dataclass
