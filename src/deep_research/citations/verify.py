@@ -86,6 +86,7 @@ def strip_quote_marks(quote: str) -> str:
 
 
 _CODE = re.compile(r"(`+)(.+?)\1")
+_MARKUP_CHARS = re.compile(r"[`\\*_~\[&]")
 _PROTECT = {"_": "\ue000", "*": "\ue001", "`": "\ue002", "~": "\ue003"}
 _RESTORE = str.maketrans({v: k for k, v in _PROTECT.items()})
 
@@ -93,7 +94,12 @@ _RESTORE = str.maketrans({v: k for k, v in _PROTECT.items()})
 def clean_quote(quote: str) -> str:
     """The quote without enclosing quote marks, markdown syntax or HTML entities: what a
     reader of the source would see."""
-    q = strip_quote_marks(quote)
+    return _without_markup(strip_quote_marks(quote))
+
+
+def _without_markup(q: str) -> str:
+    if not _MARKUP_CHARS.search(q):
+        return q  # plain prose, the common case: nothing to remove
     # code spans and escaped characters are literal text: protect them from the markup
     # removal below
     protect = str.maketrans(_PROTECT)
@@ -136,6 +142,7 @@ _ASCII_WORD = re.compile(r"[a-z0-9]{4,}")
 
 
 PREFILTER_MISSES = 32
+_NO_IDS: set[str] = set()
 
 
 def _probe_words(forms: list[str]) -> list[str]:
@@ -215,8 +222,9 @@ class IndexedSource:
 def _quote_forms(quote: str) -> tuple[str, list[str]]:
     """Canonical forms of a quote to try: without markdown syntax, then exactly as written
     (for pages whose text really holds __init__ or *), each also without a final stop."""
-    q = canonical(clean_quote(quote))
-    literal = canonical(html.unescape(strip_quote_marks(quote)))
+    stripped = strip_quote_marks(quote)
+    q = canonical(_without_markup(stripped))
+    literal = canonical(html.unescape(stripped)) if _MARKUP_CHARS.search(stripped) else q
     forms: list[str] = []
     for f in (q, literal):
         if f and f not in forms:
@@ -265,8 +273,8 @@ class SourceIndex:
                     forms: list[str] | None = None) -> list[IndexedSource]:
         """Sources other than ``exclude`` holding every word of the quote (one of its forms)."""
         self._misses += 1
-        probes = _probe_words(forms or [])
-        if probes and self._token_sources is None and self._misses <= PREFILTER_MISSES:
+        probes = _probe_words(forms or []) if self._token_sources is None else None
+        if probes and self._misses <= PREFILTER_MISSES:
             # A few misses: a C-speed pass over each page's ASCII skeleton, building the
             # full views only for the pages that pass. Many misses: the word index below
             # (built once) is cheaper.
@@ -277,13 +285,7 @@ class SourceIndex:
         for toks in token_forms:
             if not toks:
                 continue
-            found: set[str] | None = None
-            for tok in sorted(set(toks), key=lambda t: len(post.get(t, ()))):
-                have = post.get(tok, set())
-                found = set(have) if found is None else found & have
-                if not found:
-                    break
-            ids |= found or set()
+            ids |= set.intersection(*(post.get(tok, _NO_IDS) for tok in set(toks)))
         ids.discard(exclude)
         return [self.sources[i] for i in self.sources if i in ids]  # keep source order
 
@@ -298,6 +300,8 @@ class SourceIndex:
                 return QuoteCheck(Verdict.VERIFIED, source_id, *span)
         token_forms: list[list[str]] = []
         for f in forms:
+            if f[-1] in _FINAL_STOPS and f.rstrip(_FINAL_STOPS).rstrip() in forms:
+                continue  # a final stop is not a token: same tokens as the form without it
             toks = tokens(f)
             if toks and toks not in token_forms:
                 token_forms.append(toks)
