@@ -3,11 +3,10 @@ then ``deep-research resume THREAD_ID`` finishes the run. A research unit that c
 before the kill is not run again (its model calls are counted across both processes), and
 nothing it gathered (findings, sources) is lost. The same through PostgreSQL.
 
-The CLI runs in a subprocess with the scripted model. The deps below (loaded by the CLI via
-DEEP_RESEARCH_DEPS=tests.test_crash_resume:deps) are tests.support.cli_deps with two
-additions: each logged call names the research unit it belongs to, and one unit's calls can
-be made slow (DR_SLOW_UNIT, DR_SLOW_DELAY), so that the other unit has certainly completed
-while the round is still running when the process is killed.
+The CLI runs in a subprocess with the scripted model (tests.support.cli_deps): each logged
+call names the research unit it belongs to, and one unit's calls can be made slow
+(DR_SLOW_UNIT, DR_SLOW_DELAY), so that the other unit has certainly completed while the
+round is still running when the process is killed.
 """
 
 from __future__ import annotations
@@ -27,63 +26,13 @@ from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
-from tests.support.scenario import (
-    QUESTION,
-    TOPIC_COSTS,
-    TOPIC_EFFICIENCY,
-    full_script,
-    write_corpus,
-)
-from tests.support.scripted import Script, prompt_text, scripted_factory
+from tests.support.scenario import QUESTION, TOPIC_COSTS, TOPIC_EFFICIENCY, write_corpus
 
 ROOT = Path(__file__).resolve().parents[1]
 
-# The two research units of the scenario's first supervisor round, with the search query
-# each one's researcher makes (see tests.support.scenario.full_script).
-UNITS = {"efficiency": (TOPIC_EFFICIENCY, "heat pump coefficient of performance cold"),
-         "costs": (TOPIC_COSTS, "heat pump installation cost euros")}
 FAST, SLOW = "efficiency", "costs"
 DELAY = 0.3  # seconds per model call while the run is killed
 SLOW_DELAY = 5.0  # more for each call of the slow unit: it is still working when the fast one is done
-
-
-def unit_of(role: str, text: str) -> str:
-    """Which research unit a model call belongs to ("-" for the rest of the run)."""
-    for name, (topic, query) in UNITS.items():
-        if role == "research" and f"Research this topic: {topic}" in text:
-            return name
-        if role == "compression" and topic in text:
-            return name
-        if role == "summarization" and f"working on: {query}" in text:
-            return name
-    return "-"
-
-
-class UnitLoggedScript(Script):
-    """Sleeps DR_MODEL_DELAY seconds per call (DR_SLOW_DELAY more for the unit DR_SLOW_UNIT)
-    and appends ``role<TAB>unit<TAB>rule`` to DR_CALL_LOG once a call has been answered."""
-
-    def respond(self, role, messages):
-        unit = unit_of(role, prompt_text(messages))
-        delay = float(os.environ.get("DR_MODEL_DELAY") or 0)
-        if unit == os.environ.get("DR_SLOW_UNIT"):
-            delay += float(os.environ.get("DR_SLOW_DELAY") or 0)
-        if delay:
-            time.sleep(delay)
-        msg = super().respond(role, messages)
-        log = os.environ.get("DR_CALL_LOG")
-        if log:
-            with open(log, "a", encoding="utf-8") as f:
-                f.write(f"{role}\t{unit}\t{self.log[-1][1]}\n")
-        return msg
-
-
-def deps():
-    from deep_research.research.common import Deps, default_search_factory
-
-    script = UnitLoggedScript()
-    script.rules = full_script().rules
-    return Deps(model_factory=scripted_factory(script), search_factory=default_search_factory)
 
 
 # --- running the CLI -----------------------------------------------------------------------
@@ -92,7 +41,7 @@ def cli_env(**extra: str) -> dict:
            if k not in ("OPENAI_API_KEY", "TAVILY_API_KEY", "OPENAI_BASE_URL", "DR_MODEL_DELAY",
                         "DR_SLOW_UNIT", "DR_SLOW_DELAY", "DR_CALL_LOG")}
     env["PYTHONPATH"] = str(ROOT)
-    env["DEEP_RESEARCH_DEPS"] = "tests.test_crash_resume:deps"
+    env["DEEP_RESEARCH_DEPS"] = "tests.support.cli_deps:deps"
     env.update(extra)
     return env
 
