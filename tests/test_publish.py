@@ -222,3 +222,16 @@ def test_fetcher_itself_refuses_files_network_and_imports(tmp_path):
     assert any("import.css" in u for u in refused)
     assert any(u.startswith("data:") for u in refused)
     assert (tmp_path / "x.pdf").stat().st_size > 500
+
+
+def test_malformed_refs_lose_their_markup_in_the_linked_report_but_stay_in_the_ui_report(tmp_path):
+    md = ('# T\n\nGood <ref id="1">"Heat pumps move heat."</ref>, bad <ref id="1">"unclosed quote</ref>, '
+          'stray </ref> and <ref>"no id"</ref>.\n')
+    src = [Source("1", "https://example.org/a", "Heat pumps move heat. Other text.", "A")]
+    result = publish_report(md, src, tmp_path, pdf=False)
+    linked = (tmp_path / "report.linked.md").read_text()
+    assert "<ref" not in linked and "</ref>" not in linked
+    assert '"unclosed quote' in linked and '"no id"' in linked  # the words are kept
+    assert "[1](https://example.org/a#:~:text=" in linked
+    assert (tmp_path / "report.md").read_text().count("</ref>") == 4  # kept as written, to fix
+    assert len(result.report.parsed.problems) == 4

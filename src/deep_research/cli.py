@@ -9,6 +9,7 @@ from typing import Optional
 
 import typer
 from rich.console import Console
+from rich.markup import escape as _esc  # user or model text printed with markup
 from rich.table import Table
 
 from .errors import UserError
@@ -55,7 +56,7 @@ def usage_table(usage: dict) -> Table:
 
 
 def _warn(msg: str) -> None:
-    err.print(f"[yellow]warning:[/yellow] {msg}", highlight=False)
+    err.print(f"[yellow]warning:[/yellow] {_esc(msg)}", highlight=False)
 
 
 @app.command()
@@ -107,7 +108,7 @@ def _print_publish_summary(result) -> None:
                   f"quote not found in the source: \u201c{c.ref.quote[:100]}\u201d")
     if result.refused_fetches:
         _warn(f"the PDF renderer was refused {len(result.refused_fetches)} external resource(s)")
-    out.print(f"Wrote {len(result.files)} files to [bold]{result.out_dir}[/bold]:")
+    out.print(f"Wrote {len(result.files)} files to [bold]{_esc(str(result.out_dir))}[/bold]:", soft_wrap=True)
     for key, path in result.files.items():
         out.print(f"  {path.name}")
 
@@ -159,9 +160,9 @@ def _ask_approval(payload: dict, preset: dict | None) -> dict:
     if not sys.stdin.isatty():
         raise WaitingForUser("", "approval of the research brief")
     out.rule("Research brief")
-    out.print(payload.get("research_brief", ""), highlight=False)
+    out.print(payload.get("research_brief", ""), highlight=False, markup=False)
     if payload.get("error"):
-        err.print(f"[yellow]{payload['error']}[/yellow]")
+        err.print(f"[yellow]{_esc(str(payload['error']))}[/yellow]")
     while True:
         choice = typer.prompt("Approve this brief? [a]pprove / [r]eject", default="a").strip().lower()
         if choice in ("a", "approve", "y", "yes"):
@@ -179,7 +180,7 @@ def _ask_clarification(question: str, preset: str | None) -> str:
     if not sys.stdin.isatty():
         raise WaitingForUser("", f"an answer to: {question}")
     out.rule("Clarifying question")
-    out.print(question, highlight=False)
+    out.print(question, highlight=False, markup=False)
     answer = typer.prompt("Your answer").strip()
     if not answer:
         raise UserError("an empty answer; the run is paused")
@@ -225,7 +226,7 @@ def _print_result(values: dict, thread_id: str) -> int:
     for d in values.get("degradations") or []:
         _warn(f"{d.get('stage')}: {d.get('message')}")
     for e in values.get("errors") or []:
-        err.print(f"[red]error:[/red] {e.get('stage')}: {e.get('message')}", highlight=False)
+        err.print("[red]error:[/red] " + _esc(f"{e.get('stage')}: {e.get('message')}"), highlight=False)
     status = values.get("status")
     if status == "brief_rejected":
         err.print("[red]The research brief was not approved; no research was done.[/red]")
@@ -238,7 +239,7 @@ def _print_result(values: dict, thread_id: str) -> int:
     out.print(f"Citations: {s.get('verified', 0)} verified, {s.get('repaired', 0)} repaired, "
               f"{s.get('unsupported', 0)} unsupported; {s.get('fragment_links', 0)} link to the exact sentence.")
     files = values.get("outputs") or {}
-    out.print(f"Report written to [bold]{files.get('dir')}[/bold]")
+    out.print(f"Report written to [bold]{_esc(str(files.get('dir')))}[/bold]", soft_wrap=True)
     for key in ("markdown", "linked", "pdf", "html", "citations", "notes"):
         if files.get(key):
             out.print(f"  {Path(files[key]).name}")
@@ -247,6 +248,7 @@ def _print_result(values: dict, thread_id: str) -> int:
 
 async def _run_research(question: str | None, context: dict, db: str, thread_id: str | None,
                         approve: dict | None, answer: str | None) -> int:
+    from .publish.files import prepare_out_dir
     from .research.common import ResearchFailed
     from .research.configuration import Configuration
     from .research.runner import (RunHandle, check_ready, compile_for, first_payload, load_deps,
@@ -258,6 +260,7 @@ async def _run_research(question: str | None, context: dict, db: str, thread_id:
             handle = RunHandle.new(context)
             cfg = Configuration.resolve({"configurable": {}}, context)
             check_ready(cfg, deps)
+            prepare_out_dir(cfg.output_dir)  # an unwritable --out fails now, not after the research
             await save_run(store, handle, question or "")
             payload = first_payload(question or "")
         else:
@@ -272,7 +275,7 @@ async def _run_research(question: str | None, context: dict, db: str, thread_id:
             if not state.values:
                 raise UserError(f"run {thread_id} has no saved progress to resume")
             if state.values.get("status") == "completed" and not state.next:
-                out.print(f"Run {thread_id} is already complete.")
+                out.print(f"Run {thread_id} is already complete.", markup=False)
                 return _print_result(state.values, thread_id)
             if state.interrupts and approve is not None:
                 payload = resume_payload(approve)
@@ -282,14 +285,14 @@ async def _run_research(question: str | None, context: dict, db: str, thread_id:
         try:
             values = await _drive(handle, graph, payload, progress, approve=approve, answer=answer)
         except ResearchFailed as e:
-            err.print(f"[red]error:[/red] the run failed at {e.stage}: {e.message}", highlight=False)
+            err.print(f"[red]error:[/red] {_esc(f'the run failed at {e.stage}: {e.message}')}", highlight=False)
             if e.notes_path:
-                err.print(f"Research gathered so far is saved in {e.notes_path}")
+                err.print(f"Research gathered so far is saved in {e.notes_path}", markup=False)
             err.print(f"Fix the cause, then continue with: deep-research resume {handle.thread_id}")
             return 1
         except WaitingForUser as w:
             err.print(f"The run is waiting for {w.what}. Continue with: deep-research resume "
-                      f"{handle.thread_id} --approve | --reject FEEDBACK | --answer TEXT")
+                      f"{handle.thread_id} --approve | --reject FEEDBACK | --answer TEXT", markup=False)
             return WAITING
         return _print_result(values, handle.thread_id)
 
@@ -297,8 +300,10 @@ async def _run_research(question: str | None, context: dict, db: str, thread_id:
 def _validate_question(question: str) -> str:
     import unicodedata
 
-    q = question.strip()
-    if not q:
+    q = question.replace("\r\n", "\n").replace("\r", "\n").strip()  # pasted Windows or old Mac line ends
+    if any(0xD800 <= ord(c) <= 0xDFFF for c in q):  # bytes of the argument that are not UTF-8
+        raise UserError("the question is not valid UTF-8 text")
+    if not any(unicodedata.category(c)[0] not in "CZ" for c in q):  # only spaces or invisible marks
         raise UserError("the question is empty")
     if len(q) > 20_000:
         raise UserError(f"the question is {len(q):,} characters long; the limit is 20,000")
@@ -306,6 +311,34 @@ def _validate_question(question: str) -> str:
     if bad:
         raise UserError(f"the question contains control characters ({', '.join(bad[:5])})")
     return q
+
+
+def _check_db(db: str) -> str:
+    """Fail early, with a clear message, if a SQLite --db cannot hold the run's state."""
+    import sqlite3
+
+    from .research.runner import is_postgres
+
+    if is_postgres(db):
+        return db
+    path = Path(db).expanduser()
+    if path.is_dir():
+        raise UserError(f"the state database {db} is a folder; give a file path, e.g. {path / 'state.sqlite'}")
+    if path.parent.exists() and not path.parent.is_dir():
+        raise UserError(f"the state database {db} cannot be created: {path.parent} is not a folder")
+    if not path.parent.exists():
+        return db  # created by the run, which reports a failure to create it
+    try:
+        con = sqlite3.connect(path, timeout=30)
+        try:
+            con.execute("PRAGMA schema_version")  # reads the header: fails for a non-SQLite file
+            con.execute("BEGIN IMMEDIATE")  # needs write access
+            con.execute("ROLLBACK")
+        finally:
+            con.close()
+    except sqlite3.Error as e:
+        raise UserError(f"the state database {db} cannot be used: {e}") from None
+    return db
 
 
 SearchOpt = typer.Option(None, "--search", help="tavily | local | none (default: tavily).")
@@ -345,7 +378,7 @@ def research(
                                     max_tokens=max_tokens, max_cost=max_cost, test_mode=test_mode, pdf=pdf)
     if corpus is not None and search is None:
         context["search_api"] = "local"
-    code = asyncio.run(_run_research(q, context, db or ".deep-research/state.sqlite", None,
+    code = asyncio.run(_run_research(q, context, _check_db(db or ".deep-research/state.sqlite"), None,
                                      {"type": "approve"} if yes and approve_brief else None, None))
     raise typer.Exit(code)
 
@@ -364,8 +397,8 @@ def resume(
     if approve and reject:
         raise UserError("use either --approve or --reject, not both")
     decision = {"type": "approve"} if approve else ({"type": "reject", "feedback": reject} if reject else None)
-    code = asyncio.run(_run_research(None, {}, db or ".deep-research/state.sqlite", thread_id.strip(), decision,
-                                     answer))
+    code = asyncio.run(_run_research(None, {}, _check_db(db or ".deep-research/state.sqlite"), thread_id.strip(),
+                                     decision, answer))
     raise typer.Exit(code)
 
 
@@ -376,25 +409,45 @@ def index(
     index_path: Optional[Path] = typer.Option(None, "--index", help="Index file (default FOLDER/.deep-research/index.sqlite)."),
 ) -> None:
     """Build or update the full-text index of a folder for --search local."""
-    from .search.local import build_index
+    import logging
+
+    from .search.local import CorpusError, build_index
 
     if not folder.is_dir():
         raise UserError(f"{folder} is not a folder")
-    report = build_index(folder, index_path=index_path, base_url=base_url)
-    _print_index_report(report)
+    # pypdf logs its complaints about a broken PDF; the skip reason below says it once.
+    logging.getLogger("pypdf").setLevel(logging.ERROR)
+    try:
+        report = build_index(folder, index_path=index_path, base_url=base_url)
+    except (CorpusError, ValueError) as e:  # an unusable index path or base URL
+        raise UserError(str(e)) from None
+    _print_index_report(folder, report)
 
 
-def _print_index_report(report) -> None:
-    data = report.__dict__ if hasattr(report, "__dict__") else dict(report)
-    for key, value in data.items():
-        if isinstance(value, list):
-            if key in ("skipped", "warnings"):
-                for item in value:
-                    _warn(f"skipped {item}")
-            else:
-                out.print(f"{key}: {len(value)}")
-        elif not key.startswith("_"):
-            out.print(f"{key}: {value}")
+def _print_index_report(folder: Path, report) -> None:
+    def n(count: int, word: str) -> str:
+        return f"{count:,} {word}{'' if count == 1 else 's'}"
+
+    def say(text: str) -> None:  # paths stay whole (no wrapping) and are never markup
+        out.print(text, highlight=False, soft_wrap=True, markup=False)
+
+    for skipped in report.skipped:
+        _warn(f"skipped {skipped.path}: {skipped.reason}")
+    if report.rebuilt:
+        say("The index was rebuilt from scratch (new program version, folder or base URL).")
+    indexed = len(report.added) + len(report.updated) + report.unchanged
+    say(f"Indexed {n(indexed, 'document')} in {folder}: {len(report.added):,} new, "
+        f"{len(report.updated):,} updated, {report.unchanged:,} unchanged.")
+    if report.skipped:
+        say(f"Skipped {n(len(report.skipped), 'file')} (reasons above).")
+    if report.removed:
+        say(f"Removed {n(len(report.removed), 'document')} no longer in the folder.")
+    if report.unsupported:
+        say(f"Left out {n(report.unsupported, 'file')} of other types "
+            "(documents are .html, .htm, .md, .markdown, .txt and .pdf).")
+    say(f"The index holds {n(report.documents, 'document')}: {report.index_path}")
+    if report.documents == 0:
+        _warn("the index is empty: a search of this corpus finds nothing")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -404,7 +457,7 @@ def main(argv: list[str] | None = None) -> int:
         rc = app(args=argv, standalone_mode=False)  # click returns typer.Exit's code here
         return rc if isinstance(rc, int) else 0
     except UserError as e:
-        err.print(f"[red]error:[/red] {e}", highlight=False)
+        err.print(f"[red]error:[/red] {_esc(str(e))}", highlight=False)
         return e.exit_code
     except typer.Exit as e:
         return e.exit_code
@@ -420,7 +473,7 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as e:  # noqa: BLE001 - the last resort: a short message, not a traceback
         if debug:
             raise
-        err.print(f"[red]internal error:[/red] {type(e).__name__}: {e}", highlight=False)
+        err.print(f"[red]internal error:[/red] {_esc(f'{type(e).__name__}: {e}')}", highlight=False)
         err.print("Set DEEP_RESEARCH_DEBUG=1 to see the traceback.")
         return 1
 

@@ -81,4 +81,6 @@ def load_sources(path: str | Path) -> LoadedSources:
     except json.JSONDecodeError as e:
         raise UserError(f"sources file {path} is not valid JSON: {e.msg} at line {e.lineno}, "
                         f"column {e.colno}") from e
+    except RecursionError:
+        raise UserError(f"sources file {path} is not a list of sources: its JSON is nested too deeply") from None
     return parse_sources(data, str(path))

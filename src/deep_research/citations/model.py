@@ -63,6 +63,8 @@ class RefProblem:
     column: int
     message: str
     text: str
+    start: int = -1  # span of the malformed markup in the report
+    end: int = -1
 
 
 @dataclass

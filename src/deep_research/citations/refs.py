@@ -58,7 +58,7 @@ def parse_refs(markdown: str) -> ParsedReport:
         snippet = markdown[start:end]
         if len(snippet) > 120:
             snippet = snippet[:117] + "..."
-        report.problems.append(RefProblem(line, col, message, snippet))
+        report.problems.append(RefProblem(line, col, message, snippet, start, end))
 
     for m in _REF.finditer(masked):
         start, end = m.span()

@@ -10,9 +10,10 @@ the model wrote itself is replaced, because its entries were not checked.
 
 from __future__ import annotations
 
+import html
 import re
 
-from ..citations.check import Citation, CitationReport
+from ..citations.check import Citation, CitationReport, safe_link
 from ..citations.model import Verdict
 from ..citations.refs import replace_spans
 
@@ -63,6 +64,9 @@ def ui_markdown(report: CitationReport, sources_heading: str = "Sources") -> str
     return body.rstrip() + "\n\n" + _sources_markdown(report, found_heading or sources_heading, ids=True)
 
 
+_REF_MARKUP = re.compile(r"</?ref\b[^>]*>?", re.I)
+
+
 def citation_link(c: Citation) -> str:
     label = str(c.number) if c.number is not None else "?"
     link = f"[{label}]({c.url})" if c.url else f"[{label}]"
@@ -73,8 +77,14 @@ def citation_link(c: Citation) -> str:
 
 def linked_markdown(report: CitationReport, sources_heading: str = "Sources") -> str:
     edits = [(c.ref.start, c.ref.end, citation_link(c)) for c in report.citations]
-    # Malformed tags are removed from the linked text (they are listed in the audit).
+    # Malformed tags lose their markup in the linked text, their words kept (they are
+    # listed in the audit); report.md keeps them as written, for the author to fix.
+    md = report.parsed.markdown
+    cited = [(a, b) for a, b, _ in edits]
+    edits += [(p.start, p.end, _REF_MARKUP.sub("", md[p.start:p.end])) for p in report.parsed.problems
+              if 0 <= p.start < p.end and not any(p.start < b and a < p.end for a, b in cited)]
     body, found_heading = split_sources_section(replace_spans(report.parsed.markdown, edits))
+    body = defuse_unsafe_links(body)
     return body.rstrip() + "\n\n" + _sources_markdown(report, found_heading or sources_heading, ids=False)
 
 
@@ -82,7 +92,57 @@ def _sources_markdown(report: CitationReport, heading: str, *, ids: bool) -> str
     lines = [f"## {heading}", ""]
     for s in report.sources:
         number = next(c.number for c in report.citations if c.source is s)
-        title = re.sub(r"\s+", " ", s.title or s.url).strip()
-        ident = f" (id {s.id})" if ids else ""
-        lines.append(f"[{number}] {title}{ident}: {s.url}  ")
+        title = _md_text(re.sub(r"\s+", " ", s.title or s.url).strip())
+        ident = f" (id {_md_text(s.id)})" if ids else ""
+        url = safe_link(s.url) or _md_text(s.url)  # a javascript: or data: URL is shown, never linked
+        lines.append(f"[{number}] {title}{ident}: {url}  ")
     return "\n".join(lines).rstrip() + "\n"
+
+
+# --- links a renderer must not follow -------------------------------------------------------
+# The markdown outputs link only what the HTML may link (see html._URL_SCHEMES); a link with
+# any other scheme (javascript:, data:, vbscript:, …) is written so that no markdown renderer
+# makes a link of it, its text kept. Relative links and #anchors are left alone.
+_SAFE_SCHEMES = frozenset({"http", "https", "file", "mailto"})
+_SCHEME = re.compile(r"([a-z][a-z0-9+.\-]*):")
+_IGNORED_IN_URL = re.compile(r"[\x00-\x20\x7f\\]+")  # browsers drop tabs/newlines; CommonMark escapes
+_DEST = r"(<[^<>\n]*>|\S+)"
+_INLINE_LINK = re.compile(r"\]\(([ \t]*\n?[ \t]*)" + _DEST)  # [text](url) and ![alt](url)
+_LINK_DEFINITION = re.compile(r"(\[(?:[^\[\]\\\n]|\\.){1,999})\]:([ \t]*\n?[ \t]*)" + _DEST)  # [id]: url
+_AUTOLINK = re.compile(r"<([A-Za-z][A-Za-z0-9+.\-]{1,31}:[^\s<>]*)>")  # <scheme:...>
+_HTML_TAG = re.compile(r"<[A-Za-z][A-Za-z0-9-]*(?:[^<>\"']|\"[^\"]*\"|'[^']*')*>")
+_URL_ATTR = re.compile(
+    r"(?:^|[\s\"'/])(?:href|src|action|formaction|xlink:href|data|poster|background)\s*=\s*"
+    r"(\"[^\"]*\"|'[^']*'|[^\s\"'>]+)", re.I)
+
+
+def unsafe_url(url: str) -> bool:
+    """True if ``url`` has a scheme other than http, https, file and mailto, however written
+    (character references, case, tabs, backslash escapes)."""
+    for _ in range(3):
+        decoded = html.unescape(url)
+        if decoded == url:
+            break
+        url = decoded
+    url = _IGNORED_IN_URL.sub("", url).lower().lstrip("<\"'")
+    m = _SCHEME.match(url)
+    return bool(m) and m.group(1) not in _SAFE_SCHEMES
+
+
+def defuse_unsafe_links(md: str) -> str:
+    """``md`` with every link, link definition, autolink and HTML tag whose URL is unsafe
+    turned into plain text."""
+    md = _INLINE_LINK.sub(
+        lambda m: "]\\(" + m.group(1) + m.group(2) if unsafe_url(m.group(2)) else m.group(0), md)
+    md = _LINK_DEFINITION.sub(
+        lambda m: m.group(1) + "]\\:" + m.group(2) + m.group(3) if unsafe_url(m.group(3)) else m.group(0), md)
+    md = _AUTOLINK.sub(lambda m: "&lt;" + m.group(0)[1:] if unsafe_url(m.group(1)) else m.group(0), md)
+    return _HTML_TAG.sub(
+        lambda m: "&lt;" + m.group(0)[1:]
+        if any(unsafe_url(v.group(1).strip("\"'")) for v in _URL_ATTR.finditer(m.group(0))) else m.group(0),
+        md)
+
+
+def _md_text(text: str) -> str:
+    """Text that markdown shows as it is: no link, autolink or HTML tag can start in it."""
+    return re.sub(r"([\\\[\]<>`])", r"\\\1", text)
