@@ -9,8 +9,8 @@ import pytest
 
 from deep_research.citations.fragments import TextDirective, fragment_for, match_directive
 from deep_research.citations.text import render
-from deep_research.publish import publish_report
 from deep_research.inputs import load_sources
+from deep_research.publish import publish_report
 from deep_research.search.extract import html_to_text
 from tests.support.chromium import normalise, serve_directory
 

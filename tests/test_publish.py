@@ -1,10 +1,10 @@
 """Publishing: the files, the linked markdown, the HTML, the PDF's link annotations, and
 that nothing in a report can make the renderer read a file or the network."""
 
-import json
-import threading
 import http.server
+import json
 import socketserver
+import threading
 
 import pytest
 from pypdf import PdfReader

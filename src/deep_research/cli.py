@@ -251,8 +251,17 @@ async def _run_research(question: str | None, context: dict, db: str, thread_id:
     from .publish.files import prepare_out_dir
     from .research.common import ResearchFailed
     from .research.configuration import Configuration
-    from .research.runner import (RunHandle, check_ready, compile_for, first_payload, load_deps,
-                                  load_run, open_persistence, resume_payload, save_run)
+    from .research.runner import (
+        RunHandle,
+        check_ready,
+        compile_for,
+        first_payload,
+        load_deps,
+        load_run,
+        open_persistence,
+        resume_payload,
+        save_run,
+    )
 
     deps = load_deps()
     async with open_persistence(db) as (saver, store):

@@ -14,9 +14,8 @@ Follows the WICG "URL Fragment Text Directives" spec. Two checks guard every fra
 
 from __future__ import annotations
 
-import unicodedata
 import re
-from bisect import bisect_right
+import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 from urllib.parse import quote, unquote

@@ -27,9 +27,9 @@ import re
 import unicodedata
 from array import array
 from bisect import bisect_left, bisect_right
-from itertools import accumulate
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
+from itertools import accumulate
 
 # Characters a browser's find ignores or that never render as text.
 IGNORABLE = frozenset("\u00ad\u200b\u200c\u200d\u2060\ufeff")

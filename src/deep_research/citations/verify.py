@@ -20,14 +20,13 @@ import bisect
 import html
 import re
 import unicodedata
-from array import array
 from functools import cached_property, lru_cache
 from itertools import accumulate
 from typing import Iterable
 
 from .fragments import _joined_by_punct, inside_word
 from .model import QuoteCheck, Source, Verdict
-from .text import IGNORABLE, _QUOTE_DASH, View, is_dictionary_char
+from .text import _QUOTE_DASH, IGNORABLE, View
 
 _OPEN_CLOSE = [('"', '"'), ("\u201c", "\u201d"), ("\u201e", "\u201c"), ("'", "'"), ("\u2018", "\u2019"),
                ("\u00ab", "\u00bb"), ("\u300c", "\u300d"), ("\u300e", "\u300f"), ("\u201d", "\u201d")]

@@ -51,8 +51,8 @@ from .extract import (
     declared_charset,
     decode_utf8,
     html_to_text,
-    local_css_loader,
     is_utf8_name,
+    local_css_loader,
     markdown_title,
     pdf_to_text,
 )
