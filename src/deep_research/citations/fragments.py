@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from urllib.parse import quote, unquote
@@ -412,45 +413,43 @@ class _Generator:
         short = [c for c, w in counted if w < self.min_words]
         return short[-1:] if short else [counted[0][0]]
 
-    def _prefixes(self) -> list[_Span | None]:
+    def _prefixes(self) -> Iterator[_Span | None]:
+        """Prefix contexts, shortest first (None: no prefix)."""
         text, page = self.text, self.page
-        out: list[_Span | None] = []
         if self._starts(self.start):
-            out.append(None)
+            yield None
         pe = self.start
         while pe > 0 and text[pe - 1].isspace():
             pe -= 1
         if pe == 0 or not page.gap_is_whitespace(pe, self.start):
-            return out
+            return
         for ps in range(pe - 1, -1, -1):
             if not page.in_one_segment(ps, pe):
                 break
             if text[ps].isspace() or not self._starts(ps) or not _has_word(text[ps:pe]):
                 continue
-            out.append(_Span(ps, pe))
+            yield _Span(ps, pe)
             if _words(text[ps:pe]) >= self.max_context:
                 break
-        return out
 
-    def _suffixes(self) -> list[_Span | None]:
+    def _suffixes(self) -> Iterator[_Span | None]:
+        """Suffix contexts, shortest first (None: no suffix)."""
         text, page = self.text, self.page
-        out: list[_Span | None] = []
         if self._ends(self.end):
-            out.append(None)
+            yield None
         ss = self.end
         while ss < len(text) and text[ss].isspace():
             ss += 1
         if ss >= len(text) or not page.gap_is_whitespace(self.end, ss):
-            return out
+            return
         for se in range(ss + 1, len(text) + 1):
             if not page.in_one_segment(ss, se):
                 break
             if text[se - 1].isspace() or not self._ends(se) or not _has_word(text[ss:se]):
                 continue
-            out.append(_Span(ss, se))
+            yield _Span(ss, se)
             if _words(text[ss:se]) >= self.max_context:
                 break
-        return out
 
     # checks ------------------------------------------------------------------------------
     def _start_ok(self, prefix: _Span | None, term_end: int, must_end: bool,
@@ -483,51 +482,111 @@ class _Generator:
         return _first_at(page, pat, page.r2l[c1], page.r2l[c2], True, need_end)
 
     # search ------------------------------------------------------------------------------
-    def candidates(self) -> list[tuple[int, TextDirective]]:
+    def _elen(self, span: _Span | None, extra: int) -> int:
+        """Encoded length of a context term plus its syntax (0 for no context)."""
+        if span is None:
+            return 0
+        return len(encode_term(self.text[span.a : span.b])) + extra
+
+    def candidates(self, shortest_only: bool = False) -> list[tuple[int, TextDirective]]:
+        """Directives that pass the robustness checks, with their encoded lengths, shortest
+        first. Contexts and terms are tried shortest first, and for each start (or prefix)
+        only the first passing end (or suffix) is kept. With ``shortest_only`` no check is
+        run for a directive that could not be shorter than one already found: the first
+        item is then the same as without it, and the list may be shorter."""
         text = self.text
-        prefixes = self._prefixes()
-        suffixes = self._suffixes()
+        prefixes = _Lazy(self._prefixes())
+        suffixes = _Lazy(self._suffixes())
         if not prefixes or not suffixes:
             return []
         found: list[tuple[int, TextDirective]] = []
+        best = [1 << 30]
 
         def add(prefix: _Span | None, start_term: str, end_term: str | None,
                 suffix: _Span | None) -> None:
             d = TextDirective(start_term, end_term, text[prefix.a : prefix.b] if prefix else None,
                               text[suffix.a : suffix.b] if suffix else None)
-            found.append((len(d.encode()), d))
+            n = len(d.encode())
+            found.append((n, d))
+            best[0] = min(best[0], n)
+
+        def too_long(n: int) -> bool:
+            # Every loop below goes from shorter to longer, so "too long" ends the loop.
+            return shortest_only and n >= best[0]
 
         # exact form: the whole quote as the start term; a suffix may relax the end bound
         # or tell the target apart from earlier copies
-        if self.page.in_one_segment(self.start, self.end):
+        one_segment = self.page.in_one_segment(self.start, self.end)
+        if one_segment:
+            base = 5 + len(encode_term(text[self.start : self.end]))  # "text=" + term
             for prefix in prefixes:
+                with_prefix = base + self._elen(prefix, 2)
+                if too_long(with_prefix):
+                    break
                 for suffix in suffixes:
+                    if too_long(with_prefix + self._elen(suffix, 2)):
+                        break
                     if self._start_ok(prefix, self.end, suffix is None, suffix):
                         add(prefix, text[self.start : self.end], None, suffix)
                         break
         # In range form a suffix cannot safely choose among start candidates (the end
         # term a browser pairs with an earlier start is not predictable), so it is used
         # only to relax the end bound.
-        suffix = suffixes[0]
+        suffix = next(iter(suffixes))
         # range form: start term ... end term. A short quote that fits in one block keeps
         # the exact form: one-word range terms are fragile.
-        if self.page.in_one_segment(self.start, self.end) and \
-                _words(text[self.start : self.end]) < 2 * self.min_words:
+        if one_segment and _words(text[self.start : self.end]) < 2 * self.min_words:
             found.sort(key=lambda x: x[0])
             return found
         ends = self._end_term_starts()
+        end_lens = {c2: 1 + len(encode_term(text[c2 : self.end])) for c2 in ends}  # "," + term
+        base = 5 + self._elen(suffix, 2)
         for c1 in self._start_term_ends():
-            prefix_ok = [p for p in prefixes if self._start_ok(p, c1, True)][:1]
-            if not prefix_ok:
+            with_start = base + len(encode_term(text[self.start : c1]))
+            prefix_ok = None
+            for p in prefixes:
+                if too_long(with_start + self._elen(p, 2) + 2):  # an end term has a character
+                    break
+                if self._start_ok(p, c1, True):
+                    prefix_ok = [p]
+                    break
+            if prefix_ok is None:
                 continue
+            with_prefix = with_start + self._elen(prefix_ok[0], 2)
             for c2 in ends:
                 if c2 < c1:
                     continue
+                if too_long(with_prefix + end_lens[c2]):
+                    break
                 if self._end_ok(c1, c2, suffix is None):
                     add(prefix_ok[0], text[self.start : c1], text[c2 : self.end], suffix)
                     break
         found.sort(key=lambda x: x[0])
         return found
+
+
+class _Lazy:
+    """A generator's items, produced on first need and kept for later passes."""
+
+    def __init__(self, items: Iterator):
+        self._items, self._seen = items, []
+
+    def __iter__(self) -> Iterator:
+        i = 0
+        while True:
+            if i == len(self._seen):
+                nxt = next(self._items, _END)
+                if nxt is _END:
+                    return
+                self._seen.append(nxt)
+            yield self._seen[i]
+            i += 1
+
+    def __bool__(self) -> bool:
+        return next(iter(self), _END) is not _END
+
+
+_END = object()
 
 
 @dataclass(frozen=True)
@@ -558,6 +617,9 @@ def fragment_for(
     if start >= end:
         return Fragment(None, "empty span")
     gen = _Generator(page, start, end, min_words, max_words, max_context)
+    shortest = gen.candidates(shortest_only=True)
+    if shortest and match_directive(page, shortest[0][1]) == (start, end):
+        return Fragment(shortest[0][1])
     cands = gen.candidates()
     if not cands:
         return Fragment(None, "no unique text fragment: the passage repeats in the page or its edges cannot be anchored")

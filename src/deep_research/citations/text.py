@@ -91,34 +91,94 @@ def fold(s: str) -> str:
 
 
 _WS_EXTRA = re.compile(r"\A\s+|\s\s+")
+# Whitespace a fragment term may not contain: a run of two or more, one character other
+# than a plain space, or a space at either end of the text. (A single plain space between
+# two other characters is the only whitespace a term may hold.)
+_BREAK = re.compile(r"\s{2,}|[^\S ]|\A | \Z")
 
 
 class View:
     """A per-character transform of a text, with maps between the two.
 
     ``offsets[i]`` is where text[i] starts in the view (len(text)+1 entries), so a view
-    position maps back with a binary search. Built with C-level map/accumulate/join, which
-    keeps long pages cheap."""
+    position maps back with a binary search. ``fold`` is called once per distinct
+    character and the text is built with ``str.translate``. Most characters fold to
+    exactly one character; when nearly all do, ``offsets`` is a ``_Shifts`` that stores
+    only the exceptions, otherwise a dense array."""
 
     __slots__ = ("text", "offsets")
 
     def __init__(self, source: str, fold, collapse: bool):
-        parts = list(map(fold, source))
-        if collapse:  # one space per whitespace run, none at the start
+        n = len(source)
+        table = {ord(c): fold(c) for c in set(source)}
+        odd = {k: len(v) for k, v in table.items() if len(v) != 1}
+        dropped = []  # collapse: one space per whitespace run, none at the start
+        if collapse:
             for m in _WS_EXTRA.finditer(source):
                 a, b = m.span()
-                keep = 0 if a == 0 else 1
-                parts[a + keep : b] = [""] * (b - a - keep)
-        self.offsets = array("i", [0])
-        self.offsets.extend(accumulate(map(len, parts)))
-        self.text = "".join(parts)
+                dropped.append((a + (a > 0), b))
+        if dropped:
+            pieces, prev = [], 0
+            for a, b in dropped:
+                pieces.append(source[prev:a])
+                prev = b
+            self.text = ("".join(pieces) + source[prev:]).translate(table)
+        else:
+            self.text = source.translate(table)
+        if len(odd) + len(dropped) == 0:
+            self.offsets = _Shifts([], [], n)
+            return
+        if sum(source.count(chr(k)) for k in odd) + sum(b - a for a, b in dropped) <= n // 16:
+            odd_at = [] if not odd else [m.start() for m in re.finditer(
+                "[" + "".join(re.escape(chr(k)) for k in odd) + "]", source)]
+            lengths = {i: odd[ord(source[i])] for i in odd_at}
+            for a, b in dropped:
+                lengths.update(dict.fromkeys(range(a, b), 0))
+            at = sorted(lengths)
+            self.offsets = _Shifts(at, [lengths[i] for i in at], n)
+            return
+        lengths = bytearray(source.translate({k: chr(len(v)) for k, v in table.items()}), "latin-1")
+        for a, b in dropped:
+            lengths[a:b] = bytes(b - a)
+        self.offsets = array("i", accumulate(lengths, initial=0))
 
     def to_source(self, pos: int) -> int:
         """Index in the source text of the character that produced view[pos]."""
+        if isinstance(self.offsets, _Shifts):
+            return self.offsets.to_source(pos)
         return bisect_right(self.offsets, pos) - 1
 
     def source_span(self, start: int, end: int) -> tuple[int, int]:
         return self.to_source(start), self.to_source(end - 1) + 1
+
+
+class _Shifts:
+    """The offsets of a view in which only a few characters do not fold to exactly one
+    character: ``at`` holds those source positions, ``shift[k]`` the total change in
+    length from the first k of them, ``view_at[k]`` where at[k] starts in the view."""
+
+    __slots__ = ("at", "n", "shift", "view_at")
+
+    def __init__(self, at: list[int], lengths: list[int], n: int):
+        self.at, self.n = at, n
+        self.shift = list(accumulate((x - 1 for x in lengths), initial=0))
+        self.view_at = [i + d for i, d in zip(at, self.shift)]
+
+    def __len__(self) -> int:
+        return self.n + 1
+
+    def __getitem__(self, i: int) -> int:
+        if not 0 <= i <= self.n:
+            raise IndexError(i)
+        return i + self.shift[bisect_left(self.at, i)]
+
+    def to_source(self, pos: int) -> int:
+        """The last source index whose view offset is <= pos (as bisect_right - 1 on the
+        dense offsets)."""
+        k = bisect_right(self.view_at, pos)
+        hi = self.at[k] - 1 if k < len(self.at) else self.n
+        i = min(hi, pos - self.shift[k])
+        return max(i, self.at[k - 1]) if k else i
 
 
 @dataclass
@@ -141,13 +201,9 @@ class PageText:
     def _breaks(self) -> array:
         """Positions of whitespace a term may not contain: anything but one plain space
         between two non-space characters (line breaks, tabs, runs of spaces)."""
-        text, n = self.text, len(self.text)
         out = array("i")
-        for m in re.finditer(r"\s+", text):
-            a, b = m.span()
-            if b - a == 1 and text[a] == " " and 0 < a and b < n:
-                continue
-            out.extend(range(a, b))
+        for m in _BREAK.finditer(self.text):
+            out.extend(range(*m.span()))
         return out
 
     @cached_property
