@@ -543,23 +543,23 @@ class _Generator:
         base = 5 + self._elen(suffix, 2)
         for c1 in self._start_term_ends():
             with_start = base + len(encode_term(text[self.start : c1]))
-            prefix_ok = None
+            prefix = _END  # the shortest prefix that passes (None: no prefix needed)
             for p in prefixes:
                 if too_long(with_start + self._elen(p, 2) + 2):  # an end term has a character
                     break
                 if self._start_ok(p, c1, True):
-                    prefix_ok = [p]
+                    prefix = p
                     break
-            if prefix_ok is None:
+            if prefix is _END:
                 continue
-            with_prefix = with_start + self._elen(prefix_ok[0], 2)
+            with_prefix = with_start + self._elen(prefix, 2)
             for c2 in ends:
                 if c2 < c1:
                     continue
                 if too_long(with_prefix + end_lens[c2]):
                     break
                 if self._end_ok(c1, c2, suffix is None):
-                    add(prefix_ok[0], text[self.start : c1], text[c2 : self.end], suffix)
+                    add(prefix, text[self.start : c1], text[c2 : self.end], suffix)
                     break
         found.sort(key=lambda x: x[0])
         return found
