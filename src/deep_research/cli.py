@@ -248,6 +248,9 @@ def _print_result(values: dict, thread_id: str) -> int:
 
 async def _run_research(question: str | None, context: dict, db: str, thread_id: str | None,
                         approve: dict | None, answer: str | None) -> int:
+    import asyncio
+    from concurrent.futures import ThreadPoolExecutor
+
     from .publish.files import prepare_out_dir
     from .research.common import ResearchFailed
     from .research.configuration import Configuration
@@ -262,9 +265,6 @@ async def _run_research(question: str | None, context: dict, db: str, thread_id:
         resume_payload,
         save_run,
     )
-
-    import asyncio
-    from concurrent.futures import ThreadPoolExecutor
 
     # A model integration without native async support runs each call in the event loop's
     # default executor (min(32, cpus + 4) threads): on a small machine parallel researchers

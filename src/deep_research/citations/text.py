@@ -125,9 +125,6 @@ class View:
             self.text = ("".join(pieces) + source[prev:]).translate(table)
         else:
             self.text = source.translate(table)
-        if len(odd) + len(dropped) == 0:
-            self.offsets = _Shifts([], [], n)
-            return
         if sum(source.count(chr(k)) for k in odd) + sum(b - a for a, b in dropped) <= n // 16:
             odd_at = [] if not odd else [m.start() for m in re.finditer(
                 "[" + "".join(re.escape(chr(k)) for k in odd) + "]", source)]
