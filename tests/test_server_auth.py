@@ -100,6 +100,36 @@ def test_local_requests_only():
     assert "origin" in local_request_problem("127.0.0.1", "localhost:2024", "null")
 
 
+def test_studio_origins():
+    local = AuthSettings.from_env({"LANGSMITH_LANGGRAPH_API_VARIANT": "local_dev"})
+    studio = dict(client_host="127.0.0.1", host_header="127.0.0.1:2024", origin_header="https://smith.langchain.com")
+    assert local.authenticate(None, **studio).identity == "local"
+    # Studio's own credential is ignored without configured credentials; any other is refused
+    assert local.authenticate("Bearer ls-token", studio_scheme=True, **studio).identity == "local"
+    with pytest.raises(InvalidCredentials, match="no credentials configured"):
+        local.authenticate("Bearer ls-token", **studio)
+    for origin in ("https://smith.langchain.com.evil.example", "http://smith.langchain.com", "null",
+                   "https://evil.example"):
+        with pytest.raises(InvalidCredentials, match="another origin"):
+            local.authenticate(None, **{**studio, "origin_header": origin})
+    with pytest.raises(InvalidCredentials, match="Host"):  # Studio's origin does not excuse a foreign Host
+        local.authenticate(None, **{**studio, "host_header": "attacker.example:2024"})
+    custom = AuthSettings.from_env({"LANGSMITH_LANGGRAPH_API_VARIANT": "local_dev",
+                                    "DEEP_RESEARCH_STUDIO_ORIGINS": "https://LangSmith.corp.example/"})
+    assert custom.authenticate(None, **{**studio, "origin_header": "https://langsmith.corp.example"})
+    with pytest.raises(InvalidCredentials):
+        custom.authenticate(None, **studio)
+    none = AuthSettings.from_env({"LANGSMITH_LANGGRAPH_API_VARIANT": "local_dev", "DEEP_RESEARCH_STUDIO_ORIGINS": "none"})
+    with pytest.raises(InvalidCredentials):
+        none.authenticate(None, **studio)
+    for bad in ("http://studio.example", "https://studio.example/path", "smith.langchain.com"):
+        with pytest.raises(AuthConfigError, match="DEEP_RESEARCH_STUDIO_ORIGINS"):
+            AuthSettings.from_env({"LANGSMITH_LANGGRAPH_API_VARIANT": "local_dev", "DEEP_RESEARCH_STUDIO_ORIGINS": bad})
+    # an identity the server's authenticate did not admit may set no server-side setting
+    assert local.forbidden_run_settings({"output_dir": "/tmp/x"}) == []
+    assert local.forbidden_run_settings({"output_dir": "/tmp/x", "search_api": "local"}, trusted=False) == ["output_dir"]
+
+
 def test_jwt_verification():
     s = AuthSettings.from_env({ENV_JWT_SECRET: SECRET})
     who = s.authenticate("Bearer " + _jwt("alice@example.com"))
@@ -196,7 +226,8 @@ def test_users_cannot_see_or_touch_each_others_research(tmp_path):
                                        ("POST", "/store/items/search", {"namespace_prefix": ["alice"]})]:
                 assert _raw(base, method, path, json=body, headers=headers).status_code == 401, (headers, path)
         a, b = _client(base, TOKEN_A), _client(base, TOKEN_B)
-        studio = _client(base, **{"x-auth-scheme": "langsmith"})  # langgraph dev's Studio user
+        # Studio's scheme gets no bypass: without a token it is refused like anyone else
+        studio = _client(base, **{"x-auth-scheme": "langsmith", "Origin": "https://smith.langchain.com"})
 
         async def scenario():
             thread = await a.threads.create(metadata={"owner": "bob", "topic": "heat pumps"})
@@ -214,9 +245,9 @@ def test_users_cannot_see_or_touch_each_others_research(tmp_path):
             checkpoint = state["checkpoint"]["checkpoint_id"]
 
             # B: no listing, reading, streaming, resuming, changing or deleting
-            for client in (b, studio):
-                assert tid not in [t["thread_id"] for t in await client.threads.search(limit=100)]
-                assert await client.threads.search(metadata={"owner": "alice"}) == []
+            assert tid not in [t["thread_id"] for t in await b.threads.search(limit=100)]
+            assert await b.threads.search(metadata={"owner": "alice"}) == []
+            assert await _status(studio.threads.search(limit=100)) == 401
             assert await _status(b.threads.get(tid)) == 404
             assert await _status(b.threads.get_state(tid)) == 404
             assert await _status(b.threads.get_history(tid)) == 404
@@ -233,7 +264,7 @@ def test_users_cannot_see_or_touch_each_others_research(tmp_path):
             assert await _status(b.threads.update_state(tid, {"status": "failed"})) == 404
             assert await _status(b.threads.copy(tid)) == 409  # the server's "not found" for a copy
             assert await _status(b.threads.delete(tid)) == 404
-            assert await _status(studio.threads.get(tid)) == 404
+            assert await _status(studio.threads.get(tid)) == 401
             # nor set server-side settings (where reports go, which endpoint gets the API key)
             assert await _status(b.runs.create(None, "deep_research", input=messages,
                                                context={"model_base_url": "http://evil.example/v1"})) == 403

@@ -3,7 +3,11 @@
 Registered in ``langgraph.json`` as ``"auth": {"path": "deep_research.server.auth:auth"}``.
 Credentials come from the environment (see :mod:`deep_research.server.credentials`); with
 none configured, importing this module raises :class:`AuthConfigError`, so the server does
-not start (except under ``langgraph dev``: loopback requests only, as the user ``local``).
+not start (except under ``langgraph dev``: loopback requests and LangGraph Studio's origin
+only, as the user ``local``). ``langgraph.json`` sets ``disable_studio_auth`` so that
+Studio's requests (``x-auth-scheme: langsmith``) reach :func:`authenticate` too; a Studio
+user admitted by langgraph-api itself, should that setting be dropped, may set no
+server-side setting.
 
 Authorization (everything not listed is refused with 403):
 
@@ -26,6 +30,7 @@ from __future__ import annotations
 from typing import Any
 
 from langgraph_sdk import Auth
+from langgraph_sdk.auth import is_studio_user
 
 from .credentials import AuthSettings, InvalidCredentials
 
@@ -52,6 +57,7 @@ async def authenticate(authorization: str | None = None, scope: dict | None = No
             client_host=client[0] if client else None,
             host_header=_header(scope, b"host"),
             origin_header=_header(scope, b"origin"),
+            studio_scheme=(_header(scope, b"x-auth-scheme") or "").strip().lower() == "langsmith",
         )
     except InvalidCredentials as e:
         raise Auth.exceptions.HTTPException(
@@ -94,7 +100,8 @@ async def create_thread(ctx: Auth.types.AuthContext, value: Auth.types.on.thread
 async def create_run(ctx: Auth.types.AuthContext, value: Auth.types.on.threads.create_run.value):
     kwargs = value.get("kwargs") or {}
     config = kwargs.get("config") or {}
-    forbidden = SETTINGS.forbidden_run_settings(kwargs.get("context"), config.get("configurable"))
+    forbidden = SETTINGS.forbidden_run_settings(kwargs.get("context"), config.get("configurable"),
+                                                trusted=not is_studio_user(ctx.user))
     if forbidden:
         raise _forbid(f"these settings are fixed by the server and cannot be set per run: {', '.join(forbidden)}")
     _stamp_owner(ctx, value)  # the thread a run creates belongs to the caller

@@ -39,9 +39,14 @@ ENV_JWT_SECRET = "DEEP_RESEARCH_JWT_SECRET"
 ENV_JWT_AUDIENCE = "DEEP_RESEARCH_JWT_AUDIENCE"
 ENV_JWT_ISSUER = "DEEP_RESEARCH_JWT_ISSUER"
 ENV_ALLOW_RUN_SETTINGS = "DEEP_RESEARCH_AUTH_ALLOW_RUN_SETTINGS"
+ENV_STUDIO_ORIGINS = "DEEP_RESEARCH_STUDIO_ORIGINS"
 # set by `langgraph dev` (and only by it) in the server process
 ENV_API_VARIANT = "LANGSMITH_LANGGRAPH_API_VARIANT"
 
+# LangGraph Studio runs in the browser on these origins and calls the local server from
+# there; under `langgraph dev` without credentials a request from them is served like a
+# loopback one. DEEP_RESEARCH_STUDIO_ORIGINS replaces the list ("none": no Studio).
+DEFAULT_STUDIO_ORIGINS = ("https://smith.langchain.com", "https://eu.smith.langchain.com")
 MIN_TOKEN_CHARS = 16
 MIN_SECRET_BYTES = 32
 JWT_LEEWAY_S = 30
@@ -128,6 +133,7 @@ class AuthSettings:
     jwt_issuer: str | None = None
     local_only: bool = False  # no credentials: `langgraph dev`, loopback, user "local"
     allowed_run_settings: frozenset[str] = frozenset()
+    studio_origins: frozenset[str] = frozenset(DEFAULT_STUDIO_ORIGINS)
 
     def __repr__(self) -> str:  # never show tokens or the secret
         return (f"AuthSettings(tokens={len(self.tokens)}, jwt={'yes' if self.jwt_secret else 'no'}, "
@@ -143,9 +149,10 @@ class AuthSettings:
         if unknown:
             raise AuthConfigError(f"{ENV_ALLOW_RUN_SETTINGS} names unknown settings: {', '.join(sorted(unknown))} "
                                   f"(known: {', '.join(sorted(SERVER_SIDE_SETTINGS))})")
+        studio = _parse_origins(env.get(ENV_STUDIO_ORIGINS))
         if not token_spec and not secret:
             if env.get(ENV_API_VARIANT) == "local_dev":
-                return cls(local_only=True, allowed_run_settings=SERVER_SIDE_SETTINGS)
+                return cls(local_only=True, allowed_run_settings=SERVER_SIDE_SETTINGS, studio_origins=studio)
             raise AuthConfigError(
                 f"deep_research.server.auth: no credentials configured. Set {ENV_TOKENS}="
                 f"'<token>:<user>,...' and/or {ENV_JWT_SECRET} (HS256, at least {MIN_SECRET_BYTES} bytes). "
@@ -163,17 +170,21 @@ class AuthSettings:
                 raise AuthConfigError(f"{ENV_JWT_SECRET} needs the PyJWT package") from None
         return cls(tokens=tokens, jwt_secret=secret_bytes,
                    jwt_audience=env.get(ENV_JWT_AUDIENCE) or None, jwt_issuer=env.get(ENV_JWT_ISSUER) or None,
-                   allowed_run_settings=allowed)
+                   allowed_run_settings=allowed, studio_origins=studio)
 
     # ---------------------------------------------------------------------------------
     def authenticate(self, authorization: str | None, *, client_host: str | None = None,
-                     host_header: str | None = None, origin_header: str | None = None) -> Principal:
-        """The caller, or InvalidCredentials."""
+                     host_header: str | None = None, origin_header: str | None = None,
+                     studio_scheme: bool = False) -> Principal:
+        """The caller, or InvalidCredentials. ``studio_scheme``: the request is in LangGraph
+        Studio's scheme (``x-auth-scheme: langsmith``); it gets no special treatment except
+        that, without configured credentials, a credential Studio sends is ignored."""
         if self.local_only:
-            if authorization:
+            if authorization and not studio_scheme:
                 raise InvalidCredentials(f"this server has no credentials configured ({ENV_TOKENS} or "
                                          f"{ENV_JWT_SECRET}); send no Authorization header")
-            problem = local_request_problem(client_host, host_header, origin_header)
+            problem = local_request_problem(client_host, host_header, origin_header,
+                                            trusted_origins=self.studio_origins)
             if problem:
                 raise InvalidCredentials(f"without {ENV_TOKENS} or {ENV_JWT_SECRET} only local requests to "
                                          f"`langgraph dev` are accepted ({problem})")
@@ -214,13 +225,15 @@ class AuthSettings:
             raise InvalidCredentials("token 'sub' is not a string")
         return Principal(identity_label(sub), sub, "jwt")
 
-    def forbidden_run_settings(self, *settings: Mapping | None) -> list[str]:
-        """Server-side settings a run tries to set (context or configurable)."""
+    def forbidden_run_settings(self, *settings: Mapping | None, trusted: bool = True) -> list[str]:
+        """Server-side settings a run tries to set (context or configurable). An untrusted
+        caller (one the server's own `authenticate` did not admit, such as langgraph-api's
+        built-in Studio user) may set none of them, whatever is allowed."""
         found = set()
         for values in settings:
             if isinstance(values, Mapping):
                 found |= {k for k, v in values.items() if k in SERVER_SIDE_SETTINGS and v is not None}
-        return sorted(found - self.allowed_run_settings)
+        return sorted(found - self.allowed_run_settings if trusted else found)
 
 
 def bearer_token(authorization: str | None) -> str:
@@ -251,15 +264,58 @@ def _host_of(host_header: str) -> str:
     return h.rsplit(":", 1)[0] if h.count(":") == 1 else h
 
 
+def _parse_origins(spec: str | None) -> frozenset[str]:
+    """Studio origins from DEEP_RESEARCH_STUDIO_ORIGINS: unset = the defaults, "none" = none;
+    each entry must be an https (or loopback http) origin, nothing more."""
+    if spec is None:
+        return frozenset(DEFAULT_STUDIO_ORIGINS)
+    spec = spec.strip()
+    if spec.lower() in ("", "none"):
+        return frozenset()
+    out = set()
+    for entry in spec.split(","):
+        entry = entry.strip().rstrip("/")
+        if not entry:
+            continue
+        parts = urlsplit(entry)
+        secure = parts.scheme == "https" or (parts.scheme == "http" and _is_loopback_name(parts.hostname))
+        if not secure or not parts.hostname or parts.path or parts.query or parts.fragment or "@" in entry:
+            raise AuthConfigError(f"{ENV_STUDIO_ORIGINS}: {entry!r} is not an origin like "
+                                  "'https://smith.langchain.com' (https, no path)")
+        out.add(_origin_of(entry))
+    return frozenset(out)
+
+
+def _origin_of(url: str) -> str | None:
+    """scheme://host[:port] in lower case, as browsers send it in Origin; None if not a URL."""
+    try:
+        parts = urlsplit(url.strip())
+        port = parts.port
+    except ValueError:
+        return None
+    if not parts.scheme or not parts.hostname:
+        return None
+    host = f"[{parts.hostname}]" if ":" in parts.hostname else parts.hostname
+    return f"{parts.scheme.lower()}://{host.lower()}" + (f":{port}" if port is not None else "")
+
+
 def local_request_problem(client_host: str | None, host_header: str | None,
-                          origin_header: str | None) -> str | None:
+                          origin_header: str | None, *,
+                          trusted_origins: frozenset[str] | tuple[str, ...] = ()) -> str | None:
     """Why a request is not a local one (None when it is): the peer must be a loopback
     address, the Host header a loopback name (no tunnel, no DNS rebinding) and a browser
-    Origin, when sent, loopback too (no drive-by requests from web pages)."""
+    Origin, when sent, loopback too or one of ``trusted_origins`` (LangGraph Studio's), so
+    no other web page can drive the server from a browser on this machine."""
     if not _is_loopback_name(client_host):
         return "the client is not on this machine"
     if not host_header or not _is_loopback_name(_host_of(host_header)):
         return "the Host header is not a loopback address"
-    if origin_header is not None and not _is_loopback_name(urlsplit(origin_header.strip()).hostname):
-        return "the request comes from a web page on another origin"
+    if origin_header is not None:
+        origin = _origin_of(origin_header)
+        try:
+            loopback = _is_loopback_name(urlsplit(origin_header.strip()).hostname)
+        except ValueError:
+            loopback = False
+        if not loopback and (origin is None or origin not in trusted_origins):
+            return "the request comes from a web page on another origin"
     return None
