@@ -220,11 +220,17 @@ async def _drive(handle, graph, payload, progress, *, approve: dict | None, answ
         return values
 
 
+def _warn_clamped(cfg) -> None:
+    for c in cfg.clamped:
+        _warn(c["message"])
+
+
 def _print_result(values: dict, thread_id: str) -> int:
     usage = values.get("usage") or {}
     out.print(usage_table(usage))
     for d in values.get("degradations") or []:
-        _warn(f"{d.get('stage')}: {d.get('message')}")
+        if d.get("kind") != "clamped":  # said when the run started
+            _warn(f"{d.get('stage')}: {d.get('message')}")
     for e in values.get("errors") or []:
         err.print("[red]error:[/red] " + _esc(f"{e.get('stage')}: {e.get('message')}"), highlight=False)
     status = values.get("status")
@@ -276,6 +282,7 @@ async def _run_research(question: str | None, context: dict, db: str, thread_id:
         if thread_id is None:
             handle = RunHandle.new(context)
             cfg = Configuration.resolve({"configurable": {}}, context)
+            _warn_clamped(cfg)
             check_ready(cfg, deps)
             prepare_out_dir(cfg.output_dir)  # an unwritable --out fails now, not after the research
             await save_run(store, handle, question or "")
@@ -284,7 +291,9 @@ async def _run_research(question: str | None, context: dict, db: str, thread_id:
             saved = await load_run(store, thread_id)
             merged = {**saved.get("context", {}), **context}
             handle = RunHandle.existing(thread_id, merged)
-            check_ready(Configuration.resolve({"configurable": {}}, merged), deps)
+            cfg = Configuration.resolve({"configurable": {}}, merged)
+            _warn_clamped(cfg)
+            check_ready(cfg, deps)
             payload = None
         graph = compile_for(deps, saver, store)
         if thread_id is not None:
