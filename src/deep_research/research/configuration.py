@@ -28,7 +28,14 @@ from enum import StrEnum
 from fnmatch import fnmatchcase
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field, NonNegativeFloat, PrivateAttr, ValidationError, field_validator
+from pydantic import (
+    BaseModel,
+    Field,
+    NonNegativeFloat,
+    PrivateAttr,
+    ValidationError,
+    field_validator,
+)
 
 from ..errors import UserError, remember_secret_env
 from .pricing import price_of
@@ -309,7 +316,8 @@ class Configuration(BaseModel):
             ceiling, asked = getattr(server, name), getattr(cfg, name)
             if name not in base or name not in run or (asked is not None and asked <= ceiling):
                 continue
-            message = f"{name} {_show(asked)} is above the ceiling {_show(ceiling)} set by {_env_name(name)}"
+            what = f"{name} {_show(asked)}" if asked is not None else f"no limit on {name}"
+            message = f"{what} is above the ceiling {_show(ceiling)} set by {_env_name(name)}"
             if above_ceiling == "refuse":
                 raise UserError(f"{message}; ask for at most {_show(ceiling)}")
             clamped.append({"setting": name, "requested": asked, "ceiling": ceiling,
