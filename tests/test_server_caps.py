@@ -15,7 +15,6 @@ import re
 import subprocess
 import sys
 import typing
-from pathlib import Path
 from types import SimpleNamespace
 
 import httpx
@@ -298,7 +297,7 @@ def cli(*args, env=None, timeout=300):
     full["PYTHONPATH"] = str(ROOT)
     full.update(env or {})
     return subprocess.run([sys.executable, "-m", "deep_research.cli", *map(str, args)], capture_output=True,
-                          text=True, cwd=ROOT, env=full, timeout=timeout, stdin=subprocess.DEVNULL)
+                          text=True, cwd=ROOT, env=full, timeout=timeout, stdin=subprocess.DEVNULL, check=False)
 
 
 def test_cli_refuses_an_unpriced_model_under_a_cost_cap(tmp_path):
@@ -371,8 +370,8 @@ def test_server_refuses_a_run_above_its_ceiling_with_403(tmp_path):
         async def scenario():
             tid = (await client.threads.create())["thread_id"]
             for kwargs, expected in [
-                ({"context": {"max_cost_usd": 1e9}}, "max_cost_usd 1,000,000,000 is above the ceiling 0.5 set by "
-                                                     "DEEP_RESEARCH_MAX_COST_USD; ask for at most 0.5"),
+                ({"context": {"max_cost_usd": 1e9}}, ("max_cost_usd 1,000,000,000 is above the ceiling 0.5 set by "
+                                                      "DEEP_RESEARCH_MAX_COST_USD; ask for at most 0.5")),
                 ({"config": {"configurable": {"max_cost_usd": 1e9}}}, "max_cost_usd 1,000,000,000 is above"),
                 ({"context": {"max_researcher_iterations": 5}}, "max_researcher_iterations 5 is above the ceiling 1"),
                 ({"context": {"research_model": "openai:o1-pro"}}, "openai:o1-pro (research_model) is not allowed"),
@@ -425,12 +424,12 @@ def test_a_server_without_the_auth_handler_clamps_and_records_it(tmp_path):
 
     assert clamped(by_context) == {
         "max_cost_usd 1,000,000,000 is above the ceiling 0.5 set by DEEP_RESEARCH_MAX_COST_USD: this run uses 0.5",
-        "max_researcher_iterations 5 is above the ceiling 1 set by DEEP_RESEARCH_MAX_RESEARCHER_ITERATIONS: "
-        "this run uses 1",
+        ("max_researcher_iterations 5 is above the ceiling 1 set by DEEP_RESEARCH_MAX_RESEARCHER_ITERATIONS: "
+         "this run uses 1"),
     }
     assert clamped(by_configurable) == {
-        "max_concurrent_research_units 10 is above the ceiling 1 set by "
-        "DEEP_RESEARCH_MAX_CONCURRENT_RESEARCH_UNITS: this run uses 1",
+        ("max_concurrent_research_units 10 is above the ceiling 1 set by "
+         "DEEP_RESEARCH_MAX_CONCURRENT_RESEARCH_UNITS: this run uses 1"),
     }
     for values in (by_context, by_configurable):
         assert values["status"] == "completed", values.get("errors")
