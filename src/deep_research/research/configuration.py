@@ -135,7 +135,7 @@ class Configuration(BaseModel):
     max_total_tokens: int | None = Field(
         None, ge=1000, json_schema_extra=_ui("number", "Stop research when the run has used this many tokens."))
     max_cost_usd: float | None = Field(
-        None, gt=0, json_schema_extra=_ui("number", "Stop research at this estimated cost (models with known prices)."))
+        None, gt=0, json_schema_extra=_ui("number", "Stop research at this estimated cost in USD (every model needs a known price: model_prices)."))
 
     # --- models -----------------------------------------------------------------------
     research_model: str = Field("openai:gpt-4.1", json_schema_extra=_ui("text", "provider:model for the supervisor and researchers."))
