@@ -113,5 +113,5 @@ def _open_folder(folder: Path, base_url: str | None) -> LocalCorpus:
         if not index.is_file() or isinstance(e, Fts5UnavailableError):
             raise
         # E.g. a read-only folder: an existing index is still worth searching.
-        log.warning("could not update the corpus index (%s); searching it as it is", e)
+        log.warning("could not update the corpus index (%s); searching it as it is", printable(e))
     return LocalCorpus(index)
