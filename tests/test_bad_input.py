@@ -240,6 +240,52 @@ def test_index_skips_bad_files_with_warnings_and_keeps_the_good_one(tmp_path):
     assert r.stderr.count("warning: skipped") == 4
 
 
+# --- file names with terminal escape sequences -------------------------------------------
+EVIL_NAME = "evil\x1b[31mred\x1b]0;pwned\x07\nline\u202eexe.txt"  # colour, window title, bell, newline, RTL
+EVIL_SHOWN = "evil\\x1b[31mred\\x1b]0;pwned\\x07\\nline\\u202eexe.txt"
+
+
+def assert_no_control_characters(text: str) -> None:
+    bad = sorted({hex(ord(c)) for c in text if (ord(c) < 32 and c not in "\n") or 0x7f <= ord(c) < 0xa0
+                  or c == "\u202e"})
+    assert not bad, (bad, text)
+
+
+def test_file_names_with_escape_sequences_are_printed_escaped(tmp_path):
+    """A corpus file name holding ANSI/OSC sequences, a bell, a newline and a right-to-left
+    override reaches the terminal escaped: in the index warnings and summary (here also the
+    folder's own name), and in the warnings of a research run that indexes the folder."""
+    folder = tmp_path / "corp\x1b[2Jus"
+    write(folder / "good.md", "# Zebras\n\nZebras migrate across the Serengeti every year.\n")
+    write(folder / EVIL_NAME, "")  # empty: skipped, so its name is printed
+    (folder / ("link\x1b[5m.txt")).symlink_to(tmp_path / "elsewhere.txt")
+    write(tmp_path / "elsewhere.txt", "Text outside the corpus.\n")
+    r = run("index", folder)
+    assert r.returncode == 0, r.stderr
+    assert_clean(r)
+    assert_no_control_characters(r.stdout + r.stderr)
+    assert f"warning: skipped {EVIL_SHOWN}: empty file" in r.stderr
+    assert "warning: skipped link\\x1b[5m.txt: a link to a file outside the corpus folder; not indexed" in r.stderr
+    assert "Indexed 1 document in " in r.stdout and "corp\\x1b[2Jus" in r.stdout
+
+    r = run("research", "How far do zebras migrate?", "--corpus", folder, "--yes", "--no-pdf",
+            "--db", tmp_path / "state.sqlite", "--out", tmp_path / "reports", env=SCRIPTED)
+    assert_clean(r)
+    assert_no_control_characters(r.stdout + r.stderr)
+    assert EVIL_SHOWN in r.stderr  # the research run's warning about the skipped file
+
+
+def test_printable_escapes_what_a_terminal_would_obey():
+    from deep_research.terminal import printable
+
+    assert printable("plain café/日本.txt") == "plain café/日本.txt"
+    assert printable("a\x1b[2Jb\x9bc\x7f") == "a\\x1b[2Jb\\x9bc\\x7f"
+    assert printable("new\nline\ttab\r") == "new\\nline\\ttab\\r"
+    assert printable("rtl\u202eevil\u2028sep\u200b") == "rtl\\u202eevil\\u2028sep\\u200b"
+    assert printable(os.fsdecode(b"not-utf8-\xff.txt")) == "not-utf8-\\xff.txt"  # the byte, not a crash
+    assert printable("brief\n\tpoint\x1b[0m", keep_newlines=True) == "brief\n\tpoint\\x1b[0m"
+
+
 # --- javascript: and data: URLs are never links ------------------------------------------
 HOSTILE_REPORT = """# Hostile links
 

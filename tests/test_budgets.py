@@ -191,3 +191,32 @@ def test_a_unit_share_of_zero_is_a_cap_not_no_cap(corpus, tmp_path):
     _, script, search, _, error = run(corpus, tmp_path, allow_failure=True, max_total_tokens=2_000)
     assert rounds_run(script) == 1 and search.queries == []
     assert isinstance(error, ResearchFailed) and "token budget reached" in error.message
+
+
+def test_the_environment_caps_a_run_that_asks_for_more(corpus, tmp_path, monkeypatch):
+    """An operator's DEEP_RESEARCH_MAX_TOTAL_TOKENS is a ceiling: a run asking for a billion
+    tokens gets the operator's budget, and its state records the clamp."""
+    monkeypatch.setenv("DEEP_RESEARCH_MAX_TOTAL_TOKENS", "20000")
+    state, script, search, _, _ = run(corpus, tmp_path, max_total_tokens=10**9)
+    v = state.values
+    assert v["status"] == "completed" and v["budget_exhausted"] is True
+    assert any(d["message"].startswith("research stopped early: token budget reached")
+               and d["message"].endswith("of 20,000 tokens)") for d in v["degradations"])
+    clamped = [d for d in v["degradations"] if d.get("kind") == "clamped"]
+    assert clamped == [{"stage": "configuration", "kind": "clamped", "message":
+                        "max_total_tokens 1,000,000,000 is above the ceiling 20,000 set by "
+                        "DEEP_RESEARCH_MAX_TOTAL_TOKENS: this run uses 20,000"}]
+    assert "max_total_tokens" not in v["final_report"]  # a setting, not a limitation of the research
+
+
+def test_a_cost_cap_charges_a_model_that_reports_no_price(corpus, tmp_path):
+    """The configured models are priced (the run may start); the client reports a name the
+    price table does not know. Under a cost cap its calls are charged at the highest price
+    of the run's models, never at zero, so the cap still stops the research."""
+    state, script, search, _, _ = run(corpus, tmp_path, max_cost_usd=0.4, research_model="openai:o1")
+    v = state.values
+    assert v["budget_exhausted"] is True
+    assert any(d["message"].startswith("research stopped early: cost budget reached") for d in v["degradations"])
+    cost = sum(u["cost_usd"] for u in v["usage"].values())
+    tokens = sum(u["input_tokens"] * 15 + u["output_tokens"] * 60 for u in v["usage"].values()) / 1e6
+    assert cost == pytest.approx(tokens, rel=1e-3)  # o1's price, the highest of the run's models

@@ -419,3 +419,123 @@ def test_odd_files_never_stop_the_indexing(tmp_path: Path) -> None:
     backend = LocalCorpus.open(folder)
     assert search(backend, "really")[0].content == "Really UTF-8 text."
     assert search(backend, "loud")[0].title == "Shouting"
+
+
+# --- the corpus stays inside its folder ------------------------------------------------------
+SECRET = "The launch code is zebra-42-orchid.\n"
+
+
+def outside_and_corpus(tmp_path: Path) -> tuple[Path, Path]:
+    outside = tmp_path / "outside"
+    (outside / "private").mkdir(parents=True)
+    (outside / "secret.txt").write_text(SECRET, encoding="utf-8")
+    (outside / "private" / "diary.md").write_text("# Diary\n\n" + SECRET, encoding="utf-8")
+    folder = tmp_path / "corpus"
+    (folder / "notes").mkdir(parents=True)
+    (folder / "notes" / "tidal.txt").write_text(TIDAL_TXT, encoding="utf-8")
+    return outside, folder
+
+
+def assert_secret_not_indexed(folder: Path) -> None:
+    backend = LocalCorpus.open(folder)
+    assert search(backend, "launch code zebra orchid") == []
+    con = sqlite3.connect(default_index_path(folder))
+    try:
+        assert con.execute("SELECT count(*) FROM documents WHERE content LIKE '%zebra%'").fetchone()[0] == 0
+    finally:
+        con.close()
+
+
+def test_links_out_of_the_folder_and_link_loops_are_skipped_with_reasons(tmp_path: Path) -> None:
+    outside, folder = outside_and_corpus(tmp_path)
+    (folder / "notes.txt").symlink_to(outside / "secret.txt")  # a file link out
+    (folder / "notes" / "relative.md").symlink_to(Path("../../outside/private/diary.md"))
+    (folder / "private").symlink_to(outside / "private", target_is_directory=True)  # a folder link out
+    (folder / "loop.txt").symlink_to(folder / "loop.txt")  # a link to itself
+    (folder / "ping.md").symlink_to(folder / "pong.md")  # two links pointing at each other
+    (folder / "pong.md").symlink_to(folder / "ping.md")
+    (folder / "up").symlink_to(folder, target_is_directory=True)  # a folder loop, inside
+    (folder / "same.txt").symlink_to(folder / "notes" / "tidal.txt")  # a file link inside: indexed
+    report = build_index(folder)
+    reasons = {s.path: s.reason for s in report.skipped}
+    assert reasons == {
+        "notes.txt": "a link to a file outside the corpus folder; not indexed",
+        "notes/relative.md": "a link to a file outside the corpus folder; not indexed",
+        "private": "a link to a folder outside the corpus folder; not indexed",
+        "loop.txt": "a symbolic link loop",
+        "ping.md": "a symbolic link loop",
+        "pong.md": "a symbolic link loop",
+    }
+    assert sorted(report.added) == ["notes/tidal.txt", "same.txt"]
+    assert_secret_not_indexed(folder)
+
+
+def test_a_file_that_becomes_a_link_out_leaves_the_index(tmp_path: Path) -> None:
+    outside, folder = outside_and_corpus(tmp_path)
+    (folder / "notes.txt").write_text("Plain notes about tides.\n", encoding="utf-8")
+    assert "notes.txt" in build_index(folder).added
+    (folder / "notes.txt").unlink()
+    (folder / "notes.txt").symlink_to(outside / "secret.txt")
+    report = build_index(folder)
+    assert [s.reason for s in report.skipped if s.path == "notes.txt"] == [
+        "a link to a file outside the corpus folder; not indexed (its previous version was removed from the index)"]
+    assert_secret_not_indexed(folder)
+
+
+def swap_after_the_check(monkeypatch, swap) -> None:
+    """Run ``swap`` right after the indexer has checked a path and before it opens it."""
+    from deep_research.search import local
+
+    checked = local._resolve_inside
+
+    def check_then_swap(root, path, what):
+        real = checked(root, path, what)
+        swap(path)
+        return real
+
+    monkeypatch.setattr(local, "_resolve_inside", check_then_swap)
+
+
+def test_a_file_swapped_for_a_link_after_the_check_is_not_read(tmp_path: Path, monkeypatch) -> None:
+    outside, folder = outside_and_corpus(tmp_path)
+    (folder / "notes.txt").write_text("Plain notes about tides.\n", encoding="utf-8")
+
+    def swap(path: Path) -> None:
+        if path.name == "notes.txt":
+            path.unlink()
+            path.symlink_to(outside / "secret.txt")
+
+    swap_after_the_check(monkeypatch, swap)
+    report = build_index(folder)
+    reasons = {s.path: s.reason for s in report.skipped}
+    assert reasons == {"notes.txt": "it was replaced by a symbolic link while being indexed; not indexed"}
+    assert report.added == ["notes/tidal.txt"]
+    assert_secret_not_indexed(folder)
+
+
+def test_a_folder_swapped_for_a_link_after_the_check_is_not_read(tmp_path: Path, monkeypatch) -> None:
+    outside, folder = outside_and_corpus(tmp_path)
+    (outside / "private" / "tidal.txt").write_text(SECRET, encoding="utf-8")
+
+    def swap(path: Path) -> None:
+        if path.name == "tidal.txt":
+            (folder / "notes").rename(folder / ".moved")
+            (folder / "notes").symlink_to(outside / "private", target_is_directory=True)
+
+    swap_after_the_check(monkeypatch, swap)
+    report = build_index(folder)
+    assert {s.path: s.reason for s in report.skipped} == {
+        "notes/tidal.txt": "it or a folder on its path was replaced by a symbolic link while being indexed; "
+                           "not indexed"}
+    assert report.added == []
+    assert_secret_not_indexed(folder)
+
+
+def test_a_fifo_is_skipped_without_waiting_for_a_writer(tmp_path: Path) -> None:
+    folder = tmp_path / "corpus"
+    folder.mkdir()
+    os.mkfifo(folder / "pipe.txt")
+    (folder / "real.txt").write_text("Real text.\n", encoding="utf-8")
+    report = build_index(folder)
+    assert {s.path: s.reason for s in report.skipped} == {"pipe.txt": "not a regular file"}
+    assert report.added == ["real.txt"]

@@ -14,6 +14,7 @@ from rich.table import Table
 
 from .errors import UserError
 from .progress import RunProgress
+from .terminal import printable  # file names, URLs and model text may hold escape sequences
 
 app = typer.Typer(
     add_completion=False,
@@ -56,7 +57,7 @@ def usage_table(usage: dict) -> Table:
 
 
 def _warn(msg: str) -> None:
-    err.print(f"[yellow]warning:[/yellow] {_esc(msg)}", highlight=False)
+    err.print(f"[yellow]warning:[/yellow] {_esc(printable(msg))}", highlight=False)
 
 
 @app.command()
@@ -108,9 +109,9 @@ def _print_publish_summary(result) -> None:
                   f"quote not found in the source: \u201c{c.ref.quote[:100]}\u201d")
     if result.refused_fetches:
         _warn(f"the PDF renderer was refused {len(result.refused_fetches)} external resource(s)")
-    out.print(f"Wrote {len(result.files)} files to [bold]{_esc(str(result.out_dir))}[/bold]:", soft_wrap=True)
+    out.print(f"Wrote {len(result.files)} files to [bold]{_esc(printable(result.out_dir))}[/bold]:", soft_wrap=True)
     for key, path in result.files.items():
-        out.print(f"  {path.name}")
+        out.print(f"  {printable(path.name)}", markup=False)
 
 
 # --- research ----------------------------------------------------------------------------
@@ -160,9 +161,9 @@ def _ask_approval(payload: dict, preset: dict | None) -> dict:
     if not sys.stdin.isatty():
         raise WaitingForUser("", "approval of the research brief")
     out.rule("Research brief")
-    out.print(payload.get("research_brief", ""), highlight=False, markup=False)
+    out.print(printable(payload.get("research_brief", ""), keep_newlines=True), highlight=False, markup=False)
     if payload.get("error"):
-        err.print(f"[yellow]{_esc(str(payload['error']))}[/yellow]")
+        err.print(f"[yellow]{_esc(printable(payload['error']))}[/yellow]")
     while True:
         choice = typer.prompt("Approve this brief? [a]pprove / [r]eject", default="a").strip().lower()
         if choice in ("a", "approve", "y", "yes"):
@@ -180,7 +181,7 @@ def _ask_clarification(question: str, preset: str | None) -> str:
     if not sys.stdin.isatty():
         raise WaitingForUser("", f"an answer to: {question}")
     out.rule("Clarifying question")
-    out.print(question, highlight=False, markup=False)
+    out.print(printable(question, keep_newlines=True), highlight=False, markup=False)
     answer = typer.prompt("Your answer").strip()
     if not answer:
         raise UserError("an empty answer; the run is paused")
@@ -220,13 +221,19 @@ async def _drive(handle, graph, payload, progress, *, approve: dict | None, answ
         return values
 
 
+def _warn_clamped(cfg) -> None:
+    for c in cfg.clamped:
+        _warn(c["message"])
+
+
 def _print_result(values: dict, thread_id: str) -> int:
     usage = values.get("usage") or {}
     out.print(usage_table(usage))
     for d in values.get("degradations") or []:
-        _warn(f"{d.get('stage')}: {d.get('message')}")
+        if d.get("kind") != "clamped":  # said when the run started
+            _warn(f"{d.get('stage')}: {d.get('message')}")
     for e in values.get("errors") or []:
-        err.print("[red]error:[/red] " + _esc(f"{e.get('stage')}: {e.get('message')}"), highlight=False)
+        err.print("[red]error:[/red] " + _esc(printable(f"{e.get('stage')}: {e.get('message')}")), highlight=False)
     status = values.get("status")
     if status == "brief_rejected":
         err.print("[red]The research brief was not approved; no research was done.[/red]")
@@ -239,10 +246,10 @@ def _print_result(values: dict, thread_id: str) -> int:
     out.print(f"Citations: {s.get('verified', 0)} verified, {s.get('repaired', 0)} repaired, "
               f"{s.get('unsupported', 0)} unsupported; {s.get('fragment_links', 0)} link to the exact sentence.")
     files = values.get("outputs") or {}
-    out.print(f"Report written to [bold]{_esc(str(files.get('dir')))}[/bold]", soft_wrap=True)
+    out.print(f"Report written to [bold]{_esc(printable(files.get('dir')))}[/bold]", soft_wrap=True)
     for key in ("markdown", "linked", "pdf", "html", "citations", "notes"):
         if files.get(key):
-            out.print(f"  {Path(files[key]).name}")
+            out.print(f"  {printable(Path(files[key]).name)}", markup=False)
     return 0
 
 
@@ -276,6 +283,7 @@ async def _run_research(question: str | None, context: dict, db: str, thread_id:
         if thread_id is None:
             handle = RunHandle.new(context)
             cfg = Configuration.resolve({"configurable": {}}, context)
+            _warn_clamped(cfg)
             check_ready(cfg, deps)
             prepare_out_dir(cfg.output_dir)  # an unwritable --out fails now, not after the research
             await save_run(store, handle, question or "")
@@ -284,7 +292,9 @@ async def _run_research(question: str | None, context: dict, db: str, thread_id:
             saved = await load_run(store, thread_id)
             merged = {**saved.get("context", {}), **context}
             handle = RunHandle.existing(thread_id, merged)
-            check_ready(Configuration.resolve({"configurable": {}}, merged), deps)
+            cfg = Configuration.resolve({"configurable": {}}, merged)
+            _warn_clamped(cfg)
+            check_ready(cfg, deps)
             payload = None
         graph = compile_for(deps, saver, store)
         if thread_id is not None:
@@ -302,13 +312,14 @@ async def _run_research(question: str | None, context: dict, db: str, thread_id:
         try:
             values = await _drive(handle, graph, payload, progress, approve=approve, answer=answer)
         except ResearchFailed as e:
-            err.print(f"[red]error:[/red] {_esc(f'the run failed at {e.stage}: {e.message}')}", highlight=False)
+            err.print(f"[red]error:[/red] {_esc(printable(f'the run failed at {e.stage}: {e.message}'))}",
+                      highlight=False)
             if e.notes_path:
-                err.print(f"Research gathered so far is saved in {e.notes_path}", markup=False)
+                err.print(f"Research gathered so far is saved in {printable(e.notes_path)}", markup=False)
             err.print(f"Fix the cause, then continue with: deep-research resume {handle.thread_id}")
             return 1
         except WaitingForUser as w:
-            err.print(f"The run is waiting for {w.what}. Continue with: deep-research resume "
+            err.print(f"The run is waiting for {printable(w.what)}. Continue with: deep-research resume "
                       f"{handle.thread_id} --approve | --reject FEEDBACK | --answer TEXT", markup=False)
             return WAITING
         return _print_result(values, handle.thread_id)
@@ -445,8 +456,8 @@ def _print_index_report(folder: Path, report) -> None:
     def n(count: int, word: str) -> str:
         return f"{count:,} {word}{'' if count == 1 else 's'}"
 
-    def say(text: str) -> None:  # paths stay whole (no wrapping) and are never markup
-        out.print(text, highlight=False, soft_wrap=True, markup=False)
+    def say(text: str) -> None:  # paths stay whole (no wrapping), are never markup, and escaped
+        out.print(printable(text), highlight=False, soft_wrap=True, markup=False)
 
     for skipped in report.skipped:
         _warn(f"skipped {skipped.path}: {skipped.reason}")
@@ -474,7 +485,7 @@ def main(argv: list[str] | None = None) -> int:
         rc = app(args=argv, standalone_mode=False)  # click returns typer.Exit's code here
         return rc if isinstance(rc, int) else 0
     except UserError as e:
-        err.print(f"[red]error:[/red] {_esc(str(e))}", highlight=False)
+        err.print(f"[red]error:[/red] {_esc(printable(e))}", highlight=False)
         return e.exit_code
     except typer.Exit as e:
         return e.exit_code
@@ -490,7 +501,7 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as e:  # noqa: BLE001 - the last resort: a short message, not a traceback
         if debug:
             raise
-        err.print(f"[red]internal error:[/red] {_esc(f'{type(e).__name__}: {e}')}", highlight=False)
+        err.print(f"[red]internal error:[/red] {_esc(printable(f'{type(e).__name__}: {e}'))}", highlight=False)
         err.print("Set DEEP_RESEARCH_DEBUG=1 to see the traceback.")
         return 1
 

@@ -16,6 +16,7 @@ from urllib.parse import unquote, urlsplit
 from weasyprint import HTML
 from weasyprint.urls import URLFetcher, URLFetcherResponse
 
+from ..terminal import printable
 from .assets import templates_dir
 
 log = logging.getLogger(__name__)
@@ -36,7 +37,7 @@ class AssetOnlyFetcher(URLFetcher):
             if path.is_file() and self.root in path.parents:
                 return URLFetcherResponse(url, body=path.read_bytes(), headers={})
         self.refused.append(url)
-        log.warning("refused to fetch %s while rendering the PDF", url[:200])
+        log.warning("refused to fetch %s while rendering the PDF", printable(url[:200]))
         raise ValueError(f"fetching {url[:200]} is not allowed")
 
 

@@ -5,7 +5,15 @@ Values come from, in order of precedence:
 2. environment variables (``DEEP_RESEARCH_<FIELD>`` in upper case, plus the usual
    provider variables for URLs such as ``OPENAI_BASE_URL``),
 3. the defaults below.
-A value set in Studio is therefore never overridden by the environment.
+A value set in Studio is therefore never overridden by the environment, with one
+exception: for the settings in :data:`CEILINGS` (spend, loop limits, output tokens) a value
+the environment sets is a ceiling that a run can only lower. A run value above it is
+clamped to it and recorded (:attr:`Configuration.clamped`); the server's auth handler
+refuses such a run outright (``above_ceiling="refuse"``).
+
+The environment can also restrict models to an allow-list (``DEEP_RESEARCH_ALLOWED_MODELS``)
+and a run with a cost cap refuses to start while one of its models has no known price
+(see :mod:`.pricing`).
 
 API keys are never configuration values: a role names the *environment variable* that
 holds its key (``*_api_key_env``), so keys stay out of state, checkpoints and logs.
@@ -17,13 +25,34 @@ import json
 import os
 import typing
 from enum import StrEnum
+from fnmatch import fnmatchcase
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field, ValidationError, field_validator
+from pydantic import (
+    BaseModel,
+    Field,
+    NonNegativeFloat,
+    PrivateAttr,
+    ValidationError,
+    field_validator,
+)
 
 from ..errors import UserError, remember_secret_env
+from .pricing import price_of
 
 ROLES = ("research", "summarization", "compression", "final_report", "citation_check")
+ENV_PREFIX = "DEEP_RESEARCH_"
+ENV_ALLOWED_MODELS = "DEEP_RESEARCH_ALLOWED_MODELS"
+
+# Settings where a larger value lets a run spend more (money, tokens, model calls, time).
+# A value set in the environment is a ceiling: a run may ask for less, never for more.
+CEILINGS = (
+    "max_cost_usd", "max_total_tokens",
+    "max_brief_refinement_rounds", "max_concurrent_research_units", "max_researcher_iterations",
+    "max_react_tool_calls", "max_search_results", "max_retries",
+    "max_page_chars", "summarize_after_tokens", "request_timeout_s",
+    *(f"{r}_model_max_tokens" for r in ROLES),
+)
 
 
 class SearchAPI(StrEnum):
@@ -38,7 +67,29 @@ def _ui(kind: str, description: str, **extra: Any) -> dict:
 
 
 def _is_dict_field(annotation: Any) -> bool:
-    return annotation is dict or dict in typing.get_args(annotation) or typing.get_origin(annotation) is dict
+    kinds = (annotation, *typing.get_args(annotation))
+    return any(k is dict or typing.get_origin(k) is dict for k in kinds)
+
+
+def _env_name(setting: str) -> str:
+    return f"{ENV_PREFIX}{setting.upper()}"
+
+
+def _show(value: Any) -> str:
+    if value is None:
+        return "no limit"
+    return f"{value:,.10g}" if isinstance(value, float) else f"{value:,}" if isinstance(value, int) else str(value)
+
+
+def _problems(e: ValidationError, *, env: bool = False) -> str:
+    """What is wrong, per setting (with its environment variable when it came from there)."""
+    parts = []
+    for err in e.errors():
+        where = ".".join(map(str, err["loc"]))
+        if env and err["loc"]:
+            where = f"{_env_name(str(err['loc'][0]))} ({where})"
+        parts.append(f"{where}: {err['msg']}")
+    return "; ".join(parts)
 
 
 class Configuration(BaseModel):
@@ -84,7 +135,7 @@ class Configuration(BaseModel):
     max_total_tokens: int | None = Field(
         None, ge=1000, json_schema_extra=_ui("number", "Stop research when the run has used this many tokens."))
     max_cost_usd: float | None = Field(
-        None, gt=0, json_schema_extra=_ui("number", "Stop research at this estimated cost (models with known prices)."))
+        None, gt=0, json_schema_extra=_ui("number", "Stop research at this estimated cost in USD (every model needs a known price: model_prices)."))
 
     # --- models -----------------------------------------------------------------------
     research_model: str = Field("openai:gpt-4.1", json_schema_extra=_ui("text", "provider:model for the supervisor and researchers."))
@@ -97,6 +148,9 @@ class Configuration(BaseModel):
     compression_model_max_tokens: int = Field(8000, ge=256, json_schema_extra=_ui("number", "Output tokens per call."))
     final_report_model_max_tokens: int = Field(12000, ge=256, json_schema_extra=_ui("number", "Output tokens per call."))
     citation_check_model_max_tokens: int = Field(2000, ge=256, json_schema_extra=_ui("number", "Output tokens per call."))
+    model_prices: dict[str, tuple[NonNegativeFloat, NonNegativeFloat]] | None = Field(
+        None, json_schema_extra=_ui("json", "Prices of models the built-in table lacks, for max_cost_usd: "
+                                    "{\"model name\": [USD per million input tokens, per million output tokens]}."))
     model_base_url: str | None = Field(
         None, json_schema_extra=_ui("text", "OpenAI-compatible server for every role (Ollama, vLLM, llama.cpp, OpenRouter)."))
     model_api_key_env: str | None = Field(
@@ -132,6 +186,14 @@ class Configuration(BaseModel):
     test_mode: bool = Field(
         False, json_schema_extra=_ui("boolean", "Small limits for trying things out cheaply."))
 
+    _clamped: list[dict] = PrivateAttr(default_factory=list)
+
+    @property
+    def clamped(self) -> list[dict]:
+        """Run values that were above the environment's ceiling and were lowered to it:
+        ``{"setting", "requested", "ceiling", "message"}``."""
+        return list(self._clamped)
+
     @field_validator("search_api", mode="before")
     @classmethod
     def _lower(cls, v: Any) -> Any:
@@ -158,6 +220,23 @@ class Configuration(BaseModel):
             "timeout": self.request_timeout_s,
             "max_retries": self.max_retries,
         }
+
+    def model_id(self, role: str) -> tuple[str, str]:
+        """(provider, model name) of a role; a bare name means OpenAI."""
+        provider, _, name = getattr(self, f"{role}_model").partition(":")
+        return (provider, name) if name else ("openai", provider)
+
+    def price(self, role: str) -> tuple[float, float] | None:
+        """USD per million (input, output) tokens of a role's model, or None when unknown."""
+        return price_of(self.model_id(role)[1], self.model_prices)
+
+    def fallback_price(self) -> tuple[float, float] | None:
+        """What a model call is charged when the model reports a name without a price while
+        a cost cap is set: the highest price of the run's configured models."""
+        if not self.max_cost_usd:
+            return None
+        prices = [p for p in (self.price(r) for r in ROLES) if p]
+        return (max(p[0] for p in prices), max(p[1] for p in prices)) if prices else None
 
     def limited(self) -> "Configuration":
         """The test_mode preset applied (small limits), or self."""
@@ -190,25 +269,91 @@ class Configuration(BaseModel):
             out["model_base_url"] = env["OPENAI_BASE_URL"]
         return out
 
-    @classmethod
-    def resolve(cls, config: dict | None = None, context: Any = None,
-                environ: dict[str, str] | None = None) -> "Configuration":
-        """Merge run values (context, configurable) over the environment over defaults."""
-        values = cls.env_overrides(environ)
+    @staticmethod
+    def _run_values(config: dict | None, context: Any) -> dict[str, Any]:
+        """The values a run sets itself (context over configurable)."""
+        values: dict[str, Any] = {}
         configurable = (config or {}).get("configurable") or {}
-        for name in cls.model_fields:
+        for name in Configuration.model_fields:
             if name in configurable and configurable[name] is not None:
                 values[name] = configurable[name]
         if isinstance(context, BaseModel):
             for name in context.model_fields_set:
-                if name in cls.model_fields:
+                if name in Configuration.model_fields:
                     values[name] = getattr(context, name)
         elif isinstance(context, dict):
             for name, v in context.items():
-                if name in cls.model_fields and v is not None:
+                if name in Configuration.model_fields and v is not None:
                     values[name] = v
+        return values
+
+    @classmethod
+    def resolve(cls, config: dict | None = None, context: Any = None,
+                environ: dict[str, str] | None = None, *,
+                above_ceiling: Literal["clamp", "refuse"] = "clamp") -> "Configuration":
+        """Merge run values (context, configurable) over the environment over defaults.
+
+        A run value above the environment's value of a :data:`CEILINGS` setting is lowered
+        to it and listed in :attr:`clamped` (``above_ceiling="clamp"``, the graph and the
+        CLI), or refused with :class:`UserError` (``"refuse"``, the server's auth handler).
+        Refused in either case: a model outside ``DEEP_RESEARCH_ALLOWED_MODELS``, a model
+        without a known price under a cost cap, and a run's own ``model_prices`` when the
+        environment caps the cost."""
+        env = os.environ if environ is None else environ
+        base = cls.env_overrides(env)
         try:
-            return cls.model_validate(values).limited()
+            server = cls.model_validate(base)
         except ValidationError as e:
-            problems = "; ".join(f"{'.'.join(map(str, err['loc']))}: {err['msg']}" for err in e.errors())
-            raise UserError(f"invalid configuration: {problems}") from None
+            raise UserError("invalid configuration in the environment: "
+                            + _problems(e, env=True)) from None
+        run = cls._run_values(config, context)
+        try:
+            cfg = cls.model_validate({**base, **run})
+        except ValidationError as e:
+            raise UserError(f"invalid configuration: {_problems(e)}") from None
+        clamped = []
+        for name in CEILINGS:
+            ceiling, asked = getattr(server, name), getattr(cfg, name)
+            if name not in base or name not in run or (asked is not None and asked <= ceiling):
+                continue
+            what = f"{name} {_show(asked)}" if asked is not None else f"no limit on {name}"
+            message = f"{what} is above the ceiling {_show(ceiling)} set by {_env_name(name)}"
+            if above_ceiling == "refuse":
+                raise UserError(f"{message}; ask for at most {_show(ceiling)}")
+            clamped.append({"setting": name, "requested": asked, "ceiling": ceiling,
+                            "message": f"{message}: this run uses {_show(ceiling)}"})
+        if clamped:
+            cfg = cfg.model_copy(update={c["setting"]: c["ceiling"] for c in clamped})
+            cfg._clamped = clamped
+        if "max_cost_usd" in base and "model_prices" in run and cfg.model_prices != server.model_prices:
+            raise UserError(f"model_prices cannot be set per run while {_env_name('max_cost_usd')} caps the cost; "
+                            f"prices come from {_env_name('model_prices')}")
+        cfg._check_models(env)
+        return cfg.limited()
+
+    def _check_models(self, env: typing.Mapping[str, str]) -> None:
+        allowed = [p.strip() for p in (env.get(ENV_ALLOWED_MODELS) or "").split(",") if p.strip()]
+        for pattern in allowed:
+            if ":" not in pattern:
+                raise UserError(f"{ENV_ALLOWED_MODELS}: {pattern!r} is not a provider:model pattern "
+                                "(e.g. openai:gpt-4.1*)")
+        roles_of: dict[str, list[str]] = {}
+        for role in ROLES:
+            roles_of.setdefault(":".join(self.model_id(role)), []).append(role)
+        if allowed:
+            refused = [m for m in roles_of if not any(fnmatchcase(m, p) for p in allowed)]
+            if refused:
+                raise UserError("; ".join(f"model {m} ({', '.join(r + '_model' for r in roles_of[m])}) is not "
+                                          "allowed" for m in refused)
+                                + f"; {ENV_ALLOWED_MODELS} allows only {', '.join(allowed)}")
+        if self.max_cost_usd:
+            unpriced = {m: r for m, r in roles_of.items() if price_of(m.partition(":")[2], self.model_prices) is None}
+            if unpriced:
+                names = [m.partition(":")[2] for m in unpriced]
+                example = json.dumps({n: [1.0, 4.0] for n in names})
+                raise UserError(
+                    "the cost cap max_cost_usd cannot be enforced: no price is known for "
+                    + ", ".join(f"{m} ({', '.join(r + '_model' for r in roles)})" for m, roles in unpriced.items())
+                    + f". Give prices in USD per million input and output tokens with model_prices, e.g. "
+                    f"{_env_name('model_prices')}='{example}', choose a priced model, or cap tokens "
+                    "(max_total_tokens) instead of cost")

@@ -28,20 +28,13 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, System
 from pydantic import BaseModel, ValidationError
 
 from ..errors import UserError, redact
+from . import pricing as _pricing
 
 log = logging.getLogger(__name__)
 T = TypeVar("T", bound=BaseModel)
 
-# USD per million tokens (input, output) for models whose prices are public; used only
-# for the optional cost cap. Unknown models have no estimate.
-PRICES_PER_MTOK = {
-    "gpt-4.1": (2.0, 8.0),
-    "gpt-4.1-mini": (0.4, 1.6),
-    "gpt-4.1-nano": (0.1, 0.4),
-    "gpt-4o": (2.5, 10.0),
-    "gpt-4o-mini": (0.15, 0.6),
-    "o4-mini": (1.1, 4.4),
-}
+# USD per million tokens (input, output), for the optional cost cap: see pricing.py.
+PRICES_PER_MTOK = _pricing.PRICES_PER_MTOK
 
 
 class ModelCallError(Exception):
@@ -195,9 +188,14 @@ def total_cost(usage: dict | None) -> float:
     return sum(u.get("cost_usd", 0.0) for u in (usage or {}).values())
 
 
-def _price(model: BaseChatModel) -> tuple[float, float] | None:
+def model_name(model: Any) -> str | None:
+    """The model name a chat model (or a model with bound tools) reports."""
     name = getattr(model, "model_name", None) or getattr(model, "model", None)
-    return PRICES_PER_MTOK.get(name) if isinstance(name, str) else None
+    return name if isinstance(name, str) else None
+
+
+def _price(model: BaseChatModel, configured: dict | None = None) -> tuple[float, float] | None:
+    return _pricing.price_of(model_name(model), configured)
 
 
 # --- calls -------------------------------------------------------------------------------
@@ -242,6 +240,11 @@ class Meter:
     usage: Usage = field(default_factory=Usage)
     max_context_retries: int = 3
     max_backoff_s: float = 30.0
+    # Prices the run configures (model_prices), looked up before the built-in table.
+    prices: dict | None = None
+    # Charged for a model whose reported name has no price while a cost cap is set (the
+    # highest price of the run's configured models), so the cap always counts every call.
+    fallback_price: tuple[float, float] | None = None
 
     def backoff(self, attempt: int) -> float:
         """Delay before retry ``attempt`` (1, 2, ...): exponential, capped, with jitter."""
@@ -280,9 +283,9 @@ class Meter:
             inp, out = int(meta.get("input_tokens", 0) or 0), int(meta.get("output_tokens", 0) or 0)
             self.usage.input_tokens += inp
             self.usage.output_tokens += out
-            price = _price(model)
+            price = _price(model, self.prices) or self.fallback_price
             if price:
-                self.usage.cost_usd += (inp * price[0] + out * price[1]) / 1e6
+                self.usage.cost_usd += _pricing.cost_usd(price, inp, out)
             if not isinstance(result, AIMessage):
                 result = AIMessage(content=str(getattr(result, "content", result)))
             return result

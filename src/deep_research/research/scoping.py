@@ -71,6 +71,12 @@ class ScopingNodes:
         ctx = NodeContext.make("clarify_with_user", self.deps, config, runtime)
         question = _question(state)
         base = {"question": question, "stage": "clarify", "status": "running"}
+        # run values lowered to the environment's ceilings, recorded once per run
+        seen = {d.get("message") for d in state.get("degradations") or []}
+        clamped = [error_record("configuration", c["message"], kind="clamped")
+                   for c in ctx.cfg.clamped if c["message"] not in seen]
+        if clamped:
+            base["degradations"] = clamped
         if not ctx.cfg.allow_clarification:
             return Command(goto="write_research_brief", update=base)
         prompt = prompts.CLARIFY.format(date=ctx.today, conversation=conversation_text(state["messages"]))

@@ -9,6 +9,7 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
+from ..terminal import printable
 from .base import SearchBackend, SearchConfigError, SearchError, SearchResult
 from .local import (
     CorpusError,
@@ -107,10 +108,10 @@ def _open_folder(folder: Path, base_url: str | None) -> LocalCorpus:
     try:
         report = build_index(folder, base_url=base_url)
         for skipped in report.skipped:
-            log.warning("corpus file not indexed: %s", skipped)
+            log.warning("corpus file not indexed: %s", printable(skipped))
     except CorpusError as e:
         if not index.is_file() or isinstance(e, Fts5UnavailableError):
             raise
         # E.g. a read-only folder: an existing index is still worth searching.
-        log.warning("could not update the corpus index (%s); searching it as it is", e)
+        log.warning("could not update the corpus index (%s); searching it as it is", printable(e))
     return LocalCorpus(index)

@@ -21,6 +21,8 @@ import lxml.html
 import tinycss2
 from lxml import etree
 
+from ..terminal import printable
+
 log = logging.getLogger(__name__)
 
 _SKIP = frozenset((
@@ -256,7 +258,7 @@ def local_css_loader(base_dir: Path, root: Path):
         try:
             return path.read_text(encoding="utf-8", errors="replace"), path.parent
         except OSError as e:
-            log.warning("cannot read stylesheet %s: %s", path, e)
+            log.warning("cannot read stylesheet %s: %s", printable(path), e)
             return None
 
     return load

@@ -18,6 +18,13 @@ Choices:
   :func:`deep_research.search.make_search` logs as warnings), when it is larger than
   ``max_file_bytes`` (default 20 MiB), empty or without text, binary (contains NUL
   bytes), not UTF-8, not a regular file, or a PDF that cannot be read.
+* The index never reads outside the folder: a file or folder that is (or passes through)
+  a symbolic link resolving outside it, or a link loop, is skipped with its reason. Links
+  that stay inside are followed for files (a file is indexed under the link's path) and
+  not for folders (their documents are indexed under their own path). A file is opened
+  once, component by component from the folder with ``O_NOFOLLOW``, and what is read is
+  what was checked: a file or folder swapped for a link after the check is skipped, not
+  followed (POSIX only).
 * URLs: ``file://`` URI of the file, or ``base_url`` + the URL-quoted relative path.
 * Re-indexing is incremental: files with the same size and modification time are not
   read; changed files whose hash is unchanged are not re-extracted; rows of deleted or
@@ -32,6 +39,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import errno
 import hashlib
 import os
 import re
@@ -292,14 +300,20 @@ def build_index(
     except (OSError, sqlite3.Error) as e:
         raise CorpusError(f"cannot write the index {index}: {e}") from None
     try:
+        root_fd = os.open(root, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    except OSError as e:
+        con.close()
+        raise CorpusError(f"cannot read the folder {folder}: {e.strerror or e}") from None
+    try:
         con.execute("BEGIN IMMEDIATE")
         report.rebuilt = _prepare(con, index, root, base_url)
-        _update(con, root, index, base_url, max_file_bytes, report)
+        _update(con, root, root_fd, index, base_url, max_file_bytes, report)
         report.documents = con.execute("SELECT count(*) FROM documents").fetchone()[0]
         con.execute("COMMIT")
     except sqlite3.Error as e:
         raise CorpusError(f"cannot write the index {index}: {e}") from None
     finally:
+        os.close(root_fd)
         if con.in_transaction:
             con.execute("ROLLBACK")
         con.close()
@@ -334,6 +348,7 @@ def _prepare(con: sqlite3.Connection, index: Path, root: Path, base_url: str | N
 def _update(
     con: sqlite3.Connection,
     root: Path,
+    root_fd: int,
     index: Path,
     base_url: str | None,
     max_file_bytes: int,
@@ -350,7 +365,7 @@ def _update(
         rel = path.relative_to(root).as_posix()
         seen.add(rel)
         try:
-            _index_file(con, root, path, rel, stored.get(rel), base_url, max_file_bytes, report)
+            _index_file(con, root, root_fd, path, rel, stored.get(rel), base_url, max_file_bytes, report)
         except _Skip as e:
             reason = str(e)
             if rel in stored:
@@ -363,9 +378,17 @@ def _update(
 
 
 def _walk(root: Path, index: Path, report: IndexReport):
-    """Document files under ``root`` in a stable order; hidden files and folders left out."""
+    """Document files under ``root`` in a stable order; hidden files and folders left out.
+    Links to folders are not followed; those leading out of ``root`` are reported."""
     for dirpath, dirnames, filenames in os.walk(root):
         dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
+        for d in [d for d in dirnames if os.path.islink(os.path.join(dirpath, d))]:
+            dirnames.remove(d)
+            link = Path(dirpath) / d
+            try:
+                _resolve_inside(root, link, "folder")
+            except _Skip as e:
+                report.skipped.append(SkippedFile(link.relative_to(root).as_posix(), str(e)))
         for name in sorted(filenames):
             path = Path(dirpath) / name
             if name.startswith(".") or name.startswith(index.name) and path.parent == index.parent:
@@ -376,9 +399,77 @@ def _walk(root: Path, index: Path, report: IndexReport):
                 report.unsupported += 1
 
 
+def _resolve_inside(root: Path, path: Path, what: str) -> Path:
+    """The real path of ``path`` (links resolved), or :class:`_Skip` when it leads out of
+    ``root``, loops or leads nowhere."""
+    try:
+        real = Path(os.path.realpath(path, strict=True))
+    except OSError as e:
+        if e.errno == errno.ELOOP:
+            raise _Skip("a symbolic link loop") from None
+        raise _Skip(f"cannot read: {e.strerror or e}") from None
+    if real != root and not real.is_relative_to(root):
+        raise _Skip(f"a link to a {what} outside the corpus folder; not indexed")
+    return real
+
+
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+_DIR_FLAGS = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | _NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
+# O_NONBLOCK: opening a FIFO never waits for a writer (fstat then says it is no regular file)
+_FILE_FLAGS = os.O_RDONLY | _NOFOLLOW | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NONBLOCK", 0)
+
+
+def _open_beneath(root_fd: int, parts: tuple[str, ...]) -> int:
+    """A descriptor of the regular file ``root/parts``, opened one component at a time
+    from the folder's descriptor without following any symbolic link: if a component
+    was swapped for a link after the path was checked, the file is skipped, never read
+    from wherever the link points."""
+    dirs: list[int] = []
+    try:
+        parent = root_fd
+        for part in parts[:-1]:
+            parent = os.open(part, _DIR_FLAGS, dir_fd=parent)
+            dirs.append(parent)
+        # Not opened at all when it is no regular file (a device, a FIFO, a socket).
+        before = os.stat(parts[-1], dir_fd=parent, follow_symlinks=False)
+        if stat.S_ISLNK(before.st_mode):
+            raise _Skip("it was replaced by a symbolic link while being indexed; not indexed")
+        if not stat.S_ISREG(before.st_mode):
+            raise _Skip("not a regular file")
+        fd = os.open(parts[-1], _FILE_FLAGS, dir_fd=parent)
+    except OSError as e:
+        if e.errno in (errno.ELOOP, errno.ENOTDIR, errno.EMLINK):
+            raise _Skip("it or a folder on its path was replaced by a symbolic link while being "
+                        "indexed; not indexed") from None
+        raise _Skip(f"cannot read: {e.strerror or e}") from None
+    finally:
+        for d in dirs:
+            os.close(d)
+    st = os.fstat(fd)
+    if not stat.S_ISREG(st.st_mode) or (st.st_dev, st.st_ino) != (before.st_dev, before.st_ino):
+        os.close(fd)
+        raise _Skip("it was replaced while being indexed; not indexed")
+    return fd
+
+
+def _read_all(fd: int, max_bytes: int) -> bytes:
+    """The file's bytes; :class:`_Skip` if it grew past ``max_bytes`` while being read."""
+    chunks, size = [], 0
+    try:
+        while chunk := os.read(fd, 1 << 20):
+            chunks.append(chunk)
+            size += len(chunk)
+            if size > max_bytes:
+                raise _Skip(f"too large (more than {max_bytes:,} bytes; it grew while being read)")
+    except OSError as e:
+        raise _Skip(f"cannot read: {e.strerror or e}") from None
+    return b"".join(chunks)
+
+
 def _index_file(
     con: sqlite3.Connection,
     root: Path,
+    root_fd: int,
     path: Path,
     rel: str,
     old: _Stored | None,
@@ -386,23 +477,20 @@ def _index_file(
     max_file_bytes: int,
     report: IndexReport,
 ) -> None:
+    real = _resolve_inside(root, path, "file")
+    fd = _open_beneath(root_fd, real.relative_to(root).parts)
     try:
-        st = path.stat()
-    except OSError as e:
-        raise _Skip(f"cannot read: {e.strerror or e}") from None
-    if not stat.S_ISREG(st.st_mode):
-        raise _Skip("not a regular file")
-    if old and (old.size, old.mtime_ns) == (st.st_size, st.st_mtime_ns):
-        report.unchanged += 1
-        return
-    if st.st_size > max_file_bytes:
-        raise _Skip(f"too large ({st.st_size:,} bytes; the limit is {max_file_bytes:,})")
-    if st.st_size == 0:
-        raise _Skip("empty file")
-    try:
-        data = path.read_bytes()
-    except OSError as e:
-        raise _Skip(f"cannot read: {e.strerror or e}") from None
+        st = os.fstat(fd)
+        if old and (old.size, old.mtime_ns) == (st.st_size, st.st_mtime_ns):
+            report.unchanged += 1
+            return
+        if st.st_size > max_file_bytes:
+            raise _Skip(f"too large ({st.st_size:,} bytes; the limit is {max_file_bytes:,})")
+        if st.st_size == 0:
+            raise _Skip("empty file")
+        data = _read_all(fd, max_file_bytes)
+    finally:
+        os.close(fd)
     digest = hashlib.sha256(data).hexdigest()
     if old and old.sha256 == digest:  # touched but not changed
         con.execute(

@@ -24,6 +24,7 @@ import logging
 import random
 from typing import Any
 
+from ..terminal import printable
 from .base import SearchConfigError, SearchError, SearchResult
 
 log = logging.getLogger(__name__)
@@ -162,7 +163,7 @@ class TavilySearch:
         if not self.include_raw_content:
             return SearchResult(url, title, excerpt, "markdown", excerpt, score, partial=True)
         if not raw.strip():
-            log.warning("Tavily returned no page text for %s; result left out", url)
+            log.warning("Tavily returned no page text for %s; result left out", printable(url))
             return None
         return SearchResult(url, title, raw, "markdown", excerpt, score)
 

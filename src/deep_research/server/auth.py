@@ -15,7 +15,10 @@ Authorization (everything not listed is refused with 403):
   ``owner`` = the caller's identity; reading, searching, updating, deleting, streaming,
   joining, cancelling and resuming are filtered by ``owner``, so another user's thread
   looks like a missing one (404). A run may not set server-side settings
-  (``model_base_url``, ``*_api_key_env``, ``corpus_path``, ``output_dir``, ``mcp_config``).
+  (``model_base_url``, ``*_api_key_env``, ``corpus_path``, ``output_dir``, ``mcp_config``),
+  ask for more than a ceiling the server's environment sets (``DEEP_RESEARCH_MAX_COST_USD``
+  and the other ``Configuration`` CEILINGS), use a model outside
+  ``DEEP_RESEARCH_ALLOWED_MODELS`` or, under a cost cap, a model without a known price.
 * assistants: read and search only (the deployment defines them); create/update/delete
   refused.
 * crons: refused.
@@ -104,6 +107,14 @@ async def create_run(ctx: Auth.types.AuthContext, value: Auth.types.on.threads.c
                                                 trusted=not is_studio_user(ctx.user))
     if forbidden:
         raise _forbid(f"these settings are fixed by the server and cannot be set per run: {', '.join(forbidden)}")
+    # Ceilings, the model allow-list and prices: refused here with the graph's own message.
+    from ..errors import UserError
+    from ..research.configuration import Configuration
+
+    try:
+        Configuration.resolve(config, kwargs.get("context"), above_ceiling="refuse")
+    except UserError as e:
+        raise _forbid(str(e)) from None
     _stamp_owner(ctx, value)  # the thread a run creates belongs to the caller
     return _owned(ctx)
 

@@ -1,0 +1,39 @@
+"""Text that is safe to print to a terminal.
+
+File names, URLs and model output can hold control characters: an escape sequence in a
+file name would otherwise recolour, retitle or clear the user's terminal, or hide text.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+_NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+# Controls, invisible format characters (bidirectional overrides, zero-width ones),
+# line and paragraph separators, and lone surrogates.
+_UNSAFE = {"Cc", "Cf", "Cs", "Zl", "Zp"}
+
+
+def printable(text: object, *, keep_newlines: bool = False) -> str:
+    """``text`` with every control or invisible formatting character written as an escape
+    (``\\x1b``, ``\\n``, ``\\u202e``). A byte of a file name that is not UTF-8 (a lone
+    surrogate from ``os.fsdecode``) is shown as that byte (``\\xff``). With
+    ``keep_newlines``, line breaks and tabs of multi-line text stay as they are."""
+    s = str(text)
+    if s.isprintable():
+        return s
+    out = []
+    for c in s:
+        if keep_newlines and c in "\n\t":
+            out.append(c)
+        elif c in _NAMED:
+            out.append(_NAMED[c])
+        elif c.isprintable() or unicodedata.category(c) not in _UNSAFE:
+            out.append(c)
+        elif 0xDC80 <= ord(c) <= 0xDCFF:
+            out.append(f"\\x{ord(c) - 0xDC00:02x}")
+        elif ord(c) < 0x100:
+            out.append(f"\\x{ord(c):02x}")
+        else:
+            out.append(f"\\u{ord(c):04x}")
+    return "".join(out)
