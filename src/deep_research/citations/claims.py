@@ -169,13 +169,15 @@ cheap expensive|easy difficult|easy hard|easier harder|simple complex|rise fall|
 win lose|on off|client server|send receive|push pull|lowest highest|smallest largest|
 slowest fastest|shortest longest|over under|left right|top bottom|blocking nonblocking|
 sensitive insensitive|success error|accepted rejected|included excluded|added removed|
-allowed denied|grant deny|permit deny|more fewer|maximum minimal|raise lower|overestimate underestimate
+allowed denied|grant deny|permit deny|maximum minimal|raise lower|overestimate underestimate|
+empty full|shallow deep|prepend append|prefix suffix|head tail|enter exit|entry exit|forward backward|
+horizontal vertical|major minor|strict lenient|strict loose|encoded decoded|before after
 """
 _ORDER_WORDS = """
 before after|earlier later|early late|first last|prior subsequent|previous next|
 preceding following|precede follow|precedes follows|preceded followed|older newer|oldest newest|
 earliest latest|past future|start end|begin end|beginning end|leading trailing|initial final|
-formerly now
+formerly now|prior after|prior following|prior later
 """
 _ANTONYM_PREFIXES = ("un", "non", "dis", "in", "im", "ir", "il")
 
@@ -217,7 +219,8 @@ for _canon, _forms in {
     "Hz": "hz hertz", "kHz": "khz", "MHz": "mhz", "GHz": "ghz",
     "W": "w watt watts", "kW": "kw kilowatt kilowatts", "kWh": "kwh", "MW": "mw megawatt megawatts",
     "GW": "gw gigawatt gigawatts", "V": "volt volts", "px": "px pixel pixels", "dpi": "dpi",
-    "rpm": "rpm", "fps": "fps", "l": "l litre litres liter liters", "ml": "ml millilitre millilitres milliliter milliliters",
+    "rpm": "rpm", "fps": "fps", "char": "char chars character characters", "digit": "digit digits",
+    "line": "line lines", "row": "row rows", "column": "column columns", "page": "page pages", "l": "l litre litres liter liters", "ml": "ml millilitre millilitres milliliter milliliters",
 }.items():
     for _f in _forms.split():
         _UNITS[_f] = _canon
@@ -235,6 +238,7 @@ _COMPARATORS: list[tuple[tuple[str, ...], str]] = sorted(
         "approx": ["about", "around", "approximately", "roughly", "some", "circa", "ca", "~", "≈",
                    "an estimated", "estimated", "approx", "close to", "or so", "on the order of"],
     }.items() for p in phrases], key=lambda x: -len(x[0]))
+_CMP_LAST = frozenset(p[-1] for p, _ in _COMPARATORS)
 _AFTER_COMPARATORS = {("or", "more"): "ge", ("or", "greater"): "ge", ("+",): "ge",
                       ("or", "less"): "le", ("or", "fewer"): "le", ("or", "so"): "approx"}
 
@@ -344,6 +348,7 @@ class _Num:
     required: bool = True
     frame: bool = False
     version: bool = False
+    noun: str | None = None  # stem of the word counted ("128 modules"), when no unit
 
 
 @dataclass(slots=True)
@@ -366,6 +371,7 @@ class _Text:
     entity: list[bool]
     joined: str = ""  # " stem stem ... " for contiguous-copy tests
     cjk_chars: set[str] = field(default_factory=set)
+    positions: dict[str, list[int]] = field(default_factory=dict)  # stem -> token positions
 
 
 def _prepare(text: str) -> str:
@@ -413,12 +419,14 @@ def _is_entity(raw: str, initial: bool) -> bool:
     return raw[0].isupper() and not initial
 
 
-def _tokens(text: str) -> tuple[list[str], list[int], list[bool], list[int]]:
-    """Surface tokens, kinds, "a minus sign precedes", hyphen-joined-to-previous flags."""
+def _tokens(text: str) -> tuple[list[str], list[int], list[bool], list[int], set[int]]:
+    """Surface tokens, kinds, "a minus sign precedes", hyphen-joined-to-previous flags, and
+    the positions of words written as calls ("len()")."""
     raw: list[str] = []
     kinds: list[int] = []
     minus: list[bool] = []
     hyph: list[int] = []
+    calls: set[int] = set()
     for m in _TOKEN.finditer(text):
         grouped, word, cjk, punct = m.groups()
         if grouped is not None:
@@ -472,7 +480,9 @@ def _tokens(text: str) -> tuple[list[str], list[int], list[bool], list[int]]:
             kinds.append(_NUM if part[0].isdigit() else _WORD)
             minus.append(sign)
             hyph.append(1 if k > 0 else 0)
-    return raw, kinds, minus, hyph
+        if text.startswith("()", m.end()):
+            calls.add(len(raw) - 1)
+    return raw, kinds, minus, hyph, calls
 
 
 _FRAME_LEADING = re.compile(r"(?:as of|as at|at the time of writing|currently|today|now)\b", re.IGNORECASE)
@@ -524,7 +534,7 @@ def _numbers(raw: list[str], low: list[str], kinds: list[int], minus: list[bool]
                 num = _Num(key, value if "." not in m.group(1) else None, None, i, tok, version=True)
                 if "." in m.group(1):
                     num.key = m.group(1)
-            elif lw in _SMALL_NUMBERS or lw in _TENS or (lw in _SCALES and i > 0 and low[i - 1] == "a"):
+            elif lw in _NUMBER_WORDS or lw == "hundred" or (lw in _SCALES and i > 0 and low[i - 1] == "a"):
                 total, current, j = 0, 0, i
                 while j < n and kinds[j] == _WORD:
                     w = low[j]
@@ -589,27 +599,27 @@ def _numbers(raw: list[str], low: list[str], kinds: list[int], minus: list[bool]
             elif lk in _UNITS and kinds[k] == _WORD and num.unit is None:
                 num.unit = _UNITS[lk]
                 used.add(k)
+            elif kinds[k] == _WORD and lk not in _STOP:
+                num.noun = stem(lk)
         if num.unit is None and i > 0 and raw[i - 1] in _CURRENCY:
             num.unit = _CURRENCY[raw[i - 1]]
         # comparators before / after
-        for phrase, cmp_kind in _COMPARATORS:
-            L = len(phrase)
-            s = i - L
-            if s >= 0 and tuple(low[s:i]) == phrase:
-                num.cmp = cmp_kind
-                break
-            if s - 1 >= 0 and raw[i - 1] in _CURRENCY and tuple(low[s - 1:i - 1]) == phrase:
-                num.cmp = cmp_kind
-                break
+        b = i - 1 if i > 0 and raw[i - 1] in _CURRENCY else i
+        if b > 0 and low[b - 1] in _CMP_LAST:
+            for phrase, cmp_kind in _COMPARATORS:
+                L = len(phrase)
+                if b - L >= 0 and tuple(low[b - L:b]) == phrase:
+                    num.cmp = cmp_kind
+                    break
         if num.cmp is None:
             kk = k + (1 if k < n and low[k] in _UNITS else 0)
             for phrase, cmp_kind in _AFTER_COMPARATORS.items():
                 if tuple(low[kk:kk + len(phrase)]) == phrase:
                     num.cmp = cmp_kind
         # "as of 2024": a frame date, not a claim
-        back = " ".join(low[max(0, i - 4):i])
-        if claim_side and re.search(r"\b(?:as of|as at|at the time of writing)\b", back):
-            num.frame = True
+        if claim_side and i <= 3 and n > 2 and low[0] == "as" and low[1] in ("of", "at") and (
+                num.value is None or 1900 <= num.value <= 2100 or i > 2):
+            num.frame = True  # "As of 2024, ...": when, not what
         out.append(num)
         used.update(range(i, end))
         i = end
@@ -618,7 +628,7 @@ def _numbers(raw: list[str], low: list[str], kinds: list[int], minus: list[bool]
 
 def _analyse(text: str, claim_side: bool) -> _Text:
     text = _prepare(text)
-    raw, kinds, minus, hyph = _tokens(text)
+    raw, kinds, minus, hyph, calls = _tokens(text)
     low = [t.lower() for t in raw]
     numbers, num_pos = _numbers(raw, low, kinds, minus, hyph, claim_side)
     n = len(raw)
@@ -665,8 +675,8 @@ def _analyse(text: str, claim_side: bool) -> _Text:
         if w in _NEGATORS:
             nxt = low[k + 1] if k + 1 < n else ""
             prv = low[k - 1] if k else ""
-            if w == "not" and (nxt in _NEG_SKIP_AFTER or prv == "or" and k > 1 and low[k - 2] == "whether"):
-                continue
+            if w == "not" and nxt in _NEG_SKIP_AFTER and any(x in ("but", "also") for x in low[k + 2:k + 40]):
+                continue  # "not only ... but also"
             if w == "not" and prv == "or":
                 continue  # "... or not"
             if w in ("no", "not") and nxt in _NO_COMPARATIVE and k + 2 < n and low[k + 2] == "than":
@@ -685,7 +695,7 @@ def _analyse(text: str, claim_side: bool) -> _Text:
             neg_clauses.add(clause[k])
         elif stems[k] in _IMPLICIT_NEG_STEMS:
             neg_clauses.add(clause[k])
-    entity = [kinds[k] == _WORD and _is_entity(raw[k], sent_start[k]) for k in range(n)]
+    entity = [kinds[k] == _WORD and (k in calls or _is_entity(raw[k], sent_start[k])) for k in range(n)]
     content = [False] * n
     for k in range(n):
         kind = kinds[k]
@@ -697,27 +707,29 @@ def _analyse(text: str, claim_side: bool) -> _Text:
             content[k] = True
         elif kind == _CJK:
             content[k] = raw[k] not in _CJK_STOP and not neg[k]
-    for num in numbers:  # number words are numbers, not words
-        for p in range(num.pos, num.pos + 1):
-            content[p] = True
-    for p in num_pos:
-        if all(num.pos != p for num in numbers):
-            content[p] = False
+    heads = {num.pos for num in numbers}
+    tails = num_pos - heads  # units, scale words, the rest of "one hundred and five"
+    for p in heads:
+        content[p] = True
+    for p in tails:
+        content[p] = False
     align: list[str] = []
     align_pos: list[int] = []
     for k in range(n):
-        if kinds[k] == _PUNCT or low[k] in _ARTICLES:
+        if kinds[k] == _PUNCT or low[k] in _ARTICLES or k in tails:
             continue
-        if k in num_pos and all(num.pos != k for num in numbers):
-            continue  # the tail of a multi-word number
         align.append(stems[k])
         align_pos.append(k)
     cjk = [raw[k] for k in range(n) if kinds[k] == _CJK]
     bigrams = {raw[k] + raw[k + 1] for k in range(n - 1) if kinds[k] == _CJK and kinds[k + 1] == _CJK}
     stemset = {stems[k] for k in range(n) if kinds[k] in (_WORD, _CJK)}
+    positions: dict[str, list[int]] = {}
+    for k in range(n):
+        if kinds[k] != _PUNCT:
+            positions.setdefault(stems[k], []).append(k)
     return _Text(raw, low, stems, kinds, clause, sent_start, numbers, neg, neg_clauses, stemset,
                  {low[k] for k in range(n) if kinds[k] == _WORD}, bigrams, align, align_pos, content,
-                 entity, " " + " ".join(align) + " ", set(cjk))
+                 entity, " " + " ".join(align) + " ", set(cjk), positions)
 
 
 @lru_cache(maxsize=4096)
@@ -748,9 +760,9 @@ _FRAMES = [
 _TRAILING_FRAME = re.compile(
     rf",?\s*(?:as|according to|per|so) (?:the |this |its )?{_NP}{_SRC}s?(?: (?:also )?{_SAYS})?(?=\s*[.!?]*\s*$)",
     re.IGNORECASE)
-_SEE_ALSO = re.compile(r"\(\s*(?:see|per|cf\.?|source:?)\b[^()]{0,80}\)", re.IGNORECASE)
+_SEE_ALSO = re.compile(r"\(\s*(?:see|per|cf\.?|source:?)\b[^()\d]{0,80}\)", re.IGNORECASE)
 _ENUMERATOR = re.compile(r"\s*(?:[-*+\u2022]\s+|\(?\d{1,3}[.)]\s+(?=\D)|#{1,6}\s+)")
-_FOOTNOTE = re.compile(r"\[\^?\d{1,3}\]")
+_FOOTNOTE = re.compile(r"(?<![\w\])])\[\^?\d{1,3}\]")
 _URL = re.compile(r"\b(?:https?|ftp)://\S+|\bwww\.\S+", re.IGNORECASE)
 _HTML_TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9-]{0,20}(?:\s[^<>]{0,200})?/?>")
 
@@ -795,17 +807,28 @@ def _fmt(num: _Num) -> str:
     return f"{num.raw} {unit}".strip() if unit and unit.lower() not in num.raw.lower() else num.raw
 
 
-def _number_supported(c: _Num, qnums: list[_Num]) -> bool:
-    for q in qnums:
-        if c.negative and not q.negative:
-            continue
-        if q.key == c.key and _unit_ok(c.unit, q.unit):
+def _number_supported(c: _Num, qnums: list[_Num], by_key: dict[str, list[_Num]]) -> bool:
+    """Is claim number c in the quotes? Same key with the same unit, or without a unit on
+    one side when no quote gives that number another unit; a version prefix; a bound or
+    an approximation satisfied by an exact quote number of the same quantity."""
+    same = [q for q in by_key.get(c.key, ()) if not (c.negative and not q.negative)]
+    if same:
+        if c.unit is None or any(q.unit == c.unit for q in same):
             return True
-        if q.version and q.key.startswith(c.key + ".") and ("." in c.key or c.version):
-            return True
+        if not any(q.unit is not None for q in same):
+            return True  # the quote gives the number no unit
+    if "." in c.key or c.version:
+        for q in qnums:
+            if q.version and q.key.startswith(c.key + "."):
+                return True
     if c.cmp and c.value is not None:
         for q in qnums:
-            if q.value is None or not _unit_ok(c.unit, q.unit) or (c.negative and not q.negative):
+            if q.value is None or q.cmp is not None or (c.negative and not q.negative):
+                continue
+            if c.unit is not None or q.unit is not None:
+                if c.unit != q.unit:
+                    continue
+            elif c.noun is None or c.noun != q.noun:
                 continue
             if c.cmp == "ge" and q.value >= c.value:
                 return True
@@ -831,12 +854,20 @@ def _closest(c: _Num, qnums: list[_Num]) -> _Num | None:
     return best
 
 
+def _by_key(qnums: list[_Num]) -> dict[str, list[_Num]]:
+    out: dict[str, list[_Num]] = {}
+    for q in qnums:
+        out.setdefault(q.key, []).append(q)
+    return out
+
+
 def _check_numbers(claim: _Text, quotes: list[_Text]) -> ClaimCheck | None:
     qnums = [q for t in quotes for q in t.numbers]
+    by_key = _by_key(qnums)
     for c in claim.numbers:
         if not c.required or c.frame:
             continue
-        if _number_supported(c, qnums):
+        if _number_supported(c, qnums, by_key):
             continue
         near = _closest(c, qnums)
         if near is None:
@@ -870,59 +901,43 @@ def _window(t: _Text, k: int, exclude: set[str]) -> set[str]:
     return {t.stems[j] for j in range(lo, hi) if t.content[j] and t.stems[j] not in exclude}
 
 
-def _occurrences(t: _Text, s: str) -> list[int]:
-    if s not in t.stemset and not s.startswith("#"):
-        return []
-    return [j for j, x in enumerate(t.stems) if x == s]
-
-
 def _negation_matches(src: _Text, k: int, dst_list: list[_Text], src_fully_covered: bool) -> tuple[str, str] | None:
-    """A negator at src position k whose negated words stand un-negated in dst. Returns
-    (negated word, context) when the rule fires."""
+    """A negator at src position k whose negated words stand, in some dst, in a clause
+    without negation (and nowhere negated). Returns (negated word, negator) if so."""
     seg = _segment(src, k)
     if not seg:
         return None
     head = src.stems[seg[0]]
-    seg_stems = [src.stems[j] for j in seg]
-    need = min(2, len(set(seg_stems)))
-    found_plain = False
-    for dst in dst_list:
-        occ = _occurrences(dst, head)
-        if not occ:
+    seg_stems = {src.stems[j] for j in seg}
+    need = min(2, len(seg_stems))
+    occs = [(dst, j) for dst in dst_list for j in dst.positions.get(head, ())]
+    if not occs or any(dst.clause[j] in dst.neg_clauses for dst, j in occs):
+        return None  # absent, or negated there too: consistent
+    ctx_src = _window(src, k, seg_stems)
+    for dst, j in occs:
+        c = dst.clause[j]
+        lo, hi = max(0, j - 2 * WINDOW), min(len(dst.raw), j + 2 * WINDOW)
+        near = {dst.stems[x] for x in range(lo, hi) if dst.clause[x] == c or abs(x - j) <= 4}
+        if len(seg_stems & near) < need:
             continue
-        for j in occ:
-            if dst.clause[j] in dst.neg_clauses:
-                return None  # the other side negates it too somewhere: consistent
-        for j in occ:
-            c = dst.clause[j]
-            lo = max(0, j - 2 * WINDOW)
-            hi = min(len(dst.raw), j + 2 * WINDOW)
-            near = {dst.stems[x] for x in range(lo, hi) if dst.clause[x] == c or abs(x - j) <= 4}
-            if sum(1 for s in set(seg_stems) if s in near) < need:
-                continue
-            ctx_src = _window(src, k, set(seg_stems))
-            ctx_dst = _window(dst, j, set(seg_stems))
-            if (ctx_src & ctx_dst) or need >= 2 or src_fully_covered:
-                found_plain = True
-                break
-        if found_plain:
-            break
-    if not found_plain:
-        return None
-    return src.raw[seg[0]], src.raw[k]
+        if need >= 2 or src_fully_covered or ctx_src & _window(dst, j, seg_stems):
+            return src.raw[seg[0]], src.raw[k]
+    return None
 
 
 def _fully_covered(claim: _Text, quotes: list[_Text]) -> bool:
-    stems = set().union(*(q.stemset for q in quotes)) if quotes else set()
-    return all(claim.stems[k] in stems for k in range(len(claim.raw))
+    return all(any(claim.stems[k] in q.stemset for q in quotes) for k in range(len(claim.raw))
                if claim.content[k] and claim.kinds[k] == _WORD)
 
 
 def _check_negation(claim: _Text, quotes: list[_Text]) -> ClaimCheck | None:
-    covered = _fully_covered(claim, quotes)
+    """Negation by negated segment: works for paraphrases as well as copies."""
+    covered = None
     for k, is_neg in enumerate(claim.neg):
         if not is_neg:
             continue
+        if covered is None:
+            covered = _fully_covered(claim, quotes)
         hit = _negation_matches(claim, k, quotes, covered)
         if hit:
             word, negator = hit
@@ -932,14 +947,12 @@ def _check_negation(claim: _Text, quotes: list[_Text]) -> ClaimCheck | None:
         for k, is_neg in enumerate(q.neg):
             if not is_neg:
                 continue
-            # every quote occurrence of the negated word must be negated
             seg = _segment(q, k)
             if not seg:
                 continue
             head = q.stems[seg[0]]
-            if any(q.clause[j] not in q.neg_clauses for t in quotes for j in _occurrences(t, head)
-                   if t is q) or any(t.clause[j] not in t.neg_clauses for t in quotes if t is not q
-                                     for j in _occurrences(t, head)):
+            # every quote occurrence of the negated word must be negated
+            if any(t.clause[j] not in t.neg_clauses for t in quotes for j in t.positions.get(head, ())):
                 continue
             hit = _negation_matches(q, k, [claim], True)
             if hit:
@@ -956,12 +969,20 @@ def _prefix_antonym(a: str, b: str) -> bool:
     return False
 
 
-def _substitution_kind(claim: _Text, ci: int, quote: _Text, qj: int, all_stems: set[str], all_low: set[str]) -> str | None:
+def _substitution_kind(claim: _Text, ci: int, quote: _Text, qj: int, all_stems: set[str], all_low: set[str],
+                       in_place: bool) -> str | None:
+    """What a claim token put in the place of a quote token changes, if it is a closed-class
+    change. ``in_place``: the two stand at the same position between equal stretches on
+    both sides; then it is enough that the claim lost the quote's word, otherwise the claim's
+    word must be in no quote at all."""
     cs, qs = claim.stems[ci], quote.stems[qj]
     if cs == qs or claim.kinds[ci] == _NUM or quote.kinds[qj] == _NUM:
         return None
     cl, ql = claim.low[ci], quote.low[qj]
-    if cs in all_stems or cl in all_low:
+    if in_place:
+        if qs in claim.stemset or ql in claim.lowset:
+            return None  # the quote's word is still in the claim: moved, not replaced
+    elif cs in all_stems or cl in all_low:
         return None  # the claim's word is in a quote: not a change of what the quotes say
     pair = frozenset((cs, qs))
     if pair in _ORDER:
@@ -971,14 +992,63 @@ def _substitution_kind(claim: _Text, ci: int, quote: _Text, qj: int, all_stems: 
     if cl in _QUANT and ql in _QUANT:
         gc = "some" if cl == "few" and ci and claim.low[ci - 1] in ("a", "quite") else _QUANT[cl]
         gq = "some" if ql == "few" and qj and quote.low[qj - 1] in ("a", "quite") else _QUANT[ql]
-        if gc != gq:
-            return "quantifier"
-        return None
+        return "quantifier" if gc != gq else None
     if cl in _MODAL and ql in _MODAL:
         return "modal" if _MODAL[cl] != _MODAL[ql] else None
-    if claim.entity[ci] and quote.entity[qj] and ql not in claim.lowset:
+    if claim.entity[ci] and quote.entity[qj] and ql not in claim.lowset and cl not in all_low:
         return "entity"
     return None
+
+
+def _blocks(claim: _Text, q: _Text) -> list[tuple[int, int, int, int, bool, bool]]:
+    """Differing stretches of the alignment of claim and quote: (claim span, quote span,
+    equal stretch before, equal stretch after)."""
+    blocks: list[tuple[int, int, int, int, bool, bool]] = []
+    cur: list[int] | None = None
+    after_equal = cur_after_equal = False
+    for op in Levenshtein.opcodes(claim.align, q.align):
+        if op.tag == "equal":
+            if cur is not None:
+                blocks.append((cur[0], cur[1], cur[2], cur[3], cur_after_equal, True))
+                cur = None
+            after_equal = True
+            continue
+        if cur is None:
+            cur = [op.src_start, op.src_end, op.dest_start, op.dest_end]
+            cur_after_equal = after_equal
+        else:
+            cur[1], cur[3] = op.src_end, op.dest_end
+        after_equal = False
+    if cur is not None:
+        blocks.append((cur[0], cur[1], cur[2], cur[3], cur_after_equal, False))
+    return blocks
+
+
+def _negation_in_block(claim: _Text, q: _Text, i1: int, i2: int, j1: int, j2: int) -> str | None:
+    """A negator on one side of an aligned difference, nothing of substance on the other:
+    "cannot be split" / "can be split", "does not raise" / "raises"."""
+    cpos = [claim.align_pos[a] for a in range(i1, i2)]
+    qpos = [q.align_pos[b] for b in range(j1, j2)]
+    cneg = any(claim.neg[p] for p in cpos)
+    qneg = any(q.neg[p] for p in qpos)
+    if cneg == qneg:
+        return None
+    if any(claim.content[p] and not claim.neg[p] for p in cpos) or any(q.content[p] and not q.neg[p] for p in qpos):
+        return None  # words of substance changed too: not a plain negation flip
+    plain, plain_pos = (q, qpos) if cneg else (claim, cpos)
+    # the un-negated side's clause must hold no explicit negation ("neither ... nor")
+    if plain_pos:
+        clauses = {plain.clause[p] for p in plain_pos}
+    else:
+        side = (q.align_pos, j1) if cneg else (claim.align_pos, i1)
+        pos = side[0][side[1] - 1] if side[1] > 0 else side[0][0]
+        clauses = {plain.clause[pos]}
+    if any(plain.neg[p] for p in range(len(plain.raw)) if plain.clause[p] in clauses):
+        return None
+    negs = [claim.raw[p] for p in cpos if claim.neg[p]] or [q.raw[p] for p in qpos if q.neg[p]]
+    if cneg:
+        return f'the claim adds "{" ".join(negs)}" to words the quote states without it'
+    return f'the quote says "{" ".join(negs)}" where the claim, otherwise the same words, drops it'
 
 
 def _check_near_copy(claim: _Text, quotes: list[_Text]) -> ClaimCheck | None:
@@ -987,46 +1057,64 @@ def _check_near_copy(claim: _Text, quotes: list[_Text]) -> ClaimCheck | None:
     content = {claim.stems[k] for k in range(len(claim.raw)) if claim.content[k]}
     if not content:
         return None
-    all_stems = set().union(*(q.stemset for q in quotes))
-    all_low = set().union(*(q.lowset for q in quotes))
+    aligned = []
     for q in quotes:
         if not q.align or len(q.align) > MAX_ALIGN_TOKENS:
             continue
-        shared = len(content & q.stemset) + sum(1 for s in content if s.startswith("#") and s in q.align)
+        shared = sum(1 for s in content if s in q.positions)
         if shared < 2 or shared < NEAR_COPY_SHARE * len(content):
             continue
-        ops = Levenshtein.opcodes(claim.align, q.align)
-        # differing stretches between equal ones; anchored = next to an equal stretch
-        blocks: list[tuple[int, int, int, int, bool]] = []
-        cur: list[int] | None = None
-        after_equal = False
-        cur_after_equal = False
-        for op in ops:
-            if op.tag == "equal":
-                if cur is not None:
-                    blocks.append((cur[0], cur[1], cur[2], cur[3], True))
-                    cur = None
-                after_equal = True
+        aligned.append((q, _blocks(claim, q)))
+    if not aligned:
+        return None
+    nc = len(claim.align)
+    for q, blocks in aligned:
+        nq = len(q.align)
+        for i1, i2, j1, j2, before, after in blocks:
+            if i2 - i1 > 4 or j2 - j1 > 4:
                 continue
-            if cur is None:
-                cur = [op.src_start, op.src_end, op.dest_start, op.dest_end]
-                cur_after_equal = after_equal
-            else:
-                cur[1], cur[3] = op.src_end, op.dest_end
-            after_equal = False
-        if cur is not None:
-            blocks.append((cur[0], cur[1], cur[2], cur[3], cur_after_equal))
-        for i1, i2, j1, j2, anchored in blocks:
-            if not anchored or i1 == i2 or j1 == j2 or i2 - i1 > 4 or j2 - j1 > 4:
+            anchored = (before and after) or (before and i2 == nc and j2 == nq) or (after and i1 == 0 and j1 == 0)
+            if not anchored:
                 continue
+            note = _negation_in_block(claim, q, i1, i2, j1, j2)
+            if note:
+                return ClaimCheck(ClaimStatus.UNSUPPORTED, "negation", note)
+            # "non-blocking" where the quote says "blocking" (or the reverse)
+            one = [claim.low[claim.align_pos[i1]]] if i2 - i1 == 1 and j1 == j2 else \
+                [q.low[q.align_pos[j1]]] if j2 - j1 == 1 and i1 == i2 else []
+            if one in (["non"], ["un"]) and before and after:
+                word = claim.raw[claim.align_pos[i2]] if i2 < nc else ""
+                return ClaimCheck(ClaimStatus.UNSUPPORTED, "near_copy:antonym",
+                                  f'the claim and the quote differ by "{one[0]}-" before "{word}"'.replace(' before ""', ""))
+    all_stems = set().union(*(q.stemset for q in quotes))
+    all_low = set().union(*(q.lowset for q in quotes))
+    for q, blocks in aligned:
+        for i1, i2, j1, j2, before, after in blocks:
+            if i1 == i2 or j1 == j2 or i2 - i1 > 4 or j2 - j1 > 4:
+                continue
+            if not (before or after):
+                continue
+            in_place = before and after and i2 - i1 == j2 - j1
             for a in range(i1, i2):
                 ci = claim.align_pos[a]
                 for b in range(j1, j2):
+                    if in_place and b - j1 != a - i1:
+                        continue
                     qj = q.align_pos[b]
-                    kind = _substitution_kind(claim, ci, q, qj, all_stems, all_low)
+                    kind = _substitution_kind(claim, ci, q, qj, all_stems, all_low, in_place)
                     if kind:
                         return ClaimCheck(ClaimStatus.UNSUPPORTED, f"near_copy:{kind}",
                                           f'the claim says "{claim.raw[ci]}" where the quote says "{q.raw[qj]}"')
+            if in_place:
+                # also judge the looser way (any pair in the block) when the strict test is silent
+                for a in range(i1, i2):
+                    ci = claim.align_pos[a]
+                    for b in range(j1, j2):
+                        qj = q.align_pos[b]
+                        kind = _substitution_kind(claim, ci, q, qj, all_stems, all_low, False)
+                        if kind:
+                            return ClaimCheck(ClaimStatus.UNSUPPORTED, f"near_copy:{kind}",
+                                              f'the claim says "{claim.raw[ci]}" where the quote says "{q.raw[qj]}"')
     return None
 
 
@@ -1061,7 +1149,7 @@ def _coverage(claim: _Text, quotes: list[_Text]) -> ClaimCheck:
             if not num.required:
                 total -= 1
                 continue
-            if num.frame and not _number_supported(num, qnums):
+            if num.frame and not _number_supported(num, qnums, _by_key(qnums)):
                 missing += 1
                 hard.append(num.raw)
             continue
@@ -1164,6 +1252,9 @@ _LIST_ITEM = re.compile(r"[ \t]*(?:[-*+\u2022]|\d{1,9}[.)])(?:[ \t]+|$)")
 _BLOCKQUOTE = re.compile(r"[ \t]{0,3}>[ \t]?")
 _TABLE_SEP = re.compile(r"\|?(?::?-+:?\|)*:?-+:?\|?")
 _HR = re.compile(r"[ \t]{0,3}(?:(?:-[ \t]*){3,}|(?:\*[ \t]*){3,}|(?:_[ \t]*){3,})")
+
+
+_SPACES = re.compile(r"\s*")
 
 
 def _blank_refs(masked: str, refs: list[Ref]) -> str:
@@ -1338,7 +1429,7 @@ def claims_for_refs(markdown: str, refs: list[Ref]) -> list[Claim]:
         for g in groups:
             si = max(0, bisect.bisect_right(s_starts, g[0].start) - 1)
             # a group right at a sentence start (after "X. ") supports the sentence before
-            if si > 0 and not structure[s_starts[si]:g[0].start].strip():
+            if si > 0 and _SPACES.match(structure, s_starts[si]).end() >= g[0].start:
                 si -= 1
             per_sentence.setdefault(si, []).append(g)
         for si, gs in sorted(per_sentence.items()):
