@@ -187,6 +187,7 @@ _TENS = {w: 10 * (i + 2) for i, w in enumerate(["twenty", "thirty", "forty", "fi
 _SCALES = {"thousand": 10**3, "million": 10**6, "billion": 10**9, "trillion": 10**12}
 _NUMBER_WORDS = frozenset(_SMALL_NUMBERS) | frozenset(_TENS)
 _ORDINALS = {w: i + 3 for i, w in enumerate(["third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth"])}
+_NUMBER_START = _NUMBER_WORDS | {"hundred"} | frozenset(_SCALES) | frozenset(_ORDINALS)
 _CJK_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6,
                "七": 7, "八": 8, "九": 9}
 _CJK_UNITS = {"十": 10, "百": 100, "千": 1000, "万": 10**4, "亿": 10**8}
@@ -372,6 +373,7 @@ class _Text:
     joined: str = ""  # " stem stem ... " for contiguous-copy tests
     cjk_chars: set[str] = field(default_factory=set)
     positions: dict[str, list[int]] = field(default_factory=dict)  # stem -> token positions
+    rawset: set[str] = field(default_factory=set)
 
 
 def _prepare(text: str) -> str:
@@ -419,84 +421,207 @@ def _is_entity(raw: str, initial: bool) -> bool:
     return raw[0].isupper() and not initial
 
 
-def _tokens(text: str) -> tuple[list[str], list[int], list[bool], list[int], set[int]]:
-    """Surface tokens, kinds, "a minus sign precedes", hyphen-joined-to-previous flags, and
-    the positions of words written as calls ("len()")."""
+_SPLIT_WORDS = frozenset({"cannot", "Cannot", "CANNOT"})
+_CONTRACTIONS = {"ca": "can", "wo": "will", "sha": "shall", "ai": "is"}
+
+
+def _tokens(text: str) -> tuple[list[str], list[int], set[int], set[int], set[int]]:
+    """Surface tokens and their kinds, plus the positions of numbers with a minus sign, of
+    parts joined to the previous token by a hyphen, and of words written as calls
+    ("len()")."""
     raw: list[str] = []
     kinds: list[int] = []
-    minus: list[bool] = []
-    hyph: list[int] = []
+    minus: set[int] = set()
+    hyph: set[int] = set()
     calls: set[int] = set()
+    add_raw, add_kind = raw.append, kinds.append
+    prev_end = -1
     for m in _TOKEN.finditer(text):
-        grouped, word, cjk, punct = m.groups()
-        if grouped is not None:
-            raw.append(grouped.replace(",", "").replace(" ", ""))
-            kinds.append(_NUM)
+        g = m.lastindex
+        tok = m.group(g)
+        if g == 2:
+            if tok.isalpha() and tok not in _SPLIT_WORDS:  # the common case
+                add_raw(tok)
+                add_kind(_WORD)
+                prev_end = m.end()
+                continue
             s = m.start()
-            minus.append(s > 0 and text[s - 1] == "-" and (s == 1 or text[s - 2] in " ([\t\n"))
-            hyph.append(0)
-            continue
-        if cjk is not None:
-            raw.append(cjk)
-            kinds.append(_CJK)
-            minus.append(False)
-            hyph.append(0)
-            continue
-        if punct is not None:
-            raw.append(punct)
-            kinds.append(_PUNCT)
-            minus.append(False)
-            hyph.append(0)
-            continue
-        s = m.start()
-        parts = word.split("-") if "-" in word else [word]
-        for k, part in enumerate(parts):
-            if not part:
-                continue
-            sign = k == 0 and s > 0 and text[s - 1] == "-" and (s == 1 or text[s - 2] in " ([\t\n")
-            low = part.lower()
-            if "'" in part:
-                if low.endswith("n't") and len(low) > 3:
-                    base = low[:-3]
-                    base = {"ca": "can", "wo": "will", "sha": "shall", "ai": "is"}.get(base, base)
-                    for piece in (part[: len(base)] if base == low[:-3] else base, "not"):
-                        raw.append(piece)
-                        kinds.append(_WORD)
-                        minus.append(False)
-                        hyph.append(0)
+            parts = tok.split("-") if "-" in tok else [tok]
+            for k, part in enumerate(parts):
+                if not part:
                     continue
-                if low.endswith("'s"):
-                    part = part[:-2]
-                elif low.endswith("'"):
-                    part = part[:-1]
-            if low == "cannot":
-                for piece in (part[:3], "not"):
-                    raw.append(piece)
-                    kinds.append(_WORD)
-                    minus.append(False)
-                    hyph.append(0)
-                continue
-            raw.append(part)
-            kinds.append(_NUM if part[0].isdigit() else _WORD)
-            minus.append(sign)
-            hyph.append(1 if k > 0 else 0)
-        if text.startswith("()", m.end()):
-            calls.add(len(raw) - 1)
+                low = part.lower()
+                if "'" in part:
+                    if low.endswith("n't") and len(low) > 3:
+                        base = _CONTRACTIONS.get(low[:-3], part[:-3])
+                        raw.extend((base, "not"))
+                        kinds.extend((_WORD, _WORD))
+                        continue
+                    if low.endswith("'s"):
+                        part = part[:-2]
+                    elif low.endswith("'"):
+                        part = part[:-1]
+                if low == "cannot":
+                    raw.extend((part[:3], "not"))
+                    kinds.extend((_WORD, _WORD))
+                    continue
+                if k == 0 and s > 0 and text[s - 1] == "-" and (s == 1 or text[s - 2] in " ([\t\n"):
+                    minus.add(len(raw))
+                if k > 0:
+                    hyph.add(len(raw))
+                add_raw(part)
+                add_kind(_NUM if part[0].isdigit() else _WORD)
+            prev_end = m.end()
+        elif g == 4:
+            if tok == "(" and m.start() == prev_end and text.startswith(")", m.end()) and raw \
+                    and kinds[-1] == _WORD:
+                calls.add(len(raw) - 1)
+            add_raw(tok)
+            add_kind(_PUNCT)
+            prev_end = -1
+        elif g == 3:
+            add_raw(tok)
+            add_kind(_CJK)
+            prev_end = -1
+        else:
+            s = m.start()
+            if s > 0 and text[s - 1] == "-" and (s == 1 or text[s - 2] in " ([\t\n"):
+                minus.add(len(raw))
+            add_raw(tok.replace(",", "").replace(" ", ""))
+            add_kind(_NUM)
+            prev_end = -1
     return raw, kinds, minus, hyph, calls
 
 
-_FRAME_LEADING = re.compile(r"(?:as of|as at|at the time of writing|currently|today|now)\b", re.IGNORECASE)
+@lru_cache(maxsize=131072)
+def _word_info(w: str) -> tuple[str, bool, int]:
+    """(stem, plain content word?, flags) of a lower-case word; flags: 1 clause word,
+    2 negator, 4 implicit negation."""
+    st = stem(w)
+    content = w not in _STOP and w not in _CLOSED and len(w) > 1 and w not in _SMALL_NUMBERS
+    flags = (1 if w in _CLAUSE_WORDS else 0) | (2 if w in _NEGATORS else 0) | \
+        (4 if st in _IMPLICIT_NEG_STEMS else 0)
+    return st, content, flags
 
 
-def _numbers(raw: list[str], low: list[str], kinds: list[int], minus: list[bool], hyph: list[int],
+def _analyse(text: str, claim_side: bool) -> _Text:
+    text = _prepare(text)
+    raw, kinds, minus, hyph, calls = _tokens(text)
+    low = [t.lower() for t in raw]
+    numbers, num_pos = _numbers(raw, low, kinds, minus, hyph, claim_side)
+    n = len(raw)
+    heads = {num.pos: num for num in numbers}
+    tails = num_pos - heads.keys()  # units, scale words, the rest of "one hundred and five"
+    stems: list[str] = [""] * n
+    clause: list[int] = [0] * n
+    sent_start: list[bool] = [False] * n
+    neg: list[bool] = [False] * n
+    content: list[bool] = [False] * n
+    entity: list[bool] = [False] * n
+    neg_clauses: set[int] = set()
+    align: list[str] = []
+    align_pos: list[int] = []
+    positions: dict[str, list[int]] = {}
+    stemset: set[str] = set()
+    lowset: set[str] = set()
+    c = 0
+    start = True
+    for k in range(n):
+        kind = kinds[k]
+        r = raw[k]
+        if kind == _PUNCT:
+            if r in _CLAUSE_PUNCT:
+                c += 1
+            if r in _SENTENCE_PUNCT:
+                start = True
+            clause[k] = c
+            stems[k] = r
+            continue
+        w = low[k]
+        if kind == _WORD:
+            st, plain, flags = _word_info(w)
+            if flags & 1 and k not in hyph:
+                c += 1
+            clause[k] = c
+            sent_start[k] = start
+            start = False
+            if flags & 2:
+                if _is_negator(w, k, raw, low, kinds, n, start=sent_start[k]):
+                    neg[k] = True
+                    neg_clauses.add(c)
+            elif w == "longer" and k and low[k - 1] == "no" and neg[k - 1]:
+                neg[k] = True
+            elif w in ("fail", "fails", "failed", "failing", "unable") and k + 1 < n and low[k + 1] == "to":
+                neg[k] = True
+                neg_clauses.add(c)
+            elif flags & 4:
+                neg_clauses.add(c)
+            ent = k in calls or _is_entity(r, sent_start[k])
+            entity[k] = ent
+            content[k] = (plain and not neg[k]) or ent
+            lowset.add(w)
+            stemset.add(st)
+        elif kind == _NUM:
+            st = w
+            clause[k] = c
+            sent_start[k] = start
+            start = False
+            content[k] = True
+        else:  # CJK
+            st = r
+            clause[k] = c
+            if r in _CJK_NEG and (r + (raw[k + 1] if k + 1 < n else "")) not in _CJK_NEG_WORDS \
+                    and ((raw[k - 1] if k else "") + r) not in _CJK_NEG_WORDS:
+                neg[k] = True
+                neg_clauses.add(c)
+            content[k] = r not in _CJK_STOP and not neg[k]
+            stemset.add(st)
+        if k in heads:
+            st = "#" + heads[k].key
+            content[k] = True
+        elif k in tails:
+            content[k] = False
+        stems[k] = st
+        if k not in tails and w not in _ARTICLES:
+            align.append(st)
+            align_pos.append(k)
+        positions.setdefault(st, []).append(k)
+    cjk = {raw[k] for k in range(n) if kinds[k] == _CJK} if not text.isascii() else set()
+    bigrams = {raw[k] + raw[k + 1] for k in range(n - 1) if kinds[k] == _CJK and kinds[k + 1] == _CJK} \
+        if cjk else set()
+    return _Text(raw, low, stems, kinds, clause, sent_start, numbers, neg, neg_clauses, stemset,
+                 lowset, bigrams, align, align_pos, content, entity, " " + " ".join(align) + " ", cjk,
+                 positions, set(raw))
+
+
+def _is_negator(w: str, k: int, raw: list[str], low: list[str], kinds: list[int], n: int, start: bool) -> bool:
+    """Is this negator word (not, no, never, ...) a negation here?"""
+    nxt = low[k + 1] if k + 1 < n else ""
+    if w == "not":
+        if nxt in _NEG_SKIP_AFTER and any(x in ("but", "also") for x in low[k + 2:k + 40]):
+            return False  # "not only ... but also"
+        if k and low[k - 1] == "or":
+            return False  # "... or not"
+    if w in ("no", "not") and nxt in _NO_COMPARATIVE and k + 2 < n and low[k + 2] == "than":
+        return False  # "no more than 5": a bound
+    if w == "no" and (nxt == "." and k + 2 < n and kinds[k + 2] == _NUM or nxt == "doubt"):
+        return False  # "No. 5"
+    return not (w == "none" and raw[k] == "None" and not start)  # Python's None
+
+
+def _numbers(raw: list[str], low: list[str], kinds: list[int], minus: set[int], hyph: set[int],
              claim_side: bool) -> tuple[list[_Num], set[int]]:
     """Numbers of a token list (digits, number words, CJK numerals), with units and
     comparators. Returns the numbers and the token positions they cover."""
     out: list[_Num] = []
     used: set[int] = set()
     n = len(raw)
-    i = 0
-    while i < n:
+    free = 0  # first token not yet taken by a number
+    for i in [i for i, w in enumerate(low) if kinds[i] == _NUM or w in _NUMBER_START
+              or (kinds[i] == _CJK and (w in _CJK_DIGITS or w in _CJK_UNITS))
+              or (w[0] == "v" and len(w) > 1 and w[1].isdigit())]:
+        if i < free:
+            continue
         kind = kinds[i]
         tok = raw[i]
         num: _Num | None = None
@@ -519,12 +644,10 @@ def _numbers(raw: list[str], low: list[str], kinds: list[int], minus: list[bool]
                     else:
                         num = None
                         kinds[i] = _WORD  # x86, 3D, mp3: a name, not a number
-                        i += 1
                         continue
-                num = _Num(key, value, unit, i, tok, negative=minus[i], version=version)
+                num = _Num(key, value, unit, i, tok, negative=i in minus, version=version)
             else:
                 kinds[i] = _WORD
-                i += 1
                 continue
         elif kind == _WORD:
             lw = low[i]
@@ -577,7 +700,6 @@ def _numbers(raw: list[str], low: list[str], kinds: list[int], minus: list[bool]
             num = _Num(str(v), Decimal(v), None, i, "".join(raw[i:j]))
             end = j
         if num is None:
-            i += 1
             continue
         # scale words and units after the number
         k = end
@@ -622,114 +744,8 @@ def _numbers(raw: list[str], low: list[str], kinds: list[int], minus: list[bool]
             num.frame = True  # "As of 2024, ...": when, not what
         out.append(num)
         used.update(range(i, end))
-        i = end
+        free = end
     return out, used
-
-
-def _analyse(text: str, claim_side: bool) -> _Text:
-    text = _prepare(text)
-    raw, kinds, minus, hyph, calls = _tokens(text)
-    low = [t.lower() for t in raw]
-    numbers, num_pos = _numbers(raw, low, kinds, minus, hyph, claim_side)
-    n = len(raw)
-    stems = [stem(t) if k == _WORD else t for t, k in zip(low, kinds)]
-    for num in numbers:
-        stems[num.pos] = "#" + num.key
-    # clauses and sentence starts
-    clause: list[int] = []
-    sent_start: list[bool] = []
-    c = 0
-    start = True
-    for k in range(n):
-        kind = kinds[k]
-        if kind == _PUNCT:
-            if raw[k] in _CLAUSE_PUNCT:
-                c += 1
-            if raw[k] in _SENTENCE_PUNCT:
-                start = True
-            clause.append(c)
-            sent_start.append(False)
-            continue
-        if kind == _WORD and low[k] in _CLAUSE_WORDS and not hyph[k]:
-            c += 1
-        clause.append(c)
-        sent_start.append(start and kind != _PUNCT)
-        if kind != _PUNCT and raw[k] not in ('"', "'", "(", "["):
-            start = False
-    # negators
-    neg = [False] * n
-    neg_clauses: set[int] = set()
-    for k in range(n):
-        kind = kinds[k]
-        if kind == _CJK:
-            if raw[k] in _CJK_NEG:
-                pair_next = raw[k] + (raw[k + 1] if k + 1 < n else "")
-                pair_prev = (raw[k - 1] if k else "") + raw[k]
-                if pair_next not in _CJK_NEG_WORDS and pair_prev not in _CJK_NEG_WORDS:
-                    neg[k] = True
-                    neg_clauses.add(clause[k])
-            continue
-        if kind != _WORD:
-            continue
-        w = low[k]
-        if w in _NEGATORS:
-            nxt = low[k + 1] if k + 1 < n else ""
-            prv = low[k - 1] if k else ""
-            if w == "not" and nxt in _NEG_SKIP_AFTER and any(x in ("but", "also") for x in low[k + 2:k + 40]):
-                continue  # "not only ... but also"
-            if w == "not" and prv == "or":
-                continue  # "... or not"
-            if w in ("no", "not") and nxt in _NO_COMPARATIVE and k + 2 < n and low[k + 2] == "than":
-                continue
-            if w == "no" and (nxt == "." or raw[k] == "No" and k + 2 < n and kinds[k + 2] == _NUM):
-                continue
-            if w == "none" and raw[k] == "None" and not sent_start[k]:
-                continue  # Python's None
-            if w == "no" and nxt in ("doubt",):
-                continue
-            neg[k] = True
-            neg_clauses.add(clause[k])
-        elif (w in ("fail", "fails", "failed", "failing", "unable") and k + 1 < n and low[k + 1] == "to") \
-                or (w == "longer" and k and low[k - 1] == "no"):
-            neg[k] = True
-            neg_clauses.add(clause[k])
-        elif stems[k] in _IMPLICIT_NEG_STEMS:
-            neg_clauses.add(clause[k])
-    entity = [kinds[k] == _WORD and (k in calls or _is_entity(raw[k], sent_start[k])) for k in range(n)]
-    content = [False] * n
-    for k in range(n):
-        kind = kinds[k]
-        if kind == _WORD:
-            w = low[k]
-            content[k] = (w not in _STOP and w not in _CLOSED and len(w) > 1 and not neg[k]
-                          and w not in _SMALL_NUMBERS) or entity[k]
-        elif kind == _NUM:
-            content[k] = True
-        elif kind == _CJK:
-            content[k] = raw[k] not in _CJK_STOP and not neg[k]
-    heads = {num.pos for num in numbers}
-    tails = num_pos - heads  # units, scale words, the rest of "one hundred and five"
-    for p in heads:
-        content[p] = True
-    for p in tails:
-        content[p] = False
-    align: list[str] = []
-    align_pos: list[int] = []
-    for k in range(n):
-        if kinds[k] == _PUNCT or low[k] in _ARTICLES or k in tails:
-            continue
-        align.append(stems[k])
-        align_pos.append(k)
-    cjk = [raw[k] for k in range(n) if kinds[k] == _CJK]
-    bigrams = {raw[k] + raw[k + 1] for k in range(n - 1) if kinds[k] == _CJK and kinds[k + 1] == _CJK}
-    stemset = {stems[k] for k in range(n) if kinds[k] in (_WORD, _CJK)}
-    positions: dict[str, list[int]] = {}
-    for k in range(n):
-        if kinds[k] != _PUNCT:
-            positions.setdefault(stems[k], []).append(k)
-    return _Text(raw, low, stems, kinds, clause, sent_start, numbers, neg, neg_clauses, stemset,
-                 {low[k] for k in range(n) if kinds[k] == _WORD}, bigrams, align, align_pos, content,
-                 entity, " " + " ".join(align) + " ", set(cjk), positions)
 
 
 @lru_cache(maxsize=4096)
@@ -760,7 +776,7 @@ _FRAMES = [
 _TRAILING_FRAME = re.compile(
     rf",?\s*(?:as|according to|per|so) (?:the |this |its )?{_NP}{_SRC}s?(?: (?:also )?{_SAYS})?(?=\s*[.!?]*\s*$)",
     re.IGNORECASE)
-_SEE_ALSO = re.compile(r"\(\s*(?:see|per|cf\.?|source:?)\b[^()\d]{0,80}\)", re.IGNORECASE)
+_SEE_ALSO = re.compile(rf"\(\s*(?:see|per|cf\.?|source:?)\s+(?:the |this |its )?{_NP}{_SRC}s?\s*\)", re.IGNORECASE)
 _ENUMERATOR = re.compile(r"\s*(?:[-*+\u2022]\s+|\(?\d{1,3}[.)]\s+(?=\D)|#{1,6}\s+)")
 _FOOTNOTE = re.compile(r"(?<![\w\])])\[\^?\d{1,3}\]")
 _URL = re.compile(r"\b(?:https?|ftp)://\S+|\bwww\.\S+", re.IGNORECASE)
@@ -807,16 +823,15 @@ def _fmt(num: _Num) -> str:
     return f"{num.raw} {unit}".strip() if unit and unit.lower() not in num.raw.lower() else num.raw
 
 
-def _number_supported(c: _Num, qnums: list[_Num], by_key: dict[str, list[_Num]]) -> bool:
+def _number_supported(c: _Num, qnums: list[_Num], by_key: dict[str, tuple[set, set]]) -> bool:
     """Is claim number c in the quotes? Same key with the same unit, or without a unit on
     one side when no quote gives that number another unit; a version prefix; a bound or
     an approximation satisfied by an exact quote number of the same quantity."""
-    same = [q for q in by_key.get(c.key, ()) if not (c.negative and not q.negative)]
-    if same:
-        if c.unit is None or any(q.unit == c.unit for q in same):
-            return True
-        if not any(q.unit is not None for q in same):
-            return True  # the quote gives the number no unit
+    units = by_key.get(c.key)
+    if units:
+        units = units[1] if c.negative else units[0]  # units the quotes give the number
+        if units and (c.unit is None or c.unit in units or units == {None}):
+            return True  # same unit, or no unit on one side
     if "." in c.key or c.version:
         for q in qnums:
             if q.version and q.key.startswith(c.key + "."):
@@ -854,10 +869,14 @@ def _closest(c: _Num, qnums: list[_Num]) -> _Num | None:
     return best
 
 
-def _by_key(qnums: list[_Num]) -> dict[str, list[_Num]]:
-    out: dict[str, list[_Num]] = {}
+def _by_key(qnums: list[_Num]) -> dict[str, tuple[set, set]]:
+    """key -> (units given to it anywhere, units given to it as a negative number)."""
+    out: dict[str, tuple[set, set]] = {}
     for q in qnums:
-        out.setdefault(q.key, []).append(q)
+        units = out.setdefault(q.key, (set(), set()))
+        units[0].add(q.unit)
+        if q.negative:
+            units[1].add(q.unit)
     return out
 
 
@@ -970,7 +989,7 @@ def _prefix_antonym(a: str, b: str) -> bool:
 
 
 def _substitution_kind(claim: _Text, ci: int, quote: _Text, qj: int, all_stems: set[str], all_low: set[str],
-                       in_place: bool) -> str | None:
+                       all_raw: set[str], in_place: bool) -> str | None:
     """What a claim token put in the place of a quote token changes, if it is a closed-class
     change. ``in_place``: the two stand at the same position between equal stretches on
     both sides; then it is enough that the claim lost the quote's word, otherwise the claim's
@@ -980,8 +999,8 @@ def _substitution_kind(claim: _Text, ci: int, quote: _Text, qj: int, all_stems: 
         return None
     cl, ql = claim.low[ci], quote.low[qj]
     if in_place:
-        if qs in claim.stemset or ql in claim.lowset:
-            return None  # the quote's word is still in the claim: moved, not replaced
+        if ql in claim.lowset and cl in all_low:
+            return None  # both words on both sides: words swapped places, nothing replaced
     elif cs in all_stems or cl in all_low:
         return None  # the claim's word is in a quote: not a change of what the quotes say
     pair = frozenset((cs, qs))
@@ -995,8 +1014,10 @@ def _substitution_kind(claim: _Text, ci: int, quote: _Text, qj: int, all_stems: 
         return "quantifier" if gc != gq else None
     if cl in _MODAL and ql in _MODAL:
         return "modal" if _MODAL[cl] != _MODAL[ql] else None
-    if claim.entity[ci] and quote.entity[qj] and ql not in claim.lowset and cl not in all_low:
-        return "entity"
+    if claim.entity[ci] and quote.entity[qj]:
+        cr, qr = claim.raw[ci], quote.raw[qj]
+        if cr not in all_raw and (in_place or qr not in claim.rawset):
+            return "entity"
     return None
 
 
@@ -1035,16 +1056,14 @@ def _negation_in_block(claim: _Text, q: _Text, i1: int, i2: int, j1: int, j2: in
         return None
     if any(claim.content[p] and not claim.neg[p] for p in cpos) or any(q.content[p] and not q.neg[p] for p in qpos):
         return None  # words of substance changed too: not a plain negation flip
-    plain, plain_pos = (q, qpos) if cneg else (claim, cpos)
-    # the un-negated side's clause must hold no explicit negation ("neither ... nor")
-    if plain_pos:
-        clauses = {plain.clause[p] for p in plain_pos}
-    else:
-        side = (q.align_pos, j1) if cneg else (claim.align_pos, i1)
-        pos = side[0][side[1] - 1] if side[1] > 0 else side[0][0]
-        clauses = {plain.clause[pos]}
-    if any(plain.neg[p] for p in range(len(plain.raw)) if plain.clause[p] in clauses):
-        return None
+    negated = claim if cneg else q
+    if any(negated.low[p] == "nor" for p in (cpos if cneg else qpos)):
+        return None  # "neither A nor B" / "not A or B"
+    plain = q if cneg else claim
+    at = (q.align_pos[j1] if j1 < len(q.align_pos) else len(q.raw)) if cneg else \
+        (claim.align_pos[i1] if i1 < len(claim.align_pos) else len(claim.raw))
+    if any(plain.neg[p] for p in range(max(0, at - 3), min(len(plain.raw), at + 3))):
+        return None  # a negation right there on the other side too
     negs = [claim.raw[p] for p in cpos if claim.neg[p]] or [q.raw[p] for p in qpos if q.neg[p]]
     if cneg:
         return f'the claim adds "{" ".join(negs)}" to words the quote states without it'
@@ -1088,20 +1107,24 @@ def _check_near_copy(claim: _Text, quotes: list[_Text]) -> ClaimCheck | None:
                                   f'the claim and the quote differ by "{one[0]}-" before "{word}"'.replace(' before ""', ""))
     all_stems = set().union(*(q.stemset for q in quotes))
     all_low = set().union(*(q.lowset for q in quotes))
+    all_raw = set().union(*(q.rawset for q in quotes))
     for q, blocks in aligned:
+        nq = len(q.align)
         for i1, i2, j1, j2, before, after in blocks:
             if i1 == i2 or j1 == j2 or i2 - i1 > 4 or j2 - j1 > 4:
                 continue
             if not (before or after):
                 continue
-            in_place = before and after and i2 - i1 == j2 - j1
+            # between equal stretches, or at a common end of both sequences
+            in_place = i2 - i1 == j2 - j1 and (before or (i1 == 0 and j1 == 0)) and \
+                (after or (i2 == nc and j2 == nq))
             for a in range(i1, i2):
                 ci = claim.align_pos[a]
                 for b in range(j1, j2):
                     if in_place and b - j1 != a - i1:
                         continue
                     qj = q.align_pos[b]
-                    kind = _substitution_kind(claim, ci, q, qj, all_stems, all_low, in_place)
+                    kind = _substitution_kind(claim, ci, q, qj, all_stems, all_low, all_raw, in_place)
                     if kind:
                         return ClaimCheck(ClaimStatus.UNSUPPORTED, f"near_copy:{kind}",
                                           f'the claim says "{claim.raw[ci]}" where the quote says "{q.raw[qj]}"')
@@ -1111,7 +1134,7 @@ def _check_near_copy(claim: _Text, quotes: list[_Text]) -> ClaimCheck | None:
                     ci = claim.align_pos[a]
                     for b in range(j1, j2):
                         qj = q.align_pos[b]
-                        kind = _substitution_kind(claim, ci, q, qj, all_stems, all_low, False)
+                        kind = _substitution_kind(claim, ci, q, qj, all_stems, all_low, all_raw, False)
                         if kind:
                             return ClaimCheck(ClaimStatus.UNSUPPORTED, f"near_copy:{kind}",
                                               f'the claim says "{claim.raw[ci]}" where the quote says "{q.raw[qj]}"')
