@@ -232,10 +232,12 @@ _CURRENCY = {"$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY", "₹": "INR"}
 
 _COMPARATORS: list[tuple[tuple[str, ...], str]] = sorted(
     [(tuple(p.split()), kind) for kind, phrases in {
-        "ge": ["at least", "more than", "greater than", "over", "above", "no less than",
+        "ge": ["at least", "more than", "greater than", "over", "above", "no less than", "not less than",
+               "not fewer than", "not under", "not below",
                "no fewer than", "upwards of", "in excess of", "exceeding", ">", "≥", "over than"],
-        "le": ["at most", "up to", "less than", "fewer than", "under", "below", "no more than",
-               "nearly", "almost", "just under", "<", "≤", "not more than", "a maximum of", "maximum of"],
+        "le": ["at most", "up to", "less than", "fewer than", "under", "below", "no more than", "not more than",
+               "not over", "not above", "not exceeding",
+               "nearly", "almost", "just under", "<", "≤", "a maximum of", "maximum of"],
         "approx": ["about", "around", "approximately", "roughly", "some", "circa", "ca", "~", "≈",
                    "an estimated", "estimated", "approx", "close to", "or so", "on the order of"],
     }.items() for p in phrases], key=lambda x: -len(x[0]))
@@ -308,7 +310,8 @@ _QUANT = {w: g for g, ws in _QUANT_GROUPS.items() for w in ws.split()}
 _MODAL = {w: g for g, ws in _MODAL_GROUPS.items() for w in ws.split()}
 _CLOSED = frozenset(_QUANT) | frozenset(_MODAL) | _NEGATORS
 _IMPLICIT_NEG_STEMS = frozenset(stem(w) for w in _IMPLICIT_NEG)
-_CLAUSE_WORDS = frozenset(["and", "or", "but", "however", "while", "whereas", "although", "though", "unless", "because", "since", "if", "when", "where", "which", "who", "whom", "that", "so", "yet", "after", "before", "until", "whether"])
+# "and"/"or" do not end a clause: a negation covers both of "cannot be located or loaded".
+_CLAUSE_WORDS = frozenset(["but", "however", "while", "whereas", "although", "though", "unless", "because", "since", "if", "when", "where", "which", "who", "whom", "that", "so", "yet", "after", "before", "until", "whether"])
 
 # --- text normalisation and tokens --------------------------------------------------------
 _CJK_RANGES = ("\u2e80-\u2fdf\u3040-\u30ff\u3100-\u312f\u31a0-\u31ff\u3400-\u4dbf\u4e00-\u9fff"
@@ -526,20 +529,22 @@ def _analyse(text: str, claim_side: bool) -> _Text:
     lowset: set[str] = set()
     c = 0
     start = True
+    word_info, is_entity, clause_punct, sentence_punct = _word_info, _is_entity, _CLAUSE_PUNCT, _SENTENCE_PUNCT
+    add_neg_clause = neg_clauses.add
     for k in range(n):
         kind = kinds[k]
         r = raw[k]
         if kind == _PUNCT:
-            if r in _CLAUSE_PUNCT:
+            if r in clause_punct:
                 c += 1
-            if r in _SENTENCE_PUNCT:
+            if r in sentence_punct:
                 start = True
             clause[k] = c
             stems[k] = r
             continue
         w = low[k]
         if kind == _WORD:
-            st, plain, flags = _word_info(w)
+            st, plain, flags = word_info(w)
             if flags & 1 and k not in hyph:
                 c += 1
             clause[k] = c
@@ -555,8 +560,8 @@ def _analyse(text: str, claim_side: bool) -> _Text:
                 neg[k] = True
                 neg_clauses.add(c)
             elif flags & 4:
-                neg_clauses.add(c)
-            ent = k in calls or _is_entity(r, sent_start[k])
+                add_neg_clause(c)
+            ent = k in calls or is_entity(r, sent_start[k])
             entity[k] = ent
             content[k] = (plain and not neg[k]) or ent
             lowset.add(w)
@@ -823,11 +828,13 @@ def _fmt(num: _Num) -> str:
     return f"{num.raw} {unit}".strip() if unit and unit.lower() not in num.raw.lower() else num.raw
 
 
-def _number_supported(c: _Num, qnums: list[_Num], by_key: dict[str, tuple[set, set]]) -> bool:
+def _number_supported(c: _Num, qnums: list[_Num], by_key: dict[str, tuple[set, set, set]]) -> bool:
     """Is claim number c in the quotes? Same key with the same unit, or without a unit on
     one side when no quote gives that number another unit; a version prefix; a bound or
     an approximation satisfied by an exact quote number of the same quantity."""
     units = by_key.get(c.key)
+    if units and c.cmp in _OPPOSITE and units[2] == {_OPPOSITE[c.cmp]}:
+        return False  # "at most 4 GiB" where the quote says "more than 4 GiB"
     if units:
         units = units[1] if c.negative else units[0]  # units the quotes give the number
         if units and (c.unit is None or c.unit in units or units == {None}):
@@ -869,15 +876,20 @@ def _closest(c: _Num, qnums: list[_Num]) -> _Num | None:
     return best
 
 
-def _by_key(qnums: list[_Num]) -> dict[str, tuple[set, set]]:
-    """key -> (units given to it anywhere, units given to it as a negative number)."""
-    out: dict[str, tuple[set, set]] = {}
+def _by_key(qnums: list[_Num]) -> dict[str, tuple[set, set, set]]:
+    """key -> (units given to it anywhere, units given to it as a negative number, the
+    bounds it is given: "ge", "le", "approx" or None)."""
+    out: dict[str, tuple[set, set, set]] = {}
     for q in qnums:
-        units = out.setdefault(q.key, (set(), set()))
+        units = out.setdefault(q.key, (set(), set(), set()))
         units[0].add(q.unit)
+        units[2].add(q.cmp)
         if q.negative:
             units[1].add(q.unit)
     return out
+
+
+_OPPOSITE = {"ge": "le", "le": "ge"}
 
 
 def _check_numbers(claim: _Text, quotes: list[_Text]) -> ClaimCheck | None:
