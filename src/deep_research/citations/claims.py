@@ -353,6 +353,8 @@ class _Num:
     frame: bool = False
     version: bool = False
     noun: str | None = None  # stem of the word counted ("128 modules"), when no unit
+    unit_raw: str = ""  # the unit as written
+    cmp_raw: str = ""  # the bound as written ("at least")
 
 
 @dataclass(slots=True)
@@ -377,6 +379,7 @@ class _Text:
     cjk_chars: set[str] = field(default_factory=set)
     positions: dict[str, list[int]] = field(default_factory=dict)  # stem -> token positions
     rawset: set[str] = field(default_factory=set)
+    tails: set[int] = field(default_factory=set)  # units, bounds, scale words of numbers
 
 
 def _prepare(text: str) -> str:
@@ -596,7 +599,7 @@ def _analyse(text: str, claim_side: bool) -> _Text:
         if cjk else set()
     return _Text(raw, low, stems, kinds, clause, sent_start, numbers, neg, neg_clauses, stemset,
                  lowset, bigrams, align, align_pos, content, entity, " " + " ".join(align) + " ", cjk,
-                 positions, set(raw))
+                 positions, set(raw), tails)
 
 
 def _is_negator(w: str, k: int, raw: list[str], low: list[str], kinds: list[int], n: int, start: bool) -> bool:
@@ -716,15 +719,17 @@ def _numbers(raw: list[str], low: list[str], kinds: list[int], minus: set[int], 
         if k < n:
             lk = low[k]
             if lk == "%":
-                num.unit = "%"
+                num.unit, num.unit_raw = "%", "%"
             elif lk == "°" and k + 1 < n and low[k + 1] in ("c", "f"):
                 num.unit = "degC" if low[k + 1] == "c" else "degF"
+                num.unit_raw = "°" + raw[k + 1]
                 used.add(k + 1)
             elif lk in ("per", "percentage") and k + 1 < n and low[k + 1] in ("cent", "point", "points"):
                 num.unit = "%" if low[k + 1] == "cent" else "pp"
+                num.unit_raw = raw[k] + " " + raw[k + 1]
                 used.update((k, k + 1))
             elif lk in _UNITS and kinds[k] == _WORD and num.unit is None:
-                num.unit = _UNITS[lk]
+                num.unit, num.unit_raw = _UNITS[lk], raw[k]
                 used.add(k)
             elif kinds[k] == _WORD and lk not in _STOP:
                 num.noun = stem(lk)
@@ -737,12 +742,15 @@ def _numbers(raw: list[str], low: list[str], kinds: list[int], minus: set[int], 
                 L = len(phrase)
                 if b - L >= 0 and tuple(low[b - L:b]) == phrase:
                     num.cmp = cmp_kind
+                    num.cmp_raw = " ".join(raw[b - L:b])
+                    used.update(range(b - L, b))  # the bound belongs to the number
                     break
         if num.cmp is None:
             kk = k + (1 if k < n and low[k] in _UNITS else 0)
             for phrase, cmp_kind in _AFTER_COMPARATORS.items():
                 if tuple(low[kk:kk + len(phrase)]) == phrase:
                     num.cmp = cmp_kind
+                    used.update(range(kk, kk + len(phrase)))
         # "as of 2024": a frame date, not a claim
         if claim_side and i <= 3 and n > 2 and low[0] == "as" and low[1] in ("of", "at") and (
                 num.value is None or 1900 <= num.value <= 2100 or i > 2):
@@ -793,7 +801,7 @@ def _strip_frames(text: str) -> str:
         before = text
         for rx in _FRAMES:
             m = rx.match(text)
-            if m and m.end() < len(text):
+            if m:
                 text = text[m.end():]
         if text == before:
             break
@@ -824,8 +832,17 @@ def _unit_ok(a: str | None, b: str | None) -> bool:
 
 
 def _fmt(num: _Num) -> str:
-    unit = {"degC": "°C", "degF": "°F", "%": "%"}.get(num.unit or "", num.unit or "")
-    return f"{num.raw} {unit}".strip() if unit and unit.lower() not in num.raw.lower() else num.raw
+    """The number as written, with its bound and unit."""
+    text = num.raw
+    if num.unit_raw and num.unit_raw.lower() not in text.lower():
+        text += num.unit_raw if num.unit_raw == "%" else " " + num.unit_raw
+    elif num.unit and not num.unit_raw and num.unit in _CURRENCY.values():
+        text = next(k for k, v in _CURRENCY.items() if v == num.unit) + text
+    if num.cmp_raw:
+        text = f"{num.cmp_raw} {text}"
+    if num.negative:
+        text = "-" + text
+    return text
 
 
 def _number_supported(c: _Num, qnums: list[_Num], by_key: dict[str, tuple[set, set, set]]) -> bool:
@@ -1165,6 +1182,8 @@ def _coverage(claim: _Text, quotes: list[_Text]) -> ClaimCheck:
     num_at = {num.pos: num for num in claim.numbers}
     n = len(claim.raw)
     for k in range(n):
+        if k in claim.tails:
+            continue
         kind = claim.kinds[k]
         w = claim.low[k]
         if claim.neg[k]:
