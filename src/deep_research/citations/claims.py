@@ -379,7 +379,7 @@ class _Text:
     cjk_chars: set[str] = field(default_factory=set)
     positions: dict[str, list[int]] = field(default_factory=dict)  # stem -> token positions
     rawset: set[str] = field(default_factory=set)
-    tails: set[int] = field(default_factory=set)  # units, bounds, scale words of numbers
+    tails: set[int] = field(default_factory=set)  # units, bounds, scale words of numbers (no content)
 
 
 def _prepare(text: str) -> str:
@@ -514,7 +514,7 @@ def _analyse(text: str, claim_side: bool) -> _Text:
     text = _prepare(text)
     raw, kinds, minus, hyph, calls = _tokens(text)
     low = [t.lower() for t in raw]
-    numbers, num_pos = _numbers(raw, low, kinds, minus, hyph, claim_side)
+    numbers, num_pos, bounds = _numbers(raw, low, kinds, minus, hyph, claim_side)
     n = len(raw)
     heads = {num.pos: num for num in numbers}
     tails = num_pos - heads.keys()  # units, scale words, the rest of "one hundred and five"
@@ -587,7 +587,7 @@ def _analyse(text: str, claim_side: bool) -> _Text:
         if k in heads:
             st = "#" + heads[k].key
             content[k] = True
-        elif k in tails:
+        elif k in tails or k in bounds:
             content[k] = False
         stems[k] = st
         if k not in tails and w not in _ARTICLES:
@@ -599,7 +599,7 @@ def _analyse(text: str, claim_side: bool) -> _Text:
         if cjk else set()
     return _Text(raw, low, stems, kinds, clause, sent_start, numbers, neg, neg_clauses, stemset,
                  lowset, bigrams, align, align_pos, content, entity, " " + " ".join(align) + " ", cjk,
-                 positions, set(raw), tails)
+                 positions, set(raw), tails | bounds)
 
 
 def _is_negator(w: str, k: int, raw: list[str], low: list[str], kinds: list[int], n: int, start: bool) -> bool:
@@ -618,11 +618,13 @@ def _is_negator(w: str, k: int, raw: list[str], low: list[str], kinds: list[int]
 
 
 def _numbers(raw: list[str], low: list[str], kinds: list[int], minus: set[int], hyph: set[int],
-             claim_side: bool) -> tuple[list[_Num], set[int]]:
+             claim_side: bool) -> tuple[list[_Num], set[int], set[int]]:
     """Numbers of a token list (digits, number words, CJK numerals), with units and
-    comparators. Returns the numbers and the token positions they cover."""
+    comparators. Returns the numbers, the token positions they cover (number, unit, scale
+    word) and the positions of their bounds ("at least", "or more")."""
     out: list[_Num] = []
     used: set[int] = set()
+    bounds: set[int] = set()
     n = len(raw)
     free = 0  # first token not yet taken by a number
     for i in [i for i, w in enumerate(low) if kinds[i] == _NUM or w in _NUMBER_START
@@ -743,14 +745,14 @@ def _numbers(raw: list[str], low: list[str], kinds: list[int], minus: set[int], 
                 if b - L >= 0 and tuple(low[b - L:b]) == phrase:
                     num.cmp = cmp_kind
                     num.cmp_raw = " ".join(raw[b - L:b])
-                    used.update(range(b - L, b))  # the bound belongs to the number
+                    bounds.update(range(b - L, b))  # the bound belongs to the number
                     break
         if num.cmp is None:
             kk = k + (1 if k < n and low[k] in _UNITS else 0)
             for phrase, cmp_kind in _AFTER_COMPARATORS.items():
                 if tuple(low[kk:kk + len(phrase)]) == phrase:
                     num.cmp = cmp_kind
-                    used.update(range(kk, kk + len(phrase)))
+                    bounds.update(range(kk, kk + len(phrase)))
         # "as of 2024": a frame date, not a claim
         if claim_side and i <= 3 and n > 2 and low[0] == "as" and low[1] in ("of", "at") and (
                 num.value is None or 1900 <= num.value <= 2100 or i > 2):
@@ -758,7 +760,7 @@ def _numbers(raw: list[str], low: list[str], kinds: list[int], minus: set[int], 
         out.append(num)
         used.update(range(i, end))
         free = end
-    return out, used
+    return out, used, bounds
 
 
 @lru_cache(maxsize=4096)
