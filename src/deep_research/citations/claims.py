@@ -92,7 +92,7 @@ from decimal import Decimal, InvalidOperation
 from enum import StrEnum
 from functools import lru_cache
 
-from rapidfuzz.distance import Levenshtein
+from rapidfuzz.distance import Indel, Levenshtein
 
 from .model import Ref
 from .refs import _mask_code
@@ -102,6 +102,7 @@ MAX_ALIGN_TOKENS = 400
 COVERAGE_MIN = 0.8  # share of the claim's content words found in the quotes
 MISSING_PER = 5  # at most one missing content word per five
 NEAR_COPY_SHARE = 0.5  # share of claim content words in one quote for it to be a near copy
+SHORT_COPY_SIMILARITY = 0.6  # or: token similarity of claim and quote (short claims)
 APPROX = Decimal("0.1")  # "about N" accepts a quote number within 10 %
 WINDOW = 6  # tokens around a negation searched for shared context
 
@@ -136,7 +137,7 @@ _DISCOURSE = ("notably|importantly|in short|in summary|in practice|in other word
               "in general|put simply|simply put|that said|still|then|thus|therefore|hence|so|"
               "by contrast|in contrast|conversely|meanwhile|first|second|third|lastly")
 _NEGATORS = frozenset(["not", "no", "never", "none", "nothing", "nobody", "nowhere", "neither", "nor", "without", "cannot"])
-_IMPLICIT_NEG = frozenset(["only", "except", "unless", "instead", "rather", "fail", "fails", "failed", "failing", "refuse", "refuses", "refused", "prevent", "prevents", "prevented", "avoid", "avoids", "avoided", "forbid", "forbids", "forbidden", "prohibit", "prohibits", "prohibited", "disallow", "disallows", "disallowed", "lack", "lacks", "lacked", "lacking", "absent", "missing", "hardly", "barely", "seldom", "rarely", "impossible", "unable", "omit", "omits", "omitted", "deny", "denies", "denied", "exclude", "excludes", "excluded", "ignore", "ignores", "ignored", "neither", "nor", "never", "none", "nothing", "nobody", "nowhere", "without", "cannot", "not", "no"])
+_IMPLICIT_NEG = frozenset(["only", "except", "unless", "instead", "rather", "fail", "fails", "failed", "failing", "refuse", "refuses", "refused", "prevent", "prevents", "prevented", "avoid", "avoids", "avoided", "forbid", "forbids", "forbidden", "prohibit", "prohibits", "prohibited", "disallow", "disallows", "disallowed", "lack", "lacks", "lacked", "lacking", "absent", "missing", "hardly", "barely", "seldom", "rarely", "impossible", "unable", "omit", "omits", "omitted", "deny", "denies", "denied", "exclude", "excludes", "excluded", "ignore", "ignores", "ignored", "neither", "nor", "never", "none", "nothing", "nobody", "nowhere", "without", "not", "no"])
 _NEG_SKIP_AFTER = frozenset(["only", "just", "merely", "simply"])  # "not only ... but also"
 # After these, a negator starts a comparison, not a negation: "no more than 5".
 _NO_COMPARATIVE = frozenset(["more", "less", "fewer", "later", "earlier", "greater", "longer"])
@@ -510,7 +511,7 @@ def _word_info(w: str) -> tuple[str, bool, int]:
     return st, content, flags
 
 
-def _analyse(text: str, claim_side: bool) -> _Text:
+def _analyse(text: str, claim_side: bool, mid_start: bool = False) -> _Text:
     text = _prepare(text)
     raw, kinds, minus, hyph, calls = _tokens(text)
     low = [t.lower() for t in raw]
@@ -531,9 +532,11 @@ def _analyse(text: str, claim_side: bool) -> _Text:
     stemset: set[str] = set()
     lowset: set[str] = set()
     c = 0
-    start = True
+    start = not mid_start
     word_info, is_entity, clause_punct, sentence_punct = _word_info, _is_entity, _CLAUSE_PUNCT, _SENTENCE_PUNCT
     add_neg_clause = neg_clauses.add
+    special = heads.keys() | tails | bounds | hyph | calls
+    add_align, add_align_pos, articles = align.append, align_pos.append, _ARTICLES
     for k in range(n):
         kind = kinds[k]
         r = raw[k]
@@ -553,6 +556,17 @@ def _analyse(text: str, claim_side: bool) -> _Text:
             clause[k] = c
             sent_start[k] = start
             start = False
+            if not flags and k not in special and r.islower() and r.isalpha():
+                # the common case: a plain lower-case word
+                content[k] = plain
+                lowset.add(w)
+                stemset.add(st)
+                stems[k] = st
+                if w not in articles:
+                    add_align(st)
+                    add_align_pos(k)
+                positions.setdefault(st, []).append(k)
+                continue
             if flags & 2:
                 if _is_negator(w, k, raw, low, kinds, n, start=sent_start[k]):
                     neg[k] = True
@@ -564,7 +578,7 @@ def _analyse(text: str, claim_side: bool) -> _Text:
                 neg_clauses.add(c)
             elif flags & 4:
                 add_neg_clause(c)
-            ent = k in calls or is_entity(r, sent_start[k])
+            ent = k in calls or (not (r.islower() and r.isalpha()) and is_entity(r, sent_start[k]))
             entity[k] = ent
             content[k] = (plain and not neg[k]) or ent
             lowset.add(w)
@@ -584,15 +598,16 @@ def _analyse(text: str, claim_side: bool) -> _Text:
                 neg_clauses.add(c)
             content[k] = r not in _CJK_STOP and not neg[k]
             stemset.add(st)
-        if k in heads:
-            st = "#" + heads[k].key
-            content[k] = True
-        elif k in tails or k in bounds:
-            content[k] = False
+        if k in special:
+            if k in heads:
+                st = "#" + heads[k].key
+                content[k] = True
+            elif k in tails or k in bounds:
+                content[k] = False
         stems[k] = st
-        if k not in tails and w not in _ARTICLES:
-            align.append(st)
-            align_pos.append(k)
+        if k not in tails and w not in articles:
+            add_align(st)
+            add_align_pos(k)
         positions.setdefault(st, []).append(k)
     cjk = {raw[k] for k in range(n) if kinds[k] == _CJK} if not text.isascii() else set()
     bigrams = {raw[k] + raw[k + 1] for k in range(n - 1) if kinds[k] == _CJK and kinds[k + 1] == _CJK} \
@@ -610,7 +625,8 @@ def _is_negator(w: str, k: int, raw: list[str], low: list[str], kinds: list[int]
             return False  # "not only ... but also"
         if k and low[k - 1] == "or":
             return False  # "... or not"
-    if w in ("no", "not") and nxt in _NO_COMPARATIVE and k + 2 < n and low[k + 2] == "than":
+    if w in ("no", "not") and nxt in _NO_COMPARATIVE and k + 3 < n and low[k + 2] == "than" and \
+            (kinds[k + 3] == _NUM or low[k + 3] in _NUMBER_START or low[k + 3] in _CURRENCY):
         return False  # "no more than 5": a bound
     if w == "no" and (nxt == "." and k + 2 < n and kinds[k + 2] == _NUM or nxt == "doubt"):
         return False  # "No. 5"
@@ -661,7 +677,8 @@ def _numbers(raw: list[str], low: list[str], kinds: list[int], minus: set[int], 
                 continue
         elif kind == _WORD:
             lw = low[i]
-            m = _VERSION.fullmatch(tok) if lw[0] == "v" else None
+            # "v15", "v2.1" are versions; "v1", "v2" are more often names (variables)
+            m = _VERSION.fullmatch(tok) if lw[0] == "v" and len(tok) > 2 else None
             if m:
                 key, value, _ = _number_key(m.group(1))
                 num = _Num(key, value if "." not in m.group(1) else None, None, i, tok, version=True)
@@ -789,12 +806,12 @@ _FRAMES = [
     re.compile(rf"(?:{_DISCOURSE}),\s*", re.IGNORECASE),
 ]
 _TRAILING_FRAME = re.compile(
-    rf",?\s*(?:as|according to|per|so) (?:the |this |its )?{_NP}{_SRC}s?(?: (?:also )?{_SAYS})?(?=\s*[.!?]*\s*$)",
+    rf",?\s*\b(?:as|according to|per|so) (?:the |this |its )?{_NP}{_SRC}s?(?: (?:also )?{_SAYS})?(?=\s*[.!?]*\s*$)",
     re.IGNORECASE)
 _SEE_ALSO = re.compile(rf"\(\s*(?:see|per|cf\.?|source:?)\s+(?:the |this |its )?{_NP}{_SRC}s?\s*\)", re.IGNORECASE)
 _ENUMERATOR = re.compile(r"\s*(?:[-*+\u2022]\s+|\(?\d{1,3}[.)]\s+(?=\D)|#{1,6}\s+)")
 _FOOTNOTE = re.compile(r"(?<![\w\])])\[\^?\d{1,3}\]")
-_URL = re.compile(r"\b(?:https?|ftp)://\S+|\bwww\.\S+", re.IGNORECASE)
+_URL = re.compile(r"\b(?:https?|ftp)://\S+", re.IGNORECASE)
 _HTML_TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9-]{0,20}(?:\s[^<>]{0,200})?/?>")
 
 
@@ -807,7 +824,8 @@ def _strip_frames(text: str) -> str:
                 text = text[m.end():]
         if text == before:
             break
-    m = _TRAILING_FRAME.search(text)
+    # a trailing frame is short: look only at the end of the claim
+    m = _TRAILING_FRAME.search(text, max(0, len(text) - 160))
     if m and m.start() > 0:
         text = text[: m.start()] + text[m.end():]
     return text
@@ -816,16 +834,27 @@ def _strip_frames(text: str) -> str:
 def prepare_claim(text: str) -> str:
     """The claim without markdown marks, URLs, footnote markers, list numbers and reporting
     frames: the part that states facts."""
-    text = _HTML_TAG.sub(" ", text)
+    return _prepare_claim(text)[0]
+
+
+def _prepare_claim(text: str) -> tuple[str, bool]:
+    """prepare_claim, and whether a leading frame was removed (then the first word is not
+    at the start of the sentence: a capital there marks a name)."""
+    if "<" in text:
+        text = _HTML_TAG.sub(" ", text)
     text = _without_markup(text)
-    text = _URL.sub(" ", text)
-    text = _FOOTNOTE.sub(" ", text)
-    text = _SEE_ALSO.sub(" ", text)
+    if "://" in text:
+        text = _URL.sub(" ", text)
+    if "[" in text:
+        text = _FOOTNOTE.sub(" ", text)
+    if "(" in text:
+        text = _SEE_ALSO.sub(" ", text)
     m = _ENUMERATOR.match(text)
     if m:
         text = text[m.end():]
     text = " ".join(text.split())
-    return _strip_frames(text)
+    stripped = _strip_frames(text)
+    return stripped, bool(stripped) and not text.startswith(stripped)
 
 
 # --- the rules -------------------------------------------------------------------------------
@@ -1019,21 +1048,26 @@ def _prefix_antonym(a: str, b: str) -> bool:
     return False
 
 
-def _substitution_kind(claim: _Text, ci: int, quote: _Text, qj: int, all_stems: set[str], all_low: set[str],
-                       all_raw: set[str], in_place: bool) -> str | None:
+def _count(texts: list[_Text], stem_: str) -> int:
+    return sum(len(t.positions.get(stem_, ())) for t in texts)
+
+
+def _substitution_kind(claim: _Text, ci: int, quote: _Text, qj: int, quotes: list[_Text],
+                       in_place: bool) -> str | None:
     """What a claim token put in the place of a quote token changes, if it is a closed-class
-    change. ``in_place``: the two stand at the same position between equal stretches on
-    both sides; then it is enough that the claim lost the quote's word, otherwise the claim's
-    word must be in no quote at all."""
+    change or another name. Words only trade places when the claim holds each word as
+    often as the quotes do; a replacement shows as a claim word the quotes have fewer of
+    (gain) and a quote word the claim has fewer of (loss). ``in_place`` (same position
+    between equal stretches, or at a common end): gain or loss is enough; otherwise both
+    are needed."""
     cs, qs = claim.stems[ci], quote.stems[qj]
     if cs == qs or claim.kinds[ci] == _NUM or quote.kinds[qj] == _NUM:
         return None
+    gain = len(claim.positions.get(cs, ())) > _count(quotes, cs)
+    loss = len(claim.positions.get(qs, ())) < _count(quotes, qs)
+    if not ((gain or loss) if in_place else (gain and loss)):
+        return None
     cl, ql = claim.low[ci], quote.low[qj]
-    if in_place:
-        if ql in claim.lowset and cl in all_low:
-            return None  # both words on both sides: words swapped places, nothing replaced
-    elif cs in all_stems or cl in all_low:
-        return None  # the claim's word is in a quote: not a change of what the quotes say
     pair = frozenset((cs, qs))
     if pair in _ORDER:
         return "order"
@@ -1047,7 +1081,9 @@ def _substitution_kind(claim: _Text, ci: int, quote: _Text, qj: int, all_stems: 
         return "modal" if _MODAL[cl] != _MODAL[ql] else None
     if claim.entity[ci] and quote.entity[qj]:
         cr, qr = claim.raw[ci], quote.raw[qj]
-        if cr not in all_raw and (in_place or qr not in claim.rawset):
+        gain = claim.raw.count(cr) > sum(t.raw.count(cr) for t in quotes)
+        loss = claim.raw.count(qr) < sum(t.raw.count(qr) for t in quotes)
+        if (gain or loss) if in_place else (gain and loss):
             return "entity"
     return None
 
@@ -1093,7 +1129,7 @@ def _negation_in_block(claim: _Text, q: _Text, i1: int, i2: int, j1: int, j2: in
     plain = q if cneg else claim
     at = (q.align_pos[j1] if j1 < len(q.align_pos) else len(q.raw)) if cneg else \
         (claim.align_pos[i1] if i1 < len(claim.align_pos) else len(claim.raw))
-    if any(plain.neg[p] for p in range(max(0, at - 3), min(len(plain.raw), at + 3))):
+    if any(plain.neg[p] and plain.low[p] in _NEGATORS for p in range(max(0, at - 3), min(len(plain.raw), at + 3))):
         return None  # a negation right there on the other side too
     negs = [claim.raw[p] for p in cpos if claim.neg[p]] or [q.raw[p] for p in qpos if q.neg[p]]
     if cneg:
@@ -1112,7 +1148,8 @@ def _check_near_copy(claim: _Text, quotes: list[_Text]) -> ClaimCheck | None:
         if not q.align or len(q.align) > MAX_ALIGN_TOKENS:
             continue
         shared = sum(1 for s in content if s in q.positions)
-        if shared < 2 or shared < NEAR_COPY_SHARE * len(content):
+        if (shared < 2 or shared < NEAR_COPY_SHARE * len(content)) and \
+                Indel.normalized_similarity(claim.align, q.align) < SHORT_COPY_SIMILARITY:
             continue
         aligned.append((q, _blocks(claim, q)))
     if not aligned:
@@ -1126,7 +1163,12 @@ def _check_near_copy(claim: _Text, quotes: list[_Text]) -> ClaimCheck | None:
             anchored = (before and after) or (before and i2 == nc and j2 == nq) or (after and i1 == 0 and j1 == 0)
             if not anchored:
                 continue
-            note = _negation_in_block(claim, q, i1, i2, j1, j2)
+            # a negated clause dropped at an end of the claim is a shorter claim, not a flip;
+            # a bare negator at the end ("... are not.") is a flip
+            bare = all(claim.neg[claim.align_pos[a]] for a in range(i1, i2)) and \
+                all(q.neg[q.align_pos[b]] for b in range(j1, j2))
+            both = i1 < i2 and j1 < j2
+            note = _negation_in_block(claim, q, i1, i2, j1, j2) if (before and after) or both or bare else None
             if note:
                 return ClaimCheck(ClaimStatus.UNSUPPORTED, "negation", note)
             # "non-blocking" where the quote says "blocking" (or the reverse)
@@ -1136,9 +1178,6 @@ def _check_near_copy(claim: _Text, quotes: list[_Text]) -> ClaimCheck | None:
                 word = claim.raw[claim.align_pos[i2]] if i2 < nc else ""
                 return ClaimCheck(ClaimStatus.UNSUPPORTED, "near_copy:antonym",
                                   f'the claim and the quote differ by "{one[0]}-" before "{word}"'.replace(' before ""', ""))
-    all_stems = set().union(*(q.stemset for q in quotes))
-    all_low = set().union(*(q.lowset for q in quotes))
-    all_raw = set().union(*(q.rawset for q in quotes))
     for q, blocks in aligned:
         nq = len(q.align)
         for i1, i2, j1, j2, before, after in blocks:
@@ -1155,7 +1194,7 @@ def _check_near_copy(claim: _Text, quotes: list[_Text]) -> ClaimCheck | None:
                     if in_place and b - j1 != a - i1:
                         continue
                     qj = q.align_pos[b]
-                    kind = _substitution_kind(claim, ci, q, qj, all_stems, all_low, all_raw, in_place)
+                    kind = _substitution_kind(claim, ci, q, qj, quotes, in_place)
                     if kind:
                         return ClaimCheck(ClaimStatus.UNSUPPORTED, f"near_copy:{kind}",
                                           f'the claim says "{claim.raw[ci]}" where the quote says "{q.raw[qj]}"')
@@ -1165,7 +1204,7 @@ def _check_near_copy(claim: _Text, quotes: list[_Text]) -> ClaimCheck | None:
                     ci = claim.align_pos[a]
                     for b in range(j1, j2):
                         qj = q.align_pos[b]
-                        kind = _substitution_kind(claim, ci, q, qj, all_stems, all_low, all_raw, False)
+                        kind = _substitution_kind(claim, ci, q, qj, quotes, False)
                         if kind:
                             return ClaimCheck(ClaimStatus.UNSUPPORTED, f"near_copy:{kind}",
                                               f'the claim says "{claim.raw[ci]}" where the quote says "{q.raw[qj]}"')
@@ -1240,8 +1279,8 @@ def _coverage(claim: _Text, quotes: list[_Text]) -> ClaimCheck:
 def check_claim(claim: str, quotes: list[str]) -> ClaimCheck:
     """Compare a claim with the quote text(s) of its refs. Deterministic; no model."""
     qs = [_analyse_quote(q) for q in quotes if q and q.strip()]
-    text = prepare_claim(claim or "")
-    c = _analyse(text, claim_side=True)
+    text, mid = _prepare_claim(claim or "")
+    c = _analyse(text, claim_side=True, mid_start=mid)
     if not any(c.content) and not any(c.neg) and not c.numbers:
         return ClaimCheck(ClaimStatus.SUPPORTED, "no_claim", "the claim states nothing of its own")
     if not qs:
