@@ -203,6 +203,11 @@ def test_negation_removed():
                        "negation")
     assert_unsupported(check("Temporary files are indeed removed when the process exits.",
                              "Temporary files are not removed when the process exits."), "negation")
+    r = check("Changed in version 3.9: the function still strips whitespaces from stderr.",
+              "Changed in version 3.9: The function no longer strips whitespaces from stderr.")
+    assert_unsupported(r, "negation")
+    assert "no longer" in r.note
+    assert_unsupported(check("Formatted bytes literals are.", "Formatted bytes literals are not."), "negation")
 
 
 def test_negation_added():
@@ -211,6 +216,8 @@ def test_negation_added():
     assert_unsupported(check("The FieldStorage class is never more flexible.", CGI), "negation")
     assert_unsupported(check("The basename cannot be the empty string.", "The basename can be the empty string."),
                        "negation")
+    assert_unsupported(check("Accessing the function through the class dictionary fails to invoke __get__().",
+                             "Accessing the function through the class dictionary invokes __get__()."), "negation")
 
 
 def test_negation_reworded_on_both_sides_passes():

@@ -154,6 +154,7 @@ _DISCOURSE = ("notably|importantly|in short|in summary|in practice|in other word
               "by contrast|in contrast|conversely|meanwhile|first|second|third|lastly")
 _NEGATORS = frozenset(["not", "no", "never", "none", "nothing", "nobody", "nowhere", "neither", "nor", "without", "cannot"])
 _IMPLICIT_NEG = frozenset(["only", "except", "unless", "instead", "rather", "fail", "fails", "failed", "failing", "refuse", "refuses", "refused", "prevent", "prevents", "prevented", "avoid", "avoids", "avoided", "forbid", "forbids", "forbidden", "prohibit", "prohibits", "prohibited", "disallow", "disallows", "disallowed", "lack", "lacks", "lacked", "lacking", "absent", "missing", "hardly", "barely", "seldom", "rarely", "impossible", "unable", "omit", "omits", "omitted", "deny", "denies", "denied", "exclude", "excludes", "excluded", "ignore", "ignores", "ignored", "neither", "nor", "never", "none", "nothing", "nobody", "nowhere", "without", "not", "no"])
+_NEG_PHRASE_WORDS = frozenset({"longer", "fail", "fails", "failed", "failing", "unable"})  # no longer, fails to
 _NEG_SKIP_AFTER = frozenset(["only", "just", "merely", "simply"])  # "not only ... but also"
 # After these, a negator starts a comparison, not a negation: "no more than 5".
 _NO_COMPARATIVE = frozenset(["more", "less", "fewer", "later", "earlier", "greater", "longer"])
@@ -519,11 +520,11 @@ def _tokens(text: str) -> tuple[list[str], list[int], set[int], set[int], set[in
 @lru_cache(maxsize=131072)
 def _word_info(w: str) -> tuple[str, bool, int]:
     """(stem, plain content word?, flags) of a lower-case word; flags: 1 clause word,
-    2 negator, 4 implicit negation."""
+    2 negator, 4 implicit negation, 8 part of "no longer" / "fails to"."""
     st = stem(w)
     content = w not in _STOP and w not in _CLOSED and len(w) > 1 and w not in _SMALL_NUMBERS
     flags = (1 if w in _CLAUSE_WORDS else 0) | (2 if w in _NEGATORS else 0) | \
-        (4 if st in _IMPLICIT_NEG_STEMS else 0)
+        (4 if st in _IMPLICIT_NEG_STEMS else 0) | (8 if w in _NEG_PHRASE_WORDS else 0)
     return st, content, flags
 
 
@@ -780,8 +781,8 @@ def _numbers(raw: list[str], low: list[str], kinds: list[int], minus: set[int], 
                     num.cmp_raw = " ".join(raw[b - L:b])
                     bounds.update(range(b - L, b))  # the bound belongs to the number
                     break
-        if num.cmp is None:
-            kk = k + (1 if k < n and low[k] in _UNITS else 0)
+        kk = k + (1 if k < n and low[k] in _UNITS else 0)
+        if num.cmp is None and kk < n and low[kk] in ("or", "+"):
             for phrase, cmp_kind in _AFTER_COMPARATORS.items():
                 if tuple(low[kk:kk + len(phrase)]) == phrase:
                     num.cmp = cmp_kind
@@ -1008,6 +1009,8 @@ def _negation_matches(src: _Text, k: int, dst_list: list[_Text], src_fully_cover
     occs = [(dst, j) for dst in dst_list for j in dst.positions.get(head, ())]
     if not occs or any(dst.clause[j] in dst.neg_clauses for dst, j in occs):
         return None  # absent, or negated there too: consistent
+    negator = "no longer" if src.low[k] == "longer" and k and src.low[k - 1] == "no" else \
+        src.raw[k] + " to" if src.low[k] in _NEG_PHRASE_WORDS and src.low[k] != "longer" else src.raw[k]
     ctx_src = _window(src, k, seg_stems)
     for dst, j in occs:
         c = dst.clause[j]
@@ -1016,7 +1019,7 @@ def _negation_matches(src: _Text, k: int, dst_list: list[_Text], src_fully_cover
         if len(seg_stems & near) < need:
             continue
         if need >= 2 or src_fully_covered or ctx_src & _window(dst, j, seg_stems):
-            return src.raw[seg[0]], src.raw[k]
+            return src.raw[seg[0]], negator
     return None
 
 
