@@ -423,9 +423,9 @@ def degenerate_seconds() -> dict[str, float]:
         ("A" * 60000): ["B" * 2000], ("ab " * 20000): ["ab " * 600], ("according to " * 5000): ["z"],
     }
     for claim, quotes in cases.items():
-        t = time.perf_counter()
+        t = time.process_time()
         check_claim(claim, quotes)
-        out[f"check_claim {claim[:12]!r}x"] = time.perf_counter() - t
+        out[f"check_claim {claim[:12]!r}x"] = time.process_time() - t
     md_cases = {
         "many refs": "Text <ref id=\"a\">\"Quote.\"</ref>, " * 3000,
         "table of pipes": ("| " * 30000) + "\n",
@@ -435,9 +435,9 @@ def degenerate_seconds() -> dict[str, float]:
     }
     for name, md in md_cases.items():
         refs = parse_refs(md).refs
-        t = time.perf_counter()
+        t = time.process_time()
         claims_for_refs(md, refs)
-        out[f"claims_for_refs {name}"] = time.perf_counter() - t
+        out[f"claims_for_refs {name}"] = time.process_time() - t
     return out
 
 
@@ -568,7 +568,7 @@ def main() -> None:
 
     degenerate = degenerate_seconds()
     worst = max(degenerate.values())
-    tl.append(target_line("worst 60 KB degenerate input, seconds", f"{worst:.2f}", "< 1 s", worst < 1))
+    tl.append(target_line("worst 60 KB degenerate input, CPU seconds", f"{worst:.2f}", "< 1 s", worst < 1))
     results["degenerate_seconds"] = degenerate
 
     print("\nMisses (altered claims not caught) and false alarms (correct claims flagged):")
