@@ -409,6 +409,10 @@ def test_list_items_and_ordered_lists():
     _, cs = claims(md)
     assert [c.text for c in cs] == ["Slow callbacks are logged", "Ordered comparisons of enum values are not supported",
                                     "The RFC value is 0.25 which is 250 ms."]
+    md2 = f"- <ref id=\"a\">\"{SLOW}\"</ref>\n-   2. <ref id=\"b\">\"{ENUM}\"</ref>\n"
+    parsed, cs2 = claims(md2)
+    assert [c.text for c in cs2] == ["", ""]
+    assert [c.start for c in cs2] == [r.start for r in parsed.refs]
 
 
 def test_table_cells():

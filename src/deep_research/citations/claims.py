@@ -1360,9 +1360,9 @@ def split_sentences(text: str, start: int = 0, end: int | None = None) -> list[t
 
 # --- claims of a report ----------------------------------------------------------------------
 _LINE = re.compile(r"[^\n]*\n?")
-_HEADING = re.compile(r"[ \t]{0,3}#{1,6}(?=[ \t]|$)[ \t]*")
-_HEADING_NUMBER = re.compile(r"(?:\d{1,3}(?:\.\d{1,3}){0,4}\.?|[IVXLC]{1,6}\.)[ \t]+")
-_LIST_ITEM = re.compile(r"[ \t]*(?:[-*+\u2022]|\d{1,9}[.)])(?:[ \t]+|$)")
+_HEADING = re.compile(r"[ \t]{0,3}#{1,6}(?:[ \t]|$)")
+_HEADING_NUMBER = re.compile(r"[ \t]*(?:\d{1,3}(?:\.\d{1,3}){0,4}\.?|[IVXLC]{1,6}\.)[ \t]+")
+_LIST_ITEM = re.compile(r"[ \t]*(?:[-*+\u2022]|\d{1,9}[.)])(?:[ \t]|$)")
 _BLOCKQUOTE = re.compile(r"[ \t]{0,3}>[ \t]?")
 _TABLE_SEP = re.compile(r"\|?(?::?-+:?\|)*:?-+:?\|?")
 _HR = re.compile(r"[ \t]{0,3}(?:(?:-[ \t]*){3,}|(?:\*[ \t]*){3,}|(?:_[ \t]*){3,})")
@@ -1463,9 +1463,12 @@ def _units(text: str) -> list[tuple[int, int]]:
             units.append((lstart + a, lstart + max(a, b)))
             continue
         li = _LIST_ITEM.match(line)
-        if li and not (cur is not None and line[:li.end()].strip().rstrip(".)").isdigit() and False):
+        if li:
             close()
-            cur = [lstart + li.end(), lstart + len(line)]
+            at = li.end()
+            while (more := _LIST_ITEM.match(line, at)) and more.end() > at:  # "- 1. item": nested
+                at = more.end()
+            cur = [lstart + at, lstart + len(line)]
             continue
         if cur is None:
             cur = [lstart, lstart + len(line)]
