@@ -205,7 +205,9 @@ _TENS = {w: 10 * (i + 2) for i, w in enumerate(["twenty", "thirty", "forty", "fi
 _SCALES = {"thousand": 10**3, "million": 10**6, "billion": 10**9, "trillion": 10**12}
 _NUMBER_WORDS = frozenset(_SMALL_NUMBERS) | frozenset(_TENS)
 _ORDINALS = {w: i + 3 for i, w in enumerate(["third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth"])}
-_NUMBER_START = _NUMBER_WORDS | {"hundred"} | frozenset(_SCALES) | frozenset(_ORDINALS)
+# Quote words a claim may write as a number ("twice as fast" -> "2x faster").
+_QUOTE_NUMBER_WORDS = {"twice": "2", "double": "2", "thrice": "3", "triple": "3", "dozen": "12", "half": "0.5"}
+_NUMBER_START = _NUMBER_WORDS | {"hundred"} | frozenset(_SCALES) | frozenset(_ORDINALS) | frozenset(_QUOTE_NUMBER_WORDS)
 _CJK_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6,
                "七": 7, "八": 8, "九": 9}
 _CJK_UNITS = {"十": 10, "百": 100, "千": 1000, "万": 10**4, "亿": 10**8}
@@ -726,6 +728,9 @@ def _numbers(raw: list[str], low: list[str], kinds: list[int], minus: set[int], 
                 end = j
             elif not claim_side and lw in _ORDINALS:
                 num = _Num(str(_ORDINALS[lw]), Decimal(_ORDINALS[lw]), None, i, tok)
+            elif not claim_side and lw in _QUOTE_NUMBER_WORDS:
+                key = _QUOTE_NUMBER_WORDS[lw]
+                num = _Num(key, Decimal(key), None, i, tok)
         elif kind == _CJK and not claim_side and (tok in _CJK_DIGITS or tok in _CJK_UNITS):
             total, current, j = 0, 0, i
             while j < n and kinds[j] == _CJK and (raw[j] in _CJK_DIGITS or raw[j] in _CJK_UNITS):
