@@ -26,42 +26,56 @@ Rules (``check_claim``), in this order; the first that fires makes the claim
 
 * ``number`` - every number of the claim (digits, number words from "two" up, percentages,
   versions, amounts with a unit, dates) must be in one of the quotes. ``1,000`` =
-  ``1000`` = ``1 000``; ``10 %`` = ``10 percent``; ``v15`` = ``15``; ``1.5 million`` =
-  ``1,500,000``; quote number words ("two to six") count; ``3.10`` is not ``3.1``. A unit
-  in the claim that differs from the quote's unit for the same number is a mismatch
-  (128 KB vs 128 MB; KiB counts as KB); a number without a unit on either side
-  matches any unit. A claim version may be a prefix of a quote version ("3.11" of
-  "3.11.2"). A claim number after "at least / more than / over" is supported by a quote
-  number >= it, after "up to / less than / nearly / almost" by one <= it, after "about /
-  around / roughly / approximately / some / ~" by one within 10 %. A positive claim number
-  matches a negative quote number, not the reverse. Not required: the word "one", list
-  and heading numbers, footnote markers ("[3]", superscripts), numbers in URLs, and the
-  date of an "as of 2024" frame (such a number still counts as uncovered content, below).
-* ``negation`` - a negator (not, no, never, none, nothing, neither, nor, without, cannot,
-  n't, no longer, fails to, unable to) in the claim whose negated words (the content
-  words after it up to the clause end, at most four) stand in a quote in a clause without
-  any negation, or the reverse (a negated quote clause whose words the claim repeats in a
-  clause without negation). Both directions need the negated word plus, when the negated
-  segment has two or more content words, a second one of them, and one more shared
-  content word near the negation (or a claim made only of quote words). "not only",
-  "whether or not", "no more than" are not negations. A clause that carries an implicit
-  negation (only, except, unless, instead, fail, prevent, lack, rarely, ...) never
-  counts as the un-negated side.
+  ``1000`` = ``1 000`` (also thin and no-break spaces); ``10 %`` = ``10 percent``;
+  ``v15`` = ``15`` (but "v1", "v2" are taken for names); ``1.5 million`` = ``1,500,000``;
+  quote number words ("two to six") count; ``3.10`` is not ``3.1``; ranges are their two
+  ends ("2.5 to 4" = "2.5-4" = "between 2.5 and 4"). A unit in the claim that differs
+  from the one the quote gives the same number is a mismatch (128 KB vs 128 MB, 14 bytes
+  vs 14 characters; KiB counts as KB), even when the quote also has the bare number
+  elsewhere; a number without a unit on one side matches. A claim version may be a
+  prefix of a quote version ("3.11" of "3.11.2"). Bounds: "at least / more than / over N"
+  is supported by an exact quote number >= N of the same quantity (same unit, or the
+  same counted word: "128 modules"), "up to / less than / nearly / almost N" by one <=
+  N, "about / around / roughly / approximately / some N" by one within 10 %; against a
+  quote bound only the same number counts, and a bound opposite to the quote's ("not
+  more than 4 GiB" / "more than 4 GiB") is a mismatch. A positive claim number matches a
+  negative quote number, not the reverse. Not required: the word "one", list and heading
+  numbers, footnote markers ("[3]" after a space, superscripts), numbers in URLs, and the
+  date of a leading "As of 2024," frame (such a number still counts as uncovered content,
+  below).
+* ``negation`` - two ways. (a) By negated segment, for paraphrases: a negator (not, no,
+  never, none, nothing, neither, nor, without, cannot, n't, no longer, fails to, unable
+  to) negates the content words after it up to the clause end (at most four; "and"/"or"
+  do not end it). The rule fires when the claim negates a segment whose first word
+  stands in a quote only in clauses without any negation (explicit or implicit: only,
+  except, unless, instead, fail, prevent, lack, rarely, ...), or the reverse. It needs a
+  second word of the segment there when the segment has two or more, or one more shared
+  content word near the negation, or a claim made only of quote words. (b) By alignment,
+  for near copies (below): a differing stretch that holds a negator on one side and
+  nothing of substance on the other ("cannot be split" / "can be split", "does not raise"
+  / "raises", "no longer" / "still"), between equal stretches (at an end of the claim
+  only when the stretch is the bare negator; a dropped trailing "and not just X" is a
+  shorter claim). "not only ... but also", "whether or not", "no more than 5" are not
+  negations.
 * ``near_copy:<kind>`` - when the claim repeats a quote (at least two of the claim's
-  content words and at least half of them are in that quote), claim and quote are aligned
-  token by token (``rapidfuzz`` Levenshtein opcodes on light stems, articles dropped).
-  Every differing stretch of at most four tokens on each side, next to an equal stretch,
-  is a substitution. It is unsupported when the claim's word is absent from every quote
-  and the pair is: an ``antonym`` (curated pairs such as increase/decrease,
-  enable/disable, true/false, required/optional, or un-/non-/dis- prefixes), an ``order``
-  pair (before/after, earlier/later, first/last, ...), a ``quantifier`` of another
-  strength (all/every/always | most/usually | many/often | some/sometimes/several |
-  few/rarely | none/never), a ``modal`` of another group (must/shall | should |
-  may/might/can/could | will/would), or an ``entity``: both tokens look like names (a
-  capitalised word not at the sentence start, ALL CAPS, camelCase, a code identifier with
-  ``.`` or ``_``, a token mixing letters and digits such as a file name) and neither is on
-  the other side. Lower-case plain words that differ are not judged: that may be a
-  synonym, so it is left to coverage.
+  content words and at least half of them are in that quote, or the token similarity of
+  the two is at least 0.6), claim and quote are aligned token by token (``rapidfuzz``
+  Levenshtein opcodes on light stems, articles and punctuation dropped). Differing
+  stretches of at most four tokens a side, next to an equal stretch, are substitutions.
+  Words may trade places ("located or loaded" / "loaded or located"): a pair counts only
+  if the claim holds its word more often than the quotes do, or the quote's word less
+  often (either is enough when the two stand at the same position between equal
+  stretches; both are needed otherwise). The pair is unsupported when it is an
+  ``antonym`` (curated pairs such as increase/decrease, enable/disable, true/false,
+  required/optional, maximum/minimum, or un-/non-/dis-/in- prefixes), an ``order`` pair
+  (before/after, earlier/later, first/last, prior to/after, ...), a ``quantifier`` of
+  another strength (all/every/each/always/any | most/usually/typically | many/often |
+  some/sometimes/several/a few | few/rarely | none/never), a ``modal`` of another group
+  (must/shall | should | may/might/can/could | will/would), or an ``entity``: both tokens
+  look like names (a capitalised word not at the sentence start, ALL CAPS, camelCase, a
+  code identifier with ``.`` or ``_``, a call such as ``len()``, a token mixing letters
+  and digits such as a file name). Lower-case plain words that differ are not judged:
+  that may be a synonym, so it is left to coverage.
 
 Status when no rule fired:
 
@@ -74,8 +88,10 @@ Status when no rule fired:
 * ``unchecked`` otherwise (a model judge decides later).
 
 Reporting frames ("According to the manual, ...", "The docs note that ...", "..., as the
-documentation explains.") and discourse markers ("Notably, ...") are removed before the
-rules run. Stems are a light suffix stripper (plural, -ed, -ing, final e, doubled final
+documentation explains.", "(see the docs)") and discourse markers ("Notably, ...",
+"For example, ...") are removed before the rules run; what a frame names is not checked
+("According to RFC 2616, ..."). A word capitalised right after a removed frame counts as
+a name. Stems are a light suffix stripper (plural, -ed, -ing, final e, doubled final
 consonant, a few irregular verbs), so tense, number and voice changes of the same verb
 compare equal.
 
@@ -92,7 +108,7 @@ from decimal import Decimal, InvalidOperation
 from enum import StrEnum
 from functools import lru_cache
 
-from rapidfuzz.distance import Levenshtein
+from rapidfuzz.distance import Indel, Levenshtein
 
 from .model import Ref
 from .refs import _mask_code
@@ -102,6 +118,7 @@ MAX_ALIGN_TOKENS = 400
 COVERAGE_MIN = 0.8  # share of the claim's content words found in the quotes
 MISSING_PER = 5  # at most one missing content word per five
 NEAR_COPY_SHARE = 0.5  # share of claim content words in one quote for it to be a near copy
+SHORT_COPY_SIMILARITY = 0.6  # or: token similarity of claim and quote (short claims)
 APPROX = Decimal("0.1")  # "about N" accepts a quote number within 10 %
 WINDOW = 6  # tokens around a negation searched for shared context
 
@@ -136,7 +153,8 @@ _DISCOURSE = ("notably|importantly|in short|in summary|in practice|in other word
               "in general|put simply|simply put|that said|still|then|thus|therefore|hence|so|"
               "by contrast|in contrast|conversely|meanwhile|first|second|third|lastly")
 _NEGATORS = frozenset(["not", "no", "never", "none", "nothing", "nobody", "nowhere", "neither", "nor", "without", "cannot"])
-_IMPLICIT_NEG = frozenset(["only", "except", "unless", "instead", "rather", "fail", "fails", "failed", "failing", "refuse", "refuses", "refused", "prevent", "prevents", "prevented", "avoid", "avoids", "avoided", "forbid", "forbids", "forbidden", "prohibit", "prohibits", "prohibited", "disallow", "disallows", "disallowed", "lack", "lacks", "lacked", "lacking", "absent", "missing", "hardly", "barely", "seldom", "rarely", "impossible", "unable", "omit", "omits", "omitted", "deny", "denies", "denied", "exclude", "excludes", "excluded", "ignore", "ignores", "ignored", "neither", "nor", "never", "none", "nothing", "nobody", "nowhere", "without", "cannot", "not", "no"])
+_IMPLICIT_NEG = frozenset(["only", "except", "unless", "instead", "rather", "fail", "fails", "failed", "failing", "refuse", "refuses", "refused", "prevent", "prevents", "prevented", "avoid", "avoids", "avoided", "forbid", "forbids", "forbidden", "prohibit", "prohibits", "prohibited", "disallow", "disallows", "disallowed", "lack", "lacks", "lacked", "lacking", "absent", "missing", "hardly", "barely", "seldom", "rarely", "impossible", "unable", "omit", "omits", "omitted", "deny", "denies", "denied", "exclude", "excludes", "excluded", "ignore", "ignores", "ignored", "neither", "nor", "never", "none", "nothing", "nobody", "nowhere", "without", "not", "no"])
+_NEG_PHRASE_WORDS = frozenset({"longer", "fail", "fails", "failed", "failing", "unable"})  # no longer, fails to
 _NEG_SKIP_AFTER = frozenset(["only", "just", "merely", "simply"])  # "not only ... but also"
 # After these, a negator starts a comparison, not a negation: "no more than 5".
 _NO_COMPARATIVE = frozenset(["more", "less", "fewer", "later", "earlier", "greater", "longer"])
@@ -187,6 +205,9 @@ _TENS = {w: 10 * (i + 2) for i, w in enumerate(["twenty", "thirty", "forty", "fi
 _SCALES = {"thousand": 10**3, "million": 10**6, "billion": 10**9, "trillion": 10**12}
 _NUMBER_WORDS = frozenset(_SMALL_NUMBERS) | frozenset(_TENS)
 _ORDINALS = {w: i + 3 for i, w in enumerate(["third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth"])}
+# Quote words a claim may write as a number ("twice as fast" -> "2x faster").
+_QUOTE_NUMBER_WORDS = {"twice": "2", "double": "2", "thrice": "3", "triple": "3", "dozen": "12", "half": "0.5"}
+_NUMBER_START = _NUMBER_WORDS | {"hundred"} | frozenset(_SCALES) | frozenset(_ORDINALS) | frozenset(_QUOTE_NUMBER_WORDS)
 _CJK_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6,
                "七": 7, "八": 8, "九": 9}
 _CJK_UNITS = {"十": 10, "百": 100, "千": 1000, "万": 10**4, "亿": 10**8}
@@ -231,10 +252,12 @@ _CURRENCY = {"$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY", "₹": "INR"}
 
 _COMPARATORS: list[tuple[tuple[str, ...], str]] = sorted(
     [(tuple(p.split()), kind) for kind, phrases in {
-        "ge": ["at least", "more than", "greater than", "over", "above", "no less than",
+        "ge": ["at least", "more than", "greater than", "over", "above", "no less than", "not less than",
+               "not fewer than", "not under", "not below",
                "no fewer than", "upwards of", "in excess of", "exceeding", ">", "≥", "over than"],
-        "le": ["at most", "up to", "less than", "fewer than", "under", "below", "no more than",
-               "nearly", "almost", "just under", "<", "≤", "not more than", "a maximum of", "maximum of"],
+        "le": ["at most", "up to", "less than", "fewer than", "under", "below", "no more than", "not more than",
+               "not over", "not above", "not exceeding",
+               "nearly", "almost", "just under", "<", "≤", "a maximum of", "maximum of"],
         "approx": ["about", "around", "approximately", "roughly", "some", "circa", "ca", "~", "≈",
                    "an estimated", "estimated", "approx", "close to", "or so", "on the order of"],
     }.items() for p in phrases], key=lambda x: -len(x[0]))
@@ -307,7 +330,8 @@ _QUANT = {w: g for g, ws in _QUANT_GROUPS.items() for w in ws.split()}
 _MODAL = {w: g for g, ws in _MODAL_GROUPS.items() for w in ws.split()}
 _CLOSED = frozenset(_QUANT) | frozenset(_MODAL) | _NEGATORS
 _IMPLICIT_NEG_STEMS = frozenset(stem(w) for w in _IMPLICIT_NEG)
-_CLAUSE_WORDS = frozenset(["and", "or", "but", "however", "while", "whereas", "although", "though", "unless", "because", "since", "if", "when", "where", "which", "who", "whom", "that", "so", "yet", "after", "before", "until", "whether"])
+# "and"/"or" do not end a clause: a negation covers both of "cannot be located or loaded".
+_CLAUSE_WORDS = frozenset(["but", "however", "while", "whereas", "although", "though", "unless", "because", "since", "if", "when", "where", "which", "who", "whom", "that", "so", "yet", "after", "before", "until", "whether"])
 
 # --- text normalisation and tokens --------------------------------------------------------
 _CJK_RANGES = ("\u2e80-\u2fdf\u3040-\u30ff\u3100-\u312f\u31a0-\u31ff\u3400-\u4dbf\u4e00-\u9fff"
@@ -349,6 +373,8 @@ class _Num:
     frame: bool = False
     version: bool = False
     noun: str | None = None  # stem of the word counted ("128 modules"), when no unit
+    unit_raw: str = ""  # the unit as written
+    cmp_raw: str = ""  # the bound as written ("at least")
 
 
 @dataclass(slots=True)
@@ -372,6 +398,8 @@ class _Text:
     joined: str = ""  # " stem stem ... " for contiguous-copy tests
     cjk_chars: set[str] = field(default_factory=set)
     positions: dict[str, list[int]] = field(default_factory=dict)  # stem -> token positions
+    rawset: set[str] = field(default_factory=set)
+    tails: set[int] = field(default_factory=set)  # units, bounds, scale words of numbers (no content)
 
 
 def _prepare(text: str) -> str:
@@ -419,84 +447,226 @@ def _is_entity(raw: str, initial: bool) -> bool:
     return raw[0].isupper() and not initial
 
 
-def _tokens(text: str) -> tuple[list[str], list[int], list[bool], list[int], set[int]]:
-    """Surface tokens, kinds, "a minus sign precedes", hyphen-joined-to-previous flags, and
-    the positions of words written as calls ("len()")."""
+_SPLIT_WORDS = frozenset({"cannot", "Cannot", "CANNOT"})
+_CONTRACTIONS = {"ca": "can", "wo": "will", "sha": "shall", "ai": "is"}
+
+
+def _tokens(text: str) -> tuple[list[str], list[int], set[int], set[int], set[int]]:
+    """Surface tokens and their kinds, plus the positions of numbers with a minus sign, of
+    parts joined to the previous token by a hyphen, and of words written as calls
+    ("len()")."""
     raw: list[str] = []
     kinds: list[int] = []
-    minus: list[bool] = []
-    hyph: list[int] = []
+    minus: set[int] = set()
+    hyph: set[int] = set()
     calls: set[int] = set()
+    add_raw, add_kind = raw.append, kinds.append
+    prev_end = -1
     for m in _TOKEN.finditer(text):
-        grouped, word, cjk, punct = m.groups()
-        if grouped is not None:
-            raw.append(grouped.replace(",", "").replace(" ", ""))
-            kinds.append(_NUM)
+        g = m.lastindex
+        tok = m.group(g)
+        if g == 2:
+            if tok.isalpha() and tok not in _SPLIT_WORDS:  # the common case
+                add_raw(tok)
+                add_kind(_WORD)
+                prev_end = m.end()
+                continue
             s = m.start()
-            minus.append(s > 0 and text[s - 1] == "-" and (s == 1 or text[s - 2] in " ([\t\n"))
-            hyph.append(0)
-            continue
-        if cjk is not None:
-            raw.append(cjk)
-            kinds.append(_CJK)
-            minus.append(False)
-            hyph.append(0)
-            continue
-        if punct is not None:
-            raw.append(punct)
-            kinds.append(_PUNCT)
-            minus.append(False)
-            hyph.append(0)
-            continue
-        s = m.start()
-        parts = word.split("-") if "-" in word else [word]
-        for k, part in enumerate(parts):
-            if not part:
-                continue
-            sign = k == 0 and s > 0 and text[s - 1] == "-" and (s == 1 or text[s - 2] in " ([\t\n")
-            low = part.lower()
-            if "'" in part:
-                if low.endswith("n't") and len(low) > 3:
-                    base = low[:-3]
-                    base = {"ca": "can", "wo": "will", "sha": "shall", "ai": "is"}.get(base, base)
-                    for piece in (part[: len(base)] if base == low[:-3] else base, "not"):
-                        raw.append(piece)
-                        kinds.append(_WORD)
-                        minus.append(False)
-                        hyph.append(0)
+            parts = tok.split("-") if "-" in tok else [tok]
+            for k, part in enumerate(parts):
+                if not part:
                     continue
-                if low.endswith("'s"):
-                    part = part[:-2]
-                elif low.endswith("'"):
-                    part = part[:-1]
-            if low == "cannot":
-                for piece in (part[:3], "not"):
-                    raw.append(piece)
-                    kinds.append(_WORD)
-                    minus.append(False)
-                    hyph.append(0)
-                continue
-            raw.append(part)
-            kinds.append(_NUM if part[0].isdigit() else _WORD)
-            minus.append(sign)
-            hyph.append(1 if k > 0 else 0)
-        if text.startswith("()", m.end()):
-            calls.add(len(raw) - 1)
+                low = part.lower()
+                if "'" in part:
+                    if low.endswith("n't") and len(low) > 3:
+                        base = _CONTRACTIONS.get(low[:-3], part[:-3])
+                        raw.extend((base, "not"))
+                        kinds.extend((_WORD, _WORD))
+                        continue
+                    if low.endswith("'s"):
+                        part = part[:-2]
+                    elif low.endswith("'"):
+                        part = part[:-1]
+                if low == "cannot":
+                    raw.extend((part[:3], "not"))
+                    kinds.extend((_WORD, _WORD))
+                    continue
+                if k == 0 and s > 0 and text[s - 1] == "-" and (s == 1 or text[s - 2] in " ([\t\n"):
+                    minus.add(len(raw))
+                if k > 0:
+                    hyph.add(len(raw))
+                add_raw(part)
+                add_kind(_NUM if part[0].isdigit() else _WORD)
+            prev_end = m.end()
+        elif g == 4:
+            if tok == "(" and m.start() == prev_end and text.startswith(")", m.end()) and raw \
+                    and kinds[-1] == _WORD:
+                calls.add(len(raw) - 1)
+            add_raw(tok)
+            add_kind(_PUNCT)
+            prev_end = -1
+        elif g == 3:
+            add_raw(tok)
+            add_kind(_CJK)
+            prev_end = -1
+        else:
+            s = m.start()
+            if s > 0 and text[s - 1] == "-" and (s == 1 or text[s - 2] in " ([\t\n"):
+                minus.add(len(raw))
+            add_raw(tok.replace(",", "").replace(" ", ""))
+            add_kind(_NUM)
+            prev_end = -1
     return raw, kinds, minus, hyph, calls
 
 
-_FRAME_LEADING = re.compile(r"(?:as of|as at|at the time of writing|currently|today|now)\b", re.IGNORECASE)
+@lru_cache(maxsize=131072)
+def _word_info(w: str) -> tuple[str, bool, int]:
+    """(stem, plain content word?, flags) of a lower-case word; flags: 1 clause word,
+    2 negator, 4 implicit negation, 8 part of "no longer" / "fails to"."""
+    st = stem(w)
+    content = w not in _STOP and w not in _CLOSED and len(w) > 1 and w not in _SMALL_NUMBERS
+    flags = (1 if w in _CLAUSE_WORDS else 0) | (2 if w in _NEGATORS else 0) | \
+        (4 if st in _IMPLICIT_NEG_STEMS else 0) | (8 if w in _NEG_PHRASE_WORDS else 0)
+    return st, content, flags
 
 
-def _numbers(raw: list[str], low: list[str], kinds: list[int], minus: list[bool], hyph: list[int],
-             claim_side: bool) -> tuple[list[_Num], set[int]]:
+def _analyse(text: str, claim_side: bool, mid_start: bool = False) -> _Text:
+    text = _prepare(text)
+    raw, kinds, minus, hyph, calls = _tokens(text)
+    low = [t.lower() for t in raw]
+    numbers, num_pos, bounds = _numbers(raw, low, kinds, minus, hyph, claim_side)
+    n = len(raw)
+    heads = {num.pos: num for num in numbers}
+    tails = num_pos - heads.keys()  # units, scale words, the rest of "one hundred and five"
+    stems: list[str] = [""] * n
+    clause: list[int] = [0] * n
+    sent_start: list[bool] = [False] * n
+    neg: list[bool] = [False] * n
+    content: list[bool] = [False] * n
+    entity: list[bool] = [False] * n
+    neg_clauses: set[int] = set()
+    align: list[str] = []
+    align_pos: list[int] = []
+    positions: dict[str, list[int]] = {}
+    stemset: set[str] = set()
+    lowset: set[str] = set()
+    c = 0
+    start = not mid_start
+    word_info, is_entity, clause_punct, sentence_punct = _word_info, _is_entity, _CLAUSE_PUNCT, _SENTENCE_PUNCT
+    add_neg_clause = neg_clauses.add
+    special = heads.keys() | tails | bounds | hyph | calls
+    add_align, add_align_pos, articles = align.append, align_pos.append, _ARTICLES
+    for k in range(n):
+        kind = kinds[k]
+        r = raw[k]
+        if kind == _PUNCT:
+            if r in clause_punct:
+                c += 1
+            if r in sentence_punct:
+                start = True
+            clause[k] = c
+            stems[k] = r
+            continue
+        w = low[k]
+        if kind == _WORD:
+            st, plain, flags = word_info(w)
+            if flags & 1 and k not in hyph:
+                c += 1
+            clause[k] = c
+            sent_start[k] = start
+            start = False
+            if not flags and k not in special and r.islower() and r.isalpha():
+                # the common case: a plain lower-case word
+                content[k] = plain
+                lowset.add(w)
+                stemset.add(st)
+                stems[k] = st
+                if w not in articles:
+                    add_align(st)
+                    add_align_pos(k)
+                positions.setdefault(st, []).append(k)
+                continue
+            if flags & 2:
+                if _is_negator(w, k, raw, low, kinds, n, start=sent_start[k]):
+                    neg[k] = True
+                    neg_clauses.add(c)
+            elif w == "longer" and k and low[k - 1] == "no" and neg[k - 1]:
+                neg[k] = True
+            elif w in ("fail", "fails", "failed", "failing", "unable") and k + 1 < n and low[k + 1] == "to":
+                neg[k] = True
+                neg_clauses.add(c)
+            elif flags & 4:
+                add_neg_clause(c)
+            ent = k in calls or (not (r.islower() and r.isalpha()) and is_entity(r, sent_start[k]))
+            entity[k] = ent
+            content[k] = (plain and not neg[k]) or ent
+            lowset.add(w)
+            stemset.add(st)
+        elif kind == _NUM:
+            st = w
+            clause[k] = c
+            sent_start[k] = start
+            start = False
+            content[k] = True
+        else:  # CJK
+            st = r
+            clause[k] = c
+            if r in _CJK_NEG and (r + (raw[k + 1] if k + 1 < n else "")) not in _CJK_NEG_WORDS \
+                    and ((raw[k - 1] if k else "") + r) not in _CJK_NEG_WORDS:
+                neg[k] = True
+                neg_clauses.add(c)
+            content[k] = r not in _CJK_STOP and not neg[k]
+            stemset.add(st)
+        if k in special:
+            if k in heads:
+                st = "#" + heads[k].key
+                content[k] = True
+            elif k in tails or k in bounds:
+                content[k] = False
+        stems[k] = st
+        if k not in tails and w not in articles:
+            add_align(st)
+            add_align_pos(k)
+        positions.setdefault(st, []).append(k)
+    cjk = {raw[k] for k in range(n) if kinds[k] == _CJK} if not text.isascii() else set()
+    bigrams = {raw[k] + raw[k + 1] for k in range(n - 1) if kinds[k] == _CJK and kinds[k + 1] == _CJK} \
+        if cjk else set()
+    return _Text(raw, low, stems, kinds, clause, sent_start, numbers, neg, neg_clauses, stemset,
+                 lowset, bigrams, align, align_pos, content, entity, " " + " ".join(align) + " ", cjk,
+                 positions, set(raw), tails | bounds)
+
+
+def _is_negator(w: str, k: int, raw: list[str], low: list[str], kinds: list[int], n: int, start: bool) -> bool:
+    """Is this negator word (not, no, never, ...) a negation here?"""
+    nxt = low[k + 1] if k + 1 < n else ""
+    if w == "not":
+        if nxt in _NEG_SKIP_AFTER and any(x in ("but", "also") for x in low[k + 2:k + 40]):
+            return False  # "not only ... but also"
+        if k and low[k - 1] == "or":
+            return False  # "... or not"
+    if w in ("no", "not") and nxt in _NO_COMPARATIVE and k + 3 < n and low[k + 2] == "than" and \
+            (kinds[k + 3] == _NUM or low[k + 3] in _NUMBER_START or low[k + 3] in _CURRENCY):
+        return False  # "no more than 5": a bound
+    if w == "no" and (nxt == "." and k + 2 < n and kinds[k + 2] == _NUM or nxt == "doubt"):
+        return False  # "No. 5"
+    return not (w == "none" and raw[k] == "None" and not start)  # Python's None
+
+
+def _numbers(raw: list[str], low: list[str], kinds: list[int], minus: set[int], hyph: set[int],
+             claim_side: bool) -> tuple[list[_Num], set[int], set[int]]:
     """Numbers of a token list (digits, number words, CJK numerals), with units and
-    comparators. Returns the numbers and the token positions they cover."""
+    comparators. Returns the numbers, the token positions they cover (number, unit, scale
+    word) and the positions of their bounds ("at least", "or more")."""
     out: list[_Num] = []
     used: set[int] = set()
+    bounds: set[int] = set()
     n = len(raw)
-    i = 0
-    while i < n:
+    free = 0  # first token not yet taken by a number
+    for i in [i for i, w in enumerate(low) if kinds[i] == _NUM or w in _NUMBER_START
+              or (kinds[i] == _CJK and (w in _CJK_DIGITS or w in _CJK_UNITS))
+              or (w[0] == "v" and len(w) > 1 and w[1].isdigit())]:
+        if i < free:
+            continue
         kind = kinds[i]
         tok = raw[i]
         num: _Num | None = None
@@ -519,16 +689,15 @@ def _numbers(raw: list[str], low: list[str], kinds: list[int], minus: list[bool]
                     else:
                         num = None
                         kinds[i] = _WORD  # x86, 3D, mp3: a name, not a number
-                        i += 1
                         continue
-                num = _Num(key, value, unit, i, tok, negative=minus[i], version=version)
+                num = _Num(key, value, unit, i, tok, negative=i in minus, version=version)
             else:
                 kinds[i] = _WORD
-                i += 1
                 continue
         elif kind == _WORD:
             lw = low[i]
-            m = _VERSION.fullmatch(tok) if lw[0] == "v" else None
+            # "v15", "v2.1" are versions; "v1", "v2" are more often names (variables)
+            m = _VERSION.fullmatch(tok) if lw[0] == "v" and len(tok) > 2 else None
             if m:
                 key, value, _ = _number_key(m.group(1))
                 num = _Num(key, value if "." not in m.group(1) else None, None, i, tok, version=True)
@@ -559,6 +728,9 @@ def _numbers(raw: list[str], low: list[str], kinds: list[int], minus: list[bool]
                 end = j
             elif not claim_side and lw in _ORDINALS:
                 num = _Num(str(_ORDINALS[lw]), Decimal(_ORDINALS[lw]), None, i, tok)
+            elif not claim_side and lw in _QUOTE_NUMBER_WORDS:
+                key = _QUOTE_NUMBER_WORDS[lw]
+                num = _Num(key, Decimal(key), None, i, tok)
         elif kind == _CJK and not claim_side and (tok in _CJK_DIGITS or tok in _CJK_UNITS):
             total, current, j = 0, 0, i
             while j < n and kinds[j] == _CJK and (raw[j] in _CJK_DIGITS or raw[j] in _CJK_UNITS):
@@ -577,7 +749,6 @@ def _numbers(raw: list[str], low: list[str], kinds: list[int], minus: list[bool]
             num = _Num(str(v), Decimal(v), None, i, "".join(raw[i:j]))
             end = j
         if num is None:
-            i += 1
             continue
         # scale words and units after the number
         k = end
@@ -589,15 +760,17 @@ def _numbers(raw: list[str], low: list[str], kinds: list[int], minus: list[bool]
         if k < n:
             lk = low[k]
             if lk == "%":
-                num.unit = "%"
+                num.unit, num.unit_raw = "%", "%"
             elif lk == "°" and k + 1 < n and low[k + 1] in ("c", "f"):
                 num.unit = "degC" if low[k + 1] == "c" else "degF"
+                num.unit_raw = "°" + raw[k + 1]
                 used.add(k + 1)
             elif lk in ("per", "percentage") and k + 1 < n and low[k + 1] in ("cent", "point", "points"):
                 num.unit = "%" if low[k + 1] == "cent" else "pp"
+                num.unit_raw = raw[k] + " " + raw[k + 1]
                 used.update((k, k + 1))
             elif lk in _UNITS and kinds[k] == _WORD and num.unit is None:
-                num.unit = _UNITS[lk]
+                num.unit, num.unit_raw = _UNITS[lk], raw[k]
                 used.add(k)
             elif kinds[k] == _WORD and lk not in _STOP:
                 num.noun = stem(lk)
@@ -610,126 +783,23 @@ def _numbers(raw: list[str], low: list[str], kinds: list[int], minus: list[bool]
                 L = len(phrase)
                 if b - L >= 0 and tuple(low[b - L:b]) == phrase:
                     num.cmp = cmp_kind
+                    num.cmp_raw = " ".join(raw[b - L:b])
+                    bounds.update(range(b - L, b))  # the bound belongs to the number
                     break
-        if num.cmp is None:
-            kk = k + (1 if k < n and low[k] in _UNITS else 0)
+        kk = k + (1 if k < n and low[k] in _UNITS else 0)
+        if num.cmp is None and kk < n and low[kk] in ("or", "+"):
             for phrase, cmp_kind in _AFTER_COMPARATORS.items():
                 if tuple(low[kk:kk + len(phrase)]) == phrase:
                     num.cmp = cmp_kind
+                    bounds.update(range(kk, kk + len(phrase)))
         # "as of 2024": a frame date, not a claim
         if claim_side and i <= 3 and n > 2 and low[0] == "as" and low[1] in ("of", "at") and (
                 num.value is None or 1900 <= num.value <= 2100 or i > 2):
             num.frame = True  # "As of 2024, ...": when, not what
         out.append(num)
         used.update(range(i, end))
-        i = end
-    return out, used
-
-
-def _analyse(text: str, claim_side: bool) -> _Text:
-    text = _prepare(text)
-    raw, kinds, minus, hyph, calls = _tokens(text)
-    low = [t.lower() for t in raw]
-    numbers, num_pos = _numbers(raw, low, kinds, minus, hyph, claim_side)
-    n = len(raw)
-    stems = [stem(t) if k == _WORD else t for t, k in zip(low, kinds)]
-    for num in numbers:
-        stems[num.pos] = "#" + num.key
-    # clauses and sentence starts
-    clause: list[int] = []
-    sent_start: list[bool] = []
-    c = 0
-    start = True
-    for k in range(n):
-        kind = kinds[k]
-        if kind == _PUNCT:
-            if raw[k] in _CLAUSE_PUNCT:
-                c += 1
-            if raw[k] in _SENTENCE_PUNCT:
-                start = True
-            clause.append(c)
-            sent_start.append(False)
-            continue
-        if kind == _WORD and low[k] in _CLAUSE_WORDS and not hyph[k]:
-            c += 1
-        clause.append(c)
-        sent_start.append(start and kind != _PUNCT)
-        if kind != _PUNCT and raw[k] not in ('"', "'", "(", "["):
-            start = False
-    # negators
-    neg = [False] * n
-    neg_clauses: set[int] = set()
-    for k in range(n):
-        kind = kinds[k]
-        if kind == _CJK:
-            if raw[k] in _CJK_NEG:
-                pair_next = raw[k] + (raw[k + 1] if k + 1 < n else "")
-                pair_prev = (raw[k - 1] if k else "") + raw[k]
-                if pair_next not in _CJK_NEG_WORDS and pair_prev not in _CJK_NEG_WORDS:
-                    neg[k] = True
-                    neg_clauses.add(clause[k])
-            continue
-        if kind != _WORD:
-            continue
-        w = low[k]
-        if w in _NEGATORS:
-            nxt = low[k + 1] if k + 1 < n else ""
-            prv = low[k - 1] if k else ""
-            if w == "not" and nxt in _NEG_SKIP_AFTER and any(x in ("but", "also") for x in low[k + 2:k + 40]):
-                continue  # "not only ... but also"
-            if w == "not" and prv == "or":
-                continue  # "... or not"
-            if w in ("no", "not") and nxt in _NO_COMPARATIVE and k + 2 < n and low[k + 2] == "than":
-                continue
-            if w == "no" and (nxt == "." or raw[k] == "No" and k + 2 < n and kinds[k + 2] == _NUM):
-                continue
-            if w == "none" and raw[k] == "None" and not sent_start[k]:
-                continue  # Python's None
-            if w == "no" and nxt in ("doubt",):
-                continue
-            neg[k] = True
-            neg_clauses.add(clause[k])
-        elif (w in ("fail", "fails", "failed", "failing", "unable") and k + 1 < n and low[k + 1] == "to") \
-                or (w == "longer" and k and low[k - 1] == "no"):
-            neg[k] = True
-            neg_clauses.add(clause[k])
-        elif stems[k] in _IMPLICIT_NEG_STEMS:
-            neg_clauses.add(clause[k])
-    entity = [kinds[k] == _WORD and (k in calls or _is_entity(raw[k], sent_start[k])) for k in range(n)]
-    content = [False] * n
-    for k in range(n):
-        kind = kinds[k]
-        if kind == _WORD:
-            w = low[k]
-            content[k] = (w not in _STOP and w not in _CLOSED and len(w) > 1 and not neg[k]
-                          and w not in _SMALL_NUMBERS) or entity[k]
-        elif kind == _NUM:
-            content[k] = True
-        elif kind == _CJK:
-            content[k] = raw[k] not in _CJK_STOP and not neg[k]
-    heads = {num.pos for num in numbers}
-    tails = num_pos - heads  # units, scale words, the rest of "one hundred and five"
-    for p in heads:
-        content[p] = True
-    for p in tails:
-        content[p] = False
-    align: list[str] = []
-    align_pos: list[int] = []
-    for k in range(n):
-        if kinds[k] == _PUNCT or low[k] in _ARTICLES or k in tails:
-            continue
-        align.append(stems[k])
-        align_pos.append(k)
-    cjk = [raw[k] for k in range(n) if kinds[k] == _CJK]
-    bigrams = {raw[k] + raw[k + 1] for k in range(n - 1) if kinds[k] == _CJK and kinds[k + 1] == _CJK}
-    stemset = {stems[k] for k in range(n) if kinds[k] in (_WORD, _CJK)}
-    positions: dict[str, list[int]] = {}
-    for k in range(n):
-        if kinds[k] != _PUNCT:
-            positions.setdefault(stems[k], []).append(k)
-    return _Text(raw, low, stems, kinds, clause, sent_start, numbers, neg, neg_clauses, stemset,
-                 {low[k] for k in range(n) if kinds[k] == _WORD}, bigrams, align, align_pos, content,
-                 entity, " " + " ".join(align) + " ", set(cjk), positions)
+        free = end
+    return out, used, bounds
 
 
 @lru_cache(maxsize=4096)
@@ -758,12 +828,12 @@ _FRAMES = [
     re.compile(rf"(?:{_DISCOURSE}),\s*", re.IGNORECASE),
 ]
 _TRAILING_FRAME = re.compile(
-    rf",?\s*(?:as|according to|per|so) (?:the |this |its )?{_NP}{_SRC}s?(?: (?:also )?{_SAYS})?(?=\s*[.!?]*\s*$)",
+    rf",?\s*\b(?:as|according to|per|so) (?:the |this |its )?{_NP}{_SRC}s?(?: (?:also )?{_SAYS})?(?=\s*[.!?]*\s*$)",
     re.IGNORECASE)
-_SEE_ALSO = re.compile(r"\(\s*(?:see|per|cf\.?|source:?)\b[^()\d]{0,80}\)", re.IGNORECASE)
+_SEE_ALSO = re.compile(rf"\(\s*(?:see|per|cf\.?|source:?)\s+(?:the |this |its )?{_NP}{_SRC}s?\s*\)", re.IGNORECASE)
 _ENUMERATOR = re.compile(r"\s*(?:[-*+\u2022]\s+|\(?\d{1,3}[.)]\s+(?=\D)|#{1,6}\s+)")
 _FOOTNOTE = re.compile(r"(?<![\w\])])\[\^?\d{1,3}\]")
-_URL = re.compile(r"\b(?:https?|ftp)://\S+|\bwww\.\S+", re.IGNORECASE)
+_URL = re.compile(r"\b(?:https?|ftp)://\S+", re.IGNORECASE)
 _HTML_TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9-]{0,20}(?:\s[^<>]{0,200})?/?>")
 
 
@@ -772,11 +842,12 @@ def _strip_frames(text: str) -> str:
         before = text
         for rx in _FRAMES:
             m = rx.match(text)
-            if m and m.end() < len(text):
+            if m:
                 text = text[m.end():]
         if text == before:
             break
-    m = _TRAILING_FRAME.search(text)
+    # a trailing frame is short: look only at the end of the claim
+    m = _TRAILING_FRAME.search(text, max(0, len(text) - 160))
     if m and m.start() > 0:
         text = text[: m.start()] + text[m.end():]
     return text
@@ -785,16 +856,27 @@ def _strip_frames(text: str) -> str:
 def prepare_claim(text: str) -> str:
     """The claim without markdown marks, URLs, footnote markers, list numbers and reporting
     frames: the part that states facts."""
-    text = _HTML_TAG.sub(" ", text)
+    return _prepare_claim(text)[0]
+
+
+def _prepare_claim(text: str) -> tuple[str, bool]:
+    """prepare_claim, and whether a leading frame was removed (then the first word is not
+    at the start of the sentence: a capital there marks a name)."""
+    if "<" in text:
+        text = _HTML_TAG.sub(" ", text)
     text = _without_markup(text)
-    text = _URL.sub(" ", text)
-    text = _FOOTNOTE.sub(" ", text)
-    text = _SEE_ALSO.sub(" ", text)
+    if "://" in text:
+        text = _URL.sub(" ", text)
+    if "[" in text:
+        text = _FOOTNOTE.sub(" ", text)
+    if "(" in text:
+        text = _SEE_ALSO.sub(" ", text)
     m = _ENUMERATOR.match(text)
     if m:
         text = text[m.end():]
     text = " ".join(text.split())
-    return _strip_frames(text)
+    stripped = _strip_frames(text)
+    return stripped, bool(stripped) and not text.startswith(stripped)
 
 
 # --- the rules -------------------------------------------------------------------------------
@@ -803,20 +885,30 @@ def _unit_ok(a: str | None, b: str | None) -> bool:
 
 
 def _fmt(num: _Num) -> str:
-    unit = {"degC": "°C", "degF": "°F", "%": "%"}.get(num.unit or "", num.unit or "")
-    return f"{num.raw} {unit}".strip() if unit and unit.lower() not in num.raw.lower() else num.raw
+    """The number as written, with its bound and unit."""
+    text = num.raw
+    if num.unit_raw and num.unit_raw.lower() not in text.lower():
+        text += num.unit_raw if num.unit_raw == "%" else " " + num.unit_raw
+    elif num.unit and not num.unit_raw and num.unit in _CURRENCY.values():
+        text = next(k for k, v in _CURRENCY.items() if v == num.unit) + text
+    if num.cmp_raw:
+        text = f"{num.cmp_raw} {text}"
+    if num.negative:
+        text = "-" + text
+    return text
 
 
-def _number_supported(c: _Num, qnums: list[_Num], by_key: dict[str, list[_Num]]) -> bool:
+def _number_supported(c: _Num, qnums: list[_Num], by_key: dict[str, tuple[set, set, set]]) -> bool:
     """Is claim number c in the quotes? Same key with the same unit, or without a unit on
     one side when no quote gives that number another unit; a version prefix; a bound or
     an approximation satisfied by an exact quote number of the same quantity."""
-    same = [q for q in by_key.get(c.key, ()) if not (c.negative and not q.negative)]
-    if same:
-        if c.unit is None or any(q.unit == c.unit for q in same):
-            return True
-        if not any(q.unit is not None for q in same):
-            return True  # the quote gives the number no unit
+    units = by_key.get(c.key)
+    if units and c.cmp in _OPPOSITE and units[2] == {_OPPOSITE[c.cmp]}:
+        return False  # "at most 4 GiB" where the quote says "more than 4 GiB"
+    if units:
+        units = units[1] if c.negative else units[0]  # units the quotes give the number
+        if units and (c.unit is None or c.unit in units or units == {None}):
+            return True  # same unit, or no unit on one side
     if "." in c.key or c.version:
         for q in qnums:
             if q.version and q.key.startswith(c.key + "."):
@@ -854,11 +946,20 @@ def _closest(c: _Num, qnums: list[_Num]) -> _Num | None:
     return best
 
 
-def _by_key(qnums: list[_Num]) -> dict[str, list[_Num]]:
-    out: dict[str, list[_Num]] = {}
+def _by_key(qnums: list[_Num]) -> dict[str, tuple[set, set, set]]:
+    """key -> (units given to it anywhere, units given to it as a negative number, the
+    bounds it is given: "ge", "le", "approx" or None)."""
+    out: dict[str, tuple[set, set, set]] = {}
     for q in qnums:
-        out.setdefault(q.key, []).append(q)
+        units = out.setdefault(q.key, (set(), set(), set()))
+        units[0].add(q.unit)
+        units[2].add(q.cmp)
+        if q.negative:
+            units[1].add(q.unit)
     return out
+
+
+_OPPOSITE = {"ge": "le", "le": "ge"}
 
 
 def _check_numbers(claim: _Text, quotes: list[_Text]) -> ClaimCheck | None:
@@ -913,6 +1014,8 @@ def _negation_matches(src: _Text, k: int, dst_list: list[_Text], src_fully_cover
     occs = [(dst, j) for dst in dst_list for j in dst.positions.get(head, ())]
     if not occs or any(dst.clause[j] in dst.neg_clauses for dst, j in occs):
         return None  # absent, or negated there too: consistent
+    negator = "no longer" if src.low[k] == "longer" and k and src.low[k - 1] == "no" else \
+        src.raw[k] + " to" if src.low[k] in _NEG_PHRASE_WORDS and src.low[k] != "longer" else src.raw[k]
     ctx_src = _window(src, k, seg_stems)
     for dst, j in occs:
         c = dst.clause[j]
@@ -921,7 +1024,7 @@ def _negation_matches(src: _Text, k: int, dst_list: list[_Text], src_fully_cover
         if len(seg_stems & near) < need:
             continue
         if need >= 2 or src_fully_covered or ctx_src & _window(dst, j, seg_stems):
-            return src.raw[seg[0]], src.raw[k]
+            return src.raw[seg[0]], negator
     return None
 
 
@@ -969,21 +1072,26 @@ def _prefix_antonym(a: str, b: str) -> bool:
     return False
 
 
-def _substitution_kind(claim: _Text, ci: int, quote: _Text, qj: int, all_stems: set[str], all_low: set[str],
+def _count(texts: list[_Text], stem_: str) -> int:
+    return sum(len(t.positions.get(stem_, ())) for t in texts)
+
+
+def _substitution_kind(claim: _Text, ci: int, quote: _Text, qj: int, quotes: list[_Text],
                        in_place: bool) -> str | None:
     """What a claim token put in the place of a quote token changes, if it is a closed-class
-    change. ``in_place``: the two stand at the same position between equal stretches on
-    both sides; then it is enough that the claim lost the quote's word, otherwise the claim's
-    word must be in no quote at all."""
+    change or another name. Words only trade places when the claim holds each word as
+    often as the quotes do; a replacement shows as a claim word the quotes have fewer of
+    (gain) and a quote word the claim has fewer of (loss). ``in_place`` (same position
+    between equal stretches, or at a common end): gain or loss is enough; otherwise both
+    are needed."""
     cs, qs = claim.stems[ci], quote.stems[qj]
     if cs == qs or claim.kinds[ci] == _NUM or quote.kinds[qj] == _NUM:
         return None
+    gain = len(claim.positions.get(cs, ())) > _count(quotes, cs)
+    loss = len(claim.positions.get(qs, ())) < _count(quotes, qs)
+    if not ((gain or loss) if in_place else (gain and loss)):
+        return None
     cl, ql = claim.low[ci], quote.low[qj]
-    if in_place:
-        if qs in claim.stemset or ql in claim.lowset:
-            return None  # the quote's word is still in the claim: moved, not replaced
-    elif cs in all_stems or cl in all_low:
-        return None  # the claim's word is in a quote: not a change of what the quotes say
     pair = frozenset((cs, qs))
     if pair in _ORDER:
         return "order"
@@ -995,8 +1103,12 @@ def _substitution_kind(claim: _Text, ci: int, quote: _Text, qj: int, all_stems: 
         return "quantifier" if gc != gq else None
     if cl in _MODAL and ql in _MODAL:
         return "modal" if _MODAL[cl] != _MODAL[ql] else None
-    if claim.entity[ci] and quote.entity[qj] and ql not in claim.lowset and cl not in all_low:
-        return "entity"
+    if claim.entity[ci] and quote.entity[qj]:
+        cr, qr = claim.raw[ci], quote.raw[qj]
+        gain = claim.raw.count(cr) > sum(t.raw.count(cr) for t in quotes)
+        loss = claim.raw.count(qr) < sum(t.raw.count(qr) for t in quotes)
+        if (gain or loss) if in_place else (gain and loss):
+            return "entity"
     return None
 
 
@@ -1035,16 +1147,14 @@ def _negation_in_block(claim: _Text, q: _Text, i1: int, i2: int, j1: int, j2: in
         return None
     if any(claim.content[p] and not claim.neg[p] for p in cpos) or any(q.content[p] and not q.neg[p] for p in qpos):
         return None  # words of substance changed too: not a plain negation flip
-    plain, plain_pos = (q, qpos) if cneg else (claim, cpos)
-    # the un-negated side's clause must hold no explicit negation ("neither ... nor")
-    if plain_pos:
-        clauses = {plain.clause[p] for p in plain_pos}
-    else:
-        side = (q.align_pos, j1) if cneg else (claim.align_pos, i1)
-        pos = side[0][side[1] - 1] if side[1] > 0 else side[0][0]
-        clauses = {plain.clause[pos]}
-    if any(plain.neg[p] for p in range(len(plain.raw)) if plain.clause[p] in clauses):
-        return None
+    negated = claim if cneg else q
+    if any(negated.low[p] == "nor" for p in (cpos if cneg else qpos)):
+        return None  # "neither A nor B" / "not A or B"
+    plain = q if cneg else claim
+    at = (q.align_pos[j1] if j1 < len(q.align_pos) else len(q.raw)) if cneg else \
+        (claim.align_pos[i1] if i1 < len(claim.align_pos) else len(claim.raw))
+    if any(plain.neg[p] and plain.low[p] in _NEGATORS for p in range(max(0, at - 3), min(len(plain.raw), at + 3))):
+        return None  # a negation right there on the other side too
     negs = [claim.raw[p] for p in cpos if claim.neg[p]] or [q.raw[p] for p in qpos if q.neg[p]]
     if cneg:
         return f'the claim adds "{" ".join(negs)}" to words the quote states without it'
@@ -1062,7 +1172,8 @@ def _check_near_copy(claim: _Text, quotes: list[_Text]) -> ClaimCheck | None:
         if not q.align or len(q.align) > MAX_ALIGN_TOKENS:
             continue
         shared = sum(1 for s in content if s in q.positions)
-        if shared < 2 or shared < NEAR_COPY_SHARE * len(content):
+        if (shared < 2 or shared < NEAR_COPY_SHARE * len(content)) and \
+                Indel.normalized_similarity(claim.align, q.align) < SHORT_COPY_SIMILARITY:
             continue
         aligned.append((q, _blocks(claim, q)))
     if not aligned:
@@ -1076,7 +1187,12 @@ def _check_near_copy(claim: _Text, quotes: list[_Text]) -> ClaimCheck | None:
             anchored = (before and after) or (before and i2 == nc and j2 == nq) or (after and i1 == 0 and j1 == 0)
             if not anchored:
                 continue
-            note = _negation_in_block(claim, q, i1, i2, j1, j2)
+            # a negated clause dropped at an end of the claim is a shorter claim, not a flip;
+            # a bare negator at the end ("... are not.") is a flip
+            bare = all(claim.neg[claim.align_pos[a]] for a in range(i1, i2)) and \
+                all(q.neg[q.align_pos[b]] for b in range(j1, j2))
+            both = i1 < i2 and j1 < j2
+            note = _negation_in_block(claim, q, i1, i2, j1, j2) if (before and after) or both or bare else None
             if note:
                 return ClaimCheck(ClaimStatus.UNSUPPORTED, "negation", note)
             # "non-blocking" where the quote says "blocking" (or the reverse)
@@ -1086,22 +1202,23 @@ def _check_near_copy(claim: _Text, quotes: list[_Text]) -> ClaimCheck | None:
                 word = claim.raw[claim.align_pos[i2]] if i2 < nc else ""
                 return ClaimCheck(ClaimStatus.UNSUPPORTED, "near_copy:antonym",
                                   f'the claim and the quote differ by "{one[0]}-" before "{word}"'.replace(' before ""', ""))
-    all_stems = set().union(*(q.stemset for q in quotes))
-    all_low = set().union(*(q.lowset for q in quotes))
     for q, blocks in aligned:
+        nq = len(q.align)
         for i1, i2, j1, j2, before, after in blocks:
             if i1 == i2 or j1 == j2 or i2 - i1 > 4 or j2 - j1 > 4:
                 continue
             if not (before or after):
                 continue
-            in_place = before and after and i2 - i1 == j2 - j1
+            # between equal stretches, or at a common end of both sequences
+            in_place = i2 - i1 == j2 - j1 and (before or (i1 == 0 and j1 == 0)) and \
+                (after or (i2 == nc and j2 == nq))
             for a in range(i1, i2):
                 ci = claim.align_pos[a]
                 for b in range(j1, j2):
                     if in_place and b - j1 != a - i1:
                         continue
                     qj = q.align_pos[b]
-                    kind = _substitution_kind(claim, ci, q, qj, all_stems, all_low, in_place)
+                    kind = _substitution_kind(claim, ci, q, qj, quotes, in_place)
                     if kind:
                         return ClaimCheck(ClaimStatus.UNSUPPORTED, f"near_copy:{kind}",
                                           f'the claim says "{claim.raw[ci]}" where the quote says "{q.raw[qj]}"')
@@ -1111,7 +1228,7 @@ def _check_near_copy(claim: _Text, quotes: list[_Text]) -> ClaimCheck | None:
                     ci = claim.align_pos[a]
                     for b in range(j1, j2):
                         qj = q.align_pos[b]
-                        kind = _substitution_kind(claim, ci, q, qj, all_stems, all_low, False)
+                        kind = _substitution_kind(claim, ci, q, qj, quotes, False)
                         if kind:
                             return ClaimCheck(ClaimStatus.UNSUPPORTED, f"near_copy:{kind}",
                                               f'the claim says "{claim.raw[ci]}" where the quote says "{q.raw[qj]}"')
@@ -1130,6 +1247,8 @@ def _coverage(claim: _Text, quotes: list[_Text]) -> ClaimCheck:
     num_at = {num.pos: num for num in claim.numbers}
     n = len(claim.raw)
     for k in range(n):
+        if k in claim.tails:
+            continue
         kind = claim.kinds[k]
         w = claim.low[k]
         if claim.neg[k]:
@@ -1184,8 +1303,8 @@ def _coverage(claim: _Text, quotes: list[_Text]) -> ClaimCheck:
 def check_claim(claim: str, quotes: list[str]) -> ClaimCheck:
     """Compare a claim with the quote text(s) of its refs. Deterministic; no model."""
     qs = [_analyse_quote(q) for q in quotes if q and q.strip()]
-    text = prepare_claim(claim or "")
-    c = _analyse(text, claim_side=True)
+    text, mid = _prepare_claim(claim or "")
+    c = _analyse(text, claim_side=True, mid_start=mid)
     if not any(c.content) and not any(c.neg) and not c.numbers:
         return ClaimCheck(ClaimStatus.SUPPORTED, "no_claim", "the claim states nothing of its own")
     if not qs:
@@ -1246,9 +1365,9 @@ def split_sentences(text: str, start: int = 0, end: int | None = None) -> list[t
 
 # --- claims of a report ----------------------------------------------------------------------
 _LINE = re.compile(r"[^\n]*\n?")
-_HEADING = re.compile(r"[ \t]{0,3}#{1,6}(?=[ \t]|$)[ \t]*")
-_HEADING_NUMBER = re.compile(r"(?:\d{1,3}(?:\.\d{1,3}){0,4}\.?|[IVXLC]{1,6}\.)[ \t]+")
-_LIST_ITEM = re.compile(r"[ \t]*(?:[-*+\u2022]|\d{1,9}[.)])(?:[ \t]+|$)")
+_HEADING = re.compile(r"[ \t]{0,3}#{1,6}(?:[ \t]|$)")
+_HEADING_NUMBER = re.compile(r"[ \t]*(?:\d{1,3}(?:\.\d{1,3}){0,4}\.?|[IVXLC]{1,6}\.)[ \t]+")
+_LIST_ITEM = re.compile(r"[ \t]*(?:[-*+\u2022]|\d{1,9}[.)])(?:[ \t]|$)")
 _BLOCKQUOTE = re.compile(r"[ \t]{0,3}>[ \t]?")
 _TABLE_SEP = re.compile(r"\|?(?::?-+:?\|)*:?-+:?\|?")
 _HR = re.compile(r"[ \t]{0,3}(?:(?:-[ \t]*){3,}|(?:\*[ \t]*){3,}|(?:_[ \t]*){3,})")
@@ -1349,9 +1468,12 @@ def _units(text: str) -> list[tuple[int, int]]:
             units.append((lstart + a, lstart + max(a, b)))
             continue
         li = _LIST_ITEM.match(line)
-        if li and not (cur is not None and line[:li.end()].strip().rstrip(".)").isdigit() and False):
+        if li:
             close()
-            cur = [lstart + li.end(), lstart + len(line)]
+            at = li.end()
+            while (more := _LIST_ITEM.match(line, at)) and more.end() > at:  # "- 1. item": nested
+                at = more.end()
+            cur = [lstart + at, lstart + len(line)]
             continue
         if cur is None:
             cur = [lstart, lstart + len(line)]
