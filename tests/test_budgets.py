@@ -32,7 +32,7 @@ from tests.support.faults import (
     faulty_factory,
     write_fault_corpus,
 )
-from tests.support.scenario import QUESTION, final_report, fix_citation, summarise_page
+from tests.support.scenario import QUESTION, final_report, fix_citation, judge_claims, summarise_page
 from tests.support.scripted import Script, calls, prompt_text, structured, tool_call
 
 QUERIES = ["heat pump coefficient of performance cold", "heat pump installation cost euros",
@@ -79,7 +79,8 @@ def budget_script(final_prompts: list[str]) -> Script:
         return write(messages)
 
     s.on("final_report", "Write the final research report", report, repeat=True)
-    s.on("citation_check", "quotes a sentence that is not in the cited page", fix_citation, repeat=True)
+    s.on("citation_check", "A citation in a research report failed the check", fix_citation, repeat=True)
+    s.on("citation_check", "You check a research report's claims", judge_claims(), repeat=True)
     return s
 
 

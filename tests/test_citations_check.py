@@ -182,7 +182,10 @@ def test_as_json_fields(result):
         assert set(j) == {
             "n", "number", "source_id", "cited_id", "quote", "status", "matched_text",
             "highlight_text", "content_start", "content_end", "url", "fragment", "note", "line",
+            # the claim check (added; the fields above keep their names)
+            "claim", "claim_status", "claim_note", "claim_rule", "confidence",
         }
+        assert j["claim_status"] in ("supported", "unsupported", "unchecked")
         assert j["status"] in {"verified", "repaired", "unsupported"}
         assert j["quote"] == c.ref.quote
         assert j["line"] == c.ref.line

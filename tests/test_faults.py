@@ -100,7 +100,7 @@ STAGES = {
     "final_report": Stage("final_report_generation", "final_report", "Write the final research report",
                           ("final_report_generation",), ("final_report_generation",), "final_report_generation",
                           empty),
-    "citation_check": Stage("check_citations", "citation_check", "quotes a sentence that is not in the cited page",
+    "citation_check": Stage("check_citations", "citation_check", "A citation in a research report failed the check",
                             ("check_citations",), ("check_citations",), "check_citations", garbage),
     "publish": Stage("publish", None, "", ("publish",), ("publish",), "publish"),
 }

@@ -68,8 +68,8 @@ def test_full_run_with_approval_and_citation_repair(corpus, tmp_path):
     assert not state.next
     # every citation verified by code after the citation-check step fixed the wrong one
     summary = v["citation_summary"]
-    assert summary["unsupported"] == 0 and summary["verified"] >= 8
-    assert summary["fixed_by_agent"] == 1
+    assert summary["unsupported"] == 0 and summary["verified"] >= 8, v["citation_fixes"]
+    assert summary["fixed_by_agent"] == 1, v["citation_fixes"]
     fix = v["citation_fixes"][0]
     assert "3.5 and 5" in fix["quote"] and "2.5 and 4" in fix["new_quote"]
     out = v["outputs"]

@@ -26,7 +26,7 @@ from deep_research.research.common import Deps, ResearchFailed
 from deep_research.research.configuration import Configuration
 from deep_research.research.graph import make_graph
 from deep_research.search.local import LocalCorpus, build_index
-from tests.support.scenario import compress, final_report, summarise_page, write_corpus
+from tests.support.scenario import compress, final_report, judge_claims, summarise_page, write_corpus
 from tests.support.scripted import (
     Script,
     calls,
@@ -115,8 +115,9 @@ def base_script(*, researcher=None) -> Script:
     s.on("summarization", "Summarise this page for a researcher", summarise_page, repeat=True)
     s.on("compression", "You condense a researcher's work", tagged_compress, repeat=True)
     s.on("final_report", "Write the final research report", final_report(wrong_quote=False), repeat=True)
-    s.on("citation_check", "quotes a sentence that is not in the cited page",
+    s.on("citation_check", "A citation in a research report failed the check",
          structured("FixCitation", action="remove", softened_text="Heat pumps work."), repeat=True)
+    s.on("citation_check", "You check a research report's claims", judge_claims(), repeat=True)
     return s
 
 

@@ -67,8 +67,12 @@ def publish(
     out_dir: Path = typer.Option(..., "--out", "-o", help="Directory to write the outputs into."),
     no_pdf: bool = typer.Option(False, "--no-pdf", help="Skip the PDF."),
     title: Optional[str] = typer.Option(None, help="Report title (default: the report's first # heading)."),
+    findings: bool = typer.Option(False, "--verified-findings",
+                                  help="Add a 'Verified findings' section, built by code from the claims "
+                                       "whose checks all passed."),
 ) -> None:
-    """Check every citation of REPORT against its source and write the linked report, HTML and PDF."""
+    """Check every citation of REPORT against its source, and each claim against its quotes,
+    and write the linked report, HTML and PDF."""
     from .citations.refs import parse_refs
     from .inputs import load_sources, read_text_file
     from .publish import publish_report
@@ -84,7 +88,7 @@ def publish(
     if unknown:
         shown = ", ".join(repr(u) for u in unknown[:10]) + (" …" if len(unknown) > 10 else "")
         raise UserError(f"the report cites source ids that are not in {sources}: {shown}")
-    result = publish_report(markdown, loaded.sources, out_dir, pdf=not no_pdf, title=title)
+    result = publish_report(markdown, loaded.sources, out_dir, pdf=not no_pdf, title=title, findings=findings)
     _print_publish_summary(result)
 
 
@@ -100,6 +104,12 @@ def _print_publish_summary(result) -> None:
         table.add_row("[yellow]plain links (no unique fragment)[/yellow]", str(s["plain_links"]))
     if s["malformed_tags"]:
         table.add_row("[red]malformed <ref> tags[/red]", str(s["malformed_tags"]))
+    table.add_row("claims", str(s["claims"]))
+    table.add_row("[green]claims supported by their quotes[/green]", str(s["claims_supported"]))
+    table.add_row("[red]claims that differ from their source[/red]", str(s["claims_unsupported"]))
+    table.add_row("[yellow]claims not checked[/yellow]", str(s["claims_unchecked"]))
+    if s["sources_disagree"]:
+        table.add_row("[yellow]places where sources disagree[/yellow]", str(s["sources_disagree"]))
     out.print(table)
     for p in result.report.problems[:10]:
         _warn(f"line {p.line}, column {p.column}: {p.message}: {p.text}")
@@ -107,6 +117,9 @@ def _print_publish_summary(result) -> None:
         if c.status.value == "unsupported":
             _warn(f"ref {c.ref.index + 1} (line {c.ref.line}, source {c.ref.source_id}): "
                   f"quote not found in the source: \u201c{c.ref.quote[:100]}\u201d")
+        elif c.claim_status is not None and c.claim_status.value == "unsupported":
+            _warn(f"ref {c.ref.index + 1} (line {c.ref.line}, source {c.ref.source_id}): "
+                  f"claim differs from its source: {c.claim_check.note}")
     if result.refused_fetches:
         _warn(f"the PDF renderer was refused {len(result.refused_fetches)} external resource(s)")
     out.print(f"Wrote {len(result.files)} files to [bold]{_esc(printable(result.out_dir))}[/bold]:", soft_wrap=True)
@@ -245,6 +258,10 @@ def _print_result(values: dict, thread_id: str) -> int:
     s = values.get("citation_summary") or {}
     out.print(f"Citations: {s.get('verified', 0)} verified, {s.get('repaired', 0)} repaired, "
               f"{s.get('unsupported', 0)} unsupported; {s.get('fragment_links', 0)} link to the exact sentence.")
+    if "claims" in s:
+        out.print(f"Claims: {s.get('claims_supported', 0)} supported by their quotes, "
+                  f"{s.get('claims_unsupported', 0)} differ from their source, "
+                  f"{s.get('claims_unchecked', 0)} not checked.")
     files = values.get("outputs") or {}
     out.print(f"Report written to [bold]{_esc(printable(files.get('dir')))}[/bold]", soft_wrap=True)
     for key in ("markdown", "linked", "pdf", "html", "citations", "notes"):

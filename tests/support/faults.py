@@ -39,8 +39,10 @@ from .scenario import (
     QUESTION,
     TOPIC_COSTS,
     TOPIC_EFFICIENCY,
+    _claim_from,
     final_report,
     fix_citation,
+    judge_claims,
     summarise_page,
     write_corpus,
 )
@@ -329,7 +331,7 @@ def compress(messages: list[BaseMessage]) -> str:
     for block in re.finditer(r'<source id="([^"]+)"[^>]*>(.*?)</source>', text, re.DOTALL):
         sid = block.group(1)
         for m in re.finditer(r'^- (?:.*?: )?"(.*)"$', block.group(2), re.MULTILINE):
-            lines.append(f'- {m.group(1)[:50]}… <ref id="{sid}">"{m.group(1)}"</ref>')
+            lines.append(f'- {_claim_from(m.group(1))} <ref id="{sid}">"{m.group(1)}"</ref>')
     return "\n".join(lines) or "- nothing found"
 
 
@@ -367,6 +369,8 @@ def fault_script(*, long_brief: bool = False) -> Script:
          name="refine")
     s.on("final_report", "Write the final research report", final_report(wrong_quote=True), repeat=True,
          name="final report")
-    s.on("citation_check", "quotes a sentence that is not in the cited page", fix_citation, repeat=True,
+    s.on("citation_check", "A citation in a research report failed the check", fix_citation, repeat=True,
          name="citation check")
+    s.on("citation_check", "You check a research report's claims", judge_claims(), repeat=True,
+         name="claim judge")
     return s

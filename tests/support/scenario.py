@@ -63,6 +63,12 @@ def summarise_page(messages: list[BaseMessage]):
                       excerpts=excerpts)
 
 
+def _claim_from(sentence: str) -> str:
+    """The claim a careful writer makes of a sentence: its words, lightly reframed."""
+    text = sentence.rstrip(" .")
+    return "the source says that " + text[:1].lower() + text[1:]
+
+
 def compress(messages: list[BaseMessage]) -> str:
     """Findings citing each exact sentence listed in the researcher's source blocks."""
     text = prompt_text(messages)
@@ -70,7 +76,7 @@ def compress(messages: list[BaseMessage]) -> str:
     for block in re.finditer(r'<source id="([^"]+)"[^>]*>(.*?)</source>', text, re.S):
         sid = block.group(1)
         for m in re.finditer(r'^- (?:.*?): "(.*)"$', block.group(2), re.M):
-            lines.append(f'- {m.group(1)[:50]}… <ref id="{sid}">"{m.group(1)}"</ref>')
+            lines.append(f'- {_claim_from(m.group(1))} <ref id="{sid}">"{m.group(1)}"</ref>')
     return "\n".join(lines) or "- nothing found"
 
 
@@ -88,7 +94,7 @@ def final_report(wrong_quote: bool = True):
             seen.add(quote)
             if wrong_quote and "2.5 and 4" in quote:
                 quote = quote.replace("2.5 and 4", "3.5 and 5")  # the deliberate error
-            body.append(f'Evidence: {quote[:40].lower()} <ref id="{sid}">"{quote}"</ref>.')
+            body.append(f'Evidence: {_claim_from(quote)} <ref id="{sid}">"{quote}"</ref>.')
         return ("# Heat pumps in cold climates\n\n## Findings\n\n" + "\n\n".join(body)
                 + "\n\n| Topic | Note |\n|---|---|\n| Efficiency | falls in the cold |\n\n"
                 "## Conclusion\n\nHeat pumps work in cold climates when sized correctly.\n\n## Sources\n\n- (model list)\n")
@@ -97,9 +103,23 @@ def final_report(wrong_quote: bool = True):
 
 
 def fix_citation(messages: list[BaseMessage]):
+    """Replace the quote with the closest passage and restate the claim to match it."""
     text = prompt_text(messages)
     m = re.search(r"<page>\n- (.*?)\n", text)
-    return structured("FixCitation", action="replace", quote=m.group(1) if m else "", source_id="", softened_text="")
+    quote = m.group(1) if m else ""
+    return structured("FixCitation", action="replace", quote=quote, source_id="",
+                      claim=f"Evidence: {_claim_from(quote)}" if quote else "", softened_text="")
+
+
+def judge_claims(verdict: str = "supports"):
+    """A judge that gives every item the same verdict (the items are counted in the prompt)."""
+
+    def judge(messages: list[BaseMessage]):
+        items = re.findall(r"^(\d+)\. Claim: ", prompt_text(messages), re.M)
+        return structured("ClaimVerdicts", verdicts=[{"item": int(n), "verdict": verdict, "reason": "scripted judge"}
+                                                     for n in items])
+
+    return judge
 
 
 def researcher_step(query: str, done: str):
@@ -149,5 +169,6 @@ def full_script(*, wrong_quote: bool = True, clarify: bool = True) -> Script:
     s.on("final_report", "Rewrite the draft report with the new research findings",
          "# Heat pumps\n\nHeat pumps deliver 2.5 to 4 units of heat per unit of electricity.", repeat=True)
     s.on("final_report", "Write the final research report", final_report(wrong_quote), repeat=True)
-    s.on("citation_check", "quotes a sentence that is not in the cited page", fix_citation, repeat=True)
+    s.on("citation_check", "A citation in a research report failed the check", fix_citation, repeat=True)
+    s.on("citation_check", "You check a research report's claims", judge_claims(), repeat=True)
     return s

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Iterable
+from typing import Iterable, Mapping
 from urllib.parse import urlsplit
 
+from .claims import Claim, ClaimCheck, ClaimStatus, check_claim, claims_for_refs
+from .evidence import Disagreement, claim_key, confidence, disagreements, judged, source_key
 from .fragments import Fragment, fragment_for, with_text_fragment
 from .model import ParsedReport, QuoteCheck, Ref, RefProblem, Source, Verdict
 from .refs import parse_refs
@@ -44,10 +46,27 @@ class Citation:
     fragment: str | None = None  # the text directive, when one could be made
     link_note: str | None = None  # why the link has no fragment
     number: int | None = None  # the source's number in the Sources list
+    claim: Claim | None = None  # the report text this ref supports
+    claim_check: ClaimCheck | None = None  # is that text true to the quote(s)?
+    confidence: str | None = None  # high | medium | low, for a supported claim
 
     @property
     def status(self) -> Verdict:
         return self.check.status
+
+    @property
+    def claim_status(self) -> ClaimStatus | None:
+        return self.claim_check.status if self.claim_check else None
+
+    @property
+    def trusted(self) -> bool:
+        """The quote is on the page and the claim is true to it: what a reader may rely on."""
+        return self.check.found and self.claim_status is ClaimStatus.SUPPORTED
+
+    @property
+    def shown_quote(self) -> str:
+        """The quote as the reader sees it: the page's exact text when found."""
+        return " ".join(((self.rendered_text if self.check.found else self.ref.quote) or "").split())
 
     @property
     def rendered_text(self) -> str | None:
@@ -86,6 +105,11 @@ class Citation:
             "fragment": self.fragment,
             "note": "; ".join(x for x in (self.check.how, self.link_note) if x) or None,
             "line": self.ref.line,
+            "claim": self.claim.text if self.claim else None,
+            "claim_status": self.claim_status.value if self.claim_status else None,
+            "claim_note": self.claim_check.note if self.claim_check else None,
+            "claim_rule": self.claim_check.rule if self.claim_check else None,
+            "confidence": self.confidence,
         }
 
 
@@ -94,6 +118,20 @@ class CitationReport:
     parsed: ParsedReport
     citations: list[Citation] = field(default_factory=list)
     sources: list[Source] = field(default_factory=list)  # cited sources, in numbering order
+    claims: list[Claim] = field(default_factory=list)
+    disagreements: list[Disagreement] = field(default_factory=list)
+
+    def claim_count(self, status: ClaimStatus) -> int:
+        """Claims (not refs) with this status."""
+        checks = {id(c.claim): c.claim_status for c in self.citations if c.claim is not None}
+        return sum(1 for st in checks.values() if st is status)
+
+    def claim_citations(self) -> list[tuple[Claim, list[Citation]]]:
+        by_claim: dict[int, tuple[Claim, list[Citation]]] = {}
+        for c in self.citations:
+            if c.claim is not None:
+                by_claim.setdefault(id(c.claim), (c.claim, []))[1].append(c)
+        return list(by_claim.values())
 
     @property
     def problems(self) -> list[RefProblem]:
@@ -114,9 +152,11 @@ def _is_pdf(url: str) -> bool:
         return False
 
 
-def check_citations(markdown: str, sources: Iterable[Source], *, min_words: int = 3) -> CitationReport:
+def check_citations(markdown: str, sources: Iterable[Source], *, min_words: int = 3,
+                    judgments: Mapping[str, dict] | None = None) -> CitationReport:
     """Parse refs, verify each quote against its page, number the sources in order of
-    first citation and build a text-fragment link for every quote that was found."""
+    first citation, build a text-fragment link for every quote that was found, then check
+    each claim against its quotes (see :func:`check_claims`)."""
     sources = list(sources)
     index = SourceIndex(sources)
     parsed = parse_refs(markdown)
@@ -151,4 +191,43 @@ def check_citations(markdown: str, sources: Iterable[Source], *, min_words: int 
                     else:
                         citation.link_note = f"plain link: {frag.reason}"
         result.citations.append(citation)
+    check_claims(result, judgments)
     return result
+
+
+QUOTE_NOT_FOUND = ClaimCheck(ClaimStatus.UNSUPPORTED, "quote",
+                             "its quote is not in the cited source, so nothing supports the claim")
+
+
+def check_claims(report: CitationReport, judgments: Mapping[str, dict] | None = None) -> None:
+    """Give every citation its claim, the claim's check and a confidence, and list the
+    claims whose sources disagree. Code rules decide first; a claim they leave
+    ``unchecked`` takes a judge's verdict from ``judgments`` (keyed by :func:`claim_key`)
+    when one was recorded for exactly that claim and those quotes."""
+    refs = report.parsed.refs
+    report.claims = claims_for_refs(report.parsed.markdown, refs)
+    facts = []
+    for claim in report.claims:
+        cites = [report.citations[i] for i in claim.ref_indexes if 0 <= i < len(report.citations)]
+        found = [c for c in cites if c.check.found]
+        quotes = [c.shown_quote for c in found]
+        if not found:
+            check = QUOTE_NOT_FOUND
+        else:
+            check = check_claim(claim.text, quotes)
+            if check.status is ClaimStatus.UNCHECKED and judgments:
+                verdict = judgments.get(claim_key(claim.text, quotes))
+                if verdict and verdict.get("verdict") in ("supports", "partly", "contradicts"):
+                    check = judged(verdict["verdict"], verdict.get("reason", ""))
+        independent = len({source_key(c.source.url, c.source.id) for c in found if c.source is not None})
+        level = confidence(check.status, check.rule, independent)
+        for c in cites:
+            c.claim, c.claim_check = claim, check
+            c.confidence = level if c.check.found else None
+        if found and check.status is not ClaimStatus.UNSUPPORTED:
+            facts.append((claim.text, [c.ref.index + 1 for c in cites], sorted({c.source.id for c in found})))
+    for c in report.citations:  # every ref gets a verdict, even one no claim was found for
+        if c.claim_check is None:
+            c.claim_check = QUOTE_NOT_FOUND if not c.check.found else ClaimCheck(
+                ClaimStatus.UNCHECKED, None, "no report text was found for this citation")
+    report.disagreements = disagreements(facts)

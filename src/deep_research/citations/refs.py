@@ -14,8 +14,11 @@ from .model import ParsedReport, Ref, RefProblem
 from .verify import strip_quote_marks
 
 # The quote may wrap onto the next line but may not cross a blank line or hold a tag.
+# After the id a tag may carry quoted attributes (report.md adds ``check`` and ``note`` to
+# refs whose quote or claim failed); they are not part of the citation and are ignored.
 _REF = re.compile(
-    r"<ref\s+id\s*=\s*(?:\"([^\"<>]*)\"|'([^'<>]*)'|([^\s\"'<>/]+))\s*>"
+    r"<ref\s+id\s*=\s*(?:\"([^\"<>]*)\"|'([^'<>]*)'|([^\s\"'<>/]+))"
+    r"(?:\s+[a-z][a-z-]{0,30}\s*=\s*(?:\"[^\"<>]*\"|'[^'<>]*'))*\s*>"
     r"((?:(?!</?ref\b)[^\n]|\n(?![ \t]*\n))*?)</ref\s*>",
     re.I,
 )

@@ -9,13 +9,14 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable
+from typing import Iterable, Mapping
 
 from ..citations.check import CitationReport, check_citations
+from ..citations.claims import ClaimStatus
 from ..citations.model import Source, Verdict
 from .files import inside, prepare_out_dir
 from .html import render_html
-from .markdown import linked_markdown, ui_markdown
+from .markdown import linked_markdown, strip_findings, ui_markdown
 from .pdf import render_pdf
 
 FILES = {
@@ -47,6 +48,11 @@ class PublishResult:
             "plain_links": sum(1 for c in r.citations if c.check.found and not c.fragment),
             "malformed_tags": len(r.problems),
             "sources_cited": len(r.sources),
+            "claims": len(r.claim_citations()),
+            "claims_supported": r.claim_count(ClaimStatus.SUPPORTED),
+            "claims_unsupported": r.claim_count(ClaimStatus.UNSUPPORTED),
+            "claims_unchecked": r.claim_count(ClaimStatus.UNCHECKED),
+            "sources_disagree": len(r.disagreements),
         }
 
 
@@ -85,6 +91,20 @@ def detect_lang(text: str) -> str:
     return "en"
 
 
+def _findings_audit(built: bool, found: str | None, ui: str) -> dict:
+    """Whether a "Verified findings" section came in with the report, and whether it was
+    what the checks give (an edited or model-written one is replaced, never trusted)."""
+    out: dict = {"built": built, "found_in_input": found is not None}
+    if found is not None:
+        rebuilt = strip_findings(ui)[1] if built else None
+        same = rebuilt is not None and " ".join(rebuilt.split()) == " ".join(found.split())
+        out["input_matched_checks"] = same
+        if not same:
+            out["note"] = ("the input's 'Verified findings' section was not built from these checks (written or "
+                           "edited after publishing); it was " + ("rebuilt" if built else "removed"))
+    return out
+
+
 def publish_report(
     markdown: str,
     sources: Iterable[Source],
@@ -93,20 +113,30 @@ def publish_report(
     pdf: bool = True,
     title: str | None = None,
     date: dt.date | None = None,
+    findings: bool = False,
+    judgments: Mapping[str, dict] | None = None,
 ) -> PublishResult:
-    """Check every citation and write report.md, report.linked.md, report.html,
-    report.pdf, citations.json and audit.json into out_dir."""
+    """Check every citation and every claim, and write report.md, report.linked.md,
+    report.html, report.pdf, citations.json and audit.json into out_dir.
+
+    ``findings``: add the "Verified findings" section, built here from the claims whose
+    checks all passed. A section of that name in the input is never trusted: it is removed
+    before checking (and rebuilt when ``findings`` is set); audit.json says whether one was
+    found and whether it matched what the checks give. ``judgments``: a model judge's
+    verdicts on claims the rules could not decide (see :func:`check_citations`)."""
     timings: dict[str, float] = {}
     t0 = time.perf_counter()
-    report = check_citations(markdown, sources)
+    markdown, found_findings = strip_findings(markdown)
+    report = check_citations(markdown, sources, judgments=judgments)
     timings["check_citations_s"] = time.perf_counter() - t0
 
     out = prepare_out_dir(out_dir)
     files = {k: inside(out, v) for k, v in FILES.items() if pdf or k != "pdf"}
     t = time.perf_counter()
-    write_atomic(files["markdown"], ui_markdown(report))
-    write_atomic(files["linked"], linked_markdown(report))
-    html = render_html(report, title=title, date=date, lang=detect_lang(markdown))
+    ui = ui_markdown(report, findings=findings)
+    write_atomic(files["markdown"], ui)
+    write_atomic(files["linked"], linked_markdown(report, findings=findings))
+    html = render_html(report, title=title, date=date, lang=detect_lang(markdown), findings=findings)
     write_atomic(files["html"], html)
     timings["markdown_html_s"] = time.perf_counter() - t
     refused: list[str] = []
@@ -132,6 +162,15 @@ def publish_report(
             for c in report.citations
             if c.source is not None and c.check.found and not c.fragment
         ],
+        "claims": [
+            {"claim": claim.text, "refs": [c.ref.index + 1 for c in cites],
+             "status": cites[0].claim_status.value, "rule": cites[0].claim_check.rule,
+             "note": cites[0].claim_check.note, "confidence": cites[0].confidence,
+             "quotes": [c.shown_quote for c in cites if c.check.found]}
+            for claim, cites in report.claim_citations()
+        ],
+        "sources_disagree": [d.as_json() for d in report.disagreements],
+        "verified_findings": _findings_audit(findings, found_findings, ui),
         "refused_fetches": refused,
         "files": {k: v.name for k, v in files.items()},
         "timings_s": {k: round(v, 4) for k, v in timings.items()},

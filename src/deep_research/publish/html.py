@@ -14,10 +14,11 @@ import nh3
 from markupsafe import Markup, escape
 
 from ..citations.check import Citation, CitationReport
+from ..citations.claims import ClaimStatus
 from ..citations.model import Verdict
 from ..citations.refs import replace_spans
 from .assets import templates_dir
-from .markdown import split_sources_section
+from .markdown import check_mark, findings_markdown, split_sources_section
 
 # What report markdown may produce. Everything else (script, iframe, object, style, img,
 # forms, event handlers, javascript:/data: URLs) is removed.
@@ -70,17 +71,31 @@ def _environment() -> jinja2.Environment:
     )
 
 
+_MARK_CLASS = {"quote-not-found": "unsupported", "claim-differs": "claim-differs",
+               "claim-unchecked": "claim-unchecked"}
+
+
 def _badge(c: Citation) -> str:
     label = escape(str(c.number) if c.number is not None else "?")
     quote = re.sub(r"\s+", " ", c.ref.quote)
+    mark = check_mark(c)
+    shown = re.sub(r"\s+", " ", c.rendered_text or quote)
     if c.status is Verdict.UNSUPPORTED:
         title = escape(f"Not found in the source: \u201c{quote}\u201d")
         inner = f"{label}?"
-        cls = "cite unsupported"
-    else:
-        shown = re.sub(r"\s+", " ", c.rendered_text or quote)
-        title = escape(f"\u201c{shown}\u201d")
+    elif mark and mark[0] == "claim-differs":
+        title = escape(f"Claim differs from source: {mark[1]}. The source says: \u201c{shown}\u201d")
+        inner = f"{label}!"
+    elif mark:
+        title = escape(f"Quote verified; the claim was not checked ({mark[1]}): \u201c{shown}\u201d")
         inner = str(label)
+    else:
+        level = f" Confidence: {c.confidence}." if c.confidence else ""
+        title = escape(f"\u201c{shown}\u201d{level}")
+        inner = str(label)
+    if mark:
+        cls = "cite " + _MARK_CLASS[mark[0]]
+    else:
         cls = "cite repaired" if c.status is Verdict.REPAIRED else "cite verified"
     if c.url:
         return f'<sup class="cite-badge"><a class="{cls}" href="{escape(c.url)}" title="{title}">{inner}</a></sup>'
@@ -107,10 +122,12 @@ def _source_entries(report: CitationReport) -> list[_SourceEntry]:
         if e is None:
             title = re.sub(r"\s+", " ", c.source.title or c.source.url).strip()
             e = entries[c.source.id] = _SourceEntry(c.number, title, safe_link(c.source.url), c.source.url, [])
-        text = c.rendered_text if c.check.found else c.ref.quote
-        text = re.sub(r"\s+", " ", text or "").strip()
+        text = c.shown_quote
         if not any(q["text"] == text for q in e.quotes):
-            e.quotes.append({"text": text, "url": c.url, "status": c.status.value})
+            mark = check_mark(c)
+            e.quotes.append({"text": text, "url": c.url, "status": c.status.value,
+                             "mark": mark[0] if mark else None, "reason": mark[1] if mark else None,
+                             "confidence": c.confidence})
     return sorted(entries.values(), key=lambda e: e.number)
 
 
@@ -120,8 +137,10 @@ def render_html(
     title: str | None = None,
     date: dt.date | None = None,
     lang: str = "en",
+    findings: bool = False,
 ) -> str:
-    """The report as HTML: sanitised body, citation badges, Sources with quoted sentences."""
+    """The report as HTML: sanitised body, citation badges, Sources with quoted sentences;
+    with ``findings``, the code-built "Verified findings" section before the body."""
     date = date or dt.date.today()
     nonce = uuid.uuid4().hex[:12]
     token = lambda i: f"zqcite{nonce}n{i}q"  # noqa: E731 - survives markdown and sanitising
@@ -130,6 +149,8 @@ def render_html(
     body_md = replace_spans(report.parsed.markdown, edits)
     body_md, sources_heading = split_sources_section(body_md)
     found_title, body_md = split_title(body_md)
+    if findings:
+        body_md = findings_markdown(report, lambda c: token(c.ref.index)) + "\n" + body_md
     body_md = _IMAGE.sub(lambda m: f"[Image: {m.group(1) or 'untitled'}]({m.group(2)})", body_md)
     converter = md_lib.Markdown(
         extensions=["tables", "fenced_code", "toc", "sane_lists"],
@@ -160,5 +181,9 @@ def render_html(
         verified=report.count(Verdict.VERIFIED),
         repaired=report.count(Verdict.REPAIRED),
         unsupported=report.count(Verdict.UNSUPPORTED),
+        claims_supported=report.claim_count(ClaimStatus.SUPPORTED),
+        claims_unsupported=report.claim_count(ClaimStatus.UNSUPPORTED),
+        claims_unchecked=report.claim_count(ClaimStatus.UNCHECKED),
+        disagreements=[d.as_json() for d in report.disagreements],
         problems=report.problems,
     )

@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import html
 import re
+from typing import Callable
 
 from ..citations.check import Citation, CitationReport, safe_link
+from ..citations.claims import ClaimStatus
 from ..citations.model import Verdict
 from ..citations.refs import replace_spans
 
@@ -54,14 +56,101 @@ def _escape_quote(s: str) -> str:
     return s.replace('"', "\u201d").replace("</ref", "<\\/ref")
 
 
-def ui_markdown(report: CitationReport, sources_heading: str = "Sources") -> str:
+def check_mark(c: Citation) -> tuple[str, str] | None:
+    """(kind, reason) for a citation a reader must not take as verified, else None:
+    ``quote-not-found`` (the quote is not on the page), ``claim-differs`` (the quote is, but
+    the report's sentence says something else) or ``claim-unchecked`` (no check decided)."""
+    if c.status is Verdict.UNSUPPORTED:
+        return "quote-not-found", c.check.how or "the quote is not in the cited source"
+    if c.claim_status is ClaimStatus.UNSUPPORTED:
+        return "claim-differs", c.claim_check.note
+    if c.claim_status is ClaimStatus.UNCHECKED:
+        return "claim-unchecked", c.claim_check.note or "the claim could not be checked"
+    return None
+
+
+def _attr(text: str) -> str:
+    text = " ".join((text or "").split())[:300]
+    return text.replace('"', "\u201d").replace("<", "\u2039").replace(">", "\u203a")
+
+
+def ui_markdown(report: CitationReport, sources_heading: str = "Sources", *,
+                findings: bool = False) -> str:
+    """Refs kept for a UI. A repaired ref carries the right source and the page's text; a
+    ref a reader must not take as verified carries ``check`` and ``note`` attributes
+    (see :func:`check_mark`)."""
     edits = []
     for c in report.citations:
-        if c.status is Verdict.REPAIRED:
-            tag = f'<ref id="{c.source.id}">"{_escape_quote(_quote_text(c))}"</ref>'
+        mark = check_mark(c)
+        if c.status is Verdict.REPAIRED or mark:
+            sid = c.source.id if c.status is Verdict.REPAIRED else c.ref.source_id
+            attrs = f' check="{mark[0]}" note="{_attr(mark[1])}"' if mark else ""
+            tag = f'<ref id="{sid}"{attrs}>"{_escape_quote(_quote_text(c))}"</ref>'
             edits.append((c.ref.start, c.ref.end, tag))
     body, found_heading = split_sources_section(replace_spans(report.parsed.markdown, edits))
+    if findings:
+        body = with_findings(body, findings_markdown(report, ref_markup))
     return body.rstrip() + "\n\n" + _sources_markdown(report, found_heading or sources_heading, ids=True)
+
+
+# --- the "Verified findings" section, built by code only ----------------------------------
+FINDINGS_HEADING = "Verified findings"
+_FINDINGS_SECTION = re.compile(r"^##[ \t]+verified findings[ \t]*#*[ \t]*$", re.I | re.M)
+
+
+def verified_findings(report: CitationReport) -> list[tuple[str, list[Citation]]]:
+    """Claims whose every check passed (each quote found, the claim true to them), in
+    report order, each once: the section a reader can rely on without reading further."""
+    out, seen = [], set()
+    for claim, cites in report.claim_citations():
+        text = " ".join(claim.text.split()).strip(" ,;:-\u2013\u2014")
+        if len(text.split()) < 3 or text.casefold() in seen or not all(c.trusted for c in cites):
+            continue
+        seen.add(text.casefold())
+        out.append((text, cites))
+    return out
+
+
+def ref_markup(c: Citation) -> str:
+    return f'<ref id="{c.source.id}">"{_escape_quote(_quote_text(c))}"</ref>'
+
+
+def findings_markdown(report: CitationReport, mark: Callable[[Citation], str]) -> str:
+    """The section as markdown; ``mark`` writes a citation (a ref tag, a link, a badge)."""
+    items = verified_findings(report)
+    if not items:
+        return ""
+    lines = [f"## {FINDINGS_HEADING}", ""]
+    for text, cites in items:
+        marks = " ".join(mark(c) for c in cites)
+        level = max((c.confidence for c in cites if c.confidence),
+                    key=lambda x: ("low", "medium", "high").index(x), default=None)
+        lines.append(f"- {_md_text(text)} {marks}" + (f" *(confidence: {level})*" if level else ""))
+    return "\n".join(lines) + "\n"
+
+
+def strip_findings(md: str) -> tuple[str, str | None]:
+    """The markdown without a "Verified findings" section, and that section's text. The
+    section is built by code at publish; one found in the input (a model's or an edited
+    copy) is never trusted, it is rebuilt."""
+    m = _FINDINGS_SECTION.search(md)
+    if m is None:
+        return md, None
+    end = len(md)
+    for h in _HEADING.finditer(md, m.end()):
+        if len(h.group(1)) <= 2:
+            end = h.start()
+            break
+    return md[: m.start()] + md[end:], md[m.start():end]
+
+
+def with_findings(body: str, section: str) -> str:
+    """``section`` placed before the body: after a leading '# Title', else at the top."""
+    if not section:
+        return body
+    m = re.match(r"\A\s*#[ \t]+[^\n]*\n", body)
+    at = m.end() if m else 0
+    return body[:at] + ("\n" if at else "") + section + "\n" + body[at:].lstrip("\n")
 
 
 _REF_MARKUP = re.compile(r"</?ref\b[^>]*>?", re.I)
@@ -72,10 +161,13 @@ def citation_link(c: Citation) -> str:
     link = f"[{label}]({c.url})" if c.url else f"[{label}]"
     if c.status is Verdict.UNSUPPORTED:
         return link + " (unverified quote)"
+    if c.claim_status is ClaimStatus.UNSUPPORTED:
+        return link + f" (claim differs from source: {_md_text(_attr(c.claim_check.note))})"
     return link
 
 
-def linked_markdown(report: CitationReport, sources_heading: str = "Sources") -> str:
+def linked_markdown(report: CitationReport, sources_heading: str = "Sources", *,
+                    findings: bool = False) -> str:
     edits = [(c.ref.start, c.ref.end, citation_link(c)) for c in report.citations]
     # Malformed tags lose their markup in the linked text, their words kept (they are
     # listed in the audit); report.md keeps them as written, for the author to fix.
@@ -84,6 +176,8 @@ def linked_markdown(report: CitationReport, sources_heading: str = "Sources") ->
     edits += [(p.start, p.end, _REF_MARKUP.sub("", md[p.start:p.end])) for p in report.parsed.problems
               if 0 <= p.start < p.end and not any(p.start < b and a < p.end for a, b in cited)]
     body, found_heading = split_sources_section(replace_spans(report.parsed.markdown, edits))
+    if findings:
+        body = with_findings(body, findings_markdown(report, citation_link))
     body = defuse_unsafe_links(body)
     return body.rstrip() + "\n\n" + _sources_markdown(report, found_heading or sources_heading, ids=False)
 

@@ -50,7 +50,7 @@ CEILINGS = (
     "max_cost_usd", "max_total_tokens",
     "max_brief_refinement_rounds", "max_concurrent_research_units", "max_researcher_iterations",
     "max_react_tool_calls", "max_search_results", "max_retries",
-    "max_page_chars", "summarize_after_tokens", "request_timeout_s",
+    "max_page_chars", "summarize_after_tokens", "request_timeout_s", "max_judge_calls",
     *(f"{r}_model_max_tokens" for r in ROLES),
 )
 
@@ -179,6 +179,17 @@ class Configuration(BaseModel):
         3, ge=0, le=10, json_schema_extra=_ui("number", "Retries of a failed model or search request."))
     retry_backoff_s: float = Field(
         1.0, ge=0, le=60, json_schema_extra=_ui("number", "First delay before a retry (seconds); doubles each time."))
+
+    # --- citation and claim checks ---------------------------------------------------
+    judge_claims: bool = Field(
+        True, json_schema_extra=_ui("boolean", "Let the citation_check model judge claims that the code rules "
+                                    "cannot decide (supports / partly / contradicts); code rules always win."))
+    max_judge_calls: int = Field(
+        4, ge=0, le=50, json_schema_extra=_ui("number", "Judge calls per report (each judges up to "
+                                              "12 claims); claims beyond stay 'unchecked'.", min=0, max=50))
+    verified_findings: bool = Field(
+        False, json_schema_extra=_ui("boolean", "Put a 'Verified findings' section before the report body, built "
+                                     "by code from the claims whose checks all passed."))
 
     # --- output -----------------------------------------------------------------------
     output_dir: str = Field("docs/reports", json_schema_extra=_ui("text", "Where each run's report folder is written."))

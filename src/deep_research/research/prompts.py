@@ -179,10 +179,10 @@ Requirements:
   a word inside the quotes; never cite a sentence that is not in the findings.
 - End with a "## Sources" section listing the sources you cited (it will be regenerated)."""
 
-FIX_CITATION = """A citation in a research report quotes a sentence that is not in the cited page.
+FIX_CITATION = """A citation in a research report failed the check: {problem}
 {data_notice}
 
-The report says:
+The report's claim (the text the citation supports):
 <draft>
 {claim}
 </draft>
@@ -195,10 +195,28 @@ Closest passages of the cited page:
 </page>
 {other_sources}
 Choose one action:
-- "replace": the page supports the claim; give a sentence copied exactly from the passages above.
-- "repoint": another listed source supports it; give its id and an exact sentence from it.
-- "remove": nothing supports it; give "softened_text", the claim sentence rewritten without the
-  unsupported detail (it replaces the claim sentence; the citation is removed)."""
+- "replace": the cited page supports a claim on this point; give a sentence copied exactly from the
+  passages above as "quote", and as "claim" the claim rewritten so that it states only what that
+  sentence says (the same claim when it already agrees; keep its language and style).
+- "repoint": another listed source supports it; give its id, an exact sentence from it, and the claim
+  rewritten to what that sentence says, as for "replace".
+- "remove": nothing supports it; give "softened_text", the claim rewritten without the unsupported
+  detail (it replaces the claim; the citation is removed).
+Code checks your answer: a quote that is not on the page, or a claim that differs from its quote
+(another number, a lost "not", a changed word), is rejected."""
+
+JUDGE_CLAIMS = """You check a research report's claims against the sentences quoted as their evidence.
+{data_notice}
+
+For each numbered item, decide whether the quotes support the claim as written:
+- "supports": everything the claim states is said by the quotes (rewording is fine);
+- "partly": the quotes support part of the claim, and the rest goes beyond them;
+- "contradicts": the quotes say something different (another number, the opposite, another thing).
+Give a one-line reason for each. Judge only from the quotes, not from what you know.
+
+<items>
+{items}
+</items>"""
 
 LIMITATIONS = """
 Research limitations you must state briefly in the report (a short "Limitations" note):

@@ -12,14 +12,17 @@ from langchain_core.messages import HumanMessage
 from pydantic import BaseModel, Field
 from rapidfuzz import fuzz, process
 
-from ..citations.check import Citation, check_citations
-from ..citations.edit import ref_tag
+from ..citations.check import Citation, check_citations, check_claims
+from ..citations.claims import Claim, ClaimStatus, check_claim
+from ..citations.edit import claim_unit, ref_tag
 from ..citations.model import Source, Verdict
 from ..citations.refs import replace_spans
 from ..citations.verify import SourceIndex
 from ..publish import detect_lang, publish_report, write_atomic
+from ..publish.markdown import strip_findings
 from . import prompts
 from .common import Deps, NodeContext, ResearchFailed, asave_notes, notes_markdown, run_dir
+from .judge import judge_claims
 from .models import Meter, ModelCallError, describe, is_transient
 from .state import ResearchState, error_record
 
@@ -33,6 +36,8 @@ class FixCitation(BaseModel):
     action: Literal["replace", "repoint", "remove"]
     quote: str = Field("", description="For replace/repoint: a sentence copied exactly from the source.")
     source_id: str = Field("", description="For repoint: the id of the source that supports the claim.")
+    claim: str = Field("", description="For replace/repoint: the claim rewritten to state what the new quote "
+                                       "says (unchanged when it already agrees).")
     softened_text: str = Field("", description="For remove: the claim sentence without the unsupported detail.")
 
 
@@ -52,17 +57,6 @@ def closest_passages(source: Source, quote: str, k: int = 5) -> list[str]:
         return []
     hits = process.extract(quote, sentences, scorer=fuzz.token_set_ratio, limit=k)
     return [h[0] for h in hits]
-
-
-def claim_span(markdown: str, ref_start: int) -> int:
-    """Where the sentence that a ref supports begins."""
-    floor = max(markdown.rfind("\n", 0, ref_start), markdown.rfind("</ref>", 0, ref_start) + 5)
-    cut = floor + 1
-    for m in re.finditer(r"[.!?。！？]\s", markdown[cut:ref_start]):
-        cut_candidate = cut + m.end()
-        if cut_candidate < ref_start - 1:
-            cut = cut_candidate
-    return cut
 
 
 class ReportNodes:
@@ -113,8 +107,9 @@ class ReportNodes:
                 "stage": "final report"}
 
     async def check_citations(self, state: ResearchState, config, runtime) -> dict:
-        """Code checks every quote against its page; an agent proposes fixes for the ones
-        that fail, and code checks the fixes again."""
+        """Code checks every quote against its page and every claim against its quotes; a
+        judge model decides the claims the rules cannot; an agent proposes fixes for the
+        citations that fail, and code checks each fix (quote and claim) again."""
         ctx = NodeContext.make("check_citations", self.deps, config, runtime)
         ctx.progress(stage="citation check")
         sources, missing = await ctx.pages.load_sources(state.get("sources") or {})
@@ -122,18 +117,28 @@ class ReportNodes:
         if missing:
             update["degradations"] = [error_record("check_citations",
                                                    f"content of {len(missing)} source(s) is missing from the store")]
-        markdown = state.get("final_report", "")
+        markdown = strip_findings(state.get("final_report", ""))[0]
+        judgments = dict(state.get("claim_judgments") or {})
+        calls_left = ctx.cfg.max_judge_calls
         report = await asyncio.to_thread(check_citations, markdown, sources)
-        bad = [c for c in report.citations if c.status is Verdict.UNSUPPORTED][:MAX_FIXES]
+        new, problems, used = await judge_claims(ctx, report, judgments, calls_left)
+        judgments.update(new)
+        calls_left -= used
+        update["degradations"].extend(problems)
+        if new:
+            await asyncio.to_thread(check_claims, report, judgments)
+        units = [(claim, cites) for claim, cites in report.claim_citations()
+                 if any(not c.check.found for c in cites) or cites[0].claim_status is ClaimStatus.UNSUPPORTED]
+        units = units[:MAX_FIXES]
         index = SourceIndex(sources)
         fixes: list[dict] = []
         sem = asyncio.Semaphore(FIX_CONCURRENCY)
 
-        async def fix(c: Citation) -> tuple[tuple[int, int, str] | None, dict]:
+        async def fix(unit) -> tuple[tuple[int, int, str] | None, dict]:
             async with sem:
-                return await self._fix_one(ctx, markdown, c, sources, index)
+                return await self._fix_one(ctx, markdown, unit[0], unit[1], sources, index)
 
-        results = await asyncio.gather(*(fix(c) for c in bad))
+        results = await asyncio.gather(*(fix(u) for u in units))
         edits = []
         agent_failed = 0
         for edit, record in results:
@@ -143,14 +148,20 @@ class ReportNodes:
                 edits.append(edit)
         if agent_failed:
             update["degradations"].append(error_record(
-                "check_citations", f"the citation-check model failed on {agent_failed} of {len(bad)} unsupported "
-                "citation(s); they are left marked unsupported"))
+                "check_citations", f"the citation-check model failed on {agent_failed} of {len(units)} failed "
+                "citation(s); they are left marked"))
         update["degradations"].extend(ctx.shortened("citation context"))
-        if not update["degradations"]:
-            del update["degradations"]
         edits = _non_overlapping(edits)
         checked = replace_spans(markdown, edits)
-        final = await asyncio.to_thread(check_citations, checked, sources)
+        final = await asyncio.to_thread(check_citations, checked, sources, judgments=judgments)
+        if edits:  # rewritten claims the rules cannot decide go to the judge too (same bound)
+            new, problems, _ = await judge_claims(ctx, final, judgments, calls_left)
+            judgments.update(new)
+            update["degradations"].extend(problems)
+            if new:
+                await asyncio.to_thread(check_claims, final, judgments)
+        if not update["degradations"]:
+            del update["degradations"]
         summary = {
             "refs": len(final.citations),
             "verified": final.count(Verdict.VERIFIED),
@@ -158,28 +169,41 @@ class ReportNodes:
             "unsupported": final.count(Verdict.UNSUPPORTED),
             "fixed_by_agent": sum(1 for f in fixes if f.get("outcome") == "fixed"),
             "removed_by_agent": sum(1 for f in fixes if f.get("outcome") == "removed"),
+            "claims": len(final.claim_citations()),
+            "claims_supported": final.claim_count(ClaimStatus.SUPPORTED),
+            "claims_unsupported": final.claim_count(ClaimStatus.UNSUPPORTED),
+            "claims_unchecked": final.claim_count(ClaimStatus.UNCHECKED),
+            "claims_judged": len(judgments),
         }
         return {**update, **ctx.usage_update(), "report_markdown": checked, "citation_fixes": fixes,
-                "citation_summary": summary}
+                "citation_summary": summary, "claim_judgments": judgments}
 
-    async def _fix_one(self, ctx: NodeContext, markdown: str, c: Citation, sources: list[Source],
-                       index: SourceIndex) -> tuple[tuple[int, int, str] | None, dict]:
-        start = claim_span(markdown, c.ref.start)
-        claim = re.sub(r"<ref\b.*?</ref>", "", markdown[start : c.ref.start], flags=re.S).strip()
-        record = {"ref": c.ref.index + 1, "source_id": c.ref.source_id, "quote": c.ref.quote}
-        cited = next((s for s in sources if s.id == c.ref.source_id), None)
-        passages = closest_passages(cited, c.ref.quote) if cited else []
+    async def _fix_one(self, ctx: NodeContext, markdown: str, claim: Claim, cites: list[Citation],
+                       sources: list[Source], index: SourceIndex) -> tuple[tuple[int, int, str] | None, dict]:
+        """One failed claim unit (a claim and its refs): the agent proposes a fix, code
+        checks the new quote and the rewritten claim; a fix that fails either check
+        becomes a removal (softened claim, no citation) when the agent gave one."""
+        missing = [c for c in cites if not c.check.found]
+        failing = missing[0] if missing else cites[0]
+        kept = [c for c in cites if c.check.found] if missing else []  # sound refs stay with the claim
+        problem = ("its quote is not in the cited page" if missing else
+                   f"the claim differs from its quote ({failing.claim_check.note})")
+        record = {"ref": failing.ref.index + 1, "source_id": failing.ref.source_id, "quote": failing.ref.quote,
+                  "claim": claim.text, "problem": problem}
+        cited = next((s for s in sources if s.id == failing.ref.source_id), None)
+        passages = closest_passages(cited, claim.text + " " + failing.ref.quote) if cited else []
         others = []
         for s in sources:
             if s is cited:
                 continue
-            best = closest_passages(s, claim + " " + c.ref.quote, k=1)
+            best = closest_passages(s, claim.text + " " + failing.ref.quote, k=1)
             if best:
-                others.append((fuzz.token_set_ratio(c.ref.quote, best[0]), s.id, best[0]))
+                others.append((fuzz.token_set_ratio(claim.text + " " + failing.ref.quote, best[0]), s.id, best[0]))
         others.sort(reverse=True)
         other_text = "".join(f'<source id="{sid}">{p}</source>\n' for _, sid, p in others[:3])
         prompt = prompts.FIX_CITATION.format(
-            claim=claim or "(no text before the citation)", source_id=c.ref.source_id, quote=c.ref.quote,
+            problem=problem, claim=claim.text or "(no text before the citation)", source_id=failing.ref.source_id,
+            quote=failing.ref.quote,
             passages="\n".join(f"- {p}" for p in passages) or "(the cited source is unknown or empty)",
             other_sources=f"\nOther sources:\n{other_text}" if other_text else "",
             data_notice=prompts.DATA_NOTICE)
@@ -187,23 +211,37 @@ class ReportNodes:
             decision = await ctx.meter.structured(await ctx.model("citation_check"), FixCitation,
                                                   [HumanMessage(prompt)], ctx.cfg.structured_output)
         except ModelCallError as e:
-            return None, {**record, "outcome": "left unsupported", "why": describe(e)[:200], "agent_failed": True}
+            return None, {**record, "outcome": "left marked", "why": describe(e)[:200], "agent_failed": True}
+        start, end = claim_unit(claim, cites)
+        rejected = ""
         if decision.action in ("replace", "repoint"):
-            sid = decision.source_id.strip() if decision.action == "repoint" else c.ref.source_id
-            check = index.verify(decision.quote, sid or c.ref.source_id)
-            if check.found and check.source_id is not None:
-                exact = index.source(check.source_id).page.text[check.start : check.end]
-                record.update(outcome="fixed", action=decision.action, new_source_id=check.source_id,
-                              new_quote=" ".join(exact.split()))
-                return (c.ref.start, c.ref.end, ref_tag(check.source_id, exact)), record
-            return None, {**record, "outcome": "left unsupported", "action": decision.action,
-                          "why": "the proposed sentence is not in the source either"}
+            sid = (decision.source_id.strip() if decision.action == "repoint" else "") or failing.ref.source_id
+            check = index.verify(decision.quote, sid)
+            new_claim = " ".join(decision.claim.split()) or claim.text
+            if "<ref" in new_claim.lower():
+                rejected = "the rewritten claim holds citation markup"
+            elif not check.found or check.source_id is None:
+                rejected = "the proposed sentence is not in the source either"
+            else:
+                exact = " ".join(index.source(check.source_id).page.text[check.start:check.end].split())
+                quotes = [exact] + [k.shown_quote for k in kept]
+                verdict = check_claim(new_claim, quotes)
+                if verdict.status is ClaimStatus.UNSUPPORTED:
+                    rejected = f"the rewritten claim differs from the new quote ({verdict.note})"
+                else:
+                    tags = [ref_tag(check.source_id, exact)] + [ref_tag(k.source.id, k.shown_quote) for k in kept]
+                    record.update(outcome="fixed", action=decision.action, new_source_id=check.source_id,
+                                  new_quote=exact, new_claim=new_claim, claim_check=verdict.status.value)
+                    lead = markdown[start:end][: len(markdown[start:end]) - len(markdown[start:end].lstrip())]
+                    return (start, end, lead + new_claim.rstrip() + " " + " ".join(tags)), record
         softened = " ".join(decision.softened_text.split())
-        if not softened or "<ref" in softened:
-            return None, {**record, "outcome": "left unsupported", "why": "no usable softened text"}
-        record.update(outcome="removed", action="remove", softened_text=softened)
-        # keep the whitespace before the claim; replace claim + citation with the softened claim
-        return (start, c.ref.end, softened), record
+        if softened and "<ref" not in softened.lower():
+            record.update(outcome="removed", action="remove", softened_text=softened,
+                          **({"why": f"fix rejected: {rejected}"} if rejected else {}))
+            lead = markdown[start:end][: len(markdown[start:end]) - len(markdown[start:end].lstrip())]
+            return (start, end, lead + softened), record
+        return None, {**record, "outcome": "left marked", "action": decision.action,
+                      "why": rejected or "no usable softened text"}
 
     async def publish(self, state: ResearchState, config, runtime) -> dict:
         ctx = NodeContext.make("publish", self.deps, config, runtime)
@@ -248,7 +286,8 @@ def _write_outputs(cfg, state: dict, thread_id: str, markdown: str, sources: lis
     attempt = 0
     while True:
         try:
-            result = publish_report(markdown, sources, folder, pdf=cfg.write_pdf)
+            result = publish_report(markdown, sources, folder, pdf=cfg.write_pdf, findings=cfg.verified_findings,
+                                    judgments=state.get("claim_judgments"))
             break
         except Exception as e:  # noqa: BLE001 - without the PDF, markdown and HTML still count
             if not cfg.write_pdf:
@@ -262,7 +301,8 @@ def _write_outputs(cfg, state: dict, thread_id: str, markdown: str, sources: lis
                 time.sleep(delay)
                 continue
             degradations.append(error_record("publish", f"PDF not written: {describe(e)}"))
-            result = publish_report(markdown, sources, folder, pdf=False)
+            result = publish_report(markdown, sources, folder, pdf=False, findings=cfg.verified_findings,
+                                    judgments=state.get("claim_judgments"))
             break
     notes, raw = notes_markdown(state)
     write_atomic(folder / "notes.md", notes)

@@ -332,6 +332,11 @@ class ResearcherNodes:
             update.setdefault("degradations", []).append(error_record(
                 "compress_research", f"{len(cleaned.dropped)} citation(s) not found in their source were "
                 "removed from the findings", topic=topic))
+        if cleaned.dropped_claims:
+            update.setdefault("degradations", []).append(error_record(
+                "compress_research", f"{len(cleaned.dropped_claims)} finding(s) whose claim differs from its "
+                "quote were removed with their citations", topic=topic,
+                dropped=[{"claim": d["claim"][:200], "why": d["why"]} for d in cleaned.dropped_claims[:10]]))
         result["findings"] = cleaned.markdown
         result["citations"] = cleaned.verified + cleaned.repaired
         if not update["degradations"]:

@@ -45,6 +45,7 @@ class ResearchState(TypedDict, total=False):
     report_markdown: str  # the checked report (UI markdown with <ref> tags)
     citation_summary: dict
     citation_fixes: list[dict]
+    claim_judgments: dict  # claim_key -> {verdict, reason}: the judge's verdicts on undecided claims
     outputs: dict  # file paths of the published report
     usage: Annotated[dict, merge_usage]
     errors: Annotated[list[dict], operator.add]

@@ -8,6 +8,7 @@ rounds go by; refine_draft_report reads only findings that arrived since the las
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import Any
 
@@ -15,6 +16,7 @@ from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, Tool
 from langgraph.graph import END, START, StateGraph
 from langgraph.types import Command, Send
 
+from ..citations.edit import clean_refs
 from . import prompts
 from .common import Deps, NodeContext, ResearchFailed, asave_notes
 from .models import ModelCallError, message_text, total_cost, total_tokens
@@ -198,8 +200,19 @@ class SupervisorNodes:
         except ModelCallError as e:
             return (f"The draft could not be refined ({e}); it is unchanged.",
                     {"degradations": [error_record("refine_draft_report", str(e))]})
-        return (f"Draft refined with {len(new)} new finding(s).",
-                {"draft_report": message_text(reply).strip(), "refined_upto": len(notes)})
+        draft = message_text(reply).strip()
+        update: dict[str, Any] = {"refined_upto": len(notes)}
+        if "<ref" in draft.lower():  # the draft's citations and claims are checked by code, as findings are
+            sources, _ = await ctx.pages.load_sources(state.get("sources") or {})
+            cleaned = await asyncio.to_thread(clean_refs, draft, sources)
+            draft = cleaned.markdown
+            if cleaned.dropped or cleaned.dropped_claims:
+                update["degradations"] = [error_record(
+                    "refine_draft_report", f"{len(cleaned.dropped)} citation(s) not found in their source and "
+                    f"{len(cleaned.dropped_claims)} claim(s) that differ from their quote were removed from the "
+                    "refined draft")]
+        update["draft_report"] = draft
+        return f"Draft refined with {len(new)} new finding(s).", update
 
     async def collect(self, state: SupervisorState, config, runtime) -> Command:
         """Turn this round's researcher results into tool messages and notes."""
