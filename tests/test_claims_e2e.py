@@ -216,3 +216,83 @@ def test_publish_checks_claims_without_a_model(path, tmp_path):
     assert [c["n"] for c in cites if c["claim_status"] == "unsupported"] == [
         c["n"] for c in cites if c["status"] == "unsupported"]
     assert result.summary()["claims"] >= 10
+
+
+# --- the judge: only undecided claims, bounded, failures recorded ----------------------------
+def paraphrasing_report(messages: list[BaseMessage]) -> str:
+    """Claims the rules cannot decide (free paraphrases next to exact quotes)."""
+    text = prompt_text(messages)
+    findings = re.search(r"<findings>\n(.*?)\n</findings>", text, re.S)
+    refs = dict.fromkeys(re.findall(r'<ref id="([^"]+)">"(.*?)"</ref>', findings.group(1)))
+    body = [f'Point {chr(65 + i)} matters for households weighing this choice <ref id="{sid}">"{q}"</ref>.'
+            for i, (sid, q) in enumerate(refs)]
+    return "# Heat pumps\n\n## Findings\n\n" + "\n\n".join(body) + "\n"
+
+
+def judge_script(judge) -> Script:
+    s = script(good_fixes=True)
+    s.rules = [r for r in s.rules if r["contains"] not in ("Write the final research report",
+                                                           "You check a research report's claims")]
+    s.on("final_report", "Write the final research report", paraphrasing_report, repeat=True)
+    s.on("citation_check", "You check a research report's claims", judge, repeat=True)
+    return s
+
+
+def run_script(tmp_path: Path, s: Script, **context):
+    corpus = write_corpus(tmp_path / "corpus")
+    build_index(corpus, base_url="http://127.0.0.1:8765/")
+    deps = Deps(model_factory=scripted_factory(s), search_factory=lambda cfg: LocalCorpus.open(corpus))
+    graph = make_graph(deps, checkpointer=InMemorySaver(), store=InMemoryStore())
+    config = {"configurable": {"thread_id": "judge"}}
+    ctx = {"search_api": "local", "output_dir": str(tmp_path / "reports"), "allow_clarification": False,
+           "write_pdf": False, **context}
+
+    async def go():
+        async for _ in graph.astream({"messages": [HumanMessage(QUESTION)]}, config, context=ctx,
+                                     stream_mode="updates", subgraphs=True):
+            pass
+        return await graph.aget_state(config)
+
+    values = asyncio.run(go()).values
+    assert values["status"] == "completed", values.get("errors")
+    return values, json.loads(Path(values["outputs"]["citations"]).read_text())
+
+
+def test_judge_decides_only_undecided_claims_within_its_bound(tmp_path, monkeypatch):
+    from deep_research.research import judge as judge_module
+
+    monkeypatch.setattr(judge_module, "BATCH", 2)
+    seen: list[list[str]] = []
+
+    def judge(messages):
+        items = re.findall(r"^(\d+)\. Claim: (.*)$", prompt_text(messages), re.M)
+        seen.append([c for _, c in items])
+        # the first claim of the first call contradicts its quote; the others are partly supported
+        return structured("ClaimVerdicts", verdicts=[
+            {"item": int(n), "verdict": "contradicts" if (len(seen) == 1 and n == "1") else "partly",
+             "reason": "scripted"} for n, _ in items])
+
+    values, cites = run_script(tmp_path, judge_script(judge), max_judge_calls=2)
+    assert len(seen) == 2 and all(len(batch) == 2 for batch in seen)  # bounded: 2 calls of 2 claims
+    assert all(c.startswith("Point ") for batch in seen for c in batch)  # only claims the rules left open
+    # the contradicted claim went to the fixer, whose restated claim passed the rules
+    fixes = values["citation_fixes"]
+    assert len(fixes) == 1 and fixes[0]["outcome"] == "fixed" and "judge" in fixes[0]["problem"]
+    judged = [c for c in cites if c["claim_rule"] == "judge:partly"]
+    assert len(judged) == 3 and all(c["confidence"] == "low" and c["claim_status"] == "supported" for c in judged)
+    left = [c for c in cites if c["claim_status"] == "unchecked"]
+    assert left and all(c["claim"].startswith("Point ") for c in left)
+    assert any("were not judged" in d["message"] for d in values["degradations"])
+    assert values["usage"]["check_citations"]["calls"] >= 3  # judge calls are metered with the fixes
+
+
+def test_a_failing_judge_leaves_claims_unchecked_and_says_so(tmp_path):
+    import httpx
+    import openai
+
+    down = openai.InternalServerError("judge server down (injected)", body=None,
+                                      response=httpx.Response(503, request=httpx.Request("POST", "http://x")))
+    values, cites = run_script(tmp_path, judge_script(down), max_retries=0)
+    assert cites and {c["claim_status"] for c in cites} == {"unchecked"}
+    assert any("claim judge failed" in d["message"] for d in values["degradations"])
+    assert values["citation_summary"]["claims_unchecked"] == values["citation_summary"]["claims"]
