@@ -81,11 +81,31 @@ def test_brief_approval_without_a_terminal_waits_then_resumes(tmp_path, corpus):
         (["research", "What is tea?"], {"OPENAI_API_KEY": "k"}, "TAVILY_API_KEY"),
         (["research", "What is tea?", "--search", "none", "--model", "openai:x", "--api-key-env", "MY_KEY"], {},
          "MY_KEY"),
+        # preflight: every setup mistake is reported before any model call, naming the setting
+        (["research", "What is tea?", "--search", "none", "--model", "nosuchprovider:x"], {"OPENAI_API_KEY": "k"},
+         "citation_check_model = nosuchprovider:x: cannot use this model"),  # all roles, said once
+        (["research", "What is tea?", "--search", "none", "--model", "anthropic:claude-x"], {"OPENAI_API_KEY": "k"},
+         "needs a package that is not installed"),
+        (["research", "What is tea?", "--search", "none"],
+         {"OPENAI_API_KEY": "k", "DEEP_RESEARCH_MCP_CONFIG": '{"url": "http://127.0.0.1:9/mcp"}'},
+         "mcp_config needs \"tools\""),
+        (["research", "What is tea?", "--search", "none"],
+         {"OPENAI_API_KEY": "k", "DEEP_RESEARCH_MCP_CONFIG":
+          '{"url": "http://127.0.0.1:9/mcp", "tools": ["t"], "headers_env": {"Authorization": "NO_SUCH_TOKEN"}}'},
+         "NO_SUCH_TOKEN"),
+        (["research", "What is tea?", "--corpus", "EMPTY_CORPUS"], {"OPENAI_API_KEY": "k"},
+         "the corpus holds no documents"),
+        (["research", "What is tea?"], {}, "citation_check_model (openai:gpt-4.1, openai:gpt-4.1-mini): no model "
+         "credentials: set OPENAI_API_KEY"),  # one line for all roles, the Tavily key on the next
         (["resume", "nosuchthread"], {}, "no run with thread id"),
         (["resume", "t", "--approve", "--reject", "x"], {}, "either --approve or --reject"),
     ],
 )
 def test_bad_input_exits_2_with_a_clear_message(tmp_path, args, env, message):
+    if "EMPTY_CORPUS" in args:
+        (tmp_path / "empty").mkdir()
+        (tmp_path / "empty" / "image.png").write_bytes(b"\x89PNG")
+        args = [str(tmp_path / "empty") if a == "EMPTY_CORPUS" else a for a in args]
     r = run(*args, "--db", tmp_path / "s.sqlite", env=env)
     assert r.returncode == 2, (r.stdout, r.stderr)
     assert message in r.stderr

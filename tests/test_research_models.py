@@ -23,6 +23,7 @@ from deep_research.research.models import (
     extract_json,
     is_context_length_error,
     is_transient,
+    ModelSetupError,
     missing_credentials_message,
 )
 
@@ -475,17 +476,18 @@ def test_local_server_needs_no_key(no_credentials):
 
 
 def test_missing_key_variable_is_named_with_the_role(no_credentials):
-    msg = missing_credentials_message(spec(role="summarization", api_key_env="MY_LLM_KEY",
-                                           base_url="http://vllm:8000/v1"))
-    assert "MY_LLM_KEY" in msg and "summarization" in msg
+    s = spec(role="summarization", api_key_env="MY_LLM_KEY", base_url="http://vllm:8000/v1")
+    msg = str(ModelSetupError(s, missing_credentials_message(s)))  # what preflight reports
+    assert "MY_LLM_KEY" in msg and msg.startswith("summarization_model = openai:gpt-4.1: ")
     no_credentials.setenv("MY_LLM_KEY", "secret")
     assert missing_credentials_message(spec(api_key_env="MY_LLM_KEY")) is None
 
 
 def test_azure_message_names_the_missing_variables(no_credentials):
     azure = spec(provider="azure_openai", model="my-deployment", role="final_report")
-    msg = missing_credentials_message(azure)
-    assert "AZURE_OPENAI_API_KEY" in msg and "AZURE_OPENAI_ENDPOINT" in msg and "final_report" in msg
+    msg = str(ModelSetupError(azure, missing_credentials_message(azure)))
+    assert "AZURE_OPENAI_API_KEY" in msg and "AZURE_OPENAI_ENDPOINT" in msg
+    assert msg.startswith("final_report_model = azure_openai:my-deployment: ")
     no_credentials.setenv("AZURE_OPENAI_API_KEY", "k")
     msg = missing_credentials_message(azure)
     assert "AZURE_OPENAI_ENDPOINT" in msg and "AZURE_OPENAI_API_KEY" not in msg

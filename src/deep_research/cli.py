@@ -21,8 +21,8 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     help="A deep-research agent whose every citation is a checked, verbatim sentence.",
 )
-out = Console()
-err = Console(stderr=True, soft_wrap=True, highlight=False)
+out = Console(emoji=False)  # ":x" in a model name is not an emoji code
+err = Console(stderr=True, soft_wrap=True, highlight=False, emoji=False)
 
 
 @app.callback()
@@ -225,9 +225,12 @@ def _print_result(values: dict, thread_id: str) -> int:
     out.print(usage_table(usage))
     for d in values.get("degradations") or []:
         _warn(f"{d.get('stage')}: {d.get('message')}")
-    for e in values.get("errors") or []:
-        err.print("[red]error:[/red] " + _esc(f"{e.get('stage')}: {e.get('message')}"), highlight=False)
     status = values.get("status")
+    for e in values.get("errors") or []:
+        if e.get("kind") == "failed" and status == "completed":  # a failure this run was resumed from
+            _warn(f"an earlier attempt failed at {e.get('stage')} and was resumed: {e.get('message')}")
+            continue
+        err.print("[red]error:[/red] " + _esc(f"{e.get('stage')}: {e.get('message')}"), highlight=False)
     if status == "brief_rejected":
         err.print("[red]The research brief was not approved; no research was done.[/red]")
         return 1
@@ -254,9 +257,9 @@ async def _run_research(question: str | None, context: dict, db: str, thread_id:
     from .publish.files import prepare_out_dir
     from .research.common import ResearchFailed
     from .research.configuration import Configuration
+    from .research.preflight import preflight
     from .research.runner import (
         RunHandle,
-        check_ready,
         compile_for,
         first_payload,
         load_deps,
@@ -276,7 +279,7 @@ async def _run_research(question: str | None, context: dict, db: str, thread_id:
         if thread_id is None:
             handle = RunHandle.new(context)
             cfg = Configuration.resolve({"configurable": {}}, context)
-            check_ready(cfg, deps)
+            await preflight(cfg, deps)  # every setup mistake reported now, before any cost
             prepare_out_dir(cfg.output_dir)  # an unwritable --out fails now, not after the research
             await save_run(store, handle, question or "")
             payload = first_payload(question or "")
@@ -284,7 +287,7 @@ async def _run_research(question: str | None, context: dict, db: str, thread_id:
             saved = await load_run(store, thread_id)
             merged = {**saved.get("context", {}), **context}
             handle = RunHandle.existing(thread_id, merged)
-            check_ready(Configuration.resolve({"configurable": {}}, merged), deps)
+            await preflight(Configuration.resolve({"configurable": {}}, merged), deps)
             payload = None
         graph = compile_for(deps, saver, store)
         if thread_id is not None:

@@ -23,9 +23,12 @@ from .sources import PageStore, owner_of
 log = logging.getLogger(__name__)
 
 
-class ResearchFailed(Exception):
+class ResearchFailed(RuntimeError):
     """A critical step failed for good. The run stops with this message; research gathered
-    so far stays in the checkpoint (resume retries the step) and in notes.md."""
+    so far stays in the checkpoint (resume retries the step) and in notes.md.
+
+    A ``RuntimeError`` so that the LangGraph API server shows its message (it hides the
+    message of exception types that do not derive from a built-in one)."""
 
     def __init__(self, stage: str, message: str, notes_path: str | None = None):
         message = message.removeprefix(f"{stage}: ")  # a model error already names its node

@@ -1,6 +1,6 @@
 """The research graph: thin wiring of the nodes defined in the sibling modules.
 
-clarify_with_user -> write_research_brief -> approve_research_brief (<-> revise_research_brief)
+preflight -> clarify_with_user -> write_research_brief -> approve_research_brief (<-> revise_research_brief)
 -> write_draft_report -> research_supervisor [supervisor <-> researchers] ->
 final_report_generation -> check_citations -> publish
 """
@@ -11,6 +11,8 @@ from langgraph.graph import END, START, StateGraph
 
 from .common import Deps
 from .configuration import Configuration
+from .failure import guarded
+from .preflight import PreflightNode
 from .report import ReportNodes
 from .scoping import ScopingNodes
 from .state import ResearchInput, ResearchState
@@ -22,17 +24,23 @@ def make_graph(deps: Deps | None = None, *, checkpointer=None, store=None):
     deps = deps or Deps()
     scoping, report = ScopingNodes(deps), ReportNodes(deps)
     g = StateGraph(ResearchState, input_schema=ResearchInput, context_schema=Configuration)
-    g.add_node("clarify_with_user", scoping.clarify_with_user, destinations=("write_research_brief", END))
-    g.add_node("write_research_brief", scoping.write_research_brief)
-    g.add_node("approve_research_brief", scoping.approve_research_brief,
-               destinations=("write_draft_report", "revise_research_brief", END))
-    g.add_node("revise_research_brief", scoping.revise_research_brief)
-    g.add_node("write_draft_report", scoping.write_draft_report)
-    g.add_node("research_supervisor", build_supervisor(deps))
-    g.add_node("final_report_generation", report.final_report_generation)
-    g.add_node("check_citations", report.check_citations)
-    g.add_node("publish", report.publish)
-    g.add_edge(START, "clarify_with_user")
+
+    def node(name, fn, **kw):  # every node records a failure in the thread's state (failure.py)
+        g.add_node(name, guarded(name, fn, root=True), **kw)
+
+    node("preflight", PreflightNode(deps).__call__)
+    node("clarify_with_user", scoping.clarify_with_user, destinations=("write_research_brief", END))
+    node("write_research_brief", scoping.write_research_brief)
+    node("approve_research_brief", scoping.approve_research_brief,
+         destinations=("write_draft_report", "revise_research_brief", END))
+    node("revise_research_brief", scoping.revise_research_brief)
+    node("write_draft_report", scoping.write_draft_report)
+    g.add_node("research_supervisor", build_supervisor(deps))  # its nodes are guarded inside
+    node("final_report_generation", report.final_report_generation)
+    node("check_citations", report.check_citations)
+    node("publish", report.publish)
+    g.add_edge(START, "preflight")
+    g.add_edge("preflight", "clarify_with_user")
     g.add_edge("write_research_brief", "approve_research_brief")
     g.add_edge("revise_research_brief", "approve_research_brief")
     g.add_edge("write_draft_report", "research_supervisor")

@@ -66,19 +66,29 @@ class BudgetExceeded(Exception):
 ModelFactory = Callable[[dict], BaseChatModel]
 
 
+class ModelSetupError(UserError):
+    """A role's model cannot be built: ``<role>_model = provider:model: problem``."""
+
+    def __init__(self, spec: dict, problem: str):
+        self.setting, self.value = f"{spec['role']}_model", f"{spec['provider']}:{spec['model']}"
+        self.problem = " ".join(problem.split())
+        super().__init__(f"{self.setting} = {self.value}: {self.problem}")
+
+
 def missing_credentials_message(spec: dict) -> str | None:
     provider, base_url, key_env = spec["provider"], spec.get("base_url"), spec.get("api_key_env")
     if key_env and not os.environ.get(key_env):
-        return (f"the {spec['role']} model needs an API key in the environment variable {key_env}, "
-                "which is not set")
+        return (f"needs an API key in the environment variable {key_env} (named by model_api_key_env or "
+                "<role>_model_api_key_env), which is not set")
     if provider == "openai" and not base_url and not key_env and not os.environ.get("OPENAI_API_KEY"):
-        return ("no model credentials: set OPENAI_API_KEY, or point the models at an OpenAI-compatible "
-                "server with --base-url (e.g. http://localhost:11434/v1 for Ollama; env OPENAI_BASE_URL), "
-                "or use Azure with --model azure_openai:DEPLOYMENT and AZURE_OPENAI_API_KEY/AZURE_OPENAI_ENDPOINT")
+        return ("no model credentials: set OPENAI_API_KEY (in the environment or a .env file), or point the "
+                "models at an OpenAI-compatible server with the model_base_url setting (CLI --base-url, env "
+                "OPENAI_BASE_URL; e.g. http://localhost:11434/v1 for Ollama), or use Azure with model = "
+                "azure_openai:DEPLOYMENT and AZURE_OPENAI_API_KEY/AZURE_OPENAI_ENDPOINT")
     if provider == "azure_openai":
         missing = [v for v in ("AZURE_OPENAI_API_KEY", "AZURE_OPENAI_ENDPOINT") if not os.environ.get(v)]
         if missing and not key_env:
-            return f"the {spec['role']} model uses Azure OpenAI but {' and '.join(missing)} is not set"
+            return f"uses Azure OpenAI but {' and '.join(missing)} is not set"
     return None
 
 
@@ -88,7 +98,7 @@ def default_model_factory(spec: dict) -> BaseChatModel:
 
     problem = missing_credentials_message(spec)
     if problem:
-        raise UserError(problem)
+        raise ModelSetupError(spec, problem)
     kwargs: dict[str, Any] = {"timeout": spec["timeout"], "max_retries": 0, "max_tokens": spec["max_tokens"]}
     if spec.get("base_url"):
         kwargs["base_url"] = spec["base_url"]
@@ -101,9 +111,10 @@ def default_model_factory(spec: dict) -> BaseChatModel:
     try:
         return init_chat_model(spec["model"], model_provider=spec["provider"], **kwargs)
     except ImportError as e:
-        raise UserError(f"model provider {spec['provider']!r} needs a package that is not installed: {e}") from None
+        raise ModelSetupError(spec, f"model provider {spec['provider']!r} needs a package that is not "
+                                    f"installed: {e}") from None
     except ValueError as e:
-        raise UserError(f"cannot use model {spec['provider']}:{spec['model']}: {e}") from None
+        raise ModelSetupError(spec, f"cannot use this model: {e}") from None
 
 
 # --- error classification -----------------------------------------------------------------
@@ -131,10 +142,12 @@ def is_context_length_error(e: BaseException) -> bool:
 def is_transient(e: BaseException) -> bool:
     if isinstance(e, (asyncio.TimeoutError, TimeoutError, ConnectionError)):
         return True
-    name = type(e).__name__
-    if name in {"RateLimitError", "APITimeoutError", "APIConnectionError", "InternalServerError",
+    # by class name along the hierarchy: provider packages subclass the SDK's errors
+    # (langchain-openai raises OpenAIConnectionError, an openai.APIConnectionError)
+    names = {c.__name__ for c in type(e).__mro__}
+    if names & {"RateLimitError", "APITimeoutError", "APIConnectionError", "InternalServerError",
                 "ServiceUnavailableError", "ConnectError", "ReadTimeout", "ConnectTimeout", "RemoteProtocolError",
-                "ReadError", "PoolTimeout"}:
+                "ReadError", "PoolTimeout", "ModelRateLimitError", "ModelConnectionError", "ModelTimeoutError"}:
         return True
     status = _status(e)
     return status is not None and (status == 429 or status == 408 or status >= 500)
@@ -449,5 +462,5 @@ __all__ = [
     "AIMessage", "BaseChatModel", "BudgetExceeded", "Meter", "ModelCallError", "ModelFactory",
     "StructuredOutputError", "ToolMessage", "Usage", "approx_tokens", "default_model_factory",
     "describe", "extract_json", "is_context_length_error", "is_transient", "merge_usage",
-    "message_text", "missing_credentials_message", "total_cost", "total_tokens",
+    "message_text", "missing_credentials_message", "ModelSetupError", "total_cost", "total_tokens",
 ]

@@ -85,7 +85,8 @@ class ReportNodes:
                                  + (f" (last errors: {'; '.join(failed)})" if failed else ""),
                                  str(path) if path else None)
         findings = "\n\n".join(f"### {n['topic']}\n{n['findings']}" for n in notes) or "(no findings)"
-        limits = [e["message"] for e in state.get("errors") or []]
+        # a failure the run was resumed from is history, not a limitation of this report
+        limits = [e["message"] for e in state.get("errors") or [] if e.get("kind") != "failed"]
         limits += [d["message"] for d in state.get("degradations") or []
                    if d.get("stage") in ("supervisor", "researcher") and d.get("kind") != "shortened"]
         if ctx.cfg.search_api.value == "none":

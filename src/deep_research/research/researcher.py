@@ -26,6 +26,7 @@ from ..errors import UserError
 from ..search.base import SearchResult
 from . import mcp, prompts
 from .common import Deps, NodeContext
+from .failure import guarded
 from .models import ModelCallError, approx_tokens, describe, message_text
 from .sources import SourceMeta, source_id_for
 from .state import ResearcherInput, ResearcherOutput, ResearcherState, error_record
@@ -369,9 +370,11 @@ def _findings_from_excerpts(excerpts: list[str]) -> str:
 def build_researcher(deps: Deps):
     nodes = ResearcherNodes(deps)
     g = StateGraph(ResearcherState, input_schema=ResearcherInput, output_schema=ResearcherOutput)
-    g.add_node("researcher", nodes.researcher, destinations=("researcher_tools", "compress_research"))
-    g.add_node("researcher_tools", nodes.researcher_tools, destinations=("researcher", "compress_research"))
-    g.add_node("compress_research", nodes.compress_research)
+    g.add_node("researcher", guarded("researcher", nodes.researcher),
+               destinations=("researcher_tools", "compress_research"))
+    g.add_node("researcher_tools", guarded("researcher_tools", nodes.researcher_tools),
+               destinations=("researcher", "compress_research"))
+    g.add_node("compress_research", guarded("compress_research", nodes.compress_research))
     g.add_edge(START, "researcher")
     g.add_edge("compress_research", END)
     return g.compile()

@@ -17,6 +17,7 @@ from langgraph.types import Command, Send
 
 from . import prompts
 from .common import Deps, NodeContext, ResearchFailed, asave_notes
+from .failure import guarded
 from .models import ModelCallError, message_text, total_cost, total_tokens
 from .researcher import build_researcher
 from .state import SupervisorInput, SupervisorOutput, SupervisorState, error_record
@@ -230,10 +231,11 @@ class SupervisorNodes:
 def build_supervisor(deps: Deps):
     nodes = SupervisorNodes(deps)
     g = StateGraph(SupervisorState, input_schema=SupervisorInput, output_schema=SupervisorOutput)
-    g.add_node("supervisor", nodes.supervisor, destinations=("supervisor_tools", END))
-    g.add_node("supervisor_tools", nodes.supervisor_tools, destinations=("researcher", "supervisor", END))
+    g.add_node("supervisor", guarded("supervisor", nodes.supervisor), destinations=("supervisor_tools", END))
+    g.add_node("supervisor_tools", guarded("supervisor_tools", nodes.supervisor_tools),
+               destinations=("researcher", "supervisor", END))
     g.add_node("researcher", build_researcher(deps))
-    g.add_node("collect", nodes.collect, destinations=("supervisor",))
+    g.add_node("collect", guarded("collect", nodes.collect), destinations=("supervisor",))
     g.add_edge(START, "supervisor")
     g.add_edge("researcher", "collect")
     return g.compile()

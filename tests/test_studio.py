@@ -1,0 +1,132 @@
+"""LangGraph Studio as a first-class surface: the real graph (no injected model or search)
+served by a real `langgraph dev`, driven with langgraph-sdk the way Studio does.
+
+Models are an OpenAI-compatible server on 127.0.0.1 answering from the test script; the
+request's model name says which script role it is for."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+
+import pytest
+
+from tests.support.devserver import langgraph_dev
+from tests.support.openai_server import ScriptServer
+from tests.support.scenario import QUESTION, full_script, write_corpus
+from tests.support.studio import stream_like_studio
+
+pytestmark = pytest.mark.server
+
+ROLES = ("research", "summarization", "compression", "final_report", "citation_check")
+SCRUBBED = ("OPENAI_API_KEY", "TAVILY_API_KEY", "OPENAI_BASE_URL", "AZURE_OPENAI_API_KEY",
+            "AZURE_OPENAI_ENDPOINT", "DEEP_RESEARCH_DEPS")
+
+
+def closed_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]  # nothing listens once the socket is closed
+
+
+@pytest.fixture(scope="module")
+def studio(tmp_path_factory):
+    """(base URL, model server, work folder) of a `langgraph dev` serving the real graph."""
+    import os
+
+    work = tmp_path_factory.mktemp("studio")
+    corpus = write_corpus(work / "corpus")
+    env = {k: "" for k in SCRUBBED if k in os.environ}
+    env.update({f"DEEP_RESEARCH_{role.upper()}_MODEL": f"openai:{role}" for role in ROLES})
+    env["DEEP_RESEARCH_OUTPUT_DIR"] = str(work / "reports")
+    with ScriptServer(full_script()) as models, \
+            langgraph_dev(work / "server", "deep_research.research.graph:graph", env=env,
+                          extra_args=["--n-jobs-per-worker", "4"]) as (base, _):
+        yield base, models, work, corpus
+
+
+def run_in_thread(base: str, **kwargs):
+    from langgraph_sdk import get_client
+
+    async def go():
+        client = get_client(url=base)
+        thread = await client.threads.create()
+        run = await stream_like_studio(client, thread["thread_id"], **kwargs)
+        state = await client.threads.get_state(thread["thread_id"])
+        runs = await client.runs.list(thread["thread_id"])
+        return run, state, runs
+
+    return asyncio.run(go())
+
+
+SETUP_MISTAKES = {
+    "no Tavily key": ({"search_api": "tavily"}, ["TAVILY_API_KEY", "search_api"]),
+    "missing corpus": ({"search_api": "local", "corpus_path": "/nonexistent/corpus"},
+                       ["corpus_path = /nonexistent/corpus", "does not exist"]),
+    "unknown model provider": ({"search_api": "none", "research_model": "nosuchprovider:model-x"},
+                               ["research_model = nosuchprovider:model-x", "Unsupported provider"]),
+    "provider package missing": ({"search_api": "none", "final_report_model": "anthropic:claude-x"},
+                                 ["final_report_model = anthropic:claude-x", "langchain-anthropic"]),
+    "bad MCP setting": ({"search_api": "none", "mcp_config": {"url": "http://127.0.0.1:9/mcp"}},
+                        ["mcp_config needs \"tools\""]),
+    "key variable not set": ({"search_api": "none", "model_api_key_env": "NO_SUCH_KEY_VAR"},
+                             ["NO_SUCH_KEY_VAR", "model_api_key_env"]),
+}
+
+
+@pytest.mark.parametrize("mistake", list(SETUP_MISTAKES))
+def test_setup_mistake_is_the_runs_error_and_in_the_state_before_any_model_call(studio, mistake):
+    base, models, _, _ = studio
+    context, expected = SETUP_MISTAKES[mistake]
+    before = len(models.requests)
+    run, state, runs = run_in_thread(base, input={"messages": [{"role": "user", "content": QUESTION}]},
+                                     context={"model_base_url": models.base_url, **context})
+    # the run's error carries the message (not "An internal error occurred")
+    assert run.error is not None, run.events
+    assert run.error["error"] == "UserError"
+    for text in expected:
+        assert text in run.error["message"], run.error
+    assert runs[0]["status"] == "error"
+    # the thread's state says what failed, where, and why
+    values = state["values"]
+    assert values["status"] == "failed"
+    failure = values["errors"][-1]
+    assert failure["stage"] == "preflight" and failure["kind"] == "failed"
+    assert failure["message"] == run.error["message"]
+    # ... and nothing was spent
+    assert len(models.requests) == before
+    assert "clarify_with_user" not in run.nodes
+
+
+def test_a_model_server_that_is_down_is_named_in_the_runs_error_and_state_and_a_rerun_retries(studio):
+    from langgraph_sdk import get_client
+
+    base, models, _, corpus = studio
+    down = f"http://127.0.0.1:{closed_port()}/v1"
+    context = {"search_api": "local", "corpus_path": str(corpus), "write_pdf": False}
+
+    async def go():
+        client = get_client(url=base)
+        tid = (await client.threads.create())["thread_id"]
+        failed = await stream_like_studio(client, tid, input={"messages": [{"role": "user", "content": QUESTION}]},
+                                          context={**context, "model_base_url": down, "max_retries": 0})
+        state = await client.threads.get_state(tid)
+        # the server is back: a run without input on the thread retries the failed step
+        again = await stream_like_studio(client, tid, input=None,
+                                         context={**context, "model_base_url": models.base_url})
+        return failed, state, again, await client.threads.get_state(tid)
+
+    failed, state, again, final = asyncio.run(go())
+    assert failed.error and failed.error["error"] == "ResearchFailed", failed.error
+    message = failed.error["message"]
+    assert message.startswith("clarify_with_user: model call failed: OpenAIConnectionError: Connection error"), \
+        message
+    values = state["values"]
+    assert values["status"] == "failed"
+    assert values["errors"][-1]["stage"] == "clarify_with_user"
+    assert values["errors"][-1]["message"] == message.removeprefix("clarify_with_user: ")
+    assert state["next"] == ["clarify_with_user"]
+    assert again.error is None, again.error
+    assert again.nodes[0] == "clarify_with_user"  # preflight is not run again: the failed step is
+    assert final["values"]["status"] == "completed"
+    assert "OpenAIConnectionError" not in final["values"]["final_report"]  # history, not a limitation
