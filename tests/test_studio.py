@@ -7,6 +7,7 @@ request's model name says which script role it is for."""
 from __future__ import annotations
 
 import asyncio
+import json
 import socket
 
 import pytest
@@ -130,3 +131,39 @@ def test_a_model_server_that_is_down_is_named_in_the_runs_error_and_state_and_a_
     assert again.nodes[0] == "clarify_with_user"  # preflight is not run again: the failed step is
     assert final["values"]["status"] == "completed"
     assert "OpenAIConnectionError" not in final["values"]["final_report"]  # history, not a limitation
+
+
+# --- budgets under Studio's "messages" streaming ----------------------------------------------
+def research_rounds(requests: list[dict]) -> int:
+    return sum(1 for q in requests if q["model"] == "research"
+               and "You lead a research team" in json.dumps(q["messages"]))
+
+
+@pytest.mark.parametrize("omit_usage", [False, True], ids=["usage reported", "no usage: estimated"])
+def test_a_token_budget_stops_research_while_streaming_messages(studio, omit_usage):
+    """Every model call streams under "messages"; the server reports usage only when asked
+    (stream_options), or never: either way the budget is counted and stops research."""
+    from tests.test_budgets import budget_script
+
+    base, _, _, corpus = studio
+    context = {"search_api": "local", "corpus_path": str(corpus), "write_pdf": False, "allow_clarification": False,
+               "max_researcher_iterations": 3, "max_react_tool_calls": 6, "max_total_tokens": 12_000}
+    with ScriptServer(budget_script([]), omit_usage=omit_usage) as models:
+        run, state, _ = run_in_thread(base, input={"messages": [{"role": "user", "content": QUESTION}]},
+                                      context={**context, "model_base_url": models.base_url},
+                                      stream_subgraphs=True)
+        requests = list(models.requests)
+    assert run.error is None, run.error
+    # the calls did stream, and usage was asked for
+    assert requests and all(q.get("stream") for q in requests)
+    assert all((q.get("stream_options") or {}).get("include_usage") for q in requests)
+    values = state["values"]
+    assert values["status"] == "completed" and values["budget_exhausted"] is True
+    assert any(d["message"].startswith("research stopped early: token budget reached")
+               for d in values["degradations"])
+    assert research_rounds(requests) < 3  # stopped before the round limit
+    usage = values["usage"]
+    assert sum(u["input_tokens"] + u["output_tokens"] for u in usage.values()) >= 12_000
+    estimated = sum(u.get("estimated", 0) for u in usage.values())
+    calls = sum(u["calls"] for u in usage.values())
+    assert estimated == (calls if omit_usage else 0)

@@ -25,6 +25,7 @@ from typing import Any, Callable, Sequence, TypeVar
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
+from langgraph.constants import TAG_NOSTREAM
 from pydantic import BaseModel, ValidationError
 
 from ..errors import UserError, redact
@@ -108,6 +109,10 @@ def default_model_factory(spec: dict) -> BaseChatModel:
         kwargs["api_key"] = "not-needed"  # local servers accept any key
     if spec["provider"] == "azure_openai":
         kwargs["azure_deployment"] = spec["model"]
+    if spec["provider"] in ("openai", "azure_openai"):
+        # Under LangGraph's "messages" stream mode (Studio) every call streams; without this
+        # a custom base URL or Azure gets no usage in streamed replies, and budgets count 0.
+        kwargs["stream_usage"] = True
     try:
         return init_chat_model(spec["model"], model_provider=spec["provider"], **kwargs)
     except ImportError as e:
@@ -169,6 +174,7 @@ class Usage:
     cost_usd: float = 0.0
     repairs: int = 0  # malformed answers asked again (invalid structured output, empty reply)
     shortened: int = 0  # requests shortened after a context-length error
+    estimated: int = 0  # calls whose reply carried no usage: their tokens are an estimate
 
     def add(self, other: "Usage") -> None:
         self.calls += other.calls
@@ -179,6 +185,7 @@ class Usage:
         self.cost_usd += other.cost_usd
         self.repairs += other.repairs
         self.shortened += other.shortened
+        self.estimated += other.estimated
 
     def any(self) -> bool:
         """Whether anything happened worth recording."""
@@ -187,7 +194,8 @@ class Usage:
     def as_dict(self) -> dict:
         return {"calls": self.calls, "input_tokens": self.input_tokens, "output_tokens": self.output_tokens,
                 "seconds": round(self.seconds, 3), "retries": self.retries, "cost_usd": round(self.cost_usd, 6),
-                "repairs": self.repairs, "shortened": self.shortened}
+                "repairs": self.repairs, "shortened": self.shortened,
+                **({"estimated": self.estimated} if self.estimated else {})}
 
 
 def merge_usage(left: dict | None, right: dict | None) -> dict:
@@ -266,7 +274,10 @@ class Meter:
         while True:
             t0 = time.perf_counter()
             try:
-                result = await asyncio.wait_for(model.ainvoke(msgs, **kwargs), timeout=self.timeout_s)
+                # "nostream": internal calls stay out of the chat's "messages" stream (Studio);
+                # the chat gets the report as one message, progress comes as updates/custom events
+                result = await asyncio.wait_for(model.ainvoke(msgs, config={"tags": [TAG_NOSTREAM]}, **kwargs),
+                                                timeout=self.timeout_s)
             except Exception as e:  # classified below; nothing is swallowed
                 self.usage.seconds += time.perf_counter() - t0
                 if is_context_length_error(e) and shortened < self.max_context_retries:
@@ -291,6 +302,9 @@ class Meter:
             self.usage.calls += 1
             meta = getattr(result, "usage_metadata", None) or {}
             inp, out = int(meta.get("input_tokens", 0) or 0), int(meta.get("output_tokens", 0) or 0)
+            if not (inp or out):  # the server sent no usage: estimated, and recorded as such
+                inp, out = estimate_tokens(msgs), estimate_reply_tokens(result)
+                self.usage.estimated += 1
             self.usage.input_tokens += inp
             self.usage.output_tokens += out
             price = _price(model)
@@ -453,6 +467,38 @@ def message_text(message: BaseMessage) -> str:
     return _text_of(message.content) if not isinstance(message.content, str) else message.content
 
 
+# Pieces a BPE tokenizer (cl100k/o200k-like) keeps as about one token each: a short run of
+# letters, up to three digits, one punctuation mark, one CJK/kana/hangul character, a line
+# break run. Long words count one token per 6 letters. Offline and deterministic: tokenizer
+# files are not downloaded at run time; the estimate is recorded as one ("estimated").
+_TOKEN_PIECE = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]"
+                          r"|[^\W\d_]+|\d{1,3}|\n+|[^\w\s]|_")
+
+
+def estimate_text_tokens(text: str) -> int:
+    n = 0
+    for m in _TOKEN_PIECE.finditer(text):
+        piece = m.group()
+        n += 1 + (len(piece) - 1) // 6 if piece[0].isalpha() and len(piece) > 1 else 1
+    return n
+
+
+def estimate_tokens(messages: Sequence[BaseMessage]) -> int:
+    """Estimated prompt tokens of a request (text, tool calls, 4 tokens of framing a message)."""
+    return sum(estimate_text_tokens(message_text(m)) + _tool_call_tokens(m) + 4 for m in messages)
+
+
+def estimate_reply_tokens(reply: Any) -> int:
+    text = message_text(reply) if isinstance(reply, BaseMessage) else str(getattr(reply, "content", reply))
+    return max(1, estimate_text_tokens(text) + (_tool_call_tokens(reply) if isinstance(reply, BaseMessage) else 0))
+
+
+def _tool_call_tokens(m: BaseMessage) -> int:
+    calls = getattr(m, "tool_calls", None) or []
+    return sum(estimate_text_tokens(f"{c.get('name')} {json.dumps(c.get('args'), ensure_ascii=False)}") + 3
+               for c in calls)
+
+
 def approx_tokens(messages: Sequence[BaseMessage]) -> int:
     """Cheap token estimate (4 characters a token) used for the summarisation threshold."""
     return sum(len(message_text(m)) for m in messages) // 4 + 4 * len(messages)
@@ -461,6 +507,6 @@ def approx_tokens(messages: Sequence[BaseMessage]) -> int:
 __all__ = [
     "AIMessage", "BaseChatModel", "BudgetExceeded", "Meter", "ModelCallError", "ModelFactory",
     "StructuredOutputError", "ToolMessage", "Usage", "approx_tokens", "default_model_factory",
-    "describe", "extract_json", "is_context_length_error", "is_transient", "merge_usage",
+    "describe", "estimate_tokens", "extract_json", "is_context_length_error", "is_transient", "merge_usage",
     "message_text", "missing_credentials_message", "ModelSetupError", "total_cost", "total_tokens",
 ]
