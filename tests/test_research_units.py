@@ -308,7 +308,9 @@ def test_allow_clarification_true_asks_the_model_first(corpus, tmp_path):
     state = asyncio.run(drive(graph, start(), context(tmp_path, allow_clarification=True,
                                                       require_brief_approval=True)))
     assert [name for _, name in script.log][:2] == ["clarify", "brief"]
-    assert state.values["messages"][-1].content == "I will research X."
+    assert state.values["messages"][-2].content == "I will research X."
+    # the brief to approve is the next chat turn
+    assert state.values["messages"][-1].name == "brief" and BRIEF in state.values["messages"][-1].content
 
 
 def test_no_brief_approval_goes_straight_to_draft(corpus, tmp_path):

@@ -167,3 +167,38 @@ def test_a_token_budget_stops_research_while_streaming_messages(studio, omit_usa
     estimated = sum(u.get("estimated", 0) for u in usage.values())
     calls = sum(u["calls"] for u in usage.values())
     assert estimated == (calls if omit_usage else 0)
+
+
+# --- the chat ----------------------------------------------------------------------------------
+def test_the_report_is_the_last_chat_message_and_model_calls_do_not_stream_into_the_chat(studio):
+    from tests.support.studio import last_ai_message
+
+    base, models, _, corpus = studio
+    context = {"search_api": "local", "corpus_path": str(corpus), "write_pdf": False,
+               "model_base_url": models.base_url}
+    run, state, _ = run_in_thread(base, input={"messages": [{"role": "user", "content": QUESTION}]},
+                                  context=context, stream_subgraphs=True)
+    assert run.error is None, run.error
+    values = state["values"]
+    assert values["status"] == "completed"
+    # the chat's last turn is the checked report, with the citation summary and the files
+    last = last_ai_message(values)
+    assert last is values["messages"][-1] or last == values["messages"][-1]
+    text = last["content"]
+    assert text.startswith(values["report_markdown"].rstrip())
+    summary = values["citation_summary"]
+    assert (f"Citations: {summary['verified']} verified, {summary['repaired']} repaired, "
+            f"{summary['unsupported']} unsupported") in text
+    assert values["outputs"]["dir"] in text and "report.md" in text
+    # no model call streamed tokens, in any namespace; the chat (root namespace) got only
+    # whole turns that are in the thread's messages
+    assert run.message_events, run.events
+    assert not [e for e in run.message_events if e[1] == "AIMessageChunk"]
+    ids = {m["id"] for m in values["messages"]}
+    root = [e for e in run.message_events if e[0] == "messages"]
+    assert root and {e[2] for e in root} <= ids
+    assert root[-1][2] == last["id"]
+    # progress stays visible: node updates and custom stage events
+    assert "publish" in run.nodes and "researcher" in run.nodes
+    stages = [c.get("stage") for c in run.custom if isinstance(c, dict)]
+    assert {"brief", "draft", "research", "final report", "citation check", "publish"} <= set(stages)

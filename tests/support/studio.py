@@ -17,6 +17,8 @@ class StudioRun:
     run_id: str | None = None
     error: dict | None = None  # the stream's error event: {"error": type name, "message": ...}
     token_chunks: list[tuple[str, dict]] = field(default_factory=list)  # (text, metadata) from messages-tuple
+    # every messages-tuple event of any namespace: (event name, message type, id, text)
+    message_events: list[tuple[str, str, str | None, str]] = field(default_factory=list)
     partial_messages: list[dict] = field(default_factory=list)  # messages/partial payloads
     updates: list[dict] = field(default_factory=list)
     custom: list[Any] = field(default_factory=list)
@@ -45,18 +47,19 @@ async def stream_like_studio(client, thread_id: str, *, input: Any = None, comma
             out.run_id = data.get("run_id")
         elif event == "error":
             out.error = data
-        elif event == "messages":  # messages-tuple: [chunk, metadata]
-            chunk, meta = data
+        elif event.split("|")[0] == "messages" and isinstance(data, list | tuple) and len(data) == 2:
+            chunk, meta = data  # messages-tuple: [message or chunk, metadata]
             content = chunk.get("content")
             text = content if isinstance(content, str) else "".join(
                 p.get("text", "") for p in content or [] if isinstance(p, dict))
-            if chunk.get("type", "").startswith("AIMessage") or chunk.get("type") == "ai":
+            out.message_events.append((event, chunk.get("type", ""), chunk.get("id"), text))
+            if event == "messages" and chunk.get("type") in ("ai", "AIMessageChunk"):
                 out.token_chunks.append((text, meta))
-        elif event == "messages/partial":
+        elif event.split("|")[0] == "messages/partial":
             out.partial_messages.extend(data)
-        elif event == "updates" and isinstance(data, dict):
+        elif event.split("|")[0] == "updates" and isinstance(data, dict):
             out.updates.append(data)
-        elif event == "custom":
+        elif event.split("|")[0] == "custom":
             out.custom.append(data)
         elif event == "values" and isinstance(data, dict):
             out.values = data

@@ -165,6 +165,8 @@ class NodeContext:
 def conversation_text(messages: list[AnyMessage]) -> str:
     lines = []
     for m in messages:
+        if getattr(m, "name", None) == "error":  # a failure notice for the user, not conversation
+            continue
         who = "User" if isinstance(m, HumanMessage) else "Assistant"
         lines.append(f"{who}: {message_text(m)}")
     return "\n".join(lines)

@@ -27,6 +27,7 @@ from langgraph.errors import GraphBubbleUp
 from langgraph.types import Command
 
 from ..errors import UserError
+from .chat import failure_message
 from .common import ResearchFailed, asave_notes
 from .configuration import Configuration
 from .models import ModelCallError, describe
@@ -34,6 +35,7 @@ from .models import ModelCallError, describe
 log = logging.getLogger(__name__)
 
 FAILED = "failed"  # the ``kind`` of an errors entry that stopped the run
+ADDITIVE = ("errors", "messages")  # channels with a reducer: one write per failure
 
 try:  # where LangGraph keeps these; checked by tests/test_studio.py against the installed version
     from langgraph._internal._constants import (
@@ -76,7 +78,7 @@ async def record_failure(config: dict, update: dict) -> bool:
     saved = await saver.aget_tuple(target)
     earlier = [w[1] for w in (saved.pending_writes if saved else None) or () if w[0] == NULL_TASK_ID]
     writes = [("errors", [])] * len(earlier) + [(k, v) for k, v in update.items()
-                                                if k == "errors" or k not in earlier]
+                                                if k in ADDITIVE or k not in earlier]
     await saver.aput_writes(target, writes, NULL_TASK_ID)
     return True
 
@@ -110,7 +112,8 @@ async def fail(stage: str, e: Exception, state: dict, config: dict, runtime: Any
     if isinstance(out, ResearchFailed) and out.notes_path is None:
         out.notes_path = notes
     try:
-        await record_failure(config, {"status": "failed", "errors": [failure_record(stage, message, notes)]})
+        await record_failure(config, {"status": "failed", "errors": [failure_record(stage, message, notes)],
+                                      "messages": [failure_message(stage, message, notes)]})
     except Exception as problem:  # noqa: BLE001 - the failure itself is still raised
         log.error("could not record the failure in the thread state: %s", describe(problem))
     out.recorded = True  # type: ignore[attr-defined]

@@ -19,6 +19,7 @@ from ..citations.refs import replace_spans
 from ..citations.verify import SourceIndex
 from ..publish import detect_lang, publish_report, write_atomic
 from . import prompts
+from .chat import report_message
 from .common import Deps, NodeContext, ResearchFailed, asave_notes, notes_markdown, run_dir
 from .models import Meter, ModelCallError, describe, is_transient
 from .state import ResearchState, error_record
@@ -218,8 +219,9 @@ class ReportNodes:
             notes = await asave_notes(ctx.cfg, state, ctx.thread_id)
             raise ResearchFailed("publish", describe(e), str(notes) if notes else None) from e
         update: dict[str, Any] = {"degradations": degradations} if degradations else {}
+        citation_summary = {**(state.get("citation_summary") or {}), **summary}
         return {**update, **ctx.usage_update(), "outputs": files, "report_markdown": ui,
-                "citation_summary": {**(state.get("citation_summary") or {}), **summary},
+                "citation_summary": citation_summary, "messages": [report_message(ui, citation_summary, files)],
                 "status": "completed", "stage": "done", "run_dir": files["dir"]}
 
 

@@ -11,6 +11,7 @@ from langgraph.types import Command, interrupt
 from pydantic import BaseModel, Field
 
 from . import prompts
+from .chat import brief_message
 from .common import Deps, NodeContext, ResearchFailed, asave_notes, conversation_text
 from .models import ModelCallError, describe, merge_usage, message_text, total_cost, total_tokens
 from .state import ResearchState, error_record
@@ -106,7 +107,10 @@ class ScopingNodes:
         degradations = update.pop("degradations", []) + ctx.shortened("conversation")
         if degradations:
             update["degradations"] = degradations
-        return {**update, **ctx.usage_update(), "research_brief": brief.research_brief.strip(), "brief_rounds": 0}
+        text = brief.research_brief.strip()
+        if ctx.cfg.require_brief_approval:  # the brief to approve, as a chat turn
+            update["messages"] = [brief_message(text, 1, ctx.cfg.max_brief_refinement_rounds + 1)]
+        return {**update, **ctx.usage_update(), "research_brief": text, "brief_rounds": 0}
 
     async def approve_research_brief(self, state: ResearchState, config, runtime) -> Command:
         """Pause for a human: {"type": "approve"} or {"type": "reject", "feedback": "..."}.
@@ -146,8 +150,9 @@ class ScopingNodes:
                                                [HumanMessage(prompt)], ctx.cfg.structured_output)
         except ModelCallError as e:
             raise await _critical(ctx, state, "revise_research_brief", e) from e
-        return {**ctx.usage_update(), "research_brief": brief.research_brief.strip(),
-                "brief_rounds": state.get("brief_rounds", 0) + 1}
+        text, rounds = brief.research_brief.strip(), state.get("brief_rounds", 0) + 1
+        return {**ctx.usage_update(), "research_brief": text, "brief_rounds": rounds,
+                "messages": [brief_message(text, rounds + 1, ctx.cfg.max_brief_refinement_rounds + 1)]}
 
     async def write_draft_report(self, state: ResearchState, config, runtime) -> dict:
         ctx = NodeContext.make("write_draft_report", self.deps, config, runtime)
