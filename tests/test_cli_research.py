@@ -110,3 +110,36 @@ def test_bad_input_exits_2_with_a_clear_message(tmp_path, args, env, message):
     assert r.returncode == 2, (r.stdout, r.stderr)
     assert message in r.stderr
     assert "Traceback" not in r.stderr + r.stdout
+
+
+def test_dotenv_in_the_working_folder_is_loaded_and_the_environment_wins(tmp_path):
+    """`.env` is read like langgraph.json's "env" for `langgraph dev`: here it holds a bad
+    MCP setting, which preflight reports before any model call."""
+    work = tmp_path / "work"
+    work.mkdir()
+    (work / ".env").write_text('OPENAI_API_KEY=sk-from-dotenv-1234567890\n'
+                               'DEEP_RESEARCH_MCP_CONFIG={"url": "http://127.0.0.1:9/mcp"}\n')
+
+    def cli(*args, **env):
+        full = {k: v for k, v in os.environ.items()
+                if k not in ("OPENAI_API_KEY", "TAVILY_API_KEY", "OPENAI_BASE_URL", "DEEP_RESEARCH_ENV_FILE",
+                             "DEEP_RESEARCH_MCP_CONFIG")}
+        full.update(PYTHONPATH=str(ROOT), **env)
+        return subprocess.run([sys.executable, "-m", "deep_research.cli", *map(str, args)], capture_output=True,
+                              text=True, cwd=work, env=full, timeout=120, stdin=subprocess.DEVNULL)
+
+    r = cli("research", "What is tea?", "--search", "none", "--db", tmp_path / "s.sqlite")
+    assert r.returncode == 2 and 'mcp_config needs "tools"' in r.stderr, r.stderr
+    assert "OPENAI_API_KEY" not in r.stderr  # the key came from .env too
+    # a variable set in the environment wins over .env
+    r = cli("research", "What is tea?", "--search", "none", "--db", tmp_path / "s.sqlite",
+            DEEP_RESEARCH_MCP_CONFIG='{"url": "http://127.0.0.1:9/mcp", "tools": ["t"], '
+                                     '"headers_env": {"Authorization": "NO_SUCH_TOKEN_VAR"}}')
+    assert r.returncode == 2 and "NO_SUCH_TOKEN_VAR" in r.stderr, r.stderr
+    # another file, or none
+    (work / "other.env").write_text("OPENAI_API_KEY=sk-other-1234567890\n")
+    r = cli("research", "What is tea?", "--search", "none", "--db", tmp_path / "s.sqlite",
+            DEEP_RESEARCH_ENV_FILE="none")
+    assert r.returncode == 2 and "no model credentials" in r.stderr and "mcp_config" not in r.stderr, r.stderr
+    r = cli("research", "What is tea?", "--db", tmp_path / "s.sqlite", DEEP_RESEARCH_ENV_FILE=str(work / "nope"))
+    assert r.returncode == 2 and "DEEP_RESEARCH_ENV_FILE" in r.stderr and "no such file" in r.stderr

@@ -38,10 +38,14 @@ def studio(tmp_path_factory):
     work = tmp_path_factory.mktemp("studio")
     corpus = write_corpus(work / "corpus")
     env = {k: "" for k in SCRUBBED if k in os.environ}
-    env.update({f"DEEP_RESEARCH_{role.upper()}_MODEL": f"openai:{role}" for role in ROLES})
+    env.update({f"DEEP_RESEARCH_{role.upper()}_MODEL": f"openai:{role}" for role in ROLES[:-1]})
     env["DEEP_RESEARCH_OUTPUT_DIR"] = str(work / "reports")
+    # langgraph.json's "env": the last role's model comes from .env (a run that completes
+    # shows it was read: the script answers no other model name for that role)
+    (work / "server").mkdir()
+    (work / "server" / ".env").write_text(f"DEEP_RESEARCH_{ROLES[-1].upper()}_MODEL=openai:{ROLES[-1]}\n")
     with ScriptServer(full_script()) as models, \
-            langgraph_dev(work / "server", "deep_research.research.graph:graph", env=env,
+            langgraph_dev(work / "server", "deep_research.research.graph:graph", env=env, env_file=".env",
                           extra_args=["--n-jobs-per-worker", "4"]) as (base, _):
         yield base, models, work, corpus
 
@@ -190,6 +194,8 @@ def test_the_report_is_the_last_chat_message_and_model_calls_do_not_stream_into_
     assert (f"Citations: {summary['verified']} verified, {summary['repaired']} repaired, "
             f"{summary['unsupported']} unsupported") in text
     assert values["outputs"]["dir"] in text and "report.md" in text
+    # the citation-check model (its name set in the server's .env) fixed the wrong quote
+    assert summary["fixed_by_agent"] == 1 and summary["unsupported"] == 0
     # no model call streamed tokens, in any namespace; the chat (root namespace) got only
     # whole turns that are in the thread's messages
     assert run.message_events, run.events

@@ -136,8 +136,7 @@ def _context_from_options(**opts) -> dict:
         if value is None or value is False and key not in ("pdf",):
             continue
         if key == "model":
-            for role in ("research", "summarization", "compression", "final_report", "citation_check"):
-                ctx[f"{role}_model"] = value
+            ctx["model"] = value  # every role (a run's general setting beats a role's from the environment)
         elif key == "yes" and value:
             ctx["allow_clarification"] = False
         elif key == "approve_brief" and value:
@@ -470,10 +469,32 @@ def _print_index_report(folder: Path, report) -> None:
         _warn("the index is empty: a search of this corpus finds nothing")
 
 
+def load_env_file() -> Path | None:
+    """Variables from ``.env`` in the working folder (or the file DEEP_RESEARCH_ENV_FILE
+    names; "none" for no file), as ``langgraph dev`` loads them through langgraph.json.
+    Variables already set in the environment win."""
+    from dotenv import load_dotenv
+
+    named = os.environ.get("DEEP_RESEARCH_ENV_FILE")
+    if named is not None and named.strip().lower() in ("", "none"):
+        return None
+    path = Path(named).expanduser() if named else Path.cwd() / ".env"
+    if not path.is_file():
+        if named:
+            raise UserError(f"DEEP_RESEARCH_ENV_FILE={named}: no such file")
+        return None
+    try:
+        load_dotenv(path, override=False)
+    except (OSError, UnicodeDecodeError) as e:
+        raise UserError(f"cannot read the environment file {path}: {e}") from None
+    return path
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point: user errors print one clear line and exit 2, never a traceback."""
     debug = bool(os.environ.get("DEEP_RESEARCH_DEBUG"))
     try:
+        load_env_file()
         rc = app(args=argv, standalone_mode=False)  # click returns typer.Exit's code here
         return rc if isinstance(rc, int) else 0
     except UserError as e:

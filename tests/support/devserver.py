@@ -24,11 +24,14 @@ def free_port() -> int:
 
 @contextmanager
 def langgraph_dev(workdir: Path, graph: str, *, env: dict | None = None, auth: str | None = None,
-                  extra_args: list[str] | None = None, timeout_s: float = 120):
+                  extra_args: list[str] | None = None, timeout_s: float = 120, env_file: str | None = None):
     """Yields the server's base URL and process; the log is in workdir/server.log.
-    ``extra_args`` go to `langgraph dev` (e.g. ``["--n-jobs-per-worker", "20"]``)."""
+    ``extra_args`` go to `langgraph dev` (e.g. ``["--n-jobs-per-worker", "20"]``);
+    ``env_file`` is langgraph.json's "env" (a .env file, relative to workdir)."""
     workdir.mkdir(parents=True, exist_ok=True)
     config = {"dependencies": [str(ROOT)], "graphs": {"deep_research": graph}, "python_version": "3.11"}
+    if env_file:
+        config["env"] = env_file
     if auth:
         config["auth"] = {"path": auth}
     cfg_path = workdir / "langgraph.json"

@@ -37,6 +37,21 @@ def _ui(kind: str, description: str, **extra: Any) -> dict:
     return {"x_oap_ui_config": {"type": kind, "description": description, **extra}}
 
 
+# Each role's model when neither the role's setting nor ``model`` is set.
+ROLE_MODELS = {"research": "openai:gpt-4.1", "summarization": "openai:gpt-4.1-mini",
+               "compression": "openai:gpt-4.1", "final_report": "openai:gpt-4.1",
+               "citation_check": "openai:gpt-4.1-mini"}
+# A role's setting, and the setting for every role that it overrides.
+ROLE_SETTINGS = {"_model": "model", "_model_base_url": "model_base_url", "_model_api_key_env": "model_api_key_env"}
+
+
+def _role_ui(role: str, what: str) -> dict:
+    if what == "base_url":
+        return _ui("text", f"OpenAI-compatible server for the {role} model only (default: model_base_url).")
+    return _ui("text", f"Environment variable holding the API key of the {role} model's server "
+                       "(default: model_api_key_env).")
+
+
 def _is_dict_field(annotation: Any) -> bool:
     return annotation is dict or dict in typing.get_args(annotation) or typing.get_origin(annotation) is dict
 
@@ -87,30 +102,46 @@ class Configuration(BaseModel):
         None, gt=0, json_schema_extra=_ui("number", "Stop research at this estimated cost (models with known prices)."))
 
     # --- models -----------------------------------------------------------------------
-    research_model: str = Field("openai:gpt-4.1", json_schema_extra=_ui("text", "provider:model for the supervisor and researchers."))
-    summarization_model: str = Field("openai:gpt-4.1-mini", json_schema_extra=_ui("text", "provider:model for page summaries."))
-    compression_model: str = Field("openai:gpt-4.1", json_schema_extra=_ui("text", "provider:model that condenses research."))
-    final_report_model: str = Field("openai:gpt-4.1", json_schema_extra=_ui("text", "provider:model that writes the report."))
-    citation_check_model: str = Field("openai:gpt-4.1-mini", json_schema_extra=_ui("text", "provider:model that fixes unsupported citations."))
+    # One model, endpoint and key for every role, unless a role sets its own.
+    model: str | None = Field(
+        None, json_schema_extra=_ui("text", "provider:model for every role that does not set its own, e.g. "
+                                    "openai:gpt-4.1 or, with model_base_url, openai:qwen2.5:14b."))
+    research_model: str | None = Field(None, json_schema_extra=_ui(
+        "text", f"provider:model for the supervisor and researchers (default: model, else {ROLE_MODELS['research']})."))
+    summarization_model: str | None = Field(None, json_schema_extra=_ui(
+        "text", f"provider:model for page summaries (default: model, else {ROLE_MODELS['summarization']})."))
+    compression_model: str | None = Field(None, json_schema_extra=_ui(
+        "text", f"provider:model that condenses research (default: model, else {ROLE_MODELS['compression']})."))
+    final_report_model: str | None = Field(None, json_schema_extra=_ui(
+        "text", f"provider:model that writes the draft and the report (default: model, else "
+                f"{ROLE_MODELS['final_report']})."))
+    citation_check_model: str | None = Field(None, json_schema_extra=_ui(
+        "text", f"provider:model that fixes unsupported citations (default: model, else "
+                f"{ROLE_MODELS['citation_check']})."))
     research_model_max_tokens: int = Field(8000, ge=256, json_schema_extra=_ui("number", "Output tokens per call."))
     summarization_model_max_tokens: int = Field(4000, ge=256, json_schema_extra=_ui("number", "Output tokens per call."))
     compression_model_max_tokens: int = Field(8000, ge=256, json_schema_extra=_ui("number", "Output tokens per call."))
     final_report_model_max_tokens: int = Field(12000, ge=256, json_schema_extra=_ui("number", "Output tokens per call."))
     citation_check_model_max_tokens: int = Field(2000, ge=256, json_schema_extra=_ui("number", "Output tokens per call."))
     model_base_url: str | None = Field(
-        None, json_schema_extra=_ui("text", "OpenAI-compatible server for every role (Ollama, vLLM, llama.cpp, OpenRouter)."))
+        None, json_schema_extra=_ui("text", "OpenAI-compatible server for every role that does not set its own "
+                                    "(Ollama, vLLM, llama.cpp, OpenRouter); env OPENAI_BASE_URL."))
     model_api_key_env: str | None = Field(
-        None, json_schema_extra=_ui("text", "Name of the environment variable holding the API key for that server."))
-    research_model_base_url: str | None = None
-    summarization_model_base_url: str | None = None
-    compression_model_base_url: str | None = None
-    final_report_model_base_url: str | None = None
-    citation_check_model_base_url: str | None = None
-    research_model_api_key_env: str | None = None
-    summarization_model_api_key_env: str | None = None
-    compression_model_api_key_env: str | None = None
-    final_report_model_api_key_env: str | None = None
-    citation_check_model_api_key_env: str | None = None
+        None, json_schema_extra=_ui("text", "Name of the environment variable holding the API key for that "
+                                    "server (the key itself never enters a setting)."))
+    research_model_base_url: str | None = Field(None, json_schema_extra=_role_ui("research", "base_url"))
+    summarization_model_base_url: str | None = Field(None, json_schema_extra=_role_ui("summarization", "base_url"))
+    compression_model_base_url: str | None = Field(None, json_schema_extra=_role_ui("compression", "base_url"))
+    final_report_model_base_url: str | None = Field(None, json_schema_extra=_role_ui("final_report", "base_url"))
+    citation_check_model_base_url: str | None = Field(None, json_schema_extra=_role_ui("citation_check", "base_url"))
+    research_model_api_key_env: str | None = Field(None, json_schema_extra=_role_ui("research", "api_key_env"))
+    summarization_model_api_key_env: str | None = Field(
+        None, json_schema_extra=_role_ui("summarization", "api_key_env"))
+    compression_model_api_key_env: str | None = Field(None, json_schema_extra=_role_ui("compression", "api_key_env"))
+    final_report_model_api_key_env: str | None = Field(
+        None, json_schema_extra=_role_ui("final_report", "api_key_env"))
+    citation_check_model_api_key_env: str | None = Field(
+        None, json_schema_extra=_role_ui("citation_check", "api_key_env"))
     structured_output: Literal["auto", "tools", "json_schema", "json_mode", "prompt"] = Field(
         "auto", json_schema_extra=_ui("select", "How structured answers are requested; 'prompt' works with any server.",
                                       options=[{"label": v, "value": v} for v in
@@ -142,7 +173,7 @@ class Configuration(BaseModel):
         """provider, model name, limits and endpoint for one role."""
         if role not in ROLES:
             raise ValueError(f"unknown model role {role!r}")
-        spec = getattr(self, f"{role}_model")
+        spec = getattr(self, f"{role}_model") or self.model or ROLE_MODELS[role]
         key_env = getattr(self, f"{role}_model_api_key_env") or self.model_api_key_env
         remember_secret_env(key_env)
         provider, _, name = spec.partition(":")
@@ -195,20 +226,43 @@ class Configuration(BaseModel):
                 environ: dict[str, str] | None = None) -> "Configuration":
         """Merge run values (context, configurable) over the environment over defaults."""
         values = cls.env_overrides(environ)
+        run: dict[str, Any] = {}
         configurable = (config or {}).get("configurable") or {}
         for name in cls.model_fields:
             if name in configurable and configurable[name] is not None:
-                values[name] = configurable[name]
+                run[name] = configurable[name]
         if isinstance(context, BaseModel):
             for name in context.model_fields_set:
                 if name in cls.model_fields:
-                    values[name] = getattr(context, name)
+                    run[name] = getattr(context, name)
         elif isinstance(context, dict):
             for name, v in context.items():
                 if name in cls.model_fields and v is not None:
-                    values[name] = v
+                    run[name] = v
+        # A run's setting for every role (model, model_base_url, model_api_key_env) wins
+        # over a role's setting from the environment; a role's own run setting wins over both.
+        for suffix, general in ROLE_SETTINGS.items():
+            if general in run:
+                for role in ROLES:
+                    if f"{role}{suffix}" not in run:
+                        values.pop(f"{role}{suffix}", None)
+        values.update(run)
         try:
             return cls.model_validate(values).limited()
         except ValidationError as e:
             problems = "; ".join(f"{'.'.join(map(str, err['loc']))}: {err['msg']}" for err in e.errors())
             raise UserError(f"invalid configuration: {problems}") from None
+
+
+def _describe_fields(model: type[BaseModel]) -> None:
+    """Every setting's help text as its standard JSON-schema ``description`` too (Studio's
+    knobs read ``x_oap_ui_config``; other clients and the API docs read ``description``)."""
+    for field in model.model_fields.values():
+        extra = field.json_schema_extra if isinstance(field.json_schema_extra, dict) else {}
+        text = (extra.get("x_oap_ui_config") or {}).get("description")
+        if text and not field.description:
+            field.description = text
+    model.model_rebuild(force=True)
+
+
+_describe_fields(Configuration)
