@@ -208,3 +208,25 @@ def test_the_report_is_the_last_chat_message_and_model_calls_do_not_stream_into_
     assert "publish" in run.nodes and "researcher" in run.nodes
     stages = [c.get("stage") for c in run.custom if isinstance(c, dict)]
     assert {"brief", "draft", "research", "final report", "citation check", "publish"} <= set(stages)
+
+
+def test_search_none_writes_from_the_models_knowledge_without_researchers_and_says_so(studio):
+    from deep_research.research.report import NO_SEARCH_LIMITATION
+
+    base, models, _, _ = studio
+    before = len(models.requests)
+    run, state, _ = run_in_thread(base, input={"messages": [{"role": "user", "content": QUESTION}]},
+                                  context={"search_api": "none", "write_pdf": False, "allow_clarification": False,
+                                           "model_base_url": models.base_url})
+    assert run.error is None, run.error
+    values = state["values"]
+    assert values["status"] == "completed"
+    assert "research_supervisor" not in run.nodes and not values.get("notes")
+    asked = [q for q in models.requests[before:]]
+    assert not [q for q in asked if "You lead a research team" in json.dumps(q["messages"])]
+    final = [q for q in asked if "Write the final research report" in json.dumps(q["messages"])]
+    assert len(final) == 1 and "search is switched off" in json.dumps(final[0]["messages"])
+    assert NO_SEARCH_LIMITATION in values["final_report"]
+    assert NO_SEARCH_LIMITATION in values["messages"][-1]["content"]
+    assert {"stage": "research skipped", "reason": "search_api is none"}.items() <= next(
+        c for c in run.custom if c.get("stage") == "research skipped").items()

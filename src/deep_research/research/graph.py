@@ -34,7 +34,8 @@ def make_graph(deps: Deps | None = None, *, checkpointer=None, store=None):
     node("approve_research_brief", scoping.approve_research_brief,
          destinations=("write_draft_report", "revise_research_brief", END))
     node("revise_research_brief", scoping.revise_research_brief)
-    node("write_draft_report", scoping.write_draft_report)
+    node("write_draft_report", scoping.write_draft_report,
+         destinations=("research_supervisor", "final_report_generation"))  # the latter: search_api=none
     g.add_node("research_supervisor", build_supervisor(deps))  # its nodes are guarded inside
     node("final_report_generation", report.final_report_generation)
     node("check_citations", report.check_citations)
@@ -43,7 +44,6 @@ def make_graph(deps: Deps | None = None, *, checkpointer=None, store=None):
     g.add_edge("preflight", "clarify_with_user")
     g.add_edge("write_research_brief", "approve_research_brief")
     g.add_edge("revise_research_brief", "approve_research_brief")
-    g.add_edge("write_draft_report", "research_supervisor")
     g.add_edge("research_supervisor", "final_report_generation")
     g.add_edge("final_report_generation", "check_citations")
     g.add_edge("check_citations", "publish")

@@ -204,3 +204,7 @@ LIMITATIONS = """
 Research limitations you must state briefly in the report (a short "Limitations" note):
 {items}
 """
+
+NO_SEARCH_FINDINGS = """(No research was done: search is switched off for this run. Write the report from
+your own knowledge, without any <ref> citations, and say plainly where your knowledge may be
+incomplete or out of date.)"""

@@ -28,6 +28,8 @@ log = logging.getLogger(__name__)
 MAX_FIXES = 25
 FIX_CONCURRENCY = 4
 _LANG_NAMES = {"en": "English", "zh": "Chinese", "ja": "Japanese", "ko": "Korean"}
+NO_SEARCH_LIMITATION = ("No search was done (search_api is none): this report is written from the model's own "
+                        "knowledge, without sources or checked citations. Verify its claims independently.")
 
 
 class FixCitation(BaseModel):
@@ -85,13 +87,14 @@ class ReportNodes:
                                  + (f" ({stopped[-1]})" if stopped else "")
                                  + (f" (last errors: {'; '.join(failed)})" if failed else ""),
                                  str(path) if path else None)
-        findings = "\n\n".join(f"### {n['topic']}\n{n['findings']}" for n in notes) or "(no findings)"
+        no_search = ctx.cfg.search_api.value == "none"
+        findings = "\n\n".join(f"### {n['topic']}\n{n['findings']}" for n in notes) or (
+            prompts.NO_SEARCH_FINDINGS if no_search else "(no findings)")
         # a failure the run was resumed from is history, not a limitation of this report
         limits = [e["message"] for e in state.get("errors") or [] if e.get("kind") != "failed"]
         limits += [d["message"] for d in state.get("degradations") or []
-                   if d.get("stage") in ("supervisor", "researcher") and d.get("kind") != "shortened"]
-        if ctx.cfg.search_api.value == "none":
-            limits.append("no search was configured: the report is written without sources")
+                   if d.get("stage") in ("supervisor", "researcher", "approve_research_brief")
+                   and d.get("kind") != "shortened"]
         limitations = prompts.LIMITATIONS.format(items="\n".join(f"- {x}" for x in dict.fromkeys(limits))) \
             if limits else ""
         question = state.get("question", "")
@@ -110,6 +113,8 @@ class ReportNodes:
         note = ("the findings were too long for the report model's context window; part of them was left "
                 "out of this report")
         extra = [note] if shortened else []
+        if no_search:  # said by code, whatever the model wrote
+            extra.insert(0, NO_SEARCH_LIMITATION)
         return {**ctx.usage_update(), **({"degradations": shortened} if shortened else {}),
                 "final_report": with_limitations(report, list(dict.fromkeys(limits)), extra),
                 "stage": "final report"}

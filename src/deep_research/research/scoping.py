@@ -135,10 +135,16 @@ class ScopingNodes:
         if kind == "approve":
             return Command(goto="write_draft_report", update={"stage": "brief approved"})
         if rounds >= ctx.cfg.max_brief_refinement_rounds:
-            msg = (f"The research brief was rejected {rounds + 1} times; the run stops without "
-                   "research. Start a new run with a more specific question.")
-            return Command(goto=END, update={"status": "brief_rejected", "messages": [AIMessage(msg)],
-                                             "errors": [error_record("approve_research_brief", msg)]})
+            # No rewrite left: research proceeds with the last brief, and the feedback it
+            # does not address is on record (and in the report's limitations).
+            msg = (f"The research brief was rejected {rounds + 1} times, the most allowed "
+                   f"(max_brief_refinement_rounds = {ctx.cfg.max_brief_refinement_rounds}); research proceeds with "
+                   "the last brief, and your last feedback is noted in the report's limitations.")
+            note = (f"the reviewer's last feedback on the research brief was not addressed (no rewrite left): "
+                    f"{feedback}")
+            return Command(goto="write_draft_report", update={
+                "stage": "brief not approved", "messages": [AIMessage(msg)],
+                "degradations": [error_record("approve_research_brief", note, kind="unresolved_feedback")]})
         return Command(goto="revise_research_brief", update={"brief_feedback": feedback})
 
     async def revise_research_brief(self, state: ResearchState, config, runtime) -> dict:
@@ -154,7 +160,7 @@ class ScopingNodes:
         return {**ctx.usage_update(), "research_brief": text, "brief_rounds": rounds,
                 "messages": [brief_message(text, rounds + 1, ctx.cfg.max_brief_refinement_rounds + 1)]}
 
-    async def write_draft_report(self, state: ResearchState, config, runtime) -> dict:
+    async def write_draft_report(self, state: ResearchState, config, runtime) -> Command:
         ctx = NodeContext.make("write_draft_report", self.deps, config, runtime)
         ctx.progress(stage="draft")
         update: dict[str, Any] = {"stage": "draft"}
@@ -173,8 +179,12 @@ class ScopingNodes:
         if degradations:
             update["degradations"] = degradations
         so_far = merge_usage(state.get("usage"), ctx.usage_update().get("usage"))
-        return {**update, **ctx.usage_update(), "draft_report": draft,
-                "tokens_before": total_tokens(so_far), "cost_before": total_cost(so_far)}
+        update = {**update, **ctx.usage_update(), "draft_report": draft,
+                  "tokens_before": total_tokens(so_far), "cost_before": total_cost(so_far)}
+        if ctx.cfg.search_api.value == "none":  # nothing to search: no researchers are sent out
+            ctx.progress(stage="research skipped", reason="search_api is none")
+            return Command(goto="final_report_generation", update=update)
+        return Command(goto="research_supervisor", update=update)
 
 
 def _parse_decision(value: Any) -> tuple[Literal["approve", "reject"] | None, str, str | None]:
