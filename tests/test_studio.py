@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import json
 import socket
+from pathlib import Path
 
 import pytest
 
@@ -230,3 +231,65 @@ def test_search_none_writes_from_the_models_knowledge_without_researchers_and_sa
     assert NO_SEARCH_LIMITATION in values["messages"][-1]["content"]
     assert {"stage": "research skipped", "reason": "search_api is none"}.items() <= next(
         c for c in run.custom if c.get("stage") == "research skipped").items()
+
+
+# --- language ----------------------------------------------------------------------------------
+QUESTIONS = {
+    "es": ("¿Qué tal funcionan las bombas de calor en climas fríos y cuánto cuestan?",
+           "Spanish (español)", "Limitaciones", "Fuentes", "Informe de investigación",
+           "Cada cita se comprobó con el texto de la página que cita", "Citas: "),
+    "de": ("Wie gut funktionieren Wärmepumpen in kalten Klimazonen, und was kosten sie?",
+           "German (Deutsch)", "Einschränkungen", "Quellen", "Forschungsbericht",
+           "Jedes Zitat wurde mit dem Text der zitierten Seite abgeglichen", "Zitate: "),
+}
+
+
+def report_without_sources_section(messages):
+    """The scenario's report without its "## Sources" section (code adds one, in the
+    report's language)."""
+    from tests.support.scenario import final_report
+
+    return final_report(wrong_quote=False)(messages).split("## Sources")[0]
+
+
+@pytest.mark.parametrize("lang", list(QUESTIONS))
+def test_the_report_follows_the_questions_language(studio, lang):
+    from pypdf import PdfReader
+
+    from tests.support.studio import last_ai_message
+
+    base, _, _, corpus = studio
+    question, name, limitations, sources, kicker, checked, citations = QUESTIONS[lang]
+    script = full_script(wrong_quote=False)
+    script.rules.insert(0, {"role": "final_report", "contains": "Write the final research report",
+                            "responses": __import__("collections").deque([report_without_sources_section]),
+                            "repeat": True, "name": "report"})
+    # one supervisor round: the round limit is a limitation, which code states in the report
+    context = {"search_api": "local", "corpus_path": str(corpus), "max_researcher_iterations": 1,
+               "allow_clarification": False}
+    with ScriptServer(script) as models:
+        run, state, _ = run_in_thread(base, input={"messages": [{"role": "user", "content": question}]},
+                                      context={**context, "model_base_url": models.base_url})
+        prompts = [json.loads(json.dumps(q["messages"])) for q in models.requests
+                   if "Write the final research report" in json.dumps(q["messages"])]
+    assert run.error is None, run.error
+    values = state["values"]
+    assert values["status"] == "completed" and values["language"] == lang
+    # the model is asked for the question's language
+    assert len(prompts) == 1
+    assert f"Write in the language of the user's question ({name})" in prompts[0][-1]["content"]
+    # headings code added, in that language
+    report = values["report_markdown"]
+    assert f"\n## {limitations}\n" in report and f"\n## {sources}\n" in report
+    assert "## Limitations" not in report and "## Sources" not in report
+    # the HTML's language and labels, and the PDF's
+    outputs = values["outputs"]
+    html = Path(outputs["html"]).read_text(encoding="utf-8")
+    assert f'<html lang="{lang}">' in html and kicker in html and checked in html
+    pdf_text = " ".join((p.extract_text() or "") for p in PdfReader(outputs["pdf"]).pages)
+    pdf_text = " ".join(pdf_text.split())
+    assert kicker.upper() in pdf_text and sources in pdf_text and checked in pdf_text  # CSS upper-cases it
+    # the chat's summary line too; quotes stay in their source's language (English)
+    last = last_ai_message(values)["content"]
+    assert citations in last
+    assert "A heat pump moves heat from a cold place to a warm place" in report

@@ -237,11 +237,15 @@ def _print_result(values: dict, thread_id: str) -> int:
         err.print(f"[red]The run did not complete (status {status!r}).[/red] Resume it with: "
                   f"deep-research resume {thread_id}")
         return 1
-    s = values.get("citation_summary") or {}
-    out.print(f"Citations: {s.get('verified', 0)} verified, {s.get('repaired', 0)} repaired, "
-              f"{s.get('unsupported', 0)} unsupported; {s.get('fragment_links', 0)} link to the exact sentence.")
+    from .language import labels
+    from .research.chat import citation_line
+
+    lang = values.get("language")
+    out.print(citation_line(values.get("citation_summary") or {}, lang), markup=False, highlight=False)
     files = values.get("outputs") or {}
-    out.print(f"Report written to [bold]{_esc(str(files.get('dir')))}[/bold]", soft_wrap=True)
+    written = labels(lang)["report_written"].format(dir="\0")
+    before, _, after = written.partition("\0")
+    out.print(f"{_esc(before)}[bold]{_esc(str(files.get('dir')))}[/bold]{_esc(after)}", soft_wrap=True)
     for key in ("markdown", "linked", "pdf", "html", "citations", "notes"):
         if files.get(key):
             out.print(f"  {Path(files[key]).name}")

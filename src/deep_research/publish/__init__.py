@@ -13,6 +13,7 @@ from typing import Iterable
 
 from ..citations.check import CitationReport, check_citations
 from ..citations.model import Source, Verdict
+from ..language import labels
 from .files import inside, prepare_out_dir
 from .html import render_html
 from .markdown import linked_markdown, ui_markdown
@@ -93,9 +94,11 @@ def publish_report(
     pdf: bool = True,
     title: str | None = None,
     date: dt.date | None = None,
+    lang: str | None = None,
 ) -> PublishResult:
     """Check every citation and write report.md, report.linked.md, report.html,
-    report.pdf, citations.json and audit.json into out_dir."""
+    report.pdf, citations.json and audit.json into out_dir. ``lang`` (ISO 639-1, else
+    guessed from the script of the text) sets the HTML language and the labels."""
     timings: dict[str, float] = {}
     t0 = time.perf_counter()
     report = check_citations(markdown, sources)
@@ -104,9 +107,11 @@ def publish_report(
     out = prepare_out_dir(out_dir)
     files = {k: inside(out, v) for k, v in FILES.items() if pdf or k != "pdf"}
     t = time.perf_counter()
-    write_atomic(files["markdown"], ui_markdown(report))
-    write_atomic(files["linked"], linked_markdown(report))
-    html = render_html(report, title=title, date=date, lang=detect_lang(markdown))
+    lang = lang or detect_lang(markdown)
+    words = labels(lang)
+    write_atomic(files["markdown"], ui_markdown(report, words["sources"]))
+    write_atomic(files["linked"], linked_markdown(report, words["sources"]))
+    html = render_html(report, title=title, date=date, lang=lang, labels=words)
     write_atomic(files["html"], html)
     timings["markdown_html_s"] = time.perf_counter() - t
     refused: list[str] = []

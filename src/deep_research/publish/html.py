@@ -17,6 +17,8 @@ from ..citations.check import Citation, CitationReport
 from ..citations.model import Verdict
 from ..citations.refs import replace_spans
 from .assets import templates_dir
+from ..language import count, format_date, text_direction
+from ..language import labels as language_labels
 from .markdown import split_sources_section
 
 # What report markdown may produce. Everything else (script, iframe, object, style, img,
@@ -70,11 +72,11 @@ def _environment() -> jinja2.Environment:
     )
 
 
-def _badge(c: Citation) -> str:
+def _badge(c: Citation, t: dict) -> str:
     label = escape(str(c.number) if c.number is not None else "?")
     quote = re.sub(r"\s+", " ", c.ref.quote)
     if c.status is Verdict.UNSUPPORTED:
-        title = escape(f"Not found in the source: \u201c{quote}\u201d")
+        title = escape(f"{t['badge_not_found']}: \u201c{quote}\u201d")
         inner = f"{label}?"
         cls = "cite unsupported"
     else:
@@ -120,8 +122,11 @@ def render_html(
     title: str | None = None,
     date: dt.date | None = None,
     lang: str = "en",
+    labels: dict | None = None,
 ) -> str:
-    """The report as HTML: sanitised body, citation badges, Sources with quoted sentences."""
+    """The report as HTML: sanitised body, citation badges, Sources with quoted sentences.
+    ``labels`` (see deep_research.language) translate what the page itself says."""
+    t = labels or language_labels(lang)
     date = date or dt.date.today()
     nonce = uuid.uuid4().hex[:12]
     token = lambda i: f"zqcite{nonce}n{i}q"  # noqa: E731 - survives markdown and sanitising
@@ -138,7 +143,7 @@ def render_html(
     )
     body_html = sanitize(converter.convert(body_md))
     toc_html = sanitize(getattr(converter, "toc", "") or "")
-    badges = {token(c.ref.index): _badge(c) for c in report.citations}
+    badges = {token(c.ref.index): _badge(c, t) for c in report.citations}
     if badges:
         pattern = re.compile("|".join(re.escape(t) for t in badges))
         body_html = pattern.sub(lambda m: badges[m.group(0)], body_html)
@@ -146,17 +151,19 @@ def render_html(
     toc_entries = toc_html.count("<li")
     css = (templates_dir() / "report.css").read_text(encoding="utf-8")
     return _environment().get_template("report.html.j2").render(
-        title=title or found_title or "Research report",
+        title=title or found_title or t["research_report"],
         lang=lang,
+        dir=text_direction(lang),
+        t=t,
         date_iso=date.isoformat(),
-        date_human=f"{date.day} {date:%B %Y}",
+        date_human=format_date(t, date.day, date.month, date.year),
         css=Markup(css),
         toc=Markup(toc_html) if toc_entries >= 3 else None,
         body=Markup(body_html),
         sources=_source_entries(report),
-        sources_heading=sources_heading or "Sources",
-        source_count=len(report.sources),
-        citation_count=len(report.citations),
+        sources_heading=sources_heading or t["sources"],
+        source_count_text=count(t, "sources_count", len(report.sources)),
+        citation_count_text=count(t, "citations_count", len(report.citations)),
         verified=report.count(Verdict.VERIFIED),
         repaired=report.count(Verdict.REPAIRED),
         unsupported=report.count(Verdict.UNSUPPORTED),

@@ -11,20 +11,24 @@ from pathlib import Path
 
 from langchain_core.messages import AIMessage
 
+from ..language import labels
 
-def citation_line(summary: dict) -> str:
-    """One line about the citations, as the CLI prints it."""
+
+def citation_line(summary: dict, lang: str | None = None) -> str:
+    """One line about the citations, as the CLI prints it, in the run's language."""
     s = summary or {}
-    return (f"Citations: {s.get('verified', 0)} verified, {s.get('repaired', 0)} repaired, "
-            f"{s.get('unsupported', 0)} unsupported; {s.get('fragment_links', 0)} link to the exact sentence.")
+    return labels(lang)["citation_line"].format(
+        verified=s.get("verified", 0), repaired=s.get("repaired", 0), unsupported=s.get("unsupported", 0),
+        fragment_links=s.get("fragment_links", 0))
 
 
-def report_message(report_markdown: str, summary: dict, files: dict) -> AIMessage:
+def report_message(report_markdown: str, summary: dict, files: dict, lang: str | None = None) -> AIMessage:
     """The final report as the chat's last turn: the checked report (UI markdown, refs
     kept), a one-line citation summary and where the files are."""
     names = [Path(files[k]).name for k in ("markdown", "linked", "html", "pdf", "citations", "notes")
              if files.get(k)]
-    footer = f"---\n{citation_line(summary)}\nReport written to {files.get('dir', '')}"
+    written = labels(lang)["report_written"].format(dir=files.get("dir", ""))
+    footer = f"---\n{citation_line(summary, lang)}\n{written}"
     if names:
         footer += f" ({', '.join(names)})"
     return AIMessage(f"{report_markdown.rstrip()}\n\n{footer}", name="report")

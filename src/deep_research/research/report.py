@@ -17,7 +17,8 @@ from ..citations.edit import ref_tag
 from ..citations.model import Source, Verdict
 from ..citations.refs import replace_spans
 from ..citations.verify import SourceIndex
-from ..publish import detect_lang, publish_report, write_atomic
+from ..language import detect_language, labels, language_name
+from ..publish import publish_report, write_atomic
 from . import prompts
 from .chat import report_message
 from .common import Deps, NodeContext, ResearchFailed, asave_notes, notes_markdown, run_dir
@@ -27,7 +28,6 @@ from .state import ResearchState, error_record
 log = logging.getLogger(__name__)
 MAX_FIXES = 25
 FIX_CONCURRENCY = 4
-_LANG_NAMES = {"en": "English", "zh": "Chinese", "ja": "Japanese", "ko": "Korean"}
 NO_SEARCH_LIMITATION = ("No search was done (search_api is none): this report is written from the model's own "
                         "knowledge, without sources or checked citations. Verify its claims independently.")
 
@@ -97,8 +97,8 @@ class ReportNodes:
                    and d.get("kind") != "shortened"]
         limitations = prompts.LIMITATIONS.format(items="\n".join(f"- {x}" for x in dict.fromkeys(limits))) \
             if limits else ""
-        question = state.get("question", "")
-        language = _LANG_NAMES.get(detect_lang(question), "the language of: " + question[:200])
+        lang = state.get("language") or await asyncio.to_thread(detect_language, state.get("question", ""))
+        language = language_name(lang)
         prompt = prompts.FINAL_REPORT.format(date=ctx.today, brief=state.get("research_brief", ""),
                                              draft=state.get("draft_report", ""), findings=findings,
                                              limitations=limitations, language=language,
@@ -116,7 +116,7 @@ class ReportNodes:
         if no_search:  # said by code, whatever the model wrote
             extra.insert(0, NO_SEARCH_LIMITATION)
         return {**ctx.usage_update(), **({"degradations": shortened} if shortened else {}),
-                "final_report": with_limitations(report, list(dict.fromkeys(limits)), extra),
+                "final_report": with_limitations(report, list(dict.fromkeys(limits)), extra, labels(lang)),
                 "stage": "final report"}
 
     async def check_citations(self, state: ResearchState, config, runtime) -> dict:
@@ -226,21 +226,26 @@ class ReportNodes:
         update: dict[str, Any] = {"degradations": degradations} if degradations else {}
         citation_summary = {**(state.get("citation_summary") or {}), **summary}
         return {**update, **ctx.usage_update(), "outputs": files, "report_markdown": ui,
-                "citation_summary": citation_summary, "messages": [report_message(ui, citation_summary, files)],
+                "citation_summary": citation_summary, "messages": [report_message(ui, citation_summary, files, state.get("language"))],
                 "status": "completed", "stage": "done", "run_dir": files["dir"]}
 
 
-def with_limitations(report: str, limits: list[str], always: list[str] | None = None) -> str:
+def with_limitations(report: str, limits: list[str], always: list[str] | None = None,
+                     words: dict | None = None) -> str:
     """The report, with a limitations section added by code when the model left it out:
     research that is missing is never silently missing from the report. ``always`` are
-    limitations the model could not know about (added in any case)."""
-    stated = re.search(r"^(?:#{1,6}\s+|\*\*|__)[^\n]*limitation", report, re.IGNORECASE | re.MULTILINE)
+    limitations the model could not know about (added in any case). ``words``: the run's
+    language's labels (the heading is in the report's language)."""
+    words = words or labels("en")
+    names = {"limitation", words["limitations"].lower()}
+    stated = re.search(r"^(?:#{1,6}\s+|\*\*|__)[^\n]*(?:" + "|".join(map(re.escape, names)) + ")", report,
+                       re.IGNORECASE | re.MULTILINE)
     items = ([] if stated else list(limits)) + list(always or [])
     if not items:
         return report
-    title = "## Further limitations" if stated else "## Limitations"
+    title = f"## {words['further_limitations']}" if stated else f"## {words['limitations']}"
     section = f"{title}\n\n" + "\n".join(f"- {x}" for x in items) + "\n"
-    sources = list(re.finditer(r"^## Sources\s*$", report, re.MULTILINE))
+    sources = list(re.finditer(r"^## (?:Sources|" + re.escape(words["sources"]) + r")\s*$", report, re.MULTILINE))
     if sources:
         at = sources[-1].start()
         return report[:at] + section + "\n" + report[at:]
@@ -256,7 +261,7 @@ def _write_outputs(cfg, state: dict, thread_id: str, markdown: str, sources: lis
     attempt = 0
     while True:
         try:
-            result = publish_report(markdown, sources, folder, pdf=cfg.write_pdf)
+            result = publish_report(markdown, sources, folder, pdf=cfg.write_pdf, lang=state.get("language"))
             break
         except Exception as e:  # noqa: BLE001 - without the PDF, markdown and HTML still count
             if not cfg.write_pdf:
@@ -270,7 +275,7 @@ def _write_outputs(cfg, state: dict, thread_id: str, markdown: str, sources: lis
                 time.sleep(delay)
                 continue
             degradations.append(error_record("publish", f"PDF not written: {describe(e)}"))
-            result = publish_report(markdown, sources, folder, pdf=False)
+            result = publish_report(markdown, sources, folder, pdf=False, lang=state.get("language"))
             break
     notes, raw = notes_markdown(state)
     write_atomic(folder / "notes.md", notes)

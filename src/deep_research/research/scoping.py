@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import Any, Literal
 
@@ -10,6 +11,7 @@ from langgraph.graph import END
 from langgraph.types import Command, interrupt
 from pydantic import BaseModel, Field
 
+from ..language import detect_language
 from . import prompts
 from .chat import brief_message
 from .common import Deps, NodeContext, ResearchFailed, asave_notes, conversation_text
@@ -91,6 +93,8 @@ class ScopingNodes:
         ctx = NodeContext.make("write_research_brief", self.deps, config, runtime)
         ctx.progress(stage="brief")
         update: dict[str, Any] = {"stage": "brief", "question": state.get("question") or _question(state)}
+        # the report's language: the question's (loads the detector once, off the event loop)
+        update["language"] = await asyncio.to_thread(detect_language, update["question"])
         context = ""
         if ctx.cfg.brief_search and ctx.cfg.search_api.value != "none":
             context, degradations = await _search_context(ctx, update["question"], "write_research_brief",

@@ -32,6 +32,7 @@ class ResearchInput(TypedDict, total=False):
 class ResearchState(TypedDict, total=False):
     messages: Annotated[list[AnyMessage], add_messages]
     question: str
+    language: str  # ISO 639-1 code of the question's language: the report's language
     research_brief: str
     brief_rounds: int
     brief_feedback: str
