@@ -293,3 +293,81 @@ def test_the_report_follows_the_questions_language(studio, lang):
     last = last_ai_message(values)["content"]
     assert citations in last
     assert "A heat pump moves heat from a cold place to a warm place" in report
+
+
+# --- conversations: follow-ups and forks -------------------------------------------------------
+FOLLOW_UP = "And which of these findings matter most for a house in Norway?"
+
+
+def folder_digest(folder: Path) -> dict[str, str]:
+    import hashlib
+
+    return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(folder.iterdir()) if p.is_file()}
+
+
+def test_a_follow_up_writes_a_second_report_and_a_fork_its_own_folder(studio):
+    from langgraph_sdk import get_client
+
+    from tests.support.studio import last_ai_message
+
+    base, models, _, corpus = studio
+    context = {"search_api": "local", "corpus_path": str(corpus), "model_base_url": models.base_url}
+
+    async def go():
+        client = get_client(url=base)
+        tid = (await client.threads.create())["thread_id"]
+        first = await stream_like_studio(client, tid, input={"messages": [{"role": "user", "content": QUESTION}]},
+                                         context=context)
+        state1 = await client.threads.get_state(tid)
+        folder1 = Path(state1["values"]["outputs"]["dir"])
+        digest1 = folder_digest(folder1)
+        n = len(models.requests)
+        second = await stream_like_studio(client, tid, input={"messages": [{"role": "user", "content": FOLLOW_UP}]},
+                                          context=context)
+        state2 = await client.threads.get_state(tid)
+        digest2 = folder_digest(Path(state2["values"]["outputs"]["dir"]))
+        asked = models.requests[n:]
+        # a fork: the follow-up's report written again from the checkpoint before it
+        history = await client.threads.get_history(tid, limit=100)
+        before_report = next(h for h in history if h["next"] == ["final_report_generation"]
+                             and h["values"].get("question") == FOLLOW_UP)
+        fork = await stream_like_studio(client, tid, input=None, context=context,
+                                        checkpoint_id=before_report["checkpoint"]["checkpoint_id"])
+        state3 = await client.threads.get_state(tid)
+        return first, state1, folder1, digest1, second, state2, digest2, asked, fork, state3
+
+    first, state1, folder1, digest1, second, state2, digest2, asked, fork, state3 = asyncio.run(go())
+    assert first.error is None and second.error is None and fork.error is None, (first.error, second.error,
+                                                                                   fork.error)
+    v1, v2 = state1["values"], state2["values"]
+    assert v2["status"] == "completed"
+    # the follow-up is the new question; the brief was written from the whole conversation
+    assert v2["question"] == FOLLOW_UP
+    brief = [q for q in asked if "Turn the conversation into a research brief" in json.dumps(q["messages"])]
+    assert len(brief) == 1
+    brief_text = json.dumps(brief[0]["messages"], ensure_ascii=False)
+    assert QUESTION in brief_text and FOLLOW_UP in brief_text
+    # research reused the thread's sources: the same pages were found, none summarised again
+    assert not [q for q in asked if q["model"] == "summarization"], [q["model"] for q in asked]
+    assert set(v1["sources"]) <= set(v2["sources"])
+    # the new report builds on the earlier findings and on its own
+    assert v2["prior_notes"] == v1["notes"] and v2["notes"]
+    # a second report in a second folder; the first one untouched
+    folder2 = Path(v2["outputs"]["dir"])
+    assert folder2 != folder1 and (folder2 / "report.md").is_file()
+    assert folder_digest(folder1) == digest1
+    assert v2["previous_reports"][0]["outputs"]["dir"] == str(folder1)
+    assert v2["previous_reports"][0]["question"] == QUESTION
+    # the chat: first report, then the follow-up question, then the second report
+    texts = [(m["type"], m.get("name")) for m in v2["messages"]]
+    assert texts.count(("ai", "report")) == 2 and texts[-1] == ("ai", "report")
+    assert last_ai_message(v2)["content"].startswith(v2["report_markdown"].rstrip())
+    # per-report accounting: the second report's usage is its own
+    assert v2["usage"] != v1["usage"] and "summarize_page" not in json.dumps(v2.get("degradations") or [])
+    # the fork wrote its report into its own folder; the follow-up's folder is untouched
+    folder3 = Path(state3["values"]["outputs"]["dir"])
+    assert folder3 not in (folder1, folder2) and (folder3 / "report.md").is_file()
+    assert folder3.name.startswith(folder2.name)
+    assert folder_digest(folder1) == digest1 and folder_digest(folder2) == digest2
+    assert json.loads((folder2 / ".run.json").read_text())["checkpoint"] != \
+        json.loads((folder3 / ".run.json").read_text())["checkpoint"]

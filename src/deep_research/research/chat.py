@@ -13,6 +13,8 @@ from langchain_core.messages import AIMessage
 
 from ..language import labels
 
+REPORT_NAME = "report"  # the name of a chat turn that holds a finished report
+
 
 def citation_line(summary: dict, lang: str | None = None) -> str:
     """One line about the citations, as the CLI prints it, in the run's language."""
@@ -31,7 +33,7 @@ def report_message(report_markdown: str, summary: dict, files: dict, lang: str |
     footer = f"---\n{citation_line(summary, lang)}\n{written}"
     if names:
         footer += f" ({', '.join(names)})"
-    return AIMessage(f"{report_markdown.rstrip()}\n\n{footer}", name="report")
+    return AIMessage(f"{report_markdown.rstrip()}\n\n{footer}", name=REPORT_NAME)
 
 
 def failure_message(stage: str, message: str, notes_path: str | None) -> AIMessage:

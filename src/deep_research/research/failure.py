@@ -28,7 +28,7 @@ from langgraph.types import Command
 
 from ..errors import UserError
 from .chat import failure_message
-from .common import ResearchFailed, asave_notes
+from .common import ResearchFailed, asave_notes, root_checkpoint
 from .configuration import Configuration
 from .models import ModelCallError, describe
 
@@ -104,7 +104,7 @@ async def fail(stage: str, e: Exception, state: dict, config: dict, runtime: Any
         try:
             cfg = Configuration.resolve(config, getattr(runtime, "context", None))
             thread = str(((config or {}).get("configurable") or {}).get("thread_id") or "local")
-            path = await asave_notes(cfg, state, thread)
+            path = await asave_notes(cfg, state, thread, root_checkpoint(config))
             notes = str(path) if path else None
         except UserError:  # an invalid configuration: nowhere to save to
             pass

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import re
 import time
@@ -21,7 +22,15 @@ from ..language import detect_language, labels, language_name
 from ..publish import publish_report, write_atomic
 from . import prompts
 from .chat import report_message
-from .common import Deps, NodeContext, ResearchFailed, asave_notes, notes_markdown, run_dir
+from .common import (
+    RUN_MARKER,
+    Deps,
+    NodeContext,
+    ResearchFailed,
+    asave_notes,
+    notes_markdown,
+    run_dir,
+)
 from .models import Meter, ModelCallError, describe, is_transient
 from .state import ResearchState, error_record
 
@@ -75,10 +84,10 @@ class ReportNodes:
     async def final_report_generation(self, state: ResearchState, config, runtime) -> dict:
         ctx = NodeContext.make("final_report_generation", self.deps, config, runtime)
         ctx.progress(stage="final report")
-        notes = state.get("notes") or []
+        notes = [*(state.get("prior_notes") or []), *(state.get("notes") or [])]  # a follow-up builds on earlier findings
         cited = [n for n in notes if "<ref" in (n.get("findings") or "")]
         if not cited and ctx.cfg.search_api.value != "none":
-            path = await asave_notes(ctx.cfg, state, ctx.thread_id)
+            path = await asave_notes(ctx.cfg, state, ctx.thread_id, ctx.checkpoint)
             failed = [e["message"] for e in state.get("errors") or []][-3:]
             stopped = [d["message"] for d in state.get("degradations") or []
                        if d.get("stage") == "supervisor" and d.get("message", "").startswith("research stopped")]
@@ -107,7 +116,7 @@ class ReportNodes:
             report = await ctx.meter.text(await ctx.model("final_report"), [HumanMessage(prompt)],
                                           what="report")
         except ModelCallError as e:
-            path = await asave_notes(ctx.cfg, state, ctx.thread_id)
+            path = await asave_notes(ctx.cfg, state, ctx.thread_id, ctx.checkpoint)
             raise ResearchFailed("final_report_generation", str(e), str(path) if path else None) from e
         shortened = ctx.shortened("findings")
         note = ("the findings were too long for the report model's context window; part of them was left "
@@ -219,9 +228,9 @@ class ReportNodes:
         markdown = state.get("report_markdown") or state.get("final_report", "")
         try:
             files, summary, ui, degradations = await asyncio.to_thread(
-                _write_outputs, ctx.cfg, state, ctx.thread_id, markdown, sources, ctx.meter)
+                _write_outputs, ctx.cfg, state, ctx.thread_id, markdown, sources, ctx.meter, ctx.checkpoint)
         except Exception as e:  # noqa: BLE001 - reported as the run's failure, notes kept
-            notes = await asave_notes(ctx.cfg, state, ctx.thread_id)
+            notes = await asave_notes(ctx.cfg, state, ctx.thread_id, ctx.checkpoint)
             raise ResearchFailed("publish", describe(e), str(notes) if notes else None) from e
         update: dict[str, Any] = {"degradations": degradations} if degradations else {}
         citation_summary = {**(state.get("citation_summary") or {}), **summary}
@@ -252,11 +261,12 @@ def with_limitations(report: str, limits: list[str], always: list[str] | None = 
     return report.rstrip() + "\n\n" + section
 
 
-def _write_outputs(cfg, state: dict, thread_id: str, markdown: str, sources: list[Source], meter: Meter):
+def _write_outputs(cfg, state: dict, thread_id: str, markdown: str, sources: list[Source], meter: Meter,
+                   checkpoint: str | None = None):
     """All file writing of the publish step (blocking I/O, run in a worker thread). A PDF
     that fails for a transient reason (timeout, lost connection) is tried again (bounded);
     without it the markdown and HTML still count (recorded as a degradation)."""
-    folder = run_dir(cfg, state, thread_id)
+    folder = run_dir(cfg, state, thread_id, checkpoint)
     degradations = []
     attempt = 0
     while True:
@@ -280,6 +290,8 @@ def _write_outputs(cfg, state: dict, thread_id: str, markdown: str, sources: lis
     notes, raw = notes_markdown(state)
     write_atomic(folder / "notes.md", notes)
     write_atomic(folder / "raw_notes.md", raw)
+    if checkpoint:  # this folder's report belongs to this checkpoint (see run_dir)
+        write_atomic(folder / RUN_MARKER, json.dumps({"thread": thread_id, "checkpoint": checkpoint}) + "\n")
     files = {"dir": str(folder), **{k: str(v) for k, v in result.files.items()},
              "notes": str(folder / "notes.md"), "raw_notes": str(folder / "raw_notes.md")}
     ui = result.files["markdown"].read_text(encoding="utf-8")

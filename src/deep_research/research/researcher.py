@@ -274,6 +274,11 @@ class ResearcherNodes:
     async def _summarise_page(self, ctx: NodeContext, meta: SourceMeta, source: Source,
                               query: str) -> tuple[str, str | None]:
         page_text = source.page.text
+        cached = await ctx.pages.summary(meta.content_hash, ctx.thread_id)
+        if cached is not None:  # summarised earlier in this thread (its sentences were checked then)
+            ctx.progress(event="summary_reused", url=meta.url)
+            return _source_block(meta, cached["summary"], [tuple(x) for x in cached["sentences"]],
+                                 note="summarised earlier in this conversation"), None
         shown = page_text[: ctx.cfg.max_page_chars]
         prompt = prompts.SUMMARIZE_PAGE.format(query=query, title=meta.title, url=meta.url, content=shown,
                                                data_notice=prompts.DATA_NOTICE)
@@ -296,6 +301,7 @@ class ResearcherNodes:
             if all(exact != s for _, s in kept):
                 kept.append((ex.claim, exact))
         note = f"{dropped} sentence(s) not found on the page were dropped" if dropped else ""
+        await ctx.pages.put_summary(meta.content_hash, ctx.thread_id, summary.summary, kept)
         return _source_block(meta, summary.summary, kept, note=note), None
 
     # -- compression -------------------------------------------------------------------

@@ -16,7 +16,6 @@ from langgraph.types import Command
 
 from ..errors import UserError
 from .common import Deps
-from .configuration import Configuration
 from .graph import make_graph
 
 DEFAULT_DB = ".deep-research/state.sqlite"

@@ -13,12 +13,19 @@ from pydantic import BaseModel, Field
 
 from ..language import detect_language
 from . import prompts
-from .chat import brief_message
+from .chat import REPORT_NAME, brief_message
 from .common import Deps, NodeContext, ResearchFailed, asave_notes, conversation_text
 from .models import ModelCallError, describe, merge_usage, message_text, total_cost, total_tokens
 from .state import ResearchState, error_record
 
 log = logging.getLogger(__name__)
+
+
+PRIOR_CHARS = 30_000  # earlier findings shown to the draft (the final report gets them all)
+
+
+def findings_text(notes: list[dict]) -> str:
+    return "\n\n".join(f"### {n.get('topic', '')}\n{n.get('findings', '')}" for n in notes)
 
 
 class ClarifyWithUser(BaseModel):
@@ -53,14 +60,39 @@ async def _search_context(ctx: NodeContext, query: str, stage: str, purpose: str
 
 
 def _question(state: ResearchState) -> str:
-    for m in state.get("messages") or []:
+    """The question of the current report: the first user message after the thread's last
+    report (a follow-up's question), or the thread's first."""
+    messages = list(state.get("messages") or [])
+    last_report = max((i for i, m in enumerate(messages) if getattr(m, "name", None) == REPORT_NAME), default=-1)
+    for m in messages[last_report + 1:]:
         if isinstance(m, HumanMessage):
             return message_text(m).strip()
     return (state.get("question") or "").strip()
 
 
+# A thread whose report is done, and which gets a new user message: a follow-up.
+FINISHED = ("completed", "brief_rejected")
+
+
+def follow_up_update(state: ResearchState) -> dict:
+    """What a follow-up question resets: the new report gets its own brief, research, usage,
+    errors and run folder; the findings so far become prior_notes (the new report can cite
+    them: their pages stay in the store and in ``sources``), and the finished report is
+    listed in previous_reports. Its files are never touched again."""
+    prior = [*(state.get("prior_notes") or []), *(state.get("notes") or [])]
+    done = {"question": state.get("question", ""), "outputs": state.get("outputs") or {},
+            "citation_summary": state.get("citation_summary") or {}, "usage": state.get("usage") or {},
+            "status": state.get("status")}
+    return {"prior_notes": prior, "previous_reports": [done], "notes": None, "raw_notes": None,
+            "research_log": None, "errors": None, "degradations": None, "usage": None,
+            "research_brief": "", "brief_rounds": 0, "brief_feedback": "", "draft_report": "",
+            "research_iterations": 0, "final_report": "", "report_markdown": "", "citation_summary": {},
+            "citation_fixes": [], "outputs": {}, "run_dir": "", "budget_exhausted": False,
+            "tokens_before": 0, "cost_before": 0.0}
+
+
 async def _critical(ctx: NodeContext, state: dict, stage: str, e: Exception) -> ResearchFailed:
-    notes = await asave_notes(ctx.cfg, state, ctx.thread_id)
+    notes = await asave_notes(ctx.cfg, state, ctx.thread_id, ctx.checkpoint)
     log.error("%s failed: %s", stage, e)
     return ResearchFailed(stage, describe(e) if not isinstance(e, ModelCallError) else str(e),
                           str(notes) if notes else None)
@@ -74,6 +106,10 @@ class ScopingNodes:
         ctx = NodeContext.make("clarify_with_user", self.deps, config, runtime)
         question = _question(state)
         base = {"question": question, "stage": "clarify", "status": "running"}
+        if state.get("status") in FINISHED and state.get("messages") and \
+                isinstance(state["messages"][-1], HumanMessage):
+            base.update(follow_up_update(state))
+            ctx.progress(stage="follow-up", previous_reports=len(state.get("previous_reports") or []) + 1)
         if not ctx.cfg.allow_clarification:
             return Command(goto="write_research_brief", update=base)
         prompt = prompts.CLARIFY.format(date=ctx.today, conversation=conversation_text(state["messages"]))
@@ -174,6 +210,9 @@ class ScopingNodes:
                                                           "search context for the draft")
             if degradations:
                 update["degradations"] = degradations
+        prior = state.get("prior_notes") or []
+        if prior:  # a follow-up: what the thread already found
+            context += prompts.PRIOR_FINDINGS.format(findings=findings_text(prior)[:PRIOR_CHARS])
         prompt = prompts.DRAFT.format(date=ctx.today, brief=state.get("research_brief", ""), context=context)
         try:
             draft = await ctx.meter.text(await ctx.model("final_report"), [HumanMessage(prompt)], what="draft")

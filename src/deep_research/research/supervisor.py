@@ -96,7 +96,7 @@ class SupervisorNodes:
         try:
             reply = await ctx.meter.invoke(model, prompt)
         except ModelCallError as e:
-            notes = await asave_notes(ctx.cfg, {**state}, ctx.thread_id)
+            notes = await asave_notes(ctx.cfg, {**state}, ctx.thread_id, ctx.checkpoint)
             raise ResearchFailed("supervisor", str(e), str(notes) if notes else None) from e
         shortened = ctx.shortened("supervisor's context")
         return Command(goto="supervisor_tools", update={
