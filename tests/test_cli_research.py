@@ -98,7 +98,7 @@ def test_brief_approval_without_a_terminal_waits_then_resumes(tmp_path, corpus):
         (["research", "What is tea?"], {}, "citation_check_model (openai:gpt-4.1, openai:gpt-4.1-mini): no model "
          "credentials: set OPENAI_API_KEY"),  # one line for all roles, the Tavily key on the next
         (["resume", "nosuchthread"], {}, "no run with thread id"),
-        (["resume", "t", "--approve", "--reject", "x"], {}, "either --approve or --reject"),
+        (["resume", "t", "--approve", "--reject", "x"], {}, "only one of --approve, --reject and --edit"),
     ],
 )
 def test_bad_input_exits_2_with_a_clear_message(tmp_path, args, env, message):
@@ -143,3 +143,18 @@ def test_dotenv_in_the_working_folder_is_loaded_and_the_environment_wins(tmp_pat
     assert r.returncode == 2 and "no model credentials" in r.stderr and "mcp_config" not in r.stderr, r.stderr
     r = cli("research", "What is tea?", "--db", tmp_path / "s.sqlite", DEEP_RESEARCH_ENV_FILE=str(work / "nope"))
     assert r.returncode == 2 and "DEEP_RESEARCH_ENV_FILE" in r.stderr and "no such file" in r.stderr
+
+
+def test_report_review_waits_then_an_edited_report_is_published(tmp_path, corpus):
+    db = tmp_path / "state.sqlite"
+    r = run("research", QUESTION, "--corpus", corpus, "--out", tmp_path / "reports", "--yes", "--review-report",
+            "--no-pdf", "--db", db, env=SCRIPTED)
+    assert r.returncode == 3 and "waiting for review of the report" in r.stderr, r.stdout + r.stderr
+    assert not list((tmp_path / "reports").rglob("report.md"))
+    thread = re.search(r"deep-research resume (\w+)", r.stderr).group(1)
+    edited = tmp_path / "edited.md"
+    edited.write_text("# My own version\n\nShort and sweet, no citations.\n", encoding="utf-8")
+    r = run("resume", thread, "--edit", edited, "--db", db, env=SCRIPTED)
+    assert r.returncode == 0, r.stdout + r.stderr
+    report = next((tmp_path / "reports").rglob("report.md")).read_text(encoding="utf-8")
+    assert report.startswith("# My own version")

@@ -141,6 +141,8 @@ def _context_from_options(**opts) -> dict:
             ctx["allow_clarification"] = False
         elif key == "approve_brief" and value:
             ctx["require_brief_approval"] = True
+        elif key == "review_report" and value:
+            ctx["require_report_approval"] = True
         elif key == "test_mode" and value:
             ctx["test_mode"] = True
         elif key == "pdf":
@@ -153,7 +155,40 @@ def _context_from_options(**opts) -> dict:
     return ctx
 
 
+def _ask_report_review(payload: dict, preset: dict | None) -> dict:
+    if preset is not None:  # --approve, --reject FEEDBACK (revise once), --edit FILE
+        if preset.get("type") == "reject":
+            return {"type": "feedback", "feedback": preset.get("feedback", "")}
+        return preset
+    if not sys.stdin.isatty():
+        raise WaitingForUser("", "review of the report")
+    out.rule("Report to review")
+    out.print(payload.get("report_markdown", ""), highlight=False, markup=False)
+    if payload.get("error"):
+        err.print(f"[yellow]{_esc(str(payload['error']))}[/yellow]")
+    can_revise = bool(payload.get("revisions_left"))
+    ask = "Publish this report? [a]pprove / [e]dit FILE" + (" / [f]eedback" if can_revise else "")
+    while True:
+        choice = typer.prompt(ask, default="a").strip()
+        word, _, rest = choice.partition(" ")
+        if word.lower() in ("a", "approve", "y", "yes"):
+            return {"type": "approve"}
+        if word.lower() in ("e", "edit") and rest.strip():
+            try:
+                return {"type": "edit", "markdown": Path(rest.strip()).expanduser().read_text(encoding="utf-8")}
+            except (OSError, UnicodeDecodeError) as e:
+                err.print(f"cannot read {rest.strip()}: {e}", markup=False)
+                continue
+        if can_revise and word.lower() in ("f", "feedback"):
+            feedback = typer.prompt("What should change?").strip()
+            if feedback:
+                return {"type": "feedback", "feedback": feedback}
+        err.print("Please answer a, e FILE" + (" or f." if can_revise else "."))
+
+
 def _ask_approval(payload: dict, preset: dict | None) -> dict:
+    if payload.get("type") == "report_review":
+        return _ask_report_review(payload, preset)
     if preset is not None:
         return preset
     if not sys.stdin.isatty():
@@ -202,7 +237,7 @@ async def _drive(handle, graph, payload, progress, *, approve: dict | None, answ
                 decision = _ask_approval(state.interrupts[0].value, approve)
             except WaitingForUser as w:
                 raise WaitingForUser(handle.thread_id, w.what) from None
-            approve = None if decision.get("type") == "reject" else approve
+            approve = approve if decision.get("type") == "approve" else None  # a rejection or edit is used once
             payload = resume_payload(decision)
             continue
         values = state.values
@@ -315,7 +350,7 @@ async def _run_research(question: str | None, context: dict, db: str, thread_id:
             return 1
         except WaitingForUser as w:
             err.print(f"The run is waiting for {w.what}. Continue with: deep-research resume "
-                      f"{handle.thread_id} --approve | --reject FEEDBACK | --answer TEXT", markup=False)
+                      f"{handle.thread_id} --approve | --reject FEEDBACK | --edit FILE | --answer TEXT", markup=False)
             return WAITING
         return _print_result(values, handle.thread_id)
 
@@ -381,6 +416,8 @@ def research(
     out_dir: Optional[Path] = typer.Option(None, "--out", help="Where run folders are written (default docs/reports)."),
     yes: bool = typer.Option(False, "--yes", "-y", help="Do not ask clarifying questions."),
     approve_brief: bool = typer.Option(False, "--approve-brief", help="Ask for approval of the research brief."),
+    review_report: bool = typer.Option(False, "--review-report",
+                                       help="Ask for approval (or an edit, or feedback) of the report before publishing."),
     max_tokens: Optional[int] = typer.Option(None, help="Stop research after this many tokens."),
     max_cost: Optional[float] = typer.Option(None, help="Stop research at this estimated cost in USD."),
     test_mode: bool = typer.Option(False, "--test-mode", help="Small limits for a cheap trial run."),
@@ -397,7 +434,7 @@ def research(
         raise UserError(f"corpus {corpus} does not exist")
     context = _context_from_options(search=search.lower() if search else None, corpus=corpus,
                                     corpus_base_url=corpus_base_url, model=model, base_url=base_url,
-                                    api_key_env=api_key_env, out=out_dir, yes=yes, approve_brief=approve_brief,
+                                    api_key_env=api_key_env, out=out_dir, yes=yes, approve_brief=approve_brief, review_report=review_report,
                                     max_tokens=max_tokens, max_cost=max_cost, test_mode=test_mode, pdf=pdf)
     if corpus is not None and search is None:
         context["search_api"] = "local"
@@ -409,17 +446,24 @@ def research(
 @app.command()
 def resume(
     thread_id: str = typer.Argument(..., help="The thread id printed when the run started."),
-    approve: bool = typer.Option(False, "--approve", help="Approve the research brief the run waits on."),
-    reject: Optional[str] = typer.Option(None, "--reject", help="Reject the brief with this feedback."),
+    approve: bool = typer.Option(False, "--approve", help="Approve the research brief or report the run waits on."),
+    reject: Optional[str] = typer.Option(None, "--reject",
+                                         help="Reject the brief, or ask for one revision of the report, with this feedback."),
+    edit: Optional[Path] = typer.Option(None, "--edit", help="Publish this edited report markdown (citations re-checked)."),
     answer: Optional[str] = typer.Option(None, "--answer", help="Answer the clarifying question."),
     db: Optional[str] = DbOpt,
 ) -> None:
     """Continue an interrupted, failed or waiting run where it stopped."""
     import asyncio
 
-    if approve and reject:
-        raise UserError("use either --approve or --reject, not both")
+    if sum(bool(x) for x in (approve, reject, edit)) > 1:
+        raise UserError("use only one of --approve, --reject and --edit")
     decision = {"type": "approve"} if approve else ({"type": "reject", "feedback": reject} if reject else None)
+    if edit is not None:
+        try:
+            decision = {"type": "edit", "markdown": edit.read_text(encoding="utf-8")}
+        except (OSError, UnicodeDecodeError) as e:
+            raise UserError(f"cannot read the edited report {edit}: {e}") from None
     code = asyncio.run(_run_research(None, {}, _check_db(db or ".deep-research/state.sqlite"), thread_id.strip(),
                                      decision, answer))
     raise typer.Exit(code)

@@ -66,6 +66,9 @@ class Configuration(BaseModel):
         False, json_schema_extra=_ui("boolean", "Pause for a human to approve or reject the research brief."))
     max_brief_refinement_rounds: int = Field(
         3, ge=0, le=10, json_schema_extra=_ui("number", "How many times a rejected brief is rewritten.", min=0, max=10))
+    require_report_approval: bool = Field(
+        False, json_schema_extra=_ui("boolean", "Pause for a human to approve, edit or give feedback on the "
+                                     "checked report before it is published (one revision on feedback)."))
     brief_search: bool = Field(
         False, json_schema_extra=_ui("boolean", "Run a preliminary search for current context before writing the brief."))
     draft_search: bool = Field(

@@ -28,10 +28,40 @@ def findings_text(notes: list[dict]) -> str:
     return "\n\n".join(f"### {n.get('topic', '')}\n{n.get('findings', '')}" for n in notes)
 
 
+class ClarifyingQuestion(BaseModel):
+    question: str = Field(description="One short question.")
+    suggested_answers: list[str] = Field(default_factory=list, description="Two to four likely answers.")
+
+
 class ClarifyWithUser(BaseModel):
-    need_clarification: bool = Field(description="Whether a clarifying question is needed.")
-    question: str = Field("", description="The one question to ask, if needed.")
+    need_clarification: bool = Field(description="Whether clarifying questions are needed.")
+    questions: list[ClarifyingQuestion] = Field(
+        default_factory=list, description="At most three questions, each with suggested answers, if needed.")
+    question: str = Field("", description="A single question (when not using 'questions').")
     verification: str = Field("", description="Short confirmation of what will be researched, if not.")
+
+    def asked(self) -> list[ClarifyingQuestion]:
+        items = [q for q in self.questions if q.question.strip()][:MAX_CLARIFYING_QUESTIONS]
+        if not items and self.question.strip():
+            items = [ClarifyingQuestion(question=self.question)]
+        return items
+
+
+MAX_CLARIFYING_QUESTIONS = 3
+
+
+def clarification_text(questions: list[ClarifyingQuestion]) -> str:
+    """The questions as one chat turn; suggested answers in brackets, free text welcome."""
+    if len(questions) == 1 and not questions[0].suggested_answers:
+        return questions[0].question.strip()
+    lines = []
+    for i, q in enumerate(questions, 1):
+        line = q.question.strip() if len(questions) == 1 else f"{i}. {q.question.strip()}"
+        options = [a.strip() for a in q.suggested_answers if a.strip()][:4]
+        if options:
+            line += "\n   " + " · ".join(f"[{a}]" for a in options)
+        lines.append(line)
+    return "\n".join(lines)
 
 
 class ResearchQuestion(BaseModel):
@@ -88,7 +118,8 @@ def follow_up_update(state: ResearchState) -> dict:
             "research_brief": "", "brief_rounds": 0, "brief_feedback": "", "draft_report": "",
             "research_iterations": 0, "final_report": "", "report_markdown": "", "citation_summary": {},
             "citation_fixes": [], "outputs": {}, "run_dir": "", "budget_exhausted": False,
-            "tokens_before": 0, "cost_before": 0.0}
+            "tokens_before": 0, "cost_before": 0.0, "report_review_pending": False, "report_review": "",
+            "report_feedback": "", "report_revisions": 0, "clarifying_questions": []}
 
 
 async def _critical(ctx: NodeContext, state: dict, stage: str, e: Exception) -> ResearchFailed:
@@ -119,9 +150,14 @@ class ScopingNodes:
         except ModelCallError as e:
             raise await _critical(ctx, {**state, **base}, "clarify_with_user", e) from e
         update = {**base, **ctx.usage_update()}
-        if answer.need_clarification and answer.question.strip():
-            return Command(goto=END, update={**update, "status": "needs_clarification",
-                                             "messages": [AIMessage(answer.question.strip())]})
+        asked = answer.asked()
+        if answer.need_clarification and asked:
+            structured = [{"question": q.question.strip(), "suggested_answers": q.suggested_answers[:4]}
+                          for q in asked]
+            message = AIMessage(clarification_text(asked), name="clarification",
+                                additional_kwargs={"clarifying_questions": structured})
+            return Command(goto=END, update={**update, "status": "needs_clarification", "messages": [message],
+                                             "clarifying_questions": structured})
         msgs = [AIMessage(answer.verification.strip())] if answer.verification.strip() else []
         return Command(goto="write_research_brief", update={**update, "messages": msgs})
 

@@ -40,6 +40,7 @@ class ResearchState(TypedDict, total=False):
     messages: Annotated[list[AnyMessage], add_messages]
     question: str
     language: str  # ISO 639-1 code of the question's language: the report's language
+    clarifying_questions: list[dict]  # the last ones asked: {question, suggested_answers}
     research_brief: str
     brief_rounds: int
     brief_feedback: str
@@ -57,6 +58,10 @@ class ResearchState(TypedDict, total=False):
     report_markdown: str  # the checked report (UI markdown with <ref> tags)
     citation_summary: dict
     citation_fixes: list[dict]
+    report_review_pending: bool  # the report was shown for review; the next step asks
+    report_review: str  # approved | edited | feedback (the last decision)
+    report_feedback: str
+    report_revisions: int
     outputs: dict  # file paths of the published report
     usage: Annotated[dict, usage_or_reset]
     errors: Annotated[list[dict], add_or_reset]
