@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections import deque
 from pathlib import Path
 
 import pytest
@@ -18,7 +19,7 @@ from deep_research.research.common import Deps
 from deep_research.research.graph import make_graph
 from deep_research.search.local import LocalCorpus, build_index
 from tests.support.scenario import QUESTION, full_script, write_corpus
-from tests.support.scripted import Script, structured
+from tests.support.scripted import Script, scripted_factory, structured
 
 REVISED_TITLE = "# Heat pumps, revised for the reviewer"
 
@@ -31,8 +32,7 @@ def corpus(tmp_path) -> Path:
 
 
 def graph_for(corpus: Path, script: Script):
-    deps = Deps(model_factory=__import__("tests.support.scripted", fromlist=["x"]).scripted_factory(script),
-                search_factory=lambda cfg: LocalCorpus.open(corpus))
+    deps = Deps(model_factory=scripted_factory(script), search_factory=lambda cfg: LocalCorpus.open(corpus))
     return make_graph(deps, checkpointer=InMemorySaver(), store=InMemoryStore())
 
 
@@ -58,7 +58,7 @@ def revision_script() -> Script:
         return f"{REVISED_TITLE}\n{body}"
 
     s.rules.insert(0, {"role": "final_report", "contains": "A reviewer read the research report",
-                       "responses": __import__("collections").deque([revise]), "repeat": True, "name": "revise"})
+                       "responses": deque([revise]), "repeat": True, "name": "revise"})
     return s
 
 

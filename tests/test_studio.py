@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import json
 import socket
+from collections import deque
 from pathlib import Path
 
 import pytest
@@ -262,7 +263,7 @@ def test_the_report_follows_the_questions_language(studio, lang):
     question, name, limitations, sources, kicker, checked, citations = QUESTIONS[lang]
     script = full_script(wrong_quote=False)
     script.rules.insert(0, {"role": "final_report", "contains": "Write the final research report",
-                            "responses": __import__("collections").deque([report_without_sources_section]),
+                            "responses": deque([report_without_sources_section]),
                             "repeat": True, "name": "report"})
     # one supervisor round: the round limit is a limitation, which code states in the report
     context = {"search_api": "local", "corpus_path": str(corpus), "max_researcher_iterations": 1,
