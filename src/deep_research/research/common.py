@@ -96,7 +96,7 @@ class NodeContext:
         cfg = Configuration.resolve(config, getattr(runtime, "context", None))
         store = getattr(runtime, "store", None)
         meter = Meter(name, timeout_s=cfg.request_timeout_s, max_retries=cfg.max_retries,
-                      backoff_s=cfg.retry_backoff_s)
+                      backoff_s=cfg.retry_backoff_s, structured_retries=cfg.structured_output_retries)
         return cls(name, cfg, deps, config, store, meter)
 
     async def model(self, role: str) -> BaseChatModel:

@@ -42,12 +42,17 @@ ROLE_MODELS = {"research": "openai:gpt-4.1", "summarization": "openai:gpt-4.1-mi
                "compression": "openai:gpt-4.1", "final_report": "openai:gpt-4.1",
                "citation_check": "openai:gpt-4.1-mini"}
 # A role's setting, and the setting for every role that it overrides.
-ROLE_SETTINGS = {"_model": "model", "_model_base_url": "model_base_url", "_model_api_key_env": "model_api_key_env"}
+ROLE_SETTINGS = {"_model": "model", "_model_base_url": "model_base_url", "_model_api_key_env": "model_api_key_env",
+                 "_azure_endpoint": "azure_endpoint", "_azure_api_version": "azure_api_version"}
 
 
 def _role_ui(role: str, what: str) -> dict:
     if what == "base_url":
         return _ui("text", f"OpenAI-compatible server for the {role} model only (default: model_base_url).")
+    if what == "azure_endpoint":
+        return _ui("text", f"Azure OpenAI endpoint for the {role} model (default: azure_endpoint).")
+    if what == "azure_api_version":
+        return _ui("text", f"Azure OpenAI API version for the {role} model (default: azure_api_version).")
     return _ui("text", f"Environment variable holding the API key of the {role} model's server "
                        "(default: model_api_key_env).")
 
@@ -145,10 +150,40 @@ class Configuration(BaseModel):
         None, json_schema_extra=_role_ui("final_report", "api_key_env"))
     citation_check_model_api_key_env: str | None = Field(
         None, json_schema_extra=_role_ui("citation_check", "api_key_env"))
+    azure_endpoint: str | None = Field(
+        None, json_schema_extra=_ui("text", "Azure OpenAI endpoint for azure_openai:DEPLOYMENT models "
+                                    "(default: env AZURE_OPENAI_ENDPOINT)."))
+    azure_api_version: str | None = Field(
+        None, json_schema_extra=_ui("text", "Azure OpenAI API version, e.g. 2024-10-21 (default: env "
+                                    "OPENAI_API_VERSION)."))
+    research_azure_endpoint: str | None = Field(None, json_schema_extra=_role_ui("research", "azure_endpoint"))
+    summarization_azure_endpoint: str | None = Field(
+        None, json_schema_extra=_role_ui("summarization", "azure_endpoint"))
+    compression_azure_endpoint: str | None = Field(None, json_schema_extra=_role_ui("compression", "azure_endpoint"))
+    final_report_azure_endpoint: str | None = Field(
+        None, json_schema_extra=_role_ui("final_report", "azure_endpoint"))
+    citation_check_azure_endpoint: str | None = Field(
+        None, json_schema_extra=_role_ui("citation_check", "azure_endpoint"))
+    research_azure_api_version: str | None = Field(None, json_schema_extra=_role_ui("research", "azure_api_version"))
+    summarization_azure_api_version: str | None = Field(
+        None, json_schema_extra=_role_ui("summarization", "azure_api_version"))
+    compression_azure_api_version: str | None = Field(
+        None, json_schema_extra=_role_ui("compression", "azure_api_version"))
+    final_report_azure_api_version: str | None = Field(
+        None, json_schema_extra=_role_ui("final_report", "azure_api_version"))
+    citation_check_azure_api_version: str | None = Field(
+        None, json_schema_extra=_role_ui("citation_check", "azure_api_version"))
+    structured_output_retries: int = Field(
+        1, ge=0, le=5, json_schema_extra=_ui("number", "Times a model is asked again when its structured answer "
+                                             "(JSON) is missing or invalid.", min=0, max=5))
     structured_output: Literal["auto", "tools", "json_schema", "json_mode", "prompt"] = Field(
         "auto", json_schema_extra=_ui("select", "How structured answers are requested; 'prompt' works with any server.",
                                       options=[{"label": v, "value": v} for v in
                                                ("auto", "tools", "json_schema", "json_mode", "prompt")]))
+
+    mcp_prompt: str | None = Field(
+        None, json_schema_extra=_ui("text", "Name of a prompt of the MCP server (mcp_config) whose text is added "
+                                    "to the researchers' instructions, e.g. house rules for a document collection."))
 
     # --- context and reliability ------------------------------------------------------
     summarize_after_tokens: int = Field(
@@ -191,6 +226,8 @@ class Configuration(BaseModel):
             "api_key_env": key_env,
             "timeout": self.request_timeout_s,
             "max_retries": self.max_retries,
+            "azure_endpoint": getattr(self, f"{role}_azure_endpoint") or self.azure_endpoint,
+            "azure_api_version": getattr(self, f"{role}_azure_api_version") or self.azure_api_version,
         }
 
     def limited(self) -> "Configuration":

@@ -87,8 +87,12 @@ def missing_credentials_message(spec: dict) -> str | None:
                 "OPENAI_BASE_URL; e.g. http://localhost:11434/v1 for Ollama), or use Azure with model = "
                 "azure_openai:DEPLOYMENT and AZURE_OPENAI_API_KEY/AZURE_OPENAI_ENDPOINT")
     if provider == "azure_openai":
-        missing = [v for v in ("AZURE_OPENAI_API_KEY", "AZURE_OPENAI_ENDPOINT") if not os.environ.get(v)]
-        if missing and not key_env:
+        missing = [v for v in ("AZURE_OPENAI_API_KEY",) if not key_env and not os.environ.get(v)]
+        if not spec.get("azure_endpoint") and not os.environ.get("AZURE_OPENAI_ENDPOINT"):
+            missing.append("AZURE_OPENAI_ENDPOINT (or the azure_endpoint setting)")
+        if not spec.get("azure_api_version") and not os.environ.get("OPENAI_API_VERSION"):
+            missing.append("OPENAI_API_VERSION (or the azure_api_version setting)")
+        if missing:
             return f"uses Azure OpenAI but {' and '.join(missing)} is not set"
     return None
 
@@ -109,6 +113,10 @@ def default_model_factory(spec: dict) -> BaseChatModel:
         kwargs["api_key"] = "not-needed"  # local servers accept any key
     if spec["provider"] == "azure_openai":
         kwargs["azure_deployment"] = spec["model"]
+        if spec.get("azure_endpoint"):
+            kwargs["azure_endpoint"] = spec["azure_endpoint"]
+        if spec.get("azure_api_version"):
+            kwargs["api_version"] = spec["azure_api_version"]
     if spec["provider"] in ("openai", "azure_openai"):
         # Under LangGraph's "messages" stream mode (Studio) every call streams; without this
         # a custom base URL or Azure gets no usage in streamed replies, and budgets count 0.
@@ -263,6 +271,7 @@ class Meter:
     usage: Usage = field(default_factory=Usage)
     max_context_retries: int = 3
     max_backoff_s: float = 30.0
+    structured_retries: int = 1  # re-asks for a missing or invalid structured answer (JSON text)
 
     def backoff(self, attempt: int) -> float:
         """Delay before retry ``attempt`` (1, 2, ...): exponential, capped, with jitter."""
@@ -364,12 +373,12 @@ class Meter:
             self.usage.repairs += 1  # asked again below, as JSON text
         prompt = msgs + [HumanMessage(_json_instruction(schema))]
         kwargs = {"response_format": {"type": "json_object"}} if method == "json_mode" else {}
-        for attempt in range(2):
+        for attempt in range(self.structured_retries + 1):
             reply = await self.invoke(model, prompt, **kwargs)
             parsed = _from_reply(reply, schema, errors)
             if parsed is not None:
                 return parsed
-            if attempt == 1:
+            if attempt == self.structured_retries:
                 break
             self.usage.repairs += 1
             prompt = prompt + [reply, HumanMessage(

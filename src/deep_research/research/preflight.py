@@ -70,6 +70,8 @@ def _mcp_problems(cfg: Configuration) -> list[str]:
         conf = mcp.validate(cfg.mcp_config)
     except UserError as e:
         return [str(e)]
+    if cfg.mcp_prompt and not conf:
+        return [f"mcp_prompt = {cfg.mcp_prompt}: needs mcp_config, the MCP server that has this prompt"]
     if not conf:
         return []
     headers = conf.get("headers_env") or {}

@@ -243,3 +243,10 @@ Requirements:
   citations must copy a sentence from the findings character for character; never change a
   number or a word inside the quotes.
 - Drop a claim rather than keep it without support."""
+
+MCP_GUIDANCE = """
+
+Guidance for this research from the document server the operator configured (mcp_prompt):
+<guidance>
+{guidance}
+</guidance>"""

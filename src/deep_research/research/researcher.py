@@ -102,13 +102,16 @@ class ResearcherNodes:
                 "researcher", f"research unit stopped at its share of the {over} budget",
                 topic=state.get("topic", ""))]})
         extra_tools, problem = await _mcp_tools(ctx)
-        if problem and not state.get("mcp_problem_recorded"):
-            update["degradations"] = [error_record("researcher", problem, topic=state.get("topic", ""))]
+        guidance, prompt_problem = await _mcp_guidance(ctx)
+        problems = [p for p in (problem, prompt_problem) if p]
+        if problems and not state.get("mcp_problem_recorded"):
+            update["degradations"] = [error_record("researcher", p, topic=state.get("topic", "")) for p in problems]
             update["mcp_problem_recorded"] = True
         system = SystemMessage(prompts.RESEARCHER.format(
             date=ctx.today, topic=state.get("topic", ""), max_calls=ctx.cfg.max_react_tool_calls,
             data_notice=prompts.DATA_NOTICE) + (prompts.RESEARCHER_EXTRA_TOOLS.format(
-                names=", ".join(t.name for t in extra_tools)) if extra_tools else ""))
+                names=", ".join(t.name for t in extra_tools)) if extra_tools else "")
+            + (prompts.MCP_GUIDANCE.format(guidance=guidance) if guidance else ""))
         model = (await ctx.model("research")).bind_tools([*RESEARCHER_TOOLS, *extra_tools])
         try:
             reply = await ctx.meter.invoke(model, [system, *history])
@@ -356,6 +359,18 @@ async def _mcp_tools(ctx: NodeContext) -> tuple[list, str | None]:
     except (mcp.MCPUnavailable, UserError) as e:
         log.warning("%s; researching without MCP tools", e)
         return [], f"{e}; researched without MCP tools"
+
+
+async def _mcp_guidance(ctx: NodeContext) -> tuple[str, str | None]:
+    """The text of the configured MCP prompt (mcp_prompt), or none and why when unavailable:
+    research goes on without it, and the problem is recorded."""
+    if not ctx.cfg.mcp_prompt:
+        return "", None
+    try:
+        return await mcp.load_prompt(ctx.cfg.mcp_config, ctx.cfg.mcp_prompt, ctx.cfg.request_timeout_s), None
+    except (mcp.MCPUnavailable, UserError) as e:
+        log.warning("%s; researching without it", e)
+        return "", f"{e}; researched without it"
 
 
 def _findings_from_excerpts(excerpts: list[str]) -> str:
