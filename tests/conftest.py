@@ -10,6 +10,10 @@ if str(ROOT) not in sys.path:
 
 from tests.support.chromium import chromium_available  # noqa: E402
 
+# The CLI loads ./.env; a developer's .env (with real keys) must not leak into the tests'
+# CLI runs, which set exactly the variables they mean to. Tests of .env loading set it back.
+os.environ["DEEP_RESEARCH_ENV_FILE"] = "none"
+
 
 @pytest.fixture(scope="session")
 def browser():

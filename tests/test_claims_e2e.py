@@ -281,7 +281,7 @@ def test_judge_decides_only_undecided_claims_within_its_bound(tmp_path, monkeypa
     judged = [c for c in cites if c["claim_rule"] == "judge:partly"]
     assert len(judged) == 3 and all(c["confidence"] == "low" and c["claim_status"] == "supported" for c in judged)
     left = [c for c in cites if c["claim_status"] == "unchecked"]
-    assert left and all(c["claim"].startswith("Point ") for c in left)
+    assert left and all(c["claim"].startswith("Point ") for c in left), [c["claim"] for c in left]
     assert any("were not judged" in d["message"] for d in values["degradations"])
     assert values["usage"]["check_citations"]["calls"] >= 3  # judge calls are metered with the fixes
 

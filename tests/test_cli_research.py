@@ -81,12 +81,80 @@ def test_brief_approval_without_a_terminal_waits_then_resumes(tmp_path, corpus):
         (["research", "What is tea?"], {"OPENAI_API_KEY": "k"}, "TAVILY_API_KEY"),
         (["research", "What is tea?", "--search", "none", "--model", "openai:x", "--api-key-env", "MY_KEY"], {},
          "MY_KEY"),
+        # preflight: every setup mistake is reported before any model call, naming the setting
+        (["research", "What is tea?", "--search", "none", "--model", "nosuchprovider:x"], {"OPENAI_API_KEY": "k"},
+         "citation_check_model = nosuchprovider:x: cannot use this model"),  # all roles, said once
+        (["research", "What is tea?", "--search", "none", "--model", "anthropic:claude-x"], {"OPENAI_API_KEY": "k"},
+         "needs a package that is not installed"),
+        (["research", "What is tea?", "--search", "none"],
+         {"OPENAI_API_KEY": "k", "DEEP_RESEARCH_MCP_CONFIG": '{"url": "http://127.0.0.1:9/mcp"}'},
+         "mcp_config needs \"tools\""),
+        (["research", "What is tea?", "--search", "none"],
+         {"OPENAI_API_KEY": "k", "DEEP_RESEARCH_MCP_CONFIG":
+          '{"url": "http://127.0.0.1:9/mcp", "tools": ["t"], "headers_env": {"Authorization": "NO_SUCH_TOKEN"}}'},
+         "NO_SUCH_TOKEN"),
+        (["research", "What is tea?", "--corpus", "EMPTY_CORPUS"], {"OPENAI_API_KEY": "k"},
+         "the corpus holds no documents"),
+        (["research", "What is tea?"], {}, "citation_check_model (openai:gpt-4.1, openai:gpt-4.1-mini): no model "
+         "credentials: set OPENAI_API_KEY"),  # one line for all roles, the Tavily key on the next
         (["resume", "nosuchthread"], {}, "no run with thread id"),
-        (["resume", "t", "--approve", "--reject", "x"], {}, "either --approve or --reject"),
+        (["resume", "t", "--approve", "--reject", "x"], {}, "only one of --approve, --reject and --edit"),
     ],
 )
 def test_bad_input_exits_2_with_a_clear_message(tmp_path, args, env, message):
+    if "EMPTY_CORPUS" in args:
+        (tmp_path / "empty").mkdir()
+        (tmp_path / "empty" / "image.png").write_bytes(b"\x89PNG")
+        args = [str(tmp_path / "empty") if a == "EMPTY_CORPUS" else a for a in args]
     r = run(*args, "--db", tmp_path / "s.sqlite", env=env)
     assert r.returncode == 2, (r.stdout, r.stderr)
     assert message in r.stderr
     assert "Traceback" not in r.stderr + r.stdout
+
+
+def test_dotenv_in_the_working_folder_is_loaded_and_the_environment_wins(tmp_path):
+    """`.env` is read like langgraph.json's "env" for `langgraph dev`: here it holds a bad
+    MCP setting, which preflight reports before any model call."""
+    work = tmp_path / "work"
+    work.mkdir()
+    (work / ".env").write_text('OPENAI_API_KEY=sk-from-dotenv-1234567890\n'
+                               'DEEP_RESEARCH_MCP_CONFIG={"url": "http://127.0.0.1:9/mcp"}\n')
+
+    def cli(*args, **env):
+        full = {k: v for k, v in os.environ.items()
+                if k not in ("OPENAI_API_KEY", "TAVILY_API_KEY", "OPENAI_BASE_URL", "DEEP_RESEARCH_ENV_FILE",
+                             "DEEP_RESEARCH_MCP_CONFIG")}
+        full.update(PYTHONPATH=str(ROOT), **env)
+        return subprocess.run([sys.executable, "-m", "deep_research.cli", *map(str, args)], capture_output=True,
+                              text=True, cwd=work, env=full, timeout=120, stdin=subprocess.DEVNULL)
+
+    r = cli("research", "What is tea?", "--search", "none", "--db", tmp_path / "s.sqlite")
+    assert r.returncode == 2 and 'mcp_config needs "tools"' in r.stderr, r.stderr
+    assert "OPENAI_API_KEY" not in r.stderr  # the key came from .env too
+    # a variable set in the environment wins over .env
+    r = cli("research", "What is tea?", "--search", "none", "--db", tmp_path / "s.sqlite",
+            DEEP_RESEARCH_MCP_CONFIG='{"url": "http://127.0.0.1:9/mcp", "tools": ["t"], '
+                                     '"headers_env": {"Authorization": "NO_SUCH_TOKEN_VAR"}}')
+    assert r.returncode == 2 and "NO_SUCH_TOKEN_VAR" in r.stderr, r.stderr
+    # another file, or none
+    (work / "other.env").write_text("OPENAI_API_KEY=sk-other-1234567890\n")
+    r = cli("research", "What is tea?", "--search", "none", "--db", tmp_path / "s.sqlite",
+            DEEP_RESEARCH_ENV_FILE="none")
+    assert r.returncode == 2 and "no model credentials" in r.stderr and "mcp_config" not in r.stderr, r.stderr
+    r = cli("research", "What is tea?", "--db", tmp_path / "s.sqlite", DEEP_RESEARCH_ENV_FILE=str(work / "nope"))
+    assert r.returncode == 2 and "DEEP_RESEARCH_ENV_FILE" in r.stderr and "no such file" in r.stderr
+
+
+def test_report_review_waits_then_an_edited_report_is_published(tmp_path, corpus):
+    db = tmp_path / "state.sqlite"
+    r = run("research", QUESTION, "--corpus", corpus, "--out", tmp_path / "reports", "--yes", "--review-report",
+            "--no-pdf", "--db", db, env=SCRIPTED)
+    assert r.returncode == 3 and "waiting for review of the report" in r.stderr, r.stdout + r.stderr
+    assert not list((tmp_path / "reports").rglob("report.md"))
+    thread = re.search(r"deep-research resume (\w+)", r.stderr).group(1)
+    edited = tmp_path / "edited.md"
+    edited.write_text("# My own version\n\nShort and sweet, no citations.\n", encoding="utf-8")
+    r = run("resume", thread, "--edit", edited, "--db", db, env=SCRIPTED)
+    assert r.returncode == 0, r.stdout + r.stderr
+    report = next((tmp_path / "reports").rglob("report.md")).read_text(encoding="utf-8")
+    assert report.startswith("# My own version")

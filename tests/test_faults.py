@@ -285,6 +285,11 @@ def classify(r: Result, baseline: dict) -> tuple[str, list[str]]:
             problems.append("notes.md not saved")
         if not r.snapshot.next:
             problems.append("the checkpoint has no step left to resume")
+        failures = [x for x in r.values.get("errors") or [] if x.get("kind") == "failed"]
+        if r.values.get("status") != "failed" or not failures:
+            problems.append("the thread state does not say the run failed")
+        elif (failures[-1]["stage"], failures[-1]["message"]) != (e.stage, e.message):
+            problems.append("the state's failure record differs from the error raised")
         if r.values.get("status") == "completed" or r.values.get("outputs"):
             problems.append("a report was published despite the failure")
         if not r.values.get("question"):
@@ -465,13 +470,25 @@ def test_supervisor_failure_keeps_research_in_checkpoint_and_notes_and_resume_co
     snapshot = asyncio.run(graph.aget_state(config, subgraphs=True))
     assert snapshot.next == ("research_supervisor",)
     assert {n["topic"] for n in checkpointed_notes(snapshot)} == {TOPIC_EFFICIENCY, TOPIC_COSTS}
+    # the thread's state says so (what Studio shows), with the notes' path
+    assert snapshot.values["status"] == "failed"
+    assert snapshot.values["errors"][-1] == {"stage": "supervisor", "message": e.message, "kind": "failed",
+                                            "notes": e.notes_path}
     compressions = script.calls["compression"]
+    # resumed while the outage lasts: fails again, and both failures are on record
+    with pytest.raises(ResearchFailed):
+        asyncio.run(drive(None))
+    snapshot = asyncio.run(graph.aget_state(config, subgraphs=True))
+    assert snapshot.next == ("research_supervisor",) and snapshot.values["status"] == "failed"
+    assert [x["stage"] for x in snapshot.values["errors"] if x.get("kind") == "failed"] == ["supervisor"] * 2
     # the outage ends; resume retries the step and keeps the research already done
     plan.clear()
     final = asyncio.run(drive(None))
     assert final.values["status"] == "completed" and not final.next
     assert script.calls["compression"] == compressions == 2
     assert {n["topic"] for n in final.values["notes"]} == {TOPIC_EFFICIENCY, TOPIC_COSTS}
+    # the failures stay in the record but are not limitations of the report
+    assert "RateLimitError" not in final.values["final_report"]
 
 
 def test_every_research_unit_failing_fails_clearly(corpus, tmp_path):

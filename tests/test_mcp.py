@@ -52,6 +52,12 @@ def mcp_server():
         served.append(("glossary", {"term": term}))
         return DEFINITION if term.upper() == "COP" else f"No entry for {term}."
 
+    @server.prompt()
+    def house_rules() -> str:
+        """How to research this collection."""
+        served.append(("house_rules", {}))
+        return HOUSE_RULES
+
     @server.tool()
     def delete_corpus() -> str:
         """Deletes every document (a side effect no researcher may trigger)."""
@@ -75,8 +81,12 @@ def mcp_server():
 @pytest.fixture(autouse=True)
 def fresh_mcp_cache():
     mcp._TOOLS_CACHE.clear()
+    mcp._PROMPT_CACHE.clear()
     mcp._FAILED.clear()
     yield
+
+
+HOUSE_RULES = "Prefer the manufacturer's data sheets; always give temperatures in degrees Celsius."
 
 
 def _researcher_using(*tool_names: str):
@@ -184,3 +194,22 @@ def corpus(tmp_path_factory) -> Path:
     folder = write_corpus(tmp_path_factory.mktemp("mcp") / "corpus")
     build_index(folder, base_url="http://127.0.0.1:8765/")
     return folder
+
+
+def test_mcp_prompt_guides_the_researchers_and_a_missing_one_degrades(mcp_server, corpus, tmp_path):
+    url, served = mcp_server
+    served.clear()
+    prompts: list[str] = []
+    graph = graph_for(_one_round_script(_researcher_using(), prompts), corpus)
+    conf = {"url": url, "tools": ["glossary"]}
+    state = asyncio.run(drive(graph, start(), context(tmp_path, mcp_config=conf, mcp_prompt="house_rules")))
+    assert state.values.get("final_report"), state.values.get("errors")
+    assert prompts and all(HOUSE_RULES in p and "<guidance>" in p for p in prompts)
+    assert served.count(("house_rules", {})) == 1  # loaded once
+    # a prompt the server does not have: research goes on without it, and says why
+    prompts.clear()
+    graph = graph_for(_one_round_script(_researcher_using(), prompts), corpus)
+    state = asyncio.run(drive(graph, start(), context(tmp_path, mcp_config=conf, mcp_prompt="no_such_prompt")))
+    assert state.values.get("final_report")
+    assert prompts and not any("<guidance>" in p for p in prompts)
+    assert any("no_such_prompt" in d["message"] for d in state.values["degradations"])

@@ -23,6 +23,8 @@ from deep_research.research.models import (
     extract_json,
     is_context_length_error,
     is_transient,
+    ModelSetupError,
+    default_model_factory,
     missing_credentials_message,
 )
 
@@ -446,7 +448,8 @@ def test_extract_json_brace_in_prose_before_the_object():
 
 
 # --- missing credentials -------------------------------------------------------------------------
-CRED_VARS = ("OPENAI_API_KEY", "OPENAI_BASE_URL", "AZURE_OPENAI_API_KEY", "AZURE_OPENAI_ENDPOINT", "MY_LLM_KEY")
+CRED_VARS = ("OPENAI_API_KEY", "OPENAI_BASE_URL", "AZURE_OPENAI_API_KEY", "AZURE_OPENAI_ENDPOINT", "OPENAI_API_VERSION",
+             "MY_LLM_KEY")
 
 
 @pytest.fixture()
@@ -475,19 +478,59 @@ def test_local_server_needs_no_key(no_credentials):
 
 
 def test_missing_key_variable_is_named_with_the_role(no_credentials):
-    msg = missing_credentials_message(spec(role="summarization", api_key_env="MY_LLM_KEY",
-                                           base_url="http://vllm:8000/v1"))
-    assert "MY_LLM_KEY" in msg and "summarization" in msg
+    s = spec(role="summarization", api_key_env="MY_LLM_KEY", base_url="http://vllm:8000/v1")
+    msg = str(ModelSetupError(s, missing_credentials_message(s)))  # what preflight reports
+    assert "MY_LLM_KEY" in msg and msg.startswith("summarization_model = openai:gpt-4.1: ")
     no_credentials.setenv("MY_LLM_KEY", "secret")
     assert missing_credentials_message(spec(api_key_env="MY_LLM_KEY")) is None
 
 
 def test_azure_message_names_the_missing_variables(no_credentials):
     azure = spec(provider="azure_openai", model="my-deployment", role="final_report")
-    msg = missing_credentials_message(azure)
-    assert "AZURE_OPENAI_API_KEY" in msg and "AZURE_OPENAI_ENDPOINT" in msg and "final_report" in msg
+    msg = str(ModelSetupError(azure, missing_credentials_message(azure)))
+    assert "AZURE_OPENAI_API_KEY" in msg and "AZURE_OPENAI_ENDPOINT" in msg
+    assert msg.startswith("final_report_model = azure_openai:my-deployment: ")
     no_credentials.setenv("AZURE_OPENAI_API_KEY", "k")
     msg = missing_credentials_message(azure)
     assert "AZURE_OPENAI_ENDPOINT" in msg and "AZURE_OPENAI_API_KEY" not in msg
     no_credentials.setenv("AZURE_OPENAI_ENDPOINT", "https://example.openai.azure.com")
+    msg = missing_credentials_message(azure)
+    assert "OPENAI_API_VERSION" in msg and "azure_api_version" in msg
+    no_credentials.setenv("OPENAI_API_VERSION", "2024-10-21")
     assert missing_credentials_message(azure) is None
+    # or per role, as settings
+    for var in ("AZURE_OPENAI_ENDPOINT", "OPENAI_API_VERSION"):
+        no_credentials.delenv(var)
+    assert missing_credentials_message({**azure, "azure_endpoint": "https://r.openai.azure.com",
+                                        "azure_api_version": "2024-10-21"}) is None
+
+
+def test_per_role_azure_endpoint_and_version_reach_the_client(no_credentials):
+    from deep_research.research.configuration import Configuration
+
+    no_credentials.setenv("AZURE_OPENAI_API_KEY", "k")
+    cfg = Configuration.resolve(None, {"model": "azure_openai:dep", "azure_endpoint": "https://all.openai.azure.com",
+                                       "azure_api_version": "2024-10-21",
+                                       "final_report_azure_endpoint": "https://big.openai.azure.com"}, environ={})
+    model = default_model_factory(cfg.model_spec("final_report"))
+    assert model.azure_endpoint == "https://big.openai.azure.com" and model.deployment_name == "dep"
+    assert model.openai_api_version == "2024-10-21"
+    assert default_model_factory(cfg.model_spec("research")).azure_endpoint == "https://all.openai.azure.com"
+
+
+@pytest.mark.parametrize("retries", [0, 1, 3])
+def test_structured_output_retries_bound_the_re_asks(retries):
+    class Garbage:
+        calls = 0
+
+        async def ainvoke(self, messages, **kwargs):
+            Garbage.calls += 1
+            return AIMessage("not json at all")
+
+    class Answer(BaseModel):
+        verdict: str
+
+    meter = Meter("n", max_retries=0, backoff_s=0, structured_retries=retries)
+    with pytest.raises(StructuredOutputError):
+        asyncio.run(meter.structured(Garbage(), Answer, [HumanMessage("answer")], method="prompt"))
+    assert Garbage.calls == retries + 1 and meter.usage.repairs == retries

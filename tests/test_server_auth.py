@@ -268,7 +268,26 @@ def test_users_cannot_see_or_touch_each_others_research(tmp_path):
             # nor set server-side settings (where reports go, which endpoint gets the API key)
             assert await _status(b.runs.create(None, "deep_research", input=messages,
                                                context={"model_base_url": "http://evil.example/v1"})) == 403
-            assert await _status(b.assistants.create("deep_research")) == 403
+            assert await _status(b.assistants.create("deep_research",
+                                                     context={"model_base_url": "http://evil.example/v1"})) == 403
+            # assistants: B makes and versions their own (Studio's "create assistant" / "save
+            # version"); A never sees it and cannot change it; the deployment's stays as it is
+            mine = await b.assistants.create("deep_research", context={"max_search_results": 3}, name="bob's",
+                                             metadata={"owner": "alice"})
+            assert mine["metadata"]["owner"] == "bob"
+            aid = mine["assistant_id"]
+            v2 = await b.assistants.update(aid, context={"max_search_results": 4})
+            assert v2["version"] == 2 and v2["context"] == {"max_search_results": 4}
+            assert await _status(b.assistants.update(aid, context={"corpus_path": "/"})) == 403
+            assert aid in [x["assistant_id"] for x in await b.assistants.search(limit=100)]
+            assert aid not in [x["assistant_id"] for x in await a.assistants.search(limit=100)]
+            assert await _status(a.assistants.get(aid)) == 404
+            assert await _status(a.assistants.update(aid, context={"max_search_results": 1})) == 404
+            assert await _status(a.assistants.delete(aid)) == 404
+            system = [x for x in await a.assistants.search(limit=100) if x["metadata"].get("created_by") == "system"]
+            assert system and system[0]["assistant_id"] in [x["assistant_id"] for x in await b.assistants.search()]
+            assert await _status(b.assistants.update(system[0]["assistant_id"], context={"x": 1})) == 404
+            assert await _status(b.assistants.delete(aid)) == 200
             # A's thread is exactly as A left it
             same = await a.threads.get_state(tid)
             assert same["next"] == ["approve_research_brief"]

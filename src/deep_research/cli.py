@@ -22,8 +22,8 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     help="A deep-research agent whose every citation is a checked, verbatim sentence.",
 )
-out = Console()
-err = Console(stderr=True, soft_wrap=True, highlight=False)
+out = Console(emoji=False)  # ":x" in a model name is not an emoji code
+err = Console(stderr=True, soft_wrap=True, highlight=False, emoji=False)
 
 
 @app.callback()
@@ -150,12 +150,13 @@ def _context_from_options(**opts) -> dict:
         if value is None or value is False and key not in ("pdf",):
             continue
         if key == "model":
-            for role in ("research", "summarization", "compression", "final_report", "citation_check"):
-                ctx[f"{role}_model"] = value
+            ctx["model"] = value  # every role (a run's general setting beats a role's from the environment)
         elif key == "yes" and value:
             ctx["allow_clarification"] = False
         elif key == "approve_brief" and value:
             ctx["require_brief_approval"] = True
+        elif key == "review_report" and value:
+            ctx["require_report_approval"] = True
         elif key == "test_mode" and value:
             ctx["test_mode"] = True
         elif key == "pdf":
@@ -168,7 +169,40 @@ def _context_from_options(**opts) -> dict:
     return ctx
 
 
+def _ask_report_review(payload: dict, preset: dict | None) -> dict:
+    if preset is not None:  # --approve, --reject FEEDBACK (revise once), --edit FILE
+        if preset.get("type") == "reject":
+            return {"type": "feedback", "feedback": preset.get("feedback", "")}
+        return preset
+    if not sys.stdin.isatty():
+        raise WaitingForUser("", "review of the report")
+    out.rule("Report to review")
+    out.print(payload.get("report_markdown", ""), highlight=False, markup=False)
+    if payload.get("error"):
+        err.print(f"[yellow]{_esc(str(payload['error']))}[/yellow]")
+    can_revise = bool(payload.get("revisions_left"))
+    ask = "Publish this report? [a]pprove / [e]dit FILE" + (" / [f]eedback" if can_revise else "")
+    while True:
+        choice = typer.prompt(ask, default="a").strip()
+        word, _, rest = choice.partition(" ")
+        if word.lower() in ("a", "approve", "y", "yes"):
+            return {"type": "approve"}
+        if word.lower() in ("e", "edit") and rest.strip():
+            try:
+                return {"type": "edit", "markdown": Path(rest.strip()).expanduser().read_text(encoding="utf-8")}
+            except (OSError, UnicodeDecodeError) as e:
+                err.print(f"cannot read {rest.strip()}: {e}", markup=False)
+                continue
+        if can_revise and word.lower() in ("f", "feedback"):
+            feedback = typer.prompt("What should change?").strip()
+            if feedback:
+                return {"type": "feedback", "feedback": feedback}
+        err.print("Please answer a, e FILE" + (" or f." if can_revise else "."))
+
+
 def _ask_approval(payload: dict, preset: dict | None) -> dict:
+    if payload.get("type") == "report_review":
+        return _ask_report_review(payload, preset)
     if preset is not None:
         return preset
     if not sys.stdin.isatty():
@@ -217,7 +251,7 @@ async def _drive(handle, graph, payload, progress, *, approve: dict | None, answ
                 decision = _ask_approval(state.interrupts[0].value, approve)
             except WaitingForUser as w:
                 raise WaitingForUser(handle.thread_id, w.what) from None
-            approve = None if decision.get("type") == "reject" else approve
+            approve = approve if decision.get("type") == "approve" else None  # a rejection or edit is used once
             payload = resume_payload(decision)
             continue
         values = state.values
@@ -245,9 +279,12 @@ def _print_result(values: dict, thread_id: str) -> int:
     for d in values.get("degradations") or []:
         if d.get("kind") != "clamped":  # said when the run started
             _warn(f"{d.get('stage')}: {d.get('message')}")
-    for e in values.get("errors") or []:
-        err.print("[red]error:[/red] " + _esc(printable(f"{e.get('stage')}: {e.get('message')}")), highlight=False)
     status = values.get("status")
+    for e in values.get("errors") or []:
+        if e.get("kind") == "failed" and status == "completed":  # a failure this run was resumed from
+            _warn(f"an earlier attempt failed at {e.get('stage')} and was resumed: {e.get('message')}")
+            continue
+        err.print("[red]error:[/red] " + _esc(printable(f"{e.get('stage')}: {e.get('message')}")), highlight=False)
     if status == "brief_rejected":
         err.print("[red]The research brief was not approved; no research was done.[/red]")
         return 1
@@ -255,15 +292,15 @@ def _print_result(values: dict, thread_id: str) -> int:
         err.print(f"[red]The run did not complete (status {status!r}).[/red] Resume it with: "
                   f"deep-research resume {thread_id}")
         return 1
-    s = values.get("citation_summary") or {}
-    out.print(f"Citations: {s.get('verified', 0)} verified, {s.get('repaired', 0)} repaired, "
-              f"{s.get('unsupported', 0)} unsupported; {s.get('fragment_links', 0)} link to the exact sentence.")
-    if "claims" in s:
-        out.print(f"Claims: {s.get('claims_supported', 0)} supported by their quotes, "
-                  f"{s.get('claims_unsupported', 0)} differ from their source, "
-                  f"{s.get('claims_unchecked', 0)} not checked.")
+    from .language import labels
+    from .research.chat import citation_line
+
+    lang = values.get("language")
+    out.print(citation_line(values.get("citation_summary") or {}, lang), markup=False, highlight=False)
     files = values.get("outputs") or {}
-    out.print(f"Report written to [bold]{_esc(printable(files.get('dir')))}[/bold]", soft_wrap=True)
+    written = labels(lang)["report_written"].format(dir="\0")
+    before, _, after = written.partition("\0")
+    out.print(f"{_esc(before)}[bold]{_esc(printable(files.get('dir')))}[/bold]{_esc(after)}", soft_wrap=True)
     for key in ("markdown", "linked", "pdf", "html", "citations", "notes"):
         if files.get(key):
             out.print(f"  {printable(Path(files[key]).name)}", markup=False)
@@ -278,9 +315,9 @@ async def _run_research(question: str | None, context: dict, db: str, thread_id:
     from .publish.files import prepare_out_dir
     from .research.common import ResearchFailed
     from .research.configuration import Configuration
+    from .research.preflight import preflight
     from .research.runner import (
         RunHandle,
-        check_ready,
         compile_for,
         first_payload,
         load_deps,
@@ -301,7 +338,7 @@ async def _run_research(question: str | None, context: dict, db: str, thread_id:
             handle = RunHandle.new(context)
             cfg = Configuration.resolve({"configurable": {}}, context)
             _warn_clamped(cfg)
-            check_ready(cfg, deps)
+            await preflight(cfg, deps)  # every setup mistake reported now, before any cost
             prepare_out_dir(cfg.output_dir)  # an unwritable --out fails now, not after the research
             await save_run(store, handle, question or "")
             payload = first_payload(question or "")
@@ -311,7 +348,7 @@ async def _run_research(question: str | None, context: dict, db: str, thread_id:
             handle = RunHandle.existing(thread_id, merged)
             cfg = Configuration.resolve({"configurable": {}}, merged)
             _warn_clamped(cfg)
-            check_ready(cfg, deps)
+            await preflight(cfg, deps)
             payload = None
         graph = compile_for(deps, saver, store)
         if thread_id is not None:
@@ -337,7 +374,7 @@ async def _run_research(question: str | None, context: dict, db: str, thread_id:
             return 1
         except WaitingForUser as w:
             err.print(f"The run is waiting for {printable(w.what)}. Continue with: deep-research resume "
-                      f"{handle.thread_id} --approve | --reject FEEDBACK | --answer TEXT", markup=False)
+                      f"{handle.thread_id} --approve | --reject FEEDBACK | --edit FILE | --answer TEXT", markup=False)
             return WAITING
         return _print_result(values, handle.thread_id)
 
@@ -403,6 +440,8 @@ def research(
     out_dir: Optional[Path] = typer.Option(None, "--out", help="Where run folders are written (default docs/reports)."),
     yes: bool = typer.Option(False, "--yes", "-y", help="Do not ask clarifying questions."),
     approve_brief: bool = typer.Option(False, "--approve-brief", help="Ask for approval of the research brief."),
+    review_report: bool = typer.Option(False, "--review-report",
+                                       help="Ask for approval (or an edit, or feedback) of the report before publishing."),
     max_tokens: Optional[int] = typer.Option(None, help="Stop research after this many tokens."),
     max_cost: Optional[float] = typer.Option(None, help="Stop research at this estimated cost in USD."),
     test_mode: bool = typer.Option(False, "--test-mode", help="Small limits for a cheap trial run."),
@@ -419,7 +458,7 @@ def research(
         raise UserError(f"corpus {corpus} does not exist")
     context = _context_from_options(search=search.lower() if search else None, corpus=corpus,
                                     corpus_base_url=corpus_base_url, model=model, base_url=base_url,
-                                    api_key_env=api_key_env, out=out_dir, yes=yes, approve_brief=approve_brief,
+                                    api_key_env=api_key_env, out=out_dir, yes=yes, approve_brief=approve_brief, review_report=review_report,
                                     max_tokens=max_tokens, max_cost=max_cost, test_mode=test_mode, pdf=pdf)
     if corpus is not None and search is None:
         context["search_api"] = "local"
@@ -431,17 +470,24 @@ def research(
 @app.command()
 def resume(
     thread_id: str = typer.Argument(..., help="The thread id printed when the run started."),
-    approve: bool = typer.Option(False, "--approve", help="Approve the research brief the run waits on."),
-    reject: Optional[str] = typer.Option(None, "--reject", help="Reject the brief with this feedback."),
+    approve: bool = typer.Option(False, "--approve", help="Approve the research brief or report the run waits on."),
+    reject: Optional[str] = typer.Option(None, "--reject",
+                                         help="Reject the brief, or ask for one revision of the report, with this feedback."),
+    edit: Optional[Path] = typer.Option(None, "--edit", help="Publish this edited report markdown (citations re-checked)."),
     answer: Optional[str] = typer.Option(None, "--answer", help="Answer the clarifying question."),
     db: Optional[str] = DbOpt,
 ) -> None:
     """Continue an interrupted, failed or waiting run where it stopped."""
     import asyncio
 
-    if approve and reject:
-        raise UserError("use either --approve or --reject, not both")
+    if sum(bool(x) for x in (approve, reject, edit)) > 1:
+        raise UserError("use only one of --approve, --reject and --edit")
     decision = {"type": "approve"} if approve else ({"type": "reject", "feedback": reject} if reject else None)
+    if edit is not None:
+        try:
+            decision = {"type": "edit", "markdown": edit.read_text(encoding="utf-8")}
+        except (OSError, UnicodeDecodeError) as e:
+            raise UserError(f"cannot read the edited report {edit}: {e}") from None
     code = asyncio.run(_run_research(None, {}, _check_db(db or ".deep-research/state.sqlite"), thread_id.strip(),
                                      decision, answer))
     raise typer.Exit(code)
@@ -495,10 +541,32 @@ def _print_index_report(folder: Path, report) -> None:
         _warn("the index is empty: a search of this corpus finds nothing")
 
 
+def load_env_file() -> Path | None:
+    """Variables from ``.env`` in the working folder (or the file DEEP_RESEARCH_ENV_FILE
+    names; "none" for no file), as ``langgraph dev`` loads them through langgraph.json.
+    Variables already set in the environment win."""
+    from dotenv import load_dotenv
+
+    named = os.environ.get("DEEP_RESEARCH_ENV_FILE")
+    if named is not None and named.strip().lower() in ("", "none"):
+        return None
+    path = Path(named).expanduser() if named else Path.cwd() / ".env"
+    if not path.is_file():
+        if named:
+            raise UserError(f"DEEP_RESEARCH_ENV_FILE={named}: no such file")
+        return None
+    try:
+        load_dotenv(path, override=False)
+    except (OSError, UnicodeDecodeError) as e:
+        raise UserError(f"cannot read the environment file {path}: {e}") from None
+    return path
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point: user errors print one clear line and exit 2, never a traceback."""
     debug = bool(os.environ.get("DEEP_RESEARCH_DEBUG"))
     try:
+        load_env_file()
         rc = app(args=argv, standalone_mode=False)  # click returns typer.Exit's code here
         return rc if isinstance(rc, int) else 0
     except UserError as e:

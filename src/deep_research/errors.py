@@ -4,8 +4,12 @@ import os
 import re
 
 
-class UserError(Exception):
-    """Bad input from the user: reported as a clear message with exit code 2."""
+class UserError(ValueError):
+    """Bad input from the user: reported as a clear message with exit code 2.
+
+    A ``ValueError``, because the LangGraph API server passes on the message of built-in
+    exception types only (others become "An internal error occurred"), so a Studio user
+    sees the same message as a CLI user."""
 
     exit_code = 2
 

@@ -25,16 +25,19 @@ def free_port() -> int:
 @contextmanager
 def langgraph_dev(workdir: Path, graph: str, *, env: dict | None = None, auth: str | None = None,
                   auth_options: dict | None = None, extra_args: list[str] | None = None,
-                  timeout_s: float = 120):
+                  timeout_s: float = 120, env_file: str | None = None):
     """Yields the server's base URL and process; the log is in workdir/server.log.
     ``auth_options`` override the project's auth settings (e.g. ``disable_studio_auth``);
-    ``extra_args`` go to `langgraph dev` (e.g. ``["--n-jobs-per-worker", "20"]``)."""
+    ``extra_args`` go to `langgraph dev` (e.g. ``["--n-jobs-per-worker", "20"]``);
+    ``env_file`` is langgraph.json's "env" (a .env file, relative to workdir)."""
     workdir.mkdir(parents=True, exist_ok=True)
     project = json.loads((ROOT / "langgraph.json").read_text())
     # the project's own server settings (CORS; Studio requests through our auth) with the
     # test's graph and auth handler
     config = {"dependencies": [str(ROOT)], "graphs": {"deep_research": graph}, "python_version": "3.11",
               "http": project.get("http", {})}
+    if env_file:
+        config["env"] = env_file
     if auth:
         config["auth"] = {**project.get("auth", {}), **(auth_options or {}), "path": auth}
     cfg_path = workdir / "langgraph.json"

@@ -5,7 +5,8 @@ tool results, ``tools``, ``response_format``, ``stream`` as server-sent events, 
 so the product's real client path (langchain-openai over httpx, its timeouts, tool calling
 and JSON fallbacks) is exercised end to end. The request's ``model`` names the script role.
 Options mimic weaker servers: ``reject_tools`` answers 400 to any request with tools, as
-some llama.cpp and vLLM setups do.
+some llama.cpp and vLLM setups do; ``omit_usage`` never reports token usage (streamed or
+not), as some servers do not.
 """
 
 from __future__ import annotations
@@ -50,8 +51,8 @@ def wire_tool_calls(msg: AIMessage) -> list[dict]:
 
 
 class ScriptServer:
-    def __init__(self, script: Script, *, reject_tools: bool = False):
-        self.script, self.reject_tools = script, reject_tools
+    def __init__(self, script: Script, *, reject_tools: bool = False, omit_usage: bool = False):
+        self.script, self.reject_tools, self.omit_usage = script, reject_tools, omit_usage
         self.requests: list[dict] = []
         self._lock = threading.Lock()
         self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
@@ -107,11 +108,12 @@ class ScriptServer:
                 finish = "tool_calls" if calls else "stop"
                 base = {"id": f"chatcmpl-{uuid.uuid4().hex[:12]}", "created": int(time.time()),
                         "model": req["model"]}
+                usage_part = {} if server.omit_usage else {"usage": usage}
                 if not req.get("stream"):
                     message = {"role": "assistant", "content": content or None}
                     if calls:
                         message["tool_calls"] = calls
-                    return self._json(200, {**base, "object": "chat.completion", "usage": usage,
+                    return self._json(200, {**base, "object": "chat.completion", **usage_part,
                                             "choices": [{"index": 0, "message": message, "finish_reason": finish}]})
                 self.send_response(200)
                 self.send_header("Content-Type", "text/event-stream")
@@ -130,7 +132,7 @@ class ScriptServer:
                 for i, c in enumerate(calls):
                     send({"tool_calls": [{"index": i, **c}]})
                 send({}, finish)
-                if (req.get("stream_options") or {}).get("include_usage"):
+                if (req.get("stream_options") or {}).get("include_usage") and not server.omit_usage:
                     self.wfile.write(b"data: " + json.dumps({**chunk, "choices": [], "usage": usage}).encode()
                                      + b"\n\n")
                 self.wfile.write(b"data: [DONE]\n\n")

@@ -14,6 +14,7 @@ from typing import Iterable, Mapping
 from ..citations.check import CitationReport, check_citations
 from ..citations.claims import ClaimStatus
 from ..citations.model import Source, Verdict
+from ..language import labels
 from .files import inside, prepare_out_dir
 from .html import render_html
 from .markdown import linked_markdown, strip_findings, ui_markdown
@@ -115,6 +116,7 @@ def publish_report(
     date: dt.date | None = None,
     findings: bool = False,
     judgments: Mapping[str, dict] | None = None,
+    lang: str | None = None,
 ) -> PublishResult:
     """Check every citation and every claim, and write report.md, report.linked.md,
     report.html, report.pdf, citations.json and audit.json into out_dir.
@@ -123,7 +125,9 @@ def publish_report(
     checks all passed. A section of that name in the input is never trusted: it is removed
     before checking (and rebuilt when ``findings`` is set); audit.json says whether one was
     found and whether it matched what the checks give. ``judgments``: a model judge's
-    verdicts on claims the rules could not decide (see :func:`check_citations`)."""
+    verdicts on claims the rules could not decide (see :func:`check_citations`). ``lang``
+    (ISO 639-1, else guessed from the script of the text) sets the HTML language and the
+    labels."""
     timings: dict[str, float] = {}
     t0 = time.perf_counter()
     markdown, found_findings = strip_findings(markdown)
@@ -133,10 +137,12 @@ def publish_report(
     out = prepare_out_dir(out_dir)
     files = {k: inside(out, v) for k, v in FILES.items() if pdf or k != "pdf"}
     t = time.perf_counter()
-    ui = ui_markdown(report, findings=findings)
+    lang = lang or detect_lang(markdown)
+    words = labels(lang)
+    ui = ui_markdown(report, words["sources"], findings=findings)
     write_atomic(files["markdown"], ui)
-    write_atomic(files["linked"], linked_markdown(report, findings=findings))
-    html = render_html(report, title=title, date=date, lang=detect_lang(markdown), findings=findings)
+    write_atomic(files["linked"], linked_markdown(report, words["sources"], findings=findings))
+    html = render_html(report, title=title, date=date, lang=lang, labels=words, findings=findings)
     write_atomic(files["html"], html)
     timings["markdown_html_s"] = time.perf_counter() - t
     refused: list[str] = []

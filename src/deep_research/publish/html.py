@@ -18,6 +18,8 @@ from ..citations.claims import ClaimStatus
 from ..citations.model import Verdict
 from ..citations.refs import replace_spans
 from .assets import templates_dir
+from ..language import count, format_date, text_direction
+from ..language import labels as language_labels
 from .markdown import check_mark, findings_markdown, split_sources_section
 
 # What report markdown may produce. Everything else (script, iframe, object, style, img,
@@ -75,22 +77,22 @@ _MARK_CLASS = {"quote-not-found": "unsupported", "claim-differs": "claim-differs
                "claim-unchecked": "claim-unchecked"}
 
 
-def _badge(c: Citation) -> str:
+def _badge(c: Citation, t: dict) -> str:
     label = escape(str(c.number) if c.number is not None else "?")
     quote = re.sub(r"\s+", " ", c.ref.quote)
     mark = check_mark(c)
     shown = re.sub(r"\s+", " ", c.rendered_text or quote)
     if c.status is Verdict.UNSUPPORTED:
-        title = escape(f"Not found in the source: \u201c{quote}\u201d")
+        title = escape(f"{t['badge_not_found']}: \u201c{quote}\u201d")
         inner = f"{label}?"
     elif mark and mark[0] == "claim-differs":
-        title = escape(f"Claim differs from source: {mark[1]}. The source says: \u201c{shown}\u201d")
+        title = escape(f"{t['flag_claim_differs']}: {mark[1]}. \u201c{shown}\u201d")
         inner = f"{label}!"
     elif mark:
-        title = escape(f"Quote verified; the claim was not checked ({mark[1]}): \u201c{shown}\u201d")
+        title = escape(f"{t['flag_claim_unchecked']} ({mark[1]}): \u201c{shown}\u201d")
         inner = str(label)
     else:
-        level = f" Confidence: {c.confidence}." if c.confidence else ""
+        level = f" ({t['confidence_' + c.confidence]})" if c.confidence else ""
         title = escape(f"\u201c{shown}\u201d{level}")
         inner = str(label)
     if mark:
@@ -138,9 +140,12 @@ def render_html(
     date: dt.date | None = None,
     lang: str = "en",
     findings: bool = False,
+    labels: dict | None = None,
 ) -> str:
     """The report as HTML: sanitised body, citation badges, Sources with quoted sentences;
-    with ``findings``, the code-built "Verified findings" section before the body."""
+    with ``findings``, the code-built "Verified findings" section before the body.
+    ``labels`` (see deep_research.language) translate what the page itself says."""
+    t = labels or language_labels(lang)
     date = date or dt.date.today()
     nonce = uuid.uuid4().hex[:12]
     token = lambda i: f"zqcite{nonce}n{i}q"  # noqa: E731 - survives markdown and sanitising
@@ -159,7 +164,7 @@ def render_html(
     )
     body_html = sanitize(converter.convert(body_md))
     toc_html = sanitize(getattr(converter, "toc", "") or "")
-    badges = {token(c.ref.index): _badge(c) for c in report.citations}
+    badges = {token(c.ref.index): _badge(c, t) for c in report.citations}
     if badges:
         pattern = re.compile("|".join(re.escape(t) for t in badges))
         body_html = pattern.sub(lambda m: badges[m.group(0)], body_html)
@@ -167,17 +172,19 @@ def render_html(
     toc_entries = toc_html.count("<li")
     css = (templates_dir() / "report.css").read_text(encoding="utf-8")
     return _environment().get_template("report.html.j2").render(
-        title=title or found_title or "Research report",
+        title=title or found_title or t["research_report"],
         lang=lang,
+        dir=text_direction(lang),
+        t=t,
         date_iso=date.isoformat(),
-        date_human=f"{date.day} {date:%B %Y}",
+        date_human=format_date(t, date.day, date.month, date.year),
         css=Markup(css),
         toc=Markup(toc_html) if toc_entries >= 3 else None,
         body=Markup(body_html),
         sources=_source_entries(report),
-        sources_heading=sources_heading or "Sources",
-        source_count=len(report.sources),
-        citation_count=len(report.citations),
+        sources_heading=sources_heading or t["sources"],
+        source_count_text=count(t, "sources_count", len(report.sources)),
+        citation_count_text=count(t, "citations_count", len(report.citations)),
         verified=report.count(Verdict.VERIFIED),
         repaired=report.count(Verdict.REPAIRED),
         unsupported=report.count(Verdict.UNSUPPORTED),

@@ -20,8 +20,10 @@ from ..citations.model import Verdict
 from ..citations.refs import replace_spans
 
 _SOURCES_HEADING = re.compile(
-    r"^(#{1,6})[ \t]*(sources|references|bibliography|works cited|citations|quellen|"
-    r"literatur|fuentes|références|sources citées|fonti|bronnen|参考文献|参考资料|来源|出典|출처)"
+    r"^(#{1,6})[ \t]*(sources|references|bibliography|works cited|citations|quellen|quellenverzeichnis|"
+    r"literatur|fuentes|referencias|bibliografía|références|sources citées|bibliographie|fonti|riferimenti|"
+    r"bibliografia|fontes|referências|bronnen|referenties|источники|литература|список литературы|"
+    r"المصادر|المراجع|参考文献|参考资料|来源|出典|출처|참고 문헌)"
     r"[ \t]*:?[ \t]*#*[ \t]*$",
     re.I | re.M,
 )

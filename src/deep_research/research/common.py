@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import json
 import logging
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,9 +24,12 @@ from .sources import PageStore, owner_of
 log = logging.getLogger(__name__)
 
 
-class ResearchFailed(Exception):
+class ResearchFailed(RuntimeError):
     """A critical step failed for good. The run stops with this message; research gathered
-    so far stays in the checkpoint (resume retries the step) and in notes.md."""
+    so far stays in the checkpoint (resume retries the step) and in notes.md.
+
+    A ``RuntimeError`` so that the LangGraph API server shows its message (it hides the
+    message of exception types that do not derive from a built-in one)."""
 
     def __init__(self, stage: str, message: str, notes_path: str | None = None):
         message = message.removeprefix(f"{stage}: ")  # a model error already names its node
@@ -92,7 +96,8 @@ class NodeContext:
         cfg = Configuration.resolve(config, getattr(runtime, "context", None))
         store = getattr(runtime, "store", None)
         meter = Meter(name, timeout_s=cfg.request_timeout_s, max_retries=cfg.max_retries,
-                      backoff_s=cfg.retry_backoff_s, prices=cfg.model_prices, fallback_price=cfg.fallback_price())
+                      backoff_s=cfg.retry_backoff_s, prices=cfg.model_prices, fallback_price=cfg.fallback_price(),
+                      structured_retries=cfg.structured_output_retries)
         return cls(name, cfg, deps, config, store, meter)
 
     async def model(self, role: str) -> BaseChatModel:
@@ -155,27 +160,61 @@ class NodeContext:
             pass
 
     @property
+    def checkpoint(self) -> str | None:
+        return root_checkpoint(self.config)
+
+    @property
     def thread_id(self) -> str:
         return str(((self.config or {}).get("configurable") or {}).get("thread_id") or "local")
+
+
+REPORT_EXCERPT_CHARS = 3000
 
 
 def conversation_text(messages: list[AnyMessage]) -> str:
     lines = []
     for m in messages:
+        if getattr(m, "name", None) == "error":  # a failure notice for the user, not conversation
+            continue
         who = "User" if isinstance(m, HumanMessage) else "Assistant"
-        lines.append(f"{who}: {message_text(m)}")
+        text = message_text(m)
+        if getattr(m, "name", None) == "report" and len(text) > REPORT_EXCERPT_CHARS:
+            # an earlier report in a follow-up conversation: its opening is enough context
+            text = text[:REPORT_EXCERPT_CHARS] + "\n[... the rest of this earlier report is left out ...]"
+        lines.append(f"{who}: {text}")
     return "\n".join(lines)
 
 
-def run_dir(cfg: Configuration, state: dict, thread_id: str) -> Path:
-    """The run's output folder: <output_dir>/<date>-<question slug>-<thread id>."""
+RUN_MARKER = ".run.json"  # in a run folder: the thread and checkpoint its report was published from
+
+
+def run_dir(cfg: Configuration, state: dict, thread_id: str, checkpoint: str | None = None) -> Path:
+    """The run's output folder: <output_dir>/<date>-<question slug>-<thread id>.
+
+    A folder holds one report. When it already holds a report published from another
+    checkpoint of the thread (a fork, or a follow-up asking the same question again), this
+    run writes to <folder>-<checkpoint suffix> instead, so the earlier report is never
+    overwritten; a retry of the same step (same checkpoint) keeps its folder."""
     out = Path(cfg.output_dir).expanduser()
     question = state.get("question") or "report"
     # The whole thread id: server thread ids (UUIDv7) share their leading digits for a minute.
     name = f"{dt.date.today().isoformat()}-{safe_name(question, max_len=50)}-{safe_name(thread_id, max_len=64)}"
     folder = inside(out, safe_name(name, max_len=140))
+    if checkpoint and (folder / "report.md").exists():
+        try:
+            published_from = json.loads((folder / RUN_MARKER).read_text(encoding="utf-8")).get("checkpoint")
+        except (OSError, ValueError):
+            published_from = None  # no marker: a report of this lineage whose publish did not finish
+        if published_from and published_from != checkpoint:
+            folder = inside(out, safe_name(f"{name}-{safe_name(checkpoint[-12:])}", max_len=160))
     folder.mkdir(parents=True, exist_ok=True)
     return folder
+
+
+def root_checkpoint(config: dict | None) -> str | None:
+    """The id of the thread checkpoint the current step runs from (None without a checkpointer)."""
+    conf = (config or {}).get("configurable") or {}
+    return (conf.get("checkpoint_map") or {}).get("") or None
 
 
 def notes_markdown(state: dict) -> tuple[str, str]:
@@ -183,6 +222,8 @@ def notes_markdown(state: dict) -> tuple[str, str]:
     parts = [f"# Research notes\n\nQuestion: {state.get('question', '')}\n"]
     if state.get("research_brief"):
         parts.append(f"## Research brief\n\n{state['research_brief']}\n")
+    for n in state.get("prior_notes") or []:  # a follow-up: findings of the thread's earlier reports
+        parts.append(f"## (earlier in this conversation) {n.get('topic', 'Findings')}\n\n{n.get('findings', '')}\n")
     for n in state.get("notes") or []:
         parts.append(f"## {n.get('topic', 'Findings')}\n\n{n.get('findings', '')}\n")
     if state.get("errors"):
@@ -192,16 +233,16 @@ def notes_markdown(state: dict) -> tuple[str, str]:
     return "\n".join(parts), raw
 
 
-async def asave_notes(cfg: Configuration, state: dict, thread_id: str) -> Path | None:
-    return await asyncio.to_thread(save_notes, cfg, state, thread_id)
+async def asave_notes(cfg: Configuration, state: dict, thread_id: str, checkpoint: str | None = None) -> Path | None:
+    return await asyncio.to_thread(save_notes, cfg, state, thread_id, checkpoint)
 
 
-def save_notes(cfg: Configuration, state: dict, thread_id: str) -> Path | None:
+def save_notes(cfg: Configuration, state: dict, thread_id: str, checkpoint: str | None = None) -> Path | None:
     """Write notes.md and raw_notes.md; returns the notes path (None if that failed too)."""
     from ..publish import write_atomic
 
     try:
-        folder = run_dir(cfg, state, thread_id)
+        folder = run_dir(cfg, state, thread_id, checkpoint)
         notes, raw = notes_markdown(state)
         write_atomic(folder / "notes.md", notes)
         write_atomic(folder / "raw_notes.md", raw)

@@ -51,6 +51,7 @@ CEILINGS = (
     "max_brief_refinement_rounds", "max_concurrent_research_units", "max_researcher_iterations",
     "max_react_tool_calls", "max_search_results", "max_retries",
     "max_page_chars", "summarize_after_tokens", "request_timeout_s", "max_judge_calls",
+    "structured_output_retries",
     *(f"{r}_model_max_tokens" for r in ROLES),
 )
 
@@ -64,6 +65,26 @@ class SearchAPI(StrEnum):
 def _ui(kind: str, description: str, **extra: Any) -> dict:
     """Metadata LangGraph Studio uses to render a configuration knob."""
     return {"x_oap_ui_config": {"type": kind, "description": description, **extra}}
+
+
+# Each role's model when neither the role's setting nor ``model`` is set.
+ROLE_MODELS = {"research": "openai:gpt-4.1", "summarization": "openai:gpt-4.1-mini",
+               "compression": "openai:gpt-4.1", "final_report": "openai:gpt-4.1",
+               "citation_check": "openai:gpt-4.1-mini"}
+# A role's setting, and the setting for every role that it overrides.
+ROLE_SETTINGS = {"_model": "model", "_model_base_url": "model_base_url", "_model_api_key_env": "model_api_key_env",
+                 "_azure_endpoint": "azure_endpoint", "_azure_api_version": "azure_api_version"}
+
+
+def _role_ui(role: str, what: str) -> dict:
+    if what == "base_url":
+        return _ui("text", f"OpenAI-compatible server for the {role} model only (default: model_base_url).")
+    if what == "azure_endpoint":
+        return _ui("text", f"Azure OpenAI endpoint for the {role} model (default: azure_endpoint).")
+    if what == "azure_api_version":
+        return _ui("text", f"Azure OpenAI API version for the {role} model (default: azure_api_version).")
+    return _ui("text", f"Environment variable holding the API key of the {role} model's server "
+                       "(default: model_api_key_env).")
 
 
 def _is_dict_field(annotation: Any) -> bool:
@@ -102,6 +123,9 @@ class Configuration(BaseModel):
         False, json_schema_extra=_ui("boolean", "Pause for a human to approve or reject the research brief."))
     max_brief_refinement_rounds: int = Field(
         3, ge=0, le=10, json_schema_extra=_ui("number", "How many times a rejected brief is rewritten.", min=0, max=10))
+    require_report_approval: bool = Field(
+        False, json_schema_extra=_ui("boolean", "Pause for a human to approve, edit or give feedback on the "
+                                     "checked report before it is published (one revision on feedback)."))
     brief_search: bool = Field(
         False, json_schema_extra=_ui("boolean", "Run a preliminary search for current context before writing the brief."))
     draft_search: bool = Field(
@@ -138,11 +162,22 @@ class Configuration(BaseModel):
         None, gt=0, json_schema_extra=_ui("number", "Stop research at this estimated cost in USD (every model needs a known price: model_prices)."))
 
     # --- models -----------------------------------------------------------------------
-    research_model: str = Field("openai:gpt-4.1", json_schema_extra=_ui("text", "provider:model for the supervisor and researchers."))
-    summarization_model: str = Field("openai:gpt-4.1-mini", json_schema_extra=_ui("text", "provider:model for page summaries."))
-    compression_model: str = Field("openai:gpt-4.1", json_schema_extra=_ui("text", "provider:model that condenses research."))
-    final_report_model: str = Field("openai:gpt-4.1", json_schema_extra=_ui("text", "provider:model that writes the report."))
-    citation_check_model: str = Field("openai:gpt-4.1-mini", json_schema_extra=_ui("text", "provider:model that fixes unsupported citations."))
+    # One model, endpoint and key for every role, unless a role sets its own.
+    model: str | None = Field(
+        None, json_schema_extra=_ui("text", "provider:model for every role that does not set its own, e.g. "
+                                    "openai:gpt-4.1 or, with model_base_url, openai:qwen2.5:14b."))
+    research_model: str | None = Field(None, json_schema_extra=_ui(
+        "text", f"provider:model for the supervisor and researchers (default: model, else {ROLE_MODELS['research']})."))
+    summarization_model: str | None = Field(None, json_schema_extra=_ui(
+        "text", f"provider:model for page summaries (default: model, else {ROLE_MODELS['summarization']})."))
+    compression_model: str | None = Field(None, json_schema_extra=_ui(
+        "text", f"provider:model that condenses research (default: model, else {ROLE_MODELS['compression']})."))
+    final_report_model: str | None = Field(None, json_schema_extra=_ui(
+        "text", f"provider:model that writes the draft and the report (default: model, else "
+                f"{ROLE_MODELS['final_report']})."))
+    citation_check_model: str | None = Field(None, json_schema_extra=_ui(
+        "text", f"provider:model that fixes unsupported citations (default: model, else "
+                f"{ROLE_MODELS['citation_check']})."))
     research_model_max_tokens: int = Field(8000, ge=256, json_schema_extra=_ui("number", "Output tokens per call."))
     summarization_model_max_tokens: int = Field(4000, ge=256, json_schema_extra=_ui("number", "Output tokens per call."))
     compression_model_max_tokens: int = Field(8000, ge=256, json_schema_extra=_ui("number", "Output tokens per call."))
@@ -152,23 +187,58 @@ class Configuration(BaseModel):
         None, json_schema_extra=_ui("json", "Prices of models the built-in table lacks, for max_cost_usd: "
                                     "{\"model name\": [USD per million input tokens, per million output tokens]}."))
     model_base_url: str | None = Field(
-        None, json_schema_extra=_ui("text", "OpenAI-compatible server for every role (Ollama, vLLM, llama.cpp, OpenRouter)."))
+        None, json_schema_extra=_ui("text", "OpenAI-compatible server for every role that does not set its own "
+                                    "(Ollama, vLLM, llama.cpp, OpenRouter); env OPENAI_BASE_URL."))
     model_api_key_env: str | None = Field(
-        None, json_schema_extra=_ui("text", "Name of the environment variable holding the API key for that server."))
-    research_model_base_url: str | None = None
-    summarization_model_base_url: str | None = None
-    compression_model_base_url: str | None = None
-    final_report_model_base_url: str | None = None
-    citation_check_model_base_url: str | None = None
-    research_model_api_key_env: str | None = None
-    summarization_model_api_key_env: str | None = None
-    compression_model_api_key_env: str | None = None
-    final_report_model_api_key_env: str | None = None
-    citation_check_model_api_key_env: str | None = None
+        None, json_schema_extra=_ui("text", "Name of the environment variable holding the API key for that "
+                                    "server (the key itself never enters a setting)."))
+    research_model_base_url: str | None = Field(None, json_schema_extra=_role_ui("research", "base_url"))
+    summarization_model_base_url: str | None = Field(None, json_schema_extra=_role_ui("summarization", "base_url"))
+    compression_model_base_url: str | None = Field(None, json_schema_extra=_role_ui("compression", "base_url"))
+    final_report_model_base_url: str | None = Field(None, json_schema_extra=_role_ui("final_report", "base_url"))
+    citation_check_model_base_url: str | None = Field(None, json_schema_extra=_role_ui("citation_check", "base_url"))
+    research_model_api_key_env: str | None = Field(None, json_schema_extra=_role_ui("research", "api_key_env"))
+    summarization_model_api_key_env: str | None = Field(
+        None, json_schema_extra=_role_ui("summarization", "api_key_env"))
+    compression_model_api_key_env: str | None = Field(None, json_schema_extra=_role_ui("compression", "api_key_env"))
+    final_report_model_api_key_env: str | None = Field(
+        None, json_schema_extra=_role_ui("final_report", "api_key_env"))
+    citation_check_model_api_key_env: str | None = Field(
+        None, json_schema_extra=_role_ui("citation_check", "api_key_env"))
+    azure_endpoint: str | None = Field(
+        None, json_schema_extra=_ui("text", "Azure OpenAI endpoint for azure_openai:DEPLOYMENT models "
+                                    "(default: env AZURE_OPENAI_ENDPOINT)."))
+    azure_api_version: str | None = Field(
+        None, json_schema_extra=_ui("text", "Azure OpenAI API version, e.g. 2024-10-21 (default: env "
+                                    "OPENAI_API_VERSION)."))
+    research_azure_endpoint: str | None = Field(None, json_schema_extra=_role_ui("research", "azure_endpoint"))
+    summarization_azure_endpoint: str | None = Field(
+        None, json_schema_extra=_role_ui("summarization", "azure_endpoint"))
+    compression_azure_endpoint: str | None = Field(None, json_schema_extra=_role_ui("compression", "azure_endpoint"))
+    final_report_azure_endpoint: str | None = Field(
+        None, json_schema_extra=_role_ui("final_report", "azure_endpoint"))
+    citation_check_azure_endpoint: str | None = Field(
+        None, json_schema_extra=_role_ui("citation_check", "azure_endpoint"))
+    research_azure_api_version: str | None = Field(None, json_schema_extra=_role_ui("research", "azure_api_version"))
+    summarization_azure_api_version: str | None = Field(
+        None, json_schema_extra=_role_ui("summarization", "azure_api_version"))
+    compression_azure_api_version: str | None = Field(
+        None, json_schema_extra=_role_ui("compression", "azure_api_version"))
+    final_report_azure_api_version: str | None = Field(
+        None, json_schema_extra=_role_ui("final_report", "azure_api_version"))
+    citation_check_azure_api_version: str | None = Field(
+        None, json_schema_extra=_role_ui("citation_check", "azure_api_version"))
+    structured_output_retries: int = Field(
+        1, ge=0, le=5, json_schema_extra=_ui("number", "Times a model is asked again when its structured answer "
+                                             "(JSON) is missing or invalid.", min=0, max=5))
     structured_output: Literal["auto", "tools", "json_schema", "json_mode", "prompt"] = Field(
         "auto", json_schema_extra=_ui("select", "How structured answers are requested; 'prompt' works with any server.",
                                       options=[{"label": v, "value": v} for v in
                                                ("auto", "tools", "json_schema", "json_mode", "prompt")]))
+
+    mcp_prompt: str | None = Field(
+        None, json_schema_extra=_ui("text", "Name of a prompt of the MCP server (mcp_config) whose text is added "
+                                    "to the researchers' instructions, e.g. house rules for a document collection."))
 
     # --- context and reliability ------------------------------------------------------
     summarize_after_tokens: int = Field(
@@ -215,7 +285,7 @@ class Configuration(BaseModel):
         """provider, model name, limits and endpoint for one role."""
         if role not in ROLES:
             raise ValueError(f"unknown model role {role!r}")
-        spec = getattr(self, f"{role}_model")
+        spec = getattr(self, f"{role}_model") or self.model or ROLE_MODELS[role]
         key_env = getattr(self, f"{role}_model_api_key_env") or self.model_api_key_env
         remember_secret_env(key_env)
         provider, _, name = spec.partition(":")
@@ -230,12 +300,14 @@ class Configuration(BaseModel):
             "api_key_env": key_env,
             "timeout": self.request_timeout_s,
             "max_retries": self.max_retries,
+            "azure_endpoint": getattr(self, f"{role}_azure_endpoint") or self.azure_endpoint,
+            "azure_api_version": getattr(self, f"{role}_azure_api_version") or self.azure_api_version,
         }
 
     def model_id(self, role: str) -> tuple[str, str]:
         """(provider, model name) of a role; a bare name means OpenAI."""
-        provider, _, name = getattr(self, f"{role}_model").partition(":")
-        return (provider, name) if name else ("openai", provider)
+        spec = self.model_spec(role)
+        return spec["provider"], spec["model"]
 
     def price(self, role: str) -> tuple[float, float] | None:
         """USD per million (input, output) tokens of a role's model, or None when unknown."""
@@ -318,6 +390,13 @@ class Configuration(BaseModel):
             raise UserError("invalid configuration in the environment: "
                             + _problems(e, env=True)) from None
         run = cls._run_values(config, context)
+        # A run's setting for every role (model, model_base_url, model_api_key_env) wins
+        # over a role's setting from the environment; a role's own run setting wins over both.
+        for suffix, general in ROLE_SETTINGS.items():
+            if general in run:
+                for role in ROLES:
+                    if f"{role}{suffix}" not in run:
+                        base.pop(f"{role}{suffix}", None)
         try:
             cfg = cls.model_validate({**base, **run})
         except ValidationError as e:
@@ -368,3 +447,17 @@ class Configuration(BaseModel):
                     + f". Give prices in USD per million input and output tokens with model_prices, e.g. "
                     f"{_env_name('model_prices')}='{example}', choose a priced model, or cap tokens "
                     "(max_total_tokens) instead of cost")
+
+
+def _describe_fields(model: type[BaseModel]) -> None:
+    """Every setting's help text as its standard JSON-schema ``description`` too (Studio's
+    knobs read ``x_oap_ui_config``; other clients and the API docs read ``description``)."""
+    for field in model.model_fields.values():
+        extra = field.json_schema_extra if isinstance(field.json_schema_extra, dict) else {}
+        text = (extra.get("x_oap_ui_config") or {}).get("description")
+        if text and not field.description:
+            field.description = text
+    model.model_rebuild(force=True)
+
+
+_describe_fields(Configuration)

@@ -1,8 +1,8 @@
 """The research graph: thin wiring of the nodes defined in the sibling modules.
 
-clarify_with_user -> write_research_brief -> approve_research_brief (<-> revise_research_brief)
+preflight -> clarify_with_user -> write_research_brief -> approve_research_brief (<-> revise_research_brief)
 -> write_draft_report -> research_supervisor [supervisor <-> researchers] ->
-final_report_generation -> check_citations -> publish
+final_report_generation -> check_citations -> review_report (<-> revise_report) -> publish
 """
 
 from __future__ import annotations
@@ -11,7 +11,10 @@ from langgraph.graph import END, START, StateGraph
 
 from .common import Deps
 from .configuration import Configuration
+from .failure import guarded
+from .preflight import PreflightNode
 from .report import ReportNodes
+from .review import ReviewNodes
 from .scoping import ScopingNodes
 from .state import ResearchInput, ResearchState
 from .supervisor import build_supervisor
@@ -20,25 +23,34 @@ from .supervisor import build_supervisor
 def make_graph(deps: Deps | None = None, *, checkpointer=None, store=None):
     """Compile the research graph. Tests pass Deps with a scripted model and a local corpus."""
     deps = deps or Deps()
-    scoping, report = ScopingNodes(deps), ReportNodes(deps)
+    scoping, report, review = ScopingNodes(deps), ReportNodes(deps), ReviewNodes(deps)
     g = StateGraph(ResearchState, input_schema=ResearchInput, context_schema=Configuration)
-    g.add_node("clarify_with_user", scoping.clarify_with_user, destinations=("write_research_brief", END))
-    g.add_node("write_research_brief", scoping.write_research_brief)
-    g.add_node("approve_research_brief", scoping.approve_research_brief,
-               destinations=("write_draft_report", "revise_research_brief", END))
-    g.add_node("revise_research_brief", scoping.revise_research_brief)
-    g.add_node("write_draft_report", scoping.write_draft_report)
-    g.add_node("research_supervisor", build_supervisor(deps))
-    g.add_node("final_report_generation", report.final_report_generation)
-    g.add_node("check_citations", report.check_citations)
-    g.add_node("publish", report.publish)
-    g.add_edge(START, "clarify_with_user")
+
+    def node(name, fn, **kw):  # every node records a failure in the thread's state (failure.py)
+        g.add_node(name, guarded(name, fn, root=True), **kw)
+
+    node("preflight", PreflightNode(deps).__call__)
+    node("clarify_with_user", scoping.clarify_with_user, destinations=("write_research_brief", END))
+    node("write_research_brief", scoping.write_research_brief)
+    node("approve_research_brief", scoping.approve_research_brief,
+         destinations=("write_draft_report", "revise_research_brief", END))
+    node("revise_research_brief", scoping.revise_research_brief)
+    node("write_draft_report", scoping.write_draft_report,
+         destinations=("research_supervisor", "final_report_generation"))  # the latter: search_api=none
+    g.add_node("research_supervisor", build_supervisor(deps))  # its nodes are guarded inside
+    node("final_report_generation", report.final_report_generation)
+    node("check_citations", report.check_citations)
+    node("review_report", review.review_report, destinations=("publish", "review_report", "revise_report"))
+    node("revise_report", review.revise_report)
+    node("publish", report.publish)
+    g.add_edge(START, "preflight")
+    g.add_edge("preflight", "clarify_with_user")
     g.add_edge("write_research_brief", "approve_research_brief")
     g.add_edge("revise_research_brief", "approve_research_brief")
-    g.add_edge("write_draft_report", "research_supervisor")
     g.add_edge("research_supervisor", "final_report_generation")
     g.add_edge("final_report_generation", "check_citations")
-    g.add_edge("check_citations", "publish")
+    g.add_edge("check_citations", "review_report")  # passes straight on unless require_report_approval
+    g.add_edge("revise_report", "check_citations")
     g.add_edge("publish", END)
     return g.compile(checkpointer=checkpointer, store=store, name="deep_research")
 

@@ -91,6 +91,43 @@ async def load_tools(conf: dict | None, timeout_s: float) -> list:
     return chosen
 
 
+_PROMPT_CACHE: dict[str, str] = {}
+MAX_PROMPT_CHARS = 8_000
+
+
+async def load_prompt(conf: dict | None, name: str, timeout_s: float) -> str:
+    """The text of the MCP server's prompt ``name`` (``mcp_prompt``), loaded once per
+    configuration. Raises UserError for a bad configuration and MCPUnavailable when the
+    server fails or has no such prompt."""
+    conf = validate(conf)
+    if conf is None:
+        raise UserError("mcp_prompt needs mcp_config (the MCP server that has the prompt)")
+    key = _key(conf) + "|prompt|" + name
+    if key in _PROMPT_CACHE:
+        return _PROMPT_CACHE[key]
+    failed = _FAILED.get(key)
+    if failed and time.monotonic() - failed[0] < RETRY_FAILED_LOAD_AFTER_S:
+        raise MCPUnavailable(failed[1])
+    from langchain_mcp_adapters.client import MultiServerMCPClient
+
+    headers = {h: os.environ.get(var, "") for h, var in (conf.get("headers_env") or {}).items()}
+    connection: dict[str, Any] = {"url": conf["url"], "transport": conf["transport"]}
+    if headers:
+        connection["headers"] = headers
+    try:
+        client = MultiServerMCPClient({"mcp": connection})
+        messages = await asyncio.wait_for(client.get_prompt("mcp", name), timeout=min(timeout_s, LOAD_TIMEOUT_S))
+    except Exception as e:  # noqa: BLE001 - any failure of the server is reported the same way
+        why = "timed out" if isinstance(e, (asyncio.TimeoutError, TimeoutError)) else _exception_text(e)
+        message = f"MCP prompt {name!r} of {conf['url']} unavailable: {why}"
+        _FAILED[key] = (time.monotonic(), message)
+        raise MCPUnavailable(message) from None
+    text = "\n\n".join(_result_text(m.content) for m in messages).strip()[:MAX_PROMPT_CHARS]
+    _FAILED.pop(key, None)
+    _PROMPT_CACHE[key] = text
+    return text
+
+
 def _exception_text(e: BaseException) -> str:
     # anyio task groups wrap the real error: report the innermost one
     while isinstance(e, BaseExceptionGroup) and e.exceptions:

@@ -25,6 +25,7 @@ from typing import Any, Callable, Sequence, TypeVar
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
+from langgraph.constants import TAG_NOSTREAM
 from pydantic import BaseModel, ValidationError
 
 from ..errors import UserError, redact
@@ -59,19 +60,33 @@ class BudgetExceeded(Exception):
 ModelFactory = Callable[[dict], BaseChatModel]
 
 
+class ModelSetupError(UserError):
+    """A role's model cannot be built: ``<role>_model = provider:model: problem``."""
+
+    def __init__(self, spec: dict, problem: str):
+        self.setting, self.value = f"{spec['role']}_model", f"{spec['provider']}:{spec['model']}"
+        self.problem = " ".join(problem.split())
+        super().__init__(f"{self.setting} = {self.value}: {self.problem}")
+
+
 def missing_credentials_message(spec: dict) -> str | None:
     provider, base_url, key_env = spec["provider"], spec.get("base_url"), spec.get("api_key_env")
     if key_env and not os.environ.get(key_env):
-        return (f"the {spec['role']} model needs an API key in the environment variable {key_env}, "
-                "which is not set")
+        return (f"needs an API key in the environment variable {key_env} (named by model_api_key_env or "
+                "<role>_model_api_key_env), which is not set")
     if provider == "openai" and not base_url and not key_env and not os.environ.get("OPENAI_API_KEY"):
-        return ("no model credentials: set OPENAI_API_KEY, or point the models at an OpenAI-compatible "
-                "server with --base-url (e.g. http://localhost:11434/v1 for Ollama; env OPENAI_BASE_URL), "
-                "or use Azure with --model azure_openai:DEPLOYMENT and AZURE_OPENAI_API_KEY/AZURE_OPENAI_ENDPOINT")
+        return ("no model credentials: set OPENAI_API_KEY (in the environment or a .env file), or point the "
+                "models at an OpenAI-compatible server with the model_base_url setting (CLI --base-url, env "
+                "OPENAI_BASE_URL; e.g. http://localhost:11434/v1 for Ollama), or use Azure with model = "
+                "azure_openai:DEPLOYMENT and AZURE_OPENAI_API_KEY/AZURE_OPENAI_ENDPOINT")
     if provider == "azure_openai":
-        missing = [v for v in ("AZURE_OPENAI_API_KEY", "AZURE_OPENAI_ENDPOINT") if not os.environ.get(v)]
-        if missing and not key_env:
-            return f"the {spec['role']} model uses Azure OpenAI but {' and '.join(missing)} is not set"
+        missing = [v for v in ("AZURE_OPENAI_API_KEY",) if not key_env and not os.environ.get(v)]
+        if not spec.get("azure_endpoint") and not os.environ.get("AZURE_OPENAI_ENDPOINT"):
+            missing.append("AZURE_OPENAI_ENDPOINT (or the azure_endpoint setting)")
+        if not spec.get("azure_api_version") and not os.environ.get("OPENAI_API_VERSION"):
+            missing.append("OPENAI_API_VERSION (or the azure_api_version setting)")
+        if missing:
+            return f"uses Azure OpenAI but {' and '.join(missing)} is not set"
     return None
 
 
@@ -81,7 +96,7 @@ def default_model_factory(spec: dict) -> BaseChatModel:
 
     problem = missing_credentials_message(spec)
     if problem:
-        raise UserError(problem)
+        raise ModelSetupError(spec, problem)
     kwargs: dict[str, Any] = {"timeout": spec["timeout"], "max_retries": 0, "max_tokens": spec["max_tokens"]}
     if spec.get("base_url"):
         kwargs["base_url"] = spec["base_url"]
@@ -91,12 +106,21 @@ def default_model_factory(spec: dict) -> BaseChatModel:
         kwargs["api_key"] = "not-needed"  # local servers accept any key
     if spec["provider"] == "azure_openai":
         kwargs["azure_deployment"] = spec["model"]
+        if spec.get("azure_endpoint"):
+            kwargs["azure_endpoint"] = spec["azure_endpoint"]
+        if spec.get("azure_api_version"):
+            kwargs["api_version"] = spec["azure_api_version"]
+    if spec["provider"] in ("openai", "azure_openai"):
+        # Under LangGraph's "messages" stream mode (Studio) every call streams; without this
+        # a custom base URL or Azure gets no usage in streamed replies, and budgets count 0.
+        kwargs["stream_usage"] = True
     try:
         return init_chat_model(spec["model"], model_provider=spec["provider"], **kwargs)
     except ImportError as e:
-        raise UserError(f"model provider {spec['provider']!r} needs a package that is not installed: {e}") from None
+        raise ModelSetupError(spec, f"model provider {spec['provider']!r} needs a package that is not "
+                                    f"installed: {e}") from None
     except ValueError as e:
-        raise UserError(f"cannot use model {spec['provider']}:{spec['model']}: {e}") from None
+        raise ModelSetupError(spec, f"cannot use this model: {e}") from None
 
 
 # --- error classification -----------------------------------------------------------------
@@ -124,10 +148,12 @@ def is_context_length_error(e: BaseException) -> bool:
 def is_transient(e: BaseException) -> bool:
     if isinstance(e, (asyncio.TimeoutError, TimeoutError, ConnectionError)):
         return True
-    name = type(e).__name__
-    if name in {"RateLimitError", "APITimeoutError", "APIConnectionError", "InternalServerError",
+    # by class name along the hierarchy: provider packages subclass the SDK's errors
+    # (langchain-openai raises OpenAIConnectionError, an openai.APIConnectionError)
+    names = {c.__name__ for c in type(e).__mro__}
+    if names & {"RateLimitError", "APITimeoutError", "APIConnectionError", "InternalServerError",
                 "ServiceUnavailableError", "ConnectError", "ReadTimeout", "ConnectTimeout", "RemoteProtocolError",
-                "ReadError", "PoolTimeout"}:
+                "ReadError", "PoolTimeout", "ModelRateLimitError", "ModelConnectionError", "ModelTimeoutError"}:
         return True
     status = _status(e)
     return status is not None and (status == 429 or status == 408 or status >= 500)
@@ -149,6 +175,7 @@ class Usage:
     cost_usd: float = 0.0
     repairs: int = 0  # malformed answers asked again (invalid structured output, empty reply)
     shortened: int = 0  # requests shortened after a context-length error
+    estimated: int = 0  # calls whose reply carried no usage: their tokens are an estimate
 
     def add(self, other: "Usage") -> None:
         self.calls += other.calls
@@ -159,6 +186,7 @@ class Usage:
         self.cost_usd += other.cost_usd
         self.repairs += other.repairs
         self.shortened += other.shortened
+        self.estimated += other.estimated
 
     def any(self) -> bool:
         """Whether anything happened worth recording."""
@@ -167,7 +195,8 @@ class Usage:
     def as_dict(self) -> dict:
         return {"calls": self.calls, "input_tokens": self.input_tokens, "output_tokens": self.output_tokens,
                 "seconds": round(self.seconds, 3), "retries": self.retries, "cost_usd": round(self.cost_usd, 6),
-                "repairs": self.repairs, "shortened": self.shortened}
+                "repairs": self.repairs, "shortened": self.shortened,
+                **({"estimated": self.estimated} if self.estimated else {})}
 
 
 def merge_usage(left: dict | None, right: dict | None) -> dict:
@@ -245,6 +274,7 @@ class Meter:
     # Charged for a model whose reported name has no price while a cost cap is set (the
     # highest price of the run's configured models), so the cap always counts every call.
     fallback_price: tuple[float, float] | None = None
+    structured_retries: int = 1  # re-asks for a missing or invalid structured answer (JSON text)
 
     def backoff(self, attempt: int) -> float:
         """Delay before retry ``attempt`` (1, 2, ...): exponential, capped, with jitter."""
@@ -256,7 +286,10 @@ class Meter:
         while True:
             t0 = time.perf_counter()
             try:
-                result = await asyncio.wait_for(model.ainvoke(msgs, **kwargs), timeout=self.timeout_s)
+                # "nostream": internal calls stay out of the chat's "messages" stream (Studio);
+                # the chat gets the report as one message, progress comes as updates/custom events
+                result = await asyncio.wait_for(model.ainvoke(msgs, config={"tags": [TAG_NOSTREAM]}, **kwargs),
+                                                timeout=self.timeout_s)
             except Exception as e:  # classified below; nothing is swallowed
                 self.usage.seconds += time.perf_counter() - t0
                 if is_context_length_error(e) and shortened < self.max_context_retries:
@@ -281,6 +314,9 @@ class Meter:
             self.usage.calls += 1
             meta = getattr(result, "usage_metadata", None) or {}
             inp, out = int(meta.get("input_tokens", 0) or 0), int(meta.get("output_tokens", 0) or 0)
+            if not (inp or out):  # the server sent no usage: estimated, and recorded as such
+                inp, out = estimate_tokens(msgs), estimate_reply_tokens(result)
+                self.usage.estimated += 1
             self.usage.input_tokens += inp
             self.usage.output_tokens += out
             price = _price(model, self.prices) or self.fallback_price
@@ -340,12 +376,12 @@ class Meter:
             self.usage.repairs += 1  # asked again below, as JSON text
         prompt = msgs + [HumanMessage(_json_instruction(schema))]
         kwargs = {"response_format": {"type": "json_object"}} if method == "json_mode" else {}
-        for attempt in range(2):
+        for attempt in range(self.structured_retries + 1):
             reply = await self.invoke(model, prompt, **kwargs)
             parsed = _from_reply(reply, schema, errors)
             if parsed is not None:
                 return parsed
-            if attempt == 1:
+            if attempt == self.structured_retries:
                 break
             self.usage.repairs += 1
             prompt = prompt + [reply, HumanMessage(
@@ -443,6 +479,38 @@ def message_text(message: BaseMessage) -> str:
     return _text_of(message.content) if not isinstance(message.content, str) else message.content
 
 
+# Pieces a BPE tokenizer (cl100k/o200k-like) keeps as about one token each: a short run of
+# letters, up to three digits, one punctuation mark, one CJK/kana/hangul character, a line
+# break run. Long words count one token per 6 letters. Offline and deterministic: tokenizer
+# files are not downloaded at run time; the estimate is recorded as one ("estimated").
+_TOKEN_PIECE = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]"
+                          r"|[^\W\d_]+|\d{1,3}|\n+|[^\w\s]|_")
+
+
+def estimate_text_tokens(text: str) -> int:
+    n = 0
+    for m in _TOKEN_PIECE.finditer(text):
+        piece = m.group()
+        n += 1 + (len(piece) - 1) // 6 if piece[0].isalpha() and len(piece) > 1 else 1
+    return n
+
+
+def estimate_tokens(messages: Sequence[BaseMessage]) -> int:
+    """Estimated prompt tokens of a request (text, tool calls, 4 tokens of framing a message)."""
+    return sum(estimate_text_tokens(message_text(m)) + _tool_call_tokens(m) + 4 for m in messages)
+
+
+def estimate_reply_tokens(reply: Any) -> int:
+    text = message_text(reply) if isinstance(reply, BaseMessage) else str(getattr(reply, "content", reply))
+    return max(1, estimate_text_tokens(text) + (_tool_call_tokens(reply) if isinstance(reply, BaseMessage) else 0))
+
+
+def _tool_call_tokens(m: BaseMessage) -> int:
+    calls = getattr(m, "tool_calls", None) or []
+    return sum(estimate_text_tokens(f"{c.get('name')} {json.dumps(c.get('args'), ensure_ascii=False)}") + 3
+               for c in calls)
+
+
 def approx_tokens(messages: Sequence[BaseMessage]) -> int:
     """Cheap token estimate (4 characters a token) used for the summarisation threshold."""
     return sum(len(message_text(m)) for m in messages) // 4 + 4 * len(messages)
@@ -451,6 +519,6 @@ def approx_tokens(messages: Sequence[BaseMessage]) -> int:
 __all__ = [
     "AIMessage", "BaseChatModel", "BudgetExceeded", "Meter", "ModelCallError", "ModelFactory",
     "StructuredOutputError", "ToolMessage", "Usage", "approx_tokens", "default_model_factory",
-    "describe", "extract_json", "is_context_length_error", "is_transient", "merge_usage",
-    "message_text", "missing_credentials_message", "total_cost", "total_tokens",
+    "describe", "estimate_tokens", "extract_json", "is_context_length_error", "is_transient", "merge_usage",
+    "message_text", "missing_credentials_message", "ModelSetupError", "total_cost", "total_tokens",
 ]

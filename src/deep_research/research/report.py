@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import re
 import time
@@ -18,10 +19,20 @@ from ..citations.edit import claim_unit, ref_tag
 from ..citations.model import Source, Verdict
 from ..citations.refs import replace_spans
 from ..citations.verify import SourceIndex
-from ..publish import detect_lang, publish_report, write_atomic
+from ..language import detect_language, labels, language_name
+from ..publish import publish_report, write_atomic
 from ..publish.markdown import strip_findings
 from . import prompts
-from .common import Deps, NodeContext, ResearchFailed, asave_notes, notes_markdown, run_dir
+from .chat import report_message
+from .common import (
+    RUN_MARKER,
+    Deps,
+    NodeContext,
+    ResearchFailed,
+    asave_notes,
+    notes_markdown,
+    run_dir,
+)
 from .judge import judge_claims
 from .models import Meter, ModelCallError, describe, is_transient
 from .state import ResearchState, error_record
@@ -29,7 +40,8 @@ from .state import ResearchState, error_record
 log = logging.getLogger(__name__)
 MAX_FIXES = 25
 FIX_CONCURRENCY = 4
-_LANG_NAMES = {"en": "English", "zh": "Chinese", "ja": "Japanese", "ko": "Korean"}
+NO_SEARCH_LIMITATION = ("No search was done (search_api is none): this report is written from the model's own "
+                        "knowledge, without sources or checked citations. Verify its claims independently.")
 
 
 class FixCitation(BaseModel):
@@ -66,10 +78,10 @@ class ReportNodes:
     async def final_report_generation(self, state: ResearchState, config, runtime) -> dict:
         ctx = NodeContext.make("final_report_generation", self.deps, config, runtime)
         ctx.progress(stage="final report")
-        notes = state.get("notes") or []
+        notes = [*(state.get("prior_notes") or []), *(state.get("notes") or [])]  # a follow-up builds on earlier findings
         cited = [n for n in notes if "<ref" in (n.get("findings") or "")]
         if not cited and ctx.cfg.search_api.value != "none":
-            path = await asave_notes(ctx.cfg, state, ctx.thread_id)
+            path = await asave_notes(ctx.cfg, state, ctx.thread_id, ctx.checkpoint)
             failed = [e["message"] for e in state.get("errors") or []][-3:]
             stopped = [d["message"] for d in state.get("degradations") or []
                        if d.get("stage") == "supervisor" and d.get("message", "").startswith("research stopped")]
@@ -78,16 +90,18 @@ class ReportNodes:
                                  + (f" ({stopped[-1]})" if stopped else "")
                                  + (f" (last errors: {'; '.join(failed)})" if failed else ""),
                                  str(path) if path else None)
-        findings = "\n\n".join(f"### {n['topic']}\n{n['findings']}" for n in notes) or "(no findings)"
-        limits = [e["message"] for e in state.get("errors") or []]
+        no_search = ctx.cfg.search_api.value == "none"
+        findings = "\n\n".join(f"### {n['topic']}\n{n['findings']}" for n in notes) or (
+            prompts.NO_SEARCH_FINDINGS if no_search else "(no findings)")
+        # a failure the run was resumed from is history, not a limitation of this report
+        limits = [e["message"] for e in state.get("errors") or [] if e.get("kind") != "failed"]
         limits += [d["message"] for d in state.get("degradations") or []
-                   if d.get("stage") in ("supervisor", "researcher") and d.get("kind") != "shortened"]
-        if ctx.cfg.search_api.value == "none":
-            limits.append("no search was configured: the report is written without sources")
+                   if d.get("stage") in ("supervisor", "researcher", "approve_research_brief")
+                   and d.get("kind") != "shortened"]
         limitations = prompts.LIMITATIONS.format(items="\n".join(f"- {x}" for x in dict.fromkeys(limits))) \
             if limits else ""
-        question = state.get("question", "")
-        language = _LANG_NAMES.get(detect_lang(question), "the language of: " + question[:200])
+        lang = state.get("language") or await asyncio.to_thread(detect_language, state.get("question", ""))
+        language = language_name(lang)
         prompt = prompts.FINAL_REPORT.format(date=ctx.today, brief=state.get("research_brief", ""),
                                              draft=state.get("draft_report", ""), findings=findings,
                                              limitations=limitations, language=language,
@@ -96,14 +110,16 @@ class ReportNodes:
             report = await ctx.meter.text(await ctx.model("final_report"), [HumanMessage(prompt)],
                                           what="report")
         except ModelCallError as e:
-            path = await asave_notes(ctx.cfg, state, ctx.thread_id)
+            path = await asave_notes(ctx.cfg, state, ctx.thread_id, ctx.checkpoint)
             raise ResearchFailed("final_report_generation", str(e), str(path) if path else None) from e
         shortened = ctx.shortened("findings")
         note = ("the findings were too long for the report model's context window; part of them was left "
                 "out of this report")
         extra = [note] if shortened else []
+        if no_search:  # said by code, whatever the model wrote
+            extra.insert(0, NO_SEARCH_LIMITATION)
         return {**ctx.usage_update(), **({"degradations": shortened} if shortened else {}),
-                "final_report": with_limitations(report, list(dict.fromkeys(limits)), extra),
+                "final_report": with_limitations(report, list(dict.fromkeys(limits)), extra, labels(lang)),
                 "stage": "final report"}
 
     async def check_citations(self, state: ResearchState, config, runtime) -> dict:
@@ -250,44 +266,51 @@ class ReportNodes:
         markdown = state.get("report_markdown") or state.get("final_report", "")
         try:
             files, summary, ui, degradations = await asyncio.to_thread(
-                _write_outputs, ctx.cfg, state, ctx.thread_id, markdown, sources, ctx.meter)
+                _write_outputs, ctx.cfg, state, ctx.thread_id, markdown, sources, ctx.meter, ctx.checkpoint)
         except Exception as e:  # noqa: BLE001 - reported as the run's failure, notes kept
-            notes = await asave_notes(ctx.cfg, state, ctx.thread_id)
+            notes = await asave_notes(ctx.cfg, state, ctx.thread_id, ctx.checkpoint)
             raise ResearchFailed("publish", describe(e), str(notes) if notes else None) from e
         update: dict[str, Any] = {"degradations": degradations} if degradations else {}
+        citation_summary = {**(state.get("citation_summary") or {}), **summary}
         return {**update, **ctx.usage_update(), "outputs": files, "report_markdown": ui,
-                "citation_summary": {**(state.get("citation_summary") or {}), **summary},
+                "citation_summary": citation_summary, "messages": [report_message(ui, citation_summary, files, state.get("language"))],
                 "status": "completed", "stage": "done", "run_dir": files["dir"]}
 
 
-def with_limitations(report: str, limits: list[str], always: list[str] | None = None) -> str:
+def with_limitations(report: str, limits: list[str], always: list[str] | None = None,
+                     words: dict | None = None) -> str:
     """The report, with a limitations section added by code when the model left it out:
     research that is missing is never silently missing from the report. ``always`` are
-    limitations the model could not know about (added in any case)."""
-    stated = re.search(r"^(?:#{1,6}\s+|\*\*|__)[^\n]*limitation", report, re.IGNORECASE | re.MULTILINE)
+    limitations the model could not know about (added in any case). ``words``: the run's
+    language's labels (the heading is in the report's language)."""
+    words = words or labels("en")
+    names = {"limitation", words["limitations"].lower()}
+    stated = re.search(r"^(?:#{1,6}\s+|\*\*|__)[^\n]*(?:" + "|".join(map(re.escape, names)) + ")", report,
+                       re.IGNORECASE | re.MULTILINE)
     items = ([] if stated else list(limits)) + list(always or [])
     if not items:
         return report
-    title = "## Further limitations" if stated else "## Limitations"
+    title = f"## {words['further_limitations']}" if stated else f"## {words['limitations']}"
     section = f"{title}\n\n" + "\n".join(f"- {x}" for x in items) + "\n"
-    sources = list(re.finditer(r"^## Sources\s*$", report, re.MULTILINE))
+    sources = list(re.finditer(r"^## (?:Sources|" + re.escape(words["sources"]) + r")\s*$", report, re.MULTILINE))
     if sources:
         at = sources[-1].start()
         return report[:at] + section + "\n" + report[at:]
     return report.rstrip() + "\n\n" + section
 
 
-def _write_outputs(cfg, state: dict, thread_id: str, markdown: str, sources: list[Source], meter: Meter):
+def _write_outputs(cfg, state: dict, thread_id: str, markdown: str, sources: list[Source], meter: Meter,
+                   checkpoint: str | None = None):
     """All file writing of the publish step (blocking I/O, run in a worker thread). A PDF
     that fails for a transient reason (timeout, lost connection) is tried again (bounded);
     without it the markdown and HTML still count (recorded as a degradation)."""
-    folder = run_dir(cfg, state, thread_id)
+    folder = run_dir(cfg, state, thread_id, checkpoint)
     degradations = []
     attempt = 0
     while True:
         try:
-            result = publish_report(markdown, sources, folder, pdf=cfg.write_pdf, findings=cfg.verified_findings,
-                                    judgments=state.get("claim_judgments"))
+            result = publish_report(markdown, sources, folder, pdf=cfg.write_pdf, lang=state.get("language"),
+                                    findings=cfg.verified_findings, judgments=state.get("claim_judgments"))
             break
         except Exception as e:  # noqa: BLE001 - without the PDF, markdown and HTML still count
             if not cfg.write_pdf:
@@ -301,12 +324,14 @@ def _write_outputs(cfg, state: dict, thread_id: str, markdown: str, sources: lis
                 time.sleep(delay)
                 continue
             degradations.append(error_record("publish", f"PDF not written: {describe(e)}"))
-            result = publish_report(markdown, sources, folder, pdf=False, findings=cfg.verified_findings,
-                                    judgments=state.get("claim_judgments"))
+            result = publish_report(markdown, sources, folder, pdf=False, lang=state.get("language"),
+                                    findings=cfg.verified_findings, judgments=state.get("claim_judgments"))
             break
     notes, raw = notes_markdown(state)
     write_atomic(folder / "notes.md", notes)
     write_atomic(folder / "raw_notes.md", raw)
+    if checkpoint:  # this folder's report belongs to this checkpoint (see run_dir)
+        write_atomic(folder / RUN_MARKER, json.dumps({"thread": thread_id, "checkpoint": checkpoint}) + "\n")
     files = {"dir": str(folder), **{k: str(v) for k, v in result.files.items()},
              "notes": str(folder / "notes.md"), "raw_notes": str(folder / "raw_notes.md")}
     ui = result.files["markdown"].read_text(encoding="utf-8")

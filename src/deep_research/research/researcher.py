@@ -26,6 +26,7 @@ from ..errors import UserError
 from ..search.base import SearchResult
 from . import mcp, prompts
 from .common import Deps, NodeContext
+from .failure import guarded
 from .models import ModelCallError, approx_tokens, describe, message_text
 from .sources import SourceMeta, source_id_for
 from .state import ResearcherInput, ResearcherOutput, ResearcherState, error_record
@@ -101,13 +102,16 @@ class ResearcherNodes:
                 "researcher", f"research unit stopped at its share of the {over} budget",
                 topic=state.get("topic", ""))]})
         extra_tools, problem = await _mcp_tools(ctx)
-        if problem and not state.get("mcp_problem_recorded"):
-            update["degradations"] = [error_record("researcher", problem, topic=state.get("topic", ""))]
+        guidance, prompt_problem = await _mcp_guidance(ctx)
+        problems = [p for p in (problem, prompt_problem) if p]
+        if problems and not state.get("mcp_problem_recorded"):
+            update["degradations"] = [error_record("researcher", p, topic=state.get("topic", "")) for p in problems]
             update["mcp_problem_recorded"] = True
         system = SystemMessage(prompts.RESEARCHER.format(
             date=ctx.today, topic=state.get("topic", ""), max_calls=ctx.cfg.max_react_tool_calls,
             data_notice=prompts.DATA_NOTICE) + (prompts.RESEARCHER_EXTRA_TOOLS.format(
-                names=", ".join(t.name for t in extra_tools)) if extra_tools else ""))
+                names=", ".join(t.name for t in extra_tools)) if extra_tools else "")
+            + (prompts.MCP_GUIDANCE.format(guidance=guidance) if guidance else ""))
         model = (await ctx.model("research")).bind_tools([*RESEARCHER_TOOLS, *extra_tools])
         try:
             reply = await ctx.meter.invoke(model, [system, *history])
@@ -273,6 +277,11 @@ class ResearcherNodes:
     async def _summarise_page(self, ctx: NodeContext, meta: SourceMeta, source: Source,
                               query: str) -> tuple[str, str | None]:
         page_text = source.page.text
+        cached = await ctx.pages.summary(meta.content_hash, ctx.thread_id)
+        if cached is not None:  # summarised earlier in this thread (its sentences were checked then)
+            ctx.progress(event="summary_reused", url=meta.url)
+            return _source_block(meta, cached["summary"], [tuple(x) for x in cached["sentences"]],
+                                 note="summarised earlier in this conversation"), None
         shown = page_text[: ctx.cfg.max_page_chars]
         prompt = prompts.SUMMARIZE_PAGE.format(query=query, title=meta.title, url=meta.url, content=shown,
                                                data_notice=prompts.DATA_NOTICE)
@@ -295,6 +304,7 @@ class ResearcherNodes:
             if all(exact != s for _, s in kept):
                 kept.append((ex.claim, exact))
         note = f"{dropped} sentence(s) not found on the page were dropped" if dropped else ""
+        await ctx.pages.put_summary(meta.content_hash, ctx.thread_id, summary.summary, kept)
         return _source_block(meta, summary.summary, kept, note=note), None
 
     # -- compression -------------------------------------------------------------------
@@ -356,6 +366,18 @@ async def _mcp_tools(ctx: NodeContext) -> tuple[list, str | None]:
         return [], f"{e}; researched without MCP tools"
 
 
+async def _mcp_guidance(ctx: NodeContext) -> tuple[str, str | None]:
+    """The text of the configured MCP prompt (mcp_prompt), or none and why when unavailable:
+    research goes on without it, and the problem is recorded."""
+    if not ctx.cfg.mcp_prompt:
+        return "", None
+    try:
+        return await mcp.load_prompt(ctx.cfg.mcp_config, ctx.cfg.mcp_prompt, ctx.cfg.request_timeout_s), None
+    except (mcp.MCPUnavailable, UserError) as e:
+        log.warning("%s; researching without it", e)
+        return "", f"{e}; researched without it"
+
+
 def _findings_from_excerpts(excerpts: list[str]) -> str:
     """Mechanical findings from verified excerpt blocks: each exact sentence, cited."""
     import re
@@ -374,9 +396,11 @@ def _findings_from_excerpts(excerpts: list[str]) -> str:
 def build_researcher(deps: Deps):
     nodes = ResearcherNodes(deps)
     g = StateGraph(ResearcherState, input_schema=ResearcherInput, output_schema=ResearcherOutput)
-    g.add_node("researcher", nodes.researcher, destinations=("researcher_tools", "compress_research"))
-    g.add_node("researcher_tools", nodes.researcher_tools, destinations=("researcher", "compress_research"))
-    g.add_node("compress_research", nodes.compress_research)
+    g.add_node("researcher", guarded("researcher", nodes.researcher),
+               destinations=("researcher_tools", "compress_research"))
+    g.add_node("researcher_tools", guarded("researcher_tools", nodes.researcher_tools),
+               destinations=("researcher", "compress_research"))
+    g.add_node("compress_research", guarded("compress_research", nodes.compress_research))
     g.add_edge(START, "researcher")
     g.add_edge("compress_research", END)
     return g.compile()

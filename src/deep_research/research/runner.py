@@ -15,11 +15,8 @@ from langchain_core.messages import HumanMessage
 from langgraph.types import Command
 
 from ..errors import UserError
-from . import mcp
 from .common import Deps
-from .configuration import Configuration
 from .graph import make_graph
-from .models import missing_credentials_message
 
 DEFAULT_DB = ".deep-research/state.sqlite"
 RUNS_NAMESPACE = ("deep_research", "local", "runs")
@@ -72,26 +69,6 @@ def load_deps() -> Deps:
     except (ImportError, AttributeError) as e:
         raise UserError(f"DEEP_RESEARCH_DEPS={spec!r} cannot be loaded: {e}") from None
     return factory() if callable(factory) else factory
-
-
-def check_ready(cfg: Configuration, deps: Deps) -> None:
-    """Fail fast, with the variable to set, when credentials or a corpus are missing."""
-    from .models import default_model_factory
-
-    if deps.model_factory is default_model_factory:
-        for role in ("research", "summarization", "compression", "final_report", "citation_check"):
-            problem = missing_credentials_message(cfg.model_spec(role))
-            if problem:
-                raise UserError(problem)
-    if cfg.search_api.value == "tavily" and not os.environ.get("TAVILY_API_KEY"):
-        from .common import default_search_factory
-
-        if deps.search_factory is default_search_factory:
-            raise UserError("web search needs TAVILY_API_KEY; or search your own documents with "
-                            "--search local --corpus DIR, or run without search (--search none)")
-    if cfg.search_api.value == "local" and not cfg.corpus_path:
-        raise UserError("--search local needs --corpus DIR (a folder of documents or its index)")
-    mcp.validate(cfg.mcp_config)  # a malformed MCP setting is the user's to fix, before any cost
 
 
 @dataclass

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import Any, Literal
 
@@ -10,7 +11,9 @@ from langgraph.graph import END
 from langgraph.types import Command, interrupt
 from pydantic import BaseModel, Field
 
+from ..language import detect_language
 from . import prompts
+from .chat import REPORT_NAME, brief_message
 from .common import Deps, NodeContext, ResearchFailed, asave_notes, conversation_text
 from .models import ModelCallError, describe, merge_usage, message_text, total_cost, total_tokens
 from .state import ResearchState, error_record
@@ -18,10 +21,47 @@ from .state import ResearchState, error_record
 log = logging.getLogger(__name__)
 
 
+PRIOR_CHARS = 30_000  # earlier findings shown to the draft (the final report gets them all)
+
+
+def findings_text(notes: list[dict]) -> str:
+    return "\n\n".join(f"### {n.get('topic', '')}\n{n.get('findings', '')}" for n in notes)
+
+
+class ClarifyingQuestion(BaseModel):
+    question: str = Field(description="One short question.")
+    suggested_answers: list[str] = Field(default_factory=list, description="Two to four likely answers.")
+
+
 class ClarifyWithUser(BaseModel):
-    need_clarification: bool = Field(description="Whether a clarifying question is needed.")
-    question: str = Field("", description="The one question to ask, if needed.")
+    need_clarification: bool = Field(description="Whether clarifying questions are needed.")
+    questions: list[ClarifyingQuestion] = Field(
+        default_factory=list, description="At most three questions, each with suggested answers, if needed.")
+    question: str = Field("", description="A single question (when not using 'questions').")
     verification: str = Field("", description="Short confirmation of what will be researched, if not.")
+
+    def asked(self) -> list[ClarifyingQuestion]:
+        items = [q for q in self.questions if q.question.strip()][:MAX_CLARIFYING_QUESTIONS]
+        if not items and self.question.strip():
+            items = [ClarifyingQuestion(question=self.question)]
+        return items
+
+
+MAX_CLARIFYING_QUESTIONS = 3
+
+
+def clarification_text(questions: list[ClarifyingQuestion]) -> str:
+    """The questions as one chat turn; suggested answers in brackets, free text welcome."""
+    if len(questions) == 1 and not questions[0].suggested_answers:
+        return questions[0].question.strip()
+    lines = []
+    for i, q in enumerate(questions, 1):
+        line = q.question.strip() if len(questions) == 1 else f"{i}. {q.question.strip()}"
+        options = [a.strip() for a in q.suggested_answers if a.strip()][:4]
+        if options:
+            line += "\n   " + " · ".join(f"[{a}]" for a in options)
+        lines.append(line)
+    return "\n".join(lines)
 
 
 class ResearchQuestion(BaseModel):
@@ -50,14 +90,40 @@ async def _search_context(ctx: NodeContext, query: str, stage: str, purpose: str
 
 
 def _question(state: ResearchState) -> str:
-    for m in state.get("messages") or []:
+    """The question of the current report: the first user message after the thread's last
+    report (a follow-up's question), or the thread's first."""
+    messages = list(state.get("messages") or [])
+    last_report = max((i for i, m in enumerate(messages) if getattr(m, "name", None) == REPORT_NAME), default=-1)
+    for m in messages[last_report + 1:]:
         if isinstance(m, HumanMessage):
             return message_text(m).strip()
     return (state.get("question") or "").strip()
 
 
+# A thread whose report is done, and which gets a new user message: a follow-up.
+FINISHED = ("completed", "brief_rejected")
+
+
+def follow_up_update(state: ResearchState) -> dict:
+    """What a follow-up question resets: the new report gets its own brief, research, usage,
+    errors and run folder; the findings so far become prior_notes (the new report can cite
+    them: their pages stay in the store and in ``sources``), and the finished report is
+    listed in previous_reports. Its files are never touched again."""
+    prior = [*(state.get("prior_notes") or []), *(state.get("notes") or [])]
+    done = {"question": state.get("question", ""), "outputs": state.get("outputs") or {},
+            "citation_summary": state.get("citation_summary") or {}, "usage": state.get("usage") or {},
+            "status": state.get("status")}
+    return {"prior_notes": prior, "previous_reports": [done], "notes": None, "raw_notes": None,
+            "research_log": None, "errors": None, "degradations": None, "usage": None,
+            "research_brief": "", "brief_rounds": 0, "brief_feedback": "", "draft_report": "",
+            "research_iterations": 0, "final_report": "", "report_markdown": "", "citation_summary": {},
+            "citation_fixes": [], "outputs": {}, "run_dir": "", "budget_exhausted": False,
+            "tokens_before": 0, "cost_before": 0.0, "report_review_pending": False, "report_review": "",
+            "report_feedback": "", "report_revisions": 0, "clarifying_questions": []}
+
+
 async def _critical(ctx: NodeContext, state: dict, stage: str, e: Exception) -> ResearchFailed:
-    notes = await asave_notes(ctx.cfg, state, ctx.thread_id)
+    notes = await asave_notes(ctx.cfg, state, ctx.thread_id, ctx.checkpoint)
     log.error("%s failed: %s", stage, e)
     return ResearchFailed(stage, describe(e) if not isinstance(e, ModelCallError) else str(e),
                           str(notes) if notes else None)
@@ -77,6 +143,10 @@ class ScopingNodes:
                    for c in ctx.cfg.clamped if c["message"] not in seen]
         if clamped:
             base["degradations"] = clamped
+        if state.get("status") in FINISHED and state.get("messages") and \
+                isinstance(state["messages"][-1], HumanMessage):
+            base.update(follow_up_update(state))
+            ctx.progress(stage="follow-up", previous_reports=len(state.get("previous_reports") or []) + 1)
         if not ctx.cfg.allow_clarification:
             return Command(goto="write_research_brief", update=base)
         prompt = prompts.CLARIFY.format(date=ctx.today, conversation=conversation_text(state["messages"]))
@@ -86,9 +156,14 @@ class ScopingNodes:
         except ModelCallError as e:
             raise await _critical(ctx, {**state, **base}, "clarify_with_user", e) from e
         update = {**base, **ctx.usage_update()}
-        if answer.need_clarification and answer.question.strip():
-            return Command(goto=END, update={**update, "status": "needs_clarification",
-                                             "messages": [AIMessage(answer.question.strip())]})
+        asked = answer.asked()
+        if answer.need_clarification and asked:
+            structured = [{"question": q.question.strip(), "suggested_answers": q.suggested_answers[:4]}
+                          for q in asked]
+            message = AIMessage(clarification_text(asked), name="clarification",
+                                additional_kwargs={"clarifying_questions": structured})
+            return Command(goto=END, update={**update, "status": "needs_clarification", "messages": [message],
+                                             "clarifying_questions": structured})
         msgs = [AIMessage(answer.verification.strip())] if answer.verification.strip() else []
         return Command(goto="write_research_brief", update={**update, "messages": msgs})
 
@@ -96,6 +171,8 @@ class ScopingNodes:
         ctx = NodeContext.make("write_research_brief", self.deps, config, runtime)
         ctx.progress(stage="brief")
         update: dict[str, Any] = {"stage": "brief", "question": state.get("question") or _question(state)}
+        # the report's language: the question's (loads the detector once, off the event loop)
+        update["language"] = await asyncio.to_thread(detect_language, update["question"])
         context = ""
         if ctx.cfg.brief_search and ctx.cfg.search_api.value != "none":
             context, degradations = await _search_context(ctx, update["question"], "write_research_brief",
@@ -112,7 +189,10 @@ class ScopingNodes:
         degradations = update.pop("degradations", []) + ctx.shortened("conversation")
         if degradations:
             update["degradations"] = degradations
-        return {**update, **ctx.usage_update(), "research_brief": brief.research_brief.strip(), "brief_rounds": 0}
+        text = brief.research_brief.strip()
+        if ctx.cfg.require_brief_approval:  # the brief to approve, as a chat turn
+            update["messages"] = [brief_message(text, 1, ctx.cfg.max_brief_refinement_rounds + 1)]
+        return {**update, **ctx.usage_update(), "research_brief": text, "brief_rounds": 0}
 
     async def approve_research_brief(self, state: ResearchState, config, runtime) -> Command:
         """Pause for a human: {"type": "approve"} or {"type": "reject", "feedback": "..."}.
@@ -137,10 +217,16 @@ class ScopingNodes:
         if kind == "approve":
             return Command(goto="write_draft_report", update={"stage": "brief approved"})
         if rounds >= ctx.cfg.max_brief_refinement_rounds:
-            msg = (f"The research brief was rejected {rounds + 1} times; the run stops without "
-                   "research. Start a new run with a more specific question.")
-            return Command(goto=END, update={"status": "brief_rejected", "messages": [AIMessage(msg)],
-                                             "errors": [error_record("approve_research_brief", msg)]})
+            # No rewrite left: research proceeds with the last brief, and the feedback it
+            # does not address is on record (and in the report's limitations).
+            msg = (f"The research brief was rejected {rounds + 1} times, the most allowed "
+                   f"(max_brief_refinement_rounds = {ctx.cfg.max_brief_refinement_rounds}); research proceeds with "
+                   "the last brief, and your last feedback is noted in the report's limitations.")
+            note = (f"the reviewer's last feedback on the research brief was not addressed (no rewrite left): "
+                    f"{feedback}")
+            return Command(goto="write_draft_report", update={
+                "stage": "brief not approved", "messages": [AIMessage(msg)],
+                "degradations": [error_record("approve_research_brief", note, kind="unresolved_feedback")]})
         return Command(goto="revise_research_brief", update={"brief_feedback": feedback})
 
     async def revise_research_brief(self, state: ResearchState, config, runtime) -> dict:
@@ -152,10 +238,11 @@ class ScopingNodes:
                                                [HumanMessage(prompt)], ctx.cfg.structured_output)
         except ModelCallError as e:
             raise await _critical(ctx, state, "revise_research_brief", e) from e
-        return {**ctx.usage_update(), "research_brief": brief.research_brief.strip(),
-                "brief_rounds": state.get("brief_rounds", 0) + 1}
+        text, rounds = brief.research_brief.strip(), state.get("brief_rounds", 0) + 1
+        return {**ctx.usage_update(), "research_brief": text, "brief_rounds": rounds,
+                "messages": [brief_message(text, rounds + 1, ctx.cfg.max_brief_refinement_rounds + 1)]}
 
-    async def write_draft_report(self, state: ResearchState, config, runtime) -> dict:
+    async def write_draft_report(self, state: ResearchState, config, runtime) -> Command:
         ctx = NodeContext.make("write_draft_report", self.deps, config, runtime)
         ctx.progress(stage="draft")
         update: dict[str, Any] = {"stage": "draft"}
@@ -165,6 +252,9 @@ class ScopingNodes:
                                                           "search context for the draft")
             if degradations:
                 update["degradations"] = degradations
+        prior = state.get("prior_notes") or []
+        if prior:  # a follow-up: what the thread already found
+            context += prompts.PRIOR_FINDINGS.format(findings=findings_text(prior)[:PRIOR_CHARS])
         prompt = prompts.DRAFT.format(date=ctx.today, brief=state.get("research_brief", ""), context=context)
         try:
             draft = await ctx.meter.text(await ctx.model("final_report"), [HumanMessage(prompt)], what="draft")
@@ -174,8 +264,12 @@ class ScopingNodes:
         if degradations:
             update["degradations"] = degradations
         so_far = merge_usage(state.get("usage"), ctx.usage_update().get("usage"))
-        return {**update, **ctx.usage_update(), "draft_report": draft,
-                "tokens_before": total_tokens(so_far), "cost_before": total_cost(so_far)}
+        update = {**update, **ctx.usage_update(), "draft_report": draft,
+                  "tokens_before": total_tokens(so_far), "cost_before": total_cost(so_far)}
+        if ctx.cfg.search_api.value == "none":  # nothing to search: no researchers are sent out
+            ctx.progress(stage="research skipped", reason="search_api is none")
+            return Command(goto="final_report_generation", update=update)
+        return Command(goto="research_supervisor", update=update)
 
 
 def _parse_decision(value: Any) -> tuple[Literal["approve", "reject"] | None, str, str | None]:

@@ -83,6 +83,19 @@ class PageStore:
         item = await self.store.aget(self.namespace, h)
         return None if item is None else item.value.get("content")
 
+    # Page summaries (claims with exact sentences) made in a thread, by page content: a
+    # follow-up or a resumed run that meets the page again reuses it, no model call.
+    def _summaries(self, thread: str) -> tuple[str, ...]:
+        return (*self.namespace[:2], "summaries", owner_label(thread))
+
+    async def summary(self, h: str, thread: str) -> dict | None:
+        item = await self.store.aget(self._summaries(thread), h)
+        return None if item is None else item.value
+
+    async def put_summary(self, h: str, thread: str, summary: str, sentences: list[tuple[str, str]]) -> None:
+        await self.store.aput(self._summaries(thread), h,
+                              {"summary": summary, "sentences": [list(x) for x in sentences]}, index=False)
+
     async def record(self, result: SearchResult, query: str = "") -> SourceMeta:
         h = await self.put(result.content)
         return SourceMeta(

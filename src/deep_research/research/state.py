@@ -25,6 +25,13 @@ def add_or_reset(left: list | None, right: list | None) -> list:
     return [*(left or []), *right]
 
 
+def usage_or_reset(left: dict | None, right: dict | None) -> dict:
+    """Usage reducer that an update of None empties (a follow-up report starts its own)."""
+    if right is None:
+        return {}
+    return merge_usage(left, right)
+
+
 class ResearchInput(TypedDict, total=False):
     messages: Annotated[list[AnyMessage], add_messages]
 
@@ -32,24 +39,34 @@ class ResearchInput(TypedDict, total=False):
 class ResearchState(TypedDict, total=False):
     messages: Annotated[list[AnyMessage], add_messages]
     question: str
+    language: str  # ISO 639-1 code of the question's language: the report's language
+    clarifying_questions: list[dict]  # the last ones asked: {question, suggested_answers}
     research_brief: str
     brief_rounds: int
     brief_feedback: str
     draft_report: str
-    notes: Annotated[list[dict], operator.add]  # {topic, findings (markdown with <ref>s), call_id}
-    raw_notes: Annotated[list[str], operator.add]
-    sources: Annotated[dict[str, dict], keep_first]  # id -> SourceMeta dict
+    # The current report's research; a follow-up question on the thread starts them afresh
+    # (None resets), keeping earlier findings in prior_notes and the sources for reuse.
+    notes: Annotated[list[dict], add_or_reset]  # {topic, findings (markdown with <ref>s), call_id}
+    raw_notes: Annotated[list[str], add_or_reset]
+    prior_notes: list[dict]  # findings of the thread's earlier reports (their sources stay in sources)
+    previous_reports: Annotated[list[dict], operator.add]  # {question, outputs, citation_summary, usage}
+    sources: Annotated[dict[str, dict], keep_first]  # id -> SourceMeta dict (every page the thread read)
     research_iterations: int
-    research_log: Annotated[list[dict], operator.add]
+    research_log: Annotated[list[dict], add_or_reset]
     final_report: str
     report_markdown: str  # the checked report (UI markdown with <ref> tags)
     citation_summary: dict
     citation_fixes: list[dict]
     claim_judgments: dict  # claim_key -> {verdict, reason}: the judge's verdicts on undecided claims
+    report_review_pending: bool  # the report was shown for review; the next step asks
+    report_review: str  # approved | edited | feedback (the last decision)
+    report_feedback: str
+    report_revisions: int
     outputs: dict  # file paths of the published report
-    usage: Annotated[dict, merge_usage]
-    errors: Annotated[list[dict], operator.add]
-    degradations: Annotated[list[dict], operator.add]
+    usage: Annotated[dict, usage_or_reset]
+    errors: Annotated[list[dict], add_or_reset]
+    degradations: Annotated[list[dict], add_or_reset]
     tokens_before: int
     cost_before: float
     run_dir: str

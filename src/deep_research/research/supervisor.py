@@ -19,6 +19,7 @@ from langgraph.types import Command, Send
 from ..citations.edit import clean_refs
 from . import prompts
 from .common import Deps, NodeContext, ResearchFailed, asave_notes
+from .failure import guarded
 from .models import ModelCallError, message_text, total_cost, total_tokens
 from .researcher import build_researcher
 from .state import SupervisorInput, SupervisorOutput, SupervisorState, error_record
@@ -97,7 +98,7 @@ class SupervisorNodes:
         try:
             reply = await ctx.meter.invoke(model, prompt)
         except ModelCallError as e:
-            notes = await asave_notes(ctx.cfg, {**state}, ctx.thread_id)
+            notes = await asave_notes(ctx.cfg, {**state}, ctx.thread_id, ctx.checkpoint)
             raise ResearchFailed("supervisor", str(e), str(notes) if notes else None) from e
         shortened = ctx.shortened("supervisor's context")
         return Command(goto="supervisor_tools", update={
@@ -243,10 +244,11 @@ class SupervisorNodes:
 def build_supervisor(deps: Deps):
     nodes = SupervisorNodes(deps)
     g = StateGraph(SupervisorState, input_schema=SupervisorInput, output_schema=SupervisorOutput)
-    g.add_node("supervisor", nodes.supervisor, destinations=("supervisor_tools", END))
-    g.add_node("supervisor_tools", nodes.supervisor_tools, destinations=("researcher", "supervisor", END))
+    g.add_node("supervisor", guarded("supervisor", nodes.supervisor), destinations=("supervisor_tools", END))
+    g.add_node("supervisor_tools", guarded("supervisor_tools", nodes.supervisor_tools),
+               destinations=("researcher", "supervisor", END))
     g.add_node("researcher", build_researcher(deps))
-    g.add_node("collect", nodes.collect, destinations=("supervisor",))
+    g.add_node("collect", guarded("collect", nodes.collect), destinations=("supervisor",))
     g.add_edge(START, "supervisor")
     g.add_edge("researcher", "collect")
     return g.compile()

@@ -69,15 +69,16 @@ def make_search(
     if kind == "tavily":
         if not tavily_api_key:
             raise SearchConfigError(
-                "search 'tavily' needs TAVILY_API_KEY "
-                "(or use search 'local' with a corpus, or 'none')"
+                "search_api 'tavily' (web search) needs the TAVILY_API_KEY environment variable; "
+                "or search your own documents with search_api 'local' and corpus_path "
+                "(CLI: --search local --corpus DIR), or run without search (search_api 'none')"
             )
         return TavilySearch(tavily_api_key, timeout_s=timeout_s, max_retries=max_retries)
     if kind == "local":
         if not corpus:
             raise SearchConfigError(
-                "search 'local' needs a corpus: a folder of documents or its index "
-                "(--corpus / corpus_path)"
+                "search_api 'local' needs a corpus: set corpus_path (CLI: --corpus DIR) to a "
+                "folder of documents or its index"
             )
         return open_local_corpus(Path(corpus), base_url=base_url)
     if kind == "none":

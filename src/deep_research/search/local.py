@@ -618,6 +618,16 @@ class LocalCorpus:
             )
         return meta
 
+    def document_count(self) -> int:
+        """How many documents the index holds."""
+        con = self._connect()
+        try:
+            return int(con.execute("SELECT count(*) FROM documents").fetchone()[0])
+        except sqlite3.Error as e:
+            raise CorpusError(f"cannot read the corpus index {self.index_path}: {e}") from None
+        finally:
+            con.close()
+
     async def search(self, query: str, *, max_results: int = 5) -> list[SearchResult]:
         """The best-matching documents, with their full content and a snippet."""
         return await asyncio.to_thread(self.search_sync, query, max_results=max_results)

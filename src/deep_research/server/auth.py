@@ -19,8 +19,9 @@ Authorization (everything not listed is refused with 403):
   ask for more than a ceiling the server's environment sets (``DEEP_RESEARCH_MAX_COST_USD``
   and the other ``Configuration`` CEILINGS), use a model outside
   ``DEEP_RESEARCH_ALLOWED_MODELS`` or, under a cost cap, a model without a known price.
-* assistants: read and search only (the deployment defines them); create/update/delete
-  refused.
+* assistants: the deployment's (``created_by: system``) are readable by all, changeable by
+  none; a user creates, updates (new versions) and deletes their own (metadata ``owner``),
+  which other users never see. An assistant may not carry the server-side settings either.
 * crons: refused.
 * store (the ``/store`` API; the graph's own store access is not affected): read and write
   under ``(identity, ...)``; read-only under ``("deep_research", identity, ...)``, where
@@ -131,9 +132,42 @@ async def own_threads(ctx: Auth.types.AuthContext, value: Any):
     return _owned(ctx)
 
 
+# Assistants: the deployment's (created from langgraph.json, metadata created_by=system)
+# are visible to all and changed by none; a user creates, versions and deletes their own
+# (Studio's "create assistant" / "save version"), which others never see. An assistant's
+# settings apply to every run made with it, so they obey the same rule as a run's.
+def _assistant_settings_allowed(ctx: Auth.types.AuthContext, value: dict) -> None:
+    config = value.get("config") if isinstance(value.get("config"), dict) else {}
+    forbidden = SETTINGS.forbidden_run_settings(value.get("context"), config.get("configurable"),
+                                                trusted=not is_studio_user(ctx.user))
+    if forbidden:
+        raise _forbid("these settings are fixed by the server and cannot be set in an assistant: "
+                      + ", ".join(forbidden))
+
+
+@auth.on.assistants.create
+async def create_assistant(ctx: Auth.types.AuthContext, value: Auth.types.on.assistants.create.value):
+    _assistant_settings_allowed(ctx, value)
+    _stamp_owner(ctx, value)
+    return _owned(ctx)  # if_exists="do_nothing" must not hand out someone else's assistant
+
+
+@auth.on.assistants.update
+async def update_assistant(ctx: Auth.types.AuthContext, value: Auth.types.on.assistants.update.value):
+    _assistant_settings_allowed(ctx, value)
+    if isinstance(value.get("metadata"), dict):
+        value["metadata"]["owner"] = _me(ctx)  # a metadata patch cannot give an assistant away
+    return _owned(ctx)
+
+
+@auth.on.assistants.delete
+async def delete_assistant(ctx: Auth.types.AuthContext, value: Any):
+    return _owned(ctx)
+
+
 @auth.on.assistants(actions=["read", "search"])
-async def read_assistants(ctx: Auth.types.AuthContext, value: Any) -> bool:
-    return True
+async def read_assistants(ctx: Auth.types.AuthContext, value: Any):
+    return {"$or": [{"owner": _me(ctx)}, {"created_by": "system"}]}
 
 
 @auth.on.store

@@ -62,9 +62,10 @@ RESERVED_IDENTITIES = frozenset({"deep_research"})
 # the server's DEEP_RESEARCH_* environment instead.
 _ROLES = ("research", "summarization", "compression", "final_report", "citation_check")
 SERVER_SIDE_SETTINGS = frozenset(
-    {"model_base_url", "model_api_key_env", "corpus_path", "output_dir", "mcp_config"}
+    {"model_base_url", "model_api_key_env", "corpus_path", "output_dir", "mcp_config", "azure_endpoint"}
     | {f"{r}_model_base_url" for r in _ROLES}
     | {f"{r}_model_api_key_env" for r in _ROLES}
+    | {f"{r}_azure_endpoint" for r in _ROLES}  # an endpoint receives the server's Azure key
 )
 
 
