@@ -471,7 +471,19 @@ def test_every_fragment_selects_exactly_its_target(generated, kind):
         _check_terms(d)
         assert frag.encoded == d.encode()
         assert TextDirective.parse(frag.encoded) == d
-        assert match_directive(page, d) == (a, b), (page.text[a:b], d)
+        assert match_directive(page, d) == _highlight(page, a, b, frag), (page.text[a:b], d)
+
+
+def _highlight(page, a, b, frag):
+    """The span a fragment for text[a:b] must highlight: all of it, or (with a note that
+    says so) its words without symbols at the edges that no directive can include."""
+    if not frag.words_only:
+        assert (frag.start, frag.end) == (a, b)
+        return a, b
+    assert a <= frag.start < frag.end <= b and (frag.start, frag.end) != (a, b)
+    assert not any(c.isalnum() for c in page.text[a:frag.start] + page.text[frag.end:b]), frag
+    assert "words only" in frag.note
+    return frag.start, frag.end
 
 
 @pytest.mark.parametrize("kind", list(GENERATORS))
@@ -480,9 +492,10 @@ def test_fragments_do_not_depend_on_segmentation_or_whitespace_choices(generated
         d = frag.directive
         if d is None:
             continue
+        want = _highlight(page, a, b, frag)
         for oracle in ORACLES:
             got = oracle.match(page.text, *_terms(d))
-            assert got == (a, b), (oracle, page.text[a:b], d, got and page.text[got[0] : got[1]])
+            assert got == want, (oracle, page.text[a:b], d, got and page.text[got[0] : got[1]])
 
 
 NO_FALLBACK = {"prose", "markdown", "punct", "cjk"}

@@ -90,7 +90,9 @@ def render_markdown(raw: str) -> PageText:
             table_rows.add(t.map[0])
             r.table_row(t.map[0])
         r.b.newline(r.line_end(t.map[1] - 1) if t.map else len(raw))
-    return r.b.build(raw)
+    page = r.b.build(raw)
+    page.derived = True  # markdown is a converter's account of a page, not the page
+    return page
 
 
 class _Renderer:

@@ -85,6 +85,11 @@ def fold_char(ch: str) -> str:
     return "".join(chr(ord(c) - 0x60) if "\u30a1" <= c <= "\u30f6" else c for c in folded)
 
 
+@lru_cache(maxsize=65536)
+def skeleton_char(ch: str) -> str:
+    return "".join(c for c in fold_char(ch) if c.isalnum())
+
+
 def fold(s: str) -> str:
     return "".join(fold_char(c) for c in s)
 
@@ -184,6 +189,9 @@ class PageText:
     starts: array  # raw start offset of each rendered char
     ends: array  # raw end offset of each rendered char
     cuts: frozenset[int] = field(default_factory=frozenset)  # uncertain-markup drops
+    # True when the content is not the page's own rendering (markdown a search API made
+    # from the page): the browser's text may differ in markup, symbols and whitespace.
+    derived: bool = False
 
     # --- spans ------------------------------------------------------------------------
     def raw_span(self, start: int, end: int) -> tuple[int, int]:
@@ -232,6 +240,13 @@ class PageText:
     @property
     def loose(self) -> str:
         return self.loose_view.text
+
+    @cached_property
+    def skeleton_view(self) -> View:
+        """``text`` folded like ``loose`` with only letters, digits and ideographs kept: a
+        view insensitive to whitespace, punctuation, symbols and markup, for content that
+        is not the page's own rendering (a term occurring here may occur on the page)."""
+        return View(self.text, skeleton_char, collapse=False)
 
     @property
     def r2l(self) -> array:

@@ -132,6 +132,11 @@ def publish_report(
             for c in report.citations
             if c.source is not None and c.check.found and not c.fragment
         ],
+        "partial_highlights": [
+            {"n": c.ref.index + 1, "source_id": c.source.id, "why": c.link_note}
+            for c in report.citations
+            if c.source is not None and c.fragment and c.words_only
+        ],
         "refused_fetches": refused,
         "files": {k: v.name for k, v in files.items()},
         "timings_s": {k: round(v, 4) for k, v in timings.items()},
