@@ -406,7 +406,9 @@ def run_text(args, root: Path, t_start: float) -> dict:
             else:
                 got = []
             if len(got) != len(unique):
-                raise RuntimeError(f"{pg}: {len(unique)} directives but {len(got)} results")
+                # Chromium left a directive out of fragmentDirective.items (seen when two
+                # directives select the same text): open each link on its own instead
+                got = [browser.probe(f"{url}#:~:{d}", [q])[0] for d, q in unique.items()]
             by_directive = dict(zip(unique, got, strict=True))
             for c, which, d in directives:
                 r = by_directive[canon[TextDirective.parse(d)]]

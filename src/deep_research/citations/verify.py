@@ -288,6 +288,23 @@ class SourceIndex:
         ids.discard(exclude)
         return [self.sources[i] for i in self.sources if i in ids]  # keep source order
 
+    @staticmethod
+    def _widest(src: IndexedSource, quote: str, forms: list[str], span: tuple[int, int]) -> tuple[int, int]:
+        """The span of the quote with the symbols it was written with, when the page shows
+        them: enclosing quote marks ("'George Lucas'") or a mark that reads as markdown
+        ("os.spawn*"). The page holding the quote exactly as written wins over a match of
+        its words only, so that the highlight is the whole quote."""
+        q = quote.strip()
+        stripped = strip_quote_marks(q)
+        if q == stripped and not _MARKUP_CHARS.search(stripped):
+            return span  # plain prose, the common case
+        for literal in dict.fromkeys((canonical(html.unescape(q)), canonical(html.unescape(stripped)))):
+            if literal != forms[0]:
+                wide = src.find_exact(literal)
+                if wide:
+                    return wide
+        return span
+
     def verify(self, quote: str, source_id: str) -> QuoteCheck:
         canon, forms = _quote_forms(quote)
         if not canon or not _HAS_ALNUM.search(canon):
@@ -296,7 +313,7 @@ class SourceIndex:
         if cited is not None:
             span = cited.find_exact(forms[0])  # the common case: found as written
             if span:
-                return QuoteCheck(Verdict.VERIFIED, source_id, *span)
+                return QuoteCheck(Verdict.VERIFIED, source_id, *self._widest(cited, quote, forms, span))
         token_forms: list[list[str]] = []
         for f in forms:
             if f[-1] in _FINAL_STOPS and f.rstrip(_FINAL_STOPS).rstrip() in forms:
