@@ -108,6 +108,8 @@ def _print_publish_summary(result) -> None:
                   f"quote not found in the source: \u201c{c.ref.quote[:100]}\u201d")
     if result.refused_fetches:
         _warn(f"the PDF renderer was refused {len(result.refused_fetches)} external resource(s)")
+    for m in result.missing_glyphs:
+        _warn(m.message)
     out.print(f"Wrote {len(result.files)} files to [bold]{_esc(str(result.out_dir))}[/bold]:", soft_wrap=True)
     for key, path in result.files.items():
         out.print(f"  {path.name}")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import logging
 import os
 import tempfile
 import time
@@ -14,9 +15,12 @@ from typing import Iterable
 from ..citations.check import CitationReport, check_citations
 from ..citations.model import Source, Verdict
 from .files import inside, prepare_out_dir
+from .fonts import MissingScript, missing_glyphs
 from .html import render_html
 from .markdown import linked_markdown, ui_markdown
 from .pdf import render_pdf
+
+log = logging.getLogger(__name__)
 
 FILES = {
     "markdown": "report.md",
@@ -35,6 +39,7 @@ class PublishResult:
     report: CitationReport
     refused_fetches: list[str] = field(default_factory=list)
     timings: dict[str, float] = field(default_factory=dict)
+    missing_glyphs: list[MissingScript] = field(default_factory=list)  # PDF characters no font has
 
     def summary(self) -> dict:
         r = self.report
@@ -68,6 +73,15 @@ def write_atomic(path: Path, data: str | bytes) -> None:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def _visible_text(html: str) -> str:
+    import lxml.html
+
+    doc = lxml.html.document_fromstring(html)
+    for el in doc.iter("style", "script"):
+        el.text = ""
+    return doc.text_content()
 
 
 def detect_lang(text: str) -> str:
@@ -110,8 +124,12 @@ def publish_report(
     write_atomic(files["html"], html)
     timings["markdown_html_s"] = time.perf_counter() - t
     refused: list[str] = []
+    missing: list[MissingScript] = []
     if pdf:
         t = time.perf_counter()
+        missing = missing_glyphs(_visible_text(html))
+        for m in missing:
+            log.warning("PDF: %s", m.message)
         tmp_pdf = files["pdf"].with_name(".report.pdf.tmp")
         try:
             refused = render_pdf(html, tmp_pdf)
@@ -119,7 +137,7 @@ def publish_report(
         finally:
             tmp_pdf.unlink(missing_ok=True)
         timings["pdf_s"] = time.perf_counter() - t
-    result = PublishResult(out, files, report, refused, timings)
+    result = PublishResult(out, files, report, refused, timings, missing)
     write_atomic(
         files["citations"],
         json.dumps([c.as_json() for c in report.citations], ensure_ascii=False, indent=2) + "\n",
@@ -138,6 +156,7 @@ def publish_report(
             if c.source is not None and c.fragment and c.words_only
         ],
         "refused_fetches": refused,
+        "missing_glyphs": [m.as_json() for m in missing],
         "files": {k: v.name for k, v in files.items()},
         "timings_s": {k: round(v, 4) for k, v in timings.items()},
     }

@@ -17,6 +17,7 @@ from ..citations.check import Citation, CitationReport
 from ..citations.model import Verdict
 from ..citations.refs import replace_spans
 from .assets import templates_dir
+from .code import CSS_CLASS, MARKDOWN_EXTENSION, TOKEN_CLASSES, code_css
 from .markdown import split_sources_section
 
 # What report markdown may produce. Everything else (script, iframe, object, style, img,
@@ -50,6 +51,7 @@ def sanitize(html: str) -> str:
         url_schemes=_URL_SCHEMES,
         filter_style_properties={"text-align"},
         link_rel="noopener noreferrer",
+        allowed_classes={"span": TOKEN_CLASSES, "div": {CSS_CLASS}},  # highlighted code only
     )
 
 
@@ -132,8 +134,9 @@ def render_html(
     found_title, body_md = split_title(body_md)
     body_md = _IMAGE.sub(lambda m: f"[Image: {m.group(1) or 'untitled'}]({m.group(2)})", body_md)
     converter = md_lib.Markdown(
-        extensions=["tables", "fenced_code", "toc", "sane_lists"],
-        extension_configs={"toc": {"toc_depth": "2-3", "permalink": False}},
+        extensions=["tables", "fenced_code", "toc", "sane_lists", MARKDOWN_EXTENSION[0]],
+        extension_configs={"toc": {"toc_depth": "2-3", "permalink": False},
+                           MARKDOWN_EXTENSION[0]: MARKDOWN_EXTENSION[1]},
         output_format="html",
     )
     body_html = sanitize(converter.convert(body_md))
@@ -144,7 +147,7 @@ def render_html(
         body_html = pattern.sub(lambda m: badges[m.group(0)], body_html)
         toc_html = pattern.sub("", toc_html)
     toc_entries = toc_html.count("<li")
-    css = (templates_dir() / "report.css").read_text(encoding="utf-8")
+    css = (templates_dir() / "report.css").read_text(encoding="utf-8") + "\n" + code_css()
     return _environment().get_template("report.html.j2").render(
         title=title or found_title or "Research report",
         lang=lang,
