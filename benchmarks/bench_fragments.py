@@ -362,6 +362,10 @@ def run_text(args, root: Path, t_start: float) -> dict:
             cases.append({
                 "page": pg, "kind": kind, "quote": q, "start": start,
                 "ours": frag.encoded, "ours_reason": frag.reason, "gen_ms": dt_gen * 1000,
+                # a words-only link (symbols at the quote's edge no directive can include,
+                # said in the audit) must highlight exactly those words
+                "ours_words_only": getattr(frag, "words_only", False),
+                "ours_intended": page.text[frag.start:frag.end] if getattr(frag, "words_only", False) else q,
                 "expected_tail": expected_tail,
             })
     t_ours = sum(gen_times)
@@ -423,7 +427,7 @@ def run_text(args, root: Path, t_start: float) -> dict:
     def same(c: dict, which: str) -> bool:
         # The selection's text leaves out user-select:none text that the highlight covers
         # (Sphinx's ">>> " prompts), so the range's raw text counts too.
-        q = normalise(c["quote"])
+        q = normalise(c.get("ours_intended", c["quote"]) if which == "ours" else c["quote"])
         return q in (normalise(c.get(f"{which}_got")), normalise(c.get(f"{which}_got_range")))
 
     for c in cases:
@@ -473,6 +477,9 @@ def run_text(args, root: Path, t_start: float) -> dict:
                                len(ours_pass) == total))
     figures.append(target_line("our links highlighting the wrong text", str(len(wrong)), "0", len(wrong) == 0))
     figures.append(target_line("our fallbacks (no fragment)", str(len(fallbacks)), "(report)", None))
+    words_only = [c for c in ours_pass if c.get("ours_words_only")]
+    figures.append(target_line("  of the passes: words only (edge symbols)", str(len(words_only)), "(report)",
+                               None))
     figures.append(target_line("ours at the intended occurrence", pct(len(ours_pass) - len(misplaced), len(ours_pass)),
                                "(report)", None))
     # no copy of the quote before the highlight: Chromium could not see the target copy
@@ -505,7 +512,7 @@ def run_text(args, root: Path, t_start: float) -> dict:
     figures.append(target_line("time: our fragment generation", f"{t_ours:.2f} s", "(report)", None))
     figures.append(target_line("time: browser (generate + open)", f"{t_browser:.1f} s", "(report)", None))
 
-    print("\nBy kind:            ours pass   fallback   wrong   Chromium pass   median len ours/Chr")
+    print("\nBy kind:            ours pass   fallback   wrong   Chromium pass   median len ours/Chr   words only")
     per_kind = {}
     for kind in KINDS:
         ks = [c for c in cases if c["kind"] == kind]
@@ -515,6 +522,7 @@ def run_text(args, root: Path, t_start: float) -> dict:
         row = {
             "quotes": len(ks),
             "ours_pass": sum(c["ours_pass"] for c in ks),
+            "words_only": sum(bool(c["ours_pass"] and c.get("ours_words_only")) for c in ks),
             "fallbacks": sum(1 for c in ks if not c["ours"]),
             "wrong": sum(1 for c in ks if c["ours"] and not c["ours_pass"]),
             "chromium_pass": sum(c["chromium_pass"] for c in ks),
@@ -524,7 +532,7 @@ def run_text(args, root: Path, t_start: float) -> dict:
         per_kind[kind] = row
         print(f"  {kind:<16} {row['ours_pass']:>4}/{len(ks):<4}   {row['fallbacks']:>8}   {row['wrong']:>5}"
               f"   {row['chromium_pass']:>7}/{len(ks):<4}   {row['median_len_ours'] or 0:>6.0f} / "
-              f"{row['median_len_chromium'] or 0:.0f}")
+              f"{row['median_len_chromium'] or 0:.0f}      {row['words_only']:>4}")
 
     def show(tag: str, c: dict, extra: str, context: bool = False) -> None:
         print(f"- {tag} [{c['kind']}] {c['page']}\n    quote:     {c['quote']!r}\n    {extra}")
