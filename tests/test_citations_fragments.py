@@ -749,3 +749,39 @@ def test_term_edge_next_to_an_unmatched_underscore(content, target):
     expected = (a + (cut <= a), b + (cut < b))
     assert Oracle().match(page.text, *_terms(d)) == (a, b)
     assert Oracle().match(shown, *_terms(d)) == expected
+
+
+def test_markdown_range_end_term_survives_symbols_the_real_page_hides():
+    """Markdown says 'plan¶ was late' (a header-link pilcrow the page hides with CSS), so in
+    the markdown the end term 'the plan was late again.' occurs only at the target, but on
+    the real page also earlier: the range must not end there."""
+    content = ("The committee said the plan[¶](#p) was late again.\n"
+               "In May the plan was late again.\n")
+    page = render(content, "markdown")
+    assert page.derived
+    target = (0, len(page.text))
+    real = render(page.text.replace("¶", ""), "text")  # what the browser shows
+    real_target = (0, len(real.text))
+    d = fragment_for(page, *target).directive
+    assert d is not None and d.end is not None
+    assert match_directive(page, d) == target
+    assert match_directive(real, d) == real_target, d
+    # the same text taken as the page's own rendering gets the short, here fatal, end term
+    own = render(page.text, "text")
+    d_own = fragment_for(own, *target).directive
+    assert match_directive(own, d_own) == target
+    assert match_directive(real, d_own) != real_target, d_own
+
+
+def test_markdown_range_adds_a_suffix_when_no_end_term_is_safe():
+    # every end term the last line allows occurs earlier once the page hides the pilcrow:
+    # a suffix that the earlier copy lacks makes the browser pass it by
+    content = ("X said: in May the plan[¶](#p) was late again. Yes\n"
+               "In May the plan was late again. More text follows here.\n")
+    page = render(content, "markdown")
+    end = page.text.index("again. More") + len("again.")
+    d = fragment_for(page, 0, end).directive
+    assert d is not None and d.suffix
+    real = render(page.text.replace("¶", ""), "text")
+    assert match_directive(page, d) == (0, end)
+    assert match_directive(real, d) == (0, end - 1)
