@@ -234,3 +234,24 @@ def test_crlf_offsets_map_back():
     i = page.text.index("Second")
     a, b = page.raw_span(i, i + len("Second para."))
     assert content[a:b] == "Second *para*."
+
+
+@pytest.mark.parametrize("hostile", [
+    "[" * 50_000,
+    "[" * 5_000 + "]" * 5_000 + "(u)",
+    "[a](u \"" * 20_000,
+    "`" + " `` " * 20_000,
+    "".join(f"{'`' * (k % 60 + 1)} x " for k in range(20_000)),
+    "_a *b " * 30_000,
+    "[x][" * 20_000,
+    "![" * 30_000 + "](" * 30_000,
+    "> " * 5_000 + "deep",
+    "<a " * 30_000,
+])
+def test_hostile_markdown_renders_quickly(hostile):
+    import time
+
+    t = time.perf_counter()
+    page = render(hostile + "\n\ntail sentence here.\n", "markdown")
+    assert time.perf_counter() - t < 5
+    assert page.text.endswith("tail sentence here.")

@@ -32,6 +32,7 @@ from __future__ import annotations
 import html
 import re
 import unicodedata
+from bisect import bisect_left
 from functools import lru_cache
 
 from markdown_it import MarkdownIt
@@ -56,6 +57,8 @@ _EMAIL = re.compile(
 _ENTITY = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
 _ASCII_PUNCT = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
 _PLAIN = re.compile(r"[^\\`!\[\]<&*_~\n]+")
+_TICKS = re.compile(r"`+")
+_BRACKET_STOP = re.compile(r"[\\`<\[\]]")
 _TABLE_PREFIX = re.compile(r"^[ \t]*(?:>[ \t]?)*[ \t]*")
 _HIDDEN_HTML_BLOCK = re.compile(r"^[ \t]*<(script|style)[\s>]", re.I)
 
@@ -226,6 +229,9 @@ def _flanking(before: str, after: str) -> tuple[bool, bool]:
     return left, right
 
 
+MAX_OPENERS = 128  # how far back a closer looks for its opener (bounds hostile input)
+
+
 def _pair_delimiters(items: list, lo: int) -> None:
     """CommonMark's "process emphasis" over the delimiter runs in items[lo:]: each run's
     count (it[2]) goes down by the characters paired as emphasis; a run with characters
@@ -236,7 +242,7 @@ def _pair_delimiters(items: list, lo: int) -> None:
             continue
         ch, can_open, can_close = it[1], it[4], it[5]
         while can_close and it[2]:
-            for k in range(len(openers) - 1, -1, -1):
+            for k in range(len(openers) - 1, max(-1, len(openers) - 1 - MAX_OPENERS), -1):
                 op = openers[k]
                 if op[1] != ch or not op[2]:
                     continue
@@ -284,8 +290,57 @@ class _Inline:
     ("cut",) dropped markup of uncertain rendering, ("delim", char, count, length,
     can_open, can_close) an emphasis delimiter run."""
 
+    MAX_LINK_DEPTH = 16  # deeper brackets are text (keeps hostile input linear)
+
     def __init__(self, s: str, omap: list[int], refs: frozenset[str], items: list):
         self.s, self.omap, self.refs, self.items = s, omap, refs, items
+        self.depth = 0
+        # backtick runs by length (where each starts), found once
+        self.ticks: dict[int, list[int]] = {}
+        for m in _TICKS.finditer(s):
+            self.ticks.setdefault(len(m.group(0)), []).append(m.start())
+        self.brackets = self._match_brackets()
+        self.link_ends: dict[int, tuple[int, int] | None] = {}
+
+    def closing_ticks(self, j: int, run: int, hi: int) -> int:
+        """Start of the next backtick run of exactly ``run`` characters at or after j, or -1."""
+        starts = self.ticks.get(run, ())
+        k = bisect_left(starts, j)
+        return starts[k] if k < len(starts) and starts[k] < hi else -1
+
+    def _match_brackets(self) -> dict[int, int]:
+        """'[' index -> its matching ']' (escapes, code spans, autolinks and tags skipped)."""
+        s, n = self.s, len(self.s)
+        out: dict[int, int] = {}
+        stack: list[int] = []
+        j = 0
+        while j < n:
+            m = _BRACKET_STOP.search(s, j)
+            if not m:
+                break
+            j = m.start()
+            ch = s[j]
+            if ch == "\\":
+                j += 2
+                continue
+            if ch == "`":
+                k = j
+                while k < n and s[k] == "`":
+                    k += 1
+                close = self.closing_ticks(k, k - j, n)
+                j = close + (k - j) if close != -1 else k
+                continue
+            if ch == "<":
+                t = _AUTOLINK.match(s, j) or _HTML_TAG.match(s, j)
+                if t:
+                    j = t.end()
+                    continue
+            elif ch == "[":
+                stack.append(j)
+            elif ch == "]" and stack:
+                out[stack.pop()] = j
+            j += 1
+        return out
 
     def _raw(self, i: int, j: int) -> tuple[int, int]:
         return self.omap[i], self.omap[j - 1] + 1
@@ -327,10 +382,12 @@ class _Inline:
                 i += 1
                 continue
             if ch == "[":
-                link = self._link_end(i, hi)
+                link = self._link_end(i, hi) if self.depth < self.MAX_LINK_DEPTH else None
                 if link and not self._holds_link(i + 1, link[0]):  # links do not nest
                     scope = len(items)
+                    self.depth += 1
                     self.run(i + 1, link[0])
+                    self.depth -= 1
                     _pair_delimiters(items, scope)  # emphasis does not cross a link's edge
                     for it in items[scope:]:
                         if it[0] == "delim" and it[2]:
@@ -396,18 +453,7 @@ class _Inline:
         while j < hi and s[j] == "`":
             j += 1
         run = j - i
-        close, k = -1, j
-        while k < hi:  # the next backtick run of exactly the same length closes the span
-            k = s.find("`", k, hi)
-            if k == -1:
-                break
-            e = k
-            while e < hi and s[e] == "`":
-                e += 1
-            if e - k == run:
-                close = k
-                break
-            k = e
+        close = self.closing_ticks(j, run, hi)  # the next run of exactly the same length
         if close == -1:
             self.items.append(["cut"])  # no closing run: literal backticks, or not shown
             return j
@@ -445,33 +491,15 @@ class _Inline:
     def _link_end(self, i: int, hi: int) -> tuple[int, int] | None:
         """For '[' at i: (index of the closing ']', end of the whole link) or None when the
         brackets do not form a link (then they are literal text)."""
-        s = self.s
-        depth, j = 0, i
-        while j < hi:
-            ch = s[j]
-            if ch == "\\":
-                j += 2
-                continue
-            if ch == "`":
-                k = j
-                while k < hi and s[k] == "`":
-                    k += 1
-                close = s.find(s[j:k], k, hi)
-                j = close + (k - j) if close != -1 else k
-                continue
-            if ch == "<":
-                m = _AUTOLINK.match(s, j, hi) or _HTML_TAG.match(s, j, hi)
-                if m:
-                    j = m.end()
-                    continue
-            if ch == "[":
-                depth += 1
-            elif ch == "]":
-                depth -= 1
-                if depth == 0:
-                    break
-            j += 1
-        else:
+        if i not in self.link_ends:
+            self.link_ends[i] = self._find_link_end(i)
+        link = self.link_ends[i]
+        return link if link is not None and link[1] <= hi else None
+
+    def _find_link_end(self, i: int) -> tuple[int, int] | None:
+        s, hi = self.s, len(self.s)
+        j = self.brackets.get(i)
+        if j is None:
             return None
         close = j
         text = s[i + 1 : close]
@@ -480,7 +508,7 @@ class _Inline:
             if end is not None:
                 return close, end
         if close + 1 < hi and s[close + 1] == "[":
-            k = s.find("]", close + 2, hi)
+            k = s.find("]", close + 2, min(hi, close + 1002))  # a label has at most 999 characters
             if k != -1 and "[" not in s[close + 2 : k]:
                 label = s[close + 2 : k] or text
                 if self._defined(label):
@@ -494,7 +522,7 @@ class _Inline:
         s = self.s
         j = s.find("[", lo, hi)
         while j != -1:
-            if (j == lo or s[j - 1] not in "!\\") and self._link_end(j, hi):
+            if j in self.brackets and (j == lo or s[j - 1] not in "!\\") and self._link_end(j, hi):
                 return True
             j = s.find("[", j + 1, hi)
         return False
@@ -517,11 +545,16 @@ class _Inline:
             k = close + 1
         else:
             depth = 0
-            while k < hi and not (s[k].isspace() or s[k] in "\x00\x01\x02\x03\x04\x05\x06\x07\x08"):
+            # (as markdown-it: at most 32 nested parentheses; and a destination of at most
+            # 8192 characters, which keeps hostile input linear)
+            limit = min(hi, k + 8192)
+            while k < limit and not (s[k].isspace() or s[k] in "\x00\x01\x02\x03\x04\x05\x06\x07\x08"):
                 if s[k] == "\\":
                     k += 2
                     continue
                 if s[k] == "(":
+                    if depth == 32:
+                        return None
                     depth += 1
                 elif s[k] == ")":
                     if depth == 0:
@@ -535,9 +568,10 @@ class _Inline:
         if k < hi and s[k] in "\"'(":
             closer = ")" if s[k] == "(" else s[k]
             k += 1
-            while k < hi and s[k] != closer:
+            limit = min(hi, k + 4096)  # titles are short; this keeps hostile input linear
+            while k < limit and s[k] != closer:
                 k += 2 if s[k] == "\\" else 1
-            if k >= hi:
+            if k >= limit:
                 return None
             k = self._skip_ws(k + 1, hi)
         return k + 1 if k < hi and s[k] == ")" else None
