@@ -305,9 +305,9 @@ def main() -> int:
     ap.add_argument("--pydoc", help="Python 3.11 docs folder (default: fetch into benchmarks/.cache)")
     ap.add_argument("--separate", action="store_true",
                     help="open every link in its own navigation instead of one per page")
-    ap.add_argument("--md-pages", type=int, default=24,
+    ap.add_argument("--md-pages", type=int, default=40,
                     help="pages for the markdown part (converted by html2text / markdownify; 0: skip)")
-    ap.add_argument("--md-per-class", type=int, default=2, help="markdown-part quotes per class and page")
+    ap.add_argument("--md-per-class", type=int, default=3, help="markdown-part quotes per class and page")
     ap.add_argument("--skip-text", action="store_true", help="run only the markdown part")
     ap.add_argument("--no-chromium-generator", action="store_true",
                     help="skip Chromium's generator (only check our links)")
