@@ -149,3 +149,18 @@ def test_code_blocks_are_highlighted_and_still_sanitised(tmp_path):
     fills = {m for m in re.findall(r"([\d.]+ [\d.]+ [\d.]+) rg", ops)}
     coloured = {f for f in fills if len(set(f.split())) > 1}  # not black, white or grey
     assert len(coloured) >= 3, fills
+
+
+def test_audit_names_links_that_highlight_the_words_only(tmp_path):
+    from deep_research.citations.model import Source
+
+    content = "Example:\n\n```\n>>> class Point:\n...     def __repr__(self):\n```\n"
+    src = Source("p", "https://example.org/p", content, format="markdown")
+    result = publish_report('Text <ref id="p">"...     def __repr__(self):"</ref>.', [src], tmp_path,
+                            pdf=False)
+    assert result.summary()["words_only_links"] == 1
+    audit = json.loads(result.files["audit"].read_text())
+    (partial,) = audit["partial_highlights"]
+    assert partial["n"] == 1 and "words only" in partial["why"]
+    cite = json.loads(result.files["citations"].read_text())[0]
+    assert cite["fragment_covers"] == "words" and cite["fragment"]

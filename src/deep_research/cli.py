@@ -95,6 +95,8 @@ def _print_publish_summary(result) -> None:
     table.add_row("[cyan]repaired[/cyan]", str(s["repaired"]))
     table.add_row("[red]unsupported[/red]", str(s["unsupported"]))
     table.add_row("links to the exact sentence", str(s["fragment_links"]))
+    if s.get("words_only_links"):
+        table.add_row("[yellow]links to the quote's words only[/yellow]", str(s["words_only_links"]))
     if s["plain_links"]:
         table.add_row("[yellow]plain links (no unique fragment)[/yellow]", str(s["plain_links"]))
     if s["malformed_tags"]:

@@ -50,6 +50,7 @@ class PublishResult:
             "unsupported": r.count(Verdict.UNSUPPORTED),
             "fragment_links": sum(1 for c in r.citations if c.fragment),
             "plain_links": sum(1 for c in r.citations if c.check.found and not c.fragment),
+            "words_only_links": sum(1 for c in r.citations if c.fragment and c.words_only),
             "malformed_tags": len(r.problems),
             "sources_cited": len(r.sources),
         }
