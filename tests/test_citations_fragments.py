@@ -785,3 +785,22 @@ def test_markdown_range_adds_a_suffix_when_no_end_term_is_safe():
     real = render(page.text.replace("¶", ""), "text")
     assert match_directive(page, d) == (0, end)
     assert match_directive(real, d) == (0, end - 1)
+
+
+def test_markdown_context_never_holds_a_header_link_mark():
+    # the same sentence under two headings: context must tell them apart, but the '¶'
+    # that the converter kept is hidden on the real page
+    content = ("## Reading[¶](#r)\n\nThe call returns the number of bytes.\n\n"
+               "## Writing[¶](#w)\n\nThe call returns the number of bytes.\n")
+    page = render(content, "markdown")
+    second = span_of(page, "The call returns the number of bytes.", 1)
+    frag = fragment_for(page, *second)
+    if frag.directive is not None:
+        terms = [t for t in (frag.directive.prefix, frag.directive.suffix) if t]
+        assert all("¶" not in t for t in terms), frag.directive
+        real = render(page.text.replace("¶", ""), "text")
+        assert match_directive(real, frag.directive) == span_of(real, "The call returns the number of bytes.", 1)
+    else:
+        assert frag.reason
+    own = render(page.text, "text")  # as the page's own text, the mark would be used
+    assert "¶" in (fragment_for(own, *second).directive.prefix or "")

@@ -622,3 +622,14 @@ def test_a_quote_written_with_symbols_the_page_shows_keeps_them():
     # the plain words are still found where the page has no such symbols
     r, src = check(content, "os.spawn family", "markdown")
     assert src.page.text[r.start:r.end] == "os.spawn family"
+
+
+def test_a_page_that_shows_an_entity_as_text():
+    # a page about HTML shows "&amp;" itself (the markdown keeps it in a code span)
+    content = "Unescape `'&amp;'`, `'&lt;'`, and `'&gt;'` in a string of data.\n"
+    r, src = check(content, "Unescape '&amp;', '&lt;', and '&gt;' in a string of data.", "markdown")
+    assert r.status.value == "verified"
+    assert src.page.text[r.start:r.end] == "Unescape '&amp;', '&lt;', and '&gt;' in a string of data."
+    # and a quote that decodes them is not what the page says
+    r, _ = check(content, "Unescape '&', '<', and '>' in a string of data.", "markdown")
+    assert r.status.value != "verified"

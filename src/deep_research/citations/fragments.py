@@ -30,6 +30,7 @@ MAX_CONTEXT_WORDS = 10
 # length is preferred to a shorter range (a range's end term is the fragile part), and a
 # suffix chosen to tell an end term from an earlier copy has at most this many words.
 DERIVED_EXACT_MAX = 200
+_PLAIN_PUNCT = frozenset(".,;:!?'\"()-_/\u2018\u2019\u201c\u201d\u2013\u2014")
 DERIVED_SUFFIX_WORDS = 6
 
 
@@ -419,6 +420,15 @@ class _Generator:
         short = [c for c, w in counted if w < self.min_words]
         return short[-1:] if short else [counted[0][0]]
 
+    def _context_ok(self, a: int, b: int) -> bool:
+        """Context is page text outside the quote. On content that is not the page's own
+        rendering it may hold only words and plain punctuation: a symbol such as the '¶'
+        of a header link is often hidden on the real page (CSS), and a term holding it
+        would match nothing there."""
+        if not self.derived:
+            return True
+        return all(ch.isalnum() or ch.isspace() or ch in _PLAIN_PUNCT for ch in self.text[a:b])
+
     def _prefixes(self) -> Iterator[_Span | None]:
         """Prefix contexts, shortest first (None: no prefix)."""
         text, page = self.text, self.page
@@ -434,6 +444,8 @@ class _Generator:
                 break
             if text[ps].isspace() or not self._starts(ps) or not _has_word(text[ps:pe]):
                 continue
+            if not self._context_ok(ps, pe):
+                break  # a longer prefix holds the same character
             yield _Span(ps, pe)
             if _words(text[ps:pe]) >= self.max_context:
                 break
@@ -453,6 +465,8 @@ class _Generator:
                 break
             if text[se - 1].isspace() or not self._ends(se) or not _has_word(text[ss:se]):
                 continue
+            if not self._context_ok(ss, se):
+                break  # a longer suffix holds the same character
             yield _Span(ss, se)
             if _words(text[ss:se]) >= self.max_context:
                 break

@@ -224,8 +224,10 @@ def _quote_forms(quote: str) -> tuple[str, list[str]]:
     stripped = strip_quote_marks(quote)
     q = canonical(_without_markup(stripped))
     literal = canonical(html.unescape(stripped)) if _MARKUP_CHARS.search(stripped) else q
+    # a page about HTML may show an entity as text ("Unescape '&amp;'"): the quote as typed
+    verbatim = canonical(stripped) if "&" in stripped else literal
     forms: list[str] = []
-    for f in (q, literal):
+    for f in (q, literal, verbatim):
         if f and f not in forms:
             forms.append(f)
         if f and f[-1] in _FINAL_STOPS:
@@ -298,7 +300,8 @@ class SourceIndex:
         stripped = strip_quote_marks(q)
         if q == stripped and not _MARKUP_CHARS.search(stripped):
             return span  # plain prose, the common case
-        for literal in dict.fromkeys((canonical(html.unescape(q)), canonical(html.unescape(stripped)))):
+        for literal in dict.fromkeys((canonical(html.unescape(q)), canonical(html.unescape(stripped)),
+                                      canonical(stripped))):
             if literal != forms[0]:
                 wide = src.find_exact(literal)
                 if wide:
