@@ -11,7 +11,6 @@ line breaks, as HTML-to-markdown converters wrap them.
 from __future__ import annotations
 
 import random
-import re
 
 import lxml.html
 import pytest
