@@ -37,15 +37,18 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import median, percentile, print_code_version, pydoc_root, target_line, write_result  # noqa: E402  (also puts the repo root on sys.path)
+from _mdcorpus import CONVERTERS, MD_CLASSES, convert, norm, oracle_text, pick_md_quotes, pre_lines  # noqa: E402
 
 from deep_research.citations.fragments import TextDirective, fragment_for, match_directive  # noqa: E402
+from deep_research.citations.model import Source  # noqa: E402
+from deep_research.citations.verify import SourceIndex  # noqa: E402
 from deep_research.citations.text import render  # noqa: E402
 from deep_research.search.extract import html_to_text, local_css_loader  # noqa: E402
 from tests.support.chromium import Browser, chromium_available, normalise, serve_directory  # noqa: E402
 
 SECTIONS = ("library/", "tutorial/", "reference/", "howto/")
 PUBLIC_BASE = "https://docs.python.org/3.11/"  # for realistic URL lengths
-KINDS = ("sentence", "markup", "phrase", "repeated")
+KINDS = ("sentence", "markup", "phrase", "repeated", "code_symbol")
 MARK_OPEN, MARK_CLOSE = "\ue000", "\ue001"
 HIDDEN_MARK = "\u00b6"  # Sphinx headerlink, CSS visibility:hidden
 INLINE_TAGS = ("code", "a", "em", "strong", "kbd", "cite", "abbr")
@@ -259,6 +262,12 @@ def pick_quotes(text: str, bounds: set[int] | None, k: int, rng: random.Random) 
     return chosen
 
 
+def symbol_line(line: str) -> bool:
+    """A code line worth quoting whose first or last character is not a letter or digit."""
+    return (8 <= len(line) <= 160 and (not line[0].isalnum() or not line[-1].isalnum())
+            and len(re.findall(r"[A-Za-z]{2,}", line)) >= 2 and HIDDEN_MARK not in line)
+
+
 def disagreement_hint(text: str, directive: str) -> str:
     """A guess at why our matcher finds nothing where Chromium matched (for triage)."""
     d = TextDirective.parse(directive)
@@ -296,6 +305,10 @@ def main() -> int:
     ap.add_argument("--pydoc", help="Python 3.11 docs folder (default: fetch into benchmarks/.cache)")
     ap.add_argument("--separate", action="store_true",
                     help="open every link in its own navigation instead of one per page")
+    ap.add_argument("--md-pages", type=int, default=40,
+                    help="pages for the markdown part (converted by html2text / markdownify; 0: skip)")
+    ap.add_argument("--md-per-class", type=int, default=3, help="markdown-part quotes per class and page")
+    ap.add_argument("--skip-text", action="store_true", help="run only the markdown part")
     ap.add_argument("--no-chromium-generator", action="store_true",
                     help="skip Chromium's generator (only check our links)")
     args = ap.parse_args()
@@ -305,6 +318,18 @@ def main() -> int:
     t_start = time.perf_counter()
     print_code_version()
     root = pydoc_root(args.pydoc)
+    result: dict = {"args": vars(args)}
+    if not args.skip_text:
+        result.update(run_text(args, root, t_start))
+    if args.md_pages:
+        result["markdown"] = run_markdown(args, root)
+    path = write_result("fragments", result)
+    print(f"\nresult: {path}")
+    return 0
+
+
+def run_text(args, root: Path, t_start: float) -> dict:
+    """The pages' own text (html_to_text): our links and Chromium's generator."""
     pages = pick_pages(root, args.pages)
     print(f"Python docs at {root}; {len(pages)} pages x {args.per_page} quotes (seed {args.seed})")
 
@@ -322,7 +347,12 @@ def main() -> int:
         texts[pg] = page
         bounds = inline_boundaries(raw, page.text, local_css_loader((root / pg).parent, root))
         rng = random.Random(f"{args.seed}:{pg}")
-        for kind, q in pick_quotes(page.text, bounds, args.per_page, rng):
+        picked = pick_quotes(page.text, bounds, args.per_page, rng)
+        # plus one line of a code block that starts or ends with a symbol ("# A comment…")
+        sym = sorted({x for x in pre_lines(raw) if symbol_line(x) and page.text.count(x) == 1})
+        if sym:
+            picked.append(("code_symbol", random.Random(f"{args.seed}:sym:{pg}").choice(sym)))
+        for kind, q in picked:
             start = page.text.find(q)
             t = time.perf_counter()
             frag = fragment_for(page, start, start + len(q))
@@ -332,6 +362,10 @@ def main() -> int:
             cases.append({
                 "page": pg, "kind": kind, "quote": q, "start": start,
                 "ours": frag.encoded, "ours_reason": frag.reason, "gen_ms": dt_gen * 1000,
+                # a words-only link (symbols at the quote's edge no directive can include,
+                # said in the audit) must highlight exactly those words
+                "ours_words_only": getattr(frag, "words_only", False),
+                "ours_intended": page.text[frag.start:frag.end] if getattr(frag, "words_only", False) else q,
                 "expected_tail": expected_tail,
             })
     t_ours = sum(gen_times)
@@ -362,9 +396,13 @@ def main() -> int:
                 if c.get("chromium"):
                     directives.append((c, "chromium", c["chromium"]))
             # Chromium keeps one copy of a repeated directive, so open each distinct one once.
+            # (Chromium also keeps one of two directives that are equal once decoded, such
+            # as "init_pair" and "init%5Fpair", so they are compared decoded.)
             unique: dict[str, str] = {}
+            canon: dict[TextDirective, str] = {}
             for c, _, d in directives:
-                unique.setdefault(d, c["quote"])
+                key = canon.setdefault(TextDirective.parse(d), d)
+                unique.setdefault(key, c["quote"])
             if args.separate:
                 got = [browser.probe(f"{url}#:~:{d}", [q])[0] for d, q in unique.items()]
             elif unique:
@@ -372,10 +410,12 @@ def main() -> int:
             else:
                 got = []
             if len(got) != len(unique):
-                raise RuntimeError(f"{pg}: {len(unique)} directives but {len(got)} results")
+                # Chromium left a directive out of fragmentDirective.items (seen when two
+                # directives select the same text): open each link on its own instead
+                got = [browser.probe(f"{url}#:~:{d}", [q])[0] for d, q in unique.items()]
             by_directive = dict(zip(unique, got, strict=True))
             for c, which, d in directives:
-                r = by_directive[d]
+                r = by_directive[canon[TextDirective.parse(d)]]
                 c[f"{which}_got"] = r["text"]
                 c[f"{which}_got_range"] = r["rangeText"]
                 c[f"{which}_before"] = r["before"]
@@ -387,7 +427,7 @@ def main() -> int:
     def same(c: dict, which: str) -> bool:
         # The selection's text leaves out user-select:none text that the highlight covers
         # (Sphinx's ">>> " prompts), so the range's raw text counts too.
-        q = normalise(c["quote"])
+        q = normalise(c.get("ours_intended", c["quote"]) if which == "ours" else c["quote"])
         return q in (normalise(c.get(f"{which}_got")), normalise(c.get(f"{which}_got_range")))
 
     for c in cases:
@@ -437,6 +477,9 @@ def main() -> int:
                                len(ours_pass) == total))
     figures.append(target_line("our links highlighting the wrong text", str(len(wrong)), "0", len(wrong) == 0))
     figures.append(target_line("our fallbacks (no fragment)", str(len(fallbacks)), "(report)", None))
+    words_only = [c for c in ours_pass if c.get("ours_words_only")]
+    figures.append(target_line("  of the passes: words only (edge symbols)", str(len(words_only)), "(report)",
+                               None))
     figures.append(target_line("ours at the intended occurrence", pct(len(ours_pass) - len(misplaced), len(ours_pass)),
                                "(report)", None))
     # no copy of the quote before the highlight: Chromium could not see the target copy
@@ -469,7 +512,7 @@ def main() -> int:
     figures.append(target_line("time: our fragment generation", f"{t_ours:.2f} s", "(report)", None))
     figures.append(target_line("time: browser (generate + open)", f"{t_browser:.1f} s", "(report)", None))
 
-    print("\nBy kind:            ours pass   fallback   wrong   Chromium pass   median len ours/Chr")
+    print("\nBy kind:            ours pass   fallback   wrong   Chromium pass   median len ours/Chr   words only")
     per_kind = {}
     for kind in KINDS:
         ks = [c for c in cases if c["kind"] == kind]
@@ -479,6 +522,7 @@ def main() -> int:
         row = {
             "quotes": len(ks),
             "ours_pass": sum(c["ours_pass"] for c in ks),
+            "words_only": sum(bool(c["ours_pass"] and c.get("ours_words_only")) for c in ks),
             "fallbacks": sum(1 for c in ks if not c["ours"]),
             "wrong": sum(1 for c in ks if c["ours"] and not c["ours_pass"]),
             "chromium_pass": sum(c["chromium_pass"] for c in ks),
@@ -488,7 +532,7 @@ def main() -> int:
         per_kind[kind] = row
         print(f"  {kind:<16} {row['ours_pass']:>4}/{len(ks):<4}   {row['fallbacks']:>8}   {row['wrong']:>5}"
               f"   {row['chromium_pass']:>7}/{len(ks):<4}   {row['median_len_ours'] or 0:>6.0f} / "
-              f"{row['median_len_chromium'] or 0:.0f}")
+              f"{row['median_len_chromium'] or 0:.0f}      {row['words_only']:>4}")
 
     def show(tag: str, c: dict, extra: str, context: bool = False) -> None:
         print(f"- {tag} [{c['kind']}] {c['page']}\n    quote:     {c['quote']!r}\n    {extra}")
@@ -534,8 +578,7 @@ def main() -> int:
             print(f"  +{len(c['ours']) - len(c['chromium'])} [{c['kind']}] {c['page']}\n"
                   f"    ours:     {c['ours']}\n    Chromium: {c['chromium']}")
 
-    path = write_result("fragments", {
-        "args": vars(args),
+    return {
         "chromium": version,
         "pages": pages,
         "figures": figures,
@@ -556,9 +599,126 @@ def main() -> int:
         },
         "times_s": {"total": elapsed, "extract": t_extract, "ours_generation": t_ours, "browser": t_browser},
         "cases": cases,
-    })
-    print(f"\nresult: {path}")
-    return 0
+    }
+
+
+# --- the markdown part ----------------------------------------------------------------------
+def run_markdown(args, root: Path) -> dict:
+    """Pages as search APIs deliver them: the HTML converted to markdown by html2text or
+    markdownify (alternating). Quotes come from the real page's text; each is verified
+    against the markdown (as check_citations does), its link built from the verified span
+    of the markdown's rendering, and opened on the real HTML page in Chromium."""
+    pages = pick_pages(root, args.md_pages)
+    print(f"\n=== Markdown part: {len(pages)} pages converted by {' / '.join(CONVERTERS)}; "
+          f"up to {args.md_per_class} quotes per class and page ===")
+    cases: list[dict] = []
+    t_gen = 0.0
+    for n, pg in enumerate(pages):
+        conv = CONVERTERS[n % len(CONVERTERS)]
+        raw = (root / pg).read_bytes()
+        real = html_to_text(raw, load_css=local_css_loader((root / pg).parent, root)).text
+        md = convert(raw.decode("utf-8"), conv)
+        oracle = oracle_text(md)
+        src = Source(id="s", url=PUBLIC_BASE + pg, content=md, format="markdown")
+        index = SourceIndex([src])
+        rng = random.Random(f"{args.seed}:md:{pg}")
+        for kind, q in pick_md_quotes(real, md, oracle, raw, args.md_per_class, rng):
+            t = time.perf_counter()
+            r = index.verify(q, "s")
+            c = {"page": pg, "converter": conv, "kind": kind, "quote": q, "verdict": r.status.value,
+                 "how": r.how}
+            if r.found:
+                shown = src.page.text[r.start:r.end]
+                c["span_text"] = shown
+                c["verdict_ok"] = r.status.value == "verified" and norm(shown) == norm(q)
+                frag = fragment_for(src.page, r.start, r.end)
+                c["ours"] = frag.encoded
+                c["ours_reason"] = frag.reason
+                # what the link is meant to highlight (the quote, or its words only)
+                hs, he = getattr(frag, "start", None), getattr(frag, "end", None)
+                c["intended"] = src.page.text[hs:he] if hs is not None else shown
+                c["note"] = getattr(frag, "note", None)
+                a, b = src.page.raw_span(r.start, r.end)
+                c["raw"] = md[a:b]
+            else:
+                c["verdict_ok"] = False
+                c["ours"] = None
+            t_gen += time.perf_counter() - t
+            cases.append(c)
+    kinds = Counter(c["kind"] for c in cases)
+    print(f"{len(cases)} quotes: " + ", ".join(f"{k} {kinds[k]}" for k in MD_CLASSES)
+          + f"; verification and fragments {t_gen:.2f}s")
+    by_page: dict[str, list[dict]] = defaultdict(list)
+    for c in cases:
+        by_page[c["page"]].append(c)
+    t_browser = time.perf_counter()
+    with serve_directory(root) as base, ProbingBrowser() as browser:
+        for n, (pg, group) in enumerate(by_page.items(), 1):
+            unique: dict[str, str] = {}
+            for c in group:
+                if c["ours"]:
+                    unique.setdefault(c["ours"], c["quote"])
+            got = browser.probe(base + pg + "#:~:" + "&".join(unique), list(unique.values())) if unique else []
+            by_directive = dict(zip(unique, got, strict=True))
+            for c in group:
+                if c["ours"]:
+                    res = by_directive[c["ours"]]
+                    c["got"], c["got_range"] = res["text"], res["rangeText"]
+            print(f"  [{n:>3}/{len(by_page)}] {pg:<48} {time.perf_counter() - t_browser:7.1f}s", flush=True)
+    t_browser = time.perf_counter() - t_browser
+
+    for c in cases:
+        if not c["ours"]:
+            c["link"] = "plain" if c["verdict_ok"] else "none"
+            continue
+        want = {normalise(c["intended"])}
+        seen = {normalise(c.get("got")), normalise(c.get("got_range"))}
+        if want & seen:
+            c["link"] = "exact" if normalise(c["intended"]) == normalise(c["quote"]) else "words_only"
+        else:
+            c["link"] = "wrong"
+    rows = {}
+    print("\nBy class:        quotes  verified  misjudged   exact  words-only  plain URL  wrong")
+    for kind in MD_CLASSES:
+        ks = [c for c in cases if c["kind"] == kind]
+        row = {"quotes": len(ks), "verified": sum(c["verdict_ok"] for c in ks),
+               "misjudged": sum(not c["verdict_ok"] for c in ks),
+               "exact": sum(c["link"] == "exact" for c in ks),
+               "words_only": sum(c["link"] == "words_only" for c in ks),
+               "plain": sum(c["link"] == "plain" for c in ks),
+               "wrong": sum(c["link"] == "wrong" for c in ks)}
+        rows[kind] = row
+        print(f"  {kind:<15} {row['quotes']:>6} {row['verified']:>9} {row['misjudged']:>10} {row['exact']:>7}"
+              f" {row['words_only']:>11} {row['plain']:>10} {row['wrong']:>6}")
+    total = len(cases)
+    mis = sum(r["misjudged"] for r in rows.values())
+    wrong = sum(r["wrong"] for r in rows.values())
+    exact = sum(r["exact"] for r in rows.values())
+    print()
+    figures = [
+        target_line("markdown: quotes misjudged (not verified)", f"{mis} of {total}", "0", mis == 0),
+        target_line("markdown: links highlighting the wrong text", f"{wrong} of {total}", "0", wrong == 0),
+        target_line("markdown: links highlighting exactly the quote", f"{exact} of {total}", "(report)", None),
+        target_line("markdown: time in the browser", f"{t_browser:.1f} s", "(report)", None),
+    ]
+    problems = [c for c in cases if not c["verdict_ok"] or c["link"] in ("wrong", "plain", "words_only")]
+    print(f"\nMarkdown part: misjudged, wrong, plain and words-only ({len(problems)}):")
+    for c in problems:
+        got = c.get("got")
+        if got and len(got) > 240:
+            got = got[:110] + f" ...[{len(got) - 220} chars]... " + got[-110:]
+        print(f"- {c['link'].upper() if c['verdict_ok'] else 'MISJUDGED ' + c['verdict']} [{c['kind']}] "
+              f"{c['page']} ({c['converter']})\n    quote:     {c['quote']!r}")
+        if c.get("raw") is not None:
+            print(f"    markdown:  {c['raw'][:300]!r}")
+        if c["ours"]:
+            print(f"    directive: {c['ours']}\n    got:       {got!r}")
+        elif c.get("ours_reason"):
+            print(f"    plain:     {c['ours_reason']}")
+        if c.get("note"):
+            print(f"    note:      {c['note']}")
+    return {"figures": figures, "per_class": rows, "pages": pages, "times_s": {"browser": t_browser},
+            "cases": cases}
 
 
 if __name__ == "__main__":

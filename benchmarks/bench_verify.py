@@ -33,10 +33,11 @@ from typing import Callable
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import print_code_version, pydoc_root, target_line, write_result  # noqa: E402  (puts the repo root on sys.path)
+from _mdcorpus import CONVERTERS, MD_CLASSES, convert, norm, oracle_text, pick_md_quotes  # noqa: E402
 
 from deep_research.citations.model import Source, Verdict  # noqa: E402
 from deep_research.citations.verify import SourceIndex  # noqa: E402
-from deep_research.search.extract import html_to_text  # noqa: E402
+from deep_research.search.extract import html_to_text, local_css_loader  # noqa: E402
 
 SECTIONS = ("library/", "tutorial/", "reference/", "howto/")
 V, R, U = Verdict.VERIFIED, Verdict.REPAIRED, Verdict.UNSUPPORTED
@@ -411,11 +412,20 @@ def main() -> int:
     ap.add_argument("--min-time", type=float, default=0.6,
                     help="time each class's verify loop for at least this many seconds")
     ap.add_argument("--pydoc", help="Python 3.11 docs folder (default: fetch into benchmarks/.cache)")
+    ap.add_argument("--md-pages", type=int, default=24,
+                    help="pages for the converter classes (html2text / markdownify markdown; 0: skip)")
+    ap.add_argument("--md-per-class", type=int, default=4, help="converter-class quotes per class and page")
+    ap.add_argument("--md-only", action="store_true", help="run only the converter classes")
     args = ap.parse_args()
     rng = random.Random(args.seed)
     t0 = time.perf_counter()
     print_code_version()
     root = pydoc_root(args.pydoc)
+    md_result = run_markdown_classes(args, root) if args.md_pages else None
+    if args.md_only:
+        path = write_result("verify", {"args": vars(args), "markdown": md_result})
+        print(f"\nresult: {path}")
+        return 0
 
     sources = build_corpus(root, args.sources, args.min_kb, args.max_kb, rng)
     total_bytes = sum(len(s.content.encode("utf-8")) for s in sources)
@@ -568,9 +578,90 @@ def main() -> int:
         "index_build_s": {"total": best[0], "render": best[1], "views": best[2], "per_mb": best[0] / mb},
         "misses": misses,
         "time_s": elapsed,
+        "markdown": md_result,
     })
     print(f"\nresult: {path}")
     return 0
+
+
+# --- converter classes -------------------------------------------------------------------
+def _alter(quote: str, rng: random.Random) -> str | None:
+    """The quote with one number changed or one word swapped (what a source does not say)."""
+    if re.search(r"\d", quote) and rng.random() < 0.5:
+        return _sub_once(rng, quote, r"\d+", lambda m: str(int(m.group(0)) + rng.choice([1, 2, 10])))
+    ws = [m for m in _words(quote) if re.fullmatch(r"[a-z]{4,}[.,;:]?", m.group(0))]
+    if not ws:
+        return None
+    m = rng.choice(ws)
+    word = m.group(0).rstrip(".,;:")
+    new = rng.choice([w for w in SWAP_WORDS if w != word])
+    return quote[: m.start()] + new + quote[m.start() + len(word):]
+
+
+def run_markdown_classes(args, root: Path) -> dict:
+    """Quotes copied from real pages, checked against the pages' markdown as search APIs
+    deliver it (html2text / markdownify, alternating). Ground truth from markdown-it-py:
+    each quote occurs once in the CommonMark rendering of its page's markdown."""
+    files = sorted(p.relative_to(root).as_posix() for sec in SECTIONS for p in (root / sec).rglob("*.html"))
+    stride = max(1, len(files) // args.md_pages)
+    pages = files[stride // 3 :: stride][: args.md_pages]
+    sources, reals, oracles, picked = [], {}, {}, []
+    for n, pg in enumerate(pages):
+        conv = CONVERTERS[n % len(CONVERTERS)]
+        raw = (root / pg).read_bytes()
+        real = html_to_text(raw, load_css=local_css_loader((root / pg).parent, root)).text
+        md = convert(raw.decode("utf-8"), conv)
+        sid = f"m{n + 1}"
+        sources.append(Source(id=sid, url=f"https://docs.python.org/3.11/{pg}", content=md, title=pg,
+                              format="markdown"))
+        reals[sid], oracles[sid] = real, oracle_text(md)
+        rng = random.Random(f"{args.seed}:mdv:{pg}")
+        for kind, q in pick_md_quotes(real, md, oracles[sid], raw, args.md_per_class, rng):
+            picked.append((kind, q, sid, conv))
+    index = SourceIndex(sources)
+    # the lenient reference check over every rendering of every page
+    lenient = Loose([Source(f"{k}:{sid}", "", t, format="text") for sid in reals
+                     for k, t in (("real", reals[sid]), ("oracle", oracles[sid]))])
+    cases = []
+    rng = random.Random(f"{args.seed}:mdv-alter")
+    for kind, q, sid, conv in picked:
+        cases.append({"class": kind, "quote": q, "cited": sid, "expect": V.value, "converter": conv})
+        altered = _alter(q, rng)
+        if altered and altered != q and not lenient.holders(altered):
+            cases.append({"class": kind + "_altered", "quote": altered, "cited": sid, "expect": U.value,
+                          "converter": conv, "original": q})
+    per: dict[str, dict] = defaultdict(lambda: {"n": 0, "ok": 0})
+    misses = []
+    for c in cases:
+        r = index.verify(c["quote"], c["cited"])
+        c["got"], c["how"] = r.status.value, r.how
+        if c["expect"] == V.value:
+            shown = index.source(r.source_id).page.text[r.start:r.end] if r.found else None
+            c["span"] = shown
+            ok = r.status is V and r.source_id == c["cited"] and norm(shown) == norm(c["quote"])
+        else:
+            ok = r.status is U
+        c["ok"] = ok
+        per[c["class"]]["n"] += 1
+        per[c["class"]]["ok"] += ok
+        if not ok:
+            misses.append(c)
+    print(f"\nConverter classes: {len(pages)} pages as markdown ({' / '.join(CONVERTERS)}), {len(cases)} cases")
+    print("  class                          expect        right")
+    order = [k for base in MD_CLASSES for k in (base, base + "_altered")]
+    for cls in order:
+        pc = per.get(cls)
+        if pc:
+            expect = V.value if not cls.endswith("_altered") else U.value
+            print(f"  {cls:<30} {expect:<12} {pc['ok']:>4}/{pc['n']:<4}")
+    n_ok = sum(c["ok"] for c in cases)
+    figures = [target_line("converter classes: quotes judged right", f"{n_ok}/{len(cases)}", "all",
+                           n_ok == len(cases))]
+    for m in misses:
+        print(f"- [{m['class']}] ({m['converter']}) expected {m['expect']}, got {m['got']} - {m['how']}\n"
+              f"    quote: {m['quote']!r}\n    span:  {m.get('span')!r}")
+    return {"pages": pages, "per_class": dict(per), "figures": figures, "misses": misses,
+            "cases": len(cases)}
 
 
 if __name__ == "__main__":

@@ -108,3 +108,52 @@ def test_python_matcher_agrees_with_chromium(browser, directive):
         assert got is None
     else:
         assert got is not None and normalise(got) == normalise(page.text[ours[0] : ours[1]])
+
+
+def _convert(html: str, converter: str) -> str:
+    if converter == "html2text":
+        import html2text
+
+        h = html2text.HTML2Text()
+        h.body_width = 40  # wrap hard: links, code spans and words break across lines
+        return h.handle(html)
+    import markdownify
+
+    return markdownify.markdownify(html, heading_style="ATX")
+
+
+@pytest.mark.parametrize("converter", ["html2text", "markdownify"])
+def test_links_from_converted_markdown_highlight_the_quote_on_the_real_page(browser, converter):
+    """A search API hands over the page as markdown (made by a converter); readers quote the
+    real page. Every sentence and code line of the real page must verify against the
+    markdown, and its link, built from the markdown, must highlight exactly the quote on
+    the real page (or, for code lines whose edge symbols no directive can include, exactly
+    the words the audit names)."""
+    from deep_research.citations.model import Source
+    from deep_research.citations.verify import SourceIndex
+
+    raw = (PAGES / "converted.html").read_bytes()
+    real = html_to_text(raw).text
+    md = _convert(raw.decode("utf-8"), converter)
+    src = Source("c", "https://example.org/converted.html", md, format="markdown")
+    index = SourceIndex([src])
+    sentences = [x.strip() for line in real.split("\n") for x in re.split(r"(?<=[.!?])\s+", line)]
+    quotes = list(dict.fromkeys(
+        [x for x in sentences if "\u00b6" not in x and len(x.split()) >= 3]
+        + [line.strip() for line in real.split("\n") if line.startswith(("#", "    *", "-  "))]))
+    assert len(quotes) >= 15
+    assert any(q.startswith("* sequentially") for q in quotes)
+    cases = []
+    for q in quotes:
+        r = index.verify(q, "c")
+        assert r.status.value == "verified", (q, r.how)
+        assert " ".join(src.page.text[r.start:r.end].split()) == " ".join(q.split()), q
+        frag = fragment_for(src.page, r.start, r.end)
+        assert frag.directive is not None, (q, frag.reason)
+        if frag.words_only:
+            assert q.startswith("-"), (q, frag.note)  # only the line whose "-" a space run parts
+        cases.append((q, src.page.text[frag.start:frag.end], frag))
+    with serve_directory(PAGES) as base:
+        for q, want, frag in cases:
+            got = browser.highlighted(f"{base}converted.html#:~:{frag.encoded}")
+            assert got and normalise(got[0]) == normalise(want), (q, frag.encoded, got)

@@ -184,8 +184,10 @@ def test_as_json_fields(result):
             "highlight_text", "content_start", "content_end", "url", "fragment", "note", "line",
             # the claim check (added; the fields above keep their names)
             "claim", "claim_status", "claim_note", "claim_rule", "confidence",
+            "fragment_covers",
         }
         assert j["claim_status"] in ("supported", "unsupported", "unchecked")
+        assert j["fragment_covers"] == (None if c.fragment is None else "quote")
         assert j["status"] in {"verified", "repaired", "unsupported"}
         assert j["quote"] == c.ref.quote
         assert j["line"] == c.ref.line
@@ -281,3 +283,21 @@ def test_url_with_an_apostrophe_still_gets_a_link():
                  "Never attribute to malice that which is adequately explained by stupidity.")
     r = check_citations('<ref id="w">"Never attribute to malice"</ref>', [src])
     assert r.citations[0].url is not None
+
+
+def test_a_quote_with_an_unanchorable_edge_symbol_highlights_its_words_and_says_so():
+    # "...     def" (a doctest continuation line): no term can hold the leading "..." (a
+    # run of spaces separates it from the words), so the link highlights the words only
+    content = ("Example:\n\n```\n>>> class Point:\n...     def __repr__(self):\n"
+               "...         return 'Point()'\n```\n")
+    src = Source("p", "https://example.org/p", content, format="markdown")
+    report = check_citations('Text <ref id="p">"...     def __repr__(self):"</ref>.', [src])
+    c = report.citations[0]
+    assert c.status.value == "verified"
+    assert c.fragment and c.words_only
+    j = c.as_json()
+    assert j["fragment_covers"] == "words"
+    assert "words only" in j["note"] and "'...'" in j["note"]
+    d = TextDirective.parse(c.fragment)
+    assert match_directive(src.page, d) == (src.page.text.index("def __repr__"),
+                                             src.page.text.index("(self):") + len("(self):"))

@@ -471,7 +471,19 @@ def test_every_fragment_selects_exactly_its_target(generated, kind):
         _check_terms(d)
         assert frag.encoded == d.encode()
         assert TextDirective.parse(frag.encoded) == d
-        assert match_directive(page, d) == (a, b), (page.text[a:b], d)
+        assert match_directive(page, d) == _highlight(page, a, b, frag), (page.text[a:b], d)
+
+
+def _highlight(page, a, b, frag):
+    """The span a fragment for text[a:b] must highlight: all of it, or (with a note that
+    says so) its words without symbols at the edges that no directive can include."""
+    if not frag.words_only:
+        assert (frag.start, frag.end) == (a, b)
+        return a, b
+    assert a <= frag.start < frag.end <= b and (frag.start, frag.end) != (a, b)
+    assert not any(c.isalnum() for c in page.text[a:frag.start] + page.text[frag.end:b]), frag
+    assert "words only" in frag.note
+    return frag.start, frag.end
 
 
 @pytest.mark.parametrize("kind", list(GENERATORS))
@@ -480,9 +492,10 @@ def test_fragments_do_not_depend_on_segmentation_or_whitespace_choices(generated
         d = frag.directive
         if d is None:
             continue
+        want = _highlight(page, a, b, frag)
         for oracle in ORACLES:
             got = oracle.match(page.text, *_terms(d))
-            assert got == (a, b), (oracle, page.text[a:b], d, got and page.text[got[0] : got[1]])
+            assert got == want, (oracle, page.text[a:b], d, got and page.text[got[0] : got[1]])
 
 
 NO_FALLBACK = {"prose", "markdown", "punct", "cjk"}
@@ -736,3 +749,58 @@ def test_term_edge_next_to_an_unmatched_underscore(content, target):
     expected = (a + (cut <= a), b + (cut < b))
     assert Oracle().match(page.text, *_terms(d)) == (a, b)
     assert Oracle().match(shown, *_terms(d)) == expected
+
+
+def test_markdown_range_end_term_survives_symbols_the_real_page_hides():
+    """Markdown says 'plan¶ was late' (a header-link pilcrow the page hides with CSS), so in
+    the markdown the end term 'the plan was late again.' occurs only at the target, but on
+    the real page also earlier: the range must not end there."""
+    content = ("The committee said the plan[¶](#p) was late again.\n"
+               "In May the plan was late again.\n")
+    page = render(content, "markdown")
+    assert page.derived
+    target = (0, len(page.text))
+    real = render(page.text.replace("¶", ""), "text")  # what the browser shows
+    real_target = (0, len(real.text))
+    d = fragment_for(page, *target).directive
+    assert d is not None and d.end is not None
+    assert match_directive(page, d) == target
+    assert match_directive(real, d) == real_target, d
+    # the same text taken as the page's own rendering gets the short, here fatal, end term
+    own = render(page.text, "text")
+    d_own = fragment_for(own, *target).directive
+    assert match_directive(own, d_own) == target
+    assert match_directive(real, d_own) != real_target, d_own
+
+
+def test_markdown_range_adds_a_suffix_when_no_end_term_is_safe():
+    # every end term the last line allows occurs earlier once the page hides the pilcrow:
+    # a suffix that the earlier copy lacks makes the browser pass it by
+    content = ("X said: in May the plan[¶](#p) was late again. Yes\n"
+               "In May the plan was late again. More text follows here.\n")
+    page = render(content, "markdown")
+    end = page.text.index("again. More") + len("again.")
+    d = fragment_for(page, 0, end).directive
+    assert d is not None and d.suffix
+    real = render(page.text.replace("¶", ""), "text")
+    assert match_directive(page, d) == (0, end)
+    assert match_directive(real, d) == (0, end - 1)
+
+
+def test_markdown_context_never_holds_a_header_link_mark():
+    # the same sentence under two headings: context must tell them apart, but the '¶'
+    # that the converter kept is hidden on the real page
+    content = ("## Reading[¶](#r)\n\nThe call returns the number of bytes.\n\n"
+               "## Writing[¶](#w)\n\nThe call returns the number of bytes.\n")
+    page = render(content, "markdown")
+    second = span_of(page, "The call returns the number of bytes.", 1)
+    frag = fragment_for(page, *second)
+    if frag.directive is not None:
+        terms = [t for t in (frag.directive.prefix, frag.directive.suffix) if t]
+        assert all("¶" not in t for t in terms), frag.directive
+        real = render(page.text.replace("¶", ""), "text")
+        assert match_directive(real, frag.directive) == span_of(real, "The call returns the number of bytes.", 1)
+    else:
+        assert frag.reason
+    own = render(page.text, "text")  # as the page's own text, the mark would be used
+    assert "¶" in (fragment_for(own, *second).directive.prefix or "")

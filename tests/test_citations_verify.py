@@ -608,3 +608,28 @@ def test_verify_quote_convenience():
     assert verify_quote("The ferry runs every 20 minutes", src).status is Verdict.VERIFIED
     r = verify_quote("Buses run hourly at night.", src, [other])
     assert (r.status, r.source_id) == (Verdict.REPAIRED, "b")
+
+
+def test_a_quote_written_with_symbols_the_page_shows_keeps_them():
+    # the words alone occur earlier; the page shows the quote as written later (code lines)
+    content = ("Replacing the `os.spawn` family of functions.\n\n```\nos.system\nos.spawn*\n"
+               "name = 'George Lucas'\n```\n\nSee George Lucas for details.\n")
+    for quote, want in (("os.spawn*", "os.spawn*"), ("'George Lucas'", "'George Lucas'"),
+                        ("George Lucas", "George Lucas")):
+        r, src = check(content, quote, "markdown")
+        assert r.status.value == "verified", quote
+        assert src.page.text[r.start:r.end] == want, quote
+    # the plain words are still found where the page has no such symbols
+    r, src = check(content, "os.spawn family", "markdown")
+    assert src.page.text[r.start:r.end] == "os.spawn family"
+
+
+def test_a_page_that_shows_an_entity_as_text():
+    # a page about HTML shows "&amp;" itself (the markdown keeps it in a code span)
+    content = "Unescape `'&amp;'`, `'&lt;'`, and `'&gt;'` in a string of data.\n"
+    r, src = check(content, "Unescape '&amp;', '&lt;', and '&gt;' in a string of data.", "markdown")
+    assert r.status.value == "verified"
+    assert src.page.text[r.start:r.end] == "Unescape '&amp;', '&lt;', and '&gt;' in a string of data."
+    # and a quote that decodes them is not what the page says
+    r, _ = check(content, "Unescape '&', '<', and '>' in a string of data.", "markdown")
+    assert r.status.value != "verified"

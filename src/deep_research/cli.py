@@ -100,6 +100,8 @@ def _print_publish_summary(result) -> None:
     table.add_row("[cyan]repaired[/cyan]", str(s["repaired"]))
     table.add_row("[red]unsupported[/red]", str(s["unsupported"]))
     table.add_row("links to the exact sentence", str(s["fragment_links"]))
+    if s.get("words_only_links"):
+        table.add_row("[yellow]links to the quote's words only[/yellow]", str(s["words_only_links"]))
     if s["plain_links"]:
         table.add_row("[yellow]plain links (no unique fragment)[/yellow]", str(s["plain_links"]))
     if s["malformed_tags"]:
@@ -122,6 +124,8 @@ def _print_publish_summary(result) -> None:
                   f"claim differs from its source: {c.claim_check.note}")
     if result.refused_fetches:
         _warn(f"the PDF renderer was refused {len(result.refused_fetches)} external resource(s)")
+    for m in result.missing_glyphs:
+        _warn(m.message)
     out.print(f"Wrote {len(result.files)} files to [bold]{_esc(printable(result.out_dir))}[/bold]:", soft_wrap=True)
     for key, path in result.files.items():
         out.print(f"  {printable(path.name)}", markup=False)

@@ -44,7 +44,8 @@ class Citation:
     source: Source | None  # the source that holds the quote, after repair
     url: str | None  # fragment URL, plain URL, or None
     fragment: str | None = None  # the text directive, when one could be made
-    link_note: str | None = None  # why the link has no fragment
+    link_note: str | None = None  # why the link has no fragment, or highlights less than the quote
+    words_only: bool = False  # the fragment highlights the quote's words without edge symbols
     number: int | None = None  # the source's number in the Sources list
     claim: Claim | None = None  # the report text this ref supports
     claim_check: ClaimCheck | None = None  # is that text true to the quote(s)?
@@ -103,6 +104,7 @@ class Citation:
             "content_end": span[1] if span else None,
             "url": self.url,
             "fragment": self.fragment,
+            "fragment_covers": None if self.fragment is None else ("words" if self.words_only else "quote"),
             "note": "; ".join(x for x in (self.check.how, self.link_note) if x) or None,
             "line": self.ref.line,
             "claim": self.claim.text if self.claim else None,
@@ -188,6 +190,9 @@ def check_citations(markdown: str, sources: Iterable[Source], *, min_words: int 
                     if frag.directive is not None:
                         citation.fragment = frag.encoded
                         citation.url = with_text_fragment(link, frag.directive)
+                        if frag.words_only:
+                            citation.words_only = True
+                            citation.link_note = frag.note
                     else:
                         citation.link_note = f"plain link: {frag.reason}"
         result.citations.append(citation)

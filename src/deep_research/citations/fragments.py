@@ -26,6 +26,12 @@ from .text import IGNORABLE, PageText, View, fold_char, is_dictionary_char, is_w
 MIN_WORDS = 3  # as Chromium's own generator: start with three words per term
 MAX_WORDS = 10
 MAX_CONTEXT_WORDS = 10
+# Content that is not the page's own rendering: an exact directive up to this encoded
+# length is preferred to a shorter range (a range's end term is the fragile part), and a
+# suffix chosen to tell an end term from an earlier copy has at most this many words.
+DERIVED_EXACT_MAX = 200
+_PLAIN_PUNCT = frozenset(".,;:!?'\"()-_/\u2018\u2019\u201c\u201d\u2013\u2014")
+DERIVED_SUFFIX_WORDS = 6
 
 
 @dataclass(frozen=True)
@@ -368,6 +374,7 @@ class _Generator:
                  max_context: int):
         self.page, self.text = page, page.text
         self.cuts = page.cuts
+        self.derived = page.derived
         self.start, self.end = start, end
         self.min_words, self.max_words, self.max_context = min_words, max_words, max_context
 
@@ -413,6 +420,15 @@ class _Generator:
         short = [c for c, w in counted if w < self.min_words]
         return short[-1:] if short else [counted[0][0]]
 
+    def _context_ok(self, a: int, b: int) -> bool:
+        """Context is page text outside the quote. On content that is not the page's own
+        rendering it may hold only words and plain punctuation: a symbol such as the '¶'
+        of a header link is often hidden on the real page (CSS), and a term holding it
+        would match nothing there."""
+        if not self.derived:
+            return True
+        return all(ch.isalnum() or ch.isspace() or ch in _PLAIN_PUNCT for ch in self.text[a:b])
+
     def _prefixes(self) -> Iterator[_Span | None]:
         """Prefix contexts, shortest first (None: no prefix)."""
         text, page = self.text, self.page
@@ -428,6 +444,8 @@ class _Generator:
                 break
             if text[ps].isspace() or not self._starts(ps) or not _has_word(text[ps:pe]):
                 continue
+            if not self._context_ok(ps, pe):
+                break  # a longer prefix holds the same character
             yield _Span(ps, pe)
             if _words(text[ps:pe]) >= self.max_context:
                 break
@@ -447,9 +465,49 @@ class _Generator:
                 break
             if text[se - 1].isspace() or not self._ends(se) or not _has_word(text[ss:se]):
                 continue
+            if not self._context_ok(ss, se):
+                break  # a longer suffix holds the same character
             yield _Span(ss, se)
             if _words(text[ss:se]) >= self.max_context:
                 break
+
+    # checks on content that is not the page's own rendering ------------------------------
+    def _skeleton_first(self, a: int, b: int, frm: int, need_start: bool, need_end: bool,
+                        after: _Span | None = None) -> bool:
+        """In the skeleton view (letters and digits only), is the first occurrence of
+        text[a:b] at or after text position ``frm`` the one at ``a``? An occurrence that
+        certainly starts or ends inside a word (where the spec wants a boundary) does not
+        count, nor, with ``after``, one that the skeleton of that context does not follow.
+        Whatever markup, symbols or whitespace the real page shows differently, a term
+        that occurs there occurs here."""
+        view = self.page.skeleton_view
+        sk, offsets = view.text, view.offsets
+        needle = sk[offsets[a] : offsets[b]]
+        if not needle:
+            return False
+        tail = sk[offsets[after.a] : offsets[after.b]] if after is not None else None
+        target = offsets[a]
+        pos = sk.find(needle, offsets[frm])
+        while pos != -1 and pos < target:
+            if not self._skeleton_excluded(pos, pos + len(needle), need_start, need_end):
+                if tail is None or sk.startswith(tail, pos + len(needle)):
+                    return False
+            pos = sk.find(needle, pos + 1)
+        return pos == target
+
+    def _skeleton_excluded(self, pos: int, end: int, need_start: bool, need_end: bool) -> bool:
+        """An occurrence in the skeleton that no browser can match: it starts (ends) between
+        two word characters that touch in the text, where the spec wants a word edge."""
+        view, text = self.page.skeleton_view, self.text
+        if need_start:
+            r = view.to_source(pos)
+            if view.offsets[r] == pos and inside_word(text, r):
+                return True
+        if need_end:
+            r = view.to_source(end - 1) + 1
+            if view.offsets[r] == end and inside_word(text, r):
+                return True
+        return False
 
     # checks ------------------------------------------------------------------------------
     def _start_ok(self, prefix: _Span | None, term_end: int, must_end: bool,
@@ -474,7 +532,22 @@ class _Generator:
                 if after is None or loose.startswith(after, pos + len(pat)):
                     return False
             pos = loose.find(pat, pos + 1)
-        return pos == target
+        if pos != target:
+            return False
+        if self.derived:
+            a = prefix.a if prefix is not None else self.start
+            return self._skeleton_first(a, term_end, 0, prefix is None, must_end, suffix)
+        return True
+
+    def _doubt_suffix(self, c1: int, c2: int, suffixes: _Lazy) -> _Span | None:
+        for sx in suffixes:
+            if sx is None:
+                continue
+            if _words(self.text[sx.a : sx.b]) > DERIVED_SUFFIX_WORDS:
+                return None
+            if self._skeleton_first(c2, self.end, c1, True, False, sx):
+                return sx
+        return None
 
     def _end_ok(self, c1: int, c2: int, need_end: bool) -> bool:
         page = self.page
@@ -529,6 +602,11 @@ class _Generator:
                     if self._start_ok(prefix, self.end, suffix is None, suffix):
                         add(prefix, text[self.start : self.end], None, suffix)
                         break
+        # Content that is not the page's own rendering: an exact directive of reasonable
+        # length beats any range.
+        if self.derived and found and min(n for n, _ in found) <= DERIVED_EXACT_MAX:
+            found.sort(key=lambda x: x[0])
+            return found
         # In range form a suffix cannot safely choose among start candidates (the end
         # term a browser pairs with an earlier start is not predictable), so it is used
         # only to relax the end bound.
@@ -558,8 +636,16 @@ class _Generator:
                     continue
                 if too_long(with_prefix + end_lens[c2]):
                     break
-                if self._end_ok(c1, c2, suffix is None):
+                if not self._end_ok(c1, c2, suffix is None):
+                    continue
+                if not self.derived or self._skeleton_first(c2, self.end, c1, True, suffix is None):
                     add(prefix, text[self.start : c1], text[c2 : self.end], suffix)
+                    break
+                # The end term may occur earlier on the real page: a suffix that the
+                # earlier copy lacks settles it (a browser tries later end matches).
+                sx = self._doubt_suffix(c1, c2, suffixes)
+                if sx is not None:
+                    add(prefix, text[self.start : c1], text[c2 : self.end], sx)
                     break
         found.sort(key=lambda x: x[0])
         return found
@@ -593,6 +679,13 @@ _END = object()
 class Fragment:
     directive: TextDirective | None
     reason: str | None = None  # why no fragment could be made
+    start: int | None = None  # the span of page.text the directive highlights
+    end: int | None = None
+    note: str | None = None  # set when that span is less than the quote (its words only)
+
+    @property
+    def words_only(self) -> bool:
+        return self.note is not None
 
     @property
     def encoded(self) -> str | None:
@@ -608,7 +701,12 @@ def fragment_for(
     max_words: int = MAX_WORDS,
     max_context: int = MAX_CONTEXT_WORDS,
 ) -> Fragment:
-    """The shortest text directive that makes a browser highlight exactly page.text[start:end]."""
+    """The shortest text directive that makes a browser highlight exactly page.text[start:end].
+
+    When no directive can include a symbol at the quote's edge (punctuation glued to the
+    text before or after it, or a leading "..." that only a run of spaces separates from
+    the words), the quote's words without those edge symbols are highlighted instead and
+    ``note`` says so."""
     text = page.text
     while start < end and text[start].isspace():
         start += 1
@@ -616,14 +714,44 @@ def fragment_for(
         end -= 1
     if start >= end:
         return Fragment(None, "empty span")
+    frag = _fragment_exact(page, start, end, min_words, max_words, max_context)
+    if frag.directive is not None:
+        return frag
+    # the words without the symbols at an edge: the start side, the end side, then both
+    a, b = start, end
+    while a < b and not _w(text[a]):
+        a += 1
+    while b > a and not _w(text[b - 1]):
+        b -= 1
+    if a >= b or (a, b) == (start, end):
+        return frag
+    for s2, e2 in dict.fromkeys([(a, end), (start, b), (a, b)]):
+        if (s2, e2) == (start, end) or not _has_word(text[s2:e2]):
+            continue
+        while e2 > s2 and text[e2 - 1].isspace():
+            e2 -= 1
+        while s2 < e2 and text[s2].isspace():
+            s2 += 1
+        words = _fragment_exact(page, s2, e2, min_words, max_words, max_context)
+        if words.directive is not None:
+            dropped = " and ".join(x for x in (repr(text[start:s2].strip()) if s2 > start else "",
+                                               repr(text[e2:end].strip()) if e2 < end else "") if x)
+            return Fragment(words.directive, None, s2, e2,
+                            f"the highlight covers the quote's words only: no text fragment can "
+                            f"include {dropped} at its edge")
+    return frag
+
+
+def _fragment_exact(page: PageText, start: int, end: int, min_words: int, max_words: int,
+                    max_context: int) -> Fragment:
     gen = _Generator(page, start, end, min_words, max_words, max_context)
     shortest = gen.candidates(shortest_only=True)
     if shortest and match_directive(page, shortest[0][1]) == (start, end):
-        return Fragment(shortest[0][1])
+        return Fragment(shortest[0][1], None, start, end)
     cands = gen.candidates()
     if not cands:
         return Fragment(None, "no unique text fragment: the passage repeats in the page or its edges cannot be anchored")
     for _, d in cands:
         if match_directive(page, d) == (start, end):
-            return Fragment(d)
+            return Fragment(d, None, start, end)
     return Fragment(None, "generated fragments did not re-match the page text")

@@ -22,7 +22,6 @@ do not always know which), or a place where markup of uncertain rendering was dr
 
 from __future__ import annotations
 
-import html
 import re
 import unicodedata
 from array import array
@@ -84,6 +83,11 @@ def fold_char(ch: str) -> str:
     folded = "".join(out).casefold().translate(_QUOTE_DASH)
     # Katakana and hiragana compare equal at the primary collation level.
     return "".join(chr(ord(c) - 0x60) if "\u30a1" <= c <= "\u30f6" else c for c in folded)
+
+
+@lru_cache(maxsize=65536)
+def skeleton_char(ch: str) -> str:
+    return "".join(c for c in fold_char(ch) if c.isalnum())
 
 
 def fold(s: str) -> str:
@@ -185,6 +189,9 @@ class PageText:
     starts: array  # raw start offset of each rendered char
     ends: array  # raw end offset of each rendered char
     cuts: frozenset[int] = field(default_factory=frozenset)  # uncertain-markup drops
+    # True when the content is not the page's own rendering (markdown a search API made
+    # from the page): the browser's text may differ in markup, symbols and whitespace.
+    derived: bool = False
 
     # --- spans ------------------------------------------------------------------------
     def raw_span(self, start: int, end: int) -> tuple[int, int]:
@@ -234,6 +241,13 @@ class PageText:
     def loose(self) -> str:
         return self.loose_view.text
 
+    @cached_property
+    def skeleton_view(self) -> View:
+        """``text`` folded like ``loose`` with only letters, digits and ideographs kept: a
+        view insensitive to whitespace, punctuation, symbols and markup, for content that
+        is not the page's own rendering (a term occurring here may occur on the page)."""
+        return View(self.text, skeleton_char, collapse=False)
+
     @property
     def r2l(self) -> array:
         """Rendered index -> loose index (len(text)+1 entries)."""
@@ -277,6 +291,17 @@ class _Builder:
         self.ends.extend(range(offset + 1, offset + len(s) + 1))
         self.n += len(s)
 
+    def emit_mapped(self, s: str, raw_starts) -> None:
+        """Characters shown as written; raw_starts[i] is the raw offset of s[i]."""
+        if _PLAIN_SPECIAL.search(s):
+            for ch, pos in zip(s, raw_starts):
+                self.emit(ch, pos, pos + 1)
+            return
+        self.chars.append(s)
+        self.starts.extend(raw_starts)
+        self.ends.extend(p + 1 for p in raw_starts)
+        self.n += len(s)
+
     def cut(self) -> None:
         self.cuts.add(self.n)
 
@@ -294,7 +319,8 @@ class _Builder:
         if drop:
             del self.starts[len(trimmed):]
             del self.ends[len(trimmed):]
-        return PageText(raw, trimmed, self.starts, self.ends, frozenset(c for c in self.cuts if c <= len(trimmed)))
+        cuts = frozenset(min(c, len(trimmed)) for c in self.cuts)  # a cut past the end: at the end
+        return PageText(raw, trimmed, self.starts, self.ends, cuts)
 
 
 def _lines(raw: str):
@@ -320,294 +346,7 @@ def render_plain(raw: str) -> PageText:
     return b.build(raw)
 
 
-# --- markdown-like content ------------------------------------------------------------
-_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
-_HR = re.compile(r"^ {0,3}([-*_])( *\1){2,} *$")
-_SETEXT = re.compile(r"^ {0,3}(=+|-+) *$")
-_TABLE_SEP = re.compile(r"^ *\|? *:?-{1,}:? *(\| *:?-{1,}:? *)*\|? *$")
-_REF_DEF = re.compile(r"^ {0,3}\[[^\]]+\]: *\S+.*$")
-_BLOCK_PREFIX = re.compile(r"^( {0,3}> ?)+| {0,3}(?:[-*+]|\d{1,9}[.)])(?: +|$)")
-_HEADING = re.compile(r"^ {0,3}(#{1,6})(?: +|$)")
-_HEADING_CLOSE = re.compile(r" +#+ *$")
-_HTML_TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?>|<!--.*?-->")
-_AUTOLINK = re.compile(r"<((?:https?|ftp|mailto):[^<>\s]+)>")
-_ENTITY = re.compile(r"&(?:#\d{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
-_ASCII_PUNCT = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
-
-
-def render_markdown(raw: str) -> PageText:
-    """Markdown-like text: block markup dropped, inline markup reduced to its text."""
-    b = _Builder()
-    fence: str | None = None
-    for pos, line in _lines(raw):
-        if fence is not None:
-            m = _FENCE.match(line)
-            if m and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence) and not line.strip(
-            ).strip(fence[0]):
-                fence = None
-                b.newline(pos)
-                continue
-            b.emit_verbatim(line, pos)
-            b.newline(pos + len(line))
-            continue
-        m = _FENCE.match(line)
-        if m:
-            fence = m.group(1)
-            b.newline(pos)
-            continue
-        if not line.strip() or _HR.match(line) or _SETEXT.match(line) or _REF_DEF.match(line):
-            b.newline(pos)
-            continue
-        if "|" in line and _TABLE_SEP.match(line) and "-" in line:
-            b.newline(pos)
-            continue
-        start = 0
-        m = _BLOCK_PREFIX.match(line)
-        while m and m.end() > start:
-            start = m.end()
-            m = _BLOCK_PREFIX.match(line, start) if start < len(line) else None
-            if m and m.end() == start:
-                break
-        end = len(line)
-        h = _HEADING.match(line, start)
-        if h:
-            start = h.end()
-            c = _HEADING_CLOSE.search(line, start)
-            if c:
-                end = c.start()
-        body = line[start:end]
-        if body.lstrip().startswith("|") or (body.count("|") >= 2 and body.rstrip().endswith("|")):
-            _render_table_row(b, body, pos + start)
-        else:
-            _render_inline(b, body.strip(), pos + start + (len(body) - len(body.lstrip())))
-        b.newline(pos + len(line))
-    return b.build(raw)
-
-
-def _render_table_row(b: _Builder, row: str, offset: int) -> None:
-    cells: list[tuple[int, int]] = []
-    i, cell_start = 0, 0
-    while i < len(row):
-        if row[i] == "\\" and i + 1 < len(row):
-            i += 2
-            continue
-        if row[i] == "|":
-            cells.append((cell_start, i))
-            cell_start = i + 1
-        i += 1
-    cells.append((cell_start, len(row)))
-    for s, e in cells:
-        cell = row[s:e]
-        if not cell.strip():
-            continue
-        lead = len(cell) - len(cell.lstrip())
-        b.newline(offset + s)
-        _render_inline(b, cell.strip(), offset + s + lead)
-        b.newline(offset + e)
-
-
-def _find_link_end(s: str, i: int) -> tuple[int, int] | None:
-    """For '[' at i: (index of the closing ']', end of the whole link) or None."""
-    depth, j = 0, i
-    while j < len(s):
-        ch = s[j]
-        if ch == "\\":
-            j += 2
-            continue
-        if ch == "`":
-            close = s.find("`", j + 1)
-            j = close + 1 if close > 0 else j + 1
-            continue
-        if ch == "[":
-            depth += 1
-        elif ch == "]":
-            depth -= 1
-            if depth == 0:
-                break
-        j += 1
-    else:
-        return None
-    close = j
-    if close + 1 < len(s) and s[close + 1] == "(":
-        end = _link_destination_end(s, close + 2)
-        return (close, end) if end is not None else None
-    if close + 1 < len(s) and s[close + 1] == "[":
-        k = s.find("]", close + 2)
-        if k > 0:
-            return close, k + 1
-    return None
-
-
-def _link_destination_end(s: str, k: int) -> int | None:
-    """After '](' at k: skip the destination and an optional title; index after ')'."""
-    n = len(s)
-    while k < n and s[k] in " \t":
-        k += 1
-    if k < n and s[k] == "<":
-        close = s.find(">", k)
-        if close == -1:
-            return None
-        k = close + 1
-    else:
-        depth = 0
-        while k < n and not s[k].isspace():
-            if s[k] == "\\":
-                k += 2
-                continue
-            if s[k] == "(":
-                depth += 1
-            elif s[k] == ")":
-                if depth == 0:
-                    break
-                depth -= 1
-            k += 1
-    while k < n and s[k] in " \t":
-        k += 1
-    if k < n and s[k] in "\"'(":
-        closer = ")" if s[k] == "(" else s[k]
-        k += 1
-        while k < n and s[k] != closer:
-            k += 2 if s[k] == "\\" else 1
-        if k >= n:
-            return None
-        k += 1
-        while k < n and s[k] in " \t":
-            k += 1
-    return k + 1 if k < n and s[k] == ")" else None
-
-
-def _flanking(s: str, start: int, end: int) -> tuple[bool, bool]:
-    before = s[start - 1] if start > 0 else " "
-    after = s[end] if end < len(s) else " "
-
-    def punct(c: str) -> bool:
-        return unicodedata.category(c)[0] in "PS"
-
-    left = not after.isspace() and (not punct(after) or before.isspace() or punct(before))
-    right = not before.isspace() and (not punct(before) or after.isspace() or punct(after))
-    return left, right
-
-
-def _render_inline(b: _Builder, s: str, offset: int) -> None:
-    """Inline markdown: escapes, code spans, links, images, entities, emphasis runs."""
-    # Pass 1: items (kind, text, raw_start, raw_end).
-    items: list[list] = []
-    _inline_items(s, offset, 0, len(s), items)
-    # Pass 2: pair emphasis delimiter runs; paired runs are markup, the rest uncertain.
-    openers: list[int] = []
-    for idx, it in enumerate(items):
-        if it[0] != "delim":
-            continue
-        run, can_open, can_close = it[1], it[4], it[5]
-        matched = False
-        if can_close:
-            for k in range(len(openers) - 1, -1, -1):
-                op = items[openers[k]]
-                if op[1][0] == run[0]:
-                    op[0] = "markup"
-                    it[0] = "markup"
-                    del openers[k:]
-                    matched = True
-                    break
-        if not matched and can_open:
-            openers.append(idx)
-    for it in items:
-        kind = it[0]
-        if kind == "text":
-            b.emit(it[1], it[2], it[3])
-        elif kind == "delim":  # unmatched: a browser may or may not show it
-            b.cut()
-        elif kind == "cut":
-            b.cut()
-        # "markup": nothing rendered
-
-
-def _inline_items(s: str, offset: int, lo: int, hi: int, items: list) -> None:
-    i = lo
-    while i < hi:
-        ch = s[i]
-        if ch == "\\" and i + 1 < hi and s[i + 1] in _ASCII_PUNCT:
-            items.append(["text", s[i + 1], offset + i, offset + i + 2])
-            i += 2
-            continue
-        if ch == "`":
-            run = len(s[i:hi]) - len(s[i:hi].lstrip("`"))
-            close = s.find("`" * run, i + run, hi)
-            while close != -1 and close + run < hi and s[close + run] == "`":
-                close = s.find("`" * run, close + run + 1, hi)
-            if close == -1:
-                items.append(["cut", "", offset + i, offset + i + run])
-                i += run
-                continue
-            cs, ce = i + run, close
-            code = s[cs:ce]
-            if len(code) > 2 and code[0] == " " and code[-1] == " " and code.strip():
-                cs, ce = cs + 1, ce - 1
-            for k in range(cs, ce):
-                c = s[k]
-                items.append(["text", " " if c == "\n" else c, offset + k, offset + k + 1])
-            i = close + run
-            continue
-        if ch == "!" and i + 1 < hi and s[i + 1] == "[":
-            link = _find_link_end(s[:hi], i + 1)
-            if link:
-                items.append(["cut", "", offset + i, offset + link[1]])
-                i = link[1]
-                continue
-        if ch == "[":
-            link = _find_link_end(s[:hi], i)
-            if link:
-                close, end = link
-                _inline_items(s, offset, i + 1, close, items)
-                i = end
-                continue
-        if ch == "<":
-            m = _AUTOLINK.match(s, i, hi)
-            if m:
-                url = m.group(1)
-                for k, c in enumerate(url):
-                    items.append(["text", c, offset + i + 1 + k, offset + i + 2 + k])
-                i = m.end()
-                continue
-            m = _HTML_TAG.match(s, i, hi)
-            if m:
-                items.append(["cut", "", offset + i, offset + m.end()])
-                i = m.end()
-                continue
-        if ch == "&":
-            m = _ENTITY.match(s, i, hi)
-            if m:
-                decoded = html.unescape(m.group(0))
-                if decoded != m.group(0):
-                    for c in decoded:
-                        items.append(["text", c, offset + i, offset + m.end()])
-                    i = m.end()
-                    continue
-        if ch in "*_~":
-            j = i
-            while j < hi and s[j] == ch:
-                j += 1
-            run = s[i:j]
-            left, right = _flanking(s[:hi], i, j)
-            before = s[i - 1] if i > 0 else " "
-            after = s[j] if j < hi else " "
-            if ch == "~" and len(run) != 2:
-                left = right = False
-            if ch == "_" and is_word_char(before) and is_word_char(after):
-                left = right = False  # intraword underscore is literal
-            if left or right:
-                can_open = left and (ch != "_" or not right or unicodedata.category(before)[0] == "P")
-                can_close = right and (ch != "_" or not left or unicodedata.category(after)[0] == "P")
-                items.append(["delim", run, offset + i, offset + j, can_open, can_close])
-            else:
-                for k in range(i, j):
-                    items.append(["text", ch, offset + k, offset + k + 1])
-            i = j
-            continue
-        items.append(["text", ch, offset + i, offset + i + 1])
-        i += 1
-
-
+# --- markdown content: see mdtext.py ------------------------------------------------
 _MD_SIGNALS = re.compile(
     r"\*\*\S|\S\*\*|\]\([^)\s]+\)|\\[_*`\[\]#]|^ {0,3}#{1,6} \S|^ {0,3}```|`[^`\n]+`|^ *[-*+] \S|^\|.*\|\s*$",
     re.M,
@@ -622,6 +361,8 @@ def detect_format(content: str) -> str:
 def render(content: str, fmt: str | None = None) -> PageText:
     fmt = fmt or detect_format(content)
     if fmt == "markdown":
+        from .mdtext import render_markdown
+
         return render_markdown(content)
     if fmt == "text":
         return render_plain(content)

@@ -218,21 +218,31 @@ class IndexedSource:
         return deep.source_span(spans[first][0], spans[last][1])
 
 
-def _quote_forms(quote: str) -> tuple[str, list[str]]:
+def _quote_forms(quote: str) -> tuple[str, list[str], list[str]]:
     """Canonical forms of a quote to try: without markdown syntax, then exactly as written
-    (for pages whose text really holds __init__ or *), each also without a final stop."""
-    stripped = strip_quote_marks(quote)
+    (for pages whose text really holds __init__ or *), each also without a final stop.
+    Third: the forms "as written" that hold more than the first (enclosing quote marks,
+    marks that read as markdown, entities typed as text), most complete first."""
+    q0 = quote.strip()
+    stripped = strip_quote_marks(q0)
     q = canonical(_without_markup(stripped))
-    literal = canonical(html.unescape(stripped)) if _MARKUP_CHARS.search(stripped) else q
+    markup = bool(_MARKUP_CHARS.search(stripped))
+    literal = canonical(html.unescape(stripped)) if markup else q
+    # a page about HTML may show an entity as text ("Unescape '&amp;'"): the quote as typed
+    verbatim = canonical(stripped) if "&" in stripped else literal
     forms: list[str] = []
-    for f in (q, literal):
+    for f in (q, literal, verbatim):
         if f and f not in forms:
             forms.append(f)
         if f and f[-1] in _FINAL_STOPS:
             short = f.rstrip(_FINAL_STOPS).rstrip()
             if short and short not in forms:
                 forms.append(short)
-    return q, forms
+    wider: list[str] = []
+    if q0 != stripped:
+        wider.append(canonical(html.unescape(q0)))
+    wider += [f for f in (literal, verbatim) if f != q]
+    return q, forms, list(dict.fromkeys(w for w in wider if w and w != q))
 
 
 class SourceIndex:
@@ -288,14 +298,28 @@ class SourceIndex:
         ids.discard(exclude)
         return [self.sources[i] for i in self.sources if i in ids]  # keep source order
 
+    @staticmethod
+    def _widest(src: IndexedSource, wider: list[str], span: tuple[int, int]) -> tuple[int, int]:
+        """The span of the quote with the symbols it was written with, when the page shows
+        them: enclosing quote marks ("'George Lucas'") or a mark that reads as markdown
+        ("os.spawn*"). The page holding the quote exactly as written wins over a match of
+        its words only, so that the highlight is the whole quote."""
+        for form in wider:
+            wide = src.find_exact(form)
+            if wide:
+                return wide
+        return span
+
     def verify(self, quote: str, source_id: str) -> QuoteCheck:
-        canon, forms = _quote_forms(quote)
+        canon, forms, wider = _quote_forms(quote)
         if not canon or not _HAS_ALNUM.search(canon):
             return QuoteCheck(Verdict.UNSUPPORTED, source_id, how="empty quote")
         cited = self.sources.get(source_id)
         if cited is not None:
             span = cited.find_exact(forms[0])  # the common case: found as written
             if span:
+                if wider:
+                    span = self._widest(cited, wider, span)
                 return QuoteCheck(Verdict.VERIFIED, source_id, *span)
         token_forms: list[list[str]] = []
         for f in forms:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import logging
 import os
 import tempfile
 import time
@@ -16,9 +17,12 @@ from ..citations.claims import ClaimStatus
 from ..citations.model import Source, Verdict
 from ..language import labels
 from .files import inside, prepare_out_dir
+from .fonts import MissingScript, missing_glyphs
 from .html import render_html
 from .markdown import linked_markdown, strip_findings, ui_markdown
 from .pdf import render_pdf
+
+log = logging.getLogger(__name__)
 
 FILES = {
     "markdown": "report.md",
@@ -37,6 +41,7 @@ class PublishResult:
     report: CitationReport
     refused_fetches: list[str] = field(default_factory=list)
     timings: dict[str, float] = field(default_factory=dict)
+    missing_glyphs: list[MissingScript] = field(default_factory=list)  # PDF characters no font has
 
     def summary(self) -> dict:
         r = self.report
@@ -47,6 +52,7 @@ class PublishResult:
             "unsupported": r.count(Verdict.UNSUPPORTED),
             "fragment_links": sum(1 for c in r.citations if c.fragment),
             "plain_links": sum(1 for c in r.citations if c.check.found and not c.fragment),
+            "words_only_links": sum(1 for c in r.citations if c.fragment and c.words_only),
             "malformed_tags": len(r.problems),
             "sources_cited": len(r.sources),
             "claims": len(r.claim_citations()),
@@ -75,6 +81,15 @@ def write_atomic(path: Path, data: str | bytes) -> None:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def _visible_text(html: str) -> str:
+    import lxml.html
+
+    doc = lxml.html.document_fromstring(html)
+    for el in doc.iter("style", "script"):
+        el.text = ""
+    return doc.text_content()
 
 
 def detect_lang(text: str) -> str:
@@ -146,8 +161,12 @@ def publish_report(
     write_atomic(files["html"], html)
     timings["markdown_html_s"] = time.perf_counter() - t
     refused: list[str] = []
+    missing: list[MissingScript] = []
     if pdf:
         t = time.perf_counter()
+        missing = missing_glyphs(_visible_text(html))
+        for m in missing:
+            log.warning("PDF: %s", m.message)
         tmp_pdf = files["pdf"].with_name(".report.pdf.tmp")
         try:
             refused = render_pdf(html, tmp_pdf)
@@ -155,7 +174,7 @@ def publish_report(
         finally:
             tmp_pdf.unlink(missing_ok=True)
         timings["pdf_s"] = time.perf_counter() - t
-    result = PublishResult(out, files, report, refused, timings)
+    result = PublishResult(out, files, report, refused, timings, missing)
     write_atomic(
         files["citations"],
         json.dumps([c.as_json() for c in report.citations], ensure_ascii=False, indent=2) + "\n",
@@ -177,7 +196,13 @@ def publish_report(
         ],
         "sources_disagree": [d.as_json() for d in report.disagreements],
         "verified_findings": _findings_audit(findings, found_findings, ui),
+        "partial_highlights": [
+            {"n": c.ref.index + 1, "source_id": c.source.id, "why": c.link_note}
+            for c in report.citations
+            if c.source is not None and c.fragment and c.words_only
+        ],
         "refused_fetches": refused,
+        "missing_glyphs": [m.as_json() for m in missing],
         "files": {k: v.name for k, v in files.items()},
         "timings_s": {k: round(v, 4) for k, v in timings.items()},
     }

@@ -20,6 +20,7 @@ from ..citations.refs import replace_spans
 from .assets import templates_dir
 from ..language import count, format_date, text_direction
 from ..language import labels as language_labels
+from .code import CSS_CLASS, MARKDOWN_EXTENSION, TOKEN_CLASSES, code_css
 from .markdown import check_mark, findings_markdown, split_sources_section
 
 # What report markdown may produce. Everything else (script, iframe, object, style, img,
@@ -53,6 +54,7 @@ def sanitize(html: str) -> str:
         url_schemes=_URL_SCHEMES,
         filter_style_properties={"text-align"},
         link_rel="noopener noreferrer",
+        allowed_classes={"span": TOKEN_CLASSES, "div": {CSS_CLASS}},  # highlighted code only
     )
 
 
@@ -158,8 +160,9 @@ def render_html(
         body_md = findings_markdown(report, lambda c: token(c.ref.index)) + "\n" + body_md
     body_md = _IMAGE.sub(lambda m: f"[Image: {m.group(1) or 'untitled'}]({m.group(2)})", body_md)
     converter = md_lib.Markdown(
-        extensions=["tables", "fenced_code", "toc", "sane_lists"],
-        extension_configs={"toc": {"toc_depth": "2-3", "permalink": False}},
+        extensions=["tables", "fenced_code", "toc", "sane_lists", MARKDOWN_EXTENSION[0]],
+        extension_configs={"toc": {"toc_depth": "2-3", "permalink": False},
+                           MARKDOWN_EXTENSION[0]: MARKDOWN_EXTENSION[1]},
         output_format="html",
     )
     body_html = sanitize(converter.convert(body_md))
@@ -170,7 +173,7 @@ def render_html(
         body_html = pattern.sub(lambda m: badges[m.group(0)], body_html)
         toc_html = pattern.sub("", toc_html)
     toc_entries = toc_html.count("<li")
-    css = (templates_dir() / "report.css").read_text(encoding="utf-8")
+    css = (templates_dir() / "report.css").read_text(encoding="utf-8") + "\n" + code_css()
     return _environment().get_template("report.html.j2").render(
         title=title or found_title or t["research_report"],
         lang=lang,

@@ -327,6 +327,7 @@ def _write_outputs(cfg, state: dict, thread_id: str, markdown: str, sources: lis
             result = publish_report(markdown, sources, folder, pdf=False, lang=state.get("language"),
                                     findings=cfg.verified_findings, judgments=state.get("claim_judgments"))
             break
+    degradations += [error_record("publish", f"PDF: {m.message}") for m in result.missing_glyphs]
     notes, raw = notes_markdown(state)
     write_atomic(folder / "notes.md", notes)
     write_atomic(folder / "raw_notes.md", raw)

@@ -1,0 +1,588 @@
+"""Markdown content -> the text a browser shows, with every character mapped back.
+
+Search APIs hand over a page as markdown made by an HTML-to-markdown converter: lines are
+wrapped (``The [`pgsql-committers`⏎email list](https://…) records…``), code blocks are
+indented, links come inline or as references. A quote copied from the page must be found
+in what that markdown *renders to*, and a text fragment may only hold rendered text.
+
+Block structure (paragraphs and their continuation lines, lists, block quotes, fenced and
+indented code, HTML blocks, tables, headings, link reference definitions) comes from
+markdown-it-py, a CommonMark parser; its inline rules are switched off and each block's
+inline content is rendered here, because the page text model needs the raw offset of every
+rendered character (markdown-it-py's inline tokens carry no positions).
+
+Inline rendering follows CommonMark: backslash escapes, entities and numeric character
+references, code spans (line endings become spaces), inline, full, collapsed and shortcut
+reference links (only to defined labels), images (not text), autolinks, raw HTML tags,
+emphasis and strikethrough delimiter runs, soft and hard line breaks. Where the real page
+may differ from what the markdown says, the model stays on the safe side:
+
+* a soft line break is a block break (``\\n``) in the rendered text: whitespace to quote
+  verification, but no fragment term spans it (the converter may have joined two blocks);
+* a soft break right after a hyphen inside a word (``on-⏎disk``, how converters wrap
+  hyphenated words) renders as nothing, with a *cut* so that no term spans it;
+* an emphasis mark left unmatched, or a backtick run without a closing run, renders as
+  nothing with a cut (a browser page may or may not show it);
+* a link destination broken after a hyphen (``(…#tut-⏎formatting)``, converters wrap long
+  URLs that way) still closes the link: the destination is never page text.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+import unicodedata
+from bisect import bisect_left
+from functools import lru_cache
+
+from markdown_it import MarkdownIt
+from markdown_it.common.utils import normalizeReference
+
+from .text import PageText, _Builder, is_word_char
+
+_NEWLINE = re.compile(r"\r\n|\r|\n")
+_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n|$)")
+_HTML_TAG = re.compile(
+    r"</?[A-Za-z][A-Za-z0-9-]*(?:\s+[A-Za-z_:][A-Za-z0-9_.:-]*"
+    r"(?:\s*=\s*(?:[^\s\"'=<>`]+|'[^']*'|\"[^\"]*\"))?)*\s*/?>"
+    r"|<!--.*?-->|<\?.*?\?>|<![A-Za-z][^>]*>|<!\[CDATA\[.*?\]\]>",
+    re.S,
+)
+_LOOSE_TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?>|<!--.*?-->", re.S)
+_AUTOLINK = re.compile(r"<([A-Za-z][A-Za-z0-9+.\-]{1,31}:[^<>\x00-\x20]*)>")
+_EMAIL = re.compile(
+    r"<([A-Za-z0-9.!#$%&'*+/=?^_`{|}~\-]+@[A-Za-z0-9](?:[A-Za-z0-9\-]{0,61}[A-Za-z0-9])?"
+    r"(?:\.[A-Za-z0-9](?:[A-Za-z0-9\-]{0,61}[A-Za-z0-9])?)*)>"
+)
+_ENTITY = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
+_ASCII_PUNCT = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
+_PLAIN = re.compile(r"[^\\`!\[\]<&*_~\n]+")
+_TICKS = re.compile(r"`+")
+_BRACKET_STOP = re.compile(r"[\\`<\[\]]")
+_TABLE_PREFIX = re.compile(r"^[ \t]*(?:>[ \t]?)*[ \t]*")
+_HIDDEN_HTML_BLOCK = re.compile(r"^[ \t]*<(script|style)[\s>]", re.I)
+
+
+@lru_cache(maxsize=1)
+def _parser() -> MarkdownIt:
+    md = MarkdownIt("commonmark", {"html": True}).enable(["table", "strikethrough"])
+    md.disable("inline")  # blocks only: inline content is rendered below, with offsets
+    return md
+
+
+def render_markdown(raw: str) -> PageText:
+    """Markdown content rendered to page text (see the module docstring)."""
+    # (start, end of body) of every line, split where markdown-it-py splits them
+    lines = [(m.start(), m.start() + len(_NEWLINE.sub("", m.group(0))))
+             for m in _LINE.finditer(raw) if m.group(0)]
+    src = "\n".join(raw[a:b] for a, b in lines)
+    env: dict = {}
+    tokens = _parser().parse(src, env)
+    refs = frozenset(env.get("references", {}))
+    r = _Renderer(raw, lines, refs)
+    table_rows: set[int] = set()
+    for t in tokens:
+        if t.type == "inline" and t.map and t.map[0] not in table_rows:
+            r.inline_block(t.content, t.map[0])
+        elif t.type in ("code_block", "fence") and t.map:
+            first = t.map[0] + (t.type == "fence")
+            r.verbatim_block(t.content, first)
+        elif t.type == "html_block" and t.map:
+            r.html_block(t.content, t.map[0])
+        elif t.type == "tr_open" and t.map:
+            table_rows.add(t.map[0])
+            r.table_row(t.map[0])
+        r.b.newline(r.line_end(t.map[1] - 1) if t.map else len(raw))
+    page = r.b.build(raw)
+    page.derived = True  # markdown is a converter's account of a page, not the page
+    return page
+
+
+class _Renderer:
+    def __init__(self, raw: str, lines: list[tuple[int, int]], refs: frozenset[str]):
+        self.raw, self.lines, self.refs = raw, lines, refs
+        self.b = _Builder()
+
+    def line_end(self, i: int) -> int:
+        return self.lines[min(i, len(self.lines) - 1)][1] if self.lines else 0
+
+    # --- mapping block content back to raw lines ------------------------------------------
+    def _line_map(self, text: str, i: int, out: list[int]) -> None:
+        """Raw offsets of the characters of ``text``, a block's content on line i: the end of
+        the line's body (block prefixes such as '> ' or list indentation are cut from the
+        front, trailing whitespace may be trimmed, a tab may have become spaces)."""
+        a, b = self.lines[i]
+        body = self.raw[a:b]
+        if body.endswith(text):
+            out.extend(range(b - len(text), b))
+            return
+        t = body.rstrip()
+        if t.endswith(text):
+            out.extend(range(a + len(t) - len(text), a + len(t)))
+            return
+        # align from the end as far as the characters agree; the rest maps to that point
+        k, j = len(text), len(t)
+        while k > 0 and j > 0 and text[k - 1] == t[j - 1]:
+            k, j = k - 1, j - 1
+        out.extend([a + j] * k)
+        out.extend(range(a + j, a + j + len(text) - k))
+
+    def inline_block(self, content: str, first: int) -> None:
+        parts = content.split("\n")
+        omap: list[int] = []
+        for n, part in enumerate(parts):
+            if n:
+                omap.append(self.lines[first + n - 1][1])  # the '\n' between two lines
+            self._line_map(part, first + n, omap)
+        self.b.newline(omap[0] if omap else 0)
+        _render_inline(self.b, content, omap, self.refs)
+
+    def verbatim_block(self, content: str, first: int) -> None:
+        parts = content.split("\n")
+        if parts and parts[-1] == "":
+            parts.pop()
+        for n, part in enumerate(parts):
+            omap: list[int] = []
+            self._line_map(part, first + n, omap)
+            self.b.emit_mapped(part, omap)
+            self.b.newline(self.line_end(first + n))
+
+    def html_block(self, content: str, first: int) -> None:
+        if _HIDDEN_HTML_BLOCK.match(content):
+            return  # script and style: never shown
+        parts = content.rstrip("\n").split("\n")
+        for n, part in enumerate(parts):
+            omap: list[int] = []
+            self._line_map(part, first + n, omap)
+            _render_html_text(self.b, part, omap)
+            self.b.newline(self.line_end(first + n))
+
+    def table_row(self, i: int) -> None:
+        a, b = self.lines[i]
+        body = self.raw[a:b]
+        lead = _TABLE_PREFIX.match(body).end()
+        row = body[lead:]
+        cells: list[tuple[int, int]] = []
+        k, cell_start = 0, 0
+        while k < len(row):
+            if row[k] == "\\" and k + 1 < len(row):
+                k += 2
+                continue
+            if row[k] == "`":  # a pipe inside a code span still splits cells (GFM)
+                pass
+            if row[k] == "|":
+                cells.append((cell_start, k))
+                cell_start = k + 1
+            k += 1
+        cells.append((cell_start, len(row)))
+        for s, e in cells:
+            cell = row[s:e]
+            if not cell.strip():
+                continue
+            lo = s + len(cell) - len(cell.lstrip())
+            hi = s + len(cell.rstrip())
+            self.b.newline(a + lead + s)
+            text = row[lo:hi].replace("\\|", "|")
+            omap = []
+            k = lo
+            while k < hi:
+                if row.startswith("\\|", k):
+                    omap.append(a + lead + k + 1)
+                    k += 2
+                else:
+                    omap.append(a + lead + k)
+                    k += 1
+            _render_inline(self.b, text, omap, self.refs)
+            self.b.newline(a + lead + e)
+
+
+def _render_html_text(b: _Builder, s: str, omap: list[int]) -> None:
+    """A line of an HTML block: the text between tags, entities decoded; tags are cuts."""
+    i = 0
+    while i < len(s):
+        if s[i] == "<":
+            m = _LOOSE_TAG.match(s, i)
+            if m:
+                b.cut()
+                i = m.end()
+                continue
+        if s[i] == "&":
+            m = _ENTITY.match(s, i)
+            if m:
+                for c in html.unescape(m.group(0)):
+                    b.emit(c, omap[i], omap[m.end() - 1] + 1)
+                i = m.end()
+                continue
+        b.emit(s[i], omap[i], omap[i] + 1)
+        i += 1
+
+
+# --- inline content -------------------------------------------------------------------------
+def _flanking(before: str, after: str) -> tuple[bool, bool]:
+    """Whether a delimiter run between these characters is left- and right-flanking."""
+
+    def punct(c: str) -> bool:
+        return unicodedata.category(c)[0] in "PS"
+
+    left = not after.isspace() and (not punct(after) or before.isspace() or punct(before))
+    right = not before.isspace() and (not punct(before) or after.isspace() or punct(after))
+    return left, right
+
+
+MAX_OPENERS = 128  # how far back a closer looks for its opener (bounds hostile input)
+
+
+def _pair_delimiters(items: list, lo: int) -> None:
+    """CommonMark's "process emphasis" over the delimiter runs in items[lo:]: each run's
+    count (it[2]) goes down by the characters paired as emphasis; a run with characters
+    left over was (at least partly) shown as text."""
+    openers: list[list] = []
+    for it in items[lo:]:
+        if it[0] != "delim":
+            continue
+        ch, can_open, can_close = it[1], it[4], it[5]
+        while can_close and it[2]:
+            for k in range(len(openers) - 1, max(-1, len(openers) - 1 - MAX_OPENERS), -1):
+                op = openers[k]
+                if op[1] != ch or not op[2]:
+                    continue
+                # the rule of 3: a run that can both open and close pairs only when the
+                # lengths' sum is not a multiple of 3, unless both are
+                if (op[5] or can_open) and (op[3] + it[3]) % 3 == 0 and (op[3] % 3 or it[3] % 3):
+                    continue
+                use = 2 if op[2] >= 2 and it[2] >= 2 else 1
+                if ch == "~":
+                    use = 2
+                op[2] -= use
+                it[2] -= use
+                del openers[k + 1:]  # delimiters between them stay text
+                if not op[2]:
+                    del openers[k]
+                break
+            else:
+                break
+        if can_open and it[2]:
+            openers.append(it)
+
+
+def _render_inline(b: _Builder, s: str, omap: list[int], refs: frozenset[str]) -> None:
+    """Inline markdown ``s`` (lines joined by '\\n'; omap[i] is the raw offset of s[i])."""
+    items: list[list] = []
+    _Inline(s, omap, refs, items).run(0, len(s))
+    _pair_delimiters(items, 0)
+    for it in items:
+        kind = it[0]
+        if kind == "text":
+            b.emit(it[1], it[2], it[3])
+        elif kind == "run":
+            _, i, j = it
+            b.emit_mapped(s[i:j], omap[i:j])
+        elif kind == "nl":
+            b.newline(it[1])
+        elif kind == "cut" or (kind == "delim" and it[2]):
+            b.cut()  # unmatched emphasis marks: a browser page may show them or not
+        # paired emphasis marks: nothing rendered
+
+
+class _Inline:
+    """One pass over inline content, producing items: ("run", i, j) text as written,
+    ("text", chars, raw_start, raw_end) decoded text, ("nl", raw_pos) a line break,
+    ("cut",) dropped markup of uncertain rendering, ("delim", char, count, length,
+    can_open, can_close) an emphasis delimiter run."""
+
+    MAX_LINK_DEPTH = 16  # deeper brackets are text (keeps hostile input linear)
+
+    def __init__(self, s: str, omap: list[int], refs: frozenset[str], items: list):
+        self.s, self.omap, self.refs, self.items = s, omap, refs, items
+        self.depth = 0
+        # backtick runs by length (where each starts), found once
+        self.ticks: dict[int, list[int]] = {}
+        for m in _TICKS.finditer(s):
+            self.ticks.setdefault(len(m.group(0)), []).append(m.start())
+        self.brackets = self._match_brackets()
+        self.link_ends: dict[int, tuple[int, int] | None] = {}
+
+    def closing_ticks(self, j: int, run: int, hi: int) -> int:
+        """Start of the next backtick run of exactly ``run`` characters at or after j, or -1."""
+        starts = self.ticks.get(run, ())
+        k = bisect_left(starts, j)
+        return starts[k] if k < len(starts) and starts[k] < hi else -1
+
+    def _match_brackets(self) -> dict[int, int]:
+        """'[' index -> its matching ']' (escapes, code spans, autolinks and tags skipped)."""
+        s, n = self.s, len(self.s)
+        out: dict[int, int] = {}
+        stack: list[int] = []
+        j = 0
+        while j < n:
+            m = _BRACKET_STOP.search(s, j)
+            if not m:
+                break
+            j = m.start()
+            ch = s[j]
+            if ch == "\\":
+                j += 2
+                continue
+            if ch == "`":
+                k = j
+                while k < n and s[k] == "`":
+                    k += 1
+                close = self.closing_ticks(k, k - j, n)
+                j = close + (k - j) if close != -1 else k
+                continue
+            if ch == "<":
+                t = _AUTOLINK.match(s, j) or _HTML_TAG.match(s, j)
+                if t:
+                    j = t.end()
+                    continue
+            elif ch == "[":
+                stack.append(j)
+            elif ch == "]" and stack:
+                out[stack.pop()] = j
+            j += 1
+        return out
+
+    def _raw(self, i: int, j: int) -> tuple[int, int]:
+        return self.omap[i], self.omap[j - 1] + 1
+
+    def run(self, lo: int, hi: int) -> None:
+        s, items = self.s, self.items
+        i = lo
+        while i < hi:
+            m = _PLAIN.match(s, i, hi)
+            if m:
+                items.append(["run", i, m.end()])
+                i = m.end()
+                continue
+            ch = s[i]
+            if ch == "\n":
+                i = self._line_break(i, hi, hard=False)
+                continue
+            if ch == "\\":
+                if i + 1 < hi and s[i + 1] == "\n":
+                    i = self._line_break(i + 1, hi, hard=True)
+                    continue
+                if i + 1 < hi and s[i + 1] in _ASCII_PUNCT:
+                    items.append(["text", s[i + 1], *self._raw(i, i + 2)])
+                    i += 2
+                    continue
+                items.append(["run", i, i + 1])
+                i += 1
+                continue
+            if ch == "`":
+                i = self._code_span(i, hi)
+                continue
+            if ch == "!" and i + 1 < hi and s[i + 1] == "[":
+                link = self._link_end(i + 1, hi)
+                if link:
+                    items.append(["cut"])  # an image: its alt text is not page text
+                    i = link[1]
+                    continue
+                items.append(["run", i, i + 1])
+                i += 1
+                continue
+            if ch == "[":
+                link = self._link_end(i, hi) if self.depth < self.MAX_LINK_DEPTH else None
+                if link and not self._holds_link(i + 1, link[0]):  # links do not nest
+                    scope = len(items)
+                    self.depth += 1
+                    self.run(i + 1, link[0])
+                    self.depth -= 1
+                    _pair_delimiters(items, scope)  # emphasis does not cross a link's edge
+                    for it in items[scope:]:
+                        if it[0] == "delim" and it[2]:
+                            it[:] = ["cut"]
+                    i = link[1]
+                    continue
+                items.append(["run", i, i + 1])
+                i += 1
+                continue
+            if ch == "<":
+                m = _AUTOLINK.match(s, i, hi) or _EMAIL.match(s, i, hi)
+                if m:
+                    items.append(["run", m.start(1), m.end(1)])
+                    i = m.end()
+                    continue
+                m = _HTML_TAG.match(s, i, hi)
+                if m:
+                    items.append(["cut"])
+                    i = m.end()
+                    continue
+            if ch == "&":
+                m = _ENTITY.match(s, i, hi)
+                if m:
+                    decoded = html.unescape(m.group(0))
+                    if decoded != m.group(0):
+                        items.append(["text", decoded, *self._raw(i, m.end())])
+                        i = m.end()
+                        continue
+            if ch in "*_~":
+                i = self._delims(i, hi)
+                continue
+            items.append(["run", i, i + 1])
+            i += 1
+
+    def _line_break(self, i: int, hi: int, hard: bool) -> int:
+        """s[i] is a line break; returns where the next line's text starts. Spaces before
+        it are not shown (two or more make it a hard break)."""
+        s, items = self.s, self.items
+        if items and items[-1][0] == "run" and items[-1][2] == i and s[i - 1] == " ":
+            a = items[-1][1]
+            k = i
+            while k > a and s[k - 1] == " ":
+                k -= 1
+            hard = hard or i - k >= 2
+            if k > a:
+                items[-1][2] = k
+            else:
+                items.pop()
+        j = i + 1
+        while j < hi and s[j] in " \t":
+            j += 1
+        # "on-⏎disk": a converter wrapped a hyphenated word; the page shows "on-disk"
+        if (not hard and i >= 2 and s[i - 1] == "-" and s[i - 2].isalpha() and j < hi
+                and s[j].isalpha() and items and items[-1][0] == "run" and items[-1][2] == i):
+            items.append(["cut"])
+            return j
+        items.append(["nl", self.omap[i]])
+        return j
+
+    def _code_span(self, i: int, hi: int) -> int:
+        s = self.s
+        j = i
+        while j < hi and s[j] == "`":
+            j += 1
+        run = j - i
+        close = self.closing_ticks(j, run, hi)  # the next run of exactly the same length
+        if close == -1:
+            self.items.append(["cut"])  # no closing run: literal backticks, or not shown
+            return j
+        cs, ce = j, close
+        code = s[cs:ce].replace("\n", " ")
+        if len(code) >= 2 and code[0] == " " and code[-1] == " " and code.strip(" "):
+            cs, ce = cs + 1, ce - 1
+        for k in range(cs, ce):
+            c = s[k]
+            self.items.append(["text", " " if c == "\n" else c, self.omap[k], self.omap[k] + 1])
+        return close + run
+
+    def _delims(self, i: int, hi: int) -> int:
+        s, ch = self.s, self.s[i]
+        j = i
+        while j < hi and s[j] == ch:
+            j += 1
+        run = s[i:j]
+        before = s[i - 1] if i > 0 else " "
+        after = s[j] if j < hi else " "
+        left, right = _flanking(before, after)
+        if ch == "~" and len(run) != 2:
+            left = right = False
+        if ch == "_" and is_word_char(before) and is_word_char(after):
+            left = right = False  # intraword underscore is literal
+        if left or right:
+            can_open = left and (ch != "_" or not right or unicodedata.category(before)[0] == "P")
+            can_close = right and (ch != "_" or not left or unicodedata.category(after)[0] == "P")
+            self.items.append(["delim", ch, j - i, j - i, can_open, can_close])
+        else:
+            self.items.append(["run", i, j])
+        return j
+
+    # --- links ------------------------------------------------------------------------------
+    def _link_end(self, i: int, hi: int) -> tuple[int, int] | None:
+        """For '[' at i: (index of the closing ']', end of the whole link) or None when the
+        brackets do not form a link (then they are literal text)."""
+        if i not in self.link_ends:
+            self.link_ends[i] = self._find_link_end(i)
+        link = self.link_ends[i]
+        return link if link is not None and link[1] <= hi else None
+
+    def _find_link_end(self, i: int) -> tuple[int, int] | None:
+        s, hi = self.s, len(self.s)
+        j = self.brackets.get(i)
+        if j is None:
+            return None
+        close = j
+        text = s[i + 1 : close]
+        if close + 1 < hi and s[close + 1] == "(":
+            end = self._destination_end(close + 2, hi)
+            if end is not None:
+                return close, end
+        if close + 1 < hi and s[close + 1] == "[":
+            k = s.find("]", close + 2, min(hi, close + 1002))  # a label has at most 999 characters
+            if k != -1 and "[" not in s[close + 2 : k]:
+                label = s[close + 2 : k] or text
+                if self._defined(label):
+                    return close, k + 1
+        if self._defined(text):
+            return close, close + 1
+        return None
+
+    def _holds_link(self, lo: int, hi: int) -> bool:
+        """Does s[lo:hi] (a link's text) contain a link? Then the outer brackets are text."""
+        s = self.s
+        j = s.find("[", lo, hi)
+        while j != -1:
+            if j in self.brackets and (j == lo or s[j - 1] not in "!\\") and self._link_end(j, hi):
+                return True
+            j = s.find("[", j + 1, hi)
+        return False
+
+    def _defined(self, label: str) -> bool:
+        if not self.refs or not label.strip() or len(label) > 999:
+            return False
+        return normalizeReference(label) in self.refs
+
+    def _destination_end(self, k: int, hi: int) -> int | None:
+        """After '](' at k: skip the destination and an optional title; index after ')'."""
+        s = self.s
+        k = self._skip_ws(k, hi)
+        if k < hi and s[k] == "<":
+            close = k + 1
+            while close < hi and s[close] not in "<>\n":
+                close += 2 if s[close] == "\\" else 1
+            if close >= hi or s[close] != ">":
+                return None
+            k = close + 1
+        else:
+            depth = 0
+            # (as markdown-it: at most 32 nested parentheses; and a destination of at most
+            # 8192 characters, which keeps hostile input linear)
+            limit = min(hi, k + 8192)
+            while k < limit and not (s[k].isspace() or s[k] in "\x00\x01\x02\x03\x04\x05\x06\x07\x08"):
+                if s[k] == "\\":
+                    k += 2
+                    continue
+                if s[k] == "(":
+                    if depth == 32:
+                        return None
+                    depth += 1
+                elif s[k] == ")":
+                    if depth == 0:
+                        break
+                    depth -= 1
+                k += 1
+                # a URL wrapped after a hyphen by the converter: the destination goes on
+                if k + 1 < hi and s[k] == "\n" and s[k - 1] == "-" and not s[k + 1].isspace():
+                    k += 1
+        k = self._skip_ws(k, hi)
+        if k < hi and s[k] in "\"'(":
+            closer = ")" if s[k] == "(" else s[k]
+            k += 1
+            limit = min(hi, k + 4096)  # titles are short; this keeps hostile input linear
+            while k < limit and s[k] != closer:
+                k += 2 if s[k] == "\\" else 1
+            if k >= limit:
+                return None
+            k = self._skip_ws(k + 1, hi)
+        return k + 1 if k < hi and s[k] == ")" else None
+
+    def _skip_ws(self, k: int, hi: int) -> int:
+        """Spaces and tabs with at most one line break among them."""
+        s, newline = self.s, False
+        while k < hi and s[k] in " \t\n":
+            if s[k] == "\n":
+                if newline:
+                    break
+                newline = True
+            k += 1
+        return k
