@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import re
 import time
@@ -21,7 +22,7 @@ from ..citations.verify import SourceIndex
 from ..publish import detect_lang, publish_report, write_atomic
 from ..publish.markdown import strip_findings
 from . import prompts
-from .common import Deps, NodeContext, ResearchFailed, asave_notes, notes_markdown, run_dir
+from .common import Deps, NodeContext, ResearchFailed, asave_notes, notes_markdown, run_dir, run_record
 from .judge import judge_claims
 from .models import Meter, ModelCallError, describe, is_transient
 from .state import ResearchState, error_record
@@ -307,8 +308,11 @@ def _write_outputs(cfg, state: dict, thread_id: str, markdown: str, sources: lis
     notes, raw = notes_markdown(state)
     write_atomic(folder / "notes.md", notes)
     write_atomic(folder / "raw_notes.md", raw)
+    record = run_record(cfg, state, thread_id)
+    write_atomic(folder / "run.json", json.dumps(record, ensure_ascii=False, indent=2) + "\n")
     files = {"dir": str(folder), **{k: str(v) for k, v in result.files.items()},
-             "notes": str(folder / "notes.md"), "raw_notes": str(folder / "raw_notes.md")}
+             "notes": str(folder / "notes.md"), "raw_notes": str(folder / "raw_notes.md"),
+             "run": str(folder / "run.json")}
     ui = result.files["markdown"].read_text(encoding="utf-8")
     return files, result.summary(), ui, degradations
 
