@@ -43,6 +43,7 @@ def test_an_out_of_range_or_incomplete_answer_is_asked_again():
     result = asyncio.run(j.score("Task?", "Report"))
     assert result["criteria"]["readability"]["score"] == 9
     assert j.meter.usage.repairs == 2 and j.meter.usage.calls == 3
+    assert result["usage"]["calls"] == 3 and result["usage"]["input_tokens"] > 0
 
 
 def test_a_judge_that_never_answers_well_gives_an_error_not_an_exception():

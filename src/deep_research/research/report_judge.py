@@ -126,11 +126,15 @@ def judge_model(spec: dict, factory: ModelFactory | None = None) -> BaseChatMode
 
 @dataclass
 class ReportJudge:
+    """``meter`` holds the call settings and the judge's total usage; each judgment is
+    metered on its own copy, and reports its own tokens and cost (``usage``)."""
+
     model: BaseChatModel
     meter: Meter
     structured_output: str = "auto"
     max_calls: int | None = None  # None: no limit
     max_report_chars: int = rubric.MAX_REPORT_CHARS
+    name: str = ""
     calls: int = 0
     _lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
@@ -138,11 +142,21 @@ class ReportJudge:
     def create(cls, spec: dict, *, factory: ModelFactory | None = None, max_calls: int | None = None,
                max_retries: int = 3, structured_output: str = "auto", prices: dict | None = None) -> "ReportJudge":
         meter = Meter("judge", timeout_s=spec["timeout"], max_retries=max_retries, prices=prices)
-        return cls(judge_model(spec, factory), meter, structured_output, max_calls)
+        return cls(judge_model(spec, factory), meter, structured_output, max_calls,
+                   name=f"{spec['provider']}:{spec['model']}")
 
     @property
     def usage(self) -> dict:
         return self.meter.usage.as_dict()
+
+    def _meter(self) -> Meter:
+        m = self.meter
+        return Meter(m.node, timeout_s=m.timeout_s, max_retries=m.max_retries, backoff_s=m.backoff_s,
+                     max_backoff_s=m.max_backoff_s, prices=m.prices, fallback_price=m.fallback_price)
+
+    def _done(self, meter: Meter, result: dict) -> dict:
+        self.meter.usage.add(meter.usage)
+        return {**result, "usage": meter.usage.as_dict()}
 
     async def _reserve(self, n: int) -> bool:
         async with self._lock:
@@ -151,8 +165,8 @@ class ReportJudge:
             self.calls += n
             return True
 
-    async def _ask(self, schema, prompt: str):
-        return await self.meter.structured(self.model, schema, [HumanMessage(prompt)], self.structured_output)
+    async def _ask(self, meter: Meter, schema, prompt: str):
+        return await meter.structured(self.model, schema, [HumanMessage(prompt)], self.structured_output)
 
     def _skipped(self) -> dict:
         return {"error": f"not judged: the judge call limit ({self.max_calls}) was reached", "skipped": True}
@@ -162,12 +176,16 @@ class ReportJudge:
         both are scored in one call and RACE-style relative scores are added."""
         if not await self._reserve(1):
             return self._skipped()
+        meter = self._meter()
+        return self._done(meter, await self._score(meter, task, report, reference, key))
+
+    async def _score(self, meter: Meter, task: str, report: str, reference: str | None, key: str) -> dict:
         shown, cut = rubric.clip(report, self.max_report_chars)
         try:
             if reference is None:
                 prompt = rubric.SCORE_PROMPT.format(task=task, report=shown, rubric=rubric.rubric_text(),
                                                     scale=rubric.SCALE, names=_NAMES)
-                ans = await self._ask(RubricScores, prompt)
+                ans = await self._ask(meter, RubricScores, prompt)
                 crit = {s.criterion: {"score": s.score, "justification": _short(s.justification)} for s in ans.scores}
                 return {"criteria": crit, "overall": rubric.weighted({k: v["score"] for k, v in crit.items()}),
                         "truncated": cut, "error": None}
@@ -176,7 +194,7 @@ class ReportJudge:
             one, two = (shown, ref_shown) if target_first else (ref_shown, shown)
             prompt = rubric.REFERENCE_PROMPT.format(task=task, report_1=one, report_2=two, rubric=rubric.rubric_text(),
                                                     scale=rubric.SCALE, names=_NAMES)
-            ans = await self._ask(PairScores, prompt)
+            ans = await self._ask(meter, PairScores, prompt)
         except ModelCallError as e:
             return {"error": f"the judge failed: {describe(e)[:300]}", "criteria": None, "overall": None,
                     "truncated": cut}
@@ -193,11 +211,15 @@ class ReportJudge:
         reports in both orders; a side wins only where both orders agree."""
         if not await self._reserve(2):
             return self._skipped()
+        meter = self._meter()
+        return self._done(meter, await self._pairwise(meter, task, report_a, report_b))
+
+    async def _pairwise(self, meter: Meter, task: str, report_a: str, report_b: str) -> dict:
         a, cut_a = rubric.clip(report_a, self.max_report_chars)
         b, cut_b = rubric.clip(report_b, self.max_report_chars)
         prompts = [rubric.PAIRWISE_PROMPT.format(task=task, report_1=x, report_2=y, rubric=rubric.rubric_text(),
                                                  names=_NAMES) for x, y in ((a, b), (b, a))]
-        results = await asyncio.gather(*(self._ask(PairwiseVerdict, p) for p in prompts), return_exceptions=True)
+        results = await asyncio.gather(*(self._ask(meter, PairwiseVerdict, p) for p in prompts), return_exceptions=True)
         for r in results:
             if isinstance(r, BaseException):
                 if not isinstance(r, ModelCallError):
