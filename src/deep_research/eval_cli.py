@@ -38,6 +38,11 @@ def _warn(text: str) -> None:
     err.print(f"[yellow]warning:[/yellow] {_esc(printable(text))}")
 
 
+def _table(t: Table) -> None:
+    """Print a table; when the output is not a terminal (a file, CI) at a width that fits it."""
+    (out if out.is_terminal else Console(width=160, highlight=False)).print(t)
+
+
 def _write_json(path: Path, value) -> None:
     from .publish import write_atomic
 
@@ -88,7 +93,7 @@ def report_cmd(
 
     folders = list(dict.fromkeys(f for d in dirs for f in find_run_folders(d)))
     records = [{**evaluate_run(RunFolder.load(f)), "path": str(f)} for f in folders]
-    out.print(report_table(records), width=max(out.width, 100))
+    _table(report_table(records))
     _write_json(json_out, {"runs": records})
     _say(f"Wrote {json_out}")
 
@@ -202,14 +207,14 @@ def run_cmd(
     runner = EvalRunner(qs, opts, load_deps(), progress)
     with progress:
         results, summary = asyncio.run(runner.run())
-    out.print(results_table(results), width=max(out.width, 132))
+    _table(results_table(results))
     for line in summary_lines(summary):
         _say(line)
     if judge is not None:
         _say(_judge_cost_line(judge))
     _say(f"Results in {out_dir}: summary.md, summary.json, results/, runs/")
     ok = all(r["status"] in ("completed", "needs_clarification") for r in results) and \
-        summary["behaviour_passed"] == summary["behaviour_checks"]
+        summary["behaviour_passed"] == summary["behaviour_checks"] and not summary["judge_errors"]
     raise typer.Exit(0 if ok else 1)
 
 
@@ -302,6 +307,8 @@ def summary_lines(s: dict) -> list[str]:
             if s["mean"]["judge_relative"] is not None else ""))
     if s["behaviour_checks"]:
         lines.append(f"Behaviour checks passed: {s['behaviour_passed']} of {s['behaviour_checks']}")
+    if s["judge_errors"]:
+        lines.append(f"The judge gave no scores for {s['judge_errors']} question(s) (see summary.md)")
     return lines
 
 
@@ -346,7 +353,7 @@ def judge_cmd(
                                       for r, t in zip(runs, tasks)))
 
     results = asyncio.run(go())
-    out.print(judge_table(runs, results))
+    _table(judge_table(runs, results))
     for r, res in zip(runs, results):
         if res.get("error"):
             err.print(f"[red]{_esc(printable(r.name))}:[/red] {_esc(printable(res['error']))}")
@@ -415,7 +422,7 @@ def ab_cmd(
     for k, c in res["criteria"].items():
         t.add_row(k, c["winner"], printable(c["justification"]))
     t.add_row("[bold]overall[/bold]", res["overall"], printable(res.get("justification", "")))
-    out.print(t)
+    _table(t)
     _say(_judge_cost_line(judge))
     _write_json(json_out, {"a": str(a.path), "b": str(b.path), "question": task, "judge_model": judge.name, **res})
     _say(f"Wrote {json_out}")
@@ -469,7 +476,7 @@ def compare_cmd(
         t.add_column(printable(h), justify="left" if i == 0 else "right")
     for r in rows:
         t.add_row(*r)
-    out.print(t)
+    _table(t)
     if judge is not None:
         _say(_judge_cost_line(judge))
     _say(f"Wrote {files['markdown']}, {files['html'].name}, {files['json'].name} and charts/")

@@ -2,7 +2,7 @@
 against what the run did and wrote.
 
 * ``clarification``: true when the agent must ask a clarifying question (false: must not);
-* ``brief_revised``: a rejected brief was rewritten (more than one brief round);
+* ``brief_revised``: a rejected brief was rewritten;
 * ``language``: the report is written in this language (en, fr, de, es, it, pt, nl, zh, ja, ko);
 * ``says_not_found``: the report says that the sources did not answer the question;
 * ``no_invented_citations``: no citation whose quote is not on its page, and no claim that
@@ -76,6 +76,7 @@ def _contains_any(text: str, phrases) -> str | None:
 def check_expectations(expect: dict, *, status: str, clarification: str | None, brief_rounds: int,
                        report_text: str | None, checks: dict | None,
                        has_answer: bool = False) -> list[dict]:
+    # brief_rounds: how many times the brief was revised after a rejection
     """One ``{"name", "passed", "detail"}`` per expectation. ``report_text`` is the report as
     a reader sees it (linked markdown), ``checks`` the run's code checks (None without a
     report)."""
@@ -96,8 +97,8 @@ def check_expectations(expect: dict, *, status: str, clarification: str | None, 
     if completes:
         add("completes", status == "completed" and checks is not None, f"status {status}")
     if "brief_revised" in expect:
-        revised = brief_rounds >= 2
-        add("brief_revised", revised == bool(expect["brief_revised"]), f"{brief_rounds} brief round(s)")
+        revised = brief_rounds >= 1
+        add("brief_revised", revised == bool(expect["brief_revised"]), f"the brief was revised {brief_rounds} time(s)")
     if report_text is None:
         for name in ("language", "says_not_found", "no_invented_citations", "sources_disagree", "min_citations",
                      "mentions_any"):

@@ -76,6 +76,7 @@ def summarise(results: list[dict]) -> dict:
         "mean": {k: _avg(r[k] for r in rows if r["status"] == "completed")
                  for k in ("seconds", "tokens", "cost_usd", "words", "refs", "synthesis", "judge", "judge_relative")},
         "judge_criteria": criteria if any(v is not None for v in criteria.values()) else None,
+        "judge_errors": sum(1 for r in results if (r.get("judge") or {}).get("error")),
         "behaviour_checks": len(behaviour),
         "behaviour_passed": sum(1 for b in behaviour if b["passed"]),
     }
@@ -133,6 +134,7 @@ def summary_markdown(results: list[dict], summary: dict, title: str = "Evaluatio
     if failed:
         lines += ["", "## Failed behaviour checks", ""] + [f"- {qid}: {b['name']}: {b['detail']}" for qid, b in failed]
     errors = [(r["id"], r.get("error")) for r in results if r.get("error")]
+    errors += [(r["id"], r["judge"]["error"]) for r in results if (r.get("judge") or {}).get("error")]
     if errors:
         lines += ["", "## Errors", ""] + [f"- {qid}: {e}" for qid, e in errors]
     return "\n".join(lines) + "\n"

@@ -74,7 +74,7 @@ def question_context(q: Question, base: dict, out: Path) -> dict:
     """Configuration values of one question: the evaluation's, the question's own, its
     output folder, and the human-in-the-loop settings its data can drive."""
     ctx = {**base, **q.settings, "output_dir": str(out / "runs" / q.id)}
-    ctx.setdefault("allow_clarification", bool(q.clarification_answer or q.expect.get("clarification")))
+    ctx.setdefault("allow_clarification", bool(q.clarification_answer) or "clarification" in q.expect)
     if q.brief_decisions:
         ctx["require_brief_approval"] = True
     elif "require_brief_approval" not in q.settings:
@@ -289,7 +289,9 @@ class EvalRunner:
                 has_answer=bool(q.clarification_answer))
         if run is not None and self.s.judge is not None:
             self.on_event({"kind": "stage", "qid": q.id, "stage": "judge"})
-            result["judge"] = await self.s.judge.score(q.question, article_from_run(run), q.reference_text, key=q.id)
+            task = q.question + (f"\n\n(Asked to clarify, the user answered: {q.clarification_answer})"
+                                 if result.get("clarification") and q.clarification_answer else "")
+            result["judge"] = await self.s.judge.score(task, article_from_run(run), q.reference_text, key=q.id)
             result["judge_model"] = self.s.judge.name
             self.on_event({"kind": "usage", "qid": q.id, "usage": {"judge": result["judge"].get("usage") or {}}})
         return result
