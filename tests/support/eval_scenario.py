@@ -130,10 +130,10 @@ def judge_scores(messages: list[BaseMessage]):
 
 
 def judge_pairwise(messages: list[BaseMessage]):
-    """Prefers the report with more distinct citations (a tie when equal)."""
+    """Prefers the report with more citation marks (a tie when equal)."""
     text = prompt_text(messages)
-    counts = [len(set(re.findall(r"\[(\d+)\]", re.search(fr"<report_{i}>\n(.*?)\n</report_{i}>", text,
-                                                                 re.S).group(1)))) for i in (1, 2)]
+    counts = [len(re.findall(r"\[(\d+)\]", re.search(fr"<report_{i}>\n(.*?)\n</report_{i}>", text,
+                                                        re.S).group(1))) for i in (1, 2)]
     win = "tie" if counts[0] == counts[1] else ("1" if counts[0] > counts[1] else "2")
     return structured("PairwiseVerdict", criteria=[{"criterion": c, "winner": win, "justification": f"{counts}"}
                                                    for c in CRITERIA], overall=win, justification="more evidence")
