@@ -8,11 +8,16 @@ from pathlib import Path
 
 import pytest
 
-from deep_research.cli import main
 from deep_research.citations.model import Source
+from deep_research.cli import main
 from deep_research.evaluation import checks
 from deep_research.evaluation.behaviour import check_expectations, detect_language
-from deep_research.evaluation.drb import article_from_run, export_records, import_tasks, validate_record
+from deep_research.evaluation.drb import (
+    article_from_run,
+    export_records,
+    import_tasks,
+    validate_record,
+)
 from deep_research.evaluation.questions import load_questions
 from deep_research.evaluation.rundir import EvalInputError, RunFolder
 from deep_research.publish import publish_report

@@ -169,3 +169,26 @@ def test_judge_and_ab_on_run_folders(behaviour_run, tmp_path):
     assert json.loads((tmp_path / "ab.json").read_text())["overall"] in ("A", "B", "tie")
     r = run("eval", "judge", a)
     assert r.returncode == 2 and "--judge-model" in r.stderr
+
+
+def test_the_python_api(corpus, tmp_path):
+    import asyncio
+
+    from deep_research.evaluation import evaluate
+    from deep_research.research.common import Deps
+    from deep_research.research.evaluate import run_question_set
+    from tests.support.eval_scenario import behaviour_script
+    from tests.support.scripted import scripted_factory
+
+    q = tmp_path / "one.jsonl"
+    q.write_text(next(line for line in BEHAVIOUR.read_text().splitlines() if '"non-english"' in line) + "\n")
+    events = []
+    results, summary = asyncio.run(run_question_set(
+        q, tmp_path / "out", context={"search_api": "local", "corpus_path": str(corpus), "write_pdf": False},
+        judge_model="openai:judge", deps=Deps(model_factory=scripted_factory(behaviour_script())),
+        on_event=events.append))
+    assert [r["status"] for r in results] == ["completed"] and summary["behaviour_passed"] == 4
+    assert results[0]["judge"]["overall"] > 0
+    assert {e["kind"] for e in events} >= {"start", "usage", "stage", "done"}
+    checked = evaluate(tmp_path / "out")
+    assert len(checked) == 1 and checked[0]["fact"] == results[0]["checks"]["fact"]

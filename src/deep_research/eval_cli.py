@@ -223,7 +223,13 @@ class EvalProgress:
     not a terminal."""
 
     def __init__(self, total: int):
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeElapsedColumn,
+        )
 
         self.total = total
         self.tokens = 0

@@ -124,13 +124,13 @@ class EvalRunner:
     def prepare(self) -> None:
         """Check every question's settings and the credentials before any cost, and that
         OUT was not made with other settings."""
-        prepare_out_dir(self.out)
         for q in self.questions:
             try:
                 cfg = Configuration.resolve({"configurable": {}}, question_context(q, self.s.context, self.out))
             except UserError as e:
                 raise UserError(f"question {q.id}: {e}") from None
             check_ready(cfg, self.deps)
+        prepare_out_dir(self.out)
         manifest = {"settings": {k: v for k, v in self.s.context.items()},
                     "judge": self.s.judge.name if self.s.judge else None}
         path = self.out / "eval.json"
@@ -296,3 +296,28 @@ class EvalRunner:
             self.on_event({"kind": "usage", "qid": q.id, "usage": {"judge": result["judge"].get("usage") or {}}})
         return result
 
+
+
+async def run_question_set(questions: str | Path, out: str | Path, *, context: dict | None = None,
+                           concurrency: int = 2, judge_model: str | None = None,
+                           judge_base_url: str | None = None, judge_api_key_env: str | None = None,
+                           judge_max_calls: int | None = None, deps: Deps | None = None,
+                           on_event: Callable[[Event], None] | None = None) -> tuple[list[dict], dict]:
+    """The Python API of ``deep-research eval run``: research and evaluate a question set
+    (JSON Lines) into ``out``; returns the per-question results and the summary.
+    ``context`` holds settings (Configuration values) for every question."""
+    from ..evaluation.questions import load_questions
+    from .report_judge import judge_spec
+    from .runner import load_deps
+
+    deps = deps or load_deps()
+    judge = None
+    if judge_model:
+        cfg = Configuration.resolve({"configurable": {}}, {})
+        judge = ReportJudge.create(judge_spec(judge_model, base_url=judge_base_url, api_key_env=judge_api_key_env),
+                                   factory=deps.model_factory, max_calls=judge_max_calls, max_retries=cfg.max_retries,
+                                   structured_output=cfg.structured_output, prices=cfg.model_prices)
+    runner = EvalRunner(load_questions(questions), EvalSettings(out=Path(out), context=dict(context or {}),
+                                                               concurrency=concurrency, judge=judge,
+                                                               questions_file=str(questions)), deps, on_event)
+    return await runner.run()

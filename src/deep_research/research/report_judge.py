@@ -20,7 +20,14 @@ from pydantic import BaseModel, Field, model_validator
 
 from ..errors import UserError, remember_secret_env
 from ..evaluation import rubric
-from .models import Meter, ModelCallError, ModelFactory, default_model_factory, describe, missing_credentials_message
+from .models import (
+    Meter,
+    ModelCallError,
+    ModelFactory,
+    default_model_factory,
+    describe,
+    missing_credentials_message,
+)
 
 _NAMES = ", ".join(rubric.CRITERIA)
 
@@ -120,7 +127,8 @@ def judge_model(spec: dict, factory: ModelFactory | None = None) -> BaseChatMode
     if factory is default_model_factory:
         problem = missing_credentials_message(spec)
         if problem:
-            raise UserError(problem.replace("the judge model", "the judge model (--judge-model)"))
+            raise UserError(f"the judge model {spec['provider']}:{spec['model']} cannot be used: {problem} "
+                            "(for the judge: --judge-base-url, --judge-api-key-env)")
     return factory(spec)
 
 
