@@ -196,6 +196,31 @@ def test_bad_question_sets_exit_2_with_one_clear_message(tmp_path, capsys, line,
     assert not (tmp_path / "out").exists()
 
 
+def test_many_runs_are_one_row_each(tmp_path, capsys):
+    for n in range(4):
+        make_run(tmp_path / f"run-{n}")
+    assert main(["eval", "report", str(tmp_path), "--json", str(tmp_path / "r.json")]) == 0
+    printed = capsys.readouterr().out
+    assert all(f"run-{n}" in printed for n in range(4)) and "FACT acc." in printed
+    assert len(json.loads((tmp_path / "r.json").read_text())["runs"]) == 4
+
+
+def test_eval_run_refuses_a_sqlite_db_and_unknown_settings(tmp_path, capsys):
+    q = tmp_path / "q.jsonl"
+    q.write_text('{"id": "a", "question": "Q?"}\n')
+    assert main(["eval", "run", str(q), "--out", str(tmp_path / "o"), "--db", str(tmp_path / "x.sqlite")]) == 2
+    assert "postgresql://" in capsys.readouterr().err
+    settings = tmp_path / "s.json"
+    settings.write_text('{"max_researcher_iteration": 2}')
+    assert main(["eval", "run", str(q), "--out", str(tmp_path / "o"), "--settings", str(settings)]) == 2
+    assert "unknown setting(s) max_researcher_iteration" in capsys.readouterr().err
+    settings.write_text('{"max_researcher_iterations": 99}')
+    assert main(["eval", "run", str(q), "--out", str(tmp_path / "o"), "--settings", str(settings),
+                 "--search", "none", "--base-url", "http://127.0.0.1:9/v1"]) == 2
+    assert "question a: invalid configuration" in capsys.readouterr().err
+    assert not (tmp_path / "o").exists()
+
+
 def test_bad_run_folders_exit_2(tmp_path, capsys):
     (tmp_path / "empty").mkdir()
     assert main(["eval", "report", str(tmp_path / "empty")]) == 2

@@ -99,6 +99,9 @@ def report_cmd(
 
 
 def report_table(records: list[dict]) -> Table:
+    """One column per run (a few runs), or one row per run (many)."""
+    if len(records) > 3:
+        return report_rows(records)
     t = Table(title="Report checks", title_justify="left")
     t.add_column("check", no_wrap=True)
     for r in records:
@@ -132,6 +135,23 @@ def report_table(records: list[dict]) -> Table:
     if any(r.get("usage") for r in records):
         line("tokens", lambda r: f"{r['usage']['tokens']:,}" if r.get("usage") else "–")
         line("cost", lambda r: f"${r['usage']['cost_usd']:.4f}" if r.get("usage") else "–")
+    return t
+
+
+def report_rows(records: list[dict]) -> Table:
+    t = Table(title="Report checks", title_justify="left")
+    cols = ["run", "words", "sections", "refs", "unsupported", "per 1k words", "claims ok/differ/?", "sources",
+            "disagree", "uncited ¶", "limits", "FACT acc.", "synthesis"]
+    for i, c in enumerate(cols):
+        t.add_column(c, justify="left" if i == 0 else "right", no_wrap=i == 0)
+    for r in records:
+        s, c, k = r["structure"], r["citations"], r["claims"]
+        name = r["run"] if len(r["run"]) <= 40 else r["run"][:20] + "…" + r["run"][-19:]
+        t.add_row(printable(name), f"{s['words']:,}", str(s["sections"]), str(c["refs"]), str(c["unsupported"]),
+                  f"{c['per_1000_words']:.1f}", f"{k['supported']}/{k['unsupported']}/{k['unchecked']}",
+                  str(c["independent_sources"]), str(k["sources_disagree"]),
+                  f"{s['uncited_paragraphs']}/{s['paragraphs']}", "yes" if s["limitations"] else "no",
+                  _pct(r["fact"]["accuracy"]), str(r["synthesis"]["score"]))
     return t
 
 
@@ -178,16 +198,20 @@ def run_cmd(
     judge_api_key_env: Optional[str] = JudgeKeyEnv,
     judge_max_calls: Optional[int] = JudgeMaxCalls,
     judge_timeout: float = JudgeTimeout,
-    db: Optional[str] = typer.Option(None, "--db", help="Checkpoint database (default OUT/state.sqlite)."),
+    db: Optional[str] = typer.Option(None, "--db", help="A postgresql:// URL for the checkpoints (default: one "
+                                     "SQLite file per question in OUT/state/)."),
 ) -> None:
     """Research every question of a set (skipping finished ones), then evaluate each report."""
     import asyncio
 
-    from .cli import _check_db, _context_from_options
+    from .cli import _context_from_options
     from .evaluation.questions import load_questions
     from .research.evaluate import EvalRunner, EvalSettings
-    from .research.runner import load_deps
+    from .research.runner import is_postgres, load_deps
 
+    if db is not None and not is_postgres(db):
+        raise UserError("--db takes a postgresql:// URL; without it each question keeps its SQLite checkpoints "
+                        "in OUT/state/")
     qs = load_questions(questions)
     if search is not None and search.lower() not in ("tavily", "local", "none"):
         raise UserError(f"--search must be tavily, local or none, not {search!r}")
@@ -201,7 +225,7 @@ def run_cmd(
     if corpus is not None and search is None:
         context["search_api"] = "local"
     judge = _make_judge(judge_model, judge_base_url, judge_api_key_env, judge_max_calls, judge_timeout)
-    opts = EvalSettings(out=out_dir, context=context, db=_check_db(db) if db else None, concurrency=concurrency,
+    opts = EvalSettings(out=out_dir, context=context, db=db, concurrency=concurrency,
                         judge=judge, questions_file=str(questions))
     progress = EvalProgress(len(qs))
     runner = EvalRunner(qs, opts, load_deps(), progress)

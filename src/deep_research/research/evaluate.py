@@ -41,7 +41,7 @@ from ..publish import write_atomic
 from ..publish.files import prepare_out_dir
 from .common import Deps, ResearchFailed
 from .configuration import Configuration
-from .models import merge_usage, message_text, total_cost, total_tokens
+from .models import message_text, total_cost, total_tokens
 from .report_judge import ReportJudge
 from .runner import (
     RunHandle,
@@ -201,18 +201,15 @@ class EvalRunner:
         started = time.monotonic()
         spent = float(progress.get("seconds") or 0.0)
         last_saved = [started]
-        usage: dict = {}
 
         def save_progress() -> None:
             progress["seconds"] = round(spent + time.monotonic() - started, 3)
             _write(ppath, progress)
 
         def forward(event: dict) -> None:
-            nonlocal usage
             if event["kind"] == "update" and not event.get("subgraph_output"):
                 u = (event.get("update") or {}).get("usage")
                 if u:
-                    usage = merge_usage(usage, u)
                     self.on_event({"kind": "usage", "qid": q.id, "usage": u})
             elif event["kind"] == "progress" and event.get("stage"):
                 self.on_event({"kind": "stage", "qid": q.id, "stage": event["stage"]})
