@@ -476,3 +476,11 @@ def test_example_report():
     inline = next(c for c in cs if "its core" in c.text)
     assert "typically reaches 55 to 65 °C" in inline.text
     assert results[inline.ref_indexes[0]].status is not U
+
+
+def test_a_label_before_the_claim_is_a_frame():
+    quote = "The default encoding for Python source code is UTF-8."
+    assert check_claim("Evidence: the docs say that the default encoding for Python source code is UTF-8",
+                       [quote]).status is ClaimStatus.SUPPORTED
+    assert check_claim("Key finding: the default encoding for Python source code is UTF-16",
+                       [quote]).status is ClaimStatus.UNSUPPORTED

@@ -113,3 +113,36 @@ def test_streamed_tool_calls_and_text_are_assembled():
         assert server.requests[-1]["stream"] is True
     assert msg.tool_calls[0]["name"] == "Answer"
     assert msg.tool_calls[0]["args"] == {"verdict": "streamed  text, spaced", "confidence": 0.5}
+
+
+def test_eval_run_and_judge_through_an_openai_compatible_server(tmp_path):
+    """`eval run` with the user's own endpoint: research and judge models over HTTP, the
+    judge on its own base URL and key variable."""
+    import shutil
+
+    from tests.support.eval_scenario import BEHAVIOUR, CORPUS, behaviour_script
+
+    corpus = tmp_path / "corpus"
+    shutil.copytree(CORPUS, corpus)
+    questions = tmp_path / "q.jsonl"
+    questions.write_text(next(line for line in BEHAVIOUR.read_text().splitlines()
+                              if '"conflicting-sources"' in line) + "\n")
+    env = {f"DEEP_RESEARCH_{role.upper()}_MODEL": f"openai:{role}" for role in ROLES}
+    env.update(MY_LOCAL_KEY=KEY, JUDGE_KEY="sk-judge-key-1234567")
+    with ScriptServer(behaviour_script()) as research, ScriptServer(behaviour_script()) as judge:
+        r = run_cli("eval", "run", questions, "--out", tmp_path / "out", "--corpus", corpus,
+                    "--base-url", research.base_url, "--api-key-env", "MY_LOCAL_KEY",
+                    "--judge-model", "openai:judge", "--judge-base-url", judge.base_url,
+                    "--judge-api-key-env", "JUDGE_KEY", env=env)
+        research_requests, judge_requests = list(research.requests), list(judge.requests)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert {q["model"] for q in research_requests} >= {"research", "summarization", "compression", "final_report"}
+    assert {q["authorization"] for q in research_requests} == {f"Bearer {KEY}"}
+    assert [q["model"] for q in judge_requests] == ["judge"]
+    assert judge_requests[0]["authorization"] == "Bearer sk-judge-key-1234567"
+    result = json.loads((tmp_path / "out" / "results" / "conflicting-sources.json").read_text())
+    assert result["status"] == "completed" and all(b["passed"] for b in result["behaviour"])
+    assert result["judge"]["error"] is None and result["judge"]["usage"]["input_tokens"] > 0
+    for f in (tmp_path / "out").rglob("*"):
+        if f.is_file():
+            assert b"sk-judge-key" not in f.read_bytes() and KEY.encode() not in f.read_bytes(), f

@@ -566,6 +566,11 @@ def load_env_file() -> Path | None:
     return path
 
 
+from .eval_cli import register as _register_eval  # noqa: E402 - the eval command group
+
+_register_eval(app)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point: user errors print one clear line and exit 2, never a traceback."""
     debug = bool(os.environ.get("DEEP_RESEARCH_DEBUG"))

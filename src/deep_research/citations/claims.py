@@ -819,6 +819,9 @@ _SAYS = (r"(?:says?|said|states?|stated|notes?|noted|explains?|explained|reports
          r"tells us|informs us|reminds us|cautions?|highlights?)")
 _NP = r"(?:[\w.'’-]+ ){0,5}?"  # up to five words before the source noun
 _FRAMES = [
+    # a label before the claim ("Evidence: ...", "Key finding: ...") states nothing itself
+    re.compile(r"(?:evidence|note|notes|finding|findings|key (?:finding|point)|in short|summary|background|"
+               r"context|result|results|conclusion|answer|source)\s*:\s+", re.IGNORECASE),
     re.compile(r"according to\b[^,;:]{1,80}[,:]\s*", re.IGNORECASE),
     re.compile(rf"(?:the |this |that |its |their )?{_NP}{_SRC}s? (?:also )?{_SAYS}(?: that)?[,:]?\s+", re.IGNORECASE),
     re.compile(rf"as (?:the |this |its )?{_NP}{_SRC}s?(?: (?:also )?{_SAYS})?,\s*", re.IGNORECASE),

@@ -233,6 +233,37 @@ def notes_markdown(state: dict) -> tuple[str, str]:
     return "\n".join(parts), raw
 
 
+def run_record(cfg: Configuration, state: dict, thread_id: str) -> dict:
+    """run.json: what a run was asked and planned, and what it used, for evaluation and
+    comparison (``deep-research eval``). No keys or page contents."""
+    import re
+
+    notes = state.get("notes") or []
+    plan = []
+    for entry in state.get("research_log") or []:
+        topic = entry.get("topic", "")
+        cited = sorted({sid for n in notes if n.get("topic") == topic
+                        for sid in re.findall(r'<ref id="([^"]+)"', n.get("findings") or "")})
+        plan.append({"topic": topic, "ok": bool(entry.get("ok")), "citations": entry.get("citations", 0),
+                     "sources": cited, **({"error": entry["error"]} if entry.get("error") else {})})
+    return {
+        "thread_id": thread_id,
+        "question": state.get("question", ""),
+        "research_brief": state.get("research_brief", ""),
+        "brief_rounds": state.get("brief_rounds"),
+        "plan": plan,
+        "research_iterations": state.get("research_iterations"),
+        "sources_found": len(state.get("sources") or {}),
+        "usage": state.get("usage") or {},
+        "models": {role: ":".join(cfg.model_id(role)) for role in
+                   ("research", "summarization", "compression", "final_report", "citation_check")},
+        "search_api": cfg.search_api.value,
+        "budget_exhausted": bool(state.get("budget_exhausted")),
+        "errors": state.get("errors") or [],
+        "degradations": state.get("degradations") or [],
+    }
+
+
 async def asave_notes(cfg: Configuration, state: dict, thread_id: str, checkpoint: str | None = None) -> Path | None:
     return await asyncio.to_thread(save_notes, cfg, state, thread_id, checkpoint)
 

@@ -181,6 +181,25 @@ Requirements:
   a word inside the quotes; never cite a sentence that is not in the findings.
 - End with a "## Sources" section listing the sources you cited (it will be regenerated)."""
 
+NO_EVIDENCE_REPORT = """Today is {date}. The research found no source that answers this question; write a
+short final report that says so.
+{data_notice}
+
+Research brief:
+<brief>
+{brief}
+</brief>
+
+What was searched:
+{topics}
+
+Requirements:
+- Write in the language of the user's question ({language}); start with "# " and a title.
+- Say plainly, near the start, that the sources searched contain no information that answers the question.
+- Say what was searched, and suggest where an answer might be found or how to narrow the question.
+- Do not answer the question from your own knowledge, and cite nothing.
+- End with a short "## Limitations" section."""
+
 FIX_CITATION = """A citation in a research report failed the check: {problem}
 {data_notice}
 

@@ -32,6 +32,7 @@ from .common import (
     asave_notes,
     notes_markdown,
     run_dir,
+    run_record,
 )
 from .judge import judge_claims
 from .models import Meter, ModelCallError, describe, is_transient
@@ -80,6 +81,8 @@ class ReportNodes:
         ctx.progress(stage="final report")
         notes = [*(state.get("prior_notes") or []), *(state.get("notes") or [])]  # a follow-up builds on earlier findings
         cited = [n for n in notes if "<ref" in (n.get("findings") or "")]
+        if not cited and ctx.cfg.search_api.value != "none" and nothing_found(state):
+            return await self._no_evidence_report(ctx, state)
         if not cited and ctx.cfg.search_api.value != "none":
             path = await asave_notes(ctx.cfg, state, ctx.thread_id, ctx.checkpoint)
             failed = [e["message"] for e in state.get("errors") or []][-3:]
@@ -121,6 +124,26 @@ class ReportNodes:
         return {**ctx.usage_update(), **({"degradations": shortened} if shortened else {}),
                 "final_report": with_limitations(report, list(dict.fromkeys(limits)), extra, labels(lang)),
                 "stage": "final report"}
+
+    async def _no_evidence_report(self, ctx: NodeContext, state: ResearchState) -> dict:
+        """The searches worked and found nothing on the question: a short report that says
+        so, with no citations (any the model adds are removed), instead of a failed run."""
+        topics = "\n".join(f"- {e.get('topic', '')}" for e in state.get("research_log") or []) or "(none)"
+        lang = state.get("language") or await asyncio.to_thread(detect_language, state.get("question", ""))
+        prompt = prompts.NO_EVIDENCE_REPORT.format(
+            date=ctx.today, brief=state.get("research_brief", ""), topics=topics, data_notice=prompts.DATA_NOTICE,
+            language=language_name(lang))
+        try:
+            report = await ctx.meter.text(await ctx.model("final_report"), [HumanMessage(prompt)], what="report")
+        except ModelCallError as e:
+            path = await asave_notes(ctx.cfg, state, ctx.thread_id, ctx.checkpoint)
+            raise ResearchFailed("final_report_generation", str(e), str(path) if path else None) from e
+        report = _ANY_REF.sub("", report)
+        limit = "the sources searched hold no information that answers the question; nothing in this report is cited"
+        return {**ctx.usage_update(), "final_report": with_limitations(report, [limit], None, labels(lang)),
+                "stage": "final report",
+                "degradations": [error_record("final_report_generation", "no source answered the question; the "
+                                              "report says so and cites nothing", kind="no_evidence")]}
 
     async def check_citations(self, state: ResearchState, config, runtime) -> dict:
         """Code checks every quote against its page and every claim against its quotes; a
@@ -277,6 +300,21 @@ class ReportNodes:
                 "status": "completed", "stage": "done", "run_dir": files["dir"]}
 
 
+_ANY_REF = re.compile(r"<ref\b[^>]*>.*?</ref\s*>|</?ref\b[^>]*>", re.I | re.S)
+NO_SOURCES = "research unit failed: no sources were found"
+
+
+def nothing_found(state: dict) -> bool:
+    """Whether research ran and its searches simply found nothing on the question: every
+    unit either found no sources (a search that worked and returned nothing) or wrote
+    findings without a citation, no other error, and no budget cut research short."""
+    log = state.get("research_log") or []
+    if not log or state.get("budget_exhausted"):
+        return False
+    errors = state.get("errors") or []
+    return all(e.get("stage") == "researcher" and e.get("message") == NO_SOURCES for e in errors)
+
+
 def with_limitations(report: str, limits: list[str], always: list[str] | None = None,
                      words: dict | None = None) -> str:
     """The report, with a limitations section added by code when the model left it out:
@@ -333,8 +371,11 @@ def _write_outputs(cfg, state: dict, thread_id: str, markdown: str, sources: lis
     write_atomic(folder / "raw_notes.md", raw)
     if checkpoint:  # this folder's report belongs to this checkpoint (see run_dir)
         write_atomic(folder / RUN_MARKER, json.dumps({"thread": thread_id, "checkpoint": checkpoint}) + "\n")
+    record = run_record(cfg, state, thread_id)
+    write_atomic(folder / "run.json", json.dumps(record, ensure_ascii=False, indent=2) + "\n")
     files = {"dir": str(folder), **{k: str(v) for k, v in result.files.items()},
-             "notes": str(folder / "notes.md"), "raw_notes": str(folder / "raw_notes.md")}
+             "notes": str(folder / "notes.md"), "raw_notes": str(folder / "raw_notes.md"),
+             "run": str(folder / "run.json")}
     ui = result.files["markdown"].read_text(encoding="utf-8")
     return files, result.summary(), ui, degradations
 

@@ -1,0 +1,584 @@
+"""``deep-research eval``: evaluate run folders and question sets (registered on the main
+Typer app in cli.py)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Optional
+
+import typer
+from rich.console import Console
+from rich.markup import escape as _esc
+from rich.table import Table
+
+from .errors import UserError
+from .terminal import printable
+
+eval_app = typer.Typer(
+    no_args_is_help=True,
+    help="Evaluate reports: code checks of run folders, question sets, an LLM judge, comparisons, "
+         "DeepResearch Bench files.",
+)
+out = Console()
+err = Console(stderr=True, soft_wrap=True, highlight=False)
+
+JudgeModel = typer.Option(None, "--judge-model", help="provider:model of the judge, e.g. openai:gpt-4.1.")
+JudgeBaseUrl = typer.Option(None, "--judge-base-url", help="OpenAI-compatible server of the judge.")
+JudgeKeyEnv = typer.Option(None, "--judge-api-key-env", help="Environment variable holding the judge's API key.")
+JudgeMaxCalls = typer.Option(None, "--judge-max-calls", min=1, help="At most this many judge calls (default: no limit).")
+JudgeTimeout = typer.Option(180.0, "--judge-timeout", min=1.0, help="Timeout of one judge call (seconds).")
+
+
+def _say(text: str) -> None:
+    out.print(printable(text), markup=False, highlight=False, soft_wrap=True)
+
+
+def _warn(text: str) -> None:
+    err.print(f"[yellow]warning:[/yellow] {_esc(printable(text))}")
+
+
+def _table(t: Table) -> None:
+    """Print a table; when the output is not a terminal (a file, CI) at a width that fits it."""
+    (out if out.is_terminal else Console(width=160, highlight=False)).print(t)
+
+
+def _write_json(path: Path, value) -> None:
+    from .publish import write_atomic
+
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_atomic(path, json.dumps(value, ensure_ascii=False, indent=2) + "\n")
+    except OSError as e:
+        raise UserError(f"cannot write {path}: {e.strerror or e}") from None
+
+
+def _make_judge(model: str | None, base_url: str | None, api_key_env: str | None, max_calls: int | None,
+                timeout: float, *, required: bool = False):
+    if model is None:
+        if required:
+            raise UserError("this command needs a judge model: --judge-model provider:model (e.g. openai:gpt-4.1)")
+        return None
+    from .research.configuration import Configuration
+    from .research.report_judge import ReportJudge, judge_spec
+    from .research.runner import load_deps
+
+    cfg = Configuration.resolve({"configurable": {}}, {})
+    spec = judge_spec(model, base_url=base_url or cfg.model_base_url, api_key_env=api_key_env, timeout_s=timeout)
+    return ReportJudge.create(spec, factory=load_deps().model_factory, max_calls=max_calls,
+                              max_retries=cfg.max_retries, structured_output=cfg.structured_output,
+                              prices=cfg.model_prices)
+
+
+def _judge_cost_line(judge) -> str:
+    u = judge.usage
+    return (f"Judge: {u['calls']} call(s), {u['input_tokens'] + u['output_tokens']:,} tokens, "
+            f"${u['cost_usd']:.4f}" + (" (price unknown)" if not u["cost_usd"] and u["calls"] else ""))
+
+
+def _pct(v) -> str:
+    return "–" if v is None else f"{100 * v:.1f} %"
+
+
+# --- eval report ---------------------------------------------------------------------------
+@eval_app.command("report")
+def report_cmd(
+    dirs: list[Path] = typer.Argument(..., help="Run folders, or folders holding run folders."),
+    json_out: Path = typer.Option(Path("eval-report.json"), "--json", help="Where to write the JSON."),
+) -> None:
+    """Code checks of published runs: structure, citations, claims, sources, FACT-style
+    accuracy and the synthesis score."""
+    from .evaluation.checks import evaluate_run
+    from .evaluation.rundir import RunFolder, find_run_folders
+
+    folders = list(dict.fromkeys(f for d in dirs for f in find_run_folders(d)))
+    records = [{**evaluate_run(RunFolder.load(f)), "path": str(f)} for f in folders]
+    _table(report_table(records))
+    _write_json(json_out, {"runs": records})
+    _say(f"Wrote {json_out}")
+
+
+def report_table(records: list[dict]) -> Table:
+    """One column per run (a few runs), or one row per run (many)."""
+    if len(records) > 3:
+        return report_rows(records)
+    t = Table(title="Report checks", title_justify="left")
+    t.add_column("check", no_wrap=True)
+    for r in records:
+        name = r["run"]
+        t.add_column(printable(name if len(name) <= 28 else name[:12] + "…" + name[-15:]), justify="right")
+
+    def line(label: str, fn) -> None:
+        t.add_row(label, *(printable(str(fn(r))) for r in records))
+
+    line("words", lambda r: f"{r['structure']['words']:,}")
+    line("sections", lambda r: r["structure"]["sections"])
+    line("limitations section", lambda r: "yes" if r["structure"]["limitations"] else "no")
+    line("paragraphs without a citation", lambda r: f"{r['structure']['uncited_paragraphs']} of "
+                                                    f"{r['structure']['paragraphs']}")
+    line("citations", lambda r: r["citations"]["refs"])
+    line("  verified / repaired / unsupported", lambda r: f"{r['citations']['verified']} / "
+         f"{r['citations']['repaired']} / {r['citations']['unsupported']}")
+    line("  per 1,000 words", lambda r: f"{r['citations']['per_1000_words']:.1f}")
+    line("  links to the exact sentence", lambda r: f"{r['citations']['links_with_fragment']}")
+    line("claims", lambda r: r["claims"]["claims"])
+    line("  supported / differ / unchecked", lambda r: f"{r['claims']['supported']} / {r['claims']['unsupported']}"
+         f" / {r['claims']['unchecked']}")
+    line("sources cited", lambda r: r["citations"]["sources_cited"])
+    line("independent sources (sites, documents)", lambda r: r["citations"]["independent_sources"])
+    line("places where sources disagree", lambda r: r["claims"]["sources_disagree"])
+    line("citation accuracy (FACT-style)", lambda r: _pct(r["fact"]["accuracy"]))
+    line("effective citations", lambda r: r["fact"]["effective_citations"])
+    line("synthesis score", lambda r: r["synthesis"]["score"])
+    line("  coverage (" + ", ".join(sorted({r["synthesis"]["coverage_basis"] for r in records})) + ")",
+         lambda r: _pct(r["synthesis"]["coverage"]))
+    if any(r.get("usage") for r in records):
+        line("tokens", lambda r: f"{r['usage']['tokens']:,}" if r.get("usage") else "–")
+        line("cost", lambda r: f"${r['usage']['cost_usd']:.4f}" if r.get("usage") else "–")
+    return t
+
+
+def report_rows(records: list[dict]) -> Table:
+    t = Table(title="Report checks", title_justify="left")
+    cols = ["run", "words", "sections", "refs", "unsupported", "per 1k words", "claims ok/differ/?", "sources",
+            "disagree", "uncited ¶", "limits", "FACT acc.", "synthesis"]
+    for i, c in enumerate(cols):
+        t.add_column(c, justify="left" if i == 0 else "right", no_wrap=i == 0)
+    for r in records:
+        s, c, k = r["structure"], r["citations"], r["claims"]
+        name = r["run"] if len(r["run"]) <= 40 else r["run"][:20] + "…" + r["run"][-19:]
+        t.add_row(printable(name), f"{s['words']:,}", str(s["sections"]), str(c["refs"]), str(c["unsupported"]),
+                  f"{c['per_1000_words']:.1f}", f"{k['supported']}/{k['unsupported']}/{k['unchecked']}",
+                  str(c["independent_sources"]), str(k["sources_disagree"]),
+                  f"{s['uncited_paragraphs']}/{s['paragraphs']}", "yes" if s["limitations"] else "no",
+                  _pct(r["fact"]["accuracy"]), str(r["synthesis"]["score"]))
+    return t
+
+
+# --- eval run ------------------------------------------------------------------------------
+def _settings_file(path: Path | None) -> dict:
+    if path is None:
+        return {}
+    from .research.configuration import Configuration
+
+    try:
+        value = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise UserError(f"settings file {path} does not exist") from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise UserError(f"settings file {path} cannot be read: {e}") from None
+    except json.JSONDecodeError as e:
+        raise UserError(f"settings file {path} is not valid JSON ({e.msg}, line {e.lineno})") from None
+    if not isinstance(value, dict):
+        raise UserError(f"settings file {path} must hold a JSON object of settings")
+    unknown = sorted(set(value) - set(Configuration.model_fields))
+    if unknown:
+        raise UserError(f"settings file {path}: unknown setting(s) {', '.join(unknown)}")
+    return value
+
+
+@eval_app.command("run")
+def run_cmd(
+    questions: Path = typer.Argument(..., help="Question set (JSON Lines; DeepResearch Bench task files work too)."),
+    out_dir: Path = typer.Option(..., "--out", help="Folder for the runs, results and summary (resumable)."),
+    settings: Optional[Path] = typer.Option(None, "--settings", help="JSON object of settings for every question."),
+    model: Optional[str] = typer.Option(None, help="provider:model for every role."),
+    base_url: Optional[str] = typer.Option(None, help="OpenAI-compatible server for the research models."),
+    api_key_env: Optional[str] = typer.Option(None, help="Environment variable holding that server's API key."),
+    search: Optional[str] = typer.Option(None, "--search", help="tavily | local | none."),
+    corpus: Optional[Path] = typer.Option(None, help="Folder of documents to search (implies --search local)."),
+    corpus_base_url: Optional[str] = typer.Option(None, help="URL where the corpus documents are published."),
+    max_tokens: Optional[int] = typer.Option(None, help="Token budget of each question's research."),
+    max_cost: Optional[float] = typer.Option(None, help="Cost cap (USD) of each question's research."),
+    test_mode: bool = typer.Option(False, "--test-mode", help="Small limits for a cheap trial run."),
+    pdf: bool = typer.Option(False, "--pdf/--no-pdf", help="Write PDFs too (off by default for evaluations)."),
+    concurrency: int = typer.Option(2, "--concurrency", min=1, max=16, help="Questions researched at once."),
+    judge_model: Optional[str] = JudgeModel,
+    judge_base_url: Optional[str] = JudgeBaseUrl,
+    judge_api_key_env: Optional[str] = JudgeKeyEnv,
+    judge_max_calls: Optional[int] = JudgeMaxCalls,
+    judge_timeout: float = JudgeTimeout,
+    db: Optional[str] = typer.Option(None, "--db", help="A postgresql:// URL for the checkpoints (default: one "
+                                     "SQLite file per question in OUT/state/)."),
+) -> None:
+    """Research every question of a set (skipping finished ones), then evaluate each report."""
+    import asyncio
+
+    from .cli import _context_from_options
+    from .evaluation.questions import load_questions
+    from .research.evaluate import EvalRunner, EvalSettings
+    from .research.runner import is_postgres, load_deps
+
+    if db is not None and not is_postgres(db):
+        raise UserError("--db takes a postgresql:// URL; without it each question keeps its SQLite checkpoints "
+                        "in OUT/state/")
+    qs = load_questions(questions)
+    if search is not None and search.lower() not in ("tavily", "local", "none"):
+        raise UserError(f"--search must be tavily, local or none, not {search!r}")
+    if corpus is not None and not corpus.exists():
+        raise UserError(f"corpus {corpus} does not exist")
+    context = _settings_file(settings)
+    context.update(_context_from_options(search=search.lower() if search else None, corpus=corpus,
+                                         corpus_base_url=corpus_base_url, model=model, base_url=base_url,
+                                         api_key_env=api_key_env, max_tokens=max_tokens, max_cost=max_cost,
+                                         test_mode=test_mode, pdf=pdf))
+    if corpus is not None and search is None:
+        context["search_api"] = "local"
+    judge = _make_judge(judge_model, judge_base_url, judge_api_key_env, judge_max_calls, judge_timeout)
+    opts = EvalSettings(out=out_dir, context=context, db=db, concurrency=concurrency,
+                        judge=judge, questions_file=str(questions))
+    progress = EvalProgress(len(qs))
+    runner = EvalRunner(qs, opts, load_deps(), progress)
+    with progress:
+        results, summary = asyncio.run(runner.run())
+    _table(results_table(results))
+    for line in summary_lines(summary):
+        _say(line)
+    if judge is not None:
+        _say(_judge_cost_line(judge))
+    _say(f"Results in {out_dir}: summary.md, summary.json, results/, runs/")
+    ok = all(r["status"] in ("completed", "needs_clarification") for r in results) and \
+        summary["behaviour_passed"] == summary["behaviour_checks"] and not summary["judge_errors"]
+    raise typer.Exit(0 if ok else 1)
+
+
+class EvalProgress:
+    """A progress bar with cost so far (Rich), or one line per question when the output is
+    not a terminal."""
+
+    def __init__(self, total: int):
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeElapsedColumn,
+        )
+
+        self.total = total
+        self.tokens = 0
+        self.cost = 0.0
+        self.running: dict[str, str] = {}
+        self.live = out.is_terminal
+        self.progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                                 TextColumn("{task.fields[spend]}"), TimeElapsedColumn(), console=out,
+                                 transient=False) if self.live else None
+        self.task = None
+
+    def __enter__(self):
+        if self.progress is not None:
+            self.progress.__enter__()
+            self.task = self.progress.add_task("questions", total=self.total, spend=self._spend())
+        return self
+
+    def __exit__(self, *exc):
+        if self.progress is not None:
+            self.progress.__exit__(*exc)
+
+    def _spend(self) -> str:
+        return f"{self.tokens:,} tokens, ${self.cost:.4f}"
+
+    def _update(self, advance: int = 0) -> None:
+        if self.progress is None:
+            return
+        doing = ", ".join(f"{q} ({s})" for q, s in list(self.running.items())[:3])
+        self.progress.update(self.task, advance=advance, spend=self._spend(),
+                             description=f"questions{': ' + doing if doing else ''}")
+
+    def __call__(self, event: dict) -> None:
+        kind, qid = event["kind"], event.get("qid", "")
+        if kind == "usage":
+            for u in event["usage"].values():
+                self.tokens += int(u.get("input_tokens", 0)) + int(u.get("output_tokens", 0))
+                self.cost += float(u.get("cost_usd", 0.0))
+        elif kind in ("start", "resume"):
+            self.running[qid] = "resumed" if kind == "resume" else "started"
+            if not self.live and kind == "resume":
+                _say(f"[{qid}] resuming thread {event.get('thread_id')}")
+        elif kind == "stage":
+            self.running[qid] = event["stage"]
+        elif kind in ("done", "skip"):
+            self.running.pop(qid, None)
+            r = event["result"]
+            if kind == "skip":
+                self.tokens += int((r.get("usage") or {}).get("tokens") or 0)
+                self.cost += float((r.get("usage") or {}).get("cost_usd") or 0.0)
+            if self.progress is not None:
+                self._update(advance=1)
+            else:
+                what = "already done" if kind == "skip" else r["status"]
+                _say(f"[{qid}] {what}; so far {self._spend()}")
+            return
+        self._update()
+
+
+def results_table(results: list[dict]) -> Table:
+    from .evaluation.summary import table_rows
+
+    header, rows = table_rows(results)
+    t = Table(title="Evaluation", title_justify="left")
+    for i, h in enumerate(header):
+        t.add_column(h, justify="left" if i < 2 else "right", no_wrap=i == 0)
+    for r in rows:
+        t.add_row(*(printable(c) for c in r))
+    return t
+
+
+def summary_lines(s: dict) -> list[str]:
+    lines = [f"{s['completed']} of {s['questions']} question(s) completed ({s['failed']} failed); "
+             f"{s['seconds']:,.0f} s, {s['tokens']:,} tokens, ${s['cost_usd']:.4f}",
+             f"Citation accuracy (FACT-style, by code): {_pct(s['fact_accuracy'])}; effective citations per task: "
+             f"{s['effective_citations_per_task'] if s['effective_citations_per_task'] is not None else '–'}"]
+    if s["mean"]["synthesis"] is not None:
+        lines.append(f"Mean synthesis score: {s['mean']['synthesis']:.1f}")
+    if s["mean"]["judge"] is not None:
+        lines.append(f"Mean judge score: {s['mean']['judge']:.1f}" + (
+            f" (relative to the references: {s['mean']['judge_relative']:.1f}; 50 = on par)"
+            if s["mean"]["judge_relative"] is not None else ""))
+    if s["behaviour_checks"]:
+        lines.append(f"Behaviour checks passed: {s['behaviour_passed']} of {s['behaviour_checks']}")
+    if s["judge_errors"]:
+        lines.append(f"The judge gave no scores for {s['judge_errors']} question(s) (see summary.md)")
+    return lines
+
+
+# --- the judge -----------------------------------------------------------------------------
+def _task_of(run, question: str | None) -> str:
+    task = question or run.question
+    if not task:
+        raise UserError(f"{run.path} does not say what question it answers (no run.json or notes.md); "
+                        "give it with --question")
+    return task
+
+
+@eval_app.command("judge")
+def judge_cmd(
+    dirs: list[Path] = typer.Argument(..., help="Run folders, or folders holding run folders."),
+    judge_model: Optional[str] = JudgeModel,
+    reference: Optional[Path] = typer.Option(None, "--reference", help="A reference report (markdown) for "
+                                             "RACE-style relative scores."),
+    question: Optional[str] = typer.Option(None, "--question", help="The task, when a run folder does not say."),
+    judge_base_url: Optional[str] = JudgeBaseUrl,
+    judge_api_key_env: Optional[str] = JudgeKeyEnv,
+    judge_max_calls: Optional[int] = JudgeMaxCalls,
+    judge_timeout: float = JudgeTimeout,
+    json_out: Path = typer.Option(Path("eval-judge.json"), "--json", help="Where to write the JSON."),
+) -> None:
+    """Score reports with an LLM judge on the rubric (comprehensiveness, insight, instruction
+    following, readability), optionally against a reference report."""
+    import asyncio
+
+    from .evaluation.drb import article_from_run
+    from .evaluation.rundir import RunFolder, find_run_folders
+    from .inputs import read_text_file
+
+    ref_text = read_text_file(reference, "reference report") if reference else None
+    runs = [RunFolder.load(f) for f in dict.fromkeys(f for d in dirs for f in find_run_folders(d))]
+    tasks = [_task_of(r, question) for r in runs]
+    judge = _make_judge(judge_model, judge_base_url, judge_api_key_env, judge_max_calls, judge_timeout,
+                        required=True)
+
+    async def go():
+        return await asyncio.gather(*(judge.score(t, article_from_run(r), ref_text, key=r.name)
+                                      for r, t in zip(runs, tasks)))
+
+    results = asyncio.run(go())
+    _table(judge_table(runs, results))
+    for r, res in zip(runs, results):
+        if res.get("error"):
+            err.print(f"[red]{_esc(printable(r.name))}:[/red] {_esc(printable(res['error']))}")
+            continue
+        for k, c in res["criteria"].items():
+            _say(f"{r.name} · {k}: {c['justification']}")
+    _say(_judge_cost_line(judge))
+    _write_json(json_out, {"judge_model": judge.name, "runs": [{"run": r.name, "path": str(r.path), "question": t,
+                                                                **res} for r, t, res in zip(runs, tasks, results)]})
+    _say(f"Wrote {json_out}")
+    raise typer.Exit(1 if any(res.get("error") for res in results) else 0)
+
+
+def judge_table(runs, results) -> Table:
+    from .evaluation.rubric import CRITERIA
+
+    t = Table(title="Judge scores (0-10; overall 0-100)", title_justify="left")
+    t.add_column("criterion")
+    for r in runs:
+        t.add_column(printable(r.name[:28]), justify="right")
+    for key, (name, _, _) in CRITERIA.items():
+        cells = []
+        for res in results:
+            c = (res.get("criteria") or {}).get(key)
+            cells.append("–" if c is None else f"{c['score']:g}" + (
+                f" (ref {c['reference_score']:g})" if "reference_score" in c else ""))
+        t.add_row(name, *cells)
+    t.add_row("[bold]overall[/bold]", *("–" if res.get("overall") is None else f"{res['overall']:.1f}"
+                                       for res in results))
+    if any(res.get("relative") for res in results):
+        t.add_row("relative to the reference (50 = on par)",
+                  *("–" if not res.get("relative") else f"{res['relative']['overall']:.1f}" for res in results))
+    return t
+
+
+@eval_app.command("ab")
+def ab_cmd(
+    dir_a: Path = typer.Argument(..., help="Run folder A."),
+    dir_b: Path = typer.Argument(..., help="Run folder B (the same question)."),
+    judge_model: Optional[str] = JudgeModel,
+    question: Optional[str] = typer.Option(None, "--question", help="The task, when the run folders do not say."),
+    judge_base_url: Optional[str] = JudgeBaseUrl,
+    judge_api_key_env: Optional[str] = JudgeKeyEnv,
+    judge_timeout: float = JudgeTimeout,
+    json_out: Path = typer.Option(Path("eval-ab.json"), "--json", help="Where to write the JSON."),
+) -> None:
+    """Pairwise A/B comparison of two reports of the same question by the judge (both orders;
+    a side wins only when both orders agree)."""
+    import asyncio
+
+    from .evaluation.drb import article_from_run
+    from .evaluation.rundir import RunFolder
+
+    a, b = RunFolder.load(dir_a), RunFolder.load(dir_b)
+    task = _task_of(a, question)
+    if question is None and b.question and " ".join(b.question.split()) != " ".join(task.split()):
+        raise UserError("the two run folders answer different questions; A/B needs the same question "
+                        "(or give the task with --question)")
+    judge = _make_judge(judge_model, judge_base_url, judge_api_key_env, None, judge_timeout, required=True)
+    res = asyncio.run(judge.pairwise(task, article_from_run(a), article_from_run(b)))
+    if res.get("error"):
+        _fail(res["error"])
+    t = Table(title=f"A = {printable(a.name)}, B = {printable(b.name)}", title_justify="left")
+    for col in ("criterion", "winner", "why"):
+        t.add_column(col)
+    for k, c in res["criteria"].items():
+        t.add_row(k, c["winner"], printable(c["justification"]))
+    t.add_row("[bold]overall[/bold]", res["overall"], printable(res.get("justification", "")))
+    _table(t)
+    _say(_judge_cost_line(judge))
+    _write_json(json_out, {"a": str(a.path), "b": str(b.path), "question": task, "judge_model": judge.name, **res})
+    _say(f"Wrote {json_out}")
+
+
+def _fail(message: str):
+    err.print(f"[red]error:[/red] {_esc(printable(message))}")
+    raise typer.Exit(1)
+
+
+# --- compare -------------------------------------------------------------------------------
+@eval_app.command("compare")
+def compare_cmd(
+    a: Path = typer.Argument(..., help="An eval run's --out folder, or run folder(s)."),
+    b: Path = typer.Argument(..., help="The same for the other side."),
+    out_dir: Path = typer.Option(Path("eval-compare"), "--out", help="Where compare.md/.html/.json go."),
+    judge_model: Optional[str] = JudgeModel,
+    judge_base_url: Optional[str] = JudgeBaseUrl,
+    judge_api_key_env: Optional[str] = JudgeKeyEnv,
+    judge_max_calls: Optional[int] = JudgeMaxCalls,
+    judge_timeout: float = JudgeTimeout,
+) -> None:
+    """Compare two evaluations question by question: markdown, JSON and an HTML page with
+    charts (tokens, cost, time, citations, accuracy, judge scores). With --judge-model, the
+    judge also compares each pair of reports A/B."""
+    import asyncio
+
+    from .evaluation.compare import compare, write_comparison
+    from .evaluation.drb import article_from_run
+    from .evaluation.rundir import RunFolder
+
+    cmp = compare(a, b)
+    for n in cmp.notes:
+        _warn(n)
+    judge = _make_judge(judge_model, judge_base_url, judge_api_key_env, judge_max_calls, judge_timeout)
+    if judge is not None:
+        async def go():
+            keys, jobs = [], []
+            for k, ra, rb in cmp.pairs:
+                if ra.get("run_dir") and rb.get("run_dir"):
+                    keys.append(k)
+                    jobs.append(judge.pairwise(ra["question"], article_from_run(RunFolder.load(ra["run_dir"])),
+                                               article_from_run(RunFolder.load(rb["run_dir"]))))
+            return dict(zip(keys, await asyncio.gather(*jobs)))
+
+        cmp.pairwise = asyncio.run(go())
+    files = write_comparison(cmp, out_dir)
+    header, rows = cmp.summary_rows()
+    t = Table(title="Comparison", title_justify="left")
+    for i, h in enumerate(header):
+        t.add_column(printable(h), justify="left" if i == 0 else "right")
+    for r in rows:
+        t.add_row(*r)
+    _table(t)
+    if judge is not None:
+        _say(_judge_cost_line(judge))
+    _say(f"Wrote {files['markdown']}, {files['html'].name}, {files['json'].name} and charts/")
+
+
+# --- DeepResearch Bench --------------------------------------------------------------------
+@eval_app.command("export-drb")
+def export_drb_cmd(
+    sources: list[Path] = typer.Argument(..., help="Eval run --out folders and/or run folders."),
+    out_file: Path = typer.Option(..., "--out", help="The raw-data JSONL to write (<model>.jsonl)."),
+    tasks: Optional[Path] = typer.Option(None, "--tasks", help="DRB's query.jsonl: ids are taken from it "
+                                         "by matching the question text."),
+) -> None:
+    """Export reports as DeepResearch Bench raw data ({id, prompt, article} per line)."""
+    from .evaluation.drb import export_records, load_tasks, normalise_prompt, write_records
+    from .evaluation.rundir import RunFolder, find_run_folders
+
+    by_prompt = {normalise_prompt(t.question): t for t in load_tasks(tasks)} if tasks else None
+    items, skipped = [], []
+    for src in sources:
+        results = src / "results"
+        if results.is_dir():
+            for f in sorted(results.glob("*.json")):
+                r = json.loads(f.read_text(encoding="utf-8"))
+                if r.get("status") != "completed" or not r.get("run_dir"):
+                    skipped.append(f"{r.get('id')} ({r.get('status')})")
+                    continue
+                items.append((r.get("source_id", r.get("id")), r["question"], RunFolder.load(src / r["run_dir"]),
+                              r.get("language")))
+        else:
+            for folder in find_run_folders(src):
+                run = RunFolder.load(folder)
+                if not run.question:
+                    raise UserError(f"{folder} does not say what question it answers (no run.json or notes.md)")
+                items.append((None, run.question, run, None))
+    final = []
+    for rid, prompt, run, lang in items:
+        if by_prompt is not None:
+            task = by_prompt.get(normalise_prompt(prompt))
+            if task is None:
+                raise UserError(f"the question of {run.path} is not in {tasks}: {prompt[:80]!r}")
+            rid, prompt, lang = task.source_id, task.question, task.language or lang
+        if rid is None:
+            raise UserError(f"{run.path} has no task id; give DRB's task file with --tasks to match it")
+        final.append((rid, prompt, run, lang))
+    records = export_records(final)
+    write_records(records, out_file)
+    for s in skipped:
+        _warn(f"not exported: {s}")
+    missing = len(by_prompt) - len({str(r['id']) for r in records}) if by_prompt is not None else 0
+    _say(f"Wrote {len(records)} record(s) to {out_file}" + (f"; {missing} task(s) of {tasks} have no report"
+                                                            if missing else ""))
+
+
+@eval_app.command("import-drb")
+def import_drb_cmd(
+    tasks: Path = typer.Argument(..., help="DRB's task file (data/prompt_data/query.jsonl)."),
+    out_file: Path = typer.Option(..., "--out", help="The question set to write."),
+    references: Optional[Path] = typer.Option(None, "--references", help="DRB's reference articles (JSONL with "
+                                              "id and article), attached for RACE-style judging."),
+    language: Optional[str] = typer.Option(None, "--language", help="Only tasks in this language (en, zh)."),
+    limit: Optional[int] = typer.Option(None, "--limit", min=1, help="Only the first N tasks."),
+) -> None:
+    """Turn DeepResearch Bench's task file into a question set for ``eval run``."""
+    from .evaluation.drb import import_tasks
+
+    qs = import_tasks(tasks, out_file, references=references, language=language, limit=limit)
+    with_ref = sum(1 for q in qs if q.reference_text)
+    _say(f"Wrote {len(qs)} question(s) to {out_file}" + (f" ({with_ref} with a reference report)"
+                                                          if references else ""))
+
+
+def register(app: typer.Typer) -> None:
+    app.add_typer(eval_app, name="eval")
+

@@ -1,0 +1,282 @@
+"""Structural checks of a published run, citation accuracy the FACT way, and the synthesis
+score, all computed by code from the run folder.
+
+FACT (DeepResearch Bench) extracts (statement, URL) pairs from a report, removes duplicate
+pairs, asks a model whether each page supports its statement, and reports *citation
+accuracy* (supported / judged pairs) and *effective citations* (supported pairs per task).
+Here the pairs and their verdicts come from our own checks: a pair is supported when its
+quote was found on the page (verified or repaired) and the claim passed its claim check;
+unsupported when the quote is not on the page or the claim differs from it; unknown when no
+check could decide the claim (excluded from accuracy, as FACT excludes "unknown").
+
+The synthesis score (0-100) is the mean of three shares:
+* coverage: research topics of the plan whose sources the report cites (or, without a plan,
+  sentences of the research brief whose content words the cited claims use);
+* support: claims supported by their quotes / all claims;
+* diversity: independent sources cited (different sites or documents), up to
+  :data:`DIVERSITY_TARGET`, divided by it.
+Places where sources disagree are counted beside the score, not in it.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Iterable
+from urllib.parse import urlsplit, urlunsplit
+
+from ..citations.evidence import source_key
+from .rundir import RunFolder
+
+DIVERSITY_TARGET = 5
+MIN_PARAGRAPH_WORDS = 8
+COVERAGE_SHARE = 0.5  # share of a brief sentence's content words the cited claims must use
+
+_REF = re.compile(r"<ref\b[^>]*>.*?</ref>", re.S | re.I)
+_LINK = re.compile(r"\[([^\]\n]*)\]\((?:[^()\s]|\([^()\s]*\))*\)")
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
+_WORD = re.compile(r"[^\W_]+(?:['’.-][^\W_]+)*")
+_HEADING = re.compile(r"^(#{1,6})[ \t]+(.+?)[ \t#]*$")
+_LIMITATION_WORDS = ("limitation", "limites", "limite", "einschränkung", "grenzen", "limitacion", "limitación",
+                     "limitazion", "beperking", "局限", "限制", "制約", "限界", "한계")
+_SKIP_SECTIONS = ("sources", "references", "bibliography", "verified findings", "sources disagree", "参考", "来源",
+                  "quellen", "références", "fuentes")
+
+STOPWORDS = frozenset("""
+a an and are as at be been but by can could did do does for from had has have how i if in into is it its
+me my of on or our should so than that the their them then there these they this to was we were what when
+where which while who why will with would you your about also more most much many such other some any
+want know report english write research question questions brief please
+""".split())
+
+
+def count_words(text: str) -> int:
+    """Words of running text; each CJK character counts as one word (those scripts do not
+    separate words with spaces)."""
+    cjk = len(_CJK.findall(text))
+    return cjk + len(_WORD.findall(_CJK.sub(" ", text)))
+
+
+def _strip_url_fragment(url: str) -> str:
+    try:
+        p = urlsplit(url or "")
+    except ValueError:
+        return url or ""
+    return urlunsplit((p.scheme, p.netloc, p.path, p.query, ""))
+
+
+def _body_blocks(report_md: str) -> list[tuple[str, str]]:
+    """(section title, block) for each blank-line separated block of the report, before its
+    Sources section. The report's title (# heading) has section ''."""
+    section, out = "", []
+    in_fence = False
+    block: list[str] = []
+
+    def flush() -> None:
+        if block:
+            out.append((section, "\n".join(block)))
+            block.clear()
+
+    for line in report_md.splitlines():
+        if line.lstrip().startswith(("```", "~~~")):
+            in_fence = not in_fence
+        m = None if in_fence else _HEADING.match(line)
+        if m:
+            flush()
+            section = m.group(2).strip() if len(m.group(1)) > 1 else section
+            out.append(("#" * len(m.group(1)), m.group(2).strip()))
+            continue
+        if not line.strip() and not in_fence:
+            flush()
+            continue
+        block.append(line)
+    flush()
+    return out
+
+
+def _is_section(title: str, words: Iterable[str]) -> bool:
+    t = title.casefold()
+    return any(w in t for w in words)
+
+
+def structure(run: RunFolder) -> dict:
+    blocks = _body_blocks(run.report_md)
+    headings = [(kind, text) for kind, text in blocks if kind.startswith("#")]
+    title = next((text for kind, text in headings if kind == "#"), None)
+    sections = [text for kind, text in headings if kind == "##"]
+    body_sections = [s for s in sections if not _is_section(s, _SKIP_SECTIONS)]
+    paragraphs = uncited = 0
+    words = 0
+    for section, block in blocks:
+        if section.startswith("#") or _is_section(section, _SKIP_SECTIONS):
+            continue
+        text = _LINK.sub(r"\1", _REF.sub(" ", block))
+        words += count_words(text)
+        if _is_section(section, _LIMITATION_WORDS) or block.lstrip().startswith(("|", "```", "~~~", ">")):
+            continue
+        if count_words(text) < MIN_PARAGRAPH_WORDS:
+            continue
+        paragraphs += 1
+        if not _REF.search(block):
+            uncited += 1
+    return {
+        "title": title,
+        "sections": len(body_sections),
+        "section_titles": body_sections,
+        "words": words,
+        "paragraphs": paragraphs,
+        "uncited_paragraphs": uncited,
+        "limitations": any(_is_section(s, _LIMITATION_WORDS) for s in sections),
+        "tables": sum(1 for s, b in blocks if not s.startswith("#") and re.search(r"^\|.*\|\s*$\n^\|[ :|-]+\|",
+                                                                               b, re.M)),
+    }
+
+
+def citation_checks(run: RunFolder, words: int) -> dict:
+    cites = run.citations
+    summary = run.audit.get("summary") or {}
+    found = [c for c in cites if c.get("status") in ("verified", "repaired")]
+    keys = {source_key(c.get("url") or "", str(c.get("source_id"))) for c in found}
+    hosts = sorted({k[5:] for k in keys if k.startswith("site:")})
+    refs = len(cites)
+    return {
+        "refs": refs,
+        "verified": sum(1 for c in cites if c.get("status") == "verified"),
+        "repaired": sum(1 for c in cites if c.get("status") == "repaired"),
+        "unsupported": sum(1 for c in cites if c.get("status") == "unsupported"),
+        "per_1000_words": round(refs * 1000 / words, 2) if words else 0.0,
+        "links_with_fragment": sum(1 for c in found if c.get("fragment")),
+        "fragment_share": round(sum(1 for c in found if c.get("fragment")) / len(found), 4) if found else None,
+        "malformed_tags": int(summary.get("malformed_tags", 0) or 0),
+        "sources_cited": len({str(c.get("source_id")) for c in found}),
+        "independent_sources": len(keys),
+        "domains": len(hosts),
+        "domain_list": hosts,
+        "local_documents": sum(1 for k in keys if k.startswith("file:")),
+    }
+
+
+def claim_checks(run: RunFolder) -> dict:
+    claims = run.audit.get("claims")
+    if isinstance(claims, list):
+        statuses = [str(c.get("status")) for c in claims if isinstance(c, dict)]
+    else:  # an older audit: per-ref statuses only
+        statuses = [str(c.get("claim_status")) for c in run.citations if c.get("claim_status")]
+    confidence = [str(c.get("confidence")) for c in (claims or []) if isinstance(c, dict) and c.get("confidence")]
+    return {
+        "claims": len(statuses),
+        "supported": statuses.count("supported"),
+        "unsupported": statuses.count("unsupported"),
+        "unchecked": statuses.count("unchecked"),
+        "high_confidence": confidence.count("high"),
+        "sources_disagree": len(run.audit.get("sources_disagree") or []),
+    }
+
+
+def fact(citations: list[dict]) -> dict:
+    """Citation accuracy the FACT way (see the module docstring)."""
+    rank = {"unsupported": 2, "unknown": 1, "supported": 0}
+    pairs: dict[tuple[str, str], str] = {}
+    for c in citations:
+        statement = " ".join(str(c.get("claim") or "").split()) or " ".join(str(c.get("quote") or "").split())
+        url = _strip_url_fragment(str(c.get("url") or "")) or f"source:{c.get('source_id')}"
+        if c.get("status") not in ("verified", "repaired"):
+            verdict = "unsupported"
+        elif c.get("claim_status") == "supported":
+            verdict = "supported"
+        elif c.get("claim_status") == "unsupported":
+            verdict = "unsupported"
+        else:
+            verdict = "unknown"
+        key = (statement.casefold(), url)
+        if key not in pairs or rank[verdict] > rank[pairs[key]]:
+            pairs[key] = verdict  # a duplicated pair counts once, with its worst verdict
+    verdicts = list(pairs.values())
+    supported, unsupported = verdicts.count("supported"), verdicts.count("unsupported")
+    judged = supported + unsupported
+    return {
+        "statements": len(verdicts),
+        "supported": supported,
+        "unsupported": unsupported,
+        "unknown": verdicts.count("unknown"),
+        "accuracy": round(supported / judged, 4) if judged else None,
+        "accuracy_strict": round(supported / len(verdicts), 4) if verdicts else None,
+        "effective_citations": supported,
+    }
+
+
+def content_words(text: str) -> set[str]:
+    words = {w.casefold() for w in _WORD.findall(_CJK.sub(" ", text))}
+    out = {w for w in words if len(w) >= 4 and w not in STOPWORDS}
+    return out | set(_CJK.findall(text))
+
+
+def brief_items(brief: str) -> list[str]:
+    """Sub-questions of a brief: its questions, else its sentences with three or more content
+    words (a sentence about the report's language is not a question)."""
+    sentences = [s.strip() for s in re.split(r"(?<=[.?!。？！])\s*|\n+", brief) if s.strip()]
+    questions = [s for s in sentences if s.endswith(("?", "？"))]
+    items = questions or [s for s in sentences if len(content_words(s)) >= 3]
+    return [s for s in items if not re.search(r"\b(report|write|answer)\b.*\b(in|language)\b", s, re.I)]
+
+
+def synthesis(run: RunFolder, claims: dict, cites: dict) -> dict:
+    plan, origin = run.plan()
+    found = [c for c in run.citations if c.get("status") in ("verified", "repaired")]
+    cited_ids = {str(c.get("source_id")) for c in found}
+    items: list[dict] = []
+    note = ""
+    if plan:
+        for p in plan:
+            covered = bool(set(p["sources"]) & cited_ids)
+            items.append({"item": p["topic"], "covered": covered})
+        basis = "plan"
+        note = f"research topics of the plan ({origin}) with a source the report cites"
+    else:
+        brief = run.brief or ""
+        questions = brief_items(brief)
+        claim_words = content_words(" ".join(str(c.get("claim") or "") for c in found))
+        for q in questions:
+            need = content_words(q)
+            hit = len(need & claim_words)
+            items.append({"item": q, "covered": bool(need) and hit >= max(2, round(COVERAGE_SHARE * len(need)))})
+        basis = "brief" if questions else "none"
+        note = ("the run has no plan; sentences of the research brief whose content words the cited claims use"
+                if questions else "the run has no plan and no research brief: coverage cannot be measured")
+    coverage = round(sum(i["covered"] for i in items) / len(items), 4) if items else None
+    support = round(claims["supported"] / claims["claims"], 4) if claims["claims"] else 0.0
+    diversity = round(min(cites["independent_sources"], DIVERSITY_TARGET) / DIVERSITY_TARGET, 4)
+    parts = [x for x in (coverage, support, diversity) if x is not None]
+    return {
+        "score": round(100 * sum(parts) / len(parts), 1),
+        "coverage": coverage,
+        "coverage_basis": basis,
+        "coverage_note": note,
+        "coverage_items": items,
+        "supported_share": support,
+        "diversity": diversity,
+        "independent_sources": cites["independent_sources"],
+        "contradictions_found": claims["sources_disagree"],
+    }
+
+
+def evaluate_run(run: RunFolder) -> dict:
+    """All code checks of one run folder, as JSON-ready data."""
+    struct = structure(run)
+    cites = citation_checks(run, struct["words"])
+    claims = claim_checks(run)
+    usage = None
+    if run.run and isinstance(run.run.get("usage"), dict):
+        u = run.run["usage"]
+        usage = {"tokens": sum(int(v.get("input_tokens", 0)) + int(v.get("output_tokens", 0)) for v in u.values()),
+                 "cost_usd": round(sum(float(v.get("cost_usd", 0.0)) for v in u.values()), 6),
+                 "model_calls": sum(int(v.get("calls", 0)) for v in u.values())}
+    return {
+        "run": run.name,
+        "question": run.question,
+        "structure": struct,
+        "citations": cites,
+        "claims": claims,
+        "fact": fact(run.citations),
+        "synthesis": synthesis(run, claims, cites),
+        "usage": usage,
+    }

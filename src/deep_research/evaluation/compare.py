@@ -1,0 +1,268 @@
+"""Comparing two evaluations (or two run folders) question by question: a markdown report,
+SVG charts and a self-contained HTML page (charts inline, no scripts, nothing remote).
+
+Charts are drawn with matplotlib's SVG backend: it works offline, needs no browser or
+JavaScript, and the SVG is embedded in the page as it is.
+"""
+
+from __future__ import annotations
+
+import html
+import io
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..publish import write_atomic
+from .checks import evaluate_run
+from .rundir import EvalInputError, RunFolder, find_run_folders
+from .summary import _fmt, markdown_table, row
+
+METRICS = [("tokens", "Tokens", ""), ("cost_usd", "Cost (USD)", "usd"), ("seconds", "Time (s)", ""),
+           ("refs", "Citations", ""), ("fact_accuracy", "Citation accuracy (FACT-style)", "pct"),
+           ("effective_citations", "Effective citations", ""), ("synthesis", "Synthesis score", ""),
+           ("judge", "Judge score (0-100)", "")]
+COLORS = ("#3b6ea8", "#d98b2b")
+
+
+@dataclass
+class Side:
+    label: str
+    records: dict[str, dict] = field(default_factory=dict)  # key -> row(...) + question
+
+
+def _key(text: str) -> str:
+    return " ".join((text or "").split()).casefold()
+
+
+def load_side(path: str | Path, label: str | None = None) -> Side:
+    """An eval run's output folder (results/*.json) or run folder(s)."""
+    p = Path(path)
+    side = Side(label or p.name or str(p))
+    results = p / "results"
+    if results.is_dir():
+        for f in sorted(results.glob("*.json")):
+            try:
+                r = json.loads(f.read_text(encoding="utf-8"))
+            except (OSError, ValueError) as e:
+                raise EvalInputError(f"{f} cannot be read: {e}") from None
+            side.records[str(r.get("id"))] = {**row(r), "question": r.get("question") or "",
+                                              "run_dir": str(p / r["run_dir"]) if r.get("run_dir") else None}
+        if not side.records:
+            raise EvalInputError(f"{p} has a results folder with no results")
+        return side
+    for folder in find_run_folders(p):
+        run = RunFolder.load(folder)
+        checks = evaluate_run(run)
+        usage = checks.get("usage") or {}
+        result = {"id": run.name, "status": "completed", "checks": checks,
+                  "usage": {"tokens": usage.get("tokens"), "cost_usd": usage.get("cost_usd")}}
+        side.records[run.name] = {**row(result), "question": run.question or run.name, "run_dir": str(folder)}
+    return side
+
+
+def pair(a: Side, b: Side) -> tuple[list[tuple[str, dict, dict]], list[str]]:
+    """Records of the same question on both sides: by id, else by question text; two
+    single runs are paired as given. Returns the pairs and notes."""
+    notes: list[str] = []
+    common = [k for k in a.records if k in b.records]
+    if common:
+        pairs = [(k, a.records[k], b.records[k]) for k in common]
+    else:
+        by_q = {_key(r["question"]): k for k, r in b.records.items()}
+        pairs = [(ka, ra, b.records[by_q[_key(ra["question"])]]) for ka, ra in a.records.items()
+                 if _key(ra["question"]) in by_q]
+        if not pairs and len(a.records) == len(b.records) == 1:
+            (ka, ra), (_, rb) = next(iter(a.records.items())), next(iter(b.records.items()))
+            pairs = [(ka, ra, rb)]
+            if _key(ra["question"]) != _key(rb["question"]):
+                notes.append("the two runs answer different questions")
+    if not pairs:
+        raise EvalInputError(f"{a.label} and {b.label} have no question in common")
+    only = len(a.records) + len(b.records) - 2 * len(pairs)
+    if only:
+        notes.append(f"{only} question(s) answered on one side only are left out")
+    return pairs, notes
+
+
+def _short(text: str, n: int = 18) -> str:
+    return text if len(text) <= n else text[: n - 1] + "…"
+
+
+def chart_svg(title: str, labels: list[str], a: list[float | None], b: list[float | None],
+              names: tuple[str, str]) -> str:
+    """A grouped bar chart (A and B per question) as an SVG document."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    plt.rcParams["svg.hashsalt"] = "deep-research-eval"  # stable element ids
+    plt.rcParams["svg.fonttype"] = "none"  # text stays text (smaller, searchable)
+    width = max(4.5, 1.0 + 0.9 * len(labels))
+    fig, ax = plt.subplots(figsize=(min(width, 14), 2.8))
+    xs = range(len(labels))
+    for i, (vals, name) in enumerate(((a, names[0]), (b, names[1]))):
+        ax.bar([x + (i - 0.5) * 0.38 for x in xs], [v if v is not None else 0 for v in vals], 0.38,
+               label=name, color=COLORS[i])
+    ax.set_xticks(list(xs))
+    ax.set_xticklabels([_short(x) for x in labels], rotation=20 if len(labels) > 4 else 0, ha="right"
+                       if len(labels) > 4 else "center", fontsize=8)
+    ax.set_title(title, fontsize=10, loc="left")
+    ax.tick_params(axis="y", labelsize=8)
+    ax.spines[["top", "right"]].set_visible(False)
+    ax.legend(fontsize=8, frameon=False)
+    fig.tight_layout()
+    buf = io.StringIO()
+    fig.savefig(buf, format="svg", metadata={"Date": None, "Creator": None})
+    plt.close(fig)
+    svg = buf.getvalue()
+    return svg[svg.find("<svg"):]
+
+
+def _totals(records: list[dict], key: str) -> float | None:
+    vals = [r[key] for r in records if r.get(key) is not None]
+    if not vals:
+        return None
+    if key in ("fact_accuracy", "synthesis", "judge"):
+        return sum(vals) / len(vals)
+    return sum(vals)
+
+
+@dataclass
+class Comparison:
+    a: Side
+    b: Side
+    pairs: list[tuple[str, dict, dict]]
+    notes: list[str]
+    pairwise: dict[str, dict] = field(default_factory=dict)  # key -> judge's A/B verdict
+
+    def metrics(self) -> list[tuple[str, str, str]]:
+        return [m for m in METRICS if any(ra.get(m[0]) is not None or rb.get(m[0]) is not None
+                                          for _, ra, rb in self.pairs)]
+
+    def as_json(self) -> dict:
+        return {"a": self.a.label, "b": self.b.label, "notes": self.notes,
+                "questions": [{"key": k, "question": ra["question"], "a": ra, "b": rb,
+                               "pairwise": self.pairwise.get(k)} for k, ra, rb in self.pairs],
+                "totals": {m: {"a": _totals([p[1] for p in self.pairs], m),
+                               "b": _totals([p[2] for p in self.pairs], m)} for m, _, _ in self.metrics()}}
+
+    def summary_rows(self) -> tuple[list[str], list[list[str]]]:
+        rows = []
+        for m, name, kind in self.metrics():
+            ta, tb = _totals([p[1] for p in self.pairs], m), _totals([p[2] for p in self.pairs], m)
+            agg = "mean" if m in ("fact_accuracy", "synthesis", "judge") else "total"
+            rows.append([f"{name} ({agg})", _fmt(ta, kind), _fmt(tb, kind)])
+        if self.pairwise:
+            wins = [v.get("overall") for v in self.pairwise.values() if not v.get("error")]
+            rows.append(["Judge A/B (wins)", str(wins.count("A")), str(wins.count("B"))])
+        return ["metric", self.a.label, self.b.label], rows
+
+    def question_rows(self) -> tuple[list[str], list[list[str]]]:
+        header = ["question"] + [f"{name} A / B" for _, name, _ in self.metrics()]
+        if self.pairwise:
+            header.append("judge A/B")
+        rows = []
+        for k, ra, rb in self.pairs:
+            cells = [_short(k, 40)] + [f"{_fmt(ra.get(m), kind)} / {_fmt(rb.get(m), kind)}"
+                                       for m, _, kind in self.metrics()]
+            if self.pairwise:
+                v = self.pairwise.get(k) or {}
+                cells.append(v.get("overall") or ("error" if v.get("error") else "–"))
+            rows.append(cells)
+        return header, rows
+
+    def charts(self) -> dict[str, str]:
+        labels = [k for k, _, _ in self.pairs]
+        return {m: chart_svg(name, labels, [ra.get(m) for _, ra, _ in self.pairs],
+                             [rb.get(m) for _, _, rb in self.pairs], (f"A: {self.a.label}", f"B: {self.b.label}"))
+                for m, name, _ in self.metrics()}
+
+
+def compare(path_a: str | Path, path_b: str | Path) -> Comparison:
+    a, b = load_side(path_a), load_side(path_b)
+    if a.label == b.label:
+        a.label, b.label = f"A ({a.label})", f"B ({b.label})"
+    pairs, notes = pair(a, b)
+    return Comparison(a, b, pairs, notes)
+
+
+def _svg_safe(svg: str) -> str:
+    """matplotlib's SVG, with anything that could run or fetch removed (there is none;
+    this is a guard, the page promises no scripts and nothing remote)."""
+    svg = re.sub(r"<metadata\b.*?</metadata>", "", svg, flags=re.S | re.I)
+    svg = re.sub(r"<script\b.*?</script>", "", svg, flags=re.S | re.I)
+    return re.sub(r"\s(?:on\w+|xlink:href|href)\s*=\s*\"(?!#)[^\"]*\"", "", svg)
+
+
+def write_comparison(cmp: Comparison, out_dir: str | Path) -> dict[str, Path]:
+    out = Path(out_dir)
+    try:
+        (out / "charts").mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise EvalInputError(f"cannot create {out}: {e.strerror or e}") from None
+    charts = cmp.charts()
+    for m, svg in charts.items():
+        write_atomic(out / "charts" / f"{m}.svg", svg)
+    sh, srows = cmp.summary_rows()
+    qh, qrows = cmp.question_rows()
+    md = [f"# Comparison: {cmp.a.label} vs {cmp.b.label}", "", f"A = {cmp.a.label}, B = {cmp.b.label}; "
+          f"{len(cmp.pairs)} question(s) in common.", ""]
+    md += [f"> {n}" for n in cmp.notes] + ([""] if cmp.notes else [])
+    md += ["## Totals", "", markdown_table(sh, srows), "", "## Per question", "", markdown_table(qh, qrows), ""]
+    md += ["## Charts", ""] + [f"![{name}](charts/{m}.svg)" for m, name, _ in cmp.metrics()] + [""]
+    judged = {k: v for k, v in cmp.pairwise.items() if not v.get("error")}
+    if judged:
+        md += ["## Judge: A/B", ""]
+        for k, v in judged.items():
+            md.append(f"- **{k}**: overall {v['overall']} — " + "; ".join(
+                f"{c}: {x['winner']}" for c, x in v["criteria"].items()) + f". {v.get('justification', '')}")
+        md.append("")
+    files = {"markdown": out / "compare.md", "html": out / "compare.html", "json": out / "compare.json"}
+    write_atomic(files["markdown"], "\n".join(md))
+    write_atomic(files["json"], json.dumps(cmp.as_json(), ensure_ascii=False, indent=2) + "\n")
+    write_atomic(files["html"], _html(cmp, charts, (sh, srows), (qh, qrows)))
+    return files
+
+
+def _html_table(header: list[str], rows: list[list[str]]) -> str:
+    e = html.escape
+    head = "".join(f"<th>{e(h)}</th>" for h in header)
+    body = "".join("<tr>" + "".join(f"<td>{e(c)}</td>" for c in r) + "</tr>" for r in rows)
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+def _html(cmp: Comparison, charts: dict[str, str], summary, questions) -> str:
+    e = html.escape
+    notes = "".join(f"<p class=note>{e(n)}</p>" for n in cmp.notes)
+    figs = "".join(f"<figure>{_svg_safe(svg)}</figure>" for svg in charts.values())
+    judged = {k: v for k, v in cmp.pairwise.items() if not v.get("error")}
+    judge = ""
+    if judged:
+        items = "".join(f"<li><b>{e(k)}</b>: overall {e(v['overall'])}. {e(v.get('justification', ''))}</li>"
+                        for k, v in judged.items())
+        judge = f"<h2>Judge: A/B</h2><ul>{items}</ul>"
+    return f"""<!doctype html>
+<html lang="en"><head><meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
+<title>Comparison: {e(cmp.a.label)} vs {e(cmp.b.label)}</title>
+<style>
+body {{ font-family: system-ui, sans-serif; margin: 2rem auto; max-width: 72rem; padding: 0 1rem; color: #222; }}
+table {{ border-collapse: collapse; margin: 1rem 0; font-size: .9rem; }}
+th, td {{ border: 1px solid #ccc; padding: .3rem .6rem; text-align: right; }}
+th:first-child, td:first-child {{ text-align: left; }}
+thead {{ background: #f2f2f2; }}
+figure {{ margin: 1rem 0; }} figure svg {{ max-width: 100%; height: auto; }}
+.note {{ color: #8a5a00; }}
+</style></head><body>
+<h1>Comparison</h1>
+<p>A = {e(cmp.a.label)}, B = {e(cmp.b.label)}; {len(cmp.pairs)} question(s) in common.</p>
+{notes}
+<h2>Totals</h2>{_html_table(*summary)}
+<h2>Per question</h2>{_html_table(*questions)}
+<h2>Charts</h2>{figs}
+{judge}
+</body></html>
+"""
