@@ -18,6 +18,7 @@ from ..citations.model import Verdict
 from ..citations.refs import replace_spans
 from .assets import templates_dir
 from .markdown import split_sources_section
+from .safety import link_allowed, local_file_urls, render_input
 
 # What report markdown may produce. Everything else (script, iframe, object, style, img,
 # forms, event handlers, javascript:/data: URLs) is removed.
@@ -36,11 +37,18 @@ _ATTRS = {
     "ol": {"start"},
 }
 _URL_SCHEMES = {"http", "https", "file", "mailto"}
-_IMAGE = re.compile(r"!\[([^\]]*)\]\(([^)\s]*)(?:\s+\"[^\"]*\")?\)")
-_TITLE = re.compile(r"\A\s*#[ \t]+(.+?)[ \t]*#*[ \t]*$", re.M)
+_TITLE = re.compile(r"\A\s*#[ \t]+([^\n]*)")
 
 
-def sanitize(html: str) -> str:
+def sanitize(html: str, local_files: frozenset[str] = frozenset()) -> str:
+    """Only the tags and attributes above; links only where ``safety.link_allowed`` says
+    (file: only to the report's cited local sources)."""
+
+    def keep(tag: str, attr: str, value: str) -> str | None:
+        if attr == "href" and not link_allowed(value, local_files):
+            return None
+        return value
+
     return nh3.clean(
         html,
         tags=_TAGS,
@@ -50,6 +58,7 @@ def sanitize(html: str) -> str:
         url_schemes=_URL_SCHEMES,
         filter_style_properties={"text-align"},
         link_rel="noopener noreferrer",
+        attribute_filter=keep,
     )
 
 
@@ -58,7 +67,13 @@ def split_title(markdown: str) -> tuple[str | None, str]:
     m = _TITLE.match(markdown)
     if not m:
         return None, markdown
-    return m.group(1).strip(), markdown[m.end():].lstrip("\n")
+    title = m.group(1).rstrip(" \t\r")
+    closed = title.rstrip("#")  # an optional closing sequence of #s after a space
+    if closed != title and (not closed or closed[-1] in " \t"):
+        title = closed
+    if not title.strip():
+        return None, markdown
+    return title.strip(), markdown[m.end():].lstrip("\n")
 
 
 @lru_cache(maxsize=1)
@@ -130,14 +145,20 @@ def render_html(
     body_md = replace_spans(report.parsed.markdown, edits)
     body_md, sources_heading = split_sources_section(body_md)
     found_title, body_md = split_title(body_md)
-    body_md = _IMAGE.sub(lambda m: f"[Image: {m.group(1) or 'untitled'}]({m.group(2)})", body_md)
+    local_files = local_file_urls(report.sources)
+    body_md = render_input(body_md, local_files).text
     converter = md_lib.Markdown(
         extensions=["tables", "fenced_code", "toc", "sane_lists"],
         extension_configs={"toc": {"toc_depth": "2-3", "permalink": False}},
         output_format="html",
     )
-    body_html = sanitize(converter.convert(body_md))
-    toc_html = sanitize(getattr(converter, "toc", "") or "")
+    try:
+        converted = converter.convert(body_md)
+    except RecursionError:  # the input limits should prevent it; never fail the report for it
+        converted = f"<pre>{escape(body_md)}</pre>"
+        converter.toc = ""
+    body_html = sanitize(converted, local_files)
+    toc_html = sanitize(getattr(converter, "toc", "") or "", local_files)
     badges = {token(c.ref.index): _badge(c) for c in report.citations}
     if badges:
         pattern = re.compile("|".join(re.escape(t) for t in badges))

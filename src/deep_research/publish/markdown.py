@@ -5,17 +5,18 @@
 * Linked markdown turns each ref into a numbered citation link ``[N](fragment-url)``.
 
 Both end with a Sources section built from the citations; a Sources/References section
-the model wrote itself is replaced, because its entries were not checked.
+the model wrote itself is replaced, because its entries were not checked. Both pass the
+output policy (``safety.py``): no raw HTML, no images, no links but safe ones.
 """
 
 from __future__ import annotations
 
-import html
 import re
 
 from ..citations.check import Citation, CitationReport, safe_link
 from ..citations.model import Verdict
 from ..citations.refs import replace_spans
+from .safety import local_file_urls, safe_markdown
 
 _SOURCES_HEADING = re.compile(
     r"^(#{1,6})[ \t]*(sources|references|bibliography|works cited|citations|quellen|"
@@ -61,7 +62,8 @@ def ui_markdown(report: CitationReport, sources_heading: str = "Sources") -> str
             tag = f'<ref id="{c.source.id}">"{_escape_quote(_quote_text(c))}"</ref>'
             edits.append((c.ref.start, c.ref.end, tag))
     body, found_heading = split_sources_section(replace_spans(report.parsed.markdown, edits))
-    return body.rstrip() + "\n\n" + _sources_markdown(report, found_heading or sources_heading, ids=True)
+    md = body.rstrip() + "\n\n" + _sources_markdown(report, found_heading or sources_heading, ids=True)
+    return safe_markdown(md, local_files=local_file_urls(report.sources), keep_refs=True).text
 
 
 _REF_MARKUP = re.compile(r"</?ref\b[^>]*>?", re.I)
@@ -84,8 +86,8 @@ def linked_markdown(report: CitationReport, sources_heading: str = "Sources") ->
     edits += [(p.start, p.end, _REF_MARKUP.sub("", md[p.start:p.end])) for p in report.parsed.problems
               if 0 <= p.start < p.end and not any(p.start < b and a < p.end for a, b in cited)]
     body, found_heading = split_sources_section(replace_spans(report.parsed.markdown, edits))
-    body = defuse_unsafe_links(body)
-    return body.rstrip() + "\n\n" + _sources_markdown(report, found_heading or sources_heading, ids=False)
+    md = body.rstrip() + "\n\n" + _sources_markdown(report, found_heading or sources_heading, ids=False)
+    return safe_markdown(md, local_files=local_file_urls(report.sources)).text
 
 
 def _sources_markdown(report: CitationReport, heading: str, *, ids: bool) -> str:
@@ -97,50 +99,6 @@ def _sources_markdown(report: CitationReport, heading: str, *, ids: bool) -> str
         url = safe_link(s.url) or _md_text(s.url)  # a javascript: or data: URL is shown, never linked
         lines.append(f"[{number}] {title}{ident}: {url}  ")
     return "\n".join(lines).rstrip() + "\n"
-
-
-# --- links a renderer must not follow -------------------------------------------------------
-# The markdown outputs link only what the HTML may link (see html._URL_SCHEMES); a link with
-# any other scheme (javascript:, data:, vbscript:, …) is written so that no markdown renderer
-# makes a link of it, its text kept. Relative links and #anchors are left alone.
-_SAFE_SCHEMES = frozenset({"http", "https", "file", "mailto"})
-_SCHEME = re.compile(r"([a-z][a-z0-9+.\-]*):")
-_IGNORED_IN_URL = re.compile(r"[\x00-\x20\x7f\\]+")  # browsers drop tabs/newlines; CommonMark escapes
-_DEST = r"(<[^<>\n]*>|\S+)"
-_INLINE_LINK = re.compile(r"\]\(([ \t]*\n?[ \t]*)" + _DEST)  # [text](url) and ![alt](url)
-_LINK_DEFINITION = re.compile(r"(\[(?:[^\[\]\\\n]|\\.){1,999})\]:([ \t]*\n?[ \t]*)" + _DEST)  # [id]: url
-_AUTOLINK = re.compile(r"<([A-Za-z][A-Za-z0-9+.\-]{1,31}:[^\s<>]*)>")  # <scheme:...>
-_HTML_TAG = re.compile(r"<[A-Za-z][A-Za-z0-9-]*(?:[^<>\"']|\"[^\"]*\"|'[^']*')*>")
-_URL_ATTR = re.compile(
-    r"(?:^|[\s\"'/])(?:href|src|action|formaction|xlink:href|data|poster|background)\s*=\s*"
-    r"(\"[^\"]*\"|'[^']*'|[^\s\"'>]+)", re.I)
-
-
-def unsafe_url(url: str) -> bool:
-    """True if ``url`` has a scheme other than http, https, file and mailto, however written
-    (character references, case, tabs, backslash escapes)."""
-    for _ in range(3):
-        decoded = html.unescape(url)
-        if decoded == url:
-            break
-        url = decoded
-    url = _IGNORED_IN_URL.sub("", url).lower().lstrip("<\"'")
-    m = _SCHEME.match(url)
-    return bool(m) and m.group(1) not in _SAFE_SCHEMES
-
-
-def defuse_unsafe_links(md: str) -> str:
-    """``md`` with every link, link definition, autolink and HTML tag whose URL is unsafe
-    turned into plain text."""
-    md = _INLINE_LINK.sub(
-        lambda m: "]\\(" + m.group(1) + m.group(2) if unsafe_url(m.group(2)) else m.group(0), md)
-    md = _LINK_DEFINITION.sub(
-        lambda m: m.group(1) + "]\\:" + m.group(2) + m.group(3) if unsafe_url(m.group(3)) else m.group(0), md)
-    md = _AUTOLINK.sub(lambda m: "&lt;" + m.group(0)[1:] if unsafe_url(m.group(1)) else m.group(0), md)
-    return _HTML_TAG.sub(
-        lambda m: "&lt;" + m.group(0)[1:]
-        if any(unsafe_url(v.group(1).strip("\"'")) for v in _URL_ATTR.finditer(m.group(0))) else m.group(0),
-        md)
 
 
 def _md_text(text: str) -> str:
