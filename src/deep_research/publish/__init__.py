@@ -17,6 +17,7 @@ from .files import inside, prepare_out_dir
 from .html import render_html
 from .markdown import linked_markdown, ui_markdown
 from .pdf import render_pdf
+from .safety import MAX_RENDER_CHARS, local_file_urls, safe_markdown
 
 FILES = {
     "markdown": "report.md",
@@ -35,6 +36,7 @@ class PublishResult:
     report: CitationReport
     refused_fetches: list[str] = field(default_factory=list)
     timings: dict[str, float] = field(default_factory=dict)
+    output_policy: dict = field(default_factory=dict)  # what the output policy changed (audit.json)
 
     def summary(self) -> dict:
         r = self.report
@@ -85,6 +87,16 @@ def detect_lang(text: str) -> str:
     return "en"
 
 
+def output_policy(markdown: str, report: CitationReport) -> dict:
+    """What the output policy (safety.py) changed in the model's markdown: raw HTML
+    escaped, images turned into links, links defused, blocks shown degraded."""
+    audit = safe_markdown(markdown, local_files=local_file_urls(report.sources), keep_refs=True).audit()
+    if len(markdown) > MAX_RENDER_CHARS:
+        audit["degraded"].append({"line": None, "reason": f"the report is longer than {MAX_RENDER_CHARS:,} "
+                                  "characters: HTML and PDF show the first part"})
+    return audit
+
+
 def publish_report(
     markdown: str,
     sources: Iterable[Source],
@@ -109,6 +121,7 @@ def publish_report(
     html = render_html(report, title=title, date=date, lang=detect_lang(markdown))
     write_atomic(files["html"], html)
     timings["markdown_html_s"] = time.perf_counter() - t
+    policy = output_policy(markdown, report)
     refused: list[str] = []
     if pdf:
         t = time.perf_counter()
@@ -119,7 +132,7 @@ def publish_report(
         finally:
             tmp_pdf.unlink(missing_ok=True)
         timings["pdf_s"] = time.perf_counter() - t
-    result = PublishResult(out, files, report, refused, timings)
+    result = PublishResult(out, files, report, refused, timings, policy)
     write_atomic(
         files["citations"],
         json.dumps([c.as_json() for c in report.citations], ensure_ascii=False, indent=2) + "\n",
@@ -133,6 +146,7 @@ def publish_report(
             if c.source is not None and c.check.found and not c.fragment
         ],
         "refused_fetches": refused,
+        "output_policy": policy,
         "files": {k: v.name for k, v in files.items()},
         "timings_s": {k: round(v, 4) for k, v in timings.items()},
     }

@@ -18,6 +18,7 @@ from ..citations.model import Source, Verdict
 from ..citations.refs import replace_spans
 from ..citations.verify import SourceIndex
 from ..publish import detect_lang, publish_report, write_atomic
+from ..publish.safety import local_file_urls, safe_markdown
 from . import prompts
 from .common import Deps, NodeContext, ResearchFailed, asave_notes, notes_markdown, run_dir
 from .models import Meter, ModelCallError, describe, is_transient
@@ -159,13 +160,15 @@ class ReportNodes:
             "fixed_by_agent": sum(1 for f in fixes if f.get("outcome") == "fixed"),
             "removed_by_agent": sum(1 for f in fixes if f.get("outcome") == "removed"),
         }
-        return {**update, **ctx.usage_update(), "report_markdown": checked, "citation_fixes": fixes,
+        ui = await asyncio.to_thread(  # the output policy: what a UI shows of this state is inert
+            lambda: safe_markdown(checked, local_files=local_file_urls(final.sources), keep_refs=True).text)
+        return {**update, **ctx.usage_update(), "report_markdown": ui, "citation_fixes": fixes,
                 "citation_summary": summary}
 
     async def _fix_one(self, ctx: NodeContext, markdown: str, c: Citation, sources: list[Source],
                        index: SourceIndex) -> tuple[tuple[int, int, str] | None, dict]:
         start = claim_span(markdown, c.ref.start)
-        claim = re.sub(r"<ref\b.*?</ref>", "", markdown[start : c.ref.start], flags=re.S).strip()
+        claim = _without_refs(markdown[start : c.ref.start]).strip()
         record = {"ref": c.ref.index + 1, "source_id": c.ref.source_id, "quote": c.ref.quote}
         cited = next((s for s in sources if s.id == c.ref.source_id), None)
         passages = closest_passages(cited, c.ref.quote) if cited else []
@@ -264,6 +267,7 @@ def _write_outputs(cfg, state: dict, thread_id: str, markdown: str, sources: lis
             degradations.append(error_record("publish", f"PDF not written: {describe(e)}"))
             result = publish_report(markdown, sources, folder, pdf=False)
             break
+    degradations += [error_record("publish", d["reason"]) for d in result.output_policy.get("degraded", [])]
     notes, raw = notes_markdown(state)
     write_atomic(folder / "notes.md", notes)
     write_atomic(folder / "raw_notes.md", raw)
@@ -271,6 +275,25 @@ def _write_outputs(cfg, state: dict, thread_id: str, markdown: str, sources: lis
              "notes": str(folder / "notes.md"), "raw_notes": str(folder / "raw_notes.md")}
     ui = result.files["markdown"].read_text(encoding="utf-8")
     return files, result.summary(), ui, degradations
+
+
+_REF_START = re.compile(r"<ref\b")
+
+
+def _without_refs(text: str) -> str:
+    """``text`` without <ref …>…</ref> spans (one pass: an opener without a closer ends the
+    search, where a lazy regex would rescan the rest of the text for every opener)."""
+    out, pos = [], 0
+    for m in _REF_START.finditer(text):
+        if m.start() < pos:
+            continue
+        close = text.find("</ref>", m.end())
+        if close == -1:
+            break
+        out.append(text[pos:m.start()])
+        pos = close + len("</ref>")
+    out.append(text[pos:])
+    return "".join(out)
 
 
 def _non_overlapping(edits: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
