@@ -57,6 +57,12 @@ class Blocks:
     inlines: list[Inline] = field(default_factory=list)
     fences: list[tuple[int, int]] = field(default_factory=list)  # whole fenced blocks
     chunks: list[Chunk] = field(default_factory=list)
+    # fence openers a renderer with tables reads as a table header (a "|" in the line and a
+    # delimiter row next): read here as text; publishing escapes their first character
+    ambiguous_fences: list[tuple[int, int]] = field(default_factory=list)
+    # a fence at the top level that the end of the text closes: its fence string (a
+    # renderer that needs a closing fence would otherwise read the rest as text)
+    unclosed_fence: str | None = None
 
 
 class _Container:
@@ -108,6 +114,16 @@ def _setext(s: str, pos: int, end: int) -> bool:
     while k < end and s[k] == ch:
         k += 1
     return not s[k:end].strip(" \t")
+
+
+_DELIM_CHARS = frozenset("-:| \t")
+
+
+def _delimiter_like(line: str, header_pipe: bool) -> bool:
+    """Could a renderer with tables read this line as a delimiter row, after a header line
+    (``header_pipe``: the header holds a "|")? Errs towards yes."""
+    line = line.strip(" \t\r")
+    return "-" in line and ("|" in line or header_pipe) and all(c in _DELIM_CHARS for c in line)
 
 
 def _delimiter_row(line: str) -> bool:
@@ -162,11 +178,23 @@ class _BlockScanner:
                 and stack[self.blank_ok].has_content:
             self.blank_ok += 1
 
+    def next_delimiter(self, nl: int) -> bool:
+        """Is the line after the one ending at ``nl`` (-1: none) delimiter-like?"""
+        if nl == -1:
+            return False
+        nxt = self.s.find("\n", nl + 1)
+        line = self.s[nl + 1:len(self.s) if nxt == -1 else nxt]
+        return _delimiter_like(line.lstrip(" \t>"), True)
+
     def run(self) -> Blocks:
         s, out, stack = self.s, self.out, self.stack
         n = len(s)
         para: Inline | None = None  # the open paragraph
         fence: tuple[str, int, int] | None = None  # (char, length, start) of an open fence
+        # table rows may follow (a renderer with tables reads lines as rows until a blank
+        # line or another block): paragraphs started now are read line by line
+        table_rows = False
+        prev_pipe = False  # the previous line was a paragraph line holding "|"
         chunk_start, chunk_depth = 0, 0
         line_start = 0
         while True:
@@ -176,6 +204,11 @@ class _BlockScanner:
             pos, col = _ws(s, line_start, end, 0)
             blank_line = pos >= end
             pos, col = line_start, 0
+            if prev_pipe and para is not None and _delimiter_like(s[line_start:end].lstrip(" \t>"), True):
+                para.table = table_rows = True  # the paragraph's last line is a table header
+            if blank_line:
+                table_rows = False
+            this_para = None
 
             # 1. which open containers does this line continue?
             if blank_line:
@@ -201,6 +234,7 @@ class _BlockScanner:
                         break
                     matched += 1
             all_matched = matched == len(stack)
+            depth_before, first_matched, lazy = len(stack), matched, False
 
             handled = False
             if fence is not None:
@@ -241,6 +275,7 @@ class _BlockScanner:
                     self.push(_Container(True))
                     matched = len(stack)
                     started = True
+                    table_rows = False
                     continue
                 if ch == "#":
                     k = nxt
@@ -250,18 +285,24 @@ class _BlockScanner:
                         self.close_from(matched)
                         para = None
                         a, _ = _ws(s, k, end, 0)
-                        out.inlines.append(Inline("heading", [(a, end)]))
+                        out.inlines.append(Inline("heading", [(a, end)], "|" in s[a:end]
+                                                  and self.next_delimiter(nl)))
                         handled = True
+                        table_rows = False
                         break
                 if ch in "`~":
                     k = nxt
                     while k < end and s[k] == ch:
                         k += 1
                     if k - nxt >= 3 and (ch == "~" or "`" not in s[k:end]):
+                        if "|" in s[k:end] and self.next_delimiter(nl):
+                            out.ambiguous_fences.append((nxt, k))
+                            break  # read as a paragraph line
                         self.close_from(matched)
                         para = None
                         fence = (ch, k - nxt, line_start)
                         handled = True
+                        table_rows = False
                         break
                 if tip_para and ch in "=-" and _setext(s, nxt, end):
                     para = None  # the paragraph became a heading; its lines stay inline text
@@ -274,6 +315,8 @@ class _BlockScanner:
                         self.close_from(matched)
                         para = None
                         handled = True
+                        if not prev_pipe:
+                            table_rows = False
                         break
                 # list item
                 k = nxt
@@ -315,6 +358,7 @@ class _BlockScanner:
                 self.push(_Container(False, width))
                 matched = len(stack)
                 started = True
+                table_rows = False
 
             if not handled:
                 nxt, ncol = _ws(s, pos, end, col)
@@ -322,6 +366,8 @@ class _BlockScanner:
                 if not started and not all_matched and para is not None and not rest_blank:
                     para.segments.append((nxt, end))  # lazy continuation
                     para.table = para.table or _delimiter_row(s[nxt:end])
+                    this_para = para
+                    lazy = True
                     rest_blank = True  # the paragraph's container already has content
                 else:
                     if matched < len(stack):
@@ -332,17 +378,26 @@ class _BlockScanner:
                     elif para is not None:
                         para.segments.append((nxt, end))
                         para.table = para.table or _delimiter_row(s[nxt:end])
+                        this_para = para
                     elif ncol - col >= 4:
-                        out.inlines.append(Inline("icode", [(nxt, end)]))
+                        out.inlines.append(Inline("icode", [(nxt, end)], "|" in s[nxt:end]))
                     else:
-                        para = Inline("para", [(nxt, end)], _delimiter_row(s[nxt:end]))
+                        para = Inline("para", [(nxt, end)], table_rows or _delimiter_row(s[nxt:end]))
                         out.inlines.append(para)
+                        this_para = para
             else:
                 rest_blank = False
             if stack and not rest_blank:
                 self.content(len(stack) - 1)
+            if this_para is not None and this_para.table:
+                table_rows = True
+            prev_pipe = this_para is not None and "|" in s[this_para.segments[-1][0]:end]
 
             if self.want_chunks:
+                if depth_before and not first_matched and not lazy and not blank_line \
+                        and line_start > chunk_start:  # this line closed every container
+                    out.chunks.append(Chunk(chunk_start, line_start, chunk_depth))
+                    chunk_start, chunk_depth = line_start, 0
                 chunk_depth = max(chunk_depth, len(stack))
                 if blank_line and not stack and fence is None:
                     if line_start > chunk_start:
@@ -353,6 +408,8 @@ class _BlockScanner:
             line_start = nl + 1
         if fence is not None:
             out.fences.append((fence[2], n))
+            if not stack:
+                out.unclosed_fence = fence[0] * fence[1]
         if self.want_chunks and chunk_start < n:
             out.chunks.append(Chunk(chunk_start, n, chunk_depth))
         return out

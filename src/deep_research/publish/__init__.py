@@ -17,7 +17,7 @@ from .files import inside, prepare_out_dir
 from .html import render_html
 from .markdown import linked_markdown, ui_markdown
 from .pdf import render_pdf
-from .safety import MAX_RENDER_CHARS, local_file_urls, safe_markdown
+from . import safety
 
 FILES = {
     "markdown": "report.md",
@@ -90,9 +90,10 @@ def detect_lang(text: str) -> str:
 def output_policy(markdown: str, report: CitationReport) -> dict:
     """What the output policy (safety.py) changed in the model's markdown: raw HTML
     escaped, images turned into links, links defused, blocks shown degraded."""
-    audit = safe_markdown(markdown, local_files=local_file_urls(report.sources), keep_refs=True).audit()
-    if len(markdown) > MAX_RENDER_CHARS:
-        audit["degraded"].append({"line": None, "reason": f"the report is longer than {MAX_RENDER_CHARS:,} "
+    audit = safety.safe_markdown(markdown, local_files=safety.local_file_urls(report.sources),
+                                 keep_refs=True).audit()
+    if len(markdown) > safety.MAX_RENDER_CHARS:
+        audit["degraded"].append({"line": None, "reason": f"the report is longer than {safety.MAX_RENDER_CHARS:,} "
                                   "characters: HTML and PDF show the first part"})
     return audit
 

@@ -47,7 +47,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from ..citations.check import safe_link
-from ..citations.mdscan import CodeSpans, scan_blocks
+from ..citations.mdscan import HARD_DEPTH, CodeSpans, scan_blocks
 from ..citations.model import Source
 from ..citations.refs import parse_refs
 from ..citations.verify import strip_quote_marks
@@ -145,12 +145,15 @@ def safe_markdown(md: str, *, local_files: frozenset[str] = frozenset(),
             skip.append((chunk.start, chunk.end))
             result.degraded.append({
                 "line": line_of(chunk.start),
-                "reason": f"lists or block quotes nested {chunk.depth} deep (more than {MAX_NESTING}): "
-                          "the block is shown as code"})
+                "reason": f"lists or block quotes nested {chunk.depth}{' or more' if chunk.depth >= HARD_DEPTH else ''}"
+                          f" deep (more than {MAX_NESTING}): the block is shown as code"})
     refs = {}
     if keep_refs:
         parsed = parse_refs(md)
         refs = {r.start: r for r in parsed.refs}
+    for pos, end in blocks.ambiguous_fences:  # a fence only some renderers see: a fence for none
+        if not any(a <= pos < b for a, b in skip):
+            edits.append((pos, end, "".join("\\" + c for c in md[pos:end])))
     k = 0
     for inline in blocks.inlines:
         a = inline.segments[0][0]
@@ -158,8 +161,11 @@ def safe_markdown(md: str, *, local_files: frozenset[str] = frozenset(),
             k += 1
         if k < len(skip) and skip[k][0] <= a:
             continue
-        ctx = _Context(md, inline.segments, inline.table, local_files, refs, result, line_of)
+        ctx = _Context(md, inline.segments, inline.table, local_files, refs, result, line_of,
+                       keep_refs=keep_refs)
         edits.extend(ctx.run())
+    if blocks.unclosed_fence and not any(a <= len(md) <= b for a, b in skip):
+        edits.append((len(md), len(md), ("" if md.endswith("\n") else "\n") + blocks.unclosed_fence + "\n"))
     if edits:
         result.text = _apply(md, edits)
     return result
@@ -217,7 +223,7 @@ class _Context:
 
     def __init__(self, md: str, segments: list[tuple[int, int]], table: bool,
                  local_files: frozenset[str], refs: dict, result: SafeMarkdown, line_of,
-                 *, quote: bool = False):
+                 *, quote: bool = False, keep_refs: bool = False):
         self.md = md
         self.segments = segments
         self.t = "\n".join(md[a:b] for a, b in segments) if len(segments) > 1 else md[segments[0][0]:segments[0][1]]
@@ -233,6 +239,9 @@ class _Context:
         self.result = result
         self.line_of = line_of
         self.quote = quote  # a ref's quote: images are escaped, not relabelled
+        # report.md: well-formed refs are kept; a malformed opening tag is shown as text, so
+        # that no later pass can read it, with text escaped after it, as a well-formed ref
+        self.keep_refs = keep_refs
         self.edits: list[tuple[int, int, str]] = []
 
     # mapping t -> markdown
@@ -290,7 +299,9 @@ class _Context:
                     nl = t.find("\n", e)
                     limit = n if nl == -1 else nl
                 c = runs.closer(e - 1, e - p, limit)
-                if c == -1 or (self.table and "|" in t[e:c]):
+                # a "|" in a table cell ends it, even in code; joined onto one line, a span
+                # holding "|" could turn that line into a table header: not trusted either
+                if c == -1 or ("|" in t[e:c] and (self.table or "\n" in t[e:c])):
                     self.edit(p, e, "\\`" * (e - p))  # no code span: a literal backtick
                     i = e
                     continue
@@ -337,7 +348,7 @@ class _Context:
         for pos, image_edit in stack:  # unmatched "[": literal, and no renderer scans for its "]"
             if image_edit is not None:
                 a, b, _ = self.edits[image_edit]
-                self.edits[image_edit] = (a, b, "\\![")
+                self.edits[image_edit] = (a, b, "\\!\\[")
             else:
                 self.edit(pos, pos + 1, "\\[")
 
@@ -347,10 +358,12 @@ class _Context:
         hit = self._ref_at(p)
         if hit is not None:
             ref, end_t = hit
-            self.edit(p, end_t, self._canonical_ref(ref.source_id, t[p:end_t]))
-            return end_t
+            canonical = self._canonical_ref(ref.source_id, t[p:end_t])
+            if canonical:
+                self.edit(p, end_t, canonical)
+                return end_t
         m = _REF_TAG.match(t, p)
-        if m:  # a ref tag with at most an id: kept for the author to fix (it holds nothing active),
+        if m and (not self.keep_refs or t.startswith("</", p)):  # a ref tag with at most an id: kept for the author to fix (it holds nothing active),
             # unless only whitespace follows it on its line, where it would open an HTML block
             eol = t.find("\n", m.end())
             if t[m.end():len(t) if eol == -1 else eol].strip(" \t\r"):
@@ -373,12 +386,15 @@ class _Context:
                 self.result.changes["html"] += 1
         return p + 1
 
-    def _canonical_ref(self, source_id: str, tag: str) -> str:
-        """A well-formed ref on one line: <ref id="ID">"quote"</ref>, the quote made inert."""
+    def _canonical_ref(self, source_id: str, tag: str) -> str | None:
+        """A well-formed ref on one line: <ref id="ID">"quote"</ref>, the quote made inert
+        (None if, without container markers, nothing of the quote is left)."""
         opening = _REF_OPEN_END.search(tag)
         close = _REF_CLOSE.search(tag)
         inner = tag[opening.end():close.start()] if opening and close else ""
         quote = _WS.sub(" ", strip_quote_marks(inner)).strip().replace('"', "\u201d")
+        if not quote:
+            return None
         sub = _Context(quote, [(0, len(quote))], False, self.local_files, {}, self.result, None, quote=True)
         sub.transform()
         quote = _apply(quote, sub.edits)
@@ -474,7 +490,7 @@ class _Context:
             self.edit(p + 1, p + 2, "\\(")  # ](javascript:…) is then text
         elif opener[1] is not None:  # ![x]: javascript:… is then text
             a, b, _ = self.edits[opener[1]]
-            self.edits[opener[1]] = (a, b, "\\![")
+            self.edits[opener[1]] = (a, b, "\\!\\[")
         else:
             self.edit(opener[0], opener[0] + 1, "\\[")  # [x]: javascript:… is then text
         return False
@@ -483,8 +499,8 @@ class _Context:
         """After "](" at p: the destination and title of an inline link."""
         t, n = self.t, len(self.t)
         k = self._skip_ws(p + 2)
-        if k < n and t[k] == ")":
-            return k + 1
+        if k < n and t[k] == ")":  # an empty destination: this very page
+            return k + 1 if self._url_check(k, k, p, opener, "inline") else p + 2
         dest = self._destination(k)
         if dest is not None:
             a, b, _, k = dest
