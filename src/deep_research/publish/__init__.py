@@ -90,11 +90,11 @@ def detect_lang(text: str) -> str:
 def output_policy(markdown: str, report: CitationReport) -> dict:
     """What the output policy (safety.py) changed in the model's markdown: raw HTML
     escaped, images turned into links, links defused, blocks shown degraded."""
-    audit = safety.safe_markdown(markdown, local_files=safety.local_file_urls(report.sources),
-                                 keep_refs=True).audit()
-    if len(markdown) > safety.MAX_RENDER_CHARS:
-        audit["degraded"].append({"line": None, "reason": f"the report is longer than {safety.MAX_RENDER_CHARS:,} "
-                                  "characters: HTML and PDF show the first part"})
+    local = safety.local_file_urls(report.sources)
+    audit = safety.safe_markdown(markdown, local_files=local, keep_refs=True).audit()
+    for d in safety.render_input(markdown, local).degraded:  # limits for HTML and PDF only
+        if d not in audit["degraded"]:
+            audit["degraded"].append(d)
     return audit
 
 

@@ -37,6 +37,7 @@ _ATTRS = {
     "ol": {"start"},
 }
 _URL_SCHEMES = {"http", "https", "file", "mailto"}
+MAX_LISTED_PROBLEMS = 100  # in the HTML and PDF; audit.json lists all
 _TITLE = re.compile(r"\A\s*#[ \t]+([^\n]*)")
 
 
@@ -181,5 +182,6 @@ def render_html(
         verified=report.count(Verdict.VERIFIED),
         repaired=report.count(Verdict.REPAIRED),
         unsupported=report.count(Verdict.UNSUPPORTED),
-        problems=report.problems,
+        problems=report.problems[:MAX_LISTED_PROBLEMS],
+        problems_more=max(0, len(report.problems) - MAX_LISTED_PROBLEMS),
     )

@@ -11,6 +11,7 @@ output policy (``safety.py``): no raw HTML, no images, no links but safe ones.
 
 from __future__ import annotations
 
+import bisect
 import re
 
 from ..citations.check import Citation, CitationReport, safe_link
@@ -82,9 +83,15 @@ def linked_markdown(report: CitationReport, sources_heading: str = "Sources") ->
     # Malformed tags lose their markup in the linked text, their words kept (they are
     # listed in the audit); report.md keeps them as written, for the author to fix.
     md = report.parsed.markdown
-    cited = [(a, b) for a, b, _ in edits]
+    cited = [(a, b) for a, b, _ in edits]  # in order, not overlapping
+    starts = [a for a, _ in cited]
+
+    def overlaps_a_ref(a: int, b: int) -> bool:
+        k = bisect.bisect_left(starts, b) - 1  # the last ref that starts before b
+        return k >= 0 and cited[k][1] > a
+
     edits += [(p.start, p.end, _REF_MARKUP.sub("", md[p.start:p.end])) for p in report.parsed.problems
-              if 0 <= p.start < p.end and not any(p.start < b and a < p.end for a, b in cited)]
+              if 0 <= p.start < p.end and not overlaps_a_ref(p.start, p.end)]
     body, found_heading = split_sources_section(replace_spans(report.parsed.markdown, edits))
     md = body.rstrip() + "\n\n" + _sources_markdown(report, found_heading or sources_heading, ids=False)
     return safe_markdown(md, local_files=local_file_urls(report.sources)).text
@@ -92,8 +99,12 @@ def linked_markdown(report: CitationReport, sources_heading: str = "Sources") ->
 
 def _sources_markdown(report: CitationReport, heading: str, *, ids: bool) -> str:
     lines = [f"## {heading}", ""]
+    numbers = {}
+    for c in report.citations:
+        if c.source is not None:
+            numbers.setdefault(id(c.source), c.number)
     for s in report.sources:
-        number = next(c.number for c in report.citations if c.source is s)
+        number = numbers[id(s)]
         title = _md_text(re.sub(r"\s+", " ", s.title or s.url).strip())
         ident = f" (id {_md_text(s.id)})" if ids else ""
         url = safe_link(s.url) or _md_text(s.url)  # a javascript: or data: URL is shown, never linked

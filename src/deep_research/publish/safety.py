@@ -55,7 +55,11 @@ from ..citations.verify import strip_quote_marks
 MAX_NESTING = 16  # lists and block quotes inside each other
 MAX_BRACKET_DEPTH = 16  # [ inside [ inside [ ...
 MAX_LABEL_CHARS = 999  # CommonMark's limit for a link label
-MAX_RENDER_CHARS = 1_000_000  # markdown converted to HTML and PDF (about 300 PDF pages)
+MAX_RENDER_CHARS = 500_000  # markdown converted to HTML and PDF (about 150 PDF pages)
+# Python-Markdown rebuilds a paragraph's text for every inline match: (markup characters) x
+# (paragraph length) above this is too slow (about 0.1 s); such a paragraph is shown as code
+MAX_INLINE_WORK = 100_000_000
+_MARKUP = "\\`*_[&<!"
 
 LINK_SCHEMES = frozenset({"http", "https", "mailto"})  # plus file: for cited local sources
 _SCHEME = re.compile(r"([a-z][a-z0-9+.\-]*):")
@@ -129,46 +133,86 @@ class SafeMarkdown:
 
 
 def safe_markdown(md: str, *, local_files: frozenset[str] = frozenset(),
-                  keep_refs: bool = False) -> SafeMarkdown:
-    """``md`` rewritten by the output policy (see the module notes)."""
+                  keep_refs: bool = False, render_limits: bool = False) -> SafeMarkdown:
+    """``md`` rewritten by the output policy (see the module notes). ``render_limits``
+    (markdown about to become HTML and PDF): a paragraph so dense with markup that
+    Python-Markdown's inline pass would take quadratic time is shown as code too, and
+    blocks shown as code get short lines."""
     result = SafeMarkdown(md)
     blocks = scan_blocks(md, chunks=True)
-    edits: list[tuple[int, int, str]] = []
-    skip: list[tuple[int, int]] = []
-    line_of = _LineIndex(md)
-    for chunk in blocks.chunks:
+    chunks = blocks.chunks
+    starts = [c.start for c in chunks]
+
+    def chunk_of(pos: int) -> int:
+        return max(0, bisect.bisect_right(starts, pos) - 1)
+
+    degraded: dict[int, str] = {}
+    for k, chunk in enumerate(chunks):
         if chunk.depth > MAX_NESTING:
-            body = md[chunk.start:chunk.end]
-            ticks = max((len(m.group(0)) for m in re.finditer("`+", body)), default=0)
-            fence = "`" * max(3, ticks + 1)
-            edits.append((chunk.start, chunk.end, f"{fence}text\n{body.rstrip(chr(10))}\n{fence}\n"))
-            skip.append((chunk.start, chunk.end))
-            result.degraded.append({
-                "line": line_of(chunk.start),
-                "reason": f"lists or block quotes nested {chunk.depth}{' or more' if chunk.depth >= HARD_DEPTH else ''}"
-                          f" deep (more than {MAX_NESTING}): the block is shown as code"})
+            more = " or more" if chunk.depth >= HARD_DEPTH else ""
+            degraded[k] = (f"lists or block quotes nested {chunk.depth}{more} deep (more than {MAX_NESTING}): "
+                           "the block is shown as code")
     refs = {}
     if keep_refs:
-        parsed = parse_refs(md)
-        refs = {r.start: r for r in parsed.refs}
-    for pos, end in blocks.ambiguous_fences:  # a fence only some renderers see: a fence for none
-        if not any(a <= pos < b for a, b in skip):
-            edits.append((pos, end, "".join("\\" + c for c in md[pos:end])))
-    k = 0
+        refs = {r.start: r for r in parse_refs(md).refs}
+    line_of = _LineIndex(md)
+    kept: list[tuple[int, list, SafeMarkdown]] = []
     for inline in blocks.inlines:
-        a = inline.segments[0][0]
-        while k < len(skip) and skip[k][1] <= a:
-            k += 1
-        if k < len(skip) and skip[k][0] <= a:
+        k = chunk_of(inline.segments[0][0])
+        if k in degraded:
             continue
-        ctx = _Context(md, inline.segments, inline.table, local_files, refs, result, line_of,
-                       keep_refs=keep_refs)
-        edits.extend(ctx.run())
-    if blocks.unclosed_fence and not any(a <= len(md) <= b for a, b in skip):
+        acc = SafeMarkdown("")
+        ctx = _Context(md, inline.segments, inline.table, local_files, refs, acc, line_of, keep_refs=keep_refs)
+        ctx_edits = ctx.run()
+        if render_limits:
+            markup = sum(ctx.t.count(c) for c in _MARKUP) + len(ctx.edits)
+            if markup * len(ctx.t) > MAX_INLINE_WORK:
+                degraded[k] = (f"a paragraph of {len(ctx.t):,} characters with {markup:,} markup characters "
+                               "(too slow to render): HTML and PDF show the block as code")
+                continue
+        kept.append((k, ctx_edits, acc))
+    edits: list[tuple[int, int, str]] = []
+    for k, ctx_edits, acc in kept:
+        if k not in degraded:
+            edits.extend(ctx_edits)
+            result.changes.update(acc.changes)
+            result.degraded.extend(acc.degraded)
+    for pos, end in blocks.ambiguous_fences:  # a fence only some renderers see: a fence for none
+        if chunk_of(pos) not in degraded:
+            edits.append((pos, end, "".join("\\" + c for c in md[pos:end])))
+    if blocks.unclosed_fence and chunk_of(len(md)) not in degraded:
         edits.append((len(md), len(md), ("" if md.endswith("\n") else "\n") + blocks.unclosed_fence + "\n"))
+    line_of = _LineIndex(md)
+    for k in sorted(degraded):
+        chunk = chunks[k]
+        body = md[chunk.start:chunk.end].rstrip("\n")
+        if render_limits:
+            body = _short_lines(body)
+        ticks = max((len(m.group(0)) for m in re.finditer("`+", body)), default=0)
+        fence = "`" * max(3, ticks + 1)
+        edits.append((chunk.start, chunk.end, f"{fence}text\n{body}\n{fence}\n"))
+        result.degraded.append({"line": line_of(chunk.start), "reason": degraded[k]})
+    result.degraded.sort(key=lambda d: d["line"] or 0)
     if edits:
         result.text = _apply(md, edits)
     return result
+
+
+def _short_lines(text: str, indent: int = 40, width: int = 200) -> str:
+    """Code lines a PDF renderer lays out quickly (its time goes by line, about 2 ms
+    each): indentation capped, lines cut at ``width``, and short lines run together."""
+    out: list[str] = []
+    cur = ""
+    for line in text.split("\n"):
+        body = line.lstrip(" \t")
+        line = " " * min(len(line) - len(body), indent) + body
+        cur = f"{cur}  {line}" if cur else line
+        if len(cur) >= width // 2:
+            out.extend(cur[i:i + width] for i in range(0, len(cur), width))
+            cur = ""
+    if cur:
+        out.append(cur)
+    return "\n".join(out)
 
 
 def render_input(md: str, local_files: frozenset[str] = frozenset()) -> SafeMarkdown:
@@ -179,7 +223,7 @@ def render_input(md: str, local_files: frozenset[str] = frozenset()) -> SafeMark
     if len(md) > MAX_RENDER_CHARS:  # at the last top-level blank line, else a line break
         ends = [c.end for c in scan_blocks(md[:MAX_RENDER_CHARS], chunks=True).chunks[:-1]]
         cut = ends[-1] if ends else max(md.rfind("\n", 0, MAX_RENDER_CHARS), MAX_RENDER_CHARS // 2)
-    result = safe_markdown(md[:cut] if cut else md, local_files=local_files)
+    result = safe_markdown(md[:cut] if cut else md, local_files=local_files, render_limits=True)
     if cut:
         rest = len(md) - cut
         result.text = (result.text.rstrip("\n") + "\n\n"
