@@ -408,6 +408,8 @@ def _render_table_row(b: _Builder, row: str, offset: int) -> None:
 
 def _find_link_end(s: str, i: int) -> tuple[int, int] | None:
     """For '[' at i: (index of the closing ']', end of the whole link) or None."""
+    if s.find("]", i) == -1:
+        return None
     depth, j = 0, i
     while j < len(s):
         ch = s[j]
@@ -476,9 +478,9 @@ def _link_destination_end(s: str, k: int) -> int | None:
     return k + 1 if k < n and s[k] == ")" else None
 
 
-def _flanking(s: str, start: int, end: int) -> tuple[bool, bool]:
+def _flanking(s: str, start: int, end: int, hi: int | None = None) -> tuple[bool, bool]:
     before = s[start - 1] if start > 0 else " "
-    after = s[end] if end < len(s) else " "
+    after = s[end] if end < (len(s) if hi is None else hi) else " "
 
     def punct(c: str) -> bool:
         return unicodedata.category(c)[0] in "PS"
@@ -492,7 +494,10 @@ def _render_inline(b: _Builder, s: str, offset: int) -> None:
     """Inline markdown: escapes, code spans, links, images, entities, emphasis runs."""
     # Pass 1: items (kind, text, raw_start, raw_end).
     items: list[list] = []
-    _inline_items(s, offset, 0, len(s), items)
+    # Links and code spans are found by scanning ahead; on a degenerate line (thousands of
+    # unmatched "[", "`" or "<!--") that costs a scan per opener. Past this budget, the
+    # rest of the line's openers are read as text, so rendering stays linear.
+    _inline_items(s, offset, 0, len(s), items, [8 * len(s) + 4096])
     # Pass 2: pair emphasis delimiter runs; paired runs are markup, the rest uncertain.
     openers: list[int] = []
     for idx, it in enumerate(items):
@@ -522,8 +527,10 @@ def _render_inline(b: _Builder, s: str, offset: int) -> None:
         # "markup": nothing rendered
 
 
-def _inline_items(s: str, offset: int, lo: int, hi: int, items: list) -> None:
+def _inline_items(s: str, offset: int, lo: int, hi: int, items: list, budget: list[int]) -> None:
     i = lo
+    sub = s if hi == len(s) else s[:hi]  # what link scans see (a copy only inside link text)
+    last_comment_end = s.rfind("-->", lo, hi)
     while i < hi:
         ch = s[i]
         if ch == "\\" and i + 1 < hi and s[i + 1] in _ASCII_PUNCT:
@@ -531,10 +538,16 @@ def _inline_items(s: str, offset: int, lo: int, hi: int, items: list) -> None:
             i += 2
             continue
         if ch == "`":
-            run = len(s[i:hi]) - len(s[i:hi].lstrip("`"))
-            close = s.find("`" * run, i + run, hi)
-            while close != -1 and close + run < hi and s[close + run] == "`":
-                close = s.find("`" * run, close + run + 1, hi)
+            j = i
+            while j < hi and s[j] == "`":
+                j += 1
+            run = j - i
+            close = -1
+            if budget[0] > 0:
+                close = s.find("`" * run, i + run, hi)
+                while close != -1 and close + run < hi and s[close + run] == "`":
+                    close = s.find("`" * run, close + run + 1, hi)
+                budget[0] -= (close if close != -1 else hi) - i
             if close == -1:
                 items.append(["cut", "", offset + i, offset + i + run])
                 i += run
@@ -548,17 +561,19 @@ def _inline_items(s: str, offset: int, lo: int, hi: int, items: list) -> None:
                 items.append(["text", " " if c == "\n" else c, offset + k, offset + k + 1])
             i = close + run
             continue
-        if ch == "!" and i + 1 < hi and s[i + 1] == "[":
-            link = _find_link_end(s[:hi], i + 1)
+        if ch == "!" and i + 1 < hi and s[i + 1] == "[" and budget[0] > 0:
+            link = _find_link_end(sub, i + 1)
+            budget[0] -= (link[1] if link else hi) - i
             if link:
                 items.append(["cut", "", offset + i, offset + link[1]])
                 i = link[1]
                 continue
-        if ch == "[":
-            link = _find_link_end(s[:hi], i)
+        if ch == "[" and budget[0] > 0:
+            link = _find_link_end(sub, i)
+            budget[0] -= (link[1] if link else hi) - i
             if link:
                 close, end = link
-                _inline_items(s, offset, i + 1, close, items)
+                _inline_items(s, offset, i + 1, close, items, budget)
                 i = end
                 continue
         if ch == "<":
@@ -569,7 +584,7 @@ def _inline_items(s: str, offset: int, lo: int, hi: int, items: list) -> None:
                     items.append(["text", c, offset + i + 1 + k, offset + i + 2 + k])
                 i = m.end()
                 continue
-            m = _HTML_TAG.match(s, i, hi)
+            m = _HTML_TAG.match(s, i, hi) if not s.startswith("<!--", i) or i < last_comment_end else None
             if m:
                 items.append(["cut", "", offset + i, offset + m.end()])
                 i = m.end()
@@ -588,7 +603,7 @@ def _inline_items(s: str, offset: int, lo: int, hi: int, items: list) -> None:
             while j < hi and s[j] == ch:
                 j += 1
             run = s[i:j]
-            left, right = _flanking(s[:hi], i, j)
+            left, right = _flanking(s, i, j, hi)
             before = s[i - 1] if i > 0 else " "
             after = s[j] if j < hi else " "
             if ch == "~" and len(run) != 2:
