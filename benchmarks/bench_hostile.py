@@ -11,7 +11,8 @@ character, thousands of <ref openers, quote marks, ... For each it times
 
 against a target of 2 s for inputs up to 60 KB (proportionally more for larger ones, so
 the target says "linear"), and checks each run published both citations as verified.
-Finally it publishes all inputs at once in a worker thread, as the research graph does,
+Then it checks citations against pages that are themselves degenerate (pages come from the
+web too). Finally it publishes all inputs at once in a worker thread, as the research graph does,
 and reports the longest time the event loop went without a tick, next to the same figure
 for ordinary prose of that size (target: at most twice that, or 0.25 s; on a machine
 shared with other work the loop waits for a CPU as well as for the GIL).
@@ -164,6 +165,22 @@ def main() -> None:
         for d in row["degraded"]:
             print(f"    degraded: {d}")
         rows.append(row)
+
+    print("\nhostile pages (the cited page itself is degenerate)")
+    for name, page in (("page of 60,000 [", "[" * KB60), ("page of 15,000 [a](", "[a](" * 15000),
+                       ("page of 15,000 <!--", "<!--" * 15000), ("page of 60 KB of backticks",
+                                                                 " ".join("`" * i for i in range(1, 340)))):
+        if args.only and args.only not in name:
+            continue
+        src = [Source("tea", "https://example.org/tea", page + "\n" + PAGE, "Tea", "markdown")]
+        md = "# Hostile page\n\n" + GOOD + GOOD2
+        t_check, report = _timed(lambda: check_citations(md, src), args.runs)
+        ok = [c.status for c in report.citations] == [Verdict.VERIFIED, Verdict.VERIFIED]
+        met = t_check < 2.0 and ok
+        all_met &= met
+        figures.append(target_line(f"  check_citations, {name}", f"{t_check:.3f} s", "< 2.0 s, both verified", met))
+        rows.append({"input": name, "kb": round(len(page) / 1024, 1), "check_citations_s": round(t_check, 3),
+                     "correct": ok})
 
     if not args.only:
         worst = "# All at once\n\n" + GOOD + "\n\n".join(b for n, b in inputs().items() if "1 MB" not in n) + GOOD2
