@@ -81,7 +81,7 @@ def citation_link(c: Citation) -> str:
 def linked_markdown(report: CitationReport, sources_heading: str = "Sources") -> str:
     edits = [(c.ref.start, c.ref.end, citation_link(c)) for c in report.citations]
     # Malformed tags lose their markup in the linked text, their words kept (they are
-    # listed in the audit); report.md keeps them as written, for the author to fix.
+    # listed in the audit); report.md shows them as text (safety.py), for the author to fix.
     md = report.parsed.markdown
     cited = [(a, b) for a, b, _ in edits]  # in order, not overlapping
     starts = [a for a, _ in cited]

@@ -55,6 +55,7 @@ from ..citations.verify import strip_quote_marks
 MAX_NESTING = 16  # lists and block quotes inside each other
 MAX_BRACKET_DEPTH = 16  # [ inside [ inside [ ...
 MAX_LABEL_CHARS = 999  # CommonMark's limit for a link label
+MAX_DEST_PARENS = 8  # nested parentheses in a link destination (CommonMark renderers allow 32)
 MAX_RENDER_CHARS = 500_000  # markdown converted to HTML and PDF (about 150 PDF pages)
 # Python-Markdown rebuilds a paragraph's text for every inline match: (markup characters) x
 # (paragraph length) above this is too slow (about 0.1 s); such a paragraph is shown as code
@@ -73,6 +74,7 @@ _TAG_START = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ/!?"
 _ASCII_PUNCT = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
 _NEUTRAL = {"`": "\\`", "<": "&lt;", "[": "\\[", "]": "\\]"}  # same char in a URL, title or text
 _URL_ESCAPES = {"`": "%60", "[": "%5B", "]": "%5D"}
+_DEST_STOP = re.compile(r"[\x00-\x20\x7f()\\]")
 _REF_TAG = re.compile(r"</?ref(?:\s+id\s*=\s*(?:\"[^\"<>`]*\"|'[^'<>`]*'|[^\s\"'<>/=`]+))?\s*/?>",
                       re.IGNORECASE)
 _REF_OPEN_END = re.compile(r">")
@@ -487,19 +489,24 @@ class _Context:
             return None
         j, depth = k, 0
         while j < n:
+            m = _DEST_STOP.search(t, j)  # skip ordinary characters at C speed
+            if m is None:
+                j = n
+                break
+            j = m.start()
             c = t[j]
-            if c == "\\" and j + 1 < n and t[j + 1] in _ASCII_PUNCT:
-                j += 2
+            if c == "\\":
+                j += 2 if j + 1 < n and t[j + 1] in _ASCII_PUNCT else 1
                 continue
             if c <= " " or c == "\x7f":
                 break
             if c == "(":
                 depth += 1
-                if depth > 32:
-                    return None
-            elif c == ")":
-                if depth == 0:
-                    break
+                if depth > MAX_DEST_PARENS:
+                    return None  # not a link here; its "(" is escaped, so for no renderer
+            elif depth == 0:  # ")"
+                break
+            else:
                 depth -= 1
             j += 1
         if j == k or depth:
