@@ -122,6 +122,15 @@ def _print_publish_summary(result) -> None:
         elif c.claim_status is not None and c.claim_status.value == "unsupported":
             _warn(f"ref {c.ref.index + 1} (line {c.ref.line}, source {c.ref.source_id}): "
                   f"claim differs from its source: {c.claim_check.note}")
+    policy = result.output_policy or {}
+    changed = [f"{policy[k]} {what}" for k, what in (("html_escaped", "HTML tag(s) shown as text"),
+                                                     ("images_unlinked", "image(s) turned into links"),
+                                                     ("links_defused", "unsafe link(s) shown as text"))
+               if policy.get(k)]
+    if changed:
+        _warn("the report's markup was made inert: " + ", ".join(changed))
+    for d in policy.get("degraded", [])[:10]:
+        _warn((f"line {d['line']}: " if d.get("line") else "") + d["reason"])
     if result.refused_fetches:
         _warn(f"the PDF renderer was refused {len(result.refused_fetches)} external resource(s)")
     for m in result.missing_glyphs:

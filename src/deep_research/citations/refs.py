@@ -10,6 +10,7 @@ from __future__ import annotations
 import bisect
 import re
 
+from .mdscan import code_spans, scan_blocks
 from .model import ParsedReport, Ref, RefProblem
 from .verify import strip_quote_marks
 
@@ -23,22 +24,41 @@ _REF = re.compile(
     re.I,
 )
 _OPENING_MARKS = "\"'\u201c\u201e\u2018\u00ab\u300c\u300e"
-_ANY_TAG = re.compile(r"</?ref\b[^>]*>?", re.I)
-# A fence closes with at least as many of its characters; a code span never crosses a
-# blank line (an unmatched backtick is just a backtick).
-_FENCE = re.compile(r"^ {0,3}((`)`{2,}|(~)~{2,})[^\n]*\n.*?(?:^ {0,3}\1(?:\2|\3)*[ \t]*$|\Z)", re.S | re.M)
-_CODE_SPAN = re.compile(r"(`+)(?!`)(?:(?!\n[ \t]*\n).)+?(?<!`)\1(?!`)", re.S)
+# A malformed tag runs to its ">" but never past the next "<" (so a run of openers without
+# one is read in linear time).
+_ANY_TAG = re.compile(r"</?ref\b[^<>]*>?", re.I)
+_NOT_NEWLINE = re.compile(r"[^\n]")
 MAX_QUOTE_CHARS = 2000
 
 
+def code_regions(md: str) -> list[tuple[int, int]]:
+    """(start, end) of the code in ``md``, in order: fenced blocks and code spans, as a
+    CommonMark renderer sees them (``mdscan``; one linear pass). A code span never
+    crosses a block boundary, so an unmatched backtick is just a backtick."""
+    blocks = scan_blocks(md)
+    regions = list(blocks.fences)
+    for inline in blocks.inlines:
+        segs = inline.segments
+        if inline.table or inline.kind == "icode":
+            for a, b in segs:
+                regions.extend(code_spans(md, a, b))
+        else:  # between two lines of a paragraph there are only "\n" and ">"/indentation
+            regions.extend(code_spans(md, segs[0][0], segs[-1][1]))
+    regions.sort()
+    return regions
+
+
 def _mask_code(md: str) -> str:
-    """Blank out code so tags inside it are not parsed (offsets are kept)."""
-
-    def blank(m: re.Match) -> str:
-        return re.sub(r"[^\n]", " ", m.group(0))
-
-    md = _FENCE.sub(blank, md)
-    return _CODE_SPAN.sub(blank, md)
+    """Blank out code so tags inside it are not parsed (offsets and line breaks kept)."""
+    out, pos = [], 0
+    for a, b in code_regions(md):
+        if a < pos:
+            continue
+        out.append(md[pos:a])
+        out.append(_NOT_NEWLINE.sub(" ", md[a:b]))
+        pos = b
+    out.append(md[pos:])
+    return "".join(out)
 
 
 class _Lines:
@@ -85,8 +105,10 @@ def parse_refs(markdown: str) -> ParsedReport:
         report.refs.append(Ref(len(report.refs), sid, quote.strip(), start, end, line))
 
     # Whatever ref-like markup is left over is malformed.
+    taken_starts = [a for a, _ in taken]  # in order, not overlapping
     for m in _ANY_TAG.finditer(masked):
-        if any(a <= m.start() < b for a, b in taken):
+        k = bisect.bisect_right(taken_starts, m.start()) - 1
+        if k >= 0 and m.start() < taken[k][1]:
             continue
         tag = m.group(0)
         if tag.startswith("</"):

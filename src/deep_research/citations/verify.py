@@ -25,6 +25,7 @@ from itertools import accumulate
 from typing import Iterable
 
 from .fragments import _joined_by_punct, inside_word
+from .mdscan import code_spans
 from .model import QuoteCheck, Source, Verdict
 from .text import _QUOTE_DASH, IGNORABLE, View
 
@@ -84,7 +85,6 @@ def strip_quote_marks(quote: str) -> str:
     return q
 
 
-_CODE = re.compile(r"(`+)(.+?)\1")
 _MARKUP_CHARS = re.compile(r"[`\\*_~\[&]")
 _PROTECT = {"_": "\ue000", "*": "\ue001", "`": "\ue002", "~": "\ue003"}
 _RESTORE = str.maketrans({v: k for k, v in _PROTECT.items()})
@@ -102,7 +102,13 @@ def _without_markup(q: str) -> str:
     # code spans and escaped characters are literal text: protect them from the markup
     # removal below
     protect = str.maketrans(_PROTECT)
-    q = _CODE.sub(lambda m: m.group(2).translate(protect), q)
+    if "`" in q:  # CommonMark code spans, found in one pass (a regex here was cubic in backticks)
+        out, pos = [], 0
+        for a, b in code_spans(q):
+            run = len(q[a:b]) - len(q[a:b].lstrip("`"))
+            out += [q[pos:a], q[a + run:b - run].translate(protect)]
+            pos = b
+        q = "".join(out) + q[pos:]
     q = _MD_ESCAPE.sub(lambda m: _PROTECT.get(m.group(1), m.group(1)), q)
     q = _MD_LINK.sub(lambda m: m.group(1), q)
     q = _MD_MARKS.sub("", q)

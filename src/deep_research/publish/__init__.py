@@ -21,6 +21,7 @@ from .fonts import MissingScript, missing_glyphs
 from .html import render_html
 from .markdown import linked_markdown, strip_findings, ui_markdown
 from .pdf import render_pdf
+from . import safety
 
 log = logging.getLogger(__name__)
 
@@ -42,6 +43,7 @@ class PublishResult:
     refused_fetches: list[str] = field(default_factory=list)
     timings: dict[str, float] = field(default_factory=dict)
     missing_glyphs: list[MissingScript] = field(default_factory=list)  # PDF characters no font has
+    output_policy: dict = field(default_factory=dict)  # what the output policy changed (audit.json)
 
     def summary(self) -> dict:
         r = self.report
@@ -121,6 +123,17 @@ def _findings_audit(built: bool, found: str | None, ui: str) -> dict:
     return out
 
 
+def output_policy(markdown: str, report: CitationReport) -> dict:
+    """What the output policy (safety.py) changed in the model's markdown: raw HTML
+    escaped, images turned into links, links defused, blocks shown degraded."""
+    local = safety.local_file_urls(report.sources)
+    audit = safety.safe_markdown(markdown, local_files=local, keep_refs=True).audit()
+    for d in safety.render_input(markdown, local).degraded:  # limits for HTML and PDF only
+        if d not in audit["degraded"]:
+            audit["degraded"].append(d)
+    return audit
+
+
 def publish_report(
     markdown: str,
     sources: Iterable[Source],
@@ -160,6 +173,7 @@ def publish_report(
     html = render_html(report, title=title, date=date, lang=lang, labels=words, findings=findings)
     write_atomic(files["html"], html)
     timings["markdown_html_s"] = time.perf_counter() - t
+    policy = output_policy(markdown, report)
     refused: list[str] = []
     missing: list[MissingScript] = []
     if pdf:
@@ -174,7 +188,7 @@ def publish_report(
         finally:
             tmp_pdf.unlink(missing_ok=True)
         timings["pdf_s"] = time.perf_counter() - t
-    result = PublishResult(out, files, report, refused, timings, missing)
+    result = PublishResult(out, files, report, refused, timings, missing, policy)
     write_atomic(
         files["citations"],
         json.dumps([c.as_json() for c in report.citations], ensure_ascii=False, indent=2) + "\n",
@@ -203,6 +217,7 @@ def publish_report(
         ],
         "refused_fetches": refused,
         "missing_glyphs": [m.as_json() for m in missing],
+        "output_policy": policy,
         "files": {k: v.name for k, v in files.items()},
         "timings_s": {k: round(v, 4) for k, v in timings.items()},
     }

@@ -22,6 +22,7 @@ from ..language import count, format_date, text_direction
 from ..language import labels as language_labels
 from .code import CSS_CLASS, MARKDOWN_EXTENSION, TOKEN_CLASSES, code_css
 from .markdown import check_mark, findings_markdown, split_sources_section
+from .safety import link_allowed, local_file_urls, render_input
 
 # What report markdown may produce. Everything else (script, iframe, object, style, img,
 # forms, event handlers, javascript:/data: URLs) is removed.
@@ -40,11 +41,19 @@ _ATTRS = {
     "ol": {"start"},
 }
 _URL_SCHEMES = {"http", "https", "file", "mailto"}
-_IMAGE = re.compile(r"!\[([^\]]*)\]\(([^)\s]*)(?:\s+\"[^\"]*\")?\)")
-_TITLE = re.compile(r"\A\s*#[ \t]+(.+?)[ \t]*#*[ \t]*$", re.M)
+MAX_LISTED_PROBLEMS = 100  # in the HTML and PDF; audit.json lists all
+_TITLE = re.compile(r"\A\s*#[ \t]+([^\n]*)")
 
 
-def sanitize(html: str) -> str:
+def sanitize(html: str, local_files: frozenset[str] = frozenset()) -> str:
+    """Only the tags and attributes above; links only where ``safety.link_allowed`` says
+    (file: only to the report's cited local sources)."""
+
+    def keep(tag: str, attr: str, value: str) -> str | None:
+        if attr == "href" and not link_allowed(value, local_files):
+            return None
+        return value
+
     return nh3.clean(
         html,
         tags=_TAGS,
@@ -55,6 +64,7 @@ def sanitize(html: str) -> str:
         filter_style_properties={"text-align"},
         link_rel="noopener noreferrer",
         allowed_classes={"span": TOKEN_CLASSES, "div": {CSS_CLASS}},  # highlighted code only
+        attribute_filter=keep,
     )
 
 
@@ -63,7 +73,13 @@ def split_title(markdown: str) -> tuple[str | None, str]:
     m = _TITLE.match(markdown)
     if not m:
         return None, markdown
-    return m.group(1).strip(), markdown[m.end():].lstrip("\n")
+    title = m.group(1).rstrip(" \t\r")
+    closed = title.rstrip("#")  # an optional closing sequence of #s after a space
+    if closed != title and (not closed or closed[-1] in " \t"):
+        title = closed
+    if not title.strip():
+        return None, markdown
+    return title.strip(), markdown[m.end():].lstrip("\n")
 
 
 @lru_cache(maxsize=1)
@@ -158,19 +174,25 @@ def render_html(
     found_title, body_md = split_title(body_md)
     if findings:
         body_md = findings_markdown(report, lambda c: token(c.ref.index)) + "\n" + body_md
-    body_md = _IMAGE.sub(lambda m: f"[Image: {m.group(1) or 'untitled'}]({m.group(2)})", body_md)
+    local_files = local_file_urls(report.sources)
+    body_md = render_input(body_md, local_files).text
     converter = md_lib.Markdown(
         extensions=["tables", "fenced_code", "toc", "sane_lists", MARKDOWN_EXTENSION[0]],
         extension_configs={"toc": {"toc_depth": "2-3", "permalink": False},
                            MARKDOWN_EXTENSION[0]: MARKDOWN_EXTENSION[1]},
         output_format="html",
     )
-    body_html = sanitize(converter.convert(body_md))
-    toc_html = sanitize(getattr(converter, "toc", "") or "")
+    try:
+        converted = converter.convert(body_md)
+    except RecursionError:  # the input limits should prevent it; never fail the report for it
+        converted = f"<pre>{escape(body_md)}</pre>"
+        converter.toc = ""
+    body_html = sanitize(converted, local_files)
+    toc_html = sanitize(getattr(converter, "toc", "") or "", local_files)
     badges = {token(c.ref.index): _badge(c, t) for c in report.citations}
     if badges:
-        pattern = re.compile("|".join(re.escape(t) for t in badges))
-        body_html = pattern.sub(lambda m: badges[m.group(0)], body_html)
+        pattern = re.compile(re.escape(f"zqcite{nonce}n") + r"\d+q")  # one pattern, however many refs
+        body_html = pattern.sub(lambda m: badges.get(m.group(0), m.group(0)), body_html)
         toc_html = pattern.sub("", toc_html)
     toc_entries = toc_html.count("<li")
     css = (templates_dir() / "report.css").read_text(encoding="utf-8") + "\n" + code_css()
@@ -195,5 +217,6 @@ def render_html(
         claims_unsupported=report.claim_count(ClaimStatus.UNSUPPORTED),
         claims_unchecked=report.claim_count(ClaimStatus.UNCHECKED),
         disagreements=[d.as_json() for d in report.disagreements],
-        problems=report.problems,
+        problems=report.problems[:MAX_LISTED_PROBLEMS],
+        problems_more=max(0, len(report.problems) - MAX_LISTED_PROBLEMS),
     )

@@ -5,12 +5,13 @@
 * Linked markdown turns each ref into a numbered citation link ``[N](fragment-url)``.
 
 Both end with a Sources section built from the citations; a Sources/References section
-the model wrote itself is replaced, because its entries were not checked.
+the model wrote itself is replaced, because its entries were not checked. Both pass the
+output policy (``safety.py``): no raw HTML, no images, no links but safe ones.
 """
 
 from __future__ import annotations
 
-import html
+import bisect
 import re
 from typing import Callable
 
@@ -18,6 +19,7 @@ from ..citations.check import Citation, CitationReport, safe_link
 from ..citations.claims import ClaimStatus
 from ..citations.model import Verdict
 from ..citations.refs import replace_spans
+from .safety import local_file_urls, safe_markdown
 
 _SOURCES_HEADING = re.compile(
     r"^(#{1,6})[ \t]*(sources|references|bibliography|works cited|citations|quellen|quellenverzeichnis|"
@@ -73,7 +75,13 @@ def check_mark(c: Citation) -> tuple[str, str] | None:
 
 def _attr(text: str) -> str:
     text = " ".join((text or "").split())[:300]
-    return text.replace('"', "\u201d").replace("<", "\u2039").replace(">", "\u203a")
+    return text.replace('"', "\u201d").replace("<", "\u2039").replace(">", "\u203a").replace("&", "+")
+
+
+def _ref_open(source_id: str, attrs: str = "") -> str:
+    """An opening <ref> tag; an id holding a double quote is written in single quotes."""
+    q = "'" if '"' in source_id else '"'
+    return f"<ref id={q}{source_id}{q}{attrs}>"
 
 
 def ui_markdown(report: CitationReport, sources_heading: str = "Sources", *,
@@ -87,12 +95,13 @@ def ui_markdown(report: CitationReport, sources_heading: str = "Sources", *,
         if c.status is Verdict.REPAIRED or mark:
             sid = c.source.id if c.status is Verdict.REPAIRED else c.ref.source_id
             attrs = f' check="{mark[0]}" note="{_attr(mark[1])}"' if mark else ""
-            tag = f'<ref id="{sid}"{attrs}>"{_escape_quote(_quote_text(c))}"</ref>'
+            tag = f'{_ref_open(sid, attrs)}"{_escape_quote(_quote_text(c))}"</ref>'
             edits.append((c.ref.start, c.ref.end, tag))
     body, found_heading = split_sources_section(replace_spans(report.parsed.markdown, edits))
     if findings:
         body = with_findings(body, findings_markdown(report, ref_markup))
-    return body.rstrip() + "\n\n" + _sources_markdown(report, found_heading or sources_heading, ids=True)
+    md = body.rstrip() + "\n\n" + _sources_markdown(report, found_heading or sources_heading, ids=True)
+    return safe_markdown(md, local_files=local_file_urls(report.sources), keep_refs=True).text
 
 
 # --- the "Verified findings" section, built by code only ----------------------------------
@@ -114,7 +123,7 @@ def verified_findings(report: CitationReport) -> list[tuple[str, list[Citation]]
 
 
 def ref_markup(c: Citation) -> str:
-    return f'<ref id="{c.source.id}">"{_escape_quote(_quote_text(c))}"</ref>'
+    return f'{_ref_open(c.source.id)}"{_escape_quote(_quote_text(c))}"</ref>'
 
 
 def findings_markdown(report: CitationReport, mark: Callable[[Citation], str]) -> str:
@@ -172,71 +181,37 @@ def linked_markdown(report: CitationReport, sources_heading: str = "Sources", *,
                     findings: bool = False) -> str:
     edits = [(c.ref.start, c.ref.end, citation_link(c)) for c in report.citations]
     # Malformed tags lose their markup in the linked text, their words kept (they are
-    # listed in the audit); report.md keeps them as written, for the author to fix.
+    # listed in the audit); report.md shows them as text (safety.py), for the author to fix.
     md = report.parsed.markdown
-    cited = [(a, b) for a, b, _ in edits]
+    cited = [(a, b) for a, b, _ in edits]  # in order, not overlapping
+    starts = [a for a, _ in cited]
+
+    def overlaps_a_ref(a: int, b: int) -> bool:
+        k = bisect.bisect_left(starts, b) - 1  # the last ref that starts before b
+        return k >= 0 and cited[k][1] > a
+
     edits += [(p.start, p.end, _REF_MARKUP.sub("", md[p.start:p.end])) for p in report.parsed.problems
-              if 0 <= p.start < p.end and not any(p.start < b and a < p.end for a, b in cited)]
+              if 0 <= p.start < p.end and not overlaps_a_ref(p.start, p.end)]
     body, found_heading = split_sources_section(replace_spans(report.parsed.markdown, edits))
     if findings:
         body = with_findings(body, findings_markdown(report, citation_link))
-    body = defuse_unsafe_links(body)
-    return body.rstrip() + "\n\n" + _sources_markdown(report, found_heading or sources_heading, ids=False)
+    md = body.rstrip() + "\n\n" + _sources_markdown(report, found_heading or sources_heading, ids=False)
+    return safe_markdown(md, local_files=local_file_urls(report.sources)).text
 
 
 def _sources_markdown(report: CitationReport, heading: str, *, ids: bool) -> str:
     lines = [f"## {heading}", ""]
+    numbers = {}
+    for c in report.citations:
+        if c.source is not None:
+            numbers.setdefault(id(c.source), c.number)
     for s in report.sources:
-        number = next(c.number for c in report.citations if c.source is s)
+        number = numbers[id(s)]
         title = _md_text(re.sub(r"\s+", " ", s.title or s.url).strip())
         ident = f" (id {_md_text(s.id)})" if ids else ""
         url = safe_link(s.url) or _md_text(s.url)  # a javascript: or data: URL is shown, never linked
         lines.append(f"[{number}] {title}{ident}: {url}  ")
     return "\n".join(lines).rstrip() + "\n"
-
-
-# --- links a renderer must not follow -------------------------------------------------------
-# The markdown outputs link only what the HTML may link (see html._URL_SCHEMES); a link with
-# any other scheme (javascript:, data:, vbscript:, …) is written so that no markdown renderer
-# makes a link of it, its text kept. Relative links and #anchors are left alone.
-_SAFE_SCHEMES = frozenset({"http", "https", "file", "mailto"})
-_SCHEME = re.compile(r"([a-z][a-z0-9+.\-]*):")
-_IGNORED_IN_URL = re.compile(r"[\x00-\x20\x7f\\]+")  # browsers drop tabs/newlines; CommonMark escapes
-_DEST = r"(<[^<>\n]*>|\S+)"
-_INLINE_LINK = re.compile(r"\]\(([ \t]*\n?[ \t]*)" + _DEST)  # [text](url) and ![alt](url)
-_LINK_DEFINITION = re.compile(r"(\[(?:[^\[\]\\\n]|\\.){1,999})\]:([ \t]*\n?[ \t]*)" + _DEST)  # [id]: url
-_AUTOLINK = re.compile(r"<([A-Za-z][A-Za-z0-9+.\-]{1,31}:[^\s<>]*)>")  # <scheme:...>
-_HTML_TAG = re.compile(r"<[A-Za-z][A-Za-z0-9-]*(?:[^<>\"']|\"[^\"]*\"|'[^']*')*>")
-_URL_ATTR = re.compile(
-    r"(?:^|[\s\"'/])(?:href|src|action|formaction|xlink:href|data|poster|background)\s*=\s*"
-    r"(\"[^\"]*\"|'[^']*'|[^\s\"'>]+)", re.I)
-
-
-def unsafe_url(url: str) -> bool:
-    """True if ``url`` has a scheme other than http, https, file and mailto, however written
-    (character references, case, tabs, backslash escapes)."""
-    for _ in range(3):
-        decoded = html.unescape(url)
-        if decoded == url:
-            break
-        url = decoded
-    url = _IGNORED_IN_URL.sub("", url).lower().lstrip("<\"'")
-    m = _SCHEME.match(url)
-    return bool(m) and m.group(1) not in _SAFE_SCHEMES
-
-
-def defuse_unsafe_links(md: str) -> str:
-    """``md`` with every link, link definition, autolink and HTML tag whose URL is unsafe
-    turned into plain text."""
-    md = _INLINE_LINK.sub(
-        lambda m: "]\\(" + m.group(1) + m.group(2) if unsafe_url(m.group(2)) else m.group(0), md)
-    md = _LINK_DEFINITION.sub(
-        lambda m: m.group(1) + "]\\:" + m.group(2) + m.group(3) if unsafe_url(m.group(3)) else m.group(0), md)
-    md = _AUTOLINK.sub(lambda m: "&lt;" + m.group(0)[1:] if unsafe_url(m.group(1)) else m.group(0), md)
-    return _HTML_TAG.sub(
-        lambda m: "&lt;" + m.group(0)[1:]
-        if any(unsafe_url(v.group(1).strip("\"'")) for v in _URL_ATTR.finditer(m.group(0))) else m.group(0),
-        md)
 
 
 def _md_text(text: str) -> str:

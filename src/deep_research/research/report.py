@@ -22,6 +22,7 @@ from ..citations.verify import SourceIndex
 from ..language import detect_language, labels, language_name
 from ..publish import publish_report, write_atomic
 from ..publish.markdown import strip_findings
+from ..publish.safety import local_file_urls, safe_markdown
 from . import prompts
 from .chat import report_message
 from .common import (
@@ -214,7 +215,9 @@ class ReportNodes:
             "claims_unchecked": final.claim_count(ClaimStatus.UNCHECKED),
             "claims_judged": len(judgments),
         }
-        return {**update, **ctx.usage_update(), "report_markdown": checked, "citation_fixes": fixes,
+        ui = await asyncio.to_thread(  # the output policy: what a UI shows of this state is inert
+            lambda: safe_markdown(checked, local_files=local_file_urls(final.sources), keep_refs=True).text)
+        return {**update, **ctx.usage_update(), "report_markdown": ui, "citation_fixes": fixes,
                 "citation_summary": summary, "claim_judgments": judgments}
 
     async def _fix_one(self, ctx: NodeContext, markdown: str, claim: Claim, cites: list[Citation],
@@ -366,6 +369,7 @@ def _write_outputs(cfg, state: dict, thread_id: str, markdown: str, sources: lis
                                     findings=cfg.verified_findings, judgments=state.get("claim_judgments"))
             break
     degradations += [error_record("publish", f"PDF: {m.message}") for m in result.missing_glyphs]
+    degradations += [error_record("publish", d["reason"]) for d in result.output_policy.get("degraded", [])]
     notes, raw = notes_markdown(state)
     write_atomic(folder / "notes.md", notes)
     write_atomic(folder / "raw_notes.md", raw)
@@ -378,6 +382,25 @@ def _write_outputs(cfg, state: dict, thread_id: str, markdown: str, sources: lis
              "run": str(folder / "run.json")}
     ui = result.files["markdown"].read_text(encoding="utf-8")
     return files, result.summary(), ui, degradations
+
+
+_REF_START = re.compile(r"<ref\b")
+
+
+def _without_refs(text: str) -> str:
+    """``text`` without <ref …>…</ref> spans (one pass: an opener without a closer ends the
+    search, where a lazy regex would rescan the rest of the text for every opener)."""
+    out, pos = [], 0
+    for m in _REF_START.finditer(text):
+        if m.start() < pos:
+            continue
+        close = text.find("</ref>", m.end())
+        if close == -1:
+            break
+        out.append(text[pos:m.start()])
+        pos = close + len("</ref>")
+    out.append(text[pos:])
+    return "".join(out)
 
 
 def _non_overlapping(edits: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
