@@ -51,6 +51,16 @@ def validate(conf: dict | None) -> dict | None:
     return {**conf, "transport": transport}
 
 
+def _connection(conf: dict) -> dict[str, Any]:
+    """The MCP client's connection for a validated configuration; header values come from
+    the environment variables the configuration names (never from the configuration)."""
+    headers = {h: os.environ.get(var, "") for h, var in (conf.get("headers_env") or {}).items()}
+    connection: dict[str, Any] = {"url": conf["url"], "transport": conf["transport"]}
+    if headers:
+        connection["headers"] = headers
+    return connection
+
+
 async def load_tools(conf: dict | None, timeout_s: float) -> list:
     """The allowed MCP tools (LangChain tools), loaded once per configuration.
 
@@ -66,10 +76,7 @@ async def load_tools(conf: dict | None, timeout_s: float) -> list:
         raise MCPUnavailable(failed[1])
     from langchain_mcp_adapters.client import MultiServerMCPClient
 
-    headers = {h: os.environ.get(var, "") for h, var in (conf.get("headers_env") or {}).items()}
-    connection: dict[str, Any] = {"url": conf["url"], "transport": conf["transport"]}
-    if headers:
-        connection["headers"] = headers
+    connection = _connection(conf)
     wait = min(timeout_s, LOAD_TIMEOUT_S)
     try:
         client = MultiServerMCPClient({"mcp": connection})
@@ -110,10 +117,7 @@ async def load_prompt(conf: dict | None, name: str, timeout_s: float) -> str:
         raise MCPUnavailable(failed[1])
     from langchain_mcp_adapters.client import MultiServerMCPClient
 
-    headers = {h: os.environ.get(var, "") for h, var in (conf.get("headers_env") or {}).items()}
-    connection: dict[str, Any] = {"url": conf["url"], "transport": conf["transport"]}
-    if headers:
-        connection["headers"] = headers
+    connection = _connection(conf)
     try:
         client = MultiServerMCPClient({"mcp": connection})
         messages = await asyncio.wait_for(client.get_prompt("mcp", name), timeout=min(timeout_s, LOAD_TIMEOUT_S))
