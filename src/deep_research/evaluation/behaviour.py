@@ -17,18 +17,10 @@ against what the run did and wrote.
 from __future__ import annotations
 
 import re
-import unicodedata
 
-_WORDS = re.compile(r"[^\W\d_]+", re.U)
-LANG_STOPWORDS = {
-    "en": "the and of to in is that for are with as on this by it be from or which not have".split(),
-    "fr": "le la les des et est une un du que pour dans qui sur pas par au plus avec ce sont".split(),
-    "de": "der die das und ist nicht ein eine zu den mit von für auf sich dem des im werden sind".split(),
-    "es": "el la los las de y que en un una es por para con del se no al como más son".split(),
-    "it": "il lo la gli le di e che un una per con non sono della del è più anche nel alla".split(),
-    "pt": "o a os as de e que um uma para com não do da em por mais são no na é".split(),
-    "nl": "de het een en van is dat niet op te in voor met zijn er aan door ook als".split(),
-}
+from ..language import detect_language as _product_language
+
+_LETTERS = re.compile(r"[^\W\d_]", re.U)
 NOT_FOUND_PHRASES = (
     # English
     "not found", "no information", "did not find", "could not find", "couldn't find", "no evidence",
@@ -48,24 +40,11 @@ DISAGREE_PHRASES = ("disagree", "conflict", "contradict", "inconsistent", "diffe
 
 
 def detect_language(text: str) -> str | None:
-    """The language of a text: CJK by script, others by their most frequent function words."""
-    sample = unicodedata.normalize("NFC", text[:30000])
-    letters = sum(1 for ch in sample if ch.isalpha()) or 1
-    kana = sum(1 for ch in sample if "\u3040" <= ch <= "\u30ff")
-    hangul = sum(1 for ch in sample if "\uac00" <= ch <= "\ud7af")
-    han = sum(1 for ch in sample if "\u4e00" <= ch <= "\u9fff")
-    if kana > letters * 0.05:
-        return "ja"
-    if hangul > letters * 0.2:
-        return "ko"
-    if han > letters * 0.2:
-        return "zh"
-    words = [w.casefold() for w in _WORDS.findall(sample)]
-    if len(words) < 5:
+    """The language of a report (the product's own detector, deep_research.language), or
+    None when the text has too little to tell (fewer than 10 letters)."""
+    if len(_LETTERS.findall(text[:30000])) < 10:
         return None
-    scores = {lang: sum(1 for w in words if w in set(stops)) for lang, stops in LANG_STOPWORDS.items()}
-    best = max(scores, key=lambda k: scores[k])
-    return best if scores[best] >= max(2, 0.05 * len(words)) else None
+    return _product_language(text[:30000])
 
 
 def _contains_any(text: str, phrases) -> str | None:
