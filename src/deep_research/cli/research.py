@@ -1,143 +1,24 @@
-"""Command line: ``deep-research publish | research | resume | index``."""
+"""``deep-research research`` and ``resume``: run the research graph in the terminal, ask
+the user what the run waits for, print the outcome."""
 
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 from typing import Optional
 
 import typer
-from rich.console import Console
-from rich.markup import escape as _esc  # user or model text printed with markup
-from rich.table import Table
+from rich.markup import escape as _esc
 
-from .errors import UserError
-from .progress import RunProgress
-from .terminal import printable  # file names, URLs and model text may hold escape sequences
-
-app = typer.Typer(
-    add_completion=False,
-    no_args_is_help=True,
-    pretty_exceptions_enable=False,
-    help="A deep-research agent whose every citation is a checked, verbatim sentence.",
-)
-out = Console(emoji=False)  # ":x" in a model name is not an emoji code
-err = Console(stderr=True, soft_wrap=True, highlight=False, emoji=False)
+from ..errors import UserError
+from ..terminal import printable
+from .console import err, out, usage_table
+from .console import warn as _warn
 
 
-@app.callback()
-def _root() -> None:
-    """A deep-research agent whose every citation is a checked, verbatim sentence."""
-
-
-def usage_table(usage: dict) -> Table:
-    """Calls, tokens, time and trouble per node: retry (transient errors retried), repair
-    (malformed answers asked again), cut (requests shortened after a context-length error)."""
-    cols = ["calls", "input_tokens", "output_tokens", "seconds", "retries", "repairs", "shortened"]
-    priced = any(u.get("cost_usd") for u in usage.values())
-    t = Table(title="Tokens and time per node", title_justify="left")
-    t.add_column("node", no_wrap=True)
-    headers = {"input_tokens": "in", "output_tokens": "out", "seconds": "s", "retries": "retry",
-               "repairs": "repair", "shortened": "cut", "cost_usd": "$"}
-    for col in [*cols, *(["cost_usd"] if priced else [])]:
-        t.add_column(headers.get(col, col), justify="right", no_wrap=True)
-
-    def cells(u: dict) -> list[str]:
-        row = [f"{u.get(c, 0):,}" if c != "seconds" else f"{u.get(c, 0):.1f}" for c in cols]
-        return row + ([f"{u.get('cost_usd', 0):.4f}"] if priced else [])
-
-    totals: dict = {}
-    for node, u in usage.items():
-        t.add_row(node, *cells(u))
-        for k, v in u.items():
-            totals[k] = totals.get(k, 0) + v
-    t.add_row("[bold]total[/bold]", *(f"[bold]{c}[/bold]" for c in cells(totals)))
-    return t
-
-
-def _warn(msg: str) -> None:
-    err.print(f"[yellow]warning:[/yellow] {_esc(printable(msg))}", highlight=False)
-
-
-@app.command()
-def publish(
-    report: Path = typer.Argument(..., help="Report markdown with <ref id=\"…\">\"quote\"</ref> citations."),
-    sources: Path = typer.Option(..., "--sources", "-s", help="JSON list of {id, url, title, content}."),
-    out_dir: Path = typer.Option(..., "--out", "-o", help="Directory to write the outputs into."),
-    no_pdf: bool = typer.Option(False, "--no-pdf", help="Skip the PDF."),
-    title: Optional[str] = typer.Option(None, help="Report title (default: the report's first # heading)."),
-    findings: bool = typer.Option(False, "--verified-findings",
-                                  help="Add a 'Verified findings' section, built by code from the claims "
-                                       "whose checks all passed."),
-) -> None:
-    """Check every citation of REPORT against its source, and each claim against its quotes,
-    and write the linked report, HTML and PDF."""
-    from .citations.refs import parse_refs
-    from .inputs import load_sources, read_text_file
-    from .publish import publish_report
-
-    markdown = read_text_file(report, "report")
-    if not markdown.strip():
-        raise UserError(f"report {report} is empty")
-    loaded = load_sources(sources)
-    for w in loaded.warnings:
-        _warn(w)
-    known = {s.id for s in loaded.sources}
-    unknown = sorted({r.source_id for r in parse_refs(markdown).refs} - known)
-    if unknown:
-        shown = ", ".join(repr(u) for u in unknown[:10]) + (" …" if len(unknown) > 10 else "")
-        raise UserError(f"the report cites source ids that are not in {sources}: {shown}")
-    result = publish_report(markdown, loaded.sources, out_dir, pdf=not no_pdf, title=title, findings=findings)
-    _print_publish_summary(result)
-
-
-def _print_publish_summary(result) -> None:
-    s = result.summary()
-    table = Table(title="Citation check", show_header=False, title_justify="left")
-    table.add_row("refs", str(s["refs"]))
-    table.add_row("[green]verified[/green]", str(s["verified"]))
-    table.add_row("[cyan]repaired[/cyan]", str(s["repaired"]))
-    table.add_row("[red]unsupported[/red]", str(s["unsupported"]))
-    table.add_row("links to the exact sentence", str(s["fragment_links"]))
-    if s.get("words_only_links"):
-        table.add_row("[yellow]links to the quote's words only[/yellow]", str(s["words_only_links"]))
-    if s["plain_links"]:
-        table.add_row("[yellow]plain links (no unique fragment)[/yellow]", str(s["plain_links"]))
-    if s["malformed_tags"]:
-        table.add_row("[red]malformed <ref> tags[/red]", str(s["malformed_tags"]))
-    table.add_row("claims", str(s["claims"]))
-    table.add_row("[green]claims supported by their quotes[/green]", str(s["claims_supported"]))
-    table.add_row("[red]claims that differ from their source[/red]", str(s["claims_unsupported"]))
-    table.add_row("[yellow]claims not checked[/yellow]", str(s["claims_unchecked"]))
-    if s["sources_disagree"]:
-        table.add_row("[yellow]places where sources disagree[/yellow]", str(s["sources_disagree"]))
-    out.print(table)
-    for p in result.report.problems[:10]:
-        _warn(f"line {p.line}, column {p.column}: {p.message}: {p.text}")
-    for c in result.report.citations:
-        if c.status.value == "unsupported":
-            _warn(f"ref {c.ref.index + 1} (line {c.ref.line}, source {c.ref.source_id}): "
-                  f"quote not found in the source: \u201c{c.ref.quote[:100]}\u201d")
-        elif c.claim_status is not None and c.claim_status.value == "unsupported":
-            _warn(f"ref {c.ref.index + 1} (line {c.ref.line}, source {c.ref.source_id}): "
-                  f"claim differs from its source: {c.claim_check.note}")
-    policy = result.output_policy or {}
-    changed = [f"{policy[k]} {what}" for k, what in (("html_escaped", "HTML tag(s) shown as text"),
-                                                     ("images_unlinked", "image(s) turned into links"),
-                                                     ("links_defused", "unsafe link(s) shown as text"))
-               if policy.get(k)]
-    if changed:
-        _warn("the report's markup was made inert: " + ", ".join(changed))
-    for d in policy.get("degraded", [])[:10]:
-        _warn((f"line {d['line']}: " if d.get("line") else "") + d["reason"])
-    if result.refused_fetches:
-        _warn(f"the PDF renderer was refused {len(result.refused_fetches)} external resource(s)")
-    for m in result.missing_glyphs:
-        _warn(m.message)
-    out.print(f"Wrote {len(result.files)} files to [bold]{_esc(printable(result.out_dir))}[/bold]:", soft_wrap=True)
-    for key, path in result.files.items():
-        out.print(f"  {printable(path.name)}", markup=False)
+def register(app: typer.Typer) -> None:
+    app.command()(research)
+    app.command()(resume)
 
 
 # --- research ----------------------------------------------------------------------------
@@ -251,8 +132,8 @@ def _ask_clarification(question: str, preset: str | None) -> str:
 async def _drive(handle, graph, payload, progress, *, approve: dict | None, answer: str | None) -> dict:
     from langchain_core.messages import AIMessage, HumanMessage
 
-    from .research.models import message_text
-    from .research.runner import resume_payload, stream_run
+    from ..research.models import message_text
+    from ..research.runner import resume_payload, stream_run
 
     while True:
         with progress:
@@ -305,8 +186,8 @@ def _print_result(values: dict, thread_id: str) -> int:
         err.print(f"[red]The run did not complete (status {status!r}).[/red] Resume it with: "
                   f"deep-research resume {thread_id}")
         return 1
-    from .language import labels
-    from .research.chat import citation_line
+    from ..language import labels
+    from ..research.chat import citation_line
 
     lang = values.get("language")
     out.print(citation_line(values.get("citation_summary") or {}, lang), markup=False, highlight=False)
@@ -325,11 +206,11 @@ async def _run_research(question: str | None, context: dict, db: str, thread_id:
     import asyncio
     from concurrent.futures import ThreadPoolExecutor
 
-    from .publish.files import prepare_out_dir
-    from .research.common import ResearchFailed
-    from .research.configuration import Configuration
-    from .research.preflight import preflight
-    from .research.runner import (
+    from ..publish.files import prepare_out_dir
+    from ..research.common import ResearchFailed
+    from ..research.configuration import Configuration
+    from ..research.preflight import preflight
+    from ..research.runner import (
         RunHandle,
         compile_for,
         first_payload,
@@ -375,6 +256,8 @@ async def _run_research(question: str | None, context: dict, db: str, thread_id:
                 payload = resume_payload(approve)
                 approve = None
         out.print(f"Thread [bold]{handle.thread_id}[/bold] (resume with: deep-research resume {handle.thread_id})")
+        from ..progress import RunProgress
+
         progress = RunProgress(out, handle.thread_id)
         try:
             values = await _drive(handle, graph, payload, progress, approve=approve, answer=answer)
@@ -412,7 +295,7 @@ def _check_db(db: str) -> str:
     """Fail early, with a clear message, if a SQLite --db cannot hold the run's state."""
     import sqlite3
 
-    from .research.runner import is_postgres
+    from ..research.runner import is_postgres
 
     if is_postgres(db):
         return db
@@ -441,7 +324,6 @@ DbOpt = typer.Option(None, "--db", envvar="DEEP_RESEARCH_DB",
                      help="SQLite file or postgresql:// URL for checkpoints (default .deep-research/state.sqlite).")
 
 
-@app.command()
 def research(
     question: str = typer.Argument(..., help="What to research."),
     search: Optional[str] = SearchOpt,
@@ -480,7 +362,6 @@ def research(
     raise typer.Exit(code)
 
 
-@app.command()
 def resume(
     thread_id: str = typer.Argument(..., help="The thread id printed when the run started."),
     approve: bool = typer.Option(False, "--approve", help="Approve the research brief or report the run waits on."),
@@ -504,114 +385,3 @@ def resume(
     code = asyncio.run(_run_research(None, {}, _check_db(db or ".deep-research/state.sqlite"), thread_id.strip(),
                                      decision, answer))
     raise typer.Exit(code)
-
-
-@app.command()
-def index(
-    folder: Path = typer.Argument(..., help="Folder of .html, .md, .txt and .pdf documents."),
-    base_url: Optional[str] = typer.Option(None, help="URL where the folder is published (default file:// links)."),
-    index_path: Optional[Path] = typer.Option(None, "--index", help="Index file (default FOLDER/.deep-research/index.sqlite)."),
-) -> None:
-    """Build or update the full-text index of a folder for --search local."""
-    import logging
-
-    from .search.local import CorpusError, build_index
-
-    if not folder.is_dir():
-        raise UserError(f"{folder} is not a folder")
-    # pypdf logs its complaints about a broken PDF; the skip reason below says it once.
-    logging.getLogger("pypdf").setLevel(logging.ERROR)
-    try:
-        report = build_index(folder, index_path=index_path, base_url=base_url)
-    except (CorpusError, ValueError) as e:  # an unusable index path or base URL
-        raise UserError(str(e)) from None
-    _print_index_report(folder, report)
-
-
-def _print_index_report(folder: Path, report) -> None:
-    def n(count: int, word: str) -> str:
-        return f"{count:,} {word}{'' if count == 1 else 's'}"
-
-    def say(text: str) -> None:  # paths stay whole (no wrapping), are never markup, and escaped
-        out.print(printable(text), highlight=False, soft_wrap=True, markup=False)
-
-    for skipped in report.skipped:
-        _warn(f"skipped {skipped.path}: {skipped.reason}")
-    if report.rebuilt:
-        say("The index was rebuilt from scratch (new program version, folder or base URL).")
-    indexed = len(report.added) + len(report.updated) + report.unchanged
-    say(f"Indexed {n(indexed, 'document')} in {folder}: {len(report.added):,} new, "
-        f"{len(report.updated):,} updated, {report.unchanged:,} unchanged.")
-    if report.skipped:
-        say(f"Skipped {n(len(report.skipped), 'file')} (reasons above).")
-    if report.removed:
-        say(f"Removed {n(len(report.removed), 'document')} no longer in the folder.")
-    if report.unsupported:
-        say(f"Left out {n(report.unsupported, 'file')} of other types "
-            "(documents are .html, .htm, .md, .markdown, .txt and .pdf).")
-    say(f"The index holds {n(report.documents, 'document')}: {report.index_path}")
-    if report.documents == 0:
-        _warn("the index is empty: a search of this corpus finds nothing")
-
-
-def load_env_file() -> Path | None:
-    """Variables from ``.env`` in the working folder (or the file DEEP_RESEARCH_ENV_FILE
-    names; "none" for no file), as ``langgraph dev`` loads them through langgraph.json.
-    Variables already set in the environment win."""
-    from dotenv import load_dotenv
-
-    named = os.environ.get("DEEP_RESEARCH_ENV_FILE")
-    if named is not None and named.strip().lower() in ("", "none"):
-        return None
-    path = Path(named).expanduser() if named else Path.cwd() / ".env"
-    if not path.is_file():
-        if named:
-            raise UserError(f"DEEP_RESEARCH_ENV_FILE={named}: no such file")
-        return None
-    try:
-        load_dotenv(path, override=False)
-    except (OSError, UnicodeDecodeError) as e:
-        raise UserError(f"cannot read the environment file {path}: {e}") from None
-    return path
-
-
-from .eval_cli import register as _register_eval  # noqa: E402 - the eval command group
-
-_register_eval(app)
-
-
-def main(argv: list[str] | None = None) -> int:
-    """Entry point: user errors print one clear line and exit 2, never a traceback."""
-    debug = bool(os.environ.get("DEEP_RESEARCH_DEBUG"))
-    try:
-        load_env_file()
-        rc = app(args=argv, standalone_mode=False)  # click returns typer.Exit's code here
-        return rc if isinstance(rc, int) else 0
-    except UserError as e:
-        err.print(f"[red]error:[/red] {_esc(printable(e))}", highlight=False)
-        return e.exit_code
-    except typer.Exit as e:
-        return e.exit_code
-    except typer.Abort:
-        err.print("aborted")
-        return 130
-    except KeyboardInterrupt:
-        err.print("interrupted")
-        return 130
-    except typer.TyperException as e:  # usage errors: bad option, missing argument
-        e.show()
-        return getattr(e, "exit_code", 2)
-    except Exception as e:  # noqa: BLE001 - the last resort: a short message, not a traceback
-        if debug:
-            raise
-        err.print(f"[red]internal error:[/red] {_esc(printable(f'{type(e).__name__}: {e}'))}", highlight=False)
-        err.print("Set DEEP_RESEARCH_DEBUG=1 to see the traceback.")
-        return 1
-
-
-def run() -> None:
-    sys.exit(main())
-
-
-if __name__ == "__main__":
-    run()

@@ -1,5 +1,5 @@
 """``deep-research eval``: evaluate run folders and question sets (registered on the main
-Typer app in cli.py)."""
+Typer app in cli/__init__.py)."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ from rich.console import Console
 from rich.markup import escape as _esc
 from rich.table import Table
 
-from .errors import UserError
-from .terminal import printable
+from ..errors import UserError
+from ..terminal import printable
 
 eval_app = typer.Typer(
     no_args_is_help=True,
@@ -44,7 +44,7 @@ def _table(t: Table) -> None:
 
 
 def _write_json(path: Path, value) -> None:
-    from .publish import write_atomic
+    from ..publish import write_atomic
 
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -59,9 +59,9 @@ def _make_judge(model: str | None, base_url: str | None, api_key_env: str | None
         if required:
             raise UserError("this command needs a judge model: --judge-model provider:model (e.g. openai:gpt-4.1)")
         return None
-    from .research.configuration import Configuration
-    from .research.report_judge import ReportJudge, judge_spec
-    from .research.runner import load_deps
+    from ..research.configuration import Configuration
+    from ..research.report_judge import ReportJudge, judge_spec
+    from ..research.runner import load_deps
 
     cfg = Configuration.resolve({"configurable": {}}, {})
     spec = judge_spec(model, base_url=base_url or cfg.model_base_url, api_key_env=api_key_env, timeout_s=timeout)
@@ -88,8 +88,8 @@ def report_cmd(
 ) -> None:
     """Code checks of published runs: structure, citations, claims, sources, FACT-style
     accuracy and the synthesis score."""
-    from .evaluation.checks import evaluate_run
-    from .evaluation.rundir import RunFolder, find_run_folders
+    from ..evaluation.checks import evaluate_run
+    from ..evaluation.rundir import RunFolder, find_run_folders
 
     folders = list(dict.fromkeys(f for d in dirs for f in find_run_folders(d)))
     records = [{**evaluate_run(RunFolder.load(f)), "path": str(f)} for f in folders]
@@ -159,7 +159,7 @@ def report_rows(records: list[dict]) -> Table:
 def _settings_file(path: Path | None) -> dict:
     if path is None:
         return {}
-    from .research.configuration import Configuration
+    from ..research.configuration import Configuration
 
     try:
         value = json.loads(path.read_text(encoding="utf-8"))
@@ -204,10 +204,10 @@ def run_cmd(
     """Research every question of a set (skipping finished ones), then evaluate each report."""
     import asyncio
 
-    from .cli import _context_from_options
-    from .evaluation.questions import load_questions
-    from .research.evaluate import EvalRunner, EvalSettings
-    from .research.runner import is_postgres, load_deps
+    from ..evaluation.questions import load_questions
+    from ..research.evaluate import EvalRunner, EvalSettings
+    from ..research.runner import is_postgres, load_deps
+    from .research import _context_from_options
 
     if db is not None and not is_postgres(db):
         raise UserError("--db takes a postgresql:// URL; without it each question keeps its SQLite checkpoints "
@@ -313,7 +313,7 @@ class EvalProgress:
 
 
 def results_table(results: list[dict]) -> Table:
-    from .evaluation.summary import table_rows
+    from ..evaluation.summary import table_rows
 
     header, rows = table_rows(results)
     t = Table(title="Evaluation", title_justify="left")
@@ -368,9 +368,9 @@ def judge_cmd(
     following, readability), optionally against a reference report."""
     import asyncio
 
-    from .evaluation.drb import article_from_run
-    from .evaluation.rundir import RunFolder, find_run_folders
-    from .inputs import read_text_file
+    from ..evaluation.drb import article_from_run
+    from ..evaluation.rundir import RunFolder, find_run_folders
+    from ..inputs import read_text_file
 
     ref_text = read_text_file(reference, "reference report") if reference else None
     runs = [RunFolder.load(f) for f in dict.fromkeys(f for d in dirs for f in find_run_folders(d))]
@@ -398,7 +398,7 @@ def judge_cmd(
 
 
 def judge_table(runs, results) -> Table:
-    from .evaluation.rubric import CRITERIA
+    from ..evaluation.rubric import CRITERIA
 
     t = Table(title="Judge scores (0-10; overall 0-100)", title_justify="left")
     t.add_column("criterion")
@@ -434,8 +434,8 @@ def ab_cmd(
     a side wins only when both orders agree)."""
     import asyncio
 
-    from .evaluation.drb import article_from_run
-    from .evaluation.rundir import RunFolder
+    from ..evaluation.drb import article_from_run
+    from ..evaluation.rundir import RunFolder
 
     a, b = RunFolder.load(dir_a), RunFolder.load(dir_b)
     task = _task_of(a, question)
@@ -480,9 +480,9 @@ def compare_cmd(
     judge also compares each pair of reports A/B."""
     import asyncio
 
-    from .evaluation.compare import compare, write_comparison
-    from .evaluation.drb import article_from_run
-    from .evaluation.rundir import RunFolder
+    from ..evaluation.compare import compare, write_comparison
+    from ..evaluation.drb import article_from_run
+    from ..evaluation.rundir import RunFolder
 
     cmp = compare(a, b)
     for n in cmp.notes:
@@ -521,8 +521,8 @@ def export_drb_cmd(
                                          "by matching the question text."),
 ) -> None:
     """Export reports as DeepResearch Bench raw data ({id, prompt, article} per line)."""
-    from .evaluation.drb import export_records, load_tasks, normalise_prompt, write_records
-    from .evaluation.rundir import RunFolder, find_run_folders
+    from ..evaluation.drb import export_records, load_tasks, normalise_prompt, write_records
+    from ..evaluation.rundir import RunFolder, find_run_folders
 
     by_prompt = {normalise_prompt(t.question): t for t in load_tasks(tasks)} if tasks else None
     items, skipped = [], []
@@ -571,7 +571,7 @@ def import_drb_cmd(
     limit: Optional[int] = typer.Option(None, "--limit", min=1, help="Only the first N tasks."),
 ) -> None:
     """Turn DeepResearch Bench's task file into a question set for ``eval run``."""
-    from .evaluation.drb import import_tasks
+    from ..evaluation.drb import import_tasks
 
     qs = import_tasks(tasks, out_file, references=references, language=language, limit=limit)
     with_ref = sum(1 for q in qs if q.reference_text)

@@ -1,0 +1,97 @@
+"""Command line: ``deep-research publish | research | resume | index | eval``.
+
+A small package over the library: each command lives in its own module and imports what it
+needs when it runs, so ``--help``, ``publish`` and ``index`` start without loading the
+research graph or any model library."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import typer
+from rich.markup import escape as _esc
+
+from ..errors import UserError
+from ..terminal import printable
+from . import eval as _eval
+from . import index as _index
+from . import publish as _publish
+from . import research as _research
+from .console import err, out, usage_table  # noqa: F401 - part of the CLI's interface
+from .research import _print_result, _validate_question  # noqa: F401 - used by tests
+
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    help="A deep-research agent whose every citation is a checked, verbatim sentence.",
+)
+
+
+@app.callback()
+def _root() -> None:
+    """A deep-research agent whose every citation is a checked, verbatim sentence."""
+
+
+
+for _m in (_publish, _research, _index):
+    _m.register(app)
+_eval.register(app)
+
+
+def load_env_file() -> Path | None:
+    """Variables from ``.env`` in the working folder (or the file DEEP_RESEARCH_ENV_FILE
+    names; "none" for no file), as ``langgraph dev`` loads them through langgraph.json.
+    Variables already set in the environment win."""
+    from dotenv import load_dotenv
+
+    named = os.environ.get("DEEP_RESEARCH_ENV_FILE")
+    if named is not None and named.strip().lower() in ("", "none"):
+        return None
+    path = Path(named).expanduser() if named else Path.cwd() / ".env"
+    if not path.is_file():
+        if named:
+            raise UserError(f"DEEP_RESEARCH_ENV_FILE={named}: no such file")
+        return None
+    try:
+        load_dotenv(path, override=False)
+    except (OSError, UnicodeDecodeError) as e:
+        raise UserError(f"cannot read the environment file {path}: {e}") from None
+    return path
+
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point: user errors print one clear line and exit 2, never a traceback."""
+    debug = bool(os.environ.get("DEEP_RESEARCH_DEBUG"))
+    try:
+        load_env_file()
+        rc = app(args=argv, standalone_mode=False)  # click returns typer.Exit's code here
+        return rc if isinstance(rc, int) else 0
+    except UserError as e:
+        err.print(f"[red]error:[/red] {_esc(printable(e))}", highlight=False)
+        return e.exit_code
+    except typer.Exit as e:
+        return e.exit_code
+    except typer.Abort:
+        err.print("aborted")
+        return 130
+    except KeyboardInterrupt:
+        err.print("interrupted")
+        return 130
+    except typer.TyperException as e:  # usage errors: bad option, missing argument
+        e.show()
+        return getattr(e, "exit_code", 2)
+    except Exception as e:  # noqa: BLE001 - the last resort: a short message, not a traceback
+        if debug:
+            raise
+        err.print(f"[red]internal error:[/red] {_esc(printable(f'{type(e).__name__}: {e}'))}", highlight=False)
+        err.print("Set DEEP_RESEARCH_DEBUG=1 to see the traceback.")
+        return 1
+
+
+def run() -> None:
+    sys.exit(main())
+

@@ -1,0 +1,5 @@
+"""``python -m deep_research.cli``."""
+
+from . import run
+
+run()

@@ -1,0 +1,42 @@
+"""The terminal the CLI writes to: two consoles, warnings, the usage table."""
+
+from __future__ import annotations
+
+from rich.console import Console
+from rich.markup import escape as _esc  # user or model text printed with markup
+from rich.table import Table
+
+from ..terminal import printable  # file names, URLs and model text may hold escape sequences
+
+out = Console(emoji=False)  # ":x" in a model name is not an emoji code
+err = Console(stderr=True, soft_wrap=True, highlight=False, emoji=False)
+
+
+def usage_table(usage: dict) -> Table:
+    """Calls, tokens, time and trouble per node: retry (transient errors retried), repair
+    (malformed answers asked again), cut (requests shortened after a context-length error)."""
+    cols = ["calls", "input_tokens", "output_tokens", "seconds", "retries", "repairs", "shortened"]
+    priced = any(u.get("cost_usd") for u in usage.values())
+    t = Table(title="Tokens and time per node", title_justify="left")
+    t.add_column("node", no_wrap=True)
+    headers = {"input_tokens": "in", "output_tokens": "out", "seconds": "s", "retries": "retry",
+               "repairs": "repair", "shortened": "cut", "cost_usd": "$"}
+    for col in [*cols, *(["cost_usd"] if priced else [])]:
+        t.add_column(headers.get(col, col), justify="right", no_wrap=True)
+
+    def cells(u: dict) -> list[str]:
+        row = [f"{u.get(c, 0):,}" if c != "seconds" else f"{u.get(c, 0):.1f}" for c in cols]
+        return row + ([f"{u.get('cost_usd', 0):.4f}"] if priced else [])
+
+    totals: dict = {}
+    for node, u in usage.items():
+        t.add_row(node, *cells(u))
+        for k, v in u.items():
+            totals[k] = totals.get(k, 0) + v
+    t.add_row("[bold]total[/bold]", *(f"[bold]{c}[/bold]" for c in cells(totals)))
+    return t
+
+
+def warn(msg: str) -> None:
+    err.print(f"[yellow]warning:[/yellow] {_esc(printable(msg))}", highlight=False)
+

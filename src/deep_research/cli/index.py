@@ -1,0 +1,64 @@
+"""``deep-research index``: the full-text index of a folder for ``--search local``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from ..errors import UserError
+from ..terminal import printable
+from .console import out
+from .console import warn as _warn
+
+
+def register(app: typer.Typer) -> None:
+    app.command()(index)
+
+
+def index(
+    folder: Path = typer.Argument(..., help="Folder of .html, .md, .txt and .pdf documents."),
+    base_url: Optional[str] = typer.Option(None, help="URL where the folder is published (default file:// links)."),
+    index_path: Optional[Path] = typer.Option(None, "--index", help="Index file (default FOLDER/.deep-research/index.sqlite)."),
+) -> None:
+    """Build or update the full-text index of a folder for --search local."""
+    import logging
+
+    from ..search.local import CorpusError, build_index
+
+    if not folder.is_dir():
+        raise UserError(f"{folder} is not a folder")
+    # pypdf logs its complaints about a broken PDF; the skip reason below says it once.
+    logging.getLogger("pypdf").setLevel(logging.ERROR)
+    try:
+        report = build_index(folder, index_path=index_path, base_url=base_url)
+    except (CorpusError, ValueError) as e:  # an unusable index path or base URL
+        raise UserError(str(e)) from None
+    _print_index_report(folder, report)
+
+
+def _print_index_report(folder: Path, report) -> None:
+    def n(count: int, word: str) -> str:
+        return f"{count:,} {word}{'' if count == 1 else 's'}"
+
+    def say(text: str) -> None:  # paths stay whole (no wrapping), are never markup, and escaped
+        out.print(printable(text), highlight=False, soft_wrap=True, markup=False)
+
+    for skipped in report.skipped:
+        _warn(f"skipped {skipped.path}: {skipped.reason}")
+    if report.rebuilt:
+        say("The index was rebuilt from scratch (new program version, folder or base URL).")
+    indexed = len(report.added) + len(report.updated) + report.unchanged
+    say(f"Indexed {n(indexed, 'document')} in {folder}: {len(report.added):,} new, "
+        f"{len(report.updated):,} updated, {report.unchanged:,} unchanged.")
+    if report.skipped:
+        say(f"Skipped {n(len(report.skipped), 'file')} (reasons above).")
+    if report.removed:
+        say(f"Removed {n(len(report.removed), 'document')} no longer in the folder.")
+    if report.unsupported:
+        say(f"Left out {n(report.unsupported, 'file')} of other types "
+            "(documents are .html, .htm, .md, .markdown, .txt and .pdf).")
+    say(f"The index holds {n(report.documents, 'document')}: {report.index_path}")
+    if report.documents == 0:
+        _warn("the index is empty: a search of this corpus finds nothing")

@@ -1,0 +1,98 @@
+"""``deep-research publish``: check a report's citations and claims, write its outputs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+import typer
+from rich.markup import escape as _esc
+from rich.table import Table
+
+from ..errors import UserError
+from ..terminal import printable
+from .console import out
+from .console import warn as _warn
+
+
+def register(app: typer.Typer) -> None:
+    app.command()(publish)
+
+
+def publish(
+    report: Path = typer.Argument(..., help="Report markdown with <ref id=\"…\">\"quote\"</ref> citations."),
+    sources: Path = typer.Option(..., "--sources", "-s", help="JSON list of {id, url, title, content}."),
+    out_dir: Path = typer.Option(..., "--out", "-o", help="Directory to write the outputs into."),
+    no_pdf: bool = typer.Option(False, "--no-pdf", help="Skip the PDF."),
+    title: Optional[str] = typer.Option(None, help="Report title (default: the report's first # heading)."),
+    findings: bool = typer.Option(False, "--verified-findings",
+                                  help="Add a 'Verified findings' section, built by code from the claims "
+                                       "whose checks all passed."),
+) -> None:
+    """Check every citation of REPORT against its source, and each claim against its quotes,
+    and write the linked report, HTML and PDF."""
+    from ..citations.refs import parse_refs
+    from ..inputs import load_sources, read_text_file
+    from ..publish import publish_report
+
+    markdown = read_text_file(report, "report")
+    if not markdown.strip():
+        raise UserError(f"report {report} is empty")
+    loaded = load_sources(sources)
+    for w in loaded.warnings:
+        _warn(w)
+    known = {s.id for s in loaded.sources}
+    unknown = sorted({r.source_id for r in parse_refs(markdown).refs} - known)
+    if unknown:
+        shown = ", ".join(repr(u) for u in unknown[:10]) + (" …" if len(unknown) > 10 else "")
+        raise UserError(f"the report cites source ids that are not in {sources}: {shown}")
+    result = publish_report(markdown, loaded.sources, out_dir, pdf=not no_pdf, title=title, findings=findings)
+    _print_publish_summary(result)
+
+
+def _print_publish_summary(result) -> None:
+    s = result.summary()
+    table = Table(title="Citation check", show_header=False, title_justify="left")
+    table.add_row("refs", str(s["refs"]))
+    table.add_row("[green]verified[/green]", str(s["verified"]))
+    table.add_row("[cyan]repaired[/cyan]", str(s["repaired"]))
+    table.add_row("[red]unsupported[/red]", str(s["unsupported"]))
+    table.add_row("links to the exact sentence", str(s["fragment_links"]))
+    if s.get("words_only_links"):
+        table.add_row("[yellow]links to the quote's words only[/yellow]", str(s["words_only_links"]))
+    if s["plain_links"]:
+        table.add_row("[yellow]plain links (no unique fragment)[/yellow]", str(s["plain_links"]))
+    if s["malformed_tags"]:
+        table.add_row("[red]malformed <ref> tags[/red]", str(s["malformed_tags"]))
+    table.add_row("claims", str(s["claims"]))
+    table.add_row("[green]claims supported by their quotes[/green]", str(s["claims_supported"]))
+    table.add_row("[red]claims that differ from their source[/red]", str(s["claims_unsupported"]))
+    table.add_row("[yellow]claims not checked[/yellow]", str(s["claims_unchecked"]))
+    if s["sources_disagree"]:
+        table.add_row("[yellow]places where sources disagree[/yellow]", str(s["sources_disagree"]))
+    out.print(table)
+    for p in result.report.problems[:10]:
+        _warn(f"line {p.line}, column {p.column}: {p.message}: {p.text}")
+    for c in result.report.citations:
+        if c.status.value == "unsupported":
+            _warn(f"ref {c.ref.index + 1} (line {c.ref.line}, source {c.ref.source_id}): "
+                  f"quote not found in the source: \u201c{c.ref.quote[:100]}\u201d")
+        elif c.claim_status is not None and c.claim_status.value == "unsupported":
+            _warn(f"ref {c.ref.index + 1} (line {c.ref.line}, source {c.ref.source_id}): "
+                  f"claim differs from its source: {c.claim_check.note}")
+    policy = result.output_policy or {}
+    changed = [f"{policy[k]} {what}" for k, what in (("html_escaped", "HTML tag(s) shown as text"),
+                                                     ("images_unlinked", "image(s) turned into links"),
+                                                     ("links_defused", "unsafe link(s) shown as text"))
+               if policy.get(k)]
+    if changed:
+        _warn("the report's markup was made inert: " + ", ".join(changed))
+    for d in policy.get("degraded", [])[:10]:
+        _warn((f"line {d['line']}: " if d.get("line") else "") + d["reason"])
+    if result.refused_fetches:
+        _warn(f"the PDF renderer was refused {len(result.refused_fetches)} external resource(s)")
+    for m in result.missing_glyphs:
+        _warn(m.message)
+    out.print(f"Wrote {len(result.files)} files to [bold]{_esc(printable(result.out_dir))}[/bold]:", soft_wrap=True)
+    for key, path in result.files.items():
+        out.print(f"  {printable(path.name)}", markup=False)
