@@ -33,6 +33,8 @@ PAGES = {
 }
 
 QUESTION = "How well do heat pumps work in cold climates, and what do they cost?"
+BRIEF = ("I want to know how well heat pumps work in cold climates and what they cost to install and run. "
+         "Report in English.")
 TOPIC_EFFICIENCY = "Heat pump efficiency (coefficient of performance) and how it changes in cold weather"
 TOPIC_COSTS = "Installation and running costs of air-source heat pumps in Europe"
 
@@ -145,8 +147,7 @@ def full_script(*, wrong_quote: bool = True, clarify: bool = True) -> Script:
                         verification="I will research heat pumps in cold climates and their costs."),
              repeat=True)
     s.on("research", "Turn the conversation into a research brief",
-         structured("ResearchQuestion", research_brief="I want to know how well heat pumps work in cold "
-                    "climates and what they cost to install and run. Report in English."), repeat=True)
+         structured("ResearchQuestion", research_brief=BRIEF), repeat=True)
     s.on("research", "A human reviewer rejected",
          structured("ResearchQuestion", research_brief="I want to know how heat pump efficiency changes in "
                     "cold climates and what installation and running costs are in Europe. Report in English."),
@@ -164,6 +165,13 @@ def full_script(*, wrong_quote: bool = True, clarify: bool = True) -> Script:
          researcher_step("heat pump installation cost euros", "I have enough evidence on costs."), repeat=True)
     s.on("summarization", "Summarise this page for a researcher", summarise_page, repeat=True)
     s.on("compression", "You condense a researcher's work", compress, repeat=True)
+    # complexity routing (research_mode auto): this question is broad, so today's multi path
+    s.on("summarization", "Classify how much research this question needs",
+         structured("ClassifyQuestion", complexity="broad", reason="Efficiency in the cold and costs."),
+         repeat=True)
+    # the single path (research_mode single): one researcher with the brief as its topic
+    s.on("research", f"Research this topic: {BRIEF}",
+         researcher_step("heat pump cold climate installation cost", "I have enough evidence."), repeat=True)
     s.on("research", "Round 2 of", calls(tool_call("refine_draft_report"), tool_call("ResearchComplete")),
          repeat=True)
     s.on("final_report", "Rewrite the draft report with the new research findings",

@@ -67,7 +67,10 @@ class Deps:
     # Building a client reads certificates and files, and opening a corpus touches its
     # index: done in a worker thread so the event loop (a LangGraph server's) never blocks.
     async def model(self, cfg: Configuration, role: str) -> BaseChatModel:
-        spec = cfg.model_spec(role)
+        return await self.model_for(cfg.model_spec(role))
+
+    async def model_for(self, spec: dict) -> BaseChatModel:
+        """The model of a spec (a role's, or a brief council member's), built once."""
         key = tuple(sorted((k, str(v)) for k, v in spec.items()))
         if key not in self._models:
             self._models[key] = await asyncio.to_thread(self.model_factory, spec)

@@ -48,7 +48,8 @@ ENV_ALLOWED_MODELS = "DEEP_RESEARCH_ALLOWED_MODELS"
 # A value set in the environment is a ceiling: a run may ask for less, never for more.
 CEILINGS = (
     "max_cost_usd", "max_total_tokens",
-    "max_brief_refinement_rounds", "max_concurrent_research_units", "max_researcher_iterations",
+    "max_brief_refinement_rounds", "brief_council_threshold", "brief_council_max_rounds",
+    "max_concurrent_research_units", "max_researcher_iterations",
     "max_react_tool_calls", "max_search_results", "max_retries",
     "max_page_chars", "summarize_after_tokens", "request_timeout_s", "max_judge_calls",
     "structured_output_retries",
@@ -123,6 +124,26 @@ class Configuration(BaseModel):
         False, json_schema_extra=_ui("boolean", "Pause for a human to approve or reject the research brief."))
     max_brief_refinement_rounds: int = Field(
         3, ge=0, le=10, json_schema_extra=_ui("number", "How many times a rejected brief is rewritten.", min=0, max=10))
+    research_mode: Literal["auto", "single", "multi"] = Field(
+        "multi", json_schema_extra=_ui(
+            "select", "How research runs: 'multi' (a supervisor sends parallel researchers round by round), "
+            "'single' (one researcher with the brief as its topic, no supervisor rounds; same citation checks), "
+            "or 'auto' (one cheap classification of the question: a simple fact goes the single path, a focused "
+            "or broad question the multi path).",
+            options=[{"label": v, "value": v} for v in ("auto", "single", "multi")]))
+    brief_council_models: list[str] = Field(
+        default_factory=list, json_schema_extra=_ui(
+            "json", "A council of provider:model names that each review the research brief (approve, or revise "
+            "with reasons) before research; empty: no council. Built like the other models (model_base_url, "
+            "model_api_key_env) and counted in the run's tokens and cost."))
+    brief_council_threshold: float = Field(
+        0.5, ge=0.0, le=1.0, json_schema_extra=_ui(
+            "number", "Share of the council's votes that must approve the brief (models that fail abstain); "
+                      "below it the brief is revised with the council's reasons.", min=0, max=1))
+    brief_council_max_rounds: int = Field(
+        2, ge=0, le=5, json_schema_extra=_ui(
+            "number", "How many times the council's reasons may revise the brief; then research proceeds with "
+                      "the last brief.", min=0, max=5))
     require_report_approval: bool = Field(
         False, json_schema_extra=_ui("boolean", "Pause for a human to approve, edit or give feedback on the "
                                      "checked report before it is published (one revision on feedback)."))
@@ -280,6 +301,30 @@ class Configuration(BaseModel):
     def _lower(cls, v: Any) -> Any:
         return v.lower() if isinstance(v, str) else v
 
+    @field_validator("brief_council_models", mode="before")
+    @classmethod
+    def _council_list(cls, v: Any) -> Any:
+        """A list, or text (the environment, the CLI): a JSON list or comma-separated names."""
+        if v is None:
+            return []
+        if isinstance(v, str):
+            text = v.strip()
+            if text.startswith("["):
+                try:
+                    return json.loads(text)
+                except json.JSONDecodeError:
+                    return v  # refused by validation, naming the setting
+            return [p.strip() for p in text.split(",") if p.strip()]
+        return v
+
+    @field_validator("brief_council_models")
+    @classmethod
+    def _council_names(cls, v: list[str]) -> list[str]:
+        names = [n.strip() for n in v if n.strip()]
+        if len(names) > 9:
+            raise ValueError("at most 9 council models")
+        return names
+
     # ----------------------------------------------------------------------------------
     def model_spec(self, role: str) -> dict:
         """provider, model name, limits and endpoint for one role."""
@@ -304,6 +349,28 @@ class Configuration(BaseModel):
             "azure_api_version": getattr(self, f"{role}_azure_api_version") or self.azure_api_version,
         }
 
+    def council_spec(self, index: int) -> dict:
+        """The spec of the brief council's model number ``index`` (0-based): built like a
+        role's model, with the run's general endpoint, key and limits. Its role is
+        ``brief_council_<n>`` (1-based), so each member is a model of its own."""
+        spec = self.brief_council_models[index]
+        remember_secret_env(self.model_api_key_env)
+        provider, _, name = spec.partition(":")
+        if not name:
+            provider, name = "openai", spec
+        return {
+            "role": f"brief_council_{index + 1}",
+            "provider": provider,
+            "model": name,
+            "max_tokens": self.research_model_max_tokens,
+            "base_url": self.model_base_url,
+            "api_key_env": self.model_api_key_env,
+            "timeout": self.request_timeout_s,
+            "max_retries": self.max_retries,
+            "azure_endpoint": self.azure_endpoint,
+            "azure_api_version": self.azure_api_version,
+        }
+
     def model_id(self, role: str) -> tuple[str, str]:
         """(provider, model name) of a role; a bare name means OpenAI."""
         spec = self.model_spec(role)
@@ -319,6 +386,8 @@ class Configuration(BaseModel):
         if not self.max_cost_usd:
             return None
         prices = [p for p in (self.price(r) for r in ROLES) if p]
+        prices += [p for p in (price_of(self.council_spec(i)["model"], self.model_prices)
+                               for i in range(len(self.brief_council_models))) if p]
         return (max(p[0] for p in prices), max(p[1] for p in prices)) if prices else None
 
     def limited(self) -> "Configuration":
@@ -430,6 +499,9 @@ class Configuration(BaseModel):
         roles_of: dict[str, list[str]] = {}
         for role in ROLES:
             roles_of.setdefault(":".join(self.model_id(role)), []).append(role)
+        for i in range(len(self.brief_council_models)):  # the council's models: allowed and priced too
+            spec = self.council_spec(i)
+            roles_of.setdefault(f"{spec['provider']}:{spec['model']}", []).append(spec["role"])
         if allowed:
             refused = [m for m in roles_of if not any(fnmatchcase(m, p) for p in allowed)]
             if refused:

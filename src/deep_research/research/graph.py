@@ -1,7 +1,9 @@
 """The research graph: thin wiring of the nodes defined in the sibling modules.
 
-preflight -> clarify_with_user -> write_research_brief -> approve_research_brief (<-> revise_research_brief)
--> write_draft_report -> research_supervisor [supervisor <-> researchers] ->
+preflight -> clarify_with_user -> write_research_brief -> brief_council (<-> its revisions; passes
+when no council is set) -> approve_research_brief (<-> revise_research_brief) -> write_draft_report
+-> route_research -> research_supervisor [supervisor <-> researchers]  (multi path)
+                  -> single_research [one researcher]                  (single path) ->
 final_report_generation -> check_citations -> review_report (<-> revise_report) -> publish
 """
 
@@ -11,10 +13,12 @@ from langgraph.graph import END, START, StateGraph
 
 from .common import Deps
 from .configuration import Configuration
+from .council import CouncilNodes
 from .failure import guarded
 from .preflight import PreflightNode
 from .report import ReportNodes
 from .review import ReviewNodes
+from .routing import RoutingNodes
 from .scoping import ScopingNodes
 from .state import ResearchInput, ResearchState
 from .supervisor import build_supervisor
@@ -24,6 +28,7 @@ def make_graph(deps: Deps | None = None, *, checkpointer=None, store=None):
     """Compile the research graph. Tests pass Deps with a scripted model and a local corpus."""
     deps = deps or Deps()
     scoping, report, review = ScopingNodes(deps), ReportNodes(deps), ReviewNodes(deps)
+    routing, council = RoutingNodes(deps), CouncilNodes(deps)
     g = StateGraph(ResearchState, input_schema=ResearchInput, context_schema=Configuration)
 
     def node(name, fn, **kw):  # every node records a failure in the thread's state (failure.py)
@@ -35,9 +40,12 @@ def make_graph(deps: Deps | None = None, *, checkpointer=None, store=None):
     node("approve_research_brief", scoping.approve_research_brief,
          destinations=("write_draft_report", "revise_research_brief", END))
     node("revise_research_brief", scoping.revise_research_brief)
+    node("brief_council", council.brief_council)
     node("write_draft_report", scoping.write_draft_report,
-         destinations=("research_supervisor", "final_report_generation"))  # the latter: search_api=none
+         destinations=("route_research", "final_report_generation"))  # the latter: search_api=none
+    node("route_research", routing.route_research, destinations=("research_supervisor", "single_research"))
     g.add_node("research_supervisor", build_supervisor(deps))  # its nodes are guarded inside
+    node("single_research", routing.single_research)  # the researcher's nodes are guarded inside
     node("final_report_generation", report.final_report_generation)
     node("check_citations", report.check_citations)
     node("review_report", review.review_report, destinations=("publish", "review_report", "revise_report"))
@@ -45,9 +53,11 @@ def make_graph(deps: Deps | None = None, *, checkpointer=None, store=None):
     node("publish", report.publish)
     g.add_edge(START, "preflight")
     g.add_edge("preflight", "clarify_with_user")
-    g.add_edge("write_research_brief", "approve_research_brief")
+    g.add_edge("write_research_brief", "brief_council")
+    g.add_edge("brief_council", "approve_research_brief")
     g.add_edge("revise_research_brief", "approve_research_brief")
     g.add_edge("research_supervisor", "final_report_generation")
+    g.add_edge("single_research", "final_report_generation")
     g.add_edge("final_report_generation", "check_citations")
     g.add_edge("check_citations", "review_report")  # passes straight on unless require_report_approval
     g.add_edge("revise_report", "check_citations")

@@ -291,3 +291,47 @@ Guidance for this research from the document server the operator configured (mcp
 <guidance>
 {guidance}
 </guidance>"""
+
+# --- complexity routing (routing.py) --------------------------------------------------------
+CLASSIFY_QUESTION = """Classify how much research this question needs, from its research brief.
+
+<brief>
+{brief}
+</brief>
+
+- simple: one fact or a short answer that one researcher finds with a few searches
+  (a date, a number, a definition, one named thing);
+- focused: one subject with a few aspects that need several sources;
+- broad: many aspects, comparisons or perspectives that researchers should split up.
+
+Answer with the complexity and a one-sentence reason."""
+
+# --- the brief council (council.py) ---------------------------------------------------------
+COUNCIL_REVIEW = """Today is {date}. You are one member of a council that reviews a research brief
+before a team of researchers starts work on it.
+
+The user's request:
+<conversation>
+{conversation}
+</conversation>
+
+The research brief:
+<brief>
+{brief}
+</brief>
+
+Approve the brief when it covers what the user asked for, is specific enough to research and
+adds nothing the user did not ask for. Otherwise ask for a revision and give short, concrete
+reasons (what is missing, wrong or too vague)."""
+
+COUNCIL_REVISE_BRIEF = """Today is {date}. A council of reviewers asked for changes to this research brief.
+
+<draft>
+{brief}
+</draft>
+
+The reviewers' reasons:
+{reasons}
+
+Rewrite the brief so that it addresses these reasons, keeping everything the user asked for
+and adding nothing the user did not ask for."""

@@ -100,7 +100,8 @@ class ReportNodes:
         # a failure the run was resumed from is history, not a limitation of this report
         limits = [e["message"] for e in state.get("errors") or [] if e.get("kind") != "failed"]
         limits += [d["message"] for d in state.get("degradations") or []
-                   if d.get("stage") in ("supervisor", "researcher", "approve_research_brief")
+                   if (d.get("stage") in ("supervisor", "researcher", "approve_research_brief", "single_research")
+                       or (d.get("stage") == "brief_council" and d.get("kind") == "unresolved_feedback"))
                    and d.get("kind") != "shortened"]
         limitations = prompts.LIMITATIONS.format(items="\n".join(f"- {x}" for x in dict.fromkeys(limits))) \
             if limits else ""

@@ -119,7 +119,8 @@ def follow_up_update(state: ResearchState) -> dict:
             "research_iterations": 0, "final_report": "", "report_markdown": "", "citation_summary": {},
             "citation_fixes": [], "outputs": {}, "run_dir": "", "budget_exhausted": False,
             "tokens_before": 0, "cost_before": 0.0, "report_review_pending": False, "report_review": "",
-            "report_feedback": "", "report_revisions": 0, "clarifying_questions": []}
+            "report_feedback": "", "report_revisions": 0, "clarifying_questions": [],
+            "brief_council": {}, "complexity": {}, "research_mode_used": ""}
 
 
 async def _critical(ctx: NodeContext, state: dict, stage: str, e: Exception) -> ResearchFailed:
@@ -208,6 +209,8 @@ class ScopingNodes:
             "max_rounds": ctx.cfg.max_brief_refinement_rounds + 1,
             "expected": [{"type": "approve"}, {"type": "reject", "feedback": "what to change"}],
         }
+        if state.get("brief_council"):  # the council's votes and reasons, for the human to weigh
+            payload["brief_council"] = state["brief_council"]
         while True:
             decision = interrupt(payload)
             kind, feedback, problem = _parse_decision(decision)
@@ -269,7 +272,7 @@ class ScopingNodes:
         if ctx.cfg.search_api.value == "none":  # nothing to search: no researchers are sent out
             ctx.progress(stage="research skipped", reason="search_api is none")
             return Command(goto="final_report_generation", update=update)
-        return Command(goto="research_supervisor", update=update)
+        return Command(goto="route_research", update=update)  # single or multi path (routing.py)
 
 
 def _parse_decision(value: Any) -> tuple[Literal["approve", "reject"] | None, str, str | None]:

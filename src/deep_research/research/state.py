@@ -45,6 +45,9 @@ class ResearchState(TypedDict, total=False):
     brief_rounds: int
     brief_feedback: str
     draft_report: str
+    brief_council: dict  # the council's review of the brief: {models, threshold, rounds: [...], outcome}
+    complexity: dict  # the question's classification (research_mode auto): {level, reason}
+    research_mode_used: str  # single | multi: the research path this report took
     # The current report's research; a follow-up question on the thread starts them afresh
     # (None resets), keeping earlier findings in prior_notes and the sources for reuse.
     notes: Annotated[list[dict], add_or_reset]  # {topic, findings (markdown with <ref>s), call_id}
