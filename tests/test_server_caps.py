@@ -35,6 +35,8 @@ LIMITS: dict[str, tuple] = {
     "max_cost_usd": (0.5, 1e9, 0.2),
     "max_total_tokens": (50_000, 10**9, 2_000),
     "max_brief_refinement_rounds": (1, 5, 0),
+    "brief_council_threshold": (0.5, 1.0, 0.25),
+    "brief_council_max_rounds": (1, 4, 0),
     "max_concurrent_research_units": (2, 10, 1),
     "max_researcher_iterations": (2, 20, 1),
     "max_react_tool_calls": (3, 40, 2),

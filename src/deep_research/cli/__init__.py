@@ -1,4 +1,4 @@
-"""Command line: ``deep-research publish | research | resume | index | eval``.
+"""Command line: ``deep-research publish | research | resume | compare | index | eval``.
 
 A small package over the library: each command lives in its own module and imports what it
 needs when it runs, so ``--help``, ``publish`` and ``index`` start without loading the
@@ -15,6 +15,7 @@ from rich.markup import escape as _esc
 
 from ..errors import UserError
 from ..terminal import printable
+from . import compare as _compare
 from . import eval as _eval
 from . import index as _index
 from . import publish as _publish
@@ -36,7 +37,7 @@ def _root() -> None:
 
 
 
-for _m in (_publish, _research, _index):
+for _m in (_publish, _research, _compare, _index):
     _m.register(app)
 _eval.register(app)
 

@@ -38,6 +38,8 @@ def _context_from_options(**opts) -> dict:
         "search": "search_api", "corpus": "corpus_path", "corpus_base_url": "corpus_base_url",
         "out": "output_dir", "base_url": "model_base_url", "api_key_env": "model_api_key_env",
         "max_tokens": "max_total_tokens", "max_cost": "max_cost_usd",
+        "mode": "research_mode", "council": "brief_council_models", "council_threshold": "brief_council_threshold",
+        "council_max_rounds": "brief_council_max_rounds",
     }
     ctx: dict = {}
     for key, value in opts.items():
@@ -61,6 +63,28 @@ def _context_from_options(**opts) -> dict:
         elif key in mapping:
             ctx[mapping[key]] = str(value) if isinstance(value, Path) else value
     return ctx
+
+
+MODES = ("auto", "single", "multi")
+
+
+def research_context(*, search: str | None, corpus: Path | None, mode: str | None = None, **opts) -> dict:
+    """The run's settings from the research options (shared by ``research`` and ``compare``);
+    UserError for a bad value."""
+    if search is not None and search.lower() not in ("tavily", "local", "none"):
+        raise UserError(f"--search must be tavily, local or none, not {search!r}")
+    if corpus is not None and not corpus.exists():
+        raise UserError(f"corpus {corpus} does not exist")
+    if mode is not None and mode.lower() not in MODES:
+        raise UserError(f"--mode must be auto, single or multi, not {mode!r}")
+    threshold = opts.get("council_threshold")
+    if threshold is not None and not 0 <= threshold <= 1:
+        raise UserError(f"--council-threshold must be between 0 and 1, not {threshold}")
+    context = _context_from_options(search=search.lower() if search else None, corpus=corpus,
+                                    mode=mode.lower() if mode else None, **opts)
+    if corpus is not None and search is None:
+        context["search_api"] = "local"
+    return context
 
 
 def _ask_report_review(payload: dict, preset: dict | None) -> dict:
@@ -167,6 +191,24 @@ def _warn_clamped(cfg) -> None:
         _warn(c["message"])
 
 
+def path_lines(values: dict) -> list[str]:
+    """Which research path ran (and why), and what the brief council decided."""
+    lines = []
+    used = values.get("research_mode_used")
+    if used:
+        c = values.get("complexity") or {}
+        why = f" (question classified {c.get('level')}: {c.get('reason')})" if c.get("level") else ""
+        lines.append(printable(f"Research path: {used}{why}"))
+    council = values.get("brief_council") or {}
+    if council.get("rounds"):
+        last = council["rounds"][-1]
+        lines.append(printable(
+            f"Brief council: {council.get('outcome')} after {council.get('revisions', 0)} revision(s); last round "
+            f"{last.get('approvals')} of {last.get('votes_cast')} vote(s) approved"
+            + (f", {last.get('abstentions')} abstained" if last.get("abstentions") else "")))
+    return lines
+
+
 def _print_result(values: dict, thread_id: str) -> int:
     usage = values.get("usage") or {}
     out.print(usage_table(usage))
@@ -189,6 +231,8 @@ def _print_result(values: dict, thread_id: str) -> int:
     from ..language import labels
     from ..research.chat import citation_line
 
+    for line in path_lines(values):
+        out.print(line, markup=False, highlight=False)
     lang = values.get("language")
     out.print(citation_line(values.get("citation_summary") or {}, lang), markup=False, highlight=False)
     files = values.get("outputs") or {}
@@ -335,6 +379,14 @@ def research(
     out_dir: Optional[Path] = typer.Option(None, "--out", help="Where run folders are written (default docs/reports)."),
     yes: bool = typer.Option(False, "--yes", "-y", help="Do not ask clarifying questions."),
     approve_brief: bool = typer.Option(False, "--approve-brief", help="Ask for approval of the research brief."),
+    mode: Optional[str] = typer.Option(None, "--mode", help="Research path: auto (classify the question), single "
+                                       "(one researcher) or multi (supervisor and parallel researchers; default)."),
+    council: Optional[str] = typer.Option(None, "--council", help="Comma-separated provider:model names that review "
+                                          "the research brief before research (the brief council)."),
+    council_threshold: Optional[float] = typer.Option(None, "--council-threshold",
+                                                      help="Share of council votes that must approve the brief (0-1)."),
+    council_max_rounds: Optional[int] = typer.Option(None, "--council-max-rounds",
+                                                     help="Revisions of the brief the council may ask for."),
     review_report: bool = typer.Option(False, "--review-report",
                                        help="Ask for approval (or an edit, or feedback) of the report before publishing."),
     max_tokens: Optional[int] = typer.Option(None, help="Stop research after this many tokens."),
@@ -347,16 +399,11 @@ def research(
     import asyncio
 
     q = _validate_question(question)
-    if search is not None and search.lower() not in ("tavily", "local", "none"):
-        raise UserError(f"--search must be tavily, local or none, not {search!r}")
-    if corpus is not None and not corpus.exists():
-        raise UserError(f"corpus {corpus} does not exist")
-    context = _context_from_options(search=search.lower() if search else None, corpus=corpus,
-                                    corpus_base_url=corpus_base_url, model=model, base_url=base_url,
-                                    api_key_env=api_key_env, out=out_dir, yes=yes, approve_brief=approve_brief, review_report=review_report,
-                                    max_tokens=max_tokens, max_cost=max_cost, test_mode=test_mode, pdf=pdf)
-    if corpus is not None and search is None:
-        context["search_api"] = "local"
+    context = research_context(search=search, corpus=corpus, corpus_base_url=corpus_base_url, model=model,
+                               base_url=base_url, api_key_env=api_key_env, out=out_dir, yes=yes,
+                               approve_brief=approve_brief, review_report=review_report, max_tokens=max_tokens,
+                               max_cost=max_cost, test_mode=test_mode, pdf=pdf, mode=mode, council=council,
+                               council_threshold=council_threshold, council_max_rounds=council_max_rounds)
     code = asyncio.run(_run_research(q, context, _check_db(db or ".deep-research/state.sqlite"), None,
                                      {"type": "approve"} if yes and approve_brief else None, None))
     raise typer.Exit(code)

@@ -1,0 +1,188 @@
+"""``deep-research compare QUESTION``: the question researched in the single-agent and the
+multi-agent mode, one after the other (separate threads, no clarifying question, the brief
+approved automatically), and the two runs side by side: wall time, tokens, cost, citations,
+claims, sources, coverage and the report folders. ``compare.json`` records the same in the
+comparison's folder, which also holds both runs' report folders."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Optional
+
+import typer
+from rich.markup import escape as _esc
+
+from ..terminal import printable
+from .console import err, out
+from .console import warn as _warn
+from .research import DbOpt, SearchOpt, _check_db, _validate_question, research_context
+
+MODES = ("single", "multi")
+
+
+def register(app: typer.Typer) -> None:
+    app.command()(compare)
+
+
+def run_metrics(values: dict, seconds: float, thread_id: str) -> dict:
+    """The numbers of one finished (or failed) run, for the table and compare.json."""
+    usage = values.get("usage") or {}
+    summary = values.get("citation_summary") or {}
+    cost = sum(u.get("cost_usd", 0.0) for u in usage.values())
+    coverage = values.get("coverage")
+    return {
+        "thread_id": thread_id,
+        "status": values.get("status"),
+        "research_mode_used": values.get("research_mode_used"),
+        "complexity": (values.get("complexity") or {}).get("level"),
+        "seconds": round(seconds, 2),
+        "model_calls": sum(u.get("calls", 0) for u in usage.values()),
+        "prompt_tokens": sum(u.get("input_tokens", 0) for u in usage.values()),
+        "completion_tokens": sum(u.get("output_tokens", 0) for u in usage.values()),
+        "cost_usd": round(cost, 6) if cost else None,  # None: no model of the run has a price
+        "refs": summary.get("refs"),
+        "verified_citations": summary.get("verified"),
+        "unsupported_citations": summary.get("unsupported"),
+        "claims_supported": summary.get("claims_supported"),
+        "claims_unsupported": summary.get("claims_unsupported"),
+        "sources_read": len(values.get("sources") or {}),
+        "sources_cited": summary.get("sources_cited"),
+        "research_iterations": values.get("research_iterations"),
+        "coverage": coverage.get("score") if isinstance(coverage, dict) else None,
+        "report_dir": (values.get("outputs") or {}).get("dir"),
+        "errors": [f"{e.get('stage')}: {e.get('message')}" for e in values.get("errors") or []],
+    }
+
+
+ROWS = [("status", "status", ""), ("research_mode_used", "research path", ""), ("seconds", "wall time (s)", "s"),
+        ("model_calls", "model calls", "n"), ("prompt_tokens", "prompt tokens", "n"),
+        ("completion_tokens", "completion tokens", "n"), ("cost_usd", "cost (USD)", "usd"), ("refs", "refs", "n"),
+        ("verified_citations", "verified citations", "n"), ("claims_supported", "claims supported", "n"),
+        ("claims_unsupported", "claims unsupported", "n"), ("sources_read", "sources read", "n"),
+        ("sources_cited", "sources cited", "n"), ("coverage", "coverage", "cov"), ("report_dir", "report folder", "")]
+
+
+def _cell(value: Any, kind: str) -> str:
+    if value is None or value == "":
+        return "n/a"
+    if kind == "usd":
+        return f"${value:.4f}"
+    if kind == "s":
+        return f"{value:.1f}"
+    if kind == "n" and isinstance(value, (int, float)):
+        return f"{value:,}"
+    if kind == "cov" and isinstance(value, (int, float)):
+        return f"{value:.2f}"
+    return printable(str(value))
+
+
+def comparison_table(runs: dict[str, dict], folder: Path | None = None):
+    """The runs side by side; report folders relative to the comparison's folder."""
+    from rich.table import Table
+
+    def shown(r: dict) -> dict:
+        d = r.get("report_dir")
+        if folder is not None and d and Path(d).is_relative_to(folder):
+            return {**r, "report_dir": str(Path(d).relative_to(folder))}
+        return r
+
+    runs = {mode: shown(r) for mode, r in runs.items()}
+
+    t = Table(title="single vs multi", title_justify="left")
+    t.add_column("", no_wrap=True)
+    for mode in runs:
+        t.add_column(mode, overflow="fold")
+    for key, label, kind in ROWS:
+        t.add_row(label, *(_esc(_cell(r.get(key), kind)) for r in runs.values()))
+    return t
+
+
+async def _run_compare(question: str, context: dict, db: str) -> int:
+    import asyncio
+    import datetime as dt
+    import time
+    import uuid
+    from concurrent.futures import ThreadPoolExecutor
+
+    from ..progress import RunProgress
+    from ..publish import write_atomic
+    from ..publish.files import inside, prepare_out_dir, safe_name
+    from ..research.common import ResearchFailed
+    from ..research.configuration import Configuration
+    from ..research.preflight import preflight
+    from ..research.runner import RunHandle, compile_for, first_payload, load_deps, open_persistence, save_run
+    from .research import WaitingForUser, _drive, _warn_clamped
+
+    asyncio.get_running_loop().set_default_executor(ThreadPoolExecutor(max_workers=64))
+    deps = load_deps()
+    cfg = Configuration.resolve({"configurable": {}}, context)
+    _warn_clamped(cfg)
+    await preflight(cfg, deps)  # every setup mistake reported now, before any cost
+    root = prepare_out_dir(cfg.output_dir)
+    name = f"compare-{dt.date.today().isoformat()}-{safe_name(question, max_len=50)}-{uuid.uuid4().hex[:8]}"
+    folder = inside(root, safe_name(name, max_len=120))
+    folder.mkdir(parents=True, exist_ok=True)
+    runs: dict[str, dict] = {}
+    async with open_persistence(db) as (saver, store):
+        graph = compile_for(deps, saver, store)
+        for mode in MODES:
+            run_context = {**context, "research_mode": mode, "allow_clarification": False,
+                           "output_dir": str(folder / mode)}
+            handle = RunHandle.new(run_context)
+            await save_run(store, handle, question)
+            out.print(f"[bold]{mode}[/bold]: thread [bold]{handle.thread_id}[/bold]")
+            progress = RunProgress(out, handle.thread_id)
+            started = time.monotonic()
+            try:
+                values = await _drive(handle, graph, first_payload(question), progress,
+                                      approve={"type": "approve"}, answer=None)
+            except ResearchFailed as e:
+                err.print(f"[red]error:[/red] {_esc(printable(f'{mode}: the run failed at {e.stage}: {e.message}'))}",
+                          highlight=False)
+                values = {**(await graph.aget_state(handle.config)).values, "status": "failed"}
+            except WaitingForUser as w:
+                _warn(f"{mode}: the run waits for {w.what}; continue it with: deep-research resume {handle.thread_id}")
+                values = {**(await graph.aget_state(handle.config)).values, "status": "waiting"}
+            runs[mode] = run_metrics(values, time.monotonic() - started, handle.thread_id)
+    record = {"question": question, "created": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
+              "settings": {k: v for k, v in context.items() if k != "output_dir"}, "runs": runs}
+    write_atomic(folder / "compare.json", json.dumps(record, indent=2, ensure_ascii=False, default=str) + "\n")
+    out.print(comparison_table(runs, folder))
+    out.print(f"Comparison written to [bold]{_esc(printable(str(folder / 'compare.json')))}[/bold]", soft_wrap=True)
+    return 0 if all(r["status"] == "completed" for r in runs.values()) else 1
+
+
+def compare(
+    question: str = typer.Argument(..., help="What to research, once in each mode."),
+    search: Optional[str] = SearchOpt,
+    corpus: Optional[Path] = typer.Option(None, help="Folder of documents to search (with --search local)."),
+    corpus_base_url: Optional[str] = typer.Option(None, help="URL where the corpus documents are published."),
+    model: Optional[str] = typer.Option(None, help="provider:model for every role, e.g. openai:gpt-4.1."),
+    base_url: Optional[str] = typer.Option(None, help="OpenAI-compatible server, e.g. http://localhost:11434/v1."),
+    api_key_env: Optional[str] = typer.Option(None, help="Environment variable holding that server's API key."),
+    out_dir: Optional[Path] = typer.Option(None, "--out", help="Where the comparison folder is written "
+                                           "(default docs/reports)."),
+    council: Optional[str] = typer.Option(None, "--council", help="Comma-separated provider:model names that review "
+                                          "the research brief before research (the brief council)."),
+    council_threshold: Optional[float] = typer.Option(None, "--council-threshold",
+                                                      help="Share of council votes that must approve the brief (0-1)."),
+    council_max_rounds: Optional[int] = typer.Option(None, "--council-max-rounds",
+                                                     help="Revisions of the brief the council may ask for."),
+    max_tokens: Optional[int] = typer.Option(None, help="Stop research after this many tokens (each run)."),
+    max_cost: Optional[float] = typer.Option(None, help="Stop research at this estimated cost in USD (each run)."),
+    test_mode: bool = typer.Option(False, "--test-mode", help="Small limits for a cheap trial run."),
+    pdf: bool = typer.Option(True, "--pdf/--no-pdf", help="Write the PDFs."),
+    db: Optional[str] = DbOpt,
+) -> None:
+    """Research QUESTION in the single-agent and the multi-agent mode and compare them side by side."""
+    import asyncio
+
+    q = _validate_question(question)
+    context = research_context(search=search, corpus=corpus, corpus_base_url=corpus_base_url, model=model,
+                               base_url=base_url, api_key_env=api_key_env, out=out_dir, yes=True,
+                               max_tokens=max_tokens, max_cost=max_cost, test_mode=test_mode, pdf=pdf,
+                               council=council, council_threshold=council_threshold,
+                               council_max_rounds=council_max_rounds)
+    code = asyncio.run(_run_compare(q, context, _check_db(db or ".deep-research/state.sqlite")))
+    raise typer.Exit(code)
