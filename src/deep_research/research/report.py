@@ -88,7 +88,8 @@ class ReportNodes:
             path = await asave_notes(ctx.cfg, state, ctx.thread_id, ctx.checkpoint)
             failed = [e["message"] for e in state.get("errors") or []][-3:]
             stopped = [d["message"] for d in state.get("degradations") or []
-                       if d.get("stage") == "supervisor" and d.get("message", "").startswith("research stopped")]
+                       if d.get("stage") in ("supervisor", "single_research")
+                       and d.get("message", "").startswith("research stopped")]
             raise ResearchFailed("final_report_generation",
                                  "no research produced citable findings, so no report was written"
                                  + (f" ({stopped[-1]})" if stopped else "")

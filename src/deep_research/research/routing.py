@@ -84,10 +84,14 @@ class RoutingNodes:
         brief = state.get("research_brief") or state.get("question", "")
         used_tokens, used_cost = total_tokens(state.get("usage")), total_cost(state.get("usage"))
         cfg = ctx.cfg
-        if (cfg.max_total_tokens and used_tokens >= cfg.max_total_tokens) or \
-                (cfg.max_cost_usd and used_cost >= cfg.max_cost_usd):
+        reason = None
+        if cfg.max_total_tokens and used_tokens >= cfg.max_total_tokens:
+            reason = f"token budget reached ({used_tokens:,} of {cfg.max_total_tokens:,} tokens)"
+        elif cfg.max_cost_usd and used_cost >= cfg.max_cost_usd:
+            reason = f"cost budget reached (${used_cost:.4f} of ${cfg.max_cost_usd:.4f})"
+        if reason:  # as the supervisor says it: the report (or its failure) names the reason
             return {"budget_exhausted": True, "research_iterations": 0, "degradations": [error_record(
-                "single_research", "research skipped: the run's token or cost budget is used up")]}
+                "single_research", f"research stopped early: {reason}")]}
         ctx.progress(stage="research", round=1, mode=SINGLE)
         token_budget = max(cfg.max_total_tokens - used_tokens, 0) if cfg.max_total_tokens else None
         cost_budget = max(cfg.max_cost_usd - used_cost, 0.0) if cfg.max_cost_usd else None
