@@ -172,6 +172,10 @@ def full_script(*, wrong_quote: bool = True, clarify: bool = True) -> Script:
     # the single path (research_mode single): one researcher with the brief as its topic
     s.on("research", f"Research this topic: {BRIEF}",
          researcher_step("heat pump cold climate installation cost", "I have enough evidence."), repeat=True)
+    # the brief council (brief_council_models): each member approves
+    for i in range(1, 4):
+        s.on(f"brief_council_{i}", "You are one member of a council that reviews a research brief",
+             structured("CouncilReview", verdict="approve", reasons=[]), repeat=True)
     s.on("research", "Round 2 of", calls(tool_call("refine_draft_report"), tool_call("ResearchComplete")),
          repeat=True)
     s.on("final_report", "Rewrite the draft report with the new research findings",
