@@ -4,6 +4,7 @@ abstains. Real graph runs with the scripted model (each council member is a mode
 own: roles brief_council_1, brief_council_2, ...)."""
 
 import asyncio
+import json
 from pathlib import Path
 
 import pytest
@@ -125,6 +126,8 @@ def test_a_split_below_the_threshold_revises_the_brief_then_approves(corpus, tmp
     assert "Say which temperatures count as cold." in prompt and "Name the cost components." in prompt
     assert BRIEF in prompt
     assert v["research_brief"] == revised == council["research_brief"]
+    run_json = json.loads((Path(v["outputs"]["dir"]) / "run.json").read_text())
+    assert run_json["brief_council"]["outcome"] == "approved" and run_json["research_brief"] == revised
     assert "brief_council" in v["usage"] and v["usage"]["brief_council"]["calls"] == 7  # 6 reviews, 1 rewrite
 
 

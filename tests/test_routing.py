@@ -101,6 +101,7 @@ def test_auto_sends_a_simple_question_down_the_single_path_with_the_same_citatio
     assert cites and all(c["status"] == "verified" for c in cites)
     run_json = json.loads((Path(out["dir"]) / "run.json").read_text())
     assert run_json["plan"][0]["topic"] == BRIEF and run_json["plan"][0]["ok"]
+    assert run_json["research_mode"] == "single" and run_json["complexity"]["level"] == "simple"
 
 
 def test_auto_sends_a_broad_question_to_the_supervisor(corpus, tmp_path):

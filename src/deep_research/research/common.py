@@ -254,6 +254,9 @@ def run_record(cfg: Configuration, state: dict, thread_id: str) -> dict:
         "question": state.get("question", ""),
         "research_brief": state.get("research_brief", ""),
         "brief_rounds": state.get("brief_rounds"),
+        **({"brief_council": state["brief_council"]} if state.get("brief_council") else {}),
+        "research_mode": state.get("research_mode_used") or None,  # single | multi: the path research took
+        **({"complexity": state["complexity"]} if state.get("complexity") else {}),
         "plan": plan,
         "research_iterations": state.get("research_iterations"),
         "sources_found": len(state.get("sources") or {}),

@@ -74,7 +74,7 @@ class RoutingNodes:
         else:
             used = mode
         ctx.progress(stage="route", research_mode=used, complexity=update["complexity"].get("level"))
-        update.update({"research_mode_used": used, "stage": f"route: {used}", **ctx.usage_update()})
+        update.update({"research_mode_used": used, **ctx.usage_update()})
         return Command(goto="single_research" if used == SINGLE else "research_supervisor", update=update)
 
     async def single_research(self, state: ResearchState, config, runtime) -> dict:
