@@ -220,3 +220,11 @@ def test_the_cli_runs_a_council(tmp_path):
             "--db", tmp_path / "state.sqlite", env=SCRIPTED)
     assert r.returncode == 0, r.stdout + r.stderr
     assert "Brief council: approved after 0 revision(s); last round 2 of 2 vote(s) approved" in r.stdout
+
+
+def test_a_council_member_that_cannot_be_built_is_a_setup_mistake_reported_before_any_cost(tmp_path):
+    r = run("research", "What is tea?", "--search", "none", "--council", "openai:gpt-4.1-mini,nosuchprovider:x",
+            "--db", tmp_path / "s.sqlite", env={"OPENAI_API_KEY": "k"})
+    assert r.returncode == 2, r.stdout + r.stderr
+    assert "brief_council_models[2] = nosuchprovider:x: cannot use this model" in r.stderr
+    assert "brief_council_models[1]" not in r.stderr and "Traceback" not in r.stderr

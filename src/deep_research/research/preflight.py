@@ -1,6 +1,6 @@
 """Preflight: the setup checked before the first model call, so a mistake costs nothing.
 
-Checked: every role's model can be built (provider known, its package installed, its
+Checked: every role's model (and each brief council member's) can be built (provider known, its package installed, its
 credentials present), the search backend is usable (Tavily key present; a local corpus
 exists, is indexed and holds documents), and the MCP setting is well formed with its
 header variables set. Building a model client or opening a corpus makes no model call.
@@ -32,6 +32,13 @@ async def _model_problems(cfg: Configuration, deps: Deps) -> list[str]:
             grouped.setdefault(e.problem, {})[e.setting] = e.value
         except UserError as e:
             grouped.setdefault(str(e), {})[f"{role}_model"] = ""
+    for i in range(len(cfg.brief_council_models)):  # a council member's setup mistake too, before any cost
+        try:
+            await deps.model_for(cfg.council_spec(i))
+        except ModelSetupError as e:
+            grouped.setdefault(e.problem, {})[f"brief_council_models[{i + 1}]"] = e.value
+        except UserError as e:
+            grouped.setdefault(str(e), {})[f"brief_council_models[{i + 1}]"] = ""
     out = []
     for problem, settings in grouped.items():
         values = sorted({v for v in settings.values() if v})
