@@ -111,7 +111,14 @@ async def _run_compare(question: str, context: dict, db: str) -> int:
     from ..research.common import ResearchFailed
     from ..research.configuration import Configuration
     from ..research.preflight import preflight
-    from ..research.runner import RunHandle, compile_for, first_payload, load_deps, open_persistence, save_run
+    from ..research.runner import (
+        RunHandle,
+        compile_for,
+        first_payload,
+        load_deps,
+        open_persistence,
+        save_run,
+    )
     from .research import WaitingForUser, _drive, _warn_clamped
 
     asyncio.get_running_loop().set_default_executor(ThreadPoolExecutor(max_workers=64))
@@ -145,7 +152,7 @@ async def _run_compare(question: str, context: dict, db: str) -> int:
                 _warn(f"{mode}: the run waits for {w.what}; continue it with: deep-research resume {handle.thread_id}")
                 values = {**(await graph.aget_state(handle.config)).values, "status": "waiting"}
             runs[mode] = run_metrics(values, time.monotonic() - started, handle.thread_id)
-    record = {"question": question, "created": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
+    record = {"question": question, "created": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
               "settings": {k: v for k, v in context.items() if k != "output_dir"}, "runs": runs}
     write_atomic(folder / "compare.json", json.dumps(record, indent=2, ensure_ascii=False, default=str) + "\n")
     out.print(comparison_table(runs, folder))
