@@ -68,3 +68,27 @@ def test_the_probe_sees_a_model_library_when_one_is_loaded(tmp_path):
                         "print(sorted({m.split('.')[0] for m in sys.modules} & {'langgraph', 'langchain_core'}))"],
                        capture_output=True, text=True, cwd=ROOT, timeout=180)
     assert "langgraph" in r.stdout and "langchain_core" in r.stdout, r.stdout + r.stderr
+
+
+def test_pdf_worker_renders_with_the_same_fetch_policy(tmp_path):
+    """The worker process refuses the same URLs the in-process renderer refuses."""
+    from deep_research.publish.pdf import PdfWorker
+
+    html = tmp_path / "r.html"
+    html.write_text("<html><body><p>Hello worker.</p><img src='file:///etc/passwd'>"
+                    "<img src='http://127.0.0.1:9/x.png'></body></html>", encoding="utf-8")
+    with PdfWorker() as worker:
+        refused = worker.render(html, tmp_path / "r.pdf")
+    assert (tmp_path / "r.pdf").read_bytes().startswith(b"%PDF")
+    assert "file:///etc/passwd" in refused and "http://127.0.0.1:9/x.png" in refused
+
+
+def test_pdf_worker_that_dies_falls_back_to_rendering_here(tmp_path, monkeypatch):
+    from deep_research.publish import pdf as pdfmod
+
+    html = tmp_path / "r.html"
+    html.write_text("<html><body><p>Rendered here.</p></body></html>", encoding="utf-8")
+    monkeypatch.setattr(pdfmod.sys, "executable", "/bin/false")  # the child exits at once, answering nothing
+    worker = pdfmod.PdfWorker()
+    assert worker.render(html, tmp_path / "r.pdf") == []
+    assert (tmp_path / "r.pdf").read_bytes().startswith(b"%PDF")
