@@ -138,7 +138,7 @@ class ReportNodes:
         fmt = ctx.cfg.report_format
         target = target_words(fmt, ctx.cfg.report_length)
         names = {"limitation", words["limitations"].lower(), words["further_limitations"].lower()}
-        problems = format_problems(report, fmt, target, names)
+        problems = format_problems(report, fmt, ctx.cfg.report_length, names)
         if not problems:
             return report, []
         prompt = prompts.REVISE_FORMAT.format(data_notice=prompts.DATA_NOTICE, report=report,
@@ -150,7 +150,7 @@ class ReportNodes:
             return report, [error_record("final_report_generation", "the report is not in its format and the "
                                          f"revision failed ({describe(e)[:200]}): " + " ".join(problems),
                                          kind="format")]
-        left = format_problems(revised, fmt, target, names)
+        left = format_problems(revised, fmt, ctx.cfg.report_length, names)
         if _off_by(left, revised, target) <= _off_by(problems, report, target):
             report, problems = revised, left
         if not problems:

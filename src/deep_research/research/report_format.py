@@ -9,7 +9,8 @@ over everything above them. The user's text cannot move below the requirements.
 
 After writing, code measures the report (words of prose, citations and their quotes not
 counted) and, for ``bullet_points``, looks for prose outside the lists. A report under half
-or over 1.5 times its target, or with prose where bullets belong, is sent back once with
+or over 1.5 times its ``report_length`` (over 1.5 times 500 words for ``concise`` without
+one: its default is a ceiling only), or with prose where bullets belong, is sent back once with
 the problems (prompts.REVISE_FORMAT); the revision is kept when it is closer to the format,
 and a report still off is published with a degradation saying so. At most one extra model
 call per report.
@@ -40,6 +41,15 @@ def asks_for_recommendations(question: str) -> bool:
 
 def target_words(fmt: str, report_length: int | None) -> int | None:
     return report_length or DEFAULT_LENGTH.get(fmt)
+
+
+def length_bounds(fmt: str, report_length: int | None) -> tuple[int | None, int | None]:
+    """(fewest, most) words before a report is revised. The user's target is kept both
+    ways; a format's default target (concise) is only a ceiling: a short report is fine."""
+    if report_length:
+        return round(TOO_SHORT * report_length), round(TOO_LONG * report_length)
+    default = DEFAULT_LENGTH.get(fmt)
+    return None, (round(TOO_LONG * default) if default else None)
 
 
 def writer_parts(cfg, question: str) -> dict:
@@ -104,15 +114,17 @@ def prose_outside_lists(report: str, limitations: set[str]) -> list[str]:
     return out
 
 
-def format_problems(report: str, fmt: str, target: int | None, limitation_names: set[str]) -> list[str]:
+def format_problems(report: str, fmt: str, report_length: int | None, limitation_names: set[str]) -> list[str]:
     """What is wrong with the report's format, for the writer to fix (empty: nothing)."""
     problems = []
+    target = target_words(fmt, report_length)
+    fewest, most = length_bounds(fmt, report_length)
     if target:
         n = count_words(report)
-        if n < TOO_SHORT * target:
+        if fewest and n < fewest:
             problems.append(f"The report has {n} words (citations not counted); the target is about {target}. "
                             f"Lengthen it to about {target} words.")
-        elif n > TOO_LONG * target:
+        elif most and n > most:
             problems.append(f"The report has {n} words (citations not counted); the target is about {target}. "
                             f"Shorten it to about {target} words.")
     if fmt == "bullet_points":
