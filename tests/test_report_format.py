@@ -47,9 +47,9 @@ def corpus(tmp_path) -> Path:
 # --- the scripted writer: answers by the format its prompt asks for -----------------------
 def _themes_in(prompt: str) -> list[tuple[str, list[tuple[str, str]]]]:
     """(label, [(source id, quote)]) per "### Theme" block of the prompt's findings."""
-    findings = re.search(r"<findings>\n(.*?)\n</findings>", prompt, re.S).group(1)
+    findings = re.search(r"<findings>\n(.*?)\n</findings>", prompt, re.DOTALL).group(1)
     out = []
-    for block in re.split(r"^### Theme \d+ ", findings, flags=re.M)[1:]:
+    for block in re.split(r"^### Theme \d+ ", findings, flags=re.MULTILINE)[1:]:
         label = block.split("\n", 1)[0].strip("()")
         refs = list(dict.fromkeys(re.findall(r'<ref id="([^"]+)">"(.*?)"</ref>', block)))
         out.append((label, refs))
@@ -65,7 +65,7 @@ def format_writer(prompts_seen: list[str]):
     def write(messages: list[BaseMessage]) -> str:
         prompt = prompt_text(messages)
         prompts_seen.append(prompt)
-        fmt = re.search(r"^Report format: (\w+)$", prompt, re.M)
+        fmt = re.search(r"^Report format: (\w+)$", prompt, re.MULTILINE)
         assert fmt, "the writer prompt does not name the report format"
         themes = _themes_in(prompt)
         assert themes, "the writer prompt carries no themes"
@@ -132,7 +132,7 @@ def _run(corpus: Path, tmp_path: Path, script, question: str = QUESTION, **setti
 
 def _sections(markdown: str) -> dict[str, str]:
     """"## " heading -> the text under it."""
-    parts = re.split(r"^## (.+)$", markdown, flags=re.M)
+    parts = re.split(r"^## (.+)$", markdown, flags=re.MULTILINE)
     return {parts[i].strip(): parts[i + 1] for i in range(1, len(parts), 2)}
 
 
@@ -156,7 +156,7 @@ def test_detailed_report_has_summary_themed_sections_table_and_limitations(corpu
     assert "Limitations" in names and names[-1] == "Sources"
     assert "Recommendations" not in names  # the question asks for no advice
     # the comparison table, its cells cited and checked like any claim
-    assert re.search(r"^\| Option \| Cost \|$", md, re.M)
+    assert re.search(r"^\| Option \| Cost \|$", md, re.MULTILINE)
     assert "<table>" in html and "<th>Option</th>" in html
     assert values["citation_summary"]["unsupported"] == 0
     assert "<h2" in html and "Executive summary" in html
@@ -209,7 +209,7 @@ def test_bullet_points_with_prose_is_revised_once_and_recorded_when_it_stays(cor
 
     def reviser(messages):
         revisions.append(prompt_text(messages))
-        return re.search(r"<draft>\n(.*?)\n</draft>", revisions[-1], re.S).group(1)
+        return re.search(r"<draft>\n(.*?)\n</draft>", revisions[-1], re.DOTALL).group(1)
 
     values = _run(corpus, tmp_path, _script(seen, reviser), report_format="bullet_points",
                   system_prompt="Prose please, in paragraphs.")
@@ -226,8 +226,8 @@ def test_report_length_reaches_the_prompt_and_a_far_off_report_is_revised(corpus
 
     def shorten(messages):
         revisions.append(prompt_text(messages))
-        report = re.search(r"<draft>\n(.*?)\n</draft>", revisions[-1], re.S).group(1)
-        sections = re.split(r"(?=^## )", report, flags=re.M)
+        report = re.search(r"<draft>\n(.*?)\n</draft>", revisions[-1], re.DOTALL).group(1)
+        sections = re.split(r"(?=^## )", report, flags=re.MULTILINE)
         kept = [s for s in sections if not s.startswith(("## Section ", "## Executive", "| Option"))
                 or s.startswith("## Section 1:")]
         return "".join(kept)
@@ -237,7 +237,7 @@ def test_report_length_reaches_the_prompt_and_a_far_off_report_is_revised(corpus
     assert len(revisions) == 1 and "Shorten it to about 100 words" in revisions[0]
     md = _published(values)[0]
     assert [n for n in _sections(md) if n.startswith("Section ")] == [f"Section 1: {values['themes'][0]['label']}"]
-    assert count_words(md) < count_words(re.search(r"<draft>\n(.*?)\n</draft>", revisions[0], re.S).group(1))
+    assert count_words(md) < count_words(re.search(r"<draft>\n(.*?)\n</draft>", revisions[0], re.DOTALL).group(1))
     assert not [d for d in values.get("degradations") or [] if d.get("kind") == "format"]
 
 
@@ -247,7 +247,7 @@ def test_a_report_still_too_short_after_one_revision_is_published_with_a_degrada
 
     def unchanged(messages):
         calls.append(prompt_text(messages))
-        return re.search(r"<draft>\n(.*?)\n</draft>", calls[-1], re.S).group(1)
+        return re.search(r"<draft>\n(.*?)\n</draft>", calls[-1], re.DOTALL).group(1)
 
     values = _run(corpus, tmp_path, _script(seen, unchanged), report_length=5000)
     assert len(calls) == 1 and "Lengthen it to about 5000 words" in calls[0]
@@ -280,6 +280,7 @@ def test_the_prompt_order_holds_whatever_the_user_writes():
     assert prompt.rindex("Report format: detailed") > user
     assert prompt.rindex("Requirements (they come last") > user
     assert prompt.rindex("<ref id=\"SOURCE_ID\">") > user
+    assert prompt.count("</user_instructions>") == 1  # the user's text cannot close its tag early
 
 
 def test_system_prompt_length_is_bounded():

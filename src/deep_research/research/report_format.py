@@ -57,7 +57,8 @@ def writer_parts(cfg, question: str) -> dict:
     fmt = cfg.report_format
     recs = prompts.RECOMMENDATIONS_ASKED if asks_for_recommendations(question) else prompts.RECOMMENDATIONS_IF_ASKED
     words = target_words(fmt, cfg.report_length)
-    user = (cfg.system_prompt or "").strip()
+    # the user's text cannot close its own tag and pose as the project's rules
+    user = re.sub(r"</?\s*user_instructions\s*>", " ", cfg.system_prompt or "", flags=re.IGNORECASE).strip()
     return {
         "format": fmt,
         "blueprint": prompts.BLUEPRINTS[fmt].format(recommendations=recs),

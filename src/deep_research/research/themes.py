@@ -27,14 +27,14 @@ MAX_THEMES = 8  # sections a report's body is planned in, at most
 MAX_UNITS = 400  # findings clustered at most (O(n^2) memory, O(n^2) per merge step)
 MERGE_AT = 0.12  # average cosine similarity above which two groups are one theme
 _WORD = re.compile(r"[^\W\d_]{3,}", re.UNICODE)
-_REF = re.compile(r"<ref\b[^>]*>", re.I)
+_REF = re.compile(r"<ref\b[^>]*>", re.IGNORECASE)
 _ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
 # English function words; in other languages words that occur in most findings get no
 # weight through their document frequency anyway.
-_STOP = set("""the and for are was were with that this from have has had but not its their they them than then
-there these those which what when where who how into onto over under about after before also can could may might
-will would should more most less such very per other some any each both all one two source says said does did
-been being our your his her she him you out only same between while because during within without""".split())
+_STOP = frozenset("""the and for are was were with that this from have has had but not its their they them than then there these
+those which what when where who how into onto over under about after before also can could may might will
+would should more most less such very per other some any each both all one two source says said does did
+been being our your his her she him you out only same between while because during within without""".split())  # noqa: SIM905
 
 
 def finding_units(notes: list[dict]) -> list[dict]:
@@ -44,27 +44,27 @@ def finding_units(notes: list[dict]) -> list[dict]:
     sentence) is kept once."""
     units: list[dict] = []
     seen: set[str] = set()
+
+    def flush(current: list[str], topic: str) -> None:
+        text = "\n".join(current).strip()
+        current.clear()
+        key = " ".join(text.split())
+        if text and key not in seen:
+            seen.add(key)
+            units.append({"id": f"F{len(units) + 1}", "topic": topic, "text": text})
+
     for note in notes:
         topic = note.get("topic", "")
         current: list[str] = []
-
-        def flush() -> None:
-            text = "\n".join(current).strip()
-            current.clear()
-            key = " ".join(text.split())
-            if text and key not in seen:
-                seen.add(key)
-                units.append({"id": f"F{len(units) + 1}", "topic": topic, "text": text})
-
         for line in (note.get("findings") or "").split("\n"):
             if not line.strip() or line.lstrip().startswith("#"):
-                flush()
+                flush(current, topic)
             elif _ITEM.match(line):
-                flush()
+                flush(current, topic)
                 current.append(line.strip())
             else:
                 current.append(line.strip() if not current else "  " + line.strip())
-        flush()
+        flush(current, topic)
     return units
 
 
