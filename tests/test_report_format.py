@@ -388,3 +388,42 @@ def test_settings_are_described_for_studio():
     assert "win over them" in schema["system_prompt"]["description"]
     assert [o["value"] for o in schema["report_format"]["x_oap_ui_config"]["options"]] == \
         ["detailed", "concise", "bullet_points"]
+
+
+# --- the CLI, as a user runs it ------------------------------------------------------------------
+def _cli(*args, env=None):
+    import os
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[1]
+    full = {k: v for k, v in os.environ.items() if k not in ("OPENAI_API_KEY", "TAVILY_API_KEY", "OPENAI_BASE_URL")}
+    full.update({"PYTHONPATH": str(root), "DEEP_RESEARCH_DEPS": "tests.support.cli_deps:deps", **(env or {})})
+    return subprocess.run([sys.executable, "-m", "deep_research.cli", *map(str, args)], capture_output=True,
+                          text=True, cwd=root, env=full, timeout=300, stdin=subprocess.DEVNULL)
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--format", "poem"], "--format must be detailed, concise or bullet_points"),
+    (["--length", "10"], "report_length"),
+    (["--system-prompt", "x" * 4001], "system_prompt"),
+])
+def test_cli_refuses_bad_format_settings(tmp_path, args, message):
+    r = _cli("research", "What is tea?", "--search", "none", *args, "--db", tmp_path / "s.sqlite",
+             env={"OPENAI_API_KEY": "k"})
+    assert r.returncode == 2, (r.stdout, r.stderr)
+    assert message in r.stderr and "Traceback" not in r.stderr + r.stdout
+
+
+def test_cli_length_reaches_the_run(tmp_path):
+    """--length 5000 on the scenario's short report: one revision is asked for (the scripted
+    writer hands the report back unchanged), and the CLI warns that it stayed too short."""
+    corpus = write_corpus(tmp_path / "corpus")
+    log = tmp_path / "calls.log"
+    r = _cli("research", QUESTION, "--corpus", corpus, "--out", tmp_path / "reports", "--yes", "--no-pdf",
+             "--length", "5000", "--format", "concise", "--system-prompt", "For a CFO.",
+             "--db", tmp_path / "state.sqlite", env={"DR_CALL_LOG": str(log)})
+    assert r.returncode == 0, r.stdout + r.stderr
+    revisions = [line for line in log.read_text().splitlines() if line.endswith("\tdoes not keep to its format")]
+    assert len(revisions) == 1
+    assert "still not in its format" in r.stdout + r.stderr and "about 5000" in r.stdout + r.stderr
