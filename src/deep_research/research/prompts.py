@@ -241,7 +241,8 @@ RECOMMENDATIONS_ASKED = """"## Recommendations": the question asks for advice or
 RECOMMENDATIONS_IF_ASKED = """Add a "## Recommendations" section only if the brief asks for advice, a choice, or
    next steps; otherwise write none."""
 
-LENGTH_TARGET = """Length: about {words} words, not counting the citations (the <ref> tags and their quotes)."""
+LENGTH_TARGET = """Length: about {words} words, not counting the citations (the <ref> tags and their quotes).
+"""
 
 REVISE_FORMAT = """The research report below does not keep to its format. Revise it.
 {data_notice}
