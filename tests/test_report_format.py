@@ -153,6 +153,13 @@ def test_detailed_report_has_summary_themed_sections_table_and_limitations(corpu
     body = [n for n in names if n.startswith("Section ")]
     assert len(body) == len(themes) >= 2  # one section per theme, in the themes' order
     assert [n.split(": ", 1)[1] for n in body] == [t["label"] for t in themes]
+    # every cited finding of the research reaches the writer, in exactly one theme
+    refs = re.compile(r'<ref id="[^"]+">".*?"</ref>')
+    researched = {r for n in values["notes"] for r in refs.findall(n["findings"])}
+    plan = re.search(r"<findings>\n(.*?)\n</findings>", seen[-1], re.DOTALL).group(1)
+    assert sorted(set(refs.findall(plan))) == sorted(researched) and len(researched) >= 8
+    ids = [f for t in themes for f in t["finding_ids"]]
+    assert len(ids) == len(set(ids)) == len(refs.findall(plan))
     assert "Limitations" in names and names[-1] == "Sources"
     assert "Recommendations" not in names  # the question asks for no advice
     # the comparison table, its cells cited and checked like any claim
