@@ -179,6 +179,12 @@ def compare(
     max_tokens: Optional[int] = typer.Option(None, help="Stop research after this many tokens (each run)."),
     max_cost: Optional[float] = typer.Option(None, help="Stop research at this estimated cost in USD (each run)."),
     test_mode: bool = typer.Option(False, "--test-mode", help="Small limits for a cheap trial run."),
+    report_format: Optional[str] = typer.Option(
+        None, "--format", help="Report format: detailed (default), concise or bullet_points."),
+    report_length: Optional[int] = typer.Option(
+        None, "--length", help="Target length of the report in words (citations not counted)."),
+    system_prompt: Optional[str] = typer.Option(
+        None, "--system-prompt", help="Your own instructions for the report writer (the citation rules still apply)."),
     pdf: bool = typer.Option(True, "--pdf/--no-pdf", help="Write the PDFs."),
     db: Optional[str] = DbOpt,
 ) -> None:
@@ -190,6 +196,7 @@ def compare(
                                base_url=base_url, api_key_env=api_key_env, out=out_dir, yes=True,
                                max_tokens=max_tokens, max_cost=max_cost, test_mode=test_mode, pdf=pdf,
                                council=council, council_threshold=council_threshold,
-                               council_max_rounds=council_max_rounds)
+                               council_max_rounds=council_max_rounds, report_format=report_format,
+                               report_length=report_length, system_prompt=system_prompt)
     code = asyncio.run(_run_compare(q, context, _check_db(db or ".deep-research/state.sqlite")))
     raise typer.Exit(code)

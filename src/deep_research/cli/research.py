@@ -40,6 +40,7 @@ def _context_from_options(**opts) -> dict:
         "max_tokens": "max_total_tokens", "max_cost": "max_cost_usd",
         "mode": "research_mode", "council": "brief_council_models", "council_threshold": "brief_council_threshold",
         "council_max_rounds": "brief_council_max_rounds",
+        "report_format": "report_format", "report_length": "report_length", "system_prompt": "system_prompt",
     }
     ctx: dict = {}
     for key, value in opts.items():
@@ -75,6 +76,10 @@ def research_context(*, search: str | None, corpus: Path | None, mode: str | Non
         raise UserError(f"--search must be tavily, local or none, not {search!r}")
     if corpus is not None and not corpus.exists():
         raise UserError(f"corpus {corpus} does not exist")
+    report_format = opts.pop("report_format", None)
+    if report_format is not None and report_format.lower() not in ("detailed", "concise", "bullet_points"):
+        raise UserError(f"--format must be detailed, concise or bullet_points, not {report_format!r}")
+    opts["report_format"] = report_format.lower() if report_format else None
     if mode is not None and mode.lower() not in MODES:
         raise UserError(f"--mode must be auto, single or multi, not {mode!r}")
     threshold = opts.get("council_threshold")
@@ -392,6 +397,13 @@ def research(
     max_tokens: Optional[int] = typer.Option(None, help="Stop research after this many tokens."),
     max_cost: Optional[float] = typer.Option(None, help="Stop research at this estimated cost in USD."),
     test_mode: bool = typer.Option(False, "--test-mode", help="Small limits for a cheap trial run."),
+    report_format: Optional[str] = typer.Option(
+        None, "--format", help="Report format: detailed (default), concise or bullet_points."),
+    report_length: Optional[int] = typer.Option(
+        None, "--length", help="Target length of the report in words (citations not counted)."),
+    system_prompt: Optional[str] = typer.Option(
+        None, "--system-prompt", help="Your own instructions for the report writer (at most 4,000 characters; "
+                                      "the citation rules still apply)."),
     pdf: bool = typer.Option(True, "--pdf/--no-pdf", help="Write the PDF."),
     db: Optional[str] = DbOpt,
 ) -> None:
@@ -403,7 +415,8 @@ def research(
                                base_url=base_url, api_key_env=api_key_env, out=out_dir, yes=yes,
                                approve_brief=approve_brief, review_report=review_report, max_tokens=max_tokens,
                                max_cost=max_cost, test_mode=test_mode, pdf=pdf, mode=mode, council=council,
-                               council_threshold=council_threshold, council_max_rounds=council_max_rounds)
+                               council_threshold=council_threshold, council_max_rounds=council_max_rounds,
+                               report_format=report_format, report_length=report_length, system_prompt=system_prompt)
     code = asyncio.run(_run_research(q, context, _check_db(db or ".deep-research/state.sqlite"), None,
                                      {"type": "approve"} if yes and approve_brief else None, None))
     raise typer.Exit(code)
