@@ -34,7 +34,7 @@ def loaded(args: list[str], cwd: Path) -> dict:
 
 
 @pytest.mark.parametrize("args", [["--help"], ["publish", "--help"], ["research", "--help"], ["index", "--help"],
-                                  ["eval", "--help"]])
+                                  ["eval", "--help"], ["compare", "--help"]])
 def test_help_loads_no_model_library(args):
     got = loaded(args, ROOT)
     assert got["rc"] == 0 and got["heavy"] == [], got
