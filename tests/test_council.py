@@ -132,9 +132,19 @@ def test_a_split_below_the_threshold_revises_the_brief_then_approves(corpus, tmp
 
 
 def test_at_the_most_rounds_research_proceeds_with_the_last_brief_on_record(corpus, tmp_path):
+    from tests.support.scenario import final_report
+
     script = council_script([revise("Too vague.")] * 3, [revise("Missing costs.")] * 3)
     script.on("research", REVISE, structured("ResearchQuestion", research_brief="Brief v2."),
               structured("ResearchQuestion", research_brief="Brief v3."))
+    report_prompts: list[str] = []
+
+    def write(messages):
+        report_prompts.append(prompt_text(messages))
+        return final_report(wrong_quote=False)(messages)
+
+    script.on("final_report", "Write the final research report", write)
+    script.rules.insert(0, script.rules.pop())
     v = research(corpus, tmp_path, script, brief_council_max_rounds=2)
     assert v["status"] == "completed", v.get("errors")
     council = v["brief_council"]
@@ -144,6 +154,9 @@ def test_at_the_most_rounds_research_proceeds_with_the_last_brief_on_record(corp
     [d] = [d for d in v["degradations"] if d["stage"] == "brief_council"]
     assert d["kind"] == "unresolved_feedback" and "Too vague." in d["message"] and "Missing costs." in d["message"]
     assert "brief_council_max_rounds = 2" in d["message"]
+    # the open reasons are a limitation the report writer is told about
+    [prompt] = report_prompts
+    assert "the council did not approve the research brief" in prompt and "Missing costs." in prompt
 
 
 def test_no_revision_allowed_records_the_unresolved_brief(corpus, tmp_path):
