@@ -38,10 +38,11 @@ def _context_from_options(**opts) -> dict:
         "search": "search_api", "corpus": "corpus_path", "corpus_base_url": "corpus_base_url",
         "out": "output_dir", "base_url": "model_base_url", "api_key_env": "model_api_key_env",
         "max_tokens": "max_total_tokens", "max_cost": "max_cost_usd",
+        "page_relevance_chars": "page_relevance_chars", "query_dedupe": "query_dedupe_threshold",
     }
     ctx: dict = {}
     for key, value in opts.items():
-        if value is None or value is False and key not in ("pdf",):
+        if value is None or value is False and key not in ("pdf", "page_cache"):
             continue
         if key == "model":
             ctx["model"] = value  # every role (a run's general setting beats a role's from the environment)
@@ -53,6 +54,8 @@ def _context_from_options(**opts) -> dict:
             ctx["require_report_approval"] = True
         elif key == "test_mode" and value:
             ctx["test_mode"] = True
+        elif key == "page_cache":
+            ctx["page_cache"] = bool(value)
         elif key == "pdf":
             if value is False:
                 ctx["write_pdf"] = False
@@ -339,6 +342,14 @@ def research(
                                        help="Ask for approval (or an edit, or feedback) of the report before publishing."),
     max_tokens: Optional[int] = typer.Option(None, help="Stop research after this many tokens."),
     max_cost: Optional[float] = typer.Option(None, help="Stop research at this estimated cost in USD."),
+    page_cache: Optional[bool] = typer.Option(None, "--page-cache/--no-page-cache",
+                                              help="Summarise each page once per conversation (default on)."),
+    query_dedupe: Optional[int] = typer.Option(None, "--query-dedupe", min=0, max=100,
+                                               help="Similarity (0-100) at which a query repeats an earlier one "
+                                                    "and is not searched again (default 90; 0 off)."),
+    page_relevance_chars: Optional[int] = typer.Option(None, min=0,
+                                                       help="Cut a longer page to its passages matching the "
+                                                            "research before summarising (default 8000; 0 off)."),
     test_mode: bool = typer.Option(False, "--test-mode", help="Small limits for a cheap trial run."),
     pdf: bool = typer.Option(True, "--pdf/--no-pdf", help="Write the PDF."),
     db: Optional[str] = DbOpt,
@@ -354,7 +365,9 @@ def research(
     context = _context_from_options(search=search.lower() if search else None, corpus=corpus,
                                     corpus_base_url=corpus_base_url, model=model, base_url=base_url,
                                     api_key_env=api_key_env, out=out_dir, yes=yes, approve_brief=approve_brief, review_report=review_report,
-                                    max_tokens=max_tokens, max_cost=max_cost, test_mode=test_mode, pdf=pdf)
+                                    max_tokens=max_tokens, max_cost=max_cost, test_mode=test_mode, pdf=pdf,
+                                    page_cache=page_cache, query_dedupe=query_dedupe,
+                                    page_relevance_chars=page_relevance_chars)
     if corpus is not None and search is None:
         context["search_api"] = "local"
     code = asyncio.run(_run_research(q, context, _check_db(db or ".deep-research/state.sqlite"), None,

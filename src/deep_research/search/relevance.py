@@ -26,9 +26,15 @@ def words(text: str) -> list[str]:
 
 
 def normalise_query(query: str) -> str:
-    """A query's words, lower-case, without punctuation or stop words, deduplicated and
-    sorted: word order and case do not make a different question."""
-    return " ".join(sorted(set(words(query))))
+    """A query's words, lower-case, without punctuation or stop words, plurals made
+    singular, deduplicated and sorted: word order, case and number do not make a
+    different question."""
+    return " ".join(sorted({_stem(w) for w in words(query)}))
+
+
+def _stem(word: str) -> str:
+    """A plural's singular, roughly ("pumps" -> "pump"; "glass" stays)."""
+    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
 
 
 def query_similarity(a: str, b: str) -> float:
