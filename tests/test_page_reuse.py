@@ -163,7 +163,9 @@ def test_a_later_round_reuses_summaries_shown_as_read_earlier(corpus, tmp_path):
     assert script.calls["summarization"] == len(state.values["sources"]) == len(PAGES)
     second = seen[TOPIC_B][0]
     blocks = re.findall(r"<source id=.*?</source>", second, re.S)
-    assert blocks and all(READ_EARLIER in b and "Exact sentences" in b for b in blocks)
+    # compact: the stored summary, without the sentences (they go to the findings)
+    assert blocks and all(READ_EARLIER in b and "exact sentence(s) are kept" in b and "Exact sentences" not in b
+                          for b in blocks)
     # the stored sentences are cited in round 2's findings, and verified against the full pages
     notes = {n["topic"]: n["findings"] for n in state.values["notes"]}
     assert '<ref id="' in notes[TOPIC_B]

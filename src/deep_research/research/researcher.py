@@ -81,6 +81,15 @@ def _seen_block(meta: SourceMeta) -> str:
 READ_EARLIER = "already read (summary from earlier)"
 
 
+def _read_earlier_block(meta: SourceMeta, summary: str, sentences: int) -> str:
+    """A page summarised earlier in the thread, as the researcher sees it: compact. Its
+    exact sentences are not repeated here; they are handed to the findings."""
+    kept = (f"its {sentences} exact sentence(s) are kept for your findings" if sentences else
+            "no citable sentences were found on it")
+    return (f'<source id="{meta.id}" title="{meta.title}" url="{meta.url}">\n({READ_EARLIER}; {kept})\n'
+            f"Summary: {summary.strip()}\n</source>")
+
+
 def _over_share(state: ResearcherState) -> str | None:
     """Which share of the budget ("token" or "cost") this research unit has used up, if any."""
     budget, cost_budget = state.get("token_budget"), state.get("cost_budget")
@@ -288,11 +297,11 @@ class ResearcherNodes:
                     return _seen_block(meta)
                 if shown is not None:
                     shown.add(meta.id)
-                block, note = await self._summarise_page(ctx, meta, source, query, topic)
+                block, note, view = await self._summarise_page(ctx, meta, source, query, topic)
                 if note:
                     extra["degradations"].append(error_record("summarize_page", note, url=r.url))
-                extra["excerpts"].append(block)
-                return block
+                extra["excerpts"].append(block)  # the findings are written from the full block
+                return view
 
         blocks = await asyncio.gather(*(one(r, source) for r, source in usable))
         ctx.progress(event="sources", count=len(extra["found_sources"]))
@@ -320,16 +329,21 @@ class ResearcherNodes:
         return results, (entry if repeated or shared else None)
 
     async def _summarise_page(self, ctx: NodeContext, meta: SourceMeta, source: Source,
-                              query: str, topic: str = "") -> tuple[str, str | None]:
+                              query: str, topic: str = "") -> tuple[str, str | None, str]:
+        """(the page's block for the findings, a problem to record, what the researcher is
+        shown): a page summarised earlier in the thread is shown to the researcher as
+        already read, its summary only; its exact sentences go to the findings."""
         thread = ctx.thread_id
         if not ctx.cfg.page_cache:
             cached = await ctx.pages.summary(meta.content_hash, thread)
             if cached is not None:  # summarised earlier in this thread (its sentences were checked then)
                 ctx.progress(event="summary_reused", url=meta.url)
-                return _source_block(meta, cached["summary"], [tuple(x) for x in cached["sentences"]],
-                                     note="summarised earlier in this conversation"), None
+                block = _source_block(meta, cached["summary"], [tuple(x) for x in cached["sentences"]],
+                                      note="summarised earlier in this conversation")
+                return block, None, block
             made = await self._make_summary(ctx, meta, source, query, topic)
-            return self._made_block(ctx, meta, source, query, made)
+            block, note = self._made_block(ctx, meta, source, query, made)
+            return block, note, block
 
         async def stored_or_made() -> tuple[dict | None, bool]:
             cached = await ctx.pages.summary(meta.content_hash, thread)
@@ -343,9 +357,11 @@ class ResearcherNodes:
                                                      stored_or_made)
         if (stored or shared) and made is not None and "error" not in made:
             ctx.progress(event="summary_reused", url=meta.url)
-            return _source_block(meta, made["summary"], [tuple(x) for x in made["sentences"]],
-                                 note=READ_EARLIER), None
-        return self._made_block(ctx, meta, source, query, made)
+            sentences = [tuple(x) for x in made["sentences"]]
+            return (_source_block(meta, made["summary"], sentences, note=READ_EARLIER), None,
+                    _read_earlier_block(meta, made["summary"], len(sentences)))
+        block, note = self._made_block(ctx, meta, source, query, made)
+        return block, note, block
 
     @staticmethod
     def _made_block(ctx: NodeContext, meta: SourceMeta, source: Source, query: str,
