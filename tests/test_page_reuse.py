@@ -194,6 +194,36 @@ def test_with_page_cache_off_the_researcher_gets_full_blocks_again(corpus, tmp_p
     assert "(already read:" not in second and "Summary:" in second
 
 
+def test_a_page_whose_summary_failed_is_not_sent_to_the_model_again(corpus, tmp_path):
+    """The summarisation model fails on one page: the raw excerpt stands in, and a later
+    round that finds the page reuses it instead of asking the model again (with the page
+    cache off, the later round asks again: as many calls once more)."""
+
+    def go(page_cache: bool):
+        seen: dict = {}
+        asked: list[str] = []
+        queries = {TOPIC_A: ["heat pump"], TOPIC_B: ["heat pump installation costs"]}
+        script = script_for({1: [TOPIC_A], 2: [TOPIC_B], 3: []}, queries, seen)
+
+        def summarise(messages):
+            url = re.search(r'<page title="[^"]*" url="([^"]+)">', prompt_text(messages)).group(1)
+            asked.append(url)
+            return ValueError("the model returned nonsense") if "costs" in url else summarise_page(messages)
+
+        script.rules = [r for r in script.rules if r["role"] != "summarization"]
+        script.on("summarization", "Summarise this page for a researcher", summarise, repeat=True)
+        state, _ = run(corpus, tmp_path, script, page_cache=page_cache)
+        return state, seen, [u for u in asked if "costs" in u], [u for u in asked if "costs" not in u]
+
+    state, seen, failed, others = go(True)
+    assert failed and len(others) == len(PAGES) - 1  # the others once each
+    costs = next(b for b in re.findall(r"<source id=.*?</source>", seen[TOPIC_B][0], re.S) if "costs" in b)
+    assert READ_EARLIER in costs and "raw excerpt" in costs
+    assert any(d.get("stage") == "summarize_page" for d in state.values.get("degradations") or [])
+    _, _, failed_off, _ = go(False)
+    assert len(failed_off) == 2 * len(failed)
+
+
 # --- queries -------------------------------------------------------------------------------------
 def test_a_near_identical_query_of_another_researcher_is_not_searched_again(corpus, tmp_path):
     seen: dict = {}

@@ -81,11 +81,13 @@ def _seen_block(meta: SourceMeta) -> str:
 READ_EARLIER = "already read (summary from earlier)"
 
 
-def _read_earlier_block(meta: SourceMeta, summary: str, sentences: int) -> str:
+def _read_earlier_block(meta: SourceMeta, summary: str, sentences: int, raw: bool = False) -> str:
     """A page summarised earlier in the thread, as the researcher sees it: compact. Its
     exact sentences are not repeated here; they are handed to the findings."""
     kept = (f"its {sentences} exact sentence(s) are kept for your findings" if sentences else
             "no citable sentences were found on it")
+    if raw:
+        kept = "no summary could be made, raw excerpt; " + kept
     return (f'<source id="{meta.id}" title="{meta.title}" url="{meta.url}">\n({READ_EARLIER}; {kept})\n'
             f"Summary: {summary.strip()}\n</source>")
 
@@ -349,7 +351,7 @@ class ResearcherNodes:
             cached = await ctx.pages.summary(meta.content_hash, thread)
             if cached is not None:
                 return cached, True
-            return await self._make_summary(ctx, meta, source, query, topic), False
+            return await self._make_summary(ctx, meta, source, query, topic, keep_failure=True), False
 
         # one summary per page and thread: the store holds it; a researcher finding the page
         # while another is summarising it waits for that summary
@@ -358,8 +360,9 @@ class ResearcherNodes:
         if (stored or shared) and made is not None and "error" not in made:
             ctx.progress(event="summary_reused", url=meta.url)
             sentences = [tuple(x) for x in made["sentences"]]
-            return (_source_block(meta, made["summary"], sentences, note=READ_EARLIER), None,
-                    _read_earlier_block(meta, made["summary"], len(sentences)))
+            note = READ_EARLIER + ("; no summary could be made, raw excerpt" if made.get("raw") else "")
+            return (_source_block(meta, made["summary"], sentences, note=note), None,
+                    _read_earlier_block(meta, made["summary"], len(sentences), bool(made.get("raw"))))
         block, note = self._made_block(ctx, meta, source, query, made)
         return block, note, block
 
@@ -375,9 +378,11 @@ class ResearcherNodes:
         return _source_block(meta, made["summary"], [tuple(x) for x in made["sentences"]], note=note), None
 
     async def _make_summary(self, ctx: NodeContext, meta: SourceMeta, source: Source, query: str,
-                            topic: str) -> dict:
+                            topic: str, keep_failure: bool = False) -> dict:
         """One summarisation call: {summary, sentences (claim, exact sentence), dropped}, stored
-        for the thread; or {error} when the model failed (nothing stored)."""
+        for the thread; or {error} when the model failed. With ``keep_failure`` the raw
+        excerpt that stands in for the summary is stored too, so the page is not sent to the
+        model again in this thread."""
         page_text = source.page.text
         cut = ctx.cfg.page_relevance_chars
         page_note = ""
@@ -395,6 +400,10 @@ class ResearcherNodes:
             summary = await ctx.meter.structured(await ctx.model("summarization"), PageSummary,
                                                  [HumanMessage(prompt)], ctx.cfg.structured_output)
         except ModelCallError as e:
+            if keep_failure:
+                opening, lines = _raw_excerpt(source, query)
+                await ctx.pages.put_summary(meta.content_hash, ctx.thread_id, opening, [("", ln) for ln in lines],
+                                            raw=True)
             return {"error": describe(e)}
         index = SourceIndex([source])
         kept: list[tuple[str, str]] = []
