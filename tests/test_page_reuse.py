@@ -24,8 +24,23 @@ from deep_research.research.researcher import READ_EARLIER
 from deep_research.research.reuse import INFLIGHT, InFlight
 from deep_research.search.local import LocalCorpus, build_index
 from deep_research.search.relevance import GAP, normalise_query, relevant_passages, same_query
-from tests.support.scenario import PAGES, QUESTION, compress, final_report, judge_claims, summarise_page, write_corpus
-from tests.support.scripted import Script, ScriptedChatModel, calls, prompt_text, structured, tool_call
+from tests.support.scenario import (
+    PAGES,
+    QUESTION,
+    compress,
+    final_report,
+    judge_claims,
+    summarise_page,
+    write_corpus,
+)
+from tests.support.scripted import (
+    Script,
+    ScriptedChatModel,
+    calls,
+    prompt_text,
+    structured,
+    tool_call,
+)
 
 BRIEF = "I want to know how heat pumps perform in cold climates and what they cost. Report in English."
 TOPIC_A = "Topic A: heat pump efficiency in cold weather"
@@ -162,7 +177,7 @@ def test_a_later_round_reuses_summaries_shown_as_read_earlier(corpus, tmp_path):
     state, _ = run(corpus, tmp_path, script)
     assert script.calls["summarization"] == len(state.values["sources"]) == len(PAGES)
     second = seen[TOPIC_B][0]
-    blocks = re.findall(r"<source id=.*?</source>", second, re.S)
+    blocks = re.findall(r"<source id=.*?</source>", second, re.DOTALL)
     # compact: the stored summary, without the sentences (they go to the findings)
     assert blocks and all(READ_EARLIER in b and "exact sentence(s) are kept" in b and "Exact sentences" not in b
                           for b in blocks)
@@ -176,10 +191,10 @@ def test_a_page_the_researcher_already_saw_is_a_one_line_reference(corpus, tmp_p
     seen: dict = {}
     queries = {TOPIC_A: ["heat pump", "heat pumps cold climate Norway"]}
     script = script_for({1: [TOPIC_A], 2: []}, queries, seen)
-    state, search = run(corpus, tmp_path, script)
+    _, search = run(corpus, tmp_path, script)
     first, second = seen[TOPIC_A]
     assert len(search.queries) == 2
-    again = re.findall(r"<source id=.*?</source>", second, re.S)
+    again = re.findall(r"<source id=.*?</source>", second, re.DOTALL)
     assert again and all("(already read:" in b and "Summary:" not in b for b in again)
     assert len(second) < len(first) / 2
     assert script.calls["summarization"] == len(PAGES)
@@ -217,7 +232,7 @@ def test_a_page_whose_summary_failed_is_not_sent_to_the_model_again(corpus, tmp_
 
     state, seen, failed, others = go(True)
     assert failed and len(others) == len(PAGES) - 1  # the others once each
-    costs = next(b for b in re.findall(r"<source id=.*?</source>", seen[TOPIC_B][0], re.S) if "costs" in b)
+    costs = next(b for b in re.findall(r"<source id=.*?</source>", seen[TOPIC_B][0], re.DOTALL) if "costs" in b)
     assert READ_EARLIER in costs and "raw excerpt" in costs
     assert any(d.get("stage") == "summarize_page" for d in state.values.get("degradations") or [])
     _, _, failed_off, _ = go(False)
@@ -302,6 +317,22 @@ def test_a_resumed_run_reuses_the_summaries_made_before_the_crash(corpus, tmp_pa
     assert len(state.values["notes"]) == 2 and all('<ref id="' in n["findings"] for n in state.values["notes"])
 
 
+# --- settings --------------------------------------------------------------------------------------
+@pytest.mark.parametrize("setting", ["page_relevance_chars", "query_dedupe_threshold"])
+def test_a_ceiling_stops_a_run_from_turning_a_saving_off(setting):
+    """0 turns the saving off (spends more): above an operator's ceiling, like any larger value."""
+    from deep_research.errors import UserError
+    from deep_research.research.configuration import Configuration
+
+    environ = {f"DEEP_RESEARCH_{setting.upper()}": "80"}
+    cfg = Configuration.resolve({"configurable": {"thread_id": "t"}}, {setting: 0}, environ=environ)
+    assert getattr(cfg, setting) == 80 and cfg.clamped and cfg.clamped[0]["setting"] == setting
+    assert getattr(Configuration.resolve(None, {setting: 50}, environ=environ), setting) == 50
+    assert getattr(Configuration.resolve(None, {setting: 0}, environ={}), setting) == 0  # no ceiling: off allowed
+    with pytest.raises(UserError, match="above the ceiling"):
+        Configuration.resolve(None, {setting: 0}, environ=environ, above_ceiling="refuse")
+
+
 # --- pure helpers -----------------------------------------------------------------------------------
 def test_normalised_queries_ignore_case_punctuation_order_and_stop_words():
     assert normalise_query("What are the COSTS of heat-pumps?") == normalise_query("heat pumps costs")
@@ -348,7 +379,7 @@ def test_the_summariser_sees_the_relevant_passages_of_a_long_page(tmp_path):
     def summarise(messages):
         text = prompt_text(messages)
         prompts.append(text)
-        body = re.search(r"<page [^>]*>\n(.*?)\n</page>", text, re.S).group(1)
+        body = re.search(r"<page [^>]*>\n(.*?)\n</page>", text, re.DOTALL).group(1)
         found = [ln.strip() for ln in body.split("\n") if "heat pumps" in ln]
         return structured("PageSummary", summary="A long page with one passage on heat pumps.",
                           excerpts=[{"claim": "cold limit", "sentence": ln} for ln in found])

@@ -44,6 +44,9 @@ ROLES = ("research", "summarization", "compression", "final_report", "citation_c
 ENV_PREFIX = "DEEP_RESEARCH_"
 ENV_ALLOWED_MODELS = "DEEP_RESEARCH_ALLOWED_MODELS"
 
+# Settings whose 0 turns a saving off: 0 counts as above any other ceiling.
+ZERO_IS_OFF = ("page_relevance_chars", "query_dedupe_threshold")
+
 # Settings where a larger value lets a run spend more (money, tokens, model calls, time).
 # A value set in the environment is a ceiling: a run may ask for less, never for more.
 CEILINGS = (
@@ -422,7 +425,8 @@ class Configuration(BaseModel):
         clamped = []
         for name in CEILINGS:
             ceiling, asked = getattr(server, name), getattr(cfg, name)
-            if name not in base or name not in run or (asked is not None and asked <= ceiling):
+            off = name in ZERO_IS_OFF and asked == 0 and ceiling != 0  # turning a saving off spends more
+            if name not in base or name not in run or (asked is not None and asked <= ceiling and not off):
                 continue
             what = f"{name} {_show(asked)}" if asked is not None else f"no limit on {name}"
             message = f"{what} is above the ceiling {_show(ceiling)} set by {_env_name(name)}"

@@ -15,7 +15,8 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
-from typing import Any, Awaitable, Callable, TypeVar
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
 
 from ..search.base import SearchResult
 from ..search.relevance import normalise_query, query_similarity

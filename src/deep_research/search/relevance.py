@@ -10,11 +10,13 @@ from collections import Counter
 
 from rapidfuzz import fuzz
 
-STOP_WORDS = frozenset("""
-a an and are as at be by can do does for from how i in is it its of on or that the their them
-these this those to vs was were what when where which who why will with about into over under
-than then there they you your we our not no
-""".split())
+STOP_WORDS = frozenset((
+    "a", "an", "and", "are", "as", "at", "be", "by", "can", "do", "does", "for", "from", "how",
+    "i", "in", "is", "it", "its", "of", "on", "or", "that", "the", "their", "them", "these",
+    "this", "those", "to", "vs", "was", "were", "what", "when", "where", "which", "who", "why",
+    "will", "with", "about", "into", "over", "under", "than", "then", "there", "they", "you",
+    "your", "we", "our", "not", "no",
+))
 
 _WORD = re.compile(r"\w+", re.UNICODE)
 GAP = "\n[…]\n"  # between passages that were not next to each other on the page
