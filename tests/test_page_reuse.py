@@ -333,6 +333,14 @@ def test_a_ceiling_stops_a_run_from_turning_a_saving_off(setting):
         Configuration.resolve(None, {setting: 0}, environ=environ, above_ceiling="refuse")
 
 
+def test_command_line_options_set_the_three_settings():
+    from deep_research.cli.research import _context_from_options
+
+    assert _context_from_options(page_cache=False, query_dedupe=100, page_relevance_chars=0) == {
+        "page_cache": False, "query_dedupe_threshold": 100, "page_relevance_chars": 0}
+    assert _context_from_options(page_cache=None, query_dedupe=None, page_relevance_chars=None) == {}
+
+
 # --- pure helpers -----------------------------------------------------------------------------------
 def test_normalised_queries_ignore_case_punctuation_order_and_stop_words():
     assert normalise_query("What are the COSTS of heat-pumps?") == normalise_query("heat pumps costs")
