@@ -148,8 +148,11 @@ async def research_phase(corpus: Path, n: int, latency: float, mode: str) -> dic
     config = {"configurable": {"thread_id": f"units-{n}-{mode}"}}
     sent = back = None
     async for ns, update in graph.astream({"messages": [HumanMessage(QUESTION)]}, config,
+                                          # independent units (no shared pages or queries): this part
+                                          # measures how they run in parallel, not what they share
                                           context=context(max_concurrent_research_units=n,
-                                                          max_researcher_iterations=2),
+                                                          max_researcher_iterations=2,
+                                                          **known_settings(OLD_PATH)),
                                           stream_mode="updates", subgraphs=True,
                                           interrupt_before=["final_report_generation"]):
         now = time.perf_counter()
