@@ -368,6 +368,14 @@ def test_relevant_passages_are_exact_slices_of_the_page_chosen_by_the_query():
     assert relevant_passages("short page", "anything", 2000) == "short page"
 
 
+def test_a_page_without_line_breaks_or_sentence_ends_is_cut_too():
+    words_ = " ".join(f"cell{i} gardening soil" for i in range(3000))
+    text = words_ + " heat pump coefficient of performance falls " + words_
+    cut = relevant_passages(text, "heat pump coefficient of performance", 3000)
+    assert "heat pump coefficient of performance falls" in cut and len(cut) <= 3000 + 10 * len(GAP)
+    assert all(part in text for part in cut.split(GAP))
+
+
 def test_the_summariser_sees_the_relevant_passages_of_a_long_page(tmp_path):
     """A long page: the summary prompt holds the matching passage and not the whole page;
     a sentence of that passage is cited and verified against the full page."""

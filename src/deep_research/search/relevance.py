@@ -82,10 +82,10 @@ def passages(text: str, target: int = 600, ceiling: int = 1500) -> list[tuple[in
             for sm in re.finditer(r"(?<=[.!?])\s+", text[s:e]):
                 cut = s + sm.end()
                 if cut - pos >= target:
-                    spans.append((pos, cut))
+                    spans.extend(_hard_split(text, pos, cut, ceiling))
                     pos = cut
             if pos < e:
-                spans.append((pos, e))
+                spans.extend(_hard_split(text, pos, e, ceiling))
             continue
         if start is None:
             start = s
@@ -96,6 +96,19 @@ def passages(text: str, target: int = 600, ceiling: int = 1500) -> list[tuple[in
     if start is not None:
         spans.append((start, end))
     return spans
+
+
+def _hard_split(text: str, start: int, end: int, ceiling: int) -> list[tuple[int, int]]:
+    """(start, end) cut at spaces into pieces of at most ``ceiling`` characters (text with
+    no sentence ends, such as a table flattened into one line)."""
+    out = []
+    while end - start > ceiling:
+        cut = text.rfind(" ", start + ceiling // 2, start + ceiling)
+        cut = cut + 1 if cut > start else start + ceiling
+        out.append((start, cut))
+        start = cut
+    out.append((start, end))
+    return out
 
 
 def bm25_scores(docs: list[list[str]], query: list[str], k1: float = 1.5, b: float = 0.75) -> list[float]:
