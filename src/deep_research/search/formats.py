@@ -159,9 +159,15 @@ def open_zip(data: bytes, kind: str) -> zipfile.ZipFile:
 def _library_error(kind: str, e: Exception) -> FormatError:
     if isinstance(e, FormatError):
         return e
-    if isinstance(e, etree.XMLSyntaxError) and "depth" in str(e).lower():
-        return FormatError(f"XML nested too deeply ({e}); not indexed")
-    return FormatError(f"unreadable {_NAMES.get(kind, kind)} file ({type(e).__name__}: {e})")
+    cause: BaseException = e
+    while cause.__cause__ is not None or cause.__context__ is not None:
+        cause = cause.__cause__ or cause.__context__
+    if type(cause).__module__.startswith("defusedxml"):
+        return FormatError(f"XML that declares entities or a DTD, refused as unsafe ({type(cause).__name__}: "
+                           f"{_clean(cause)}); not indexed")
+    if isinstance(cause, etree.XMLSyntaxError) and "depth" in str(cause).lower():
+        return FormatError(f"XML nested too deeply ({_clean(cause)}); not indexed")
+    return FormatError(f"unreadable {_NAMES.get(kind, kind)} file ({type(e).__name__}: {_clean(e)})")
 
 
 # --- tables ---------------------------------------------------------------------------------
