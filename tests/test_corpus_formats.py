@@ -13,11 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from deep_research.citations.model import Source
 from deep_research.citations.check import check_citations
-from deep_research.search import LocalCorpus, build_index
-from deep_research.search import formats
-from deep_research.search.local import DOCUMENT_TYPES, _KINDS
+from deep_research.citations.model import Source
+from deep_research.search import LocalCorpus, build_index, formats
+from deep_research.search.local import _KINDS, DOCUMENT_TYPES
 from tests.support.formats_corpus import (
     CSV_ROW,
     DOCX_SENTENCE,
@@ -32,7 +31,6 @@ from tests.support.formats_corpus import (
     write_csv,
     write_docx,
     write_epub,
-    write_pptx,
     write_tsv,
     write_xlsx,
 )
@@ -115,7 +113,7 @@ def test_quotes_from_every_format_verify_with_a_plain_link(corpus: Path, base_ur
     lc = LocalCorpus.open(corpus)
     sources, lines = [], []
     for i, (name, quote) in enumerate(QUOTES.items()):
-        title, content, url = _content(corpus, name)
+        url = _content(corpus, name)[2]
         hit = next(h for h in lc.search_sync(quote, max_results=10) if h.url == url)
         sources.append(Source(f"s{i}", hit.url, hit.content, hit.title, format=hit.format))
         lines.append(f'A claim from {name} <ref id="s{i}">"{quote}"</ref>.')
@@ -193,8 +191,8 @@ def test_an_encrypted_office_file_is_named_as_such(tmp_path: Path) -> None:
     (tmp_path / "c" / "locked.docx").write_bytes(out.getvalue())
     report = build_index(tmp_path / "c")
     assert msoffcrypto and [s.reason for s in report.skipped] == [
-        "a password-protected (encrypted) or old binary Office file, not a Word (.docx) file; "
-        "save it without a password in the current format"]
+        ("a password-protected (encrypted) or old binary Office file, not a Word (.docx) file; "
+         "save it without a password in the current format")]
 
 
 def _zip_bomb(src: Path, dst: Path, member: str, size: int) -> Path:
@@ -246,7 +244,7 @@ def test_entities_are_never_expanded_or_fetched(tmp_path: Path) -> None:
 
     def epub_entities(name: str, data: bytes) -> bytes:
         if name.endswith("one.xhtml"):
-            head, sep, rest = data.partition(b"<html")
+            _, sep, rest = data.partition(b"<html")
             return doctype.encode() + b"\n" + sep + rest.replace(b"</h1>", b" &leak; &d;</h1>", 1)
         return data
 
