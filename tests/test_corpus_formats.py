@@ -93,8 +93,8 @@ def test_text_keeps_headings_lists_tables_slides_sheets_and_reading_order(corpus
     assert TSV_ROW in _content(corpus, "sales.tsv")[1].splitlines()
     # EPUB: spine order (chapter "two" was added to the book first)
     epub_text = _content(corpus, "handbook.epub")[1].splitlines()
-    assert epub_text[:3] == ["Efficiency", EPUB_SENTENCE, EPUB_SENTENCE_2]
-    assert epub_text[3] == "Ground source" and "wombat" in epub_text[4]
+    assert epub_text[:3] == ["# Efficiency", EPUB_SENTENCE, EPUB_SENTENCE_2]
+    assert epub_text[3] == "# Ground source" and "wombat" in epub_text[4]
 
 
 QUOTES = {
