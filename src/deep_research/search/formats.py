@@ -72,6 +72,7 @@ import io
 import posixpath
 import re
 import time
+import warnings
 import zipfile
 from urllib.parse import unquote
 
@@ -86,6 +87,10 @@ MAX_ROWS = 200_000  # rows of a sheet or CSV file, in all
 MAX_CELLS = 2_000_000  # non-empty cells, in all
 MAX_TEXT_CHARS = 32 * 1024 * 1024
 TIME_LIMIT = 60.0  # seconds of extraction per file
+
+# openpyxl warns about what it tolerates (unknown extensions, no default style); the index
+# reports what it cannot read as skip reasons, and the rest is noise on the console.
+warnings.filterwarnings("ignore", category=UserWarning, module=r"openpyxl(\.|$)")
 
 _OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 _WS = re.compile(r"\s+")
