@@ -380,3 +380,27 @@ def test_research_run_cites_every_new_format(tmp_path: Path) -> None:
         assert c["url"].startswith("file://") and c["fragment"] is None and "plain link" in c["note"]
     linked = Path(v["outputs"]["linked"]).read_text()
     assert "#:~:text=" not in linked and "guide.docx" in linked and "handbook.epub" in linked
+
+
+def test_the_index_command_reports_new_formats_and_their_skips(corpus: Path) -> None:
+    """The real CLI: every new format indexed, a corrupt one warned about with its reason,
+    the type list names the new formats, and no library noise or traceback on the console."""
+    import os
+    import subprocess
+    import sys
+
+    data = (corpus / "guide.docx").read_bytes()
+    (corpus / "broken.docx").write_bytes(data[: len(data) // 3])
+    (corpus / "picture.png").write_bytes(b"\x89PNG\r\n\x1a\n")
+    env = {k: v for k, v in os.environ.items() if k not in ("OPENAI_API_KEY", "TAVILY_API_KEY")}
+    env["PYTHONPATH"] = str(Path(__file__).resolve().parents[1])
+    r = subprocess.run([sys.executable, "-m", "deep_research.cli", "index", str(corpus)], capture_output=True,
+                       text=True, env=env, timeout=300, stdin=subprocess.DEVNULL)
+    assert r.returncode == 0, r.stderr
+    assert "Traceback" not in r.stdout + r.stderr
+    assert [ln for ln in r.stderr.splitlines() if ln.strip()] == [
+        "warning: skipped broken.docx: not a valid Word (.docx) file (not a readable zip archive: "
+        "File is not a zip file)"], r.stderr
+    assert f"Indexed {len(FILES)} documents in {corpus}: {len(FILES)} new" in r.stdout
+    assert "Left out 1 file of other types (documents are .html, .htm, .md, .markdown, .txt, .pdf, .docx, " \
+           ".pptx, .xlsx, .csv, .tsv, .epub files)." in " ".join(r.stdout.split())
