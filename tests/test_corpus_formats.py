@@ -328,6 +328,25 @@ def test_csv_encodings_and_dialects(tmp_path: Path) -> None:
         assert CSV_ROW in _content(tmp_path / "c", name)[1].splitlines(), name
 
 
+@pytest.mark.parametrize("sample, delimiter", [
+    ("a,b\n1,2\n", ","), ("a;b\n1;2\n", ";"), ("a\tb\n1\t2\n", "\t"), ("a|b|c\n1|2|3\n", "|"),
+    ("Name;Comment\nA;hello, world\nB;fine\n", ";"), ("just one column\nof text\n", ","),
+    ('"x, y";z\n"1, 2";3\n', ";"),
+])
+def test_the_csv_delimiter_is_guessed(sample: str, delimiter: str) -> None:
+    assert formats.guess_delimiter(sample) == delimiter
+
+
+def test_a_csv_made_to_stall_a_sniffer_is_read_quickly(tmp_path: Path) -> None:
+    """csv.Sniffer spends over a minute on this 64 kB line; the guess is linear."""
+    (tmp_path / "c").mkdir()
+    (tmp_path / "c" / "hostile.csv").write_text((',"a' * 22000)[:65536] + "\nend\n", encoding="utf-8")
+    start = time.monotonic()
+    report = build_index(tmp_path / "c")
+    assert time.monotonic() - start < 10
+    assert report.added == ["hostile.csv"] and not report.skipped
+
+
 @pytest.mark.browser
 def test_chromium_downloads_csv_and_tsv_instead_of_showing_them(corpus: Path) -> None:
     """Why CSV citations get a plain link: the browser never shows the text a fragment
