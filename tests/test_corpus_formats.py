@@ -399,6 +399,9 @@ def test_research_run_cites_every_new_format(tmp_path: Path) -> None:
         assert c["url"].startswith("file://") and c["fragment"] is None and "plain link" in c["note"]
     linked = Path(v["outputs"]["linked"]).read_text()
     assert "#:~:text=" not in linked and "guide.docx" in linked and "handbook.epub" in linked
+    html = Path(v["outputs"]["html"]).read_text()
+    for name in FILES:  # the published report links every cited document
+        assert f'href="{(folder / name).as_uri()}"' in html, name
 
 
 def test_the_index_command_reports_new_formats_and_their_skips(corpus: Path) -> None:
