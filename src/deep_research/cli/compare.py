@@ -178,6 +178,14 @@ def compare(
                                                      help="Revisions of the brief the council may ask for."),
     max_tokens: Optional[int] = typer.Option(None, help="Stop research after this many tokens (each run)."),
     max_cost: Optional[float] = typer.Option(None, help="Stop research at this estimated cost in USD (each run)."),
+    page_cache: Optional[bool] = typer.Option(None, "--page-cache/--no-page-cache",
+                                              help="Summarise each page once per conversation (default on)."),
+    query_dedupe: Optional[int] = typer.Option(None, "--query-dedupe", min=0, max=100,
+                                               help="Similarity (0-100) at which a query repeats an earlier one "
+                                                    "and is not searched again (default 90; 0 off)."),
+    page_relevance_chars: Optional[int] = typer.Option(None, min=0,
+                                                       help="Cut a longer page to its passages matching the "
+                                                            "research before summarising (default 8000; 0 off)."),
     test_mode: bool = typer.Option(False, "--test-mode", help="Small limits for a cheap trial run."),
     report_format: Optional[str] = typer.Option(
         None, "--format", help="Report format: detailed (default), concise or bullet_points."),
@@ -197,6 +205,7 @@ def compare(
                                max_tokens=max_tokens, max_cost=max_cost, test_mode=test_mode, pdf=pdf,
                                council=council, council_threshold=council_threshold,
                                council_max_rounds=council_max_rounds, report_format=report_format,
-                               report_length=report_length, system_prompt=system_prompt)
+                               report_length=report_length, system_prompt=system_prompt, page_cache=page_cache,
+                               query_dedupe=query_dedupe, page_relevance_chars=page_relevance_chars)
     code = asyncio.run(_run_compare(q, context, _check_db(db or ".deep-research/state.sqlite")))
     raise typer.Exit(code)

@@ -40,11 +40,12 @@ def _context_from_options(**opts) -> dict:
         "max_tokens": "max_total_tokens", "max_cost": "max_cost_usd",
         "mode": "research_mode", "council": "brief_council_models", "council_threshold": "brief_council_threshold",
         "council_max_rounds": "brief_council_max_rounds",
+        "page_relevance_chars": "page_relevance_chars", "query_dedupe": "query_dedupe_threshold",
         "report_format": "report_format", "report_length": "report_length", "system_prompt": "system_prompt",
     }
     ctx: dict = {}
     for key, value in opts.items():
-        if value is None or value is False and key not in ("pdf",):
+        if value is None or value is False and key not in ("pdf", "page_cache"):
             continue
         if key == "model":
             ctx["model"] = value  # every role (a run's general setting beats a role's from the environment)
@@ -56,6 +57,8 @@ def _context_from_options(**opts) -> dict:
             ctx["require_report_approval"] = True
         elif key == "test_mode" and value:
             ctx["test_mode"] = True
+        elif key == "page_cache":
+            ctx["page_cache"] = bool(value)
         elif key == "pdf":
             if value is False:
                 ctx["write_pdf"] = False
@@ -396,6 +399,14 @@ def research(
                                        help="Ask for approval (or an edit, or feedback) of the report before publishing."),
     max_tokens: Optional[int] = typer.Option(None, help="Stop research after this many tokens."),
     max_cost: Optional[float] = typer.Option(None, help="Stop research at this estimated cost in USD."),
+    page_cache: Optional[bool] = typer.Option(None, "--page-cache/--no-page-cache",
+                                              help="Summarise each page once per conversation (default on)."),
+    query_dedupe: Optional[int] = typer.Option(None, "--query-dedupe", min=0, max=100,
+                                               help="Similarity (0-100) at which a query repeats an earlier one "
+                                                    "and is not searched again (default 90; 0 off)."),
+    page_relevance_chars: Optional[int] = typer.Option(None, min=0,
+                                                       help="Cut a longer page to its passages matching the "
+                                                            "research before summarising (default 8000; 0 off)."),
     test_mode: bool = typer.Option(False, "--test-mode", help="Small limits for a cheap trial run."),
     report_format: Optional[str] = typer.Option(
         None, "--format", help="Report format: detailed (default), concise or bullet_points."),
@@ -416,6 +427,8 @@ def research(
                                approve_brief=approve_brief, review_report=review_report, max_tokens=max_tokens,
                                max_cost=max_cost, test_mode=test_mode, pdf=pdf, mode=mode, council=council,
                                council_threshold=council_threshold, council_max_rounds=council_max_rounds,
+                               page_cache=page_cache, query_dedupe=query_dedupe,
+                               page_relevance_chars=page_relevance_chars,
                                report_format=report_format, report_length=report_length, system_prompt=system_prompt)
     code = asyncio.run(_run_research(q, context, _check_db(db or ".deep-research/state.sqlite"), None,
                                      {"type": "approve"} if yes and approve_brief else None, None))

@@ -112,7 +112,7 @@ SUMMARIZE_PAGE = """Summarise this page for a researcher working on: {query}
 
 <page title="{title}" url="{url}">
 {content}
-</page>
+</page>{page_note}
 
 Give a short summary and the page's key claims relevant to the research. For each claim copy
 ONE sentence from the page word for word (exact characters, no paraphrase, no ellipsis) that
