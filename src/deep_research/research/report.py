@@ -37,6 +37,7 @@ from .common import (
 )
 from .judge import judge_claims
 from .models import Meter, ModelCallError, describe, is_transient
+from .plan import uncovered_limitations
 from .state import ResearchState, error_record
 
 log = logging.getLogger(__name__)
@@ -120,6 +121,7 @@ class ReportNodes:
         note = ("the findings were too long for the report model's context window; part of them was left "
                 "out of this report")
         extra = [note] if shortened else []
+        extra += uncovered_limitations(state.get("coverage"))  # by code: the plan's uncovered sub-questions
         if no_search:  # said by code, whatever the model wrote
             extra.insert(0, NO_SEARCH_LIMITATION)
         return {**ctx.usage_update(), **({"degradations": shortened} if shortened else {}),
