@@ -475,3 +475,38 @@ def test_compression_summarises_older_reasoning_and_keeps_the_sentences(corpus, 
     assert "REASONING-SUMMARY" in prompt and "STEP1" not in prompt and "STEP3" in prompt and "LAST STEP" in prompt
     assert prompt.count('<source id="') >= 3 and "Exact sentences" in prompt
     assert "<ref id=" in state.values["notes"][0]["findings"]
+
+
+# --- the CLI ---------------------------------------------------------------------------------------
+def test_cli_options_map_to_settings_and_the_coverage_is_printed():
+    from deep_research.cli.research import _context_from_options, coverage_lines
+
+    ctx = _context_from_options(min_coverage=0.5, plateau=0, supervisor_summarize=False, supervisor_keep=8,
+                                compression_summarize=True, compression_keep=3)
+    assert ctx == {"min_coverage": 0.5, "plateau_min_new_sentences": 0, "supervisor_summarize": False,
+                   "supervisor_messages_to_keep": 8, "compression_summarize": True,
+                   "compression_messages_to_keep": 3}
+    Configuration.resolve(None, ctx, environ={})  # every value is a valid setting
+    assert _context_from_options(min_coverage=None, supervisor_summarize=None) == {}
+    plan = P.plan_from(ResearchQuestion(research_brief=BRIEF, sub_questions=[*SUBS, JAPAN]))
+    cov = P.coverage_record(plan, {"q1": ["a", "b"], "q2": ["a", "c"]}, rounds=2, new_sentences=1,
+                            total_sentences=4, unjudged=0, stopped_because="plateau")
+    lines = coverage_lines(cov)
+    assert lines[0].startswith("Coverage: 83% of the research plan (2 of 3 sub-questions covered); research "
+                               "stopped after 2 research round(s): a round added too few new verified sentences")
+    assert "not covered: q3 [low] What do heat pumps cost in Japan?" in lines[1] and len(lines) == 2
+    assert coverage_lines({}) == []
+    assert "the supervisor judged" in coverage_lines({**cov, "items": [], "stopped_because": None})[0]
+
+
+def test_cli_research_accepts_the_options_and_prints_the_stop_reason(tmp_path):
+    from tests.test_cli_research import SCRIPTED, run
+
+    corpus = write_corpus(tmp_path / "corpus")
+    r = run("research", QUESTION, "--corpus", corpus, "--out", tmp_path / "reports", "--yes", "--no-pdf",
+            "--db", tmp_path / "state.sqlite", "--min-coverage", "0.9", "--plateau", "3",
+            "--no-supervisor-summarize", "--supervisor-keep", "4", "--compression-keep", "2", env=SCRIPTED)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "Research stopped after 1 research round(s): the supervisor judged the research complete." in r.stdout
+    r = run("research", QUESTION, "--corpus", corpus, "--min-coverage", "1.5", env=SCRIPTED)
+    assert r.returncode == 2 and "--min-coverage" in r.stderr and "less than or equal to 1" in r.stderr
