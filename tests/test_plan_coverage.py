@@ -510,3 +510,17 @@ def test_cli_research_accepts_the_options_and_prints_the_stop_reason(tmp_path):
     assert "Research stopped after 1 research round(s): the supervisor judged the research complete." in r.stdout
     r = run("research", QUESTION, "--corpus", corpus, "--min-coverage", "1.5", env=SCRIPTED)
     assert r.returncode == 2 and "--min-coverage" in r.stderr and "less than or equal to 1" in r.stderr
+
+
+def test_a_follow_up_starts_a_new_plan_and_run_json_records_plan_and_coverage():
+    from deep_research.research.common import run_record
+    from deep_research.research.scoping import follow_up_update
+
+    plan = P.plan_from(ResearchQuestion(research_brief=BRIEF, sub_questions=SUBS))
+    cov = P.coverage_record(plan, {"q1": ["a", "b"]}, rounds=1, new_sentences=2, total_sentences=2, unjudged=0,
+                            stopped_because="coverage")
+    state = {"question": QUESTION, "research_plan": plan, "coverage": cov, "notes": [], "status": "completed"}
+    reset = follow_up_update(state)
+    assert reset["research_plan"] == P.empty_plan() and reset["coverage"] == {}
+    record = run_record(Configuration(), state, "t")
+    assert record["research_plan"] == plan and record["coverage"]["stopped_because"] == "coverage"
