@@ -45,6 +45,7 @@ LIMITS: dict[str, tuple] = {
     "request_timeout_s": (30.0, 3600.0, 10.0),
     "max_judge_calls": (2, 50, 1),
     "structured_output_retries": (1, 3, 0),
+    "report_length": (1_000, 5_000, 300),
     "min_coverage": (0.8, 1.0, 0.5),
     "plateau_min_new_sentences": (2, 10, 1),
     "supervisor_messages_to_keep": (6, 40, 4),
