@@ -24,8 +24,21 @@ from deep_research.research.graph import make_graph
 from deep_research.research.scoping import ResearchQuestion
 from deep_research.research.supervisor import SupervisorNodes, coverage_stop, summary_cut
 from deep_research.search.local import LocalCorpus, build_index
-from tests.support.scenario import QUESTION, TOPIC_COSTS, TOPIC_EFFICIENCY, full_script, write_corpus
-from tests.support.scripted import Script, calls, prompt_text, scripted_factory, structured, tool_call
+from tests.support.scenario import (
+    QUESTION,
+    TOPIC_COSTS,
+    TOPIC_EFFICIENCY,
+    full_script,
+    write_corpus,
+)
+from tests.support.scripted import (
+    Script,
+    calls,
+    prompt_text,
+    scripted_factory,
+    structured,
+    tool_call,
+)
 
 BRIEF = "I want to know how well heat pumps work in cold climates and what they cost. Report in English."
 SUBS = [{"question": "How efficient are heat pumps in cold weather?", "priority": "high"},
@@ -104,10 +117,11 @@ def start() -> dict:
 
 
 def rounds_run(script: Script) -> int:
-    return sum(1 for role, name in script.log if name.startswith("supervisor round") or name.startswith("Round "))
+    return sum(1 for role, name in script.log if name.startswith(("supervisor round", "Round ")))
 
 
-BOTH_TOPICS = calls(tool_call("ConductResearch", topic=TOPIC_EFFICIENCY), tool_call("ConductResearch", topic=TOPIC_COSTS))
+BOTH_TOPICS = calls(tool_call("ConductResearch", topic=TOPIC_EFFICIENCY),
+                    tool_call("ConductResearch", topic=TOPIC_COSTS))
 NEVER_DONE = {n: BOTH_TOPICS for n in range(1, 7)}
 
 

@@ -112,7 +112,8 @@ class ResearcherNodes:
             data_notice=prompts.DATA_NOTICE) + (prompts.RESEARCHER_EXTRA_TOOLS.format(
                 names=", ".join(t.name for t in extra_tools)) if extra_tools else "")
             + (prompts.MCP_GUIDANCE.format(guidance=guidance) if guidance else "")
-            + (prompts.RESEARCHER_CONTEXT.format(analysis=state["query_context"]) if state.get("query_context") else ""))
+            + (prompts.RESEARCHER_CONTEXT.format(analysis=state["query_context"])
+               if state.get("query_context") else ""))
         model = (await ctx.model("research")).bind_tools([*RESEARCHER_TOOLS, *extra_tools])
         try:
             reply = await ctx.meter.invoke(model, [system, *history])
