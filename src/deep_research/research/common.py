@@ -251,6 +251,8 @@ def run_record(cfg: Configuration, state: dict, thread_id: str) -> dict:
         "question": state.get("question", ""),
         "research_brief": state.get("research_brief", ""),
         "brief_rounds": state.get("brief_rounds"),
+        "research_plan": state.get("research_plan") or {},
+        "coverage": state.get("coverage") or {},
         "plan": plan,
         "research_iterations": state.get("research_iterations"),
         "sources_found": len(state.get("sources") or {}),
