@@ -50,6 +50,10 @@ LIMITS: dict[str, tuple] = {
     "max_judge_calls": (2, 50, 1),
     "structured_output_retries": (1, 3, 0),
     "report_length": (1_000, 5_000, 300),
+    "min_coverage": (0.8, 1.0, 0.5),
+    "plateau_min_new_sentences": (2, 10, 1),
+    "supervisor_messages_to_keep": (6, 40, 4),
+    "compression_messages_to_keep": (4, 40, 2),
     **{f"{r}_model_max_tokens": (1_000, 10**6, 500) for r in ROLES},
 }
 

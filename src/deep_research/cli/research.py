@@ -41,11 +41,15 @@ def _context_from_options(**opts) -> dict:
         "mode": "research_mode", "council": "brief_council_models", "council_threshold": "brief_council_threshold",
         "council_max_rounds": "brief_council_max_rounds",
         "page_relevance_chars": "page_relevance_chars", "query_dedupe": "query_dedupe_threshold",
+        "min_coverage": "min_coverage", "plateau": "plateau_min_new_sentences",
+        "supervisor_summarize": "supervisor_summarize", "supervisor_keep": "supervisor_messages_to_keep",
+        "compression_summarize": "compression_summarize", "compression_keep": "compression_messages_to_keep",
         "report_format": "report_format", "report_length": "report_length", "system_prompt": "system_prompt",
     }
     ctx: dict = {}
     for key, value in opts.items():
-        if value is None or value is False and key not in ("pdf", "page_cache"):
+        if value is None or value is False and key not in ("pdf", "page_cache", "supervisor_summarize",
+                                                            "compression_summarize"):
             continue
         if key == "model":
             ctx["model"] = value  # every role (a run's general setting beats a role's from the environment)
@@ -217,6 +221,32 @@ def path_lines(values: dict) -> list[str]:
     return lines
 
 
+STOP_REASONS = {"coverage": "the plan's sub-questions were covered (min_coverage)",
+                "plateau": "a round added too few new verified sentences (plateau_min_new_sentences)",
+                "limits": "a limit was reached (rounds, tokens or cost)",
+                "single": "the single-agent path researches in one round (research_mode)",
+                None: "the supervisor judged the research complete"}
+
+
+def coverage_lines(coverage: dict) -> list[str]:
+    """What the CLI says about the plan's coverage and why research stopped ([] before research)."""
+    if not coverage:
+        return []
+    items = coverage.get("items") or []
+    why = STOP_REASONS.get(coverage.get("stopped_because"), str(coverage.get("stopped_because")))
+    rounds = coverage.get("rounds", 0)
+    if not items:
+        return [f"Research stopped after {rounds} research round(s): {why}."]
+    covered = sum(1 for i in items if i.get("covered"))
+    lines = [f"Coverage: {coverage.get('score', 0.0):.0%} of the research plan ({covered} of {len(items)} "
+             f"sub-questions covered); research stopped after {rounds} research round(s): {why}."]
+    lines += [printable(f"  not covered: {i['id']} [{i['priority']}] {i['question']} ({i['evidence']} verified "
+                        "sentence(s))") for i in items if not i.get("covered")]
+    if coverage.get("unjudged"):
+        lines.append(f"  {coverage['unjudged']} verified sentence(s) could not be judged; coverage may be higher.")
+    return lines
+
+
 def _print_result(values: dict, thread_id: str) -> int:
     usage = values.get("usage") or {}
     out.print(usage_table(usage))
@@ -243,6 +273,8 @@ def _print_result(values: dict, thread_id: str) -> int:
         out.print(line, markup=False, highlight=False)
     lang = values.get("language")
     out.print(citation_line(values.get("citation_summary") or {}, lang), markup=False, highlight=False)
+    for line in coverage_lines(values.get("coverage") or {}):
+        out.print(line, markup=False, highlight=False, soft_wrap=True)
     files = values.get("outputs") or {}
     written = labels(lang)["report_written"].format(dir="\0")
     before, _, after = written.partition("\0")
@@ -397,6 +429,23 @@ def research(
                                                      help="Revisions of the brief the council may ask for."),
     review_report: bool = typer.Option(False, "--review-report",
                                        help="Ask for approval (or an edit, or feedback) of the report before publishing."),
+    min_coverage: Optional[float] = typer.Option(
+        None, "--min-coverage", min=0.0, max=1.0,
+        help="Stop research when this share of the plan's sub-questions is covered (0: never; default 0.8)."),
+    plateau: Optional[int] = typer.Option(
+        None, "--plateau", min=0,
+        help="Stop research when a round adds fewer new verified sentences than this (0: off; default 2)."),
+    supervisor_summarize: Optional[bool] = typer.Option(
+        None, "--supervisor-summarize/--no-supervisor-summarize",
+        help="Summarise the supervisor's earlier rounds when its history grows long (default on)."),
+    supervisor_keep: Optional[int] = typer.Option(
+        None, "--supervisor-keep", min=2, help="Supervisor messages kept word for word when summarising (default 6)."),
+    compression_summarize: Optional[bool] = typer.Option(
+        None, "--compression-summarize/--no-compression-summarize",
+        help="Summarise a researcher's older reasoning before compression when it grows long (default on)."),
+    compression_keep: Optional[int] = typer.Option(
+        None, "--compression-keep", min=1,
+        help="Reasoning messages given word for word to compression when summarising (default 4)."),
     max_tokens: Optional[int] = typer.Option(None, help="Stop research after this many tokens."),
     max_cost: Optional[float] = typer.Option(None, help="Stop research at this estimated cost in USD."),
     page_cache: Optional[bool] = typer.Option(None, "--page-cache/--no-page-cache",
@@ -429,6 +478,9 @@ def research(
                                council_threshold=council_threshold, council_max_rounds=council_max_rounds,
                                page_cache=page_cache, query_dedupe=query_dedupe,
                                page_relevance_chars=page_relevance_chars,
+                               min_coverage=min_coverage, plateau=plateau,
+                               supervisor_summarize=supervisor_summarize, supervisor_keep=supervisor_keep,
+                               compression_summarize=compression_summarize, compression_keep=compression_keep,
                                report_format=report_format, report_length=report_length, system_prompt=system_prompt)
     code = asyncio.run(_run_research(q, context, _check_db(db or ".deep-research/state.sqlite"), None,
                                      {"type": "approve"} if yes and approve_brief else None, None))

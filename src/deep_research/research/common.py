@@ -257,6 +257,8 @@ def run_record(cfg: Configuration, state: dict, thread_id: str) -> dict:
         **({"brief_council": state["brief_council"]} if state.get("brief_council") else {}),
         "research_mode": state.get("research_mode_used") or None,  # single | multi: the path research took
         **({"complexity": state["complexity"]} if state.get("complexity") else {}),
+        "research_plan": state.get("research_plan") or {},
+        "coverage": state.get("coverage") or {},
         "plan": plan,
         "research_iterations": state.get("research_iterations"),
         "sources_found": len(state.get("sources") or {}),

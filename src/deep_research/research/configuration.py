@@ -56,6 +56,7 @@ CEILINGS = (
     "max_react_tool_calls", "max_search_results", "max_retries",
     "max_page_chars", "summarize_after_tokens", "query_dedupe_threshold", "page_relevance_chars",
     "request_timeout_s", "max_judge_calls", "structured_output_retries", "report_length",
+    "min_coverage", "plateau_min_new_sentences", "supervisor_messages_to_keep", "compression_messages_to_keep",
     *(f"{r}_model_max_tokens" for r in ROLES),
 )
 
@@ -180,6 +181,27 @@ class Configuration(BaseModel):
         4, ge=1, le=30, json_schema_extra=_ui("slider", "Supervisor rounds before research stops.", min=1, max=30))
     max_react_tool_calls: int = Field(
         6, ge=1, le=50, json_schema_extra=_ui("slider", "Tool calls one researcher may make.", min=1, max=50))
+    min_coverage: float = Field(
+        0.8, ge=0.0, le=1.0, json_schema_extra=_ui(
+            "slider", "Stop research when this priority-weighted share of the plan's sub-questions is covered by "
+            "verified findings (1.0: all of them; 0: coverage never stops research).", min=0.0, max=1.0, step=0.05))
+    plateau_min_new_sentences: int = Field(
+        2, ge=0, le=100, json_schema_extra=_ui(
+            "number", "Stop research when a round (from the second on) adds fewer new verified sentences than "
+            "this (0: off).", min=0, max=100))
+    supervisor_summarize: bool = Field(
+        True, json_schema_extra=_ui("boolean", "Fold the supervisor's earlier rounds into a summary when its "
+                                    "history passes summarize_after_tokens."))
+    supervisor_messages_to_keep: int = Field(
+        6, ge=2, le=50, json_schema_extra=_ui(
+            "number", "Latest supervisor messages kept word for word when earlier ones are summarised.", min=2, max=50))
+    compression_summarize: bool = Field(
+        True, json_schema_extra=_ui("boolean", "Summarise a researcher's older reasoning before compression when its "
+                                    "material passes summarize_after_tokens (source sentences are always kept)."))
+    compression_messages_to_keep: int = Field(
+        4, ge=1, le=50, json_schema_extra=_ui(
+            "number", "Latest researcher reasoning messages given word for word to compression when older ones are "
+            "summarised.", min=1, max=50))
     max_total_tokens: int | None = Field(
         None, ge=1000, json_schema_extra=_ui("number", "Stop research when the run has used this many tokens."))
     max_cost_usd: float | None = Field(

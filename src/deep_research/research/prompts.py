@@ -415,3 +415,81 @@ The reviewers' reasons:
 
 Rewrite the brief so that it addresses these reasons, keeping everything the user asked for
 and adding nothing the user did not ask for."""
+
+# --- research plan and coverage (plan.py) ---------------------------------------------------
+PLAN_INSTRUCTIONS = """
+
+Also plan the research, in the answer's plan fields:
+- sub_questions: two to six sub-questions that together answer the request, each with a
+  priority: "high" (the answer depends on it), "medium" or "low" (nice to have);
+- entities: the people, organisations, products, places or other named things the research
+  is about, spelled out in full;
+- time_scope: the period the research covers, when the request implies one (else empty);
+- ambiguities: names or terms in the request that could mean several things, each with the
+  meaning this research takes (the one the conversation points to, else the most likely)."""
+
+REVISE_PLAN = """
+
+The brief's current research plan:
+<draft>
+{plan}
+</draft>
+
+Give the revised plan in the answer's plan fields too (sub-questions with priorities,
+entities, time scope, ambiguous names and their meaning), following the feedback."""
+
+COVERAGE = """You check which research sub-questions the evidence answers.
+{data_notice}
+
+Sub-questions:
+<brief>
+{sub_questions}
+</brief>
+
+Numbered sentences, each verified on its source page (source id in brackets):
+<findings>
+{sentences}
+</findings>
+
+For each numbered sentence, list the ids of the sub-questions it helps answer (an empty list
+when it answers none). A sentence answers a sub-question when it states a fact the answer to
+that sub-question needs; a mere mention of the topic is not enough."""
+
+SUPERVISOR_COVERAGE = """
+
+Coverage of the research plan's sub-questions by verified findings (computed after each round;
+a sub-question is covered with {min_sentences} or more verified sentences answering it):
+{table}
+Research the uncovered sub-questions first, high priority before low."""
+
+SUPERVISOR_SUMMARY = """Summary of the earlier rounds of this research (their messages were folded to
+keep the context small):
+<findings>
+{summary}
+</findings>"""
+
+SUMMARIZE_SUPERVISOR = """Summarise these earlier rounds of a research supervisor's work for the supervisor
+itself: what was researched, what each researcher found (keep source ids and numbers), what
+failed, and what the supervisor planned next. Be brief.
+{data_notice}
+{previous}
+<findings>
+{messages}
+</findings>"""
+
+SUMMARIZE_REASONING = """Summarise a researcher's notes to itself (its reasoning between searches) for the
+writer who condenses the research: what was searched, what seemed important, what was
+missing. Do not quote or invent sources: the exact sentences are kept separately.
+{data_notice}
+
+<findings>
+{reasoning}
+</findings>"""
+
+RESEARCHER_CONTEXT = """
+
+What the research is about (from the research plan; search for these, not for other things
+with the same names):
+<brief>
+{analysis}
+</brief>"""

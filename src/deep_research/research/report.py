@@ -37,6 +37,7 @@ from .common import (
 )
 from .judge import judge_claims
 from .models import Meter, ModelCallError, describe, is_transient
+from .plan import uncovered_limitations
 from .report_format import count_words, format_problems, target_words, writer_parts
 from .state import ResearchState, error_record
 from .themes import make_themes, themed_findings
@@ -127,6 +128,7 @@ class ReportNodes:
         note = ("the findings were too long for the report model's context window; part of them was left "
                 "out of this report")
         extra = [note] if shortened else []
+        extra += uncovered_limitations(state.get("coverage"))  # by code: the plan's uncovered sub-questions
         if no_search:  # said by code, whatever the model wrote
             extra.insert(0, NO_SEARCH_LIMITATION)
         degradations = [*format_degradations, *shortened]

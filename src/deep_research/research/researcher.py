@@ -133,7 +133,9 @@ class ResearcherNodes:
             date=ctx.today, topic=state.get("topic", ""), max_calls=ctx.cfg.max_react_tool_calls,
             data_notice=prompts.DATA_NOTICE) + (prompts.RESEARCHER_EXTRA_TOOLS.format(
                 names=", ".join(t.name for t in extra_tools)) if extra_tools else "")
-            + (prompts.MCP_GUIDANCE.format(guidance=guidance) if guidance else ""))
+            + (prompts.MCP_GUIDANCE.format(guidance=guidance) if guidance else "")
+            + (prompts.RESEARCHER_CONTEXT.format(analysis=state["query_context"])
+               if state.get("query_context") else ""))
         model = (await ctx.model("research")).bind_tools([*RESEARCHER_TOOLS, *extra_tools])
         try:
             reply = await ctx.meter.invoke(model, [system, *history])
@@ -427,9 +429,17 @@ class ResearcherNodes:
         reasoning = [message_text(m) for m in state.get("researcher_messages") or []
                      if isinstance(m, AIMessage) and message_text(m).strip()]
         raw = "\n\n".join([*excerpts, *reasoning])
+        summary_problem = None
+        if ctx.cfg.compression_summarize and len(reasoning) > ctx.cfg.compression_messages_to_keep and \
+                len(raw) // 4 > ctx.cfg.summarize_after_tokens:
+            reasoning, summary_problem = await _fold_reasoning(ctx, reasoning, ctx.cfg.compression_messages_to_keep)
+            raw = "\n\n".join([*excerpts, *reasoning])
         result: dict[str, Any] = {"call_id": state.get("call_id", ""), "topic": topic, "raw": raw,
                                   "findings": "", "error": None}
         update: dict[str, Any] = {}
+        if summary_problem:
+            update["degradations"] = [error_record("compress_research", summary_problem, topic=topic,
+                                                   kind="shortened")]
         errors = [e for e in state.get("errors") or [] if e.get("stage") == "researcher"]
         if not excerpts:
             troubles = [d["message"] for d in state.get("degradations") or []
@@ -445,7 +455,7 @@ class ResearcherNodes:
                                             what="findings")
         except ModelCallError as e:
             findings = _findings_from_excerpts(excerpts)
-            update["degradations"] = [error_record("compress_research",
+            update["degradations"] = [*update.get("degradations", []), error_record("compress_research",
                                                    f"compression failed ({describe(e)[:160]}); "
                                                    "verified excerpts used as findings", topic=topic)]
         update.setdefault("degradations", []).extend(ctx.shortened("research material"))
@@ -464,6 +474,22 @@ class ResearcherNodes:
         if not update["degradations"]:
             del update["degradations"]
         return {**update, **ctx.usage_update(), "round_results": [result]}
+
+
+async def _fold_reasoning(ctx: NodeContext, reasoning: list[str], keep: int) -> tuple[list[str], str | None]:
+    """A researcher's older reasoning folded into one summary for compression, the latest
+    ``keep`` messages word for word. Source blocks (the citable sentences) are never part
+    of it. On failure the older reasoning is left out, and the caller records why."""
+    older, kept = reasoning[:-keep], reasoning[-keep:]
+    prompt = prompts.SUMMARIZE_REASONING.format(data_notice=prompts.DATA_NOTICE,
+                                                reasoning="\n\n".join(r[:4000] for r in older))
+    try:
+        summary = await ctx.meter.text(await ctx.model("summarization"), [HumanMessage(prompt)], what="summary")
+    except ModelCallError as e:
+        return kept, (f"{len(older)} older reasoning message(s) could not be summarised ({describe(e)[:160]}) and "
+                      "were left out of compression")
+    ctx.progress(event="reasoning_summarized", folded=len(older), kept=len(kept))
+    return [f"Summary of the researcher's earlier reasoning: {summary}", *kept], None
 
 
 async def _mcp_tools(ctx: NodeContext) -> tuple[list, str | None]:

@@ -22,9 +22,11 @@ from pydantic import BaseModel, Field
 
 from . import prompts
 from .common import Deps, NodeContext
-from .models import ModelCallError, describe, total_cost, total_tokens
+from .models import ModelCallError, describe, merge_usage, total_cost, total_tokens
+from .plan import query_analysis
 from .researcher import build_researcher
 from .state import ResearchState, error_record
+from .supervisor import SupervisorNodes, coverage_now
 
 log = logging.getLogger(__name__)
 
@@ -90,12 +92,13 @@ class RoutingNodes:
         elif cfg.max_cost_usd and used_cost >= cfg.max_cost_usd:
             reason = f"cost budget reached (${used_cost:.4f} of ${cfg.max_cost_usd:.4f})"
         if reason:  # as the supervisor says it: the report (or its failure) names the reason
-            return {"budget_exhausted": True, "research_iterations": 0, "degradations": [error_record(
-                "single_research", f"research stopped early: {reason}")]}
+            return {"budget_exhausted": True, "research_iterations": 0, "coverage": coverage_now(state, "limits"),
+                    "degradations": [error_record("single_research", f"research stopped early: {reason}")]}
         ctx.progress(stage="research", round=1, mode=SINGLE)
         token_budget = max(cfg.max_total_tokens - used_tokens, 0) if cfg.max_total_tokens else None
         cost_budget = max(cfg.max_cost_usd - used_cost, 0.0) if cfg.max_cost_usd else None
         unit = {"topic": brief, "call_id": SINGLE_CALL_ID, "research_brief": brief,
+                "query_context": query_analysis(state.get("research_plan")),
                 "token_budget": token_budget, "cost_budget": cost_budget}
         out = await self.researcher.ainvoke(unit, config, context=getattr(runtime, "context", None))
         result = next((r for r in out.get("round_results") or [] if r.get("call_id") == SINGLE_CALL_ID),
@@ -116,4 +119,12 @@ class RoutingNodes:
         if result.get("raw"):
             update["raw_notes"] = [f"## {brief[:200]}\n\n{result['raw']}"]
         ctx.progress(event="researchers_finished", count=1)
+        # the plan's coverage, judged as after a supervisor round (one round: the path's only one)
+        coverage = await SupervisorNodes(self.deps)._coverage(
+            NodeContext.make("coverage", self.deps, config, runtime), {**state, "research_iterations": 1},
+            update.get("notes") or [])
+        update["coverage"] = {**coverage["coverage"], "stopped_because": SINGLE}
+        if coverage.get("usage"):
+            update["usage"] = merge_usage(update["usage"], coverage["usage"])
+        update["degradations"] += coverage.get("degradations") or []
         return update

@@ -16,6 +16,7 @@ from . import prompts
 from .chat import REPORT_NAME, brief_message
 from .common import Deps, NodeContext, ResearchFailed, asave_notes, conversation_text
 from .models import ModelCallError, describe, merge_usage, message_text, total_cost, total_tokens
+from .plan import PlanFields, brief_text, empty_plan, plan_from, plan_markdown, revised_plan, with_plan
 from .state import ResearchState, error_record
 
 log = logging.getLogger(__name__)
@@ -64,7 +65,10 @@ def clarification_text(questions: list[ClarifyingQuestion]) -> str:
     return "\n".join(lines)
 
 
-class ResearchQuestion(BaseModel):
+class ResearchQuestion(PlanFields):
+    """The brief and its research plan (plan.py): sub-questions, entities, time scope,
+    ambiguous names."""
+
     research_brief: str = Field(description="The research brief.")
 
 
@@ -115,7 +119,7 @@ def follow_up_update(state: ResearchState) -> dict:
             "status": state.get("status")}
     return {"prior_notes": prior, "previous_reports": [done], "notes": None, "raw_notes": None,
             "research_log": None, "errors": None, "degradations": None, "usage": None,
-            "research_brief": "", "brief_rounds": 0, "brief_feedback": "", "draft_report": "",
+            "research_brief": "", "research_plan": empty_plan(), "coverage": {}, "brief_rounds": 0, "brief_feedback": "", "draft_report": "",
             "research_iterations": 0, "final_report": "", "report_markdown": "", "citation_summary": {},
             "citation_fixes": [], "outputs": {}, "run_dir": "", "budget_exhausted": False,
             "tokens_before": 0, "cost_before": 0.0, "report_review_pending": False, "report_review": "",
@@ -181,7 +185,7 @@ class ScopingNodes:
             if degradations:
                 update["degradations"] = degradations
         prompt = prompts.BRIEF.format(date=ctx.today, conversation=conversation_text(state["messages"]),
-                                      context=context)
+                                      context=context) + prompts.PLAN_INSTRUCTIONS
         try:
             brief = await ctx.meter.structured(await ctx.model("research"), ResearchQuestion,
                                                [HumanMessage(prompt)], ctx.cfg.structured_output)
@@ -190,10 +194,12 @@ class ScopingNodes:
         degradations = update.pop("degradations", []) + ctx.shortened("conversation")
         if degradations:
             update["degradations"] = degradations
-        text = brief.research_brief.strip()
+        plan = plan_from(brief)
+        text = with_plan(brief.research_brief.strip(), plan)  # the plan is shown under the brief
         if ctx.cfg.require_brief_approval:  # the brief to approve, as a chat turn
             update["messages"] = [brief_message(text, 1, ctx.cfg.max_brief_refinement_rounds + 1)]
-        return {**update, **ctx.usage_update(), "research_brief": text, "brief_rounds": 0}
+        ctx.progress(stage="plan", sub_questions=len(plan["sub_questions"]))
+        return {**update, **ctx.usage_update(), "research_brief": text, "brief_rounds": 0, "research_plan": plan}
 
     async def approve_research_brief(self, state: ResearchState, config, runtime) -> Command:
         """Pause for a human: {"type": "approve"} or {"type": "reject", "feedback": "..."}.
@@ -205,6 +211,7 @@ class ScopingNodes:
         payload: dict[str, Any] = {
             "type": "brief_approval",
             "research_brief": state.get("research_brief", ""),
+            "research_plan": state.get("research_plan") or empty_plan(),
             "round": rounds + 1,
             "max_rounds": ctx.cfg.max_brief_refinement_rounds + 1,
             "expected": [{"type": "approve"}, {"type": "reject", "feedback": "what to change"}],
@@ -234,15 +241,18 @@ class ScopingNodes:
 
     async def revise_research_brief(self, state: ResearchState, config, runtime) -> dict:
         ctx = NodeContext.make("revise_research_brief", self.deps, config, runtime)
-        prompt = prompts.REVISE_BRIEF.format(date=ctx.today, brief=state.get("research_brief", ""),
-                                             feedback=state.get("brief_feedback", ""))
+        old_plan = state.get("research_plan") or empty_plan()
+        prompt = prompts.REVISE_BRIEF.format(date=ctx.today, brief=brief_text(state.get("research_brief", "")),
+                                             feedback=state.get("brief_feedback", "")) + \
+            prompts.REVISE_PLAN.format(plan=plan_markdown(old_plan) or "(no plan yet)")
         try:
             brief = await ctx.meter.structured(await ctx.model("research"), ResearchQuestion,
                                                [HumanMessage(prompt)], ctx.cfg.structured_output)
         except ModelCallError as e:
             raise await _critical(ctx, state, "revise_research_brief", e) from e
-        text, rounds = brief.research_brief.strip(), state.get("brief_rounds", 0) + 1
-        return {**ctx.usage_update(), "research_brief": text, "brief_rounds": rounds,
+        plan = revised_plan(old_plan, brief)  # the revised brief's plan, or the plan so far
+        text, rounds = with_plan(brief.research_brief.strip(), plan), state.get("brief_rounds", 0) + 1
+        return {**ctx.usage_update(), "research_brief": text, "brief_rounds": rounds, "research_plan": plan,
                 "messages": [brief_message(text, rounds + 1, ctx.cfg.max_brief_refinement_rounds + 1)]}
 
     async def write_draft_report(self, state: ResearchState, config, runtime) -> Command:

@@ -41,7 +41,9 @@ class ResearchState(TypedDict, total=False):
     question: str
     language: str  # ISO 639-1 code of the question's language: the report's language
     clarifying_questions: list[dict]  # the last ones asked: {question, suggested_answers}
-    research_brief: str
+    research_brief: str  # the brief's text, with the research plan rendered under it (plan.py)
+    research_plan: dict  # {sub_questions: [{id, question, priority}], entities, time_scope, ambiguities}
+    coverage: dict  # {score, rounds, stopped_because, items: [{id, question, priority, covered, evidence}]}
     brief_rounds: int
     brief_feedback: str
     draft_report: str
@@ -82,6 +84,7 @@ class ResearchState(TypedDict, total=False):
 class SupervisorInput(TypedDict, total=False):
     question: str
     research_brief: str
+    research_plan: dict
     draft_report: str
     tokens_before: int  # tokens the run used before research (for the budget)
     cost_before: float  # estimated cost of the run before research (for the cost cap)
@@ -98,6 +101,7 @@ class SupervisorOutput(TypedDict, total=False):
     errors: Annotated[list[dict], operator.add]
     degradations: Annotated[list[dict], operator.add]
     budget_exhausted: bool
+    coverage: dict
 
 
 class SupervisorState(SupervisorInput, SupervisorOutput, total=False):
@@ -107,12 +111,15 @@ class SupervisorState(SupervisorInput, SupervisorOutput, total=False):
     refined_upto: int  # how many notes the draft already reflects
     done: bool
     nudged: bool  # the last supervisor reply called no tool and was asked again
+    coverage_hits: dict  # sub-question id -> a source id per verified sentence that answers it
+    supervisor_summary: str  # earlier rounds, folded into a summary (supervisor_summarize)
 
 
 class ResearcherInput(TypedDict, total=False):
     topic: str
     call_id: str
     research_brief: str
+    query_context: str  # the plan's entities, time scope and ambiguous names, for the searches
     token_budget: int | None  # tokens this unit may use (None: no cap)
     cost_budget: float | None  # estimated USD this unit may spend (None: no cap)
 

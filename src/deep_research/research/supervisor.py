@@ -12,15 +12,27 @@ import asyncio
 import logging
 from typing import Any
 
-from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, ToolMessage
+from langchain_core.messages import AIMessage, HumanMessage, RemoveMessage, SystemMessage, ToolMessage
 from langgraph.graph import END, START, StateGraph
+from langgraph.graph.message import REMOVE_ALL_MESSAGES
 from langgraph.types import Command, Send
 
 from ..citations.edit import clean_refs
 from . import prompts
 from .common import Deps, NodeContext, ResearchFailed, asave_notes
 from .failure import guarded
-from .models import ModelCallError, message_text, total_cost, total_tokens
+from .models import ModelCallError, approx_tokens, describe, message_text, total_cost, total_tokens
+from .plan import (
+    COVERAGE_MAX_SENTENCES,
+    COVERED_MIN_SENTENCES,
+    CoverageJudgement,
+    apply_matches,
+    coverage_record,
+    coverage_table,
+    judgement_items,
+    query_analysis,
+    verified_sentences,
+)
 from .researcher import build_researcher
 from .state import SupervisorInput, SupervisorOutput, SupervisorState, error_record
 from .tools import CONDUCT_RESEARCH, REFINE_DRAFT, RESEARCH_COMPLETE, SUPERVISOR_TOOLS, THINK
@@ -73,6 +85,43 @@ def unit_budgets(cfg, state: dict, units: int) -> tuple[int | None, float | None
     return tokens, cost
 
 
+def coverage_now(state: dict, stopped_because: str | None = None) -> dict:
+    """The run's coverage record as it stands (an empty one before any research round),
+    with why research stopped."""
+    cov = dict(state.get("coverage") or {}) or coverage_record(
+        state.get("research_plan"), state.get("coverage_hits"), rounds=0, new_sentences=0, total_sentences=0,
+        unjudged=0)
+    cov["stopped_because"] = stopped_because
+    return cov
+
+
+def coverage_stop(cfg, state: dict) -> str | None:
+    """Whether research stops before this round: "coverage" when the plan's sub-questions are
+    covered enough (min_coverage; 0 switches it off), "plateau" when the last research round
+    added fewer new verified sentences than plateau_min_new_sentences (0: off), counted from
+    the second round that found anything, so a first round that found nothing is retried."""
+    cov = state.get("coverage") or {}
+    if not cov:
+        return None
+    if cfg.min_coverage > 0 and cov.get("items") and cov.get("score", 0.0) >= cfg.min_coverage:
+        return "coverage"
+    new, total = cov.get("new_sentences", 0), cov.get("total_sentences", 0)
+    last_round_researched = cov.get("rounds") == state.get("research_iterations", 0)
+    if cfg.plateau_min_new_sentences and last_round_researched and total - new > 0 \
+            and new < cfg.plateau_min_new_sentences:
+        return "plateau"
+    return None
+
+
+def summary_cut(history: list, keep: int) -> int:
+    """Where the kept tail of a supervisor history starts: at most ``keep`` messages, never
+    splitting a tool call from its results, and never less than the last round."""
+    last_ai = max((i for i, m in enumerate(history) if isinstance(m, AIMessage)), default=len(history))
+    start = next((i for i, m in enumerate(history) if i >= len(history) - keep and not isinstance(m, ToolMessage)),
+                 last_ai)
+    return min(start, last_ai)
+
+
 class SupervisorNodes:
     def __init__(self, deps: Deps):
         self.deps = deps
@@ -82,18 +131,38 @@ class SupervisorNodes:
         rounds = state.get("research_iterations", 0)
         reason = budget_exhausted(ctx.cfg, state)
         if reason:
-            return Command(goto=END, update={"budget_exhausted": True, "degradations": [
+            return Command(goto=END, update={"budget_exhausted": True, "coverage": coverage_now(state, "limits"),
+                                             "degradations": [
                 error_record("supervisor", f"research stopped early: {reason}")]})
         if rounds >= ctx.cfg.max_researcher_iterations:
-            return Command(goto=END, update={"degradations": [error_record(
+            return Command(goto=END, update={"coverage": coverage_now(state, "limits"), "degradations": [error_record(
                 "supervisor", f"research stopped after the maximum of {rounds} rounds")]})
+        stop = coverage_stop(ctx.cfg, state)
+        if stop:
+            cov = coverage_now(state, stop)
+            ctx.progress(stage="research stopped", reason=stop, coverage=cov["score"],
+                         new_sentences=cov.get("new_sentences", 0))
+            log.info("research stopped after %d round(s): %s (coverage %.0f%%)", rounds, stop, 100 * cov["score"])
+            return Command(goto=END, update={"coverage": cov})
         ctx.progress(stage="research", round=rounds + 1)
-        system = SystemMessage(prompts.SUPERVISOR.format(
+        update: dict[str, Any] = {}
+        history = list(state.get("supervisor_messages") or [])
+        summary = state.get("supervisor_summary") or ""
+        if ctx.cfg.supervisor_summarize and approx_tokens(history) > ctx.cfg.summarize_after_tokens:
+            history, summary, folded = await self._fold_history(ctx, history, summary)
+            update.update(folded)
+        text = prompts.SUPERVISOR.format(
             date=ctx.today, brief=state.get("research_brief", ""),
             draft=state.get("draft_report") or "(no draft yet)", research_log=_research_log(state),
             round=rounds + 1, max_rounds=ctx.cfg.max_researcher_iterations,
-            max_units=ctx.cfg.max_concurrent_research_units, data_notice=prompts.DATA_NOTICE))
-        prompt = [system, HumanMessage("Decide the next step."), *_last_round(state.get("supervisor_messages") or [])]
+            max_units=ctx.cfg.max_concurrent_research_units, data_notice=prompts.DATA_NOTICE)
+        table = coverage_table(state.get("coverage"), state.get("research_plan"))
+        if table:  # the plan's sub-questions and how far the verified findings cover them
+            text += prompts.SUPERVISOR_COVERAGE.format(min_sentences=COVERED_MIN_SENTENCES, table=table)
+        ask = "Decide the next step."
+        if summary:
+            ask = prompts.SUPERVISOR_SUMMARY.format(summary=summary) + "\n\n" + ask
+        prompt = [SystemMessage(text), HumanMessage(ask), *_last_round(history)]
         model = (await ctx.model("research")).bind_tools(SUPERVISOR_TOOLS)
         try:
             reply = await ctx.meter.invoke(model, prompt)
@@ -101,9 +170,36 @@ class SupervisorNodes:
             notes = await asave_notes(ctx.cfg, {**state}, ctx.thread_id, ctx.checkpoint)
             raise ResearchFailed("supervisor", str(e), str(notes) if notes else None) from e
         shortened = ctx.shortened("supervisor's context")
+        degradations = [*update.pop("degradations", []), *shortened]
+        messages = [*update.pop("supervisor_messages", []), reply]
         return Command(goto="supervisor_tools", update={
-            **ctx.usage_update(), "supervisor_messages": [reply], "research_iterations": rounds + 1,
-            **({"degradations": shortened} if shortened else {})})
+            **update, **ctx.usage_update(), "supervisor_messages": messages, "research_iterations": rounds + 1,
+            **({"degradations": degradations} if degradations else {})})
+
+    async def _fold_history(self, ctx: NodeContext, history: list, summary: str) -> tuple[list, str, dict]:
+        """Fold the supervisor's older messages into a running summary (summarization model),
+        keeping the latest supervisor_messages_to_keep word for word (a tool call stays with
+        its results). A failed summary keeps the earlier one and notes what was dropped."""
+        cut = summary_cut(history, ctx.cfg.supervisor_messages_to_keep)
+        older, kept = history[:cut], history[cut:]
+        if not older:
+            return history, summary, {}
+        text = "\n\n".join(f"{type(m).__name__}: {message_text(m)[:4000]}" for m in older)
+        previous = f"\nThe summary of the rounds before these:\n<findings>\n{summary}\n</findings>\n" if summary else ""
+        prompt = prompts.SUMMARIZE_SUPERVISOR.format(data_notice=prompts.DATA_NOTICE, previous=previous,
+                                                     messages=text)
+        update: dict[str, Any] = {}
+        try:
+            new = await ctx.meter.text(await ctx.model("summarization"), [HumanMessage(prompt)], what="summary")
+        except ModelCallError as e:
+            new = (summary + "\n" if summary else "") + f"({len(older)} earlier message(s) were dropped unsummarised.)"
+            update["degradations"] = [error_record("supervisor", f"the supervisor's earlier rounds could not be "
+                                                   f"summarised ({describe(e)[:160]}); they were dropped",
+                                                   kind="shortened")]
+        ctx.progress(event="supervisor_summarized", folded=len(older), kept=len(kept))
+        update.update({"supervisor_messages": [RemoveMessage(id=REMOVE_ALL_MESSAGES), *kept],
+                       "supervisor_summary": new})
+        return kept, new, update
 
     async def supervisor_tools(self, state: SupervisorState, config, runtime) -> Command:
         ctx = NodeContext.make("supervisor_tools", self.deps, config, runtime)
@@ -120,7 +216,7 @@ class SupervisorNodes:
                 tool_call_id=c.get("id") or "invalid_call", name=c.get("name") or "invalid"))
         if not calls and not invalid:
             if state.get("nudged"):
-                return Command(goto=END, update={"done": True})
+                return Command(goto=END, update={"done": True, "coverage": coverage_now(state)})
             # A reply without any tool call: asked once to use the tools (bounded by rounds).
             ctx.meter.usage.repairs += 1
             log.warning("supervisor replied without calling a tool; asking again")
@@ -168,6 +264,7 @@ class SupervisorNodes:
                 else:
                     sends.append(Send("researcher", {"topic": topic, "call_id": c["id"],
                                                      "research_brief": state.get("research_brief", ""),
+                                                     "query_context": query_analysis(state.get("research_plan")),
                                                      "token_budget": token_budget, "cost_budget": cost_budget}))
         else:
             for c in research_calls:
@@ -184,6 +281,8 @@ class SupervisorNodes:
             ctx.progress(event="researchers_started", count=len(sends))
             update["pending_calls"] = [{"call_id": s.arg["call_id"], "topic": s.arg["topic"]} for s in sends]
             return Command(goto=sends, update=update)
+        if done:  # the supervisor decided: the coverage record says so (stopped_because None)
+            update["coverage"] = coverage_now(state)
         return Command(goto=END if done else "supervisor", update={**update, "done": done})
 
     async def _refine(self, ctx: NodeContext, state: SupervisorState) -> tuple[str, dict]:
@@ -236,9 +335,53 @@ class SupervisorNodes:
             log_entries.append({"topic": call["topic"], "ok": ok, "citations": r.get("citations", 0),
                                 "error": r.get("error")})
         ctx.progress(event="researchers_finished", count=len(replies))
+        coverage = await self._coverage(NodeContext.make("coverage", self.deps, config, runtime), state, notes)
         return Command(goto="supervisor", update={
-            "supervisor_messages": replies, "notes": notes, "raw_notes": raw, "errors": errors,
+            **coverage, "supervisor_messages": replies, "notes": notes, "raw_notes": raw, "errors": errors,
             "research_log": log_entries, "round_results": None, "pending_calls": []})
+
+    async def _coverage(self, ctx: NodeContext, state: SupervisorState, notes: list[dict]) -> dict:
+        """Coverage after a research round: the round's new verified sentences mapped to the
+        plan's sub-questions by one bounded call of the research model; "covered" is decided
+        by code (plan.py). A failed or malformed answer leaves the sentences unjudged
+        (recorded in degradations); research goes on."""
+        plan = state.get("research_plan") or {}
+        before = verified_sentences(state.get("notes") or [])
+        seen = set(before)
+        new = [s for s in verified_sentences(notes) if s not in seen]
+        hits = dict(state.get("coverage_hits") or {})
+        unjudged = int((state.get("coverage") or {}).get("unjudged", 0))
+        degradations = []
+        if plan.get("sub_questions") and new:
+            batch, over = new[:COVERAGE_MAX_SENTENCES], new[COVERAGE_MAX_SENTENCES:]
+            subs, numbered = judgement_items(plan, batch)
+            prompt = prompts.COVERAGE.format(sub_questions=subs, sentences=numbered, data_notice=prompts.DATA_NOTICE)
+            try:
+                judgement = await ctx.meter.structured(await ctx.model("research"), CoverageJudgement,
+                                                       [HumanMessage(prompt)], ctx.cfg.structured_output)
+                hits, ignored = apply_matches(plan, batch, judgement, hits)
+                if ignored:
+                    degradations.append(error_record(
+                        "coverage", f"{ignored} coverage answer(s) named an unknown sentence or sub-question and "
+                        "were ignored"))
+            except ModelCallError as e:
+                unjudged += len(batch)
+                degradations.append(error_record(
+                    "coverage", f"coverage unknown for {len(batch)} verified sentence(s): the coverage judgement "
+                    f"failed ({describe(e)[:200]})", kind="coverage_unknown"))
+            if over:
+                unjudged += len(over)
+                degradations.append(error_record(
+                    "coverage", f"{len(over)} verified sentence(s) over the cap of {COVERAGE_MAX_SENTENCES} a round "
+                    "were not judged for coverage", kind="coverage_unknown"))
+        coverage = coverage_record(plan, hits, rounds=state.get("research_iterations", 0), new_sentences=len(new),
+                                   total_sentences=len(before) + len(new), unjudged=unjudged)
+        ctx.progress(event="coverage", score=coverage["score"], new_sentences=len(new),
+                     covered=sum(i["covered"] for i in coverage["items"]), sub_questions=len(coverage["items"]))
+        update = {"coverage": coverage, "coverage_hits": hits, **ctx.usage_update()}
+        if degradations:
+            update["degradations"] = degradations
+        return update
 
 
 def build_supervisor(deps: Deps):
