@@ -18,7 +18,7 @@ from deep_research.research.graph import make_graph
 from deep_research.research.routing import path_for
 from deep_research.search.local import LocalCorpus, build_index
 from tests.support.scenario import BRIEF, QUESTION, full_script, write_corpus
-from tests.support.scripted import Script, scripted_factory, structured
+from tests.support.scripted import Script, prompt_text, scripted_factory, structured
 from tests.test_cli_research import SCRIPTED, run
 
 CLASSIFY = "Classify how much research this question needs"
@@ -211,3 +211,26 @@ def test_compare_refuses_bad_input_like_research(tmp_path):
     assert r.returncode == 2 and "--search must be" in r.stderr
     r = run("compare", "What is tea?", "--council-threshold", "1.5", "--db", tmp_path / "s.sqlite", env=SCRIPTED)
     assert r.returncode == 2 and "--council-threshold must be between 0 and 1" in r.stderr
+
+
+def test_the_single_path_judges_the_plans_coverage_after_its_one_round(corpus, tmp_path):
+    from tests.support.scenario import researcher_step
+    from tests.test_plan_coverage import BRIEF as PLAN_BRIEF
+    from tests.test_plan_coverage import SUBS, script_for
+
+    script = script_for(SUBS)
+    seen: list[str] = []
+
+    def step(messages):
+        seen.append(prompt_text(messages))
+        return researcher_step("heat pump cold climate installation cost", "I have enough evidence.")(messages)
+
+    script.on("research", f"Research this topic: {PLAN_BRIEF}", step, repeat=True)
+    v = research(corpus, tmp_path, script, research_mode="single", allow_clarification=False)
+    assert v["status"] == "completed", v.get("errors")
+    assert v["research_mode_used"] == "single" and SUPERVISOR not in rules_called(script)
+    cov = v["coverage"]
+    assert cov["stopped_because"] == "single" and cov["rounds"] == 1
+    assert [i["id"] for i in cov["items"]] == ["q1", "q2"] and cov["score"] > 0 and cov["total_sentences"] > 0
+    assert "coverage" in rules_called(script) and "coverage" in v["usage"]
+    assert "What the research is about (from the research plan" in seen[0]  # query context, as in multi
