@@ -178,6 +178,12 @@ def compare(
                                                      help="Revisions of the brief the council may ask for."),
     max_tokens: Optional[int] = typer.Option(None, help="Stop research after this many tokens (each run)."),
     max_cost: Optional[float] = typer.Option(None, help="Stop research at this estimated cost in USD (each run)."),
+    min_coverage: Optional[float] = typer.Option(
+        None, "--min-coverage", min=0.0, max=1.0,
+        help="Stop research when this share of the plan's sub-questions is covered (0: never; default 0.8)."),
+    plateau: Optional[int] = typer.Option(
+        None, "--plateau", min=0,
+        help="Stop research when a round adds fewer new verified sentences than this (0: off; default 2)."),
     page_cache: Optional[bool] = typer.Option(None, "--page-cache/--no-page-cache",
                                               help="Summarise each page once per conversation (default on)."),
     query_dedupe: Optional[int] = typer.Option(None, "--query-dedupe", min=0, max=100,
@@ -206,6 +212,7 @@ def compare(
                                council=council, council_threshold=council_threshold,
                                council_max_rounds=council_max_rounds, report_format=report_format,
                                report_length=report_length, system_prompt=system_prompt, page_cache=page_cache,
-                               query_dedupe=query_dedupe, page_relevance_chars=page_relevance_chars)
+                               query_dedupe=query_dedupe, page_relevance_chars=page_relevance_chars,
+                               min_coverage=min_coverage, plateau=plateau)
     code = asyncio.run(_run_compare(q, context, _check_db(db or ".deep-research/state.sqlite")))
     raise typer.Exit(code)
