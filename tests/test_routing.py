@@ -191,7 +191,8 @@ def test_compare_runs_both_modes_side_by_side(tmp_path):
     assert single["thread_id"] != multi["thread_id"]
     assert single["model_calls"] < multi["model_calls"]  # no supervisor rounds, one researcher
     assert single["prompt_tokens"] > 0 and multi["completion_tokens"] > 0
-    assert single["cost_usd"] is None and single["coverage"] is None  # no price, no coverage: n/a
+    # no price, and no plan (the scenario's brief has none): n/a, not 0
+    assert single["cost_usd"] is None and single["coverage"] is None and multi["coverage"] is None
     assert "n/a" in r.stdout
     for run_ in (single, multi):
         assert run_["verified_citations"] >= 8 and run_["unsupported_citations"] == 0
@@ -202,6 +203,24 @@ def test_compare_runs_both_modes_side_by_side(tmp_path):
     rules = [line.split("\t")[2] for line in log.read_text().splitlines()]
     assert rules.count("Round 1 of") == 1
     assert not any("clarifying" in x or "You decide whether" in x for x in rules)
+
+
+def test_compare_metrics_show_the_plans_coverage():
+    from deep_research.cli.compare import comparison_table, run_metrics
+
+    values = {"status": "completed", "research_mode_used": "single",
+              "usage": {"a": {"calls": 2, "input_tokens": 100, "output_tokens": 20, "cost_usd": 0.01}},
+              "citation_summary": {"refs": 3, "verified": 3, "claims_supported": 2, "claims_unsupported": 1},
+              "coverage": {"score": 0.75, "items": [{"id": "q1"}]}, "outputs": {"dir": "/x/single/r"}}
+    m = run_metrics(values, 1.5, "t1")
+    assert (m["coverage"], m["cost_usd"], m["prompt_tokens"], m["claims_unsupported"]) == (0.75, 0.01, 100, 1)
+    assert run_metrics({**values, "coverage": {"score": 0.0, "items": []}}, 1.0, "t2")["coverage"] is None
+    from rich.console import Console
+
+    console = Console(width=200, record=True)
+    console.print(comparison_table({"single": m, "multi": {**m, "coverage": None}}, Path("/x")))
+    text = console.export_text()
+    assert "0.75" in text and "n/a" in text and "$0.0100" in text and "single/r" in text
 
 
 def test_compare_refuses_bad_input_like_research(tmp_path):

@@ -49,7 +49,8 @@ def run_metrics(values: dict, seconds: float, thread_id: str) -> dict:
         "sources_read": len(values.get("sources") or {}),
         "sources_cited": summary.get("sources_cited"),
         "research_iterations": values.get("research_iterations"),
-        "coverage": coverage.get("score") if isinstance(coverage, dict) else None,
+        # the plan's coverage; n/a without a plan (no sub-questions: a score of 0 would mislead)
+        "coverage": coverage.get("score") if isinstance(coverage, dict) and coverage.get("items") else None,
         "report_dir": (values.get("outputs") or {}).get("dir"),
         "errors": [f"{e.get('stage')}: {e.get('message')}" for e in values.get("errors") or []],
     }
