@@ -51,7 +51,7 @@ CEILINGS = (
     "max_brief_refinement_rounds", "max_concurrent_research_units", "max_researcher_iterations",
     "max_react_tool_calls", "max_search_results", "max_retries",
     "max_page_chars", "summarize_after_tokens", "request_timeout_s", "max_judge_calls",
-    "structured_output_retries",
+    "structured_output_retries", "fetch_timeout_s", "fetch_max_bytes",
     *(f"{r}_model_max_tokens" for r in ROLES),
 )
 
@@ -59,6 +59,7 @@ CEILINGS = (
 class SearchAPI(StrEnum):
     TAVILY = "tavily"
     LOCAL = "local"
+    SEARXNG = "searxng"
     NONE = "none"
 
 
@@ -140,6 +141,40 @@ class Configuration(BaseModel):
         None, json_schema_extra=_ui("text", "Folder of documents (or its index) for search_api=local."))
     corpus_base_url: str | None = Field(
         None, json_schema_extra=_ui("text", "Base URL where the corpus documents are published (else file:// links)."))
+    searxng_url: str | None = Field(
+        None, json_schema_extra=_ui("text", "SearXNG instance for search_api=searxng, e.g. http://localhost:8888 "
+                                    "(default: env SEARXNG_URL). Its settings.yml must list json in search.formats."))
+    searxng_engines: list[str] | None = Field(
+        None, json_schema_extra=_ui("text", "SearXNG engines to query (list or comma-separated, e.g. "
+                                    "\"duckduckgo,wikipedia\"); default: the instance's."))
+    searxng_categories: list[str] | None = Field(
+        None, json_schema_extra=_ui("text", "SearXNG categories (list or comma-separated, e.g. \"general,science\"); "
+                                    "default: the instance's."))
+    searxng_time_range: Literal["day", "week", "month", "year"] | None = Field(
+        None, json_schema_extra=_ui("select", "Only SearXNG results from the last day, week, month or year "
+                                    "(none: any time).", options=[{"label": v, "value": v} for v in
+                                                                  ("day", "week", "month", "year")]))
+    searxng_safesearch: Literal[0, 1, 2] | None = Field(
+        None, json_schema_extra=_ui("select", "SearXNG safe search: 0 off, 1 moderate, 2 strict (default: the "
+                                    "instance's).", options=[{"label": str(v), "value": v} for v in (0, 1, 2)]))
+    searxng_language: str | None = Field(
+        None, json_schema_extra=_ui("text", "SearXNG search language, e.g. en or de-CH (default: the instance's)."))
+    research_urls: list[str] = Field(
+        default_factory=list, json_schema_extra=_ui(
+            "text", "Pages (http/https URLs) fetched at the start and given to every researcher as sources, in "
+                    "addition to search; with search_api=none only these pages are used."))
+    fetch_allow_private: bool = Field(
+        False, json_schema_extra=_ui("boolean", "Let the page fetcher reach loopback, private and link-local "
+                                     "addresses (an intranet, a local server). Cloud metadata addresses stay refused."))
+    fetch_respect_robots: bool = Field(
+        True, json_schema_extra=_ui("boolean", "Honour robots.txt when fetching pages. It is read once per site with a "
+                                    "10 s timeout; when it cannot be read the site counts as allowing everything."))
+    fetch_timeout_s: float = Field(
+        30.0, gt=0, le=600, json_schema_extra=_ui("number", "The most one page fetch may take (seconds), redirects, "
+                                                  "retries and robots.txt included."))
+    fetch_max_bytes: int = Field(
+        5_000_000, ge=10_000, le=100_000_000, json_schema_extra=_ui(
+            "number", "Bytes of a fetched page read at most: longer HTML or text is cut there, a longer PDF refused."))
     max_search_results: int = Field(
         5, ge=1, le=20, json_schema_extra=_ui("number", "Results per search call.", min=1, max=20))
     max_page_chars: int = Field(
@@ -279,6 +314,43 @@ class Configuration(BaseModel):
     @classmethod
     def _lower(cls, v: Any) -> Any:
         return v.lower() if isinstance(v, str) else v
+
+    @field_validator("searxng_engines", "searxng_categories", mode="before")
+    @classmethod
+    def _comma_list(cls, v: Any) -> Any:
+        if isinstance(v, str):
+            items = [x.strip() for x in v.split(",") if x.strip()]
+            return items or None
+        return v
+
+    @field_validator("research_urls", mode="before")
+    @classmethod
+    def _url_list(cls, v: Any) -> Any:
+        if v is None:
+            return []
+        if isinstance(v, str):  # the environment: URLs separated by spaces or new lines
+            return v.split()
+        return v
+
+    @field_validator("searxng_time_range", mode="before")
+    @classmethod
+    def _time_range(cls, v: Any) -> Any:
+        if isinstance(v, str):
+            v = v.strip().lower()
+            return None if v in ("", "none", "any") else v
+        return v
+
+    @field_validator("searxng_safesearch", mode="before")
+    @classmethod
+    def _safesearch(cls, v: Any) -> Any:
+        if isinstance(v, str) and v.strip().isdigit():
+            return int(v.strip())
+        return v
+
+    @property
+    def without_sources(self) -> bool:
+        """Nothing to cite: no search (search_api none) and no pages given (research_urls)."""
+        return self.search_api.value == "none" and not self.research_urls
 
     # ----------------------------------------------------------------------------------
     def model_spec(self, role: str) -> dict:

@@ -186,7 +186,11 @@ class ResearcherNodes:
             update["degradations"].append(error_record(
                 "researcher", f"research unit stopped at its share of the {over} budget", topic=state.get("topic", "")))
             run_now, refused = [], calls
-        outcomes = await asyncio.gather(*(self._run_tool(ctx, state, c) for c in run_now))
+        # The pages the user named join the unit's first search (summaries are cached per page
+        # and thread, so units after the first do not pay for them again).
+        first = next((i for i, c in enumerate(run_now) if c.get("name") == SEARCH), None) if not made else None
+        outcomes = await asyncio.gather(*(self._run_tool(ctx, state, c, with_given=i == first)
+                                          for i, c in enumerate(run_now)))
         for call, (text, extra) in zip(run_now, outcomes):
             results.append(ToolMessage(text, tool_call_id=call["id"], name=call["name"]))
             for key, value in extra.items():
@@ -208,7 +212,8 @@ class ResearcherNodes:
             "spent_cost": state.get("spent_cost", 0.0) + ctx.meter.usage.cost_usd,
             "sources": update["found_sources"]})
 
-    async def _run_tool(self, ctx: NodeContext, state: ResearcherState, call: dict) -> tuple[str, dict]:
+    async def _run_tool(self, ctx: NodeContext, state: ResearcherState, call: dict,
+                        with_given: bool = False) -> tuple[str, dict]:
         name, args = call.get("name"), call.get("args")
         args = args if isinstance(args, dict) else {}
         if call.get("invalid_name") is not None or (name == "invalid" and "error" in call):
@@ -223,7 +228,7 @@ class ResearcherNodes:
             if not query:
                 ctx.meter.usage.repairs += 1
                 return "Not run: the search tool needs a non-empty query.", {}
-            return await self._search(ctx, query, state.get("topic", ""))
+            return await self._search(ctx, query, state.get("topic", ""), with_given=with_given)
         extra_tools, _ = await _mcp_tools(ctx)
         tool = next((t for t in extra_tools if t.name == name), None)
         if tool is not None:
@@ -237,27 +242,38 @@ class ResearcherNodes:
         names = ", ".join([SEARCH, THINK, *(t.name for t in extra_tools)])
         return f"Unknown tool {name!r}; available: {names}.", {}
 
-    async def _search(self, ctx: NodeContext, query: str, topic: str = "") -> tuple[str, dict]:
+    async def _search(self, ctx: NodeContext, query: str, topic: str = "",
+                      with_given: bool = False) -> tuple[str, dict]:
         ctx.progress(event="search", query=query[:80])
+        given = await _given_results(ctx) if with_given else []
+        extra: dict[str, Any] = {"found_sources": {}, "excerpts": [], "degradations": []}
         try:
             results = await ctx.run_search(query, max_results=ctx.cfg.max_search_results)
         except Exception as e:  # noqa: BLE001 - the researcher is told and the failure recorded
             msg = f"search failed: {describe(e)}"
-            return f"Search failed ({describe(e)[:200]}). Try a different query or stop.", {
-                "degradations": [error_record("researcher", msg, query=query, topic=topic)]}
-        extra: dict[str, Any] = {"found_sources": {}, "excerpts": [], "degradations": []}
+            if not given:
+                return f"Search failed ({describe(e)[:200]}). Try a different query or stop.", {
+                    "degradations": [error_record("researcher", msg, query=query, topic=topic)]}
+            extra["degradations"].append(error_record("researcher", msg, query=query, topic=topic))
+            results = []
+        seen = {r.url for r in given}
+        results = [*given, *(r for r in results if r.url not in seen)]
         usable: list[tuple[SearchResult, Source]] = []
+        not_read: list[str] = []
         for r in results:
             source = Source(source_id_for(r.url), r.url, r.content or "", r.title, r.format)
             # a page without text (nothing retrieved, or markup only) has nothing to cite
             if not (r.content or "").strip() or not source.page.text.strip():
-                extra["degradations"].append(error_record("researcher", "page with empty content skipped",
-                                                          url=r.url, query=query))
+                why = f"page skipped: {r.skipped}" if r.skipped else "page with empty content skipped"
+                extra["degradations"].append(error_record("researcher", why, url=r.url, query=query))
+                not_read.append(f"- {r.url}: {r.skipped or 'no text'}")
                 continue
             usable.append((r, source))
+        skipped_note = ("\n\nPages that could not be read (not citable):\n" + "\n".join(not_read[:10])
+                        if not_read else "")
         if not usable:
             skipped = f" ({len(results)} page(s) had no text)" if results else ""
-            return f"No usable results for {query!r}{skipped}.", extra
+            return f"No usable results for {query!r}{skipped}.{skipped_note}", extra
         sem = asyncio.Semaphore(SUMMARY_CONCURRENCY)
 
         async def one(r: SearchResult, source: Source) -> str:
@@ -272,7 +288,7 @@ class ResearcherNodes:
 
         blocks = await asyncio.gather(*(one(r, source) for r, source in usable))
         ctx.progress(event="sources", count=len(extra["found_sources"]))
-        return "\n\n".join(blocks), extra
+        return "\n\n".join(blocks) + skipped_note, extra
 
     async def _summarise_page(self, ctx: NodeContext, meta: SourceMeta, source: Source,
                               query: str) -> tuple[str, str | None]:
@@ -352,6 +368,20 @@ class ResearcherNodes:
         if not update["degradations"]:
             del update["degradations"]
         return {**update, **ctx.usage_update(), "round_results": [result]}
+
+
+async def _given_results(ctx: NodeContext) -> list[SearchResult]:
+    """The pages the user named (research_urls) as search results; one that cannot be
+    fetched is an empty result saying why (reported as skipped, never cited)."""
+    from ..search.fetch import FetchError
+
+    out = []
+    for page in await ctx.given_pages():
+        if isinstance(page, FetchError):
+            out.append(SearchResult(page.url, page.url, "", None, skipped=f"{page.reason}: {page.detail}"))
+        else:
+            out.append(page.as_result())
+    return out
 
 
 async def _mcp_tools(ctx: NodeContext) -> tuple[list, str | None]:

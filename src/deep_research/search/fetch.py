@@ -304,13 +304,23 @@ class PageFetcher:
     """Fetches pages under a :class:`FetchPolicy`; one instance per event loop (its
     connection pool belongs to the loop it was first used in)."""
 
+    CACHE_PAGES = 64
+
     def __init__(self, policy: FetchPolicy | None = None):
         self.policy = policy or FetchPolicy()
         self._client: httpx.AsyncClient | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
         self._robots: dict[str, urllib.robotparser.RobotFileParser | None] = {}
         self._robots_locks: dict[str, asyncio.Lock] = {}
+        # Pages fetched lately, by requested URL: a page checked at preflight (research_urls)
+        # is not fetched again when research starts.
+        self._pages: dict[str, FetchedPage] = {}
 
     def _get_client(self) -> httpx.AsyncClient:
+        loop = asyncio.get_running_loop()
+        if self._loop is not loop:  # a client's connections belong to the loop that opened them
+            self._client, self._loop = None, loop
+            self._robots_locks = {}
         if self._client is None:
             p = self.policy
             self._client = httpx.AsyncClient(
@@ -331,6 +341,8 @@ class PageFetcher:
     async def fetch(self, url: str) -> FetchedPage:
         """The page at ``url`` with its text, or :class:`FetchError` saying why not."""
         url = check_url(url)
+        if url in self._pages:
+            return self._pages[url]
         try:
             async with asyncio.timeout(self.policy.timeout_s):
                 body = await self._get(url)
@@ -340,6 +352,9 @@ class PageFetcher:
         page = await asyncio.to_thread(self._extract, url, body)
         if not page.text.strip():
             raise FetchError(url, "empty", "the page has no readable text")
+        if len(self._pages) >= self.CACHE_PAGES:
+            self._pages.pop(next(iter(self._pages)))
+        self._pages[url] = page
         return page
 
     async def fetch_many(self, urls: list[str], *, concurrency: int = 4) -> list[FetchedPage | FetchError]:
@@ -461,10 +476,14 @@ class PageFetcher:
             return
         parts = urlsplit(url)
         origin = f"{parts.scheme.lower()}://{parts.netloc.lower()}"
+        self._get_client()  # (a new event loop gets new locks)
         lock = self._robots_locks.setdefault(origin, asyncio.Lock())
         async with lock:
             if origin not in self._robots:
-                self._robots[origin] = await self._load_robots(origin)
+                try:
+                    self._robots[origin] = await self._load_robots(origin)
+                except FetchError as e:  # the address is refused: say so for the page asked for
+                    raise FetchError(url, e.reason, e.detail) from None
         parser = self._robots[origin]
         if parser is not None and not parser.can_fetch(ROBOTS_AGENT, url):
             raise FetchError(url, "robots", f"{origin}/robots.txt disallows fetching this page")
