@@ -262,3 +262,25 @@ def test_given_urls_join_the_configured_search(tmp_path, monkeypatch):
     assert v["status"] == "completed", v.get("errors")
     urls = {m["url"] for m in v["sources"].values()}
     assert srv.url("/extra.html") in urls and srv.url("/pages/costs.html") in urls
+
+
+def test_a_shared_server_refuses_a_run_that_allows_private_addresses():
+    with pytest.raises(UserError, match="DEEP_RESEARCH_FETCH_ALLOW_PRIVATE"):
+        Configuration.resolve(None, {"fetch_allow_private": True}, environ={}, above_ceiling="refuse")
+    cfg = Configuration.resolve(None, {"fetch_allow_private": True},
+                                environ={"DEEP_RESEARCH_FETCH_ALLOW_PRIVATE": "true"}, above_ceiling="refuse")
+    assert cfg.fetch_allow_private
+    # the CLI (the user's own machine) may allow them
+    assert Configuration.resolve(None, {"fetch_allow_private": True}, environ={}).fetch_allow_private
+
+
+def test_cli_researches_given_pages(tmp_path):
+    with searxng_server() as srv:
+        r = run_cli("research", QUESTION, "--search", "none", "--url", srv.url("/pages/costs.html"),
+                    "--url", srv.url("/pages/cold-climates.html"), "--fetch-allow-private", "--yes", "--no-pdf",
+                    "--out", tmp_path / "r", "--db", tmp_path / "s.sqlite", env=SCRIPTED)
+    assert r.returncode == 0, r.stdout + r.stderr
+    cites = json.loads(next((tmp_path / "r").rglob("citations.json")).read_text())
+    assert cites and all(c["status"] == "verified" for c in cites)
+    assert {c["url"].split("#")[0] for c in cites} <= {srv.url("/pages/costs.html"),
+                                                        srv.url("/pages/cold-climates.html")}

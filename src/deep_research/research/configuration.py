@@ -487,6 +487,10 @@ class Configuration(BaseModel):
         if clamped:
             cfg = cfg.model_copy(update={c["setting"]: c["ceiling"] for c in clamped})
             cfg._clamped = clamped
+        if above_ceiling == "refuse" and run.get("fetch_allow_private") and not server.fetch_allow_private:
+            # On a shared server a run must not turn the page fetcher towards the server's own network.
+            raise UserError("fetch_allow_private cannot be set by a run on this server; the server's environment "
+                            f"allows it ({_env_name('fetch_allow_private')}=true)")
         if "max_cost_usd" in base and "model_prices" in run and cfg.model_prices != server.model_prices:
             raise UserError(f"model_prices cannot be set per run while {_env_name('max_cost_usd')} caps the cost; "
                             f"prices come from {_env_name('model_prices')}")

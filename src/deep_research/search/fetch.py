@@ -305,6 +305,7 @@ class PageFetcher:
     connection pool belongs to the loop it was first used in)."""
 
     CACHE_PAGES = 64
+    CACHE_SECONDS = 600.0
 
     def __init__(self, policy: FetchPolicy | None = None):
         self.policy = policy or FetchPolicy()
@@ -314,7 +315,7 @@ class PageFetcher:
         self._robots_locks: dict[str, asyncio.Lock] = {}
         # Pages fetched lately, by requested URL: a page checked at preflight (research_urls)
         # is not fetched again when research starts.
-        self._pages: dict[str, FetchedPage] = {}
+        self._pages: dict[str, tuple[float, FetchedPage]] = {}
 
     def _get_client(self) -> httpx.AsyncClient:
         loop = asyncio.get_running_loop()
@@ -341,8 +342,9 @@ class PageFetcher:
     async def fetch(self, url: str) -> FetchedPage:
         """The page at ``url`` with its text, or :class:`FetchError` saying why not."""
         url = check_url(url)
-        if url in self._pages:
-            return self._pages[url]
+        cached = self._pages.get(url)
+        if cached is not None and time.monotonic() - cached[0] < self.CACHE_SECONDS:
+            return cached[1]
         try:
             async with asyncio.timeout(self.policy.timeout_s):
                 body = await self._get(url)
@@ -352,9 +354,10 @@ class PageFetcher:
         page = await asyncio.to_thread(self._extract, url, body)
         if not page.text.strip():
             raise FetchError(url, "empty", "the page has no readable text")
+        self._pages.pop(url, None)
         if len(self._pages) >= self.CACHE_PAGES:
             self._pages.pop(next(iter(self._pages)))
-        self._pages[url] = page
+        self._pages[url] = (time.monotonic(), page)
         return page
 
     async def fetch_many(self, urls: list[str], *, concurrency: int = 4) -> list[FetchedPage | FetchError]:
