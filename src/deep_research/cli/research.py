@@ -42,7 +42,7 @@ def _context_from_options(**opts) -> dict:
         "searxng_categories": "searxng_categories", "searxng_time_range": "searxng_time_range",
         "searxng_safesearch": "searxng_safesearch", "searxng_language": "searxng_language",
         "fetch_allow_private": "fetch_allow_private", "fetch_timeout": "fetch_timeout_s",
-        "fetch_max_bytes": "fetch_max_bytes",
+        "fetch_max_bytes": "fetch_max_bytes", "web_search_model": "web_search_model",
     }
     ctx: dict = {}
     for key, value in opts.items():
@@ -331,8 +331,8 @@ def _check_db(db: str) -> str:
     return db
 
 
-SEARCH_KINDS = ("tavily", "local", "searxng", "none")
-SearchOpt = typer.Option(None, "--search", help="tavily | local | searxng | none (default: tavily).")
+SEARCH_KINDS = ("tavily", "local", "searxng", "openai_web", "none")
+SearchOpt = typer.Option(None, "--search", help="tavily | local | searxng | openai_web | none (default: tavily).")
 DbOpt = typer.Option(None, "--db", envvar="DEEP_RESEARCH_DB",
                      help="SQLite file or postgresql:// URL for checkpoints (default .deep-research/state.sqlite).")
 
@@ -358,6 +358,8 @@ def research(
                                       help="Honour robots.txt when fetching pages."),
     fetch_timeout: Optional[float] = typer.Option(None, help="Seconds one page fetch may take (default 30)."),
     fetch_max_bytes: Optional[int] = typer.Option(None, help="Bytes of a page read at most (default 5,000,000)."),
+    web_search_model: Optional[str] = typer.Option(
+        None, help="Model for --search openai_web (Responses API web search; default gpt-4.1-mini)."),
     model: Optional[str] = typer.Option(None, help="provider:model for every role, e.g. openai:gpt-4.1."),
     base_url: Optional[str] = typer.Option(None, help="OpenAI-compatible server, e.g. http://localhost:11434/v1."),
     api_key_env: Optional[str] = typer.Option(None, help="Environment variable holding that server's API key."),
@@ -377,7 +379,7 @@ def research(
 
     q = _validate_question(question)
     if search is not None and search.lower() not in SEARCH_KINDS:
-        raise UserError(f"--search must be tavily, local, searxng or none, not {search!r}")
+        raise UserError(f"--search must be tavily, local, searxng, openai_web or none, not {search!r}")
     if searxng_time_range is not None and searxng_time_range.lower() not in ("day", "week", "month", "year", "none"):
         raise UserError(f"--searxng-time-range must be day, week, month, year or none, not {searxng_time_range!r}")
     if searxng_safesearch is not None and searxng_safesearch not in (0, 1, 2):
@@ -391,6 +393,7 @@ def research(
                                     searxng_language=searxng_language, url=url,
                                     fetch_allow_private=fetch_allow_private, fetch_robots=fetch_robots,
                                     fetch_timeout=fetch_timeout, fetch_max_bytes=fetch_max_bytes,
+                                    web_search_model=web_search_model,
                                     model=model, base_url=base_url,
                                     api_key_env=api_key_env, out=out_dir, yes=yes, approve_brief=approve_brief, review_report=review_report,
                                     max_tokens=max_tokens, max_cost=max_cost, test_mode=test_mode, pdf=pdf)

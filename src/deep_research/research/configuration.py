@@ -60,6 +60,7 @@ class SearchAPI(StrEnum):
     TAVILY = "tavily"
     LOCAL = "local"
     SEARXNG = "searxng"
+    OPENAI_WEB = "openai_web"
     NONE = "none"
 
 
@@ -172,6 +173,10 @@ class Configuration(BaseModel):
     fetch_timeout_s: float = Field(
         30.0, gt=0, le=600, json_schema_extra=_ui("number", "The most one page fetch may take (seconds), redirects, "
                                                   "retries and robots.txt included."))
+    web_search_model: str = Field(
+        "gpt-4.1-mini", json_schema_extra=_ui(
+            "text", "Model for search_api=openai_web (the Responses API web_search tool, on the research model's "
+                    "endpoint and key); the pages it cites are fetched and become the sources."))
     fetch_max_bytes: int = Field(
         5_000_000, ge=10_000, le=100_000_000, json_schema_extra=_ui(
             "number", "Bytes of a fetched page read at most: longer HTML or text is cut there, a longer PDF refused."))

@@ -188,7 +188,8 @@ class ResearcherNodes:
             run_now, refused = [], calls
         # The pages the user named join the unit's first search (summaries are cached per page
         # and thread, so units after the first do not pay for them again).
-        first = next((i for i, c in enumerate(run_now) if c.get("name") == SEARCH), None) if not made else None
+        searched = any(isinstance(m, ToolMessage) and m.name == SEARCH for m in state["researcher_messages"])
+        first = None if searched else next((i for i, c in enumerate(run_now) if c.get("name") == SEARCH), None)
         outcomes = await asyncio.gather(*(self._run_tool(ctx, state, c, with_given=i == first)
                                           for i, c in enumerate(run_now)))
         for call, (text, extra) in zip(run_now, outcomes):

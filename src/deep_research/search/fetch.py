@@ -97,8 +97,9 @@ class FetchError(Exception):
     ``redirects``, ``http_status``, ``timeout``, ``unreachable``, ``unreadable``, ``empty``."""
 
     def __init__(self, url: str, reason: str, message: str, *, transient: bool = False,
-                 status: int | None = None):
+                 status: int | None = None, retry_after: float | None = None):
         super().__init__(f"{printable(url)}: {message}")
+        self.retry_after = retry_after  # seconds the server asked us to wait (HTTP 429/503)
         self.url = url
         self.reason = reason
         self.detail = message
@@ -272,6 +273,7 @@ class _Body:
     data: bytes
     truncated: bool
     redirects: list[str]
+    location: str = ""  # of a redirect
 
 
 def _media_type(header: str | None) -> tuple[str, str | None]:
@@ -387,7 +389,7 @@ class PageFetcher:
                 raise FetchError(url, e.reason, f"redirected to {printable(current)}: {e.detail}",
                                  transient=e.transient, status=e.status) from None
             if body.status in (301, 302, 303, 307, 308):
-                location = body.content_type  # set by _request for redirects
+                location = body.location
                 if len(redirects) >= self.policy.max_redirects:
                     raise FetchError(url, "redirects", f"more than {self.policy.max_redirects} redirects")
                 nxt = urljoin(current, location)
@@ -414,7 +416,7 @@ class PageFetcher:
                         raise FetchError(e.url, e.reason, f"{e.detail} (after {attempts} attempts)",
                                          transient=True, status=e.status) from None
                     raise
-                delay = getattr(e, "retry_after", None)
+                delay = e.retry_after
                 if delay is None:
                     base = min(self.policy.max_backoff_s, self.policy.backoff_s * 2**attempt)
                     delay = base / 2 + random.uniform(0, base / 2)
@@ -431,11 +433,10 @@ class PageFetcher:
                     location = r.headers.get("location")
                     if not location:
                         raise FetchError(url, "http_status", f"HTTP {status} redirect without a Location")
-                    return _Body(url, status, location, None, b"", False, [])
+                    return _Body(url, status, "", None, b"", False, [], location)
                 if status in _RETRY_STATUSES:
-                    e = FetchError(url, "http_status", f"HTTP {status}", transient=True, status=status)
-                    e.retry_after = _retry_after(r.headers.get("retry-after"))  # type: ignore[attr-defined]
-                    raise e
+                    raise FetchError(url, "http_status", f"HTTP {status}", transient=True, status=status,
+                                     retry_after=_retry_after(r.headers.get("retry-after")))
                 if status >= 400 or status < 200:
                     raise FetchError(url, "http_status", f"HTTP {status}", status=status)
                 ctype, charset = _media_type(r.headers.get("content-type"))
@@ -501,7 +502,7 @@ class PageFetcher:
                     body = await self._request(current, max_bytes=ROBOTS_MAX_BYTES, accept_any=True)
                     if body.status not in (301, 302, 303, 307, 308):
                         break
-                    current = check_url(urljoin(current, body.content_type))
+                    current = check_url(urljoin(current, body.location))
                 else:
                     return None
         except (FetchError, TimeoutError) as e:
