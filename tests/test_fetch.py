@@ -63,7 +63,7 @@ def web():
 def test_main_text_and_metadata_of_an_article(web):
     web.page("/article", ARTICLE)
     page = fetch(web.url("/article"), **LOCAL)
-    assert page.url == web.url("/article") and page.format == "markdown"
+    assert page.url == web.url("/article") and page.format == "text"
     assert "About nine in ten homes in Iceland" in page.text
     assert "Subscribe to our newsletter" not in page.text and "About us" not in page.text  # boilerplate left out
     assert page.title.startswith("Geothermal heat in Iceland")
@@ -315,3 +315,25 @@ def test_fetch_many_returns_failures_in_place(web):
     ok, missing, bad = run(go())
     assert ok.text and isinstance(missing, FetchError) and missing.reason == "http_status"
     assert isinstance(bad, FetchError) and bad.reason == "bad_url"
+
+
+def test_quotes_of_a_documentation_page_verify_against_the_fetched_text(web):
+    """A Sphinx-like page (links, inline code, emphasis, a sentence per source line inside
+    one paragraph): its sentences verify against the text the fetcher stored."""
+    page_file = Path(__file__).parent / "data" / "pages" / "converted.html"
+    web.page("/converted.html", page_file.read_bytes())
+    page = fetch(web.url("/converted.html"), **LOCAL)
+    assert page.title == "Commit records and the release plan"
+    index = SourceIndex([Source("c", page.url, page.text, page.title, page.format)])
+    for quote in (
+        "The pgsql-committers email list records every commit that lands on the main branch of the project, "
+        "with its full message and diff.",
+        "A related function is itertools.accumulate(iterable, func=operator.add).",
+        "Before 2019 the list was moderated by hand; since then the archive keeps a searchable copy of every "
+        "message, and the on-disk database holds about 1,200,000 records.",
+        "In March the committee said the plan was late again, and in May the plan was late again, but nobody had "
+        "expected the third delay in June.",
+    ):
+        check = index.verify(quote, "c")
+        assert check.status is not Verdict.UNSUPPORTED, (quote, page.text[:2000])
+    assert index.verify("In April the committee said the plan was on time.", "c").status is Verdict.UNSUPPORTED

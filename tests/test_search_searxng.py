@@ -85,7 +85,7 @@ def test_results_are_fetched_and_options_sent():
                       "categories": "general", "time_range": "year", "safesearch": "2", "language": "en"}
     assert len(results) == 2
     first = results[0]
-    assert first.url.endswith("/pages/heat-pump-basics.html") and first.format == "markdown"
+    assert first.url.endswith("/pages/heat-pump-basics.html") and first.format == "text"
     assert "A heat pump moves heat from a cold place to a warm place" in first.content
     assert "test suite" not in first.content  # the footer is not main text
     assert first.snippet.startswith("A heat pump moves heat") and first.score == 3.0

@@ -253,7 +253,7 @@ def test_results_without_page_text_are_fetched_so_they_can_be_cited() -> None:
         results = run(tavily(client, fetcher=fetcher))
     solar, gone, ok = results
     assert "Photovoltaic panels convert sunlight directly into electricity." in solar.content
-    assert solar.format == "markdown" and solar.title == "Solar" and not solar.skipped
+    assert solar.format == "text" and solar.title == "Solar page" and not solar.skipped
     assert solar.snippet == "Panels convert sunlight."  # Tavily's excerpt stays the snippet
     assert gone.content == "" and "HTTP 410" in gone.skipped  # reported as skipped, not cited
     assert ok.content == PAGE

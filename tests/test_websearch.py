@@ -55,7 +55,7 @@ def test_web_search_pages_are_fetched_and_failures_skipped():
     assert request["model"] == "gpt-test" and request["tools"] == [{"type": "web_search"}]
     assert request["input"] == "heat pump costs"
     costs, missing = results
-    assert "between 8,000 and 15,000 euros" in costs.content and costs.format == "markdown"
+    assert "between 8,000 and 15,000 euros" in costs.content and costs.format == "text"
     assert missing.content == "" and "HTTP 404" in missing.skipped
 
 

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from ..terminal import printable
 from .base import SearchBackend, SearchConfigError, SearchError, SearchResult
+from .fetch import FetchedPage, FetchError, FetchPolicy, PageFetcher
 from .local import (
     CorpusError,
     Fts5UnavailableError,
@@ -22,7 +23,6 @@ from .local import (
     build_index,
     default_index_path,
 )
-from .fetch import FetchedPage, FetchError, FetchPolicy, PageFetcher
 from .none import NoSearch
 from .searxng import SearxngSearch
 from .tavily import TavilySearch
@@ -32,18 +32,18 @@ __all__ = [
     "FetchError",
     "FetchPolicy",
     "FetchedPage",
-    "PageFetcher",
-    "SearxngSearch",
     "Fts5UnavailableError",
     "IndexNotFoundError",
     "IndexReport",
     "IndexVersionError",
     "LocalCorpus",
     "NoSearch",
+    "PageFetcher",
     "SearchBackend",
     "SearchConfigError",
     "SearchError",
     "SearchResult",
+    "SearxngSearch",
     "SkippedFile",
     "TavilySearch",
     "build_index",

@@ -284,9 +284,21 @@ def _pre_text(el, style: "_PageStyle") -> str:
     return text.removeprefix("\n")
 
 
-def html_to_text(html: str | bytes, *, load_css=None) -> Extracted:
+def _main_element(body, style: "_PageStyle"):
+    """The one element the page marks as its main content (``<main>`` or
+    ``role="main"``, else a single ``<article>``), if it is shown and holds text."""
+    for path in ("//main | //*[@role='main']", "//article"):
+        found = [el for el in body.xpath(path) if not style.hidden(el)]
+        if len(found) == 1 and (found[0].text_content() or "").strip():
+            return found[0]
+    return None
+
+
+def html_to_text(html: str | bytes, *, load_css=None, main_only: bool = False) -> Extracted:
     """Visible text of an HTML page, one block per line, and its title. ``load_css(href,
-    relative_to)`` returns a linked stylesheet (see :func:`local_css_loader`), or None."""
+    relative_to)`` returns a linked stylesheet (see :func:`local_css_loader`), or None.
+    ``main_only``: only the text of the page's main element when it marks one (see
+    :func:`_main_element`), leaving out navigation, headers and footers around it."""
     if isinstance(html, bytes):
         doc = lxml.html.document_fromstring(html)
     else:
@@ -295,6 +307,8 @@ def html_to_text(html: str | bytes, *, load_css=None) -> Extracted:
     style = _PageStyle(doc, load_css)
     body = doc.find("body")
     root = body if body is not None else doc
+    if main_only:
+        root = _main_element(root, style) if _main_element(root, style) is not None else root
     out = _Lines()
     # Iterative walk: (element, phase) where phase False = enter, True = leave.
     stack: list[tuple[etree._Element, bool]] = [(root, False)]
@@ -305,7 +319,7 @@ def html_to_text(html: str | bytes, *, load_css=None) -> Extracted:
         if leaving:
             if el.tag in _BLOCK:
                 out.flush()
-            if tail_shown:
+            if tail_shown and el is not root:  # text after the root is outside what was asked for
                 out.add(el.tail)
             continue
         tag = el.tag.lower() if isinstance(el.tag, str) else None

@@ -31,12 +31,13 @@ The fetcher (:class:`PageFetcher`) is an httpx client with:
   so the Host header, TLS SNI and certificate verification use the name as usual.
   Environment proxies are ignored (``trust_env=False``): a proxy would connect for us.
 
-Text extraction: HTML goes through trafilatura (main text as markdown, plus the page's
-title, author, publication date and site name); when trafilatura finds no main text the
-page's whole visible text is used (:func:`.extract.html_to_text`). PDFs use
-:func:`.extract.pdf_to_text`. The text is what quotes are verified against, and is stored
-as the page's content with its format (``markdown`` or ``text``, see
-:mod:`deep_research.citations.text`).
+Text extraction: an HTML page's text is what a browser shows (:func:`.extract.html_to_text`,
+the extractor of the local corpus), narrowed to the page's main element (``<main>``, else a
+single ``<article>``) when it marks one, so navigation and footers are left out without
+rewriting a sentence; trafilatura reads the page's metadata (author, publication date, site
+name, and a title when ``<title>`` is missing). PDFs use :func:`.extract.pdf_to_text`. The
+text is what quotes are verified against, stored as the page's content with its format
+(``text`` or ``markdown``, see :mod:`deep_research.citations.text`).
 """
 
 from __future__ import annotations
@@ -47,7 +48,6 @@ import email.utils
 import ipaddress
 import logging
 import random
-import re
 import socket
 import ssl
 import time
@@ -538,63 +538,28 @@ class PageFetcher:
 
 
 def _extract_html(html: str, common: dict) -> FetchedPage:
+    """The page's visible text (its main element's, when it marks one) and, from
+    trafilatura, its metadata.
+
+    The text is not trafilatura's main-text output: that output rewrites the page (it
+    drops link-dense paragraphs, joins list items, escapes markdown), so a sentence the
+    reader sees could fail verification and its text fragment could miss. The text comes
+    from :func:`.extract.html_to_text`, which renders what a browser shows (the fragment
+    engine is tested against Chromium on it), narrowed to ``<main>``/``<article>``."""
     import trafilatura
 
     meta: dict[str, Any] = {}
-    main = ""
     try:
-        main = trafilatura.extract(html, url=common["url"], output_format="markdown", include_comments=False,
-                                   include_tables=True, include_links=False, include_images=False,
-                                   favor_recall=True, with_metadata=False) or ""
         found = trafilatura.extract_metadata(html, default_url=common["url"])
         if found is not None:
             meta = {"title": found.title, "published": found.date, "author": found.author,
                     "site_name": found.sitename}
-    except Exception as e:  # noqa: BLE001 - a page trafilatura cannot handle falls back below
-        log.info("trafilatura could not read %s (%s)", printable(common["url"]), type(e).__name__)
-    visible = html_to_text(html)
-    title = (meta.get("title") or visible.title or "").strip()
+    except Exception as e:  # noqa: BLE001 - metadata is optional
+        log.info("no metadata read from %s (%s)", printable(common["url"]), type(e).__name__)
+    visible = html_to_text(html, main_only=True)
+    title = (visible.title or meta.get("title") or "").strip()  # the page's <title>, as a browser tab shows
     clean = {k: (str(v).strip() or None) if v else None for k, v in meta.items() if k != "title"}
-    if main.strip():
-        return FetchedPage(title=title, text=reflow_markdown(main), format="markdown", **clean, **common)
     return FetchedPage(title=title, text=visible.text, format="text", **clean, **common)
-
-
-_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
-_BLOCK_START = re.compile(r"^ {0,3}(#{1,6}\s|[-*+]\s|\d{1,9}[.)]\s|>|\||`{3,}|~{3,})")
-_SPACES = re.compile(r"[ \t]+")
-
-
-def reflow_markdown(md: str) -> str:
-    """trafilatura's markdown with the source's line wrapping undone: a line that continues
-    a paragraph (or list item) is joined to it, and runs of spaces are collapsed, as a
-    browser renders them; fenced code is kept as it is. A quoted sentence that the page's
-    HTML wrapped over two lines is then one line, as the reader sees it."""
-    out: list[str] = []
-    fence: str | None = None
-    joinable = False
-    for line in md.split("\n"):
-        m = _FENCE.match(line)
-        if fence is not None:
-            out.append(line)
-            if m and m.group(1)[0] == fence:
-                fence = None
-            continue
-        if m:
-            fence, joinable = m.group(1)[0], False
-            out.append(line)
-            continue
-        stripped = _SPACES.sub(" ", line).strip()
-        if not stripped:
-            out.append("")
-            joinable = False
-            continue
-        if joinable and not _BLOCK_START.match(line):
-            out[-1] = f"{out[-1]} {stripped}"
-            continue
-        out.append(_SPACES.sub(" ", line.rstrip()) if line.startswith(" ") else stripped)
-        joinable = not stripped.startswith(("#", "|"))
-    return "\n".join(out).strip()
 
 
 def _sniff(data: bytes) -> str:
