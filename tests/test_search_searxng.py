@@ -284,3 +284,13 @@ def test_cli_researches_given_pages(tmp_path):
     assert cites and all(c["status"] == "verified" for c in cites)
     assert {c["url"].split("#")[0] for c in cites} <= {srv.url("/pages/costs.html"),
                                                         srv.url("/pages/cold-climates.html")}
+
+
+def test_a_shared_server_keeps_its_own_searxng_instance():
+    env = {"SEARXNG_URL": "http://searxng.internal:8080"}
+    with pytest.raises(UserError, match="searxng_url cannot be set by a run"):
+        Configuration.resolve(None, {"searxng_url": "http://169.254.169.254"}, environ=env, above_ceiling="refuse")
+    same = Configuration.resolve(None, {"searxng_url": "http://searxng.internal:8080"}, environ=env,
+                                 above_ceiling="refuse")
+    assert same.searxng_url == "http://searxng.internal:8080"
+    assert Configuration.resolve(None, {"searxng_url": "http://localhost:8888"}, environ={}).searxng_url

@@ -492,6 +492,11 @@ class Configuration(BaseModel):
         if clamped:
             cfg = cfg.model_copy(update={c["setting"]: c["ceiling"] for c in clamped})
             cfg._clamped = clamped
+        if above_ceiling == "refuse" and run.get("searxng_url") and run["searxng_url"] != (
+                server.searxng_url or env.get("SEARXNG_URL")):
+            # The server would send requests wherever a run points it.
+            raise UserError("searxng_url cannot be set by a run on this server; its environment sets the instance "
+                            f"({_env_name('searxng_url')} or SEARXNG_URL)")
         if above_ceiling == "refuse" and run.get("fetch_allow_private") and not server.fetch_allow_private:
             # On a shared server a run must not turn the page fetcher towards the server's own network.
             raise UserError("fetch_allow_private cannot be set by a run on this server; the server's environment "
