@@ -43,6 +43,7 @@ def _context_from_options(**opts) -> dict:
         "searxng_safesearch": "searxng_safesearch", "searxng_language": "searxng_language",
         "fetch_allow_private": "fetch_allow_private", "fetch_timeout": "fetch_timeout_s",
         "fetch_max_bytes": "fetch_max_bytes", "web_search_model": "web_search_model",
+        "report_format": "report_format", "report_length": "report_length", "system_prompt": "system_prompt",
     }
     ctx: dict = {}
     for key, value in opts.items():
@@ -371,6 +372,13 @@ def research(
     max_tokens: Optional[int] = typer.Option(None, help="Stop research after this many tokens."),
     max_cost: Optional[float] = typer.Option(None, help="Stop research at this estimated cost in USD."),
     test_mode: bool = typer.Option(False, "--test-mode", help="Small limits for a cheap trial run."),
+    report_format: Optional[str] = typer.Option(
+        None, "--format", help="Report format: detailed (default), concise or bullet_points."),
+    report_length: Optional[int] = typer.Option(
+        None, "--length", help="Target length of the report in words (citations not counted)."),
+    system_prompt: Optional[str] = typer.Option(
+        None, "--system-prompt", help="Your own instructions for the report writer (at most 4,000 characters; "
+                                      "the citation rules still apply)."),
     pdf: bool = typer.Option(True, "--pdf/--no-pdf", help="Write the PDF."),
     db: Optional[str] = DbOpt,
 ) -> None:
@@ -384,6 +392,8 @@ def research(
         raise UserError(f"--searxng-time-range must be day, week, month, year or none, not {searxng_time_range!r}")
     if searxng_safesearch is not None and searxng_safesearch not in (0, 1, 2):
         raise UserError(f"--searxng-safesearch must be 0, 1 or 2, not {searxng_safesearch}")
+    if report_format is not None and report_format.lower() not in ("detailed", "concise", "bullet_points"):
+        raise UserError(f"--format must be detailed, concise or bullet_points, not {report_format!r}")
     if corpus is not None and not corpus.exists():
         raise UserError(f"corpus {corpus} does not exist")
     context = _context_from_options(search=search.lower() if search else None, corpus=corpus,
@@ -396,7 +406,9 @@ def research(
                                     web_search_model=web_search_model,
                                     model=model, base_url=base_url,
                                     api_key_env=api_key_env, out=out_dir, yes=yes, approve_brief=approve_brief, review_report=review_report,
-                                    max_tokens=max_tokens, max_cost=max_cost, test_mode=test_mode, pdf=pdf)
+                                    max_tokens=max_tokens, max_cost=max_cost, test_mode=test_mode, pdf=pdf,
+                                    report_format=report_format.lower() if report_format else None,
+                                    report_length=report_length, system_prompt=system_prompt)
     if corpus is not None and search is None:
         context["search_api"] = "local"
     if searxng_url is not None and search is None and corpus is None:
