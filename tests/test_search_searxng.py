@@ -294,3 +294,28 @@ def test_a_shared_server_keeps_its_own_searxng_instance():
                                  above_ceiling="refuse")
     assert same.searxng_url == "http://searxng.internal:8080"
     assert Configuration.resolve(None, {"searxng_url": "http://localhost:8888"}, environ={}).searxng_url
+
+
+def test_searxng_failing_mid_run_is_recorded_like_any_search_failure(tmp_path, monkeypatch):
+    """The instance answers the preflight's query, then refuses JSON: each search failure is
+    recorded with SearXNG's message (as Tavily failures are), and the run does not invent a report."""
+    monkeypatch.delenv("SEARXNG_URL", raising=False)
+    with searxng_server() as srv:
+        ok = srv.routes["/search"]
+
+        def flaky(h, s):
+            if "preflight" in h.path:
+                return ok(h, s)
+            s.queries.append({k: v[0] for k, v in parse_qs(urlsplit(h.path).query).items()})
+            h.send_text(403, "<html>403 Forbidden</html>", "text/html")
+
+        srv.route("/search", flaky)
+        try:
+            v = run_graph({"search_api": "searxng", "searxng_url": srv.base, "fetch_allow_private": True}, tmp_path)
+        except Exception as e:  # noqa: BLE001 - the run may stop with its error; the state says why
+            v = {"status": "failed", "error": str(e)}
+        queries = [q["q"] for q in srv.queries]
+    assert queries[0] == "deep-research preflight" and len(queries) > 1
+    found = json.dumps(v, default=str)
+    assert v["status"] == "failed" and "no research produced citable findings" in found
+    assert "refused format=json (HTTP 403)" in found and "formats: [html, json]" in found
