@@ -319,3 +319,40 @@ def test_searxng_failing_mid_run_is_recorded_like_any_search_failure(tmp_path, m
     found = json.dumps(v, default=str)
     assert v["status"] == "failed" and "no research produced citable findings" in found
     assert "refused format=json (HTTP 403)" in found and "formats: [html, json]" in found
+
+
+def test_given_pages_reach_a_researcher_that_thinks_before_it_searches(tmp_path):
+    from langchain_core.messages import ToolMessage
+
+    from deep_research.research.sources import source_id_for
+    from tests.support.scenario import TOPIC_EFFICIENCY
+    from tests.support.scripted import Script, calls, tool_call
+
+    def think_then_search(messages):
+        done = [m.name for m in messages if isinstance(m, ToolMessage)]
+        if not done:
+            return calls(tool_call("think_tool", reflection="First decide what to look for."))
+        if "search" not in done:
+            return calls(tool_call("search", query="heat pump efficiency"))
+        return "I have what the given page says."
+
+    script = Script().on("research", f"Research this topic: {TOPIC_EFFICIENCY}", think_then_search, repeat=True)
+    script.rules += full_script(wrong_quote=False).rules
+    with searxng_server() as srv:
+        url = srv.url("/pages/heat-pump-basics.html")
+        deps = Deps(model_factory=scripted_factory(script), search_factory=default_search_factory)
+        graph = make_graph(deps, checkpointer=InMemorySaver(), store=InMemoryStore())
+        config = {"configurable": {"thread_id": "think-first"}}
+
+        async def go():
+            async for _ in graph.astream({"messages": [HumanMessage(QUESTION)]}, config, context={
+                    "search_api": "none", "research_urls": [url], "fetch_allow_private": True,
+                    "output_dir": str(tmp_path / "reports"), "write_pdf": False},
+                    stream_mode="updates", subgraphs=True):
+                pass
+            return (await graph.aget_state(config)).values
+
+        v = asyncio.run(go())
+    assert v["status"] == "completed", v.get("errors")
+    efficiency = [n for n in v["notes"] if n["topic"] == TOPIC_EFFICIENCY]
+    assert efficiency and f'<ref id="{source_id_for(url)}"' in efficiency[0]["findings"]
