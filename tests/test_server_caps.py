@@ -52,6 +52,8 @@ LIMITS: dict[str, tuple] = {
     "plateau_min_new_sentences": (2, 10, 1),
     "supervisor_messages_to_keep": (6, 40, 4),
     "compression_messages_to_keep": (4, 40, 2),
+    "fetch_timeout_s": (10.0, 600.0, 5.0),
+    "fetch_max_bytes": (1_000_000, 100_000_000, 20_000),
     **{f"{r}_model_max_tokens": (1_000, 10**6, 500) for r in ROLES},
 }
 

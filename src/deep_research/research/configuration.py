@@ -56,6 +56,7 @@ CEILINGS = (
     "max_page_chars", "summarize_after_tokens", "query_dedupe_threshold", "page_relevance_chars",
     "request_timeout_s", "max_judge_calls", "structured_output_retries", "report_length",
     "min_coverage", "plateau_min_new_sentences", "supervisor_messages_to_keep", "compression_messages_to_keep",
+    "fetch_timeout_s", "fetch_max_bytes",
     *(f"{r}_model_max_tokens" for r in ROLES),
 )
 
@@ -63,6 +64,8 @@ CEILINGS = (
 class SearchAPI(StrEnum):
     TAVILY = "tavily"
     LOCAL = "local"
+    SEARXNG = "searxng"
+    OPENAI_WEB = "openai_web"
     NONE = "none"
 
 
@@ -144,6 +147,44 @@ class Configuration(BaseModel):
         None, json_schema_extra=_ui("text", "Folder of documents (or its index) for search_api=local."))
     corpus_base_url: str | None = Field(
         None, json_schema_extra=_ui("text", "Base URL where the corpus documents are published (else file:// links)."))
+    searxng_url: str | None = Field(
+        None, json_schema_extra=_ui("text", "SearXNG instance for search_api=searxng, e.g. http://localhost:8888 "
+                                    "(default: env SEARXNG_URL). Its settings.yml must list json in search.formats."))
+    searxng_engines: list[str] | None = Field(
+        None, json_schema_extra=_ui("text", "SearXNG engines to query (list or comma-separated, e.g. "
+                                    "\"duckduckgo,wikipedia\"); default: the instance's."))
+    searxng_categories: list[str] | None = Field(
+        None, json_schema_extra=_ui("text", "SearXNG categories (list or comma-separated, e.g. \"general,science\"); "
+                                    "default: the instance's."))
+    searxng_time_range: Literal["day", "week", "month", "year"] | None = Field(
+        None, json_schema_extra=_ui("select", "Only SearXNG results from the last day, week, month or year "
+                                    "(none: any time).", options=[{"label": v, "value": v} for v in
+                                                                  ("day", "week", "month", "year")]))
+    searxng_safesearch: Literal[0, 1, 2] | None = Field(
+        None, json_schema_extra=_ui("select", "SearXNG safe search: 0 off, 1 moderate, 2 strict (default: the "
+                                    "instance's).", options=[{"label": str(v), "value": v} for v in (0, 1, 2)]))
+    searxng_language: str | None = Field(
+        None, json_schema_extra=_ui("text", "SearXNG search language, e.g. en or de-CH (default: the instance's)."))
+    research_urls: list[str] = Field(
+        default_factory=list, json_schema_extra=_ui(
+            "text", "Pages (http/https URLs) fetched at the start and given to every researcher as sources, in "
+                    "addition to search; with search_api=none only these pages are used."))
+    fetch_allow_private: bool = Field(
+        False, json_schema_extra=_ui("boolean", "Let the page fetcher reach loopback, private and link-local "
+                                     "addresses (an intranet, a local server). Cloud metadata addresses stay refused."))
+    fetch_respect_robots: bool = Field(
+        True, json_schema_extra=_ui("boolean", "Honour robots.txt when fetching pages. It is read once per site with a "
+                                    "10 s timeout; when it cannot be read the site counts as allowing everything."))
+    fetch_timeout_s: float = Field(
+        30.0, gt=0, le=600, json_schema_extra=_ui("number", "The most one page fetch may take (seconds), redirects, "
+                                                  "retries and robots.txt included."))
+    web_search_model: str = Field(
+        "gpt-4.1-mini", json_schema_extra=_ui(
+            "text", "Model for search_api=openai_web (the Responses API web_search tool, on the research model's "
+                    "endpoint and key); the pages it cites are fetched and become the sources."))
+    fetch_max_bytes: int = Field(
+        5_000_000, ge=10_000, le=100_000_000, json_schema_extra=_ui(
+            "number", "Bytes of a fetched page read at most: longer HTML or text is cut there, a longer PDF refused."))
     max_search_results: int = Field(
         5, ge=1, le=20, json_schema_extra=_ui("number", "Results per search call.", min=1, max=20))
     max_page_chars: int = Field(
@@ -340,6 +381,43 @@ class Configuration(BaseModel):
     def _lower(cls, v: Any) -> Any:
         return v.lower() if isinstance(v, str) else v
 
+    @field_validator("searxng_engines", "searxng_categories", mode="before")
+    @classmethod
+    def _comma_list(cls, v: Any) -> Any:
+        if isinstance(v, str):
+            items = [x.strip() for x in v.split(",") if x.strip()]
+            return items or None
+        return v
+
+    @field_validator("research_urls", mode="before")
+    @classmethod
+    def _url_list(cls, v: Any) -> Any:
+        if v is None:
+            return []
+        if isinstance(v, str):  # the environment: URLs separated by spaces or new lines
+            return v.split()
+        return v
+
+    @field_validator("searxng_time_range", mode="before")
+    @classmethod
+    def _time_range(cls, v: Any) -> Any:
+        if isinstance(v, str):
+            v = v.strip().lower()
+            return None if v in ("", "none", "any") else v
+        return v
+
+    @field_validator("searxng_safesearch", mode="before")
+    @classmethod
+    def _safesearch(cls, v: Any) -> Any:
+        if isinstance(v, str) and v.strip().isdigit():
+            return int(v.strip())
+        return v
+
+    @property
+    def without_sources(self) -> bool:
+        """Nothing to cite: no search (search_api none) and no pages given (research_urls)."""
+        return self.search_api.value == "none" and not self.research_urls
+
     # ----------------------------------------------------------------------------------
     def model_spec(self, role: str) -> dict:
         """provider, model name, limits and endpoint for one role."""
@@ -476,6 +554,15 @@ class Configuration(BaseModel):
         if clamped:
             cfg = cfg.model_copy(update={c["setting"]: c["ceiling"] for c in clamped})
             cfg._clamped = clamped
+        if above_ceiling == "refuse" and run.get("searxng_url") and run["searxng_url"] != (
+                server.searxng_url or env.get("SEARXNG_URL")):
+            # The server would send requests wherever a run points it.
+            raise UserError("searxng_url cannot be set by a run on this server; its environment sets the instance "
+                            f"({_env_name('searxng_url')} or SEARXNG_URL)")
+        if above_ceiling == "refuse" and run.get("fetch_allow_private") and not server.fetch_allow_private:
+            # On a shared server a run must not turn the page fetcher towards the server's own network.
+            raise UserError("fetch_allow_private cannot be set by a run on this server; the server's environment "
+                            f"allows it ({_env_name('fetch_allow_private')}=true)")
         if "max_cost_usd" in base and "model_prices" in run and cfg.model_prices != server.model_prices:
             raise UserError(f"model_prices cannot be set per run while {_env_name('max_cost_usd')} caps the cost; "
                             f"prices come from {_env_name('model_prices')}")

@@ -212,7 +212,12 @@ class ResearcherNodes:
             run_now, refused = [], calls
         # pages this researcher has been shown (earlier steps, or a parallel call of this step)
         shown = set(state.get("found_sources") or {}) if ctx.cfg.page_cache else None
-        outcomes = await asyncio.gather(*(self._run_tool(ctx, state, c, shown) for c in run_now))
+        # The pages the user named join the unit's first search (summaries are cached per page
+        # and thread, so units after the first do not pay for them again).
+        searched = any(isinstance(m, ToolMessage) and m.name == SEARCH for m in state["researcher_messages"])
+        first = None if searched else next((i for i, c in enumerate(run_now) if c.get("name") == SEARCH), None)
+        outcomes = await asyncio.gather(*(self._run_tool(ctx, state, c, shown, with_given=i == first)
+                                          for i, c in enumerate(run_now)))
         for call, (text, extra) in zip(run_now, outcomes):
             results.append(ToolMessage(text, tool_call_id=call["id"], name=call["name"]))
             for key, value in extra.items():
@@ -235,7 +240,7 @@ class ResearcherNodes:
             "sources": update["found_sources"]})
 
     async def _run_tool(self, ctx: NodeContext, state: ResearcherState, call: dict,
-                        shown: set[str] | None = None) -> tuple[str, dict]:
+                        shown: set[str] | None = None, with_given: bool = False) -> tuple[str, dict]:
         name, args = call.get("name"), call.get("args")
         args = args if isinstance(args, dict) else {}
         if call.get("invalid_name") is not None or (name == "invalid" and "error" in call):
@@ -250,7 +255,7 @@ class ResearcherNodes:
             if not query:
                 ctx.meter.usage.repairs += 1
                 return "Not run: the search tool needs a non-empty query.", {}
-            return await self._search(ctx, query, state.get("topic", ""), shown)
+            return await self._search(ctx, query, state.get("topic", ""), shown, with_given=with_given)
         extra_tools, _ = await _mcp_tools(ctx)
         tool = next((t for t in extra_tools if t.name == name), None)
         if tool is not None:
@@ -265,31 +270,41 @@ class ResearcherNodes:
         return f"Unknown tool {name!r}; available: {names}.", {}
 
     async def _search(self, ctx: NodeContext, query: str, topic: str = "",
-                      shown: set[str] | None = None) -> tuple[str, dict]:
+                      shown: set[str] | None = None, with_given: bool = False) -> tuple[str, dict]:
         ctx.progress(event="search", query=query[:80])
+        given = await _given_results(ctx) if with_given else []
+        extra: dict[str, Any] = {"found_sources": {}, "excerpts": [], "degradations": []}
         try:
             results, earlier = await self._search_once(ctx, query, topic)
         except Exception as e:  # noqa: BLE001 - the researcher is told and the failure recorded
             msg = f"search failed: {describe(e)}"
-            return f"Search failed ({describe(e)[:200]}). Try a different query or stop.", {
-                "degradations": [error_record("researcher", msg, query=query, topic=topic)]}
-        extra: dict[str, Any] = {"found_sources": {}, "excerpts": [], "degradations": []}
+            if not given:
+                return f"Search failed ({describe(e)[:200]}). Try a different query or stop.", {
+                    "degradations": [error_record("researcher", msg, query=query, topic=topic)]}
+            extra["degradations"].append(error_record("researcher", msg, query=query, topic=topic))
+            results, earlier = [], None
         intro = ""
         if earlier is not None:
             ctx.progress(event="query_repeated", query=query[:80], earlier=str(earlier.get("query", ""))[:80])
             intro = repeat_notice(earlier, query, topic)
+        seen = {r.url for r in given}
+        results = [*given, *(r for r in results if r.url not in seen)]
         usable: list[tuple[SearchResult, Source]] = []
+        not_read: list[str] = []
         for r in results:
             source = Source(source_id_for(r.url), r.url, r.content or "", r.title, r.format)
             # a page without text (nothing retrieved, or markup only) has nothing to cite
             if not (r.content or "").strip() or not source.page.text.strip():
-                extra["degradations"].append(error_record("researcher", "page with empty content skipped",
-                                                          url=r.url, query=query))
+                why = f"page skipped: {r.skipped}" if r.skipped else "page with empty content skipped"
+                extra["degradations"].append(error_record("researcher", why, url=r.url, query=query))
+                not_read.append(f"- {r.url}: {r.skipped or 'no text'}")
                 continue
             usable.append((r, source))
+        skipped_note = ("\n\nPages that could not be read (not citable):\n" + "\n".join(not_read[:10])
+                        if not_read else "")
         if not usable:
             skipped = f" ({len(results)} page(s) had no text)" if results else ""
-            return "\n".join(x for x in (intro, f"No usable results for {query!r}{skipped}.") if x), extra
+            return "\n".join(x for x in (intro, f"No usable results for {query!r}{skipped}.{skipped_note}") if x), extra
         sem = asyncio.Semaphore(SUMMARY_CONCURRENCY)
 
         async def one(r: SearchResult, source: Source) -> str:
@@ -309,7 +324,7 @@ class ResearcherNodes:
 
         blocks = await asyncio.gather(*(one(r, source) for r, source in usable))
         ctx.progress(event="sources", count=len(extra["found_sources"]))
-        return "\n\n".join([intro, *blocks] if intro else blocks), extra
+        return "\n\n".join([intro, *blocks] if intro else blocks) + skipped_note, extra
 
     async def _search_once(self, ctx: NodeContext, query: str, topic: str) -> tuple[list[SearchResult], dict | None]:
         """The search's results, and the earlier search it repeats (None: searched now).
@@ -490,6 +505,20 @@ async def _fold_reasoning(ctx: NodeContext, reasoning: list[str], keep: int) -> 
                       "were left out of compression")
     ctx.progress(event="reasoning_summarized", folded=len(older), kept=len(kept))
     return [f"Summary of the researcher's earlier reasoning: {summary}", *kept], None
+
+
+async def _given_results(ctx: NodeContext) -> list[SearchResult]:
+    """The pages the user named (research_urls) as search results; one that cannot be
+    fetched is an empty result saying why (reported as skipped, never cited)."""
+    from ..search.fetch import FetchError
+
+    out = []
+    for page in await ctx.given_pages():
+        if isinstance(page, FetchError):
+            out.append(SearchResult(page.url, page.url, "", None, skipped=f"{page.reason}: {page.detail}"))
+        else:
+            out.append(page.as_result())
+    return out
 
 
 async def _mcp_tools(ctx: NodeContext) -> tuple[list, str | None]:

@@ -276,7 +276,7 @@ class ScopingNodes:
         so_far = merge_usage(state.get("usage"), ctx.usage_update().get("usage"))
         update = {**update, **ctx.usage_update(), "draft_report": draft,
                   "tokens_before": total_tokens(so_far), "cost_before": total_cost(so_far)}
-        if ctx.cfg.search_api.value == "none":  # nothing to search: no researchers are sent out
+        if ctx.cfg.without_sources:  # nothing to search or read: no researchers are sent out
             ctx.progress(stage="research skipped", reason="search_api is none")
             return Command(goto="final_report_generation", update=update)
         return Command(goto="research_supervisor", update=update)

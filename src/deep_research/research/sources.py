@@ -34,6 +34,10 @@ class SourceMeta:
     retrieved_at: str
     chars: int
     query: str = ""
+    # The page's own metadata, when a fetched page states them (for credibility and citation styles).
+    published: str | None = None
+    author: str | None = None
+    site_name: str | None = None
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -111,6 +115,9 @@ class PageStore:
             retrieved_at=dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
             chars=len(result.content),
             query=query,
+            published=result.published,
+            author=result.author,
+            site_name=result.site_name,
         )
 
     async def load_sources(self, metas: dict[str, dict]) -> tuple[list[Source], list[str]]:
