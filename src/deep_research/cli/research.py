@@ -38,10 +38,12 @@ def _context_from_options(**opts) -> dict:
         "search": "search_api", "corpus": "corpus_path", "corpus_base_url": "corpus_base_url",
         "out": "output_dir", "base_url": "model_base_url", "api_key_env": "model_api_key_env",
         "max_tokens": "max_total_tokens", "max_cost": "max_cost_usd",
+        "trusted_domain": "trusted_domains", "low_trust_domain": "low_trust_domains",
+        "min_credibility": "min_source_credibility",
     }
     ctx: dict = {}
     for key, value in opts.items():
-        if value is None or value is False and key not in ("pdf",):
+        if value is None or value is False and key not in ("pdf",) or value == []:
             continue
         if key == "model":
             ctx["model"] = value  # every role (a run's general setting beats a role's from the environment)
@@ -59,7 +61,8 @@ def _context_from_options(**opts) -> dict:
         elif key in ("corpus",) and value:
             ctx["corpus_path"] = str(Path(value).expanduser().resolve())
         elif key in mapping:
-            ctx[mapping[key]] = str(value) if isinstance(value, Path) else value
+            ctx[mapping[key]] = str(value) if isinstance(value, Path) else list(value) if isinstance(
+                value, tuple) else value
     return ctx
 
 
@@ -332,6 +335,13 @@ def research(
     model: Optional[str] = typer.Option(None, help="provider:model for every role, e.g. openai:gpt-4.1."),
     base_url: Optional[str] = typer.Option(None, help="OpenAI-compatible server, e.g. http://localhost:11434/v1."),
     api_key_env: Optional[str] = typer.Option(None, help="Environment variable holding that server's API key."),
+    trusted_domain: Optional[list[str]] = typer.Option(
+        None, "--trusted-domain", help="A domain whose pages are credible (with its subdomains); repeatable."),
+    low_trust_domain: Optional[list[str]] = typer.Option(
+        None, "--low-trust-domain", help="A domain whose pages are of low credibility; repeatable."),
+    min_credibility: Optional[float] = typer.Option(
+        None, "--min-credibility", min=0.0, max=1.0,
+        help="Leave out search results whose source credibility (0-1) is below this."),
     out_dir: Optional[Path] = typer.Option(None, "--out", help="Where run folders are written (default docs/reports)."),
     yes: bool = typer.Option(False, "--yes", "-y", help="Do not ask clarifying questions."),
     approve_brief: bool = typer.Option(False, "--approve-brief", help="Ask for approval of the research brief."),
@@ -353,7 +363,8 @@ def research(
         raise UserError(f"corpus {corpus} does not exist")
     context = _context_from_options(search=search.lower() if search else None, corpus=corpus,
                                     corpus_base_url=corpus_base_url, model=model, base_url=base_url,
-                                    api_key_env=api_key_env, out=out_dir, yes=yes, approve_brief=approve_brief, review_report=review_report,
+                                    api_key_env=api_key_env, trusted_domain=trusted_domain,
+                                    low_trust_domain=low_trust_domain, min_credibility=min_credibility, out=out_dir, yes=yes, approve_brief=approve_brief, review_report=review_report,
                                     max_tokens=max_tokens, max_cost=max_cost, test_mode=test_mode, pdf=pdf)
     if corpus is not None and search is None:
         context["search_api"] = "local"

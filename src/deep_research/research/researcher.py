@@ -24,6 +24,7 @@ from ..citations.model import Source, Verdict
 from ..citations.verify import SourceIndex
 from ..errors import UserError
 from ..search.base import SearchResult
+from ..search.credibility import Credibility, CredibilityPolicy, rank, score_source
 from . import mcp, prompts
 from .common import Deps, NodeContext
 from .failure import guarded
@@ -58,6 +59,8 @@ def _raw_excerpt(source: Source, query: str, limit: int = 6) -> tuple[str, list[
 
 def _source_block(meta: SourceMeta, summary: str, sentences: list[tuple[str, str]], note: str = "") -> str:
     lines = [f'<source id="{meta.id}" title="{meta.title}" url="{meta.url}">']
+    if meta.credibility:
+        lines.append(Credibility(meta.credibility["score"], tuple(meta.credibility.get("reasons") or ())).describe())
     if note:
         lines.append(f"({note})")
     lines.append(f"Summary: {summary.strip()}")
@@ -68,6 +71,31 @@ def _source_block(meta: SourceMeta, summary: str, sentences: list[tuple[str, str
         lines.append("No citable sentences were found on this page.")
     lines.append("</source>")
     return "\n".join(lines)
+
+
+def result_metadata(r: SearchResult) -> dict:
+    """What is known about a result's page (published date, author, site name): its
+    ``metadata`` and any such attributes a backend or fetcher set. Never required."""
+    meta = dict(getattr(r, "metadata", None) or {})
+    for key in ("published", "published_date", "author", "site_name"):
+        value = getattr(r, key, None)
+        if value and key not in meta:
+            meta[key] = value
+    return meta
+
+
+def _by_credibility(ctx: NodeContext, usable: list[tuple[SearchResult, Source]]):
+    """The results ranked by search position and credibility (search.credibility.rank),
+    those below min_source_credibility apart: (kept, {url: Credibility}, [(result, Credibility)])."""
+    cfg = ctx.cfg
+    policy = CredibilityPolicy.make(cfg.trusted_domains, cfg.low_trust_domains,
+                                    local_score=cfg.local_source_credibility, today=ctx.deps.today())
+    local = cfg.search_api.value == "local"
+    scores = {r.url: score_source(r.url, result_metadata(r), policy, local=local) for r, _ in usable}
+    ranked = rank(usable, [scores[r.url].score for r, _ in usable])
+    kept = [(r, s) for r, s in ranked if scores[r.url].score >= cfg.min_source_credibility]
+    dropped = [(r, scores[r.url]) for r, _ in ranked if scores[r.url].score < cfg.min_source_credibility]
+    return kept, scores, dropped
 
 
 def _over_share(state: ResearcherState) -> str | None:
@@ -258,11 +286,24 @@ class ResearcherNodes:
         if not usable:
             skipped = f" ({len(results)} page(s) had no text)" if results else ""
             return f"No usable results for {query!r}{skipped}.", extra
+        usable, scores, dropped = _by_credibility(ctx, usable)
+        left_out = ""
+        if dropped:
+            minimum = ctx.cfg.min_source_credibility
+            listed = "; ".join(f"{r.url} ({c.describe()})" for r, c in dropped[:5])
+            left_out = (f"{len(dropped)} result(s) below the minimum source credibility {minimum:.2f} were left "
+                        f"out: {listed}" + (" ..." if len(dropped) > 5 else "") + ".")
+            extra["degradations"].append(error_record(
+                "researcher", f"{len(dropped)} search result(s) below min_source_credibility {minimum:.2f} left out",
+                query=query, topic=topic, urls=[r.url for r, _ in dropped]))
+            ctx.progress(event="sources_dropped", count=len(dropped), minimum=minimum)
+        if not usable:
+            return f"No usable results for {query!r}: {left_out} Try a query that finds other sites.", extra
         sem = asyncio.Semaphore(SUMMARY_CONCURRENCY)
 
         async def one(r: SearchResult, source: Source) -> str:
             async with sem:
-                meta = await ctx.pages.record(r, query)
+                meta = await ctx.pages.record(r, query, scores[r.url].as_dict())
                 extra["found_sources"][meta.id] = meta.as_dict()
                 block, note = await self._summarise_page(ctx, meta, source, query)
                 if note:
@@ -272,7 +313,7 @@ class ResearcherNodes:
 
         blocks = await asyncio.gather(*(one(r, source) for r, source in usable))
         ctx.progress(event="sources", count=len(extra["found_sources"]))
-        return "\n\n".join(blocks), extra
+        return "\n\n".join([*blocks, *([left_out] if left_out else [])]), extra
 
     async def _summarise_page(self, ctx: NodeContext, meta: SourceMeta, source: Source,
                               query: str) -> tuple[str, str | None]:

@@ -34,6 +34,8 @@ class SourceMeta:
     retrieved_at: str
     chars: int
     query: str = ""
+    # {"score": 0..1, "reasons": [...]} from search.credibility; None for pages found before it
+    credibility: dict | None = None
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -96,7 +98,7 @@ class PageStore:
         await self.store.aput(self._summaries(thread), h,
                               {"summary": summary, "sentences": [list(x) for x in sentences]}, index=False)
 
-    async def record(self, result: SearchResult, query: str = "") -> SourceMeta:
+    async def record(self, result: SearchResult, query: str = "", credibility: dict | None = None) -> SourceMeta:
         h = await self.put(result.content)
         return SourceMeta(
             id=source_id_for(result.url),
@@ -107,6 +109,7 @@ class PageStore:
             retrieved_at=dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
             chars=len(result.content),
             query=query,
+            credibility=credibility,
         )
 
     async def load_sources(self, metas: dict[str, dict]) -> tuple[list[Source], list[str]]:
@@ -117,7 +120,8 @@ class PageStore:
             if content is None:
                 missing.append(sid)
                 continue
-            out.append(Source(sid, meta["url"], content, meta.get("title") or "", meta.get("format")))
+            out.append(Source(sid, meta["url"], content, meta.get("title") or "", meta.get("format"),
+                              credibility=meta.get("credibility")))
         return out, missing
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
 
@@ -29,6 +29,9 @@ class SearchResult:
     # True when ``content`` is only the search engine's excerpt, not the full page: a
     # citation checked against it is checked against the excerpt only.
     partial: bool = False
+    # What the page or the search engine says about the page, when known: ``published``
+    # (or Tavily's ``published_date``), ``author``, ``site_name``. Optional, never required.
+    metadata: dict = field(default_factory=dict)
 
 
 @runtime_checkable
