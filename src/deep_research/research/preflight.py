@@ -1,7 +1,8 @@
 """Preflight: the setup checked before the first model call, so a mistake costs nothing.
 
 Checked: every role's model can be built (provider known, its package installed, its
-credentials present), the search backend is usable (Tavily key present; a local corpus
+credentials present; a provider that is an optional extra names the command that installs
+it, e.g. ``uv sync --extra anthropic``), the structured-output mode suits the providers, the search backend is usable (Tavily key present; a local corpus
 exists, is indexed and holds documents), and the MCP setting is well formed with its
 header variables set. Building a model client or opening a corpus makes no model call.
 
@@ -20,7 +21,7 @@ from ..search import CorpusError, SearchConfigError
 from . import mcp
 from .common import Deps
 from .configuration import ROLES, Configuration
-from .models import ModelSetupError
+from .models import OPENAI_PROVIDERS, ModelSetupError, provider_name
 
 
 async def _model_problems(cfg: Configuration, deps: Deps) -> list[str]:
@@ -83,8 +84,22 @@ def _mcp_problems(cfg: Configuration) -> list[str]:
     return []
 
 
+def _structured_output_problems(cfg: Configuration) -> list[str]:
+    """``json_mode`` asks with OpenAI's response_format, which other providers reject."""
+    if cfg.structured_output != "json_mode":
+        return []
+    others = {f"{r}_model": ":".join(cfg.model_id(r)) for r in ROLES
+              if provider_name(cfg.model_id(r)[0]) not in OPENAI_PROVIDERS}
+    if not others:
+        return []
+    return [f"structured_output = json_mode works only with OpenAI-compatible models (openai:, azure_openai:), not "
+            + ", ".join(f"{k} = {v}" for k, v in others.items())
+            + "; use auto, tools, json_schema or prompt"]
+
+
 async def problems(cfg: Configuration, deps: Deps) -> list[str]:
-    return [*await _model_problems(cfg, deps), *await _search_problems(cfg, deps), *_mcp_problems(cfg)]
+    return [*await _model_problems(cfg, deps), *_structured_output_problems(cfg), *await _search_problems(cfg, deps),
+            *_mcp_problems(cfg)]
 
 
 async def preflight(cfg: Configuration, deps: Deps) -> None:
