@@ -168,6 +168,9 @@ async def _drive(handle, graph, payload, progress, *, approve: dict | None, answ
 def _warn_clamped(cfg) -> None:
     for c in cfg.clamped:
         _warn(c["message"])
+    note = cfg.unpriced_note()
+    if note:
+        _warn(note)
 
 
 def _print_result(values: dict, thread_id: str) -> int:

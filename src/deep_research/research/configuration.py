@@ -365,6 +365,20 @@ class Configuration(BaseModel):
         prices = [p for p in (self.price(r) for r in ROLES) if p]
         return (max(p[0] for p in prices), max(p[1] for p in prices)) if prices else None
 
+    def unpriced_note(self) -> str | None:
+        """When some of the run's models have a price and others not (no cost cap refuses
+        that), the cost shown would silently leave the unpriced calls out: this says so."""
+        roles_of: dict[str, list[str]] = {}
+        for role in ROLES:
+            roles_of.setdefault(":".join(self.model_id(role)), []).append(role)
+        unpriced = {m: r for m, r in roles_of.items() if price_of(m.partition(":")[2], self.model_prices) is None}
+        if not unpriced or len(unpriced) == len(roles_of):
+            return None
+        names = ", ".join(f"{m} ({', '.join(r + '_model' for r in roles)})" for m, roles in unpriced.items())
+        its = "its" if len(unpriced) == 1 else "their"
+        return (f"no price is known for {names}: the cost shown leaves {its} calls out; give {its} price with "
+                f"model_prices to count {'it' if len(unpriced) == 1 else 'them'}")
+
     def limited(self) -> "Configuration":
         """The test_mode preset applied (small limits), or self."""
         if not self.test_mode:

@@ -116,10 +116,15 @@ def missing_package_message(spec: dict) -> str | None:
     pkg = EXTRA_PROVIDERS.get(provider)
     if pkg is None:
         return None
-    try:
-        found = importlib.util.find_spec(pkg.module) is not None
-    except (ImportError, ValueError):
-        found = False
+    import sys
+
+    if pkg.module in sys.modules:  # imported already (None: known to be missing)
+        found = sys.modules[pkg.module] is not None
+    else:
+        try:
+            found = importlib.util.find_spec(pkg.module) is not None
+        except (ImportError, ValueError):
+            found = False
     if found:
         return None
     return (f"the model provider {spec['provider']!r} needs the package {pkg.package}, which is not installed; "
