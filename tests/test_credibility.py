@@ -324,3 +324,16 @@ def test_hostile_credibility_text_is_shown_as_text(tmp_path):
     html = (tmp_path / "out" / "report.html").read_text(encoding="utf-8")
     assert "<script>x" not in html and 'href="javascript:' not in html
     assert "[click](javascript:alert(1)) &lt;script&gt;x&lt;/script&gt;" in html
+
+
+def test_a_sources_file_may_carry_the_credibility():
+    from deep_research.inputs import parse_sources
+
+    item = {"id": "a", "url": "https://a.example/", "content": "Text."}
+    loaded = parse_sources([{**item, "credibility": {"score": 0.7, "reasons": ["https"]}}])
+    assert loaded.sources[0].credibility == {"score": 0.7, "reasons": ["https"]}
+    assert parse_sources([item]).sources[0].credibility is None
+    for bad in ({"score": 2}, {"score": "high"}, {"score": 0.5, "reasons": "https"}, [0.5], {"score": True}):
+        with pytest.raises(UserError) as e:
+            parse_sources([{**item, "credibility": bad}])
+        assert "item 1 (id 'a'): \"credibility\" must be" in str(e.value)
