@@ -178,6 +178,27 @@ def test_cli_options_set_the_settings():
     assert result.exit_code == 2
 
 
+def test_the_research_command_passes_the_options_on(monkeypatch):
+    from typer.testing import CliRunner
+
+    import deep_research.cli.research as cli_research
+    from deep_research.cli import app
+
+    seen = []
+
+    async def fake_run(question, context, *args, **kwargs):
+        seen.append(context)
+        return 0
+
+    monkeypatch.setattr(cli_research, "_run_research", fake_run)
+    args = ["research", "q", "--trusted-domain", "energy.gov", "--trusted-domain", "iea.org",
+            "--low-trust-domain", "x.com", "--min-credibility", "0.3", "--search", "none"]
+    assert CliRunner().invoke(app, args).exit_code == 0
+    assert CliRunner().invoke(app, ["research", "q", "--search", "none"]).exit_code == 0
+    assert seen == [{"search_api": "none", "trusted_domains": ["energy.gov", "iea.org"], "low_trust_domains": ["x.com"],
+                     "min_source_credibility": 0.3}, {"search_api": "none"}]
+
+
 def test_tavily_published_date_reaches_the_result():
     class Client:
         async def search(self, query, **kw):

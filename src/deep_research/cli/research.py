@@ -43,7 +43,7 @@ def _context_from_options(**opts) -> dict:
     }
     ctx: dict = {}
     for key, value in opts.items():
-        if value is None or value is False and key not in ("pdf",) or value == []:
+        if value is None or value is False and key not in ("pdf",) or isinstance(value, (list, tuple)) and not value:
             continue
         if key == "model":
             ctx["model"] = value  # every role (a run's general setting beats a role's from the environment)
