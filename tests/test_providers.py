@@ -221,3 +221,20 @@ def test_json_mode_is_refused_for_other_providers(monkeypatch):
     ok = Configuration.resolve(None, {"model": CLAUDE, "search_api": "none", "structured_output": "prompt"},
                                environ={})
     asyncio.run(preflight(ok, Deps()))  # no problem
+
+
+def test_a_partly_priced_run_records_the_note_in_its_state(tmp_path):
+    """Studio shows the state: the note is a degradation of the run, recorded once."""
+    from tests.test_research_units import base_script, drive, start, supervisor_rounds
+    from tests.support.scripted import calls, scripted_factory, tool_call
+
+    script = base_script()
+    supervisor_rounds(script, {1: calls(tool_call("ResearchComplete"))})
+    deps = Deps(model_factory=scripted_factory(script), search_factory=lambda cfg: None)
+    graph = make_graph(deps, checkpointer=InMemorySaver(), store=InMemoryStore())
+    ctx = {"allow_clarification": False, "search_api": "none", "write_pdf": False, "model": "openai:gpt-4.1",
+           "final_report_model": CLAUDE, "output_dir": str(tmp_path / "reports")}
+    values = asyncio.run(drive(graph, start(), ctx)).values
+    assert values["status"] == "completed"
+    notes = [d for d in values.get("degradations") or [] if d.get("kind") == "unpriced"]
+    assert [d["message"] for d in notes] == [Configuration.resolve(None, ctx, environ={}).unpriced_note()]

@@ -177,7 +177,7 @@ def _print_result(values: dict, thread_id: str) -> int:
     usage = values.get("usage") or {}
     out.print(usage_table(usage))
     for d in values.get("degradations") or []:
-        if d.get("kind") != "clamped":  # said when the run started
+        if d.get("kind") not in ("clamped", "unpriced"):  # said when the run started
             _warn(f"{d.get('stage')}: {d.get('message')}")
     status = values.get("status")
     for e in values.get("errors") or []:

@@ -141,6 +141,9 @@ class ScopingNodes:
         seen = {d.get("message") for d in state.get("degradations") or []}
         clamped = [error_record("configuration", c["message"], kind="clamped")
                    for c in ctx.cfg.clamped if c["message"] not in seen]
+        note = ctx.cfg.unpriced_note()  # a cost that leaves some models' calls out, said once
+        if note and note not in seen:
+            clamped.append(error_record("configuration", note, kind="unpriced"))
         if clamped:
             base["degradations"] = clamped
         if state.get("status") in FINISHED and state.get("messages") and \
