@@ -34,7 +34,14 @@ from deep_research.search.credibility import (
 from deep_research.search.tavily import TavilySearch
 from tests.support.scenario import PAGES
 from tests.support.scripted import calls, scripted_factory, tool_call
-from tests.test_research_units import TOPIC_A, base_script, drive, researcher_states, start, supervisor_rounds
+from tests.test_research_units import (
+    TOPIC_A,
+    base_script,
+    drive,
+    researcher_states,
+    start,
+    supervisor_rounds,
+)
 
 TODAY = dt.date(2026, 11, 24)
 

@@ -225,8 +225,8 @@ def test_json_mode_is_refused_for_other_providers(monkeypatch):
 
 def test_a_partly_priced_run_records_the_note_in_its_state(tmp_path):
     """Studio shows the state: the note is a degradation of the run, recorded once."""
-    from tests.test_research_units import base_script, drive, start, supervisor_rounds
     from tests.support.scripted import calls, scripted_factory, tool_call
+    from tests.test_research_units import base_script, drive, start, supervisor_rounds
 
     script = base_script()
     supervisor_rounds(script, {1: calls(tool_call("ResearchComplete"))})

@@ -211,7 +211,7 @@ class CredibilityPolicy:
 
     @classmethod
     def make(cls, trusted: Iterable[str] | None = None, low_trust: Iterable[str] | None = None,
-             **kwargs: Any) -> "CredibilityPolicy":
+             **kwargs: Any) -> CredibilityPolicy:
         """A policy with the user's lists normalised (ValueError names a bad entry)."""
         if not 0 <= kwargs.get("local_score", 0) <= 1:
             raise ValueError("the score of local documents must be between 0 and 1")
@@ -239,7 +239,7 @@ def published_date(metadata: Mapping[str, Any] | None) -> dt.date | None:
 
 def _parse_date(text: str) -> dt.date | None:
     try:
-        return dt.datetime.fromisoformat(text.replace("Z", "+00:00")).date()
+        return dt.datetime.fromisoformat(text).date()  # 3.11 reads a trailing Z too
     except ValueError:
         pass
     m = re.match(r"^(\d{4})-(\d{2})-(\d{2})", text)
