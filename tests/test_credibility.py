@@ -251,8 +251,10 @@ class FakeWeb:
         return list(WEB[:max_results])
 
 
-def run(tmp_path: Path, **settings):
+def run(tmp_path: Path, hook=None, **settings):
     script = base_script()
+    if hook:
+        hook(script)
     supervisor_rounds(script, {1: calls(tool_call("ConductResearch", topic=TOPIC_A)),
                                2: calls(tool_call("ResearchComplete"))})
     web = FakeWeb()
@@ -365,3 +367,27 @@ def test_a_sources_file_may_carry_the_credibility():
         with pytest.raises(UserError) as e:
             parse_sources([{**item, "credibility": bad}])
         assert "item 1 (id 'a'): \"credibility\" must be" in str(e.value)
+
+
+def test_brief_search_context_leaves_out_results_below_the_minimum(tmp_path):
+    from tests.support.scripted import structured
+    from tests.test_research_units import BRIEF, recording
+
+    briefs: list[str] = []
+
+    def record_brief(script):
+        script.on("research", "Turn the conversation into a research brief",
+                  recording(briefs, structured("ResearchQuestion", research_brief=BRIEF)), repeat=True)
+        script.rules.insert(0, script.rules.pop())  # before the script's own brief rule
+
+    # the brief's search asks for 3 results: reddit, made low-trust (0.05), is below 0.1
+    values, _ = run(tmp_path, record_brief, brief_search=True, low_trust_domains=["reddit.com"],
+                    min_source_credibility=0.1)
+    assert values["status"] == "completed" and briefs
+    assert "- Heat pumps in cold climates: " in briefs[0] and "- Reddit: " not in briefs[0]
+    assert any("1 search result(s) below min_source_credibility 0.10 left out of the" in d["message"]
+               for d in values["degradations"])
+    # without a minimum the context keeps it
+    briefs.clear()
+    run(tmp_path / "2", record_brief, brief_search=True, low_trust_domains=["reddit.com"])
+    assert "- Reddit: " in briefs[0]

@@ -84,14 +84,20 @@ def result_metadata(r: SearchResult) -> dict:
     return meta
 
 
-def _by_credibility(ctx: NodeContext, usable: list[tuple[SearchResult, Source]]):
-    """The results ranked by search position and credibility (search.credibility.rank),
-    those below min_source_credibility apart: (kept, {url: Credibility}, [(result, Credibility)])."""
+def credibility_of(ctx: NodeContext, results: list[SearchResult]) -> dict[str, Credibility]:
+    """Each result's credibility under the run's settings, by URL."""
     cfg = ctx.cfg
     policy = CredibilityPolicy.make(cfg.trusted_domains, cfg.low_trust_domains,
                                     local_score=cfg.local_source_credibility, today=ctx.deps.today())
     local = cfg.search_api.value == "local"
-    scores = {r.url: score_source(r.url, result_metadata(r), policy, local=local) for r, _ in usable}
+    return {r.url: score_source(r.url, result_metadata(r), policy, local=local) for r in results}
+
+
+def _by_credibility(ctx: NodeContext, usable: list[tuple[SearchResult, Source]]):
+    """The results ranked by search position and credibility (search.credibility.rank),
+    those below min_source_credibility apart: (kept, {url: Credibility}, [(result, Credibility)])."""
+    cfg = ctx.cfg
+    scores = credibility_of(ctx, [r for r, _ in usable])
     ranked = rank(usable, [scores[r.url].score for r, _ in usable])
     kept = [(r, s) for r, s in ranked if scores[r.url].score >= cfg.min_source_credibility]
     dropped = [(r, scores[r.url]) for r, _ in ranked if scores[r.url].score < cfg.min_source_credibility]

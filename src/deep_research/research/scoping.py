@@ -77,6 +77,15 @@ async def _search_context(ctx: NodeContext, query: str, stage: str, purpose: str
         return "", [error_record(stage, f"no {purpose}: search failed: {describe(e)}")]
     degradations = []
     lines = []
+    if ctx.cfg.min_source_credibility > 0 and results:  # context from sources the user would drop: none
+        from .researcher import credibility_of
+
+        scores = credibility_of(ctx, results)
+        low = [r for r in results if scores[r.url].score < ctx.cfg.min_source_credibility]
+        if low:
+            degradations.append(error_record(stage, f"{len(low)} search result(s) below min_source_credibility "
+                                             f"{ctx.cfg.min_source_credibility:.2f} left out of the {purpose}"))
+            results = [r for r in results if r not in low]
     for r in results:
         text = (r.snippet or r.content or "").strip()
         if text:
