@@ -238,3 +238,21 @@ def test_a_partly_priced_run_records_the_note_in_its_state(tmp_path):
     assert values["status"] == "completed"
     notes = [d for d in values.get("degradations") or [] if d.get("kind") == "unpriced"]
     assert [d["message"] for d in notes] == [Configuration.resolve(None, ctx, environ={}).unpriced_note()]
+
+
+def test_langchain_core_error_classes_of_any_provider_are_classified():
+    """Integrations (Gemini, Anthropic, ...) raise langchain-core's ModelError subclasses:
+    server errors and rate limits are retried, a context overflow shortens the request."""
+    from langchain_core import exceptions as lc
+
+    from deep_research.research.models import is_context_length_error, is_transient
+
+    class GoogleAPIError(lc.ModelAPIError):  # like langchain-google-genai's 5xx error
+        pass
+
+    assert is_transient(GoogleAPIError("503 UNAVAILABLE"))
+    assert is_transient(lc.ModelRateLimitError("429"))
+    assert not is_transient(lc.ModelInvalidRequestError("400 bad request"))
+    assert not is_transient(lc.ModelAuthenticationError("401"))
+    overflow = lc.ContextOverflowError("The input token count exceeds the maximum number of tokens allowed")
+    assert is_context_length_error(overflow) and not is_transient(overflow)

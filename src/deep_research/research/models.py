@@ -248,11 +248,15 @@ def is_context_length_error(e: BaseException) -> bool:
     code = getattr(e, "code", None)
     if code == "context_length_exceeded":
         return True
+    if any(c.__name__ == "ContextOverflowError" for c in type(e).__mro__):  # langchain-core's, any provider
+        return True
     return (_status(e) in (400, 413, None)) and bool(_CONTEXT_RE.search(str(e)))
 
 
 def is_transient(e: BaseException) -> bool:
     if isinstance(e, (asyncio.TimeoutError, TimeoutError, ConnectionError)):
+        return True
+    if getattr(type(e), "is_retryable", None) is True:  # langchain-core's ModelError classes (5xx, 429, ...)
         return True
     # by class name along the hierarchy: provider packages subclass the SDK's errors
     # (langchain-openai raises OpenAIConnectionError, an openai.APIConnectionError)
