@@ -45,6 +45,7 @@ LIMITS: dict[str, tuple] = {
     "request_timeout_s": (30.0, 3600.0, 10.0),
     "max_judge_calls": (2, 50, 1),
     "structured_output_retries": (1, 3, 0),
+    "report_length": (1_000, 5_000, 300),
     **{f"{r}_model_max_tokens": (1_000, 10**6, 500) for r in ROLES},
 }
 

@@ -31,6 +31,16 @@ def publish(
 ) -> None:
     """Check every citation of REPORT against its source, and each claim against its quotes,
     and write the linked report, HTML and PDF."""
+    from contextlib import nullcontext
+
+    from ..publish.pdf import PdfWorker
+
+    with nullcontext() if no_pdf else PdfWorker() as worker:  # imports WeasyPrint while we check
+        _publish(report, sources, out_dir, not no_pdf, title, findings, worker)
+
+
+def _publish(report: Path, sources: Path, out_dir: Path, pdf: bool, title: str | None, findings: bool,
+             worker) -> None:
     from ..citations.refs import parse_refs
     from ..inputs import load_sources, read_text_file
     from ..publish import publish_report
@@ -46,7 +56,8 @@ def publish(
     if unknown:
         shown = ", ".join(repr(u) for u in unknown[:10]) + (" …" if len(unknown) > 10 else "")
         raise UserError(f"the report cites source ids that are not in {sources}: {shown}")
-    result = publish_report(markdown, loaded.sources, out_dir, pdf=not no_pdf, title=title, findings=findings)
+    result = publish_report(markdown, loaded.sources, out_dir, pdf=pdf, title=title, findings=findings,
+                            pdf_worker=worker)
     _print_publish_summary(result)
 
 

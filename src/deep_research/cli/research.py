@@ -38,6 +38,7 @@ def _context_from_options(**opts) -> dict:
         "search": "search_api", "corpus": "corpus_path", "corpus_base_url": "corpus_base_url",
         "out": "output_dir", "base_url": "model_base_url", "api_key_env": "model_api_key_env",
         "max_tokens": "max_total_tokens", "max_cost": "max_cost_usd",
+        "report_format": "report_format", "report_length": "report_length", "system_prompt": "system_prompt",
         "trusted_domain": "trusted_domains", "low_trust_domain": "low_trust_domains",
         "min_credibility": "min_source_credibility",
     }
@@ -353,6 +354,13 @@ def research(
     max_tokens: Optional[int] = typer.Option(None, help="Stop research after this many tokens."),
     max_cost: Optional[float] = typer.Option(None, help="Stop research at this estimated cost in USD."),
     test_mode: bool = typer.Option(False, "--test-mode", help="Small limits for a cheap trial run."),
+    report_format: Optional[str] = typer.Option(
+        None, "--format", help="Report format: detailed (default), concise or bullet_points."),
+    report_length: Optional[int] = typer.Option(
+        None, "--length", help="Target length of the report in words (citations not counted)."),
+    system_prompt: Optional[str] = typer.Option(
+        None, "--system-prompt", help="Your own instructions for the report writer (at most 4,000 characters; "
+                                      "the citation rules still apply)."),
     pdf: bool = typer.Option(True, "--pdf/--no-pdf", help="Write the PDF."),
     db: Optional[str] = DbOpt,
 ) -> None:
@@ -362,13 +370,17 @@ def research(
     q = _validate_question(question)
     if search is not None and search.lower() not in ("tavily", "local", "none"):
         raise UserError(f"--search must be tavily, local or none, not {search!r}")
+    if report_format is not None and report_format.lower() not in ("detailed", "concise", "bullet_points"):
+        raise UserError(f"--format must be detailed, concise or bullet_points, not {report_format!r}")
     if corpus is not None and not corpus.exists():
         raise UserError(f"corpus {corpus} does not exist")
     context = _context_from_options(search=search.lower() if search else None, corpus=corpus,
                                     corpus_base_url=corpus_base_url, model=model, base_url=base_url,
                                     api_key_env=api_key_env, trusted_domain=trusted_domain,
                                     low_trust_domain=low_trust_domain, min_credibility=min_credibility, out=out_dir, yes=yes, approve_brief=approve_brief, review_report=review_report,
-                                    max_tokens=max_tokens, max_cost=max_cost, test_mode=test_mode, pdf=pdf)
+                                    max_tokens=max_tokens, max_cost=max_cost, test_mode=test_mode, pdf=pdf,
+                                    report_format=report_format.lower() if report_format else None,
+                                    report_length=report_length, system_prompt=system_prompt)
     if corpus is not None and search is None:
         context["search_api"] = "local"
     code = asyncio.run(_run_research(q, context, _check_db(db or ".deep-research/state.sqlite"), None,

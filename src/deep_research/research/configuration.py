@@ -52,7 +52,7 @@ CEILINGS = (
     "max_brief_refinement_rounds", "max_concurrent_research_units", "max_researcher_iterations",
     "max_react_tool_calls", "max_search_results", "max_retries",
     "max_page_chars", "summarize_after_tokens", "request_timeout_s", "max_judge_calls",
-    "structured_output_retries",
+    "structured_output_retries", "report_length",
     *(f"{r}_model_max_tokens" for r in ROLES),
 )
 
@@ -277,6 +277,23 @@ class Configuration(BaseModel):
     verified_findings: bool = Field(
         False, json_schema_extra=_ui("boolean", "Put a 'Verified findings' section before the report body, built "
                                      "by code from the claims whose checks all passed."))
+    report_format: Literal["detailed", "concise", "bullet_points"] = Field(
+        "detailed", json_schema_extra=_ui(
+            "select", "Shape of the report: 'detailed' (executive summary, one section per theme of the findings, "
+            "a comparison table where the evidence compares options, limitations, recommendations when the "
+            "question asks for them), 'concise' (short summary, key findings, limitations) or 'bullet_points' "
+            "(headed lists, one cited claim per bullet).",
+            options=[{"label": v, "value": v} for v in ("detailed", "concise", "bullet_points")]))
+    report_length: int | None = Field(
+        None, ge=100, le=20_000, json_schema_extra=_ui(
+            "number", "Target length of the report in words (citations and quotes not counted); empty: the "
+            "format's default (concise: 500, otherwise no target). A report far off the target (under half or "
+            "over 1.5 times) is revised once; if it stays off, the run records it.", min=100, max=20_000))
+    system_prompt: str | None = Field(
+        None, max_length=4000, json_schema_extra=_ui(
+            "text", "Your own instructions for the report writer (tone, audience, emphasis), at most 4,000 "
+            "characters. They come before the project's citation and format rules, which win over them: they "
+            "cannot switch off the citations or their checks."))
 
     # --- output -----------------------------------------------------------------------
     output_dir: str = Field("docs/reports", json_schema_extra=_ui("text", "Where each run's report folder is written."))
