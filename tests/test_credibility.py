@@ -95,6 +95,10 @@ def test_user_lists_match_by_domain_suffix_case_and_idna():
     idna = score_source("https://www.xn--bcher-kva.de/buch", None, p)
     assert idna.reasons[0] == "trusted domain www.bücher.de" and idna.score == pytest.approx(0.90)
     assert score_source("https://shop.bücher.de/", None, p).reasons[0].startswith("trusted domain")
+    # IDNA 2008 as browsers use it: faß.de is its own domain, not fass.de
+    sharp = policy(trusted=["faß.de"])
+    assert score_source("https://www.xn--fa-hia.de/", None, sharp).reasons[0] == "trusted domain www.faß.de"
+    assert not score_source("https://fass.de/", None, sharp).reasons[0].startswith("trusted")
     # a suffix is a whole label: notpython.org is not python.org
     assert not score_source("https://notdocs.python.org.evil.com/", None, p).reasons[0].startswith("trusted")
     low = score_source("https://a.spam.example.net/x", {"author": "x", "published": "2026-11-01"}, p)

@@ -141,16 +141,22 @@ def normalize_domain(entry: str) -> str:
 
 
 def _idna(host: str) -> str:
+    """``host`` in lower-case ASCII: Unicode labels encoded by IDNA 2008 with the UTS #46
+    mapping (as browsers do: ``faß.de`` is ``xn--fa-hia.de``, not ``fass.de``)."""
+    import idna
+
     labels = []
     for label in host.split("."):
         if not label:
             raise ValueError(host)
-        if label.isascii():
-            if not re.fullmatch(r"[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?", label):
-                raise ValueError(host)
-            labels.append(label)
-        else:
-            labels.append(label.encode("idna").decode("ascii"))
+        if not label.isascii():
+            try:
+                label = idna.encode(label, uts46=True).decode("ascii")
+            except idna.IDNAError as e:
+                raise ValueError(f"{host}: {e}") from None
+        if not re.fullmatch(r"[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?", label):
+            raise ValueError(host)
+        labels.append(label)
     return ".".join(labels)
 
 
@@ -176,10 +182,11 @@ def host_of(url: str) -> str | None:
 
 def display_host(host: str) -> str:
     """A host as people write it (IDNA ``xn--`` labels decoded)."""
+    import idna
+
     try:
-        return ".".join(lb.encode("ascii").decode("idna") if lb.startswith("xn--") else lb
-                        for lb in host.split("."))
-    except (UnicodeError, ValueError):
+        return ".".join(idna.decode(lb) if lb.startswith("xn--") else lb for lb in host.split("."))
+    except (idna.IDNAError, UnicodeError, ValueError):
         return host
 
 
