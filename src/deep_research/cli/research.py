@@ -48,11 +48,13 @@ def _context_from_options(**opts) -> dict:
         "fetch_allow_private": "fetch_allow_private", "fetch_timeout": "fetch_timeout_s",
         "fetch_max_bytes": "fetch_max_bytes", "web_search_model": "web_search_model",
         "report_format": "report_format", "report_length": "report_length", "system_prompt": "system_prompt",
+        "trusted_domain": "trusted_domains", "low_trust_domain": "low_trust_domains",
+        "min_credibility": "min_source_credibility",
     }
     ctx: dict = {}
     for key, value in opts.items():
         if value is None or value is False and key not in ("pdf", "fetch_robots", "page_cache", "supervisor_summarize",
-                                                            "compression_summarize") or value == []:
+                                                            "compression_summarize") or isinstance(value, (list, tuple)) and not value:
             continue
         if key == "url":
             ctx["research_urls"] = list(value)
@@ -79,7 +81,8 @@ def _context_from_options(**opts) -> dict:
         elif key in ("corpus",) and value:
             ctx["corpus_path"] = str(Path(value).expanduser().resolve())
         elif key in mapping:
-            ctx[mapping[key]] = str(value) if isinstance(value, Path) else value
+            ctx[mapping[key]] = str(value) if isinstance(value, Path) else list(value) if isinstance(
+                value, tuple) else value
     return ctx
 
 
@@ -185,6 +188,9 @@ async def _drive(handle, graph, payload, progress, *, approve: dict | None, answ
 def _warn_clamped(cfg) -> None:
     for c in cfg.clamped:
         _warn(c["message"])
+    note = cfg.unpriced_note()
+    if note:
+        _warn(note)
 
 
 STOP_REASONS = {"coverage": "the plan's sub-questions were covered (min_coverage)",
@@ -216,7 +222,7 @@ def _print_result(values: dict, thread_id: str) -> int:
     usage = values.get("usage") or {}
     out.print(usage_table(usage))
     for d in values.get("degradations") or []:
-        if d.get("kind") != "clamped":  # said when the run started
+        if d.get("kind") not in ("clamped", "unpriced"):  # said when the run started
             _warn(f"{d.get('stage')}: {d.get('message')}")
     status = values.get("status")
     for e in values.get("errors") or []:
@@ -398,6 +404,13 @@ def research(
     model: Optional[str] = typer.Option(None, help="provider:model for every role, e.g. openai:gpt-4.1."),
     base_url: Optional[str] = typer.Option(None, help="OpenAI-compatible server, e.g. http://localhost:11434/v1."),
     api_key_env: Optional[str] = typer.Option(None, help="Environment variable holding that server's API key."),
+    trusted_domain: Optional[list[str]] = typer.Option(
+        None, "--trusted-domain", help="A domain whose pages are credible (with its subdomains); repeatable."),
+    low_trust_domain: Optional[list[str]] = typer.Option(
+        None, "--low-trust-domain", help="A domain whose pages are of low credibility; repeatable."),
+    min_credibility: Optional[float] = typer.Option(
+        None, "--min-credibility", min=0.0, max=1.0,
+        help="Leave out search results whose source credibility (0-1) is below this."),
     out_dir: Optional[Path] = typer.Option(None, "--out", help="Where run folders are written (default docs/reports)."),
     yes: bool = typer.Option(False, "--yes", "-y", help="Do not ask clarifying questions."),
     approve_brief: bool = typer.Option(False, "--approve-brief", help="Ask for approval of the research brief."),
@@ -464,7 +477,8 @@ def research(
                                     fetch_timeout=fetch_timeout, fetch_max_bytes=fetch_max_bytes,
                                     web_search_model=web_search_model,
                                     model=model, base_url=base_url,
-                                    api_key_env=api_key_env, out=out_dir, yes=yes, approve_brief=approve_brief, review_report=review_report,
+                                    api_key_env=api_key_env, trusted_domain=trusted_domain,
+                                    low_trust_domain=low_trust_domain, min_credibility=min_credibility, out=out_dir, yes=yes, approve_brief=approve_brief, review_report=review_report,
                                     max_tokens=max_tokens, max_cost=max_cost, test_mode=test_mode, pdf=pdf,
                                     page_cache=page_cache, query_dedupe=query_dedupe,
                                     page_relevance_chars=page_relevance_chars,

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import typing
 from enum import StrEnum
 from fnmatch import fnmatchcase
@@ -189,6 +190,22 @@ class Configuration(BaseModel):
         5, ge=1, le=20, json_schema_extra=_ui("number", "Results per search call.", min=1, max=20))
     max_page_chars: int = Field(
         40_000, ge=2_000, json_schema_extra=_ui("number", "Characters of a page shown to the summarisation model."))
+    trusted_domains: list[str] = Field(
+        default_factory=list, json_schema_extra=_ui(
+            "json", "Domains whose pages get a high source credibility, e.g. [\"docs.python.org\", \"nature.com\"] "
+            "(a domain covers its subdomains; env: comma-separated). Overrides the built-in lists."))
+    low_trust_domains: list[str] = Field(
+        default_factory=list, json_schema_extra=_ui(
+            "json", "Domains whose pages get a low source credibility (at most 0.3), e.g. [\"example-blog.com\"] "
+            "(a domain covers its subdomains; env: comma-separated). Overrides the built-in lists."))
+    min_source_credibility: float = Field(
+        0.0, ge=0, le=1, json_schema_extra=_ui(
+            "number", "Search results whose source credibility (0-1: domain lists, official site vs forum, https, "
+            "date, page metadata) is below this are not read; 0 keeps all.", min=0, max=1))
+    local_source_credibility: float = Field(
+        0.9, ge=0, le=1, json_schema_extra=_ui(
+            "number", "Source credibility given to documents of a local corpus (search_api=local): you chose "
+            "them.", min=0, max=1))
     mcp_config: dict | None = Field(
         None, json_schema_extra=_ui("json", "Optional MCP server: {\"url\": ..., \"transport\": \"streamable_http\", "
                                     "\"tools\": [allowed tool names]}. Only listed tools are offered to researchers."))
@@ -376,6 +393,33 @@ class Configuration(BaseModel):
         ``{"setting", "requested", "ceiling", "message"}``."""
         return list(self._clamped)
 
+    @field_validator("trusted_domains", "low_trust_domains", mode="before")
+    @classmethod
+    def _domains(cls, v: Any) -> Any:
+        """A list of domains, or text (a JSON list, or names separated by commas or spaces,
+        as the environment gives it); each entry normalised (lower case, IDNA)."""
+        from ..search.credibility import normalize_domain
+
+        if v is None:
+            return []
+        if isinstance(v, str):
+            text = v.strip()
+            if text.startswith("["):
+                try:
+                    v = json.loads(text)
+                except json.JSONDecodeError as e:
+                    raise ValueError(f"not a JSON list of domains ({e.msg})") from None
+            else:
+                v = [d for d in re.split(r"[\s,]+", text) if d]
+        if not isinstance(v, (list, tuple)):
+            return v  # pydantic reports the wrong type
+        out = []
+        for entry in v:
+            if not isinstance(entry, str):
+                raise ValueError(f"{entry!r} is not a domain name")
+            out.append(normalize_domain(entry))
+        return list(dict.fromkeys(out))
+
     @field_validator("search_api", mode="before")
     @classmethod
     def _lower(cls, v: Any) -> Any:
@@ -458,6 +502,20 @@ class Configuration(BaseModel):
             return None
         prices = [p for p in (self.price(r) for r in ROLES) if p]
         return (max(p[0] for p in prices), max(p[1] for p in prices)) if prices else None
+
+    def unpriced_note(self) -> str | None:
+        """When some of the run's models have a price and others not (no cost cap refuses
+        that), the cost shown would silently leave the unpriced calls out: this says so."""
+        roles_of: dict[str, list[str]] = {}
+        for role in ROLES:
+            roles_of.setdefault(":".join(self.model_id(role)), []).append(role)
+        unpriced = {m: r for m, r in roles_of.items() if price_of(m.partition(":")[2], self.model_prices) is None}
+        if not unpriced or len(unpriced) == len(roles_of):
+            return None
+        names = ", ".join(f"{m} ({', '.join(r + '_model' for r in roles)})" for m, roles in unpriced.items())
+        its = "its" if len(unpriced) == 1 else "their"
+        return (f"no price is known for {names}: the cost shown leaves {its} calls out; give {its} price with "
+                f"model_prices to count {'it' if len(unpriced) == 1 else 'them'}")
 
     def limited(self) -> "Configuration":
         """The test_mode preset applied (small limits), or self."""

@@ -25,6 +25,7 @@ from ..citations.verify import SourceIndex
 from ..errors import UserError
 from ..search.base import SearchResult
 from ..search.relevance import relevant_passages
+from ..search.credibility import Credibility, CredibilityPolicy, rank, score_source
 from . import mcp, prompts
 from .common import Deps, NodeContext
 from .failure import guarded
@@ -60,6 +61,8 @@ def _raw_excerpt(source: Source, query: str, limit: int = 6) -> tuple[str, list[
 
 def _source_block(meta: SourceMeta, summary: str, sentences: list[tuple[str, str]], note: str = "") -> str:
     lines = [f'<source id="{meta.id}" title="{meta.title}" url="{meta.url}">']
+    if meta.credibility:
+        lines.append(Credibility(meta.credibility["score"], tuple(meta.credibility.get("reasons") or ())).describe())
     if note:
         lines.append(f"({note})")
     lines.append(f"Summary: {summary.strip()}")
@@ -90,6 +93,42 @@ def _read_earlier_block(meta: SourceMeta, summary: str, sentences: int, raw: boo
         kept = "no summary could be made, raw excerpt; " + kept
     return (f'<source id="{meta.id}" title="{meta.title}" url="{meta.url}">\n({READ_EARLIER}; {kept})\n'
             f"Summary: {summary.strip()}\n</source>")
+
+
+def result_metadata(r: SearchResult) -> dict:
+    """What is known about a result's page (published date, author, site name): its
+    ``metadata`` and any such attributes a backend or fetcher set. Never required."""
+    meta = dict(getattr(r, "metadata", None) or {})
+    for key in ("published", "published_date", "author", "site_name"):
+        value = getattr(r, key, None)
+        if value and key not in meta:
+            meta[key] = value
+    return meta
+
+
+def credibility_of(ctx: NodeContext, results: list[SearchResult]) -> dict[str, Credibility]:
+    """Each result's credibility under the run's settings, by URL."""
+    cfg = ctx.cfg
+    policy = CredibilityPolicy.make(cfg.trusted_domains, cfg.low_trust_domains,
+                                    local_score=cfg.local_source_credibility, today=ctx.deps.today())
+    local = cfg.search_api.value == "local"
+    return {r.url: score_source(r.url, result_metadata(r), policy, local=local) for r in results}
+
+
+def _by_credibility(ctx: NodeContext, usable: list[tuple[SearchResult, Source]], keep: set[str] = frozenset()):
+    """The results ranked by search position and credibility (search.credibility.rank),
+    those below min_source_credibility apart: (kept, {url: Credibility}, [(result, Credibility)]).
+    Pages the user named (``keep``: research_urls) are never left out."""
+    cfg = ctx.cfg
+    scores = credibility_of(ctx, [r for r, _ in usable])
+    ranked = rank(usable, [scores[r.url].score for r, _ in usable])
+
+    def low(r: SearchResult) -> bool:
+        return scores[r.url].score < cfg.min_source_credibility and r.url not in keep
+
+    kept = [(r, s) for r, s in ranked if not low(r)]
+    dropped = [(r, scores[r.url]) for r, _ in ranked if low(r)]
+    return kept, scores, dropped
 
 
 def _over_share(state: ResearcherState) -> str | None:
@@ -305,11 +344,25 @@ class ResearcherNodes:
         if not usable:
             skipped = f" ({len(results)} page(s) had no text)" if results else ""
             return "\n".join(x for x in (intro, f"No usable results for {query!r}{skipped}.{skipped_note}") if x), extra
+        usable, scores, dropped = _by_credibility(ctx, usable, keep=seen)
+        left_out = ""
+        if dropped:
+            minimum = ctx.cfg.min_source_credibility
+            listed = "; ".join(f"{r.url} ({c.describe()})" for r, c in dropped[:5])
+            left_out = (f"{len(dropped)} result(s) below the minimum source credibility {minimum:.2f} were left "
+                        f"out: {listed}" + (" ..." if len(dropped) > 5 else "") + ".")
+            extra["degradations"].append(error_record(
+                "researcher", f"{len(dropped)} search result(s) below min_source_credibility {minimum:.2f} left out",
+                query=query, topic=topic, urls=[r.url for r, _ in dropped]))
+            ctx.progress(event="sources_dropped", count=len(dropped), minimum=minimum)
+        if not usable:
+            return "\n".join(x for x in (intro, f"No usable results for {query!r}: {left_out} Try a query that finds "
+                                                     "other sites.") if x), extra
         sem = asyncio.Semaphore(SUMMARY_CONCURRENCY)
 
         async def one(r: SearchResult, source: Source) -> str:
             async with sem:
-                meta = await ctx.pages.record(r, query)
+                meta = await ctx.pages.record(r, query, scores[r.url].as_dict())
                 extra["found_sources"][meta.id] = meta.as_dict()
                 if shown is not None and meta.id in shown:  # this researcher has it already
                     ctx.progress(event="page_seen", url=meta.url)
@@ -324,7 +377,7 @@ class ResearcherNodes:
 
         blocks = await asyncio.gather(*(one(r, source) for r, source in usable))
         ctx.progress(event="sources", count=len(extra["found_sources"]))
-        return "\n\n".join([intro, *blocks] if intro else blocks) + skipped_note, extra
+        return "\n\n".join([*([intro] if intro else []), *blocks, *([left_out] if left_out else [])]) + skipped_note, extra
 
     async def _search_once(self, ctx: NodeContext, query: str, topic: str) -> tuple[list[SearchResult], dict | None]:
         """The search's results, and the earlier search it repeats (None: searched now).

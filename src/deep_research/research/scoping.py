@@ -81,6 +81,15 @@ async def _search_context(ctx: NodeContext, query: str, stage: str, purpose: str
         return "", [error_record(stage, f"no {purpose}: search failed: {describe(e)}")]
     degradations = []
     lines = []
+    if ctx.cfg.min_source_credibility > 0 and results:  # context from sources the user would drop: none
+        from .researcher import credibility_of
+
+        scores = credibility_of(ctx, results)
+        low = [r for r in results if scores[r.url].score < ctx.cfg.min_source_credibility]
+        if low:
+            degradations.append(error_record(stage, f"{len(low)} search result(s) below min_source_credibility "
+                                             f"{ctx.cfg.min_source_credibility:.2f} left out of the {purpose}"))
+            results = [r for r in results if r not in low]
     for r in results:
         text = (r.snippet or r.content or "").strip()
         if text:
@@ -145,6 +154,9 @@ class ScopingNodes:
         seen = {d.get("message") for d in state.get("degradations") or []}
         clamped = [error_record("configuration", c["message"], kind="clamped")
                    for c in ctx.cfg.clamped if c["message"] not in seen]
+        note = ctx.cfg.unpriced_note()  # a cost that leaves some models' calls out, said once
+        if note and note not in seen:
+            clamped.append(error_record("configuration", note, kind="unpriced"))
         if clamped:
             base["degradations"] = clamped
         if state.get("status") in FINISHED and state.get("messages") and \

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
 
@@ -36,6 +36,9 @@ class SearchResult:
     published: str | None = None
     author: str | None = None
     site_name: str | None = None
+    # Anything else the search engine says about the page (e.g. Tavily's ``published_date``).
+    # Optional, never required.
+    metadata: dict = field(default_factory=dict)
 
 
 @runtime_checkable

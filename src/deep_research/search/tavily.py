@@ -190,13 +190,16 @@ class TavilySearch:
         raw = str(item.get("raw_content") or "")
         score = item.get("score")
         score = float(score) if isinstance(score, (int, float)) else None
+        published = item.get("published_date")
+        metadata = {"published_date": published.strip()} if isinstance(published, str) and published.strip() else {}
         if not self.include_raw_content:
-            return SearchResult(url, title, excerpt, "markdown", excerpt, score, partial=True)
+            return SearchResult(url, title, excerpt, "markdown", excerpt, score, partial=True, metadata=metadata)
         if not raw.strip():
             if self.fetcher is None:
                 log.warning("Tavily returned no page text for %s; result left out", printable(url))
-            return SearchResult(url, title, "", None, excerpt, score, skipped="no page text from Tavily")
-        return SearchResult(url, title, raw, "markdown", excerpt, score)
+            return SearchResult(url, title, "", None, excerpt, score, skipped="no page text from Tavily",
+                                metadata=metadata)
+        return SearchResult(url, title, raw, "markdown", excerpt, score, metadata=metadata)
 
 
 def classify_error(e: BaseException) -> tuple[bool, str]:
