@@ -185,6 +185,7 @@ def test_as_json_fields(result):
             # the claim check (added; the fields above keep their names)
             "claim", "claim_status", "claim_note", "claim_rule", "confidence",
             "fragment_covers",
+            "source_credibility",  # added: the cited source's score and reasons, None when not scored
         }
         assert j["claim_status"] in ("supported", "unsupported", "unchecked")
         assert j["fragment_covers"] == (None if c.fragment is None else "quote")

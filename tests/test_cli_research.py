@@ -85,7 +85,10 @@ def test_brief_approval_without_a_terminal_waits_then_resumes(tmp_path, corpus):
         (["research", "What is tea?", "--search", "none", "--model", "nosuchprovider:x"], {"OPENAI_API_KEY": "k"},
          "citation_check_model = nosuchprovider:x: cannot use this model"),  # all roles, said once
         (["research", "What is tea?", "--search", "none", "--model", "anthropic:claude-x"], {"OPENAI_API_KEY": "k"},
-         "needs a package that is not installed"),
+         "= anthropic:claude-x: the model provider 'anthropic' needs the package langchain-anthropic, which is not "
+         "installed; install it with: uv sync --extra anthropic"),  # an optional extra (not in the default sync)
+        (["research", "What is tea?", "--search", "none", "--model", "groq:llama-x"], {"OPENAI_API_KEY": "k"},
+         "needs a package that is not installed"),  # another init_chat_model provider
         (["research", "What is tea?", "--search", "none"],
          {"OPENAI_API_KEY": "k", "DEEP_RESEARCH_MCP_CONFIG": '{"url": "http://127.0.0.1:9/mcp"}'},
          "mcp_config needs \"tools\""),

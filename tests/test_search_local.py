@@ -358,7 +358,7 @@ def test_make_search_names_what_is_missing() -> None:
         make_search("local")
     with pytest.raises(SearchConfigError, match="TAVILY_API_KEY"):
         make_search("tavily", tavily_api_key=None)
-    with pytest.raises(SearchConfigError, match="tavily, local, none"):
+    with pytest.raises(SearchConfigError, match="tavily, local, searxng, none"):
         make_search("bing")
     assert isinstance(SearchConfigError("x"), ValueError)
 

@@ -234,3 +234,42 @@ def test_real_client_connection_error_is_transient() -> None:
     with pytest.raises(SearchError, match="cannot reach Tavily") as e:
         run(tavily(real_client(handler), max_retries=1))
     assert e.value.transient
+
+
+# --- results without page text: fetched with the shared page fetcher ---------------------------
+def test_results_without_page_text_are_fetched_so_they_can_be_cited() -> None:
+    from deep_research.search.fetch import FetchPolicy, PageFetcher
+    from tests.support.webserver import WebServer
+
+    with WebServer() as srv:
+        srv.page("/solar.html", "<html><head><title>Solar page</title></head><body><article><h1>Solar</h1>"
+                                "<p>Photovoltaic panels convert sunlight directly into electricity.</p>"
+                                "</article></body></html>")
+        srv.page("/gone.html", "gone", "text/plain", status=410)
+        client = FakeClient({"results": [tavily_result(srv.url("/solar.html"), raw=None),
+                                         tavily_result(srv.url("/gone.html"), raw=None),
+                                         tavily_result("https://a.example/ok")]})
+        fetcher = PageFetcher(FetchPolicy(allow_private=True, max_retries=0))
+        results = run(tavily(client, fetcher=fetcher))
+    solar, gone, ok = results
+    assert "Photovoltaic panels convert sunlight directly into electricity." in solar.content
+    assert solar.format == "text" and solar.title == "Solar page" and not solar.skipped
+    assert solar.snippet == "Panels convert sunlight."  # Tavily's excerpt stays the snippet
+    assert gone.content == "" and "HTTP 410" in gone.skipped  # reported as skipped, not cited
+    assert ok.content == PAGE
+
+
+def test_fetching_missing_pages_keeps_to_the_search_timeout() -> None:
+    import time as _time
+
+    from deep_research.search.fetch import FetchPolicy, PageFetcher
+    from tests.support.webserver import WebServer
+
+    with WebServer() as srv:
+        srv.route("/slow.html", lambda h, s: (_time.sleep(3), h.send_text(200, "<p>late</p>", "text/html")))
+        client = FakeClient({"results": [tavily_result(srv.url("/slow.html"), raw=None)]})
+        fetcher = PageFetcher(FetchPolicy(allow_private=True, max_retries=0))
+        start = _time.monotonic()
+        (slow,) = run(tavily(client, fetcher=fetcher, timeout_s=0.5))
+    assert _time.monotonic() - start < 2.5
+    assert slow.content == "" and "took over 0.5 s" in slow.skipped

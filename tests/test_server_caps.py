@@ -54,6 +54,8 @@ LIMITS: dict[str, tuple] = {
     "plateau_min_new_sentences": (2, 10, 1),
     "supervisor_messages_to_keep": (6, 40, 4),
     "compression_messages_to_keep": (4, 40, 2),
+    "fetch_timeout_s": (10.0, 600.0, 5.0),
+    "fetch_max_bytes": (1_000_000, 100_000_000, 20_000),
     **{f"{r}_model_max_tokens": (1_000, 10**6, 500) for r in ROLES},
 }
 
@@ -71,12 +73,13 @@ def run_values(source: str, values: dict) -> tuple[dict | None, dict | None]:
 
 # --- which settings are ceilings ---------------------------------------------------------------
 def test_every_numeric_limit_is_a_ceiling():
-    """A new numeric setting must be classed: only the retry delay lets a run spend nothing more."""
+    """A new numeric setting must be classed: only the retry delay and the source-credibility
+    thresholds (a higher value reads fewer pages, never more) let a run spend nothing more."""
     def numeric(annotation) -> bool:
         return annotation in (int, float) or any(a in (int, float) for a in typing.get_args(annotation))
 
     numbers = {n for n, f in Configuration.model_fields.items() if numeric(f.annotation)}
-    assert set(CEILINGS) == numbers - {"retry_backoff_s"}
+    assert set(CEILINGS) == numbers - {"retry_backoff_s", "min_source_credibility", "local_source_credibility"}
     assert set(LIMITS) == set(CEILINGS)
 
 

@@ -70,8 +70,23 @@ def parse_sources(data: object, origin: str = "sources") -> LoadedSources:
         if safe_link(url) is None:
             warnings.append(f"source {sid!r} has a URL that will not be linked (only http, https "
                             f"and file URLs are): {url[:80]!r}")
-        out.append(Source(sid, url.strip(), content, title.strip(), fmt))
+        out.append(Source(sid, url.strip(), content, title.strip(), fmt,
+                          credibility=_credibility(item.get("credibility"), f"{where} (id {sid!r})")))
     return LoadedSources(out, warnings)
+
+
+def _credibility(value: object, where: str) -> dict | None:
+    """An optional ``"credibility": {"score": 0..1, "reasons": [text, ...]}`` of a source
+    (as a research run records it), shown in the Sources list."""
+    if value is None:
+        return None
+    score = value.get("score") if isinstance(value, dict) else None
+    reasons = value.get("reasons", []) if isinstance(value, dict) else None
+    if isinstance(score, bool) or not isinstance(score, (int, float)) or not 0 <= score <= 1 \
+            or not isinstance(reasons, list) or not all(isinstance(r, str) for r in reasons):
+        raise UserError(f"{where}: \"credibility\" must be {{\"score\": a number from 0 to 1, "
+                        "\"reasons\": [strings]}")
+    return {"score": float(score), "reasons": list(reasons)}
 
 
 def load_sources(path: str | Path) -> LoadedSources:

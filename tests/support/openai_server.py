@@ -6,7 +6,8 @@ so the product's real client path (langchain-openai over httpx, its timeouts, to
 and JSON fallbacks) is exercised end to end. The request's ``model`` names the script role.
 Options mimic weaker servers: ``reject_tools`` answers 400 to any request with tools, as
 some llama.cpp and vLLM setups do; ``omit_usage`` never reports token usage (streamed or
-not), as some servers do not.
+not), as some servers do not. ``web_search`` answers ``POST /v1/responses`` (the Responses
+API with the ``web_search`` tool) with an answer citing those pages (``{"url", "title"}``).
 """
 
 from __future__ import annotations
@@ -51,8 +52,10 @@ def wire_tool_calls(msg: AIMessage) -> list[dict]:
 
 
 class ScriptServer:
-    def __init__(self, script: Script, *, reject_tools: bool = False, omit_usage: bool = False):
+    def __init__(self, script: Script, *, reject_tools: bool = False, omit_usage: bool = False,
+                 web_search: list[dict] | None = None):
         self.script, self.reject_tools, self.omit_usage = script, reject_tools, omit_usage
+        self.web_search = web_search
         self.requests: list[dict] = []
         self._lock = threading.Lock()
         self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
@@ -86,7 +89,37 @@ class ScriptServer:
                 self.end_headers()
                 self.wfile.write(data)
 
+            def _responses(self) -> None:
+                req = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))))
+                with server._lock:
+                    server.requests.append({**req, "authorization": self.headers.get("Authorization")})
+                if server.web_search is None or not any(t.get("type") == "web_search" for t in req.get("tools") or []):
+                    return self._json(400, {"error": {"message": "web_search is not supported by this server"}})
+                pages = server.web_search
+                text = " ".join(f"See {p['title']}." for p in pages)
+                annotations, pos = [], 0
+                for p in pages:
+                    start = text.index(p["title"], pos)
+                    annotations.append({"type": "url_citation", "url": p["url"], "title": p["title"],
+                                        "start_index": start, "end_index": start + len(p["title"])})
+                    pos = start
+                self._json(200, {
+                    "id": f"resp_{uuid.uuid4().hex[:12]}", "object": "response", "created_at": int(time.time()),
+                    "model": req.get("model"), "status": "completed", "parallel_tool_calls": True,
+                    "tool_choice": "auto", "tools": req.get("tools"),
+                    "output": [
+                        {"type": "web_search_call", "id": "ws_1", "status": "completed",
+                         "action": {"type": "search", "query": str(req.get("input"))[:100],
+                                    "sources": [{"type": "url", "url": p["url"]} for p in pages]}},
+                        {"type": "message", "id": "msg_1", "role": "assistant", "status": "completed",
+                         "content": [{"type": "output_text", "text": text, "annotations": annotations}]}],
+                    "usage": {"input_tokens": 10, "output_tokens": 10, "total_tokens": 20,
+                              "input_tokens_details": {"cached_tokens": 0},
+                              "output_tokens_details": {"reasoning_tokens": 0}}})
+
             def do_POST(self) -> None:
+                if self.path.rstrip("/") == "/v1/responses":
+                    return self._responses()
                 if self.path.rstrip("/") != "/v1/chat/completions":
                     return self._json(404, {"error": {"message": f"no route {self.path}"}})
                 req = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))))

@@ -112,6 +112,7 @@ class Citation:
             "claim_note": self.claim_check.note if self.claim_check else None,
             "claim_rule": self.claim_check.rule if self.claim_check else None,
             "confidence": self.confidence,
+            "source_credibility": self.source.credibility if self.source else None,
         }
 
 

@@ -18,6 +18,9 @@ class Source:
     content: str
     title: str = ""
     format: str | None = None  # "markdown" | "text"; None = detect from the content
+    # How credible the source is, when scored (deep_research.search.credibility):
+    # {"score": 0..1, "reasons": ["trusted domain ...", "https"]}. Shown in the Sources list.
+    credibility: dict | None = None
 
     @cached_property
     def page(self) -> PageText:

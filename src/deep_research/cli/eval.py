@@ -185,7 +185,7 @@ def run_cmd(
     model: Optional[str] = typer.Option(None, help="provider:model for every role."),
     base_url: Optional[str] = typer.Option(None, help="OpenAI-compatible server for the research models."),
     api_key_env: Optional[str] = typer.Option(None, help="Environment variable holding that server's API key."),
-    search: Optional[str] = typer.Option(None, "--search", help="tavily | local | none."),
+    search: Optional[str] = typer.Option(None, "--search", help="tavily | local | searxng | openai_web | none (settings such as searxng_url via --settings)."),
     corpus: Optional[Path] = typer.Option(None, help="Folder of documents to search (implies --search local)."),
     corpus_base_url: Optional[str] = typer.Option(None, help="URL where the corpus documents are published."),
     max_tokens: Optional[int] = typer.Option(None, help="Token budget of each question's research."),
@@ -207,14 +207,14 @@ def run_cmd(
     from ..evaluation.questions import load_questions
     from ..research.evaluate import EvalRunner, EvalSettings
     from ..research.runner import is_postgres, load_deps
-    from .research import _context_from_options
+    from .research import SEARCH_KINDS, _context_from_options
 
     if db is not None and not is_postgres(db):
         raise UserError("--db takes a postgresql:// URL; without it each question keeps its SQLite checkpoints "
                         "in OUT/state/")
     qs = load_questions(questions)
-    if search is not None and search.lower() not in ("tavily", "local", "none"):
-        raise UserError(f"--search must be tavily, local or none, not {search!r}")
+    if search is not None and search.lower() not in SEARCH_KINDS:
+        raise UserError(f"--search must be {', '.join(SEARCH_KINDS[:-1])} or none, not {search!r}")
     if corpus is not None and not corpus.exists():
         raise UserError(f"corpus {corpus} does not exist")
     context = _settings_file(settings)

@@ -44,12 +44,26 @@ def _context_from_options(**opts) -> dict:
         "min_coverage": "min_coverage", "plateau": "plateau_min_new_sentences",
         "supervisor_summarize": "supervisor_summarize", "supervisor_keep": "supervisor_messages_to_keep",
         "compression_summarize": "compression_summarize", "compression_keep": "compression_messages_to_keep",
+        "searxng_url": "searxng_url", "searxng_engines": "searxng_engines",
+        "searxng_categories": "searxng_categories", "searxng_time_range": "searxng_time_range",
+        "searxng_safesearch": "searxng_safesearch", "searxng_language": "searxng_language",
+        "fetch_allow_private": "fetch_allow_private", "fetch_timeout": "fetch_timeout_s",
+        "fetch_max_bytes": "fetch_max_bytes", "web_search_model": "web_search_model",
         "report_format": "report_format", "report_length": "report_length", "system_prompt": "system_prompt",
+        "trusted_domain": "trusted_domains", "low_trust_domain": "low_trust_domains",
+        "min_credibility": "min_source_credibility",
     }
     ctx: dict = {}
     for key, value in opts.items():
-        if value is None or value is False and key not in ("pdf", "page_cache", "supervisor_summarize",
-                                                            "compression_summarize"):
+        if value is None or value is False and key not in ("pdf", "fetch_robots", "page_cache", "supervisor_summarize",
+                                                            "compression_summarize") or isinstance(value, (list, tuple)) and not value:
+            continue
+        if key == "url":
+            ctx["research_urls"] = list(value)
+            continue
+        if key == "fetch_robots":
+            if value is False:
+                ctx["fetch_respect_robots"] = False
             continue
         if key == "model":
             ctx["model"] = value  # every role (a run's general setting beats a role's from the environment)
@@ -69,7 +83,8 @@ def _context_from_options(**opts) -> dict:
         elif key in ("corpus",) and value:
             ctx["corpus_path"] = str(Path(value).expanduser().resolve())
         elif key in mapping:
-            ctx[mapping[key]] = str(value) if isinstance(value, Path) else value
+            ctx[mapping[key]] = str(value) if isinstance(value, Path) else list(value) if isinstance(
+                value, tuple) else value
     return ctx
 
 
@@ -79,23 +94,30 @@ MODES = ("auto", "single", "multi")
 def research_context(*, search: str | None, corpus: Path | None, mode: str | None = None, **opts) -> dict:
     """The run's settings from the research options (shared by ``research`` and ``compare``);
     UserError for a bad value."""
-    if search is not None and search.lower() not in ("tavily", "local", "none"):
-        raise UserError(f"--search must be tavily, local or none, not {search!r}")
-    if corpus is not None and not corpus.exists():
-        raise UserError(f"corpus {corpus} does not exist")
+    if search is not None and search.lower() not in SEARCH_KINDS:
+        raise UserError(f"--search must be tavily, local, searxng, openai_web or none, not {search!r}")
+    time_range, safesearch = opts.get("searxng_time_range"), opts.get("searxng_safesearch")
+    if time_range is not None and time_range.lower() not in ("day", "week", "month", "year", "none"):
+        raise UserError(f"--searxng-time-range must be day, week, month, year or none, not {time_range!r}")
+    if safesearch is not None and safesearch not in (0, 1, 2):
+        raise UserError(f"--searxng-safesearch must be 0, 1 or 2, not {safesearch}")
     report_format = opts.pop("report_format", None)
     if report_format is not None and report_format.lower() not in ("detailed", "concise", "bullet_points"):
         raise UserError(f"--format must be detailed, concise or bullet_points, not {report_format!r}")
-    opts["report_format"] = report_format.lower() if report_format else None
+    if corpus is not None and not corpus.exists():
+        raise UserError(f"corpus {corpus} does not exist")
     if mode is not None and mode.lower() not in MODES:
         raise UserError(f"--mode must be auto, single or multi, not {mode!r}")
     threshold = opts.get("council_threshold")
     if threshold is not None and not 0 <= threshold <= 1:
         raise UserError(f"--council-threshold must be between 0 and 1, not {threshold}")
+    opts["report_format"] = report_format.lower() if report_format else None
     context = _context_from_options(search=search.lower() if search else None, corpus=corpus,
                                     mode=mode.lower() if mode else None, **opts)
     if corpus is not None and search is None:
         context["search_api"] = "local"
+    if opts.get("searxng_url") is not None and search is None and corpus is None:
+        context["search_api"] = "searxng"
     return context
 
 
@@ -201,6 +223,9 @@ async def _drive(handle, graph, payload, progress, *, approve: dict | None, answ
 def _warn_clamped(cfg) -> None:
     for c in cfg.clamped:
         _warn(c["message"])
+    note = cfg.unpriced_note()
+    if note:
+        _warn(note)
 
 
 def path_lines(values: dict) -> list[str]:
@@ -251,7 +276,7 @@ def _print_result(values: dict, thread_id: str) -> int:
     usage = values.get("usage") or {}
     out.print(usage_table(usage))
     for d in values.get("degradations") or []:
-        if d.get("kind") != "clamped":  # said when the run started
+        if d.get("kind") not in ("clamped", "unpriced"):  # said when the run started
             _warn(f"{d.get('stage')}: {d.get('message')}")
     status = values.get("status")
     for e in values.get("errors") or []:
@@ -403,7 +428,8 @@ def _check_db(db: str) -> str:
     return db
 
 
-SearchOpt = typer.Option(None, "--search", help="tavily | local | none (default: tavily).")
+SEARCH_KINDS = ("tavily", "local", "searxng", "openai_web", "none")
+SearchOpt = typer.Option(None, "--search", help="tavily | local | searxng | openai_web | none (default: tavily).")
 DbOpt = typer.Option(None, "--db", envvar="DEEP_RESEARCH_DB",
                      help="SQLite file or postgresql:// URL for checkpoints (default .deep-research/state.sqlite).")
 
@@ -413,9 +439,34 @@ def research(
     search: Optional[str] = SearchOpt,
     corpus: Optional[Path] = typer.Option(None, help="Folder of documents to search (with --search local)."),
     corpus_base_url: Optional[str] = typer.Option(None, help="URL where the corpus documents are published."),
+    searxng_url: Optional[str] = typer.Option(
+        None, help="SearXNG instance for --search searxng, e.g. http://localhost:8888 (env SEARXNG_URL)."),
+    searxng_engines: Optional[str] = typer.Option(None, help="SearXNG engines, comma-separated."),
+    searxng_categories: Optional[str] = typer.Option(None, help="SearXNG categories, comma-separated."),
+    searxng_time_range: Optional[str] = typer.Option(None, help="SearXNG time range: day, week, month, year."),
+    searxng_safesearch: Optional[int] = typer.Option(None, help="SearXNG safe search: 0, 1 or 2."),
+    searxng_language: Optional[str] = typer.Option(None, help="SearXNG search language, e.g. en."),
+    url: Optional[list[str]] = typer.Option(
+        None, "--url", help="A page to research (repeatable): fetched and given to the researchers as a "
+                            "source, in addition to search (with --search none: only these pages)."),
+    fetch_allow_private: bool = typer.Option(
+        False, "--fetch-allow-private", help="Let the page fetcher reach private and loopback addresses."),
+    fetch_robots: bool = typer.Option(True, "--fetch-robots/--no-fetch-robots",
+                                      help="Honour robots.txt when fetching pages."),
+    fetch_timeout: Optional[float] = typer.Option(None, help="Seconds one page fetch may take (default 30)."),
+    fetch_max_bytes: Optional[int] = typer.Option(None, help="Bytes of a page read at most (default 5,000,000)."),
+    web_search_model: Optional[str] = typer.Option(
+        None, help="Model for --search openai_web (Responses API web search; default gpt-4.1-mini)."),
     model: Optional[str] = typer.Option(None, help="provider:model for every role, e.g. openai:gpt-4.1."),
     base_url: Optional[str] = typer.Option(None, help="OpenAI-compatible server, e.g. http://localhost:11434/v1."),
     api_key_env: Optional[str] = typer.Option(None, help="Environment variable holding that server's API key."),
+    trusted_domain: Optional[list[str]] = typer.Option(
+        None, "--trusted-domain", help="A domain whose pages are credible (with its subdomains); repeatable."),
+    low_trust_domain: Optional[list[str]] = typer.Option(
+        None, "--low-trust-domain", help="A domain whose pages are of low credibility; repeatable."),
+    min_credibility: Optional[float] = typer.Option(
+        None, "--min-credibility", min=0.0, max=1.0,
+        help="Leave out search results whose source credibility (0-1) is below this."),
     out_dir: Optional[Path] = typer.Option(None, "--out", help="Where run folders are written (default docs/reports)."),
     yes: bool = typer.Option(False, "--yes", "-y", help="Do not ask clarifying questions."),
     approve_brief: bool = typer.Option(False, "--approve-brief", help="Ask for approval of the research brief."),
@@ -471,13 +522,20 @@ def research(
     import asyncio
 
     q = _validate_question(question)
-    context = research_context(search=search, corpus=corpus, corpus_base_url=corpus_base_url, model=model,
-                               base_url=base_url, api_key_env=api_key_env, out=out_dir, yes=yes,
-                               approve_brief=approve_brief, review_report=review_report, max_tokens=max_tokens,
-                               max_cost=max_cost, test_mode=test_mode, pdf=pdf, mode=mode, council=council,
-                               council_threshold=council_threshold, council_max_rounds=council_max_rounds,
-                               page_cache=page_cache, query_dedupe=query_dedupe,
-                               page_relevance_chars=page_relevance_chars,
+    context = research_context(search=search, corpus=corpus, corpus_base_url=corpus_base_url,
+                               searxng_url=searxng_url, searxng_engines=searxng_engines,
+                               searxng_categories=searxng_categories, searxng_time_range=searxng_time_range,
+                               searxng_safesearch=searxng_safesearch, searxng_language=searxng_language, url=url,
+                               fetch_allow_private=fetch_allow_private, fetch_robots=fetch_robots,
+                               fetch_timeout=fetch_timeout, fetch_max_bytes=fetch_max_bytes,
+                               web_search_model=web_search_model, model=model, base_url=base_url,
+                               api_key_env=api_key_env, trusted_domain=trusted_domain,
+                               low_trust_domain=low_trust_domain, min_credibility=min_credibility, out=out_dir,
+                               yes=yes, approve_brief=approve_brief, review_report=review_report,
+                               max_tokens=max_tokens, max_cost=max_cost, test_mode=test_mode, pdf=pdf, mode=mode,
+                               council=council, council_threshold=council_threshold,
+                               council_max_rounds=council_max_rounds, page_cache=page_cache,
+                               query_dedupe=query_dedupe, page_relevance_chars=page_relevance_chars,
                                min_coverage=min_coverage, plateau=plateau,
                                supervisor_summarize=supervisor_summarize, supervisor_keep=supervisor_keep,
                                compression_summarize=compression_summarize, compression_keep=compression_keep,

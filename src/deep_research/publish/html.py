@@ -21,7 +21,7 @@ from .assets import templates_dir
 from ..language import count, format_date, text_direction
 from ..language import labels as language_labels
 from .code import CSS_CLASS, MARKDOWN_EXTENSION, TOKEN_CLASSES, code_css
-from .markdown import check_mark, findings_markdown, split_sources_section
+from .markdown import check_mark, credibility_text, findings_markdown, split_sources_section
 from .safety import link_allowed, local_file_urls, render_input
 
 # What report markdown may produce. Everything else (script, iframe, object, style, img,
@@ -129,6 +129,7 @@ class _SourceEntry:
     url: str | None
     raw_url: str
     quotes: list[dict]
+    credibility: str = ""
 
 
 def _source_entries(report: CitationReport) -> list[_SourceEntry]:
@@ -141,7 +142,8 @@ def _source_entries(report: CitationReport) -> list[_SourceEntry]:
         e = entries.get(c.source.id)
         if e is None:
             title = re.sub(r"\s+", " ", c.source.title or c.source.url).strip()
-            e = entries[c.source.id] = _SourceEntry(c.number, title, safe_link(c.source.url), c.source.url, [])
+            e = entries[c.source.id] = _SourceEntry(c.number, title, safe_link(c.source.url), c.source.url, [],
+                                                    credibility_text(c.source.credibility))
         text = c.shown_quote
         if not any(q["text"] == text for q in e.quotes):
             mark = check_mark(c)

@@ -210,8 +210,22 @@ def _sources_markdown(report: CitationReport, heading: str, *, ids: bool) -> str
         title = _md_text(re.sub(r"\s+", " ", s.title or s.url).strip())
         ident = f" (id {_md_text(s.id)})" if ids else ""
         url = safe_link(s.url) or _md_text(s.url)  # a javascript: or data: URL is shown, never linked
-        lines.append(f"[{number}] {title}{ident}: {url}  ")
+        cred = credibility_text(s.credibility)
+        lines.append(f"[{number}] {title}{ident}: {url}" + (f" \u2014 {_md_text(cred)}" if cred else "") + "  ")
     return "\n".join(lines).rstrip() + "\n"
+
+
+def credibility_text(credibility: dict | None) -> str:
+    """``credibility 0.82 (trusted domain docs.python.org, https)`` for a source's score
+    (see deep_research.search.credibility), or "" when the source was not scored."""
+    if not isinstance(credibility, dict):
+        return ""
+    score = credibility.get("score")
+    if not isinstance(score, (int, float)) or isinstance(score, bool):
+        return ""
+    reasons = [" ".join(str(r).split())[:120] for r in credibility.get("reasons") or [] if str(r).strip()]
+    text = f"credibility {min(1.0, max(0.0, float(score))):.2f}"
+    return f"{text} ({', '.join(reasons[:8])})" if reasons else text
 
 
 def _md_text(text: str) -> str:

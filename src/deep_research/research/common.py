@@ -17,6 +17,7 @@ from langgraph.config import get_stream_writer
 
 from ..publish.files import inside, safe_name
 from ..search.base import SearchBackend, SearchError, SearchResult
+from ..search.fetch import FetchPolicy, PageFetcher
 from .configuration import Configuration
 from .models import Meter, ModelFactory, default_model_factory, describe, is_transient, message_text
 from .sources import PageStore, owner_of
@@ -39,11 +40,42 @@ class ResearchFailed(RuntimeError):
         self.notes_path = notes_path
 
 
+def fetch_policy(cfg: Configuration) -> FetchPolicy:
+    """The page fetcher's limits and address policy for a run's settings."""
+    t = cfg.fetch_timeout_s
+    return FetchPolicy(timeout_s=t, connect_timeout_s=min(10.0, t), read_timeout_s=min(20.0, t),
+                       max_bytes=cfg.fetch_max_bytes, max_retries=min(cfg.max_retries, 3),
+                       backoff_s=min(cfg.retry_backoff_s, 2.0) or 0.1, allow_private=cfg.fetch_allow_private,
+                       respect_robots=cfg.fetch_respect_robots, robots_timeout_s=min(10.0, t))
+
+
+_FETCHERS: dict[FetchPolicy, PageFetcher] = {}
+
+
+def shared_fetcher(cfg: Configuration) -> PageFetcher:
+    """One page fetcher per policy, shared by search backends and the run's given pages
+    (its robots.txt and page caches serve them all)."""
+    policy = fetch_policy(cfg)
+    if policy not in _FETCHERS:
+        _FETCHERS[policy] = PageFetcher(policy)
+    return _FETCHERS[policy]
+
+
+def searxng_options(cfg: Configuration) -> dict:
+    return {"engines": cfg.searxng_engines, "categories": cfg.searxng_categories,
+            "time_range": cfg.searxng_time_range, "safesearch": cfg.searxng_safesearch,
+            "language": cfg.searxng_language}
+
+
 def default_search_factory(cfg: Configuration) -> SearchBackend:
     import os
 
     from ..search import make_search
 
+    if cfg.search_api.value == "openai_web":
+        from .websearch import make_web_search
+
+        return make_web_search(cfg, shared_fetcher(cfg))
     return make_search(
         cfg.search_api.value,
         corpus=cfg.corpus_path,
@@ -51,6 +83,9 @@ def default_search_factory(cfg: Configuration) -> SearchBackend:
         base_url=cfg.corpus_base_url,
         timeout_s=cfg.request_timeout_s,
         max_retries=cfg.max_retries,
+        fetcher=shared_fetcher(cfg),
+        searxng_url=cfg.searxng_url or os.environ.get("SEARXNG_URL"),
+        searxng=searxng_options(cfg),
     )
 
 
@@ -77,7 +112,9 @@ class Deps:
         return self._models[key]
 
     async def search(self, cfg: Configuration) -> SearchBackend:
-        key = (cfg.search_api.value, cfg.corpus_path, cfg.corpus_base_url, cfg.request_timeout_s)
+        key = (cfg.search_api.value, cfg.corpus_path, cfg.corpus_base_url, cfg.request_timeout_s,
+               cfg.searxng_url, str(searxng_options(cfg)), fetch_policy(cfg), cfg.web_search_model,
+               str(cfg.model_spec("research")) if cfg.search_api.value == "openai_web" else "")
         if key not in self._search:
             self._search[key] = await asyncio.to_thread(self.search_factory, cfg)
         return self._search[key]
@@ -134,6 +171,13 @@ class NodeContext:
                 log.warning("%s: search failed (%s); retry %d/%d in %.1fs", self.name, describe(e), attempt,
                             retries, delay)
                 await asyncio.sleep(delay)
+
+    async def given_pages(self) -> list:
+        """The pages the user named (research_urls), fetched (from the fetcher's cache when
+        preflight fetched them): a FetchedPage or a FetchError for each."""
+        if not self.cfg.research_urls:
+            return []
+        return await shared_fetcher(self.cfg).fetch_many(list(self.cfg.research_urls))
 
     @property
     def pages(self) -> PageStore:

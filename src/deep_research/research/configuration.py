@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import typing
 from enum import StrEnum
 from fnmatch import fnmatchcase
@@ -57,6 +58,7 @@ CEILINGS = (
     "max_page_chars", "summarize_after_tokens", "query_dedupe_threshold", "page_relevance_chars",
     "request_timeout_s", "max_judge_calls", "structured_output_retries", "report_length",
     "min_coverage", "plateau_min_new_sentences", "supervisor_messages_to_keep", "compression_messages_to_keep",
+    "fetch_timeout_s", "fetch_max_bytes",
     *(f"{r}_model_max_tokens" for r in ROLES),
 )
 
@@ -64,6 +66,8 @@ CEILINGS = (
 class SearchAPI(StrEnum):
     TAVILY = "tavily"
     LOCAL = "local"
+    SEARXNG = "searxng"
+    OPENAI_WEB = "openai_web"
     NONE = "none"
 
 
@@ -165,10 +169,64 @@ class Configuration(BaseModel):
         None, json_schema_extra=_ui("text", "Folder of documents (or its index) for search_api=local."))
     corpus_base_url: str | None = Field(
         None, json_schema_extra=_ui("text", "Base URL where the corpus documents are published (else file:// links)."))
+    searxng_url: str | None = Field(
+        None, json_schema_extra=_ui("text", "SearXNG instance for search_api=searxng, e.g. http://localhost:8888 "
+                                    "(default: env SEARXNG_URL). Its settings.yml must list json in search.formats."))
+    searxng_engines: list[str] | None = Field(
+        None, json_schema_extra=_ui("text", "SearXNG engines to query (list or comma-separated, e.g. "
+                                    "\"duckduckgo,wikipedia\"); default: the instance's."))
+    searxng_categories: list[str] | None = Field(
+        None, json_schema_extra=_ui("text", "SearXNG categories (list or comma-separated, e.g. \"general,science\"); "
+                                    "default: the instance's."))
+    searxng_time_range: Literal["day", "week", "month", "year"] | None = Field(
+        None, json_schema_extra=_ui("select", "Only SearXNG results from the last day, week, month or year "
+                                    "(none: any time).", options=[{"label": v, "value": v} for v in
+                                                                  ("day", "week", "month", "year")]))
+    searxng_safesearch: Literal[0, 1, 2] | None = Field(
+        None, json_schema_extra=_ui("select", "SearXNG safe search: 0 off, 1 moderate, 2 strict (default: the "
+                                    "instance's).", options=[{"label": str(v), "value": v} for v in (0, 1, 2)]))
+    searxng_language: str | None = Field(
+        None, json_schema_extra=_ui("text", "SearXNG search language, e.g. en or de-CH (default: the instance's)."))
+    research_urls: list[str] = Field(
+        default_factory=list, json_schema_extra=_ui(
+            "text", "Pages (http/https URLs) fetched at the start and given to every researcher as sources, in "
+                    "addition to search; with search_api=none only these pages are used."))
+    fetch_allow_private: bool = Field(
+        False, json_schema_extra=_ui("boolean", "Let the page fetcher reach loopback, private and link-local "
+                                     "addresses (an intranet, a local server). Cloud metadata addresses stay refused."))
+    fetch_respect_robots: bool = Field(
+        True, json_schema_extra=_ui("boolean", "Honour robots.txt when fetching pages. It is read once per site with a "
+                                    "10 s timeout; when it cannot be read the site counts as allowing everything."))
+    fetch_timeout_s: float = Field(
+        30.0, gt=0, le=600, json_schema_extra=_ui("number", "The most one page fetch may take (seconds), redirects, "
+                                                  "retries and robots.txt included."))
+    web_search_model: str = Field(
+        "gpt-4.1-mini", json_schema_extra=_ui(
+            "text", "Model for search_api=openai_web (the Responses API web_search tool, on the research model's "
+                    "endpoint and key); the pages it cites are fetched and become the sources."))
+    fetch_max_bytes: int = Field(
+        5_000_000, ge=10_000, le=100_000_000, json_schema_extra=_ui(
+            "number", "Bytes of a fetched page read at most: longer HTML or text is cut there, a longer PDF refused."))
     max_search_results: int = Field(
         5, ge=1, le=20, json_schema_extra=_ui("number", "Results per search call.", min=1, max=20))
     max_page_chars: int = Field(
         40_000, ge=2_000, json_schema_extra=_ui("number", "Characters of a page shown to the summarisation model."))
+    trusted_domains: list[str] = Field(
+        default_factory=list, json_schema_extra=_ui(
+            "json", "Domains whose pages get a high source credibility, e.g. [\"docs.python.org\", \"nature.com\"] "
+            "(a domain covers its subdomains; env: comma-separated). Overrides the built-in lists."))
+    low_trust_domains: list[str] = Field(
+        default_factory=list, json_schema_extra=_ui(
+            "json", "Domains whose pages get a low source credibility (at most 0.3), e.g. [\"example-blog.com\"] "
+            "(a domain covers its subdomains; env: comma-separated). Overrides the built-in lists."))
+    min_source_credibility: float = Field(
+        0.0, ge=0, le=1, json_schema_extra=_ui(
+            "number", "Search results whose source credibility (0-1: domain lists, official site vs forum, https, "
+            "date, page metadata) is below this are not read; 0 keeps all.", min=0, max=1))
+    local_source_credibility: float = Field(
+        0.9, ge=0, le=1, json_schema_extra=_ui(
+            "number", "Source credibility given to documents of a local corpus (search_api=local): you chose "
+            "them.", min=0, max=1))
     mcp_config: dict | None = Field(
         None, json_schema_extra=_ui("json", "Optional MCP server: {\"url\": ..., \"transport\": \"streamable_http\", "
                                     "\"tools\": [allowed tool names]}. Only listed tools are offered to researchers."))
@@ -356,6 +414,33 @@ class Configuration(BaseModel):
         ``{"setting", "requested", "ceiling", "message"}``."""
         return list(self._clamped)
 
+    @field_validator("trusted_domains", "low_trust_domains", mode="before")
+    @classmethod
+    def _domains(cls, v: Any) -> Any:
+        """A list of domains, or text (a JSON list, or names separated by commas or spaces,
+        as the environment gives it); each entry normalised (lower case, IDNA)."""
+        from ..search.credibility import normalize_domain
+
+        if v is None:
+            return []
+        if isinstance(v, str):
+            text = v.strip()
+            if text.startswith("["):
+                try:
+                    v = json.loads(text)
+                except json.JSONDecodeError as e:
+                    raise ValueError(f"not a JSON list of domains ({e.msg})") from None
+            else:
+                v = [d for d in re.split(r"[\s,]+", text) if d]
+        if not isinstance(v, (list, tuple)):
+            return v  # pydantic reports the wrong type
+        out = []
+        for entry in v:
+            if not isinstance(entry, str):
+                raise ValueError(f"{entry!r} is not a domain name")
+            out.append(normalize_domain(entry))
+        return list(dict.fromkeys(out))
+
     @field_validator("search_api", mode="before")
     @classmethod
     def _lower(cls, v: Any) -> Any:
@@ -384,6 +469,43 @@ class Configuration(BaseModel):
         if len(names) > 9:
             raise ValueError("at most 9 council models")
         return names
+
+    @field_validator("searxng_engines", "searxng_categories", mode="before")
+    @classmethod
+    def _comma_list(cls, v: Any) -> Any:
+        if isinstance(v, str):
+            items = [x.strip() for x in v.split(",") if x.strip()]
+            return items or None
+        return v
+
+    @field_validator("research_urls", mode="before")
+    @classmethod
+    def _url_list(cls, v: Any) -> Any:
+        if v is None:
+            return []
+        if isinstance(v, str):  # the environment: URLs separated by spaces or new lines
+            return v.split()
+        return v
+
+    @field_validator("searxng_time_range", mode="before")
+    @classmethod
+    def _time_range(cls, v: Any) -> Any:
+        if isinstance(v, str):
+            v = v.strip().lower()
+            return None if v in ("", "none", "any") else v
+        return v
+
+    @field_validator("searxng_safesearch", mode="before")
+    @classmethod
+    def _safesearch(cls, v: Any) -> Any:
+        if isinstance(v, str) and v.strip().isdigit():
+            return int(v.strip())
+        return v
+
+    @property
+    def without_sources(self) -> bool:
+        """Nothing to cite: no search (search_api none) and no pages given (research_urls)."""
+        return self.search_api.value == "none" and not self.research_urls
 
     # ----------------------------------------------------------------------------------
     def model_spec(self, role: str) -> dict:
@@ -449,6 +571,20 @@ class Configuration(BaseModel):
         prices += [p for p in (price_of(self.council_spec(i)["model"], self.model_prices)
                                for i in range(len(self.brief_council_models))) if p]
         return (max(p[0] for p in prices), max(p[1] for p in prices)) if prices else None
+
+    def unpriced_note(self) -> str | None:
+        """When some of the run's models have a price and others not (no cost cap refuses
+        that), the cost shown would silently leave the unpriced calls out: this says so."""
+        roles_of: dict[str, list[str]] = {}
+        for role in ROLES:
+            roles_of.setdefault(":".join(self.model_id(role)), []).append(role)
+        unpriced = {m: r for m, r in roles_of.items() if price_of(m.partition(":")[2], self.model_prices) is None}
+        if not unpriced or len(unpriced) == len(roles_of):
+            return None
+        names = ", ".join(f"{m} ({', '.join(r + '_model' for r in roles)})" for m, roles in unpriced.items())
+        its = "its" if len(unpriced) == 1 else "their"
+        return (f"no price is known for {names}: the cost shown leaves {its} calls out; give {its} price with "
+                f"model_prices to count {'it' if len(unpriced) == 1 else 'them'}")
 
     def limited(self) -> "Configuration":
         """The test_mode preset applied (small limits), or self."""
@@ -545,6 +681,15 @@ class Configuration(BaseModel):
         if clamped:
             cfg = cfg.model_copy(update={c["setting"]: c["ceiling"] for c in clamped})
             cfg._clamped = clamped
+        if above_ceiling == "refuse" and run.get("searxng_url") and run["searxng_url"] != (
+                server.searxng_url or env.get("SEARXNG_URL")):
+            # The server would send requests wherever a run points it.
+            raise UserError("searxng_url cannot be set by a run on this server; its environment sets the instance "
+                            f"({_env_name('searxng_url')} or SEARXNG_URL)")
+        if above_ceiling == "refuse" and run.get("fetch_allow_private") and not server.fetch_allow_private:
+            # On a shared server a run must not turn the page fetcher towards the server's own network.
+            raise UserError("fetch_allow_private cannot be set by a run on this server; the server's environment "
+                            f"allows it ({_env_name('fetch_allow_private')}=true)")
         if "max_cost_usd" in base and "model_prices" in run and cfg.model_prices != server.model_prices:
             raise UserError(f"model_prices cannot be set per run while {_env_name('max_cost_usd')} caps the cost; "
                             f"prices come from {_env_name('model_prices')}")

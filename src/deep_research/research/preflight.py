@@ -1,9 +1,13 @@
 """Preflight: the setup checked before the first model call, so a mistake costs nothing.
 
 Checked: every role's model (and each brief council member's) can be built (provider known, its package installed, its
-credentials present), the search backend is usable (Tavily key present; a local corpus
-exists, is indexed and holds documents), and the MCP setting is well formed with its
-header variables set. Building a model client or opening a corpus makes no model call.
+credentials present; a provider that is an optional extra names the command that installs
+it, e.g. ``uv sync --extra anthropic``), the structured-output mode suits the providers, the
+search backend is usable (Tavily key present; a local corpus exists, is indexed and holds
+documents; a SearXNG instance answers one JSON query), the pages the user named
+(research_urls) can be fetched (they are fetched now, and kept for the researchers), and the
+MCP setting is well formed with its header variables set. Building a model client or opening
+a corpus makes no model call.
 
 All problems are reported at once, each naming the setting and the fix, as one
 ``UserError``: the CLI prints it and exits with code 2; in Studio it is the run's error
@@ -16,11 +20,12 @@ import asyncio
 import os
 
 from ..errors import UserError
-from ..search import CorpusError, SearchConfigError
+from ..search import CorpusError, SearchConfigError, SearchError
+from ..search.fetch import FetchError, check_url
 from . import mcp
-from .common import Deps
+from .common import Deps, shared_fetcher
 from .configuration import ROLES, Configuration
-from .models import ModelSetupError
+from .models import OPENAI_PROVIDERS, ModelSetupError, provider_name
 
 
 async def _model_problems(cfg: Configuration, deps: Deps) -> list[str]:
@@ -71,7 +76,30 @@ async def _search_problems(cfg: Configuration, deps: Deps) -> list[str]:
 
                 return [(f"corpus_path = {cfg.corpus_path}: the corpus holds no documents ({DOCUMENT_TYPES} "
                          "files), so research would find nothing")]
+    check = getattr(backend, "check", None)
+    if kind == "searxng" and callable(check):
+        try:
+            await check()
+        except SearchError as e:
+            return [f"search_api 'searxng': {e}"]
     return []
+
+
+async def _url_problems(cfg: Configuration) -> list[str]:
+    """Every page of research_urls fetched now (kept in the fetcher for the researchers)."""
+    urls = list(cfg.research_urls)
+    if not urls:
+        return []
+    problems, good = [], []
+    for url in urls:
+        try:
+            good.append(check_url(url))
+        except FetchError as e:
+            problems.append(f"research_urls: {e}")
+    for page in await shared_fetcher(cfg).fetch_many(good):
+        if isinstance(page, FetchError):
+            problems.append(f"research_urls: {page}")
+    return problems
 
 
 def _mcp_problems(cfg: Configuration) -> list[str]:
@@ -92,8 +120,23 @@ def _mcp_problems(cfg: Configuration) -> list[str]:
     return []
 
 
+def _structured_output_problems(cfg: Configuration) -> list[str]:
+    """``json_mode`` asks with OpenAI's response_format, which other providers reject."""
+    if cfg.structured_output != "json_mode":
+        return []
+    others = {f"{r}_model": ":".join(cfg.model_id(r)) for r in ROLES
+              if provider_name(cfg.model_id(r)[0]) not in OPENAI_PROVIDERS}
+    if not others:
+        return []
+    return ["structured_output = json_mode works only with OpenAI-compatible models (openai:, azure_openai:), not "
+            + ", ".join(f"{k} = {v}" for k, v in others.items())
+            + "; use auto, tools, json_schema or prompt"]
+
+
 async def problems(cfg: Configuration, deps: Deps) -> list[str]:
-    return [*await _model_problems(cfg, deps), *await _search_problems(cfg, deps), *_mcp_problems(cfg)]
+    return [*await _model_problems(cfg, deps), *_structured_output_problems(cfg), *await _search_problems(cfg, deps),
+            *await _url_problems(cfg),
+            *_mcp_problems(cfg)]
 
 
 async def preflight(cfg: Configuration, deps: Deps) -> None:

@@ -85,9 +85,9 @@ class ReportNodes:
         ctx.progress(stage="final report")
         notes = [*(state.get("prior_notes") or []), *(state.get("notes") or [])]  # a follow-up builds on earlier findings
         cited = [n for n in notes if "<ref" in (n.get("findings") or "")]
-        if not cited and ctx.cfg.search_api.value != "none" and nothing_found(state):
+        if not cited and not ctx.cfg.without_sources and nothing_found(state):
             return await self._no_evidence_report(ctx, state)
-        if not cited and ctx.cfg.search_api.value != "none":
+        if not cited and not ctx.cfg.without_sources:
             path = await asave_notes(ctx.cfg, state, ctx.thread_id, ctx.checkpoint)
             failed = [e["message"] for e in state.get("errors") or []][-3:]
             stopped = [d["message"] for d in state.get("degradations") or []
@@ -98,7 +98,7 @@ class ReportNodes:
                                  + (f" ({stopped[-1]})" if stopped else "")
                                  + (f" (last errors: {'; '.join(failed)})" if failed else ""),
                                  str(path) if path else None)
-        no_search = ctx.cfg.search_api.value == "none"
+        no_search = ctx.cfg.without_sources
         themes, units = await asyncio.to_thread(make_themes, notes)  # the section plan (themes.py)
         findings = themed_findings(themes, units) if themes else (
             prompts.NO_SEARCH_FINDINGS if no_search else "(no findings)")

@@ -25,6 +25,7 @@ from ..citations.verify import SourceIndex
 from ..errors import UserError
 from ..search.base import SearchResult
 from ..search.relevance import relevant_passages
+from ..search.credibility import Credibility, CredibilityPolicy, rank, score_source
 from . import mcp, prompts
 from .common import Deps, NodeContext
 from .failure import guarded
@@ -60,6 +61,8 @@ def _raw_excerpt(source: Source, query: str, limit: int = 6) -> tuple[str, list[
 
 def _source_block(meta: SourceMeta, summary: str, sentences: list[tuple[str, str]], note: str = "") -> str:
     lines = [f'<source id="{meta.id}" title="{meta.title}" url="{meta.url}">']
+    if meta.credibility:
+        lines.append(Credibility(meta.credibility["score"], tuple(meta.credibility.get("reasons") or ())).describe())
     if note:
         lines.append(f"({note})")
     lines.append(f"Summary: {summary.strip()}")
@@ -90,6 +93,42 @@ def _read_earlier_block(meta: SourceMeta, summary: str, sentences: int, raw: boo
         kept = "no summary could be made, raw excerpt; " + kept
     return (f'<source id="{meta.id}" title="{meta.title}" url="{meta.url}">\n({READ_EARLIER}; {kept})\n'
             f"Summary: {summary.strip()}\n</source>")
+
+
+def result_metadata(r: SearchResult) -> dict:
+    """What is known about a result's page (published date, author, site name): its
+    ``metadata`` and any such attributes a backend or fetcher set. Never required."""
+    meta = dict(getattr(r, "metadata", None) or {})
+    for key in ("published", "published_date", "author", "site_name"):
+        value = getattr(r, key, None)
+        if value and key not in meta:
+            meta[key] = value
+    return meta
+
+
+def credibility_of(ctx: NodeContext, results: list[SearchResult]) -> dict[str, Credibility]:
+    """Each result's credibility under the run's settings, by URL."""
+    cfg = ctx.cfg
+    policy = CredibilityPolicy.make(cfg.trusted_domains, cfg.low_trust_domains,
+                                    local_score=cfg.local_source_credibility, today=ctx.deps.today())
+    local = cfg.search_api.value == "local"
+    return {r.url: score_source(r.url, result_metadata(r), policy, local=local) for r in results}
+
+
+def _by_credibility(ctx: NodeContext, usable: list[tuple[SearchResult, Source]], keep: set[str] = frozenset()):
+    """The results ranked by search position and credibility (search.credibility.rank),
+    those below min_source_credibility apart: (kept, {url: Credibility}, [(result, Credibility)]).
+    Pages the user named (``keep``: research_urls) are never left out."""
+    cfg = ctx.cfg
+    scores = credibility_of(ctx, [r for r, _ in usable])
+    ranked = rank(usable, [scores[r.url].score for r, _ in usable])
+
+    def low(r: SearchResult) -> bool:
+        return scores[r.url].score < cfg.min_source_credibility and r.url not in keep
+
+    kept = [(r, s) for r, s in ranked if not low(r)]
+    dropped = [(r, scores[r.url]) for r, _ in ranked if low(r)]
+    return kept, scores, dropped
 
 
 def _over_share(state: ResearcherState) -> str | None:
@@ -212,7 +251,12 @@ class ResearcherNodes:
             run_now, refused = [], calls
         # pages this researcher has been shown (earlier steps, or a parallel call of this step)
         shown = set(state.get("found_sources") or {}) if ctx.cfg.page_cache else None
-        outcomes = await asyncio.gather(*(self._run_tool(ctx, state, c, shown) for c in run_now))
+        # The pages the user named join the unit's first search (summaries are cached per page
+        # and thread, so units after the first do not pay for them again).
+        searched = any(isinstance(m, ToolMessage) and m.name == SEARCH for m in state["researcher_messages"])
+        first = None if searched else next((i for i, c in enumerate(run_now) if c.get("name") == SEARCH), None)
+        outcomes = await asyncio.gather(*(self._run_tool(ctx, state, c, shown, with_given=i == first)
+                                          for i, c in enumerate(run_now)))
         for call, (text, extra) in zip(run_now, outcomes):
             results.append(ToolMessage(text, tool_call_id=call["id"], name=call["name"]))
             for key, value in extra.items():
@@ -235,7 +279,7 @@ class ResearcherNodes:
             "sources": update["found_sources"]})
 
     async def _run_tool(self, ctx: NodeContext, state: ResearcherState, call: dict,
-                        shown: set[str] | None = None) -> tuple[str, dict]:
+                        shown: set[str] | None = None, with_given: bool = False) -> tuple[str, dict]:
         name, args = call.get("name"), call.get("args")
         args = args if isinstance(args, dict) else {}
         if call.get("invalid_name") is not None or (name == "invalid" and "error" in call):
@@ -250,7 +294,7 @@ class ResearcherNodes:
             if not query:
                 ctx.meter.usage.repairs += 1
                 return "Not run: the search tool needs a non-empty query.", {}
-            return await self._search(ctx, query, state.get("topic", ""), shown)
+            return await self._search(ctx, query, state.get("topic", ""), shown, with_given=with_given)
         extra_tools, _ = await _mcp_tools(ctx)
         tool = next((t for t in extra_tools if t.name == name), None)
         if tool is not None:
@@ -265,36 +309,60 @@ class ResearcherNodes:
         return f"Unknown tool {name!r}; available: {names}.", {}
 
     async def _search(self, ctx: NodeContext, query: str, topic: str = "",
-                      shown: set[str] | None = None) -> tuple[str, dict]:
+                      shown: set[str] | None = None, with_given: bool = False) -> tuple[str, dict]:
         ctx.progress(event="search", query=query[:80])
+        given = await _given_results(ctx) if with_given else []
+        extra: dict[str, Any] = {"found_sources": {}, "excerpts": [], "degradations": []}
         try:
             results, earlier = await self._search_once(ctx, query, topic)
         except Exception as e:  # noqa: BLE001 - the researcher is told and the failure recorded
             msg = f"search failed: {describe(e)}"
-            return f"Search failed ({describe(e)[:200]}). Try a different query or stop.", {
-                "degradations": [error_record("researcher", msg, query=query, topic=topic)]}
-        extra: dict[str, Any] = {"found_sources": {}, "excerpts": [], "degradations": []}
+            if not given:
+                return f"Search failed ({describe(e)[:200]}). Try a different query or stop.", {
+                    "degradations": [error_record("researcher", msg, query=query, topic=topic)]}
+            extra["degradations"].append(error_record("researcher", msg, query=query, topic=topic))
+            results, earlier = [], None
         intro = ""
         if earlier is not None:
             ctx.progress(event="query_repeated", query=query[:80], earlier=str(earlier.get("query", ""))[:80])
             intro = repeat_notice(earlier, query, topic)
+        seen = {r.url for r in given}
+        results = [*given, *(r for r in results if r.url not in seen)]
         usable: list[tuple[SearchResult, Source]] = []
+        not_read: list[str] = []
         for r in results:
             source = Source(source_id_for(r.url), r.url, r.content or "", r.title, r.format)
             # a page without text (nothing retrieved, or markup only) has nothing to cite
             if not (r.content or "").strip() or not source.page.text.strip():
-                extra["degradations"].append(error_record("researcher", "page with empty content skipped",
-                                                          url=r.url, query=query))
+                why = f"page skipped: {r.skipped}" if r.skipped else "page with empty content skipped"
+                extra["degradations"].append(error_record("researcher", why, url=r.url, query=query))
+                not_read.append(f"- {r.url}: {r.skipped or 'no text'}")
                 continue
             usable.append((r, source))
+        skipped_note = ("\n\nPages that could not be read (not citable):\n" + "\n".join(not_read[:10])
+                        if not_read else "")
         if not usable:
             skipped = f" ({len(results)} page(s) had no text)" if results else ""
-            return "\n".join(x for x in (intro, f"No usable results for {query!r}{skipped}.") if x), extra
+            return "\n".join(x for x in (intro, f"No usable results for {query!r}{skipped}.{skipped_note}") if x), extra
+        usable, scores, dropped = _by_credibility(ctx, usable, keep=seen)
+        left_out = ""
+        if dropped:
+            minimum = ctx.cfg.min_source_credibility
+            listed = "; ".join(f"{r.url} ({c.describe()})" for r, c in dropped[:5])
+            left_out = (f"{len(dropped)} result(s) below the minimum source credibility {minimum:.2f} were left "
+                        f"out: {listed}" + (" ..." if len(dropped) > 5 else "") + ".")
+            extra["degradations"].append(error_record(
+                "researcher", f"{len(dropped)} search result(s) below min_source_credibility {minimum:.2f} left out",
+                query=query, topic=topic, urls=[r.url for r, _ in dropped]))
+            ctx.progress(event="sources_dropped", count=len(dropped), minimum=minimum)
+        if not usable:
+            return "\n".join(x for x in (intro, f"No usable results for {query!r}: {left_out} Try a query that finds "
+                                                     "other sites.") if x), extra
         sem = asyncio.Semaphore(SUMMARY_CONCURRENCY)
 
         async def one(r: SearchResult, source: Source) -> str:
             async with sem:
-                meta = await ctx.pages.record(r, query)
+                meta = await ctx.pages.record(r, query, scores[r.url].as_dict())
                 extra["found_sources"][meta.id] = meta.as_dict()
                 if shown is not None and meta.id in shown:  # this researcher has it already
                     ctx.progress(event="page_seen", url=meta.url)
@@ -309,7 +377,7 @@ class ResearcherNodes:
 
         blocks = await asyncio.gather(*(one(r, source) for r, source in usable))
         ctx.progress(event="sources", count=len(extra["found_sources"]))
-        return "\n\n".join([intro, *blocks] if intro else blocks), extra
+        return "\n\n".join([*([intro] if intro else []), *blocks, *([left_out] if left_out else [])]) + skipped_note, extra
 
     async def _search_once(self, ctx: NodeContext, query: str, topic: str) -> tuple[list[SearchResult], dict | None]:
         """The search's results, and the earlier search it repeats (None: searched now).
@@ -490,6 +558,20 @@ async def _fold_reasoning(ctx: NodeContext, reasoning: list[str], keep: int) -> 
                       "were left out of compression")
     ctx.progress(event="reasoning_summarized", folded=len(older), kept=len(kept))
     return [f"Summary of the researcher's earlier reasoning: {summary}", *kept], None
+
+
+async def _given_results(ctx: NodeContext) -> list[SearchResult]:
+    """The pages the user named (research_urls) as search results; one that cannot be
+    fetched is an empty result saying why (reported as skipped, never cited)."""
+    from ..search.fetch import FetchError
+
+    out = []
+    for page in await ctx.given_pages():
+        if isinstance(page, FetchError):
+            out.append(SearchResult(page.url, page.url, "", None, skipped=f"{page.reason}: {page.detail}"))
+        else:
+            out.append(page.as_result())
+    return out
 
 
 async def _mcp_tools(ctx: NodeContext) -> tuple[list, str | None]:

@@ -81,6 +81,15 @@ async def _search_context(ctx: NodeContext, query: str, stage: str, purpose: str
         return "", [error_record(stage, f"no {purpose}: search failed: {describe(e)}")]
     degradations = []
     lines = []
+    if ctx.cfg.min_source_credibility > 0 and results:  # context from sources the user would drop: none
+        from .researcher import credibility_of
+
+        scores = credibility_of(ctx, results)
+        low = [r for r in results if scores[r.url].score < ctx.cfg.min_source_credibility]
+        if low:
+            degradations.append(error_record(stage, f"{len(low)} search result(s) below min_source_credibility "
+                                             f"{ctx.cfg.min_source_credibility:.2f} left out of the {purpose}"))
+            results = [r for r in results if r not in low]
     for r in results:
         text = (r.snippet or r.content or "").strip()
         if text:
@@ -146,6 +155,9 @@ class ScopingNodes:
         seen = {d.get("message") for d in state.get("degradations") or []}
         clamped = [error_record("configuration", c["message"], kind="clamped")
                    for c in ctx.cfg.clamped if c["message"] not in seen]
+        note = ctx.cfg.unpriced_note()  # a cost that leaves some models' calls out, said once
+        if note and note not in seen:
+            clamped.append(error_record("configuration", note, kind="unpriced"))
         if clamped:
             base["degradations"] = clamped
         if state.get("status") in FINISHED and state.get("messages") and \
@@ -279,7 +291,7 @@ class ScopingNodes:
         so_far = merge_usage(state.get("usage"), ctx.usage_update().get("usage"))
         update = {**update, **ctx.usage_update(), "draft_report": draft,
                   "tokens_before": total_tokens(so_far), "cost_before": total_cost(so_far)}
-        if ctx.cfg.search_api.value == "none":  # nothing to search: no researchers are sent out
+        if ctx.cfg.without_sources:  # nothing to search or read: no researchers are sent out
             ctx.progress(stage="research skipped", reason="search_api is none")
             return Command(goto="final_report_generation", update=update)
         return Command(goto="route_research", update=update)  # single or multi path (routing.py)

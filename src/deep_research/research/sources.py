@@ -34,6 +34,12 @@ class SourceMeta:
     retrieved_at: str
     chars: int
     query: str = ""
+    # The page's own metadata, when a fetched page states them (for credibility and citation styles).
+    published: str | None = None
+    author: str | None = None
+    site_name: str | None = None
+    # {"score": 0..1, "reasons": [...]} from search.credibility; None for pages found before it
+    credibility: dict | None = None
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -100,7 +106,7 @@ class PageStore:
             value["raw"] = True
         await self.store.aput(self._summaries(thread), h, value, index=False)
 
-    async def record(self, result: SearchResult, query: str = "") -> SourceMeta:
+    async def record(self, result: SearchResult, query: str = "", credibility: dict | None = None) -> SourceMeta:
         h = await self.put(result.content)
         return SourceMeta(
             id=source_id_for(result.url),
@@ -111,6 +117,10 @@ class PageStore:
             retrieved_at=dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
             chars=len(result.content),
             query=query,
+            published=result.published,
+            author=result.author,
+            site_name=result.site_name,
+            credibility=credibility,
         )
 
     async def load_sources(self, metas: dict[str, dict]) -> tuple[list[Source], list[str]]:
@@ -121,7 +131,8 @@ class PageStore:
             if content is None:
                 missing.append(sid)
                 continue
-            out.append(Source(sid, meta["url"], content, meta.get("title") or "", meta.get("format")))
+            out.append(Source(sid, meta["url"], content, meta.get("title") or "", meta.get("format"),
+                              credibility=meta.get("credibility")))
         return out, missing
 
 

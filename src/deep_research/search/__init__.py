@@ -1,4 +1,4 @@
-"""Search backends: Tavily (the web), a local corpus (SQLite FTS5), or none.
+"""Search backends: Tavily or SearXNG (the web), a local corpus (SQLite FTS5), or none.
 
 Every backend returns :class:`SearchResult` objects whose ``content`` is the full text
 of the page or document, because citations are checked against it.
@@ -11,6 +11,7 @@ from pathlib import Path
 
 from ..terminal import printable
 from .base import SearchBackend, SearchConfigError, SearchError, SearchResult
+from .fetch import FetchedPage, FetchError, FetchPolicy, PageFetcher
 from .local import (
     CorpusError,
     Fts5UnavailableError,
@@ -23,20 +24,26 @@ from .local import (
     default_index_path,
 )
 from .none import NoSearch
+from .searxng import SearxngSearch
 from .tavily import TavilySearch
 
 __all__ = [
     "CorpusError",
+    "FetchError",
+    "FetchPolicy",
+    "FetchedPage",
     "Fts5UnavailableError",
     "IndexNotFoundError",
     "IndexReport",
     "IndexVersionError",
     "LocalCorpus",
     "NoSearch",
+    "PageFetcher",
     "SearchBackend",
     "SearchConfigError",
     "SearchError",
     "SearchResult",
+    "SearxngSearch",
     "SkippedFile",
     "TavilySearch",
     "build_index",
@@ -46,7 +53,7 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-KINDS = ("tavily", "local", "none")
+KINDS = ("tavily", "local", "searxng", "none")
 
 
 def make_search(
@@ -57,8 +64,15 @@ def make_search(
     base_url: str | None = None,
     timeout_s: float = 30,
     max_retries: int = 2,
+    fetcher: PageFetcher | None = None,
+    searxng_url: str | None = None,
+    searxng: dict | None = None,
 ) -> SearchBackend:
-    """The search backend ``kind`` (``tavily``, ``local`` or ``none``).
+    """The search backend ``kind`` (``tavily``, ``local``, ``searxng`` or ``none``).
+
+    ``fetcher`` fetches pages whose text the search engine does not give (SearXNG results,
+    Tavily results without raw content). ``searxng`` holds the SearXNG options (engines,
+    categories, time_range, safesearch, language).
 
     ``local`` takes ``corpus``, a folder of documents or an index file. A folder's index
     is brought up to date first (incremental, see :func:`build_index`), keeping the base
@@ -73,7 +87,10 @@ def make_search(
                 "or search your own documents with search_api 'local' and corpus_path "
                 "(CLI: --search local --corpus DIR), or run without search (search_api 'none')"
             )
-        return TavilySearch(tavily_api_key, timeout_s=timeout_s, max_retries=max_retries)
+        return TavilySearch(tavily_api_key, timeout_s=timeout_s, max_retries=max_retries, fetcher=fetcher)
+    if kind == "searxng":
+        return SearxngSearch(searxng_url or "", fetcher=fetcher or PageFetcher(), timeout_s=timeout_s,
+                             max_retries=max_retries, **(searxng or {}))
     if kind == "local":
         if not corpus:
             raise SearchConfigError(

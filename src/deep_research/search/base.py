@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
 
@@ -29,6 +29,16 @@ class SearchResult:
     # True when ``content`` is only the search engine's excerpt, not the full page: a
     # citation checked against it is checked against the excerpt only.
     partial: bool = False
+    # Why the page's text could not be retrieved (``content`` is then empty): the result is
+    # reported to the researcher as skipped, never cited.
+    skipped: str = ""
+    # The page's own metadata when it states them (from a fetched page's HTML).
+    published: str | None = None
+    author: str | None = None
+    site_name: str | None = None
+    # Anything else the search engine says about the page (e.g. Tavily's ``published_date``).
+    # Optional, never required.
+    metadata: dict = field(default_factory=dict)
 
 
 @runtime_checkable

@@ -289,11 +289,23 @@ def _pre_text(el, style: "_PageStyle") -> str:
     return text.removeprefix("\n")
 
 
-def html_to_text(html: str | bytes, *, load_css=None, headings: bool = False) -> Extracted:
+def _main_element(body, style: "_PageStyle"):
+    """The one element the page marks as its main content (``<main>`` or
+    ``role="main"``, else a single ``<article>``), if it is shown and holds text."""
+    for path in ("//main | //*[@role='main']", "//article"):
+        found = [el for el in body.xpath(path) if not style.hidden(el)]
+        if len(found) == 1 and (found[0].text_content() or "").strip():
+            return found[0]
+    return None
+
+
+def html_to_text(html: str | bytes, *, load_css=None, headings: bool = False, main_only: bool = False) -> Extracted:
     """Visible text of an HTML page, one block per line, and its title. ``load_css(href,
     relative_to)`` returns a linked stylesheet (see :func:`local_css_loader`), or None.
     With ``headings`` (for documents no browser shows, such as EPUB chapters) a heading's
-    line starts with markdown marks, ``## Title`` for ``<h2>``."""
+    line starts with markdown marks, ``## Title`` for ``<h2>``. ``main_only``: only the
+    text of the page's main element when it marks one (see :func:`_main_element`), leaving
+    out navigation, headers and footers around it."""
     if isinstance(html, bytes):
         doc = lxml.html.document_fromstring(html)
     else:
@@ -302,6 +314,8 @@ def html_to_text(html: str | bytes, *, load_css=None, headings: bool = False) ->
     style = _PageStyle(doc, load_css)
     body = doc.find("body")
     root = body if body is not None else doc
+    if main_only:
+        root = _main_element(root, style) if _main_element(root, style) is not None else root
     out = _Lines(headings)
     # Iterative walk: (element, phase) where phase False = enter, True = leave.
     stack: list[tuple[etree._Element, bool]] = [(root, False)]
@@ -312,7 +326,7 @@ def html_to_text(html: str | bytes, *, load_css=None, headings: bool = False) ->
         if leaving:
             if el.tag in _BLOCK:
                 out.flush()
-            if tail_shown:
+            if tail_shown and el is not root:  # text after the root is outside what was asked for
                 out.add(el.tail)
             continue
         tag = el.tag.lower() if isinstance(el.tag, str) else None

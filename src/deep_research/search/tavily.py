@@ -5,8 +5,11 @@ Tavily returns, per result, a short ``content`` excerpt and (when asked) the pag
 
 * With ``include_raw_content=True`` (the default) ``content`` is the raw page markdown
   (format ``markdown``) and Tavily's excerpt becomes the ``snippet``. A result that comes
-  back without raw content (Tavily could not fetch the page) is left out, with a logged
-  warning: its excerpt is not the page, and may join separate passages.
+  back without raw content (Tavily could not fetch the page) is fetched with the shared
+  page fetcher (:mod:`.fetch`; a few at a time, within the search's timeout) when one is
+  given, so that it can be cited; when it cannot be fetched, or without a fetcher, it is
+  returned empty with the reason in ``skipped`` (no fetcher: left out, logged): its excerpt
+  is not the page, and may join separate passages.
 * With ``include_raw_content=False`` every result keeps Tavily's excerpt as ``content``
   and is marked ``partial=True``.
 
@@ -26,6 +29,7 @@ from typing import Any
 
 from ..terminal import printable
 from .base import SearchConfigError, SearchError, SearchResult
+from .fetch import FetchError, PageFetcher
 
 log = logging.getLogger(__name__)
 
@@ -55,6 +59,8 @@ class TavilySearch:
         client: Any = None,
         backoff_s: float = 1.0,
         max_backoff_s: float = 20.0,
+        fetcher: PageFetcher | None = None,
+        fetch_concurrency: int = 4,
     ):
         if not api_key and client is None:
             # Without a key the tavily client silently switches to its limited keyless mode.
@@ -70,6 +76,8 @@ class TavilySearch:
         self.search_depth = search_depth
         self.backoff_s = backoff_s
         self.max_backoff_s = max_backoff_s
+        self.fetcher = fetcher
+        self.fetch_concurrency = fetch_concurrency
 
     def _get_client(self) -> Any:
         # Created on first use so that its HTTP connection pool belongs to the running loop.
@@ -90,7 +98,29 @@ class TavilySearch:
         if not query or max_results <= 0:
             return []
         response = await self._search_with_retries(query, min(max_results, MAX_RESULTS_LIMIT))
-        return self._results(response)
+        results = self._results(response)
+        missing = [i for i, r in enumerate(results) if r.skipped]
+        if missing and self.fetcher is not None:
+            await self._fetch_missing(results, missing)
+        return [r for r in results if self.fetcher is not None or not r.skipped]
+
+    async def _fetch_missing(self, results: list[SearchResult], missing: list[int]) -> None:
+        """Fetch the pages Tavily gave no text for, in place; failures keep ``skipped``."""
+        urls = [results[i].url for i in missing]
+        try:
+            pages = await asyncio.wait_for(
+                self.fetcher.fetch_many(urls, concurrency=self.fetch_concurrency), timeout=self.timeout_s)
+        except asyncio.TimeoutError:
+            for i in missing:
+                results[i].skipped = f"no page text from Tavily, and fetching it took over {self.timeout_s:g} s"
+            return
+        for i, page in zip(missing, pages):
+            old = results[i]
+            if isinstance(page, FetchError):
+                old.skipped = f"no page text from Tavily, and fetching it failed: {page.reason}: {page.detail}"
+                log.warning("%s", printable(old.skipped))
+            else:
+                results[i] = page.as_result(snippet=old.snippet, score=old.score, title=old.title)
 
     async def _search_with_retries(self, query: str, max_results: int) -> dict:
         attempts = self.max_retries + 1
@@ -160,12 +190,16 @@ class TavilySearch:
         raw = str(item.get("raw_content") or "")
         score = item.get("score")
         score = float(score) if isinstance(score, (int, float)) else None
+        published = item.get("published_date")
+        metadata = {"published_date": published.strip()} if isinstance(published, str) and published.strip() else {}
         if not self.include_raw_content:
-            return SearchResult(url, title, excerpt, "markdown", excerpt, score, partial=True)
+            return SearchResult(url, title, excerpt, "markdown", excerpt, score, partial=True, metadata=metadata)
         if not raw.strip():
-            log.warning("Tavily returned no page text for %s; result left out", printable(url))
-            return None
-        return SearchResult(url, title, raw, "markdown", excerpt, score)
+            if self.fetcher is None:
+                log.warning("Tavily returned no page text for %s; result left out", printable(url))
+            return SearchResult(url, title, "", None, excerpt, score, skipped="no page text from Tavily",
+                                metadata=metadata)
+        return SearchResult(url, title, raw, "markdown", excerpt, score, metadata=metadata)
 
 
 def classify_error(e: BaseException) -> tuple[bool, str]:
