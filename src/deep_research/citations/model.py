@@ -18,6 +18,10 @@ class Source:
     content: str
     title: str = ""
     format: str | None = None  # "markdown" | "text"; None = detect from the content
+    # Page metadata when the fetcher found it (citation styles use it; never required):
+    author: str | None = None
+    published: str | None = None  # ISO 8601 date (or any text holding a year)
+    site_name: str | None = None
 
     @cached_property
     def page(self) -> PageText:

@@ -117,7 +117,9 @@ class PageStore:
             if content is None:
                 missing.append(sid)
                 continue
-            out.append(Source(sid, meta["url"], content, meta.get("title") or "", meta.get("format")))
+            out.append(Source(sid, meta["url"], content, meta.get("title") or "", meta.get("format"),
+                              **{k: meta[k] for k in ("author", "published", "site_name")
+                                 if isinstance(meta.get(k), str) and meta[k].strip()}))
         return out, missing
 
 
