@@ -315,10 +315,11 @@ def _entry(info: SourceInfo, style: str, accessed: dt.date, suffix: str) -> Refe
         if author:
             add(_end(author) + " ")
             add(f"({_apa_date(info.date, suffix)}). ")
-            add(_end(title), True)
+            add(title, True)
+            add("" if title.endswith((".", "?", "!")) else ".")
         else:  # no author, no site: the title takes the author's place
-            add(_end(title), True)
-            add(f" ({_apa_date(info.date, suffix)}).")
+            add(title, True)
+            add(("" if title.endswith((".", "?", "!")) else ".") + f" ({_apa_date(info.date, suffix)}).")
         if info.authors and site_differs:
             add(" " + _end(site))
         if info.date is None:

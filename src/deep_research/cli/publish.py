@@ -24,6 +24,10 @@ def publish(
     sources: Path = typer.Option(..., "--sources", "-s", help="JSON list of {id, url, title, content}."),
     out_dir: Path = typer.Option(..., "--out", "-o", help="Directory to write the outputs into."),
     no_pdf: bool = typer.Option(False, "--no-pdf", help="Skip the PDF."),
+    docx: bool = typer.Option(False, "--docx", help="Also write report.docx (Word)."),
+    citation_style: str = typer.Option("numbered", "--citation-style",
+                                       help="numbered | apa | mla | ieee | chicago: in-text markers and the "
+                                            "Sources list (report.md keeps its <ref> tags)."),
     title: Optional[str] = typer.Option(None, help="Report title (default: the report's first # heading)."),
     findings: bool = typer.Option(False, "--verified-findings",
                                   help="Add a 'Verified findings' section, built by code from the claims "
@@ -34,7 +38,9 @@ def publish(
     from ..citations.refs import parse_refs
     from ..inputs import load_sources, read_text_file
     from ..publish import publish_report
+    from .research import _check_citation_style
 
+    citation_style = _check_citation_style(citation_style)
     markdown = read_text_file(report, "report")
     if not markdown.strip():
         raise UserError(f"report {report} is empty")
@@ -46,7 +52,8 @@ def publish(
     if unknown:
         shown = ", ".join(repr(u) for u in unknown[:10]) + (" …" if len(unknown) > 10 else "")
         raise UserError(f"the report cites source ids that are not in {sources}: {shown}")
-    result = publish_report(markdown, loaded.sources, out_dir, pdf=not no_pdf, title=title, findings=findings)
+    result = publish_report(markdown, loaded.sources, out_dir, pdf=not no_pdf, title=title, findings=findings,
+                            docx=docx, citation_style=citation_style)
     _print_publish_summary(result)
 
 

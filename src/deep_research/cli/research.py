@@ -32,6 +32,18 @@ class WaitingForUser(Exception):
         self.what = what
 
 
+def _check_citation_style(style: str | None) -> str | None:
+    """The --citation-style value, checked (a UserError, exit 2, names the allowed ones)."""
+    if style is None:
+        return None
+    from ..citations.styles import check_style
+
+    try:
+        return check_style(style)
+    except ValueError as e:
+        raise UserError(f"--citation-style: {e}") from None
+
+
 def _context_from_options(**opts) -> dict:
     """Configuration values the user set on the command line (None = not set)."""
     mapping = {
@@ -53,6 +65,10 @@ def _context_from_options(**opts) -> dict:
             ctx["require_report_approval"] = True
         elif key == "test_mode" and value:
             ctx["test_mode"] = True
+        elif key == "docx" and value:
+            ctx["write_docx"] = True
+        elif key == "citation_style":
+            ctx["citation_style"] = value
         elif key == "pdf":
             if value is False:
                 ctx["write_pdf"] = False
@@ -195,7 +211,7 @@ def _print_result(values: dict, thread_id: str) -> int:
     written = labels(lang)["report_written"].format(dir="\0")
     before, _, after = written.partition("\0")
     out.print(f"{_esc(before)}[bold]{_esc(printable(files.get('dir')))}[/bold]{_esc(after)}", soft_wrap=True)
-    for key in ("markdown", "linked", "pdf", "html", "citations", "notes"):
+    for key in ("markdown", "linked", "pdf", "docx", "html", "citations", "notes"):
         if files.get(key):
             out.print(f"  {printable(Path(files[key]).name)}", markup=False)
     return 0
@@ -341,6 +357,9 @@ def research(
     max_cost: Optional[float] = typer.Option(None, help="Stop research at this estimated cost in USD."),
     test_mode: bool = typer.Option(False, "--test-mode", help="Small limits for a cheap trial run."),
     pdf: bool = typer.Option(True, "--pdf/--no-pdf", help="Write the PDF."),
+    docx: bool = typer.Option(False, "--docx", help="Also write report.docx (Word)."),
+    citation_style: Optional[str] = typer.Option(
+        None, "--citation-style", help="numbered | apa | mla | ieee | chicago (default: numbered)."),
     db: Optional[str] = DbOpt,
 ) -> None:
     """Research QUESTION and write a report whose every citation is checked."""
@@ -354,7 +373,8 @@ def research(
     context = _context_from_options(search=search.lower() if search else None, corpus=corpus,
                                     corpus_base_url=corpus_base_url, model=model, base_url=base_url,
                                     api_key_env=api_key_env, out=out_dir, yes=yes, approve_brief=approve_brief, review_report=review_report,
-                                    max_tokens=max_tokens, max_cost=max_cost, test_mode=test_mode, pdf=pdf)
+                                    max_tokens=max_tokens, max_cost=max_cost, test_mode=test_mode, pdf=pdf,
+                                    docx=docx, citation_style=_check_citation_style(citation_style))
     if corpus is not None and search is None:
         context["search_api"] = "local"
     code = asyncio.run(_run_research(q, context, _check_db(db or ".deep-research/state.sqlite"), None,

@@ -149,6 +149,10 @@ class DocxWriter:
             self.bookmarks.setdefault(el.get("id"), f"_r{len(self.bookmarks) + 1}")
         body = root.find("body")
         self.blocks(body if body is not None else root, level=0)
+        pkg = self.doc.part.package  # the template's preview picture: the file holds no image at all
+        for rid, rel in list(pkg.rels.items()):
+            if rel.reltype == RT.THUMBNAIL:
+                pkg.rels.pop(rid)
         props = self.doc.core_properties
         props.title = (title or "")[:250]
         props.author = "deep-research"
