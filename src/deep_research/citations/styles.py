@@ -37,7 +37,8 @@ missing:
   ``n.d.-a`` in APA) in both the marker and the entry; MLA adds the shortened title
   (``(Smith, "Title")``).
 * **Order.** numbered and ieee list sources in the order of first citation; apa, mla and
-  chicago alphabetically by the entry's first words (family name, organisation or title).
+  chicago alphabetically by the entry's first words (family name, organisation or title;
+  leading quotation marks ignored).
 
 Every entry keeps its number (the anchor the markers link to), and the publisher shows each
 source's verified quotes with their fragment links under the entry, whatever the style.
@@ -438,4 +439,8 @@ class Styler:
         ids = sorted(self.infos, key=lambda s: self.infos[s].number)
         if self.numbered:
             return ids
-        return sorted(ids, key=lambda s: (self.reference(s).text.casefold(), self.infos[s].number))
+        def key(sid: str) -> tuple:  # quotation marks and other leading symbols do not count
+            text = re.sub(r"^\W+", "", self.reference(sid).text).casefold()
+            return text, self.infos[sid].number
+
+        return sorted(ids, key=key)
