@@ -126,6 +126,12 @@ class DocxWriter:
             link.font.underline = True
         quote = styles["Quote"] if "Quote" in [s.name for s in styles] else styles.add_style("Quote", WD_STYLE_TYPE.PARAGRAPH)
         quote.paragraph_format.left_indent = Cm(0.8)
+        bdr = OxmlElement("w:pBdr")  # a rule on the left, as the HTML's blockquote has
+        left = OxmlElement("w:left")
+        for k, v in (("w:val", "single"), ("w:sz", "18"), ("w:space", "8"), ("w:color", "C8CDD4")):
+            left.set(qn(k), v)
+        bdr.append(left)
+        quote.element.get_or_add_pPr().append(bdr)
         quote.font.italic = False
         quote.font.color.rgb = RGBColor(0x33, 0x33, 0x33)
 
@@ -579,13 +585,15 @@ class DocxWriter:
         if not author_date:
             label = f"[{label}]"
         colour = _STATUS_COLOUR[status]
-        link_fmt = fmt.with_(colour=colour, underline=True, sup=not author_date, bold=not author_date)
+        # on the line, not raised: a superscript badge text would be too small to read in print
+        link_fmt = fmt.with_(colour=colour, underline=True, bold=not author_date,
+                             size=None if author_date else 9)
         h = self._hyperlink(para, inner.get("href") or "", inner.get("title")) if inner.tag == "a" else None
         if h is None:
             self.run(para, label, link_fmt.with_(underline=False))
         else:
             self._link_run(h, para, label, link_fmt)
-        self.run(para, "\u2009" + self.badges[status], fmt.with_(colour=colour, size=8, sup=not author_date))
+        self.run(para, "\u2009" + self.badges[status], fmt.with_(colour=colour, size=8.5))
 
 
 def render_docx(html: str, path: str | Path | None = None, *, labels: dict, title: str | None = None,
