@@ -252,3 +252,14 @@ def test_cli_citation_style_apa_with_docx(sources_file, tmp_path):
         assert bad.returncode == 2
         assert "numbered, apa, mla, ieee, chicago" in bad.stderr
         assert not (tmp_path / "x").exists()
+
+
+def test_research_options_become_settings():
+    from deep_research.cli.research import _context_from_options
+    from deep_research.research.configuration import Configuration
+
+    ctx = _context_from_options(pdf=True, docx=True, citation_style="chicago")
+    assert ctx == {"write_docx": True, "citation_style": "chicago"}
+    cfg = Configuration(**ctx)
+    assert cfg.write_docx and cfg.citation_style == "chicago"
+    assert _context_from_options(pdf=True, docx=False, citation_style=None) == {}

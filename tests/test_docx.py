@@ -17,6 +17,7 @@ from docx.oxml.ns import qn
 
 from deep_research.citations.model import Source
 from deep_research.publish import publish_report
+from tests.test_budgets import corpus  # noqa: F401 - the indexed corpus fixture
 
 ROOT = Path(__file__).resolve().parents[1]
 R_NS = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
@@ -281,3 +282,37 @@ def test_libreoffice_reads_docx_and_keeps_link_fragments(published, tmp_path):
     norm = lambda u: u.replace("%2D", "-")  # noqa: E731
     assert {norm(c["url"]) for c in cites} <= set(uris)
     assert any("#:~:text=" in u and "%2C" in u for u in uris)
+
+
+def test_research_run_writes_docx_in_its_style(corpus, tmp_path):
+    """The research graph (scripted models, local corpus) publishes with the run's settings:
+    write_docx and citation_style reach the publisher, and the outputs list report.docx."""
+    from tests.test_budgets import run
+
+    state, *_ = run(corpus, tmp_path, write_docx=True, citation_style="apa")
+    v = state.values
+    assert v["status"] == "completed"
+    path = Path(v["outputs"]["docx"])
+    assert path.name == "report.docx" and path.is_file()
+    cites = json.loads(Path(v["outputs"]["citations"]).read_text())
+    assert cites and all(c["citation_style"] == "apa" for c in cites)
+    text = "\n".join(p.text for p in _all_paragraphs(docx.Document(str(path))))
+    assert cites[0]["in_text"] in text and cites[0]["in_text"].startswith("(")
+    assert set(c["url"] for c in cites if c["url"]) <= set(_external_targets(path))
+
+
+def test_language_and_right_to_left(tmp_path):
+    src = [Source("a", "https://ex.org/a", "السماء زرقاء. العشب أخضر.", "صفحة")]
+    md = '# تقرير\n\nالسماء زرقاء <ref id="a">"السماء زرقاء."</ref>\n'
+    rtl = publish_report(md, src, tmp_path / "ar", pdf=False, docx=True, lang="ar").files["docx"]
+    ltr = publish_report("# Sky\n\nBlue <ref id=\"s\">\"The sky is blue.\"</ref>\n",
+                         [Source("s", "https://ex.org/s", "The sky is blue.", "Sky")], tmp_path / "en",
+                         pdf=False, docx=True, lang="en").files["docx"]
+    with zipfile.ZipFile(rtl) as z:
+        styles = z.read("word/styles.xml").decode()
+    assert 'w:lang w:val="ar"' in styles and "<w:bidi/>" in styles
+    with zipfile.ZipFile(ltr) as z:
+        styles = z.read("word/styles.xml").decode()
+    assert 'w:lang w:val="en"' in styles and "<w:bidi/>" not in styles
+    doc = docx.Document(str(rtl))
+    assert doc.paragraphs[1].text == "تقرير" and doc.paragraphs[1].style.name == "Title"

@@ -159,6 +159,8 @@ class DocxWriter:
         for rid, rel in list(pkg.rels.items()):
             if rel.reltype == RT.THUMBNAIL:
                 pkg.rels.pop(rid)
+        if lang:
+            self._language(lang)
         props = self.doc.core_properties
         props.title = (title or "")[:250]
         props.author = "deep-research"
@@ -168,6 +170,23 @@ class DocxWriter:
         buf = BytesIO()
         self.doc.save(buf)
         return buf.getvalue()
+
+    def _language(self, lang: str) -> None:
+        """The text's language (spelling, hyphenation) and, for Arabic, Hebrew and the other
+        right-to-left scripts, right-to-left paragraphs, as the HTML's dir="rtl"."""
+        from ..language import text_direction
+
+        normal = self.doc.styles["Normal"]
+        rPr = normal.element.get_or_add_rPr()
+        tag = OxmlElement("w:lang")
+        for a in ("w:val", "w:eastAsia", "w:bidi"):
+            tag.set(qn(a), lang)
+        rPr.append(tag)
+        if text_direction(lang) == "rtl":
+            for st in self.doc.styles:
+                if st.type == WD_STYLE_TYPE.PARAGRAPH:
+                    st.element.get_or_add_pPr().append(OxmlElement("w:bidi"))
+            rPr.append(OxmlElement("w:rtl"))
 
     # --- blocks -----------------------------------------------------------------------
     def blocks(self, el, level: int, container=None, style: str | None = None) -> None:
