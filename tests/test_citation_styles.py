@@ -263,3 +263,18 @@ def test_research_options_become_settings():
     cfg = Configuration(**ctx)
     assert cfg.write_docx and cfg.citation_style == "chicago"
     assert _context_from_options(pdf=True, docx=False, citation_style=None) == {}
+
+
+def test_sources_json_metadata_is_optional_and_checked(tmp_path):
+    from deep_research.errors import UserError
+    from deep_research.inputs import parse_sources
+
+    base = {"id": "a", "url": "https://ex.org/a", "content": "Text.", "title": "T"}
+    plain = parse_sources([base]).sources[0]
+    assert (plain.author, plain.published, plain.site_name) == (None, None, None)
+    full = parse_sources([{**base, "author": ["Ann Lee", " Bob  Ray "], "published": "2020-01-02",
+                           "site_name": "  Ex  Org "}]).sources[0]
+    assert (full.author, full.published, full.site_name) == ("Ann Lee; Bob Ray", "2020-01-02", "Ex Org")
+    assert Styler("apa", [full], {"a": 1}, DAY).marker("a") == "(Lee & Ray, 2020)"
+    with pytest.raises(UserError, match='"published" must be a string'):
+        parse_sources([{**base, "published": 2020}])

@@ -297,10 +297,10 @@ class DocxWriter:
         indent = _INDENT * (level + 1)
 
         def new_para(first: bool):
-            if plain:
+            if plain:  # a Sources entry: hanging indent, as in the HTML
                 para = self._para(container)
-                para.paragraph_format.space_after = Pt(2)
-                para.paragraph_format.left_indent = _INDENT * level
+                para.paragraph_format.left_indent = indent
+                para.paragraph_format.first_line_indent = -_INDENT
             elif ordered or not first:
                 para = self._para(container)
                 para.paragraph_format.left_indent = indent
