@@ -316,3 +316,26 @@ def test_language_and_right_to_left(tmp_path):
     assert 'w:lang w:val="en"' in styles and "<w:bidi/>" not in styles
     doc = docx.Document(str(rtl))
     assert doc.paragraphs[1].text == "تقرير" and doc.paragraphs[1].style.name == "Title"
+
+
+def test_properties_in_schema_order(published, tmp_path):
+    """Word refuses a file whose paragraph or run properties are out of the schema's order."""
+    from lxml import etree
+
+    from deep_research.publish.docx import PPR_ORDER, RPR_ORDER
+
+    rtl = publish_report('# تقرير\n\nنص <ref id="a">"السماء زرقاء."</ref>\n',
+                         [Source("a", "https://ex.org/a", "السماء زرقاء.", "صفحة")], tmp_path, pdf=False,
+                         docx=True, lang="ar").files["docx"]
+    checked = 0
+    for path in (published / "report.docx", rtl):
+        with zipfile.ZipFile(path) as z:
+            for part in ("word/document.xml", "word/styles.xml"):
+                root = etree.fromstring(z.read(part))
+                for tag, order in (("pPr", PPR_ORDER), ("rPr", RPR_ORDER)):
+                    for props in root.iter(qn(f"w:{tag}")):
+                        names = [etree.QName(c).localname for c in props if isinstance(c.tag, str)]
+                        known = [n for n in names if n in order]
+                        assert known == sorted(known, key=order.index), (path.name, part, names)
+                        checked += 1
+    assert checked > 100

@@ -56,6 +56,32 @@ _INDENT = Cm(0.63)
 _MAX_TOOLTIP = 255
 
 
+# WordprocessingML's element order inside w:pPr and w:rPr (Word refuses a file whose
+# properties are out of order): elements added by hand go to their place in these.
+PPR_ORDER = ("pStyle keepNext keepLines pageBreakBefore framePr widowControl numPr suppressLineNumbers pBdr shd "
+             "tabs suppressAutoHyphens kinsoku wordWrap overflowPunct topLinePunct autoSpaceDE autoSpaceDN bidi "
+             "adjustRightInd snapToGrid spacing ind contextualSpacing mirrorIndents suppressOverlap jc "
+             "textDirection textAlignment textboxTightWrap outlineLvl divId cnfStyle rPr sectPr pPrChange").split()
+RPR_ORDER = ("rStyle rFonts b bCs i iCs caps smallCaps strike dstrike outline shadow emboss imprint noProof "
+             "snapToGrid vanish webHidden color spacing w kern position sz szCs highlight u effect bdr shd "
+             "fitText vertAlign rtl cs em lang eastAsianLayout specVanish oMath").split()
+
+
+def put(parent, child, order: list[str] = PPR_ORDER):
+    """``child`` in ``parent`` at its place in ``order``, replacing one of the same name."""
+    name = child.tag.rsplit("}", 1)[-1]
+    old = parent.find(qn(f"w:{name}"))
+    if old is not None:
+        parent.remove(old)
+    later = {qn(f"w:{n}") for n in order[order.index(name) + 1:]}
+    for i, existing in enumerate(parent):
+        if existing.tag in later:
+            parent.insert(i, child)
+            return child
+    parent.append(child)
+    return child
+
+
 def badge_texts(t: dict) -> dict[str, str]:
     """The text that follows each citation link in Word, by the badge's check class."""
     return {
@@ -117,7 +143,7 @@ class DocxWriter:
         shd.set(qn("w:val"), "clear")
         shd.set(qn("w:color"), "auto")
         shd.set(qn("w:fill"), "F3F5F8")
-        pPr.append(shd)
+        put(pPr, shd)
         if "Hyperlink" not in [s.name for s in styles]:
             # Word's own name; a link run without a character style loses its link in
             # LibreOffice's PDF export
@@ -131,7 +157,7 @@ class DocxWriter:
         for k, v in (("w:val", "single"), ("w:sz", "18"), ("w:space", "8"), ("w:color", "C8CDD4")):
             left.set(qn(k), v)
         bdr.append(left)
-        quote.element.get_or_add_pPr().append(bdr)
+        put(quote.element.get_or_add_pPr(), bdr)
         quote.font.italic = False
         quote.font.color.rgb = RGBColor(0x33, 0x33, 0x33)
 
@@ -139,8 +165,7 @@ class DocxWriter:
     def _east_asian(rPr, theme_off: bool = False) -> None:
         fonts = rPr.find(qn("w:rFonts"))
         if fonts is None:
-            fonts = OxmlElement("w:rFonts")
-            rPr.insert(0, fonts)
+            fonts = put(rPr, OxmlElement("w:rFonts"), RPR_ORDER)
         fonts.set(qn("w:eastAsia"), CJK_FONT)
         if theme_off:  # heading styles name theme fonts, which win over w:ascii
             for a in ("w:asciiTheme", "w:hAnsiTheme", "w:eastAsiaTheme", "w:cstheme"):
@@ -181,12 +206,12 @@ class DocxWriter:
         tag = OxmlElement("w:lang")
         for a in ("w:val", "w:eastAsia", "w:bidi"):
             tag.set(qn(a), lang)
-        rPr.append(tag)
+        put(rPr, tag, RPR_ORDER)
         if text_direction(lang) == "rtl":
             for st in self.doc.styles:
                 if st.type == WD_STYLE_TYPE.PARAGRAPH:
-                    st.element.get_or_add_pPr().append(OxmlElement("w:bidi"))
-            rPr.append(OxmlElement("w:rtl"))
+                    put(st.element.get_or_add_pPr(), OxmlElement("w:bidi"))
+            put(rPr, OxmlElement("w:rtl"), RPR_ORDER)
 
     # --- blocks -----------------------------------------------------------------------
     def blocks(self, el, level: int, container=None, style: str | None = None) -> None:
@@ -265,7 +290,7 @@ class DocxWriter:
             for k, v in (("w:val", "single"), ("w:sz", "6"), ("w:space", "1"), ("w:color", "C8CDD4")):
                 bottom.set(qn(k), v)
             bdr.append(bottom)
-            pPr.append(bdr)
+            put(pPr, bdr)
             return
         if tag == "dl":
             for child in el:
