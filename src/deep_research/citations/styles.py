@@ -49,8 +49,8 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Iterable, Mapping
 from urllib.parse import urlsplit
 
 from .model import Source
@@ -130,7 +130,7 @@ def parse_authors(value: object) -> list[Person]:
     if isinstance(value, (list, tuple)):
         names = [str(v) for v in value if isinstance(v, str) and v.strip()]
     elif isinstance(value, str) and value.strip():
-        text = re.sub(r"^\s*by\s+", "", value.strip(), flags=re.I)
+        text = re.sub(r"^\s*by\s+", "", value.strip(), flags=re.IGNORECASE)
         names = [p for p in re.split(r"\s*;\s*|\s+and\s+|\s*&\s*", text) if p.strip()]
         if len(names) == 1 and "," in names[0]:
             parts = [p.strip() for p in names[0].split(",") if p.strip()]
@@ -179,7 +179,7 @@ def describe(source: Source, number: int) -> SourceInfo:
             host = urlsplit(source.url).hostname or ""
         except ValueError:
             host = ""
-        site = host[4:] if host.startswith("www.") else host
+        site = host.removeprefix("www.")
     return SourceInfo(number, title, _clean(source.url), site,
                       tuple(parse_authors(getattr(source, "author", None))),
                       parse_date(getattr(source, "published", None)), given)
@@ -308,7 +308,7 @@ class Reference:
 
 def _entry(info: SourceInfo, style: str, accessed: dt.date, suffix: str) -> Reference:
     P: list[tuple[str, bool]] = []
-    add = lambda text, italic=False: P.append((text, italic))  # noqa: E731
+    add = lambda text, italic=False: P.append((text, italic))
     title, site = info.title, info.site
     site_differs = site and site.casefold() != title.casefold()
     if style == "apa":

@@ -58,13 +58,21 @@ _MAX_TOOLTIP = 255
 
 # WordprocessingML's element order inside w:pPr and w:rPr (Word refuses a file whose
 # properties are out of order): elements added by hand go to their place in these.
-PPR_ORDER = ("pStyle keepNext keepLines pageBreakBefore framePr widowControl numPr suppressLineNumbers pBdr shd "
-             "tabs suppressAutoHyphens kinsoku wordWrap overflowPunct topLinePunct autoSpaceDE autoSpaceDN bidi "
-             "adjustRightInd snapToGrid spacing ind contextualSpacing mirrorIndents suppressOverlap jc "
-             "textDirection textAlignment textboxTightWrap outlineLvl divId cnfStyle rPr sectPr pPrChange").split()
-RPR_ORDER = ("rStyle rFonts b bCs i iCs caps smallCaps strike dstrike outline shadow emboss imprint noProof "
-             "snapToGrid vanish webHidden color spacing w kern position sz szCs highlight u effect bdr shd "
-             "fitText vertAlign rtl cs em lang eastAsianLayout specVanish oMath").split()
+PPR_ORDER = [
+    "pStyle", "keepNext", "keepLines", "pageBreakBefore", "framePr", "widowControl", "numPr",
+    "suppressLineNumbers", "pBdr", "shd", "tabs", "suppressAutoHyphens", "kinsoku", "wordWrap",
+    "overflowPunct", "topLinePunct", "autoSpaceDE", "autoSpaceDN", "bidi", "adjustRightInd",
+    "snapToGrid", "spacing", "ind", "contextualSpacing", "mirrorIndents", "suppressOverlap",
+    "jc", "textDirection", "textAlignment", "textboxTightWrap", "outlineLvl", "divId",
+    "cnfStyle", "rPr", "sectPr", "pPrChange"
+]
+RPR_ORDER = [
+    "rStyle", "rFonts", "b", "bCs", "i", "iCs", "caps", "smallCaps", "strike", "dstrike",
+    "outline", "shadow", "emboss", "imprint", "noProof", "snapToGrid", "vanish", "webHidden",
+    "color", "spacing", "w", "kern", "position", "sz", "szCs", "highlight", "u", "effect",
+    "bdr", "shd", "fitText", "vertAlign", "rtl", "cs", "em", "lang", "eastAsianLayout",
+    "specVanish", "oMath"
+]
 
 
 def put(parent, child, order: list[str] = PPR_ORDER):
@@ -103,7 +111,7 @@ def _text(s: str | None) -> str:
 
 
 class _Fmt(dict):
-    def with_(self, **kw) -> "_Fmt":
+    def with_(self, **kw) -> _Fmt:
         return _Fmt({**self, **kw})
 
 

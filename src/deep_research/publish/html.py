@@ -140,7 +140,7 @@ class _SourceEntry:
 def entry_html(ref, url: str | None) -> Markup:
     """A styled reference as HTML: italic runs, the URL linked where the style puts it."""
     at = len(ref.parts) if ref.url_at is None else ref.url_at
-    run = lambda parts: "".join(f"<i>{escape(t)}</i>" if it else str(escape(t)) for t, it in parts)  # noqa: E731
+    run = lambda parts: "".join(f"<i>{escape(t)}</i>" if it else str(escape(t)) for t, it in parts)
     link = (f'<a class="source-url" href="{escape(url)}">{escape(ref.url)}</a>' if url
             else f'<span class="source-url">{escape(ref.url)}</span>')
     return Markup(run(ref.parts[:at]) + link + run(ref.parts[at:]))
