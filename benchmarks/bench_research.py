@@ -19,7 +19,19 @@ size as rounds go by. Offline: the scripted model of the tests and a small local
     are compared with a naive supervisor that keeps every earlier round's messages.
     Target: max/min over rounds 2..8 <= 1.3 (round 1 has no tool results yet).
 
+(c) Page reuse. Researchers that find the same pages again: round 1 sends 3 researchers in
+    parallel whose queries overlap (one repeats another's query word for word, up to case),
+    round 2 sends 2 more whose queries are near-identical to round 1's or find the same pages;
+    2 searches per researcher, 3 results per search, over 10 pages of the Python 3.11 docs
+    (real pages of 30-240 kB of HTML). Run twice on the same script: "old" (page_cache off,
+    query_dedupe_threshold 0, page_relevance_chars 0: today's behaviour) and "new" (the
+    defaults). Prompt tokens as the scripted model reports them (characters / 4, metered in
+    the run's usage; the sum is checked against it), per round and node; page summaries per
+    distinct page; model calls by role and search calls. Targets: no page summarised twice
+    (new); prompt tokens per research round >= 2x lower (old / new).
+
     uv run python benchmarks/bench_research.py [--latency 0.2] [--units 1,2,4,8] [--repeats 3]
+    uv run python benchmarks/bench_research.py --sections c [--pydoc DIR]
 """
 
 from __future__ import annotations
@@ -36,13 +48,14 @@ from typing import Any
 
 # _common (next to this file) also puts the repository root on sys.path, for tests.support
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import CACHE, print_code_version, target_line, write_result
+from _common import CACHE, print_code_version, pydoc_root, target_line, write_result
 from langchain_core.messages import HumanMessage, ToolMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.store.memory import InMemoryStore
 
 from deep_research.research.common import Deps
+from deep_research.research.configuration import Configuration
 from deep_research.research.graph import make_graph
 from deep_research.search.local import LocalCorpus, build_index
 from tests.support.scenario import compress, summarise_page, write_corpus
@@ -135,8 +148,11 @@ async def research_phase(corpus: Path, n: int, latency: float, mode: str) -> dic
     config = {"configurable": {"thread_id": f"units-{n}-{mode}"}}
     sent = back = None
     async for ns, update in graph.astream({"messages": [HumanMessage(QUESTION)]}, config,
+                                          # independent units (no shared pages or queries): this part
+                                          # measures how they run in parallel, not what they share
                                           context=context(max_concurrent_research_units=n,
-                                                          max_researcher_iterations=2),
+                                                          max_researcher_iterations=2,
+                                                          **known_settings(OLD_PATH)),
                                           stream_mode="updates", subgraphs=True,
                                           interrupt_before=["final_report_generation"]):
         now = time.perf_counter()
@@ -269,6 +285,188 @@ def bench_rounds(corpus: Path, rounds: int) -> dict:
     return {**data, "figures": figures}
 
 
+# --- (c) page reuse: researchers revisiting pages ---------------------------------------------------
+REUSE_PAGES = ["asyncio-task.html", "asyncio-sync.html", "asyncio-queue.html", "concurrent.futures.html",
+               "threading.html", "queue.html", "asyncio-subprocess.html", "contextvars.html", "sched.html",
+               "asyncio-eventloop.html"]
+REUSE_QUESTION = "How should a Python program combine asyncio with threads, and how are tasks cancelled?"
+REUSE_BRIEF = ("I want to know how asyncio code runs blocking work in threads, how tasks and futures are "
+               "cancelled and timed out, and which synchronisation and queue tools fit. Report in English.")
+# round -> topic -> the researcher's two queries
+REUSE_ROUNDS = {
+    # three researchers in parallel, their pages overlap; the third repeats the first's query
+    1: {"Cancelling asyncio tasks and timeouts": ["asyncio task cancellation", "asyncio wait_for timeout"],
+        "Running blocking code from asyncio in thread pools": ["asyncio run_in_executor thread pool",
+                                                               "concurrent futures ThreadPoolExecutor"],
+        "Synchronisation primitives for asyncio and threads": ["asyncio lock semaphore",
+                                                               "Asyncio Task cancellation"]},
+    # new pages and pages read in round 1; a near-identical query ("timeouts")
+    2: {"Subprocesses and context variables in asyncio": ["subprocess asyncio pipes", "context variables asyncio"],
+        "Timeouts and cancellation in thread pools": ["cancel future ThreadPoolExecutor",
+                                                      "asyncio wait_for timeouts"]},
+    # only pages read before
+    3: {"Scheduling work from other threads": ["event loop call_soon_threadsafe", "threading Timer"],
+        "Events and queues for coordination": ["asyncio Event wait", "asyncio queue producer consumer"]},
+}
+OLD_PATH = {"page_cache": False, "query_dedupe_threshold": 0, "page_relevance_chars": 0}
+
+
+def reuse_corpus(pydoc: Path) -> Path:
+    folder = CACHE / "research" / "pydoc-reuse"
+    folder.mkdir(parents=True, exist_ok=True)
+    for name in REUSE_PAGES:
+        target = folder / name
+        if not target.exists():
+            target.write_bytes((pydoc / "library" / name).read_bytes())
+    build_index(folder, base_url="https://docs.python.org/3.11/library/")
+    return folder
+
+
+class CountingCorpus:
+    name = "counting"
+
+    def __init__(self, inner):
+        self.inner = inner
+        self.queries: list[str] = []
+
+    async def search(self, query: str, *, max_results: int = 5):
+        self.queries.append(query)
+        return await self.inner.search(query, max_results=max_results)
+
+
+def _node_of(role: str, text: str) -> str:
+    if role == "summarization":
+        return "summarize_page"
+    if role == "compression":
+        return "compress_research"
+    if role == "research":
+        if "Research this topic:" in text:
+            return "researcher"
+        if re.search(r"Round \d+ of", text):
+            return "supervisor"
+        return "scoping"
+    return role
+
+
+def reuse_script(log: list[dict]) -> Script:
+    """The scenario's script; every call is logged with its round, node, prompt tokens and
+    (for page summaries) the page."""
+    state = {"round": 0}
+    s = Script()
+
+    def logged(role: str, response):
+        def answer(messages):
+            text = prompt_text(messages)
+            m = re.search(r"Round (\d+) of", text) if role == "research" else None
+            if m and "Research this topic:" not in text:
+                state["round"] = int(m.group(1))
+            page = re.search(r'<page title="[^"]*" url="([^"]+)">', text)
+            log.append({"round": state["round"], "role": role, "node": _node_of(role, text),
+                        "input_tokens": len(text) // 4 + 1, "page": page.group(1) if page else None})
+            return response(messages) if callable(response) else response
+        return answer
+
+    def supervisor(messages):
+        n = int(re.search(r"Round (\d+) of", prompt_text(messages)).group(1))
+        topics = REUSE_ROUNDS.get(n)
+        if not topics:
+            return calls(tool_call("ResearchComplete"))
+        return calls(*(tool_call("ConductResearch", topic=t) for t in topics))
+
+    def researcher(messages):
+        text = prompt_text(messages)
+        topic = next(t for r in REUSE_ROUNDS.values() for t in r if f"Research this topic: {t}" in text)
+        queries = next(r[topic] for r in REUSE_ROUNDS.values() if topic in r)
+        done = sum(isinstance(m, ToolMessage) for m in messages)
+        if done < len(queries):
+            return calls(tool_call("search", query=queries[done]))
+        return "I have enough evidence."
+
+    s.on("research", "Turn the conversation into a research brief",
+         logged("research", structured("ResearchQuestion", research_brief=REUSE_BRIEF)), repeat=True)
+    s.on("final_report", "Write a first draft", logged("final_report", "# Draft\n\nasyncio [to verify]."),
+         repeat=True)
+    s.on("research", "Research this topic:", logged("research", researcher), repeat=True)
+    s.on("research", "Round ", logged("research", supervisor), repeat=True)
+    s.on("summarization", "Summarise this page for a researcher", logged("summarization", summarise_page),
+         repeat=True)
+    s.on("compression", "You condense a researcher's work", logged("compression", compress), repeat=True)
+    return s
+
+
+def known_settings(values: dict) -> dict:
+    """Only the settings this code has (the same script also runs on code without them)."""
+    return {k: v for k, v in values.items() if k in Configuration.model_fields}
+
+
+async def reuse_run(corpus: Path, latency: float, settings: dict, label: str) -> dict:
+    log: list[dict] = []
+    script = reuse_script(log)
+    search = CountingCorpus(LocalCorpus.open(corpus))
+    deps = Deps(model_factory=latency_factory(script, latency, "async"), search_factory=lambda cfg: search)
+    graph = make_graph(deps, checkpointer=InMemorySaver(), store=InMemoryStore())
+    config = {"configurable": {"thread_id": f"reuse-{label}"}}
+    async for _ in graph.astream({"messages": [HumanMessage(REUSE_QUESTION)]}, config,
+                                 context=context(max_concurrent_research_units=3, max_researcher_iterations=5,
+                                                 **known_settings(settings)),
+                                 stream_mode="updates", subgraphs=True, interrupt_before=["final_report_generation"]):
+        pass
+    state = await graph.aget_state(config)
+    usage = state.values.get("usage") or {}
+    metered = sum(int(u.get("input_tokens", 0)) for u in usage.values())
+    logged = sum(c["input_tokens"] for c in log)
+    if metered != logged:
+        raise SystemExit(f"{label}: logged prompt tokens {logged} differ from the run's metered usage {metered}")
+    if len(state.values.get("notes") or []) != sum(len(r) for r in REUSE_ROUNDS.values()):
+        raise SystemExit(f"{label}: findings missing: {state.values.get('errors')}")
+    rounds: dict[int, dict[str, int]] = {}
+    for c in log:
+        if c["round"] in REUSE_ROUNDS:
+            by_node = rounds.setdefault(c["round"], {})
+            by_node[c["node"]] = by_node.get(c["node"], 0) + c["input_tokens"]
+    per_page: dict[str, int] = {}
+    for c in log:
+        if c["page"]:
+            per_page[c["page"]] = per_page.get(c["page"], 0) + 1
+    cited = sum(n["findings"].count("<ref ") for n in state.values["notes"])
+    return {"rounds": rounds, "summaries_per_page": per_page, "model_calls": dict(script.calls),
+            "search_calls": len(search.queries), "metered_input_tokens": metered,
+            "sources": len(state.values.get("sources") or {}), "citations_in_findings": cited}
+
+
+def bench_reuse(pydoc_arg: str | None, latency: float) -> dict:
+    corpus = reuse_corpus(pydoc_root(pydoc_arg))
+    runs = {label: asyncio.run(reuse_run(corpus, latency, settings, label))
+            for label, settings in (("old", OLD_PATH), ("new", {}))}
+    print(f"\n(c) researchers revisiting pages: {len(REUSE_ROUNDS)} research rounds, "
+          f"{sum(len(r) for r in REUSE_ROUNDS.values())} researchers, {len(REUSE_PAGES)} pages of the Python docs")
+    print(f"  {'':<6} {'round':>5} " + " ".join(f"{n:>17}" for n in
+                                                 ("supervisor", "researcher", "summarize_page", "compress_research",
+                                                  "total")))
+    for label, r in runs.items():
+        for n, by_node in sorted(r["rounds"].items()):
+            cols = [by_node.get(k, 0) for k in ("supervisor", "researcher", "summarize_page", "compress_research")]
+            print(f"  {label:<6} {n:>5} " + " ".join(f"{v:>17,}" for v in [*cols, sum(by_node.values())]))
+    figures = []
+    old, new = runs["old"], runs["new"]
+    for n in sorted(REUSE_ROUNDS):
+        o, w = sum(old["rounds"][n].values()), sum(new["rounds"][n].values())
+        figures.append(target_line(f"round {n} prompt tokens old/new", f"{o:,}/{w:,} = {o / w:.2f}x", ">= 2x",
+                                   o / w >= 2))
+    o_all = sum(sum(v.values()) for v in old["rounds"].values())
+    w_all = sum(sum(v.values()) for v in new["rounds"].values())
+    figures.append(target_line("research prompt tokens old/new", f"{o_all / w_all:.2f}x", ">= 2x", o_all / w_all >= 2))
+    for label, r in runs.items():
+        counts = list(r["summaries_per_page"].values()) or [0]
+        figures.append(target_line(f"{label}: summaries per distinct page max/mean",
+                                   f"{max(counts)}/{sum(counts) / len(counts):.2f} ({len(counts)} pages)",
+                                   "max 1" if label == "new" else "(info)", max(counts) <= 1 if label == "new" else None))
+        calls_text = ", ".join(f"{k} {v}" for k, v in sorted(r["model_calls"].items()))
+        figures.append(target_line(f"{label}: calls", f"{calls_text}; search {r['search_calls']}", "(info)", None))
+        figures.append(target_line(f"{label}: citations in findings", f"{r['citations_in_findings']}", "(info)", None))
+    return {"runs": runs, "figures": figures}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--latency", type=float, default=0.2, help="seconds per model call in (a)")
@@ -276,16 +474,24 @@ def main() -> None:
     ap.add_argument("--repeats", type=int, default=3, help="runs per point in (a); the best is kept")
     ap.add_argument("--modes", default="async,thread,thread-64", help="latency simulations in (a)")
     ap.add_argument("--rounds", type=int, default=8, help="supervisor rounds in (b)")
+    ap.add_argument("--sections", default="a,b,c", help="which parts to run (a, b, c)")
+    ap.add_argument("--pydoc", default=None, help="the Python 3.11 HTML docs folder for (c) (default: fetched)")
+    ap.add_argument("--reuse-latency", type=float, default=0.05, help="seconds per model call in (c)")
     args = ap.parse_args()
     print_code_version()
+    sections = {x.strip() for x in args.sections.split(",")}
     corpus = corpus_folder()
     units = [int(x) for x in args.units.split(",") if x.strip()]
     modes = [m.strip() for m in args.modes.split(",") if m.strip()]
     t0 = time.perf_counter()
-    parallel = bench_units(corpus, units, args.latency, args.repeats, modes)
-    growth = bench_rounds(corpus, args.rounds)
-    path = write_result("research", {"args": vars(args), "parallel_units": parallel, "prompt_growth": growth,
-                                     "seconds": round(time.perf_counter() - t0, 1)})
+    result: dict[str, Any] = {"args": vars(args)}
+    if "a" in sections:
+        result["parallel_units"] = bench_units(corpus, units, args.latency, args.repeats, modes)
+    if "b" in sections:
+        result["prompt_growth"] = bench_rounds(corpus, args.rounds)
+    if "c" in sections:
+        result["page_reuse"] = bench_reuse(args.pydoc, args.reuse_latency)
+    path = write_result("research", {**result, "seconds": round(time.perf_counter() - t0, 1)})
     print(f"\nresults: {path}")
 
 

@@ -105,7 +105,9 @@ def run(corpus: Path, tmp_path: Path, allow_failure: bool = False, **context):
     config = {"configurable": {"thread_id": "budget"}}
     ctx = {"allow_clarification": False, "search_api": "local", "write_pdf": False, "output_dir": str(tmp_path),
            "max_researcher_iterations": 3, "max_react_tool_calls": MAX_CALLS, "retry_backoff_s": 0.001,
-           **context}
+           # the tireless researcher repeats its queries every round: each one must reach the
+           # search here (these tests count calls against the limits), so no query dedupe
+           "query_dedupe_threshold": 0, **context}
 
     async def go():
         error = None

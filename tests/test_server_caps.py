@@ -42,9 +42,12 @@ LIMITS: dict[str, tuple] = {
     "max_retries": (1, 8, 0),
     "max_page_chars": (5_000, 10**7, 2_000),
     "summarize_after_tokens": (10_000, 10**7, 3_000),
+    "query_dedupe_threshold": (90, 100, 80),
+    "page_relevance_chars": (8_000, 10**6, 4_000),
     "request_timeout_s": (30.0, 3600.0, 10.0),
     "max_judge_calls": (2, 50, 1),
     "structured_output_retries": (1, 3, 0),
+    "report_length": (1_000, 5_000, 300),
     **{f"{r}_model_max_tokens": (1_000, 10**6, 500) for r in ROLES},
 }
 

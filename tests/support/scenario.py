@@ -102,6 +102,12 @@ def final_report(wrong_quote: bool = True):
     return write
 
 
+def unchanged_report(messages: list[BaseMessage]) -> str:
+    """A writer asked to revise a report's format or length that hands it back as it was."""
+    m = re.search(r"<draft>\n(.*?)\n</draft>", prompt_text(messages), re.S)
+    return m.group(1) if m else ""
+
+
 def fix_citation(messages: list[BaseMessage]):
     """Replace the quote with the closest passage and restate the claim to match it."""
     text = prompt_text(messages)
@@ -169,6 +175,7 @@ def full_script(*, wrong_quote: bool = True, clarify: bool = True) -> Script:
     s.on("final_report", "Rewrite the draft report with the new research findings",
          "# Heat pumps\n\nHeat pumps deliver 2.5 to 4 units of heat per unit of electricity.", repeat=True)
     s.on("final_report", "Write the final research report", final_report(wrong_quote), repeat=True)
+    s.on("final_report", "does not keep to its format", unchanged_report, repeat=True)
     s.on("citation_check", "A citation in a research report failed the check", fix_citation, repeat=True)
     s.on("citation_check", "You check a research report's claims", judge_claims(), repeat=True)
     return s

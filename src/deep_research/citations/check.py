@@ -147,11 +147,27 @@ class CitationReport:
         return [c for c in self.citations if c.check.found and c.fragment is None]
 
 
-def _is_pdf(url: str) -> bool:
+# Documents a browser does not open at a text fragment (checked with Chromium, see
+# tests/test_corpus_formats.py): the link is the plain document link, and the note says why.
+_PLAIN_LINK_TYPES = {
+    ".pdf": "PDF viewers do not support text fragments",
+    ".docx": "browsers do not open Word files at a text fragment",
+    ".pptx": "browsers do not open PowerPoint files at a text fragment",
+    ".xlsx": "browsers do not open Excel files at a text fragment",
+    ".epub": "browsers do not open EPUB books at a text fragment",
+    ".csv": "browsers download CSV files instead of showing them",
+    ".tsv": "browsers download TSV files instead of showing them",
+}
+
+
+def plain_link_reason(url: str) -> str | None:
+    """Why a link to this document can carry no text fragment, or None when it can."""
     try:
-        return urlsplit(url).path.lower().endswith(".pdf")
+        path = urlsplit(url).path.lower()
     except ValueError:
-        return False
+        return None
+    dot = path.rfind(".")
+    return _PLAIN_LINK_TYPES.get(path[dot:]) if dot > path.rfind("/") else None
 
 
 def check_citations(markdown: str, sources: Iterable[Source], *, min_words: int = 3,
@@ -179,8 +195,8 @@ def check_citations(markdown: str, sources: Iterable[Source], *, min_words: int 
             if link is None:
                 citation.link_note = "source URL is not an http(s) or file link; no link made"
             elif check.found:
-                if _is_pdf(link):
-                    citation.link_note = "PDF viewers do not support text fragments; plain link"
+                if (reason := plain_link_reason(link)) is not None:
+                    citation.link_note = f"{reason}; plain link"
                 else:
                     key = (source.id, check.start, check.end)
                     frag = fragments.get(key)

@@ -12,13 +12,17 @@ from ..terminal import printable
 from .console import out
 from .console import warn as _warn
 
+# The file types the index reads (search.local._KINDS; a test keeps the two equal). Not
+# imported from there: the CLI must start without loading the search modules.
+DOCUMENT_TYPES = ".html, .htm, .md, .markdown, .txt, .pdf, .docx, .pptx, .xlsx, .csv, .tsv, .epub"
+
 
 def register(app: typer.Typer) -> None:
     app.command()(index)
 
 
 def index(
-    folder: Path = typer.Argument(..., help="Folder of .html, .md, .txt and .pdf documents."),
+    folder: Path = typer.Argument(..., help=f"Folder of documents ({DOCUMENT_TYPES} files)."),
     base_url: Optional[str] = typer.Option(None, help="URL where the folder is published (default file:// links)."),
     index_path: Optional[Path] = typer.Option(None, "--index", help="Index file (default FOLDER/.deep-research/index.sqlite)."),
 ) -> None:
@@ -58,7 +62,7 @@ def _print_index_report(folder: Path, report) -> None:
         say(f"Removed {n(len(report.removed), 'document')} no longer in the folder.")
     if report.unsupported:
         say(f"Left out {n(report.unsupported, 'file')} of other types "
-            "(documents are .html, .htm, .md, .markdown, .txt and .pdf).")
+            f"(documents are {DOCUMENT_TYPES} files).")
     say(f"The index holds {n(report.documents, 'document')}: {report.index_path}")
     if report.documents == 0:
         _warn("the index is empty: a search of this corpus finds nothing")

@@ -35,12 +35,22 @@ def publish(
 ) -> None:
     """Check every citation of REPORT against its source, and each claim against its quotes,
     and write the linked report, HTML and PDF."""
-    from ..citations.refs import parse_refs
-    from ..inputs import load_sources, read_text_file
-    from ..publish import publish_report
+    from contextlib import nullcontext
+
+    from ..publish.pdf import PdfWorker
     from .research import _check_citation_style
 
     citation_style = _check_citation_style(citation_style)
+    with nullcontext() if no_pdf else PdfWorker() as worker:  # imports WeasyPrint while we check
+        _publish(report, sources, out_dir, not no_pdf, title, findings, worker, docx, citation_style)
+
+
+def _publish(report: Path, sources: Path, out_dir: Path, pdf: bool, title: str | None, findings: bool,
+             worker, docx: bool = False, citation_style: str = "numbered") -> None:
+    from ..citations.refs import parse_refs
+    from ..inputs import load_sources, read_text_file
+    from ..publish import publish_report
+
     markdown = read_text_file(report, "report")
     if not markdown.strip():
         raise UserError(f"report {report} is empty")
@@ -52,8 +62,8 @@ def publish(
     if unknown:
         shown = ", ".join(repr(u) for u in unknown[:10]) + (" …" if len(unknown) > 10 else "")
         raise UserError(f"the report cites source ids that are not in {sources}: {shown}")
-    result = publish_report(markdown, loaded.sources, out_dir, pdf=not no_pdf, title=title, findings=findings,
-                            docx=docx, citation_style=citation_style)
+    result = publish_report(markdown, loaded.sources, out_dir, pdf=pdf, title=title, findings=findings,
+                            pdf_worker=worker, docx=docx, citation_style=citation_style)
     _print_publish_summary(result)
 
 

@@ -50,10 +50,12 @@ def _context_from_options(**opts) -> dict:
         "search": "search_api", "corpus": "corpus_path", "corpus_base_url": "corpus_base_url",
         "out": "output_dir", "base_url": "model_base_url", "api_key_env": "model_api_key_env",
         "max_tokens": "max_total_tokens", "max_cost": "max_cost_usd",
+        "page_relevance_chars": "page_relevance_chars", "query_dedupe": "query_dedupe_threshold",
+        "report_format": "report_format", "report_length": "report_length", "system_prompt": "system_prompt",
     }
     ctx: dict = {}
     for key, value in opts.items():
-        if value is None or value is False and key not in ("pdf",):
+        if value is None or value is False and key not in ("pdf", "page_cache"):
             continue
         if key == "model":
             ctx["model"] = value  # every role (a run's general setting beats a role's from the environment)
@@ -69,6 +71,8 @@ def _context_from_options(**opts) -> dict:
             ctx["write_docx"] = True
         elif key == "citation_style":
             ctx["citation_style"] = value
+        elif key == "page_cache":
+            ctx["page_cache"] = bool(value)
         elif key == "pdf":
             if value is False:
                 ctx["write_pdf"] = False
@@ -355,7 +359,22 @@ def research(
                                        help="Ask for approval (or an edit, or feedback) of the report before publishing."),
     max_tokens: Optional[int] = typer.Option(None, help="Stop research after this many tokens."),
     max_cost: Optional[float] = typer.Option(None, help="Stop research at this estimated cost in USD."),
+    page_cache: Optional[bool] = typer.Option(None, "--page-cache/--no-page-cache",
+                                              help="Summarise each page once per conversation (default on)."),
+    query_dedupe: Optional[int] = typer.Option(None, "--query-dedupe", min=0, max=100,
+                                               help="Similarity (0-100) at which a query repeats an earlier one "
+                                                    "and is not searched again (default 90; 0 off)."),
+    page_relevance_chars: Optional[int] = typer.Option(None, min=0,
+                                                       help="Cut a longer page to its passages matching the "
+                                                            "research before summarising (default 8000; 0 off)."),
     test_mode: bool = typer.Option(False, "--test-mode", help="Small limits for a cheap trial run."),
+    report_format: Optional[str] = typer.Option(
+        None, "--format", help="Report format: detailed (default), concise or bullet_points."),
+    report_length: Optional[int] = typer.Option(
+        None, "--length", help="Target length of the report in words (citations not counted)."),
+    system_prompt: Optional[str] = typer.Option(
+        None, "--system-prompt", help="Your own instructions for the report writer (at most 4,000 characters; "
+                                      "the citation rules still apply)."),
     pdf: bool = typer.Option(True, "--pdf/--no-pdf", help="Write the PDF."),
     docx: bool = typer.Option(False, "--docx", help="Also write report.docx (Word)."),
     citation_style: Optional[str] = typer.Option(
@@ -368,12 +387,18 @@ def research(
     q = _validate_question(question)
     if search is not None and search.lower() not in ("tavily", "local", "none"):
         raise UserError(f"--search must be tavily, local or none, not {search!r}")
+    if report_format is not None and report_format.lower() not in ("detailed", "concise", "bullet_points"):
+        raise UserError(f"--format must be detailed, concise or bullet_points, not {report_format!r}")
     if corpus is not None and not corpus.exists():
         raise UserError(f"corpus {corpus} does not exist")
     context = _context_from_options(search=search.lower() if search else None, corpus=corpus,
                                     corpus_base_url=corpus_base_url, model=model, base_url=base_url,
                                     api_key_env=api_key_env, out=out_dir, yes=yes, approve_brief=approve_brief, review_report=review_report,
                                     max_tokens=max_tokens, max_cost=max_cost, test_mode=test_mode, pdf=pdf,
+                                    page_cache=page_cache, query_dedupe=query_dedupe,
+                                    page_relevance_chars=page_relevance_chars,
+                                    report_format=report_format.lower() if report_format else None,
+                                    report_length=report_length, system_prompt=system_prompt,
                                     docx=docx, citation_style=_check_citation_style(citation_style))
     if corpus is not None and search is None:
         context["search_api"] = "local"

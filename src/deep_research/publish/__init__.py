@@ -21,7 +21,7 @@ from .files import inside, prepare_out_dir
 from .fonts import MissingScript, missing_glyphs
 from .html import render_html, split_title
 from .markdown import linked_markdown, strip_findings, ui_markdown
-from .pdf import render_pdf
+from .pdf import PdfWorker, render_pdf
 from . import safety
 
 log = logging.getLogger(__name__)
@@ -158,6 +158,7 @@ def publish_report(
     findings: bool = False,
     judgments: Mapping[str, dict] | None = None,
     lang: str | None = None,
+    pdf_worker: PdfWorker | None = None,
     docx: bool = False,
     citation_style: str = "numbered",
 ) -> PublishResult:
@@ -170,7 +171,9 @@ def publish_report(
     found and whether it matched what the checks give. ``judgments``: a model judge's
     verdicts on claims the rules could not decide (see :func:`check_citations`). ``lang``
     (ISO 639-1, else guessed from the script of the text) sets the HTML language and the
-    labels. ``docx``: write report.docx too (from the same HTML). ``citation_style``:
+    labels. ``pdf_worker``: a started :class:`PdfWorker` renders the PDF (it imported
+    WeasyPrint while this function checked the citations); default: in this process.
+    ``docx``: write report.docx too (from the same HTML). ``citation_style``:
     numbered | apa | mla | ieee | chicago, for the in-text markers and the Sources list of
     report.linked.md, the HTML, PDF and docx (report.md keeps its <ref> tags); see
     :mod:`deep_research.citations.styles`."""
@@ -222,7 +225,7 @@ def publish_report(
             log.warning("PDF: %s", m.message)
         tmp_pdf = files["pdf"].with_name(".report.pdf.tmp")
         try:
-            refused = render_pdf(html, tmp_pdf)
+            refused = pdf_worker.render(files["html"], tmp_pdf) if pdf_worker else render_pdf(html, tmp_pdf)
             os.replace(tmp_pdf, files["pdf"])
         finally:
             tmp_pdf.unlink(missing_ok=True)

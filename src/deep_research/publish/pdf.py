@@ -5,45 +5,143 @@ any ``<img src>``, stylesheet or ``@import`` it meets, including ``file:///etc/p
 or a URL that tells a third party the report was rendered. The fetcher below refuses
 every URL except files inside the package's templates directory, and records what it
 refused.
+
+WeasyPrint takes about a second to import. :class:`PdfWorker` starts a child process that
+imports it while the caller checks citations and builds the HTML (on a machine with two
+or more cores the two overlap), then renders there. ``deep-research publish`` uses it;
+the library default (:func:`render_pdf`) renders in the calling process. Importing this
+module does not import WeasyPrint.
 """
 
 from __future__ import annotations
 
+import json
 import logging
+import subprocess
+import sys
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
-
-from weasyprint import HTML
-from weasyprint.urls import URLFetcher, URLFetcherResponse
 
 from ..terminal import printable
 from .assets import templates_dir
 
 log = logging.getLogger(__name__)
 
+WORKER_TIMEOUT_S = 900.0  # a pathological report renders slowly but linearly (bench_hostile)
 
-class AssetOnlyFetcher(URLFetcher):
-    """Serves files from the templates directory; refuses file://, http(s), data: and all else."""
 
-    def __init__(self, root: Path | None = None):
-        super().__init__(timeout=5, allow_redirects=False)
-        self.root = (root or templates_dir()).resolve()
-        self.refused: list[str] = []
+def _fetcher_class():
+    from weasyprint.urls import URLFetcher, URLFetcherResponse
 
-    def fetch(self, url, headers=None):
-        parts = urlsplit(url)
-        if parts.scheme == "file" and not parts.netloc:
-            path = Path(unquote(parts.path)).resolve()
-            if path.is_file() and self.root in path.parents:
-                return URLFetcherResponse(url, body=path.read_bytes(), headers={})
-        self.refused.append(url)
-        log.warning("refused to fetch %s while rendering the PDF", printable(url[:200]))
-        raise ValueError(f"fetching {url[:200]} is not allowed")
+    class AssetOnlyFetcher(URLFetcher):
+        """Serves files from the templates directory; refuses file://, http(s), data: and all else."""
+
+        def __init__(self, root: Path | None = None):
+            super().__init__(timeout=5, allow_redirects=False)
+            self.root = (root or templates_dir()).resolve()
+            self.refused: list[str] = []
+
+        def fetch(self, url, headers=None):
+            parts = urlsplit(url)
+            if parts.scheme == "file" and not parts.netloc:
+                path = Path(unquote(parts.path)).resolve()
+                if path.is_file() and self.root in path.parents:
+                    return URLFetcherResponse(url, body=path.read_bytes(), headers={})
+            self.refused.append(url)
+            log.warning("refused to fetch %s while rendering the PDF", printable(url[:200]))
+            raise ValueError(f"fetching {url[:200]} is not allowed")
+
+    return AssetOnlyFetcher
 
 
 def render_pdf(html: str, path: str | Path) -> list[str]:
     """Write the PDF; returns the URLs the renderer asked for and was refused."""
-    fetcher = AssetOnlyFetcher()
+    from weasyprint import HTML
+
+    fetcher = _fetcher_class()()
     base = templates_dir().as_uri() + "/"
     HTML(string=html, base_url=base, url_fetcher=fetcher).write_pdf(str(path))
     return fetcher.refused
+
+
+class PdfWorker:
+    """A child process that has imported WeasyPrint and renders one PDF on request.
+
+    Start it early, call :meth:`render` once; if the child cannot be started or dies
+    before it answers, the PDF is rendered in this process instead (nothing is lost). A
+    render that outlives ``timeout`` is stopped and reported as an error."""
+
+    def __init__(self, timeout: float = WORKER_TIMEOUT_S):
+        self.timeout = timeout
+        try:
+            self.proc: subprocess.Popen | None = subprocess.Popen(
+                [sys.executable, "-m", "deep_research.publish.pdf"], stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, encoding="utf-8")
+        except OSError as e:
+            log.info("PDF worker not started (%s); rendering in this process", e)
+            self.proc = None
+
+    def render(self, html_path: Path, pdf_path: Path) -> list[str]:
+        if self.proc is None:
+            return render_pdf(Path(html_path).read_text(encoding="utf-8"), pdf_path)
+        request = json.dumps({"html": str(html_path), "pdf": str(pdf_path)}) + "\n"
+        try:
+            out, err = self.proc.communicate(request, timeout=self.timeout)
+        except subprocess.TimeoutExpired:
+            self.close()
+            raise RuntimeError(f"rendering the PDF took more than {self.timeout:.0f} s and was stopped") from None
+        except (BrokenPipeError, OSError):
+            out, err = "", ""
+        self.proc = None
+        answer = _last_json_line(out)
+        if answer is None:  # the child died before answering: render here
+            log.info("PDF worker failed (%s); rendering in this process", printable(err.strip()[-300:]))
+            return render_pdf(Path(html_path).read_text(encoding="utf-8"), pdf_path)
+        if answer.get("error"):
+            raise RuntimeError(f"rendering the PDF failed: {answer['error']}")
+        for url in answer.get("refused", []):
+            log.warning("refused to fetch %s while rendering the PDF", printable(url[:200]))
+        return answer.get("refused", [])
+
+    def close(self) -> None:
+        if self.proc is not None:
+            self.proc.kill()
+            self.proc.wait()
+            self.proc = None
+
+    def __enter__(self) -> PdfWorker:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def _last_json_line(out: str) -> dict | None:
+    for line in reversed(out.splitlines()):
+        if line.startswith("{"):
+            try:
+                return json.loads(line)
+            except ValueError:
+                return None
+    return None
+
+
+def _serve() -> None:
+    import weasyprint  # noqa: F401 - the point of the worker: import while the parent works
+
+    line = sys.stdin.readline()
+    if not line:
+        return
+    req = json.loads(line)
+    try:
+        refused = render_pdf(Path(req["html"]).read_text(encoding="utf-8"), req["pdf"])
+        answer = {"refused": refused}
+    except Exception as e:  # noqa: BLE001 - reported to the parent, which raises it
+        answer = {"error": f"{type(e).__name__}: {e}"}
+    sys.stdout.write(json.dumps(answer) + "\n")
+    sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    logging.basicConfig(level=logging.ERROR)
+    _serve()

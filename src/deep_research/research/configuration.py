@@ -44,14 +44,17 @@ ROLES = ("research", "summarization", "compression", "final_report", "citation_c
 ENV_PREFIX = "DEEP_RESEARCH_"
 ENV_ALLOWED_MODELS = "DEEP_RESEARCH_ALLOWED_MODELS"
 
+# Settings whose 0 turns a saving off: 0 counts as above any other ceiling.
+ZERO_IS_OFF = ("page_relevance_chars", "query_dedupe_threshold")
+
 # Settings where a larger value lets a run spend more (money, tokens, model calls, time).
 # A value set in the environment is a ceiling: a run may ask for less, never for more.
 CEILINGS = (
     "max_cost_usd", "max_total_tokens",
     "max_brief_refinement_rounds", "max_concurrent_research_units", "max_researcher_iterations",
     "max_react_tool_calls", "max_search_results", "max_retries",
-    "max_page_chars", "summarize_after_tokens", "request_timeout_s", "max_judge_calls",
-    "structured_output_retries",
+    "max_page_chars", "summarize_after_tokens", "query_dedupe_threshold", "page_relevance_chars",
+    "request_timeout_s", "max_judge_calls", "structured_output_retries", "report_length",
     *(f"{r}_model_max_tokens" for r in ROLES),
 )
 
@@ -243,6 +246,24 @@ class Configuration(BaseModel):
     # --- context and reliability ------------------------------------------------------
     summarize_after_tokens: int = Field(
         60_000, ge=2_000, json_schema_extra=_ui("number", "Summarise older messages when a history passes this size."))
+    page_cache: bool = Field(
+        True, json_schema_extra=_ui("boolean", "Summarise a page at most once per conversation: parallel researchers, "
+                                    "later rounds and resumed runs that find it again get the stored summary and "
+                                    "exact sentences (shown as already read), and a page a researcher has already "
+                                    "seen is shown to it again as a one-line reference. Off: every researcher gets "
+                                    "the full summary each time, and researchers that find a page at the same time "
+                                    "each summarise it."))
+    query_dedupe_threshold: int = Field(
+        90, ge=0, le=100, json_schema_extra=_ui(
+            "number", "A search query whose normalised words (case, punctuation, word order and stop words "
+            "ignored) are at least this similar (0-100) to an earlier query of the conversation is not searched "
+            "again: the researcher is told which query it repeats and gets its results. 100: only the same "
+            "words; 0: off.", min=0, max=100))
+    page_relevance_chars: int = Field(
+        8_000, ge=0, json_schema_extra=_ui(
+            "number", "Of a page longer than this (characters), the summarisation model sees only the passages "
+            "that best match the researcher's topic and query, up to this size; citations are still checked "
+            "against the whole page. 0: off (the page's opening up to max_page_chars)."))
     request_timeout_s: float = Field(
         120.0, gt=0, le=3600, json_schema_extra=_ui("number", "Timeout of each model and search request (seconds)."))
     max_retries: int = Field(
@@ -260,6 +281,23 @@ class Configuration(BaseModel):
     verified_findings: bool = Field(
         False, json_schema_extra=_ui("boolean", "Put a 'Verified findings' section before the report body, built "
                                      "by code from the claims whose checks all passed."))
+    report_format: Literal["detailed", "concise", "bullet_points"] = Field(
+        "detailed", json_schema_extra=_ui(
+            "select", "Shape of the report: 'detailed' (executive summary, one section per theme of the findings, "
+            "a comparison table where the evidence compares options, limitations, recommendations when the "
+            "question asks for them), 'concise' (short summary, key findings, limitations) or 'bullet_points' "
+            "(headed lists, one cited claim per bullet).",
+            options=[{"label": v, "value": v} for v in ("detailed", "concise", "bullet_points")]))
+    report_length: int | None = Field(
+        None, ge=100, le=20_000, json_schema_extra=_ui(
+            "number", "Target length of the report in words (citations and quotes not counted); empty: the "
+            "format's default (concise: 500, otherwise no target). A report far off the target (under half or "
+            "over 1.5 times) is revised once; if it stays off, the run records it.", min=100, max=20_000))
+    system_prompt: str | None = Field(
+        None, max_length=4000, json_schema_extra=_ui(
+            "text", "Your own instructions for the report writer (tone, audience, emphasis), at most 4,000 "
+            "characters. They come before the project's citation and format rules, which win over them: they "
+            "cannot switch off the citations or their checks."))
 
     # --- output -----------------------------------------------------------------------
     output_dir: str = Field("docs/reports", json_schema_extra=_ui("text", "Where each run's report folder is written."))
@@ -413,7 +451,8 @@ class Configuration(BaseModel):
         clamped = []
         for name in CEILINGS:
             ceiling, asked = getattr(server, name), getattr(cfg, name)
-            if name not in base or name not in run or (asked is not None and asked <= ceiling):
+            off = name in ZERO_IS_OFF and asked == 0 and ceiling != 0  # turning a saving off spends more
+            if name not in base or name not in run or (asked is not None and asked <= ceiling and not off):
                 continue
             what = f"{name} {_show(asked)}" if asked is not None else f"no limit on {name}"
             message = f"{what} is above the ceiling {_show(ceiling)} set by {_env_name(name)}"

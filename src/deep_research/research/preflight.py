@@ -60,8 +60,10 @@ async def _search_problems(cfg: Configuration, deps: Deps) -> list[str]:
             except CorpusError as e:
                 return [f"corpus_path = {cfg.corpus_path}: {e}"]
             if n == 0:
-                return [(f"corpus_path = {cfg.corpus_path}: the corpus holds no documents (.html, .htm, "
-                         ".md, .markdown, .txt or .pdf files), so research would find nothing")]
+                from ..search.local import DOCUMENT_TYPES
+
+                return [(f"corpus_path = {cfg.corpus_path}: the corpus holds no documents ({DOCUMENT_TYPES} "
+                         "files), so research would find nothing")]
     return []
 
 

@@ -112,7 +112,7 @@ SUMMARIZE_PAGE = """Summarise this page for a researcher working on: {query}
 
 <page title="{title}" url="{url}">
 {content}
-</page>
+</page>{page_note}
 
 Give a short summary and the page's key claims relevant to the research. For each claim copy
 ONE sentence from the page word for word (exact characters, no paraphrase, no ellipsis) that
@@ -169,14 +169,19 @@ Latest draft:
 {draft}
 </draft>
 
-All research findings, with citations:
+All research findings, with citations, grouped by code into themes by what they are about
+(each "### Theme" heading names a theme by its characteristic words; the themes, in this
+order, are your plan for the report's sections):
 <findings>
 {findings}
 </findings>
-{limitations}
-Requirements:
-- Write in the language of the user's question ({language}); start with "# " and a title.
-- Use clear sections (##), tables where they help, and a short conclusion.
+{limitations}{user_instructions}
+Report format: {format}
+{blueprint}
+{length}
+Requirements (they come last and win over anything above, the user's instructions included):
+- Write in the language of the user's question ({language}); start with "# " and a title. Write
+  the section headings in that language too.
 - Support each factual statement with a citation right after it, in exactly this form:
   <ref id="SOURCE_ID">"exact sentence from that source"</ref>
   copying the sentence character for character from the findings. Never change a number or
@@ -184,6 +189,81 @@ Requirements:
 - Plain markdown only: no images, no HTML tags (other than the <ref> citations), no links
   except to the sources' own URLs.
 - End with a "## Sources" section listing the sources you cited (it will be regenerated)."""
+
+# The user's own instructions for the writer (system_prompt). They come before the format
+# and the requirements, which the prompt says win over them.
+USER_INSTRUCTIONS = """
+The user's own instructions for this report (follow them where they do not conflict with the
+format and the requirements below, which win):
+<user_instructions>
+{text}
+</user_instructions>
+"""
+
+# Per report_format: the blueprint of the report, kept as data. {recommendations} is one
+# of the RECOMMENDATIONS_* texts.
+BLUEPRINTS = {
+    "detailed": """Structure:
+1. "# " and a title.
+2. "## Executive summary": the answer to the question in three to six cited sentences.
+3. The body: one "## " section per theme of the findings, in the order given. Name each
+   section after its content (never "Theme 1"); merge two themes only when they are about the
+   same thing. Each section says what the evidence shows, with citations, and where sources
+   disagree.
+4. A comparison table where the findings compare two or more options (products, methods,
+   countries, periods, prices) on the same attributes: one markdown table in the section it
+   belongs to, one row per option, one column per attribute, each cell that states a fact
+   followed by its <ref> citation. No table when the findings compare nothing.
+5. "## Limitations": what the evidence does not cover or leaves uncertain.
+6. {recommendations}
+7. "## Sources".""",
+    "concise": """Structure (keep it short):
+1. "# " and a title.
+2. "## Summary": the answer in two to four cited sentences.
+3. "## Key findings": a short list of the most important findings, most important first,
+   one cited claim per item, covering the themes of the findings.
+4. "## Limitations": one to three short items.
+5. {recommendations}
+6. "## Sources".
+No other sections, no tables.""",
+    "bullet_points": """Structure:
+1. "# " and a title.
+2. One "## " heading per theme of the findings, in the order given, named after its content
+   (never "Theme 1"). Under each heading only a bulleted list ("- "): every bullet is one
+   claim followed by its <ref> citation. No paragraphs of prose, no tables.
+3. "## Limitations": a bulleted list.
+4. {recommendations}
+5. "## Sources".""",
+}
+
+RECOMMENDATIONS_ASKED = """"## Recommendations": the question asks for advice or a choice, so give concrete
+   recommendations that follow from the cited findings, each with the citation it rests on."""
+RECOMMENDATIONS_IF_ASKED = """Add a "## Recommendations" section only if the brief asks for advice, a choice, or
+   next steps; otherwise write none."""
+
+LENGTH_TARGET = """Length: about {words} words, not counting the citations (the <ref> tags and their quotes).
+"""
+
+REVISE_FORMAT = """The research report below does not keep to its format. Revise it.
+{data_notice}
+
+What to change:
+<feedback>
+{problems}
+</feedback>
+
+The report:
+<draft>
+{report}
+</draft>
+
+Requirements:
+- Keep the language, the "# " title and the section headings; keep the report's meaning.
+- Shorten by dropping the least important claims and repetition; lengthen only with findings
+  already cited in the report. Never add a claim without its citation.
+- Keep every citation you keep exactly as it is: <ref id="SOURCE_ID">"exact sentence"</ref>;
+  never change a number or a word inside the quotes.
+- Return the whole revised report."""
 
 NO_EVIDENCE_REPORT = """Today is {date}. The research found no source that answers this question; write a
 short final report that says so.

@@ -37,7 +37,9 @@ from .common import (
 )
 from .judge import judge_claims
 from .models import Meter, ModelCallError, describe, is_transient
+from .report_format import count_words, format_problems, target_words, writer_parts
 from .state import ResearchState, error_record
+from .themes import make_themes, themed_findings
 
 log = logging.getLogger(__name__)
 MAX_FIXES = 25
@@ -95,7 +97,8 @@ class ReportNodes:
                                  + (f" (last errors: {'; '.join(failed)})" if failed else ""),
                                  str(path) if path else None)
         no_search = ctx.cfg.search_api.value == "none"
-        findings = "\n\n".join(f"### {n['topic']}\n{n['findings']}" for n in notes) or (
+        themes, units = await asyncio.to_thread(make_themes, notes)  # the section plan (themes.py)
+        findings = themed_findings(themes, units) if themes else (
             prompts.NO_SEARCH_FINDINGS if no_search else "(no findings)")
         # a failure the run was resumed from is history, not a limitation of this report
         limits = [e["message"] for e in state.get("errors") or [] if e.get("kind") != "failed"]
@@ -109,22 +112,51 @@ class ReportNodes:
         prompt = prompts.FINAL_REPORT.format(date=ctx.today, brief=state.get("research_brief", ""),
                                              draft=state.get("draft_report", ""), findings=findings,
                                              limitations=limitations, language=language,
-                                             data_notice=prompts.DATA_NOTICE)
+                                             data_notice=prompts.DATA_NOTICE,
+                                             **writer_parts(ctx.cfg, state.get("question", "")))
         try:
             report = await ctx.meter.text(await ctx.model("final_report"), [HumanMessage(prompt)],
                                           what="report")
         except ModelCallError as e:
             path = await asave_notes(ctx.cfg, state, ctx.thread_id, ctx.checkpoint)
             raise ResearchFailed("final_report_generation", str(e), str(path) if path else None) from e
+        report, format_degradations = await self._keep_format(ctx, report, labels(lang))
         shortened = ctx.shortened("findings")
         note = ("the findings were too long for the report model's context window; part of them was left "
                 "out of this report")
         extra = [note] if shortened else []
         if no_search:  # said by code, whatever the model wrote
             extra.insert(0, NO_SEARCH_LIMITATION)
-        return {**ctx.usage_update(), **({"degradations": shortened} if shortened else {}),
+        degradations = [*format_degradations, *shortened]
+        return {**ctx.usage_update(), **({"degradations": degradations} if degradations else {}),
                 "final_report": with_limitations(report, list(dict.fromkeys(limits)), extra, labels(lang)),
-                "stage": "final report"}
+                "themes": themes, "stage": "final report"}
+
+    async def _keep_format(self, ctx: NodeContext, report: str, words: dict) -> tuple[str, list[dict]]:
+        """The report checked against its format and length (report_format.py): one bounded
+        revision when it is far off, kept when it is closer; a degradation when it stays off."""
+        fmt = ctx.cfg.report_format
+        target = target_words(fmt, ctx.cfg.report_length)
+        names = {"limitation", words["limitations"].lower(), words["further_limitations"].lower()}
+        problems = format_problems(report, fmt, ctx.cfg.report_length, names)
+        if not problems:
+            return report, []
+        prompt = prompts.REVISE_FORMAT.format(data_notice=prompts.DATA_NOTICE, report=report,
+                                              problems="\n".join(f"- {p}" for p in problems))
+        try:
+            revised = await ctx.meter.text(await ctx.model("final_report"), [HumanMessage(prompt)],
+                                           what="report revision")
+        except ModelCallError as e:
+            return report, [error_record("final_report_generation", "the report is not in its format and the "
+                                         f"revision failed ({describe(e)[:200]}): " + " ".join(problems),
+                                         kind="format")]
+        left = format_problems(revised, fmt, ctx.cfg.report_length, names)
+        if _off_by(left, revised, target) <= _off_by(problems, report, target):
+            report, problems = revised, left
+        if not problems:
+            return report, []
+        return report, [error_record("final_report_generation", "after one revision the report is still not "
+                                     "in its format: " + " ".join(problems), kind="format")]
 
     async def _no_evidence_report(self, ctx: NodeContext, state: ResearchState) -> dict:
         """The searches worked and found nothing on the question: a short report that says
@@ -384,6 +416,11 @@ def _write_outputs(cfg, state: dict, thread_id: str, markdown: str, sources: lis
              "run": str(folder / "run.json")}
     ui = result.files["markdown"].read_text(encoding="utf-8")
     return files, result.summary(), ui, degradations
+
+
+def _off_by(problems: list[str], report: str, target: int | None) -> float:
+    """How far a report is from its format: problems first, then distance from the target."""
+    return len(problems) + (abs(count_words(report) - target) / target if target else 0.0)
 
 
 _REF_START = re.compile(r"<ref\b")

@@ -24,10 +24,12 @@ from ..citations.model import Source, Verdict
 from ..citations.verify import SourceIndex
 from ..errors import UserError
 from ..search.base import SearchResult
+from ..search.relevance import relevant_passages
 from . import mcp, prompts
 from .common import Deps, NodeContext
 from .failure import guarded
 from .models import ModelCallError, approx_tokens, describe, message_text
+from .reuse import INFLIGHT, QueryRegistry, repeat_notice, search_key, summary_key
 from .sources import SourceMeta, source_id_for
 from .state import ResearcherInput, ResearcherOutput, ResearcherState, error_record
 from .tools import RESEARCHER_TOOLS, SEARCH, THINK
@@ -68,6 +70,26 @@ def _source_block(meta: SourceMeta, summary: str, sentences: list[tuple[str, str
         lines.append("No citable sentences were found on this page.")
     lines.append("</source>")
     return "\n".join(lines)
+
+
+def _seen_block(meta: SourceMeta) -> str:
+    """A page this researcher was already shown: a one-line reference, not its summary again."""
+    return (f'<source id="{meta.id}" title="{meta.title}" url="{meta.url}">(already read: its summary and '
+            "exact sentences are shown earlier in this conversation)</source>")
+
+
+READ_EARLIER = "already read (summary from earlier)"
+
+
+def _read_earlier_block(meta: SourceMeta, summary: str, sentences: int, raw: bool = False) -> str:
+    """A page summarised earlier in the thread, as the researcher sees it: compact. Its
+    exact sentences are not repeated here; they are handed to the findings."""
+    kept = (f"its {sentences} exact sentence(s) are kept for your findings" if sentences else
+            "no citable sentences were found on it")
+    if raw:
+        kept = "no summary could be made, raw excerpt; " + kept
+    return (f'<source id="{meta.id}" title="{meta.title}" url="{meta.url}">\n({READ_EARLIER}; {kept})\n'
+            f"Summary: {summary.strip()}\n</source>")
 
 
 def _over_share(state: ResearcherState) -> str | None:
@@ -186,7 +208,9 @@ class ResearcherNodes:
             update["degradations"].append(error_record(
                 "researcher", f"research unit stopped at its share of the {over} budget", topic=state.get("topic", "")))
             run_now, refused = [], calls
-        outcomes = await asyncio.gather(*(self._run_tool(ctx, state, c) for c in run_now))
+        # pages this researcher has been shown (earlier steps, or a parallel call of this step)
+        shown = set(state.get("found_sources") or {}) if ctx.cfg.page_cache else None
+        outcomes = await asyncio.gather(*(self._run_tool(ctx, state, c, shown) for c in run_now))
         for call, (text, extra) in zip(run_now, outcomes):
             results.append(ToolMessage(text, tool_call_id=call["id"], name=call["name"]))
             for key, value in extra.items():
@@ -208,7 +232,8 @@ class ResearcherNodes:
             "spent_cost": state.get("spent_cost", 0.0) + ctx.meter.usage.cost_usd,
             "sources": update["found_sources"]})
 
-    async def _run_tool(self, ctx: NodeContext, state: ResearcherState, call: dict) -> tuple[str, dict]:
+    async def _run_tool(self, ctx: NodeContext, state: ResearcherState, call: dict,
+                        shown: set[str] | None = None) -> tuple[str, dict]:
         name, args = call.get("name"), call.get("args")
         args = args if isinstance(args, dict) else {}
         if call.get("invalid_name") is not None or (name == "invalid" and "error" in call):
@@ -223,7 +248,7 @@ class ResearcherNodes:
             if not query:
                 ctx.meter.usage.repairs += 1
                 return "Not run: the search tool needs a non-empty query.", {}
-            return await self._search(ctx, query, state.get("topic", ""))
+            return await self._search(ctx, query, state.get("topic", ""), shown)
         extra_tools, _ = await _mcp_tools(ctx)
         tool = next((t for t in extra_tools if t.name == name), None)
         if tool is not None:
@@ -237,15 +262,20 @@ class ResearcherNodes:
         names = ", ".join([SEARCH, THINK, *(t.name for t in extra_tools)])
         return f"Unknown tool {name!r}; available: {names}.", {}
 
-    async def _search(self, ctx: NodeContext, query: str, topic: str = "") -> tuple[str, dict]:
+    async def _search(self, ctx: NodeContext, query: str, topic: str = "",
+                      shown: set[str] | None = None) -> tuple[str, dict]:
         ctx.progress(event="search", query=query[:80])
         try:
-            results = await ctx.run_search(query, max_results=ctx.cfg.max_search_results)
+            results, earlier = await self._search_once(ctx, query, topic)
         except Exception as e:  # noqa: BLE001 - the researcher is told and the failure recorded
             msg = f"search failed: {describe(e)}"
             return f"Search failed ({describe(e)[:200]}). Try a different query or stop.", {
                 "degradations": [error_record("researcher", msg, query=query, topic=topic)]}
         extra: dict[str, Any] = {"found_sources": {}, "excerpts": [], "degradations": []}
+        intro = ""
+        if earlier is not None:
+            ctx.progress(event="query_repeated", query=query[:80], earlier=str(earlier.get("query", ""))[:80])
+            intro = repeat_notice(earlier, query, topic)
         usable: list[tuple[SearchResult, Source]] = []
         for r in results:
             source = Source(source_id_for(r.url), r.url, r.content or "", r.title, r.format)
@@ -257,41 +287,124 @@ class ResearcherNodes:
             usable.append((r, source))
         if not usable:
             skipped = f" ({len(results)} page(s) had no text)" if results else ""
-            return f"No usable results for {query!r}{skipped}.", extra
+            return "\n".join(x for x in (intro, f"No usable results for {query!r}{skipped}.") if x), extra
         sem = asyncio.Semaphore(SUMMARY_CONCURRENCY)
 
         async def one(r: SearchResult, source: Source) -> str:
             async with sem:
                 meta = await ctx.pages.record(r, query)
                 extra["found_sources"][meta.id] = meta.as_dict()
-                block, note = await self._summarise_page(ctx, meta, source, query)
+                if shown is not None and meta.id in shown:  # this researcher has it already
+                    ctx.progress(event="page_seen", url=meta.url)
+                    return _seen_block(meta)
+                if shown is not None:
+                    shown.add(meta.id)
+                block, note, view = await self._summarise_page(ctx, meta, source, query, topic)
                 if note:
                     extra["degradations"].append(error_record("summarize_page", note, url=r.url))
-                extra["excerpts"].append(block)
-                return block
+                extra["excerpts"].append(block)  # the findings are written from the full block
+                return view
 
         blocks = await asyncio.gather(*(one(r, source) for r, source in usable))
         ctx.progress(event="sources", count=len(extra["found_sources"]))
-        return "\n\n".join(blocks), extra
+        return "\n\n".join([intro, *blocks] if intro else blocks), extra
+
+    async def _search_once(self, ctx: NodeContext, query: str, topic: str) -> tuple[list[SearchResult], dict | None]:
+        """The search's results, and the earlier search it repeats (None: searched now).
+        A query like one the thread already made (query_dedupe_threshold) is not searched
+        again: its recorded results are given, their pages from the page store."""
+        threshold = ctx.cfg.query_dedupe_threshold
+        if threshold <= 0:
+            return await ctx.run_search(query, max_results=ctx.cfg.max_search_results), None
+        registry = QueryRegistry(ctx.pages, ctx.thread_id)
+
+        async def lookup_or_search() -> tuple[list[SearchResult], dict, bool]:
+            earlier = await registry.find(query, threshold)
+            if earlier is not None:
+                return await registry.results(earlier), earlier, True
+            found = await ctx.run_search(query, max_results=ctx.cfg.max_search_results)
+            return found, await registry.record(query, topic, found), False
+
+        # a researcher asking the same at the same time waits for the first one's search
+        (results, entry, repeated), shared = await INFLIGHT.once(
+            search_key(ctx.pages, ctx.thread_id, query), lookup_or_search)
+        return results, (entry if repeated or shared else None)
 
     async def _summarise_page(self, ctx: NodeContext, meta: SourceMeta, source: Source,
-                              query: str) -> tuple[str, str | None]:
-        page_text = source.page.text
-        cached = await ctx.pages.summary(meta.content_hash, ctx.thread_id)
-        if cached is not None:  # summarised earlier in this thread (its sentences were checked then)
+                              query: str, topic: str = "") -> tuple[str, str | None, str]:
+        """(the page's block for the findings, a problem to record, what the researcher is
+        shown): a page summarised earlier in the thread is shown to the researcher as
+        already read, its summary only; its exact sentences go to the findings."""
+        thread = ctx.thread_id
+        if not ctx.cfg.page_cache:
+            cached = await ctx.pages.summary(meta.content_hash, thread)
+            if cached is not None:  # summarised earlier in this thread (its sentences were checked then)
+                ctx.progress(event="summary_reused", url=meta.url)
+                block = _source_block(meta, cached["summary"], [tuple(x) for x in cached["sentences"]],
+                                      note="summarised earlier in this conversation")
+                return block, None, block
+            made = await self._make_summary(ctx, meta, source, query, topic)
+            block, note = self._made_block(ctx, meta, source, query, made)
+            return block, note, block
+
+        async def stored_or_made() -> tuple[dict | None, bool]:
+            cached = await ctx.pages.summary(meta.content_hash, thread)
+            if cached is not None:
+                return cached, True
+            return await self._make_summary(ctx, meta, source, query, topic, keep_failure=True), False
+
+        # one summary per page and thread: the store holds it; a researcher finding the page
+        # while another is summarising it waits for that summary
+        (made, stored), shared = await INFLIGHT.once(summary_key(ctx.pages, thread, meta.content_hash),
+                                                     stored_or_made)
+        if (stored or shared) and made is not None and "error" not in made:
             ctx.progress(event="summary_reused", url=meta.url)
-            return _source_block(meta, cached["summary"], [tuple(x) for x in cached["sentences"]],
-                                 note="summarised earlier in this conversation"), None
-        shown = page_text[: ctx.cfg.max_page_chars]
+            sentences = [tuple(x) for x in made["sentences"]]
+            note = READ_EARLIER + ("; no summary could be made, raw excerpt" if made.get("raw") else "")
+            return (_source_block(meta, made["summary"], sentences, note=note), None,
+                    _read_earlier_block(meta, made["summary"], len(sentences), bool(made.get("raw"))))
+        block, note = self._made_block(ctx, meta, source, query, made)
+        return block, note, block
+
+    @staticmethod
+    def _made_block(ctx: NodeContext, meta: SourceMeta, source: Source, query: str,
+                    made: dict) -> tuple[str, str | None]:
+        if "error" in made:
+            opening, lines = _raw_excerpt(source, query)
+            note = f"no summary ({made['error'][:160]}); raw excerpt used"
+            return _source_block(meta, opening, [("", ln) for ln in lines], note="raw excerpt"), note
+        dropped = made.get("dropped", 0)
+        note = f"{dropped} sentence(s) not found on the page were dropped" if dropped else ""
+        return _source_block(meta, made["summary"], [tuple(x) for x in made["sentences"]], note=note), None
+
+    async def _make_summary(self, ctx: NodeContext, meta: SourceMeta, source: Source, query: str,
+                            topic: str, keep_failure: bool = False) -> dict:
+        """One summarisation call: {summary, sentences (claim, exact sentence), dropped}, stored
+        for the thread; or {error} when the model failed. With ``keep_failure`` the raw
+        excerpt that stands in for the summary is stored too, so the page is not sent to the
+        model again in this thread."""
+        page_text = source.page.text
+        cut = ctx.cfg.page_relevance_chars
+        page_note = ""
+        if cut and len(page_text) > cut:
+            # only the passages that match the research; the citation check keeps the whole page
+            shown = relevant_passages(page_text, f"{query} {query} {topic}", cut)
+            page_note = ("\n(Only the passages of this long page that match the research are shown; "
+                         "[…] marks text left out.)")
+        else:
+            shown = page_text
+        shown = shown[: ctx.cfg.max_page_chars]
         prompt = prompts.SUMMARIZE_PAGE.format(query=query, title=meta.title, url=meta.url, content=shown,
-                                               data_notice=prompts.DATA_NOTICE)
+                                               page_note=page_note, data_notice=prompts.DATA_NOTICE)
         try:
             summary = await ctx.meter.structured(await ctx.model("summarization"), PageSummary,
                                                  [HumanMessage(prompt)], ctx.cfg.structured_output)
         except ModelCallError as e:
-            opening, lines = _raw_excerpt(source, query)
-            note = f"no summary ({describe(e)[:160]}); raw excerpt used"
-            return _source_block(meta, opening, [("", ln) for ln in lines], note="raw excerpt"), note
+            if keep_failure:
+                opening, lines = _raw_excerpt(source, query)
+                await ctx.pages.put_summary(meta.content_hash, ctx.thread_id, opening, [("", ln) for ln in lines],
+                                            raw=True)
+            return {"error": describe(e)}
         index = SourceIndex([source])
         kept: list[tuple[str, str]] = []
         dropped = 0
@@ -303,9 +416,8 @@ class ResearcherNodes:
             exact = " ".join(page_text[check.start : check.end].split())
             if all(exact != s for _, s in kept):
                 kept.append((ex.claim, exact))
-        note = f"{dropped} sentence(s) not found on the page were dropped" if dropped else ""
         await ctx.pages.put_summary(meta.content_hash, ctx.thread_id, summary.summary, kept)
-        return _source_block(meta, summary.summary, kept, note=note), None
+        return {"summary": summary.summary, "sentences": [list(x) for x in kept], "dropped": dropped}
 
     # -- compression -------------------------------------------------------------------
     async def compress_research(self, state: ResearcherState, config, runtime) -> dict:

@@ -92,9 +92,13 @@ class PageStore:
         item = await self.store.aget(self._summaries(thread), h)
         return None if item is None else item.value
 
-    async def put_summary(self, h: str, thread: str, summary: str, sentences: list[tuple[str, str]]) -> None:
-        await self.store.aput(self._summaries(thread), h,
-                              {"summary": summary, "sentences": [list(x) for x in sentences]}, index=False)
+    async def put_summary(self, h: str, thread: str, summary: str, sentences: list[tuple[str, str]],
+                          raw: bool = False) -> None:
+        """``raw``: no summary could be made; the page's opening and matching lines stand in."""
+        value: dict = {"summary": summary, "sentences": [list(x) for x in sentences]}
+        if raw:
+            value["raw"] = True
+        await self.store.aput(self._summaries(thread), h, value, index=False)
 
     async def record(self, result: SearchResult, query: str = "") -> SourceMeta:
         h = await self.put(result.content)

@@ -54,6 +54,7 @@ class ResearchState(TypedDict, total=False):
     sources: Annotated[dict[str, dict], keep_first]  # id -> SourceMeta dict (every page the thread read)
     research_iterations: int
     research_log: Annotated[list[dict], add_or_reset]
+    themes: list[dict]  # the findings grouped by content, the report's section plan: {id, label, finding_ids, topics}
     final_report: str
     report_markdown: str  # the checked report (UI markdown with <ref> tags)
     citation_summary: dict

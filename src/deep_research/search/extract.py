@@ -48,10 +48,15 @@ class Extracted:
     text: str
 
 
+_HEADING_TAGS = {f"h{n}": "#" * n for n in range(1, 7)}
+_MARK_ONLY = re.compile(r"#{1,6}")
+
+
 class _Lines:
-    def __init__(self) -> None:
+    def __init__(self, headings: bool = False) -> None:
         self.lines: list[str] = []
         self.buf: list[str] = []
+        self.headings = headings  # h1..h6 lines start with markdown marks ("## ")
 
     def add(self, s: str | None) -> None:
         if s:
@@ -60,7 +65,7 @@ class _Lines:
     def flush(self) -> None:
         if self.buf:
             line = _WS.sub(" ", "".join(self.buf)).strip()
-            if line:
+            if line and not (self.headings and _MARK_ONLY.fullmatch(line)):
                 self.lines.append(line)
             self.buf = []
 
@@ -284,9 +289,11 @@ def _pre_text(el, style: "_PageStyle") -> str:
     return text.removeprefix("\n")
 
 
-def html_to_text(html: str | bytes, *, load_css=None) -> Extracted:
+def html_to_text(html: str | bytes, *, load_css=None, headings: bool = False) -> Extracted:
     """Visible text of an HTML page, one block per line, and its title. ``load_css(href,
-    relative_to)`` returns a linked stylesheet (see :func:`local_css_loader`), or None."""
+    relative_to)`` returns a linked stylesheet (see :func:`local_css_loader`), or None.
+    With ``headings`` (for documents no browser shows, such as EPUB chapters) a heading's
+    line starts with markdown marks, ``## Title`` for ``<h2>``."""
     if isinstance(html, bytes):
         doc = lxml.html.document_fromstring(html)
     else:
@@ -295,7 +302,7 @@ def html_to_text(html: str | bytes, *, load_css=None) -> Extracted:
     style = _PageStyle(doc, load_css)
     body = doc.find("body")
     root = body if body is not None else doc
-    out = _Lines()
+    out = _Lines(headings)
     # Iterative walk: (element, phase) where phase False = enter, True = leave.
     stack: list[tuple[etree._Element, bool]] = [(root, False)]
     while stack:
@@ -329,6 +336,8 @@ def html_to_text(html: str | bytes, *, load_css=None) -> Extracted:
             continue
         if tag in _BLOCK:
             out.flush()
+            if headings and tag in _HEADING_TAGS:
+                out.add(_HEADING_TAGS[tag] + " ")
         if style.shown(el):
             out.add(el.text)
         stack.append((el, True))

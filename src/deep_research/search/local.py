@@ -9,7 +9,8 @@ Choices:
 * Documents: ``.html``/``.htm`` (visible text, see :func:`.extract.html_to_text`, format
   ``text``), ``.md``/``.markdown`` (the file as is; format ``markdown`` when the folder is
   published at a base URL, ``text`` for ``file://`` URLs since a browser then shows the
-  raw file), ``.txt`` (as is, ``text``), ``.pdf`` (text from pypdf, ``text``). Other files,
+  raw file), ``.txt`` (as is, ``text``), ``.pdf`` (text from pypdf, ``text``), ``.docx``,
+  ``.pptx``, ``.xlsx``, ``.csv``, ``.tsv`` and ``.epub`` (see :mod:`.formats`, ``text``). Other files,
   and files or folders whose name starts with ``.``, are not documents and are counted
   as ``unsupported`` / left out.
 * Text files must be UTF-8 (a BOM is allowed). An HTML page may instead declare another
@@ -17,7 +18,8 @@ Choices:
 * A file is skipped, with its path and reason in :attr:`IndexReport.skipped` (which
   :func:`deep_research.search.make_search` logs as warnings), when it is larger than
   ``max_file_bytes`` (default 20 MiB), empty or without text, binary (contains NUL
-  bytes), not UTF-8, not a regular file, or a PDF that cannot be read.
+  bytes), not UTF-8, not a regular file, or a PDF, Office file or EPUB that cannot be read
+  (corrupt, encrypted, or past the limits of :mod:`.formats`).
 * The index never reads outside the folder: a file or folder that is (or passes through)
   a symbolic link resolving outside it, or a link loop, is skipped with its reason. Links
   that stay inside are followed for files (a file is indexed under the link's path) and
@@ -64,6 +66,7 @@ from .extract import (
     markdown_title,
     pdf_to_text,
 )
+from .formats import EXTRACTORS, FormatError
 
 SCHEMA_VERSION = 1
 # Bump when extraction changes what text is stored, so that old indexes are rebuilt.
@@ -81,7 +84,15 @@ _KINDS = {
     ".markdown": "markdown",
     ".txt": "text",
     ".pdf": "pdf",
+    ".docx": "docx",
+    ".pptx": "pptx",
+    ".xlsx": "xlsx",
+    ".csv": "csv",
+    ".tsv": "tsv",
+    ".epub": "epub",
 }
+# For messages: the document types, as a user names them.
+DOCUMENT_TYPES = ", ".join(_KINDS)
 
 _SCHEMA = (
     "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
@@ -222,6 +233,12 @@ def read_document(data: bytes, kind: str, *, published: bool, load_css=None) -> 
         try:
             doc = pdf_to_text(data)
         except PdfTextError as e:
+            raise _Skip(str(e)) from None
+        fmt = "text"
+    elif kind in EXTRACTORS:
+        try:
+            doc = EXTRACTORS[kind](data)
+        except FormatError as e:
             raise _Skip(str(e)) from None
         fmt = "text"
     else:
