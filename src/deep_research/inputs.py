@@ -70,8 +70,17 @@ def parse_sources(data: object, origin: str = "sources") -> LoadedSources:
         if safe_link(url) is None:
             warnings.append(f"source {sid!r} has a URL that will not be linked (only http, https "
                             f"and file URLs are): {url[:80]!r}")
+        meta = {}
+        for key in ("author", "published", "site_name"):  # optional page metadata (citation styles)
+            value = item.get(key)
+            if isinstance(value, list) and key == "author":
+                value = "; ".join(v.strip() for v in value if isinstance(v, str) and v.strip())
+            if value is not None and not isinstance(value, str):
+                raise UserError(f"{where} (id {sid!r}): \"{key}\" must be a string")
+            if value and value.strip():
+                meta[key] = " ".join(value.split())
         out.append(Source(sid, url.strip(), content, title.strip(), fmt,
-                          credibility=_credibility(item.get("credibility"), f"{where} (id {sid!r})")))
+                          credibility=_credibility(item.get("credibility"), f"{where} (id {sid!r})"), **meta))
     return LoadedSources(out, warnings)
 
 

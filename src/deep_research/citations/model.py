@@ -21,6 +21,10 @@ class Source:
     # How credible the source is, when scored (deep_research.search.credibility):
     # {"score": 0..1, "reasons": ["trusted domain ...", "https"]}. Shown in the Sources list.
     credibility: dict | None = None
+    # Page metadata when the fetcher found it (citation styles use it; never required):
+    author: str | None = None
+    published: str | None = None  # ISO 8601 date (or any text holding a year)
+    site_name: str | None = None
 
     @cached_property
     def page(self) -> PageText:

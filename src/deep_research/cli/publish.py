@@ -24,6 +24,10 @@ def publish(
     sources: Path = typer.Option(..., "--sources", "-s", help="JSON list of {id, url, title, content}."),
     out_dir: Path = typer.Option(..., "--out", "-o", help="Directory to write the outputs into."),
     no_pdf: bool = typer.Option(False, "--no-pdf", help="Skip the PDF."),
+    docx: bool = typer.Option(False, "--docx", help="Also write report.docx (Word)."),
+    citation_style: str = typer.Option("numbered", "--citation-style",
+                                       help="numbered | apa | mla | ieee | chicago: in-text markers and the "
+                                            "Sources list (report.md keeps its <ref> tags)."),
     title: Optional[str] = typer.Option(None, help="Report title (default: the report's first # heading)."),
     findings: bool = typer.Option(False, "--verified-findings",
                                   help="Add a 'Verified findings' section, built by code from the claims "
@@ -34,13 +38,15 @@ def publish(
     from contextlib import nullcontext
 
     from ..publish.pdf import PdfWorker
+    from .research import _check_citation_style
 
+    citation_style = _check_citation_style(citation_style)
     with nullcontext() if no_pdf else PdfWorker() as worker:  # imports WeasyPrint while we check
-        _publish(report, sources, out_dir, not no_pdf, title, findings, worker)
+        _publish(report, sources, out_dir, not no_pdf, title, findings, worker, docx, citation_style)
 
 
 def _publish(report: Path, sources: Path, out_dir: Path, pdf: bool, title: str | None, findings: bool,
-             worker) -> None:
+             worker, docx: bool = False, citation_style: str = "numbered") -> None:
     from ..citations.refs import parse_refs
     from ..inputs import load_sources, read_text_file
     from ..publish import publish_report
@@ -57,7 +63,7 @@ def _publish(report: Path, sources: Path, out_dir: Path, pdf: bool, title: str |
         shown = ", ".join(repr(u) for u in unknown[:10]) + (" …" if len(unknown) > 10 else "")
         raise UserError(f"the report cites source ids that are not in {sources}: {shown}")
     result = publish_report(markdown, loaded.sources, out_dir, pdf=pdf, title=title, findings=findings,
-                            pdf_worker=worker)
+                            pdf_worker=worker, docx=docx, citation_style=citation_style)
     _print_publish_summary(result)
 
 

@@ -32,6 +32,18 @@ class WaitingForUser(Exception):
         self.what = what
 
 
+def _check_citation_style(style: str | None) -> str | None:
+    """The --citation-style value, checked (a UserError, exit 2, names the allowed ones)."""
+    if style is None:
+        return None
+    from ..citations.styles import check_style
+
+    try:
+        return check_style(style)
+    except ValueError as e:
+        raise UserError(f"--citation-style: {e}") from None
+
+
 def _context_from_options(**opts) -> dict:
     """Configuration values the user set on the command line (None = not set)."""
     mapping = {
@@ -75,6 +87,10 @@ def _context_from_options(**opts) -> dict:
             ctx["require_report_approval"] = True
         elif key == "test_mode" and value:
             ctx["test_mode"] = True
+        elif key == "docx" and value:
+            ctx["write_docx"] = True
+        elif key == "citation_style":
+            ctx["citation_style"] = value
         elif key == "page_cache":
             ctx["page_cache"] = bool(value)
         elif key == "pdf":
@@ -304,7 +320,7 @@ def _print_result(values: dict, thread_id: str) -> int:
     written = labels(lang)["report_written"].format(dir="\0")
     before, _, after = written.partition("\0")
     out.print(f"{_esc(before)}[bold]{_esc(printable(files.get('dir')))}[/bold]{_esc(after)}", soft_wrap=True)
-    for key in ("markdown", "linked", "pdf", "html", "citations", "notes"):
+    for key in ("markdown", "linked", "pdf", "docx", "html", "citations", "notes"):
         if files.get(key):
             out.print(f"  {printable(Path(files[key]).name)}", markup=False)
     return 0
@@ -516,6 +532,9 @@ def research(
         None, "--system-prompt", help="Your own instructions for the report writer (at most 4,000 characters; "
                                       "the citation rules still apply)."),
     pdf: bool = typer.Option(True, "--pdf/--no-pdf", help="Write the PDF."),
+    docx: bool = typer.Option(False, "--docx", help="Also write report.docx (Word)."),
+    citation_style: Optional[str] = typer.Option(
+        None, "--citation-style", help="numbered | apa | mla | ieee | chicago (default: numbered)."),
     db: Optional[str] = DbOpt,
 ) -> None:
     """Research QUESTION and write a report whose every citation is checked."""
@@ -539,7 +558,8 @@ def research(
                                min_coverage=min_coverage, plateau=plateau,
                                supervisor_summarize=supervisor_summarize, supervisor_keep=supervisor_keep,
                                compression_summarize=compression_summarize, compression_keep=compression_keep,
-                               report_format=report_format, report_length=report_length, system_prompt=system_prompt)
+                               report_format=report_format, report_length=report_length, system_prompt=system_prompt,
+                               docx=docx, citation_style=_check_citation_style(citation_style))
     code = asyncio.run(_run_research(q, context, _check_db(db or ".deep-research/state.sqlite"), None,
                                      {"type": "approve"} if yes and approve_brief else None, None))
     raise typer.Exit(code)

@@ -15,10 +15,11 @@ from typing import Iterable, Mapping
 from ..citations.check import CitationReport, check_citations
 from ..citations.claims import ClaimStatus
 from ..citations.model import Source, Verdict
+from ..citations.styles import Styler, check_style
 from ..language import labels
 from .files import inside, prepare_out_dir
 from .fonts import MissingScript, missing_glyphs
-from .html import render_html
+from .html import render_html, split_title
 from .markdown import linked_markdown, strip_findings, ui_markdown
 from .pdf import PdfWorker, render_pdf
 from . import safety
@@ -30,6 +31,7 @@ FILES = {
     "linked": "report.linked.md",
     "html": "report.html",
     "pdf": "report.pdf",
+    "docx": "report.docx",
     "citations": "citations.json",
     "audit": "audit.json",
 }
@@ -134,6 +136,17 @@ def output_policy(markdown: str, report: CitationReport) -> dict:
     return audit
 
 
+def _citation_json(c, styler: Styler) -> dict:
+    """citations.json's record: the checks, and (added) the marker and reference entry of
+    the citation style."""
+    out = c.as_json()
+    known = c.source is not None and c.source.id in styler.infos
+    out["citation_style"] = styler.style
+    out["in_text"] = styler.marker(c.source.id) if known else None
+    out["reference"] = styler.reference(c.source.id).text if known else None
+    return out
+
+
 def publish_report(
     markdown: str,
     sources: Iterable[Source],
@@ -146,6 +159,8 @@ def publish_report(
     judgments: Mapping[str, dict] | None = None,
     lang: str | None = None,
     pdf_worker: PdfWorker | None = None,
+    docx: bool = False,
+    citation_style: str = "numbered",
 ) -> PublishResult:
     """Check every citation and every claim, and write report.md, report.linked.md,
     report.html, report.pdf, citations.json and audit.json into out_dir.
@@ -157,7 +172,17 @@ def publish_report(
     verdicts on claims the rules could not decide (see :func:`check_citations`). ``lang``
     (ISO 639-1, else guessed from the script of the text) sets the HTML language and the
     labels. ``pdf_worker``: a started :class:`PdfWorker` renders the PDF (it imported
-    WeasyPrint while this function checked the citations); default: in this process."""
+    WeasyPrint while this function checked the citations); default: in this process.
+    ``docx``: write report.docx too (from the same HTML). ``citation_style``:
+    numbered | apa | mla | ieee | chicago, for the in-text markers and the Sources list of
+    report.linked.md, the HTML, PDF and docx (report.md keeps its <ref> tags); see
+    :mod:`deep_research.citations.styles`."""
+    try:
+        citation_style = check_style(citation_style)
+    except ValueError as e:
+        from ..errors import UserError
+
+        raise UserError(str(e)) from None
     timings: dict[str, float] = {}
     t0 = time.perf_counter()
     markdown, found_findings = strip_findings(markdown)
@@ -165,17 +190,32 @@ def publish_report(
     timings["check_citations_s"] = time.perf_counter() - t0
 
     out = prepare_out_dir(out_dir)
-    files = {k: inside(out, v) for k, v in FILES.items() if pdf or k != "pdf"}
+    files = {k: inside(out, v) for k, v in FILES.items()
+             if (pdf or k != "pdf") and (docx or k != "docx")}
+    date = date or dt.date.today()
+    numbers: dict[str, int] = {}
+    for c in report.citations:
+        if c.source is not None and c.number is not None:
+            numbers.setdefault(c.source.id, c.number)
+    styler = Styler(citation_style, report.sources, numbers, accessed=date)
     t = time.perf_counter()
     lang = lang or detect_lang(markdown)
     words = labels(lang)
     ui = ui_markdown(report, words["sources"], findings=findings)
     write_atomic(files["markdown"], ui)
-    write_atomic(files["linked"], linked_markdown(report, words["sources"], findings=findings))
-    html = render_html(report, title=title, date=date, lang=lang, labels=words, findings=findings)
+    write_atomic(files["linked"], linked_markdown(report, words["sources"], findings=findings, styler=styler))
+    html = render_html(report, title=title, date=date, lang=lang, labels=words, findings=findings,
+                       styler=styler)
     write_atomic(files["html"], html)
     timings["markdown_html_s"] = time.perf_counter() - t
     policy = output_policy(markdown, report)
+    if docx:
+        from .docx import render_docx  # python-docx loads only when a docx is asked for
+
+        t = time.perf_counter()
+        write_atomic(files["docx"], render_docx(html, labels=words, title=title or split_title(ui)[0], lang=lang,
+                                                local_files=safety.local_file_urls(report.sources)))
+        timings["docx_s"] = time.perf_counter() - t
     refused: list[str] = []
     missing: list[MissingScript] = []
     if pdf:
@@ -193,7 +233,7 @@ def publish_report(
     result = PublishResult(out, files, report, refused, timings, missing, policy)
     write_atomic(
         files["citations"],
-        json.dumps([c.as_json() for c in report.citations], ensure_ascii=False, indent=2) + "\n",
+        json.dumps([_citation_json(c, styler) for c in report.citations], ensure_ascii=False, indent=2) + "\n",
     )
     audit = {
         "summary": result.summary(),
@@ -220,6 +260,7 @@ def publish_report(
         "refused_fetches": refused,
         "missing_glyphs": [m.as_json() for m in missing],
         "output_policy": policy,
+        "citation_style": styler.style,
         "files": {k: v.name for k, v in files.items()},
         "timings_s": {k: round(v, 4) for k, v in timings.items()},
     }

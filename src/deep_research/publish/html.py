@@ -17,6 +17,7 @@ from ..citations.check import Citation, CitationReport
 from ..citations.claims import ClaimStatus
 from ..citations.model import Verdict
 from ..citations.refs import replace_spans
+from ..citations.styles import Styler
 from .assets import templates_dir
 from ..language import count, format_date, text_direction
 from ..language import labels as language_labels
@@ -95,8 +96,11 @@ _MARK_CLASS = {"quote-not-found": "unsupported", "claim-differs": "claim-differs
                "claim-unchecked": "claim-unchecked"}
 
 
-def _badge(c: Citation, t: dict) -> str:
+def _badge(c: Citation, t: dict, styler: Styler | None = None) -> str:
     label = escape(str(c.number) if c.number is not None else "?")
+    inline = styler is not None and not styler.numbered and c.source is not None and c.number is not None
+    if inline:
+        label = escape(styler.marker(c.source.id))
     quote = re.sub(r"\s+", " ", c.ref.quote)
     mark = check_mark(c)
     shown = re.sub(r"\s+", " ", c.rendered_text or quote)
@@ -117,9 +121,10 @@ def _badge(c: Citation, t: dict) -> str:
         cls = "cite " + _MARK_CLASS[mark[0]]
     else:
         cls = "cite repaired" if c.status is Verdict.REPAIRED else "cite verified"
+    wrap, end = ('<span class="cite-badge cite-author-date">', "</span>") if inline else ('<sup class="cite-badge">', "</sup>")
     if c.url:
-        return f'<sup class="cite-badge"><a class="{cls}" href="{escape(c.url)}" title="{title}">{inner}</a></sup>'
-    return f'<sup class="cite-badge"><span class="{cls}" title="{title}">{inner}</span></sup>'
+        return f'{wrap}<a class="{cls}" href="{escape(c.url)}" title="{title}">{inner}</a>{end}'
+    return f'{wrap}<span class="{cls}" title="{title}">{inner}</span>{end}'
 
 
 @dataclass
@@ -130,9 +135,19 @@ class _SourceEntry:
     raw_url: str
     quotes: list[dict]
     credibility: str = ""
+    entry: Markup | None = None  # the reference in the chosen citation style (not numbered)
 
 
-def _source_entries(report: CitationReport) -> list[_SourceEntry]:
+def entry_html(ref, url: str | None) -> Markup:
+    """A styled reference as HTML: italic runs, the URL linked where the style puts it."""
+    at = len(ref.parts) if ref.url_at is None else ref.url_at
+    run = lambda parts: "".join(f"<i>{escape(t)}</i>" if it else str(escape(t)) for t, it in parts)
+    link = (f'<a class="source-url" href="{escape(url)}">{escape(ref.url)}</a>' if url
+            else f'<span class="source-url">{escape(ref.url)}</span>')
+    return Markup(run(ref.parts[:at]) + link + run(ref.parts[at:]))
+
+
+def _source_entries(report: CitationReport, styler: Styler | None = None) -> list[_SourceEntry]:
     from ..citations.check import safe_link
 
     entries: dict[str, _SourceEntry] = {}
@@ -150,7 +165,15 @@ def _source_entries(report: CitationReport) -> list[_SourceEntry]:
             e.quotes.append({"text": text, "url": c.url, "status": c.status.value,
                              "mark": mark[0] if mark else None, "reason": mark[1] if mark else None,
                              "confidence": c.confidence})
-    return sorted(entries.values(), key=lambda e: e.number)
+    if styler is None or styler.style == "numbered":
+        return sorted(entries.values(), key=lambda e: e.number)
+    ordered = []
+    for sid in styler.order():
+        e = entries.get(sid)
+        if e is not None:
+            e.entry = entry_html(styler.reference(sid), e.url)
+            ordered.append(e)
+    return ordered
 
 
 def render_html(
@@ -161,10 +184,12 @@ def render_html(
     lang: str = "en",
     findings: bool = False,
     labels: dict | None = None,
+    styler: Styler | None = None,
 ) -> str:
     """The report as HTML: sanitised body, citation badges, Sources with quoted sentences;
     with ``findings``, the code-built "Verified findings" section before the body.
-    ``labels`` (see deep_research.language) translate what the page itself says."""
+    ``labels`` (see deep_research.language) translate what the page itself says. ``styler``
+    sets the in-text markers and the Sources entries (see citations/styles.py)."""
     t = labels or language_labels(lang)
     date = date or dt.date.today()
     nonce = uuid.uuid4().hex[:12]
@@ -191,7 +216,7 @@ def render_html(
         converter.toc = ""
     body_html = sanitize(converted, local_files)
     toc_html = sanitize(getattr(converter, "toc", "") or "", local_files)
-    badges = {token(c.ref.index): _badge(c, t) for c in report.citations}
+    badges = {token(c.ref.index): _badge(c, t, styler) for c in report.citations}
     if badges:
         pattern = re.compile(re.escape(f"zqcite{nonce}n") + r"\d+q")  # one pattern, however many refs
         body_html = pattern.sub(lambda m: badges.get(m.group(0), m.group(0)), body_html)
@@ -208,7 +233,8 @@ def render_html(
         css=Markup(css),
         toc=Markup(toc_html) if toc_entries >= 3 else None,
         body=Markup(body_html),
-        sources=_source_entries(report),
+        sources=_source_entries(report, styler),
+        citation_style=styler.style if styler else "numbered",
         sources_heading=sources_heading or t["sources"],
         source_count_text=count(t, "sources_count", len(report.sources)),
         citation_count_text=count(t, "citations_count", len(report.citations)),

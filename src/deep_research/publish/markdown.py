@@ -19,6 +19,7 @@ from ..citations.check import Citation, CitationReport, safe_link
 from ..citations.claims import ClaimStatus
 from ..citations.model import Verdict
 from ..citations.refs import replace_spans
+from ..citations.styles import Styler
 from .safety import local_file_urls, safe_markdown
 
 _SOURCES_HEADING = re.compile(
@@ -167,8 +168,10 @@ def with_findings(body: str, section: str) -> str:
 _REF_MARKUP = re.compile(r"</?ref\b[^>]*>?", re.I)
 
 
-def citation_link(c: Citation) -> str:
+def citation_link(c: Citation, styler: Styler | None = None) -> str:
     label = str(c.number) if c.number is not None else "?"
+    if styler is not None and not styler.numbered and c.source is not None and c.number is not None:
+        label = _md_text(styler.marker(c.source.id))  # (Smith, 2023): the marker is the link text
     link = f"[{label}]({c.url})" if c.url else f"[{label}]"
     if c.status is Verdict.UNSUPPORTED:
         return link + " (unverified quote)"
@@ -178,8 +181,11 @@ def citation_link(c: Citation) -> str:
 
 
 def linked_markdown(report: CitationReport, sources_heading: str = "Sources", *,
-                    findings: bool = False) -> str:
-    edits = [(c.ref.start, c.ref.end, citation_link(c)) for c in report.citations]
+                    findings: bool = False, styler: Styler | None = None) -> str:
+    """Each ref a citation link to its sentence, and a Sources list; with a ``styler`` other
+    than numbered, the links read as that style's markers and the Sources list holds its
+    reference entries, each followed by its quotes and their fragment links."""
+    edits = [(c.ref.start, c.ref.end, citation_link(c, styler)) for c in report.citations]
     # Malformed tags lose their markup in the linked text, their words kept (they are
     # listed in the audit); report.md shows them as text (safety.py), for the author to fix.
     md = report.parsed.markdown
@@ -194,8 +200,13 @@ def linked_markdown(report: CitationReport, sources_heading: str = "Sources", *,
               if 0 <= p.start < p.end and not overlaps_a_ref(p.start, p.end)]
     body, found_heading = split_sources_section(replace_spans(report.parsed.markdown, edits))
     if findings:
-        body = with_findings(body, findings_markdown(report, citation_link))
-    md = body.rstrip() + "\n\n" + _sources_markdown(report, found_heading or sources_heading, ids=False)
+        body = with_findings(body, findings_markdown(report, lambda c: citation_link(c, styler)))
+    heading = found_heading or sources_heading
+    if styler is not None and styler.style != "numbered":
+        sources_md = styled_sources_markdown(report, heading, styler)
+    else:
+        sources_md = _sources_markdown(report, heading, ids=False)
+    md = body.rstrip() + "\n\n" + sources_md
     return safe_markdown(md, local_files=local_file_urls(report.sources)).text
 
 
@@ -226,6 +237,57 @@ def credibility_text(credibility: dict | None) -> str:
     reasons = [" ".join(str(r).split())[:120] for r in credibility.get("reasons") or [] if str(r).strip()]
     text = f"credibility {min(1.0, max(0.0, float(score))):.2f}"
     return f"{text} ({', '.join(reasons[:8])})" if reasons else text
+
+
+def _md_emphasis_text(text: str) -> str:
+    return re.sub(r"([\\\[\]<>`*_])", r"\\\1", text)
+
+
+def reference_markdown(ref, url: str | None) -> str:
+    """A styled reference (citations/styles.py) as markdown: italic runs, the URL linked
+    (a URL that may not be linked is shown as text)."""
+    at = len(ref.parts) if ref.url_at is None else ref.url_at
+
+    def run(parts) -> str:
+        out = []
+        for text, italic in parts:
+            if italic and text.strip():
+                lead, core, trail = re.match(r"(\s*)(.*?)(\s*)\Z", text, re.S).groups()
+                out.append(f"{lead}*{_md_emphasis_text(core)}*{trail}")
+            else:
+                out.append(_md_emphasis_text(text))
+        return "".join(out)
+
+    link = f"<{url}>" if url and not re.search(r"[\s<>]", url) else _md_text(ref.url)
+    return run(ref.parts[:at]) + link + run(ref.parts[at:])
+
+
+def styled_sources_markdown(report: CitationReport, heading: str, styler: Styler) -> str:
+    """The Sources list in a citation style: each entry, then its quotes with their links."""
+    quotes: dict[str, list[Citation]] = {}
+    for c in report.citations:
+        if c.source is not None and c.number is not None:
+            shown = quotes.setdefault(c.source.id, [])
+            if not any(q.shown_quote == c.shown_quote for q in shown):
+                shown.append(c)
+    lines = [f"## {heading}", ""]
+    for sid in styler.order():
+        if sid not in quotes:
+            continue
+        cred = credibility_text(styler.sources[sid].credibility)
+        lines += [reference_markdown(styler.reference(sid), safe_link(styler.sources[sid].url))
+                  + (f" \u2014 {cred}" if cred else ""), ""]
+        for c in quotes[sid]:
+            text = _md_text("\u201c" + c.shown_quote + "\u201d")
+            item = f"[{text}]({c.url})" if c.url else text
+            mark = check_mark(c)
+            if mark and mark[0] == "quote-not-found":
+                item += " (unverified quote)"
+            elif mark and mark[0] == "claim-differs":
+                item += f" (claim differs from source: {_md_text(_attr(mark[1]))})"
+            lines.append(f"- {item}")
+        lines.append("")
+    return "\n".join(lines).rstrip() + "\n"
 
 
 def _md_text(text: str) -> str:

@@ -403,6 +403,15 @@ class Configuration(BaseModel):
     # --- output -----------------------------------------------------------------------
     output_dir: str = Field("docs/reports", json_schema_extra=_ui("text", "Where each run's report folder is written."))
     write_pdf: bool = Field(True, json_schema_extra=_ui("boolean", "Write the PDF next to the markdown."))
+    write_docx: bool = Field(
+        False, json_schema_extra=_ui("boolean", "Write report.docx (Word) next to the PDF: the same report, "
+                                     "citation links keep their highlighted sentence."))
+    citation_style: Literal["numbered", "apa", "mla", "ieee", "chicago"] = Field(
+        "numbered", json_schema_extra=_ui(
+            "select", "How citations read in the linked markdown, HTML, PDF and Word file: numbered [1], "
+            "IEEE [1], APA (Author, 2023), MLA (Author) or Chicago author-date (Author 2023), with the Sources "
+            "list in that style. Every source keeps its verified quotes and their links.",
+            options=[{"label": v, "value": v} for v in ("numbered", "apa", "mla", "ieee", "chicago")]))
     test_mode: bool = Field(
         False, json_schema_extra=_ui("boolean", "Small limits for trying things out cheaply."))
 
@@ -441,7 +450,7 @@ class Configuration(BaseModel):
             out.append(normalize_domain(entry))
         return list(dict.fromkeys(out))
 
-    @field_validator("search_api", mode="before")
+    @field_validator("search_api", "citation_style", mode="before")
     @classmethod
     def _lower(cls, v: Any) -> Any:
         return v.lower() if isinstance(v, str) else v

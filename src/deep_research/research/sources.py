@@ -132,7 +132,9 @@ class PageStore:
                 missing.append(sid)
                 continue
             out.append(Source(sid, meta["url"], content, meta.get("title") or "", meta.get("format"),
-                              credibility=meta.get("credibility")))
+                              credibility=meta.get("credibility"),
+                              **{k: meta[k] for k in ("author", "published", "site_name")
+                                 if isinstance(meta.get(k), str) and meta[k].strip()}))
         return out, missing
 
 
