@@ -16,7 +16,7 @@ from rich.markup import escape as _esc
 from ..terminal import printable
 from .console import err, out
 from .console import warn as _warn
-from .research import DbOpt, SearchOpt, _check_db, _validate_question, research_context
+from .research import DbOpt, SearchOpt, _check_citation_style, _check_db, _validate_question, research_context
 
 MODES = ("single", "multi")
 
@@ -201,6 +201,9 @@ def compare(
     system_prompt: Optional[str] = typer.Option(
         None, "--system-prompt", help="Your own instructions for the report writer (the citation rules still apply)."),
     pdf: bool = typer.Option(True, "--pdf/--no-pdf", help="Write the PDFs."),
+    docx: bool = typer.Option(False, "--docx", help="Also write report.docx (Word)."),
+    citation_style: Optional[str] = typer.Option(
+        None, "--citation-style", help="numbered | apa | mla | ieee | chicago (default: numbered)."),
     db: Optional[str] = DbOpt,
 ) -> None:
     """Research QUESTION in the single-agent and the multi-agent mode and compare them side by side."""
@@ -214,6 +217,7 @@ def compare(
                                council_max_rounds=council_max_rounds, report_format=report_format,
                                report_length=report_length, system_prompt=system_prompt, page_cache=page_cache,
                                query_dedupe=query_dedupe, page_relevance_chars=page_relevance_chars,
-                               min_coverage=min_coverage, plateau=plateau)
+                               min_coverage=min_coverage, plateau=plateau, docx=docx,
+                               citation_style=_check_citation_style(citation_style))
     code = asyncio.run(_run_compare(q, context, _check_db(db or ".deep-research/state.sqlite")))
     raise typer.Exit(code)
