@@ -238,7 +238,7 @@ async def run_case(case: Case, corpus: Path, out: Path) -> Result:
     pdf = FakePdf(*case.pdf_errors) if case.pdf_errors else FakePdf(lambda: AssertionError("no PDF expected"), 0)
     error = None
     t0 = time.perf_counter()
-    with mock.patch("deep_research.publish.render_pdf", pdf):
+    with mock.patch("deep_research.publish.publisher.render_pdf", pdf):
         try:
             async for _ in graph.astream({"messages": [HumanMessage(case.question)]}, config, context=context,
                                          stream_mode="updates", subgraphs=True):

@@ -1,0 +1,268 @@
+"""Publishing: checked citations -> UI markdown, linked markdown, HTML, PDF, Word, audit files."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import logging
+import os
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable, Mapping
+
+from ..citations.check import CitationReport, check_citations
+from ..citations.claims import ClaimStatus
+from ..citations.model import Source, Verdict
+from ..citations.styles import Styler, check_style
+from ..language import labels
+from .files import inside, prepare_out_dir
+from .fonts import MissingScript, missing_glyphs
+from .html import render_html, split_title
+from .markdown import linked_markdown, strip_findings, ui_markdown
+from .pdf import PdfWorker, render_pdf
+from . import safety
+
+log = logging.getLogger(__name__)
+
+FILES = {
+    "markdown": "report.md",
+    "linked": "report.linked.md",
+    "html": "report.html",
+    "pdf": "report.pdf",
+    "docx": "report.docx",
+    "citations": "citations.json",
+    "audit": "audit.json",
+}
+
+
+@dataclass
+class PublishResult:
+    out_dir: Path
+    files: dict[str, Path]
+    report: CitationReport
+    refused_fetches: list[str] = field(default_factory=list)
+    timings: dict[str, float] = field(default_factory=dict)
+    missing_glyphs: list[MissingScript] = field(default_factory=list)  # PDF characters no font has
+    output_policy: dict = field(default_factory=dict)  # what the output policy changed (audit.json)
+
+    def summary(self) -> dict:
+        r = self.report
+        return {
+            "refs": len(r.citations),
+            "verified": r.count(Verdict.VERIFIED),
+            "repaired": r.count(Verdict.REPAIRED),
+            "unsupported": r.count(Verdict.UNSUPPORTED),
+            "fragment_links": sum(1 for c in r.citations if c.fragment),
+            "plain_links": sum(1 for c in r.citations if c.check.found and not c.fragment),
+            "words_only_links": sum(1 for c in r.citations if c.fragment and c.words_only),
+            "malformed_tags": len(r.problems),
+            "sources_cited": len(r.sources),
+            "claims": len(r.claim_citations()),
+            "claims_supported": r.claim_count(ClaimStatus.SUPPORTED),
+            "claims_unsupported": r.claim_count(ClaimStatus.UNSUPPORTED),
+            "claims_unchecked": r.claim_count(ClaimStatus.UNCHECKED),
+            "sources_disagree": len(r.disagreements),
+        }
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def write_atomic(path: Path, data: str | bytes) -> None:
+    """Write via a temporary file and rename, so a crash never leaves half a file."""
+    mode = "wb" if isinstance(data, bytes) else "w"
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, mode, **({} if isinstance(data, bytes) else {"encoding": "utf-8"})) as f:
+            f.write(data)
+        os.chmod(tmp, 0o666 & ~_umask())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _visible_text(html: str) -> str:
+    import lxml.html
+
+    doc = lxml.html.document_fromstring(html)
+    for el in doc.iter("style", "script"):
+        el.text = ""
+    return doc.text_content()
+
+
+def detect_lang(text: str) -> str:
+    sample = text[:20000]
+    cjk = sum(1 for ch in sample if "\u4e00" <= ch <= "\u9fff")
+    kana = sum(1 for ch in sample if "\u3040" <= ch <= "\u30ff")
+    hangul = sum(1 for ch in sample if "\uac00" <= ch <= "\ud7af")
+    letters = sum(1 for ch in sample if ch.isalpha()) or 1
+    if kana > letters * 0.05:
+        return "ja"
+    if hangul > letters * 0.2:
+        return "ko"
+    if cjk > letters * 0.2:
+        return "zh"
+    return "en"
+
+
+def _findings_audit(built: bool, found: str | None, ui: str) -> dict:
+    """Whether a "Verified findings" section came in with the report, and whether it was
+    what the checks give (an edited or model-written one is replaced, never trusted)."""
+    out: dict = {"built": built, "found_in_input": found is not None}
+    if found is not None:
+        rebuilt = strip_findings(ui)[1] if built else None
+        same = rebuilt is not None and " ".join(rebuilt.split()) == " ".join(found.split())
+        out["input_matched_checks"] = same
+        if not same:
+            out["note"] = ("the input's 'Verified findings' section was not built from these checks (written or "
+                           "edited after publishing); it was " + ("rebuilt" if built else "removed"))
+    return out
+
+
+def output_policy(markdown: str, report: CitationReport) -> dict:
+    """What the output policy (safety.py) changed in the model's markdown: raw HTML
+    escaped, images turned into links, links defused, blocks shown degraded."""
+    local = safety.local_file_urls(report.sources)
+    audit = safety.safe_markdown(markdown, local_files=local, keep_refs=True).audit()
+    for d in safety.render_input(markdown, local).degraded:  # limits for HTML and PDF only
+        if d not in audit["degraded"]:
+            audit["degraded"].append(d)
+    return audit
+
+
+def _citation_json(c, styler: Styler) -> dict:
+    """citations.json's record: the checks, and (added) the marker and reference entry of
+    the citation style."""
+    out = c.as_json()
+    known = c.source is not None and c.source.id in styler.infos
+    out["citation_style"] = styler.style
+    out["in_text"] = styler.marker(c.source.id) if known else None
+    out["reference"] = styler.reference(c.source.id).text if known else None
+    return out
+
+
+def publish_report(
+    markdown: str,
+    sources: Iterable[Source],
+    out_dir: str | Path,
+    *,
+    pdf: bool = True,
+    title: str | None = None,
+    date: dt.date | None = None,
+    findings: bool = False,
+    judgments: Mapping[str, dict] | None = None,
+    lang: str | None = None,
+    pdf_worker: PdfWorker | None = None,
+    docx: bool = False,
+    citation_style: str = "numbered",
+) -> PublishResult:
+    """Check every citation and every claim, and write report.md, report.linked.md,
+    report.html, report.pdf, citations.json and audit.json into out_dir.
+
+    ``findings``: add the "Verified findings" section, built here from the claims whose
+    checks all passed. A section of that name in the input is never trusted: it is removed
+    before checking (and rebuilt when ``findings`` is set); audit.json says whether one was
+    found and whether it matched what the checks give. ``judgments``: a model judge's
+    verdicts on claims the rules could not decide (see :func:`check_citations`). ``lang``
+    (ISO 639-1, else guessed from the script of the text) sets the HTML language and the
+    labels. ``pdf_worker``: a started :class:`PdfWorker` renders the PDF (it imported
+    WeasyPrint while this function checked the citations); default: in this process.
+    ``docx``: write report.docx too (from the same HTML). ``citation_style``:
+    numbered | apa | mla | ieee | chicago, for the in-text markers and the Sources list of
+    report.linked.md, the HTML, PDF and docx (report.md keeps its <ref> tags); see
+    :mod:`deep_research.citations.styles`."""
+    try:
+        citation_style = check_style(citation_style)
+    except ValueError as e:
+        from ..errors import UserError
+
+        raise UserError(str(e)) from None
+    timings: dict[str, float] = {}
+    t0 = time.perf_counter()
+    markdown, found_findings = strip_findings(markdown)
+    report = check_citations(markdown, sources, judgments=judgments)
+    timings["check_citations_s"] = time.perf_counter() - t0
+
+    out = prepare_out_dir(out_dir)
+    files = {k: inside(out, v) for k, v in FILES.items()
+             if (pdf or k != "pdf") and (docx or k != "docx")}
+    date = date or dt.date.today()
+    numbers: dict[str, int] = {}
+    for c in report.citations:
+        if c.source is not None and c.number is not None:
+            numbers.setdefault(c.source.id, c.number)
+    styler = Styler(citation_style, report.sources, numbers, accessed=date)
+    t = time.perf_counter()
+    lang = lang or detect_lang(markdown)
+    words = labels(lang)
+    ui = ui_markdown(report, words["sources"], findings=findings)
+    write_atomic(files["markdown"], ui)
+    write_atomic(files["linked"], linked_markdown(report, words["sources"], findings=findings, styler=styler))
+    html = render_html(report, title=title, date=date, lang=lang, labels=words, findings=findings,
+                       styler=styler)
+    write_atomic(files["html"], html)
+    timings["markdown_html_s"] = time.perf_counter() - t
+    policy = output_policy(markdown, report)
+    if docx:
+        from .docx import render_docx  # python-docx loads only when a docx is asked for
+
+        t = time.perf_counter()
+        write_atomic(files["docx"], render_docx(html, labels=words, title=title or split_title(ui)[0], lang=lang,
+                                                local_files=safety.local_file_urls(report.sources)))
+        timings["docx_s"] = time.perf_counter() - t
+    refused: list[str] = []
+    missing: list[MissingScript] = []
+    if pdf:
+        t = time.perf_counter()
+        missing = missing_glyphs(_visible_text(html))
+        for m in missing:
+            log.warning("PDF: %s", m.message)
+        tmp_pdf = files["pdf"].with_name(".report.pdf.tmp")
+        try:
+            refused = pdf_worker.render(files["html"], tmp_pdf) if pdf_worker else render_pdf(html, tmp_pdf)
+            os.replace(tmp_pdf, files["pdf"])
+        finally:
+            tmp_pdf.unlink(missing_ok=True)
+        timings["pdf_s"] = time.perf_counter() - t
+    result = PublishResult(out, files, report, refused, timings, missing, policy)
+    write_atomic(
+        files["citations"],
+        json.dumps([_citation_json(c, styler) for c in report.citations], ensure_ascii=False, indent=2) + "\n",
+    )
+    audit = {
+        "summary": result.summary(),
+        "problems": [p.__dict__ for p in report.problems],
+        "plain_links": [
+            {"n": c.ref.index + 1, "source_id": c.source.id, "why": c.link_note}
+            for c in report.citations
+            if c.source is not None and c.check.found and not c.fragment
+        ],
+        "claims": [
+            {"claim": claim.text, "refs": [c.ref.index + 1 for c in cites],
+             "status": cites[0].claim_status.value, "rule": cites[0].claim_check.rule,
+             "note": cites[0].claim_check.note, "confidence": cites[0].confidence,
+             "quotes": [c.shown_quote for c in cites if c.check.found]}
+            for claim, cites in report.claim_citations()
+        ],
+        "sources_disagree": [d.as_json() for d in report.disagreements],
+        "verified_findings": _findings_audit(findings, found_findings, ui),
+        "partial_highlights": [
+            {"n": c.ref.index + 1, "source_id": c.source.id, "why": c.link_note}
+            for c in report.citations
+            if c.source is not None and c.fragment and c.words_only
+        ],
+        "refused_fetches": refused,
+        "missing_glyphs": [m.as_json() for m in missing],
+        "output_policy": policy,
+        "citation_style": styler.style,
+        "files": {k: v.name for k, v in files.items()},
+        "timings_s": {k: round(v, 4) for k, v in timings.items()},
+    }
+    write_atomic(files["audit"], json.dumps(audit, ensure_ascii=False, indent=2) + "\n")
+    return result
