@@ -203,11 +203,12 @@ def test_the_research_command_passes_the_options_on(monkeypatch):
 
     monkeypatch.setattr(cli_research, "_run_research", fake_run)
     args = ["research", "q", "--trusted-domain", "energy.gov", "--trusted-domain", "iea.org",
-            "--low-trust-domain", "x.com", "--min-credibility", "0.3", "--search", "none"]
+            "--low-trust-domain", "x.com", "--min-credibility", "0.3", "--local-credibility", "0.7",
+            "--search", "none"]
     assert CliRunner().invoke(app, args).exit_code == 0
     assert CliRunner().invoke(app, ["research", "q", "--search", "none"]).exit_code == 0
     assert seen == [{"search_api": "none", "trusted_domains": ["energy.gov", "iea.org"], "low_trust_domains": ["x.com"],
-                     "min_source_credibility": 0.3}, {"search_api": "none"}]
+                     "min_source_credibility": 0.3, "local_source_credibility": 0.7}, {"search_api": "none"}]
 
 
 def test_tavily_published_date_reaches_the_result():

@@ -63,7 +63,7 @@ def _context_from_options(**opts) -> dict:
         "fetch_max_bytes": "fetch_max_bytes", "web_search_model": "web_search_model",
         "report_format": "report_format", "report_length": "report_length", "system_prompt": "system_prompt",
         "trusted_domain": "trusted_domains", "low_trust_domain": "low_trust_domains",
-        "min_credibility": "min_source_credibility",
+        "min_credibility": "min_source_credibility", "local_credibility": "local_source_credibility",
     }
     ctx: dict = {}
     for key, value in opts.items():
@@ -483,6 +483,9 @@ def research(
     min_credibility: Optional[float] = typer.Option(
         None, "--min-credibility", min=0.0, max=1.0,
         help="Leave out search results whose source credibility (0-1) is below this."),
+    local_credibility: Optional[float] = typer.Option(
+        None, "--local-credibility", min=0.0, max=1.0,
+        help="Source credibility (0-1) of the documents of a local corpus (default 0.9)."),
     out_dir: Optional[Path] = typer.Option(None, "--out", help="Where run folders are written (default docs/reports)."),
     yes: bool = typer.Option(False, "--yes", "-y", help="Do not ask clarifying questions."),
     approve_brief: bool = typer.Option(False, "--approve-brief", help="Ask for approval of the research brief."),
@@ -549,7 +552,8 @@ def research(
                                fetch_timeout=fetch_timeout, fetch_max_bytes=fetch_max_bytes,
                                web_search_model=web_search_model, model=model, base_url=base_url,
                                api_key_env=api_key_env, trusted_domain=trusted_domain,
-                               low_trust_domain=low_trust_domain, min_credibility=min_credibility, out=out_dir,
+                               low_trust_domain=low_trust_domain, min_credibility=min_credibility,
+                               local_credibility=local_credibility, out=out_dir,
                                yes=yes, approve_brief=approve_brief, review_report=review_report,
                                max_tokens=max_tokens, max_cost=max_cost, test_mode=test_mode, pdf=pdf, mode=mode,
                                council=council, council_threshold=council_threshold,

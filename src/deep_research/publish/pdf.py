@@ -73,6 +73,7 @@ class PdfWorker:
 
     def __init__(self, timeout: float = WORKER_TIMEOUT_S):
         self.timeout = timeout
+        self._job: tuple[Path, Path] | None = None
         try:
             self.proc: subprocess.Popen | None = subprocess.Popen(
                 [sys.executable, "-m", "deep_research.publish.pdf"], stdin=subprocess.PIPE,
@@ -82,21 +83,38 @@ class PdfWorker:
             self.proc = None
 
     def render(self, html_path: Path, pdf_path: Path) -> list[str]:
+        """Render ``html_path`` to ``pdf_path``; returns the URLs refused (as :func:`render_pdf`)."""
+        self.start(html_path, pdf_path)
+        return self.finish()
+
+    def start(self, html_path: Path, pdf_path: Path) -> None:
+        """Ask for the PDF and return at once (the caller goes on with other work)."""
+        self._job = (Path(html_path), Path(pdf_path))
         if self.proc is None:
-            return render_pdf(Path(html_path).read_text(encoding="utf-8"), pdf_path)
-        request = json.dumps({"html": str(html_path), "pdf": str(pdf_path)}) + "\n"
+            return
         try:
-            out, err = self.proc.communicate(request, timeout=self.timeout)
+            self.proc.stdin.write(json.dumps({"html": str(html_path), "pdf": str(pdf_path)}) + "\n")
+            self.proc.stdin.flush()
+        except (BrokenPipeError, OSError, ValueError):
+            pass  # the child is gone: finish() renders here
+
+    def finish(self) -> list[str]:
+        """Wait for the PDF asked for with :meth:`start`."""
+        html_path, pdf_path = self._job
+        if self.proc is None:
+            return render_pdf(html_path.read_text(encoding="utf-8"), pdf_path)
+        try:
+            out, err = self.proc.communicate(timeout=self.timeout)
         except subprocess.TimeoutExpired:
             self.close()
             raise RuntimeError(f"rendering the PDF took more than {self.timeout:.0f} s and was stopped") from None
-        except (BrokenPipeError, OSError):
+        except (BrokenPipeError, OSError, ValueError):
             out, err = "", ""
         self.proc = None
         answer = _last_json_line(out)
         if answer is None:  # the child died before answering: render here
-            log.info("PDF worker failed (%s); rendering in this process", printable(err.strip()[-300:]))
-            return render_pdf(Path(html_path).read_text(encoding="utf-8"), pdf_path)
+            log.info("PDF worker failed (%s); rendering in this process", printable((err or "").strip()[-300:]))
+            return render_pdf(html_path.read_text(encoding="utf-8"), pdf_path)
         if answer.get("error"):
             raise RuntimeError(f"rendering the PDF failed: {answer['error']}")
         for url in answer.get("refused", []):

@@ -201,12 +201,15 @@ def publish_report(
     t = time.perf_counter()
     lang = lang or detect_lang(markdown)
     words = labels(lang)
-    ui = ui_markdown(report, words["sources"], findings=findings)
-    write_atomic(files["markdown"], ui)
-    write_atomic(files["linked"], linked_markdown(report, words["sources"], findings=findings, styler=styler))
     html = render_html(report, title=title, date=date, lang=lang, labels=words, findings=findings,
                        styler=styler)
     write_atomic(files["html"], html)
+    tmp_pdf = files["pdf"].with_name(".report.pdf.tmp") if pdf else None
+    if pdf and pdf_worker:  # the worker renders while the markdown files and the docx are written
+        pdf_worker.start(files["html"], tmp_pdf)
+    ui = ui_markdown(report, words["sources"], findings=findings)
+    write_atomic(files["markdown"], ui)
+    write_atomic(files["linked"], linked_markdown(report, words["sources"], findings=findings, styler=styler))
     timings["markdown_html_s"] = time.perf_counter() - t
     policy = output_policy(markdown, report)
     if docx:
@@ -223,9 +226,8 @@ def publish_report(
         missing = missing_glyphs(_visible_text(html))
         for m in missing:
             log.warning("PDF: %s", m.message)
-        tmp_pdf = files["pdf"].with_name(".report.pdf.tmp")
         try:
-            refused = pdf_worker.render(files["html"], tmp_pdf) if pdf_worker else render_pdf(html, tmp_pdf)
+            refused = pdf_worker.finish() if pdf_worker else render_pdf(html, tmp_pdf)
             os.replace(tmp_pdf, files["pdf"])
         finally:
             tmp_pdf.unlink(missing_ok=True)
