@@ -360,22 +360,31 @@ class ResearcherNodes:
                                                      "other sites.") if x), extra
         sem = asyncio.Semaphore(SUMMARY_CONCURRENCY)
 
-        async def one(r: SearchResult, source: Source) -> str:
+        async def one(r: SearchResult, source: Source) -> tuple[dict, str, str | None, str | None]:
+            """(the page's record, what the researcher is shown, the block for the findings,
+            a problem to record)."""
             async with sem:
                 meta = await ctx.pages.record(r, query, scores[r.url].as_dict())
-                extra["found_sources"][meta.id] = meta.as_dict()
                 if shown is not None and meta.id in shown:  # this researcher has it already
                     ctx.progress(event="page_seen", url=meta.url)
-                    return _seen_block(meta)
+                    return meta.as_dict(), _seen_block(meta), None, None
                 if shown is not None:
                     shown.add(meta.id)
                 block, note, view = await self._summarise_page(ctx, meta, source, query, topic)
-                if note:
-                    extra["degradations"].append(error_record("summarize_page", note, url=r.url))
-                extra["excerpts"].append(block)  # the findings are written from the full block
-                return view
+                return meta.as_dict(), view, block, note
 
-        blocks = await asyncio.gather(*(one(r, source) for r, source in usable))
+        # Results are taken in search order, not in the order the summaries finish (which
+        # depends on timing and on parallel researchers sharing a summary): the findings a
+        # researcher writes do not change from one run of the same research to the next.
+        blocks = []
+        for (r, _), (meta_dict, view, block, note) in zip(
+                usable, await asyncio.gather(*(one(r, source) for r, source in usable))):
+            extra["found_sources"][meta_dict["id"]] = meta_dict
+            if note:
+                extra["degradations"].append(error_record("summarize_page", note, url=r.url))
+            if block is not None:
+                extra["excerpts"].append(block)  # the findings are written from the full block
+            blocks.append(view)
         ctx.progress(event="sources", count=len(extra["found_sources"]))
         return "\n\n".join([*([intro] if intro else []), *blocks, *([left_out] if left_out else [])]) + skipped_note, extra
 
