@@ -92,3 +92,24 @@ def test_pdf_worker_that_dies_falls_back_to_rendering_here(tmp_path, monkeypatch
     worker = pdfmod.PdfWorker()
     assert worker.render(html, tmp_path / "r.pdf") == []
     assert (tmp_path / "r.pdf").read_bytes().startswith(b"%PDF")
+
+
+def test_an_early_pdf_worker_is_stopped_when_publish_fails_before_using_it(tmp_path):
+    """``deep-research publish`` starts the PDF worker before parsing its options; a usage
+    error (here: no --sources) must not leave that worker behind."""
+    before = _workers()
+    r = subprocess.run([sys.executable, "-m", "deep_research.cli", "publish", str(ROOT / "examples/report.md"),
+                        "--out", str(tmp_path / "out")], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert r.returncode == 2, r.stdout + r.stderr
+    assert _workers() == before
+
+
+def _workers() -> int:
+    """PDF worker processes alive on this machine (read from /proc)."""
+    n = 0
+    for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
+        try:
+            n += b"deep_research.publish.pdf" in cmdline.read_bytes()
+        except OSError:
+            continue
+    return n

@@ -68,6 +68,7 @@ def main(argv: list[str] | None = None) -> int:
     """Entry point: user errors print one clear line and exit 2, never a traceback."""
     debug = bool(os.environ.get("DEEP_RESEARCH_DEBUG"))
     try:
+        _publish.start_early_worker(list(sys.argv[1:] if argv is None else argv))
         load_env_file()
         rc = app(args=argv, standalone_mode=False)  # click returns typer.Exit's code here
         return rc if isinstance(rc, int) else 0
@@ -91,6 +92,10 @@ def main(argv: list[str] | None = None) -> int:
         err.print(f"[red]internal error:[/red] {_esc(printable(f'{type(e).__name__}: {e}'))}", highlight=False)
         err.print("Set DEEP_RESEARCH_DEBUG=1 to see the traceback.")
         return 1
+    finally:
+        early = _publish.take_early_worker()  # not taken: the command failed before using it
+        if early is not None:
+            early.close()
 
 
 def run() -> None:

@@ -15,6 +15,25 @@ from .console import out
 from .console import warn as _warn
 
 
+_EARLY_WORKER = None  # a PdfWorker started by cli.main before the command line was parsed
+
+
+def start_early_worker(args: list[str]) -> None:
+    """For ``deep-research publish`` with a PDF, start the WeasyPrint worker now, before the
+    command line is parsed (it needs about a second to import WeasyPrint)."""
+    global _EARLY_WORKER
+    if args[:1] == ["publish"] and not {"--no-pdf", "--help", "-h"} & set(args):
+        from ..publish.pdf import PdfWorker
+
+        _EARLY_WORKER = PdfWorker()
+
+
+def take_early_worker():
+    global _EARLY_WORKER
+    worker, _EARLY_WORKER = _EARLY_WORKER, None
+    return worker
+
+
 def register(app: typer.Typer) -> None:
     app.command()(publish)
 
@@ -41,7 +60,10 @@ def publish(
     from .research import _check_citation_style
 
     citation_style = _check_citation_style(citation_style)
-    with nullcontext() if no_pdf else PdfWorker() as worker:  # imports WeasyPrint while we check
+    early = take_early_worker()
+    if no_pdf and early is not None:
+        early.close()
+    with nullcontext() if no_pdf else early or PdfWorker() as worker:  # imports WeasyPrint while we check
         _publish(report, sources, out_dir, not no_pdf, title, findings, worker, docx, citation_style)
 
 
