@@ -16,7 +16,33 @@ from rich.markup import escape as _esc
 from ..terminal import printable
 from .console import err, out
 from .console import warn as _warn
-from .research import DbOpt, SearchOpt, _check_citation_style, _check_db, _validate_question, research_context
+from .research import (
+    API_KEY_ENV_OPT,
+    BASE_URL_OPT,
+    CITATION_STYLE_OPT,
+    CORPUS_BASE_URL_OPT,
+    CORPUS_OPT,
+    COUNCIL_MAX_ROUNDS_OPT,
+    COUNCIL_OPT,
+    COUNCIL_THRESHOLD_OPT,
+    DOCX_OPT,
+    MIN_COVERAGE_OPT,
+    MODEL_OPT,
+    PAGE_CACHE_OPT,
+    PAGE_RELEVANCE_CHARS_OPT,
+    PLATEAU_OPT,
+    QUERY_DEDUPE_OPT,
+    REPORT_FORMAT_OPT,
+    REPORT_LENGTH_OPT,
+    SYSTEM_PROMPT_OPT,
+    TEST_MODE_OPT,
+    DbOpt,
+    SearchOpt,
+    _check_citation_style,
+    _check_db,
+    _validate_question,
+    research_context,
+)
 
 MODES = ("single", "multi")
 
@@ -164,46 +190,30 @@ async def _run_compare(question: str, context: dict, db: str) -> int:
 def compare(
     question: str = typer.Argument(..., help="What to research, once in each mode."),
     search: Optional[str] = SearchOpt,
-    corpus: Optional[Path] = typer.Option(None, help="Folder of documents to search (with --search local)."),
-    corpus_base_url: Optional[str] = typer.Option(None, help="URL where the corpus documents are published."),
-    model: Optional[str] = typer.Option(None, help="provider:model for every role, e.g. openai:gpt-4.1."),
-    base_url: Optional[str] = typer.Option(None, help="OpenAI-compatible server, e.g. http://localhost:11434/v1."),
-    api_key_env: Optional[str] = typer.Option(None, help="Environment variable holding that server's API key."),
+    corpus: Optional[Path] = CORPUS_OPT,
+    corpus_base_url: Optional[str] = CORPUS_BASE_URL_OPT,
+    model: Optional[str] = MODEL_OPT,
+    base_url: Optional[str] = BASE_URL_OPT,
+    api_key_env: Optional[str] = API_KEY_ENV_OPT,
     out_dir: Optional[Path] = typer.Option(None, "--out", help="Where the comparison folder is written "
                                            "(default docs/reports)."),
-    council: Optional[str] = typer.Option(None, "--council", help="Comma-separated provider:model names that review "
-                                          "the research brief before research (the brief council)."),
-    council_threshold: Optional[float] = typer.Option(None, "--council-threshold",
-                                                      help="Share of council votes that must approve the brief (0-1)."),
-    council_max_rounds: Optional[int] = typer.Option(None, "--council-max-rounds",
-                                                     help="Revisions of the brief the council may ask for."),
+    council: Optional[str] = COUNCIL_OPT,
+    council_threshold: Optional[float] = COUNCIL_THRESHOLD_OPT,
+    council_max_rounds: Optional[int] = COUNCIL_MAX_ROUNDS_OPT,
     max_tokens: Optional[int] = typer.Option(None, help="Stop research after this many tokens (each run)."),
     max_cost: Optional[float] = typer.Option(None, help="Stop research at this estimated cost in USD (each run)."),
-    min_coverage: Optional[float] = typer.Option(
-        None, "--min-coverage", min=0.0, max=1.0,
-        help="Stop research when this share of the plan's sub-questions is covered (0: never; default 0.8)."),
-    plateau: Optional[int] = typer.Option(
-        None, "--plateau", min=0,
-        help="Stop research when a round adds fewer new verified sentences than this (0: off; default 2)."),
-    page_cache: Optional[bool] = typer.Option(None, "--page-cache/--no-page-cache",
-                                              help="Summarise each page once per conversation (default on)."),
-    query_dedupe: Optional[int] = typer.Option(None, "--query-dedupe", min=0, max=100,
-                                               help="Similarity (0-100) at which a query repeats an earlier one "
-                                                    "and is not searched again (default 90; 0 off)."),
-    page_relevance_chars: Optional[int] = typer.Option(None, min=0,
-                                                       help="Cut a longer page to its passages matching the "
-                                                            "research before summarising (default 8000; 0 off)."),
-    test_mode: bool = typer.Option(False, "--test-mode", help="Small limits for a cheap trial run."),
-    report_format: Optional[str] = typer.Option(
-        None, "--format", help="Report format: detailed (default), concise or bullet_points."),
-    report_length: Optional[int] = typer.Option(
-        None, "--length", help="Target length of the report in words (citations not counted)."),
-    system_prompt: Optional[str] = typer.Option(
-        None, "--system-prompt", help="Your own instructions for the report writer (the citation rules still apply)."),
+    min_coverage: Optional[float] = MIN_COVERAGE_OPT,
+    plateau: Optional[int] = PLATEAU_OPT,
+    page_cache: Optional[bool] = PAGE_CACHE_OPT,
+    query_dedupe: Optional[int] = QUERY_DEDUPE_OPT,
+    page_relevance_chars: Optional[int] = PAGE_RELEVANCE_CHARS_OPT,
+    test_mode: bool = TEST_MODE_OPT,
+    report_format: Optional[str] = REPORT_FORMAT_OPT,
+    report_length: Optional[int] = REPORT_LENGTH_OPT,
+    system_prompt: Optional[str] = SYSTEM_PROMPT_OPT,
     pdf: bool = typer.Option(True, "--pdf/--no-pdf", help="Write the PDFs."),
-    docx: bool = typer.Option(False, "--docx", help="Also write report.docx (Word)."),
-    citation_style: Optional[str] = typer.Option(
-        None, "--citation-style", help="numbered | apa | mla | ieee | chicago (default: numbered)."),
+    docx: bool = DOCX_OPT,
+    citation_style: Optional[str] = CITATION_STYLE_OPT,
     db: Optional[str] = DbOpt,
 ) -> None:
     """Research QUESTION in the single-agent and the multi-agent mode and compare them side by side."""

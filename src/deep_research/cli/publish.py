@@ -14,7 +14,6 @@ from ..terminal import printable
 from .console import out
 from .console import warn as _warn
 
-
 _EARLY_WORKER = None  # a PdfWorker started by cli.main before the command line was parsed
 
 

@@ -445,6 +445,43 @@ def _check_db(db: str) -> str:
 
 
 SEARCH_KINDS = ("tavily", "local", "searxng", "openai_web", "none")
+# Options shared by `research` and `compare` (one definition each).
+CORPUS_OPT = typer.Option(None, help="Folder of documents to search (with --search local).")
+CORPUS_BASE_URL_OPT = typer.Option(None, help="URL where the corpus documents are published.")
+MODEL_OPT = typer.Option(None, help="provider:model for every role, e.g. openai:gpt-4.1.")
+BASE_URL_OPT = typer.Option(None, help="OpenAI-compatible server, e.g. http://localhost:11434/v1.")
+API_KEY_ENV_OPT = typer.Option(None, help="Environment variable holding that server's API key.")
+MIN_COVERAGE_OPT = typer.Option(
+    None, "--min-coverage", min=0.0, max=1.0,
+    help="Stop research when this share of the plan's sub-questions is covered (0: never; default 0.8).")
+PLATEAU_OPT = typer.Option(
+    None, "--plateau", min=0,
+    help="Stop research when a round adds fewer new verified sentences than this (0: off; default 2).")
+PAGE_CACHE_OPT = typer.Option(None, "--page-cache/--no-page-cache",
+    help="Summarise each page once per conversation (default on).")
+QUERY_DEDUPE_OPT = typer.Option(None, "--query-dedupe", min=0, max=100,
+    help="Similarity (0-100) at which a query repeats an earlier one "
+    "and is not searched again (default 90; 0 off).")
+PAGE_RELEVANCE_CHARS_OPT = typer.Option(None, min=0,
+    help="Cut a longer page to its passages matching the "
+    "research before summarising (default 8000; 0 off).")
+TEST_MODE_OPT = typer.Option(False, "--test-mode", help="Small limits for a cheap trial run.")
+REPORT_FORMAT_OPT = typer.Option(
+    None, "--format", help="Report format: detailed (default), concise or bullet_points.")
+REPORT_LENGTH_OPT = typer.Option(
+    None, "--length", help="Target length of the report in words (citations not counted).")
+SYSTEM_PROMPT_OPT = typer.Option(
+    None, "--system-prompt", help="Your own instructions for the report writer (at most 4,000 characters; "
+    "the citation rules still apply).")
+DOCX_OPT = typer.Option(False, "--docx", help="Also write report.docx (Word).")
+CITATION_STYLE_OPT = typer.Option(
+    None, "--citation-style", help="numbered | apa | mla | ieee | chicago (default: numbered).")
+COUNCIL_OPT = typer.Option(None, "--council", help="Comma-separated provider:model names that review "
+    "the research brief before research (the brief council).")
+COUNCIL_THRESHOLD_OPT = typer.Option(None, "--council-threshold",
+    help="Share of council votes that must approve the brief (0-1).")
+COUNCIL_MAX_ROUNDS_OPT = typer.Option(None, "--council-max-rounds",
+    help="Revisions of the brief the council may ask for.")
 SearchOpt = typer.Option(None, "--search", help="tavily | local | searxng | openai_web | none (default: tavily).")
 DbOpt = typer.Option(None, "--db", envvar="DEEP_RESEARCH_DB",
                      help="SQLite file or postgresql:// URL for checkpoints (default .deep-research/state.sqlite).")
@@ -453,8 +490,8 @@ DbOpt = typer.Option(None, "--db", envvar="DEEP_RESEARCH_DB",
 def research(
     question: str = typer.Argument(..., help="What to research."),
     search: Optional[str] = SearchOpt,
-    corpus: Optional[Path] = typer.Option(None, help="Folder of documents to search (with --search local)."),
-    corpus_base_url: Optional[str] = typer.Option(None, help="URL where the corpus documents are published."),
+    corpus: Optional[Path] = CORPUS_OPT,
+    corpus_base_url: Optional[str] = CORPUS_BASE_URL_OPT,
     searxng_url: Optional[str] = typer.Option(
         None, help="SearXNG instance for --search searxng, e.g. http://localhost:8888 (env SEARXNG_URL)."),
     searxng_engines: Optional[str] = typer.Option(None, help="SearXNG engines, comma-separated."),
@@ -473,9 +510,9 @@ def research(
     fetch_max_bytes: Optional[int] = typer.Option(None, help="Bytes of a page read at most (default 5,000,000)."),
     web_search_model: Optional[str] = typer.Option(
         None, help="Model for --search openai_web (Responses API web search; default gpt-4.1-mini)."),
-    model: Optional[str] = typer.Option(None, help="provider:model for every role, e.g. openai:gpt-4.1."),
-    base_url: Optional[str] = typer.Option(None, help="OpenAI-compatible server, e.g. http://localhost:11434/v1."),
-    api_key_env: Optional[str] = typer.Option(None, help="Environment variable holding that server's API key."),
+    model: Optional[str] = MODEL_OPT,
+    base_url: Optional[str] = BASE_URL_OPT,
+    api_key_env: Optional[str] = API_KEY_ENV_OPT,
     trusted_domain: Optional[list[str]] = typer.Option(
         None, "--trusted-domain", help="A domain whose pages are credible (with its subdomains); repeatable."),
     low_trust_domain: Optional[list[str]] = typer.Option(
@@ -491,20 +528,13 @@ def research(
     approve_brief: bool = typer.Option(False, "--approve-brief", help="Ask for approval of the research brief."),
     mode: Optional[str] = typer.Option(None, "--mode", help="Research path: auto (classify the question), single "
                                        "(one researcher) or multi (supervisor and parallel researchers; default)."),
-    council: Optional[str] = typer.Option(None, "--council", help="Comma-separated provider:model names that review "
-                                          "the research brief before research (the brief council)."),
-    council_threshold: Optional[float] = typer.Option(None, "--council-threshold",
-                                                      help="Share of council votes that must approve the brief (0-1)."),
-    council_max_rounds: Optional[int] = typer.Option(None, "--council-max-rounds",
-                                                     help="Revisions of the brief the council may ask for."),
+    council: Optional[str] = COUNCIL_OPT,
+    council_threshold: Optional[float] = COUNCIL_THRESHOLD_OPT,
+    council_max_rounds: Optional[int] = COUNCIL_MAX_ROUNDS_OPT,
     review_report: bool = typer.Option(False, "--review-report",
                                        help="Ask for approval (or an edit, or feedback) of the report before publishing."),
-    min_coverage: Optional[float] = typer.Option(
-        None, "--min-coverage", min=0.0, max=1.0,
-        help="Stop research when this share of the plan's sub-questions is covered (0: never; default 0.8)."),
-    plateau: Optional[int] = typer.Option(
-        None, "--plateau", min=0,
-        help="Stop research when a round adds fewer new verified sentences than this (0: off; default 2)."),
+    min_coverage: Optional[float] = MIN_COVERAGE_OPT,
+    plateau: Optional[int] = PLATEAU_OPT,
     supervisor_summarize: Optional[bool] = typer.Option(
         None, "--supervisor-summarize/--no-supervisor-summarize",
         help="Summarise the supervisor's earlier rounds when its history grows long (default on)."),
@@ -518,26 +548,16 @@ def research(
         help="Reasoning messages given word for word to compression when summarising (default 4)."),
     max_tokens: Optional[int] = typer.Option(None, help="Stop research after this many tokens."),
     max_cost: Optional[float] = typer.Option(None, help="Stop research at this estimated cost in USD."),
-    page_cache: Optional[bool] = typer.Option(None, "--page-cache/--no-page-cache",
-                                              help="Summarise each page once per conversation (default on)."),
-    query_dedupe: Optional[int] = typer.Option(None, "--query-dedupe", min=0, max=100,
-                                               help="Similarity (0-100) at which a query repeats an earlier one "
-                                                    "and is not searched again (default 90; 0 off)."),
-    page_relevance_chars: Optional[int] = typer.Option(None, min=0,
-                                                       help="Cut a longer page to its passages matching the "
-                                                            "research before summarising (default 8000; 0 off)."),
-    test_mode: bool = typer.Option(False, "--test-mode", help="Small limits for a cheap trial run."),
-    report_format: Optional[str] = typer.Option(
-        None, "--format", help="Report format: detailed (default), concise or bullet_points."),
-    report_length: Optional[int] = typer.Option(
-        None, "--length", help="Target length of the report in words (citations not counted)."),
-    system_prompt: Optional[str] = typer.Option(
-        None, "--system-prompt", help="Your own instructions for the report writer (at most 4,000 characters; "
-                                      "the citation rules still apply)."),
+    page_cache: Optional[bool] = PAGE_CACHE_OPT,
+    query_dedupe: Optional[int] = QUERY_DEDUPE_OPT,
+    page_relevance_chars: Optional[int] = PAGE_RELEVANCE_CHARS_OPT,
+    test_mode: bool = TEST_MODE_OPT,
+    report_format: Optional[str] = REPORT_FORMAT_OPT,
+    report_length: Optional[int] = REPORT_LENGTH_OPT,
+    system_prompt: Optional[str] = SYSTEM_PROMPT_OPT,
     pdf: bool = typer.Option(True, "--pdf/--no-pdf", help="Write the PDF."),
-    docx: bool = typer.Option(False, "--docx", help="Also write report.docx (Word)."),
-    citation_style: Optional[str] = typer.Option(
-        None, "--citation-style", help="numbered | apa | mla | ieee | chicago (default: numbered)."),
+    docx: bool = DOCX_OPT,
+    citation_style: Optional[str] = CITATION_STYLE_OPT,
     db: Optional[str] = DbOpt,
 ) -> None:
     """Research QUESTION and write a report whose every citation is checked."""
