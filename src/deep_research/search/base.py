@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
@@ -46,3 +47,11 @@ class SearchBackend(Protocol):
     name: str
 
     async def search(self, query: str, *, max_results: int = 5) -> list[SearchResult]: ...
+
+
+def backoff_delay(attempt: int, base_s: float, max_s: float) -> float:
+    """Seconds to wait after failed attempt number ``attempt`` (0-based): exponential from
+    ``base_s``, capped at ``max_s``, with "equal jitter" so that clients retrying together
+    spread out. The one backoff rule of the search backends and the page fetcher."""
+    delay = min(max_s, base_s * 2**attempt)
+    return delay / 2 + random.uniform(0, delay / 2)

@@ -47,7 +47,6 @@ import email.message
 import email.utils
 import ipaddress
 import logging
-import random
 import socket
 import ssl
 import time
@@ -61,7 +60,7 @@ import httpcore
 import httpx
 
 from ..terminal import printable
-from .base import SearchResult
+from .base import SearchResult, backoff_delay
 from .extract import (
     PdfTextError,
     declared_charset,
@@ -418,8 +417,7 @@ class PageFetcher:
                     raise
                 delay = e.retry_after
                 if delay is None:
-                    base = min(self.policy.max_backoff_s, self.policy.backoff_s * 2**attempt)
-                    delay = base / 2 + random.uniform(0, base / 2)
+                    delay = backoff_delay(attempt, self.policy.backoff_s, self.policy.max_backoff_s)
                 log.info("fetch of %s failed (%s); retrying in %.1fs", printable(url), e.detail, delay)
                 await asyncio.sleep(min(delay, self.policy.max_backoff_s))
         raise AssertionError("unreachable")

@@ -18,14 +18,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import random
 from typing import Any
 from urllib.parse import urlsplit
 
 import httpx
 
 from ..terminal import printable
-from .base import SearchConfigError, SearchError, SearchResult
+from .base import SearchConfigError, SearchError, SearchResult, backoff_delay
 from .fetch import FetchError, PageFetcher
 
 log = logging.getLogger(__name__)
@@ -123,8 +122,7 @@ class SearxngSearch:
                     if e.transient and retries:
                         raise SearchError(f"{e} (after {retries + 1} attempts)", transient=True) from None
                     raise
-                delay = min(self.max_backoff_s, self.backoff_s * 2**attempt)
-                delay = delay / 2 + random.uniform(0, delay / 2)
+                delay = backoff_delay(attempt, self.backoff_s, self.max_backoff_s)
                 log.warning("SearXNG search failed (%s); retrying in %.1fs", e, delay)
                 await asyncio.sleep(delay)
         raise AssertionError("unreachable")

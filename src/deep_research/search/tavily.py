@@ -24,11 +24,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import random
 from typing import Any
 
 from ..terminal import printable
-from .base import SearchConfigError, SearchError, SearchResult
+from .base import SearchConfigError, SearchError, SearchResult, backoff_delay
 from .fetch import FetchError, PageFetcher
 
 log = logging.getLogger(__name__)
@@ -140,10 +139,8 @@ class TavilySearch:
         raise AssertionError("unreachable")
 
     def backoff_delay(self, attempt: int) -> float:
-        """Seconds to wait after failed attempt number ``attempt`` (0-based): exponential,
-        capped, with "equal jitter" so that clients retrying together spread out."""
-        delay = min(self.max_backoff_s, self.backoff_s * 2**attempt)
-        return delay / 2 + random.uniform(0, delay / 2)
+        """Seconds to wait after failed attempt number ``attempt`` (see base.backoff_delay)."""
+        return backoff_delay(attempt, self.backoff_s, self.max_backoff_s)
 
     async def _search_once(self, query: str, max_results: int) -> dict:
         try:
