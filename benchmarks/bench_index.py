@@ -17,7 +17,8 @@ memory), fastest of ``--runs``:
 * **floor**: the same pages read, parsed with ``lxml.html`` and their ``text_content()``
   stored with the title in an SQLite FTS5 table with our tokenizer, in one transaction.
 
-Then per doc set (each set's folder indexed alone, once): ms per page, CPU time.
+Then per doc set (``--set-pages`` pages of each set, each set's folder indexed alone, once):
+ms per page, CPU time.
 
 Search, on the large folder's index: a fixed query set, seeded: page titles and section
 headings (h1-h3) of pages of the folder, read with lxml from the raw HTML and cut before
@@ -34,7 +35,7 @@ is the same. ``--equiv DIR`` checks that the code under test produces what the c
 rowid) of the mixed folder's index, and every search result (the same documents in the same
 order, with the same title, content, snippet and score) for the query set.
 
-    uv run python benchmarks/bench_index.py [--per-set 1000] [--large 15000] [--runs 3]
+    uv run python benchmarks/bench_index.py [--per-set 1000] [--large 15000] [--runs 3] [--set-pages 300]
         [--parts index,sets,search] [--code DIR] [--equiv DIR]
 """
 
@@ -55,7 +56,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import CACHE, REPO, percentile, print_code_version, target_line, write_result
-from _doccorpus import large_selection, make_folder, mixed_selection, page_paths
+from _doccorpus import large_selection, make_folder, mixed_selection, page_paths, stride
 
 FOLDERS = CACHE / "index"  # the page folders (hard links), kept between runs
 WORK = FOLDERS / f"run-{os.getpid()}"  # this run's index files, removed at the end
@@ -226,7 +227,9 @@ def part_index(folder: Path, selection: dict, args, results: dict) -> None:
 
 
 def part_sets(folder: Path, selection: dict, args, results: dict) -> None:
-    print("\n== per doc set (each set's folder indexed alone, once; CPU time)")
+    selection = {name: stride(rels, args.set_pages) for name, rels in selection.items()}
+    folder = make_folder(FOLDERS / f"sets-{args.per_set}-{args.set_pages}", selection)
+    print(f"\n== per doc set ({args.set_pages} pages of each, the set's folder indexed alone, once; CPU time)")
     print(f"   {'set':12} {'pages':>6} {'ours ms/page':>13} {'floor ms/page':>14} {'ratio':>7} {'ours wall s':>12}")
     out = {}
     for name, rels in selection.items():
@@ -359,12 +362,14 @@ def main() -> None:
     ap.add_argument("--per-set", type=int, default=1000, help="pages per doc set in the mixed folder")
     ap.add_argument("--large", type=int, default=15000, help="pages in the large folder")
     ap.add_argument("--runs", type=int, default=3, help="fastest of N")
+    ap.add_argument("--set-pages", type=int, default=300, help="pages of each set for the per-set figures")
     ap.add_argument("--queries", type=int, default=300)
     ap.add_argument("-k", type=int, default=5)
     ap.add_argument("--seed", type=int, default=23)
     ap.add_argument("--parts", default="index,sets,search", help="index, sets, search, search-mixed")
     ap.add_argument("--code", help="src folder of the code to measure (default: this checkout)")
     ap.add_argument("--equiv", help="src folder of the code whose outputs must be reproduced")
+    ap.add_argument("--reuse-index", action="store_true", help="search the large folder's index of an earlier run")
     ap.add_argument("--child", help=argparse.SUPPRESS)
     ap.add_argument("--child-out", help=argparse.SUPPRESS)
     args = ap.parse_args()
@@ -397,16 +402,20 @@ def main() -> None:
         large_folder = make_folder(FOLDERS / f"large-{args.large}-{args.per_set}-{args.seed}", large)
         print(f"\n== large folder: {total:,} distinct pages ({', '.join(f'{k} {len(v)}' for k, v in large.items())})"
               + ("" if total >= args.large else f"; the doc packages ran short of {args.large:,}"))
-        index = WORK / "search-large.sqlite"
-        # built by the code under test of this checkout: --code changes only the search code measured
-        ours = run_child({"task": "ours_index", "folder": str(large_folder), "index": str(index)}, None)
-        plist = WORK / "large.pages.json"
-        plist.write_text(json.dumps([str(p) for p in page_paths(large_folder, large)]))
-        floor = run_child({"task": "floor_index", "pages": str(plist), "index": str(WORK / "large.floor.sqlite")})
-        print(f"   index once: ours {ours['wall']:.1f} s wall / {ours['cpu']:.1f} s CPU, floor {floor['wall']:.1f} s / "
-              f"{floor['cpu']:.1f} s ({ours['wall'] / floor['wall']:.2f}x wall, {ours['cpu'] / floor['cpu']:.2f}x CPU); "
-              f"{ours['documents']:,} documents, index {index.stat().st_size / 2**20:.0f} MB")
-        results["large_index"] = {"pages": total, "ours": ours, "floor": floor}
+        # built by the code of this checkout (--code changes only the search code measured);
+        # kept for the next run with --reuse-index
+        index = FOLDERS / f"{large_folder.name}.index.sqlite"
+        if not (args.reuse_index and index.is_file()):
+            ours = run_child({"task": "ours_index", "folder": str(large_folder), "index": str(index)}, None)
+            plist = WORK / "large.pages.json"
+            plist.write_text(json.dumps([str(p) for p in page_paths(large_folder, large)]))
+            floor = run_child({"task": "floor_index", "pages": str(plist), "index": str(WORK / "large.floor.sqlite")})
+            print(f"   index once: ours {ours['wall']:.1f} s wall / {ours['cpu']:.1f} s CPU, floor {floor['wall']:.1f} s / "
+                  f"{floor['cpu']:.1f} s ({ours['wall'] / floor['wall']:.2f}x wall, {ours['cpu'] / floor['cpu']:.2f}x CPU); "
+                  f"{ours['documents']:,} documents, index {index.stat().st_size / 2**20:.0f} MB")
+            results["large_index"] = {"pages": total, "ours": ours, "floor": floor}
+        else:
+            print(f"   index: {index} (kept from an earlier run, --reuse-index)")
         part_search(large_folder, large, args, results, index, "large")
     if args.equiv:
         part_equiv(mixed_folder, mixed, args, results)

@@ -267,3 +267,22 @@ def test_index_shows_a_progress_bar_on_a_terminal_only(tmp_path):
     text = shown.decode("utf-8", "replace")
     assert "indexing" in text and "3/3" in text and "files" in text and "left" in text, text
     assert "Indexed 3 documents" in text
+
+
+def test_search_sees_an_updated_and_a_replaced_index(tmp_path):
+    """Searches keep a connection per thread; they still see the index as it is now."""
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "a.md").write_text("# Alpha\n\nThe quokka lives on an island.\n", encoding="utf-8")
+    build_index(folder)
+    corpus = LocalCorpus.open(folder)
+    assert [r.title for r in corpus.search_sync("quokka")] == ["Alpha"]
+    (folder / "b.md").write_text("# Beta\n\nAnother quokka page.\n", encoding="utf-8")
+    build_index(folder)  # updated in place
+    assert sorted(r.title for r in corpus.search_sync("quokka")) == ["Alpha", "Beta"]
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "c.md").write_text("# Gamma\n\nA quokka elsewhere.\n", encoding="utf-8")
+    build_index(other, index_path=tmp_path / "new.sqlite")
+    os.replace(tmp_path / "new.sqlite", corpus.index_path)  # replaced by another file
+    assert [r.title for r in corpus.search_sync("quokka")] == ["Gamma"]

@@ -76,7 +76,7 @@ class _Lines:
             line = _WS.sub(" ", "".join(self.buf)).strip()
             if line and not (self.headings and _MARK_ONLY.fullmatch(line)):
                 self.lines.append(line)
-            self.buf = []
+            self.buf.clear()  # the same list: the walk holds it
 
     def pre(self, s: str) -> None:
         self.flush()
@@ -219,6 +219,7 @@ class _Rules:
         self.lang = False
         self.attributes: set[str] = set()
         self.every_element = False  # some selector may match any element
+        self._class_re: re.Pattern | None = None
         for _, _, rules in groups:
             for selectors, decls, required in rules:
                 for sel, attribute in zip(selectors, required):
@@ -244,6 +245,14 @@ class _Rules:
         else:
             self.every_element = True
 
+    def _class_word(self) -> re.Pattern:
+        """Finds one of the class names as a word of a class attribute (split at CSS
+        whitespace, as cssselect2 splits it)."""
+        if self._class_re is None:
+            words = "|".join(re.escape(c) for c in sorted(self.classes))
+            self._class_re = re.compile(f"(?:^|[ \t\r\n\f])(?:{words})(?![^ \t\r\n\f])")
+        return self._class_re
+
     def may_match(self, el) -> bool:
         """False only when no hiding selector can match ``el`` (a superset test)."""
         if self.every_element:
@@ -252,7 +261,7 @@ class _Rules:
             return True
         if self.classes:
             names = el.get("class")
-            if names and not self.classes.isdisjoint(_split_ws(names)):
+            if names and self._class_word().search(names):
                 return True
         tag = el.tag
         if self.names and _lower_local_name(tag) in self.names:
@@ -265,9 +274,6 @@ class _Rules:
             if el.get(attribute) is not None:
                 return True
         return False
-
-
-_split_ws = re.compile("[^ \t\r\n\f]+").findall  # cssselect2's split_whitespace
 
 
 @functools.lru_cache(maxsize=4096)
@@ -323,8 +329,8 @@ class StyleCache:
     documentation folder share a few stylesheets, and parsing them was most of the cost
     of extracting a page.
 
-    * a stylesheet's path is resolved once, and the file read again only when its size,
-      modification or change time or inode differ (:meth:`loader`);
+    * a stylesheet link is resolved to a file once per folder, and the file read again
+      only when its size, modification or change time or inode differ (:meth:`loader`);
     * its rules are parsed and their selectors compiled once per distinct content (the
       parse does not depend on where the file is: ``@import`` URLs are resolved per page);
     * the selector matcher of a page is built once per sequence of stylesheets.
@@ -339,6 +345,7 @@ class StyleCache:
 
     def __init__(self) -> None:
         self._paths: OrderedDict[Path, Path] = OrderedDict()
+        self._links: OrderedDict[tuple, Path | None] = OrderedDict()
         self._files: OrderedDict[Path, tuple[tuple, tuple[str, Path] | None]] = OrderedDict()
         self._sheets: OrderedDict[str, _Sheet] = OrderedDict()
         self._matchers: OrderedDict[tuple, _Rules] = OrderedDict()
@@ -383,6 +390,14 @@ class StyleCache:
         if found is None:
             found = self._put(self._paths, path, path.resolve(), self.MAX_FILES)
         return found
+
+    def find(self, root: Path, where: Path, href: str, find) -> Path | None:
+        """``find(href, where)``, the stylesheet file a link names, once per link and folder."""
+        key = (root, where, href)
+        if key in self._links:
+            self._links.move_to_end(key)
+            return self._links[key]
+        return self._put(self._links, key, find(href, where), self.MAX_FILES)
 
     def read(self, path: Path, st, read) -> tuple[str, Path] | None:
         sig = (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev)
@@ -439,7 +454,8 @@ class _PageStyle:
         own: dict = {}  # element -> is it visible, for elements whose visibility is not inherited
         may_match = rules.may_match
         for el in doc.iter(etree.Element):  # the elements, in the order iter_subtree visits them
-            inline = _inline(el)
+            style = el.get("style")
+            inline = _inline_style(style) if style else ()
             if not inline and not may_match(el):
                 continue  # nothing here can set display: none or a visibility
             won: dict[str, tuple] = {}
@@ -521,8 +537,7 @@ def local_css_loader(base_dir: Path, root: Path, *, files: StyleCache | None = N
     """Reads stylesheets a page links to (and what they @import), if they are files
     inside ``root``. Returns (css text, folder of that file) or None. With ``files``, a
     file is read once while it is unchanged (see :class:`StyleCache`)."""
-    resolve = Path.resolve if files is None else files.resolve
-    root = resolve(root)
+    root = root.resolve() if files is None else files.resolve(root)
 
     def read(path: Path) -> tuple[str, Path] | None:
         try:
@@ -531,12 +546,16 @@ def local_css_loader(base_dir: Path, root: Path, *, files: StyleCache | None = N
             log.warning("cannot read stylesheet %s: %s", printable(path), e)
             return None
 
-    def load(href: str, relative_to: Path | None) -> tuple[str, Path] | None:
+    def find(href: str, relative_to: Path | None) -> Path | None:
         parts = urlsplit(href)
         if parts.scheme or parts.netloc or not parts.path:
             return None
-        path = resolve((relative_to or base_dir) / unquote(parts.path))
-        if root not in path.parents:
+        path = ((relative_to or base_dir) / unquote(parts.path)).resolve()
+        return path if root in path.parents else None
+
+    def load(href: str, relative_to: Path | None) -> tuple[str, Path] | None:
+        path = find(href, relative_to) if files is None else files.find(root, relative_to or base_dir, href, find)
+        if path is None:
             return None
         try:
             st = path.stat()
@@ -616,47 +635,54 @@ def html_to_text(html: str | bytes, *, load_css=None, headings: bool = False, ma
     if main_only:
         root = _main_element(root, style) if _main_element(root, style) is not None else root
     out = _Lines(headings)
-    # Iterative walk: (element, phase) where phase False = enter, True = leave.
-    stack: list[tuple[etree._Element, bool]] = [(root, False)]
+    # out.add and out.flush written out in the loop (buf: out.buf), which runs for every element
+    buf, flush, none, invisible = out.buf, out.flush, style.none, style.invisible
+    # Iterative walk: (element, leaving, is its tail shown); leaving False = enter, True = leave.
+    parent = root.getparent()
+    stack: list[tuple[etree._Element, bool, bool]] = [(root, False, parent is None or parent not in invisible)]
+    pop, push = stack.pop, stack.append
     while stack:
-        el, leaving = stack.pop()
-        parent = el.getparent()
-        tail_shown = parent is None or style.shown(parent)
+        el, leaving, tail_shown = pop()
         if leaving:
-            if el.tag in _BLOCK:
-                out.flush()
+            if buf and el.tag in _BLOCK:
+                flush()
             if tail_shown and el is not root:  # text after the root is outside what was asked for
-                out.add(el.tail)
+                tail = el.tail
+                if tail:
+                    buf.append(tail)
             continue
-        tag = el.tag.lower() if isinstance(el.tag, str) else None
-        if tag is None:  # comment or processing instruction
-            if tail_shown:
-                out.add(el.tail)
-            continue
-        if tag in _SKIP or style.hidden(el):
-            if tail_shown:
-                out.add(el.tail)
-            continue
-        if tag == "br":
-            out.flush()
-            if tail_shown:
-                out.add(el.tail)
-            continue
-        if tag in _PRE:
-            out.pre(_pre_text(el, style))
-            if tail_shown:
-                out.add(el.tail)
-            continue
-        if tag in _BLOCK:
-            out.flush()
-            if headings and tag in _HEADING_TAGS:
-                out.add(_HEADING_TAGS[tag] + " ")
-        if style.shown(el):
-            out.add(el.text)
-        stack.append((el, True))
-        for child in reversed(el):
-            stack.append((child, False))
-    out.flush()
+        tag = el.tag
+        if not isinstance(tag, str):  # comment or processing instruction
+            tag = None
+        else:
+            tag = tag.lower()
+            if tag in _SKIP or el in none or el.get("hidden") is not None:  # style.hidden(el)
+                tag = None
+            elif tag == "br":
+                if buf:
+                    flush()
+            elif tag in _PRE:
+                out.pre(_pre_text(el, style))
+            else:
+                if buf and tag in _BLOCK:
+                    flush()
+                if headings and tag in _HEADING_TAGS:
+                    buf.append(_HEADING_TAGS[tag] + " ")
+                shown = el not in invisible  # style.shown(el)
+                if shown:
+                    text = el.text
+                    if text:
+                        buf.append(text)
+                push((el, True, tail_shown))
+                if len(el):
+                    stack.extend([(child, False, shown) for child in reversed(el)])
+                continue
+        # an element whose content is done (or left out): its tail follows
+        if tail_shown:
+            tail = el.tail
+            if tail:
+                buf.append(tail)
+    flush()
     return Extracted(title=title, text="\n".join(out.lines))
 
 

@@ -54,6 +54,7 @@ import os
 import re
 import sqlite3
 import stat
+import threading
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -534,17 +535,33 @@ def _worker_start() -> None:
     _worker_styles = StyleCache()
 
 
-def _worker_extract(loaded: _Loaded, root: str, published: bool) -> _Extracted | str:
-    """In a worker process: the extracted text, or the reason the file is skipped."""
-    try:
-        return _extract(loaded, root, published, _worker_styles or StyleCache())
-    except _Skip as e:
-        return str(e)
+def _worker_extract(batch: list[_Loaded], root: str, published: bool) -> list[tuple[Extracted, str] | str]:
+    """In a worker process: each file's text and format, or the reason it is skipped."""
+    styles = _worker_styles or StyleCache()
+    out: list[tuple[Extracted, str] | str] = []
+    for loaded in batch:
+        try:
+            got = _extract(loaded, root, published, styles)
+            out.append((got.doc, got.fmt))
+        except _Skip as e:
+            out.append(str(e))
+    return out
+
+
+class _Batch:
+    """Files sent to a worker together (one message each way for several files)."""
+
+    def __init__(self) -> None:
+        self.files: list[_Loaded] = []
+        self.future = None
 
 
 class _Extractor:
-    """Extracts text here, or in ``processes`` worker processes (a bounded number of files
-    in flight). A worker that dies leaves its files, and all later ones, to this process."""
+    """Extracts text here, or in ``processes`` worker processes, :data:`BATCH` files at a
+    time and a bounded number of files in flight. A worker that dies leaves its files, and
+    all later ones, to this process."""
+
+    BATCH = 8
 
     def __init__(self, run: _Run, processes: int) -> None:
         self.root = str(run.root)
@@ -552,6 +569,7 @@ class _Extractor:
         self.styles = StyleCache()
         self.pool = None
         self.window = 0  # files that may wait for their text
+        self.batch = _Batch()
         if processes:
             import multiprocessing
             import threading
@@ -561,16 +579,26 @@ class _Extractor:
             method = "fork" if threading.active_count() == 1 and os.name == "posix" else "spawn"
             self.pool = ProcessPoolExecutor(processes, mp_context=multiprocessing.get_context(method),
                                             initializer=_worker_start)
-            self.window = 4 * processes
+            self.window = 4 * processes * self.BATCH
 
     def submit(self, loaded: _Loaded):
         if self.pool is None:
             return _Later(loaded)
-        return self.pool.submit(_worker_extract, loaded, self.root, self.published), loaded
+        batch = self.batch
+        batch.files.append(loaded)
+        if len(batch.files) >= self.BATCH:
+            self._send(batch)
+        return batch, len(batch.files) - 1
+
+    def _send(self, batch: _Batch) -> None:
+        if batch.future is None and self.pool is not None:
+            batch.future = self.pool.submit(_worker_extract, batch.files, self.root, self.published)
+        if batch is self.batch:
+            self.batch = _Batch()
 
     def ready(self, outcome) -> bool:
         """Can this outcome be written without waiting?"""
-        return not isinstance(outcome, tuple) or outcome[0].done()
+        return not isinstance(outcome, tuple) or (outcome[0].future is not None and outcome[0].future.done())
 
     def result(self, outcome):
         """The final outcome of a file: _Extracted or _Touched, None if unchanged; raises _Skip."""
@@ -579,15 +607,19 @@ class _Extractor:
         if isinstance(outcome, _Later):
             return _extract(outcome.loaded, self.root, self.published, self.styles)
         if isinstance(outcome, tuple):
-            future, loaded = outcome
+            batch, i = outcome
+            loaded = batch.files[i]
+            self._send(batch)
+            if batch.future is None:  # the workers are gone
+                return _extract(loaded, self.root, self.published, self.styles)
             try:
-                got = future.result()
+                got = batch.future.result()[i]
             except Exception:  # noqa: BLE001 - a worker died (BrokenProcessPool): extract here
                 self.close()
                 return _extract(loaded, self.root, self.published, self.styles)
             if isinstance(got, str):
                 raise _Skip(got)
-            return got
+            return _Extracted(loaded, *got)
         return outcome
 
     def close(self) -> None:
@@ -796,8 +828,11 @@ def fts_query(text: str, operator: str = "AND") -> str:
 class LocalCorpus:
     """:class:`~.base.SearchBackend` over an index written by :func:`build_index`.
 
-    Each search opens the index read-only in a worker thread, so searches never block
-    the event loop and the index may be updated between searches.
+    Each search reads the index in a worker thread, so searches never block the event
+    loop, through a read-only connection that thread keeps (a fresh connection reads
+    the index's pages again: several times slower for common words); each search is one
+    read transaction, so the index may be updated between searches, and a connection is
+    opened again when the index file is replaced.
     """
 
     name = "local"
@@ -805,6 +840,7 @@ class LocalCorpus:
     def __init__(self, index_path: str | Path):
         require_fts5()
         self.index_path = Path(index_path).resolve()
+        self._held = threading.local()  # per thread: (file identity, connection)
         meta = self._read_meta()
         self.base_url = meta.get("base_url") or None
         self.root = meta.get("root") or None
@@ -830,6 +866,23 @@ class LocalCorpus:
             return sqlite3.connect(self.index_path.as_uri() + "?mode=ro", uri=True, timeout=30)
         except sqlite3.Error as e:
             raise CorpusError(f"cannot open the corpus index {self.index_path}: {e}") from None
+
+    def _search_connection(self) -> sqlite3.Connection:
+        """This thread's connection to the index file as it is now."""
+        try:
+            st = os.stat(self.index_path)
+            ident = (st.st_dev, st.st_ino)
+        except OSError:
+            ident = None
+        held = getattr(self._held, "con", None)
+        if held is not None and ident is not None and held[0] == ident:
+            return held[1]
+        if held is not None:
+            held[1].close()
+            self._held.con = None
+        con = self._connect()  # no index there: IndexNotFoundError
+        self._held.con = (ident, con)
+        return con
 
     def _read_meta(self) -> dict[str, str]:
         con = self._connect()
@@ -865,7 +918,7 @@ class LocalCorpus:
         all_terms = fts_query(query, "AND")
         if not all_terms or max_results <= 0:
             return []
-        con = self._connect()
+        con = self._search_connection()
         try:
             con.execute("BEGIN")  # one snapshot for the ranking and the rows
             hits = [(rowid, rank, all_terms) for rowid, rank in con.execute(_RANK_SQL, (all_terms, max_results))]
@@ -878,9 +931,13 @@ class LocalCorpus:
                 ]
             rows = [(con.execute(_ROW_SQL, (terms, rowid)).fetchone(), rank) for rowid, rank, terms in hits]
         except sqlite3.Error as e:
-            raise CorpusError(f"searching the corpus index {self.index_path} failed: {e}") from None
-        finally:
+            self._held.con = None
             con.close()
+            raise CorpusError(f"searching the corpus index {self.index_path} failed: {e}") from None
+        except BaseException:
+            con.rollback()
+            raise
+        con.rollback()  # end the read transaction: one left open keeps writers waiting
         return [_result(*row, rank) for row, rank in rows if row is not None]
 
 
