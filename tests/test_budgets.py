@@ -6,7 +6,7 @@ would run until the round and tool-call limits; the caps must stop them earlier 
 gracefully: the supervisor stops starting research, each research unit stops at its share,
 the report is still written from what was gathered and says research stopped early, the
 run completes, and state says budget_exhausted. The cost cap prices tokens with
-models.PRICES_PER_MTOK (the test model reports a priced model name).
+pricing.PRICES_PER_MTOK (the test model reports a priced model name).
 """
 
 from __future__ import annotations
@@ -20,8 +20,9 @@ from langchain_core.messages import HumanMessage, ToolMessage
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.store.memory import InMemoryStore
 
-from deep_research.research import models
-from deep_research.research.common import Deps, ResearchFailed
+from deep_research.research.runtime import pricing
+from deep_research.research.runtime.deps import Deps
+from deep_research.research.runtime.failure import ResearchFailed
 from deep_research.research.graph import make_graph
 from deep_research.search.local import LocalCorpus, build_index
 from tests.support.faults import (
@@ -164,7 +165,7 @@ def test_token_cap_stops_research_and_the_report_says_so(corpus, tmp_path):
 
 
 def test_cost_cap_uses_the_price_table_and_counts_the_cost_before_research(corpus, tmp_path, monkeypatch):
-    monkeypatch.setitem(models.PRICES_PER_MTOK, PRICED, (10.0, 30.0))  # USD per million tokens
+    monkeypatch.setitem(pricing.PRICES_PER_MTOK, PRICED, (10.0, 30.0))  # USD per million tokens
     # every call costs about 600·10/1e6 + 100·30/1e6 ≈ $0.009, growing
     state, script, search, _, _ = run(corpus, tmp_path, max_cost_usd=0.2)
     v = state.values
@@ -178,7 +179,7 @@ def test_cost_cap_uses_the_price_table_and_counts_the_cost_before_research(corpu
 
 
 def test_a_budget_used_up_before_research_fails_clearly_instead_of_an_empty_report(corpus, tmp_path, monkeypatch):
-    monkeypatch.setitem(models.PRICES_PER_MTOK, PRICED, (10.0, 30.0))
+    monkeypatch.setitem(pricing.PRICES_PER_MTOK, PRICED, (10.0, 30.0))
     # brief and draft alone cost about $0.02
     state, script, search, _, error = run(corpus, tmp_path, allow_failure=True, max_cost_usd=0.01)
     assert isinstance(error, ResearchFailed) and error.stage == "final_report_generation"

@@ -135,7 +135,7 @@ def test_style_names_checked():
 
 
 def test_configuration_offers_exactly_the_styles():
-    from deep_research.research.configuration import Configuration
+    from deep_research.research.runtime.configuration import Configuration
 
     field = Configuration.model_fields["citation_style"]
     assert typing.get_args(field.annotation) == STYLES
@@ -255,7 +255,7 @@ def test_cli_citation_style_apa_with_docx(sources_file, tmp_path):
 
 def test_research_options_become_settings():
     from deep_research.cli.research import _context_from_options
-    from deep_research.research.configuration import Configuration
+    from deep_research.research.runtime.configuration import Configuration
 
     ctx = _context_from_options(pdf=True, docx=True, citation_style="chicago")
     assert ctx == {"write_docx": True, "citation_style": "chicago"}

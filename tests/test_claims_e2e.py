@@ -16,7 +16,7 @@ from langchain_core.messages import BaseMessage, HumanMessage
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.store.memory import InMemoryStore
 
-from deep_research.research.common import Deps
+from deep_research.research.runtime.deps import Deps
 from deep_research.research.graph import make_graph
 from deep_research.search.local import LocalCorpus, build_index
 from tests.support import scenario

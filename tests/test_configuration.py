@@ -2,7 +2,7 @@
 the standard JSON-schema description of every field, and the precedence of run values
 over the environment."""
 
-from deep_research.research.configuration import ROLE_MODELS, ROLES, Configuration
+from deep_research.research.runtime.configuration import ROLE_MODELS, ROLES, Configuration
 
 
 def test_every_setting_has_a_description_in_the_json_schema():

@@ -369,7 +369,7 @@ def test_research_run_cites_every_new_format(tmp_path: Path) -> None:
     from langgraph.checkpoint.memory import InMemorySaver
     from langgraph.store.memory import InMemoryStore
 
-    from deep_research.research.common import Deps
+    from deep_research.research.runtime.deps import Deps
     from deep_research.research.graph import make_graph
     from tests.support.scenario import QUESTION, full_script
     from tests.support.scripted import scripted_factory

@@ -14,8 +14,8 @@ from langgraph.store.memory import InMemoryStore
 from langgraph.types import Command
 
 from deep_research.errors import UserError
-from deep_research.research.common import Deps
-from deep_research.research.configuration import Configuration
+from deep_research.research.runtime.deps import Deps
+from deep_research.research.runtime.configuration import Configuration
 from deep_research.research.council import tally
 from deep_research.research.graph import make_graph
 from deep_research.search.local import LocalCorpus, build_index

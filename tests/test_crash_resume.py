@@ -81,7 +81,7 @@ def per_unit_role(calls, unit: str) -> Counter:
 
 async def _snapshot(db: str, thread_id: str):
     """The run's saved state, with the supervisor subgraph's pending tasks and their results."""
-    from deep_research.research.common import Deps
+    from deep_research.research.runtime.deps import Deps
     from deep_research.research.runner import compile_for, open_persistence
 
     async with open_persistence(db) as (saver, store):

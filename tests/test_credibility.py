@@ -18,8 +18,9 @@ from langgraph.store.memory import InMemoryStore
 from deep_research.citations.model import Source
 from deep_research.errors import UserError
 from deep_research.publish import publish_report
-from deep_research.research.common import Deps, ResearchFailed
-from deep_research.research.configuration import Configuration
+from deep_research.research.runtime.deps import Deps
+from deep_research.research.runtime.failure import ResearchFailed
+from deep_research.research.runtime.configuration import Configuration
 from deep_research.research.graph import make_graph
 from deep_research.search.base import SearchResult
 from deep_research.search.credibility import (

@@ -10,7 +10,7 @@ import time
 import pytest
 
 from deep_research.evaluation import rubric
-from deep_research.research.models import Meter
+from deep_research.research.runtime.meter import Meter
 from deep_research.research.report_judge import ReportJudge, judge_spec
 from tests.support.scripted import Script, ScriptedChatModel, prompt_text, structured
 

@@ -175,7 +175,7 @@ def test_the_python_api(corpus, tmp_path):
     import asyncio
 
     from deep_research.evaluation import evaluate
-    from deep_research.research.common import Deps
+    from deep_research.research.runtime.deps import Deps
     from deep_research.research.evaluate import run_question_set
     from tests.support.eval_scenario import behaviour_script
     from tests.support.scripted import scripted_factory

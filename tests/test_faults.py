@@ -34,9 +34,10 @@ from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, Tool
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.store.memory import InMemoryStore
 
-from deep_research.research.common import Deps, ResearchFailed
+from deep_research.research.runtime.deps import Deps
+from deep_research.research.runtime.failure import ResearchFailed
 from deep_research.research.graph import make_graph
-from deep_research.research.models import Meter, ModelCallError, _shorten
+from deep_research.research.runtime.meter import Meter, ModelCallError, _shorten
 from deep_research.search.local import LocalCorpus, build_index
 from tests.support.faults import (
     FAULTS,

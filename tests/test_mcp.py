@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from langchain_core.messages import ToolMessage
 
-from deep_research.research import mcp
+from deep_research.research.runtime import mcp
 from tests.support.scripted import calls, prompt_text, tool_call
 from tests.test_research_units import (
     BRIEF,

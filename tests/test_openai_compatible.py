@@ -22,7 +22,8 @@ import pytest
 from langchain_core.messages import HumanMessage
 from pydantic import BaseModel
 
-from deep_research.research.models import Meter, default_model_factory
+from deep_research.research.runtime.meter import Meter
+from deep_research.research.runtime.providers import default_model_factory
 from tests.support.openai_server import ScriptServer
 from tests.support.scenario import QUESTION, full_script, write_corpus
 from tests.support.scripted import Script, structured

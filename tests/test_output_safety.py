@@ -302,7 +302,7 @@ def test_the_state_report_markdown_of_a_research_run_is_inert(tmp_path):
     from langgraph.checkpoint.memory import InMemorySaver
     from langgraph.store.memory import InMemoryStore
 
-    from deep_research.research.common import Deps
+    from deep_research.research.runtime.deps import Deps
     from deep_research.research.graph import make_graph
     from deep_research.search.local import LocalCorpus, build_index
     from tests.support.scenario import QUESTION, final_report, full_script, write_corpus

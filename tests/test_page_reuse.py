@@ -18,7 +18,8 @@ from langchain_core.outputs import ChatGeneration, ChatResult
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.store.memory import InMemoryStore
 
-from deep_research.research.common import Deps, ResearchFailed
+from deep_research.research.runtime.deps import Deps
+from deep_research.research.runtime.failure import ResearchFailed
 from deep_research.research.graph import make_graph
 from deep_research.research.researcher import READ_EARLIER
 from deep_research.research.reuse import INFLIGHT, InFlight
@@ -322,7 +323,7 @@ def test_a_resumed_run_reuses_the_summaries_made_before_the_crash(corpus, tmp_pa
 def test_a_ceiling_stops_a_run_from_turning_a_saving_off(setting):
     """0 turns the saving off (spends more): above an operator's ceiling, like any larger value."""
     from deep_research.errors import UserError
-    from deep_research.research.configuration import Configuration
+    from deep_research.research.runtime.configuration import Configuration
 
     environ = {f"DEEP_RESEARCH_{setting.upper()}": "80"}
     cfg = Configuration.resolve({"configurable": {"thread_id": "t"}}, {setting: 0}, environ=environ)

@@ -18,8 +18,8 @@ from langgraph.store.memory import InMemoryStore
 from langgraph.types import Command
 
 from deep_research.research import plan as P
-from deep_research.research.common import Deps, NodeContext
-from deep_research.research.configuration import Configuration
+from deep_research.research.runtime.deps import Deps, NodeContext
+from deep_research.research.runtime.configuration import Configuration
 from deep_research.research.graph import make_graph
 from deep_research.research.scoping import ResearchQuestion
 from deep_research.research.supervisor import SupervisorNodes, coverage_stop, summary_cut
@@ -527,7 +527,7 @@ def test_cli_research_accepts_the_options_and_prints_the_stop_reason(tmp_path):
 
 
 def test_a_follow_up_starts_a_new_plan_and_run_json_records_plan_and_coverage():
-    from deep_research.research.common import run_record
+    from deep_research.research.runtime.run_folder import run_record
     from deep_research.research.scoping import follow_up_update
 
     plan = P.plan_from(ResearchQuestion(research_brief=BRIEF, sub_questions=SUBS))

@@ -18,16 +18,16 @@ from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.store.memory import InMemoryStore
 
 from deep_research.errors import UserError
-from deep_research.research.common import Deps
-from deep_research.research.configuration import Configuration
+from deep_research.research.runtime.deps import Deps
+from deep_research.research.runtime.configuration import Configuration
 from deep_research.research.graph import make_graph
-from deep_research.research.models import (
+from deep_research.research.runtime.providers import (
     EXTRA_PROVIDERS,
     ModelSetupError,
     default_model_factory,
     missing_package_message,
 )
-from deep_research.research.preflight import preflight
+from deep_research.research.runtime.preflight import preflight
 
 ROOT = Path(__file__).resolve().parents[1]
 CLAUDE = "anthropic:claude-sonnet-4-5"
@@ -245,7 +245,7 @@ def test_langchain_core_error_classes_of_any_provider_are_classified():
     server errors and rate limits are retried, a context overflow shortens the request."""
     from langchain_core import exceptions as lc
 
-    from deep_research.research.models import is_context_length_error, is_transient
+    from deep_research.research.runtime.meter import is_context_length_error, is_transient
 
     class GoogleAPIError(lc.ModelAPIError):  # like langchain-google-genai's 5xx error
         pass

@@ -18,8 +18,8 @@ from langgraph.store.memory import InMemoryStore
 from deep_research.cli.research import _context_from_options
 from deep_research.errors import UserError
 from deep_research.research import prompts
-from deep_research.research.common import Deps
-from deep_research.research.configuration import Configuration
+from deep_research.research.runtime.deps import Deps
+from deep_research.research.runtime.configuration import Configuration
 from deep_research.research.graph import make_graph
 from deep_research.research.report_format import (
     asks_for_recommendations,

@@ -13,7 +13,7 @@ from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.store.memory import InMemoryStore
 from langgraph.types import Command
 
-from deep_research.research.common import Deps
+from deep_research.research.runtime.deps import Deps
 from deep_research.research.graph import make_graph
 from deep_research.search.local import LocalCorpus, build_index
 from tests.support.scenario import QUESTION, full_script, write_corpus

@@ -15,14 +15,17 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, System
 from langchain_core.outputs import ChatGeneration, ChatResult
 from pydantic import BaseModel
 
-from deep_research.research import models
-from deep_research.research.models import (
+from deep_research.research.runtime import meter as meter_module
+from deep_research.research.runtime import usage as usage_module
+from deep_research.research.runtime.meter import (
     Meter,
     ModelCallError,
     StructuredOutputError,
     extract_json,
     is_context_length_error,
     is_transient,
+)
+from deep_research.research.runtime.providers import (
     ModelSetupError,
     default_model_factory,
     missing_credentials_message,
@@ -172,7 +175,7 @@ def test_backoff_grows_exponentially_with_jitter(monkeypatch):
     async def record_sleep(delay, *args, **kwargs):
         delays.append(delay)
 
-    monkeypatch.setattr(models.asyncio, "sleep", record_sleep)
+    monkeypatch.setattr(meter_module.asyncio, "sleep", record_sleep)
     model = fake(HTTPError(503))
     with pytest.raises(ModelCallError):
         run(meter(max_retries=4, backoff_s=0.1).invoke(model, PROMPT))
@@ -287,10 +290,10 @@ def test_usage_accounting_counts_calls_tokens_retries_seconds_and_cost():
 def test_merge_usage_sums_per_node():
     a = {"researcher": {"calls": 1, "input_tokens": 10, "seconds": 0.5}}
     b = {"researcher": {"calls": 2, "input_tokens": 5, "seconds": 0.25}, "supervisor": {"calls": 1}}
-    merged = models.merge_usage(a, b)
+    merged = usage_module.merge_usage(a, b)
     assert merged == {"researcher": {"calls": 3, "input_tokens": 15, "seconds": 0.75}, "supervisor": {"calls": 1}}
     assert a["researcher"]["calls"] == 1  # inputs untouched
-    assert models.total_tokens({"x": {"input_tokens": 3, "output_tokens": 4}, "y": {"input_tokens": 1}}) == 8
+    assert usage_module.total_tokens({"x": {"input_tokens": 3, "output_tokens": 4}, "y": {"input_tokens": 1}}) == 8
 
 
 # --- structured answers -----------------------------------------------------------------------
@@ -506,7 +509,7 @@ def test_azure_message_names_the_missing_variables(no_credentials):
 
 
 def test_per_role_azure_endpoint_and_version_reach_the_client(no_credentials):
-    from deep_research.research.configuration import Configuration
+    from deep_research.research.runtime.configuration import Configuration
 
     no_credentials.setenv("AZURE_OPENAI_API_KEY", "k")
     cfg = Configuration.resolve(None, {"model": "azure_openai:dep", "azure_endpoint": "https://all.openai.azure.com",

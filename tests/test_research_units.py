@@ -22,8 +22,9 @@ from langgraph.store.memory import InMemoryStore
 from langgraph.types import Command
 
 from deep_research.errors import UserError
-from deep_research.research.common import Deps, ResearchFailed
-from deep_research.research.configuration import Configuration
+from deep_research.research.runtime.deps import Deps
+from deep_research.research.runtime.failure import ResearchFailed
+from deep_research.research.runtime.configuration import Configuration
 from deep_research.research.graph import make_graph
 from deep_research.search.local import LocalCorpus, build_index
 from tests.support.scenario import compress, final_report, judge_claims, summarise_page, write_corpus
@@ -670,7 +671,7 @@ def test_every_researcher_failing_raises_research_failed_and_saves_notes(corpus,
 def test_identities_with_periods_become_valid_store_namespaces():
     from langgraph.store.memory import InMemoryStore
 
-    from deep_research.research.sources import owner_of
+    from deep_research.research.runtime.sources import owner_of
 
     owners = [owner_of({"configurable": {"langgraph_auth_user_id": u}})
               for u in ("alice@example.com", "alice@example%2Ecom", "bob")]

@@ -12,8 +12,8 @@ from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.store.memory import InMemoryStore
 
 from deep_research.errors import UserError
-from deep_research.research.common import Deps
-from deep_research.research.configuration import Configuration
+from deep_research.research.runtime.deps import Deps
+from deep_research.research.runtime.configuration import Configuration
 from deep_research.research.graph import make_graph
 from deep_research.research.routing import path_for
 from deep_research.search.local import LocalCorpus, build_index
@@ -149,7 +149,7 @@ def test_a_forced_mode_is_used_without_classifying(corpus, tmp_path, mode):
 
 def test_the_single_path_respects_a_spent_budget(corpus, tmp_path):
     """The brief and the draft used up the cost cap: the researcher is not sent out."""
-    from deep_research.research.common import ResearchFailed
+    from deep_research.research.runtime.failure import ResearchFailed
 
     script = full_script(wrong_quote=False)
     with pytest.raises(ResearchFailed, match=r"research stopped early: cost budget reached"):

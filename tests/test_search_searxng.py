@@ -17,10 +17,10 @@ from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.store.memory import InMemoryStore
 
 from deep_research.errors import UserError
-from deep_research.research.common import Deps, default_search_factory
-from deep_research.research.configuration import Configuration
+from deep_research.research.runtime.deps import Deps, default_search_factory
+from deep_research.research.runtime.configuration import Configuration
 from deep_research.research.graph import make_graph
-from deep_research.research.preflight import preflight
+from deep_research.research.runtime.preflight import preflight
 from deep_research.search import SearchError, SearxngSearch, make_search
 from deep_research.search.fetch import FetchPolicy, PageFetcher
 from tests.support.scenario import PAGES, QUESTION, full_script
@@ -324,7 +324,7 @@ def test_searxng_failing_mid_run_is_recorded_like_any_search_failure(tmp_path, m
 def test_given_pages_reach_a_researcher_that_thinks_before_it_searches(tmp_path):
     from langchain_core.messages import ToolMessage
 
-    from deep_research.research.sources import source_id_for
+    from deep_research.research.runtime.sources import source_id_for
     from tests.support.scenario import TOPIC_EFFICIENCY
     from tests.support.scripted import Script, calls, tool_call
 

@@ -24,9 +24,9 @@ from langgraph.types import Command
 from pydantic import BaseModel
 from pypdf import PdfReader
 
-from deep_research.research.common import Deps, default_search_factory
+from deep_research.research.runtime.deps import Deps, default_search_factory
 from deep_research.research.graph import make_graph
-from deep_research.research.models import default_model_factory
+from deep_research.research.runtime.providers import default_model_factory
 from deep_research.research.tools import RESEARCHER_TOOLS, SUPERVISOR_TOOLS
 from deep_research.search.local import build_index
 from tests.support.scenario import QUESTION, full_script, write_corpus

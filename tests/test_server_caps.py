@@ -23,9 +23,9 @@ from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage, HumanMessage
 
 from deep_research.errors import UserError
-from deep_research.research.configuration import CEILINGS, ROLES, Configuration
-from deep_research.research.models import Meter
-from deep_research.research.pricing import PRICES_PER_MTOK, family, price_of
+from deep_research.research.runtime.configuration import CEILINGS, ROLES, Configuration
+from deep_research.research.runtime.meter import Meter
+from deep_research.research.runtime.pricing import PRICES_PER_MTOK, family, price_of
 from deep_research.server.credentials import ENV_JWT_SECRET, ENV_TOKENS
 from tests.support.devserver import ROOT, langgraph_dev
 from tests.support.scenario import QUESTION, write_corpus

@@ -23,8 +23,8 @@ from pathlib import Path
 
 import pytest
 
-from deep_research.research.common import run_dir
-from deep_research.research.configuration import Configuration
+from deep_research.research.runtime.run_folder import run_dir
+from deep_research.research.runtime.configuration import Configuration
 from tests.support import devserver
 from tests.support.scenario import QUESTION, write_corpus
 
@@ -37,7 +37,7 @@ GRAPH = "tests.test_server_load:graph"
 
 
 def _make_graph():
-    from deep_research.research.common import Deps
+    from deep_research.research.runtime.deps import Deps
     from deep_research.research.graph import make_graph
     from deep_research.search.local import LocalCorpus
     from tests.support.scenario import full_script

@@ -12,7 +12,7 @@ from langchain_core.messages import HumanMessage
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.store.memory import InMemoryStore
 
-from deep_research.research.common import Deps, default_search_factory
+from deep_research.research.runtime.deps import Deps, default_search_factory
 from deep_research.research.graph import make_graph
 from deep_research.research.websearch import ResponsesWebSearch, cited_urls
 from deep_research.search.fetch import FetchPolicy, PageFetcher

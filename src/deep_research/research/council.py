@@ -24,9 +24,10 @@ from langgraph.errors import GraphBubbleUp
 from pydantic import BaseModel, Field
 
 from . import prompts
-from .chat import brief_message
-from .common import Deps, NodeContext, conversation_text
-from .models import ModelCallError, describe
+from .runtime.chat import brief_message
+from .runtime.deps import Deps, NodeContext
+from .runtime.chat import conversation_text
+from .runtime.meter import ModelCallError, describe
 from .state import ResearchState, error_record
 
 log = logging.getLogger(__name__)

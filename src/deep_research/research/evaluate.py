@@ -39,9 +39,10 @@ from ..evaluation.rundir import EvalInputError, RunFolder
 from ..evaluation.summary import summarise, summary_markdown
 from ..publish import write_atomic
 from ..publish.files import prepare_out_dir
-from .common import Deps, ResearchFailed
-from .configuration import Configuration
-from .models import message_text, total_cost, total_tokens
+from .runtime.deps import Deps
+from .runtime.failure import ResearchFailed
+from .runtime.configuration import Configuration
+from .runtime.usage import message_text, total_cost, total_tokens
 from .report_judge import ReportJudge
 from .runner import (
     RunHandle,
@@ -123,7 +124,7 @@ class EvalRunner:
     async def prepare(self) -> None:
         """Check every question's settings and setup (the run's preflight: providers, keys,
         search backend, corpus) before any cost, and that OUT was not made with other settings."""
-        from .preflight import preflight
+        from .runtime.preflight import preflight
 
         for q in self.questions:
             try:

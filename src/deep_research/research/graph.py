@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from langgraph.graph import END, START, StateGraph
 
-from .common import Deps
-from .configuration import Configuration
+from .runtime.deps import Deps
+from .runtime.configuration import Configuration
 from .council import CouncilNodes
-from .failure import guarded
-from .preflight import PreflightNode
+from .runtime.failure import guarded
+from .runtime.preflight import PreflightNode
 from .report import ReportNodes
 from .review import ReviewNodes
 from .routing import RoutingNodes

@@ -20,8 +20,8 @@ from ..citations.check import CitationReport
 from ..citations.claims import ClaimStatus
 from ..citations.evidence import claim_key
 from . import prompts
-from .common import NodeContext
-from .models import ModelCallError, describe
+from .runtime.deps import NodeContext
+from .runtime.meter import ModelCallError, describe
 from .state import error_record
 
 BATCH = 12

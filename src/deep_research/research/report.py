@@ -24,19 +24,18 @@ from ..publish import publish_report, write_atomic
 from ..publish.markdown import strip_findings
 from ..publish.safety import local_file_urls, safe_markdown
 from . import prompts
-from .chat import report_message
-from .common import (
+from .runtime.chat import report_message
+from .runtime.run_folder import (
     RUN_MARKER,
-    Deps,
-    NodeContext,
-    ResearchFailed,
     asave_notes,
     notes_markdown,
     run_dir,
     run_record,
 )
+from .runtime.deps import Deps, NodeContext
+from .runtime.failure import ResearchFailed
 from .judge import judge_claims
-from .models import Meter, ModelCallError, describe, is_transient
+from .runtime.meter import Meter, ModelCallError, describe, is_transient
 from .plan import uncovered_limitations
 from .report_format import count_words, format_problems, target_words, writer_parts
 from .state import ResearchState, error_record

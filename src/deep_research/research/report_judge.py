@@ -20,14 +20,8 @@ from pydantic import BaseModel, Field, model_validator
 
 from ..errors import UserError, remember_secret_env
 from ..evaluation import rubric
-from .models import (
-    Meter,
-    ModelCallError,
-    ModelFactory,
-    default_model_factory,
-    describe,
-    missing_credentials_message,
-)
+from .runtime.meter import Meter, ModelCallError, describe
+from .runtime.providers import ModelFactory, default_model_factory, missing_credentials_message
 
 _NAMES = ", ".join(rubric.CRITERIA)
 

@@ -26,12 +26,14 @@ from ..errors import UserError
 from ..search.base import SearchResult
 from ..search.relevance import relevant_passages
 from ..search.credibility import Credibility, CredibilityPolicy, rank, score_source
-from . import mcp, prompts
-from .common import Deps, NodeContext
-from .failure import guarded
-from .models import ModelCallError, approx_tokens, describe, message_text
+from .runtime import mcp
+from . import prompts
+from .runtime.deps import Deps, NodeContext
+from .runtime.failure import guarded
+from .runtime.meter import ModelCallError, describe
+from .runtime.usage import approx_tokens, message_text
 from .reuse import INFLIGHT, QueryRegistry, repeat_notice, search_key, summary_key
-from .sources import SourceMeta, source_id_for
+from .runtime.sources import SourceMeta, source_id_for
 from .state import ResearcherInput, ResearcherOutput, ResearcherState, error_record
 from .tools import RESEARCHER_TOOLS, SEARCH, THINK
 

@@ -20,7 +20,7 @@ from typing import Any, TypeVar
 
 from ..search.base import SearchResult
 from ..search.relevance import normalise_query, query_similarity
-from .sources import PageStore, owner_label
+from .runtime.sources import PageStore, owner_label
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")

@@ -21,8 +21,9 @@ from langgraph.types import Command
 from pydantic import BaseModel, Field
 
 from . import prompts
-from .common import Deps, NodeContext
-from .models import ModelCallError, describe, merge_usage, total_cost, total_tokens
+from .runtime.deps import Deps, NodeContext
+from .runtime.meter import ModelCallError, describe
+from .runtime.usage import merge_usage, total_cost, total_tokens
 from .plan import query_analysis
 from .researcher import build_researcher
 from .state import ResearchState, error_record

@@ -13,9 +13,13 @@ from pydantic import BaseModel, Field
 
 from ..language import detect_language
 from . import prompts
-from .chat import REPORT_NAME, brief_message
-from .common import Deps, NodeContext, ResearchFailed, asave_notes, conversation_text
-from .models import ModelCallError, describe, merge_usage, message_text, total_cost, total_tokens
+from .runtime.chat import REPORT_NAME, brief_message
+from .runtime.deps import Deps, NodeContext
+from .runtime.failure import ResearchFailed
+from .runtime.run_folder import asave_notes
+from .runtime.chat import conversation_text
+from .runtime.meter import ModelCallError, describe
+from .runtime.usage import merge_usage, message_text, total_cost, total_tokens
 from .plan import PlanFields, brief_text, empty_plan, plan_from, plan_markdown, revised_plan, with_plan
 from .state import ResearchState, error_record
 

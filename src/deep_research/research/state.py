@@ -10,8 +10,8 @@ from langchain_core.messages import AnyMessage
 from langgraph.graph.message import add_messages
 from typing_extensions import TypedDict
 
-from .models import merge_usage
-from .sources import keep_first
+from .runtime.usage import merge_usage
+from .runtime.sources import keep_first
 
 
 def merge_dicts(left: dict | None, right: dict | None) -> dict:

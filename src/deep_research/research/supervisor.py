@@ -19,9 +19,12 @@ from langgraph.types import Command, Send
 
 from ..citations.edit import clean_refs
 from . import prompts
-from .common import Deps, NodeContext, ResearchFailed, asave_notes
-from .failure import guarded
-from .models import ModelCallError, approx_tokens, describe, message_text, total_cost, total_tokens
+from .runtime.deps import Deps, NodeContext
+from .runtime.failure import ResearchFailed
+from .runtime.run_folder import asave_notes
+from .runtime.failure import guarded
+from .runtime.meter import ModelCallError, describe
+from .runtime.usage import approx_tokens, message_text, total_cost, total_tokens
 from .plan import (
     COVERAGE_MAX_SENTENCES,
     COVERED_MIN_SENTENCES,

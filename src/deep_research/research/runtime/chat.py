@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from langchain_core.messages import AIMessage
+from langchain_core.messages import AIMessage, AnyMessage, HumanMessage
 
-from ..language import labels
+from ...language import labels
+from .usage import message_text
 
 REPORT_NAME = "report"  # the name of a chat turn that holds a finished report
 
@@ -55,3 +56,20 @@ def brief_message(brief: str, round_no: int, max_rounds: int) -> AIMessage:
     return AIMessage(f"Research brief ({round_no} of at most {max_rounds}):\n\n{brief}\n\n"
                      'Approve it, or say what to change (resume with {"type": "approve"} or '
                      '{"type": "reject", "feedback": "..."}).', name="brief")
+
+
+REPORT_EXCERPT_CHARS = 3000
+
+
+def conversation_text(messages: list[AnyMessage]) -> str:
+    lines = []
+    for m in messages:
+        if getattr(m, "name", None) == "error":  # a failure notice for the user, not conversation
+            continue
+        who = "User" if isinstance(m, HumanMessage) else "Assistant"
+        text = message_text(m)
+        if getattr(m, "name", None) == "report" and len(text) > REPORT_EXCERPT_CHARS:
+            # an earlier report in a follow-up conversation: its opening is enough context
+            text = text[:REPORT_EXCERPT_CHARS] + "\n[... the rest of this earlier report is left out ...]"
+        lines.append(f"{who}: {text}")
+    return "\n".join(lines)

@@ -10,7 +10,7 @@ Every node is wrapped (:func:`guarded`). When a node fails for good, the wrapper
   step stays the next step, so ``resume`` (CLI) or a run without input (Studio, SDK)
   retries exactly that step, and a research round that already finished inside the
   supervisor is not run again; the state snapshot shows the failure meanwhile;
-* raises :class:`~.common.ResearchFailed` (a ``RuntimeError``) or the ``UserError`` (a
+* raises :class:`ResearchFailed` (a ``RuntimeError``) or the ``UserError`` (a
   ``ValueError``): the server shows the message of built-in exception types only.
 
 Interrupts and other control flow (``GraphBubbleUp``) pass through untouched.
@@ -26,16 +26,31 @@ from typing import Any
 from langgraph.errors import GraphBubbleUp
 from langgraph.types import Command
 
-from ..errors import UserError
+from ...errors import UserError
 from .chat import failure_message
-from .common import ResearchFailed, asave_notes, root_checkpoint
+from .run_folder import asave_notes, root_checkpoint
 from .configuration import Configuration
-from .models import ModelCallError, describe
+from .meter import ModelCallError, describe
 
 log = logging.getLogger(__name__)
 
 FAILED = "failed"  # the ``kind`` of an errors entry that stopped the run
 ADDITIVE = ("errors", "messages")  # channels with a reducer: one write per failure
+
+
+class ResearchFailed(RuntimeError):
+    """A critical step failed for good. The run stops with this message; research gathered
+    so far stays in the checkpoint (resume retries the step) and in notes.md.
+
+    A ``RuntimeError`` so that the LangGraph API server shows its message (it hides the
+    message of exception types that do not derive from a built-in one)."""
+
+    def __init__(self, stage: str, message: str, notes_path: str | None = None):
+        message = message.removeprefix(f"{stage}: ")  # a model error already names its node
+        super().__init__(f"{stage}: {message}")
+        self.stage = stage
+        self.message = message
+        self.notes_path = notes_path
 
 try:  # where LangGraph keeps these; checked by tests/test_studio.py against the installed version
     from langgraph._internal._constants import (

@@ -38,7 +38,7 @@ from pydantic import (
     field_validator,
 )
 
-from ..errors import UserError, remember_secret_env
+from ...errors import UserError, remember_secret_env
 from .pricing import price_of
 
 ROLES = ("research", "summarization", "compression", "final_report", "citation_check")
@@ -428,7 +428,7 @@ class Configuration(BaseModel):
     def _domains(cls, v: Any) -> Any:
         """A list of domains, or text (a JSON list, or names separated by commas or spaces,
         as the environment gives it); each entry normalised (lower case, IDNA)."""
-        from ..search.credibility import normalize_domain
+        from ...search.credibility import normalize_domain
 
         if v is None:
             return []

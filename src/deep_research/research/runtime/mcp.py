@@ -20,7 +20,7 @@ import os
 import time
 from typing import Any
 
-from ..errors import UserError, redact
+from ...errors import UserError, redact
 
 MAX_OUTPUT_CHARS = 20_000
 LOAD_TIMEOUT_S = 20.0

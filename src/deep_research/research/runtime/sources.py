@@ -17,8 +17,8 @@ from typing import Any
 from langgraph.store.base import BaseStore
 from langgraph.store.memory import InMemoryStore
 
-from ..citations.model import Source
-from ..search.base import SearchResult
+from ...citations.model import Source
+from ...search.base import SearchResult
 
 log = logging.getLogger(__name__)
 _FALLBACK_STORE = InMemoryStore()

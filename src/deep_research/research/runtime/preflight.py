@@ -19,13 +19,13 @@ from __future__ import annotations
 import asyncio
 import os
 
-from ..errors import UserError
-from ..search import CorpusError, SearchConfigError, SearchError
-from ..search.fetch import FetchError, check_url
+from ...errors import UserError
+from ...search import CorpusError, SearchConfigError, SearchError
+from ...search.fetch import FetchError, check_url
 from . import mcp
-from .common import Deps, shared_fetcher
+from .deps import Deps, shared_fetcher
 from .configuration import ROLES, Configuration
-from .models import OPENAI_PROVIDERS, ModelSetupError, provider_name
+from .providers import OPENAI_PROVIDERS, ModelSetupError, provider_name
 
 
 async def _model_problems(cfg: Configuration, deps: Deps) -> list[str]:
@@ -72,7 +72,7 @@ async def _search_problems(cfg: Configuration, deps: Deps) -> list[str]:
             except CorpusError as e:
                 return [f"corpus_path = {cfg.corpus_path}: {e}"]
             if n == 0:
-                from ..search.local import DOCUMENT_TYPES
+                from ...search.local import DOCUMENT_TYPES
 
                 return [(f"corpus_path = {cfg.corpus_path}: the corpus holds no documents ({DOCUMENT_TYPES} "
                          "files), so research would find nothing")]
