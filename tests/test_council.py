@@ -16,7 +16,7 @@ from langgraph.types import Command
 from deep_research.errors import UserError
 from deep_research.research.runtime.deps import Deps
 from deep_research.research.runtime.configuration import Configuration
-from deep_research.research.council import tally
+from deep_research.research.scope.council import tally
 from deep_research.research.graph import make_graph
 from deep_research.search.local import LocalCorpus, build_index
 from tests.support.scenario import BRIEF, QUESTION, full_script, write_corpus

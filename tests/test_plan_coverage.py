@@ -17,11 +17,11 @@ from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.store.memory import InMemoryStore
 from langgraph.types import Command
 
-from deep_research.research import plan as P
+from deep_research.research.scope import plan as P
 from deep_research.research.runtime.deps import Deps, NodeContext
 from deep_research.research.runtime.configuration import Configuration
 from deep_research.research.graph import make_graph
-from deep_research.research.scoping import ResearchQuestion
+from deep_research.research.scope.brief import ResearchQuestion
 from deep_research.research.supervisor import SupervisorNodes, coverage_stop, summary_cut
 from deep_research.search.local import LocalCorpus, build_index
 from tests.support.scenario import (
@@ -528,7 +528,7 @@ def test_cli_research_accepts_the_options_and_prints_the_stop_reason(tmp_path):
 
 def test_a_follow_up_starts_a_new_plan_and_run_json_records_plan_and_coverage():
     from deep_research.research.runtime.run_folder import run_record
-    from deep_research.research.scoping import follow_up_update
+    from deep_research.research.scope.clarify import follow_up_update
 
     plan = P.plan_from(ResearchQuestion(research_brief=BRIEF, sub_questions=SUBS))
     cov = P.coverage_record(plan, {"q1": ["a", "b"]}, rounds=1, new_sentences=2, total_sentences=2, unjudged=0,

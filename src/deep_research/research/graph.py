@@ -13,13 +13,14 @@ from langgraph.graph import END, START, StateGraph
 
 from .runtime.deps import Deps
 from .runtime.configuration import Configuration
-from .council import CouncilNodes
+from .scope.council import CouncilNodes
 from .runtime.failure import guarded
 from .runtime.preflight import PreflightNode
 from .report import ReportNodes
 from .review import ReviewNodes
 from .routing import RoutingNodes
-from .scoping import ScopingNodes
+from .scope.brief import BriefNodes
+from .scope.clarify import ClarifyNode
 from .state import ResearchInput, ResearchState
 from .supervisor import build_supervisor
 
@@ -27,7 +28,7 @@ from .supervisor import build_supervisor
 def make_graph(deps: Deps | None = None, *, checkpointer=None, store=None):
     """Compile the research graph. Tests pass Deps with a scripted model and a local corpus."""
     deps = deps or Deps()
-    scoping, report, review = ScopingNodes(deps), ReportNodes(deps), ReviewNodes(deps)
+    clarify, brief, report, review = ClarifyNode(deps), BriefNodes(deps), ReportNodes(deps), ReviewNodes(deps)
     routing, council = RoutingNodes(deps), CouncilNodes(deps)
     g = StateGraph(ResearchState, input_schema=ResearchInput, context_schema=Configuration)
 
@@ -35,13 +36,13 @@ def make_graph(deps: Deps | None = None, *, checkpointer=None, store=None):
         g.add_node(name, guarded(name, fn, root=True), **kw)
 
     node("preflight", PreflightNode(deps).__call__)
-    node("clarify_with_user", scoping.clarify_with_user, destinations=("write_research_brief", END))
-    node("write_research_brief", scoping.write_research_brief)
-    node("approve_research_brief", scoping.approve_research_brief,
+    node("clarify_with_user", clarify.clarify_with_user, destinations=("write_research_brief", END))
+    node("write_research_brief", brief.write_research_brief)
+    node("approve_research_brief", brief.approve_research_brief,
          destinations=("write_draft_report", "revise_research_brief", END))
-    node("revise_research_brief", scoping.revise_research_brief)
+    node("revise_research_brief", brief.revise_research_brief)
     node("brief_council", council.brief_council)
-    node("write_draft_report", scoping.write_draft_report,
+    node("write_draft_report", brief.write_draft_report,
          destinations=("route_research", "final_report_generation"))  # the latter: search_api=none
     node("route_research", routing.route_research, destinations=("research_supervisor", "single_research"))
     g.add_node("research_supervisor", build_supervisor(deps))  # its nodes are guarded inside

@@ -36,7 +36,7 @@ from .runtime.deps import Deps, NodeContext
 from .runtime.failure import ResearchFailed
 from .judge import judge_claims
 from .runtime.meter import Meter, ModelCallError, describe, is_transient
-from .plan import uncovered_limitations
+from .scope.plan import uncovered_limitations
 from .report_format import count_words, format_problems, target_words, writer_parts
 from .state import ResearchState, error_record
 from .themes import make_themes, themed_findings

@@ -24,7 +24,7 @@ from . import prompts
 from .runtime.deps import Deps, NodeContext
 from .runtime.meter import ModelCallError, describe
 from .runtime.usage import merge_usage, total_cost, total_tokens
-from .plan import query_analysis
+from .scope.plan import query_analysis
 from .researcher import build_researcher
 from .state import ResearchState, error_record
 from .supervisor import SupervisorNodes, coverage_now

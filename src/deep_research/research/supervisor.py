@@ -25,7 +25,7 @@ from .runtime.run_folder import asave_notes
 from .runtime.failure import guarded
 from .runtime.meter import ModelCallError, describe
 from .runtime.usage import approx_tokens, message_text, total_cost, total_tokens
-from .plan import (
+from .scope.plan import (
     COVERAGE_MAX_SENTENCES,
     COVERED_MIN_SENTENCES,
     CoverageJudgement,

@@ -23,12 +23,12 @@ from langchain_core.messages import HumanMessage
 from langgraph.errors import GraphBubbleUp
 from pydantic import BaseModel, Field
 
-from . import prompts
-from .runtime.chat import brief_message
-from .runtime.deps import Deps, NodeContext
-from .runtime.chat import conversation_text
-from .runtime.meter import ModelCallError, describe
-from .state import ResearchState, error_record
+from .. import prompts
+from ..runtime.chat import brief_message
+from ..runtime.deps import Deps, NodeContext
+from ..runtime.chat import conversation_text
+from ..runtime.meter import ModelCallError, describe
+from ..state import ResearchState, error_record
 
 log = logging.getLogger(__name__)
 
@@ -121,7 +121,7 @@ class CouncilNodes:
                 break
             prompt = prompts.COUNCIL_REVISE_BRIEF.format(date=ctx.today, brief=brief, reasons=reasons)
             try:
-                from .scoping import ResearchQuestion
+                from .brief import ResearchQuestion
 
                 revised = await ctx.meter.structured(await ctx.model("research"), ResearchQuestion,
                                                      [HumanMessage(prompt)], cfg.structured_output)
