@@ -21,8 +21,8 @@ from langgraph.store.memory import InMemoryStore
 from deep_research.research.runtime.deps import Deps
 from deep_research.research.runtime.failure import ResearchFailed
 from deep_research.research.graph import make_graph
-from deep_research.research.researcher import READ_EARLIER
-from deep_research.research.reuse import INFLIGHT, InFlight
+from deep_research.research.gather.researcher import READ_EARLIER
+from deep_research.research.gather.reuse import INFLIGHT, InFlight
 from deep_research.search.local import LocalCorpus, build_index
 from deep_research.search.relevance import GAP, normalise_query, relevant_passages, same_query
 from tests.support.scenario import (

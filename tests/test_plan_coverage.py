@@ -22,7 +22,7 @@ from deep_research.research.runtime.deps import Deps, NodeContext
 from deep_research.research.runtime.configuration import Configuration
 from deep_research.research.graph import make_graph
 from deep_research.research.scope.brief import ResearchQuestion
-from deep_research.research.supervisor import SupervisorNodes, coverage_stop, summary_cut
+from deep_research.research.gather.supervisor import SupervisorNodes, coverage_stop, summary_cut
 from deep_research.search.local import LocalCorpus, build_index
 from tests.support.scenario import (
     QUESTION,

@@ -15,7 +15,7 @@ from deep_research.errors import UserError
 from deep_research.research.runtime.deps import Deps
 from deep_research.research.runtime.configuration import Configuration
 from deep_research.research.graph import make_graph
-from deep_research.research.routing import path_for
+from deep_research.research.gather.routing import path_for
 from deep_research.search.local import LocalCorpus, build_index
 from tests.support.scenario import BRIEF, QUESTION, full_script, write_corpus
 from tests.support.scripted import Script, prompt_text, scripted_factory, structured

@@ -27,7 +27,7 @@ from pypdf import PdfReader
 from deep_research.research.runtime.deps import Deps, default_search_factory
 from deep_research.research.graph import make_graph
 from deep_research.research.runtime.providers import default_model_factory
-from deep_research.research.tools import RESEARCHER_TOOLS, SUPERVISOR_TOOLS
+from deep_research.research.gather.tools import RESEARCHER_TOOLS, SUPERVISOR_TOOLS
 from deep_research.search.local import build_index
 from tests.support.scenario import QUESTION, full_script, write_corpus
 from tests.support.scripted import ScriptedChatModel

@@ -14,7 +14,7 @@ from langgraph.store.memory import InMemoryStore
 
 from deep_research.research.runtime.deps import Deps, default_search_factory
 from deep_research.research.graph import make_graph
-from deep_research.research.websearch import ResponsesWebSearch, cited_urls
+from deep_research.research.gather.web_search import ResponsesWebSearch, cited_urls
 from deep_research.search.fetch import FetchPolicy, PageFetcher
 from tests.support.openai_server import ScriptServer
 from tests.support.scenario import PAGES, QUESTION, full_script

@@ -18,11 +18,11 @@ from .runtime.failure import guarded
 from .runtime.preflight import PreflightNode
 from .report import ReportNodes
 from .review import ReviewNodes
-from .routing import RoutingNodes
+from .gather.routing import RoutingNodes
 from .scope.brief import BriefNodes
 from .scope.clarify import ClarifyNode
 from .state import ResearchInput, ResearchState
-from .supervisor import build_supervisor
+from .gather.supervisor import build_supervisor
 
 
 def make_graph(deps: Deps | None = None, *, checkpointer=None, store=None):

@@ -56,7 +56,7 @@ def default_search_factory(cfg: Configuration) -> SearchBackend:
     from ...search import make_search
 
     if cfg.search_api.value == "openai_web":
-        from ..websearch import make_web_search
+        from ..gather.web_search import make_web_search
 
         return make_web_search(cfg, shared_fetcher(cfg))
     return make_search(

@@ -53,7 +53,7 @@ async def _search_context(ctx: NodeContext, query: str, stage: str, purpose: str
     degradations = []
     lines = []
     if ctx.cfg.min_source_credibility > 0 and results:  # context from sources the user would drop: none
-        from ..researcher import credibility_of
+        from ..gather.researcher import credibility_of
 
         scores = credibility_of(ctx, results)
         low = [r for r in results if scores[r.url].score < ctx.cfg.min_source_credibility]

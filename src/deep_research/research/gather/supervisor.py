@@ -17,15 +17,15 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.graph.message import REMOVE_ALL_MESSAGES
 from langgraph.types import Command, Send
 
-from ..citations.edit import clean_refs
-from . import prompts
-from .runtime.deps import Deps, NodeContext
-from .runtime.failure import ResearchFailed
-from .runtime.run_folder import asave_notes
-from .runtime.failure import guarded
-from .runtime.meter import ModelCallError, describe
-from .runtime.usage import approx_tokens, message_text, total_cost, total_tokens
-from .scope.plan import (
+from ...citations.edit import clean_refs
+from .. import prompts
+from ..runtime.deps import Deps, NodeContext
+from ..runtime.failure import ResearchFailed
+from ..runtime.run_folder import asave_notes
+from ..runtime.failure import guarded
+from ..runtime.meter import ModelCallError, describe
+from ..runtime.usage import approx_tokens, message_text, total_cost, total_tokens
+from ..scope.plan import (
     COVERAGE_MAX_SENTENCES,
     COVERED_MIN_SENTENCES,
     CoverageJudgement,
@@ -37,7 +37,7 @@ from .scope.plan import (
     verified_sentences,
 )
 from .researcher import build_researcher
-from .state import SupervisorInput, SupervisorOutput, SupervisorState, error_record
+from ..state import SupervisorInput, SupervisorOutput, SupervisorState, error_record
 from .tools import CONDUCT_RESEARCH, REFINE_DRAFT, RESEARCH_COMPLETE, SUPERVISOR_TOOLS, THINK
 
 log = logging.getLogger(__name__)

@@ -19,9 +19,9 @@ import os
 from typing import Any
 from urllib.parse import urlsplit
 
-from ..search.base import SearchError, SearchResult
-from ..search.fetch import FetchError, PageFetcher
-from ..terminal import printable
+from ...search.base import SearchError, SearchResult
+from ...search.fetch import FetchError, PageFetcher
+from ...terminal import printable
 
 log = logging.getLogger(__name__)
 
@@ -111,13 +111,13 @@ def make_web_search(cfg: Any, fetcher: PageFetcher) -> ResponsesWebSearch:
     """The backend for search_api=openai_web, on the research role's endpoint and key."""
     spec = cfg.model_spec("research")
     if spec["provider"] != "openai":
-        from ..search.base import SearchConfigError
+        from ...search.base import SearchConfigError
 
         raise SearchConfigError("search_api 'openai_web' needs an OpenAI (or Responses-API compatible) research "
                                 f"model endpoint; the research model's provider is {spec['provider']!r}")
     key = os.environ.get(spec["api_key_env"]) if spec.get("api_key_env") else os.environ.get("OPENAI_API_KEY")
     if not key and not spec.get("base_url"):
-        from ..search.base import SearchConfigError
+        from ...search.base import SearchConfigError
 
         raise SearchConfigError("search_api 'openai_web' needs OPENAI_API_KEY (or model_base_url with "
                                 "model_api_key_env)")

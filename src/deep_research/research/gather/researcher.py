@@ -19,22 +19,22 @@ from langgraph.graph.message import REMOVE_ALL_MESSAGES
 from langgraph.types import Command
 from pydantic import BaseModel, Field
 
-from ..citations.edit import clean_refs, ref_tag
-from ..citations.model import Source, Verdict
-from ..citations.verify import SourceIndex
-from ..errors import UserError
-from ..search.base import SearchResult
-from ..search.relevance import relevant_passages
-from ..search.credibility import Credibility, CredibilityPolicy, rank, score_source
-from .runtime import mcp
-from . import prompts
-from .runtime.deps import Deps, NodeContext
-from .runtime.failure import guarded
-from .runtime.meter import ModelCallError, describe
-from .runtime.usage import approx_tokens, message_text
+from ...citations.edit import clean_refs, ref_tag
+from ...citations.model import Source, Verdict
+from ...citations.verify import SourceIndex
+from ...errors import UserError
+from ...search.base import SearchResult
+from ...search.relevance import relevant_passages
+from ...search.credibility import Credibility, CredibilityPolicy, rank, score_source
+from ..runtime import mcp
+from .. import prompts
+from ..runtime.deps import Deps, NodeContext
+from ..runtime.failure import guarded
+from ..runtime.meter import ModelCallError, describe
+from ..runtime.usage import approx_tokens, message_text
 from .reuse import INFLIGHT, QueryRegistry, repeat_notice, search_key, summary_key
-from .runtime.sources import SourceMeta, source_id_for
-from .state import ResearcherInput, ResearcherOutput, ResearcherState, error_record
+from ..runtime.sources import SourceMeta, source_id_for
+from ..state import ResearcherInput, ResearcherOutput, ResearcherState, error_record
 from .tools import RESEARCHER_TOOLS, SEARCH, THINK
 
 log = logging.getLogger(__name__)
@@ -574,7 +574,7 @@ async def _fold_reasoning(ctx: NodeContext, reasoning: list[str], keep: int) -> 
 async def _given_results(ctx: NodeContext) -> list[SearchResult]:
     """The pages the user named (research_urls) as search results; one that cannot be
     fetched is an empty result saying why (reported as skipped, never cited)."""
-    from ..search.fetch import FetchError
+    from ...search.fetch import FetchError
 
     out = []
     for page in await ctx.given_pages():

@@ -20,13 +20,13 @@ from langchain_core.messages import HumanMessage
 from langgraph.types import Command
 from pydantic import BaseModel, Field
 
-from . import prompts
-from .runtime.deps import Deps, NodeContext
-from .runtime.meter import ModelCallError, describe
-from .runtime.usage import merge_usage, total_cost, total_tokens
-from .scope.plan import query_analysis
+from .. import prompts
+from ..runtime.deps import Deps, NodeContext
+from ..runtime.meter import ModelCallError, describe
+from ..runtime.usage import merge_usage, total_cost, total_tokens
+from ..scope.plan import query_analysis
 from .researcher import build_researcher
-from .state import ResearchState, error_record
+from ..state import ResearchState, error_record
 from .supervisor import SupervisorNodes, coverage_now
 
 log = logging.getLogger(__name__)

@@ -18,9 +18,9 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
-from ..search.base import SearchResult
-from ..search.relevance import normalise_query, query_similarity
-from .runtime.sources import PageStore, owner_label
+from ...search.base import SearchResult
+from ...search.relevance import normalise_query, query_similarity
+from ..runtime.sources import PageStore, owner_label
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
