@@ -259,7 +259,7 @@ def run_script(tmp_path: Path, s: Script, **context):
 
 
 def test_judge_decides_only_undecided_claims_within_its_bound(tmp_path, monkeypatch):
-    from deep_research.research import judge as judge_module
+    from deep_research.research.report import claim_judge as judge_module
 
     monkeypatch.setattr(judge_module, "BATCH", 2)
     seen: list[list[str]] = []

@@ -1,7 +1,7 @@
 """When the searches worked but found nothing on the question, the run writes a short report
 that says so (no citations) instead of failing; real failures still fail."""
 
-from deep_research.research.report import NO_SOURCES, nothing_found
+from deep_research.research.report.writer import NO_SOURCES, nothing_found
 
 LOG = [{"topic": "Boiling point of liquid nitrogen on Mars", "ok": False, "citations": 0, "error": "x"}]
 

@@ -21,14 +21,14 @@ from deep_research.research import prompts
 from deep_research.research.runtime.deps import Deps
 from deep_research.research.runtime.configuration import Configuration
 from deep_research.research.graph import make_graph
-from deep_research.research.report_format import (
+from deep_research.research.report.format import (
     asks_for_recommendations,
     count_words,
     format_problems,
     prose_outside_lists,
     writer_parts,
 )
-from deep_research.research.themes import check_themes, finding_units, make_themes, themed_findings
+from deep_research.research.report.themes import check_themes, finding_units, make_themes, themed_findings
 from deep_research.search.local import LocalCorpus, build_index
 from tests.support.scenario import QUESTION, full_script, write_corpus
 from tests.support.scripted import prompt_text, scripted_factory

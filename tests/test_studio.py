@@ -213,7 +213,7 @@ def test_the_report_is_the_last_chat_message_and_model_calls_do_not_stream_into_
 
 
 def test_search_none_writes_from_the_models_knowledge_without_researchers_and_says_so(studio):
-    from deep_research.research.report import NO_SEARCH_LIMITATION
+    from deep_research.research.report.writer import NO_SEARCH_LIMITATION
 
     base, models, _, _ = studio
     before = len(models.requests)

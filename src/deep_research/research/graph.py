@@ -16,8 +16,10 @@ from .runtime.configuration import Configuration
 from .scope.council import CouncilNodes
 from .runtime.failure import guarded
 from .runtime.preflight import PreflightNode
-from .report import ReportNodes
-from .review import ReviewNodes
+from .report.fixes import CitationCheckNode
+from .report.publish_node import PublishNode
+from .report.writer import WriterNodes
+from .report.review import ReviewNodes
 from .gather.routing import RoutingNodes
 from .scope.brief import BriefNodes
 from .scope.clarify import ClarifyNode
@@ -28,7 +30,8 @@ from .gather.supervisor import build_supervisor
 def make_graph(deps: Deps | None = None, *, checkpointer=None, store=None):
     """Compile the research graph. Tests pass Deps with a scripted model and a local corpus."""
     deps = deps or Deps()
-    clarify, brief, report, review = ClarifyNode(deps), BriefNodes(deps), ReportNodes(deps), ReviewNodes(deps)
+    clarify, brief, review = ClarifyNode(deps), BriefNodes(deps), ReviewNodes(deps)
+    writer, checker, publisher = WriterNodes(deps), CitationCheckNode(deps), PublishNode(deps)
     routing, council = RoutingNodes(deps), CouncilNodes(deps)
     g = StateGraph(ResearchState, input_schema=ResearchInput, context_schema=Configuration)
 
@@ -47,11 +50,11 @@ def make_graph(deps: Deps | None = None, *, checkpointer=None, store=None):
     node("route_research", routing.route_research, destinations=("research_supervisor", "single_research"))
     g.add_node("research_supervisor", build_supervisor(deps))  # its nodes are guarded inside
     node("single_research", routing.single_research)  # the researcher's nodes are guarded inside
-    node("final_report_generation", report.final_report_generation)
-    node("check_citations", report.check_citations)
+    node("final_report_generation", writer.final_report_generation)
+    node("check_citations", checker.check_citations)
     node("review_report", review.review_report, destinations=("publish", "review_report", "revise_report"))
     node("revise_report", review.revise_report)
-    node("publish", report.publish)
+    node("publish", publisher.publish)
     g.add_edge(START, "preflight")
     g.add_edge("preflight", "clarify_with_user")
     g.add_edge("write_research_brief", "brief_council")

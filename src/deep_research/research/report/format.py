@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import re
 
-from ..language import LABELS
-from . import prompts
+from ...language import LABELS
+from .. import prompts
 
 FORMATS = tuple(prompts.BLUEPRINTS)
 DEFAULT_LENGTH = {"concise": 500}  # words, when report_length is not set

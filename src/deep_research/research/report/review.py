@@ -20,14 +20,14 @@ from typing import Any
 from langchain_core.messages import AIMessage, HumanMessage
 from langgraph.types import Command, interrupt
 
-from ..citations.check import check_citations
-from ..citations.model import Verdict
-from . import prompts
-from .runtime.chat import citation_line
-from .runtime.deps import Deps, NodeContext
-from .runtime.failure import ResearchFailed
-from .runtime.run_folder import asave_notes
-from .runtime.meter import ModelCallError
+from ...citations.check import check_citations
+from ...citations.model import Verdict
+from .. import prompts
+from ..runtime.chat import citation_line
+from ..runtime.deps import Deps, NodeContext
+from ..runtime.failure import ResearchFailed
+from ..runtime.run_folder import asave_notes
+from ..runtime.meter import ModelCallError
 
 MAX_REVISIONS = 1  # feedback rounds the model revises the report for
 

@@ -16,13 +16,13 @@ from typing import Literal
 from langchain_core.messages import HumanMessage
 from pydantic import BaseModel, Field
 
-from ..citations.check import CitationReport
-from ..citations.claims import ClaimStatus
-from ..citations.evidence import claim_key
-from . import prompts
-from .runtime.deps import NodeContext
-from .runtime.meter import ModelCallError, describe
-from .state import error_record
+from ...citations.check import CitationReport
+from ...citations.claims import ClaimStatus
+from ...citations.evidence import claim_key
+from .. import prompts
+from ..runtime.deps import NodeContext
+from ..runtime.meter import ModelCallError, describe
+from ..state import error_record
 
 BATCH = 12
 CONCURRENCY = 4
