@@ -11,7 +11,7 @@ import pytest
 
 from deep_research.evaluation import rubric
 from deep_research.research.runtime.meter import Meter
-from deep_research.research.report_judge import ReportJudge, judge_spec
+from deep_research.evaluation.report_judge import ReportJudge, judge_spec
 from tests.support.scripted import Script, ScriptedChatModel, prompt_text, structured
 
 CRITS = list(rubric.CRITERIA)

@@ -176,7 +176,7 @@ def test_the_python_api(corpus, tmp_path):
 
     from deep_research.evaluation import evaluate
     from deep_research.research.runtime.deps import Deps
-    from deep_research.research.evaluate import run_question_set
+    from deep_research.evaluation.runner import run_question_set
     from tests.support.eval_scenario import behaviour_script
     from tests.support.scripted import scripted_factory
 

@@ -19,9 +19,9 @@ from langchain_core.messages import HumanMessage
 from pydantic import BaseModel, Field, model_validator
 
 from ..errors import UserError, remember_secret_env
-from ..evaluation import rubric
-from .runtime.meter import Meter, ModelCallError, describe
-from .runtime.providers import ModelFactory, default_model_factory, missing_credentials_message
+from . import rubric
+from ..research.runtime.meter import Meter, ModelCallError, describe
+from ..research.runtime.providers import ModelFactory, default_model_factory, missing_credentials_message
 
 _NAMES = ", ".join(rubric.CRITERIA)
 

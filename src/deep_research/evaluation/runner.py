@@ -31,20 +31,20 @@ from typing import Any, Callable
 from langchain_core.messages import AIMessage, HumanMessage
 
 from ..errors import UserError
-from ..evaluation.behaviour import check_expectations
-from ..evaluation.checks import evaluate_run
-from ..evaluation.drb import article_from_run
-from ..evaluation.questions import Question
-from ..evaluation.rundir import EvalInputError, RunFolder
-from ..evaluation.summary import summarise, summary_markdown
+from .behaviour import check_expectations
+from .checks import evaluate_run
+from .drb import article_from_run
+from .questions import Question
+from .rundir import EvalInputError, RunFolder
+from .summary import summarise, summary_markdown
 from ..publish import write_atomic
 from ..publish.files import prepare_out_dir
-from .runtime.deps import Deps
-from .runtime.failure import ResearchFailed
-from .runtime.configuration import Configuration
-from .runtime.usage import message_text, total_cost, total_tokens
+from ..research.runtime.deps import Deps
+from ..research.runtime.failure import ResearchFailed
+from ..research.runtime.configuration import Configuration
+from ..research.runtime.usage import message_text, total_cost, total_tokens
 from .report_judge import ReportJudge
-from .runner import (
+from ..research.runner import (
     RunHandle,
     compile_for,
     first_payload,
@@ -124,7 +124,7 @@ class EvalRunner:
     async def prepare(self) -> None:
         """Check every question's settings and setup (the run's preflight: providers, keys,
         search backend, corpus) before any cost, and that OUT was not made with other settings."""
-        from .runtime.preflight import preflight
+        from ..research.runtime.preflight import preflight
 
         for q in self.questions:
             try:
@@ -305,9 +305,9 @@ async def run_question_set(questions: str | Path, out: str | Path, *, context: d
     """The Python API of ``deep-research eval run``: research and evaluate a question set
     (JSON Lines) into ``out``; returns the per-question results and the summary.
     ``context`` holds settings (Configuration values) for every question."""
-    from ..evaluation.questions import load_questions
+    from .questions import load_questions
     from .report_judge import judge_spec
-    from .runner import load_deps
+    from ..research.runner import load_deps
 
     deps = deps or load_deps()
     judge = None
