@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from deep_research.citations.fragments import TextDirective, fragment_for, match_directive
-from deep_research.citations.text import render
+from deep_research.citations.page import render
 from deep_research.inputs import load_sources
 from deep_research.publish import publish_report
 from deep_research.search.extract import html_to_text

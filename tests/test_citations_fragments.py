@@ -27,7 +27,8 @@ from deep_research.citations.fragments import (
     strip_text_fragment,
     with_text_fragment,
 )
-from deep_research.citations.text import fold, render
+from deep_research.citations.page.text import fold
+from deep_research.citations.page import render
 from tests.citations_page_gen import GENERATORS, sentence, sentence_spans, word_subspans
 from tests.citations_spec_oracle import ORACLES, Oracle
 

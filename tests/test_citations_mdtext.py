@@ -1,4 +1,4 @@
-"""The markdown page-text model (citations/mdtext.py) against a CommonMark renderer.
+"""The markdown page-text model (citations/page/markdown.py) against a CommonMark renderer.
 
 markdown-it-py renders the same markdown to HTML; the text of that HTML (lxml) is what a
 browser shows. Our rendered text must hold the same characters in the same order, except
@@ -17,7 +17,7 @@ import pytest
 from markdown_it import MarkdownIt
 
 from deep_research.citations.model import Source
-from deep_research.citations.text import render
+from deep_research.citations.page import render
 from deep_research.citations.verify import SourceIndex
 
 _ORACLE = MarkdownIt("commonmark", {"html": True}).enable(["table", "strikethrough"])

@@ -21,7 +21,8 @@ from deep_research.citations.fragments import (
     fragment_for,
     match_directive,
 )
-from deep_research.citations.text import _WS_EXTRA, View, fold_char, render
+from deep_research.citations.page.text import _WS_EXTRA, View, fold_char
+from deep_research.citations.page import render
 from deep_research.citations.verify import _canon_char, _deep_char
 from tests.citations_page_gen import GENERATORS, sentence_spans, word_subspans
 

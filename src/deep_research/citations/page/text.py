@@ -32,6 +32,8 @@ from itertools import accumulate
 
 # Characters a browser's find ignores or that never render as text.
 IGNORABLE = frozenset("\u00ad\u200b\u200c\u200d\u2060\ufeff")
+
+
 _QUOTE_DASH = str.maketrans(
     {
         "\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": "'", "\u2032": "'",
@@ -41,6 +43,7 @@ _QUOTE_DASH = str.maketrans(
         "\u2015": "-", "\u2212": "-", "\ufe58": "-", "\ufe63": "-", "\uff0d": "-",
     }
 )
+
 
 # Scripts written without spaces: word breaks there come from a dictionary we do not have.
 _DICTIONARY_RANGES = (
@@ -95,6 +98,8 @@ def fold(s: str) -> str:
 
 
 _WS_EXTRA = re.compile(r"\A\s+|\s\s+")
+
+
 # Whitespace a fragment term may not contain: a run of two or more, one character other
 # than a plain space, or a space at either end of the text. (A single plain space between
 # two other characters is the only whitespace a term may hold.)
@@ -323,47 +328,5 @@ class _Builder:
         return PageText(raw, trimmed, self.starts, self.ends, cuts)
 
 
-def _lines(raw: str):
-    pos = 0
-    for line in raw.splitlines(keepends=True):
-        body = line.rstrip("\r\n")
-        yield pos, body
-        pos += len(line)
-
-
 _PLAIN_SPECIAL = re.compile("[\r\u00a0" + "".join(sorted(IGNORABLE)) + "]")
 
-
-def render_plain(raw: str) -> PageText:
-    """Plain text: shown as is; each line is a block."""
-    if not _PLAIN_SPECIAL.search(raw):
-        text = raw.rstrip("\n")
-        return PageText(raw, text, array("i", range(len(text))), array("i", range(1, len(text) + 1)))
-    b = _Builder()
-    for pos, line in _lines(raw):
-        b.emit_verbatim(line, pos)
-        b.newline(pos + len(line))
-    return b.build(raw)
-
-
-# --- markdown content: see mdtext.py ------------------------------------------------
-_MD_SIGNALS = re.compile(
-    r"\*\*\S|\S\*\*|\]\([^)\s]+\)|\\[_*`\[\]#]|^ {0,3}#{1,6} \S|^ {0,3}```|`[^`\n]+`|^ *[-*+] \S|^\|.*\|\s*$",
-    re.M,
-)
-
-
-def detect_format(content: str) -> str:
-    """'markdown' when the content carries markdown syntax, else 'text'."""
-    return "markdown" if _MD_SIGNALS.search(content[:200_000]) else "text"
-
-
-def render(content: str, fmt: str | None = None) -> PageText:
-    fmt = fmt or detect_format(content)
-    if fmt == "markdown":
-        from .mdtext import render_markdown
-
-        return render_markdown(content)
-    if fmt == "text":
-        return render_plain(content)
-    raise ValueError(f"unknown content format {fmt!r} (use 'markdown' or 'text')")
