@@ -52,7 +52,7 @@ class ResearchFailed(RuntimeError):
         self.message = message
         self.notes_path = notes_path
 
-try:  # where LangGraph keeps these; checked by tests/test_studio.py against the installed version
+try:  # where LangGraph keeps these; checked by tests/system/test_studio.py against the installed version
     from langgraph._internal._constants import (
         CONFIG_KEY_CHECKPOINT_MAP,
         CONFIG_KEY_CHECKPOINTER,
