@@ -1,4 +1,4 @@
-"""Graph state. Page contents live in the store (see sources.py); state holds only small
+"""Graph state. Page contents live in the store (see runtime/sources.py); state holds only small
 metadata, so checkpoints stay small however many pages a run reads."""
 
 from __future__ import annotations

@@ -90,7 +90,7 @@ class WriterNodes:
                 "themes": themes, "stage": "final report"}
 
     async def _keep_format(self, ctx: NodeContext, report: str, words: dict) -> tuple[str, list[dict]]:
-        """The report checked against its format and length (report_format.py): one bounded
+        """The report checked against its format and length (format.py): one bounded
         revision when it is far off, kept when it is closer; a degradation when it stays off."""
         fmt = ctx.cfg.report_format
         target = target_words(fmt, ctx.cfg.report_length)

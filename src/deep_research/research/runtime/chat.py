@@ -1,7 +1,7 @@
 """What the chat shows (LangGraph Studio's chat view reads the ``messages`` key): the
 clarifying question, the brief to approve, the final report, or why the run failed.
 
-Model calls never stream into the chat (they are tagged ``nostream``, see models.Meter):
+Model calls never stream into the chat (they are tagged ``nostream``, see meter.Meter):
 the chat gets whole turns written by these helpers, and stage progress comes through the
 ``updates`` and ``custom`` stream modes."""
 
