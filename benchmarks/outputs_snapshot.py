@@ -28,11 +28,13 @@ Three steps, run with the same corpus before and after the change:
 What ``diff`` compares (everything else byte for byte):
 
 * ``audit.json``: the JSON without ``timings_s`` (run times).
-* ``report.pdf``: WeasyPrint writes no creation date, but to be safe the bytes are compared
+* ``report.pdf``: two runs of the same code give the same bytes (seen on the example and the
+  captured reports); to be safe the bytes are compared
   after removing ``/CreationDate``, ``/ModDate`` and ``/ID``; when those differ, the page count,
   the text of each page (pypdf) and each page's link targets are compared instead, and the file
   counts as equal when those match (reported as "equal in text").
-* ``report.docx``: each zip member byte for byte, but ``docProps/core.xml`` without its
+* ``report.docx``: each zip member byte for byte (the zip container itself differs between
+  runs: its entries carry the time they were written), but ``docProps/core.xml`` without its
   ``dcterms:created``/``dcterms:modified``/``cp:lastModifiedBy`` values.
 * ``stdout.txt`` of a command-line run: the text, with the output folder's path removed.
 """
