@@ -56,12 +56,18 @@ def write_many(folder: Path, n: int) -> None:
     (folder / "blank.html").write_text("<html><body><script>x()</script></body></html>", encoding="utf-8")
 
 
-def test_worker_processes_index_exactly_what_this_process_does(tmp_path, monkeypatch):
+def indexed_here(tmp_path: Path, pages: int, monkeypatch, parallel_from: int):
+    """A folder of pages and bad files, indexed in this process; worker processes are
+    used from ``parallel_from`` files on."""
     folder = tmp_path / "site"
     folder.mkdir()
-    write_many(folder, 40)
-    monkeypatch.setattr(local_mod, "PARALLEL_MIN_FILES", 10)
-    serial = build_index(folder, index_path=tmp_path / "serial.sqlite", workers=1)
+    write_many(folder, pages)
+    monkeypatch.setattr(local_mod, "PARALLEL_MIN_FILES", parallel_from)
+    return folder, build_index(folder, index_path=tmp_path / "serial.sqlite", workers=1)
+
+
+def test_worker_processes_index_exactly_what_this_process_does(tmp_path, monkeypatch):
+    folder, serial = indexed_here(tmp_path, 40, monkeypatch, 10)
     seen: list[tuple[int, int]] = []
     parallel = build_index(folder, index_path=tmp_path / "parallel.sqlite", workers=2,
                            progress=lambda done, total: seen.append((done, total)))
@@ -79,11 +85,7 @@ def test_worker_processes_index_exactly_what_this_process_does(tmp_path, monkeyp
 
 
 def test_a_worker_that_dies_leaves_its_files_to_the_main_process(tmp_path, monkeypatch):
-    folder = tmp_path / "site"
-    folder.mkdir()
-    write_many(folder, 20)
-    monkeypatch.setattr(local_mod, "PARALLEL_MIN_FILES", 5)
-    serial = build_index(folder, index_path=tmp_path / "serial.sqlite", workers=1)
+    folder, serial = indexed_here(tmp_path, 20, monkeypatch, 5)
     monkeypatch.setattr(local_mod, "_worker_extract", _die)
     crashed = build_index(folder, index_path=tmp_path / "crashed.sqlite", workers=2)
     assert rows(tmp_path / "serial.sqlite") == rows(tmp_path / "crashed.sqlite")
