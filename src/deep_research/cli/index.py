@@ -52,7 +52,14 @@ def _progress_bar():
     if not err.is_terminal:
         yield None
         return
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
 
     columns = (TextColumn("indexing"), BarColumn(), MofNCompleteColumn(), TextColumn("files"),
                TimeElapsedColumn(), TextColumn("left"), TimeRemainingColumn())
