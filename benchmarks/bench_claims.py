@@ -43,6 +43,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from functools import _lru_cache_wrapper
 from pathlib import Path
+from typing import Self
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import REPO, print_code_version, target_line, write_result
@@ -120,9 +121,8 @@ def load_fv(root: Path, split: str) -> list[Pair]:
 # dropped) and English number words up to the hundreds.
 _DIGITS = re.compile(r"\d+(?:[.,]\d+)*")
 _WORDNUM = {w: i for i, w in enumerate(
-    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
-    "sixteen seventeen eighteen nineteen".split())}
-_WORDNUM.update({w: 10 * (i + 2) for i, w in enumerate("twenty thirty forty fifty sixty seventy eighty ninety".split())})
+    ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen"])}
+_WORDNUM.update({w: 10 * (i + 2) for i, w in enumerate(["twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"])})
 
 
 def _values(text: str, words: bool) -> set[str]:
@@ -202,7 +202,7 @@ class Tally:
         else:
             self.unch += 1
 
-    def __iadd__(self, o: Tally) -> Tally:
+    def __iadd__(self, o: Tally) -> Self:
         self.n += o.n
         self.sup += o.sup
         self.uns += o.uns
@@ -344,7 +344,7 @@ def publish_set(pairs: list[Pair], pages_dir: Path, work: Path) -> dict[str, Cla
     (work / "sources.json").write_text(json.dumps(sources, ensure_ascii=False), encoding="utf-8")
     exe = Path(sys.executable).parent / "deep-research"  # the CLI of this environment
     cmd = [str(exe), "publish", "report.md", "--sources", "sources.json", "--out", "out", "--no-pdf"]
-    proc = subprocess.run(cmd, cwd=work, capture_output=True, text=True, timeout=1800)
+    proc = subprocess.run(cmd, check=False, cwd=work, capture_output=True, text=True, timeout=1800)
     if proc.returncode not in (0, 1):
         raise SystemExit(f"publish failed ({proc.returncode}): {proc.stderr[-2000:]}")
     cites = json.loads((work / "out" / "citations.json").read_text(encoding="utf-8"))
