@@ -144,9 +144,10 @@ def _values(text: str, words: bool) -> set[str]:
 
 
 def number_lacking(claim: str, quotes: list[str]) -> bool:
-    """Does the claim state a number (in digits) that no quote states in digits or words?"""
+    """Does the claim state a number (in digits or words, "one" aside) that no quote states
+    in digits or words?"""
     have = set().union(*(_values(q, True) for q in quotes)) if quotes else set()
-    return any(v not in have for v in _values(claim, False))
+    return any(v not in have for v in _values(claim, True))
 
 
 # --- running ---------------------------------------------------------------------------------
