@@ -81,7 +81,7 @@ _ATTRIBUTION = frozenset(["say", "said", "claim", "accord", "alleg", "allegedly"
                           "rumor", "rumour", "purport", "supposedly", "deni", "dispute"])
 _SCOPE_PREP = frozenset(["on", "under"])  # "on Windows", "under Linux": a scope
 # Ordinary punctuation; any other symbol ("==", "<", "*") is an item of its own.
-_PUNCTUATION = frozenset(",;:()[]{}\u2014.!?\"'-/\u2026\u3002\uff0c\u3001\uff1b\uff1a\uff01\uff1f$\u20ac\u00a3\u00a5\u20b9%\u00b0")  # currency and unit signs belong to their number
+_PUNCTUATION = frozenset(",;:()[]{}\u2014.!?\"'-/\u2026\u3002\uff0c\u3001\uff1b\uff1a\uff01\uff1f$\u20ac\u00a3\u00a5\u20b9%\u00b0|")  # currency and unit signs belong to their number
 # A preposition that ends a clause or follows "be" is a predicate ("is on", "turned off").
 _BE = frozenset(["be", "is", "are", "was", "were", "been", "being", "am"])
 _BOUNDARY = frozenset(",;:()[]\u2014.!?\u3002\uff0c\u3001\uff1b\uff1a\uff01\uff1f")
