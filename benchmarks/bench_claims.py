@@ -32,6 +32,7 @@ pair's claim, e.g. a two-sentence claim).
 from __future__ import annotations
 
 import argparse
+import difflib
 import importlib
 import json
 import re
@@ -52,6 +53,7 @@ from _factver import FactverMissing
 from _factver import load as load_factver
 
 from deep_research.citations.claims import ClaimStatus, check_claim, claims_for_refs
+from deep_research.citations.judge_check import JudgeFact, check_judge_evidence, judged_with_evidence
 from deep_research.citations.refs import parse_refs
 
 PG_DIR = Path("/work/shared/data/claims-dev")
@@ -293,6 +295,106 @@ def show_cases(pairs: list[Pair], limit: int) -> None:
             print(f"  [{ds}] {what}: ... {len(ps) - limit} more")
 
 
+# --- the judge path: a scripted judge wrong a set share of the time ----------------------------
+JUDGE_WRONG = 0.10
+_WORD = re.compile(r"[\w][\w'.-]*[\w]|[\w]")
+_SPLIT = re.compile(r",? (?:and|but|while|which|whereas) |; |, ")
+
+
+def _norm(w: str) -> str:
+    w = w.lower()
+    return w[:-1] if w.endswith("s") and len(w) > 3 else w
+
+
+def scripted_evidence(claim: str, quotes: list[str]) -> list[JudgeFact]:
+    """What a plausible model writes to back a "supports": the claim cut at commas and
+    conjunctions into facts; for each, the quote sentence sharing most words with it, cut to
+    the stretch between the first and last shared word, copied exactly; and every claim word
+    that the stretch lacks aligned to the span word standing in its place (or the nearest),
+    as a model that has misread would assert."""
+    facts = []
+    parts = [x.strip() for x in _SPLIT.split(claim) if len(_WORD.findall(x)) >= 2] or [claim]
+    sents = [(qi, m.start(), m.end()) for qi, q in enumerate(quotes)
+             for m in re.finditer(r"[^.!?]+[.!?]?", q) if m.group(0).strip()]
+    for part in parts:
+        cw = _WORD.findall(part)
+        cset = {_norm(w) for w in cw}
+        best, best_n = None, -1
+        for qi, a, b in sents:
+            words = list(_WORD.finditer(quotes[qi], a, b))
+            hits = [m for m in words if _norm(m.group(0)) in cset]
+            if len(hits) > best_n:
+                best, best_n = (qi, a, b, words, hits), len(hits)
+        if best is None:
+            continue
+        qi, a, b, words, hits = best
+        if hits:
+            a, b = hits[0].start(), hits[-1].end()
+        span = quotes[qi][a:b].strip()
+        sw = [m.group(0) for m in words if a <= m.start() and m.end() <= b] or [m.group(0) for m in words]
+        aligned = []
+        ops = difflib.SequenceMatcher(None, [w.lower() for w in cw], [w.lower() for w in sw]).get_opcodes()
+        for tag, i1, i2, j1, j2 in ops:
+            if tag in ("replace", "delete"):
+                for k in range(i1, i2):
+                    j = min(max(j1 + (k - i1), 0), len(sw) - 1) if sw else None
+                    if j is not None:
+                        aligned.append((cw[k], sw[j]))
+        facts.append(JudgeFact(part, [span], aligned))
+    return facts
+
+
+def run_judge(pairs: list[Pair], seed: int = 25) -> dict:
+    """Code first; each claim it leaves unchecked goes to a scripted judge that is right 90 %
+    of the time (seeded per pair). A "supports" turns green only when its evidence passes
+    ``check_judge_evidence``."""
+    import random
+
+    out: dict[str, Counter] = defaultdict(Counter)
+    t_check = 0.0
+    n_check = 0
+    for p in pairs:
+        g = out[p.dataset]
+        final = p.status
+        if p.status is UNCHECKED:
+            rng = random.Random(f"{seed}:{p.id}")
+            wrong = rng.random() < JUDGE_WRONG
+            says = "supports" if (p.label == "supported") != wrong else "contradicts"
+            if says == "supports":
+                facts = scripted_evidence(p.claim, p.quotes)
+                t = time.process_time()
+                ev = check_judge_evidence(p.claim, p.quotes, facts)
+                t_check += time.process_time() - t
+                n_check += 1
+                final = judged_with_evidence("supports", "", ev).status
+                g["supports_" + p.label] += 1
+                g["passed_" + p.label] += ev.ok
+                if final is SUPPORTED and not ev.ok:
+                    g["GREEN_ON_FAILED_EVIDENCE"] += 1
+            else:
+                final = UNSUPPORTED
+        p.extra["final"] = final
+        g[f"{p.label}_{final.value}"] += 1
+        g[p.label] += 1
+    print(f"\nJUDGE PATH: code, then a scripted judge wrong {JUDGE_WRONG:.0%} of the time; a \"supports\" is "
+          f"green only when check_judge_evidence passes ({n_check} evidence checks, "
+          f"{n_check / max(t_check, 1e-9):,.0f}/s)")
+    print(f"  {'data set':<24} {'altered green':>14} {'wrong supports passed':>22} {'correct green':>14} "
+          f"{'correct supports passed':>24}")
+    tot: Counter = Counter()
+    for ds in sorted(out):
+        g = out[ds]
+        tot.update(g)
+        print(f"  {ds:<24} {pct(g['unsupported_supported'], g['unsupported']):>14} "
+              f"{g['passed_unsupported']:>10}/{g['supports_unsupported']:<11} {pct(g['supported_supported'], g['supported']):>14} "
+              f"{g['passed_supported']:>12}/{g['supports_supported']:<11}")
+    print(f"  {'ALL':<24} {pct(tot['unsupported_supported'], tot['unsupported']):>14} "
+          f"{tot['passed_unsupported']:>10}/{tot['supports_unsupported']:<11} {pct(tot['supported_supported'], tot['supported']):>14} "
+          f"{tot['passed_supported']:>12}/{tot['supports_supported']:<11}")
+    print(f"  green with failed evidence: {tot['GREEN_ON_FAILED_EVIDENCE']} (must be 0)")
+    return {ds: dict(g) for ds, g in out.items()} | {"all": dict(tot)}
+
+
 # --- degenerate inputs -----------------------------------------------------------------------
 def degenerate_seconds() -> dict[str, float]:
     out = {}
@@ -438,6 +540,17 @@ def main() -> None:
     tl.append(target_line("worst 60 KB degenerate input, CPU seconds", f"{worst:.2f}", "< 1 s", worst < 1))
     results.update(targets=tl, pairs_per_second={"cold": cold, "warm": warm}, degenerate_seconds=degenerate)
 
+    judge = run_judge(pairs)
+    results["judge"] = judge
+    for grp, prefix in (("hand-written", ("pg-dev", "hand/")), ("factver", ("factver/",))):
+        sel = [p for p in pairs if p.dataset.startswith(prefix)]
+        alt = [p for p in sel if p.label == "unsupported"]
+        if alt:
+            green = sum(1 for p in alt if p.extra["final"] is SUPPORTED)
+            tl.append(target_line(f"{grp}: altered green after the judge", f"{green / len(alt):.2%} of {len(alt)}",
+                                  "<= 0.5 %", green / len(alt) <= 0.005))
+    tl.append(target_line("green on failed judge evidence", str(judge["all"].get("GREEN_ON_FAILED_EVIDENCE", 0)),
+                          "0", not judge["all"].get("GREEN_ON_FAILED_EVIDENCE", 0)))
     if args.show and not args.holdout:
         print("\nCases (dev):")
         show_cases(pairs, args.show)
