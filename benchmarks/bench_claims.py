@@ -53,7 +53,11 @@ from _factver import FactverMissing
 from _factver import load as load_factver
 
 from deep_research.citations.claims import ClaimStatus, check_claim, claims_for_refs
-from deep_research.citations.judge_check import JudgeFact, check_judge_evidence, judged_with_evidence
+from deep_research.citations.judge_check import (
+    JudgeFact,
+    check_judge_evidence,
+    judged_with_evidence,
+)
 from deep_research.citations.refs import parse_refs
 
 PG_DIR = Path("/work/shared/data/claims-dev")

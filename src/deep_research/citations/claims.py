@@ -1109,6 +1109,8 @@ def _substitution_kind(claim: _Text, ci: int, quote: _Text, qj: int, quotes: lis
         if _negated_near(claim, ci) != _negated_near(quote, qj):
             return None  # "unnecessary" / "not necessary": the same statement
         return "antonym"
+    if (cl in _QUANT or cl in _MODAL) and _negated_near(claim, ci) != _negated_near(quote, qj):
+        return None  # "rarely" / "not often": a negation turns the word's strength around
     if cl in _QUANT and ql in _QUANT:
         gc = "some" if cl == "few" and ci and claim.low[ci - 1] in ("a", "quite") else _QUANT[cl]
         gq = "some" if ql == "few" and qj and quote.low[qj - 1] in ("a", "quite") else _QUANT[ql]

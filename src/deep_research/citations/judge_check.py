@@ -85,7 +85,9 @@ def _locate(span: str, quotes: list[tuple[str, list[int]]], raw: list[str]) -> t
 
 
 def _stem_of(word: str) -> str:
-    from .claims import stem  # the claim check's stemmer (imported late: claims imports nothing here)
+    from .claims import (
+        stem,  # the claim check's stemmer (imported late: claims imports nothing here)
+    )
 
     return stem(word)
 
@@ -142,7 +144,6 @@ def check_judge_evidence(claim: str, quotes: list[str], facts: list[JudgeFact]) 
                 continue
             aligned.setdefault(_stem_of(cw), []).append(sw)
 
-    claim_has_neg = False
     claim_groups = set()
     for i, key in enumerate(citems.keys):
         k = citems.pos[i]
@@ -157,7 +158,6 @@ def check_judge_evidence(claim: str, quotes: list[str], facts: list[JudgeFact]) 
                 problems.append(f'the claim\'s number {C._fmt(num)} is in no cited span')
             continue
         if key == "\u00ac":
-            claim_has_neg = True
             if not any(x == "\u00ac" for s in sitems for x in s.keys):
                 problems.append(f'the claim\'s negation "{word}" is in no cited span')
             continue
@@ -226,12 +226,10 @@ def _contrast(a: str, b: str) -> str | None:
         return "another order"
     if C._prefix_antonym(sa, sb):
         return "one negates the other"
-    if (a in C._QUANT) != (b in C._QUANT) or (a in C._QUANT and C._QUANT[a] != C._QUANT[b]):
-        if a in C._QUANT or b in C._QUANT:
-            return "another quantity"
-    if a in C._MODAL or b in C._MODAL:
-        if C._MODAL.get(a) != C._MODAL.get(b):
-            return "another modality"
+    if (a in C._QUANT or b in C._QUANT) and C._QUANT.get(a) != C._QUANT.get(b):
+        return "another quantity"
+    if (a in C._MODAL or b in C._MODAL) and C._MODAL.get(a) != C._MODAL.get(b):
+        return "another modality"
     if lexicon.relation(a, b) == "contrast":
         return "a contrast (antonyms or two kinds of one thing)"
     return None

@@ -78,7 +78,8 @@ class _WordNet:
                     if sym in ("@", "@i"):
                         hyper.append((tpos, int(toff)))
                     elif sym in ("!", "+") and st != "0000":
-                        src, tgt = int(st[:2], 16), int(st[2:], 16)
+                        code = int(st, 16)
+                        src, tgt = code >> 8, code & 0xFF
                         if src < 1 or src > w_cnt:
                             continue
                         target = (tpos, int(toff))

@@ -36,6 +36,7 @@ says ``unsupported``; the rules that prove a claim wrong run before (``claims``)
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -99,6 +100,7 @@ class _Items:
     sent: list[int]  # sentence number
     restrict: list[bool]  # a gap may not drop it
     nums: dict[int, object]  # item index -> the _Num it stands for
+    words: list[str]  # each item's word as written (for notes)
 
 
 @dataclass(slots=True)
@@ -202,7 +204,7 @@ def items(t, claim_side: bool, tb: Tables) -> _Items:
         sent.append(s)
         restrict.append(res)
         pending_b = pending_s = pending_sub = False
-    return _Items(keys, pos, bnd, strong, sub, sent, restrict, nums)
+    return _Items(keys, pos, bnd, strong, sub, sent, restrict, nums, [raw[k] for k in pos])
 
 
 @lru_cache(maxsize=65536)
@@ -293,8 +295,7 @@ def _gaps_ok(q: _Items, a: int, b: int, used: set[int]) -> str | None:
         # gap [i, j)
         for g in range(i, j):
             if q.restrict[g]:
-                return f'the quote\'s "{q.keys[g].split(":")[-1]}" is not in the claim' if ":" in q.keys[g] \
-                    else f'the quote\'s restriction "{q.keys[g]}" is not in the claim'
+                return f'the quote\'s restriction "{q.words[g]}" is not in the claim'
         starts_at_mark = q.bnd[i]
         ends_at_mark = j >= b or q.bnd[j]
         if i > lo and j <= hi:
@@ -422,13 +423,12 @@ def _prove_parts(c: _Items, quotes: list[_Items], sents, segs, approx) -> str | 
                 return "two parts of the claim rest on the same quote words"
             used.update(chosen[k][1])
         order = sorted(range(len(parts)), key=lambda x: spans[x][0])
-        for x, y in zip(order, order[1:], strict=False):
+        for x, y in itertools.pairwise(order):
             if spans[x][1] >= spans[y][0]:
                 return "two parts of the claim interleave in the quote"
-        if order != list(range(len(parts))):
-            # a moved clause: two parts, one of them subordinate ("Y if X" / "If X, Y")
-            if not (len(parts) == 2 and any(c.sub[segs[k][0]] for k in parts)):
-                return "the claim's parts stand in another order in the quote"
+        # a moved clause: two parts, one of them subordinate ("Y if X" / "If X, Y")
+        if order != list(range(len(parts))) and not (len(parts) == 2 and any(c.sub[segs[k][0]] for k in parts)):
+            return "the claim's parts stand in another order in the quote"
         why = _gaps_ok(quotes[qi], a, b, used)
         if why:
             return why
