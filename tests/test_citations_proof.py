@@ -206,3 +206,18 @@ def test_a_supports_is_green_only_on_evidence_that_holds():
     assert judged_with_evidence("partly", "half", good).status is C
     assert judged_with_evidence("contradicts", "no", None).status is U
     assert judged_with_evidence("maybe", "", good).status is C
+
+
+@pytest.mark.parametrize("claim, quote", [
+    ("When the air is humid, the fan speed is decreased by the controller.",
+     "When the air is humid, the controller increases the fan speed."),
+    ("The archive format is unsupported by the viewer.", "The viewer has supported the archive format since 2019."),
+])
+def test_the_opposite_of_a_claim_word_in_the_quote(claim, quote):
+    r = check(claim, quote)
+    assert r.status is U and r.rule == "antonym", r
+
+
+def test_a_converse_comparison_is_no_opposite():
+    r = check("Trains are used more often than buses in the city.", "In the city, buses are used less often than trains.")
+    assert r.status is not U

@@ -1106,7 +1106,7 @@ def _substitution_kind(claim: _Text, ci: int, quote: _Text, qj: int, quotes: lis
     if pair in _ORDER:
         return "order"
     if pair in _ANTONYMS or _prefix_antonym(cs, qs):
-        if _negated_near(claim, ci) != _negated_near(quote, qj):
+        if _negated_near(claim, ci) != _negated_near(quote, qj) or _converse(claim, quote):
             return None  # "unnecessary" / "not necessary": the same statement
         return "antonym"
     if (cl in _QUANT or cl in _MODAL) and _negated_near(claim, ci) != _negated_near(quote, qj):
@@ -1217,6 +1217,60 @@ def _negation_in_block(claim: _Text, q: _Text, i1: int, i2: int, j1: int, j2: in
     return f'the quote says "{" ".join(negs)}" where the claim, otherwise the same words, drops it'
 
 
+_PARTNERS: dict[str, set[str]] = {}
+for _pair in _ANTONYMS - _ORDER:  # order words: "A before B" is "B after A"
+    _a, _b = tuple(_pair)
+    _PARTNERS.setdefault(_a, set()).add(_b)
+    _PARTNERS.setdefault(_b, set()).add(_a)
+
+
+def _comparand(t: _Text) -> tuple[str, ...]:
+    """Content stems among the three words after "than" ("faster than the old parser")."""
+    for k, w in enumerate(t.low):
+        if w == "than":
+            return tuple(t.stems[j] for j in range(k + 1, min(len(t.raw), k + 4)) if t.content[j])
+    return ()
+
+
+def _converse(claim: _Text, q: _Text) -> bool:
+    """Do both compare, against different things ("A more than B" / "B less than A")?"""
+    a, b = _comparand(claim), _comparand(q)
+    return bool(a and b and a != b)
+
+
+def _check_antonym(claim: _Text, quotes: list[_Text]) -> ClaimCheck | None:
+    """A claim word the quotes lack whose opposite stands in a quote, among the same other
+    words ("the vents close when it is hot" / "the vents open when it is hot"): the claim
+    says the opposite. Two more shared content words within five words of each are needed,
+    and neither word may be negated (then the two say the same)."""
+    stems = set().union(*(q.stemset for q in quotes)) if quotes else set()
+    for k in range(len(claim.raw)):
+        if not claim.content[k] or claim.kinds[k] != _WORD or claim.entity[k]:
+            continue
+        cs = claim.stems[k]
+        if cs in stems:
+            continue
+        partners = set(_PARTNERS.get(cs, ()))
+        if partners and any(_converse(claim, q) for q in quotes):
+            partners = set()  # "A is more X than B" / "B is less X than A"
+        for p in ("un", "non", "dis"):  # "in-", "im-" begin too many plain words (inland)
+            if cs.startswith(p) and len(cs) - len(p) >= 4:
+                partners.add(cs[len(p):])
+            partners.add(p + cs)
+        partners = {x for x in partners if x in stems and x not in claim.stemset}
+        if not partners:
+            continue
+        ctx = _window(claim, k, {cs}) - partners
+        for q in quotes:
+            for a in partners:
+                for j in q.positions.get(a, ()):
+                    if len(ctx & _window(q, j, {a})) >= 2 and _negated_near(claim, k) == _negated_near(q, j) \
+                            and (claim.clause[k] in claim.neg_clauses) == (q.clause[j] in q.neg_clauses):
+                        return ClaimCheck(ClaimStatus.UNSUPPORTED, "antonym",
+                                          f'the claim says "{claim.raw[k]}" where the quote says "{q.raw[j]}"')
+    return None
+
+
 def _check_near_copy(claim: _Text, quotes: list[_Text]) -> ClaimCheck | None:
     if not claim.align or len(claim.align) > MAX_ALIGN_TOKENS:
         return None
@@ -1322,7 +1376,7 @@ def check_claim(claim: str, quotes: list[str]) -> ClaimCheck:
         return ClaimCheck(ClaimStatus.SUPPORTED, "no_claim", "the claim states nothing of its own")
     if not qs:
         return ClaimCheck(ClaimStatus.UNCHECKED, None, "no quote to compare with")
-    for rule in (_check_numbers, _check_negation, _check_near_copy):
+    for rule in (_check_numbers, _check_negation, _check_near_copy, _check_antonym):
         result = rule(c, qs)
         if result is not None:
             return result
