@@ -221,3 +221,14 @@ def test_the_opposite_of_a_claim_word_in_the_quote(claim, quote):
 def test_a_converse_comparison_is_no_opposite():
     r = check("Trains are used more often than buses in the city.", "In the city, buses are used less often than trains.")
     assert r.status is not U
+
+
+def test_dates_are_single_values():
+    q = "The bridge opened on May 3, 2020, and the tunnel on June 5, 2021."
+    r = check("The bridge opened on May 5, 2020.", q)  # day of one date, year of the other
+    assert r.status is U and r.rule == "number" and "May 5, 2020" in r.note
+    assert check("The bridge opened on May 3, 2020.", q).status is S
+    assert check("The bridge opened in May 2020.", "The bridge opened on 3 May 2020.").status is S
+    assert check("The bridge opened on 4 May 2020.", "The bridge opened on 3 May 2020.").status is U
+    assert check("The tunnel opened in 2021.", q).status is not U  # the year alone
+    assert check("You may see 5 errors.", "You may see 5 errors.").status is S  # "may" is no month

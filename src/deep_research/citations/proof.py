@@ -171,6 +171,8 @@ def items(t, claim_side: bool, tb: Tables) -> _Items:
             res = False
             if k in heads:
                 num = heads[k]
+                if not claim_side and not num.required:
+                    continue  # the year of a date, kept apart for claims that give it alone
                 if w in ordinals:
                     key = "ORD:" + w
                 elif w in number_words:
@@ -232,6 +234,8 @@ def _num_proves(c, q, approx) -> bool:
     only when the quote gives the same), the same bound or none on the claim where the
     quote is exact; a claim bound met by the quote's exact number of the same quantity; a
     version prefix ("3.11" of "3.11.2")."""
+    if c.key.startswith("D:") or q.key.startswith("D:"):
+        return c.key.startswith("D:") and q.key.startswith("D:") and _date_part_of(c.key, q.key)
     if c.negative and not q.negative:
         return False
     if c.unit is not None and c.unit != q.unit:
@@ -250,6 +254,11 @@ def _num_proves(c, q, approx) -> bool:
         if c.cmp == "approx":
             return abs(q.value - c.value) <= approx * abs(c.value)
     return False
+
+
+def _date_part_of(c: str, q: str) -> bool:
+    """Is the claim's date ("D:2021-06-?") the quote's, giving no part the quote lacks?"""
+    return all(a == "?" or a == b for a, b in zip(c[2:].split("-"), q[2:].split("-"), strict=True))
 
 
 # --- the proof -------------------------------------------------------------------------------
