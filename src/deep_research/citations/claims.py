@@ -3,7 +3,9 @@
 Quote verification proves a quote is on its page; it says nothing about the sentence of the
 report the quote is meant to support (the *claim*). This module finds each ref's claim
 (``claims_for_refs``) and compares it with the quote(s) by fixed rules, no model
-(``check_claim``). Every verdict names the rule that decided it.
+(``check_claim``). Every verdict names the rule that decided it. ``supported`` means code
+could show every word of the claim in its quotes (``proof``); anything it cannot show is
+``unchecked``.
 
 Claims
 ------
@@ -45,17 +47,19 @@ Rules (``check_claim``), in this order; the first that fires makes the claim
   below).
 * ``negation`` - two ways. (a) By negated segment, for paraphrases: a negator (not, no,
   never, none, nothing, neither, nor, without, cannot, n't, no longer, fails to, unable
-  to) negates the content words after it up to the clause end (at most four; "and"/"or"
+  to, refused to, declined to, is yet to) negates the content words after it up to the clause end (at most four; "and"/"or"
   do not end it). The rule fires when the claim negates a segment whose first word
   stands in a quote only in clauses without any negation (explicit or implicit: only,
-  except, unless, instead, fail, prevent, lack, rarely, ...), or the reverse. It needs a
+  except, unless, instead, fail, prevent, lack, rarely, suppress, skip, stop, against,
+  other than, un-, ...), or the reverse. It needs a
   second word of the segment there when the segment has two or more, or one more shared
   content word near the negation, or a claim made only of quote words. (b) By alignment,
   for near copies (below): a differing stretch that holds a negator on one side and
   nothing of substance on the other ("cannot be split" / "can be split", "does not raise"
   / "raises", "no longer" / "still"), between equal stretches (at an end of the claim
   only when the stretch is the bare negator; a dropped trailing "and not just X" is a
-  shorter claim). "not only ... but also", "whether or not", "no more than 5" are not
+  shorter claim); only when the two sides hold different numbers of negators, and not
+  against an implicit negation on the other side ("not often" / "rarely"). "not only ... but also", "whether or not", "no more than 5" are not
   negations.
 * ``near_copy:<kind>`` - when the claim repeats a quote (at least two of the claim's
   content words and at least half of them are in that quote, or the token similarity of
@@ -74,18 +78,37 @@ Rules (``check_claim``), in this order; the first that fires makes the claim
   (must/shall | should | may/might/can/could | will/would), or an ``entity``: both tokens
   look like names (a capitalised word not at the sentence start, ALL CAPS, camelCase, a
   code identifier with ``.`` or ``_``, a call such as ``len()``, a token mixing letters
-  and digits such as a file name). Lower-case plain words that differ are not judged:
-  that may be a synonym, so it is left to coverage.
+  and digits such as a file name) of one kind - not a spelling variant, abbreviation or
+  initial of the other, nor a word of a longer name against a one-word name. Antonyms
+  and quantifiers under a negation on one side only ("unnecessary" / "not necessary",
+  "rarely" / "not often") and converse comparisons are not flagged. Lower-case plain
+  words that differ are not judged here: the claim is then not proven, so ``unchecked``.
 
-Status when no rule fired:
+* ``antonym`` - a claim word the quotes lack whose opposite (the curated pairs above, or
+  an un-/non-/dis- prefix) stands in a quote among two more of the claim's words, neither
+  negated nor in a negated clause on one side only, and not a converse comparison ("A
+  more X than B" / "B less X than A").
 
-* ``supported`` / ``no_claim`` - the claim has no content word of its own (empty, a table
-  cell holding only the ref, a pure reporting frame).
-* ``supported`` / ``copy`` - the claim's words are a contiguous run of a quote's words.
-* ``supported`` / ``overlap`` - at least 80 % of the claim's content words (light stems;
-  numbers count as content) are in the quotes, at most one in five is missing, and none
-  of the missing ones is a number, a name-like token, a quantifier, a modal or a negator.
-* ``unchecked`` otherwise (a model judge decides later).
+Dates with a month name ("May 5, 2020", "5 June 2021", "June 2021") are one number each:
+a claim's date must be a quote's date (a part the claim leaves out may be anything), never
+a day from one date and a year from another; a quote's year also counts alone.
+
+Status when no rule fired (``proof``: see that module for the full rule):
+
+* ``supported`` / ``no_claim`` - the claim has no word that states something (empty, a
+  table cell holding only the ref, a pure reporting frame).
+* ``supported`` / ``copy`` or ``proof`` - code can show the claim: every word of it that
+  states something (numbers, names, negations, quantifiers, modals, order words, "only",
+  conditions, every content word) is matched in order by one quote sentence - same stem,
+  a number the number rule accepts, a spelling variant - or, part by part, by clauses of
+  the quotes; what the claim leaves out of the quote is whole clauses or parentheses, and
+  none of it restricts what the claim kept (a negation, quantifier, modal, condition,
+  scope such as "by default" or "on Windows", "only", an attribution such as "said").
+  ``copy`` when the matched words are one contiguous stretch of the quote.
+* ``unchecked`` otherwise, with a note saying what could not be shown (a model judge
+  decides later; its "supports" counts only when ``judge_check`` accepts its evidence).
+  A paraphrase with other words, a moved or re-voiced clause, an added word of context
+  are all ``unchecked``: grey, never a guess.
 
 Reporting frames ("According to the manual, ...", "The docs note that ...", "..., as the
 documentation explains.", "(see the docs)") and discourse markers ("Notably, ...",
@@ -116,8 +139,6 @@ from .refs import _mask_code
 from .verify import _without_markup, strip_quote_marks
 
 MAX_ALIGN_TOKENS = 400
-COVERAGE_MIN = 0.8  # share of the claim's content words found in the quotes
-MISSING_PER = 5  # at most one missing content word per five
 NEAR_COPY_SHARE = 0.5  # share of claim content words in one quote for it to be a near copy
 SHORT_COPY_SIMILARITY = 0.6  # or: token similarity of claim and quote (short claims)
 APPROX = Decimal("0.1")  # "about N" accepts a quote number within 10 %
@@ -133,7 +154,7 @@ class ClaimStatus(StrEnum):
 @dataclass
 class ClaimCheck:
     status: ClaimStatus
-    rule: str | None  # "number", "negation", "near_copy:<kind>"; "copy", "overlap", "no_claim"
+    rule: str | None  # "number", "negation", "near_copy:<kind>", "antonym"; "copy", "proof", "no_claim"
     note: str
 
 
@@ -1318,13 +1339,14 @@ def _check_antonym(claim: _Text, quotes: list[_Text]) -> ClaimCheck | None:
         cs = claim.stems[k]
         if cs in stems:
             continue
-        partners = set(_PARTNERS.get(cs, ()))
+        partners = {x for x in _PARTNERS.get(cs, ()) if x in stems}
         if partners and any(_converse(claim, q) for q in quotes):
             partners = set()  # "A is more X than B" / "B is less X than A"
         for p in ("un", "non", "dis"):  # "in-", "im-" begin too many plain words (inland)
-            if cs.startswith(p) and len(cs) - len(p) >= 4:
+            if cs.startswith(p) and len(cs) - len(p) >= 4 and cs[len(p):] in stems:
                 partners.add(cs[len(p):])
-            partners.add(p + cs)
+            if p + cs in stems:
+                partners.add(p + cs)
         partners = {x for x in partners if x in stems and x not in claim.stemset}
         if not partners:
             continue
@@ -1417,6 +1439,9 @@ _TABLES = _proof.Tables(quant=_QUANT, modal=_MODAL, ordinals=frozenset(_ORDINALS
                         number_words=frozenset(_QUOTE_NUMBER_WORDS), implicit=_IMPLICIT_NEG_STEMS)
 
 
+_EQUIVALENT_STEMS = frozenset(_proof.EQUIVALENT) | frozenset(_proof.EQUIVALENT.values())
+
+
 @lru_cache(maxsize=4096)
 def _quote_items(quote: str) -> _proof._Items:
     return _proof.items(_analyse_quote(quote), False, _TABLES)
@@ -1427,6 +1452,13 @@ def _prove(claim: _Text, quotes: list[str]) -> ClaimCheck:
     items = _proof.items(claim, True, _TABLES)
     if not items.keys:
         return ClaimCheck(ClaimStatus.SUPPORTED, "no_claim", "the claim states nothing of its own")
+    # most claims that cannot be shown have a word no quote has: say so before the quotes'
+    # items are built
+    have = set().union(*(_analyse_quote(q).stemset for q in quotes)) if quotes else set()
+    missing = [items.words[i] for i, k in enumerate(items.keys) if k[0].isalpha() and ":" not in k
+               and k not in have and k not in _EQUIVALENT_STEMS and i not in items.nums]
+    if missing:
+        return ClaimCheck(ClaimStatus.UNCHECKED, None, "not in its quotes: " + ", ".join(dict.fromkeys(missing)))
     p = _proof.prove(items, [_quote_items(q) for q in quotes], APPROX)
     if p.ok:
         if p.copy:

@@ -363,9 +363,9 @@ def prove(c: _Items, quotes: list[_Items], approx) -> Proof:
     have = set()
     for q in quotes:
         have.update(q.keys)
-    missing = [c.keys[i] for i in range(len(c.keys)) if c.keys[i] not in have and i not in c.nums]
+    missing = [c.words[i] for i in range(len(c.keys)) if c.keys[i] not in have and i not in c.nums]
     if missing:
-        return Proof(False, "not in its quotes: " + ", ".join(dict.fromkeys(_show(k) for k in missing)))
+        return Proof(False, "not in its quotes: " + ", ".join(dict.fromkeys(missing)))
     sents = [(qi, a, b) for qi, q in enumerate(quotes) for a, b in _sentences(q)]
     # 1. the whole claim from one sentence, in order
     why = None
@@ -442,12 +442,3 @@ def _prove_parts(c: _Items, quotes: list[_Items], sents, segs, approx) -> str | 
         if why:
             return why
     return None
-
-
-def _show(key: str) -> str:
-    if key.startswith("#"):
-        return key[1:].split("|")[0]
-    if key == "\u00ac":
-        return "not"
-    return key.split(":")[-1]
-
