@@ -36,6 +36,8 @@ BEHAVIOUR = "The scheduler changes its behaviour when the queue is full."
      "is full.", [PUMP, BEHAVIOUR]),  # two quotes joined at ", and"
     ("The valve holds between 2 and 3 bar.", ["The valve holds 2 to 3 bar."]),  # a range
     ("The tank stores 1,200 litres.", ["The tank stores 1200 litres."]),
+    ("The hook has to return a list.", ["The hook must return a list."]),  # curated: have to = must
+    ("Nearly all rows are cached.", ["Almost all rows are cached."]),  # curated: nearly = almost
 ])
 def test_proven_claims_are_supported(claim, quotes):
     r = check_claim(claim, quotes)

@@ -60,8 +60,8 @@ EQUIVALENT = {
     "parallelis": "paralleliz", "tokenis": "tokeniz", "sanitis": "sanitiz",
     "modernis": "moderniz", "localis": "localiz", "cancel": "cancel", "travell": "travel",
     "modell": "model", "labell": "label", "grey": "gray", "programm": "program",
-    # the same word with or without a hyphen where the tokenizer keeps it whole
-    "email": "email", "online": "online",
+    # the same degree word: "nearly all" and "almost all" say the same
+    "nearly": "almost",
 }
 
 MAX_ITEMS = 400  # claim items compared at most (longer claims stay unchecked)
@@ -85,6 +85,7 @@ _SCOPE_PREP = frozenset(["on", "under"])  # "on Windows", "under Linux": a scope
 _PUNCTUATION = frozenset(",;:()[]{}\u2014.!?\"'-/\u2026\u3002\uff0c\u3001\uff1b\uff1a\uff01\uff1f$\u20ac\u00a3\u00a5\u20b9%\u00b0|")  # currency and unit signs belong to their number
 # A preposition that ends a clause or follows "be" is a predicate ("is on", "turned off").
 _BE = frozenset(["be", "is", "are", "was", "were", "been", "being", "am"])
+_HAVE = frozenset(["have", "has", "had", "having"])
 _BOUNDARY = frozenset(",;:()[]\u2014.!?\u3002\uff0c\u3001\uff1b\uff1a\uff01\uff1f")
 _STRONG = frozenset(";.!?\u3002\uff1b\uff01\uff1f")
 _SENT_END = frozenset(".!?\u3002\uff01\uff1f")
@@ -144,6 +145,8 @@ def items(t, claim_side: bool, tb: Tables) -> _Items:
         if kind == 1 and not neg[k] and not entity[k] and k not in heads and k not in tails:
             w = low[k]
             key, res, cls = word(w, stems[k], tb)
+            if key is None and w in _HAVE and k + 1 < n and low[k + 1] == "to":
+                key, res = "M:must", True  # "has to return" is "must return": an obligation
             if key == "between" and k + 1 < n and k + 1 in heads:
                 key = None  # "between 4 and 8": the range is the numbers
             if key is None and not (k and low[k - 1] in _BE and (k + 1 >= n or kinds[k + 1] == 0)):
