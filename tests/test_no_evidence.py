@@ -41,7 +41,7 @@ from tests.support.misquote import (
 from tests.support.scripted import (
     Script,
     calls,
-    prompt_text,
+    recording,
     scripted_factory,
     structured,
     tool_call,
@@ -121,14 +121,6 @@ def first(script: Script, role: str, contains: str, *responses, repeat: bool = T
     script.on(role, contains, *responses, repeat=repeat, name=name)
     script.rules.insert(0, script.rules.pop())
     return script
-
-
-def recording(log: list, response):
-    def respond(messages):
-        log.append(prompt_text(messages))
-        return response(messages) if callable(response) else response
-
-    return respond
 
 
 def run(script: Script, corpus: Path, tmp_path: Path, **context):
