@@ -193,6 +193,11 @@ def run_cmd(
     test_mode: bool = typer.Option(False, "--test-mode", help="Small limits for a cheap trial run."),
     pdf: bool = typer.Option(False, "--pdf/--no-pdf", help="Write PDFs too (off by default for evaluations)."),
     concurrency: int = typer.Option(2, "--concurrency", min=1, max=16, help="Questions researched at once."),
+    allow_question_setting: Optional[list[str]] = typer.Option(
+        None, "--allow-question-setting", metavar="SETTING",
+        help="Let the questions' own \"settings\" set this setting although it reaches the network, files, "
+             "credentials or cost (model endpoint, key variable, corpus, search, models, raising a limit); "
+             "repeat for each. Without it a question file may set only research knobs and lower limits."),
     judge_model: Optional[str] = JudgeModel,
     judge_base_url: Optional[str] = JudgeBaseUrl,
     judge_api_key_env: Optional[str] = JudgeKeyEnv,
@@ -205,13 +210,14 @@ def run_cmd(
     import asyncio
 
     from ..evaluation.questions import load_questions
-    from ..research.evaluate import EvalRunner, EvalSettings
+    from ..research.evaluate import EvalRunner, EvalSettings, check_allowed
     from ..research.runner import is_postgres, load_deps
     from .research import SEARCH_KINDS, _context_from_options
 
     if db is not None and not is_postgres(db):
         raise UserError("--db takes a postgresql:// URL; without it each question keeps its SQLite checkpoints "
                         "in OUT/state/")
+    allowed = check_allowed(allow_question_setting or ())
     qs = load_questions(questions)
     if search is not None and search.lower() not in SEARCH_KINDS:
         raise UserError(f"--search must be {', '.join(SEARCH_KINDS[:-1])} or none, not {search!r}")
@@ -226,7 +232,7 @@ def run_cmd(
         context["search_api"] = "local"
     judge = _make_judge(judge_model, judge_base_url, judge_api_key_env, judge_max_calls, judge_timeout)
     opts = EvalSettings(out=out_dir, context=context, db=db, concurrency=concurrency,
-                        judge=judge, questions_file=str(questions))
+                        judge=judge, questions_file=str(questions), allow_question_settings=allowed)
     progress = EvalProgress(len(qs))
     runner = EvalRunner(qs, opts, load_deps(), progress)
     with progress:

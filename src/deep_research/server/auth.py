@@ -100,22 +100,26 @@ async def create_thread(ctx: Auth.types.AuthContext, value: Auth.types.on.thread
     return _owned(ctx)  # "create if missing" must not hand out someone else's thread
 
 
+def _settings_allowed(ctx: Auth.types.AuthContext, config: Any, context: Any, source: str) -> None:
+    """A run's or an assistant's settings, checked by the one rule the graph applies too
+    (research/setting_policy.py): server-side settings, ceilings, allowed models, prices."""
+    from ..errors import UserError
+    from ..research.configuration import Configuration
+    from ..research.setting_policy import Caller, Source
+
+    caller = Caller(Source(source), SETTINGS.run_settings_allowed(trusted=not is_studio_user(ctx.user)))
+    try:
+        Configuration.resolve(config if isinstance(config, dict) else {},
+                              context if isinstance(context, dict) else None,
+                              above_ceiling="refuse", caller=caller)
+    except UserError as e:
+        raise _forbid(str(e)) from None
+
+
 @auth.on.threads.create_run
 async def create_run(ctx: Auth.types.AuthContext, value: Auth.types.on.threads.create_run.value):
     kwargs = value.get("kwargs") or {}
-    config = kwargs.get("config") or {}
-    forbidden = SETTINGS.forbidden_run_settings(kwargs.get("context"), config.get("configurable"),
-                                                trusted=not is_studio_user(ctx.user))
-    if forbidden:
-        raise _forbid(f"these settings are fixed by the server and cannot be set per run: {', '.join(forbidden)}")
-    # Ceilings, the model allow-list and prices: refused here with the graph's own message.
-    from ..errors import UserError
-    from ..research.configuration import Configuration
-
-    try:
-        Configuration.resolve(config, kwargs.get("context"), above_ceiling="refuse")
-    except UserError as e:
-        raise _forbid(str(e)) from None
+    _settings_allowed(ctx, kwargs.get("config"), kwargs.get("context"), "a run")
     _stamp_owner(ctx, value)  # the thread a run creates belongs to the caller
     return _owned(ctx)
 
@@ -137,9 +141,12 @@ async def own_threads(ctx: Auth.types.AuthContext, value: Any):
 # (Studio's "create assistant" / "save version"), which others never see. An assistant's
 # settings apply to every run made with it, so they obey the same rule as a run's.
 def _assistant_settings_allowed(ctx: Auth.types.AuthContext, value: dict) -> None:
+    from ..research.setting_policy import OPERATOR_SETTINGS
+
     config = value.get("config") if isinstance(value.get("config"), dict) else {}
-    forbidden = SETTINGS.forbidden_run_settings(value.get("context"), config.get("configurable"),
-                                                trusted=not is_studio_user(ctx.user))
+    allowed = SETTINGS.run_settings_allowed(trusted=not is_studio_user(ctx.user))
+    forbidden = sorted({k for values in (value.get("context"), config.get("configurable")) if isinstance(values, dict)
+                        for k, v in values.items() if k in OPERATOR_SETTINGS and v is not None} - allowed)
     if forbidden:
         raise _forbid("these settings are fixed by the server and cannot be set in an assistant: "
                       + ", ".join(forbidden))
