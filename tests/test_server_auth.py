@@ -292,6 +292,13 @@ def test_users_cannot_see_or_touch_each_others_research(tmp_path):
             v2 = await b.assistants.update(aid, context={"max_search_results": 4})
             assert v2["version"] == 2 and v2["context"] == {"max_search_results": 4}
             assert await _status(b.assistants.update(aid, context={"corpus_path": "/"})) == 403
+            # nor what a run may not set: private addresses, another SearXNG (issue 19)
+            for hostile in ({"fetch_allow_private": True, "research_urls": ["http://127.0.0.1:1/admin"]},
+                            {"searxng_url": "http://169.254.169.254"}):
+                assert await _status(b.assistants.create("deep_research", context=hostile)) == 403
+                assert await _status(b.assistants.create("deep_research", config={"configurable": hostile})) == 403
+                assert await _status(b.assistants.update(aid, context=hostile)) == 403
+            assert (await b.assistants.get(aid))["context"] == {"max_search_results": 4}
             assert aid in [x["assistant_id"] for x in await b.assistants.search(limit=100)]
             assert aid not in [x["assistant_id"] for x in await a.assistants.search(limit=100)]
             assert await _status(a.assistants.get(aid)) == 404

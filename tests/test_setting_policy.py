@@ -1,16 +1,22 @@
 """Who may set what (research/setting_policy.py): a question file of ``eval run`` cannot set
 endpoints, key variables, folders, search, models or a higher limit unless the user names
-the setting."""
+the setting; an assistant a user creates on the server cannot carry what a run may not set;
+and the graph refuses such values from a server caller whatever way they reached it."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import subprocess
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
+from langchain_core.messages import HumanMessage
+from langgraph.checkpoint.memory import InMemorySaver
+from langgraph.store.memory import InMemoryStore
 
 from deep_research.errors import UserError
 from deep_research.evaluation.questions import Question
@@ -20,10 +26,14 @@ from deep_research.research.setting_policy import (
     HARMLESS,
     OPERATOR_SETTINGS,
     RULES,
+    Caller,
     May,
+    Source,
 )
+from deep_research.server.credentials import ENV_TOKENS
 from tests.support.openai_server import ScriptServer
 from tests.support.scripted import Script
+from tests.support.webserver import WebServer
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -145,3 +155,114 @@ def test_eval_run_does_not_send_your_key_where_a_question_file_says(tmp_path):
     assert "Traceback" not in r.stderr and not (tmp_path / "out").exists()
 
 
+# --- (b) an assistant, and the graph behind the server ----------------------------------------
+@pytest.fixture
+def auth_module(monkeypatch):
+    monkeypatch.setenv(ENV_TOKENS, "alice-token-" + "a" * 24 + ":alice")
+    for name in ("DEEP_RESEARCH_FETCH_ALLOW_PRIVATE", "DEEP_RESEARCH_SEARXNG_URL", "DEEP_RESEARCH_MAX_COST_USD",
+                 "DEEP_RESEARCH_ALLOWED_MODELS", "SEARXNG_URL"):
+        monkeypatch.delenv(name, raising=False)
+    import importlib
+
+    return importlib.import_module("deep_research.server.auth")
+
+
+def _assistant(module, action: str, **value):
+    from langgraph_sdk.auth.types import AuthContext
+
+    ctx = AuthContext(permissions=[], user=SimpleNamespace(identity="alice"), resource="assistants", action=action)
+    handler = module.create_assistant if action == "create" else module.update_assistant
+    return asyncio.run(handler(ctx, {"metadata": {}, **value}))
+
+
+@pytest.mark.parametrize("values,expected", [
+    ({"fetch_allow_private": True}, "fetch_allow_private cannot be set by an assistant"),
+    ({"searxng_url": "http://169.254.169.254"}, "searxng_url cannot be set by an assistant"),
+    ({"model_base_url": "http://attacker.example/v1"}, "model_base_url cannot be set by an assistant"),
+    ({"max_cost_usd": 1e9}, "max_cost_usd 1,000,000,000 is above the ceiling 0.5"),
+    ({"research_model": "openai:o1-pro"}, "openai:o1-pro (research_model) is not allowed"),
+])
+@pytest.mark.parametrize("action", ["create", "update"])
+@pytest.mark.parametrize("where", ["context", "configurable"])
+def test_an_assistant_cannot_carry_what_a_run_may_not_set(auth_module, monkeypatch, values, expected, action, where):
+    from langgraph_sdk import Auth
+
+    monkeypatch.setenv("DEEP_RESEARCH_MAX_COST_USD", "0.5")
+    monkeypatch.setenv("DEEP_RESEARCH_ALLOWED_MODELS", "openai:gpt-4.1*")
+    value = {"context": values} if where == "context" else {"config": {"configurable": values}}
+    with pytest.raises(Auth.exceptions.HTTPException) as err:
+        _assistant(auth_module, action, **value)
+    assert err.value.status_code == 403 and expected in err.value.detail, err.value.detail
+    assert _assistant(auth_module, action, context={"max_search_results": 3, "max_cost_usd": 0.25}) == {
+        "owner": "alice"}
+
+
+def _graph_run(context: dict, configurable: dict, tmp_path: Path) -> dict:
+    from deep_research.research.common import Deps, default_search_factory
+    from deep_research.research.graph import make_graph
+    from tests.support.scenario import full_script
+    from tests.support.scripted import scripted_factory
+
+    deps = Deps(model_factory=scripted_factory(full_script()), search_factory=default_search_factory)
+    graph = make_graph(deps, checkpointer=InMemorySaver(), store=InMemoryStore())
+    config = {"configurable": {"thread_id": "t", **configurable}}
+
+    async def go():
+        async for _ in graph.astream({"messages": [HumanMessage("How much do heat pumps cost?")]}, config,
+                                     context={"write_pdf": False, "search_api": "none", **context},
+                                     stream_mode="updates"):
+            pass
+        return (await graph.aget_state(config)).values
+
+    return asyncio.run(go())
+
+
+SERVER_USER = {"langgraph_auth_user_id": "bob", "langgraph_auth_permissions": ["auth:token"]}
+
+
+def test_the_graph_refuses_a_server_callers_private_fetch_however_it_arrived(tmp_path, monkeypatch):
+    """An assistant stored before the rule (or any way the auth handler did not see) reaches
+    the graph merged into the run's context: the graph applies the same rule at its first
+    node, so the intranet page is never fetched and the run ends with the reason (the
+    server shows it to the caller as the run's error)."""
+    monkeypatch.delenv("DEEP_RESEARCH_FETCH_ALLOW_PRIVATE", raising=False)
+    monkeypatch.setenv("DEEP_RESEARCH_OUTPUT_DIR", str(tmp_path / "reports"))
+    with WebServer() as intranet:
+        intranet.page("/admin", "<html><body><p>The intranet admin password is hunter2.</p></body></html>")
+        with pytest.raises(UserError) as err:
+            _graph_run({"fetch_allow_private": True, "research_urls": [intranet.url("/admin")]}, SERVER_USER,
+                       tmp_path)
+        hits = intranet.hits["/admin"]
+    assert hits == 0
+    assert "fetch_allow_private cannot be set by a run (or its assistant) on this server" in str(err.value)
+    # the same run by this process's own user (the command line) fetches the page (and then
+    # ends: the scripted model has no report for it)
+    from deep_research.research.common import ResearchFailed
+
+    with WebServer() as intranet:
+        intranet.page("/admin", "<html><body><p>The intranet admin password is hunter2.</p></body></html>")
+        with pytest.raises(ResearchFailed):
+            _graph_run({"fetch_allow_private": True, "research_urls": [intranet.url("/admin")]}, {}, tmp_path)
+        assert intranet.hits["/admin"] >= 1
+
+
+def test_the_graph_applies_the_operators_allowances(tmp_path, monkeypatch):
+    monkeypatch.setenv("DEEP_RESEARCH_AUTH_ALLOW_RUN_SETTINGS", "output_dir")
+    env = dict(os.environ)
+    user = {"configurable": SERVER_USER}
+    assert Configuration.resolve(user, {"output_dir": str(tmp_path)}, environ=env).output_dir == str(tmp_path)
+    with pytest.raises(UserError, match="corpus_path cannot be set by a run"):
+        Configuration.resolve(user, {"corpus_path": "/"}, environ=env)
+    # a user langgraph-api admitted by itself (no auth: permission from the project's handler): nothing
+    studio = {"configurable": {"langgraph_auth_user_id": "studio", "langgraph_auth_permissions": []}}
+    with pytest.raises(UserError, match="output_dir cannot be set by a run"):
+        Configuration.resolve(studio, {"output_dir": str(tmp_path)}, environ=env)
+    # `langgraph dev` without credentials: its single local user sets server-side settings ...
+    local = {"configurable": {"langgraph_auth_user_id": "local", "langgraph_auth_permissions": ["auth:local"]}}
+    assert Configuration.resolve(local, {"corpus_path": "/"}, environ=env).corpus_path == "/"
+    # ... but not the fetcher's private addresses nor another SearXNG (as create_run refuses them)
+    with pytest.raises(UserError, match="searxng_url cannot be set"):
+        Configuration.resolve(local, {"searxng_url": "http://10.0.0.1"}, environ=env)
+    # this process's own user (the command line, eval run, a Python caller): everything
+    assert Configuration.resolve({"configurable": {}}, {"fetch_allow_private": True}, environ=env).fetch_allow_private
+    assert Caller.of_config({"configurable": {"langgraph_auth_user_id": ""}}, env).source is Source.COMMAND_LINE

@@ -694,7 +694,7 @@ class Configuration(BaseModel):
             raise UserError("invalid configuration in the environment: "
                             + _problems(e, env=True)) from None
         if caller is None:
-            caller = Caller(Source.RUN if above_ceiling == "refuse" else Source.COMMAND_LINE)
+            caller = Caller(Source.RUN) if above_ceiling == "refuse" else Caller.of_config(config, env)
         run = cls._run_values(config, context)
         cfg = cls._merged(base, run)
         problems = refusals({n: getattr(cfg, n) for n in run}, caller, current=server, server=server, environ=env)

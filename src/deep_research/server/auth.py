@@ -21,7 +21,9 @@ Authorization (everything not listed is refused with 403):
   ``DEEP_RESEARCH_ALLOWED_MODELS`` or, under a cost cap, a model without a known price.
 * assistants: the deployment's (``created_by: system``) are readable by all, changeable by
   none; a user creates, updates (new versions) and deletes their own (metadata ``owner``),
-  which other users never see. An assistant may not carry the server-side settings either.
+  which other users never see. An assistant obeys the run's rule whole (server-side
+  settings, ceilings, allowed models, ``fetch_allow_private``, ``searxng_url``): one
+  rule, research/setting_policy.py, which the graph applies again to what reaches it.
 * crons: refused.
 * store (the ``/store`` API; the graph's own store access is not affected): read and write
   under ``(identity, ...)``; read-only under ``("deep_research", identity, ...)``, where
@@ -139,17 +141,11 @@ async def own_threads(ctx: Auth.types.AuthContext, value: Any):
 # Assistants: the deployment's (created from langgraph.json, metadata created_by=system)
 # are visible to all and changed by none; a user creates, versions and deletes their own
 # (Studio's "create assistant" / "save version"), which others never see. An assistant's
-# settings apply to every run made with it, so they obey the same rule as a run's.
+# settings apply to every run made with it (langgraph-api merges them into the run's
+# config and context after create_run has seen the run's own), so they obey the same rule
+# as a run's, checked here when the assistant is made and again by the graph.
 def _assistant_settings_allowed(ctx: Auth.types.AuthContext, value: dict) -> None:
-    from ..research.setting_policy import OPERATOR_SETTINGS
-
-    config = value.get("config") if isinstance(value.get("config"), dict) else {}
-    allowed = SETTINGS.run_settings_allowed(trusted=not is_studio_user(ctx.user))
-    forbidden = sorted({k for values in (value.get("context"), config.get("configurable")) if isinstance(values, dict)
-                        for k, v in values.items() if k in OPERATOR_SETTINGS and v is not None} - allowed)
-    if forbidden:
-        raise _forbid("these settings are fixed by the server and cannot be set in an assistant: "
-                      + ", ".join(forbidden))
+    _settings_allowed(ctx, value.get("config"), value.get("context"), "an assistant")
 
 
 @auth.on.assistants.create
