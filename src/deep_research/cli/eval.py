@@ -8,20 +8,20 @@ from pathlib import Path
 from typing import Optional
 
 import typer
-from rich.console import Console
 from rich.markup import escape as _esc
 from rich.table import Table
 
 from ..errors import UserError
 from ..terminal import printable
+from .console import SafeConsole
 
 eval_app = typer.Typer(
     no_args_is_help=True,
     help="Evaluate reports: code checks of run folders, question sets, an LLM judge, comparisons, "
          "DeepResearch Bench files.",
 )
-out = Console()
-err = Console(stderr=True, soft_wrap=True, highlight=False)
+out = SafeConsole()
+err = SafeConsole(stderr=True, soft_wrap=True, highlight=False)
 
 JudgeModel = typer.Option(None, "--judge-model", help="provider:model of the judge, e.g. openai:gpt-4.1.")
 JudgeBaseUrl = typer.Option(None, "--judge-base-url", help="OpenAI-compatible server of the judge.")
@@ -40,7 +40,7 @@ def _warn(text: str) -> None:
 
 def _table(t: Table) -> None:
     """Print a table; when the output is not a terminal (a file, CI) at a width that fits it."""
-    (out if out.is_terminal else Console(width=160, highlight=False)).print(t)
+    (out if out.is_terminal else SafeConsole(width=160, highlight=False)).print(t)
 
 
 def _write_json(path: Path, value) -> None:
