@@ -12,7 +12,6 @@ from rich.table import Table
 from ..terminal import printable  # file names, URLs and model text may hold escape sequences
 
 
-
 class SafeConsole(Console):
     """A console that never passes a control character to the terminal: every string it
     renders (printed text, table cells, titles, rules) has escape sequences and other
