@@ -19,7 +19,15 @@ from ..publish.files import inside, safe_name
 from ..search.base import SearchBackend, SearchError, SearchResult
 from ..search.fetch import FetchPolicy, PageFetcher
 from .configuration import Configuration
-from .models import Meter, ModelFactory, default_model_factory, describe, is_transient, message_text
+from .models import (
+    CURRENT_METER,
+    Meter,
+    ModelFactory,
+    default_model_factory,
+    describe,
+    is_transient,
+    message_text,
+)
 from .sources import PageStore, owner_of
 
 log = logging.getLogger(__name__)
@@ -156,6 +164,7 @@ class NodeContext:
         retries = 0 if own_retries else self.cfg.max_retries
         attempt = 0
         while True:
+            token = CURRENT_METER.set(self.meter)  # a backend's own model calls count for this node
             try:
                 call = backend.search(query, max_results=max_results)
                 if own_retries:
@@ -171,6 +180,8 @@ class NodeContext:
                 log.warning("%s: search failed (%s); retry %d/%d in %.1fs", self.name, describe(e), attempt,
                             retries, delay)
                 await asyncio.sleep(delay)
+            finally:
+                CURRENT_METER.reset(token)
 
     async def given_pages(self) -> list:
         """The pages the user named (research_urls), fetched (from the fetcher's cache when

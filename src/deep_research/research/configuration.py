@@ -582,7 +582,16 @@ class Configuration(BaseModel):
         prices = [p for p in (self.price(r) for r in ROLES) if p]
         prices += [p for p in (price_of(self.council_spec(i)["model"], self.model_prices)
                                for i in range(len(self.brief_council_models))) if p]
+        prices += [p for p in (price_of(m.partition(":")[2], self.model_prices) for m in self.tool_models()) if p]
         return (max(p[0] for p in prices), max(p[1] for p in prices)) if prices else None
+
+    def tool_models(self) -> dict[str, str]:
+        """Models a run calls besides its roles and council, by setting: the web search
+        model of search_api=openai_web (on the research role's OpenAI endpoint). They meet
+        the allow-list and the cost cap's prices like the others, and their calls are metered."""
+        if self.search_api.value == "openai_web":
+            return {f"openai:{self.web_search_model}": "web_search_model"}
+        return {}
 
     def unpriced_note(self) -> str | None:
         """When some of the run's models have a price and others not (no cost cap refuses
@@ -738,6 +747,8 @@ class Configuration(BaseModel):
         for i in range(len(self.brief_council_models)):  # the council's models: allowed and priced too
             spec = self.council_spec(i)
             roles_of.setdefault(f"{spec['provider']}:{spec['model']}", []).append(spec["role"])
+        for model, setting in self.tool_models().items():  # and the web search model
+            roles_of.setdefault(model, []).append(setting.removesuffix("_model"))
         if allowed:
             refused = [m for m in roles_of if not any(fnmatchcase(m, p) for p in allowed)]
             if refused:

@@ -14,6 +14,7 @@ The provider client's own retries are switched off so retries do not multiply.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import json
 import logging
 import os
@@ -333,6 +334,20 @@ def model_name(model: Any) -> str | None:
     return name if isinstance(name, str) else None
 
 
+# The meter of the node a search runs for: a search backend that calls a model itself
+# (research/websearch.py) reports the call here (NodeContext.run_search sets it).
+CURRENT_METER: contextvars.ContextVar[Meter | None] = contextvars.ContextVar("deep_research_meter", default=None)
+
+
+def record_model_call(model: str, input_tokens: int, output_tokens: int, seconds: float, *,
+                      estimated: bool = False) -> None:
+    meter = CURRENT_METER.get()
+    if meter is None:
+        log.warning("a %s call of %d tokens was made outside a metered node", model, input_tokens + output_tokens)
+        return
+    meter.record(model, input_tokens, output_tokens, seconds, estimated=estimated)
+
+
 def _price(model: BaseChatModel, configured: dict | None = None) -> tuple[float, float] | None:
     return _pricing.price_of(model_name(model), configured)
 
@@ -435,6 +450,19 @@ class Meter:
             if not isinstance(result, AIMessage):
                 result = AIMessage(content=str(getattr(result, "content", result)))
             return result
+
+    def record(self, model: str, input_tokens: int, output_tokens: int, seconds: float, *,
+               estimated: bool = False) -> None:
+        """A model call made outside :meth:`invoke` (a search backend's own model, such as
+        the Responses API web search), counted and priced like the others."""
+        self.usage.calls += 1
+        self.usage.seconds += seconds
+        self.usage.input_tokens += input_tokens
+        self.usage.output_tokens += output_tokens
+        self.usage.estimated += int(estimated)
+        price = _pricing.price_of(model, self.prices) or self.fallback_price
+        if price:
+            self.usage.cost_usd += _pricing.cost_usd(price, input_tokens, output_tokens)
 
     async def text(self, model: BaseChatModel, messages: Sequence[BaseMessage], *, what: str = "text",
                    max_repairs: int = 1) -> str:
