@@ -478,3 +478,45 @@ def test_redirects_to_unusable_urls_are_refused_once_with_a_reason(web, location
     e = refused(web.url("/r"), **LOCAL)
     assert e.reason == "bad_url" and "redirected to" in e.detail and not e.transient
     assert web.hits["/r"] == 1  # not retried
+
+
+@pytest.mark.parametrize("path", ["/public/../private/page", "/public/%2e%2e/private/page", "/%70rivate/page",
+                                  "//private/page", "/public/./../private/page"])
+def test_robots_txt_is_matched_against_the_path_the_server_sees(web, path):
+    """Issue 19: robots.txt was checked on the path as written while the request went to
+    the normalised one (``/public/../private/x`` reached ``/private/x``)."""
+    web.page("/robots.txt", "User-agent: *\nDisallow: /private\n", "text/plain")
+    web.page("/private/page", ARTICLE)
+    e = refused(web.url(path), **LOCAL)
+    assert e.reason == "robots"
+    assert web.hits["/private/page"] == 0
+
+
+def test_fetchers_and_their_caches_are_bounded(web, monkeypatch):
+    """Issue 19: each distinct fetch policy kept its own fetcher and page cache forever (38 MB
+    per run on a server). Fetchers, robots.txt rules and cached pages are bounded (LRU)."""
+    from deep_research.research import common
+    from deep_research.research.configuration import Configuration
+
+    common._FETCHERS.clear()
+    made = [common.shared_fetcher(Configuration(fetch_timeout_s=5 + n)) for n in range(30)]
+    assert len({id(f) for f in made}) == 30 and len(common._FETCHERS) == common.MAX_FETCHERS
+    same = Configuration(fetch_timeout_s=34)  # the newest is kept and shared
+    assert common.shared_fetcher(same) is common.shared_fetcher(same)
+
+    for n in range(6):
+        web.page(f"/p{n}", f"<html><body><p>{'Page text number %d. ' % n * 500}</p></body></html>")
+    monkeypatch.setattr(PageFetcher, "CACHE_CHARS", 25_000)
+
+    async def go():
+        f = PageFetcher(FetchPolicy(**LOCAL))
+        try:
+            for n in range(6):
+                await f.fetch(web.url(f"/p{n}"))
+            return f
+        finally:
+            await f.aclose()
+
+    f = run(go())
+    assert 1 <= len(f._pages) <= 2 and sum(len(p.text) for _, p in f._pages.values()) <= 25_000
+    assert web.url("/p5") in f._pages  # the newest stays

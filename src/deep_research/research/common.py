@@ -15,6 +15,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AnyMessage, HumanMessage
 from langgraph.config import get_stream_writer
 
+from ..lru import LRU
 from ..publish.files import inside, safe_name
 from ..search.base import SearchBackend, SearchError, SearchResult
 from ..search.fetch import FetchPolicy, PageFetcher
@@ -57,7 +58,8 @@ def fetch_policy(cfg: Configuration) -> FetchPolicy:
                        respect_robots=cfg.fetch_respect_robots, robots_timeout_s=min(10.0, t))
 
 
-_FETCHERS: dict[FetchPolicy, PageFetcher] = {}
+MAX_FETCHERS = 8  # fetch policies kept (each with its connection pool, robots.txt and page cache)
+_FETCHERS: LRU[FetchPolicy, PageFetcher] = LRU(MAX_FETCHERS)
 
 
 def shared_fetcher(cfg: Configuration) -> PageFetcher:
@@ -104,8 +106,8 @@ class Deps:
     model_factory: ModelFactory = default_model_factory
     search_factory: Callable[[Configuration], SearchBackend] = default_search_factory
     today: Callable[[], dt.date] = dt.date.today
-    _models: dict = field(default_factory=dict)
-    _search: dict = field(default_factory=dict)
+    _models: LRU = field(default_factory=lambda: LRU(32))  # model clients by spec
+    _search: LRU = field(default_factory=lambda: LRU(16))  # search backends by setting
 
     # Building a client reads certificates and files, and opening a corpus touches its
     # index: done in a worker thread so the event loop (a LangGraph server's) never blocks.

@@ -48,6 +48,7 @@ import email.message
 import email.utils
 import ipaddress
 import logging
+import re
 import socket
 import ssl
 import time
@@ -61,6 +62,7 @@ import httpcore
 import httpx
 import webencodings
 
+from ..lru import LRU
 from ..terminal import printable
 from .base import SearchResult, backoff_delay
 from .extract import (
@@ -300,6 +302,33 @@ async def _take_redirect(response: httpx.Response) -> None:
         raise _Redirect(response.status_code, location)
 
 
+_UNRESERVED_ESCAPE = re.compile(r"%(2[dDeE]|5[fF]|7[eE]|3[0-9]|4[1-9a-fA-F]|5[0-9aA]|6[1-9a-fA-F]|7[0-9aA])")
+
+
+def robots_target(url: str) -> str:
+    """``url`` as the HTTP client sends it, normalised (RFC 3986 6.2.2): escaped unreserved
+    characters decoded (``%2e`` is ``.``, ``%70`` is ``p``), dot segments removed and
+    repeated slashes merged, so that robots.txt rules are matched against the path the
+    server serves (``/public/../private/x``, ``/public/%2e%2e/private/x`` and
+    ``//private/x`` are ``/private/x``)."""
+    u = httpx.URL(url)
+    path, sep, query = u.raw_path.decode("ascii").partition("?")
+    path = _UNRESERVED_ESCAPE.sub(lambda m: chr(int(m.group(1), 16)), path)
+    path = re.sub("/{2,}", "/", path)  # as most servers read "//private" (nginx merge_slashes)
+    segments: list[str] = []
+    parts = path.split("/")[1:]
+    for i, seg in enumerate(parts):
+        if seg in (".", ".."):
+            if seg == ".." and segments:
+                segments.pop()
+            if i == len(parts) - 1:
+                segments.append("")  # "/a/.." is "/", a folder
+        else:
+            segments.append(seg)
+    raw = ("/" + "/".join(segments) + sep + query).encode("ascii")
+    return str(u.copy_with(raw_path=raw, fragment=None))
+
+
 def _join(base: str, location: str) -> str:
     """A redirect's Location, resolved against the URL it answered; FetchError if unusable."""
     try:
@@ -345,17 +374,19 @@ class PageFetcher:
     connection pool belongs to the loop it was first used in)."""
 
     CACHE_PAGES = 64
+    CACHE_CHARS = 16_000_000  # text of the cached pages, in all
     CACHE_SECONDS = 600.0
+    ROBOTS_SITES = 512
 
     def __init__(self, policy: FetchPolicy | None = None):
         self.policy = policy or FetchPolicy()
         self._client: httpx.AsyncClient | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
-        self._robots: dict[str, urllib.robotparser.RobotFileParser | None] = {}
+        self._robots: LRU[str, urllib.robotparser.RobotFileParser | None] = LRU(self.ROBOTS_SITES)
         self._robots_locks: dict[str, asyncio.Lock] = {}
         # Pages fetched lately, by requested URL: a page checked at preflight (research_urls)
         # is not fetched again when research starts.
-        self._pages: dict[str, tuple[float, FetchedPage]] = {}
+        self._pages: LRU[str, tuple[float, FetchedPage]] = LRU(self.CACHE_PAGES)
 
     def _get_client(self) -> httpx.AsyncClient:
         loop = asyncio.get_running_loop()
@@ -400,10 +431,9 @@ class PageFetcher:
             raise FetchError(url, "unreadable", f"the page's text could not be extracted ({e})") from None
         if not page.text.strip():
             raise FetchError(url, "empty", "the page has no readable text")
-        self._pages.pop(url, None)
-        if len(self._pages) >= self.CACHE_PAGES:
-            self._pages.pop(next(iter(self._pages)))
         self._pages[url] = (time.monotonic(), page)
+        while sum(len(p.text) for _, p in self._pages.values()) > self.CACHE_CHARS and len(self._pages) > 1:
+            self._pages.popitem(last=False)
         return page
 
     async def fetch_many(self, urls: list[str], *, concurrency: int = 4) -> list[FetchedPage | FetchError]:
@@ -519,17 +549,22 @@ class PageFetcher:
     async def _check_robots(self, url: str) -> None:
         if not self.policy.respect_robots:
             return
+        url = robots_target(url)  # the path the server will see, not the one as written
         parts = urlsplit(url)
         origin = f"{parts.scheme.lower()}://{parts.netloc.lower()}"
         self._get_client()  # (a new event loop gets new locks)
         lock = self._robots_locks.setdefault(origin, asyncio.Lock())
-        async with lock:
-            if origin not in self._robots:
-                try:
-                    self._robots[origin] = await self._load_robots(origin)
-                except FetchError as e:  # the address is refused: say so for the page asked for
-                    raise FetchError(url, e.reason, e.detail) from None
-        parser = self._robots[origin]
+        try:
+            async with lock:
+                if origin not in self._robots:
+                    try:
+                        self._robots[origin] = await self._load_robots(origin)
+                    except FetchError as e:  # the address is refused: say so for the page asked for
+                        raise FetchError(url, e.reason, e.detail) from None
+                parser = self._robots[origin]
+        finally:
+            if not lock.locked() and len(self._robots_locks) > self.ROBOTS_SITES:
+                self._robots_locks.pop(origin, None)  # a lock per site, only while it is wanted
         if parser is not None and not parser.can_fetch(ROBOTS_AGENT, url):
             raise FetchError(url, "robots", f"{origin}/robots.txt disallows fetching this page")
 
