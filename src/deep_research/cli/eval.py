@@ -169,6 +169,8 @@ def _settings_file(path: Path | None) -> dict:
         raise UserError(f"settings file {path} cannot be read: {e}") from None
     except json.JSONDecodeError as e:
         raise UserError(f"settings file {path} is not valid JSON ({e.msg}, line {e.lineno})") from None
+    except RecursionError:
+        raise UserError(f"settings file {path} is not usable: its JSON is nested too deeply") from None
     if not isinstance(value, dict):
         raise UserError(f"settings file {path} must hold a JSON object of settings")
     unknown = sorted(set(value) - set(Configuration.model_fields))
@@ -528,7 +530,7 @@ def export_drb_cmd(
 ) -> None:
     """Export reports as DeepResearch Bench raw data ({id, prompt, article} per line)."""
     from ..evaluation.drb import export_records, load_tasks, normalise_prompt, write_records
-    from ..evaluation.rundir import RunFolder, find_run_folders
+    from ..evaluation.rundir import RunFolder, find_run_folders, read_result, result_run_dir
 
     by_prompt = {normalise_prompt(t.question): t for t in load_tasks(tasks)} if tasks else None
     items, skipped = [], []
@@ -536,11 +538,12 @@ def export_drb_cmd(
         results = src / "results"
         if results.is_dir():
             for f in sorted(results.glob("*.json")):
-                r = json.loads(f.read_text(encoding="utf-8"))
-                if r.get("status") != "completed" or not r.get("run_dir"):
+                r = read_result(f)
+                run_dir = result_run_dir(src, r, f)
+                if r.get("status") != "completed" or run_dir is None or not isinstance(r.get("question"), str):
                     skipped.append(f"{r.get('id')} ({r.get('status')})")
                     continue
-                items.append((r.get("source_id", r.get("id")), r["question"], RunFolder.load(src / r["run_dir"]),
+                items.append((r.get("source_id", r.get("id")), r["question"], RunFolder.load(run_dir),
                               r.get("language")))
         else:
             for folder in find_run_folders(src):

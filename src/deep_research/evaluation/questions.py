@@ -169,6 +169,8 @@ def read_jsonl(path: str | Path, what: str = "file") -> list[tuple[int, Any]]:
             rows.append((n, json.loads(line)))
         except json.JSONDecodeError as e:
             raise EvalInputError(f"{p}, line {n}: not valid JSON ({e.msg} at column {e.colno})") from None
+        except RecursionError:
+            raise EvalInputError(f"{p}, line {n}: its JSON is nested too deeply") from None
     return rows
 
 

@@ -442,6 +442,8 @@ class Configuration(BaseModel):
                     v = json.loads(text)
                 except json.JSONDecodeError as e:
                     raise ValueError(f"not a JSON list of domains ({e.msg})") from None
+                except RecursionError:
+                    raise ValueError("not a JSON list of domains (nested too deeply)") from None
             else:
                 v = [d for d in re.split(r"[\s,]+", text) if d]
         if not isinstance(v, (list, tuple)):
@@ -469,7 +471,7 @@ class Configuration(BaseModel):
             if text.startswith("["):
                 try:
                     return json.loads(text)
-                except json.JSONDecodeError:
+                except (json.JSONDecodeError, RecursionError):
                     return v  # refused by validation, naming the setting
             return [p.strip() for p in text.split(",") if p.strip()]
         return v
@@ -634,6 +636,8 @@ class Configuration(BaseModel):
                         out[name] = json.loads(env[key])
                     except json.JSONDecodeError as e:
                         raise UserError(f"{key} must be a JSON object ({e.msg} at character {e.pos})") from None
+                    except RecursionError:
+                        raise UserError(f"{key} must be a JSON object (it is nested too deeply)") from None
         if "model_base_url" not in out and env.get("OPENAI_BASE_URL"):
             out["model_base_url"] = env["OPENAI_BASE_URL"]
         return out

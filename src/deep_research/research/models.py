@@ -562,7 +562,7 @@ def extract_json(text: str) -> Any:
     for candidate in [text] + [m.group(1) for m in _FENCE.finditer(text)]:
         try:
             return json.loads(candidate)
-        except (json.JSONDecodeError, ValueError):
+        except (ValueError, RecursionError):  # a model's JSON nested 100,000 deep is not an answer
             continue
     # Prose around the object: try each "{" in turn (prose may hold braces of its own),
     # letting the JSON decoder find where the object ends.
@@ -575,7 +575,7 @@ def extract_json(text: str) -> Any:
             value, _end = decoder.raw_decode(text, start)
             if isinstance(value, dict):
                 return value
-        except (json.JSONDecodeError, ValueError):
+        except (ValueError, RecursionError):
             pass
         start = text.find("{", start + 1)
     raise ValueError("no JSON object found in the reply")
