@@ -12,7 +12,7 @@
 
 A question's ``settings`` may set research knobs and lower limits; what reaches the network,
 files, credentials or cost (endpoints, key variables, the corpus, search, models, a higher
-limit) only when the user names it (``--allow-question-setting``; research/setting_policy.py).
+limit) only when the user names it (``--allow-question-setting``; research/runtime/setting_policy.py).
 ``reference`` is a file in the question set's folder.
 
 DeepResearch Bench's task file (``{"id", "topic", "language", "prompt"}``) is accepted as it

@@ -23,7 +23,7 @@ Authorization (everything not listed is refused with 403):
   none; a user creates, updates (new versions) and deletes their own (metadata ``owner``),
   which other users never see. An assistant obeys the run's rule whole (server-side
   settings, ceilings, allowed models, ``fetch_allow_private``, ``searxng_url``): one
-  rule, research/setting_policy.py, which the graph applies again to what reaches it.
+  rule, research/runtime/setting_policy.py, which the graph applies again to what reaches it.
 * crons: refused.
 * store (the ``/store`` API; the graph's own store access is not affected): read and write
   under ``(identity, ...)``; read-only under ``("deep_research", identity, ...)``, where
@@ -104,10 +104,10 @@ async def create_thread(ctx: Auth.types.AuthContext, value: Auth.types.on.thread
 
 def _settings_allowed(ctx: Auth.types.AuthContext, config: Any, context: Any, source: str) -> None:
     """A run's or an assistant's settings, checked by the one rule the graph applies too
-    (research/setting_policy.py): server-side settings, ceilings, allowed models, prices."""
+    (research/runtime/setting_policy.py): server-side settings, ceilings, allowed models, prices."""
     from ..errors import UserError
-    from ..research.configuration import Configuration
-    from ..research.setting_policy import Caller, Source
+    from ..research.runtime.configuration import Configuration
+    from ..research.runtime.setting_policy import Caller, Source
 
     caller = Caller(Source(source), SETTINGS.run_settings_allowed(trusted=not is_studio_user(ctx.user)))
     try:

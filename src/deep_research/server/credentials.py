@@ -34,7 +34,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
-from ..research.setting_policy import ENV_ALLOW_RUN_SETTINGS, OPERATOR_SETTINGS, operator_list
+from ..research.runtime.setting_policy import ENV_ALLOW_RUN_SETTINGS, OPERATOR_SETTINGS, operator_list
 
 ENV_TOKENS = "DEEP_RESEARCH_AUTH_TOKENS"
 ENV_JWT_SECRET = "DEEP_RESEARCH_JWT_SECRET"
@@ -60,7 +60,7 @@ RESERVED_IDENTITIES = frozenset({"deep_research"})
 # keys are sent to the model endpoint; MCP headers are read from env vars), its file
 # system (corpus folder, report folder) and its network position (endpoints). A remote
 # caller setting model_base_url could receive the server's OPENAI_API_KEY. They come from
-# the server's DEEP_RESEARCH_* environment instead (the rule: research/setting_policy.py).
+# the server's DEEP_RESEARCH_* environment instead (the rule: research/runtime/setting_policy.py).
 SERVER_SIDE_SETTINGS = OPERATOR_SETTINGS
 
 
