@@ -23,6 +23,8 @@ def run(*args, env=None, timeout=300):
 
 
 SCRIPTED = {"DEEP_RESEARCH_DEPS": "tests.support.cli_deps:deps"}
+# a process where the anthropic extra is not installed (CI installs every extra)
+WITHOUT_ANTHROPIC = os.pathsep.join([str(ROOT / "tests" / "support" / "without_anthropic"), str(ROOT)])
 
 
 @pytest.fixture()
@@ -84,7 +86,8 @@ def test_brief_approval_without_a_terminal_waits_then_resumes(tmp_path, corpus):
         # preflight: every setup mistake is reported before any model call, naming the setting
         (["research", "What is tea?", "--search", "none", "--model", "nosuchprovider:x"], {"OPENAI_API_KEY": "k"},
          "citation_check_model = nosuchprovider:x: cannot use this model"),  # all roles, said once
-        (["research", "What is tea?", "--search", "none", "--model", "anthropic:claude-x"], {"OPENAI_API_KEY": "k"},
+        (["research", "What is tea?", "--search", "none", "--model", "anthropic:claude-x"],
+         {"OPENAI_API_KEY": "k", "PYTHONPATH": WITHOUT_ANTHROPIC},
          "= anthropic:claude-x: the model provider 'anthropic' needs the package langchain-anthropic, which is not "
          "installed; install it with: uv sync --extra anthropic"),  # an optional extra (not in the default sync)
         (["research", "What is tea?", "--search", "none", "--model", "groq:llama-x"], {"OPENAI_API_KEY": "k"},
