@@ -7,7 +7,7 @@ from typing import Iterable, Mapping
 from urllib.parse import urlsplit
 
 from .claims import Claim, ClaimCheck, ClaimStatus, check_claim, claims_for_refs
-from .evidence import Disagreement, claim_key, confidence, disagreements, judged, source_key
+from .evidence import Disagreement, Independence, claim_key, confidence, disagreements, judged
 from .fragments import Fragment, fragment_for, with_text_fragment
 from .model import ParsedReport, QuoteCheck, Ref, RefProblem, Source, Verdict
 from .refs import parse_refs
@@ -229,6 +229,7 @@ def check_claims(report: CitationReport, judgments: Mapping[str, dict] | None = 
     refs = report.parsed.refs
     report.claims = claims_for_refs(report.parsed.markdown, refs)
     facts = []
+    independence = Independence({s.id: s.page.text for s in report.sources})
     for claim in report.claims:
         cites = [report.citations[i] for i in claim.ref_indexes if 0 <= i < len(report.citations)]
         found = [c for c in cites if c.check.found]
@@ -241,15 +242,15 @@ def check_claims(report: CitationReport, judgments: Mapping[str, dict] | None = 
                 verdict = judgments.get(claim_key(claim.text, quotes))
                 if verdict and verdict.get("verdict") in ("supports", "partly", "contradicts"):
                     check = judged(verdict["verdict"], verdict.get("reason", ""))
-        independent = len({source_key(c.source.url, c.source.id) for c in found if c.source is not None})
+        independent = independence.count((c.source.id, c.source.url) for c in found if c.source is not None)
         level = confidence(check.status, check.rule, independent)
         for c in cites:
             c.claim, c.claim_check = claim, check
             c.confidence = level if c.check.found else None
         if found and check.status is not ClaimStatus.UNSUPPORTED:
-            facts.append((claim.text, [c.ref.index + 1 for c in cites], sorted({c.source.id for c in found})))
+            facts.append((claim.text, [c.ref.index + 1 for c in cites], sorted({c.source.id for c in found}), quotes))
     for c in report.citations:  # every ref gets a verdict, even one no claim was found for
         if c.claim_check is None:
             c.claim_check = QUOTE_NOT_FOUND if not c.check.found else ClaimCheck(
                 ClaimStatus.UNCHECKED, None, "no report text was found for this citation")
-    report.disagreements = disagreements(facts)
+    report.disagreements = disagreements(facts, independence.same_text)
