@@ -110,6 +110,7 @@ from functools import lru_cache
 
 from rapidfuzz.distance import Indel, Levenshtein
 
+from . import proof as _proof
 from .model import Ref
 from .refs import _mask_code
 from .verify import _without_markup, strip_quote_marks
@@ -153,8 +154,11 @@ _DISCOURSE = ("notably|importantly|in short|in summary|in practice|in other word
               "in general|put simply|simply put|that said|still|then|thus|therefore|hence|so|"
               "by contrast|in contrast|conversely|meanwhile|first|second|third|lastly")
 _NEGATORS = frozenset(["not", "no", "never", "none", "nothing", "nobody", "nowhere", "neither", "nor", "without", "cannot"])
-_IMPLICIT_NEG = frozenset(["only", "except", "unless", "instead", "rather", "fail", "fails", "failed", "failing", "refuse", "refuses", "refused", "prevent", "prevents", "prevented", "avoid", "avoids", "avoided", "forbid", "forbids", "forbidden", "prohibit", "prohibits", "prohibited", "disallow", "disallows", "disallowed", "lack", "lacks", "lacked", "lacking", "absent", "missing", "hardly", "barely", "seldom", "rarely", "impossible", "unable", "omit", "omits", "omitted", "deny", "denies", "denied", "exclude", "excludes", "excluded", "ignore", "ignores", "ignored", "neither", "nor", "never", "none", "nothing", "nobody", "nowhere", "without", "not", "no"])
-_NEG_PHRASE_WORDS = frozenset({"longer", "fail", "fails", "failed", "failing", "unable"})  # no longer, fails to
+_IMPLICIT_NEG = frozenset(["only", "except", "unless", "instead", "rather", "fail", "fails", "failed", "failing", "refuse", "refuses", "refused", "prevent", "prevents", "prevented", "avoid", "avoids", "avoided", "forbid", "forbids", "forbidden", "prohibit", "prohibits", "prohibited", "disallow", "disallows", "disallowed", "lack", "lacks", "lacked", "lacking", "absent", "missing", "hardly", "barely", "seldom", "rarely", "impossible", "unable", "omit", "omits", "omitted", "deny", "denies", "denied", "exclude", "excludes", "excluded", "ignore", "ignores", "ignored", "suppress", "suppresses", "suppressed", "skip", "skips", "skipped", "stop", "stops", "stopped", "against", "other", "un", "non", "independently", "decline", "declines", "declined", "declining", "refusing", "insufficient", "inadequate", "neither", "nor", "never", "none", "nothing", "nobody", "nowhere", "without", "not", "no"])
+# "no longer"; "fails to", "refused to", "declined to", "is yet to": the verb after them is negated
+_TO_NEGATORS = frozenset({"fail", "fails", "failed", "failing", "unable", "refuse", "refuses", "refused",
+                          "refusing", "decline", "declines", "declined", "declining", "yet"})
+_NEG_PHRASE_WORDS = _TO_NEGATORS | {"longer"}
 _NEG_SKIP_AFTER = frozenset(["only", "just", "merely", "simply"])  # "not only ... but also"
 # After these, a negator starts a comparison, not a negation: "no more than 5".
 _NO_COMPARATIVE = frozenset(["more", "less", "fewer", "later", "earlier", "greater", "longer"])
@@ -185,7 +189,7 @@ encode decode|encrypt decrypt|compress decompress|serialize deserialize|import e
 upload download|lock unlock|inclusive exclusive|keep discard|even odd|best worst|better worse|
 cheap expensive|easy difficult|easy hard|easier harder|simple complex|rise fall|gain loss|
 win lose|on off|client server|send receive|push pull|lowest highest|smallest largest|
-slowest fastest|shortest longest|over under|left right|top bottom|blocking nonblocking|
+slowest fastest|shortest longest|left right|top bottom|blocking nonblocking|
 sensitive insensitive|success error|accepted rejected|included excluded|added removed|
 allowed denied|grant deny|permit deny|maximum minimal|raise lower|overestimate underestimate|
 empty full|shallow deep|prepend append|prefix suffix|head tail|enter exit|entry exit|forward backward|
@@ -592,7 +596,8 @@ def _analyse(text: str, claim_side: bool, mid_start: bool = False) -> _Text:
                     neg_clauses.add(c)
             elif w == "longer" and k and low[k - 1] == "no" and neg[k - 1]:
                 neg[k] = True
-            elif w in ("fail", "fails", "failed", "failing", "unable") and k + 1 < n and low[k + 1] == "to":
+            elif w in _TO_NEGATORS and k + 1 < n and low[k + 1] == "to" and (
+                    w != "yet" or (k and stems[k - 1] in ("be", "have"))):
                 neg[k] = True
                 neg_clauses.add(c)
             elif flags & 4:
@@ -966,6 +971,8 @@ _OPPOSITE = {"ge": "le", "le": "ge"}
 
 
 def _check_numbers(claim: _Text, quotes: list[_Text]) -> ClaimCheck | None:
+    if not any(c.required and not c.frame for c in claim.numbers):
+        return None
     qnums = [q for t in quotes for q in t.numbers]
     by_key = _by_key(qnums)
     for c in claim.numbers:
@@ -1099,20 +1106,61 @@ def _substitution_kind(claim: _Text, ci: int, quote: _Text, qj: int, quotes: lis
     if pair in _ORDER:
         return "order"
     if pair in _ANTONYMS or _prefix_antonym(cs, qs):
+        if _negated_near(claim, ci) != _negated_near(quote, qj):
+            return None  # "unnecessary" / "not necessary": the same statement
         return "antonym"
+    if (cl in _QUANT or cl in _MODAL) and _negated_near(claim, ci) != _negated_near(quote, qj):
+        return None  # "rarely" / "not often": a negation turns the word's strength around
     if cl in _QUANT and ql in _QUANT:
         gc = "some" if cl == "few" and ci and claim.low[ci - 1] in ("a", "quite") else _QUANT[cl]
         gq = "some" if ql == "few" and qj and quote.low[qj - 1] in ("a", "quite") else _QUANT[ql]
         return "quantifier" if gc != gq else None
     if cl in _MODAL and ql in _MODAL:
         return "modal" if _MODAL[cl] != _MODAL[ql] else None
-    if claim.entity[ci] and quote.entity[qj]:
+    if claim.entity[ci] and quote.entity[qj] and _name_swap(claim, ci, quote, qj):
         cr, qr = claim.raw[ci], quote.raw[qj]
         gain = claim.raw.count(cr) > sum(t.raw.count(cr) for t in quotes)
         loss = claim.raw.count(qr) < sum(t.raw.count(qr) for t in quotes)
         if (gain or loss) if in_place else (gain and loss):
             return "entity"
     return None
+
+
+def _negated_near(t: _Text, k: int) -> bool:
+    """Is the word at k negated right before it ("not necessary", "no longer valid")?"""
+    return any(t.neg[p] for p in range(max(0, k - 3), k))
+
+
+def _fold(word: str) -> str:
+    return "".join(ch for ch in unicodedata.normalize("NFKD", word.casefold()) if not unicodedata.combining(ch))
+
+
+def _multiword_name(t: _Text, k: int) -> bool:
+    """Is the capitalised word at k part of a longer name ("Great Britain", "Hall of Fame")?"""
+    for p in (k - 1, k + 1):
+        if 0 <= p < len(t.raw) and t.kinds[p] == _WORD and t.raw[p][:1].isupper() and not t.sent_start[p]:
+            return True
+    return False
+
+
+def _name_swap(claim: _Text, ci: int, quote: _Text, qj: int) -> bool:
+    """May the two names stand for different things? Not when one is the other's spelling
+    variant, abbreviation or inflection ("Fredrick" / "Frederick", "Feb" / "February",
+    "SRI" / "SSRI", "Senators" / "Senate"), a single initial, or a word of a longer name."""
+    a, b = _fold(claim.raw[ci]), _fold(quote.raw[qj])
+    if len(a) == 1 or len(b) == 1:
+        return len(a) == len(b)  # "F" / "E" are options; "H" / "Helicobacter" an initial
+    short, long_ = (a, b) if len(a) <= len(b) else (b, a)
+    if short in long_ and all(ch.isalpha() for ch in long_.replace(short, "", 1)):
+        return False  # "ace2" / "hace2", "gaba" / "gabaergic"
+    if a.isalpha() and b.isalpha():
+        if Indel.normalized_similarity(a, b) >= 0.85 or a[:4] == b[:4]:
+            return False  # spelling variants, inflections
+        if (a.isupper() or b.isupper()) and min(len(a), len(b)) <= 5 and a[0] == b[0]:
+            return False  # "US" / "United"
+        if _multiword_name(claim, ci) != _multiword_name(quote, qj):
+            return False  # a word of a longer name against a name of one word: misaligned
+    return True
 
 
 def _blocks(claim: _Text, q: _Text) -> list[tuple[int, int, int, int, bool, bool]]:
@@ -1150,6 +1198,11 @@ def _negation_in_block(claim: _Text, q: _Text, i1: int, i2: int, j1: int, j2: in
         return None
     if any(claim.content[p] and not claim.neg[p] for p in cpos) or any(q.content[p] and not q.neg[p] for p in qpos):
         return None  # words of substance changed too: not a plain negation flip
+    if sum(claim.neg) == sum(q.neg):
+        return None  # as many negations on both sides: one moved, none was added or dropped
+    other = qpos if cneg else cpos
+    if any(stem((q if cneg else claim).low[p]) in _IMPLICIT_NEG_STEMS for p in other):
+        return None  # "not often" / "rarely", "not in SQL" / "rather than in SQL"
     negated = claim if cneg else q
     if any(negated.low[p] == "nor" for p in (cpos if cneg else qpos)):
         return None  # "neither A nor B" / "not A or B"
@@ -1238,69 +1291,26 @@ def _check_near_copy(claim: _Text, quotes: list[_Text]) -> ClaimCheck | None:
     return None
 
 
-def _coverage(claim: _Text, quotes: list[_Text]) -> ClaimCheck:
-    stems = set().union(*(q.stemset for q in quotes)) if quotes else set()
-    bigrams = set().union(*(q.cjk_bigrams for q in quotes)) if quotes else set()
-    chars = set().union(*(q.cjk_chars for q in quotes)) if quotes else set()
-    qnums = [x for q in quotes for x in q.numbers]
-    qneg = any(any(q.neg) for q in quotes)
-    qgroups = {(_QUANT.get(w) or _MODAL.get(w)) for q in quotes for w in q.lowset if w in _QUANT or w in _MODAL}
-    total = missing = 0
-    hard: list[str] = []
-    num_at = {num.pos: num for num in claim.numbers}
-    n = len(claim.raw)
-    for k in range(n):
-        if k in claim.tails:
-            continue
-        kind = claim.kinds[k]
-        w = claim.low[k]
-        if claim.neg[k]:
-            if not qneg:
-                hard.append(claim.raw[k])
-            continue
-        if kind == _WORD and (w in _QUANT or w in _MODAL) and not claim.entity[k]:
-            g = _QUANT.get(w) or _MODAL.get(w)
-            if g not in qgroups and w not in ("any", "can", "will", "some"):
-                hard.append(claim.raw[k])
-            continue
-        if not claim.content[k]:
-            continue
-        total += 1
-        if k in num_at:
-            num = num_at[k]
-            if not num.required:
-                total -= 1
-                continue
-            if num.frame and not _number_supported(num, qnums, _by_key(qnums)):
-                missing += 1
-                hard.append(num.raw)
-            continue
-        if kind == _CJK:
-            left = k > 0 and claim.kinds[k - 1] == _CJK and claim.raw[k - 1] + claim.raw[k] in bigrams
-            right = k + 1 < n and claim.kinds[k + 1] == _CJK and claim.raw[k] + claim.raw[k + 1] in bigrams
-            alone = (k == 0 or claim.kinds[k - 1] != _CJK) and (k + 1 >= n or claim.kinds[k + 1] != _CJK)
-            if not (left or right or (alone and claim.raw[k] in chars)):
-                missing += 1
-            continue
-        if claim.stems[k] in stems:
-            continue
-        missing += 1
-        if claim.entity[k]:
-            hard.append(claim.raw[k])
-    if total == 0 and not hard:
+_TABLES = _proof.Tables(quant=_QUANT, modal=_MODAL, ordinals=frozenset(_ORDINALS),
+                        number_words=frozenset(_QUOTE_NUMBER_WORDS), implicit=_IMPLICIT_NEG_STEMS)
+
+
+@lru_cache(maxsize=4096)
+def _quote_items(quote: str) -> _proof._Items:
+    return _proof.items(_analyse_quote(quote), False, _TABLES)
+
+
+def _prove(claim: _Text, quotes: list[str]) -> ClaimCheck:
+    """``supported`` only when every word of the claim is shown by its quotes (``proof``)."""
+    items = _proof.items(claim, True, _TABLES)
+    if not items.keys:
         return ClaimCheck(ClaimStatus.SUPPORTED, "no_claim", "the claim states nothing of its own")
-    if missing == 0 and not hard:
-        if any(claim.joined.strip() and claim.joined in q.joined for q in quotes):
+    p = _proof.prove(items, [_quote_items(q) for q in quotes], APPROX)
+    if p.ok:
+        if p.copy:
             return ClaimCheck(ClaimStatus.SUPPORTED, "copy", "the claim repeats the quote")
-        return ClaimCheck(ClaimStatus.SUPPORTED, "overlap", "every content word of the claim is in its quotes")
-    share = (total - missing) / total if total else 0.0
-    if not hard and share >= COVERAGE_MIN and missing * MISSING_PER <= total:
-        return ClaimCheck(ClaimStatus.SUPPORTED, "overlap",
-                          f"{total - missing} of {total} content words of the claim are in its quotes")
-    why = f"{total - missing} of {total} content words of the claim are in its quotes"
-    if hard:
-        why += "; not in them: " + ", ".join(dict.fromkeys(hard))
-    return ClaimCheck(ClaimStatus.UNCHECKED, None, why)
+        return ClaimCheck(ClaimStatus.SUPPORTED, "proof", p.note)
+    return ClaimCheck(ClaimStatus.UNCHECKED, None, p.note)
 
 
 def check_claim(claim: str, quotes: list[str]) -> ClaimCheck:
@@ -1316,7 +1326,7 @@ def check_claim(claim: str, quotes: list[str]) -> ClaimCheck:
         result = rule(c, qs)
         if result is not None:
             return result
-    return _coverage(c, qs)
+    return _prove(c, [q for q in quotes if q and q.strip()])
 
 
 # --- sentences -------------------------------------------------------------------------------
