@@ -17,7 +17,6 @@ from deep_research.citations.evidence import (
     confidence,
     containment,
     disagreements,
-    judged,
     same_text,
     source_key,
     text_print,
@@ -56,7 +55,7 @@ def test_source_independence():
 def test_confidence_levels():
     assert confidence(ClaimStatus.SUPPORTED, "copy", 2) == "high"
     assert confidence(ClaimStatus.SUPPORTED, "copy", 1) == "medium"
-    assert confidence(ClaimStatus.SUPPORTED, "judge:partly", 3) == "low"
+    assert confidence(ClaimStatus.SUPPORTED, "judge:checked", 1) == "medium"  # a checked judge is proof too
     assert confidence(ClaimStatus.UNCHECKED, None, 3) is None
     assert confidence(ClaimStatus.UNSUPPORTED, "number", 3) is None
 
@@ -66,9 +65,6 @@ def test_claim_key_binds_a_verdict_to_exact_text():
     assert k == claim_key("heat pumps work.", ["a quote", "b quote"])  # case, spacing, quote order
     assert k != claim_key("Heat pumps work well.", ["A quote", "B quote"])
     assert k != claim_key("Heat pumps work.", ["A quote"])
-    assert judged("contradicts", "").status is ClaimStatus.UNSUPPORTED
-    assert judged("partly", "half of it").rule == "judge:partly"
-    assert judged("supports", "ok").status is ClaimStatus.SUPPORTED
 
 
 def test_disagreement_needs_same_fact_other_numbers_other_sources():
@@ -221,9 +217,9 @@ def test_a_large_page_is_sampled_and_still_compared():
 
 PYDOC_REPORT = """# secrets
 
-The secrets module is used for generating cryptographically strong random numbers suitable for managing passwords <ref id="html">"module is used for generating cryptographically strong random numbers suitable for managing data such as passwords, account authentication, security tokens, and related secrets."</ref> <ref id="rst">"module is used for generating cryptographically strong random numbers suitable for managing data such as passwords, account authentication, security tokens, and related secrets."</ref>.
+The argument is taken as the number of bytes of randomness to use <ref id="html">"That argument is taken as the number of bytes of randomness to use."</ref> <ref id="rst">"That argument is taken as the number of bytes of randomness to use."</ref>.
 
-Creating a virtual environment is done with the venv module <ref id="venv">"The module used to create and manage virtual environments is called venv."</ref> <ref id="html">"module is used for generating cryptographically strong random numbers suitable for managing data such as passwords, account authentication, security tokens, and related secrets."</ref>.
+Creating a virtual environment is done with the venv module <ref id="venv">"The module used to create and manage virtual environments is called venv."</ref> <ref id="html">"That argument is taken as the number of bytes of randomness to use."</ref>.
 """
 
 

@@ -6,8 +6,10 @@ Confidence comes from evidence, not from a model's opinion:
 * ``high``: the claim passed its checks and is supported by quotes from two or more
   independent sources: different sites (or different local documents) whose texts also
   differ — near-duplicate pages count once (:class:`Independence`);
-* ``medium``: it passed its checks with quotes from one source;
-* ``low``: a model judge found the quotes support it only partly.
+* ``medium``: it passed its checks with quotes from one source.
+
+(``low`` was given when a model judge found a claim only partly supported; such a claim is
+now marked ``unsupported``, see :mod:`citations.judgement`.)
 
 Claims whose check failed or could not be decided get no confidence.
 
@@ -46,11 +48,10 @@ from urllib.parse import urlsplit
 
 from rapidfuzz import fuzz
 
-from .claims import ClaimCheck, ClaimStatus
+from .claims import ClaimStatus
 
 SAME_FACT_SCORE = 85
 MAX_CLAIMS_COMPARED = 1500  # pairs grow quadratically; beyond this only the first are compared
-JUDGE_VERDICTS = ("supports", "partly", "contradicts")
 
 SHINGLE_WORDS = 3
 SAME_TEXT = 0.4  # containment at or above which two pages are one text
@@ -173,10 +174,10 @@ def source_key(url: str, source_id: str) -> str:
 
 
 def confidence(status: ClaimStatus, rule: str | None, independent_sources: int) -> str | None:
+    """``rule`` is kept for callers; a supported claim is proven, by a rule or by a judge whose
+    evidence code checked, so the rule no longer lowers the confidence."""
     if status is not ClaimStatus.SUPPORTED:
         return None
-    if rule == "judge:partly":
-        return "low"
     return "high" if independent_sources >= 2 else "medium"
 
 
@@ -186,18 +187,6 @@ def claim_key(claim: str, quotes: Iterable[str]) -> str:
     norm = lambda s: " ".join(s.split()).casefold()  # noqa: E731
     text = norm(claim) + "\x1f" + "\x1e".join(sorted(norm(q) for q in quotes))
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]
-
-
-def judged(verdict: str, reason: str) -> ClaimCheck:
-    """A judge's verdict as a claim check (only for claims the rules left unchecked)."""
-    reason = " ".join((reason or "").split())[:300]
-    if verdict == "supports":
-        return ClaimCheck(ClaimStatus.SUPPORTED, "judge", f"judge: {reason}" if reason else "judge: supported")
-    if verdict == "partly":
-        return ClaimCheck(ClaimStatus.SUPPORTED, "judge:partly",
-                          f"judge (partly supported): {reason}" if reason else "judge: partly supported")
-    return ClaimCheck(ClaimStatus.UNSUPPORTED, "judge",
-                      f"judge: {reason}" if reason else "judge: the quotes contradict the claim")
 
 
 @dataclass
