@@ -53,7 +53,7 @@ from _factver import FactverMissing
 from _factver import load as load_factver
 
 from deep_research.citations.claims import ClaimStatus, check_claim, claims_for_refs
-from deep_research.citations.judge_check import (
+from deep_research.citations.claims.judge_check import (
     JudgeFact,
     check_judge_evidence,
     judged_with_evidence,
