@@ -147,7 +147,7 @@ def test_judge_verdicts_apply_only_to_undecided_claims():
 
 
 # --- independence by content: real pages -------------------------------------------------------
-PYDOC = Path(__file__).parent / "data" / "pydoc"
+PYDOC = Path(__file__).parents[1] / "data" / "pydoc"
 
 
 def _html_text(name: str) -> str:

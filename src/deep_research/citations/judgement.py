@@ -9,7 +9,7 @@ untrusted and bounded first (:func:`bound_vote`): sizes, list lengths, control c
 What each verdict becomes (:func:`decide`):
 
 * ``supports`` is **green** (``supported``) only when code has checked its evidence
-  (:func:`citations.judge_check.check_judge_evidence`: each span is in the quotes, every
+  (:func:`citations.claims.check_judge_evidence`: each span is in the quotes, every
   number, name and negation of the claim sits in some cited span, every other word is in
   a span or aligned to a span word that restates it). Evidence that fails the
   check leaves the claim ``unchecked`` (grey), with the check's problems as its note.
@@ -35,8 +35,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from .claims import ClaimCheck, ClaimStatus
-from .judge_check import JudgeFact, check_judge_evidence
+from .claims import ClaimCheck, ClaimStatus, JudgeFact, check_judge_evidence
 
 VERDICTS = ("supports", "partly", "contradicts", "abstain")
 MAX_FACTS = 8  # facts per claim
