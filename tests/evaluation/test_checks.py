@@ -130,7 +130,7 @@ def test_fact_counts_only_proven_verdicts_and_never_rounds_grey_into_green():
         cite("a"), cite("b"),  # proven by code
         cite("c", by="judge", rule="judge:checked"),  # a judge whose evidence code checked
         cite("d", "unsupported", rule="number"),  # shown to differ by code
-        cite("e", "unsupported", by="judge", rule="judge"),  # a checked judge's contradiction
+        cite("e", "unsupported", by=None, rule="judge"),  # a judge's contradiction: flagged, not proven
         cite("f", "supported", quote_status="unsupported", by=None),  # quote not on the page: code
         cite("g", "unchecked", by=None, rule="judge:evidence_failed"),  # the judge said so, code could not check
         cite("h", "unchecked", by=None, rule=None),
@@ -141,14 +141,14 @@ def test_fact_counts_only_proven_verdicts_and_never_rounds_grey_into_green():
          "claim_rule": "overlap"},  # an older citations.json: a code rule
     ]
     assert [checks.proven_verdict(c) for c in cites] == [
-        "supported", "supported", "supported", "unsupported", "unsupported", "unsupported", "unknown", "unknown",
+        "supported", "supported", "supported", "unsupported", "unknown", "unsupported", "unknown", "unknown",
         "unknown", "unknown", "supported"]
     f = checks.fact(cites)
-    assert (f["statements"], f["supported"], f["unsupported"], f["unknown"]) == (11, 4, 3, 4)
-    assert f["accuracy"] == pytest.approx(4 / 7, abs=1e-4)  # over proven verdicts only
-    assert f["unchecked_share"] == pytest.approx(4 / 11, abs=1e-4)
+    assert (f["statements"], f["supported"], f["unsupported"], f["unknown"]) == (11, 4, 2, 5)
+    assert f["accuracy"] == pytest.approx(4 / 6, abs=1e-4)  # over proven verdicts only
+    assert f["unchecked_share"] == pytest.approx(5 / 11, abs=1e-4)
     assert f["accuracy_strict"] == pytest.approx(4 / 11, abs=1e-4)  # grey as wrong
-    assert f["accuracy_upper"] == pytest.approx(8 / 11, abs=1e-4)  # grey as right: the range's top
+    assert f["accuracy_upper"] == pytest.approx(9 / 11, abs=1e-4)  # grey as right: the range's top
     assert f["effective_citations"] == 4
     # all grey: no accuracy at all rather than a made-up one
     grey = checks.fact([cite("x", "unchecked", by=None, rule=None)])

@@ -56,10 +56,16 @@ class Citation:
     @property
     def decided_by(self) -> str | None:
         """Who proved the claim's status: "code" (a rule, or the quote is not on the page),
-        "judge" (a judge whose evidence code checked), None (unchecked: nobody did)."""
+        "judge" (a judge's "supports" whose evidence code checked), None when nobody did: the
+        claim is unchecked, or a judge flagged it (orange is the safe direction, so the
+        report shows it, but code did not prove the contradiction)."""
         if self.claim_check is None or self.claim_check.status is ClaimStatus.UNCHECKED:
             return None
-        return "judge" if self.judge is not None else "code"
+        if self.claim_check.rule == "no_claim":  # a ref with no claim of its own: nothing was checked
+            return None
+        if self.judge is None:
+            return "code"
+        return "judge" if self.claim_check.status is ClaimStatus.SUPPORTED else None
 
     @property
     def status(self) -> Verdict:

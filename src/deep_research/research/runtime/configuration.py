@@ -375,10 +375,13 @@ class Configuration(BaseModel):
     # --- citation and claim checks ---------------------------------------------------
     judge_claims: bool = Field(
         True, json_schema_extra=_ui("boolean", "Let the citation_check model judge claims that the code rules "
-                                    "cannot decide (supports / partly / contradicts); code rules always win."))
+                                    "cannot decide (supports / partly / contradicts, with the quote spans that "
+                                    "state each fact); code rules always win, and a 'supports' counts only when "
+                                    "code has checked its spans."))
     max_judge_calls: int = Field(
         4, ge=0, le=50, json_schema_extra=_ui("number", "Judge calls per report (each judges up to "
-                                              "12 claims); claims beyond stay 'unchecked'.", min=0, max=50))
+                                              "8 claims; a second judge's calls count too); claims beyond stay "
+                                              "'unchecked'.", min=0, max=50))
     judge_second_model: str | None = Field(
         None, json_schema_extra=_ui(
             "text", "provider:model of a second claim judge (another model than citation_check's); empty: one "
