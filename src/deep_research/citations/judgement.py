@@ -17,7 +17,8 @@ What each verdict becomes (:func:`decide`):
   (the claim is flagged, sent to the fix agent, kept out of "Verified findings"), so code
   does not have to prove the contradiction. Code checks one thing there: every span the
   judge cites must be in the quotes. A judge that cites text the quotes do not hold is not
-  trusted either way; the claim stays grey.
+  trusted either way; the claim stays grey. A flag is shown, not proven: evaluation counts
+  it as unchecked (``Citation.decided_by`` is None).
 * ``abstain``, a failed or timed-out call, or a verdict that does not parse: grey.
 * With a second judge (another model), both votes count: two checked ``supports`` make it
   green, two ``contradicts``/``partly`` make it orange, anything else (disagreement, an
