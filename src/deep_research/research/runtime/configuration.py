@@ -560,20 +560,18 @@ class Configuration(BaseModel):
             "azure_api_version": getattr(self, f"{role}_azure_api_version") or self.azure_api_version,
         }
 
-    def council_spec(self, index: int) -> dict:
-        """The spec of the brief council's model number ``index`` (0-based): built like a
-        role's model, with the run's general endpoint, key and limits. Its role is
-        ``brief_council_<n>`` (1-based), so each member is a model of its own."""
-        spec = self.brief_council_models[index]
+    def _general_spec(self, role: str, model: str, max_tokens: int) -> dict:
+        """A model beyond the roles, built like a role's model with the run's general
+        endpoint, key and limits."""
         remember_secret_env(self.model_api_key_env)
-        provider, _, name = spec.partition(":")
+        provider, _, name = model.partition(":")
         if not name:
-            provider, name = "openai", spec
+            provider, name = "openai", model
         return {
-            "role": f"brief_council_{index + 1}",
+            "role": role,
             "provider": provider,
             "model": name,
-            "max_tokens": self.research_model_max_tokens,
+            "max_tokens": max_tokens,
             "base_url": self.model_base_url,
             "api_key_env": self.model_api_key_env,
             "timeout": self.request_timeout_s,
@@ -582,28 +580,20 @@ class Configuration(BaseModel):
             "azure_api_version": self.azure_api_version,
         }
 
+    def council_spec(self, index: int) -> dict:
+        """The spec of the brief council's model number ``index`` (0-based): built like a
+        role's model, with the run's general endpoint, key and limits. Its role is
+        ``brief_council_<n>`` (1-based), so each member is a model of its own."""
+        return self._general_spec(f"brief_council_{index + 1}", self.brief_council_models[index],
+                                  self.research_model_max_tokens)
+
     def judge_second_spec(self) -> dict | None:
         """The second claim judge's spec (``judge_second_model``), or None when there is
         none: built like the council's models (the run's general endpoint and key), with the
         citation_check role's output limit. Its role is ``judge_second``."""
         if not self.judge_second_model:
             return None
-        remember_secret_env(self.model_api_key_env)
-        provider, _, name = self.judge_second_model.partition(":")
-        if not name:
-            provider, name = "openai", self.judge_second_model
-        return {
-            "role": "judge_second",
-            "provider": provider,
-            "model": name,
-            "max_tokens": self.citation_check_model_max_tokens,
-            "base_url": self.model_base_url,
-            "api_key_env": self.model_api_key_env,
-            "timeout": self.request_timeout_s,
-            "max_retries": self.max_retries,
-            "azure_endpoint": self.azure_endpoint,
-            "azure_api_version": self.azure_api_version,
-        }
+        return self._general_spec("judge_second", self.judge_second_model, self.citation_check_model_max_tokens)
 
     def extra_specs(self) -> list[dict]:
         """Models beyond the roles: the brief council's and the second claim judge."""
