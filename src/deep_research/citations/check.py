@@ -7,8 +7,9 @@ from typing import Iterable, Mapping
 from urllib.parse import urlsplit
 
 from .claims import Claim, ClaimCheck, ClaimStatus, check_claim, claims_for_refs
-from .evidence import Disagreement, claim_key, confidence, disagreements, judged, source_key
+from .evidence import Disagreement, Independence, claim_key, confidence, disagreements
 from .fragments import Fragment, fragment_for, with_text_fragment
+from .judgement import decide
 from .model import ParsedReport, QuoteCheck, Ref, RefProblem, Source, Verdict
 from .refs import parse_refs
 from .verify import SourceIndex
@@ -49,7 +50,22 @@ class Citation:
     number: int | None = None  # the source's number in the Sources list
     claim: Claim | None = None  # the report text this ref supports
     claim_check: ClaimCheck | None = None  # is that text true to the quote(s)?
-    confidence: str | None = None  # high | medium | low, for a supported claim
+    confidence: str | None = None  # high | medium, for a supported claim
+    judge: dict | None = None  # the judge's votes on the claim and their evidence checks (judgement.decide)
+
+    @property
+    def decided_by(self) -> str | None:
+        """Who proved the claim's status: "code" (a rule, or the quote is not on the page),
+        "judge" (a judge's "supports" whose evidence code checked), None when nobody did: the
+        claim is unchecked, or a judge flagged it (orange is the safe direction, so the
+        report shows it, but code did not prove the contradiction)."""
+        if self.claim_check is None or self.claim_check.status is ClaimStatus.UNCHECKED:
+            return None
+        if self.claim_check.rule == "no_claim":  # a ref with no claim of its own: nothing was checked
+            return None
+        if self.judge is None:
+            return "code"
+        return "judge" if self.claim_check.status is ClaimStatus.SUPPORTED else None
 
     @property
     def status(self) -> Verdict:
@@ -112,6 +128,8 @@ class Citation:
             "claim_note": self.claim_check.note if self.claim_check else None,
             "claim_rule": self.claim_check.rule if self.claim_check else None,
             "confidence": self.confidence,
+            "claim_decided_by": self.decided_by,
+            "judge": self.judge,
             "source_credibility": self.source.credibility if self.source else None,
         }
 
@@ -224,32 +242,35 @@ QUOTE_NOT_FOUND = ClaimCheck(ClaimStatus.UNSUPPORTED, "quote",
 def check_claims(report: CitationReport, judgments: Mapping[str, dict] | None = None) -> None:
     """Give every citation its claim, the claim's check and a confidence, and list the
     claims whose sources disagree. Code rules decide first; a claim they leave
-    ``unchecked`` takes a judge's verdict from ``judgments`` (keyed by :func:`claim_key`)
-    when one was recorded for exactly that claim and those quotes."""
+    ``unchecked`` takes a judge's record from ``judgments`` (keyed by :func:`claim_key`)
+    when one was recorded for exactly that claim and those quotes; code checks the judge's
+    evidence before the verdict counts (:func:`judgement.decide`)."""
     refs = report.parsed.refs
     report.claims = claims_for_refs(report.parsed.markdown, refs)
     facts = []
+    independence = Independence({s.id: s.page.text for s in report.sources})
     for claim in report.claims:
         cites = [report.citations[i] for i in claim.ref_indexes if 0 <= i < len(report.citations)]
         found = [c for c in cites if c.check.found]
         quotes = [c.shown_quote for c in found]
+        judge = None
         if not found:
             check = QUOTE_NOT_FOUND
         else:
             check = check_claim(claim.text, quotes)
             if check.status is ClaimStatus.UNCHECKED and judgments:
-                verdict = judgments.get(claim_key(claim.text, quotes))
-                if verdict and verdict.get("verdict") in ("supports", "partly", "contradicts"):
-                    check = judged(verdict["verdict"], verdict.get("reason", ""))
-        independent = len({source_key(c.source.url, c.source.id) for c in found if c.source is not None})
+                record = judgments.get(claim_key(claim.text, quotes))
+                if record is not None:
+                    check, judge = decide(record, claim.text, quotes)
+        independent = independence.count((c.source.id, c.source.url) for c in found if c.source is not None)
         level = confidence(check.status, check.rule, independent)
         for c in cites:
-            c.claim, c.claim_check = claim, check
+            c.claim, c.claim_check, c.judge = claim, check, judge
             c.confidence = level if c.check.found else None
         if found and check.status is not ClaimStatus.UNSUPPORTED:
-            facts.append((claim.text, [c.ref.index + 1 for c in cites], sorted({c.source.id for c in found})))
+            facts.append((claim.text, [c.ref.index + 1 for c in cites], sorted({c.source.id for c in found}), quotes))
     for c in report.citations:  # every ref gets a verdict, even one no claim was found for
         if c.claim_check is None:
             c.claim_check = QUOTE_NOT_FOUND if not c.check.found else ClaimCheck(
                 ClaimStatus.UNCHECKED, None, "no report text was found for this citation")
-    report.disagreements = disagreements(facts)
+    report.disagreements = disagreements(facts, independence.same_text)

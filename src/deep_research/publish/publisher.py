@@ -64,6 +64,11 @@ class PublishResult:
             "claims_unsupported": r.claim_count(ClaimStatus.UNSUPPORTED),
             "claims_unchecked": r.claim_count(ClaimStatus.UNCHECKED),
             "sources_disagree": len(r.disagreements),
+            "claims_judged": sum(1 for _, cites in r.claim_citations() if cites[0].judge is not None),
+            "judge_evidence_failed": sum(
+                1 for _, cites in r.claim_citations() if cites[0].judge is not None
+                and any(v["verdict"] == "supports" and not (v["evidence"] or {}).get("ok")
+                        for v in cites[0].judge["votes"])),
         }
 
 
@@ -249,7 +254,8 @@ def publish_report(
             {"claim": claim.text, "refs": [c.ref.index + 1 for c in cites],
              "status": cites[0].claim_status.value, "rule": cites[0].claim_check.rule,
              "note": cites[0].claim_check.note, "confidence": cites[0].confidence,
-             "quotes": [c.shown_quote for c in cites if c.check.found]}
+             "quotes": [c.shown_quote for c in cites if c.check.found],
+             "decided_by": cites[0].decided_by, "judge": cites[0].judge}
             for claim, cites in report.claim_citations()
         ],
         "sources_disagree": [d.as_json() for d in report.disagreements],
