@@ -23,7 +23,9 @@ pointers) and ``*.exc`` (irregular forms), from ``$DEEP_RESEARCH_WORDNET`` or
 
 from __future__ import annotations
 
+import itertools
 import os
+import re
 import threading
 from functools import lru_cache
 from pathlib import Path
@@ -192,3 +194,57 @@ def relation(claim_word: str, span_word: str) -> str:
     if any(s in db.ancestors(t, 3) for s in sa for t in sb):
         return "general"
     return "unknown"
+
+
+_RANK = {"synonym": 0, "related": 1, "general": 2, "contrast": 3, "unknown": 4}
+
+
+@lru_cache(maxsize=65536)
+def phrase_relation(claim_words: tuple[str, ...], span_words: tuple[str, ...]) -> str:
+    """``relation`` for phrases: each side read as a WordNet lemma ("take advantage",
+    "brought in" -> ``bring_in``, "is like" -> ``be_like``); ``unknown`` when a side is no
+    lemma WordNet lists."""
+    db = database()
+    if db is None:
+        return "unknown"
+    la, lb = _phrase_lemmas(db, claim_words), _phrase_lemmas(db, span_words)
+    best = "unknown"
+    for a in la:
+        for b in lb:
+            r = relation(a, b)
+            if _RANK[r] < _RANK[best]:
+                best = r
+    return best
+
+
+def _phrase_lemmas(db: _WordNet, words: tuple[str, ...]) -> list[str]:
+    words = tuple(w.lower() for w in words)
+    if len(words) == 1:
+        return [words[0]] if db.lemmas(words[0]) else []
+    options = [[w] + sorted(db.lemmas(w) - {w}) for w in words]
+    out = []
+    for combo in itertools.islice(itertools.product(*options), 64):
+        lemma = "_".join(combo)
+        if lemma in db.index:
+            out.append(lemma)
+    return out
+
+
+# Number roots: "twofold" and "threefold", "double" and "triple" name other numbers.
+_NUMBER_ROOTS = {w: i for i, w in enumerate(
+    ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
+     "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen"])}
+_NUMBER_ROOTS.update({w: 10 * (i + 2) for i, w in enumerate(
+    ["twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"])})
+_NUMBER_ROOTS.update({"hundred": 100, "thousand": 1000, "million": 10**6, "billion": 10**9, "single": 1,
+                      "double": 2, "twice": 2, "dual": 2, "triple": 3, "thrice": 3, "treble": 3,
+                      "quadruple": 4, "quintuple": 5, "half": 0.5, "dozen": 12})
+_ROOT = re.compile("^(" + "|".join(sorted(_NUMBER_ROOTS, key=len, reverse=True)) + r")(?:fold|th|ths)?$")
+_FOLD = re.compile("^(" + "|".join(sorted(_NUMBER_ROOTS, key=len, reverse=True)) + r")-?(?:fold|way|times)$")
+
+
+def number_root(word: str):
+    """The number a word names by its root ("twofold" 2, "triple" 3, "thirds" 3), or None."""
+    w = word.lower()
+    m = _ROOT.match(w) or _FOLD.match(w)
+    return _NUMBER_ROOTS[m.group(1)] if m else None

@@ -91,6 +91,7 @@ _PUNCTUATION = frozenset(",;:()[]{}\u2014.!?\"'-/\u2026\u3002\uff0c\u3001\uff1b\
 # A preposition that ends a clause or follows "be" is a predicate ("is on", "turned off").
 _BE = frozenset(["be", "is", "are", "was", "were", "been", "being", "am"])
 _HAVE = frozenset(["have", "has", "had", "having"])
+_NEED = frozenset(["need", "needs", "needed"])
 _BOUNDARY = frozenset(",;:()[]\u2014.!?\u3002\uff0c\u3001\uff1b\uff1a\uff01\uff1f")
 _STRONG = frozenset(";.!?\u3002\uff1b\uff01\uff1f")
 _SENT_END = frozenset(".!?\u3002\uff01\uff1f")
@@ -144,14 +145,23 @@ def items(t, claim_side: bool, tb: Tables) -> _Items:
     pending_b = pending_s = pending_sub = False
     s = 0
     n = len(raw)
+    need_not = False
     for k in range(n):
         kind = kinds[k]
         own_b = own_s = False
+        if need_not and not (kind == 1 and neg[k]):
+            need_not = False
         if kind == 1 and not neg[k] and not entity[k] and k not in heads and k not in tails:
             w = low[k]
             key, res, cls = word(w, stems[k], tb)
             if key is None and w in _HAVE and k + 1 < n and low[k + 1] == "to":
                 key, res = "M:must", True  # "has to return" is "must return": an obligation
+            elif w in _NEED and k + 1 < n and low[k + 1] == "to":
+                key, res = "M:must", True  # "needs to return": the same obligation
+            elif w in _NEED and k + 1 < n and neg[k + 1]:
+                # "need not return" is "does not have to return" (no obligation), never
+                # "must not return" (a prohibition): the negation comes first
+                key, res, need_not = "\u00ac", True, True
             if key == "between" and k + 1 < n and k + 1 in heads:
                 key = None  # "between 4 and 8": the range is the numbers
             if key is None and not (k and low[k - 1] in _BE and (k + 1 >= n or kinds[k + 1] == 0)):
@@ -193,6 +203,8 @@ def items(t, claim_side: bool, tb: Tables) -> _Items:
             elif kind == 0 or kind == 3:  # a symbol ("==", "<", "*"), a CJK character
                 key = raw[k]
                 res = bool(neg[k])
+            elif neg[k] and need_not:
+                key, res, need_not = "M:must", True, False
             elif neg[k]:
                 key = "\u00ac"
                 res = True
