@@ -22,7 +22,17 @@ from pathlib import Path
 import sample
 
 HERE = Path(__file__).resolve().parent
-FIELDS = ["pair_id", "source", "split", "label", "answer_kind", "verdict", "facts", "conflict", "reason"]
+FIELDS = [
+    "pair_id",
+    "source",
+    "split",
+    "label",
+    "answer_kind",
+    "verdict",
+    "facts",
+    "conflict",
+    "reason",
+]
 VERDICTS = {"supports", "partly", "contradicts", "abstain"}
 
 
@@ -46,7 +56,9 @@ def check_answer(answer: dict, pair: dict) -> list[str]:
         errors.append(f"label {answer['label']} but the pair is {pair['label']}")
     says_supports = answer["verdict"] == "supports"
     if (answer["answer_kind"] == "right") != (says_supports == (pair["label"] == "supported")):
-        errors.append(f"a {answer['answer_kind']} answer cannot say {answer['verdict']} on a {pair['label']} pair")
+        errors.append(
+            f"a {answer['answer_kind']} answer cannot say {answer['verdict']} on a {pair['label']} pair"
+        )
     if not isinstance(answer["facts"], list) or not answer["facts"]:
         errors.append("facts must be a non-empty list")
         return errors
@@ -103,11 +115,18 @@ def main(argv: list[str]) -> int:
                 problems = []
                 if answer["split"] != split:
                     problems.append(f"split {answer['split']} in {path.name}")
-                if answer["answer_kind"] not in ("right", "wrong") or answer["verdict"] not in VERDICTS:
-                    problems.append(f"bad answer_kind/verdict {answer['answer_kind']}/{answer['verdict']}")
+                if (
+                    answer["answer_kind"] not in ("right", "wrong")
+                    or answer["verdict"] not in VERDICTS
+                ):
+                    problems.append(
+                        f"bad answer_kind/verdict {answer['answer_kind']}/{answer['verdict']}"
+                    )
                 key = (answer["pair_id"], answer["answer_kind"])
                 if key in seen:
-                    problems.append(f"second {answer['answer_kind']} answer for {answer['pair_id']}")
+                    problems.append(
+                        f"second {answer['answer_kind']} answer for {answer['pair_id']}"
+                    )
                 seen.add(key)
                 pair = pairs.get((answer["source"], answer["pair_id"]))
                 if pair is None:
@@ -119,14 +138,25 @@ def main(argv: list[str]) -> int:
                     if key not in wanted:
                         problems.append("pair/kind not picked by the sampling rule")
                     problems += check_answer(answer, pair)
-                    counts[(split, answer["answer_kind"], answer["label"], pair["class"], answer["verdict"])] += 1
+                    counts[
+                        (
+                            split,
+                            answer["answer_kind"],
+                            answer["label"],
+                            pair["class"],
+                            answer["verdict"],
+                        )
+                    ] += 1
                 for problem in problems:
                     print(f"{where} {answer['pair_id']} {answer['answer_kind']}: {problem}")
                 errors += len(problems)
         todo = len(wanted - seen) if not missing_sources else None
         total = sum(v for k, v in counts.items() if k[0] == split) + unchecked
-        print(f"{split}: {total} answers" + (f", {unchecked} not checked (pair file absent)" if unchecked else "")
-              + (f", {todo} sampled (pair, kind) not answered" if todo else ""))
+        print(
+            f"{split}: {total} answers"
+            + (f", {unchecked} not checked (pair file absent)" if unchecked else "")
+            + (f", {todo} sampled (pair, kind) not answered" if todo else "")
+        )
     if "--counts" in argv:
         for split in ("dev", "holdout"):
             by_kind = collections.Counter()
