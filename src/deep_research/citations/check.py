@@ -6,11 +6,11 @@ from dataclasses import dataclass, field
 from typing import Iterable, Mapping
 from urllib.parse import urlsplit
 
-from .claims import Claim, ClaimCheck, ClaimStatus, check_claim, claims_for_refs
+from .claims import Claim, ClaimCheck, ClaimStatus, check_claim
+from .document import Document, as_document
 from .evidence import Disagreement, claim_key, confidence, disagreements, judged, source_key
 from .fragments import Fragment, fragment_for, with_text_fragment
 from .model import ParsedReport, QuoteCheck, Ref, RefProblem, Source, Verdict
-from .refs import parse_refs
 from .verify import SourceIndex
 
 LINK_SCHEMES = frozenset({"http", "https", "file"})
@@ -118,7 +118,7 @@ class Citation:
 
 @dataclass
 class CitationReport:
-    parsed: ParsedReport
+    parsed: Document  # the report, parsed once
     citations: list[Citation] = field(default_factory=list)
     sources: list[Source] = field(default_factory=list)  # cited sources, in numbering order
     claims: list[Claim] = field(default_factory=list)
@@ -171,14 +171,15 @@ def plain_link_reason(url: str) -> str | None:
     return _PLAIN_LINK_TYPES.get(path[dot:]) if dot > path.rfind("/") else None
 
 
-def check_citations(markdown: str, sources: Iterable[Source], *, min_words: int = 3,
+def check_citations(markdown: str | ParsedReport, sources: Iterable[Source], *, min_words: int = 3,
                     judgments: Mapping[str, dict] | None = None) -> CitationReport:
-    """Parse refs, verify each quote against its page, number the sources in order of
-    first citation, build a text-fragment link for every quote that was found, then check
-    each claim against its quotes (see :func:`check_claims`)."""
+    """Verify each ref's quote against its page, number the sources in order of first
+    citation, build a text-fragment link for every quote that was found, then check each
+    claim against its quotes (see :func:`check_claims`). ``markdown``: the report, or the
+    report already parsed (:func:`deep_research.citations.document.parse`)."""
     sources = list(sources)
     index = SourceIndex(sources)
-    parsed = parse_refs(markdown)
+    parsed = as_document(markdown)
     result = CitationReport(parsed)
     numbers: dict[str, int] = {}
     fragments: dict[tuple[str, int, int], Fragment] = {}
@@ -226,8 +227,7 @@ def check_claims(report: CitationReport, judgments: Mapping[str, dict] | None = 
     claims whose sources disagree. Code rules decide first; a claim they leave
     ``unchecked`` takes a judge's verdict from ``judgments`` (keyed by :func:`claim_key`)
     when one was recorded for exactly that claim and those quotes."""
-    refs = report.parsed.refs
-    report.claims = claims_for_refs(report.parsed.markdown, refs)
+    report.claims = report.parsed.claims  # cut when the report was parsed
     facts = []
     for claim in report.claims:
         cites = [report.citations[i] for i in claim.ref_indexes if 0 <= i < len(report.citations)]
