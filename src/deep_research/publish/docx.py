@@ -105,9 +105,18 @@ def _classes(el) -> set[str]:
     return set((el.get("class") or "").split())
 
 
+# characters XML 1.0 cannot hold (a control character in a page title or quote)
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]")
+
+
+def _xml(s: str) -> str:
+    return _NOT_XML.sub("", s)
+
+
 def _text(s: str | None) -> str:
-    """HTML text as shown: runs of white space are one space."""
-    return re.sub(r"[ \t\r\n\f]+", " ", s or "")
+    """HTML text as shown: runs of white space are one space (characters Word cannot hold
+    removed)."""
+    return _xml(re.sub(r"[ \t\r\n\f]+", " ", s or ""))
 
 
 class _Fmt(dict):
@@ -195,7 +204,7 @@ class DocxWriter:
         if lang:
             self._language(lang)
         props = self.doc.core_properties
-        props.title = (title or "")[:250]
+        props.title = _xml(title or "")[:250]
         props.author = "deep-research"
         props.comments = "Citations checked against their sources; links open the quoted sentence."
         if lang:
@@ -573,7 +582,7 @@ class DocxWriter:
             h.set(qn("r:id"), rid)
             self.hyperlinks.append(href)
         if tooltip:
-            h.set(qn("w:tooltip"), tooltip[:_MAX_TOOLTIP])
+            h.set(qn("w:tooltip"), _xml(tooltip)[:_MAX_TOOLTIP])
         h.set(qn("w:history"), "1")
         para._p.append(h)
         return h
