@@ -229,3 +229,45 @@ def test_malformed_ref_tags_are_text_in_report_md_and_gone_elsewhere(tmp_path):
     for name in ("markdown", "linked"):
         assert _dangers(_commonmark(out[name])) == [], name
     assert "Next paragraph stays." in html_text(out["html"])
+
+
+# --- a ref with no claim of its own ----------------------------------------------------------------
+def test_a_ref_with_no_claim_of_its_own_is_never_shown_supported(tmp_path):
+    alone = '<ref id="tea">"Harvesting usually starts when the plant is three years old."</ref>'
+    md = ("# Tea\n\n" + GOOD + "\n\n| Crop | Source |\n|---|---|\n| Tea | " + alone + " |\n\n"
+          "- " + alone + "\n\n" + alone + "\n")
+    result = publish(tmp_path, md, findings=True, docx=True)
+    cites = __import__("json").loads(result.files["citations"].read_text())
+    alone_refs = [c for c in cites if c["quote"].startswith("Harvesting")]
+    assert len(alone_refs) == 3
+    for c in alone_refs:
+        assert c["status"] == "verified"  # the quote half holds
+        assert c["claim_status"] == "no_claim" and c["claim_rule"] == "no_claim" and c["confidence"] is None
+    summary = result.summary()
+    assert summary["claims_no_claim"] == 3 and summary["claims_supported"] <= 1
+    out = outputs(result)
+    assert out["markdown"].count('check="no-claim"') == 3
+    assert out["html"].count('class="cite no-claim"') == 3
+    assert not any(f.cites[0].ref.quote.startswith("Harvesting") for f in _findings(result))
+    assert out["docx"].count("\u2013 quote found; no claim to check") == 3
+
+
+def _findings(result):
+    from types import SimpleNamespace
+
+    from deep_research.publish.markdown import verified_findings
+
+    return [SimpleNamespace(text=t, cites=c) for t, c in verified_findings(result.report)]
+
+
+def test_a_claim_the_rules_find_empty_is_no_claim_not_supported(tmp_path, monkeypatch):
+    """Whatever the rules behind ``check_claim`` call ``no_claim`` (a claim stating nothing of
+    its own) reaches the outputs as ``no_claim``, never as ``supported``."""
+    from deep_research.citations import check
+    from deep_research.citations.claims import ClaimCheck, ClaimStatus
+
+    monkeypatch.setattr(check, "check_claim", lambda claim, quotes: ClaimCheck(
+        ClaimStatus.SUPPORTED, "no_claim", "the claim states nothing of its own"))
+    result = publish(tmp_path, "# T\n\n" + GOOD + "\n")
+    (c,) = result.report.citations
+    assert c.claim_status is ClaimStatus.NO_CLAIM and not c.trusted and c.confidence is None

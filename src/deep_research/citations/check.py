@@ -220,6 +220,16 @@ def check_citations(markdown: str | ParsedReport, sources: Iterable[Source], *, 
 
 QUOTE_NOT_FOUND = ClaimCheck(ClaimStatus.UNSUPPORTED, "quote",
                              "its quote is not in the cited source, so nothing supports the claim")
+NO_CLAIM = ClaimCheck(ClaimStatus.NO_CLAIM, "no_claim",
+                      "no claim of its own: the citation stands alone in its table cell, list item or paragraph")
+
+
+def _no_claim(check: ClaimCheck) -> ClaimCheck:
+    """A claim that states nothing of its own (the rules' ``no_claim``) is never shown as
+    supported: nothing was checked."""
+    if check.rule == "no_claim" and check.status is not ClaimStatus.NO_CLAIM:
+        return ClaimCheck(ClaimStatus.NO_CLAIM, "no_claim", check.note)
+    return check
 
 
 def check_claims(report: CitationReport, judgments: Mapping[str, dict] | None = None) -> None:
@@ -235,8 +245,10 @@ def check_claims(report: CitationReport, judgments: Mapping[str, dict] | None = 
         quotes = [c.shown_quote for c in found]
         if not found:
             check = QUOTE_NOT_FOUND
+        elif not claim.text.strip():  # the unit holds nothing but refs
+            check = NO_CLAIM
         else:
-            check = check_claim(claim.text, quotes)
+            check = _no_claim(check_claim(claim.text, quotes))
             if check.status is ClaimStatus.UNCHECKED and judgments:
                 verdict = judgments.get(claim_key(claim.text, quotes))
                 if verdict and verdict.get("verdict") in ("supports", "partly", "contradicts"):
@@ -246,7 +258,7 @@ def check_claims(report: CitationReport, judgments: Mapping[str, dict] | None = 
         for c in cites:
             c.claim, c.claim_check = claim, check
             c.confidence = level if c.check.found else None
-        if found and check.status is not ClaimStatus.UNSUPPORTED:
+        if found and check.status not in (ClaimStatus.UNSUPPORTED, ClaimStatus.NO_CLAIM):
             facts.append((claim.text, [c.ref.index + 1 for c in cites], sorted({c.source.id for c in found})))
     for c in report.citations:  # every ref gets a verdict, even one no claim was found for
         if c.claim_check is None:

@@ -106,6 +106,8 @@ def _print_publish_summary(result) -> None:
     table.add_row("[green]claims supported by their quotes[/green]", str(s["claims_supported"]))
     table.add_row("[red]claims that differ from their source[/red]", str(s["claims_unsupported"]))
     table.add_row("[yellow]claims not checked[/yellow]", str(s["claims_unchecked"]))
+    if s.get("claims_no_claim"):
+        table.add_row("citations without a claim of their own", str(s["claims_no_claim"]))
     if s["sources_disagree"]:
         table.add_row("[yellow]places where sources disagree[/yellow]", str(s["sources_disagree"]))
     out.print(table)

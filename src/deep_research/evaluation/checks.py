@@ -167,6 +167,7 @@ def claim_checks(run: RunFolder) -> dict:
         "supported": statuses.count("supported"),
         "unsupported": statuses.count("unsupported"),
         "unchecked": statuses.count("unchecked"),
+        "no_claim": statuses.count("no_claim"),  # a citation with no claim of its own: neither way
         "high_confidence": confidence.count("high"),
         "sources_disagree": len(run.audit.get("sources_disagree") or []),
     }

@@ -93,7 +93,7 @@ def _environment() -> jinja2.Environment:
 
 
 _MARK_CLASS = {"quote-not-found": "unsupported", "claim-differs": "claim-differs",
-               "claim-unchecked": "claim-unchecked"}
+               "claim-unchecked": "claim-unchecked", "no-claim": "no-claim"}
 
 
 def _badge(c: Citation, t: dict, styler: Styler | None = None) -> str:
@@ -110,6 +110,9 @@ def _badge(c: Citation, t: dict, styler: Styler | None = None) -> str:
     elif mark and mark[0] == "claim-differs":
         title = escape(f"{t['flag_claim_differs']}: {mark[1]}. \u201c{shown}\u201d")
         inner = f"{label}!"
+    elif mark and mark[0] == "no-claim":
+        title = escape(f"{t['flag_no_claim']}: \u201c{shown}\u201d")
+        inner = str(label)
     elif mark:
         title = escape(f"{t['flag_claim_unchecked']} ({mark[1]}): \u201c{shown}\u201d")
         inner = str(label)
@@ -252,6 +255,7 @@ def render_html(
         claims_supported=report.claim_count(ClaimStatus.SUPPORTED),
         claims_unsupported=report.claim_count(ClaimStatus.UNSUPPORTED),
         claims_unchecked=report.claim_count(ClaimStatus.UNCHECKED),
+        claims_no_claim=report.claim_count(ClaimStatus.NO_CLAIM),
         disagreements=[d.as_json() for d in report.disagreements],
         problems=report.problems[:MAX_LISTED_PROBLEMS],
         problems_more=max(0, len(report.problems) - MAX_LISTED_PROBLEMS),

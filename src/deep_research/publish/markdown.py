@@ -106,13 +106,17 @@ def _escape_quote(s: str) -> str:
 def check_mark(c: Citation) -> tuple[str, str] | None:
     """(kind, reason) for a citation a reader must not take as verified, else None:
     ``quote-not-found`` (the quote is not on the page), ``claim-differs`` (the quote is, but
-    the report's sentence says something else) or ``claim-unchecked`` (no check decided)."""
+    the report's sentence says something else), ``claim-unchecked`` (no check decided) or
+    ``no-claim`` (the quote is on the page, but the citation has no claim of its own to
+    check: shown neutral, never as supported)."""
     if c.status is Verdict.UNSUPPORTED:
         return "quote-not-found", c.check.how or "the quote is not in the cited source"
     if c.claim_status is ClaimStatus.UNSUPPORTED:
         return "claim-differs", c.claim_check.note
     if c.claim_status is ClaimStatus.UNCHECKED:
         return "claim-unchecked", c.claim_check.note or "the claim could not be checked"
+    if c.claim_status is ClaimStatus.NO_CLAIM:
+        return "no-claim", c.claim_check.note or "no claim of its own"
     return None
 
 

@@ -65,6 +65,7 @@ class PublishResult:
             "claims_supported": r.claim_count(ClaimStatus.SUPPORTED),
             "claims_unsupported": r.claim_count(ClaimStatus.UNSUPPORTED),
             "claims_unchecked": r.claim_count(ClaimStatus.UNCHECKED),
+            "claims_no_claim": r.claim_count(ClaimStatus.NO_CLAIM),
             "sources_disagree": len(r.disagreements),
         }
 
