@@ -1,16 +1,26 @@
-"""The output policy for markdown a model wrote: one pass, applied to every output.
+"""The output policy for markdown a model wrote: one pass over a report, read by every output.
 
 A report is written by a model that read web pages, and a page can tell the model what to
 write. Whatever it wrote, the published files must be inert in any markdown renderer that
 allows raw HTML (report.md, report.linked.md and the state's ``report_markdown`` are
-shown by UIs and previewers) and in our own HTML and PDF. ``safe_markdown`` rewrites the
-markdown so that:
+shown by UIs and previewers) and in our own HTML and PDF.
+
+``apply_policy`` runs once per publish, on the parsed report
+(:mod:`deep_research.citations.document`): it reads the document's block scan and never
+looks at the sections code replaces (the model's Sources list, an old Verified findings
+section). Its result (:class:`Policy`) holds edits in the report's own offsets; each
+output is a projection of it (:meth:`Policy.text`). Refs and malformed ref markup are
+*atoms*: the policy leaves them to the output, which writes them inert by construction
+(report.md a ref tag on one line whose quote can reach nothing outside it, the linked
+report a ``[N](url)`` link, the HTML a token its badge replaces; a malformed tag is text
+in report.md, dropped elsewhere). What code adds to a report (Sources, Verified findings)
+escapes the text it carries and needs no pass of its own. ``safe_markdown`` applies the
+same policy to markdown that is not being published (a research run's state). The policy
+rewrites the model's text so that:
 
 * **raw HTML shows as text**: every ``<`` that could open a tag, comment, declaration or
-  autolink becomes ``&lt;`` (CommonMark shows ``<`` either way), except well-formed
-  ``<ref id="…">"…"</ref>`` citations where asked (``keep_refs``: report.md and
-  ``report_markdown``; they are rewritten in one canonical line, quote escaped) and
-  autolinks to allowed URLs;
+  autolink becomes ``&lt;`` (CommonMark shows ``<`` either way), except the refs (atoms)
+  and autolinks to allowed URLs;
 * **images become links**: ``![alt](url)`` becomes ``[Image: alt](url)``, so no renderer
   loads anything when the report is opened;
 * **links go only where a reader may be sent**: http, https, mailto, in-page ``#anchors``,
