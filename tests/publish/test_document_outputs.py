@@ -271,3 +271,11 @@ def test_a_claim_the_rules_find_empty_is_no_claim_not_supported(tmp_path, monkey
     result = publish(tmp_path, "# T\n\n" + GOOD + "\n")
     (c,) = result.report.citations
     assert c.claim_status is ClaimStatus.NO_CLAIM and not c.trusted and c.confidence is None
+
+
+def test_a_block_shown_as_code_right_under_the_title_stays_code_in_html(tmp_path):
+    deep = "".join("  " * i + "- <script>alert(1)</script>\n" for i in range(40))
+    result = publish(tmp_path, "# Title\n" + deep + "\n" + GOOD + "\n")
+    tree = lxml_html.document_fromstring(result.files["html"].read_text()).find("body")
+    assert not list(tree.iter("script"))
+    assert any("&lt;script&gt;" in lxml_html.tostring(pre, encoding="unicode") for pre in tree.iter("pre"))

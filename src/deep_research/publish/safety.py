@@ -213,10 +213,10 @@ class Policy:
         spans.extend((x.start, x.end, 1, x) for x in self.atoms)
         spans.sort(key=lambda e: (e[0], e[2], e[1]))
         for a, b, kind, what in spans:
-            if a < pos or a > end or (a == end and b > a) or b > end and kind:
-                continue
-            if kind == 0:  # a degraded block: its text (atoms written) in a fence
-                a2, b2 = max(a, start), min(b, end)
+            if kind == 0:  # a degraded block (the part of it in range): its text, atoms written, in a fence
+                if b <= pos or a >= end:
+                    continue
+                a2, b2 = max(a, pos), min(b, end)
                 body = self._plain_text(a2, b2, code_atom_text or atom_text).rstrip("\n")
                 if render:
                     body = _short_lines(body)
@@ -224,6 +224,8 @@ class Policy:
                 fence = "`" * max(3, ticks + 1)
                 out += [md[pos:a2], f"{fence}text\n{body}\n{fence}\n"]
                 pos = b2
+                continue
+            if a < pos or a > end or (a == end and b > a) or b > end:
                 continue
             out.append(md[pos:a])
             out.append(atom_text(what) if isinstance(what, Atom) else what)
