@@ -14,7 +14,7 @@ from lxml import html as lxml_html
 from markdown_it import MarkdownIt
 
 from deep_research.citations.document import parse
-from deep_research.citations.document.sections import with_limitations
+from deep_research.research.report.writer import with_limitations
 from deep_research.citations.model import Source
 from deep_research.language import labels
 from deep_research.publish import publish_report

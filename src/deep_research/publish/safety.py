@@ -390,16 +390,18 @@ def tag_atom_text(atom: Atom, md: str, *, raw_ok: bool) -> str:
     return literal_markup(text)
 
 
-def safe_markdown(md: str, *, local_files: frozenset[str] = frozenset(),
+def safe_markdown(md: str | Document, *, local_files: frozenset[str] = frozenset(),
                   keep_refs: bool = False, render_limits: bool = False) -> SafeMarkdown:
     """``md`` rewritten by the output policy (see the module notes), for markdown that is
     not a published report (a research run's ``report_markdown``, a test). ``keep_refs``:
     refs are written back as canonical tags (one line, quote inert, their ``check`` and
     ``note`` marks kept) and malformed ref markup is shown as text; else a malformed tag
-    stays a raw tag where a renderer drops it. ``render_limits``: as for HTML and PDF."""
-    from ..citations.document import parse
+    stays a raw tag where a renderer drops it. ``render_limits``: as for HTML and PDF.
+    ``md`` may be a parsed report (:class:`~deep_research.citations.document.Document`)."""
+    from ..citations.document import as_document
 
-    doc = parse(md)
+    doc = as_document(md)  # a parsed report is not parsed again
+    md = doc.markdown
     policy = apply_policy(doc, local_files=local_files)
 
     def atom_text(x: Atom) -> str:

@@ -27,9 +27,11 @@ from __future__ import annotations
 import bisect
 import re
 
-from ..claims import _CJK_RANGES, Claim, _is_inline, _plain, split_sentences
+from ..claims.analysis import _CJK_RANGES
+from ..claims.framing import _HTML_TAG
+from ..claims.types import Claim
 from ..model import Ref
-from ..verify import strip_quote_marks
+from ..verify import _without_markup, strip_quote_marks
 from .model import Block, Document
 
 _HEADING_NUMBER = re.compile(r"[ \t]*(?:\d{1,3}(?:\.\d{1,3}){0,4}\.?|[IVXLC]{1,6}\.)[ \t]+")
@@ -44,6 +46,74 @@ _NOT_NEWLINE = re.compile(r"[^\n]")
 _SENTENCE_MARKS = (".", "!", "?", "\u3002", "\uff01", "\uff1f")
 
 
+# --- sentences --------------------------------------------------------------------------------
+_TERMINAL = re.compile(r"[.!?\u2026]+[\"'\u201d\u2019)\]*_]*(?=\s|$)|[\u3002\uff01\uff1f]+[\u300d\u300f\u201d\u2019)\uff09]*")
+_ABBREV = frozenset(["e.g", "i.e", "eg", "ie", "vs", "cf", "approx", "ca", "no", "nos", "fig", "figs", "eq", "eqs", "ref", "refs", "vol", "vols", "pp", "p", "ch", "chap", "sec", "sect", "mr", "mrs", "ms", "dr", "prof", "st", "jr", "sr", "inc", "ltd", "co", "corp", "dept", "est", "u.s", "u.k", "e.u", "a.k.a", "al", "resp", "viz", "op", "ed", "eds", "trans", "rev", "art", "para", "min", "max"])
+
+
+def split_sentences(text: str, start: int = 0, end: int | None = None) -> list[tuple[int, int]]:
+    """Sentence spans of text[start:end] (leading and trailing whitespace trimmed). A
+    boundary is ``.!?…`` followed by whitespace and a character that can start a
+    sentence, unless the word before is an abbreviation or an initial; ``。！？`` always
+    end a sentence."""
+    end = len(text) if end is None else end
+    spans: list[tuple[int, int]] = []
+    s = start
+    for m in _TERMINAL.finditer(text, start, end):
+        b = m.end()
+        mark = m.group(0)
+        if mark[0] in ".!?\u2026":
+            j = b
+            while j < end and text[j].isspace():
+                j += 1
+            if j < end:
+                nxt = text[j]
+                if nxt.islower() or nxt in ",;:)":
+                    continue
+            if mark.rstrip("\"'\u201d\u2019)]*_") == ".":
+                a = m.start()
+                w = a
+                while w > start and (text[w - 1].isalpha() or text[w - 1] == "."):
+                    w -= 1
+                word = text[w:a].lower()
+                if word in _ABBREV or (len(word) == 1 and text[w].isupper() and j < end):
+                    continue
+        spans.append((s, b))
+        s = b
+    if s < end:
+        spans.append((s, end))
+    out = []
+    for a, b in spans:
+        while a < b and text[a].isspace():
+            a += 1
+        while b > a and text[b - 1].isspace():
+            b -= 1
+        if a < b:
+            out.append((a, b))
+    return out
+
+
+def _is_inline(ref: Ref, before: str) -> bool:
+    """Is the quote grammatically part of the sentence? It starts with a lower-case letter
+    or a digit, after text that does not end a sentence."""
+    q = ref.quote.lstrip("\"'\u201c\u2018\u00ab*_ ")
+    first = next((ch for ch in q if ch.isalnum()), "")
+    if not first or not (first.islower() or first.isdigit()):
+        return False
+    b = before.rstrip()
+    return bool(b) and b[-1] not in ".!?\u3002\uff01\uff1f"
+
+
+def _plain(md: str) -> str:
+    text = _HTML_TAG.sub(" ", md)
+    text = _without_markup(text) if text.strip() else ""
+    text = " ".join(text.split())
+    text = re.sub(r"\s+([,.;:!?\u3002\uff0c\uff01\uff1f])", r"\1", text)
+    text = re.sub(r"[,;:\uff1a\uff0c]+([.!?\u3002]?)$", r"\1", text)
+    return text.lstrip(",;:\u2014\u2013- ").strip()
+
+
+# --- units -----------------------------------------------------------------------------------
 def structure(markdown: str, code: list[tuple[int, int]], refs: list[Ref]) -> str:
     """The report with code blanked and each ref replaced by spaces (a final sentence mark
     of its quote kept), offsets unchanged: where units and sentences are found."""
@@ -252,3 +322,15 @@ def claim_units(doc: Document) -> tuple[str, list[Claim]]:
                 claims.append(Claim(text, [r.index for r in g], span_start, end))
     claims.sort(key=lambda c: c.start)
     return s, claims
+
+
+def claims_for_refs(markdown: str, refs: list[Ref] | None = None) -> list[Claim]:
+    """The claims of ``refs`` (default: every ref) of a report given as markdown; a parsed
+    report has them already (:attr:`Document.claims`)."""
+    from .parse import parse
+
+    doc = parse(markdown)
+    if refs is not None and [(r.start, r.end) for r in refs] != [(r.start, r.end) for r in doc.refs]:
+        doc.refs = list(refs)
+        doc.structure, doc.claims = claim_units(doc)
+    return doc.claims
