@@ -14,10 +14,10 @@ from lxml import html as lxml_html
 from markdown_it import MarkdownIt
 
 from deep_research.citations.document import parse
-from deep_research.research.report.writer import with_limitations
 from deep_research.citations.model import Source
 from deep_research.language import labels
 from deep_research.publish import publish_report
+from deep_research.research.report.writer import with_limitations
 
 PAGE = ("Tea cultivation\n"
         "Tea plants grow best in acidic soil with a pH between 4.5 and 5.5.\n"
