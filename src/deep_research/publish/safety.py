@@ -55,6 +55,7 @@ import re
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from ..citations.check import safe_link
 from ..citations.document import Document
@@ -181,6 +182,13 @@ class Policy:
     render_notes: list[dict] = field(default_factory=list)
     cut: int | None = None  # HTML and PDF show the report up to here (MAX_RENDER_CHARS)
 
+    @property
+    def _atom_starts(self) -> list[int]:
+        cached = self.__dict__.get("_starts")
+        if cached is None or len(cached) != len(self.atoms):
+            cached = self.__dict__["_starts"] = [x.start for x in self.atoms]
+        return cached
+
     def audit(self) -> dict:
         degraded = sorted(self.notes, key=lambda d: d["line"] or 0)
         for d in self.render_notes:  # limits for HTML and PDF only
@@ -236,7 +244,10 @@ class Policy:
     def _plain_text(self, start: int, end: int, atom_text: Callable[[Atom], str]) -> str:
         md = self.doc.markdown
         out, pos = [], start
-        for x in self.atoms:
+        k = bisect.bisect_left(self._atom_starts, start)
+        for x in self.atoms[k:]:
+            if x.start >= end:
+                break
             if x.start >= pos and x.end <= end:
                 out += [md[pos:x.start], atom_text(x)]
                 pos = x.end
@@ -363,13 +374,21 @@ def inert_quote(quote: str, local_files: frozenset[str] = frozenset(), changes: 
     line, double quotes curled, and every construct that could reach outside the tag made
     text (an unmatched bracket or backtick escaped, HTML escaped, images and unsafe links
     defused). Built by code, so inert wherever it is put."""
+    text, counts = _inert_quote(quote, local_files)
+    if changes is not None:
+        changes.update(dict(counts))
+    return text
+
+
+@lru_cache(maxsize=4096)
+def _inert_quote(quote: str, local_files: frozenset[str]) -> tuple[str, tuple[tuple[str, int], ...]]:
     quote = _WS.sub(" ", quote).strip().replace('"', "\u201d")
     if not quote:
-        return quote
-    acc = SafeMarkdown("", changes if changes is not None else Counter())
+        return quote, ()
+    acc = SafeMarkdown("")
     sub = _Context(quote, [(0, len(quote))], False, local_files, acc, None, quote=True)
     sub.transform()
-    return _apply(quote, sub.edits)
+    return _apply(quote, sub.edits), tuple(acc.changes.items())
 
 
 _LITERAL = {"[": "\\[", "]": "\\]", "`": "\\`", "\\": "\\\\", "<": "&lt;"}
