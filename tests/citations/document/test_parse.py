@@ -3,15 +3,6 @@
 from __future__ import annotations
 
 from deep_research.citations.document import parse
-from deep_research.citations.document.sections import (
-    limitations_stated,
-    replaced_spans,
-    sources_section,
-    title_text,
-    with_limitations,
-    without_findings,
-)
-from deep_research.language import labels
 
 REF = '<ref id="a">"The pile gets hot."</ref>'
 
@@ -80,14 +71,6 @@ def test_code_regions_refs_and_claims_carry_offsets():
     assert claim.ref_indexes == [0] and md[claim.start:claim.end].startswith("Text `")
 
 
-def test_the_sources_section_is_the_last_top_level_one_outside_code():
-    doc = parse(REPORT)
-    s = sources_section(doc)
-    assert s is not None and REPORT[s.start:].startswith("## Sources") and s.end == len(REPORT)
-    fenced = "# T\n\nBody.\n\n```\n## References\n```\n\nAfter the fence.\n"
-    assert sources_section(parse(fenced)) is None
-
-
 def test_an_input_verified_findings_section_is_its_heading_and_list_only():
     md = ("# T\n\n## Verified findings\n\n- Old claim " + REF + " *(confidence: medium)*\n\n"
           "The report's own intro " + REF + ".\n\n## Body\n\nText.\n")
@@ -97,49 +80,11 @@ def test_an_input_verified_findings_section_is_its_heading_and_list_only():
     assert "intro" not in md[doc.findings.start:doc.findings.end]
     assert len(doc.refs) == 1 and len(doc.ignored_refs) == 1  # the section's ref is not a citation
     assert doc.refs[0].line == 7  # lines of the file as given
-    text, found = without_findings(md)
-    assert "Old claim" in found and "Old claim" not in text and "The report's own intro" in text
-    assert replaced_spans(doc) == [(doc.findings.start, doc.findings.end)]
 
 
 def test_a_fenced_verified_findings_line_is_not_a_section():
     md = "# T\n\n```text\n## Verified findings\nkept\n```\n\nAfter " + REF + ".\n\n## Next\n"
     doc = parse(md)
     assert doc.findings is None and len(doc.refs) == 1
-    assert without_findings(md) == (md, None)
 
 
-def test_title():
-    assert title_text(parse("\n# The title ##\n\nText.\n")) == "The title"
-    assert title_text(parse("# Title " + REF + "\n")) == "Title"
-    assert title_text(parse("Text first.\n\n# Not a title\n")) is None
-    assert title_text(parse("    # code\n")) is None
-
-
-EN = labels("en")
-
-
-def test_limitations_in_code_do_not_count_and_the_section_lands_before_sources():
-    md = ("# Grep\n\nText.\n\n```markdown\n## Limitations of grep\n- it is slow\n```\n\n"
-          "## Sources\n\n1. x\n")
-    assert not limitations_stated(parse(md), {"limitation", "limitations"})
-    out = with_limitations(md, ["research stopped early: budget"], None, EN)
-    assert "## Limitations\n\n- research stopped early: budget\n\n## Sources" in out
-    assert out.count("```") == 2  # the fence untouched
-    stated = "# Grep\n\n## Limitations\n\n- The sample is small.\n"
-    assert with_limitations(stated, ["research stopped early"], None, EN) == stated
-    assert "## Further limitations\n\n- by code" in with_limitations(stated, [], ["by code"], EN)
-
-
-def test_limitations_are_never_added_inside_an_open_fence():
-    md = "# T\n\nText.\n\n```\ncode the model never closed\n"
-    out = with_limitations(md, ["research stopped early"], None, EN)
-    doc = parse(out)
-    assert [s.title for s in doc.all_sections()] == ["T", "Limitations"]
-
-
-def test_limitation_items_from_code_are_text():
-    out = with_limitations("# T\n\nText.\n", ['a page said <script>x</script> and [j](javascript:alert(1))'],
-                           None, EN)
-    assert "\\<script\\>" in out and "\\[j\\](javascript" in out
-    assert parse(out).refs == [] and parse(out).problems == []
