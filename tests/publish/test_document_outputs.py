@@ -279,3 +279,16 @@ def test_a_block_shown_as_code_right_under_the_title_stays_code_in_html(tmp_path
     tree = lxml_html.document_fromstring(result.files["html"].read_text()).find("body")
     assert not list(tree.iter("script"))
     assert any("&lt;script&gt;" in lxml_html.tostring(pre, encoding="unicode") for pre in tree.iter("pre"))
+
+
+def test_a_report_cut_for_html_keeps_its_first_part_when_the_model_wrote_a_sources_list(tmp_path, monkeypatch):
+    from deep_research.publish import safety
+
+    monkeypatch.setattr(safety, "MAX_RENDER_CHARS", 5000)
+    md = ("# Long\n\n" + GOOD + "\n\n" + "".join(f"Paragraph {i} of the long report.\n\n" for i in range(400))
+          + "## References\n\n1. by the model\n")
+    result = publish(tmp_path, md)
+    body = html_text(result.files["html"].read_text())
+    assert "Tea likes acid soil" in body and "Paragraph 10 " in body and "Paragraph 399 " not in body
+    assert "too long to show here" in body and "by the model" not in body
+    assert "Paragraph 399 " in result.files["markdown"].read_text()

@@ -71,8 +71,8 @@ def body_markdown(report: CitationReport, policy: Policy, atom_text: Callable[[A
         if b <= pos:
             continue
         a = max(a, pos)
-        if a < end:
-            pieces.append(policy.text(pos, a, atom_text, render=render, code_atom_text=code_atom_text))
+        if pos < min(a, end):
+            pieces.append(policy.text(pos, min(a, end), atom_text, render=render, code_atom_text=code_atom_text))
         if sources is not None and a <= sources.start < b:
             before_sources = len(pieces)
         pos = min(b, end)
