@@ -71,7 +71,7 @@ REPORT = """# Heat pumps
 
 ## Findings
 
-Heat pumps keep heating down to -25 °C <ref id="a">"Modern cold-climate heat pumps keep heating at outdoor temperatures as low as -25 °C."</ref> <ref id="c">"Field trials found that heat pumps keep heating at outdoor temperatures as low as -25 °C."</ref>.
+Heat pumps keep heating at outdoor temperatures as low as -25 °C <ref id="a">"Modern cold-climate heat pumps keep heating at outdoor temperatures as low as -25 °C."</ref> <ref id="c">"Field trials found that heat pumps keep heating at outdoor temperatures as low as -25 °C."</ref>.
 
 In Norway, more than 60 percent of detached houses had a heat pump by 2020 <ref id="a">"In Norway, more than 60 percent of detached houses had a heat pump by 2020."</ref>.
 

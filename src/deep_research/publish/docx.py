@@ -102,22 +102,36 @@ def badge_texts(t: dict) -> dict[str, str]:
     }
 
 
+# Characters XML 1.0 cannot hold (C0 controls but tab and line ends, lone surrogates,
+# U+FFFE/U+FFFF): a page may keep them (``&#1;``, ``&#27;``) and python-docx refuses a
+# run holding one, which failed the export and every resume after it. Removed.
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def xml_text(s: str) -> str:
+    return _NOT_XML.sub("", s)
+
+
+def _xml_safe_tree(root) -> None:
+    """Every text and attribute of the parsed report as XML can hold it."""
+    for el in root.iter():
+        if el.text and _NOT_XML.search(el.text):
+            el.text = xml_text(el.text)
+        if el.tail and _NOT_XML.search(el.tail):
+            el.tail = xml_text(el.tail)
+        if isinstance(el.tag, str):
+            for k, v in el.attrib.items():
+                if _NOT_XML.search(v):
+                    el.set(k, xml_text(v))
+
+
 def _classes(el) -> set[str]:
     return set((el.get("class") or "").split())
 
 
-# characters XML 1.0 cannot hold (a control character in a page title or quote)
-_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]")
-
-
-def _xml(s: str) -> str:
-    return _NOT_XML.sub("", s)
-
-
 def _text(s: str | None) -> str:
-    """HTML text as shown: runs of white space are one space (characters Word cannot hold
-    removed)."""
-    return _xml(re.sub(r"[ \t\r\n\f]+", " ", s or ""))
+    """HTML text as shown: runs of white space are one space."""
+    return re.sub(r"[ \t\r\n\f]+", " ", s or "")
 
 
 class _Fmt(dict):
@@ -194,6 +208,7 @@ class DocxWriter:
         root = lxml.html.document_fromstring(html)
         for el in root.iter("style", "script", "template"):
             el.drop_tree()
+        _xml_safe_tree(root)
         for el in root.xpath("//*[@id]"):
             self.bookmarks.setdefault(el.get("id"), f"_r{len(self.bookmarks) + 1}")
         body = root.find("body")
@@ -205,7 +220,7 @@ class DocxWriter:
         if lang:
             self._language(lang)
         props = self.doc.core_properties
-        props.title = _xml(title or "")[:250]
+        props.title = xml_text(title or "")[:250]
         props.author = "deep-research"
         props.comments = "Citations checked against their sources; links open the quoted sentence."
         if lang:
@@ -583,7 +598,7 @@ class DocxWriter:
             h.set(qn("r:id"), rid)
             self.hyperlinks.append(href)
         if tooltip:
-            h.set(qn("w:tooltip"), _xml(tooltip)[:_MAX_TOOLTIP])
+            h.set(qn("w:tooltip"), tooltip[:_MAX_TOOLTIP])
         h.set(qn("w:history"), "1")
         para._p.append(h)
         return h

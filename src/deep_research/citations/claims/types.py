@@ -18,7 +18,7 @@ class ClaimStatus(StrEnum):
 @dataclass
 class ClaimCheck:
     status: ClaimStatus
-    rule: str | None  # "number", "negation", "near_copy:<kind>"; "copy", "overlap", "no_claim"
+    rule: str | None  # "number", "negation", "near_copy:<kind>", "antonym"; "copy", "proof", "no_claim"
     note: str
 
 
