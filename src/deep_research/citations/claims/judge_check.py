@@ -65,7 +65,9 @@ FUNCTION_GROUPS = (
     frozenset({"because", "since"}),  # a cause ("since 3.1" is a number: checked as one)
     frozenset({"later", "subsequent"}),  # "later calls" / "subsequent calls"
     frozenset({"earlier", "prior"}),  # "earlier versions" / "prior versions"
+    frozenset({"can", "able", "possible"}),  # "can recognise" / "is able to recognise" / "it is possible to"
 )
+_CONDITIONS = frozenset(["if", "when", "whenever", "once", "provided", "providing", "assuming"])
 _FUNCTION_OF = {}
 for _g in FUNCTION_GROUPS:
     for _w in _g:
@@ -205,7 +207,7 @@ def check_judge_evidence(claim: str, quotes: list[str], facts: list[JudgeFact]) 
     ckeys = set(citems.keys)
 
     # aligned pairs: which claim tokens they show, which span tokens they restate
-    covered: set[int] = set()  # claim token indexes shown by an aligned pair
+    covered: dict[int, str] = {}  # claim token index shown by an aligned pair -> the span key it restates
     used: set[tuple[int, int]] = set()  # (span, token) restated by an aligned pair
     raw_claim = None
     cwords = _words(claim_t)
@@ -230,18 +232,21 @@ def check_judge_evidence(claim: str, quotes: list[str], facts: list[JudgeFact]) 
             if not where:
                 problems.append(f'the aligned span words "{" ".join(sp)}" are not in the cited spans')
                 continue
-            best: tuple[set[int], set[int], str | None] | None = None
+            best: tuple[dict[int, int], int, str | None] | None = None
             for ck in at:
                 for si, sk in where:
                     got = _cover(c, ck, spans[si], sk)
-                    if best is None or len(got[0]) > len(best[0]) or (got[2] is None and best[2] is not None):
-                        best = (got[0], {(si, k) for k in got[1]}, got[2])
+                    if best is None or (got[2] is None, len(got[0])) > (best[2] is None, len(best[0])):
+                        best = (got[0], si, got[2])
             assert best is not None
             if best[2]:
                 problems.append(best[2])
                 continue
-            covered |= best[0]
-            used |= best[1]
+            sp_ = spans[best[1]]
+            at_item = {p: i for i, p in enumerate(sp_.its.pos)}
+            for k, j in best[0].items():
+                covered[k] = sp_.its.keys[at_item[j]] if j in at_item else covered.get(k, "")
+                used.add((best[1], j))
 
     for i, key in enumerate(citems.keys):
         k = citems.pos[i]
@@ -256,10 +261,10 @@ def check_judge_evidence(claim: str, quotes: list[str], facts: list[JudgeFact]) 
                 problems.append(f'the claim\'s number {_fmt(num)} is in no cited span')
             continue
         if key == "\u00ac":
-            if "\u00ac" not in skeys:
+            if "\u00ac" not in skeys and k not in covered:
                 problems.append(f'the claim\'s negation "{word}" is in no cited span')
             continue
-        if key in skeys or k in covered:
+        if key in skeys or k in covered or key == "by":  # "by": the voice, read by the order check
             continue
         if key.startswith(("Q:", "M:")):
             problems.append(f'the claim\'s "{word}" ({"quantifier" if key[0] == "Q" else "modal"}) is in no cited span')
@@ -277,14 +282,22 @@ def check_judge_evidence(claim: str, quotes: list[str], facts: list[JudgeFact]) 
             k = s.its.pos[i]
             if key in ckeys or (si, k) in used or not (s.its.restrict[i] or s.t.low[k] in _ORDER_WORDS):
                 continue
+            if key == "Q:all":
+                continue  # "accepts any iterable" says at least "accepts iterables"
+            if s.t.low[k] in _CONDITIONS and _condition_restated(c, s, k, covered):
+                continue
             if key == "\u00ac":
                 problems.append(f'a cited span says "{s.t.raw[k]}" where the claim has no negation')
             else:
                 problems.append(f'a cited span says "{s.t.raw[k]}", which the claim does not')
     problems.extend(_context_restrictions(quotes, found, ckeys))
     # the claim's words keep their order within each of its clauses (roles: "A overrides B")
-    if _order_swapped(c, spans):
+    if _order_swapped(c, spans, covered):
         problems.append("the claim's words stand in another order in a cited span (roles swapped?)")
+    mixed = _mixed_clause(c, spans, covered)
+    if mixed:
+        problems.append(f'the claim\'s "{mixed}" comes from another cited span than the rest of its clause '
+                        "(roles swapped across spans?)")
     # each fact is tied to its spans; the facts cover the claim
     fact_words = set()
     for f, mine in zip(facts, fact_spans, strict=True):
@@ -302,12 +315,12 @@ def check_judge_evidence(claim: str, quotes: list[str], facts: list[JudgeFact]) 
 
 
 # --- aligned pairs -----------------------------------------------------------------------------
-def _cover(c: _Side, ck: list[int], s: _Span, sk: list[int]) -> tuple[set[int], set[int], str | None]:
-    """Which claim tokens of the phrase ck the span phrase sk restates, which span tokens
-    that uses, and why the pair is a misreading (a known contrast) if it is one."""
+def _cover(c: _Side, ck: list[int], s: _Span, sk: list[int]) -> tuple[dict[int, int], set[int], str | None]:
+    """Which claim tokens of the phrase ck the span phrase sk restates (-> the span token
+    that restates each), and why the pair is a misreading (a known contrast) if it is one."""
     ct, st = c.t, s.t
     need = {k for k in ck if k in c.item_at and _needs_pair(c, k)}
-    covered: set[int] = set()
+    covered: dict[int, int] = {}
     used: set[int] = set()
     sitem_at = {k: i for i, k in enumerate(s.its.pos)}
     # the same key (stem, number, quantifier or modal group) on both sides
@@ -315,7 +328,7 @@ def _cover(c: _Side, ck: list[int], s: _Span, sk: list[int]) -> tuple[set[int], 
         key = c.its.keys[c.item_at[k]]
         for j in sk:
             if j not in used and j in sitem_at and s.its.keys[sitem_at[j]] == key:
-                covered.add(k)
+                covered[k] = j
                 used.add(j)
                 break
     # phrases WordNet lists (longest first): "take advantage of" / "exploit"
@@ -323,7 +336,7 @@ def _cover(c: _Side, ck: list[int], s: _Span, sk: list[int]) -> tuple[set[int], 
         for n in range(min(MAX_NGRAM, len(ck)), 0, -1):
             for a in range(len(ck) - n + 1):
                 cg = ck[a:a + n]
-                if not (set(cg) & (need - covered)):
+                if not (set(cg) & (need - set(covered))):
                     continue
                 for m in range(min(MAX_NGRAM, len(sk)), 0, -1):
                     if n == 1 and m == 1:
@@ -333,39 +346,70 @@ def _cover(c: _Side, ck: list[int], s: _Span, sk: list[int]) -> tuple[set[int], 
                                 and _lex_ok(tuple(ct.low[x] for x in cg), tuple(st.low[x] for x in sk[b:b + m]),
                                             _widening_ok(c, cg))), None)
                     if hit:
-                        covered |= set(cg) & need
+                        head = next((j for j in hit if j in sitem_at), hit[0])
+                        covered.update({k: head for k in cg if k in need})
                         used |= set(hit)
                         break
     # single words
-    for k in sorted(need - covered):
+    for k in sorted(need - set(covered)):
         for j in sk:
             if j in used or st.kinds[j] != _WORD:
                 continue
             if _restates(ct.low[k], st.low[j], _widening_ok(c, [k])):
-                covered.add(k)
+                covered[k] = j
                 used.add(j)
                 break
+    # "unaffected" / "not affected", "not possible" / "impossible": a negated word on one
+    # side, the negation and the word's antonym WordNet lists on the other
+    for k in ck:
+        for j in sk:
+            if j in used or st.kinds[j] != _WORD or ct.kinds[k] != _WORD:
+                continue
+            if k in need and k not in covered and _negated_form(ct.low[k], st.low[j]):
+                neg = next((x for x in sk if st.neg[x] and x not in used), None)
+                if neg is not None:
+                    covered[k] = j
+                    used.update((j, neg))
+            elif _negated_form(st.low[j], ct.low[k]) and k not in covered:
+                neg = next((x for x in ck if ct.neg[x] and x not in covered), None)
+                if neg is not None:
+                    covered.update({k: j, neg: j})
+                    used.add(j)
     # names and numbers are not restated: another name or number in the pair is a misreading
     cnames = {c.its.keys[c.item_at[k]]: k for k in ck if k in c.item_at and ct.entity[k]}
-    snames = {s.its.keys[sitem_at[j]] for j in sk if j in sitem_at and st.entity[j]}
+    snames = {s.its.keys[sitem_at[j]]: j for j in sk if j in sitem_at and st.entity[j]}
     odd = [k for key, k in cnames.items() if key not in snames]
-    if odd and snames - set(cnames):
-        return covered, used, f'"{ct.raw[odd[0]]}" for "{st.raw[s.its.pos[s.its.keys.index(min(snames - set(cnames)))]]}": another name'
+    other = [j for key, j in snames.items() if key not in cnames]
+    if odd and other:
+        return covered, used, f'"{ct.raw[odd[0]]}" for "{st.raw[other[0]]}": another name'
     cnums = [c.its.nums[c.item_at[k]] for k in ck if k in c.item_at and c.item_at[k] in c.its.nums]
     snums = [s.its.nums[sitem_at[j]] for j in sk if j in sitem_at and sitem_at[j] in s.its.nums]
     for num in cnums:
         if snums and not any(P._num_proves(num, q, APPROX) for q in snums):
             return covered, used, f'"{num.raw}" for "{snums[0].raw}": another number'
     # a contrast anywhere in the pair is a misreading, whatever else it restates
+    single = len([k for k in ck if ct.kinds[k] == _WORD]) == 1 and len([j for j in sk if st.kinds[j] == _WORD]) == 1
     for k in ck:
         if ct.kinds[k] != _WORD or k in covered:
             continue
         for j in sk:
-            if st.kinds[j] == _WORD and ct.low[k] != st.low[j]:
-                why = _contrast(ct.low[k], st.low[j])
+            a, b = ct.low[k], st.low[j]
+            if st.kinds[j] != _WORD or a == b:
+                continue
+            if not single and ((a in _QUANT) != (b in _QUANT) or (a in _MODAL) != (b in _MODAL)
+                               or not (ct.content[k] or a in _QUANT or a in _MODAL)):
+                continue  # in a phrase, only words of one kind are compared
+            if True:
+                why = _contrast(a, b)
                 if why:
                     return covered, used, f'"{ct.raw[k]}" for "{st.raw[j]}": {why}'
     return covered, used, None
+
+
+def _negated_form(neg_word: str, word: str) -> bool:
+    """Is neg_word a prefixed antonym of word ("unaffected" / "affected")?"""
+    return any(neg_word.startswith(p) and neg_word[len(p):] and stem(neg_word[len(p):]) == stem(word)
+               for p in ("un", "in", "im", "non", "dis", "il", "ir")) and lexicon.antonyms(neg_word, word)
 
 
 def _needs_pair(c: _Side, k: int) -> bool:
@@ -422,15 +466,40 @@ def _contrast(a: str, b: str) -> str | None:
 
 
 def _restates(a: str, b: str, widen: bool = True) -> bool:
+    if _FUNCTION_OF.get(a, set()) & _FUNCTION_OF.get(b, set()):
+        return True
     if _contrast(a, b):
         return False
     sa, sb = stem(a), stem(b)
     if sa == sb or P.EQUIVALENT.get(sa, sa) == P.EQUIVALENT.get(sb, sb):
         return True
-    if _FUNCTION_OF.get(a, set()) & _FUNCTION_OF.get(b, set()):
-        return True
     rel = lexicon.relation(a, b)
     return rel in ("synonym", "related") or (widen and rel == "general")
+
+
+def _condition_restated(c: _Side, s: _Span, k: int, covered: dict[int, str]) -> bool:
+    """Does the claim restate the span's condition "if X" (token k) as a restriction of
+    what it says ("A logger whose level is INFO ...", "An invalid number raises ...")?
+    Every item of X must be in the claim, all in one of its clauses, and that clause must
+    be subordinate or hold more than the condition (not "X, and Y": X asserted)."""
+    t = s.t
+    cond = [s.its.keys[i] for i, p in enumerate(s.its.pos) if p > k and t.clause[p] == t.clause[k]]
+    if not any(x[:1].isalnum() or x == "\u00ac" or x.startswith("#") for x in cond):
+        return False
+    keys = [covered.get(p) or key for key, p in zip(c.its.keys, c.its.pos, strict=True)]
+    segs = P._segments(c.its)
+    seg_of = {i: n for n, (a, b) in enumerate(segs) for i in range(a, b)}
+    where = set()
+    for x in cond:
+        hits = [i for i, key in enumerate(keys) if key == x]
+        if not hits:
+            return False
+        where.add(seg_of[hits[0]])
+    if len(where) != 1:
+        return False
+    n = where.pop()
+    a, b = segs[n]
+    return c.its.sub[a] or any(keys[i] not in cond for i in range(a, b))
 
 
 # --- restrictions around a span ----------------------------------------------------------------
@@ -475,10 +544,15 @@ def _context_restrictions(quotes: list[str], found: list[tuple[int, int, int]], 
 
 
 # --- order ------------------------------------------------------------------------------------
-def _order_swapped(c: _Side, spans: list[_Span]) -> bool:
+def _order_swapped(c: _Side, spans: list[_Span], covered: dict[int, str]) -> bool:
     """Do two of the claim's words stand in another order in a cited span, within one of
-    the claim's clauses, both read in the active voice?"""
+    the claim's clauses, both read in the active voice? A claim word an aligned pair shows
+    stands for the span word it restates."""
     citems = c.its
+    if covered:
+        keys = [covered.get(p) or k for k, p in zip(citems.keys, citems.pos, strict=True)]
+        citems = P._Items(keys, citems.pos, citems.bnd, citems.strong, citems.sub, citems.sent, citems.restrict,
+                          citems.nums, citems.words)
     segs = P._segments(citems)
     claim_orders = [_readings(c.t, citems, a, b) for a, b in segs]
     for s in spans:
@@ -492,38 +566,83 @@ def _order_swapped(c: _Side, spans: list[_Span]) -> bool:
     return False
 
 
+def _mixed_clause(c: _Side, spans: list[_Span], covered: dict[int, str]) -> str | None:
+    """A name of the claim taken from one cited span into a clause whose other words stand
+    in another span, where that span names something else ("A flushes X" from the spans
+    "B flushes X" and "... slower than A"): the name, or None."""
+    its = c.its
+    keys = [covered.get(p) or k for k, p in zip(its.keys, its.pos, strict=True)]
+    sets = [set(s.its.keys) for s in spans]
+    names = [{s.its.keys[i] for i, p in enumerate(s.its.pos) if s.t.entity[p]} for s in spans]
+    for a, b in P._segments(its):
+        seg = [i for i in range(a, b) if not keys[i].startswith(("Q:", "M:", "#", "ORD:", "W:"))]
+        counts = [sum(1 for i in seg if keys[i] in ks) for ks in sets]
+        if not counts or max(counts) < 2:
+            continue
+        m = counts.index(max(counts))
+        own = {keys[i] for i in seg}
+        if not names[m] - own:
+            continue
+        for i in seg:
+            if c.t.entity[its.pos[i]] and keys[i] not in sets[m] and any(keys[i] in ks for ks in sets):
+                return its.words[i]
+    return None
+
+
 _NOT_AGENT = frozenset(["default", "hand", "itself", "themselves", "himself", "herself", "far", "now", "then",
                         "way", "design", "contrast", "comparison", "chance", "accident", "name", "means"])
 
 
 def _readings(t: _Text, its: P._Items, a: int, b: int) -> list[list[str]]:
-    """The item keys [a, b) of one clause in the order of its active voice: a passive with
-    an agent ("Y is taken by X", "Y, taken by X") reads X taken Y; else as written, and for
-    an identity of two definite terms ("WARNING is the default level") also the other way
+    """The item keys [a, b) of one clause (quantifiers and modals aside: they may stand
+    anywhere) in the order of its active voice: a passive reads agent, verb, object ("Y is
+    taken by X", "Y, taken by X" -> X taken Y; "Y is created" -> created Y); else as
+    written, and for an identity ("WARNING is the default level") also the other way
     round."""
-    keys = its.keys[a:b]
-    pos = its.pos[a:b]
+    idx = [i for i in range(a, b) if not its.keys[i].startswith(("Q:", "M:"))]
+    keys = [its.keys[i] for i in idx]
+    pos = [its.pos[i] for i in idx]
     if len(pos) < 2:
         return [keys]
     low, kinds = t.low, t.kinds
-    for kb in range(pos[0] + 1, pos[-1]):
-        if low[kb] != "by" or kb + 1 >= len(low) or low[kb + 1] in _NOT_AGENT:
+    start = its.pos[a - 1] + 1 if a else 0
+    for kv in range(start, pos[-1] + 1):
+        if kinds[kv] != _WORD or not _participle(low[kv]):
             continue
-        kv = kb - 1
-        if kinds[kv] != _WORD or not (_participle(low[kv]) or (kv and low[kv - 1] in _BE)):
-            continue
-        y = [its.keys[a + i] for i, p in enumerate(pos) if p < kv]
-        v = [its.keys[a + i] for i, p in enumerate(pos) if kv <= p < kb]
-        x = [its.keys[a + i] for i, p in enumerate(pos) if p > kb]
-        if v and x:
-            return [x + v + y]
+        kbe = next((j for j in (kv - 1, kv - 2) if j >= start and low[j] in _BE), None)
+        kb = next((j for j in range(kv + 1, min(kv + 8, len(low))) if low[j] == "by"), None)
+        if kb is not None and (kb + 1 >= len(low) or low[kb + 1] in _NOT_AGENT
+                               or any(kinds[j] == 0 and t.clause[j] != t.clause[kv] for j in range(kv, kb))):
+            kb = None
+        if kbe is None and (kb is None or kb != kv + 1):
+            continue  # "Y is V-ed", "Y is V-ed ... by X", or "Y, V-ed by X"
+        head = kbe if kbe is not None else kv
+        y = [i for i, p in enumerate(pos) if p < head]
+        if kbe is None:
+            y, before = y[-1:], y[:-1]  # "exceptions raised by X": the noun before the verb
+        else:
+            before = []
+        if kb is None:  # no agent: "Y is created" reads "created Y"
+            v = [i for i, p in enumerate(pos) if p >= kv]
+            if not y or not v:
+                continue
+            return [[keys[i] for i in before + v[:1] + y + v[1:]]]
+        v = [i for i, p in enumerate(pos) if kv <= p < kb]
+        end = next((j for j in range(kb + 1, pos[-1] + 1) if low[j] in _BE or (kinds[j] == 0 and low[j] in ",;:")),
+                   pos[-1] + 1)
+        x = [i for i, p in enumerate(pos) if kb < p < end]
+        rest = [i for i, p in enumerate(pos) if p >= end]
+        verb = [i for i in v if pos[i] >= kv][:1]
+        if verb and x:  # "Y is mapped to Z by X" reads "X mapped Y to Z"
+            return [[keys[i] for i in before + x + [i for i in v if i not in verb and pos[i] < kv] + verb + y
+                     + [i for i in v if i not in verb and pos[i] > kv] + rest]]
     out = [keys]
     for kbe in range(pos[0] + 1, pos[-1]):
         if low[kbe] not in _BE or kinds[kbe] != _WORD:
             continue
         y0 = [i for i, p in enumerate(pos) if p < kbe]
         y1 = [i for i, p in enumerate(pos) if p > kbe]
-        if y0 and y1 and _definite(t, pos[y0[0]]) and _definite(t, pos[y1[0]]):
+        if y0 and y1 and (_definite(t, pos[y0[0]]) or _definite(t, pos[y1[0]])):
             out.append([keys[i] for i in y1] + [keys[i] for i in y0])
             break
     return out
@@ -536,7 +655,7 @@ _PARTICIPLES = frozenset(["made", "set", "put", "held", "built", "kept", "found"
 
 
 def _participle(w: str) -> bool:
-    return w in _PARTICIPLES or (len(w) > 3 and w.endswith(("ed", "en", "wn")))
+    return w in _PARTICIPLES or (len(w) > 3 and w.endswith(("ed", "en", "wn"))) or lexicon.irregular_verb(w)
 
 
 def _definite(t: _Text, k: int) -> bool:

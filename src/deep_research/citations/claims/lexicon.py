@@ -9,7 +9,9 @@ Used only to check a judge's evidence (``judge_check``), never to accept a claim
   fails.
 * ``synonym`` (a shared synset), ``related`` (a derivational link: gather / gathering) and
   ``general`` (the claim's word is a hypernym, up to three steps, of the span's: "animal"
-  for "dog") let a judge's aligned pair count as the same statement.
+  for "dog"; or the head adjective of the span's satellite: "easy" for "simple", "whole"
+  for "entire") let a judge's aligned pair count as the same statement.
+  ``phrase_relation`` asks the same of multiword lemmas ("take advantage", "bring in").
 
 Anything else is ``unknown``: the judge's pair is not shown, and its evidence fails. Without
 the database (no ``wordnet-base``, or ``DEEP_RESEARCH_WORDNET`` pointing nowhere) every
@@ -40,13 +42,15 @@ class _WordNet:
         self.index: dict[str, list[tuple[str, int]]] = {}  # lemma -> [(pos, offset)]
         self.words: dict[tuple[str, int], tuple[str, ...]] = {}
         self.hyper: dict[tuple[str, int], tuple[tuple[str, int], ...]] = {}
+        self.similar: dict[tuple[str, int], set[tuple[str, int]]] = {}  # satellite adjective -> its head
         self.antonyms: dict[str, set[str]] = {}
         self.derived: dict[str, set[str]] = {}
         self.exc: dict[str, set[str]] = {}
+        self.verb_exc: set[str] = set()
         for name in _FILES:
             self._read_index(root / f"index.{name}")
             self._read_data(root / f"data.{name}")
-            self._read_exc(root / f"{name}.exc")
+            self._read_exc(root / f"{name}.exc", name == "verb")
 
     def _read_index(self, path: Path) -> None:
         with path.open(encoding="latin-1") as fh:
@@ -79,6 +83,8 @@ class _WordNet:
                     tpos = "a" if tpos == "s" else tpos
                     if sym in ("@", "@i"):
                         hyper.append((tpos, int(toff)))
+                    elif sym == "&" and ss_type == "s":
+                        self.similar.setdefault(key, set()).add((tpos, int(toff)))
                     elif sym in ("!", "+") and st != "0000":
                         code = int(st, 16)
                         src, tgt = code >> 8, code & 0xFF
@@ -90,7 +96,7 @@ class _WordNet:
                 if hyper:
                     self.hyper[key] = tuple(hyper)
 
-    def _read_exc(self, path: Path) -> None:
+    def _read_exc(self, path: Path, verbs: bool = False) -> None:
         if not path.is_file():
             return
         with path.open(encoding="latin-1") as fh:
@@ -98,6 +104,8 @@ class _WordNet:
                 f = line.split()
                 if len(f) >= 2:
                     self.exc.setdefault(f[0], set()).update(f[1:])
+                    if verbs:
+                        self.verb_exc.add(f[0])
 
     def _target_word(self, ref: str) -> str | None:
         pos, off, n = ref.split(":")
@@ -193,7 +201,29 @@ def relation(claim_word: str, span_word: str) -> str:
         return "contrast"
     if any(s in db.ancestors(t, 3) for s in sa for t in sb):
         return "general"
+    if any(s in db.similar.get(t, ()) for s in sa for t in sb):
+        return "general"  # the claim's adjective is the head of the span's ("easy" for "simple")
     return "unknown"
+
+
+@lru_cache(maxsize=16384)
+def antonyms(a: str, b: str) -> bool:
+    """Does WordNet list the two words as antonyms (a lexical "!" pointer)?"""
+    db = database()
+    if db is None:
+        return False
+    la, lb = db.lemmas(a), db.lemmas(b)
+    for x, ys in ((la, lb), (lb, la)):
+        for lemma in x:
+            if any(db._target_word(ref) in ys for ref in db.antonyms.get(lemma, ())):
+                return True
+    return False
+
+
+def irregular_verb(word: str) -> bool:
+    """Is the word an irregular form of a verb WordNet lists ("understood", "taken")?"""
+    db = database()
+    return db is not None and word.lower() in db.verb_exc
 
 
 _RANK = {"synonym": 0, "related": 1, "general": 2, "contrast": 3, "unknown": 4}

@@ -6,7 +6,8 @@ item (``not``, ``no``, ``never``, ``n't``, ``fails to``); quantifiers and modals
 strength group (``all/every/each/always/any``; ``may/might/can/could``: the module's
 groups). Words that state nothing on their own are not items: articles, pronouns, forms
 of *be*, *have*, *do*, *will*, ``and``, ``to`` and the prepositions that only attach
-(``of``, ``in``, ``on``, ``at``, ``with``, ``by``, ``for``, ...). Every other word is an
+(``of``, ``in``, ``on``, ``at``, ``with``, ``for``, ...). ``by`` is an item: it marks who
+acts in a passive, so "A is used by B" (B uses A) is never shown by "A uses B". Every other word is an
 item, including ``only``, ``if``, ``unless``, ``because``, ``from``, ``than``, ``same``,
 ``other``, ``still``, particles such as ``off`` and ``out``.
 
@@ -74,7 +75,7 @@ MAX_QUOTE_ITEMS = 8000  # items of all quotes of a claim
 MAX_PART_TRIES = 2000  # claim parts x quote sentences aligned at most
 
 # Not items: words that state nothing a quote must show (see the module docstring).
-_FREE = frozenset(["a", "an", "the", "be", "is", "are", "was", "were", "been", "being", "am", "have", "has", "had", "having", "do", "does", "did", "done", "doing", "will", "shall", "it", "its", "itself", "they", "them", "their", "theirs", "themselves", "he", "him", "his", "she", "her", "hers", "we", "us", "our", "ours", "you", "your", "yours", "i", "me", "my", "mine", "oneself", "this", "these", "those", "there", "here", "which", "who", "whom", "whose", "that", "and", "to", "of", "in", "on", "at", "with", "by", "for", "about", "via", "per", "within", "through", "during", "over", "upon", "onto", "across", "among", "as", "also", "too", "very", "really", "actually", "basically", "simply", "quite", "fairly", "just", "even", "well", "however", "moreover", "furthermore", "further", "additionally", "likewise", "similarly", "indeed", "thus", "hence", "therefore", "e.g", "i.e", "eg", "ie", "etc", "cf", "s", "t", "such", "own"])
+_FREE = frozenset(["a", "an", "the", "be", "is", "are", "was", "were", "been", "being", "am", "have", "has", "had", "having", "do", "does", "did", "done", "doing", "will", "shall", "it", "its", "itself", "they", "them", "their", "theirs", "themselves", "he", "him", "his", "she", "her", "hers", "we", "us", "our", "ours", "you", "your", "yours", "i", "me", "my", "mine", "oneself", "this", "these", "those", "there", "here", "which", "who", "whom", "whose", "that", "and", "to", "of", "in", "on", "at", "with", "for", "about", "via", "per", "within", "through", "during", "over", "upon", "onto", "across", "among", "as", "also", "too", "very", "really", "actually", "basically", "simply", "quite", "fairly", "just", "even", "well", "however", "moreover", "furthermore", "further", "additionally", "likewise", "similarly", "indeed", "thus", "hence", "therefore", "e.g", "i.e", "eg", "ie", "etc", "cf", "s", "t", "such", "own"])
 # Clause words: a claim part starts here; a quote gap may end or start here.
 _SUBORDINATE = frozenset(["if", "unless", "when", "whenever", "until", "because", "since", "although", "though", "while", "whereas", "which", "who", "whom", "whose", "that", "where", "after", "before", "once", "provided", "whether", "so"])
 # Coordinators that join two statements (a combined claim may take them from two sentences).
