@@ -400,7 +400,7 @@ def _cover(c: _Side, ck: list[int], s: _Span, sk: list[int]) -> tuple[dict[int, 
                                or not (ct.content[k] or a in _QUANT or a in _MODAL)):
                 continue  # in a phrase, only words of one kind are compared
             if True:
-                why = _contrast(a, b)
+                why = _contrast(a, b, siblings=single)
                 if why:
                     return covered, used, f'"{ct.raw[k]}" for "{st.raw[j]}": {why}'
     return covered, used, None
@@ -442,8 +442,10 @@ def _lex_ok(a: tuple[str, ...], b: tuple[str, ...], widen: bool) -> bool:
     return rel in ("synonym", "related") or (widen and rel == "general")
 
 
-def _contrast(a: str, b: str) -> str | None:
-    """Why the pair is a known contrast, or None."""
+def _contrast(a: str, b: str, siblings: bool = True) -> str | None:
+    """Why the pair is a known contrast, or None. ``siblings``: also two kinds of one
+    thing (WordNet co-hyponyms; asked of a one-word pair, where the judge says the two mean
+    the same: in a phrase, two of its words may well be siblings in some sense)."""
     sa, sb = stem(a), stem(b)
     if sa == sb:
         return None
@@ -458,10 +460,13 @@ def _contrast(a: str, b: str) -> str | None:
         return "another quantity"
     if (a in _MODAL or b in _MODAL) and _MODAL.get(a) != _MODAL.get(b):
         return "another modality"
-    if lexicon.number_root(a) != lexicon.number_root(b):
+    ra, rb = lexicon.number_root(a), lexicon.number_root(b)
+    if ra != rb and (siblings or (ra is not None and rb is not None)):
         return "another number"
-    if lexicon.relation(a, b) == "contrast":
+    if siblings and lexicon.relation(a, b) == "contrast":
         return "a contrast (antonyms or two kinds of one thing)"
+    if not siblings and lexicon.antonyms(a, b):
+        return "antonyms"
     return None
 
 
@@ -595,10 +600,10 @@ _NOT_AGENT = frozenset(["default", "hand", "itself", "themselves", "himself", "h
 
 def _readings(t: _Text, its: P._Items, a: int, b: int) -> list[list[str]]:
     """The item keys [a, b) of one clause (quantifiers and modals aside: they may stand
-    anywhere) in the order of its active voice: a passive reads agent, verb, object ("Y is
-    taken by X", "Y, taken by X" -> X taken Y; "Y is created" -> created Y); else as
-    written, and for an identity ("WARNING is the default level") also the other way
-    round."""
+    anywhere) in the order of its active voice: each passive reads agent, verb, object ("Y
+    is mapped to Z by X" -> X mapped Y Z; "exceptions raised by X" -> X raised exceptions;
+    "Y is created" -> created Y); else as written, and for an identity ("WARNING is the
+    default level") also the other way round."""
     idx = [i for i in range(a, b) if not its.keys[i].startswith(("Q:", "M:"))]
     keys = [its.keys[i] for i in idx]
     pos = [its.pos[i] for i in idx]
@@ -606,6 +611,8 @@ def _readings(t: _Text, its: P._Items, a: int, b: int) -> list[list[str]]:
         return [keys]
     low, kinds = t.low, t.kinds
     start = its.pos[a - 1] + 1 if a else 0
+    groups: list[list[int]] = [[u] for u in range(len(idx))]  # units in reading order
+    changed = False
     for kv in range(start, pos[-1] + 1):
         if kinds[kv] != _WORD or not _participle(low[kv]):
             continue
@@ -615,27 +622,38 @@ def _readings(t: _Text, its: P._Items, a: int, b: int) -> list[list[str]]:
                                or any(kinds[j] == 0 and t.clause[j] != t.clause[kv] for j in range(kv, kb))):
             kb = None
         if kbe is None and (kb is None or kb != kv + 1):
-            continue  # "Y is V-ed", "Y is V-ed ... by X", or "Y, V-ed by X"
+            continue  # a passive is "Y is V-ed", "Y is V-ed ... by X" or "Y V-ed by X"
+        end = pos[-1] + 1
+        if kb is not None:
+            end = next((j for j in range(kb + 1, pos[-1] + 1)
+                        if low[j] in _BE or (kinds[j] == 0 and low[j] in ",;:")), pos[-1] + 1)
+
+        def part(lo: int, hi: int) -> list[list[int]]:
+            return [g for g in groups if all(lo <= pos[u] < hi for u in g)]
+
         head = kbe if kbe is not None else kv
-        y = [i for i, p in enumerate(pos) if p < head]
+        y = part(start, head)
         if kbe is None:
-            y, before = y[-1:], y[:-1]  # "exceptions raised by X": the noun before the verb
-        else:
-            before = []
+            y = y[-1:]  # "exceptions raised by X": the noun before the verb
+        verb = part(kv, kv + 1)
         if kb is None:  # no agent: "Y is created" reads "created Y"
-            v = [i for i, p in enumerate(pos) if p >= kv]
-            if not y or not v:
+            pre, x, post = part(head + 1, kv), [], []
+            end = kv + 1
+        else:
+            pre, post, x = part(head + 1, kv), part(kv + 1, kb), part(kb + 1, end)
+            if not x:
                 continue
-            return [[keys[i] for i in before + v[:1] + y + v[1:]]]
-        v = [i for i, p in enumerate(pos) if kv <= p < kb]
-        end = next((j for j in range(kb + 1, pos[-1] + 1) if low[j] in _BE or (kinds[j] == 0 and low[j] in ",;:")),
-                   pos[-1] + 1)
-        x = [i for i, p in enumerate(pos) if kb < p < end]
-        rest = [i for i, p in enumerate(pos) if p >= end]
-        verb = [i for i in v if pos[i] >= kv][:1]
-        if verb and x:  # "Y is mapped to Z by X" reads "X mapped Y to Z"
-            return [[keys[i] for i in before + x + [i for i in v if i not in verb and pos[i] < kv] + verb + y
-                     + [i for i in v if i not in verb and pos[i] > kv] + rest]]
+        if not verb or not (y or x):
+            continue
+        by = part(kb, kb + 1) if kb is not None else []  # "by" itself: read in the order
+        merged = [u for g in x + pre + verb + y + post for u in g]
+        used = {id(g) for g in x + pre + verb + y + post + by}
+        at = min(i for i, g in enumerate(groups) if id(g) in used)
+        groups = [g for g in groups[:at] if id(g) not in used] + [merged] + \
+            [g for g in groups[at:] if id(g) not in used]
+        changed = True
+    if changed:
+        return [[keys[u] for g in groups for u in g]]
     out = [keys]
     for kbe in range(pos[0] + 1, pos[-1]):
         if low[kbe] not in _BE or kinds[kbe] != _WORD:
@@ -655,6 +673,9 @@ _PARTICIPLES = frozenset(["made", "set", "put", "held", "built", "kept", "found"
 
 
 def _participle(w: str) -> bool:
+    """Can the word be a past participle ("taken", "mapped", "understood")?"""
+    if w in _BE or w in ("has", "had", "have", "does", "did") or w.endswith(("ing", "s")):
+        return False
     return w in _PARTICIPLES or (len(w) > 3 and w.endswith(("ed", "en", "wn"))) or lexicon.irregular_verb(w)
 
 
