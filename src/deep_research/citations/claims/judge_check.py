@@ -614,8 +614,8 @@ def _readings(t: _Text, its: P._Items, a: int, b: int) -> list[list[str]]:
     groups: list[list[int]] = [[u] for u in range(len(idx))]  # units in reading order
     changed = False
     for kv in range(start, pos[-1] + 1):
-        if kinds[kv] != _WORD or not _participle(low[kv]):
-            continue
+        if kinds[kv] != _WORD or not _participle(low[kv]) or (kv and low[kv - 1] in ("to", "will", "would")):
+            continue  # "is to run": an infinitive
         kbe = next((j for j in (kv - 1, kv - 2) if j >= start and low[j] in _BE), None)
         kb = next((j for j in range(kv + 1, min(kv + 8, len(low))) if low[j] == "by"), None)
         if kb is not None and (kb + 1 >= len(low) or low[kb + 1] in _NOT_AGENT
