@@ -186,6 +186,12 @@ def test_the_shipped_behaviour_set_loads():
     ('{"id": "a", "question": "Q?"}\n{"id": "a", "question": "R?"}', "is used twice"),
     ('{"id": "a", "question": "Q?", "reference": "missing.md"}', "cannot be read"),
     ('{"id": "a", "question": ', "not valid JSON"),
+    # a question file from someone else cannot make every question cost more than its text
+    ('{"id": "a", "question": "Q?", "clarification_answer": "' + "x" * 20_001 + '"}', "longer than 20,000"),
+    ('{"id": "a", "question": "Q?", "brief_decisions": [{"type": "reject", "feedback": "' + "x" * 20_001
+     + '"}]}', "feedback is longer than 20,000"),
+    ('{"id": "a", "question": "Q?", "brief_decisions": ' + json.dumps([{"type": "approve"}] * 21) + "}",
+     "at most 20 brief decisions"),
     ("", "holds no questions"),
 ])
 def test_bad_question_sets_exit_2_with_one_clear_message(tmp_path, capsys, line, message):
