@@ -337,3 +337,14 @@ def test_hostile_results_give_clear_errors_and_inert_markdown(tmp_path, capsys):
     assert "&lt;img" in md and "!\\[t\\](http://evil.example/t.png)" in md
     page = (tmp_path / "cmp" / "compare.html").read_text()
     assert "<img" not in page and "&lt;img src" in page and not re.search(r"(?:src|href)\s*=\s*[\"']?https?:", page)
+
+
+def test_names_in_the_terminal_tables_are_not_rich_markup(tmp_path, capsys):
+    """Beyond the list: a run folder named "[link=https:…]…" became a hyperlink in the
+    terminal's table; names are shown as they are."""
+    runs = tmp_path / "runs"
+    for name in ("[link=https:evil]y[red]z", "[bold]b"):
+        make_run(runs / name)
+    assert main(["eval", "report", str(runs), "--json", str(tmp_path / "r.json")]) == 0
+    shown = capsys.readouterr().out
+    assert "[link=https:evil]y[red]z" in shown and "[bold]b" in shown, shown
