@@ -319,6 +319,12 @@ _CLAIM_LABELS: dict[str, dict[str, str]] = {
         'confidence_medium': 'medium confidence',
         'confidence_low': 'low confidence',
         'sources_disagree': 'Sources disagree',
+        'uncited_statements': 'Statements without a citation',
+        'flagged_claims': 'Dates and names the sources do not bear out',
+        'flag_invented_name': 'name not in the cited sources',
+        'flag_impossible_date': 'date that cannot be right',
+        'flag_uncited': 'no citation',
+        'problem_line': 'Line {line}',
     },
     'de': {
         'claims_checked': 'Jede Aussage wurde mit ihren Zitaten abgeglichen:',
