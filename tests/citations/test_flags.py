@@ -49,6 +49,9 @@ def test_a_date_that_cannot_exist_is_flagged(text):
     "On 29 February the leap day falls.",
     "The port 2080 is used by the proxy.",
     "Version 2.0 was released in 2008.",
+    "The Subject field was properly RFC 2047 encoded.",  # numbers that are not years (Python docs)
+    "The GIL is released for data larger than 2047 bytes.",
+    "The cookie was received as an RFC 2109 cookie.",
 ])
 def test_a_real_date_is_not_flagged(text):
     assert date_problems(text, today=TODAY) == []

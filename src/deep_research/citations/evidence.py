@@ -277,7 +277,7 @@ class _Quote:
 
 
 def _prepare_quote(n: int, source: str, quote: str, claim: str) -> _Quote | None:
-    from .claims.words import _STOP, stem
+    from .claims.words import _NO_COMPARATIVE, _STOP, stem
     from .flags import _norm, find_dates, proper_names
 
     text = re.sub(r"n[\'’]t\b", " not", quote)
@@ -292,12 +292,25 @@ def _prepare_quote(n: int, source: str, quote: str, claim: str) -> _Quote | None
     name_words = {w for k in names for w in k.split()}
     tokens = [w.casefold() for w in _WORD.findall(undated)]
     nums = frozenset(_numbers(undated))
+    negators = sum(1 for i, w in enumerate(tokens) if w in _EXPLICIT_NEG
+                   and not (i + 1 < len(tokens) and tokens[i + 1] in _NO_COMPARATIVE))  # "no more than 5"
     words = [stem(w) for w in tokens if w not in _STOP and w not in _EXPLICIT_NEG and w not in _AUX
              and w not in name_words and not w.isdigit()]
     if not words or len(words) + len(names) < 4:  # too little said to call it the same fact
         return None
-    return _Quote(n, source, quote, claim, sum(1 for w in tokens if w in _EXPLICIT_NEG), words, set(tokens), nums,
+    return _Quote(n, source, quote, claim, negators, words, set(tokens), nums,
                   frozenset(d.key() for d in dates), [d.raw for d in dates], frozenset(names), names)
+
+
+SAME_ORDER_SCORE = 80  # fuzz.ratio of the content words in order, for a polarity contradiction
+
+
+def _implicit_negation(q: _Quote) -> bool:
+    """Does the sentence negate without a negator ("only", "unless", "refuses", "absent",
+    "unset")? Then a negator on the other side may say the same."""
+    from .claims.words import _IMPLICIT_NEG
+
+    return any(w in _IMPLICIT_NEG or (w.startswith("un") and len(w) > 5) for w in q.lows)
 
 
 def _antonym_pair(a: _Quote, b: _Quote) -> tuple[str, str] | None:
@@ -306,8 +319,13 @@ def _antonym_pair(a: _Quote, b: _Quote) -> tuple[str, str] | None:
 
     only_a = [w for w in a.lows - b.lows if w.isalpha()]
     only_b = [w for w in b.lows - a.lows if w.isalpha()]
+    if "than" in a.lows and "than" in b.lows:
+        return None  # "A is more X than B" / "B is less X than A": a converse, not an opposite
+    stems_a, stems_b = {stem(w) for w in a.lows}, {stem(w) for w in b.lows}
     for x in only_a:
         for y in only_b:
+            if stem(x) in stems_b or stem(y) in stems_a:
+                continue  # each side has both words: it says both things
             pair = frozenset((x, y))
             if (pair in _ANTONYMS and pair not in _ORDER) or (
                     len(x) > 2 and len(y) > 2 and stem(x) != stem(y) and lexicon.antonyms(x, y)):
@@ -358,14 +376,17 @@ def quote_contradictions(items: list[tuple[int, str, str, str]],
                 wb = [w for w in wb if w != sy]
             if fuzz.token_sort_ratio(" ".join(wa), " ".join(wb)) < SAME_FACT_SCORE:
                 continue
+            # opposite polarity only between sentences that also keep one word order (a
+            # reordered paraphrase often trades "not X" for an implicit negation or a converse)
+            ordered = fuzz.ratio(" ".join(wa), " ".join(wb)) >= SAME_ORDER_SCORE
             if same is not None and same(a.source, b.source):
                 continue
             found = None
             if a.names == b.names and a.dates == b.dates:
-                if (a.neg % 2) != (b.neg % 2):
+                if (a.neg % 2) != (b.neg % 2) and ordered and not _implicit_negation(a if a.neg % 2 == 0 else b):
                     found = ("negation", ([w for w in _EXPLICIT_NEG if w in a.lows], [w for w in _EXPLICIT_NEG if w in b.lows]),
                              "one source states it, the other negates it")
-                elif pair is not None and a.neg == b.neg:
+                elif pair is not None and a.neg == b.neg and ordered:
                     found = ("antonym", ([pair[0]], [pair[1]]), f'one source says "{pair[0]}" where the other says "{pair[1]}"')
             elif (a.names == b.names and a.dates and b.dates and not (a.dates & b.dates)
                   and {len([x for x in k if x]) for k in a.dates} & {len([x for x in k if x]) for k in b.dates}

@@ -119,6 +119,7 @@ class DateMention:
     end: int
     valid: bool
     why: str = ""
+    temporal: bool = True  # read as a time: a full date, or a year after "in", "since", "by", ...
 
     @property
     def precision(self) -> str:
@@ -141,6 +142,13 @@ def _valid(year: int | None, month: int, day: int | None) -> tuple[bool, str]:
             name = dt.date(2000, month, 1).strftime("%B")
             return False, f"{name} has {last} days" + (f" in {year}" if year and month == 2 else "")
     return True, ""
+
+
+# a bare year is a time after these words; after the second list it is not a year at all
+_YEAR_AFTER = frozenset("""in since by until till from during of early late mid around circa year years after before
+between and to or the fiscal fy spring summer autumn fall winter""".split())
+_NOT_A_YEAR_AFTER = frozenset("""than over under about approximately nearly almost some port number no version
+code page pages step steps item items size length""".split())
 
 
 def find_dates(text: str) -> list[DateMention]:
@@ -179,7 +187,15 @@ def find_dates(text: str) -> list[DateMention]:
     for m in _MY.finditer(text):
         add(m, int(m.group(2)), _month(m.group(1)), None)
     for m in _YEAR_ONLY.finditer(text):
-        add(m, int(m.group(1)), None, None)
+        before = re.findall(r"[^\W_]+", text[max(0, m.start() - 24):m.start()])
+        prev = before[-1] if before else ""
+        if len(prev) >= 2 and prev.isupper() or prev.lower() in _NOT_A_YEAR_AFTER:
+            continue  # RFC 2047, ISO 8601, "than 2047 bytes", "port 2080"
+        if not free(m.start(), m.end()):
+            continue
+        out.append(DateMention(m.group(0), int(m.group(1)), None, None, m.start(), m.end(), True, "",
+                               not prev or prev.lower() in _YEAR_AFTER))
+        taken.append((m.start(), m.end()))
     # "May" is also a verb: a month-name date needs a day or a year next to it (the patterns
     # do), and a bare "may 5" in lower case is read as a verb and a number
     out = [d for d in out if not (d.raw[:3] == "may" and d.year is None)]
@@ -203,7 +219,7 @@ def date_problems(text: str, *, today: dt.date | None = None, quotes: Iterable[s
         if not d.valid:
             out.append((d.raw, f"no such date: {d.why}"))
             continue
-        if today is not None and d.year is not None:
+        if today is not None and d.year is not None and d.temporal:
             later = (d.year > today.year or (d.precision == "day" and d.year == today.year
                                              and (d.month, d.day) > (today.month, today.day))
                      or (d.precision == "month" and d.year == today.year and d.month > today.month))
@@ -225,7 +241,7 @@ def date_problems(text: str, *, today: dt.date | None = None, quotes: Iterable[s
 
 # --- names ---------------------------------------------------------------------------------------
 _NAME_TOKEN = re.compile(r"[^\W_](?:[\w+#]|[.\-'’&](?=[^\W_]))*[+#]*")
-_CONNECT = frozenset(["of", "de", "van", "von", "der", "del", "da", "la", "le", "du", "and", "&", "for", "the"])
+_CONNECT = frozenset(["of", "de", "van", "von", "der", "del", "da", "la", "le", "du", "for", "the"])
 _NOT_NAMES = frozenset(["i", "ok", "a", "an", "the"]) | WEEKDAYS | frozenset(MONTHS)
 _OPENERS = "\"'“‘([«*_"
 # words that open a sentence in capitals and are not names (WordNet lists no function words)
@@ -237,6 +253,15 @@ just still already whether where which who whom whose what how why this that the
 your he she his her in on at by for to of into onto over under between through about against among across toward
 towards than not nor but or and so an a the is are was were be been has have had do does did can could will would
 shall should may might must let lets""".split())
+
+
+@lru_cache(maxsize=65536)
+def _verb(word: str) -> bool:
+    """Can the word be a verb (WordNet)? "Raise ValueError" opens with one, not with a name."""
+    from .claims import lexicon
+
+    db = lexicon.database()
+    return db is not None and any(pos == "v" for lemma in db.lemmas(word) for pos, _ in db.index.get(lemma, ()))
 
 
 @lru_cache(maxsize=65536)
@@ -297,7 +322,7 @@ def proper_names(text: str) -> list[str]:
         if run and (any(ch in gap for ch in ",;:()[]\"“”.!?|") and gap.strip()):
             flush()
         name = _name_like(tok, initial, lower_words)
-        if (not name and initial and tok[:1].isupper() and tok.lower() not in _OPENING_WORDS
+        if (not name and initial and tok[:1].isupper() and tok.lower() not in _OPENING_WORDS and not _verb(tok)
                 and (nxt := _NAME_TOKEN.match(text, m.end() + 1)) and text[m.end():m.end() + 1] == " "
                 and nxt.group(0)[:1].isupper() and _name_like(nxt.group(0), False, lower_words)):
             name = True  # "Statistics Norway", "Python Software Foundation" at a sentence start

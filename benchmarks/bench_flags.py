@@ -1,0 +1,167 @@
+"""False flags of the code checks in ``citations.flags`` and ``evidence.quote_contradictions``
+on text nobody on the rules side wrote.
+
+* ``hand`` - ``benchmarks/data/claims-hand/dev.jsonl`` (hand-written claims over Python,
+  Django, git and Linux documentation; the dev part only unless ``--holdout``): a correct
+  (``supported``) claim flagged as holding an invented name (a name on none of its page) or
+  an impossible date is a false flag; for the misread claims the share caught is shown per
+  class. The same pairs as two "sources": the claim and its quote should contradict each
+  other only for misreadings (a supported claim reported as contradicting its quote is a
+  false contradiction).
+* ``pydoc`` - sentences of the Python 3.11 documentation (Debian python3.11-doc, HTML text
+  by the project's extraction): each sentence is a correct statement about its page, so
+  any impossible date is a false flag; each checked for invented names against (a) its own
+  page and (b) the page's Sphinx source (``_sources/*.rst.txt``, another rendering of the
+  same text); a sample of sentences from different pages checked for contradictions
+  (documentation pages do not contradict each other: every pair found is shown for reading).
+
+Run date for "stated as past": ``--today`` (default 2026-11-27).
+
+    uv run python benchmarks/bench_flags.py [--pages 150] [--show 10] [--holdout] [--pydoc DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _common import REPO, pydoc_root, write_result
+
+from deep_research.citations.document.claims import split_sentences
+from deep_research.citations.evidence import quote_contradictions
+from deep_research.citations.flags import date_problems, invented_names, normalised_page
+from deep_research.citations.model import Source
+
+HAND = REPO / "benchmarks" / "data" / "claims-hand"
+
+
+def share(n: int, d: int) -> str:
+    return f"{n}/{d} ({100 * n / d:.1f} %)" if d else "0/0"
+
+
+def run_hand(split: str, today: dt.date, show: int) -> dict:
+    pages: dict[str, object] = {}
+    count: Counter = Counter()
+    by_class: Counter = Counter()
+    shown = []
+    contra_items_ok, contra_items_bad = 0, 0
+    contra_pairs: Counter = Counter()
+    for line in (HAND / f"{split}.jsonl").read_text(encoding="utf-8").splitlines():
+        c = json.loads(line)
+        quotes = c.get("quotes") or [c["quote"]]
+        if c["page"] not in pages:
+            text = (HAND / "pages" / f"{c['page']}.txt").read_text(encoding="utf-8")
+            pages[c["page"]] = normalised_page(Source("p", "https://x", text, format="text").page.text)
+        names = invented_names(c["claim"], [pages[c["page"]]], quotes)
+        dates = date_problems(c["claim"], today=today, quotes=quotes)
+        label = c["label"]
+        count[(label, "pairs")] += 1
+        count[(label, "name")] += bool(names)
+        count[(label, "date")] += bool(dates)
+        count[(label, "any")] += bool(names or dates)
+        by_class[(label, c["class"], "pairs")] += 1
+        by_class[(label, c["class"], "flagged")] += bool(names or dates)
+        if label == "supported" and (names or dates) and len(shown) < show:
+            shown.append(f"    {c['id']}: {names} {dates} | {c['claim'][:120]}")
+        # the claim and its (first) quote as two sources
+        found = quote_contradictions([(1, "claim", c["claim"], ""), (2, "quote", quotes[0], "")])
+        count[(label, "contradiction")] += bool(found)
+        for d in found:
+            contra_pairs[(label, c["class"], d.kind)] += 1
+    ok, bad = count[("supported", "pairs")], count[("unsupported", "pairs")]
+    print(f"\nclaims-hand/{split}: {ok} correct claims, {bad} misread claims (run date {today})")
+    print(f"  correct claims flagged, invented name      {share(count[('supported', 'name')], ok)}")
+    print(f"  correct claims flagged, impossible date    {share(count[('supported', 'date')], ok)}")
+    print(f"  correct claims flagged, either             {share(count[('supported', 'any')], ok)}")
+    print(f"  misread claims flagged (either)            {share(count[('unsupported', 'any')], bad)}")
+    for (label, cls, what), n in sorted(by_class.items()):
+        if what == "pairs" and label == "unsupported":
+            print(f"    {cls:<28} caught {share(by_class[(label, cls, 'flagged')], n)}")
+    print(f"  claim vs its quote reported as contradiction: correct {share(count[('supported', 'contradiction')], ok)}"
+          f", misread {share(count[('unsupported', 'contradiction')], bad)}")
+    for (label, cls, kind), n in sorted(contra_pairs.items()):
+        print(f"    {label:<11} {cls:<26} {kind:<9} {n}")
+    if shown:
+        print("  correct claims flagged:")
+        print("\n".join(shown))
+    return {"split": split, "counts": {"/".join(k): v for k, v in count.items()},
+            "by_class": {"/".join(k): v for k, v in by_class.items()},
+            "contradictions": {"/".join(k): v for k, v in contra_pairs.items()}}
+
+
+def run_pydoc(root: Path, n_pages: int, today: dt.date, show: int) -> dict:
+    from deep_research.search.extract import html_to_text
+
+    files = sorted((root / "library").glob("*.html"))[:n_pages]
+    sentences = names_own = names_src = dates = 0
+    shown: list[str] = []
+    sample: list[tuple[int, str, str, str]] = []
+    t0 = time.perf_counter()
+    for f in files:
+        text = html_to_text(f.read_bytes(), main_only=True).text
+        rst = root / "_sources" / "library" / (f.stem + ".rst.txt")
+        own = normalised_page(Source("p", "https://x", text, format="text").page.text)
+        src = normalised_page(rst.read_text(encoding="utf-8", errors="replace")) if rst.is_file() else None
+        taken = 0
+        for line in text.splitlines():
+            for a, b in split_sentences(line):
+                s = line[a:b].strip()
+                if not 6 <= len(s.split()) <= 60:
+                    continue
+                sentences += 1
+                if invented_names(s, [own]):
+                    names_own += 1
+                if src is not None:
+                    found = invented_names(s, [src])
+                    if found:
+                        names_src += 1
+                        if len(shown) < show:
+                            shown.append(f"    names vs source {f.name}: {found} | {s[:100]}")
+                problems = date_problems(s, today=today)
+                if problems:
+                    dates += 1
+                    if len(shown) < show:
+                        shown.append(f"    date {f.name}: {problems} | {s[:100]}")
+                if taken < 3 and len(sample) < 400:
+                    sample.append((len(sample) + 1, f.stem, s, ""))
+                    taken += 1
+    contradictions = quote_contradictions(sample)
+    secs = time.perf_counter() - t0
+    print(f"\npydoc: {len(files)} library pages, {sentences} sentences (6-60 words), {secs:.1f} s")
+    print(f"  sentences flagged, impossible date                   {share(dates, sentences)}")
+    print(f"  sentences flagged, invented name (own page)          {share(names_own, sentences)}")
+    print(f"  sentences flagged, invented name (page's .rst source) {share(names_src, sentences)}")
+    print(f"  contradictions among {len(sample)} sentences of different pages: {len(contradictions)}")
+    for d in contradictions[:show]:
+        print(f"    {d.kind}: {d.quotes[0][:80]} || {d.quotes[1][:80]}")
+    if shown:
+        print("\n".join(shown))
+    return {"pages": len(files), "sentences": sentences, "impossible_date": dates, "invented_name_own_page": names_own,
+            "invented_name_rst_source": names_src, "contradiction_sample": len(sample),
+            "contradictions": len(contradictions)}
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--pages", type=int, default=150)
+    ap.add_argument("--show", type=int, default=10)
+    ap.add_argument("--today", default="2026-11-27")
+    ap.add_argument("--pydoc", default=None)
+    ap.add_argument("--holdout", action="store_true", help="the holdout part of claims-hand (counts only)")
+    args = ap.parse_args()
+    today = dt.date.fromisoformat(args.today)
+    result = {"hand": run_hand("holdout" if args.holdout else "dev", today, 0 if args.holdout else args.show)}
+    if not args.holdout:
+        result["pydoc"] = run_pydoc(pydoc_root(args.pydoc), args.pages, today, args.show)
+    print(f"\nwrote {write_result('flags', result)}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
