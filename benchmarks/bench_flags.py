@@ -35,7 +35,8 @@ from _common import REPO, pydoc_root, write_result
 
 from deep_research.citations.document.claims import split_sentences
 from deep_research.citations.evidence import quote_contradictions
-from deep_research.citations.flags import date_problems, invented_names, normalised_page
+from deep_research.citations.document import parse
+from deep_research.citations.flags import date_problems, invented_names, normalised_page, uncited_statements
 from deep_research.citations.model import Source
 
 HAND = REPO / "benchmarks" / "data" / "claims-hand"
@@ -75,11 +76,20 @@ def run_hand(split: str, today: dt.date, show: int) -> dict:
         for d in found:
             contra_pairs[(label, c["class"], d.kind)] += 1
     ok, bad = count[("supported", "pairs")], count[("unsupported", "pairs")]
+    # every hand-written claim is a factual statement: as an uncited paragraph, how many
+    # does the uncited rule find (the rest name nothing checkable by its signals)?
+    claims = [json.loads(x)["claim"] for x in (HAND / f"{split}.jsonl").read_text(encoding="utf-8").splitlines()]
+    doc = parse("\n\n".join(" ".join(c.split()) for c in claims) + "\n")
+    found = uncited_statements(doc)
+    count[("all", "uncited_found")] = len({f.line for f in found})
+    why = Counter(f.note for f in found)
     print(f"\nclaims-hand/{split}: {ok} correct claims, {bad} misread claims (run date {today})")
     print(f"  correct claims flagged, invented name      {share(count[('supported', 'name')], ok)}")
     print(f"  correct claims flagged, impossible date    {share(count[('supported', 'date')], ok)}")
     print(f"  correct claims flagged, either             {share(count[('supported', 'any')], ok)}")
     print(f"  misread claims flagged (either)            {share(count[('unsupported', 'any')], bad)}")
+    print(f"  claims written as uncited paragraphs, flagged uncited {share(count[('all', 'uncited_found')], len(claims))}"
+          f" ({', '.join(f'{k.split()[2]}: {v}' for k, v in why.most_common())})")
     for (label, cls, what), n in sorted(by_class.items()):
         if what == "pairs" and label == "unsupported":
             print(f"    {cls:<28} caught {share(by_class[(label, cls, 'flagged')], n)}")

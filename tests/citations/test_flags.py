@@ -252,3 +252,21 @@ def test_publish_writes_the_flags_to_audit_citations_and_html(tmp_path):
     assert 'id="flagged-claims"' in html and "Statistics Norway" in html
     assert 'contradiction-negation' in html
     assert result.summary()["uncited_statements"] == 2
+
+
+@pytest.mark.parametrize("sentence,why", [
+    ("Use sorted() to sort any iterable.", "name"),
+    ("The value of gc.garbage is usually empty.", "name"),
+    ("Pass --no-verify to skip the hooks.", "name"),
+    ("Rust is the most loved language in surveys.", "superlative"),
+    ("The fastest runners finish early.", "superlative"),
+    ("About 40 percent of homes use it.", "number"),
+    ("It was adopted in March 2019.", "date"),
+    ("Heat pumps work in most cases.", None),
+    ("It is fine, e.g. when the tank is full.", None),
+    ("Composting reduces methane from landfills.", None),
+])
+def test_what_makes_a_sentence_factual(sentence, why):
+    from deep_research.citations.flags import factual_signal
+
+    assert factual_signal(sentence) == why

@@ -14,9 +14,10 @@ a block quote's markers or a ref's quote). A sentence is *flagged* when all of t
   ``The following …``, ``We …``: :data:`FRAMING`);
 * it has at least :data:`MIN_WORDS` words; and
 * it states something checkable: a number (a digit outside a list marker), a date (a year,
-  a month name), a superlative (``largest``, ``most``, ``first``: :data:`SUPERLATIVES`), or,
-  in an English report, a name: a capitalised word that is not the sentence's first word
-  (nor ``I``, a month or a weekday).
+  a month name), a superlative (``largest``, ``the most``, ``the first``: :data:`SUPERLATIVES`), a
+  technical name (``sorted()``, ``gc.garbage``, ``--no-verify``), or, in an English report,
+  a proper name (:func:`proper_names`: a capitalised word that is not a sentence's plain
+  first word, nor ``I``, a month or a weekday).
 
 **Impossible dates** (:func:`date_problems`): a date that cannot exist (``February 30``,
 ``2024-13-01``, ``31/31/2020``), a year or date after the run's date in a sentence that
@@ -56,9 +57,12 @@ MONTHS["sept"] = 9
 _MONTH_RE = "|".join(sorted(MONTHS, key=len, reverse=True))
 WEEKDAYS = frozenset(["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"])
 
-SUPERLATIVES = frozenset("""most least best worst largest smallest biggest highest lowest fastest slowest
-greatest first last only oldest newest latest earliest longest shortest strongest weakest cheapest
-richest poorest leading top record""".split())
+SUPERLATIVES = frozenset("""best worst largest smallest biggest highest lowest fastest slowest
+greatest oldest newest latest earliest longest shortest strongest weakest cheapest richest poorest""".split())
+# "most", "first", "only" are superlatives after "the" ("the most popular", "the first to"); alone
+# they are quantifiers ("most cases", "only if")
+_SUPERLATIVE_PHRASE = re.compile(r"\bthe (most|least|first|only|last|leading|top)\b|\brecord[- ](high|low)\b",
+                                 re.IGNORECASE)
 FRAMING = re.compile(
     r"(this|the present|our) (report|section|chapter|document|overview|analysis|summary|review)\b|"
     r"(in|to) (summary|summarise|summarize|conclusion|short|sum|brief|this section|this report)\b|"
@@ -409,6 +413,8 @@ def invented_names(claim: str, pages: Iterable[NormalisedPage], quotes: Iterable
 # --- uncited statements --------------------------------------------------------------------------
 _DIGIT = re.compile(r"\d")
 _WORDS = re.compile(r"[^\W_]+")
+# a technical name: sorted(), gc.garbage, --no-verify (each dotted part two characters or more: not "e.g.")
+_IDENTIFIER = re.compile(r"(?<![\w.])[^\W\d_]\w+(?:\.[^\W\d_]\w+)+(?![\w.]\w)|\b\w+\(\)|(?<![\w-])--[a-z][\w-]+")
 _LIST_NUMBER = re.compile(r"^\s*\d{1,3}[.)]\s")
 
 
@@ -421,9 +427,11 @@ def factual_signal(sentence: str, *, english: bool = True) -> str | None:
     if _DIGIT.search(body):
         return "number"
     words = [w.lower() for w in _WORDS.findall(body)]
-    if any(w in SUPERLATIVES for w in words):
+    if any(w in SUPERLATIVES for w in words) or _SUPERLATIVE_PHRASE.search(body):
         return "superlative"
     if english and proper_names(body):
+        return "name"
+    if _IDENTIFIER.search(body):
         return "name"
     return None
 
