@@ -302,6 +302,7 @@ def _prepare_quote(n: int, source: str, quote: str, claim: str) -> _Quote | None
                   frozenset(d.key() for d in dates), [d.raw for d in dates], frozenset(names), names)
 
 
+PREFILTER_SCORE = 60
 SAME_ORDER_SCORE = 80  # fuzz.ratio of the content words in order, for a polarity contradiction
 
 
@@ -366,8 +367,10 @@ def quote_contradictions(items: list[tuple[int, str, str, str]],
                 continue
             if " ".join(a.text.split()).casefold() == " ".join(b.text.split()).casefold():
                 continue
-            pair = _antonym_pair(a, b)
             wa, wb = a.words, b.words
+            if fuzz.token_sort_ratio(" ".join(wa), " ".join(wb)) < PREFILTER_SCORE:
+                continue  # not near enough to be one fact even with one word swapped for its opposite
+            pair = _antonym_pair(a, b)
             if pair is not None:
                 from .claims.words import stem
 

@@ -259,24 +259,51 @@ towards than not nor but or and so an a the is are was were be been has have had
 shall should may might must let lets""".split())
 
 
+_LEMMAS: list[dict[str, frozenset[str]]] = []
+
+
+def _lemma_sets() -> dict[str, frozenset[str]]:
+    """WordNet's lemmas by part of speech, read from its index files only (a fraction of a
+    second; the full database of ``claims.lexicon`` takes seconds and is not needed to ask
+    "is this a dictionary word"). Empty without the database."""
+    if not _LEMMAS:
+        from .claims import lexicon
+
+        sets: dict[str, frozenset[str]] = {}
+        root = lexicon._root()
+        for pos in ("noun", "verb", "adj", "adv"):
+            try:
+                with (root / f"index.{pos}").open(encoding="latin-1") as fh:  # type: ignore[operator]
+                    sets[pos] = frozenset(line.split(" ", 1)[0] for line in fh if not line.startswith(" "))
+            except (OSError, TypeError):
+                sets[pos] = frozenset()
+        _LEMMAS.append(sets)
+    return _LEMMAS[0]
+
+
+def _bases(word: str) -> set[str]:
+    w = word.lower()
+    out = {w}
+    for suf, rep in (("s", ""), ("es", ""), ("ies", "y"), ("ed", ""), ("ed", "e"), ("ing", ""), ("ing", "e")):
+        if w.endswith(suf) and len(w) > len(suf) + 2:
+            base = w[: -len(suf)] + rep
+            out.add(base)
+            if rep == "" and len(base) > 3 and base[-1] == base[-2]:
+                out.add(base[:-1])  # skipping -> skip, cancelling -> cancel
+    return out
+
+
 @lru_cache(maxsize=65536)
 def _verb(word: str) -> bool:
     """Can the word be a verb (WordNet)? "Raise ValueError" opens with one, not with a name."""
-    from .claims import lexicon
-
-    db = lexicon.database()
-    return db is not None and any(pos == "v" for lemma in db.lemmas(word) for pos, _ in db.index.get(lemma, ()))
+    verbs = _lemma_sets().get("verb", frozenset())
+    return any(b in verbs for b in _bases(word))
 
 
 @lru_cache(maxsize=65536)
 def _dictionary_word(word: str) -> bool:
-    from .claims import lexicon
-
-    db = lexicon.database()
-    if db is None:
-        return False
-    w = word.lower()
-    return bool(db.lemmas(w)) if hasattr(db, "lemmas") else w in db.index
+    sets = _lemma_sets()
+    return any(b in s for b in _bases(word) for s in sets.values())
 
 
 def _name_like(tok: str, initial: bool, lower_words: set[str]) -> bool:
