@@ -37,6 +37,7 @@ shown supported (:func:`deep_research.citations.check.check_claims`).
 
 from __future__ import annotations
 
+import bisect
 import datetime as dt
 import re
 import unicodedata
@@ -484,11 +485,18 @@ def uncited_statements(doc, *, english: bool = True) -> list[Flag]:
     for sec in doc.all_sections():
         if any(w in sec.title.casefold() for w in LIMITATION_WORDS):
             skip.append((sec.start, sec.end))
-    cited = sorted([(c.start, c.end) for c in doc.claims] + [(r.start, r.end) for r in doc.refs])
+    merged: list[list[int]] = []
+    for x, y in sorted([(c.start, c.end) for c in doc.claims] + [(r.start, r.end) for r in doc.refs]):
+        if merged and x <= merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], y)
+        else:
+            merged.append([x, y])
+    starts = [x for x, _ in merged]
     out: list[Flag] = []
 
-    def has_cite(a: int, b: int) -> bool:
-        return any(x < b and a < y for x, y in cited)
+    def has_cite(a: int, b: int) -> bool:  # does a cited span overlap [a, b)?
+        k = bisect.bisect_left(starts, b) - 1
+        return k >= 0 and merged[k][1] > a
 
     for block in doc.blocks:
         if block.kind != "paragraph" or any(x <= block.start < y for x, y in skip):
