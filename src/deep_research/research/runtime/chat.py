@@ -27,7 +27,8 @@ def citation_line(summary: dict, lang: str | None = None) -> str:
     if "claims" in s:  # the claim check: supported / differ from their source / not checked
         line += " " + t["claims_checked"] + " " + ", ".join([
             t["claims_supported"].format(n=s.get("claims_supported", 0)),
-            t["claims_differ"].format(n=s.get("claims_unsupported", 0)),
+            # a claim whose quote is not on its page is counted under the quotes, not again here
+            t["claims_differ"].format(n=s.get("claims_unsupported", 0) - s.get("claims_quote_not_found", 0)),
             t["claims_unchecked"].format(n=s.get("claims_unchecked", 0))]) + "."
     return line
 
