@@ -205,7 +205,7 @@ def render_html(
     # the quoted words of a ref its sentence needs ("its core “typically reaches …”①."): a
     # token of their own before the badge's, replaced by the words after sanitising
     words = {c.ref.index: w for c in report.citations if (w := quoted_words(report, c))}
-    word_token = lambda i: f"zqwords{nonce}n{i}q"  # noqa: E731
+    word_token = lambda i: f"zqwords{nonce}n{i}q"
 
     def atom(x: Atom) -> str:  # a ref: a token the badge replaces; a malformed tag: dropped or text
         if x.ref is None:

@@ -29,7 +29,15 @@ from ..citations.document.sections import (
 )
 from ..citations.model import Verdict
 from ..citations.styles import Styler
-from .safety import Atom, Policy, apply_policy, literal_markup, local_file_urls, ref_tag, tag_atom_text
+from .safety import (
+    Atom,
+    Policy,
+    apply_policy,
+    literal_markup,
+    local_file_urls,
+    ref_tag,
+    tag_atom_text,
+)
 
 
 def split_sources_section(md: str) -> tuple[str, str | None]:
