@@ -106,8 +106,6 @@ def _quote_text(c: Citation) -> str:
     return re.sub(r"\s+", " ", text or "").strip()
 
 
-_SENTENCE_END = (".", "!", "?", "\u3002", "\uff01", "\uff1f")
-_PUNCT_AFTER = re.compile(r"[\"'\u201d\u2019*_)\]]*[.,;:!?\u3002\uff0c\uff1b\uff1a\uff01\uff1f]")
 
 
 def quoted_words(report: CitationReport, c: Citation) -> str | None:
@@ -117,10 +115,11 @@ def quoted_words(report: CitationReport, c: Citation) -> str | None:
     sentence mark is dropped when the report puts its own punctuation right after the ref."""
     if c.ref.index not in report.parsed.quoted:
         return None
+    from ..citations.document.claims import PUNCT_AFTER, SENTENCE_MARKS
     from ..citations.verify import strip_quote_marks
 
     text = c.shown_quote if c.check.found else " ".join(strip_quote_marks(c.ref.quote).split())
-    if text.endswith(_SENTENCE_END) and _PUNCT_AFTER.match(report.parsed.markdown, c.ref.end):
+    if text.endswith(SENTENCE_MARKS) and PUNCT_AFTER.match(report.parsed.markdown, c.ref.end):
         text = text[:-1].rstrip()
     return text or None
 

@@ -50,7 +50,9 @@ _SPACES = re.compile(r"\s*")
 _HAS_WORD = re.compile(rf"[^\W_]|[{_CJK_RANGES}]")
 _GROUP_BREAK = re.compile(rf"[^\W_]|[{_CJK_RANGES}]|\|")
 _NOT_NEWLINE = re.compile(r"[^\n]")
-_SENTENCE_MARKS = (".", "!", "?", "\u3002", "\uff01", "\uff1f")
+SENTENCE_MARKS = (".", "!", "?", "\u3002", "\uff01", "\uff1f")
+# punctuation right after a ref (closing quotes or emphasis first): the report's own
+PUNCT_AFTER = re.compile(r"[\"'\u201d\u2019*_)\]]*[.,;:!?\u3002\uff0c\uff1b\uff1a\uff01\uff1f]")
 
 
 # --- sentences --------------------------------------------------------------------------------
@@ -114,11 +116,11 @@ def _is_inline(ref: Ref, before: str) -> bool:
 def _ends_sentence_after(s: str, pos: int, end: int) -> bool:
     """Does only punctuation (a sentence mark, a closing quote or bracket) follow ``pos``
     up to the end of its sentence or unit in the structure text ``s``?"""
-    if pos and s[pos - 1] in _SENTENCE_MARKS:  # the quote's own final mark ends it
+    if pos and s[pos - 1] in SENTENCE_MARKS:  # the quote's own final mark ends it
         return True
     j = pos
-    while j < end and (s[j] in " \t*_\"'\u201d\u2019)]" or s[j] in _SENTENCE_MARKS):
-        if s[j] in _SENTENCE_MARKS:
+    while j < end and (s[j] in " \t*_\"'\u201d\u2019)]" or s[j] in SENTENCE_MARKS):
+        if s[j] in SENTENCE_MARKS:
             return True
         j += 1
     return j >= end or s[j] == "\n"
@@ -148,7 +150,7 @@ def structure(markdown: str, code: list[tuple[int, int]], refs: list[Ref]) -> st
             out.append(_NOT_NEWLINE.sub(" ", markdown[a:b]))
         else:
             q = ref.quote.rstrip("\"'\u201d\u2019 ")
-            last = q[-1:] if q[-1:] in _SENTENCE_MARKS else ""
+            last = q[-1:] if q[-1:] in SENTENCE_MARKS else ""
             out.append(" " * (b - a - len(last)) + last)
         pos = b
     out.append(markdown[pos:])
@@ -329,7 +331,10 @@ def claim_units(doc: Document) -> tuple[str, list[Claim], frozenset[int]]:
                 a = sa if gi == 0 else gs[gi - 1][-1].end
                 pieces = [markdown[a:first.start]]
                 if _is_inline(first, pieces[0]):
-                    pieces.append(" " + strip_quote_marks(first.quote) + " ")
+                    words = strip_quote_marks(first.quote)
+                    if words.endswith(SENTENCE_MARKS) and PUNCT_AFTER.match(markdown, first.end):
+                        words = words[:-1]  # the report's own mark ends the sentence: read once
+                    pieces.append(" " + words + " ")
                     quoted.add(first.index)
                 elif (pieces[0].rstrip().endswith((":", "\uff1a")) and len(g) == 1
                       and _ends_sentence_after(s, first.end, ub)):
