@@ -57,7 +57,7 @@ def default_search_factory(cfg: Configuration) -> SearchBackend:
 
     from ...search import make_search
 
-    if cfg.search_api.value == "openai_web":
+    if cfg.web_search_spec() is not None:  # openai_web, anthropic_web
         from ..gather.web_search import make_web_search
 
         return make_web_search(cfg, shared_fetcher(cfg))
@@ -98,8 +98,8 @@ class Deps:
 
     async def search(self, cfg: Configuration) -> SearchBackend:
         key = (cfg.search_api.value, cfg.corpus_path, cfg.corpus_base_url, cfg.request_timeout_s,
-               cfg.searxng_url, str(searxng_options(cfg)), fetch_policy(cfg), cfg.web_search_model,
-               str(cfg.model_spec("research")) if cfg.search_api.value == "openai_web" else "")
+               cfg.searxng_url, str(searxng_options(cfg)), fetch_policy(cfg), str(cfg.web_search_spec()),
+               cfg.web_search_price_usd, cfg.max_retries, cfg.retry_backoff_s)
         if key not in self._search:
             self._search[key] = await asyncio.to_thread(self.search_factory, cfg)
         return self._search[key]

@@ -213,6 +213,13 @@ class Meter:
         if price:
             self.usage.cost_usd += _pricing.cost_usd(price, input_tokens, output_tokens)
 
+    def record_searches(self, count: int, price_usd: float) -> None:
+        """Web search requests a provider's search tool made (billed per use, besides the
+        model's tokens): counted, and charged ``price_usd`` each."""
+        if count > 0:
+            self.usage.web_searches += count
+            self.usage.cost_usd += count * max(price_usd, 0.0)
+
     async def text(self, model: BaseChatModel, messages: Sequence[BaseMessage], *, what: str = "text",
                    max_repairs: int = 1) -> str:
         """The reply's text, asked again (bounded) when the model answers with nothing;
@@ -283,12 +290,13 @@ CURRENT_METER: contextvars.ContextVar[Meter | None] = contextvars.ContextVar("de
 
 
 def record_model_call(model: str, input_tokens: int, output_tokens: int, seconds: float, *,
-                      estimated: bool = False) -> None:
+                      estimated: bool = False, searches: int = 0, search_price_usd: float = 0.0) -> None:
     meter = CURRENT_METER.get()
     if meter is None:
         log.warning("a %s call of %d tokens was made outside a metered node", model, input_tokens + output_tokens)
         return
     meter.record(model, input_tokens, output_tokens, seconds, estimated=estimated)
+    meter.record_searches(searches, search_price_usd)
 
 
 class _RawStructured:

@@ -112,7 +112,9 @@ RULES: dict[str, Rule] = {
     "model": _models("the model (and price) of every role"),
     **{f"{r}_model": _models(f"the model (and price) of the {r} role") for r in ROLES},
     "brief_council_models": _models("more models, each called and paid for"),
-    "web_search_model": _models("the model (and price) of search_api=openai_web"),
+    "web_search_model": _models("the model (and price) of search_api openai_web and anthropic_web"),
+    "web_search_price_usd": Rule((Reach.COST,), May.NOT_UNDER_COST_CAP, May.FLAG,
+                                 "what the cost cap counts for each web search"),
     "judge_second_model": _models("a second claim judge, called and paid for"),
     "page_cache": _SAVING,
     "supervisor_summarize": _SAVING,
@@ -121,7 +123,7 @@ RULES: dict[str, Rule] = {
 
 # Settings that reach nothing of the above: any source may set them.
 HARMLESS = frozenset({
-    "allow_clarification", "require_brief_approval", "research_mode", "require_report_approval",
+    "allow_clarification", "clarify_confidence_threshold", "require_brief_approval", "research_mode", "require_report_approval",
     "brief_search", "draft_search", "searxng_engines", "searxng_categories", "searxng_time_range",
     "searxng_safesearch", "searxng_language", "trusted_domains", "low_trust_domains",
     "min_source_credibility", "local_source_credibility", "structured_output", "mcp_prompt",
@@ -214,7 +216,7 @@ def refusals(values: Mapping[str, Any], caller: Caller, *, current: Any, server:
         rule = RULES.get(name)
         if rule is None or name in caller.allows:
             continue
-        if rule.remote is May.NOT_UNDER_COST_CAP and server.max_cost_usd and value != server.model_prices:
+        if rule.remote is May.NOT_UNDER_COST_CAP and server.max_cost_usd and value != getattr(server, name):
             # every source but the environment: a cap the environment sets counts its own prices
             out.append(f"{name} cannot be set per run while {_env_name('max_cost_usd')} caps the cost; "
                        f"prices come from {_env_name(name)}")
