@@ -446,6 +446,13 @@ class Configuration(BaseModel):
             options=[{"label": v, "value": v} for v in ("numbered", "apa", "mla", "ieee", "chicago")]))
     test_mode: bool = Field(
         False, json_schema_extra=_ui("boolean", "Small limits for trying things out cheaply."))
+    trace_content: bool = Field(
+        False, json_schema_extra=_ui(
+            "boolean", "Send prompts, page text, quotes and answers to the tracing services the environment turns "
+                       "on (LangSmith: LANGSMITH_TRACING; OpenTelemetry: OTEL_EXPORTER_OTLP_ENDPOINT). Off: traces "
+                       "keep the run's structure, names, token usage and timings, and every text is replaced by "
+                       "its length. Secrets are removed either way. Only the environment "
+                       "(DEEP_RESEARCH_TRACE_CONTENT) or the command line can turn it on."))
 
     _clamped: list[dict] = PrivateAttr(default_factory=list)
 

@@ -15,6 +15,7 @@ from langgraph.config import get_stream_writer
 from ...lru import LRU
 from ...search.base import SearchBackend, SearchError, SearchResult
 from ...search.fetch import FetchPolicy, PageFetcher
+from . import tracing
 from .configuration import Configuration
 from .meter import CURRENT_METER, Meter, describe, is_transient
 from .providers import ModelFactory, default_model_factory
@@ -137,6 +138,20 @@ class NodeContext:
         itself (it has a ``max_retries`` setting, like Tavily) and enforces its own
         timeouts is called once, so retries do not multiply."""
         backend = await self.search()
+        name = getattr(backend, "name", type(backend).__name__)
+        with tracing.span(f"search {name}", {
+                "deep_research.search.backend": name, "deep_research.node": self.name,
+                "langgraph.thread_id": self.thread_id,
+                "deep_research.search.query": query if tracing.content_allowed() else None,
+                "deep_research.search.query_chars": len(query), "deep_research.search.max_results": max_results,
+        }) as current:
+            results = await self._run_search(backend, query, max_results)
+            tracing.set_attributes(current, {
+                "deep_research.search.results": len(results),
+                "deep_research.search.empty": sum(1 for r in results if not (r.content or "").strip())})
+            return results
+
+    async def _run_search(self, backend: SearchBackend, query: str, max_results: int) -> list[SearchResult]:
         own_retries = isinstance(getattr(backend, "max_retries", None), int)
         retries = 0 if own_retries else self.cfg.max_retries
         attempt = 0

@@ -116,6 +116,8 @@ RULES: dict[str, Rule] = {
     "web_search_price_usd": Rule((Reach.COST,), May.NOT_UNDER_COST_CAP, May.FLAG,
                                  "what the cost cap counts for each web search"),
     "judge_second_model": _models("a second claim judge, called and paid for"),
+    "trace_content": Rule((Reach.NETWORK,), May.SERVER_VALUE, May.FLAG,
+                          "prompts, pages and answers sent to the trace collector"),
     "page_cache": _SAVING,
     "supervisor_summarize": _SAVING,
     "compression_summarize": _SAVING,
@@ -228,7 +230,7 @@ def refusals(values: Mapping[str, Any], caller: Caller, *, current: Any, server:
             out.append(f"{name} cannot be set by {caller.name}: it is fixed by the server ({rule.why}); its "
                        f"environment sets it ({_env_name(name)}), or its operator allows it per run with "
                        f"{ENV_ALLOW_RUN_SETTINGS}")
-        elif may is May.SERVER_VALUE and value and value != (getattr(server, name) or _provider_env(name, environ)):
+        elif may is May.SERVER_VALUE and _differs(name, value, server, environ):
             out.append(f"{name} cannot be set by {caller.name} on this server ({rule.why}); its environment "
                        f"sets it ({_env_name(name)}" + (" or SEARXNG_URL)" if name == "searxng_url" else ")"))
         elif may is May.IF_SERVER_ALLOWS and value and not getattr(server, name):
@@ -243,6 +245,16 @@ def refusals(values: Mapping[str, Any], caller: Caller, *, current: Any, server:
                 out.append(f"{name} {_show(value)} cannot be set by {caller.name}: it may only lower your "
                            f"{_show(mine)} ({rule.why}); to let it, pass --allow-question-setting {name}")
     return out
+
+
+def _differs(name: str, value: Any, server: Any, environ: Mapping[str, str]) -> bool:
+    """Whether a SERVER_VALUE setting's value is not the server's: an empty value means "the
+    server's" for a text setting; a switch (trace_content) must be the server's exactly, as
+    it is process-wide (tracing.py)."""
+    mine = getattr(server, name)
+    if isinstance(value, bool):
+        return value != bool(mine)
+    return bool(value) and value != (mine or _provider_env(name, environ))
 
 
 def _provider_env(name: str, environ: Mapping[str, str]) -> str | None:
