@@ -182,6 +182,9 @@ def test_the_search_model_is_allowed_priced_and_built_like_a_role(monkeypatch):
     assert (spec["provider"], spec["model"], spec["base_url"], spec["api_key_env"]) == \
         ("anthropic", "claude-haiku-4-5", None, None)
     assert cfg.tool_models() == {"anthropic:claude-haiku-4-5": "web_search_model"}
+    # without a cost cap the run still says that the cost it shows leaves the search model's tokens out
+    assert cfg.unpriced_note() == ("no price is known for anthropic:claude-haiku-4-5 (web_search_model): the cost "
+                                   "shown leaves its calls out; give its price with model_prices to count it")
     # an Anthropic research model: its endpoint and key variable
     same = Configuration.resolve(None, {"search_api": "anthropic_web", "research_model": "anthropic:claude-x",
                                         "research_model_base_url": "http://127.0.0.1:9",

@@ -135,17 +135,21 @@ def _as_dict(response: Any) -> dict:
     return dump() if callable(dump) else dict(response or {})
 
 
+class NamedPages(list):
+    """(url, title) pairs a web search answer names, in the order added, once each; only
+    http(s) URLs are taken."""
+
+    def add(self, url: Any, title: Any = "") -> None:
+        url = str(url or "").strip()
+        if urlsplit(url).scheme in ("http", "https") and all(url != u for u, _ in self):
+            self.append((url, str(title or "").strip()))
+
+
 def cited_urls(response: dict) -> list[tuple[str, str]]:
     """(url, title) of the pages a Responses API answer cites, in order, once each:
     ``url_citation`` annotations first, then the web_search_call sources."""
-    out: list[tuple[str, str]] = []
-    seen: set[str] = set()
-
-    def add(url: Any, title: Any = "") -> None:
-        url = str(url or "").strip()
-        if urlsplit(url).scheme in ("http", "https") and url not in seen:
-            seen.add(url)
-            out.append((url, str(title or "").strip()))
+    out = NamedPages()
+    add = out.add
 
     items = response.get("output") or []
     for item in items:
@@ -159,7 +163,7 @@ def cited_urls(response: dict) -> list[tuple[str, str]]:
             for src in ((item.get("action") or {}).get("sources") or []):
                 if isinstance(src, dict):
                     add(src.get("url"), src.get("title"))
-    return out
+    return list(out)
 
 
 # --- Anthropic's server-side web search tool ---------------------------------------------------------
@@ -249,14 +253,8 @@ def anthropic_named_urls(blocks: list[dict]) -> list[tuple[str, str]]:
     """(url, title) of the pages an Anthropic web search answer names, in order, once each:
     the pages its text cites first, then the search results in the engine's order. Only
     http(s) URLs; the cited text and the encrypted contents are never used."""
-    out: list[tuple[str, str]] = []
-    seen: set[str] = set()
-
-    def add(url: Any, title: Any = "") -> None:
-        url = str(url or "").strip()
-        if urlsplit(url).scheme in ("http", "https") and url not in seen:
-            seen.add(url)
-            out.append((url, str(title or "").strip()))
+    out = NamedPages()
+    add = out.add
 
     for b in blocks:
         if b.get("type") == "text":
@@ -269,7 +267,7 @@ def anthropic_named_urls(blocks: list[dict]) -> list[tuple[str, str]]:
             for r in content:
                 if isinstance(r, dict) and r.get("type") == "web_search_result":
                     add(r.get("url"), r.get("title"))
-    return out
+    return list(out)
 
 
 def make_web_search(cfg: Any, fetcher: PageFetcher) -> ResponsesWebSearch | AnthropicWebSearch:

@@ -680,6 +680,8 @@ class Configuration(BaseModel):
         second = self.judge_second_spec()
         if second:
             roles_of.setdefault(f"{second['provider']}:{second['model']}", []).append("judge_second")
+        for model, setting in self.tool_models().items():  # the web search model
+            roles_of.setdefault(model, []).append(setting.removesuffix("_model"))
         unpriced = {m: r for m, r in roles_of.items() if price_of(m.partition(":")[2], self.model_prices) is None}
         if not unpriced or len(unpriced) == len(roles_of):
             return None
