@@ -6,12 +6,12 @@ from dataclasses import dataclass, field
 from typing import Iterable, Mapping
 from urllib.parse import urlsplit
 
-from .claims import Claim, ClaimCheck, ClaimStatus, check_claim, claims_for_refs
+from .claims import Claim, ClaimCheck, ClaimStatus, check_claim
+from .document import Document, as_document
 from .evidence import Disagreement, Independence, claim_key, confidence, disagreements
 from .fragments import Fragment, fragment_for, with_text_fragment
 from .judgement import decide
 from .model import ParsedReport, QuoteCheck, Ref, RefProblem, Source, Verdict
-from .refs import parse_refs
 from .verify import SourceIndex
 
 LINK_SCHEMES = frozenset({"http", "https", "file"})
@@ -136,7 +136,7 @@ class Citation:
 
 @dataclass
 class CitationReport:
-    parsed: ParsedReport
+    parsed: Document  # the report, parsed once
     citations: list[Citation] = field(default_factory=list)
     sources: list[Source] = field(default_factory=list)  # cited sources, in numbering order
     claims: list[Claim] = field(default_factory=list)
@@ -189,14 +189,15 @@ def plain_link_reason(url: str) -> str | None:
     return _PLAIN_LINK_TYPES.get(path[dot:]) if dot > path.rfind("/") else None
 
 
-def check_citations(markdown: str, sources: Iterable[Source], *, min_words: int = 3,
+def check_citations(markdown: str | ParsedReport, sources: Iterable[Source], *, min_words: int = 3,
                     judgments: Mapping[str, dict] | None = None) -> CitationReport:
-    """Parse refs, verify each quote against its page, number the sources in order of
-    first citation, build a text-fragment link for every quote that was found, then check
-    each claim against its quotes (see :func:`check_claims`)."""
+    """Verify each ref's quote against its page, number the sources in order of first
+    citation, build a text-fragment link for every quote that was found, then check each
+    claim against its quotes (see :func:`check_claims`). ``markdown``: the report, or the
+    report already parsed (:func:`deep_research.citations.document.parse`)."""
     sources = list(sources)
     index = SourceIndex(sources)
-    parsed = parse_refs(markdown)
+    parsed = as_document(markdown)
     result = CitationReport(parsed)
     numbers: dict[str, int] = {}
     fragments: dict[tuple[str, int, int], Fragment] = {}
@@ -237,6 +238,16 @@ def check_citations(markdown: str, sources: Iterable[Source], *, min_words: int 
 
 QUOTE_NOT_FOUND = ClaimCheck(ClaimStatus.UNSUPPORTED, "quote",
                              "its quote is not in the cited source, so nothing supports the claim")
+NO_CLAIM = ClaimCheck(ClaimStatus.NO_CLAIM, "no_claim",
+                      "no claim of its own: the citation stands alone in its table cell, list item or paragraph")
+
+
+def _no_claim(check: ClaimCheck) -> ClaimCheck:
+    """A claim that states nothing of its own (the rules' ``no_claim``) is never shown as
+    supported: nothing was checked."""
+    if check.rule == "no_claim" and check.status is not ClaimStatus.NO_CLAIM:
+        return ClaimCheck(ClaimStatus.NO_CLAIM, "no_claim", check.note)
+    return check
 
 
 def check_claims(report: CitationReport, judgments: Mapping[str, dict] | None = None) -> None:
@@ -245,8 +256,7 @@ def check_claims(report: CitationReport, judgments: Mapping[str, dict] | None = 
     ``unchecked`` takes a judge's record from ``judgments`` (keyed by :func:`claim_key`)
     when one was recorded for exactly that claim and those quotes; code checks the judge's
     evidence before the verdict counts (:func:`judgement.decide`)."""
-    refs = report.parsed.refs
-    report.claims = claims_for_refs(report.parsed.markdown, refs)
+    report.claims = report.parsed.claims  # cut when the report was parsed
     facts = []
     independence = Independence({s.id: s.page.text for s in report.sources})
     for claim in report.claims:
@@ -256,8 +266,10 @@ def check_claims(report: CitationReport, judgments: Mapping[str, dict] | None = 
         judge = None
         if not found:
             check = QUOTE_NOT_FOUND
+        elif not claim.text.strip():  # the unit holds nothing but refs
+            check = NO_CLAIM
         else:
-            check = check_claim(claim.text, quotes)
+            check = _no_claim(check_claim(claim.text, quotes))
             if check.status is ClaimStatus.UNCHECKED and judgments:
                 record = judgments.get(claim_key(claim.text, quotes))
                 if record is not None:
@@ -267,7 +279,7 @@ def check_claims(report: CitationReport, judgments: Mapping[str, dict] | None = 
         for c in cites:
             c.claim, c.claim_check, c.judge = claim, check, judge
             c.confidence = level if c.check.found else None
-        if found and check.status is not ClaimStatus.UNSUPPORTED:
+        if found and check.status not in (ClaimStatus.UNSUPPORTED, ClaimStatus.NO_CLAIM):
             facts.append((claim.text, [c.ref.index + 1 for c in cites], sorted({c.source.id for c in found}), quotes))
     for c in report.citations:  # every ref gets a verdict, even one no claim was found for
         if c.claim_check is None:

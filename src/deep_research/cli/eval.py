@@ -124,6 +124,7 @@ def report_table(records: list[dict]) -> Table:
     line("claims", lambda r: r["claims"]["claims"])
     line("  supported / differ / unchecked", lambda r: f"{r['claims']['supported']} / {r['claims']['unsupported']}"
          f" / {r['claims']['unchecked']}")
+    line("  citations without a claim of their own", lambda r: r["claims"].get("no_claim", 0))
     line("sources cited", lambda r: r["citations"]["sources_cited"])
     line("independent sources (sites, documents)", lambda r: r["citations"]["independent_sources"])
     line("places where sources disagree", lambda r: r["claims"]["sources_disagree"])

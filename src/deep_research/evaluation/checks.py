@@ -188,6 +188,7 @@ def claim_checks(run: RunFolder) -> dict:
         "supported_proven": proven.count("supported"),
         "unsupported_proven": proven.count("unsupported"),
         "by_judge": by_judge,
+        "no_claim": statuses.count("no_claim"),  # a citation with no claim of its own: neither way
         "high_confidence": confidence.count("high"),
         "sources_disagree": len(run.audit.get("sources_disagree") or []),
     }

@@ -210,7 +210,9 @@ def test_publish_checks_claims_without_a_model(path, tmp_path):
     loaded = load_sources(root / "examples/sources.json")
     result = publish_report((root / path).read_text(), loaded.sources, tmp_path / "out", pdf=False)
     cites = json.loads((tmp_path / "out" / "citations.json").read_text())
-    assert all(c["claim_status"] in ("supported", "unsupported", "unchecked") for c in cites)
+    assert all(c["claim_status"] in ("supported", "unsupported", "unchecked", "no_claim") for c in cites)
+    # the two table cells holding only a ref have no claim of their own: never "supported"
+    assert [c["n"] for c in cites if c["claim_status"] == "no_claim"] == [5, 6]
     assert all(c["claim"] is not None for c in cites if c["status"] != "unsupported")
     # the one deliberately altered example is marked (its quote is wrong too)
     assert [c["n"] for c in cites if c["claim_status"] == "unsupported"] == [
