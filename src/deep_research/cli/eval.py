@@ -191,7 +191,7 @@ def run_cmd(
     model: Optional[str] = typer.Option(None, help="provider:model for every role."),
     base_url: Optional[str] = typer.Option(None, help="OpenAI-compatible server for the research models."),
     api_key_env: Optional[str] = typer.Option(None, help="Environment variable holding that server's API key."),
-    search: Optional[str] = typer.Option(None, "--search", help="tavily | local | searxng | openai_web | none (settings such as searxng_url via --settings)."),
+    search: Optional[str] = typer.Option(None, "--search", help="tavily | local | searxng | openai_web | anthropic_web | none (settings such as searxng_url via --settings)."),
     corpus: Optional[Path] = typer.Option(None, help="Folder of documents to search (implies --search local)."),
     corpus_base_url: Optional[str] = typer.Option(None, help="URL where the corpus documents are published."),
     max_tokens: Optional[int] = typer.Option(None, help="Token budget of each question's research."),

@@ -12,6 +12,7 @@ from __future__ import annotations
 from langgraph.graph import END, START, StateGraph
 
 from .runtime.deps import Deps
+from .runtime import tracing
 from .runtime.configuration import Configuration
 from .scope.council import CouncilNodes
 from .runtime.failure import guarded
@@ -30,6 +31,7 @@ from .gather.supervisor import build_supervisor
 def make_graph(deps: Deps | None = None, *, checkpointer=None, store=None):
     """Compile the research graph. Tests pass Deps with a scripted model and a local corpus."""
     deps = deps or Deps()
+    tracing.setup()  # LangSmith's uploads scrubbed before the first run; OpenTelemetry spans (tracing.py)
     clarify, brief, review = ClarifyNode(deps), BriefNodes(deps), ReviewNodes(deps)
     writer, checker, publisher = WriterNodes(deps), CitationCheckNode(deps), PublishNode(deps)
     routing, council = RoutingNodes(deps), CouncilNodes(deps)

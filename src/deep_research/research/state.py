@@ -40,9 +40,13 @@ class ResearchState(TypedDict, total=False):
     messages: Annotated[list[AnyMessage], add_messages]
     question: str
     language: str  # ISO 639-1 code of the question's language: the report's language
-    clarifying_questions: list[dict]  # the last ones asked: {question, suggested_answers}
+    clarifying_questions: list[dict]  # the last ones asked: {question, suggested_answers, dimension?}
+    # the clarify step's named ambiguity dimensions and its confidence gate (scope/clarify.py):
+    # {dimensions: [{dimension, reading, confidence}], threshold, asked, unsure, reason}
+    clarification: dict
     research_brief: str  # the brief's text, with the research plan rendered under it (plan.py)
-    research_plan: dict  # {sub_questions: [{id, question, priority}], entities, time_scope, ambiguities}
+    research_plan: dict  # {objectives, sub_questions: [{id, question, priority}], methodology, success_criteria,
+    #                       intent, entities, time_scope, ambiguities} (scope/plan.py)
     coverage: dict  # {score, rounds, stopped_because, items: [{id, question, priority, covered, evidence}]}
     brief_rounds: int
     brief_feedback: str
@@ -119,7 +123,8 @@ class ResearcherInput(TypedDict, total=False):
     topic: str
     call_id: str
     research_brief: str
-    query_context: str  # the plan's entities, time scope and ambiguous names, for the searches
+    query_context: str  # the plan's query analysis (intent, entities, time scope, ambiguous names)
+    search_hints: list[list[str]]  # [term, hint]: words code adds to a query naming the term (plan.py)
     token_budget: int | None  # tokens this unit may use (None: no cap)
     cost_budget: float | None  # estimated USD this unit may spend (None: no cap)
 

@@ -24,7 +24,7 @@ from .. import prompts
 from ..runtime.deps import Deps, NodeContext
 from ..runtime.meter import ModelCallError, describe
 from ..runtime.usage import merge_usage, total_cost, total_tokens
-from ..scope.plan import query_analysis
+from ..scope.plan import query_analysis, search_hints
 from .researcher import build_researcher
 from ..state import ResearchState, error_record
 from .supervisor import SupervisorNodes, coverage_now, log_entry, unit_error, unit_outcome
@@ -100,6 +100,7 @@ class RoutingNodes:
         cost_budget = max(cfg.max_cost_usd - used_cost, 0.0) if cfg.max_cost_usd else None
         unit = {"topic": brief, "call_id": SINGLE_CALL_ID, "research_brief": brief,
                 "query_context": query_analysis(state.get("research_plan")),
+                "search_hints": search_hints(state.get("research_plan")),
                 "token_budget": token_budget, "cost_budget": cost_budget}
         out = await self.researcher.ainvoke(unit, config, context=getattr(runtime, "context", None))
         result = next((r for r in out.get("round_results") or [] if r.get("call_id") == SINGLE_CALL_ID),

@@ -31,9 +31,11 @@ from ..scope.plan import (
     CoverageJudgement,
     apply_matches,
     coverage_record,
+    criteria_met,
     coverage_table,
     judgement_items,
     query_analysis,
+    search_hints,
     verified_sentences,
 )
 from .researcher import build_researcher
@@ -131,13 +133,15 @@ def coverage_now(state: dict, stopped_because: str | None = None) -> dict:
 
 def coverage_stop(cfg, state: dict) -> str | None:
     """Whether research stops before this round: "coverage" when the plan's sub-questions are
-    covered enough (min_coverage; 0 switches it off), "plateau" when the last research round
+    covered enough (min_coverage; 0 switches it off) and every success criterion that names
+    sub-questions is met (plan.py), "plateau" when the last research round
     added fewer new verified sentences than plateau_min_new_sentences (0: off), counted from
     the second round that found anything, so a first round that found nothing is retried."""
     cov = state.get("coverage") or {}
     if not cov:
         return None
-    if cfg.min_coverage > 0 and cov.get("items") and cov.get("score", 0.0) >= cfg.min_coverage:
+    if cfg.min_coverage > 0 and cov.get("items") and cov.get("score", 0.0) >= cfg.min_coverage \
+            and criteria_met(cov):
         return "coverage"
     new, total = cov.get("new_sentences", 0), cov.get("total_sentences", 0)
     last_round_researched = cov.get("rounds") == state.get("research_iterations", 0)
@@ -299,6 +303,7 @@ class SupervisorNodes:
                     sends.append(Send("researcher", {"topic": topic, "call_id": c["id"],
                                                      "research_brief": state.get("research_brief", ""),
                                                      "query_context": query_analysis(state.get("research_plan")),
+                "search_hints": search_hints(state.get("research_plan")),
                                                      "token_budget": token_budget, "cost_budget": cost_budget}))
         else:
             for c in research_calls:

@@ -30,6 +30,7 @@ from ...errors import UserError
 from .chat import failure_message
 from .run_folder import asave_notes, root_checkpoint
 from .configuration import Configuration
+from . import tracing
 from .meter import ModelCallError, describe
 
 log = logging.getLogger(__name__)
@@ -158,7 +159,9 @@ def guarded(stage: str, fn: Node, *, root: bool = False) -> Node:
     @functools.wraps(fn)
     async def node(state, config, runtime):
         try:
-            result = await fn(state, config, runtime)
+            with tracing.span(f"node {stage}", {"deep_research.node": stage,
+                                                "langgraph.thread_id": tracing.thread_of(config)}):
+                result = await fn(state, config, runtime)
         except GraphBubbleUp:
             raise
         except Exception as e:
