@@ -16,7 +16,14 @@ from ..runtime.chat import report_message
 from ..runtime.deps import Deps, NodeContext
 from ..runtime.failure import ResearchFailed
 from ..runtime.meter import Meter, describe, is_transient
-from ..runtime.report_files import ReportFiles, report_links, report_store, valid_id
+from ..runtime.report_files import (
+    ReportFiles,
+    link_days,
+    link_key,
+    report_links,
+    report_store,
+    valid_id,
+)
 from ..runtime.run_folder import (
     RUN_MARKER,
     asave_notes,
@@ -69,8 +76,9 @@ async def _serve(ctx: NodeContext, files: dict, degradations: list) -> tuple[dic
         store = await report_store(ctx.store)
         if store is None:
             return None, {}
-        manifest = await ReportFiles(store, str(user)).save(ctx.thread_id, report, files)
-        links = report_links(manifest)
+        files_of = ReportFiles(store, str(user))
+        manifest = await files_of.save(ctx.thread_id, report, files)
+        links = report_links(manifest, identity=files_of.owner, key=link_key(), days=link_days())
     except Exception as e:  # noqa: BLE001 - the files are in the run folder; the chat says why no links
         log.error("publish: report files not stored for the server: %s", describe(e))
         degradations.append(error_record("publish", f"report files not stored for download: {describe(e)}"))

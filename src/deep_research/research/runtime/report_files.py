@@ -25,18 +25,26 @@ import asyncio
 import base64
 import datetime as dt
 import hashlib
+import hmac
 import logging
 import os
 import re
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote, urlsplit
+from urllib.parse import parse_qs, quote, urlencode, urlsplit
 
 from ...errors import UserError
 from ...language import labels
-from .setting_policy import ENV_PUBLIC_URL, ENV_REPORT_MAX_BYTES, ENV_REPORT_STORE
+from .setting_policy import (
+    ENV_PUBLIC_URL,
+    ENV_REPORT_LINK_DAYS,
+    ENV_REPORT_LINK_SECRET,
+    ENV_REPORT_MAX_BYTES,
+    ENV_REPORT_STORE,
+)
 from .sources import owner_label
 
 log = logging.getLogger(__name__)
@@ -259,16 +267,97 @@ def _read_limited(path: Path, limit: int) -> bytes | None:
 
 
 # --- links --------------------------------------------------------------------------------
+MIN_LINK_SECRET_BYTES = 32
+DEFAULT_LINK_DAYS = 7.0
+_FILE_PATH = re.compile(re.escape(ROUTE) + r"/([^/]+)/([^/]+)/([^/]+)")
+
+
 def file_path(thread: str, report: str, name: str) -> str:
     return f"{ROUTE}/{quote(thread, safe='')}/{quote(report, safe='')}/{quote(name, safe='')}"
 
 
-def report_links(manifest: Mapping[str, Any], base: str | None = None) -> dict[str, str]:
+def link_key(environ: Mapping[str, str] | None = None) -> bytes | None:
+    """The key that signs report links (``DEEP_RESEARCH_REPORT_LINK_SECRET``), or None."""
+    env = os.environ if environ is None else environ
+    secret = (env.get(ENV_REPORT_LINK_SECRET) or "").encode("utf-8")
+    if not secret:
+        return None
+    if len(secret) < MIN_LINK_SECRET_BYTES:
+        raise UserError(f"{ENV_REPORT_LINK_SECRET} is shorter than {MIN_LINK_SECRET_BYTES} bytes")
+    return secret
+
+
+def link_days(environ: Mapping[str, str] | None = None) -> float:
+    env = os.environ if environ is None else environ
+    raw = (env.get(ENV_REPORT_LINK_DAYS) or "").strip()
+    try:
+        days = float(raw) if raw else DEFAULT_LINK_DAYS
+    except ValueError:
+        days = -1.0
+    if not 0 < days <= 366:
+        raise UserError(f"{ENV_REPORT_LINK_DAYS} must be a number of days above 0 and at most 366, not {raw!r}")
+    return days
+
+
+def _signature(key: bytes, identity: str, thread: str, report: str, name: str, expires: int) -> str:
+    message = "\n".join(("deep-research report link v1", identity, thread, report, name, str(expires)))
+    digest = hmac.new(key, message.encode("utf-8"), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest).rstrip(b"=").decode("ascii")
+
+
+def signed_query(key: bytes, identity: str, thread: str, report: str, name: str, *, days: float,
+                 now: float | None = None) -> str:
+    """The query that lets whoever holds the link read this one file of ``identity``'s until
+    it expires, without credentials (a browser following the chat's link)."""
+    expires = int((time.time() if now is None else now) + days * 86400)
+    return urlencode({"u": identity, "exp": expires,
+                      "sig": _signature(key, identity, thread, report, name, expires)})
+
+
+def signed_link_user(key: bytes | None, path: str, query: str, *, now: float | None = None) -> str | None:
+    """The identity a signed link to one report file stands for, or None: not a file path
+    of the route, no or a malformed signature, another file's, expired, or no key."""
+    if key is None:
+        return None
+    m = _FILE_PATH.fullmatch(path)
+    if m is None:
+        return None
+    thread, report, name = m.groups()
+    if not (valid_id(thread) and valid_id(report) and name in FILES):
+        return None
+    try:
+        params = parse_qs(query, keep_blank_values=True, strict_parsing=False, max_num_fields=10)
+    except ValueError:
+        return None
+    if any(len(params.get(k) or ()) != 1 for k in ("u", "exp", "sig")):
+        return None
+    identity, expires, sig = params["u"][0], params["exp"][0], params["sig"][0]
+    if not identity or "." in identity or not expires.isdigit() or len(expires) > 12:
+        return None
+    if int(expires) < (time.time() if now is None else now):
+        return None
+    if not hmac.compare_digest(sig.encode("ascii", "replace"),
+                               _signature(key, identity, thread, report, name, int(expires)).encode("ascii")):
+        return None
+    return identity
+
+
+def report_links(manifest: Mapping[str, Any], base: str | None = None, *, identity: str | None = None,
+                 key: bytes | None = None, days: float = DEFAULT_LINK_DAYS) -> dict[str, str]:
     """{file name: URL} of a stored report's files; ``base``: the server's public address
-    (default: :func:`public_url`; "" gives paths relative to the server)."""
+    (default: :func:`public_url`; "" gives paths relative to the server). With ``key`` and
+    the owner's ``identity``, each URL is signed (:func:`signed_query`)."""
     base = public_url() if base is None else base.rstrip("/")
     names = manifest.get("files") or {}
-    return {name: base + file_path(manifest["thread"], manifest["report"], name) for name in FILES if name in names}
+    thread, report = manifest["thread"], manifest["report"]
+    links = {}
+    for name in FILES:
+        if name in names:
+            url = base + file_path(thread, report, name)
+            if key is not None and identity:
+                url += "?" + signed_query(key, identity, thread, report, name, days=days)
+            links[name] = url
+    return links
 
 
 def links_markdown(links: Mapping[str, str], lang: str | None = None) -> str:
