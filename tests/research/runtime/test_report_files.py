@@ -181,3 +181,40 @@ def test_stored_values_are_json(tmp_path):
     run(ReportFiles(store, "alice").save(THREAD, REPORT, published(tmp_path)))
     for item in store.search(("deep_research", "alice"), limit=100):
         assert json.loads(json.dumps(item.value)) == item.value
+
+
+def test_the_publish_step_stores_files_for_server_users_only(tmp_path, monkeypatch):
+    """On a server (a user the server admitted runs it) the files are stored and linked; a
+    file above DEEP_RESEARCH_REPORT_MAX_BYTES is not offered, and the run says so; outside a
+    server (the CLI) nothing is stored; a store that fails costs the links, not the run."""
+    from types import SimpleNamespace
+
+    from deep_research.research.report.publish_node import _serve
+
+    monkeypatch.setenv("LANGGRAPH_API_URL", "http://127.0.0.1:2024")
+    monkeypatch.setenv("DEEP_RESEARCH_REPORT_MAX_BYTES", "2000")
+    monkeypatch.delenv("DEEP_RESEARCH_REPORT_STORE", raising=False)
+    monkeypatch.delenv("DEEP_RESEARCH_REPORT_LINK_SECRET", raising=False)
+    store = InMemoryStore()
+    outputs = published(tmp_path, b"%PDF" + b"x" * 5000)
+
+    def ctx(user, store=store):
+        conf = {"thread_id": THREAD, "checkpoint_map": {"": REPORT}, **({"langgraph_auth_user_id": user} if user else {})}
+        return SimpleNamespace(config={"configurable": conf}, thread_id=THREAD, checkpoint=REPORT, store=store)
+
+    degradations: list = []
+    served, links = run(_serve(ctx("alice"), outputs, degradations))
+    assert served["report"] == REPORT and "report.pdf" not in links
+    assert links["report.html"] == f"http://127.0.0.1:2024/reports/{THREAD}/{REPORT}/report.html"
+    assert [d["message"] for d in degradations] == [
+        "report.pdf is not offered for download: larger than the 2,000 bytes the server keeps"]
+    assert run(ReportFiles(store, "alice").read(THREAD, REPORT, "report.html")) == b"report.html of the report\n"
+    assert run(_serve(ctx(None), outputs, [])) == (None, {})  # the CLI: the folder only
+
+    class Broken(InMemoryStore):
+        async def aput(self, *a, **kw):
+            raise ConnectionError("store down")
+
+    degradations = []
+    assert run(_serve(ctx("alice", Broken()), outputs, degradations)) == (None, {})
+    assert "report files not stored for download" in degradations[0]["message"]
