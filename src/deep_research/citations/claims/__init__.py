@@ -1,27 +1,11 @@
 """Claim checks by code: is the report sentence a ref is attached to true to its quote?
 
 Quote verification proves a quote is on its page; it says nothing about the sentence of the
-report the quote is meant to support (the *claim*). This module finds each ref's claim
-(``claims_for_refs``) and compares it with the quote(s) by fixed rules, no model
-(``check_claim``). Every verdict names the rule that decided it. ``supported`` means code
-could show every word of the claim in its quotes (``proof``); anything it cannot show is
-``unchecked``.
-
-Claims
-------
-The unit is a paragraph, a list item, a table cell or a heading (block markers, heading
-numbers such as "2.1", list numbers are not part of it). Inside a unit the text is split
-into sentences (``split_sentences``: ``.!?`` followed by a space and something that may
-start a sentence, not after an abbreviation such as "e.g." or an initial; ``。！？``
-always; "3.5" and "v2.1" never split). Refs separated only by spaces or punctuation form
-one group that shares one claim, checked against the union of their quotes. In a sentence
-with several groups, a group's claim is the text since the previous group (or the sentence
-start); the text after the last group up to the sentence end belongs to the last group
-("X <A>, and Y <B>, as Z." gives A "X" and B "and Y, as Z."). A ref placed after the
-period supports the sentence before it. A quote that is grammatically part of the
-sentence (it starts with a lower-case letter or a digit: "its core <ref>"typically
-reaches 55 to 65 °C"</ref>") is kept in the claim text, since the reader reads it as
-part of the sentence. A table cell holding only a ref has no claim of its own.
+report the quote is meant to support (the *claim*). Each ref's claim is cut from the parsed
+report (:mod:`deep_research.citations.document.claims`: units, sentences, groups of refs);
+this package compares it with the quote(s) by fixed rules, no model (``check_claim``).
+Every verdict names the rule that decided it. ``supported`` means code could show every
+word of the claim in its quotes (``proof``); anything it cannot show is ``unchecked``.
 
 Rules (``check_claim``), in this order; the first that fires makes the claim
 ``unsupported``:
@@ -96,7 +80,8 @@ a day from one date and a year from another; a quote's year also counts alone.
 Status when no rule fired (``proof``: see that module for the full rule):
 
 * ``supported`` / ``no_claim`` - the claim has no word that states something (empty, a
-  table cell holding only the ref, a pure reporting frame).
+  table cell holding only the ref, a pure reporting frame); ``citations.check`` shows such
+  a citation as ``no_claim`` (quote found, nothing to check), never as supported.
 * ``supported`` / ``copy`` or ``proof`` - code can show the claim: every word of it that
   states something (numbers, names, negations, quantifiers, modals, order words, "only",
   conditions, every content word) is matched in order by one quote sentence - same stem,
@@ -121,7 +106,7 @@ compare equal.
 All regular expressions are linear (no nested unbounded repetition that can backtrack);
 alignment is skipped for claims or quotes longer than ``MAX_ALIGN_TOKENS`` tokens.
 
-Modules: ``units`` (claims of a report, sentences), ``framing`` (frames removed before the
+Modules: ``framing`` (frames removed before the
 rules), ``analysis`` (tokens, stems, names, negations), ``numbers`` (numbers and the
 ``number`` rule, dates), ``negation``, ``near_copy``, ``antonym`` (the rules that prove a
 claim wrong), ``proof`` (what code can show: ``supported`` or ``unchecked``), ``rules``
@@ -135,10 +120,19 @@ from __future__ import annotations
 from .framing import prepare_claim
 from .rules import check_claim
 from .types import Claim, ClaimCheck, ClaimStatus
-from .units import claims_for_refs, split_sentences
 from .judge_check import EvidenceCheck, JudgeFact, check_judge_evidence, judged_with_evidence
 from .words import stem
 
 __all__ = ["Claim", "ClaimCheck", "ClaimStatus", "EvidenceCheck", "JudgeFact", "check_claim",
            "check_judge_evidence", "claims_for_refs", "judged_with_evidence", "prepare_claim",
            "split_sentences", "stem"]
+
+
+def __getattr__(name: str):
+    """``claims_for_refs`` and ``split_sentences``: the claims of a report are cut from its
+    parsed document (``citations.document.claims``); still importable from here."""
+    if name in ("claims_for_refs", "split_sentences"):
+        from ..document import claims as units
+
+        return getattr(units, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

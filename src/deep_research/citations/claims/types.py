@@ -12,6 +12,7 @@ class ClaimStatus(StrEnum):
     SUPPORTED = "supported"
     UNSUPPORTED = "unsupported"
     UNCHECKED = "unchecked"
+    NO_CLAIM = "no_claim"  # the ref has no claim of its own (alone in its cell, item or paragraph): nothing to check
 
 
 @dataclass
