@@ -292,7 +292,7 @@ def main() -> int:
             if r.returncode == 0:
                 fail("control: the PDF rendered before the RUN steps, so this check cannot tell what they add")
             why = (re.findall(r"(?:OSError|ImportError|Error)[^\n]*", r.stderr) or ["failed"])[-1]
-            say("control: before the RUN steps the PDF cannot be rendered (" + why.split(".")[0][:160] + ")")
+            say("control: before the RUN steps the PDF cannot be rendered (" + why.split(".  ")[0][:160] + ")")
         else:
             say("control skipped: this chroot already has Pango (a reused --work folder)")
         for i, command in enumerate(runs, 1):

@@ -99,6 +99,11 @@ def test_server_credentials_and_mistakes(evaluations):
             env={"DEEP_RESEARCH_SERVER_TOKEN": "some-token-the-server-does-not-know"})
     assert r.returncode == 2 and "refused the request (401" in r.stderr and "Traceback" not in r.stderr
     assert "some-token-the-server-does-not-know" not in r.stdout + r.stderr
+    # a setting the server refuses (its rule, not this machine's) stops the set with the server's reason
+    settings = tmp / "private.json"
+    settings.write_text(json.dumps({"fetch_allow_private": True}))
+    r = run("eval", "run", *args, "--out", tmp / "x5", "--server", base, "--settings", settings)
+    assert r.returncode == 2 and "refused the run (403" in r.stderr and "fetch_allow_private" in r.stderr, r.stderr
     # a local evaluation folder is not resumed on a server, nor the other way round
     r = run("eval", "run", *args, "--out", tmp / "local", "--server", base)
     assert r.returncode == 2 and "holds an evaluation run locally" in r.stderr

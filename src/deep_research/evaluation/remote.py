@@ -236,8 +236,14 @@ class RemoteEvalRunner(EvalRunner):
                 await self._wait(thread, run["run_id"])
 
     async def _run(self, thread: str, payload: dict, ctx: dict) -> None:
-        run = await self.client.runs.create(thread, ASSISTANT, context=ctx, multitask_strategy="reject",
-                                            **payload)
+        try:
+            run = await self.client.runs.create(thread, ASSISTANT, context=ctx, multitask_strategy="reject",
+                                                **payload)
+        except httpx.HTTPStatusError as e:
+            if e.response.status_code in (400, 401, 403, 422):  # the settings or credentials: every question
+                raise UserError(f"the server {self.server.url} refused the run ({e.response.status_code}: "
+                                f"{_detail(e.response) or e.response.reason_phrase})") from None
+            raise
         await self._wait(thread, run["run_id"])
 
     async def _wait(self, thread: str, run_id: str) -> None:
