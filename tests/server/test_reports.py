@@ -23,7 +23,7 @@ ALICE = "alice-token-" + "a" * 24
 BOB = "bob-token-" + "b" * 24
 LINK_SECRET = "report-link-secret-for-tests-" + "k" * 16
 CONTEXT = {"search_api": "local", "write_docx": True}
-LINK = re.compile(r"\[(PDF|HTML|Word|Markdown|citations\.json|audit\.json)\]\(<([^>]+)>\)")
+LINK = re.compile(r"\[(PDF|HTML|Word|Markdown|citations\.json|audit\.json)\]\(([^)\s]+)\)")
 
 
 def _env(tmp_path: Path, **extra) -> dict:

@@ -165,7 +165,8 @@ def test_the_chat_links_the_files_a_reader_opens():
     links = report_links(manifest, "http://127.0.0.1:2024")
     assert links["report.pdf"] == f"http://127.0.0.1:2024/reports/{THREAD}/{REPORT}/report.pdf"
     line = links_markdown(links)
-    assert line.startswith("Files: [PDF](<http://127.0.0.1:2024/reports/") and line.count("](<") == len(CHAT_FILES)
+    assert line.startswith("Files: [PDF](http://127.0.0.1:2024/reports/") and line.count("](http") == len(CHAT_FILES)
+    assert links_markdown({"report.pdf": "https://r.example/a b(c)"}) == "Files: [PDF](https://r.example/a%20b%28c%29)"
     assert links_markdown(links, "de").startswith("Dateien: ")
     assert links_markdown({}) == ""
     message = report_message("# Report\n\nBody.", {"verified": 1}, {"dir": "/srv/out/x", "pdf": "/srv/out/x/report.pdf"},

@@ -268,6 +268,7 @@ def _read_limited(path: Path, limit: int) -> bytes | None:
 
 # --- links --------------------------------------------------------------------------------
 MIN_LINK_SECRET_BYTES = 32
+_URL_SAFE = ":/?&=%#@!$'*+,;-._~"  # what a link keeps as is in markdown (no spaces or parentheses)
 DEFAULT_LINK_DAYS = 7.0
 _FILE_PATH = re.compile(re.escape(ROUTE) + r"/([^/]+)/([^/]+)/([^/]+)")
 
@@ -363,5 +364,5 @@ def report_links(manifest: Mapping[str, Any], base: str | None = None, *, identi
 def links_markdown(links: Mapping[str, str], lang: str | None = None) -> str:
     """The chat's line of links to a report's files, e.g. ``Files: [PDF](…) · [HTML](…)``
     (empty without links). The one place that formats them: the chat's last turn calls it."""
-    shown = [f"[{FILES[n].label}](<{links[n]}>)" for n in CHAT_FILES if n in links]
+    shown = [f"[{FILES[n].label}]({quote(links[n], safe=_URL_SAFE)})" for n in CHAT_FILES if n in links]
     return f"{labels(lang)['report_files']}: " + " · ".join(shown) if shown else ""
