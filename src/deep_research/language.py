@@ -89,6 +89,7 @@ _EN = {
     "citation_line": "Citations: {verified} verified, {repaired} repaired, {unsupported} unsupported; "
                      "{fragment_links} link to the exact sentence.",
     "report_written": "Report written to {dir}",
+    "report_files": "Files",
     "date": "{day} {month} {year}",
     "months": ["January", "February", "March", "April", "May", "June", "July", "August", "September",
                "October", "November", "December"],
@@ -111,6 +112,7 @@ LABELS: dict[str, dict[str, Any]] = {
         "citation_line": "Zitate: {verified} bestätigt, {repaired} korrigiert, {unsupported} nicht belegt; "
                          "{fragment_links} verlinken den genauen Satz.",
         "report_written": "Bericht gespeichert in {dir}",
+        "report_files": "Dateien",
         "date": "{day}. {month} {year}",
         "months": ["Januar", "Februar", "März", "April", "Mai", "Juni", "Juli", "August", "September",
                    "Oktober", "November", "Dezember"],
@@ -130,6 +132,7 @@ LABELS: dict[str, dict[str, Any]] = {
         "citation_line": "Citations : {verified} vérifiées, {repaired} corrigées, {unsupported} non étayées ; "
                          "{fragment_links} renvoient à la phrase exacte.",
         "report_written": "Rapport enregistré dans {dir}",
+        "report_files": "Fichiers",
         "date": "{day} {month} {year}",
         "months": ["janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août", "septembre",
                    "octobre", "novembre", "décembre"],
@@ -149,6 +152,7 @@ LABELS: dict[str, dict[str, Any]] = {
         "citation_line": "Citas: {verified} verificadas, {repaired} corregidas, {unsupported} sin respaldo; "
                          "{fragment_links} enlazan la frase exacta.",
         "report_written": "Informe guardado en {dir}",
+        "report_files": "Archivos",
         "date": "{day} de {month} de {year}",
         "months": ["enero", "febrero", "marzo", "abril", "mayo", "junio", "julio", "agosto", "septiembre",
                    "octubre", "noviembre", "diciembre"],
@@ -168,6 +172,7 @@ LABELS: dict[str, dict[str, Any]] = {
         "citation_line": "Citazioni: {verified} verificate, {repaired} corrette, {unsupported} non supportate; "
                          "{fragment_links} rimandano alla frase esatta.",
         "report_written": "Rapporto salvato in {dir}",
+        "report_files": "File",
         "date": "{day} {month} {year}",
         "months": ["gennaio", "febbraio", "marzo", "aprile", "maggio", "giugno", "luglio", "agosto", "settembre",
                    "ottobre", "novembre", "dicembre"],
@@ -187,6 +192,7 @@ LABELS: dict[str, dict[str, Any]] = {
         "citation_line": "Citações: {verified} verificadas, {repaired} corrigidas, {unsupported} sem respaldo; "
                          "{fragment_links} apontam para a frase exata.",
         "report_written": "Relatório salvo em {dir}",
+        "report_files": "Arquivos",
         "date": "{day} de {month} de {year}",
         "months": ["janeiro", "fevereiro", "março", "abril", "maio", "junho", "julho", "agosto", "setembro",
                    "outubro", "novembro", "dezembro"],
@@ -206,6 +212,7 @@ LABELS: dict[str, dict[str, Any]] = {
         "citation_line": "Citaten: {verified} bevestigd, {repaired} hersteld, {unsupported} niet onderbouwd; "
                          "{fragment_links} linken naar de exacte zin.",
         "report_written": "Rapport opgeslagen in {dir}",
+        "report_files": "Bestanden",
         "date": "{day} {month} {year}",
         "months": ["januari", "februari", "maart", "april", "mei", "juni", "juli", "augustus", "september",
                    "oktober", "november", "december"],
@@ -225,6 +232,7 @@ LABELS: dict[str, dict[str, Any]] = {
         "citation_line": "引用：{verified} 条已核实，{repaired} 条已修正，{unsupported} 条无依据；"
                          "{fragment_links} 条链接到原句。",
         "report_written": "报告已保存到 {dir}",
+        "report_files": "文件",
         "date": "{year}年{month_number}月{day}日", "months": [],
     },
     "ja": {

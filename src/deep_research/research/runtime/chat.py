@@ -12,6 +12,7 @@ from pathlib import Path
 from langchain_core.messages import AIMessage, AnyMessage, HumanMessage
 
 from ...language import labels
+from .report_files import links_markdown
 from .usage import message_text
 
 REPORT_NAME = "report"  # the name of a chat turn that holds a finished report
@@ -33,15 +34,20 @@ def citation_line(summary: dict, lang: str | None = None) -> str:
     return line
 
 
-def report_message(report_markdown: str, summary: dict, files: dict, lang: str | None = None) -> AIMessage:
+def report_message(report_markdown: str, summary: dict, files: dict, lang: str | None = None,
+                   links: dict | None = None) -> AIMessage:
     """The final report as the chat's last turn: the checked report (UI markdown, refs
-    kept), a one-line citation summary and where the files are."""
-    names = [Path(files[k]).name for k in ("markdown", "linked", "html", "pdf", "citations", "notes")
-             if files.get(k)]
-    written = labels(lang)["report_written"].format(dir=files.get("dir", ""))
-    footer = f"---\n{citation_line(summary, lang)}\n{written}"
-    if names:
-        footer += f" ({', '.join(names)})"
+    kept), a one-line citation summary and where the files are: links to them when the
+    server serves them (``links``, see report_files.py), else the folder on disk."""
+    footer = f"---\n{citation_line(summary, lang)}\n"
+    if links:
+        footer += links_markdown(links, lang)
+    else:
+        names = [Path(files[k]).name for k in ("markdown", "linked", "html", "pdf", "citations", "notes")
+                 if files.get(k)]
+        footer += labels(lang)["report_written"].format(dir=files.get("dir", ""))
+        if names:
+            footer += f" ({', '.join(names)})"
     return AIMessage(f"{report_markdown.rstrip()}\n\n{footer}", name=REPORT_NAME)
 
 

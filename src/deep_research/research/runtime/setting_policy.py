@@ -134,6 +134,25 @@ HARMLESS = frozenset({
 })
 
 OPERATOR_SETTINGS = frozenset(n for n, r in RULES.items() if r.remote is May.OPERATOR)
+
+# Settings of the server process, not of a run: only the server's environment sets them (no
+# run, assistant, question file or command line can), so they are not Configuration fields.
+ENV_REPORT_STORE = "DEEP_RESEARCH_REPORT_STORE"
+ENV_PUBLIC_URL = "DEEP_RESEARCH_PUBLIC_URL"
+ENV_REPORT_MAX_BYTES = "DEEP_RESEARCH_REPORT_MAX_BYTES"
+ENV_REPORT_LINK_SECRET = "DEEP_RESEARCH_REPORT_LINK_SECRET"
+ENV_REPORT_LINK_DAYS = "DEEP_RESEARCH_REPORT_LINK_DAYS"
+SERVER_ENV: dict[str, str] = {
+    ENV_REPORT_STORE: "a postgresql:// URL where the server keeps report files for every replica (default: "
+                      "the LangGraph server's own store); it holds every user's reports",
+    ENV_PUBLIC_URL: "the server's address as users' browsers reach it, for the report links of the chat "
+                    "(default: LANGGRAPH_API_URL, which `langgraph dev` sets)",
+    ENV_REPORT_MAX_BYTES: "the largest report file the server keeps and serves (default 25 MB)",
+    ENV_REPORT_LINK_SECRET: "a key (at least 32 bytes, the same on every replica) that signs the chat's report "
+                            "links, so a browser opens them without a bearer token; unset: the links need the "
+                            "caller's credentials",
+    ENV_REPORT_LINK_DAYS: "how long a signed report link works (default 7 days)",
+}
 SAVINGS = frozenset(n for n, r in RULES.items() if r is _SAVING)
 
 
