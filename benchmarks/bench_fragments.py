@@ -42,7 +42,7 @@ from _mdcorpus import CONVERTERS, MD_CLASSES, convert, norm, oracle_text, pick_m
 from deep_research.citations.fragments import TextDirective, fragment_for, match_directive  # noqa: E402
 from deep_research.citations.model import Source  # noqa: E402
 from deep_research.citations.verify import SourceIndex  # noqa: E402
-from deep_research.citations.text import render  # noqa: E402
+from deep_research.citations.page import render  # noqa: E402
 from deep_research.search.extract import html_to_text, local_css_loader  # noqa: E402
 from tests.support.chromium import Browser, chromium_available, normalise, serve_directory  # noqa: E402
 

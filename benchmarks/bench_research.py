@@ -54,8 +54,8 @@ from langchain_core.outputs import ChatGeneration, ChatResult
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.store.memory import InMemoryStore
 
-from deep_research.research.common import Deps
-from deep_research.research.configuration import Configuration
+from deep_research.research.runtime.deps import Deps
+from deep_research.research.runtime.configuration import Configuration
 from deep_research.research.graph import make_graph
 from deep_research.search.local import LocalCorpus, build_index
 from tests.support.scenario import compress, summarise_page, write_corpus

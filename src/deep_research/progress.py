@@ -9,7 +9,7 @@ from rich.console import Console
 from rich.live import Live
 from rich.table import Table
 
-from .research.models import merge_usage, total_tokens
+from .research.runtime.usage import merge_usage, total_tokens
 
 
 class RunProgress:

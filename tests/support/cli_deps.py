@@ -9,7 +9,7 @@ the unit DR_SLOW_UNIT, so a run can be killed while one unit is done and another
 import os
 import time
 
-from deep_research.research.common import Deps, default_search_factory
+from deep_research.research.runtime.deps import Deps, default_search_factory
 
 from .scenario import TOPIC_COSTS, TOPIC_EFFICIENCY, full_script
 from .scripted import Script, prompt_text, scripted_factory

@@ -5,7 +5,7 @@ starts)."""
 import os
 from pathlib import Path
 
-from deep_research.research.common import Deps
+from deep_research.research.runtime.deps import Deps
 from deep_research.research.graph import make_graph
 from deep_research.search.local import LocalCorpus, build_index
 

@@ -6,7 +6,7 @@ the process when the report writer is called after N reports (to test resuming).
 import os
 import signal
 
-from deep_research.research.common import Deps, default_search_factory
+from deep_research.research.runtime.deps import Deps, default_search_factory
 
 from .eval_scenario import behaviour_script
 from .scripted import Script, prompt_text, scripted_factory

@@ -149,7 +149,7 @@ class CitationReport:
 
 
 # Documents a browser does not open at a text fragment (checked with Chromium, see
-# tests/test_corpus_formats.py): the link is the plain document link, and the note says why.
+# tests/search/test_formats.py): the link is the plain document link, and the note says why.
 _PLAIN_LINK_TYPES = {
     ".pdf": "PDF viewers do not support text fragments",
     ".docx": "browsers do not open Word files at a text fragment",

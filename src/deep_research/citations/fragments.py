@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from urllib.parse import quote, unquote
 
-from .text import IGNORABLE, PageText, View, fold_char, is_dictionary_char, is_word_char
+from .page.text import IGNORABLE, PageText, View, fold_char, is_dictionary_char, is_word_char
 
 MIN_WORDS = 3  # as Chromium's own generator: start with three words per term
 MAX_WORDS = 10

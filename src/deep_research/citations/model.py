@@ -6,7 +6,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cached_property
 
-from .text import PageText, render
+from .page.text import PageText
+from .page import render
 
 
 @dataclass

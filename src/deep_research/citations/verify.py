@@ -27,7 +27,7 @@ from typing import Iterable
 from .fragments import _joined_by_punct, inside_word
 from .mdscan import code_spans
 from .model import QuoteCheck, Source, Verdict
-from .text import _QUOTE_DASH, IGNORABLE, View
+from .page.text import _QUOTE_DASH, IGNORABLE, View
 
 _OPEN_CLOSE = [('"', '"'), ("\u201c", "\u201d"), ("\u201e", "\u201c"), ("'", "'"), ("\u2018", "\u2019"),
                ("\u00ab", "\u00bb"), ("\u300c", "\u300d"), ("\u300e", "\u300f"), ("\u201d", "\u201d")]

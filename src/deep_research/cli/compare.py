@@ -135,9 +135,9 @@ async def _run_compare(question: str, context: dict, db: str) -> int:
     from ..progress import RunProgress
     from ..publish import write_atomic
     from ..publish.files import inside, prepare_out_dir, safe_name
-    from ..research.common import ResearchFailed
-    from ..research.configuration import Configuration
-    from ..research.preflight import preflight
+    from ..research.runtime.failure import ResearchFailed
+    from ..research.runtime.configuration import Configuration
+    from ..research.runtime.preflight import preflight
     from ..research.runner import (
         RunHandle,
         compile_for,

@@ -59,8 +59,8 @@ def _make_judge(model: str | None, base_url: str | None, api_key_env: str | None
         if required:
             raise UserError("this command needs a judge model: --judge-model provider:model (e.g. openai:gpt-4.1)")
         return None
-    from ..research.configuration import Configuration
-    from ..research.report_judge import ReportJudge, judge_spec
+    from ..research.runtime.configuration import Configuration
+    from ..evaluation.report_judge import ReportJudge, judge_spec
     from ..research.runner import load_deps
 
     cfg = Configuration.resolve({"configurable": {}}, {})
@@ -159,7 +159,7 @@ def report_rows(records: list[dict]) -> Table:
 def _settings_file(path: Path | None) -> dict:
     if path is None:
         return {}
-    from ..research.configuration import Configuration
+    from ..research.runtime.configuration import Configuration
 
     try:
         value = json.loads(path.read_text(encoding="utf-8"))
@@ -205,7 +205,7 @@ def run_cmd(
     import asyncio
 
     from ..evaluation.questions import load_questions
-    from ..research.evaluate import EvalRunner, EvalSettings
+    from ..evaluation.runner import EvalRunner, EvalSettings
     from ..research.runner import is_postgres, load_deps
     from .research import SEARCH_KINDS, _context_from_options
 

@@ -206,7 +206,7 @@ def _ask_clarification(question: str, preset: str | None) -> str:
 async def _drive(handle, graph, payload, progress, *, approve: dict | None, answer: str | None) -> dict:
     from langchain_core.messages import AIMessage, HumanMessage
 
-    from ..research.models import message_text
+    from ..research.runtime.usage import message_text
     from ..research.runner import resume_payload, stream_run
 
     while True:
@@ -308,7 +308,7 @@ def _print_result(values: dict, thread_id: str) -> int:
                   f"deep-research resume {thread_id}")
         return 1
     from ..language import labels
-    from ..research.chat import citation_line
+    from ..research.runtime.chat import citation_line
 
     for line in path_lines(values):
         out.print(line, markup=False, highlight=False)
@@ -332,9 +332,9 @@ async def _run_research(question: str | None, context: dict, db: str, thread_id:
     from concurrent.futures import ThreadPoolExecutor
 
     from ..publish.files import prepare_out_dir
-    from ..research.common import ResearchFailed
-    from ..research.configuration import Configuration
-    from ..research.preflight import preflight
+    from ..research.runtime.failure import ResearchFailed
+    from ..research.runtime.configuration import Configuration
+    from ..research.runtime.preflight import preflight
     from ..research.runner import (
         RunHandle,
         compile_for,

@@ -1,8 +1,10 @@
 """Evaluation of published runs: report checks, citation accuracy the FACT way, a synthesis
 score, behaviour expectations, DeepResearch Bench import/export and comparison reports.
 
-Everything here is pure (files in, numbers out): no model code is imported. The LLM judge
-and the runner of question sets live with the model calls, in ``research/``."""
+Evaluation sits above ``research/``: the checks of run folders (checks, rubric, summary,
+behaviour, drb, compare) are pure (files in, numbers out) and import no model code; the LLM
+judge (``report_judge``) and the runner of question sets (``runner``) call models through
+``research/``, which never imports this package."""
 
 from __future__ import annotations
 

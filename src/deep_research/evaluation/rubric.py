@@ -1,6 +1,6 @@
 """The report-quality rubric of the LLM judge (after DeepResearch Bench's RACE dimensions),
 its prompts, and the arithmetic of its scores. Pure: the model call is in
-``research/report_judge.py``.
+``evaluation/report_judge.py``.
 
 Each criterion is scored 0-10 with a short justification. The absolute score is the
 weighted mean × 10 (0-100). With a reference report, both reports are scored in the same

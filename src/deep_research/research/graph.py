@@ -11,23 +11,27 @@ from __future__ import annotations
 
 from langgraph.graph import END, START, StateGraph
 
-from .common import Deps
-from .configuration import Configuration
-from .council import CouncilNodes
-from .failure import guarded
-from .preflight import PreflightNode
-from .report import ReportNodes
-from .review import ReviewNodes
-from .routing import RoutingNodes
-from .scoping import ScopingNodes
+from .runtime.deps import Deps
+from .runtime.configuration import Configuration
+from .scope.council import CouncilNodes
+from .runtime.failure import guarded
+from .runtime.preflight import PreflightNode
+from .report.fixes import CitationCheckNode
+from .report.publish_node import PublishNode
+from .report.writer import WriterNodes
+from .report.review import ReviewNodes
+from .gather.routing import RoutingNodes
+from .scope.brief import BriefNodes
+from .scope.clarify import ClarifyNode
 from .state import ResearchInput, ResearchState
-from .supervisor import build_supervisor
+from .gather.supervisor import build_supervisor
 
 
 def make_graph(deps: Deps | None = None, *, checkpointer=None, store=None):
     """Compile the research graph. Tests pass Deps with a scripted model and a local corpus."""
     deps = deps or Deps()
-    scoping, report, review = ScopingNodes(deps), ReportNodes(deps), ReviewNodes(deps)
+    clarify, brief, review = ClarifyNode(deps), BriefNodes(deps), ReviewNodes(deps)
+    writer, checker, publisher = WriterNodes(deps), CitationCheckNode(deps), PublishNode(deps)
     routing, council = RoutingNodes(deps), CouncilNodes(deps)
     g = StateGraph(ResearchState, input_schema=ResearchInput, context_schema=Configuration)
 
@@ -35,22 +39,22 @@ def make_graph(deps: Deps | None = None, *, checkpointer=None, store=None):
         g.add_node(name, guarded(name, fn, root=True), **kw)
 
     node("preflight", PreflightNode(deps).__call__)
-    node("clarify_with_user", scoping.clarify_with_user, destinations=("write_research_brief", END))
-    node("write_research_brief", scoping.write_research_brief)
-    node("approve_research_brief", scoping.approve_research_brief,
+    node("clarify_with_user", clarify.clarify_with_user, destinations=("write_research_brief", END))
+    node("write_research_brief", brief.write_research_brief)
+    node("approve_research_brief", brief.approve_research_brief,
          destinations=("write_draft_report", "revise_research_brief", END))
-    node("revise_research_brief", scoping.revise_research_brief)
+    node("revise_research_brief", brief.revise_research_brief)
     node("brief_council", council.brief_council)
-    node("write_draft_report", scoping.write_draft_report,
+    node("write_draft_report", brief.write_draft_report,
          destinations=("route_research", "final_report_generation"))  # the latter: search_api=none
     node("route_research", routing.route_research, destinations=("research_supervisor", "single_research"))
     g.add_node("research_supervisor", build_supervisor(deps))  # its nodes are guarded inside
     node("single_research", routing.single_research)  # the researcher's nodes are guarded inside
-    node("final_report_generation", report.final_report_generation)
-    node("check_citations", report.check_citations)
+    node("final_report_generation", writer.final_report_generation)
+    node("check_citations", checker.check_citations)
     node("review_report", review.review_report, destinations=("publish", "review_report", "revise_report"))
     node("revise_report", review.revise_report)
-    node("publish", report.publish)
+    node("publish", publisher.publish)
     g.add_edge(START, "preflight")
     g.add_edge("preflight", "clarify_with_user")
     g.add_edge("write_research_brief", "brief_council")

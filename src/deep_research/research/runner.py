@@ -15,7 +15,7 @@ from langchain_core.messages import HumanMessage
 from langgraph.types import Command
 
 from ..errors import UserError
-from .common import Deps
+from .runtime.deps import Deps
 from .graph import make_graph
 
 DEFAULT_DB = ".deep-research/state.sqlite"

@@ -1,4 +1,4 @@
-"""Graph state. Page contents live in the store (see sources.py); state holds only small
+"""Graph state. Page contents live in the store (see runtime/sources.py); state holds only small
 metadata, so checkpoints stay small however many pages a run reads."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from langchain_core.messages import AnyMessage
 from langgraph.graph.message import add_messages
 from typing_extensions import TypedDict
 
-from .models import merge_usage
-from .sources import keep_first
+from .runtime.usage import merge_usage
+from .runtime.sources import keep_first
 
 
 def merge_dicts(left: dict | None, right: dict | None) -> dict:

@@ -24,7 +24,7 @@ class SearchResult:
     url: str
     title: str
     content: str  # the full page text as retrieved (used to check citations)
-    format: str | None = None  # "markdown" | "text" (see deep_research.citations.text)
+    format: str | None = None  # "markdown" | "text" (see deep_research.citations.page)
     snippet: str = ""  # a short excerpt to show a model
     score: float | None = None  # higher is better; only comparable within one backend
     # True when ``content`` is only the search engine's excerpt, not the full page: a

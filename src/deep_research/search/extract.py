@@ -5,7 +5,7 @@ or cannot search (scripts, styles, ``hidden`` elements, images, form controls, a
 elements the page's own CSS hides with ``display: none`` or ``visibility: hidden``) is
 left out; each block element starts a new line; whitespace is collapsed as CSS does outside
 ``<pre>``, and kept inside it. The result is the ``text`` content format of
-:mod:`deep_research.citations.text`: one block per line.
+:mod:`deep_research.citations.page`: one block per line.
 """
 
 from __future__ import annotations

@@ -37,7 +37,7 @@ single ``<article>``) when it marks one, so navigation and footers are left out 
 rewriting a sentence; trafilatura reads the page's metadata (author, publication date, site
 name, and a title when ``<title>`` is missing). PDFs use :func:`.extract.pdf_to_text`. The
 text is what quotes are verified against, stored as the page's content with its format
-(``text`` or ``markdown``, see :mod:`deep_research.citations.text`).
+(``text`` or ``markdown``, see :mod:`deep_research.citations.page`).
 """
 
 from __future__ import annotations

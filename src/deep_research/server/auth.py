@@ -110,7 +110,7 @@ async def create_run(ctx: Auth.types.AuthContext, value: Auth.types.on.threads.c
         raise _forbid(f"these settings are fixed by the server and cannot be set per run: {', '.join(forbidden)}")
     # Ceilings, the model allow-list and prices: refused here with the graph's own message.
     from ..errors import UserError
-    from ..research.configuration import Configuration
+    from ..research.runtime.configuration import Configuration
 
     try:
         Configuration.resolve(config, kwargs.get("context"), above_ceiling="refuse")

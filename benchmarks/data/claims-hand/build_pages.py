@@ -1,0 +1,52 @@
+"""Rebuild the page texts of claims-hand from the Debian documentation packages.
+
+    mkdir -p /tmp/docs && cd /tmp/docs
+    apt-get download python3.11-doc python-django-doc git-doc linux-doc-6.1
+    for d in *.deb; do dpkg -x "$d" x; done
+    uv run python benchmarks/data/claims-hand/build_pages.py /tmp/docs/x
+
+Every page named in pages.txt is converted with the project's own HTML text extraction
+(``html_to_text(..., main_only=True)``) and written to ``pages/<docset>/<path>.txt``.
+With ``--check`` nothing is written: the script only reports pages whose text differs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from deep_research.search.extract import html_to_text
+
+HERE = Path(__file__).resolve().parent
+ROOTS = {
+    "python": "usr/share/doc/python3.11/html",
+    "django": "usr/share/doc/python-django-doc/html",
+    "git": "usr/share/doc/git-doc",
+    "linux": "usr/share/doc/linux-doc-6.1/html",
+}
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("root", type=Path, help="directory the .deb files were extracted into")
+    ap.add_argument("--check", action="store_true", help="compare with the stored texts, write nothing")
+    args = ap.parse_args()
+    differ = 0
+    for line in (HERE / "pages.txt").read_text().split():
+        docset, rest = line.split("/", 1)
+        html = (args.root / ROOTS[docset] / rest).read_bytes()
+        text = html_to_text(html, main_only=True).text + "\n"
+        out = HERE / "pages" / f"{line}.txt"
+        if args.check:
+            if not out.exists() or out.read_text(encoding="utf-8") != text:
+                print(f"differs: {line}")
+                differ += 1
+            continue
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(text, encoding="utf-8")
+    return 1 if differ else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,771 @@
+"""Convert public fact-verification data sets into one JSONL format, split dev / holdout.
+
+This is the recipe behind ``/work/shared/data/factver/`` (read it with
+``benchmarks/_factver.py``). The data itself is third-party and is never committed to
+this repository; this script only reads git snapshots of the public repositories that
+publish it and writes the converted files outside the repository.
+
+Usage::
+
+    python benchmarks/data/factver/fetch_factver.py [--mirrors DIR] [--out DIR]
+
+``--mirrors DIR`` (default ``/work/.mirror``) holds one git repository per source, as
+``DIR/<owner>+<name>/repo`` (what the project's search tool ``fetch github:<owner>/<name>``
+leaves there), ``DIR/<owner>+<name>`` or ``DIR/<name>`` (a plain ``git clone``). Every file
+is read with ``git show <commit>:<path>`` at the commit pinned below, so the output is the
+same byte for byte wherever the snapshot came from. ``--out DIR`` (default
+``/work/shared/data/factver``) receives ``<dataset>/dev.jsonl``, ``<dataset>/holdout.jsonl``
+and ``README.md``.
+
+One JSON object per line::
+
+    {"id": "<dataset>-<original id>", "dataset": "<name>", "quotes": ["<evidence>", ...],
+     "claim": "...", "label": "supported" | "unsupported", "class": "<original label>",
+     "split": "dev" | "holdout", "context": "<optional: passage the quotes come from>",
+     "source": "<owner/repo>/<path>@<commit>"}
+
+Label: the original supports / entailment class is ``supported``; refutes, contradiction,
+not-enough-info, neutral, partially supported and half-true are ``unsupported`` (``class``
+keeps the original). Quotes are the annotated evidence text as the data set gives it, with
+only surrounding whitespace stripped.
+
+Split: ``sha256("<dataset>:<group>")``, first 8 hex digits / 2**32 < 0.70 -> ``dev``, else
+``holdout``. The group is the unit that must not straddle the two parts: the claim for
+Climate-FEVER (its five evidence pairs stay together), the Wikipedia page for FM2 and WiCE,
+the news item for Check-COVID and COVID-Fact (a claim and its altered counter-claims share
+one), the topic question for HealthVer, the set of cited abstracts for SciFact, the
+statement for PolitiHop (one row per evidence chain). Nothing here looks at a claim checker, and nothing is
+filtered by how hard an example is.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import csv
+import hashlib
+import html
+import io
+import json
+import re
+import subprocess
+import sys
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+DEV_SHARE = 0.70
+DEFAULT_MIRRORS = Path("/work/.mirror")
+DEFAULT_OUT = Path("/work/shared/data/factver")
+
+SUPPORTED = "supported"
+UNSUPPORTED = "unsupported"
+
+
+@dataclass(frozen=True)
+class Repo:
+    name: str  # owner/name on GitHub
+    commit: str
+
+
+CLIMATE_FEVER = Repo("tdiggelm/climate-fever-dataset", "03de61617b10a5c1935f8e08bb0e8ac1ee775356")
+FM2 = Repo("google-research/fool-me-twice", "d9db753e5acf91c0d9bf543db327ab655661eb94")
+WICE = Repo("ryokamoi/wice", "ddeb6c183665e2a20c5f03c5aa07f03888b9870f")
+CHECK_COVID = Repo("posuer/Check-COVID", "3ae70f8cac4df13a3ce56878e20d8e76790e422d")
+HEALTHVER = Repo("sarrouti/HealthVer", "b20ac99ceed62f5264a319fa25a854df1668d85b")
+COVIDFACT = Repo("asaakyan/covidfact", "ceeb613cde5a6c19dea4f2c165654e510ff52b10")
+POLITIHOP = Repo("copenlu/politihop", "bcb16fd6ff983337d5aae47494477be623a015d8")
+SCIFACT_CLAIMS = Repo("jedick/MLE-capstone-project", "667a81990e0613998e8c3856603487269f21e91d")
+
+
+class SourceMissing(Exception):
+    pass
+
+
+@dataclass
+class Reader:
+    mirrors: Path
+    used: dict[str, set[str]] = field(default_factory=lambda: collections.defaultdict(set))
+
+    def git_dir(self, repo: Repo) -> Path:
+        owner, name = repo.name.split("/")
+        for cand in (
+            self.mirrors / f"{owner}+{name}" / "repo",
+            self.mirrors / f"{owner}+{name}",
+            self.mirrors / name,
+        ):
+            if cand.exists():
+                return cand
+        raise SourceMissing(
+            f"no git snapshot of {repo.name} under {self.mirrors} (looked for {owner}+{name}/repo, "
+            f"{owner}+{name} and {name}); get one with the search tool's fetch "
+            f"github:{repo.name}, or git clone it there, then run this again"
+        )
+
+    def text(self, repo: Repo, path: str) -> str:
+        gd = self.git_dir(repo)
+        proc = subprocess.run(
+            ["git", "-C", str(gd), "show", f"{repo.commit}:{path}"],
+            check=False,
+            capture_output=True,
+            timeout=120,
+        )
+        if proc.returncode != 0:
+            raise SourceMissing(
+                f"{repo.name}: cannot read {path} at {repo.commit[:12]} from {gd}: "
+                f"{proc.stderr.decode(errors='replace').strip()}"
+            )
+        data = proc.stdout
+        if data.startswith(b"version https://git-lfs"):
+            raise SourceMissing(f"{repo.name}/{path} is a Git LFS pointer, not the data")
+        self.used[repo.name].add(path)
+        return data.decode("utf-8")
+
+    def jsonl(self, repo: Repo, path: str) -> list[dict]:
+        return [json.loads(line) for line in self.text(repo, path).splitlines() if line.strip()]
+
+
+def source(repo: Repo, path: str) -> str:
+    return f"{repo.name}/{path}@{repo.commit}"
+
+
+def split_of(dataset: str, group: str) -> str:
+    h = int(hashlib.sha256(f"{dataset}:{group}".encode()).hexdigest()[:8], 16)
+    return "dev" if h / 2**32 < DEV_SHARE else "holdout"
+
+
+_CHAR_REF = re.compile(r"&(?:amp|quot|apos|lt|gt|#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6});")
+
+
+@dataclass
+class Tally:
+    dropped: collections.Counter = field(default_factory=collections.Counter)
+    fixed: collections.Counter = field(default_factory=collections.Counter)
+
+
+def clean(s: str, tally: Tally) -> str:
+    """Strip surrounding whitespace; undo HTML character references that leaked into
+    the text (``&amp;``, ``&gt;``, ``&#8805;``: only these explicit, semicolon-terminated
+    forms), counted in ``tally.fixed``."""
+    out = _CHAR_REF.sub(lambda m: html.unescape(m.group(0)), s.strip())
+    if out != s.strip():
+        tally.fixed["HTML character reference decoded"] += 1
+    return out
+
+
+def unquote_twice(s: str, tally: Tally) -> str:
+    # Undo one level of CSV quoting left in a field (PolitiHop statements, a few
+    # RTE-scifact claims): a doubled quote is the sign. The enclosing quotes go (the
+    # opening one is sometimes already lost) and doubled quotes become single:
+    #   " Says ... ""a word."""  ->  Says ... "a word."
+    #   Says ""10% ..."""        ->  Says "10% ..."
+    if '""' not in s:
+        return s
+    t = s.removeprefix('"').removesuffix('"')
+    tally.fixed["field CSV-quoted twice, one quoting undone"] += 1
+    return t.replace('""', '"').strip()
+
+
+@dataclass
+class Example:
+    id: str
+    group: str
+    quotes: list[str]
+    claim: str
+    label: str
+    cls: str
+    source: str
+    context: str | None = None
+
+
+@dataclass
+class Dataset:
+    name: str
+    kind: str
+    convert: Callable[[Reader, Tally], Iterator[Example]]
+    notes: str
+
+
+# --- Climate-FEVER -------------------------------------------------------------------
+
+
+def climate_fever(rd: Reader, tally: Tally) -> Iterator[Example]:
+    path = "dataset/climate-fever.jsonl"
+    label = {"SUPPORTS": SUPPORTED, "REFUTES": UNSUPPORTED, "NOT_ENOUGH_INFO": UNSUPPORTED}
+    for c in rd.jsonl(CLIMATE_FEVER, path):
+        for e in c["evidences"]:
+            quote = clean(e["evidence"], tally)
+            if not quote:
+                tally.dropped["empty evidence sentence"] += 1
+                continue
+            yield Example(
+                id=f"climate-fever-{c['claim_id']}-{e['evidence_id']}",
+                group=str(c["claim_id"]),
+                quotes=[quote],
+                claim=clean(c["claim"], tally),
+                label=label[e["evidence_label"]],
+                cls=e["evidence_label"],
+                source=source(CLIMATE_FEVER, path),
+            )
+
+
+# --- FM2 (Fool Me Twice) -----------------------------------------------------------------
+
+
+def fm2(rd: Reader, tally: Tally) -> Iterator[Example]:
+    label = {"SUPPORTS": SUPPORTED, "REFUTES": UNSUPPORTED}
+    for part in ("dev", "test"):
+        path = f"dataset/{part}.jsonl"
+        for c in rd.jsonl(FM2, path):
+            quotes = [q for q in (clean(g["text"], tally) for g in c["gold_evidence"]) if q]
+            if not quotes:
+                tally.dropped["no gold evidence text"] += 1
+                continue
+            yield Example(
+                id=f"fm2-{c['id']}",
+                group=c["wikipedia_page"],
+                quotes=quotes,
+                claim=clean(c["text"], tally),
+                label=label[c["label"]],
+                cls=c["label"],
+                source=source(FM2, path),
+            )
+
+
+# --- WiCE ------------------------------------------------------------------------------
+
+META_PREFIX = "(meta data)"
+
+
+def wice(rd: Reader, tally: Tally) -> Iterator[Example]:
+    label = {
+        "supported": SUPPORTED,
+        "partially_supported": UNSUPPORTED,
+        "not_supported": UNSUPPORTED,
+    }
+    for part in ("dev", "test"):
+        path = f"data/entailment_retrieval/claim/{part}.jsonl"
+        for c in rd.jsonl(WICE, path):
+            ev = [clean(s, tally) for s in c["evidence"]]
+            sets = [sorted(set(s)) for s in c["supporting_sentences"] if s]
+            if not sets:
+                tally.dropped[f"no annotated supporting sentence ({c['label']})"] += 1
+                continue
+            # Every listed set is a complete, valid evidence set. Take the smallest set made
+            # only of page sentences (no "(meta data) ..." line the data set adds for the
+            # page's title and date); if every set needs such a line, the smallest set.
+            plain = [s for s in sets if not any(ev[i].startswith(META_PREFIX) for i in s)]
+            chosen = min(plain or sets, key=len)
+            quotes = [ev[i] for i in chosen]
+            if not all(quotes):
+                tally.dropped["empty evidence sentence"] += 1
+                continue
+            yield Example(
+                id=f"wice-{c['meta']['id']}",
+                group=c["meta"]["claim_title"],
+                quotes=quotes,
+                claim=clean(c["claim"], tally),
+                label=label[c["label"]],
+                cls=c["label"],
+                source=source(WICE, path),
+                context="\n".join(ev),
+            )
+
+
+# --- Check-COVID -------------------------------------------------------------------------
+
+
+def check_covid(rd: Reader, tally: Tally) -> Iterator[Example]:
+    path = "Check-COVID/Check-COVID_all.json"
+    corpus = {
+        d["cord_id"]: [clean(s, tally) for s in d["abstract"]]
+        for d in rd.jsonl(CHECK_COVID, "Check-COVID/corpus.json")
+    }
+    label = {"SUPPORT": SUPPORTED, "REFUTE": UNSUPPORTED, "NOTENOUGHINFO": UNSUPPORTED}
+    for c in rd.jsonl(CHECK_COVID, path):
+        abstract = corpus.get(c["cord_id"])
+        if abstract is None:
+            tally.dropped["abstract missing from corpus.json"] += 1
+            continue
+        idx = sorted({e["sent_index"] for e in c["evidence_set"]})
+        if not idx or idx[-1] >= len(abstract):
+            tally.dropped["evidence index missing or outside the abstract"] += 1
+            continue
+        yield Example(
+            id=f"check-covid-{c['id']}",
+            group=c["id"].rsplit("_", 1)[0],
+            quotes=[abstract[i] for i in idx],
+            claim=clean(c["claim"], tally),
+            label=label[c["label"]],
+            cls=c["label"],
+            source=source(CHECK_COVID, path),
+            context=" ".join(abstract),
+        )
+
+
+# --- HealthVer ---------------------------------------------------------------------------
+
+
+def healthver(rd: Reader, tally: Tally) -> Iterator[Example]:
+    label = {"Supports": SUPPORTED, "Refutes": UNSUPPORTED, "Neutral": UNSUPPORTED}
+    for part in ("dev", "test"):
+        path = f"data/healthver_{part}.csv"
+        for row in csv.DictReader(io.StringIO(rd.text(HEALTHVER, path))):
+            quote, claim = clean(row["evidence"], tally), clean(row["claim"], tally)
+            if not quote or not claim:
+                tally.dropped["empty evidence or claim"] += 1
+                continue
+            yield Example(
+                id=f"healthver-{row['id']}",
+                group=row["topic_ip"],
+                quotes=[quote],
+                claim=claim,
+                label=label[row["label"]],
+                cls=row["label"],
+                source=source(HEALTHVER, path),
+            )
+
+
+# --- COVID-Fact --------------------------------------------------------------------------
+
+
+def covidfact(rd: Reader, tally: Tally) -> Iterator[Example]:
+    path = "COVIDFACT_dataset.jsonl"
+    label = {"SUPPORTED": SUPPORTED, "REFUTED": UNSUPPORTED}
+    seen: set[str] = set()
+    for n, line in enumerate(rd.text(COVIDFACT, path).splitlines(), start=1):
+        if not line.strip():
+            continue
+        if line in seen:
+            tally.dropped["exact duplicate line"] += 1
+            continue
+        seen.add(line)
+        c = json.loads(line)
+        quotes = [q for q in (clean(q, tally) for q in c["evidence"]) if q]
+        if not quotes:
+            tally.dropped["no evidence sentence"] += 1
+            continue
+        yield Example(
+            id=f"covidfact-{n}",
+            group=c["gold_source"],
+            quotes=quotes,
+            claim=clean(c["claim"], tally),
+            label=label[c["label"]],
+            cls=c["label"],
+            source=source(COVIDFACT, path),
+        )
+
+
+# --- PolitiHop ---------------------------------------------------------------------------
+
+
+def politihop(rd: Reader, tally: Tally) -> Iterator[Example]:
+    label = {"true": SUPPORTED, "false": UNSUPPORTED, "half-true": UNSUPPORTED}
+    csv.field_size_limit(1 << 30)
+    for part in ("train", "valid", "test"):
+        path = f"data/politihop_{part}.tsv"
+        for row in csv.DictReader(io.StringIO(rd.text(POLITIHOP, path)), delimiter="\t"):
+            ruling = [clean(s, tally) for s in json.loads(row["ruling"])]
+            chains = json.loads(row["annotated_evidence"])
+            # Each chain lists 0-based ruling sentence ids; an entry may hold several ids
+            # joined by a comma ("13,14").
+            idx = sorted(
+                {
+                    int(i)
+                    for chain in chains.values()
+                    for entry in chain
+                    for i in str(entry).split(",")
+                    if i.strip()
+                }
+            )
+            if not idx:
+                tally.dropped["no annotated evidence chain"] += 1
+                continue
+            if idx[-1] >= len(ruling):
+                tally.dropped["evidence id outside the ruling"] += 1
+                continue
+            quotes = [ruling[i] for i in idx]
+            if not all(quotes):
+                tally.dropped["empty evidence sentence"] += 1
+                continue
+            claim = unquote_twice(clean(row["statement"], tally), tally)
+            # A claim with several evidence chains has one row per chain (article ids
+            # 178691, 178692, ...): the rows of one statement share a split.
+            yield Example(
+                id=f"politihop-{row['article_id']}",
+                group=claim,
+                quotes=quotes,
+                claim=claim,
+                label=label[row["annotated_label"]],
+                cls=row["annotated_label"],
+                source=source(POLITIHOP, path),
+                context=" ".join(ruling),
+            )
+
+
+# --- SciFact (rationales as joined by COVID-Fact's RTE-scifact files) ------------------------
+
+
+def scifact(rd: Reader, tally: Tally) -> Iterator[Example]:
+    csv.field_size_limit(1 << 30)
+    by_text: dict[str, list[dict]] = collections.defaultdict(list)
+    for part in ("train", "dev"):
+        for c in rd.jsonl(SCIFACT_CLAIMS, f"data/scifact/claims_{part}.jsonl"):
+            by_text[c["claim"].strip()].append(c)
+    rte_label = {"entailment": "SUPPORT", "not_entailment": "CONTRADICT"}
+    occurrence: collections.Counter = collections.Counter()
+    for part in ("train", "dev"):
+        path = f"RTE-scifact/{part}.tsv"
+        rows = csv.reader(
+            io.StringIO(rd.text(COVIDFACT, path)), delimiter="\t", quoting=csv.QUOTE_NONE
+        )
+        next(rows)  # header: index, sentence1 (rationale), sentence2 (claim), label
+        for row in rows:
+            _, rationale, claim, rte = row
+            claim = unquote_twice(claim.strip(), tally)
+            rationale = unquote_twice(clean(rationale, tally), tally)
+            matches = [c for c in by_text.get(claim.strip(), []) if c.get("evidence")]
+            if not matches:
+                tally.dropped["claim not found among SciFact's labelled claims"] += 1
+                continue
+            c = min(matches, key=lambda c: c["id"])
+            labels = {ev["label"] for sets in c["evidence"].values() for ev in sets}
+            labels = {"SUPPORT" if x == "SUPPORT" else "CONTRADICT" for x in labels}
+            if labels != {rte_label[rte]}:
+                tally.dropped["RTE label disagrees with SciFact's label"] += 1
+                continue
+            quote = rationale
+            if not quote:
+                tally.dropped["empty rationale"] += 1
+                continue
+            occurrence[c["id"]] += 1
+            cls = rte_label[rte]
+            yield Example(
+                id=f"scifact-{c['id']}-{occurrence[c['id']]}",
+                group=",".join(str(d) for d in sorted(c["cited_doc_ids"])),
+                quotes=[quote],
+                claim=claim,
+                label=SUPPORTED if cls == "SUPPORT" else UNSUPPORTED,
+                cls=cls,
+                source=source(COVIDFACT, path),
+            )
+
+
+DATASETS = [
+    Dataset(
+        "climate-fever",
+        "climate; Wikipedia sentences",
+        climate_fever,
+        f"""\
+Origin: {CLIMATE_FEVER.name}, `dataset/climate-fever.jsonl` @ {CLIMATE_FEVER.commit}.
+Licence: none stated in the repository (the evidence is Wikipedia text, CC BY-SA).
+Real-world climate claims collected online, each with five Wikipedia sentences that
+annotators labelled SUPPORTS / REFUTES / NOT_ENOUGH_INFO one by one. One example per
+claim-sentence pair, labelled with that sentence's (majority) label, not the claim's
+overall label. The five pairs of a claim share a split. Some sentences
+keep Wikipedia leftovers as the set gives them (a leading quotation mark, a reference
+title), untouched. No `context`.""",
+    ),
+    Dataset(
+        "fm2",
+        "encyclopedic; Wikipedia sentences",
+        fm2,
+        f"""\
+Origin: {FM2.name} (FoolMeTwice), `dataset/dev.jsonl` and `dataset/test.jsonl` @ {FM2.commit}.
+Licence: Apache-2.0 (repository LICENSE; the evidence is Wikipedia text, CC BY-SA).
+Claims written by players of a game to be hard to judge, each with the gold Wikipedia
+sentence(s) the writer chose as evidence (`gold_evidence`), SUPPORTS / REFUTES.
+`train.jsonl` (10,419 claims) is 4 MiB or more and did not arrive in the snapshot: only
+dev and test are used. Claims of one Wikipedia page share a split. Nothing dropped.
+No `context`.""",
+    ),
+    Dataset(
+        "wice",
+        "Wikipedia claims vs the web pages they cite",
+        wice,
+        f"""\
+Origin: {WICE.name}, `data/entailment_retrieval/claim/{{dev,test}}.jsonl` @ {WICE.commit}.
+Licence: annotations ODC-BY 1.0; Wikipedia text CC BY-SA; cited pages under Common
+Crawl's terms (repository LICENSE.md).
+A Wikipedia sentence (claim) against the article it cites (news and other web pages).
+Labels supported / partially_supported / not_supported (partially_supported ->
+unsupported: part of the claim is not in the cited page). Annotators list one or more
+complete alternative sets of supporting sentences; `quotes` is the smallest set that
+has no "(meta data) ..." line (WiCE adds the page's title and date as such lines), else
+the smallest set (then a quote may read "(meta data) PUBLISHED DATETIME: ..."). Examples
+with no supporting sentence at all (most not_supported claims) are dropped: there is
+nothing to quote. `context` is the whole cited page, its sentences joined by newlines.
+The train file is 4 MiB or more and did not arrive: dev and test only. Claims from one
+Wikipedia page share a split.""",
+    ),
+    Dataset(
+        "check-covid",
+        "news claims vs scientific abstracts",
+        check_covid,
+        f"""\
+Origin: {CHECK_COVID.name}, `Check-COVID/Check-COVID_all.json` (all 1,504 claims; the
+union of the repository's train/dev/test files) and `Check-COVID/corpus.json` @
+{CHECK_COVID.commit}. Licence: MIT (repository LICENSE); abstracts from CORD-19.
+COVID-19 claims from news articles (journalist-written, `is_auth`) and claims written by
+annotators, checked against sentences of a CORD-19 abstract: SUPPORT / REFUTE /
+NOTENOUGHINFO, each with its annotated evidence sentences (PRIMARY and SUPPLEMENTARY,
+both kept, in abstract order; a NOTENOUGHINFO claim has the sentences that come closest).
+`context` is the abstract (its sentences joined by a space; the first may start with
+CORD-19's "Abstract " prefix). The claims made from one news item share a split.""",
+    ),
+    Dataset(
+        "healthver",
+        "health claims vs scientific abstracts",
+        healthver,
+        f"""\
+Origin: {HEALTHVER.name}, `data/healthver_dev.csv` and `data/healthver_test.csv` @
+{HEALTHVER.commit}. Licence: none stated in the repository.
+Real-world COVID-19 health claims (from search-engine snippets) against an evidence
+statement from a scientific abstract, Supports / Refutes / Neutral by annotators. The
+evidence is given as one passage of one to several sentences: it is one quote here.
+`healthver_train.csv` is 4 MiB or more and did not arrive: dev and test only. Pairs of
+one topic question (`topic_ip`) share a split. No `context`.""",
+    ),
+    Dataset(
+        "covidfact",
+        "COVID-19 claims vs web sentences",
+        covidfact,
+        f"""\
+Origin: {COVIDFACT.name}, `COVIDFACT_dataset.jsonl` @ {COVIDFACT.commit}. Licence: none
+stated in the repository.
+Claims from posts of the r/COVID19 forum (SUPPORTED) and counter-claims (REFUTED). Per
+the repository's README the evidence sentences were picked by SBERT similarity from the
+top-5 Google results for the claim, and counter-claims were made by replacing a salient
+word of a true claim with a language model's choice (so REFUTED claims are machine-made
+one-word alterations, e.g. "sars-cov-2" -> "chs-cov-2"). A claim and its counter-claims
+share the evidence and a split (grouped by `gold_source`). Ids are line numbers; 5 exact
+duplicate lines dropped. No `context`.""",
+    ),
+    Dataset(
+        "politihop",
+        "political claims vs fact-check articles",
+        politihop,
+        f"""\
+Origin: {POLITIHOP.name}, `data/politihop_{{train,valid,test}}.tsv` @ {POLITIHOP.commit}.
+Licence: none stated for the data.
+Claims checked by PolitiFact, with the sentences of PolitiFact's ruling article that
+annotators linked into evidence chains; label by the PolitiHop annotators: true / false /
+half-true (half-true -> unsupported), for the claim as a whole. A claim with several
+chains has one row per chain (ids 178691, 178692, ...); `quotes` is the row's chain
+sentences (all of them if a row holds several chains), in article order. The ruling is
+written by the fact-checker and often restates the claim. Rows of one statement share a
+split. Sentences keep the set's artefacts (a space before a comma or full stop where a
+link was removed, splits inside quoted speech); statements that the file quotes twice
+for CSV are unquoted once (see "Text repaired"). `context` is the ruling, its sentences
+joined by a space.""",
+    ),
+    Dataset(
+        "scifact",
+        "scientific claims vs abstract rationales",
+        scifact,
+        f"""\
+Origin: SciFact (allenai/scifact; claims CC BY 4.0, abstracts ODC-By 1.0). Its
+`corpus.jsonl` (the abstracts) is larger than 4 MiB or kept in Git LFS in every copy
+found, so the rationale text comes from {COVIDFACT.name} `RTE-scifact/{{train,dev}}.tsv`
+@ {COVIDFACT.commit}: one row per (claim, cited abstract) with that abstract's rationale
+sentences joined into one string (so one quote per example, several sentences long).
+Claim ids and labels come from SciFact's own claim files as copied in
+{SCIFACT_CLAIMS.name} `data/scifact/claims_{{train,dev}}.jsonl` @ {SCIFACT_CLAIMS.commit};
+a row is kept only when its claim is found there and SciFact's label agrees with the RTE
+label (entailment = SUPPORT, not_entailment = CONTRADICT). NOT ENOUGH INFO claims have
+no rationale and are absent. Claims citing the same abstracts share a split (SciFact
+writes a claim and its negation over the same abstract). No `context`.""",
+    ),
+]
+
+
+def validate(ex: Example, dataset: str) -> None:
+    assert ex.id.startswith(dataset + "-"), ex.id
+    assert ex.claim, ex.id
+    assert ex.quotes and all(isinstance(q, str) and q for q in ex.quotes), ex.id
+    assert ex.label in (SUPPORTED, UNSUPPORTED), ex.id
+    if ex.context is not None:
+        for q in ex.quotes:
+            assert q in ex.context, (ex.id, q[:80])
+
+
+def record(ex: Example, dataset: str) -> dict:
+    out = {
+        "id": ex.id,
+        "dataset": dataset,
+        "quotes": ex.quotes,
+        "claim": ex.claim,
+        "label": ex.label,
+        "class": ex.cls,
+        "split": split_of(dataset, ex.group),
+    }
+    if ex.context is not None:
+        out["context"] = ex.context
+    out["source"] = ex.source
+    return out
+
+
+def counts_table(recs: list[dict]) -> list[str]:
+    lines = ["| split | pairs | supported | unsupported | by class |", "|---|---:|---:|---:|---|"]
+    for split in ("dev", "holdout"):
+        part = [r for r in recs if r["split"] == split]
+        lab = collections.Counter(r["label"] for r in part)
+        cls = collections.Counter(r["class"] for r in part)
+        by_class = ", ".join(f"{k} {v}" for k, v in sorted(cls.items()))
+        lines.append(
+            f"| {split} | {len(part)} | {lab[SUPPORTED]} | {lab[UNSUPPORTED]} | {by_class} |"
+        )
+    return lines
+
+
+README_HEAD = """\
+# Public fact-verification data, one format, dev / holdout
+
+Third-party data sets of (claim, human-annotated evidence text, gold label), converted by
+`benchmarks/data/factver/fetch_factver.py` in the deep-research repository (which also
+documents every choice below); read them with `benchmarks/_factver.py`. The data is not
+ours and is not committed to the project repository. Made from the git snapshots named
+below; run the script again to rebuild this folder byte for byte.
+
+**`holdout.jsonl` is for the final, unseen measurement only.** Do not read, print or tune
+on it while working on the claim check; tune and inspect on `dev.jsonl`.
+
+Format: one JSON object per line with `id`, `dataset`, `quotes` (list of evidence
+strings, as the data set gives them, surrounding whitespace stripped), `claim`, `label`
+(`supported` | `unsupported`), `class` (the original label), `split`, optional `context`
+(the passage or page the quotes come from; every quote is a substring of it) and `source`
+(`owner/repo/path@commit`). Label: the original supports / entailment class is
+`supported`; refutes, not-enough-info / neutral, partially supported and half-true are
+`unsupported`.
+
+Repairs (counted per data set under "Text repaired"): HTML character references such as
+`&amp;`, `&gt;`, `&#8805;` decoded (only that explicit form); a field that a data set's
+file CSV-quotes twice is unquoted once. No FEVER-style tokenisation (-LRB- etc.) was
+found in any set. Everything else is left as given, including double spaces, non-breaking
+spaces and a data set's own quirks (noted per set).
+
+Split: `sha256("<dataset>:<group>")`, first 8 hex digits / 2^32 < 0.70 -> dev, else
+holdout. The group keeps related examples together (a claim's several evidence pairs, a
+claim and its negation or counter-claim, one Wikipedia page, one topic), named per data
+set below.
+
+Tried, not usable here: VitaminC (the TalSchuster/VitaminC snapshot holds no data: its
+scripts download it); SciFact's abstracts (`corpus.jsonl`, 8 MB, absent from snapshots or
+a Git LFS pointer in every copy found; see scifact below for what was used instead);
+AVeriTeC (MichSchli/AVeriTeC: evidence is question-answer pairs, most answers abstractive
+or yes/no, the verdict rests on reasoning over them rather than on quoted text; CC
+BY-NC); ANLI, MNLI, SNLI (not found in the index at their usual paths, save one SNLI copy
+whose files are over 4 MiB). Not tried: FEVER, HoVer, FEVEROUS (the released files give
+evidence as page and sentence numbers; the text needs a Wikipedia dump), PubHealth,
+FactCC, SummaC, AggreFact (evidence is a whole article, no annotated sentence).
+"""
+
+
+def build(mirrors: Path, out: Path, only: list[str] | None) -> int:
+    rd = Reader(mirrors)
+    chosen = [d for d in DATASETS if not only or d.name in only]
+    sections = []
+    totals = collections.Counter()
+    for ds in chosen:
+        tally = Tally()
+        try:
+            exs = list(ds.convert(rd, tally))
+        except SourceMissing as exc:
+            print(f"{ds.name}: SKIPPED - {exc}", file=sys.stderr)
+            sections.append(f"## {ds.name}\n\nNot built: {exc}\n")
+            continue
+        ids = collections.Counter(e.id for e in exs)
+        dup = [i for i, n in ids.items() if n > 1]
+        if dup:
+            raise SystemExit(f"{ds.name}: duplicate ids, e.g. {dup[:3]}")
+        for e in exs:
+            validate(e, ds.name)
+        recs = [record(e, ds.name) for e in exs]
+        folder = out / ds.name
+        folder.mkdir(parents=True, exist_ok=True)
+        for split in ("dev", "holdout"):
+            with (folder / f"{split}.jsonl").open("w", encoding="utf-8") as fh:
+                for r in recs:
+                    if r["split"] == split:
+                        fh.write(json.dumps(r, ensure_ascii=False, sort_keys=False) + "\n")
+        groups = {
+            split: len({e.group for e, r in zip(exs, recs) if r["split"] == split})
+            for split in ("dev", "holdout")
+        }
+        drop_txt = (
+            "; ".join(f"{k}: {v}" for k, v in sorted(tally.dropped.items()))
+            if tally.dropped
+            else "none"
+        )
+        fix_txt = (
+            "; ".join(f"{k}: {v} strings" for k, v in sorted(tally.fixed.items()))
+            if tally.fixed
+            else "none"
+        )
+        table = counts_table(recs)
+        sections.append(
+            "\n".join(
+                [
+                    f"## {ds.name} ({ds.kind})",
+                    "",
+                    ds.notes,
+                    "",
+                    (
+                        f"Dropped: {drop_txt}. Text repaired: {fix_txt}. "
+                        f"Groups: dev {groups['dev']}, holdout {groups['holdout']}."
+                    ),
+                    "",
+                    *table,
+                    "",
+                ]
+            )
+        )
+        n = collections.Counter(r["split"] for r in recs)
+        lab = collections.Counter((r["split"], r["label"]) for r in recs)
+        totals.update({(s, lbl): v for (s, lbl), v in lab.items()})
+        print(
+            f"{ds.name:14} dev {n['dev']:5} (supported {lab[('dev', SUPPORTED)]:4}, "
+            f"unsupported {lab[('dev', UNSUPPORTED)]:4})   holdout {n['holdout']:5} "
+            f"(supported {lab[('holdout', SUPPORTED)]:4}, unsupported "
+            f"{lab[('holdout', UNSUPPORTED)]:4})   dropped {sum(tally.dropped.values())}"
+        )
+    total_lines = ["## Totals", "", "| split | supported | unsupported |", "|---|---:|---:|"]
+    for split in ("dev", "holdout"):
+        total_lines.append(
+            f"| {split} | {totals[(split, SUPPORTED)]} | {totals[(split, UNSUPPORTED)]} |"
+        )
+    if not only:
+        (out / "README.md").write_text(
+            README_HEAD + "\n" + "\n".join(sections) + "\n" + "\n".join(total_lines) + "\n",
+            encoding="utf-8",
+        )
+    print(f"wrote {out}")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument(
+        "--mirrors",
+        type=Path,
+        default=DEFAULT_MIRRORS,
+        help=f"folder with the git snapshots (default {DEFAULT_MIRRORS})",
+    )
+    ap.add_argument(
+        "--out", type=Path, default=DEFAULT_OUT, help=f"output folder (default {DEFAULT_OUT})"
+    )
+    ap.add_argument(
+        "--only",
+        nargs="*",
+        choices=[d.name for d in DATASETS],
+        help="rebuild only these data sets (README.md is then left as it is)",
+    )
+    args = ap.parse_args(argv)
+    if not args.mirrors.is_dir():
+        print(f"--mirrors {args.mirrors}: no such folder", file=sys.stderr)
+        return 2
+    return build(args.mirrors, args.out, args.only)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,298 @@
+"""Claims and quotes as the rules read them: normalised text, tokens with their kinds,
+clauses, stems, names, negations and numbers (:func:`_analyse`)."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import lru_cache
+
+from .numbers import _numbers
+from .types import _CJK, _NUM, _PUNCT, _WORD, _Text
+from .words import (
+    _ARTICLES,
+    _CJK_NEG,
+    _CJK_NEG_WORDS,
+    _CJK_STOP,
+    _CLAUSE_WORDS,
+    _CLOSED,
+    _CURRENCY,
+    _IMPLICIT_NEG_STEMS,
+    _NEG_PHRASE_WORDS,
+    _NEG_SKIP_AFTER,
+    _NEGATORS,
+    _NO_COMPARATIVE,
+    _NUMBER_START,
+    _SMALL_NUMBERS,
+    _STOP,
+    stem,
+)
+from ..verify import _without_markup, strip_quote_marks
+
+# --- text normalisation and tokens --------------------------------------------------------
+_CJK_RANGES = ("\u2e80-\u2fdf\u3040-\u30ff\u3100-\u312f\u31a0-\u31ff\u3400-\u4dbf\u4e00-\u9fff"
+               "\uf900-\ufaff\uff66-\uff9f")
+
+
+_CJK_CHAR = re.compile(f"[{_CJK_RANGES}]")
+
+
+_TOKEN = re.compile(
+    r"(\d{1,3}(?:[, ]\d{3})+(?:\.\d+)?)(?![\w])"  # 1,000 / 1 000 000 (grouped thousands)
+    rf"|([^\W_{_CJK_RANGES}](?:[^\W{_CJK_RANGES}]|['.\-](?=[^\W_{_CJK_RANGES}]))*)"  # words
+    rf"|([{_CJK_RANGES}])"
+    r"|([^\w\s])"
+)
+
+
+_SUPERSCRIPTS = str.maketrans("", "", "\u00b9\u00b2\u00b3\u2070\u2071\u2074\u2075\u2076\u2077\u2078\u2079"
+                              "\u207a\u207b\u207c\u207d\u207e\u207f")
+
+
+_NORMALISE = str.maketrans({
+    "\u2018": "'", "\u2019": "'", "\u02bc": "'", "\u201c": '"', "\u201d": '"', "\u201e": '"',
+    "\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-", "\u2212": "-", "\ufe63": "-",
+    "\uff0d": "-", "\u2014": " \u2014 ", "\u2015": " \u2014 ", "\u00ad": "", "\u200b": "",
+    "\u2009": " ", "\u202f": " ", "\u00a0": " ", "\u2007": " ", "\u3000": " ",
+})
+
+
+_CLAUSE_PUNCT = frozenset(",;:.!?()[]{}\u2014\"/|\u3002\uff0c\u3001\uff1b\uff1a\uff01\uff1f")
+
+
+_SENTENCE_PUNCT = frozenset(".!?:\u3002\uff01\uff1f")
+
+
+def _prepare(text: str) -> str:
+    text = text.translate(_SUPERSCRIPTS)
+    if not text.isascii():
+        text = unicodedata.normalize("NFKC", text.translate(_NORMALISE))
+        text = text.translate(_NORMALISE)
+    return text
+
+
+@lru_cache(maxsize=65536)
+def _is_entity(raw: str, initial: bool) -> bool:
+    has_digit = any(c.isdigit() for c in raw)
+    has_alpha = any(c.isalpha() for c in raw)
+    if not has_alpha:
+        return False
+    if has_digit or "_" in raw or "." in raw.strip("."):
+        return True
+    upper = sum(c.isupper() for c in raw)
+    if upper >= 2 or (upper == 1 and not raw[0].isupper()):
+        return True  # ALLCAPS, camelCase
+    return raw[0].isupper() and not initial
+
+
+_SPLIT_WORDS = frozenset({"cannot", "Cannot", "CANNOT"})
+
+
+_CONTRACTIONS = {"ca": "can", "wo": "will", "sha": "shall", "ai": "is"}
+
+
+def _tokens(text: str) -> tuple[list[str], list[int], set[int], set[int], set[int]]:
+    """Surface tokens and their kinds, plus the positions of numbers with a minus sign, of
+    parts joined to the previous token by a hyphen, and of words written as calls
+    ("len()")."""
+    raw: list[str] = []
+    kinds: list[int] = []
+    minus: set[int] = set()
+    hyph: set[int] = set()
+    calls: set[int] = set()
+    add_raw, add_kind = raw.append, kinds.append
+    prev_end = -1
+    for m in _TOKEN.finditer(text):
+        g = m.lastindex
+        tok = m.group(g)
+        if g == 2:
+            if tok.isalpha() and tok not in _SPLIT_WORDS:  # the common case
+                add_raw(tok)
+                add_kind(_WORD)
+                prev_end = m.end()
+                continue
+            s = m.start()
+            parts = tok.split("-") if "-" in tok else [tok]
+            for k, part in enumerate(parts):
+                if not part:
+                    continue
+                low = part.lower()
+                if "'" in part:
+                    if low.endswith("n't") and len(low) > 3:
+                        base = _CONTRACTIONS.get(low[:-3], part[:-3])
+                        raw.extend((base, "not"))
+                        kinds.extend((_WORD, _WORD))
+                        continue
+                    if low.endswith("'s"):
+                        part = part[:-2]
+                    elif low.endswith("'"):
+                        part = part[:-1]
+                if low == "cannot":
+                    raw.extend((part[:3], "not"))
+                    kinds.extend((_WORD, _WORD))
+                    continue
+                if k == 0 and s > 0 and text[s - 1] == "-" and (s == 1 or text[s - 2] in " ([\t\n"):
+                    minus.add(len(raw))
+                if k > 0:
+                    hyph.add(len(raw))
+                add_raw(part)
+                add_kind(_NUM if part[0].isdigit() else _WORD)
+            prev_end = m.end()
+        elif g == 4:
+            if tok == "(" and m.start() == prev_end and text.startswith(")", m.end()) and raw \
+                    and kinds[-1] == _WORD:
+                calls.add(len(raw) - 1)
+            add_raw(tok)
+            add_kind(_PUNCT)
+            prev_end = -1
+        elif g == 3:
+            add_raw(tok)
+            add_kind(_CJK)
+            prev_end = -1
+        else:
+            s = m.start()
+            if s > 0 and text[s - 1] == "-" and (s == 1 or text[s - 2] in " ([\t\n"):
+                minus.add(len(raw))
+            add_raw(tok.replace(",", "").replace(" ", ""))
+            add_kind(_NUM)
+            prev_end = -1
+    return raw, kinds, minus, hyph, calls
+
+
+@lru_cache(maxsize=131072)
+def _word_info(w: str) -> tuple[str, bool, int]:
+    """(stem, plain content word?, flags) of a lower-case word; flags: 1 clause word,
+    2 negator, 4 implicit negation, 8 part of "no longer" / "fails to"."""
+    st = stem(w)
+    content = w not in _STOP and w not in _CLOSED and len(w) > 1 and w not in _SMALL_NUMBERS
+    flags = (1 if w in _CLAUSE_WORDS else 0) | (2 if w in _NEGATORS else 0) | \
+        (4 if st in _IMPLICIT_NEG_STEMS else 0) | (8 if w in _NEG_PHRASE_WORDS else 0)
+    return st, content, flags
+
+
+def _analyse(text: str, claim_side: bool, mid_start: bool = False) -> _Text:
+    text = _prepare(text)
+    raw, kinds, minus, hyph, calls = _tokens(text)
+    low = [t.lower() for t in raw]
+    numbers, num_pos, bounds = _numbers(raw, low, kinds, minus, hyph, claim_side)
+    n = len(raw)
+    heads = {num.pos: num for num in numbers}
+    tails = num_pos - heads.keys()  # units, scale words, the rest of "one hundred and five"
+    stems: list[str] = [""] * n
+    clause: list[int] = [0] * n
+    sent_start: list[bool] = [False] * n
+    neg: list[bool] = [False] * n
+    content: list[bool] = [False] * n
+    entity: list[bool] = [False] * n
+    neg_clauses: set[int] = set()
+    align: list[str] = []
+    align_pos: list[int] = []
+    positions: dict[str, list[int]] = {}
+    stemset: set[str] = set()
+    lowset: set[str] = set()
+    c = 0
+    start = not mid_start
+    word_info, is_entity, clause_punct, sentence_punct = _word_info, _is_entity, _CLAUSE_PUNCT, _SENTENCE_PUNCT
+    add_neg_clause = neg_clauses.add
+    special = heads.keys() | tails | bounds | hyph | calls
+    add_align, add_align_pos, articles = align.append, align_pos.append, _ARTICLES
+    for k in range(n):
+        kind = kinds[k]
+        r = raw[k]
+        if kind == _PUNCT:
+            if r in clause_punct:
+                c += 1
+            if r in sentence_punct:
+                start = True
+            clause[k] = c
+            stems[k] = r
+            continue
+        w = low[k]
+        if kind == _WORD:
+            st, plain, flags = word_info(w)
+            if flags & 1 and k not in hyph:
+                c += 1
+            clause[k] = c
+            sent_start[k] = start
+            start = False
+            if not flags and k not in special and r.islower() and r.isalpha():
+                # the common case: a plain lower-case word
+                content[k] = plain
+                lowset.add(w)
+                stemset.add(st)
+                stems[k] = st
+                if w not in articles:
+                    add_align(st)
+                    add_align_pos(k)
+                positions.setdefault(st, []).append(k)
+                continue
+            if flags & 2:
+                if _is_negator(w, k, raw, low, kinds, n, start=sent_start[k]):
+                    neg[k] = True
+                    neg_clauses.add(c)
+            elif w == "longer" and k and low[k - 1] == "no" and neg[k - 1]:
+                neg[k] = True
+            elif w in ("fail", "fails", "failed", "failing", "unable") and k + 1 < n and low[k + 1] == "to":
+                neg[k] = True
+                neg_clauses.add(c)
+            elif flags & 4:
+                add_neg_clause(c)
+            ent = k in calls or (not (r.islower() and r.isalpha()) and is_entity(r, sent_start[k]))
+            entity[k] = ent
+            content[k] = (plain and not neg[k]) or ent
+            lowset.add(w)
+            stemset.add(st)
+        elif kind == _NUM:
+            st = w
+            clause[k] = c
+            sent_start[k] = start
+            start = False
+            content[k] = True
+        else:  # CJK
+            st = r
+            clause[k] = c
+            if r in _CJK_NEG and (r + (raw[k + 1] if k + 1 < n else "")) not in _CJK_NEG_WORDS \
+                    and ((raw[k - 1] if k else "") + r) not in _CJK_NEG_WORDS:
+                neg[k] = True
+                neg_clauses.add(c)
+            content[k] = r not in _CJK_STOP and not neg[k]
+            stemset.add(st)
+        if k in special:
+            if k in heads:
+                st = "#" + heads[k].key
+                content[k] = True
+            elif k in tails or k in bounds:
+                content[k] = False
+        stems[k] = st
+        if k not in tails and w not in articles:
+            add_align(st)
+            add_align_pos(k)
+        positions.setdefault(st, []).append(k)
+    cjk = {raw[k] for k in range(n) if kinds[k] == _CJK} if not text.isascii() else set()
+    bigrams = {raw[k] + raw[k + 1] for k in range(n - 1) if kinds[k] == _CJK and kinds[k + 1] == _CJK} \
+        if cjk else set()
+    return _Text(raw, low, stems, kinds, clause, sent_start, numbers, neg, neg_clauses, stemset,
+                 lowset, bigrams, align, align_pos, content, entity, " " + " ".join(align) + " ", cjk,
+                 positions, set(raw), tails | bounds)
+
+
+def _is_negator(w: str, k: int, raw: list[str], low: list[str], kinds: list[int], n: int, start: bool) -> bool:
+    """Is this negator word (not, no, never, ...) a negation here?"""
+    nxt = low[k + 1] if k + 1 < n else ""
+    if w == "not":
+        if nxt in _NEG_SKIP_AFTER and any(x in ("but", "also") for x in low[k + 2:k + 40]):
+            return False  # "not only ... but also"
+        if k and low[k - 1] == "or":
+            return False  # "... or not"
+    if w in ("no", "not") and nxt in _NO_COMPARATIVE and k + 3 < n and low[k + 2] == "than" and \
+            (kinds[k + 3] == _NUM or low[k + 3] in _NUMBER_START or low[k + 3] in _CURRENCY):
+        return False  # "no more than 5": a bound
+    if w == "no" and (nxt == "." and k + 2 < n and kinds[k + 2] == _NUM or nxt == "doubt"):
+        return False  # "No. 5"
+    return not (w == "none" and raw[k] == "None" and not start)  # Python's None
+
+
+@lru_cache(maxsize=4096)
+def _analyse_quote(quote: str) -> _Text:
+    return _analyse(_without_markup(strip_quote_marks(quote)), claim_side=False)
+

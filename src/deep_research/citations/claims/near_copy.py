@@ -1,0 +1,170 @@
+"""The ``near_copy`` rule: a claim that repeats a quote with a word swapped for its
+antonym, another order, quantifier or modal, or another name."""
+
+from __future__ import annotations
+
+from rapidfuzz.distance import Indel, Levenshtein
+
+from .negation import _negation_in_block
+from .types import _NUM, ClaimCheck, ClaimStatus, _Text
+from .words import (
+    _ANTONYM_PREFIXES,
+    _ANTONYMS,
+    _MODAL,
+    _ORDER,
+    _QUANT,
+)
+
+MAX_ALIGN_TOKENS = 400
+
+
+NEAR_COPY_SHARE = 0.5  # share of claim content words in one quote for it to be a near copy
+
+
+SHORT_COPY_SIMILARITY = 0.6  # or: token similarity of claim and quote (short claims)
+
+
+def _prefix_antonym(a: str, b: str) -> bool:
+    for p in _ANTONYM_PREFIXES:
+        if (a.startswith(p) and a[len(p):] == b and len(b) >= 4) or (b.startswith(p) and b[len(p):] == a and len(a) >= 4):
+            return True
+    return False
+
+
+def _count(texts: list[_Text], stem_: str) -> int:
+    return sum(len(t.positions.get(stem_, ())) for t in texts)
+
+
+def _substitution_kind(claim: _Text, ci: int, quote: _Text, qj: int, quotes: list[_Text],
+                       in_place: bool) -> str | None:
+    """What a claim token put in the place of a quote token changes, if it is a closed-class
+    change or another name. Words only trade places when the claim holds each word as
+    often as the quotes do; a replacement shows as a claim word the quotes have fewer of
+    (gain) and a quote word the claim has fewer of (loss). ``in_place`` (same position
+    between equal stretches, or at a common end): gain or loss is enough; otherwise both
+    are needed."""
+    cs, qs = claim.stems[ci], quote.stems[qj]
+    if cs == qs or claim.kinds[ci] == _NUM or quote.kinds[qj] == _NUM:
+        return None
+    gain = len(claim.positions.get(cs, ())) > _count(quotes, cs)
+    loss = len(claim.positions.get(qs, ())) < _count(quotes, qs)
+    if not ((gain or loss) if in_place else (gain and loss)):
+        return None
+    cl, ql = claim.low[ci], quote.low[qj]
+    pair = frozenset((cs, qs))
+    if pair in _ORDER:
+        return "order"
+    if pair in _ANTONYMS or _prefix_antonym(cs, qs):
+        return "antonym"
+    if cl in _QUANT and ql in _QUANT:
+        gc = "some" if cl == "few" and ci and claim.low[ci - 1] in ("a", "quite") else _QUANT[cl]
+        gq = "some" if ql == "few" and qj and quote.low[qj - 1] in ("a", "quite") else _QUANT[ql]
+        return "quantifier" if gc != gq else None
+    if cl in _MODAL and ql in _MODAL:
+        return "modal" if _MODAL[cl] != _MODAL[ql] else None
+    if claim.entity[ci] and quote.entity[qj]:
+        cr, qr = claim.raw[ci], quote.raw[qj]
+        gain = claim.raw.count(cr) > sum(t.raw.count(cr) for t in quotes)
+        loss = claim.raw.count(qr) < sum(t.raw.count(qr) for t in quotes)
+        if (gain or loss) if in_place else (gain and loss):
+            return "entity"
+    return None
+
+
+def _blocks(claim: _Text, q: _Text) -> list[tuple[int, int, int, int, bool, bool]]:
+    """Differing stretches of the alignment of claim and quote: (claim span, quote span,
+    equal stretch before, equal stretch after)."""
+    blocks: list[tuple[int, int, int, int, bool, bool]] = []
+    cur: list[int] | None = None
+    after_equal = cur_after_equal = False
+    for op in Levenshtein.opcodes(claim.align, q.align):
+        if op.tag == "equal":
+            if cur is not None:
+                blocks.append((cur[0], cur[1], cur[2], cur[3], cur_after_equal, True))
+                cur = None
+            after_equal = True
+            continue
+        if cur is None:
+            cur = [op.src_start, op.src_end, op.dest_start, op.dest_end]
+            cur_after_equal = after_equal
+        else:
+            cur[1], cur[3] = op.src_end, op.dest_end
+        after_equal = False
+    if cur is not None:
+        blocks.append((cur[0], cur[1], cur[2], cur[3], cur_after_equal, False))
+    return blocks
+
+
+def _check_near_copy(claim: _Text, quotes: list[_Text]) -> ClaimCheck | None:
+    if not claim.align or len(claim.align) > MAX_ALIGN_TOKENS:
+        return None
+    content = {claim.stems[k] for k in range(len(claim.raw)) if claim.content[k]}
+    if not content:
+        return None
+    aligned = []
+    for q in quotes:
+        if not q.align or len(q.align) > MAX_ALIGN_TOKENS:
+            continue
+        shared = sum(1 for s in content if s in q.positions)
+        if (shared < 2 or shared < NEAR_COPY_SHARE * len(content)) and \
+                Indel.normalized_similarity(claim.align, q.align) < SHORT_COPY_SIMILARITY:
+            continue
+        aligned.append((q, _blocks(claim, q)))
+    if not aligned:
+        return None
+    nc = len(claim.align)
+    for q, blocks in aligned:
+        nq = len(q.align)
+        for i1, i2, j1, j2, before, after in blocks:
+            if i2 - i1 > 4 or j2 - j1 > 4:
+                continue
+            anchored = (before and after) or (before and i2 == nc and j2 == nq) or (after and i1 == 0 and j1 == 0)
+            if not anchored:
+                continue
+            # a negated clause dropped at an end of the claim is a shorter claim, not a flip;
+            # a bare negator at the end ("... are not.") is a flip
+            bare = all(claim.neg[claim.align_pos[a]] for a in range(i1, i2)) and \
+                all(q.neg[q.align_pos[b]] for b in range(j1, j2))
+            both = i1 < i2 and j1 < j2
+            note = _negation_in_block(claim, q, i1, i2, j1, j2) if (before and after) or both or bare else None
+            if note:
+                return ClaimCheck(ClaimStatus.UNSUPPORTED, "negation", note)
+            # "non-blocking" where the quote says "blocking" (or the reverse)
+            one = [claim.low[claim.align_pos[i1]]] if i2 - i1 == 1 and j1 == j2 else \
+                [q.low[q.align_pos[j1]]] if j2 - j1 == 1 and i1 == i2 else []
+            if one in (["non"], ["un"]) and before and after:
+                word = claim.raw[claim.align_pos[i2]] if i2 < nc else ""
+                return ClaimCheck(ClaimStatus.UNSUPPORTED, "near_copy:antonym",
+                                  f'the claim and the quote differ by "{one[0]}-" before "{word}"'.replace(' before ""', ""))
+    for q, blocks in aligned:
+        nq = len(q.align)
+        for i1, i2, j1, j2, before, after in blocks:
+            if i1 == i2 or j1 == j2 or i2 - i1 > 4 or j2 - j1 > 4:
+                continue
+            if not (before or after):
+                continue
+            # between equal stretches, or at a common end of both sequences
+            in_place = i2 - i1 == j2 - j1 and (before or (i1 == 0 and j1 == 0)) and \
+                (after or (i2 == nc and j2 == nq))
+            for a in range(i1, i2):
+                ci = claim.align_pos[a]
+                for b in range(j1, j2):
+                    if in_place and b - j1 != a - i1:
+                        continue
+                    qj = q.align_pos[b]
+                    kind = _substitution_kind(claim, ci, q, qj, quotes, in_place)
+                    if kind:
+                        return ClaimCheck(ClaimStatus.UNSUPPORTED, f"near_copy:{kind}",
+                                          f'the claim says "{claim.raw[ci]}" where the quote says "{q.raw[qj]}"')
+            if in_place:
+                # also judge the looser way (any pair in the block) when the strict test is silent
+                for a in range(i1, i2):
+                    ci = claim.align_pos[a]
+                    for b in range(j1, j2):
+                        qj = q.align_pos[b]
+                        kind = _substitution_kind(claim, ci, q, qj, quotes, False)
+                        if kind:
+                            return ClaimCheck(ClaimStatus.UNSUPPORTED, f"near_copy:{kind}",
+                                              f'the claim says "{claim.raw[ci]}" where the quote says "{q.raw[qj]}"')
+    return None
+

@@ -1,0 +1,119 @@
+"""The ``negation`` rule: a claim that negates what its quote states, or the reverse (by
+negated segment, and inside an aligned near copy)."""
+
+from __future__ import annotations
+
+from .types import _WORD, ClaimCheck, ClaimStatus, _Text
+from .words import _NEG_PHRASE_WORDS, _NEGATORS
+
+WINDOW = 6  # tokens around a negation searched for shared context
+
+
+def _segment(t: _Text, k: int) -> list[int]:
+    """Positions of the content words a negator at k negates: up to the clause end, at most
+    four; an explicit negator ends it."""
+    out: list[int] = []
+    c = t.clause[k]
+    j = k + 1
+    n = len(t.raw)
+    while j < n and t.clause[j] == c and len(out) < 4:
+        if t.neg[j]:
+            break
+        if t.content[j]:
+            out.append(j)
+        j += 1
+    return out
+
+
+def _window(t: _Text, k: int, exclude: set[str]) -> set[str]:
+    lo, hi = max(0, k - WINDOW), min(len(t.raw), k + WINDOW + 1)
+    return {t.stems[j] for j in range(lo, hi) if t.content[j] and t.stems[j] not in exclude}
+
+
+def _negation_matches(src: _Text, k: int, dst_list: list[_Text], src_fully_covered: bool) -> tuple[str, str] | None:
+    """A negator at src position k whose negated words stand, in some dst, in a clause
+    without negation (and nowhere negated). Returns (negated word, negator) if so."""
+    seg = _segment(src, k)
+    if not seg:
+        return None
+    head = src.stems[seg[0]]
+    seg_stems = {src.stems[j] for j in seg}
+    need = min(2, len(seg_stems))
+    occs = [(dst, j) for dst in dst_list for j in dst.positions.get(head, ())]
+    if not occs or any(dst.clause[j] in dst.neg_clauses for dst, j in occs):
+        return None  # absent, or negated there too: consistent
+    negator = "no longer" if src.low[k] == "longer" and k and src.low[k - 1] == "no" else \
+        src.raw[k] + " to" if src.low[k] in _NEG_PHRASE_WORDS and src.low[k] != "longer" else src.raw[k]
+    ctx_src = _window(src, k, seg_stems)
+    for dst, j in occs:
+        c = dst.clause[j]
+        lo, hi = max(0, j - 2 * WINDOW), min(len(dst.raw), j + 2 * WINDOW)
+        near = {dst.stems[x] for x in range(lo, hi) if dst.clause[x] == c or abs(x - j) <= 4}
+        if len(seg_stems & near) < need:
+            continue
+        if need >= 2 or src_fully_covered or ctx_src & _window(dst, j, seg_stems):
+            return src.raw[seg[0]], negator
+    return None
+
+
+def _fully_covered(claim: _Text, quotes: list[_Text]) -> bool:
+    return all(any(claim.stems[k] in q.stemset for q in quotes) for k in range(len(claim.raw))
+               if claim.content[k] and claim.kinds[k] == _WORD)
+
+
+def _check_negation(claim: _Text, quotes: list[_Text]) -> ClaimCheck | None:
+    """Negation by negated segment: works for paraphrases as well as copies."""
+    covered = None
+    for k, is_neg in enumerate(claim.neg):
+        if not is_neg:
+            continue
+        if covered is None:
+            covered = _fully_covered(claim, quotes)
+        hit = _negation_matches(claim, k, quotes, covered)
+        if hit:
+            word, negator = hit
+            return ClaimCheck(ClaimStatus.UNSUPPORTED, "negation",
+                              f'the claim negates "{word}" ("{negator}") where the quote does not')
+    for q in quotes:
+        for k, is_neg in enumerate(q.neg):
+            if not is_neg:
+                continue
+            seg = _segment(q, k)
+            if not seg:
+                continue
+            head = q.stems[seg[0]]
+            # every quote occurrence of the negated word must be negated
+            if any(t.clause[j] not in t.neg_clauses for t in quotes for j in t.positions.get(head, ())):
+                continue
+            hit = _negation_matches(q, k, [claim], True)
+            if hit:
+                word, negator = hit
+                return ClaimCheck(ClaimStatus.UNSUPPORTED, "negation",
+                                  f'the quote says "{negator} {word}" where the claim drops the negation')
+    return None
+
+
+def _negation_in_block(claim: _Text, q: _Text, i1: int, i2: int, j1: int, j2: int) -> str | None:
+    """A negator on one side of an aligned difference, nothing of substance on the other:
+    "cannot be split" / "can be split", "does not raise" / "raises"."""
+    cpos = [claim.align_pos[a] for a in range(i1, i2)]
+    qpos = [q.align_pos[b] for b in range(j1, j2)]
+    cneg = any(claim.neg[p] for p in cpos)
+    qneg = any(q.neg[p] for p in qpos)
+    if cneg == qneg:
+        return None
+    if any(claim.content[p] and not claim.neg[p] for p in cpos) or any(q.content[p] and not q.neg[p] for p in qpos):
+        return None  # words of substance changed too: not a plain negation flip
+    negated = claim if cneg else q
+    if any(negated.low[p] == "nor" for p in (cpos if cneg else qpos)):
+        return None  # "neither A nor B" / "not A or B"
+    plain = q if cneg else claim
+    at = (q.align_pos[j1] if j1 < len(q.align_pos) else len(q.raw)) if cneg else \
+        (claim.align_pos[i1] if i1 < len(claim.align_pos) else len(claim.raw))
+    if any(plain.neg[p] and plain.low[p] in _NEGATORS for p in range(max(0, at - 3), min(len(plain.raw), at + 3))):
+        return None  # a negation right there on the other side too
+    negs = [claim.raw[p] for p in cpos if claim.neg[p]] or [q.raw[p] for p in qpos if q.neg[p]]
+    if cneg:
+        return f'the claim adds "{" ".join(negs)}" to words the quote states without it'
+    return f'the quote says "{" ".join(negs)}" where the claim, otherwise the same words, drops it'
+

@@ -1,0 +1,320 @@
+"""Numbers in claims and quotes: reading them (digits, number words, units, bounds, ranges,
+versions) and the ``number`` rule."""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal, InvalidOperation
+
+from .types import (
+    _CJK,
+    _NUM,
+    _WORD,
+    ClaimCheck,
+    ClaimStatus,
+    _Num,
+    _Text,
+)
+from .words import (
+    _AFTER_COMPARATORS,
+    _CJK_DIGITS,
+    _CJK_UNITS,
+    _CMP_LAST,
+    _COMPARATORS,
+    _CURRENCY,
+    _GLUED_UNITS,
+    _NUMBER_START,
+    _NUMBER_WORDS,
+    _ORDINALS,
+    _QUOTE_NUMBER_WORDS,
+    _SCALES,
+    _SMALL_NUMBERS,
+    _STOP,
+    _TENS,
+    _UNITS,
+    stem,
+)
+
+APPROX = Decimal("0.1")  # "about N" accepts a quote number within 10 %
+
+
+_NUMBER = re.compile(r"(\d+(?:\.\d+)*)([a-zµμ%]*)", re.IGNORECASE)
+
+
+_VERSION = re.compile(r"[vV](\d+(?:\.\d+)*)")
+
+
+def _number_key(digits: str) -> tuple[str, Decimal | None, bool]:
+    """(key, value, is_version) of a run of digits and dots."""
+    parts = digits.split(".")
+    if len(parts) >= 3:
+        return digits, None, True
+    whole = parts[0].lstrip("0") or "0"
+    if len(parts) == 2:
+        key = f"{whole}.{parts[1]}"
+    else:
+        key = whole
+    try:
+        return key, Decimal(key), False
+    except InvalidOperation:  # pragma: no cover - digits only
+        return key, None, False
+
+
+def _scaled(value: Decimal, scale: int) -> tuple[str, Decimal]:
+    v = value * scale
+    if v == v.to_integral_value():
+        return str(int(v)), v
+    return format(v.normalize(), "f"), v
+
+
+def _numbers(raw: list[str], low: list[str], kinds: list[int], minus: set[int], hyph: set[int],
+             claim_side: bool) -> tuple[list[_Num], set[int], set[int]]:
+    """Numbers of a token list (digits, number words, CJK numerals), with units and
+    comparators. Returns the numbers, the token positions they cover (number, unit, scale
+    word) and the positions of their bounds ("at least", "or more")."""
+    out: list[_Num] = []
+    used: set[int] = set()
+    bounds: set[int] = set()
+    n = len(raw)
+    free = 0  # first token not yet taken by a number
+    for i in [i for i, w in enumerate(low) if kinds[i] == _NUM or w in _NUMBER_START
+              or (kinds[i] == _CJK and (w in _CJK_DIGITS or w in _CJK_UNITS))
+              or (w[0] == "v" and len(w) > 1 and w[1].isdigit())]:
+        if i < free:
+            continue
+        kind = kinds[i]
+        tok = raw[i]
+        num: _Num | None = None
+        end = i + 1
+        if kind == _NUM:
+            m = _NUMBER.fullmatch(tok)
+            if m:
+                digits, suffix = m.group(1), m.group(2).lower()
+                key, value, version = _number_key(digits)
+                unit = None
+                if suffix:
+                    if suffix in ("st", "nd", "rd", "th"):
+                        unit = None
+                    elif suffix == "s" and len(digits) == 4:
+                        unit = None  # the 1990s
+                    elif suffix == "k" and value is not None:
+                        key, value = _scaled(value, 1000)
+                    elif suffix in _GLUED_UNITS:
+                        unit = _GLUED_UNITS[suffix]
+                    else:
+                        num = None
+                        kinds[i] = _WORD  # x86, 3D, mp3: a name, not a number
+                        continue
+                num = _Num(key, value, unit, i, tok, negative=i in minus, version=version)
+            else:
+                kinds[i] = _WORD
+                continue
+        elif kind == _WORD:
+            lw = low[i]
+            # "v15", "v2.1" are versions; "v1", "v2" are more often names (variables)
+            m = _VERSION.fullmatch(tok) if lw[0] == "v" and len(tok) > 2 else None
+            if m:
+                key, value, _ = _number_key(m.group(1))
+                num = _Num(key, value if "." not in m.group(1) else None, None, i, tok, version=True)
+                if "." in m.group(1):
+                    num.key = m.group(1)
+            elif lw in _NUMBER_WORDS or lw == "hundred" or (lw in _SCALES and i > 0 and low[i - 1] == "a"):
+                total, current, j = 0, 0, i
+                while j < n and kinds[j] == _WORD:
+                    w = low[j]
+                    if w in _SMALL_NUMBERS:
+                        current += _SMALL_NUMBERS[w]
+                    elif w in _TENS:
+                        current += _TENS[w]
+                    elif w == "hundred":
+                        current = max(current, 1) * 100
+                    elif w in _SCALES:
+                        total += max(current, 1) * _SCALES[w]
+                        current = 0
+                    elif w == "and" and j + 1 < n and low[j + 1] in _NUMBER_WORDS and j > i \
+                            and low[j - 1] in ("hundred", "thousand", "million", "billion"):
+                        pass
+                    else:
+                        break
+                    j += 1
+                value_i = total + current
+                required = not (claim_side and j == i + 1 and lw == "one")
+                num = _Num(str(value_i), Decimal(value_i), None, i, " ".join(raw[i:j]), required=required)
+                end = j
+            elif not claim_side and lw in _ORDINALS:
+                num = _Num(str(_ORDINALS[lw]), Decimal(_ORDINALS[lw]), None, i, tok)
+            elif not claim_side and lw in _QUOTE_NUMBER_WORDS:
+                key = _QUOTE_NUMBER_WORDS[lw]
+                num = _Num(key, Decimal(key), None, i, tok)
+        elif kind == _CJK and not claim_side and (tok in _CJK_DIGITS or tok in _CJK_UNITS):
+            total, current, j = 0, 0, i
+            while j < n and kinds[j] == _CJK and (raw[j] in _CJK_DIGITS or raw[j] in _CJK_UNITS):
+                c = raw[j]
+                if c in _CJK_DIGITS:
+                    current = current * 10 + _CJK_DIGITS[c] if current and raw[j - 1] in _CJK_DIGITS else \
+                        current + _CJK_DIGITS[c]
+                elif _CJK_UNITS[c] >= 10**4:
+                    total = (total + max(current, 1)) * _CJK_UNITS[c]
+                    current = 0
+                else:
+                    total += max(current, 1) * _CJK_UNITS[c]
+                    current = 0
+                j += 1
+            v = total + current
+            num = _Num(str(v), Decimal(v), None, i, "".join(raw[i:j]))
+            end = j
+        if num is None:
+            continue
+        # scale words and units after the number
+        k = end
+        if k < n and low[k] in _SCALES and num.value is not None and kind == _NUM:
+            num.key, num.value = _scaled(num.value, _SCALES[low[k]])
+            num.raw += " " + raw[k]
+            k += 1
+            used.add(k - 1)
+        if k < n:
+            lk = low[k]
+            if lk == "%":
+                num.unit, num.unit_raw = "%", "%"
+            elif lk == "°" and k + 1 < n and low[k + 1] in ("c", "f"):
+                num.unit = "degC" if low[k + 1] == "c" else "degF"
+                num.unit_raw = "°" + raw[k + 1]
+                used.add(k + 1)
+            elif lk in ("per", "percentage") and k + 1 < n and low[k + 1] in ("cent", "point", "points"):
+                num.unit = "%" if low[k + 1] == "cent" else "pp"
+                num.unit_raw = raw[k] + " " + raw[k + 1]
+                used.update((k, k + 1))
+            elif lk in _UNITS and kinds[k] == _WORD and num.unit is None:
+                num.unit, num.unit_raw = _UNITS[lk], raw[k]
+                used.add(k)
+            elif kinds[k] == _WORD and lk not in _STOP:
+                num.noun = stem(lk)
+        if num.unit is None and i > 0 and raw[i - 1] in _CURRENCY:
+            num.unit = _CURRENCY[raw[i - 1]]
+        # comparators before / after
+        b = i - 1 if i > 0 and raw[i - 1] in _CURRENCY else i
+        if b > 0 and low[b - 1] in _CMP_LAST:
+            for phrase, cmp_kind in _COMPARATORS:
+                L = len(phrase)
+                if b - L >= 0 and tuple(low[b - L:b]) == phrase:
+                    num.cmp = cmp_kind
+                    num.cmp_raw = " ".join(raw[b - L:b])
+                    bounds.update(range(b - L, b))  # the bound belongs to the number
+                    break
+        kk = k + (1 if k < n and low[k] in _UNITS else 0)
+        if num.cmp is None and kk < n and low[kk] in ("or", "+"):
+            for phrase, cmp_kind in _AFTER_COMPARATORS.items():
+                if tuple(low[kk:kk + len(phrase)]) == phrase:
+                    num.cmp = cmp_kind
+                    bounds.update(range(kk, kk + len(phrase)))
+        # "as of 2024": a frame date, not a claim
+        if claim_side and i <= 3 and n > 2 and low[0] == "as" and low[1] in ("of", "at") and (
+                num.value is None or 1900 <= num.value <= 2100 or i > 2):
+            num.frame = True  # "As of 2024, ...": when, not what
+        out.append(num)
+        used.update(range(i, end))
+        free = end
+    return out, used, bounds
+
+
+# --- the rules -------------------------------------------------------------------------------
+def _unit_ok(a: str | None, b: str | None) -> bool:
+    return a is None or b is None or a == b
+
+
+def _fmt(num: _Num) -> str:
+    """The number as written, with its bound and unit."""
+    text = num.raw
+    if num.unit_raw and num.unit_raw.lower() not in text.lower():
+        text += num.unit_raw if num.unit_raw == "%" else " " + num.unit_raw
+    elif num.unit and not num.unit_raw and num.unit in _CURRENCY.values():
+        text = next(k for k, v in _CURRENCY.items() if v == num.unit) + text
+    if num.cmp_raw:
+        text = f"{num.cmp_raw} {text}"
+    if num.negative:
+        text = "-" + text
+    return text
+
+
+def _number_supported(c: _Num, qnums: list[_Num], by_key: dict[str, tuple[set, set, set]]) -> bool:
+    """Is claim number c in the quotes? Same key with the same unit, or without a unit on
+    one side when no quote gives that number another unit; a version prefix; a bound or
+    an approximation satisfied by an exact quote number of the same quantity."""
+    units = by_key.get(c.key)
+    if units and c.cmp in _OPPOSITE and units[2] == {_OPPOSITE[c.cmp]}:
+        return False  # "at most 4 GiB" where the quote says "more than 4 GiB"
+    if units:
+        units = units[1] if c.negative else units[0]  # units the quotes give the number
+        if units and (c.unit is None or c.unit in units or units == {None}):
+            return True  # same unit, or no unit on one side
+    if "." in c.key or c.version:
+        for q in qnums:
+            if q.version and q.key.startswith(c.key + "."):
+                return True
+    if c.cmp and c.value is not None:
+        for q in qnums:
+            if q.value is None or q.cmp is not None or (c.negative and not q.negative):
+                continue
+            if c.unit is not None or q.unit is not None:
+                if c.unit != q.unit:
+                    continue
+            elif c.noun is None or c.noun != q.noun:
+                continue
+            if c.cmp == "ge" and q.value >= c.value:
+                return True
+            if c.cmp == "le" and q.value <= c.value:
+                return True
+            if c.cmp == "approx" and abs(q.value - c.value) <= APPROX * abs(c.value):
+                return True
+    return False
+
+
+def _closest(c: _Num, qnums: list[_Num]) -> _Num | None:
+    best, best_d = None, None
+    for q in qnums:
+        if q.key == c.key:
+            return q
+        if q.value is None or c.value is None:
+            d = Decimal(10**12)
+        else:
+            d = abs(q.value - c.value) / (abs(c.value) + 1)
+        d += 0 if q.unit == c.unit else 1
+        if best_d is None or d < best_d:
+            best, best_d = q, d
+    return best
+
+
+def _by_key(qnums: list[_Num]) -> dict[str, tuple[set, set, set]]:
+    """key -> (units given to it anywhere, units given to it as a negative number, the
+    bounds it is given: "ge", "le", "approx" or None)."""
+    out: dict[str, tuple[set, set, set]] = {}
+    for q in qnums:
+        units = out.setdefault(q.key, (set(), set(), set()))
+        units[0].add(q.unit)
+        units[2].add(q.cmp)
+        if q.negative:
+            units[1].add(q.unit)
+    return out
+
+
+_OPPOSITE = {"ge": "le", "le": "ge"}
+
+
+def _check_numbers(claim: _Text, quotes: list[_Text]) -> ClaimCheck | None:
+    qnums = [q for t in quotes for q in t.numbers]
+    by_key = _by_key(qnums)
+    for c in claim.numbers:
+        if not c.required or c.frame:
+            continue
+        if _number_supported(c, qnums, by_key):
+            continue
+        near = _closest(c, qnums)
+        if near is None:
+            note = f"the claim says {_fmt(c)}, a number none of its quotes has"
+        elif near.key == c.key:
+            note = f"the claim says {_fmt(c)} where the quote says {_fmt(near)}"
+        else:
+            note = f"the claim says {_fmt(c)} where the quote says {_fmt(near)}"
+        return ClaimCheck(ClaimStatus.UNSUPPORTED, "number", note)
+    return None
+

@@ -1,0 +1,76 @@
+"""The claim check's types: a claim, its verdict and the rule that decided it; the analysed
+text of a claim or quote (tokens, stems, numbers, negations) the rules compare."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from decimal import Decimal
+from enum import StrEnum
+
+
+class ClaimStatus(StrEnum):
+    SUPPORTED = "supported"
+    UNSUPPORTED = "unsupported"
+    UNCHECKED = "unchecked"
+
+
+@dataclass
+class ClaimCheck:
+    status: ClaimStatus
+    rule: str | None  # "number", "negation", "near_copy:<kind>"; "copy", "overlap", "no_claim"
+    note: str
+
+
+@dataclass
+class Claim:
+    text: str  # the claim as published: plain text, markdown marks and ref tags removed
+    ref_indexes: list[int]  # Ref.index of the refs that support it
+    start: int  # span of the claim in the report markdown
+    end: int
+
+
+# token kinds
+_PUNCT, _WORD, _NUM, _CJK = 0, 1, 2, 3
+
+
+@dataclass(slots=True)
+class _Num:
+    key: str  # canonical digits: "1000", "3.10", "3.11.2"
+    value: Decimal | None  # None for versions
+    unit: str | None
+    pos: int  # token index
+    raw: str  # as written (for notes)
+    negative: bool = False
+    cmp: str | None = None  # "ge" | "le" | "approx"
+    required: bool = True
+    frame: bool = False
+    version: bool = False
+    noun: str | None = None  # stem of the word counted ("128 modules"), when no unit
+    unit_raw: str = ""  # the unit as written
+    cmp_raw: str = ""  # the bound as written ("at least")
+
+
+@dataclass(slots=True)
+class _Text:
+    raw: list[str]  # surface form of each token
+    low: list[str]  # lower case
+    stems: list[str]
+    kinds: list[int]
+    clause: list[int]  # clause number of each token
+    sent_start: list[bool]
+    numbers: list[_Num]
+    neg: list[bool]  # explicit negator
+    neg_clauses: set[int]  # clauses with an explicit or implicit negation
+    stemset: set[str]  # stems of word tokens
+    lowset: set[str]
+    cjk_bigrams: set[str]
+    align: list[str]  # alignment sequence (articles and punctuation dropped)
+    align_pos: list[int]  # token index of each alignment item
+    content: list[bool]
+    entity: list[bool]
+    joined: str = ""  # " stem stem ... " for contiguous-copy tests
+    cjk_chars: set[str] = field(default_factory=set)
+    positions: dict[str, list[int]] = field(default_factory=dict)  # stem -> token positions
+    rawset: set[str] = field(default_factory=set)
+    tails: set[int] = field(default_factory=set)  # units, bounds, scale words of numbers (no content)
+

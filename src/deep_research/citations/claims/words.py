@@ -1,0 +1,270 @@
+"""The word lists of the claim rules (stop words, negators, antonym, order, quantifier and
+modal groups, number words, units, comparators) and the light stemmer."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+# --- word lists ------------------------------------------------------------------------------
+_STOP = frozenset(["a", "an", "the", "and", "or", "but", "nor", "so", "yet", "for", "of", "in", "on", "at", "to", "from", "by", "with", "about", "into", "onto", "upon", "over", "under", "between", "through", "during", "within", "without", "via", "per", "among", "across", "against", "toward", "towards", "than", "then", "as", "if", "whether", "because", "while", "although", "though", "since", "until", "unless", "when", "where", "why", "how", "what", "which", "who", "whom", "whose", "that", "this", "these", "those", "there", "here", "it", "its", "itself", "they", "them", "their", "theirs", "themselves", "he", "him", "his", "she", "her", "hers", "we", "us", "our", "ours", "you", "your", "yours", "i", "me", "my", "mine", "one", "ones", "be", "is", "are", "was", "were", "been", "being", "am", "have", "has", "had", "having", "do", "does", "did", "done", "doing", "get", "gets", "got", "also", "too", "very", "just", "even", "still", "already", "again", "further", "furthermore", "moreover", "however", "thus", "therefore", "hence", "indeed", "instead", "rather", "quite", "fairly", "really", "actually", "simply", "basically", "merely", "only", "both", "either", "neither", "other", "another", "such", "own", "same", "e.g", "i.e", "etc", "eg", "ie", "vs", "cf", "up", "down", "out", "off", "well", "like", "unlike", "whereas", "s", "t", "let", "lets", "make", "makes", "made"])
+
+
+# Words that strip as frames but are never claims of their own.
+_DISCOURSE = ("notably|importantly|in short|in summary|in practice|in other words|for example|"
+              "for instance|e\\.g\\.|also|additionally|moreover|furthermore|however|similarly|"
+              "likewise|overall|finally|in addition|in particular|in fact|indeed|specifically|"
+              "in general|put simply|simply put|that said|still|then|thus|therefore|hence|so|"
+              "by contrast|in contrast|conversely|meanwhile|first|second|third|lastly")
+
+
+_NEGATORS = frozenset(["not", "no", "never", "none", "nothing", "nobody", "nowhere", "neither", "nor", "without", "cannot"])
+
+
+_IMPLICIT_NEG = frozenset(["only", "except", "unless", "instead", "rather", "fail", "fails", "failed", "failing", "refuse", "refuses", "refused", "prevent", "prevents", "prevented", "avoid", "avoids", "avoided", "forbid", "forbids", "forbidden", "prohibit", "prohibits", "prohibited", "disallow", "disallows", "disallowed", "lack", "lacks", "lacked", "lacking", "absent", "missing", "hardly", "barely", "seldom", "rarely", "impossible", "unable", "omit", "omits", "omitted", "deny", "denies", "denied", "exclude", "excludes", "excluded", "ignore", "ignores", "ignored", "neither", "nor", "never", "none", "nothing", "nobody", "nowhere", "without", "not", "no"])
+
+
+_NEG_PHRASE_WORDS = frozenset({"longer", "fail", "fails", "failed", "failing", "unable"})  # no longer, fails to
+
+
+_NEG_SKIP_AFTER = frozenset(["only", "just", "merely", "simply"])  # "not only ... but also"
+
+
+# After these, a negator starts a comparison, not a negation: "no more than 5".
+_NO_COMPARATIVE = frozenset(["more", "less", "fewer", "later", "earlier", "greater", "longer"])
+
+
+_QUANT_GROUPS = {
+    "all": "all every each always any",
+    "most": "most mostly usually generally typically normally largely mainly predominantly",
+    "many": "many often frequently commonly numerous",
+    "some": "some sometimes several occasionally",
+    "few": "few rarely seldom",
+    "none": "none never",
+}
+
+
+_MODAL_GROUPS = {"must": "must shall", "should": "should ought", "may": "may might can could",
+                 "will": "will would"}
+
+
+_ANTONYM_WORDS = """
+increase decrease|increase reduce|increases decreases|increased decreased|increasing decreasing|
+enable disable|enabled disabled|more less|more fewer|most least|higher lower|high low|
+larger smaller|large small|bigger smaller|big small|greater smaller|greater lesser|faster slower|
+fast slow|quicker slower|quick slow|true false|required optional|mandatory optional|allow forbid|
+allow disallow|allow prevent|allowed forbidden|accept reject|include exclude|add remove|
+open close|start stop|input output|read write|minimum maximum|min max|success failure|
+succeed fail|valid invalid|possible impossible|safe unsafe|secure insecure|public private|
+local global|local remote|synchronous asynchronous|sync async|mutable immutable|static dynamic|
+explicit implicit|absolute relative|positive negative|upper lower|uppercase lowercase|
+above below|inside outside|internal external|inner outer|same different|identical different|
+new old|strong weak|hot cold|warm cold|heavy light|long short|longer shorter|wide narrow|
+visible hidden|present absent|available unavailable|supported unsupported|ascending descending|
+encode decode|encrypt decrypt|compress decompress|serialize deserialize|import export|
+upload download|lock unlock|inclusive exclusive|keep discard|even odd|best worst|better worse|
+cheap expensive|easy difficult|easy hard|easier harder|simple complex|rise fall|gain loss|
+win lose|on off|client server|send receive|push pull|lowest highest|smallest largest|
+slowest fastest|shortest longest|over under|left right|top bottom|blocking nonblocking|
+sensitive insensitive|success error|accepted rejected|included excluded|added removed|
+allowed denied|grant deny|permit deny|maximum minimal|raise lower|overestimate underestimate|
+empty full|shallow deep|prepend append|prefix suffix|head tail|enter exit|entry exit|forward backward|
+horizontal vertical|major minor|strict lenient|strict loose|encoded decoded|before after
+"""
+
+
+_ORDER_WORDS = """
+before after|earlier later|early late|first last|prior subsequent|previous next|
+preceding following|precede follow|precedes follows|preceded followed|older newer|oldest newest|
+earliest latest|past future|start end|begin end|beginning end|leading trailing|initial final|
+formerly now|prior after|prior following|prior later
+"""
+
+
+_ANTONYM_PREFIXES = ("un", "non", "dis", "in", "im", "ir", "il")
+
+
+_SMALL_NUMBERS = {w: i for i, w in enumerate(
+    ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen"])}
+
+
+_TENS = {w: 10 * (i + 2) for i, w in enumerate(["twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"])}
+
+
+_SCALES = {"thousand": 10**3, "million": 10**6, "billion": 10**9, "trillion": 10**12}
+
+
+_NUMBER_WORDS = frozenset(_SMALL_NUMBERS) | frozenset(_TENS)
+
+
+_ORDINALS = {w: i + 3 for i, w in enumerate(["third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth"])}
+
+
+# Quote words a claim may write as a number ("twice as fast" -> "2x faster").
+_QUOTE_NUMBER_WORDS = {"twice": "2", "double": "2", "thrice": "3", "triple": "3", "dozen": "12", "half": "0.5"}
+
+
+_NUMBER_START = _NUMBER_WORDS | {"hundred"} | frozenset(_SCALES) | frozenset(_ORDINALS) | frozenset(_QUOTE_NUMBER_WORDS)
+
+
+_CJK_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6,
+               "七": 7, "八": 8, "九": 9}
+
+
+_CJK_UNITS = {"十": 10, "百": 100, "千": 1000, "万": 10**4, "亿": 10**8}
+
+
+_CJK_NEG = frozenset("不没未无非勿别")
+
+
+_CJK_NEG_WORDS = ("不过", "不断", "不仅", "不但", "无论", "不论", "不少", "不久", "非常", "无数", "别的",
+                  "别人", "无疑", "不管")
+
+
+_CJK_STOP = frozenset("的了是在和与及或也都就而之其这那有为以于对")
+
+
+# Units: surface form (lower case) -> canonical unit. Binary prefixes count as decimal ones.
+_UNITS: dict[str, str] = {}
+
+
+for _canon, _forms in {
+    "B": "byte bytes", "kB": "kb kbyte kbytes kilobyte kilobytes kib kibibyte kibibytes",
+    "MB": "mb mbyte mbytes megabyte megabytes mib mebibyte mebibytes",
+    "GB": "gb gbyte gbytes gigabyte gigabytes gib gibibyte gibibytes",
+    "TB": "tb terabyte terabytes tib tebibyte tebibytes", "PB": "pb petabyte petabytes pib",
+    "bit": "bit bits", "kbit": "kbit kbits kilobit kilobits kbps", "Mbit": "mbit mbits megabit megabits mbps",
+    "Gbit": "gbit gbits gigabit gigabits gbps",
+    "ns": "ns nanosecond nanoseconds", "us": "µs μs microsecond microseconds usec",
+    "ms": "ms msec millisecond milliseconds", "s": "s sec secs second seconds",
+    "min": "min mins minute minutes", "h": "h hr hrs hour hours", "day": "day days",
+    "week": "week weeks", "month": "month months", "year": "year years yr yrs",
+    "decade": "decade decades", "century": "century centuries",
+    "%": "% percent pct percentage", "pp": "pp", "x": "x times fold",
+    "degC": "celsius", "degF": "fahrenheit", "K": "kelvin",
+    "mm": "mm millimetre millimetres millimeter millimeters", "cm": "cm centimetre centimetres centimeter centimeters",
+    "metre": "metre metres meter meters", "km": "km kilometre kilometres kilometer kilometers",
+    "mile": "mile miles", "ft": "ft foot feet", "inch": "inch inches",
+    "mg": "mg milligram milligrams", "g": "g gram grams", "kg": "kg kilogram kilograms",
+    "lb": "lb lbs", "t": "tonne tonnes ton tons",
+    "Hz": "hz hertz", "kHz": "khz", "MHz": "mhz", "GHz": "ghz",
+    "W": "w watt watts", "kW": "kw kilowatt kilowatts", "kWh": "kwh", "MW": "mw megawatt megawatts",
+    "GW": "gw gigawatt gigawatts", "V": "volt volts", "px": "px pixel pixels", "dpi": "dpi",
+    "rpm": "rpm", "fps": "fps", "char": "char chars character characters", "digit": "digit digits",
+    "line": "line lines", "row": "row rows", "column": "column columns", "page": "page pages", "l": "l litre litres liter liters", "ml": "ml millilitre millilitres milliliter milliliters",
+}.items():
+    for _f in _forms.split():
+        _UNITS[_f] = _canon
+
+
+# A glued suffix ("128KB", "10ms", "5x") is a unit only when it is unambiguous.
+_GLUED_UNITS = {k: v for k, v in _UNITS.items() if k not in {"s", "h", "g", "t", "l", "w", "x", "min"}}
+
+
+_GLUED_UNITS.update({"x": "x", "s": "s", "h": "h"})
+
+
+_CURRENCY = {"$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY", "₹": "INR"}
+
+
+_COMPARATORS: list[tuple[tuple[str, ...], str]] = sorted(
+    [(tuple(p.split()), kind) for kind, phrases in {
+        "ge": ["at least", "more than", "greater than", "over", "above", "no less than", "not less than",
+               "not fewer than", "not under", "not below",
+               "no fewer than", "upwards of", "in excess of", "exceeding", ">", "≥", "over than"],
+        "le": ["at most", "up to", "less than", "fewer than", "under", "below", "no more than", "not more than",
+               "not over", "not above", "not exceeding",
+               "nearly", "almost", "just under", "<", "≤", "a maximum of", "maximum of"],
+        "approx": ["about", "around", "approximately", "roughly", "some", "circa", "ca", "~", "≈",
+                   "an estimated", "estimated", "approx", "close to", "or so", "on the order of"],
+    }.items() for p in phrases], key=lambda x: -len(x[0]))
+
+
+_CMP_LAST = frozenset(p[-1] for p, _ in _COMPARATORS)
+
+
+_AFTER_COMPARATORS = {("or", "more"): "ge", ("or", "greater"): "ge", ("+",): "ge",
+                      ("or", "less"): "le", ("or", "fewer"): "le", ("or", "so"): "approx"}
+
+
+_IRREGULAR_BASE = {
+    "is": "be", "are": "be", "was": "be", "were": "be", "been": "be", "being": "be", "am": "be",
+    "has": "have", "had": "have", "having": "have", "does": "do", "did": "do", "done": "do",
+    "doing": "do", "went": "go", "gone": "go", "goes": "go", "made": "make", "took": "take",
+    "taken": "take", "gave": "give", "given": "give", "wrote": "write", "written": "write",
+    "ran": "run", "found": "find", "got": "get", "gotten": "get", "began": "begin", "begun": "begin",
+    "built": "build", "chose": "choose", "chosen": "choose", "kept": "keep", "held": "hold",
+    "brought": "bring", "bought": "buy", "thought": "think", "sent": "send", "spent": "spend",
+    "lost": "lose", "meant": "mean", "known": "know", "knew": "know", "shown": "show", "grew": "grow",
+    "grown": "grow", "fell": "fall", "fallen": "fall", "rose": "rise", "risen": "rise",
+    "drew": "draw", "drawn": "draw", "broke": "break", "broken": "break", "spoke": "speak",
+    "spoken": "speak", "became": "become", "came": "come", "saw": "see", "seen": "see",
+    "told": "tell", "said": "say", "paid": "pay", "led": "lead", "children": "child",
+    "indices": "index", "analyses": "analysis", "criteria": "criterion", "men": "man",
+    "women": "woman", "data": "data", "bytes": "byte", "uses": "use", "used": "use",
+    "using": "use", "cannot": "can", "better": "better", "best": "best",
+}
+
+
+_ARTICLES = frozenset({"a", "an", "the"})
+
+
+@lru_cache(maxsize=131072)
+def stem(word: str) -> str:
+    """Light stemmer: the same word in another number, tense or voice gives the same stem."""
+    w = word.lower()
+    base = _IRREGULAR_BASE.get(w)
+    if base is not None:
+        w = base
+    if len(w) <= 3 or not w.isalpha():
+        return w
+    if w.endswith("ies") and len(w) > 4:
+        w = w[:-3] + "y"
+    elif w.endswith(("sses", "xes", "ches", "shes", "zzes")):
+        w = w[:-2]
+    elif w.endswith("s") and not w.endswith(("ss", "us", "is", "ous")):
+        w = w[:-1]
+    if w.endswith("ied") and len(w) > 4:
+        w = w[:-3] + "y"
+    elif w.endswith("ing") and len(w) > 5:
+        w = w[:-3]
+    elif w.endswith("ed") and len(w) > 4:
+        w = w[:-2]
+    if w.endswith("e") and len(w) > 3:
+        w = w[:-1]
+    if len(w) > 3 and w[-1] == w[-2] and w[-1] not in "aeiouy":
+        w = w[:-1]
+    return w
+
+
+def _pairs(spec: str) -> frozenset[frozenset[str]]:
+    out = set()
+    for pair in spec.replace("\n", "").split("|"):
+        words = pair.split()
+        if len(words) == 2:
+            a, b = stem(words[0]), stem(words[1])
+            if a != b:
+                out.add(frozenset((a, b)))
+    return frozenset(out)
+
+
+_ANTONYMS = _pairs(_ANTONYM_WORDS)
+
+
+_ORDER = _pairs(_ORDER_WORDS)
+
+
+_QUANT = {w: g for g, ws in _QUANT_GROUPS.items() for w in ws.split()}
+
+
+_MODAL = {w: g for g, ws in _MODAL_GROUPS.items() for w in ws.split()}
+
+
+_CLOSED = frozenset(_QUANT) | frozenset(_MODAL) | _NEGATORS
+
+
+_IMPLICIT_NEG_STEMS = frozenset(stem(w) for w in _IMPLICIT_NEG)
+
+
+# "and"/"or" do not end a clause: a negation covers both of "cannot be located or loaded".
+_CLAUSE_WORDS = frozenset(["but", "however", "while", "whereas", "although", "though", "unless", "because", "since", "if", "when", "where", "which", "who", "whom", "that", "so", "yet", "after", "before", "until", "whether"])
+

@@ -1,0 +1,332 @@
+"""Page text as a browser shows it, with maps back to the source content.
+
+A source's ``content`` is either markdown-like text (what search APIs such as Tavily
+return: ``**bold**``, ``[text](url)``, ``\\_``) or plain text (what our own HTML
+extractor writes: one block per line). Citations are checked and text fragments built
+against the *rendered* text, because a fragment may only contain text the browser shows.
+
+Three views of one page:
+
+* ``raw``      - the content as stored; offsets reported to users refer to it.
+* ``text``     - the rendered text; ``"\\n"`` separates blocks. Every character maps back
+                 to a raw span (``starts``/``ends``).
+* ``loose``    - ``text`` folded the way a browser's find-in-page compares (case, accents,
+                 quote and dash variants) with all whitespace removed. It over-approximates
+                 what a browser can match, so "first occurrence in ``loose``" is a safe
+                 uniqueness test.
+
+A fragment term may not straddle a *cut*: a line break, a whitespace run other than one
+plain space (browsers keep such runs inside ``<pre>`` but collapse them elsewhere, and we
+do not always know which), or a place where markup of uncertain rendering was dropped.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from array import array
+from bisect import bisect_left, bisect_right
+from dataclasses import dataclass, field
+from functools import cached_property, lru_cache
+from itertools import accumulate
+
+# Characters a browser's find ignores or that never render as text.
+IGNORABLE = frozenset("\u00ad\u200b\u200c\u200d\u2060\ufeff")
+
+
+_QUOTE_DASH = str.maketrans(
+    {
+        "\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": "'", "\u2032": "'",
+        "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u201f": '"', "\u2033": '"',
+        "\u00ab": '"', "\u00bb": '"',
+        "\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-", "\u2014": "-",
+        "\u2015": "-", "\u2212": "-", "\ufe58": "-", "\ufe63": "-", "\uff0d": "-",
+    }
+)
+
+
+# Scripts written without spaces: word breaks there come from a dictionary we do not have.
+_DICTIONARY_RANGES = (
+    (0x0E00, 0x0EFF),  # Thai, Lao
+    (0x1000, 0x109F),  # Myanmar
+    (0x1780, 0x17FF),  # Khmer
+    (0x2E80, 0x2FDF),  # CJK radicals
+    (0x3040, 0x30FF),  # Hiragana, Katakana
+    (0x3100, 0x312F),  # Bopomofo
+    (0x31A0, 0x31FF),
+    (0x3400, 0x4DBF),  # CJK ext A
+    (0x4E00, 0x9FFF),  # CJK unified
+    (0xF900, 0xFAFF),  # CJK compatibility
+    (0xFF66, 0xFF9F),  # half-width katakana
+    (0x20000, 0x3FFFF),  # CJK ext B+
+)
+
+
+def is_dictionary_char(ch: str) -> bool:
+    cp = ord(ch)
+    if cp < 0x0E00:
+        return False
+    return any(lo <= cp <= hi for lo, hi in _DICTIONARY_RANGES)
+
+
+def is_word_char(ch: str) -> bool:
+    return ch.isalnum() or unicodedata.category(ch)[0] == "M"
+
+
+@lru_cache(maxsize=65536)
+def fold_char(ch: str) -> str:
+    """How a browser's find compares a character: case- and accent-blind, variants merged."""
+    if ch.isspace() or ch in IGNORABLE:
+        return ""
+    out = []
+    for part in unicodedata.normalize("NFKD", ch):
+        if unicodedata.combining(part) or part in IGNORABLE:
+            continue
+        out.append(part)
+    folded = "".join(out).casefold().translate(_QUOTE_DASH)
+    # Katakana and hiragana compare equal at the primary collation level.
+    return "".join(chr(ord(c) - 0x60) if "\u30a1" <= c <= "\u30f6" else c for c in folded)
+
+
+@lru_cache(maxsize=65536)
+def skeleton_char(ch: str) -> str:
+    return "".join(c for c in fold_char(ch) if c.isalnum())
+
+
+def fold(s: str) -> str:
+    return "".join(fold_char(c) for c in s)
+
+
+_WS_EXTRA = re.compile(r"\A\s+|\s\s+")
+
+
+# Whitespace a fragment term may not contain: a run of two or more, one character other
+# than a plain space, or a space at either end of the text. (A single plain space between
+# two other characters is the only whitespace a term may hold.)
+_BREAK = re.compile(r"\s{2,}|[^\S ]|\A | \Z")
+
+
+class View:
+    """A per-character transform of a text, with maps between the two.
+
+    ``offsets[i]`` is where text[i] starts in the view (len(text)+1 entries), so a view
+    position maps back with a binary search. ``fold`` is called once per distinct
+    character and the text is built with ``str.translate``. Most characters fold to
+    exactly one character; when nearly all do, ``offsets`` is a ``_Shifts`` that stores
+    only the exceptions, otherwise a dense array."""
+
+    __slots__ = ("text", "offsets")
+
+    def __init__(self, source: str, fold, collapse: bool):
+        n = len(source)
+        table = {ord(c): fold(c) for c in set(source)}
+        odd = {k: len(v) for k, v in table.items() if len(v) != 1}
+        dropped = []  # collapse: one space per whitespace run, none at the start
+        if collapse:
+            for m in _WS_EXTRA.finditer(source):
+                a, b = m.span()
+                dropped.append((a + (a > 0), b))
+        if dropped:
+            pieces, prev = [], 0
+            for a, b in dropped:
+                pieces.append(source[prev:a])
+                prev = b
+            self.text = ("".join(pieces) + source[prev:]).translate(table)
+        else:
+            self.text = source.translate(table)
+        if sum(source.count(chr(k)) for k in odd) + sum(b - a for a, b in dropped) <= n // 16:
+            odd_at = [] if not odd else [m.start() for m in re.finditer(
+                "[" + "".join(re.escape(chr(k)) for k in odd) + "]", source)]
+            lengths = {i: odd[ord(source[i])] for i in odd_at}
+            for a, b in dropped:
+                lengths.update(dict.fromkeys(range(a, b), 0))
+            at = sorted(lengths)
+            self.offsets = _Shifts(at, [lengths[i] for i in at], n)
+            return
+        lengths = bytearray(source.translate({k: chr(len(v)) for k, v in table.items()}), "latin-1")
+        for a, b in dropped:
+            lengths[a:b] = bytes(b - a)
+        self.offsets = array("i", accumulate(lengths, initial=0))
+
+    def to_source(self, pos: int) -> int:
+        """Index in the source text of the character that produced view[pos]."""
+        if isinstance(self.offsets, _Shifts):
+            return self.offsets.to_source(pos)
+        return bisect_right(self.offsets, pos) - 1
+
+    def source_span(self, start: int, end: int) -> tuple[int, int]:
+        return self.to_source(start), self.to_source(end - 1) + 1
+
+
+class _Shifts:
+    """The offsets of a view in which only a few characters do not fold to exactly one
+    character: ``at`` holds those source positions, ``shift[k]`` the total change in
+    length from the first k of them, ``view_at[k]`` where at[k] starts in the view."""
+
+    __slots__ = ("at", "n", "shift", "view_at")
+
+    def __init__(self, at: list[int], lengths: list[int], n: int):
+        self.at, self.n = at, n
+        self.shift = list(accumulate((x - 1 for x in lengths), initial=0))
+        self.view_at = [i + d for i, d in zip(at, self.shift)]
+
+    def __len__(self) -> int:
+        return self.n + 1
+
+    def __getitem__(self, i: int) -> int:
+        if not 0 <= i <= self.n:
+            raise IndexError(i)
+        return i + self.shift[bisect_left(self.at, i)]
+
+    def to_source(self, pos: int) -> int:
+        """The last source index whose view offset is <= pos (as bisect_right - 1 on the
+        dense offsets)."""
+        k = bisect_right(self.view_at, pos)
+        hi = self.at[k] - 1 if k < len(self.at) else self.n
+        i = min(hi, pos - self.shift[k])
+        return max(i, self.at[k - 1]) if k else i
+
+
+@dataclass
+class PageText:
+    raw: str
+    text: str
+    starts: array  # raw start offset of each rendered char
+    ends: array  # raw end offset of each rendered char
+    cuts: frozenset[int] = field(default_factory=frozenset)  # uncertain-markup drops
+    # True when the content is not the page's own rendering (markdown a search API made
+    # from the page): the browser's text may differ in markup, symbols and whitespace.
+    derived: bool = False
+
+    # --- spans ------------------------------------------------------------------------
+    def raw_span(self, start: int, end: int) -> tuple[int, int]:
+        """Raw-content offsets of rendered text[start:end]."""
+        if start >= end:
+            pos = self.starts[start] if start < len(self.text) else len(self.raw)
+            return pos, pos
+        return self.starts[start], self.ends[end - 1]
+
+    @cached_property
+    def _breaks(self) -> array:
+        """Positions of whitespace a term may not contain: anything but one plain space
+        between two non-space characters (line breaks, tabs, runs of spaces)."""
+        out = array("i")
+        for m in _BREAK.finditer(self.text):
+            out.extend(range(*m.span()))
+        return out
+
+    @cached_property
+    def _cut_list(self) -> array:
+        return array("i", sorted(self.cuts))
+
+    def in_one_segment(self, start: int, end: int) -> bool:
+        """May a fragment term cover text[start:end]? No line break, odd whitespace or
+        uncertain markup inside it."""
+        if start >= end:
+            return False
+        if end - start > 1:
+            k = bisect_left(self._breaks, start)
+            if k < len(self._breaks) and self._breaks[k] < end:
+                return False
+        k = bisect_right(self._cut_list, start)
+        return not (k < len(self._cut_list) and self._cut_list[k] < end)
+
+    def gap_is_whitespace(self, start: int, end: int) -> bool:
+        """True if text[start:end] holds only whitespace and no uncertain markup."""
+        if any(not self.text[i].isspace() for i in range(start, end)):
+            return False
+        return not any(start <= c <= end for c in self.cuts)
+
+    # --- folded view ------------------------------------------------------------------
+    @cached_property
+    def loose_view(self) -> View:
+        return View(self.text, fold_char, collapse=False)
+
+    @property
+    def loose(self) -> str:
+        return self.loose_view.text
+
+    @cached_property
+    def skeleton_view(self) -> View:
+        """``text`` folded like ``loose`` with only letters, digits and ideographs kept: a
+        view insensitive to whitespace, punctuation, symbols and markup, for content that
+        is not the page's own rendering (a term occurring here may occur on the page)."""
+        return View(self.text, skeleton_char, collapse=False)
+
+    @property
+    def r2l(self) -> array:
+        """Rendered index -> loose index (len(text)+1 entries)."""
+        return self.loose_view.offsets
+
+    def l2r(self, pos: int) -> int:
+        return self.loose_view.to_source(pos)
+
+
+class _Builder:
+    """Accumulates rendered characters with the raw span each came from."""
+
+    def __init__(self) -> None:
+        self.chars: list[str] = []
+        self.starts = array("i")
+        self.ends = array("i")
+        self.cuts: set[int] = set()
+        self.n = 0  # rendered length so far
+
+    def emit(self, s: str, raw_start: int, raw_end: int) -> None:
+        for ch in s:
+            if ch in IGNORABLE:
+                self.cut()
+                continue
+            if ch == "\u00a0":
+                ch = " "
+            self.chars.append(ch)
+            self.starts.append(raw_start)
+            self.ends.append(raw_end)
+            self.n += 1
+
+    def emit_verbatim(self, s: str, offset: int) -> None:
+        if not s:
+            return
+        if _PLAIN_SPECIAL.search(s):
+            for i, ch in enumerate(s):
+                self.emit(ch, offset + i, offset + i + 1)
+            return
+        self.chars.append(s)  # the common case in bulk
+        self.starts.extend(range(offset, offset + len(s)))
+        self.ends.extend(range(offset + 1, offset + len(s) + 1))
+        self.n += len(s)
+
+    def emit_mapped(self, s: str, raw_starts) -> None:
+        """Characters shown as written; raw_starts[i] is the raw offset of s[i]."""
+        if _PLAIN_SPECIAL.search(s):
+            for ch, pos in zip(s, raw_starts):
+                self.emit(ch, pos, pos + 1)
+            return
+        self.chars.append(s)
+        self.starts.extend(raw_starts)
+        self.ends.extend(p + 1 for p in raw_starts)
+        self.n += len(s)
+
+    def cut(self) -> None:
+        self.cuts.add(self.n)
+
+    def newline(self, raw_pos: int) -> None:
+        if self.chars and not self.chars[-1].endswith("\n"):
+            self.chars.append("\n")
+            self.starts.append(raw_pos)
+            self.ends.append(raw_pos)
+            self.n += 1
+
+    def build(self, raw: str) -> PageText:
+        text = "".join(self.chars)
+        trimmed = text.rstrip("\n")
+        drop = len(text) - len(trimmed)
+        if drop:
+            del self.starts[len(trimmed):]
+            del self.ends[len(trimmed):]
+        cuts = frozenset(min(c, len(trimmed)) for c in self.cuts)  # a cut past the end: at the end
+        return PageText(raw, trimmed, self.starts, self.ends, cuts)
+
+
+_PLAIN_SPECIAL = re.compile("[\r\u00a0" + "".join(sorted(IGNORABLE)) + "]")
+

@@ -1,0 +1,96 @@
+"""The publish node: the checked report written to the run folder (markdown, HTML, PDF,
+Word, citations.json, audit.json) with notes.md, raw_notes.md and run.json."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from typing import Any
+
+from ...citations.model import Source
+from ...publish import publish_report, write_atomic
+from ..runtime.chat import report_message
+from ..runtime.deps import Deps, NodeContext
+from ..runtime.failure import ResearchFailed
+from ..runtime.meter import Meter, describe, is_transient
+from ..runtime.run_folder import (
+    RUN_MARKER,
+    asave_notes,
+    notes_markdown,
+    run_dir,
+    run_record,
+)
+from ..state import ResearchState, error_record
+
+log = logging.getLogger(__name__)
+
+
+class PublishNode:
+    def __init__(self, deps: Deps):
+        self.deps = deps
+
+    async def publish(self, state: ResearchState, config, runtime) -> dict:
+        ctx = NodeContext.make("publish", self.deps, config, runtime)
+        ctx.progress(stage="publish")
+        sources, _ = await ctx.pages.load_sources(state.get("sources") or {})
+        markdown = state.get("report_markdown") or state.get("final_report", "")
+        try:
+            files, summary, ui, degradations = await asyncio.to_thread(
+                _write_outputs, ctx.cfg, state, ctx.thread_id, markdown, sources, ctx.meter, ctx.checkpoint)
+        except Exception as e:  # noqa: BLE001 - reported as the run's failure, notes kept
+            notes = await asave_notes(ctx.cfg, state, ctx.thread_id, ctx.checkpoint)
+            raise ResearchFailed("publish", describe(e), str(notes) if notes else None) from e
+        update: dict[str, Any] = {"degradations": degradations} if degradations else {}
+        citation_summary = {**(state.get("citation_summary") or {}), **summary}
+        return {**update, **ctx.usage_update(), "outputs": files, "report_markdown": ui,
+                "citation_summary": citation_summary, "messages": [report_message(ui, citation_summary, files, state.get("language"))],
+                "status": "completed", "stage": "done", "run_dir": files["dir"]}
+
+
+def _write_outputs(cfg, state: dict, thread_id: str, markdown: str, sources: list[Source], meter: Meter,
+                   checkpoint: str | None = None):
+    """All file writing of the publish step (blocking I/O, run in a worker thread). A PDF
+    that fails for a transient reason (timeout, lost connection) is tried again (bounded);
+    without it the markdown and HTML still count (recorded as a degradation)."""
+    folder = run_dir(cfg, state, thread_id, checkpoint)
+    degradations = []
+    attempt = 0
+    while True:
+        try:
+            result = publish_report(markdown, sources, folder, pdf=cfg.write_pdf, lang=state.get("language"),
+                                    findings=cfg.verified_findings, judgments=state.get("claim_judgments"),
+                                    docx=cfg.write_docx, citation_style=cfg.citation_style)
+            break
+        except Exception as e:  # noqa: BLE001 - without the PDF, markdown and HTML still count
+            if not cfg.write_pdf:
+                raise
+            if is_transient(e) and attempt < cfg.max_retries:
+                attempt += 1
+                meter.usage.retries += 1
+                delay = meter.backoff(attempt)
+                log.warning("publish: PDF failed (%s); retry %d/%d in %.1fs", describe(e), attempt,
+                            cfg.max_retries, delay)
+                time.sleep(delay)
+                continue
+            degradations.append(error_record("publish", f"PDF not written: {describe(e)}"))
+            result = publish_report(markdown, sources, folder, pdf=False, lang=state.get("language"),
+                                    findings=cfg.verified_findings, judgments=state.get("claim_judgments"),
+                                    docx=cfg.write_docx, citation_style=cfg.citation_style)
+            break
+    degradations += [error_record("publish", f"PDF: {m.message}") for m in result.missing_glyphs]
+    degradations += [error_record("publish", d["reason"]) for d in result.output_policy.get("degraded", [])]
+    notes, raw = notes_markdown(state)
+    write_atomic(folder / "notes.md", notes)
+    write_atomic(folder / "raw_notes.md", raw)
+    if checkpoint:  # this folder's report belongs to this checkpoint (see run_dir)
+        write_atomic(folder / RUN_MARKER, json.dumps({"thread": thread_id, "checkpoint": checkpoint}) + "\n")
+    record = run_record(cfg, state, thread_id)
+    write_atomic(folder / "run.json", json.dumps(record, ensure_ascii=False, indent=2) + "\n")
+    files = {"dir": str(folder), **{k: str(v) for k, v in result.files.items()},
+             "notes": str(folder / "notes.md"), "raw_notes": str(folder / "raw_notes.md"),
+             "run": str(folder / "run.json")}
+    ui = result.files["markdown"].read_text(encoding="utf-8")
+    return files, result.summary(), ui, degradations
+

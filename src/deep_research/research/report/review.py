@@ -1,0 +1,126 @@
+"""Optional human review of the final report before it is published
+(``require_report_approval``).
+
+The checked report is shown as a chat turn, then the run pauses (an interrupt). Resume with:
+
+* ``{"type": "approve"}``: publish it as it is;
+* ``{"type": "edit", "markdown": "..."}``: publish the reviewer's own version, whose
+  citations code checks again (a quote not on its page is marked unsupported, as any);
+* ``{"type": "feedback", "feedback": "..."}``: the report model revises the report once
+  (bounded), code checks and repairs its citations again, and the reviewer is asked again.
+
+Anything else is answered with an explanation and asked again, never taken as approval.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from langchain_core.messages import AIMessage, HumanMessage
+from langgraph.types import Command, interrupt
+
+from ...citations.check import check_citations
+from ...citations.model import Verdict
+from .. import prompts
+from ..runtime.chat import citation_line
+from ..runtime.deps import Deps, NodeContext
+from ..runtime.failure import ResearchFailed
+from ..runtime.run_folder import asave_notes
+from ..runtime.meter import ModelCallError
+
+MAX_REVISIONS = 1  # feedback rounds the model revises the report for
+
+
+def parse_review(value: Any, revisions_left: int) -> tuple[str | None, str, str | None]:
+    """(kind, text, problem): kind approve | edit | feedback; text is the markdown or the
+    feedback; a problem means the value is not a usable decision."""
+    options = ['{"type": "approve"}', '{"type": "edit", "markdown": "the report as it should be published"}']
+    if revisions_left:
+        options.append('{"type": "feedback", "feedback": "what to change"}')
+    expected = "resume with " + " or ".join(options)
+    if not isinstance(value, dict):
+        return None, "", f"not a decision ({type(value).__name__}); {expected}"
+    kind = value.get("type")
+    if kind == "approve":
+        return "approve", "", None
+    if kind == "edit":
+        markdown = value.get("markdown")
+        if not isinstance(markdown, str) or not markdown.strip():
+            return None, "", f"an edit needs the report's markdown; {expected}"
+        return "edit", markdown, None
+    if kind == "feedback":
+        feedback = value.get("feedback")
+        if not revisions_left:
+            return None, "", f"the report was already revised {MAX_REVISIONS} time(s); {expected}"
+        if not isinstance(feedback, str) or not feedback.strip():
+            return None, "", f"feedback must be non-empty text; {expected}"
+        return "feedback", feedback.strip(), None
+    return None, "", f"unknown decision type {kind!r}; {expected}"
+
+
+def summary_of(report) -> dict:
+    return {"refs": len(report.citations), "verified": report.count(Verdict.VERIFIED),
+            "repaired": report.count(Verdict.REPAIRED), "unsupported": report.count(Verdict.UNSUPPORTED)}
+
+
+class ReviewNodes:
+    def __init__(self, deps: Deps):
+        self.deps = deps
+
+    async def review_report(self, state: dict, config, runtime) -> Command:
+        ctx = NodeContext.make("review_report", self.deps, config, runtime)
+        if not ctx.cfg.require_report_approval:
+            return Command(goto="publish")
+        revisions = int(state.get("report_revisions") or 0)
+        summary = state.get("citation_summary") or {}
+        if not state.get("report_review_pending"):
+            # the report to review, as a chat turn (a node's messages before an interrupt
+            # would be lost, so this step writes it and comes back to ask)
+            line = citation_line(summary, state.get("language"))
+            text = (f"{state.get('report_markdown', '').rstrip()}\n\n---\n{line}"
+                    "\nApprove this report, edit it, or say what to change"
+                    + (f" (one revision; {MAX_REVISIONS - revisions} left)." if revisions < MAX_REVISIONS else "."))
+            ctx.progress(stage="report review")
+            return Command(goto="review_report", update={"report_review_pending": True, "stage": "report review",
+                                                         "messages": [AIMessage(text, name="report_review")]})
+        payload: dict[str, Any] = {
+            "type": "report_review", "report_markdown": state.get("report_markdown", ""),
+            "citation_summary": summary, "revisions_left": MAX_REVISIONS - revisions,
+            "expected": [{"type": "approve"}, {"type": "edit", "markdown": "..."}]
+            + ([{"type": "feedback", "feedback": "what to change"}] if revisions < MAX_REVISIONS else []),
+        }
+        while True:
+            kind, text, problem = parse_review(interrupt(payload), MAX_REVISIONS - revisions)
+            if problem is None:
+                break
+            payload = {**payload, "error": problem}
+        done = {"report_review_pending": False}
+        if kind == "approve":
+            return Command(goto="publish", update={**done, "report_review": "approved"})
+        if kind == "edit":
+            sources, _ = await ctx.pages.load_sources(state.get("sources") or {})
+            checked = await asyncio.to_thread(check_citations, text, sources)  # code checks the edit
+            return Command(goto="publish", update={
+                **done, "report_review": "edited", "report_markdown": text, "final_report": text,
+                "citation_summary": {**summary_of(checked), "edited_by_reviewer": True},
+                "messages": [HumanMessage(text, name="edited_report")]})
+        return Command(goto="revise_report", update={**done, "report_review": "feedback", "report_feedback": text,
+                                                     "messages": [HumanMessage(text)]})
+
+    async def revise_report(self, state: dict, config, runtime) -> dict:
+        ctx = NodeContext.make("revise_report", self.deps, config, runtime)
+        ctx.progress(stage="report revision")
+        notes = [*(state.get("prior_notes") or []), *(state.get("notes") or [])]
+        findings = "\n\n".join(f"### {n.get('topic', '')}\n{n.get('findings', '')}" for n in notes) or "(none)"
+        prompt = prompts.REVISE_REPORT.format(data_notice=prompts.DATA_NOTICE, feedback=state.get("report_feedback", ""),
+                                              report=state.get("report_markdown") or state.get("final_report", ""),
+                                              findings=findings)
+        try:
+            revised = await ctx.meter.text(await ctx.model("final_report"), [HumanMessage(prompt)], what="report")
+        except ModelCallError as e:
+            path = await asave_notes(ctx.cfg, state, ctx.thread_id, ctx.checkpoint)
+            raise ResearchFailed("revise_report", str(e), str(path) if path else None) from e
+        # check_citations verifies (and repairs) its citations next, then the reviewer is asked again
+        return {**ctx.usage_update(), "final_report": revised, "stage": "report revision",
+                "report_revisions": int(state.get("report_revisions") or 0) + 1}

@@ -1,0 +1,750 @@
+"""One Configuration for a research run.
+
+Values come from, in order of precedence:
+1. the run itself: LangGraph Studio / SDK ``context`` or ``configurable`` (what the user set),
+2. environment variables (``DEEP_RESEARCH_<FIELD>`` in upper case, plus the usual
+   provider variables for URLs such as ``OPENAI_BASE_URL``),
+3. the defaults below.
+A value set in Studio is therefore never overridden by the environment, with one
+exception: for the settings in :data:`CEILINGS` (spend, loop limits, output tokens) a value
+the environment sets is a ceiling that a run can only lower. A run value above it is
+clamped to it and recorded (:attr:`Configuration.clamped`); the server's auth handler
+refuses such a run outright (``above_ceiling="refuse"``).
+
+The environment can also restrict models to an allow-list (``DEEP_RESEARCH_ALLOWED_MODELS``)
+and a run with a cost cap refuses to start while one of its models has no known price
+(see :mod:`.pricing`).
+
+API keys are never configuration values: a role names the *environment variable* that
+holds its key (``*_api_key_env``), so keys stay out of state, checkpoints and logs.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import typing
+from enum import StrEnum
+from fnmatch import fnmatchcase
+from typing import Any, Literal
+
+from pydantic import (
+    BaseModel,
+    Field,
+    NonNegativeFloat,
+    PrivateAttr,
+    ValidationError,
+    field_validator,
+)
+
+from ...errors import UserError, remember_secret_env
+from .pricing import price_of
+
+ROLES = ("research", "summarization", "compression", "final_report", "citation_check")
+ENV_PREFIX = "DEEP_RESEARCH_"
+ENV_ALLOWED_MODELS = "DEEP_RESEARCH_ALLOWED_MODELS"
+
+# Settings whose 0 turns a saving off: 0 counts as above any other ceiling.
+ZERO_IS_OFF = ("page_relevance_chars", "query_dedupe_threshold")
+
+# Settings where a larger value lets a run spend more (money, tokens, model calls, time).
+# A value set in the environment is a ceiling: a run may ask for less, never for more.
+CEILINGS = (
+    "max_cost_usd", "max_total_tokens",
+    "max_brief_refinement_rounds", "brief_council_threshold", "brief_council_max_rounds",
+    "max_concurrent_research_units", "max_researcher_iterations",
+    "max_react_tool_calls", "max_search_results", "max_retries",
+    "max_page_chars", "summarize_after_tokens", "query_dedupe_threshold", "page_relevance_chars",
+    "request_timeout_s", "max_judge_calls", "structured_output_retries", "report_length",
+    "min_coverage", "plateau_min_new_sentences", "supervisor_messages_to_keep", "compression_messages_to_keep",
+    "fetch_timeout_s", "fetch_max_bytes",
+    *(f"{r}_model_max_tokens" for r in ROLES),
+)
+
+
+class SearchAPI(StrEnum):
+    TAVILY = "tavily"
+    LOCAL = "local"
+    SEARXNG = "searxng"
+    OPENAI_WEB = "openai_web"
+    NONE = "none"
+
+
+def _ui(kind: str, description: str, **extra: Any) -> dict:
+    """Metadata LangGraph Studio uses to render a configuration knob."""
+    return {"x_oap_ui_config": {"type": kind, "description": description, **extra}}
+
+
+# Each role's model when neither the role's setting nor ``model`` is set.
+ROLE_MODELS = {"research": "openai:gpt-4.1", "summarization": "openai:gpt-4.1-mini",
+               "compression": "openai:gpt-4.1", "final_report": "openai:gpt-4.1",
+               "citation_check": "openai:gpt-4.1-mini"}
+# A role's setting, and the setting for every role that it overrides.
+ROLE_SETTINGS = {"_model": "model", "_model_base_url": "model_base_url", "_model_api_key_env": "model_api_key_env",
+                 "_azure_endpoint": "azure_endpoint", "_azure_api_version": "azure_api_version"}
+
+
+def _role_ui(role: str, what: str) -> dict:
+    if what == "base_url":
+        return _ui("text", f"OpenAI-compatible server for the {role} model only (default: model_base_url).")
+    if what == "azure_endpoint":
+        return _ui("text", f"Azure OpenAI endpoint for the {role} model (default: azure_endpoint).")
+    if what == "azure_api_version":
+        return _ui("text", f"Azure OpenAI API version for the {role} model (default: azure_api_version).")
+    return _ui("text", f"Environment variable holding the API key of the {role} model's server "
+                       "(default: model_api_key_env).")
+
+
+def _is_dict_field(annotation: Any) -> bool:
+    kinds = (annotation, *typing.get_args(annotation))
+    return any(k is dict or typing.get_origin(k) is dict for k in kinds)
+
+
+def _env_name(setting: str) -> str:
+    return f"{ENV_PREFIX}{setting.upper()}"
+
+
+def _show(value: Any) -> str:
+    if value is None:
+        return "no limit"
+    return f"{value:,.10g}" if isinstance(value, float) else f"{value:,}" if isinstance(value, int) else str(value)
+
+
+def _problems(e: ValidationError, *, env: bool = False) -> str:
+    """What is wrong, per setting (with its environment variable when it came from there)."""
+    parts = []
+    for err in e.errors():
+        where = ".".join(map(str, err["loc"]))
+        if env and err["loc"]:
+            where = f"{_env_name(str(err['loc'][0]))} ({where})"
+        parts.append(f"{where}: {err['msg']}")
+    return "; ".join(parts)
+
+
+class Configuration(BaseModel):
+    """Settings of a research run (rendered as knobs in LangGraph Studio)."""
+
+    # --- scoping --------------------------------------------------------------------
+    allow_clarification: bool = Field(
+        True, json_schema_extra=_ui("boolean", "Ask the user one clarifying question when the request is ambiguous."))
+    require_brief_approval: bool = Field(
+        False, json_schema_extra=_ui("boolean", "Pause for a human to approve or reject the research brief."))
+    max_brief_refinement_rounds: int = Field(
+        3, ge=0, le=10, json_schema_extra=_ui("number", "How many times a rejected brief is rewritten.", min=0, max=10))
+    research_mode: Literal["auto", "single", "multi"] = Field(
+        "multi", json_schema_extra=_ui(
+            "select", "How research runs: 'multi' (a supervisor sends parallel researchers round by round), "
+            "'single' (one researcher with the brief as its topic, no supervisor rounds; same citation checks), "
+            "or 'auto' (one cheap classification of the question: a simple fact goes the single path, a focused "
+            "or broad question the multi path).",
+            options=[{"label": v, "value": v} for v in ("auto", "single", "multi")]))
+    brief_council_models: list[str] = Field(
+        default_factory=list, json_schema_extra=_ui(
+            "json", "A council of provider:model names that each review the research brief (approve, or revise "
+            "with reasons) before research; empty: no council. Built like the other models (model_base_url, "
+            "model_api_key_env) and counted in the run's tokens and cost."))
+    brief_council_threshold: float = Field(
+        0.5, ge=0.0, le=1.0, json_schema_extra=_ui(
+            "number", "Share of the council's votes that must approve the brief (models that fail abstain); "
+                      "below it the brief is revised with the council's reasons.", min=0, max=1))
+    brief_council_max_rounds: int = Field(
+        2, ge=0, le=5, json_schema_extra=_ui(
+            "number", "How many times the council's reasons may revise the brief; then research proceeds with "
+                      "the last brief.", min=0, max=5))
+    require_report_approval: bool = Field(
+        False, json_schema_extra=_ui("boolean", "Pause for a human to approve, edit or give feedback on the "
+                                     "checked report before it is published (one revision on feedback)."))
+    brief_search: bool = Field(
+        False, json_schema_extra=_ui("boolean", "Run a preliminary search for current context before writing the brief."))
+    draft_search: bool = Field(
+        False, json_schema_extra=_ui("boolean", "Search before writing the first draft."))
+
+    # --- search ---------------------------------------------------------------------
+    search_api: SearchAPI = Field(
+        SearchAPI.TAVILY,
+        json_schema_extra=_ui("select", "Where researchers search.",
+                              options=[{"label": v.value, "value": v.value} for v in SearchAPI]))
+    corpus_path: str | None = Field(
+        None, json_schema_extra=_ui("text", "Folder of documents (or its index) for search_api=local."))
+    corpus_base_url: str | None = Field(
+        None, json_schema_extra=_ui("text", "Base URL where the corpus documents are published (else file:// links)."))
+    searxng_url: str | None = Field(
+        None, json_schema_extra=_ui("text", "SearXNG instance for search_api=searxng, e.g. http://localhost:8888 "
+                                    "(default: env SEARXNG_URL). Its settings.yml must list json in search.formats."))
+    searxng_engines: list[str] | None = Field(
+        None, json_schema_extra=_ui("text", "SearXNG engines to query (list or comma-separated, e.g. "
+                                    "\"duckduckgo,wikipedia\"); default: the instance's."))
+    searxng_categories: list[str] | None = Field(
+        None, json_schema_extra=_ui("text", "SearXNG categories (list or comma-separated, e.g. \"general,science\"); "
+                                    "default: the instance's."))
+    searxng_time_range: Literal["day", "week", "month", "year"] | None = Field(
+        None, json_schema_extra=_ui("select", "Only SearXNG results from the last day, week, month or year "
+                                    "(none: any time).", options=[{"label": v, "value": v} for v in
+                                                                  ("day", "week", "month", "year")]))
+    searxng_safesearch: Literal[0, 1, 2] | None = Field(
+        None, json_schema_extra=_ui("select", "SearXNG safe search: 0 off, 1 moderate, 2 strict (default: the "
+                                    "instance's).", options=[{"label": str(v), "value": v} for v in (0, 1, 2)]))
+    searxng_language: str | None = Field(
+        None, json_schema_extra=_ui("text", "SearXNG search language, e.g. en or de-CH (default: the instance's)."))
+    research_urls: list[str] = Field(
+        default_factory=list, json_schema_extra=_ui(
+            "text", "Pages (http/https URLs) fetched at the start and given to every researcher as sources, in "
+                    "addition to search; with search_api=none only these pages are used."))
+    fetch_allow_private: bool = Field(
+        False, json_schema_extra=_ui("boolean", "Let the page fetcher reach loopback, private and link-local "
+                                     "addresses (an intranet, a local server). Cloud metadata addresses stay refused."))
+    fetch_respect_robots: bool = Field(
+        True, json_schema_extra=_ui("boolean", "Honour robots.txt when fetching pages. It is read once per site with a "
+                                    "10 s timeout; when it cannot be read the site counts as allowing everything."))
+    fetch_timeout_s: float = Field(
+        30.0, gt=0, le=600, json_schema_extra=_ui("number", "The most one page fetch may take (seconds), redirects, "
+                                                  "retries and robots.txt included."))
+    web_search_model: str = Field(
+        "gpt-4.1-mini", json_schema_extra=_ui(
+            "text", "Model for search_api=openai_web (the Responses API web_search tool, on the research model's "
+                    "endpoint and key); the pages it cites are fetched and become the sources."))
+    fetch_max_bytes: int = Field(
+        5_000_000, ge=10_000, le=100_000_000, json_schema_extra=_ui(
+            "number", "Bytes of a fetched page read at most: longer HTML or text is cut there, a longer PDF refused."))
+    max_search_results: int = Field(
+        5, ge=1, le=20, json_schema_extra=_ui("number", "Results per search call.", min=1, max=20))
+    max_page_chars: int = Field(
+        40_000, ge=2_000, json_schema_extra=_ui("number", "Characters of a page shown to the summarisation model."))
+    trusted_domains: list[str] = Field(
+        default_factory=list, json_schema_extra=_ui(
+            "json", "Domains whose pages get a high source credibility, e.g. [\"docs.python.org\", \"nature.com\"] "
+            "(a domain covers its subdomains; env: comma-separated). Overrides the built-in lists."))
+    low_trust_domains: list[str] = Field(
+        default_factory=list, json_schema_extra=_ui(
+            "json", "Domains whose pages get a low source credibility (at most 0.3), e.g. [\"example-blog.com\"] "
+            "(a domain covers its subdomains; env: comma-separated). Overrides the built-in lists."))
+    min_source_credibility: float = Field(
+        0.0, ge=0, le=1, json_schema_extra=_ui(
+            "number", "Search results whose source credibility (0-1: domain lists, official site vs forum, https, "
+            "date, page metadata) is below this are not read; 0 keeps all.", min=0, max=1))
+    local_source_credibility: float = Field(
+        0.9, ge=0, le=1, json_schema_extra=_ui(
+            "number", "Source credibility given to documents of a local corpus (search_api=local): you chose "
+            "them.", min=0, max=1))
+    mcp_config: dict | None = Field(
+        None, json_schema_extra=_ui("json", "Optional MCP server: {\"url\": ..., \"transport\": \"streamable_http\", "
+                                    "\"tools\": [allowed tool names]}. Only listed tools are offered to researchers."))
+
+    # --- research loop ----------------------------------------------------------------
+    max_concurrent_research_units: int = Field(
+        3, ge=1, le=20, json_schema_extra=_ui("slider", "Research units run in parallel per supervisor round.",
+                                              min=1, max=20, step=1))
+    max_researcher_iterations: int = Field(
+        4, ge=1, le=30, json_schema_extra=_ui("slider", "Supervisor rounds before research stops.", min=1, max=30))
+    max_react_tool_calls: int = Field(
+        6, ge=1, le=50, json_schema_extra=_ui("slider", "Tool calls one researcher may make.", min=1, max=50))
+    min_coverage: float = Field(
+        0.8, ge=0.0, le=1.0, json_schema_extra=_ui(
+            "slider", "Stop research when this priority-weighted share of the plan's sub-questions is covered by "
+            "verified findings (1.0: all of them; 0: coverage never stops research).", min=0.0, max=1.0, step=0.05))
+    plateau_min_new_sentences: int = Field(
+        2, ge=0, le=100, json_schema_extra=_ui(
+            "number", "Stop research when a round (from the second on) adds fewer new verified sentences than "
+            "this (0: off).", min=0, max=100))
+    supervisor_summarize: bool = Field(
+        True, json_schema_extra=_ui("boolean", "Fold the supervisor's earlier rounds into a summary when its "
+                                    "history passes summarize_after_tokens."))
+    supervisor_messages_to_keep: int = Field(
+        6, ge=2, le=50, json_schema_extra=_ui(
+            "number", "Latest supervisor messages kept word for word when earlier ones are summarised.", min=2, max=50))
+    compression_summarize: bool = Field(
+        True, json_schema_extra=_ui("boolean", "Summarise a researcher's older reasoning before compression when its "
+                                    "material passes summarize_after_tokens (source sentences are always kept)."))
+    compression_messages_to_keep: int = Field(
+        4, ge=1, le=50, json_schema_extra=_ui(
+            "number", "Latest researcher reasoning messages given word for word to compression when older ones are "
+            "summarised.", min=1, max=50))
+    max_total_tokens: int | None = Field(
+        None, ge=1000, json_schema_extra=_ui("number", "Stop research when the run has used this many tokens."))
+    max_cost_usd: float | None = Field(
+        None, gt=0, json_schema_extra=_ui("number", "Stop research at this estimated cost in USD (every model needs a known price: model_prices)."))
+
+    # --- models -----------------------------------------------------------------------
+    # One model, endpoint and key for every role, unless a role sets its own.
+    model: str | None = Field(
+        None, json_schema_extra=_ui("text", "provider:model for every role that does not set its own, e.g. "
+                                    "openai:gpt-4.1 or, with model_base_url, openai:qwen2.5:14b."))
+    research_model: str | None = Field(None, json_schema_extra=_ui(
+        "text", f"provider:model for the supervisor and researchers (default: model, else {ROLE_MODELS['research']})."))
+    summarization_model: str | None = Field(None, json_schema_extra=_ui(
+        "text", f"provider:model for page summaries (default: model, else {ROLE_MODELS['summarization']})."))
+    compression_model: str | None = Field(None, json_schema_extra=_ui(
+        "text", f"provider:model that condenses research (default: model, else {ROLE_MODELS['compression']})."))
+    final_report_model: str | None = Field(None, json_schema_extra=_ui(
+        "text", f"provider:model that writes the draft and the report (default: model, else "
+                f"{ROLE_MODELS['final_report']})."))
+    citation_check_model: str | None = Field(None, json_schema_extra=_ui(
+        "text", f"provider:model that fixes unsupported citations (default: model, else "
+                f"{ROLE_MODELS['citation_check']})."))
+    research_model_max_tokens: int = Field(8000, ge=256, json_schema_extra=_ui("number", "Output tokens per call."))
+    summarization_model_max_tokens: int = Field(4000, ge=256, json_schema_extra=_ui("number", "Output tokens per call."))
+    compression_model_max_tokens: int = Field(8000, ge=256, json_schema_extra=_ui("number", "Output tokens per call."))
+    final_report_model_max_tokens: int = Field(12000, ge=256, json_schema_extra=_ui("number", "Output tokens per call."))
+    citation_check_model_max_tokens: int = Field(2000, ge=256, json_schema_extra=_ui("number", "Output tokens per call."))
+    model_prices: dict[str, tuple[NonNegativeFloat, NonNegativeFloat]] | None = Field(
+        None, json_schema_extra=_ui("json", "Prices of models the built-in table lacks, for max_cost_usd: "
+                                    "{\"model name\": [USD per million input tokens, per million output tokens]}."))
+    model_base_url: str | None = Field(
+        None, json_schema_extra=_ui("text", "OpenAI-compatible server for every role that does not set its own "
+                                    "(Ollama, vLLM, llama.cpp, OpenRouter); env OPENAI_BASE_URL."))
+    model_api_key_env: str | None = Field(
+        None, json_schema_extra=_ui("text", "Name of the environment variable holding the API key for that "
+                                    "server (the key itself never enters a setting)."))
+    research_model_base_url: str | None = Field(None, json_schema_extra=_role_ui("research", "base_url"))
+    summarization_model_base_url: str | None = Field(None, json_schema_extra=_role_ui("summarization", "base_url"))
+    compression_model_base_url: str | None = Field(None, json_schema_extra=_role_ui("compression", "base_url"))
+    final_report_model_base_url: str | None = Field(None, json_schema_extra=_role_ui("final_report", "base_url"))
+    citation_check_model_base_url: str | None = Field(None, json_schema_extra=_role_ui("citation_check", "base_url"))
+    research_model_api_key_env: str | None = Field(None, json_schema_extra=_role_ui("research", "api_key_env"))
+    summarization_model_api_key_env: str | None = Field(
+        None, json_schema_extra=_role_ui("summarization", "api_key_env"))
+    compression_model_api_key_env: str | None = Field(None, json_schema_extra=_role_ui("compression", "api_key_env"))
+    final_report_model_api_key_env: str | None = Field(
+        None, json_schema_extra=_role_ui("final_report", "api_key_env"))
+    citation_check_model_api_key_env: str | None = Field(
+        None, json_schema_extra=_role_ui("citation_check", "api_key_env"))
+    azure_endpoint: str | None = Field(
+        None, json_schema_extra=_ui("text", "Azure OpenAI endpoint for azure_openai:DEPLOYMENT models "
+                                    "(default: env AZURE_OPENAI_ENDPOINT)."))
+    azure_api_version: str | None = Field(
+        None, json_schema_extra=_ui("text", "Azure OpenAI API version, e.g. 2024-10-21 (default: env "
+                                    "OPENAI_API_VERSION)."))
+    research_azure_endpoint: str | None = Field(None, json_schema_extra=_role_ui("research", "azure_endpoint"))
+    summarization_azure_endpoint: str | None = Field(
+        None, json_schema_extra=_role_ui("summarization", "azure_endpoint"))
+    compression_azure_endpoint: str | None = Field(None, json_schema_extra=_role_ui("compression", "azure_endpoint"))
+    final_report_azure_endpoint: str | None = Field(
+        None, json_schema_extra=_role_ui("final_report", "azure_endpoint"))
+    citation_check_azure_endpoint: str | None = Field(
+        None, json_schema_extra=_role_ui("citation_check", "azure_endpoint"))
+    research_azure_api_version: str | None = Field(None, json_schema_extra=_role_ui("research", "azure_api_version"))
+    summarization_azure_api_version: str | None = Field(
+        None, json_schema_extra=_role_ui("summarization", "azure_api_version"))
+    compression_azure_api_version: str | None = Field(
+        None, json_schema_extra=_role_ui("compression", "azure_api_version"))
+    final_report_azure_api_version: str | None = Field(
+        None, json_schema_extra=_role_ui("final_report", "azure_api_version"))
+    citation_check_azure_api_version: str | None = Field(
+        None, json_schema_extra=_role_ui("citation_check", "azure_api_version"))
+    structured_output_retries: int = Field(
+        1, ge=0, le=5, json_schema_extra=_ui("number", "Times a model is asked again when its structured answer "
+                                             "(JSON) is missing or invalid.", min=0, max=5))
+    structured_output: Literal["auto", "tools", "json_schema", "json_mode", "prompt"] = Field(
+        "auto", json_schema_extra=_ui("select", "How structured answers are requested; 'prompt' works with any server.",
+                                      options=[{"label": v, "value": v} for v in
+                                               ("auto", "tools", "json_schema", "json_mode", "prompt")]))
+
+    mcp_prompt: str | None = Field(
+        None, json_schema_extra=_ui("text", "Name of a prompt of the MCP server (mcp_config) whose text is added "
+                                    "to the researchers' instructions, e.g. house rules for a document collection."))
+
+    # --- context and reliability ------------------------------------------------------
+    summarize_after_tokens: int = Field(
+        60_000, ge=2_000, json_schema_extra=_ui("number", "Summarise older messages when a history passes this size."))
+    page_cache: bool = Field(
+        True, json_schema_extra=_ui("boolean", "Summarise a page at most once per conversation: parallel researchers, "
+                                    "later rounds and resumed runs that find it again get the stored summary and "
+                                    "exact sentences (shown as already read), and a page a researcher has already "
+                                    "seen is shown to it again as a one-line reference. Off: every researcher gets "
+                                    "the full summary each time, and researchers that find a page at the same time "
+                                    "each summarise it."))
+    query_dedupe_threshold: int = Field(
+        90, ge=0, le=100, json_schema_extra=_ui(
+            "number", "A search query whose normalised words (case, punctuation, word order and stop words "
+            "ignored) are at least this similar (0-100) to an earlier query of the conversation is not searched "
+            "again: the researcher is told which query it repeats and gets its results. 100: only the same "
+            "words; 0: off.", min=0, max=100))
+    page_relevance_chars: int = Field(
+        8_000, ge=0, json_schema_extra=_ui(
+            "number", "Of a page longer than this (characters), the summarisation model sees only the passages "
+            "that best match the researcher's topic and query, up to this size; citations are still checked "
+            "against the whole page. 0: off (the page's opening up to max_page_chars)."))
+    request_timeout_s: float = Field(
+        120.0, gt=0, le=3600, json_schema_extra=_ui("number", "Timeout of each model and search request (seconds)."))
+    max_retries: int = Field(
+        3, ge=0, le=10, json_schema_extra=_ui("number", "Retries of a failed model or search request."))
+    retry_backoff_s: float = Field(
+        1.0, ge=0, le=60, json_schema_extra=_ui("number", "First delay before a retry (seconds); doubles each time."))
+
+    # --- citation and claim checks ---------------------------------------------------
+    judge_claims: bool = Field(
+        True, json_schema_extra=_ui("boolean", "Let the citation_check model judge claims that the code rules "
+                                    "cannot decide (supports / partly / contradicts); code rules always win."))
+    max_judge_calls: int = Field(
+        4, ge=0, le=50, json_schema_extra=_ui("number", "Judge calls per report (each judges up to "
+                                              "12 claims); claims beyond stay 'unchecked'.", min=0, max=50))
+    verified_findings: bool = Field(
+        False, json_schema_extra=_ui("boolean", "Put a 'Verified findings' section before the report body, built "
+                                     "by code from the claims whose checks all passed."))
+    report_format: Literal["detailed", "concise", "bullet_points"] = Field(
+        "detailed", json_schema_extra=_ui(
+            "select", "Shape of the report: 'detailed' (executive summary, one section per theme of the findings, "
+            "a comparison table where the evidence compares options, limitations, recommendations when the "
+            "question asks for them), 'concise' (short summary, key findings, limitations) or 'bullet_points' "
+            "(headed lists, one cited claim per bullet).",
+            options=[{"label": v, "value": v} for v in ("detailed", "concise", "bullet_points")]))
+    report_length: int | None = Field(
+        None, ge=100, le=20_000, json_schema_extra=_ui(
+            "number", "Target length of the report in words (citations and quotes not counted); empty: the "
+            "format's default (concise: 500, otherwise no target). A report far off the target (under half or "
+            "over 1.5 times) is revised once; if it stays off, the run records it.", min=100, max=20_000))
+    system_prompt: str | None = Field(
+        None, max_length=4000, json_schema_extra=_ui(
+            "text", "Your own instructions for the report writer (tone, audience, emphasis), at most 4,000 "
+            "characters. They come before the project's citation and format rules, which win over them: they "
+            "cannot switch off the citations or their checks."))
+
+    # --- output -----------------------------------------------------------------------
+    output_dir: str = Field("docs/reports", json_schema_extra=_ui("text", "Where each run's report folder is written."))
+    write_pdf: bool = Field(True, json_schema_extra=_ui("boolean", "Write the PDF next to the markdown."))
+    write_docx: bool = Field(
+        False, json_schema_extra=_ui("boolean", "Write report.docx (Word) next to the PDF: the same report, "
+                                     "citation links keep their highlighted sentence."))
+    citation_style: Literal["numbered", "apa", "mla", "ieee", "chicago"] = Field(
+        "numbered", json_schema_extra=_ui(
+            "select", "How citations read in the linked markdown, HTML, PDF and Word file: numbered [1], "
+            "IEEE [1], APA (Author, 2023), MLA (Author) or Chicago author-date (Author 2023), with the Sources "
+            "list in that style. Every source keeps its verified quotes and their links.",
+            options=[{"label": v, "value": v} for v in ("numbered", "apa", "mla", "ieee", "chicago")]))
+    test_mode: bool = Field(
+        False, json_schema_extra=_ui("boolean", "Small limits for trying things out cheaply."))
+
+    _clamped: list[dict] = PrivateAttr(default_factory=list)
+
+    @property
+    def clamped(self) -> list[dict]:
+        """Run values that were above the environment's ceiling and were lowered to it:
+        ``{"setting", "requested", "ceiling", "message"}``."""
+        return list(self._clamped)
+
+    @field_validator("trusted_domains", "low_trust_domains", mode="before")
+    @classmethod
+    def _domains(cls, v: Any) -> Any:
+        """A list of domains, or text (a JSON list, or names separated by commas or spaces,
+        as the environment gives it); each entry normalised (lower case, IDNA)."""
+        from ...search.credibility import normalize_domain
+
+        if v is None:
+            return []
+        if isinstance(v, str):
+            text = v.strip()
+            if text.startswith("["):
+                try:
+                    v = json.loads(text)
+                except json.JSONDecodeError as e:
+                    raise ValueError(f"not a JSON list of domains ({e.msg})") from None
+            else:
+                v = [d for d in re.split(r"[\s,]+", text) if d]
+        if not isinstance(v, (list, tuple)):
+            return v  # pydantic reports the wrong type
+        out = []
+        for entry in v:
+            if not isinstance(entry, str):
+                raise ValueError(f"{entry!r} is not a domain name")
+            out.append(normalize_domain(entry))
+        return list(dict.fromkeys(out))
+
+    @field_validator("search_api", "citation_style", mode="before")
+    @classmethod
+    def _lower(cls, v: Any) -> Any:
+        return v.lower() if isinstance(v, str) else v
+
+    @field_validator("brief_council_models", mode="before")
+    @classmethod
+    def _council_list(cls, v: Any) -> Any:
+        """A list, or text (the environment, the CLI): a JSON list or comma-separated names."""
+        if v is None:
+            return []
+        if isinstance(v, str):
+            text = v.strip()
+            if text.startswith("["):
+                try:
+                    return json.loads(text)
+                except json.JSONDecodeError:
+                    return v  # refused by validation, naming the setting
+            return [p.strip() for p in text.split(",") if p.strip()]
+        return v
+
+    @field_validator("brief_council_models")
+    @classmethod
+    def _council_names(cls, v: list[str]) -> list[str]:
+        names = [n.strip() for n in v if n.strip()]
+        if len(names) > 9:
+            raise ValueError("at most 9 council models")
+        return names
+
+    @field_validator("searxng_engines", "searxng_categories", mode="before")
+    @classmethod
+    def _comma_list(cls, v: Any) -> Any:
+        if isinstance(v, str):
+            items = [x.strip() for x in v.split(",") if x.strip()]
+            return items or None
+        return v
+
+    @field_validator("research_urls", mode="before")
+    @classmethod
+    def _url_list(cls, v: Any) -> Any:
+        if v is None:
+            return []
+        if isinstance(v, str):  # the environment: URLs separated by spaces or new lines
+            return v.split()
+        return v
+
+    @field_validator("searxng_time_range", mode="before")
+    @classmethod
+    def _time_range(cls, v: Any) -> Any:
+        if isinstance(v, str):
+            v = v.strip().lower()
+            return None if v in ("", "none", "any") else v
+        return v
+
+    @field_validator("searxng_safesearch", mode="before")
+    @classmethod
+    def _safesearch(cls, v: Any) -> Any:
+        if isinstance(v, str) and v.strip().isdigit():
+            return int(v.strip())
+        return v
+
+    @property
+    def without_sources(self) -> bool:
+        """Nothing to cite: no search (search_api none) and no pages given (research_urls)."""
+        return self.search_api.value == "none" and not self.research_urls
+
+    # ----------------------------------------------------------------------------------
+    def model_spec(self, role: str) -> dict:
+        """provider, model name, limits and endpoint for one role."""
+        if role not in ROLES:
+            raise ValueError(f"unknown model role {role!r}")
+        spec = getattr(self, f"{role}_model") or self.model or ROLE_MODELS[role]
+        key_env = getattr(self, f"{role}_model_api_key_env") or self.model_api_key_env
+        remember_secret_env(key_env)
+        provider, _, name = spec.partition(":")
+        if not name:
+            provider, name = "openai", spec
+        return {
+            "role": role,
+            "provider": provider,
+            "model": name,
+            "max_tokens": getattr(self, f"{role}_model_max_tokens"),
+            "base_url": getattr(self, f"{role}_model_base_url") or self.model_base_url,
+            "api_key_env": key_env,
+            "timeout": self.request_timeout_s,
+            "max_retries": self.max_retries,
+            "azure_endpoint": getattr(self, f"{role}_azure_endpoint") or self.azure_endpoint,
+            "azure_api_version": getattr(self, f"{role}_azure_api_version") or self.azure_api_version,
+        }
+
+    def council_spec(self, index: int) -> dict:
+        """The spec of the brief council's model number ``index`` (0-based): built like a
+        role's model, with the run's general endpoint, key and limits. Its role is
+        ``brief_council_<n>`` (1-based), so each member is a model of its own."""
+        spec = self.brief_council_models[index]
+        remember_secret_env(self.model_api_key_env)
+        provider, _, name = spec.partition(":")
+        if not name:
+            provider, name = "openai", spec
+        return {
+            "role": f"brief_council_{index + 1}",
+            "provider": provider,
+            "model": name,
+            "max_tokens": self.research_model_max_tokens,
+            "base_url": self.model_base_url,
+            "api_key_env": self.model_api_key_env,
+            "timeout": self.request_timeout_s,
+            "max_retries": self.max_retries,
+            "azure_endpoint": self.azure_endpoint,
+            "azure_api_version": self.azure_api_version,
+        }
+
+    def model_id(self, role: str) -> tuple[str, str]:
+        """(provider, model name) of a role; a bare name means OpenAI."""
+        spec = self.model_spec(role)
+        return spec["provider"], spec["model"]
+
+    def price(self, role: str) -> tuple[float, float] | None:
+        """USD per million (input, output) tokens of a role's model, or None when unknown."""
+        return price_of(self.model_id(role)[1], self.model_prices)
+
+    def fallback_price(self) -> tuple[float, float] | None:
+        """What a model call is charged when the model reports a name without a price while
+        a cost cap is set: the highest price of the run's configured models."""
+        if not self.max_cost_usd:
+            return None
+        prices = [p for p in (self.price(r) for r in ROLES) if p]
+        prices += [p for p in (price_of(self.council_spec(i)["model"], self.model_prices)
+                               for i in range(len(self.brief_council_models))) if p]
+        return (max(p[0] for p in prices), max(p[1] for p in prices)) if prices else None
+
+    def unpriced_note(self) -> str | None:
+        """When some of the run's models have a price and others not (no cost cap refuses
+        that), the cost shown would silently leave the unpriced calls out: this says so."""
+        roles_of: dict[str, list[str]] = {}
+        for role in ROLES:
+            roles_of.setdefault(":".join(self.model_id(role)), []).append(role)
+        unpriced = {m: r for m, r in roles_of.items() if price_of(m.partition(":")[2], self.model_prices) is None}
+        if not unpriced or len(unpriced) == len(roles_of):
+            return None
+        names = ", ".join(f"{m} ({', '.join(r + '_model' for r in roles)})" for m, roles in unpriced.items())
+        its = "its" if len(unpriced) == 1 else "their"
+        return (f"no price is known for {names}: the cost shown leaves {its} calls out; give {its} price with "
+                f"model_prices to count {'it' if len(unpriced) == 1 else 'them'}")
+
+    def limited(self) -> "Configuration":
+        """The test_mode preset applied (small limits), or self."""
+        if not self.test_mode:
+            return self
+        return self.model_copy(update={
+            "max_concurrent_research_units": min(self.max_concurrent_research_units, 2),
+            "max_researcher_iterations": min(self.max_researcher_iterations, 2),
+            "max_react_tool_calls": min(self.max_react_tool_calls, 3),
+            "max_search_results": min(self.max_search_results, 3),
+            "max_page_chars": min(self.max_page_chars, 8000),
+            "allow_clarification": False,
+        })
+
+    @classmethod
+    def env_overrides(cls, environ: dict[str, str] | None = None) -> dict[str, Any]:
+        env = os.environ if environ is None else environ
+        out: dict[str, Any] = {}
+        for name in cls.model_fields:
+            key = f"DEEP_RESEARCH_{name.upper()}"
+            if key in env and env[key] != "":
+                out[name] = env[key]
+                if _is_dict_field(cls.model_fields[name].annotation):
+                    # dict settings (mcp_config) are JSON text in the environment
+                    try:
+                        out[name] = json.loads(env[key])
+                    except json.JSONDecodeError as e:
+                        raise UserError(f"{key} must be a JSON object ({e.msg} at character {e.pos})") from None
+        if "model_base_url" not in out and env.get("OPENAI_BASE_URL"):
+            out["model_base_url"] = env["OPENAI_BASE_URL"]
+        return out
+
+    @staticmethod
+    def _run_values(config: dict | None, context: Any) -> dict[str, Any]:
+        """The values a run sets itself (context over configurable)."""
+        values: dict[str, Any] = {}
+        configurable = (config or {}).get("configurable") or {}
+        for name in Configuration.model_fields:
+            if name in configurable and configurable[name] is not None:
+                values[name] = configurable[name]
+        if isinstance(context, BaseModel):
+            for name in context.model_fields_set:
+                if name in Configuration.model_fields:
+                    values[name] = getattr(context, name)
+        elif isinstance(context, dict):
+            for name, v in context.items():
+                if name in Configuration.model_fields and v is not None:
+                    values[name] = v
+        return values
+
+    @classmethod
+    def resolve(cls, config: dict | None = None, context: Any = None,
+                environ: dict[str, str] | None = None, *,
+                above_ceiling: Literal["clamp", "refuse"] = "clamp") -> "Configuration":
+        """Merge run values (context, configurable) over the environment over defaults.
+
+        A run value above the environment's value of a :data:`CEILINGS` setting is lowered
+        to it and listed in :attr:`clamped` (``above_ceiling="clamp"``, the graph and the
+        CLI), or refused with :class:`UserError` (``"refuse"``, the server's auth handler).
+        Refused in either case: a model outside ``DEEP_RESEARCH_ALLOWED_MODELS``, a model
+        without a known price under a cost cap, and a run's own ``model_prices`` when the
+        environment caps the cost."""
+        env = os.environ if environ is None else environ
+        base = cls.env_overrides(env)
+        try:
+            server = cls.model_validate(base)
+        except ValidationError as e:
+            raise UserError("invalid configuration in the environment: "
+                            + _problems(e, env=True)) from None
+        run = cls._run_values(config, context)
+        # A run's setting for every role (model, model_base_url, model_api_key_env) wins
+        # over a role's setting from the environment; a role's own run setting wins over both.
+        for suffix, general in ROLE_SETTINGS.items():
+            if general in run:
+                for role in ROLES:
+                    if f"{role}{suffix}" not in run:
+                        base.pop(f"{role}{suffix}", None)
+        try:
+            cfg = cls.model_validate({**base, **run})
+        except ValidationError as e:
+            raise UserError(f"invalid configuration: {_problems(e)}") from None
+        clamped = []
+        for name in CEILINGS:
+            ceiling, asked = getattr(server, name), getattr(cfg, name)
+            off = name in ZERO_IS_OFF and asked == 0 and ceiling != 0  # turning a saving off spends more
+            if name not in base or name not in run or (asked is not None and asked <= ceiling and not off):
+                continue
+            what = f"{name} {_show(asked)}" if asked is not None else f"no limit on {name}"
+            message = f"{what} is above the ceiling {_show(ceiling)} set by {_env_name(name)}"
+            if above_ceiling == "refuse":
+                raise UserError(f"{message}; ask for at most {_show(ceiling)}")
+            clamped.append({"setting": name, "requested": asked, "ceiling": ceiling,
+                            "message": f"{message}: this run uses {_show(ceiling)}"})
+        if clamped:
+            cfg = cfg.model_copy(update={c["setting"]: c["ceiling"] for c in clamped})
+            cfg._clamped = clamped
+        if above_ceiling == "refuse" and run.get("searxng_url") and run["searxng_url"] != (
+                server.searxng_url or env.get("SEARXNG_URL")):
+            # The server would send requests wherever a run points it.
+            raise UserError("searxng_url cannot be set by a run on this server; its environment sets the instance "
+                            f"({_env_name('searxng_url')} or SEARXNG_URL)")
+        if above_ceiling == "refuse" and run.get("fetch_allow_private") and not server.fetch_allow_private:
+            # On a shared server a run must not turn the page fetcher towards the server's own network.
+            raise UserError("fetch_allow_private cannot be set by a run on this server; the server's environment "
+                            f"allows it ({_env_name('fetch_allow_private')}=true)")
+        if "max_cost_usd" in base and "model_prices" in run and cfg.model_prices != server.model_prices:
+            raise UserError(f"model_prices cannot be set per run while {_env_name('max_cost_usd')} caps the cost; "
+                            f"prices come from {_env_name('model_prices')}")
+        cfg._check_models(env)
+        return cfg.limited()
+
+    def _check_models(self, env: typing.Mapping[str, str]) -> None:
+        allowed = [p.strip() for p in (env.get(ENV_ALLOWED_MODELS) or "").split(",") if p.strip()]
+        for pattern in allowed:
+            if ":" not in pattern:
+                raise UserError(f"{ENV_ALLOWED_MODELS}: {pattern!r} is not a provider:model pattern "
+                                "(e.g. openai:gpt-4.1*)")
+        roles_of: dict[str, list[str]] = {}
+        for role in ROLES:
+            roles_of.setdefault(":".join(self.model_id(role)), []).append(role)
+        for i in range(len(self.brief_council_models)):  # the council's models: allowed and priced too
+            spec = self.council_spec(i)
+            roles_of.setdefault(f"{spec['provider']}:{spec['model']}", []).append(spec["role"])
+        if allowed:
+            refused = [m for m in roles_of if not any(fnmatchcase(m, p) for p in allowed)]
+            if refused:
+                raise UserError("; ".join(f"model {m} ({', '.join(r + '_model' for r in roles_of[m])}) is not "
+                                          "allowed" for m in refused)
+                                + f"; {ENV_ALLOWED_MODELS} allows only {', '.join(allowed)}")
+        if self.max_cost_usd:
+            unpriced = {m: r for m, r in roles_of.items() if price_of(m.partition(":")[2], self.model_prices) is None}
+            if unpriced:
+                names = [m.partition(":")[2] for m in unpriced]
+                example = json.dumps({n: [1.0, 4.0] for n in names})
+                raise UserError(
+                    "the cost cap max_cost_usd cannot be enforced: no price is known for "
+                    + ", ".join(f"{m} ({', '.join(r + '_model' for r in roles)})" for m, roles in unpriced.items())
+                    + f". Give prices in USD per million input and output tokens with model_prices, e.g. "
+                    f"{_env_name('model_prices')}='{example}', choose a priced model, or cap tokens "
+                    "(max_total_tokens) instead of cost")
+
+
+def _describe_fields(model: type[BaseModel]) -> None:
+    """Every setting's help text as its standard JSON-schema ``description`` too (Studio's
+    knobs read ``x_oap_ui_config``; other clients and the API docs read ``description``)."""
+    for field in model.model_fields.values():
+        extra = field.json_schema_extra if isinstance(field.json_schema_extra, dict) else {}
+        text = (extra.get("x_oap_ui_config") or {}).get("description")
+        if text and not field.description:
+            field.description = text
+    model.model_rebuild(force=True)
+
+
+_describe_fields(Configuration)

@@ -1,0 +1,199 @@
+"""What every node needs: its configuration, models, search (and the shared page fetcher),
+the page store and progress events."""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import logging
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from langchain_core.language_models import BaseChatModel
+from langgraph.config import get_stream_writer
+
+from ...search.base import SearchBackend, SearchError, SearchResult
+from ...search.fetch import FetchPolicy, PageFetcher
+from .configuration import Configuration
+from .meter import Meter, describe, is_transient
+from .providers import ModelFactory, default_model_factory
+from .run_folder import root_checkpoint
+from .sources import PageStore, owner_of
+
+log = logging.getLogger(__name__)
+
+
+def fetch_policy(cfg: Configuration) -> FetchPolicy:
+    """The page fetcher's limits and address policy for a run's settings."""
+    t = cfg.fetch_timeout_s
+    return FetchPolicy(timeout_s=t, connect_timeout_s=min(10.0, t), read_timeout_s=min(20.0, t),
+                       max_bytes=cfg.fetch_max_bytes, max_retries=min(cfg.max_retries, 3),
+                       backoff_s=min(cfg.retry_backoff_s, 2.0) or 0.1, allow_private=cfg.fetch_allow_private,
+                       respect_robots=cfg.fetch_respect_robots, robots_timeout_s=min(10.0, t))
+
+
+_FETCHERS: dict[FetchPolicy, PageFetcher] = {}
+
+
+def shared_fetcher(cfg: Configuration) -> PageFetcher:
+    """One page fetcher per policy, shared by search backends and the run's given pages
+    (its robots.txt and page caches serve them all)."""
+    policy = fetch_policy(cfg)
+    if policy not in _FETCHERS:
+        _FETCHERS[policy] = PageFetcher(policy)
+    return _FETCHERS[policy]
+
+
+def searxng_options(cfg: Configuration) -> dict:
+    return {"engines": cfg.searxng_engines, "categories": cfg.searxng_categories,
+            "time_range": cfg.searxng_time_range, "safesearch": cfg.searxng_safesearch,
+            "language": cfg.searxng_language}
+
+
+def default_search_factory(cfg: Configuration) -> SearchBackend:
+    import os
+
+    from ...search import make_search
+
+    if cfg.search_api.value == "openai_web":
+        from ..gather.web_search import make_web_search
+
+        return make_web_search(cfg, shared_fetcher(cfg))
+    return make_search(
+        cfg.search_api.value,
+        corpus=cfg.corpus_path,
+        tavily_api_key=os.environ.get("TAVILY_API_KEY"),
+        base_url=cfg.corpus_base_url,
+        timeout_s=cfg.request_timeout_s,
+        max_retries=cfg.max_retries,
+        fetcher=shared_fetcher(cfg),
+        searxng_url=cfg.searxng_url or os.environ.get("SEARXNG_URL"),
+        searxng=searxng_options(cfg),
+    )
+
+
+@dataclass
+class Deps:
+    """Replaceable collaborators: tests inject a scripted model and a local corpus here."""
+
+    model_factory: ModelFactory = default_model_factory
+    search_factory: Callable[[Configuration], SearchBackend] = default_search_factory
+    today: Callable[[], dt.date] = dt.date.today
+    _models: dict = field(default_factory=dict)
+    _search: dict = field(default_factory=dict)
+
+    # Building a client reads certificates and files, and opening a corpus touches its
+    # index: done in a worker thread so the event loop (a LangGraph server's) never blocks.
+    async def model(self, cfg: Configuration, role: str) -> BaseChatModel:
+        return await self.model_for(cfg.model_spec(role))
+
+    async def model_for(self, spec: dict) -> BaseChatModel:
+        """The model of a spec (a role's, or a brief council member's), built once."""
+        key = tuple(sorted((k, str(v)) for k, v in spec.items()))
+        if key not in self._models:
+            self._models[key] = await asyncio.to_thread(self.model_factory, spec)
+        return self._models[key]
+
+    async def search(self, cfg: Configuration) -> SearchBackend:
+        key = (cfg.search_api.value, cfg.corpus_path, cfg.corpus_base_url, cfg.request_timeout_s,
+               cfg.searxng_url, str(searxng_options(cfg)), fetch_policy(cfg), cfg.web_search_model,
+               str(cfg.model_spec("research")) if cfg.search_api.value == "openai_web" else "")
+        if key not in self._search:
+            self._search[key] = await asyncio.to_thread(self.search_factory, cfg)
+        return self._search[key]
+
+
+@dataclass
+class NodeContext:
+    """Per-call context of a node."""
+
+    name: str
+    cfg: Configuration
+    deps: Deps
+    config: dict
+    store: Any
+    meter: Meter
+
+    @classmethod
+    def make(cls, name: str, deps: Deps, config: dict, runtime: Any) -> "NodeContext":
+        cfg = Configuration.resolve(config, getattr(runtime, "context", None))
+        store = getattr(runtime, "store", None)
+        meter = Meter(name, timeout_s=cfg.request_timeout_s, max_retries=cfg.max_retries,
+                      backoff_s=cfg.retry_backoff_s, prices=cfg.model_prices, fallback_price=cfg.fallback_price(),
+                      structured_retries=cfg.structured_output_retries)
+        return cls(name, cfg, deps, config, store, meter)
+
+    async def model(self, role: str) -> BaseChatModel:
+        return await self.deps.model(self.cfg, role)
+
+    async def search(self) -> SearchBackend:
+        return await self.deps.search(self.cfg)
+
+    async def run_search(self, query: str, max_results: int) -> list[SearchResult]:
+        """One search with an explicit timeout, transient failures retried with backoff
+        (bounded; counted in this node's usage as retries). A backend that retries by
+        itself (it has a ``max_retries`` setting, like Tavily) and enforces its own
+        timeouts is called once, so retries do not multiply."""
+        backend = await self.search()
+        own_retries = isinstance(getattr(backend, "max_retries", None), int)
+        retries = 0 if own_retries else self.cfg.max_retries
+        attempt = 0
+        while True:
+            try:
+                call = backend.search(query, max_results=max_results)
+                if own_retries:
+                    return list(await call)
+                return list(await asyncio.wait_for(call, timeout=self.cfg.request_timeout_s))
+            except Exception as e:  # classified below; the caller records what it gives up on
+                transient = (e.transient if isinstance(e, SearchError) else is_transient(e))
+                if not transient or attempt >= retries:
+                    raise
+                attempt += 1
+                self.meter.usage.retries += 1
+                delay = self.meter.backoff(attempt)
+                log.warning("%s: search failed (%s); retry %d/%d in %.1fs", self.name, describe(e), attempt,
+                            retries, delay)
+                await asyncio.sleep(delay)
+
+    async def given_pages(self) -> list:
+        """The pages the user named (research_urls), fetched (from the fetcher's cache when
+        preflight fetched them): a FetchedPage or a FetchError for each."""
+        if not self.cfg.research_urls:
+            return []
+        return await shared_fetcher(self.cfg).fetch_many(list(self.cfg.research_urls))
+
+    @property
+    def pages(self) -> PageStore:
+        return PageStore(self.store, owner_of(self.config))
+
+    @property
+    def today(self) -> str:
+        return self.deps.today().isoformat()
+
+    def shortened(self, what: str, stage: str | None = None) -> list[dict]:
+        """A degradation record when requests of this node were shortened to fit the model's
+        context window (part of ``what`` was not seen by the model), else nothing."""
+        n = self.meter.usage.shortened
+        if not n:
+            return []
+        return [{"stage": stage or self.name, "kind": "shortened",
+                 "message": f"{n} request(s) shortened to fit the model's context window: part of the "
+                            f"{what} was left out"}]
+
+    def usage_update(self) -> dict:
+        return {"usage": {self.name: self.meter.usage.as_dict()}} if self.meter.usage.any() else {}
+
+    def progress(self, **event: Any) -> None:
+        try:
+            get_stream_writer()({"node": self.name, **event})
+        except Exception:  # noqa: BLE001 - no stream consumer: progress events are optional
+            pass
+
+    @property
+    def checkpoint(self) -> str | None:
+        return root_checkpoint(self.config)
+
+    @property
+    def thread_id(self) -> str:
+        return str(((self.config or {}).get("configurable") or {}).get("thread_id") or "local")
+

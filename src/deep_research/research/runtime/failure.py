@@ -1,0 +1,173 @@
+"""When a run fails: the failure visible in the thread's state, notes saved, and an
+exception whose message the LangGraph server passes on.
+
+Every node is wrapped (:func:`guarded`). When a node fails for good, the wrapper
+
+* saves notes.md / raw_notes.md when research was gathered (a ResearchFailed raised by a
+  node has done so already);
+* records ``status: "failed"`` and an ``errors`` entry (stage, message, notes path) on the
+  thread's current checkpoint, as an input-like write that belongs to no task. The failed
+  step stays the next step, so ``resume`` (CLI) or a run without input (Studio, SDK)
+  retries exactly that step, and a research round that already finished inside the
+  supervisor is not run again; the state snapshot shows the failure meanwhile;
+* raises :class:`ResearchFailed` (a ``RuntimeError``) or the ``UserError`` (a
+  ``ValueError``): the server shows the message of built-in exception types only.
+
+Interrupts and other control flow (``GraphBubbleUp``) pass through untouched.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from langgraph.errors import GraphBubbleUp
+from langgraph.types import Command
+
+from ...errors import UserError
+from .chat import failure_message
+from .run_folder import asave_notes, root_checkpoint
+from .configuration import Configuration
+from .meter import ModelCallError, describe
+
+log = logging.getLogger(__name__)
+
+FAILED = "failed"  # the ``kind`` of an errors entry that stopped the run
+ADDITIVE = ("errors", "messages")  # channels with a reducer: one write per failure
+
+
+class ResearchFailed(RuntimeError):
+    """A critical step failed for good. The run stops with this message; research gathered
+    so far stays in the checkpoint (resume retries the step) and in notes.md.
+
+    A ``RuntimeError`` so that the LangGraph API server shows its message (it hides the
+    message of exception types that do not derive from a built-in one)."""
+
+    def __init__(self, stage: str, message: str, notes_path: str | None = None):
+        message = message.removeprefix(f"{stage}: ")  # a model error already names its node
+        super().__init__(f"{stage}: {message}")
+        self.stage = stage
+        self.message = message
+        self.notes_path = notes_path
+
+try:  # where LangGraph keeps these; checked by tests/system/test_studio.py against the installed version
+    from langgraph._internal._constants import (
+        CONFIG_KEY_CHECKPOINT_MAP,
+        CONFIG_KEY_CHECKPOINTER,
+        NULL_TASK_ID,
+    )
+except ImportError:  # pragma: no cover - a LangGraph that moved them: failures still raise
+    CONFIG_KEY_CHECKPOINT_MAP = CONFIG_KEY_CHECKPOINTER = NULL_TASK_ID = None  # type: ignore[assignment]
+
+Node = Callable[[Any, Any, Any], Awaitable[Any]]
+
+
+def failure_record(stage: str, message: str, notes_path: str | None) -> dict:
+    record = {"stage": stage, "message": message, "kind": FAILED}
+    if notes_path:
+        record["notes"] = notes_path
+    return record
+
+
+def run_failures(values: dict) -> list[dict]:
+    return [e for e in values.get("errors") or [] if e.get("kind") == FAILED]
+
+
+async def record_failure(config: dict, update: dict) -> bool:
+    """Write ``update`` (state keys of the root graph) onto the thread's current root
+    checkpoint, as writes of no task: the state snapshot shows them, the next run on the
+    thread applies them, and the checkpoint's next step is unchanged. False when there is
+    no checkpointer (nothing to record on)."""
+    conf = (config or {}).get("configurable") or {}
+    saver = conf.get(CONFIG_KEY_CHECKPOINTER) if CONFIG_KEY_CHECKPOINTER else None
+    root = (conf.get(CONFIG_KEY_CHECKPOINT_MAP) or {}).get("") if CONFIG_KEY_CHECKPOINT_MAP else None
+    thread = conf.get("thread_id")
+    if saver is None or not root or thread is None:
+        return False
+    target = {"configurable": {"thread_id": str(thread), "checkpoint_ns": "", "checkpoint_id": root}}
+    # A retry that fails again writes to the same checkpoint: checkpointers keep the first
+    # write at each index, so this failure's writes go after those already there.
+    # A value channel (status) takes one write per step: written once.
+    saved = await saver.aget_tuple(target)
+    earlier = [w[1] for w in (saved.pending_writes if saved else None) or () if w[0] == NULL_TASK_ID]
+    writes = [("errors", [])] * len(earlier) + [(k, v) for k, v in update.items()
+                                                if k in ADDITIVE or k not in earlier]
+    await saver.aput_writes(target, writes, NULL_TASK_ID)
+    return True
+
+
+def _has_research(state: dict) -> bool:
+    return bool(state.get("research_brief") or state.get("notes") or state.get("raw_notes")
+                or state.get("final_report"))
+
+
+async def fail(stage: str, e: Exception, state: dict, config: dict, runtime: Any) -> Exception:
+    """The exception to raise for ``e`` after recording the failure (see the module doc)."""
+    if getattr(e, "recorded", False):  # a node of a subgraph recorded it already
+        return e
+    notes = e.notes_path if isinstance(e, ResearchFailed) else None
+    if isinstance(e, ResearchFailed):
+        stage, message = e.stage, e.message
+    elif isinstance(e, (UserError, ModelCallError)):
+        message = str(e).removeprefix(f"{stage}: ")
+    else:
+        message = describe(e)
+        log.exception("%s failed", stage)
+    if notes is None and isinstance(state, dict) and _has_research(state):
+        try:
+            cfg = Configuration.resolve(config, getattr(runtime, "context", None))
+            thread = str(((config or {}).get("configurable") or {}).get("thread_id") or "local")
+            path = await asave_notes(cfg, state, thread, root_checkpoint(config))
+            notes = str(path) if path else None
+        except UserError:  # an invalid configuration: nowhere to save to
+            pass
+    out: Exception = e if isinstance(e, (UserError, ResearchFailed)) else ResearchFailed(stage, message, notes)
+    if isinstance(out, ResearchFailed) and out.notes_path is None:
+        out.notes_path = notes
+    try:
+        await record_failure(config, {"status": "failed", "errors": [failure_record(stage, message, notes)],
+                                      "messages": [failure_message(stage, message, notes)]})
+    except Exception as problem:  # noqa: BLE001 - the failure itself is still raised
+        log.error("could not record the failure in the thread state: %s", describe(problem))
+    out.recorded = True  # type: ignore[attr-defined]
+    return out
+
+
+def _running_again(result: Any) -> Any:
+    """A node's result with ``status: "running"``, unless it sets a status itself."""
+    if isinstance(result, Command):
+        update = result.update if isinstance(result.update, dict) else None
+        if update is None and result.update is not None:
+            return result
+        if update and "status" in update:
+            return result
+        return Command(graph=result.graph, update={**(update or {}), "status": "running"},
+                       resume=result.resume, goto=result.goto)
+    if isinstance(result, dict):
+        return result if "status" in result else {**result, "status": "running"}
+    return result
+
+
+def guarded(stage: str, fn: Node, *, root: bool = False) -> Node:
+    """``fn`` (a node taking state, config, runtime) with failures recorded and raised as
+    above. ``root``: a node of the top graph, which also clears a failed status when the
+    thread runs again."""
+
+    @functools.wraps(fn)
+    async def node(state, config, runtime):
+        try:
+            result = await fn(state, config, runtime)
+        except GraphBubbleUp:
+            raise
+        except Exception as e:
+            out = await fail(stage, e, state, config, runtime)
+            if out is e:
+                raise
+            raise out from e
+        if root and isinstance(state, dict) and state.get("status") == "failed":
+            return _running_again(result)
+        return result
+
+    return node

@@ -1,0 +1,164 @@
+"""Optional MCP tools for researchers (langchain-mcp-adapters).
+
+Only tools named in the configuration's allowlist are offered, because an MCP server may
+expose tools with side effects; a model is never handed anything beyond search-like
+reading. Their output is shown to the researcher as notes: it is not a fetched page, so it
+cannot be cited (citations must point at page text a reader can open).
+
+Configuration (``mcp_config``)::
+
+    {"url": "http://localhost:8001/mcp", "transport": "streamable_http",
+     "tools": ["search_papers"], "headers_env": {"Authorization": "MCP_TOKEN"}}
+
+``headers_env`` maps header names to environment variables, so tokens stay out of state.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import time
+from typing import Any
+
+from ...errors import UserError, redact
+
+MAX_OUTPUT_CHARS = 20_000
+LOAD_TIMEOUT_S = 20.0
+RETRY_FAILED_LOAD_AFTER_S = 60.0  # a server that is down is not asked again at every step
+_TOOLS_CACHE: dict[str, list] = {}
+_FAILED: dict[str, tuple[float, str]] = {}
+
+
+class MCPUnavailable(Exception):
+    """The MCP server could not be reached or listed its tools wrongly."""
+
+
+def _key(conf: dict) -> str:
+    return repr(sorted((k, repr(v)) for k, v in conf.items()))
+
+
+def validate(conf: dict | None) -> dict | None:
+    if not conf:
+        return None
+    if not isinstance(conf, dict) or not isinstance(conf.get("url"), str):
+        raise UserError("mcp_config needs a \"url\"")
+    transport = conf.get("transport", "streamable_http")
+    if transport not in ("streamable_http", "sse"):
+        raise UserError("mcp_config transport must be \"streamable_http\" or \"sse\"")
+    tools = conf.get("tools")
+    if not isinstance(tools, list) or not tools or not all(isinstance(t, str) for t in tools):
+        raise UserError("mcp_config needs \"tools\": a non-empty list of the tool names researchers may use")
+    return {**conf, "transport": transport}
+
+
+def _connection(conf: dict) -> dict[str, Any]:
+    """The MCP client's connection for a validated configuration; header values come from
+    the environment variables the configuration names (never from the configuration)."""
+    headers = {h: os.environ.get(var, "") for h, var in (conf.get("headers_env") or {}).items()}
+    connection: dict[str, Any] = {"url": conf["url"], "transport": conf["transport"]}
+    if headers:
+        connection["headers"] = headers
+    return connection
+
+
+async def load_tools(conf: dict | None, timeout_s: float) -> list:
+    """The allowed MCP tools (LangChain tools), loaded once per configuration.
+
+    Raises UserError for a bad configuration and MCPUnavailable when the server fails."""
+    conf = validate(conf)
+    if conf is None:
+        return []
+    key = _key(conf)
+    if key in _TOOLS_CACHE:
+        return _TOOLS_CACHE[key]
+    failed = _FAILED.get(key)
+    if failed and time.monotonic() - failed[0] < RETRY_FAILED_LOAD_AFTER_S:
+        raise MCPUnavailable(failed[1])
+    from langchain_mcp_adapters.client import MultiServerMCPClient
+
+    connection = _connection(conf)
+    wait = min(timeout_s, LOAD_TIMEOUT_S)
+    try:
+        client = MultiServerMCPClient({"mcp": connection})
+        tools = await asyncio.wait_for(client.get_tools(), timeout=wait)
+    except Exception as e:  # noqa: BLE001 - any failure of the server is reported the same way
+        why = "timed out" if isinstance(e, (asyncio.TimeoutError, TimeoutError)) else _exception_text(e)
+        message = f"MCP server {conf['url']} unavailable: {why}"
+        _FAILED[key] = (time.monotonic(), message)
+        raise MCPUnavailable(message) from None
+    allowed = set(conf["tools"])
+    chosen = [t for t in tools if t.name in allowed]
+    missing = sorted(allowed - {t.name for t in chosen})
+    if missing:
+        message = f"MCP server {conf['url']} has no tool named {', '.join(missing)}"
+        _FAILED[key] = (time.monotonic(), message)
+        raise MCPUnavailable(message)
+    _FAILED.pop(key, None)
+    _TOOLS_CACHE[key] = chosen
+    return chosen
+
+
+_PROMPT_CACHE: dict[str, str] = {}
+MAX_PROMPT_CHARS = 8_000
+
+
+async def load_prompt(conf: dict | None, name: str, timeout_s: float) -> str:
+    """The text of the MCP server's prompt ``name`` (``mcp_prompt``), loaded once per
+    configuration. Raises UserError for a bad configuration and MCPUnavailable when the
+    server fails or has no such prompt."""
+    conf = validate(conf)
+    if conf is None:
+        raise UserError("mcp_prompt needs mcp_config (the MCP server that has the prompt)")
+    key = _key(conf) + "|prompt|" + name
+    if key in _PROMPT_CACHE:
+        return _PROMPT_CACHE[key]
+    failed = _FAILED.get(key)
+    if failed and time.monotonic() - failed[0] < RETRY_FAILED_LOAD_AFTER_S:
+        raise MCPUnavailable(failed[1])
+    from langchain_mcp_adapters.client import MultiServerMCPClient
+
+    connection = _connection(conf)
+    try:
+        client = MultiServerMCPClient({"mcp": connection})
+        messages = await asyncio.wait_for(client.get_prompt("mcp", name), timeout=min(timeout_s, LOAD_TIMEOUT_S))
+    except Exception as e:  # noqa: BLE001 - any failure of the server is reported the same way
+        why = "timed out" if isinstance(e, (asyncio.TimeoutError, TimeoutError)) else _exception_text(e)
+        message = f"MCP prompt {name!r} of {conf['url']} unavailable: {why}"
+        _FAILED[key] = (time.monotonic(), message)
+        raise MCPUnavailable(message) from None
+    text = "\n\n".join(_result_text(m.content) for m in messages).strip()[:MAX_PROMPT_CHARS]
+    _FAILED.pop(key, None)
+    _PROMPT_CACHE[key] = text
+    return text
+
+
+def _exception_text(e: BaseException) -> str:
+    # anyio task groups wrap the real error: report the innermost one
+    while isinstance(e, BaseExceptionGroup) and e.exceptions:
+        e = e.exceptions[0]
+    return redact(f"{type(e).__name__}: {e}")[:300]
+
+
+async def call_tool(tool, args: dict, timeout_s: float) -> str:
+    """Run one MCP tool call; its output, marked as not citable. Raises on failure or timeout."""
+    try:
+        result = await asyncio.wait_for(tool.ainvoke(args), timeout=timeout_s)
+    except (asyncio.TimeoutError, TimeoutError):
+        raise MCPUnavailable(f"MCP tool {tool.name} timed out after {timeout_s:g} s") from None
+    except Exception as e:  # noqa: BLE001 - reported to the researcher and recorded by the caller
+        raise MCPUnavailable(f"MCP tool {tool.name} failed: {_exception_text(e)}") from None
+    text = _result_text(result)
+    if len(text) > MAX_OUTPUT_CHARS:
+        text = text[:MAX_OUTPUT_CHARS] + "\n[... truncated ...]"
+    return ("Tool output (notes only: it is not a page and cannot be cited):\n<tool_output>\n"
+            + text + "\n</tool_output>")
+
+
+def _result_text(result: Any) -> str:
+    if isinstance(result, str):
+        return result
+    if isinstance(result, tuple) and result:  # (content, artifact) from some adapters
+        return _result_text(result[0])
+    if isinstance(result, list):  # content blocks
+        return "\n".join(b.get("text", "") if isinstance(b, dict) else _result_text(b) for b in result)
+    return str(result)

@@ -1,0 +1,119 @@
+"""A run's output folder: where it is, the marker of the checkpoint its report was
+published from, notes.md/raw_notes.md (also saved when a run fails) and run.json."""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import json
+import logging
+from pathlib import Path
+
+from ...publish.files import inside, safe_name
+from .configuration import Configuration
+
+log = logging.getLogger(__name__)
+
+
+RUN_MARKER = ".run.json"  # in a run folder: the thread and checkpoint its report was published from
+
+
+def run_dir(cfg: Configuration, state: dict, thread_id: str, checkpoint: str | None = None) -> Path:
+    """The run's output folder: <output_dir>/<date>-<question slug>-<thread id>.
+
+    A folder holds one report. When it already holds a report published from another
+    checkpoint of the thread (a fork, or a follow-up asking the same question again), this
+    run writes to <folder>-<checkpoint suffix> instead, so the earlier report is never
+    overwritten; a retry of the same step (same checkpoint) keeps its folder."""
+    out = Path(cfg.output_dir).expanduser()
+    question = state.get("question") or "report"
+    # The whole thread id: server thread ids (UUIDv7) share their leading digits for a minute.
+    name = f"{dt.date.today().isoformat()}-{safe_name(question, max_len=50)}-{safe_name(thread_id, max_len=64)}"
+    folder = inside(out, safe_name(name, max_len=140))
+    if checkpoint and (folder / "report.md").exists():
+        try:
+            published_from = json.loads((folder / RUN_MARKER).read_text(encoding="utf-8")).get("checkpoint")
+        except (OSError, ValueError):
+            published_from = None  # no marker: a report of this lineage whose publish did not finish
+        if published_from and published_from != checkpoint:
+            folder = inside(out, safe_name(f"{name}-{safe_name(checkpoint[-12:])}", max_len=160))
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def root_checkpoint(config: dict | None) -> str | None:
+    """The id of the thread checkpoint the current step runs from (None without a checkpointer)."""
+    conf = (config or {}).get("configurable") or {}
+    return (conf.get("checkpoint_map") or {}).get("") or None
+
+
+def notes_markdown(state: dict) -> tuple[str, str]:
+    """notes.md (compressed findings per topic) and raw_notes.md (everything collected)."""
+    parts = [f"# Research notes\n\nQuestion: {state.get('question', '')}\n"]
+    if state.get("research_brief"):
+        parts.append(f"## Research brief\n\n{state['research_brief']}\n")
+    for n in state.get("prior_notes") or []:  # a follow-up: findings of the thread's earlier reports
+        parts.append(f"## (earlier in this conversation) {n.get('topic', 'Findings')}\n\n{n.get('findings', '')}\n")
+    for n in state.get("notes") or []:
+        parts.append(f"## {n.get('topic', 'Findings')}\n\n{n.get('findings', '')}\n")
+    if state.get("errors"):
+        parts.append("## Errors\n\n" + "\n".join(f"- {e.get('stage')}: {e.get('message')}"
+                                                 for e in state["errors"]) + "\n")
+    raw = "# Raw research notes\n\n" + "\n\n---\n\n".join(state.get("raw_notes") or ["(none)"]) + "\n"
+    return "\n".join(parts), raw
+
+
+def run_record(cfg: Configuration, state: dict, thread_id: str) -> dict:
+    """run.json: what a run was asked and planned, and what it used, for evaluation and
+    comparison (``deep-research eval``). No keys or page contents."""
+    import re
+
+    notes = state.get("notes") or []
+    plan = []
+    for entry in state.get("research_log") or []:
+        topic = entry.get("topic", "")
+        cited = sorted({sid for n in notes if n.get("topic") == topic
+                        for sid in re.findall(r'<ref id="([^"]+)"', n.get("findings") or "")})
+        plan.append({"topic": topic, "ok": bool(entry.get("ok")), "citations": entry.get("citations", 0),
+                     "sources": cited, **({"error": entry["error"]} if entry.get("error") else {})})
+    return {
+        "thread_id": thread_id,
+        "question": state.get("question", ""),
+        "research_brief": state.get("research_brief", ""),
+        "brief_rounds": state.get("brief_rounds"),
+        **({"brief_council": state["brief_council"]} if state.get("brief_council") else {}),
+        "research_mode": state.get("research_mode_used") or None,  # single | multi: the path research took
+        **({"complexity": state["complexity"]} if state.get("complexity") else {}),
+        "research_plan": state.get("research_plan") or {},
+        "coverage": state.get("coverage") or {},
+        "plan": plan,
+        "research_iterations": state.get("research_iterations"),
+        "sources_found": len(state.get("sources") or {}),
+        "usage": state.get("usage") or {},
+        "models": {role: ":".join(cfg.model_id(role)) for role in
+                   ("research", "summarization", "compression", "final_report", "citation_check")},
+        "search_api": cfg.search_api.value,
+        "budget_exhausted": bool(state.get("budget_exhausted")),
+        "errors": state.get("errors") or [],
+        "degradations": state.get("degradations") or [],
+    }
+
+
+async def asave_notes(cfg: Configuration, state: dict, thread_id: str, checkpoint: str | None = None) -> Path | None:
+    return await asyncio.to_thread(save_notes, cfg, state, thread_id, checkpoint)
+
+
+def save_notes(cfg: Configuration, state: dict, thread_id: str, checkpoint: str | None = None) -> Path | None:
+    """Write notes.md and raw_notes.md; returns the notes path (None if that failed too)."""
+    from ...publish import write_atomic
+
+    try:
+        folder = run_dir(cfg, state, thread_id, checkpoint)
+        notes, raw = notes_markdown(state)
+        write_atomic(folder / "notes.md", notes)
+        write_atomic(folder / "raw_notes.md", raw)
+        return folder / "notes.md"
+    except Exception as e:  # noqa: BLE001 - reported by the caller's error, not hidden
+        log.error("could not save notes: %s", e)
+        return None
+

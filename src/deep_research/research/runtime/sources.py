@@ -1,0 +1,144 @@
+"""The source store: every page a run reads, with its full content.
+
+State keeps small metadata per source (id, url, title, hash, retrieval time); the full
+content is stored once per content hash in the LangGraph store (the server's store under
+``langgraph dev``/deployments, SQLite or PostgreSQL from the CLI), namespaced by owner so
+one user's pages are not visible to another.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import logging
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from langgraph.store.base import BaseStore
+from langgraph.store.memory import InMemoryStore
+
+from ...citations.model import Source
+from ...search.base import SearchResult
+
+log = logging.getLogger(__name__)
+_FALLBACK_STORE = InMemoryStore()
+
+
+@dataclass
+class SourceMeta:
+    id: str
+    url: str
+    title: str
+    format: str | None
+    content_hash: str
+    retrieved_at: str
+    chars: int
+    query: str = ""
+    # The page's own metadata, when a fetched page states them (for credibility and citation styles).
+    published: str | None = None
+    author: str | None = None
+    site_name: str | None = None
+    # {"score": 0..1, "reasons": [...]} from search.credibility; None for pages found before it
+    credibility: dict | None = None
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+def content_hash(content: str) -> str:
+    return hashlib.sha256(content.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def source_id_for(url: str) -> str:
+    """A short id the model can copy into <ref id="..."> tags; stable per URL."""
+    return "s" + hashlib.sha256(url.encode("utf-8", "surrogatepass")).hexdigest()[:8]
+
+
+def owner_label(identity: str) -> str:
+    """``identity`` as a store namespace label. LangGraph refuses labels with periods; the
+    project's auth handler already encodes them (server.credentials), another deployment's
+    handler may not, so an identity with a period is encoded the same way here."""
+    if "." not in identity:
+        return identity or "local"
+    return identity.replace("%", "%25").replace(".", "%2E")
+
+
+def owner_of(config: dict | None) -> str:
+    conf = (config or {}).get("configurable") or {}
+    return owner_label(str(conf.get("langgraph_auth_user_id") or "local"))
+
+
+class PageStore:
+    """Full page contents by hash, in a LangGraph BaseStore."""
+
+    def __init__(self, store: BaseStore | None, owner: str = "local"):
+        if store is None:
+            log.warning("no LangGraph store configured: page contents are kept in memory only")
+            store = _FALLBACK_STORE
+        self.store = store
+        self.namespace = ("deep_research", owner, "pages")
+
+    async def put(self, content: str) -> str:
+        h = content_hash(content)
+        existing = await self.store.aget(self.namespace, h)
+        if existing is None:
+            await self.store.aput(self.namespace, h, {"content": content}, index=False)
+        return h
+
+    async def get(self, h: str) -> str | None:
+        item = await self.store.aget(self.namespace, h)
+        return None if item is None else item.value.get("content")
+
+    # Page summaries (claims with exact sentences) made in a thread, by page content: a
+    # follow-up or a resumed run that meets the page again reuses it, no model call.
+    def _summaries(self, thread: str) -> tuple[str, ...]:
+        return (*self.namespace[:2], "summaries", owner_label(thread))
+
+    async def summary(self, h: str, thread: str) -> dict | None:
+        item = await self.store.aget(self._summaries(thread), h)
+        return None if item is None else item.value
+
+    async def put_summary(self, h: str, thread: str, summary: str, sentences: list[tuple[str, str]],
+                          raw: bool = False) -> None:
+        """``raw``: no summary could be made; the page's opening and matching lines stand in."""
+        value: dict = {"summary": summary, "sentences": [list(x) for x in sentences]}
+        if raw:
+            value["raw"] = True
+        await self.store.aput(self._summaries(thread), h, value, index=False)
+
+    async def record(self, result: SearchResult, query: str = "", credibility: dict | None = None) -> SourceMeta:
+        h = await self.put(result.content)
+        return SourceMeta(
+            id=source_id_for(result.url),
+            url=result.url,
+            title=result.title or result.url,
+            format=result.format,
+            content_hash=h,
+            retrieved_at=dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
+            chars=len(result.content),
+            query=query,
+            published=result.published,
+            author=result.author,
+            site_name=result.site_name,
+            credibility=credibility,
+        )
+
+    async def load_sources(self, metas: dict[str, dict]) -> tuple[list[Source], list[str]]:
+        """Sources with their full content; ids whose content is missing are listed."""
+        out, missing = [], []
+        for sid, meta in metas.items():
+            content = await self.get(meta["content_hash"])
+            if content is None:
+                missing.append(sid)
+                continue
+            out.append(Source(sid, meta["url"], content, meta.get("title") or "", meta.get("format"),
+                              credibility=meta.get("credibility"),
+                              **{k: meta[k] for k in ("author", "published", "site_name")
+                                 if isinstance(meta.get(k), str) and meta[k].strip()}))
+        return out, missing
+
+
+def keep_first(left: dict[str, Any] | None, right: dict[str, Any] | None) -> dict[str, Any]:
+    """Merge source metadata; the first content seen for an id wins (quotes were checked
+    against it)."""
+    return {**(right or {}), **(left or {})}

@@ -1,0 +1,117 @@
+"""The fast paths of the citation core give exactly what the plain algorithms give.
+
+``View`` builds folded text and offset maps with ``str.translate`` and, when few characters
+change length, a sparse map (``_Shifts``). ``fragment_for`` first searches only for the
+shortest directive. Both are checked here against straightforward reference versions, on
+random text full of the characters that change length when folded, and on the seeded
+pages of the other citation tests.
+"""
+
+from __future__ import annotations
+
+import random
+from bisect import bisect_right
+from itertools import accumulate
+
+import pytest
+
+from deep_research.citations.fragments import (
+    _fold_keep_space,
+    _Generator,
+    fragment_for,
+    match_directive,
+)
+from deep_research.citations.page.text import _WS_EXTRA, View, fold_char
+from deep_research.citations.page import render
+from deep_research.citations.verify import _canon_char, _deep_char
+from tests.citations.page_gen import GENERATORS, sentence_spans, word_subspans
+
+FOLDS = [(_canon_char, True), (_deep_char, True), (fold_char, False), (_fold_keep_space, False)]
+# Characters that fold to nothing (soft hyphen, zero-width space, whitespace in some
+# views), to several characters (ligature, ellipsis, sharp s, Arabic ligature) or that
+# regex classes treat specially (] ^ \).
+ODD = ["\u00a0", "\u2019", "\u201c", "\ufb01", "\u2026", "\u00e9", "e\u0301", "\u00ad", "\u200b",
+       "\u8336", "\uff76", "\u30a2", "\u3000", "\r", "\u00df", "\u0130", "\u2167", "\ufdfa",
+       "]", "^", "\\", "-", "\x00", "\n", "\t", "  "]
+
+
+def reference_view(source: str, fold, collapse: bool) -> tuple[str, list[int]]:
+    parts = [fold(ch) for ch in source]
+    if collapse:
+        for m in _WS_EXTRA.finditer(source):
+            a, b = m.span()
+            keep = 0 if a == 0 else 1
+            parts[a + keep : b] = [""] * (b - a - keep)
+    return "".join(parts), list(accumulate(map(len, parts), initial=0))
+
+
+def random_texts(n: int):
+    rng = random.Random(11)
+    for _ in range(n):
+        if rng.random() < 0.5:  # mostly letters: the sparse map
+            yield "".join(rng.choice("abcdef gh") if rng.random() < 0.97 else rng.choice(ODD)
+                          for _ in range(rng.randint(0, 300)))
+        else:  # dense with odd characters: the dense array
+            yield "".join(rng.choice(ODD + list("ab ")) for _ in range(rng.randint(0, 40)))
+
+
+def test_view_matches_the_per_character_reference():
+    kinds = set()
+    for source in random_texts(1500):
+        for fold, collapse in FOLDS:
+            view = View(source, fold, collapse)
+            text, offsets = reference_view(source, fold, collapse)
+            kinds.add(type(view.offsets).__name__)
+            assert view.text == text, (source, fold)
+            assert len(view.offsets) == len(offsets)
+            assert [view.offsets[i] for i in range(len(offsets))] == offsets, (source, fold)
+            for pos in range(len(text) + 2):
+                assert view.to_source(pos) == bisect_right(offsets, pos) - 1, (source, fold, pos)
+    assert kinds == {"_Shifts", "array"}  # both representations were exercised
+
+
+def test_view_spans_map_back_to_the_source():
+    source = "Caf\u00e9  \u2014 \ufb01ne\u2026  \u201cquoted\u201d text"
+    view = View(source, _canon_char, collapse=True)
+    pos = view.text.index('"quoted"')
+    a, b = view.source_span(pos, pos + len('"quoted"'))
+    assert source[a:b] == "\u201cquoted\u201d"
+    pos = view.text.index("fine...")
+    a, b = view.source_span(pos, pos + len("fine..."))
+    assert source[a:b] == "\ufb01ne\u2026"
+
+
+def test_sparse_offsets_refuse_positions_outside_the_text():
+    view = View("abc\u00ad", fold_char, collapse=False)
+    with pytest.raises(IndexError):
+        view.offsets[5]
+
+
+def full_search(page, a, b):
+    """fragment_for without the shortest-first search: every candidate, shortest first."""
+    gen = _Generator(page, a, b, 3, 10, 10)
+    for _, d in gen.candidates():
+        if match_directive(page, d) == (a, b):
+            return d
+    return None
+
+
+@pytest.mark.parametrize("kind", list(GENERATORS))
+def test_shortest_first_search_picks_the_same_directive(kind):
+    checked = 0
+    for seed in range(4):
+        rng = random.Random(f"views-{kind}-{seed}")
+        content, fmt = GENERATORS[kind](rng)
+        page = render(content, fmt)
+        spans = sentence_spans(page.text)
+        for s in list(spans):
+            spans += word_subspans(page.text, s, rng, 2)
+        for a, b in spans:
+            frag = fragment_for(page, a, b)
+            if frag.words_only:  # nothing for the whole span; the same search for its words
+                assert full_search(page, a, b) is None, page.text[a:b]
+                assert frag.directive == full_search(page, frag.start, frag.end), page.text[a:b]
+            else:
+                assert frag.directive == full_search(page, a, b), page.text[a:b]
+            checked += 1
+    assert checked > 20

@@ -1,0 +1,486 @@
+"""Claim checks by code: the report sentence a ref supports against the ref's quote(s).
+
+Quotes are real sentences from Python's documentation (Debian python3.11-doc); claims
+are how a report writer would restate them, right or wrong."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from deep_research.citations.claims import (
+    ClaimStatus,
+    check_claim,
+    claims_for_refs,
+    prepare_claim,
+    split_sentences,
+    stem,
+)
+from deep_research.citations.refs import parse_refs
+
+S, U, C = ClaimStatus.SUPPORTED, ClaimStatus.UNSUPPORTED, ClaimStatus.UNCHECKED
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "report.md"
+
+# --- quotes from the Python 3.11 docs -----------------------------------------------------
+AIFC = ("This gives a frame size of 4 bytes (2*2), and a second’s worth occupies 2*2*44100 bytes "
+        "(176,400 bytes).")
+CD = ("For example, CD quality audio has a sample size of two bytes (16 bits), uses two channels "
+      "(stereo) and has a frame rate of 44,100 frames/second.")
+SLOTS = ("Reading instance variables is 35% faster with __slots__ (as measured with Python 3.10 on an "
+         "Apple M1 processor).")
+LZMA_MEM = "With preset 9 for example, the overhead for an LZMACompressor object can be as high as 800 MiB."
+LZMA_RANGE = "This should be between 4 KiB and 1.5 GiB (inclusive)."
+SLOW = "Callbacks taking longer than 100 milliseconds are logged."
+SOCKETS = ("I’m only going to talk about INET (i.e. IPv4) sockets, but they account for at least 99% "
+           "of the sockets in use.")
+RFC = "A sensible default value recommended by the RFC is 0.25 (250 milliseconds)."
+PEP604 = "PEP 604 union types using |, before support for this was added to Python 3.10."
+SYSLOG = ("The optional ident keyword argument is a string which is prepended to every message, and "
+          "defaults to sys.argv[0] with leading path components stripped.")
+TERMNAME = ("Return the value of the environment variable TERM, as a bytes object, truncated to 14 "
+            "characters.")
+ENUM = "Ordered comparisons between enumeration values are not supported."
+DESCR = "Accessing the function through the class dictionary does not invoke __get__()."
+ISINSTANCE = "You’re encouraged to double-check the type of ann using isinstance() before further examination."
+CGI = ("This is easy to use but not much good if you are expecting megabytes to be uploaded — in that "
+       "case, use the FieldStorage class instead which is much more flexible.")
+ADPCM = ("If you use the ADPCM coder to build network packets and you want your protocol to be stateless "
+         "(i.e. to be able to tolerate packet loss) you should not only transmit the data but also the state.")
+ANNOT_GET = ("Since the class may or may not have annotations defined, best practice is to call the get "
+             "method on the class dict.")
+TIMEOUT = ("If the floating-point timeout argument is present and positive, it specifies the maximum wait "
+           "time in seconds before returning.")
+EXOTIC = ("Note that some exotic or malformed type objects may not have a __dict__ attribute, so for extra "
+          "safety you may also wish to use getattr() to access __dict__.")
+CERTAIN = ("If you’re certain the object you’re examining is one of these three specific objects, you may "
+           "simply use o.__annotations__ to get at the object’s annotations dict.")
+BASENAME = "If the basename does not contain a period, this will be the empty string."
+PICKLES = ("Very large pickles (approximately 32 MiB+, though it depends on the OS) may raise a ValueError "
+           "exception.")
+ZIP64 = ("It can handle ZIP files that use the ZIP64 extensions (that is ZIP files that are more than 4 GiB "
+         "in size).")
+OCTAL = "As in Standard C, up to three octal digits are accepted."
+PAX = ("Changed in version 3.8: The modern pax (POSIX.1-2001) format is now used instead of the legacy GNU "
+       "format for archives created with format=\"tar\".")
+UNICODE_RANGE = "The valid range for the argument is from 0 through 1,114,111 (0x10FFFF in base 16)."
+
+
+def check(claim: str, *quotes: str):
+    return check_claim(claim, list(quotes))
+
+
+def assert_unsupported(result, rule: str) -> None:
+    assert result.status is U, result
+    assert result.rule == rule, result
+    assert result.note
+
+
+def assert_not_unsupported(result) -> None:
+    assert result.status is not U, result
+
+
+# --- numbers --------------------------------------------------------------------------------
+def test_changed_digit():
+    r = check("A second’s worth of this audio occupies 176,401 bytes.", AIFC)
+    assert_unsupported(r, "number")
+    assert "176,401" in r.note or "176401" in r.note
+
+
+def test_the_report_example_129_vs_128_kilobytes():
+    r = check("The limit is at least 129 kilobytes.", "The limit is 128 kilobytes.")
+    assert_unsupported(r, "number")
+    assert "129" in r.note and "128" in r.note
+
+
+@pytest.mark.parametrize("claim", [
+    "A second’s worth occupies 176400 bytes.",
+    "A second’s worth occupies 176 400 bytes.",
+    "A second’s worth occupies 176\u202f400 bytes.",  # narrow no-break space
+    "A second’s worth occupies 176\u00a0400 bytes.",
+])
+def test_thousands_separators(claim):
+    assert check(claim, AIFC).status is S
+
+
+def test_large_numbers_with_separators_and_words():
+    assert check("The valid range goes from 0 through 1114111.", UNICODE_RANGE).status is S
+    assert_unsupported(check("The valid range goes from 0 through 1,114,112.", UNICODE_RANGE), "number")
+    assert check("CD audio has a frame rate of 44.1 thousand frames/second.", CD).status is not U
+
+
+@pytest.mark.parametrize("claim", [
+    "Reading instance variables is 35 percent faster with __slots__.",
+    "Reading instance variables is 35 % faster with __slots__.",
+    "Reading instance variables is 35 per cent faster with __slots__.",
+])
+def test_percentages_written_differently(claim):
+    assert check(claim, SLOTS).status is S
+
+
+def test_percentage_changed_or_turned_into_points():
+    assert_unsupported(check("Reading instance variables is 45% faster with __slots__.", SLOTS), "number")
+    assert_unsupported(check("Reading instance variables is 35 percentage points faster.", SLOTS), "number")
+
+
+def test_unit_changed_is_unsupported():
+    r = check("The overhead for an LZMACompressor object can be as high as 800 KiB.", LZMA_MEM)
+    assert_unsupported(r, "number")
+    assert "800 KiB" in r.note and "800 MiB" in r.note
+    assert_unsupported(check("Callbacks taking longer than 100 seconds are logged.", SLOW), "number")
+    assert_unsupported(check("The value is truncated to 14 bytes.", TERMNAME), "number")
+
+
+def test_binary_and_decimal_prefixes_and_spelled_units_agree():
+    assert check("The overhead can be as high as 800 megabytes with preset 9.", LZMA_MEM).status is not U
+    assert check("Callbacks taking longer than 100 ms are logged.", SLOW).status is S
+
+
+def test_dropped_unit_is_no_number_error():
+    assert_not_unsupported(check("Callbacks taking longer than 100 are logged.", SLOW))
+
+
+def test_added_number():
+    r = check("Accessing the function through the class dictionary does not invoke __get__() since Python 3.2.",
+              DESCR)
+    assert_unsupported(r, "number")
+    assert "3.2" in r.note
+
+
+def test_versions():
+    assert_unsupported(check("Support for | union types was added to Python 3.1.", PEP604), "number")
+    assert check("Support for this was added to Python v3.10.", PEP604).status is not U
+    assert check("Changed in v3.8: the modern pax format is now used instead of the legacy GNU format.",
+                 PAX).status is not U
+    # a claim version may be less precise than the quote's
+    assert check("Python 3.11 fixed it.", "Python 3.11.2 fixed it.").status is S
+
+
+def test_index_is_a_number_not_a_footnote():
+    r = check(SYSLOG.replace("sys.argv[0]", "sys.argv[1]"), SYSLOG)
+    assert_unsupported(r, "number")
+
+
+def test_number_words():
+    assert check("CD quality audio uses 2 channels and a sample size of 2 bytes.", CD).status is S
+    assert_unsupported(check("CD quality audio uses three channels.", CD), "number")
+    assert_unsupported(check("As in Standard C, up to nine octal digits are accepted.", OCTAL), "number")
+    assert check("As in Standard C, up to 3 octal digits are accepted.", OCTAL).status is S
+    # quote words a writer turns into digits
+    assert check("CPython 3.11 runs this benchmark 2x faster.", "CPython 3.11 runs this benchmark twice as fast.").status \
+        is not U
+
+
+def test_ranges():
+    assert check("It should be 4 KiB to 1.5 GiB.", LZMA_RANGE).status is S
+    assert check("It should be 4\u20131.5 GiB.", LZMA_RANGE).status is not U
+    assert_unsupported(check("It should be between 4 KiB and 2.5 GiB.", LZMA_RANGE), "number")
+
+
+def test_bounds_and_approximations():
+    assert check("Reading instance variables is more than 30% faster with __slots__.", SLOTS).status is S
+    assert_unsupported(check("Reading instance variables is at least 40% faster with __slots__.", SLOTS), "number")
+    assert_unsupported(check("INET sockets account for at least 99.5% of the sockets in use.", SOCKETS), "number")
+    # a bound is loosened only against an exact figure: the quote's own bound must be repeated
+    assert_unsupported(check("IPv4 sockets account for more than 90% of the sockets in use.", SOCKETS), "number")
+    assert check("The RFC recommends a default of about 260 milliseconds.", RFC).status is not U
+    assert_unsupported(check("The RFC recommends a default of about 400 milliseconds.", RFC), "number")
+    # a bound in the other direction than the quote's
+    assert_unsupported(check("It handles ZIP files of not more than 4 GiB.", ZIP64), "number")
+
+
+def test_list_markers_footnotes_and_frame_dates_are_not_claims():
+    assert check("3. Callbacks taking longer than 100 milliseconds are logged [2].", SLOW).status is S
+    assert check("- Callbacks taking longer than 100 milliseconds are logged\u00b9.", SLOW).status is S
+    framed = check("As of 2024, callbacks taking longer than 100 milliseconds are logged.", SLOW)
+    assert framed.status is C  # not a number error, but not confirmed either
+    assert_unsupported(check("Callbacks taking longer than 100 milliseconds are logged as of 2024.", SLOW),
+                       "number")
+
+
+# --- polarity -------------------------------------------------------------------------------
+def test_negation_removed():
+    r = check("Ordered comparisons between enumeration values are supported.", ENUM)
+    assert_unsupported(r, "negation")
+    assert_unsupported(check("Accessing the function through the class dictionary invokes __get__().", DESCR),
+                       "negation")
+    assert_unsupported(check("Temporary files are indeed removed when the process exits.",
+                             "Temporary files are not removed when the process exits."), "negation")
+    r = check("Changed in version 3.9: the function still strips whitespaces from stderr.",
+              "Changed in version 3.9: The function no longer strips whitespaces from stderr.")
+    assert_unsupported(r, "negation")
+    assert "no longer" in r.note
+    assert_unsupported(check("Formatted bytes literals are.", "Formatted bytes literals are not."), "negation")
+
+
+def test_negation_added():
+    assert_unsupported(check("You’re encouraged not to double-check the type of ann using isinstance().",
+                             ISINSTANCE), "negation")
+    assert_unsupported(check("The FieldStorage class is never more flexible.", CGI), "negation")
+    assert_unsupported(check("The basename cannot be the empty string.", "The basename can be the empty string."),
+                       "negation")
+    assert_unsupported(check("Accessing the function through the class dictionary fails to invoke __get__().",
+                             "Accessing the function through the class dictionary invokes __get__()."), "negation")
+
+
+def test_negation_reworded_on_both_sides_passes():
+    assert_not_unsupported(check("Enumeration values do not support ordered comparisons.", ENUM))
+    assert_not_unsupported(check("Going through the class dictionary doesn't invoke __get__().", DESCR))
+
+
+def test_negation_in_a_part_of_the_quote_the_claim_does_not_use():
+    assert_not_unsupported(check("The FieldStorage class is much more flexible.", CGI))
+    assert_not_unsupported(check("IPv4 sockets account for at least 99% of the sockets in use.", SOCKETS))
+
+
+def test_not_only_but_also_is_no_negation():
+    r = check("To keep the protocol stateless, you should transmit both the data and the state.", ADPCM)
+    assert_not_unsupported(r)
+
+
+def test_double_negation_and_hedges_are_not_flagged():
+    claim = "Best practice is to call the get method on the class dict, since a class does not necessarily have annotations."
+    assert_not_unsupported(check(claim, ANNOT_GET))
+    assert_not_unsupported(check("Callbacks taking longer than 100 milliseconds do not go unlogged.", SLOW))
+    assert_not_unsupported(check("Ordered comparisons between enumeration values are not possible.", ENUM))
+
+
+# --- near copies ----------------------------------------------------------------------------
+def test_antonym():
+    r = check(TIMEOUT.replace("maximum", "minimum"), TIMEOUT)
+    assert_unsupported(r, "near_copy:antonym")
+    assert "minimum" in r.note and "maximum" in r.note
+    assert_unsupported(check("The method decreases the reference count.", "The method increases the reference count."),
+                       "near_copy:antonym")
+
+
+def test_order():
+    assert_unsupported(check(TIMEOUT.replace("before returning", "after returning"), TIMEOUT), "near_copy:order")
+
+
+def test_quantifier():
+    assert_unsupported(check(EXOTIC.replace("some exotic", "all exotic"), EXOTIC), "near_copy:quantifier")
+
+
+def test_modal():
+    r = check(CERTAIN.replace("you may simply", "you must simply"), CERTAIN)
+    assert_unsupported(r, "near_copy:modal")
+    assert "must" in r.note and "may" in r.note
+
+
+def test_entity_swap():
+    assert_unsupported(check(DESCR.replace("__get__()", "__set__()"), DESCR), "near_copy:entity")
+    assert_unsupported(check(SOCKETS.replace("IPv4", "IPv6"), SOCKETS), "near_copy:entity")
+    assert_unsupported(check(SLOTS.replace("Apple M1", "Intel M1"), SLOTS), "near_copy:entity")
+
+
+def test_words_swapping_places_are_no_substitution():
+    quote = "The cannot be located or loaded error names the package."
+    assert_not_unsupported(check("The cannot be loaded or located error names the package.", quote))
+    assert_not_unsupported(check("It sets the minimum and maximum sizes.", "It sets the maximum and minimum sizes."))
+
+
+# --- paraphrases that must pass ------------------------------------------------------------
+@pytest.mark.parametrize("claim,quotes", [
+    ("This will be the empty string if the basename does not contain a period.", [BASENAME]),
+    ("According to the Python documentation, callbacks taking longer than 100 milliseconds are logged.", [SLOW]),
+    ("The documentation notes that callbacks taking longer than 100 milliseconds are logged.", [SLOW]),
+    ("Callbacks taking longer than 100 milliseconds are logged, as the asyncio docs explain.", [SLOW]),
+    ("Callbacks that take longer than 100 milliseconds get logged.", [SLOW]),
+    ("Callbacks that took longer than 100 milliseconds were logged.", [SLOW]),
+    ("CALLBACKS TAKING LONGER THAN 100 MILLISECONDS ARE LOGGED!", [SLOW]),
+    ("Very large pickles may raise a ValueError exception.", [PICKLES]),
+    ("CD quality audio has a frame rate of 44,100 frames/second, and a second’s worth occupies 176,400 bytes.",
+     [CD, AIFC]),
+])
+def test_paraphrases_are_not_unsupported(claim, quotes):
+    r = check_claim(claim, quotes)
+    assert r.status is not U, r
+
+
+def test_confident_support_for_copies_and_close_rewordings():
+    assert check(SLOW, SLOW).rule == "copy"
+    assert check("Callbacks that take longer than 100 milliseconds are logged.", SLOW).status is S
+    r = check("CD audio has a frame rate of 44,100 frames/second and a second occupies 176,400 bytes.", CD, AIFC)
+    assert r.status is S
+
+
+def test_claims_adding_content_are_left_unchecked():
+    r = check("Callbacks taking longer than 100 milliseconds are logged and then silently discarded by asyncio.",
+              SLOW)
+    assert r.status is C
+    assert "content words" in r.note
+
+
+def test_no_claim():
+    for claim in ("", "   ", "According to the docs:", "The documentation notes that"):
+        r = check(claim, SLOW)
+        assert r.status is S and r.rule == "no_claim", (claim, r)
+
+
+def test_markdown_in_quotes_and_claims():
+    r = check("**Callbacks** taking longer than `100` milliseconds are [logged](https://docs.python.org/x).",
+              "*Callbacks* taking longer than 100 milliseconds are logged.")
+    assert r.status is S
+
+
+def test_deterministic_and_no_quotes():
+    a = [check(TIMEOUT.replace("maximum", "minimum"), TIMEOUT) for _ in range(3)]
+    assert a[0] == a[1] == a[2]
+    assert check("Callbacks are logged.").status is C
+
+
+def test_degenerate_input_finishes(tmp_path):
+    # 60 KB of one character or one short pattern: no super-linear behaviour
+    for claim, quote in [("1," * 30000, "1," * 1000), ("not " * 15000, "not " * 500), ("a" * 60000, "a" * 2000),
+                         ("e.g. " * 12000, "x"), ("According to " * 5000, "y"), ("|" * 60000, "|")]:
+        assert check_claim(claim, [quote]).status in (S, U, C)
+    md = "Text <ref id=\"a\">\"Quote.\"</ref>, " * 2000 + "\n" + "| " * 20000 + "\n" + "- " * 20000
+    assert len(claims_for_refs(md, parse_refs(md).refs)) == 2000
+
+
+# --- stems and sentences --------------------------------------------------------------------
+def test_light_stems():
+    assert stem("returns") == stem("returned") == stem("returning") == stem("return")
+    assert stem("processes") == stem("processed") == stem("process")
+    assert stem("copies") == stem("copied") == stem("copy")
+    assert stem("was") == stem("is") == stem("be")
+    assert stem("higher") != stem("high")
+
+
+def test_split_sentences_keeps_abbreviations_and_decimals():
+    text = "E.g. Python v2.1 and 3.5 are old, i.e. unsupported. Dr. Smith agrees! 中文句子。第二句"
+    spans = [text[a:b] for a, b in split_sentences(text)]
+    assert spans == ["E.g. Python v2.1 and 3.5 are old, i.e. unsupported.", "Dr. Smith agrees!", "中文句子。",
+                     "第二句"]
+
+
+def test_prepare_claim_strips_frames_and_markers():
+    assert prepare_claim("1. According to the manual, X is on by default.") == "X is on by default."
+    assert prepare_claim("The Python docs state that x is on.") == "x is on."
+    assert prepare_claim("X is on (see the documentation).") == "X is on ."
+    assert "PEP 475" in prepare_claim("X is retried (see PEP 475 for the rationale).")
+
+
+# --- claims of a report ---------------------------------------------------------------------
+def claims(md: str):
+    parsed = parse_refs(md)
+    assert not parsed.problems
+    return parsed, claims_for_refs(md, parsed.refs)
+
+
+def test_several_refs_in_one_sentence():
+    md = ('Reading instance variables is 35% faster with `__slots__` <ref id="a">"Reading instance variables '
+          'is 35% faster with __slots__."</ref>, and slow callbacks are logged <ref id="b">"' + SLOW + '"</ref>, '
+          'as the docs explain.\n')
+    parsed, cs = claims(md)
+    assert [c.text for c in cs] == ["Reading instance variables is 35% faster with __slots__",
+                                    "and slow callbacks are logged, as the docs explain."]
+    assert [c.ref_indexes for c in cs] == [[0], [1]]
+    for c in cs:
+        assert md[c.start:c.end].startswith(c.text.split()[0])
+        assert check_claim(c.text, [parsed.refs[i].quote for i in c.ref_indexes]).status is not U
+
+
+def test_ref_after_the_period_supports_the_sentence_before():
+    md = f'Slow callbacks are logged. <ref id="a">"{SLOW}"</ref> The RFC value is 0.25 <ref id="b">"{RFC}"</ref>.'
+    _, cs = claims(md)
+    assert [c.text for c in cs] == ["Slow callbacks are logged.", "The RFC value is 0.25."]
+
+
+def test_adjacent_refs_share_one_claim_checked_against_both_quotes():
+    md = (f'CD audio has a frame rate of 44,100 frames/second and a second occupies 176,400 bytes '
+          f'<ref id="a">"{CD}"</ref>, <ref id="b">"{AIFC}"</ref>.\n')
+    parsed, cs = claims(md)
+    assert len(cs) == 1 and cs[0].ref_indexes == [0, 1]
+    assert check_claim(cs[0].text, [parsed.refs[i].quote for i in cs[0].ref_indexes]).status is S
+
+
+def test_inline_quote_is_part_of_the_claim():
+    md = 'A hot pile sanitises itself: its core <ref id="b">"typically reaches 55 to 65 °C"</ref>.\n'
+    _, cs = claims(md)
+    assert cs[0].text == "A hot pile sanitises itself: its core typically reaches 55 to 65 °C."
+    md2 = 'The balance shows in the smell: <ref id="t">"A pile that smells of ammonia has too much nitrogen"</ref>.'
+    _, cs2 = claims(md2)
+    assert cs2[0].text == "The balance shows in the smell."
+
+
+def test_list_items_and_ordered_lists():
+    md = (f"Findings:\n\n- Slow callbacks are logged <ref id=\"a\">\"{SLOW}\"</ref>\n"
+          f"- Ordered comparisons of enum values are not supported <ref id=\"b\">\"{ENUM}\"</ref>\n"
+          f"1. The RFC value is 0.25 <ref id=\"c\">\"{RFC}\"</ref>\n   which is 250 ms.\n")
+    _, cs = claims(md)
+    assert [c.text for c in cs] == ["Slow callbacks are logged", "Ordered comparisons of enum values are not supported",
+                                    "The RFC value is 0.25 which is 250 ms."]
+    md2 = f"- <ref id=\"a\">\"{SLOW}\"</ref>\n-   2. <ref id=\"b\">\"{ENUM}\"</ref>\n"
+    parsed, cs2 = claims(md2)
+    assert [c.text for c in cs2] == ["", ""]
+    assert [c.start for c in cs2] == [r.start for r in parsed.refs]
+
+
+def test_table_cells():
+    md = ("| Material | Role | Source |\n|---|---|---|\n"
+          f"| Callbacks | logged when slow | <ref id=\"a\">\"{SLOW}\"</ref> |\n"
+          f"| Enum | comparisons unsupported <ref id=\"b\">\"{ENUM}\"</ref> | x |\n")
+    parsed, cs = claims(md)
+    assert [c.text for c in cs] == ["", "comparisons unsupported"]
+    r = check_claim(cs[0].text, [parsed.refs[0].quote])
+    assert r.status is S and r.rule == "no_claim"
+
+
+def test_headings_lose_their_numbers():
+    md = f"## 2.1 Slow callbacks are logged <ref id=\"a\">\"{SLOW}\"</ref>\n\nText.\n"
+    _, cs = claims(md)
+    assert cs[0].text == "Slow callbacks are logged"
+
+
+def test_cjk_sentences():
+    md = ('中文资料给出同样的比例建议：<ref id="zh">"厨余和落叶按大约一比三的体积比例混合，效果最好。"</ref>'
+          '另一句话说明温度<ref id="zh">"堆肥中心温度可达六十度。"</ref>。\n')
+    _, cs = claims(md)
+    assert [c.text for c in cs] == ["中文资料给出同样的比例建议", "另一句话说明温度。"]
+
+
+def test_emphasis_links_and_code_are_stripped():
+    md = (f"**Slow** callbacks taking longer than [100 ms](https://docs.python.org/3/library/asyncio-dev.html) "
+          f"are `logged` <ref id=\"a\">\"{SLOW}\"</ref>.\n")
+    parsed, cs = claims(md)
+    assert cs[0].text == "Slow callbacks taking longer than 100 ms are logged."
+    assert check_claim(cs[0].text, [parsed.refs[0].quote]).status is S
+
+
+def test_abbreviations_and_decimals_do_not_split_a_claim():
+    md = f"E.g. the RFC recommends 0.25, i.e. 250 ms <ref id=\"a\">\"{RFC}\"</ref>.\n"
+    _, cs = claims(md)
+    assert cs[0].text == "E.g. the RFC recommends 0.25, i.e. 250 ms."
+
+
+def test_example_report():
+    md = EXAMPLE.read_text(encoding="utf-8")
+    parsed = parse_refs(md)
+    cs = claims_for_refs(md, parsed.refs)
+    assert sorted(i for c in cs for i in c.ref_indexes) == list(range(len(parsed.refs)))
+    by_first = {c.ref_indexes[0]: c for c in cs}
+    results = {k: check_claim(c.text, [parsed.refs[i].quote for i in c.ref_indexes]) for k, c in by_first.items()}
+    for c in cs:
+        assert "<ref" not in c.text and "</ref" not in c.text
+        assert c.start <= parsed.refs[c.ref_indexes[0]].start <= c.end
+    # the two table cells hold only a ref
+    cells = [k for k, c in by_first.items() if c.text == ""]
+    assert len(cells) == 2 and all(results[k].rule == "no_claim" for k in cells)
+    # the sentence written around the deliberately altered quote says 55 to 65 °C; the quote says 75
+    altered = next(k for k, c in by_first.items() if "deliberately altered" in c.text)
+    assert results[altered].status is U and results[altered].rule == "number"
+    # nothing else is a false alarm
+    assert [k for k, r in results.items() if r.status is U] == [altered]
+    inline = next(c for c in cs if "its core" in c.text)
+    assert "typically reaches 55 to 65 °C" in inline.text
+    assert results[inline.ref_indexes[0]].status is not U
+
+
+def test_a_label_before_the_claim_is_a_frame():
+    quote = "The default encoding for Python source code is UTF-8."
+    assert check_claim("Evidence: the docs say that the default encoding for Python source code is UTF-8",
+                       [quote]).status is ClaimStatus.SUPPORTED
+    assert check_claim("Key finding: the default encoding for Python source code is UTF-16",
+                       [quote]).status is ClaimStatus.UNSUPPORTED

@@ -1,0 +1,100 @@
+"""The publish command as a user runs it: outputs, summary, and bad input -> exit 2."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def run(*args, cwd=None):
+    return subprocess.run(
+        [sys.executable, "-m", "deep_research.cli", *map(str, args)],
+        capture_output=True, text=True, cwd=cwd or ROOT, timeout=120,
+    )
+
+
+def test_publish_example_offline(tmp_path):
+    r = run("publish", "examples/report.md", "--sources", "examples/sources.json", "--out", tmp_path)
+    assert r.returncode == 0, r.stderr
+    for name in ("report.md", "report.linked.md", "report.html", "report.pdf", "citations.json"):
+        assert (tmp_path / name).is_file()
+    assert "verified" in r.stdout and "unsupported" in r.stdout
+    assert "quote not found in the source" in r.stderr  # the deliberately altered quote
+    cites = json.loads((tmp_path / "citations.json").read_text())
+    assert len(cites) == 16
+
+
+def test_no_pdf(tmp_path):
+    r = run("publish", "examples/report.md", "-s", "examples/sources.json", "-o", tmp_path, "--no-pdf")
+    assert r.returncode == 0, r.stderr
+    assert not (tmp_path / "report.pdf").exists()
+
+
+def _write(tmp_path, name, text):
+    p = tmp_path / name
+    p.write_text(text, encoding="utf-8")
+    return p
+
+
+GOOD_SOURCES = json.dumps([{"id": 1, "url": "https://a.example/", "title": "A", "content": "Hello world."}])
+
+
+@pytest.mark.parametrize(
+    "report, sources, message",
+    [
+        (None, GOOD_SOURCES, "does not exist"),
+        ("   \n", GOOD_SOURCES, "is empty"),
+        ('x <ref id="1">"Hello world."</ref>', "{not json", "not valid JSON"),
+        ('x <ref id="1">"Hello world."</ref>', '{"id": 1}', "expected a JSON list"),
+        ('x <ref id="2">"Hello world."</ref>', GOOD_SOURCES, "'2'"),
+        ('x <ref id="1">"Hello world."</ref>', json.dumps([{"id": 1, "url": "u", "content": "a"},
+                                                          {"id": "1", "url": "v", "content": "b"}]),
+         "duplicate source id"),
+        ('x <ref id="1">"Hello world."</ref>', json.dumps([{"id": 1, "url": "u"}]), "content"),
+        ('x <ref id="1">"Hello world."</ref>', json.dumps([{"url": "u", "content": "c"}]), "id"),
+    ],
+)
+def test_bad_input_is_a_clear_error_with_exit_2(tmp_path, report, sources, message):
+    rp = tmp_path / "missing.md" if report is None else _write(tmp_path, "r.md", report)
+    sp = _write(tmp_path, "s.json", sources)
+    r = run("publish", rp, "--sources", sp, "--out", tmp_path / "out")
+    assert r.returncode == 2, (r.stdout, r.stderr)
+    assert message in r.stderr
+    assert "Traceback" not in r.stderr + r.stdout
+
+
+def test_non_utf8_report_and_missing_option(tmp_path):
+    rp = tmp_path / "r.md"
+    rp.write_bytes(b"\xff\xfe\x00bad")
+    sp = _write(tmp_path, "s.json", GOOD_SOURCES)
+    r = run("publish", rp, "--sources", sp, "--out", tmp_path / "o")
+    assert r.returncode == 2 and "not UTF-8" in r.stderr
+    r = run("publish", rp)
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+
+
+def test_out_path_that_is_a_file(tmp_path):
+    rp = _write(tmp_path, "r.md", 'x <ref id="1">"Hello world."</ref>')
+    sp = _write(tmp_path, "s.json", GOOD_SOURCES)
+    f = _write(tmp_path, "file", "x")
+    r = run("publish", rp, "--sources", sp, "--out", f)
+    assert r.returncode == 2 and "not a directory" in r.stderr
+
+
+def test_malformed_refs_and_unsafe_urls_are_reported_not_fatal(tmp_path):
+    rp = _write(tmp_path, "r.md", 'ok <ref id="1">"Hello world."</ref> bad <ref id="1">"open quote</ref> '
+                                   '[x](javascript:alert(1))')
+    sp = _write(tmp_path, "s.json", json.dumps(
+        [{"id": 1, "url": "javascript:alert(1)", "title": "A", "content": "Hello world."}]))
+    r = run("publish", rp, "--sources", sp, "--out", tmp_path / "o", "--no-pdf")
+    assert r.returncode == 0, r.stderr
+    assert "quote marks are not closed" in r.stderr
+    assert "will not be linked" in r.stderr
+    html = (tmp_path / "o" / "report.html").read_text()
+    assert 'href="javascript:' not in html  # shown as text at most, never as a link
+    cites = json.loads((tmp_path / "o" / "citations.json").read_text())
+    assert cites[0]["status"] == "verified" and cites[0]["url"] is None

@@ -1,0 +1,163 @@
+"""`deep-research research` and `resume` as a user runs them (scripted model via the
+DEEP_RESEARCH_DEPS extension point, local corpus, SQLite checkpoints)."""
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.support.scenario import QUESTION, write_corpus
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def run(*args, env=None, timeout=300):
+    full = {k: v for k, v in os.environ.items() if k not in ("OPENAI_API_KEY", "TAVILY_API_KEY", "OPENAI_BASE_URL")}
+    full["PYTHONPATH"] = str(ROOT)
+    full.update(env or {})
+    return subprocess.run([sys.executable, "-m", "deep_research.cli", *map(str, args)], capture_output=True,
+                          text=True, cwd=ROOT, env=full, timeout=timeout, stdin=subprocess.DEVNULL)
+
+
+SCRIPTED = {"DEEP_RESEARCH_DEPS": "tests.support.cli_deps:deps"}
+
+
+@pytest.fixture()
+def corpus(tmp_path):
+    return write_corpus(tmp_path / "corpus")
+
+
+def test_research_writes_the_report(tmp_path, corpus):
+    r = run("research", QUESTION, "--corpus", corpus, "--out", tmp_path / "reports", "--yes",
+            "--db", tmp_path / "state.sqlite", env=SCRIPTED)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "Traceback" not in r.stderr
+    assert re.search(r"Citations: \d+ verified, 0 repaired, 0 unsupported", r.stdout), r.stdout
+    assert "Tokens and time per node" in r.stdout
+    # the live count and the table agree (a subgraph's result is not counted twice)
+    live = int(re.findall(r"tokens=(\d+)", r.stdout + r.stderr)[-1])
+    total = re.search(r"total\s*│\s*\d+\s*│\s*([\d,]+)\s*│\s*([\d,]+)", r.stdout)
+    assert live == sum(int(g.replace(",", "")) for g in total.groups()) > 0
+    pdfs = list((tmp_path / "reports").rglob("report.pdf"))
+    assert len(pdfs) == 1
+    folder = pdfs[0].parent
+    for name in ("report.md", "report.linked.md", "report.html", "citations.json", "notes.md", "raw_notes.md"):
+        assert (folder / name).is_file(), name
+
+
+def test_brief_approval_without_a_terminal_waits_then_resumes(tmp_path, corpus):
+    db = tmp_path / "state.sqlite"
+    r = run("research", QUESTION, "--corpus", corpus, "--out", tmp_path / "reports", "--yes",
+            "--approve-brief", "--db", db, env=SCRIPTED)
+    # --yes with --approve-brief approves automatically
+    assert r.returncode == 0, r.stderr
+    r = run("research", QUESTION, "--corpus", corpus, "--out", tmp_path / "reports2",
+            "--approve-brief", "--db", db, env=SCRIPTED)
+    assert r.returncode == 3, r.stdout + r.stderr
+    assert "waiting for approval of the research brief" in r.stderr
+    thread = re.search(r"deep-research resume (\w+)", r.stderr).group(1)
+    r = run("resume", thread, "--reject", "Focus on Europe.", "--db", db, env=SCRIPTED)
+    assert r.returncode == 3 and "waiting for approval" in r.stderr  # rewritten, asked again
+    r = run("resume", thread, "--approve", "--db", db, env=SCRIPTED)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert list((tmp_path / "reports2").rglob("report.pdf"))
+    r = run("resume", thread, "--db", db, env=SCRIPTED)
+    assert r.returncode == 0 and "already complete" in r.stdout
+
+
+@pytest.mark.parametrize(
+    "args, env, message",
+    [
+        (["research", "   "], {}, "the question is empty"),
+        (["research", "x" * 20001], {}, "20,000"),
+        (["research", "bad\x07question"], {}, "control characters"),
+        (["research", "What is tea?", "--search", "google"], {}, "--search must be"),
+        (["research", "What is tea?", "--search", "local"], {"OPENAI_API_KEY": "k"}, "--corpus"),
+        (["research", "What is tea?", "--corpus", "/nonexistent/dir"], {}, "does not exist"),
+        (["research", "What is tea?", "--search", "none"], {}, "OPENAI_API_KEY"),
+        (["research", "What is tea?"], {"OPENAI_API_KEY": "k"}, "TAVILY_API_KEY"),
+        (["research", "What is tea?", "--search", "none", "--model", "openai:x", "--api-key-env", "MY_KEY"], {},
+         "MY_KEY"),
+        # preflight: every setup mistake is reported before any model call, naming the setting
+        (["research", "What is tea?", "--search", "none", "--model", "nosuchprovider:x"], {"OPENAI_API_KEY": "k"},
+         "citation_check_model = nosuchprovider:x: cannot use this model"),  # all roles, said once
+        (["research", "What is tea?", "--search", "none", "--model", "anthropic:claude-x"], {"OPENAI_API_KEY": "k"},
+         "= anthropic:claude-x: the model provider 'anthropic' needs the package langchain-anthropic, which is not "
+         "installed; install it with: uv sync --extra anthropic"),  # an optional extra (not in the default sync)
+        (["research", "What is tea?", "--search", "none", "--model", "groq:llama-x"], {"OPENAI_API_KEY": "k"},
+         "needs a package that is not installed"),  # another init_chat_model provider
+        (["research", "What is tea?", "--search", "none"],
+         {"OPENAI_API_KEY": "k", "DEEP_RESEARCH_MCP_CONFIG": '{"url": "http://127.0.0.1:9/mcp"}'},
+         "mcp_config needs \"tools\""),
+        (["research", "What is tea?", "--search", "none"],
+         {"OPENAI_API_KEY": "k", "DEEP_RESEARCH_MCP_CONFIG":
+          '{"url": "http://127.0.0.1:9/mcp", "tools": ["t"], "headers_env": {"Authorization": "NO_SUCH_TOKEN"}}'},
+         "NO_SUCH_TOKEN"),
+        (["research", "What is tea?", "--corpus", "EMPTY_CORPUS"], {"OPENAI_API_KEY": "k"},
+         "the corpus holds no documents"),
+        (["research", "What is tea?"], {}, "citation_check_model (openai:gpt-4.1, openai:gpt-4.1-mini): no model "
+         "credentials: set OPENAI_API_KEY"),  # one line for all roles, the Tavily key on the next
+        (["resume", "nosuchthread"], {}, "no run with thread id"),
+        (["resume", "t", "--approve", "--reject", "x"], {}, "only one of --approve, --reject and --edit"),
+    ],
+)
+def test_bad_input_exits_2_with_a_clear_message(tmp_path, args, env, message):
+    if "EMPTY_CORPUS" in args:
+        (tmp_path / "empty").mkdir()
+        (tmp_path / "empty" / "image.png").write_bytes(b"\x89PNG")
+        args = [str(tmp_path / "empty") if a == "EMPTY_CORPUS" else a for a in args]
+    r = run(*args, "--db", tmp_path / "s.sqlite", env=env)
+    assert r.returncode == 2, (r.stdout, r.stderr)
+    assert message in r.stderr
+    assert "Traceback" not in r.stderr + r.stdout
+
+
+def test_dotenv_in_the_working_folder_is_loaded_and_the_environment_wins(tmp_path):
+    """`.env` is read like langgraph.json's "env" for `langgraph dev`: here it holds a bad
+    MCP setting, which preflight reports before any model call."""
+    work = tmp_path / "work"
+    work.mkdir()
+    (work / ".env").write_text('OPENAI_API_KEY=sk-from-dotenv-1234567890\n'
+                               'DEEP_RESEARCH_MCP_CONFIG={"url": "http://127.0.0.1:9/mcp"}\n')
+
+    def cli(*args, **env):
+        full = {k: v for k, v in os.environ.items()
+                if k not in ("OPENAI_API_KEY", "TAVILY_API_KEY", "OPENAI_BASE_URL", "DEEP_RESEARCH_ENV_FILE",
+                             "DEEP_RESEARCH_MCP_CONFIG")}
+        full.update(PYTHONPATH=str(ROOT), **env)
+        return subprocess.run([sys.executable, "-m", "deep_research.cli", *map(str, args)], capture_output=True,
+                              text=True, cwd=work, env=full, timeout=120, stdin=subprocess.DEVNULL)
+
+    r = cli("research", "What is tea?", "--search", "none", "--db", tmp_path / "s.sqlite")
+    assert r.returncode == 2 and 'mcp_config needs "tools"' in r.stderr, r.stderr
+    assert "OPENAI_API_KEY" not in r.stderr  # the key came from .env too
+    # a variable set in the environment wins over .env
+    r = cli("research", "What is tea?", "--search", "none", "--db", tmp_path / "s.sqlite",
+            DEEP_RESEARCH_MCP_CONFIG='{"url": "http://127.0.0.1:9/mcp", "tools": ["t"], '
+                                     '"headers_env": {"Authorization": "NO_SUCH_TOKEN_VAR"}}')
+    assert r.returncode == 2 and "NO_SUCH_TOKEN_VAR" in r.stderr, r.stderr
+    # another file, or none
+    (work / "other.env").write_text("OPENAI_API_KEY=sk-other-1234567890\n")
+    r = cli("research", "What is tea?", "--search", "none", "--db", tmp_path / "s.sqlite",
+            DEEP_RESEARCH_ENV_FILE="none")
+    assert r.returncode == 2 and "no model credentials" in r.stderr and "mcp_config" not in r.stderr, r.stderr
+    r = cli("research", "What is tea?", "--db", tmp_path / "s.sqlite", DEEP_RESEARCH_ENV_FILE=str(work / "nope"))
+    assert r.returncode == 2 and "DEEP_RESEARCH_ENV_FILE" in r.stderr and "no such file" in r.stderr
+
+
+def test_report_review_waits_then_an_edited_report_is_published(tmp_path, corpus):
+    db = tmp_path / "state.sqlite"
+    r = run("research", QUESTION, "--corpus", corpus, "--out", tmp_path / "reports", "--yes", "--review-report",
+            "--no-pdf", "--db", db, env=SCRIPTED)
+    assert r.returncode == 3 and "waiting for review of the report" in r.stderr, r.stdout + r.stderr
+    assert not list((tmp_path / "reports").rglob("report.md"))
+    thread = re.search(r"deep-research resume (\w+)", r.stderr).group(1)
+    edited = tmp_path / "edited.md"
+    edited.write_text("# My own version\n\nShort and sweet, no citations.\n", encoding="utf-8")
+    r = run("resume", thread, "--edit", edited, "--db", db, env=SCRIPTED)
+    assert r.returncode == 0, r.stdout + r.stderr
+    report = next((tmp_path / "reports").rglob("report.md")).read_text(encoding="utf-8")
+    assert report.startswith("# My own version")

@@ -1,0 +1,273 @@
+"""The pure parts of the evaluation: report checks of a run folder (golden JSON), FACT-style
+accuracy, the synthesis score, behaviour checks, question sets, and DeepResearch Bench
+files. Run folders are made here with the real publisher."""
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from deep_research.citations.model import Source
+from deep_research.cli import main
+from deep_research.evaluation import checks
+from deep_research.evaluation.behaviour import check_expectations, detect_language
+from deep_research.evaluation.drb import (
+    article_from_run,
+    export_records,
+    import_tasks,
+    validate_record,
+)
+from deep_research.evaluation.questions import load_questions
+from deep_research.evaluation.rundir import EvalInputError, RunFolder
+from deep_research.publish import publish_report
+
+GOLDEN = Path(__file__).resolve().parents[1] / "data" / "eval" / "report_golden.json"
+
+PAGES = {
+    "trees": ("https://city.example.org/trees", "Street trees", [
+        "Measurements in Vienna found that street trees lower summer air temperatures in a city street by up to 2 °C.",
+        "Street trees cool a city street mainly by shading asphalt and walls.",
+    ]),
+    "study": ("https://heat.example.net/study", "A heat study", [
+        "A study in Madrid found that street trees lower summer air temperatures in a city street by up to 5 °C.",
+        "Young or sparse trees had little measurable effect on air temperature.",
+    ]),
+    "costs": ("file:///corpus/tree-costs.html", "What a street tree costs", [
+        "Planting a street tree in a European city typically costs between 1,000 and 3,000 euros.",
+    ]),
+}
+
+REPORT = """# Street trees and summer heat
+
+## Cooling
+
+Street trees lower summer air temperatures in a city street by up to 2 °C <ref id="trees">"Measurements in Vienna found that street trees lower summer air temperatures in a city street by up to 2 °C."</ref>.
+Street trees lower summer air temperatures in a city street by up to 5 °C <ref id="study">"A study in Madrid found that street trees lower summer air temperatures in a city street by up to 5 °C."</ref>.
+
+They cool mainly by shading streets <ref id="trees">"Street trees cool a city street mainly by shading asphalt and walls."</ref>, while young trees do much more <ref id="study">"Young or sparse trees had little measurable effect on air temperature."</ref>.
+
+## Costs
+
+Planting one costs between 1,000 and 4,000 euros <ref id="costs">"Planting a street tree in a European city typically costs between 1,000 and 3,000 euros."</ref>.
+A tree also saves 40 percent of cooling energy <ref id="costs">"A street tree saves 40 percent of cooling energy."</ref>.
+
+This paragraph has enough words to count as a paragraph but it cites nothing at all.
+
+## Limitations
+
+- Only three sources were read.
+"""
+
+
+def sources() -> list[Source]:
+    return [Source(id=sid, url=url, title=title, content="\n\n".join(text), format="text")
+            for sid, (url, title, text) in PAGES.items()]
+
+
+def make_run(folder: Path, *, plan: bool = True, brief: str | None = None) -> Path:
+    publish_report(REPORT, sources(), folder, pdf=False)
+    if plan:
+        (folder / "run.json").write_text(json.dumps({
+            "question": "How much do street trees cool streets, and what do they cost?",
+            "research_brief": "I want to know how much street trees cool streets and what they cost.",
+            "plan": [{"topic": "Cooling by street trees", "sources": ["trees", "study"]},
+                     {"topic": "Costs of street trees", "sources": ["costs"]},
+                     {"topic": "Effects on property prices", "sources": ["prices"]}],
+            "usage": {"research": {"calls": 3, "input_tokens": 1000, "output_tokens": 200, "cost_usd": 0.0036}},
+        }), encoding="utf-8")
+    elif brief is not None:
+        (folder / "notes.md").write_text(f"# Research notes\n\nQuestion: What about trees?\n\n## Research brief\n\n"
+                                         f"{brief}\n", encoding="utf-8")
+    return folder
+
+
+def test_eval_report_matches_the_golden_json(tmp_path, capsys):
+    run = make_run(tmp_path / "run")
+    out = tmp_path / "report.json"
+    assert main(["eval", "report", str(tmp_path), "--json", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert "Report checks" in printed and "citation accuracy (FACT-style)" in printed
+    data = json.loads(out.read_text())
+    assert [r["path"] for r in data["runs"]] == [str(run)]
+    got = {k: v for k, v in data["runs"][0].items() if k != "path"}
+    if os.environ.get("UPDATE_GOLDEN"):
+        GOLDEN.write_text(json.dumps(got, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+    assert got == json.loads(GOLDEN.read_text(encoding="utf-8"))
+    # what the golden file pins down, said in words
+    assert got["citations"]["unsupported"] == 1  # the invented sentence
+    assert got["claims"]["unsupported"] >= 1  # 4,000 where the page says 3,000
+    assert got["claims"]["sources_disagree"] == 1  # 2 °C against 5 °C
+    assert got["structure"]["limitations"] and got["structure"]["uncited_paragraphs"] == 1
+    assert got["citations"]["independent_sources"] == 3 and got["citations"]["domains"] == 2
+    assert got["synthesis"]["coverage"] == pytest.approx(2 / 3, abs=1e-4)
+
+
+def test_fact_pairs_are_deduplicated_and_unknown_is_left_out():
+    cites = [
+        {"claim": "A", "url": "https://x.org/p#:~:text=a", "status": "verified", "claim_status": "supported"},
+        {"claim": "A", "url": "https://x.org/p#:~:text=b", "status": "verified", "claim_status": "supported"},
+        {"claim": "B", "url": "https://x.org/p", "status": "repaired", "claim_status": "unchecked"},
+        {"claim": "C", "url": "https://y.org/q", "status": "unsupported", "claim_status": "unsupported"},
+        {"claim": "C", "url": "https://y.org/q", "status": "verified", "claim_status": "supported"},
+        {"claim": "", "quote": "A cell quote.", "url": "https://y.org/q", "status": "verified",
+         "claim_status": "supported"},
+    ]
+    f = checks.fact(cites)
+    assert f["statements"] == 4  # A@x (once), B@x, C@y (worst verdict), the cell's quote@y
+    assert (f["supported"], f["unsupported"], f["unknown"]) == (2, 1, 1)
+    assert f["accuracy"] == pytest.approx(2 / 3, abs=1e-4) and f["accuracy_strict"] == 0.5
+    assert f["effective_citations"] == 2
+    assert checks.fact([])["accuracy"] is None
+
+
+def test_synthesis_without_a_plan_uses_the_brief_or_says_it_cannot(tmp_path):
+    run = RunFolder.load(make_run(tmp_path / "a", plan=False,
+                                  brief="How much do street trees lower summer air temperatures? "
+                                        "What does planting a street tree cost in euros? "
+                                        "How do trees change property prices?"))
+    s = checks.evaluate_run(run)["synthesis"]
+    assert s["coverage_basis"] == "brief" and "no plan" in s["coverage_note"]
+    assert [i["covered"] for i in s["coverage_items"]] == [True, True, False]
+    bare = RunFolder.load(make_run(tmp_path / "b", plan=False))
+    s = checks.evaluate_run(bare)["synthesis"]
+    assert s["coverage"] is None and "cannot be measured" in s["coverage_note"]
+    assert s["score"] == pytest.approx(100 * (s["supported_share"] + s["diversity"]) / 2, abs=0.1)
+
+
+def test_words_count_cjk_characters():
+    assert checks.count_words("Heat pumps work well.") == 4
+    assert checks.count_words("热泵在寒冷 climates") == 6
+
+
+@pytest.mark.parametrize("text,lang", [
+    ("The sources say that the trees cool the street and this is the case for most of the cities.", "en"),
+    ("Selon la source, la plantation d'un arbre coûte entre 1 000 et 3 000 euros pour une ville et plus.", "fr"),
+    ("Die Bäume kühlen die Straße, und das ist nicht für alle Städte der Fall mit den Kosten.", "de"),
+    ("行道树可以在夏天降低街道的气温，效果取决于树冠。", "zh"),
+    ("ok", None),
+])
+def test_language_detection(text, lang):
+    assert detect_language(text) == lang
+
+
+def test_behaviour_checks_pass_and_fail_on_what_the_run_did(tmp_path):
+    run = RunFolder.load(make_run(tmp_path / "run"))
+    c = checks.evaluate_run(run)
+    expect = {"no_invented_citations": True, "sources_disagree": True, "language": "en", "min_citations": 4,
+              "mentions_any": ["euros"], "says_not_found": False, "brief_revised": True, "clarification": False}
+    got = {b["name"]: b["passed"] for b in check_expectations(
+        expect, status="completed", clarification=None, brief_rounds=1, report_text=run.linked_md, checks=c)}
+    assert got == {"no_invented_citations": False, "sources_disagree": True, "language": True,
+                   "min_citations": True, "mentions_any": True, "says_not_found": True, "brief_revised": True,
+                   "clarification": True, "completes": True}
+    waiting = check_expectations({"clarification": True}, status="needs_clarification",
+                                 clarification="Which cooling?", brief_rounds=0, report_text=None, checks=None)
+    assert [(b["name"], b["passed"]) for b in waiting] == [("clarification", True)]
+    none = check_expectations({"says_not_found": True}, status="failed", clarification=None, brief_rounds=0,
+                              report_text=None, checks=None)
+    assert [(b["name"], b["passed"]) for b in none] == [("completes", False), ("says_not_found", False)]
+
+
+def test_the_shipped_behaviour_set_loads():
+    qs = load_questions(Path(__file__).parents[2] / "examples" / "eval" / "behaviour.jsonl")
+    assert {q.id for q in qs} == {"clarify", "brief-approval", "non-english", "not-in-corpus",
+                                  "conflicting-sources"}
+    assert all(q.expect for q in qs)
+
+
+@pytest.mark.parametrize("line,message", [
+    ('{"id": "a"}', 'has no "question"'),
+    ('{"id": "a b", "question": "Q?"}', "must be 1-80 letters"),
+    ('{"id": "a", "question": "Q?", "expect": {"langauge": "fr"}}', "unknown expectation(s) 'langauge'"),
+    ('{"id": "a", "question": "Q?", "colour": 1}', "unknown key(s) 'colour'"),
+    ('{"id": "a", "question": "Q?", "brief_decisions": [{"type": "reject"}]}', "needs non-empty feedback"),
+    ('{"id": "a", "question": "Q?"}\n{"id": "a", "question": "R?"}', "is used twice"),
+    ('{"id": "a", "question": "Q?", "reference": "missing.md"}', "cannot be read"),
+    ('{"id": "a", "question": ', "not valid JSON"),
+    ("", "holds no questions"),
+])
+def test_bad_question_sets_exit_2_with_one_clear_message(tmp_path, capsys, line, message):
+    path = tmp_path / "q.jsonl"
+    path.write_text(line + "\n", encoding="utf-8")
+    assert main(["eval", "run", str(path), "--out", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err and err.count("error:") == 1
+    assert not (tmp_path / "out").exists()
+
+
+def test_many_runs_are_one_row_each(tmp_path, capsys):
+    for n in range(4):
+        make_run(tmp_path / f"run-{n}")
+    assert main(["eval", "report", str(tmp_path), "--json", str(tmp_path / "r.json")]) == 0
+    printed = capsys.readouterr().out
+    assert all(f"run-{n}" in printed for n in range(4)) and "FACT acc." in printed
+    assert len(json.loads((tmp_path / "r.json").read_text())["runs"]) == 4
+
+
+def test_eval_run_refuses_a_sqlite_db_and_unknown_settings(tmp_path, capsys):
+    q = tmp_path / "q.jsonl"
+    q.write_text('{"id": "a", "question": "Q?"}\n')
+    assert main(["eval", "run", str(q), "--out", str(tmp_path / "o"), "--db", str(tmp_path / "x.sqlite")]) == 2
+    assert "postgresql://" in capsys.readouterr().err
+    settings = tmp_path / "s.json"
+    settings.write_text('{"max_researcher_iteration": 2}')
+    assert main(["eval", "run", str(q), "--out", str(tmp_path / "o"), "--settings", str(settings)]) == 2
+    assert "unknown setting(s) max_researcher_iteration" in capsys.readouterr().err
+    settings.write_text('{"max_researcher_iterations": 99}')
+    assert main(["eval", "run", str(q), "--out", str(tmp_path / "o"), "--settings", str(settings),
+                 "--search", "none", "--base-url", "http://127.0.0.1:9/v1"]) == 2
+    assert "question a: invalid configuration" in capsys.readouterr().err
+    assert not (tmp_path / "o").exists()
+
+
+def test_bad_run_folders_exit_2(tmp_path, capsys):
+    (tmp_path / "empty").mkdir()
+    assert main(["eval", "report", str(tmp_path / "empty")]) == 2
+    assert "no published run folder" in capsys.readouterr().err
+    bad = make_run(tmp_path / "bad")
+    (bad / "audit.json").write_text("{not json", encoding="utf-8")
+    assert main(["eval", "report", str(bad), "--json", str(tmp_path / "x.json")]) == 2
+    assert "is not valid JSON" in capsys.readouterr().err
+    with pytest.raises(EvalInputError, match="missing citations.json"):
+        (tmp_path / "half").mkdir()
+        (tmp_path / "half" / "report.md").write_text("# x\n")
+        (tmp_path / "half" / "audit.json").write_text("{}")
+        RunFolder.load(tmp_path / "half")
+    assert main(["eval", "judge", str(bad)]) == 2
+
+
+def test_drb_import_and_export_follow_the_formats(tmp_path):
+    tasks = tmp_path / "query.jsonl"
+    tasks.write_text("\n".join(json.dumps(t, ensure_ascii=False) for t in [
+        {"id": 1, "topic": "Finance & Business", "language": "zh", "prompt": "中国中产阶级的规模有多大？"},
+        {"id": 2, "topic": "Science & Technology", "language": "en", "prompt": "How do street trees cool cities?"},
+        {"id": 3, "topic": "Health", "language": "en", "prompt": "What does a street tree cost?"},
+    ]) + "\n", encoding="utf-8")
+    refs = tmp_path / "reference.jsonl"
+    refs.write_text(json.dumps({"id": 2, "prompt": "x", "article": "# Reference\n\nTrees cool cities."}) + "\n")
+    out = tmp_path / "questions.jsonl"
+    assert main(["eval", "import-drb", str(tasks), "--out", str(out), "--references", str(refs),
+                 "--language", "en"]) == 0
+    qs = load_questions(out)
+    assert [(q.id, q.source_id, q.topic) for q in qs] == [("2", 2, "Science & Technology"), ("3", 3, "Health")]
+    assert qs[0].reference_text.startswith("# Reference") and qs[1].reference_text is None
+    assert import_tasks(tasks, tmp_path / "zh.jsonl", language="zh")[0].question.startswith("中国")
+
+    run = RunFolder.load(make_run(tmp_path / "run"))
+    article = article_from_run(run)
+    assert "](" not in article.split("## Sources")[0]  # bracketed numbers, no inline links
+    assert "[1]" in article and "https://city.example.org/trees" in article
+    records = export_records([(2, "How do street trees cool cities?", run, "en")])
+    assert validate_record(records[0]) == [] and set(records[0]) == {"id", "prompt", "article", "language"}
+    # the CLI, matching a run folder to its task by the question text
+    (tmp_path / "run" / "run.json").write_text(json.dumps({"question": "What does a street  tree cost?"}))
+    raw = tmp_path / "raw" / "ours.jsonl"
+    assert main(["eval", "export-drb", str(tmp_path / "run"), "--out", str(raw), "--tasks", str(tasks)]) == 0
+    lines = [json.loads(x) for x in raw.read_text(encoding="utf-8").splitlines()]
+    assert [(x["id"], x["prompt"]) for x in lines] == [(3, "What does a street tree cost?")]
+    assert all(validate_record(x) == [] for x in lines)
+    assert validate_record({"id": True, "prompt": "", "article": 3}) == [
+        "'id' must be a number or a non-empty text", "'prompt' must be non-empty text",
+        "'article' must be non-empty text"]
+    assert main(["eval", "export-drb", str(tmp_path / "run"), "--out", str(raw)]) == 2  # no task id known

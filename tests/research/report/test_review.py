@@ -1,0 +1,169 @@
+"""Human review: clarifying questions with suggested answers, and the optional review of
+the final report before publishing (approve / edit, re-checked by code / feedback, one
+bounded revision)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections import deque
+from pathlib import Path
+
+import pytest
+from langchain_core.messages import HumanMessage
+from langgraph.checkpoint.memory import InMemorySaver
+from langgraph.store.memory import InMemoryStore
+from langgraph.types import Command
+
+from deep_research.research.runtime.deps import Deps
+from deep_research.research.graph import make_graph
+from deep_research.search.local import LocalCorpus, build_index
+from tests.support.scenario import QUESTION, full_script, write_corpus
+from tests.support.scripted import Script, scripted_factory, structured
+
+REVISED_TITLE = "# Heat pumps, revised for the reviewer"
+
+
+@pytest.fixture()
+def corpus(tmp_path) -> Path:
+    folder = write_corpus(tmp_path / "corpus")
+    build_index(folder, base_url="http://127.0.0.1:8765/")
+    return folder
+
+
+def graph_for(corpus: Path, script: Script):
+    deps = Deps(model_factory=scripted_factory(script), search_factory=lambda cfg: LocalCorpus.open(corpus))
+    return make_graph(deps, checkpointer=InMemorySaver(), store=InMemoryStore())
+
+
+async def drive(graph, payload, context, thread="t"):
+    config = {"configurable": {"thread_id": thread}}
+    async for _ in graph.astream(payload, config, context=context, stream_mode="updates", subgraphs=True):
+        pass
+    return await graph.aget_state(config)
+
+
+def context(tmp_path, **kw) -> dict:
+    return {"search_api": "local", "write_pdf": False, "output_dir": str(tmp_path / "reports"),
+            "allow_clarification": False, "require_report_approval": True, **kw}
+
+
+def revision_script() -> Script:
+    s = full_script()
+
+    def revise(messages):
+        text = messages[-1].content
+        report = text.split("<draft>\n", 1)[1].split("\n</draft>", 1)[0]
+        body = report.split("\n", 1)[1]  # the same citations under a new title
+        return f"{REVISED_TITLE}\n{body}"
+
+    s.rules.insert(0, {"role": "final_report", "contains": "A reviewer read the research report",
+                       "responses": deque([revise]), "repeat": True, "name": "revise"})
+    return s
+
+
+def test_the_report_waits_for_review_and_approval_publishes_it(corpus, tmp_path):
+    graph = graph_for(corpus, full_script())
+    ctx = context(tmp_path)
+
+    async def go():
+        state = await drive(graph, {"messages": [HumanMessage(QUESTION)]}, ctx)
+        assert state.next == ("review_report",)
+        payload = state.interrupts[0].value
+        assert payload["type"] == "report_review" and payload["revisions_left"] == 1
+        assert payload["report_markdown"] == state.values["report_markdown"]
+        shown = state.values["messages"][-1]
+        assert shown.name == "report_review" and shown.content.startswith(state.values["report_markdown"].rstrip())
+        assert not state.values.get("outputs")  # nothing published yet
+        # a malformed decision is explained and asked again, never taken as approval
+        state = await drive(graph, Command(resume="yes"), ctx)
+        assert state.next == ("review_report",) and "not a decision" in state.interrupts[0].value["error"]
+        return await drive(graph, Command(resume={"type": "approve"}), ctx)
+
+    final = asyncio.run(go())
+    v = final.values
+    assert not final.next and v["status"] == "completed" and v["report_review"] == "approved"
+    assert Path(v["outputs"]["markdown"]).is_file()
+
+
+def test_an_edited_report_is_checked_by_code_before_publishing(corpus, tmp_path):
+    graph = graph_for(corpus, full_script())
+    ctx = context(tmp_path)
+
+    async def go():
+        state = await drive(graph, {"messages": [HumanMessage(QUESTION)]}, ctx)
+        md = state.values["report_markdown"]
+        # the reviewer shortens the report and changes a number inside one quote
+        edited = md.replace("# Heat pumps in cold climates", "# Heat pumps (edited)").replace("-25 °C", "-35 °C")
+        assert edited != md and "-35 °C" in edited
+        return md, edited, await drive(graph, Command(resume={"type": "edit", "markdown": edited}), ctx)
+
+    md, edited, final = asyncio.run(go())
+    v = final.values
+    assert v["status"] == "completed" and v["report_review"] == "edited"
+    assert v["citation_summary"]["edited_by_reviewer"] is True
+    assert v["citation_summary"]["unsupported"] == 1  # the changed quote, caught by code
+    cites = json.loads(Path(v["outputs"]["citations"]).read_text())
+    assert [c["quote"] for c in cites if c["status"] == "unsupported"] == [
+        q for q in [c["quote"] for c in cites] if "-35 °C" in q]
+    assert Path(v["outputs"]["markdown"]).read_text().startswith("# Heat pumps (edited)")
+
+
+def test_feedback_revises_the_report_once_then_the_reviewer_decides(corpus, tmp_path):
+    script = revision_script()
+    graph = graph_for(corpus, script)
+    ctx = context(tmp_path)
+
+    async def go():
+        state = await drive(graph, {"messages": [HumanMessage(QUESTION)]}, ctx)
+        state = await drive(graph, Command(resume={"type": "feedback", "feedback": "Lead with the costs."}), ctx)
+        # revised by the model, checked by code again, shown again for review
+        assert state.next == ("review_report",)
+        assert state.values["report_markdown"].startswith(REVISED_TITLE)
+        assert state.values["report_revisions"] == 1
+        payload = state.interrupts[0].value
+        assert payload["revisions_left"] == 0 and "feedback" not in json.dumps(payload["expected"])
+        # no second revision
+        state = await drive(graph, Command(resume={"type": "feedback", "feedback": "More!"}), ctx)
+        assert state.next == ("review_report",) and "already revised" in state.interrupts[0].value["error"]
+        return await drive(graph, Command(resume={"type": "approve"}), ctx)
+
+    final = asyncio.run(go())
+    v = final.values
+    assert v["status"] == "completed"
+    assert Path(v["outputs"]["markdown"]).read_text().startswith(REVISED_TITLE)
+    assert v["citation_summary"]["unsupported"] == 0
+    assert sum(1 for _, name in script.log if name == "revise") == 1
+    revise_prompt = [m for m in v["messages"] if isinstance(m, HumanMessage)][-1].content
+    assert revise_prompt == "Lead with the costs."
+
+
+def test_clarification_asks_several_questions_with_suggested_answers_and_takes_free_text(corpus, tmp_path):
+    s = full_script(clarify=False)
+    s.on("research", "You decide whether a research request is clear",
+         structured("ClarifyWithUser", need_clarification=True, questions=[
+             {"question": "Which country?", "suggested_answers": ["Norway", "Germany", "Canada"]},
+             {"question": "New build or retrofit?", "suggested_answers": ["New build", "Retrofit"]}]),
+         structured("ClarifyWithUser", need_clarification=False, verification="I will research Norway."),
+         name="clarify")
+    graph = graph_for(corpus, s)
+    ctx = context(tmp_path, allow_clarification=True, require_report_approval=False)
+
+    async def go():
+        state = await drive(graph, {"messages": [HumanMessage("heat pumps?")]}, ctx)
+        v = state.values
+        assert v["status"] == "needs_clarification" and not state.next
+        turn = v["messages"][-1]
+        assert turn.name == "clarification"
+        assert turn.content == ("1. Which country?\n   [Norway] · [Germany] · [Canada]\n"
+                                "2. New build or retrofit?\n   [New build] · [Retrofit]")
+        assert v["clarifying_questions"][0]["suggested_answers"] == ["Norway", "Germany", "Canada"]
+        assert turn.additional_kwargs["clarifying_questions"] == v["clarifying_questions"]
+        # answered in the user's own words
+        return await drive(graph, {"messages": [HumanMessage("A retrofit in Tromsø, northern Norway")]}, ctx)
+
+    final = asyncio.run(go())
+    v = final.values
+    assert v["status"] == "completed" and v["question"] == "heat pumps?"
+    brief_prompts = [t for role, t in s.log if t.startswith("Turn the conversation")]
+    assert brief_prompts  # the brief was written after the answer

@@ -1,0 +1,681 @@
+"""Behaviour of the research graph, one rule at a time: configuration precedence, routing
+of the scoping steps, the caps the code enforces (research units per round, supervisor
+rounds, researcher tool calls), what the supervisor and refine steps are shown, history
+summarisation, usage accounting and failure handling.
+
+Each test drives the real graph (InMemorySaver, InMemoryStore, a tiny local corpus) with
+a small script of model answers (tests/support/scripted.py), and checks what the models
+were asked and what ended up in state.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import re
+from pathlib import Path
+
+import pytest
+from langchain_core.messages import HumanMessage, ToolMessage
+from langgraph.checkpoint.memory import InMemorySaver
+from langgraph.store.memory import InMemoryStore
+from langgraph.types import Command
+
+from deep_research.errors import UserError
+from deep_research.research.runtime.deps import Deps
+from deep_research.research.runtime.failure import ResearchFailed
+from deep_research.research.runtime.configuration import Configuration
+from deep_research.research.graph import make_graph
+from deep_research.search.local import LocalCorpus, build_index
+from tests.support.scenario import compress, final_report, judge_claims, summarise_page, write_corpus
+from tests.support.scripted import (
+    Script,
+    calls,
+    prompt_text,
+    scripted_factory,
+    structured,
+    tool_call,
+)
+
+QUESTION = "How well do heat pumps work in cold climates, and what do they cost?"
+BRIEF = "I want to know how heat pumps perform in cold climates and what they cost. Report in English."
+TOPIC_A = "Topic A: heat pump efficiency in cold weather"
+TOPIC_B = "Topic B: heat pump installation costs"
+SUMMARY_RULE = "Summarise this research conversation so far"
+
+
+# --- fixtures and helpers ---------------------------------------------------------------
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory) -> Path:
+    folder = write_corpus(tmp_path_factory.mktemp("units") / "corpus")
+    build_index(folder, base_url="http://127.0.0.1:8765/")
+    return folder
+
+
+class CountingSearch:
+    """The local corpus, counting the queries it is asked."""
+
+    name = "counting"
+
+    def __init__(self, inner):
+        self.inner = inner
+        self.queries: list[str] = []
+
+    async def search(self, query: str, *, max_results: int = 5):
+        self.queries.append(query)
+        return await self.inner.search(query, max_results=max_results)
+
+
+def marker(topic: str) -> str:
+    """Text that appears only in the findings of one topic (never in the research log)."""
+    return f"[[findings of {topic}]]"
+
+
+def tagged_compress(messages):
+    """The scenario's compression (cites every verified sentence) plus a marker naming the
+    topic, so a prompt shows whose findings it contains."""
+    topic = re.search(r"^Topic: (.*)$", prompt_text(messages), re.MULTILINE).group(1).strip()
+    return compress(messages) + f"\n- {marker(topic)}"
+
+
+def search_once(query: str = "heat pump"):
+    """A researcher that searches once and then stops."""
+
+    def step(messages):
+        if any(isinstance(m, ToolMessage) for m in messages):
+            return "I have enough evidence."
+        return calls(tool_call("search", query=query))
+
+    return step
+
+
+def recording(log: list, response):
+    """A response that also records the prompt text it was asked with."""
+
+    def respond(messages):
+        log.append(prompt_text(messages))
+        return response(messages) if callable(response) else response
+
+    return respond
+
+
+def base_script(*, researcher=None) -> Script:
+    """Every rule except the supervisor's: brief, draft, researchers (unless given),
+    page summaries, compression, refine, final report, citation check."""
+    s = Script()
+    s.on("research", "Turn the conversation into a research brief",
+         structured("ResearchQuestion", research_brief=BRIEF), repeat=True, name="brief")
+    s.on("research", "A human reviewer rejected",
+         structured("ResearchQuestion", research_brief=BRIEF + " Focus on Europe."), repeat=True,
+         name="revise")
+    s.on("final_report", "Write a first draft", "# Draft v0\n\nHeat pumps [to verify].", repeat=True,
+         name="draft")
+    if researcher is not False:
+        s.on("research", "Research this topic:", researcher or search_once(), repeat=True,
+             name="researcher")
+    s.on("summarization", "Summarise this page for a researcher", summarise_page, repeat=True)
+    s.on("compression", "You condense a researcher's work", tagged_compress, repeat=True)
+    s.on("final_report", "Write the final research report", final_report(wrong_quote=False), repeat=True)
+    s.on("citation_check", "A citation in a research report failed the check",
+         structured("FixCitation", action="remove", softened_text="Heat pumps work."), repeat=True)
+    s.on("citation_check", "You check a research report's claims", judge_claims(), repeat=True)
+    return s
+
+
+def supervisor_rounds(s: Script, rounds: dict[int, object], prompts: list | None = None) -> None:
+    """Supervisor answers by round number (recording its prompts when asked)."""
+    for n, reply in rounds.items():
+        s.on("research", f"Round {n} of", recording(prompts, reply) if prompts is not None else reply,
+             repeat=True, name=f"supervisor round {n}")
+
+
+def graph_for(script: Script, corpus: Path, search=None):
+    search = search or LocalCorpus.open(corpus)
+    deps = Deps(model_factory=scripted_factory(script), search_factory=lambda cfg: search)
+    return make_graph(deps, checkpointer=InMemorySaver(), store=InMemoryStore())
+
+
+def context(tmp_path: Path, **overrides) -> dict:
+    ctx = {"allow_clarification": False, "search_api": "local", "output_dir": str(tmp_path / "reports"),
+           "write_pdf": False}
+    ctx.update(overrides)
+    return ctx
+
+
+async def drive(graph, payload, ctx: dict, thread: str = "t", updates: list | None = None, **kwargs):
+    """Run until the graph ends or waits; returns the thread's state snapshot."""
+    config = {"configurable": {"thread_id": thread}}
+    async for ns, update in graph.astream(payload, config, context=ctx, stream_mode="updates",
+                                          subgraphs=True, **kwargs):
+        if updates is not None:
+            updates.append((ns, update))
+    return await graph.aget_state(config)
+
+
+def researcher_states(graph, thread: str = "t") -> list[dict]:
+    """The last checkpointed state of each researcher subgraph run of a thread (subgraphs
+    share the parent's checkpointer; their updates are not streamed beyond their output
+    schema, so their own channels are read from the checkpoints)."""
+    latest: dict[str, tuple[str, dict]] = {}
+    for cp in graph.checkpointer.list({"configurable": {"thread_id": thread}}):
+        ns = cp.config["configurable"].get("checkpoint_ns", "")
+        if not ns.split("|")[-1].startswith("researcher:"):
+            continue
+        ts = cp.checkpoint["ts"]
+        if ns not in latest or ts > latest[ns][0]:
+            latest[ns] = (ts, cp.checkpoint["channel_values"])
+    return [values for _, values in latest.values()]
+
+
+def start(question: str = QUESTION) -> dict:
+    return {"messages": [HumanMessage(question)]}
+
+
+def rule_count(script: Script, name_start: str) -> int:
+    return sum(1 for _, name in script.log if name.startswith(name_start))
+
+
+def compressions(script: Script) -> int:
+    return script.calls["compression"]
+
+
+# --- configuration ----------------------------------------------------------------------
+ENV_UNITS = "DEEP_RESEARCH_MAX_CONCURRENT_RESEARCH_UNITS"
+
+
+def test_run_context_wins_over_environment():
+    cfg = Configuration.resolve({"configurable": {}}, {"max_concurrent_research_units": 5},
+                                environ={ENV_UNITS: "7"})
+    assert cfg.max_concurrent_research_units == 5
+
+
+def test_environment_wins_over_default():
+    assert Configuration.resolve(None, None, environ={}).max_concurrent_research_units == 3
+    cfg = Configuration.resolve(None, None, environ={ENV_UNITS: "7", "DEEP_RESEARCH_SEARCH_API": "LOCAL",
+                                                     "DEEP_RESEARCH_WRITE_PDF": "false"})
+    assert cfg.max_concurrent_research_units == 7
+    assert cfg.search_api.value == "local" and cfg.write_pdf is False
+    # an empty variable counts as unset
+    assert Configuration.resolve(None, None, environ={ENV_UNITS: ""}).max_concurrent_research_units == 3
+
+
+def test_configurable_used_when_no_context_and_context_beats_configurable():
+    config = {"configurable": {"max_concurrent_research_units": 4, "thread_id": "x"}}
+    assert Configuration.resolve(config, None, environ={ENV_UNITS: "7"}).max_concurrent_research_units == 4
+    assert Configuration.resolve(config, {"max_concurrent_research_units": 6},
+                                 environ={ENV_UNITS: "7"}).max_concurrent_research_units == 6
+    # None in the run values means "not set": the environment still applies
+    assert Configuration.resolve({"configurable": {"max_concurrent_research_units": None}},
+                                 {"max_concurrent_research_units": None},
+                                 environ={ENV_UNITS: "7"}).max_concurrent_research_units == 7
+
+
+def test_context_object_only_overrides_the_fields_it_sets():
+    """LangGraph turns the run context into a Configuration; its defaults must not hide
+    the environment."""
+    ctx = Configuration(max_concurrent_research_units=5)
+    cfg = Configuration.resolve(None, ctx, environ={"DEEP_RESEARCH_MAX_RETRIES": "7", ENV_UNITS: "9"})
+    assert cfg.max_concurrent_research_units == 5
+    assert cfg.max_retries == 7
+
+
+def test_openai_base_url_from_environment_unless_set():
+    env = {"OPENAI_BASE_URL": "http://localhost:11434/v1"}
+    assert Configuration.resolve(None, None, environ=env).model_base_url == "http://localhost:11434/v1"
+    cfg = Configuration.resolve(None, {"model_base_url": "http://vllm:8000/v1"}, environ=env)
+    assert cfg.model_base_url == "http://vllm:8000/v1"
+    assert cfg.model_spec("compression")["base_url"] == "http://vllm:8000/v1"
+
+
+def test_test_mode_preset_shrinks_limits():
+    big = {"max_concurrent_research_units": 10, "max_researcher_iterations": 10, "max_react_tool_calls": 20,
+           "max_search_results": 10, "max_page_chars": 50_000, "allow_clarification": True}
+    normal = Configuration.resolve(None, big, environ={})
+    assert normal.max_concurrent_research_units == 10 and normal.allow_clarification
+    small = Configuration.resolve(None, {**big, "test_mode": True}, environ={})
+    assert (small.max_concurrent_research_units, small.max_researcher_iterations, small.max_react_tool_calls,
+            small.max_search_results, small.max_page_chars) == (2, 2, 3, 3, 8000)
+    assert small.allow_clarification is False
+    # values already below the preset stay as they are; test_mode may come from the environment
+    tiny = Configuration.resolve(None, {"max_concurrent_research_units": 1},
+                                 environ={"DEEP_RESEARCH_TEST_MODE": "true"})
+    assert tiny.test_mode and tiny.max_concurrent_research_units == 1 and tiny.max_researcher_iterations == 2
+
+
+@pytest.mark.parametrize("source, field, value", [
+    ("context", "max_concurrent_research_units", 0),
+    ("context", "max_concurrent_research_units", 21),
+    ("context", "search_api", "bing"),
+    ("configurable", "summarize_after_tokens", 10),
+    ("env", "max_retries", "lots"),
+    ("env", "request_timeout_s", "-1"),
+])
+def test_invalid_values_raise_user_error_naming_the_field(source, field, value):
+    config, ctx, environ = None, None, {}
+    if source == "context":
+        ctx = {field: value}
+    elif source == "configurable":
+        config = {"configurable": {field: value}}
+    else:
+        environ = {f"DEEP_RESEARCH_{field.upper()}": value}
+    with pytest.raises(UserError) as err:
+        Configuration.resolve(config, ctx, environ=environ)
+    assert field in str(err.value)
+    assert "invalid configuration" in str(err.value)
+
+
+def test_api_keys_are_never_configuration_values():
+    key_fields = [f for f in Configuration.model_fields if "key" in f]
+    assert key_fields and all(f.endswith("_api_key_env") for f in key_fields)
+    secret = "sk-thisisasecretkey0123456789"
+    env = {"OPENAI_API_KEY": secret, "DEEP_RESEARCH_OPENAI_API_KEY": secret, "DEEP_RESEARCH_API_KEY": secret,
+           "MY_KEY": secret}
+    cfg = Configuration.resolve({"configurable": {"api_key": secret, "openai_api_key": secret}},
+                                {"openai_api_key": secret, "research_model_api_key_env": "MY_KEY"},
+                                environ=env)
+    assert secret not in cfg.model_dump_json()
+    spec = cfg.model_spec("research")
+    assert spec["api_key_env"] == "MY_KEY"
+    assert secret not in repr(spec)
+    # the role falls back to the shared variable name, never to a value
+    assert Configuration.resolve(None, {"model_api_key_env": "SHARED"}, environ={}) \
+        .model_spec("summarization")["api_key_env"] == "SHARED"
+    schema_props = Configuration.model_json_schema()["properties"]
+    assert not [p for p in schema_props if p.endswith("api_key")]
+
+
+def test_dict_setting_from_environment():
+    env = {"DEEP_RESEARCH_MCP_CONFIG": '{"url": "http://127.0.0.1:9000/mcp", "tools": ["lookup"]}'}
+    cfg = Configuration.resolve(None, None, environ=env)
+    assert cfg.mcp_config == {"url": "http://127.0.0.1:9000/mcp", "tools": ["lookup"]}
+
+
+# --- routing of the scoping steps ------------------------------------------------------------
+def test_allow_clarification_false_skips_clarify(corpus, tmp_path):
+    script = base_script()  # no clarify rule: a clarify call would fail loudly
+    graph = graph_for(script, corpus)
+    state = asyncio.run(drive(graph, start(), context(tmp_path, require_brief_approval=True)))
+    assert state.next == ("approve_research_brief",)
+    assert script.log[0][1] == "brief"
+    assert not any("Clarify" in name for _, name in script.log)
+    assert state.values["research_brief"] == BRIEF
+
+
+def test_allow_clarification_true_asks_the_model_first(corpus, tmp_path):
+    script = base_script()
+    script.on("research", "You decide whether a research request is clear",
+              structured("ClarifyWithUser", need_clarification=False, verification="I will research X."),
+              name="clarify")
+    graph = graph_for(script, corpus)
+    state = asyncio.run(drive(graph, start(), context(tmp_path, allow_clarification=True,
+                                                      require_brief_approval=True)))
+    assert [name for _, name in script.log][:2] == ["clarify", "brief"]
+    assert state.values["messages"][-2].content == "I will research X."
+    # the brief to approve is the next chat turn
+    assert state.values["messages"][-1].name == "brief" and BRIEF in state.values["messages"][-1].content
+
+
+def test_no_brief_approval_goes_straight_to_draft(corpus, tmp_path):
+    script = base_script()
+    graph = graph_for(script, corpus)
+    state = asyncio.run(drive(graph, start(), context(tmp_path, require_brief_approval=False),
+                              interrupt_before=["research_supervisor"]))
+    assert state.next == ("research_supervisor",)
+    assert not state.interrupts  # nobody was asked
+    assert state.values["draft_report"].startswith("# Draft v0")
+    assert state.values["stage"] == "draft"
+    assert [name for _, name in script.log] == ["brief", "draft"]
+
+
+@pytest.mark.parametrize("max_rounds", [0, 2])
+def test_rejecting_beyond_max_refinement_rounds_proceeds_with_the_last_brief(corpus, tmp_path, max_rounds):
+    script = base_script()
+    graph = graph_for(script, corpus)
+    ctx = context(tmp_path, require_brief_approval=True, max_brief_refinement_rounds=max_rounds)
+
+    async def scenario():
+        state = await drive(graph, start(), ctx)
+        for i in range(max_rounds + 1):
+            assert state.next == ("approve_research_brief",)
+            assert state.interrupts[0].value["round"] == i + 1
+            assert state.interrupts[0].value["max_rounds"] == max_rounds + 1
+            state = await drive(graph, Command(resume={"type": "reject", "feedback": f"change {i}"}), ctx,
+                                interrupt_before=["research_supervisor"])
+        return state
+
+    state = asyncio.run(scenario())
+    v = state.values
+    assert state.next == ("research_supervisor",) and not state.interrupts  # nobody is asked again
+    assert rule_count(script, "revise") == max_rounds
+    assert f"rejected {max_rounds + 1} times" in v["messages"][-1].content
+    assert "research proceeds with the last brief" in v["messages"][-1].content
+    # the draft follows the last brief; the feedback it does not address is on record
+    assert rule_count(script, "draft") == 1 and v["draft_report"]
+    unresolved = [d for d in v["degradations"] if d.get("kind") == "unresolved_feedback"]
+    assert len(unresolved) == 1 and unresolved[0]["message"].endswith(f"change {max_rounds}")
+    assert v["status"] != "brief_rejected" and not v.get("errors")
+
+
+MALFORMED = {
+    "string": "yes please",
+    "number": 42,
+    "list": ["approve"],
+    "dict without type": {"feedback": "looks fine"},
+    "unknown type": {"type": "accept"},
+    "upper-case type": {"type": "APPROVE"},
+    "reject without feedback": {"type": "reject"},
+    "reject with blank feedback": {"type": "reject", "feedback": "   "},
+    "reject with non-text feedback": {"type": "reject", "feedback": ["shorter"]},
+    "None": None,
+}
+
+
+@pytest.mark.parametrize("value", list(MALFORMED.values()), ids=list(MALFORMED))
+def test_malformed_resume_values_are_asked_again_never_approved(corpus, tmp_path, value):
+    script = base_script()
+    graph = graph_for(script, corpus)
+    ctx = context(tmp_path, require_brief_approval=True)
+
+    async def scenario():
+        first = await drive(graph, start(), ctx)
+        assert first.next == ("approve_research_brief",) and "error" not in first.interrupts[0].value
+        # Command(resume=None) means "no resume value" to LangGraph; a resume map delivers
+        # the value None to this interrupt.
+        resume = {first.interrupts[0].id: None} if value is None else value
+        again = await drive(graph, Command(resume=resume), ctx)
+        twice = await drive(graph, Command(resume=resume), ctx)
+        return first, again, twice
+
+    first, again, twice = asyncio.run(scenario())
+    for state in (again, twice):
+        assert state.next == ("approve_research_brief",)
+        payload = state.interrupts[0].value
+        assert payload["error"] and "approve" in payload["error"]
+        assert payload["research_brief"] == first.interrupts[0].value["research_brief"]
+        assert payload["round"] == 1
+        assert "draft_report" not in state.values
+    assert rule_count(script, "draft") == 0
+    assert rule_count(script, "revise") == 0
+    assert "status" not in again.values or again.values["status"] == "running"
+
+
+def test_valid_decision_after_a_malformed_one_is_honoured(corpus, tmp_path):
+    script = base_script()
+    graph = graph_for(script, corpus)
+    ctx = context(tmp_path, require_brief_approval=True)
+
+    async def scenario():
+        await drive(graph, start(), ctx)
+        await drive(graph, Command(resume={"type": "maybe"}), ctx)
+        return await drive(graph, Command(resume={"type": "approve"}), ctx,
+                           interrupt_before=["research_supervisor"])
+
+    state = asyncio.run(scenario())
+    assert state.next == ("research_supervisor",)
+    assert state.values["draft_report"].startswith("# Draft v0")
+
+
+# --- caps -------------------------------------------------------------------------------------
+def test_conduct_research_capped_per_round(corpus, tmp_path):
+    topics = [f"Topic {c}: heat pumps, aspect {c}" for c in "WXYZ"]
+    script = base_script()
+    prompts: list[str] = []
+    supervisor_rounds(script, {
+        1: calls(*(tool_call("ConductResearch", topic=t) for t in topics)),
+        2: calls(tool_call("ResearchComplete")),
+    }, prompts)
+    graph = graph_for(script, corpus)
+    state = asyncio.run(drive(graph, start(), context(tmp_path, max_concurrent_research_units=2)))
+    v = state.values
+    assert v["status"] == "completed", v.get("errors")
+    assert compressions(script) == 2
+    assert [n["topic"] for n in v["notes"]] == topics[:2]
+    assert [e["topic"] for e in v["research_log"]] == topics[:2]
+    # the calls beyond the cap were answered, so the supervisor sees they did not run
+    round2 = prompts[1]
+    assert round2.count("Not run: at most 2 research units run per round") == 2
+    assert marker(topics[0]) in round2 and marker(topics[1]) in round2
+    assert marker(topics[2]) not in round2
+
+
+def test_research_complete_in_the_same_reply_cancels_research_calls(corpus, tmp_path):
+    script = base_script()
+    supervisor_rounds(script, {1: calls(tool_call("ConductResearch", topic=TOPIC_A),
+                                        tool_call("ResearchComplete"))})
+    graph = graph_for(script, corpus)
+    state = asyncio.run(drive(graph, start(), context(tmp_path), interrupt_before=["final_report_generation"]))
+    assert state.next == ("final_report_generation",)
+    assert compressions(script) == 0 and rule_count(script, "researcher") == 0
+    assert not state.values.get("notes") and not state.values.get("research_log")
+
+
+def test_max_researcher_iterations_stops_the_supervisor_and_a_report_is_written(corpus, tmp_path):
+    script = base_script()
+    prompts: list[str] = []
+    script.on("research", "Round ", recording(prompts, calls(tool_call("ConductResearch", topic=TOPIC_A))),
+              repeat=True, name="supervisor (never completes)")
+    report_prompts: list[str] = []
+    script.rules = [r for r in script.rules if r["contains"] != "Write the final research report"]
+    script.on("final_report", "Write the final research report",
+              recording(report_prompts, final_report(wrong_quote=False)), repeat=True)
+    graph = graph_for(script, corpus)
+    state = asyncio.run(drive(graph, start(), context(tmp_path, max_researcher_iterations=2)))
+    v = state.values
+    assert len(prompts) == 2 and "Round 2 of at most 2" in prompts[1]
+    assert v["research_iterations"] == 2
+    assert compressions(script) == 2
+    stop = [d for d in v["degradations"] if d["stage"] == "supervisor"]
+    assert stop and "maximum of 2 rounds" in stop[0]["message"]
+    assert v["status"] == "completed"
+    assert Path(v["outputs"]["markdown"]).is_file()
+    # the report writer is told research stopped early
+    assert "maximum of 2 rounds" in report_prompts[0]
+
+
+@pytest.mark.parametrize("per_message", [1, 2])
+def test_researcher_stops_at_max_react_tool_calls(corpus, tmp_path, per_message):
+    counter = itertools.count(1)
+
+    def keep_searching(messages):
+        return calls(*(tool_call("search", query=f"heat pump {next(counter)}") for _ in range(per_message)))
+
+    script = base_script(researcher=keep_searching)
+    supervisor_rounds(script, {1: calls(tool_call("ConductResearch", topic=TOPIC_A)),
+                               2: calls(tool_call("ResearchComplete"))})
+    search = CountingSearch(LocalCorpus.open(corpus))
+    graph = graph_for(script, corpus, search)
+    state = asyncio.run(drive(graph, start(), context(tmp_path, max_react_tool_calls=3)))
+    assert len(search.queries) == 3
+    assert rule_count(script, "researcher") == (3 if per_message == 1 else 2)
+    assert compressions(script) == 1
+    assert state.values["status"] == "completed"
+    (final,) = researcher_states(graph)
+    assert final["tool_calls_made"] == 3
+    tool_msgs = [m for m in final["researcher_messages"] if isinstance(m, ToolMessage)]
+    assert len(tool_msgs) == 3 if per_message == 1 else 4  # every tool call is answered
+    refused = [m for m in tool_msgs if m.content.startswith("Not run: the limit of 3 tool calls")]
+    assert len(refused) == (0 if per_message == 1 else 1)
+
+
+def test_refine_draft_report_receives_only_new_findings(corpus, tmp_path):
+    script = base_script()
+    supervisor_rounds(script, {
+        1: calls(tool_call("ConductResearch", topic=TOPIC_A)),
+        2: calls(tool_call("refine_draft_report"), tool_call("ConductResearch", topic=TOPIC_B)),
+        3: calls(tool_call("refine_draft_report"), tool_call("ResearchComplete")),
+    })
+    refine_prompts: list[str] = []
+    versions = itertools.count(1)
+    script.on("final_report", "Rewrite the draft report with the new research findings",
+              recording(refine_prompts, lambda m: f"# Draft v{next(versions)}\n\nRevised."), repeat=True)
+    graph = graph_for(script, corpus)
+    # the tiny corpus gives round 2 no new sentences: the plateau stop is off to reach round 3
+    state = asyncio.run(drive(graph, start(), context(tmp_path, max_researcher_iterations=5,
+                                                      plateau_min_new_sentences=0)))
+    assert state.values["status"] == "completed", state.values.get("errors")
+    assert len(refine_prompts) == 2
+    round2, round3 = (p.split("New findings since the last revision:")[1] for p in refine_prompts)
+    assert marker(TOPIC_A) in round2 and marker(TOPIC_B) not in round2
+    assert marker(TOPIC_B) in round3 and marker(TOPIC_A) not in round3
+    # each refine starts from the previous revision
+    assert "# Draft v0" in refine_prompts[0] and "# Draft v1" in refine_prompts[1]
+    assert state.values["draft_report"].startswith("# Draft v2")
+
+
+def test_refine_without_new_findings_does_not_call_the_model(corpus, tmp_path):
+    script = base_script()
+    prompts: list[str] = []
+    supervisor_rounds(script, {
+        1: calls(tool_call("ConductResearch", topic=TOPIC_A)),
+        2: calls(tool_call("refine_draft_report")),
+        3: calls(tool_call("refine_draft_report")),
+        4: calls(tool_call("ResearchComplete")),
+    }, prompts)
+    script.on("final_report", "Rewrite the draft report with the new research findings", "# Draft v1",
+              repeat=True, name="refine")
+    graph = graph_for(script, corpus)
+    state = asyncio.run(drive(graph, start(), context(tmp_path, max_researcher_iterations=5)))
+    assert state.values["status"] == "completed"
+    assert rule_count(script, "refine") == 1
+    assert "Draft refined with 1 new finding(s)." in prompts[2]
+    assert "No new findings since the last revision" in prompts[3]
+
+
+def test_supervisor_prompt_holds_only_the_last_round_of_tool_results(corpus, tmp_path):
+    script = base_script()
+    prompts: list[str] = []
+    supervisor_rounds(script, {
+        1: calls(tool_call("think_tool", reflection="start with A"),
+                 tool_call("ConductResearch", topic=TOPIC_A), content="PLAN OF ROUND ONE"),
+        2: calls(tool_call("ConductResearch", topic=TOPIC_B), content="PLAN OF ROUND TWO"),
+        3: calls(tool_call("ResearchComplete")),
+    }, prompts)
+    graph = graph_for(script, corpus)
+    # the tiny corpus gives round 2 no new sentences: the plateau stop is off to reach round 3
+    state = asyncio.run(drive(graph, start(), context(tmp_path, max_researcher_iterations=5,
+                                                      plateau_min_new_sentences=0)))
+    assert state.values["status"] == "completed"
+    r1, r2, r3 = prompts
+    assert "PLAN OF ROUND ONE" not in r1 and marker(TOPIC_A) not in r1
+    assert "PLAN OF ROUND ONE" in r2 and marker(TOPIC_A) in r2 and "Reflection recorded." in r2
+    # round 3 sees round 2's results only; round 1 survives only as a line of the research log
+    assert "PLAN OF ROUND TWO" in r3 and marker(TOPIC_B) in r3
+    assert "PLAN OF ROUND ONE" not in r3 and marker(TOPIC_A) not in r3 and "Reflection recorded." not in r3
+    assert TOPIC_A in r3 and TOPIC_B in r3
+
+
+# --- researcher history summarisation ----------------------------------------------------------
+def test_long_researcher_history_is_summarised_and_written_back(corpus, tmp_path):
+    long_thought = "LONGTHOUGHT " * 800  # ~9,600 characters: over summarize_after_tokens=2000
+    steps = iter([
+        calls(tool_call("search", query="heat pump"), content=long_thought),
+        calls(tool_call("search", query="heat pump cost")),
+        calls(tool_call("search", query="cold climates")),
+        "I have enough evidence.",
+    ])
+    researcher_prompts: list[str] = []
+    script = base_script(researcher=recording(researcher_prompts, lambda m: next(steps)))
+    script.on("summarization", SUMMARY_RULE, "SUMMARY OF THE EARLIER WORK", repeat=True, name=SUMMARY_RULE)
+    supervisor_rounds(script, {1: calls(tool_call("ConductResearch", topic=TOPIC_A)),
+                               2: calls(tool_call("ResearchComplete"))})
+    graph = graph_for(script, corpus)
+    state = asyncio.run(drive(graph, start(), context(tmp_path, summarize_after_tokens=2000,
+                                                      max_react_tool_calls=6)))
+    assert state.values["status"] == "completed", state.values.get("errors")
+    assert rule_count(script, SUMMARY_RULE) >= 1
+    assert len(researcher_prompts) == 4
+    assert "Summary of the research so far" not in researcher_prompts[0]
+    for p in researcher_prompts[1:]:
+        assert "Summary of the research so far" in p and "SUMMARY OF THE EARLIER WORK" in p
+    # the long message was folded into the summary and is gone from state: the last call
+    # reads its history from the checkpointed state, not from the summarising step
+    assert "LONGTHOUGHT" not in researcher_prompts[2] and "LONGTHOUGHT" not in researcher_prompts[3]
+    (final,) = researcher_states(graph)
+    assert final["context_summary"] == "SUMMARY OF THE EARLIER WORK"
+    history = final["researcher_messages"]
+    assert history[0].content.startswith("Research this topic: (continued)")
+    assert not any("LONGTHOUGHT" in str(m.content) for m in history)
+    # the summarisation model is accounted to the researcher node
+    assert state.values["usage"]["researcher"]["calls"] >= 4 + rule_count(script, SUMMARY_RULE)
+
+
+# --- usage and failures -------------------------------------------------------------------------
+def test_usage_per_node_recorded_in_final_state(corpus, tmp_path):
+    script = base_script()
+    supervisor_rounds(script, {1: calls(tool_call("ConductResearch", topic=TOPIC_A),
+                                        tool_call("ConductResearch", topic=TOPIC_B)),
+                               2: calls(tool_call("ResearchComplete"))})
+    graph = graph_for(script, corpus)
+    state = asyncio.run(drive(graph, start(), context(tmp_path)))
+    usage = state.values["usage"]
+    expected = {"write_research_brief": 1, "write_draft_report": 1, "supervisor": 2, "researcher": 4,
+                "compress_research": 2, "final_report_generation": 1}
+    for node, n in expected.items():
+        assert usage[node]["calls"] == n, node
+        assert usage[node]["input_tokens"] > 0 and usage[node]["output_tokens"] > 0, node
+        assert usage[node]["retries"] == 0
+    # page summaries are made inside researcher_tools
+    assert usage["researcher_tools"]["calls"] == script.calls["summarization"] > 0
+    assert sum(u["calls"] for u in usage.values()) == sum(script.calls.values())
+
+
+class BadRequest(Exception):
+    status_code = 400
+
+
+def test_failing_researcher_is_recorded_and_the_run_completes(corpus, tmp_path):
+    script = base_script(researcher=False)
+    script.on("research", f"Research this topic: {TOPIC_B}", BadRequest("invalid tool schema"), repeat=True,
+              name="failing researcher")
+    script.on("research", f"Research this topic: {TOPIC_A}", search_once(), repeat=True, name="researcher")
+    prompts: list[str] = []
+    supervisor_rounds(script, {1: calls(tool_call("ConductResearch", topic=TOPIC_A),
+                                        tool_call("ConductResearch", topic=TOPIC_B)),
+                               2: calls(tool_call("ResearchComplete"))}, prompts)
+    graph = graph_for(script, corpus)
+    state = asyncio.run(drive(graph, start(), context(tmp_path)))
+    v = state.values
+    assert v["status"] == "completed"
+    assert [n["topic"] for n in v["notes"]] == [TOPIC_A]
+    failed = [e for e in v["errors"] if e.get("topic") == TOPIC_B]
+    assert failed and any("invalid tool schema" in e["message"] for e in failed)
+    assert any(e["message"].startswith("research unit failed") for e in failed)
+    assert {e["topic"]: e["ok"] for e in v["research_log"]} == {TOPIC_A: True, TOPIC_B: False}
+    assert "Research on this topic failed" in prompts[1]
+    assert compressions(script) == 1
+    # a non-transient error is not retried
+    assert rule_count(script, "failing researcher") == 1
+
+
+def test_every_researcher_failing_raises_research_failed_and_saves_notes(corpus, tmp_path):
+    script = base_script(researcher=False)
+    script.on("research", "Research this topic:", BadRequest("model rejected the request"), repeat=True)
+    supervisor_rounds(script, {1: calls(tool_call("ConductResearch", topic=TOPIC_A),
+                                        tool_call("ConductResearch", topic=TOPIC_B)),
+                               2: calls(tool_call("ResearchComplete"))})
+    graph = graph_for(script, corpus)
+    with pytest.raises(ResearchFailed) as err:
+        asyncio.run(drive(graph, start(), context(tmp_path)))
+    e = err.value
+    assert e.stage == "final_report_generation"
+    assert "no research produced citable findings" in e.message
+    notes = Path(e.notes_path)
+    assert notes.is_file() and notes.name == "notes.md"
+    assert notes.is_relative_to(tmp_path / "reports")
+    text = notes.read_text()
+    assert BRIEF in text and "## Errors" in text and "model rejected the request" in text
+    assert (notes.parent / "raw_notes.md").is_file()
+    assert compressions(script) == 0
+
+
+def test_identities_with_periods_become_valid_store_namespaces():
+    from langgraph.store.memory import InMemoryStore
+
+    from deep_research.research.runtime.sources import owner_of
+
+    owners = [owner_of({"configurable": {"langgraph_auth_user_id": u}})
+              for u in ("alice@example.com", "alice@example%2Ecom", "bob")]
+    assert owners[0] == owners[1] == "alice@example%2Ecom"  # the auth handler's own encoding
+    assert owners[2] == "bob" and owner_of(None) == "local"
+    store = InMemoryStore()
+    store.put(("deep_research", owners[0], "pages"), "k", {"content": "x"})  # no period: accepted
