@@ -23,9 +23,12 @@ server. The walk, each step with screenshots in --out:
    then the report with numbered citation links; a citation link is opened.
 2. ``follow-up``: a second question in the same thread gets a second report.
 3. ``approvals``: an assistant with ``require_brief_approval`` and
-   ``require_report_approval``: the brief and the report are approved by buttons.
+   ``require_report_approval``: the brief is rejected with a reason (rewritten, asked
+   again), then it and the report are approved, all by buttons.
 4. ``bad-setup``: an assistant whose search needs a key the server lacks: the project's
-   own message shows in the chat and is still there after the toast is gone.
+   own message shows in the chat and is still there after the toast is gone and after a
+   reload.
+5. ``typed``: the same approvals answered by typing "approve" in the chat box.
 
 Each step records what the chat showed (sampled every 0.5 s while the run streamed): how
 often the chat was blank or lost the user's question, internal turns (researcher prompts,
@@ -62,7 +65,7 @@ from tests.support.scenario import QUESTION, full_script, write_corpus
 
 ROLES = ("research", "summarization", "compression", "final_report", "citation_check")
 FOLLOW_UP = "And how long do heat pumps last before they need replacing?"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+CHROMIUM_ARGS = ["--enable-blink-features=TextFragmentAPI", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--no-first-run", "--disable-dev-shm-usage"]
 # what an internal turn looks like in the chat, were one to reach it
 INTERNAL = {
@@ -203,6 +206,17 @@ RECORDER_JS = """() => {
 }"""
 
 
+# The text Chromium highlights for a #:~:text= link (its TextFragment API).
+HIGHLIGHT_JS = """async () => {
+  const fd = document.fragmentDirective;
+  if (!fd || !fd.items || !fd.items.length) return null;
+  try {
+    const r = await fd.items[0].getMatchingRange();
+    return r ? r.toString() : null;
+  } catch (e) { return null; }
+}"""
+
+
 class Observer:
     """What the chat showed while a run streamed (the page records it every 100 ms)."""
 
@@ -300,19 +314,22 @@ def step_question(context, urls, out: Path, result: dict) -> None:
     obs.shot("empty")
     ask(page, QUESTION)
     rep = obs.until_idle(timeout_s=300, question=QUESTION)
-    obs.shot("done", full=True)
+    obs.shot("done")
     last = obs.samples[-1]
+    if page.locator("a[href*='#:~:text=']").count():
+        page.locator("a[href*='#:~:text=']").first.scroll_into_view_if_needed()
+        obs.shot("report-top")
     citation_links = [a for a in last["links"] if re.fullmatch(r"\d+", a["text"].strip())]
     rep["citation_links"] = citation_links[:8]
     rep["citation_link_count"] = len(citation_links)
     rep["raw_refs_in_final"] = "<ref" in last["text"]
     rep["final_text_tail"] = last["text"][-600:]
-    if citation_links:  # open one: the page at the cited sentence
-        with page.expect_popup(timeout=15_000) as pop:
-            page.locator("a[href]", has_text=re.compile(r"^\s*1\s*$")).first.click()
-        cited = pop.value
-        cited.wait_for_load_state("load")
+    if citation_links:  # open one (in a tab of its own): the page at the cited sentence
+        href = citation_links[0]["href"]
+        cited = context.new_page()
+        cited.goto(href, wait_until="load")
         rep["opened_citation"] = cited.url
+        rep["opened_citation_highlight"] = cited.evaluate(HIGHLIGHT_JS)
         path = out / "1-question-cited-page.png"
         cited.screenshot(path=str(path))
         rep["screenshots"].append(str(path))
@@ -324,7 +341,7 @@ def step_question(context, urls, out: Path, result: dict) -> None:
     human_before = len(last["human"])
     ask(page, FOLLOW_UP)
     rep2 = obs2.until_idle(timeout_s=300, question=QUESTION)
-    obs2.shot("done", full=True)
+    obs2.shot("done")
     last2 = obs2.samples[-1]
     rep2["human_turns"] = len(last2["human"])
     rep2["human_turns_before"] = human_before
@@ -339,32 +356,73 @@ def click(page, name: str, timeout_ms: int = 60_000) -> None:
     page.get_by_role("button", name=name, exact=True).first.click(timeout=timeout_ms)
 
 
+def waiting_for(action: str):
+    """The chat shows the buttons of the interrupt named ``action``."""
+    return lambda s: action in s["text"] and "Approve" in s["buttons"] and not s["loading"]
+
+
 def step_approvals(context, urls, assistant_id: str, out: Path, result: dict) -> None:
     client_url, api_url = urls
     page = open_chat(context, client_url, api_url, assistant_id)
     obs = Observer(page, out, "3-approvals")
     ask(page, QUESTION)
-    has_approve = lambda s: "Approve" in s["buttons"]
-    rep: dict = {"brief": obs.until_idle(timeout_s=180, question=QUESTION, stop_when=has_approve)}
-    obs.shot("brief-interrupt", full=True)
-    rep["brief_buttons"] = [b for b in obs.samples[-1]["buttons"] if b in ("Approve", "Submit rejection", "Submit")]
-    if "Approve" in obs.samples[-1]["buttons"]:
+    brief = waiting_for("approve_research_brief")
+    rep: dict = {"brief": obs.until_idle(timeout_s=180, question=QUESTION, stop_when=brief)}
+    obs.shot("brief-interrupt")
+    rep["brief_buttons"] = [b for b in obs.samples[-1]["buttons"] if b in ("Approve", "Submit rejection")]
+    if not brief(obs.samples[-1]):
+        result["approvals"] = rep
+        return
+    # Reject with a reason: the brief is rewritten and asked again
+    page.get_by_placeholder("Share feedback with the agent...").fill("Only cold climates, please.")
+    click(page, "Submit rejection")
+    time.sleep(2)
+    second = lambda s: brief(s) and "Research brief (2 of at most" in s["text"]
+    rep["rejected"] = obs.until_idle(timeout_s=180, question=QUESTION, stop_when=second)
+    rep["second_brief_shown"] = second(obs.samples[-1])
+    obs.shot("second-brief")
+    click(page, "Approve")
+    time.sleep(2)
+    review = waiting_for("review_report")
+    rep["report"] = obs.until_idle(timeout_s=300, question=QUESTION, stop_when=review)
+    obs.shot("report-interrupt")
+    rep["report_buttons"] = [b for b in obs.samples[-1]["buttons"] if b in ("Approve", "Submit rejection")]
+    if review(obs.samples[-1]):
+        page.locator("a[href*='#:~:text=']").first.scroll_into_view_if_needed()
+        obs.shot("report-to-review")
         click(page, "Approve")
         time.sleep(2)
-        obs.samples.clear()
-        rep["report"] = obs.until_idle(timeout_s=300, question=QUESTION, stop_when=has_approve)
-        obs.shot("report-interrupt", full=True)
-        rep["report_buttons"] = [b for b in obs.samples[-1]["buttons"] if b in ("Approve", "Submit rejection", "Submit")]
-        if "Approve" in obs.samples[-1]["buttons"]:
-            click(page, "Approve")
-            time.sleep(2)
-            obs.samples.clear()
-            rep["published"] = obs.until_idle(timeout_s=300, question=QUESTION)
-            obs.shot("published", full=True)
-            last = obs.samples[-1]
-            rep["citation_link_count"] = len([a for a in last["links"] if re.fullmatch(r"\d+", a["text"].strip())])
-            rep["final_text_tail"] = last["text"][-400:]
+        rep["published"] = obs.until_idle(timeout_s=300, question=QUESTION)
+        obs.shot("published")
+        last = obs.samples[-1]
+        rep["citation_link_count"] = len([a for a in last["links"] if re.fullmatch(r"\d+", a["text"].strip())])
+        rep["final_text_tail"] = last["text"][-400:]
     result["approvals"] = rep
+    page.close()
+
+
+def step_typed(context, urls, assistant_id: str, out: Path, result: dict) -> None:
+    """The same questions answered by typing in the chat box instead of the buttons."""
+    client_url, api_url = urls
+    page = open_chat(context, client_url, api_url, assistant_id)
+    obs = Observer(page, out, "5-typed")
+    ask(page, QUESTION)
+    rep: dict = {"brief": obs.until_idle(timeout_s=180, question=QUESTION,
+                                          stop_when=waiting_for("approve_research_brief"))}
+    ask(page, "approve")
+    time.sleep(2)
+    review = waiting_for("review_report")
+    rep["report"] = obs.until_idle(timeout_s=300, question=QUESTION, stop_when=review)
+    rep["review_after_typed_approval"] = review(obs.samples[-1])
+    rep["briefs_shown"] = obs.samples[-1]["text"].count("Research brief (")
+    obs.shot("report-interrupt")
+    ask(page, "Looks good")
+    time.sleep(2)
+    rep["published"] = obs.until_idle(timeout_s=300, question=QUESTION)
+    obs.shot("published")
+    last = obs.samples[-1]
+    rep["citation_link_count"] = len([a for a in last["links"] if re.fullmatch(r"\d+", a["text"].strip())])
+    result["typed"] = rep
     page.close()
 
 
@@ -374,17 +432,17 @@ def step_bad_setup(context, urls, assistant_id: str, out: Path, result: dict) ->
     obs = Observer(page, out, "4-bad-setup")
     ask(page, QUESTION)
     rep = obs.until_idle(timeout_s=120, question=QUESTION)
-    obs.shot("at-error", full=True)
+    obs.shot("at-error")
     time.sleep(12)  # the client's error toast is gone by now
     s = obs.sample()
-    obs.shot("later", full=True)
+    obs.shot("later")
     rep["toasts_later"] = s["toasts"]
     rep["chat_later_tail"] = s["text"][-700:]
     rep["message_stays"] = "TAVILY_API_KEY" in s["text"]
     page.reload(wait_until="networkidle")
     time.sleep(3)
     s = obs.sample()
-    obs.shot("after-reload", full=True)
+    obs.shot("after-reload")
     rep["message_after_reload"] = "TAVILY_API_KEY" in s["text"]
     result["bad_setup"] = rep
     page.close()
@@ -392,7 +450,7 @@ def step_bad_setup(context, urls, assistant_id: str, out: Path, result: dict) ->
 
 def checks(result: dict) -> dict[str, bool]:
     q, f = result.get("question", {}), result.get("follow_up", {})
-    a, b = result.get("approvals", {}), result.get("bad_setup", {})
+    a, b, t = result.get("approvals", {}), result.get("bad_setup", {}), result.get("typed", {})
     return {
         "question: report with citation links": q.get("citation_link_count", 0) > 0 and not q.get("raw_refs_in_final"),
         "question: progress shown": bool(q.get("progress_lines")),
@@ -403,6 +461,9 @@ def checks(result: dict) -> dict[str, bool]:
         "approvals: brief by button": "Approve" in a.get("brief_buttons", []),
         "approvals: report by button": "Approve" in a.get("report_buttons", []),
         "approvals: published": a.get("citation_link_count", 0) > 0,
+        "approvals: rejected brief rewritten": a.get("second_brief_shown", False),
+        "typed replies: brief and report": t.get("review_after_typed_approval", False)
+        and t.get("briefs_shown") == 1 and t.get("citation_link_count", 0) > 0,
         "bad setup: message in the chat, stays": b.get("message_stays", False),
         "bad setup: message after reload": b.get("message_after_reload", False),
     }
@@ -414,7 +475,7 @@ def main() -> int:
                     help="the agent-chat-ui source folder (env AGENT_CHAT_UI_DIR)")
     ap.add_argument("--out", type=Path, default=Path("chat-ui-check"), help="screenshots and logs go here")
     ap.add_argument("--rebuild", action="store_true", help="build the client even when a build exists")
-    ap.add_argument("--steps", default="question,approvals,bad-setup")
+    ap.add_argument("--steps", default="question,approvals,bad-setup,typed")
     ap.add_argument("--model-delay", type=float, default=0.3,
                     help="seconds each scripted model answer waits (so a run lasts long enough to watch)")
     args = ap.parse_args()
@@ -475,6 +536,9 @@ def main() -> int:
                 if "bad-setup" in steps:
                     log("step: bad setup")
                     step_bad_setup(context, (client_url, api_url), bad, out, result)
+                if "typed" in steps:
+                    log("step: typed replies")
+                    step_typed(context, (client_url, api_url), approvals, out, result)
             finally:
                 context.close()
                 browser.close()

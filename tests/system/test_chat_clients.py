@@ -185,6 +185,8 @@ def test_brief_approval_and_report_review_by_buttons(server):
     assert brief["review_configs"][0]["allowed_decisions"] == ["approve", "edit", "reject"]
     assert brief["type"] == "brief_approval" and brief["round"] == 1  # the project's own keys stay
     assert [m.get("name") for m in asked.shown[-1]][-1] == "brief"  # the brief is in the chat above the buttons
+    assert any(m.get("type") == "human" and text_of(m) == "Only cold climates, please."
+               for m in rejected.shown[-1])  # the reason given with the button is in the chat
     again = hitl(rejected)
     assert again["round"] == 2 and "cold climates and what installation" in again["action_requests"][0]["args"][
         "research_brief"]

@@ -114,7 +114,8 @@ class ReviewNodes:
             + ([{"type": "feedback", "feedback": "what to change"}] if left else []))
         typed = state.get("pending_decision")  # a reply typed in the chat (chat.typed_decision)
         while True:
-            decision, typed = (typed, None) if typed else (interrupt(payload), None)
+            from_chat = typed is not None  # a typed reply is in the chat already, a button's is said there
+            decision, typed = (typed, None) if from_chat else (interrupt(payload), None)
             kind, text, problem = parse_review(decision, MAX_REVISIONS - revisions)
             if problem is None:
                 break
@@ -130,7 +131,7 @@ class ReviewNodes:
                 "citation_summary": {**summary_of(checked), "edited_by_reviewer": True},
                 "messages": [HumanMessage("Publish my edited version of the report.", name="edited_report")]})
         return Command(goto="revise_report", update={**done, "report_review": "feedback", "report_feedback": text,
-                                                     "messages": [HumanMessage(text)]})
+                                                     "messages": [] if from_chat else [HumanMessage(text)]})
 
     async def revise_report(self, state: dict, config, runtime) -> dict:
         ctx = NodeContext.make("revise_report", self.deps, config, runtime)

@@ -130,7 +130,8 @@ class BriefNodes:
             payload["brief_council"] = state["brief_council"]
         typed = state.get("pending_decision")  # a reply typed in the chat (chat.typed_decision)
         while True:
-            decision, typed = (typed, None) if typed else (interrupt(payload), None)
+            from_chat = typed is not None  # a typed reply is in the chat already, a button's is said there
+            decision, typed = (typed, None) if from_chat else (interrupt(payload), None)
             kind, text, problem = _parse_decision(decision)
             if problem is None:
                 break
@@ -139,8 +140,10 @@ class BriefNodes:
             return Command(goto="write_draft_report", update={"stage": "brief approved", "pending_decision": None})
         if kind == "edit":  # the reviewer's own wording, under the same plan
             return Command(goto="write_draft_report", update={
-                "stage": "brief approved", "research_brief": with_plan(text.strip(), plan), "pending_decision": None})
+                "stage": "brief approved", "research_brief": with_plan(text.strip(), plan), "pending_decision": None,
+                "messages": [] if from_chat else [HumanMessage(f"My edited brief:\n\n{text.strip()}")]})
         feedback = text
+        said = [] if from_chat else [HumanMessage(feedback)]
         if rounds >= ctx.cfg.max_brief_refinement_rounds:
             # No rewrite left: research proceeds with the last brief, and the feedback it
             # does not address is on record (and in the report's limitations).
@@ -150,9 +153,10 @@ class BriefNodes:
             note = (f"the reviewer's last feedback on the research brief was not addressed (no rewrite left): "
                     f"{feedback}")
             return Command(goto="write_draft_report", update={
-                "stage": "brief not approved", "messages": [AIMessage(msg)], "pending_decision": None,
+                "stage": "brief not approved", "messages": [*said, AIMessage(msg)], "pending_decision": None,
                 "degradations": [error_record("approve_research_brief", note, kind="unresolved_feedback")]})
-        return Command(goto="revise_research_brief", update={"brief_feedback": feedback, "pending_decision": None})
+        return Command(goto="revise_research_brief", update={"brief_feedback": feedback, "pending_decision": None,
+                                                             "messages": said})
 
     async def revise_research_brief(self, state: ResearchState, config, runtime) -> dict:
         ctx = NodeContext.make("revise_research_brief", self.deps, config, runtime)
