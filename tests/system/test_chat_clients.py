@@ -276,3 +276,26 @@ def test_a_failure_mid_run_is_in_the_chat_and_sending_the_message_again_works(se
     assert "send your message again" in shown[0]
     assert again.error is None, again.error
     assert_linked_report(report_of(again))
+
+
+def test_a_failure_inside_research_after_a_button_reaches_a_client_that_streams_no_subgraphs(server):
+    """A decision by button resumes the run without subgraphs streamed: a failure in the
+    supervisor's subgraph still comes as a chat message before the error."""
+    base, models = server
+    models.script.rules.insert(0, {"role": "research", "contains": "Round 1 of",
+                                   "responses": deque([ConnectionAbortedError("dropped")]), "repeat": False,
+                                   "name": "drop once"})
+
+    async def go():
+        client = await _client(base)
+        assistant = await _assistant(client, require_brief_approval=True, max_retries=0)
+        thread = (await client.threads.create())["thread_id"]
+        await send(client, thread, assistant, text=QUESTION)
+        return await send(client, thread, assistant, resume={"decisions": [{"type": "approve"}]})
+
+    failed = run(go())
+    assert failed.error is not None and failed.error["message"].startswith("supervisor: ")
+    assert not [e for e, _ in failed.events if "|" in e]  # nothing of a subgraph was streamed
+    shown = [text_of(m) for m in failed.shown[-1] if m.get("name") == "error"]
+    assert len(shown) == 1 and shown[0].startswith("The run failed at supervisor: model call failed"), shown
+    assert_chat_never_lost(failed, QUESTION)
