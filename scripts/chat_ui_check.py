@@ -361,6 +361,15 @@ def waiting_for(action: str):
     return lambda s: action in s["text"] and "Approve" in s["buttons"] and not s["loading"]
 
 
+def published(obs: Observer, rep: dict) -> None:
+    """Wait for the run to end; what the published report showed."""
+    rep["published"] = obs.until_idle(timeout_s=300, question=QUESTION)
+    obs.shot("published")
+    last = obs.samples[-1]
+    rep["citation_link_count"] = len([a for a in last["links"] if re.fullmatch(r"\d+", a["text"].strip())])
+    rep["final_text_tail"] = last["text"][-400:]
+
+
 def step_approvals(context, urls, assistant_id: str, out: Path, result: dict) -> None:
     client_url, api_url = urls
     page = open_chat(context, client_url, api_url, assistant_id)
@@ -392,11 +401,7 @@ def step_approvals(context, urls, assistant_id: str, out: Path, result: dict) ->
         obs.shot("report-to-review")
         click(page, "Approve")
         time.sleep(2)
-        rep["published"] = obs.until_idle(timeout_s=300, question=QUESTION)
-        obs.shot("published")
-        last = obs.samples[-1]
-        rep["citation_link_count"] = len([a for a in last["links"] if re.fullmatch(r"\d+", a["text"].strip())])
-        rep["final_text_tail"] = last["text"][-400:]
+        published(obs, rep)
     result["approvals"] = rep
     page.close()
 
@@ -418,10 +423,7 @@ def step_typed(context, urls, assistant_id: str, out: Path, result: dict) -> Non
     obs.shot("report-interrupt")
     ask(page, "Looks good")
     time.sleep(2)
-    rep["published"] = obs.until_idle(timeout_s=300, question=QUESTION)
-    obs.shot("published")
-    last = obs.samples[-1]
-    rep["citation_link_count"] = len([a for a in last["links"] if re.fullmatch(r"\d+", a["text"].strip())])
+    published(obs, rep)
     result["typed"] = rep
     page.close()
 

@@ -253,12 +253,21 @@ def test_a_setup_mistake_is_a_chat_message_in_the_live_stream_and_stays(server):
     assert state["values"]["messages"][-1]["id"] == shown[0]["id"]  # the same turn is in the thread
 
 
+def drop_once(models, role: str, prompt: str) -> None:
+    """The model server drops the connection of the next call of ``role`` on ``prompt``."""
+    models.script.rules.insert(0, {"role": role, "contains": prompt, "name": "drop once", "repeat": False,
+                                   "responses": deque([ConnectionAbortedError("dropped")])})
+
+
+def failure_turn(view: ChatView) -> str:
+    shown = [text_of(m) for m in view.shown[-1] if m.get("name") == "error"]
+    assert len(shown) == 1, shown
+    return shown[0]
+
+
 def test_a_failure_mid_run_is_in_the_chat_and_sending_the_message_again_works(server):
     base, models = server
-    # the draft model's server drops the connection once
-    models.script.rules.insert(0, {"role": "final_report", "contains": "Write a first draft",
-                                   "responses": deque([ConnectionAbortedError("dropped")]), "repeat": False,
-                                   "name": "drop once"})
+    drop_once(models, "final_report", "Write a first draft")
 
     async def go():
         client = await _client(base)
@@ -271,9 +280,9 @@ def test_a_failure_mid_run_is_in_the_chat_and_sending_the_message_again_works(se
     failed, again = run(go())
     assert failed.error is not None and failed.error["message"].startswith("write_draft_report: ")
     assert_chat_never_lost(failed, QUESTION)
-    shown = [text_of(m) for m in failed.shown[-1] if m.get("name") == "error"]
-    assert len(shown) == 1 and shown[0].startswith("The run failed at write_draft_report: model call failed")
-    assert "send your message again" in shown[0]
+    shown = failure_turn(failed)
+    assert shown.startswith("The run failed at write_draft_report: model call failed")
+    assert "send your message again" in shown
     assert again.error is None, again.error
     assert_linked_report(report_of(again))
 
@@ -282,9 +291,7 @@ def test_a_failure_inside_research_after_a_button_reaches_a_client_that_streams_
     """A decision by button resumes the run without subgraphs streamed: a failure in the
     supervisor's subgraph still comes as a chat message before the error."""
     base, models = server
-    models.script.rules.insert(0, {"role": "research", "contains": "Round 1 of",
-                                   "responses": deque([ConnectionAbortedError("dropped")]), "repeat": False,
-                                   "name": "drop once"})
+    drop_once(models, "research", "Round 1 of")
 
     async def go():
         client = await _client(base)
@@ -296,6 +303,5 @@ def test_a_failure_inside_research_after_a_button_reaches_a_client_that_streams_
     failed = run(go())
     assert failed.error is not None and failed.error["message"].startswith("supervisor: ")
     assert not [e for e, _ in failed.events if "|" in e]  # nothing of a subgraph was streamed
-    shown = [text_of(m) for m in failed.shown[-1] if m.get("name") == "error"]
-    assert len(shown) == 1 and shown[0].startswith("The run failed at supervisor: model call failed"), shown
+    assert failure_turn(failed).startswith("The run failed at supervisor: model call failed")
     assert_chat_never_lost(failed, QUESTION)
