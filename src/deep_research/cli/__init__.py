@@ -20,7 +20,7 @@ from . import eval as _eval
 from . import index as _index
 from . import publish as _publish
 from . import research as _research
-from .console import err, out, usage_table  # noqa: F401 - part of the CLI's interface
+from .console import err, out, safe_logging, usage_table  # noqa: F401 - part of the CLI's interface
 from .research import _print_result, _validate_question  # noqa: F401 - used by tests
 
 app = typer.Typer(
@@ -45,6 +45,7 @@ _eval.register(app)
 def main(argv: list[str] | None = None) -> int:
     """Entry point: user errors print one clear line and exit 2, never a traceback."""
     debug = bool(os.environ.get("DEEP_RESEARCH_DEBUG"))
+    safe_logging()
     try:
         _publish.start_early_worker(list(sys.argv[1:] if argv is None else argv))
         load_env_file()

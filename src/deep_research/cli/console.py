@@ -2,14 +2,46 @@
 
 from __future__ import annotations
 
+import logging
+import sys
+
 from rich.console import Console
 from rich.markup import escape as _esc  # user or model text printed with markup
 from rich.table import Table
 
 from ..terminal import printable  # file names, URLs and model text may hold escape sequences
 
-out = Console(emoji=False)  # ":x" in a model name is not an emoji code
-err = Console(stderr=True, soft_wrap=True, highlight=False, emoji=False)
+
+class SafeConsole(Console):
+    """A console that never passes a control character to the terminal: every string it
+    renders (printed text, table cells, titles, rules) has escape sequences and other
+    controls written out (``\x1b``), line breaks and tabs kept. Page text, model output,
+    file names and result ids reach the terminal through here; a clipboard-write or
+    retitle sequence from a page is shown, never obeyed. (Rich strips only BEL, BS, VT, FF
+    and CR by itself.)"""
+
+    def render_str(self, text: str, **kwargs):
+        return super().render_str(printable(text, keep_newlines=True), **kwargs)
+
+
+class _SafeLogFormatter(logging.Formatter):
+    def format(self, record: logging.LogRecord) -> str:
+        return printable(super().format(record), keep_newlines=True)
+
+
+def safe_logging() -> None:
+    """Warnings of the libraries and the graph on stderr as before (Python's last-resort
+    handler printed them raw), with control characters escaped."""
+    root = logging.getLogger()
+    if not root.handlers:
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(_SafeLogFormatter("%(message)s"))
+        handler.setLevel(logging.WARNING)
+        root.addHandler(handler)
+
+
+out = SafeConsole(emoji=False)  # ":x" in a model name is not an emoji code
+err = SafeConsole(stderr=True, soft_wrap=True, highlight=False, emoji=False)
 
 
 def usage_table(usage: dict) -> Table:

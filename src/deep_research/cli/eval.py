@@ -8,20 +8,20 @@ from pathlib import Path
 from typing import Optional
 
 import typer
-from rich.console import Console
 from rich.markup import escape as _esc
 from rich.table import Table
 
 from ..errors import UserError
 from ..terminal import printable
+from .console import SafeConsole
 
 eval_app = typer.Typer(
     no_args_is_help=True,
     help="Evaluate reports: code checks of run folders, question sets, an LLM judge, comparisons, "
          "DeepResearch Bench files.",
 )
-out = Console()
-err = Console(stderr=True, soft_wrap=True, highlight=False)
+out = SafeConsole()
+err = SafeConsole(stderr=True, soft_wrap=True, highlight=False)
 
 JudgeModel = typer.Option(None, "--judge-model", help="provider:model of the judge, e.g. openai:gpt-4.1.")
 JudgeBaseUrl = typer.Option(None, "--judge-base-url", help="OpenAI-compatible server of the judge.")
@@ -40,7 +40,7 @@ def _warn(text: str) -> None:
 
 def _table(t: Table) -> None:
     """Print a table; when the output is not a terminal (a file, CI) at a width that fits it."""
-    (out if out.is_terminal else Console(width=160, highlight=False)).print(t)
+    (out if out.is_terminal else SafeConsole(width=160, highlight=False)).print(t)
 
 
 def _write_json(path: Path, value) -> None:
@@ -169,6 +169,8 @@ def _settings_file(path: Path | None) -> dict:
         raise UserError(f"settings file {path} cannot be read: {e}") from None
     except json.JSONDecodeError as e:
         raise UserError(f"settings file {path} is not valid JSON ({e.msg}, line {e.lineno})") from None
+    except RecursionError:
+        raise UserError(f"settings file {path} is not usable: its JSON is nested too deeply") from None
     if not isinstance(value, dict):
         raise UserError(f"settings file {path} must hold a JSON object of settings")
     unknown = sorted(set(value) - set(Configuration.model_fields))
@@ -193,6 +195,11 @@ def run_cmd(
     test_mode: bool = typer.Option(False, "--test-mode", help="Small limits for a cheap trial run."),
     pdf: bool = typer.Option(False, "--pdf/--no-pdf", help="Write PDFs too (off by default for evaluations)."),
     concurrency: int = typer.Option(2, "--concurrency", min=1, max=16, help="Questions researched at once."),
+    allow_question_setting: Optional[list[str]] = typer.Option(
+        None, "--allow-question-setting", metavar="SETTING",
+        help="Let the questions' own \"settings\" set this setting although it reaches the network, files, "
+             "credentials or cost (model endpoint, key variable, corpus, search, models, raising a limit); "
+             "repeat for each. Without it a question file may set only research knobs and lower limits."),
     judge_model: Optional[str] = JudgeModel,
     judge_base_url: Optional[str] = JudgeBaseUrl,
     judge_api_key_env: Optional[str] = JudgeKeyEnv,
@@ -205,13 +212,14 @@ def run_cmd(
     import asyncio
 
     from ..evaluation.questions import load_questions
-    from ..evaluation.runner import EvalRunner, EvalSettings
+    from ..evaluation.runner import EvalRunner, EvalSettings, check_allowed
     from ..research.runner import is_postgres, load_deps
     from .research import SEARCH_KINDS, _context_from_options
 
     if db is not None and not is_postgres(db):
         raise UserError("--db takes a postgresql:// URL; without it each question keeps its SQLite checkpoints "
                         "in OUT/state/")
+    allowed = check_allowed(allow_question_setting or ())
     qs = load_questions(questions)
     if search is not None and search.lower() not in SEARCH_KINDS:
         raise UserError(f"--search must be {', '.join(SEARCH_KINDS[:-1])} or none, not {search!r}")
@@ -226,7 +234,7 @@ def run_cmd(
         context["search_api"] = "local"
     judge = _make_judge(judge_model, judge_base_url, judge_api_key_env, judge_max_calls, judge_timeout)
     opts = EvalSettings(out=out_dir, context=context, db=db, concurrency=concurrency,
-                        judge=judge, questions_file=str(questions))
+                        judge=judge, questions_file=str(questions), allow_question_settings=allowed)
     progress = EvalProgress(len(qs))
     runner = EvalRunner(qs, opts, load_deps(), progress)
     with progress:
@@ -522,7 +530,7 @@ def export_drb_cmd(
 ) -> None:
     """Export reports as DeepResearch Bench raw data ({id, prompt, article} per line)."""
     from ..evaluation.drb import export_records, load_tasks, normalise_prompt, write_records
-    from ..evaluation.rundir import RunFolder, find_run_folders
+    from ..evaluation.rundir import RunFolder, find_run_folders, read_result, result_run_dir
 
     by_prompt = {normalise_prompt(t.question): t for t in load_tasks(tasks)} if tasks else None
     items, skipped = [], []
@@ -530,11 +538,12 @@ def export_drb_cmd(
         results = src / "results"
         if results.is_dir():
             for f in sorted(results.glob("*.json")):
-                r = json.loads(f.read_text(encoding="utf-8"))
-                if r.get("status") != "completed" or not r.get("run_dir"):
+                r = read_result(f)
+                run_dir = result_run_dir(src, r, f)
+                if r.get("status") != "completed" or run_dir is None or not isinstance(r.get("question"), str):
                     skipped.append(f"{r.get('id')} ({r.get('status')})")
                     continue
-                items.append((r.get("source_id", r.get("id")), r["question"], RunFolder.load(src / r["run_dir"]),
+                items.append((r.get("source_id", r.get("id")), r["question"], RunFolder.load(run_dir),
                               r.get("language")))
         else:
             for folder in find_run_folders(src):

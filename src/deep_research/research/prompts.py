@@ -134,6 +134,13 @@ id shown on the source and the sentence is copied character for character from t
 sentences listed for that source. Keep all relevant facts, numbers and dates; drop
 repetition. Do not cite anything that is not listed."""
 
+COMPRESS_RETRY = """Code checked your findings against the pages, and none of their citations can be kept:
+{problems}
+
+Write the findings again. Cite only sentences from the "Exact sentences" lists above, copied
+character for character, each in <ref id="SOURCE_ID">"..."</ref> with the id of the source that
+lists it, and state each finding as its sentence states it."""
+
 REFINE_DRAFT = """Rewrite the draft report with the new research findings.
 {data_notice}
 

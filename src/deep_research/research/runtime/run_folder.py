@@ -33,7 +33,7 @@ def run_dir(cfg: Configuration, state: dict, thread_id: str, checkpoint: str | N
     if checkpoint and (folder / "report.md").exists():
         try:
             published_from = json.loads((folder / RUN_MARKER).read_text(encoding="utf-8")).get("checkpoint")
-        except (OSError, ValueError):
+        except (OSError, ValueError, RecursionError, AttributeError):  # (not a JSON object)
             published_from = None  # no marker: a report of this lineage whose publish did not finish
         if published_from and published_from != checkpoint:
             folder = inside(out, safe_name(f"{name}-{safe_name(checkpoint[-12:])}", max_len=160))
@@ -75,7 +75,10 @@ def run_record(cfg: Configuration, state: dict, thread_id: str) -> dict:
         cited = sorted({sid for n in notes if n.get("topic") == topic
                         for sid in re.findall(r'<ref id="([^"]+)"', n.get("findings") or "")})
         plan.append({"topic": topic, "ok": bool(entry.get("ok")), "citations": entry.get("citations", 0),
-                     "sources": cited, **({"error": entry["error"]} if entry.get("error") else {})})
+                     "sources": cited, **({"error": entry["error"]} if entry.get("error") else {}),
+                     # what the unit read: pages, sentences verified on them, quotes that failed
+                     **{k: entry[k] for k in ("pages_read", "verified_sentences", "unverified_sentences")
+                        if k in entry}})
     return {
         "thread_id": thread_id,
         "question": state.get("question", ""),

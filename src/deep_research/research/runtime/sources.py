@@ -99,11 +99,14 @@ class PageStore:
         return None if item is None else item.value
 
     async def put_summary(self, h: str, thread: str, summary: str, sentences: list[tuple[str, str]],
-                          raw: bool = False) -> None:
-        """``raw``: no summary could be made; the page's opening and matching lines stand in."""
+                          raw: bool = False, dropped: int = 0) -> None:
+        """``raw``: no summary could be made; the page's opening and matching lines stand in.
+        ``dropped``: how many sentences the summary quoted that are not on the page."""
         value: dict = {"summary": summary, "sentences": [list(x) for x in sentences]}
         if raw:
             value["raw"] = True
+        if dropped:
+            value["dropped"] = dropped
         await self.store.aput(self._summaries(thread), h, value, index=False)
 
     async def record(self, result: SearchResult, query: str = "", credibility: dict | None = None) -> SourceMeta:
