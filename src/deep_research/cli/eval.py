@@ -124,10 +124,14 @@ def report_table(records: list[dict]) -> Table:
     line("claims", lambda r: r["claims"]["claims"])
     line("  supported / differ / unchecked", lambda r: f"{r['claims']['supported']} / {r['claims']['unsupported']}"
          f" / {r['claims']['unchecked']}")
+    line("  citations without a claim of their own", lambda r: r["claims"].get("no_claim", 0))
     line("sources cited", lambda r: r["citations"]["sources_cited"])
     line("independent sources (sites, documents)", lambda r: r["citations"]["independent_sources"])
     line("places where sources disagree", lambda r: r["claims"]["sources_disagree"])
     line("citation accuracy (FACT-style)", lambda r: _pct(r["fact"]["accuracy"]))
+    line("  unchecked (not in the accuracy)", lambda r: _pct(r["fact"].get("unchecked_share")))
+    line("  range (unchecked all wrong .. all right)", lambda r: f"{_pct(r['fact'].get('accuracy_strict'))} .. "
+         f"{_pct(r['fact'].get('accuracy_upper'))}")
     line("effective citations", lambda r: r["fact"]["effective_citations"])
     line("synthesis score", lambda r: r["synthesis"]["score"])
     line("  coverage (" + ", ".join(sorted({r["synthesis"]["coverage_basis"] for r in records})) + ")",
@@ -141,7 +145,7 @@ def report_table(records: list[dict]) -> Table:
 def report_rows(records: list[dict]) -> Table:
     t = Table(title="Report checks", title_justify="left")
     cols = ["run", "words", "sections", "refs", "unsupported", "per 1k words", "claims ok/differ/?", "sources",
-            "disagree", "uncited ¶", "limits", "FACT acc.", "synthesis"]
+            "disagree", "uncited ¶", "limits", "FACT acc.", "unchecked", "synthesis"]
     for i, c in enumerate(cols):
         t.add_column(c, justify="left" if i == 0 else "right", no_wrap=i == 0)
     for r in records:
@@ -151,7 +155,7 @@ def report_rows(records: list[dict]) -> Table:
                   f"{c['per_1000_words']:.1f}", f"{k['supported']}/{k['unsupported']}/{k['unchecked']}",
                   str(c["independent_sources"]), str(k["sources_disagree"]),
                   f"{s['uncited_paragraphs']}/{s['paragraphs']}", "yes" if s["limitations"] else "no",
-                  _pct(r["fact"]["accuracy"]), str(r["synthesis"]["score"]))
+                  _pct(r["fact"]["accuracy"]), _pct(r["fact"].get("unchecked_share")), str(r["synthesis"]["score"]))
     return t
 
 
@@ -335,7 +339,8 @@ def results_table(results: list[dict]) -> Table:
 def summary_lines(s: dict) -> list[str]:
     lines = [f"{s['completed']} of {s['questions']} question(s) completed ({s['failed']} failed); "
              f"{s['seconds']:,.0f} s, {s['tokens']:,} tokens, ${s['cost_usd']:.4f}",
-             f"Citation accuracy (FACT-style, by code): {_pct(s['fact_accuracy'])}; effective citations per task: "
+             f"Citation accuracy (FACT-style, proven verdicts only): {_pct(s['fact_accuracy'])}, with "
+             f"{_pct(s.get('fact_unchecked_share'))} of statements unchecked; effective citations per task: "
              f"{s['effective_citations_per_task'] if s['effective_citations_per_task'] is not None else '–'}"]
     if s["mean"]["synthesis"] is not None:
         lines.append(f"Mean synthesis score: {s['mean']['synthesis']:.1f}")

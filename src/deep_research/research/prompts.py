@@ -320,11 +320,25 @@ Code checks your answer: a quote that is not on the page, or a claim that differ
 JUDGE_CLAIMS = """You check a research report's claims against the sentences quoted as their evidence.
 {data_notice}
 
-For each numbered item, decide whether the quotes support the claim as written:
-- "supports": everything the claim states is said by the quotes (rewording is fine);
-- "partly": the quotes support part of the claim, and the rest goes beyond them;
-- "contradicts": the quotes say something different (another number, the opposite, another thing).
-Give a one-line reason for each. Judge only from the quotes, not from what you know.
+For each numbered item (a claim and its quotes):
+1. Split the claim into its atomic facts: one short statement each. Every number, date, name,
+   negation ("not", "never", "no longer"), quantifier ("all", "most", "only") and condition
+   ("by default", "unless ...", "on Windows") of the claim belongs to some fact.
+2. For each fact, copy from the quotes the span(s) that state it: exact text, character for
+   character, as short as will do (no "...", no words of your own, nothing from outside the
+   quotes). A fact no quote states gets no spans.
+3. For each word of a fact that the span says in other words, give [claim word, span word] in
+   "aligned", e.g. ["uses", "employs"] or ["start", "begin"]. Only real restatements: never pair a
+   word with its opposite or with a different thing.
+4. Give the verdict:
+   - "supports": the spans state every fact of the claim (rewording is fine);
+   - "partly": the spans state some facts, and the rest goes beyond the quotes;
+   - "contradicts": a quote says something else (another number, the opposite, another thing,
+     another order or role); give the span that says it;
+   - "abstain": you cannot tell.
+Judge only from the quotes, not from what you know. Code checks every span and every aligned
+pair: a "supports" whose spans are not in the quotes, or that leaves a number, name, negation or
+other word of the claim out of its spans and alignments, is not accepted. Give a one-line reason.
 
 <items>
 {items}

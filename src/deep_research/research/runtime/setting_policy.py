@@ -113,6 +113,7 @@ RULES: dict[str, Rule] = {
     **{f"{r}_model": _models(f"the model (and price) of the {r} role") for r in ROLES},
     "brief_council_models": _models("more models, each called and paid for"),
     "web_search_model": _models("the model (and price) of search_api=openai_web"),
+    "judge_second_model": _models("a second claim judge, called and paid for"),
     "page_cache": _SAVING,
     "supervisor_summarize": _SAVING,
     "compression_summarize": _SAVING,
