@@ -191,9 +191,9 @@ class Configuration(BaseModel):
     searxng_language: str | None = Field(
         None, json_schema_extra=_ui("text", "SearXNG search language, e.g. en or de-CH (default: the instance's)."))
     research_urls: list[str] = Field(
-        default_factory=list, json_schema_extra=_ui(
-            "text", "Pages (http/https URLs) fetched at the start and given to every researcher as sources, in "
-                    "addition to search; with search_api=none only these pages are used."))
+        default_factory=list, max_length=50, json_schema_extra=_ui(
+            "text", "Pages (http/https URLs, at most 50) fetched at the start and given to every researcher as "
+                    "sources, in addition to search; with search_api=none only these pages are used."))
     fetch_allow_private: bool = Field(
         False, json_schema_extra=_ui("boolean", "Let the page fetcher reach loopback, private and link-local "
                                      "addresses (an intranet, a local server). Cloud metadata addresses stay refused."))
@@ -513,7 +513,11 @@ class Configuration(BaseModel):
         if v is None:
             return []
         if isinstance(v, str):  # the environment: URLs separated by spaces or new lines
-            return v.split()
+            v = v.split()
+        if isinstance(v, (list, tuple)):
+            long = [u for u in v if isinstance(u, str) and len(u) > 8000]
+            if long:
+                raise ValueError(f"a URL of {len(long[0]):,} characters (at most 8,000)")
         return v
 
     @field_validator("searxng_time_range", mode="before")

@@ -18,7 +18,7 @@ A setting can come from five sources:
 
 :data:`RULES` is keyed by :class:`~.configuration.Configuration` field name; every field is
 either in it or in :data:`HARMLESS` (a test keeps it so). :meth:`Configuration.resolve
-<deep_research.research.configuration.Configuration.resolve>` enforces it for every path:
+<deep_research.research.runtime.configuration.Configuration.resolve>` enforces it for every path:
 the server's auth handler (runs and assistants), the graph itself (whatever reached it:
 an assistant made before a rule existed, a value the handler never saw) and ``eval run``.
 """
