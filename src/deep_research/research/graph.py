@@ -41,7 +41,8 @@ def make_graph(deps: Deps | None = None, *, checkpointer=None, store=None):
         g.add_node(name, guarded(name, fn, root=True), **kw)
 
     node("preflight", PreflightNode(deps).__call__)
-    node("clarify_with_user", clarify.clarify_with_user, destinations=("write_research_brief", END))
+    node("clarify_with_user", clarify.clarify_with_user,  # or back to a question the chat answered
+         destinations=("write_research_brief", END, "approve_research_brief", "review_report"))
     node("write_research_brief", brief.write_research_brief)
     node("approve_research_brief", brief.approve_research_brief,
          destinations=("write_draft_report", "revise_research_brief", END))

@@ -19,6 +19,7 @@ from langgraph.types import Command, Send
 
 from ...citations.edit import clean_refs
 from .. import prompts
+from ..runtime.chat import chat_with
 from ..runtime.deps import Deps, NodeContext
 from ..runtime.failure import ResearchFailed
 from ..runtime.run_folder import asave_notes
@@ -317,7 +318,11 @@ class SupervisorNodes:
         if shortened:
             update["degradations"] = [*update.get("degradations", []), *shortened]
         if sends:
-            ctx.progress(event="researchers_started", count=len(sends))
+            shown = ctx.progress(event="researchers_started", count=len(sends),
+                                 round=state.get("research_iterations", 0), sources=len(state.get("sources") or {}))
+            chat = chat_with(state.get("messages") or [], shown)
+            for s in sends:  # each researcher's subgraph shows the chat (chat.py)
+                s.arg["messages"] = chat
             update["pending_calls"] = [{"call_id": s.arg["call_id"], "topic": s.arg["topic"]} for s in sends]
             return Command(goto=sends, update=update)
         if done:  # the supervisor decided: the coverage record says so (stopped_because None)

@@ -8,11 +8,12 @@ import json
 import logging
 import time
 import uuid
+from pathlib import Path
 from typing import Any
 
 from ...citations.model import Source
 from ...publish import publish_report, write_atomic
-from ..runtime.chat import report_message
+from ..runtime.chat import progress_cleanup, report_message
 from ..runtime.deps import Deps, NodeContext
 from ..runtime.failure import ResearchFailed
 from ..runtime.meter import Meter, describe, is_transient
@@ -56,9 +57,13 @@ class PublishNode:
             files = {**files, "served": served}
         update: dict[str, Any] = {"degradations": degradations} if degradations else {}
         citation_summary = {**(state.get("citation_summary") or {}), **summary}
+        # the chat gets the linked markdown (citations as numbered links); the state keeps
+        # report_markdown with its <ref> tags
+        linked = await asyncio.to_thread(Path(files["linked"]).read_text, encoding="utf-8")
+        messages = [report_message(linked, citation_summary, files, state.get("language"), links=links)]
+        progress = progress_cleanup({**state, "citation_summary": citation_summary}, config)
         return {**update, **ctx.usage_update(), "outputs": files, "report_markdown": ui,
-                "citation_summary": citation_summary,
-                "messages": [report_message(ui, citation_summary, files, state.get("language"), links=links)],
+                "citation_summary": citation_summary, "messages": progress + messages,
                 "status": "completed", "stage": "done", "run_dir": files["dir"]}
 
 

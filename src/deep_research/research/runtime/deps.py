@@ -10,12 +10,14 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessage
 from langgraph.config import get_stream_writer
 
 from ...lru import LRU
 from ...search.base import SearchBackend, SearchError, SearchResult
 from ...search.fetch import FetchPolicy, PageFetcher
 from . import tracing
+from .chat import progress_text, show_progress
 from .configuration import Configuration
 from .meter import CURRENT_METER, Meter, describe, is_transient
 from .providers import ModelFactory, default_model_factory
@@ -97,10 +99,18 @@ class Deps:
             self._models[key] = await asyncio.to_thread(self.model_factory, spec)
         return self._models[key]
 
+    @staticmethod
+    def _search_key(cfg: Configuration) -> tuple:
+        return (cfg.search_api.value, cfg.corpus_path, cfg.corpus_base_url, cfg.request_timeout_s,
+                cfg.searxng_url, str(searxng_options(cfg)), fetch_policy(cfg), str(cfg.web_search_spec()),
+                cfg.web_search_price_usd, cfg.max_retries, cfg.retry_backoff_s)
+
+    def search_is_open(self, cfg: Configuration) -> bool:
+        """Whether the search of ``cfg`` is built already (a local corpus: indexed)."""
+        return self._search_key(cfg) in self._search
+
     async def search(self, cfg: Configuration) -> SearchBackend:
-        key = (cfg.search_api.value, cfg.corpus_path, cfg.corpus_base_url, cfg.request_timeout_s,
-               cfg.searxng_url, str(searxng_options(cfg)), fetch_policy(cfg), str(cfg.web_search_spec()),
-               cfg.web_search_price_usd, cfg.max_retries, cfg.retry_backoff_s)
+        key = self._search_key(cfg)
         if key not in self._search:
             self._search[key] = await asyncio.to_thread(self.search_factory, cfg)
         return self._search[key]
@@ -203,11 +213,14 @@ class NodeContext:
     def usage_update(self) -> dict:
         return {"usage": {self.name: self.meter.usage.as_dict()}} if self.meter.usage.any() else {}
 
-    def progress(self, **event: Any) -> None:
+    def progress(self, **event: Any) -> AIMessage | None:
+        """A progress event for the ``custom`` stream (the CLI shows them) and, for the
+        few a chat shows, a progress line in the chat (chat.py; returned, else None)."""
         try:
             get_stream_writer()({"node": self.name, **event})
         except Exception:  # noqa: BLE001 - no stream consumer: progress events are optional
             pass
+        return show_progress(self.config, progress_text(event, self.cfg))
 
     @property
     def checkpoint(self) -> str | None:

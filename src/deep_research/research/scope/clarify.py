@@ -23,7 +23,7 @@ from pydantic import BaseModel, Field, field_validator
 
 from .. import prompts
 from .plan import empty_plan
-from ..runtime.chat import REPORT_NAME, conversation_text
+from ..runtime.chat import REPORT_NAME, conversation_text, typed_decision
 from ..runtime.deps import Deps, NodeContext
 from ..runtime.failure import ResearchFailed
 from ..runtime.meter import ModelCallError, describe
@@ -237,6 +237,9 @@ class ClarifyNode:
 
     async def clarify_with_user(self, state: ResearchState, config, runtime) -> Command:
         ctx = NodeContext.make("clarify_with_user", self.deps, config, runtime)
+        if typed := typed_decision(state):  # a chat reply to the brief or report the run showed
+            node, decision = typed
+            return Command(goto=node, update={"pending_decision": decision})
         question = _question(state)
         base = {"question": question, "stage": "clarify", "status": "running"}
         # run values lowered to the environment's ceilings, recorded once per run
