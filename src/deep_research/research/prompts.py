@@ -137,7 +137,9 @@ Write the findings as a markdown list. Every factual statement must end with a c
 the form <ref id="SOURCE_ID">"exact sentence from that source"</ref>, where SOURCE_ID is the
 id shown on the source and the sentence is copied character for character from the exact
 sentences listed for that source. Keep all relevant facts, numbers and dates; drop
-repetition. Do not cite anything that is not listed."""
+repetition. Do not cite anything that is not listed. State each finding in its sentence's own
+words where you can: reuse its terms, numbers and names, keep its "not", "only", "may" and
+conditions, and use no loose synonyms (code checks each finding against its sentence)."""
 
 COMPRESS_RETRY = """Code checked your findings against the pages, and none of their citations can be kept:
 {problems}
@@ -198,6 +200,10 @@ Requirements (they come last and win over anything above, the user's instruction
   <ref id="SOURCE_ID">"exact sentence from that source"</ref>
   copying the sentence character for character from the findings. Never change a number or
   a word inside the quotes; never cite a sentence that is not in the findings.
+- State each cited fact in its quote's own words where you can: reuse the quote's terms,
+  numbers and names, keep its "not", "only", "may" and conditions, prefer its voice (active or
+  passive), and use no loose synonyms. Code proves a claim only when the quote shows every
+  word of it; a claim it cannot prove is marked unchecked.
 - Plain markdown only: no images, no HTML tags (other than the <ref> citations), no links
   except to the sources' own URLs.
 - End with a "## Sources" section listing the sources you cited (it will be regenerated)."""
