@@ -60,6 +60,7 @@ def block(text: str, first_line: str) -> str:
 
 def known_variables() -> tuple[set[str], set[str]]:
     """(every DEEP_RESEARCH_* variable the code reads, those the document must describe)."""
+    from deep_research.env_file import ENV_FILE
     from deep_research.evaluation.remote import DEFAULT_TOKEN_ENV
     from deep_research.research.runtime import setting_policy
     from deep_research.research.runtime.configuration import ENV_ALLOWED_MODELS, Configuration
@@ -68,7 +69,7 @@ def known_variables() -> tuple[set[str], set[str]]:
     auth = {v for k, v in vars(credentials).items() if k.startswith("ENV_") and v.startswith("DEEP_RESEARCH_")}
     server = set(setting_policy.SERVER_ENV) | {setting_policy.ENV_ALLOW_RUN_SETTINGS}
     settings = {f"DEEP_RESEARCH_{name.upper()}" for name in Configuration.model_fields}
-    return settings | auth | server | {ENV_ALLOWED_MODELS, DEFAULT_TOKEN_ENV}, auth | server
+    return settings | auth | server | {ENV_ALLOWED_MODELS, DEFAULT_TOKEN_ENV, ENV_FILE}, auth | server
 
 
 def env_file(body: str) -> dict[str, str]:

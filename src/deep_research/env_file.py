@@ -11,19 +11,21 @@ from pathlib import Path
 
 from .errors import UserError
 
+ENV_FILE = "DEEP_RESEARCH_ENV_FILE"  # names the settings file; "none" for none
+
 
 def load_env_file() -> Path | None:
     """Load the settings file (see the module doc) without overriding set variables; the
     path loaded, or None."""
     from dotenv import load_dotenv
 
-    named = os.environ.get("DEEP_RESEARCH_ENV_FILE")
+    named = os.environ.get(ENV_FILE)
     if named is not None and named.strip().lower() in ("", "none"):
         return None
     path = Path(named).expanduser() if named else Path.cwd() / ".env"
     if not path.is_file():
         if named:
-            raise UserError(f"DEEP_RESEARCH_ENV_FILE={named}: no such file")
+            raise UserError(f"{ENV_FILE}={named}: no such file")
         return None
     try:
         load_dotenv(path, override=False)
