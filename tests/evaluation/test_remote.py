@@ -49,11 +49,33 @@ def _summary(out: Path) -> dict:
     return summary
 
 
+TOKEN_KEYS = ("tokens", "input_tokens", "output_tokens")
+
+
+def _same(a, b, path="") -> None:
+    """``a == b``, except token counts, which may differ by 1 %: the brief-approval question runs
+    two research units at once, and which of them reads a shared page first (the other is told
+    it is known) changes a tool message by a few tokens, in a local run as on a server."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        assert set(a) == set(b), (path, sorted(set(a) ^ set(b)))
+        for k in a:
+            if k in TOKEN_KEYS and isinstance(a[k], (int, float)) and isinstance(b[k], (int, float)):
+                assert abs(a[k] - b[k]) <= max(0.01 * max(a[k], b[k]), 1), (f"{path}.{k}", a[k], b[k])
+            else:
+                _same(a[k], b[k], f"{path}.{k}")
+    elif isinstance(a, list) and isinstance(b, list):
+        assert len(a) == len(b), path
+        for i, (x, y) in enumerate(zip(a, b)):
+            _same(x, y, f"{path}[{i}]")
+    else:
+        assert a == b, (path, a, b)
+
+
 def test_the_same_results_and_summary_as_a_local_run(evaluations):
     tmp, remote = evaluations["tmp"], evaluations["remote"]
     assert remote.returncode == 0, remote.stdout + remote.stderr
     assert "Traceback" not in remote.stderr
-    assert _summary(tmp / "remote") == _summary(tmp / "local")
+    _same(_summary(tmp / "remote"), _summary(tmp / "local"))
     local, served = _results(tmp / "local"), _results(tmp / "remote")
     assert set(served) == set(IDS)
     for qid in IDS:
@@ -61,7 +83,7 @@ def test_the_same_results_and_summary_as_a_local_run(evaluations):
         b = {k: v for k, v in served[qid].items() if k not in PER_RUN}
         a["checks"].pop("run"), b["checks"].pop("run")  # the run folder's name holds the thread id
         a["judge"]["usage"].pop("seconds"), b["judge"]["usage"].pop("seconds")
-        assert b == a, qid
+        _same(b, a, qid)
         assert served[qid]["status"] == "completed" and all(x["passed"] for x in served[qid]["behaviour"])
         # the report files came through the server's report route, whole
         folder = tmp / "remote" / served[qid]["run_dir"]
@@ -89,7 +111,7 @@ def test_a_second_run_skips_finished_questions_and_a_lost_result_is_collected_ag
     assert after["non-english"]["thread_id"] == threads["non-english"]  # the same thread, not a new research
     runs_after = {qid: len(httpx.get(f"{base}/threads/{t}/runs", timeout=30).json()) for qid, t in threads.items()}
     assert runs_after == runs_before  # finished threads are collected, not run again
-    assert _summary(out) == _summary(tmp / "local")
+    _same(_summary(out), _summary(tmp / "local"))
 
 
 def test_server_credentials_and_mistakes(evaluations):
