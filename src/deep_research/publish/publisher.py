@@ -66,6 +66,7 @@ class PublishResult:
             "claims_unsupported": r.claim_count(ClaimStatus.UNSUPPORTED),
             "claims_unchecked": r.claim_count(ClaimStatus.UNCHECKED),
             "claims_no_claim": r.claim_count(ClaimStatus.NO_CLAIM),
+            "claims_quote_not_found": r.claims_quote_not_found(),
             "sources_disagree": len(r.disagreements),
             "uncited_statements": r.flag_count("uncited"),
             "impossible_dates": r.flag_count("impossible_date"),
