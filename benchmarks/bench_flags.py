@@ -51,7 +51,6 @@ def run_hand(split: str, today: dt.date, show: int) -> dict:
     count: Counter = Counter()
     by_class: Counter = Counter()
     shown = []
-    contra_items_ok, contra_items_bad = 0, 0
     contra_pairs: Counter = Counter()
     for line in (HAND / f"{split}.jsonl").read_text(encoding="utf-8").splitlines():
         c = json.loads(line)

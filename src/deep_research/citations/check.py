@@ -10,7 +10,7 @@ from urllib.parse import urlsplit
 from .claims import Claim, ClaimCheck, ClaimStatus, check_claim
 from .document import Document, as_document
 from .evidence import Disagreement, Independence, claim_key, confidence, disagreements, quote_contradictions
-from .flags import Flag, date_problems, invented_names, normalised_page, uncited_statements
+from .flags import Flag, NormalisedPage, date_problems, invented_names, normalised_page, uncited_statements
 from .fragments import Fragment, fragment_for, with_text_fragment
 from .judgement import decide
 from .model import ParsedReport, QuoteCheck, Ref, RefProblem, Source, Verdict
@@ -290,8 +290,8 @@ def check_claims(report: CitationReport, judgments: Mapping[str, dict] | None = 
     (:mod:`.flags`); such a claim is flagged, and a supported one becomes unchecked."""
     report.claims = report.parsed.claims  # cut when the report was parsed
     facts = []
-    quoted = []
-    pages: dict[str, object] = {}
+    quoted: list[tuple[int, str, str, str]] = []
+    pages: dict[str, NormalisedPage] = {}
     md = report.parsed.markdown
     independence = Independence({s.id: s.page.text for s in report.sources})
     for claim in report.claims:

@@ -226,8 +226,8 @@ def date_problems(text: str, *, today: dt.date | None = None, quotes: Iterable[s
             continue
         if today is not None and d.year is not None and d.temporal:
             later = (d.year > today.year or (d.precision == "day" and d.year == today.year
-                                             and (d.month, d.day) > (today.month, today.day))
-                     or (d.precision == "month" and d.year == today.year and d.month > today.month))
+                                             and ((d.month or 0), (d.day or 0)) > (today.month, today.day))
+                     or (d.precision == "month" and d.year == today.year and (d.month or 0) > today.month))
             if later:
                 around = _sentence_around(text, d.start, d.end)
                 if PAST.search(around) and not FUTURE.search(around):

@@ -28,8 +28,9 @@ def disagreement_lines(report: CitationReport) -> list[str]:
                        f"{', '.join(d.numbers[0])}) / {_quoted(d.claims[1])} (citation "
                        f"{', '.join(map(str, d.refs[1]))}: {', '.join(d.numbers[1])})")
         else:
-            out.append(f"- {d.kind}: {j['detail']}: {_quoted(d.quotes[0])} (citation {', '.join(map(str, d.refs[0]))}) / "
-                       f"{_quoted(d.quotes[1])} (citation {', '.join(map(str, d.refs[1]))})")
+            quotes = d.quotes or d.claims
+            out.append(f"- {d.kind}: {j['detail']}: {_quoted(quotes[0])} (citation {', '.join(map(str, d.refs[0]))}) / "
+                       f"{_quoted(quotes[1])} (citation {', '.join(map(str, d.refs[1]))})")
     return out
 
 
