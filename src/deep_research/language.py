@@ -333,6 +333,8 @@ _CLAIM_LABELS: dict[str, dict[str, str]] = {
         'flag_impossible_date': 'date that cannot be right',
         'flag_uncited': 'no citation',
         'problem_line': 'Line {line}',
+        'flagged_count': '{n} dates or names the sources do not bear out',
+        'uncited_count': '{n} factual statements without a citation',
         'legend_intro': "Each citation's badge says what code proved about the sentence it supports:",
         'legend_proven': 'proven: the quote is on the page, and code showed that the sentence says what the quote says',
         'legend_repaired': 'proven after a repair: the quote was found on another cited page, or differs from the page only in case or punctuation; the link was corrected',

@@ -251,6 +251,8 @@ def test_publish_writes_the_flags_to_audit_citations_and_html(tmp_path):
     assert 'id="uncited-statements"' in html and "Sweden installed" in html
     assert 'id="flagged-claims"' in html and "Statistics Norway" in html
     assert 'contradiction-negation' in html
+    assert 'href="#uncited-statements">2 factual statements without a citation' in html
+    assert 'href="#flagged-claims">2 dates or names the sources do not bear out' in html
     assert result.summary()["uncited_statements"] == 2
 
 
