@@ -47,6 +47,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 MIN_WORDS = 4
+MAX_DATES = 50  # dates of one sentence (and of its quotes) checked: a sentence is short, a hostile one is not
 LIMITATION_WORDS = ("limitation", "limites", "limite", "einschränkung", "grenzen", "limitacion", "limitación",
                     "limitazion", "beperking", "局限", "限制", "制約", "限界", "한계", "caveat")
 
@@ -160,10 +161,13 @@ def find_dates(text: str) -> list[DateMention]:
     """The dates written in ``text`` (ISO, d/m/y, month-name dates, month and year, a bare
     year), each once, the longest reading first; each says whether it can exist."""
     out: list[DateMention] = []
-    taken: list[tuple[int, int]] = []
+    marks = bytearray(len(text))  # characters a date already holds
 
     def free(a: int, b: int) -> bool:
-        return all(b <= x or a >= y for x, y in taken)
+        return not any(marks[a:b])
+
+    def take(a: int, b: int) -> None:
+        marks[a:b] = b"\x01" * (b - a)
 
     def add(m: re.Match, y: int | None, mo: int | None, d: int | None, ok: bool = True, why: str = "") -> None:
         if not free(m.start(), m.end()):
@@ -171,7 +175,7 @@ def find_dates(text: str) -> list[DateMention]:
         if ok and mo is not None:
             ok, why = _valid(y, mo, d)
         out.append(DateMention(m.group(0), y, mo, d, m.start(), m.end(), ok, why))
-        taken.append((m.start(), m.end()))
+        take(m.start(), m.end())
 
     for m in _ISO.finditer(text):
         y, mo, d = int(m.group(1)), int(m.group(2)), int(m.group(3))
@@ -200,16 +204,18 @@ def find_dates(text: str) -> list[DateMention]:
             continue
         out.append(DateMention(m.group(0), int(m.group(1)), None, None, m.start(), m.end(), True, "",
                                not prev or prev.lower() in _YEAR_AFTER))
-        taken.append((m.start(), m.end()))
+        take(m.start(), m.end())
     # "May" is also a verb: a month-name date needs a day or a year next to it (the patterns
     # do), and a bare "may 5" in lower case is read as a verb and a number
     out = [d for d in out if not (d.raw[:3] == "may" and d.year is None)]
     return sorted(out, key=lambda d: d.start)
 
 
-def _sentence_around(text: str, a: int, b: int) -> str:
-    left = max(text.rfind(". ", 0, a), text.rfind("; ", 0, a))
-    right = min((x for x in (text.find(". ", b), text.find("; ", b)) if x >= 0), default=len(text))
+def _sentence_around(text: str, a: int, b: int, reach: int = 300) -> str:
+    """The sentence (or clause) around text[a:b], read at most ``reach`` characters each way."""
+    lo, hi = max(0, a - reach), min(len(text), b + reach)
+    left = max(text.rfind(". ", lo, a), text.rfind("; ", lo, a), lo - 1)
+    right = min((x for x in (text.find(". ", b, hi), text.find("; ", b, hi)) if x >= 0), default=hi)
     return text[left + 1:right]
 
 
@@ -218,8 +224,8 @@ def date_problems(text: str, *, today: dt.date | None = None, quotes: Iterable[s
     cannot exist; one after ``today`` stated as past; with ``quotes``, one whose quotes give
     a date of the same precision and never this one."""
     out: list[tuple[str, str]] = []
-    dates = find_dates(text)
-    quoted = [d for q in quotes for d in find_dates(q) if d.valid]
+    dates = find_dates(text)[:MAX_DATES]
+    quoted = [d for q in quotes for d in find_dates(q) if d.valid][:MAX_DATES]
     for d in dates:
         if not d.valid:
             out.append((d.raw, f"no such date: {d.why}"))
@@ -349,8 +355,10 @@ def proper_names(text: str) -> list[str]:
                 tok_start += len("-".join(parts[:k])) + 1
                 tok = "-".join(parts[k:])
         gap = text[prev_end:m.start()]
-        before = text[:m.start()].rstrip(" " + _OPENERS)
-        initial = not before or before[-1] in ".!?:;\n•-–—|" or bool(re.search(r"\n\s*$", text[:m.start()]))
+        window = text[max(0, m.start() - 64):m.start()]  # bounded: never the whole text per word
+        before = window.rstrip(" " + _OPENERS)
+        initial = (not before and m.start() <= 64) or (bool(before) and before[-1] in ".!?:;\n•-–—|") \
+            or bool(re.search(r"\n\s*$", window))
         if run and (any(ch in gap for ch in ",;:()[]\"“”.!?|") and gap.strip()):
             flush()
         name = _name_like(tok, initial, lower_words)
