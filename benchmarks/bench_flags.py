@@ -156,6 +156,24 @@ def run_pydoc(root: Path, n_pages: int, today: dt.date, show: int) -> dict:
             "contradictions": len(contradictions)}
 
 
+def run_hostile(today: dt.date) -> dict:
+    """Seconds to read long hostile text (one 'sentence' of 100-300 kB): target < 2 s each."""
+    from deep_research.citations.flags import factual_signal, proper_names
+
+    out = {}
+    print("\nhostile text (seconds: signal + names + dates against itself; target < 2 s):")
+    for name, text in {"capitalised words": "Ab " * 50000, "future years": "It was in 2031 and " * 20000,
+                       "month names": "May " * 50000, "dotted": "a." * 100000,
+                       "openers": '"' * 100000 + "Ab"}.items():
+        t = time.perf_counter()
+        factual_signal(text)
+        proper_names(text)
+        date_problems(text, today=today, quotes=[text])
+        out[name] = round(time.perf_counter() - t, 3)
+        print(f"  {name:<20} {out[name]:>7.3f}  {'MET' if out[name] < 2 else 'NOT MET'}")
+    return out
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--pages", type=int, default=150)
@@ -167,6 +185,7 @@ def main() -> int:
     today = dt.date.fromisoformat(args.today)
     result = {"hand": run_hand("holdout" if args.holdout else "dev", today, 0 if args.holdout else args.show)}
     if not args.holdout:
+        result["hostile"] = run_hostile(today)
         result["pydoc"] = run_pydoc(pydoc_root(args.pydoc), args.pages, today, args.show)
     print(f"\nwrote {write_result('flags', result)}")
     return 0

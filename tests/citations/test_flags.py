@@ -273,15 +273,3 @@ def test_what_makes_a_sentence_factual(sentence, why):
 
     assert factual_signal(sentence) == why
 
-
-def test_long_hostile_text_is_read_in_bounded_time():
-    import time
-
-    from deep_research.citations.flags import factual_signal
-
-    for text in ["Ab " * 50000, "It was in 2031 and " * 20000, "May " * 50000, "a." * 100000, '"' * 100000 + "Ab"]:
-        t = time.perf_counter()
-        factual_signal(text)
-        proper_names(text)
-        date_problems(text, today=TODAY, quotes=[text])
-        assert time.perf_counter() - t < 10, text[:20]
