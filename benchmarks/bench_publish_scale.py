@@ -45,11 +45,13 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import CACHE, REPO, print_code_version, pydoc_root, target_line, write_result  # noqa: E402
+import itertools
+
+from _common import CACHE, REPO, print_code_version, pydoc_root, target_line, write_result
 
 SECTIONS = ("library/", "tutorial/", "reference/", "howto/")
 WORK = CACHE / "publish_scale"
-_SENT = re.compile(r"(?:^|(?<=[.!?] ))[A-Z][^\n]*?[.!?](?=\s|$)", re.M)
+_SENT = re.compile(r"(?:^|(?<=[.!?] ))[A-Z][^\n]*?[.!?](?=\s|$)", re.MULTILINE)
 _NUM = re.compile(r"\d+")
 CONVERTERS = (None, "html2text", "markdownify")  # None: the page's text
 PREFIXES = ("The documentation states that ", "According to the reference, ", "As documented, ",
@@ -313,7 +315,7 @@ def main() -> int:
     rows = {n: measure(inputs, n, pool, args) for n in ns}
     print()
     figures = []
-    pairs = list(zip(ns, ns[1:])) + ([(ns[0], ns[-1])] if len(ns) > 2 else [])
+    pairs = list(itertools.pairwise(ns)) + ([(ns[0], ns[-1])] if len(ns) > 2 else [])
     for a, b in pairs:
         dn = b - a
         ms = 1000 * (rows[b]["cpu"] - rows[a]["cpu"]) / dn

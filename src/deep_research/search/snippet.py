@@ -242,14 +242,12 @@ def stem(token: bytes) -> bytes:
         if n > 3 and w.endswith(b"eed"):
             if _m_gt0(w, n - 3):
                 del w[-1]
-        elif n > 2 and w.endswith(b"ed"):
-            if _has_vowel(w, n - 2):
-                del w[-2:]
-                removed = True
-    elif second == ord("n") and n > 3 and w.endswith(b"ing"):
-        if _has_vowel(w, n - 3):
-            del w[-3:]
+        elif n > 2 and w.endswith(b"ed") and _has_vowel(w, n - 2):
+            del w[-2:]
             removed = True
+    elif second == ord("n") and n > 3 and w.endswith(b"ing") and _has_vowel(w, n - 3):
+        del w[-3:]
+        removed = True
     if removed:
         n = len(w)
         second = _at(w, n - 2)
@@ -326,7 +324,7 @@ def _run_class(run: bytes) -> bytes:
 class _Text:
     """A column's text as bytes, with a class string in which every token is a run of b"a"."""
 
-    __slots__ = ("raw", "lower", "cls", "marked", "nonascii")
+    __slots__ = ("cls", "lower", "marked", "nonascii", "raw")
 
     def __init__(self, text: str):
         raw = text.encode("utf-8")
@@ -433,9 +431,9 @@ def snippet(text: str, phrases: list[tuple[bytes, ...]], size: int | None, *, to
         return None
     hits = _hits(t, phrases)  # (byte offset, phrase index, phrase length), in FTS5's order
     first_token = t.cls.find(b"a")
-    best_score, best_start, best_anchor = 0, 0, (0, first_token)
+    _best_score, best_start, best_anchor = 0, 0, (0, first_token)
     if hits:
-        best_score, best_start, best_anchor = _best_window(t, hits, len(phrases), n_tokens, tokens, first_token)
+        _best_score, best_start, best_anchor = _best_window(t, hits, len(phrases), n_tokens, tokens, first_token)
     return _window_text(t, best_start, best_anchor, n_tokens, tokens, ellipsis)
 
 
@@ -486,7 +484,7 @@ def _best_window(t: _Text, hits: list[tuple[int, int, int]], n_phrases: int, n_t
     scores = _window_scores(hit_pos, hit_pos, hit_phrase, n_phrases, tokens)
     best = max(scores)
     i = scores.index(best)
-    win_score, win_key = best, (i, 0)
+    win_score, _win_key = best, (i, 0)
     if n_tokens > tokens:
         sent_pos, sent_off = _sentence_before(t, hit_off, hit_pos, first_token)
         sscores = _window_scores(sent_pos, hit_pos, hit_phrase, n_phrases, tokens)
@@ -507,8 +505,7 @@ def _best_window(t: _Text, hits: list[tuple[int, int, int]], n_phrases: int, n_t
     adj = io - _c_half(tokens - (last - io))
     if adj + tokens > n_tokens:
         adj = n_tokens - tokens
-    if adj < 0:
-        adj = 0
+    adj = max(adj, 0)
     return win_score, adj, (io, hit_off[i])
 
 
