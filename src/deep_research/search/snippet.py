@@ -303,7 +303,6 @@ def stem_prefix(s: bytes) -> bytes:
 
 
 # --- tokens of a text -----------------------------------------------------------------------------
-_U_RUN = re.compile(rb"u+")
 _runs: dict[bytes, bytes] = {}
 
 
@@ -321,31 +320,66 @@ def _run_class(run: bytes) -> bytes:
     return out
 
 
-class _Text:
-    """A column's text as bytes, with a class string in which every token is a run of b"a"."""
+# Every non-ASCII byte a separator (b" "): the class of a text without non-ASCII token
+# characters in one pass; ...and its ASCII letters lower-cased, the rest b" " (``masked``).
+_SEP_CLASS = _ASCII_CLASS.replace(b"u", b" ")
+_NONASCII_RUN = re.compile(rb"[\x80-\xff]+")
+_RUNS_ONLY = bytes(32 if i < 128 else i for i in range(256))  # .split(): the non-ASCII runs
+_UNDERSCORE = bytes(95 if i in b"ad" else i for i in range(256))
+_MASK = bytes(
+    (i | 0x20 if 65 <= i <= 90 else i) if (48 <= i <= 57 or 65 <= i <= 90 or 97 <= i <= 122) else 32
+    for i in range(256)
+)
 
-    __slots__ = ("cls", "lower", "marked", "nonascii", "raw")
+
+class _Text:
+    """A column's text as bytes, with a class string in which every token is a run of b"a",
+    and ``masked``: the text with ASCII letters lower-cased, separators b" " and the bytes of
+    non-ASCII token characters b"_" (so an ASCII token is a run of [a-z0-9] between b" ")."""
+
+    __slots__ = ("cls", "marked", "masked", "nonascii", "raw")
 
     def __init__(self, text: str):
         raw = text.encode("utf-8")
         self.raw = raw
-        self.lower = raw.lower()
-        cls = raw.translate(_ASCII_CLASS)
+        cls = raw.translate(_SEP_CLASS)
+        masked = raw.translate(_MASK)
         self.nonascii: list[tuple[int, int]] = []  # runs of non-ASCII bytes that hold a token character
         if not text.isascii():
-            spans = self.nonascii
-
-            def classed(m: re.Match) -> bytes:
-                a, b = m.span()
-                out = _run_class(raw[a:b])
-                if b"a" in out or b"d" in out:
-                    spans.append((a, b))
-                return out
-
-            cls = _U_RUN.sub(classed, cls)
-            if b"d" in cls:  # a mark continues a token; one after a separator is a separator
-                cls = _LEADING_MARKS.sub(lambda m: b" " * len(m.group(0)), cls).replace(b"d", b"a")
+            # classed once per distinct run (most are punctuation: separators, nothing to patch)
+            wordy = {}
+            for run in set(raw.translate(_RUNS_ONLY).split()):
+                c = _run_class(run)
+                if c.strip(b" "):
+                    wordy[run] = c
+            if wordy:
+                cbuf, mbuf = bytearray(cls), bytearray(masked)
+                spans = self.nonascii
+                size = len(raw)
+                if len(wordy) <= 8:  # a few words: found by bytes.find
+                    for run, c in wordy.items():
+                        k, m = 0, len(run)
+                        while (a := raw.find(run, k)) >= 0:
+                            b = k = a + m
+                            if (a and raw[a - 1] > 127) or (b < size and raw[b] > 127):
+                                k = a + 1  # inside a longer run (a character's bytes at a time)
+                                continue
+                            spans.append((a, b))
+                    spans.sort()
+                else:
+                    spans += [m.span() for m in _NONASCII_RUN.finditer(raw) if m.group() in wordy]
+                for a, b in spans:
+                    c = wordy[raw[a:b]]
+                    cbuf[a:b] = c
+                    mbuf[a:b] = c.translate(_UNDERSCORE)
+                cls = bytes(cbuf)
+                if b"d" in cls:  # a mark continues a token; one after a separator is a separator
+                    cls = _LEADING_MARKS.sub(lambda m: b" " * len(m.group(0)), cls).replace(b"d", b"a")
+                    for a, b in spans:
+                        mbuf[a:b] = cls[a:b].replace(b"a", b"_")
+                masked = bytes(mbuf)
         self.cls = cls
+        self.masked = masked
         self.marked = b" " + cls  # token start at i <=> marked[i:i+2] == b" a"
 
     def count(self, a: int, b: int) -> int:
@@ -359,7 +393,7 @@ class _Text:
 
     def folded(self, a: int, b: int) -> bytes:
         token = self.raw[a:b]
-        return self.lower[a:b] if token.isascii() else fold(token)
+        return self.masked[a:b] if token.isascii() else fold(token)
 
 
 @lru_cache(maxsize=4096)
@@ -370,23 +404,38 @@ def query_stems(phrase: str) -> tuple[bytes, ...]:
 
 
 @lru_cache(maxsize=256)
-def _words_starting(prefixes: tuple[bytes, ...]) -> re.Pattern:
-    """ASCII words (lower case) that begin with one of ``prefixes``."""
-    return re.compile(rb"(?<![a-z0-9])(?:" + b"|".join(re.escape(p) for p in prefixes) + rb")[a-z0-9]*")
+def _words_starting(prefix: bytes) -> re.Pattern:
+    """Runs of ASCII letters and digits that begin with ``prefix``, wherever they start (a
+    literal first is found fast; whether it starts a token is checked after)."""
+    return re.compile(re.escape(prefix) + rb"[a-z0-9]*")
 
 
 def _occurrences(t: _Text, targets: frozenset[bytes]) -> dict[bytes, list[tuple[int, int]]]:
     """(start, end) of every token of the text whose stem is one of ``targets``."""
     out: dict[bytes, list[tuple[int, int]]] = {s: [] for s in targets}
-    cls, n = t.cls, len(t.cls)
-    prefixes = tuple(sorted({stem_prefix(s) for s in targets if s.isascii()}))
-    if prefixes:  # tokens of ASCII letters and digits
-        for m in _words_starting(prefixes).finditer(t.lower):
-            a, b = m.span()
-            if (b == n or cls[b] == 32) and (a == 0 or cls[a - 1] == 32):
-                spans = out.get(stem(m.group()))
+    cls = t.cls
+    prefixes: list[bytes] = []
+    for p in sorted({stem_prefix(s) for s in targets if s.isascii()}):  # "func" before "function"
+        if not any(p.startswith(k) for k in prefixes):  # words of "function" are words of "func"
+            prefixes.append(p)
+    if prefixes:  # tokens of ASCII letters and digits: a run between b" " in ``masked``
+        masked = t.masked
+        n = len(masked)
+        stems: dict[bytes, list | None] = {}
+        for prefix in prefixes:  # one literal at a time: found fast
+            for m in _words_starting(prefix).finditer(masked):
+                a, b = m.span()
+                if (a and masked[a - 1] != 32) or (b != n and masked[b] != 32):
+                    continue
+                w = m.group()
+                spans = stems.get(w, 0)
+                if spans == 0:
+                    spans = stems[w] = out.get(stem(w))
                 if spans is not None:
                     spans.append((a, b))
+        if len(prefixes) > 1:
+            for spans in out.values():
+                spans.sort()
     if t.nonascii:  # tokens holding a non-ASCII character: folded one by one
         done = 0  # tokens ending before this offset were looked at
         extra = False
