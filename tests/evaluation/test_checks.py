@@ -247,6 +247,12 @@ def test_the_shipped_behaviour_set_loads():
     ('{"id": "a", "question": "Q?"}\n{"id": "a", "question": "R?"}', "is used twice"),
     ('{"id": "a", "question": "Q?", "reference": "missing.md"}', "cannot be read"),
     ('{"id": "a", "question": ', "not valid JSON"),
+    # a question file from someone else cannot make every question cost more than its text
+    ('{"id": "a", "question": "Q?", "clarification_answer": "' + "x" * 20_001 + '"}', "longer than 20,000"),
+    ('{"id": "a", "question": "Q?", "brief_decisions": [{"type": "reject", "feedback": "' + "x" * 20_001
+     + '"}]}', "feedback is longer than 20,000"),
+    ('{"id": "a", "question": "Q?", "brief_decisions": ' + json.dumps([{"type": "approve"}] * 21) + "}",
+     "at most 20 brief decisions"),
     ("", "holds no questions"),
 ])
 def test_bad_question_sets_exit_2_with_one_clear_message(tmp_path, capsys, line, message):
@@ -392,3 +398,14 @@ def test_hostile_results_give_clear_errors_and_inert_markdown(tmp_path, capsys):
     assert "&lt;img" in md and "!\\[t\\](http://evil.example/t.png)" in md
     page = (tmp_path / "cmp" / "compare.html").read_text()
     assert "<img" not in page and "&lt;img src" in page and not re.search(r"(?:src|href)\s*=\s*[\"']?https?:", page)
+
+
+def test_names_in_the_terminal_tables_are_not_rich_markup(tmp_path, capsys):
+    """Beyond the list: a run folder named "[link=https:…]…" became a hyperlink in the
+    terminal's table; names are shown as they are."""
+    runs = tmp_path / "runs"
+    for name in ("[link=https:evil]y[red]z", "[bold]b"):
+        make_run(runs / name)
+    assert main(["eval", "report", str(runs), "--json", str(tmp_path / "r.json")]) == 0
+    shown = capsys.readouterr().out
+    assert "[link=https:evil]y[red]z" in shown and "[bold]b" in shown, shown

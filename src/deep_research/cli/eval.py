@@ -13,7 +13,7 @@ from rich.table import Table
 
 from ..errors import UserError
 from ..terminal import printable
-from .console import SafeConsole
+from .console import SafeConsole, cell
 
 eval_app = typer.Typer(
     no_args_is_help=True,
@@ -106,10 +106,10 @@ def report_table(records: list[dict]) -> Table:
     t.add_column("check", no_wrap=True)
     for r in records:
         name = r["run"]
-        t.add_column(printable(name if len(name) <= 28 else name[:12] + "…" + name[-15:]), justify="right")
+        t.add_column(cell(name if len(name) <= 28 else name[:12] + "…" + name[-15:]), justify="right")
 
     def line(label: str, fn) -> None:
-        t.add_row(label, *(printable(str(fn(r))) for r in records))
+        t.add_row(label, *(cell(str(fn(r))) for r in records))
 
     line("words", lambda r: f"{r['structure']['words']:,}")
     line("sections", lambda r: r["structure"]["sections"])
@@ -151,7 +151,7 @@ def report_rows(records: list[dict]) -> Table:
     for r in records:
         s, c, k = r["structure"], r["citations"], r["claims"]
         name = r["run"] if len(r["run"]) <= 40 else r["run"][:20] + "…" + r["run"][-19:]
-        t.add_row(printable(name), f"{s['words']:,}", str(s["sections"]), str(c["refs"]), str(c["unsupported"]),
+        t.add_row(cell(name), f"{s['words']:,}", str(s["sections"]), str(c["refs"]), str(c["unsupported"]),
                   f"{c['per_1000_words']:.1f}", f"{k['supported']}/{k['unsupported']}/{k['unchecked']}",
                   str(c["independent_sources"]), str(k["sources_disagree"]),
                   f"{s['uncited_paragraphs']}/{s['paragraphs']}", "yes" if s["limitations"] else "no",
@@ -191,7 +191,7 @@ def run_cmd(
     model: Optional[str] = typer.Option(None, help="provider:model for every role."),
     base_url: Optional[str] = typer.Option(None, help="OpenAI-compatible server for the research models."),
     api_key_env: Optional[str] = typer.Option(None, help="Environment variable holding that server's API key."),
-    search: Optional[str] = typer.Option(None, "--search", help="tavily | local | searxng | openai_web | none (settings such as searxng_url via --settings)."),
+    search: Optional[str] = typer.Option(None, "--search", help="tavily | local | searxng | openai_web | anthropic_web | none (settings such as searxng_url via --settings)."),
     corpus: Optional[Path] = typer.Option(None, help="Folder of documents to search (implies --search local)."),
     corpus_base_url: Optional[str] = typer.Option(None, help="URL where the corpus documents are published."),
     max_tokens: Optional[int] = typer.Option(None, help="Token budget of each question's research."),
@@ -211,15 +211,28 @@ def run_cmd(
     judge_timeout: float = JudgeTimeout,
     db: Optional[str] = typer.Option(None, "--db", help="A postgresql:// URL for the checkpoints (default: one "
                                      "SQLite file per question in OUT/state/)."),
+    server: Optional[str] = typer.Option(
+        None, "--server", metavar="URL",
+        help="Research each question as a run on this LangGraph server (a deployment or `langgraph dev`) and "
+             "evaluate the reports here; the server's models, search, keys and limits apply."),
+    server_token_env: Optional[str] = typer.Option(
+        None, "--server-token-env", metavar="VAR",
+        help="Environment variable holding the bearer token for --server (default: DEEP_RESEARCH_SERVER_TOKEN, "
+             "if set)."),
 ) -> None:
     """Research every question of a set (skipping finished ones), then evaluate each report."""
     import asyncio
+    import os
 
     from ..evaluation.questions import load_questions
     from ..evaluation.runner import EvalRunner, EvalSettings, check_allowed
     from ..research.runner import is_postgres, load_deps
     from .research import SEARCH_KINDS, _context_from_options
 
+    if server is None and server_token_env is not None:
+        raise UserError("--server-token-env goes with --server URL")
+    if server is not None and db is not None:
+        raise UserError("--db is for local runs; with --server the server keeps the checkpoints")
     if db is not None and not is_postgres(db):
         raise UserError("--db takes a postgresql:// URL; without it each question keeps its SQLite checkpoints "
                         "in OUT/state/")
@@ -240,7 +253,13 @@ def run_cmd(
     opts = EvalSettings(out=out_dir, context=context, db=db, concurrency=concurrency,
                         judge=judge, questions_file=str(questions), allow_question_settings=allowed)
     progress = EvalProgress(len(qs))
-    runner = EvalRunner(qs, opts, load_deps(), progress)
+    if server is not None:
+        from ..evaluation.remote import RemoteEvalRunner, Server
+
+        runner: EvalRunner = RemoteEvalRunner(qs, opts, Server.from_options(server, server_token_env, os.environ),
+                                              progress)
+    else:
+        runner = EvalRunner(qs, opts, load_deps(), progress)
     with progress:
         results, summary = asyncio.run(runner.run())
     _table(results_table(results))
@@ -332,7 +351,7 @@ def results_table(results: list[dict]) -> Table:
     for i, h in enumerate(header):
         t.add_column(h, justify="left" if i < 2 else "right", no_wrap=i == 0)
     for r in rows:
-        t.add_row(*(printable(c) for c in r))
+        t.add_row(*(cell(c) for c in r))
     return t
 
 
@@ -416,7 +435,7 @@ def judge_table(runs, results) -> Table:
     t = Table(title="Judge scores (0-10; overall 0-100)", title_justify="left")
     t.add_column("criterion")
     for r in runs:
-        t.add_column(printable(r.name[:28]), justify="right")
+        t.add_column(cell(r.name[:28]), justify="right")
     for key, (name, _, _) in CRITERIA.items():
         cells = []
         for res in results:
@@ -459,12 +478,12 @@ def ab_cmd(
     res = asyncio.run(judge.pairwise(task, article_from_run(a), article_from_run(b)))
     if res.get("error"):
         _fail(res["error"])
-    t = Table(title=f"A = {printable(a.name)}, B = {printable(b.name)}", title_justify="left")
+    t = Table(title=f"A = {cell(a.name)}, B = {cell(b.name)}", title_justify="left")
     for col in ("criterion", "winner", "why"):
         t.add_column(col)
     for k, c in res["criteria"].items():
-        t.add_row(k, c["winner"], printable(c["justification"]))
-    t.add_row("[bold]overall[/bold]", res["overall"], printable(res.get("justification", "")))
+        t.add_row(cell(k), cell(c["winner"]), cell(c["justification"]))
+    t.add_row("[bold]overall[/bold]", cell(res["overall"]), cell(res.get("justification", "")))
     _table(t)
     _say(_judge_cost_line(judge))
     _write_json(json_out, {"a": str(a.path), "b": str(b.path), "question": task, "judge_model": judge.name, **res})
@@ -516,9 +535,9 @@ def compare_cmd(
     header, rows = cmp.summary_rows()
     t = Table(title="Comparison", title_justify="left")
     for i, h in enumerate(header):
-        t.add_column(printable(h), justify="left" if i == 0 else "right")
+        t.add_column(cell(h), justify="left" if i == 0 else "right")
     for r in rows:
-        t.add_row(*r)
+        t.add_row(*(cell(c) for c in r))
     _table(t)
     if judge is not None:
         _say(_judge_cost_line(judge))
