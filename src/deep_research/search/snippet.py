@@ -172,41 +172,38 @@ def _at(w: bytearray, i: int) -> int:
 # (suffix, replacement, condition) per step, grouped by the suffix's next-to-last letter:
 # within a group only the first suffix the word ends with is tried.
 _GT0, _GT1, _GT1_ST = 0, 1, 2
-_STEP2 = {
-    b"a": ((b"ational", b"ate"), (b"tional", b"tion")),
-    b"c": ((b"enci", b"ence"), (b"anci", b"ance")),
-    b"e": ((b"izer", b"ize"),),
-    b"g": ((b"logi", b"log"),),
-    b"l": ((b"bli", b"ble"), (b"alli", b"al"), (b"entli", b"ent"), (b"eli", b"e"), (b"ousli", b"ous")),
-    b"o": ((b"ization", b"ize"), (b"ation", b"ate"), (b"ator", b"ate")),
-    b"s": ((b"alism", b"al"), (b"iveness", b"ive"), (b"fulness", b"ful"), (b"ousness", b"ous")),
-    b"t": ((b"aliti", b"al"), (b"iviti", b"ive"), (b"biliti", b"ble")),
+_STEP2: dict[int, tuple[tuple[bytes, bytes], ...]] = {
+    ord("a"): ((b"ational", b"ate"), (b"tional", b"tion")),
+    ord("c"): ((b"enci", b"ence"), (b"anci", b"ance")),
+    ord("e"): ((b"izer", b"ize"),),
+    ord("g"): ((b"logi", b"log"),),
+    ord("l"): ((b"bli", b"ble"), (b"alli", b"al"), (b"entli", b"ent"), (b"eli", b"e"), (b"ousli", b"ous")),
+    ord("o"): ((b"ization", b"ize"), (b"ation", b"ate"), (b"ator", b"ate")),
+    ord("s"): ((b"alism", b"al"), (b"iveness", b"ive"), (b"fulness", b"ful"), (b"ousness", b"ous")),
+    ord("t"): ((b"aliti", b"al"), (b"iviti", b"ive"), (b"biliti", b"ble")),
 }
-_STEP3 = {
-    b"a": ((b"ical", b"ic"),),
-    b"s": ((b"ness", b""),),
-    b"t": ((b"icate", b"ic"), (b"iciti", b"ic")),
-    b"u": ((b"ful", b""),),
-    b"v": ((b"ative", b""),),
-    b"z": ((b"alize", b"al"),),
+_STEP3: dict[int, tuple[tuple[bytes, bytes], ...]] = {
+    ord("a"): ((b"ical", b"ic"),),
+    ord("s"): ((b"ness", b""),),
+    ord("t"): ((b"icate", b"ic"), (b"iciti", b"ic")),
+    ord("u"): ((b"ful", b""),),
+    ord("v"): ((b"ative", b""),),
+    ord("z"): ((b"alize", b"al"),),
 }
-_STEP4 = {
-    b"a": ((b"al", _GT1),),
-    b"c": ((b"ance", _GT1), (b"ence", _GT1)),
-    b"e": ((b"er", _GT1),),
-    b"i": ((b"ic", _GT1),),
-    b"l": ((b"able", _GT1), (b"ible", _GT1)),
-    b"n": ((b"ant", _GT1), (b"ement", _GT1), (b"ment", _GT1), (b"ent", _GT1)),
-    b"o": ((b"ion", _GT1_ST), (b"ou", _GT1)),
-    b"s": ((b"ism", _GT1),),
-    b"t": ((b"ate", _GT1), (b"iti", _GT1)),
-    b"u": ((b"ous", _GT1),),
-    b"v": ((b"ive", _GT1),),
-    b"z": ((b"ize", _GT1),),
+_STEP4: dict[int, tuple[tuple[bytes, int], ...]] = {
+    ord("a"): ((b"al", _GT1),),
+    ord("c"): ((b"ance", _GT1), (b"ence", _GT1)),
+    ord("e"): ((b"er", _GT1),),
+    ord("i"): ((b"ic", _GT1),),
+    ord("l"): ((b"able", _GT1), (b"ible", _GT1)),
+    ord("n"): ((b"ant", _GT1), (b"ement", _GT1), (b"ment", _GT1), (b"ent", _GT1)),
+    ord("o"): ((b"ion", _GT1_ST), (b"ou", _GT1)),
+    ord("s"): ((b"ism", _GT1),),
+    ord("t"): ((b"ate", _GT1), (b"iti", _GT1)),
+    ord("u"): ((b"ous", _GT1),),
+    ord("v"): ((b"ive", _GT1),),
+    ord("z"): ((b"ize", _GT1),),
 }
-_STEP2 = {k[0]: v for k, v in _STEP2.items()}
-_STEP3 = {k[0]: v for k, v in _STEP3.items()}
-_STEP4 = {k[0]: v for k, v in _STEP4.items()}
 
 
 def _replace(w: bytearray, rules, cond_gt1: bool = False) -> None:
@@ -428,8 +425,9 @@ def _occurrences(t: _Text, targets: frozenset[bytes]) -> dict[bytes, list[tuple[
                 if (a and masked[a - 1] != 32) or (b != n and masked[b] != 32):
                     continue
                 w = m.group()
-                spans = stems.get(w, 0)
-                if spans == 0:
+                try:
+                    spans = stems[w]
+                except KeyError:
                     spans = stems[w] = out.get(stem(w))
                 if spans is not None:
                     spans.append((a, b))
