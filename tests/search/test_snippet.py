@@ -315,3 +315,21 @@ def test_varints_read_sqlites_docsize() -> None:
                         (0, 1, 127, 128, 300, 16383, 16384, 70000)):
         assert _varints(sz) == [2, n]
         assert _varint_bytes(n) == sz[1:]
+
+
+def test_a_phrase_reaching_past_the_window_centres_as_c_divides() -> None:
+    """A window whose last phrase ends beyond it: FTS5 centres it by (tokens - span) / 2 with
+    C's division (toward zero) of a negative number; also with the phrase one token earlier
+    or later, and at the text's start and end."""
+    docs = []
+    for gap in (28, 29, 30, 31, 32, 33):
+        for before, after in ((100, 100), (0, 100), (100, 3), (5, 0)):
+            filler = [f"w{i}" for i in range(before + gap + after)]
+            words = filler[:before] + ["alpha"] + filler[before:before + gap - 1]
+            words += ["beta-gamma-delta-epsilon"] + filler[before + gap - 1:]
+            docs.append(" ".join(words))
+    c = sqlite3.connect(":memory:")
+    fts_table(c, docs)
+    compared = sum(assert_same(c, q, limit=len(docs))
+                   for q in ["alpha beta-gamma-delta-epsilon", "beta-gamma-delta-epsilon alpha", "alpha gamma-delta"])
+    assert compared >= 3 * len(docs)
