@@ -402,9 +402,9 @@ def query_stems(phrase: str) -> tuple[bytes, ...]:
 
 @lru_cache(maxsize=256)
 def _words_starting(prefix: bytes) -> re.Pattern:
-    """Runs of ASCII letters and digits that begin with ``prefix``, wherever they start (a
-    literal first is found fast; whether it starts a token is checked after)."""
-    return re.compile(re.escape(prefix) + rb"[a-z0-9]*")
+    """A b" " and a run of ASCII letters and digits that begins with ``prefix`` (a literal
+    first is found fast)."""
+    return re.compile(b" " + re.escape(prefix) + rb"[a-z0-9]*")
 
 
 def _occurrences(t: _Text, targets: frozenset[bytes]) -> dict[bytes, list[tuple[int, int]]]:
@@ -419,12 +419,13 @@ def _occurrences(t: _Text, targets: frozenset[bytes]) -> dict[bytes, list[tuple[
         masked = t.masked
         n = len(masked)
         stems: dict[bytes, list | None] = {}
+        spaced = b" " + masked  # a token starts after a b" " here
         for prefix in prefixes:  # one literal at a time: found fast
-            for m in _words_starting(prefix).finditer(masked):
-                a, b = m.span()
-                if (a and masked[a - 1] != 32) or (b != n and masked[b] != 32):
+            for m in _words_starting(prefix).finditer(spaced):
+                a, b = m.start(), m.end() - 1  # in ``masked``
+                if b != n and masked[b] != 32:  # goes on with a non-ASCII character
                     continue
-                w = m.group()
+                w = masked[a:b]
                 try:
                     spans = stems[w]
                 except KeyError:
@@ -560,6 +561,9 @@ def _window_scores(starts: list[int], hit_pos: list[int], hit_phrase: list[int],
                    tokens: int) -> list[int]:
     """For each (non-decreasing) window start, 1000 per phrase with a hit in the window
     [start, start + tokens) and 1 per further hit."""
+    if n_phrases == 1:  # 1000 for the first hit, 1 for each further one
+        return [999 + c if (c := bisect_left(hit_pos, start + tokens) - bisect_left(hit_pos, start)) else 0
+                for start in starts]
     nh = len(hit_pos)
     counts = [0] * n_phrases
     lo = hi = distinct = 0  # hits [lo, hi) lie in the window
