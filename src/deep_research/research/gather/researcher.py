@@ -39,6 +39,8 @@ from ..runtime.sources import SourceMeta, source_id_for
 from ..state import ResearcherInput, ResearcherOutput, ResearcherState, error_record
 from .tools import RESEARCHER_TOOLS, SEARCH, THINK
 
+MAX_QUERY_CHARS = 400  # Tavily's own limit; longer queries find nothing more
+
 log = logging.getLogger(__name__)
 SUMMARY_CONCURRENCY = 4
 
@@ -300,7 +302,9 @@ class ResearcherNodes:
         if name == THINK:
             return f"Reflection recorded: {str(args.get('reflection', ''))[:2000]}", {}
         if name == SEARCH:
-            query = str(args.get("query") or "").strip()
+            # a query is at most MAX_QUERY_CHARS (a page's text can talk a model into a 400 kB
+            # "query": sent to a search API, or to the web search model, it would cost that much)
+            query = " ".join(str(args.get("query") or "").split())[:MAX_QUERY_CHARS].strip()
             if not query:
                 ctx.meter.usage.repairs += 1
                 return "Not run: the search tool needs a non-empty query.", {}

@@ -8,6 +8,7 @@ import re
 
 from langchain_core.messages import HumanMessage
 
+from ...citations.document.sections import with_limitations as document_with_limitations
 from ...language import detect_language, labels, language_name
 from .. import prompts
 from .format import (
@@ -185,21 +186,9 @@ def with_limitations(report: str, limits: list[str], always: list[str] | None = 
     """The report, with a limitations section added by code when the model left it out:
     research that is missing is never silently missing from the report. ``always`` are
     limitations the model could not know about (added in any case). ``words``: the run's
-    language's labels (the heading is in the report's language)."""
-    words = words or labels("en")
-    names = {"limitation", words["limitations"].lower()}
-    stated = re.search(r"^(?:#{1,6}\s+|\*\*|__)[^\n]*(?:" + "|".join(map(re.escape, names)) + ")", report,
-                       re.IGNORECASE | re.MULTILINE)
-    items = ([] if stated else list(limits)) + list(always or [])
-    if not items:
-        return report
-    title = f"## {words['further_limitations']}" if stated else f"## {words['limitations']}"
-    section = f"{title}\n\n" + "\n".join(f"- {x}" for x in items) + "\n"
-    sources = list(re.finditer(r"^## (?:Sources|" + re.escape(words["sources"]) + r")\s*$", report, re.MULTILINE))
-    if sources:
-        at = sources[-1].start()
-        return report[:at] + section + "\n" + report[at:]
-    return report.rstrip() + "\n\n" + section
+    language's labels (the heading is in the report's language). Read on the parsed report
+    (a "Limitations" heading inside a code block is code, not the report's section)."""
+    return document_with_limitations(report, limits, always, words or labels("en"))
 
 
 def _off_by(problems: list[str], report: str, target: int | None) -> float:
