@@ -53,6 +53,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from _common import CACHE
+from _mdcorpus import _SENT, HIDDEN_MARK, convert, flexible, html_text, norm
 
 # name -> (Debian package, folder of the HTML inside the package, base URL for realistic links)
 DOCSETS = {
@@ -64,8 +65,6 @@ DOCSETS = {
 CONVERTERS = ("markdownify", "html2text")
 CLASSES = ("dd_first", "dd_more", "list", "list_more", "list_nested", "table", "code", "prose")
 SPLITS = ("dev", "holdout")
-HIDDEN_MARK = "\u00b6"
-_SENT = re.compile(r"(?:^|(?<=[.!?:;] ))[\"'\u201c\u2018(]?[A-Z0-9`][^\n]*?[.!?](?=\s|$)", re.MULTILINE)
 _SKIP_DIRS = ("_static", "_images", "_modules", "_sources", "genindex", "search", "py-modindex",
               "whatsnew", "releases")
 EXTRACT_VERSION = 2  # bump when the extraction below changes (invalidates the cache)
@@ -131,20 +130,6 @@ def pick_pages(name: str, n: int, max_kb: int = 250) -> list[str]:
     return good[stride // 2 :: stride][:n]
 
 
-def convert(html: str, converter: str) -> str:
-    if converter == "html2text":
-        import html2text
-
-        h = html2text.HTML2Text()
-        h.body_width = 78
-        return h.handle(html)
-    if converter == "markdownify":
-        import markdownify
-
-        return markdownify.markdownify(html, heading_style="ATX")
-    raise ValueError(converter)
-
-
 # --- what Chromium shows ----------------------------------------------------------------------
 _PAGE_JS = r"""() => {
   return {text: document.body.innerText,
@@ -187,10 +172,6 @@ _CLASSIFY_JS = r"""(quotes) => {
 }"""
 
 
-def norm(s: str) -> str:
-    return " ".join(s.replace("\u00a0", " ").split())
-
-
 def _candidates(text: str, pre: list[str]) -> list[str]:
     flat = norm(text)
     out: list[str] = []
@@ -225,45 +206,24 @@ def rendered(browser, base: str, docset: str, page: str) -> dict:
 
 
 # --- independent renderings of the markdown -------------------------------------------------
-_BLOCKS = ("p", "li", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "blockquote", "td", "th", "tr",
-           "div", "dt", "dd", "table", "ul", "ol", "dl")
-
-
-def _html_text(html: str) -> str:
-    import lxml.html
-
-    if not html.strip():
-        return ""
-    doc = lxml.html.fragment_fromstring(html, create_parent="div")
-    for el in list(doc.iter("script", "style")):
-        el.drop_tree()
-    for el in doc.iter(*_BLOCKS):
-        el.tail = "\n\n" + (el.tail or "")
-        if el.tag != "pre":
-            el.text = "\n\n" + (el.text or "")
-    for el in doc.iter("br"):
-        el.tail = "\n\n" + (el.tail or "")
-    return doc.text_content()
-
-
 def oracle_texts(md: str) -> dict[str, str]:
     """The markdown's text as independent renderers show it (renderer -> text)."""
     import markdown as pymd
     from markdown_it import MarkdownIt
 
-    out = {"commonmark": _html_text(MarkdownIt("commonmark", {"html": True}).enable(["table"]).render(md))}
-    out["python-markdown"] = _html_text(pymd.markdown(md, extensions=["extra"]))
+    out = {"commonmark": html_text(MarkdownIt("commonmark", {"html": True}).enable(["table"]).render(md))}
+    out["python-markdown"] = html_text(pymd.markdown(md, extensions=["extra"]))
     if shutil.which("pandoc"):
         r = subprocess.run(["pandoc", "-f", "markdown-smart", "-t", "html"], input=md, capture_output=True, check=False,
                            text=True, timeout=120)
         if r.returncode == 0:
-            out["pandoc"] = _html_text(r.stdout)
+            out["pandoc"] = html_text(r.stdout)
     return out
 
 
 def held_by(quote: str, texts: dict[str, str]) -> list[str]:
     """Renderers whose text holds the quote (whitespace runs match any whitespace run)."""
-    rx = re.compile(r"\s+".join(re.escape(w) for w in norm(quote).split()))
+    rx = flexible(norm(quote))
     return [k for k, t in texts.items() if rx.search(t.replace("\u00a0", " "))]
 
 
@@ -454,6 +414,39 @@ def show_misses(cases: list[dict], limit: int = 60) -> None:
             print(f"    directive: {c['directive'][:300]}\n    got:       {(c.get('got_text') or '')[:240]!r}")
     if len(bad) > limit:
         print(f"  ... and {len(bad) - limit} more")
+
+
+def prepare(args) -> tuple[tuple[str, ...], list[ConvPage], list[dict], float]:
+    """The benchmarks' common start: the splits asked for, their pages, the judged cases and
+    the time judging took."""
+    import time
+
+    splits = splits_arg(args)
+    print(f"\n=== Converter-style pages ({', '.join(splits)}): {args.conv_pages} pages per doc set x "
+          f"{' / '.join(CONVERTERS)} ===")
+    pages = build(splits, args.conv_pages, args.conv_per_class, args.seed)
+    t = time.perf_counter()
+    cases = judge(pages)
+    return splits, pages, cases, time.perf_counter() - t
+
+
+def report(cases: list[dict], splits: tuple[str, ...], links: bool, target_line) -> dict:
+    """Per split: the tables (all, then per converter), the target lines and the misses."""
+    out: dict = {}
+    for split in splits:
+        sc = [c for c in cases if c["split"] == split]
+        rows = table(sc, f"{split}: {len({c['sid'] for c in sc})} (page, converter) sources, {len(sc)} cases",
+                     links=links)
+        for conv in CONVERTERS:
+            table([c for c in sc if c["converter"] == conv], f"{split}, {conv}", links=links)
+        mis = sum(not c["ok"] for c in sc)
+        figures = [target_line(f"{split}: quotes misjudged", f"{mis} of {len(sc)}", "0", mis == 0)]
+        if links:
+            wrong = sum(c.get("link") == "wrong" for c in sc)
+            figures.append(target_line(f"{split}: links wrong or empty (Chromium)", f"{wrong}", "0", wrong == 0))
+        out[split] = {"per_class": rows, "figures": figures}
+        show_misses(sc)
+    return out
 
 
 def add_arguments(ap) -> None:

@@ -730,13 +730,7 @@ def run_converter_pages(args) -> dict:
     """Quotes copied from the rendered page (Chromium's innerText) of Debian doc packages,
     verified against the pages' markdown as html2text / markdownify write it; each found
     quote's link opened on the real page in Chromium (see _convcorpus)."""
-    splits = _convcorpus.splits_arg(args)
-    print(f"\n=== Converter-style pages ({', '.join(splits)}): {args.conv_pages} pages per doc set x "
-          f"{' / '.join(_convcorpus.CONVERTERS)} ===")
-    pages = _convcorpus.build(splits, args.conv_pages, args.conv_per_class, args.seed)
-    t = time.perf_counter()
-    cases = _convcorpus.judge(pages)
-    t_judge = time.perf_counter() - t
+    splits, pages, cases, t_judge = _convcorpus.prepare(args)
     t = time.perf_counter()
     with ProbingBrowser() as browser:
         for name in _convcorpus.DOCSETS:
@@ -760,18 +754,7 @@ def run_converter_pages(args) -> dict:
             c["link"] = "wrong"
     out = {"splits": splits, "pages": sorted({f"{p.docset}/{p.page}" for p in pages}),
            "lost_quotes": sum(p.lost for p in pages), "times_s": {"judge": t_judge, "browser": t_browser}}
-    for split in splits:
-        sc = [c for c in cases if c["split"] == split]
-        rows = _convcorpus.table(sc, f"{split}: {len({c['sid'] for c in sc})} (page, converter) sources, "
-                                 f"{len(sc)} cases", links=True)
-        for conv in _convcorpus.CONVERTERS:
-            _convcorpus.table([c for c in sc if c["converter"] == conv], f"{split}, {conv}", links=True)
-        mis = sum(not c["ok"] for c in sc)
-        wrong = sum(c.get("link") == "wrong" for c in sc)
-        out[split] = {"per_class": rows, "figures": [
-            target_line(f"{split}: quotes misjudged", f"{mis} of {len(sc)}", "0", mis == 0),
-            target_line(f"{split}: links wrong or empty (Chromium)", f"{wrong}", "0", wrong == 0)]}
-        _convcorpus.show_misses(sc)
+    out.update(_convcorpus.report(cases, splits, True, target_line))
     print(f"\nquotes of the rendered pages that no renderer finds in the markdown (not scored): "
           f"{out['lost_quotes']}; judge {t_judge:.1f}s, browser {t_browser:.1f}s")
     out["cases"] = cases

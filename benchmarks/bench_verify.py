@@ -678,25 +678,10 @@ def run_converter_pages(args) -> dict:
     """Quotes copied from the rendered page (Chromium's innerText) of Debian doc packages,
     checked against the pages' markdown as html2text / markdownify write it: as copied, as the
     markdown writes them (marks included), and with a word or number changed (see _convcorpus)."""
-    splits = _convcorpus.splits_arg(args)
-    print(f"\n=== Converter-style pages ({', '.join(splits)}): {args.conv_pages} pages per doc set x "
-          f"{' / '.join(_convcorpus.CONVERTERS)} ===")
-    pages = _convcorpus.build(splits, args.conv_pages, args.conv_per_class, args.seed)
-    t = time.perf_counter()
-    cases = _convcorpus.judge(pages)
-    elapsed = time.perf_counter() - t
+    splits, pages, cases, elapsed = _convcorpus.prepare(args)
     out = {"splits": splits, "pages": sorted({f"{p.docset}/{p.page}" for p in pages}),
            "lost_quotes": sum(p.lost for p in pages), "time_s": elapsed}
-    for split in splits:
-        sc = [c for c in cases if c["split"] == split]
-        rows = _convcorpus.table(sc, f"{split}: {len({c['sid'] for c in sc})} (page, converter) sources, "
-                                 f"{len(sc)} cases", links=False)
-        for conv in _convcorpus.CONVERTERS:
-            _convcorpus.table([c for c in sc if c["converter"] == conv], f"{split}, {conv}", links=False)
-        mis = sum(not c["ok"] for c in sc)
-        out[split] = {"per_class": rows, "figures": [
-            target_line(f"{split}: quotes misjudged", f"{mis} of {len(sc)}", "0", mis == 0)]}
-        _convcorpus.show_misses(sc)
+    out.update(_convcorpus.report(cases, splits, False, target_line))
     print(f"\nquotes of the rendered pages that no renderer finds in the markdown (not scored): "
           f"{out['lost_quotes']}; verification and links {elapsed:.1f}s")
     out["cases"] = cases
