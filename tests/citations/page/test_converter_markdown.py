@@ -184,3 +184,41 @@ def test_a_quote_copied_with_emphasis_inside_a_word():
     assert r.status.value == "verified"
     assert src.page.text[r.start:r.end] == "Return the nth item of the sequence"
     assert _verify(content, "Return the *m*th item of the sequence")[0].status.value == "unsupported"
+
+
+# <p>1) A newly written class … needed:</p><pre>class C(Sequence): …⏎&gt;&gt;&gt; issubclass(C, Sequence)</pre>
+# <p>2) Existing classes …</p>   (html2text)
+HTML2TEXT_ENUMERATED = """1) A newly written class can inherit directly from one of the abstract base
+classes. Other methods may be added as needed:
+
+    
+    
+    class C(Sequence):                      # Direct inheritance
+        def __len__(self):  ...             # Required abstract method
+    
+    
+    
+    >>> issubclass(C, Sequence)
+    True
+    
+
+2) Existing classes can be registered as `virtual subclasses` of the ABCs.
+"""
+
+
+def test_a_paragraph_enumerator_is_text_and_the_code_after_it_is_code():
+    page = render(HTML2TEXT_ENUMERATED, "markdown")
+    lines = page.text.split("\n")
+    assert "1) A newly written class can inherit directly from one of the abstract base" in lines
+    assert "    def __len__(self):  ...             # Required abstract method" in lines
+    assert ">>> issubclass(C, Sequence)" in lines
+    assert "2) Existing classes can be registered as virtual subclasses of the ABCs." in lines
+    for quote in ("1) A newly written class can inherit directly from one of the abstract base classes.",
+                  ">>> issubclass(C, Sequence)",
+                  "2) Existing classes can be registered as virtual subclasses of the ABCs."):
+        r, src = _verify(HTML2TEXT_ENUMERATED, quote)
+        assert r.status.value == "verified", quote
+        assert " ".join(r.reading(src).text[r.start:r.end].split()) == quote
+    # strict CommonMark reads an ordered list; a quote copied from that reading still holds
+    assert "Existing classes can be registered as virtual subclasses of the ABCs." in page.alternate.text
+    assert _verify(HTML2TEXT_ENUMERATED, "3) Existing classes can be registered")[0].status.value == "unsupported"

@@ -32,6 +32,8 @@ the page showed prose (the definition list plugin of mdit-py-plugins, and one ru
 * ``Term⏎:   definition`` is a definition list; a block indented by 4 spaces after it
   (markdownify's further paragraphs, nested lists, tables and fences of a ``<dd>``) is more
   of the definition, not code;
+* ``1)`` opening a line is text, not an ordered list (converters write lists as ``1.``
+  and leave a paragraph's own enumerator unescaped);
 * a list marker indented by 4 spaces after a blank line, where a list (or a paragraph that
   follows one) precedes it, is a nested list (html2text moves a list item's second paragraph
   to the margin), not code;
@@ -89,11 +91,24 @@ def _parser(strict: bool = False) -> MarkdownIt:
     if not strict:
         md.use(deflist_plugin)  # "Term⏎:   definition", as converters write <dl>
         md.block.ruler.before("code", "indented_list", _indented_list)
+        md.block.ruler.at("list", _list_block, {"alt": ["paragraph", "reference", "blockquote"]})
     md.disable("inline")  # blocks only: inline content is rendered below, with offsets
     return md
 
 
 _LIST_START = re.compile(r"[ \t]*(?:[*+-]|[0-9]{1,9}[.)])[ \t]+\S")
+_PAREN_NUMBER = re.compile(r"[0-9]{1,9}\)")
+
+
+def _list_block(state: StateBlock, start: int, end: int, silent: bool) -> bool:
+    """CommonMark's list rule, except that a line opening with ``1)`` starts no list.
+    Converters write an HTML list as ``1.`` and leave a paragraph's own enumerator
+    (``<p>2) Existing classes…``) unescaped: on the page it is text, and a block indented
+    after it is code, not more of a list item."""
+    if _PAREN_NUMBER.match(state.src, state.bMarks[start] + state.tShift[start]):
+        state.env["lenient"] = True
+        return False
+    return list_block(state, start, end, silent)
 
 
 def _indented_list(state: StateBlock, start: int, end: int, silent: bool) -> bool:
@@ -120,7 +135,7 @@ def _indented_list(state: StateBlock, start: int, end: int, silent: bool) -> boo
     outer = state.blkIndent
     state.blkIndent = state.sCount[start]
     try:
-        found = list_block(state, start, end, False)
+        found = _list_block(state, start, end, False)
     finally:
         state.blkIndent = outer
     if found:
