@@ -222,3 +222,21 @@ def test_a_paragraph_enumerator_is_text_and_the_code_after_it_is_code():
     # strict CommonMark reads an ordered list; a quote copied from that reading still holds
     assert "Existing classes can be registered as virtual subclasses of the ABCs." in page.alternate.text
     assert _verify(HTML2TEXT_ENUMERATED, "3) Existing classes can be registered")[0].status.value == "unsupported"
+
+
+def test_a_lone_asterisk_inside_a_word_is_shown():
+    # html2text leaves "n*b" unescaped; CommonMark shows the unmatched mark as text
+    content = "  * If the filter contains _n_ entries, the filter holds n*b bits. \n"
+    page = render(content, "markdown")
+    assert "If the filter contains n entries, the filter holds n*b bits." in page.text.split("\n")
+    for quote in ("If the filter contains n entries, the filter holds n*b bits.",
+                  "If the filter contains _n_ entries, the filter holds n*b bits."):
+        r, src = _verify(content, quote)
+        assert r.status.value == "verified", quote
+        assert src.page.text[r.start:r.end] == "If the filter contains n entries, the filter holds n*b bits."
+    assert _verify(content, "the filter holds nb bits")[0].status.value == "unsupported"
+    i = page.text.index("If the")
+    frag = fragment_for(page, i, i + len("If the filter contains n entries, the filter holds n*b bits."))
+    assert frag.directive is not None and not any("*" in t for t in _terms(frag.directive))
+    # emphasis that pairs is still emphasis
+    assert "a product abc here" in render("a product a*b*c here\n", "markdown").text

@@ -22,7 +22,8 @@ may differ from what the markdown says, the model stays on the safe side:
 * a soft break right after a hyphen inside a word (``on-⏎disk``, how converters wrap
   hyphenated words) renders as nothing, with a *cut* so that no term spans it;
 * an emphasis mark left unmatched, or a backtick run without a closing run, renders as
-  nothing with a cut (a browser page may or may not show it);
+  nothing with a cut (a browser page may or may not show it); a lone ``*`` inside a word
+  (``n*b``, which converters do not escape) is shown, between cuts;
 * a link destination broken after a hyphen (``(…#tut-⏎formatting)``, converters wrap long
   URLs that way) still closes the link: the destination is never page text.
 
@@ -405,12 +406,23 @@ def _render_inline(b: _Builder, s: str, omap: list[int], refs: frozenset[str],
             b.emit_mapped(s[i:j], omap[i:j])
         elif kind == "nl":
             b.newline(it[1])
+        elif kind == "delim" and it[1] == "*" and it[2] == it[3] and _inside_word(s, it[6], it[6] + it[3]):
+            # "n*b" left unmatched: a CommonMark page shows it (converters do not escape a
+            # product); cut off from its neighbours, as a page may still not show it
+            i, j = it[6], it[6] + it[3]
+            b.cut()
+            b.emit_mapped(s[i:j], omap[i:j])
+            b.cut()
         elif kind == "cut" or (kind == "delim" and it[2]):
             b.cut()  # unmatched emphasis marks: a browser page may show them or not
             if literal is not None and len(it) > 3:
                 i, j = (it[6], it[6] + it[3]) if kind == "delim" else (it[1], it[2])
                 literal.extend(omap[i:j])
         # paired emphasis marks: nothing rendered
+
+
+def _inside_word(s: str, i: int, j: int) -> bool:
+    return 0 < i and j < len(s) and s[i - 1].isalnum() and s[j].isalnum()
 
 
 class _Inline:
