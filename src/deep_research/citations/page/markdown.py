@@ -248,10 +248,10 @@ class _Renderer:
         (an escape or an entity shows one character for several raw ones)."""
         text = "\n".join(parts)
         omap: list[int] = []
-        for n, m in enumerate(maps):
+        for n, line_map in enumerate(maps):
             if n:
                 omap.append(self.lines[first + n - 1][1])
-            omap.extend(m)
+            omap.extend(line_map)
         scratch = _Builder()
         literal: list[int] = []
         _render_inline(scratch, text, omap, self.refs, literal)
