@@ -96,6 +96,28 @@ def run_hand(split: str, today: dt.date, show: int) -> dict:
           f", misread {share(count[('unsupported', 'contradiction')], bad)}")
     for (label, cls, kind), n in sorted(contra_pairs.items()):
         print(f"    {label:<11} {cls:<26} {kind:<9} {n}")
+    # every quote of a page is a true sentence of that page, and every supported claim a true
+    # paraphrase: pairs of them, as if from two sources, must never contradict
+    by_page: dict[str, list[str]] = {}
+    for line in (HAND / f"{split}.jsonl").read_text(encoding="utf-8").splitlines():
+        c = json.loads(line)
+        texts = (c.get("quotes") or [c["quote"]]) + ([c["claim"]] if c["label"] == "supported" else [])
+        for x in texts:
+            if x not in by_page.setdefault(c["page"], []):
+                by_page[c["page"]].append(x)
+    pairs = false_contra = 0
+    false_shown = []
+    for page, texts in by_page.items():
+        items = [(i + 1, f"s{i}", x, "") for i, x in enumerate(texts)]
+        pairs += len(items) * (len(items) - 1) // 2
+        for d in quote_contradictions(items):
+            false_contra += 1
+            if len(false_shown) < show:
+                false_shown.append(f"    {d.kind}: {d.quotes[0][:70]} || {d.quotes[1][:70]}")
+    count[("all", "same_page_pairs")] = pairs
+    count[("all", "same_page_contradictions")] = false_contra
+    print(f"  true sentences of one page, pairwise: {false_contra} contradictions in {pairs} pairs (all false)")
+    print("\n".join(false_shown))
     if shown:
         print("  correct claims flagged:")
         print("\n".join(shown))
