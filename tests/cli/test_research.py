@@ -52,8 +52,10 @@ def test_brief_approval_without_a_terminal_waits_then_resumes(tmp_path, corpus):
     db = tmp_path / "state.sqlite"
     r = run("research", QUESTION, "--corpus", corpus, "--out", tmp_path / "reports", "--yes",
             "--approve-brief", "--db", db, env=SCRIPTED)
-    # --yes with --approve-brief approves automatically
-    assert r.returncode == 0, r.stderr
+    # --yes (ask nothing) with --approve-brief (ask for approval) is refused, not silently approved
+    assert r.returncode == 2, r.stdout + r.stderr
+    assert "--yes and --approve-brief contradict each other" in r.stderr and "Traceback" not in r.stderr
+    assert not (tmp_path / "reports").exists() and not db.exists()
     r = run("research", QUESTION, "--corpus", corpus, "--out", tmp_path / "reports2",
             "--approve-brief", "--db", db, env=SCRIPTED)
     assert r.returncode == 3, r.stdout + r.stderr
@@ -74,7 +76,7 @@ def test_brief_approval_without_a_terminal_waits_then_resumes(tmp_path, corpus):
         (["research", "   "], {}, "the question is empty"),
         (["research", "x" * 20001], {}, "20,000"),
         (["research", "bad\x07question"], {}, "control characters"),
-        (["research", "What is tea?", "--search", "google"], {}, "--search must be"),
+        (["research", "What is tea?", "--search", "google"], {}, "--search: must be tavily, local, searxng, openai_web or none"),
         (["research", "What is tea?", "--search", "local"], {"OPENAI_API_KEY": "k"}, "--corpus"),
         (["research", "What is tea?", "--corpus", "/nonexistent/dir"], {}, "does not exist"),
         (["research", "What is tea?", "--search", "none"], {}, "OPENAI_API_KEY"),
@@ -161,3 +163,14 @@ def test_report_review_waits_then_an_edited_report_is_published(tmp_path, corpus
     assert r.returncode == 0, r.stdout + r.stderr
     report = next((tmp_path / "reports").rglob("report.md")).read_text(encoding="utf-8")
     assert report.startswith("# My own version")
+
+
+def test_the_first_error_a_new_user_sees_keeps_its_line_breaks(tmp_path):
+    """No API key: one problem per line, not one line with literal \\n between them."""
+    r = run("research", "What is tea?", "--db", tmp_path / "s.sqlite", env={"DEEP_RESEARCH_ENV_FILE": "none"})
+    assert r.returncode == 2, r.stdout + r.stderr
+    assert "\\n" not in r.stderr and "Traceback" not in r.stderr
+    lines = r.stderr.splitlines()
+    assert lines[0] == "error: the run cannot start:", lines
+    assert lines[1].startswith("- research_model, summarization_model") and "OPENAI_API_KEY" in lines[1]
+    assert lines[2].startswith("- search_api 'tavily'") and "TAVILY_API_KEY" in lines[2]

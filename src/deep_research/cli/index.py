@@ -9,8 +9,7 @@ import typer
 
 from ..errors import UserError
 from ..terminal import printable
-from .console import out
-from .console import warn as _warn
+from .helpfmt import HelpCommand
 
 # The file types the index reads (search.local._KINDS; a test keeps the two equal). Not
 # imported from there: the CLI must start without loading the search modules.
@@ -18,7 +17,7 @@ DOCUMENT_TYPES = ".html, .htm, .md, .markdown, .txt, .pdf, .docx, .pptx, .xlsx, 
 
 
 def register(app: typer.Typer) -> None:
-    app.command()(index)
+    app.command(cls=HelpCommand)(index)
 
 
 def index(
@@ -43,6 +42,9 @@ def index(
 
 
 def _print_index_report(folder: Path, report) -> None:
+    from .console import out
+    from .console import warn as _warn
+
     def n(count: int, word: str) -> str:
         return f"{count:,} {word}{'' if count == 1 else 's'}"
 

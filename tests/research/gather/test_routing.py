@@ -167,7 +167,7 @@ def test_research_prints_the_path_it_took(tmp_path):
     assert "Research path: single" in r.stdout
     assert re.search(r"Citations: \d+ verified, 0 repaired, 0 unsupported", r.stdout), r.stdout
     r = run("research", QUESTION, "--mode", "fast", "--db", tmp_path / "state.sqlite", env=SCRIPTED)
-    assert r.returncode == 2 and "--mode must be auto, single or multi" in r.stderr
+    assert r.returncode == 2 and "--mode: must be auto, single or multi" in r.stderr
 
 
 def test_compare_runs_both_modes_side_by_side(tmp_path):
@@ -227,9 +227,9 @@ def test_compare_refuses_bad_input_like_research(tmp_path):
     r = run("compare", "   ", "--db", tmp_path / "s.sqlite", env=SCRIPTED)
     assert r.returncode == 2 and "the question is empty" in r.stderr
     r = run("compare", "What is tea?", "--search", "google", "--db", tmp_path / "s.sqlite", env=SCRIPTED)
-    assert r.returncode == 2 and "--search must be" in r.stderr
+    assert r.returncode == 2 and "--search: must be" in r.stderr
     r = run("compare", "What is tea?", "--council-threshold", "1.5", "--db", tmp_path / "s.sqlite", env=SCRIPTED)
-    assert r.returncode == 2 and "--council-threshold must be between 0 and 1" in r.stderr
+    assert r.returncode == 2 and "--council-threshold: must be at most 1" in r.stderr
 
 
 def test_the_single_path_judges_the_plans_coverage_after_its_one_round(corpus, tmp_path):
