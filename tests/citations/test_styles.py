@@ -280,3 +280,17 @@ def test_sources_json_metadata_is_optional_and_checked(tmp_path):
     assert Styler("apa", [full], {"a": 1}, DAY).marker("a") == "(Lee & Ray, 2020)"
     with pytest.raises(UserError, match='"published" must be a string'):
         parse_sources([{**base, "published": 2020}])
+
+
+def test_author_parsing_is_linear_on_long_runs_of_spaces():
+    """Issue 19: a page's author metadata with a long run of spaces took quadratic time
+    (40,000 spaces: 6 s)."""
+    import time
+
+    from deep_research.citations.styles import parse_authors
+
+    start = time.monotonic()
+    people = parse_authors("Ann" + " " * 400_000 + "Lee" + "\t" * 100_000 + "; Bob Roe")
+    assert time.monotonic() - start < 1.0
+    assert [p.family for p in people] == ["Ann"] and people[0].organisation is False
+    assert [p.family for p in parse_authors("by Jane  Doe ;  John   Smith")] == ["Doe", "Smith"]

@@ -125,6 +125,13 @@ CASES = [
     Case("question with DEL and C1", lambda t: research_args(t, "tea\x7f\x85?"), 2,
          ["control characters (0x7f, 0x85)"]),
     Case("question not UTF-8", lambda t: research_args(t, b"caf\xe9?"), 2, ["the question is not valid UTF-8"]),
+    # pages to research (--url): each is checked as the HTTP client would parse it (issue 19)
+    *[Case(f"--url {url!r}", lambda t, url=url: [*research_args(t), "--url", url], 2, [url.replace("\t", "\\t"),
+                                                                                       message])
+      for url, message in [("http://0177.0.0.1/", "Invalid IPv4 address"),
+                           ("http://exa\tmple.com/", "non-printable ASCII character"),
+                           ("http://a..b/", "the host name has an empty or over-long part"),
+                           ("http://xn--/", "not a valid URL"), ("ftp://x.example/", "only http:// and https://")]],
     # sources files
     Case("sources: not JSON", lambda t: publish_args(t, sources="{not json"), 2, ["is not valid JSON"]),
     Case("sources: empty file", lambda t: publish_args(t, sources=""), 2, ["is not valid JSON: Expecting value"]),

@@ -23,6 +23,8 @@ def run(*args, env=None, timeout=300):
 
 
 SCRIPTED = {"DEEP_RESEARCH_DEPS": "tests.support.cli_deps:deps"}
+# a process where the anthropic extra is not installed (CI installs every extra)
+WITHOUT_ANTHROPIC = os.pathsep.join([str(ROOT / "tests" / "support" / "without_anthropic"), str(ROOT)])
 
 
 @pytest.fixture()
@@ -86,7 +88,8 @@ def test_brief_approval_without_a_terminal_waits_then_resumes(tmp_path, corpus):
         # preflight: every setup mistake is reported before any model call, naming the setting
         (["research", "What is tea?", "--search", "none", "--model", "nosuchprovider:x"], {"OPENAI_API_KEY": "k"},
          "citation_check_model = nosuchprovider:x: cannot use this model"),  # all roles, said once
-        (["research", "What is tea?", "--search", "none", "--model", "anthropic:claude-x"], {"OPENAI_API_KEY": "k"},
+        (["research", "What is tea?", "--search", "none", "--model", "anthropic:claude-x"],
+         {"OPENAI_API_KEY": "k", "PYTHONPATH": WITHOUT_ANTHROPIC},
          "= anthropic:claude-x: the model provider 'anthropic' needs the package langchain-anthropic, which is not "
          "installed; install it with: uv sync --extra anthropic"),  # an optional extra (not in the default sync)
         (["research", "What is tea?", "--search", "none", "--model", "groq:llama-x"], {"OPENAI_API_KEY": "k"},
@@ -174,3 +177,43 @@ def test_the_first_error_a_new_user_sees_keeps_its_line_breaks(tmp_path):
     assert lines[0] == "error: the run cannot start:", lines
     assert lines[1].startswith("- research_model, summarization_model") and "OPENAI_API_KEY" in lines[1]
     assert lines[2].startswith("- search_api 'tavily'") and "TAVILY_API_KEY" in lines[2]
+
+
+def test_the_report_review_prompt_never_sends_a_pages_escape_sequence_to_the_terminal():
+    """Issue 19: an ESC a page kept (here an OSC 52 clipboard write and a screen clear)
+    reached a real terminal raw through the report-review prompt. In a pty, the prompt
+    shows the sequences written out; the terminal receives no ESC but Rich's own styling."""
+    import pty
+    import select
+
+    code = ("from deep_research.cli.research import _ask_report_review\n"
+            "import logging\n"
+            "print(_ask_report_review({'report_markdown': 'Quote: x\\x1b]52;c;ZXZpbA==\\x07 end\\x1b[2J',"
+            " 'error': 'bad\\x1b]0;title\\x07'}, None))\n"
+            "logging.getLogger('deep_research.test').warning('log \\x1b]52;c;bG9n\\x07')\n")
+    setup = "from deep_research.cli.console import safe_logging; safe_logging()\n"
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: a CLI process whose terminal is the pty
+        os.environ["PYTHONPATH"] = str(ROOT)
+        os.environ["COLUMNS"] = "200"
+        os.execv(sys.executable, [sys.executable, "-c", setup + code])
+    os.write(fd, b"a\n")
+    seen = b""
+    while True:
+        ready, _, _ = select.select([fd], [], [], 60)
+        if not ready:
+            break
+        try:
+            chunk = os.read(fd, 65536)
+        except OSError:
+            break
+        if not chunk:
+            break
+        seen += chunk
+    os.waitpid(pid, 0)
+    text = seen.decode("utf-8", "replace")
+    assert "{'type': 'approve'}" in text, text
+    assert "\\x1b]52;c;ZXZpbA==\\x07" in text and "\\x1b[2J" in text and "\\x1b]0;title" in text, text
+    assert "\\x1b]52;c;bG9n" in text  # a warning logged with page text
+    # every ESC the terminal got starts one of Rich's colour sequences (CSI ... m)
+    assert not re.search(r"\x1b(?!\[[0-9;]*m)", text), repr(text)

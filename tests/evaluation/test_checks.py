@@ -4,6 +4,7 @@ files. Run folders are made here with the real publisher."""
 
 import json
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -271,3 +272,62 @@ def test_drb_import_and_export_follow_the_formats(tmp_path):
         "'id' must be a number or a non-empty text", "'prompt' must be non-empty text",
         "'article' must be non-empty text"]
     assert main(["eval", "export-drb", str(tmp_path / "run"), "--out", str(raw)]) == 2  # no task id known
+
+
+# --- issue 19: evaluation folders someone hands you ---------------------------------------------
+def _eval_folder(root: Path, results: dict[str, dict]) -> Path:
+    (root / "results").mkdir(parents=True)
+    for name, r in results.items():
+        (root / "results" / f"{name}.json").write_text(json.dumps(r) if isinstance(r, dict) else r, encoding="utf-8")
+    return root
+
+
+def test_export_and_compare_never_follow_run_dir_out_of_the_evaluation_folder(tmp_path, capsys):
+    """Issue 19: ``export-drb`` and ``compare --judge-model`` followed a result's run_dir
+    anywhere on disk (and passed the report found there on to the output or the judge)."""
+    elsewhere = make_run(tmp_path / "private" / "secret-run")
+    for run_dir in (str(elsewhere), "../private/secret-run", "runs/../../private/secret-run"):
+        side = _eval_folder(tmp_path / f"e{len(run_dir)}", {"q1": {
+            "id": "q1", "question": "How do street trees cool cities?", "status": "completed",
+            "run_dir": run_dir}})
+        raw = tmp_path / "raw.jsonl"
+        assert main(["eval", "export-drb", str(side), "--out", str(raw)]) == 2
+        assert main(["eval", "compare", str(side), str(side), "--out", str(tmp_path / "cmp"),
+                     "--judge-model", "openai:judge"]) == 2
+        err = capsys.readouterr().err
+        assert "run_dir" in err and ("inside" in err or "outside" in err) and "Traceback" not in err
+        assert not raw.exists()
+    # a run folder inside the evaluation folder is fine
+    inside = _eval_folder(tmp_path / "ok", {"q1": {"id": "q1", "question": "Q?", "status": "completed",
+                                                   "run_dir": "runs/q1/r"}})
+    make_run(inside / "runs" / "q1" / "r")
+    assert main(["eval", "export-drb", str(inside), "--out", str(tmp_path / "ok.jsonl")]) == 0
+
+
+def test_hostile_results_give_clear_errors_and_inert_markdown(tmp_path, capsys):
+    """Deeply nested JSON gave "internal error"; result ids went into compare.md as raw HTML
+    (and markdown: an image that loads when the file is rendered); absurd numbers and types
+    in a result did not hold either."""
+    nested = _eval_folder(tmp_path / "nested", {"q1": "[" * 100_000 + "]" * 100_000})
+    for args in (["eval", "compare", str(nested), str(nested), "--out", str(tmp_path / "c0")],
+                 ["eval", "export-drb", str(nested), "--out", str(tmp_path / "x.jsonl")]):
+        assert main(args) == 2
+        err = capsys.readouterr().err
+        assert "nested too deeply" in err and "internal error" not in err
+    q = tmp_path / "q.jsonl"
+    q.write_text("[" * 100_000 + "]" * 100_000 + "\n")
+    assert main(["eval", "run", str(q), "--out", str(tmp_path / "o")]) == 2
+    assert "nested too deeply" in capsys.readouterr().err
+
+    evil = '![t](http://evil.example/t.png)<img src=x onerror=alert(1)>$\\frac{$'
+    hostile = {"id": evil, "question": "<script>alert(2)</script>", "status": "completed",
+               "checks": [1, 2], "usage": {"tokens": 10**400, "cost_usd": "free"}, "judge": "x",
+               "behaviour": [{"passed": True}, "not a check"]}
+    a = _eval_folder(tmp_path / "a", {"q1": hostile})
+    b = _eval_folder(tmp_path / "b", {"q1": {**hostile, "usage": {"tokens": 5}}})
+    assert main(["eval", "compare", str(a), str(b), "--out", str(tmp_path / "cmp")]) == 0
+    md = (tmp_path / "cmp" / "compare.md").read_text()
+    assert "<img" not in md and "<script" not in md and not re.search(r"(?<!\\)\]\(http", md)
+    assert "&lt;img" in md and "!\\[t\\](http://evil.example/t.png)" in md
+    page = (tmp_path / "cmp" / "compare.html").read_text()
+    assert "<img" not in page and "&lt;img src" in page and not re.search(r"(?:src|href)\s*=\s*[\"']?https?:", page)

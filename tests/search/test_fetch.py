@@ -337,3 +337,186 @@ def test_quotes_of_a_documentation_page_verify_against_the_fetched_text(web):
         check = index.verify(quote, "c")
         assert check.status is not Verdict.UNSUPPORTED, (quote, page.text[:2000])
     assert index.verify("In April the committee said the plan was on time.", "c").status is Verdict.UNSUPPORTED
+
+
+# --- issue 19: bombs, time bounds, charsets, errors with a reason ------------------------------
+def _gzip(data: bytes) -> bytes:
+    import gzip
+
+    return gzip.compress(data, 9)
+
+
+def _deflate(data: bytes, raw: bool = False) -> bytes:
+    import zlib
+
+    c = zlib.compressobj(9, zlib.DEFLATED, -15 if raw else 15)
+    return c.compress(data) + c.flush()
+
+
+BOMB = b"<html><body><p>" + b"a" * 50_000_000 + b"</p></body></html>"  # 50 MB that packs into ~50 KB
+
+
+@pytest.mark.parametrize("encoding,body", [
+    ("gzip", lambda: _gzip(BOMB)),
+    ("gzip, gzip", lambda: _gzip(_gzip(BOMB))),
+    ("deflate", lambda: _deflate(BOMB)),
+    ("deflate", lambda: _deflate(BOMB, raw=True)),  # "deflate" as some servers send it: no zlib header
+])
+def test_a_compression_bomb_stops_at_the_byte_limit_without_expanding(web, encoding, body):
+    """The finding: the limit applied after each network read was decoded whole, so 1.6 KB
+    expanded to 2 GB first. Now no decoding step yields more than the limit."""
+    import tracemalloc
+
+    packed = body()
+    assert len(packed) < 200_000
+    web.page("/bomb", packed, headers={"Content-Encoding": encoding})
+    tracemalloc.start()
+    try:
+        page = fetch(web.url("/bomb"), max_bytes=100_000, **LOCAL)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert page.truncated and 90_000 < len(page.text) <= 100_000
+    assert peak < 10_000_000, f"{peak:,} bytes at the peak"
+
+
+def test_compressed_pages_read_normally_and_unasked_encodings_are_refused(web):
+    import zlib
+
+    web.page("/gz", _gzip(ARTICLE.encode()), headers={"Content-Encoding": "gzip"})
+    web.page("/two", _gzip(ARTICLE.encode()[:500]) + _gzip(ARTICLE.encode()[500:]), headers={"Content-Encoding": "gzip"})
+    web.page("/zz", _deflate(ARTICLE.encode()), headers={"Content-Encoding": "deflate"})
+    for path in ("/gz", "/two", "/zz"):
+        page = fetch(web.url(path), **LOCAL)
+        assert "About nine in ten homes in Iceland" in page.text and not page.truncated, path
+    # brotli and zstd were never asked for (a 1.6 KB brotli body took 2 GB); a bad body says so
+    import brotli
+
+    web.page("/br", brotli.compress(BOMB[:2_000_000]), headers={"Content-Encoding": "br"})
+    web.page("/zstd", b"(\xb5/\xfd" + b"0" * 100, headers={"Content-Encoding": "zstd"})
+    web.page("/corrupt", b"\x1f\x8b" + b"junk" * 50, headers={"Content-Encoding": "gzip"})
+    web.page("/stacked", _gzip(b"x"), headers={"Content-Encoding": "gzip, gzip, gzip, gzip"})
+    for path, words in [("/br", "content encoding 'br'"), ("/zstd", "content encoding 'zstd'"),
+                        ("/corrupt", "gzip body is corrupt"), ("/stacked", "4 layers")]:
+        e = refused(web.url(path), **LOCAL)
+        assert e.reason == "unreadable" and words in e.detail, (path, e.detail)
+    assert zlib  # (imported for the deflate helper)
+
+
+def test_extraction_has_a_time_bound_and_never_stalls_the_event_loop(web):
+    """The finding: one CSS rule on a 1.3 KB page took 13-18 s to extract, in the event
+    loop's default thread pool, without a bound. Now the page is refused after its bound
+    (its worker process is stopped), the event loop keeps running meanwhile, and the next
+    page is extracted as usual."""
+    depth = 70
+    style = "<html><head><style>section div div div div div div {display:none}</style></head><body>"
+    bomb = style + "<div>" * depth + "<p>text</p>" + "</div>" * depth + "</body></html>"
+    assert len(bomb) < 1_500
+    web.page("/css", bomb)
+    web.page("/ok", ARTICLE)
+
+    async def go():
+        f = PageFetcher(FetchPolicy(extract_timeout_s=3.0, **LOCAL))
+        gaps, stop = [], asyncio.Event()
+
+        async def ticker():
+            last = time.monotonic()
+            while not stop.is_set():
+                await asyncio.sleep(0.05)
+                now = time.monotonic()
+                gaps.append(now - last)
+                last = now
+
+        tick = asyncio.create_task(ticker())
+        try:
+            await f.fetch(web.url("/ok"))  # a worker started (its start is not part of the bound)
+            started = time.monotonic()
+            results = await f.fetch_many([web.url("/css"), web.url("/css?again")], concurrency=2)
+            took = time.monotonic() - started
+            after = await f.fetch(web.url("/ok?after"))
+        finally:
+            stop.set()
+            await tick
+            await f.aclose()
+        return results, took, after, max(gaps)
+
+    results, took, after, gap = run(go())
+    assert all(isinstance(r, FetchError) and r.reason == "timeout" and "3 s" in r.detail for r in results), results
+    assert took < 40, took  # 3 s each (two workers; a new worker starts after each stop)
+    assert "About nine in ten homes" in after.text
+    assert gap < 1.0, f"the event loop stalled {gap:.1f} s"
+
+
+@pytest.mark.parametrize("charset", ["punycode", "idna", "utf-7", "rot13", "x-bogus"])
+def test_charsets_outside_the_encoding_standard_are_ignored(web, charset):
+    """punycode decoding is quadratic and idna raises on any error: neither is a charset of
+    the web, so the page reads as UTF-8, as a browser reads it."""
+    body = ("<html><body><p>Grüße aus " + "ä" * 300_000 + " Köln.</p></body></html>").encode()
+    web.page("/p", body, f"text/html; charset={charset}")
+    start = time.monotonic()
+    page = fetch(web.url("/p"), **LOCAL)
+    assert "Grüße aus" in page.text and time.monotonic() - start < 15
+
+
+def test_latin1_reads_as_a_browser_reads_it(web):
+    web.page("/l", "<p>\u201cQuoted\u201d text.</p>".encode("cp1252"), "text/html; charset=iso-8859-1")
+    assert "\u201cQuoted\u201d text." in fetch(web.url("/l"), **LOCAL).text
+
+
+@pytest.mark.parametrize("url", ["http://0177.0.0.1/", "http://exa\tmple.com/", "http://a\nb.example/",
+                                 "http://\u2025.com/", "http://" + "a" * 70 + ".com/", "http://xn--/",
+                                 "http://.com/", "http://a..b/", "http://[::1/"])
+def test_malformed_urls_are_refused_with_a_reason(url):
+    e = refused(url)
+    assert e.reason == "bad_url" and not e.transient
+
+
+@pytest.mark.parametrize("location", ["data:text/html,<p>hi</p>", "http://0177.0.0.1/", "javascript:alert(1)",
+                                      "http://[::1/", "http://" + "a" * 70 + ".com/", "http://127.0.0.1:99999/"])
+def test_redirects_to_unusable_urls_are_refused_once_with_a_reason(web, location):
+    web.route("/r", lambda h, s: h.redirect(location))
+    e = refused(web.url("/r"), **LOCAL)
+    assert e.reason == "bad_url" and "redirected to" in e.detail and not e.transient
+    assert web.hits["/r"] == 1  # not retried
+
+
+@pytest.mark.parametrize("path", ["/public/../private/page", "/public/%2e%2e/private/page", "/%70rivate/page",
+                                  "//private/page", "/public/./../private/page"])
+def test_robots_txt_is_matched_against_the_path_the_server_sees(web, path):
+    """Issue 19: robots.txt was checked on the path as written while the request went to
+    the normalised one (``/public/../private/x`` reached ``/private/x``)."""
+    web.page("/robots.txt", "User-agent: *\nDisallow: /private\n", "text/plain")
+    web.page("/private/page", ARTICLE)
+    e = refused(web.url(path), **LOCAL)
+    assert e.reason == "robots"
+    assert web.hits["/private/page"] == 0
+
+
+def test_fetchers_and_their_caches_are_bounded(web, monkeypatch):
+    """Issue 19: each distinct fetch policy kept its own fetcher and page cache forever (38 MB
+    per run on a server). Fetchers, robots.txt rules and cached pages are bounded (LRU)."""
+    from deep_research.research.runtime import deps as common
+    from deep_research.research.runtime.configuration import Configuration
+
+    common._FETCHERS.clear()
+    made = [common.shared_fetcher(Configuration(fetch_timeout_s=5 + n)) for n in range(30)]
+    assert len({id(f) for f in made}) == 30 and len(common._FETCHERS) == common.MAX_FETCHERS
+    same = Configuration(fetch_timeout_s=34)  # the newest is kept and shared
+    assert common.shared_fetcher(same) is common.shared_fetcher(same)
+
+    for n in range(6):
+        web.page(f"/p{n}", f"<html><body><p>{'Page text number %d. ' % n * 500}</p></body></html>")
+    monkeypatch.setattr(PageFetcher, "CACHE_CHARS", 25_000)
+
+    async def go():
+        f = PageFetcher(FetchPolicy(**LOCAL))
+        try:
+            for n in range(6):
+                await f.fetch(web.url(f"/p{n}"))
+            return f
+        finally:
+            await f.aclose()
+
+    f = run(go())
+    assert 1 <= len(f._pages) <= 2 and sum(len(p.text) for _, p in f._pages.values()) <= 25_000
+    assert web.url("/p5") in f._pages  # the newest stays

@@ -426,3 +426,71 @@ def test_the_index_command_reports_new_formats_and_their_skips(corpus: Path) -> 
     assert f"Indexed {len(FILES)} documents in {corpus}: {len(FILES)} new" in r.stdout
     assert "Left out 1 file of other types (documents are .html, .htm, .md, .markdown, .txt, .pdf, .docx, " \
            ".pptx, .xlsx, .csv, .tsv, .epub files)." in " ".join(r.stdout.split())
+
+
+# --- issue 19 ---------------------------------------------------------------------------------
+def _member_bomb(src: Path, dst: Path, member: str, size: int, redirect: tuple[str, str] | None = None) -> Path:
+    """A real document with one more member of ``size`` bytes of XML-like text (``<a>`` then
+    spaces), named without an XML suffix; ``redirect`` replaces a name in the package's
+    own XML so the library parses the new member."""
+    def change(name: str, data: bytes) -> bytes:
+        return data.replace(redirect[0].encode(), redirect[1].encode()) if redirect and name.endswith(
+            (".rels", ".xml", ".opf")) else data
+
+    _rezip(src, dst, change)
+    with zipfile.ZipFile(dst, "a", zipfile.ZIP_DEFLATED, compresslevel=1) as z, \
+            z.open(member, "w", force_zip64=True) as f:
+        f.write(b"<?xml version='1.0'?><a>")
+        for _ in range(size >> 20):
+            f.write(b" " * (1 << 20))
+    return dst
+
+
+@pytest.mark.parametrize("kind, member", [("docx", "word/part-without-suffix"), ("epub", "EPUB/chapter-data")])
+def test_a_huge_part_named_without_an_xml_suffix_is_refused(tmp_path: Path, kind: str, member: str) -> None:
+    """Issue 19: the XML limit counted members by name; a 200 MB part named without .xml
+    (still parsed as XML) took 2.3 GB. Members are now counted by their first bytes too."""
+    (tmp_path / "c").mkdir()
+    src = write_docx(tmp_path / "real.docx") if kind == "docx" else write_epub(tmp_path / "real.epub")
+    bomb = _member_bomb(src, tmp_path / "c" / f"bomb.{kind}", member, 200 << 20)
+    assert bomb.stat().st_size < 2 << 20
+    start = time.monotonic()
+    [skipped] = build_index(tmp_path / "c").skipped
+    assert time.monotonic() - start < 10
+    assert "a zip bomb or an oversized document" in skipped.reason and "of XML" in skipped.reason, skipped.reason
+
+
+def test_a_table_cell_spanning_a_hundred_million_columns_is_read_once(tmp_path: Path) -> None:
+    """Issue 19: python-docx repeats a cell once per grid column it spans; a .docx whose cell
+    spanned 100,000,000 columns took 1.85 GB to index. Each cell is read once now."""
+    import tracemalloc
+
+    import docx
+
+    d = docx.Document()
+    t = d.add_table(rows=3, cols=3)
+    for r, row in enumerate([("Country", "Share", "Note"), ("Norway", "60 %", "high"), ("Chile", "5 %", "low")]):
+        for c, text in enumerate(row):
+            t.cell(r, c).text = text
+    t.cell(1, 2).merge(t.cell(2, 2)).text = "high"  # a vertical merge: "high" belongs to both rows
+    buf = io.BytesIO()
+    d.save(buf)
+    normal = formats.docx_to_text(buf.getvalue()).text
+    assert "Country: Norway; Share: 60 %; Note: high" in normal and "Country: Chile; Share: 5 %; Note: high" in normal
+    # the same table with one cell spanning 100,000,000 grid columns
+    xml = zipfile.ZipFile(buf).read("word/document.xml").decode()
+    first_cell = xml.index("<w:tc>")
+    spanned = xml[:first_cell] + '<w:tc><w:tcPr><w:gridSpan w:val="100000000"/></w:tcPr>' + xml[first_cell + 6:]
+    out = tmp_path / "span.docx"
+    with zipfile.ZipFile(buf) as zin, zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as zout:
+        for info in zin.infolist():
+            zout.writestr(info.filename, spanned if info.filename == "word/document.xml" else zin.read(info))
+    tracemalloc.start()
+    start = time.monotonic()
+    try:
+        text = formats.docx_to_text(out.read_bytes()).text
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert time.monotonic() - start < 10 and peak < 50_000_000, peak
+    assert "Norway" in text and "Chile" in text

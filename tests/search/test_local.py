@@ -329,10 +329,30 @@ def test_corpus_errors_are_search_errors() -> None:
 def test_make_search_builds_and_opens_a_folder(corpus: Path) -> None:
     backend = make_search("local", corpus=str(corpus), base_url="https://example.org/")
     assert backend.name == "local"
-    assert search(backend, "turbines")[0].url == "https://example.org/wind.md"
-    # Without a base URL the folder keeps the URLs it was indexed with.
-    again = make_search("local", corpus=corpus)
-    assert search(again, "turbines")[0].url == "https://example.org/wind.md"
+    hit = search(backend, "turbines")[0]
+    assert hit.url == "https://example.org/wind.md" and hit.format == "markdown"  # published markdown
+
+
+def test_one_runs_base_url_never_becomes_another_runs_links(corpus: Path) -> None:
+    """Issue 19: a run's corpus_base_url rewrote the shared index, so another user's later
+    report linked every local source to the first user's host. The index keeps its own
+    URLs; a base URL applies to the results of the run that asked for it."""
+    index = default_index_path(corpus)
+    first = search(make_search("local", corpus=corpus), "turbines")[0]
+    assert first.url == (corpus / "wind.md").resolve().as_uri() and first.format == "text"
+    stamp = index.stat().st_mtime_ns
+    mine = search(make_search("local", corpus=corpus, base_url="https://attacker.example/"), "turbines")[0]
+    assert mine.url == "https://attacker.example/wind.md" and mine.format == "markdown"
+    assert index.stat().st_mtime_ns == stamp  # the shared index was not rewritten
+    theirs = search(make_search("local", corpus=corpus), "turbines")[0]
+    assert theirs.url == first.url and theirs.format == "text"
+    # an index built for a base URL (deep-research index --base-url) keeps it for everyone else
+    build_index(corpus, base_url="https://docs.example/", max_file_bytes=LIMIT)
+    assert search(make_search("local", corpus=corpus), "turbines")[0].url == "https://docs.example/wind.md"
+    assert search(make_search("local", corpus=corpus, base_url="https://other.example/d"),
+                  "turbines")[0].url == "https://other.example/d/wind.md"
+    with pytest.raises(CorpusError, match="not an absolute URL"):
+        make_search("local", corpus=corpus, base_url="docs/")
 
 
 def test_make_search_logs_skipped_files(corpus: Path, caplog) -> None:
@@ -349,8 +369,8 @@ def test_make_search_with_an_index_file(corpus: Path, tmp_path: Path) -> None:
     assert (
         search(make_search("local", corpus=index), "turbines")[0].url == "https://a.example/wind.md"
     )
-    with pytest.raises(CorpusError, match="https://b.example/"):
-        make_search("local", corpus=index, base_url="https://b.example/")
+    assert search(make_search("local", corpus=index, base_url="https://b.example/"),
+                  "turbines")[0].url == "https://b.example/wind.md"
 
 
 def test_make_search_names_what_is_missing() -> None:

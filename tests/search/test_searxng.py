@@ -375,3 +375,57 @@ def test_searxng_url_from_the_environment_and_cli_options_reach_the_settings(mon
                    "fetch_respect_robots": False, "fetch_timeout_s": 12.5, "fetch_max_bytes": 50_000}
     cfg = Configuration.resolve(None, ctx, environ={})
     assert cfg.searxng_engines == ["a", "b"] and cfg.searxng_safesearch == 0 and not cfg.fetch_respect_robots
+
+
+# --- issue 19 ---------------------------------------------------------------------------------
+def test_an_answer_is_bounded_on_the_wire_and_decoded():
+    """The finding: answers were buffered and decoded whole before their size check."""
+    import gzip
+    import tracemalloc
+
+    bomb = gzip.compress(b'{"results": [], "pad": "' + b"a" * 60_000_000 + b'"}', 9)
+    with WebServer() as srv:
+        srv.page("/search", bomb, "application/json", headers={"Content-Encoding": "gzip"})
+        tracemalloc.start()
+        try:
+            with pytest.raises(SearchError, match="larger than 5,000,000 bytes"):
+                asyncio.run(backend(srv).search("anything"))
+            peak = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+    assert peak < 30_000_000, f"{peak:,} bytes at the peak"
+
+
+def test_deeply_nested_json_is_a_clear_search_error():
+    with WebServer() as srv:
+        srv.page("/search", "[" * 100_000 + "]" * 100_000, "application/json")
+        with pytest.raises(SearchError, match="nested too deeply"):
+            asyncio.run(backend(srv).search("anything"))
+
+
+def test_one_bad_result_does_not_discard_the_search():
+    """Results an instance (or a page it found) makes up: malformed URLs, a redirect to
+    data:, a charset that breaks decoders, absurd scores and titles. Each bad one is skipped
+    with its reason; the good page is read."""
+    with WebServer() as srv:
+        srv.page("/ok.html", page_html("Fine", ["This page can be fetched and read without any trouble at all."]))
+        srv.page("/idna.html", page_html("Idna", ["A page that declares an odd charset still reads fine."]),
+                 "text/html; charset=idna")
+        srv.route("/to-data", lambda h, s: h.redirect("data:text/html,<p>hi</p>"))
+        srv.page("/search", json.dumps({"results": [
+            {"url": "http://0177.0.0.1/", "title": "octal"},
+            {"url": "http://exa\tmple.com/", "title": "tab"},
+            {"url": "http://[::1", "title": "bracket"},
+            {"url": {"nested": "dict"}, "title": "not a string"},
+            {"url": srv.url("/to-data"), "title": ["a", "list"], "score": 10**400},
+            {"url": srv.url("/idna.html"), "title": "idna", "score": 1.5},
+            {"url": srv.url("/ok.html"), "title": "Fine", "content": "snippet", "score": 2}]}), "application/json")
+        results = asyncio.run(backend(srv).search("anything", max_results=10))
+    by_url = {r.url: r for r in results}
+    assert "can be fetched" in by_url[srv.url("/ok.html")].content
+    assert "still reads fine" in by_url[srv.url("/idna.html")].content
+    assert by_url["http://0177.0.0.1/"].skipped.startswith("bad_url")
+    assert by_url["http://exa\tmple.com/"].skipped.startswith("bad_url")
+    data = by_url[srv.url("/to-data")]
+    assert data.skipped.startswith("bad_url") and data.score is None and data.title == data.url
+    assert "http://[::1" not in by_url  # not an http(s) URL one can split: left out like ftp://

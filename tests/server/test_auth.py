@@ -29,6 +29,9 @@ from deep_research.server.credentials import (
     identity_label,
     local_request_problem,
 )
+from deep_research.errors import UserError
+from deep_research.research.runtime.configuration import Configuration
+from deep_research.research.runtime.setting_policy import Caller, Source
 from tests.support.devserver import ROOT, langgraph_dev
 from tests.support.scenario import QUESTION, write_corpus
 
@@ -126,8 +129,8 @@ def test_studio_origins():
         with pytest.raises(AuthConfigError, match="DEEP_RESEARCH_STUDIO_ORIGINS"):
             AuthSettings.from_env({"LANGSMITH_LANGGRAPH_API_VARIANT": "local_dev", "DEEP_RESEARCH_STUDIO_ORIGINS": bad})
     # an identity the server's authenticate did not admit may set no server-side setting
-    assert local.forbidden_run_settings({"output_dir": "/tmp/x"}) == []
-    assert local.forbidden_run_settings({"output_dir": "/tmp/x", "search_api": "local"}, trusted=False) == ["output_dir"]
+    assert local.run_settings_allowed(trusted=True) == SERVER_SIDE_SETTINGS
+    assert local.run_settings_allowed(trusted=False) == frozenset()
 
 
 def test_jwt_verification():
@@ -169,15 +172,25 @@ def test_identity_labels_are_namespace_safe_and_distinct():
             identity_label(bad)
 
 
+def _refused(values: dict, allows=frozenset(), source=Source.RUN, env=None) -> str:
+    try:
+        Configuration.resolve(None, values, environ=env or {}, above_ceiling="refuse", caller=Caller(source, allows))
+    except UserError as e:
+        return str(e)
+    return ""
+
+
 def test_server_side_settings_are_refused_per_run():
     s = AuthSettings.from_env({ENV_TOKENS: f"{TOKEN_A}:alice"})
-    assert s.forbidden_run_settings({"search_api": "local", "max_search_results": 3}) == []
-    assert s.forbidden_run_settings({"model_base_url": "http://evil.example/v1"},
-                                    {"research_model_api_key_env": "OPENAI_API_KEY", "output_dir": None}) == [
-        "model_base_url", "research_model_api_key_env"]
+    assert not _refused({"search_api": "local", "max_search_results": 3}, s.run_settings_allowed(trusted=True))
+    message = _refused({"model_base_url": "http://evil.example/v1", "research_model_api_key_env": "OPENAI_API_KEY",
+                        "output_dir": None})
+    assert "model_base_url" in message and "research_model_api_key_env" in message and "output_dir" not in message
     allowed = AuthSettings.from_env({ENV_TOKENS: f"{TOKEN_A}:alice",
                                      "DEEP_RESEARCH_AUTH_ALLOW_RUN_SETTINGS": "output_dir"})
-    assert allowed.forbidden_run_settings({"output_dir": "/tmp/x", "corpus_path": "/"}) == ["corpus_path"]
+    message = _refused({"output_dir": "/tmp/x", "corpus_path": "/"}, allowed.run_settings_allowed(trusted=True))
+    assert "corpus_path" in message and "output_dir" not in message
+    assert "output_dir" in _refused({"output_dir": "/tmp/x"}, allowed.run_settings_allowed(trusted=False))
     assert {"mcp_config", "corpus_path", "output_dir", "model_api_key_env"} <= SERVER_SIDE_SETTINGS
 
 
@@ -279,6 +292,13 @@ def test_users_cannot_see_or_touch_each_others_research(tmp_path):
             v2 = await b.assistants.update(aid, context={"max_search_results": 4})
             assert v2["version"] == 2 and v2["context"] == {"max_search_results": 4}
             assert await _status(b.assistants.update(aid, context={"corpus_path": "/"})) == 403
+            # nor what a run may not set: private addresses, another SearXNG (issue 19)
+            for hostile in ({"fetch_allow_private": True, "research_urls": ["http://127.0.0.1:1/admin"]},
+                            {"searxng_url": "http://169.254.169.254"}):
+                assert await _status(b.assistants.create("deep_research", context=hostile)) == 403
+                assert await _status(b.assistants.create("deep_research", config={"configurable": hostile})) == 403
+                assert await _status(b.assistants.update(aid, context=hostile)) == 403
+            assert (await b.assistants.get(aid))["context"] == {"max_search_results": 4}
             assert aid in [x["assistant_id"] for x in await b.assistants.search(limit=100)]
             assert aid not in [x["assistant_id"] for x in await a.assistants.search(limit=100)]
             assert await _status(a.assistants.get(aid)) == 404

@@ -7,7 +7,8 @@ and JSON fallbacks) is exercised end to end. The request's ``model`` names the s
 Options mimic weaker servers: ``reject_tools`` answers 400 to any request with tools, as
 some llama.cpp and vLLM setups do; ``omit_usage`` never reports token usage (streamed or
 not), as some servers do not. ``web_search`` answers ``POST /v1/responses`` (the Responses
-API with the ``web_search`` tool) with an answer citing those pages (``{"url", "title"}``).
+API with the ``web_search`` tool) with an answer citing those pages (``{"url", "title"}``),
+reporting ``web_search_tokens`` as its usage.
 """
 
 from __future__ import annotations
@@ -53,9 +54,10 @@ def wire_tool_calls(msg: AIMessage) -> list[dict]:
 
 class ScriptServer:
     def __init__(self, script: Script, *, reject_tools: bool = False, omit_usage: bool = False,
-                 web_search: list[dict] | None = None):
+                 web_search: list[dict] | None = None, web_search_tokens: tuple[int, int] = (10, 10)):
         self.script, self.reject_tools, self.omit_usage = script, reject_tools, omit_usage
         self.web_search = web_search
+        self.web_search_tokens = web_search_tokens  # (input, output) a web search answer reports
         self.requests: list[dict] = []
         self._lock = threading.Lock()
         self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
@@ -113,7 +115,9 @@ class ScriptServer:
                                     "sources": [{"type": "url", "url": p["url"]} for p in pages]}},
                         {"type": "message", "id": "msg_1", "role": "assistant", "status": "completed",
                          "content": [{"type": "output_text", "text": text, "annotations": annotations}]}],
-                    "usage": {"input_tokens": 10, "output_tokens": 10, "total_tokens": 20,
+                    "usage": {"input_tokens": server.web_search_tokens[0],
+                              "output_tokens": server.web_search_tokens[1],
+                              "total_tokens": sum(server.web_search_tokens),
                               "input_tokens_details": {"cached_tokens": 0},
                               "output_tokens_details": {"reasoning_tokens": 0}}})
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.devserver import langgraph_dev
+from tests.support.devserver import ROOT, langgraph_dev
 from tests.support.openai_server import ScriptServer
 from tests.support.scenario import QUESTION, full_script, write_corpus
 from tests.support.studio import stream_like_studio
@@ -42,6 +42,9 @@ def studio(tmp_path_factory):
     env = {k: "" for k in SCRUBBED if k in os.environ}
     env.update({f"DEEP_RESEARCH_{role.upper()}_MODEL": f"openai:{role}" for role in ROLES[:-1]})
     env["DEEP_RESEARCH_OUTPUT_DIR"] = str(work / "reports")
+    # the anthropic extra not installed in the server, whatever this machine has ("provider package missing")
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT / "tests" / "support" / "without_anthropic"), str(ROOT),
+                                         os.environ.get("PYTHONPATH", "")])
     # langgraph.json's "env": the last role's model comes from .env (a run that completes
     # shows it was read: the script answers no other model name for that role)
     (work / "server").mkdir()

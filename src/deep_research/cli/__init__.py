@@ -13,7 +13,7 @@ from pathlib import Path
 import typer
 
 from ..errors import UserError
-from ..terminal import printable
+from ..terminal import printable, safe_logging
 from . import compare as _compare
 from . import eval as _eval
 from . import index as _index
@@ -76,6 +76,7 @@ def __getattr__(name: str):
 def main(argv: list[str] | None = None) -> int:
     """Entry point: user errors print one clear line and exit 2, never a traceback."""
     debug = bool(os.environ.get("DEEP_RESEARCH_DEBUG"))
+    safe_logging()
     try:
         _publish.start_early_worker(list(sys.argv[1:] if argv is None else argv))
         load_env_file()

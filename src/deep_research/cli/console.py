@@ -7,9 +7,23 @@ from rich.markup import escape as _esc  # user or model text printed with markup
 from rich.table import Table
 
 from ..terminal import printable  # file names, URLs and model text may hold escape sequences
+from ..terminal import safe_logging  # noqa: F401 - here before; it lives where --help can load it
 
-out = Console(emoji=False)  # ":x" in a model name is not an emoji code
-err = Console(stderr=True, soft_wrap=True, highlight=False, emoji=False)
+
+class SafeConsole(Console):
+    """A console that never passes a control character to the terminal: every string it
+    renders (printed text, table cells, titles, rules) has escape sequences and other
+    controls written out (``\x1b``), line breaks and tabs kept. Page text, model output,
+    file names and result ids reach the terminal through here; a clipboard-write or
+    retitle sequence from a page is shown, never obeyed. (Rich strips only BEL, BS, VT, FF
+    and CR by itself.)"""
+
+    def render_str(self, text: str, **kwargs):
+        return super().render_str(printable(text, keep_newlines=True), **kwargs)
+
+
+out = SafeConsole(emoji=False)  # ":x" in a model name is not an emoji code
+err = SafeConsole(stderr=True, soft_wrap=True, highlight=False, emoji=False)
 
 
 def usage_table(usage: dict) -> Table:

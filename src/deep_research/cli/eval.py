@@ -60,11 +60,9 @@ def _error(text: str) -> None:
 
 def _table(t: Table) -> None:
     """Print a table; when the output is not a terminal (a file, CI) at a width that fits it."""
-    from rich.console import Console
+    from .console import SafeConsole, out
 
-    from .console import out
-
-    (out if out.is_terminal else Console(width=160, highlight=False)).print(t)
+    (out if out.is_terminal else SafeConsole(width=160, highlight=False)).print(t)
 
 
 def _new_table(title: str) -> Table:
@@ -199,6 +197,8 @@ def _settings_file(path: Path | None) -> dict:
         raise UserError(f"settings file {path} cannot be read: {e}") from None
     except json.JSONDecodeError as e:
         raise UserError(f"settings file {path} is not valid JSON ({e.msg}, line {e.lineno})") from None
+    except RecursionError:
+        raise UserError(f"settings file {path} is not usable: its JSON is nested too deeply") from None
     if not isinstance(value, dict):
         raise UserError(f"settings file {path} must hold a JSON object of settings")
     unknown = sorted(set(value) - set(Configuration.model_fields))
@@ -222,6 +222,11 @@ def run_cmd(
                                             help="JSON object of settings for every question (the options win)."),
     concurrency: int = typer.Option(2, "--concurrency", min=1, max=16, help="Questions researched at once.",
                                     rich_help_panel=RUN_PANEL),
+    allow_question_setting: Optional[list[str]] = typer.Option(
+        None, "--allow-question-setting", metavar="SETTING", rich_help_panel=RUN_PANEL,
+        help="Let the questions' own \"settings\" set this setting although it reaches the network, files, "
+             "credentials or cost (model endpoint, key variable, corpus, search, models, raising a limit); "
+             "repeat for each. Without it a question file may set only research knobs and lower limits."),
     judge_model: Optional[str] = JudgeModel,
     judge_base_url: Optional[str] = JudgeBaseUrl,
     judge_api_key_env: Optional[str] = JudgeKeyEnv,
@@ -240,17 +245,18 @@ def run_cmd(
     import asyncio
 
     from ..evaluation.questions import load_questions
-    from ..evaluation.runner import EvalRunner, EvalSettings
+    from ..evaluation.runner import EvalRunner, EvalSettings, check_allowed
     from ..research.runner import is_postgres, load_deps
 
     if db is not None and not is_postgres(db):
         raise UserError("--db takes a postgresql:// URL; without it each question keeps its SQLite checkpoints "
                         "in OUT/state/")
+    allowed = check_allowed(allow_question_setting or ())
     qs = load_questions(questions)
     context = {"write_pdf": False, **_settings_file(settings), **checked_context(**(run_settings or {}))}
     judge = _make_judge(judge_model, judge_base_url, judge_api_key_env, judge_max_calls, judge_timeout)
     opts = EvalSettings(out=out_dir, context=context, db=db, concurrency=concurrency,
-                        judge=judge, questions_file=str(questions))
+                        judge=judge, questions_file=str(questions), allow_question_settings=allowed)
     progress = EvalProgress(len(qs))
     runner = EvalRunner(qs, opts, load_deps(), progress)
     with progress:
@@ -548,7 +554,7 @@ def export_drb_cmd(
 ) -> None:
     """Export reports as DeepResearch Bench raw data ({id, prompt, article} per line)."""
     from ..evaluation.drb import export_records, load_tasks, normalise_prompt, write_records
-    from ..evaluation.rundir import RunFolder, find_run_folders
+    from ..evaluation.rundir import RunFolder, find_run_folders, read_result, result_run_dir
 
     by_prompt = {normalise_prompt(t.question): t for t in load_tasks(tasks)} if tasks else None
     items, skipped = [], []
@@ -556,11 +562,12 @@ def export_drb_cmd(
         results = src / "results"
         if results.is_dir():
             for f in sorted(results.glob("*.json")):
-                r = json.loads(f.read_text(encoding="utf-8"))
-                if r.get("status") != "completed" or not r.get("run_dir"):
+                r = read_result(f)
+                run_dir = result_run_dir(src, r, f)
+                if r.get("status") != "completed" or run_dir is None or not isinstance(r.get("question"), str):
                     skipped.append(f"{r.get('id')} ({r.get('status')})")
                     continue
-                items.append((r.get("source_id", r.get("id")), r["question"], RunFolder.load(src / r["run_dir"]),
+                items.append((r.get("source_id", r.get("id")), r["question"], RunFolder.load(run_dir),
                               r.get("language")))
         else:
             for folder in find_run_folders(src):

@@ -16,8 +16,8 @@ from pathlib import Path
 
 from ..publish import write_atomic
 from .checks import evaluate_run
-from .rundir import EvalInputError, RunFolder, find_run_folders
-from .summary import _fmt, markdown_table, row
+from .rundir import EvalInputError, RunFolder, find_run_folders, read_result, result_run_dir
+from .summary import _fmt, markdown_table, md_text, row
 
 METRICS = [("tokens", "Tokens", ""), ("cost_usd", "Cost (USD)", "usd"), ("seconds", "Time (s)", ""),
            ("refs", "Citations", ""), ("fact_accuracy", "Citation accuracy (FACT-style)", "pct"),
@@ -43,12 +43,10 @@ def load_side(path: str | Path, label: str | None = None) -> Side:
     results = p / "results"
     if results.is_dir():
         for f in sorted(results.glob("*.json")):
-            try:
-                r = json.loads(f.read_text(encoding="utf-8"))
-            except (OSError, ValueError) as e:
-                raise EvalInputError(f"{f} cannot be read: {e}") from None
-            side.records[str(r.get("id"))] = {**row(r), "question": r.get("question") or "",
-                                              "run_dir": str(p / r["run_dir"]) if r.get("run_dir") else None}
+            r = read_result(f)
+            run_dir = result_run_dir(p, r, f)
+            side.records[str(r.get("id"))] = {**row(r), "question": str(r.get("question") or ""),
+                                              "run_dir": str(run_dir) if run_dir else None}
         if not side.records:
             raise EvalInputError(f"{p} has a results folder with no results")
         return side
@@ -90,6 +88,12 @@ def _short(text: str, n: int = 18) -> str:
     return text if len(text) <= n else text[: n - 1] + "…"
 
 
+def _plain(text: str) -> str:
+    """Text matplotlib shows as it is: a "$" would start its math typesetting (a result id
+    or folder name "$\\frac{$" made the chart fail)."""
+    return str(text).replace("$", r"\$")
+
+
 def chart_svg(title: str, labels: list[str], a: list[float | None], b: list[float | None],
               names: tuple[str, str]) -> str:
     """A grouped bar chart (A and B per question) as an SVG document."""
@@ -105,9 +109,9 @@ def chart_svg(title: str, labels: list[str], a: list[float | None], b: list[floa
     xs = range(len(labels))
     for i, (vals, name) in enumerate(((a, names[0]), (b, names[1]))):
         ax.bar([x + (i - 0.5) * 0.38 for x in xs], [v if v is not None else 0 for v in vals], 0.38,
-               label=name, color=COLORS[i])
+               label=_plain(name), color=COLORS[i])
     ax.set_xticks(list(xs))
-    ax.set_xticklabels([_short(x) for x in labels], rotation=20 if len(labels) > 4 else 0, ha="right"
+    ax.set_xticklabels([_plain(_short(x)) for x in labels], rotation=20 if len(labels) > 4 else 0, ha="right"
                        if len(labels) > 4 else "center", fontsize=8)
     ax.set_title(title, fontsize=10, loc="left")
     ax.tick_params(axis="y", labelsize=8)
@@ -208,17 +212,18 @@ def write_comparison(cmp: Comparison, out_dir: str | Path) -> dict[str, Path]:
         write_atomic(out / "charts" / f"{m}.svg", svg)
     sh, srows = cmp.summary_rows()
     qh, qrows = cmp.question_rows()
-    md = [f"# Comparison: {cmp.a.label} vs {cmp.b.label}", "", f"A = {cmp.a.label}, B = {cmp.b.label}; "
-          f"{len(cmp.pairs)} question(s) in common.", ""]
-    md += [f"> {n}" for n in cmp.notes] + ([""] if cmp.notes else [])
+    a, b = md_text(cmp.a.label), md_text(cmp.b.label)
+    md = [f"# Comparison: {a} vs {b}", "", f"A = {a}, B = {b}; {len(cmp.pairs)} question(s) in common.", ""]
+    md += [f"> {md_text(n)}" for n in cmp.notes] + ([""] if cmp.notes else [])
     md += ["## Totals", "", markdown_table(sh, srows), "", "## Per question", "", markdown_table(qh, qrows), ""]
     md += ["## Charts", ""] + [f"![{name}](charts/{m}.svg)" for m, name, _ in cmp.metrics()] + [""]
     judged = {k: v for k, v in cmp.pairwise.items() if not v.get("error")}
     if judged:
         md += ["## Judge: A/B", ""]
         for k, v in judged.items():
-            md.append(f"- **{k}**: overall {v['overall']} — " + "; ".join(
-                f"{c}: {x['winner']}" for c, x in v["criteria"].items()) + f". {v.get('justification', '')}")
+            md.append(f"- **{md_text(k)}**: overall {md_text(v['overall'])} — " + "; ".join(
+                f"{md_text(c)}: {md_text(x['winner'])}" for c, x in v["criteria"].items())
+                + f". {md_text(v.get('justification', ''))}")
         md.append("")
     files = {"markdown": out / "compare.md", "html": out / "compare.html", "json": out / "compare.json"}
     write_atomic(files["markdown"], "\n".join(md))

@@ -5,10 +5,15 @@
      "reference": "refs/cold-climate.md",              # optional reference report (RACE-style)
      "clarification_answer": "I mean air-source heat pumps.",
      "brief_decisions": [{"type": "reject", "feedback": "Cover costs too."}, {"type": "approve"}],
-     "settings": {"max_researcher_iterations": 2},      # Configuration values for this question
+     "settings": {"max_researcher_iterations": 2},      # research knobs; limits only lowered
      "expect": {"clarification": true, "brief_revised": true, "language": "fr",
                 "says_not_found": true, "no_invented_citations": true,
                 "sources_disagree": true, "min_citations": 3, "mentions_any": ["…"]}}
+
+A question's ``settings`` may set research knobs and lower limits; what reaches the network,
+files, credentials or cost (endpoints, key variables, the corpus, search, models, a higher
+limit) only when the user names it (``--allow-question-setting``; research/runtime/setting_policy.py).
+``reference`` is a file in the question set's folder.
 
 DeepResearch Bench's task file (``{"id", "topic", "language", "prompt"}``) is accepted as it
 is: ``prompt`` is read as ``question``.
@@ -29,6 +34,7 @@ KEYS = {"id", "question", "prompt", "language", "topic", "reference", "reference
 EXPECT_KEYS = {"clarification", "brief_revised", "language", "says_not_found", "no_invented_citations",
                "sources_disagree", "min_citations", "mentions_any", "completes"}
 MAX_QUESTION_CHARS = 20_000
+MAX_REFERENCE_BYTES = 5_000_000
 _ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,79}$")
 
 
@@ -70,6 +76,28 @@ def _decision(path: Path, line: int, d: Any) -> dict:
     return {"type": d["type"], **({"feedback": str(d["feedback"]).strip()} if d["type"] == "reject" else {})}
 
 
+def _read_reference(path: Path, line: int, name: Any) -> str:
+    """A question's reference report: a file in the question set's folder (or below it),
+    named relative to it. A question file may come from someone else, so it cannot make
+    the evaluation read (and send to the judge) any other file of this machine."""
+    folder = path.parent.resolve()
+    given = Path(str(name))
+    ref_path = (folder / given).resolve()
+    if given.is_absolute() or str(name).startswith("~") or not ref_path.is_relative_to(folder):
+        raise _fail(path, line, f"the reference report {str(name)!r} must be a file in the question set's folder "
+                                f"{folder} (a relative path), not outside it")
+    try:
+        if not ref_path.is_file():
+            raise _fail(path, line, f"the reference report {ref_path} cannot be read: "
+                                    + ("not a regular file" if ref_path.exists() else "no such file"))
+        if ref_path.stat().st_size > MAX_REFERENCE_BYTES:
+            raise _fail(path, line, f"the reference report {ref_path} is larger than {MAX_REFERENCE_BYTES:,} bytes")
+        return ref_path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise _fail(path, line, f"the reference report {ref_path} cannot be read: "
+                                f"{getattr(e, 'strerror', None) or e}") from None
+
+
 def parse_question(obj: Any, path: Path, line: int) -> Question:
     if not isinstance(obj, dict):
         raise _fail(path, line, "each line must be a JSON object")
@@ -109,14 +137,7 @@ def parse_question(obj: Any, path: Path, line: int) -> Question:
         raise _fail(path, line, "\"brief_decisions\" must be a list")
     reference = obj.get("reference_text")
     if obj.get("reference") is not None:
-        ref_path = Path(str(obj["reference"])).expanduser()
-        if not ref_path.is_absolute():
-            ref_path = path.parent / ref_path
-        try:
-            reference = ref_path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as e:
-            raise _fail(path, line, f"the reference report {ref_path} cannot be read: "
-                                    f"{getattr(e, 'strerror', None) or e}") from None
+        reference = _read_reference(path, line, obj["reference"])
     for key in ("language", "topic", "clarification_answer"):
         if obj.get(key) is not None and not isinstance(obj[key], str):
             raise _fail(path, line, f"\"{key}\" must be a text")
@@ -148,6 +169,8 @@ def read_jsonl(path: str | Path, what: str = "file") -> list[tuple[int, Any]]:
             rows.append((n, json.loads(line)))
         except json.JSONDecodeError as e:
             raise EvalInputError(f"{p}, line {n}: not valid JSON ({e.msg} at column {e.colno})") from None
+        except RecursionError:
+            raise EvalInputError(f"{p}, line {n}: its JSON is nested too deeply") from None
     return rows
 
 

@@ -28,8 +28,34 @@ def _read_json(path: Path, what: str) -> Any:
         raise EvalInputError(f"{what} {path} is not UTF-8 text") from None
     except json.JSONDecodeError as e:
         raise EvalInputError(f"{what} {path} is not valid JSON ({e.msg}, line {e.lineno})") from None
+    except RecursionError:
+        raise EvalInputError(f"{what} {path} is not usable: its JSON is nested too deeply") from None
     except OSError as e:
         raise EvalInputError(f"{what} {path} cannot be read: {e.strerror or e}") from None
+
+
+def read_result(path: Path) -> dict:
+    """One ``results/<id>.json`` of an evaluation folder (an object), or EvalInputError."""
+    value = _read_json(path, "result file")
+    if not isinstance(value, dict):
+        raise EvalInputError(f"result file {path} is not a JSON object")
+    return value
+
+
+def result_run_dir(out: Path, result: dict, where: Path) -> Path | None:
+    """The run folder a result names (``run_dir``, relative to the evaluation folder
+    ``out``), which must lie inside ``out``: an evaluation folder someone hands you cannot
+    make ``export-drb`` or ``compare`` read (and pass on to a judge) any other folder."""
+    value = result.get("run_dir")
+    if not value:
+        return None
+    root = out.resolve()
+    if not isinstance(value, str) or Path(value).is_absolute():
+        raise EvalInputError(f"{where}: run_dir {value!r} must be a folder inside {out} (a relative path)")
+    folder = (root / value).resolve()
+    if not folder.is_relative_to(root):
+        raise EvalInputError(f"{where}: run_dir {value!r} leads outside {out}")
+    return folder
 
 
 def _read_text(path: Path) -> str | None:

@@ -26,7 +26,7 @@ import json
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Collection
 
 from langchain_core.messages import AIMessage, HumanMessage
 
@@ -68,11 +68,23 @@ class EvalSettings:
     concurrency: int = 2
     judge: ReportJudge | None = None
     questions_file: str = ""
+    # settings a question's "settings" may set although they reach the network, files,
+    # credentials or cost (--allow-question-setting); see research/runtime/setting_policy.py
+    allow_question_settings: frozenset[str] = frozenset()
 
 
-def question_context(q: Question, base: dict, out: Path) -> dict:
-    """Configuration values of one question: the evaluation's, the question's own, its
+def question_context(q: Question, base: dict, out: Path, allow: frozenset[str] = frozenset()) -> dict:
+    """Configuration values of one question: the evaluation's, the question's own (where a
+    question file may set them: :mod:`deep_research.research.runtime.setting_policy`; else :class:`UserError`), its
     output folder, and the human-in-the-loop settings its data can drive."""
+    from ..research.runtime.setting_policy import Caller, Source
+
+    try:
+        Configuration.resolve({"configurable": {}}, base,
+                              layers=[(Caller(Source.QUESTION_FILE, allow, where=f"question {q.id}'s settings"),
+                                       q.settings)])
+    except UserError as e:
+        raise UserError(f"question {q.id}: {e}") from None
     ctx = {**base, **q.settings, "output_dir": str(out / "runs" / q.id)}
     ctx.setdefault("allow_clarification", bool(q.clarification_answer) or "clarification" in q.expect)
     if q.brief_decisions:
@@ -80,6 +92,14 @@ def question_context(q: Question, base: dict, out: Path) -> dict:
     elif "require_brief_approval" not in q.settings:
         ctx["require_brief_approval"] = False
     return ctx
+
+
+def check_allowed(names: Collection[str]) -> frozenset[str]:
+    """The --allow-question-setting names, each a setting (else :class:`UserError`)."""
+    unknown = sorted(set(names) - set(Configuration.model_fields))
+    if unknown:
+        raise UserError(f"--allow-question-setting: unknown setting(s) {', '.join(unknown)}")
+    return frozenset(names)
 
 
 def usage_totals(usage: dict | None) -> dict:
@@ -95,7 +115,7 @@ def _read(path: Path) -> dict | None:
     try:
         value = json.loads(path.read_text(encoding="utf-8"))
         return value if isinstance(value, dict) else None
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):
         return None
 
 
@@ -128,19 +148,24 @@ class EvalRunner:
 
         for q in self.questions:
             try:
-                cfg = Configuration.resolve({"configurable": {}}, question_context(q, self.s.context, self.out))
+                cfg = Configuration.resolve({"configurable": {}}, self.question_context(q))
                 await preflight(cfg, self.deps)
             except UserError as e:
                 raise UserError(f"question {q.id}: {e}") from None
         prepare_out_dir(self.out)
         manifest = {"settings": {k: v for k, v in self.s.context.items()},
+                    **({"allow_question_settings": sorted(self.s.allow_question_settings)}
+                       if self.s.allow_question_settings else {}),
                     "judge": self.s.judge.name if self.s.judge else None}
         path = self.out / "eval.json"
         old = _read(path)
-        if old is not None and old.get("settings") != manifest["settings"]:
+        if old is not None and (old.get("settings") != manifest["settings"] or sorted(
+                old.get("allow_question_settings") or []) != sorted(self.s.allow_question_settings)):
             changed = sorted(set(old.get("settings") or {}) ^ set(manifest["settings"])
                              | {k for k in manifest["settings"] if (old.get("settings") or {}).get(k)
-                                != manifest["settings"][k]})
+                                != manifest["settings"][k]}
+                             | ({"--allow-question-setting"} if sorted(old.get("allow_question_settings") or [])
+                                != sorted(self.s.allow_question_settings) else set()))
             raise UserError(f"{self.out} holds an evaluation made with other settings (differing: "
                             f"{', '.join(changed)}); use another --out, or the same settings to resume it")
         _write(path, {**manifest, "questions_file": self.s.questions_file,
@@ -156,6 +181,9 @@ class EvalRunner:
             {k: r.get(k) for k in ("id", "status", "seconds", "usage", "error")} for r in results]})
         write_atomic(self.out / "summary.md", summary_markdown(results, summary))
         return results, summary
+
+    def question_context(self, q: Question) -> dict:
+        return question_context(q, self.s.context, self.out, self.s.allow_question_settings)
 
     def db_for(self, q: Question) -> str:
         """The checkpoint database of a question: the one given (e.g. PostgreSQL), else a
@@ -186,7 +214,7 @@ class EvalRunner:
     async def _research(self, q: Question, graph, store) -> dict:
         ppath = self.out / "progress" / f"{q.id}.json"
         progress = _read(ppath) or {}
-        ctx = question_context(q, self.s.context, self.out)
+        ctx = self.question_context(q)
         payload: Any
         handle = None
         if progress.get("thread_id"):
@@ -301,10 +329,13 @@ async def run_question_set(questions: str | Path, out: str | Path, *, context: d
                            concurrency: int = 2, judge_model: str | None = None,
                            judge_base_url: str | None = None, judge_api_key_env: str | None = None,
                            judge_max_calls: int | None = None, deps: Deps | None = None,
-                           on_event: Callable[[Event], None] | None = None) -> tuple[list[dict], dict]:
+                           on_event: Callable[[Event], None] | None = None,
+                           allow_question_settings: Collection[str] = ()) -> tuple[list[dict], dict]:
     """The Python API of ``deep-research eval run``: research and evaluate a question set
     (JSON Lines) into ``out``; returns the per-question results and the summary.
-    ``context`` holds settings (Configuration values) for every question."""
+    ``context`` holds settings (Configuration values) for every question; a question's own
+    settings may set what reaches the network, files, credentials or cost only when
+    ``allow_question_settings`` names it."""
     from .questions import load_questions
     from .report_judge import judge_spec
     from ..research.runner import load_deps
@@ -318,5 +349,7 @@ async def run_question_set(questions: str | Path, out: str | Path, *, context: d
                                    structured_output=cfg.structured_output, prices=cfg.model_prices)
     runner = EvalRunner(load_questions(questions), EvalSettings(out=Path(out), context=dict(context or {}),
                                                                concurrency=concurrency, judge=judge,
-                                                               questions_file=str(questions)), deps, on_event)
+                                                               questions_file=str(questions),
+                                                               allow_question_settings=check_allowed(
+                                                                   allow_question_settings)), deps, on_event)
     return await runner.run()

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import html
+import math
+import re
+
 from statistics import mean
 from typing import Any, Iterable
 
@@ -9,7 +13,17 @@ from .rubric import CRITERIA
 
 
 def _num(x: Any) -> float | None:
-    return float(x) if isinstance(x, (int, float)) and not isinstance(x, bool) else None
+    if not isinstance(x, (int, float)) or isinstance(x, bool):
+        return None
+    try:
+        value = float(x)
+    except OverflowError:  # an integer no float holds (a results file may come from anyone)
+        return None
+    return value if math.isfinite(value) else None
+
+
+def _obj(x: Any) -> dict:
+    return x if isinstance(x, dict) else {}
 
 
 def _avg(values: Iterable[Any]) -> float | None:
@@ -19,14 +33,12 @@ def _avg(values: Iterable[Any]) -> float | None:
 
 def row(result: dict) -> dict:
     """The numbers of one question's result, flat (for tables and charts)."""
-    checks = result.get("checks") or {}
-    fact = checks.get("fact") or {}
-    cites = checks.get("citations") or {}
-    claims = checks.get("claims") or {}
-    struct = checks.get("structure") or {}
-    judge = result.get("judge") or {}
-    usage = result.get("usage") or {}
-    behaviour = result.get("behaviour") or []
+    checks = _obj(result.get("checks"))
+    fact, cites = _obj(checks.get("fact")), _obj(checks.get("citations"))
+    claims, struct = _obj(checks.get("claims")), _obj(checks.get("structure"))
+    judge, usage = _obj(result.get("judge")), _obj(result.get("usage"))
+    behaviour = [b for b in result.get("behaviour") or [] if isinstance(b, dict)] \
+        if isinstance(result.get("behaviour"), list) else []
     return {
         "id": result.get("id"),
         "status": result.get("status"),
@@ -42,10 +54,10 @@ def row(result: dict) -> dict:
         "domains": _num(cites.get("independent_sources")),
         "fact_accuracy": _num(fact.get("accuracy")),
         "effective_citations": _num(fact.get("effective_citations")),
-        "synthesis": _num((checks.get("synthesis") or {}).get("score")),
+        "synthesis": _num(_obj(checks.get("synthesis")).get("score")),
         "judge": _num(judge.get("overall")),
-        "judge_relative": _num((judge.get("relative") or {}).get("overall")),
-        "behaviour": (f"{sum(b['passed'] for b in behaviour)}/{len(behaviour)}" if behaviour else None),
+        "judge_relative": _num(_obj(judge.get("relative")).get("overall")),
+        "behaviour": (f"{sum(b.get('passed') is True for b in behaviour)}/{len(behaviour)}" if behaviour else None),
     }
 
 
@@ -107,17 +119,27 @@ def table_rows(results: list[dict]) -> tuple[list[str], list[list[str]]]:
     return [c[1] for c in cols], [[_fmt(r[c[0]], c[2]) for c in cols] for r in rows]
 
 
+_MD_ACTIVE = re.compile(r"([\\\[\]|])")
+
+
+def md_text(value: object) -> str:
+    """Text shown as it is in markdown, on one line: HTML markup as entities (no raw HTML
+    from a result id, a folder name or a judge's words reaches a renderer), and brackets,
+    backslashes and table bars escaped (no link or image is made of it, no cell split)."""
+    text = " ".join(str(value).split())
+    return _MD_ACTIVE.sub(r"\\\1", html.escape(text, quote=False))
+
+
 def markdown_table(header: list[str], rows: list[list[str]]) -> str:
-    esc = lambda s: str(s).replace("|", "\\|").replace("\n", " ")  # noqa: E731
-    lines = ["| " + " | ".join(map(esc, header)) + " |", "|" + "---|" * len(header)]
-    lines += ["| " + " | ".join(map(esc, r)) + " |" for r in rows]
+    lines = ["| " + " | ".join(map(md_text, header)) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(map(md_text, r)) + " |" for r in rows]
     return "\n".join(lines)
 
 
 def summary_markdown(results: list[dict], summary: dict, title: str = "Evaluation") -> str:
     header, rows = table_rows(results)
     s = summary
-    lines = [f"# {title}", "", markdown_table(header, rows), "",
+    lines = [f"# {md_text(title)}", "", markdown_table(header, rows), "",
              f"- questions: {s['questions']} ({s['completed']} completed, {s['failed']} failed, {s['other']} other)",
              f"- time {s['seconds']:,.0f} s, tokens {s['tokens']:,}, cost ${s['cost_usd']:.4f}"
              + (f" (judge ${s['judge_cost_usd']:.4f})" if s["judge_cost_usd"] else ""),
@@ -132,9 +154,10 @@ def summary_markdown(results: list[dict], summary: dict, title: str = "Evaluatio
         lines.append(f"- behaviour checks passed: {s['behaviour_passed']} of {s['behaviour_checks']}")
     failed = [(r["id"], b) for r in results for b in r.get("behaviour") or [] if not b["passed"]]
     if failed:
-        lines += ["", "## Failed behaviour checks", ""] + [f"- {qid}: {b['name']}: {b['detail']}" for qid, b in failed]
+        lines += ["", "## Failed behaviour checks", ""] + [f"- {md_text(qid)}: {md_text(b['name'])}: "
+                                                          f"{md_text(b['detail'])}" for qid, b in failed]
     errors = [(r["id"], r.get("error")) for r in results if r.get("error")]
     errors += [(r["id"], r["judge"]["error"]) for r in results if (r.get("judge") or {}).get("error")]
     if errors:
-        lines += ["", "## Errors", ""] + [f"- {qid}: {e}" for qid, e in errors]
+        lines += ["", "## Errors", ""] + [f"- {md_text(qid)}: {md_text(e)}" for qid, e in errors]
     return "\n".join(lines) + "\n"

@@ -101,6 +101,29 @@ def badge_texts(t: dict) -> dict[str, str]:
     }
 
 
+# Characters XML 1.0 cannot hold (C0 controls but tab and line ends, lone surrogates,
+# U+FFFE/U+FFFF): a page may keep them (``&#1;``, ``&#27;``) and python-docx refuses a
+# run holding one, which failed the export and every resume after it. Removed.
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def xml_text(s: str) -> str:
+    return _NOT_XML.sub("", s)
+
+
+def _xml_safe_tree(root) -> None:
+    """Every text and attribute of the parsed report as XML can hold it."""
+    for el in root.iter():
+        if el.text and _NOT_XML.search(el.text):
+            el.text = xml_text(el.text)
+        if el.tail and _NOT_XML.search(el.tail):
+            el.tail = xml_text(el.tail)
+        if isinstance(el.tag, str):
+            for k, v in el.attrib.items():
+                if _NOT_XML.search(v):
+                    el.set(k, xml_text(v))
+
+
 def _classes(el) -> set[str]:
     return set((el.get("class") or "").split())
 
@@ -184,6 +207,7 @@ class DocxWriter:
         root = lxml.html.document_fromstring(html)
         for el in root.iter("style", "script", "template"):
             el.drop_tree()
+        _xml_safe_tree(root)
         for el in root.xpath("//*[@id]"):
             self.bookmarks.setdefault(el.get("id"), f"_r{len(self.bookmarks) + 1}")
         body = root.find("body")
@@ -195,7 +219,7 @@ class DocxWriter:
         if lang:
             self._language(lang)
         props = self.doc.core_properties
-        props.title = (title or "")[:250]
+        props.title = xml_text(title or "")[:250]
         props.author = "deep-research"
         props.comments = "Citations checked against their sources; links open the quoted sentence."
         if lang:

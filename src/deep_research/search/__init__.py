@@ -76,7 +76,7 @@ def make_search(
 
     ``local`` takes ``corpus``, a folder of documents or an index file. A folder's index
     is brought up to date first (incremental, see :func:`build_index`), keeping the base
-    URL it was built with unless ``base_url`` says otherwise. Raises
+    URL it was built with; ``base_url`` is applied to the results only. Raises
     :class:`SearchConfigError` naming the missing setting, or :class:`CorpusError`.
     """
     kind = str(getattr(kind, "value", kind) or "").strip().lower()
@@ -104,21 +104,22 @@ def make_search(
 
 
 def open_local_corpus(corpus: Path, *, base_url: str | None = None) -> LocalCorpus:
-    """A folder (indexed or updated first) or an index file, as a :class:`LocalCorpus`."""
-    if corpus.is_dir():
-        return _open_folder(corpus, base_url)
-    found = LocalCorpus.open(corpus)
-    if base_url and found.base_url != base_url:
-        raise CorpusError(
-            f"the corpus index {corpus} was built for base URL {found.base_url or 'file://'}, not "
-            f"{base_url}; rebuild it with: deep-research index FOLDER --base-url {base_url}"
-        )
-    return found
+    """A folder (indexed or updated first) or an index file, as a :class:`LocalCorpus`
+    whose results link under ``base_url`` when given. The index keeps the base URL it was
+    built with (``deep-research index --base-url``): one run's base URL is applied to that
+    run's results only, so runs (and users of a server) sharing a corpus never see each
+    other's links."""
+    try:
+        return LocalCorpus.open(_open_folder(corpus) if corpus.is_dir() else corpus, link_base_url=base_url)
+    except ValueError as e:  # a base URL that is not absolute
+        raise CorpusError(str(e)) from None
 
 
-def _open_folder(folder: Path, base_url: str | None) -> LocalCorpus:
+def _open_folder(folder: Path) -> Path:
+    """The folder's index, brought up to date with the base URL it was built with."""
     index = default_index_path(folder)
-    if base_url is None and index.is_file():
+    base_url = None
+    if index.is_file():
         try:
             base_url = LocalCorpus(index).base_url  # keep the URLs it was built with
         except CorpusError:
@@ -132,4 +133,4 @@ def _open_folder(folder: Path, base_url: str | None) -> LocalCorpus:
             raise
         # E.g. a read-only folder: an existing index is still worth searching.
         log.warning("could not update the corpus index (%s); searching it as it is", printable(e))
-    return LocalCorpus(index)
+    return index

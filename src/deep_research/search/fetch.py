@@ -7,9 +7,10 @@ The fetcher (:class:`PageFetcher`) is an httpx client with:
 
 * **Timeouts**: connect and read timeouts per request, and a total timeout per page
   (redirects, retries and robots.txt included).
-* **A byte limit**, applied while streaming (after decompression, so a small compressed
-  body cannot expand without bound): reading stops there. An HTML or text page keeps its
-  first ``max_bytes`` (marked ``truncated``); a PDF cut short is unreadable and refused.
+* **A byte limit**, applied while streaming to the bytes on the wire and to the decoded
+  bytes, with every decoding step bounded (:mod:`.http_body`), so a small compressed body
+  cannot expand beyond it: reading stops there. An HTML or text page keeps its first
+  ``max_bytes`` (marked ``truncated``); a PDF cut short is unreadable and refused.
 * **A content-type allow-list**: HTML, XHTML, plain text, markdown and PDF.
 * **Redirects followed by hand**, at most ``max_redirects`` hops; every hop's URL is
   checked again (scheme, address, robots.txt).
@@ -47,6 +48,7 @@ import email.message
 import email.utils
 import ipaddress
 import logging
+import re
 import socket
 import ssl
 import time
@@ -58,7 +60,9 @@ from urllib.parse import urljoin, urlsplit
 
 import httpcore
 import httpx
+import webencodings
 
+from ..lru import LRU
 from ..terminal import printable
 from .base import SearchResult, backoff_delay
 from .extract import (
@@ -68,6 +72,8 @@ from .extract import (
     markdown_title,
     pdf_to_text,
 )
+from .extraction_pool import POOL, ExtractionFailed, ExtractionTimeout
+from .http_body import ACCEPT_ENCODING, BodyError, read_limited
 
 log = logging.getLogger(__name__)
 
@@ -147,9 +153,12 @@ class FetchPolicy:
     # Networks admitted even though private, e.g. ("10.1.0.0/16",) for one intranet (metadata
     # addresses stay refused). Library use and tests; runs set allow_private or nothing.
     allow_networks: tuple[str, ...] = ()
+    # Extracting a page's text, after its fetch (a worker process; a page over it is refused).
+    extract_timeout_s: float = 20.0
 
     def __post_init__(self) -> None:
-        if self.timeout_s <= 0 or self.max_bytes <= 0 or self.max_redirects < 0 or self.max_retries < 0:
+        if (self.timeout_s <= 0 or self.max_bytes <= 0 or self.max_redirects < 0 or self.max_retries < 0
+                or self.extract_timeout_s <= 0):
             raise ValueError("fetch timeouts and limits must be positive")
 
 
@@ -197,6 +206,8 @@ async def resolve(host: str, port: int, timeout: float | None) -> list[str]:
         raise httpcore.ConnectTimeout(f"resolving {host} timed out") from None
     except socket.gaierror as e:
         raise httpcore.ConnectError(f"cannot resolve {host}: {e.strerror or e}") from None
+    except UnicodeError as e:  # the resolver's IDNA encoding refuses the name
+        raise httpcore.ConnectError(f"cannot resolve {host}: {e}") from None
     seen: list[str] = []
     for *_, sockaddr in infos:
         addr = str(sockaddr[0]).split("%", 1)[0]
@@ -275,6 +286,57 @@ class _Body:
     location: str = ""  # of a redirect
 
 
+class _Redirect(Exception):
+    """A redirect answer, raised from the client's response hook: httpx would otherwise
+    build the next request itself (and fail on a Location it cannot parse, outside our
+    error type) even with redirects off. Our own loop checks and follows it."""
+
+    def __init__(self, status: int, location: str):
+        super().__init__(location)
+        self.status, self.location = status, location
+
+
+async def _take_redirect(response: httpx.Response) -> None:
+    location = response.headers.get("location")
+    if response.status_code in (301, 302, 303, 307, 308) and location:
+        raise _Redirect(response.status_code, location)
+
+
+_UNRESERVED_ESCAPE = re.compile(r"%(2[dDeE]|5[fF]|7[eE]|3[0-9]|4[1-9a-fA-F]|5[0-9aA]|6[1-9a-fA-F]|7[0-9aA])")
+
+
+def robots_target(url: str) -> str:
+    """``url`` as the HTTP client sends it, normalised (RFC 3986 6.2.2): escaped unreserved
+    characters decoded (``%2e`` is ``.``, ``%70`` is ``p``), dot segments removed and
+    repeated slashes merged, so that robots.txt rules are matched against the path the
+    server serves (``/public/../private/x``, ``/public/%2e%2e/private/x`` and
+    ``//private/x`` are ``/private/x``)."""
+    u = httpx.URL(url)
+    path, sep, query = u.raw_path.decode("ascii").partition("?")
+    path = _UNRESERVED_ESCAPE.sub(lambda m: chr(int(m.group(1), 16)), path)
+    path = re.sub("/{2,}", "/", path)  # as most servers read "//private" (nginx merge_slashes)
+    segments: list[str] = []
+    parts = path.split("/")[1:]
+    for i, seg in enumerate(parts):
+        if seg in (".", ".."):
+            if seg == ".." and segments:
+                segments.pop()
+            if i == len(parts) - 1:
+                segments.append("")  # "/a/.." is "/", a folder
+        else:
+            segments.append(seg)
+    raw = ("/" + "/".join(segments) + sep + query).encode("ascii")
+    return str(u.copy_with(raw_path=raw, fragment=None))
+
+
+def _join(base: str, location: str) -> str:
+    """A redirect's Location, resolved against the URL it answered; FetchError if unusable."""
+    try:
+        return urljoin(base, location)
+    except ValueError as e:
+        raise FetchError(location, "bad_url", f"not a valid URL ({printable(str(e))[:200]})") from None
+
+
 def _media_type(header: str | None) -> tuple[str, str | None]:
     if not header:
         return "", None
@@ -285,19 +347,25 @@ def _media_type(header: str | None) -> tuple[str, str | None]:
 
 
 def check_url(url: str) -> str:
-    """``url`` if it is an absolute http(s) URL with a host; :class:`FetchError` otherwise."""
-    text = (url or "").strip()
+    """``url`` if it is an absolute http(s) URL with a host that the HTTP client can
+    request (it is parsed as the client parses it: octal IPv4 parts, control characters
+    and malformed international names are refused here); :class:`FetchError` otherwise."""
+    text = (url or "").strip() if isinstance(url, str) else ""
     try:
         parts = urlsplit(text)
         parts.port  # noqa: B018 - raises ValueError on a bad port
-    except ValueError as e:
-        raise FetchError(text, "bad_url", f"not a valid URL ({e})") from None
+        httpx.URL(text)
+    except (ValueError, httpx.InvalidURL) as e:  # (UnicodeError and IDNAError are ValueErrors)
+        raise FetchError(text, "bad_url", f"not a valid URL ({printable(str(e))[:200]})") from None
     if parts.scheme.lower() not in ("http", "https"):
         raise FetchError(text, "bad_url", "only http:// and https:// URLs can be fetched")
     if not parts.hostname:
         raise FetchError(text, "bad_url", "the URL has no host")
     if parts.username or parts.password:
         raise FetchError(text, "bad_url", "URLs with a user name or password are not fetched")
+    host = parts.hostname.rstrip(".")
+    if ":" not in host and (len(host) > 253 or not all(0 < len(label) <= 63 for label in host.split("."))):
+        raise FetchError(text, "bad_url", "the host name has an empty or over-long part")
     return text
 
 
@@ -306,17 +374,19 @@ class PageFetcher:
     connection pool belongs to the loop it was first used in)."""
 
     CACHE_PAGES = 64
+    CACHE_CHARS = 16_000_000  # text of the cached pages, in all
     CACHE_SECONDS = 600.0
+    ROBOTS_SITES = 512
 
     def __init__(self, policy: FetchPolicy | None = None):
         self.policy = policy or FetchPolicy()
         self._client: httpx.AsyncClient | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
-        self._robots: dict[str, urllib.robotparser.RobotFileParser | None] = {}
+        self._robots: LRU[str, urllib.robotparser.RobotFileParser | None] = LRU(self.ROBOTS_SITES)
         self._robots_locks: dict[str, asyncio.Lock] = {}
         # Pages fetched lately, by requested URL: a page checked at preflight (research_urls)
         # is not fetched again when research starts.
-        self._pages: dict[str, tuple[float, FetchedPage]] = {}
+        self._pages: LRU[str, tuple[float, FetchedPage]] = LRU(self.CACHE_PAGES)
 
     def _get_client(self) -> httpx.AsyncClient:
         loop = asyncio.get_running_loop()
@@ -327,11 +397,12 @@ class PageFetcher:
             p = self.policy
             self._client = httpx.AsyncClient(
                 transport=_GuardedTransport(p.allow_private, p.allow_networks), follow_redirects=False, trust_env=False,
+                event_hooks={"response": [_take_redirect]},
                 timeout=httpx.Timeout(p.read_timeout_s, connect=p.connect_timeout_s),
                 headers={"User-Agent": p.user_agent,
                          "Accept": "text/html,application/xhtml+xml,text/markdown;q=0.9,text/plain;q=0.8,"
                                    "application/pdf;q=0.8",
-                         "Accept-Encoding": "gzip, deflate"})
+                         "Accept-Encoding": ACCEPT_ENCODING})
         return self._client
 
     async def aclose(self) -> None:
@@ -352,13 +423,17 @@ class PageFetcher:
         except TimeoutError:
             raise FetchError(url, "timeout", f"no complete answer within {self.policy.timeout_s:g} s",
                              transient=True) from None
-        page = await asyncio.to_thread(self._extract, url, body)
+        try:  # in a worker process, with a time bound of its own (see .extraction_pool)
+            page = await POOL.run("page", url, body, timeout=self.policy.extract_timeout_s)
+        except ExtractionTimeout as e:
+            raise FetchError(url, "timeout", str(e)) from None
+        except ExtractionFailed as e:
+            raise FetchError(url, "unreadable", f"the page's text could not be extracted ({e})") from None
         if not page.text.strip():
             raise FetchError(url, "empty", "the page has no readable text")
-        self._pages.pop(url, None)
-        if len(self._pages) >= self.CACHE_PAGES:
-            self._pages.pop(next(iter(self._pages)))
         self._pages[url] = (time.monotonic(), page)
+        while sum(len(p.text) for _, p in self._pages.values()) > self.CACHE_CHARS and len(self._pages) > 1:
+            self._pages.popitem(last=False)
         return page
 
     async def fetch_many(self, urls: list[str], *, concurrency: int = 4) -> list[FetchedPage | FetchError]:
@@ -371,6 +446,9 @@ class PageFetcher:
                     return await self.fetch(u)
                 except FetchError as e:
                     return e
+                except Exception as e:  # a bug on one page must not lose the others (logged, kept as its result)
+                    log.warning("fetch of %s failed unexpectedly", printable(str(u)), exc_info=True)
+                    return FetchError(str(u), "unreadable", f"{type(e).__name__}: {printable(str(e))[:200]}")
 
         return list(await asyncio.gather(*(one(u) for u in urls)))
 
@@ -391,9 +469,9 @@ class PageFetcher:
                 location = body.location
                 if len(redirects) >= self.policy.max_redirects:
                     raise FetchError(url, "redirects", f"more than {self.policy.max_redirects} redirects")
-                nxt = urljoin(current, location)
+                nxt = location
                 try:
-                    check_url(nxt)
+                    nxt = check_url(_join(current, location))
                 except FetchError as e:
                     raise FetchError(url, "bad_url", f"redirected to {printable(nxt)}: {e.detail}") from None
                 if nxt in redirects or nxt == url:
@@ -428,10 +506,7 @@ class PageFetcher:
             async with self._get_client().stream("GET", url) as r:
                 status = r.status_code
                 if status in (301, 302, 303, 307, 308):
-                    location = r.headers.get("location")
-                    if not location:
-                        raise FetchError(url, "http_status", f"HTTP {status} redirect without a Location")
-                    return _Body(url, status, "", None, b"", False, [], location)
+                    raise FetchError(url, "http_status", f"HTTP {status} redirect without a Location")
                 if status in _RETRY_STATUSES:
                     raise FetchError(url, "http_status", f"HTTP {status}", transient=True, status=status,
                                      retry_after=_retry_after(r.headers.get("retry-after")))
@@ -445,21 +520,19 @@ class PageFetcher:
                 if ctype in PDF_TYPES and declared and declared.isdigit() and int(declared) > limit:
                     raise FetchError(url, "too_large", f"the PDF is {int(declared):,} bytes; the limit is "
                                      f"{limit:,}")
-                chunks, size, truncated = [], 0, False
-                async for chunk in r.aiter_bytes():
-                    room = limit - size
-                    if len(chunk) > room:
-                        chunks.append(chunk[:room])
-                        truncated = True
-                        break
-                    chunks.append(chunk)
-                    size += len(chunk)
-                data = b"".join(chunks)
+                try:
+                    data, truncated = await read_limited(r, limit)
+                except BodyError as e:
+                    raise FetchError(url, "unreadable", str(e)) from None
                 if truncated and ctype in PDF_TYPES:
                     raise FetchError(url, "too_large", f"the PDF is larger than the limit of {limit:,} bytes")
                 return _Body(str(r.url), status, ctype, charset, data, truncated, [])
+        except _Redirect as r:
+            return _Body(url, r.status, "", None, b"", False, [], r.location)
         except FetchError:
             raise
+        except (httpx.InvalidURL, UnicodeError) as e:  # a host name no resolver takes ("xn--", "a..b")
+            raise FetchError(url, "bad_url", f"not a valid URL ({printable(str(e))[:200]})") from None
         except BlockedAddressError as e:
             raise FetchError(url, "blocked_address", f"refused: {e} (fetch_allow_private allows private "
                              "networks)") from None
@@ -476,17 +549,22 @@ class PageFetcher:
     async def _check_robots(self, url: str) -> None:
         if not self.policy.respect_robots:
             return
+        url = robots_target(url)  # the path the server will see, not the one as written
         parts = urlsplit(url)
         origin = f"{parts.scheme.lower()}://{parts.netloc.lower()}"
         self._get_client()  # (a new event loop gets new locks)
         lock = self._robots_locks.setdefault(origin, asyncio.Lock())
-        async with lock:
-            if origin not in self._robots:
-                try:
-                    self._robots[origin] = await self._load_robots(origin)
-                except FetchError as e:  # the address is refused: say so for the page asked for
-                    raise FetchError(url, e.reason, e.detail) from None
-        parser = self._robots[origin]
+        try:
+            async with lock:
+                if origin not in self._robots:
+                    try:
+                        self._robots[origin] = await self._load_robots(origin)
+                    except FetchError as e:  # the address is refused: say so for the page asked for
+                        raise FetchError(url, e.reason, e.detail) from None
+                parser = self._robots[origin]
+        finally:
+            if not lock.locked() and len(self._robots_locks) > self.ROBOTS_SITES:
+                self._robots_locks.pop(origin, None)  # a lock per site, only while it is wanted
         if parser is not None and not parser.can_fetch(ROBOTS_AGENT, url):
             raise FetchError(url, "robots", f"{origin}/robots.txt disallows fetching this page")
 
@@ -500,7 +578,7 @@ class PageFetcher:
                     body = await self._request(current, max_bytes=ROBOTS_MAX_BYTES, accept_any=True)
                     if body.status not in (301, 302, 303, 307, 308):
                         break
-                    current = check_url(urljoin(current, body.location))
+                    current = check_url(_join(current, body.location))
                 else:
                     return None
         except (FetchError, TimeoutError) as e:
@@ -515,24 +593,27 @@ class PageFetcher:
         parser.parse(body.data.decode("utf-8", "replace").splitlines())
         return parser
 
-    # -- text ---------------------------------------------------------------------------
-    def _extract(self, requested: str, body: _Body) -> FetchedPage:
-        ctype = body.content_type or _sniff(body.data)
-        common = dict(url=body.url, requested_url=requested, content_type=ctype, truncated=body.truncated,
-                      redirects=body.redirects)
-        if ctype in PDF_TYPES:
-            try:
-                doc = pdf_to_text(body.data)
-            except PdfTextError as e:
-                raise FetchError(requested, "unreadable", str(e)) from None
-            return FetchedPage(title=doc.title, text=doc.text, format="text", **common)
-        text = _decode(body.data, body.charset, html=ctype in HTML_TYPES)
-        if ctype in MARKDOWN_TYPES:
-            return FetchedPage(title=markdown_title(text), text=text, format="markdown", **common)
-        if ctype in TEXT_TYPES:
-            first = next((ln.strip() for ln in text.splitlines() if ln.strip()), "")
-            return FetchedPage(title=first[:120], text=text, format="text", **common)
-        return _extract_html(text, common)
+
+
+# --- text ------------------------------------------------------------------------------------
+def extract_page(requested: str, body: _Body) -> FetchedPage:
+    """The text of a fetched body (run in a worker process: :mod:`.extraction_pool`)."""
+    ctype = body.content_type or _sniff(body.data)
+    common = dict(url=body.url, requested_url=requested, content_type=ctype, truncated=body.truncated,
+                  redirects=body.redirects)
+    if ctype in PDF_TYPES:
+        try:
+            doc = pdf_to_text(body.data)
+        except PdfTextError as e:
+            raise FetchError(requested, "unreadable", str(e)) from None
+        return FetchedPage(title=doc.title, text=doc.text, format="text", **common)
+    text = _decode(body.data, body.charset, html=ctype in HTML_TYPES)
+    if ctype in MARKDOWN_TYPES:
+        return FetchedPage(title=markdown_title(text), text=text, format="markdown", **common)
+    if ctype in TEXT_TYPES:
+        first = next((ln.strip() for ln in text.splitlines() if ln.strip()), "")
+        return FetchedPage(title=first[:120], text=text, format="text", **common)
+    return _extract_html(text, common)
 
 
 def _extract_html(html: str, common: dict) -> FetchedPage:
@@ -571,13 +652,14 @@ def _sniff(data: bytes) -> str:
 
 def _decode(data: bytes, charset: str | None, *, html: bool) -> str:
     """Text of a body: the header's charset, else (HTML) its <meta> charset, else UTF-8,
-    else the charset charset_normalizer detects."""
+    else the charset charset_normalizer detects. A charset counts only if it is one of the
+    Encoding Standard's labels, as in a browser (``latin1`` is windows-1252 there): other
+    codecs Python knows, such as ``punycode`` (quadratic) or ``idna`` (raises on any
+    error), are not text encodings of the web and are ignored."""
     for name in (charset, declared_charset(data) if html else None):
-        if name:
-            try:
-                return data.decode(name, errors="replace")
-            except LookupError:
-                continue
+        encoding = webencodings.lookup(name) if isinstance(name, str) else None
+        if encoding is not None and encoding.name != "replacement":
+            return webencodings.decode(data, encoding, errors="replace")[0]  # a BOM wins, as in a browser
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError:

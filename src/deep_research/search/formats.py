@@ -3,7 +3,8 @@
 Every extractor returns :class:`~.extract.Extracted` (title, text) with one block per line,
 in the ``text`` content format: citations are checked against exactly this text.
 
-* ``.docx`` (python-docx): body paragraphs and tables in document order. ``Title`` and
+* ``.docx`` (python-docx): body paragraphs and tables in document order (each cell once,
+  whatever it spans). ``Title`` and
   ``Heading N`` styles become markdown headings (``#`` .. ``######``), list paragraphs
   ``- item`` (``1. item`` for numbered list styles). Headers, footers, footnotes,
   comments and text boxes are left out.
@@ -30,7 +31,9 @@ else ``""`` (the index then uses the file name).
 Hostile files: the formats are zip archives, so before any library sees one the archive
 is checked: at most :data:`MAX_MEMBERS` members and :data:`MAX_UNCOMPRESSED` bytes once
 unpacked (Python's zipfile never inflates a member past its declared size, so the
-declared sizes bound memory), no encrypted members. An encrypted Office file (an OLE
+declared sizes bound memory), of which at most :data:`MAX_XML_UNCOMPRESSED` in members
+that may be parsed as XML or HTML (by name, or by their first bytes whatever their name),
+no encrypted members. An encrypted Office file (an OLE
 compound file, not a zip) is named as such. XML is parsed by lxml with
 ``resolve_entities=False`` and no network (python-docx and python-pptx do the same; the
 EPUB code below too), by defusedxml in openpyxl (which uses it when it is installed),
@@ -163,7 +166,11 @@ def open_zip(data: bytes, kind: str) -> zipfile.ZipFile:
     if len(infos) > MAX_MEMBERS:
         raise FormatError(f"a zip archive of {len(infos):,} files (the limit is {MAX_MEMBERS:,}); not indexed")
     total = sum(i.file_size for i in infos)
-    xml = sum(i.file_size for i in infos if i.filename.lower().endswith(_XML_SUFFIXES))
+    if total > MAX_UNCOMPRESSED:
+        raise FormatError(
+            f"unpacks to {total:,} bytes, more than the limit of {MAX_UNCOMPRESSED:,}: a zip bomb or an "
+            "oversized document; not indexed")
+    xml = sum(i.file_size for i in infos if _is_markup(zf, i))
     xml_limit = MAX_XLSX_XML_UNCOMPRESSED if kind == "xlsx" else MAX_XML_UNCOMPRESSED
     if total > MAX_UNCOMPRESSED or xml > xml_limit:
         raise FormatError(
@@ -172,6 +179,24 @@ def open_zip(data: bytes, kind: str) -> zipfile.ZipFile:
     if any(i.flag_bits & 0x1 for i in infos):
         raise FormatError(f"an encrypted zip archive; its {name} text cannot be read")
     return zf
+
+
+def _is_markup(zf: zipfile.ZipFile, info: zipfile.ZipInfo) -> bool:
+    """Whether a member may be parsed as XML or HTML: by its name, or by its first bytes
+    whatever its name (a part named without an .xml suffix is still parsed as XML when
+    [Content_Types].xml or the package says so: a 200 MB part escaped the XML limit)."""
+    if info.filename.lower().endswith(_XML_SUFFIXES):
+        return True
+    if info.is_dir() or info.file_size == 0 or info.flag_bits & 0x1:
+        return False
+    try:
+        with zf.open(info) as f:
+            head = f.read(256)
+    except (zipfile.BadZipFile, NotImplementedError, OSError, EOFError, ValueError):
+        return True  # unreadable here: count it, as the strict reading
+    if head[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        head = head[2:].replace(b"\x00", b"")
+    return head.removeprefix(b"\xef\xbb\xbf").lstrip(b" \t\r\n").startswith(b"<")
 
 
 def _library_error(kind: str, e: Exception) -> FormatError:
@@ -267,13 +292,25 @@ def _has_numbering(paragraph) -> bool:
 
 
 def _docx_rows(table):
-    for row in table.rows:
+    """The cells of each row, a merged cell once. Not python-docx's ``row.cells``: it
+    repeats a cell once per grid column it spans, and a cell spanning 100,000,000 columns
+    took 1.85 GB; here a cell is read once whatever its span, and a vertically merged one
+    from the cell it continues, found by its grid offset in the row above (one pass per row)."""
+    from docx.table import _Cell
+
+    above: dict[int, object] = {}  # grid offset -> the cell a vertical merge there starts at
+    for tr in table._tbl.tr_lst:
+        offset, here = tr.grid_before, {}
         seen, cells = set(), []
-        for cell in row.cells:  # a merged cell is repeated: keep it once
-            if id(cell._tc) in seen:
+        for tc in tr.tc_lst:
+            root = above.get(offset, tc) if tc.vMerge == "continue" else tc
+            here[offset] = root
+            offset += tc.grid_span
+            if root in seen:
                 continue
-            seen.add(id(cell._tc))
-            cells.append(cell.text)
+            seen.add(root)
+            cells.append(_Cell(root, table).text)
+        above = here
         yield cells
 
 

@@ -27,7 +27,10 @@ Choices:
   once, component by component from the folder with ``O_NOFOLLOW``, and what is read is
   what was checked: a file or folder swapped for a link after the check is skipped, not
   followed (POSIX only).
-* URLs: ``file://`` URI of the file, or ``base_url`` + the URL-quoted relative path.
+* URLs: ``file://`` URI of the file, or ``base_url`` + the URL-quoted relative path. A
+  searcher may link to another base URL (a run's ``corpus_base_url``): it is applied to
+  the results it gets (``LocalCorpus(link_base_url=...)``), never written into the index,
+  which others share.
 * Re-indexing is incremental: files with the same size and modification time are not
   read; changed files whose hash is unchanged are not re-extracted; rows of deleted or
   now-skipped files are removed. A different schema or extractor version, folder or base
@@ -558,7 +561,7 @@ _SPACES = re.compile(r"\s+")
 _SEARCH_SQL = f"""
 SELECT d.url, d.title, d.content, d.format,
        snippet(documents_fts, 1, '', '', '\u2026', {SNIPPET_TOKENS}),
-       bm25(documents_fts, 2.0, 1.0) AS rank
+       bm25(documents_fts, 2.0, 1.0) AS rank, d.path
 FROM documents_fts JOIN documents AS d ON d.id = documents_fts.rowid
 WHERE documents_fts MATCH ?
 ORDER BY rank
@@ -590,24 +593,28 @@ class LocalCorpus:
 
     name = "local"
 
-    def __init__(self, index_path: str | Path):
+    def __init__(self, index_path: str | Path, *, link_base_url: str | None = None):
         require_fts5()
         self.index_path = Path(index_path).resolve()
         meta = self._read_meta()
         self.base_url = meta.get("base_url") or None
         self.root = meta.get("root") or None
+        # A run's own base URL (corpus_base_url), applied to the results it gets: the index,
+        # which other runs and users share, keeps the URLs it was built with.
+        _check_base_url(link_base_url)
+        self.link_base_url = link_base_url if link_base_url and link_base_url != self.base_url else None
 
     @classmethod
-    def open(cls, folder_or_index: str | Path) -> LocalCorpus:
+    def open(cls, folder_or_index: str | Path, *, link_base_url: str | None = None) -> LocalCorpus:
         """The corpus of a folder (its default index) or of an index file."""
         p = Path(folder_or_index)
         if p.is_dir():
-            return cls(default_index_path(p))
+            return cls(default_index_path(p), link_base_url=link_base_url)
         if not p.exists():
             raise IndexNotFoundError(
                 f"{p} does not exist (expected a folder of documents or its index)"
             )
-        return cls(p)
+        return cls(p, link_base_url=link_base_url)
 
     def _connect(self) -> sqlite3.Connection:
         if not self.index_path.is_file():
@@ -665,18 +672,21 @@ class LocalCorpus:
             raise CorpusError(f"searching the corpus index {self.index_path} failed: {e}") from None
         finally:
             con.close()
-        return [_result(*row) for row in rows]
+        return [self._result(*row) for row in rows]
 
-
-def _result(
-    url: str, title: str, content: str, fmt: str, snippet: str, rank: float
-) -> SearchResult:
-    # bm25() is lower-is-better; scores are higher-is-better.
-    return SearchResult(
-        url=url,
-        title=title,
-        content=content,
-        format=fmt,
-        snippet=_SPACES.sub(" ", snippet).strip(),
-        score=-rank,
-    )
+    def _result(self, url: str, title: str, content: str, fmt: str, snippet: str, rank: float,
+                path: str) -> SearchResult:
+        if self.link_base_url and self.root:
+            # as build_index would store it under this base URL (markdown is then published)
+            url = document_url(Path(self.root), path, self.link_base_url)
+            if _KINDS.get(Path(path).suffix.lower()) == "markdown":
+                fmt = "markdown"
+        # bm25() is lower-is-better; scores are higher-is-better.
+        return SearchResult(
+            url=url,
+            title=title,
+            content=content,
+            format=fmt,
+            snippet=_SPACES.sub(" ", snippet).strip(),
+            score=-rank,
+        )

@@ -17,7 +17,9 @@ through the page fetcher's address policy.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
+import math
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -26,6 +28,7 @@ import httpx
 from ..terminal import printable
 from .base import SearchConfigError, SearchError, SearchResult, backoff_delay
 from .fetch import FetchError, PageFetcher
+from .http_body import ACCEPT_ENCODING, BodyError, read_limited
 
 log = logging.getLogger(__name__)
 
@@ -131,17 +134,23 @@ class SearxngSearch:
         where = f"SearXNG at {printable(self.base_url)}"
         timeout = httpx.Timeout(self.timeout_s, connect=min(10.0, self.timeout_s))
         try:
-            async with httpx.AsyncClient(timeout=timeout, trust_env=False, follow_redirects=True,
-                                         max_redirects=3,
-                                         headers={"Accept": "application/json"}) as client:
-                r = await asyncio.wait_for(client.get(self.base_url + "/search", params=self.params(query)),
-                                           timeout=self.timeout_s)
-        except (asyncio.TimeoutError, httpx.TimeoutException):
+            async with asyncio.timeout(self.timeout_s), httpx.AsyncClient(
+                    timeout=timeout, trust_env=False, follow_redirects=True, max_redirects=3,
+                    headers={"Accept": "application/json", "Accept-Encoding": ACCEPT_ENCODING}) as client, \
+                    client.stream("GET", self.base_url + "/search", params=self.params(query)) as r:
+                status = r.status_code
+                body, cut = (await read_limited(r, _MAX_ANSWER_BYTES)) if status == 200 else (b"", False)
+                ctype = r.headers.get("content-type", "no content type")
+        except (TimeoutError, httpx.TimeoutException):
             raise SearchError(f"{where} did not answer within {self.timeout_s:g} s", transient=True) from None
+        except BodyError as e:
+            raise SearchError(f"{where} sent an answer that cannot be read: {e}") from None
         except httpx.TransportError as e:
             raise SearchError(f"cannot reach {where} ({type(e).__name__}): is it running, and is searxng_url "
                               "(SEARXNG_URL) its address?", transient=True) from None
-        status = r.status_code
+        except httpx.HTTPError as e:  # e.g. a redirect to an invalid URL
+            raise SearchError(f"{where} sent an answer that cannot be read ({type(e).__name__}: "
+                              f"{printable(str(e))[:200]})") from None
         if status == 403:
             raise SearchError(f"{where} refused format=json (HTTP 403): its JSON API is disabled; {JSON_HINT}")
         if status == 429:
@@ -151,12 +160,13 @@ class SearxngSearch:
             raise SearchError(f"{where} answered HTTP {status}", transient=True)
         if status != 200:
             raise SearchError(f"{where} answered HTTP {status} (is searxng_url the instance's address?)")
-        if len(r.content) > _MAX_ANSWER_BYTES:
+        if cut:
             raise SearchError(f"{where} sent an answer larger than {_MAX_ANSWER_BYTES:,} bytes")
         try:
-            answer = r.json()
+            answer = json.loads(body)
+        except RecursionError:
+            raise SearchError(f"{where} answered with JSON nested too deeply to read") from None
         except ValueError:
-            ctype = r.headers.get("content-type", "no content type")
             raise SearchError(f"{where} answered with something that is not JSON ({printable(ctype)}); is "
                               f"searxng_url the instance's address, and is json in its search.formats? "
                               f"({JSON_HINT})") from None
@@ -174,14 +184,34 @@ def _hits(answer: dict, max_results: int) -> list[dict]:
     for item in answer.get("results") or []:
         if not isinstance(item, dict):
             continue
-        url = str(item.get("url") or "").strip()
-        if urlsplit(url).scheme not in ("http", "https") or url in seen:
+        url = item.get("url").strip() if isinstance(item.get("url"), str) else ""
+        if _scheme(url) not in ("http", "https") or url in seen:
             continue
         seen.add(url)
-        score = item.get("score")
-        hits.append({"url": url, "title": " ".join(str(item.get("title") or "").split()),
-                     "snippet": " ".join(str(item.get("content") or "").split()),
-                     "score": float(score) if isinstance(score, (int, float)) else None})
+        hits.append({"url": url, "title": _text(item.get("title")), "snippet": _text(item.get("content")),
+                     "score": _score(item.get("score"))})
         if len(hits) >= max_results:
             break
     return hits
+
+
+def _scheme(url: str) -> str:
+    try:
+        return urlsplit(url).scheme.lower()
+    except ValueError:  # e.g. "http://[::1": the fetcher would refuse it anyway
+        return ""
+
+
+def _text(value) -> str:
+    """A result's title or snippet: text only (an instance answers what it likes), one line."""
+    return " ".join(value.split())[:2000] if isinstance(value, str) else ""
+
+
+def _score(value) -> float | None:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    try:
+        score = float(value)
+    except OverflowError:  # an integer beyond any float
+        return None
+    return score if math.isfinite(score) else None

@@ -21,7 +21,9 @@ Authorization (everything not listed is refused with 403):
   ``DEEP_RESEARCH_ALLOWED_MODELS`` or, under a cost cap, a model without a known price.
 * assistants: the deployment's (``created_by: system``) are readable by all, changeable by
   none; a user creates, updates (new versions) and deletes their own (metadata ``owner``),
-  which other users never see. An assistant may not carry the server-side settings either.
+  which other users never see. An assistant obeys the run's rule whole (server-side
+  settings, ceilings, allowed models, ``fetch_allow_private``, ``searxng_url``): one
+  rule, research/runtime/setting_policy.py, which the graph applies again to what reaches it.
 * crons: refused.
 * store (the ``/store`` API; the graph's own store access is not affected): read and write
   under ``(identity, ...)``; read-only under ``("deep_research", identity, ...)``, where
@@ -100,22 +102,26 @@ async def create_thread(ctx: Auth.types.AuthContext, value: Auth.types.on.thread
     return _owned(ctx)  # "create if missing" must not hand out someone else's thread
 
 
+def _settings_allowed(ctx: Auth.types.AuthContext, config: Any, context: Any, source: str) -> None:
+    """A run's or an assistant's settings, checked by the one rule the graph applies too
+    (research/runtime/setting_policy.py): server-side settings, ceilings, allowed models, prices."""
+    from ..errors import UserError
+    from ..research.runtime.configuration import Configuration
+    from ..research.runtime.setting_policy import Caller, Source
+
+    caller = Caller(Source(source), SETTINGS.run_settings_allowed(trusted=not is_studio_user(ctx.user)))
+    try:
+        Configuration.resolve(config if isinstance(config, dict) else {},
+                              context if isinstance(context, dict) else None,
+                              above_ceiling="refuse", caller=caller)
+    except UserError as e:
+        raise _forbid(str(e)) from None
+
+
 @auth.on.threads.create_run
 async def create_run(ctx: Auth.types.AuthContext, value: Auth.types.on.threads.create_run.value):
     kwargs = value.get("kwargs") or {}
-    config = kwargs.get("config") or {}
-    forbidden = SETTINGS.forbidden_run_settings(kwargs.get("context"), config.get("configurable"),
-                                                trusted=not is_studio_user(ctx.user))
-    if forbidden:
-        raise _forbid(f"these settings are fixed by the server and cannot be set per run: {', '.join(forbidden)}")
-    # Ceilings, the model allow-list and prices: refused here with the graph's own message.
-    from ..errors import UserError
-    from ..research.runtime.configuration import Configuration
-
-    try:
-        Configuration.resolve(config, kwargs.get("context"), above_ceiling="refuse")
-    except UserError as e:
-        raise _forbid(str(e)) from None
+    _settings_allowed(ctx, kwargs.get("config"), kwargs.get("context"), "a run")
     _stamp_owner(ctx, value)  # the thread a run creates belongs to the caller
     return _owned(ctx)
 
@@ -135,14 +141,11 @@ async def own_threads(ctx: Auth.types.AuthContext, value: Any):
 # Assistants: the deployment's (created from langgraph.json, metadata created_by=system)
 # are visible to all and changed by none; a user creates, versions and deletes their own
 # (Studio's "create assistant" / "save version"), which others never see. An assistant's
-# settings apply to every run made with it, so they obey the same rule as a run's.
+# settings apply to every run made with it (langgraph-api merges them into the run's
+# config and context after create_run has seen the run's own), so they obey the same rule
+# as a run's, checked here when the assistant is made and again by the graph.
 def _assistant_settings_allowed(ctx: Auth.types.AuthContext, value: dict) -> None:
-    config = value.get("config") if isinstance(value.get("config"), dict) else {}
-    forbidden = SETTINGS.forbidden_run_settings(value.get("context"), config.get("configurable"),
-                                                trusted=not is_studio_user(ctx.user))
-    if forbidden:
-        raise _forbid("these settings are fixed by the server and cannot be set in an assistant: "
-                      + ", ".join(forbidden))
+    _settings_allowed(ctx, value.get("config"), value.get("context"), "an assistant")
 
 
 @auth.on.assistants.create

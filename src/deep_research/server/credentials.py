@@ -34,11 +34,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
+from ..research.runtime.setting_policy import ENV_ALLOW_RUN_SETTINGS, OPERATOR_SETTINGS, operator_list
+
 ENV_TOKENS = "DEEP_RESEARCH_AUTH_TOKENS"
 ENV_JWT_SECRET = "DEEP_RESEARCH_JWT_SECRET"
 ENV_JWT_AUDIENCE = "DEEP_RESEARCH_JWT_AUDIENCE"
 ENV_JWT_ISSUER = "DEEP_RESEARCH_JWT_ISSUER"
-ENV_ALLOW_RUN_SETTINGS = "DEEP_RESEARCH_AUTH_ALLOW_RUN_SETTINGS"
 ENV_STUDIO_ORIGINS = "DEEP_RESEARCH_STUDIO_ORIGINS"
 # set by `langgraph dev` (and only by it) in the server process
 ENV_API_VARIANT = "LANGSMITH_LANGGRAPH_API_VARIANT"
@@ -59,14 +60,8 @@ RESERVED_IDENTITIES = frozenset({"deep_research"})
 # keys are sent to the model endpoint; MCP headers are read from env vars), its file
 # system (corpus folder, report folder) and its network position (endpoints). A remote
 # caller setting model_base_url could receive the server's OPENAI_API_KEY. They come from
-# the server's DEEP_RESEARCH_* environment instead.
-_ROLES = ("research", "summarization", "compression", "final_report", "citation_check")
-SERVER_SIDE_SETTINGS = frozenset(
-    {"model_base_url", "model_api_key_env", "corpus_path", "output_dir", "mcp_config", "azure_endpoint"}
-    | {f"{r}_model_base_url" for r in _ROLES}
-    | {f"{r}_model_api_key_env" for r in _ROLES}
-    | {f"{r}_azure_endpoint" for r in _ROLES}  # an endpoint receives the server's Azure key
-)
+# the server's DEEP_RESEARCH_* environment instead (the rule: research/runtime/setting_policy.py).
+SERVER_SIDE_SETTINGS = OPERATOR_SETTINGS
 
 
 class AuthConfigError(RuntimeError):
@@ -145,7 +140,7 @@ class AuthSettings:
         env = os.environ if environ is None else environ
         token_spec = (env.get(ENV_TOKENS) or "").strip()
         secret = env.get(ENV_JWT_SECRET) or ""
-        allowed = frozenset(s.strip() for s in (env.get(ENV_ALLOW_RUN_SETTINGS) or "").split(",") if s.strip())
+        allowed = operator_list(env)
         unknown = allowed - SERVER_SIDE_SETTINGS
         if unknown:
             raise AuthConfigError(f"{ENV_ALLOW_RUN_SETTINGS} names unknown settings: {', '.join(sorted(unknown))} "
@@ -226,15 +221,11 @@ class AuthSettings:
             raise InvalidCredentials("token 'sub' is not a string")
         return Principal(identity_label(sub), sub, "jwt")
 
-    def forbidden_run_settings(self, *settings: Mapping | None, trusted: bool = True) -> list[str]:
-        """Server-side settings a run tries to set (context or configurable). An untrusted
-        caller (one the server's own `authenticate` did not admit, such as langgraph-api's
-        built-in Studio user) may set none of them, whatever is allowed."""
-        found = set()
-        for values in settings:
-            if isinstance(values, Mapping):
-                found |= {k for k, v in values.items() if k in SERVER_SIDE_SETTINGS and v is not None}
-        return sorted(found - self.allowed_run_settings if trusted else found)
+    def run_settings_allowed(self, *, trusted: bool) -> frozenset[str]:
+        """The server-side settings a caller may set per run or in an assistant. An
+        untrusted caller (one the server's own `authenticate` did not admit, such as
+        langgraph-api's built-in Studio user) may set none of them, whatever is allowed."""
+        return self.allowed_run_settings if trusted else frozenset()
 
 
 def bearer_token(authorization: str | None) -> str:

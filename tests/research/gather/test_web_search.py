@@ -83,3 +83,51 @@ def test_research_run_with_native_web_search(tmp_path):
     cites = json.loads(Path(v["outputs"]["citations"]).read_text())
     assert cites and all(c["status"] == "verified" for c in cites)
     assert all(c["url"].startswith(web.url("/pages/")) for c in cites)
+
+
+def test_the_web_search_model_is_allowed_priced_and_metered(tmp_path, monkeypatch):
+    """Issue 19: web_search_model bypassed the allow-list and the prices, and its tokens were
+    not counted (140k tokens ran; the run reported 11,955)."""
+    import pytest
+
+    from deep_research.errors import UserError
+    from deep_research.research.runtime.configuration import Configuration
+
+    web = {"search_api": "openai_web", "web_search_model": "o3-deep-research"}
+    with pytest.raises(UserError, match=r"model openai:o3-deep-research \(web_search_model\) is not allowed"):
+        Configuration.resolve(None, web, environ={"DEEP_RESEARCH_ALLOWED_MODELS": "openai:gpt-4.1*"})
+    with pytest.raises(UserError, match=r"no price is known for openai:o3-deep-research \(web_search_model\)"):
+        Configuration.resolve(None, {**web, "max_cost_usd": 1.0}, environ={})
+    priced = Configuration.resolve(None, {**web, "max_cost_usd": 1.0, "model_prices": {"o3-deep-research": [10, 40]}},
+                                   environ={})
+    assert priced.fallback_price() == (10, 40)
+    # another search: the model is not called, so not checked
+    assert Configuration.resolve(None, {**web, "search_api": "none"},
+                                 environ={"DEEP_RESEARCH_ALLOWED_MODELS": "openai:gpt-4.1*"})
+
+    monkeypatch.delenv("DEEP_RESEARCH_ALLOWED_MODELS", raising=False)
+    with pages_server() as pages:
+        cited = [{"url": pages.url(f"/pages/{name}"), "title": title} for name, (title, _) in PAGES.items()]
+        with ScriptServer(Script(), web_search=cited, web_search_tokens=(140_000, 2_000)) as api:
+            deps = Deps(model_factory=scripted_factory(full_script(wrong_quote=False)),
+                        search_factory=default_search_factory)
+            graph = make_graph(deps, checkpointer=InMemorySaver(), store=InMemoryStore())
+            config = {"configurable": {"thread_id": "websearch-metered"}}
+            context = {"search_api": "openai_web", "model_base_url": api.base_url, "fetch_allow_private": True,
+                       "web_search_model": "gpt-4.1-mini", "output_dir": str(tmp_path / "reports"),
+                       "write_pdf": False}
+
+            async def go():
+                async for _ in graph.astream({"messages": [HumanMessage(QUESTION)]}, config, context=context,
+                                             stream_mode="updates", subgraphs=True):
+                    pass
+                return (await graph.aget_state(config)).values
+
+            v = asyncio.run(go())
+            searches = [r for r in api.requests if r.get("tools") == [{"type": "web_search"}]]
+    assert v["status"] == "completed", v.get("errors")
+    usage = v["usage"]
+    counted_in = sum(u.get("input_tokens", 0) for u in usage.values())
+    assert searches and counted_in >= 140_000 * len(searches), (len(searches), counted_in)
+    # priced as gpt-4.1-mini: USD 0.40 per million input tokens
+    assert sum(u.get("cost_usd", 0) for u in usage.values()) >= 0.4 * 0.14 * len(searches) * 0.99

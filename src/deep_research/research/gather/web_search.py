@@ -8,7 +8,10 @@ ordinary sources, verified like any other. A URL that cannot be fetched is retur
 with the reason in ``skipped``.
 
 The client uses the research role's endpoint and key (``model_base_url``/
-``research_model_base_url``, ``*_api_key_env``); ``web_search_model`` names the model.
+``research_model_base_url``, ``*_api_key_env``); ``web_search_model`` names the model,
+which meets the allow-list and the cost cap's prices like the run's other models
+(:meth:`Configuration.tool_models`), and each call's tokens are counted for the node that
+searched (:func:`..runtime.meter.record_model_call`).
 """
 
 from __future__ import annotations
@@ -16,12 +19,17 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import time
 from typing import Any
 from urllib.parse import urlsplit
+
+from langchain_core.messages import HumanMessage
 
 from ...search.base import SearchError, SearchResult
 from ...search.fetch import FetchError, PageFetcher
 from ...terminal import printable
+from ..runtime.meter import record_model_call
+from ..runtime.usage import estimate_tokens
 
 log = logging.getLogger(__name__)
 
@@ -50,6 +58,7 @@ class ResponsesWebSearch:
             return []
         import openai
 
+        started = time.perf_counter()
         try:
             response = await asyncio.wait_for(self._client.responses.create(
                 model=self.model, input=query, tools=[{"type": "web_search"}],
@@ -62,7 +71,9 @@ class ResponsesWebSearch:
                               transient=status == 429 or status >= 500) from None
         except openai.APIError as e:  # connection errors, timeouts
             raise SearchError(f"web search ({self.model}) failed: {type(e).__name__}", transient=True) from None
-        found = cited_urls(_as_dict(response))[:max_results]
+        answer = _as_dict(response)
+        _meter(self.model, query, answer, time.perf_counter() - started)
+        found = cited_urls(answer)[:max_results]
         if not found:
             return []
         pages = await self.fetcher.fetch_many([u for u, _ in found], concurrency=self.fetch_concurrency)
@@ -73,6 +84,23 @@ class ResponsesWebSearch:
             else:
                 results.append(page.as_result(title=title))
         return results
+
+
+def _meter(model: str, query: str, answer: dict, seconds: float) -> None:
+    """The call's tokens (and cost) counted for the node that searched, as any model call's:
+    as the answer reports them, else estimated from the query and the answer's text."""
+    usage = answer.get("usage") if isinstance(answer.get("usage"), dict) else {}
+    inp, out = _count(usage.get("input_tokens")), _count(usage.get("output_tokens"))
+    estimated = not (inp or out)
+    if estimated:
+        text = " ".join(str(p.get("text") or "") for item in answer.get("output") or [] if isinstance(item, dict)
+                        for p in item.get("content") or [] if isinstance(p, dict))
+        inp, out = estimate_tokens([HumanMessage(query)]), max(1, len(text) // 4)
+    record_model_call(model, inp, out, seconds, estimated=estimated)
+
+
+def _count(value: Any) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else 0
 
 
 def _as_dict(response: Any) -> dict:

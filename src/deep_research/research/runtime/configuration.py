@@ -41,6 +41,9 @@ from pydantic import (
 from ...errors import UserError, remember_secret_env
 from .pricing import price_of
 
+if typing.TYPE_CHECKING:
+    from .setting_policy import Caller
+
 ROLES = ("research", "summarization", "compression", "final_report", "citation_check")
 ENV_PREFIX = "DEEP_RESEARCH_"
 ENV_ALLOWED_MODELS = "DEEP_RESEARCH_ALLOWED_MODELS"
@@ -473,6 +476,8 @@ class Configuration(BaseModel):
                     v = json.loads(text)
                 except json.JSONDecodeError as e:
                     raise ValueError(f"not a JSON list of domains ({e.msg})") from None
+                except RecursionError:
+                    raise ValueError("not a JSON list of domains (nested too deeply)") from None
             else:
                 v = [d for d in re.split(r"[\s,]+", text) if d]
         if not isinstance(v, (list, tuple)):
@@ -501,7 +506,7 @@ class Configuration(BaseModel):
             if text.startswith("["):
                 try:
                     return json.loads(text)
-                except json.JSONDecodeError:
+                except (json.JSONDecodeError, RecursionError):
                     return v  # refused by validation, naming the setting
             return [p.strip() for p in text.split(",") if p.strip()]
         return v
@@ -515,6 +520,8 @@ class Configuration(BaseModel):
                 v = json.loads(v)
             except json.JSONDecodeError as e:
                 raise ValueError(f"must be a JSON object ({e.msg} at character {e.pos})") from None
+            except RecursionError:
+                raise ValueError("must be a JSON object (it is nested too deeply)") from None
             if not isinstance(v, dict):
                 raise ValueError("must be a JSON object")
         return v
@@ -627,7 +634,16 @@ class Configuration(BaseModel):
         prices = [p for p in (self.price(r) for r in ROLES) if p]
         prices += [p for p in (price_of(self.council_spec(i)["model"], self.model_prices)
                                for i in range(len(self.brief_council_models))) if p]
+        prices += [p for p in (price_of(m.partition(":")[2], self.model_prices) for m in self.tool_models()) if p]
         return (max(p[0] for p in prices), max(p[1] for p in prices)) if prices else None
+
+    def tool_models(self) -> dict[str, str]:
+        """Models a run calls besides its roles and council, by setting: the web search
+        model of search_api=openai_web (on the research role's OpenAI endpoint). They meet
+        the allow-list and the cost cap's prices like the others, and their calls are metered."""
+        if self.search_api.value == "openai_web":
+            return {f"openai:{self.web_search_model}": "web_search_model"}
+        return {}
 
     def unpriced_note(self) -> str | None:
         """When some of the run's models have a price and others not (no cost cap refuses
@@ -643,7 +659,7 @@ class Configuration(BaseModel):
         return (f"no price is known for {names}: the cost shown leaves {its} calls out; give {its} price with "
                 f"model_prices to count {'it' if len(unpriced) == 1 else 'them'}")
 
-    def limited(self) -> "Configuration":
+    def limited(self) -> Configuration:
         """The test_mode preset applied (small limits), or self."""
         if not self.test_mode:
             return self
@@ -687,10 +703,35 @@ class Configuration(BaseModel):
         return values
 
     @classmethod
+    def _merged(cls, base: dict[str, Any], run: dict[str, Any]) -> Configuration:
+        """Run values over environment values, validated. A run's setting for every role
+        (model, model_base_url, model_api_key_env) wins over a role's setting from the
+        environment; a role's own run setting wins over both."""
+        base = dict(base)
+        for suffix, general in ROLE_SETTINGS.items():
+            if general in run:
+                for role in ROLES:
+                    if f"{role}{suffix}" not in run:
+                        base.pop(f"{role}{suffix}", None)
+        try:
+            return cls.model_validate({**base, **run})
+        except ValidationError as e:
+            raise UserError(f"invalid configuration: {_problems(e)}") from None
+
+    @classmethod
     def resolve(cls, config: dict | None = None, context: Any = None,
                 environ: dict[str, str] | None = None, *,
-                above_ceiling: Literal["clamp", "refuse"] = "clamp") -> "Configuration":
+                above_ceiling: Literal["clamp", "refuse"] = "clamp",
+                caller: Caller | None = None,
+                layers: typing.Sequence[tuple[Caller, typing.Mapping[str, Any]]] = ()) -> Configuration:
         """Merge run values (context, configurable) over the environment over defaults.
+
+        Who may set what is :mod:`.setting_policy`'s rule, enforced here for every path:
+        ``caller`` says who set the run values (default: read from ``config``, see
+        :meth:`Caller.of_config <.setting_policy.Caller.of_config>`; with
+        ``above_ceiling="refuse"``, a run on the server); ``layers`` are further values
+        over them, each with who set it (``eval run``: a question file's settings). A
+        setting its source may not set is refused with :class:`UserError`.
 
         A run value above the environment's value of a :data:`CEILINGS` setting is lowered
         to it and listed in :attr:`clamped` (``above_ceiling="clamp"``, the graph and the
@@ -698,6 +739,8 @@ class Configuration(BaseModel):
         Refused in either case: a model outside ``DEEP_RESEARCH_ALLOWED_MODELS``, a model
         without a known price under a cost cap, and a run's own ``model_prices`` when the
         environment caps the cost."""
+        from .setting_policy import Caller, Source, refusals, spends_more
+
         env = os.environ if environ is None else environ
         base = cls.env_overrides(env)
         try:
@@ -705,23 +748,26 @@ class Configuration(BaseModel):
         except ValidationError as e:
             raise UserError("invalid configuration in the environment: "
                             + _problems(e, env=True)) from None
+        if caller is None:
+            caller = Caller(Source.RUN) if above_ceiling == "refuse" else Caller.of_config(config, env)
         run = cls._run_values(config, context)
-        # A run's setting for every role (model, model_base_url, model_api_key_env) wins
-        # over a role's setting from the environment; a role's own run setting wins over both.
-        for suffix, general in ROLE_SETTINGS.items():
-            if general in run:
-                for role in ROLES:
-                    if f"{role}{suffix}" not in run:
-                        base.pop(f"{role}{suffix}", None)
-        try:
-            cfg = cls.model_validate({**base, **run})
-        except ValidationError as e:
-            raise UserError(f"invalid configuration: {_problems(e)}") from None
+        cfg = cls._merged(base, run)
+        problems = refusals({n: getattr(cfg, n) for n in run}, caller, current=server, server=server, environ=env)
+        for layer_caller, values in layers:
+            unknown = sorted(set(values) - set(cls.model_fields))
+            if unknown:
+                raise UserError(f"{layer_caller.name}: unknown setting(s) {', '.join(unknown)}")
+            values = {k: v for k, v in values.items() if v is not None}
+            layered = cls._merged(base, {**run, **values})
+            problems += refusals({n: getattr(layered, n) for n in values}, layer_caller, current=cfg,
+                                 server=server, environ=env)
+            run, cfg = {**run, **values}, layered
+        if problems:
+            raise UserError("; ".join(problems))
         clamped = []
         for name in CEILINGS:
             ceiling, asked = getattr(server, name), getattr(cfg, name)
-            off = name in ZERO_IS_OFF and asked == 0 and ceiling != 0  # turning a saving off spends more
-            if name not in base or name not in run or (asked is not None and asked <= ceiling and not off):
+            if name not in base or name not in run or not spends_more(name, asked, ceiling):
                 continue
             what = f"{name} {_show(asked)}" if asked is not None else f"no limit on {name}"
             message = f"{what} is above the ceiling {_show(ceiling)} set by {_env_name(name)}"
@@ -732,18 +778,6 @@ class Configuration(BaseModel):
         if clamped:
             cfg = cfg.model_copy(update={c["setting"]: c["ceiling"] for c in clamped})
             cfg._clamped = clamped
-        if above_ceiling == "refuse" and run.get("searxng_url") and run["searxng_url"] != (
-                server.searxng_url or env.get("SEARXNG_URL")):
-            # The server would send requests wherever a run points it.
-            raise UserError("searxng_url cannot be set by a run on this server; its environment sets the instance "
-                            f"({_env_name('searxng_url')} or SEARXNG_URL)")
-        if above_ceiling == "refuse" and run.get("fetch_allow_private") and not server.fetch_allow_private:
-            # On a shared server a run must not turn the page fetcher towards the server's own network.
-            raise UserError("fetch_allow_private cannot be set by a run on this server; the server's environment "
-                            f"allows it ({_env_name('fetch_allow_private')}=true)")
-        if "max_cost_usd" in base and "model_prices" in run and cfg.model_prices != server.model_prices:
-            raise UserError(f"model_prices cannot be set per run while {_env_name('max_cost_usd')} caps the cost; "
-                            f"prices come from {_env_name('model_prices')}")
         cfg._check_models(env)
         return cfg.limited()
 
@@ -759,6 +793,8 @@ class Configuration(BaseModel):
         for i in range(len(self.brief_council_models)):  # the council's models: allowed and priced too
             spec = self.council_spec(i)
             roles_of.setdefault(f"{spec['provider']}:{spec['model']}", []).append(spec["role"])
+        for model, setting in self.tool_models().items():  # and the web search model
+            roles_of.setdefault(model, []).append(setting.removesuffix("_model"))
         if allowed:
             refused = [m for m in roles_of if not any(fnmatchcase(m, p) for p in allowed)]
             if refused:

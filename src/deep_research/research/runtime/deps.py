@@ -12,10 +12,11 @@ from typing import Any, Callable
 from langchain_core.language_models import BaseChatModel
 from langgraph.config import get_stream_writer
 
+from ...lru import LRU
 from ...search.base import SearchBackend, SearchError, SearchResult
 from ...search.fetch import FetchPolicy, PageFetcher
 from .configuration import Configuration
-from .meter import Meter, describe, is_transient
+from .meter import CURRENT_METER, Meter, describe, is_transient
 from .providers import ModelFactory, default_model_factory
 from .run_folder import root_checkpoint
 from .sources import PageStore, owner_of
@@ -32,7 +33,8 @@ def fetch_policy(cfg: Configuration) -> FetchPolicy:
                        respect_robots=cfg.fetch_respect_robots, robots_timeout_s=min(10.0, t))
 
 
-_FETCHERS: dict[FetchPolicy, PageFetcher] = {}
+MAX_FETCHERS = 8  # fetch policies kept (each with its connection pool, robots.txt and page cache)
+_FETCHERS: LRU[FetchPolicy, PageFetcher] = LRU(MAX_FETCHERS)
 
 
 def shared_fetcher(cfg: Configuration) -> PageFetcher:
@@ -79,8 +81,8 @@ class Deps:
     model_factory: ModelFactory = default_model_factory
     search_factory: Callable[[Configuration], SearchBackend] = default_search_factory
     today: Callable[[], dt.date] = dt.date.today
-    _models: dict = field(default_factory=dict)
-    _search: dict = field(default_factory=dict)
+    _models: LRU = field(default_factory=lambda: LRU(32))  # model clients by spec
+    _search: LRU = field(default_factory=lambda: LRU(16))  # search backends by setting
 
     # Building a client reads certificates and files, and opening a corpus touches its
     # index: done in a worker thread so the event loop (a LangGraph server's) never blocks.
@@ -139,6 +141,7 @@ class NodeContext:
         retries = 0 if own_retries else self.cfg.max_retries
         attempt = 0
         while True:
+            token = CURRENT_METER.set(self.meter)  # a backend's own model calls count for this node
             try:
                 call = backend.search(query, max_results=max_results)
                 if own_retries:
@@ -154,6 +157,8 @@ class NodeContext:
                 log.warning("%s: search failed (%s); retry %d/%d in %.1fs", self.name, describe(e), attempt,
                             retries, delay)
                 await asyncio.sleep(delay)
+            finally:
+                CURRENT_METER.reset(token)
 
     async def given_pages(self) -> list:
         """The pages the user named (research_urls), fetched (from the fetcher's cache when

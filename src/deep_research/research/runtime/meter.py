@@ -14,6 +14,7 @@ The provider client's own retries are switched off so retries do not multiply.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import json
 import logging
 import random
@@ -199,6 +200,19 @@ class Meter:
                 result = AIMessage(content=str(getattr(result, "content", result)))
             return result
 
+    def record(self, model: str, input_tokens: int, output_tokens: int, seconds: float, *,
+               estimated: bool = False) -> None:
+        """A model call made outside :meth:`invoke` (a search backend's own model, such as
+        the Responses API web search), counted and priced like the others."""
+        self.usage.calls += 1
+        self.usage.seconds += seconds
+        self.usage.input_tokens += input_tokens
+        self.usage.output_tokens += output_tokens
+        self.usage.estimated += int(estimated)
+        price = _pricing.price_of(model, self.prices) or self.fallback_price
+        if price:
+            self.usage.cost_usd += _pricing.cost_usd(price, input_tokens, output_tokens)
+
     async def text(self, model: BaseChatModel, messages: Sequence[BaseMessage], *, what: str = "text",
                    max_repairs: int = 1) -> str:
         """The reply's text, asked again (bounded) when the model answers with nothing;
@@ -263,6 +277,20 @@ class Meter:
                                     + " | ".join(e[:200] for e in errors[-3:]))
 
 
+# The meter of the node a search runs for: a search backend that calls a model itself
+# (research/gather/web_search.py) reports the call here (NodeContext.run_search sets it).
+CURRENT_METER: contextvars.ContextVar[Meter | None] = contextvars.ContextVar("deep_research_meter", default=None)
+
+
+def record_model_call(model: str, input_tokens: int, output_tokens: int, seconds: float, *,
+                      estimated: bool = False) -> None:
+    meter = CURRENT_METER.get()
+    if meter is None:
+        log.warning("a %s call of %d tokens was made outside a metered node", model, input_tokens + output_tokens)
+        return
+    meter.record(model, input_tokens, output_tokens, seconds, estimated=estimated)
+
+
 class _RawStructured:
     """Adapter so with_structured_output(include_raw=True) goes through Meter.invoke."""
 
@@ -297,7 +325,7 @@ def extract_json(text: str) -> Any:
     for candidate in [text] + [m.group(1) for m in _FENCE.finditer(text)]:
         try:
             return json.loads(candidate)
-        except (json.JSONDecodeError, ValueError):
+        except (ValueError, RecursionError):  # a model's JSON nested 100,000 deep is not an answer
             continue
     # Prose around the object: try each "{" in turn (prose may hold braces of its own),
     # letting the JSON decoder find where the object ends.
@@ -310,7 +338,7 @@ def extract_json(text: str) -> Any:
             value, _end = decoder.raw_decode(text, start)
             if isinstance(value, dict):
                 return value
-        except (json.JSONDecodeError, ValueError):
+        except (ValueError, RecursionError):
             pass
         start = text.find("{", start + 1)
     raise ValueError("no JSON object found in the reply")

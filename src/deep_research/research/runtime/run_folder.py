@@ -33,7 +33,7 @@ def run_dir(cfg: Configuration, state: dict, thread_id: str, checkpoint: str | N
     if checkpoint and (folder / "report.md").exists():
         try:
             published_from = json.loads((folder / RUN_MARKER).read_text(encoding="utf-8")).get("checkpoint")
-        except (OSError, ValueError):
+        except (OSError, ValueError, RecursionError, AttributeError):  # (not a JSON object)
             published_from = None  # no marker: a report of this lineage whose publish did not finish
         if published_from and published_from != checkpoint:
             folder = inside(out, safe_name(f"{name}-{safe_name(checkpoint[-12:])}", max_len=160))
