@@ -217,3 +217,31 @@ def test_the_report_review_prompt_never_sends_a_pages_escape_sequence_to_the_ter
     assert "\\x1b]52;c;bG9n" in text  # a warning logged with page text
     # every ESC the terminal got starts one of Rich's colour sequences (CSI ... m)
     assert not re.search(r"\x1b(?!\[[0-9;]*m)", text), repr(text)
+
+
+def test_progress_summary_compare_and_eval_count_the_same_rounds_and_coverage(tmp_path, corpus):
+    """One definition of a round (a supervisor round, research_iterations) and of coverage
+    (research.scope.plan.plan_coverage): the live progress, the summary, compare's numbers
+    and eval report say the same of the same run."""
+    import json
+
+    from deep_research.cli.compare import run_metrics
+
+    r = run("research", QUESTION, "--corpus", corpus, "--out", tmp_path / "reports", "--yes", "--no-pdf",
+            "--db", tmp_path / "state.sqlite", env=SCRIPTED)
+    assert r.returncode == 0, r.stdout + r.stderr
+    progress = re.findall(r"^\[([a-z ]+?)(?: r(\d+))?\] researchers=", r.stdout, re.M)
+    shown = [int(n) for stage, n in progress if n]
+    assert shown and all(stage == "research" for stage, n in progress if n)  # no round outside research
+    summary = re.search(r"research stopped after (\d+) research round\(s\)", r.stdout, re.I)
+    assert summary and int(summary.group(1)) == max(shown), r.stdout
+    record = json.loads(next((tmp_path / "reports").rglob("run.json")).read_text(encoding="utf-8"))
+    assert record["research_iterations"] == max(shown) == record["coverage"]["rounds"]
+    # the scenario's plan has no sub-questions: coverage is n/a everywhere, not 0 % here and 100 % there
+    assert "Coverage: n/a" in r.stdout
+    assert run_metrics(record, 1.0, "t")["coverage"] is None
+    out = tmp_path / "eval.json"
+    e = run("eval", "report", tmp_path / "reports", "--json", out)
+    assert e.returncode == 0, e.stdout + e.stderr
+    synthesis = json.loads(out.read_text(encoding="utf-8"))["runs"][0]["synthesis"]
+    assert synthesis["coverage"] is None and synthesis["coverage_basis"] == "research plan"

@@ -70,7 +70,7 @@ def test_no_setting_is_shadowed_by_a_commands_own_option():
         assert fn.shadowed_settings == [], fn.__name__
 
 
-def test_compare_takes_the_options_research_has(monkeypatch):
+def test_compare_takes_the_options_research_has(monkeypatch, tmp_path):
     seen = []
 
     async def fake(question, context, db):
@@ -80,7 +80,7 @@ def test_compare_takes_the_options_research_has(monkeypatch):
     monkeypatch.setattr(cli_compare, "_run_compare", fake)
     rc = main(["compare", "What is tea?", "--searxng-url", "http://127.0.0.1:8888", "--url", "https://a.example/x",
                "--max-researcher-iterations", "2", "--research-model", "openai:gpt-4.1-mini", "--db",
-               str(ROOT / ".deep-research-test-never-written.sqlite")])
+               str(tmp_path / "state.sqlite")])
     assert rc == 0
     assert seen == [{"searxng_url": "http://127.0.0.1:8888", "search_api": "searxng",
                      "research_urls": ["https://a.example/x"], "max_researcher_iterations": 2,

@@ -331,3 +331,22 @@ def test_hostile_results_give_clear_errors_and_inert_markdown(tmp_path, capsys):
     assert "&lt;img" in md and "!\\[t\\](http://evil.example/t.png)" in md
     page = (tmp_path / "cmp" / "compare.html").read_text()
     assert "<img" not in page and "&lt;img src" in page and not re.search(r"(?:src|href)\s*=\s*[\"']?https?:", page)
+
+
+def test_a_runs_coverage_is_the_number_the_cli_and_compare_show(tmp_path):
+    """The research plan's coverage as the run recorded it, the same in eval report, in the
+    CLI's summary line and in compare (not the topics' or the brief's estimate)."""
+    from deep_research.cli.compare import run_metrics
+    from deep_research.cli.research import coverage_lines
+
+    folder = make_run(tmp_path / "run")
+    record = json.loads((folder / "run.json").read_text(encoding="utf-8"))
+    record["coverage"] = {"score": 0.6, "rounds": 2, "stopped_because": "coverage", "items": [
+        {"id": "q1", "question": "How much cooler?", "priority": "high", "covered": True, "evidence": 3},
+        {"id": "q2", "question": "What does it cost?", "priority": "medium", "covered": False, "evidence": 1}]}
+    (folder / "run.json").write_text(json.dumps(record), encoding="utf-8")
+    s = checks.evaluate_run(RunFolder.load(folder))["synthesis"]
+    assert s["coverage"] == 0.6 and s["coverage_basis"] == "research plan"
+    assert [i["covered"] for i in s["coverage_items"]] == [True, False]
+    assert run_metrics(record, 1.0, "t")["coverage"] == 0.6
+    assert coverage_lines(record["coverage"])[0].startswith("Coverage: 60% of the research plan")

@@ -26,6 +26,8 @@ def register(app: typer.Typer) -> None:
 
 def run_metrics(values: dict, seconds: float, thread_id: str) -> dict:
     """The numbers of one finished (or failed) run, for the table and compare.json."""
+    from ..research.scope.plan import plan_coverage
+
     usage = values.get("usage") or {}
     summary = values.get("citation_summary") or {}
     cost = sum(u.get("cost_usd", 0.0) for u in usage.values())
@@ -48,8 +50,7 @@ def run_metrics(values: dict, seconds: float, thread_id: str) -> dict:
         "sources_read": len(values.get("sources") or {}),
         "sources_cited": summary.get("sources_cited"),
         "research_iterations": values.get("research_iterations"),
-        # the plan's coverage; n/a without a plan (no sub-questions: a score of 0 would mislead)
-        "coverage": coverage.get("score") if isinstance(coverage, dict) and coverage.get("items") else None,
+        "coverage": plan_coverage(coverage),  # the one definition (n/a: the plan has no sub-questions)
         "report_dir": (values.get("outputs") or {}).get("dir"),
         "errors": [f"{e.get('stage')}: {e.get('message')}" for e in values.get("errors") or []],
     }
@@ -73,7 +74,7 @@ def _cell(value: Any, kind: str) -> str:
     if kind == "n" and isinstance(value, (int, float)):
         return f"{value:,}"
     if kind == "cov" and isinstance(value, (int, float)):
-        return f"{value:.2f}"
+        return f"{value:.0%}"  # as research prints it
     return printable(str(value))
 
 

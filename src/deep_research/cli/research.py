@@ -179,15 +179,19 @@ STOP_REASONS = {"coverage": "the plan's sub-questions were covered (min_coverage
 
 def coverage_lines(coverage: dict) -> list[str]:
     """What the CLI says about the plan's coverage and why research stopped ([] before research)."""
+    from ..research.scope.plan import plan_coverage
+
     if not coverage:
         return []
     items = coverage.get("items") or []
     why = STOP_REASONS.get(coverage.get("stopped_because"), str(coverage.get("stopped_because")))
     rounds = coverage.get("rounds", 0)
-    if not items:
-        return [f"Research stopped after {rounds} research round(s): {why}."]
+    score = plan_coverage(coverage)
+    if score is None:
+        return [f"Coverage: n/a (the research plan has no sub-questions); research stopped after {rounds} "
+                f"research round(s): {why}."]
     covered = sum(1 for i in items if i.get("covered"))
-    lines = [f"Coverage: {coverage.get('score', 0.0):.0%} of the research plan ({covered} of {len(items)} "
+    lines = [f"Coverage: {score:.0%} of the research plan ({covered} of {len(items)} "
              f"sub-questions covered); research stopped after {rounds} research round(s): {why}."]
     lines += [printable(f"  not covered: {i['id']} [{i['priority']}] {i['question']} ({i['evidence']} verified "
                         "sentence(s))") for i in items if not i.get("covered")]

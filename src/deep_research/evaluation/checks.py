@@ -10,8 +10,11 @@ unsupported when the quote is not on the page or the claim differs from it; unkn
 check could decide the claim (excluded from accuracy, as FACT excludes "unknown").
 
 The synthesis score (0-100) is the mean of three shares:
-* coverage: research topics of the plan whose sources the report cites (or, without a plan,
-  sentences of the research brief whose content words the cited claims use);
+* coverage: for a run of ours, the research plan's coverage as the run recorded it
+  (``research.scope.plan.plan_coverage``: the number the CLI and ``compare`` show; none when
+  the plan has no sub-questions); for other folders an estimate: research topics of the plan
+  whose sources the report cites (or, without a plan, sentences of the research brief whose
+  content words the cited claims use);
 * support: claims supported by their quotes / all claims;
 * diversity: independent sources cited (different sites or documents), up to
   :data:`DIVERSITY_TARGET`, divided by it.
@@ -25,6 +28,7 @@ from typing import Iterable
 from urllib.parse import urlsplit, urlunsplit
 
 from ..citations.evidence import source_key
+from ..research.scope.plan import plan_coverage
 from .rundir import RunFolder
 
 DIVERSITY_TARGET = 5
@@ -225,7 +229,16 @@ def synthesis(run: RunFolder, claims: dict, cites: dict) -> dict:
     cited_ids = {str(c.get("source_id")) for c in found}
     items: list[dict] = []
     note = ""
-    if plan:
+    recorded = (run.run or {}).get("coverage")
+    coverage: float | None
+    if isinstance(recorded, dict):  # a run of ours: its research plan's coverage, as the CLI showed it
+        coverage = plan_coverage(recorded)
+        items = [{"item": str(i.get("question", "")), "covered": bool(i.get("covered"))}
+                 for i in recorded.get("items") or [] if isinstance(i, dict)]
+        basis = "research plan"
+        note = ("the research plan's sub-questions covered by verified findings (priority-weighted; run.json)"
+                if coverage is not None else "the research plan has no sub-questions: coverage cannot be measured")
+    elif plan:
         for p in plan:
             covered = bool(set(p["sources"]) & cited_ids)
             items.append({"item": p["topic"], "covered": covered})
@@ -242,7 +255,8 @@ def synthesis(run: RunFolder, claims: dict, cites: dict) -> dict:
         basis = "brief" if questions else "none"
         note = ("the run has no plan; sentences of the research brief whose content words the cited claims use"
                 if questions else "the run has no plan and no research brief: coverage cannot be measured")
-    coverage = round(sum(i["covered"] for i in items) / len(items), 4) if items else None
+    if not isinstance(recorded, dict):  # folders not written by a research run: an estimate from the text
+        coverage = round(sum(i["covered"] for i in items) / len(items), 4) if items else None
     support = round(claims["supported"] / claims["claims"], 4) if claims["claims"] else 0.0
     diversity = round(min(cites["independent_sources"], DIVERSITY_TARGET) / DIVERSITY_TARGET, 4)
     parts = [x for x in (coverage, support, diversity) if x is not None]

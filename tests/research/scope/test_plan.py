@@ -522,7 +522,8 @@ def test_cli_research_accepts_the_options_and_prints_the_stop_reason(tmp_path):
             "--db", tmp_path / "state.sqlite", "--min-coverage", "0.9", "--plateau", "3",
             "--no-supervisor-summarize", "--supervisor-keep", "4", "--compression-keep", "2", env=SCRIPTED)
     assert r.returncode == 0, r.stdout + r.stderr
-    assert "Research stopped after 1 research round(s): the supervisor judged the research complete." in r.stdout
+    # two supervisor rounds: the first sent researchers, the second judged the research complete
+    assert "research stopped after 2 research round(s): the supervisor judged the research complete." in r.stdout
     r = run("research", QUESTION, "--corpus", corpus, "--min-coverage", "1.5", env=SCRIPTED)
     assert r.returncode == 2 and "--min-coverage: must be at most 1" in r.stderr
 

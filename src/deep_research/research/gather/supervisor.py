@@ -89,12 +89,15 @@ def unit_budgets(cfg, state: dict, units: int) -> tuple[int | None, float | None
 
 
 def coverage_now(state: dict, stopped_because: str | None = None) -> dict:
-    """The run's coverage record as it stands (an empty one before any research round),
-    with why research stopped."""
+    """The run's coverage record when research stops (an empty one before any research
+    round), with why it stopped and how many supervisor rounds ran (``rounds``: the
+    research_iterations the progress counted, including rounds that sent no researcher;
+    while research runs, ``rounds`` is the round of the last coverage judgement)."""
     cov = dict(state.get("coverage") or {}) or coverage_record(
         state.get("research_plan"), state.get("coverage_hits"), rounds=0, new_sentences=0, total_sentences=0,
         unjudged=0)
     cov["stopped_because"] = stopped_because
+    cov["rounds"] = state.get("research_iterations", 0)
     return cov
 
 
