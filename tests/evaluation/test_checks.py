@@ -350,3 +350,19 @@ def test_a_runs_coverage_is_the_number_the_cli_and_compare_show(tmp_path):
     assert [i["covered"] for i in s["coverage_items"]] == [True, False]
     assert run_metrics(record, 1.0, "t")["coverage"] == 0.6
     assert coverage_lines(record["coverage"])[0].startswith("Coverage: 60% of the research plan")
+
+
+def test_eval_outputs_go_to_the_evaluated_folder_not_the_working_folder(tmp_path, monkeypatch, capsys):
+    runs = tmp_path / "reports"
+    one, two = make_run(runs / "a"), make_run(runs / "b")
+    work = tmp_path / "work"
+    work.mkdir()
+    monkeypatch.chdir(work)
+    assert main(["eval", "report", str(one)]) == 0
+    assert (one / "eval-report.json").is_file()
+    assert main(["eval", "report", str(one), str(two)]) == 0
+    assert json.loads((runs / "eval-report.json").read_text(encoding="utf-8"))["runs"][1]["path"] == str(two)
+    assert main(["eval", "compare", str(one), str(two)]) == 0
+    assert (runs / "eval-compare-a-vs-b" / "compare.html").is_file()
+    assert list(work.iterdir()) == []
+    assert "Wrote " + str(runs / "eval-report.json") in " ".join(capsys.readouterr().out.split())

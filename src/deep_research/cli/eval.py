@@ -71,6 +71,19 @@ def _new_table(title: str) -> Table:
     return Table(title=title, title_justify="left")
 
 
+def _beside(inputs: list[Path], name: str) -> Path:
+    """Where an evaluation's output goes when no path is given: ``name`` in the folder the
+    evaluated runs share (the run folder itself, or the eval run's folder), never the
+    working folder. Folders with nothing in common but the root: the first one."""
+    import os
+
+    folders = [p.resolve() for p in inputs]
+    common = Path(os.path.commonpath(folders)) if len(folders) > 1 else folders[0]
+    if common == Path(common.anchor):
+        common = folders[0]
+    return common / name
+
+
 def _write_json(path: Path, value) -> None:
     from ..publish import write_atomic
 
@@ -112,7 +125,8 @@ def _pct(v) -> str:
 @eval_app.command(cls=HelpCommand, name="report")
 def report_cmd(
     dirs: list[Path] = typer.Argument(..., help="Run folders, or folders holding run folders."),
-    json_out: Path = typer.Option(Path("eval-report.json"), "--json", help="Where to write the JSON."),
+    json_out: Optional[Path] = typer.Option(None, "--json", help="Where to write the JSON (default: "
+                                            "eval-report.json in the folder of the runs)."),
 ) -> None:
     """Code checks of published runs: structure, citations, claims, sources, FACT-style
     accuracy and the synthesis score."""
@@ -120,6 +134,7 @@ def report_cmd(
     from ..evaluation.rundir import RunFolder, find_run_folders
 
     folders = list(dict.fromkeys(f for d in dirs for f in find_run_folders(d)))
+    json_out = json_out or _beside(dirs, "eval-report.json")
     records = [{**evaluate_run(RunFolder.load(f)), "path": str(f)} for f in folders]
     _table(report_table(records))
     _write_json(json_out, {"runs": records})
@@ -394,7 +409,8 @@ def judge_cmd(
     judge_api_key_env: Optional[str] = JudgeKeyEnv,
     judge_max_calls: Optional[int] = JudgeMaxCalls,
     judge_timeout: float = JudgeTimeout,
-    json_out: Path = typer.Option(Path("eval-judge.json"), "--json", help="Where to write the JSON."),
+    json_out: Optional[Path] = typer.Option(None, "--json", help="Where to write the JSON (default: "
+                                            "eval-judge.json in the folder of the runs)."),
 ) -> None:
     """Score reports with an LLM judge on the rubric (comprehensiveness, insight, instruction
     following, readability), optionally against a reference report."""
@@ -406,6 +422,7 @@ def judge_cmd(
 
     ref_text = read_text_file(reference, "reference report") if reference else None
     runs = [RunFolder.load(f) for f in dict.fromkeys(f for d in dirs for f in find_run_folders(d))]
+    json_out = json_out or _beside(dirs, "eval-judge.json")
     tasks = [_task_of(r, question) for r in runs]
     judge = _make_judge(judge_model, judge_base_url, judge_api_key_env, judge_max_calls, judge_timeout,
                         required=True)
@@ -460,7 +477,8 @@ def ab_cmd(
     judge_base_url: Optional[str] = JudgeBaseUrl,
     judge_api_key_env: Optional[str] = JudgeKeyEnv,
     judge_timeout: float = JudgeTimeout,
-    json_out: Path = typer.Option(Path("eval-ab.json"), "--json", help="Where to write the JSON."),
+    json_out: Optional[Path] = typer.Option(None, "--json", help="Where to write the JSON (default: "
+                                            "eval-ab-A-vs-B.json in the folder of the two runs)."),
 ) -> None:
     """Pairwise A/B comparison of two reports of the same question by the judge (both orders;
     a side wins only when both orders agree)."""
@@ -468,8 +486,10 @@ def ab_cmd(
 
     from ..evaluation.drb import article_from_run
     from ..evaluation.rundir import RunFolder
+    from ..publish.files import safe_name
 
     a, b = RunFolder.load(dir_a), RunFolder.load(dir_b)
+    json_out = json_out or _beside([dir_a, dir_b], safe_name(f"eval-ab-{a.name}-vs-{b.name}", max_len=150) + ".json")
     task = _task_of(a, question)
     if question is None and b.question and " ".join(b.question.split()) != " ".join(task.split()):
         raise UserError("the two run folders answer different questions; A/B needs the same question "
@@ -500,7 +520,8 @@ def _fail(message: str):
 def compare_cmd(
     a: Path = typer.Argument(..., help="An eval run's --out folder, or run folder(s)."),
     b: Path = typer.Argument(..., help="The same for the other side."),
-    out_dir: Path = typer.Option(Path("eval-compare"), "--out", help="Where compare.md/.html/.json go."),
+    out_dir: Optional[Path] = typer.Option(None, "--out", help="Where compare.md/.html/.json go (default: "
+                                           "eval-compare-A-vs-B in the folder of the two sides)."),
     judge_model: Optional[str] = JudgeModel,
     judge_base_url: Optional[str] = JudgeBaseUrl,
     judge_api_key_env: Optional[str] = JudgeKeyEnv,
@@ -515,8 +536,10 @@ def compare_cmd(
     from ..evaluation.compare import compare, write_comparison
     from ..evaluation.drb import article_from_run
     from ..evaluation.rundir import RunFolder
+    from ..publish.files import safe_name
 
     cmp = compare(a, b)
+    out_dir = out_dir or _beside([a, b], safe_name(f"eval-compare-{a.name}-vs-{b.name}", max_len=150))
     for n in cmp.notes:
         _warn(n)
     judge = _make_judge(judge_model, judge_base_url, judge_api_key_env, judge_max_calls, judge_timeout)
