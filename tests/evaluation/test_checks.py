@@ -366,3 +366,37 @@ def test_eval_outputs_go_to_the_evaluated_folder_not_the_working_folder(tmp_path
     assert (runs / "eval-compare-a-vs-b" / "compare.html").is_file()
     assert list(work.iterdir()) == []
     assert "Wrote " + str(runs / "eval-report.json") in " ".join(capsys.readouterr().out.split())
+
+
+def test_compare_charts_read(tmp_path):
+    """The legend covers no bar and no value, a missing value says n/a (not a bar of 0), and a
+    metric with nothing to show (no priced model: cost 0 everywhere) gets a note, not an
+    empty axis."""
+    import matplotlib.pyplot as plt
+
+    from deep_research.evaluation import compare as C
+
+    labels = ["cold-climate-heat-pumps-performance", "street-trees", "q3"]
+    fig = C.chart_figure("Citation accuracy", labels, [0.63, 0.95, None], [0.96, 1.0, 0.74], ("A: x", "B: y"), "pct")
+    try:
+        fig.canvas.draw()
+        renderer = fig.canvas.get_renderer()
+        ax = fig.axes[0]
+        legend = ax.get_legend().get_window_extent(renderer)
+        bars = [p.get_window_extent(renderer) for p in ax.patches if p.get_width() > 0]
+        texts = [t for t in ax.texts]
+        assert bars and not any(legend.overlaps(b) for b in bars)
+        assert not any(legend.overlaps(t.get_window_extent(renderer)) for t in texts)
+        assert [t.get_text() for t in texts].count("n/a") == 1
+        assert "cold-climate-heat-pumps-performance" in [t.get_text() for t in ax.get_yticklabels()]
+        assert ax.get_xticklabels()[-1].get_text().endswith("%")
+    finally:
+        plt.close(fig)
+    a = C.Side("a", {"q": {"question": "q", "tokens": 10.0, "cost_usd": 0.0}})
+    b = C.Side("b", {"q": {"question": "q", "tokens": 12.0, "cost_usd": None}})
+    cmp = C.Comparison(a, b, [("q", a.records["q"], b.records["q"])], [])
+    assert set(cmp.charts()) == {"tokens"}
+    assert cmp.chart_notes() == ["Cost (USD): no chart, no model of either side has a known price."]
+    files = C.write_comparison(cmp, tmp_path / "cmp")
+    assert "no model of either side has a known price" in files["html"].read_text(encoding="utf-8")
+    assert not (tmp_path / "cmp" / "charts" / "cost_usd.svg").exists()
