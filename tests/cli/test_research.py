@@ -245,3 +245,30 @@ def test_progress_summary_compare_and_eval_count_the_same_rounds_and_coverage(tm
     assert e.returncode == 0, e.stdout + e.stderr
     synthesis = json.loads(out.read_text(encoding="utf-8"))["runs"][0]["synthesis"]
     assert synthesis["coverage"] is None and synthesis["coverage_basis"] == "research plan"
+
+
+def test_the_token_cap_is_a_cap(tmp_path, corpus):
+    """--max-tokens 14000 on a run that uses about 12,000 without a cap (the cap's estimates
+    are larger than these scripted replies): no call that would pass the cap is made, research
+    stops early, the report is written within the cap, and the CLI names the option to raise."""
+    import json
+
+    r = run("research", QUESTION, "--corpus", corpus, "--out", tmp_path / "reports", "--yes", "--no-pdf",
+            "--db", tmp_path / "state.sqlite", "--max-tokens", "14000", env=SCRIPTED)
+    assert r.returncode == 0, r.stdout + r.stderr
+    record = json.loads(next((tmp_path / "reports").rglob("run.json")).read_text(encoding="utf-8"))
+    used = sum(u["input_tokens"] + u["output_tokens"] for u in record["usage"].values())
+    assert 0 < used <= 14000, used
+    assert record["usage"].get("researcher") and record["usage"].get("final_report_generation")
+    assert "research stopped early: token budget reached" in r.stderr
+    assert "The token cap (--max-tokens) stopped research early: raise --max-tokens" in r.stderr
+    assert next((tmp_path / "reports").rglob("report.md")).read_text(encoding="utf-8").strip()
+
+
+def test_a_cap_too_small_for_the_first_call_fails_naming_the_option(tmp_path, corpus):
+    r = run("research", QUESTION, "--corpus", corpus, "--out", tmp_path / "reports", "--yes", "--no-pdf",
+            "--db", tmp_path / "state.sqlite", "--max-tokens", "1000", env=SCRIPTED)
+    assert r.returncode == 1 and "Traceback" not in r.stderr
+    assert "was not made: it would pass the token cap" in r.stderr
+    assert "run the question again with a higher --max-tokens" in r.stderr
+    assert "continue with: deep-research resume" not in r.stderr  # resume keeps the cap: no use

@@ -177,6 +177,24 @@ STOP_REASONS = {"coverage": "the plan's sub-questions were covered (min_coverage
                 None: "the supervisor judged the research complete"}
 
 
+# The caps, by the words a message about them uses: the option that raises each.
+CAPS = (("token", "--max-tokens", ("token cap", "token budget")), ("cost", "--max-cost", ("cost cap", "cost budget")))
+
+
+def cap_advice(messages: list[str], *, failed: bool) -> list[str]:
+    """What to do when a cap stopped the run or its research (from the messages that say so):
+    the cap, and the option that raises it."""
+    text = " ".join(messages)
+    lines = []
+    for kind, option, words in CAPS:
+        if any(w in text for w in words):
+            lines.append(f"The {kind} cap ({option}) " + (
+                f"left no room for this step: run the question again with a higher {option} (or without it: no "
+                "cap); resume keeps the run's cap." if failed else
+                f"stopped research early: raise {option} for a fuller report."))
+    return lines
+
+
 def coverage_lines(coverage: dict) -> list[str]:
     """What the CLI says about the plan's coverage and why research stopped ([] before research)."""
     from ..research.scope.plan import plan_coverage
@@ -224,6 +242,9 @@ def _print_result(values: dict, thread_id: str) -> int:
         err.print(f"[red]The run did not complete (status {status!r}).[/red] Resume it with: "
                   f"deep-research resume {thread_id}")
         return 1
+    if values.get("budget_exhausted") or any(d.get("kind") == "budget" for d in values.get("degradations") or []):
+        for line in cap_advice([d.get("message", "") for d in values.get("degradations") or []], failed=False):
+            _warn(line)
     from ..language import labels
     from ..research.runtime.chat import citation_line
 
@@ -311,7 +332,11 @@ async def _run_research(question: str | None, context: dict, db: str, thread_id:
                       highlight=False)
             if e.notes_path:
                 err.print(f"Research gathered so far is saved in {printable(e.notes_path)}", markup=False)
-            err.print(f"Fix the cause, then continue with: deep-research resume {handle.thread_id}")
+            advice = cap_advice([e.message], failed=True)
+            for line in advice:
+                err.print(line, markup=False)
+            if not advice:
+                err.print(f"Fix the cause, then continue with: deep-research resume {handle.thread_id}")
             return 1
         except WaitingForUser as w:
             err.print(f"The run is waiting for {printable(w.what)}. Continue with: deep-research resume "

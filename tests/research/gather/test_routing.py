@@ -148,11 +148,12 @@ def test_a_forced_mode_is_used_without_classifying(corpus, tmp_path, mode):
 
 
 def test_the_single_path_respects_a_spent_budget(corpus, tmp_path):
-    """The brief and the draft used up the cost cap: the researcher is not sent out."""
+    """A cost cap smaller than the first calls: no call that would pass it is made, the
+    researcher is not sent out, and the run says so."""
     from deep_research.research.runtime.failure import ResearchFailed
 
     script = full_script(wrong_quote=False)
-    with pytest.raises(ResearchFailed, match=r"research stopped early: cost budget reached"):
+    with pytest.raises(ResearchFailed, match=r"was not made: it would pass the cost cap"):
         research(corpus, tmp_path, script, research_mode="single", max_cost_usd=0.0001)
     assert f"Research this topic: {BRIEF}"[:40] not in rules_called(script)
     assert "Write the final research report"[:40] not in rules_called(script)

@@ -48,7 +48,11 @@ def failure_message(stage: str, message: str, notes_path: str | None) -> AIMessa
     text = f"The run failed at {stage}: {message}"
     if notes_path:
         text += f"\n\nResearch gathered so far is saved in {notes_path}."
-    text += "\n\nFix the cause, then run the thread again without input to retry this step."
+    cap = next((name for name in ("max_total_tokens", "max_cost_usd") if f"cap ({name}" in message), None)
+    if cap:  # the run's cap left no room for this step: retrying with the same cap fails again
+        text += f"\n\nRaise {cap} in the run's settings (or clear it: no cap), then run the thread again."
+    else:
+        text += "\n\nFix the cause, then run the thread again without input to retry this step."
     return AIMessage(text, name="error")
 
 

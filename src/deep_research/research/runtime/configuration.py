@@ -148,6 +148,16 @@ def _problems(e: ValidationError, *, env: bool = False, labels: typing.Mapping[s
     return "; ".join(parts)
 
 
+def _json_text(text: str, wrong: str) -> Any:
+    """A setting's JSON text, read; ValueError starting with ``wrong`` when it is not JSON."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise ValueError(f"{wrong} ({e.msg} at character {e.pos})") from None
+    except RecursionError:
+        raise ValueError(f"{wrong} (nested too deeply)") from None
+
+
 def check_values(values: typing.Mapping[str, Any], labels: typing.Mapping[str, str] | None = None) -> dict[str, Any]:
     """Settings given as text or values (the command line), validated and converted by
     :class:`Configuration` (the one place settings are checked): their JSON form, or a
@@ -298,9 +308,15 @@ class Configuration(BaseModel):
             "number", "Latest researcher reasoning messages given word for word to compression when older ones are "
             "summarised.", min=1, max=50))
     max_total_tokens: int | None = Field(
-        None, ge=1000, json_schema_extra=_ui("number", "Stop research when the run has used this many tokens."))
+        None, ge=1000, json_schema_extra=_ui(
+            "number", "The most tokens the run may use: a model call whose estimate (its prompt, and a reply "
+            "like the node's earlier ones or a quarter of the model's output limit) would pass it is not made, and "
+            "research stops early enough to leave room for writing and checking the report."))
     max_cost_usd: float | None = Field(
-        None, gt=0, json_schema_extra=_ui("number", "Stop research at this estimated cost in USD (every model needs a known price: model_prices)."))
+        None, gt=0, json_schema_extra=_ui(
+            "number", "The most the run may cost in USD, estimated (every model needs a known price: "
+            "model_prices): a model call whose estimated cost would pass it is not made, and research stops "
+            "when it is reached."))
 
     # --- models -----------------------------------------------------------------------
     # One model, endpoint and key for every role, unless a role sets its own.
@@ -472,12 +488,7 @@ class Configuration(BaseModel):
         if isinstance(v, str):
             text = v.strip()
             if text.startswith("["):
-                try:
-                    v = json.loads(text)
-                except json.JSONDecodeError as e:
-                    raise ValueError(f"not a JSON list of domains ({e.msg})") from None
-                except RecursionError:
-                    raise ValueError("not a JSON list of domains (nested too deeply)") from None
+                v = _json_text(text, "not a JSON list of domains")
             else:
                 v = [d for d in re.split(r"[\s,]+", text) if d]
         if not isinstance(v, (list, tuple)):
@@ -516,12 +527,7 @@ class Configuration(BaseModel):
     def _json_object(cls, v: Any) -> Any:
         """A JSON object, or its text (the environment, the command line)."""
         if isinstance(v, str):
-            try:
-                v = json.loads(v)
-            except json.JSONDecodeError as e:
-                raise ValueError(f"must be a JSON object ({e.msg} at character {e.pos})") from None
-            except RecursionError:
-                raise ValueError("must be a JSON object (it is nested too deeply)") from None
+            v = _json_text(v, "must be a JSON object")
             if not isinstance(v, dict):
                 raise ValueError("must be a JSON object")
         return v

@@ -22,7 +22,7 @@ from .plan import (
     with_plan,
 )
 from ..runtime.chat import brief_message, conversation_text
-from ..runtime.deps import Deps, NodeContext
+from ..runtime.deps import Deps, NodeContext, run_spent
 from ..runtime.meter import ModelCallError, describe
 from ..runtime.usage import merge_usage, total_cost, total_tokens
 from .clarify import _critical, _question
@@ -78,7 +78,7 @@ class BriefNodes:
         self.deps = deps
 
     async def write_research_brief(self, state: ResearchState, config, runtime) -> dict:
-        ctx = NodeContext.make("write_research_brief", self.deps, config, runtime)
+        ctx = NodeContext.make("write_research_brief", self.deps, config, runtime, spent=run_spent(state))
         ctx.progress(stage="brief")
         update: dict[str, Any] = {"stage": "brief", "question": state.get("question") or _question(state)}
         # the report's language: the question's (loads the detector once, off the event loop)
@@ -109,7 +109,7 @@ class BriefNodes:
     async def approve_research_brief(self, state: ResearchState, config, runtime) -> Command:
         """Pause for a human: {"type": "approve"} or {"type": "reject", "feedback": "..."}.
         Anything else is answered with an explanation and asked again, never approved."""
-        ctx = NodeContext.make("approve_research_brief", self.deps, config, runtime)
+        ctx = NodeContext.make("approve_research_brief", self.deps, config, runtime, spent=run_spent(state))
         if not ctx.cfg.require_brief_approval:
             return Command(goto="write_draft_report")
         rounds = state.get("brief_rounds", 0)
@@ -145,7 +145,7 @@ class BriefNodes:
         return Command(goto="revise_research_brief", update={"brief_feedback": feedback})
 
     async def revise_research_brief(self, state: ResearchState, config, runtime) -> dict:
-        ctx = NodeContext.make("revise_research_brief", self.deps, config, runtime)
+        ctx = NodeContext.make("revise_research_brief", self.deps, config, runtime, spent=run_spent(state))
         old_plan = state.get("research_plan") or empty_plan()
         prompt = prompts.REVISE_BRIEF.format(date=ctx.today, brief=brief_text(state.get("research_brief", "")),
                                              feedback=state.get("brief_feedback", "")) + \
@@ -161,7 +161,7 @@ class BriefNodes:
                 "messages": [brief_message(text, rounds + 1, ctx.cfg.max_brief_refinement_rounds + 1)]}
 
     async def write_draft_report(self, state: ResearchState, config, runtime) -> Command:
-        ctx = NodeContext.make("write_draft_report", self.deps, config, runtime)
+        ctx = NodeContext.make("write_draft_report", self.deps, config, runtime, spent=run_spent(state))
         ctx.progress(stage="draft")
         update: dict[str, Any] = {"stage": "draft"}
         context = ""

@@ -13,7 +13,7 @@ from pydantic import BaseModel, Field
 from .. import prompts
 from .plan import empty_plan
 from ..runtime.chat import REPORT_NAME, conversation_text
-from ..runtime.deps import Deps, NodeContext
+from ..runtime.deps import Deps, NodeContext, run_spent
 from ..runtime.failure import ResearchFailed
 from ..runtime.meter import ModelCallError, describe
 from ..runtime.run_folder import asave_notes
@@ -105,7 +105,7 @@ class ClarifyNode:
         self.deps = deps
 
     async def clarify_with_user(self, state: ResearchState, config, runtime) -> Command:
-        ctx = NodeContext.make("clarify_with_user", self.deps, config, runtime)
+        ctx = NodeContext.make("clarify_with_user", self.deps, config, runtime, spent=run_spent(state))
         question = _question(state)
         base = {"question": question, "stage": "clarify", "status": "running"}
         # run values lowered to the environment's ceilings, recorded once per run
