@@ -308,6 +308,8 @@ RTL = {"ar", "he", "fa", "ur"}
 _CLAIM_LABELS: dict[str, dict[str, str]] = {
     'en': {
         'claims_checked': 'Every claim was checked against its quotes:',
+        'flag_no_claim': 'quote found; no claim to check',
+        'claims_no_claim': '{n} without a claim of their own',
         'claims_supported': '{n} supported',
         'claims_differ': '{n} differ from the source',
         'claims_unchecked': '{n} not checked',
@@ -320,6 +322,8 @@ _CLAIM_LABELS: dict[str, dict[str, str]] = {
     },
     'de': {
         'claims_checked': 'Jede Aussage wurde mit ihren Zitaten abgeglichen:',
+        'flag_no_claim': 'Zitat gefunden; keine eigene Aussage zu prüfen',
+        'claims_no_claim': '{n} ohne eigene Aussage',
         'claims_supported': '{n} belegt',
         'claims_differ': '{n} weichen von der Quelle ab',
         'claims_unchecked': '{n} nicht geprüft',
@@ -332,6 +336,8 @@ _CLAIM_LABELS: dict[str, dict[str, str]] = {
     },
     'fr': {
         'claims_checked': 'Chaque affirmation a été comparée à ses citations :',
+        'flag_no_claim': 'citation trouvée ; aucune affirmation propre à vérifier',
+        'claims_no_claim': '{n} sans affirmation propre',
         'claims_supported': '{n} étayées',
         'claims_differ': "{n} s'écartent de la source",
         'claims_unchecked': '{n} non vérifiées',
@@ -344,6 +350,8 @@ _CLAIM_LABELS: dict[str, dict[str, str]] = {
     },
     'es': {
         'claims_checked': 'Cada afirmación se comparó con sus citas:',
+        'flag_no_claim': 'cita encontrada; sin afirmación propia que comprobar',
+        'claims_no_claim': '{n} sin afirmación propia',
         'claims_supported': '{n} respaldadas',
         'claims_differ': '{n} difieren de la fuente',
         'claims_unchecked': '{n} sin comprobar',
@@ -356,6 +364,8 @@ _CLAIM_LABELS: dict[str, dict[str, str]] = {
     },
     'it': {
         'claims_checked': 'Ogni affermazione è stata confrontata con le sue citazioni:',
+        'flag_no_claim': 'citazione trovata; nessuna affermazione propria da verificare',
+        'claims_no_claim': '{n} senza affermazione propria',
         'claims_supported': '{n} supportate',
         'claims_differ': '{n} differiscono dalla fonte',
         'claims_unchecked': '{n} non verificate',
@@ -368,6 +378,8 @@ _CLAIM_LABELS: dict[str, dict[str, str]] = {
     },
     'pt': {
         'claims_checked': 'Cada afirmação foi comparada com as suas citações:',
+        'flag_no_claim': 'citação encontrada; sem afirmação própria a verificar',
+        'claims_no_claim': '{n} sem afirmação própria',
         'claims_supported': '{n} sustentadas',
         'claims_differ': '{n} divergem da fonte',
         'claims_unchecked': '{n} não verificadas',
@@ -380,6 +392,8 @@ _CLAIM_LABELS: dict[str, dict[str, str]] = {
     },
     'nl': {
         'claims_checked': 'Elke bewering is vergeleken met haar citaten:',
+        'flag_no_claim': 'citaat gevonden; geen eigen bewering om te controleren',
+        'claims_no_claim': '{n} zonder eigen bewering',
         'claims_supported': '{n} onderbouwd',
         'claims_differ': '{n} wijken af van de bron',
         'claims_unchecked': '{n} niet gecontroleerd',
@@ -392,6 +406,8 @@ _CLAIM_LABELS: dict[str, dict[str, str]] = {
     },
     'zh': {
         'claims_checked': '每条陈述都与其引文进行了核对：',
+        'flag_no_claim': '引文已找到；没有需要核对的陈述',
+        'claims_no_claim': '{n} 条没有自身陈述',
         'claims_supported': '{n} 条有依据',
         'claims_differ': '{n} 条与来源不符',
         'claims_unchecked': '{n} 条未核对',
@@ -404,6 +420,8 @@ _CLAIM_LABELS: dict[str, dict[str, str]] = {
     },
     'ja': {
         'claims_checked': '各主張を引用文と照合しました：',
+        'flag_no_claim': '引用は確認済み；確認すべき主張なし',
+        'claims_no_claim': '{n} 件は主張なし',
         'claims_supported': '{n} 件は裏付けあり',
         'claims_differ': '{n} 件は出典と異なる',
         'claims_unchecked': '{n} 件は未確認',
@@ -416,6 +434,8 @@ _CLAIM_LABELS: dict[str, dict[str, str]] = {
     },
     'ko': {
         'claims_checked': '모든 주장을 인용문과 대조했습니다:',
+        'flag_no_claim': '인용 확인됨; 확인할 주장 없음',
+        'claims_no_claim': '{n}개 자체 주장 없음',
         'claims_supported': '{n}개 뒷받침됨',
         'claims_differ': '{n}개 출처와 다름',
         'claims_unchecked': '{n}개 확인 안 됨',
@@ -428,6 +448,8 @@ _CLAIM_LABELS: dict[str, dict[str, str]] = {
     },
     'ru': {
         'claims_checked': 'Каждое утверждение сверено с его цитатами:',
+        'flag_no_claim': 'цитата найдена; своего утверждения для проверки нет',
+        'claims_no_claim': '{n} без собственного утверждения',
         'claims_supported': '{n} подтверждено',
         'claims_differ': '{n} расходятся с источником',
         'claims_unchecked': '{n} не проверено',
@@ -440,6 +462,8 @@ _CLAIM_LABELS: dict[str, dict[str, str]] = {
     },
     'ar': {
         'claims_checked': 'تمت مطابقة كل ادعاء مع اقتباساته:',
+        'flag_no_claim': 'تم العثور على الاقتباس؛ لا يوجد ادعاء للتحقق منه',
+        'claims_no_claim': '{n} بلا ادعاء خاص',
         'claims_supported': '{n} مدعومة',
         'claims_differ': '{n} تخالف المصدر',
         'claims_unchecked': '{n} لم يتم التحقق منها',

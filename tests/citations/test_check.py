@@ -186,7 +186,9 @@ def test_as_json_fields(result):
             "claim", "claim_status", "claim_note", "claim_rule", "confidence",
             "fragment_covers",
             "source_credibility",  # added: the cited source's score and reasons, None when not scored
+            "claim_decided_by", "judge",  # added: who proved the claim's status; the judge's votes and checks
         }
+        assert j["claim_decided_by"] in ("code", "judge", None) and j["judge"] is None  # no judge ran here
         assert j["claim_status"] in ("supported", "unsupported", "unchecked")
         assert j["fragment_covers"] == (None if c.fragment is None else "quote")
         assert j["status"] in {"verified", "repaired", "unsupported"}

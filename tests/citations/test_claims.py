@@ -94,17 +94,19 @@ def test_the_report_example_129_vs_128_kilobytes():
 
 
 @pytest.mark.parametrize("claim", [
-    "A second’s worth occupies 176400 bytes.",
-    "A second’s worth occupies 176 400 bytes.",
-    "A second’s worth occupies 176\u202f400 bytes.",  # narrow no-break space
-    "A second’s worth occupies 176\u00a0400 bytes.",
+    "A second’s worth occupies 2*2*44100 bytes (176400 bytes).",
+    "A second’s worth occupies 2*2*44100 bytes (176 400 bytes).",
+    "A second’s worth occupies 2*2*44100 bytes (176\u202f400 bytes).",  # narrow no-break space
+    "A second’s worth occupies 2*2*44100 bytes (176\u00a0400 bytes).",
 ])
 def test_thousands_separators(claim):
     assert check(claim, AIFC).status is S
 
 
 def test_large_numbers_with_separators_and_words():
-    assert check("The valid range goes from 0 through 1114111.", UNICODE_RANGE).status is S
+    assert check("The valid range for the argument is from 0 through 1114111.", UNICODE_RANGE).status is S
+    # "goes" is not in the quote: a paraphrase the code cannot show, left to the judge
+    assert check("The valid range goes from 0 through 1114111.", UNICODE_RANGE).status is C
     assert_unsupported(check("The valid range goes from 0 through 1,114,112.", UNICODE_RANGE), "number")
     assert check("CD audio has a frame rate of 44.1 thousand frames/second.", CD).status is not U
 
@@ -162,7 +164,7 @@ def test_index_is_a_number_not_a_footnote():
 
 
 def test_number_words():
-    assert check("CD quality audio uses 2 channels and a sample size of 2 bytes.", CD).status is S
+    assert check("CD quality audio has a sample size of 2 bytes and uses 2 channels.", CD).status is S
     assert_unsupported(check("CD quality audio uses three channels.", CD), "number")
     assert_unsupported(check("As in Standard C, up to nine octal digits are accepted.", OCTAL), "number")
     assert check("As in Standard C, up to 3 octal digits are accepted.", OCTAL).status is S
@@ -301,15 +303,18 @@ def test_paraphrases_are_not_unsupported(claim, quotes):
 def test_confident_support_for_copies_and_close_rewordings():
     assert check(SLOW, SLOW).rule == "copy"
     assert check("Callbacks that take longer than 100 milliseconds are logged.", SLOW).status is S
-    r = check("CD audio has a frame rate of 44,100 frames/second and a second occupies 176,400 bytes.", CD, AIFC)
-    assert r.status is S
+    r = check("CD quality audio has a sample size of 2 bytes, and a second’s worth occupies 2*2*44100 bytes.",
+              CD, AIFC)
+    assert r.status is S and r.rule == "proof"
+    # dropping "quality" from "CD quality audio" changes what is claimed: not shown
+    assert check("CD audio has a sample size of 2 bytes.", CD).status is C
 
 
 def test_claims_adding_content_are_left_unchecked():
     r = check("Callbacks taking longer than 100 milliseconds are logged and then silently discarded by asyncio.",
               SLOW)
     assert r.status is C
-    assert "content words" in r.note
+    assert r.note.startswith("not in its quotes:") and "silently" in r.note
 
 
 def test_no_claim():
@@ -389,7 +394,7 @@ def test_ref_after_the_period_supports_the_sentence_before():
 
 
 def test_adjacent_refs_share_one_claim_checked_against_both_quotes():
-    md = (f'CD audio has a frame rate of 44,100 frames/second and a second occupies 176,400 bytes '
+    md = (f'CD quality audio has a sample size of 2 bytes, and a second’s worth occupies 2*2*44100 bytes '
           f'<ref id="a">"{CD}"</ref>, <ref id="b">"{AIFC}"</ref>.\n')
     parsed, cs = claims(md)
     assert len(cs) == 1 and cs[0].ref_indexes == [0, 1]
@@ -442,10 +447,10 @@ def test_cjk_sentences():
 
 
 def test_emphasis_links_and_code_are_stripped():
-    md = (f"**Slow** callbacks taking longer than [100 ms](https://docs.python.org/3/library/asyncio-dev.html) "
+    md = (f"**Callbacks** taking longer than [100 ms](https://docs.python.org/3/library/asyncio-dev.html) "
           f"are `logged` <ref id=\"a\">\"{SLOW}\"</ref>.\n")
     parsed, cs = claims(md)
-    assert cs[0].text == "Slow callbacks taking longer than 100 ms are logged."
+    assert cs[0].text == "Callbacks taking longer than 100 ms are logged."
     assert check_claim(cs[0].text, [parsed.refs[0].quote]).status is S
 
 

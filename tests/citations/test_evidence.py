@@ -5,12 +5,25 @@ publish renderers)."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from deep_research.citations.check import check_citations
 from deep_research.citations.claims import ClaimStatus
-from deep_research.citations.evidence import claim_key, confidence, disagreements, judged, source_key
+from deep_research.citations.evidence import (
+    MAX_PRINT_CHARS,
+    MAX_PRINT_HASHES,
+    Independence,
+    claim_key,
+    confidence,
+    containment,
+    disagreements,
+    same_text,
+    source_key,
+    text_print,
+)
 from deep_research.citations.model import Source
 from deep_research.publish import publish_report
+from deep_research.search.local import read_document
 
 PAGES = {
     "a": ("https://www.example.org/heat/cold.html",
@@ -18,8 +31,11 @@ PAGES = {
           "In Norway, more than 60 percent of detached houses had a heat pump by 2020."),
     "b": ("https://example.org/heat/other.html",  # same site as "a"
           "Heat pumps keep heating at outdoor temperatures as low as -25 °C in tests."),
-    "c": ("https://energy.example.net/report",
-          "Field trials found that heat pumps keep heating at outdoor temperatures as low as -25 °C."),
+    "c": ("https://energy.example.net/report",  # another site, and another text around the same fact
+          ("Our winter field trials followed forty homes in three northern regions over two seasons. "
+           "Field trials found that heat pumps keep heating at outdoor temperatures as low as -25 °C. "
+           "Running costs depended mostly on insulation, tariff and the size of the radiators, and owners "
+           "reported fewer draughts once the units were tuned by an installer.")),
     "d": ("https://stats.example.com/norway",
           "In Norway, more than 50 percent of detached houses had a heat pump by 2020."),
 }
@@ -39,7 +55,7 @@ def test_source_independence():
 def test_confidence_levels():
     assert confidence(ClaimStatus.SUPPORTED, "copy", 2) == "high"
     assert confidence(ClaimStatus.SUPPORTED, "copy", 1) == "medium"
-    assert confidence(ClaimStatus.SUPPORTED, "judge:partly", 3) == "low"
+    assert confidence(ClaimStatus.SUPPORTED, "judge:checked", 1) == "medium"  # a checked judge is proof too
     assert confidence(ClaimStatus.UNCHECKED, None, 3) is None
     assert confidence(ClaimStatus.UNSUPPORTED, "number", 3) is None
 
@@ -49,9 +65,6 @@ def test_claim_key_binds_a_verdict_to_exact_text():
     assert k == claim_key("heat pumps work.", ["a quote", "b quote"])  # case, spacing, quote order
     assert k != claim_key("Heat pumps work well.", ["A quote", "B quote"])
     assert k != claim_key("Heat pumps work.", ["A quote"])
-    assert judged("contradicts", "").status is ClaimStatus.UNSUPPORTED
-    assert judged("partly", "half of it").rule == "judge:partly"
-    assert judged("supports", "ok").status is ClaimStatus.SUPPORTED
 
 
 def test_disagreement_needs_same_fact_other_numbers_other_sources():
@@ -71,7 +84,7 @@ REPORT = """# Heat pumps
 
 ## Findings
 
-Heat pumps keep heating down to -25 °C <ref id="a">"Modern cold-climate heat pumps keep heating at outdoor temperatures as low as -25 °C."</ref> <ref id="c">"Field trials found that heat pumps keep heating at outdoor temperatures as low as -25 °C."</ref>.
+Heat pumps keep heating at outdoor temperatures as low as -25 °C <ref id="a">"Modern cold-climate heat pumps keep heating at outdoor temperatures as low as -25 °C."</ref> <ref id="c">"Field trials found that heat pumps keep heating at outdoor temperatures as low as -25 °C."</ref>.
 
 In Norway, more than 60 percent of detached houses had a heat pump by 2020 <ref id="a">"In Norway, more than 60 percent of detached houses had a heat pump by 2020."</ref>.
 
@@ -131,3 +144,110 @@ def test_judge_verdicts_apply_only_to_undecided_claims():
     key = claim_key(wrong.claim.text, [wrong.shown_quote])
     judged_report = check_citations(REPORT, sources(), judgments={key: {"verdict": "supports", "reason": "x"}})
     assert judged_report.citations[-1].claim_status is ClaimStatus.UNSUPPORTED  # the rule wins
+
+
+# --- independence by content: real pages -------------------------------------------------------
+PYDOC = Path(__file__).parents[1] / "data" / "pydoc"
+
+
+def _html_text(name: str) -> str:
+    doc, _ = read_document((PYDOC / name).read_bytes(), "html", published=False)  # as the local corpus reads it
+    return doc.text
+
+
+def _rst_text(name: str) -> str:
+    return (PYDOC / name).read_text(encoding="utf-8")
+
+
+def test_a_page_and_its_sphinx_source_are_one_text():
+    for page in ("secrets", "venv"):
+        html, rst = text_print(_html_text(f"{page}.html")), text_print(_rst_text(f"{page}.rst.txt"))
+        assert containment(html, rst) >= 0.75, page  # measured: 0.77 (secrets), 0.94 (venv)
+        assert same_text(html, rst)
+
+
+def test_different_pages_of_one_site_are_different_texts():
+    pages = [_html_text("secrets.html"), _html_text("venv.html"), _rst_text("venv.rst.txt")]
+    assert containment(text_print(pages[0]), text_print(pages[1])) < 0.2  # shared navigation only
+    assert not same_text(pages[0], pages[1]) and not same_text(pages[0], pages[2])
+
+
+def test_a_lightly_edited_copy_is_the_same_text_a_shared_paragraph_is_not():
+    text = _rst_text("secrets.rst.txt")
+    paragraphs = [p for p in text.split("\n\n") if p.strip()]
+    cut = max(paragraphs, key=len)
+    edited = text.replace("cryptographically strong", "cryptographically secure").replace(
+        "Return a random", "Give back a random").replace(cut, "")  # reworded, the longest paragraph cut
+    edited = "Republished with permission. Read the original on python.org.\n\n" + edited
+    assert edited.count("secure") > text.count("secure") and cut not in edited
+    assert 0.6 < containment(text_print(text), text_print(edited)) < 0.99
+    assert same_text(text, edited)
+    # an essay that quotes one paragraph of the page is another text
+    essay = _rst_text("venv.rst.txt") + "\n\n" + paragraphs[3]
+    assert not same_text(text, essay)
+
+
+def test_the_same_article_on_two_hosts_counts_once():
+    from markdownify import markdownify  # a maintained converter, as a search API hands pages over
+
+    html_bytes = (PYDOC / "secrets.html").read_bytes()
+    ours = Source("a", "https://docs.python.org/3/library/secrets.html", _html_text("secrets.html"), format="text")
+    mirror = Source("b", "https://mirror.example.net/py/secrets", markdownify(html_bytes.decode("utf-8")),
+                    format="markdown")
+    other = Source("c", "https://docs.example.org/venv", _html_text("venv.html"), format="text")
+    ind = Independence({s.id: s.page.text for s in (ours, mirror, other)})
+    assert ind.count([("a", ours.url), ("b", mirror.url)]) == 1
+    assert ind.count([("a", ours.url), ("c", other.url)]) == 2
+    assert ind.count([("a", ours.url), ("b", mirror.url), ("c", other.url)]) == 2
+
+
+def test_a_large_page_is_sampled_and_still_compared():
+    import random
+
+    rng = random.Random(7)
+    words = _rst_text("venv.rst.txt").split()
+    filler = " ".join(rng.choice(words) + str(rng.randrange(1000)) for _ in range(150_000))
+    big = filler[: len(filler) // 2] + "\n\n" + _rst_text("secrets.rst.txt") + "\n\n" + filler[len(filler) // 2:]
+    p = text_print(big)
+    assert p.level > 0 and len(p.hashes) <= MAX_PRINT_HASHES
+    assert containment(text_print(_rst_text("secrets.rst.txt")), p) > 0.6  # the page inside a larger one
+    assert not same_text(_rst_text("venv.rst.txt"), p)
+    assert text_print("x" * (MAX_PRINT_CHARS * 3)).hashes  # read up to the bound, not beyond
+
+
+PYDOC_REPORT = """# secrets
+
+The argument is taken as the number of bytes of randomness to use <ref id="html">"That argument is taken as the number of bytes of randomness to use."</ref> <ref id="rst">"That argument is taken as the number of bytes of randomness to use."</ref>.
+
+Creating a virtual environment is done with the venv module <ref id="venv">"The module used to create and manage virtual environments is called venv."</ref> <ref id="html">"That argument is taken as the number of bytes of randomness to use."</ref>.
+"""
+
+
+def test_a_documentation_folder_holding_each_page_twice_gives_no_high_confidence(tmp_path):
+    srcs = [Source("html", "file:///docs/html/library/secrets.html", _html_text("secrets.html"), format="text"),
+            Source("rst", "file:///docs/html/_sources/library/secrets.rst.txt", _rst_text("secrets.rst.txt"),
+                   format="text"),
+            Source("venv", "file:///docs/html/tutorial/venv.html", _html_text("venv.html"), format="text")]
+    report = check_citations(PYDOC_REPORT, srcs)
+    first, second = report.claim_citations()[0][1], report.claim_citations()[1][1]
+    assert [c.check.found for c in first + second] == [True] * 4
+    assert [c.source.id for c in first] == ["html", "rst"]  # each quote found in the file it cites
+    assert first[0].claim_status is ClaimStatus.SUPPORTED
+    assert first[0].confidence == "medium"  # two files, one text
+    # the control: two different pages are two sources (the claim's status aside)
+    assert Independence({s.id: s.page.text for s in srcs}).count([("venv", srcs[2].url), ("html", srcs[0].url)]) == 2
+
+
+def test_copies_disagree_only_where_the_copies_differ():
+    def same(a: str, b: str) -> bool:  # every pair of sources is one text
+        return True
+
+    claims = [("In Norway more than 60 percent of detached houses had a heat pump by 2020", [1], ["a"],
+               ["In Norway, more than 60 percent of detached houses had a heat pump by 2020."]),
+              ("In Norway more than 70 percent of detached houses had a heat pump by 2020", [2], ["b"],
+               ["In Norway, more than 60 percent of detached houses had a heat pump by 2020."])]
+    assert disagreements(claims, same) == []  # one text: the second claim misstates it
+    assert len(disagreements(claims)) == 1  # without the text check it looked like two sources
+    updated = [claims[0], (*claims[1][:3], ["In Norway, more than 70 percent of detached houses had a heat pump "
+                                            + "by 2020."])]
+    assert len(disagreements(updated, same)) == 1  # a copy that states another number does disagree

@@ -122,6 +122,67 @@ def test_fact_pairs_are_deduplicated_and_unknown_is_left_out():
     assert checks.fact([])["accuracy"] is None
 
 
+def test_fact_counts_only_proven_verdicts_and_never_rounds_grey_into_green():
+    def cite(claim, status="supported", by="code", rule="copy", quote_status="verified"):
+        return {"claim": claim, "url": f"https://x.org/{claim}", "status": quote_status, "claim_status": status,
+                "claim_rule": rule, "claim_decided_by": by}
+
+    cites = [
+        cite("a"), cite("b"),  # proven by code
+        cite("c", by="judge", rule="judge:checked"),  # a judge whose evidence code checked
+        cite("d", "unsupported", rule="number"),  # shown to differ by code
+        cite("e", "unsupported", by=None, rule="judge"),  # a judge's contradiction: flagged, not proven
+        cite("f", "supported", quote_status="unsupported", by=None),  # quote not on the page: code
+        cite("g", "unchecked", by=None, rule="judge:evidence_failed"),  # the judge said so, code could not check
+        cite("h", "unchecked", by=None, rule=None),
+        cite("i", "supported", by="code", rule="no_claim"),  # a ref without a claim: nothing checked
+        {"claim": "j", "url": "https://x.org/j", "status": "verified", "claim_status": "supported",
+         "claim_rule": "judge"},  # an older citations.json: an unchecked judge's green
+        {"claim": "k", "url": "https://x.org/k", "status": "verified", "claim_status": "supported",
+         "claim_rule": "overlap"},  # an older citations.json: a code rule
+    ]
+    assert [checks.proven_verdict(c) for c in cites] == [
+        "supported", "supported", "supported", "unsupported", "unknown", "unsupported", "unknown", "unknown",
+        "unknown", "unknown", "supported"]
+    f = checks.fact(cites)
+    assert (f["statements"], f["supported"], f["unsupported"], f["unknown"]) == (11, 4, 2, 5)
+    assert f["accuracy"] == pytest.approx(4 / 6, abs=1e-4)  # over proven verdicts only
+    assert f["unchecked_share"] == pytest.approx(5 / 11, abs=1e-4)
+    assert f["accuracy_strict"] == pytest.approx(4 / 11, abs=1e-4)  # grey as wrong
+    assert f["accuracy_upper"] == pytest.approx(9 / 11, abs=1e-4)  # grey as right: the range's top
+    assert f["effective_citations"] == 4
+    # all grey: no accuracy at all rather than a made-up one
+    grey = checks.fact([cite("x", "unchecked", by=None, rule=None)])
+    assert grey["accuracy"] is None and grey["unchecked_share"] == 1.0
+
+
+def test_eval_report_counts_a_judge_only_where_code_checked_its_evidence(tmp_path, capsys):
+    from deep_research.citations.check import check_citations
+    from deep_research.citations.evidence import claim_key
+
+    page = ("Typically, over 99% of all pages are leaf pages. Internal pages point to other pages. "
+            "Leaf pages hold the index entries.")
+    srcs = [Source("pg", "https://www.postgresql.org/docs/btree", page, format="text")]
+    quote = "Typically, over 99% of all pages are leaf pages."
+    report = ("# B-trees\n\nLeaf pages typically make up over 99% of all pages <ref id=\"pg\">\"" + quote + "\"</ref>.\n\n"
+              "Typically, more than 99% of all pages are leaf pages <ref id=\"pg\">\"" + quote + "\"</ref>.\n")
+    first, second = [c.claim.text for c in check_citations(report, srcs).citations]
+    judgments = {
+        # the judge says "supports", but its evidence does not show "make up": grey, not counted
+        claim_key(first, [quote]): {"verdict": "supports", "facts": [{"fact": first, "spans": [quote]}]},
+        # never asked: the rules decide this one
+        claim_key(second, [quote]): {"verdict": "contradicts"},
+    }
+    publish_report(report, srcs, tmp_path / "run", pdf=False, judgments=judgments)
+    out = tmp_path / "r.json"
+    assert main(["eval", "report", str(tmp_path / "run"), "--json", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert "unchecked (not in the accuracy)" in printed and "50.0 %" in printed
+    f = json.loads(out.read_text())["runs"][0]["fact"]
+    assert (f["supported"], f["unsupported"], f["unknown"]) == (1, 0, 1)
+    assert f["accuracy"] == 1.0 and f["unchecked_share"] == 0.5 and f["accuracy_strict"] == 0.5
+
+
 def test_synthesis_without_a_plan_uses_the_brief_or_says_it_cannot(tmp_path):
     run = RunFolder.load(make_run(tmp_path / "a", plan=False,
                                   brief="How much do street trees lower summer air temperatures? "
@@ -186,6 +247,12 @@ def test_the_shipped_behaviour_set_loads():
     ('{"id": "a", "question": "Q?"}\n{"id": "a", "question": "R?"}', "is used twice"),
     ('{"id": "a", "question": "Q?", "reference": "missing.md"}', "cannot be read"),
     ('{"id": "a", "question": ', "not valid JSON"),
+    # a question file from someone else cannot make every question cost more than its text
+    ('{"id": "a", "question": "Q?", "clarification_answer": "' + "x" * 20_001 + '"}', "longer than 20,000"),
+    ('{"id": "a", "question": "Q?", "brief_decisions": [{"type": "reject", "feedback": "' + "x" * 20_001
+     + '"}]}', "feedback is longer than 20,000"),
+    ('{"id": "a", "question": "Q?", "brief_decisions": ' + json.dumps([{"type": "approve"}] * 21) + "}",
+     "at most 20 brief decisions"),
     ("", "holds no questions"),
 ])
 def test_bad_question_sets_exit_2_with_one_clear_message(tmp_path, capsys, line, message):
@@ -400,3 +467,14 @@ def test_compare_charts_read(tmp_path):
     files = C.write_comparison(cmp, tmp_path / "cmp")
     assert "no model of either side has a known price" in files["html"].read_text(encoding="utf-8")
     assert not (tmp_path / "cmp" / "charts" / "cost_usd.svg").exists()
+
+
+def test_names_in_the_terminal_tables_are_not_rich_markup(tmp_path, capsys):
+    """Beyond the list: a run folder named "[link=https:…]…" became a hyperlink in the
+    terminal's table; names are shown as they are."""
+    runs = tmp_path / "runs"
+    for name in ("[link=https:evil]y[red]z", "[bold]b"):
+        make_run(runs / name)
+    assert main(["eval", "report", str(runs), "--json", str(tmp_path / "r.json")]) == 0
+    shown = capsys.readouterr().out
+    assert "[link=https:evil]y[red]z" in shown and "[bold]b" in shown, shown

@@ -142,7 +142,8 @@ def test_structure_reads_back(published):
     cells = [[c.text for c in row.cells] for row in table.rows]
     assert cells[0] == ["Material", "Role", "Source"]
     assert cells[1][0] == "Dry leaves" and cells[2][0] == "Coffee grounds"
-    assert re.fullmatch(r"\[\d+\]\u2009(\u2713|\? claim not checked)", cells[1][2])
+    # a cell holding only a ref has no claim of its own: a neutral badge, never the verified tick
+    assert re.fullmatch(r"\[\d+\]\u2009\u2013 quote found; no claim to check", cells[1][2])
 
 
 def test_badges_and_sources_as_text(published):
@@ -151,7 +152,7 @@ def test_badges_and_sources_as_text(published):
     cites = json.loads((published / "citations.json").read_text())
     # one badge per citation, saying what the HTML badge says
     assert body.count("\u2717 not found in this source") == sum(c["status"] == "unsupported" for c in cites)
-    assert len(re.findall(r"\[\d+\]\u2009(?:\u2713|\u2717|!|\?) ?", body)) == len(cites)
+    assert len(re.findall(r"\[\d+\]\u2009(?:\u2713|\u2717|!|\?|\u2013) ?", body)) == len(cites)
     assert "Every citation was checked against the text of the page it cites" in body
     # the Sources list: each source's title and link, each quote under it
     at = body.index("\nSources\n")

@@ -404,7 +404,7 @@ PATHOLOGICAL = {
 
 @pytest.mark.parametrize("name", list(PATHOLOGICAL))
 def test_pathological_input_is_published(tmp_path, name):
-    good = 'Harvesting usually starts at three years <ref id="tea">"Harvesting usually starts when the plant is three years old."</ref>.\n\n'
+    good = 'Harvesting usually starts when the plant is three years old <ref id="tea">"Harvesting usually starts when the plant is three years old."</ref>.\n\n'
     md = "# Degenerate\n\n" + good + PATHOLOGICAL[name] + "\n\n" + good
     src = [Source("tea", "https://example.org/tea", PAGE_TEA, "Tea", "text")]
     result = publish_report(md, src, tmp_path, pdf=False)

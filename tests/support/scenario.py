@@ -119,13 +119,25 @@ def fix_citation(messages: list[BaseMessage]):
                       claim=f"Evidence: {_claim_from(quote)}" if quote else "", softened_text="")
 
 
+def judge_items(messages: list[BaseMessage]) -> list[tuple[int, str, list[str]]]:
+    """(number, claim, quotes) of each item of a claim-judge prompt."""
+    out = []
+    for m in re.finditer(r"^(\d+)\. Claim: (.*)\n((?:   Quote \d+: .*\n?)*)", prompt_text(messages), re.M):
+        quotes = re.findall(r"^   Quote \d+: (.*)$", m.group(3), re.M)
+        out.append((int(m.group(1)), m.group(2), quotes))
+    return out
+
+
 def judge_claims(verdict: str = "supports"):
-    """A judge that gives every item the same verdict (the items are counted in the prompt)."""
+    """A judge that gives every item the same verdict, citing each whole quote as the span
+    of one fact (the claim): evidence code checks like any other, so its "supports" turns a
+    claim green only where that evidence shows the claim."""
 
     def judge(messages: list[BaseMessage]):
-        items = re.findall(r"^(\d+)\. Claim: ", prompt_text(messages), re.M)
-        return structured("ClaimVerdicts", verdicts=[{"item": int(n), "verdict": verdict, "reason": "scripted judge"}
-                                                     for n in items])
+        return structured("ClaimVerdicts", verdicts=[
+            {"item": n, "verdict": verdict, "reason": "scripted judge",
+             "facts": [{"fact": claim, "spans": quotes, "aligned": []}] if verdict != "abstain" else []}
+            for n, claim, quotes in judge_items(messages)])
 
     return judge
 

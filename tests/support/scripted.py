@@ -43,6 +43,16 @@ def structured(schema_name: str, **fields: Any) -> AIMessage:
     return calls(tool_call(schema_name, **fields))
 
 
+def recording(log: list, response: Response) -> Callable[[list[BaseMessage]], Any]:
+    """``response``, recording the prompt text of each call it answers in ``log``."""
+
+    def respond(messages: list[BaseMessage]):
+        log.append(prompt_text(messages))
+        return response(messages) if callable(response) else response
+
+    return respond
+
+
 class Script:
     def __init__(self) -> None:
         self.rules: list[dict] = []

@@ -6,11 +6,12 @@ from dataclasses import dataclass, field
 from typing import Iterable, Mapping
 from urllib.parse import urlsplit
 
-from .claims import Claim, ClaimCheck, ClaimStatus, check_claim, claims_for_refs
-from .evidence import Disagreement, claim_key, confidence, disagreements, judged, source_key
+from .claims import Claim, ClaimCheck, ClaimStatus, check_claim
+from .document import Document, as_document
+from .evidence import Disagreement, Independence, claim_key, confidence, disagreements
 from .fragments import Fragment, fragment_for, with_text_fragment
+from .judgement import decide
 from .model import ParsedReport, QuoteCheck, Ref, RefProblem, Source, Verdict
-from .refs import parse_refs
 from .verify import SourceIndex
 
 LINK_SCHEMES = frozenset({"http", "https", "file"})
@@ -49,7 +50,22 @@ class Citation:
     number: int | None = None  # the source's number in the Sources list
     claim: Claim | None = None  # the report text this ref supports
     claim_check: ClaimCheck | None = None  # is that text true to the quote(s)?
-    confidence: str | None = None  # high | medium | low, for a supported claim
+    confidence: str | None = None  # high | medium, for a supported claim
+    judge: dict | None = None  # the judge's votes on the claim and their evidence checks (judgement.decide)
+
+    @property
+    def decided_by(self) -> str | None:
+        """Who proved the claim's status: "code" (a rule, or the quote is not on the page),
+        "judge" (a judge's "supports" whose evidence code checked), None when nobody did: the
+        claim is unchecked, or a judge flagged it (orange is the safe direction, so the
+        report shows it, but code did not prove the contradiction)."""
+        if self.claim_check is None or self.claim_check.status is ClaimStatus.UNCHECKED:
+            return None
+        if self.claim_check.rule == "no_claim":  # a ref with no claim of its own: nothing was checked
+            return None
+        if self.judge is None:
+            return "code"
+        return "judge" if self.claim_check.status is ClaimStatus.SUPPORTED else None
 
     @property
     def status(self) -> Verdict:
@@ -112,13 +128,15 @@ class Citation:
             "claim_note": self.claim_check.note if self.claim_check else None,
             "claim_rule": self.claim_check.rule if self.claim_check else None,
             "confidence": self.confidence,
+            "claim_decided_by": self.decided_by,
+            "judge": self.judge,
             "source_credibility": self.source.credibility if self.source else None,
         }
 
 
 @dataclass
 class CitationReport:
-    parsed: ParsedReport
+    parsed: Document  # the report, parsed once
     citations: list[Citation] = field(default_factory=list)
     sources: list[Source] = field(default_factory=list)  # cited sources, in numbering order
     claims: list[Claim] = field(default_factory=list)
@@ -171,14 +189,15 @@ def plain_link_reason(url: str) -> str | None:
     return _PLAIN_LINK_TYPES.get(path[dot:]) if dot > path.rfind("/") else None
 
 
-def check_citations(markdown: str, sources: Iterable[Source], *, min_words: int = 3,
+def check_citations(markdown: str | ParsedReport, sources: Iterable[Source], *, min_words: int = 3,
                     judgments: Mapping[str, dict] | None = None) -> CitationReport:
-    """Parse refs, verify each quote against its page, number the sources in order of
-    first citation, build a text-fragment link for every quote that was found, then check
-    each claim against its quotes (see :func:`check_claims`)."""
+    """Verify each ref's quote against its page, number the sources in order of first
+    citation, build a text-fragment link for every quote that was found, then check each
+    claim against its quotes (see :func:`check_claims`). ``markdown``: the report, or the
+    report already parsed (:func:`deep_research.citations.document.parse`)."""
     sources = list(sources)
     index = SourceIndex(sources)
-    parsed = parse_refs(markdown)
+    parsed = as_document(markdown)
     result = CitationReport(parsed)
     numbers: dict[str, int] = {}
     fragments: dict[tuple[str, int, int], Fragment] = {}
@@ -219,37 +238,51 @@ def check_citations(markdown: str, sources: Iterable[Source], *, min_words: int 
 
 QUOTE_NOT_FOUND = ClaimCheck(ClaimStatus.UNSUPPORTED, "quote",
                              "its quote is not in the cited source, so nothing supports the claim")
+NO_CLAIM = ClaimCheck(ClaimStatus.NO_CLAIM, "no_claim",
+                      "no claim of its own: the citation stands alone in its table cell, list item or paragraph")
+
+
+def _no_claim(check: ClaimCheck) -> ClaimCheck:
+    """A claim that states nothing of its own (the rules' ``no_claim``) is never shown as
+    supported: nothing was checked."""
+    if check.rule == "no_claim" and check.status is not ClaimStatus.NO_CLAIM:
+        return ClaimCheck(ClaimStatus.NO_CLAIM, "no_claim", check.note)
+    return check
 
 
 def check_claims(report: CitationReport, judgments: Mapping[str, dict] | None = None) -> None:
     """Give every citation its claim, the claim's check and a confidence, and list the
     claims whose sources disagree. Code rules decide first; a claim they leave
-    ``unchecked`` takes a judge's verdict from ``judgments`` (keyed by :func:`claim_key`)
-    when one was recorded for exactly that claim and those quotes."""
-    refs = report.parsed.refs
-    report.claims = claims_for_refs(report.parsed.markdown, refs)
+    ``unchecked`` takes a judge's record from ``judgments`` (keyed by :func:`claim_key`)
+    when one was recorded for exactly that claim and those quotes; code checks the judge's
+    evidence before the verdict counts (:func:`judgement.decide`)."""
+    report.claims = report.parsed.claims  # cut when the report was parsed
     facts = []
+    independence = Independence({s.id: s.page.text for s in report.sources})
     for claim in report.claims:
         cites = [report.citations[i] for i in claim.ref_indexes if 0 <= i < len(report.citations)]
         found = [c for c in cites if c.check.found]
         quotes = [c.shown_quote for c in found]
+        judge = None
         if not found:
             check = QUOTE_NOT_FOUND
+        elif not claim.text.strip():  # the unit holds nothing but refs
+            check = NO_CLAIM
         else:
-            check = check_claim(claim.text, quotes)
+            check = _no_claim(check_claim(claim.text, quotes))
             if check.status is ClaimStatus.UNCHECKED and judgments:
-                verdict = judgments.get(claim_key(claim.text, quotes))
-                if verdict and verdict.get("verdict") in ("supports", "partly", "contradicts"):
-                    check = judged(verdict["verdict"], verdict.get("reason", ""))
-        independent = len({source_key(c.source.url, c.source.id) for c in found if c.source is not None})
+                record = judgments.get(claim_key(claim.text, quotes))
+                if record is not None:
+                    check, judge = decide(record, claim.text, quotes)
+        independent = independence.count((c.source.id, c.source.url) for c in found if c.source is not None)
         level = confidence(check.status, check.rule, independent)
         for c in cites:
-            c.claim, c.claim_check = claim, check
+            c.claim, c.claim_check, c.judge = claim, check, judge
             c.confidence = level if c.check.found else None
-        if found and check.status is not ClaimStatus.UNSUPPORTED:
-            facts.append((claim.text, [c.ref.index + 1 for c in cites], sorted({c.source.id for c in found})))
+        if found and check.status not in (ClaimStatus.UNSUPPORTED, ClaimStatus.NO_CLAIM):
+            facts.append((claim.text, [c.ref.index + 1 for c in cites], sorted({c.source.id for c in found}), quotes))
     for c in report.citations:  # every ref gets a verdict, even one no claim was found for
         if c.claim_check is None:
             c.claim_check = QUOTE_NOT_FOUND if not c.check.found else ClaimCheck(
                 ClaimStatus.UNCHECKED, None, "no report text was found for this citation")
-    report.disagreements = disagreements(facts)
+    report.disagreements = disagreements(facts, independence.same_text)

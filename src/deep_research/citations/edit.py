@@ -1,6 +1,7 @@
 """Span edits on refs: rewrite repaired refs with the page's exact text, drop refs whose
 quote no source holds and claims that contradict their quotes. Pure functions over
-markdown."""
+markdown, read through its parsed document (a list item a dropped claim leaves empty goes
+too; nothing inside code is touched)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from typing import Iterable
 
 from .check import Citation, check_citations
 from .claims import Claim, ClaimStatus
+from .document import Document, parse
 from .model import Source, Verdict
 from .refs import replace_spans
 
@@ -28,7 +30,8 @@ class RefCleanup:
     dropped_claims: list[dict] = field(default_factory=list)  # claims dropped with their refs
 
 
-_EMPTY_ITEM = re.compile(r"^[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]*[.,;:]?[ \t]*$\n?", re.M)
+_ITEM_MARKER = re.compile(r"[ \t>]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]*)+\Z")
+_LEFTOVER = " \t.,;:"
 
 
 def claim_unit(claim: Claim, cites: list[Citation]) -> tuple[int, int]:
@@ -38,12 +41,30 @@ def claim_unit(claim: Claim, cites: list[Citation]) -> tuple[int, int]:
     return min(starts), max(ends)
 
 
+def _with_empty_item(doc: Document, start: int, end: int) -> tuple[int, int]:
+    """(start, end) widened to its whole line when removing it leaves an empty list item
+    (the item held nothing but the claim): read on the document, so never in code."""
+    md = doc.markdown
+    for b in doc.blocks:
+        if b.kind != "paragraph" or not b.depth or not (b.start <= start and end <= b.end):
+            continue
+        a, e = b.segments[0][0], b.segments[-1][1]
+        line_start = md.rfind("\n", 0, b.start) + 1
+        if (md[a:start].strip(_LEFTOVER) or md[end:e].strip(_LEFTOVER)
+                or not _ITEM_MARKER.fullmatch(md[line_start:a])):
+            return start, end
+        nl = md.find("\n", b.end)
+        return line_start, len(md) if nl == -1 else nl + 1
+    return start, end
+
+
 def clean_refs(markdown: str, sources: Iterable[Source], *, drop_unsupported: bool = True) -> RefCleanup:
     """Keep verified refs, rewrite repaired ones; with ``drop_unsupported``, remove a ref
     whose quote no source holds, and remove a claim together with its refs when the code's
     claim check finds it contradicts its quotes (or none of its quotes was found), so a
     wrong claim never travels on uncited into a later draft or report."""
-    report = check_citations(markdown, sources)
+    doc = parse(markdown)
+    report = check_citations(doc, sources)
     edits = []
     out = RefCleanup(markdown)
     dropped_refs: set[int] = set()
@@ -51,7 +72,7 @@ def clean_refs(markdown: str, sources: Iterable[Source], *, drop_unsupported: bo
         for claim, cites in report.claim_citations():
             status = cites[0].claim_status
             if status is ClaimStatus.UNSUPPORTED:
-                start, end = claim_unit(claim, cites)
+                start, end = _with_empty_item(doc, *claim_unit(claim, cites))
                 edits.append((start, end, ""))
                 dropped_refs.update(c.ref.index for c in cites)
                 out.dropped_claims.append({"claim": claim.text, "why": cites[0].claim_check.note,
@@ -71,10 +92,7 @@ def clean_refs(markdown: str, sources: Iterable[Source], *, drop_unsupported: bo
         elif drop_unsupported:
             out.dropped.append({"source_id": c.ref.source_id, "quote": c.ref.quote})
             edits.append((c.ref.start, c.ref.end, ""))
-    text = replace_spans(markdown, _outermost(edits))
-    if out.dropped_claims:
-        text = _EMPTY_ITEM.sub("", text)
-    out.markdown = text
+    out.markdown = replace_spans(markdown, _outermost(edits))
     return out
 
 

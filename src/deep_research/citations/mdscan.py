@@ -41,6 +41,10 @@ class Inline:
     kind: str
     segments: list[tuple[int, int]]
     table: bool = False
+    level: int = 0  # a heading's level: ATX 1-6; a paragraph that became a setext heading 1 or 2
+    depth: int = 0  # containers (block quotes, list items) around it
+    line: int = -1  # start of its first line
+    setext_end: int = -1  # a setext heading: end of its underline
 
 
 @dataclass(slots=True)
@@ -286,7 +290,7 @@ class _BlockScanner:
                         para = None
                         a, _ = _ws(s, k, end, 0)
                         out.inlines.append(Inline("heading", [(a, end)], "|" in s[a:end]
-                                                  and self.next_delimiter(nl)))
+                                                  and self.next_delimiter(nl), k - nxt, len(stack), line_start))
                         handled = True
                         table_rows = False
                         break
@@ -305,6 +309,8 @@ class _BlockScanner:
                         table_rows = False
                         break
                 if tip_para and ch in "=-" and _setext(s, nxt, end):
+                    para.level = 1 if ch == "=" else 2
+                    para.setext_end = end
                     para = None  # the paragraph became a heading; its lines stay inline text
                     handled = True
                     break
@@ -380,9 +386,10 @@ class _BlockScanner:
                         para.table = para.table or _delimiter_row(s[nxt:end])
                         this_para = para
                     elif ncol - col >= 4:
-                        out.inlines.append(Inline("icode", [(nxt, end)], "|" in s[nxt:end]))
+                        out.inlines.append(Inline("icode", [(nxt, end)], "|" in s[nxt:end], 0, len(stack), line_start))
                     else:
-                        para = Inline("para", [(nxt, end)], table_rows or _delimiter_row(s[nxt:end]))
+                        para = Inline("para", [(nxt, end)], table_rows or _delimiter_row(s[nxt:end]), 0, len(stack),
+                                      line_start)
                         out.inlines.append(para)
                         this_para = para
             else:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import bisect
 import re
 
-from .mdscan import code_spans, scan_blocks
+from .mdscan import Blocks, code_spans, scan_blocks
 from .model import ParsedReport, Ref, RefProblem
 from .verify import strip_quote_marks
 
@@ -31,11 +31,15 @@ _NOT_NEWLINE = re.compile(r"[^\n]")
 MAX_QUOTE_CHARS = 2000
 
 
-def code_regions(md: str) -> list[tuple[int, int]]:
+def code_regions(md: str, blocks: Blocks | None = None) -> list[tuple[int, int]]:
     """(start, end) of the code in ``md``, in order: fenced blocks and code spans, as a
-    CommonMark renderer sees them (``mdscan``; one linear pass). A code span never
-    crosses a block boundary, so an unmatched backtick is just a backtick."""
-    blocks = scan_blocks(md)
+    CommonMark renderer sees them (``mdscan``; one linear pass, or the scan ``blocks``
+    already made of ``md``). A code span never crosses a block boundary, so an unmatched
+    backtick is just a backtick. Indented code is not included: whether a line is indented
+    code depends on list indentation rules that renderers apply differently, so a ref
+    there is read as a ref (and the output policy shows it as text)."""
+    if blocks is None:
+        blocks = scan_blocks(md)
     regions = list(blocks.fences)
     for inline in blocks.inlines:
         segs = inline.segments
@@ -48,10 +52,10 @@ def code_regions(md: str) -> list[tuple[int, int]]:
     return regions
 
 
-def _mask_code(md: str) -> str:
+def _mask_code(md: str, regions: list[tuple[int, int]] | None = None) -> str:
     """Blank out code so tags inside it are not parsed (offsets and line breaks kept)."""
     out, pos = [], 0
-    for a, b in code_regions(md):
+    for a, b in code_regions(md) if regions is None else regions:
         if a < pos:
             continue
         out.append(md[pos:a])
@@ -70,8 +74,11 @@ class _Lines:
         return k + 1, pos - self.starts[k] + 1
 
 
-def parse_refs(markdown: str) -> ParsedReport:
-    masked = _mask_code(markdown)
+def parse_refs(markdown: str, *, code: list[tuple[int, int]] | None = None) -> ParsedReport:
+    """The refs and malformed ref markup of ``markdown``; ``code``: its code regions when
+    they are known (:func:`code_regions`), else they are found here. A report is parsed
+    with :func:`deep_research.citations.document.parse`, which calls this once."""
+    masked = _mask_code(markdown, code)
     lines = _Lines(markdown)
     report = ParsedReport(markdown)
     taken: list[tuple[int, int]] = []

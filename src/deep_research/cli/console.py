@@ -51,6 +51,13 @@ def usage_table(usage: dict) -> Table:
     return t
 
 
+def cell(value: object) -> str:
+    """Text for a table cell, a column or a title, shown as it is: a folder name, a result
+    id or a judge's words like "[link=https://…]…" or "[/x]" is not Rich markup (a link
+    in the terminal, or an error), and control characters are written out."""
+    return _esc(printable(value))
+
+
 def warn(msg: str) -> None:
     err.print(f"[yellow]warning:[/yellow] {_esc(printable(msg))}", highlight=False)
 

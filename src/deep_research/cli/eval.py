@@ -65,6 +65,13 @@ def _table(t: Table) -> None:
     (out if out.is_terminal else SafeConsole(width=160, highlight=False)).print(t)
 
 
+def cell(value: object) -> str:
+    """console.cell (text shown as it is, not Rich markup), loaded when a table is drawn."""
+    from .console import cell as _cell
+
+    return _cell(value)
+
+
 def _new_table(title: str) -> Table:
     from rich.table import Table
 
@@ -149,10 +156,10 @@ def report_table(records: list[dict]) -> Table:
     t.add_column("check", no_wrap=True)
     for r in records:
         name = r["run"]
-        t.add_column(printable(name if len(name) <= 28 else name[:12] + "…" + name[-15:]), justify="right")
+        t.add_column(cell(name if len(name) <= 28 else name[:12] + "…" + name[-15:]), justify="right")
 
     def line(label: str, fn) -> None:
-        t.add_row(label, *(printable(str(fn(r))) for r in records))
+        t.add_row(label, *(cell(str(fn(r))) for r in records))
 
     line("words", lambda r: f"{r['structure']['words']:,}")
     line("sections", lambda r: r["structure"]["sections"])
@@ -167,10 +174,14 @@ def report_table(records: list[dict]) -> Table:
     line("claims", lambda r: r["claims"]["claims"])
     line("  supported / differ / unchecked", lambda r: f"{r['claims']['supported']} / {r['claims']['unsupported']}"
          f" / {r['claims']['unchecked']}")
+    line("  citations without a claim of their own", lambda r: r["claims"].get("no_claim", 0))
     line("sources cited", lambda r: r["citations"]["sources_cited"])
     line("independent sources (sites, documents)", lambda r: r["citations"]["independent_sources"])
     line("places where sources disagree", lambda r: r["claims"]["sources_disagree"])
     line("citation accuracy (FACT-style)", lambda r: _pct(r["fact"]["accuracy"]))
+    line("  unchecked (not in the accuracy)", lambda r: _pct(r["fact"].get("unchecked_share")))
+    line("  range (unchecked all wrong .. all right)", lambda r: f"{_pct(r['fact'].get('accuracy_strict'))} .. "
+         f"{_pct(r['fact'].get('accuracy_upper'))}")
     line("effective citations", lambda r: r["fact"]["effective_citations"])
     line("synthesis score", lambda r: r["synthesis"]["score"])
     line("  coverage (" + ", ".join(sorted({r["synthesis"]["coverage_basis"] for r in records})) + ")",
@@ -184,17 +195,17 @@ def report_table(records: list[dict]) -> Table:
 def report_rows(records: list[dict]) -> Table:
     t = _new_table("Report checks")
     cols = ["run", "words", "sections", "refs", "unsupported", "per 1k words", "claims ok/differ/?", "sources",
-            "disagree", "uncited ¶", "limits", "FACT acc.", "synthesis"]
+            "disagree", "uncited ¶", "limits", "FACT acc.", "unchecked", "synthesis"]
     for i, c in enumerate(cols):
         t.add_column(c, justify="left" if i == 0 else "right", no_wrap=i == 0)
     for r in records:
         s, c, k = r["structure"], r["citations"], r["claims"]
         name = r["run"] if len(r["run"]) <= 40 else r["run"][:20] + "…" + r["run"][-19:]
-        t.add_row(printable(name), f"{s['words']:,}", str(s["sections"]), str(c["refs"]), str(c["unsupported"]),
+        t.add_row(cell(name), f"{s['words']:,}", str(s["sections"]), str(c["refs"]), str(c["unsupported"]),
                   f"{c['per_1000_words']:.1f}", f"{k['supported']}/{k['unsupported']}/{k['unchecked']}",
                   str(c["independent_sources"]), str(k["sources_disagree"]),
                   f"{s['uncited_paragraphs']}/{s['paragraphs']}", "yes" if s["limitations"] else "no",
-                  _pct(r["fact"]["accuracy"]), str(r["synthesis"]["score"]))
+                  _pct(r["fact"]["accuracy"]), _pct(r["fact"].get("unchecked_share")), str(r["synthesis"]["score"]))
     return t
 
 
@@ -367,14 +378,15 @@ def results_table(results: list[dict]) -> Table:
     for i, h in enumerate(header):
         t.add_column(h, justify="left" if i < 2 else "right", no_wrap=i == 0)
     for r in rows:
-        t.add_row(*(printable(c) for c in r))
+        t.add_row(*(cell(c) for c in r))
     return t
 
 
 def summary_lines(s: dict) -> list[str]:
     lines = [f"{s['completed']} of {s['questions']} question(s) completed ({s['failed']} failed); "
              f"{s['seconds']:,.0f} s, {s['tokens']:,} tokens, ${s['cost_usd']:.4f}",
-             f"Citation accuracy (FACT-style, by code): {_pct(s['fact_accuracy'])}; effective citations per task: "
+             f"Citation accuracy (FACT-style, proven verdicts only): {_pct(s['fact_accuracy'])}, with "
+             f"{_pct(s.get('fact_unchecked_share'))} of statements unchecked; effective citations per task: "
              f"{s['effective_citations_per_task'] if s['effective_citations_per_task'] is not None else '–'}"]
     if s["mean"]["synthesis"] is not None:
         lines.append(f"Mean synthesis score: {s['mean']['synthesis']:.1f}")
@@ -452,7 +464,7 @@ def judge_table(runs, results) -> Table:
     t = _new_table("Judge scores (0-10; overall 0-100)")
     t.add_column("criterion")
     for r in runs:
-        t.add_column(printable(r.name[:28]), justify="right")
+        t.add_column(cell(r.name[:28]), justify="right")
     for key, (name, _, _) in CRITERIA.items():
         cells = []
         for res in results:
@@ -498,12 +510,12 @@ def ab_cmd(
     res = asyncio.run(judge.pairwise(task, article_from_run(a), article_from_run(b)))
     if res.get("error"):
         _fail(res["error"])
-    t = _new_table(f"A = {printable(a.name)}, B = {printable(b.name)}")
+    t = _new_table(f"A = {cell(a.name)}, B = {cell(b.name)}")
     for col in ("criterion", "winner", "why"):
         t.add_column(col)
     for k, c in res["criteria"].items():
-        t.add_row(k, c["winner"], printable(c["justification"]))
-    t.add_row("[bold]overall[/bold]", res["overall"], printable(res.get("justification", "")))
+        t.add_row(cell(k), cell(c["winner"]), cell(c["justification"]))
+    t.add_row("[bold]overall[/bold]", cell(res["overall"]), cell(res.get("justification", "")))
     _table(t)
     _say(_judge_cost_line(judge))
     _write_json(json_out, {"a": str(a.path), "b": str(b.path), "question": task, "judge_model": judge.name, **res})
@@ -558,9 +570,9 @@ def compare_cmd(
     header, rows = cmp.summary_rows()
     t = _new_table("Comparison")
     for i, h in enumerate(header):
-        t.add_column(printable(h), justify="left" if i == 0 else "right")
+        t.add_column(cell(h), justify="left" if i == 0 else "right")
     for r in rows:
-        t.add_row(*r)
+        t.add_row(*(cell(c) for c in r))
     _table(t)
     if judge is not None:
         _say(_judge_cost_line(judge))

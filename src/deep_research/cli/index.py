@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Optional
 
@@ -34,11 +35,38 @@ def index(
         raise UserError(f"{folder} is not a folder")
     # pypdf logs its complaints about a broken PDF; the skip reason below says it once.
     logging.getLogger("pypdf").setLevel(logging.ERROR)
-    try:
-        report = build_index(folder, index_path=index_path, base_url=base_url)
-    except (CorpusError, ValueError) as e:  # an unusable index path or base URL
-        raise UserError(str(e)) from None
+    with _progress_bar() as progress:
+        try:
+            report = build_index(folder, index_path=index_path, base_url=base_url, progress=progress)
+        except (CorpusError, ValueError) as e:  # an unusable index path or base URL
+            raise UserError(str(e)) from None
     _print_index_report(folder, report)
+
+
+@contextmanager
+def _progress_bar():
+    """A progress callback drawing a bar with counts, elapsed time and an estimate of the
+    time left on the terminal (stderr), which it leaves when done; None (nothing drawn)
+    when stderr is not a terminal."""
+    from .console import err  # Rich loads when a command runs, not for --help
+
+    if not err.is_terminal:
+        yield None
+        return
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    columns = (TextColumn("indexing"), BarColumn(), MofNCompleteColumn(), TextColumn("files"),
+               TimeElapsedColumn(), TextColumn("left"), TimeRemainingColumn())
+    with Progress(*columns, console=err, transient=True) as bar:
+        task = bar.add_task("index", total=None)
+        yield lambda done, total: bar.update(task, completed=done, total=total)
 
 
 def _print_index_report(folder: Path, report) -> None:

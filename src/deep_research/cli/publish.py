@@ -68,7 +68,7 @@ def publish(
 
 def _publish(report: Path, sources: Path, out_dir: Path, pdf: bool, title: str | None, findings: bool,
              worker, docx: bool = False, citation_style: str = "numbered") -> None:
-    from ..citations.refs import parse_refs
+    from ..citations.document import parse
     from ..inputs import load_sources, read_text_file
     from ..publish import publish_report
     from .console import warn as _warn
@@ -80,11 +80,12 @@ def _publish(report: Path, sources: Path, out_dir: Path, pdf: bool, title: str |
     for w in loaded.warnings:
         _warn(w)
     known = {s.id for s in loaded.sources}
-    unknown = sorted({r.source_id for r in parse_refs(markdown).refs} - known)
+    doc = parse(markdown)  # parsed once: the check below and the publish read the same document
+    unknown = sorted({r.source_id for r in doc.refs} - known)
     if unknown:
         shown = ", ".join(repr(u) for u in unknown[:10]) + (" …" if len(unknown) > 10 else "")
         raise UserError(f"the report cites source ids that are not in {sources}: {shown}")
-    result = publish_report(markdown, loaded.sources, out_dir, pdf=pdf, title=title, findings=findings,
+    result = publish_report(doc, loaded.sources, out_dir, pdf=pdf, title=title, findings=findings,
                             pdf_worker=worker, docx=docx, citation_style=citation_style)
     _print_publish_summary(result)
 
@@ -113,6 +114,8 @@ def _print_publish_summary(result) -> None:
     table.add_row("[green]claims supported by their quotes[/green]", str(s["claims_supported"]))
     table.add_row("[red]claims that differ from their source[/red]", str(s["claims_unsupported"]))
     table.add_row("[yellow]claims not checked[/yellow]", str(s["claims_unchecked"]))
+    if s.get("claims_no_claim"):
+        table.add_row("citations without a claim of their own", str(s["claims_no_claim"]))
     if s["sources_disagree"]:
         table.add_row("[yellow]places where sources disagree[/yellow]", str(s["sources_disagree"]))
     out.print(table)

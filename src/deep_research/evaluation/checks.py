@@ -4,10 +4,17 @@ score, all computed by code from the run folder.
 FACT (DeepResearch Bench) extracts (statement, URL) pairs from a report, removes duplicate
 pairs, asks a model whether each page supports its statement, and reports *citation
 accuracy* (supported / judged pairs) and *effective citations* (supported pairs per task).
-Here the pairs and their verdicts come from our own checks: a pair is supported when its
-quote was found on the page (verified or repaired) and the claim passed its claim check;
-unsupported when the quote is not on the page or the claim differs from it; unknown when no
-check could decide the claim (excluded from accuracy, as FACT excludes "unknown").
+Here the pairs and their verdicts come from our own checks, and only verdicts that were
+PROVEN count (:func:`proven_verdict`): a pair is supported when its quote was found on the
+page (verified or repaired) and its claim was shown supported by code or by a judge whose
+evidence code checked (``claim_decided_by`` in citations.json); unsupported when the quote is
+not on the page or code showed that the claim differs from it; unknown (unchecked, grey) in
+every other case: no check could decide, a judge's verdict that code could not check (a
+judge's "contradicts" flags the claim in the report, the safe direction, but proves nothing),
+or an older citations.json whose judge verdicts were never checked. Unknown pairs are left out of
+``accuracy`` (as FACT leaves out "unknown") and never counted as supported: their share is
+reported beside it (``unchecked_share``), with the range the accuracy lies in whatever they
+are (``accuracy_strict``: unknown counted as wrong; ``accuracy_upper``: as right).
 
 The synthesis score (0-100) is the mean of three shares:
 * coverage: for a run of ours, the research plan's coverage as the run recorded it
@@ -15,7 +22,8 @@ The synthesis score (0-100) is the mean of three shares:
   the plan has no sub-questions); for other folders an estimate: research topics of the plan
   whose sources the report cites (or, without a plan, sentences of the research brief whose
   content words the cited claims use);
-* support: claims supported by their quotes / all claims;
+* support: claims proven supported by their quotes / all claims (grey claims count as not
+  supported);
 * diversity: independent sources cited (different sites or documents), up to
   :data:`DIVERSITY_TARGET`, divided by it.
 Places where sources disagree are counted beside the score, not in it.
@@ -160,50 +168,80 @@ def citation_checks(run: RunFolder, words: int) -> dict:
 
 
 def claim_checks(run: RunFolder) -> dict:
+    """Claims by what the report showed (``supported`` / ``unsupported`` / ``unchecked``)
+    and by what was proven (``supported_proven`` / ``unsupported_proven``: by code or by a
+    judge whose evidence code checked, :func:`proven_verdict`; ``by_judge``: of those, how
+    many the checked judge decided)."""
     claims = run.audit.get("claims")
     if isinstance(claims, list):
-        statuses = [str(c.get("status")) for c in claims if isinstance(c, dict)]
+        entries = [c for c in claims if isinstance(c, dict)]
+        as_cites = [{"status": "verified", "claim_status": c.get("status"), "claim_rule": c.get("rule"),
+                     **({"claim_decided_by": c["decided_by"]} if "decided_by" in c else {})} for c in entries]
+        by_judge = sum(1 for c in entries if c.get("decided_by") == "judge")
     else:  # an older audit: per-ref statuses only
-        statuses = [str(c.get("claim_status")) for c in run.citations if c.get("claim_status")]
+        as_cites = [c for c in run.citations if c.get("claim_status")]
+        by_judge = sum(1 for c in as_cites if c.get("claim_decided_by") == "judge")
+    statuses = [str(c.get("claim_status")) for c in as_cites]
+    proven = [proven_verdict(c) for c in as_cites]
     confidence = [str(c.get("confidence")) for c in (claims or []) if isinstance(c, dict) and c.get("confidence")]
     return {
         "claims": len(statuses),
         "supported": statuses.count("supported"),
         "unsupported": statuses.count("unsupported"),
         "unchecked": statuses.count("unchecked"),
+        "supported_proven": proven.count("supported"),
+        "unsupported_proven": proven.count("unsupported"),
+        "by_judge": by_judge,
+        "no_claim": statuses.count("no_claim"),  # a citation with no claim of its own: neither way
         "high_confidence": confidence.count("high"),
         "sources_disagree": len(run.audit.get("sources_disagree") or []),
     }
 
 
+def proven_verdict(c: dict) -> str:
+    """A citation's verdict as eval counts it: "supported" | "unsupported" | "unknown".
+    Only a proven verdict counts; grey is never rounded into green."""
+    if c.get("status") not in ("verified", "repaired"):
+        return "unsupported"  # the quote is not on the page: shown by code
+    status = c.get("claim_status")
+    if status not in ("supported", "unsupported"):
+        return "unknown"
+    rule = str(c.get("claim_rule") or "")
+    if "claim_decided_by" in c:  # citations.json says who proved it
+        proven = c["claim_decided_by"] in ("code", "judge")
+    else:  # an older citations.json: its judge verdicts were never checked by code
+        proven = not rule.startswith("judge")
+    if rule == "no_claim":  # a ref without a claim of its own: nothing was checked
+        proven = False
+    return status if proven else "unknown"
+
+
 def fact(citations: list[dict]) -> dict:
-    """Citation accuracy the FACT way (see the module docstring)."""
+    """Citation accuracy the FACT way, counting proven verdicts only (see the module
+    docstring)."""
     rank = {"unsupported": 2, "unknown": 1, "supported": 0}
     pairs: dict[tuple[str, str], str] = {}
     for c in citations:
         statement = " ".join(str(c.get("claim") or "").split()) or " ".join(str(c.get("quote") or "").split())
         url = _strip_url_fragment(str(c.get("url") or "")) or f"source:{c.get('source_id')}"
-        if c.get("status") not in ("verified", "repaired"):
-            verdict = "unsupported"
-        elif c.get("claim_status") == "supported":
-            verdict = "supported"
-        elif c.get("claim_status") == "unsupported":
-            verdict = "unsupported"
-        else:
-            verdict = "unknown"
+        verdict = proven_verdict(c)
         key = (statement.casefold(), url)
         if key not in pairs or rank[verdict] > rank[pairs[key]]:
             pairs[key] = verdict  # a duplicated pair counts once, with its worst verdict
     verdicts = list(pairs.values())
     supported, unsupported = verdicts.count("supported"), verdicts.count("unsupported")
+    unknown = verdicts.count("unknown")
     judged = supported + unsupported
+    n = len(verdicts)
     return {
-        "statements": len(verdicts),
+        "statements": n,
         "supported": supported,
         "unsupported": unsupported,
-        "unknown": verdicts.count("unknown"),
+        "unknown": unknown,
         "accuracy": round(supported / judged, 4) if judged else None,
-        "accuracy_strict": round(supported / len(verdicts), 4) if verdicts else None,
+        "accuracy_strict": round(supported / n, 4) if n else None,
+        "accuracy_upper": round(1 - unsupported / n, 4) if n else None,
+        "unchecked_share": round(unknown / n, 4) if n else None,
         "effective_citations": supported,
     }
 
@@ -257,7 +295,7 @@ def synthesis(run: RunFolder, claims: dict, cites: dict) -> dict:
                 if questions else "the run has no plan and no research brief: coverage cannot be measured")
     if not isinstance(recorded, dict):  # folders not written by a research run: an estimate from the text
         coverage = round(sum(i["covered"] for i in items) / len(items), 4) if items else None
-    support = round(claims["supported"] / claims["claims"], 4) if claims["claims"] else 0.0
+    support = round(claims["supported_proven"] / claims["claims"], 4) if claims["claims"] else 0.0
     diversity = round(min(cites["independent_sources"], DIVERSITY_TARGET) / DIVERSITY_TARGET, 4)
     parts = [x for x in (coverage, support, diversity) if x is not None]
     return {

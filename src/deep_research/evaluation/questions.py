@@ -73,6 +73,8 @@ def _decision(path: Path, line: int, d: Any) -> dict:
                                 '{"type": "reject", "feedback": "…"}')
     if d["type"] == "reject" and not str(d.get("feedback") or "").strip():
         raise _fail(path, line, "a brief rejection needs non-empty feedback")
+    if d["type"] == "reject" and len(str(d["feedback"])) > MAX_QUESTION_CHARS:
+        raise _fail(path, line, f"a brief rejection's feedback is longer than {MAX_QUESTION_CHARS:,} characters")
     return {"type": d["type"], **({"feedback": str(d["feedback"]).strip()} if d["type"] == "reject" else {})}
 
 
@@ -141,6 +143,10 @@ def parse_question(obj: Any, path: Path, line: int) -> Question:
     for key in ("language", "topic", "clarification_answer"):
         if obj.get(key) is not None and not isinstance(obj[key], str):
             raise _fail(path, line, f"\"{key}\" must be a text")
+        if isinstance(obj.get(key), str) and len(obj[key]) > MAX_QUESTION_CHARS:
+            raise _fail(path, line, f"\"{key}\" is longer than {MAX_QUESTION_CHARS:,} characters")
+    if len(decisions) > 20:
+        raise _fail(path, line, "at most 20 brief decisions")
     return Question(
         id=qid, question=text.strip(), language=obj.get("language"), topic=obj.get("topic"),
         reference_text=reference if isinstance(reference, str) and reference.strip() else None,

@@ -53,6 +53,7 @@ def row(result: dict) -> dict:
         "claims_supported": _num(claims.get("supported")),
         "domains": _num(cites.get("independent_sources")),
         "fact_accuracy": _num(fact.get("accuracy")),
+        "fact_unchecked_share": _num(fact.get("unchecked_share")),
         "effective_citations": _num(fact.get("effective_citations")),
         "synthesis": _num(_obj(checks.get("synthesis")).get("score")),
         "judge": _num(judge.get("overall")),
@@ -69,6 +70,7 @@ def summarise(results: list[dict]) -> dict:
     facts = [r["checks"]["fact"] for r in done]
     supported = sum(f["supported"] for f in facts)
     judged = supported + sum(f["unsupported"] for f in facts)
+    statements = sum(f["statements"] for f in facts)
     behaviour = [b for r in results for b in r.get("behaviour") or []]
     judges = [r.get("judge") or {} for r in done]
     criteria = {k: _avg((j.get("criteria") or {}).get(k, {}).get("score") for j in judges) for k in CRITERIA}
@@ -84,6 +86,7 @@ def summarise(results: list[dict]) -> dict:
         "judge_cost_usd": round(sum(_num((r.get("judge") or {}).get("usage", {}).get("cost_usd")) or 0
                                     for r in results), 6),
         "fact_accuracy": round(supported / judged, 4) if judged else None,
+        "fact_unchecked_share": round(1 - judged / statements, 4) if statements else None,
         "effective_citations_per_task": round(supported / len(done), 2) if done else None,
         "mean": {k: _avg(r[k] for r in rows if r["status"] == "completed")
                  for k in ("seconds", "tokens", "cost_usd", "words", "refs", "synthesis", "judge", "judge_relative")},
@@ -108,7 +111,8 @@ def _fmt(v: Any, kind: str = "") -> str:
 
 COLUMNS = [("id", "question", ""), ("status", "status", ""), ("seconds", "s", ""), ("tokens", "tokens", ""),
            ("cost_usd", "cost", "usd"), ("words", "words", ""), ("refs", "refs", ""),
-           ("fact_accuracy", "FACT acc.", "pct"), ("effective_citations", "eff. cit.", ""),
+           ("fact_accuracy", "FACT acc.", "pct"), ("fact_unchecked_share", "unchecked", "pct"),
+           ("effective_citations", "eff. cit.", ""),
            ("synthesis", "synthesis", ""), ("judge", "judge", ""), ("behaviour", "behaviour", "")]
 
 
@@ -143,7 +147,8 @@ def summary_markdown(results: list[dict], summary: dict, title: str = "Evaluatio
              f"- questions: {s['questions']} ({s['completed']} completed, {s['failed']} failed, {s['other']} other)",
              f"- time {s['seconds']:,.0f} s, tokens {s['tokens']:,}, cost ${s['cost_usd']:.4f}"
              + (f" (judge ${s['judge_cost_usd']:.4f})" if s["judge_cost_usd"] else ""),
-             f"- citation accuracy (FACT-style, by code): {_fmt(s['fact_accuracy'], 'pct')}; effective citations "
+             f"- citation accuracy (FACT-style, proven verdicts only): {_fmt(s['fact_accuracy'], 'pct')}, with "
+             f"{_fmt(s.get('fact_unchecked_share'), 'pct')} of statements unchecked; effective citations "
              f"per task: {_fmt(s['effective_citations_per_task'])}",
              f"- mean synthesis score: {_fmt(s['mean']['synthesis'])}"]
     if s["mean"]["judge"] is not None:

@@ -46,9 +46,9 @@ RED = RGBColor(0xB4, 0x23, 0x18)
 ORANGE = RGBColor(0xB5, 0x47, 0x08)
 GREY = RGBColor(0x6B, 0x72, 0x80)
 _STATUS_COLOUR = {"verified": BLUE, "repaired": GREEN, "unsupported": RED, "claim-differs": ORANGE,
-                  "claim-unchecked": GREY}
+                  "claim-unchecked": GREY, "no-claim": GREY}
 _FLAG_COLOUR = {"repaired-flag": GREEN, "differs-flag": ORANGE, "unchecked-flag": GREY,
-                "confidence-flag": GREEN}
+                "no-claim-flag": GREY, "confidence-flag": GREEN}
 _BLOCKS = {"p", "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "table", "pre", "blockquote", "hr",
            "dl", "div", "section", "header", "main", "nav", "footer", "article"}
 _BULLETS = ["List Bullet", "List Bullet 2", "List Bullet 3"]
@@ -98,6 +98,7 @@ def badge_texts(t: dict) -> dict[str, str]:
         "unsupported": "\u2717 " + t.get("flag_not_found", "not found in this source"),
         "claim-differs": "! " + t.get("flag_claim_differs", "claim differs from the source"),
         "claim-unchecked": "? " + t.get("flag_claim_unchecked", "claim not checked"),
+        "no-claim": "\u2013 " + t.get("flag_no_claim", "quote found; no claim to check"),
     }
 
 
@@ -652,8 +653,8 @@ class DocxWriter:
             self.inline_children(el, para, fmt)
             return
         cls = _classes(inner)
-        status = next((s for s in ("unsupported", "claim-differs", "claim-unchecked", "repaired") if s in cls),
-                      "verified")
+        status = next((s for s in ("unsupported", "claim-differs", "claim-unchecked", "no-claim", "repaired")
+                       if s in cls), "verified")
         label = _text(inner.text_content()).strip()
         author_date = "cite-author-date" in _classes(el)
         if status in ("unsupported", "claim-differs"):

@@ -15,15 +15,15 @@ from markupsafe import Markup, escape
 
 from ..citations.check import Citation, CitationReport
 from ..citations.claims import ClaimStatus
+from ..citations.document.sections import title_text
 from ..citations.model import Verdict
-from ..citations.refs import replace_spans
 from ..citations.styles import Styler
 from .assets import templates_dir
 from ..language import count, format_date, text_direction
 from ..language import labels as language_labels
 from .code import CSS_CLASS, MARKDOWN_EXTENSION, TOKEN_CLASSES, code_css
-from .markdown import check_mark, credibility_text, findings_markdown, split_sources_section
-from .safety import link_allowed, local_file_urls, render_input
+from .markdown import body_markdown, check_mark, credibility_text, findings_markdown, policy_for
+from .safety import Atom, Policy, link_allowed, local_file_urls, render_cut_note, tag_atom_text
 
 # What report markdown may produce. Everything else (script, iframe, object, style, img,
 # forms, event handlers, javascript:/data: URLs) is removed.
@@ -93,7 +93,7 @@ def _environment() -> jinja2.Environment:
 
 
 _MARK_CLASS = {"quote-not-found": "unsupported", "claim-differs": "claim-differs",
-               "claim-unchecked": "claim-unchecked"}
+               "claim-unchecked": "claim-unchecked", "no-claim": "no-claim"}
 
 
 def _badge(c: Citation, t: dict, styler: Styler | None = None) -> str:
@@ -110,6 +110,9 @@ def _badge(c: Citation, t: dict, styler: Styler | None = None) -> str:
     elif mark and mark[0] == "claim-differs":
         title = escape(f"{t['flag_claim_differs']}: {mark[1]}. \u201c{shown}\u201d")
         inner = f"{label}!"
+    elif mark and mark[0] == "no-claim":
+        title = escape(f"{t['flag_no_claim']}: \u201c{shown}\u201d")
+        inner = str(label)
     elif mark:
         title = escape(f"{t['flag_claim_unchecked']} ({mark[1]}): \u201c{shown}\u201d")
         inner = str(label)
@@ -185,24 +188,32 @@ def render_html(
     findings: bool = False,
     labels: dict | None = None,
     styler: Styler | None = None,
+    policy: Policy | None = None,
 ) -> str:
     """The report as HTML: sanitised body, citation badges, Sources with quoted sentences;
     with ``findings``, the code-built "Verified findings" section before the body.
     ``labels`` (see deep_research.language) translate what the page itself says. ``styler``
-    sets the in-text markers and the Sources entries (see citations/styles.py)."""
+    sets the in-text markers and the Sources entries (see citations/styles.py). ``policy``:
+    the output policy applied to this report (default: applied here)."""
     t = labels or language_labels(lang)
     date = date or dt.date.today()
     nonce = uuid.uuid4().hex[:12]
     token = lambda i: f"zqcite{nonce}n{i}q"  # noqa: E731 - survives markdown and sanitising
-    edits = [(c.ref.start, c.ref.end, token(c.ref.index)) for c in report.citations]
-    # Malformed ref tags stay in the text; the sanitiser drops the unknown tag itself.
-    body_md = replace_spans(report.parsed.markdown, edits)
-    body_md, sources_heading = split_sources_section(body_md)
-    found_title, body_md = split_title(body_md)
+    policy = policy or policy_for(report)
+    md = report.parsed.markdown
+
+    def atom(x: Atom) -> str:  # a ref: a token the badge replaces; a malformed tag: dropped or text
+        return token(x.ref.index) if x.ref is not None else tag_atom_text(x, md, raw_ok=True)
+
+    # in a block shown as code a ref is its markup, shown as text (a badge there would be code)
+    body_md, sources_heading = body_markdown(report, policy, atom, render=True, title=False,
+                                             code_atom_text=lambda x: x.text(md))
+    found_title = title_text(report.parsed)
     if findings:
         body_md = findings_markdown(report, lambda c: token(c.ref.index)) + "\n" + body_md
+    if policy.cut:
+        body_md = body_md.rstrip("\n") + "\n\n" + render_cut_note(md, policy.cut)
     local_files = local_file_urls(report.sources)
-    body_md = render_input(body_md, local_files).text
     converter = md_lib.Markdown(
         extensions=["tables", "fenced_code", "toc", "sane_lists", MARKDOWN_EXTENSION[0]],
         extension_configs={"toc": {"toc_depth": "2-3", "permalink": False},
@@ -244,6 +255,7 @@ def render_html(
         claims_supported=report.claim_count(ClaimStatus.SUPPORTED),
         claims_unsupported=report.claim_count(ClaimStatus.UNSUPPORTED),
         claims_unchecked=report.claim_count(ClaimStatus.UNCHECKED),
+        claims_no_claim=report.claim_count(ClaimStatus.NO_CLAIM),
         disagreements=[d.as_json() for d in report.disagreements],
         problems=report.problems[:MAX_LISTED_PROBLEMS],
         problems_more=max(0, len(report.problems) - MAX_LISTED_PROBLEMS),

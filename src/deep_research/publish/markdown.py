@@ -4,50 +4,92 @@
   the corrected source id and the page's exact text.
 * Linked markdown turns each ref into a numbered citation link ``[N](fragment-url)``.
 
-Both end with a Sources section built from the citations; a Sources/References section
-the model wrote itself is replaced, because its entries were not checked. Both pass the
-output policy (``safety.py``): no raw HTML, no images, no links but safe ones.
+Both are written from the parsed report (:mod:`deep_research.citations.document`) and
+the output policy applied once to its model-written text (``safety.apply_policy``): the
+model's text as the policy made it, each ref written here (inert by construction), then
+a Sources section built from the citations; a Sources/References section the model
+wrote itself is replaced, because its entries were not checked. What code adds (refs,
+links, the Verified findings and Sources sections) escapes every character that could
+start markup in the text it carries, so it needs no policy of its own.
 """
 
 from __future__ import annotations
 
-import bisect
 import re
-from typing import Callable
+from collections.abc import Callable
 
 from ..citations.check import Citation, CitationReport, safe_link
 from ..citations.claims import ClaimStatus
-from ..citations.model import Verdict
-from ..citations.refs import replace_spans
-from ..citations.styles import Styler
-from .safety import local_file_urls, safe_markdown
-
-_SOURCES_HEADING = re.compile(
-    r"^(#{1,6})[ \t]*(sources|references|bibliography|works cited|citations|quellen|quellenverzeichnis|"
-    r"literatur|fuentes|referencias|bibliografía|références|sources citées|bibliographie|fonti|riferimenti|"
-    r"bibliografia|fontes|referências|bronnen|referenties|источники|литература|список литературы|"
-    r"المصادر|المراجع|参考文献|参考资料|来源|出典|출처|참고 문헌)"
-    r"[ \t]*:?[ \t]*#*[ \t]*$",
-    re.I | re.M,
+from ..citations.document import Document, as_document
+from ..citations.document.sections import (
+    replaced_spans,
+    sources_name,
+    sources_section,
+    without_findings,
 )
-_HEADING = re.compile(r"^(#{1,6})[ \t]+\S", re.M)
+from ..citations.model import Verdict
+from ..citations.styles import Styler
+from .safety import Atom, Policy, apply_policy, local_file_urls, ref_tag, tag_atom_text
 
 
 def split_sources_section(md: str) -> tuple[str, str | None]:
     """(markdown without a model-written Sources section, that section's heading text)."""
-    m = None
-    for m in _SOURCES_HEADING.finditer(md):
-        pass  # the last such heading is the bibliography
-    if m is None:
+    doc = as_document(md)
+    section = sources_section(doc)
+    if section is None:
         return md, None
-    level = len(m.group(1))
-    end = len(md)
-    for h in _HEADING.finditer(md, m.end()):
-        if len(h.group(1)) <= level:
-            end = h.start()
-            break
-    heading = m.group(2).strip()
-    return (md[: m.start()].rstrip() + "\n\n" + md[end:].lstrip()).strip() + "\n", heading
+    return (md[:section.start].rstrip() + "\n\n" + md[section.end:].lstrip()).strip() + "\n", sources_name(section)
+
+
+def policy_for(report: CitationReport) -> Policy:
+    """The output policy applied to the report's model-written text (the sections code
+    replaces left out)."""
+    doc = report.parsed
+    return apply_policy(doc, local_files=local_file_urls(report.sources), unpublished=replaced_spans(doc))
+
+
+def body_markdown(report: CitationReport, policy: Policy, atom_text: Callable[[Atom], str], *,
+                  render: bool = False, title: bool = True,
+                  code_atom_text: Callable[[Atom], str] | None = None) -> tuple[str, str | None]:
+    """(the model-written body for one output, the name of the model's Sources section):
+    the policy's text with each atom written by ``atom_text``, the input's Verified
+    findings and the model's Sources section left out (``render``: the limits of HTML and
+    PDF; ``title=False``: without the leading ``# Title``)."""
+    doc: Document = report.parsed
+    md = doc.markdown
+    end = policy.cut if render and policy.cut else len(md)
+    start = 0
+    head = doc.title()
+    if not title and head is not None:
+        start = head.end
+    cuts = [(a, b) for a, b in replaced_spans(doc)]
+    sources = sources_section(doc)
+    pieces: list[str] = []
+    before_sources = None
+    pos = start
+    for a, b in cuts:
+        if b <= pos:
+            continue
+        a = max(a, pos)
+        if pos < min(a, end):
+            pieces.append(policy.text(pos, min(a, end), atom_text, render=render, code_atom_text=code_atom_text))
+        if sources is not None and a <= sources.start < b:
+            before_sources = len(pieces)
+        pos = min(b, end)
+    if pos < end:
+        pieces.append(policy.text(pos, end, atom_text, render=render, code_atom_text=code_atom_text))
+    elif pos == end == len(md):
+        pieces.append(policy.text(end, end, atom_text, render=render, code_atom_text=code_atom_text))  # a fence the report left open
+    if before_sources is None:
+        text = "".join(pieces)
+        name = None
+    else:
+        text = ("".join(pieces[:before_sources]).rstrip() + "\n\n"
+                + "".join(pieces[before_sources:]).lstrip()).strip() + "\n"
+        name = sources_name(sources)
+    if not title and head is not None:
+        text = text.lstrip("\n")
+    return text, name
 
 
 def _quote_text(c: Citation) -> str:
@@ -64,13 +106,17 @@ def _escape_quote(s: str) -> str:
 def check_mark(c: Citation) -> tuple[str, str] | None:
     """(kind, reason) for a citation a reader must not take as verified, else None:
     ``quote-not-found`` (the quote is not on the page), ``claim-differs`` (the quote is, but
-    the report's sentence says something else) or ``claim-unchecked`` (no check decided)."""
+    the report's sentence says something else), ``claim-unchecked`` (no check decided) or
+    ``no-claim`` (the quote is on the page, but the citation has no claim of its own to
+    check: shown neutral, never as supported)."""
     if c.status is Verdict.UNSUPPORTED:
         return "quote-not-found", c.check.how or "the quote is not in the cited source"
     if c.claim_status is ClaimStatus.UNSUPPORTED:
         return "claim-differs", c.claim_check.note
     if c.claim_status is ClaimStatus.UNCHECKED:
         return "claim-unchecked", c.claim_check.note or "the claim could not be checked"
+    if c.claim_status is ClaimStatus.NO_CLAIM:
+        return "no-claim", c.claim_check.note or "no claim of its own"
     return None
 
 
@@ -79,35 +125,47 @@ def _attr(text: str) -> str:
     return text.replace('"', "\u201d").replace("<", "\u2039").replace(">", "\u203a").replace("&", "+")
 
 
-def _ref_open(source_id: str, attrs: str = "") -> str:
-    """An opening <ref> tag; an id holding a double quote is written in single quotes."""
-    q = "'" if '"' in source_id else '"'
-    return f"<ref id={q}{source_id}{q}{attrs}>"
+def ui_ref(c: Citation, local_files: frozenset[str] = frozenset()) -> str:
+    """A citation as report.md writes it: ``<ref id="…">"quote"</ref>``, the quote inert; a
+    repaired ref carries the right source and the page's text; a ref a reader must not take
+    as verified carries ``check`` and ``note`` attributes (see :func:`check_mark`)."""
+    mark = check_mark(c)
+    attrs = f' check="{mark[0]}" note="{_attr(mark[1])}"' if mark else ""
+    if c.status is Verdict.REPAIRED or mark:
+        sid = c.source.id if c.status is Verdict.REPAIRED else c.ref.source_id
+        return ref_tag(sid, _escape_quote(_quote_text(c)), attrs, local_files)
+    return ref_tag(c.ref.source_id, c.ref.quote, attrs, local_files)
+
+
+def ref_markup(c: Citation, local_files: frozenset[str] = frozenset()) -> str:
+    """A trusted citation as a ref of the Verified findings section: the page's text."""
+    return ref_tag(c.source.id, _escape_quote(_quote_text(c)), "", local_files)
 
 
 def ui_markdown(report: CitationReport, sources_heading: str = "Sources", *,
-                findings: bool = False) -> str:
-    """Refs kept for a UI. A repaired ref carries the right source and the page's text; a
-    ref a reader must not take as verified carries ``check`` and ``note`` attributes
-    (see :func:`check_mark`)."""
-    edits = []
-    for c in report.citations:
-        mark = check_mark(c)
-        if c.status is Verdict.REPAIRED or mark:
-            sid = c.source.id if c.status is Verdict.REPAIRED else c.ref.source_id
-            attrs = f' check="{mark[0]}" note="{_attr(mark[1])}"' if mark else ""
-            tag = f'{_ref_open(sid, attrs)}"{_escape_quote(_quote_text(c))}"</ref>'
-            edits.append((c.ref.start, c.ref.end, tag))
-    body, found_heading = split_sources_section(replace_spans(report.parsed.markdown, edits))
+                findings: bool = False, policy: Policy | None = None) -> str:
+    """Refs kept for a UI (see :func:`ui_ref`); a malformed ref tag shown as text, for the
+    author to fix. ``policy``: the output policy applied to this report (default: applied
+    here)."""
+    policy = policy or policy_for(report)
+    md = report.parsed.markdown
+    local = local_file_urls(report.sources)
+    by_ref = {c.ref.index: c for c in report.citations}
+
+    def atom(x: Atom) -> str:
+        if x.ref is None:
+            return tag_atom_text(x, md, raw_ok=x.text(md).startswith("</"))
+        c = by_ref.get(x.ref.index)
+        return ui_ref(c, local) if c is not None and c.ref is x.ref else ref_tag(x.ref.source_id, x.ref.quote)
+
+    body, found_heading = body_markdown(report, policy, atom)
     if findings:
-        body = with_findings(body, findings_markdown(report, ref_markup))
-    md = body.rstrip() + "\n\n" + _sources_markdown(report, found_heading or sources_heading, ids=True)
-    return safe_markdown(md, local_files=local_file_urls(report.sources), keep_refs=True).text
+        body = with_findings(report, body, findings_markdown(report, lambda c: ref_markup(c, local)))
+    return body.rstrip() + "\n\n" + _sources_markdown(report, found_heading or sources_heading, ids=True)
 
 
 # --- the "Verified findings" section, built by code only ----------------------------------
 FINDINGS_HEADING = "Verified findings"
-_FINDINGS_SECTION = re.compile(r"^##[ \t]+verified findings[ \t]*#*[ \t]*$", re.I | re.M)
 
 
 def verified_findings(report: CitationReport) -> list[tuple[str, list[Citation]]]:
@@ -121,10 +179,6 @@ def verified_findings(report: CitationReport) -> list[tuple[str, list[Citation]]
         seen.add(text.casefold())
         out.append((text, cites))
     return out
-
-
-def ref_markup(c: Citation) -> str:
-    return f'{_ref_open(c.source.id)}"{_escape_quote(_quote_text(c))}"</ref>'
 
 
 def findings_markdown(report: CitationReport, mark: Callable[[Citation], str]) -> str:
@@ -145,34 +199,23 @@ def strip_findings(md: str) -> tuple[str, str | None]:
     """The markdown without a "Verified findings" section, and that section's text. The
     section is built by code at publish; one found in the input (a model's or an edited
     copy) is never trusted, it is rebuilt."""
-    m = _FINDINGS_SECTION.search(md)
-    if m is None:
-        return md, None
-    end = len(md)
-    for h in _HEADING.finditer(md, m.end()):
-        if len(h.group(1)) <= 2:
-            end = h.start()
-            break
-    return md[: m.start()] + md[end:], md[m.start():end]
+    return without_findings(md)
 
 
-def with_findings(body: str, section: str) -> str:
-    """``section`` placed before the body: after a leading '# Title', else at the top."""
+def with_findings(report: CitationReport, body: str, section: str) -> str:
+    """``section`` placed before the body: after the report's leading '# Title', else at
+    the top."""
     if not section:
         return body
-    m = re.match(r"\A\s*#[ \t]+[^\n]*\n", body)
-    at = m.end() if m else 0
+    at = body.index("\n") + 1 if report.parsed.title() is not None and "\n" in body else 0
     return body[:at] + ("\n" if at else "") + section + "\n" + body[at:].lstrip("\n")
-
-
-_REF_MARKUP = re.compile(r"</?ref\b[^>]*>?", re.I)
 
 
 def citation_link(c: Citation, styler: Styler | None = None) -> str:
     label = str(c.number) if c.number is not None else "?"
     if styler is not None and not styler.numbered and c.source is not None and c.number is not None:
         label = _md_text(styler.marker(c.source.id))  # (Smith, 2023): the marker is the link text
-    link = f"[{label}]({c.url})" if c.url else f"[{label}]"
+    link = f"[{label}]({md_destination(c.url)})" if c.url else f"[{label}]"
     if c.status is Verdict.UNSUPPORTED:
         return link + " (unverified quote)"
     if c.claim_status is ClaimStatus.UNSUPPORTED:
@@ -181,33 +224,34 @@ def citation_link(c: Citation, styler: Styler | None = None) -> str:
 
 
 def linked_markdown(report: CitationReport, sources_heading: str = "Sources", *,
-                    findings: bool = False, styler: Styler | None = None) -> str:
+                    findings: bool = False, styler: Styler | None = None, policy: Policy | None = None) -> str:
     """Each ref a citation link to its sentence, and a Sources list; with a ``styler`` other
     than numbered, the links read as that style's markers and the Sources list holds its
-    reference entries, each followed by its quotes and their fragment links."""
-    edits = [(c.ref.start, c.ref.end, citation_link(c, styler)) for c in report.citations]
-    # Malformed tags lose their markup in the linked text, their words kept (they are
-    # listed in the audit); report.md shows them as text (safety.py), for the author to fix.
+    reference entries, each followed by its quotes and their fragment links. Malformed ref
+    tags lose their markup, their words kept (they are listed in the audit; report.md shows
+    them as text, for the author to fix)."""
+    policy = policy or policy_for(report)
     md = report.parsed.markdown
-    cited = [(a, b) for a, b, _ in edits]  # in order, not overlapping
-    starts = [a for a, _ in cited]
+    by_ref = {c.ref.index: c for c in report.citations}
 
-    def overlaps_a_ref(a: int, b: int) -> bool:
-        k = bisect.bisect_left(starts, b) - 1  # the last ref that starts before b
-        return k >= 0 and cited[k][1] > a
+    def atom(x: Atom) -> str:
+        if x.ref is not None:
+            c = by_ref.get(x.ref.index)
+            return citation_link(c, styler) if c is not None and c.ref is x.ref else ""
+        # removed, unless what stands on either side could then join into markup
+        before = md[x.start - 1] if x.start else ""
+        after = md[x.end:x.end + 1]
+        return " " if before in ("]", "!", "\\", "<", "`") or after in ("(", "[", ":", "`") else ""
 
-    edits += [(p.start, p.end, _REF_MARKUP.sub("", md[p.start:p.end])) for p in report.parsed.problems
-              if 0 <= p.start < p.end and not overlaps_a_ref(p.start, p.end)]
-    body, found_heading = split_sources_section(replace_spans(report.parsed.markdown, edits))
+    body, found_heading = body_markdown(report, policy, atom)
     if findings:
-        body = with_findings(body, findings_markdown(report, lambda c: citation_link(c, styler)))
+        body = with_findings(report, body, findings_markdown(report, lambda c: citation_link(c, styler)))
     heading = found_heading or sources_heading
     if styler is not None and styler.style != "numbered":
         sources_md = styled_sources_markdown(report, heading, styler)
     else:
         sources_md = _sources_markdown(report, heading, ids=False)
-    md = body.rstrip() + "\n\n" + sources_md
-    return safe_markdown(md, local_files=local_file_urls(report.sources)).text
+    return body.rstrip() + "\n\n" + sources_md
 
 
 def _sources_markdown(report: CitationReport, heading: str, *, ids: bool) -> str:
@@ -220,7 +264,7 @@ def _sources_markdown(report: CitationReport, heading: str, *, ids: bool) -> str
         number = numbers[id(s)]
         title = _md_text(re.sub(r"\s+", " ", s.title or s.url).strip())
         ident = f" (id {_md_text(s.id)})" if ids else ""
-        url = safe_link(s.url) or _md_text(s.url)  # a javascript: or data: URL is shown, never linked
+        url = _md_url_text(safe_link(s.url)) or _md_text(s.url)  # a javascript: or data: URL is shown, never linked
         cred = credibility_text(s.credibility)
         lines.append(f"[{number}] {title}{ident}: {url}" + (f" \u2014 {_md_text(cred)}" if cred else "") + "  ")
     return "\n".join(lines).rstrip() + "\n"
@@ -258,7 +302,7 @@ def reference_markdown(ref, url: str | None) -> str:
                 out.append(_md_emphasis_text(text))
         return "".join(out)
 
-    link = f"<{url}>" if url and not re.search(r"[\s<>]", url) else _md_text(ref.url)
+    link = f"<{md_autolink(url)}>" if url and not re.search(r"[\s<>]", url) else _md_text(ref.url)
     return run(ref.parts[:at]) + link + run(ref.parts[at:])
 
 
@@ -276,10 +320,10 @@ def styled_sources_markdown(report: CitationReport, heading: str, styler: Styler
             continue
         cred = credibility_text(styler.sources[sid].credibility)
         lines += [reference_markdown(styler.reference(sid), safe_link(styler.sources[sid].url))
-                  + (f" \u2014 {cred}" if cred else ""), ""]
+                  + (f" \u2014 {_md_text(cred)}" if cred else ""), ""]
         for c in quotes[sid]:
             text = _md_text("\u201c" + c.shown_quote + "\u201d")
-            item = f"[{text}]({c.url})" if c.url else text
+            item = f"[{text}]({md_destination(c.url)})" if c.url else text
             mark = check_mark(c)
             if mark and mark[0] == "quote-not-found":
                 item += " (unverified quote)"
@@ -288,6 +332,23 @@ def styled_sources_markdown(report: CitationReport, heading: str, styler: Styler
             lines.append(f"- {item}")
         lines.append("")
     return "\n".join(lines).rstrip() + "\n"
+
+
+def md_destination(url: str) -> str:
+    """A URL (from ``safe_link``) as the destination of a markdown link built by code:
+    brackets and backticks escaped, a backslash encoded, so no renderer reads it otherwise."""
+    return re.sub(r"[\[\]`]", lambda m: "\\" + m.group(0), url.replace("\\", "%5C"))
+
+
+def md_autolink(url: str) -> str:
+    """A URL (from ``safe_link``) inside ``<…>`` built by code (characters a renderer
+    would decode there percent-encoded)."""
+    return url.replace("`", "%60").replace("[", "%5B").replace("]", "%5D")
+
+
+def _md_url_text(url: str | None) -> str | None:
+    """A URL shown as text in a list built by code (brackets escaped)."""
+    return None if url is None else re.sub(r"[\\\[\]`]", lambda m: "\\" + m.group(0), url)
 
 
 def _md_text(text: str) -> str:

@@ -14,13 +14,15 @@ from typing import Iterable, Mapping
 
 from ..citations.check import CitationReport, check_citations
 from ..citations.claims import ClaimStatus
+from ..citations.document import Document, parse
+from ..citations.document.sections import title_text
 from ..citations.model import Source, Verdict
 from ..citations.styles import Styler, check_style
 from ..language import labels
 from .files import inside, prepare_out_dir
 from .fonts import MissingScript, missing_glyphs
-from .html import render_html, split_title
-from .markdown import linked_markdown, strip_findings, ui_markdown
+from .html import render_html
+from .markdown import findings_markdown, linked_markdown, policy_for, ref_markup, ui_markdown
 from .pdf import PdfWorker, render_pdf
 from . import safety
 
@@ -63,7 +65,13 @@ class PublishResult:
             "claims_supported": r.claim_count(ClaimStatus.SUPPORTED),
             "claims_unsupported": r.claim_count(ClaimStatus.UNSUPPORTED),
             "claims_unchecked": r.claim_count(ClaimStatus.UNCHECKED),
+            "claims_no_claim": r.claim_count(ClaimStatus.NO_CLAIM),
             "sources_disagree": len(r.disagreements),
+            "claims_judged": sum(1 for _, cites in r.claim_citations() if cites[0].judge is not None),
+            "judge_evidence_failed": sum(
+                1 for _, cites in r.claim_citations() if cites[0].judge is not None
+                and any(v["verdict"] == "supports" and not (v["evidence"] or {}).get("ok")
+                        for v in cites[0].judge["votes"])),
         }
 
 
@@ -111,29 +119,17 @@ def detect_lang(text: str) -> str:
     return "en"
 
 
-def _findings_audit(built: bool, found: str | None, ui: str) -> dict:
+def _findings_audit(built: bool, found: str | None, rebuilt: str | None) -> dict:
     """Whether a "Verified findings" section came in with the report, and whether it was
     what the checks give (an edited or model-written one is replaced, never trusted)."""
     out: dict = {"built": built, "found_in_input": found is not None}
     if found is not None:
-        rebuilt = strip_findings(ui)[1] if built else None
         same = rebuilt is not None and " ".join(rebuilt.split()) == " ".join(found.split())
         out["input_matched_checks"] = same
         if not same:
             out["note"] = ("the input's 'Verified findings' section was not built from these checks (written or "
                            "edited after publishing); it was " + ("rebuilt" if built else "removed"))
     return out
-
-
-def output_policy(markdown: str, report: CitationReport) -> dict:
-    """What the output policy (safety.py) changed in the model's markdown: raw HTML
-    escaped, images turned into links, links defused, blocks shown degraded."""
-    local = safety.local_file_urls(report.sources)
-    audit = safety.safe_markdown(markdown, local_files=local, keep_refs=True).audit()
-    for d in safety.render_input(markdown, local).degraded:  # limits for HTML and PDF only
-        if d not in audit["degraded"]:
-            audit["degraded"].append(d)
-    return audit
 
 
 def _citation_json(c, styler: Styler) -> dict:
@@ -148,7 +144,7 @@ def _citation_json(c, styler: Styler) -> dict:
 
 
 def publish_report(
-    markdown: str,
+    markdown: str | Document,
     sources: Iterable[Source],
     out_dir: str | Path,
     *,
@@ -176,7 +172,11 @@ def publish_report(
     ``docx``: write report.docx too (from the same HTML). ``citation_style``:
     numbered | apa | mla | ieee | chicago, for the in-text markers and the Sources list of
     report.linked.md, the HTML, PDF and docx (report.md keeps its <ref> tags); see
-    :mod:`deep_research.citations.styles`."""
+    :mod:`deep_research.citations.styles`.
+
+    The report is parsed once (``markdown`` may already be a parsed
+    :class:`~deep_research.citations.document.Document`); the checks, the output policy
+    (applied once, to the model-written text) and every output read that one document."""
     try:
         citation_style = check_style(citation_style)
     except ValueError as e:
@@ -185,9 +185,13 @@ def publish_report(
         raise UserError(str(e)) from None
     timings: dict[str, float] = {}
     t0 = time.perf_counter()
-    markdown, found_findings = strip_findings(markdown)
-    report = check_citations(markdown, sources, judgments=judgments)
+    doc = markdown if isinstance(markdown, Document) else parse(markdown)
+    found = doc.findings
+    found_findings = doc.markdown[found.start:found.end] if found is not None else None
+    text = doc.markdown if found is None else doc.markdown[:found.start] + doc.markdown[found.end:]
+    report = check_citations(doc, sources, judgments=judgments)
     timings["check_citations_s"] = time.perf_counter() - t0
+    policy = policy_for(report)  # the output policy, once, on the model-written text
 
     out = prepare_out_dir(out_dir)
     files = {k: inside(out, v) for k, v in FILES.items()
@@ -199,24 +203,25 @@ def publish_report(
             numbers.setdefault(c.source.id, c.number)
     styler = Styler(citation_style, report.sources, numbers, accessed=date)
     t = time.perf_counter()
-    lang = lang or detect_lang(markdown)
+    lang = lang or detect_lang(text)
     words = labels(lang)
     html = render_html(report, title=title, date=date, lang=lang, labels=words, findings=findings,
-                       styler=styler)
+                       styler=styler, policy=policy)
     write_atomic(files["html"], html)
     tmp_pdf = files["pdf"].with_name(".report.pdf.tmp") if pdf else None
     if pdf and pdf_worker:  # the worker renders while the markdown files and the docx are written
         pdf_worker.start(files["html"], tmp_pdf)
-    ui = ui_markdown(report, words["sources"], findings=findings)
+    ui = ui_markdown(report, words["sources"], findings=findings, policy=policy)
     write_atomic(files["markdown"], ui)
-    write_atomic(files["linked"], linked_markdown(report, words["sources"], findings=findings, styler=styler))
+    write_atomic(files["linked"], linked_markdown(report, words["sources"], findings=findings, styler=styler,
+                                                  policy=policy))
     timings["markdown_html_s"] = time.perf_counter() - t
-    policy = output_policy(markdown, report)
+    audit_policy = policy.audit()
     if docx:
         from .docx import render_docx  # python-docx loads only when a docx is asked for
 
         t = time.perf_counter()
-        write_atomic(files["docx"], render_docx(html, labels=words, title=title or split_title(ui)[0], lang=lang,
+        write_atomic(files["docx"], render_docx(html, labels=words, title=title or title_text(doc), lang=lang,
                                                 local_files=safety.local_file_urls(report.sources)))
         timings["docx_s"] = time.perf_counter() - t
     refused: list[str] = []
@@ -232,7 +237,7 @@ def publish_report(
         finally:
             tmp_pdf.unlink(missing_ok=True)
         timings["pdf_s"] = time.perf_counter() - t
-    result = PublishResult(out, files, report, refused, timings, missing, policy)
+    result = PublishResult(out, files, report, refused, timings, missing, audit_policy)
     write_atomic(
         files["citations"],
         json.dumps([_citation_json(c, styler) for c in report.citations], ensure_ascii=False, indent=2) + "\n",
@@ -249,11 +254,15 @@ def publish_report(
             {"claim": claim.text, "refs": [c.ref.index + 1 for c in cites],
              "status": cites[0].claim_status.value, "rule": cites[0].claim_check.rule,
              "note": cites[0].claim_check.note, "confidence": cites[0].confidence,
-             "quotes": [c.shown_quote for c in cites if c.check.found]}
+             "quotes": [c.shown_quote for c in cites if c.check.found],
+             "decided_by": cites[0].decided_by, "judge": cites[0].judge}
             for claim, cites in report.claim_citations()
         ],
         "sources_disagree": [d.as_json() for d in report.disagreements],
-        "verified_findings": _findings_audit(findings, found_findings, ui),
+        "verified_findings": _findings_audit(
+            findings, found_findings,
+            findings_markdown(report, lambda c: ref_markup(c, safety.local_file_urls(report.sources))) or None
+            if findings else None),
         "partial_highlights": [
             {"n": c.ref.index + 1, "source_id": c.source.id, "why": c.link_note}
             for c in report.citations
@@ -261,7 +270,7 @@ def publish_report(
         ],
         "refused_fetches": refused,
         "missing_glyphs": [m.as_json() for m in missing],
-        "output_policy": policy,
+        "output_policy": audit_policy,
         "citation_style": styler.style,
         "files": {k: v.name for k, v in files.items()},
         "timings_s": {k: round(v, 4) for k, v in timings.items()},

@@ -1,16 +1,26 @@
-"""The output policy for markdown a model wrote: one pass, applied to every output.
+"""The output policy for markdown a model wrote: one pass over a report, read by every output.
 
 A report is written by a model that read web pages, and a page can tell the model what to
 write. Whatever it wrote, the published files must be inert in any markdown renderer that
 allows raw HTML (report.md, report.linked.md and the state's ``report_markdown`` are
-shown by UIs and previewers) and in our own HTML and PDF. ``safe_markdown`` rewrites the
-markdown so that:
+shown by UIs and previewers) and in our own HTML and PDF.
+
+``apply_policy`` runs once per publish, on the parsed report
+(:mod:`deep_research.citations.document`): it reads the document's block scan and never
+looks at the sections code replaces (the model's Sources list, an old Verified findings
+section). Its result (:class:`Policy`) holds edits in the report's own offsets; each
+output is a projection of it (:meth:`Policy.text`). Refs and malformed ref markup are
+*atoms*: the policy leaves them to the output, which writes them inert by construction
+(report.md a ref tag on one line whose quote can reach nothing outside it, the linked
+report a ``[N](url)`` link, the HTML a token its badge replaces; a malformed tag is text
+in report.md, dropped elsewhere). What code adds to a report (Sources, Verified findings)
+escapes the text it carries and needs no pass of its own. ``safe_markdown`` applies the
+same policy to markdown that is not being published (a research run's state). The policy
+rewrites the model's text so that:
 
 * **raw HTML shows as text**: every ``<`` that could open a tag, comment, declaration or
-  autolink becomes ``&lt;`` (CommonMark shows ``<`` either way), except well-formed
-  ``<ref id="…">"…"</ref>`` citations where asked (``keep_refs``: report.md and
-  ``report_markdown``; they are rewritten in one canonical line, quote escaped) and
-  autolinks to allowed URLs;
+  autolink becomes ``&lt;`` (CommonMark shows ``<`` either way), except the refs (atoms)
+  and autolinks to allowed URLs;
 * **images become links**: ``![alt](url)`` becomes ``[Image: alt](url)``, so no renderer
   loads anything when the report is opened;
 * **links go only where a reader may be sent**: http, https, mailto, in-page ``#anchors``,
@@ -43,13 +53,14 @@ import bisect
 import html
 import re
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from ..citations.check import safe_link
+from ..citations.document import Document
 from ..citations.mdscan import HARD_DEPTH, CodeSpans, scan_blocks
-from ..citations.model import Source
-from ..citations.refs import parse_refs
+from ..citations.model import Ref, Source
 from ..citations.verify import strip_quote_marks
 
 MAX_NESTING = 16  # lists and block quotes inside each other
@@ -60,6 +71,7 @@ MAX_RENDER_CHARS = 500_000  # markdown converted to HTML and PDF (about 150 PDF 
 # Python-Markdown rebuilds a paragraph's text for every inline match: (markup characters) x
 # (paragraph length) above this is too slow (about 0.1 s); such a paragraph is shown as code
 MAX_INLINE_WORK = 100_000_000
+TOKEN_CHARS = 20  # a ref in the markdown HTML is made from: a token of 20 characters and its number (html.py)
 _MARKUP = "\\`*_[&<!"
 
 LINK_SCHEMES = frozenset({"http", "https", "mailto"})  # plus file: for cited local sources
@@ -81,7 +93,7 @@ _REF_OPEN_END = re.compile(r">")
 # The claim-check marks report.md adds to a ref (publish/markdown.py check_mark): kept, with
 # a known kind and a note that cannot hold quotes or angle brackets.
 _REF_MARK = re.compile(r'\s(check|note)="([^"<>&]{0,300})"', re.IGNORECASE)
-_REF_CHECKS = frozenset({"quote-not-found", "claim-differs", "claim-unchecked"})
+REF_CHECKS = frozenset({"quote-not-found", "claim-differs", "claim-unchecked", "no-claim"})
 _REF_CLOSE = re.compile(r"</ref\s*>\Z", re.IGNORECASE)
 _WS = re.compile(r"\s+")
 
@@ -122,7 +134,7 @@ def link_allowed(url: str, local_files: frozenset[str] = frozenset()) -> bool:
     return m.group(1) in LINK_SCHEMES
 
 
-# --- the policy -------------------------------------------------------------------------
+# --- the policy ---------------------------------------------------------------------------
 @dataclass
 class SafeMarkdown:
     text: str
@@ -138,70 +150,311 @@ class SafeMarkdown:
         }
 
 
-def safe_markdown(md: str, *, local_files: frozenset[str] = frozenset(),
-                  keep_refs: bool = False, render_limits: bool = False) -> SafeMarkdown:
-    """``md`` rewritten by the output policy (see the module notes). ``render_limits``
-    (markdown about to become HTML and PDF): a paragraph so dense with markup that
-    Python-Markdown's inline pass would take quadratic time is shown as code too, and
-    blocks shown as code get short lines."""
-    result = SafeMarkdown(md)
-    blocks = scan_blocks(md, chunks=True)
+@dataclass(frozen=True, slots=True)
+class Atom:
+    """A span the policy leaves to the renderer, which writes it inert by construction: a
+    ref (``ref``), or the markup of a malformed ref tag (``tag``: ``follows_text`` says
+    whether text follows it on its line, where a renderer reads a raw tag as inline)."""
+
+    start: int
+    end: int
+    ref: Ref | None = None
+    follows_text: bool = False
+
+    def text(self, md: str) -> str:
+        return md[self.start:self.end]
+
+
+@dataclass
+class Policy:
+    """The output policy applied once to a report's model-written text (see the module
+    notes): edits in the report's own offsets, the blocks shown as code, and the atoms
+    (refs, malformed ref markup) each output writes itself. :meth:`text` writes a part of
+    the report for one output; the counts and the degraded blocks are for audit.json."""
+
+    doc: Document
+    edits: dict[int, list[tuple[int, int, str]]] = field(default_factory=dict)  # by chunk
+    degraded: dict[int, str] = field(default_factory=dict)  # chunk -> why it is shown as code
+    render_degraded: dict[int, str] = field(default_factory=dict)  # HTML and PDF only
+    atoms: list[Atom] = field(default_factory=list)
+    changes: Counter = field(default_factory=Counter)
+    notes: list[dict] = field(default_factory=list)  # {"line", "reason"}: blocks and brackets
+    render_notes: list[dict] = field(default_factory=list)
+    cut: int | None = None  # HTML and PDF show the report up to here (MAX_RENDER_CHARS)
+
+    @property
+    def _atom_starts(self) -> list[int]:
+        cached = self.__dict__.get("_starts")
+        if cached is None or len(cached) != len(self.atoms):
+            cached = self.__dict__["_starts"] = [x.start for x in self.atoms]
+        return cached
+
+    def audit(self) -> dict:
+        degraded = sorted(self.notes, key=lambda d: d["line"] or 0)
+        for d in self.render_notes:  # limits for HTML and PDF only
+            if d not in degraded:
+                degraded.append(d)
+        return SafeMarkdown("", self.changes, degraded).audit()
+
+    def text(self, start: int, end: int, atom_text: Callable[[Atom], str], *, render: bool = False,
+             code_atom_text: Callable[[Atom], str] | None = None) -> str:
+        """The report's text ``[start, end)`` for one output: the policy's edits applied,
+        each atom written by ``atom_text``, the degraded blocks as code (``render``: those
+        of HTML and PDF too, with short lines; ``code_atom_text`` writes the atoms inside
+        them, default ``atom_text``)."""
+        md = self.doc.markdown
+        chunks = self.doc.scan.chunks if self.doc.scan else []
+        degraded = dict(self.degraded)
+        if render:
+            degraded.update(self.render_degraded)
+        out: list[str] = []
+        pos = start
+        spans: list[tuple[int, int, int, object]] = []  # (start, end, order, what)
+        for k in degraded:
+            c = chunks[k]
+            if c.end > start and c.start < end:
+                spans.append((c.start, c.end, 0, k))
+        for k, edits in self.edits.items():
+            if k in degraded:
+                continue
+            spans.extend((a, b, 1, new) for a, b, new in edits)
+        spans.extend((x.start, x.end, 1, x) for x in self.atoms)
+        spans.sort(key=lambda e: (e[0], e[2], e[1]))
+        for a, b, kind, what in spans:
+            if kind == 0:  # a degraded block (the part of it in range): its text, atoms written, in a fence
+                if b <= pos or a >= end:
+                    continue
+                a2, b2 = max(a, pos), min(b, end)
+                body = self._plain_text(a2, b2, code_atom_text or atom_text).rstrip("\n")
+                if render:
+                    body = _short_lines(body)
+                ticks = max((len(m.group(0)) for m in re.finditer("`+", body)), default=0)
+                fence = "`" * max(3, ticks + 1)
+                out += [md[pos:a2], f"{fence}text\n{body}\n{fence}\n"]
+                pos = b2
+                continue
+            if a < pos or a > end or (a == end and b > a) or b > end:
+                continue
+            out.append(md[pos:a])
+            out.append(atom_text(what) if isinstance(what, Atom) else what)
+            pos = b
+        out.append(md[pos:end])
+        return "".join(out)
+
+    def _plain_text(self, start: int, end: int, atom_text: Callable[[Atom], str]) -> str:
+        md = self.doc.markdown
+        out, pos = [], start
+        k = bisect.bisect_left(self._atom_starts, start)
+        for x in self.atoms[k:]:
+            if x.start >= end:
+                break
+            if x.start >= pos and x.end <= end:
+                out += [md[pos:x.start], atom_text(x)]
+                pos = x.end
+        out.append(md[pos:end])
+        return "".join(out)
+
+
+_TAG_MARKUP = re.compile(r"</?ref\b[^<>\n]*>?", re.IGNORECASE)
+
+
+def _atoms(doc: Document, refs: list[Ref], problems: list) -> list[Atom]:
+    md = doc.markdown
+    atoms = [Atom(r.start, r.end, r) for r in refs]
+    for p in problems:
+        if not 0 <= p.start < p.end:
+            continue
+        for m in _TAG_MARKUP.finditer(md, p.start, p.end):
+            eol = md.find("\n", m.end())
+            follows = bool(md[m.end():len(md) if eol == -1 else eol].strip(" \t\r"))
+            atoms.append(Atom(m.start(), m.end(), None, follows))
+    atoms.sort(key=lambda x: x.start)
+    out: list[Atom] = []
+    for x in atoms:  # never overlapping
+        if not out or x.start >= out[-1].end:
+            out.append(x)
+    return out
+
+
+def apply_policy(doc: Document, *, local_files: frozenset[str] = frozenset(),
+                 unpublished: Iterable[tuple[int, int]] = ()) -> Policy:
+    """The output policy on the model-written text of ``doc``, in one pass. Text in
+    ``unpublished`` spans (sections code replaces) is not looked at. Refs and malformed ref
+    markup are atoms: every output writes them itself (:meth:`Policy.text`)."""
+    md = doc.markdown
+    blocks = doc.scan if doc.scan is not None else scan_blocks(md, chunks=True)
+    skip = sorted((a, b) for a, b in unpublished if b > a)
+    skip_starts = [a for a, _ in skip]
+
+    def hidden(pos: int) -> bool:
+        k = bisect.bisect_right(skip_starts, pos) - 1
+        return k >= 0 and pos < skip[k][1]
+
+    atoms = _atoms(doc, doc.refs + doc.ignored_refs, doc.problems + doc.ignored_problems)
+    policy = Policy(doc, atoms=[x for x in atoms if not hidden(x.start)])
     chunks = blocks.chunks
     starts = [c.start for c in chunks]
 
     def chunk_of(pos: int) -> int:
         return max(0, bisect.bisect_right(starts, pos) - 1)
 
-    degraded: dict[int, str] = {}
-    for k, chunk in enumerate(chunks):
-        if chunk.depth > MAX_NESTING:
-            more = " or more" if chunk.depth >= HARD_DEPTH else ""
-            degraded[k] = (f"lists or block quotes nested {chunk.depth}{more} deep (more than {MAX_NESTING}): "
-                           "the block is shown as code")
-    refs = {}
-    if keep_refs:
-        refs = {r.start: r for r in parse_refs(md).refs}
+    title = doc.title()  # HTML and PDF show the title above the body
+    top = title.end if title is not None else 0
+    if len(md) - top > MAX_RENDER_CHARS:  # HTML and PDF: cut at the last top-level blank line, else a line break
+        ends = [c.end for c in chunks if c.start >= top and c.end - top <= MAX_RENDER_CHARS and c.end < len(md)]
+        policy.cut = ends[-1] if ends else max(md.rfind("\n", top, top + MAX_RENDER_CHARS),
+                                               top + MAX_RENDER_CHARS // 2)
     line_of = _LineIndex(md)
-    kept: list[tuple[int, list, SafeMarkdown]] = []
+    for k, chunk in enumerate(chunks):
+        if chunk.depth > MAX_NESTING and not hidden(chunk.start):
+            more = " or more" if chunk.depth >= HARD_DEPTH else ""
+            policy.degraded[k] = (f"lists or block quotes nested {chunk.depth}{more} deep (more than {MAX_NESTING}): "
+                                  "the block is shown as code")
+    atom_at = {x.start: x for x in atoms}
+    atom_starts = [x.start for x in atoms]
+    counted: list[tuple[int, SafeMarkdown]] = []
     for inline in blocks.inlines:
-        k = chunk_of(inline.segments[0][0])
-        if k in degraded:
+        a0 = inline.segments[0][0]
+        if hidden(a0):
+            continue
+        k = chunk_of(a0)
+        if k in policy.degraded:
             continue
         acc = SafeMarkdown("")
-        ctx = _Context(md, inline.segments, inline.table, local_files, refs, acc, line_of, keep_refs=keep_refs)
-        ctx_edits = ctx.run()
-        if render_limits:
-            markup = sum(ctx.t.count(c) for c in _MARKUP) + len(ctx.edits)
-            if markup * len(ctx.t) > MAX_INLINE_WORK:
-                degraded[k] = (f"a paragraph of {len(ctx.t):,} characters with {markup:,} markup characters "
-                               "(too slow to render): HTML and PDF show the block as code")
-                continue
-        kept.append((k, ctx_edits, acc))
-    edits: list[tuple[int, int, str]] = []
-    for k, ctx_edits, acc in kept:
-        if k not in degraded:
-            edits.extend(ctx_edits)
-            result.changes.update(acc.changes)
-            result.degraded.extend(acc.degraded)
+        ctx = _Context(md, inline.segments, inline.table, local_files, acc, line_of,
+                       atoms=atom_at, atom_starts=atom_starts, all_atoms=atoms)
+        policy.edits.setdefault(k, []).extend(ctx.run())
+        counted.append((k, acc))
+        # the paragraph as HTML renders it: each ref a short token, a malformed tag escaped
+        length = len(ctx.t) - ctx.ref_chars + ctx.token_chars
+        markup = sum(ctx.t.count(c) for c in _MARKUP) - ctx.ref_markup + len(ctx.edits) + ctx.tags
+        if markup * length > MAX_INLINE_WORK and k not in policy.render_degraded and (
+                policy.cut is None or a0 < policy.cut):
+            policy.render_degraded[k] = (f"a paragraph of {length:,} characters with {markup:,} markup "
+                                         "characters (too slow to render): HTML and PDF show the block as code")
+    for k, acc in counted:
+        if k not in policy.degraded:
+            policy.changes.update(acc.changes)
+            policy.notes.extend(acc.degraded)
+    for x in policy.atoms:  # a malformed ref tag report.md shows as text
+        if x.ref is None and chunk_of(x.start) not in policy.degraded and not (
+                x.follows_text and x.text(md).startswith("</") and _REF_TAG.fullmatch(x.text(md))):
+            policy.changes["html"] += 1
+    for x in policy.atoms:  # a ref's quote, made inert: what it changes is counted too
+        if x.ref is not None and chunk_of(x.start) not in policy.degraded:
+            inert_quote(x.ref.quote, local_files, policy.changes)
     for pos, end in blocks.ambiguous_fences:  # a fence only some renderers see: a fence for none
-        if chunk_of(pos) not in degraded:
-            edits.append((pos, end, "".join("\\" + c for c in md[pos:end])))
-    if blocks.unclosed_fence and chunk_of(len(md)) not in degraded:
-        edits.append((len(md), len(md), ("" if md.endswith("\n") else "\n") + blocks.unclosed_fence + "\n"))
-    line_of = _LineIndex(md)
-    for k in sorted(degraded):
-        chunk = chunks[k]
-        body = md[chunk.start:chunk.end].rstrip("\n")
-        if render_limits:
-            body = _short_lines(body)
-        ticks = max((len(m.group(0)) for m in re.finditer("`+", body)), default=0)
-        fence = "`" * max(3, ticks + 1)
-        edits.append((chunk.start, chunk.end, f"{fence}text\n{body}\n{fence}\n"))
-        result.degraded.append({"line": line_of(chunk.start), "reason": degraded[k]})
-    result.degraded.sort(key=lambda d: d["line"] or 0)
-    if edits:
-        result.text = _apply(md, edits)
+        k = chunk_of(pos)
+        if k not in policy.degraded and not hidden(pos):
+            policy.edits.setdefault(k, []).append((pos, end, "".join("\\" + c for c in md[pos:end])))
+    k = chunk_of(len(md))
+    if blocks.unclosed_fence and k not in policy.degraded and not hidden(max(0, len(md) - 1)):
+        policy.edits.setdefault(k, []).append(
+            (len(md), len(md), ("" if md.endswith("\n") else "\n") + blocks.unclosed_fence + "\n"))
+    for k in sorted(policy.degraded):
+        policy.notes.append({"line": line_of(chunks[k].start), "reason": policy.degraded[k]})
+    for k in sorted(policy.render_degraded):
+        if k not in policy.degraded:
+            policy.render_notes.append({"line": line_of(chunks[k].start), "reason": policy.render_degraded[k]})
+    if policy.cut is not None:
+        policy.render_notes.append({"line": md.count("\n", 0, policy.cut) + 1,
+                                    "reason": f"the report is longer than {MAX_RENDER_CHARS:,} characters: "
+                                              "HTML and PDF show the first part"})
+    return policy
+
+
+def render_cut_note(md: str, cut: int) -> str:
+    """The note that ends HTML and PDF when the report was cut for them."""
+    return (f"*The rest of the report ({len(md) - cut:,} characters) is too long to show here; "
+            "it is in report.md.*\n")
+
+
+def inert_quote(quote: str, local_files: frozenset[str] = frozenset(), changes: Counter | None = None) -> str:
+    """A ref's quote as it may stand between ``<ref>`` tags in any markdown output: on one
+    line, double quotes curled, and every construct that could reach outside the tag made
+    text (an unmatched bracket or backtick escaped, HTML escaped, images and unsafe links
+    defused). Built by code, so inert wherever it is put."""
+    text, counts = _inert_quote(quote, local_files)
+    if changes is not None:
+        changes.update(dict(counts))
+    return text
+
+
+@lru_cache(maxsize=4096)
+def _inert_quote(quote: str, local_files: frozenset[str]) -> tuple[str, tuple[tuple[str, int], ...]]:
+    quote = _WS.sub(" ", quote).strip().replace('"', "\u201d")
+    if not quote:
+        return quote, ()
+    acc = SafeMarkdown("")
+    sub = _Context(quote, [(0, len(quote))], False, local_files, acc, None, quote=True)
+    sub.transform()
+    return _apply(quote, sub.edits), tuple(acc.changes.items())
+
+
+_LITERAL = {"[": "\\[", "]": "\\]", "`": "\\`", "\\": "\\\\", "<": "&lt;"}
+
+
+def literal_markup(text: str) -> str:
+    """Markup shown as text wherever it is put (a malformed ref tag in report.md)."""
+    return "".join(_LITERAL.get(c, c) for c in text)
+
+
+def tag_atom_text(atom: Atom, md: str, *, raw_ok: bool) -> str:
+    """A malformed ref tag: kept as a raw (inert) tag when ``raw_ok`` and it is a plain
+    ``<ref id=…>`` or ``</ref>`` followed by text on its line (a renderer drops it or
+    shows it as an unknown inline tag), else shown as text."""
+    text = atom.text(md)
+    if raw_ok and atom.follows_text and _REF_TAG.fullmatch(text):
+        return text
+    return literal_markup(text)
+
+
+def safe_markdown(md: str | Document, *, local_files: frozenset[str] = frozenset(),
+                  keep_refs: bool = False, render_limits: bool = False) -> SafeMarkdown:
+    """``md`` rewritten by the output policy (see the module notes), for markdown that is
+    not a published report (a research run's ``report_markdown``, a test). ``keep_refs``:
+    refs are written back as canonical tags (one line, quote inert, their ``check`` and
+    ``note`` marks kept) and malformed ref markup is shown as text; else a malformed tag
+    stays a raw tag where a renderer drops it. ``render_limits``: as for HTML and PDF.
+    ``md`` may be a parsed report (:class:`~deep_research.citations.document.Document`)."""
+    from ..citations.document import as_document
+
+    doc = as_document(md)  # a parsed report is not parsed again
+    md = doc.markdown
+    policy = apply_policy(doc, local_files=local_files)
+
+    def atom_text(x: Atom) -> str:
+        if x.ref is None:
+            return tag_atom_text(x, md, raw_ok=not keep_refs or x.text(md).startswith("</"))
+        return canonical_ref(x.ref.source_id, x.text(md), local_files)
+
+    end = policy.cut if render_limits and policy.cut else len(md)
+    text = policy.text(0, end, atom_text, render=render_limits)
+    if render_limits and policy.cut:
+        text = text.rstrip("\n") + "\n\n" + render_cut_note(md, policy.cut)
+    result = SafeMarkdown(text, policy.changes)
+    result.degraded = policy.audit()["degraded"] if render_limits else sorted(policy.notes, key=lambda d: d["line"] or 0)
     return result
+
+
+def canonical_ref(source_id: str, tag: str, local_files: frozenset[str] = frozenset()) -> str:
+    """A well-formed ref tag as written, on one line: <ref id="ID">"quote"</ref>, the quote
+    made inert, its ``check`` and ``note`` marks kept when well-formed."""
+    opening = _REF_OPEN_END.search(tag)
+    close = _REF_CLOSE.search(tag)
+    inner = tag[opening.end():close.start()] if opening and close else ""
+    marks = "".join(f' {m.group(1).lower()}="{m.group(2)}"'
+                    for m in _REF_MARK.finditer(tag[:opening.end()] if opening else "")
+                    if m.group(1).lower() == "note" or m.group(2) in REF_CHECKS)
+    return ref_tag(source_id, strip_quote_marks(inner), marks, local_files)
+
+
+def ref_tag(source_id: str, quote: str, marks: str = "", local_files: frozenset[str] = frozenset()) -> str:
+    """A ref for report.md, built by code: ``<ref id="ID"{marks}>"quote"</ref>`` with the
+    quote inert (:func:`inert_quote`); an id holding a double quote is written in single
+    quotes."""
+    q = "'" if '"' in source_id else '"'
+    return f'<ref id={q}{source_id}{q}{marks}>"{inert_quote(quote, local_files)}"</ref>'
 
 
 def _short_lines(text: str, indent: int = 40, width: int = 200) -> str:
@@ -222,23 +475,10 @@ def _short_lines(text: str, indent: int = 40, width: int = 200) -> str:
 
 
 def render_input(md: str, local_files: frozenset[str] = frozenset()) -> SafeMarkdown:
-    """Markdown ready to convert to HTML: the policy applied, and a report longer than
-    ``MAX_RENDER_CHARS`` cut at a line break before it, with a note saying so (the
-    markdown files keep the whole text)."""
-    cut = None
-    if len(md) > MAX_RENDER_CHARS:  # at the last top-level blank line, else a line break
-        ends = [c.end for c in scan_blocks(md[:MAX_RENDER_CHARS], chunks=True).chunks[:-1]]
-        cut = ends[-1] if ends else max(md.rfind("\n", 0, MAX_RENDER_CHARS), MAX_RENDER_CHARS // 2)
-    result = safe_markdown(md[:cut] if cut else md, local_files=local_files, render_limits=True)
-    if cut:
-        rest = len(md) - cut
-        result.text = (result.text.rstrip("\n") + "\n\n"
-                       + f"*The rest of the report ({rest:,} characters) is too long to show here; "
-                       "it is in report.md.*\n")
-        result.degraded.append({"line": md.count("\n", 0, cut) + 1,
-                                "reason": f"the report is longer than {MAX_RENDER_CHARS:,} characters: "
-                                          "HTML and PDF show the first part"})
-    return result
+    """Markdown ready to convert to HTML: the policy applied with the limits of HTML and
+    PDF, and a report longer than ``MAX_RENDER_CHARS`` cut at a line break before it, with
+    a note saying so (the markdown files keep the whole text)."""
+    return safe_markdown(md, local_files=local_files, render_limits=True)
 
 
 def _apply(text: str, edits: list[tuple[int, int, str]]) -> str:
@@ -272,8 +512,9 @@ class _Context:
     joined by "\\n"; edits are made in ``t`` and mapped back to the markdown."""
 
     def __init__(self, md: str, segments: list[tuple[int, int]], table: bool,
-                 local_files: frozenset[str], refs: dict, result: SafeMarkdown, line_of,
-                 *, quote: bool = False, keep_refs: bool = False):
+                 local_files: frozenset[str], result: SafeMarkdown, line_of,
+                 *, quote: bool = False, atoms: dict | None = None, atom_starts: list[int] | None = None,
+                 all_atoms: list | None = None):
         self.md = md
         self.segments = segments
         self.t = "\n".join(md[a:b] for a, b in segments) if len(segments) > 1 else md[segments[0][0]:segments[0][1]]
@@ -285,14 +526,21 @@ class _Context:
         self.orig_starts = [a for a, _ in segments]
         self.table = table
         self.local_files = local_files
-        self.refs = refs
         self.result = result
         self.line_of = line_of
-        self.quote = quote  # a ref's quote: images are escaped, not relabelled
-        # report.md: well-formed refs are kept; a malformed opening tag is shown as text, so
-        # that no later pass can read it, with text escaped after it, as a well-formed ref
-        self.keep_refs = keep_refs
+        self.quote = quote  # a ref's quote: images are escaped, not relabelled, a stray "]" too
+        # refs and malformed ref markup: each output writes them itself, inert (Policy.text)
+        self.atoms = atoms or {}
+        self.begin = 0  # the context starts inside an atom (a ref whose quote runs onto this line)
+        if atom_starts and all_atoms:
+            k = bisect.bisect_right(atom_starts, segments[0][0]) - 1
+            if k >= 0 and all_atoms[k].start < segments[0][0] < all_atoms[k].end:
+                end_t = self._t_of(all_atoms[k].end)
+                self.begin = len(self.t) if end_t is None else end_t
         self.edits: list[tuple[int, int, str]] = []
+        self.tags = 0  # malformed ref tags met (each written as text by the outputs)
+        # refs met: their characters and markup here, and the characters of their tokens in HTML
+        self.token_chars = self.ref_chars = self.ref_markup = 0
 
     # mapping t -> markdown
     def _orig(self, tpos: int) -> int:
@@ -300,14 +548,26 @@ class _Context:
         a, b = self.segments[k]
         return min(a + (tpos - self.starts[k]), b)
 
-    def _ref_at(self, tpos: int):
-        if not self.refs:
+    def _atom_end(self, tpos: int) -> int | None:
+        """Where the atom starting at ``tpos`` ends in ``t`` (its end, if in another
+        context: the end of ``t``), or None."""
+        if not self.atoms:
             return None
-        ref = self.refs.get(self._orig(tpos))
-        if ref is None:
+        atom = self.atoms.get(self._orig(tpos))
+        if atom is None:
             return None
-        end_t = self._t_of(ref.end)
-        return (ref, end_t) if end_t is not None else None
+        if atom.ref is None:  # the HTML escapes it unless it stays a raw tag
+            text = atom.text(self.md)
+            self.tags += not (atom.follows_text and _REF_TAG.fullmatch(text))
+        else:
+            end_t = self._t_of(atom.end)
+            end_t = len(self.t) if end_t is None else end_t
+            self.token_chars += TOKEN_CHARS + len(str(atom.ref.index))
+            self.ref_chars += end_t - tpos
+            self.ref_markup += sum(self.t.count(c, tpos, end_t) for c in _MARKUP)
+            return end_t
+        end_t = self._t_of(atom.end)
+        return len(self.t) if end_t is None else end_t
 
     def _t_of(self, orig: int) -> int | None:
         k = bisect.bisect_right(self.orig_starts, orig) - 1
@@ -331,7 +591,7 @@ class _Context:
         runs = CodeSpans(t)
         stack: list[tuple[int, int | None]] = []  # (position of "[", index of its image edit)
         changes = self.result.changes
-        i = 0
+        i = self.begin
         while i < n:
             m = _INTEREST.search(t, i)
             if m is None:
@@ -385,6 +645,9 @@ class _Context:
             else:  # "]"
                 opener = stack.pop() if stack else None
                 i = p + 1
+                if opener is None and self.quote:  # a quote's "]" must not close a "[" outside its ref
+                    self.edit(p, p + 1, "\\]")
+                    continue
                 if opener is not None and p + 1 < n:
                     nxt = t[p + 1]
                     if nxt == "(":
@@ -405,19 +668,9 @@ class _Context:
     # "<": a kept ref, an allowed autolink, or text
     def _angle(self, p: int) -> int:
         t = self.t
-        hit = self._ref_at(p)
-        if hit is not None:
-            ref, end_t = hit
-            canonical = self._canonical_ref(ref.source_id, t[p:end_t])
-            if canonical:
-                self.edit(p, end_t, canonical)
-                return end_t
-        m = _REF_TAG.match(t, p)
-        if m and (not self.keep_refs or t.startswith("</", p)):  # a ref tag with at most an id: kept for the author to fix (it holds nothing active),
-            # unless only whitespace follows it on its line, where it would open an HTML block
-            eol = t.find("\n", m.end())
-            if t[m.end():len(t) if eol == -1 else eol].strip(" \t\r"):
-                return m.end()
+        end = self._atom_end(p)
+        if end is not None:
+            return end
         m = _AUTOLINK.match(t, p)
         if m:
             if link_allowed(m.group(1), self.local_files):
@@ -435,24 +688,6 @@ class _Context:
             if not m:
                 self.result.changes["html"] += 1
         return p + 1
-
-    def _canonical_ref(self, source_id: str, tag: str) -> str | None:
-        """A well-formed ref on one line: <ref id="ID">"quote"</ref>, the quote made inert
-        (None if, without container markers, nothing of the quote is left)."""
-        opening = _REF_OPEN_END.search(tag)
-        close = _REF_CLOSE.search(tag)
-        inner = tag[opening.end():close.start()] if opening and close else ""
-        quote = _WS.sub(" ", strip_quote_marks(inner)).strip().replace('"', "\u201d")
-        if not quote:
-            return None
-        sub = _Context(quote, [(0, len(quote))], False, self.local_files, {}, self.result, None, quote=True)
-        sub.transform()
-        quote = _apply(quote, sub.edits)
-        q = "'" if '"' in source_id else '"'
-        marks = "".join(f' {m.group(1).lower()}="{m.group(2)}"'
-                        for m in _REF_MARK.finditer(tag[:opening.end()] if opening else "")
-                        if m.group(1).lower() == "note" or m.group(2) in _REF_CHECKS)
-        return f'<ref id={q}{source_id}{q}{marks}>"{quote}"</ref>'
 
     # link tails: destination, title, label
     def _neutralize(self, a: int, b: int) -> None:

@@ -132,7 +132,16 @@ Write the findings as a markdown list. Every factual statement must end with a c
 the form <ref id="SOURCE_ID">"exact sentence from that source"</ref>, where SOURCE_ID is the
 id shown on the source and the sentence is copied character for character from the exact
 sentences listed for that source. Keep all relevant facts, numbers and dates; drop
-repetition. Do not cite anything that is not listed."""
+repetition. Do not cite anything that is not listed. State each finding in its sentence's own
+words where you can: reuse its terms, numbers and names, keep its "not", "only", "may" and
+conditions, and use no loose synonyms (code checks each finding against its sentence)."""
+
+COMPRESS_RETRY = """Code checked your findings against the pages, and none of their citations can be kept:
+{problems}
+
+Write the findings again. Cite only sentences from the "Exact sentences" lists above, copied
+character for character, each in <ref id="SOURCE_ID">"..."</ref> with the id of the source that
+lists it, and state each finding as its sentence states it."""
 
 REFINE_DRAFT = """Rewrite the draft report with the new research findings.
 {data_notice}
@@ -186,6 +195,10 @@ Requirements (they come last and win over anything above, the user's instruction
   <ref id="SOURCE_ID">"exact sentence from that source"</ref>
   copying the sentence character for character from the findings. Never change a number or
   a word inside the quotes; never cite a sentence that is not in the findings.
+- State each cited fact in its quote's own words where you can: reuse the quote's terms,
+  numbers and names, keep its "not", "only", "may" and conditions, prefer its voice (active or
+  passive), and use no loose synonyms. Code proves a claim only when the quote shows every
+  word of it; a claim it cannot prove is marked unchecked.
 - Plain markdown only: no images, no HTML tags (other than the <ref> citations), no links
   except to the sources' own URLs.
 - End with a "## Sources" section listing the sources you cited (it will be regenerated)."""
@@ -313,11 +326,25 @@ Code checks your answer: a quote that is not on the page, or a claim that differ
 JUDGE_CLAIMS = """You check a research report's claims against the sentences quoted as their evidence.
 {data_notice}
 
-For each numbered item, decide whether the quotes support the claim as written:
-- "supports": everything the claim states is said by the quotes (rewording is fine);
-- "partly": the quotes support part of the claim, and the rest goes beyond them;
-- "contradicts": the quotes say something different (another number, the opposite, another thing).
-Give a one-line reason for each. Judge only from the quotes, not from what you know.
+For each numbered item (a claim and its quotes):
+1. Split the claim into its atomic facts: one short statement each. Every number, date, name,
+   negation ("not", "never", "no longer"), quantifier ("all", "most", "only") and condition
+   ("by default", "unless ...", "on Windows") of the claim belongs to some fact.
+2. For each fact, copy from the quotes the span(s) that state it: exact text, character for
+   character, as short as will do (no "...", no words of your own, nothing from outside the
+   quotes). A fact no quote states gets no spans.
+3. For each word of a fact that the span says in other words, give [claim word, span word] in
+   "aligned", e.g. ["uses", "employs"] or ["start", "begin"]. Only real restatements: never pair a
+   word with its opposite or with a different thing.
+4. Give the verdict:
+   - "supports": the spans state every fact of the claim (rewording is fine);
+   - "partly": the spans state some facts, and the rest goes beyond the quotes;
+   - "contradicts": a quote says something else (another number, the opposite, another thing,
+     another order or role); give the span that says it;
+   - "abstain": you cannot tell.
+Judge only from the quotes, not from what you know. Code checks every span and every aligned
+pair: a "supports" whose spans are not in the quotes, or that leaves a number, name, negation or
+other word of the claim out of its spans and alignments, is not accepted. Give a one-line reason.
 
 <items>
 {items}

@@ -3,6 +3,7 @@ run's saved settings, and a stream of progress events for a user interface."""
 
 from __future__ import annotations
 
+import functools
 import importlib
 import os
 import uuid
@@ -43,7 +44,6 @@ async def open_persistence(db: str) -> AsyncIterator[tuple[Any, Any]]:
             raise UserError(f"cannot connect to PostgreSQL: {e}") from None
         return
     from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
-    from langgraph.store.sqlite.aio import AsyncSqliteStore
 
     path = Path(db).expanduser()
     try:
@@ -51,10 +51,52 @@ async def open_persistence(db: str) -> AsyncIterator[tuple[Any, Any]]:
     except OSError as e:
         raise UserError(f"cannot create the state directory {path.parent}: {e.strerror or e}") from None
     async with AsyncSqliteSaver.from_conn_string(str(path)) as saver, \
-            AsyncSqliteStore.from_conn_string(str(path)) as store:
-        await saver.setup()
+            _sqlite_store().from_conn_string(str(path)) as store:
+        for conn in (saver.conn, store.conn):  # a writer waits for the other, up to a bound
+            await conn.execute(f"PRAGMA busy_timeout = {int(SQLITE_BUSY_TIMEOUT_S * 1000)}")
+        await saver.setup()  # (WAL: readers never wait for the writer)
         await store.setup()
+        await store.conn.execute("PRAGMA synchronous = NORMAL")  # safe with WAL; fewer fsyncs
         yield saver, store
+
+
+SQLITE_BUSY_TIMEOUT_S = 30.0
+
+
+@functools.cache
+def _sqlite_store():
+    """The LangGraph SQLite store, with its transactions begun IMMEDIATE.
+
+    The checkpointer and the store share one SQLite file through two connections. The
+    store's batches (one ``BEGIN`` per batch, gets and puts of parallel researchers
+    together) began DEFERRED: a batch that read, then wrote after the checkpointer had
+    committed meanwhile, could not upgrade its stale snapshot, and SQLite answers that at
+    once with "database is locked", whatever the busy timeout (a research run with 8
+    researchers under a CPU hog failed so at researcher_tools, 3 runs in 3 here).
+    ``BEGIN IMMEDIATE`` takes the write lock when the batch begins, waiting for it up to the
+    busy timeout, so one writer at a time and no upgrade; a failed batch is rolled back."""
+    from langgraph.store.sqlite.aio import AsyncSqliteStore
+
+    class SqliteStore(AsyncSqliteStore):
+        @asynccontextmanager
+        async def _cursor(self, *, transaction: bool = True):
+            if not self.is_setup:
+                await self.setup()
+            async with self.lock:
+                if transaction:
+                    await self.conn.execute("BEGIN IMMEDIATE")
+                async with self.conn.cursor() as cur:
+                    try:
+                        yield cur
+                    except BaseException:
+                        if transaction:
+                            await self.conn.execute("ROLLBACK")
+                        raise
+                    if transaction:
+                        await self.conn.execute("COMMIT")
+
+    return SqliteStore
+
 
 
 def load_deps() -> Deps:

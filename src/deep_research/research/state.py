@@ -138,6 +138,7 @@ class ResearcherState(ResearcherInput, ResearcherOutput, total=False):
     found_sources: Annotated[dict[str, dict], keep_first]
     context_summary: str
     excerpts: Annotated[list[str], operator.add]
+    unverified: Annotated[int, operator.add]  # sentences the page summaries quoted that are not on their page
     spent_tokens: int
     spent_cost: float
     nudged: bool  # told once to use its tools after a reply without tool calls

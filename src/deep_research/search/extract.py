@@ -6,20 +6,29 @@ elements the page's own CSS hides with ``display: none`` or ``visibility: hidden
 left out; each block element starts a new line; whitespace is collapsed as CSS does outside
 ``<pre>``, and kept inside it. The result is the ``text`` content format of
 :mod:`deep_research.citations.page`: one block per line.
+
+Pages of one site share their stylesheets: pass one :class:`StyleCache` for many pages
+(``styles=``, and its :meth:`StyleCache.loader`) and each stylesheet is parsed once; the
+text is the same as without it.
 """
 
 from __future__ import annotations
 
+import functools
+import itertools
 import logging
 import re
+import stat
+from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 import cssselect2
-import lxml.html
+import cssselect2.parser
 import tinycss2
 from lxml import etree
+from webencodings import ascii_lower
 
 from ..terminal import printable
 
@@ -67,7 +76,7 @@ class _Lines:
             line = _WS.sub(" ", "".join(self.buf)).strip()
             if line and not (self.headings and _MARK_ONLY.fullmatch(line)):
                 self.lines.append(line)
-            self.buf = []
+            self.buf.clear()  # the same list: the walk holds it
 
     def pre(self, s: str) -> None:
         self.flush()
@@ -112,20 +121,306 @@ def _declarations(tokens) -> list[tuple[str, str, bool]]:
     return out
 
 
+class _Sheet:
+    """A stylesheet parsed once: its display/visibility rules with their compiled
+    selectors, and its ``@import`` rules, in the order they appear."""
+
+    _serials = itertools.count()
+
+    def __init__(self, css: str):
+        self.serial = next(self._serials)  # never reused: part of the keys of cached matchers
+        # Each item: ("rules", [(compiled selectors, declarations), ...]) or ("import", href)
+        self.items: list[tuple] = []
+        for rule in tinycss2.parse_stylesheet(css, skip_comments=True, skip_whitespace=True):
+            if rule.type == "at-rule" and rule.lower_at_keyword == "import":
+                href = _import_href(rule)
+                if href:
+                    self.items.append(("import", href))
+            elif rule.type == "qualified-rule":
+                self._add_rules([rule])
+            elif rule.type == "at-rule" and rule.lower_at_keyword == "media" and rule.content is not None:
+                if _media_applies(tinycss2.serialize(rule.prelude)):
+                    inner = tinycss2.parse_rule_list(rule.content, skip_comments=True, skip_whitespace=True)
+                    self._add_rules([r for r in inner if r.type == "qualified-rule"])
+
+    def _add_rules(self, rules) -> None:
+        out = []
+        for rule in rules:
+            decls = _declarations(rule.content)
+            if not decls:
+                continue
+            try:
+                selectors = cssselect2.compile_selector_list(rule.prelude)
+            except cssselect2.SelectorError:
+                continue
+            out.append((selectors, decls, _required_attributes(rule.prelude, len(selectors))))
+        if out:
+            if self.items and self.items[-1][0] == "rules":
+                self.items[-1][1].extend(out)
+            else:
+                self.items.append(("rules", out))
+
+
+def _required_attributes(prelude, count: int) -> list[str | None]:
+    """For each selector of a rule, an attribute every element it matches must have (from
+    an attribute selector such as ``[hidden]`` on its subject), or None when it has none
+    or its shape is not understood. Only used to skip elements no selector can match."""
+    try:
+        parsed = list(cssselect2.parser.parse(prelude))
+    except Exception:  # noqa: BLE001 - compiled fine above; never let the shortcut fail
+        return [None] * count
+    if len(parsed) != count:
+        return [None] * count
+    out: list[str | None] = []
+    for selector in parsed:
+        node = getattr(selector, "parsed_tree", None)
+        if isinstance(node, cssselect2.parser.CombinedSelector):
+            node = node.right
+        found = None
+        for simple in getattr(node, "simple_selectors", ()):
+            if isinstance(simple, cssselect2.parser.AttributeSelector) and simple.namespace is not None:
+                # the key cssselect2 tests in an HTML document; absent, the test fails
+                found = f"{{{simple.namespace}}}{simple.lower_name}" if simple.namespace else simple.lower_name
+                break
+        out.append(found)
+    return out
+
+
+def _import_href(rule) -> str | None:
+    """The URL of an ``@import`` whose media apply, else None."""
+    href, media = None, []
+    for tok in rule.prelude:
+        if href is None and tok.type in ("string", "url"):
+            href = tok.value
+        elif href is None and tok.type == "function" and tok.lower_name == "url":
+            href = "".join(getattr(a, "value", "") for a in tok.arguments)
+        elif href is not None:
+            media.append(tinycss2.serialize([tok]))
+    return href if href and _media_applies("".join(media)) else None
+
+
+class _Rules:
+    """A cssselect2 matcher of display/visibility selectors, and an index of what an
+    element must have for a selector that can hide it (``display: none`` or any
+    ``visibility``) to match it: an id, class or tag such a selector names (the keys
+    cssselect2's matcher files selectors under), a ``lang`` attribute, or the attribute of
+    an attribute selector. Other selectors (``display: block``...) only matter where they
+    override one of these, or an inline style. An element without inline style that no
+    hiding selector can match is neither ``display: none`` nor of its own visibility: it
+    is not wrapped and matched at all (most elements of a page)."""
+
+    def __init__(self, groups) -> None:
+        self.matcher = cssselect2.Matcher()
+        self.count = 0
+        self.ids: set[str] = set()
+        self.classes: set[str] = set()
+        self.names: set[str] = set()
+        self.namespaces: set[str] = set()
+        self.lang = False
+        self.attributes: set[str] = set()
+        self.every_element = False  # some selector may match any element
+        self._class_re: re.Pattern | None = None
+        for _, _, rules in groups:
+            for selectors, decls, required in rules:
+                for sel, attribute in zip(selectors, required):
+                    self.matcher.add_selector(sel, decls)
+                    self.count += 1
+                    if any(prop == "visibility" or value == "none" for prop, value, _ in decls):
+                        self._index(sel, attribute)
+
+    def _index(self, sel, attribute: str | None) -> None:
+        """Where cssselect2's Matcher.add_selector files the selector (same order of tests)."""
+        if getattr(sel, "never_matches", False):
+            return
+        for name, where in (("id", self.ids), ("class_name", self.classes), ("lower_local_name", self.names),
+                            ("namespace", self.namespaces)):
+            value = getattr(sel, name, None)
+            if value is not None:
+                where.add(value)
+                return
+        if getattr(sel, "requires_lang_attr", False):
+            self.lang = True
+        elif attribute is not None:
+            self.attributes.add(attribute)
+        else:
+            self.every_element = True
+
+    def _class_word(self) -> re.Pattern:
+        """Finds one of the class names as a word of a class attribute (split at CSS
+        whitespace, as cssselect2 splits it)."""
+        if self._class_re is None:
+            words = "|".join(re.escape(c) for c in sorted(self.classes))
+            self._class_re = re.compile(f"(?:^|[ \t\r\n\f])(?:{words})(?![^ \t\r\n\f])")
+        return self._class_re
+
+    def may_match(self, el) -> bool:
+        """False only when no hiding selector can match ``el`` (a superset test)."""
+        if self.every_element:
+            return True
+        if self.ids and el.get("id") in self.ids:
+            return True
+        if self.classes:
+            names = el.get("class")
+            if names and self._class_word().search(names):
+                return True
+        tag = el.tag
+        if self.names and _lower_local_name(tag) in self.names:
+            return True
+        if self.namespaces and _namespace(tag) in self.namespaces:
+            return True
+        if self.lang and el.get("lang") is not None:
+            return True
+        for attribute in self.attributes:
+            if el.get(attribute) is not None:
+                return True
+        return False
+
+
+@functools.lru_cache(maxsize=4096)
+def _lower_local_name(tag: str) -> str:
+    pos = tag.rfind("}")
+    return ascii_lower(tag if pos == -1 or tag[0] != "{" else tag[pos + 1:])
+
+
+@functools.lru_cache(maxsize=4096)
+def _namespace(tag: str) -> str:
+    pos = tag.rfind("}")
+    return "" if pos == -1 or tag[0] != "{" else tag[1:pos]
+
+
+class _Wrappers:
+    """cssselect2 element wrappers, made only for the elements that need one, exactly as
+    ``ElementWrapper.iter_subtree`` would make them (parent, index among the element
+    children, previous element sibling)."""
+
+    def __init__(self, root) -> None:
+        self.root = root
+        self.made = {root: cssselect2.ElementWrapper.from_html_root(root)}
+        self.children: dict = {}  # parent wrapper -> ({child element: index}, wrappers made so far)
+
+    def get(self, el):
+        chain = []
+        while el not in self.made:
+            chain.append(el)
+            el = el.getparent()
+        parent = self.made[el]
+        for el in reversed(chain):
+            parent = self._child(parent, el)
+        return parent
+
+    def _child(self, parent, el):
+        entry = self.children.get(parent)
+        if entry is None:
+            entry = self.children[parent] = ({c: i for i, c in enumerate(parent.etree_children)}, [])
+        index, made = entry
+        want = index[el]
+        kids = parent.etree_children
+        while len(made) <= want:
+            i = len(made)
+            w = cssselect2.ElementWrapper(kids[i], parent=parent, index=i, previous=made[-1] if made else None,
+                                          in_html_document=parent.in_html_document)
+            made.append(w)
+            self.made[kids[i]] = w
+        return made[want]
+
+
+class StyleCache:
+    """Stylesheets parsed once for many pages (one index run): the pages of a
+    documentation folder share a few stylesheets, and parsing them was most of the cost
+    of extracting a page.
+
+    * a stylesheet link is resolved to a file once per folder, and the file read again
+      only when its size, modification or change time or inode differ (:meth:`loader`);
+    * its rules are parsed and their selectors compiled once per distinct content (the
+      parse does not depend on where the file is: ``@import`` URLs are resolved per page);
+    * the selector matcher of a page is built once per sequence of stylesheets.
+
+    Every table is bounded (least recently used entries are dropped). A page extracted
+    with a cache gets exactly the text it gets without one.
+    """
+
+    MAX_FILES = 2048
+    MAX_SHEETS = 512
+    MAX_MATCHERS = 256
+
+    def __init__(self) -> None:
+        self._paths: OrderedDict[Path, Path] = OrderedDict()
+        self._links: OrderedDict[tuple, Path | None] = OrderedDict()
+        self._files: OrderedDict[Path, tuple[tuple, tuple[str, Path] | None]] = OrderedDict()
+        self._sheets: OrderedDict[str, _Sheet] = OrderedDict()
+        self._matchers: OrderedDict[tuple, _Rules] = OrderedDict()
+        self.parsed = 0  # stylesheets parsed (for tests and benchmarks)
+
+    @staticmethod
+    def _get(table: OrderedDict, key):
+        value = table.get(key)
+        if value is not None:
+            table.move_to_end(key)
+        return value
+
+    @staticmethod
+    def _put(table: OrderedDict, key, value, limit: int):
+        table[key] = value
+        if len(table) > limit:
+            table.popitem(last=False)
+        return value
+
+    def sheet(self, css: str) -> _Sheet:
+        found = self._get(self._sheets, css)
+        if found is None:
+            self.parsed += 1
+            found = self._put(self._sheets, css, _Sheet(css), self.MAX_SHEETS)
+        return found
+
+    def rules(self, groups: list[tuple[int, int, list]]) -> _Rules:
+        """The selectors of the rule groups (sheet serial, item index, rules), in order."""
+        key = tuple((serial, i) for serial, i, _ in groups)
+        found = self._get(self._matchers, key)
+        if found is None:
+            found = self._put(self._matchers, key, _Rules(groups), self.MAX_MATCHERS)
+        return found
+
+    def loader(self, base_dir: Path, root: Path):
+        """:func:`local_css_loader`, reading each file once while it is unchanged."""
+        return local_css_loader(base_dir, root, files=self)
+
+    def resolve(self, path: Path) -> Path:
+        """``path.resolve()``, once per path (links are taken not to change during a run)."""
+        found = self._get(self._paths, path)
+        if found is None:
+            found = self._put(self._paths, path, path.resolve(), self.MAX_FILES)
+        return found
+
+    def find(self, root: Path, where: Path, href: str, find) -> Path | None:
+        """``find(href, where)``, the stylesheet file a link names, once per link and folder."""
+        key = (root, where, href)
+        if key in self._links:
+            self._links.move_to_end(key)
+            return self._links[key]
+        return self._put(self._links, key, find(href, where), self.MAX_FILES)
+
+    def read(self, path: Path, st, read) -> tuple[str, Path] | None:
+        sig = (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev)
+        found = self._get(self._files, path)
+        if found is not None and found[0] == sig:
+            return found[1]
+        return self._put(self._files, path, (sig, read()), self.MAX_FILES)[1]
+
+
 class _PageStyle:
     """display/visibility of every element, from the page's <style> blocks, its local
     stylesheets and inline styles (a small cascade: importance, specificity, order)."""
 
-    def __init__(self, doc, load_css):
+    def __init__(self, doc, load_css, cache: StyleCache | None = None):
         self.load_css = load_css
-        self.matcher = cssselect2.Matcher()
-        self.order = 0
+        self.cache = cache if cache is not None else StyleCache()
         self.none: set = set()
         self.invisible: set = set()
-        self.rules = 0
+        groups: list[tuple[int, int, list]] = []
         for css in self._stylesheets(doc, load_css):
-            self._add_sheet(css)
-        if self.rules:
+            self._add_sheet(css, groups)
+        self.rules = self.cache.rules(groups)
+        if self.rules.count:
             self._cascade(doc)
         else:
             self._inline_only(doc)
@@ -142,93 +437,76 @@ class _PageStyle:
                 if loaded:
                     yield loaded
 
-    def _add_sheet(self, sheet, depth: int = 0) -> None:
+    def _add_sheet(self, sheet, groups: list, depth: int = 0) -> None:
         css, where = sheet if isinstance(sheet, tuple) else (sheet, None)
-        for rule in tinycss2.parse_stylesheet(css, skip_comments=True, skip_whitespace=True):
-            if rule.type == "at-rule" and rule.lower_at_keyword == "import":
-                self._import(rule, where, depth)
-            elif rule.type == "qualified-rule":
-                self._add_rule(rule)
-            elif rule.type == "at-rule" and rule.lower_at_keyword == "media" and rule.content is not None:
-                if _media_applies(tinycss2.serialize(rule.prelude)):
-                    for inner in tinycss2.parse_rule_list(rule.content, skip_comments=True, skip_whitespace=True):
-                        if inner.type == "qualified-rule":
-                            self._add_rule(inner)
-
-    def _import(self, rule, where, depth: int) -> None:
-        """@import of another local stylesheet (Sphinx themes hide header links there)."""
-        if self.load_css is None or depth >= 4:
-            return
-        href, media = None, []
-        for tok in rule.prelude:
-            if href is None and tok.type in ("string", "url"):
-                href = tok.value
-            elif href is None and tok.type == "function" and tok.lower_name == "url":
-                href = "".join(getattr(a, "value", "") for a in tok.arguments)
-            elif href is not None:
-                media.append(tinycss2.serialize([tok]))
-        if href and _media_applies("".join(media)):
-            loaded = self.load_css(href, where)
-            if loaded:
-                self._add_sheet(loaded, depth + 1)
-
-    def _add_rule(self, rule) -> None:
-        decls = _declarations(rule.content)
-        if not decls:
-            return
-        try:
-            selectors = cssselect2.compile_selector_list(rule.prelude)
-        except cssselect2.SelectorError:
-            return
-        for sel in selectors:
-            self.order += 1
-            self.matcher.add_selector(sel, decls)
-            self.rules += 1
+        parsed = self.cache.sheet(css)
+        for i, item in enumerate(parsed.items):
+            if item[0] == "rules":
+                groups.append((parsed.serial, i, item[1]))
+            elif self.load_css is not None and depth < 4:
+                # @import of another local stylesheet (Sphinx themes hide header links there)
+                loaded = self.load_css(item[1], where)
+                if loaded:
+                    self._add_sheet(loaded, groups, depth + 1)
 
     def _cascade(self, doc) -> None:
-        visible: dict = {}
-        for w in cssselect2.ElementWrapper.from_html_root(doc).iter_subtree():
-            el = w.etree_element
+        rules, wrappers = self.rules, _Wrappers(doc)
+        own: dict = {}  # element -> is it visible, for elements whose visibility is not inherited
+        may_match = rules.may_match
+        for el in doc.iter(etree.Element):  # the elements, in the order iter_subtree visits them
+            style = el.get("style")
+            inline = _inline_style(style) if style else ()
+            if not inline and not may_match(el):
+                continue  # nothing here can set display: none or a visibility
             won: dict[str, tuple] = {}
-            for specificity, order, pseudo, decls in self.matcher.match(w):
+            for specificity, order, pseudo, decls in rules.matcher.match(wrappers.get(el)):
                 if pseudo is not None:
                     continue
                 for prop, value, important in decls:
                     key = (important, False, specificity, order)
                     if prop not in won or key > won[prop][0]:
                         won[prop] = (key, value)
-            for prop, value, important in _inline(el):
+            for prop, value, important in inline:
                 key = (important, True, (9, 9, 9), 0)
                 if prop not in won or key > won[prop][0]:
                     won[prop] = (key, value)
             if won.get("display", (None, ""))[1] == "none":
                 self.none.add(el)
-            parent = w.parent.etree_element if w.parent is not None else None
-            own = won.get("visibility", (None, None))[1]
-            shown = visible.get(parent, True) if own in (None, "inherit") else own == "visible"
-            visible[el] = shown
-            if not shown:
-                self.invisible.add(el)
+            value = won.get("visibility", (None, None))[1]
+            if value not in (None, "inherit"):
+                own[el] = value == "visible"
+        self._inherit(own)
 
     def _inline_only(self, doc) -> None:
-        for el in doc.iter():
-            if not isinstance(el.tag, str):
+        own: dict = {}
+        for el in doc.iter(etree.Element):
+            decls = _inline(el)
+            if not decls:
                 continue
-            for prop, value, _ in _inline(el):
+            for prop, value, _ in decls:
                 if prop == "display" and value == "none":
                     self.none.add(el)
-        # visibility from inline styles, with inheritance
-        def walk(el, inherited: bool) -> None:
-            shown = inherited
-            for prop, value, _ in _inline(el):
+            for prop, value, _ in decls:  # the last one counts
                 if prop == "visibility":
-                    shown = value == "visible" if value != "inherit" else inherited
-            if not shown:
-                self.invisible.add(el)
-            for child in el:
-                if isinstance(child.tag, str):
-                    walk(child, shown)
-        walk(doc, True)
+                    if value == "inherit":
+                        own.pop(el, None)
+                    else:
+                        own[el] = value == "visible"
+        self._inherit(own)
+
+    def _inherit(self, own: dict) -> None:
+        """Invisible: the elements whose nearest ancestor-or-self with a visibility of its
+        own is not ``visible`` (the root inherits ``visible``)."""
+        for top, visible in own.items():
+            if visible:
+                continue
+            self.invisible.add(top)
+            stack = [top]
+            while stack:
+                for child in stack.pop().iterchildren(etree.Element):
+                    if child not in own:  # those with their own visibility are tops themselves
+                        self.invisible.add(child)
+                        stack.append(child)
 
     def hidden(self, el) -> bool:
         return el in self.none or el.get("hidden") is not None
@@ -242,29 +520,52 @@ def _inline(el) -> list[tuple[str, str, bool]]:
     style = el.get("style") if isinstance(el.tag, str) else None
     if not style:
         return []
+    return _inline_style(style)
+
+
+@functools.lru_cache(maxsize=4096)
+def _inline_style(style: str) -> list[tuple[str, str, bool]]:
+    """The display/visibility declarations of a style attribute (callers never change
+    the list)."""
     try:
         return _declarations(style)
     except Exception:  # noqa: BLE001 - a broken inline style hides nothing
         return []
 
 
-def local_css_loader(base_dir: Path, root: Path):
+def local_css_loader(base_dir: Path, root: Path, *, files: StyleCache | None = None):
     """Reads stylesheets a page links to (and what they @import), if they are files
-    inside ``root``. Returns (css text, folder of that file) or None."""
-    root = root.resolve()
+    inside ``root``. Returns (css text, folder of that file) or None. With ``files``, a
+    file is read once while it is unchanged (see :class:`StyleCache`)."""
+    root = root.resolve() if files is None else files.resolve(root)
 
-    def load(href: str, relative_to: Path | None) -> tuple[str, Path] | None:
-        parts = urlsplit(href)
-        if parts.scheme or parts.netloc or not parts.path:
-            return None
-        path = ((relative_to or base_dir) / unquote(parts.path)).resolve()
-        if root not in path.parents or not path.is_file() or path.stat().st_size > MAX_CSS_BYTES:
-            return None
+    def read(path: Path) -> tuple[str, Path] | None:
         try:
             return path.read_text(encoding="utf-8", errors="replace"), path.parent
         except OSError as e:
             log.warning("cannot read stylesheet %s: %s", printable(path), e)
             return None
+
+    def find(href: str, relative_to: Path | None) -> Path | None:
+        parts = urlsplit(href)
+        if parts.scheme or parts.netloc or not parts.path:
+            return None
+        path = ((relative_to or base_dir) / unquote(parts.path)).resolve()
+        return path if root in path.parents else None
+
+    def load(href: str, relative_to: Path | None) -> tuple[str, Path] | None:
+        path = find(href, relative_to) if files is None else files.find(root, relative_to or base_dir, href, find)
+        if path is None:
+            return None
+        try:
+            st = path.stat()
+        except OSError:
+            return None
+        if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_CSS_BYTES:
+            return None
+        if files is None:
+            return read(path)
+        return files.read(path, st, lambda: read(path))
 
     return load
 
@@ -294,70 +595,94 @@ def _main_element(body, style: "_PageStyle"):
     ``role="main"``, else a single ``<article>``), if it is shown and holds text."""
     for path in ("//main | //*[@role='main']", "//article"):
         found = [el for el in body.xpath(path) if not style.hidden(el)]
-        if len(found) == 1 and (found[0].text_content() or "").strip():
+        if len(found) == 1 and (_string(found[0]) or "").strip():
             return found[0]
     return None
 
 
-def html_to_text(html: str | bytes, *, load_css=None, headings: bool = False, main_only: bool = False) -> Extracted:
+# lxml's HTML parser without lxml.html's element classes: the same tree, but lxml.html
+# asks a Python function for the class of every element the walk touches (a third of
+# the walk's time).
+_HTML_PARSER = etree.HTMLParser()
+_string = etree.XPath("string()")  # lxml.html's text_content()
+
+
+def _document(html: bytes, parser: etree.HTMLParser):
+    """The root element, as ``lxml.html.document_fromstring`` returns it."""
+    doc = etree.fromstring(html, parser)
+    if doc is None:
+        raise etree.ParserError("Document is empty")
+    return doc
+
+
+def html_to_text(html: str | bytes, *, load_css=None, headings: bool = False, main_only: bool = False,
+                 styles: StyleCache | None = None) -> Extracted:
     """Visible text of an HTML page, one block per line, and its title. ``load_css(href,
     relative_to)`` returns a linked stylesheet (see :func:`local_css_loader`), or None.
     With ``headings`` (for documents no browser shows, such as EPUB chapters) a heading's
     line starts with markdown marks, ``## Title`` for ``<h2>``. ``main_only``: only the
     text of the page's main element when it marks one (see :func:`_main_element`), leaving
-    out navigation, headers and footers around it."""
+    out navigation, headers and footers around it. ``styles``: parsed stylesheets shared
+    with other pages (see :class:`StyleCache`)."""
     if isinstance(html, bytes):
-        doc = lxml.html.document_fromstring(html)
+        doc = _document(html, _HTML_PARSER)
     else:
-        doc = lxml.html.document_fromstring(html.encode("utf-8"), parser=lxml.html.HTMLParser(encoding="utf-8"))
+        doc = _document(html.encode("utf-8"), etree.HTMLParser(encoding="utf-8"))
     title = _WS.sub(" ", doc.findtext(".//title") or "").strip()
-    style = _PageStyle(doc, load_css)
+    style = _PageStyle(doc, load_css, styles)
     body = doc.find("body")
     root = body if body is not None else doc
     if main_only:
         root = _main_element(root, style) if _main_element(root, style) is not None else root
     out = _Lines(headings)
-    # Iterative walk: (element, phase) where phase False = enter, True = leave.
-    stack: list[tuple[etree._Element, bool]] = [(root, False)]
+    # out.add and out.flush written out in the loop (buf: out.buf), which runs for every element
+    buf, flush, none, invisible = out.buf, out.flush, style.none, style.invisible
+    # Iterative walk: (element, leaving, is its tail shown); leaving False = enter, True = leave.
+    parent = root.getparent()
+    stack: list[tuple[etree._Element, bool, bool]] = [(root, False, parent is None or parent not in invisible)]
+    pop, push = stack.pop, stack.append
     while stack:
-        el, leaving = stack.pop()
-        parent = el.getparent()
-        tail_shown = parent is None or style.shown(parent)
+        el, leaving, tail_shown = pop()
         if leaving:
-            if el.tag in _BLOCK:
-                out.flush()
+            if buf and el.tag in _BLOCK:
+                flush()
             if tail_shown and el is not root:  # text after the root is outside what was asked for
-                out.add(el.tail)
+                tail = el.tail
+                if tail:
+                    buf.append(tail)
             continue
-        tag = el.tag.lower() if isinstance(el.tag, str) else None
-        if tag is None:  # comment or processing instruction
-            if tail_shown:
-                out.add(el.tail)
-            continue
-        if tag in _SKIP or style.hidden(el):
-            if tail_shown:
-                out.add(el.tail)
-            continue
-        if tag == "br":
-            out.flush()
-            if tail_shown:
-                out.add(el.tail)
-            continue
-        if tag in _PRE:
-            out.pre(_pre_text(el, style))
-            if tail_shown:
-                out.add(el.tail)
-            continue
-        if tag in _BLOCK:
-            out.flush()
-            if headings and tag in _HEADING_TAGS:
-                out.add(_HEADING_TAGS[tag] + " ")
-        if style.shown(el):
-            out.add(el.text)
-        stack.append((el, True))
-        for child in reversed(el):
-            stack.append((child, False))
-    out.flush()
+        tag = el.tag
+        if not isinstance(tag, str):  # comment or processing instruction
+            tag = None
+        else:
+            tag = tag.lower()
+            if tag in _SKIP or el in none or el.get("hidden") is not None:  # style.hidden(el)
+                tag = None
+            elif tag == "br":
+                if buf:
+                    flush()
+            elif tag in _PRE:
+                out.pre(_pre_text(el, style))
+            else:
+                if buf and tag in _BLOCK:
+                    flush()
+                if headings and tag in _HEADING_TAGS:
+                    buf.append(_HEADING_TAGS[tag] + " ")
+                shown = el not in invisible  # style.shown(el)
+                if shown:
+                    text = el.text
+                    if text:
+                        buf.append(text)
+                push((el, True, tail_shown))
+                if len(el):
+                    stack.extend([(child, False, shown) for child in reversed(el)])
+                continue
+        # an element whose content is done (or left out): its tail follows
+        if tail_shown:
+            tail = el.tail
+            if tail:
+                buf.append(tail)
+    flush()
     return Extracted(title=title, text="\n".join(out.lines))
 
 

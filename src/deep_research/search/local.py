@@ -35,9 +35,16 @@ Choices:
   read; changed files whose hash is unchanged are not re-extracted; rows of deleted or
   now-skipped files are removed. A different schema or extractor version, folder or base
   URL rebuilds the index from scratch, because every stored URL or text would change.
+* Speed: the stylesheets of a folder are parsed once per run (:class:`.extract.StyleCache`),
+  and text is extracted in worker processes (one per CPU, at most :data:`MAX_WORKERS`)
+  when many files need it; reading, hashing and writing stay in this process, in walk
+  order, so the index is the same with or without workers. ``progress(done, total)``
+  reports the files done.
 * Ranking: FTS5 ``bm25`` over title (weight 2) and content (weight 1) with the
   ``porter unicode61 remove_diacritics 2`` tokenizer (English stemming, accent-blind).
-  Documents containing every query term come first, then those containing some.
+  Documents containing every query term come first, then those containing some. A search
+  ranks first (ids and ranks of the best k only) and reads content and builds snippets
+  for those k alone, so its cost follows k, not the number of matching documents.
 """
 
 from __future__ import annotations
@@ -50,6 +57,9 @@ import os
 import re
 import sqlite3
 import stat
+import threading
+from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import quote, urlsplit
@@ -61,11 +71,11 @@ from .extract import (
     Extracted,
     NotUtf8Error,
     PdfTextError,
+    StyleCache,
     declared_charset,
     decode_utf8,
     html_to_text,
     is_utf8_name,
-    local_css_loader,
     markdown_title,
     pdf_to_text,
 )
@@ -230,8 +240,10 @@ def _now() -> str:
 
 
 # --- reading documents --------------------------------------------------------------------
-def read_document(data: bytes, kind: str, *, published: bool, load_css=None) -> tuple[Extracted, str]:
-    """Title, full text and content format of a file's bytes; :class:`_Skip` if unusable."""
+def read_document(data: bytes, kind: str, *, published: bool, load_css=None,
+                  styles: StyleCache | None = None) -> tuple[Extracted, str]:
+    """Title, full text and content format of a file's bytes; :class:`_Skip` if unusable.
+    ``styles`` keeps parsed stylesheets for the next page (see :class:`.extract.StyleCache`)."""
     if kind == "pdf":
         try:
             doc = pdf_to_text(data)
@@ -247,15 +259,16 @@ def read_document(data: bytes, kind: str, *, published: bool, load_css=None) -> 
     else:
         if b"\x00" in data:
             raise _Skip("binary content (NUL bytes), not a text document")
-        doc, fmt = _read_text_kind(data, kind, published, load_css)
+        doc, fmt = _read_text_kind(data, kind, published, load_css, styles)
     if not doc.text.strip():
         raise _Skip("no text" if kind != "pdf" else "no extractable text (scanned images only?)")
     return doc, fmt
 
 
-def _read_text_kind(data: bytes, kind: str, published: bool, load_css=None) -> tuple[Extracted, str]:
+def _read_text_kind(data: bytes, kind: str, published: bool, load_css=None,
+                    styles: StyleCache | None = None) -> tuple[Extracted, str]:
     if kind == "html":
-        return _read_html(data, load_css), "text"
+        return _read_html(data, load_css, styles), "text"
     text = _decode(data)
     if kind == "markdown":
         # Published markdown is rendered to HTML; over file:// a browser shows the raw file.
@@ -263,22 +276,22 @@ def _read_text_kind(data: bytes, kind: str, published: bool, load_css=None) -> t
     return Extracted("", text), "text"
 
 
-def _read_html(data: bytes, load_css=None) -> Extracted:
+def _read_html(data: bytes, load_css=None, styles: StyleCache | None = None) -> Extracted:
     charset = declared_charset(data)
     # A <meta> declaring UTF-16 means UTF-8 (HTML standard): such bytes are ASCII-compatible.
     if charset and not is_utf8_name(charset) and not charset.startswith("utf-16"):
-        return _parse_html(data, load_css)  # lxml decodes with the declared charset, like a browser
+        return _parse_html(data, load_css, styles)  # lxml decodes with the declared charset, like a browser
     try:
         text = decode_utf8(data)
     except NotUtf8Error as e:
         hint = " although it declares UTF-8" if charset else " and declares no other charset"
         raise _Skip(f"{e}{hint}; convert the file to UTF-8") from None
-    return _parse_html(text, load_css)
+    return _parse_html(text, load_css, styles)
 
 
-def _parse_html(html: str | bytes, load_css=None) -> Extracted:
+def _parse_html(html: str | bytes, load_css=None, styles: StyleCache | None = None) -> Extracted:
     try:
-        return html_to_text(html, load_css=load_css)
+        return html_to_text(html, load_css=load_css, styles=styles)
     except etree.ParserError:  # lxml's word for a page with no elements at all
         return Extracted("", "")
 
@@ -297,6 +310,8 @@ def build_index(
     index_path: str | Path | None = None,
     base_url: str | None = None,
     max_file_bytes: int = DEFAULT_MAX_FILE_BYTES,
+    progress: Callable[[int, int], None] | None = None,
+    workers: int | None = None,
 ) -> IndexReport:
     """Create or update the full-text index of ``folder`` and report what changed.
 
@@ -304,6 +319,11 @@ def build_index(
     skipped, each with its reason in :attr:`IndexReport.skipped` for the caller to show
     (see the module docstring); this never fails because of one file. Raises
     :class:`CorpusError` when the folder or index cannot be used.
+
+    ``progress(done, total)`` is called as files are done (``total``: the document files
+    found). ``workers``: processes that extract text (default: one per CPU, at most
+    :data:`MAX_WORKERS`; 1 extracts here). They are used only when at least
+    :data:`PARALLEL_MIN_FILES` files need extracting; the index is the same either way.
     """
     require_fts5()
     _check_base_url(base_url)
@@ -327,7 +347,7 @@ def build_index(
     try:
         con.execute("BEGIN IMMEDIATE")
         report.rebuilt = _prepare(con, index, root, base_url)
-        _update(con, root, root_fd, index, base_url, max_file_bytes, report)
+        _update(con, _Run(root, root_fd, index, base_url, max_file_bytes, report), progress, workers)
         report.documents = con.execute("SELECT count(*) FROM documents").fetchone()[0]
         con.execute("COMMIT")
     except sqlite3.Error as e:
@@ -365,41 +385,263 @@ def _prepare(con: sqlite3.Connection, index: Path, root: Path, base_url: str | N
     return bool(tables)
 
 
-def _update(
-    con: sqlite3.Connection,
-    root: Path,
-    root_fd: int,
-    index: Path,
-    base_url: str | None,
-    max_file_bytes: int,
-    report: IndexReport,
-) -> None:
+@dataclass
+class _Run:
+    """What every file of one index run needs."""
+
+    root: Path
+    root_fd: int
+    index: Path
+    base_url: str | None
+    max_file_bytes: int
+    report: IndexReport
+
+
+def _update(con: sqlite3.Connection, run: _Run, progress, workers: int | None) -> None:
+    """Index the folder's files in walk order. Reading, hashing and writing happen here;
+    extracting text may happen in worker processes, whose results are written in the
+    same order (same row ids, same report) as without them."""
+    report = run.report
     stored = {
         path: _Stored(sha, size, mtime)
         for path, sha, size, mtime in con.execute(
             "SELECT path, sha256, size, mtime_ns FROM documents"
         )
     }
-    seen: set[str] = set()
-    for path in _walk(root, index, report):
-        rel = path.relative_to(root).as_posix()
-        seen.add(rel)
+    entries = list(_walk(run.root, run.index, report))
+    total = sum(isinstance(e, Path) for e in entries)
+    done = 0
+    if progress:
+        progress(0, total)
+    extractor = _Extractor(run, _pool_size(workers, entries, stored, run.root))
+    pending: deque = deque()  # (rel, old, outcome) in walk order; outcome may be a future
+
+    def finish() -> None:
+        nonlocal done
+        rel, old, outcome = pending.popleft()
+        if isinstance(outcome, SkippedFile):  # a link to a folder, from the walk
+            report.skipped.append(outcome)
+            return
         try:
-            _index_file(con, root, root_fd, path, rel, stored.get(rel), base_url, max_file_bytes, report)
+            _write(con, run, rel, old, extractor.result(outcome))
         except _Skip as e:
             reason = str(e)
             if rel in stored:
                 con.execute("DELETE FROM documents WHERE path = ?", (rel,))
                 reason += " (its previous version was removed from the index)"
             report.skipped.append(SkippedFile(rel, reason))
+        done += 1
+        if progress:
+            progress(done, total)
+
+    seen: set[str] = set()
+    try:
+        for entry in entries:
+            if isinstance(entry, SkippedFile):
+                pending.append((None, None, entry))
+                continue
+            rel = entry.relative_to(run.root).as_posix()
+            seen.add(rel)
+            old = stored.get(rel)
+            try:
+                outcome = _load(run, entry, old)
+                if isinstance(outcome, _Loaded):
+                    outcome = extractor.submit(outcome)
+            except _Skip as e:
+                outcome = e
+            pending.append((rel, old, outcome))
+            while pending and (len(pending) > extractor.window or extractor.ready(pending[0][2])):
+                finish()
+        while pending:
+            finish()
+    finally:
+        extractor.close()
     for rel in sorted(set(stored) - seen):
         con.execute("DELETE FROM documents WHERE path = ?", (rel,))
         report.removed.append(rel)
 
 
+# --- extracting text, here or in worker processes -----------------------------------------
+MAX_WORKERS = 8
+PARALLEL_MIN_FILES = 64  # fewer files to extract than this: starting processes costs more
+
+
+def _cpus() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def _pool_size(workers: int | None, entries: list, stored: dict[str, _Stored], root: Path) -> int:
+    """How many worker processes to extract with (0: extract here)."""
+    n = min(MAX_WORKERS, _cpus()) if workers is None else min(MAX_WORKERS, max(1, workers))
+    if n < 2:
+        return 0
+    changed = 0
+    for path in entries:
+        if not isinstance(path, Path):
+            continue
+        old = stored.get(path.relative_to(root).as_posix())
+        try:
+            st = path.stat()
+            changed += not old or (old.size, old.mtime_ns) != (st.st_size, st.st_mtime_ns)
+        except OSError:
+            changed += 1
+        if changed >= PARALLEL_MIN_FILES:
+            return n
+    return 0
+
+
+@dataclass(frozen=True)
+class _Loaded:
+    """A file read and hashed whose text is to be extracted."""
+
+    data: bytes
+    digest: str
+    st: os.stat_result
+    kind: str
+    folder: str  # where its stylesheets are looked up from
+
+
+@dataclass(frozen=True)
+class _Touched:
+    """A file with a new modification time and the same bytes."""
+
+    st: os.stat_result
+
+
+@dataclass(frozen=True)
+class _Extracted:
+    loaded: _Loaded
+    doc: Extracted
+    fmt: str
+
+
+def _extract(loaded: _Loaded, root: str, published: bool, styles: StyleCache) -> _Extracted:
+    """The text of a loaded file; :class:`_Skip` when it has none or cannot be read."""
+    try:
+        doc, fmt = read_document(loaded.data, loaded.kind, published=published,
+                                 load_css=styles.loader(Path(loaded.folder), Path(root)), styles=styles)
+    except _Skip:
+        raise
+    except Exception as e:  # noqa: BLE001 - one odd file must not stop the indexing
+        raise _Skip(f"cannot extract its text ({type(e).__name__}: {e})") from None
+    return _Extracted(loaded, doc, fmt)
+
+
+_worker_styles: StyleCache | None = None  # a worker process's stylesheets, for its whole life
+
+
+def _worker_start() -> None:
+    global _worker_styles
+    _worker_styles = StyleCache()
+
+
+def _worker_extract(batch: list[_Loaded], root: str, published: bool) -> list[tuple[Extracted, str] | str]:
+    """In a worker process: each file's text and format, or the reason it is skipped."""
+    styles = _worker_styles or StyleCache()
+    out: list[tuple[Extracted, str] | str] = []
+    for loaded in batch:
+        try:
+            got = _extract(loaded, root, published, styles)
+            out.append((got.doc, got.fmt))
+        except _Skip as e:
+            out.append(str(e))
+    return out
+
+
+class _Batch:
+    """Files sent to a worker together (one message each way for several files)."""
+
+    def __init__(self) -> None:
+        self.files: list[_Loaded] = []
+        self.future = None
+
+
+class _Extractor:
+    """Extracts text here, or in ``processes`` worker processes, :data:`BATCH` files at a
+    time and a bounded number of files in flight. A worker that dies leaves its files, and
+    all later ones, to this process."""
+
+    BATCH = 8
+
+    def __init__(self, run: _Run, processes: int) -> None:
+        self.root = str(run.root)
+        self.published = run.base_url is not None
+        self.styles = StyleCache()
+        self.pool = None
+        self.window = 0  # files that may wait for their text
+        self.batch = _Batch()
+        if processes:
+            import multiprocessing
+            import threading
+            from concurrent.futures import ProcessPoolExecutor
+
+            # fork is cheapest (nothing to import again) but unsafe once a process has threads
+            method = "fork" if threading.active_count() == 1 and os.name == "posix" else "spawn"
+            self.pool = ProcessPoolExecutor(processes, mp_context=multiprocessing.get_context(method),
+                                            initializer=_worker_start)
+            self.window = 4 * processes * self.BATCH
+
+    def submit(self, loaded: _Loaded):
+        if self.pool is None:
+            return _Later(loaded)
+        batch = self.batch
+        batch.files.append(loaded)
+        if len(batch.files) >= self.BATCH:
+            self._send(batch)
+        return batch, len(batch.files) - 1
+
+    def _send(self, batch: _Batch) -> None:
+        if batch.future is None and self.pool is not None:
+            batch.future = self.pool.submit(_worker_extract, batch.files, self.root, self.published)
+        if batch is self.batch:
+            self.batch = _Batch()
+
+    def ready(self, outcome) -> bool:
+        """Can this outcome be written without waiting?"""
+        return not isinstance(outcome, tuple) or (outcome[0].future is not None and outcome[0].future.done())
+
+    def result(self, outcome):
+        """The final outcome of a file: _Extracted or _Touched, None if unchanged; raises _Skip."""
+        if isinstance(outcome, _Skip):
+            raise outcome
+        if isinstance(outcome, _Later):
+            return _extract(outcome.loaded, self.root, self.published, self.styles)
+        if isinstance(outcome, tuple):
+            batch, i = outcome
+            loaded = batch.files[i]
+            self._send(batch)
+            if batch.future is None:  # the workers are gone
+                return _extract(loaded, self.root, self.published, self.styles)
+            try:
+                got = batch.future.result()[i]
+            except Exception:  # noqa: BLE001 - a worker died (BrokenProcessPool): extract here
+                self.close()
+                return _extract(loaded, self.root, self.published, self.styles)
+            if isinstance(got, str):
+                raise _Skip(got)
+            return _Extracted(loaded, *got)
+        return outcome
+
+    def close(self) -> None:
+        if self.pool is not None:
+            self.pool.shutdown(wait=True, cancel_futures=True)
+            self.pool = None
+
+
+@dataclass(frozen=True)
+class _Later:
+    """A file to extract in this process when its turn to be written comes."""
+
+    loaded: _Loaded
+
+
 def _walk(root: Path, index: Path, report: IndexReport):
     """Document files under ``root`` in a stable order; hidden files and folders left out.
-    Links to folders are not followed; those leading out of ``root`` are reported."""
+    Links to folders are not followed; those leading out of ``root`` are yielded as
+    :class:`SkippedFile`."""
     for dirpath, dirnames, filenames in os.walk(root):
         dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
         for d in [d for d in dirnames if os.path.islink(os.path.join(dirpath, d))]:
@@ -408,7 +650,7 @@ def _walk(root: Path, index: Path, report: IndexReport):
             try:
                 _resolve_inside(root, link, "folder")
             except _Skip as e:
-                report.skipped.append(SkippedFile(link.relative_to(root).as_posix(), str(e)))
+                yield SkippedFile(link.relative_to(root).as_posix(), str(e))
         for name in sorted(filenames):
             path = Path(dirpath) / name
             if name.startswith(".") or name.startswith(index.name) and path.parent == index.parent:
@@ -486,52 +728,48 @@ def _read_all(fd: int, max_bytes: int) -> bytes:
     return b"".join(chunks)
 
 
-def _index_file(
-    con: sqlite3.Connection,
-    root: Path,
-    root_fd: int,
-    path: Path,
-    rel: str,
-    old: _Stored | None,
-    base_url: str | None,
-    max_file_bytes: int,
-    report: IndexReport,
-) -> None:
-    real = _resolve_inside(root, path, "file")
-    fd = _open_beneath(root_fd, real.relative_to(root).parts)
+def _load(run: _Run, path: Path, old: _Stored | None) -> _Loaded | _Touched | None:
+    """Open and read a document file (None: unchanged since the last run); :class:`_Skip`
+    if it cannot be indexed."""
+    real = _resolve_inside(run.root, path, "file")
+    fd = _open_beneath(run.root_fd, real.relative_to(run.root).parts)
     try:
         st = os.fstat(fd)
         if old and (old.size, old.mtime_ns) == (st.st_size, st.st_mtime_ns):
-            report.unchanged += 1
-            return
-        if st.st_size > max_file_bytes:
-            raise _Skip(f"too large ({st.st_size:,} bytes; the limit is {max_file_bytes:,})")
+            return None
+        if st.st_size > run.max_file_bytes:
+            raise _Skip(f"too large ({st.st_size:,} bytes; the limit is {run.max_file_bytes:,})")
         if st.st_size == 0:
             raise _Skip("empty file")
-        data = _read_all(fd, max_file_bytes)
+        data = _read_all(fd, run.max_file_bytes)
     finally:
         os.close(fd)
     digest = hashlib.sha256(data).hexdigest()
     if old and old.sha256 == digest:  # touched but not changed
+        return _Touched(st)
+    return _Loaded(data, digest, st, _KINDS[path.suffix.lower()], str(path.parent))
+
+
+def _write(con: sqlite3.Connection, run: _Run, rel: str, old: _Stored | None,
+           got: _Extracted | _Touched | None) -> None:
+    """Store what became of one file."""
+    if got is None:
+        run.report.unchanged += 1
+        return
+    if isinstance(got, _Touched):
         con.execute(
             "UPDATE documents SET size = ?, mtime_ns = ? WHERE path = ?",
-            (st.st_size, st.st_mtime_ns, rel),
+            (got.st.st_size, got.st.st_mtime_ns, rel),
         )
-        report.unchanged += 1
+        run.report.unchanged += 1
         return
-    try:
-        doc, fmt = read_document(data, _KINDS[path.suffix.lower()], published=base_url is not None,
-                                 load_css=local_css_loader(path.parent, root))
-    except _Skip:
-        raise
-    except Exception as e:  # noqa: BLE001 - one odd file must not stop the indexing
-        raise _Skip(f"cannot extract its text ({type(e).__name__}: {e})") from None
+    st = got.loaded.st
     row = (
-        document_url(root, rel, base_url),
-        doc.title or path.name,
-        doc.text,
-        fmt,
-        digest,
+        document_url(run.root, rel, run.base_url),
+        got.doc.title or rel.rsplit("/", 1)[-1],
+        got.doc.text,
+        got.fmt,
+        got.loaded.digest,
         st.st_size,
         st.st_mtime_ns,
         _now(),
@@ -543,14 +781,14 @@ def _index_file(
             "size = ?, mtime_ns = ?, indexed_at = ? WHERE path = ?",
             row,
         )
-        report.updated.append(rel)
+        run.report.updated.append(rel)
     else:
         con.execute(
             "INSERT INTO documents (url, title, content, format, sha256, size, mtime_ns, "
             "indexed_at, path) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             row,
         )
-        report.added.append(rel)
+        run.report.added.append(rel)
 
 
 # --- searching ----------------------------------------------------------------------------------
@@ -558,14 +796,20 @@ _WORDISH = re.compile(r"\w")
 _WORDS = re.compile(r"\w+")
 _SPACES = re.compile(r"\s+")
 
-_SEARCH_SQL = f"""
-SELECT d.url, d.title, d.content, d.format,
-       snippet(documents_fts, 1, '', '', '\u2026', {SNIPPET_TOKENS}),
-       bm25(documents_fts, 2.0, 1.0) AS rank, d.path
-FROM documents_fts JOIN documents AS d ON d.id = documents_fts.rowid
+# Ranking first: the ids and bm25 ranks of the best k matches, nothing else read...
+_RANK_SQL = """
+SELECT rowid, bm25(documents_fts, 2.0, 1.0) AS rank
+FROM documents_fts
 WHERE documents_fts MATCH ?
 ORDER BY rank
 LIMIT ?
+"""
+# ...then the row, content and snippet of each of those k (the snippet of the query that found it).
+_ROW_SQL = f"""
+SELECT d.url, d.title, d.content, d.format,
+       snippet(documents_fts, 1, '', '', '\u2026', {SNIPPET_TOKENS}), d.path
+FROM documents_fts JOIN documents AS d ON d.id = documents_fts.rowid
+WHERE documents_fts MATCH ? AND documents_fts.rowid = ?
 """
 
 
@@ -587,8 +831,11 @@ def fts_query(text: str, operator: str = "AND") -> str:
 class LocalCorpus:
     """:class:`~.base.SearchBackend` over an index written by :func:`build_index`.
 
-    Each search opens the index read-only in a worker thread, so searches never block
-    the event loop and the index may be updated between searches.
+    Each search reads the index in a worker thread, so searches never block the event
+    loop, through a read-only connection that thread keeps (a fresh connection reads
+    the index's pages again: several times slower for common words); each search is one
+    read transaction, so the index may be updated between searches, and a connection is
+    opened again when the index file is replaced.
     """
 
     name = "local"
@@ -596,6 +843,7 @@ class LocalCorpus:
     def __init__(self, index_path: str | Path, *, link_base_url: str | None = None):
         require_fts5()
         self.index_path = Path(index_path).resolve()
+        self._held = threading.local()  # per thread: (file identity, connection)
         meta = self._read_meta()
         self.base_url = meta.get("base_url") or None
         self.root = meta.get("root") or None
@@ -625,6 +873,23 @@ class LocalCorpus:
             return sqlite3.connect(self.index_path.as_uri() + "?mode=ro", uri=True, timeout=30)
         except sqlite3.Error as e:
             raise CorpusError(f"cannot open the corpus index {self.index_path}: {e}") from None
+
+    def _search_connection(self) -> sqlite3.Connection:
+        """This thread's connection to the index file as it is now."""
+        try:
+            st = os.stat(self.index_path)
+            ident = (st.st_dev, st.st_ino)
+        except OSError:
+            ident = None
+        held = getattr(self._held, "con", None)
+        if held is not None and ident is not None and held[0] == ident:
+            return held[1]
+        if held is not None:
+            held[1].close()
+            self._held.con = None
+        con = self._connect()  # no index there: IndexNotFoundError
+        self._held.con = (ident, con)
+        return con
 
     def _read_meta(self) -> dict[str, str]:
         con = self._connect()
@@ -660,19 +925,28 @@ class LocalCorpus:
         all_terms = fts_query(query, "AND")
         if not all_terms or max_results <= 0:
             return []
-        con = self._connect()
+        con = self._search_connection()
         try:
-            rows = con.execute(_SEARCH_SQL, (all_terms, max_results)).fetchall()
+            con.execute("BEGIN")  # one snapshot for the ranking and the rows
+            hits = [(rowid, rank, all_terms) for rowid, rank in con.execute(_RANK_SQL, (all_terms, max_results))]
             any_terms = fts_query(query, "OR")
-            if len(rows) < max_results and any_terms != all_terms:
-                seen = {r[0] for r in rows}
-                more = con.execute(_SEARCH_SQL, (any_terms, max_results + len(rows))).fetchall()
-                rows += [r for r in more if r[0] not in seen][: max_results - len(rows)]
+            if len(hits) < max_results and any_terms != all_terms:
+                seen = {h[0] for h in hits}
+                more = con.execute(_RANK_SQL, (any_terms, max_results + len(hits))).fetchall()
+                hits += [(rowid, rank, any_terms) for rowid, rank in more if rowid not in seen][
+                    : max_results - len(hits)
+                ]
+            rows = [(con.execute(_ROW_SQL, (terms, rowid)).fetchone(), rank) for rowid, rank, terms in hits]
         except sqlite3.Error as e:
-            raise CorpusError(f"searching the corpus index {self.index_path} failed: {e}") from None
-        finally:
+            self._held.con = None
             con.close()
-        return [self._result(*row) for row in rows]
+            raise CorpusError(f"searching the corpus index {self.index_path} failed: {e}") from None
+        except BaseException:
+            con.rollback()
+            raise
+        con.rollback()  # end the read transaction: one left open keeps writers waiting
+        # (a row gone between the two reads is left out)
+        return [self._result(*row[:5], rank, row[5]) for row, rank in rows if row is not None]
 
     def _result(self, url: str, title: str, content: str, fmt: str, snippet: str, rank: float,
                 path: str) -> SearchResult:

@@ -89,8 +89,10 @@ def test_auto_sends_a_simple_question_down_the_single_path_with_the_same_citatio
     # one researcher, with the brief as its topic, its findings compressed
     assert called.count(f"Research this topic: {BRIEF}"[:40]) == 2  # search, then done
     assert [n["topic"] for n in v["notes"]] == [BRIEF] and v["research_iterations"] == 1
+    # what the unit read: 3 pages, 3 sentences each verified, the invented one on each page not
     assert v["research_log"] == [{"topic": BRIEF, "ok": True, "citations": v["research_log"][0]["citations"],
-                                  "error": None}] and v["research_log"][0]["citations"] > 0
+                                  "error": None, "pages_read": 3, "verified_sentences": 9,
+                                  "unverified_sentences": 3}] and v["research_log"][0]["citations"] > 0
     summary = v["citation_summary"]
     assert summary["unsupported"] == 0 and summary["verified"] >= 8 and summary["fixed_by_agent"] == 1
     assert summary["claims_unsupported"] == 0

@@ -210,7 +210,9 @@ def test_publish_checks_claims_without_a_model(path, tmp_path):
     loaded = load_sources(root / "examples/sources.json")
     result = publish_report((root / path).read_text(), loaded.sources, tmp_path / "out", pdf=False)
     cites = json.loads((tmp_path / "out" / "citations.json").read_text())
-    assert all(c["claim_status"] in ("supported", "unsupported", "unchecked") for c in cites)
+    assert all(c["claim_status"] in ("supported", "unsupported", "unchecked", "no_claim") for c in cites)
+    # the two table cells holding only a ref have no claim of their own: never "supported"
+    assert [c["n"] for c in cites if c["claim_status"] == "no_claim"] == [5, 6]
     assert all(c["claim"] is not None for c in cites if c["status"] != "unsupported")
     # the one deliberately altered example is marked (its quote is wrong too)
     assert [c["n"] for c in cites if c["claim_status"] == "unsupported"] == [
@@ -263,24 +265,34 @@ def test_judge_decides_only_undecided_claims_within_its_bound(tmp_path, monkeypa
 
     monkeypatch.setattr(judge_module, "BATCH", 2)
     seen: list[list[str]] = []
+    plan = {1: ("contradicts", "supports"), 2: ("partly", "abstain")}  # call -> verdicts of its two items
 
     def judge(messages):
-        items = re.findall(r"^(\d+)\. Claim: (.*)$", prompt_text(messages), re.M)
-        seen.append([c for _, c in items])
-        # the first claim of the first call contradicts its quote; the others are partly supported
+        items = scenario.judge_items(messages)
+        seen.append([c for _, c, _ in items])
         return structured("ClaimVerdicts", verdicts=[
-            {"item": int(n), "verdict": "contradicts" if (len(seen) == 1 and n == "1") else "partly",
-             "reason": "scripted"} for n, _ in items])
+            {"item": n, "verdict": plan[len(seen)][n - 1], "reason": "scripted",
+             # the "supports" cites its whole quote: that does not show "Point B matters ..."
+             "facts": [{"fact": claim, "spans": quotes}] if plan[len(seen)][n - 1] == "supports" else []}
+            for n, claim, quotes in items])
 
     values, cites = run_script(tmp_path, judge_script(judge), max_judge_calls=2)
     assert len(seen) == 2 and all(len(batch) == 2 for batch in seen)  # bounded: 2 calls of 2 claims
     assert all(c.startswith("Point ") for batch in seen for c in batch)  # only claims the rules left open
-    # the contradicted claim went to the fixer, whose restated claim passed the rules
+    # the contradicted and the partly supported claim are flagged and went to the fixer
     fixes = values["citation_fixes"]
-    assert len(fixes) == 1 and fixes[0]["outcome"] == "fixed" and "judge" in fixes[0]["problem"]
-    judged = [c for c in cites if c["claim_rule"] == "judge:partly"]
-    assert len(judged) == 3 and all(c["confidence"] == "low" and c["claim_status"] == "supported" for c in judged)
-    left = [c for c in cites if c["claim_status"] == "unchecked"]
+    assert sorted(f["claim"] for f in fixes) == sorted([seen[0][0], seen[1][0]])
+    assert all("judge" in f["problem"] for f in fixes)
+    by_claim = {c["claim"]: c for c in cites}
+    # the "supports" whose evidence fails the check is grey, with the judge's vote and the check recorded
+    supported = by_claim[seen[0][1]]
+    assert (supported["claim_status"], supported["claim_rule"]) == ("unchecked", "judge:evidence_failed")
+    vote = supported["judge"]["votes"][0]
+    assert vote["verdict"] == "supports" and vote["evidence"]["ok"] is False and vote["model"]
+    assert supported["claim_decided_by"] is None and supported["confidence"] is None
+    assert by_claim[seen[1][1]]["claim_rule"] == "judge:abstain"
+    assert not [c for c in cites if c["claim_rule"] == "judge:checked"]  # no green without checked evidence
+    left = [c for c in cites if c["claim_status"] == "unchecked" and c["judge"] is None]
     assert left and all(c["claim"].startswith("Point ") for c in left), [c["claim"] for c in left]
     assert any("were not judged" in d["message"] for d in values["degradations"])
     assert values["usage"]["check_citations"]["calls"] >= 3  # judge calls are metered with the fixes

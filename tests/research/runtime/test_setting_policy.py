@@ -266,3 +266,14 @@ def test_the_graph_applies_the_operators_allowances(tmp_path, monkeypatch):
     # this process's own user (the command line, eval run, a Python caller): everything
     assert Configuration.resolve({"configurable": {}}, {"fetch_allow_private": True}, environ=env).fetch_allow_private
     assert Caller.of_config({"configurable": {"langgraph_auth_user_id": ""}}, env).source is Source.COMMAND_LINE
+
+
+def test_a_run_names_at_most_50_pages_to_fetch():
+    """Beyond the list: research_urls had no bound, so one run (on a server: any user) could
+    make the server fetch any number of pages of its choice."""
+    urls = [f"https://a.example/{i}" for i in range(51)]
+    with pytest.raises(UserError, match="research_urls: List should have at most 50 items"):
+        Configuration.resolve(None, {"research_urls": urls}, environ={})
+    with pytest.raises(UserError, match="a URL of 9,018 characters"):
+        Configuration.resolve(None, {"research_urls": ["https://a.example/" + "x" * 9000]}, environ={})
+    assert len(Configuration.resolve(None, {"research_urls": urls[:50]}, environ={}).research_urls) == 50

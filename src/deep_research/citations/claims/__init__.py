@@ -1,25 +1,11 @@
 """Claim checks by code: is the report sentence a ref is attached to true to its quote?
 
 Quote verification proves a quote is on its page; it says nothing about the sentence of the
-report the quote is meant to support (the *claim*). This module finds each ref's claim
-(``claims_for_refs``) and compares it with the quote(s) by fixed rules, no model
-(``check_claim``). Every verdict names the rule that decided it.
-
-Claims
-------
-The unit is a paragraph, a list item, a table cell or a heading (block markers, heading
-numbers such as "2.1", list numbers are not part of it). Inside a unit the text is split
-into sentences (``split_sentences``: ``.!?`` followed by a space and something that may
-start a sentence, not after an abbreviation such as "e.g." or an initial; ``。！？``
-always; "3.5" and "v2.1" never split). Refs separated only by spaces or punctuation form
-one group that shares one claim, checked against the union of their quotes. In a sentence
-with several groups, a group's claim is the text since the previous group (or the sentence
-start); the text after the last group up to the sentence end belongs to the last group
-("X <A>, and Y <B>, as Z." gives A "X" and B "and Y, as Z."). A ref placed after the
-period supports the sentence before it. A quote that is grammatically part of the
-sentence (it starts with a lower-case letter or a digit: "its core <ref>"typically
-reaches 55 to 65 °C"</ref>") is kept in the claim text, since the reader reads it as
-part of the sentence. A table cell holding only a ref has no claim of its own.
+report the quote is meant to support (the *claim*). Each ref's claim is cut from the parsed
+report (:mod:`deep_research.citations.document.claims`: units, sentences, groups of refs);
+this package compares it with the quote(s) by fixed rules, no model (``check_claim``).
+Every verdict names the rule that decided it. ``supported`` means code could show every
+word of the claim in its quotes (``proof``); anything it cannot show is ``unchecked``.
 
 Rules (``check_claim``), in this order; the first that fires makes the claim
 ``unsupported``:
@@ -45,17 +31,19 @@ Rules (``check_claim``), in this order; the first that fires makes the claim
   below).
 * ``negation`` - two ways. (a) By negated segment, for paraphrases: a negator (not, no,
   never, none, nothing, neither, nor, without, cannot, n't, no longer, fails to, unable
-  to) negates the content words after it up to the clause end (at most four; "and"/"or"
+  to, refused to, declined to, is yet to) negates the content words after it up to the clause end (at most four; "and"/"or"
   do not end it). The rule fires when the claim negates a segment whose first word
   stands in a quote only in clauses without any negation (explicit or implicit: only,
-  except, unless, instead, fail, prevent, lack, rarely, ...), or the reverse. It needs a
+  except, unless, instead, fail, prevent, lack, rarely, suppress, skip, stop, against,
+  other than, un-, ...), or the reverse. It needs a
   second word of the segment there when the segment has two or more, or one more shared
   content word near the negation, or a claim made only of quote words. (b) By alignment,
   for near copies (below): a differing stretch that holds a negator on one side and
   nothing of substance on the other ("cannot be split" / "can be split", "does not raise"
   / "raises", "no longer" / "still"), between equal stretches (at an end of the claim
   only when the stretch is the bare negator; a dropped trailing "and not just X" is a
-  shorter claim). "not only ... but also", "whether or not", "no more than 5" are not
+  shorter claim); only when the two sides hold different numbers of negators, and not
+  against an implicit negation on the other side ("not often" / "rarely"). "not only ... but also", "whether or not", "no more than 5" are not
   negations.
 * ``near_copy:<kind>`` - when the claim repeats a quote (at least two of the claim's
   content words and at least half of them are in that quote, or the token similarity of
@@ -74,18 +62,38 @@ Rules (``check_claim``), in this order; the first that fires makes the claim
   (must/shall | should | may/might/can/could | will/would), or an ``entity``: both tokens
   look like names (a capitalised word not at the sentence start, ALL CAPS, camelCase, a
   code identifier with ``.`` or ``_``, a call such as ``len()``, a token mixing letters
-  and digits such as a file name). Lower-case plain words that differ are not judged:
-  that may be a synonym, so it is left to coverage.
+  and digits such as a file name) of one kind - not a spelling variant, abbreviation or
+  initial of the other, nor a word of a longer name against a one-word name. Antonyms
+  and quantifiers under a negation on one side only ("unnecessary" / "not necessary",
+  "rarely" / "not often") and converse comparisons are not flagged. Lower-case plain
+  words that differ are not judged here: the claim is then not proven, so ``unchecked``.
 
-Status when no rule fired:
+* ``antonym`` - a claim word the quotes lack whose opposite (the curated pairs above, or
+  an un-/non-/dis- prefix) stands in a quote among two more of the claim's words, neither
+  negated nor in a negated clause on one side only, and not a converse comparison ("A
+  more X than B" / "B less X than A").
 
-* ``supported`` / ``no_claim`` - the claim has no content word of its own (empty, a table
-  cell holding only the ref, a pure reporting frame).
-* ``supported`` / ``copy`` - the claim's words are a contiguous run of a quote's words.
-* ``supported`` / ``overlap`` - at least 80 % of the claim's content words (light stems;
-  numbers count as content) are in the quotes, at most one in five is missing, and none
-  of the missing ones is a number, a name-like token, a quantifier, a modal or a negator.
-* ``unchecked`` otherwise (a model judge decides later).
+Dates with a month name ("May 5, 2020", "5 June 2021", "June 2021") are one number each:
+a claim's date must be a quote's date (a part the claim leaves out may be anything), never
+a day from one date and a year from another; a quote's year also counts alone.
+
+Status when no rule fired (``proof``: see that module for the full rule):
+
+* ``supported`` / ``no_claim`` - the claim has no word that states something (empty, a
+  table cell holding only the ref, a pure reporting frame); ``citations.check`` shows such
+  a citation as ``no_claim`` (quote found, nothing to check), never as supported.
+* ``supported`` / ``copy`` or ``proof`` - code can show the claim: every word of it that
+  states something (numbers, names, negations, quantifiers, modals, order words, "only",
+  conditions, every content word) is matched in order by one quote sentence - same stem,
+  a number the number rule accepts, a spelling variant - or, part by part, by clauses of
+  the quotes; what the claim leaves out of the quote is whole clauses or parentheses, and
+  none of it restricts what the claim kept (a negation, quantifier, modal, condition,
+  scope such as "by default" or "on Windows", "only", an attribution such as "said").
+  ``copy`` when the matched words are one contiguous stretch of the quote.
+* ``unchecked`` otherwise, with a note saying what could not be shown (a model judge
+  decides later; its "supports" counts only when ``judge_check`` accepts its evidence).
+  A paraphrase with other words, a moved or re-voiced clause, an added word of context
+  are all ``unchecked``: grey, never a guess.
 
 Reporting frames ("According to the manual, ...", "The docs note that ...", "..., as the
 documentation explains.", "(see the docs)") and discourse markers ("Notably, ...",
@@ -98,10 +106,13 @@ compare equal.
 All regular expressions are linear (no nested unbounded repetition that can backtrack);
 alignment is skipped for claims or quotes longer than ``MAX_ALIGN_TOKENS`` tokens.
 
-Modules: ``units`` (claims of a report, sentences), ``framing`` (frames removed before the
+Modules: ``framing`` (frames removed before the
 rules), ``analysis`` (tokens, stems, names, negations), ``numbers`` (numbers and the
-``number`` rule), ``negation``, ``near_copy``, ``coverage`` (the rules), ``rules``
-(``check_claim``: the rules in order), ``words`` (word lists, the stemmer), ``types``.
+``number`` rule, dates), ``negation``, ``near_copy``, ``antonym`` (the rules that prove a
+claim wrong), ``proof`` (what code can show: ``supported`` or ``unchecked``), ``rules``
+(``check_claim``: the rules in order), ``words`` (word lists, the stemmer), ``types``;
+``judge_check`` (``check_judge_evidence``: code's check of a model judge's evidence) and
+``lexicon`` (an optional WordNet reader it uses).
 """
 
 from __future__ import annotations
@@ -109,8 +120,19 @@ from __future__ import annotations
 from .framing import prepare_claim
 from .rules import check_claim
 from .types import Claim, ClaimCheck, ClaimStatus
-from .units import claims_for_refs, split_sentences
+from .judge_check import EvidenceCheck, JudgeFact, check_judge_evidence
 from .words import stem
 
-__all__ = ["Claim", "ClaimCheck", "ClaimStatus", "check_claim", "claims_for_refs", "prepare_claim",
+__all__ = ["Claim", "ClaimCheck", "ClaimStatus", "EvidenceCheck", "JudgeFact", "check_claim",
+           "check_judge_evidence", "claims_for_refs", "prepare_claim",
            "split_sentences", "stem"]
+
+
+def __getattr__(name: str):
+    """``claims_for_refs`` and ``split_sentences``: the claims of a report are cut from its
+    parsed document (``citations.document.claims``); still importable from here."""
+    if name in ("claims_for_refs", "split_sentences"):
+        from ..document import claims as units
+
+        return getattr(units, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -10,6 +10,7 @@ from functools import lru_cache
 from .numbers import _numbers
 from .types import _CJK, _NUM, _PUNCT, _WORD, _Text
 from .words import (
+    _TO_NEGATORS,
     _ARTICLES,
     _CJK_NEG,
     _CJK_NEG_WORDS,
@@ -232,7 +233,8 @@ def _analyse(text: str, claim_side: bool, mid_start: bool = False) -> _Text:
                     neg_clauses.add(c)
             elif w == "longer" and k and low[k - 1] == "no" and neg[k - 1]:
                 neg[k] = True
-            elif w in ("fail", "fails", "failed", "failing", "unable") and k + 1 < n and low[k + 1] == "to":
+            elif w in _TO_NEGATORS and k + 1 < n and low[k + 1] == "to" and (
+                    w != "yet" or (k and stems[k - 1] in ("be", "have"))):
                 neg[k] = True
                 neg_clauses.add(c)
             elif flags & 4:

@@ -4,7 +4,7 @@ negated segment, and inside an aligned near copy)."""
 from __future__ import annotations
 
 from .types import _WORD, ClaimCheck, ClaimStatus, _Text
-from .words import _NEG_PHRASE_WORDS, _NEGATORS
+from .words import _IMPLICIT_NEG_STEMS, _NEG_PHRASE_WORDS, _NEGATORS, stem
 
 WINDOW = 6  # tokens around a negation searched for shared context
 
@@ -104,6 +104,11 @@ def _negation_in_block(claim: _Text, q: _Text, i1: int, i2: int, j1: int, j2: in
         return None
     if any(claim.content[p] and not claim.neg[p] for p in cpos) or any(q.content[p] and not q.neg[p] for p in qpos):
         return None  # words of substance changed too: not a plain negation flip
+    if sum(claim.neg) == sum(q.neg):
+        return None  # as many negations on both sides: one moved, none was added or dropped
+    other = qpos if cneg else cpos
+    if any(stem((q if cneg else claim).low[p]) in _IMPLICIT_NEG_STEMS for p in other):
+        return None  # "not often" / "rarely", "not in SQL" / "rather than in SQL"
     negated = claim if cneg else q
     if any(negated.low[p] == "nor" for p in (cpos if cneg else qpos)):
         return None  # "neither A nor B" / "not A or B"

@@ -95,6 +95,7 @@ def _numbers(raw: list[str], low: list[str], kinds: list[int], minus: set[int], 
                 if suffix:
                     if suffix in ("st", "nd", "rd", "th"):
                         unit = None
+                        key += "th"  # an ordinal: "3rd" (the third) is not "3" (three)
                     elif suffix == "s" and len(digits) == 4:
                         unit = None  # the 1990s
                     elif suffix == "k" and value is not None:
@@ -142,7 +143,7 @@ def _numbers(raw: list[str], low: list[str], kinds: list[int], minus: set[int], 
                 num = _Num(str(value_i), Decimal(value_i), None, i, " ".join(raw[i:j]), required=required)
                 end = j
             elif not claim_side and lw in _ORDINALS:
-                num = _Num(str(_ORDINALS[lw]), Decimal(_ORDINALS[lw]), None, i, tok)
+                num = _Num(f"{_ORDINALS[lw]}th", Decimal(_ORDINALS[lw]), None, i, tok)
             elif not claim_side and lw in _QUOTE_NUMBER_WORDS:
                 key = _QUOTE_NUMBER_WORDS[lw]
                 num = _Num(key, Decimal(key), None, i, tok)
@@ -214,7 +215,73 @@ def _numbers(raw: list[str], low: list[str], kinds: list[int], minus: set[int], 
         out.append(num)
         used.update(range(i, end))
         free = end
+    if any(w in _MONTHS for w in low):
+        out = _dates(raw, low, out, used, claim_side)
     return out, used, bounds
+
+
+_MONTHS = {w: i + 1 for i, names in enumerate([
+    "january jan", "february feb", "march mar", "april apr", "may", "june jun", "july jul",
+    "august aug", "september sep sept", "october oct", "november nov", "december dec"]) for w in names.split()}
+
+
+def _dates(raw: list[str], low: list[str], nums: list[_Num], used: set[int], claim_side: bool) -> list[_Num]:
+    """Month-name dates as one value each ("May 5, 2020", "5 June 2021", "June 2021"), so a
+    claim's date is matched whole, never piece by piece from two dates. Key
+    "D:<year>-<month>-<day>", "?" for a part not given. On the quote side the year also
+    stays a number of its own (a claim may give the year alone)."""
+    at = {n.pos: n for n in nums}
+
+    def day(k: int) -> _Num | None:
+        n = at.get(k)
+        ok = n is not None and n.value is not None and n.unit is None and n.cmp is None and not n.negative
+        return n if ok and n.value == n.value.to_integral_value() and 1 <= n.value <= 31 else None
+
+    def year(k: int) -> _Num | None:
+        n = at.get(k)
+        ok = n is not None and n.value is not None and n.unit is None and not n.negative and len(n.raw) == 4
+        return n if ok and 1000 <= n.value <= 2999 else None
+
+    out = list(nums)
+    taken: set[int] = set()
+    for m, w in enumerate(low):
+        if w not in _MONTHS or not raw[m][:1].isupper() or m in taken:
+            continue
+        parts: list[_Num] = []
+        d = y = None
+        nxt = m + 1
+        if day(nxt) and nxt not in taken:
+            d = day(nxt)
+            nxt += 1
+            if nxt < len(low) and low[nxt] == ",":
+                nxt += 1
+        elif m >= 1 and day(m - 1) and m - 1 not in taken:
+            d = day(m - 1)
+        if year(nxt):
+            y = year(nxt)
+        if d is None and y is None:
+            continue
+        parts = [x for x in (d, y) if x is not None]
+        key = f"D:{int(y.value) if y else '?'}-{_MONTHS[w]:02d}-{int(d.value) if d else '?'}"
+        start = min([m] + [x.pos for x in parts])
+        last = max([m] + [x.pos for x in parts])
+        date = _Num(key, None, None, start, " ".join(raw[start:last + 1]).replace(" ,", ","))
+        for x in parts:
+            if x is y and not claim_side:
+                x.required = False  # kept for a claim that gives the year alone; not an item of proofs
+            elif x in out:
+                out.remove(x)
+        taken.update(range(start, last + 1))
+        used.update(range(start, last + 1))
+        out.append(date)
+    out.sort(key=lambda n: n.pos)
+    return out
+
+
+def date_matches(claim_key: str, quote_key: str) -> bool:
+    """Is the claim's date the quote's, with the claim giving no part the quote lacks?"""
+    c, q = claim_key[2:].split("-"), quote_key[2:].split("-")
+    return all(a == "?" or a == b for a, b in zip(c, q, strict=True))
 
 
 # --- the rules -------------------------------------------------------------------------------
@@ -240,6 +307,8 @@ def _number_supported(c: _Num, qnums: list[_Num], by_key: dict[str, tuple[set, s
     """Is claim number c in the quotes? Same key with the same unit, or without a unit on
     one side when no quote gives that number another unit; a version prefix; a bound or
     an approximation satisfied by an exact quote number of the same quantity."""
+    if c.key.startswith("D:"):
+        return any(q.key.startswith("D:") and date_matches(c.key, q.key) for q in qnums)
     units = by_key.get(c.key)
     if units and c.cmp in _OPPOSITE and units[2] == {_OPPOSITE[c.cmp]}:
         return False  # "at most 4 GiB" where the quote says "more than 4 GiB"
@@ -301,6 +370,8 @@ _OPPOSITE = {"ge": "le", "le": "ge"}
 
 
 def _check_numbers(claim: _Text, quotes: list[_Text]) -> ClaimCheck | None:
+    if not any(c.required and not c.frame for c in claim.numbers):
+        return None
     qnums = [q for t in quotes for q in t.numbers]
     by_key = _by_key(qnums)
     for c in claim.numbers:

@@ -4,11 +4,12 @@ fires decides (see the package's docstring)."""
 from __future__ import annotations
 
 from .analysis import _analyse, _analyse_quote
-from .coverage import _coverage
+from .antonym import _check_antonym
 from .framing import _prepare_claim
 from .near_copy import _check_near_copy
 from .negation import _check_negation
 from .numbers import _check_numbers
+from .proof import _prove
 from .types import ClaimCheck, ClaimStatus
 
 
@@ -21,9 +22,9 @@ def check_claim(claim: str, quotes: list[str]) -> ClaimCheck:
         return ClaimCheck(ClaimStatus.SUPPORTED, "no_claim", "the claim states nothing of its own")
     if not qs:
         return ClaimCheck(ClaimStatus.UNCHECKED, None, "no quote to compare with")
-    for rule in (_check_numbers, _check_negation, _check_near_copy):
+    for rule in (_check_numbers, _check_negation, _check_near_copy, _check_antonym):
         result = rule(c, qs)
         if result is not None:
             return result
-    return _coverage(c, qs)
+    return _prove(c, [q for q in quotes if q and q.strip()])
 

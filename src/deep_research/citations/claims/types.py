@@ -12,12 +12,13 @@ class ClaimStatus(StrEnum):
     SUPPORTED = "supported"
     UNSUPPORTED = "unsupported"
     UNCHECKED = "unchecked"
+    NO_CLAIM = "no_claim"  # the ref has no claim of its own (alone in its cell, item or paragraph): nothing to check
 
 
 @dataclass
 class ClaimCheck:
     status: ClaimStatus
-    rule: str | None  # "number", "negation", "near_copy:<kind>"; "copy", "overlap", "no_claim"
+    rule: str | None  # "number", "negation", "near_copy:<kind>", "antonym"; "copy", "proof", "no_claim"
     note: str
 
 

@@ -20,10 +20,13 @@ _DISCOURSE = ("notably|importantly|in short|in summary|in practice|in other word
 _NEGATORS = frozenset(["not", "no", "never", "none", "nothing", "nobody", "nowhere", "neither", "nor", "without", "cannot"])
 
 
-_IMPLICIT_NEG = frozenset(["only", "except", "unless", "instead", "rather", "fail", "fails", "failed", "failing", "refuse", "refuses", "refused", "prevent", "prevents", "prevented", "avoid", "avoids", "avoided", "forbid", "forbids", "forbidden", "prohibit", "prohibits", "prohibited", "disallow", "disallows", "disallowed", "lack", "lacks", "lacked", "lacking", "absent", "missing", "hardly", "barely", "seldom", "rarely", "impossible", "unable", "omit", "omits", "omitted", "deny", "denies", "denied", "exclude", "excludes", "excluded", "ignore", "ignores", "ignored", "neither", "nor", "never", "none", "nothing", "nobody", "nowhere", "without", "not", "no"])
+_IMPLICIT_NEG = frozenset(["only", "except", "unless", "instead", "rather", "fail", "fails", "failed", "failing", "refuse", "refuses", "refused", "prevent", "prevents", "prevented", "avoid", "avoids", "avoided", "forbid", "forbids", "forbidden", "prohibit", "prohibits", "prohibited", "disallow", "disallows", "disallowed", "lack", "lacks", "lacked", "lacking", "absent", "missing", "hardly", "barely", "seldom", "rarely", "impossible", "unable", "omit", "omits", "omitted", "deny", "denies", "denied", "exclude", "excludes", "excluded", "ignore", "ignores", "ignored", "suppress", "suppresses", "suppressed", "skip", "skips", "skipped", "stop", "stops", "stopped", "against", "other", "un", "non", "independently", "decline", "declines", "declined", "declining", "refusing", "insufficient", "inadequate", "neither", "nor", "never", "none", "nothing", "nobody", "nowhere", "without", "not", "no"])
 
 
-_NEG_PHRASE_WORDS = frozenset({"longer", "fail", "fails", "failed", "failing", "unable"})  # no longer, fails to
+# "no longer"; "fails to", "refused to", "declined to", "is yet to": the verb after them is negated
+_TO_NEGATORS = frozenset({"fail", "fails", "failed", "failing", "unable", "refuse", "refuses", "refused",
+                          "refusing", "decline", "declines", "declined", "declining", "yet"})
+_NEG_PHRASE_WORDS = _TO_NEGATORS | {"longer"}
 
 
 _NEG_SKIP_AFTER = frozenset(["only", "just", "merely", "simply"])  # "not only ... but also"
@@ -64,7 +67,7 @@ encode decode|encrypt decrypt|compress decompress|serialize deserialize|import e
 upload download|lock unlock|inclusive exclusive|keep discard|even odd|best worst|better worse|
 cheap expensive|easy difficult|easy hard|easier harder|simple complex|rise fall|gain loss|
 win lose|on off|client server|send receive|push pull|lowest highest|smallest largest|
-slowest fastest|shortest longest|over under|left right|top bottom|blocking nonblocking|
+slowest fastest|shortest longest|left right|top bottom|blocking nonblocking|
 sensitive insensitive|success error|accepted rejected|included excluded|added removed|
 allowed denied|grant deny|permit deny|maximum minimal|raise lower|overestimate underestimate|
 empty full|shallow deep|prepend append|prefix suffix|head tail|enter exit|entry exit|forward backward|
@@ -198,7 +201,8 @@ _IRREGULAR_BASE = {
     "grown": "grow", "fell": "fall", "fallen": "fall", "rose": "rise", "risen": "rise",
     "drew": "draw", "drawn": "draw", "broke": "break", "broken": "break", "spoke": "speak",
     "spoken": "speak", "became": "become", "came": "come", "saw": "see", "seen": "see",
-    "told": "tell", "said": "say", "paid": "pay", "led": "lead", "children": "child",
+    "told": "tell", "said": "say", "overridden": "override", "hidden": "hide", "forbidden": "forbid",
+    "driven": "drive", "ridden": "ride", "stolen": "steal", "frozen": "freeze", "forgotten": "forget", "paid": "pay", "led": "lead", "children": "child",
     "indices": "index", "analyses": "analysis", "criteria": "criterion", "men": "man",
     "women": "woman", "data": "data", "bytes": "byte", "uses": "use", "used": "use",
     "using": "use", "cannot": "can", "better": "better", "best": "best",
@@ -262,7 +266,9 @@ _MODAL = {w: g for g, ws in _MODAL_GROUPS.items() for w in ws.split()}
 _CLOSED = frozenset(_QUANT) | frozenset(_MODAL) | _NEGATORS
 
 
-_IMPLICIT_NEG_STEMS = frozenset(stem(w) for w in _IMPLICIT_NEG)
+# Explicit negators are read as negations (``neg``), not by stem: the stem of "not" is also
+# the stem of "note", "notes", "noted", which negate nothing.
+_IMPLICIT_NEG_STEMS = frozenset(stem(w) for w in _IMPLICIT_NEG if w not in _NEGATORS)
 
 
 # "and"/"or" do not end a clause: a negation covers both of "cannot be located or loaded".

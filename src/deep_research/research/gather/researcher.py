@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 from typing import Any
 
 from langchain_core.messages import (
@@ -19,7 +20,8 @@ from langgraph.graph.message import REMOVE_ALL_MESSAGES
 from langgraph.types import Command
 from pydantic import BaseModel, Field
 
-from ...citations.edit import clean_refs, ref_tag
+from ...citations.claims import ClaimStatus, check_claim
+from ...citations.edit import RefCleanup, clean_refs, ref_tag
 from ...citations.model import Source, Verdict
 from ...citations.verify import SourceIndex
 from ...errors import UserError
@@ -36,6 +38,8 @@ from .reuse import INFLIGHT, QueryRegistry, repeat_notice, search_key, summary_k
 from ..runtime.sources import SourceMeta, source_id_for
 from ..state import ResearcherInput, ResearcherOutput, ResearcherState, error_record
 from .tools import RESEARCHER_TOOLS, SEARCH, THINK
+
+MAX_QUERY_CHARS = 400  # Tavily's own limit; longer queries find nothing more
 
 log = logging.getLogger(__name__)
 SUMMARY_CONCURRENCY = 4
@@ -61,6 +65,9 @@ def _raw_excerpt(source: Source, query: str, limit: int = 6) -> tuple[str, list[
     return text[:600].replace("\n", " "), ranked[:limit]
 
 
+EXACT_SENTENCES = "Exact sentences"  # heads the list of a source block's verified sentences
+
+
 def _source_block(meta: SourceMeta, summary: str, sentences: list[tuple[str, str]], note: str = "") -> str:
     lines = [f'<source id="{meta.id}" title="{meta.title}" url="{meta.url}">']
     if meta.credibility:
@@ -69,8 +76,8 @@ def _source_block(meta: SourceMeta, summary: str, sentences: list[tuple[str, str
         lines.append(f"({note})")
     lines.append(f"Summary: {summary.strip()}")
     if sentences:
-        lines.append("Exact sentences (cite only these, verbatim, as <ref id=\"%s\">\"...\"</ref>):" % meta.id)
-        lines.extend(f'- {claim.strip()}: "{s}"' if claim else f'- "{s}"' for claim, s in sentences)
+        lines.append(f'{EXACT_SENTENCES} (cite only these, verbatim, as <ref id="{meta.id}">"..."</ref>):')
+        lines.extend(f'- {" ".join(claim.split())}: "{s}"' if claim.strip() else f'- "{s}"' for claim, s in sentences)
     else:
         lines.append("No citable sentences were found on this page.")
     lines.append("</source>")
@@ -257,7 +264,8 @@ class ResearcherNodes:
                    for i, c in enumerate(getattr(last, "invalid_tool_calls", None) or [])]
         calls = [*last.tool_calls, *invalid]
         results: list[ToolMessage] = []
-        update: dict[str, Any] = {"found_sources": {}, "excerpts": [], "degradations": [], "errors": []}
+        update: dict[str, Any] = {"found_sources": {}, "excerpts": [], "degradations": [], "errors": [],
+                                  "unverified": 0}
         run_now, refused = calls[: max(budget, 0)], calls[max(budget, 0):]
         over = _over_share(state)
         if over:  # the model call that asked for these used up the unit's share: no more searches
@@ -277,6 +285,8 @@ class ResearcherNodes:
             for key, value in extra.items():
                 if isinstance(update.get(key), dict):
                     update[key].update(value)
+                elif isinstance(update.get(key), int):
+                    update[key] += value
                 else:
                     update[key].extend(value)
         for call in refused:
@@ -305,7 +315,9 @@ class ResearcherNodes:
         if name == THINK:
             return f"Reflection recorded: {str(args.get('reflection', ''))[:2000]}", {}
         if name == SEARCH:
-            query = str(args.get("query") or "").strip()
+            # a query is at most MAX_QUERY_CHARS (a page's text can talk a model into a 400 kB
+            # "query": sent to a search API, or to the web search model, it would cost that much)
+            query = " ".join(str(args.get("query") or "").split())[:MAX_QUERY_CHARS].strip()
             if not query:
                 ctx.meter.usage.repairs += 1
                 return "Not run: the search tool needs a non-empty query.", {}
@@ -327,7 +339,7 @@ class ResearcherNodes:
                       shown: set[str] | None = None, with_given: bool = False) -> tuple[str, dict]:
         ctx.progress(event="search", query=query[:80])
         given = await _given_results(ctx) if with_given else []
-        extra: dict[str, Any] = {"found_sources": {}, "excerpts": [], "degradations": []}
+        extra: dict[str, Any] = {"found_sources": {}, "excerpts": [], "degradations": [], "unverified": 0}
         try:
             results, earlier = await self._search_once(ctx, query, topic)
         except Exception as e:  # noqa: BLE001 - the researcher is told and the failure recorded
@@ -375,26 +387,27 @@ class ResearcherNodes:
                                                      "other sites.") if x), extra
         sem = asyncio.Semaphore(SUMMARY_CONCURRENCY)
 
-        async def one(r: SearchResult, source: Source) -> tuple[dict, str, str | None, str | None]:
+        async def one(r: SearchResult, source: Source) -> tuple[dict, str, str | None, str | None, int]:
             """(the page's record, what the researcher is shown, the block for the findings,
-            a problem to record)."""
+            a problem to record, how many sentences its summary quoted that are not on it)."""
             async with sem:
                 meta = await ctx.pages.record(r, query, scores[r.url].as_dict())
                 if shown is not None and meta.id in shown:  # this researcher has it already
                     ctx.progress(event="page_seen", url=meta.url)
-                    return meta.as_dict(), _seen_block(meta), None, None
+                    return meta.as_dict(), _seen_block(meta), None, None, 0
                 if shown is not None:
                     shown.add(meta.id)
-                block, note, view = await self._summarise_page(ctx, meta, source, query, topic)
-                return meta.as_dict(), view, block, note
+                block, note, view, dropped = await self._summarise_page(ctx, meta, source, query, topic)
+                return meta.as_dict(), view, block, note, dropped
 
         # Results are taken in search order, not in the order the summaries finish (which
         # depends on timing and on parallel researchers sharing a summary): the findings a
         # researcher writes do not change from one run of the same research to the next.
         blocks = []
-        for (r, _), (meta_dict, view, block, note) in zip(
+        for (r, _), (meta_dict, view, block, note, dropped) in zip(
                 usable, await asyncio.gather(*(one(r, source) for r, source in usable))):
             extra["found_sources"][meta_dict["id"]] = meta_dict
+            extra["unverified"] += dropped
             if note:
                 extra["degradations"].append(error_record("summarize_page", note, url=r.url))
             if block is not None:
@@ -425,10 +438,11 @@ class ResearcherNodes:
         return results, (entry if repeated or shared else None)
 
     async def _summarise_page(self, ctx: NodeContext, meta: SourceMeta, source: Source,
-                              query: str, topic: str = "") -> tuple[str, str | None, str]:
+                              query: str, topic: str = "") -> tuple[str, str | None, str, int]:
         """(the page's block for the findings, a problem to record, what the researcher is
-        shown): a page summarised earlier in the thread is shown to the researcher as
-        already read, its summary only; its exact sentences go to the findings."""
+        shown, how many sentences its summary quoted that are not on the page): a page
+        summarised earlier in the thread is shown to the researcher as already read, its
+        summary only; its exact sentences go to the findings."""
         thread = ctx.thread_id
         if not ctx.cfg.page_cache:
             cached = await ctx.pages.summary(meta.content_hash, thread)
@@ -436,10 +450,10 @@ class ResearcherNodes:
                 ctx.progress(event="summary_reused", url=meta.url)
                 block = _source_block(meta, cached["summary"], [tuple(x) for x in cached["sentences"]],
                                       note="summarised earlier in this conversation")
-                return block, None, block
+                return block, None, block, int(cached.get("dropped") or 0)
             made = await self._make_summary(ctx, meta, source, query, topic)
             block, note = self._made_block(ctx, meta, source, query, made)
-            return block, note, block
+            return block, note, block, int(made.get("dropped") or 0)
 
         async def stored_or_made() -> tuple[dict | None, bool]:
             cached = await ctx.pages.summary(meta.content_hash, thread)
@@ -456,9 +470,10 @@ class ResearcherNodes:
             sentences = [tuple(x) for x in made["sentences"]]
             note = READ_EARLIER + ("; no summary could be made, raw excerpt" if made.get("raw") else "")
             return (_source_block(meta, made["summary"], sentences, note=note), None,
-                    _read_earlier_block(meta, made["summary"], len(sentences), bool(made.get("raw"))))
+                    _read_earlier_block(meta, made["summary"], len(sentences), bool(made.get("raw"))),
+                    int(made.get("dropped") or 0))
         block, note = self._made_block(ctx, meta, source, query, made)
-        return block, note, block
+        return block, note, block, int(made.get("dropped") or 0)
 
     @staticmethod
     def _made_block(ctx: NodeContext, meta: SourceMeta, source: Source, query: str,
@@ -510,11 +525,16 @@ class ResearcherNodes:
             exact = " ".join(page_text[check.start : check.end].split())
             if all(exact != s for _, s in kept):
                 kept.append((ex.claim, exact))
-        await ctx.pages.put_summary(meta.content_hash, ctx.thread_id, summary.summary, kept)
+        await ctx.pages.put_summary(meta.content_hash, ctx.thread_id, summary.summary, kept, dropped=dropped)
         return {"summary": summary.summary, "sentences": [list(x) for x in kept], "dropped": dropped}
 
     # -- compression -------------------------------------------------------------------
     async def compress_research(self, state: ResearcherState, config, runtime) -> dict:
+        """The unit's findings: its material compressed by the model, every citation and claim
+        checked by code. A unit succeeds only with at least one checked citation: when the
+        checks leave none while the pages read hold verified sentences, compression is asked
+        once more with the failures named, and if that fails too the verified excerpt
+        sentences become the findings (each recorded as a degradation)."""
         ctx = NodeContext.make("compress_research", self.deps, config, runtime, share=unit_left(state))
         topic = state.get("topic", "")
         excerpts = state.get("excerpts") or []
@@ -526,46 +546,86 @@ class ResearcherNodes:
                 len(raw) // 4 > ctx.cfg.summarize_after_tokens:
             reasoning, summary_problem = await _fold_reasoning(ctx, reasoning, ctx.cfg.compression_messages_to_keep)
             raw = "\n\n".join([*excerpts, *reasoning])
+        sentences = excerpt_sentences(excerpts)
+        unverified = int(state.get("unverified") or 0)
         result: dict[str, Any] = {"call_id": state.get("call_id", ""), "topic": topic, "raw": raw,
-                                  "findings": "", "error": None}
+                                  "findings": "", "error": None, "citations": 0,
+                                  "pages_read": len({sid for sid, _ in _excerpt_blocks(excerpts)}),
+                                  "verified_sentences": len(sentences), "unverified_sentences": unverified}
         update: dict[str, Any] = {}
         if summary_problem:
             update["degradations"] = [error_record("compress_research", summary_problem, topic=topic,
                                                    kind="shortened")]
         errors = [e for e in state.get("errors") or [] if e.get("stage") == "researcher"]
+        troubles = [d["message"] for d in state.get("degradations") or []
+                    if d.get("stage") == "researcher" and d.get("topic", topic) == topic]
         if not excerpts:
-            troubles = [d["message"] for d in state.get("degradations") or []
-                        if d.get("stage") == "researcher" and d.get("topic", topic) == topic]
             result["error"] = errors[-1]["message"] if errors else "no sources were found" + (
                 f" ({troubles[-1]})" if troubles else "")
-            return {"round_results": [result], **ctx.usage_update()}
+            result["no_evidence"] = not errors and not troubles  # the searches worked and found nothing
+            return {**update, "round_results": [result], **ctx.usage_update()}
+        if not sentences:  # nothing on the pages read can be cited: no compression call
+            result["error"] = errors[-1]["message"] if errors else nothing_verified(result["pages_read"], unverified)
+            result["no_evidence"] = not errors and not troubles and not unverified
+            return {**update, "round_results": [result], **ctx.usage_update()}
         metas = state.get("found_sources") or state.get("sources") or {}
         sources, missing = await ctx.pages.load_sources(metas)
-        prompt = prompts.COMPRESS.format(topic=topic, material=raw, data_notice=prompts.DATA_NOTICE)
-        try:
-            findings = await ctx.meter.text(await ctx.model("compression"), [HumanMessage(prompt)],
-                                            what="findings")
-        except ModelCallError as e:
-            findings = _findings_from_excerpts(excerpts)
-            update["degradations"] = [*update.get("degradations", []), error_record("compress_research",
-                                                   f"compression failed ({describe(e)[:160]}); "
-                                                   "verified excerpts used as findings", topic=topic)]
-        update.setdefault("degradations", []).extend(ctx.shortened("research material"))
-        cleaned = clean_refs(findings, sources)
-        if cleaned.dropped:
-            update.setdefault("degradations", []).append(error_record(
-                "compress_research", f"{len(cleaned.dropped)} citation(s) not found in their source were "
-                "removed from the findings", topic=topic))
-        if cleaned.dropped_claims:
-            update.setdefault("degradations", []).append(error_record(
-                "compress_research", f"{len(cleaned.dropped_claims)} finding(s) whose claim differs from its "
-                "quote were removed with their citations", topic=topic,
-                dropped=[{"claim": d["claim"][:200], "why": d["why"]} for d in cleaned.dropped_claims[:10]]))
-        result["findings"] = cleaned.markdown
-        result["citations"] = cleaned.verified + cleaned.repaired
+        findings, degradations = await self._checked_findings(ctx, topic, raw, sentences, sources)
+        update["degradations"] = [*update.get("degradations", []), *degradations, *ctx.shortened("research material")]
+        if _cited(findings):
+            result["findings"] = findings.markdown
+            result["citations"] = _cited(findings)
+        else:  # never a success without a citation
+            result["error"] = (f"none of the {len(sentences)} verified sentence(s) read could be cited: their "
+                               "citations failed the checks" + (f" ({len(missing)} page(s) missing from the store)"
+                                                                if missing else ""))
         if not update["degradations"]:
             del update["degradations"]
         return {**update, **ctx.usage_update(), "round_results": [result]}
+
+    async def _checked_findings(self, ctx: NodeContext, topic: str, material: str,
+                                sentences: list[tuple[str, str, str]],
+                                sources: list[Source]) -> tuple[RefCleanup, list[dict]]:
+        """(the findings with their citations checked, degradations). Compression's answer,
+        its citations and claims cleaned by code; when none survives, one more answer with
+        the failures named; when none survives that either (or the model fails), findings
+        made by code from the verified excerpt sentences."""
+        degradations: list[dict] = []
+        prompt = [HumanMessage(prompts.COMPRESS.format(topic=topic, material=material,
+                                                        data_notice=prompts.DATA_NOTICE))]
+        model = await ctx.model("compression")
+        why_fallback = ""
+        try:
+            answer = await ctx.meter.text(model, prompt, what="findings")
+        except ModelCallError as e:
+            answer, why_fallback = None, f"compression failed ({describe(e)[:160]})"
+        if answer is not None:
+            cleaned = clean_refs(answer, sources)
+            degradations.extend(_cleanup_records(cleaned, topic))
+            if _cited(cleaned):
+                return cleaned, degradations
+            # every citation failed the checks, or there was none: asked once more, the failures named
+            ask = prompts.COMPRESS_RETRY.format(problems=_failures(cleaned))
+            try:
+                again = await ctx.meter.text(model, [*prompt, AIMessage(answer), HumanMessage(ask)], what="findings")
+                second = clean_refs(again, sources)
+                if _cited(second):
+                    degradations.append(error_record(
+                        "compress_research", "no citation of the findings passed the checks; asked once more with "
+                        f"the failures named, the findings keep {_cited(second)} citation(s)"
+                        + (f" ({len(second.dropped)} more removed)" if second.dropped else ""),
+                        topic=topic, kind="findings_retried"))
+                    return second, degradations
+                why_fallback = (f"no citation of the findings passed the checks, nor of the second answer asked for "
+                                f"with the failures named ({len(second.dropped)} quote(s) not on their page)")
+            except ModelCallError as e:
+                why_fallback = (f"no citation of the findings passed the checks, and asking again failed "
+                                f"({describe(e)[:160]})")
+        fallback = clean_refs(findings_from_sentences(sentences), sources)
+        degradations.append(error_record(
+            "compress_research", f"{why_fallback}; verified excerpts used as findings ({len(sentences)} sentence(s) "
+            "of the pages read)", topic=topic, kind="findings_from_excerpts"))
+        return fallback, degradations
 
 
 async def _fold_reasoning(ctx: NodeContext, reasoning: list[str], keep: int) -> tuple[list[str], str | None]:
@@ -622,19 +682,89 @@ async def _mcp_guidance(ctx: NodeContext) -> tuple[str, str | None]:
         return "", f"{e}; researched without it"
 
 
-def _findings_from_excerpts(excerpts: list[str]) -> str:
-    """Mechanical findings from verified excerpt blocks: each exact sentence, cited."""
-    import re
+_SOURCE_OPEN = re.compile(r'<source id="([^"]+)"')
+_SENTENCE_LINE = re.compile(r'- (?:(.*?): )?"(.*)"')
 
-    lines = []
+
+def _excerpt_blocks(excerpts: list[str]) -> list[tuple[str, str]]:
+    """(source id, block) of each excerpt block (see _source_block)."""
+    out = []
     for block in excerpts:
-        m = re.search(r'<source id="([^"]+)"', block)
-        if not m:
+        m = _SOURCE_OPEN.search(block)
+        if m:
+            out.append((m.group(1), block))
+    return out
+
+
+def excerpt_sentences(excerpts: list[str]) -> list[tuple[str, str, str]]:
+    """(source id, claim, sentence) of each exact sentence the excerpt blocks list, once
+    each: the sentences code verified on their page (or took from it, for a raw excerpt)."""
+    out, seen = [], set()
+    for sid, block in _excerpt_blocks(excerpts):
+        # the list is the block's last lines, after its heading: a summary imitating it is not read
+        head = block.rfind(f"\n{EXACT_SENTENCES} (")
+        listed = block[head:].split("\n")[2:-1] if head >= 0 and block.endswith("</source>") else []
+        matches = [_SENTENCE_LINE.fullmatch(line) for line in listed]
+        if not matches or not all(matches):
             continue
-        for sm in re.finditer(r'^- (?:(.*?): )?"(.*)"$', block, re.M):
-            claim, sentence = (sm.group(1) or "").strip(), sm.group(2)
-            lines.append(f"- {claim or 'The source states'}: {ref_tag(m.group(1), sentence)}")
+        for m in matches:
+            claim, sentence = (m.group(1) or "").strip(), m.group(2)
+            if (sid, sentence) not in seen:
+                seen.add((sid, sentence))
+                out.append((sid, claim, sentence))
+    return out
+
+
+def findings_from_sentences(sentences: list[tuple[str, str, str]]) -> str:
+    """Findings made by code from verified sentences: each one cited, after the claim its
+    page summary gave it, or a neutral lead where that claim differs from the sentence."""
+    lines = []
+    for sid, claim, sentence in sentences:
+        if not claim or "<" in claim or check_claim(claim, [sentence]).status is ClaimStatus.UNSUPPORTED:
+            claim = "The source states"
+        lines.append(f"- {claim}: {ref_tag(sid, sentence)}")
     return "\n".join(lines)
+
+
+def _cited(cleaned: RefCleanup) -> int:
+    return cleaned.verified + cleaned.repaired
+
+
+def _cleanup_records(cleaned: RefCleanup, topic: str) -> list[dict]:
+    """The degradations of one check of the findings: citations and claims removed."""
+    out = []
+    if cleaned.dropped:
+        out.append(error_record("compress_research", f"{len(cleaned.dropped)} citation(s) not found in their source "
+                                "were removed from the findings", topic=topic))
+    if cleaned.dropped_claims:
+        out.append(error_record(
+            "compress_research", f"{len(cleaned.dropped_claims)} finding(s) whose claim differs from its quote were "
+            "removed with their citations", topic=topic,
+            dropped=[{"claim": d["claim"][:200], "why": d["why"]} for d in cleaned.dropped_claims[:10]]))
+    return out
+
+
+def _failures(cleaned: RefCleanup, limit: int = 8) -> str:
+    """What the checks removed from the findings, for compression's second answer."""
+    missing = {(d["source_id"], d["quote"]) for d in cleaned.dropped}
+    differ = [d for d in cleaned.dropped_claims  # a claim whose quotes were found, but say something else
+              if not any((r["source_id"], r["quote"]) in missing for r in d.get("refs") or [])]
+    lines = [f'- <ref id="{d["source_id"]}">"{d["quote"][:300]}"</ref>: this sentence is not on that page'
+             for d in cleaned.dropped[:limit]]
+    lines += [f'- the finding "{d["claim"][:300]}": its claim differs from its quote ({d["why"]})'
+              for d in differ[:limit]]
+    more = len(cleaned.dropped) + len(differ) - len(lines)
+    if more > 0:
+        lines.append(f"- and {more} more like these")
+    return "\n".join(lines) or "- The findings cite no source."
+
+
+def nothing_verified(pages: int, unverified: int) -> str:
+    """Why a unit that read pages has nothing to cite."""
+    if unverified:
+        return (f"the summaries of the {pages} page(s) read quoted {unverified} sentence(s), none of them on its "
+                "page, so nothing could be cited")
+    return f"the {pages} page(s) read hold no sentence on the topic"
 
 
 def build_researcher(deps: Deps):

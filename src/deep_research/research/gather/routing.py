@@ -27,7 +27,15 @@ from ..runtime.usage import merge_usage
 from ..scope.plan import query_analysis
 from .researcher import build_researcher
 from ..state import ResearchState, error_record
-from .supervisor import SupervisorNodes, budget_exhausted, coverage_now, unit_budgets
+from .supervisor import (
+    SupervisorNodes,
+    budget_exhausted,
+    coverage_now,
+    log_entry,
+    unit_budgets,
+    unit_error,
+    unit_outcome,
+)
 
 log = logging.getLogger(__name__)
 
@@ -101,19 +109,17 @@ class RoutingNodes:
         out = await self.researcher.ainvoke(unit, config, context=getattr(runtime, "context", None))
         result = next((r for r in out.get("round_results") or [] if r.get("call_id") == SINGLE_CALL_ID),
                       {"error": "the researcher returned no result"})
-        ok = not result.get("error") and bool((result.get("findings") or "").strip())
+        ok, err = unit_outcome(result)
         update: dict[str, Any] = {
             "sources": out.get("sources") or {}, "usage": out.get("usage") or {},
             "degradations": list(out.get("degradations") or []), "errors": list(out.get("errors") or []),
             "research_iterations": 1, "stage": "research done",
-            "research_log": [{"topic": brief, "ok": ok, "citations": result.get("citations", 0),
-                              "error": result.get("error")}],
+            "research_log": [log_entry(brief, result, ok, err)],
         }
         if ok:
             update["notes"] = [{"topic": brief, "findings": result["findings"], "call_id": SINGLE_CALL_ID}]
         else:
-            update["errors"].append(error_record("researcher", f"research unit failed: "
-                                                 f"{result.get('error') or 'no findings'}", topic=brief[:200]))
+            update["errors"].append(unit_error(result, err, brief[:200]))
         if result.get("raw"):
             update["raw_notes"] = [f"## {brief[:200]}\n\n{result['raw']}"]
         ctx.progress(event="researchers_finished", count=1)

@@ -58,9 +58,40 @@ def _research_log(state: SupervisorState) -> str:
         return "(none yet)"
     lines = []
     for e in entries[-30:]:
-        status = "done" if e.get("ok") else f"failed: {e.get('error', '')[:120]}"
+        status = "done" if e.get("ok") else f"failed: {(e.get('error') or 'no findings')[:120]}"
         lines.append(f"- {e.get('topic', '')[:160]} [{status}; {e.get('citations', 0)} citations]")
     return "\n".join(lines)
+
+
+EVIDENCE_FIELDS = ("pages_read", "verified_sentences", "unverified_sentences")
+
+
+def unit_outcome(result: dict) -> tuple[bool, str | None]:
+    """(whether a research unit succeeded, why not): success is findings with at least one
+    citation that passed the checks; findings without one are never kept as a note."""
+    if result.get("error"):
+        return False, result["error"]
+    findings = (result.get("findings") or "").strip()
+    if not findings:
+        return False, "no findings"
+    if not result.get("citations") or "<ref" not in findings:
+        return False, "its findings cite no verified source"
+    return True, None
+
+
+def unit_error(result: dict, err: str | None, topic: str) -> dict:
+    """The run's error record of a failed research unit; kind "no_evidence" when its searches
+    worked and nothing it read holds a sentence on the topic (the report may then say so)."""
+    extra = {"kind": "no_evidence"} if result.get("no_evidence") else {}
+    return error_record("researcher", f"research unit failed: {err}", topic=topic, **extra)
+
+
+def log_entry(topic: str, result: dict, ok: bool, err: str | None = None) -> dict:
+    """A research unit's line in the research log (``err``: why it failed, from
+    unit_outcome), with what it read (EVIDENCE_FIELDS)."""
+    return {"topic": topic, "ok": ok, "citations": result.get("citations", 0), "error": err,
+            **{k: int(result.get(k) or 0) for k in EVIDENCE_FIELDS},
+            **({"no_evidence": True} if not ok and result.get("no_evidence") else {})}
 
 
 def tokens_used(state: dict) -> int:
@@ -385,19 +416,17 @@ class SupervisorNodes:
         replies, notes, log_entries, raw, errors = [], [], [], [], []
         for call in state.get("pending_calls") or []:
             r = by_id.get(call["call_id"]) or {"error": "the researcher returned no result"}
-            ok = not r.get("error") and bool((r.get("findings") or "").strip())
+            ok, err = unit_outcome(r)
             if ok:
                 notes.append({"topic": call["topic"], "findings": r["findings"], "call_id": call["call_id"]})
                 text = r["findings"]
             else:
-                err = r.get("error") or "no findings"
-                errors.append(error_record("researcher", f"research unit failed: {err}", topic=call["topic"]))
+                errors.append(unit_error(r, err, call["topic"]))
                 text = f"Research on this topic failed: {err}"
             if r.get("raw"):
                 raw.append(f"## {call['topic']}\n\n{r['raw']}")
             replies.append(ToolMessage(text, tool_call_id=call["call_id"], name=CONDUCT_RESEARCH))
-            log_entries.append({"topic": call["topic"], "ok": ok, "citations": r.get("citations", 0),
-                                "error": r.get("error")})
+            log_entries.append(log_entry(call["topic"], r, ok, err))
         ctx.progress(event="researchers_finished", count=len(replies))
         coverage = await self._coverage(NodeContext.make("coverage", self.deps, config, runtime, spent=spent_so_far(state)),
                                        state, notes)

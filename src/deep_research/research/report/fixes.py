@@ -143,7 +143,7 @@ class CitationCheckNode:
             "claims_judged": len(judgments),
         }
         ui = await asyncio.to_thread(  # the output policy: what a UI shows of this state is inert
-            lambda: safe_markdown(checked, local_files=local_file_urls(final.sources), keep_refs=True).text)
+            lambda: safe_markdown(final.parsed, local_files=local_file_urls(final.sources), keep_refs=True).text)
         return {**update, **ctx.usage_update(), "report_markdown": ui, "citation_fixes": fixes,
                 "citation_summary": summary, "claim_judgments": judgments}
 

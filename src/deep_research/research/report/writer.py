@@ -8,6 +8,7 @@ import re
 
 from langchain_core.messages import HumanMessage
 
+from ...citations.document.sections import with_limitations as document_with_limitations
 from ...language import detect_language, labels, language_name
 from .. import prompts
 from .format import (
@@ -49,8 +50,10 @@ class WriterNodes:
         if not cited and not ctx.cfg.without_sources:
             path = await asave_notes(ctx.cfg, state, ctx.thread_id, ctx.checkpoint)
             failed = [e["message"] for e in state.get("errors") or []][-3:]
+            why = why_nothing_cited(state)
             raise ResearchFailed("final_report_generation",
                                  "no research produced citable findings, so no report was written"
+                                 + (f": {why}" if why else "")
                                  + (f" ({stopped[-1]})" if stopped else "")
                                  + (f" (last errors: {'; '.join(failed)})" if failed else ""),
                                  str(path) if path else None)
@@ -162,7 +165,8 @@ class WriterNodes:
 _ANY_REF = re.compile(r"<ref\b[^>]*>.*?</ref\s*>|</?ref\b[^>]*>", re.I | re.S)
 
 
-NO_SOURCES = "research unit failed: no sources were found"
+NO_SOURCES_ERROR = "no sources were found"
+NO_SOURCES = f"research unit failed: {NO_SOURCES_ERROR}"
 
 
 def _draft(state: dict) -> str:
@@ -171,14 +175,38 @@ def _draft(state: dict) -> str:
 
 
 def nothing_found(state: dict) -> bool:
-    """Whether research ran and its searches simply found nothing on the question: every
-    unit either found no sources (a search that worked and returned nothing) or wrote
-    findings without a citation, no other error, and no budget cut research short."""
+    """Whether research ran and found nothing on the question, so the report may say the
+    sources hold nothing that answers it: no research unit read a page with a verified
+    sentence on its topic (nor one whose summary quoted sentences that failed the check),
+    every unit's searches worked and each unit failed for that reason alone, and no budget
+    cut research short. Anything less known is not "nothing found"."""
     log = state.get("research_log") or []
     if not log or state.get("budget_exhausted"):
         return False
+    for entry in log:
+        if entry.get("ok") or entry.get("citations") or entry.get("verified_sentences") \
+                or entry.get("unverified_sentences"):
+            return False
+        if not (entry.get("no_evidence") or entry.get("error") == NO_SOURCES_ERROR):
+            return False
     errors = state.get("errors") or []
-    return all(e.get("stage") == "researcher" and e.get("message") == NO_SOURCES for e in errors)
+    return all(e.get("stage") == "researcher" and (e.get("kind") == "no_evidence" or e.get("message") == NO_SOURCES)
+               for e in errors)
+
+
+def why_nothing_cited(state: dict) -> str:
+    """Why research that read pages has nothing to cite (empty when it read nothing)."""
+    log = state.get("research_log") or []
+    pages = sum(int(e.get("pages_read") or 0) for e in log)
+    verified = sum(int(e.get("verified_sentences") or 0) for e in log)
+    unverified = sum(int(e.get("unverified_sentences") or 0) for e in log)
+    if verified:
+        return (f"the research read {pages} page(s) and verified {verified} sentence(s) on them, but no citation "
+                "of them passed the checks")
+    if unverified:
+        return (f"the research read {pages} page(s), but none of the {unverified} sentence(s) quoted from them is "
+                "on its page")
+    return ""
 
 
 def with_limitations(report: str, limits: list[str], always: list[str] | None = None,
@@ -186,21 +214,9 @@ def with_limitations(report: str, limits: list[str], always: list[str] | None = 
     """The report, with a limitations section added by code when the model left it out:
     research that is missing is never silently missing from the report. ``always`` are
     limitations the model could not know about (added in any case). ``words``: the run's
-    language's labels (the heading is in the report's language)."""
-    words = words or labels("en")
-    names = {"limitation", words["limitations"].lower()}
-    stated = re.search(r"^(?:#{1,6}\s+|\*\*|__)[^\n]*(?:" + "|".join(map(re.escape, names)) + ")", report,
-                       re.IGNORECASE | re.MULTILINE)
-    items = ([] if stated else list(limits)) + list(always or [])
-    if not items:
-        return report
-    title = f"## {words['further_limitations']}" if stated else f"## {words['limitations']}"
-    section = f"{title}\n\n" + "\n".join(f"- {x}" for x in items) + "\n"
-    sources = list(re.finditer(r"^## (?:Sources|" + re.escape(words["sources"]) + r")\s*$", report, re.MULTILINE))
-    if sources:
-        at = sources[-1].start()
-        return report[:at] + section + "\n" + report[at:]
-    return report.rstrip() + "\n\n" + section
+    language's labels (the heading is in the report's language). Read on the parsed report
+    (a "Limitations" heading inside a code block is code, not the report's section)."""
+    return document_with_limitations(report, limits, always, words or labels("en"))
 
 
 def _off_by(problems: list[str], report: str, target: int | None) -> float:

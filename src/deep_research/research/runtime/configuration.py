@@ -235,9 +235,9 @@ class Configuration(BaseModel):
     searxng_language: str | None = Field(
         None, json_schema_extra=_ui("text", "SearXNG search language, e.g. en or de-CH (default: the instance's)."))
     research_urls: list[str] = Field(
-        default_factory=list, json_schema_extra=_ui(
-            "text", "Pages (http/https URLs) fetched at the start and given to every researcher as sources, in "
-                    "addition to search; with search_api=none only these pages are used."))
+        default_factory=list, max_length=50, json_schema_extra=_ui(
+            "text", "Pages (http/https URLs, at most 50) fetched at the start and given to every researcher as "
+                    "sources, in addition to search; with search_api=none only these pages are used."))
     fetch_allow_private: bool = Field(
         False, json_schema_extra=_ui("boolean", "Let the page fetcher reach loopback, private and link-local "
                                      "addresses (an intranet, a local server). Cloud metadata addresses stay refused."))
@@ -428,10 +428,20 @@ class Configuration(BaseModel):
     # --- citation and claim checks ---------------------------------------------------
     judge_claims: bool = Field(
         True, json_schema_extra=_ui("boolean", "Let the citation_check model judge claims that the code rules "
-                                    "cannot decide (supports / partly / contradicts); code rules always win."))
+                                    "cannot decide (supports / partly / contradicts, with the quote spans that "
+                                    "state each fact); code rules always win, and a 'supports' counts only when "
+                                    "code has checked its spans."))
     max_judge_calls: int = Field(
         4, ge=0, le=50, json_schema_extra=_ui("number", "Judge calls per report (each judges up to "
-                                              "12 claims); claims beyond stay 'unchecked'.", min=0, max=50))
+                                              "8 claims; a second judge's calls count too); claims beyond stay "
+                                              "'unchecked'.", min=0, max=50))
+    judge_second_model: str | None = Field(
+        None, json_schema_extra=_ui(
+            "text", "provider:model of a second claim judge (another model than citation_check's); empty: one "
+            "judge. Set, a claim the code rules cannot decide is shown supported only when both judges support "
+            "it with evidence code checks; when they disagree, or one fails, it stays unchecked. Built like the "
+            "other models (model_base_url, model_api_key_env, citation_check_model_max_tokens); its calls count "
+            "in max_judge_calls, the run's tokens and cost, and it must be allowed and priced like any model."))
     verified_findings: bool = Field(
         False, json_schema_extra=_ui("boolean", "Put a 'Verified findings' section before the report body, built "
                                      "by code from the claims whose checks all passed."))
@@ -540,6 +550,11 @@ class Configuration(BaseModel):
             raise ValueError("at most 9 council models")
         return names
 
+    @field_validator("judge_second_model", mode="before")
+    @classmethod
+    def _second_judge(cls, v: Any) -> Any:
+        return (v.strip() or None) if isinstance(v, str) else v
+
     @field_validator("searxng_engines", "searxng_categories", mode="before")
     @classmethod
     def _comma_list(cls, v: Any) -> Any:
@@ -554,7 +569,11 @@ class Configuration(BaseModel):
         if v is None:
             return []
         if isinstance(v, str):  # the environment: URLs separated by spaces or new lines
-            return v.split()
+            v = v.split()
+        if isinstance(v, (list, tuple)):
+            long = [u for u in v if isinstance(u, str) and len(u) > 8000]
+            if long:
+                raise ValueError(f"a URL of {len(long[0]):,} characters (at most 8,000)")
         return v
 
     @field_validator("searxng_time_range", mode="before")
@@ -601,20 +620,18 @@ class Configuration(BaseModel):
             "azure_api_version": getattr(self, f"{role}_azure_api_version") or self.azure_api_version,
         }
 
-    def council_spec(self, index: int) -> dict:
-        """The spec of the brief council's model number ``index`` (0-based): built like a
-        role's model, with the run's general endpoint, key and limits. Its role is
-        ``brief_council_<n>`` (1-based), so each member is a model of its own."""
-        spec = self.brief_council_models[index]
+    def _general_spec(self, role: str, model: str, max_tokens: int) -> dict:
+        """A model beyond the roles, built like a role's model with the run's general
+        endpoint, key and limits."""
         remember_secret_env(self.model_api_key_env)
-        provider, _, name = spec.partition(":")
+        provider, _, name = model.partition(":")
         if not name:
-            provider, name = "openai", spec
+            provider, name = "openai", model
         return {
-            "role": f"brief_council_{index + 1}",
+            "role": role,
             "provider": provider,
             "model": name,
-            "max_tokens": self.research_model_max_tokens,
+            "max_tokens": max_tokens,
             "base_url": self.model_base_url,
             "api_key_env": self.model_api_key_env,
             "timeout": self.request_timeout_s,
@@ -622,6 +639,27 @@ class Configuration(BaseModel):
             "azure_endpoint": self.azure_endpoint,
             "azure_api_version": self.azure_api_version,
         }
+
+    def council_spec(self, index: int) -> dict:
+        """The spec of the brief council's model number ``index`` (0-based): built like a
+        role's model, with the run's general endpoint, key and limits. Its role is
+        ``brief_council_<n>`` (1-based), so each member is a model of its own."""
+        return self._general_spec(f"brief_council_{index + 1}", self.brief_council_models[index],
+                                  self.research_model_max_tokens)
+
+    def judge_second_spec(self) -> dict | None:
+        """The second claim judge's spec (``judge_second_model``), or None when there is
+        none: built like the council's models (the run's general endpoint and key), with the
+        citation_check role's output limit. Its role is ``judge_second``."""
+        if not self.judge_second_model:
+            return None
+        return self._general_spec("judge_second", self.judge_second_model, self.citation_check_model_max_tokens)
+
+    def extra_specs(self) -> list[dict]:
+        """Models beyond the roles: the brief council's and the second claim judge."""
+        specs = [self.council_spec(i) for i in range(len(self.brief_council_models))]
+        second = self.judge_second_spec()
+        return specs + ([second] if second else [])
 
     def model_id(self, role: str) -> tuple[str, str]:
         """(provider, model name) of a role; a bare name means OpenAI."""
@@ -638,8 +676,7 @@ class Configuration(BaseModel):
         if not self.max_cost_usd:
             return None
         prices = [p for p in (self.price(r) for r in ROLES) if p]
-        prices += [p for p in (price_of(self.council_spec(i)["model"], self.model_prices)
-                               for i in range(len(self.brief_council_models))) if p]
+        prices += [p for p in (price_of(spec["model"], self.model_prices) for spec in self.extra_specs()) if p]
         prices += [p for p in (price_of(m.partition(":")[2], self.model_prices) for m in self.tool_models()) if p]
         return (max(p[0] for p in prices), max(p[1] for p in prices)) if prices else None
 
@@ -657,6 +694,9 @@ class Configuration(BaseModel):
         roles_of: dict[str, list[str]] = {}
         for role in ROLES:
             roles_of.setdefault(":".join(self.model_id(role)), []).append(role)
+        second = self.judge_second_spec()
+        if second:
+            roles_of.setdefault(f"{second['provider']}:{second['model']}", []).append("judge_second")
         unpriced = {m: r for m, r in roles_of.items() if price_of(m.partition(":")[2], self.model_prices) is None}
         if not unpriced or len(unpriced) == len(roles_of):
             return None
@@ -796,8 +836,7 @@ class Configuration(BaseModel):
         roles_of: dict[str, list[str]] = {}
         for role in ROLES:
             roles_of.setdefault(":".join(self.model_id(role)), []).append(role)
-        for i in range(len(self.brief_council_models)):  # the council's models: allowed and priced too
-            spec = self.council_spec(i)
+        for spec in self.extra_specs():  # the council's models and the second judge: allowed and priced too
             roles_of.setdefault(f"{spec['provider']}:{spec['model']}", []).append(spec["role"])
         for model, setting in self.tool_models().items():  # and the web search model
             roles_of.setdefault(model, []).append(setting.removesuffix("_model"))

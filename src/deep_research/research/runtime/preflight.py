@@ -44,6 +44,13 @@ async def _model_problems(cfg: Configuration, deps: Deps) -> list[str]:
             grouped.setdefault(e.problem, {})[f"brief_council_models[{i + 1}]"] = e.value
         except UserError as e:
             grouped.setdefault(str(e), {})[f"brief_council_models[{i + 1}]"] = ""
+    if (second := cfg.judge_second_spec()) is not None:  # the second claim judge's setup mistake too
+        try:
+            await deps.model_for(second)
+        except ModelSetupError as e:
+            grouped.setdefault(e.problem, {})["judge_second_model"] = e.value
+        except UserError as e:
+            grouped.setdefault(str(e), {})["judge_second_model"] = ""
     out = []
     for problem, settings in grouped.items():
         values = sorted({v for v in settings.values() if v})

@@ -75,7 +75,10 @@ def run_record(cfg: Configuration, state: dict, thread_id: str) -> dict:
         cited = sorted({sid for n in notes if n.get("topic") == topic
                         for sid in re.findall(r'<ref id="([^"]+)"', n.get("findings") or "")})
         plan.append({"topic": topic, "ok": bool(entry.get("ok")), "citations": entry.get("citations", 0),
-                     "sources": cited, **({"error": entry["error"]} if entry.get("error") else {})})
+                     "sources": cited, **({"error": entry["error"]} if entry.get("error") else {}),
+                     # what the unit read: pages, sentences verified on them, quotes that failed
+                     **{k: entry[k] for k in ("pages_read", "verified_sentences", "unverified_sentences")
+                        if k in entry}})
     return {
         "thread_id": thread_id,
         "question": state.get("question", ""),

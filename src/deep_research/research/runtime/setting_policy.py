@@ -18,7 +18,7 @@ A setting can come from five sources:
 
 :data:`RULES` is keyed by :class:`~.configuration.Configuration` field name; every field is
 either in it or in :data:`HARMLESS` (a test keeps it so). :meth:`Configuration.resolve
-<deep_research.research.configuration.Configuration.resolve>` enforces it for every path:
+<deep_research.research.runtime.configuration.Configuration.resolve>` enforces it for every path:
 the server's auth handler (runs and assistants), the graph itself (whatever reached it:
 an assistant made before a rule existed, a value the handler never saw) and ``eval run``.
 """
@@ -113,6 +113,7 @@ RULES: dict[str, Rule] = {
     **{f"{r}_model": _models(f"the model (and price) of the {r} role") for r in ROLES},
     "brief_council_models": _models("more models, each called and paid for"),
     "web_search_model": _models("the model (and price) of search_api=openai_web"),
+    "judge_second_model": _models("a second claim judge, called and paid for"),
     "page_cache": _SAVING,
     "supervisor_summarize": _SAVING,
     "compression_summarize": _SAVING,

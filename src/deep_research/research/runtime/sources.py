@@ -8,9 +8,11 @@ one user's pages are not visible to another.
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 import hashlib
 import logging
+import sqlite3
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -18,7 +20,7 @@ from langgraph.store.base import BaseStore
 from langgraph.store.memory import InMemoryStore
 
 from ...citations.model import Source
-from ...search.base import SearchResult
+from ...search.base import SearchResult, backoff_delay
 
 log = logging.getLogger(__name__)
 _FALLBACK_STORE = InMemoryStore()
@@ -68,6 +70,25 @@ def owner_of(config: dict | None) -> str:
     return owner_label(str(conf.get("langgraph_auth_user_id") or "local"))
 
 
+STORE_RETRIES = 3  # a store operation SQLite answered "locked" or "busy" is tried again this often
+
+
+async def _retrying(operation):
+    """A store operation, tried again (bounded, with backoff) when SQLite says the database
+    is locked or busy; every other error, and the last one, is raised as it is."""
+    for attempt in range(STORE_RETRIES + 1):
+        try:
+            return await operation()
+        except sqlite3.OperationalError as e:
+            message = str(e).lower()
+            if attempt == STORE_RETRIES or not ("locked" in message or "busy" in message):
+                raise
+            delay = backoff_delay(attempt, 0.2, 2.0)
+            log.warning("the page store is busy (%s); retry %d/%d in %.1fs", e, attempt + 1, STORE_RETRIES, delay)
+            await asyncio.sleep(delay)
+    raise AssertionError("unreachable")
+
+
 class PageStore:
     """Full page contents by hash, in a LangGraph BaseStore."""
 
@@ -80,13 +101,13 @@ class PageStore:
 
     async def put(self, content: str) -> str:
         h = content_hash(content)
-        existing = await self.store.aget(self.namespace, h)
+        existing = await _retrying(lambda: self.store.aget(self.namespace, h))
         if existing is None:
-            await self.store.aput(self.namespace, h, {"content": content}, index=False)
+            await _retrying(lambda: self.store.aput(self.namespace, h, {"content": content}, index=False))
         return h
 
     async def get(self, h: str) -> str | None:
-        item = await self.store.aget(self.namespace, h)
+        item = await _retrying(lambda: self.store.aget(self.namespace, h))
         return None if item is None else item.value.get("content")
 
     # Page summaries (claims with exact sentences) made in a thread, by page content: a
@@ -95,16 +116,19 @@ class PageStore:
         return (*self.namespace[:2], "summaries", owner_label(thread))
 
     async def summary(self, h: str, thread: str) -> dict | None:
-        item = await self.store.aget(self._summaries(thread), h)
+        item = await _retrying(lambda: self.store.aget(self._summaries(thread), h))
         return None if item is None else item.value
 
     async def put_summary(self, h: str, thread: str, summary: str, sentences: list[tuple[str, str]],
-                          raw: bool = False) -> None:
-        """``raw``: no summary could be made; the page's opening and matching lines stand in."""
+                          raw: bool = False, dropped: int = 0) -> None:
+        """``raw``: no summary could be made; the page's opening and matching lines stand in.
+        ``dropped``: how many sentences the summary quoted that are not on the page."""
         value: dict = {"summary": summary, "sentences": [list(x) for x in sentences]}
         if raw:
             value["raw"] = True
-        await self.store.aput(self._summaries(thread), h, value, index=False)
+        if dropped:
+            value["dropped"] = dropped
+        await _retrying(lambda: self.store.aput(self._summaries(thread), h, value, index=False))
 
     async def record(self, result: SearchResult, query: str = "", credibility: dict | None = None) -> SourceMeta:
         h = await self.put(result.content)

@@ -1,0 +1,281 @@
+"""Does ``deep-research eval report`` tell the truth about citation accuracy? Runs with KNOWN
+alterations: reports whose claims were written by people, a known share of them wrong.
+
+Data (hand-written, not generated): for each quote of the hand-written pair sets there are
+claims a person wrote about it, labelled ``supported`` (a faithful paraphrase) or
+``unsupported`` (a realistic misreading):
+
+* ``hand``  - ``benchmarks/data/claims-hand/dev.jsonl`` (Python, Django, git, Linux docs);
+* ``pg``    - ``/work/shared/data/claims-dev/cases.jsonl`` (PostgreSQL manual), when present;
+* ``example`` - ``examples/report.md`` as published, its claims labelled by hand below
+  (:data:`EXAMPLE_WRONG`: the one claim the example altered on purpose).
+
+A run: ``--claims`` quotes drawn at random (seeded) from one data set, each written into the
+report as one paragraph ``<claim> <ref id="page">"<quote>"</ref>.``; for a share ``p`` of
+them (0, 10, 25, 50 %) the claim is one of the person's *unsupported* claims about that
+quote, for the others one of the *supported* ones. Nothing is altered by code: the
+alteration is choosing which hand-written claim is published. The true accuracy of a run is
+the share of its published claims that are correct by the labels.
+
+Each run is published twice and evaluated exactly as ``eval report`` does
+(``evaluation.checks.evaluate_run`` on the run folder):
+
+* ``code``  - ``publish_report`` without a model (the rules alone);
+* ``judge`` - the claims the rules leave unchecked go through the product's claim judge
+  (``research.report.claim_judge.judge_claims``: its prompt, schema, bounds and batching)
+  answered by a scripted chat model that is wrong ``--wrong`` of the time (seeded per
+  claim): right, it says ``supports`` on a correct claim with the evidence a plausible model
+  writes (``bench_claims.scripted_evidence``) and ``contradicts`` on an altered one; wrong,
+  the reverse. Code then checks the evidence (``citations.judgement.decide``).
+
+Printed per data set, path and altered share (means over ``--runs`` runs): the true
+accuracy; the reported accuracy (proven verdicts only: FACT-style supported / (supported +
+unsupported)); the true accuracy of the same proven claims; the unchecked (grey) share;
+the reported bounds (supported / all .. 1 - unsupported / all, which hold the true accuracy
+whenever the proven verdicts are right); and how far the reported figure is from the truth.
+
+    uv run python benchmarks/bench_eval_accuracy.py [--runs 5] [--claims 40] [--wrong 0.1]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import statistics
+import sys
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _common import REPO, print_code_version, target_line, write_result  # noqa: E402
+from bench_claims import scripted_evidence  # noqa: E402  (the claims benchmark's plausible judge)
+from langchain_core.messages import BaseMessage  # noqa: E402
+
+from deep_research.citations.check import check_citations  # noqa: E402
+from deep_research.citations.model import Source  # noqa: E402
+from deep_research.evaluation.checks import evaluate_run  # noqa: E402
+from deep_research.evaluation.rundir import RunFolder  # noqa: E402
+from deep_research.publish import publish_report  # noqa: E402
+from tests.support.scenario import judge_items  # noqa: E402
+from tests.support.scripted import Script, scripted_factory, structured  # noqa: E402
+
+HAND_DIR = REPO / "benchmarks" / "data" / "claims-hand"
+PG_DIR = Path("/work/shared/data/claims-dev")
+SHARES = (0.0, 0.1, 0.25, 0.5)
+TARGET = 0.05
+# examples/report.md, labelled by hand: every claim states what its quote says except the
+# one the example altered on purpose (its quote was changed from "55 to 65 °C").
+EXAMPLE_WRONG = ("The claim below was deliberately altered",)
+
+
+@dataclass
+class Group:
+    dataset: str
+    page: str  # page file under the data set's pages/
+    quotes: list[str]
+    correct: list[str] = field(default_factory=list)
+    altered: list[str] = field(default_factory=list)
+
+
+def _jsonl(path: Path) -> list[dict]:
+    with path.open(encoding="utf-8") as fh:
+        return [json.loads(line) for line in fh if line.strip()]
+
+
+def load_groups(name: str, path: Path) -> list[Group]:
+    if not path.is_file():
+        print(f"({name}: {path} not found, skipped)")
+        return []
+    by: dict[tuple, Group] = {}
+    for r in _jsonl(path):
+        quotes = [q for q in (r.get("quotes") or [r["quote"]]) if q.strip()]
+        g = by.setdefault((r["page"], tuple(quotes)), Group(name, r["page"], quotes))
+        (g.correct if r["label"] == "supported" else g.altered).append(r["claim"])
+    return [g for g in by.values() if g.correct and g.altered]
+
+
+def page_text(g: Group) -> str:
+    root = HAND_DIR / "pages" if g.dataset == "hand" else PG_DIR / "pages"
+    return (root / f"{g.page}.txt").read_text(encoding="utf-8")
+
+
+def build_run(groups: list[Group], n: int, share: float, rng: random.Random) -> tuple[str, list[Source], list[bool]]:
+    """A report of n paragraphs, a share of them altered; the labels (True = correct) in
+    paragraph order."""
+    chosen = rng.sample(groups, min(n, len(groups)))
+    wrong = set(rng.sample(range(len(chosen)), round(share * len(chosen))))
+    ids: dict[str, str] = {}
+    paragraphs, labels = [], []
+    for i, g in enumerate(chosen):
+        sid = ids.setdefault(g.page, f"p{len(ids) + 1}")
+        claim = rng.choice(g.altered if i in wrong else g.correct).strip().rstrip(".")
+        refs = " ".join(f'<ref id="{sid}">"{q}"</ref>' for q in g.quotes)
+        paragraphs.append(f"{claim} {refs}.")
+        labels.append(i not in wrong)
+    pages = {g.page: g for g in chosen}
+    sources = [Source(sid, f"file:///docs/{page}", page_text(pages[page]), title=page, format="text")
+               for page, sid in ids.items()]
+    return "# Findings\n\n" + "\n\n".join(paragraphs) + "\n", sources, labels
+
+
+def paragraph_of(markdown: str, offset: int) -> int:
+    """Index of the report paragraph (after the title) holding a markdown offset."""
+    body = markdown.index("\n\n") + 2
+    return markdown.count("\n\n", body, offset)
+
+
+# --- the scripted judge, through the product's judge code ------------------------------------
+def judge_answer(labels: dict[str, bool], wrong: float, seed: int):
+    """A chat model's answer to the judge prompt: per item, right (1 - wrong of the time,
+    seeded per claim) or wrong; a "supports" comes with the evidence a plausible model
+    writes (``bench_claims.scripted_evidence``)."""
+
+    def answer(messages: list[BaseMessage]):
+        votes = []
+        for n, claim, quotes in judge_items(messages):
+            correct = labels.get(" ".join(claim.split()))
+            if correct is None:
+                votes.append({"item": n, "verdict": "abstain", "reason": "unknown claim"})
+                continue
+            flip = random.Random(f"{seed}:{claim}").random() < wrong
+            supports = correct != flip
+            facts = [{"fact": f.fact, "spans": f.spans, "aligned": [list(p) for p in f.aligned]}
+                     for f in scripted_evidence(claim, quotes)] if supports else []
+            votes.append({"item": n, "verdict": "supports" if supports else "contradicts",
+                          "reason": "scripted", "facts": facts})
+        return structured("ClaimVerdicts", verdicts=votes)
+
+    return answer
+
+
+def judge_run(markdown: str, sources: list[Source], labels: list[bool], wrong: float, seed: int) -> dict:
+    from deep_research.research.report.claim_judge import judge_claims
+    from deep_research.research.runtime.configuration import Configuration
+    from deep_research.research.runtime.deps import Deps, NodeContext
+    from deep_research.research.runtime.meter import Meter
+
+    report = check_citations(markdown, sources)
+    by_claim = {" ".join(c.text.split()): labels[paragraph_of(markdown, c.start)] for c in report.claims}
+    script = Script().on("citation_check", "You check a research report's claims",
+                         judge_answer(by_claim, wrong, seed), repeat=True)
+    cfg = Configuration(max_judge_calls=50)
+    deps = Deps(model_factory=scripted_factory(script), search_factory=lambda cfg: None)
+    ctx = NodeContext("check_citations", cfg, deps, {}, None, Meter("check_citations", max_retries=0))
+    judgments, problems, _ = asyncio.run(judge_claims(ctx, report, {}, cfg.max_judge_calls))
+    if problems:
+        print("  judge problems:", [p["message"] for p in problems])
+    return judgments
+
+
+# --- one run: publish, evaluate as eval report does, compare with the labels ------------------
+def evaluate(markdown: str, sources: list[Source], labels: list[bool], judgments: dict | None) -> dict:
+    with tempfile.TemporaryDirectory() as tmp:
+        publish_report(markdown, sources, Path(tmp) / "run", pdf=False, judgments=judgments)
+        result = evaluate_run(RunFolder.load(Path(tmp) / "run"))
+        cites = json.loads((Path(tmp) / "run" / "citations.json").read_text(encoding="utf-8"))
+    fact = result["fact"]
+    proven = {}
+    for c in cites:  # one verdict per claim (paragraph); a claim's refs share it
+        if c.get("claim_decided_by"):
+            p = (c["line"] - 3) // 2  # "# Findings", a blank line, then a paragraph every other line
+            proven[p] = labels[p]
+    return {
+        "true": sum(labels) / len(labels),
+        "reported": fact["accuracy"],
+        "reported_low": fact["accuracy_strict"],
+        "reported_high": fact.get("accuracy_upper"),
+        "unchecked_share": fact.get("unchecked_share"),
+        "true_of_proven": (sum(proven.values()) / len(proven)) if proven else None,
+        "statements": fact["statements"],
+    }
+
+
+def example_run() -> dict:
+    """examples/report.md published without a model, its claims labelled by hand."""
+    from deep_research.inputs import load_sources
+
+    md = (REPO / "examples" / "report.md").read_text(encoding="utf-8")
+    sources = load_sources(REPO / "examples" / "sources.json").sources
+    truth = [not c.text.startswith(EXAMPLE_WRONG) for c in check_citations(md, sources).claims if c.text.strip()]
+    with tempfile.TemporaryDirectory() as tmp:
+        publish_report(md, sources, Path(tmp) / "run", pdf=False)
+        fact = evaluate_run(RunFolder.load(Path(tmp) / "run"))["fact"]
+    return {"true": sum(truth) / len(truth), "reported": fact["accuracy"], "reported_low": fact["accuracy_strict"],
+            "reported_high": fact.get("accuracy_upper"), "unchecked_share": fact.get("unchecked_share"),
+            "statements": fact["statements"]}
+
+
+def fmt(x: float | None) -> str:
+    return "  –  " if x is None else f"{x:5.1%}"
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--runs", type=int, default=5, help="runs per data set and altered share")
+    ap.add_argument("--claims", type=int, default=40, help="claims per run")
+    ap.add_argument("--wrong", type=float, default=0.10, help="share of the scripted judge's verdicts that are wrong")
+    ap.add_argument("--seed", type=int, default=25)
+    args = ap.parse_args()
+    print_code_version()
+    data = {"hand": load_groups("hand", HAND_DIR / "dev.jsonl"), "pg": load_groups("pg", PG_DIR / "cases.jsonl")}
+    rows, figures = [], []
+    print(f"{args.runs} runs x {args.claims} claims per data set and share; scripted judge wrong {args.wrong:.0%}")
+    print(f"  {'data':<6} {'path':<6} {'altered':>7} {'true':>6} {'reported':>9} {'true of proven':>15} "
+          f"{'grey':>6} {'bounds':>15} {'|rep-true|':>10}")
+    for name, groups in data.items():
+        if not groups:
+            continue
+        for share in SHARES:
+            for path in ("code", "judge"):
+                runs = []
+                for r in range(args.runs):
+                    rng = random.Random(f"{args.seed}:{name}:{share}:{r}")
+                    md, sources, labels = build_run(groups, args.claims, share, rng)
+                    judgments = judge_run(md, sources, labels, args.wrong, args.seed + r) if path == "judge" else None
+                    runs.append(evaluate(md, sources, labels, judgments))
+                row = summarise(name, path, share, runs)
+                rows.append(row)
+                print(f"  {name:<6} {path:<6} {share:>7.0%} {fmt(row['true']):>6} {fmt(row['reported']):>9} "
+                      f"{fmt(row['true_of_proven']):>15} {fmt(row['unchecked_share']):>6} "
+                      f"{fmt(row['low'])}..{fmt(row['high'])} {fmt(row['error']):>10}")
+    ex = example_run()
+    if ex:
+        print(f"  examples/report.md (code): true {fmt(ex['true'])}, reported {fmt(ex['reported'])}, grey "
+              f"{fmt(ex['unchecked_share'])}, bounds {fmt(ex['reported_low'])}..{fmt(ex['reported_high'])}")
+    for path in ("code", "judge"):
+        mine = [r for r in rows if r["path"] == path]
+        errs = [r["error"] for r in mine if r["error"] is not None]
+        proven_errs = [r["proven_error"] for r in mine if r["proven_error"] is not None]
+        inside = sum(r["inside"] for r in mine) / max(1, sum(r["runs"] for r in mine))
+        figures.append(target_line(f"{path}: max |reported - true| (all claims)", fmt(max(errs) if errs else None),
+                                   f"<= {TARGET:.0%}", bool(errs) and max(errs) <= TARGET))
+        figures.append(target_line(f"{path}: max |reported - true of proven|",
+                                   fmt(max(proven_errs) if proven_errs else None), f"<= {TARGET:.0%}",
+                                   bool(proven_errs) and max(proven_errs) <= TARGET))
+        figures.append(target_line(f"{path}: runs whose bounds hold the truth", f"{inside:.0%}", "100 %",
+                                   inside == 1.0))
+    write_result("eval_accuracy", {"args": vars(args), "rows": rows, "example": ex, "figures": figures})
+
+
+def summarise(name: str, path: str, share: float, runs: list[dict]) -> dict:
+    def mean(key: str) -> float | None:
+        vals = [r[key] for r in runs if r[key] is not None]
+        return statistics.fmean(vals) if vals else None
+
+    errs = [abs(r["reported"] - r["true"]) for r in runs if r["reported"] is not None]
+    proven = [abs(r["reported"] - r["true_of_proven"]) for r in runs
+              if r["reported"] is not None and r["true_of_proven"] is not None]
+    inside = sum(1 for r in runs if r["reported_low"] is not None and r["reported_high"] is not None
+                 and r["reported_low"] - 1e-9 <= r["true"] <= r["reported_high"] + 1e-9)
+    return {"data": name, "path": path, "share": share, "runs": len(runs), "true": mean("true"),
+            "reported": mean("reported"), "true_of_proven": mean("true_of_proven"),
+            "unchecked_share": mean("unchecked_share"), "low": mean("reported_low"), "high": mean("reported_high"),
+            "error": statistics.fmean(errs) if errs else None, "proven_error": statistics.fmean(proven) if proven else None,
+            "inside": inside}
+
+
+if __name__ == "__main__":
+    main()

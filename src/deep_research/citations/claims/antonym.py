@@ -1,0 +1,49 @@
+"""The ``antonym`` rule for paraphrases: a claim word the quotes lack whose opposite stands
+in a quote among the same other words."""
+
+from __future__ import annotations
+
+from .negation import _window
+from .near_copy import _converse, _negated_near
+from .types import _WORD, ClaimCheck, ClaimStatus, _Text
+from .words import _ANTONYMS, _ORDER
+
+_PARTNERS: dict[str, set[str]] = {}
+for _pair in _ANTONYMS - _ORDER:  # order words: "A before B" is "B after A"
+    _a, _b = tuple(_pair)
+    _PARTNERS.setdefault(_a, set()).add(_b)
+    _PARTNERS.setdefault(_b, set()).add(_a)
+
+
+def _check_antonym(claim: _Text, quotes: list[_Text]) -> ClaimCheck | None:
+    """A claim word the quotes lack whose opposite stands in a quote, among the same other
+    words ("the vents close when it is hot" / "the vents open when it is hot"): the claim
+    says the opposite. Two more shared content words within five words of each are needed,
+    and neither word may be negated (then the two say the same)."""
+    stems = set().union(*(q.stemset for q in quotes)) if quotes else set()
+    for k in range(len(claim.raw)):
+        if not claim.content[k] or claim.kinds[k] != _WORD or claim.entity[k]:
+            continue
+        cs = claim.stems[k]
+        if cs in stems:
+            continue
+        partners = {x for x in _PARTNERS.get(cs, ()) if x in stems}
+        if partners and any(_converse(claim, q) for q in quotes):
+            partners = set()  # "A is more X than B" / "B is less X than A"
+        for p in ("un", "non", "dis"):  # "in-", "im-" begin too many plain words (inland)
+            if cs.startswith(p) and len(cs) - len(p) >= 4 and cs[len(p):] in stems:
+                partners.add(cs[len(p):])
+            if p + cs in stems:
+                partners.add(p + cs)
+        partners = {x for x in partners if x in stems and x not in claim.stemset}
+        if not partners:
+            continue
+        ctx = _window(claim, k, {cs}) - partners
+        for q in quotes:
+            for a in partners:
+                for j in q.positions.get(a, ()):
+                    if len(ctx & _window(q, j, {a})) >= 2 and _negated_near(claim, k) == _negated_near(q, j) \
+                            and (claim.clause[k] in claim.neg_clauses) == (q.clause[j] in q.neg_clauses):
+                        return ClaimCheck(ClaimStatus.UNSUPPORTED, "antonym",
+                                          f'the claim says "{claim.raw[k]}" where the quote says "{q.raw[j]}"')
+    return None

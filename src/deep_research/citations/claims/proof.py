@@ -1,0 +1,496 @@
+"""Proof that a claim says what its quotes say: ``supported`` only when code can show it.
+
+The claim and each quote sentence become sequences of *items*: every word that states
+something, with its light stem; numbers with their unit and bound; negators as one
+item (``not``, ``no``, ``never``, ``n't``, ``fails to``); quantifiers and modals by
+strength group (``all/every/each/always/any``; ``may/might/can/could``: the module's
+groups). Words that state nothing on their own are not items: articles, pronouns, forms
+of *be*, *have*, *do*, *will*, ``and``, ``to`` and the prepositions that only attach
+(``of``, ``in``, ``on``, ``at``, ``with``, ``for``, ...). ``by`` is an item: it marks who
+acts in a passive, so "A is used by B" (B uses A) is never shown by "A uses B". Every other word is an
+item, including ``only``, ``if``, ``unless``, ``because``, ``from``, ``than``, ``same``,
+``other``, ``still``, particles such as ``off`` and ``out``.
+
+A claim is *proven* by its quotes when:
+
+* every claim item is matched, in order, by an item of one quote sentence (same stem,
+  same group, a number the claim's number equals - or a bound the quote's exact number
+  meets - or a spelling in ``EQUIVALENT``); a claim whose parts are joined by a clause
+  mark (``,``, ``;``, ``(``, ``if``, ``because``, ``which`` ...) may take its parts in
+  another order (a moved clause) and, across ``;``, ``and``, ``but`` or a sentence end,
+  from different quote sentences (two quotes combined); a subordinate part (``if X``,
+  ``which Y``) stays in the sentence of the part it hangs on;
+* the quote words the claim leaves out (its *gaps*) are whole clauses or parentheses:
+  a gap inside the matched stretch must start and end at a clause mark, a gap before it
+  must end at one, a gap after it must start at one - so "second-largest" never proves
+  "largest", "refuses to turn off" never proves "turns off", and "A supports B, and C
+  supports D" never proves "A supports D";
+* no gap holds a word that restricts what the claim kept: a negator, an implicit
+  negation (``only``, ``except``, ``unless``, ``fail``, ``refuse``, ``lack``, ...), a
+  quantifier, a modal, a condition or scope (``if``, ``when``, ``until``, ``since``,
+  ``by default``, ``otherwise``, ``on``/``under`` + a name such as "on Windows"), an
+  order word (``before``, ``after``).
+
+Anything else is not proven: the claim stays ``unchecked`` for the judge. Nothing here
+says ``unsupported``; the rules that prove a claim wrong run before (``claims``).
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from functools import lru_cache
+
+from rapidfuzz.distance import Indel
+
+from .analysis import _analyse_quote
+from .numbers import APPROX
+from .types import ClaimCheck, ClaimStatus, _Text
+from .words import _IMPLICIT_NEG_STEMS, _MODAL, _ORDINALS, _QUANT, _QUOTE_NUMBER_WORDS
+
+# The curated equivalences: each pair is the same word in another spelling, so one may
+# stand for the other in a proof. Nothing here is a synonym: a synonym can shift meaning
+# (and "may be a synonym" was how a changed fact got through), so synonyms go to the judge.
+EQUIVALENT = {
+    # British / American spellings of the same word (stems as ``claims.stem`` gives them)
+    "behaviour": "behavior", "colour": "color", "favour": "favor", "honour": "honor",
+    "labour": "labor", "neighbour": "neighbor", "licence": "license", "centre": "center",
+    "metre": "meter", "litre": "liter", "catalogu": "catalog", "dialogu": "dialog",
+    "analys": "analyz", "organis": "organiz", "recognis": "recogniz", "initialis": "initializ",
+    "serialis": "serializ", "deserialis": "deserializ", "normalis": "normaliz",
+    "optimis": "optimiz", "customis": "customiz", "synchronis": "synchroniz",
+    "minimis": "minimiz", "maximis": "maximiz", "authoris": "authoriz", "prioritis": "prioritiz",
+    "summaris": "summariz", "utilis": "utiliz", "finalis": "finaliz", "specialis": "specializ",
+    "categoris": "categoriz", "characteris": "characteriz", "emphasis": "emphasiz",
+    "realis": "realiz", "standardis": "standardiz", "visualis": "visualiz",
+    "parallelis": "paralleliz", "tokenis": "tokeniz", "sanitis": "sanitiz",
+    "modernis": "moderniz", "localis": "localiz", "cancel": "cancel", "travell": "travel",
+    "modell": "model", "labell": "label", "grey": "gray", "programm": "program",
+    # the same degree word: "nearly all" and "almost all" say the same
+    "nearly": "almost",
+}
+
+MAX_ITEMS = 400  # claim items compared at most (longer claims stay unchecked)
+MAX_QUOTE_ITEMS = 8000  # items of all quotes of a claim
+MAX_PART_TRIES = 2000  # claim parts x quote sentences aligned at most
+
+# Not items: words that state nothing a quote must show (see the module docstring).
+_FREE = frozenset(["a", "an", "the", "be", "is", "are", "was", "were", "been", "being", "am", "have", "has", "had", "having", "do", "does", "did", "done", "doing", "will", "shall", "it", "its", "itself", "they", "them", "their", "theirs", "themselves", "he", "him", "his", "she", "her", "hers", "we", "us", "our", "ours", "you", "your", "yours", "i", "me", "my", "mine", "oneself", "this", "these", "those", "there", "here", "which", "who", "whom", "whose", "that", "and", "to", "of", "in", "on", "at", "with", "for", "about", "via", "per", "within", "through", "during", "over", "upon", "onto", "across", "among", "as", "also", "too", "very", "really", "actually", "basically", "simply", "quite", "fairly", "just", "even", "well", "however", "moreover", "furthermore", "further", "additionally", "likewise", "similarly", "indeed", "thus", "hence", "therefore", "e.g", "i.e", "eg", "ie", "etc", "cf", "s", "t", "such", "own"])
+# Clause words: a claim part starts here; a quote gap may end or start here.
+_SUBORDINATE = frozenset(["if", "unless", "when", "whenever", "until", "because", "since", "although", "though", "while", "whereas", "which", "who", "whom", "whose", "that", "where", "after", "before", "once", "provided", "whether", "so"])
+# Coordinators that join two statements (a combined claim may take them from two sentences).
+_COORD = frozenset(["and", "but", "while", "whereas", "yet", "so", "or"])
+# Quote words a gap may not drop (besides negators, quantifiers, modals, implicit negations).
+_RESTRICT = frozenset(["if", "unless", "when", "whenever", "until", "except", "excepting", "excluding", "provided", "providing", "only", "solely", "exclusively", "merely", "otherwise", "default", "since", "before", "after", "unlike", "instead", "rather", "once"])
+# Attribution: "X, said the headline" does not state X; a proof may not drop who says it.
+_ATTRIBUTION = frozenset(["say", "said", "claim", "accord", "alleg", "allegedly", "reportedly", "report",
+                          "suggest", "believ", "think", "argu", "assert", "accus", "insist", "tweet",
+                          "rumor", "rumour", "purport", "supposedly", "deni", "dispute"])
+_SCOPE_PREP = frozenset(["on", "under"])  # "on Windows", "under Linux": a scope
+# Ordinary punctuation; any other symbol ("==", "<", "*") is an item of its own.
+_PUNCTUATION = frozenset(",;:()[]{}\u2014.!?\"'-/\u2026\u3002\uff0c\u3001\uff1b\uff1a\uff01\uff1f$\u20ac\u00a3\u00a5\u20b9%\u00b0|")  # currency and unit signs belong to their number
+# A preposition that ends a clause or follows "be" is a predicate ("is on", "turned off").
+_BE = frozenset(["be", "is", "are", "was", "were", "been", "being", "am"])
+_HAVE = frozenset(["have", "has", "had", "having"])
+_NEED = frozenset(["need", "needs", "needed"])
+_BOUNDARY = frozenset(",;:()[]\u2014.!?\u3002\uff0c\u3001\uff1b\uff1a\uff01\uff1f")
+_STRONG = frozenset(";.!?\u3002\uff1b\uff01\uff1f")
+_SENT_END = frozenset(".!?\u3002\uff01\uff1f")
+
+
+@dataclass(slots=True)
+class _Items:
+    keys: list[str]
+    pos: list[int]  # token index of each item
+    bnd: list[bool]  # a clause mark or a clause word stands right before this item
+    strong: list[bool]  # ";", a sentence end or a coordinator stands right before it
+    sub: list[bool]  # the item is (or follows right after) a subordinating word
+    sent: list[int]  # sentence number
+    restrict: list[bool]  # a gap may not drop it
+    nums: dict[int, object]  # item index -> the _Num it stands for
+    words: list[str]  # each item's word as written (for notes)
+
+
+@dataclass(slots=True)
+class Proof:
+    ok: bool
+    note: str
+    copy: bool = False  # the claim's items are one contiguous stretch of a quote's
+
+
+@dataclass(frozen=True, slots=True, eq=False)  # hashed by identity (one instance)
+class Tables:
+    """Word lists the claim module owns, handed in (this module imports nothing of it)."""
+
+    quant: dict  # word -> quantifier group
+    modal: dict  # word -> modal group
+    ordinals: frozenset  # "third" ... (quote side: numbers)
+    number_words: frozenset  # "twice", "half" ... (quote side: numbers)
+    implicit: frozenset  # stems of implicit negations ("only", "except", "fail", ...)
+
+
+def items(t, claim_side: bool, tb: Tables) -> _Items:
+    """The items of an analysed text (``claims._Text``)."""
+    quant, modal, ordinals, number_words = tb.quant, tb.modal, tb.ordinals, tb.number_words
+    keys: list[str] = []
+    pos: list[int] = []
+    bnd: list[bool] = []
+    strong: list[bool] = []
+    sub: list[bool] = []
+    sent: list[int] = []
+    restrict: list[bool] = []
+    nums: dict[int, object] = {}
+    heads = {n.pos: n for n in t.numbers}
+    tails, kinds, raw, low, stems, neg, entity = t.tails, t.kinds, t.raw, t.low, t.stems, t.neg, t.entity
+    word = _word_class
+    pending_b = pending_s = pending_sub = False
+    s = 0
+    n = len(raw)
+    need_not = False
+    for k in range(n):
+        kind = kinds[k]
+        own_b = own_s = False
+        if need_not and not (kind == 1 and neg[k]):
+            need_not = False
+        if kind == 1 and not neg[k] and not entity[k] and k not in heads and k not in tails:
+            w = low[k]
+            key, res, cls = word(w, stems[k], tb)
+            if key is None and w in _HAVE and k + 1 < n and low[k + 1] == "to":
+                key, res = "M:must", True  # "has to return" is "must return": an obligation
+            elif w in _NEED and k + 1 < n and low[k + 1] == "to":
+                key, res = "M:must", True  # "needs to return": the same obligation
+            elif w in _NEED and k + 1 < n and neg[k + 1]:
+                # "need not return" is "does not have to return" (no obligation), never
+                # "must not return" (a prohibition): the negation comes first
+                key, res, need_not = "\u00ac", True, True
+            if key == "between" and k + 1 < n and k + 1 in heads:
+                key = None  # "between 4 and 8": the range is the numbers
+            if key is None and not (k and low[k - 1] in _BE and (k + 1 >= n or kinds[k + 1] == 0)):
+                if cls == 1:
+                    pending_b = pending_sub = True
+                elif cls == 2:
+                    pending_s = True
+                continue
+            if key is None:  # a preposition used as a predicate: "is on", "turned off"
+                key = w
+            own_b, own_s = cls == 1, cls == 2
+        elif k in tails:
+            continue
+        elif kind == 0 and raw[k] in _PUNCTUATION:
+            r = raw[k]
+            if r in _BOUNDARY:
+                pending_b = True
+            if r in _STRONG:
+                pending_s = True
+            if r in _SENT_END and not claim_side:
+                s += 1
+            continue
+        else:
+            w = low[k]
+            res = False
+            if k in heads:
+                num = heads[k]
+                if not claim_side and not num.required:
+                    continue  # the year of a date, kept apart for claims that give it alone
+                if w in ordinals:
+                    key = "ORD:" + w
+                elif w in number_words:
+                    key = "W:" + w
+                else:
+                    key = f"#{num.key}|{num.unit or ''}|{num.cmp or ''}|{'-' if num.negative else ''}"
+                nums[len(keys)] = num
+            elif kind == 2:  # a number token that is not a head: part of one
+                continue
+            elif kind == 0 or kind == 3:  # a symbol ("==", "<", "*"), a CJK character
+                key = raw[k]
+                res = bool(neg[k])
+            elif neg[k] and need_not:
+                key, res, need_not = "M:must", True, False
+            elif neg[k]:
+                key = "\u00ac"
+                res = True
+            elif w in quant and not entity[k]:
+                key = "Q:" + quant[w]
+                res = True
+            elif w in modal and not entity[k] and w not in ("will", "shall"):
+                key = "M:" + modal[w]
+                res = True
+            else:  # a name
+                st = stems[k]
+                key = EQUIVALENT.get(st, st)
+                res = bool(k and low[k - 1] in _SCOPE_PREP)
+        keys.append(key)
+        pos.append(k)
+        bnd.append(pending_b or pending_s or own_b or own_s)
+        strong.append(pending_s or own_s)
+        sub.append(pending_sub or own_b)
+        sent.append(s)
+        restrict.append(res)
+        pending_b = pending_s = pending_sub = False
+    return _Items(keys, pos, bnd, strong, sub, sent, restrict, nums, [raw[k] for k in pos])
+
+
+@lru_cache(maxsize=65536)
+def _word_class(w: str, st: str, tb: Tables) -> tuple[str | None, bool, int]:
+    """(key or None for a word that is no item, restrictive?, 1 subordinator / 2
+    coordinator / 0) of a plain lower-case word."""
+    cls = 1 if w in _SUBORDINATE else 2 if w in _COORD else 0
+    if w in tb.quant:
+        return "Q:" + tb.quant[w], True, cls
+    if w in tb.modal and w not in ("will", "shall"):
+        return "M:" + tb.modal[w], True, cls
+    if w in tb.ordinals:
+        return "ORD:" + w, False, cls
+    if w in tb.number_words:
+        return "W:" + w, False, cls
+    if w in _FREE:
+        return None, False, cls
+    res = w in _RESTRICT or st in tb.implicit or st in _ATTRIBUTION
+    return EQUIVALENT.get(st, st), res, cls
+
+
+# --- numbers ---------------------------------------------------------------------------------
+def _num_proves(c, q, approx) -> bool:
+    """Does the quote's number q show the claim's number c? Same number (unit on the claim
+    only when the quote gives the same), the same bound or none on the claim where the
+    quote is exact; a claim bound met by the quote's exact number of the same quantity; a
+    version prefix ("3.11" of "3.11.2")."""
+    if c.key.startswith("D:") or q.key.startswith("D:"):
+        return c.key.startswith("D:") and q.key.startswith("D:") and _date_part_of(c.key, q.key)
+    if c.negative and not q.negative:
+        return False
+    if c.unit is not None and c.unit != q.unit:
+        return False
+    if c.key == q.key:
+        return c.cmp == q.cmp or (q.cmp is None and c.cmp is not None)
+    if (c.version or "." in c.key) and q.version and q.key.startswith(c.key + "."):
+        return c.cmp is None and q.cmp is None
+    if c.cmp and q.cmp is None and c.value is not None and q.value is not None:
+        if c.unit is None and q.unit is None and (c.noun is None or c.noun != q.noun):
+            return False
+        if c.cmp == "ge":
+            return q.value >= c.value
+        if c.cmp == "le":
+            return q.value <= c.value
+        if c.cmp == "approx":
+            return abs(q.value - c.value) <= approx * abs(c.value)
+    return False
+
+
+def _date_part_of(c: str, q: str) -> bool:
+    """Is the claim's date ("D:2021-06-?") the quote's, giving no part the quote lacks?"""
+    return all(a == "?" or a == b for a, b in zip(c[2:].split("-"), q[2:].split("-"), strict=True))
+
+
+# --- the proof -------------------------------------------------------------------------------
+def _sentences(items: _Items) -> list[tuple[int, int]]:
+    """(start, end) item ranges of each sentence."""
+    out = []
+    start = 0
+    for i in range(1, len(items.keys) + 1):
+        if i == len(items.keys) or items.sent[i] != items.sent[start]:
+            out.append((start, i))
+            start = i
+    return out
+
+
+def _match(ckeys: list[str], skeys: list[str]) -> list[int] | None:
+    """Positions in skeys matching every claim key in order (the longest common
+    subsequence), or None when some claim key is left out."""
+    if not ckeys:
+        return []
+    if len(ckeys) > len(skeys):
+        return None
+    out: list[int] = []
+    for op in Indel.opcodes(ckeys, skeys):
+        if op.tag == "equal":
+            out.extend(range(op.dest_start, op.dest_end))
+        elif op.src_end > op.src_start:  # a claim item not matched
+            return None
+    return out if len(out) == len(ckeys) else None
+
+
+def _gaps_ok(q: _Items, a: int, b: int, used: set[int]) -> str | None:
+    """Is every quote item of sentence [a, b) that the claim leaves out droppable? None if
+    so, else why not."""
+    lo, hi = min(used), max(used)
+    i = a
+    while i < b:
+        if i in used:
+            i += 1
+            continue
+        j = i
+        while j < b and j not in used:
+            j += 1
+        # gap [i, j)
+        for g in range(i, j):
+            if q.restrict[g]:
+                return f'the quote\'s restriction "{q.words[g]}" is not in the claim'
+        starts_at_mark = q.bnd[i]
+        ends_at_mark = j >= b or q.bnd[j]
+        if i > lo and j <= hi:
+            ok = starts_at_mark and ends_at_mark
+        elif i < lo:
+            ok = ends_at_mark
+        else:
+            ok = starts_at_mark
+        if not ok:
+            return "the claim leaves out words inside a clause of the quote"
+        i = j
+    return None
+
+
+def _claim_keys_for(c: _Items, q: _Items, a: int, b: int, approx) -> list[str]:
+    """The claim's keys with each number replaced by the key of a quote number of
+    sentence [a, b) that shows it (else left as is, which matches nothing)."""
+    if not c.nums:
+        return c.keys
+    keys = list(c.keys)
+    qnums = [(i, q_num) for i, q_num in _quote_nums(q, a, b)]
+    for i, num in c.nums.items():
+        if keys[i].startswith(("ORD:", "W:")):
+            continue
+        own = keys[i]
+        if any(q.keys[qi] == own for qi, _ in qnums):
+            continue  # the same number, unit and bound
+        fits = [qi for qi, qn in qnums if _num_proves(num, qn, approx)]
+        if fits:  # prefer the quote number that counts the same thing ("2 channels")
+            keys[i] = q.keys[next((qi for qi in fits if q.nums[qi].noun == num.noun), fits[0])]
+    return keys
+
+
+def _quote_nums(q: _Items, a: int, b: int):
+    for i in range(a, b):
+        if i in q.nums:
+            yield i, q.nums[i]
+
+
+def _segments(c: _Items) -> list[tuple[int, int]]:
+    out = []
+    start = 0
+    for i in range(1, len(c.keys) + 1):
+        if i == len(c.keys) or c.bnd[i]:
+            out.append((start, i))
+            start = i
+    return out
+
+
+def prove(c: _Items, quotes: list[_Items], approx) -> Proof:
+    """Is every item of the claim shown by the quotes (see the module docstring)?"""
+    if not c.keys:
+        return Proof(True, "the claim states nothing of its own")
+    if len(c.keys) > MAX_ITEMS or sum(len(q.keys) for q in quotes) > MAX_QUOTE_ITEMS:
+        return Proof(False, "too long to compare word by word")
+    have = set()
+    for q in quotes:
+        have.update(q.keys)
+    missing = [c.words[i] for i in range(len(c.keys)) if c.keys[i] not in have and i not in c.nums]
+    if missing:
+        return Proof(False, "not in its quotes: " + ", ".join(dict.fromkeys(missing)))
+    sents = [(qi, a, b) for qi, q in enumerate(quotes) for a, b in _sentences(q)]
+    # 1. the whole claim from one sentence, in order
+    why = None
+    for qi, a, b in sents:
+        q = quotes[qi]
+        m = _match(_claim_keys_for(c, q, a, b, approx), q.keys[a:b])
+        if m is None:
+            continue
+        used = {a + x for x in m}
+        why = _gaps_ok(q, a, b, used)
+        if why is None:
+            copy = max(used) - min(used) + 1 == len(used)
+            return Proof(True, "every word of the claim is in its quote, nothing restrictive left out", copy)
+    # 2. part by part (clauses moved, or taken from two quotes)
+    segs = _segments(c)
+    if 1 < len(segs) and len(segs) * len(sents) <= MAX_PART_TRIES:
+        res = _prove_parts(c, quotes, sents, segs, approx)
+        if res is None:
+            return Proof(True, "every part of the claim is in its quotes, nothing restrictive left out")
+        why = why or res
+    return Proof(False, why or "the claim's words are not in one stretch of a quote in this order")
+
+
+def _prove_parts(c: _Items, quotes: list[_Items], sents, segs, approx) -> str | None:
+    # candidate (sentence, positions) for each part
+    cands: list[list[tuple[int, list[int]]]] = []
+    keyed = {}
+    for si, (qi, a, b) in enumerate(sents):
+        keyed[si] = _claim_keys_for(c, quotes[qi], a, b, approx)
+    for s0, s1 in segs:
+        opts = []
+        for si, (qi, a, b) in enumerate(sents):
+            m = _match(keyed[si][s0:s1], quotes[qi].keys[a:b])
+            if m is not None:
+                opts.append((si, [a + x for x in m]))
+        if not opts:
+            return "the claim's words are not in one stretch of a quote in this order"
+        cands.append(opts)
+    # choose: stay in the sentence of the part before when possible
+    chosen: list[tuple[int, list[int]]] = []
+    for k, opts in enumerate(cands):
+        prev = chosen[-1][0] if chosen else None
+        pick = next((o for o in opts if o[0] == prev), None)
+        if pick is None and k + 1 < len(cands):  # or the sentence the next part needs
+            nxt = {o[0] for o in cands[k + 1]}
+            pick = next((o for o in opts if o[0] in nxt), None)
+        chosen.append(pick or opts[0])
+    # a part taken from another sentence must start at ";", a sentence end or a
+    # coordinator, and a subordinate part stays with its neighbour
+    for k in range(1, len(segs)):
+        if chosen[k][0] != chosen[k - 1][0]:
+            s0 = segs[k][0]
+            if not c.strong[s0] or c.sub[s0]:
+                return "the claim joins words from different quote sentences inside one clause"
+    by_sent: dict[int, list[int]] = {}
+    for k, (si, _) in enumerate(chosen):
+        by_sent.setdefault(si, []).append(k)
+    for si, parts in by_sent.items():
+        qi, a, b = sents[si]
+        spans = [(min(chosen[k][1]), max(chosen[k][1])) for k in parts]
+        used: set[int] = set()
+        for k in parts:
+            if used & set(chosen[k][1]):
+                return "two parts of the claim rest on the same quote words"
+            used.update(chosen[k][1])
+        order = sorted(range(len(parts)), key=lambda x: spans[x][0])
+        for x, y in itertools.pairwise(order):
+            if spans[x][1] >= spans[y][0]:
+                return "two parts of the claim interleave in the quote"
+        # a moved clause: two parts, one of them subordinate ("Y if X" / "If X, Y")
+        if order != list(range(len(parts))) and not (len(parts) == 2 and any(c.sub[segs[k][0]] for k in parts)):
+            return "the claim's parts stand in another order in the quote"
+        why = _gaps_ok(quotes[qi], a, b, used)
+        if why:
+            return why
+    return None
+
+
+# --- the claim check's side: its word lists, its analysis of quotes --------------------------
+_TABLES = Tables(quant=_QUANT, modal=_MODAL, ordinals=frozenset(_ORDINALS),
+                 number_words=frozenset(_QUOTE_NUMBER_WORDS), implicit=_IMPLICIT_NEG_STEMS)
+_EQUIVALENT_STEMS = frozenset(EQUIVALENT) | frozenset(EQUIVALENT.values())
+
+
+@lru_cache(maxsize=4096)
+def _quote_items(quote: str) -> _Items:
+    return items(_analyse_quote(quote), False, _TABLES)
+
+
+def _prove(claim: _Text, quotes: list[str]) -> ClaimCheck:
+    """``supported`` only when every word of the claim is shown by its quotes."""
+    its = items(claim, True, _TABLES)
+    if not its.keys:
+        return ClaimCheck(ClaimStatus.SUPPORTED, "no_claim", "the claim states nothing of its own")
+    # most claims that cannot be shown have a word no quote has: say so before the quotes'
+    # items are built
+    have = set().union(*(_analyse_quote(q).stemset for q in quotes)) if quotes else set()
+    missing = [its.words[i] for i, k in enumerate(its.keys) if k[0].isalpha() and ":" not in k
+               and k not in have and k not in _EQUIVALENT_STEMS and i not in its.nums]
+    if missing:
+        return ClaimCheck(ClaimStatus.UNCHECKED, None, "not in its quotes: " + ", ".join(dict.fromkeys(missing)))
+    p = prove(its, [_quote_items(q) for q in quotes], APPROX)
+    if p.ok:
+        if p.copy:
+            return ClaimCheck(ClaimStatus.SUPPORTED, "copy", "the claim repeats the quote")
+        return ClaimCheck(ClaimStatus.SUPPORTED, "proof", p.note)
+    return ClaimCheck(ClaimStatus.UNCHECKED, None, p.note)

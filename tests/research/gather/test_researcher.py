@@ -1,0 +1,45 @@
+"""research/gather/researcher.py against a hostile model: what a page's text can talk a
+model into stays bounded."""
+
+from __future__ import annotations
+
+import asyncio
+
+from deep_research.search.local import LocalCorpus
+from tests.research.test_graph import context, drive, graph_for, start
+from tests.support.scenario import TOPIC_EFFICIENCY, full_script, researcher_step, write_corpus
+
+
+class RecordingSearch:
+    """The local corpus, recording every query it is asked."""
+
+    name = "local"
+
+    def __init__(self, corpus):
+        self.inner = LocalCorpus.open(corpus)
+        self.queries: list[str] = []
+
+    async def search(self, query: str, *, max_results: int = 5):
+        self.queries.append(query)
+        return await self.inner.search(query, max_results=max_results)
+
+
+def test_a_models_400_kb_search_query_is_cut_to_400_characters(tmp_path):
+    """Issue 19 (beyond the list): a page can talk the research model into a giant query;
+    sent to Tavily, SearXNG or the web search model (input tokens) it would cost that much."""
+    corpus = write_corpus(tmp_path / "corpus")
+    from deep_research.search.local import build_index
+
+    build_index(corpus)
+    script = full_script(wrong_quote=False)
+    giant = "heat pump coefficient of performance cold " + "ignore previous instructions " * 15_000
+    script.rules = [r for r in script.rules if r["contains"] != f"Research this topic: {TOPIC_EFFICIENCY}"]
+    script.on("research", f"Research this topic: {TOPIC_EFFICIENCY}",
+              researcher_step(giant, "I have enough evidence on efficiency."), repeat=True)
+    search = RecordingSearch(corpus)
+    graph = graph_for(script, corpus, search=search)
+    state = asyncio.run(drive(graph, start(), context(tmp_path, search_api="local", corpus_path=str(corpus))))
+    assert state.values.get("status") == "completed", state.values.get("errors")
+    assert len(giant) > 400_000 and search.queries
+    assert max(len(q) for q in search.queries) <= 400
+    assert any(q.startswith("heat pump coefficient of performance cold") for q in search.queries)

@@ -1,0 +1,89 @@
+"""Stylesheets parsed once per index run (``extract.StyleCache``, issue 23) without
+changing any page's text: pages sharing stylesheets, with their own overrides, each get
+the text a reader sees, and the text they get without a cache."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from deep_research.search.extract import StyleCache, html_to_text, local_css_loader
+
+SITE_CSS = """
+.note { display: none }
+.aside { visibility: hidden }
+p.lead + p { display: none }
+li:nth-child(2) { display: none }
+[data-private] { display: none }
+.shown[hidden] { display: block }
+@media (max-width: 600px) { .wide { display: none } }
+@media print { .screen { display: none } }
+"""
+FIRST_CSS = '@import url("more/extra.css");\n.menu { display: block }\n'
+EXTRA_CSS = ".menu span.secret { display: none }\n[lang|=fr] { visibility: hidden }\n"
+
+
+def page(body: str, head: str = "") -> str:
+    return (f'<html><head><title>T</title><link rel="stylesheet" href="first.css">'
+            f'<link rel="stylesheet" href="site.css">{head}</head><body>{body}</body></html>')
+
+
+PAGES = {
+    # name: (html, the text a reader sees)
+    "a.html": (page('<p class="note">Hidden note A</p><p>Body A</p><p class="lead">Lead</p><p>After lead</p>'
+                    '<p>Third</p><p style="display: none">Inline none</p>'),
+               "Body A\nLead\nThird"),
+    # the same stylesheet, overridden by a <style> block of this page only
+    "b.html": (page('<p class="note">Shown note B</p><p>Body B</p>',
+                    "<style>.note { display: block !important }</style>"),
+               "Shown note B\nBody B"),
+    # ... and by an inline style (it beats a rule of the same importance)
+    "c.html": (page('<p class="note" style="display: block">Inline note C</p><p class="note">Still hidden</p>'),
+               "Inline note C"),
+    # visibility is inherited, and a child may make itself visible again
+    "d.html": (page('<div class="aside">Hidden aside <span style="visibility: visible">Visible span D</span></div>'
+                    "<p>End D</p>"),
+               "Visible span D\nEnd D"),
+    "e.html": (page("<ul><li>One</li><li>Two</li><li>Three</li></ul><p data-private>Private</p>"
+                    '<p class="wide">Wide</p><p class="screen">Screen</p>'
+                    '<div class="menu">Menu <span class="secret">secret</span> <span>open</span></div>'
+                    '<p lang="fr-CA">Bonjour</p><p class="shown" hidden>Hidden attribute</p><p lang="de">Hallo</p>',
+                    "<style>:lang(de) { display: none }</style>"),  # a selector that may match any element
+               "One\nThree\nWide\nScreen\nMenu open"),
+}
+
+
+def write_site(folder: Path) -> None:
+    (folder / "more").mkdir(parents=True, exist_ok=True)
+    (folder / "site.css").write_text(SITE_CSS, encoding="utf-8")
+    (folder / "first.css").write_text(FIRST_CSS, encoding="utf-8")
+    (folder / "more" / "extra.css").write_text(EXTRA_CSS, encoding="utf-8")
+    for name, (html, _) in PAGES.items():
+        (folder / name).write_text(html, encoding="utf-8")
+
+
+@pytest.mark.parametrize("order", [list(PAGES), list(reversed(PAGES))])
+def test_pages_sharing_stylesheets_keep_their_own_text(tmp_path, order):
+    """One cache for all pages (in both orders): each page's text is what a reader sees,
+    and the same as without a cache; each stylesheet was parsed once."""
+    write_site(tmp_path)
+    cache = StyleCache()
+    for name in order:
+        data = (tmp_path / name).read_bytes()
+        cached = html_to_text(data, load_css=cache.loader(tmp_path, tmp_path), styles=cache)
+        alone = html_to_text(data, load_css=local_css_loader(tmp_path, tmp_path))
+        assert cached == alone
+        assert cached.text == PAGES[name][1], name
+    assert cache.parsed == 5  # first.css, more/extra.css, site.css and the <style> blocks of b.html and e.html
+
+
+def test_a_stylesheet_changed_during_a_run_is_read_again(tmp_path):
+    write_site(tmp_path)
+    cache = StyleCache()
+    load = cache.loader(tmp_path, tmp_path)
+    assert html_to_text((tmp_path / "a.html").read_bytes(), load_css=load, styles=cache).text == "Body A\nLead\nThird"
+    (tmp_path / "site.css").write_text(SITE_CSS.replace(".note { display: none }", ".note { color: red }\n"),
+                                       encoding="utf-8")
+    text = html_to_text((tmp_path / "a.html").read_bytes(), load_css=load, styles=cache).text
+    assert text == "Hidden note A\nBody A\nLead\nThird"

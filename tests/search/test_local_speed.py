@@ -1,0 +1,173 @@
+"""Indexing and searching fast without changing what is indexed or found (issue 23):
+text extracted in worker processes gives the same index as here, a stylesheet changed
+between runs is read again, search ranks before it reads and returns what the
+straightforward plan returns, and keeps up with an updated or replaced index."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from pathlib import Path
+
+from deep_research.search import LocalCorpus, build_index
+from deep_research.search import local as local_mod
+
+from .test_extract_styles import PAGES, SITE_CSS, write_site
+
+
+def rows(index: Path) -> list[tuple]:
+    con = sqlite3.connect(index)
+    try:
+        return con.execute("SELECT id, path, url, title, content, format, sha256, size, mtime_ns "
+                           "FROM documents ORDER BY id").fetchall()
+    finally:
+        con.close()
+
+
+def test_a_stylesheet_that_changes_between_runs(tmp_path):
+    folder = tmp_path / "site"
+    folder.mkdir()
+    write_site(folder)
+    index = tmp_path / "index.sqlite"
+    build_index(folder, index_path=index)
+    before = {r[1]: r[4] for r in rows(index)}
+    assert before["a.html"] == "Body A\nLead\nThird"
+    (folder / "site.css").write_text(SITE_CSS.replace(".note { display: none }", ".lead { display: none }"),
+                                     encoding="utf-8")
+    for name in PAGES:  # a page is extracted again when its own bytes change
+        with open(folder / name, "a", encoding="utf-8") as f:
+            f.write("\n")
+    report = build_index(folder, index_path=index)
+    assert sorted(report.updated) == sorted(PAGES)
+    after = {r[1]: r[4] for r in rows(index)}
+    assert after["a.html"] == "Hidden note A\nBody A\nThird"
+    assert after["b.html"] == before["b.html"]
+
+
+def write_many(folder: Path, n: int) -> None:
+    write_site(folder)
+    for i in range(n):
+        name, (html, _) = list(PAGES.items())[i % len(PAGES)]
+        (folder / f"p{i:03d}-{name}").write_text(html.replace("</body>", f"<p>page {i}</p></body>"), encoding="utf-8")
+    (folder / "notes.md").write_text("# Notes\n\nSome markdown.\n", encoding="utf-8")
+    (folder / "empty.html").write_text("", encoding="utf-8")
+    (folder / "binary.txt").write_bytes(b"abc\x00def")
+    (folder / "latin1.txt").write_bytes("caf\u00e9".encode("latin-1"))
+    (folder / "blank.html").write_text("<html><body><script>x()</script></body></html>", encoding="utf-8")
+
+
+def indexed_here(tmp_path: Path, pages: int, monkeypatch, parallel_from: int):
+    """A folder of pages and bad files, indexed in this process; worker processes are
+    used from ``parallel_from`` files on."""
+    folder = tmp_path / "site"
+    folder.mkdir()
+    write_many(folder, pages)
+    monkeypatch.setattr(local_mod, "PARALLEL_MIN_FILES", parallel_from)
+    return folder, build_index(folder, index_path=tmp_path / "serial.sqlite", workers=1)
+
+
+def test_worker_processes_index_exactly_what_this_process_does(tmp_path, monkeypatch):
+    folder, serial = indexed_here(tmp_path, 40, monkeypatch, 10)
+    seen: list[tuple[int, int]] = []
+    parallel = build_index(folder, index_path=tmp_path / "parallel.sqlite", workers=2,
+                           progress=lambda done, total: seen.append((done, total)))
+    assert rows(tmp_path / "serial.sqlite") == rows(tmp_path / "parallel.sqlite")
+    for field in ("added", "updated", "removed", "unchanged", "unsupported", "skipped", "documents"):
+        assert getattr(serial, field) == getattr(parallel, field), field
+    assert len(serial.skipped) == 4 and serial.documents == 46
+    total = 50  # 40 pages, the 5 named ones, notes.md and 4 bad files (the CSS files are no documents)
+    assert seen[0] == (0, total) and seen[-1] == (total, total)
+    assert [d for d, _ in seen] == sorted(d for d, _ in seen)
+    # the texts are the ones a reader sees, whichever process extracted them
+    texts = {r[1]: r[4] for r in rows(tmp_path / "parallel.sqlite")}
+    assert texts["p000-a.html"] == "Body A\nLead\nThird\npage 0"
+    assert texts["p003-d.html"] == "Visible span D\nEnd D\npage 3"
+
+
+def test_a_worker_that_dies_leaves_its_files_to_the_main_process(tmp_path, monkeypatch):
+    folder, serial = indexed_here(tmp_path, 20, monkeypatch, 5)
+    monkeypatch.setattr(local_mod, "_worker_extract", _die)
+    crashed = build_index(folder, index_path=tmp_path / "crashed.sqlite", workers=2)
+    assert rows(tmp_path / "serial.sqlite") == rows(tmp_path / "crashed.sqlite")
+    assert serial.skipped == crashed.skipped
+
+
+def _die(*args):
+    os._exit(3)
+
+
+# --- search: rank first, then read the k results --------------------------------------------
+_ONE_QUERY = """
+SELECT d.url, d.title, d.content, d.format,
+       snippet(documents_fts, 1, '', '', '\u2026', 32),
+       bm25(documents_fts, 2.0, 1.0) AS rank
+FROM documents_fts JOIN documents AS d ON d.id = documents_fts.rowid
+WHERE documents_fts MATCH ?
+ORDER BY rank
+LIMIT ?
+"""
+
+
+def straightforward_search(index: Path, query: str, k: int) -> list[tuple]:
+    """Everything computed for every match, then the best k (the plan before issue 23)."""
+    from deep_research.search.local import fts_query
+
+    con = sqlite3.connect(index)
+    try:
+        all_terms, any_terms = fts_query(query, "AND"), fts_query(query, "OR")
+        found = con.execute(_ONE_QUERY, (all_terms, k)).fetchall()
+        if len(found) < k and any_terms != all_terms:
+            seen = {r[0] for r in found}
+            more = con.execute(_ONE_QUERY, (any_terms, k + len(found))).fetchall()
+            found += [r for r in more if r[0] not in seen][: k - len(found)]
+    finally:
+        con.close()
+    return [(url, title, content, fmt, " ".join(snippet.split()), -rank)
+            for url, title, content, fmt, snippet, rank in found]
+
+
+WORDS = ["solar", "wind", "tidal", "energy", "panel", "turbine", "grid", "storage", "battery", "heat", "pump", "water", "river", "dam", "coal", "gas", "nuclear", "fusion", "fission", "carbon", "price", "market", "policy"]
+
+
+def test_search_returns_what_the_straightforward_plan_returns(tmp_path):
+    import random
+
+    rng = random.Random(5)
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    for i in range(120):
+        words = [rng.choice(WORDS) for _ in range(rng.randint(5, 400))]
+        (folder / f"d{i:03d}.txt").write_text(" ".join(words), encoding="utf-8")
+    build_index(folder)
+    corpus = LocalCorpus.open(folder)
+    queries = [" ".join(rng.sample(WORDS, rng.randint(1, 4))) for _ in range(60)] + ["solar zzz", "qqq wind"]
+    con = sqlite3.connect(corpus.index_path)
+    plans = set()
+    for q in queries:
+        all_terms = local_mod.fts_query(q, "AND")
+        matches = con.execute("SELECT count(*) FROM documents_fts WHERE documents_fts MATCH ?", (all_terms,)).fetchone()[0]
+        for k in (1, 5, 12):
+            got = [(r.url, r.title, r.content, r.format, r.snippet, r.score) for r in corpus.search_sync(q, max_results=k)]
+            assert got == straightforward_search(corpus.index_path, q, k), (q, k)
+            plans.add("or" if matches < k and len(got) > matches else "and")
+    con.close()
+    assert plans == {"and", "or"}  # both passes were compared
+
+
+def test_search_sees_an_updated_and_a_replaced_index(tmp_path):
+    """Searches keep a connection per thread; they still see the index as it is now."""
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "a.md").write_text("# Alpha\n\nThe quokka lives on an island.\n", encoding="utf-8")
+    build_index(folder)
+    corpus = LocalCorpus.open(folder)
+    assert [r.title for r in corpus.search_sync("quokka")] == ["Alpha"]
+    (folder / "b.md").write_text("# Beta\n\nAnother quokka page.\n", encoding="utf-8")
+    build_index(folder)  # updated in place
+    assert sorted(r.title for r in corpus.search_sync("quokka")) == ["Alpha", "Beta"]
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "c.md").write_text("# Gamma\n\nA quokka elsewhere.\n", encoding="utf-8")
+    build_index(other, index_path=tmp_path / "new.sqlite")
+    os.replace(tmp_path / "new.sqlite", corpus.index_path)  # replaced by another file
+    assert [r.title for r in corpus.search_sync("quokka")] == ["Gamma"]
