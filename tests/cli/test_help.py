@@ -64,3 +64,9 @@ def test_top_level_help_lists_the_commands():
     text = help_text([], 80)
     for name in ("publish", "research", "resume", "compare", "index", "eval"):
         assert re.search(rf"^│ {name}\s", text, re.M), name
+
+
+def test_the_usage_line_names_arguments_as_the_arguments_panel_does():
+    assert "research [OPTIONS] QUESTION\n" in help_text(["research"], 80)
+    assert "eval compare [OPTIONS] A B\n" in help_text(["eval", "compare"], 80)
+    assert "cli [OPTIONS] COMMAND [ARGS]...\n" in help_text([], 80)

@@ -95,7 +95,15 @@ def _name_parts(param, ctx, record: tuple[str, str]) -> list[tuple[str, str]]:
 
 
 def _usage(cmd, ctx) -> str:
-    pieces = cmd.collect_usage_pieces(ctx)
+    """The usage line, arguments named as in the Arguments panel (QUESTION; [RUNS]... when
+    optional): this Typer writes a required one as {question}."""
+    pieces = ["[OPTIONS]"] if any(not isinstance(p, TyperArgument) for p in cmd.get_params(ctx)) else []
+    for p in cmd.get_params(ctx):
+        if isinstance(p, TyperArgument):
+            name = (p.metavar or p.name or "").upper() + ("..." if p.nargs != 1 else "")
+            pieces.append(name if p.required else f"[{name}]")
+    if getattr(cmd, "commands", None) is not None:  # a group
+        pieces += [cmd.subcommand_metavar or "COMMAND [ARGS]..."]
     return f"Usage: {ctx.command_path} {' '.join(pieces)}".rstrip()
 
 
