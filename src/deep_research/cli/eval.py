@@ -261,6 +261,14 @@ def run_cmd(
     db: Optional[str] = typer.Option(None, "--db", rich_help_panel=RUN_PANEL,
                                      help="A postgresql:// URL for the checkpoints (default: one SQLite file per "
                                           "question in OUT/state/)."),
+    server: Optional[str] = typer.Option(
+        None, "--server", metavar="URL", rich_help_panel=RUN_PANEL,
+        help="Research each question as a run on this LangGraph server (a deployment or `langgraph dev`) and "
+             "evaluate the reports here; the server's models, search, keys and limits apply."),
+    server_token_env: Optional[str] = typer.Option(
+        None, "--server-token-env", metavar="VAR", rich_help_panel=RUN_PANEL,
+        help="Environment variable holding the bearer token for --server (default: DEEP_RESEARCH_SERVER_TOKEN, "
+             "if set)."),
     run_settings: dict | None = None,
 ) -> None:
     """Research every question of a set (skipping finished ones), then evaluate each report.
@@ -269,11 +277,16 @@ def run_cmd(
     --out (here the evaluation's folder), --yes, --approve-brief and --review-report: each
     question's data answers the run's questions."""
     import asyncio
+    import os
 
     from ..evaluation.questions import load_questions
     from ..evaluation.runner import EvalRunner, EvalSettings, check_allowed
     from ..research.runner import is_postgres, load_deps
 
+    if server is None and server_token_env is not None:
+        raise UserError("--server-token-env goes with --server URL")
+    if server is not None and db is not None:
+        raise UserError("--db is for local runs; with --server the server keeps the checkpoints")
     if db is not None and not is_postgres(db):
         raise UserError("--db takes a postgresql:// URL; without it each question keeps its SQLite checkpoints "
                         "in OUT/state/")
@@ -284,7 +297,13 @@ def run_cmd(
     opts = EvalSettings(out=out_dir, context=context, db=db, concurrency=concurrency,
                         judge=judge, questions_file=str(questions), allow_question_settings=allowed)
     progress = EvalProgress(len(qs))
-    runner = EvalRunner(qs, opts, load_deps(), progress)
+    if server is not None:
+        from ..evaluation.remote import RemoteEvalRunner, Server
+
+        runner: EvalRunner = RemoteEvalRunner(qs, opts, Server.from_options(server, server_token_env, os.environ),
+                                              progress)
+    else:
+        runner = EvalRunner(qs, opts, load_deps(), progress)
     with progress:
         results, summary = asyncio.run(runner.run())
     _table(results_table(results))

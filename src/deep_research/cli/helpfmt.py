@@ -53,7 +53,7 @@ class _Writer:
 
     def panel(self, title: str, rows: list[tuple[list[tuple[str, str]], str]]) -> None:
         """A box titled ``title`` with one entry per row: (name parts, help)."""
-        tl, tr, bl, br, h, v = self.box
+        tl, tr, bl, br, h, v = tuple(self.box)
         inner = self.width - 4  # "│ " + text + " │"
         plain_names = [sum(len(t) for t, _ in parts) for parts, _ in rows]
         col = min(max(plain_names, default=0), NAME_COLUMN, inner // 2)

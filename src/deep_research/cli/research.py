@@ -389,7 +389,7 @@ def _check_db(db: str) -> str:
     return db
 
 
-SEARCH_KINDS = ("tavily", "local", "searxng", "openai_web", "none")
+SEARCH_KINDS = ("tavily", "local", "searxng", "openai_web", "anthropic_web", "none")
 DbOpt = typer.Option(None, "--db", envvar="DEEP_RESEARCH_DB", rich_help_panel=RUN_PANEL,
                      help="SQLite file or postgresql:// URL for checkpoints (default .deep-research/state.sqlite).")
 

@@ -183,8 +183,6 @@ def describe_configuration() -> dict:
     import types
     import typing
 
-    from pydantic_core import PydanticUndefined
-
     from ..research.runtime.configuration import ROLES, Configuration
 
     fields = []
@@ -207,7 +205,7 @@ def describe_configuration() -> dict:
             kind = ann.__name__
         else:
             kind = "str"
-        default = f.default_factory() if f.default is PydanticUndefined and f.default_factory else f.default
+        default = f.get_default(call_default_factory=True)
         if isinstance(default, enum.Enum):
             default = default.value
         bounds = {}
@@ -274,7 +272,8 @@ def with_settings(leave_out: tuple[str, ...] = ()) -> Callable:
     def wrap(func: Callable) -> Callable:
         own = [p for p in inspect.signature(func).parameters.values() if p.name != "run_settings"]
         own_names = {p.name for p in own} | {d for p in own for d in getattr(p.default, "param_decls", None) or ()}
-        generated, shadowed = [], []
+        generated: list[Setting] = []
+        shadowed: list[Setting] = []
         for s in settings():
             if s.name in leave_out:
                 continue
