@@ -70,3 +70,11 @@ def test_the_usage_line_names_arguments_as_the_arguments_panel_does():
     assert "research [OPTIONS] QUESTION\n" in help_text(["research"], 80)
     assert "eval compare [OPTIONS] A B\n" in help_text(["eval", "compare"], 80)
     assert "cli [OPTIONS] COMMAND [ARGS]...\n" in help_text([], 80)
+
+
+def test_values_are_named_in_one_style():
+    """Hand-written options name their value as the generated ones do (PATH, TEXT, INTEGER),
+    not in this Typer's own style (<path>, <str>, <int range>) beside them."""
+    for args in COMMANDS:
+        text = help_text(args, 80)
+        assert not re.search(r"--[a-z-]+ <(?:str|path|int|float)", text), (args, text)

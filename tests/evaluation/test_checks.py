@@ -478,3 +478,20 @@ def test_names_in_the_terminal_tables_are_not_rich_markup(tmp_path, capsys):
     assert main(["eval", "report", str(runs), "--json", str(tmp_path / "r.json")]) == 0
     shown = capsys.readouterr().out
     assert "[link=https:evil]y[red]z" in shown and "[bold]b" in shown, shown
+
+
+def test_a_small_cost_axis_writes_each_tick_once():
+    """Costs under a cent: the axis writes as many decimals as its tick step needs, so no two
+    ticks read the same ($0.001, $0.001 for 0.0005 and 0.001)."""
+    import matplotlib.pyplot as plt
+
+    from deep_research.evaluation import compare as C
+
+    fig = C.chart_figure("Cost (USD)", ["q1", "q2"], [0.0036, 0.0012], [0.0036, None], ("A: a", "B: b"), "usd")
+    try:
+        fig.canvas.draw()
+        ticks = [t.get_text() for t in fig.axes[0].get_xticklabels() if t.get_text()]
+        assert len(ticks) > 2 and len(set(ticks)) == len(ticks), ticks
+        assert all(t.lstrip("\\").startswith("$") for t in ticks), ticks
+    finally:
+        plt.close(fig)

@@ -79,6 +79,11 @@ class _Writer:
         return "\n".join(self.lines).rstrip("\n") + "\n"
 
 
+# A value's name as the generated options write it (settings.py): one style in every panel.
+_METAVARS = {"str": "TEXT", "text": "TEXT", "int": "INTEGER", "int range": "INTEGER", "integer": "INTEGER",
+             "float": "NUMBER", "float range": "NUMBER", "path": "PATH"}
+
+
 def _name_parts(param, ctx, record: tuple[str, str]) -> list[tuple[str, str]]:
     if isinstance(param, TyperArgument):
         return [((param.name or record[0]).upper(), "flag")]
@@ -88,8 +93,12 @@ def _name_parts(param, ctx, record: tuple[str, str]) -> list[tuple[str, str]]:
     for opt in param.secondary_opts:
         parts += [(" / ", ""), (opt, "negative")]
     if not getattr(param, "is_flag", False) and not getattr(param, "count", False):
-        shown = param.display_type_rich(ctx) if hasattr(param, "display_type_rich") else param.make_metavar(ctx)
-        if shown and str(shown).strip("<>").lower() not in ("bool", "boolean"):
+        shown = param.metavar
+        if not shown:  # this Typer writes "<path>", "<int range>": named as the generated options are
+            typed = str(param.display_type_rich(ctx) if hasattr(param, "display_type_rich")
+                        else param.make_metavar(ctx)).strip("<>").lower()
+            shown = _METAVARS.get(typed, typed.upper())
+        if shown and str(shown).lower() not in ("bool", "boolean"):
             parts += [(" ", ""), (str(shown), "metavar")]
     return parts
 

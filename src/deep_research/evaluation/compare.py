@@ -158,8 +158,11 @@ def chart_figure(title: str, labels: list[str], a: list[float | None], b: list[f
     ax.set_xlim(0, top * 1.18)  # room for the value labels
     if kind == "pct":
         ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{100 * v:.0f} %"))
-    elif kind == "usd":
-        ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: _plain(f"${v:,.2f}" if top >= 1 else f"${v:,.3f}")))
+    elif kind == "usd":  # as many decimals as the tick step needs: $0.0005 steps are not shown as $0.001, $0.001
+        ticks = ax.get_xticks()
+        step = f"{abs(ticks[1] - ticks[0]):.6f}".rstrip("0").split(".")[1] if len(ticks) > 1 else ""
+        places = max(2, len(step))
+        ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: _plain(f"${v:,.{places}f}")))
     else:
         ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: _value_text(v, kind) if v else "0"))
     ax.tick_params(axis="x", labelsize=8)
