@@ -78,7 +78,7 @@ def test_brief_approval_without_a_terminal_waits_then_resumes(tmp_path, corpus):
         (["research", "   "], {}, "the question is empty"),
         (["research", "x" * 20001], {}, "20,000"),
         (["research", "bad\x07question"], {}, "control characters"),
-        (["research", "What is tea?", "--search", "google"], {}, "--search: must be tavily, local, searxng, openai_web or none"),
+        (["research", "What is tea?", "--search", "google"], {}, "--search: must be tavily, local, searxng, openai_web, anthropic_web or none"),
         (["research", "What is tea?", "--search", "local"], {"OPENAI_API_KEY": "k"}, "--corpus"),
         (["research", "What is tea?", "--corpus", "/nonexistent/dir"], {}, "does not exist"),
         (["research", "What is tea?", "--search", "none"], {}, "OPENAI_API_KEY"),
