@@ -11,6 +11,7 @@ from .document import Document, as_document
 from .evidence import Disagreement, Independence, claim_key, confidence, disagreements
 from .fragments import Fragment, fragment_for, with_text_fragment
 from .judgement import decide
+from .locations import Location, locate
 from .model import ParsedReport, QuoteCheck, Ref, RefProblem, Source, Verdict
 from .verify import SourceIndex
 
@@ -52,6 +53,7 @@ class Citation:
     claim_check: ClaimCheck | None = None  # is that text true to the quote(s)?
     confidence: str | None = None  # high | medium, for a supported claim
     judge: dict | None = None  # the judge's votes on the claim and their evidence checks (judgement.decide)
+    location: Location | None = None  # where in a local document the quote is (page, slide, sheet row, ...)
 
     @property
     def decided_by(self) -> str | None:
@@ -131,6 +133,8 @@ class Citation:
             "claim_decided_by": self.decided_by,
             "judge": self.judge,
             "source_credibility": self.source.credibility if self.source else None,
+            "location": self.location.text if self.location else None,
+            "location_page": self.location.page if self.location else None,
         }
 
 
@@ -168,8 +172,9 @@ class CitationReport:
 
 # Documents a browser does not open at a text fragment (checked with Chromium, see
 # tests/search/test_formats.py): the link is the plain document link, and the note says why.
+_PDF_REASON = "PDF viewers do not support text fragments"
 _PLAIN_LINK_TYPES = {
-    ".pdf": "PDF viewers do not support text fragments",
+    ".pdf": _PDF_REASON,
     ".docx": "browsers do not open Word files at a text fragment",
     ".pptx": "browsers do not open PowerPoint files at a text fragment",
     ".xlsx": "browsers do not open Excel files at a text fragment",
@@ -187,6 +192,23 @@ def plain_link_reason(url: str) -> str | None:
         return None
     dot = path.rfind(".")
     return _PLAIN_LINK_TYPES.get(path[dot:]) if dot > path.rfind("/") else None
+
+
+def with_pdf_page(url: str, page: int) -> str:
+    """``url`` opening PDF page ``page`` (``#page=N``, RFC 8118, honoured by Chromium's,
+    Firefox's and Adobe's viewers); an existing fragment is replaced."""
+    return url.split("#", 1)[0] + f"#page={page}"
+
+
+def _place(citation: Citation, source: Source, link: str | None) -> None:
+    """Give a found quote in a local document its location and, in a PDF, a link to its page."""
+    span = citation.content_span
+    if not source.locations or span is None:
+        return
+    citation.location = loc = locate(source.locations, source.content, *span)
+    if loc is not None and loc.page is not None and link is not None and plain_link_reason(link) == _PDF_REASON:
+        citation.url = with_pdf_page(link, loc.page)
+        citation.link_note = f"{_PDF_REASON}; the link opens page {loc.page}"
 
 
 def check_citations(markdown: str | ParsedReport, sources: Iterable[Source], *, min_words: int = 3,
@@ -231,6 +253,8 @@ def check_citations(markdown: str | ParsedReport, sources: Iterable[Source], *, 
                             citation.link_note = frag.note
                     else:
                         citation.link_note = f"plain link: {frag.reason}"
+            if check.found:
+                _place(citation, source, link)
         result.citations.append(citation)
     check_claims(result, judgments)
     return result

@@ -53,6 +53,7 @@ import asyncio
 import datetime as dt
 import errno
 import hashlib
+import json
 import os
 import re
 import sqlite3
@@ -66,6 +67,7 @@ from urllib.parse import quote, urlsplit
 
 from lxml import etree
 
+from ..citations.locations import parse_locations
 from .base import SearchError, SearchResult
 from .extract import (
     Extracted,
@@ -83,7 +85,7 @@ from .formats import EXTRACTORS, FormatError
 
 SCHEMA_VERSION = 1
 # Bump when extraction changes what text is stored, so that old indexes are rebuilt.
-EXTRACTOR_VERSION = 2  # 2: CSS-hidden elements left out
+EXTRACTOR_VERSION = 3  # 2: CSS-hidden elements left out; 3: locations (PDF pages, slides, rows, ...)
 DEFAULT_MAX_FILE_BYTES = 20 * 1024 * 1024
 INDEX_DIR = ".deep-research"
 INDEX_NAME = "index.sqlite"
@@ -119,7 +121,10 @@ _SCHEMA = (
         sha256 TEXT NOT NULL,           -- of the file's bytes
         size INTEGER NOT NULL,
         mtime_ns INTEGER NOT NULL,
-        indexed_at TEXT NOT NULL        -- ISO 8601, UTC
+        indexed_at TEXT NOT NULL,       -- ISO 8601, UTC
+        -- JSON marks of where the text came from (PDF pages, slides, rows; see
+        -- citations.locations), or NULL
+        locations TEXT
     )""",
     # External-content FTS table: the text is stored once, in documents.
     """CREATE VIRTUAL TABLE documents_fts USING fts5(
@@ -773,19 +778,20 @@ def _write(con: sqlite3.Connection, run: _Run, rel: str, old: _Stored | None,
         st.st_size,
         st.st_mtime_ns,
         _now(),
+        json.dumps(got.doc.locations, ensure_ascii=False, separators=(",", ":")) if got.doc.locations else None,
         rel,
     )
     if old:
         con.execute(
             "UPDATE documents SET url = ?, title = ?, content = ?, format = ?, sha256 = ?, "
-            "size = ?, mtime_ns = ?, indexed_at = ? WHERE path = ?",
+            "size = ?, mtime_ns = ?, indexed_at = ?, locations = ? WHERE path = ?",
             row,
         )
         run.report.updated.append(rel)
     else:
         con.execute(
             "INSERT INTO documents (url, title, content, format, sha256, size, mtime_ns, "
-            "indexed_at, path) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "indexed_at, locations, path) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             row,
         )
         run.report.added.append(rel)
@@ -807,7 +813,7 @@ LIMIT ?
 # ...then the row, content and snippet of each of those k (the snippet of the query that found it).
 _ROW_SQL = f"""
 SELECT d.url, d.title, d.content, d.format,
-       snippet(documents_fts, 1, '', '', '\u2026', {SNIPPET_TOKENS}), d.path
+       snippet(documents_fts, 1, '', '', '\u2026', {SNIPPET_TOKENS}), d.path, {{locations}}
 FROM documents_fts JOIN documents AS d ON d.id = documents_fts.rowid
 WHERE documents_fts MATCH ? AND documents_fts.rowid = ?
 """
@@ -936,7 +942,8 @@ class LocalCorpus:
                 hits += [(rowid, rank, any_terms) for rowid, rank in more if rowid not in seen][
                     : max_results - len(hits)
                 ]
-            rows = [(con.execute(_ROW_SQL, (terms, rowid)).fetchone(), rank) for rowid, rank, terms in hits]
+            row_sql = self._row_sql(con)
+            rows = [(con.execute(row_sql, (terms, rowid)).fetchone(), rank) for rowid, rank, terms in hits]
         except sqlite3.Error as e:
             self._held.con = None
             con.close()
@@ -946,10 +953,21 @@ class LocalCorpus:
             raise
         con.rollback()  # end the read transaction: one left open keeps writers waiting
         # (a row gone between the two reads is left out)
-        return [self._result(*row[:5], rank, row[5]) for row, rank in rows if row is not None]
+        return [self._result(*row[:5], rank, row[5], row[6]) for row, rank in rows if row is not None]
+
+    def _row_sql(self, con: sqlite3.Connection) -> str:
+        """The row query for this index: an index written before locations were stored
+        (extractor version 2, rebuilt on the next ``index`` run) has no such column."""
+        held = getattr(self._held, "row_sql", None)
+        if held is not None and held[0] is con:
+            return held[1]
+        columns = {r[1] for r in con.execute("PRAGMA table_info(documents)")}
+        sql = _ROW_SQL.format(locations="d.locations" if "locations" in columns else "NULL")
+        self._held.row_sql = (con, sql)
+        return sql
 
     def _result(self, url: str, title: str, content: str, fmt: str, snippet: str, rank: float,
-                path: str) -> SearchResult:
+                path: str, locations: str | None = None) -> SearchResult:
         if self.link_base_url and self.root:
             # as build_index would store it under this base URL (markdown is then published)
             url = document_url(Path(self.root), path, self.link_base_url)
@@ -963,4 +981,15 @@ class LocalCorpus:
             format=fmt,
             snippet=_SPACES.sub(" ", snippet).strip(),
             score=-rank,
+            locations=_locations(locations),
         )
+
+
+def _locations(stored: str | None) -> list | None:
+    """The marks stored for a document; None when there are none or they cannot be read."""
+    if not stored:
+        return None
+    try:
+        return parse_locations(json.loads(stored))
+    except ValueError:
+        return None
