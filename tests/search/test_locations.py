@@ -10,8 +10,6 @@ import sqlite3
 import zipfile
 from pathlib import Path
 
-import pytest
-
 from deep_research.citations.check import Citation, check_citations
 from deep_research.citations.model import Source
 from deep_research.search import LocalCorpus, build_index

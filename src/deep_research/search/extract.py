@@ -791,8 +791,7 @@ def pdf_to_text(data: bytes) -> Extracted:
         raise
     except Exception as e:  # noqa: BLE001 - pypdf raises many kinds of error on bad files
         raise PdfTextError(f"unreadable PDF ({type(e).__name__}: {e})") from None
-    text, starts = _reflow(
-        ([_WS.sub(" ", _CONTROL.sub(" ", ln)).strip() for ln in p.splitlines()] for p in pages))
+    text, starts = _reflow([_WS.sub(" ", _CONTROL.sub(" ", ln)).strip() for ln in p.splitlines()] for p in pages)
     # one mark per page that has text: where its first line (or its first words, joined
     # to the line before) starts
     marks = [[offset, "page", n] for n, offset in starts]

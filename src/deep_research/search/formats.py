@@ -428,7 +428,7 @@ def xlsx_to_text(data: bytes) -> Extracted:
                 name = clean_label(ws.title)
                 marks.append([len(lines), "sheet", name, None])
                 lines.append(budget.text(f"# Sheet: {_clean(ws.title)}"))
-                _row_marks(marks, len(lines), numbers, lambda row: ("sheet", name, row))
+                _row_marks(marks, len(lines), numbers, lambda row, name=name: ("sheet", name, row))
                 lines += rows
     except Exception as e:  # noqa: BLE001 - openpyxl raises many kinds of error on bad files
         raise _library_error("xlsx", e) from None
