@@ -40,6 +40,16 @@ def write_three_page_pdf(path: Path) -> Path:
     return path
 
 
+def _indexed(tmp_path: Path, *files: tuple[str, object], base_url: str | None = None) -> Path:
+    """A folder holding each ``(name, writer)``'s file, indexed."""
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    for name, write in files:
+        write(folder / name)
+    build_index(folder, base_url=base_url)
+    return folder
+
+
 def _source(folder: Path, name: str, query: str) -> Source:
     corpus = LocalCorpus.open(folder)
     hit = next(h for h in corpus.search_sync(query, max_results=10) if h.url.endswith("/" + name))
@@ -69,10 +79,7 @@ def test_a_pdf_citation_opens_its_page(tmp_path: Path) -> None:
 
 
 def test_a_pdf_published_at_a_base_url_links_its_page(tmp_path: Path) -> None:
-    folder = tmp_path / "docs"
-    folder.mkdir()
-    write_three_page_pdf(folder / "loops.pdf")
-    build_index(folder, base_url="https://docs.example.org/corpus/")
+    folder = _indexed(tmp_path, ("loops.pdf", write_three_page_pdf), base_url="https://docs.example.org/corpus/")
     c = _cite(folder, "loops.pdf", PAGE_SENTENCES[2])
     assert c.url == "https://docs.example.org/corpus/loops.pdf#page=2"
 
@@ -87,10 +94,7 @@ def test_a_line_joined_across_a_page_break_is_split_between_its_pages() -> None:
 
 
 def test_a_slide_is_named(tmp_path: Path) -> None:
-    folder = tmp_path / "docs"
-    folder.mkdir()
-    write_pptx(folder / "briefing.pptx")
-    build_index(folder)
+    folder = _indexed(tmp_path, ("briefing.pptx", write_pptx))
     assert _cite(folder, "briefing.pptx", PPTX_NOTE).location.text == "slide 1"
     c = _cite(folder, "briefing.pptx", "PowerPoint pangolin marker in a text box.")
     assert c.location.text == "slide 2" and c.location.page is None
@@ -124,10 +128,7 @@ def test_a_sheet_and_its_row_are_named(tmp_path: Path) -> None:
 
 
 def test_an_epub_chapter_is_named(tmp_path: Path) -> None:
-    folder = tmp_path / "docs"
-    folder.mkdir()
-    write_epub(folder / "handbook.epub")
-    build_index(folder)
+    folder = _indexed(tmp_path, ("handbook.epub", write_epub))
     assert _cite(folder, "handbook.epub", EPUB_SENTENCE).location.text == "chapter 1: Efficiency"
     c = _cite(folder, "handbook.epub", "ground-source heat pumps draw heat from pipes buried in the garden.")
     assert c.location.text == "chapter 2: Ground source"
