@@ -228,6 +228,8 @@ def test_a_hostile_sheet_name_is_bounded_and_escaped_in_every_output(tmp_path: P
         MarkdownIt("commonmark").render(linked)
     assert "cited at sheet \\<img src=x onerror=alert(1)\\>\\](javascript:alert(1))" in linked
     html = files["html"].read_text(encoding="utf-8")
+    assert "&amp;lt;" not in html and "&amp;quot;" not in html  # escaped once, not twice
+    assert "decibels at one metre\u201d \u2014 sheet &lt;img src=x onerror=alert(1)&gt;" in html  # the badge's tooltip
     assert "&lt;img src=x onerror=alert(1)&gt;](javascript:alert(1))" in html
     assert 'href="javascript' not in html
     with zipfile.ZipFile(files["docx"]) as z:

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from ..terminal import printable
 
 MAX_LABEL_CHARS = 80
-MAX_MARKS = 20_000  # a document with more places than this keeps none (see search/formats.py)
+MAX_MARKS = 10_000  # a document with more places than this keeps none (bounds what a run keeps in its state)
 KINDS = ("page", "slide", "sheet", "chapter", "row")
 
 
