@@ -52,12 +52,11 @@ from _factver import DEFAULT_ROOT as FACTVER_ROOT
 from _factver import FactverMissing
 from _factver import load as load_factver
 
+import _judgehand
+
 from deep_research.citations.claims import ClaimStatus, check_claim, claims_for_refs
-from deep_research.citations.claims.judge_check import (
-    JudgeFact,
-    check_judge_evidence,
-    judged_with_evidence,
-)
+from deep_research.citations.claims.judge_check import JudgeFact, check_judge_evidence
+from deep_research.citations.judgement import decide
 from deep_research.citations.refs import parse_refs
 
 PG_DIR = Path("/work/shared/data/claims-dev")
@@ -370,7 +369,9 @@ def run_judge(pairs: list[Pair], seed: int = 25) -> dict:
                 ev = check_judge_evidence(p.claim, p.quotes, facts)
                 t_check += time.process_time() - t
                 n_check += 1
-                final = judged_with_evidence("supports", "", ev).status
+                vote = {"verdict": "supports", "facts": [{"fact": f.fact, "spans": f.spans,
+                                                          "aligned": [list(x) for x in f.aligned]} for f in facts]}
+                final = decide(vote, p.claim, p.quotes)[0].status
                 g["supports_" + p.label] += 1
                 g["passed_" + p.label] += ev.ok
                 if final is SUPPORTED and not ev.ok:
@@ -397,6 +398,97 @@ def run_judge(pairs: list[Pair], seed: int = 25) -> dict:
           f"{tot['passed_supported']:>12}/{tot['supports_supported']:<11}")
     print(f"  green with failed evidence: {tot['GREEN_ON_FAILED_EVIDENCE']} (must be 0)")
     return {ds: dict(g) for ds, g in out.items()} | {"all": dict(tot)}
+
+
+# --- the evidence check on hand-written judge answers ----------------------------------------
+def _problem_kind(problem: str) -> str:
+    return re.sub(r'"[^"]*"', "X", re.sub(r"(number|leave out:) .*", r"\1 ...", problem))
+
+
+def run_judge_hand(split: str, root: Path, hand_dir: Path, pg_dir: Path, oracle: bool, show: int) -> dict:
+    """Every hand-written judge answer through ``citations.judgement.decide`` (the one
+    mapping of verdicts to colours): how many right "supports" on correct claims turn
+    green, how many wrong "supports" on altered claims do (must be 0), and what an oracle
+    aligner could get with the same facts and spans; then a judge answering from these
+    answers, right 90 % of the time, behind the code rules."""
+    answers = _judgehand.load(split, root, hand_dir, pg_dir)
+    if not answers:
+        return {}
+    out: dict = {}
+    tab: dict[tuple, Counter] = defaultdict(Counter)
+    problems: Counter = Counter()
+    wrong_green: list[str] = []
+    t_check, n_check = 0.0, 0
+    for a in answers:
+        t = time.process_time()
+        check, account = decide(_judgehand.record(a), a.claim, a.quotes)
+        t_check += time.process_time() - t
+        n_check += 1
+        green = check.status is SUPPORTED
+        key = (a.kind, a.label, a.verdict)
+        for ds in (a.dataset, "ALL"):
+            g = tab[(ds,) + key]
+            g["n"] += 1
+            g["green"] += green
+            if oracle and a.verdict == "supports":
+                g["oracle"] += decide(_judgehand.record(a, _judgehand.oracle_facts(a)), a.claim,
+                                      a.quotes)[0].status is SUPPORTED
+        if a.verdict == "supports" and a.kind == "right" and not green:
+            for pr in {_problem_kind(x) for x in account["votes"][0]["evidence"]["problems"]}:
+                problems[pr] += 1
+        if green and a.kind == "wrong":
+            wrong_green.append(a.pair_id)
+    print(f"\nJUDGE EVIDENCE, hand-written judge answers ({split}, {len(answers)} answers; "
+          f"{n_check / max(t_check, 1e-9):,.0f} decisions/s)")
+    print(f"  {'data set':<16} {'right supports green (correct)':>31} {'oracle':>8} "
+          f"{'wrong supports green (altered)':>31} {'oracle':>8} {'other verdicts green':>21}")
+    for ds in sorted({k[0] for k in tab}, key=lambda d: (d == "ALL", d)):
+        r = tab[(ds, "right", "supported", "supports")]
+        w = tab[(ds, "wrong", "unsupported", "supports")]
+        other = sum(g["green"] for k, g in tab.items() if k[0] == ds and k[3] != "supports")
+        n_other = sum(g["n"] for k, g in tab.items() if k[0] == ds and k[3] != "supports")
+        print(f"  {ds:<16} {r['green']:>12}/{r['n']:<4} {pct(r['green'], r['n']):>13} "
+              f"{pct(r['oracle'], r['n']) if oracle else '  -':>8} {w['green']:>12}/{w['n']:<4} "
+              f"{pct(w['green'], w['n']):>13} {pct(w['oracle'], w['n']) if oracle else '  -':>8} "
+              f"{other:>12}/{n_other:<8}")
+        out[ds] = {"right_supports": r["n"], "right_green": r["green"], "right_oracle": r["oracle"],
+                   "wrong_supports": w["n"], "wrong_green": w["green"], "wrong_oracle": w["oracle"],
+                   "other_green": other, "other": n_other}
+    if split == "dev" and problems:
+        print("  why right \"supports\" answers stay grey (answers with each problem):")
+        for pr, n in problems.most_common(show or 10):
+            print(f"    {n:>4}  {pr}")
+    if wrong_green and split == "dev":
+        print(f"  WRONG SUPPORTS GREEN: {', '.join(wrong_green)}")
+    out["judge_path"] = run_hand_judge(answers)
+    return out
+
+
+def run_hand_judge(answers: list, wrong: float = JUDGE_WRONG, seed: int = 25) -> dict:
+    """The pairs with hand-written answers: code first; a claim it leaves unchecked goes
+    to a judge answering from the hand-written answers (right 90 %), through ``decide``."""
+    judge = _judgehand.HandJudge(answers, wrong, seed)
+    seen: dict[str, _judgehand.Answer] = {}
+    for a in answers:
+        seen.setdefault(a.claim, a)
+    tally: Counter = Counter()
+    for claim, a in seen.items():
+        code = check_claim(claim, a.quotes)
+        final = code.status
+        if final is UNCHECKED:
+            rec, flipped = judge.answer(claim)
+            final = decide(rec, claim, a.quotes)[0].status
+            tally["judged"] += 1
+            tally["judge_wrong"] += flipped
+        tally[a.label] += 1
+        tally[f"{a.label}_{final.value}"] += 1
+    alt, cor = tally["unsupported"], tally["supported"]
+    print(f"  judge path: code, then a judge answering from these answers, wrong {wrong:.0%} of the time "
+          f"({tally['judged']} claims judged, {tally['judge_wrong']} wrong draws): altered shown supported "
+          f"{pct(tally['unsupported_supported'], alt)} ({tally['unsupported_supported']}/{alt}), correct shown "
+          f"supported {pct(tally['supported_supported'], cor)} ({tally['supported_supported']}/{cor}), grey "
+          f"{pct(tally['supported_unchecked'] + tally['unsupported_unchecked'], alt + cor)}")
+    return dict(tally)
 
 
 # --- degenerate inputs -----------------------------------------------------------------------
@@ -506,6 +598,8 @@ def main() -> None:
     ap.add_argument("--pg-dir", type=Path, default=PG_DIR)
     ap.add_argument("--hand-dir", type=Path, default=HAND_DIR)
     ap.add_argument("--factver-root", type=Path, default=FACTVER_ROOT)
+    ap.add_argument("--judge-hand-dir", type=Path, default=_judgehand.DIR)
+    ap.add_argument("--no-oracle", action="store_true", help="skip the oracle aligner (its search is slow)")
     args = ap.parse_args()
     print_code_version()
     split = "holdout" if args.holdout else "dev"
@@ -555,6 +649,23 @@ def main() -> None:
                                   "<= 0.5 %", green / len(alt) <= 0.005))
     tl.append(target_line("green on failed judge evidence", str(judge["all"].get("GREEN_ON_FAILED_EVIDENCE", 0)),
                           "0", not judge["all"].get("GREEN_ON_FAILED_EVIDENCE", 0)))
+    if not args.only or any(x.strip() in ("hand", "pg-dev") or x.strip().startswith("hand/")
+                            for x in args.only.split(",")):
+        jh = run_judge_hand(split, args.judge_hand_dir, args.hand_dir, args.pg_dir, not args.no_oracle, args.show)
+        results["judge_hand"] = jh
+        if jh.get("ALL"):
+            a = jh["ALL"]
+            tl.append(target_line("hand-written judge: wrong \"supports\" green",
+                                  f"{a['wrong_green']}/{a['wrong_supports']}", "0", a["wrong_green"] == 0))
+            tl.append(target_line("hand-written judge: right \"supports\" green",
+                                  f"{a['right_green']}/{a['right_supports']} ({pct(a['right_green'], a['right_supports']).strip()})",
+                                  "(information)", None))
+            jp = jh["judge_path"]
+            alt = jp.get("unsupported", 0)
+            if alt:
+                tl.append(target_line("hand-written judge path: altered shown supported",
+                                      f"{jp.get('unsupported_supported', 0) / alt:.2%} of {alt}", "<= 0.5 %",
+                                      jp.get("unsupported_supported", 0) / alt <= 0.005))
     if args.show and not args.holdout:
         print("\nCases (dev):")
         show_cases(pairs, args.show)

@@ -9,7 +9,8 @@ import pytest
 
 from deep_research.citations.claims import lexicon
 from deep_research.citations.claims import ClaimStatus, check_claim
-from deep_research.citations.claims.judge_check import JudgeFact, check_judge_evidence, judged_with_evidence
+from deep_research.citations.claims.judge_check import JudgeFact, check_judge_evidence
+from deep_research.citations.judgement import decide
 
 S, U, C = ClaimStatus.SUPPORTED, ClaimStatus.UNSUPPORTED, ClaimStatus.UNCHECKED
 WORDNET = pytest.mark.skipif(not lexicon.available(), reason="WordNet files (Debian wordnet-base) not installed")
@@ -198,16 +199,17 @@ def test_without_wordnet_an_aligned_synonym_is_not_shown(monkeypatch):
 
 
 def test_a_supports_is_green_only_on_evidence_that_holds():
-    good = check_judge_evidence("The north gate opens at 7:00.", Q,
-                                [JudgeFact("opens at 7:00", ["The north gate opens at 7:00"])])
-    bad = check_judge_evidence("The north gate opens at 8:00.", Q,
-                               [JudgeFact("opens at 8:00", ["The north gate opens at 7:00"])])
-    assert judged_with_evidence("supports", "ok", good).status is S
-    assert judged_with_evidence("supports", "ok", bad).status is C
-    assert judged_with_evidence("supports", "ok", None).status is C
-    assert judged_with_evidence("partly", "half", good).status is C
-    assert judged_with_evidence("contradicts", "no", None).status is U
-    assert judged_with_evidence("maybe", "", good).status is C
+    # the one mapping of judge verdicts to colours is citations.judgement.decide
+    def record(verdict, claim, spans=("The north gate opens at 7:00",)):
+        return {"verdict": verdict, "reason": "r", "facts": [{"fact": claim, "spans": list(spans), "aligned": []}]}
+
+    good, bad = "The north gate opens at 7:00.", "The north gate opens at 8:00."
+    assert decide(record("supports", good), good, Q)[0].status is S
+    assert decide(record("supports", bad), bad, Q)[0].status is C
+    assert decide({"verdict": "supports"}, good, Q)[0].status is C
+    assert decide(record("partly", good), good, Q)[0].status is U  # a flag: the safe direction
+    assert decide(record("contradicts", bad), bad, Q)[0].status is U
+    assert decide({"verdict": "maybe"}, good, Q)[0].status is C
 
 
 @pytest.mark.parametrize("claim, quote", [

@@ -151,6 +151,13 @@ class CitationReport:
         checks = {id(c.claim): c.claim_status for c in self.citations if c.claim is not None}
         return sum(1 for st in checks.values() if st is status)
 
+    def claims_quote_not_found(self) -> int:
+        """Claims that are ``unsupported`` because a quote of theirs is not on its page (not
+        because the claim differs from a quote that is): counted once, under the quotes."""
+        checks = {id(c.claim): c.claim_check for c in self.citations if c.claim is not None}
+        return sum(1 for ch in checks.values()
+                   if ch is not None and ch.status is ClaimStatus.UNSUPPORTED and ch.rule == "quote")
+
     def claim_citations(self) -> list[tuple[Claim, list[Citation]]]:
         by_claim: dict[int, tuple[Claim, list[Citation]]] = {}
         for c in self.citations:

@@ -120,11 +120,11 @@ from __future__ import annotations
 from .framing import prepare_claim
 from .rules import check_claim
 from .types import Claim, ClaimCheck, ClaimStatus
-from .judge_check import EvidenceCheck, JudgeFact, check_judge_evidence, judged_with_evidence
+from .judge_check import EvidenceCheck, JudgeFact, check_judge_evidence
 from .words import stem
 
 __all__ = ["Claim", "ClaimCheck", "ClaimStatus", "EvidenceCheck", "JudgeFact", "check_claim",
-           "check_judge_evidence", "claims_for_refs", "judged_with_evidence", "prepare_claim",
+           "check_judge_evidence", "claims_for_refs", "prepare_claim",
            "split_sentences", "stem"]
 
 

@@ -2,51 +2,90 @@
 holds (``check_judge_evidence``).
 
 The judge splits the claim into atomic facts and, for each, copies the exact span(s) of the
-quotes that state it, optionally naming which claim word restates which span word
-(``aligned``). The evidence holds (``ok``) only when:
+quotes that state it, optionally naming which claim words restate which span words
+(``aligned``: ``[claim words, span words]``, one word or a phrase on each side, such as
+``["is taken by", "takes"]`` or ``["a way to track", "a means of tracking"]``). The
+evidence holds (``ok``) only when:
 
 * every span is in the quotes, up to cosmetic differences (white space, quote marks,
   dashes, ignorable characters: the quote check's ``canonical`` form; case counts);
 * every number, name, negation, quantifier, modal and order word of the claim sits in
   some cited span (numbers by the claim check's equivalences: "1,000" = "1000", a bound
-  met by an exact number, ...), and no cited span holds a negation, quantifier or modal
-  the claim lacks (a "supports" resting on "may" or "not" is a misreading);
-* every other content word of the claim is in the spans (same stem or spelling) or is
-  aligned to a span word that restates it: a WordNet synonym, derivation or wider word
-  (``lexicon``); an aligned pair that is a known contrast (the claim check's antonym and
-  order lists, un-/non- prefixes, another quantifier or modal group, WordNet antonyms and
-  co-hyponyms such as book / film) or that nothing shows fails;
+  met by an exact number, ...);
+* every other content word of the claim is in the spans (same stem or spelling) or lies in
+  an aligned claim phrase that its span phrase restates, word by word or by a WordNet
+  phrase (``lexicon``): a synonym (a shared synset, also of multiword lemmas such as
+  "take advantage" / "exploit"), a derivation (gather / gathering), or a wider word
+  (the claim's word a hypernym of the span's, only where widening cannot make the claim
+  say more: not under a negation, quantifier, condition or "only" of the claim's clause);
+  function words count as the same only in small curated groups (``FUNCTION_GROUPS``);
+  an aligned pair that is a known contrast (the claim check's antonym and order lists,
+  un-/non- prefixes, another quantifier or modal group, two different numbers such as
+  twofold / threefold, WordNet antonyms and co-hyponyms such as book / film) fails;
+* nothing restricts the spans that the claim does not state: no negation, quantifier,
+  modal, "only", condition or order word in a cited span, nor around it in its quote
+  sentence (up to a ";"), that the claim lacks or that an aligned pair does not restate
+  (cutting "unless a transaction is active" off a span does not make the rest
+  unconditional);
+* the claim's words keep their order within each of its clauses in a span (roles: "A
+  overrides B" / "B overrides A"), read in the active voice on both sides ("Y is taken by
+  X" = "X takes Y") and, for an identity of two definite terms, either way round ("the
+  default is WARNING" = "WARNING is the default");
 * every fact cites at least one span, shares a word with it, and the facts together
-  cover the claim.
+  cover the claim; every aligned pair names words of the claim and of the cited spans.
 
-A "supports" whose evidence fails is ``unchecked`` (grey), never green: the caller wires
-that. Pure: no model, no I/O beyond the optional WordNet files.
+A "supports" whose evidence fails is ``unchecked`` (grey), never green: the caller
+(``citations.judgement.decide``, the one place that maps a judge's verdict to a colour)
+wires that. Pure: no model, no I/O beyond the optional WordNet files.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from ..verify import _canon_char, clean_quote
 from . import lexicon
 from . import proof as P
 from .analysis import _analyse
-from .framing import prepare_claim
+from .framing import _prepare_claim
 from .near_copy import _prefix_antonym
 from .numbers import APPROX, _fmt
-from .types import ClaimCheck, ClaimStatus
+from .types import _NUM, _WORD, _Text
 from .words import _ANTONYMS, _MODAL, _ORDER, _QUANT, stem
 
 _ORDER_WORDS = frozenset(["before", "after", "earlier", "later", "first", "last", "previous", "next",
                           "prior", "subsequent", "preceding", "following", "former", "latter",
                           "older", "newer", "oldest", "newest", "earliest", "latest", "initial", "final"])
 
+# Function and order words that say the same, each group justified:
+FUNCTION_GROUPS = (
+    frozenset({"if", "when", "whenever"}),  # a condition: "if X, Y" / "when X, Y" (technical prose)
+    frozenset({"while", "whilst", "when"}),  # at the time that
+    frozenset({"because", "since"}),  # a cause ("since 3.1" is a number: checked as one)
+    frozenset({"later", "subsequent"}),  # "later calls" / "subsequent calls"
+    frozenset({"earlier", "prior"}),  # "earlier versions" / "prior versions"
+    frozenset({"can", "able", "possible"}),  # "can recognise" / "is able to recognise" / "it is possible to"
+)
+_CONDITIONS = frozenset(["if", "when", "whenever", "once", "provided", "providing", "assuming"])
+_FUNCTION_OF = {}
+for _g in FUNCTION_GROUPS:
+    for _w in _g:
+        _FUNCTION_OF.setdefault(_w, set()).add(_g)
+
+_BE = frozenset(["be", "is", "are", "was", "were", "been", "being", "am"])
+MAX_PHRASE_WORDS = 12  # an aligned phrase longer than this is not read
+MAX_NGRAM = 4  # WordNet lemmas of up to this many words
+# "As you can see, X": the quote's aside, not a restriction of X
+_ASIDE = re.compile(r"\bas (?:you|we|one) (?:can|could|may|might|will|would) (?:see|notice|expect|imagine|"
+                    r"guess|tell)\b|\bas (?:you|we) (?:have )?(?:seen|noted|saw)\b", re.IGNORECASE)
+
 
 @dataclass
 class JudgeFact:
     fact: str  # an atomic fact of the claim, in the judge's words
     spans: list[str]  # exact spans copied from the quotes
-    aligned: list[tuple[str, str]] = field(default_factory=list)  # claim word -> span word
+    aligned: list[tuple[str, str]] = field(default_factory=list)  # claim words -> span words
 
 
 @dataclass
@@ -80,7 +119,7 @@ def _canon_map(text: str) -> tuple[str, list[int]]:
     return "".join(out), where
 
 
-def _locate(span: str, quotes: list[tuple[str, list[int]]], raw: list[str]) -> tuple[int, int, int] | None:
+def _locate(span: str, quotes: list[tuple[str, list[int]]]) -> tuple[int, int, int] | None:
     s, _ = _canon_map(span.strip().strip("\"'\u201c\u201d\u2018\u2019"))
     if len(s) < 2:
         return None
@@ -91,8 +130,40 @@ def _locate(span: str, quotes: list[tuple[str, list[int]]], raw: list[str]) -> t
     return None
 
 
-def _stem_of(word: str) -> str:
-    return stem(word)
+def _words(t: _Text) -> list[int]:
+    """Token indexes of the words and numbers of an analysed text."""
+    return [k for k, kind in enumerate(t.kinds) if kind != 0]
+
+
+def _find(phrase: list[str], t: _Text, words: list[int]) -> list[list[int]]:
+    """Every occurrence of the phrase (lower-case words) in t, as token indexes."""
+    n = len(phrase)
+    if not n:
+        return []
+    low = t.low
+    return [words[i:i + n] for i in range(len(words) - n + 1)
+            if all(low[words[i + j]] == phrase[j] for j in range(n))]
+
+
+def _phrase_words(text: str) -> list[str]:
+    t = _analyse(clean_quote(text), claim_side=False)
+    return [t.low[k] for k in _words(t)][: MAX_PHRASE_WORDS + 1]
+
+
+@dataclass
+class _Side:
+    """The claim as the check reads it: its analysis, items and, per token, the item."""
+
+    t: _Text
+    its: P._Items
+    item_at: dict[int, int]  # token index -> item index
+
+
+@dataclass
+class _Span:
+    t: _Text
+    its: P._Items
+    words: list[int]
 
 
 def check_judge_evidence(claim: str, quotes: list[str], facts: list[JudgeFact]) -> EvidenceCheck:
@@ -110,7 +181,7 @@ def check_judge_evidence(claim: str, quotes: list[str], facts: list[JudgeFact]) 
         if not f.spans:
             problems.append(f'the fact "{_short(f.fact)}" cites no span')
         for sp in f.spans:
-            hit = _locate(sp or "", canon, quotes)
+            hit = _locate(sp or "", canon)
             if hit is None:
                 problems.append(f'the span "{_short(sp or "")}" is not in the quotes')
                 continue
@@ -123,28 +194,60 @@ def check_judge_evidence(claim: str, quotes: list[str], facts: list[JudgeFact]) 
         problems.append("no cited span is in the quotes")
         return EvidenceCheck(False, problems, found)
 
-    claim_t = _analyse(prepare_claim(claim or ""), claim_side=True)
+    text, mid = _prepare_claim(claim or "")
+    claim_t = _analyse(text, claim_side=True, mid_start=mid)
     citems = P.items(claim_t, True, P._TABLES)
-    spans_t = [_analyse(clean_quote(t), claim_side=False) for t in span_texts]
-    sitems = [P.items(t, False, P._TABLES) for t in spans_t]
-    skeys = set().union(*(set(s.keys) for s in sitems))
-    snums = [n for s in spans_t for n in s.numbers]
-    span_low = set().union(*(set(t.low) for t in spans_t))
+    c = _Side(claim_t, citems, {k: i for i, k in enumerate(citems.pos)})
+    spans = []
+    for s in span_texts:
+        t = _analyse(clean_quote(s), claim_side=False)
+        spans.append(_Span(t, P.items(t, False, P._TABLES), _words(t)))
+    skeys = set().union(*(set(s.its.keys) for s in spans))
+    snums = [n for s in spans for n in s.t.numbers]
+    ckeys = set(citems.keys)
 
-    # aligned pairs: claim word -> span word, by stem
-    aligned: dict[str, list[str]] = {}
+    # aligned pairs: which claim tokens they show, which span tokens they restate
+    covered: dict[int, str] = {}  # claim token index shown by an aligned pair -> the span key it restates
+    used: set[tuple[int, int]] = set()  # (span, token) restated by an aligned pair
+    raw_claim = None
+    cwords = _words(claim_t)
     for f in facts:
         for pair in f.aligned or []:
-            if not isinstance(pair, (tuple, list)) or len(pair) != 2:
-                problems.append(f"an aligned pair is not (claim word, span word): {pair!r}"[:200])
+            if not isinstance(pair, tuple | list) or len(pair) != 2:
+                problems.append(f"an aligned pair is not (claim words, span words): {pair!r}"[:200])
                 continue
-            cw, sw = (str(pair[0]).strip().lower(), str(pair[1]).strip().lower())
-            if sw not in span_low and _stem_of(sw) not in skeys:
-                problems.append(f'the aligned span word "{sw}" is not in the cited spans')
+            cp, sp = _phrase_words(str(pair[0])), _phrase_words(str(pair[1]))
+            if not cp or not sp or len(cp) > MAX_PHRASE_WORDS or len(sp) > MAX_PHRASE_WORDS:
+                problems.append(f'the aligned pair "{_short(str(pair[0]), 40)}" / "{_short(str(pair[1]), 40)}" '
+                                "is empty or too long to check")
                 continue
-            aligned.setdefault(_stem_of(cw), []).append(sw)
+            at = _find(cp, claim_t, cwords)
+            if not at:
+                if raw_claim is None:
+                    raw_claim = _analyse(clean_quote(claim or ""), claim_side=True)
+                if not _find(cp, raw_claim, _words(raw_claim)):
+                    problems.append(f'the aligned claim words "{" ".join(cp)}" are not in the claim')
+                continue  # in a reporting frame the check leaves out: nothing to show
+            where = [(si, occ) for si, s in enumerate(spans) for occ in _find(sp, s.t, s.words)]
+            if not where:
+                problems.append(f'the aligned span words "{" ".join(sp)}" are not in the cited spans')
+                continue
+            best: tuple[dict[int, int], int, str | None] | None = None
+            for ck in at:
+                for si, sk in where:
+                    got = _cover(c, ck, spans[si], sk)
+                    if best is None or (got[2] is None, len(got[0])) > (best[2] is None, len(best[0])):
+                        best = (got[0], si, got[2])
+            assert best is not None
+            if best[2]:
+                problems.append(best[2])
+                continue
+            sp_ = spans[best[1]]
+            at_item = {p: i for i, p in enumerate(sp_.its.pos)}
+            for k, j in best[0].items():
+                covered[k] = sp_.its.keys[at_item[j]] if j in at_item else covered.get(k, "")
+                used.add((best[1], j))
 
-    claim_groups = set()
     for i, key in enumerate(citems.keys):
         k = citems.pos[i]
         word = claim_t.raw[k]
@@ -158,46 +261,43 @@ def check_judge_evidence(claim: str, quotes: list[str], facts: list[JudgeFact]) 
                 problems.append(f'the claim\'s number {_fmt(num)} is in no cited span')
             continue
         if key == "\u00ac":
-            if not any(x == "\u00ac" for s in sitems for x in s.keys):
+            if "\u00ac" not in skeys and k not in covered:
                 problems.append(f'the claim\'s negation "{word}" is in no cited span')
             continue
+        if key in skeys or k in covered or key == "by":  # "by": the voice, read by the order check
+            continue
         if key.startswith(("Q:", "M:")):
-            claim_groups.add(key)
-            if key not in skeys:
-                problems.append(f'the claim\'s "{word}" ({"quantifier" if key[0] == "Q" else "modal"}) is in no cited span')
-            continue
-        if key in skeys:
-            continue
-        if claim_t.entity[k] or claim_t.kinds[k] != 1 or claim_t.low[k] in _ORDER_WORDS:
-            what = "name" if claim_t.entity[k] else "order word" if claim_t.low[k] in _ORDER_WORDS else "word"
-            problems.append(f'the claim\'s {what} "{word}" is in no cited span')
-            continue
-        pairs = aligned.get(claim_t.stems[k]) or aligned.get(key)
-        if not pairs:
-            problems.append(f'the claim\'s "{word}" is neither in the cited spans nor aligned to a span word')
-            continue
-        bad = [sw for sw in pairs if not _restates(claim_t.low[k], sw)]
-        if bad:
-            problems.append(f'"{word}" for "{bad[0]}": {_why_not(claim_t.low[k], bad[0])}')
+            problems.append(f'the claim\'s "{word}" ({"quantifier" if key[0] == "Q" else "modal"}) is in no cited span')
+        elif claim_t.entity[k] or claim_t.kinds[k] != _WORD:
+            problems.append(f'the claim\'s name "{word}" is in no cited span')
+        elif claim_t.low[k] in _ORDER_WORDS:
+            problems.append(f'the claim\'s order word "{word}" is in no cited span')
+        else:
+            problems.append(f'the claim\'s "{word}" is neither in the cited spans nor shown by an aligned pair')
+
     # the spans may not rest on a restriction the claim does not state: a negation, a
     # quantifier, a modal, "only", a condition, an order word ("third last" for "third")
-    ckeys = set(citems.keys)
-    for s, t in zip(sitems, spans_t, strict=True):
-        for i, key in enumerate(s.keys):
-            if key in ckeys or not (s.restrict[i] or t.low[s.pos[i]] in _ORDER_WORDS):
+    for si, s in enumerate(spans):
+        for i, key in enumerate(s.its.keys):
+            k = s.its.pos[i]
+            if key in ckeys or (si, k) in used or not (s.its.restrict[i] or s.t.low[k] in _ORDER_WORDS):
+                continue
+            if key == "Q:all":
+                continue  # "accepts any iterable" says at least "accepts iterables"
+            if s.t.low[k] in _CONDITIONS and _condition_restated(c, s, k, covered):
                 continue
             if key == "\u00ac":
-                problems.append(f'a cited span says "{t.raw[s.pos[i]]}" where the claim has no negation')
-            elif not any(key in (_stem_of(w) for w in ws) for ws in aligned.values()):
-                problems.append(f'a cited span says "{t.raw[s.pos[i]]}", which the claim does not')
+                problems.append(f'a cited span says "{s.t.raw[k]}" where the claim has no negation')
+            else:
+                problems.append(f'a cited span says "{s.t.raw[k]}", which the claim does not')
+    problems.extend(_context_restrictions(quotes, found, ckeys))
     # the claim's words keep their order within each of its clauses (roles: "A overrides B")
-    for s in sitems:
-        have = set(s.keys)
-        for a, b in P._segments(citems):
-            seq = [k for k in citems.keys[a:b] if k in have]
-            if len(seq) > 1 and P._match(seq, s.keys) is None:
-                problems.append("the claim's words stand in another order in a cited span (roles swapped?)")
-                break
+    if _order_swapped(c, spans, covered):
+        problems.append("the claim's words stand in another order in a cited span (roles swapped?)")
+    mixed = _mixed_clause(c, spans, covered)
+    if mixed:
+        problems.append(f'the claim\'s "{mixed}" comes from another cited span than the rest of its clause '
+                        "(roles swapped across spans?)")
     # each fact is tied to its spans; the facts cover the claim
     fact_words = set()
     for f, mine in zip(facts, fact_spans, strict=True):
@@ -207,16 +307,148 @@ def check_judge_evidence(claim: str, quotes: list[str], facts: list[JudgeFact]) 
         fact_words |= fstems | mstems
         if mine and fstems and not fstems & mstems:
             problems.append(f'the fact "{_short(f.fact)}" shares no word with its spans')
-    left = [claim_t.raw[k] for k in range(len(claim_t.raw)) if claim_t.content[k] and claim_t.kinds[k] == 1
-            and claim_t.stems[k] not in fact_words and claim_t.stems[k] not in aligned]
+    left = [claim_t.raw[k] for k in range(len(claim_t.raw)) if claim_t.content[k] and claim_t.kinds[k] == _WORD
+            and claim_t.stems[k] not in fact_words and k not in covered]
     if left:
         problems.append("the facts leave out: " + ", ".join(dict.fromkeys(left)))
     return EvidenceCheck(not problems, list(dict.fromkeys(problems)), found)
 
 
-def _contrast(a: str, b: str) -> str | None:
-    """Why the pair is a known contrast, or None."""
+# --- aligned pairs -----------------------------------------------------------------------------
+def _cover(c: _Side, ck: list[int], s: _Span, sk: list[int]) -> tuple[dict[int, int], set[int], str | None]:
+    """Which claim tokens of the phrase ck the span phrase sk restates (-> the span token
+    that restates each), and why the pair is a misreading (a known contrast) if it is one."""
+    ct, st = c.t, s.t
+    need = {k for k in ck if k in c.item_at and _needs_pair(c, k)}
+    covered: dict[int, int] = {}
+    used: set[int] = set()
+    sitem_at = {k: i for i, k in enumerate(s.its.pos)}
+    # the same key (stem, number, quantifier or modal group) on both sides
+    for k in sorted(need):
+        key = c.its.keys[c.item_at[k]]
+        for j in sk:
+            if j not in used and j in sitem_at and s.its.keys[sitem_at[j]] == key:
+                covered[k] = j
+                used.add(j)
+                break
+    # phrases WordNet lists (longest first): "take advantage of" / "exploit"
+    if lexicon.available():
+        for n in range(min(MAX_NGRAM, len(ck)), 0, -1):
+            for a in range(len(ck) - n + 1):
+                cg = ck[a:a + n]
+                if not (set(cg) & (need - set(covered))):
+                    continue
+                for m in range(min(MAX_NGRAM, len(sk)), 0, -1):
+                    if n == 1 and m == 1:
+                        continue  # single words below
+                    hit = next((sk[b:b + m] for b in range(len(sk) - m + 1)
+                                if not set(sk[b:b + m]) & used
+                                and _lex_ok(tuple(ct.low[x] for x in cg), tuple(st.low[x] for x in sk[b:b + m]),
+                                            _widening_ok(c, cg))), None)
+                    if hit:
+                        head = next((j for j in hit if j in sitem_at), hit[0])
+                        covered.update({k: head for k in cg if k in need})
+                        used |= set(hit)
+                        break
+    # single words
+    for k in sorted(need - set(covered)):
+        for j in sk:
+            if j in used or st.kinds[j] != _WORD:
+                continue
+            if _restates(ct.low[k], st.low[j], _widening_ok(c, [k])):
+                covered[k] = j
+                used.add(j)
+                break
+    # "unaffected" / "not affected", "not possible" / "impossible": a negated word on one
+    # side, the negation and the word's antonym WordNet lists on the other
+    for k in ck:
+        for j in sk:
+            if j in used or st.kinds[j] != _WORD or ct.kinds[k] != _WORD:
+                continue
+            if k in need and k not in covered and _negated_form(ct.low[k], st.low[j]):
+                neg = next((x for x in sk if st.neg[x] and x not in used), None)
+                if neg is not None:
+                    covered[k] = j
+                    used.update((j, neg))
+            elif _negated_form(st.low[j], ct.low[k]) and k not in covered:
+                neg = next((x for x in ck if ct.neg[x] and x not in covered), None)
+                if neg is not None:
+                    covered.update({k: j, neg: j})
+                    used.add(j)
+    # names and numbers are not restated: another name or number in the pair is a misreading
+    cnames = {c.its.keys[c.item_at[k]]: k for k in ck if k in c.item_at and ct.entity[k]}
+    snames = {s.its.keys[sitem_at[j]]: j for j in sk if j in sitem_at and st.entity[j]}
+    odd = [k for key, k in cnames.items() if key not in snames]
+    other = [j for key, j in snames.items() if key not in cnames]
+    if odd and other:
+        return covered, used, f'"{ct.raw[odd[0]]}" for "{st.raw[other[0]]}": another name'
+    cnums = [c.its.nums[c.item_at[k]] for k in ck if k in c.item_at and c.item_at[k] in c.its.nums]
+    snums = [s.its.nums[sitem_at[j]] for j in sk if j in sitem_at and sitem_at[j] in s.its.nums]
+    for num in cnums:
+        if snums and not any(P._num_proves(num, q, APPROX) for q in snums):
+            return covered, used, f'"{num.raw}" for "{snums[0].raw}": another number'
+    # a contrast anywhere in the pair is a misreading, whatever else it restates
+    single = len([k for k in ck if ct.kinds[k] == _WORD]) == 1 and len([j for j in sk if st.kinds[j] == _WORD]) == 1
+    for k in ck:
+        if ct.kinds[k] != _WORD or k in covered:
+            continue
+        for j in sk:
+            a, b = ct.low[k], st.low[j]
+            if st.kinds[j] != _WORD or a == b:
+                continue
+            if not single and ((a in _QUANT) != (b in _QUANT) or (a in _MODAL) != (b in _MODAL)
+                               or not (ct.content[k] or a in _QUANT or a in _MODAL)):
+                continue  # in a phrase, only words of one kind are compared
+            if True:
+                why = _contrast(a, b, siblings=single)
+                if why:
+                    return covered, used, f'"{ct.raw[k]}" for "{st.raw[j]}": {why}'
+    return covered, used, None
+
+
+def _negated_form(neg_word: str, word: str) -> bool:
+    """Is neg_word a prefixed antonym of word ("unaffected" / "affected")?"""
+    return any(neg_word.startswith(p) and neg_word[len(p):] and stem(neg_word[len(p):]) == stem(word)
+               for p in ("un", "in", "im", "non", "dis", "il", "ir")) and lexicon.antonyms(neg_word, word)
+
+
+def _needs_pair(c: _Side, k: int) -> bool:
+    """Is the claim token k an item an aligned pair may show (not a number, negation or
+    name: those must be in the spans as they are)?"""
+    key = c.its.keys[c.item_at[k]]
+    if key == "\u00ac" or c.item_at[k] in c.its.nums or c.t.entity[k] or c.t.kinds[k] != _WORD:
+        return False
+    return True
+
+
+def _widening_ok(c: _Side, toks: list[int]) -> bool:
+    """May the claim's word be wider than the span's here? Only where a wider word says
+    less: not in a clause with a negation, a quantifier, a condition or "only" ("no animal"
+    says more than "no dog", "most animals" is not "most dogs"); a modal keeps it ("can
+    exploit" from "can take advantage of")."""
+    last = max(toks)
+    nxt = next((j for j in range(last + 1, len(c.t.raw)) if c.t.kinds[j] != 0 or c.t.raw[j] not in "-'"), None)
+    if nxt is not None and c.t.content[nxt] and c.t.clause[nxt] == c.t.clause[last]:
+        return False  # a modifier of the next word: "fractions module" is not wider than "decimal module"
+    clauses = {c.t.clause[k] for k in toks}
+    return not any((c.its.restrict[i] or c.its.keys[i].startswith("Q:")) and not c.its.keys[i].startswith("M:")
+                   and c.t.clause[c.its.pos[i]] in clauses for i in range(len(c.its.keys)))
+
+
+def _lex_ok(a: tuple[str, ...], b: tuple[str, ...], widen: bool) -> bool:
+    if len(a) == 1 and len(b) == 1 and _contrast(a[0], b[0]):
+        return False
+    rel = lexicon.phrase_relation(a, b)
+    return rel in ("synonym", "related") or (widen and rel == "general")
+
+
+def _contrast(a: str, b: str, siblings: bool = True) -> str | None:
+    """Why the pair is a known contrast, or None. ``siblings``: also two kinds of one
+    thing (WordNet co-hyponyms; asked of a one-word pair, where the judge says the two mean
+    the same: in a phrase, two of its words may well be siblings in some sense)."""
     sa, sb = stem(a), stem(b)
+    if sa == sb:
+        return None
     pair = frozenset((sa, sb))
     if pair in _ANTONYMS:
         return "opposites"
@@ -228,48 +460,238 @@ def _contrast(a: str, b: str) -> str | None:
         return "another quantity"
     if (a in _MODAL or b in _MODAL) and _MODAL.get(a) != _MODAL.get(b):
         return "another modality"
-    if lexicon.relation(a, b) == "contrast":
+    ra, rb = lexicon.number_root(a), lexicon.number_root(b)
+    if ra != rb and (siblings or (ra is not None and rb is not None)):
+        return "another number"
+    if siblings and lexicon.relation(a, b) == "contrast":
         return "a contrast (antonyms or two kinds of one thing)"
+    if not siblings and lexicon.antonyms(a, b):
+        return "antonyms"
     return None
 
 
-def _restates(a: str, b: str) -> bool:
+def _restates(a: str, b: str, widen: bool = True) -> bool:
+    if _FUNCTION_OF.get(a, set()) & _FUNCTION_OF.get(b, set()):
+        return True
     if _contrast(a, b):
         return False
-    sa, sb = _stem_of(a), _stem_of(b)
+    sa, sb = stem(a), stem(b)
     if sa == sb or P.EQUIVALENT.get(sa, sa) == P.EQUIVALENT.get(sb, sb):
         return True
-    return lexicon.relation(a, b) in ("synonym", "related", "general")
+    rel = lexicon.relation(a, b)
+    return rel in ("synonym", "related") or (widen and rel == "general")
 
 
-def _why_not(a: str, b: str) -> str:
-    why = _contrast(a, b)
-    if why:
-        return why
-    if not lexicon.available():
-        return "not the same word, and no word list to show they mean the same"
-    return "nothing shows they mean the same"
+def _condition_restated(c: _Side, s: _Span, k: int, covered: dict[int, str]) -> bool:
+    """Does the claim restate the span's condition "if X" (token k) as a restriction of
+    what it says ("A logger whose level is INFO ...", "An invalid number raises ...")?
+    Every item of X must be in the claim, all in one of its clauses, and that clause must
+    be subordinate or hold more than the condition (not "X, and Y": X asserted)."""
+    t = s.t
+    cond = [s.its.keys[i] for i, p in enumerate(s.its.pos) if p > k and t.clause[p] == t.clause[k]]
+    if not any(x[:1].isalnum() or x == "\u00ac" or x.startswith("#") for x in cond):
+        return False
+    keys = [covered.get(p) or key for key, p in zip(c.its.keys, c.its.pos, strict=True)]
+    segs = P._segments(c.its)
+    seg_of = {i: n for n, (a, b) in enumerate(segs) for i in range(a, b)}
+    where = set()
+    for x in cond:
+        hits = [i for i, key in enumerate(keys) if key == x]
+        if not hits:
+            return False
+        where.add(seg_of[hits[0]])
+    if len(where) != 1:
+        return False
+    n = where.pop()
+    a, b = segs[n]
+    return c.its.sub[a] or any(keys[i] not in cond for i in range(a, b))
+
+
+# --- restrictions around a span ----------------------------------------------------------------
+_SENTENCE_END = re.compile(r"[.!?\u3002\uff01\uff1f](?=\s|$)")
+
+
+def _context_restrictions(quotes: list[str], found: list[tuple[int, int, int]], ckeys: set[str]) -> list[str]:
+    """Restrictions the quote states next to a cited span, in its sentence (up to a ";"),
+    outside every cited span, that the claim does not state."""
+    out = []
+    for qi in sorted({f[0] for f in found}):
+        q = quotes[qi]
+        mine = sorted((a, b) for i, a, b in found if i == qi)
+        ends = [0] + [m.end() for m in _SENTENCE_END.finditer(q)] + [len(q)]
+        semis = [m.start() for m in re.finditer(";", q)]
+        pieces: set[tuple[int, int]] = set()
+        for a, b in mine:
+            lo = max([e for e in ends if e <= a] + [x + 1 for x in semis if x < a])
+            hi = min([e for e in ends if e >= b] + [x for x in semis if x >= b])
+            pieces.add((lo, hi))
+        for lo, hi in sorted(pieces):
+            gaps, at = [], lo
+            for a, b in mine:
+                if b <= lo or a >= hi:
+                    continue
+                if a > at:
+                    gaps.append((at, a))
+                at = max(at, b)
+            if at < hi:
+                gaps.append((at, hi))
+            for ga, gb in gaps:
+                gap = _ASIDE.sub(" ", q[ga:gb])
+                if not gap.strip():
+                    continue
+                t = _analyse(clean_quote(gap), claim_side=False)
+                its = P.items(t, False, P._TABLES)
+                word = next((t.raw[its.pos[i]] for i, key in enumerate(its.keys)
+                             if its.restrict[i] and key not in ckeys), None)
+                if word:
+                    out.append(f'the quote says "{word}" next to a cited span, and the claim does not')
+    return out
+
+
+# --- order ------------------------------------------------------------------------------------
+def _order_swapped(c: _Side, spans: list[_Span], covered: dict[int, str]) -> bool:
+    """Do two of the claim's words stand in another order in a cited span, within one of
+    the claim's clauses, both read in the active voice? A claim word an aligned pair shows
+    stands for the span word it restates."""
+    citems = c.its
+    if covered:
+        keys = [covered.get(p) or k for k, p in zip(citems.keys, citems.pos, strict=True)]
+        citems = P._Items(keys, citems.pos, citems.bnd, citems.strong, citems.sub, citems.sent, citems.restrict,
+                          citems.nums, citems.words)
+    segs = P._segments(citems)
+    claim_orders = [_readings(c.t, citems, a, b) for a, b in segs]
+    for s in spans:
+        have = set(s.its.keys)
+        order = [k for a, b in P._segments(s.its) for k in _readings(s.t, s.its, a, b)[0]]
+        for (a, b), readings in zip(segs, claim_orders, strict=True):
+            if sum(1 for k in citems.keys[a:b] if k in have) < 2:
+                continue
+            if not any(P._match([k for k in seq if k in have], order) is not None for seq in readings):
+                return True
+    return False
+
+
+def _mixed_clause(c: _Side, spans: list[_Span], covered: dict[int, str]) -> str | None:
+    """A name of the claim taken from one cited span into a clause whose other words stand
+    in another span, where that span names something else ("A flushes X" from the spans
+    "B flushes X" and "... slower than A"): the name, or None."""
+    its = c.its
+    keys = [covered.get(p) or k for k, p in zip(its.keys, its.pos, strict=True)]
+    sets = [set(s.its.keys) for s in spans]
+    names = [{s.its.keys[i] for i, p in enumerate(s.its.pos) if s.t.entity[p]} for s in spans]
+    for a, b in P._segments(its):
+        seg = [i for i in range(a, b) if not keys[i].startswith(("Q:", "M:", "#", "ORD:", "W:"))]
+        counts = [sum(1 for i in seg if keys[i] in ks) for ks in sets]
+        if not counts or max(counts) < 2:
+            continue
+        m = counts.index(max(counts))
+        own = {keys[i] for i in seg}
+        if not names[m] - own:
+            continue
+        for i in seg:
+            if c.t.entity[its.pos[i]] and keys[i] not in sets[m] and any(keys[i] in ks for ks in sets):
+                return its.words[i]
+    return None
+
+
+_NOT_AGENT = frozenset(["default", "hand", "itself", "themselves", "himself", "herself", "far", "now", "then",
+                        "way", "design", "contrast", "comparison", "chance", "accident", "name", "means"])
+
+
+def _readings(t: _Text, its: P._Items, a: int, b: int) -> list[list[str]]:
+    """The item keys [a, b) of one clause (quantifiers and modals aside: they may stand
+    anywhere) in the order of its active voice: each passive reads agent, verb, object ("Y
+    is mapped to Z by X" -> X mapped Y Z; "exceptions raised by X" -> X raised exceptions;
+    "Y is created" -> created Y); else as written, and for an identity ("WARNING is the
+    default level") also the other way round."""
+    idx = [i for i in range(a, b) if not its.keys[i].startswith(("Q:", "M:"))]
+    keys = [its.keys[i] for i in idx]
+    pos = [its.pos[i] for i in idx]
+    if len(pos) < 2:
+        return [keys]
+    low, kinds = t.low, t.kinds
+    start = its.pos[a - 1] + 1 if a else 0
+    groups: list[list[int]] = [[u] for u in range(len(idx))]  # units in reading order
+    changed = False
+    for kv in range(start, pos[-1] + 1):
+        if kinds[kv] != _WORD or not _participle(low[kv]) or (kv and low[kv - 1] in ("to", "will", "would")):
+            continue  # "is to run": an infinitive
+        kbe = next((j for j in (kv - 1, kv - 2) if j >= start and low[j] in _BE), None)
+        kb = next((j for j in range(kv + 1, min(kv + 8, len(low))) if low[j] == "by"), None)
+        if kb is not None and (kb + 1 >= len(low) or low[kb + 1] in _NOT_AGENT
+                               or any(kinds[j] == 0 and t.clause[j] != t.clause[kv] for j in range(kv, kb))):
+            kb = None
+        if kbe is None and (kb is None or kb != kv + 1):
+            continue  # a passive is "Y is V-ed", "Y is V-ed ... by X" or "Y V-ed by X"
+        end = pos[-1] + 1
+        if kb is not None:
+            end = next((j for j in range(kb + 1, pos[-1] + 1)
+                        if low[j] in _BE or (kinds[j] == 0 and low[j] in ",;:")), pos[-1] + 1)
+
+        def part(lo: int, hi: int) -> list[list[int]]:
+            return [g for g in groups if all(lo <= pos[u] < hi for u in g)]
+
+        head = kbe if kbe is not None else kv
+        y = part(start, head)
+        if kbe is None:
+            y = y[-1:]  # "exceptions raised by X": the noun before the verb
+        verb = part(kv, kv + 1)
+        if kb is None:  # no agent: "Y is created" reads "created Y"
+            pre, x, post = part(head + 1, kv), [], []
+            end = kv + 1
+        else:
+            pre, post, x = part(head + 1, kv), part(kv + 1, kb), part(kb + 1, end)
+            if not x:
+                continue
+        if not verb or not (y or x):
+            continue
+        by = part(kb, kb + 1) if kb is not None else []  # "by" itself: read in the order
+        merged = [u for g in x + pre + verb + y + post for u in g]
+        used = {id(g) for g in x + pre + verb + y + post + by}
+        at = min(i for i, g in enumerate(groups) if id(g) in used)
+        groups = [g for g in groups[:at] if id(g) not in used] + [merged] + \
+            [g for g in groups[at:] if id(g) not in used]
+        changed = True
+    if changed:
+        return [[keys[u] for g in groups for u in g]]
+    out = [keys]
+    for kbe in range(pos[0] + 1, pos[-1]):
+        if low[kbe] not in _BE or kinds[kbe] != _WORD:
+            continue
+        y0 = [i for i, p in enumerate(pos) if p < kbe]
+        y1 = [i for i, p in enumerate(pos) if p > kbe]
+        if y0 and y1 and (_definite(t, pos[y0[0]]) or _definite(t, pos[y1[0]])):
+            out.append([keys[i] for i in y1] + [keys[i] for i in y0])
+            break
+    return out
+
+
+_PARTICIPLES = frozenset(["made", "set", "put", "held", "built", "kept", "found", "sent", "given", "taken", "written",
+                          "known", "shown", "done", "seen", "read", "run", "said", "told", "led", "paid", "brought",
+                          "bought", "thought", "caught", "taught", "left", "lost", "meant", "cut", "hit", "let",
+                          "shut", "split", "spread", "drawn", "driven", "chosen", "broken", "spoken", "begun"])
+
+
+def _participle(w: str) -> bool:
+    """Can the word be a past participle ("taken", "mapped", "understood")?"""
+    if w in _BE or w in ("has", "had", "have", "does", "did") or w.endswith(("ing", "s")):
+        return False
+    return w in _PARTICIPLES or (len(w) > 3 and w.endswith(("ed", "en", "wn"))) or lexicon.irregular_verb(w)
+
+
+def _definite(t: _Text, k: int) -> bool:
+    """Does the noun phrase starting at token k name one thing: a name, a number, or a
+    phrase after "the"?"""
+    if t.entity[k] or t.kinds[k] == _NUM:
+        return True
+    for j in range(k - 1, max(-1, k - 4), -1):
+        if t.kinds[j] != _WORD or t.low[j] in _BE:
+            return False
+        if t.low[j] == "the":
+            return True
+    return False
 
 
 def _short(text: str, n: int = 80) -> str:
     text = " ".join(str(text).split())
     return text if len(text) <= n else text[: n - 1] + "\u2026"
-
-
-def judged_with_evidence(verdict: str, reason: str, check: EvidenceCheck | None):
-    """A judge's verdict as a claim check, green only on checked evidence: "supports" whose
-    evidence holds is ``supported`` (rule ``judge:checked``); "supports" without evidence or
-    with evidence that fails, and "partly", are ``unchecked`` (the note says why);
-    "contradicts" is ``unsupported``. Any other verdict is ``unchecked``."""
-    reason = " ".join((reason or "").split())[:300]
-    if verdict == "contradicts":
-        return ClaimCheck(ClaimStatus.UNSUPPORTED, "judge", f"judge: {reason}" if reason else "judge: the quotes contradict the claim")
-    if verdict == "supports" and check is not None and check.ok:
-        return ClaimCheck(ClaimStatus.SUPPORTED, "judge:checked", f"judge, evidence checked: {reason}" if reason
-                          else "judge, evidence checked")
-    if verdict == "supports":
-        why = "; ".join(check.problems[:3]) if check is not None else "no evidence given"
-        return ClaimCheck(ClaimStatus.UNCHECKED, "judge:evidence_failed", f"judge says supported, but its evidence fails: {why}")
-    if verdict == "partly":
-        return ClaimCheck(ClaimStatus.UNCHECKED, "judge:partly", f"judge: partly supported: {reason}" if reason else "judge: partly supported")
-    return ClaimCheck(ClaimStatus.UNCHECKED, None, "judge gave no usable verdict")

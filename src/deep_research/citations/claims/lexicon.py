@@ -9,7 +9,9 @@ Used only to check a judge's evidence (``judge_check``), never to accept a claim
   fails.
 * ``synonym`` (a shared synset), ``related`` (a derivational link: gather / gathering) and
   ``general`` (the claim's word is a hypernym, up to three steps, of the span's: "animal"
-  for "dog") let a judge's aligned pair count as the same statement.
+  for "dog"; or the head adjective of the span's satellite: "easy" for "simple", "whole"
+  for "entire") let a judge's aligned pair count as the same statement.
+  ``phrase_relation`` asks the same of multiword lemmas ("take advantage", "bring in").
 
 Anything else is ``unknown``: the judge's pair is not shown, and its evidence fails. Without
 the database (no ``wordnet-base``, or ``DEEP_RESEARCH_WORDNET`` pointing nowhere) every
@@ -23,7 +25,9 @@ pointers) and ``*.exc`` (irregular forms), from ``$DEEP_RESEARCH_WORDNET`` or
 
 from __future__ import annotations
 
+import itertools
 import os
+import re
 import threading
 from functools import lru_cache
 from pathlib import Path
@@ -38,13 +42,15 @@ class _WordNet:
         self.index: dict[str, list[tuple[str, int]]] = {}  # lemma -> [(pos, offset)]
         self.words: dict[tuple[str, int], tuple[str, ...]] = {}
         self.hyper: dict[tuple[str, int], tuple[tuple[str, int], ...]] = {}
+        self.similar: dict[tuple[str, int], set[tuple[str, int]]] = {}  # satellite adjective -> its head
         self.antonyms: dict[str, set[str]] = {}
         self.derived: dict[str, set[str]] = {}
         self.exc: dict[str, set[str]] = {}
+        self.verb_exc: set[str] = set()
         for name in _FILES:
             self._read_index(root / f"index.{name}")
             self._read_data(root / f"data.{name}")
-            self._read_exc(root / f"{name}.exc")
+            self._read_exc(root / f"{name}.exc", name == "verb")
 
     def _read_index(self, path: Path) -> None:
         with path.open(encoding="latin-1") as fh:
@@ -77,6 +83,8 @@ class _WordNet:
                     tpos = "a" if tpos == "s" else tpos
                     if sym in ("@", "@i"):
                         hyper.append((tpos, int(toff)))
+                    elif sym == "&" and ss_type == "s":
+                        self.similar.setdefault(key, set()).add((tpos, int(toff)))
                     elif sym in ("!", "+") and st != "0000":
                         code = int(st, 16)
                         src, tgt = code >> 8, code & 0xFF
@@ -88,7 +96,7 @@ class _WordNet:
                 if hyper:
                     self.hyper[key] = tuple(hyper)
 
-    def _read_exc(self, path: Path) -> None:
+    def _read_exc(self, path: Path, verbs: bool = False) -> None:
         if not path.is_file():
             return
         with path.open(encoding="latin-1") as fh:
@@ -96,6 +104,8 @@ class _WordNet:
                 f = line.split()
                 if len(f) >= 2:
                     self.exc.setdefault(f[0], set()).update(f[1:])
+                    if verbs:
+                        self.verb_exc.add(f[0])
 
     def _target_word(self, ref: str) -> str | None:
         pos, off, n = ref.split(":")
@@ -191,4 +201,80 @@ def relation(claim_word: str, span_word: str) -> str:
         return "contrast"
     if any(s in db.ancestors(t, 3) for s in sa for t in sb):
         return "general"
+    if any(s in db.similar.get(t, ()) for s in sa for t in sb):
+        return "general"  # the claim's adjective is the head of the span's ("easy" for "simple")
     return "unknown"
+
+
+@lru_cache(maxsize=16384)
+def antonyms(a: str, b: str) -> bool:
+    """Does WordNet list the two words as antonyms (a lexical "!" pointer)?"""
+    db = database()
+    if db is None:
+        return False
+    la, lb = db.lemmas(a), db.lemmas(b)
+    for x, ys in ((la, lb), (lb, la)):
+        for lemma in x:
+            if any(db._target_word(ref) in ys for ref in db.antonyms.get(lemma, ())):
+                return True
+    return False
+
+
+def irregular_verb(word: str) -> bool:
+    """Is the word an irregular form of a verb WordNet lists ("understood", "taken")?"""
+    db = database()
+    return db is not None and word.lower() in db.verb_exc
+
+
+_RANK = {"synonym": 0, "related": 1, "general": 2, "contrast": 3, "unknown": 4}
+
+
+@lru_cache(maxsize=65536)
+def phrase_relation(claim_words: tuple[str, ...], span_words: tuple[str, ...]) -> str:
+    """``relation`` for phrases: each side read as a WordNet lemma ("take advantage",
+    "brought in" -> ``bring_in``, "is like" -> ``be_like``); ``unknown`` when a side is no
+    lemma WordNet lists."""
+    db = database()
+    if db is None:
+        return "unknown"
+    la, lb = _phrase_lemmas(db, claim_words), _phrase_lemmas(db, span_words)
+    best = "unknown"
+    for a in la:
+        for b in lb:
+            r = relation(a, b)
+            if _RANK[r] < _RANK[best]:
+                best = r
+    return best
+
+
+def _phrase_lemmas(db: _WordNet, words: tuple[str, ...]) -> list[str]:
+    words = tuple(w.lower() for w in words)
+    if len(words) == 1:
+        return [words[0]] if db.lemmas(words[0]) else []
+    options = [[w] + sorted(db.lemmas(w) - {w}) for w in words]
+    out = []
+    for combo in itertools.islice(itertools.product(*options), 64):
+        lemma = "_".join(combo)
+        if lemma in db.index:
+            out.append(lemma)
+    return out
+
+
+# Number roots: "twofold" and "threefold", "double" and "triple" name other numbers.
+_NUMBER_ROOTS = {w: i for i, w in enumerate(
+    ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
+     "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen"])}
+_NUMBER_ROOTS.update({w: 10 * (i + 2) for i, w in enumerate(
+    ["twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"])})
+_NUMBER_ROOTS.update({"hundred": 100, "thousand": 1000, "million": 10**6, "billion": 10**9, "single": 1,
+                      "double": 2, "twice": 2, "dual": 2, "triple": 3, "thrice": 3, "treble": 3,
+                      "quadruple": 4, "quintuple": 5, "half": 0.5, "dozen": 12})
+_ROOT = re.compile("^(" + "|".join(sorted(_NUMBER_ROOTS, key=len, reverse=True)) + r")(?:fold|th|ths)?$")
+_FOLD = re.compile("^(" + "|".join(sorted(_NUMBER_ROOTS, key=len, reverse=True)) + r")-?(?:fold|way|times)$")
+
+
+def number_root(word: str):
+    """The number a word names by its root ("twofold" 2, "triple" 3, "thirds" 3), or None."""
+    w = word.lower()
+    m = _ROOT.match(w) or _FOLD.match(w)
+    return _NUMBER_ROOTS[m.group(1)] if m else None

@@ -95,6 +95,7 @@ def _numbers(raw: list[str], low: list[str], kinds: list[int], minus: set[int], 
                 if suffix:
                     if suffix in ("st", "nd", "rd", "th"):
                         unit = None
+                        key += "th"  # an ordinal: "3rd" (the third) is not "3" (three)
                     elif suffix == "s" and len(digits) == 4:
                         unit = None  # the 1990s
                     elif suffix == "k" and value is not None:
@@ -142,7 +143,7 @@ def _numbers(raw: list[str], low: list[str], kinds: list[int], minus: set[int], 
                 num = _Num(str(value_i), Decimal(value_i), None, i, " ".join(raw[i:j]), required=required)
                 end = j
             elif not claim_side and lw in _ORDINALS:
-                num = _Num(str(_ORDINALS[lw]), Decimal(_ORDINALS[lw]), None, i, tok)
+                num = _Num(f"{_ORDINALS[lw]}th", Decimal(_ORDINALS[lw]), None, i, tok)
             elif not claim_side and lw in _QUOTE_NUMBER_WORDS:
                 key = _QUOTE_NUMBER_WORDS[lw]
                 num = _Num(key, Decimal(key), None, i, tok)

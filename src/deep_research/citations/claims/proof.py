@@ -6,7 +6,8 @@ item (``not``, ``no``, ``never``, ``n't``, ``fails to``); quantifiers and modals
 strength group (``all/every/each/always/any``; ``may/might/can/could``: the module's
 groups). Words that state nothing on their own are not items: articles, pronouns, forms
 of *be*, *have*, *do*, *will*, ``and``, ``to`` and the prepositions that only attach
-(``of``, ``in``, ``on``, ``at``, ``with``, ``by``, ``for``, ...). Every other word is an
+(``of``, ``in``, ``on``, ``at``, ``with``, ``for``, ...). ``by`` is an item: it marks who
+acts in a passive, so "A is used by B" (B uses A) is never shown by "A uses B". Every other word is an
 item, including ``only``, ``if``, ``unless``, ``because``, ``from``, ``than``, ``same``,
 ``other``, ``still``, particles such as ``off`` and ``out``.
 
@@ -74,7 +75,7 @@ MAX_QUOTE_ITEMS = 8000  # items of all quotes of a claim
 MAX_PART_TRIES = 2000  # claim parts x quote sentences aligned at most
 
 # Not items: words that state nothing a quote must show (see the module docstring).
-_FREE = frozenset(["a", "an", "the", "be", "is", "are", "was", "were", "been", "being", "am", "have", "has", "had", "having", "do", "does", "did", "done", "doing", "will", "shall", "it", "its", "itself", "they", "them", "their", "theirs", "themselves", "he", "him", "his", "she", "her", "hers", "we", "us", "our", "ours", "you", "your", "yours", "i", "me", "my", "mine", "oneself", "this", "these", "those", "there", "here", "which", "who", "whom", "whose", "that", "and", "to", "of", "in", "on", "at", "with", "by", "for", "about", "via", "per", "within", "through", "during", "over", "upon", "onto", "across", "among", "as", "also", "too", "very", "really", "actually", "basically", "simply", "quite", "fairly", "just", "even", "well", "however", "moreover", "furthermore", "further", "additionally", "likewise", "similarly", "indeed", "thus", "hence", "therefore", "e.g", "i.e", "eg", "ie", "etc", "cf", "s", "t", "such", "own"])
+_FREE = frozenset(["a", "an", "the", "be", "is", "are", "was", "were", "been", "being", "am", "have", "has", "had", "having", "do", "does", "did", "done", "doing", "will", "shall", "it", "its", "itself", "they", "them", "their", "theirs", "themselves", "he", "him", "his", "she", "her", "hers", "we", "us", "our", "ours", "you", "your", "yours", "i", "me", "my", "mine", "oneself", "this", "these", "those", "there", "here", "which", "who", "whom", "whose", "that", "and", "to", "of", "in", "on", "at", "with", "for", "about", "via", "per", "within", "through", "during", "over", "upon", "onto", "across", "among", "as", "also", "too", "very", "really", "actually", "basically", "simply", "quite", "fairly", "just", "even", "well", "however", "moreover", "furthermore", "further", "additionally", "likewise", "similarly", "indeed", "thus", "hence", "therefore", "e.g", "i.e", "eg", "ie", "etc", "cf", "s", "t", "such", "own"])
 # Clause words: a claim part starts here; a quote gap may end or start here.
 _SUBORDINATE = frozenset(["if", "unless", "when", "whenever", "until", "because", "since", "although", "though", "while", "whereas", "which", "who", "whom", "whose", "that", "where", "after", "before", "once", "provided", "whether", "so"])
 # Coordinators that join two statements (a combined claim may take them from two sentences).
@@ -91,6 +92,7 @@ _PUNCTUATION = frozenset(",;:()[]{}\u2014.!?\"'-/\u2026\u3002\uff0c\u3001\uff1b\
 # A preposition that ends a clause or follows "be" is a predicate ("is on", "turned off").
 _BE = frozenset(["be", "is", "are", "was", "were", "been", "being", "am"])
 _HAVE = frozenset(["have", "has", "had", "having"])
+_NEED = frozenset(["need", "needs", "needed"])
 _BOUNDARY = frozenset(",;:()[]\u2014.!?\u3002\uff0c\u3001\uff1b\uff1a\uff01\uff1f")
 _STRONG = frozenset(";.!?\u3002\uff1b\uff01\uff1f")
 _SENT_END = frozenset(".!?\u3002\uff01\uff1f")
@@ -144,14 +146,23 @@ def items(t, claim_side: bool, tb: Tables) -> _Items:
     pending_b = pending_s = pending_sub = False
     s = 0
     n = len(raw)
+    need_not = False
     for k in range(n):
         kind = kinds[k]
         own_b = own_s = False
+        if need_not and not (kind == 1 and neg[k]):
+            need_not = False
         if kind == 1 and not neg[k] and not entity[k] and k not in heads and k not in tails:
             w = low[k]
             key, res, cls = word(w, stems[k], tb)
             if key is None and w in _HAVE and k + 1 < n and low[k + 1] == "to":
                 key, res = "M:must", True  # "has to return" is "must return": an obligation
+            elif w in _NEED and k + 1 < n and low[k + 1] == "to":
+                key, res = "M:must", True  # "needs to return": the same obligation
+            elif w in _NEED and k + 1 < n and neg[k + 1]:
+                # "need not return" is "does not have to return" (no obligation), never
+                # "must not return" (a prohibition): the negation comes first
+                key, res, need_not = "\u00ac", True, True
             if key == "between" and k + 1 < n and k + 1 in heads:
                 key = None  # "between 4 and 8": the range is the numbers
             if key is None and not (k and low[k - 1] in _BE and (k + 1 >= n or kinds[k + 1] == 0)):
@@ -193,6 +204,8 @@ def items(t, claim_side: bool, tb: Tables) -> _Items:
             elif kind == 0 or kind == 3:  # a symbol ("==", "<", "*"), a CJK character
                 key = raw[k]
                 res = bool(neg[k])
+            elif neg[k] and need_not:
+                key, res, need_not = "M:must", True, False
             elif neg[k]:
                 key = "\u00ac"
                 res = True

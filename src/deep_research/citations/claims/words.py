@@ -201,7 +201,8 @@ _IRREGULAR_BASE = {
     "grown": "grow", "fell": "fall", "fallen": "fall", "rose": "rise", "risen": "rise",
     "drew": "draw", "drawn": "draw", "broke": "break", "broken": "break", "spoke": "speak",
     "spoken": "speak", "became": "become", "came": "come", "saw": "see", "seen": "see",
-    "told": "tell", "said": "say", "paid": "pay", "led": "lead", "children": "child",
+    "told": "tell", "said": "say", "overridden": "override", "hidden": "hide", "forbidden": "forbid",
+    "driven": "drive", "ridden": "ride", "stolen": "steal", "frozen": "freeze", "forgotten": "forget", "paid": "pay", "led": "lead", "children": "child",
     "indices": "index", "analyses": "analysis", "criteria": "criterion", "men": "man",
     "women": "woman", "data": "data", "bytes": "byte", "uses": "use", "used": "use",
     "using": "use", "cannot": "can", "better": "better", "best": "best",
@@ -265,7 +266,9 @@ _MODAL = {w: g for g, ws in _MODAL_GROUPS.items() for w in ws.split()}
 _CLOSED = frozenset(_QUANT) | frozenset(_MODAL) | _NEGATORS
 
 
-_IMPLICIT_NEG_STEMS = frozenset(stem(w) for w in _IMPLICIT_NEG)
+# Explicit negators are read as negations (``neg``), not by stem: the stem of "not" is also
+# the stem of "note", "notes", "noted", which negate nothing.
+_IMPLICIT_NEG_STEMS = frozenset(stem(w) for w in _IMPLICIT_NEG if w not in _NEGATORS)
 
 
 # "and"/"or" do not end a clause: a negation covers both of "cannot be located or loaded".

@@ -140,6 +140,7 @@ class CitationCheckNode:
             "claims_supported": final.claim_count(ClaimStatus.SUPPORTED),
             "claims_unsupported": final.claim_count(ClaimStatus.UNSUPPORTED),
             "claims_unchecked": final.claim_count(ClaimStatus.UNCHECKED),
+            "claims_quote_not_found": final.claims_quote_not_found(),
             "claims_judged": len(judgments),
         }
         ui = await asyncio.to_thread(  # the output policy: what a UI shows of this state is inert
