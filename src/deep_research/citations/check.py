@@ -11,7 +11,7 @@ from .document import Document, as_document
 from .evidence import Disagreement, Independence, claim_key, confidence, disagreements
 from .fragments import Fragment, fragment_for, with_text_fragment
 from .judgement import decide
-from .locations import Location, locate
+from .locations import Location, locate, parse_locations
 from .model import ParsedReport, QuoteCheck, Ref, RefProblem, Source, Verdict
 from .verify import SourceIndex
 
@@ -207,12 +207,15 @@ def with_pdf_page(url: str, page: int) -> str:
     return url.split("#", 1)[0] + f"#page={page}"
 
 
-def _place(citation: Citation, source: Source, link: str | None) -> None:
-    """Give a found quote in a local document its location and, in a PDF, a link to its page."""
+def _place(citation: Citation, source: Source, link: str | None, marks: dict[str, list | None]) -> None:
+    """Give a found quote in a local document its location and, in a PDF, a link to its
+    page. ``marks``: each source's checked marks, filled here."""
     span = citation.content_span
     if not source.locations or span is None:
         return
-    citation.location = loc = locate(source.locations, source.content, *span)
+    if source.id not in marks:
+        marks[source.id] = parse_locations(source.locations)
+    citation.location = loc = locate(marks[source.id], source.content, *span)
     if loc is not None and loc.page is not None and link is not None and plain_link_reason(link) == _PDF_REASON:
         citation.url = with_pdf_page(link, loc.page)
         citation.link_note = f"{_PDF_REASON}; the link opens page {loc.page}"
@@ -230,6 +233,7 @@ def check_citations(markdown: str | ParsedReport, sources: Iterable[Source], *, 
     result = CitationReport(parsed)
     numbers: dict[str, int] = {}
     fragments: dict[tuple[str, int, int], Fragment] = {}
+    marks: dict[str, list | None] = {}
     for ref in parsed.refs:
         check = index.verify(ref.quote, ref.source_id)
         source = index.source(check.source_id) if check.source_id in index else None
@@ -261,7 +265,7 @@ def check_citations(markdown: str | ParsedReport, sources: Iterable[Source], *, 
                     else:
                         citation.link_note = f"plain link: {frag.reason}"
             if check.found:
-                _place(citation, source, link)
+                _place(citation, source, link, marks)
         result.citations.append(citation)
     check_claims(result, judgments)
     return result

@@ -16,10 +16,12 @@ comes from that place, until the next mark. Kinds:
 Marks are sorted by offset. A table row skipped because it was empty starts a new mark,
 so the row of a line is its mark's row plus the lines since the mark.
 
-Sheet names and chapter titles come from the file: :func:`clean_label` makes them one line
-of printable text (control and bidi characters escaped) of at most :data:`MAX_LABEL_CHARS`;
-renderers still escape them for their format. Locations read from elsewhere (a sources
-file) go through :func:`parse_locations`, which drops what is malformed.
+The extractors (``deep_research.search``, which may not import this package) write the
+marks. Sheet names and chapter titles come from the file: they are cleaned there, and
+again by :func:`parse_locations` (through :func:`clean_label`: one line of printable text,
+control and bidi characters escaped, at most :data:`MAX_LABEL_CHARS`), which every reader
+uses (the citation check, the run's source store, a sources file): it drops malformed
+marks. Renderers still escape the names for their format.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from dataclasses import dataclass
 from ..terminal import printable
 
 MAX_LABEL_CHARS = 80
-MAX_MARKS = 10_000  # a document with more places than this keeps none (bounds what a run keeps in its state)
+MAX_MARKS = 10_000  # marks read per document (the extractors keep none past their own, equal, bound)
 KINDS = ("page", "slide", "sheet", "chapter", "row")
 
 

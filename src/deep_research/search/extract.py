@@ -61,6 +61,20 @@ class Extracted:
     locations: list | None = None
 
 
+# At most this many location marks per document (more: none kept, bounding what a run keeps
+# in its state); names from a file (sheet names, chapter titles) at most LABEL_CHARS long.
+MAX_LOCATION_MARKS = 10_000
+LABEL_CHARS = 80
+
+
+def location_label(text: object) -> str:
+    """A name from a file as one bounded line of printable text (control and bidi
+    characters escaped), for a location mark. The citations side cleans marks again when it
+    reads them (deep_research.citations.locations.parse_locations)."""
+    s = printable(" ".join(str(text or "").split()))
+    return s if len(s) <= LABEL_CHARS else s[: LABEL_CHARS - 1].rstrip() + "\u2026"
+
+
 _HEADING_TAGS = {f"h{n}": "#" * n for n in range(1, 7)}
 _MARK_ONLY = re.compile(r"#{1,6}")
 

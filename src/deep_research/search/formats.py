@@ -97,8 +97,7 @@ from urllib.parse import unquote
 
 from lxml import etree
 
-from ..citations.locations import MAX_MARKS, clean_label
-from .extract import Extracted, NotUtf8Error, decode_utf8, html_to_text
+from .extract import MAX_LOCATION_MARKS, Extracted, NotUtf8Error, decode_utf8, html_to_text, location_label
 
 MAX_MEMBERS = 10_000
 MAX_UNCOMPRESSED = 256 * 1024 * 1024  # all members of an archive, once unpacked
@@ -227,9 +226,9 @@ def _library_error(kind: str, e: Exception) -> FormatError:
 def _located(title: str, lines: list[str], marks: list[list]) -> Extracted:
     """The text of ``lines`` with ``marks`` (``[line index, kind, ...]``, in line order)
     turned into marks at text offsets (see deep_research.citations.locations). A document
-    with more than MAX_MARKS places keeps none: its citations then name no place."""
+    with more than MAX_LOCATION_MARKS places keeps none: its citations then name no place."""
     text = "\n".join(lines)
-    if not marks or len(marks) > MAX_MARKS:
+    if not marks or len(marks) > MAX_LOCATION_MARKS:
         return Extracted(title=title, text=text)
     out, offset, line = [], 0, 0
     for at, *place in marks:
@@ -425,7 +424,7 @@ def xlsx_to_text(data: bytes) -> Extracted:
             numbers: list[int] = []
             rows = table_lines(([_cell(v) for v in row] for row in ws.iter_rows(values_only=True)), budget, numbers)
             if rows:
-                name = clean_label(ws.title)
+                name = location_label(ws.title)
                 marks.append([len(lines), "sheet", name, None])
                 lines.append(budget.text(f"# Sheet: {_clean(ws.title)}"))
                 _row_marks(marks, len(lines), numbers, lambda row, name=name: ("sheet", name, row))
@@ -575,7 +574,7 @@ def _chapter_title(lines: list[str]) -> str:
     """A chapter's first heading, if one of its first lines is one (else "")."""
     for line in lines[:20]:
         if line.startswith("#"):
-            return clean_label(line.lstrip("#"))
+            return location_label(line.lstrip("#"))
     return ""
 
 

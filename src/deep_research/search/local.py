@@ -67,7 +67,6 @@ from urllib.parse import quote, urlsplit
 
 from lxml import etree
 
-from ..citations.locations import parse_locations
 from .base import SearchError, SearchResult
 from .extract import (
     Extracted,
@@ -986,10 +985,12 @@ class LocalCorpus:
 
 
 def _locations(stored: str | None) -> list | None:
-    """The marks stored for a document; None when there are none or they cannot be read."""
+    """The marks stored for a document (as written by the extractors; citations check them
+    when they read them); None when there are none or they cannot be read."""
     if not stored:
         return None
     try:
-        return parse_locations(json.loads(stored))
+        marks = json.loads(stored)
     except ValueError:
         return None
+    return marks if isinstance(marks, list) and marks else None
