@@ -10,6 +10,8 @@ import sqlite3
 import zipfile
 from pathlib import Path
 
+import pytest
+
 from deep_research.citations.check import Citation, check_citations
 from deep_research.citations.model import Source
 from deep_research.search import LocalCorpus, build_index
@@ -235,3 +237,50 @@ def test_a_hostile_sheet_name_is_bounded_and_escaped_in_every_output(tmp_path: P
     with zipfile.ZipFile(files["docx"]) as z:
         xml = z.read("word/document.xml").decode("utf-8")
     assert "&lt;img src=x onerror=alert(1)&gt;" in xml and "<img" not in xml and "\u202e" not in xml
+
+
+@pytest.mark.browser
+def test_chromium_opens_a_cited_pdf_at_its_page(tmp_path: Path) -> None:
+    """The link a PDF citation gets, opened in Chromium's own PDF viewer, shows the cited
+    page: each page is painted its own colour and the viewer's screenshot is read back."""
+    import io
+    import time
+
+    import weasyprint
+    from PIL import Image
+
+    from tests.support.chromium import Browser, chromium_available
+
+    if not chromium_available():
+        pytest.skip("no Chromium")
+    colours = {1: (255, 255, 255), 2: (0, 200, 0), 3: (0, 0, 200)}
+    pages = "".join(f'<div style="height: 290mm; background: rgb{colours[n]}; page-break-after: always">'
+                    f"<p>{PAGE_SENTENCES[n]}</p></div>" for n in colours)
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    weasyprint.HTML(string=f"<style>@page {{ margin: 0 }}</style>{pages}").write_pdf(folder / "colours.pdf")
+    build_index(folder)
+
+    def colour_shown(url: str) -> tuple[int, int, int]:
+        def run():
+            page = browser._context.new_page()
+            try:
+                page.goto(url, timeout=30000)
+                seen = None
+                for _ in range(40):  # the viewer renders after the load event
+                    time.sleep(0.25)
+                    shot = Image.open(io.BytesIO(page.screenshot())).convert("RGB")
+                    seen = shot.getpixel((shot.width // 2 + 100, shot.height // 2))
+                    if seen in colours.values() and seen != colours[1]:
+                        return seen
+                return seen
+            finally:
+                page.close()
+
+        return browser._call(run)
+
+    with Browser() as browser:
+        for n in (2, 3):
+            c = _cite(folder, "colours.pdf", PAGE_SENTENCES[n])
+            assert c.url.endswith(f"#page={n}")
+            assert colour_shown(c.url) == colours[n], n  # a viewer that ignored #page would show page 1 (white)
