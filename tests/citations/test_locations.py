@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from urllib.parse import unquote
+
 import pytest
 
-from deep_research.citations.check import check_citations
+from deep_research.citations.check import PDF_SEARCH_CHARS, check_citations, with_pdf_page
 from deep_research.citations.locations import MAX_LABEL_CHARS, clean_label, locate, parse_locations
 from deep_research.citations.model import Source
 from deep_research.errors import UserError
@@ -28,7 +30,7 @@ def test_rows_count_lines_from_their_mark() -> None:
     text = "# Sheet: Prices\nA | B\nA: 1; B: 2\nA: 3; B: 4\n# Sheet: Other\nX\nY"
     marks = [[0, "sheet", "Prices", None], [16, "sheet", "Prices", 3],
              [text.index("# Sheet: Other"), "sheet", "Other", None], [text.index("X"), "sheet", "Other", 7]]
-    at = lambda s: text.index(s)  # noqa: E731
+    at = lambda s: text.index(s)
     assert locate(marks, text, 0, 5).text == "sheet Prices"
     assert locate(marks, text, at("A: 3"), at("A: 3") + 4).text == "sheet Prices, row 5"
     assert locate(marks, text, at("A: 1"), at("A: 3") + 4).text == "sheet Prices, rows 4\u20135"
@@ -67,8 +69,21 @@ def test_only_a_pdf_link_gets_a_page() -> None:
     pdf = Source("p", "https://example.org/a.pdf#old", content, locations=marks)
     html = Source("h", "https://example.org/a.html", content, locations=marks)
     a, b = check_citations(report, [pdf, html]).citations
-    assert a.url == "https://example.org/a.pdf#page=2" and a.location.text == "page 2"
+    assert a.url == ("https://example.org/a.pdf#page=2&search=Second%20page%20quote%20sits%20here.&phrase=true")
+    assert a.location.text == "page 2"
     assert b.url.startswith("https://example.org/a.html#:~:text=") and b.location.text == "page 2"
+
+
+def test_the_pdf_search_phrase_is_bounded_and_cannot_break_the_fragment() -> None:
+    long = 'He said "stop" & left #now ' + "word " * 100
+    url = with_pdf_page("file:///d/a.pdf#x", 3, long)
+    head, search = url.split("&search=")
+    assert head == "file:///d/a.pdf#page=3" and search.endswith("&phrase=true")
+    phrase = unquote(search.removesuffix("&phrase=true"))
+    assert phrase.startswith("He said stop & left #now word") and '"' not in phrase
+    assert len(phrase) <= PDF_SEARCH_CHARS and phrase.endswith("word")
+    assert "#" not in search and "&" not in search.removesuffix("&phrase=true") and " " not in search
+    assert with_pdf_page("file:///d/a.pdf", 2, None) == "file:///d/a.pdf#page=2"
 
 
 def test_a_sources_file_may_carry_locations() -> None:

@@ -9,6 +9,7 @@ import json
 import sqlite3
 import zipfile
 from pathlib import Path
+from urllib.parse import quote
 
 import pytest
 
@@ -72,7 +73,8 @@ def test_a_pdf_citation_opens_its_page(tmp_path: Path) -> None:
     build_index(folder)
     for page, sentence in PAGE_SENTENCES.items():
         c = _cite(folder, "loops.pdf", sentence)
-        assert c.url == pdf.as_uri() + f"#page={page}"
+        # the page, and the quote for viewers that search (pdf.js: Firefox's)
+        assert c.url == pdf.as_uri() + f"#page={page}&search={quote(sentence, safe='')}&phrase=true"
         assert c.location is not None and c.location.text == f"page {page}"
         j = c.as_json()
         assert (j["location"], j["location_page"], j["fragment"]) == (f"page {page}", page, None)
@@ -83,7 +85,7 @@ def test_a_pdf_citation_opens_its_page(tmp_path: Path) -> None:
 def test_a_pdf_published_at_a_base_url_links_its_page(tmp_path: Path) -> None:
     folder = _indexed(tmp_path, ("loops.pdf", write_three_page_pdf), base_url="https://docs.example.org/corpus/")
     c = _cite(folder, "loops.pdf", PAGE_SENTENCES[2])
-    assert c.url == "https://docs.example.org/corpus/loops.pdf#page=2"
+    assert c.url.startswith("https://docs.example.org/corpus/loops.pdf#page=2&search=The%20second%20page%20says")
 
 
 def test_a_line_joined_across_a_page_break_is_split_between_its_pages() -> None:
@@ -282,5 +284,5 @@ def test_chromium_opens_a_cited_pdf_at_its_page(tmp_path: Path) -> None:
     with Browser() as browser:
         for n in (2, 3):
             c = _cite(folder, "colours.pdf", PAGE_SENTENCES[n])
-            assert c.url.endswith(f"#page={n}")
+            assert f"#page={n}&search=" in c.url  # Chromium ignores the search part
             assert colour_shown(c.url) == colours[n], n  # a viewer that ignored #page would show page 1 (white)

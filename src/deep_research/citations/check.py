@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Iterable, Mapping
-from urllib.parse import urlsplit
+from urllib.parse import quote, urlsplit
 
 from .claims import Claim, ClaimCheck, ClaimStatus, check_claim
 from .document import Document, as_document
@@ -201,10 +201,20 @@ def plain_link_reason(url: str) -> str | None:
     return _PLAIN_LINK_TYPES.get(path[dot:]) if dot > path.rfind("/") else None
 
 
-def with_pdf_page(url: str, page: int) -> str:
-    """``url`` opening PDF page ``page`` (``#page=N``, RFC 8118, honoured by Chromium's,
-    Firefox's and Adobe's viewers); an existing fragment is replaced."""
-    return url.split("#", 1)[0] + f"#page={page}"
+PDF_SEARCH_CHARS = 200
+
+
+def with_pdf_page(url: str, page: int, search: str | None = None) -> str:
+    """``url`` opening PDF page ``page`` (``#page=N``, RFC 8118's open parameters, which
+    Chromium's viewer follows, tested) and, with ``search``, asking for that phrase
+    (``&search=…&phrase=true``: viewers built on pdf.js, such as Firefox's, highlight it;
+    Chromium's ignores it). At most :data:`PDF_SEARCH_CHARS` of the phrase, cut at a word;
+    an existing fragment is replaced."""
+    link = url.split("#", 1)[0] + f"#page={page}"
+    words = " ".join((search or "").replace('"', " ").split())
+    if len(words) > PDF_SEARCH_CHARS:
+        words = words[:PDF_SEARCH_CHARS].rsplit(" ", 1)[0]
+    return link + (f"&search={quote(words, safe='')}&phrase=true" if words else "")
 
 
 def _place(citation: Citation, source: Source, link: str | None, marks: dict[str, list | None]) -> None:
@@ -217,8 +227,9 @@ def _place(citation: Citation, source: Source, link: str | None, marks: dict[str
         marks[source.id] = parse_locations(source.locations)
     citation.location = loc = locate(marks[source.id], source.content, *span)
     if loc is not None and loc.page is not None and link is not None and plain_link_reason(link) == _PDF_REASON:
-        citation.url = with_pdf_page(link, loc.page)
-        citation.link_note = f"{_PDF_REASON}; the link opens page {loc.page}"
+        citation.url = with_pdf_page(link, loc.page, citation.rendered_text)
+        citation.link_note = (f"{_PDF_REASON}; the link opens page {loc.page} (and viewers built on pdf.js, "
+                              "such as Firefox's, search it for the quote)")
 
 
 def check_citations(markdown: str | ParsedReport, sources: Iterable[Source], *, min_words: int = 3,
