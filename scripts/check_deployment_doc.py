@@ -25,7 +25,6 @@ thread that does not exist is a 404. Exit status 0 when everything holds.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import re
 import shlex

@@ -63,7 +63,10 @@ def main(argv: list[str] | None = None) -> int:
         err.print("interrupted")
         return 130
     except typer.TyperException as e:  # usage errors: bad option, missing argument
-        e.show()
+        if hasattr(e, "show"):  # typer's click errors print themselves; a bare TyperException has no show()
+            e.show()
+        else:
+            err.print(f"[red]error:[/red] {_esc(printable(e))}", highlight=False)
         return getattr(e, "exit_code", 2)
     except Exception as e:  # noqa: BLE001 - the last resort: a short message, not a traceback
         if debug:
