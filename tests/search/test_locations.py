@@ -227,10 +227,12 @@ def test_a_hostile_sheet_name_is_bounded_and_escaped_in_every_output(tmp_path: P
     linked = files["linked"].read_text(encoding="utf-8")
     for key, html in (("linked", MarkdownIt("commonmark").render(linked)), ("html", files["html"].read_text("utf-8"))):
         assert "<img" not in html and 'href="javascript' not in html and "\u202e" not in html, key
+        assert "**b** &#34;q&#34; \\ `c`" in html or "**b** &quot;q&quot; \\ `c`" in html, key  # shown as they are
     # the tooltip and the Sources list show the name as it is (escaped for markdown)
+    assert "<strong>b</strong>" not in MarkdownIt("commonmark").render(linked)
     assert 'title="sheet &lt;img src=x onerror=alert(1)&gt;](javascript:alert(1)) **b** &quot;q&quot;' in \
         MarkdownIt("commonmark").render(linked)
-    assert "cited at sheet \\<img src=x onerror=alert(1)\\>\\](javascript:alert(1))" in linked
+    assert "cited at sheet \\<img src=x onerror=alert(1)\\>\\](javascript:alert(1)) \\*\\*b\\*\\*" in linked
     html = files["html"].read_text(encoding="utf-8")
     assert "&amp;lt;" not in html and "&amp;quot;" not in html  # escaped once, not twice
     assert "decibels at one metre\u201d \u2014 sheet &lt;img src=x onerror=alert(1)&gt;" in html  # the badge's tooltip

@@ -332,7 +332,7 @@ def _sources_markdown(report: CitationReport, heading: str, *, ids: bool) -> str
         cred = credibility_text(s.credibility)
         where = places.get(s.id)
         lines.append(f"[{number}] {title}{ident}: {url}" + (f" \u2014 {_md_text(cred)}" if cred else "")
-                     + (f" \u2014 cited at {_md_text(where)}" if where else "") + "  ")
+                     + (f" \u2014 cited at {_md_emphasis_text(where)}" if where else "") + "  ")
     return "\n".join(lines).rstrip() + "\n"
 
 
@@ -411,7 +411,7 @@ def styled_sources_markdown(report: CitationReport, heading: str, styler: Styler
             text = _md_text("\u201c" + c.shown_quote + "\u201d")
             item = f"[{text}]({md_destination(c.url)})" if c.url else text
             if c.location is not None:
-                item += f" ({_md_text(c.location.text)})"
+                item += f" ({_md_emphasis_text(c.location.text)})"
             mark = check_mark(c)
             if mark and mark[0] == "quote-not-found":
                 item += " (unverified quote)"
