@@ -1,8 +1,11 @@
 """Search a local folder of documents through an embedded SQLite FTS5 index.
 
 :func:`build_index` walks a folder and stores, for every readable document, its full
-text (the same text the citation checker later compares quotes with), a stable URL and
-a content hash. :class:`LocalCorpus` searches that index with BM25 ranking.
+text (the same text the citation checker later compares quotes with), a stable URL, a
+content hash and, for PDFs, slides, workbooks, EPUBs and CSV files, where each part of the
+text came from (``locations``: pages, slides, sheet rows, chapters, rows; see
+:mod:`deep_research.citations.locations`), which search results carry so that a citation
+can name the place and a PDF link open the page. :class:`LocalCorpus` searches that index with BM25 ranking.
 
 Choices:
 
