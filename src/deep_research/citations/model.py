@@ -26,6 +26,9 @@ class Source:
     author: str | None = None
     published: str | None = None  # ISO 8601 date (or any text holding a year)
     site_name: str | None = None
+    # Where each part of ``content`` came from in a local document (PDF page, slide, sheet
+    # row, EPUB chapter, CSV row): marks as deep_research.citations.locations describes.
+    locations: list | None = None
 
     @cached_property
     def page(self) -> PageText:
@@ -47,10 +50,17 @@ class QuoteCheck:
     start: int | None = None  # rendered-text offsets of the match in that source
     end: int | None = None
     how: str = ""  # what was repaired, or why the quote is unsupported
+    # The reading of the source's content that start/end refer to, when it is not
+    # ``source.page`` (converter markdown read strictly: see PageText.alternate).
+    page: PageText | None = None
 
     @property
     def found(self) -> bool:
         return self.status is not Verdict.UNSUPPORTED
+
+    def reading(self, source: Source) -> PageText:
+        """The page text that start/end index: ``page`` or the source's own."""
+        return self.page if self.page is not None else source.page
 
 
 @dataclass

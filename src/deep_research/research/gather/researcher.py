@@ -528,7 +528,7 @@ class ResearcherNodes:
             if check.status is Verdict.UNSUPPORTED or check.source_id != meta.id:
                 dropped += 1
                 continue
-            exact = " ".join(page_text[check.start : check.end].split())
+            exact = " ".join(check.reading(source).text[check.start : check.end].split())
             if all(exact != s for _, s in kept):
                 kept.append((ex.claim, exact))
         await ctx.pages.put_summary(meta.content_hash, ctx.thread_id, summary.summary, kept, dropped=dropped)
