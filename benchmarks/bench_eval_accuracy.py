@@ -262,6 +262,9 @@ def main() -> None:
                                    bool(proven_errs) and max(proven_errs) <= TARGET))
         figures.append(target_line(f"{path}: runs whose bounds hold the truth", f"{inside:.0%}", "100 %",
                                    inside == 1.0))
+        far = [r["outside"] for r in mine if r["outside"] is not None]
+        figures.append(target_line(f"{path}: farthest the truth lies outside the range", fmt(max(far) if far else None),
+                                   f"<= {TARGET:.0%}", bool(far) and max(far) <= TARGET))
         shown = sum(r["point_shown"] for r in mine)
         misled = sum(r["misled"] for r in mine)
         worst = [r["point_shown_error"] for r in mine if r["point_shown_error"] is not None]
@@ -291,7 +294,12 @@ def summarise(name: str, path: str, share: float, runs: list[dict]) -> dict:
     shown = [abs(r["reported"] - r["true"]) for r in runs if r["reported"] is not None and r.get("representative")]
     misled = sum(1 for r in runs if r["reported"] is not None and r.get("representative")
                  and abs(r["reported"] - r["true"]) > TARGET)
+    # how far the truth lies outside the reported range (0 inside): the range holds it only
+    # when the proven verdicts are right, and a correct claim flagged by code is not
+    outside = [max(0.0, r["reported_low"] - r["true"], r["true"] - r["reported_high"]) for r in runs
+               if r["reported_low"] is not None and r["reported_high"] is not None]
     return {"data": name, "path": path, "share": share, "runs": len(runs), "true": mean("true"),
+            "outside": max(outside) if outside else None,
             "point_shown": len(shown), "point_shown_error": max(shown) if shown else None, "misled": misled,
             "reported": mean("reported"), "true_of_proven": mean("true_of_proven"),
             "unchecked_share": mean("unchecked_share"), "low": mean("reported_low"), "high": mean("reported_high"),
