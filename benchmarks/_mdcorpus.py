@@ -59,15 +59,19 @@ def _oracle():
 
 
 _BLOCKS = ("p", "li", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "blockquote", "td", "th", "tr",
-           "div", "dt", "dd", "table", "ul", "ol")
+           "div", "dt", "dd", "table", "ul", "ol", "dl")
 
 
 def oracle_text(md: str) -> str:
     """What a CommonMark renderer (markdown-it-py) shows: blocks separated by a blank line;
     a soft line break stays a single '\\n' inside its block."""
+    return html_text(_oracle().render(md))
+
+
+def html_text(html: str) -> str:
+    """The text of rendered HTML, each block separated by a blank line."""
     import lxml.html
 
-    html = _oracle().render(md)
     if not html.strip():
         return ""
     doc = lxml.html.fragment_fromstring(html, create_parent="div")

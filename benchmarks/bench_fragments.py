@@ -37,6 +37,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import median, percentile, print_code_version, pydoc_root, target_line, write_result  # noqa: E402  (also puts the repo root on sys.path)
+import _convcorpus  # noqa: E402
 from _mdcorpus import CONVERTERS, MD_CLASSES, convert, norm, oracle_text, pick_md_quotes, pre_lines  # noqa: E402
 
 from deep_research.citations.fragments import TextDirective, fragment_for, match_directive  # noqa: E402
@@ -311,6 +312,7 @@ def main() -> int:
     ap.add_argument("--skip-text", action="store_true", help="run only the markdown part")
     ap.add_argument("--no-chromium-generator", action="store_true",
                     help="skip Chromium's generator (only check our links)")
+    _convcorpus.add_arguments(ap)
     args = ap.parse_args()
     if not chromium_available():
         raise SystemExit("Chromium not found (apt-get install chromium)")
@@ -319,10 +321,12 @@ def main() -> int:
     print_code_version()
     root = pydoc_root(args.pydoc)
     result: dict = {"args": vars(args)}
-    if not args.skip_text:
+    if not args.skip_text and not args.conv_only:
         result.update(run_text(args, root, t_start))
-    if args.md_pages:
+    if args.md_pages and not args.conv_only:
         result["markdown"] = run_markdown(args, root)
+    if args.conv_pages:
+        result["converter_pages"] = run_converter_pages(args)
     path = write_result("fragments", result)
     print(f"\nresult: {path}")
     return 0
@@ -628,17 +632,17 @@ def run_markdown(args, root: Path) -> dict:
             c = {"page": pg, "converter": conv, "kind": kind, "quote": q, "verdict": r.status.value,
                  "how": r.how}
             if r.found:
-                shown = src.page.text[r.start:r.end]
+                shown = r.reading(src).text[r.start:r.end]
                 c["span_text"] = shown
                 c["verdict_ok"] = r.status.value == "verified" and norm(shown) == norm(q)
-                frag = fragment_for(src.page, r.start, r.end)
+                frag = fragment_for(r.reading(src), r.start, r.end)
                 c["ours"] = frag.encoded
                 c["ours_reason"] = frag.reason
                 # what the link is meant to highlight (the quote, or its words only)
                 hs, he = getattr(frag, "start", None), getattr(frag, "end", None)
-                c["intended"] = src.page.text[hs:he] if hs is not None else shown
+                c["intended"] = r.reading(src).text[hs:he] if hs is not None else shown
                 c["note"] = getattr(frag, "note", None)
-                a, b = src.page.raw_span(r.start, r.end)
+                a, b = r.reading(src).raw_span(r.start, r.end)
                 c["raw"] = md[a:b]
             else:
                 c["verdict_ok"] = False
@@ -719,6 +723,58 @@ def run_markdown(args, root: Path) -> dict:
             print(f"    note:      {c['note']}")
     return {"figures": figures, "per_class": rows, "pages": pages, "times_s": {"browser": t_browser},
             "cases": cases}
+
+
+# --- converter-style pages of four doc packages ------------------------------------------------
+def run_converter_pages(args) -> dict:
+    """Quotes copied from the rendered page (Chromium's innerText) of Debian doc packages,
+    verified against the pages' markdown as html2text / markdownify write it; each found
+    quote's link opened on the real page in Chromium (see _convcorpus)."""
+    splits, pages, cases, t_judge = _convcorpus.prepare(args)
+    t = time.perf_counter()
+    with ProbingBrowser() as browser:
+        for name in _convcorpus.DOCSETS:
+            group = [p for p in pages if p.docset == name]
+            if not group:
+                continue
+            with serve_directory(_convcorpus.docset_root(name)) as base:
+                for p in group:
+                    _probe_links(browser, base + p.page, [c for c in p.cases if c.get("directive")])
+    t_browser = time.perf_counter() - t
+    for c in cases:
+        if c["variant"] == "altered" or c["got"] == "unsupported":
+            continue
+        if not c.get("directive"):
+            c["link"] = "plain"
+            continue
+        seen = {normalise(c.get("got_text")), normalise(c.get("got_range"))}
+        if normalise(c["intended"]) in seen:
+            c["link"] = "exact" if normalise(c["intended"]) == normalise(c["original"]) else "words_only"
+        else:
+            c["link"] = "wrong"
+    out = {"splits": splits, "pages": sorted({f"{p.docset}/{p.page}" for p in pages}),
+           "lost_quotes": sum(p.lost for p in pages), "times_s": {"judge": t_judge, "browser": t_browser}}
+    out.update(_convcorpus.report(cases, splits, True, target_line))
+    print(f"\nquotes of the rendered pages that no renderer finds in the markdown (not scored): "
+          f"{out['lost_quotes']}; judge {t_judge:.1f}s, browser {t_browser:.1f}s")
+    out["cases"] = cases
+    return out
+
+
+def _probe_links(browser, url: str, cases: list[dict]) -> None:
+    """Open all directives of a page in one navigation; a page where Chromium answers for
+    fewer directives than it was given is opened once per directive."""
+    unique: dict[str, str] = {}
+    for c in cases:
+        unique.setdefault(c["directive"], c["intended"])
+    if not unique:
+        return
+    got = browser.probe(url + "#:~:" + "&".join(unique), list(unique.values()))
+    if len(got) != len(unique):
+        got = [browser.probe(url + "#:~:" + d, [q])[0] for d, q in unique.items()]
+    by = dict(zip(unique, got, strict=True))
+    for c in cases:
+        c["got_text"], c["got_range"] = by[c["directive"]]["text"], by[c["directive"]]["rangeText"]
 
 
 if __name__ == "__main__":

@@ -30,8 +30,20 @@ size as rounds go by. Offline: the scripted model of the tests and a small local
     distinct page; model calls by role and search calls. Targets: no page summarised twice
     (new); prompt tokens per research round >= 2x lower (old / new).
 
+(d) Query analysis and the extended plan (issue 21). One full run of the test scenario
+    (clarify, brief with a research plan, two research units, report) with the scripted
+    model: a clarify answer naming ambiguity dimensions, a brief whose plan has objectives,
+    sub-questions, methodology, success criteria, intent, entities and an ambiguous term with
+    a search hint. Model calls by role, input and output tokens by node (as the scripted
+    model counts them: characters / 4) and search calls. Run on two versions of the code to
+    compare: the script is the same (older code ignores the new fields), e.g.
+      git archive main src | tar -x -C /tmp/before
+      PYTHONPATH=/tmp/before/src uv run python benchmarks/bench_research.py --sections d
+      uv run python benchmarks/bench_research.py --sections d
+
     uv run python benchmarks/bench_research.py [--latency 0.2] [--units 1,2,4,8] [--repeats 3]
     uv run python benchmarks/bench_research.py --sections c [--pydoc DIR]
+    uv run python benchmarks/bench_research.py --sections d
 """
 
 from __future__ import annotations
@@ -467,6 +479,122 @@ def bench_reuse(pydoc_arg: str | None, latency: float) -> dict:
     return {"runs": runs, "figures": figures}
 
 
+# --- (d) query analysis and the extended plan -------------------------------------------------------
+PLAN_ANSWER = {
+    "research_brief": BRIEF,
+    "objectives": ["Tell whether a heat pump suits a house in a cold climate", "Estimate what it costs"],
+    "sub_questions": [{"question": "How efficient are heat pumps in cold weather?", "priority": "high"},
+                      {"question": "What does an air-source heat pump cost to install and run?", "priority": "medium"}],
+    "methodology": ["Read manufacturers' data and field studies", "Compare installation and running costs"],
+    "success_criteria": [{"criterion": "Efficiency below -15 C is stated with a source", "sub_questions": [1]},
+                         {"criterion": "Costs are given for installation and running", "sub_questions": [2]}],
+    "intent": "recommendation", "entities": ["air-source heat pumps", "Norway"], "time_scope": "2015 to today",
+    "ambiguities": [{"term": "heat pump", "resolved_as": "an air-source heat pump heating a house",
+                     "search_hint": "house heating"}],
+}
+CLARIFY_ANSWER = {"need_clarification": False, "verification": "I will research heat pumps in cold climates.",
+                  "dimensions": [{"dimension": "geography", "reading": "Europe", "confidence": 0.8},
+                                 {"dimension": "time_frame", "reading": "today", "confidence": 0.9}]}
+
+
+def _node_of_call(role: str, text: str) -> str:
+    if role == "research":
+        for marker, node in (("You decide whether a research request", "clarify"),
+                             ("Turn the conversation into a research brief", "brief"),
+                             ("You check which research sub-questions", "coverage"),
+                             ("Research this topic:", "researcher")):
+            if marker in text:
+                return node
+        return "supervisor" if re.search(r"Round \d+ of", text) else "research (other)"
+    return {"summarization": "summarize_page", "compression": "compress_research"}.get(role, role)
+
+
+async def analysis_run(corpus: Path) -> dict:
+    from tests.support.scenario import QUESTION as SCENARIO_QUESTION
+    from tests.support.scenario import full_script
+
+    script = full_script(wrong_quote=False, clarify=False)
+    own = Script()
+    own.on("research", "You decide whether a research request is clear", structured("ClarifyWithUser", **CLARIFY_ANSWER),
+           repeat=True)
+    own.on("research", "Turn the conversation into a research brief", structured("ResearchQuestion", **PLAN_ANSWER),
+           repeat=True)
+    own.on("research", "You check which research sub-questions the evidence answers",
+           structured("CoverageJudgement", matches=[]), repeat=True)
+    own.on("research", "Round 2 of", calls(tool_call("ResearchComplete")), repeat=True)
+    script.rules = own.rules + script.rules
+    log: list[dict] = []
+    respond = script.respond
+
+    def logged(role, messages):
+        msg = respond(role, messages)
+        log.append({"role": role, "node": _node_of_call(role, prompt_text(messages)),
+                    "input_tokens": msg.usage_metadata["input_tokens"],
+                    "output_tokens": msg.usage_metadata["output_tokens"]})
+        return msg
+
+    script.respond = logged
+    search = CountingCorpus(LocalCorpus.open(corpus))
+    deps = Deps(model_factory=latency_factory(script, 0.0, "async"), search_factory=lambda cfg: search)
+    graph = make_graph(deps, checkpointer=InMemorySaver(), store=InMemoryStore())
+    config = {"configurable": {"thread_id": "analysis"}}
+    async for _ in graph.astream({"messages": [HumanMessage(SCENARIO_QUESTION)]}, config,
+                                 context=context(allow_clarification=True, max_researcher_iterations=2,
+                                                 max_concurrent_research_units=2),
+                                 stream_mode="updates", subgraphs=True):
+        pass
+    state = await graph.aget_state(config)
+    v = state.values
+    if v.get("status") != "completed":
+        raise SystemExit(f"(d) the run did not complete: {v.get('status')} {v.get('errors')}")
+    metered = sum(int(u.get("input_tokens", 0)) for u in (v.get("usage") or {}).values())
+    if metered != sum(c["input_tokens"] for c in log):
+        raise SystemExit(f"(d) logged prompt tokens differ from the run's metered usage {metered}")
+    by_node: dict[str, dict[str, int]] = {}
+    for c in log:
+        row = by_node.setdefault(c["node"], {"calls": 0, "input_tokens": 0, "output_tokens": 0})
+        for k in ("input_tokens", "output_tokens"):
+            row[k] += c[k]
+        row["calls"] += 1
+    return {"by_node": by_node, "model_calls": len(log), "search_calls": len(search.queries),
+            "queries": search.queries, "input_tokens": sum(c["input_tokens"] for c in log),
+            "output_tokens": sum(c["output_tokens"] for c in log),
+            "plan_keys": sorted((v.get("research_plan") or {}).keys()),
+            "citations": (v.get("citation_summary") or {}).get("verified")}
+
+
+def bench_analysis(corpus: Path) -> dict:
+    r = asyncio.run(analysis_run(corpus))
+    print(f"\n(d) query analysis and the extended plan: one full run, {r['model_calls']} model calls, "
+          f"{r['search_calls']} searches")
+    print(f"  {'node':<20} {'calls':>6} {'input tokens':>13} {'output tokens':>14}")
+    for node, row in sorted(r["by_node"].items()):
+        print(f"  {node:<20} {row['calls']:>6} {row['input_tokens']:>13,} {row['output_tokens']:>14,}")
+    print(f"  {'total':<20} {r['model_calls']:>6} {r['input_tokens']:>13,} {r['output_tokens']:>14,}")
+    print("  queries: " + "; ".join(r["queries"]))
+    # The scripted model counts a structured answer as 20 tokens a tool call, whatever its
+    # arguments; a real model writes them out. Their size, estimated offline:
+    import json as _json
+
+    from deep_research.research.runtime.usage import estimate_text_tokens
+
+    old_fields = {k: PLAN_ANSWER[k] for k in ("research_brief", "sub_questions", "entities", "time_scope")}
+    old_fields["ambiguities"] = [{k: a[k] for k in ("term", "resolved_as")} for a in PLAN_ANSWER["ambiguities"]]
+    brief_old, brief_new = (estimate_text_tokens(_json.dumps(x)) for x in (old_fields, PLAN_ANSWER))
+    clarify_old = estimate_text_tokens(_json.dumps({k: CLARIFY_ANSWER[k] for k in ("need_clarification",
+                                                                                 "verification")}))
+    clarify_new = estimate_text_tokens(_json.dumps(CLARIFY_ANSWER))
+    print(f"  structured answers written by a real model (estimated): brief {brief_old} tokens with the old plan "
+          f"fields, {brief_new} with all; clarify {clarify_old} without dimensions, {clarify_new} with them")
+    r["estimated_answer_tokens"] = {"brief_old_fields": brief_old, "brief_all_fields": brief_new,
+                                    "clarify_without_dimensions": clarify_old, "clarify_with_dimensions": clarify_new}
+    figures = [target_line("model calls", str(r["model_calls"]), "(compare before/after)", None),
+               target_line("input / output tokens", f"{r['input_tokens']:,} / {r['output_tokens']:,}",
+                           "(compare before/after)", None),
+               target_line("search calls", str(r["search_calls"]), "(compare before/after)", None)]
+    return {**r, "figures": figures}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--latency", type=float, default=0.2, help="seconds per model call in (a)")
@@ -474,7 +602,7 @@ def main() -> None:
     ap.add_argument("--repeats", type=int, default=3, help="runs per point in (a); the best is kept")
     ap.add_argument("--modes", default="async,thread,thread-64", help="latency simulations in (a)")
     ap.add_argument("--rounds", type=int, default=8, help="supervisor rounds in (b)")
-    ap.add_argument("--sections", default="a,b,c", help="which parts to run (a, b, c)")
+    ap.add_argument("--sections", default="a,b,c,d", help="which parts to run (a, b, c, d)")
     ap.add_argument("--pydoc", default=None, help="the Python 3.11 HTML docs folder for (c) (default: fetched)")
     ap.add_argument("--reuse-latency", type=float, default=0.05, help="seconds per model call in (c)")
     args = ap.parse_args()
@@ -491,6 +619,8 @@ def main() -> None:
         result["prompt_growth"] = bench_rounds(corpus, args.rounds)
     if "c" in sections:
         result["page_reuse"] = bench_reuse(args.pydoc, args.reuse_latency)
+    if "d" in sections:
+        result["query_analysis"] = bench_analysis(corpus)
     path = write_result("research", {**result, "seconds": round(time.perf_counter() - t0, 1)})
     print(f"\nresults: {path}")
 

@@ -9,6 +9,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from tests.support.chromium import chromium_available  # noqa: E402
+from tests.support.postgres import postgres_db  # noqa: E402,F401 - a fixture for the PostgreSQL tests
 
 # The CLI loads ./.env; a developer's .env (with real keys) must not leak into the tests'
 # CLI runs, which set exactly the variables they mean to. Tests of .env loading set it back.

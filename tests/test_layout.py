@@ -20,7 +20,7 @@ RANK = {
     "research": 4,
     "publish": 3, "inputs.py": 3,
     "citations": 2, "search": 2,
-    "language.py": 1, "terminal.py": 1,
+    "language.py": 1, "terminal.py": 1, "env_file.py": 1,
     "errors.py": 0, "lru.py": 0,
 }
 PURE = ("citations", "search", "publish")

@@ -18,7 +18,8 @@ class UserError(ValueError):
 # Variables that hold credentials. Names a configuration points at (``*_api_key_env``) are
 # added when a model spec is made, so a key of any format is redacted, not only known prefixes.
 SECRET_ENV_NAMES: set[str] = {"OPENAI_API_KEY", "AZURE_OPENAI_API_KEY", "TAVILY_API_KEY", "ANTHROPIC_API_KEY",
-                              "DEEP_RESEARCH_JWT_SECRET", "DEEP_RESEARCH_AUTH_TOKENS"}
+                              "GOOGLE_API_KEY", "GEMINI_API_KEY", "MISTRAL_API_KEY", "LANGSMITH_API_KEY",
+                              "LANGCHAIN_API_KEY", "DEEP_RESEARCH_JWT_SECRET", "DEEP_RESEARCH_AUTH_TOKENS"}
 _KEY_PATTERN = re.compile(r"\b(sk|tvly|key|gsk|hf)[-_][A-Za-z0-9_\-]{8,}")
 
 

@@ -1,6 +1,7 @@
 """The publish command as a user runs it: outputs, summary, and bad input -> exit 2."""
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -25,7 +26,10 @@ def test_publish_example_offline(tmp_path):
     assert "verified" in r.stdout and "unsupported" in r.stdout
     assert "quote not found in the source" in r.stderr  # the deliberately altered quote
     cites = json.loads((tmp_path / "citations.json").read_text())
-    assert len(cites) == 16
+    assert len(cites) == 19
+    # the altered citation is counted once: its quote is not found; no claim differs
+    assert re.search(r"claims that differ from their source\W+0\b", r.stdout), r.stdout
+    assert re.search(r"claims whose quote is not in the source\W+1\b", r.stdout), r.stdout
 
 
 def test_no_pdf(tmp_path):

@@ -292,3 +292,73 @@ def test_a_report_cut_for_html_keeps_its_first_part_when_the_model_wrote_a_sourc
     assert "Tea likes acid soil" in body and "Paragraph 10 " in body and "Paragraph 399 " not in body
     assert "too long to show here" in body and "by the model" not in body
     assert "Paragraph 399 " in result.files["markdown"].read_text()
+
+
+# --- a quote the sentence needs is read in words ----------------------------------------------
+INLINE = ("# Tea\n\nTea plants <ref id=\"tea\">\"grow best in acidic soil with a pH between 4.5 and 5.5.\"</ref>. "
+          "The age shows it: <ref id=\"tea\">\"Harvesting usually starts when the plant is three years old.\"</ref>\n\n"
+          "Tea plants need care <ref id=\"tea\">\"Tea plants grow best in acidic soil with a pH between 4.5 and 5.5.\"</ref>.\n")
+
+
+def test_a_quote_the_sentence_needs_is_shown_in_words_before_its_marker(tmp_path):
+    """"Tea plants ①." would be a broken sentence: the quoted words stay in every rendered
+    output, the marker after them; a quote after a claim of its own stays a marker only."""
+    result = publish(tmp_path, INLINE, docx=True)
+    assert sorted(result.report.parsed.quoted) == [0, 1]
+    out = outputs(result)
+    text = " ".join(html_text(out["html"]).split())
+    assert "Tea plants \u201cgrow best in acidic soil with a pH between 4.5 and 5.5\u201d1." in text
+    assert ("The age shows it: \u201cHarvesting usually starts when the plant is three years old.\u201d1"
+            in text)
+    assert "Tea plants need care 1." in text  # a claim of its own: the badge only
+    linked = out["linked"]
+    assert re.search(r"Tea plants \u201cgrow best in acidic soil with a pH between 4\.5 and 5\.5\u201d "
+                     r"\[1\]\(https://example\.org/tea#:~:text=[^)]+\)\.", linked), linked
+    assert "Tea plants need care [1](" in linked
+    assert "Tea plants \u201cgrow best in acidic soil" in out["docx"]
+    # report.md keeps its refs for UIs: nothing is duplicated there
+    assert "\u201cgrow best" not in out["markdown"]
+    # the claim checked is what the reader reads: the inline quote is part of it; after a
+    # colon the claim is the lead-in, the quote its evidence
+    claims = [c.text for c in result.report.parsed.claims]
+    assert claims[:2] == ["Tea plants grow best in acidic soil with a pH between 4.5 and 5.5.", "The age shows it"]
+
+
+def test_inline_quote_words_are_inert(tmp_path):
+    """The words come from the page (or the model): in every output they are text."""
+    page = "Notes\nThe *bold* claim: <img src=x onerror=alert(1)> & [link](javascript:x) | `code`.\n"
+    src = Source("p", "https://example.org/p", page, "P", "text")
+    md = "# T\n\nIt says <ref id=\"p\">\"claim: <img src=x onerror=alert(1)> & [link](javascript:x) | `code`.\"</ref>.\n"
+    result = publish(tmp_path, md, sources=(src,))
+    assert result.report.citations[0].check.found and sorted(result.report.parsed.quoted) == [0]
+    out = outputs(result)
+    doc = lxml_html.document_fromstring(out["html"])
+    assert not doc.xpath("//img") and not doc.xpath("//main//a[starts-with(@href, 'javascript')]")
+    assert "claim: <img src=x onerror=alert(1)> & [link](javascript:x) | `code`" in html_text(out["html"])
+    rendered = MarkdownIt("commonmark", {"html": True}).render(out["linked"])
+    tree = lxml_html.fragment_fromstring(rendered, create_parent="div")
+    assert not tree.xpath("//img") and not tree.xpath("//a[starts-with(@href, 'javascript')]") and not tree.xpath("//code")
+    assert "claim: <img src=x onerror=alert(1)> & [link](javascript:x) | `code`" in tree.text_content()
+
+
+def test_badge_legend_counts_each_citation_once(tmp_path):
+    """The legend explains every badge colour and counts badges, so its counts add up to the
+    citations; a quote that is not on its page is red, not also an orange "claim differs"."""
+    proven = ('Tea plants grow best in acidic soil with a pH between 4.5 and 5.5 '
+              '<ref id="tea">"Tea plants grow best in acidic soil with a pH between 4.5 and 5.5."</ref>.')
+    bad = 'Harvests start late <ref id="tea">"Harvesting usually starts when the plant is five years old."</ref>.'
+    table = ('\n\n| Plant | Source |\n|---|---|\n'
+             '| Tea | <ref id="tea">"Harvesting usually starts when the plant is three years old."</ref> |\n')
+    result = publish(tmp_path, "# Tea\n\n" + proven + " " + bad + table)
+    html = result.files["html"].read_text()
+    doc = lxml_html.document_fromstring(html)
+    legend = {li.xpath(".//span[contains(@class, 'sample')]")[0].get("class").split()[1]:
+              int(li.xpath(".//strong[contains(@class, 'legend-count')]")[0].text) for li in doc.xpath("//ul[@class='legend']/li")}
+    assert legend == {"verified": 1, "claim-differs": 0, "unsupported": 1, "claim-unchecked": 0, "no-claim": 1}
+    assert sum(legend.values()) == len(result.report.citations) == 3
+    summary = result.summary()
+    assert summary["claims_unsupported"] == summary["claims_quote_not_found"] == 1
+    t = labels("en")
+    text = " ".join(html_text(html).split())
+    for key in ("legend_proven", "legend_differs", "legend_missing", "legend_unchecked", "legend_no_claim"):
+        assert t[key] in text

@@ -44,6 +44,11 @@ def turn(pile):
 ```
 
 Contact [the editor](mailto:editor@example.org).
+
+| Material | Role | Source |
+|---|---|---|
+| Dry leaves | Brown (carbon) | <ref id="basics">"Shred them first so they break down faster."</ref> |
+| Meat | Leave out | <ref id="basics">"Meat, fish and dairy, which attract pests in a home pile."</ref> |
 """
 
 
@@ -138,12 +143,19 @@ def test_structure_reads_back(published):
     assert code.text == "def turn(pile):\n    return  pile[::-1]  # two spaces kept"
     assert next(p for p in paras if "quoted remark" in p.text).style.name == "Quote"
     # the table and the citation badges in its cells
-    table = doc.tables[0]
-    cells = [[c.text for c in row.cells] for row in table.rows]
+    cells = [[c.text for c in row.cells] for row in doc.tables[0].rows]
+    assert cells[0] == ["Material", "Type", "Note"]
+    assert cells[1][0] == "Coffee grounds" and cells[2][0] == "Dry leaves"
+    # a cell stating its fact in its quote's words: proven, the tick
+    assert re.fullmatch(r"Paper filters can go in too \[\d+\]\u2009\u2713", cells[1][2])
+    cells = [[c.text for c in row.cells] for row in doc.tables[1].rows]
     assert cells[0] == ["Material", "Role", "Source"]
-    assert cells[1][0] == "Dry leaves" and cells[2][0] == "Coffee grounds"
     # a cell holding only a ref has no claim of its own: a neutral badge, never the verified tick
     assert re.fullmatch(r"\[\d+\]\u2009\u2013 quote found; no claim to check", cells[1][2])
+    # a quote the sentence needs is there in words, the badge after it
+    hot = next(p.text for p in paras if "The centre of a hot pile" in p.text)
+    assert re.search(r"The centre of a hot pile \u201ctypically reaches 55 to 65 °C, which is hot enough to kill "
+                     r"most weed seeds and many plant pathogens\u201d\[\d+\]\u2009\? claim not checked\.", hot), hot
 
 
 def test_badges_and_sources_as_text(published):

@@ -184,7 +184,7 @@ def test_cli_unreachable_and_json_disabled_exit_2(tmp_path):
     assert r.returncode == 2, r.stdout + r.stderr
     assert "HTTP 403" in r.stderr and "json" in r.stderr and "Traceback" not in r.stderr
     r = run_cli("research", QUESTION, "--search", "bing", env=SCRIPTED)
-    assert r.returncode == 2 and "tavily, local, searxng, openai_web or none" in r.stderr
+    assert r.returncode == 2 and "tavily, local, searxng, openai_web, anthropic_web or none" in r.stderr
 
 
 def test_cli_refuses_bad_urls_at_preflight(tmp_path):

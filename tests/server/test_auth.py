@@ -125,7 +125,8 @@ def test_studio_origins():
     none = AuthSettings.from_env({"LANGSMITH_LANGGRAPH_API_VARIANT": "local_dev", "DEEP_RESEARCH_STUDIO_ORIGINS": "none"})
     with pytest.raises(InvalidCredentials):
         none.authenticate(None, **studio)
-    for bad in ("http://studio.example", "https://studio.example/path", "smith.langchain.com"):
+    for bad in ("http://studio.example", "https://studio.example/path", "smith.langchain.com",
+                "https://studio.example:99999", "https://studio.example:abc"):
         with pytest.raises(AuthConfigError, match="DEEP_RESEARCH_STUDIO_ORIGINS"):
             AuthSettings.from_env({"LANGSMITH_LANGGRAPH_API_VARIANT": "local_dev", "DEEP_RESEARCH_STUDIO_ORIGINS": bad})
     # an identity the server's authenticate did not admit may set no server-side setting

@@ -73,13 +73,16 @@ def run_values(source: str, values: dict) -> tuple[dict | None, dict | None]:
 
 # --- which settings are ceilings ---------------------------------------------------------------
 def test_every_numeric_limit_is_a_ceiling():
-    """A new numeric setting must be classed: only the retry delay and the source-credibility
-    thresholds (a higher value reads fewer pages, never more) let a run spend nothing more."""
+    """A new numeric setting must be classed: only the retry delay, the source-credibility
+    thresholds (a higher value reads fewer pages, never more), the clarification gate (a
+    higher value asks the user more, never spends more) and the web search price (a price,
+    not a limit: setting_policy refuses a lower one under a cost cap) are not ceilings."""
     def numeric(annotation) -> bool:
         return annotation in (int, float) or any(a in (int, float) for a in typing.get_args(annotation))
 
     numbers = {n for n, f in Configuration.model_fields.items() if numeric(f.annotation)}
-    assert set(CEILINGS) == numbers - {"retry_backoff_s", "min_source_credibility", "local_source_credibility"}
+    assert set(CEILINGS) == numbers - {"retry_backoff_s", "min_source_credibility", "local_source_credibility",
+                                    "clarify_confidence_threshold", "web_search_price_usd"}
     assert set(LIMITS) == set(CEILINGS)
 
 

@@ -23,10 +23,12 @@ def free_port() -> int:
 
 
 @contextmanager
-def langgraph_dev(workdir: Path, graph: str, *, env: dict | None = None, auth: str | None = None,
+def langgraph_dev(workdir: Path, graph: str | None, *, env: dict | None = None, auth: str | None = None,
                   auth_options: dict | None = None, extra_args: list[str] | None = None,
                   timeout_s: float = 120, env_file: str | None = None):
     """Yields the server's base URL and process; the log is in workdir/server.log.
+    ``graph``: the graph served as ``deep_research`` (None: the project's graphs, as
+    langgraph.json names them); ``env``: variables for the server (None removes one);
     ``auth_options`` override the project's auth settings (e.g. ``disable_studio_auth``);
     ``extra_args`` go to `langgraph dev` (e.g. ``["--n-jobs-per-worker", "20"]``);
     ``env_file`` is langgraph.json's "env" (a .env file, relative to workdir)."""
@@ -34,7 +36,8 @@ def langgraph_dev(workdir: Path, graph: str, *, env: dict | None = None, auth: s
     project = json.loads((ROOT / "langgraph.json").read_text())
     # the project's own server settings (CORS; Studio requests through our auth) with the
     # test's graph and auth handler
-    config = {"dependencies": [str(ROOT)], "graphs": {"deep_research": graph}, "python_version": "3.11",
+    graphs = project["graphs"] if graph is None else {"deep_research": graph}
+    config = {"dependencies": [str(ROOT)], "graphs": graphs, "python_version": "3.11",
               "http": project.get("http", {})}
     if env_file:
         config["env"] = env_file
@@ -54,6 +57,7 @@ def langgraph_dev(workdir: Path, graph: str, *, env: dict | None = None, auth: s
         "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""),
         **(env or {}),
     }
+    full_env = {k: v for k, v in full_env.items() if v is not None}
     log = open(workdir / "server.log", "w")
     proc = subprocess.Popen(
         [str(exe), "dev", "--config", str(cfg_path), "--port", str(port), "--host", "127.0.0.1",

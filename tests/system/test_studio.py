@@ -194,7 +194,9 @@ def test_the_report_is_the_last_chat_message_and_model_calls_do_not_stream_into_
     last = last_ai_message(values)
     assert last is values["messages"][-1] or last == values["messages"][-1]
     text = last["content"]
-    assert text.startswith(values["report_markdown"].rstrip())
+    # the chat's report is the linked markdown (citations as numbered links); the state keeps the refs
+    assert text.startswith(Path(values["outputs"]["linked"]).read_text(encoding="utf-8").rstrip())
+    assert "<ref" in values["report_markdown"] and "<ref" not in text
     summary = values["citation_summary"]
     assert (f"Citations: {summary['verified']} verified, {summary['repaired']} repaired, "
             f"{summary['unsupported']} unsupported") in text
@@ -202,12 +204,15 @@ def test_the_report_is_the_last_chat_message_and_model_calls_do_not_stream_into_
     # the citation-check model (its name set in the server's .env) fixed the wrong quote
     assert summary["fixed_by_agent"] == 1 and summary["unsupported"] == 0
     # no model call streamed tokens, in any namespace; the chat (root namespace) got only
-    # whole turns that are in the thread's messages
+    # whole turns that are in the thread's messages, and progress lines, which the finished
+    # report replaces with one line
     assert run.message_events, run.events
     assert not [e for e in run.message_events if e[1] == "AIMessageChunk"]
     ids = {m["id"] for m in values["messages"]}
     root = [e for e in run.message_events if e[0] == "messages"]
-    assert root and {e[2] for e in root} <= ids
+    steps = {e[2] for e in root if e[2].startswith("progress-step-")}
+    assert steps and not steps & ids
+    assert root and {e[2] for e in root} - steps <= ids
     assert root[-1][2] == last["id"]
     # progress stays visible: node updates and custom stage events
     assert "publish" in run.nodes and "researcher" in run.nodes
@@ -365,7 +370,8 @@ def test_a_follow_up_writes_a_second_report_and_a_fork_its_own_folder(studio):
     # the chat: first report, then the follow-up question, then the second report
     texts = [(m["type"], m.get("name")) for m in v2["messages"]]
     assert texts.count(("ai", "report")) == 2 and texts[-1] == ("ai", "report")
-    assert last_ai_message(v2)["content"].startswith(v2["report_markdown"].rstrip())
+    assert last_ai_message(v2)["content"].startswith(
+        Path(v2["outputs"]["linked"]).read_text(encoding="utf-8").rstrip())
     # per-report accounting: the second report's usage is its own
     assert v2["usage"] != v1["usage"] and "summarize_page" not in json.dumps(v2.get("degradations") or [])
     # the fork wrote its report into its own folder; the follow-up's folder is untouched

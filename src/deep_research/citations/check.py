@@ -89,21 +89,21 @@ class Citation:
     def rendered_text(self) -> str | None:
         if not self.check.found or self.source is None:
             return None
-        return self.source.page.text[self.check.start : self.check.end]
+        return self.check.reading(self.source).text[self.check.start : self.check.end]
 
     @property
     def matched_text(self) -> str | None:
         """The exact span of the source's content that holds the quote."""
         if not self.check.found or self.source is None:
             return None
-        a, b = self.source.page.raw_span(self.check.start, self.check.end)
+        a, b = self.check.reading(self.source).raw_span(self.check.start, self.check.end)
         return self.source.content[a:b]
 
     @property
     def content_span(self) -> tuple[int, int] | None:
         if not self.check.found or self.source is None:
             return None
-        return self.source.page.raw_span(self.check.start, self.check.end)
+        return self.check.reading(self.source).raw_span(self.check.start, self.check.end)
 
     def as_json(self) -> dict:
         span = self.content_span
@@ -146,6 +146,13 @@ class CitationReport:
         """Claims (not refs) with this status."""
         checks = {id(c.claim): c.claim_status for c in self.citations if c.claim is not None}
         return sum(1 for st in checks.values() if st is status)
+
+    def claims_quote_not_found(self) -> int:
+        """Claims that are ``unsupported`` because a quote of theirs is not on its page (not
+        because the claim differs from a quote that is): counted once, under the quotes."""
+        checks = {id(c.claim): c.claim_check for c in self.citations if c.claim is not None}
+        return sum(1 for ch in checks.values()
+                   if ch is not None and ch.status is ClaimStatus.UNSUPPORTED and ch.rule == "quote")
 
     def claim_citations(self) -> list[tuple[Claim, list[Citation]]]:
         by_claim: dict[int, tuple[Claim, list[Citation]]] = {}
@@ -218,10 +225,10 @@ def check_citations(markdown: str | ParsedReport, sources: Iterable[Source], *, 
                 if (reason := plain_link_reason(link)) is not None:
                     citation.link_note = f"{reason}; plain link"
                 else:
-                    key = (source.id, check.start, check.end)
+                    key = (source.id, check.start, check.end, check.page is not None)
                     frag = fragments.get(key)
                     if frag is None:
-                        frag = fragment_for(source.page, check.start, check.end, min_words=min_words)
+                        frag = fragment_for(check.reading(source), check.start, check.end, min_words=min_words)
                         fragments[key] = frag
                     if frag.directive is not None:
                         citation.fragment = frag.encoded

@@ -47,10 +47,17 @@ class QuoteCheck:
     start: int | None = None  # rendered-text offsets of the match in that source
     end: int | None = None
     how: str = ""  # what was repaired, or why the quote is unsupported
+    # The reading of the source's content that start/end refer to, when it is not
+    # ``source.page`` (converter markdown read strictly: see PageText.alternate).
+    page: PageText | None = None
 
     @property
     def found(self) -> bool:
         return self.status is not Verdict.UNSUPPORTED
+
+    def reading(self, source: Source) -> PageText:
+        """The page text that start/end index: ``page`` or the source's own."""
+        return self.page if self.page is not None else source.page
 
 
 @dataclass

@@ -27,7 +27,7 @@ from typing import Iterable
 from .fragments import _joined_by_punct, inside_word
 from .mdscan import code_spans
 from .model import QuoteCheck, Source, Verdict
-from .page.text import _QUOTE_DASH, IGNORABLE, View
+from .page.text import _QUOTE_DASH, IGNORABLE, PageText, View
 
 _OPEN_CLOSE = [('"', '"'), ("\u201c", "\u201d"), ("\u201e", "\u201c"), ("'", "'"), ("\u2018", "\u2019"),
                ("\u00ab", "\u00bb"), ("\u300c", "\u300d"), ("\u300e", "\u300f"), ("\u201d", "\u201d")]
@@ -35,6 +35,8 @@ _MD_LINK = re.compile(r"!?\[([^\]]*)\]\([^)\s]*(?:\s+\"[^\"]*\")?\)")
 _MD_ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
 _MD_MARKS = re.compile(r"(\*\*|__|~~|`+)")
 _EDGE_EMPH = re.compile(r"(?<![\w*])[*_](?=\w)|(?<=\w)[*_](?![\w*])")
+# "the *n*th bit": emphasis on letters that ends inside a word (never around digits)
+_INNER_EMPH = re.compile(r"(?<![\w*])\*([^\W\d_]+)\*(?=[^\W\d_])")
 _HAS_ALNUM = re.compile(r"[^\W_]")
 _FINAL_STOPS = ".\u3002\uff0e!?"
 # Tokens: words and numbers; a sign, comparison, currency or percent symbol touching a
@@ -112,6 +114,7 @@ def _without_markup(q: str) -> str:
     q = _MD_ESCAPE.sub(lambda m: _PROTECT.get(m.group(1), m.group(1)), q)
     q = _MD_LINK.sub(lambda m: m.group(1), q)
     q = _MD_MARKS.sub("", q)
+    q = _INNER_EMPH.sub(r"\1", q)
     q = _EDGE_EMPH.sub("", q)
     q = q.translate(_RESTORE)
     if "&" in q:
@@ -169,21 +172,31 @@ def _deep_char(ch: str) -> str:
 
 
 class IndexedSource:
-    """A source with the views verification needs, built once."""
+    """A source with the views verification needs, built once. ``page`` is the reading of
+    the source's content to search (default: ``source.page``)."""
 
-    def __init__(self, source: Source):
+    def __init__(self, source: Source, page: PageText | None = None):
         self.source = source
+        self.page = page if page is not None else source.page
+        self.primary = page is None
+
+    @cached_property
+    def alternate(self) -> IndexedSource | None:
+        """The other plausible reading of the content (converter markdown read as strict
+        CommonMark where the lenient reading applied a rule), when there is one."""
+        alt = self.page.alternate if self.primary else None
+        return IndexedSource(self.source, alt) if alt is not None else None
 
     @cached_property
     def canon_view(self) -> View:
         """Canonical text (cosmetic differences normalised, whitespace collapsed)."""
-        return View(self.source.page.text, _canon_char, collapse=True)
+        return View(self.page.text, _canon_char, collapse=True)
 
     @cached_property
     def token_index(self) -> tuple[str, list[int], list[tuple[int, int]], View]:
         """Tokens joined by \\x1f, where each token starts in that string, each token's
         span in the case- and accent-blind view, and that view."""
-        deep = View(self.source.page.text, _deep_char, collapse=True)
+        deep = View(self.page.text, _deep_char, collapse=True)
         spans = [m.span() for m in _TOKEN.finditer(deep.text)]
         toks = [deep.text[a:b] for a, b in spans]
         starts = list(accumulate((len(t) + 1 for t in toks), initial=1))[:-1]
@@ -193,7 +206,7 @@ class IndexedSource:
     def ascii_fold(self) -> str:
         """Lower-case ASCII skeleton of the page (accents and other scripts dropped): a
         cheap, C-speed filter for "could this page hold the quote at all?"."""
-        return ascii_skeleton(self.source.page.text)
+        return ascii_skeleton(self.page.text)
 
     @cached_property
     def token_set(self) -> frozenset[str]:
@@ -334,15 +347,22 @@ class SourceIndex:
             toks = tokens(f)
             if toks and toks not in token_forms:
                 token_forms.append(toks)
-        # a page that lacks one of the quote's words cannot hold it in any form
-        if cited is not None and any(set(t) <= cited.token_set for t in token_forms):
-            span = self._exact(cited, forms[1:])
+        # A page that lacks one of the quote's words cannot hold it in any form. Converter
+        # markdown may have a second plausible reading (``alternate``): the quote is checked
+        # against both, exact forms first.
+        readings = [] if cited is None else [r for r in (cited, cited.alternate) if r is not None
+                                             and any(set(t) <= r.token_set for t in token_forms)]
+        for reading in readings:
+            span = self._exact(reading, forms[1:] if reading is cited else forms)
             if span:
-                return QuoteCheck(Verdict.VERIFIED, source_id, *span)
+                if wider and reading is not cited:
+                    span = self._widest(reading, wider, span)
+                return QuoteCheck(Verdict.VERIFIED, source_id, *span, page=_page_of(reading))
+        for reading in readings:
             for toks in token_forms:
-                span = cited.find_tokens(toks)
+                span = reading.find_tokens(toks)
                 if span:
-                    return QuoteCheck(Verdict.REPAIRED, source_id, *span,
+                    return QuoteCheck(Verdict.REPAIRED, source_id, *span, page=_page_of(reading),
                                       how="differs from the page only in case, accents or punctuation")
         others = self._candidates(token_forms, source_id, forms)
         for src in others:
@@ -359,6 +379,11 @@ class SourceIndex:
                                       "accents or punctuation")
         why = "quote not found in the cited page" if cited else f"unknown source id {source_id!r}"
         return QuoteCheck(Verdict.UNSUPPORTED, source_id, how=why)
+
+
+def _page_of(reading: IndexedSource) -> PageText | None:
+    """The reading a QuoteCheck's span refers to: None for the source's own page."""
+    return None if reading.primary else reading.page
 
 
 def verify_quote(quote: str, source: Source, others: Iterable[Source] = ()) -> QuoteCheck:

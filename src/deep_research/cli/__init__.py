@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import os
 import sys
-from pathlib import Path
 
 import typer
 from rich.markup import escape as _esc
 
+from ..env_file import load_env_file
 from ..errors import UserError
 from ..terminal import printable
 from . import compare as _compare
@@ -42,28 +42,6 @@ for _m in (_publish, _research, _compare, _index):
 _eval.register(app)
 
 
-def load_env_file() -> Path | None:
-    """Variables from ``.env`` in the working folder (or the file DEEP_RESEARCH_ENV_FILE
-    names; "none" for no file), as ``langgraph dev`` loads them through langgraph.json.
-    Variables already set in the environment win."""
-    from dotenv import load_dotenv
-
-    named = os.environ.get("DEEP_RESEARCH_ENV_FILE")
-    if named is not None and named.strip().lower() in ("", "none"):
-        return None
-    path = Path(named).expanduser() if named else Path.cwd() / ".env"
-    if not path.is_file():
-        if named:
-            raise UserError(f"DEEP_RESEARCH_ENV_FILE={named}: no such file")
-        return None
-    try:
-        load_dotenv(path, override=False)
-    except (OSError, UnicodeDecodeError) as e:
-        raise UserError(f"cannot read the environment file {path}: {e}") from None
-    return path
-
-
-
 def main(argv: list[str] | None = None) -> int:
     """Entry point: user errors print one clear line and exit 2, never a traceback."""
     debug = bool(os.environ.get("DEEP_RESEARCH_DEBUG"))
@@ -85,7 +63,10 @@ def main(argv: list[str] | None = None) -> int:
         err.print("interrupted")
         return 130
     except typer.TyperException as e:  # usage errors: bad option, missing argument
-        e.show()
+        if hasattr(e, "show"):  # typer's click errors print themselves; a bare TyperException has no show()
+            e.show()
+        else:
+            err.print(f"[red]error:[/red] {_esc(printable(e))}", highlight=False)
         return getattr(e, "exit_code", 2)
     except Exception as e:  # noqa: BLE001 - the last resort: a short message, not a traceback
         if debug:

@@ -204,7 +204,7 @@ def run_cmd(
     model: Optional[str] = typer.Option(None, help="provider:model for every role."),
     base_url: Optional[str] = typer.Option(None, help="OpenAI-compatible server for the research models."),
     api_key_env: Optional[str] = typer.Option(None, help="Environment variable holding that server's API key."),
-    search: Optional[str] = typer.Option(None, "--search", help="tavily | local | searxng | openai_web | none (settings such as searxng_url via --settings)."),
+    search: Optional[str] = typer.Option(None, "--search", help="tavily | local | searxng | openai_web | anthropic_web | none (settings such as searxng_url via --settings)."),
     corpus: Optional[Path] = typer.Option(None, help="Folder of documents to search (implies --search local)."),
     corpus_base_url: Optional[str] = typer.Option(None, help="URL where the corpus documents are published."),
     max_tokens: Optional[int] = typer.Option(None, help="Token budget of each question's research."),
@@ -224,15 +224,28 @@ def run_cmd(
     judge_timeout: float = JudgeTimeout,
     db: Optional[str] = typer.Option(None, "--db", help="A postgresql:// URL for the checkpoints (default: one "
                                      "SQLite file per question in OUT/state/)."),
+    server: Optional[str] = typer.Option(
+        None, "--server", metavar="URL",
+        help="Research each question as a run on this LangGraph server (a deployment or `langgraph dev`) and "
+             "evaluate the reports here; the server's models, search, keys and limits apply."),
+    server_token_env: Optional[str] = typer.Option(
+        None, "--server-token-env", metavar="VAR",
+        help="Environment variable holding the bearer token for --server (default: DEEP_RESEARCH_SERVER_TOKEN, "
+             "if set)."),
 ) -> None:
     """Research every question of a set (skipping finished ones), then evaluate each report."""
     import asyncio
+    import os
 
     from ..evaluation.questions import load_questions
     from ..evaluation.runner import EvalRunner, EvalSettings, check_allowed
     from ..research.runner import is_postgres, load_deps
     from .research import SEARCH_KINDS, _context_from_options
 
+    if server is None and server_token_env is not None:
+        raise UserError("--server-token-env goes with --server URL")
+    if server is not None and db is not None:
+        raise UserError("--db is for local runs; with --server the server keeps the checkpoints")
     if db is not None and not is_postgres(db):
         raise UserError("--db takes a postgresql:// URL; without it each question keeps its SQLite checkpoints "
                         "in OUT/state/")
@@ -253,7 +266,13 @@ def run_cmd(
     opts = EvalSettings(out=out_dir, context=context, db=db, concurrency=concurrency,
                         judge=judge, questions_file=str(questions), allow_question_settings=allowed)
     progress = EvalProgress(len(qs))
-    runner = EvalRunner(qs, opts, load_deps(), progress)
+    if server is not None:
+        from ..evaluation.remote import RemoteEvalRunner, Server
+
+        runner: EvalRunner = RemoteEvalRunner(qs, opts, Server.from_options(server, server_token_env, os.environ),
+                                              progress)
+    else:
+        runner = EvalRunner(qs, opts, load_deps(), progress)
     with progress:
         results, summary = asyncio.run(runner.run())
     _table(results_table(results))

@@ -105,7 +105,10 @@ def _print_publish_summary(result) -> None:
         table.add_row("[red]malformed <ref> tags[/red]", str(s["malformed_tags"]))
     table.add_row("claims", str(s["claims"]))
     table.add_row("[green]claims supported by their quotes[/green]", str(s["claims_supported"]))
-    table.add_row("[red]claims that differ from their source[/red]", str(s["claims_unsupported"]))
+    table.add_row("[red]claims that differ from their source[/red]",
+                  str(s["claims_unsupported"] - s.get("claims_quote_not_found", 0)))
+    if s.get("claims_quote_not_found"):
+        table.add_row("[red]claims whose quote is not in the source[/red]", str(s["claims_quote_not_found"]))
     table.add_row("[yellow]claims not checked[/yellow]", str(s["claims_unchecked"]))
     if s.get("claims_no_claim"):
         table.add_row("citations without a claim of their own", str(s["claims_no_claim"]))

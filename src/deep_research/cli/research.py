@@ -111,7 +111,7 @@ def research_context(*, search: str | None, corpus: Path | None, mode: str | Non
     """The run's settings from the research options (shared by ``research`` and ``compare``);
     UserError for a bad value."""
     if search is not None and search.lower() not in SEARCH_KINDS:
-        raise UserError(f"--search must be tavily, local, searxng, openai_web or none, not {search!r}")
+        raise UserError(f"--search must be {', '.join(SEARCH_KINDS[:-1])} or none, not {search!r}")
     time_range, safesearch = opts.get("searxng_time_range"), opts.get("searxng_safesearch")
     if time_range is not None and time_range.lower() not in ("day", "week", "month", "year", "none"):
         raise UserError(f"--searxng-time-range must be day, week, month, year or none, not {time_range!r}")
@@ -444,7 +444,7 @@ def _check_db(db: str) -> str:
     return db
 
 
-SEARCH_KINDS = ("tavily", "local", "searxng", "openai_web", "none")
+SEARCH_KINDS = ("tavily", "local", "searxng", "openai_web", "anthropic_web", "none")
 # Options shared by `research` and `compare` (one definition each).
 CORPUS_OPT = typer.Option(None, help="Folder of documents to search (with --search local).")
 CORPUS_BASE_URL_OPT = typer.Option(None, help="URL where the corpus documents are published.")
@@ -482,7 +482,8 @@ COUNCIL_THRESHOLD_OPT = typer.Option(None, "--council-threshold",
     help="Share of council votes that must approve the brief (0-1).")
 COUNCIL_MAX_ROUNDS_OPT = typer.Option(None, "--council-max-rounds",
     help="Revisions of the brief the council may ask for.")
-SearchOpt = typer.Option(None, "--search", help="tavily | local | searxng | openai_web | none (default: tavily).")
+SearchOpt = typer.Option(None, "--search", help="tavily | local | searxng | openai_web | anthropic_web | none "
+                                                      "(default: tavily).")
 DbOpt = typer.Option(None, "--db", envvar="DEEP_RESEARCH_DB",
                      help="SQLite file or postgresql:// URL for checkpoints (default .deep-research/state.sqlite).")
 
@@ -509,7 +510,8 @@ def research(
     fetch_timeout: Optional[float] = typer.Option(None, help="Seconds one page fetch may take (default 30)."),
     fetch_max_bytes: Optional[int] = typer.Option(None, help="Bytes of a page read at most (default 5,000,000)."),
     web_search_model: Optional[str] = typer.Option(
-        None, help="Model for --search openai_web (Responses API web search; default gpt-4.1-mini)."),
+        None, help="Model for --search openai_web or anthropic_web (the provider's web search; default "
+                   "gpt-4.1-mini / claude-haiku-4-5)."),
     model: Optional[str] = MODEL_OPT,
     base_url: Optional[str] = BASE_URL_OPT,
     api_key_env: Optional[str] = API_KEY_ENV_OPT,

@@ -152,6 +152,11 @@ class EvalRunner:
                 await preflight(cfg, self.deps)
             except UserError as e:
                 raise UserError(f"question {q.id}: {e}") from None
+        self.prepare_manifest()
+
+    def prepare_manifest(self, server: str | None = None) -> None:
+        """OUT/eval.json: refused when OUT holds an evaluation made with other settings, or
+        on another server (``server``: the LangGraph server of ``eval run --server``)."""
         prepare_out_dir(self.out)
         manifest = {"settings": {k: v for k, v in self.s.context.items()},
                     **({"allow_question_settings": sorted(self.s.allow_question_settings)}
@@ -159,6 +164,10 @@ class EvalRunner:
                     "judge": self.s.judge.name if self.s.judge else None}
         path = self.out / "eval.json"
         old = _read(path)
+        if old is not None and old.get("server") != server:
+            where = f"on the server {old['server']}" if old.get("server") else "locally"
+            raise UserError(f"{self.out} holds an evaluation run {where}; use another --out to run it "
+                            + (f"on {server}" if server else "locally"))
         if old is not None and (old.get("settings") != manifest["settings"] or sorted(
                 old.get("allow_question_settings") or []) != sorted(self.s.allow_question_settings)):
             changed = sorted(set(old.get("settings") or {}) ^ set(manifest["settings"])
@@ -168,7 +177,7 @@ class EvalRunner:
                                 != sorted(self.s.allow_question_settings) else set()))
             raise UserError(f"{self.out} holds an evaluation made with other settings (differing: "
                             f"{', '.join(changed)}); use another --out, or the same settings to resume it")
-        _write(path, {**manifest, "questions_file": self.s.questions_file,
+        _write(path, {**manifest, **({"server": server} if server else {}), "questions_file": self.s.questions_file,
                       "created": (old or {}).get("created") or dt.datetime.now(dt.timezone.utc).isoformat()})
 
     # --- the set ------------------------------------------------------------------------
@@ -199,9 +208,7 @@ class EvalRunner:
         async with sem:
             self.on_event({"kind": "start", "qid": q.id})
             try:
-                async with open_persistence(self.db_for(q)) as (saver, store):
-                    graph = compile_for(self.deps, saver, store)
-                    result = await self._research(q, graph, store)
+                result = await self.research(q)
             except (UserError, EvalInputError):
                 raise
             except Exception as e:  # noqa: BLE001 - one question's failure is recorded, the set goes on
@@ -210,6 +217,12 @@ class EvalRunner:
             _write(result_path, result)
             self.on_event({"kind": "done", "qid": q.id, "result": result})
             return result
+
+    async def research(self, q: Question) -> dict:
+        """Research one question (resuming its thread) and return its result, unevaluated."""
+        async with open_persistence(self.db_for(q)) as (saver, store):
+            graph = compile_for(self.deps, saver, store)
+            return await self._research(q, graph, store)
 
     async def _research(self, q: Question, graph, store) -> dict:
         ppath = self.out / "progress" / f"{q.id}.json"

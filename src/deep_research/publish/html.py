@@ -22,7 +22,8 @@ from .assets import templates_dir
 from ..language import count, format_date, text_direction
 from ..language import labels as language_labels
 from .code import CSS_CLASS, MARKDOWN_EXTENSION, TOKEN_CLASSES, code_css
-from .markdown import body_markdown, check_mark, credibility_text, findings_markdown, policy_for
+from .markdown import (body_markdown, check_mark, credibility_text, findings_markdown, legend_counts, policy_for,
+                       quoted_words)
 from .safety import Atom, Policy, link_allowed, local_file_urls, render_cut_note, tag_atom_text
 
 # What report markdown may produce. Everything else (script, iframe, object, style, img,
@@ -201,9 +202,16 @@ def render_html(
     token = lambda i: f"zqcite{nonce}n{i}q"  # noqa: E731 - survives markdown and sanitising
     policy = policy or policy_for(report)
     md = report.parsed.markdown
+    # the quoted words of a ref its sentence needs ("its core “typically reaches …”①."): a
+    # token of their own before the badge's, replaced by the words after sanitising
+    words = {c.ref.index: w for c in report.citations if (w := quoted_words(report, c))}
+    word_token = lambda i: f"zqwords{nonce}n{i}q"
 
     def atom(x: Atom) -> str:  # a ref: a token the badge replaces; a malformed tag: dropped or text
-        return token(x.ref.index) if x.ref is not None else tag_atom_text(x, md, raw_ok=True)
+        if x.ref is None:
+            return tag_atom_text(x, md, raw_ok=True)
+        i = x.ref.index
+        return (word_token(i) if i in words else "") + token(i)
 
     # in a block shown as code a ref is its markup, shown as text (a badge there would be code)
     body_md, sources_heading = body_markdown(report, policy, atom, render=True, title=False,
@@ -232,6 +240,11 @@ def render_html(
         pattern = re.compile(re.escape(f"zqcite{nonce}n") + r"\d+q")  # one pattern, however many refs
         body_html = pattern.sub(lambda m: badges.get(m.group(0), m.group(0)), body_html)
         toc_html = pattern.sub("", toc_html)
+    if words:
+        shown = {word_token(i): f"\u201c{escape(w)}\u201d" for i, w in words.items()}
+        pattern = re.compile(re.escape(f"zqwords{nonce}n") + r"\d+q")
+        body_html = pattern.sub(lambda m: f'<span class="cite-words">{shown.get(m.group(0), "")}</span>', body_html)
+        toc_html = pattern.sub(lambda m: shown.get(m.group(0), ""), toc_html)
     toc_entries = toc_html.count("<li")
     css = (templates_dir() / "report.css").read_text(encoding="utf-8") + "\n" + code_css()
     return _environment().get_template("report.html.j2").render(
@@ -256,6 +269,7 @@ def render_html(
         claims_unsupported=report.claim_count(ClaimStatus.UNSUPPORTED),
         claims_unchecked=report.claim_count(ClaimStatus.UNCHECKED),
         claims_no_claim=report.claim_count(ClaimStatus.NO_CLAIM),
+        legend=legend_counts(report),
         disagreements=[d.as_json() for d in report.disagreements],
         problems=report.problems[:MAX_LISTED_PROBLEMS],
         problems_more=max(0, len(report.problems) - MAX_LISTED_PROBLEMS),

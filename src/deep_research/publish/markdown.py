@@ -29,7 +29,15 @@ from ..citations.document.sections import (
 )
 from ..citations.model import Verdict
 from ..citations.styles import Styler
-from .safety import Atom, Policy, apply_policy, local_file_urls, ref_tag, tag_atom_text
+from .safety import (
+    Atom,
+    Policy,
+    apply_policy,
+    literal_markup,
+    local_file_urls,
+    ref_tag,
+    tag_atom_text,
+)
 
 
 def split_sources_section(md: str) -> tuple[str, str | None]:
@@ -98,6 +106,32 @@ def _quote_text(c: Citation) -> str:
     return re.sub(r"\s+", " ", text or "").strip()
 
 
+
+
+def quoted_words(report: CitationReport, c: Citation) -> str | None:
+    """The quote's words as its sentence reads them, for a ref whose words the sentence
+    needs (``Document.quoted``: "its core <ref>"typically reaches 55 to 65 °C"</ref>."),
+    else None. The page's text when the quote was found, else the words as written; a final
+    sentence mark is dropped when the report puts its own punctuation right after the ref."""
+    if c.ref.index not in report.parsed.quoted:
+        return None
+    from ..citations.document.claims import PUNCT_AFTER, SENTENCE_MARKS
+    from ..citations.verify import strip_quote_marks
+
+    text = c.shown_quote if c.check.found else " ".join(strip_quote_marks(c.ref.quote).split())
+    if text.endswith(SENTENCE_MARKS) and PUNCT_AFTER.match(report.parsed.markdown, c.ref.end):
+        text = text[:-1].rstrip()
+    return text or None
+
+
+def _md_literal(text: str) -> str:
+    """Text that markdown shows as written, inline, in CommonMark and Python-Markdown alike:
+    what could start a link, code, HTML or an entity made text (``safety.literal_markup``,
+    ``&`` as ``&amp;``), emphasis marks and table pipes escaped."""
+    text = literal_markup(text.replace("&", "&amp;"))
+    return re.sub(r"([*_|])", r"\\\1", text)
+
+
 def _escape_quote(s: str) -> str:
     # A straight double quote inside the ref would end it for naive readers; curly is safe.
     return s.replace('"', "\u201d").replace("</ref", "<\\/ref")
@@ -118,6 +152,27 @@ def check_mark(c: Citation) -> tuple[str, str] | None:
     if c.claim_status is ClaimStatus.NO_CLAIM:
         return "no-claim", c.claim_check.note or "no claim of its own"
     return None
+
+
+# what a citation's badge says, by the kind of its mark (None: proven); the legend's keys
+_LEGEND = {"quote-not-found": "missing", "claim-differs": "differs", "claim-unchecked": "unchecked",
+           "no-claim": "no_claim"}
+
+
+def legend_counts(report: CitationReport) -> dict[str, int]:
+    """How many citations show each badge: ``proven`` (blue: the quote is on the page and
+    code proved the claim true to it), ``repaired`` (green: the same after a repair),
+    ``differs`` (orange), ``missing`` (red: the quote is not on the page), ``unchecked``
+    (grey) and ``no_claim`` (light grey). Each citation counts once, so they add up to the
+    number of citations."""
+    out = dict.fromkeys(("proven", "repaired", "differs", "missing", "unchecked", "no_claim"), 0)
+    for c in report.citations:
+        mark = check_mark(c)
+        if mark is not None:
+            out[_LEGEND[mark[0]]] += 1
+        else:
+            out["repaired" if c.status is Verdict.REPAIRED else "proven"] += 1
+    return out
 
 
 def _attr(text: str) -> str:
@@ -237,7 +292,11 @@ def linked_markdown(report: CitationReport, sources_heading: str = "Sources", *,
     def atom(x: Atom) -> str:
         if x.ref is not None:
             c = by_ref.get(x.ref.index)
-            return citation_link(c, styler) if c is not None and c.ref is x.ref else ""
+            if c is None or c.ref is not x.ref:
+                return ""
+            words = quoted_words(report, c)  # the sentence needs them: the words, then the link
+            link = citation_link(c, styler)
+            return f"\u201c{_md_literal(words)}\u201d {link}" if words else link
         # removed, unless what stands on either side could then join into markup
         before = md[x.start - 1] if x.start else ""
         after = md[x.end:x.end + 1]

@@ -66,6 +66,7 @@ class PublishResult:
             "claims_unsupported": r.claim_count(ClaimStatus.UNSUPPORTED),
             "claims_unchecked": r.claim_count(ClaimStatus.UNCHECKED),
             "claims_no_claim": r.claim_count(ClaimStatus.NO_CLAIM),
+            "claims_quote_not_found": r.claims_quote_not_found(),
             "sources_disagree": len(r.disagreements),
             "claims_judged": sum(1 for _, cites in r.claim_citations() if cites[0].judge is not None),
             "judge_evidence_failed": sum(

@@ -12,6 +12,7 @@ from __future__ import annotations
 from langgraph.graph import END, START, StateGraph
 
 from .runtime.deps import Deps
+from .runtime import tracing
 from .runtime.configuration import Configuration
 from .scope.council import CouncilNodes
 from .runtime.failure import guarded
@@ -30,6 +31,7 @@ from .gather.supervisor import build_supervisor
 def make_graph(deps: Deps | None = None, *, checkpointer=None, store=None):
     """Compile the research graph. Tests pass Deps with a scripted model and a local corpus."""
     deps = deps or Deps()
+    tracing.setup()  # LangSmith's uploads scrubbed before the first run; OpenTelemetry spans (tracing.py)
     clarify, brief, review = ClarifyNode(deps), BriefNodes(deps), ReviewNodes(deps)
     writer, checker, publisher = WriterNodes(deps), CitationCheckNode(deps), PublishNode(deps)
     routing, council = RoutingNodes(deps), CouncilNodes(deps)
@@ -39,7 +41,8 @@ def make_graph(deps: Deps | None = None, *, checkpointer=None, store=None):
         g.add_node(name, guarded(name, fn, root=True), **kw)
 
     node("preflight", PreflightNode(deps).__call__)
-    node("clarify_with_user", clarify.clarify_with_user, destinations=("write_research_brief", END))
+    node("clarify_with_user", clarify.clarify_with_user,  # or back to a question the chat answered
+         destinations=("write_research_brief", END, "approve_research_brief", "review_report"))
     node("write_research_brief", brief.write_research_brief)
     node("approve_research_brief", brief.approve_research_brief,
          destinations=("write_draft_report", "revise_research_brief", END))

@@ -15,12 +15,17 @@ The conversation so far:
 {conversation}
 </conversation>
 
-If the request is ambiguous in a way that would change the research (unclear scope, an
-unexplained acronym, several plausible meanings) and the user has not already answered a
-clarifying question, ask what you need to know: at most three short questions, each with
-two to four suggested answers the user can pick from (they may also answer in their own
-words). Otherwise do not ask; confirm briefly what you will research. Answer in the
-language of the user."""
+First name the dimensions of the request that are open to more than one reading, in the
+answer's dimensions field: scope, time_frame, geography, audience, definitions (an
+unexplained acronym or a term with several meanings), purpose or other. For each give your
+best reading and your confidence in it, from 0 (a guess) to 1 (the conversation settles
+it). Leave out dimensions that would not change the research; a dimension the user has
+already answered has confidence 1.
+
+If a reading you are unsure of would change the research, ask what you need to know: at
+most three short questions, each naming its dimension and with two to four suggested
+answers the user can pick from (they may also answer in their own words). Otherwise do not
+ask; confirm briefly what you will research. Answer in the language of the user."""
 
 BRIEF = """Today is {date}. Turn the conversation into a research brief for a team of researchers.
 
@@ -447,13 +452,22 @@ and adding nothing the user did not ask for."""
 PLAN_INSTRUCTIONS = """
 
 Also plan the research, in the answer's plan fields:
+- objectives: one to four things the report must achieve for the user;
 - sub_questions: two to six sub-questions that together answer the request, each with a
   priority: "high" (the answer depends on it), "medium" or "low" (nice to have);
+- methodology: two to five short steps: which kinds of sources to read (official data,
+  papers, documentation, reviews) and how the evidence is compared or combined;
+- success_criteria: one to four criteria the finished research must meet, each with the
+  numbers of the sub-questions (1 = the first) whose answers meet it;
+- intent: what kind of answer the request asks for: fact, explanation, comparison,
+  recommendation, recent_developments, how_to, overview or other;
 - entities: the people, organisations, products, places or other named things the research
   is about, spelled out in full;
 - time_scope: the period the research covers, when the request implies one (else empty);
 - ambiguities: names or terms in the request that could mean several things, each with the
-  meaning this research takes (the one the conversation points to, else the most likely)."""
+  meaning this research takes (the one the conversation points to, else the most likely)
+  and a search_hint: one to four words that keep a web search on that meaning (e.g. for
+  "Python" meaning the language: "programming language"), empty when none is needed."""
 
 REVISE_PLAN = """
 
@@ -462,8 +476,9 @@ The brief's current research plan:
 {plan}
 </draft>
 
-Give the revised plan in the answer's plan fields too (sub-questions with priorities,
-entities, time scope, ambiguous names and their meaning), following the feedback."""
+Give the revised plan in the answer's plan fields too (objectives, sub-questions with
+priorities, methodology, success criteria with their sub-question numbers, intent, entities,
+time scope, ambiguous names with their meaning and search hint), following the feedback."""
 
 COVERAGE = """You check which research sub-questions the evidence answers.
 {data_notice}

@@ -16,6 +16,7 @@ from langchain_core.messages import HumanMessage
 from langgraph.types import Command
 
 from ..errors import UserError
+from .runtime import tracing
 from .runtime.deps import Deps
 from .graph import make_graph
 
@@ -146,10 +147,19 @@ Event = dict
 
 
 async def stream_run(graph, handle: RunHandle, payload: Any, on_event: Callable[[Event], None]) -> None:
-    """Run until the graph ends or waits (interrupt); report events as they come.
+    """Run until the graph ends or waits (interrupt); report events as they come. The run is
+    one OpenTelemetry trace (a ``research run`` span around its nodes), and its
+    ``trace_content`` decides what the tracers may hold (tracing.py).
 
     An update event says ``subgraph_output`` when it is a subgraph's result handed to its
     parent: its usage, sources and errors were already reported by the subgraph's own nodes."""
+    content = handle.context.get("trace_content") if isinstance(handle.context, dict) else None
+    tracing.setup(None if content is None else bool(content))
+    with tracing.span("research run", {"langgraph.thread_id": tracing.thread_of(handle.config)}):
+        await _stream(graph, handle, payload, on_event)
+
+
+async def _stream(graph, handle: RunHandle, payload: Any, on_event: Callable[[Event], None]) -> None:
     subgraph_nodes: set[tuple[tuple[str, ...], str]] = set()
     async for ns, mode, data in graph.astream(payload, handle.config, context=handle.context,
                                               stream_mode=["updates", "custom"], subgraphs=True,

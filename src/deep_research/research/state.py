@@ -7,6 +7,7 @@ import operator
 from typing import Annotated, Any
 
 from langchain_core.messages import AnyMessage
+from langgraph.channels.untracked_value import UntrackedValue
 from langgraph.graph.message import add_messages
 from typing_extensions import TypedDict
 
@@ -40,9 +41,13 @@ class ResearchState(TypedDict, total=False):
     messages: Annotated[list[AnyMessage], add_messages]
     question: str
     language: str  # ISO 639-1 code of the question's language: the report's language
-    clarifying_questions: list[dict]  # the last ones asked: {question, suggested_answers}
+    clarifying_questions: list[dict]  # the last ones asked: {question, suggested_answers, dimension?}
+    # the clarify step's named ambiguity dimensions and its confidence gate (scope/clarify.py):
+    # {dimensions: [{dimension, reading, confidence}], threshold, asked, unsure, reason}
+    clarification: dict
     research_brief: str  # the brief's text, with the research plan rendered under it (plan.py)
-    research_plan: dict  # {sub_questions: [{id, question, priority}], entities, time_scope, ambiguities}
+    research_plan: dict  # {objectives, sub_questions: [{id, question, priority}], methodology, success_criteria,
+    #                       intent, entities, time_scope, ambiguities} (scope/plan.py)
     coverage: dict  # {score, rounds, stopped_because, items: [{id, question, priority, covered, evidence}]}
     brief_rounds: int
     brief_feedback: str
@@ -65,6 +70,7 @@ class ResearchState(TypedDict, total=False):
     citation_summary: dict
     citation_fixes: list[dict]
     claim_judgments: dict  # claim_key -> {verdict, reason}: the judge's verdicts on undecided claims
+    pending_decision: dict | None  # a typed chat reply to the brief approval or report review (chat.py)
     report_review_pending: bool  # the report was shown for review; the next step asks
     report_review: str  # approved | edited | feedback (the last decision)
     report_feedback: str
@@ -81,7 +87,20 @@ class ResearchState(TypedDict, total=False):
     budget_exhausted: bool
 
 
-class SupervisorInput(TypedDict, total=False):
+class ChatView(TypedDict, total=False):
+    """The thread's chat, in a subgraph's input and output: a client that streams
+    subgraphs (Agent Chat UI) shows each subgraph's ``values`` as the whole thread, so the
+    supervisor shows the chat (and its progress turn) while research runs (chat.py)."""
+    messages: Annotated[list[AnyMessage], add_messages]
+
+
+class ResearcherChatView(TypedDict, total=False):
+    """The chat as a researcher's subgraph shows it: a copy handed over by the supervisor,
+    never checkpointed (each researcher would store it again at every step)."""
+    messages: Annotated[list[AnyMessage], UntrackedValue]
+
+
+class SupervisorInput(ChatView, total=False):
     question: str
     research_brief: str
     research_plan: dict
@@ -90,7 +109,7 @@ class SupervisorInput(TypedDict, total=False):
     cost_before: float  # estimated cost of the run before research (for the cost cap)
 
 
-class SupervisorOutput(TypedDict, total=False):
+class SupervisorOutput(ChatView, total=False):
     draft_report: str
     notes: Annotated[list[dict], operator.add]
     raw_notes: Annotated[list[str], operator.add]
@@ -115,16 +134,17 @@ class SupervisorState(SupervisorInput, SupervisorOutput, total=False):
     supervisor_summary: str  # earlier rounds, folded into a summary (supervisor_summarize)
 
 
-class ResearcherInput(TypedDict, total=False):
+class ResearcherInput(ResearcherChatView, total=False):
     topic: str
     call_id: str
     research_brief: str
-    query_context: str  # the plan's entities, time scope and ambiguous names, for the searches
+    query_context: str  # the plan's query analysis (intent, entities, time scope, ambiguous names)
+    search_hints: list[list[str]]  # [term, hint]: words code adds to a query naming the term (plan.py)
     token_budget: int | None  # tokens this unit may use (None: no cap)
     cost_budget: float | None  # estimated USD this unit may spend (None: no cap)
 
 
-class ResearcherOutput(TypedDict, total=False):
+class ResearcherOutput(ResearcherChatView, total=False):
     round_results: Annotated[list[dict], add_or_reset]
     sources: Annotated[dict[str, dict], keep_first]
     usage: Annotated[dict, merge_usage]

@@ -80,6 +80,7 @@ from .extract import (
     pdf_to_text,
 )
 from .formats import EXTRACTORS, FormatError
+from .snippet import query_stems, snippet
 
 SCHEMA_VERSION = 1
 # Bump when extraction changes what text is stored, so that old indexes are rebuilt.
@@ -804,13 +805,43 @@ WHERE documents_fts MATCH ?
 ORDER BY rank
 LIMIT ?
 """
-# ...then the row, content and snippet of each of those k (the snippet of the query that found it).
-_ROW_SQL = f"""
-SELECT d.url, d.title, d.content, d.format,
-       snippet(documents_fts, 1, '', '', '\u2026', {SNIPPET_TOKENS}), d.path
-FROM documents_fts JOIN documents AS d ON d.id = documents_fts.rowid
-WHERE documents_fts MATCH ? AND documents_fts.rowid = ?
+# ...then the rows of those k, with the content's token count (FTS5's docsize: one varint per
+# column) for the snippet (see .snippet).
+_ROWS_SQL = """
+SELECT d.id, d.url, d.title, d.content, d.format, d.path, s.sz
+FROM documents AS d LEFT JOIN documents_fts_docsize AS s ON s.id = d.id
+WHERE d.id IN ({})
 """
+# FTS5's own snippet, for a document whose tokens .snippet does not count as the index did.
+_SNIPPET_SQL = f"""
+SELECT snippet(documents_fts, 1, '', '', '\u2026', {SNIPPET_TOKENS})
+FROM documents_fts WHERE documents_fts MATCH ? AND documents_fts.rowid = ?
+"""
+
+
+def _query_terms(text: str, operator: str) -> list[str]:
+    """The terms of :func:`fts_query`: whitespace-separated chunks (AND) or words (OR)."""
+    if operator == "AND":
+        terms = [c for c in text.split() if _WORDISH.search(c)]
+    else:
+        terms = _WORDS.findall(text)
+    return terms[:MAX_QUERY_TERMS]
+
+
+def _varints(blob: bytes) -> list[int]:
+    """SQLite varints (FTS5's docsize record: the token count of each column)."""
+    out, value, n = [], 0, 0
+    for byte in blob:
+        n += 1
+        if n == 9:
+            out.append((value << 8) | byte)
+            value, n = 0, 0
+        elif byte & 0x80:
+            value = (value << 7) | (byte & 0x7F)
+        else:
+            out.append((value << 7) | byte)
+            value, n = 0, 0
+    return out
 
 
 def fts_query(text: str, operator: str = "AND") -> str:
@@ -821,11 +852,8 @@ def fts_query(text: str, operator: str = "AND") -> str:
     phrase (``e-mail`` must appear as ``e mail``); with ``OR`` every word is a term of
     its own. Returns ``""`` when the text has no words.
     """
-    if operator == "AND":
-        terms = [c for c in text.split() if _WORDISH.search(c)]
-    else:
-        terms = _WORDS.findall(text)
-    return f" {operator} ".join('"' + t.replace('"', '""') + '"' for t in terms[:MAX_QUERY_TERMS])
+    terms = _query_terms(text, operator)
+    return f" {operator} ".join('"' + t.replace('"', '""') + '"' for t in terms)
 
 
 class LocalCorpus:
@@ -936,7 +964,27 @@ class LocalCorpus:
                 hits += [(rowid, rank, any_terms) for rowid, rank in more if rowid not in seen][
                     : max_results - len(hits)
                 ]
-            rows = [(con.execute(_ROW_SQL, (terms, rowid)).fetchone(), rank) for rowid, rank, terms in hits]
+            found = {}
+            if hits:
+                sql = _ROWS_SQL.format(",".join("?" * len(hits)))
+                found = {row[0]: row for row in con.execute(sql, [h[0] for h in hits])}
+            rows = []
+            phrases_of: dict[str, list] = {}
+            for rowid, rank, terms in hits:
+                row = found.get(rowid)  # a row gone between the two reads is left out
+                if row is None:
+                    continue
+                _, url, title, content, fmt, path, sizes = row
+                phrases = phrases_of.get(terms)
+                if phrases is None:
+                    operator = "AND" if terms == all_terms else "OR"
+                    phrases = phrases_of[terms] = [query_stems(t) for t in _query_terms(query, operator)]
+                sizes = _varints(sizes) if sizes is not None else []
+                text = snippet(content, phrases, sizes[1] if len(sizes) > 1 else None, tokens=SNIPPET_TOKENS)
+                if text is None:  # counted otherwise than the index: FTS5's own snippet
+                    got = con.execute(_SNIPPET_SQL, (terms, rowid)).fetchone()
+                    text = got[0] if got else ""
+                rows.append((url, title, content, fmt, text, rank, path))
         except sqlite3.Error as e:
             self._held.con = None
             con.close()
@@ -945,8 +993,7 @@ class LocalCorpus:
             con.rollback()
             raise
         con.rollback()  # end the read transaction: one left open keeps writers waiting
-        # (a row gone between the two reads is left out)
-        return [self._result(*row[:5], rank, row[5]) for row, rank in rows if row is not None]
+        return [self._result(*row) for row in rows]
 
     def _result(self, url: str, title: str, content: str, fmt: str, snippet: str, rank: float,
                 path: str) -> SearchResult:

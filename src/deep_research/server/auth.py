@@ -25,6 +25,9 @@ Authorization (everything not listed is refused with 403):
   settings, ceilings, allowed models, ``fetch_allow_private``, ``searxng_url``): one
   rule, research/runtime/setting_policy.py, which the graph applies again to what reaches it.
 * crons: refused.
+* report files (``/reports/...``, deep_research.server.reports): the caller's own only. A
+  request without credentials that carries a report link's signature
+  (``DEEP_RESEARCH_REPORT_LINK_SECRET``) is admitted as the link's owner for that one file.
 * store (the ``/store`` API; the graph's own store access is not affected): read and write
   under ``(identity, ...)``; read-only under ``("deep_research", identity, ...)``, where
   the graph keeps the pages a user's runs read. Anything else, including a search or
@@ -38,9 +41,30 @@ from typing import Any
 from langgraph_sdk import Auth
 from langgraph_sdk.auth import is_studio_user
 
-from .credentials import AuthSettings, InvalidCredentials
+from ..errors import UserError
+from ..research.runtime.report_files import ROUTE, link_days, link_key, signed_link_user
+from .credentials import AuthConfigError, AuthSettings, InvalidCredentials
+
+# A signed report link admits its holder to that one file only, as its owner: checked here
+# for GET/HEAD requests of the report route that carry a signature and no credentials.
+REPORT_LINK_PERMISSION = "auth:report-link"
+
+
+def report_link_key() -> bytes | None:
+    try:
+        link_days()
+        return link_key()
+    except UserError as e:
+        raise AuthConfigError(str(e)) from None
+
+
+def report_link_requested(scope: dict) -> bool:
+    return (scope.get("method") in ("GET", "HEAD") and str(scope.get("path") or "").startswith(ROUTE + "/")
+            and b"sig=" in (scope.get("query_string") or b""))
+
 
 SETTINGS = AuthSettings.from_env()  # raises AuthConfigError: the server does not start
+REPORT_LINK_KEY = report_link_key()  # signs the chat's links to report files (server/reports.py)
 PAGES_ROOT = "deep_research"
 
 auth = Auth()
@@ -56,6 +80,14 @@ def _header(scope: dict, name: bytes) -> str | None:
 @auth.authenticate
 async def authenticate(authorization: str | None = None, scope: dict | None = None) -> dict:
     scope = scope or {}
+    if not authorization and report_link_requested(scope):  # a browser following a chat's report link
+        user = signed_link_user(REPORT_LINK_KEY, scope.get("path") or "",
+                                (scope.get("query_string") or b"").decode("latin-1"))
+        if user is None:
+            raise Auth.exceptions.HTTPException(status_code=401, detail="invalid or expired report link",
+                                                headers={"WWW-Authenticate": "Bearer"})
+        return {"identity": user, "display_name": user, "is_authenticated": True,
+                "permissions": [REPORT_LINK_PERMISSION]}
     client = scope.get("client")
     try:
         who = SETTINGS.authenticate(

@@ -271,10 +271,12 @@ def _parse_origins(spec: str | None) -> frozenset[str]:
             continue
         parts = urlsplit(entry)
         secure = parts.scheme == "https" or (parts.scheme == "http" and _is_loopback_name(parts.hostname))
-        if not secure or not parts.hostname or parts.path or parts.query or parts.fragment or "@" in entry:
+        origin = _origin_of(entry)  # None for a port that is not a number from 0 to 65535
+        if (not secure or not parts.hostname or parts.path or parts.query or parts.fragment or "@" in entry
+                or origin is None):
             raise AuthConfigError(f"{ENV_STUDIO_ORIGINS}: {entry!r} is not an origin like "
                                   "'https://smith.langchain.com' (https, no path)")
-        out.add(_origin_of(entry))
+        out.add(origin)
     return frozenset(out)
 
 

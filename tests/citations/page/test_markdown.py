@@ -246,6 +246,10 @@ def test_crlf_offsets_map_back():
     "![" * 30_000 + "](" * 30_000,
     "> " * 5_000 + "deep",
     "<a " * 30_000,
+    # converter-style readings: nested definitions, indented lists after lists, doubtful code
+    "t\n:   d\n\n    u\n    :   e\n\n        v\n        :   f\n\n" * 3_000,
+    "* a\n\np\n\n" + "    * b\n\n    * c\n\nq\n\n" * 5_000,
+    "x\n\n" + "    _a_ `b` *c* [d](e) &amp; \\* x\n" * 10_000,
 ])
 def test_hostile_markdown_renders_quickly(hostile):
     import time

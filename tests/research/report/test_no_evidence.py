@@ -285,8 +285,9 @@ def test_a_chat_client_on_langgraph_dev_gets_a_cited_report_in_every_fresh_threa
         assert cited_report(Path(values["outputs"]["dir"])) is None, cited_report(Path(values["outputs"]["dir"]))
         assert values["citation_summary"]["verified"] > 0
         last = values["messages"][-1]["content"]
-        assert "<ref" in last and "hold no information" not in last  # the chat's last turn is the cited report
-        assert any("<ref" in text for text in run_["streamed"])  # ... and it streamed to the client
+        # the chat's last turn is the cited report (its citations as links to the sentence) ...
+        assert "#:~:text=" in last and "<ref" not in last and "hold no information" not in last
+        assert any("#:~:text=" in text for text in run_["streamed"])  # ... and it streamed to the client
         assert "findings_from_excerpts" in [d.get("kind") for d in values["degradations"]]
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 from collections import deque
 from pathlib import Path
 
@@ -73,7 +74,10 @@ def test_the_report_waits_for_review_and_approval_publishes_it(corpus, tmp_path)
         assert payload["type"] == "report_review" and payload["revisions_left"] == 1
         assert payload["report_markdown"] == state.values["report_markdown"]
         shown = state.values["messages"][-1]
-        assert shown.name == "report_review" and shown.content.startswith(state.values["report_markdown"].rstrip())
+        # the chat shows the report with its citations as numbered links; the state keeps the <ref> tags
+        assert shown.name == "report_review" and "<ref" in state.values["report_markdown"]
+        assert shown.content.startswith("# Heat pumps in cold climates") and "<ref" not in shown.content
+        assert re.search(r"\[1\]\(http[^)]+#:~:text=", shown.content), shown.content[:600]
         assert not state.values.get("outputs")  # nothing published yet
         # a malformed decision is explained and asked again, never taken as approval
         state = await drive(graph, Command(resume="yes"), ctx)

@@ -538,3 +538,114 @@ def test_a_follow_up_starts_a_new_plan_and_run_json_records_plan_and_coverage():
     assert reset["research_plan"] == P.empty_plan() and reset["coverage"] == {}
     record = run_record(Configuration(), state, "t")
     assert record["research_plan"] == plan and record["coverage"]["stopped_because"] == "coverage"
+
+
+# --- objectives, methodology, success criteria, intent and query disambiguation (issue 21) -------------
+FULL_PLAN = {
+    "objectives": ["Tell whether a heat pump suits a house in a cold climate", " ", "Estimate its costs"],
+    "methodology": ["Read manufacturers' data and field studies", "Compare installation and running costs"],
+    "success_criteria": [{"criterion": "Efficiency below -15 °C is stated with a source", "sub_questions": [1]},
+                         {"criterion": "Costs are given for both install and running", "sub_questions": ["q2", 9]},
+                         {"criterion": "The report reads well", "sub_questions": []}],
+    "intent": "Recommendation",
+    "ambiguities": [{"term": "heat pump", "resolved_as": "an air-source heat pump heating a house",
+                     "search_hint": "house heating system extra words"}],
+}
+
+
+def test_the_plan_carries_objectives_methodology_criteria_and_intent():
+    plan = P.plan_from(ResearchQuestion(research_brief=BRIEF, sub_questions=SUBS, **FULL_PLAN))
+    assert plan["objectives"] == ["Tell whether a heat pump suits a house in a cold climate", "Estimate its costs"]
+    assert plan["methodology"] == FULL_PLAN["methodology"] and plan["intent"] == "recommendation"
+    # criteria get ids; sub-questions named by number or id map to ids, an unknown number is dropped
+    assert plan["success_criteria"] == [
+        {"id": "c1", "criterion": "Efficiency below -15 °C is stated with a source", "sub_questions": ["q1"]},
+        {"id": "c2", "criterion": "Costs are given for both install and running", "sub_questions": ["q2"]},
+        {"id": "c3", "criterion": "The report reads well", "sub_questions": []}]
+    assert plan["ambiguities"][0]["search_hint"] == "house heating system extra"  # at most 4 words
+    assert P.plan_from(ResearchQuestion(research_brief=BRIEF, intent="a deep dive"))["intent"] == "other"
+    text = P.with_plan(BRIEF, plan)
+    for part in ("Objectives:\n- Tell whether", "Methodology:\n1. Read manufacturers'",
+                 "Success criteria:\n- c1 Efficiency below -15 °C is stated with a source (met when q1 is covered)",
+                 "- c3 The report reads well\n", "Query analysis:\nIntent: recommendation",
+                 '"heat pump" means: an air-source heat pump heating a house (searches that name it add "house'):
+        assert part in text, part
+    assert text.index("Objectives:") < text.index("Sub-questions") < text.index("Methodology:") \
+        < text.index("Success criteria:") < text.index("Query analysis:")
+    assert P.brief_text(text) == BRIEF and P.with_plan(text, plan) == text
+
+
+def test_success_criteria_are_met_by_covered_sub_questions_and_hold_the_coverage_stop():
+    plan = P.plan_from(ResearchQuestion(research_brief=BRIEF, sub_questions=SUBS, **FULL_PLAN))
+    cov = P.coverage_record(plan, {"q1": ["s1", "s2"], "q2": ["s3"]}, rounds=1, new_sentences=3,
+                            total_sentences=3, unjudged=0)
+    assert [(c["id"], c["met"]) for c in cov["criteria"]] == [("c1", True), ("c2", False), ("c3", None)]
+    assert not P.criteria_met(cov) and P.criteria_met({"criteria": []}) and P.criteria_met(None)
+    assert "- c2 [not met] Costs are given" in P.coverage_table(cov, plan)
+    assert "Success criterion not met: Costs are given for both install and running (it needs q2 covered)" \
+        in P.uncovered_limitations(cov)
+    # 60% of the weight is covered: enough for min_coverage 0.5, but a criterion is not met yet
+    state = {"coverage": cov, "research_iterations": 1}
+    assert cov["score"] == pytest.approx(0.6) and coverage_stop(Configuration(min_coverage=0.5), state) is None
+    done = P.coverage_record(plan, {"q1": ["s1", "s2"], "q2": ["s3", "s4"]}, rounds=2, new_sentences=1,
+                             total_sentences=4, unjudged=0)
+    assert coverage_stop(Configuration(min_coverage=0.5), {"coverage": done, "research_iterations": 2}) == "coverage"
+
+
+def test_search_queries_are_disambiguated_by_code_from_the_plan():
+    hints = [("heat pump", "house heating"), ("COP", "coefficient of performance")]
+    assert P.disambiguated_query("heat pump cost Norway", hints) == "heat pump cost Norway house heating"
+    assert P.disambiguated_query("Heat-Pump COP in the cold", hints) == \
+        "Heat-Pump COP in the cold house heating coefficient of performance"
+    assert P.disambiguated_query("house heat pump", hints) == "house heat pump"  # a word of the hint is there
+    assert P.disambiguated_query("heatpump prices", hints) == "heatpump prices"  # not the term as whole words
+    assert P.disambiguated_query("copper prices", hints) == "copper prices"
+    assert P.search_hints({"ambiguities": [{"term": "a", "resolved_as": "b"}]}) == []
+
+
+def test_the_full_plan_reaches_the_approval_payload_the_chat_the_researchers_and_the_searches(corpus, tmp_path):
+    script = script_for(SUBS, {1: BOTH_TOPICS, 2: calls(tool_call("ResearchComplete"))}, analysis=False)
+    own = Script()
+    own.on("research", "Turn the conversation into a research brief",
+           structured("ResearchQuestion", research_brief=BRIEF, sub_questions=SUBS, **FULL_PLAN), repeat=True)
+    script.rules = own.rules + script.rules
+    researcher_prompts: list[str] = []
+    for rule in script.rules:
+        if rule["contains"].startswith("Research this topic:"):
+            rule["responses"] = type(rule["responses"])([recording(researcher_prompts, rule["responses"][0])])
+    searched: list[str] = []
+    corpus_search = LocalCorpus.open(corpus)
+
+    class Recording:
+        name = "local"
+
+        async def search(self, query, *, max_results=5):
+            searched.append(query)
+            return await corpus_search.search(query, max_results=max_results)
+
+    deps = Deps(model_factory=scripted_factory(script), search_factory=lambda cfg: Recording())
+    graph = make_graph(deps, checkpointer=InMemorySaver(), store=InMemoryStore())
+    ctx = context(tmp_path, require_brief_approval=True, max_researcher_iterations=2)
+
+    async def scenario():
+        state = await drive(graph, start(), ctx)
+        payload = state.interrupts[0].value
+        plan = payload["research_plan"]
+        assert plan["objectives"] and plan["methodology"] and plan["intent"] == "recommendation"
+        assert [c["id"] for c in plan["success_criteria"]] == ["c1", "c2", "c3"]
+        for part in ("Objectives:", "Methodology:", "Success criteria:", "Intent: recommendation"):
+            assert part in payload["research_brief"] and part in state.values["messages"][-1].content
+        return await drive(graph, Command(resume={"type": "approve"}), ctx)
+
+    state = asyncio.run(scenario())
+    v = state.values
+    assert v["status"] == "completed", v.get("errors")
+    assert [c["id"] for c in v["coverage"]["criteria"]] == ["c1", "c2", "c3"]
+    # every researcher was told the intent and the reading; the corpus saw the disambiguated queries
+    assert researcher_prompts and all("Intent: recommendation" in p and "house heating" in p
+                                      for p in researcher_prompts)
+    assert searched and all(q.endswith(" house heating system extra") for q in searched if "heat pump" in q)
+    assert any("heat pump" in q for q in searched)
+    assert any("(Searched as 'heat pump" in p for p in researcher_prompts)  # the researcher is told
+    tool_results = [m.content for m in v.get("messages") or [] if "Searched as" in str(m.content)]
+    assert not tool_results  # the notice is for the researcher, never a chat message

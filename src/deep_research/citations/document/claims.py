@@ -17,6 +17,13 @@ that is grammatically part of the sentence (it starts with a lower-case letter o
 "its core <ref>"typically reaches 55 to 65 °C"</ref>") is kept in the claim text, since the
 reader reads it as part of the sentence.
 
+What a reader reads: a ref the sentence needs for its words (:func:`claim_units` returns
+them, ``Document.quoted``) is shown with its quoted words in every rendered output, the
+marker after them; any other ref is a marker only. The sentence needs them when the quote
+is grammatically part of it (above), or when the ref follows a colon and ends the sentence
+("the smell shows it: <ref>"A pile that smells of ammonia ..."</ref>."): the claim of
+such a colon ref stays the text before the colon, the quote being the evidence it shows.
+
 A ref whose unit holds nothing but refs (a table cell holding only a ref, a ref alone in
 its paragraph or list item) has no claim of its own: its claim text is empty, and the
 claim check gives it ``no_claim`` (never ``supported``: nothing was checked).
@@ -43,7 +50,9 @@ _SPACES = re.compile(r"\s*")
 _HAS_WORD = re.compile(rf"[^\W_]|[{_CJK_RANGES}]")
 _GROUP_BREAK = re.compile(rf"[^\W_]|[{_CJK_RANGES}]|\|")
 _NOT_NEWLINE = re.compile(r"[^\n]")
-_SENTENCE_MARKS = (".", "!", "?", "\u3002", "\uff01", "\uff1f")
+SENTENCE_MARKS = (".", "!", "?", "\u3002", "\uff01", "\uff1f")
+# punctuation right after a ref (closing quotes or emphasis first): the report's own
+PUNCT_AFTER = re.compile(r"[\"'\u201d\u2019*_)\]]*[.,;:!?\u3002\uff0c\uff1b\uff1a\uff01\uff1f]")
 
 
 # --- sentences --------------------------------------------------------------------------------
@@ -104,6 +113,19 @@ def _is_inline(ref: Ref, before: str) -> bool:
     return bool(b) and b[-1] not in ".!?\u3002\uff01\uff1f"
 
 
+def _ends_sentence_after(s: str, pos: int, end: int) -> bool:
+    """Does only punctuation (a sentence mark, a closing quote or bracket) follow ``pos``
+    up to the end of its sentence or unit in the structure text ``s``?"""
+    if pos and s[pos - 1] in SENTENCE_MARKS:  # the quote's own final mark ends it
+        return True
+    j = pos
+    while j < end and (s[j] in " \t*_\"'\u201d\u2019)]" or s[j] in SENTENCE_MARKS):
+        if s[j] in SENTENCE_MARKS:
+            return True
+        j += 1
+    return j >= end or s[j] == "\n"
+
+
 def _plain(md: str) -> str:
     text = _HTML_TAG.sub(" ", md)
     text = _without_markup(text) if text.strip() else ""
@@ -128,7 +150,7 @@ def structure(markdown: str, code: list[tuple[int, int]], refs: list[Ref]) -> st
             out.append(_NOT_NEWLINE.sub(" ", markdown[a:b]))
         else:
             q = ref.quote.rstrip("\"'\u201d\u2019 ")
-            last = q[-1:] if q[-1:] in _SENTENCE_MARKS else ""
+            last = q[-1:] if q[-1:] in SENTENCE_MARKS else ""
             out.append(" " * (b - a - len(last)) + last)
         pos = b
     out.append(markdown[pos:])
@@ -260,13 +282,15 @@ def sentences(s: str, start: int, end: int) -> list[tuple[int, int]]:
     return out
 
 
-def claim_units(doc: Document) -> tuple[str, list[Claim]]:
-    """(the document's structure text, the claim of every ref): the sentence (or clause)
-    of the report each ref supports, as published."""
+def claim_units(doc: Document) -> tuple[str, list[Claim], frozenset[int]]:
+    """(the document's structure text, the claim of every ref, the refs whose quoted words
+    the sentence needs): the sentence (or clause) of the report each ref supports, as
+    published; see the module notes for the last."""
     markdown, refs = doc.markdown, sorted(doc.refs, key=lambda r: r.start)
     s = structure(markdown, doc.code, refs)
+    quoted: set[int] = set()
     if not refs:
-        return s, []
+        return s, [], frozenset()
     spans = units(doc, s)
     starts = [u[0] for u in spans]
     by_unit: dict[int, list[Ref]] = {}
@@ -307,7 +331,14 @@ def claim_units(doc: Document) -> tuple[str, list[Claim]]:
                 a = sa if gi == 0 else gs[gi - 1][-1].end
                 pieces = [markdown[a:first.start]]
                 if _is_inline(first, pieces[0]):
-                    pieces.append(" " + strip_quote_marks(first.quote) + " ")
+                    words = strip_quote_marks(first.quote)
+                    if words.endswith(SENTENCE_MARKS) and PUNCT_AFTER.match(markdown, first.end):
+                        words = words[:-1]  # the report's own mark ends the sentence: read once
+                    pieces.append(" " + words + " ")
+                    quoted.add(first.index)
+                elif (pieces[0].rstrip().endswith((":", "\uff1a")) and len(g) == 1
+                      and _ends_sentence_after(s, first.end, ub)):
+                    quoted.add(first.index)
                 end = last.end
                 if gi == len(gs) - 1:  # the rest of the sentence after the last group belongs to it
                     tail_end = max(last.end, sb)
@@ -321,7 +352,7 @@ def claim_units(doc: Document) -> tuple[str, list[Claim]]:
                     span_start += 1
                 claims.append(Claim(text, [r.index for r in g], span_start, end))
     claims.sort(key=lambda c: c.start)
-    return s, claims
+    return s, claims, frozenset(quoted)
 
 
 def claims_for_refs(markdown: str, refs: list[Ref] | None = None) -> list[Claim]:
@@ -332,5 +363,5 @@ def claims_for_refs(markdown: str, refs: list[Ref] | None = None) -> list[Claim]
     doc = parse(markdown)
     if refs is not None and [(r.start, r.end) for r in refs] != [(r.start, r.end) for r in doc.refs]:
         doc.refs = list(refs)
-        doc.structure, doc.claims = claim_units(doc)
+        doc.structure, doc.claims, doc.quoted = claim_units(doc)
     return doc.claims

@@ -11,7 +11,8 @@ parsed once (:func:`deep_research.citations.document.parse`) into:
 * **code** - the regions a renderer shows literally (fenced blocks and code spans): what a
   ref or a heading inside them is not;
 * **refs** and **problems** - the citations and the malformed ref markup, with offsets;
-* **claims** - for every ref, the report text it supports (a claim unit), with offsets.
+* **claims** - for every ref, the report text it supports (a claim unit), with offsets;
+* **quoted** - the refs whose quoted words the sentence needs, so outputs show them.
 
 Every offset is into :attr:`Document.markdown`, the text as given: nothing is re-parsed
 after a section is removed or added; edits are spans applied when an output is written.
@@ -78,6 +79,9 @@ class Document(ParsedReport):
     sections: list[Section] = field(default_factory=list)  # the top level; children nested
     code: list[tuple[int, int]] = field(default_factory=list)  # fenced blocks and code spans
     claims: list[Claim] = field(default_factory=list)  # in report order
+    # Ref.index of the refs whose quoted words the sentence needs ("its core <ref>"typically
+    # reaches 55 to 65 °C"</ref>."): every rendered output shows those words, then the marker
+    quoted: frozenset[int] = frozenset()
     scan: Blocks | None = None  # the block scan itself (inline contexts, chunks): the output policy reads it
     # the report without its refs, code blanked (offsets kept): where claims were cut
     structure: str = ""

@@ -45,7 +45,7 @@ def parse(markdown: str) -> Document:
         doc.refs, doc.problems = parsed.refs, parsed.problems
     from .claims import claim_units
 
-    doc.structure, doc.claims = claim_units(doc)
+    doc.structure, doc.claims, doc.quoted = claim_units(doc)
     return doc
 
 

@@ -22,9 +22,28 @@ may differ from what the markdown says, the model stays on the safe side:
 * a soft break right after a hyphen inside a word (``on-⏎disk``, how converters wrap
   hyphenated words) renders as nothing, with a *cut* so that no term spans it;
 * an emphasis mark left unmatched, or a backtick run without a closing run, renders as
-  nothing with a cut (a browser page may or may not show it);
+  nothing with a cut (a browser page may or may not show it); a lone ``*`` inside a word
+  (``n*b``, which converters do not escape) is shown, between cuts;
 * a link destination broken after a hyphen (``(…#tut-⏎formatting)``, converters wrap long
   URLs that way) still closes the link: the destination is never page text.
+
+Converter output is read leniently where strict CommonMark would read it as code although
+the page showed prose (the definition list plugin of mdit-py-plugins, and one rule below):
+
+* ``Term⏎:   definition`` is a definition list; a block indented by 4 spaces after it
+  (markdownify's further paragraphs, nested lists, tables and fences of a ``<dd>``) is more
+  of the definition, not code;
+* ``1)`` opening a line is text, not an ordered list (converters write lists as ``1.``
+  and leave a paragraph's own enumerator unescaped);
+* a list marker indented by 4 spaces after a blank line, where a list (or a paragraph that
+  follows one) precedes it, is a nested list (html2text moves a list item's second paragraph
+  to the margin), not code;
+* in an indented code block, markup characters that an inline reading would not show
+  (code-span backticks, emphasis marks, escapes) are cut off from their neighbours, so
+  that no fragment term holds a character the real page may not show.
+
+Where a lenient rule applied, the strict CommonMark reading is kept as the page's
+``alternate``: quote verification tries it too (a quote copied from either reading holds).
 """
 
 from __future__ import annotations
@@ -33,10 +52,13 @@ import html
 import re
 import unicodedata
 from bisect import bisect_left
-from functools import lru_cache
+from functools import lru_cache, partial
 
 from markdown_it import MarkdownIt
 from markdown_it.common.utils import normalizeReference
+from markdown_it.rules_block import StateBlock
+from markdown_it.rules_block.list import list_block
+from mdit_py_plugins.deflist import deflist_plugin
 
 from .text import PageText, _Builder, is_word_char
 
@@ -48,6 +70,7 @@ _HTML_TAG = re.compile(
     r"|<!--.*?-->|<\?.*?\?>|<![A-Za-z][^>]*>|<!\[CDATA\[.*?\]\]>",
     re.S,
 )
+_SHOWN_IN_CODE = re.compile(r"<[^<>\n]*>|__+")
 _LOOSE_TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?>|<!--.*?-->", re.S)
 _AUTOLINK = re.compile(r"<([A-Za-z][A-Za-z0-9+.\-]{1,31}:[^<>\x00-\x20]*)>")
 _EMAIL = re.compile(
@@ -63,21 +86,74 @@ _TABLE_PREFIX = re.compile(r"^[ \t]*(?:>[ \t]?)*[ \t]*")
 _HIDDEN_HTML_BLOCK = re.compile(r"^[ \t]*<(script|style)[\s>]", re.I)
 
 
-@lru_cache(maxsize=1)
-def _parser() -> MarkdownIt:
+@lru_cache(maxsize=2)
+def _parser(strict: bool = False) -> MarkdownIt:
     md = MarkdownIt("commonmark", {"html": True}).enable(["table", "strikethrough"])
+    if not strict:
+        md.use(deflist_plugin)  # "Term⏎:   definition", as converters write <dl>
+        md.block.ruler.before("code", "indented_list", _indented_list)
+        md.block.ruler.at("list", _list_block, {"alt": ["paragraph", "reference", "blockquote"]})
     md.disable("inline")  # blocks only: inline content is rendered below, with offsets
     return md
 
 
-def render_markdown(raw: str) -> PageText:
-    """Markdown content rendered to page text (see the module docstring)."""
+_LIST_START = re.compile(r"[ \t]*(?:[*+-]|[0-9]{1,9}[.)])[ \t]+\S")
+_PAREN_NUMBER = re.compile(r"[0-9]{1,9}\)")
+
+
+def _list_block(state: StateBlock, start: int, end: int, silent: bool) -> bool:
+    """CommonMark's list rule, except that a line opening with ``1)`` starts no list.
+    Converters write an HTML list as ``1.`` and leave a paragraph's own enumerator
+    (``<p>2) Existing classes…``) unescaped: on the page it is text, and a block indented
+    after it is code, not more of a list item."""
+    if _PAREN_NUMBER.match(state.src, state.bMarks[start] + state.tShift[start]):
+        state.env["lenient"] = True
+        return False
+    return list_block(state, start, end, silent)
+
+
+def _indented_list(state: StateBlock, start: int, end: int, silent: bool) -> bool:
+    """A list indented as code after a blank line, where a list (or a paragraph that follows
+    one) precedes it at the same level: a nested list whose parent item's second paragraph a
+    converter moved to the margin (html2text), not code. Only a block that starts with a
+    list marker; an indented block inside a list item stays code."""
+    if silent or state.sCount[start] - state.blkIndent < 4 or start == 0 or not state.isEmpty(start - 1):
+        return False
+    if not _LIST_START.match(state.src, state.bMarks[start], state.eMarks[start]):
+        return False
+    paragraphs = 0
+    for t in reversed(state.tokens):
+        if t.level != state.level or t.nesting == 1:
+            continue
+        if t.type in ("bullet_list_close", "ordered_list_close"):
+            break
+        if t.type == "paragraph_close" and paragraphs < 2:
+            paragraphs += 1
+            continue
+        return False
+    else:
+        return False
+    outer = state.blkIndent
+    state.blkIndent = state.sCount[start]
+    try:
+        found = _list_block(state, start, end, False)
+    finally:
+        state.blkIndent = outer
+    if found:
+        state.env["lenient"] = True
+    return found
+
+
+def render_markdown(raw: str, strict: bool = False) -> PageText:
+    """Markdown content rendered to page text (see the module docstring). ``strict``: read
+    as CommonMark alone (no definition lists), the other plausible reading of converter
+    output; the lenient page offers it as its ``alternate`` when the two readings differ."""
     # (start, end of body) of every line, split where markdown-it-py splits them
     lines = [(m.start(), m.start() + len(_NEWLINE.sub("", m.group(0))))
              for m in _LINE.finditer(raw) if m.group(0)]
     src = "\n".join(raw[a:b] for a, b in lines)
     env: dict = {}
-    tokens = _parser().parse(src, env)
+    tokens = _parser(strict).parse(src, env)
     refs = frozenset(env.get("references", {}))
     r = _Renderer(raw, lines, refs)
     table_rows: set[int] = set()
@@ -86,15 +162,17 @@ def render_markdown(raw: str) -> PageText:
             r.inline_block(t.content, t.map[0])
         elif t.type in ("code_block", "fence") and t.map:
             first = t.map[0] + (t.type == "fence")
-            r.verbatim_block(t.content, first)
+            r.verbatim_block(t.content, first, doubtful=t.type == "code_block")
         elif t.type == "html_block" and t.map:
             r.html_block(t.content, t.map[0])
         elif t.type == "tr_open" and t.map:
             table_rows.add(t.map[0])
             r.table_row(t.map[0])
-        r.b.newline(r.line_end(t.map[1] - 1) if t.map else len(raw))
+        r.b.newline(r.line_end(max(t.map[1] - 1, t.map[0])) if t.map else len(raw))
     page = r.b.build(raw)
     page.derived = True  # markdown is a converter's account of a page, not the page
+    if not strict and (env.get("lenient") or any(t.type == "dl_open" for t in tokens)):
+        page.alternate_reader = partial(render_markdown, raw, True)
     return page
 
 
@@ -137,15 +215,61 @@ class _Renderer:
         self.b.newline(omap[0] if omap else 0)
         _render_inline(self.b, content, omap, self.refs)
 
-    def verbatim_block(self, content: str, first: int) -> None:
+    def verbatim_block(self, content: str, first: int, doubtful: bool = False) -> None:
+        """A code block, shown as written. ``doubtful`` (an indented block): converters also
+        indent prose that way (a definition's second paragraph) and write inline markup into
+        code (``<em>`` as ``_x_``), so the characters that the block's inline reading would
+        not show are cut off from their neighbours: no fragment term holds them."""
         parts = content.split("\n")
         if parts and parts[-1] == "":
             parts.pop()
+        maps: list[list[int]] = []
         for n, part in enumerate(parts):
             omap: list[int] = []
             self._line_map(part, first + n, omap)
-            self.b.emit_mapped(part, omap)
+            maps.append(omap)
+        shown = self._inline_reading(parts, maps, first) if doubtful else None
+        for n, part in enumerate(parts):
+            omap = maps[n]
+            if shown is None or all(c in shown.get(o, "") or c.isspace() for c, o in zip(part, omap)):
+                self.b.emit_mapped(part, omap)
+            else:
+                for ch, o in zip(part, omap):
+                    if ch in shown.get(o, "") or ch.isspace():
+                        self.b.emit(ch, o, o + 1)
+                        continue
+                    self.b.cut()
+                    self.b.emit(ch, o, o + 1)
+                    self.b.cut()
             self.b.newline(self.line_end(first + n))
+
+    def _inline_reading(self, parts: list[str], maps: list[list[int]], first: int) -> dict[int, str]:
+        """Raw offset -> the characters that the inline reading of a code block shows there
+        (an escape or an entity shows one character for several raw ones)."""
+        text = "\n".join(parts)
+        omap: list[int] = []
+        for n, line_map in enumerate(maps):
+            if n:
+                omap.append(self.lines[first + n - 1][1])
+            omap.extend(line_map)
+        scratch = _Builder()
+        literal: list[int] = []
+        _render_inline(scratch, text, omap, self.refs, literal)
+        shown: dict[int, str] = {}
+        for ch, a, b in zip("".join(scratch.chars), scratch.starts, scratch.ends):
+            for o in range(a, max(b, a + 1)):
+                shown[o] = shown.get(o, "") + ch
+        raw = self.raw
+        for o in literal:  # marks CommonMark leaves as text
+            shown[o] = shown.get(o, "") + raw[o]
+        # Shown whatever the reading: ``<mode>``, ``<https://…>`` (converters write such text
+        # into code as is and escape it in prose) and ``__name__`` (no converter writes
+        # strong emphasis with underscores; Python code is full of them).
+        for m in _SHOWN_IN_CODE.finditer(text):
+            for k in range(m.start(), m.end()):
+                if text[k] != "\n":
+                    shown[omap[k]] = shown.get(omap[k], "") + text[k]
+        return shown
 
     def html_block(self, content: str, first: int) -> None:
         if _HIDDEN_HTML_BLOCK.match(content):
@@ -265,8 +389,11 @@ def _pair_delimiters(items: list, lo: int) -> None:
             openers.append(it)
 
 
-def _render_inline(b: _Builder, s: str, omap: list[int], refs: frozenset[str]) -> None:
-    """Inline markdown ``s`` (lines joined by '\\n'; omap[i] is the raw offset of s[i])."""
+def _render_inline(b: _Builder, s: str, omap: list[int], refs: frozenset[str],
+                   literal: list[int] | None = None) -> None:
+    """Inline markdown ``s`` (lines joined by '\\n'; omap[i] is the raw offset of s[i]).
+    ``literal`` collects the raw offsets of the marks left unmatched (emphasis runs, an
+    unclosed backtick run), which a CommonMark renderer shows as text."""
     items: list[list] = []
     _Inline(s, omap, refs, items).run(0, len(s))
     _pair_delimiters(items, 0)
@@ -279,9 +406,23 @@ def _render_inline(b: _Builder, s: str, omap: list[int], refs: frozenset[str]) -
             b.emit_mapped(s[i:j], omap[i:j])
         elif kind == "nl":
             b.newline(it[1])
+        elif kind == "delim" and it[1] == "*" and it[2] == it[3] and _inside_word(s, it[6], it[6] + it[3]):
+            # "n*b" left unmatched: a CommonMark page shows it (converters do not escape a
+            # product); cut off from its neighbours, as a page may still not show it
+            i, j = it[6], it[6] + it[3]
+            b.cut()
+            b.emit_mapped(s[i:j], omap[i:j])
+            b.cut()
         elif kind == "cut" or (kind == "delim" and it[2]):
             b.cut()  # unmatched emphasis marks: a browser page may show them or not
+            if literal is not None and len(it) > 3:
+                i, j = (it[6], it[6] + it[3]) if kind == "delim" else (it[1], it[2])
+                literal.extend(omap[i:j])
         # paired emphasis marks: nothing rendered
+
+
+def _inside_word(s: str, i: int, j: int) -> bool:
+    return 0 < i and j < len(s) and s[i - 1].isalnum() and s[j].isalnum()
 
 
 class _Inline:
@@ -455,7 +596,7 @@ class _Inline:
         run = j - i
         close = self.closing_ticks(j, run, hi)  # the next run of exactly the same length
         if close == -1:
-            self.items.append(["cut"])  # no closing run: literal backticks, or not shown
+            self.items.append(["cut", i, j])  # no closing run: literal backticks, or not shown
             return j
         cs, ce = j, close
         code = s[cs:ce].replace("\n", " ")
@@ -482,7 +623,7 @@ class _Inline:
         if left or right:
             can_open = left and (ch != "_" or not right or unicodedata.category(before)[0] == "P")
             can_close = right and (ch != "_" or not left or unicodedata.category(after)[0] == "P")
-            self.items.append(["delim", ch, j - i, j - i, can_open, can_close])
+            self.items.append(["delim", ch, j - i, j - i, can_open, can_close, i])
         else:
             self.items.append(["run", i, j])
         return j

@@ -26,6 +26,7 @@ import re
 import unicodedata
 from array import array
 from bisect import bisect_left, bisect_right
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from itertools import accumulate
@@ -197,6 +198,13 @@ class PageText:
     # True when the content is not the page's own rendering (markdown a search API made
     # from the page): the browser's text may differ in markup, symbols and whitespace.
     derived: bool = False
+    # Another plausible reading of the same content, built on first need (``alternate``):
+    # markdown read as strict CommonMark where a lenient rule (a definition list) applied.
+    alternate_reader: Callable[[], PageText] | None = field(default=None, repr=False, compare=False)
+
+    @cached_property
+    def alternate(self) -> PageText | None:
+        return self.alternate_reader() if self.alternate_reader is not None else None
 
     # --- spans ------------------------------------------------------------------------
     def raw_span(self, start: int, end: int) -> tuple[int, int]:

@@ -29,6 +29,7 @@ from ...search.base import SearchResult
 from ...search.relevance import relevant_passages
 from ...search.credibility import Credibility, CredibilityPolicy, rank, score_source
 from ..runtime import mcp
+from ..scope.plan import disambiguated_query
 from .. import prompts
 from ..runtime.deps import Deps, NodeContext
 from ..runtime.failure import guarded
@@ -308,7 +309,12 @@ class ResearcherNodes:
             if not query:
                 ctx.meter.usage.repairs += 1
                 return "Not run: the search tool needs a non-empty query.", {}
-            return await self._search(ctx, query, state.get("topic", ""), shown, with_given=with_given)
+            searched = disambiguated_query(query, [(t, h) for t, h in state.get("search_hints") or []])
+            text, extra = await self._search(ctx, searched, state.get("topic", ""), shown, with_given=with_given)
+            if searched != query:  # the plan's reading of an ambiguous term, added by code
+                ctx.progress(event="query_disambiguated", query=query[:80], searched=searched[:120])
+                text = f"(Searched as {searched!r}: the research plan's reading of its terms.)\n\n{text}"
+            return text, extra
         extra_tools, _ = await _mcp_tools(ctx)
         tool = next((t for t in extra_tools if t.name == name), None)
         if tool is not None:
@@ -509,7 +515,7 @@ class ResearcherNodes:
             if check.status is Verdict.UNSUPPORTED or check.source_id != meta.id:
                 dropped += 1
                 continue
-            exact = " ".join(page_text[check.start : check.end].split())
+            exact = " ".join(check.reading(source).text[check.start : check.end].split())
             if all(exact != s for _, s in kept):
                 kept.append((ex.claim, exact))
         await ctx.pages.put_summary(meta.content_hash, ctx.thread_id, summary.summary, kept, dropped=dropped)

@@ -21,10 +21,11 @@ from langgraph.types import Command
 from pydantic import BaseModel, Field
 
 from .. import prompts
+from ..runtime.chat import chat_with
 from ..runtime.deps import Deps, NodeContext
 from ..runtime.meter import ModelCallError, describe
 from ..runtime.usage import merge_usage, total_cost, total_tokens
-from ..scope.plan import query_analysis
+from ..scope.plan import query_analysis, search_hints
 from .researcher import build_researcher
 from ..state import ResearchState, error_record
 from .supervisor import SupervisorNodes, coverage_now, log_entry, unit_error, unit_outcome
@@ -95,12 +96,14 @@ class RoutingNodes:
         if reason:  # as the supervisor says it: the report (or its failure) names the reason
             return {"budget_exhausted": True, "research_iterations": 0, "coverage": coverage_now(state, "limits"),
                     "degradations": [error_record("single_research", f"research stopped early: {reason}")]}
-        ctx.progress(stage="research", round=1, mode=SINGLE)
+        shown = ctx.progress(stage="research", round=1, mode=SINGLE)
         token_budget = max(cfg.max_total_tokens - used_tokens, 0) if cfg.max_total_tokens else None
         cost_budget = max(cfg.max_cost_usd - used_cost, 0.0) if cfg.max_cost_usd else None
         unit = {"topic": brief, "call_id": SINGLE_CALL_ID, "research_brief": brief,
                 "query_context": query_analysis(state.get("research_plan")),
-                "token_budget": token_budget, "cost_budget": cost_budget}
+                "search_hints": search_hints(state.get("research_plan")),
+                "token_budget": token_budget, "cost_budget": cost_budget,
+                "messages": chat_with(state.get("messages") or [], shown)}  # its subgraph shows the chat
         out = await self.researcher.ainvoke(unit, config, context=getattr(runtime, "context", None))
         result = next((r for r in out.get("round_results") or [] if r.get("call_id") == SINGLE_CALL_ID),
                       {"error": "the researcher returned no result"})

@@ -19,6 +19,7 @@ from langgraph.types import Command, Send
 
 from ...citations.edit import clean_refs
 from .. import prompts
+from ..runtime.chat import chat_with
 from ..runtime.deps import Deps, NodeContext
 from ..runtime.failure import ResearchFailed
 from ..runtime.run_folder import asave_notes
@@ -31,9 +32,11 @@ from ..scope.plan import (
     CoverageJudgement,
     apply_matches,
     coverage_record,
+    criteria_met,
     coverage_table,
     judgement_items,
     query_analysis,
+    search_hints,
     verified_sentences,
 )
 from .researcher import build_researcher
@@ -131,13 +134,15 @@ def coverage_now(state: dict, stopped_because: str | None = None) -> dict:
 
 def coverage_stop(cfg, state: dict) -> str | None:
     """Whether research stops before this round: "coverage" when the plan's sub-questions are
-    covered enough (min_coverage; 0 switches it off), "plateau" when the last research round
+    covered enough (min_coverage; 0 switches it off) and every success criterion that names
+    sub-questions is met (plan.py), "plateau" when the last research round
     added fewer new verified sentences than plateau_min_new_sentences (0: off), counted from
     the second round that found anything, so a first round that found nothing is retried."""
     cov = state.get("coverage") or {}
     if not cov:
         return None
-    if cfg.min_coverage > 0 and cov.get("items") and cov.get("score", 0.0) >= cfg.min_coverage:
+    if cfg.min_coverage > 0 and cov.get("items") and cov.get("score", 0.0) >= cfg.min_coverage \
+            and criteria_met(cov):
         return "coverage"
     new, total = cov.get("new_sentences", 0), cov.get("total_sentences", 0)
     last_round_researched = cov.get("rounds") == state.get("research_iterations", 0)
@@ -299,6 +304,7 @@ class SupervisorNodes:
                     sends.append(Send("researcher", {"topic": topic, "call_id": c["id"],
                                                      "research_brief": state.get("research_brief", ""),
                                                      "query_context": query_analysis(state.get("research_plan")),
+                "search_hints": search_hints(state.get("research_plan")),
                                                      "token_budget": token_budget, "cost_budget": cost_budget}))
         else:
             for c in research_calls:
@@ -312,7 +318,11 @@ class SupervisorNodes:
         if shortened:
             update["degradations"] = [*update.get("degradations", []), *shortened]
         if sends:
-            ctx.progress(event="researchers_started", count=len(sends))
+            shown = ctx.progress(event="researchers_started", count=len(sends),
+                                 round=state.get("research_iterations", 0), sources=len(state.get("sources") or {}))
+            chat = chat_with(state.get("messages") or [], shown)
+            for s in sends:  # each researcher's subgraph shows the chat (chat.py)
+                s.arg["messages"] = chat
             update["pending_calls"] = [{"call_id": s.arg["call_id"], "topic": s.arg["topic"]} for s in sends]
             return Command(goto=sends, update=update)
         if done:  # the supervisor decided: the coverage record says so (stopped_because None)

@@ -140,6 +140,7 @@ class CitationCheckNode:
             "claims_supported": final.claim_count(ClaimStatus.SUPPORTED),
             "claims_unsupported": final.claim_count(ClaimStatus.UNSUPPORTED),
             "claims_unchecked": final.claim_count(ClaimStatus.UNCHECKED),
+            "claims_quote_not_found": final.claims_quote_not_found(),
             "claims_judged": len(judgments),
         }
         ui = await asyncio.to_thread(  # the output policy: what a UI shows of this state is inert
@@ -192,7 +193,7 @@ class CitationCheckNode:
             elif not check.found or check.source_id is None:
                 rejected = "the proposed sentence is not in the source either"
             else:
-                exact = " ".join(index.source(check.source_id).page.text[check.start:check.end].split())
+                exact = " ".join(check.reading(index.source(check.source_id)).text[check.start:check.end].split())
                 quotes = [exact] + [k.shown_quote for k in kept]
                 verdict = check_claim(new_claim, quotes)
                 if verdict.status is ClaimStatus.UNSUPPORTED:

@@ -7,14 +7,24 @@ import asyncio
 import json
 import logging
 import time
+import uuid
+from pathlib import Path
 from typing import Any
 
 from ...citations.model import Source
 from ...publish import publish_report, write_atomic
-from ..runtime.chat import report_message
+from ..runtime.chat import progress_cleanup, report_message
 from ..runtime.deps import Deps, NodeContext
 from ..runtime.failure import ResearchFailed
 from ..runtime.meter import Meter, describe, is_transient
+from ..runtime.report_files import (
+    ReportFiles,
+    link_days,
+    link_key,
+    report_links,
+    report_store,
+    valid_id,
+)
 from ..runtime.run_folder import (
     RUN_MARKER,
     asave_notes,
@@ -42,11 +52,45 @@ class PublishNode:
         except Exception as e:  # noqa: BLE001 - reported as the run's failure, notes kept
             notes = await asave_notes(ctx.cfg, state, ctx.thread_id, ctx.checkpoint)
             raise ResearchFailed("publish", describe(e), str(notes) if notes else None) from e
+        served, links = await _serve(ctx, files, degradations)
+        if served:
+            files = {**files, "served": served}
         update: dict[str, Any] = {"degradations": degradations} if degradations else {}
         citation_summary = {**(state.get("citation_summary") or {}), **summary}
+        # the chat gets the linked markdown (citations as numbered links); the state keeps
+        # report_markdown with its <ref> tags
+        linked = await asyncio.to_thread(Path(files["linked"]).read_text, encoding="utf-8")
+        messages = [report_message(linked, citation_summary, files, state.get("language"), links=links)]
+        progress = progress_cleanup({**state, "citation_summary": citation_summary}, config)
         return {**update, **ctx.usage_update(), "outputs": files, "report_markdown": ui,
-                "citation_summary": citation_summary, "messages": [report_message(ui, citation_summary, files, state.get("language"))],
+                "citation_summary": citation_summary, "messages": progress + messages,
                 "status": "completed", "stage": "done", "run_dir": files["dir"]}
+
+
+async def _serve(ctx: NodeContext, files: dict, degradations: list) -> tuple[dict | None, dict]:
+    """On a LangGraph server (a user it admitted runs this), the report's files go to the
+    report store, from which the server serves them to that user (server/reports.py):
+    ({"thread", "report", "files": {name: URL}}, the links), or (None, {}) elsewhere. A
+    store that fails costs the links, not the report (a degradation says so)."""
+    conf = (ctx.config or {}).get("configurable") or {}
+    user = conf.get("langgraph_auth_user_id")
+    if not user or not valid_id(ctx.thread_id):
+        return None, {}
+    report = ctx.checkpoint if valid_id(ctx.checkpoint) else uuid.uuid4().hex
+    try:
+        store = await report_store(ctx.store)
+        if store is None:
+            return None, {}
+        files_of = ReportFiles(store, str(user))
+        manifest = await files_of.save(ctx.thread_id, report, files)
+        links = report_links(manifest, identity=files_of.owner, key=link_key(), days=link_days())
+    except Exception as e:  # noqa: BLE001 - the files are in the run folder; the chat says why no links
+        log.error("publish: report files not stored for the server: %s", describe(e))
+        degradations.append(error_record("publish", f"report files not stored for download: {describe(e)}"))
+        return None, {}
+    for name, reason in (manifest.get("skipped") or {}).items():
+        degradations.append(error_record("publish", f"{name} is not offered for download: {reason}"))
+    return {"thread": manifest["thread"], "report": manifest["report"], "files": links}, links
 
 
 def _write_outputs(cfg, state: dict, thread_id: str, markdown: str, sources: list[Source], meter: Meter,

@@ -1,13 +1,18 @@
 """Optional human review of the final report before it is published
 (``require_report_approval``).
 
-The checked report is shown as a chat turn, then the run pauses (an interrupt). Resume with:
+The checked report is shown as a chat turn (its citations as links), then the run pauses:
+an interrupt in the human-in-the-loop shape (runtime/hitl.py) that chat clients show as
+buttons. Resume with (each alone or inside ``{"decisions": [...]}``):
 
 * ``{"type": "approve"}``: publish it as it is;
-* ``{"type": "edit", "markdown": "..."}``: publish the reviewer's own version, whose
-  citations code checks again (a quote not on its page is marked unsupported, as any);
-* ``{"type": "feedback", "feedback": "..."}``: the report model revises the report once
-  (bounded), code checks and repairs its citations again, and the reviewer is asked again.
+* ``{"type": "edit", "edited_action": {"name": "review_report", "args": {"report_markdown":
+  "..."}}}`` or ``{"type": "edit", "markdown": "..."}``: publish the reviewer's own version
+  (with its ``<ref>`` tags), whose citations code checks again (a quote not on its page is
+  marked unsupported, as any);
+* ``{"type": "reject", "message": "..."}`` or ``{"type": "feedback", "feedback": "..."}``:
+  the report model revises the report once (bounded), code checks and repairs its
+  citations again, and the reviewer is asked again.
 
 Anything else is answered with an explanation and asked again, never taken as approval.
 """
@@ -17,13 +22,14 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from langchain_core.messages import AIMessage, HumanMessage
+from langchain_core.messages import HumanMessage
 from langgraph.types import Command, interrupt
 
 from ...citations.check import check_citations
 from ...citations.model import Verdict
 from .. import prompts
-from ..runtime.chat import citation_line
+from ..runtime import hitl
+from ..runtime.chat import chat_markdown, review_message
 from ..runtime.deps import Deps, NodeContext
 from ..runtime.failure import ResearchFailed
 from ..runtime.run_folder import asave_notes
@@ -32,28 +38,38 @@ from ..runtime.meter import ModelCallError
 MAX_REVISIONS = 1  # feedback rounds the model revises the report for
 
 
+REVIEW_ACTION = "review_report"
+
+
 def parse_review(value: Any, revisions_left: int) -> tuple[str | None, str, str | None]:
     """(kind, text, problem): kind approve | edit | feedback; text is the markdown or the
     feedback; a problem means the value is not a usable decision."""
     options = ['{"type": "approve"}', '{"type": "edit", "markdown": "the report as it should be published"}']
     if revisions_left:
         options.append('{"type": "feedback", "feedback": "what to change"}')
-    expected = "resume with " + " or ".join(options)
+    expected = "resume with " + " or ".join(options) + " (or the same as HITL decisions)"
+    value, problem = hitl.decision_of(value)
+    if problem:
+        return None, "", f"{problem}; {expected}"
     if not isinstance(value, dict):
         return None, "", f"not a decision ({type(value).__name__}); {expected}"
     kind = value.get("type")
     if kind == "approve":
         return "approve", "", None
     if kind == "edit":
-        markdown = value.get("markdown")
-        if not isinstance(markdown, str) or not markdown.strip():
-            return None, "", f"an edit needs the report's markdown; {expected}"
+        if "edited_action" in value:
+            args, problem = hitl.edited_args(value, REVIEW_ACTION)
+            markdown = hitl.text_arg(args or {}, "report_markdown", "markdown")
+        else:
+            problem, markdown = None, hitl.text_arg(value, "markdown")
+        if problem or markdown is None:
+            return None, "", f"{problem or 'an edit needs the report markdown'}; {expected}"
         return "edit", markdown, None
-    if kind == "feedback":
-        feedback = value.get("feedback")
+    if kind in ("feedback", "reject"):
+        feedback = hitl.text_arg(value, "feedback", "message")
         if not revisions_left:
             return None, "", f"the report was already revised {MAX_REVISIONS} time(s); {expected}"
-        if not isinstance(feedback, str) or not feedback.strip():
+        if feedback is None:
             return None, "", f"feedback must be non-empty text; {expected}"
         return "feedback", feedback.strip(), None
     return None, "", f"unknown decision type {kind!r}; {expected}"
@@ -74,28 +90,37 @@ class ReviewNodes:
             return Command(goto="publish")
         revisions = int(state.get("report_revisions") or 0)
         summary = state.get("citation_summary") or {}
+        left = MAX_REVISIONS - revisions
         if not state.get("report_review_pending"):
             # the report to review, as a chat turn (a node's messages before an interrupt
             # would be lost, so this step writes it and comes back to ask)
-            line = citation_line(summary, state.get("language"))
-            text = (f"{state.get('report_markdown', '').rstrip()}\n\n---\n{line}"
-                    "\nApprove this report, edit it, or say what to change"
-                    + (f" (one revision; {MAX_REVISIONS - revisions} left)." if revisions < MAX_REVISIONS else "."))
+            sources, _ = await ctx.pages.load_sources(state.get("sources") or {})
+            shown = await asyncio.to_thread(chat_markdown, state.get("report_markdown", ""), sources,
+                                            state.get("language"))
             ctx.progress(stage="report review")
-            return Command(goto="review_report", update={"report_review_pending": True, "stage": "report review",
-                                                         "messages": [AIMessage(text, name="report_review")]})
-        payload: dict[str, Any] = {
-            "type": "report_review", "report_markdown": state.get("report_markdown", ""),
-            "citation_summary": summary, "revisions_left": MAX_REVISIONS - revisions,
-            "expected": [{"type": "approve"}, {"type": "edit", "markdown": "..."}]
-            + ([{"type": "feedback", "feedback": "what to change"}] if revisions < MAX_REVISIONS else []),
-        }
+            return Command(goto="review_report", update={
+                "report_review_pending": True, "stage": "report review",
+                "messages": [review_message(shown, summary, left, state.get("language"))]})
+        allowed = ("approve", "edit", "reject") if left else ("approve", "edit")
+        payload = hitl.request(
+            REVIEW_ACTION, {"report_markdown": state.get("report_markdown", "")},
+            "The checked report is in the chat above, its citations as links; here is its markdown with the "
+            "<ref> tags. Approve it, edit it (code checks every quote again)"
+            + (", or reject it and say what to change (the report is revised once)." if left else "."),
+            allowed,
+            type="report_review", report_markdown=state.get("report_markdown", ""), citation_summary=summary,
+            revisions_left=left,
+            expected=[{"type": "approve"}, {"type": "edit", "markdown": "..."}]
+            + ([{"type": "feedback", "feedback": "what to change"}] if left else []))
+        typed = state.get("pending_decision")  # a reply typed in the chat (chat.typed_decision)
         while True:
-            kind, text, problem = parse_review(interrupt(payload), MAX_REVISIONS - revisions)
+            from_chat = typed is not None  # a typed reply is in the chat already, a button's is said there
+            decision, typed = (typed, None) if from_chat else (interrupt(payload), None)
+            kind, text, problem = parse_review(decision, MAX_REVISIONS - revisions)
             if problem is None:
                 break
             payload = {**payload, "error": problem}
-        done = {"report_review_pending": False}
+        done = {"report_review_pending": False, "pending_decision": None}
         if kind == "approve":
             return Command(goto="publish", update={**done, "report_review": "approved"})
         if kind == "edit":
@@ -104,9 +129,9 @@ class ReviewNodes:
             return Command(goto="publish", update={
                 **done, "report_review": "edited", "report_markdown": text, "final_report": text,
                 "citation_summary": {**summary_of(checked), "edited_by_reviewer": True},
-                "messages": [HumanMessage(text, name="edited_report")]})
+                "messages": [HumanMessage("Publish my edited version of the report.", name="edited_report")]})
         return Command(goto="revise_report", update={**done, "report_review": "feedback", "report_feedback": text,
-                                                     "messages": [HumanMessage(text)]})
+                                                     "messages": [] if from_chat else [HumanMessage(text)]})
 
     async def revise_report(self, state: dict, config, runtime) -> dict:
         ctx = NodeContext.make("revise_report", self.deps, config, runtime)

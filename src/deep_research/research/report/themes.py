@@ -132,7 +132,7 @@ def cluster(units: list[dict], max_themes: int = MAX_THEMES, merge_at: float = M
 def _label(units: list[dict], members: list[int], vocab_weight: Counter) -> str:
     words = Counter()
     for i in members:
-        for w in set(_tokens(units[i]["text"])):
+        for w in dict.fromkeys(_tokens(units[i]["text"])):  # (not a set: ties keep text order in every process)
             words[w] += vocab_weight.get(w, 0.0)
     return ", ".join(w for w, _ in words.most_common(3)) or "findings"
 

@@ -45,6 +45,9 @@ if typing.TYPE_CHECKING:
     from .setting_policy import Caller
 
 ROLES = ("research", "summarization", "compression", "final_report", "citation_check")
+# Native web search (search_api): its provider and default model (web_search_model).
+WEB_SEARCH = {"openai_web": ("openai", "gpt-4.1-mini"), "anthropic_web": ("anthropic", "claude-haiku-4-5")}
+WEB_SEARCH_MAX_TOKENS = 1024  # output tokens of a web search call: only the pages it names are used
 ENV_PREFIX = "DEEP_RESEARCH_"
 ENV_ALLOWED_MODELS = "DEEP_RESEARCH_ALLOWED_MODELS"
 
@@ -71,6 +74,7 @@ class SearchAPI(StrEnum):
     LOCAL = "local"
     SEARXNG = "searxng"
     OPENAI_WEB = "openai_web"
+    ANTHROPIC_WEB = "anthropic_web"
     NONE = "none"
 
 
@@ -131,6 +135,12 @@ class Configuration(BaseModel):
     # --- scoping --------------------------------------------------------------------
     allow_clarification: bool = Field(
         True, json_schema_extra=_ui("boolean", "Ask the user one clarifying question when the request is ambiguous."))
+    clarify_confidence_threshold: float = Field(
+        0.6, ge=0.0, le=1.0, json_schema_extra=_ui(
+            "slider", "Ask clarifying questions only about the dimensions of the request (scope, time frame, "
+            "geography, audience, definitions, purpose) whose reading the model is less sure of than this (0-1); "
+            "otherwise research starts on its readings and says so. 0: never ask; 1: ask whenever a dimension is "
+            "not settled.", min=0.0, max=1.0, step=0.05))
     require_brief_approval: bool = Field(
         False, json_schema_extra=_ui("boolean", "Pause for a human to approve or reject the research brief."))
     max_brief_refinement_rounds: int = Field(
@@ -203,10 +213,18 @@ class Configuration(BaseModel):
     fetch_timeout_s: float = Field(
         30.0, gt=0, le=600, json_schema_extra=_ui("number", "The most one page fetch may take (seconds), redirects, "
                                                   "retries and robots.txt included."))
-    web_search_model: str = Field(
-        "gpt-4.1-mini", json_schema_extra=_ui(
-            "text", "Model for search_api=openai_web (the Responses API web_search tool, on the research model's "
-                    "endpoint and key); the pages it cites are fetched and become the sources."))
+    web_search_model: str | None = Field(
+        None, json_schema_extra=_ui(
+            "text", "Model that runs the provider's own web search: for search_api=openai_web the Responses API "
+                    f"web_search tool (default {WEB_SEARCH['openai_web'][1]}), for anthropic_web Anthropic's "
+                    f"server-side web search tool (default {WEB_SEARCH['anthropic_web'][1]}); on the research "
+                    "model's endpoint and key when it is the same provider. Only the pages it names are fetched "
+                    "and become the sources."))
+    web_search_price_usd: float = Field(
+        0.01, ge=0, le=1, json_schema_extra=_ui(
+            "number", "USD charged per web search request of openai_web and anthropic_web (both providers list "
+                      "$10 per 1,000 searches), counted in the run's cost on top of the search model's tokens.",
+            min=0, max=1))
     fetch_max_bytes: int = Field(
         5_000_000, ge=10_000, le=100_000_000, json_schema_extra=_ui(
             "number", "Bytes of a fetched page read at most: longer HTML or text is cut there, a longer PDF refused."))
@@ -245,7 +263,8 @@ class Configuration(BaseModel):
     min_coverage: float = Field(
         0.8, ge=0.0, le=1.0, json_schema_extra=_ui(
             "slider", "Stop research when this priority-weighted share of the plan's sub-questions is covered by "
-            "verified findings (1.0: all of them; 0: coverage never stops research).", min=0.0, max=1.0, step=0.05))
+            "verified findings and the plan's success criteria that name sub-questions are met (1.0: all of "
+            "them; 0: coverage never stops research).", min=0.0, max=1.0, step=0.05))
     plateau_min_new_sentences: int = Field(
         2, ge=0, le=100, json_schema_extra=_ui(
             "number", "Stop research when a round (from the second on) adds fewer new verified sentences than "
@@ -427,6 +446,13 @@ class Configuration(BaseModel):
             options=[{"label": v, "value": v} for v in ("numbered", "apa", "mla", "ieee", "chicago")]))
     test_mode: bool = Field(
         False, json_schema_extra=_ui("boolean", "Small limits for trying things out cheaply."))
+    trace_content: bool = Field(
+        False, json_schema_extra=_ui(
+            "boolean", "Send prompts, page text, quotes and answers to the tracing services the environment turns "
+                       "on (LangSmith: LANGSMITH_TRACING; OpenTelemetry: OTEL_EXPORTER_OTLP_ENDPOINT). Off: traces "
+                       "keep the run's structure, names, token usage and timings, and every text is replaced by "
+                       "its length. Secrets are removed either way. Only the environment "
+                       "(DEEP_RESEARCH_TRACE_CONTENT) or the command line can turn it on."))
 
     _clamped: list[dict] = PrivateAttr(default_factory=list)
 
@@ -624,13 +650,30 @@ class Configuration(BaseModel):
         prices += [p for p in (price_of(m.partition(":")[2], self.model_prices) for m in self.tool_models()) if p]
         return (max(p[0] for p in prices), max(p[1] for p in prices)) if prices else None
 
+    def web_search_spec(self) -> dict | None:
+        """The model of native web search (search_api openai_web or anthropic_web), as a
+        spec (role ``web_search``), or None for other searches. It uses the research role's
+        endpoint and key when the research model is of the same provider, else the
+        provider's own (OPENAI_API_KEY, ANTHROPIC_API_KEY and their base URL variables)."""
+        if self.search_api.value not in WEB_SEARCH:
+            return None
+        provider, default = WEB_SEARCH[self.search_api.value]
+        name = (self.web_search_model or default).strip()
+        name = name.removeprefix(f"{provider}:")
+        research = self.model_spec("research")
+        same = research["provider"] == provider
+        return {"role": "web_search", "provider": provider, "model": name, "max_tokens": WEB_SEARCH_MAX_TOKENS,
+                "base_url": research["base_url"] if same else None,
+                "api_key_env": research["api_key_env"] if same else None,
+                "timeout": self.request_timeout_s, "max_retries": self.max_retries,
+                "azure_endpoint": None, "azure_api_version": None}
+
     def tool_models(self) -> dict[str, str]:
         """Models a run calls besides its roles and council, by setting: the web search
-        model of search_api=openai_web (on the research role's OpenAI endpoint). They meet
-        the allow-list and the cost cap's prices like the others, and their calls are metered."""
-        if self.search_api.value == "openai_web":
-            return {f"openai:{self.web_search_model}": "web_search_model"}
-        return {}
+        model of search_api openai_web or anthropic_web. They meet the allow-list and the
+        cost cap's prices like the others, and their calls are metered."""
+        spec = self.web_search_spec()
+        return {f"{spec['provider']}:{spec['model']}": "web_search_model"} if spec else {}
 
     def unpriced_note(self) -> str | None:
         """When some of the run's models have a price and others not (no cost cap refuses
@@ -641,6 +684,8 @@ class Configuration(BaseModel):
         second = self.judge_second_spec()
         if second:
             roles_of.setdefault(f"{second['provider']}:{second['model']}", []).append("judge_second")
+        for model, setting in self.tool_models().items():  # the web search model
+            roles_of.setdefault(model, []).append(setting.removesuffix("_model"))
         unpriced = {m: r for m, r in roles_of.items() if price_of(m.partition(":")[2], self.model_prices) is None}
         if not unpriced or len(unpriced) == len(roles_of):
             return None

@@ -10,11 +10,14 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessage
 from langgraph.config import get_stream_writer
 
 from ...lru import LRU
 from ...search.base import SearchBackend, SearchError, SearchResult
 from ...search.fetch import FetchPolicy, PageFetcher
+from . import tracing
+from .chat import progress_text, show_progress
 from .configuration import Configuration
 from .meter import CURRENT_METER, Meter, describe, is_transient
 from .providers import ModelFactory, default_model_factory
@@ -57,7 +60,7 @@ def default_search_factory(cfg: Configuration) -> SearchBackend:
 
     from ...search import make_search
 
-    if cfg.search_api.value == "openai_web":
+    if cfg.web_search_spec() is not None:  # openai_web, anthropic_web
         from ..gather.web_search import make_web_search
 
         return make_web_search(cfg, shared_fetcher(cfg))
@@ -96,10 +99,18 @@ class Deps:
             self._models[key] = await asyncio.to_thread(self.model_factory, spec)
         return self._models[key]
 
+    @staticmethod
+    def _search_key(cfg: Configuration) -> tuple:
+        return (cfg.search_api.value, cfg.corpus_path, cfg.corpus_base_url, cfg.request_timeout_s,
+                cfg.searxng_url, str(searxng_options(cfg)), fetch_policy(cfg), str(cfg.web_search_spec()),
+                cfg.web_search_price_usd, cfg.max_retries, cfg.retry_backoff_s)
+
+    def search_is_open(self, cfg: Configuration) -> bool:
+        """Whether the search of ``cfg`` is built already (a local corpus: indexed)."""
+        return self._search_key(cfg) in self._search
+
     async def search(self, cfg: Configuration) -> SearchBackend:
-        key = (cfg.search_api.value, cfg.corpus_path, cfg.corpus_base_url, cfg.request_timeout_s,
-               cfg.searxng_url, str(searxng_options(cfg)), fetch_policy(cfg), cfg.web_search_model,
-               str(cfg.model_spec("research")) if cfg.search_api.value == "openai_web" else "")
+        key = self._search_key(cfg)
         if key not in self._search:
             self._search[key] = await asyncio.to_thread(self.search_factory, cfg)
         return self._search[key]
@@ -137,6 +148,20 @@ class NodeContext:
         itself (it has a ``max_retries`` setting, like Tavily) and enforces its own
         timeouts is called once, so retries do not multiply."""
         backend = await self.search()
+        name = getattr(backend, "name", type(backend).__name__)
+        with tracing.span(f"search {name}", {
+                "deep_research.search.backend": name, "deep_research.node": self.name,
+                "langgraph.thread_id": self.thread_id,
+                "deep_research.search.query": query if tracing.content_allowed() else None,
+                "deep_research.search.query_chars": len(query), "deep_research.search.max_results": max_results,
+        }) as current:
+            results = await self._run_search(backend, query, max_results)
+            tracing.set_attributes(current, {
+                "deep_research.search.results": len(results),
+                "deep_research.search.empty": sum(1 for r in results if not (r.content or "").strip())})
+            return results
+
+    async def _run_search(self, backend: SearchBackend, query: str, max_results: int) -> list[SearchResult]:
         own_retries = isinstance(getattr(backend, "max_retries", None), int)
         retries = 0 if own_retries else self.cfg.max_retries
         attempt = 0
@@ -188,11 +213,14 @@ class NodeContext:
     def usage_update(self) -> dict:
         return {"usage": {self.name: self.meter.usage.as_dict()}} if self.meter.usage.any() else {}
 
-    def progress(self, **event: Any) -> None:
+    def progress(self, **event: Any) -> AIMessage | None:
+        """A progress event for the ``custom`` stream (the CLI shows them) and, for the
+        few a chat shows, a progress line in the chat (chat.py; returned, else None)."""
         try:
             get_stream_writer()({"node": self.name, **event})
         except Exception:  # noqa: BLE001 - no stream consumer: progress events are optional
             pass
+        return show_progress(self.config, progress_text(event, self.cfg))
 
     @property
     def checkpoint(self) -> str | None:

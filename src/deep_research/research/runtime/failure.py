@@ -10,10 +10,13 @@ Every node is wrapped (:func:`guarded`). When a node fails for good, the wrapper
   step stays the next step, so ``resume`` (CLI) or a run without input (Studio, SDK)
   retries exactly that step, and a research round that already finished inside the
   supervisor is not run again; the state snapshot shows the failure meanwhile;
+* sends the failure's chat turn (its cause and what to do) to the run's live ``messages``
+  stream before raising, so a chat client shows it as a message, not only as a toast;
 * raises :class:`ResearchFailed` (a ``RuntimeError``) or the ``UserError`` (a
   ``ValueError``): the server shows the message of built-in exception types only.
 
-Interrupts and other control flow (``GraphBubbleUp``) pass through untouched.
+Interrupts and other control flow (``GraphBubbleUp``) pass through untouched. The wrapper
+also marks the turns of a node's internal conversation hidden (chat.hide_internal_turns).
 """
 
 from __future__ import annotations
@@ -27,9 +30,10 @@ from langgraph.errors import GraphBubbleUp
 from langgraph.types import Command
 
 from ...errors import UserError
-from .chat import failure_message
+from .chat import emit_live, failure_message, hide_internal_turns
 from .run_folder import asave_notes, root_checkpoint
 from .configuration import Configuration
+from . import tracing
 from .meter import ModelCallError, describe
 
 log = logging.getLogger(__name__)
@@ -126,9 +130,11 @@ async def fail(stage: str, e: Exception, state: dict, config: dict, runtime: Any
     out: Exception = e if isinstance(e, (UserError, ResearchFailed)) else ResearchFailed(stage, message, notes)
     if isinstance(out, ResearchFailed) and out.notes_path is None:
         out.notes_path = notes
+    turn = failure_message(stage, message, notes, setup=isinstance(e, UserError))
+    emit_live(turn)  # the chat gets it in the live stream, before the run's error event
     try:
         await record_failure(config, {"status": "failed", "errors": [failure_record(stage, message, notes)],
-                                      "messages": [failure_message(stage, message, notes)]})
+                                      "messages": [turn]})
     except Exception as problem:  # noqa: BLE001 - the failure itself is still raised
         log.error("could not record the failure in the thread state: %s", describe(problem))
     out.recorded = True  # type: ignore[attr-defined]
@@ -158,7 +164,9 @@ def guarded(stage: str, fn: Node, *, root: bool = False) -> Node:
     @functools.wraps(fn)
     async def node(state, config, runtime):
         try:
-            result = await fn(state, config, runtime)
+            with tracing.span(f"node {stage}", {"deep_research.node": stage,
+                                                "langgraph.thread_id": tracing.thread_of(config)}):
+                result = await fn(state, config, runtime)
         except GraphBubbleUp:
             raise
         except Exception as e:
@@ -166,6 +174,7 @@ def guarded(stage: str, fn: Node, *, root: bool = False) -> Node:
             if out is e:
                 raise
             raise out from e
+        result = hide_internal_turns(result)  # internal conversations never reach a chat (chat.py)
         if root and isinstance(state, dict) and state.get("status") == "failed":
             return _running_again(result)
         return result

@@ -30,7 +30,16 @@ from pydantic import BaseModel, ValidationError
 
 from ...errors import redact
 from . import pricing as _pricing
-from .usage import Usage, _price, _text_of, estimate_reply_tokens, estimate_tokens, message_text
+from . import tracing
+from .usage import (
+    Usage,
+    _price,
+    _text_of,
+    estimate_reply_tokens,
+    estimate_tokens,
+    message_text,
+    model_name,
+)
 
 log = logging.getLogger(__name__)
 
@@ -155,6 +164,14 @@ class Meter:
         return min(self.backoff_s * (2 ** (attempt - 1)), self.max_backoff_s) * (0.5 + random.random())
 
     async def invoke(self, model: BaseChatModel, messages: Sequence[BaseMessage], **kwargs: Any) -> AIMessage:
+        """One model call (an OpenTelemetry span ``chat <model>`` around it, tracing.py)."""
+        name = model_name(model) or type(model).__name__
+        with tracing.span(f"chat {name}", {"gen_ai.operation.name": "chat", "gen_ai.request.model": name,
+                                          "deep_research.node": self.node}) as current:
+            return await self._invoke(model, messages, current, **kwargs)
+
+    async def _invoke(self, model: BaseChatModel, messages: Sequence[BaseMessage], span: Any,
+                      **kwargs: Any) -> AIMessage:
         msgs = list(messages)
         attempt = shortened = 0
         while True:
@@ -194,8 +211,13 @@ class Meter:
             self.usage.input_tokens += inp
             self.usage.output_tokens += out
             price = _price(model, self.prices) or self.fallback_price
-            if price:
-                self.usage.cost_usd += _pricing.cost_usd(price, inp, out)
+            cost = _pricing.cost_usd(price, inp, out) if price else 0.0
+            self.usage.cost_usd += cost
+            tracing.set_attributes(span, {
+                "gen_ai.usage.input_tokens": inp, "gen_ai.usage.output_tokens": out,
+                "deep_research.cost_usd": round(cost, 8), "deep_research.retries": attempt,
+                "deep_research.shortened": shortened, "deep_research.estimated": not meta or None,
+                "gen_ai.response.model": (getattr(result, "response_metadata", None) or {}).get("model_name")})
             if not isinstance(result, AIMessage):
                 result = AIMessage(content=str(getattr(result, "content", result)))
             return result
@@ -212,6 +234,15 @@ class Meter:
         price = _pricing.price_of(model, self.prices) or self.fallback_price
         if price:
             self.usage.cost_usd += _pricing.cost_usd(price, input_tokens, output_tokens)
+
+    def record_searches(self, count: int, price_usd: float) -> None:
+        """Web search requests a provider's search tool made (billed per use, besides the
+        model's tokens): counted, and charged ``price_usd`` each."""
+        if count > 0:
+            self.usage.web_searches += count
+            self.usage.cost_usd += count * max(price_usd, 0.0)
+            tracing.add_to_current_span({"deep_research.web_searches": count,
+                                         "deep_research.web_search_cost_usd": round(count * max(price_usd, 0.0), 8)})
 
     async def text(self, model: BaseChatModel, messages: Sequence[BaseMessage], *, what: str = "text",
                    max_repairs: int = 1) -> str:
@@ -283,12 +314,13 @@ CURRENT_METER: contextvars.ContextVar[Meter | None] = contextvars.ContextVar("de
 
 
 def record_model_call(model: str, input_tokens: int, output_tokens: int, seconds: float, *,
-                      estimated: bool = False) -> None:
+                      estimated: bool = False, searches: int = 0, search_price_usd: float = 0.0) -> None:
     meter = CURRENT_METER.get()
     if meter is None:
         log.warning("a %s call of %d tokens was made outside a metered node", model, input_tokens + output_tokens)
         return
     meter.record(model, input_tokens, output_tokens, seconds, estimated=estimated)
+    meter.record_searches(searches, search_price_usd)
 
 
 class _RawStructured:

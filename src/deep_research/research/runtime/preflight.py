@@ -23,6 +23,7 @@ from ...errors import UserError
 from ...search import CorpusError, SearchConfigError, SearchError
 from ...search.fetch import FetchError, check_url
 from . import mcp
+from .chat import progress_text, show_progress
 from .deps import Deps, shared_fetcher
 from .configuration import ROLES, Configuration
 from .providers import OPENAI_PROVIDERS, ModelSetupError, provider_name
@@ -163,5 +164,8 @@ class PreflightNode:
 
     async def __call__(self, state, config, runtime) -> dict:
         cfg = Configuration.resolve(config, getattr(runtime, "context", None))
+        if cfg.search_api.value == "local" and cfg.corpus_path and not self.deps.search_is_open(cfg):
+            # opening a corpus brings its index up to date: minutes on a large new folder
+            show_progress(config, progress_text({"stage": "index", "corpus": cfg.corpus_path}))
         await preflight(cfg, self.deps)
         return {"stage": "preflight"}

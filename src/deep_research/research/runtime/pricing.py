@@ -1,7 +1,8 @@
 """Model prices, for the optional cost cap (``max_cost_usd``).
 
 Prices are USD per million tokens, ``(input, output)``. A name is looked up as given,
-then without a date suffix (``gpt-4.1-2025-04-14`` is priced as ``gpt-4.1``), first in the
+then without a date suffix (``gpt-4.1-2025-04-14`` is priced as ``gpt-4.1``,
+``claude-haiku-4-5-20251001`` as ``claude-haiku-4-5``), first in the
 prices a deployment configures (``model_prices`` / ``DEEP_RESEARCH_MODEL_PRICES``), then
 in :data:`PRICES_PER_MTOK`. A model with no price cannot be held to a cost cap: a run
 with a cap refuses to start until the model is priced (see Configuration.resolve).
@@ -31,8 +32,9 @@ PRICES_PER_MTOK: dict[str, Price] = {
     "o1-pro": (150.0, 600.0),
 }
 
-# A release date at the end of a model name: gpt-4.1-2025-04-14, gpt-4o-mini-2024-07-18.
-_DATED = re.compile(r"^(?P<family>.+?)-\d{4}-\d{2}-\d{2}$")
+# A release date at the end of a model name: gpt-4.1-2025-04-14, gpt-4o-mini-2024-07-18,
+# claude-haiku-4-5-20251001; or Anthropic's "-latest" alias.
+_DATED = re.compile(r"^(?P<family>.+?)(?:-\d{4}-\d{2}-\d{2}|-20\d{6}|-latest)$")
 
 
 def family(name: str) -> str:

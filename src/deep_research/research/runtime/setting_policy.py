@@ -112,8 +112,12 @@ RULES: dict[str, Rule] = {
     "model": _models("the model (and price) of every role"),
     **{f"{r}_model": _models(f"the model (and price) of the {r} role") for r in ROLES},
     "brief_council_models": _models("more models, each called and paid for"),
-    "web_search_model": _models("the model (and price) of search_api=openai_web"),
+    "web_search_model": _models("the model (and price) of search_api openai_web and anthropic_web"),
+    "web_search_price_usd": Rule((Reach.COST,), May.NOT_UNDER_COST_CAP, May.FLAG,
+                                 "what the cost cap counts for each web search"),
     "judge_second_model": _models("a second claim judge, called and paid for"),
+    "trace_content": Rule((Reach.NETWORK,), May.SERVER_VALUE, May.FLAG,
+                          "prompts, pages and answers sent to the trace collector"),
     "page_cache": _SAVING,
     "supervisor_summarize": _SAVING,
     "compression_summarize": _SAVING,
@@ -121,7 +125,7 @@ RULES: dict[str, Rule] = {
 
 # Settings that reach nothing of the above: any source may set them.
 HARMLESS = frozenset({
-    "allow_clarification", "require_brief_approval", "research_mode", "require_report_approval",
+    "allow_clarification", "clarify_confidence_threshold", "require_brief_approval", "research_mode", "require_report_approval",
     "brief_search", "draft_search", "searxng_engines", "searxng_categories", "searxng_time_range",
     "searxng_safesearch", "searxng_language", "trusted_domains", "low_trust_domains",
     "min_source_credibility", "local_source_credibility", "structured_output", "mcp_prompt",
@@ -130,6 +134,25 @@ HARMLESS = frozenset({
 })
 
 OPERATOR_SETTINGS = frozenset(n for n, r in RULES.items() if r.remote is May.OPERATOR)
+
+# Settings of the server process, not of a run: only the server's environment sets them (no
+# run, assistant, question file or command line can), so they are not Configuration fields.
+ENV_REPORT_STORE = "DEEP_RESEARCH_REPORT_STORE"
+ENV_PUBLIC_URL = "DEEP_RESEARCH_PUBLIC_URL"
+ENV_REPORT_MAX_BYTES = "DEEP_RESEARCH_REPORT_MAX_BYTES"
+ENV_REPORT_LINK_SECRET = "DEEP_RESEARCH_REPORT_LINK_SECRET"
+ENV_REPORT_LINK_DAYS = "DEEP_RESEARCH_REPORT_LINK_DAYS"
+SERVER_ENV: dict[str, str] = {
+    ENV_REPORT_STORE: "a postgresql:// URL where the server keeps report files for every replica (default: "
+                      "the LangGraph server's own store); it holds every user's reports",
+    ENV_PUBLIC_URL: "the server's address as users' browsers reach it, for the report links of the chat "
+                    "(default: LANGGRAPH_API_URL, which `langgraph dev` sets)",
+    ENV_REPORT_MAX_BYTES: "the largest report file the server keeps and serves (default 25 MB)",
+    ENV_REPORT_LINK_SECRET: "a key (at least 32 bytes, the same on every replica) that signs the chat's report "
+                            "links, so a browser opens them without a bearer token; unset: the links need the "
+                            "caller's credentials",
+    ENV_REPORT_LINK_DAYS: "how long a signed report link works (default 7 days)",
+}
 SAVINGS = frozenset(n for n, r in RULES.items() if r is _SAVING)
 
 
@@ -214,7 +237,7 @@ def refusals(values: Mapping[str, Any], caller: Caller, *, current: Any, server:
         rule = RULES.get(name)
         if rule is None or name in caller.allows:
             continue
-        if rule.remote is May.NOT_UNDER_COST_CAP and server.max_cost_usd and value != server.model_prices:
+        if rule.remote is May.NOT_UNDER_COST_CAP and server.max_cost_usd and value != getattr(server, name):
             # every source but the environment: a cap the environment sets counts its own prices
             out.append(f"{name} cannot be set per run while {_env_name('max_cost_usd')} caps the cost; "
                        f"prices come from {_env_name(name)}")
@@ -226,7 +249,7 @@ def refusals(values: Mapping[str, Any], caller: Caller, *, current: Any, server:
             out.append(f"{name} cannot be set by {caller.name}: it is fixed by the server ({rule.why}); its "
                        f"environment sets it ({_env_name(name)}), or its operator allows it per run with "
                        f"{ENV_ALLOW_RUN_SETTINGS}")
-        elif may is May.SERVER_VALUE and value and value != (getattr(server, name) or _provider_env(name, environ)):
+        elif may is May.SERVER_VALUE and _differs(name, value, server, environ):
             out.append(f"{name} cannot be set by {caller.name} on this server ({rule.why}); its environment "
                        f"sets it ({_env_name(name)}" + (" or SEARXNG_URL)" if name == "searxng_url" else ")"))
         elif may is May.IF_SERVER_ALLOWS and value and not getattr(server, name):
@@ -241,6 +264,16 @@ def refusals(values: Mapping[str, Any], caller: Caller, *, current: Any, server:
                 out.append(f"{name} {_show(value)} cannot be set by {caller.name}: it may only lower your "
                            f"{_show(mine)} ({rule.why}); to let it, pass --allow-question-setting {name}")
     return out
+
+
+def _differs(name: str, value: Any, server: Any, environ: Mapping[str, str]) -> bool:
+    """Whether a SERVER_VALUE setting's value is not the server's: an empty value means "the
+    server's" for a text setting; a switch (trace_content) must be the server's exactly, as
+    it is process-wide (tracing.py)."""
+    mine = getattr(server, name)
+    if isinstance(value, bool):
+        return value != bool(mine)
+    return bool(value) and value != (mine or _provider_env(name, environ))
 
 
 def _provider_env(name: str, environ: Mapping[str, str]) -> str | None:

@@ -30,6 +30,7 @@ class Usage:
     repairs: int = 0  # malformed answers asked again (invalid structured output, empty reply)
     shortened: int = 0  # requests shortened after a context-length error
     estimated: int = 0  # calls whose reply carried no usage: their tokens are an estimate
+    web_searches: int = 0  # web search requests a provider's search tool made (priced per use)
 
     def add(self, other: "Usage") -> None:
         self.calls += other.calls
@@ -41,16 +42,18 @@ class Usage:
         self.repairs += other.repairs
         self.shortened += other.shortened
         self.estimated += other.estimated
+        self.web_searches += other.web_searches
 
     def any(self) -> bool:
         """Whether anything happened worth recording."""
-        return bool(self.calls or self.retries or self.repairs or self.shortened)
+        return bool(self.calls or self.retries or self.repairs or self.shortened or self.web_searches)
 
     def as_dict(self) -> dict:
         return {"calls": self.calls, "input_tokens": self.input_tokens, "output_tokens": self.output_tokens,
                 "seconds": round(self.seconds, 3), "retries": self.retries, "cost_usd": round(self.cost_usd, 6),
                 "repairs": self.repairs, "shortened": self.shortened,
-                **({"estimated": self.estimated} if self.estimated else {})}
+                **({"estimated": self.estimated} if self.estimated else {}),
+                **({"web_searches": self.web_searches} if self.web_searches else {})}
 
 
 def merge_usage(left: dict | None, right: dict | None) -> dict:

@@ -21,6 +21,7 @@ from .plan import (
     revised_plan,
     with_plan,
 )
+from ..runtime import hitl
 from ..runtime.chat import brief_message, conversation_text
 from ..runtime.deps import Deps, NodeContext
 from ..runtime.meter import ModelCallError, describe
@@ -107,30 +108,42 @@ class BriefNodes:
         return {**update, **ctx.usage_update(), "research_brief": text, "brief_rounds": 0, "research_plan": plan}
 
     async def approve_research_brief(self, state: ResearchState, config, runtime) -> Command:
-        """Pause for a human: {"type": "approve"} or {"type": "reject", "feedback": "..."}.
-        Anything else is answered with an explanation and asked again, never approved."""
+        """Pause for a human (runtime/hitl.py): approve, edit the brief's text, or reject it
+        with what to change ({"type": "reject", "feedback" or "message": "..."}). Anything
+        else is answered with an explanation and asked again, never approved."""
         ctx = NodeContext.make("approve_research_brief", self.deps, config, runtime)
         if not ctx.cfg.require_brief_approval:
             return Command(goto="write_draft_report")
         rounds = state.get("brief_rounds", 0)
-        payload: dict[str, Any] = {
-            "type": "brief_approval",
-            "research_brief": state.get("research_brief", ""),
-            "research_plan": state.get("research_plan") or empty_plan(),
-            "round": rounds + 1,
-            "max_rounds": ctx.cfg.max_brief_refinement_rounds + 1,
-            "expected": [{"type": "approve"}, {"type": "reject", "feedback": "what to change"}],
-        }
+        brief, plan = state.get("research_brief", ""), state.get("research_plan") or empty_plan()
+        max_rounds = ctx.cfg.max_brief_refinement_rounds + 1
+        payload = hitl.request(
+            BRIEF_ACTION, {"research_brief": brief_text(brief)},
+            f"Research brief, round {rounds + 1} of at most {max_rounds} (its plan is in the chat above). "
+            "Approve it, edit its text, or reject it and say what to change.",
+            ("approve", "edit", "reject"),
+            type="brief_approval", research_brief=brief, research_plan=plan, round=rounds + 1,
+            max_rounds=max_rounds,
+            expected=[{"type": "approve"}, {"type": "reject", "feedback": "what to change"},
+                      {"type": "edit", "edited_action": {"name": BRIEF_ACTION, "args": {"research_brief": "..."}}}])
         if state.get("brief_council"):  # the council's votes and reasons, for the human to weigh
             payload["brief_council"] = state["brief_council"]
+        typed = state.get("pending_decision")  # a reply typed in the chat (chat.typed_decision)
         while True:
-            decision = interrupt(payload)
-            kind, feedback, problem = _parse_decision(decision)
+            from_chat = typed is not None  # a typed reply is in the chat already, a button's is said there
+            decision, typed = (typed, None) if from_chat else (interrupt(payload), None)
+            kind, text, problem = _parse_decision(decision)
             if problem is None:
                 break
             payload = {**payload, "error": problem}
         if kind == "approve":
-            return Command(goto="write_draft_report", update={"stage": "brief approved"})
+            return Command(goto="write_draft_report", update={"stage": "brief approved", "pending_decision": None})
+        if kind == "edit":  # the reviewer's own wording, under the same plan
+            return Command(goto="write_draft_report", update={
+                "stage": "brief approved", "research_brief": with_plan(text.strip(), plan), "pending_decision": None,
+                "messages": [] if from_chat else [HumanMessage(f"My edited brief:\n\n{text.strip()}")]})
+        feedback = text
+        said = [] if from_chat else [HumanMessage(feedback)]
         if rounds >= ctx.cfg.max_brief_refinement_rounds:
             # No rewrite left: research proceeds with the last brief, and the feedback it
             # does not address is on record (and in the report's limitations).
@@ -140,9 +153,10 @@ class BriefNodes:
             note = (f"the reviewer's last feedback on the research brief was not addressed (no rewrite left): "
                     f"{feedback}")
             return Command(goto="write_draft_report", update={
-                "stage": "brief not approved", "messages": [AIMessage(msg)],
+                "stage": "brief not approved", "messages": [*said, AIMessage(msg)], "pending_decision": None,
                 "degradations": [error_record("approve_research_brief", note, kind="unresolved_feedback")]})
-        return Command(goto="revise_research_brief", update={"brief_feedback": feedback})
+        return Command(goto="revise_research_brief", update={"brief_feedback": feedback, "pending_decision": None,
+                                                             "messages": said})
 
     async def revise_research_brief(self, state: ResearchState, config, runtime) -> dict:
         ctx = NodeContext.make("revise_research_brief", self.deps, config, runtime)
@@ -190,18 +204,32 @@ class BriefNodes:
         return Command(goto="route_research", update=update)  # single or multi path (routing.py)
 
 
-def _parse_decision(value: Any) -> tuple[Literal["approve", "reject"] | None, str, str | None]:
-    """(kind, feedback, problem). A problem means the value is not a valid decision."""
-    expected = 'resume with {"type": "approve"} or {"type": "reject", "feedback": "what to change"}'
+BRIEF_ACTION = "approve_research_brief"
+
+
+def _parse_decision(value: Any) -> tuple[Literal["approve", "reject", "edit"] | None, str, str | None]:
+    """(kind, feedback or edited text, problem). A problem means the value is not a valid
+    decision: HITL ``{"decisions": [...]}`` or a bare decision (see runtime/hitl.py)."""
+    expected = ('resume with {"type": "approve"}, {"type": "reject", "feedback": "what to change"} or '
+                '{"type": "edit", "edited_action": {"name": "approve_research_brief", '
+                '"args": {"research_brief": "..."}}} (alone or as {"decisions": [...]})')
+    value, problem = hitl.decision_of(value)
+    if problem:
+        return None, "", f"{problem}; {expected}"
     if not isinstance(value, dict):
         return None, "", f"not a decision ({type(value).__name__}); {expected}"
     kind = value.get("type")
     if kind == "approve":
         return "approve", "", None
     if kind == "reject":
-        feedback = value.get("feedback")
-        if not isinstance(feedback, str) or not feedback.strip():
+        feedback = hitl.text_arg(value, "feedback", "message")
+        if feedback is None:
             return None, "", f"a rejection needs non-empty feedback; {expected}"
         return "reject", feedback.strip(), None
+    if kind == "edit":
+        args, problem = hitl.edited_args(value, BRIEF_ACTION)
+        text = hitl.text_arg(args or {}, "research_brief")
+        if problem or text is None:
+            return None, "", f"{problem or 'an edit needs the brief text (research_brief)'}; {expected}"
+        return "edit", text, None
     return None, "", f"unknown decision type {kind!r}; {expected}"
-

@@ -1,18 +1,29 @@
 """Scoping, step one: the question of the current report (a follow-up's own question), and
-clarifying questions with suggested answers when the question needs them."""
+clarifying questions with suggested answers when the question needs them.
+
+The model names the dimensions of the request open to more than one reading (scope, time
+frame, geography, audience, definitions, purpose, other), each with its best reading and a
+confidence. Code decides whether to ask: only when a named dimension's confidence is below
+``clarify_confidence_threshold``, and only about those dimensions; the question shown names
+them. Otherwise research starts on the readings, which the confirmation states (so the brief,
+written from the conversation, takes them). A model that names no dimension is taken at
+its word (``need_clarification``), as before."""
 
 from __future__ import annotations
 
 import logging
+import math
+from dataclasses import dataclass
+from typing import Any
 
 from langchain_core.messages import AIMessage, HumanMessage
 from langgraph.graph import END
 from langgraph.types import Command
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator
 
 from .. import prompts
 from .plan import empty_plan
-from ..runtime.chat import REPORT_NAME, conversation_text
+from ..runtime.chat import REPORT_NAME, conversation_text, typed_decision
 from ..runtime.deps import Deps, NodeContext
 from ..runtime.failure import ResearchFailed
 from ..runtime.meter import ModelCallError, describe
@@ -23,15 +34,66 @@ from ..state import ResearchState, error_record
 log = logging.getLogger(__name__)
 
 
+# The dimensions a request can be ambiguous in, as the clarify step names them.
+DIMENSIONS = ("scope", "time_frame", "geography", "audience", "definitions", "purpose", "other")
+MAX_DIMENSIONS = len(DIMENSIONS)
+
+
+def dimension_name(value: Any) -> str:
+    """A dimension as the model wrote it ("Time frame", "timeframe", "time-frame") -> one of
+    :data:`DIMENSIONS` ("other" when it is none of them, "" when empty)."""
+    v = "_".join(str(value or "").strip().lower().replace("-", " ").split())
+    v = {"timeframe": "time_frame", "time": "time_frame", "period": "time_frame", "geographic": "geography",
+         "region": "geography", "location": "geography", "definition": "definitions", "terms": "definitions",
+         "terminology": "definitions"}.get(v, v)
+    return v if v in DIMENSIONS else ("other" if v else "")
+
+
+def dimension_label(name: str) -> str:
+    return name.replace("_", " ")
+
+
+class AmbiguousDimension(BaseModel):
+    dimension: str = Field(description="One of: " + ", ".join(DIMENSIONS) + ".")
+    reading: str = Field("", description="Your best reading of the request in this dimension.")
+    confidence: float = Field(description="How sure you are of that reading: 0 (a guess) to 1 (settled).")
+
+    @field_validator("dimension", mode="before")
+    @classmethod
+    def _dimension(cls, v: Any) -> str:
+        return dimension_name(v) or "other"
+
+    @field_validator("confidence", mode="before")
+    @classmethod
+    def _confidence(cls, v: Any) -> float:
+        """0-1; a percentage (40, "40%") is read as one; anything else is a guess (0)."""
+        try:
+            x = float(str(v).strip().rstrip("%")) if v is not None else 0.0
+        except ValueError:
+            return 0.0
+        x = x / 100 if 1 < x <= 100 else x
+        return min(max(x, 0.0), 1.0) if not math.isnan(x) else 0.0  # NaN: a guess
+
+
 class ClarifyingQuestion(BaseModel):
     question: str = Field(description="One short question.")
     suggested_answers: list[str] = Field(default_factory=list, description="Two to four likely answers.")
+    dimension: str = Field("", description="The dimension the question settles (one of the named ones).")
+
+    @field_validator("dimension", mode="before")
+    @classmethod
+    def _dimension(cls, v: Any) -> str:
+        return dimension_name(v)
 
 
 class ClarifyWithUser(BaseModel):
-    need_clarification: bool = Field(description="Whether clarifying questions are needed.")
+    need_clarification: bool = Field(False, description="Whether clarifying questions are needed.")
+    dimensions: list[AmbiguousDimension] = Field(
+        default_factory=list, description="The dimensions open to more than one reading, each with your best "
+                                          "reading and your confidence in it.")
     questions: list[ClarifyingQuestion] = Field(
-        default_factory=list, description="At most three questions, each with suggested answers, if needed.")
+        default_factory=list, description="At most three questions, each with its dimension and suggested answers, "
+                                          "if needed.")
     question: str = Field("", description="A single question (when not using 'questions').")
     verification: str = Field("", description="Short confirmation of what will be researched, if not.")
 
@@ -41,22 +103,91 @@ class ClarifyWithUser(BaseModel):
             items = [ClarifyingQuestion(question=self.question)]
         return items
 
+    def named(self) -> list[AmbiguousDimension]:
+        """The named dimensions, once each (the least confident reading kept)."""
+        out: dict[str, AmbiguousDimension] = {}
+        for d in self.dimensions:
+            if d.dimension not in out or d.confidence < out[d.dimension].confidence:
+                out[d.dimension] = d
+        return list(out.values())[:MAX_DIMENSIONS]
+
 
 MAX_CLARIFYING_QUESTIONS = 3
 
 
-def clarification_text(questions: list[ClarifyingQuestion]) -> str:
-    """The questions as one chat turn; suggested answers in brackets, free text welcome."""
-    if len(questions) == 1 and not questions[0].suggested_answers:
+@dataclass(frozen=True)
+class Gate:
+    """What the confidence gate decided: the questions to ask (none: research starts), the
+    dimensions below the threshold, and why."""
+
+    questions: list[ClarifyingQuestion]
+    unsure: list[AmbiguousDimension]
+    reason: str
+
+
+def confidence_gate(answer: ClarifyWithUser, threshold: float) -> Gate:
+    """Ask only about dimensions whose confidence is below ``threshold``: the questions that
+    name such a dimension (or name none, when every named dimension is unsure of itself
+    and a question is not tied to one). Without named dimensions the model's
+    ``need_clarification`` decides (a model that does not follow the dimensions format)."""
+    asked = answer.asked()
+    named = answer.named()
+    if not named:
+        if answer.need_clarification and asked:
+            return Gate(asked, [], "no dimensions named; the model asked")
+        return Gate([], [], "no dimensions named; the model did not ask")
+    unsure = [d for d in named if d.confidence < threshold]
+    if not unsure:
+        return Gate([], [], f"every named dimension at confidence {threshold:.2f} or more")
+    names = {d.dimension for d in unsure}
+    tied = [q for q in asked if q.dimension in names]
+    untied = [q for q in asked if not q.dimension]
+    questions = tied or untied
+    if not questions:
+        return Gate([], unsure, "dimensions below the threshold, but no question about them")
+    return Gate(questions, unsure, "dimensions below the threshold")
+
+
+def _percent(x: float) -> str:
+    return f"{round(100 * x)}%"
+
+
+def clarification_text(questions: list[ClarifyingQuestion], unsure: list[AmbiguousDimension] | None = None) -> str:
+    """The questions as one chat turn; suggested answers in brackets, free text welcome.
+    With ``unsure`` dimensions, a first line names them (and each question its dimension)."""
+    head = ""
+    if unsure:
+        head = "Before I start, the request is open in " + ", ".join(
+            f"{dimension_label(d.dimension)} ({'my guess: ' + d.reading.strip() + ', ' if d.reading.strip() else ''}"
+            f"{_percent(d.confidence)} sure)" for d in unsure) + ":\n"
+    if len(questions) == 1 and not questions[0].suggested_answers and not head:
         return questions[0].question.strip()
     lines = []
     for i, q in enumerate(questions, 1):
-        line = q.question.strip() if len(questions) == 1 else f"{i}. {q.question.strip()}"
+        text = q.question.strip()
+        if head and q.dimension:
+            text = f"({dimension_label(q.dimension)}) {text}"
+        line = text if len(questions) == 1 else f"{i}. {text}"
         options = [a.strip() for a in q.suggested_answers if a.strip()][:4]
         if options:
             line += "\n   " + " · ".join(f"[{a}]" for a in options)
         lines.append(line)
-    return "\n".join(lines)
+    return head + "\n".join(lines)
+
+
+def assumptions_text(named: list[AmbiguousDimension]) -> str:
+    """The readings research starts on, one line (said in the confirmation turn, so the brief
+    written from the conversation takes them)."""
+    parts = [f"{dimension_label(d.dimension)}: {d.reading.strip()}" for d in named if d.reading.strip()]
+    return ("Assuming " + "; ".join(parts) + ".") if parts else ""
+
+
+def clarification_record(answer: ClarifyWithUser, gate: Gate, threshold: float) -> dict:
+    """The state's ``clarification``: the named dimensions, the threshold and what the gate did."""
+    return {"dimensions": [{"dimension": d.dimension, "reading": d.reading.strip(), "confidence": d.confidence}
+                           for d in answer.named()],
+            "threshold": threshold, "asked": bool(gate.questions),
+            "unsure": [d.dimension for d in gate.unsure], "reason": gate.reason}
 
 
 def _question(state: ResearchState) -> str:
@@ -90,7 +221,7 @@ def follow_up_update(state: ResearchState) -> dict:
             "citation_fixes": [], "outputs": {}, "run_dir": "", "budget_exhausted": False,
             "tokens_before": 0, "cost_before": 0.0, "report_review_pending": False, "report_review": "",
             "report_feedback": "", "report_revisions": 0, "clarifying_questions": [],
-            "brief_council": {}, "complexity": {}, "research_mode_used": ""}
+            "brief_council": {}, "complexity": {}, "research_mode_used": "", "clarification": {}}
 
 
 async def _critical(ctx: NodeContext, state: dict, stage: str, e: Exception) -> ResearchFailed:
@@ -106,6 +237,9 @@ class ClarifyNode:
 
     async def clarify_with_user(self, state: ResearchState, config, runtime) -> Command:
         ctx = NodeContext.make("clarify_with_user", self.deps, config, runtime)
+        if typed := typed_decision(state):  # a chat reply to the brief or report the run showed
+            node, decision = typed
+            return Command(goto=node, update={"pending_decision": decision})
         question = _question(state)
         base = {"question": question, "stage": "clarify", "status": "running"}
         # run values lowered to the environment's ceilings, recorded once per run
@@ -129,14 +263,19 @@ class ClarifyNode:
                                                 [HumanMessage(prompt)], ctx.cfg.structured_output)
         except ModelCallError as e:
             raise await _critical(ctx, {**state, **base}, "clarify_with_user", e) from e
-        update = {**base, **ctx.usage_update()}
-        asked = answer.asked()
-        if answer.need_clarification and asked:
-            structured = [{"question": q.question.strip(), "suggested_answers": q.suggested_answers[:4]}
-                          for q in asked]
-            message = AIMessage(clarification_text(asked), name="clarification",
-                                additional_kwargs={"clarifying_questions": structured})
+        threshold = ctx.cfg.clarify_confidence_threshold
+        gate = confidence_gate(answer, threshold)
+        record = clarification_record(answer, gate, threshold)
+        update = {**base, **ctx.usage_update(), "clarification": record}
+        ctx.progress(stage="clarify", asked=record["asked"], unsure=record["unsure"])
+        if gate.questions:
+            structured = [{"question": q.question.strip(), "suggested_answers": q.suggested_answers[:4],
+                           **({"dimension": q.dimension} if q.dimension else {})} for q in gate.questions]
+            message = AIMessage(clarification_text(gate.questions, gate.unsure), name="clarification",
+                                additional_kwargs={"clarifying_questions": structured,
+                                                   "ambiguous_dimensions": record["dimensions"]})
             return Command(goto=END, update={**update, "status": "needs_clarification", "messages": [message],
                                              "clarifying_questions": structured})
-        msgs = [AIMessage(answer.verification.strip())] if answer.verification.strip() else []
+        text = " ".join(t for t in (answer.verification.strip(), assumptions_text(answer.named())) if t)
+        msgs = [AIMessage(text)] if text else []
         return Command(goto="write_research_brief", update={**update, "messages": msgs})

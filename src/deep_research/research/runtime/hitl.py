@@ -1,0 +1,73 @@
+"""The graph's questions to a human (brief approval, report review) in LangChain's
+human-in-the-loop shape, so a generic LangGraph chat client renders them as buttons.
+
+An interrupt's value is what ``HumanInTheLoopMiddleware`` raises (see
+:mod:`langchain.agents.middleware.human_in_the_loop`)::
+
+    {"action_requests": [{"name": "approve_research_brief", "args": {...}, "description": "..."}],
+     "review_configs": [{"action_name": "approve_research_brief",
+                         "allowed_decisions": ["approve", "edit", "reject"]}],
+     ...this project's own keys (type, expected, round, ...) for custom UIs and the CLI}
+
+Agent Chat UI and LangGraph Studio show the args, an Approve button, an edit box per arg
+when "edit" is allowed and a reject box with a reason, and resume the run with
+``{"decisions": [decision]}``, a decision being ``{"type": "approve"}``,
+``{"type": "edit", "edited_action": {"name": ..., "args": {...}}}`` or
+``{"type": "reject", "message": "..."}``. :func:`decision_of` also takes a bare decision
+(the shape this project used before, still what the CLI sends) and a one-item list.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from langchain.agents.middleware.human_in_the_loop import (
+    ActionRequest,
+    DecisionType,
+    HITLRequest,
+    ReviewConfig,
+)
+
+
+def request(action: str, args: dict[str, Any], description: str, allowed: Sequence[DecisionType],
+            **extra: Any) -> dict[str, Any]:
+    """One action for a human to decide on, in the HITL shape, plus ``extra`` keys."""
+    hitl = HITLRequest(action_requests=[ActionRequest(name=action, args=args, description=description)],
+                       review_configs=[ReviewConfig(action_name=action, allowed_decisions=list(allowed))])
+    return {**hitl, **extra}
+
+
+def decision_of(value: Any) -> tuple[Any, str | None]:
+    """(the one decision in a resume value, problem): ``{"decisions": [d]}`` (HITL), ``[d]``
+    or ``d``. A problem when the value holds no decision or more than one."""
+    if isinstance(value, dict) and "decisions" in value and "type" not in value:
+        value = value["decisions"]
+    if isinstance(value, list):
+        if len(value) != 1:
+            return None, f"expected one decision, got {len(value)}"
+        return value[0], None
+    return value, None
+
+
+def edited_args(decision: dict, action: str) -> tuple[dict | None, str | None]:
+    """The args of an edit decision's ``edited_action`` (HITL), or a problem."""
+    edited = decision.get("edited_action")
+    if not isinstance(edited, dict):
+        return None, "an edit needs edited_action"
+    name = edited.get("name")
+    if name not in (None, action):
+        return None, f"edited_action is for {name!r}, not {action!r}"
+    args = edited.get("args")
+    if not isinstance(args, dict):
+        return None, "edited_action needs args"
+    return args, None
+
+
+def text_arg(args: dict, *names: str) -> str | None:
+    """The first of ``names`` in ``args`` that holds non-blank text."""
+    for name in names:
+        value = args.get(name)
+        if isinstance(value, str) and value.strip():
+            return value
+    return None

@@ -1,0 +1,142 @@
+"""The chat-facing pieces in isolation: decisions in the human-in-the-loop shape and in the
+shape this project used before, typed replies, hidden internal turns, progress lines and
+the conversation a model is shown. The same through a real server and a chat client's
+view: tests/system/test_chat_clients.py."""
+
+from __future__ import annotations
+
+import pytest
+from langchain_core.messages import AIMessage, HumanMessage, RemoveMessage, ToolMessage
+from langgraph.types import Command
+
+from deep_research.research.report.review import parse_review
+from deep_research.research.runtime import chat
+from deep_research.research.scope.brief import _parse_decision
+
+BRIEF_EDIT = {"type": "edit", "edited_action": {"name": "approve_research_brief",
+                                                "args": {"research_brief": "My brief."}}}
+
+
+@pytest.mark.parametrize("value, expected", [
+    ({"type": "approve"}, ("approve", "")),
+    ({"decisions": [{"type": "approve"}]}, ("approve", "")),
+    ([{"type": "approve"}], ("approve", "")),
+    ({"type": "reject", "feedback": " Narrower. "}, ("reject", "Narrower.")),
+    ({"decisions": [{"type": "reject", "message": "Narrower."}]}, ("reject", "Narrower.")),
+    ({"decisions": [BRIEF_EDIT]}, ("edit", "My brief.")),
+])
+def test_brief_decisions_in_both_shapes(value, expected):
+    kind, text, problem = _parse_decision(value)
+    assert problem is None and (kind, text) == expected
+
+
+@pytest.mark.parametrize("value, problem", [
+    ({"decisions": []}, "expected one decision, got 0"),
+    ({"decisions": [{"type": "approve"}, {"type": "approve"}]}, "expected one decision, got 2"),
+    ({"type": "reject", "message": "  "}, "a rejection needs non-empty feedback"),
+    ({"type": "edit", "edited_action": {"name": "review_report", "args": {"research_brief": "x"}}},
+     "edited_action is for 'review_report'"),
+    ({"type": "edit", "edited_action": {"name": "approve_research_brief", "args": {}}}, "needs the brief text"),
+    ({"type": "respond", "message": "ok"}, "unknown decision type 'respond'"),
+    ("approve", "not a decision (str)"),
+])
+def test_a_malformed_brief_decision_is_explained_never_approved(value, problem):
+    kind, _, said = _parse_decision(value)
+    assert kind is None and problem in said
+
+
+@pytest.mark.parametrize("value, left, expected", [
+    ({"decisions": [{"type": "approve"}]}, 1, ("approve", "")),
+    ({"type": "edit", "markdown": "# R"}, 1, ("edit", "# R")),
+    ({"decisions": [{"type": "edit", "edited_action": {"name": "review_report", "args": {"report_markdown": "# R"}}}]},
+     0, ("edit", "# R")),
+    ({"decisions": [{"type": "reject", "message": "Shorter."}]}, 1, ("feedback", "Shorter.")),
+    ({"type": "feedback", "feedback": "Shorter."}, 1, ("feedback", "Shorter.")),
+])
+def test_report_review_decisions_in_both_shapes(value, left, expected):
+    kind, text, problem = parse_review(value, left)
+    assert problem is None and (kind, text) == expected
+
+
+def test_no_revision_left_refuses_a_rejection_in_either_shape():
+    for value in ({"decisions": [{"type": "reject", "message": "More."}]}, {"type": "feedback", "feedback": "More."}):
+        kind, _, problem = parse_review(value, 0)
+        assert kind is None and "already revised" in problem
+
+
+def _asked(name: str, reply: str, **state) -> dict:
+    return {"status": "running", "messages": [HumanMessage("Q?"), AIMessage("Asked.", name=name),
+                                              AIMessage("*progress*", name="progress"), HumanMessage(reply)],
+            **state}
+
+
+@pytest.mark.parametrize("reply, decision", [
+    ("approve", {"type": "approve"}), ("Looks good!", {"type": "approve"}), ("OK.", {"type": "approve"}),
+    ("Only Norway, please.", {"type": "reject", "feedback": "Only Norway, please."}),
+])
+def test_a_typed_reply_to_the_brief_is_its_decision(reply, decision):
+    state = _asked("brief", reply, research_brief="B")
+    assert chat.typed_decision(state) == ("approve_research_brief", decision)
+
+
+def test_a_typed_reply_to_the_report_is_its_decision():
+    state = _asked("report_review", "Lead with costs.", report_review_pending=True)
+    assert chat.typed_decision(state) == ("review_report", {"type": "feedback", "feedback": "Lead with costs."})
+
+
+@pytest.mark.parametrize("state", [
+    _asked("brief", "approve"),  # no brief in the state
+    _asked("report_review", "approve"),  # no review pending
+    _asked("report", "approve", research_brief="B"),  # a follow-up after a report, not a decision
+    _asked("brief", "approve", research_brief="B", status="completed"),
+])
+def test_other_messages_are_not_decisions(state):
+    assert chat.typed_decision(state) is None
+
+
+def test_internal_turns_get_ids_chat_clients_do_not_render():
+    ai = AIMessage("", tool_calls=[{"name": "search", "args": {"query": "q"}, "id": "call_1"}], id="run-1")
+    tool = ToolMessage("Findings on: x", tool_call_id="call_1")
+    out = chat.hide_internal_turns({"researcher_messages": [HumanMessage("Research this topic: x"), ai, tool,
+                                                            RemoveMessage(id="do-not-render-old")],
+                                    "messages": [AIMessage("visible", id="v1")], "other": 1})
+    ids = [m.id for m in out["researcher_messages"]]
+    assert ids[1] == "do-not-render-run-1" and all(i.startswith("do-not-render-") for i in ids)
+    assert isinstance(out["researcher_messages"][3], RemoveMessage)
+    assert out["messages"][0].id == "v1" and out["other"] == 1
+    assert ai.id == "run-1"  # the model's message itself is not changed
+    cmd = chat.hide_internal_turns(Command(goto="x", update={"supervisor_messages": [AIMessage("t", id="a")]}))
+    assert cmd.goto == "x" and cmd.update["supervisor_messages"][0].id == "do-not-render-a"
+    assert chat.hide_internal_turns(chat.hide_internal_turns({"supervisor_messages": [ai]})) == \
+        chat.hide_internal_turns({"supervisor_messages": [ai]})
+
+
+def test_progress_lines_only_on_a_server_and_folded_when_the_report_is_done():
+    assert chat.progress_message({"configurable": {"thread_id": "t"}}, "x") is None  # the CLI: no chat
+    config = {"configurable": {"run_id": "r1"}}
+    step = chat.progress_message(config, "Writing the report…")
+    assert step.content == "*Writing the report…*" and step.id.startswith("progress-step-r1-")
+    assert chat.progress_message(config, "x").id != step.id  # each line its own id
+    state = {"messages": [HumanMessage("Q?"), step], "research_iterations": 2, "sources": {"a": {}, "b": {}},
+             "citation_summary": {"refs": 1}}
+    removed, done = chat.progress_cleanup(state, config)
+    assert isinstance(removed, RemoveMessage) and removed.id == step.id
+    assert done.content == "*Done: 2 research rounds, 2 sources read, 1 citation checked.*"
+    assert done.id.startswith("progress-done-r1-")
+
+
+def test_the_conversation_a_model_sees_leaves_out_notices_and_citation_links():
+    report = AIMessage("Heat pumps work [1](http://x/a#:~:text=A%20heat,fuel.) and [2](http://y/(b)).",
+                       name="report")
+    text = chat.conversation_text([HumanMessage("Q?"), AIMessage("*Writing…*", name="progress"), report,
+                                   AIMessage("The run failed at x", name="error")])
+    assert text == "User: Q?\nAssistant: Heat pumps work [1] and [2]."
+
+
+def test_a_setup_failure_says_what_to_do_in_a_chat():
+    one = chat.failure_message("preflight", "the run cannot start: no key", None, setup=True).content
+    assert one.startswith("The run could not start: no key\n\nFix this setting") and "send your question again" in one
+    many = chat.failure_message("preflight", "the run cannot start:\n- a\n- b", None, setup=True).content
+    assert many.startswith("The run could not start:\n\n- a\n- b\n\n")
+    later = chat.failure_message("publish", "disk full", "/r/notes.md").content
+    assert "saved in /r/notes.md" in later and "send your message again" in later

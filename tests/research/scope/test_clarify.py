@@ -1,0 +1,158 @@
+"""Clarification with named ambiguity dimensions and a confidence gate (scope/clarify.py):
+the model names the dimensions open to more than one reading with a confidence; code asks
+only about those below ``clarify_confidence_threshold`` and the question names them;
+otherwise research starts on the readings, which the confirmation states and the brief
+sees. Unit tests of the gate, and real graph runs with the scripted model."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from langchain_core.messages import HumanMessage
+from langgraph.checkpoint.memory import InMemorySaver
+from langgraph.store.memory import InMemoryStore
+
+from deep_research.research.graph import make_graph
+from deep_research.research.runtime.configuration import Configuration
+from deep_research.research.runtime.deps import Deps
+from deep_research.research.scope.clarify import (
+    AmbiguousDimension,
+    ClarifyWithUser,
+    clarification_text,
+    confidence_gate,
+    dimension_name,
+)
+from deep_research.search.local import LocalCorpus, build_index
+from tests.support.scenario import full_script, write_corpus
+from tests.support.scripted import recording, scripted_factory, structured
+
+DIMS = [{"dimension": "Time frame", "reading": "the last five years", "confidence": 0.3},
+        {"dimension": "geography", "reading": "Europe", "confidence": "90%"},
+        {"dimension": "audience", "reading": "home owners", "confidence": 0.55}]
+QUESTIONS = [{"question": "Which period?", "suggested_answers": ["Since 2020", "Since 2010"], "dimension": "timeframe"},
+             {"question": "Which region?", "suggested_answers": ["Europe", "North America"], "dimension": "geography"},
+             {"question": "For whom?", "suggested_answers": ["Home owners", "Installers"], "dimension": "audience"}]
+
+
+def answer(**kw) -> ClarifyWithUser:
+    return ClarifyWithUser.model_validate({"need_clarification": True, "dimensions": DIMS, "questions": QUESTIONS,
+                                           **kw})
+
+
+def test_dimensions_and_confidences_are_normalised():
+    assert [dimension_name(x) for x in ("Time frame", "timeframe", "time-frame", "Geography", "jargon", "")] == \
+        ["time_frame", "time_frame", "time_frame", "geography", "other", ""]
+    parsed = answer()
+    assert [(d.dimension, d.confidence) for d in parsed.named()] == \
+        [("time_frame", 0.3), ("geography", 0.9), ("audience", 0.55)]
+    assert AmbiguousDimension(dimension="scope", confidence="n/a").confidence == 0.0
+    assert AmbiguousDimension(dimension="scope", confidence=7).confidence == 0.07
+    assert AmbiguousDimension(dimension="scope", confidence=-1).confidence == 0.0
+    # the same dimension twice: the least confident reading counts
+    twice = ClarifyWithUser(dimensions=[AmbiguousDimension(dimension="scope", confidence=0.8),
+                                        AmbiguousDimension(dimension="Scope", confidence=0.2)])
+    assert [d.confidence for d in twice.named()] == [0.2]
+
+
+def test_the_gate_asks_only_about_dimensions_below_the_threshold():
+    gate = confidence_gate(answer(), 0.6)
+    assert [q.question for q in gate.questions] == ["Which period?", "For whom?"]
+    assert [d.dimension for d in gate.unsure] == ["time_frame", "audience"]
+    text = clarification_text(gate.questions, gate.unsure)
+    assert text.startswith("Before I start, the request is open in time frame (my guess: the last five years, "
+                           "30% sure), audience (my guess: home owners, 55% sure):\n")
+    assert "1. (time frame) Which period?\n   [Since 2020] · [Since 2010]" in text
+    assert "2. (audience) For whom?" in text and "geography" not in text and "Which region?" not in text
+    # a lower threshold: only the least sure dimension; 0 never asks, 1 asks about all unsettled ones
+    assert [q.question for q in confidence_gate(answer(), 0.4).questions] == ["Which period?"]
+    assert confidence_gate(answer(), 0.0).questions == []
+    assert len(confidence_gate(answer(), 1.0).questions) == 3
+    # every dimension is sure enough: no question, even when the model wanted to ask
+    assert confidence_gate(answer(), 0.25).questions == [] and confidence_gate(answer(), 0.25).unsure == []
+    # unsure, but no question about it: research starts (on the readings)
+    only_geo = answer(questions=[QUESTIONS[1]])
+    assert confidence_gate(only_geo, 0.6).questions == []
+    # questions tied to no dimension are asked when some dimension is unsure
+    untied = answer(questions=[{"question": "Anything else?"}])
+    assert [q.question for q in confidence_gate(untied, 0.6).questions] == ["Anything else?"]
+
+
+def test_a_model_that_names_no_dimension_is_taken_at_its_word():
+    legacy = ClarifyWithUser(need_clarification=True, question="Which country?")
+    gate = confidence_gate(legacy, 0.6)
+    assert [q.question for q in gate.questions] == ["Which country?"] and gate.unsure == []
+    assert clarification_text(gate.questions, gate.unsure) == "Which country?"
+    assert confidence_gate(ClarifyWithUser(need_clarification=False), 0.6).questions == []
+
+
+def test_the_threshold_is_one_setting_from_the_run_or_the_environment():
+    assert Configuration().clarify_confidence_threshold == 0.6
+    env = {"DEEP_RESEARCH_CLARIFY_CONFIDENCE_THRESHOLD": "0.8"}
+    assert Configuration.resolve(None, None, environ=env).clarify_confidence_threshold == 0.8
+    assert Configuration.resolve(None, {"clarify_confidence_threshold": 0.3}, environ=env
+                                 ).clarify_confidence_threshold == 0.3
+    from deep_research.errors import UserError
+
+    with pytest.raises(UserError, match="clarify_confidence_threshold"):
+        Configuration.resolve(None, {"clarify_confidence_threshold": 1.5}, environ={})
+
+
+# --- in a run --------------------------------------------------------------------------------------------
+@pytest.fixture()
+def corpus(tmp_path):
+    folder = write_corpus(tmp_path / "corpus")
+    build_index(folder, base_url="http://127.0.0.1:8765/")
+    return folder
+
+
+def run(corpus, tmp_path, threshold: float, message: str = "heat pumps?"):
+    script = full_script(clarify=False)
+    script.on("research", "You decide whether a research request is clear",
+              structured("ClarifyWithUser", need_clarification=True, dimensions=DIMS, questions=QUESTIONS,
+                         verification="I will research heat pumps."), repeat=True, name="clarify")
+    brief_prompts: list[str] = []
+    for rule in script.rules:
+        if rule["contains"].startswith("Turn the conversation"):
+            rule["responses"] = type(rule["responses"])([recording(brief_prompts, rule["responses"][0])])
+    deps = Deps(model_factory=scripted_factory(script), search_factory=lambda cfg: LocalCorpus.open(corpus))
+    graph = make_graph(deps, checkpointer=InMemorySaver(), store=InMemoryStore())
+    ctx = {"allow_clarification": True, "clarify_confidence_threshold": threshold, "search_api": "local",
+           "output_dir": str(tmp_path / "reports"), "write_pdf": False, "max_researcher_iterations": 1}
+
+    async def go():
+        config = {"configurable": {"thread_id": "clarify"}}
+        async for _ in graph.astream({"messages": [HumanMessage(message)]}, config, context=ctx,
+                                     stream_mode="updates", subgraphs=True):
+            pass
+        return await graph.aget_state(config)
+
+    return asyncio.run(go()), script, brief_prompts
+
+
+def test_below_the_threshold_the_run_asks_and_the_question_names_the_dimensions(corpus, tmp_path):
+    state, script, brief_prompts = run(corpus, tmp_path, 0.6)
+    v = state.values
+    assert v["status"] == "needs_clarification" and not state.next and not brief_prompts
+    turn = v["messages"][-1]
+    assert turn.name == "clarification" and "time frame" in turn.content and "audience" in turn.content
+    assert "Which region?" not in turn.content
+    assert v["clarifying_questions"] == [
+        {"question": "Which period?", "suggested_answers": ["Since 2020", "Since 2010"], "dimension": "time_frame"},
+        {"question": "For whom?", "suggested_answers": ["Home owners", "Installers"], "dimension": "audience"}]
+    assert turn.additional_kwargs["clarifying_questions"] == v["clarifying_questions"]
+    record = v["clarification"]
+    assert record["asked"] and record["threshold"] == 0.6 and record["unsure"] == ["time_frame", "audience"]
+    assert [d["dimension"] for d in record["dimensions"]] == ["time_frame", "geography", "audience"]
+    assert turn.additional_kwargs["ambiguous_dimensions"] == record["dimensions"]
+
+
+def test_above_the_threshold_research_starts_on_the_stated_readings(corpus, tmp_path):
+    state, script, brief_prompts = run(corpus, tmp_path, 0.2)
+    v = state.values
+    assert v["status"] == "completed", v.get("errors")
+    assert not v["clarification"]["asked"] and v["clarification"]["unsure"] == []
+    confirmation = "I will research heat pumps. Assuming time frame: the last five years; geography: Europe; " \
+                   "audience: home owners."
+    assert any(m.content == confirmation for m in v["messages"])
+    assert brief_prompts and confirmation in brief_prompts[0]  # the brief is written on those readings
