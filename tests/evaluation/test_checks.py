@@ -495,3 +495,33 @@ def test_a_small_cost_axis_writes_each_tick_once():
         assert all(t.lstrip("\\").startswith("$") for t in ticks), ticks
     finally:
         plt.close(fig)
+
+
+def test_accuracy_point_figure_stands_for_the_report_only_when_the_range_is_narrow():
+    from deep_research.evaluation.checks import accuracy_figures
+    from deep_research.evaluation.summary import accuracy_text
+
+    # 40 statements, all correct, 5 proven supported, 3 wrongly flagged, 32 grey: the point
+    # figure (62.5 %) is far from the truth (100 %); the range (12.5 % .. 92.5 %) holds it
+    f = accuracy_figures(5, 3, 40)
+    assert f["accuracy"] == 0.625 and (f["accuracy_strict"], f["accuracy_upper"]) == (0.125, 0.925)
+    assert f["accuracy_margin"] == 0.5 and f["accuracy_representative"] is False
+    text = accuracy_text(f)
+    assert text.startswith("between 12.5 % and 92.5 %") and "not a figure for the report" in text
+    # nearly everything proven: the point figure stands
+    g = accuracy_figures(36, 3, 40)
+    assert g["accuracy_margin"] <= 0.05 and g["accuracy_representative"] is True
+    assert accuracy_text(g) == "92.3 %"
+    # nothing proven: no point figure, and never "representative"
+    assert accuracy_figures(0, 0, 4)["accuracy"] is None and not accuracy_figures(0, 0, 4)["accuracy_representative"]
+
+
+def test_summary_keeps_the_range_of_all_tasks():
+    from deep_research.evaluation.summary import summarise
+
+    def done(sup, uns, n):
+        return {"status": "completed", "checks": {"fact": {"supported": sup, "unsupported": uns, "statements": n}}}
+
+    s = summarise([done(5, 3, 40), done(0, 0, 10)])
+    assert s["fact_accuracy"] == 0.625 and s["fact_accuracy_strict"] == 0.1 and s["fact_accuracy_upper"] == 0.94
+    assert s["fact_accuracy_representative"] is False

@@ -150,6 +150,8 @@ def report_cmd(
 
 def report_table(records: list[dict]) -> Table:
     """One column per run (a few runs), or one row per run (many)."""
+    from ..evaluation.summary import accuracy_text
+
     if len(records) > 3:
         return report_rows(records)
     t = _new_table("Report checks")
@@ -178,7 +180,7 @@ def report_table(records: list[dict]) -> Table:
     line("sources cited", lambda r: r["citations"]["sources_cited"])
     line("independent sources (sites, documents)", lambda r: r["citations"]["independent_sources"])
     line("places where sources disagree", lambda r: r["claims"]["sources_disagree"])
-    line("citation accuracy (FACT-style)", lambda r: _pct(r["fact"]["accuracy"]))
+    line("citation accuracy (FACT-style)", lambda r: accuracy_text(r["fact"], _pct))
     line("  unchecked (not in the accuracy)", lambda r: _pct(r["fact"].get("unchecked_share")))
     line("  range (unchecked all wrong .. all right)", lambda r: f"{_pct(r['fact'].get('accuracy_strict'))} .. "
          f"{_pct(r['fact'].get('accuracy_upper'))}")
@@ -205,8 +207,19 @@ def report_rows(records: list[dict]) -> Table:
                   f"{c['per_1000_words']:.1f}", f"{k['supported']}/{k['unsupported']}/{k['unchecked']}",
                   str(c["independent_sources"]), str(k["sources_disagree"]),
                   f"{s['uncited_paragraphs']}/{s['paragraphs']}", "yes" if s["limitations"] else "no",
-                  _pct(r["fact"]["accuracy"]), _pct(r["fact"].get("unchecked_share")), str(r["synthesis"]["score"]))
+                  _fact_cell(r["fact"]), _pct(r["fact"].get("unchecked_share")), str(r["synthesis"]["score"]))
+    if any(r["fact"].get("accuracy_representative") is False for r in records):
+        t.caption = ("FACT acc. as a range: too many claims unchecked for the proven ones' accuracy "
+                     "to stand for the report")
     return t
+
+
+def _fact_cell(f: dict) -> str:
+    """The FACT accuracy cell of one run: the point figure, or the range when the point figure
+    does not stand for the report (``evaluation.checks.accuracy_figures``)."""
+    if f.get("accuracy_representative") is False and f.get("accuracy_strict") is not None:
+        return f"{_pct(f['accuracy_strict'])}..{_pct(f.get('accuracy_upper'))}"
+    return _pct(f.get("accuracy"))
 
 
 # --- eval run ------------------------------------------------------------------------------
@@ -402,9 +415,11 @@ def results_table(results: list[dict]) -> Table:
 
 
 def summary_lines(s: dict) -> list[str]:
+    from ..evaluation.summary import accuracy_text
+
     lines = [f"{s['completed']} of {s['questions']} question(s) completed ({s['failed']} failed); "
              f"{s['seconds']:,.0f} s, {s['tokens']:,} tokens, ${s['cost_usd']:.4f}",
-             f"Citation accuracy (FACT-style, proven verdicts only): {_pct(s['fact_accuracy'])}, with "
+             f"Citation accuracy (FACT-style, proven verdicts only): {accuracy_text(s, _pct)}, with "
              f"{_pct(s.get('fact_unchecked_share'))} of statements unchecked; effective citations per task: "
              f"{s['effective_citations_per_task'] if s['effective_citations_per_task'] is not None else '–'}"]
     if s["mean"]["synthesis"] is not None:
