@@ -247,8 +247,9 @@ def accuracy_figures(supported: int, unsupported: int, statements: int) -> dict:
     :data:`POINT_MARGIN` (see the module docstring)."""
     judged, n = supported + unsupported, statements
     acc = supported / judged if judged else None
-    low, high = (supported / n, 1 - unsupported / n) if n else (None, None)
-    margin = max(acc - low, high - acc) if acc is not None and low is not None else None
+    low: float | None = supported / n if n else None
+    high: float | None = 1 - unsupported / n if n else None
+    margin = max(acc - low, high - acc) if acc is not None and low is not None and high is not None else None
     return {
         "statements": n,
         "supported": supported,
