@@ -33,6 +33,10 @@ accuracy; the reported accuracy (proven verdicts only: FACT-style supported / (s
 unsupported)); the true accuracy of the same proven claims; the unchecked (grey) share;
 the reported bounds (supported / all .. 1 - unsupported / all, which hold the true accuracy
 whenever the proven verdicts are right); and how far the reported figure is from the truth.
+``eval report`` gives the point figure as the report's accuracy only when the range is narrow
+(``accuracy_representative``: it cannot be more than 5 points off if the proven verdicts are
+right), else the range: counted are the runs where it gives a point figure and those where
+that figure misses the truth by more than 5 points (target 0).
 
     uv run python benchmarks/bench_eval_accuracy.py [--runs 5] [--claims 40] [--wrong 0.1]
 """
@@ -190,6 +194,7 @@ def evaluate(markdown: str, sources: list[Source], labels: list[bool], judgments
         "unchecked_share": fact.get("unchecked_share"),
         "true_of_proven": (sum(proven.values()) / len(proven)) if proven else None,
         "statements": fact["statements"],
+        "representative": fact.get("accuracy_representative"),
     }
 
 
@@ -257,6 +262,20 @@ def main() -> None:
                                    bool(proven_errs) and max(proven_errs) <= TARGET))
         figures.append(target_line(f"{path}: runs whose bounds hold the truth", f"{inside:.0%}", "100 %",
                                    inside == 1.0))
+        far = [r["outside"] for r in mine if r["outside"] is not None]
+        figures.append(target_line(f"{path}: farthest the truth lies outside the range", fmt(max(far) if far else None),
+                                   f"<= {TARGET:.0%}", bool(far) and max(far) <= TARGET))
+        shown = sum(r["point_shown"] for r in mine)
+        misled = sum(r["misled"] for r in mine)
+        worst = [r["point_shown_error"] for r in mine if r["point_shown_error"] is not None]
+        figures.append(target_line(f"{path}: runs where eval report gives a point figure",
+                                   f"{shown} of {sum(r['runs'] for r in mine)} (max error {fmt(max(worst) if worst else None)})",
+                                   "(information)", None))
+        figures.append(target_line(f"{path}: point figures shown that miss the truth by > {TARGET:.0%}",
+                                   str(misled), "0", misled == 0))
+        width = [r["high"] - r["low"] for r in mine if r["high"] is not None and r["low"] is not None]
+        figures.append(target_line(f"{path}: mean width of the reported range", fmt(statistics.fmean(width) if width else None),
+                                   "(information)", None))
     write_result("eval_accuracy", {"args": vars(args), "rows": rows, "example": ex, "figures": figures})
 
 
@@ -270,7 +289,18 @@ def summarise(name: str, path: str, share: float, runs: list[dict]) -> dict:
               if r["reported"] is not None and r["true_of_proven"] is not None]
     inside = sum(1 for r in runs if r["reported_low"] is not None and r["reported_high"] is not None
                  and r["reported_low"] - 1e-9 <= r["true"] <= r["reported_high"] + 1e-9)
+    # a point figure eval report shows as the report's accuracy (accuracy_representative):
+    # how far from the truth; and the runs where it shows one off by more than the target
+    shown = [abs(r["reported"] - r["true"]) for r in runs if r["reported"] is not None and r.get("representative")]
+    misled = sum(1 for r in runs if r["reported"] is not None and r.get("representative")
+                 and abs(r["reported"] - r["true"]) > TARGET)
+    # how far the truth lies outside the reported range (0 inside): the range holds it only
+    # when the proven verdicts are right, and a correct claim flagged by code is not
+    outside = [max(0.0, r["reported_low"] - r["true"], r["true"] - r["reported_high"]) for r in runs
+               if r["reported_low"] is not None and r["reported_high"] is not None]
     return {"data": name, "path": path, "share": share, "runs": len(runs), "true": mean("true"),
+            "outside": max(outside) if outside else None,
+            "point_shown": len(shown), "point_shown_error": max(shown) if shown else None, "misled": misled,
             "reported": mean("reported"), "true_of_proven": mean("true_of_proven"),
             "unchecked_share": mean("unchecked_share"), "low": mean("reported_low"), "high": mean("reported_high"),
             "error": statistics.fmean(errs) if errs else None, "proven_error": statistics.fmean(proven) if proven else None,

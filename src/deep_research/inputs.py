@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .citations.check import safe_link
+from .citations.locations import parse_locations
 from .citations.model import Source
 from .errors import UserError
 
@@ -79,8 +80,12 @@ def parse_sources(data: object, origin: str = "sources") -> LoadedSources:
                 raise UserError(f"{where} (id {sid!r}): \"{key}\" must be a string")
             if value and value.strip():
                 meta[key] = " ".join(value.split())
+        locations = item.get("locations")
+        if locations is not None and not isinstance(locations, list):
+            raise UserError(f"{where} (id {sid!r}): \"locations\" must be a list of [offset, kind, ...] marks")
         out.append(Source(sid, url.strip(), content, title.strip(), fmt,
-                          credibility=_credibility(item.get("credibility"), f"{where} (id {sid!r})"), **meta))
+                          credibility=_credibility(item.get("credibility"), f"{where} (id {sid!r})"),
+                          locations=parse_locations(locations), **meta))
     return LoadedSources(out, warnings)
 
 

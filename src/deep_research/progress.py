@@ -12,6 +12,9 @@ from rich.table import Table
 from .research.runtime.usage import merge_usage, total_tokens
 
 
+RESEARCH = "research"  # the stage whose progress events carry the supervisor round
+
+
 class RunProgress:
     def __init__(self, console: Console, thread_id: str):
         self.console = console
@@ -32,8 +35,9 @@ class RunProgress:
         if event["kind"] == "progress":
             if event.get("stage"):
                 self.stage = event["stage"]
-            if event.get("round"):
-                self.round = event["round"]
+                # a round is a supervisor round (research_iterations, what the summary counts):
+                # shown while research runs; a brief council's rounds are not research rounds
+                self.round = event.get("round") or self.round if self.stage == RESEARCH else 0
             ev = event.get("event")
             if ev == "researchers_started":
                 self.running += event.get("count", 0)

@@ -6,6 +6,8 @@ file name would otherwise recolour, retitle or clear the user's terminal, or hid
 
 from __future__ import annotations
 
+import logging
+import sys
 import unicodedata
 
 _NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
@@ -37,3 +39,19 @@ def printable(text: object, *, keep_newlines: bool = False) -> str:
         else:
             out.append(f"\\u{ord(c):04x}")
     return "".join(out)
+
+
+class _SafeLogFormatter(logging.Formatter):
+    def format(self, record: logging.LogRecord) -> str:
+        return printable(super().format(record), keep_newlines=True)
+
+
+def safe_logging() -> None:
+    """Warnings of the libraries and the graph on stderr as before (Python's last-resort
+    handler printed them raw), with control characters escaped."""
+    root = logging.getLogger()
+    if not root.handlers:
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(_SafeLogFormatter("%(message)s"))
+        handler.setLevel(logging.WARNING)
+        root.addHandler(handler)

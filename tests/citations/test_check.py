@@ -187,6 +187,7 @@ def test_as_json_fields(result):
             "fragment_covers",
             "source_credibility",  # added: the cited source's score and reasons, None when not scored
             "claim_decided_by", "judge",  # added: who proved the claim's status; the judge's votes and checks
+            "location", "location_page",  # added: where in a local document (page, slide, row); the PDF page
         }
         assert j["claim_decided_by"] in ("code", "judge", None) and j["judge"] is None  # no judge ran here
         assert j["claim_status"] in ("supported", "unsupported", "unchecked")

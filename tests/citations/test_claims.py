@@ -487,3 +487,13 @@ def test_a_label_before_the_claim_is_a_frame():
                        [quote]).status is ClaimStatus.SUPPORTED
     assert check_claim("Key finding: the default encoding for Python source code is UTF-16",
                        [quote]).status is ClaimStatus.UNSUPPORTED
+
+
+def test_a_negation_said_by_a_word_of_its_own_is_not_a_dropped_negation():
+    quote = ["If a timeout occurs, the request is not retried."]
+    # "stops ... from being retried" says the "not" in a verb: not a misstatement, not proven
+    r = check_claim("A timeout stops the request from being retried.", quote)
+    assert r.status is ClaimStatus.UNCHECKED and "stops" in r.note
+    # the dropped negation without such a word is still caught
+    r = check_claim("If a timeout occurs, the request is retried.", quote)
+    assert r.status is ClaimStatus.UNSUPPORTED and r.rule == "negation"

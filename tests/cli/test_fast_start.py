@@ -40,6 +40,19 @@ def test_help_loads_no_model_library(args):
     assert got["rc"] == 0 and got["heavy"] == [], got
 
 
+@pytest.mark.parametrize("args", [["--help"], ["research", "--help"], ["compare", "--help"], ["eval", "run", "--help"],
+                                  ["publish", "--help"], ["index", "--help"], ["eval", "report", "--help"]])
+def test_help_loads_neither_rich_nor_pydantic(args):
+    """What keeps --help under 0.3 s (benchmarks/bench_cli_help.py): the help pages come from
+    settings.json and a plain formatter, not from Configuration (pydantic) or Rich."""
+    r = subprocess.run([sys.executable, "-c", PROBE, json.dumps(args), json.dumps(["rich", "pydantic"])],
+                       capture_output=True, text=True, cwd=ROOT, timeout=180,
+                       env={**os.environ, "DEEP_RESEARCH_ENV_FILE": "none"})
+    line = next(ln for ln in r.stdout.splitlines() if ln.startswith("MODULES="))
+    got = json.loads(line.removeprefix("MODULES="))
+    assert got["rc"] == 0 and got["heavy"] == [], got
+
+
 def test_publish_loads_no_model_library(tmp_path):
     got = loaded(["publish", str(ROOT / "examples/report.md"), "--sources", str(ROOT / "examples/sources.json"),
                   "--out", str(tmp_path / "out")], tmp_path)

@@ -54,8 +54,10 @@ def test_brief_approval_without_a_terminal_waits_then_resumes(tmp_path, corpus):
     db = tmp_path / "state.sqlite"
     r = run("research", QUESTION, "--corpus", corpus, "--out", tmp_path / "reports", "--yes",
             "--approve-brief", "--db", db, env=SCRIPTED)
-    # --yes with --approve-brief approves automatically
-    assert r.returncode == 0, r.stderr
+    # --yes (ask nothing) with --approve-brief (ask for approval) is refused, not silently approved
+    assert r.returncode == 2, r.stdout + r.stderr
+    assert "--yes and --approve-brief contradict each other" in r.stderr and "Traceback" not in r.stderr
+    assert not (tmp_path / "reports").exists() and not db.exists()
     r = run("research", QUESTION, "--corpus", corpus, "--out", tmp_path / "reports2",
             "--approve-brief", "--db", db, env=SCRIPTED)
     assert r.returncode == 3, r.stdout + r.stderr
@@ -76,7 +78,7 @@ def test_brief_approval_without_a_terminal_waits_then_resumes(tmp_path, corpus):
         (["research", "   "], {}, "the question is empty"),
         (["research", "x" * 20001], {}, "20,000"),
         (["research", "bad\x07question"], {}, "control characters"),
-        (["research", "What is tea?", "--search", "google"], {}, "--search must be"),
+        (["research", "What is tea?", "--search", "google"], {}, "--search: must be tavily, local, searxng, openai_web, anthropic_web or none"),
         (["research", "What is tea?", "--search", "local"], {"OPENAI_API_KEY": "k"}, "--corpus"),
         (["research", "What is tea?", "--corpus", "/nonexistent/dir"], {}, "does not exist"),
         (["research", "What is tea?", "--search", "none"], {}, "OPENAI_API_KEY"),
@@ -166,6 +168,17 @@ def test_report_review_waits_then_an_edited_report_is_published(tmp_path, corpus
     assert report.startswith("# My own version")
 
 
+def test_the_first_error_a_new_user_sees_keeps_its_line_breaks(tmp_path):
+    """No API key: one problem per line, not one line with literal \\n between them."""
+    r = run("research", "What is tea?", "--db", tmp_path / "s.sqlite", env={"DEEP_RESEARCH_ENV_FILE": "none"})
+    assert r.returncode == 2, r.stdout + r.stderr
+    assert "\\n" not in r.stderr and "Traceback" not in r.stderr
+    lines = r.stderr.splitlines()
+    assert lines[0] == "error: the run cannot start:", lines
+    assert lines[1].startswith("- research_model, summarization_model") and "OPENAI_API_KEY" in lines[1]
+    assert lines[2].startswith("- search_api 'tavily'") and "TAVILY_API_KEY" in lines[2]
+
+
 def test_the_report_review_prompt_never_sends_a_pages_escape_sequence_to_the_terminal():
     """Issue 19: an ESC a page kept (here an OSC 52 clipboard write and a screen clear)
     reached a real terminal raw through the report-review prompt. In a pty, the prompt
@@ -204,3 +217,58 @@ def test_the_report_review_prompt_never_sends_a_pages_escape_sequence_to_the_ter
     assert "\\x1b]52;c;bG9n" in text  # a warning logged with page text
     # every ESC the terminal got starts one of Rich's colour sequences (CSI ... m)
     assert not re.search(r"\x1b(?!\[[0-9;]*m)", text), repr(text)
+
+
+def test_progress_summary_compare_and_eval_count_the_same_rounds_and_coverage(tmp_path, corpus):
+    """One definition of a round (a supervisor round, research_iterations) and of coverage
+    (research.scope.plan.plan_coverage): the live progress, the summary, compare's numbers
+    and eval report say the same of the same run."""
+    import json
+
+    from deep_research.cli.compare import run_metrics
+
+    r = run("research", QUESTION, "--corpus", corpus, "--out", tmp_path / "reports", "--yes", "--no-pdf",
+            "--db", tmp_path / "state.sqlite", env=SCRIPTED)
+    assert r.returncode == 0, r.stdout + r.stderr
+    progress = re.findall(r"^\[([a-z ]+?)(?: r(\d+))?\] researchers=", r.stdout, re.M)
+    shown = [int(n) for stage, n in progress if n]
+    assert shown and all(stage == "research" for stage, n in progress if n)  # no round outside research
+    summary = re.search(r"research stopped after (\d+) research round\(s\)", r.stdout, re.I)
+    assert summary and int(summary.group(1)) == max(shown), r.stdout
+    record = json.loads(next((tmp_path / "reports").rglob("run.json")).read_text(encoding="utf-8"))
+    assert record["research_iterations"] == max(shown) == record["coverage"]["rounds"]
+    # the scenario's plan has no sub-questions: coverage is n/a everywhere, not 0 % here and 100 % there
+    assert "Coverage: n/a" in r.stdout
+    assert run_metrics(record, 1.0, "t")["coverage"] is None
+    out = tmp_path / "eval.json"
+    e = run("eval", "report", tmp_path / "reports", "--json", out)
+    assert e.returncode == 0, e.stdout + e.stderr
+    synthesis = json.loads(out.read_text(encoding="utf-8"))["runs"][0]["synthesis"]
+    assert synthesis["coverage"] is None and synthesis["coverage_basis"] == "research plan"
+
+
+def test_the_token_cap_is_a_cap(tmp_path, corpus):
+    """--max-tokens 14000 on a run that uses about 12,000 without a cap (the cap's estimates
+    are larger than these scripted replies): no call that would pass the cap is made, research
+    stops early, the report is written within the cap, and the CLI names the option to raise."""
+    import json
+
+    r = run("research", QUESTION, "--corpus", corpus, "--out", tmp_path / "reports", "--yes", "--no-pdf",
+            "--db", tmp_path / "state.sqlite", "--max-tokens", "14000", env=SCRIPTED)
+    assert r.returncode == 0, r.stdout + r.stderr
+    record = json.loads(next((tmp_path / "reports").rglob("run.json")).read_text(encoding="utf-8"))
+    used = sum(u["input_tokens"] + u["output_tokens"] for u in record["usage"].values())
+    assert 0 < used <= 14000, used
+    assert record["usage"].get("researcher") and record["usage"].get("final_report_generation")
+    assert "research stopped early: token budget reached" in r.stderr
+    assert "The token cap (--max-tokens) stopped research early: raise --max-tokens" in r.stderr
+    assert next((tmp_path / "reports").rglob("report.md")).read_text(encoding="utf-8").strip()
+
+
+def test_a_cap_too_small_for_the_first_call_fails_naming_the_option(tmp_path, corpus):
+    r = run("research", QUESTION, "--corpus", corpus, "--out", tmp_path / "reports", "--yes", "--no-pdf",
+            "--db", tmp_path / "state.sqlite", "--max-tokens", "1000", env=SCRIPTED)
+    assert r.returncode == 1 and "Traceback" not in r.stderr
+    assert "was not made: it would pass the token cap" in r.stderr
+    assert "run the question again with a higher --max-tokens" in r.stderr
+    assert "continue with: deep-research resume" not in r.stderr  # resume keeps the cap: no use

@@ -400,6 +400,75 @@ def test_hostile_results_give_clear_errors_and_inert_markdown(tmp_path, capsys):
     assert "<img" not in page and "&lt;img src" in page and not re.search(r"(?:src|href)\s*=\s*[\"']?https?:", page)
 
 
+def test_a_runs_coverage_is_the_number_the_cli_and_compare_show(tmp_path):
+    """The research plan's coverage as the run recorded it, the same in eval report, in the
+    CLI's summary line and in compare (not the topics' or the brief's estimate)."""
+    from deep_research.cli.compare import run_metrics
+    from deep_research.cli.research import coverage_lines
+
+    folder = make_run(tmp_path / "run")
+    record = json.loads((folder / "run.json").read_text(encoding="utf-8"))
+    record["coverage"] = {"score": 0.6, "rounds": 2, "stopped_because": "coverage", "items": [
+        {"id": "q1", "question": "How much cooler?", "priority": "high", "covered": True, "evidence": 3},
+        {"id": "q2", "question": "What does it cost?", "priority": "medium", "covered": False, "evidence": 1}]}
+    (folder / "run.json").write_text(json.dumps(record), encoding="utf-8")
+    s = checks.evaluate_run(RunFolder.load(folder))["synthesis"]
+    assert s["coverage"] == 0.6 and s["coverage_basis"] == "research plan"
+    assert [i["covered"] for i in s["coverage_items"]] == [True, False]
+    assert run_metrics(record, 1.0, "t")["coverage"] == 0.6
+    assert coverage_lines(record["coverage"])[0].startswith("Coverage: 60% of the research plan")
+
+
+def test_eval_outputs_go_to_the_evaluated_folder_not_the_working_folder(tmp_path, monkeypatch, capsys):
+    runs = tmp_path / "reports"
+    one, two = make_run(runs / "a"), make_run(runs / "b")
+    work = tmp_path / "work"
+    work.mkdir()
+    monkeypatch.chdir(work)
+    assert main(["eval", "report", str(one)]) == 0
+    assert (one / "eval-report.json").is_file()
+    assert main(["eval", "report", str(one), str(two)]) == 0
+    assert json.loads((runs / "eval-report.json").read_text(encoding="utf-8"))["runs"][1]["path"] == str(two)
+    assert main(["eval", "compare", str(one), str(two)]) == 0
+    assert (runs / "eval-compare-a-vs-b" / "compare.html").is_file()
+    assert list(work.iterdir()) == []
+    assert "Wrote " + str(runs / "eval-report.json") in " ".join(capsys.readouterr().out.split())
+
+
+def test_compare_charts_read(tmp_path):
+    """The legend covers no bar and no value, a missing value says n/a (not a bar of 0), and a
+    metric with nothing to show (no priced model: cost 0 everywhere) gets a note, not an
+    empty axis."""
+    import matplotlib.pyplot as plt
+
+    from deep_research.evaluation import compare as C
+
+    labels = ["cold-climate-heat-pumps-performance", "street-trees", "q3"]
+    fig = C.chart_figure("Citation accuracy", labels, [0.63, 0.95, None], [0.96, 1.0, 0.74], ("A: x", "B: y"), "pct")
+    try:
+        fig.canvas.draw()
+        renderer = fig.canvas.get_renderer()
+        ax = fig.axes[0]
+        legend = ax.get_legend().get_window_extent(renderer)
+        bars = [p.get_window_extent(renderer) for p in ax.patches if p.get_width() > 0]
+        texts = [t for t in ax.texts]
+        assert bars and not any(legend.overlaps(b) for b in bars)
+        assert not any(legend.overlaps(t.get_window_extent(renderer)) for t in texts)
+        assert [t.get_text() for t in texts].count("n/a") == 1
+        assert "cold-climate-heat-pumps-performance" in [t.get_text() for t in ax.get_yticklabels()]
+        assert ax.get_xticklabels()[-1].get_text().endswith("%")
+    finally:
+        plt.close(fig)
+    a = C.Side("a", {"q": {"question": "q", "tokens": 10.0, "cost_usd": 0.0}})
+    b = C.Side("b", {"q": {"question": "q", "tokens": 12.0, "cost_usd": None}})
+    cmp = C.Comparison(a, b, [("q", a.records["q"], b.records["q"])], [])
+    assert set(cmp.charts()) == {"tokens"}
+    assert cmp.chart_notes() == ["Cost (USD): no chart, no model of either side has a known price."]
+    files = C.write_comparison(cmp, tmp_path / "cmp")
+    assert "no model of either side has a known price" in files["html"].read_text(encoding="utf-8")
+    assert not (tmp_path / "cmp" / "charts" / "cost_usd.svg").exists()
+
+
 def test_names_in_the_terminal_tables_are_not_rich_markup(tmp_path, capsys):
     """Beyond the list: a run folder named "[link=https:…]…" became a hyperlink in the
     terminal's table; names are shown as they are."""
@@ -409,3 +478,50 @@ def test_names_in_the_terminal_tables_are_not_rich_markup(tmp_path, capsys):
     assert main(["eval", "report", str(runs), "--json", str(tmp_path / "r.json")]) == 0
     shown = capsys.readouterr().out
     assert "[link=https:evil]y[red]z" in shown and "[bold]b" in shown, shown
+
+
+def test_a_small_cost_axis_writes_each_tick_once():
+    """Costs under a cent: the axis writes as many decimals as its tick step needs, so no two
+    ticks read the same ($0.001, $0.001 for 0.0005 and 0.001)."""
+    import matplotlib.pyplot as plt
+
+    from deep_research.evaluation import compare as C
+
+    fig = C.chart_figure("Cost (USD)", ["q1", "q2"], [0.0036, 0.0012], [0.0036, None], ("A: a", "B: b"), "usd")
+    try:
+        fig.canvas.draw()
+        ticks = [t.get_text() for t in fig.axes[0].get_xticklabels() if t.get_text()]
+        assert len(ticks) > 2 and len(set(ticks)) == len(ticks), ticks
+        assert all(t.lstrip("\\").startswith("$") for t in ticks), ticks
+    finally:
+        plt.close(fig)
+
+
+def test_accuracy_point_figure_stands_for_the_report_only_when_the_range_is_narrow():
+    from deep_research.evaluation.checks import accuracy_figures
+    from deep_research.evaluation.summary import accuracy_text
+
+    # 40 statements, all correct, 5 proven supported, 3 wrongly flagged, 32 grey: the point
+    # figure (62.5 %) is far from the truth (100 %); the range (12.5 % .. 92.5 %) holds it
+    f = accuracy_figures(5, 3, 40)
+    assert f["accuracy"] == 0.625 and (f["accuracy_strict"], f["accuracy_upper"]) == (0.125, 0.925)
+    assert f["accuracy_margin"] == 0.5 and f["accuracy_representative"] is False
+    text = accuracy_text(f)
+    assert text.startswith("between 12.5 % and 92.5 %") and "not a figure for the report" in text
+    # nearly everything proven: the point figure stands
+    g = accuracy_figures(36, 3, 40)
+    assert g["accuracy_margin"] <= 0.05 and g["accuracy_representative"] is True
+    assert accuracy_text(g) == "92.3 %"
+    # nothing proven: no point figure, and never "representative"
+    assert accuracy_figures(0, 0, 4)["accuracy"] is None and not accuracy_figures(0, 0, 4)["accuracy_representative"]
+
+
+def test_summary_keeps_the_range_of_all_tasks():
+    from deep_research.evaluation.summary import summarise
+
+    def done(sup, uns, n):
+        return {"status": "completed", "checks": {"fact": {"supported": sup, "unsupported": uns, "statements": n}}}
+
+    s = summarise([done(5, 3, 40), done(0, 0, 10)])
+    assert s["fact_accuracy"] == 0.625 and s["fact_accuracy_strict"] == 0.1 and s["fact_accuracy_upper"] == 0.94
+    assert s["fact_accuracy_representative"] is False

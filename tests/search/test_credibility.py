@@ -175,19 +175,17 @@ def test_settings_from_the_environment_and_the_run():
         assert Configuration.model_fields[field].description  # shown in Studio
 
 
-def test_cli_options_set_the_settings():
-    from typer.testing import CliRunner
+def test_cli_options_set_the_settings(capsys):
+    from deep_research.cli import main
+    from deep_research.cli.settings import context_from_options
 
-    from deep_research.cli import app
-    from deep_research.cli.research import _context_from_options
-
-    ctx = _context_from_options(trusted_domain=["docs.python.org", "nature.com"], low_trust_domain=["x.com"],
+    ctx = context_from_options(trusted_domain=["docs.python.org", "nature.com"], low_trust_domain=["x.com"],
                                 min_credibility=0.5)
     assert ctx == {"trusted_domains": ["docs.python.org", "nature.com"], "low_trust_domains": ["x.com"],
                    "min_source_credibility": 0.5}
-    assert _context_from_options(trusted_domain=[], low_trust_domain=[], min_credibility=None) == {}
-    result = CliRunner().invoke(app, ["research", "q", "--min-credibility", "2"])
-    assert result.exit_code == 2
+    assert context_from_options(trusted_domain=[], low_trust_domain=[], min_credibility=None) == {}
+    assert main(["research", "q", "--min-credibility", "2"]) == 2  # a user error, checked by Configuration
+    assert "--min-credibility: must be at most 1" in capsys.readouterr().err
 
 
 def test_the_research_command_passes_the_options_on(monkeypatch):

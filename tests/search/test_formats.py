@@ -397,6 +397,11 @@ def test_research_run_cites_every_new_format(tmp_path: Path) -> None:
     assert cited == set(FILES), cited
     for c in cites:
         assert c["url"].startswith("file://") and c["fragment"] is None and "plain link" in c["note"]
+    # each citation names where in its document the quote is (carried through the run's state)
+    kinds = {".pptx": "slide ", ".xlsx": "sheet ", ".csv": "row ", ".tsv": "row ", ".epub": "chapter "}
+    for c in cites:
+        kind = kinds.get(c["url"][c["url"].rfind("."):])
+        assert (c["location"] or "").startswith(kind) if kind else c["location"] is None, c
     linked = Path(v["outputs"]["linked"]).read_text()
     assert "#:~:text=" not in linked and "guide.docx" in linked and "handbook.epub" in linked
     html = Path(v["outputs"]["html"]).read_text()

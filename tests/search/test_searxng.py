@@ -359,17 +359,17 @@ def test_given_pages_reach_a_researcher_that_thinks_before_it_searches(tmp_path)
 
 
 def test_searxng_url_from_the_environment_and_cli_options_reach_the_settings(monkeypatch):
-    from deep_research.cli.research import _context_from_options
+    from deep_research.cli.settings import context_from_options
 
     monkeypatch.setenv("SEARXNG_URL", "http://searx.example:8080/")
     cfg = Configuration.resolve(None, {"search_api": "searxng", "searxng_categories": "science"}, environ={})
     backend = default_search_factory(cfg)
     assert isinstance(backend, SearxngSearch) and backend.base_url == "http://searx.example:8080"
     assert backend.params("q")["categories"] == "science"
-    ctx = _context_from_options(search="searxng", searxng_url="http://s:1", searxng_engines="a,b",
-                                searxng_time_range="week", searxng_safesearch=0, url=["https://a.example/x"],
-                                fetch_allow_private=False, fetch_robots=False, fetch_timeout=12.5,
-                                fetch_max_bytes=50_000, web_search_model=None, pdf=True)
+    ctx = context_from_options(search="searxng", searxng_url="http://s:1", searxng_engines="a,b",
+                               searxng_time_range="week", searxng_safesearch=0, url=["https://a.example/x"],
+                               fetch_allow_private=None, fetch_robots=False, fetch_timeout=12.5,
+                               fetch_max_bytes=50_000, web_search_model=None, pdf=None)
     assert ctx == {"search_api": "searxng", "searxng_url": "http://s:1", "searxng_engines": "a,b",
                    "searxng_time_range": "week", "searxng_safesearch": 0, "research_urls": ["https://a.example/x"],
                    "fetch_respect_robots": False, "fetch_timeout_s": 12.5, "fetch_max_bytes": 50_000}

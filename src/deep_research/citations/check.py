@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass, field
 from typing import Iterable, Mapping
-from urllib.parse import urlsplit
+from urllib.parse import quote, urlsplit
 
 from .claims import Claim, ClaimCheck, ClaimStatus, check_claim
 from .document import Document, as_document
@@ -13,6 +13,7 @@ from .evidence import Disagreement, Independence, claim_key, confidence, disagre
 from .flags import Flag, NormalisedPage, date_problems, invented_names, normalised_page, uncited_statements
 from .fragments import Fragment, fragment_for, with_text_fragment
 from .judgement import decide
+from .locations import Location, locate, parse_locations
 from .model import ParsedReport, QuoteCheck, Ref, RefProblem, Source, Verdict
 from .verify import SourceIndex
 
@@ -54,6 +55,7 @@ class Citation:
     claim_check: ClaimCheck | None = None  # is that text true to the quote(s)?
     confidence: str | None = None  # high | medium, for a supported claim
     judge: dict | None = None  # the judge's votes on the claim and their evidence checks (judgement.decide)
+    location: Location | None = None  # where in a local document the quote is (page, slide, sheet row, ...)
 
     @property
     def decided_by(self) -> str | None:
@@ -133,6 +135,8 @@ class Citation:
             "claim_decided_by": self.decided_by,
             "judge": self.judge,
             "source_credibility": self.source.credibility if self.source else None,
+            "location": self.location.text if self.location else None,
+            "location_page": self.location.page if self.location else None,
         }
 
 
@@ -183,8 +187,9 @@ class CitationReport:
 
 # Documents a browser does not open at a text fragment (checked with Chromium, see
 # tests/search/test_formats.py): the link is the plain document link, and the note says why.
+_PDF_REASON = "PDF viewers do not support text fragments"
 _PLAIN_LINK_TYPES = {
-    ".pdf": "PDF viewers do not support text fragments",
+    ".pdf": _PDF_REASON,
     ".docx": "browsers do not open Word files at a text fragment",
     ".pptx": "browsers do not open PowerPoint files at a text fragment",
     ".xlsx": "browsers do not open Excel files at a text fragment",
@@ -204,6 +209,37 @@ def plain_link_reason(url: str) -> str | None:
     return _PLAIN_LINK_TYPES.get(path[dot:]) if dot > path.rfind("/") else None
 
 
+PDF_SEARCH_CHARS = 200
+
+
+def with_pdf_page(url: str, page: int, search: str | None = None) -> str:
+    """``url`` opening PDF page ``page`` (``#page=N``, RFC 8118's open parameters, which
+    Chromium's viewer follows, tested) and, with ``search``, asking for that phrase
+    (``&search=…&phrase=true``: viewers built on pdf.js, such as Firefox's, highlight it;
+    Chromium's ignores it). At most :data:`PDF_SEARCH_CHARS` of the phrase, cut at a word;
+    an existing fragment is replaced."""
+    link = url.split("#", 1)[0] + f"#page={page}"
+    words = " ".join((search or "").replace('"', " ").split())
+    if len(words) > PDF_SEARCH_CHARS:
+        words = words[:PDF_SEARCH_CHARS].rsplit(" ", 1)[0]
+    return link + (f"&search={quote(words, safe='')}&phrase=true" if words else "")
+
+
+def _place(citation: Citation, source: Source, link: str | None, marks: dict[str, list | None]) -> None:
+    """Give a found quote in a local document its location and, in a PDF, a link to its
+    page. ``marks``: each source's checked marks, filled here."""
+    span = citation.content_span
+    if not source.locations or span is None:
+        return
+    if source.id not in marks:
+        marks[source.id] = parse_locations(source.locations)
+    citation.location = loc = locate(marks[source.id], source.content, *span)
+    if loc is not None and loc.page is not None and link is not None and plain_link_reason(link) == _PDF_REASON:
+        citation.url = with_pdf_page(link, loc.page, citation.rendered_text)
+        citation.link_note = (f"{_PDF_REASON}; the link opens page {loc.page} (and viewers built on pdf.js, "
+                              "such as Firefox's, search it for the quote)")
+
+
 def check_citations(markdown: str | ParsedReport, sources: Iterable[Source], *, min_words: int = 3,
                     judgments: Mapping[str, dict] | None = None, today: dt.date | None = None,
                     english: bool = True) -> CitationReport:
@@ -217,6 +253,7 @@ def check_citations(markdown: str | ParsedReport, sources: Iterable[Source], *, 
     result = CitationReport(parsed)
     numbers: dict[str, int] = {}
     fragments: dict[tuple[str, int, int], Fragment] = {}
+    marks: dict[str, list | None] = {}
     for ref in parsed.refs:
         check = index.verify(ref.quote, ref.source_id)
         source = index.source(check.source_id) if check.source_id in index else None
@@ -247,6 +284,8 @@ def check_citations(markdown: str | ParsedReport, sources: Iterable[Source], *, 
                             citation.link_note = frag.note
                     else:
                         citation.link_note = f"plain link: {frag.reason}"
+            if check.found:
+                _place(citation, source, link, marks)
         result.citations.append(citation)
     check_claims(result, judgments, today=today or dt.date.today())
     uncited = uncited_statements(parsed, english=english)

@@ -26,6 +26,9 @@ class Source:
     author: str | None = None
     published: str | None = None  # ISO 8601 date (or any text holding a year)
     site_name: str | None = None
+    # Where each part of ``content`` came from in a local document (PDF page, slide, sheet
+    # row, EPUB chapter, CSV row): marks as deep_research.citations.locations describes.
+    locations: list | None = None
 
     @cached_property
     def page(self) -> PageText:

@@ -10,20 +10,22 @@ import os
 import sys
 
 import typer
-from rich.markup import escape as _esc
 
 from ..env_file import load_env_file
 from ..errors import UserError
-from ..terminal import printable
+from ..terminal import printable, safe_logging
 from . import compare as _compare
 from . import eval as _eval
 from . import index as _index
 from . import publish as _publish
 from . import research as _research
-from .console import err, out, safe_logging, usage_table  # noqa: F401 - part of the CLI's interface
+from .helpfmt import HelpGroup
 from .research import _print_result, _validate_question  # noqa: F401 - used by tests
 
+# Nothing here imports Rich (the consoles): `--help` must start fast. They load when used.
+
 app = typer.Typer(
+    cls=HelpGroup,
     add_completion=False,
     no_args_is_help=True,
     pretty_exceptions_enable=False,
@@ -41,6 +43,14 @@ for _m in (_publish, _research, _compare, _index):
     _m.register(app)
 _eval.register(app)
 
+def __getattr__(name: str):
+    """The consoles and the usage table, loaded on first use (``from deep_research.cli import out``)."""
+    if name in ("out", "err", "usage_table"):
+        from . import console
+
+        return getattr(console, name)
+    raise AttributeError(name)
+
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point: user errors print one clear line and exit 2, never a traceback."""
@@ -52,25 +62,34 @@ def main(argv: list[str] | None = None) -> int:
         rc = app(args=argv, standalone_mode=False)  # click returns typer.Exit's code here
         return rc if isinstance(rc, int) else 0
     except UserError as e:
-        err.print(f"[red]error:[/red] {_esc(printable(e))}", highlight=False)
+        from rich.markup import escape as _esc
+
+        from .console import err
+
+        # a message of several lines (e.g. preflight's list of problems) keeps its line breaks
+        err.print(f"[red]error:[/red] {_esc(printable(e, keep_newlines=True))}", highlight=False)
         return e.exit_code
     except typer.Exit as e:
         return e.exit_code
     except typer.Abort:
-        err.print("aborted")
+        print("aborted", file=sys.stderr)
         return 130
     except KeyboardInterrupt:
-        err.print("interrupted")
+        print("interrupted", file=sys.stderr)
         return 130
     except typer.TyperException as e:  # usage errors: bad option, missing argument
         if hasattr(e, "show"):  # typer's click errors print themselves; a bare TyperException has no show()
             e.show()
         else:
-            err.print(f"[red]error:[/red] {_esc(printable(e))}", highlight=False)
+            print(f"error: {printable(e)}", file=sys.stderr)
         return getattr(e, "exit_code", 2)
     except Exception as e:  # noqa: BLE001 - the last resort: a short message, not a traceback
         if debug:
             raise
+        from rich.markup import escape as _esc
+
+        from .console import err
+
         err.print(f"[red]internal error:[/red] {_esc(printable(f'{type(e).__name__}: {e}'))}", highlight=False)
         err.print("Set DEEP_RESEARCH_DEBUG=1 to see the traceback.")
         return 1

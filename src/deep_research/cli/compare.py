@@ -11,48 +11,23 @@ from pathlib import Path
 from typing import Any, Optional
 
 import typer
-from rich.markup import escape as _esc
 
 from ..terminal import printable
-from .console import err, out
-from .console import warn as _warn
-from .research import (
-    API_KEY_ENV_OPT,
-    BASE_URL_OPT,
-    CITATION_STYLE_OPT,
-    CORPUS_BASE_URL_OPT,
-    CORPUS_OPT,
-    COUNCIL_MAX_ROUNDS_OPT,
-    COUNCIL_OPT,
-    COUNCIL_THRESHOLD_OPT,
-    DOCX_OPT,
-    MIN_COVERAGE_OPT,
-    MODEL_OPT,
-    PAGE_CACHE_OPT,
-    PAGE_RELEVANCE_CHARS_OPT,
-    PLATEAU_OPT,
-    QUERY_DEDUPE_OPT,
-    REPORT_FORMAT_OPT,
-    REPORT_LENGTH_OPT,
-    SYSTEM_PROMPT_OPT,
-    TEST_MODE_OPT,
-    DbOpt,
-    SearchOpt,
-    _check_citation_style,
-    _check_db,
-    _validate_question,
-    research_context,
-)
+from .helpfmt import HelpCommand
+from .research import DbOpt, _check_db, _validate_question
+from .settings import checked_context, with_settings
 
 MODES = ("single", "multi")
 
 
 def register(app: typer.Typer) -> None:
-    app.command()(compare)
+    app.command(cls=HelpCommand)(compare)
 
 
 def run_metrics(values: dict, seconds: float, thread_id: str) -> dict:
     """The numbers of one finished (or failed) run, for the table and compare.json."""
+    from ..research.scope.plan import plan_coverage
+
     usage = values.get("usage") or {}
     summary = values.get("citation_summary") or {}
     cost = sum(u.get("cost_usd", 0.0) for u in usage.values())
@@ -75,8 +50,7 @@ def run_metrics(values: dict, seconds: float, thread_id: str) -> dict:
         "sources_read": len(values.get("sources") or {}),
         "sources_cited": summary.get("sources_cited"),
         "research_iterations": values.get("research_iterations"),
-        # the plan's coverage; n/a without a plan (no sub-questions: a score of 0 would mislead)
-        "coverage": coverage.get("score") if isinstance(coverage, dict) and coverage.get("items") else None,
+        "coverage": plan_coverage(coverage),  # the one definition (n/a: the plan has no sub-questions)
         "report_dir": (values.get("outputs") or {}).get("dir"),
         "errors": [f"{e.get('stage')}: {e.get('message')}" for e in values.get("errors") or []],
     }
@@ -100,12 +74,13 @@ def _cell(value: Any, kind: str) -> str:
     if kind == "n" and isinstance(value, (int, float)):
         return f"{value:,}"
     if kind == "cov" and isinstance(value, (int, float)):
-        return f"{value:.2f}"
+        return f"{value:.0%}"  # as research prints it
     return printable(str(value))
 
 
 def comparison_table(runs: dict[str, dict], folder: Path | None = None):
     """The runs side by side; report folders relative to the comparison's folder."""
+    from rich.markup import escape as _esc
     from rich.table import Table
 
     def shown(r: dict) -> dict:
@@ -132,12 +107,11 @@ async def _run_compare(question: str, context: dict, db: str) -> int:
     import uuid
     from concurrent.futures import ThreadPoolExecutor
 
+    from rich.markup import escape as _esc
+
     from ..progress import RunProgress
     from ..publish import write_atomic
     from ..publish.files import inside, prepare_out_dir, safe_name
-    from ..research.runtime.failure import ResearchFailed
-    from ..research.runtime.configuration import Configuration
-    from ..research.runtime.preflight import preflight
     from ..research.runner import (
         RunHandle,
         compile_for,
@@ -146,6 +120,11 @@ async def _run_compare(question: str, context: dict, db: str) -> int:
         open_persistence,
         save_run,
     )
+    from ..research.runtime.configuration import Configuration
+    from ..research.runtime.failure import ResearchFailed
+    from ..research.runtime.preflight import preflight
+    from .console import err, out
+    from .console import warn as _warn
     from .research import WaitingForUser, _drive, _warn_clamped
 
     asyncio.get_running_loop().set_default_executor(ThreadPoolExecutor(max_workers=64))
@@ -187,47 +166,23 @@ async def _run_compare(question: str, context: dict, db: str) -> int:
     return 0 if all(r["status"] == "completed" for r in runs.values()) else 1
 
 
+# compare runs both paths itself, without questions, and approves the brief automatically
+NOT_FOR_COMPARE = ("research_mode", "allow_clarification", "require_brief_approval", "require_report_approval")
+
+
+@with_settings(leave_out=NOT_FOR_COMPARE)
 def compare(
     question: str = typer.Argument(..., help="What to research, once in each mode."),
-    search: Optional[str] = SearchOpt,
-    corpus: Optional[Path] = CORPUS_OPT,
-    corpus_base_url: Optional[str] = CORPUS_BASE_URL_OPT,
-    model: Optional[str] = MODEL_OPT,
-    base_url: Optional[str] = BASE_URL_OPT,
-    api_key_env: Optional[str] = API_KEY_ENV_OPT,
-    out_dir: Optional[Path] = typer.Option(None, "--out", help="Where the comparison folder is written "
-                                           "(default docs/reports)."),
-    council: Optional[str] = COUNCIL_OPT,
-    council_threshold: Optional[float] = COUNCIL_THRESHOLD_OPT,
-    council_max_rounds: Optional[int] = COUNCIL_MAX_ROUNDS_OPT,
-    max_tokens: Optional[int] = typer.Option(None, help="Stop research after this many tokens (each run)."),
-    max_cost: Optional[float] = typer.Option(None, help="Stop research at this estimated cost in USD (each run)."),
-    min_coverage: Optional[float] = MIN_COVERAGE_OPT,
-    plateau: Optional[int] = PLATEAU_OPT,
-    page_cache: Optional[bool] = PAGE_CACHE_OPT,
-    query_dedupe: Optional[int] = QUERY_DEDUPE_OPT,
-    page_relevance_chars: Optional[int] = PAGE_RELEVANCE_CHARS_OPT,
-    test_mode: bool = TEST_MODE_OPT,
-    report_format: Optional[str] = REPORT_FORMAT_OPT,
-    report_length: Optional[int] = REPORT_LENGTH_OPT,
-    system_prompt: Optional[str] = SYSTEM_PROMPT_OPT,
-    pdf: bool = typer.Option(True, "--pdf/--no-pdf", help="Write the PDFs."),
-    docx: bool = DOCX_OPT,
-    citation_style: Optional[str] = CITATION_STYLE_OPT,
     db: Optional[str] = DbOpt,
+    run_settings: dict | None = None,
 ) -> None:
-    """Research QUESTION in the single-agent and the multi-agent mode and compare them side by side."""
+    """Research QUESTION in the single-agent and the multi-agent mode and compare them side by side.
+
+    Takes the settings of ``research`` (both runs use them) except --mode, --yes,
+    --approve-brief and --review-report: compare runs both paths without asking anything."""
     import asyncio
 
     q = _validate_question(question)
-    context = research_context(search=search, corpus=corpus, corpus_base_url=corpus_base_url, model=model,
-                               base_url=base_url, api_key_env=api_key_env, out=out_dir, yes=True,
-                               max_tokens=max_tokens, max_cost=max_cost, test_mode=test_mode, pdf=pdf,
-                               council=council, council_threshold=council_threshold,
-                               council_max_rounds=council_max_rounds, report_format=report_format,
-                               report_length=report_length, system_prompt=system_prompt, page_cache=page_cache,
-                               query_dedupe=query_dedupe, page_relevance_chars=page_relevance_chars,
-                               min_coverage=min_coverage, plateau=plateau, docx=docx,
-                               citation_style=_check_citation_style(citation_style))
+    context = checked_context(**(run_settings or {}))
     code = asyncio.run(_run_compare(q, context, _check_db(db or ".deep-research/state.sqlite")))
     raise typer.Exit(code)

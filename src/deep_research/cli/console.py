@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import logging
-import sys
-
 from rich.console import Console
 from rich.markup import escape as _esc  # user or model text printed with markup
 from rich.table import Table
 
 from ..terminal import printable  # file names, URLs and model text may hold escape sequences
+from ..terminal import safe_logging  # noqa: F401 - here before; it lives where --help can load it
 
 
 class SafeConsole(Console):
@@ -22,22 +20,6 @@ class SafeConsole(Console):
 
     def render_str(self, text: str, **kwargs):
         return super().render_str(printable(text, keep_newlines=True), **kwargs)
-
-
-class _SafeLogFormatter(logging.Formatter):
-    def format(self, record: logging.LogRecord) -> str:
-        return printable(super().format(record), keep_newlines=True)
-
-
-def safe_logging() -> None:
-    """Warnings of the libraries and the graph on stderr as before (Python's last-resort
-    handler printed them raw), with control characters escaped."""
-    root = logging.getLogger()
-    if not root.handlers:
-        handler = logging.StreamHandler(sys.stderr)
-        handler.setFormatter(_SafeLogFormatter("%(message)s"))
-        handler.setLevel(logging.WARNING)
-        root.addHandler(handler)
 
 
 out = SafeConsole(emoji=False)  # ":x" in a model name is not an emoji code

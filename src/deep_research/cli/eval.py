@@ -5,42 +5,90 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 import typer
-from rich.markup import escape as _esc
-from rich.table import Table
 
 from ..errors import UserError
 from ..terminal import printable
-from .console import SafeConsole, cell
+from .helpfmt import HelpCommand, HelpGroup
+from .settings import RUN_PANEL, checked_context, with_settings
 
+if TYPE_CHECKING:
+    from rich.table import Table
+
+# Rich loads when a command prints (`--help` must not load it): the consoles of cli.console.
 eval_app = typer.Typer(
+    cls=HelpGroup,
     no_args_is_help=True,
     help="Evaluate reports: code checks of run folders, question sets, an LLM judge, comparisons, "
          "DeepResearch Bench files.",
 )
-out = SafeConsole()
-err = SafeConsole(stderr=True, soft_wrap=True, highlight=False)
 
-JudgeModel = typer.Option(None, "--judge-model", help="provider:model of the judge, e.g. openai:gpt-4.1.")
-JudgeBaseUrl = typer.Option(None, "--judge-base-url", help="OpenAI-compatible server of the judge.")
-JudgeKeyEnv = typer.Option(None, "--judge-api-key-env", help="Environment variable holding the judge's API key.")
-JudgeMaxCalls = typer.Option(None, "--judge-max-calls", min=1, help="At most this many judge calls (default: no limit).")
-JudgeTimeout = typer.Option(180.0, "--judge-timeout", min=1.0, help="Timeout of one judge call (seconds).")
+JUDGE_PANEL = "Judge"
+JudgeModel = typer.Option(None, "--judge-model", help="provider:model of the judge, e.g. openai:gpt-4.1.",
+                           rich_help_panel=JUDGE_PANEL)
+JudgeBaseUrl = typer.Option(None, "--judge-base-url", help="OpenAI-compatible server of the judge.",
+                             rich_help_panel=JUDGE_PANEL)
+JudgeKeyEnv = typer.Option(None, "--judge-api-key-env", help="Environment variable holding the judge's API key.",
+                            rich_help_panel=JUDGE_PANEL)
+JudgeMaxCalls = typer.Option(None, "--judge-max-calls", min=1, help="At most this many judge calls (default: no limit).",
+                              rich_help_panel=JUDGE_PANEL)
+JudgeTimeout = typer.Option(180.0, "--judge-timeout", min=1.0, help="Timeout of one judge call (seconds).",
+                             rich_help_panel=JUDGE_PANEL)
 
 
 def _say(text: str) -> None:
+    from .console import out
+
     out.print(printable(text), markup=False, highlight=False, soft_wrap=True)
 
 
 def _warn(text: str) -> None:
-    err.print(f"[yellow]warning:[/yellow] {_esc(printable(text))}")
+    from .console import warn
+
+    warn(text)
+
+
+def _error(text: str) -> None:
+    from rich.markup import escape as _esc
+
+    from .console import err
+
+    err.print(f"[red]error:[/red] {_esc(printable(text))}")
 
 
 def _table(t: Table) -> None:
     """Print a table; when the output is not a terminal (a file, CI) at a width that fits it."""
+    from .console import SafeConsole, out
+
     (out if out.is_terminal else SafeConsole(width=160, highlight=False)).print(t)
+
+
+def cell(value: object) -> str:
+    """console.cell (text shown as it is, not Rich markup), loaded when a table is drawn."""
+    from .console import cell as _cell
+
+    return _cell(value)
+
+
+def _new_table(title: str) -> Table:
+    from rich.table import Table
+
+    return Table(title=title, title_justify="left")
+
+
+def _beside(inputs: list[Path], name: str) -> Path:
+    """Where an evaluation's output goes when no path is given: ``name`` in the folder the
+    evaluated runs share (the run folder itself, or the eval run's folder), never the
+    working folder. Folders with nothing in common but the root: the first one."""
+    import os
+
+    folders = [p.resolve() for p in inputs]
+    common = Path(os.path.commonpath(folders)) if len(folders) > 1 else folders[0]
+    if common == Path(common.anchor):
+        common = folders[0]
+    return common / name
 
 
 def _write_json(path: Path, value) -> None:
@@ -59,9 +107,9 @@ def _make_judge(model: str | None, base_url: str | None, api_key_env: str | None
         if required:
             raise UserError("this command needs a judge model: --judge-model provider:model (e.g. openai:gpt-4.1)")
         return None
-    from ..research.runtime.configuration import Configuration
     from ..evaluation.report_judge import ReportJudge, judge_spec
     from ..research.runner import load_deps
+    from ..research.runtime.configuration import Configuration
 
     cfg = Configuration.resolve({"configurable": {}}, {})
     spec = judge_spec(model, base_url=base_url or cfg.model_base_url, api_key_env=api_key_env, timeout_s=timeout)
@@ -81,10 +129,11 @@ def _pct(v) -> str:
 
 
 # --- eval report ---------------------------------------------------------------------------
-@eval_app.command("report")
+@eval_app.command(cls=HelpCommand, name="report")
 def report_cmd(
     dirs: list[Path] = typer.Argument(..., help="Run folders, or folders holding run folders."),
-    json_out: Path = typer.Option(Path("eval-report.json"), "--json", help="Where to write the JSON."),
+    json_out: Optional[Path] = typer.Option(None, "--json", help="Where to write the JSON (default: "
+                                            "eval-report.json in the folder of the runs)."),
 ) -> None:
     """Code checks of published runs: structure, citations, claims, sources, FACT-style
     accuracy and the synthesis score."""
@@ -92,6 +141,7 @@ def report_cmd(
     from ..evaluation.rundir import RunFolder, find_run_folders
 
     folders = list(dict.fromkeys(f for d in dirs for f in find_run_folders(d)))
+    json_out = json_out or _beside(dirs, "eval-report.json")
     records = [{**evaluate_run(RunFolder.load(f)), "path": str(f)} for f in folders]
     _table(report_table(records))
     _write_json(json_out, {"runs": records})
@@ -100,9 +150,11 @@ def report_cmd(
 
 def report_table(records: list[dict]) -> Table:
     """One column per run (a few runs), or one row per run (many)."""
+    from ..evaluation.summary import accuracy_text
+
     if len(records) > 3:
         return report_rows(records)
-    t = Table(title="Report checks", title_justify="left")
+    t = _new_table("Report checks")
     t.add_column("check", no_wrap=True)
     for r in records:
         name = r["run"]
@@ -128,7 +180,7 @@ def report_table(records: list[dict]) -> Table:
     line("sources cited", lambda r: r["citations"]["sources_cited"])
     line("independent sources (sites, documents)", lambda r: r["citations"]["independent_sources"])
     line("places where sources disagree", lambda r: r["claims"]["sources_disagree"])
-    line("citation accuracy (FACT-style)", lambda r: _pct(r["fact"]["accuracy"]))
+    line("citation accuracy (FACT-style)", lambda r: accuracy_text(r["fact"], _pct))
     line("  unchecked (not in the accuracy)", lambda r: _pct(r["fact"].get("unchecked_share")))
     line("  range (unchecked all wrong .. all right)", lambda r: f"{_pct(r['fact'].get('accuracy_strict'))} .. "
          f"{_pct(r['fact'].get('accuracy_upper'))}")
@@ -143,7 +195,7 @@ def report_table(records: list[dict]) -> Table:
 
 
 def report_rows(records: list[dict]) -> Table:
-    t = Table(title="Report checks", title_justify="left")
+    t = _new_table("Report checks")
     cols = ["run", "words", "sections", "refs", "unsupported", "per 1k words", "claims ok/differ/?", "sources",
             "disagree", "uncited ¶", "limits", "FACT acc.", "unchecked", "synthesis"]
     for i, c in enumerate(cols):
@@ -155,8 +207,19 @@ def report_rows(records: list[dict]) -> Table:
                   f"{c['per_1000_words']:.1f}", f"{k['supported']}/{k['unsupported']}/{k['unchecked']}",
                   str(c["independent_sources"]), str(k["sources_disagree"]),
                   f"{s['uncited_paragraphs']}/{s['paragraphs']}", "yes" if s["limitations"] else "no",
-                  _pct(r["fact"]["accuracy"]), _pct(r["fact"].get("unchecked_share")), str(r["synthesis"]["score"]))
+                  _fact_cell(r["fact"]), _pct(r["fact"].get("unchecked_share")), str(r["synthesis"]["score"]))
+    if any(r["fact"].get("accuracy_representative") is False for r in records):
+        t.caption = ("FACT acc. as a range: too many claims unchecked for the proven ones' accuracy "
+                     "to stand for the report")
     return t
+
+
+def _fact_cell(f: dict) -> str:
+    """The FACT accuracy cell of one run: the point figure, or the range when the point figure
+    does not stand for the report (``evaluation.checks.accuracy_figures``)."""
+    if f.get("accuracy_representative") is False and f.get("accuracy_strict") is not None:
+        return f"{_pct(f['accuracy_strict'])}..{_pct(f.get('accuracy_upper'))}"
+    return _pct(f.get("accuracy"))
 
 
 # --- eval run ------------------------------------------------------------------------------
@@ -183,24 +246,23 @@ def _settings_file(path: Path | None) -> dict:
     return value
 
 
-@eval_app.command("run")
+# The runner answers clarifications and brief approvals from each question's data and
+# writes every run under --out; the other settings are research's options.
+NOT_FOR_EVAL = ("output_dir", "allow_clarification", "require_brief_approval", "require_report_approval")
+
+
+@eval_app.command(cls=HelpCommand, name="run")
+@with_settings(leave_out=NOT_FOR_EVAL)
 def run_cmd(
     questions: Path = typer.Argument(..., help="Question set (JSON Lines; DeepResearch Bench task files work too)."),
-    out_dir: Path = typer.Option(..., "--out", help="Folder for the runs, results and summary (resumable)."),
-    settings: Optional[Path] = typer.Option(None, "--settings", help="JSON object of settings for every question."),
-    model: Optional[str] = typer.Option(None, help="provider:model for every role."),
-    base_url: Optional[str] = typer.Option(None, help="OpenAI-compatible server for the research models."),
-    api_key_env: Optional[str] = typer.Option(None, help="Environment variable holding that server's API key."),
-    search: Optional[str] = typer.Option(None, "--search", help="tavily | local | searxng | openai_web | anthropic_web | none (settings such as searxng_url via --settings)."),
-    corpus: Optional[Path] = typer.Option(None, help="Folder of documents to search (implies --search local)."),
-    corpus_base_url: Optional[str] = typer.Option(None, help="URL where the corpus documents are published."),
-    max_tokens: Optional[int] = typer.Option(None, help="Token budget of each question's research."),
-    max_cost: Optional[float] = typer.Option(None, help="Cost cap (USD) of each question's research."),
-    test_mode: bool = typer.Option(False, "--test-mode", help="Small limits for a cheap trial run."),
-    pdf: bool = typer.Option(False, "--pdf/--no-pdf", help="Write PDFs too (off by default for evaluations)."),
-    concurrency: int = typer.Option(2, "--concurrency", min=1, max=16, help="Questions researched at once."),
+    out_dir: Path = typer.Option(..., "--out", help="Folder for the runs, results and summary (resumable).",
+                                 rich_help_panel=RUN_PANEL),
+    settings: Optional[Path] = typer.Option(None, "--settings", rich_help_panel=RUN_PANEL,
+                                            help="JSON object of settings for every question (the options win)."),
+    concurrency: int = typer.Option(2, "--concurrency", min=1, max=16, help="Questions researched at once.",
+                                    rich_help_panel=RUN_PANEL),
     allow_question_setting: Optional[list[str]] = typer.Option(
-        None, "--allow-question-setting", metavar="SETTING",
+        None, "--allow-question-setting", metavar="SETTING", rich_help_panel=RUN_PANEL,
         help="Let the questions' own \"settings\" set this setting although it reaches the network, files, "
              "credentials or cost (model endpoint, key variable, corpus, search, models, raising a limit); "
              "repeat for each. Without it a question file may set only research knobs and lower limits."),
@@ -209,25 +271,30 @@ def run_cmd(
     judge_api_key_env: Optional[str] = JudgeKeyEnv,
     judge_max_calls: Optional[int] = JudgeMaxCalls,
     judge_timeout: float = JudgeTimeout,
-    db: Optional[str] = typer.Option(None, "--db", help="A postgresql:// URL for the checkpoints (default: one "
-                                     "SQLite file per question in OUT/state/)."),
+    db: Optional[str] = typer.Option(None, "--db", rich_help_panel=RUN_PANEL,
+                                     help="A postgresql:// URL for the checkpoints (default: one SQLite file per "
+                                          "question in OUT/state/)."),
     server: Optional[str] = typer.Option(
-        None, "--server", metavar="URL",
+        None, "--server", metavar="URL", rich_help_panel=RUN_PANEL,
         help="Research each question as a run on this LangGraph server (a deployment or `langgraph dev`) and "
              "evaluate the reports here; the server's models, search, keys and limits apply."),
     server_token_env: Optional[str] = typer.Option(
-        None, "--server-token-env", metavar="VAR",
+        None, "--server-token-env", metavar="VAR", rich_help_panel=RUN_PANEL,
         help="Environment variable holding the bearer token for --server (default: DEEP_RESEARCH_SERVER_TOKEN, "
              "if set)."),
+    run_settings: dict | None = None,
 ) -> None:
-    """Research every question of a set (skipping finished ones), then evaluate each report."""
+    """Research every question of a set (skipping finished ones), then evaluate each report.
+
+    Takes the settings of ``research`` for every question (PDFs are off unless --pdf), except
+    --out (here the evaluation's folder), --yes, --approve-brief and --review-report: each
+    question's data answers the run's questions."""
     import asyncio
     import os
 
     from ..evaluation.questions import load_questions
     from ..evaluation.runner import EvalRunner, EvalSettings, check_allowed
     from ..research.runner import is_postgres, load_deps
-    from .research import SEARCH_KINDS, _context_from_options
 
     if server is None and server_token_env is not None:
         raise UserError("--server-token-env goes with --server URL")
@@ -238,17 +305,7 @@ def run_cmd(
                         "in OUT/state/")
     allowed = check_allowed(allow_question_setting or ())
     qs = load_questions(questions)
-    if search is not None and search.lower() not in SEARCH_KINDS:
-        raise UserError(f"--search must be {', '.join(SEARCH_KINDS[:-1])} or none, not {search!r}")
-    if corpus is not None and not corpus.exists():
-        raise UserError(f"corpus {corpus} does not exist")
-    context = _settings_file(settings)
-    context.update(_context_from_options(search=search.lower() if search else None, corpus=corpus,
-                                         corpus_base_url=corpus_base_url, model=model, base_url=base_url,
-                                         api_key_env=api_key_env, max_tokens=max_tokens, max_cost=max_cost,
-                                         test_mode=test_mode, pdf=pdf))
-    if corpus is not None and search is None:
-        context["search_api"] = "local"
+    context = {"write_pdf": False, **_settings_file(settings), **checked_context(**(run_settings or {}))}
     judge = _make_judge(judge_model, judge_base_url, judge_api_key_env, judge_max_calls, judge_timeout)
     opts = EvalSettings(out=out_dir, context=context, db=db, concurrency=concurrency,
                         judge=judge, questions_file=str(questions), allow_question_settings=allowed)
@@ -285,6 +342,8 @@ class EvalProgress:
             TextColumn,
             TimeElapsedColumn,
         )
+
+        from .console import out
 
         self.total = total
         self.tokens = 0
@@ -347,7 +406,7 @@ def results_table(results: list[dict]) -> Table:
     from ..evaluation.summary import table_rows
 
     header, rows = table_rows(results)
-    t = Table(title="Evaluation", title_justify="left")
+    t = _new_table("Evaluation")
     for i, h in enumerate(header):
         t.add_column(h, justify="left" if i < 2 else "right", no_wrap=i == 0)
     for r in rows:
@@ -356,9 +415,11 @@ def results_table(results: list[dict]) -> Table:
 
 
 def summary_lines(s: dict) -> list[str]:
+    from ..evaluation.summary import accuracy_text
+
     lines = [f"{s['completed']} of {s['questions']} question(s) completed ({s['failed']} failed); "
              f"{s['seconds']:,.0f} s, {s['tokens']:,} tokens, ${s['cost_usd']:.4f}",
-             f"Citation accuracy (FACT-style, proven verdicts only): {_pct(s['fact_accuracy'])}, with "
+             f"Citation accuracy (FACT-style, proven verdicts only): {accuracy_text(s, _pct)}, with "
              f"{_pct(s.get('fact_unchecked_share'))} of statements unchecked; effective citations per task: "
              f"{s['effective_citations_per_task'] if s['effective_citations_per_task'] is not None else '–'}"]
     if s["mean"]["synthesis"] is not None:
@@ -383,7 +444,7 @@ def _task_of(run, question: str | None) -> str:
     return task
 
 
-@eval_app.command("judge")
+@eval_app.command(cls=HelpCommand, name="judge")
 def judge_cmd(
     dirs: list[Path] = typer.Argument(..., help="Run folders, or folders holding run folders."),
     judge_model: Optional[str] = JudgeModel,
@@ -394,7 +455,8 @@ def judge_cmd(
     judge_api_key_env: Optional[str] = JudgeKeyEnv,
     judge_max_calls: Optional[int] = JudgeMaxCalls,
     judge_timeout: float = JudgeTimeout,
-    json_out: Path = typer.Option(Path("eval-judge.json"), "--json", help="Where to write the JSON."),
+    json_out: Optional[Path] = typer.Option(None, "--json", help="Where to write the JSON (default: "
+                                            "eval-judge.json in the folder of the runs)."),
 ) -> None:
     """Score reports with an LLM judge on the rubric (comprehensiveness, insight, instruction
     following, readability), optionally against a reference report."""
@@ -406,6 +468,7 @@ def judge_cmd(
 
     ref_text = read_text_file(reference, "reference report") if reference else None
     runs = [RunFolder.load(f) for f in dict.fromkeys(f for d in dirs for f in find_run_folders(d))]
+    json_out = json_out or _beside(dirs, "eval-judge.json")
     tasks = [_task_of(r, question) for r in runs]
     judge = _make_judge(judge_model, judge_base_url, judge_api_key_env, judge_max_calls, judge_timeout,
                         required=True)
@@ -418,7 +481,7 @@ def judge_cmd(
     _table(judge_table(runs, results))
     for r, res in zip(runs, results):
         if res.get("error"):
-            err.print(f"[red]{_esc(printable(r.name))}:[/red] {_esc(printable(res['error']))}")
+            _error(f"{r.name}: {res['error']}")
             continue
         for k, c in res["criteria"].items():
             _say(f"{r.name} · {k}: {c['justification']}")
@@ -432,7 +495,7 @@ def judge_cmd(
 def judge_table(runs, results) -> Table:
     from ..evaluation.rubric import CRITERIA
 
-    t = Table(title="Judge scores (0-10; overall 0-100)", title_justify="left")
+    t = _new_table("Judge scores (0-10; overall 0-100)")
     t.add_column("criterion")
     for r in runs:
         t.add_column(cell(r.name[:28]), justify="right")
@@ -451,7 +514,7 @@ def judge_table(runs, results) -> Table:
     return t
 
 
-@eval_app.command("ab")
+@eval_app.command(cls=HelpCommand, name="ab")
 def ab_cmd(
     dir_a: Path = typer.Argument(..., help="Run folder A."),
     dir_b: Path = typer.Argument(..., help="Run folder B (the same question)."),
@@ -460,7 +523,8 @@ def ab_cmd(
     judge_base_url: Optional[str] = JudgeBaseUrl,
     judge_api_key_env: Optional[str] = JudgeKeyEnv,
     judge_timeout: float = JudgeTimeout,
-    json_out: Path = typer.Option(Path("eval-ab.json"), "--json", help="Where to write the JSON."),
+    json_out: Optional[Path] = typer.Option(None, "--json", help="Where to write the JSON (default: "
+                                            "eval-ab-A-vs-B.json in the folder of the two runs)."),
 ) -> None:
     """Pairwise A/B comparison of two reports of the same question by the judge (both orders;
     a side wins only when both orders agree)."""
@@ -468,8 +532,10 @@ def ab_cmd(
 
     from ..evaluation.drb import article_from_run
     from ..evaluation.rundir import RunFolder
+    from ..publish.files import safe_name
 
     a, b = RunFolder.load(dir_a), RunFolder.load(dir_b)
+    json_out = json_out or _beside([dir_a, dir_b], safe_name(f"eval-ab-{a.name}-vs-{b.name}", max_len=150) + ".json")
     task = _task_of(a, question)
     if question is None and b.question and " ".join(b.question.split()) != " ".join(task.split()):
         raise UserError("the two run folders answer different questions; A/B needs the same question "
@@ -478,7 +544,7 @@ def ab_cmd(
     res = asyncio.run(judge.pairwise(task, article_from_run(a), article_from_run(b)))
     if res.get("error"):
         _fail(res["error"])
-    t = Table(title=f"A = {cell(a.name)}, B = {cell(b.name)}", title_justify="left")
+    t = _new_table(f"A = {cell(a.name)}, B = {cell(b.name)}")
     for col in ("criterion", "winner", "why"):
         t.add_column(col)
     for k, c in res["criteria"].items():
@@ -491,16 +557,17 @@ def ab_cmd(
 
 
 def _fail(message: str):
-    err.print(f"[red]error:[/red] {_esc(printable(message))}")
+    _error(message)
     raise typer.Exit(1)
 
 
 # --- compare -------------------------------------------------------------------------------
-@eval_app.command("compare")
+@eval_app.command(cls=HelpCommand, name="compare")
 def compare_cmd(
     a: Path = typer.Argument(..., help="An eval run's --out folder, or run folder(s)."),
     b: Path = typer.Argument(..., help="The same for the other side."),
-    out_dir: Path = typer.Option(Path("eval-compare"), "--out", help="Where compare.md/.html/.json go."),
+    out_dir: Optional[Path] = typer.Option(None, "--out", help="Where compare.md/.html/.json go (default: "
+                                           "eval-compare-A-vs-B in the folder of the two sides)."),
     judge_model: Optional[str] = JudgeModel,
     judge_base_url: Optional[str] = JudgeBaseUrl,
     judge_api_key_env: Optional[str] = JudgeKeyEnv,
@@ -515,8 +582,10 @@ def compare_cmd(
     from ..evaluation.compare import compare, write_comparison
     from ..evaluation.drb import article_from_run
     from ..evaluation.rundir import RunFolder
+    from ..publish.files import safe_name
 
     cmp = compare(a, b)
+    out_dir = out_dir or _beside([a, b], safe_name(f"eval-compare-{a.name}-vs-{b.name}", max_len=150))
     for n in cmp.notes:
         _warn(n)
     judge = _make_judge(judge_model, judge_base_url, judge_api_key_env, judge_max_calls, judge_timeout)
@@ -533,7 +602,7 @@ def compare_cmd(
         cmp.pairwise = asyncio.run(go())
     files = write_comparison(cmp, out_dir)
     header, rows = cmp.summary_rows()
-    t = Table(title="Comparison", title_justify="left")
+    t = _new_table("Comparison")
     for i, h in enumerate(header):
         t.add_column(cell(h), justify="left" if i == 0 else "right")
     for r in rows:
@@ -545,7 +614,7 @@ def compare_cmd(
 
 
 # --- DeepResearch Bench --------------------------------------------------------------------
-@eval_app.command("export-drb")
+@eval_app.command(cls=HelpCommand, name="export-drb")
 def export_drb_cmd(
     sources: list[Path] = typer.Argument(..., help="Eval run --out folders and/or run folders."),
     out_file: Path = typer.Option(..., "--out", help="The raw-data JSONL to write (<model>.jsonl)."),
@@ -594,7 +663,7 @@ def export_drb_cmd(
                                                             if missing else ""))
 
 
-@eval_app.command("import-drb")
+@eval_app.command(cls=HelpCommand, name="import-drb")
 def import_drb_cmd(
     tasks: Path = typer.Argument(..., help="DRB's task file (data/prompt_data/query.jsonl)."),
     out_file: Path = typer.Option(..., "--out", help="The question set to write."),

@@ -10,8 +10,7 @@ import typer
 
 from ..errors import UserError
 from ..terminal import printable
-from .console import err, out
-from .console import warn as _warn
+from .helpfmt import HelpCommand
 
 # The file types the index reads (search.local._KINDS; a test keeps the two equal). Not
 # imported from there: the CLI must start without loading the search modules.
@@ -19,7 +18,7 @@ DOCUMENT_TYPES = ".html, .htm, .md, .markdown, .txt, .pdf, .docx, .pptx, .xlsx, 
 
 
 def register(app: typer.Typer) -> None:
-    app.command()(index)
+    app.command(cls=HelpCommand)(index)
 
 
 def index(
@@ -49,6 +48,8 @@ def _progress_bar():
     """A progress callback drawing a bar with counts, elapsed time and an estimate of the
     time left on the terminal (stderr), which it leaves when done; None (nothing drawn)
     when stderr is not a terminal."""
+    from .console import err  # Rich loads when a command runs, not for --help
+
     if not err.is_terminal:
         yield None
         return
@@ -69,6 +70,9 @@ def _progress_bar():
 
 
 def _print_index_report(folder: Path, report) -> None:
+    from .console import out
+    from .console import warn as _warn
+
     def n(count: int, word: str) -> str:
         return f"{count:,} {word}{'' if count == 1 else 's'}"
 

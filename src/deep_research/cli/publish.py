@@ -6,13 +6,10 @@ from pathlib import Path
 from typing import Optional
 
 import typer
-from rich.markup import escape as _esc
-from rich.table import Table
 
 from ..errors import UserError
 from ..terminal import printable
-from .console import out
-from .console import warn as _warn
+from .helpfmt import HelpCommand
 
 _EARLY_WORKER = None  # a PdfWorker started by cli.main before the command line was parsed
 
@@ -34,7 +31,7 @@ def take_early_worker():
 
 
 def register(app: typer.Typer) -> None:
-    app.command()(publish)
+    app.command(cls=HelpCommand)(publish)
 
 
 def publish(
@@ -55,10 +52,13 @@ def publish(
     and write the linked report, HTML and PDF."""
     from contextlib import nullcontext
 
+    from ..citations.styles import check_style
     from ..publish.pdf import PdfWorker
-    from .research import _check_citation_style
 
-    citation_style = _check_citation_style(citation_style)
+    try:
+        citation_style = check_style(citation_style)
+    except ValueError as e:
+        raise UserError(f"--citation-style: {e}") from None
     early = take_early_worker()
     if no_pdf and early is not None:
         early.close()
@@ -71,6 +71,7 @@ def _publish(report: Path, sources: Path, out_dir: Path, pdf: bool, title: str |
     from ..citations.document import parse
     from ..inputs import load_sources, read_text_file
     from ..publish import publish_report
+    from .console import warn as _warn
 
     markdown = read_text_file(report, "report")
     if not markdown.strip():
@@ -90,6 +91,12 @@ def _publish(report: Path, sources: Path, out_dir: Path, pdf: bool, title: str |
 
 
 def _print_publish_summary(result) -> None:
+    from rich.markup import escape as _esc
+    from rich.table import Table
+
+    from .console import out
+    from .console import warn as _warn
+
     s = result.summary()
     table = Table(title="Citation check", show_header=False, title_justify="left")
     table.add_row("refs", str(s["refs"]))

@@ -8,17 +8,18 @@ from pathlib import Path
 from typing import Optional
 
 import typer
-from rich.markup import escape as _esc
 
 from ..errors import UserError
 from ..terminal import printable
-from .console import err, out, usage_table
-from .console import warn as _warn
+from .helpfmt import HelpCommand
+from .settings import RUN_PANEL, checked_context, with_settings
+
+# Rich (the consoles) is imported where output is printed, not here: --help must not load it.
 
 
 def register(app: typer.Typer) -> None:
-    app.command()(research)
-    app.command()(resume)
+    app.command(cls=HelpCommand)(research)
+    app.command(cls=HelpCommand)(resume)
 
 
 # --- research ----------------------------------------------------------------------------
@@ -32,112 +33,11 @@ class WaitingForUser(Exception):
         self.what = what
 
 
-def _check_citation_style(style: str | None) -> str | None:
-    """The --citation-style value, checked (a UserError, exit 2, names the allowed ones)."""
-    if style is None:
-        return None
-    from ..citations.styles import check_style
-
-    try:
-        return check_style(style)
-    except ValueError as e:
-        raise UserError(f"--citation-style: {e}") from None
-
-
-def _context_from_options(**opts) -> dict:
-    """Configuration values the user set on the command line (None = not set)."""
-    mapping = {
-        "search": "search_api", "corpus": "corpus_path", "corpus_base_url": "corpus_base_url",
-        "out": "output_dir", "base_url": "model_base_url", "api_key_env": "model_api_key_env",
-        "max_tokens": "max_total_tokens", "max_cost": "max_cost_usd",
-        "mode": "research_mode", "council": "brief_council_models", "council_threshold": "brief_council_threshold",
-        "council_max_rounds": "brief_council_max_rounds",
-        "page_relevance_chars": "page_relevance_chars", "query_dedupe": "query_dedupe_threshold",
-        "min_coverage": "min_coverage", "plateau": "plateau_min_new_sentences",
-        "supervisor_summarize": "supervisor_summarize", "supervisor_keep": "supervisor_messages_to_keep",
-        "compression_summarize": "compression_summarize", "compression_keep": "compression_messages_to_keep",
-        "searxng_url": "searxng_url", "searxng_engines": "searxng_engines",
-        "searxng_categories": "searxng_categories", "searxng_time_range": "searxng_time_range",
-        "searxng_safesearch": "searxng_safesearch", "searxng_language": "searxng_language",
-        "fetch_allow_private": "fetch_allow_private", "fetch_timeout": "fetch_timeout_s",
-        "fetch_max_bytes": "fetch_max_bytes", "web_search_model": "web_search_model",
-        "report_format": "report_format", "report_length": "report_length", "system_prompt": "system_prompt",
-        "trusted_domain": "trusted_domains", "low_trust_domain": "low_trust_domains",
-        "min_credibility": "min_source_credibility", "local_credibility": "local_source_credibility",
-    }
-    ctx: dict = {}
-    for key, value in opts.items():
-        if value is None or value is False and key not in ("pdf", "fetch_robots", "page_cache", "supervisor_summarize",
-                                                            "compression_summarize") or isinstance(value, (list, tuple)) and not value:
-            continue
-        if key == "url":
-            ctx["research_urls"] = list(value)
-            continue
-        if key == "fetch_robots":
-            if value is False:
-                ctx["fetch_respect_robots"] = False
-            continue
-        if key == "model":
-            ctx["model"] = value  # every role (a run's general setting beats a role's from the environment)
-        elif key == "yes" and value:
-            ctx["allow_clarification"] = False
-        elif key == "approve_brief" and value:
-            ctx["require_brief_approval"] = True
-        elif key == "review_report" and value:
-            ctx["require_report_approval"] = True
-        elif key == "test_mode" and value:
-            ctx["test_mode"] = True
-        elif key == "docx" and value:
-            ctx["write_docx"] = True
-        elif key == "citation_style":
-            ctx["citation_style"] = value
-        elif key == "page_cache":
-            ctx["page_cache"] = bool(value)
-        elif key == "pdf":
-            if value is False:
-                ctx["write_pdf"] = False
-        elif key in ("corpus",) and value:
-            ctx["corpus_path"] = str(Path(value).expanduser().resolve())
-        elif key in mapping:
-            ctx[mapping[key]] = str(value) if isinstance(value, Path) else list(value) if isinstance(
-                value, tuple) else value
-    return ctx
-
-
-MODES = ("auto", "single", "multi")
-
-
-def research_context(*, search: str | None, corpus: Path | None, mode: str | None = None, **opts) -> dict:
-    """The run's settings from the research options (shared by ``research`` and ``compare``);
-    UserError for a bad value."""
-    if search is not None and search.lower() not in SEARCH_KINDS:
-        raise UserError(f"--search must be {', '.join(SEARCH_KINDS[:-1])} or none, not {search!r}")
-    time_range, safesearch = opts.get("searxng_time_range"), opts.get("searxng_safesearch")
-    if time_range is not None and time_range.lower() not in ("day", "week", "month", "year", "none"):
-        raise UserError(f"--searxng-time-range must be day, week, month, year or none, not {time_range!r}")
-    if safesearch is not None and safesearch not in (0, 1, 2):
-        raise UserError(f"--searxng-safesearch must be 0, 1 or 2, not {safesearch}")
-    report_format = opts.pop("report_format", None)
-    if report_format is not None and report_format.lower() not in ("detailed", "concise", "bullet_points"):
-        raise UserError(f"--format must be detailed, concise or bullet_points, not {report_format!r}")
-    if corpus is not None and not corpus.exists():
-        raise UserError(f"corpus {corpus} does not exist")
-    if mode is not None and mode.lower() not in MODES:
-        raise UserError(f"--mode must be auto, single or multi, not {mode!r}")
-    threshold = opts.get("council_threshold")
-    if threshold is not None and not 0 <= threshold <= 1:
-        raise UserError(f"--council-threshold must be between 0 and 1, not {threshold}")
-    opts["report_format"] = report_format.lower() if report_format else None
-    context = _context_from_options(search=search.lower() if search else None, corpus=corpus,
-                                    mode=mode.lower() if mode else None, **opts)
-    if corpus is not None and search is None:
-        context["search_api"] = "local"
-    if opts.get("searxng_url") is not None and search is None and corpus is None:
-        context["search_api"] = "searxng"
-    return context
-
-
 def _ask_report_review(payload: dict, preset: dict | None) -> dict:
+    from rich.markup import escape as _esc
+
+    from .console import err, out
+
     if preset is not None:  # --approve, --reject FEEDBACK (revise once), --edit FILE
         if preset.get("type") == "reject":
             return {"type": "feedback", "feedback": preset.get("feedback", "")}
@@ -169,6 +69,10 @@ def _ask_report_review(payload: dict, preset: dict | None) -> dict:
 
 
 def _ask_approval(payload: dict, preset: dict | None) -> dict:
+    from rich.markup import escape as _esc
+
+    from .console import err, out
+
     if payload.get("type") == "report_review":
         return _ask_report_review(payload, preset)
     if preset is not None:
@@ -191,6 +95,8 @@ def _ask_approval(payload: dict, preset: dict | None) -> dict:
 
 
 def _ask_clarification(question: str, preset: str | None) -> str:
+    from .console import out
+
     if preset:
         return preset
     if not sys.stdin.isatty():
@@ -206,8 +112,8 @@ def _ask_clarification(question: str, preset: str | None) -> str:
 async def _drive(handle, graph, payload, progress, *, approve: dict | None, answer: str | None) -> dict:
     from langchain_core.messages import AIMessage, HumanMessage
 
-    from ..research.runtime.usage import message_text
     from ..research.runner import resume_payload, stream_run
+    from ..research.runtime.usage import message_text
 
     while True:
         with progress:
@@ -237,6 +143,8 @@ async def _drive(handle, graph, payload, progress, *, approve: dict | None, answ
 
 
 def _warn_clamped(cfg) -> None:
+    from .console import warn as _warn
+
     for c in cfg.clamped:
         _warn(c["message"])
     note = cfg.unpriced_note()
@@ -269,17 +177,39 @@ STOP_REASONS = {"coverage": "the plan's sub-questions were covered (min_coverage
                 None: "the supervisor judged the research complete"}
 
 
+# The caps, by the words a message about them uses: the option that raises each.
+CAPS = (("token", "--max-tokens", ("token cap", "token budget")), ("cost", "--max-cost", ("cost cap", "cost budget")))
+
+
+def cap_advice(messages: list[str], *, failed: bool) -> list[str]:
+    """What to do when a cap stopped the run or its research (from the messages that say so):
+    the cap, and the option that raises it."""
+    text = " ".join(messages)
+    lines = []
+    for kind, option, words in CAPS:
+        if any(w in text for w in words):
+            lines.append(f"The {kind} cap ({option}) " + (
+                f"left no room for this step: run the question again with a higher {option} (or without it: no "
+                "cap); resume keeps the run's cap." if failed else
+                f"stopped research early: raise {option} for a fuller report."))
+    return lines
+
+
 def coverage_lines(coverage: dict) -> list[str]:
     """What the CLI says about the plan's coverage and why research stopped ([] before research)."""
+    from ..research.scope.plan import plan_coverage
+
     if not coverage:
         return []
     items = coverage.get("items") or []
     why = STOP_REASONS.get(coverage.get("stopped_because"), str(coverage.get("stopped_because")))
     rounds = coverage.get("rounds", 0)
-    if not items:
-        return [f"Research stopped after {rounds} research round(s): {why}."]
+    score = plan_coverage(coverage)
+    if score is None:
+        return [f"Coverage: n/a (the research plan has no sub-questions); research stopped after {rounds} "
+                f"research round(s): {why}."]
     covered = sum(1 for i in items if i.get("covered"))
-    lines = [f"Coverage: {coverage.get('score', 0.0):.0%} of the research plan ({covered} of {len(items)} "
+    lines = [f"Coverage: {score:.0%} of the research plan ({covered} of {len(items)} "
              f"sub-questions covered); research stopped after {rounds} research round(s): {why}."]
     lines += [printable(f"  not covered: {i['id']} [{i['priority']}] {i['question']} ({i['evidence']} verified "
                         "sentence(s))") for i in items if not i.get("covered")]
@@ -289,6 +219,11 @@ def coverage_lines(coverage: dict) -> list[str]:
 
 
 def _print_result(values: dict, thread_id: str) -> int:
+    from rich.markup import escape as _esc
+
+    from .console import err, out, usage_table
+    from .console import warn as _warn
+
     usage = values.get("usage") or {}
     out.print(usage_table(usage))
     for d in values.get("degradations") or []:
@@ -307,6 +242,9 @@ def _print_result(values: dict, thread_id: str) -> int:
         err.print(f"[red]The run did not complete (status {status!r}).[/red] Resume it with: "
                   f"deep-research resume {thread_id}")
         return 1
+    if values.get("budget_exhausted") or any(d.get("kind") == "budget" for d in values.get("degradations") or []):
+        for line in cap_advice([d.get("message", "") for d in values.get("degradations") or []], failed=False):
+            _warn(line)
     from ..language import labels
     from ..research.runtime.chat import citation_line
 
@@ -331,10 +269,9 @@ async def _run_research(question: str | None, context: dict, db: str, thread_id:
     import asyncio
     from concurrent.futures import ThreadPoolExecutor
 
+    from rich.markup import escape as _esc
+
     from ..publish.files import prepare_out_dir
-    from ..research.runtime.failure import ResearchFailed
-    from ..research.runtime.configuration import Configuration
-    from ..research.runtime.preflight import preflight
     from ..research.runner import (
         RunHandle,
         compile_for,
@@ -345,6 +282,10 @@ async def _run_research(question: str | None, context: dict, db: str, thread_id:
         resume_payload,
         save_run,
     )
+    from ..research.runtime.configuration import Configuration
+    from ..research.runtime.failure import ResearchFailed
+    from ..research.runtime.preflight import preflight
+    from .console import err, out
 
     # A model integration without native async support runs each call in the event loop's
     # default executor (min(32, cpus + 4) threads): on a small machine parallel researchers
@@ -391,7 +332,11 @@ async def _run_research(question: str | None, context: dict, db: str, thread_id:
                       highlight=False)
             if e.notes_path:
                 err.print(f"Research gathered so far is saved in {printable(e.notes_path)}", markup=False)
-            err.print(f"Fix the cause, then continue with: deep-research resume {handle.thread_id}")
+            advice = cap_advice([e.message], failed=True)
+            for line in advice:
+                err.print(line, markup=False)
+            if not advice:
+                err.print(f"Fix the cause, then continue with: deep-research resume {handle.thread_id}")
             return 1
         except WaitingForUser as w:
             err.print(f"The run is waiting for {printable(w.what)}. Continue with: deep-research resume "
@@ -445,149 +390,35 @@ def _check_db(db: str) -> str:
 
 
 SEARCH_KINDS = ("tavily", "local", "searxng", "openai_web", "anthropic_web", "none")
-# Options shared by `research` and `compare` (one definition each).
-CORPUS_OPT = typer.Option(None, help="Folder of documents to search (with --search local).")
-CORPUS_BASE_URL_OPT = typer.Option(None, help="URL where the corpus documents are published.")
-MODEL_OPT = typer.Option(None, help="provider:model for every role, e.g. openai:gpt-4.1.")
-BASE_URL_OPT = typer.Option(None, help="OpenAI-compatible server, e.g. http://localhost:11434/v1.")
-API_KEY_ENV_OPT = typer.Option(None, help="Environment variable holding that server's API key.")
-MIN_COVERAGE_OPT = typer.Option(
-    None, "--min-coverage", min=0.0, max=1.0,
-    help="Stop research when this share of the plan's sub-questions is covered (0: never; default 0.8).")
-PLATEAU_OPT = typer.Option(
-    None, "--plateau", min=0,
-    help="Stop research when a round adds fewer new verified sentences than this (0: off; default 2).")
-PAGE_CACHE_OPT = typer.Option(None, "--page-cache/--no-page-cache",
-    help="Summarise each page once per conversation (default on).")
-QUERY_DEDUPE_OPT = typer.Option(None, "--query-dedupe", min=0, max=100,
-    help="Similarity (0-100) at which a query repeats an earlier one "
-    "and is not searched again (default 90; 0 off).")
-PAGE_RELEVANCE_CHARS_OPT = typer.Option(None, min=0,
-    help="Cut a longer page to its passages matching the "
-    "research before summarising (default 8000; 0 off).")
-TEST_MODE_OPT = typer.Option(False, "--test-mode", help="Small limits for a cheap trial run.")
-REPORT_FORMAT_OPT = typer.Option(
-    None, "--format", help="Report format: detailed (default), concise or bullet_points.")
-REPORT_LENGTH_OPT = typer.Option(
-    None, "--length", help="Target length of the report in words (citations not counted).")
-SYSTEM_PROMPT_OPT = typer.Option(
-    None, "--system-prompt", help="Your own instructions for the report writer (at most 4,000 characters; "
-    "the citation rules still apply).")
-DOCX_OPT = typer.Option(False, "--docx", help="Also write report.docx (Word).")
-CITATION_STYLE_OPT = typer.Option(
-    None, "--citation-style", help="numbered | apa | mla | ieee | chicago (default: numbered).")
-COUNCIL_OPT = typer.Option(None, "--council", help="Comma-separated provider:model names that review "
-    "the research brief before research (the brief council).")
-COUNCIL_THRESHOLD_OPT = typer.Option(None, "--council-threshold",
-    help="Share of council votes that must approve the brief (0-1).")
-COUNCIL_MAX_ROUNDS_OPT = typer.Option(None, "--council-max-rounds",
-    help="Revisions of the brief the council may ask for.")
-SearchOpt = typer.Option(None, "--search", help="tavily | local | searxng | openai_web | anthropic_web | none "
-                                                      "(default: tavily).")
-DbOpt = typer.Option(None, "--db", envvar="DEEP_RESEARCH_DB",
+DbOpt = typer.Option(None, "--db", envvar="DEEP_RESEARCH_DB", rich_help_panel=RUN_PANEL,
                      help="SQLite file or postgresql:// URL for checkpoints (default .deep-research/state.sqlite).")
 
 
+def refuse_contradictions(settings: dict) -> None:
+    """Options that cannot both hold (a UserError, exit 2, rather than one silently winning)."""
+    if settings.get("yes") and settings.get("approve_brief"):
+        raise UserError("--yes and --approve-brief contradict each other: --yes runs without asking you "
+                        "anything, --approve-brief stops to ask you to approve the research brief; give one of them")
+
+
+@with_settings()
 def research(
     question: str = typer.Argument(..., help="What to research."),
-    search: Optional[str] = SearchOpt,
-    corpus: Optional[Path] = CORPUS_OPT,
-    corpus_base_url: Optional[str] = CORPUS_BASE_URL_OPT,
-    searxng_url: Optional[str] = typer.Option(
-        None, help="SearXNG instance for --search searxng, e.g. http://localhost:8888 (env SEARXNG_URL)."),
-    searxng_engines: Optional[str] = typer.Option(None, help="SearXNG engines, comma-separated."),
-    searxng_categories: Optional[str] = typer.Option(None, help="SearXNG categories, comma-separated."),
-    searxng_time_range: Optional[str] = typer.Option(None, help="SearXNG time range: day, week, month, year."),
-    searxng_safesearch: Optional[int] = typer.Option(None, help="SearXNG safe search: 0, 1 or 2."),
-    searxng_language: Optional[str] = typer.Option(None, help="SearXNG search language, e.g. en."),
-    url: Optional[list[str]] = typer.Option(
-        None, "--url", help="A page to research (repeatable): fetched and given to the researchers as a "
-                            "source, in addition to search (with --search none: only these pages)."),
-    fetch_allow_private: bool = typer.Option(
-        False, "--fetch-allow-private", help="Let the page fetcher reach private and loopback addresses."),
-    fetch_robots: bool = typer.Option(True, "--fetch-robots/--no-fetch-robots",
-                                      help="Honour robots.txt when fetching pages."),
-    fetch_timeout: Optional[float] = typer.Option(None, help="Seconds one page fetch may take (default 30)."),
-    fetch_max_bytes: Optional[int] = typer.Option(None, help="Bytes of a page read at most (default 5,000,000)."),
-    web_search_model: Optional[str] = typer.Option(
-        None, help="Model for --search openai_web or anthropic_web (the provider's web search; default "
-                   "gpt-4.1-mini / claude-haiku-4-5)."),
-    model: Optional[str] = MODEL_OPT,
-    base_url: Optional[str] = BASE_URL_OPT,
-    api_key_env: Optional[str] = API_KEY_ENV_OPT,
-    trusted_domain: Optional[list[str]] = typer.Option(
-        None, "--trusted-domain", help="A domain whose pages are credible (with its subdomains); repeatable."),
-    low_trust_domain: Optional[list[str]] = typer.Option(
-        None, "--low-trust-domain", help="A domain whose pages are of low credibility; repeatable."),
-    min_credibility: Optional[float] = typer.Option(
-        None, "--min-credibility", min=0.0, max=1.0,
-        help="Leave out search results whose source credibility (0-1) is below this."),
-    local_credibility: Optional[float] = typer.Option(
-        None, "--local-credibility", min=0.0, max=1.0,
-        help="Source credibility (0-1) of the documents of a local corpus (default 0.9)."),
-    out_dir: Optional[Path] = typer.Option(None, "--out", help="Where run folders are written (default docs/reports)."),
-    yes: bool = typer.Option(False, "--yes", "-y", help="Do not ask clarifying questions."),
-    approve_brief: bool = typer.Option(False, "--approve-brief", help="Ask for approval of the research brief."),
-    mode: Optional[str] = typer.Option(None, "--mode", help="Research path: auto (classify the question), single "
-                                       "(one researcher) or multi (supervisor and parallel researchers; default)."),
-    council: Optional[str] = COUNCIL_OPT,
-    council_threshold: Optional[float] = COUNCIL_THRESHOLD_OPT,
-    council_max_rounds: Optional[int] = COUNCIL_MAX_ROUNDS_OPT,
-    review_report: bool = typer.Option(False, "--review-report",
-                                       help="Ask for approval (or an edit, or feedback) of the report before publishing."),
-    min_coverage: Optional[float] = MIN_COVERAGE_OPT,
-    plateau: Optional[int] = PLATEAU_OPT,
-    supervisor_summarize: Optional[bool] = typer.Option(
-        None, "--supervisor-summarize/--no-supervisor-summarize",
-        help="Summarise the supervisor's earlier rounds when its history grows long (default on)."),
-    supervisor_keep: Optional[int] = typer.Option(
-        None, "--supervisor-keep", min=2, help="Supervisor messages kept word for word when summarising (default 6)."),
-    compression_summarize: Optional[bool] = typer.Option(
-        None, "--compression-summarize/--no-compression-summarize",
-        help="Summarise a researcher's older reasoning before compression when it grows long (default on)."),
-    compression_keep: Optional[int] = typer.Option(
-        None, "--compression-keep", min=1,
-        help="Reasoning messages given word for word to compression when summarising (default 4)."),
-    max_tokens: Optional[int] = typer.Option(None, help="Stop research after this many tokens."),
-    max_cost: Optional[float] = typer.Option(None, help="Stop research at this estimated cost in USD."),
-    page_cache: Optional[bool] = PAGE_CACHE_OPT,
-    query_dedupe: Optional[int] = QUERY_DEDUPE_OPT,
-    page_relevance_chars: Optional[int] = PAGE_RELEVANCE_CHARS_OPT,
-    test_mode: bool = TEST_MODE_OPT,
-    report_format: Optional[str] = REPORT_FORMAT_OPT,
-    report_length: Optional[int] = REPORT_LENGTH_OPT,
-    system_prompt: Optional[str] = SYSTEM_PROMPT_OPT,
-    pdf: bool = typer.Option(True, "--pdf/--no-pdf", help="Write the PDF."),
-    docx: bool = DOCX_OPT,
-    citation_style: Optional[str] = CITATION_STYLE_OPT,
     db: Optional[str] = DbOpt,
+    run_settings: dict | None = None,
 ) -> None:
-    """Research QUESTION and write a report whose every citation is checked."""
+    """Research QUESTION and write a report whose every citation is checked.
+
+    Every option sets the run setting of the same name (the help names the setting where the
+    option's name differs); a setting not given comes from the environment
+    (DEEP_RESEARCH_<SETTING>, e.g. DEEP_RESEARCH_MAX_TOTAL_TOKENS, or a .env file), else its
+    default. A limit the environment sets is a ceiling an option can only lower."""
     import asyncio
 
     q = _validate_question(question)
-    context = research_context(search=search, corpus=corpus, corpus_base_url=corpus_base_url,
-                               searxng_url=searxng_url, searxng_engines=searxng_engines,
-                               searxng_categories=searxng_categories, searxng_time_range=searxng_time_range,
-                               searxng_safesearch=searxng_safesearch, searxng_language=searxng_language, url=url,
-                               fetch_allow_private=fetch_allow_private, fetch_robots=fetch_robots,
-                               fetch_timeout=fetch_timeout, fetch_max_bytes=fetch_max_bytes,
-                               web_search_model=web_search_model, model=model, base_url=base_url,
-                               api_key_env=api_key_env, trusted_domain=trusted_domain,
-                               low_trust_domain=low_trust_domain, min_credibility=min_credibility,
-                               local_credibility=local_credibility, out=out_dir,
-                               yes=yes, approve_brief=approve_brief, review_report=review_report,
-                               max_tokens=max_tokens, max_cost=max_cost, test_mode=test_mode, pdf=pdf, mode=mode,
-                               council=council, council_threshold=council_threshold,
-                               council_max_rounds=council_max_rounds, page_cache=page_cache,
-                               query_dedupe=query_dedupe, page_relevance_chars=page_relevance_chars,
-                               min_coverage=min_coverage, plateau=plateau,
-                               supervisor_summarize=supervisor_summarize, supervisor_keep=supervisor_keep,
-                               compression_summarize=compression_summarize, compression_keep=compression_keep,
-                               report_format=report_format, report_length=report_length, system_prompt=system_prompt,
-                               docx=docx, citation_style=_check_citation_style(citation_style))
-    code = asyncio.run(_run_research(q, context, _check_db(db or ".deep-research/state.sqlite"), None,
-                                     {"type": "approve"} if yes and approve_brief else None, None))
+    refuse_contradictions(run_settings or {})
+    context = checked_context(**(run_settings or {}))
+    code = asyncio.run(_run_research(q, context, _check_db(db or ".deep-research/state.sqlite"), None, None, None))
     raise typer.Exit(code)
 
 

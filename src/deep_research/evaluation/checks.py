@@ -15,10 +15,19 @@ or an older citations.json whose judge verdicts were never checked. Unknown pair
 ``accuracy`` (as FACT leaves out "unknown") and never counted as supported: their share is
 reported beside it (``unchecked_share``), with the range the accuracy lies in whatever they
 are (``accuracy_strict``: unknown counted as wrong; ``accuracy_upper``: as right).
+The point figure is a measure of the whole report only when that range is narrow: grey claims
+are not a random sample (code proves a misstatement far more often than a paraphrase), so
+``accuracy_margin`` says how far the point figure can be from the accuracy of all statements
+(its distance to the farther end of the range, the proven verdicts taken as right), and
+``accuracy_representative`` is false when that exceeds :data:`POINT_MARGIN`: then the range,
+not the point figure, is the result (``eval report`` says so).
 
 The synthesis score (0-100) is the mean of three shares:
-* coverage: research topics of the plan whose sources the report cites (or, without a plan,
-  sentences of the research brief whose content words the cited claims use);
+* coverage: for a run of ours, the research plan's coverage as the run recorded it
+  (``research.scope.plan.plan_coverage``: the number the CLI and ``compare`` show; none when
+  the plan has no sub-questions); for other folders an estimate: research topics of the plan
+  whose sources the report cites (or, without a plan, sentences of the research brief whose
+  content words the cited claims use);
 * support: claims proven supported by their quotes / all claims (grey claims count as not
   supported);
 * diversity: independent sources cited (different sites or documents), up to
@@ -33,9 +42,11 @@ from typing import Iterable
 from urllib.parse import urlsplit, urlunsplit
 
 from ..citations.evidence import source_key
+from ..research.scope.plan import plan_coverage
 from .rundir import RunFolder
 
 DIVERSITY_TARGET = 5
+POINT_MARGIN = 0.05  # the point accuracy stands for the report only within this margin
 MIN_PARAGRAPH_WORDS = 8
 COVERAGE_SHARE = 0.5  # share of a brief sentence's content words the cited claims must use
 
@@ -240,19 +251,30 @@ def fact(citations: list[dict]) -> dict:
             pairs[key] = verdict  # a duplicated pair counts once, with its worst verdict
     verdicts = list(pairs.values())
     supported, unsupported = verdicts.count("supported"), verdicts.count("unsupported")
-    unknown = verdicts.count("unknown")
-    judged = supported + unsupported
-    n = len(verdicts)
+    return {**accuracy_figures(supported, unsupported, len(verdicts)), "effective_citations": supported}
+
+
+def accuracy_figures(supported: int, unsupported: int, statements: int) -> dict:
+    """The FACT figures of proven verdicts among ``statements`` pairs: the point accuracy
+    (supported / proven), the range the accuracy of all pairs lies in (grey as wrong .. as
+    right), how far the point figure can be from it, and whether that is within
+    :data:`POINT_MARGIN` (see the module docstring)."""
+    judged, n = supported + unsupported, statements
+    acc = supported / judged if judged else None
+    low: float | None = supported / n if n else None
+    high: float | None = 1 - unsupported / n if n else None
+    margin = max(acc - low, high - acc) if acc is not None and low is not None and high is not None else None
     return {
         "statements": n,
         "supported": supported,
         "unsupported": unsupported,
-        "unknown": unknown,
-        "accuracy": round(supported / judged, 4) if judged else None,
-        "accuracy_strict": round(supported / n, 4) if n else None,
-        "accuracy_upper": round(1 - unsupported / n, 4) if n else None,
-        "unchecked_share": round(unknown / n, 4) if n else None,
-        "effective_citations": supported,
+        "unknown": n - judged,
+        "accuracy": round(acc, 4) if acc is not None else None,
+        "accuracy_strict": round(low, 4) if low is not None else None,
+        "accuracy_upper": round(high, 4) if high is not None else None,
+        "accuracy_margin": round(margin, 4) if margin is not None else None,
+        "accuracy_representative": margin is not None and margin <= POINT_MARGIN + 1e-9,
+        "unchecked_share": round((n - judged) / n, 4) if n else None,
     }
 
 
@@ -277,7 +299,16 @@ def synthesis(run: RunFolder, claims: dict, cites: dict) -> dict:
     cited_ids = {str(c.get("source_id")) for c in found}
     items: list[dict] = []
     note = ""
-    if plan:
+    recorded = (run.run or {}).get("coverage")
+    coverage: float | None
+    if isinstance(recorded, dict):  # a run of ours: its research plan's coverage, as the CLI showed it
+        coverage = plan_coverage(recorded)
+        items = [{"item": str(i.get("question", "")), "covered": bool(i.get("covered"))}
+                 for i in recorded.get("items") or [] if isinstance(i, dict)]
+        basis = "research plan"
+        note = ("the research plan's sub-questions covered by verified findings (priority-weighted; run.json)"
+                if coverage is not None else "the research plan has no sub-questions: coverage cannot be measured")
+    elif plan:
         for p in plan:
             covered = bool(set(p["sources"]) & cited_ids)
             items.append({"item": p["topic"], "covered": covered})
@@ -294,7 +325,8 @@ def synthesis(run: RunFolder, claims: dict, cites: dict) -> dict:
         basis = "brief" if questions else "none"
         note = ("the run has no plan; sentences of the research brief whose content words the cited claims use"
                 if questions else "the run has no plan and no research brief: coverage cannot be measured")
-    coverage = round(sum(i["covered"] for i in items) / len(items), 4) if items else None
+    if not isinstance(recorded, dict):  # folders not written by a research run: an estimate from the text
+        coverage = round(sum(i["covered"] for i in items) / len(items), 4) if items else None
     support = round(claims["supported_proven"] / claims["claims"], 4) if claims["claims"] else 0.0
     diversity = round(min(cites["independent_sources"], DIVERSITY_TARGET) / DIVERSITY_TARGET, 4)
     parts = [x for x in (coverage, support, diversity) if x is not None]

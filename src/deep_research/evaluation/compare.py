@@ -94,35 +94,85 @@ def _plain(text: str) -> str:
     return str(text).replace("$", r"\$")
 
 
-def chart_svg(title: str, labels: list[str], a: list[float | None], b: list[float | None],
-              names: tuple[str, str]) -> str:
-    """A grouped bar chart (A and B per question) as an SVG document."""
-    import matplotlib
+def _value_text(v: float, kind: str) -> str:
+    """A bar's value as the tables write it (k/M for large counts)."""
+    if kind == "usd":
+        return f"${v:,.4f}" if v < 1 else f"${v:,.2f}"
+    if kind == "pct":
+        return f"{100 * v:.0f} %"
+    if abs(v) >= 1_000_000:
+        return f"{v / 1_000_000:.1f}M"
+    if abs(v) >= 10_000:
+        return f"{v / 1000:.0f}k"
+    return f"{v:,.0f}" if abs(v) >= 10 or float(v).is_integer() else f"{v:.1f}"
 
-    matplotlib.use("Agg")
+
+def has_data(a: list[float | None], b: list[float | None]) -> bool:
+    """Whether a chart would show anything: some value on either side that is not 0 (a cost
+    of 0 everywhere means no model had a price, not a free run)."""
+    return any(v for v in (*a, *b) if v is not None)
+
+
+def chart_svg(title: str, labels: list[str], a: list[float | None], b: list[float | None],
+              names: tuple[str, str], kind: str = "") -> str:
+    """:func:`chart_figure` as an SVG document."""
     import matplotlib.pyplot as plt
 
-    plt.rcParams["svg.hashsalt"] = "deep-research-eval"  # stable element ids
-    plt.rcParams["svg.fonttype"] = "none"  # text stays text (smaller, searchable)
-    width = max(4.5, 1.0 + 0.9 * len(labels))
-    fig, ax = plt.subplots(figsize=(min(width, 14), 2.8))
-    xs = range(len(labels))
-    for i, (vals, name) in enumerate(((a, names[0]), (b, names[1]))):
-        ax.bar([x + (i - 0.5) * 0.38 for x in xs], [v if v is not None else 0 for v in vals], 0.38,
-               label=_plain(name), color=COLORS[i])
-    ax.set_xticks(list(xs))
-    ax.set_xticklabels([_plain(_short(x)) for x in labels], rotation=20 if len(labels) > 4 else 0, ha="right"
-                       if len(labels) > 4 else "center", fontsize=8)
-    ax.set_title(title, fontsize=10, loc="left")
-    ax.tick_params(axis="y", labelsize=8)
-    ax.spines[["top", "right"]].set_visible(False)
-    ax.legend(fontsize=8, frameon=False)
-    fig.tight_layout()
+    fig = chart_figure(title, labels, a, b, names, kind)
     buf = io.StringIO()
     fig.savefig(buf, format="svg", metadata={"Date": None, "Creator": None})
     plt.close(fig)
     svg = buf.getvalue()
     return svg[svg.find("<svg"):]
+
+
+def chart_figure(title: str, labels: list[str], a: list[float | None], b: list[float | None],
+                 names: tuple[str, str], kind: str = ""):
+    """A grouped horizontal bar chart (one row per question, A above B): question names
+    readable in full (up to 48 characters), the legend above the plot where it covers no
+    bar, each bar's value written at its end, and a missing value written as "n/a" instead
+    of drawn as a bar of 0. A matplotlib figure (the caller closes it)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.ticker import FuncFormatter
+
+    plt.rcParams["svg.hashsalt"] = "deep-research-eval"  # stable element ids
+    plt.rcParams["svg.fonttype"] = "none"  # text stays text (smaller, searchable)
+    n = len(labels)
+    fig, ax = plt.subplots(figsize=(9.0, 1.3 + 0.55 * n))
+    height = 0.38
+    values = [v for v in (*a, *b) if v is not None]
+    top = 1.0 if kind == "pct" else max(values, default=0) or 1.0
+    for i, (vals, name) in enumerate(((a, names[0]), (b, names[1]))):
+        ys = [y + (i - 0.5) * height for y in range(n)]
+        bars = ax.barh(ys, [v if v is not None else 0 for v in vals], height, label=_plain(name), color=COLORS[i])
+        for bar, v, y in zip(bars, vals, ys):
+            text = "n/a" if v is None else _plain(_value_text(v, kind))
+            ax.text((v or 0) + top * 0.01, y, text, va="center", ha="left", fontsize=7,
+                    color="#777" if v is None else "#222")
+    ax.set_yticks(list(range(n)))
+    ax.set_yticklabels([_plain(_short(x, 48)) for x in labels], fontsize=8)
+    ax.invert_yaxis()  # the first question on top, as in the tables
+    ax.set_xlim(0, top * 1.18)  # room for the value labels
+    if kind == "pct":
+        ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{100 * v:.0f} %"))
+    elif kind == "usd":  # as many decimals as the tick step needs: $0.0005 steps are not shown as $0.001, $0.001
+        ticks = ax.get_xticks()
+        step = f"{abs(ticks[1] - ticks[0]):.6f}".rstrip("0").split(".")[1] if len(ticks) > 1 else ""
+        places = max(2, len(step))
+        ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: _plain(f"${v:,.{places}f}")))
+    else:
+        ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: _value_text(v, kind) if v else "0"))
+    ax.tick_params(axis="x", labelsize=8)
+    ax.spines[["top", "right"]].set_visible(False)
+    ax.grid(axis="x", color="#e4e4e4", linewidth=0.6)
+    ax.set_axisbelow(True)
+    ax.set_title(title, fontsize=10, loc="left", pad=22)
+    ax.legend(fontsize=8, frameon=False, ncol=2, loc="lower left", bbox_to_anchor=(0, 1.0), borderaxespad=0.2)
+    fig.tight_layout()
+    return fig
 
 
 def _totals(records: list[dict], key: str) -> float | None:
@@ -178,11 +228,20 @@ class Comparison:
             rows.append(cells)
         return header, rows
 
+    def _series(self, m: str) -> tuple[list, list]:
+        return [ra.get(m) for _, ra, _ in self.pairs], [rb.get(m) for _, _, rb in self.pairs]
+
     def charts(self) -> dict[str, str]:
+        """A chart per metric with something to show (see :meth:`chart_notes` for the rest)."""
         labels = [k for k, _, _ in self.pairs]
-        return {m: chart_svg(name, labels, [ra.get(m) for _, ra, _ in self.pairs],
-                             [rb.get(m) for _, _, rb in self.pairs], (f"A: {self.a.label}", f"B: {self.b.label}"))
-                for m, name, _ in self.metrics()}
+        return {m: chart_svg(name, labels, *self._series(m), (f"A: {self.a.label}", f"B: {self.b.label}"), kind)
+                for m, name, kind in self.metrics() if has_data(*self._series(m))}
+
+    def chart_notes(self) -> list[str]:
+        """Why a metric has no chart: an empty chart (a cost axis with no bars) says nothing."""
+        why = {"cost_usd": "no model of either side has a known price"}
+        return [f"{name}: no chart, {why.get(m, 'no values on either side')}."
+                for m, name, _ in self.metrics() if not has_data(*self._series(m))]
 
 
 def compare(path_a: str | Path, path_b: str | Path) -> Comparison:
@@ -216,7 +275,8 @@ def write_comparison(cmp: Comparison, out_dir: str | Path) -> dict[str, Path]:
     md = [f"# Comparison: {a} vs {b}", "", f"A = {a}, B = {b}; {len(cmp.pairs)} question(s) in common.", ""]
     md += [f"> {md_text(n)}" for n in cmp.notes] + ([""] if cmp.notes else [])
     md += ["## Totals", "", markdown_table(sh, srows), "", "## Per question", "", markdown_table(qh, qrows), ""]
-    md += ["## Charts", ""] + [f"![{name}](charts/{m}.svg)" for m, name, _ in cmp.metrics()] + [""]
+    md += ["## Charts", ""] + [f"![{name}](charts/{m}.svg)" for m, name, _ in cmp.metrics() if m in charts]
+    md += [f"- {note}" for note in cmp.chart_notes()] + [""]
     judged = {k: v for k, v in cmp.pairwise.items() if not v.get("error")}
     if judged:
         md += ["## Judge: A/B", ""]
@@ -243,6 +303,7 @@ def _html(cmp: Comparison, charts: dict[str, str], summary, questions) -> str:
     e = html.escape
     notes = "".join(f"<p class=note>{e(n)}</p>" for n in cmp.notes)
     figs = "".join(f"<figure>{_svg_safe(svg)}</figure>" for svg in charts.values())
+    figs += "".join(f"<p class=note>{e(n)}</p>" for n in cmp.chart_notes())
     judged = {k: v for k, v in cmp.pairwise.items() if not v.get("error")}
     judge = ""
     if judged:

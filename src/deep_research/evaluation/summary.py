@@ -9,6 +9,7 @@ import re
 from statistics import mean
 from typing import Any, Iterable
 
+from .checks import accuracy_figures
 from .rubric import CRITERIA
 
 
@@ -87,6 +88,8 @@ def summarise(results: list[dict]) -> dict:
                                     for r in results), 6),
         "fact_accuracy": round(supported / judged, 4) if judged else None,
         "fact_unchecked_share": round(1 - judged / statements, 4) if statements else None,
+        **{f"fact_{k}": v for k, v in accuracy_figures(supported, judged - supported, statements).items()
+           if k in ("accuracy_strict", "accuracy_upper", "accuracy_margin", "accuracy_representative")},
         "effective_citations_per_task": round(supported / len(done), 2) if done else None,
         "mean": {k: _avg(r[k] for r in rows if r["status"] == "completed")
                  for k in ("seconds", "tokens", "cost_usd", "words", "refs", "synthesis", "judge", "judge_relative")},
@@ -95,6 +98,23 @@ def summarise(results: list[dict]) -> dict:
         "behaviour_checks": len(behaviour),
         "behaviour_passed": sum(1 for b in behaviour if b["passed"]),
     }
+
+
+def accuracy_text(f: dict, pct=None) -> str:
+    """The citation accuracy as it may be read: the point figure when it stands for the
+    report (``accuracy_representative``), else the range the accuracy lies in, with the
+    point figure named for what it is (the proven claims only). ``f`` holds ``accuracy``,
+    ``accuracy_strict``, ``accuracy_upper``, ``accuracy_representative`` and
+    ``unchecked_share`` (or the same keys with a ``fact_`` prefix)."""
+    pct = pct or (lambda v: _fmt(v, "pct"))
+    get = (lambda k: f.get("fact_" + k)) if "fact_accuracy" in f else f.get
+    if get("accuracy") is None or get("accuracy_strict") is None:
+        return pct(get("accuracy"))
+    if get("accuracy_representative"):
+        return pct(get("accuracy"))
+    return (f"between {pct(get('accuracy_strict'))} and {pct(get('accuracy_upper'))} "
+            f"({pct(get('unchecked_share'))} unchecked; {pct(get('accuracy'))} of the proven claims "
+            f"alone, not a figure for the report)")
 
 
 def _fmt(v: Any, kind: str = "") -> str:
@@ -147,7 +167,7 @@ def summary_markdown(results: list[dict], summary: dict, title: str = "Evaluatio
              f"- questions: {s['questions']} ({s['completed']} completed, {s['failed']} failed, {s['other']} other)",
              f"- time {s['seconds']:,.0f} s, tokens {s['tokens']:,}, cost ${s['cost_usd']:.4f}"
              + (f" (judge ${s['judge_cost_usd']:.4f})" if s["judge_cost_usd"] else ""),
-             f"- citation accuracy (FACT-style, proven verdicts only): {_fmt(s['fact_accuracy'], 'pct')}, with "
+             f"- citation accuracy (FACT-style, proven verdicts only): {accuracy_text(s)}, with "
              f"{_fmt(s.get('fact_unchecked_share'), 'pct')} of statements unchecked; effective citations "
              f"per task: {_fmt(s['effective_citations_per_task'])}",
              f"- mean synthesis score: {_fmt(s['mean']['synthesis'])}"]

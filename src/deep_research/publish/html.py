@@ -121,6 +121,8 @@ def _badge(c: Citation, t: dict, styler: Styler | None = None) -> str:
         level = f" ({t['confidence_' + c.confidence]})" if c.confidence else ""
         title = escape(f"\u201c{shown}\u201d{level}")
         inner = str(label)
+    if c.location is not None:
+        title += escape(f" \u2014 {c.location.text}")
     if mark:
         cls = "cite " + _MARK_CLASS[mark[0]]
     else:
@@ -168,7 +170,8 @@ def _source_entries(report: CitationReport, styler: Styler | None = None) -> lis
             mark = check_mark(c)
             e.quotes.append({"text": text, "url": c.url, "status": c.status.value,
                              "mark": mark[0] if mark else None, "reason": mark[1] if mark else None,
-                             "confidence": c.confidence})
+                             "confidence": c.confidence,
+                             "location": c.location.text if c.location else None})
     if styler is None or styler.style == "numbered":
         return sorted(entries.values(), key=lambda e: e.number)
     ordered = []

@@ -270,7 +270,11 @@ def citation_link(c: Citation, styler: Styler | None = None) -> str:
     label = str(c.number) if c.number is not None else "?"
     if styler is not None and not styler.numbered and c.source is not None and c.number is not None:
         label = _md_text(styler.marker(c.source.id))  # (Smith, 2023): the marker is the link text
-    link = f"[{label}]({md_destination(c.url)})" if c.url else f"[{label}]"
+    if c.url:
+        where = f' "{_md_title(c.location.text)}"' if c.location else ""
+        link = f"[{label}]({md_destination(c.url)}{where})"
+    else:
+        link = f"[{label}]"
     if c.status is Verdict.UNSUPPORTED:
         return link + " (unverified quote)"
     if c.claim_status is ClaimStatus.UNSUPPORTED:
@@ -316,6 +320,7 @@ def linked_markdown(report: CitationReport, sources_heading: str = "Sources", *,
 def _sources_markdown(report: CitationReport, heading: str, *, ids: bool) -> str:
     lines = [f"## {heading}", ""]
     numbers = {}
+    places = cited_locations(report)
     for c in report.citations:
         if c.source is not None:
             numbers.setdefault(id(c.source), c.number)
@@ -325,8 +330,30 @@ def _sources_markdown(report: CitationReport, heading: str, *, ids: bool) -> str
         ident = f" (id {_md_text(s.id)})" if ids else ""
         url = _md_url_text(safe_link(s.url)) or _md_text(s.url)  # a javascript: or data: URL is shown, never linked
         cred = credibility_text(s.credibility)
-        lines.append(f"[{number}] {title}{ident}: {url}" + (f" \u2014 {_md_text(cred)}" if cred else "") + "  ")
+        where = places.get(s.id)
+        lines.append(f"[{number}] {title}{ident}: {url}" + (f" \u2014 {_md_text(cred)}" if cred else "")
+                     + (f" \u2014 cited at {_md_emphasis_text(where)}" if where else "") + "  ")
     return "\n".join(lines).rstrip() + "\n"
+
+
+MAX_LISTED_LOCATIONS = 12
+
+
+def cited_locations(report: CitationReport) -> dict[str, str]:
+    """By source id, where in the document its quotes were found ("page 2; page 5",
+    "sheet Prices, row 12"), in order of citation, each place once; only sources with
+    locations (local PDFs, slides, sheets, chapters, CSV rows). Plain text, not escaped."""
+    found: dict[str, list[str]] = {}
+    for c in report.citations:
+        if c.source is not None and c.location is not None:
+            places = found.setdefault(c.source.id, [])
+            if c.location.text not in places:
+                places.append(c.location.text)
+    out = {}
+    for sid, places in found.items():
+        more = len(places) - MAX_LISTED_LOCATIONS
+        out[sid] = "; ".join(places[:MAX_LISTED_LOCATIONS]) + (f"; and {more} more" if more > 0 else "")
+    return out
 
 
 def credibility_text(credibility: dict | None) -> str:
@@ -383,6 +410,8 @@ def styled_sources_markdown(report: CitationReport, heading: str, styler: Styler
         for c in quotes[sid]:
             text = _md_text("\u201c" + c.shown_quote + "\u201d")
             item = f"[{text}]({md_destination(c.url)})" if c.url else text
+            if c.location is not None:
+                item += f" ({_md_emphasis_text(c.location.text)})"
             mark = check_mark(c)
             if mark and mark[0] == "quote-not-found":
                 item += " (unverified quote)"
@@ -408,6 +437,12 @@ def md_autolink(url: str) -> str:
 def _md_url_text(url: str | None) -> str | None:
     """A URL shown as text in a list built by code (brackets escaped)."""
     return None if url is None else re.sub(r"[\\\[\]`]", lambda m: "\\" + m.group(0), url)
+
+
+def _md_title(text: str) -> str:
+    """Text as a markdown link title in double quotes (a tooltip), shown as it is: every
+    character that a renderer could read as markup, an entity or the title's end escaped."""
+    return re.sub(r'([\\"<>&\[\]()`])', r"\\\1", " ".join(text.split()))
 
 
 def _md_text(text: str) -> str:

@@ -40,6 +40,9 @@ class SearchResult:
     # Anything else the search engine says about the page (e.g. Tavily's ``published_date``).
     # Optional, never required.
     metadata: dict = field(default_factory=dict)
+    # Where each part of ``content`` came from in a local document (PDF page, slide, sheet
+    # row, EPUB chapter, CSV row): see deep_research.citations.locations. None elsewhere.
+    locations: list | None = None
 
 
 @runtime_checkable

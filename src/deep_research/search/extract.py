@@ -55,6 +55,24 @@ _WS = re.compile(r"[ \t\n\r\f]+")
 class Extracted:
     title: str
     text: str
+    # Where each part of ``text`` came from (PDF page, slide, sheet row, EPUB chapter, CSV
+    # row): marks ``[offset, kind, ...]`` as deep_research.citations.locations describes;
+    # None for documents without such places (HTML, markdown, text, Word).
+    locations: list | None = None
+
+
+# At most this many location marks per document (more: none kept, bounding what a run keeps
+# in its state); names from a file (sheet names, chapter titles) at most LABEL_CHARS long.
+MAX_LOCATION_MARKS = 10_000
+LABEL_CHARS = 80
+
+
+def location_label(text: object) -> str:
+    """A name from a file as one bounded line of printable text (control and bidi
+    characters escaped), for a location mark. The citations side cleans marks again when it
+    reads them (deep_research.citations.locations.parse_locations)."""
+    s = printable(" ".join(str(text or "").split()))
+    return s if len(s) <= LABEL_CHARS else s[: LABEL_CHARS - 1].rstrip() + "\u2026"
 
 
 _HEADING_TAGS = {f"h{n}": "#" * n for n in range(1, 7)}
@@ -769,7 +787,9 @@ def pdf_to_text(data: bytes) -> Extracted:
 
     Lines are whitespace-collapsed. A line wrapped inside a sentence (it does not end in
     sentence punctuation and the next starts in lower case) is joined to the next line,
-    so that quoted sentences are not cut by the page layout's line breaks.
+    so that quoted sentences are not cut by the page layout's line breaks. ``locations``:
+    where each page's text starts (a line joined across a page break is split between
+    its pages at the join).
     """
     import io
 
@@ -785,16 +805,34 @@ def pdf_to_text(data: bytes) -> Extracted:
         raise
     except Exception as e:  # noqa: BLE001 - pypdf raises many kinds of error on bad files
         raise PdfTextError(f"unreadable PDF ({type(e).__name__}: {e})") from None
-    lines = [_WS.sub(" ", _CONTROL.sub(" ", ln)).strip() for p in pages for ln in p.splitlines()]
-    return Extracted(title=title, text="\n".join(_reflow([line for line in lines if line])))
+    text, starts = _reflow([_WS.sub(" ", _CONTROL.sub(" ", ln)).strip() for ln in p.splitlines()] for p in pages)
+    # one mark per page that has text: where its first line (or its first words, joined
+    # to the line before) starts
+    marks = [[offset, "page", n] for n, offset in starts]
+    return Extracted(title=title, text=text, locations=marks or None)
 
 
-def _reflow(lines: list[str]) -> list[str]:
+def _reflow(pages) -> tuple[str, list[tuple[int, int]]]:
+    """The pages' lines joined, one block per line, with lines wrapped inside a sentence
+    joined; and (page number, offset in the text) of where each page's text starts."""
     out: list[str] = []
-    for line in lines:
-        wrapped = out and not _SENTENCE_END.search(out[-1]) and not out[-1].endswith("-")
-        if wrapped and line[0].islower():
-            out[-1] = f"{out[-1]} {line}"
-        else:
-            out.append(line)
-    return out
+    starts: list[tuple[int, int]] = []
+    offset = 0  # of the line being built, out[-1]
+    for number, lines in enumerate(pages, 1):
+        first = True
+        for line in lines:
+            if not line:
+                continue
+            wrapped = out and not _SENTENCE_END.search(out[-1]) and not out[-1].endswith("-")
+            if wrapped and line[0].islower():
+                if first:
+                    starts.append((number, offset + len(out[-1]) + 1))
+                out[-1] = f"{out[-1]} {line}"
+            else:
+                if out:
+                    offset += len(out[-1]) + 1
+                if first:
+                    starts.append((number, offset))
+                out.append(line)
+            first = False
+    return "\n".join(out), starts

@@ -25,6 +25,15 @@ line ``Header: value; Header: value`` (empty cells left out), so that a quoted r
 what each number is ("Country: Norway; Share: 60 %"), which a bare markdown table row
 ("| Norway | 60 % |") does not. A table of one row is its cells joined with `` | ``.
 
+Locations (``Extracted.locations``, see :mod:`deep_research.citations.locations`): where
+each part of the text came from, so that a citation can name it: the slide of a ``.pptx``,
+the sheet and row of an ``.xlsx`` (sheet rows as Excel numbers them), the record of a CSV
+(the header is row 1), the chapter of an EPUB (its place among the spine documents with
+text, and its first heading). A mark is stored where a slide, sheet or chapter starts and
+where a table's rows skip one (an empty row left out), so a sheet of 20,000 rows without
+gaps costs two marks. ``.docx`` has none: its pages are made by the word processor when it
+lays the document out, not stored in the file.
+
 Title: the document's core-properties title, else its first heading (or slide title),
 else ``""`` (the index then uses the file name).
 
@@ -88,7 +97,7 @@ from urllib.parse import unquote
 
 from lxml import etree
 
-from .extract import Extracted, NotUtf8Error, decode_utf8, html_to_text
+from .extract import MAX_LOCATION_MARKS, Extracted, NotUtf8Error, decode_utf8, html_to_text, location_label
 
 MAX_MEMBERS = 10_000
 MAX_UNCOMPRESSED = 256 * 1024 * 1024  # all members of an archive, once unpacked
@@ -213,16 +222,46 @@ def _library_error(kind: str, e: Exception) -> FormatError:
     return FormatError(f"unreadable {_NAMES.get(kind, kind)} file ({type(e).__name__}: {_clean(e)})")
 
 
+# --- locations ------------------------------------------------------------------------------
+def _located(title: str, lines: list[str], marks: list[list]) -> Extracted:
+    """The text of ``lines`` with ``marks`` (``[line index, kind, ...]``, in line order)
+    turned into marks at text offsets (see deep_research.citations.locations). A document
+    with more than MAX_LOCATION_MARKS places keeps none: its citations then name no place."""
+    text = "\n".join(lines)
+    if not marks or len(marks) > MAX_LOCATION_MARKS:
+        return Extracted(title=title, text=text)
+    out, offset, line = [], 0, 0
+    for at, *place in marks:
+        while line < at:
+            offset += len(lines[line]) + 1
+            line += 1
+        out.append([offset, *place])
+    return Extracted(title=title, text=text, locations=out)
+
+
+def _row_marks(marks: list[list], first_line: int, numbers: list[int], place) -> None:
+    """Marks for table lines from ``first_line`` on whose rows are ``numbers``: one where
+    the numbering starts or skips (an empty row left out); ``place(row)`` makes the mark."""
+    previous = None
+    for i, row in enumerate(numbers):
+        if previous is None or row != previous + 1:
+            marks.append([first_line + i, *place(row)])
+        previous = row
+
+
 # --- tables ---------------------------------------------------------------------------------
-def table_lines(rows, budget: _Budget) -> list[str]:
-    """``Header: value; ...`` lines of a table given as rows of cell strings."""
+def table_lines(rows, budget: _Budget, numbers: list[int] | None = None) -> list[str]:
+    """``Header: value; ...`` lines of a table given as rows of cell strings; with
+    ``numbers``, the 1-based row number of each line is appended to it."""
     lines: list[str] = []
     header: list[str] | None = None
-    for cells in rows:
+    for number, cells in enumerate(rows, 1):
         cells = [_clean(c) if c is not None else "" for c in cells]
         budget.row(sum(1 for c in cells if c))
         if not any(cells):
             continue
+        if numbers is not None:
+            numbers.append(number)
         if header is None:
             header = cells
             lines.append(budget.text(" | ".join(c for c in cells if c)))
@@ -325,11 +364,13 @@ def pptx_to_text(data: bytes) -> Extracted:
         prs = pptx.Presentation(io.BytesIO(data))
         title = _clean(prs.core_properties.title or "")
         lines: list[str] = []
+        marks: list[list] = []
         for number, slide in enumerate(prs.slides, 1):
             budget.tick()
             heading_shape = slide.shapes.title
             heading = _clean(heading_shape.text_frame.text) if heading_shape is not None else ""
             title = title or heading
+            marks.append([len(lines), "slide", number])
             lines.append(budget.text(f"# Slide {number}: {heading}" if heading else f"# Slide {number}"))
             skip = heading_shape.shape_id if heading_shape is not None else None
             for shape in slide.shapes:
@@ -342,7 +383,7 @@ def pptx_to_text(data: bytes) -> Extracted:
                     lines += [budget.text(n) for n in notes]
     except Exception as e:  # noqa: BLE001 - python-pptx raises many kinds of error on bad files
         raise _library_error("pptx", e) from None
-    return Extracted(title=title, text="\n".join(lines))
+    return _located(title, lines, marks)
 
 
 def _shape_lines(shape, skip, budget: _Budget, depth: int = 0) -> list[str]:
@@ -376,17 +417,23 @@ def xlsx_to_text(data: bytes) -> Extracted:
     try:
         title = _clean(wb.properties.title or "") if wb.properties else ""
         lines: list[str] = []
+        marks: list[list] = []
         for ws in wb.worksheets:
             ws.reset_dimensions()  # a hostile <dimension> must not pad every row to 16,384 cells
-            rows = table_lines(([_cell(v) for v in row] for row in ws.iter_rows(values_only=True)), budget)
+            # rows from 1 (the reset above), empty ones included: line numbers are sheet rows
+            numbers: list[int] = []
+            rows = table_lines(([_cell(v) for v in row] for row in ws.iter_rows(values_only=True)), budget, numbers)
             if rows:
+                name = location_label(ws.title)
+                marks.append([len(lines), "sheet", name, None])
                 lines.append(budget.text(f"# Sheet: {_clean(ws.title)}"))
+                _row_marks(marks, len(lines), numbers, lambda row, name=name: ("sheet", name, row))
                 lines += rows
     except Exception as e:  # noqa: BLE001 - openpyxl raises many kinds of error on bad files
         raise _library_error("xlsx", e) from None
     finally:
         wb.close()
-    return Extracted(title=title, text="\n".join(lines))
+    return _located(title, lines, marks)
 
 
 def _cell(value) -> str | None:
@@ -447,11 +494,15 @@ def csv_to_text(data: bytes, delimiter: str | None = None) -> Extracted:
     if delimiter is None:
         delimiter = guess_delimiter(text)
     budget = _Budget("csv")
+    numbers: list[int] = []  # record numbers (a quoted cell may hold line breaks), header = row 1
     try:
-        lines = table_lines(csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=False), budget)
+        lines = table_lines(csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=False), budget,
+                            numbers)
     except csv.Error as e:
         raise FormatError(f"unreadable CSV ({e})") from None
-    return Extracted(title="", text="\n".join(lines))
+    marks: list[list] = []
+    _row_marks(marks, 0, numbers, lambda row: ("row", row))
+    return _located("", lines, marks)
 
 
 # --- EPUB -----------------------------------------------------------------------------------
@@ -491,6 +542,7 @@ def epub_to_text(data: bytes) -> Extracted:
         base = posixpath.dirname(opf_path)
         manifest = {item.get("id"): item for item in opf.iterfind(".//opf:manifest/opf:item", _NS)}
         lines: list[str] = []
+        marks: list[list] = []
         read: set[str] = set()
         for ref in opf.iterfind(".//opf:spine/opf:itemref", _NS):
             budget.tick()
@@ -505,15 +557,25 @@ def epub_to_text(data: bytes) -> Extracted:
                 page = zf.read(path)
             except KeyError:
                 continue  # a spine entry whose file is missing: the rest of the book is still read
-            chapter = html_to_text(page, headings=True).text
-            lines += [budget.text(line) for line in chapter.splitlines()]
+            chapter = html_to_text(page, headings=True).text.splitlines()
+            if chapter:
+                marks.append([len(lines), "chapter", len(marks) + 1, _chapter_title(chapter)])
+            lines += [budget.text(line) for line in chapter]
     except FormatError:
         raise
     except Exception as e:  # noqa: BLE001 - a broken book must not stop the indexing
         raise _library_error("epub", e) from None
     finally:
         zf.close()
-    return Extracted(title=title, text="\n".join(lines))
+    return _located(title, lines, marks)
+
+
+def _chapter_title(lines: list[str]) -> str:
+    """A chapter's first heading, if one of its first lines is one (else "")."""
+    for line in lines[:20]:
+        if line.startswith("#"):
+            return location_label(line.lstrip("#"))
+    return ""
 
 
 EXTRACTORS = {

@@ -1,8 +1,11 @@
 """Search a local folder of documents through an embedded SQLite FTS5 index.
 
 :func:`build_index` walks a folder and stores, for every readable document, its full
-text (the same text the citation checker later compares quotes with), a stable URL and
-a content hash. :class:`LocalCorpus` searches that index with BM25 ranking.
+text (the same text the citation checker later compares quotes with), a stable URL, a
+content hash and, for PDFs, slides, workbooks, EPUBs and CSV files, where each part of the
+text came from (``locations``: pages, slides, sheet rows, chapters, rows; see
+:mod:`deep_research.citations.locations`), which search results carry so that a citation
+can name the place and a PDF link open the page. :class:`LocalCorpus` searches that index with BM25 ranking.
 
 Choices:
 
@@ -53,6 +56,7 @@ import asyncio
 import datetime as dt
 import errno
 import hashlib
+import json
 import os
 import re
 import sqlite3
@@ -84,7 +88,7 @@ from .snippet import query_stems, snippet
 
 SCHEMA_VERSION = 1
 # Bump when extraction changes what text is stored, so that old indexes are rebuilt.
-EXTRACTOR_VERSION = 2  # 2: CSS-hidden elements left out
+EXTRACTOR_VERSION = 3  # 2: CSS-hidden elements left out; 3: locations (PDF pages, slides, rows, ...)
 DEFAULT_MAX_FILE_BYTES = 20 * 1024 * 1024
 INDEX_DIR = ".deep-research"
 INDEX_NAME = "index.sqlite"
@@ -120,7 +124,10 @@ _SCHEMA = (
         sha256 TEXT NOT NULL,           -- of the file's bytes
         size INTEGER NOT NULL,
         mtime_ns INTEGER NOT NULL,
-        indexed_at TEXT NOT NULL        -- ISO 8601, UTC
+        indexed_at TEXT NOT NULL,       -- ISO 8601, UTC
+        -- JSON marks of where the text came from (PDF pages, slides, rows; see
+        -- citations.locations), or NULL
+        locations TEXT
     )""",
     # External-content FTS table: the text is stored once, in documents.
     """CREATE VIRTUAL TABLE documents_fts USING fts5(
@@ -774,19 +781,20 @@ def _write(con: sqlite3.Connection, run: _Run, rel: str, old: _Stored | None,
         st.st_size,
         st.st_mtime_ns,
         _now(),
+        json.dumps(got.doc.locations, ensure_ascii=False, separators=(",", ":")) if got.doc.locations else None,
         rel,
     )
     if old:
         con.execute(
             "UPDATE documents SET url = ?, title = ?, content = ?, format = ?, sha256 = ?, "
-            "size = ?, mtime_ns = ?, indexed_at = ? WHERE path = ?",
+            "size = ?, mtime_ns = ?, indexed_at = ?, locations = ? WHERE path = ?",
             row,
         )
         run.report.updated.append(rel)
     else:
         con.execute(
             "INSERT INTO documents (url, title, content, format, sha256, size, mtime_ns, "
-            "indexed_at, path) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "indexed_at, locations, path) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             row,
         )
         run.report.added.append(rel)
@@ -806,11 +814,12 @@ ORDER BY rank
 LIMIT ?
 """
 # ...then the rows of those k, with the content's token count (FTS5's docsize: one varint per
-# column) for the snippet (see .snippet).
+# column) for the snippet (see .snippet), and the document's locations (NULL in an index
+# written before they were kept: see LocalCorpus._rows_sql).
 _ROWS_SQL = """
-SELECT d.id, d.url, d.title, d.content, d.format, d.path, s.sz
+SELECT d.id, d.url, d.title, d.content, d.format, d.path, s.sz, {locations}
 FROM documents AS d LEFT JOIN documents_fts_docsize AS s ON s.id = d.id
-WHERE d.id IN ({})
+WHERE d.id IN ({ids})
 """
 # FTS5's own snippet, for a document whose tokens .snippet does not count as the index did.
 _SNIPPET_SQL = f"""
@@ -966,7 +975,7 @@ class LocalCorpus:
                 ]
             found = {}
             if hits:
-                sql = _ROWS_SQL.format(",".join("?" * len(hits)))
+                sql = self._rows_sql(con).format(ids=",".join("?" * len(hits)))
                 found = {row[0]: row for row in con.execute(sql, [h[0] for h in hits])}
             rows = []
             phrases_of: dict[str, list] = {}
@@ -974,7 +983,7 @@ class LocalCorpus:
                 row = found.get(rowid)  # a row gone between the two reads is left out
                 if row is None:
                     continue
-                _, url, title, content, fmt, path, sizes = row
+                _, url, title, content, fmt, path, sizes, locations = row
                 phrases = phrases_of.get(terms)
                 if phrases is None:
                     operator = "AND" if terms == all_terms else "OR"
@@ -984,7 +993,7 @@ class LocalCorpus:
                 if text is None:  # counted otherwise than the index: FTS5's own snippet
                     got = con.execute(_SNIPPET_SQL, (terms, rowid)).fetchone()
                     text = got[0] if got else ""
-                rows.append((url, title, content, fmt, text, rank, path))
+                rows.append((url, title, content, fmt, text, rank, path, locations))
         except sqlite3.Error as e:
             self._held.con = None
             con.close()
@@ -995,8 +1004,20 @@ class LocalCorpus:
         con.rollback()  # end the read transaction: one left open keeps writers waiting
         return [self._result(*row) for row in rows]
 
+    def _rows_sql(self, con: sqlite3.Connection) -> str:
+        """The rows query for this index (``{ids}`` left to fill): an index written before
+        locations were stored (extractor version 2, rebuilt on the next ``index`` run) has
+        no such column."""
+        held = getattr(self._held, "rows_sql", None)
+        if held is not None and held[0] is con:
+            return held[1]
+        columns = {r[1] for r in con.execute("PRAGMA table_info(documents)")}
+        sql = _ROWS_SQL.replace("{locations}", "d.locations" if "locations" in columns else "NULL")
+        self._held.rows_sql = (con, sql)
+        return sql
+
     def _result(self, url: str, title: str, content: str, fmt: str, snippet: str, rank: float,
-                path: str) -> SearchResult:
+                path: str, locations: str | None = None) -> SearchResult:
         if self.link_base_url and self.root:
             # as build_index would store it under this base URL (markdown is then published)
             url = document_url(Path(self.root), path, self.link_base_url)
@@ -1010,4 +1031,17 @@ class LocalCorpus:
             format=fmt,
             snippet=_SPACES.sub(" ", snippet).strip(),
             score=-rank,
+            locations=_locations(locations),
         )
+
+
+def _locations(stored: str | None) -> list | None:
+    """The marks stored for a document (as written by the extractors; citations check them
+    when they read them); None when there are none or they cannot be read."""
+    if not stored:
+        return None
+    try:
+        marks = json.loads(stored)
+    except ValueError:
+        return None
+    return marks if isinstance(marks, list) and marks else None

@@ -335,11 +335,11 @@ def test_a_ceiling_stops_a_run_from_turning_a_saving_off(setting):
 
 
 def test_command_line_options_set_the_three_settings():
-    from deep_research.cli.research import _context_from_options
+    from deep_research.cli.settings import context_from_options
 
-    assert _context_from_options(page_cache=False, query_dedupe=100, page_relevance_chars=0) == {
+    assert context_from_options(page_cache=False, query_dedupe=100, page_relevance_chars=0) == {
         "page_cache": False, "query_dedupe_threshold": 100, "page_relevance_chars": 0}
-    assert _context_from_options(page_cache=None, query_dedupe=None, page_relevance_chars=None) == {}
+    assert context_from_options(page_cache=None, query_dedupe=None, page_relevance_chars=None) == {}
 
 
 # --- pure helpers -----------------------------------------------------------------------------------

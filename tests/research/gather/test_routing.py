@@ -150,11 +150,12 @@ def test_a_forced_mode_is_used_without_classifying(corpus, tmp_path, mode):
 
 
 def test_the_single_path_respects_a_spent_budget(corpus, tmp_path):
-    """The brief and the draft used up the cost cap: the researcher is not sent out."""
+    """A cost cap smaller than the first calls: no call that would pass it is made, the
+    researcher is not sent out, and the run says so."""
     from deep_research.research.runtime.failure import ResearchFailed
 
     script = full_script(wrong_quote=False)
-    with pytest.raises(ResearchFailed, match=r"research stopped early: cost budget reached"):
+    with pytest.raises(ResearchFailed, match=r"was not made: it would pass the cost cap"):
         research(corpus, tmp_path, script, research_mode="single", max_cost_usd=0.0001)
     assert f"Research this topic: {BRIEF}"[:40] not in rules_called(script)
     assert "Write the final research report"[:40] not in rules_called(script)
@@ -169,7 +170,7 @@ def test_research_prints_the_path_it_took(tmp_path):
     assert "Research path: single" in r.stdout
     assert re.search(r"Citations: \d+ verified, 0 repaired, 0 unsupported", r.stdout), r.stdout
     r = run("research", QUESTION, "--mode", "fast", "--db", tmp_path / "state.sqlite", env=SCRIPTED)
-    assert r.returncode == 2 and "--mode must be auto, single or multi" in r.stderr
+    assert r.returncode == 2 and "--mode: must be auto, single or multi" in r.stderr
 
 
 def test_compare_runs_both_modes_side_by_side(tmp_path):
@@ -222,16 +223,16 @@ def test_compare_metrics_show_the_plans_coverage():
     console = Console(width=200, record=True)
     console.print(comparison_table({"single": m, "multi": {**m, "coverage": None}}, Path("/x")))
     text = console.export_text()
-    assert "0.75" in text and "n/a" in text and "$0.0100" in text and "single/r" in text
+    assert "75%" in text and "n/a" in text and "$0.0100" in text and "single/r" in text  # as research prints it
 
 
 def test_compare_refuses_bad_input_like_research(tmp_path):
     r = run("compare", "   ", "--db", tmp_path / "s.sqlite", env=SCRIPTED)
     assert r.returncode == 2 and "the question is empty" in r.stderr
     r = run("compare", "What is tea?", "--search", "google", "--db", tmp_path / "s.sqlite", env=SCRIPTED)
-    assert r.returncode == 2 and "--search must be" in r.stderr
+    assert r.returncode == 2 and "--search: must be" in r.stderr
     r = run("compare", "What is tea?", "--council-threshold", "1.5", "--db", tmp_path / "s.sqlite", env=SCRIPTED)
-    assert r.returncode == 2 and "--council-threshold must be between 0 and 1" in r.stderr
+    assert r.returncode == 2 and "--council-threshold: must be at most 1" in r.stderr
 
 
 def test_the_single_path_judges_the_plans_coverage_after_its_one_round(corpus, tmp_path):

@@ -15,7 +15,7 @@ from langchain_core.messages import BaseMessage, HumanMessage
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.store.memory import InMemoryStore
 
-from deep_research.cli.research import _context_from_options
+from deep_research.cli.settings import context_from_options
 from deep_research.errors import UserError
 from deep_research.research import prompts
 from deep_research.research.runtime.deps import Deps
@@ -377,11 +377,11 @@ def test_recommendation_cues(question, asks):
 
 # --- settings ---------------------------------------------------------------------------------------
 def test_cli_options_map_to_the_configuration():
-    ctx = _context_from_options(report_format="bullet_points", report_length=800, system_prompt="For a CFO.")
+    ctx = context_from_options(report_format="bullet_points", report_length=800, system_prompt="For a CFO.")
     assert ctx == {"report_format": "bullet_points", "report_length": 800, "system_prompt": "For a CFO."}
     cfg = Configuration.resolve(None, ctx, environ={})
     assert (cfg.report_format, cfg.report_length, cfg.system_prompt) == ("bullet_points", 800, "For a CFO.")
-    assert _context_from_options(report_format=None, report_length=None, system_prompt=None) == {}
+    assert context_from_options(report_format=None, report_length=None, system_prompt=None) == {}
     with pytest.raises(UserError, match="report_format"):
         Configuration.resolve(None, {"report_format": "poem"}, environ={})
     with pytest.raises(UserError, match="report_length"):
@@ -411,9 +411,9 @@ def _cli(*args, env=None):
 
 
 @pytest.mark.parametrize("args, message", [
-    (["--format", "poem"], "--format must be detailed, concise or bullet_points"),
-    (["--length", "10"], "report_length"),
-    (["--system-prompt", "x" * 4001], "system_prompt"),
+    (["--format", "poem"], "--format: must be detailed, concise or bullet_points"),
+    (["--length", "10"], "--length: must be at least 100"),
+    (["--system-prompt", "x" * 4001], "--system-prompt: must be at most 4,000 characters"),
 ])
 def test_cli_refuses_bad_format_settings(tmp_path, args, message):
     r = _cli("research", "What is tea?", "--search", "none", *args, "--db", tmp_path / "s.sqlite",

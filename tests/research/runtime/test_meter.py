@@ -537,3 +537,57 @@ def test_structured_output_retries_bound_the_re_asks(retries):
     with pytest.raises(StructuredOutputError):
         asyncio.run(meter.structured(Garbage(), Answer, [HumanMessage("answer")], method="prompt"))
     assert Garbage.calls == retries + 1 and meter.usage.repairs == retries
+
+
+# --- the token and cost caps: a call that would pass them is not made ---------------------------
+class CappedModel(FakeModel):
+    max_tokens: int = 400  # its output limit: a reply is estimated at a quarter of it
+
+
+def test_a_call_that_would_pass_the_token_cap_is_not_made():
+    from deep_research.research.runtime.meter import BudgetExceeded
+
+    model = CappedModel(plan=Plan("fine"))
+    m = meter(token_limit=50)  # the prompt (about 8) and the reply (400 // 4 = 100) do not fit
+    with pytest.raises(BudgetExceeded, match="not made: .* token cap"):
+        run(m.invoke(model, PROMPT))
+    assert model.plan.calls == [] and m.usage.calls == 0
+    assert isinstance(BudgetExceeded("x"), meter_module.ModelCallError)  # callers that cope with a failure cope
+
+
+def test_calls_are_made_while_their_estimate_fits_and_the_next_is_refused():
+    from deep_research.research.runtime.meter import BudgetExceeded
+
+    model = CappedModel(plan=Plan("x" * 60))
+    m = meter(token_limit=250)
+    run(m.invoke(model, PROMPT))  # estimated 8 + 100: made; it used 19 + 70 tokens
+    used = m.usage.input_tokens + m.usage.output_tokens
+    assert m.usage.calls == 1 and used < 250
+    run(m.invoke(model, PROMPT))  # now estimated from this node's replies (70): fits
+    with pytest.raises(BudgetExceeded):
+        run(m.invoke(model, PROMPT))  # 2 x 89 used, 8 + 70 more would pass 250
+    assert m.usage.calls == 2 and m.usage.input_tokens + m.usage.output_tokens <= 250
+
+
+def test_parallel_calls_of_one_node_see_each_other():
+    from deep_research.research.runtime.meter import BudgetExceeded
+
+    async def slow(messages, bound):
+        await asyncio.sleep(0.05)
+        return "ok"
+
+    model = CappedModel(plan=Plan(slow))
+    m = meter(token_limit=200)
+
+    async def both():
+        return await asyncio.gather(m.invoke(model, PROMPT), m.invoke(model, PROMPT), return_exceptions=True)
+
+    results = run(both())
+    assert sum(isinstance(r, BudgetExceeded) for r in results) == 1 and len(model.plan.calls) == 1
+
+
+def test_no_cap_no_check():
+    model = CappedModel(plan=Plan("x" * 5000))
+    m = meter()
+    run(m.invoke(model, PROMPT))
+    assert m.usage.calls == 1

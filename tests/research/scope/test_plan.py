@@ -493,15 +493,16 @@ def test_compression_summarises_older_reasoning_and_keeps_the_sentences(corpus, 
 
 # --- the CLI ---------------------------------------------------------------------------------------
 def test_cli_options_map_to_settings_and_the_coverage_is_printed():
-    from deep_research.cli.research import _context_from_options, coverage_lines
+    from deep_research.cli.research import coverage_lines
+    from deep_research.cli.settings import context_from_options
 
-    ctx = _context_from_options(min_coverage=0.5, plateau=0, supervisor_summarize=False, supervisor_keep=8,
+    ctx = context_from_options(min_coverage=0.5, plateau=0, supervisor_summarize=False, supervisor_keep=8,
                                 compression_summarize=True, compression_keep=3)
     assert ctx == {"min_coverage": 0.5, "plateau_min_new_sentences": 0, "supervisor_summarize": False,
                    "supervisor_messages_to_keep": 8, "compression_summarize": True,
                    "compression_messages_to_keep": 3}
     Configuration.resolve(None, ctx, environ={})  # every value is a valid setting
-    assert _context_from_options(min_coverage=None, supervisor_summarize=None) == {}
+    assert context_from_options(min_coverage=None, supervisor_summarize=None) == {}
     plan = P.plan_from(ResearchQuestion(research_brief=BRIEF, sub_questions=[*SUBS, JAPAN]))
     cov = P.coverage_record(plan, {"q1": ["a", "b"], "q2": ["a", "c"]}, rounds=2, new_sentences=1,
                             total_sentences=4, unjudged=0, stopped_because="plateau")
@@ -521,9 +522,10 @@ def test_cli_research_accepts_the_options_and_prints_the_stop_reason(tmp_path):
             "--db", tmp_path / "state.sqlite", "--min-coverage", "0.9", "--plateau", "3",
             "--no-supervisor-summarize", "--supervisor-keep", "4", "--compression-keep", "2", env=SCRIPTED)
     assert r.returncode == 0, r.stdout + r.stderr
-    assert "Research stopped after 1 research round(s): the supervisor judged the research complete." in r.stdout
+    # two supervisor rounds: the first sent researchers, the second judged the research complete
+    assert "research stopped after 2 research round(s): the supervisor judged the research complete." in r.stdout
     r = run("research", QUESTION, "--corpus", corpus, "--min-coverage", "1.5", env=SCRIPTED)
-    assert r.returncode == 2 and "--min-coverage" in r.stderr and "less than or equal to 1" in r.stderr
+    assert r.returncode == 2 and "--min-coverage: must be at most 1" in r.stderr
 
 
 def test_a_follow_up_starts_a_new_plan_and_run_json_records_plan_and_coverage():

@@ -117,6 +117,12 @@ def _negation_in_block(claim: _Text, q: _Text, i1: int, i2: int, j1: int, j2: in
         (claim.align_pos[i1] if i1 < len(claim.align_pos) else len(claim.raw))
     if any(plain.neg[p] and plain.low[p] in _NEGATORS for p in range(max(0, at - 3), min(len(plain.raw), at + 3))):
         return None  # a negation right there on the other side too
+    if any(plain.kinds[p] == _WORD and plain.stems[p] in _IMPLICIT_NEG_STEMS and plain.stems[p] not in negated.stemset
+           for p in range(max(0, at - 6), at)):
+        # "stops exceptions from being re-raised" / "exceptions are not re-raised": the
+        # negation is in a word of its own, which the other side lacks (so the claim is
+        # left to the proof, which cannot show that word: unchecked, never supported)
+        return None
     negs = [claim.raw[p] for p in cpos if claim.neg[p]] or [q.raw[p] for p in qpos if q.neg[p]]
     if cneg:
         return f'the claim adds "{" ".join(negs)}" to words the quote states without it'

@@ -67,6 +67,20 @@ def _scaled(value: Decimal, scale: int) -> tuple[str, Decimal]:
     return format(v.normalize(), "f"), v
 
 
+def _candidates(low: list[str], kinds: list[int]) -> list[int]:
+    """Positions where a number may start: a digit token, a number word, a CJK numeral, a
+    version ("v15"). Most texts have none or few: the scans below run at C speed first."""
+    if _NUM in kinds or _CJK in kinds or not _NUMBER_START.isdisjoint(low) or \
+            _V_TOKEN.search(" ".join(low)):
+        return [i for i, w in enumerate(low) if kinds[i] == _NUM or w in _NUMBER_START
+                or (kinds[i] == _CJK and (w in _CJK_DIGITS or w in _CJK_UNITS))
+                or (w[0] == "v" and len(w) > 1 and w[1].isdigit())]
+    return []
+
+
+_V_TOKEN = re.compile(r"(?:^| )v[^ ]")  # a token "v" + something: maybe a version
+
+
 def _numbers(raw: list[str], low: list[str], kinds: list[int], minus: set[int], hyph: set[int],
              claim_side: bool) -> tuple[list[_Num], set[int], set[int]]:
     """Numbers of a token list (digits, number words, CJK numerals), with units and
@@ -77,9 +91,7 @@ def _numbers(raw: list[str], low: list[str], kinds: list[int], minus: set[int], 
     bounds: set[int] = set()
     n = len(raw)
     free = 0  # first token not yet taken by a number
-    for i in [i for i, w in enumerate(low) if kinds[i] == _NUM or w in _NUMBER_START
-              or (kinds[i] == _CJK and (w in _CJK_DIGITS or w in _CJK_UNITS))
-              or (w[0] == "v" and len(w) > 1 and w[1].isdigit())]:
+    for i in _candidates(low, kinds):
         if i < free:
             continue
         kind = kinds[i]
@@ -215,7 +227,7 @@ def _numbers(raw: list[str], low: list[str], kinds: list[int], minus: set[int], 
         out.append(num)
         used.update(range(i, end))
         free = end
-    if any(w in _MONTHS for w in low):
+    if not _MONTHS.keys().isdisjoint(low):
         out = _dates(raw, low, out, used, claim_side)
     return out, used, bounds
 

@@ -471,7 +471,7 @@ _TABLES = Tables(quant=_QUANT, modal=_MODAL, ordinals=frozenset(_ORDINALS),
 _EQUIVALENT_STEMS = frozenset(EQUIVALENT) | frozenset(EQUIVALENT.values())
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=16)  # small on purpose, as analysis._analyse_quote's
 def _quote_items(quote: str) -> _Items:
     return items(_analyse_quote(quote), False, _TABLES)
 

@@ -33,7 +33,7 @@ from ..scope.plan import disambiguated_query
 from .. import prompts
 from ..runtime.deps import Deps, NodeContext
 from ..runtime.failure import guarded
-from ..runtime.meter import ModelCallError, describe
+from ..runtime.meter import BudgetExceeded, ModelCallError, describe
 from ..runtime.usage import approx_tokens, message_text
 from .reuse import INFLIGHT, QueryRegistry, repeat_notice, search_key, summary_key
 from ..runtime.sources import SourceMeta, source_id_for
@@ -141,6 +141,14 @@ def _by_credibility(ctx: NodeContext, usable: list[tuple[SearchResult, Source]],
     return kept, scores, dropped
 
 
+def unit_left(state: ResearcherState) -> tuple[int | None, float | None]:
+    """What this research unit may still spend (tokens, USD; None: no cap): its share less
+    what it spent, so its model calls stay within the share."""
+    budget, cost_budget = state.get("token_budget"), state.get("cost_budget")
+    return (None if budget is None else max(budget - state.get("spent_tokens", 0), 0),
+            None if cost_budget is None else max(cost_budget - state.get("spent_cost", 0.0), 0.0))
+
+
 def _over_share(state: ResearcherState) -> str | None:
     """Which share of the budget ("token" or "cost") this research unit has used up, if any."""
     budget, cost_budget = state.get("token_budget"), state.get("cost_budget")
@@ -157,7 +165,7 @@ class ResearcherNodes:
 
     # -- the ReAct step ----------------------------------------------------------------
     async def researcher(self, state: ResearcherState, config, runtime) -> Command:
-        ctx = NodeContext.make("researcher", self.deps, config, runtime)
+        ctx = NodeContext.make("researcher", self.deps, config, runtime, share=unit_left(state))
         ctx.progress(event="researcher_step", topic=state.get("topic", "")[:80])
         history = list(state.get("researcher_messages") or [])
         update: dict[str, Any] = {}
@@ -188,6 +196,11 @@ class ResearcherNodes:
         model = (await ctx.model("research")).bind_tools([*RESEARCHER_TOOLS, *extra_tools])
         try:
             reply = await ctx.meter.invoke(model, [system, *history])
+        except BudgetExceeded as e:  # the unit's share is spent: what it found goes to compression
+            return Command(goto="compress_research", update={
+                **update, **ctx.usage_update(), "degradations": [*update.get("degradations", []), error_record(
+                    "researcher", f"research unit stopped at its share of the {e.kind} budget",
+                    topic=state.get("topic", ""))]})
         except ModelCallError as e:
             return Command(goto="compress_research", update={
                 **update, **ctx.usage_update(),
@@ -242,7 +255,7 @@ class ResearcherNodes:
 
     # -- tools -------------------------------------------------------------------------
     async def researcher_tools(self, state: ResearcherState, config, runtime) -> Command:
-        ctx = NodeContext.make("researcher_tools", self.deps, config, runtime)
+        ctx = NodeContext.make("researcher_tools", self.deps, config, runtime, share=unit_left(state))
         last = state["researcher_messages"][-1]
         made = state.get("tool_calls_made", 0)
         budget = ctx.cfg.max_react_tool_calls - made
@@ -528,7 +541,7 @@ class ResearcherNodes:
         checks leave none while the pages read hold verified sentences, compression is asked
         once more with the failures named, and if that fails too the verified excerpt
         sentences become the findings (each recorded as a degradation)."""
-        ctx = NodeContext.make("compress_research", self.deps, config, runtime)
+        ctx = NodeContext.make("compress_research", self.deps, config, runtime, share=unit_left(state))
         topic = state.get("topic", "")
         excerpts = state.get("excerpts") or []
         reasoning = [message_text(m) for m in state.get("researcher_messages") or []

@@ -22,13 +22,21 @@ from pydantic import BaseModel, Field
 
 from .. import prompts
 from ..runtime.chat import chat_with
-from ..runtime.deps import Deps, NodeContext
+from ..runtime.deps import Deps, NodeContext, run_spent
 from ..runtime.meter import ModelCallError, describe
-from ..runtime.usage import merge_usage, total_cost, total_tokens
+from ..runtime.usage import merge_usage
 from ..scope.plan import query_analysis, search_hints
 from .researcher import build_researcher
 from ..state import ResearchState, error_record
-from .supervisor import SupervisorNodes, coverage_now, log_entry, unit_error, unit_outcome
+from .supervisor import (
+    SupervisorNodes,
+    budget_exhausted,
+    coverage_now,
+    log_entry,
+    unit_budgets,
+    unit_error,
+    unit_outcome,
+)
 
 log = logging.getLogger(__name__)
 
@@ -60,7 +68,7 @@ class RoutingNodes:
 
     async def route_research(self, state: ResearchState, config, runtime) -> Command:
         """Decide the research path (classifying the question when research_mode is auto)."""
-        ctx = NodeContext.make("route_research", self.deps, config, runtime)
+        ctx = NodeContext.make("route_research", self.deps, config, runtime, spent=run_spent(state))
         mode = ctx.cfg.research_mode
         update: dict[str, Any] = {"complexity": {}}
         if mode == "auto":
@@ -84,21 +92,18 @@ class RoutingNodes:
     async def single_research(self, state: ResearchState, config, runtime) -> dict:
         """One researcher with the brief as its topic (its tool-call limit, its findings
         compressed and their citations cleaned by code), then on to the final report."""
-        ctx = NodeContext.make("single_research", self.deps, config, runtime)
+        ctx = NodeContext.make("single_research", self.deps, config, runtime, spent=run_spent(state))
         brief = state.get("research_brief") or state.get("question", "")
-        used_tokens, used_cost = total_tokens(state.get("usage")), total_cost(state.get("usage"))
         cfg = ctx.cfg
-        reason = None
-        if cfg.max_total_tokens and used_tokens >= cfg.max_total_tokens:
-            reason = f"token budget reached ({used_tokens:,} of {cfg.max_total_tokens:,} tokens)"
-        elif cfg.max_cost_usd and used_cost >= cfg.max_cost_usd:
-            reason = f"cost budget reached (${used_cost:.4f} of ${cfg.max_cost_usd:.4f})"
+        # as the supervisor decides it: room left for one research unit and for writing the report
+        # (the run's usage holds what was used before research: not counted twice)
+        seen = {**state, "tokens_before": 0, "cost_before": 0.0}
+        token_budget, cost_budget = unit_budgets(cfg, seen, 1)
+        reason = budget_exhausted(cfg, seen)
         if reason:  # as the supervisor says it: the report (or its failure) names the reason
             return {"budget_exhausted": True, "research_iterations": 0, "coverage": coverage_now(state, "limits"),
                     "degradations": [error_record("single_research", f"research stopped early: {reason}")]}
         shown = ctx.progress(stage="research", round=1, mode=SINGLE)
-        token_budget = max(cfg.max_total_tokens - used_tokens, 0) if cfg.max_total_tokens else None
-        cost_budget = max(cfg.max_cost_usd - used_cost, 0.0) if cfg.max_cost_usd else None
         unit = {"topic": brief, "call_id": SINGLE_CALL_ID, "research_brief": brief,
                 "query_context": query_analysis(state.get("research_plan")),
                 "search_hints": search_hints(state.get("research_plan")),
@@ -123,7 +128,9 @@ class RoutingNodes:
         ctx.progress(event="researchers_finished", count=1)
         # the plan's coverage, judged as after a supervisor round (one round: the path's only one)
         coverage = await SupervisorNodes(self.deps)._coverage(
-            NodeContext.make("coverage", self.deps, config, runtime), {**state, "research_iterations": 1},
+            NodeContext.make("coverage", self.deps, config, runtime,
+                             spent=run_spent({"usage": merge_usage(state.get("usage"), update["usage"])})),
+            {**state, "research_iterations": 1},
             update.get("notes") or [])
         update["coverage"] = {**coverage["coverage"], "stopped_because": SINGLE}
         if coverage.get("usage"):

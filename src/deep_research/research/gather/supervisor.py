@@ -24,8 +24,9 @@ from ..runtime.deps import Deps, NodeContext
 from ..runtime.failure import ResearchFailed
 from ..runtime.run_folder import asave_notes
 from ..runtime.failure import guarded
-from ..runtime.meter import ModelCallError, describe
-from ..runtime.usage import approx_tokens, message_text, total_cost, total_tokens
+from ..runtime import pricing as _pricing
+from ..runtime.meter import REPLY_SHARE, BudgetExceeded, ModelCallError, describe
+from ..runtime.usage import approx_tokens, estimate_text_tokens, merge_usage, message_text, total_cost, total_tokens
 from ..scope.plan import (
     COVERAGE_MAX_SENTENCES,
     COVERED_MIN_SENTENCES,
@@ -104,31 +105,84 @@ def cost_used(state: dict) -> float:
     return total_cost(state.get("usage")) + float(state.get("cost_before") or 0.0)
 
 
+def spent_so_far(state: dict) -> tuple[int, float]:
+    """What the run used so far, seen from the supervisor's subgraph (its own usage plus what
+    the run used before research)."""
+    return tokens_used(state), cost_used(state)
+
+
+WRITER_PROMPT_TOKENS = 1500  # the writer's instructions, brief and plan, about
+UNIT_PROMPT_TOKENS = 1000  # a researcher's first prompt, about
+
+
+def _usd(cfg, role: str, prompt: int, reply: int, state: dict | None = None) -> float:
+    """Estimated USD of a call: at the role's price, or at the run's average price per token
+    so far when that is higher (a model may report a dearer name than configured)."""
+    price = cfg.price(role) or cfg.fallback_price()
+    by_price = _pricing.cost_usd(price, prompt, reply) if price else 0.0
+    tokens = tokens_used(state) if state else 0
+    by_run = cost_used(state) / tokens * (prompt + reply) if tokens else 0.0
+    return max(by_price, by_run)
+
+
+def writing_reserve(cfg, state: dict) -> tuple[int, float]:
+    """Tokens (and USD) research leaves for writing the report under a cap, estimated as the
+    meter estimates a call: the writer reads the findings so far and the draft and replies
+    with about a quarter of its output limit; the citation check gets twice a quarter of
+    its own. Research that would eat into it stops, so the cap holds and a report is written."""
+    findings = sum(estimate_text_tokens(str(n.get("findings") or "")) for n in state.get("notes") or [])
+    prompt = findings + estimate_text_tokens(state.get("draft_report") or "") + WRITER_PROMPT_TOKENS
+    write, check = cfg.final_report_model_max_tokens // REPLY_SHARE, cfg.citation_check_model_max_tokens // REPLY_SHARE
+    return (prompt + write + 2 * check,
+            _usd(cfg, "final_report", prompt, write, state) + _usd(cfg, "citation_check", 0, 2 * check, state))
+
+
+def unit_floor(cfg, state: dict | None = None) -> tuple[int, float]:
+    """The least a research unit can do anything with: one researcher step as the meter
+    estimates it (its prompt and a quarter of the research model's output limit). A smaller
+    share is not sent out, and a round needs two (the supervisor's call and one unit)."""
+    reply = cfg.research_model_max_tokens // REPLY_SHARE
+    return UNIT_PROMPT_TOKENS + reply, _usd(cfg, "research", UNIT_PROMPT_TOKENS, reply, state)
+
+
 def budget_exhausted(cfg, state: dict) -> str | None:
+    (keep, keep_usd), (floor, floor_usd) = writing_reserve(cfg, state), unit_floor(cfg, state)
     used = tokens_used(state)
-    if cfg.max_total_tokens and used >= cfg.max_total_tokens:
-        return f"token budget reached ({used:,} of {cfg.max_total_tokens:,} tokens)"
+    if cfg.max_total_tokens and used + keep + 2 * floor >= cfg.max_total_tokens:
+        return (f"token budget reached ({used:,} of {cfg.max_total_tokens:,} tokens used; a research round needs "
+                f"about {2 * floor:,} and writing and checking the report about {keep:,})")
     cost = cost_used(state)
-    if cfg.max_cost_usd and cost >= cfg.max_cost_usd:
-        return f"cost budget reached (${cost:.4f} of ${cfg.max_cost_usd:.4f})"
+    if cfg.max_cost_usd and cost + keep_usd + 2 * floor_usd >= cfg.max_cost_usd:
+        return (f"cost budget reached (${cost:.4f} of ${cfg.max_cost_usd:.4f} used; a research round needs about "
+                f"${2 * floor_usd:.4f} and writing and checking the report about ${keep_usd:.4f})")
     return None
 
 
 def unit_budgets(cfg, state: dict, units: int) -> tuple[int | None, float | None]:
-    """Each research unit's share of what is left of the token and cost caps (None: no cap)."""
+    """Each research unit's share of what is left of the token and cost caps (None: no cap),
+    less what writing the report will need."""
     units = max(units, 1)
-    tokens = max(cfg.max_total_tokens - tokens_used(state), 0) // units if cfg.max_total_tokens else None
-    cost = max(cfg.max_cost_usd - cost_used(state), 0.0) / units if cfg.max_cost_usd else None
+    keep, keep_usd = writing_reserve(cfg, state)
+    tokens = (max(cfg.max_total_tokens - tokens_used(state) - keep, 0) // units if cfg.max_total_tokens else None)
+    cost = max(cfg.max_cost_usd - cost_used(state) - keep_usd, 0.0) / units if cfg.max_cost_usd else None
     return tokens, cost
 
 
+def share_too_small(cfg, state: dict, token_budget: int | None, cost_budget: float | None) -> bool:
+    floor, floor_usd = unit_floor(cfg, state)
+    return (token_budget is not None and token_budget < floor) or (cost_budget is not None and cost_budget < floor_usd)
+
+
 def coverage_now(state: dict, stopped_because: str | None = None) -> dict:
-    """The run's coverage record as it stands (an empty one before any research round),
-    with why research stopped."""
+    """The run's coverage record when research stops (an empty one before any research
+    round), with why it stopped and how many supervisor rounds ran (``rounds``: the
+    research_iterations the progress counted, including rounds that sent no researcher;
+    while research runs, ``rounds`` is the round of the last coverage judgement)."""
     cov = dict(state.get("coverage") or {}) or coverage_record(
         state.get("research_plan"), state.get("coverage_hits"), rounds=0, new_sentences=0, total_sentences=0,
         unjudged=0)
     cov["stopped_because"] = stopped_because
+    cov["rounds"] = state.get("research_iterations", 0)
     return cov
 
 
@@ -166,7 +220,7 @@ class SupervisorNodes:
         self.deps = deps
 
     async def supervisor(self, state: SupervisorState, config, runtime) -> Command:
-        ctx = NodeContext.make("supervisor", self.deps, config, runtime)
+        ctx = NodeContext.make("supervisor", self.deps, config, runtime, spent=spent_so_far(state))
         rounds = state.get("research_iterations", 0)
         reason = budget_exhausted(ctx.cfg, state)
         if reason:
@@ -205,6 +259,11 @@ class SupervisorNodes:
         model = (await ctx.model("research")).bind_tools(SUPERVISOR_TOOLS)
         try:
             reply = await ctx.meter.invoke(model, prompt)
+        except BudgetExceeded as e:  # the cap holds: research stops, the report is written from what was found
+            return Command(goto=END, update={**update, **ctx.usage_update(), "budget_exhausted": True,
+                                             "coverage": coverage_now(state, "limits"), "degradations": [
+                *update.get("degradations", []),
+                error_record("supervisor", f"research stopped early: {e.kind} budget reached ({e})")]})
         except ModelCallError as e:
             notes = await asave_notes(ctx.cfg, {**state}, ctx.thread_id, ctx.checkpoint)
             raise ResearchFailed("supervisor", str(e), str(notes) if notes else None) from e
@@ -241,7 +300,7 @@ class SupervisorNodes:
         return kept, new, update
 
     async def supervisor_tools(self, state: SupervisorState, config, runtime) -> Command:
-        ctx = NodeContext.make("supervisor_tools", self.deps, config, runtime)
+        ctx = NodeContext.make("supervisor_tools", self.deps, config, runtime, spent=spent_so_far(state))
         last = state["supervisor_messages"][-1]
         calls = list(getattr(last, "tool_calls", None) or [])
         invalid = list(getattr(last, "invalid_tool_calls", None) or [])
@@ -284,8 +343,10 @@ class SupervisorNodes:
                     f"Unknown tool {name!r}; available: {CONDUCT_RESEARCH}, {REFINE_DRAFT}, {THINK}, "
                     f"{RESEARCH_COMPLETE}.", tool_call_id=c["id"], name=name))
         if not done:
-            token_budget, cost_budget = unit_budgets(ctx.cfg, state, min(len(research_calls), cap))
-            spent = token_budget == 0 or (cost_budget is not None and cost_budget <= 0)
+            # what this node used (a refine) counts before the units share the rest
+            now = {**state, "usage": merge_usage(state.get("usage"), ctx.usage_update().get("usage"))}
+            token_budget, cost_budget = unit_budgets(ctx.cfg, now, min(len(research_calls), cap))
+            spent = share_too_small(ctx.cfg, now, token_budget, cost_budget)
             for i, c in enumerate(research_calls):
                 args = c.get("args") if isinstance(c.get("args"), dict) else {}
                 topic = str(args.get("topic") or "").strip()
@@ -360,7 +421,7 @@ class SupervisorNodes:
 
     async def collect(self, state: SupervisorState, config, runtime) -> Command:
         """Turn this round's researcher results into tool messages and notes."""
-        ctx = NodeContext.make("collect", self.deps, config, runtime)
+        ctx = NodeContext.make("collect", self.deps, config, runtime, spent=spent_so_far(state))
         by_id = {r.get("call_id"): r for r in state.get("round_results") or []}
         replies, notes, log_entries, raw, errors = [], [], [], [], []
         for call in state.get("pending_calls") or []:
@@ -377,7 +438,8 @@ class SupervisorNodes:
             replies.append(ToolMessage(text, tool_call_id=call["call_id"], name=CONDUCT_RESEARCH))
             log_entries.append(log_entry(call["topic"], r, ok, err))
         ctx.progress(event="researchers_finished", count=len(replies))
-        coverage = await self._coverage(NodeContext.make("coverage", self.deps, config, runtime), state, notes)
+        coverage = await self._coverage(NodeContext.make("coverage", self.deps, config, runtime, spent=spent_so_far(state)),
+                                       state, notes)
         return Command(goto="supervisor", update={
             **coverage, "supervisor_messages": replies, "notes": notes, "raw_notes": raw, "errors": errors,
             "research_log": log_entries, "round_results": None, "pending_calls": []})

@@ -22,7 +22,7 @@ from ...publish.markdown import strip_findings
 from ...publish.safety import local_file_urls, safe_markdown
 from .. import prompts
 from .claim_judge import judge_claims
-from ..runtime.deps import Deps, NodeContext
+from ..runtime.deps import Deps, NodeContext, run_spent
 from ..runtime.meter import ModelCallError, describe
 from ..state import ResearchState, error_record
 
@@ -77,7 +77,7 @@ class CitationCheckNode:
         """Code checks every quote against its page and every claim against its quotes; a
         judge model decides the claims the rules cannot; an agent proposes fixes for the
         citations that fail, and code checks each fix (quote and claim) again."""
-        ctx = NodeContext.make("check_citations", self.deps, config, runtime)
+        ctx = NodeContext.make("check_citations", self.deps, config, runtime, spent=run_spent(state))
         ctx.progress(stage="citation check")
         sources, missing = await ctx.pages.load_sources(state.get("sources") or {})
         update: dict[str, Any] = {"stage": "citation check", "degradations": []}

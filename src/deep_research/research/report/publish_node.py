@@ -15,7 +15,7 @@ from ...citations.model import Source
 from ...publish import publish_report, write_atomic
 from .notes_checks import notes_checks
 from ..runtime.chat import progress_cleanup, report_message
-from ..runtime.deps import Deps, NodeContext
+from ..runtime.deps import Deps, NodeContext, run_spent
 from ..runtime.failure import ResearchFailed
 from ..runtime.meter import Meter, describe, is_transient
 from ..runtime.report_files import (
@@ -43,7 +43,7 @@ class PublishNode:
         self.deps = deps
 
     async def publish(self, state: ResearchState, config, runtime) -> dict:
-        ctx = NodeContext.make("publish", self.deps, config, runtime)
+        ctx = NodeContext.make("publish", self.deps, config, runtime, spent=run_spent(state))
         ctx.progress(stage="publish")
         sources, _ = await ctx.pages.load_sources(state.get("sources") or {})
         markdown = state.get("report_markdown") or state.get("final_report", "")

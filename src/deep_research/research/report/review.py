@@ -30,7 +30,7 @@ from ...citations.model import Verdict
 from .. import prompts
 from ..runtime import hitl
 from ..runtime.chat import chat_markdown, review_message
-from ..runtime.deps import Deps, NodeContext
+from ..runtime.deps import Deps, NodeContext, run_spent
 from ..runtime.failure import ResearchFailed
 from ..runtime.run_folder import asave_notes
 from ..runtime.meter import ModelCallError
@@ -85,7 +85,7 @@ class ReviewNodes:
         self.deps = deps
 
     async def review_report(self, state: dict, config, runtime) -> Command:
-        ctx = NodeContext.make("review_report", self.deps, config, runtime)
+        ctx = NodeContext.make("review_report", self.deps, config, runtime, spent=run_spent(state))
         if not ctx.cfg.require_report_approval:
             return Command(goto="publish")
         revisions = int(state.get("report_revisions") or 0)
@@ -134,7 +134,7 @@ class ReviewNodes:
                                                      "messages": [] if from_chat else [HumanMessage(text)]})
 
     async def revise_report(self, state: dict, config, runtime) -> dict:
-        ctx = NodeContext.make("revise_report", self.deps, config, runtime)
+        ctx = NodeContext.make("revise_report", self.deps, config, runtime, spent=run_spent(state))
         ctx.progress(stage="report revision")
         notes = [*(state.get("prior_notes") or []), *(state.get("notes") or [])]
         findings = "\n\n".join(f"### {n.get('topic', '')}\n{n.get('findings', '')}" for n in notes) or "(none)"

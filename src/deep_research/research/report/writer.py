@@ -17,9 +17,9 @@ from .format import (
     target_words,
     writer_parts,
 )
-from ..runtime.deps import Deps, NodeContext
+from ..runtime.deps import Deps, NodeContext, run_spent
 from ..runtime.failure import ResearchFailed
-from ..runtime.meter import ModelCallError, describe
+from ..runtime.meter import BudgetExceeded, ModelCallError, describe
 from ..runtime.run_folder import asave_notes
 from ..scope.plan import uncovered_limitations
 from ..state import ResearchState, error_record
@@ -35,18 +35,21 @@ class WriterNodes:
         self.deps = deps
 
     async def final_report_generation(self, state: ResearchState, config, runtime) -> dict:
-        ctx = NodeContext.make("final_report_generation", self.deps, config, runtime)
+        ctx = NodeContext.make("final_report_generation", self.deps, config, runtime, spent=run_spent(state))
         ctx.progress(stage="final report")
         notes = [*(state.get("prior_notes") or []), *(state.get("notes") or [])]  # a follow-up builds on earlier findings
         cited = [n for n in notes if "<ref" in (n.get("findings") or "")]
         if not cited and not ctx.cfg.without_sources and nothing_found(state):
             return await self._no_evidence_report(ctx, state)
+        stopped = [d["message"] for d in state.get("degradations") or []
+                   if d.get("stage") in ("supervisor", "single_research")
+                   and d.get("message", "").startswith("research stopped")]
+        if not cited and not ctx.cfg.without_sources and state.get("budget_exhausted") and _draft(state):
+            # a cap stopped research before it found anything: the report written so far is published
+            return await self._draft_as_report(ctx, state, stopped[-1] if stopped else "research stopped early")
         if not cited and not ctx.cfg.without_sources:
             path = await asave_notes(ctx.cfg, state, ctx.thread_id, ctx.checkpoint)
             failed = [e["message"] for e in state.get("errors") or []][-3:]
-            stopped = [d["message"] for d in state.get("degradations") or []
-                       if d.get("stage") in ("supervisor", "single_research")
-                       and d.get("message", "").startswith("research stopped")]
             why = why_nothing_cited(state)
             raise ResearchFailed("final_report_generation",
                                  "no research produced citable findings, so no report was written"
@@ -76,6 +79,11 @@ class WriterNodes:
         try:
             report = await ctx.meter.text(await ctx.model("final_report"), [HumanMessage(prompt)],
                                           what="report")
+        except BudgetExceeded as e:
+            if _draft(state):  # the cap holds and the report written so far is published
+                return await self._draft_as_report(ctx, state, str(e))
+            path = await asave_notes(ctx.cfg, state, ctx.thread_id, ctx.checkpoint)
+            raise ResearchFailed("final_report_generation", str(e), str(path) if path else None) from e
         except ModelCallError as e:
             path = await asave_notes(ctx.cfg, state, ctx.thread_id, ctx.checkpoint)
             raise ResearchFailed("final_report_generation", str(e), str(path) if path else None) from e
@@ -118,6 +126,21 @@ class WriterNodes:
         return report, [error_record("final_report_generation", "after one revision the report is still not "
                                      "in its format: " + " ".join(problems), kind="format")]
 
+    async def _draft_as_report(self, ctx: NodeContext, state: ResearchState, why: str) -> dict:
+        """The draft as research last refined it, published as the report when a cap leaves
+        no room to write one (or stopped research before it found anything): the report written
+        so far is not lost, and its limitations say what happened. Its citations are checked
+        like any report's."""
+        lang = state.get("language") or await asyncio.to_thread(detect_language, state.get("question", ""))
+        limits = [d["message"] for d in state.get("degradations") or []
+                  if d.get("stage") in ("supervisor", "researcher", "single_research") and d.get("kind") != "shortened"
+                  and d["message"] != why]
+        note = (f"the final report was not written within the run's cap ({why}); this is the research draft as "
+                "last refined, not a report written from all the findings")
+        return {**ctx.usage_update(), "stage": "final report",
+                "final_report": with_limitations(_draft(state), list(dict.fromkeys(limits)), [note], labels(lang)),
+                "degradations": [error_record("final_report_generation", note, kind="budget")]}
+
     async def _no_evidence_report(self, ctx: NodeContext, state: ResearchState) -> dict:
         """The searches worked and found nothing on the question: a short report that says
         so, with no citations (any the model adds are removed), instead of a failed run."""
@@ -144,6 +167,11 @@ _ANY_REF = re.compile(r"<ref\b[^>]*>.*?</ref\s*>|</?ref\b[^>]*>", re.I | re.S)
 
 NO_SOURCES_ERROR = "no sources were found"
 NO_SOURCES = f"research unit failed: {NO_SOURCES_ERROR}"
+
+
+def _draft(state: dict) -> str:
+    """The draft report as research last refined it ("" when there is none)."""
+    return (state.get("draft_report") or "").strip()
 
 
 def nothing_found(state: dict) -> bool:

@@ -116,9 +116,14 @@ def failure_message(stage: str, message: str, notes_path: str | None, *, setup: 
         text = f"The run failed at {stage}: {message}"
         if notes_path:
             text += f"\n\nResearch gathered so far is saved in {notes_path}."
-        text += ("\n\nWhen the cause is fixed, send your message again: the run starts over, and pages this "
-                 "thread already read are not read again. (In LangGraph Studio or with the SDK, running "
-                 "the thread again without input retries just this step.)")
+        cap = next((name for name in ("max_total_tokens", "max_cost_usd") if f"cap ({name}" in message), None)
+        if cap:  # the run's cap left no room for this step: retrying under the same cap fails again
+            text += (f"\n\nRaise {cap} in the run's settings (the assistant's configuration), or clear it for "
+                     "no cap, then send your message again.")
+        else:
+            text += ("\n\nWhen the cause is fixed, send your message again: the run starts over, and pages this "
+                     "thread already read are not read again. (In LangGraph Studio or with the SDK, running "
+                     "the thread again without input retries just this step.)")
     return AIMessage(text, name=FAILURE_NAME, id=f"failure-{uuid.uuid4().hex}")
 
 

@@ -103,11 +103,6 @@ def _role_ui(role: str, what: str) -> dict:
                        "(default: model_api_key_env).")
 
 
-def _is_dict_field(annotation: Any) -> bool:
-    kinds = (annotation, *typing.get_args(annotation))
-    return any(k is dict or typing.get_origin(k) is dict for k in kinds)
-
-
 def _env_name(setting: str) -> str:
     return f"{ENV_PREFIX}{setting.upper()}"
 
@@ -118,15 +113,64 @@ def _show(value: Any) -> str:
     return f"{value:,.10g}" if isinstance(value, float) else f"{value:,}" if isinstance(value, int) else str(value)
 
 
-def _problems(e: ValidationError, *, env: bool = False) -> str:
-    """What is wrong, per setting (with its environment variable when it came from there)."""
+def _expected(err: Any) -> str:
+    """What a setting must be, in words (pydantic's message for anything not listed)."""
+    kind = err["type"]
+    ctx = {k: f"{v:g}" if isinstance(v, float) else f"{v:,}" if isinstance(v, int) and not isinstance(v, bool)
+           else v for k, v in (err.get("ctx") or {}).items()}
+    if kind in ("literal_error", "enum"):  # "'a', 'b' or 'c'" -> "a, b or c"
+        ctx["expected"] = str(ctx.get("expected", "")).replace("'", "")
+    said = {
+        "greater_than_equal": "must be at least {ge}", "greater_than": "must be more than {gt}",
+        "less_than_equal": "must be at most {le}", "less_than": "must be less than {lt}",
+        "literal_error": "must be {expected}", "enum": "must be {expected}",
+        "int_parsing": "must be a whole number", "int_from_float": "must be a whole number",
+        "int_type": "must be a whole number", "float_parsing": "must be a number", "float_type": "must be a number",
+        "bool_parsing": "must be true or false", "bool_type": "must be true or false",
+        "string_too_long": "must be at most {max_length} characters", "string_type": "must be text",
+        "list_type": "must be a list", "dict_type": "must be a JSON object",
+    }.get(kind)
+    if said:
+        return said.format(**ctx)
+    msg = str(err["msg"])
+    return msg.removeprefix("Value error, ") if kind == "value_error" else msg
+
+
+def _problems(e: ValidationError, *, env: bool = False, labels: typing.Mapping[str, str] | None = None) -> str:
+    """What is wrong, per setting: named by its environment variable when it came from
+    there, by ``labels`` (e.g. the command-line option the user typed) when given, else by
+    the setting's name (as LangGraph Studio shows it)."""
     parts = []
     for err in e.errors():
-        where = ".".join(map(str, err["loc"]))
-        if env and err["loc"]:
-            where = f"{_env_name(str(err['loc'][0]))} ({where})"
-        parts.append(f"{where}: {err['msg']}")
+        loc = [str(x) for x in err["loc"]]
+        where = ".".join(loc)
+        if env and loc:
+            where = f"{_env_name(loc[0])} ({where})"
+        elif labels and loc and loc[0] in labels:
+            where = ".".join([labels[loc[0]], *loc[1:]])
+        parts.append(f"{where}: {_expected(err)}")
     return "; ".join(parts)
+
+
+def _json_text(text: str, wrong: str) -> Any:
+    """A setting's JSON text, read; ValueError starting with ``wrong`` when it is not JSON."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise ValueError(f"{wrong} ({e.msg} at character {e.pos})") from None
+    except RecursionError:
+        raise ValueError(f"{wrong} (nested too deeply)") from None
+
+
+def check_values(values: typing.Mapping[str, Any], labels: typing.Mapping[str, str] | None = None) -> dict[str, Any]:
+    """Settings given as text or values (the command line), validated and converted by
+    :class:`Configuration` (the one place settings are checked): their JSON form, or a
+    :class:`UserError` naming each wrong one by ``labels`` (what the user typed)."""
+    try:
+        cfg = Configuration.model_validate(dict(values))
+    except ValidationError as e:
+        raise UserError(_problems(e, labels=labels)) from None
+    return cfg.model_dump(mode="json", include=set(values))
 
 
 class Configuration(BaseModel):
@@ -283,9 +327,15 @@ class Configuration(BaseModel):
             "number", "Latest researcher reasoning messages given word for word to compression when older ones are "
             "summarised.", min=1, max=50))
     max_total_tokens: int | None = Field(
-        None, ge=1000, json_schema_extra=_ui("number", "Stop research when the run has used this many tokens."))
+        None, ge=1000, json_schema_extra=_ui(
+            "number", "The most tokens the run may use: a model call whose estimate (its prompt, and a reply "
+            "like the node's earlier ones or a quarter of the model's output limit) would pass it is not made, and "
+            "research stops early enough to leave room for writing and checking the report."))
     max_cost_usd: float | None = Field(
-        None, gt=0, json_schema_extra=_ui("number", "Stop research at this estimated cost in USD (every model needs a known price: model_prices)."))
+        None, gt=0, json_schema_extra=_ui(
+            "number", "The most the run may cost in USD, estimated (every model needs a known price: "
+            "model_prices): a model call whose estimated cost would pass it is not made, and research stops "
+            "when it is reached."))
 
     # --- models -----------------------------------------------------------------------
     # One model, endpoint and key for every role, unless a role sets its own.
@@ -474,12 +524,7 @@ class Configuration(BaseModel):
         if isinstance(v, str):
             text = v.strip()
             if text.startswith("["):
-                try:
-                    v = json.loads(text)
-                except json.JSONDecodeError as e:
-                    raise ValueError(f"not a JSON list of domains ({e.msg})") from None
-                except RecursionError:
-                    raise ValueError("not a JSON list of domains (nested too deeply)") from None
+                v = _json_text(text, "not a JSON list of domains")
             else:
                 v = [d for d in re.split(r"[\s,]+", text) if d]
         if not isinstance(v, (list, tuple)):
@@ -491,10 +536,11 @@ class Configuration(BaseModel):
             out.append(normalize_domain(entry))
         return list(dict.fromkeys(out))
 
-    @field_validator("search_api", "citation_style", mode="before")
+    @field_validator("search_api", "citation_style", "research_mode", "report_format", "structured_output",
+                     mode="before")
     @classmethod
     def _lower(cls, v: Any) -> Any:
-        return v.lower() if isinstance(v, str) else v
+        return v.strip().lower() if isinstance(v, str) else v
 
     @field_validator("brief_council_models", mode="before")
     @classmethod
@@ -510,6 +556,16 @@ class Configuration(BaseModel):
                 except (json.JSONDecodeError, RecursionError):
                     return v  # refused by validation, naming the setting
             return [p.strip() for p in text.split(",") if p.strip()]
+        return v
+
+    @field_validator("mcp_config", "model_prices", mode="before")
+    @classmethod
+    def _json_object(cls, v: Any) -> Any:
+        """A JSON object, or its text (the environment, the command line)."""
+        if isinstance(v, str):
+            v = _json_text(v, "must be a JSON object")
+            if not isinstance(v, dict):
+                raise ValueError("must be a JSON object")
         return v
 
     @field_validator("brief_council_models")
@@ -714,15 +770,7 @@ class Configuration(BaseModel):
         for name in cls.model_fields:
             key = f"DEEP_RESEARCH_{name.upper()}"
             if key in env and env[key] != "":
-                out[name] = env[key]
-                if _is_dict_field(cls.model_fields[name].annotation):
-                    # dict settings (mcp_config) are JSON text in the environment
-                    try:
-                        out[name] = json.loads(env[key])
-                    except json.JSONDecodeError as e:
-                        raise UserError(f"{key} must be a JSON object ({e.msg} at character {e.pos})") from None
-                    except RecursionError:
-                        raise UserError(f"{key} must be a JSON object (it is nested too deeply)") from None
+                out[name] = env[key]  # text; dict settings (mcp_config) are JSON text, read by _json_object
         if "model_base_url" not in out and env.get("OPENAI_BASE_URL"):
             out["model_base_url"] = env["OPENAI_BASE_URL"]
         return out

@@ -7,7 +7,7 @@ import asyncio
 import datetime as dt
 import logging
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage
@@ -23,6 +23,7 @@ from .meter import CURRENT_METER, Meter, describe, is_transient
 from .providers import ModelFactory, default_model_factory
 from .run_folder import root_checkpoint
 from .sources import PageStore, owner_of
+from .usage import total_cost, total_tokens
 
 log = logging.getLogger(__name__)
 
@@ -116,6 +117,11 @@ class Deps:
         return self._search[key]
 
 
+def run_spent(state: Mapping[str, Any]) -> tuple[int, float]:
+    """Tokens and estimated USD the run used so far, read from the main graph's state."""
+    return total_tokens(state.get("usage")), total_cost(state.get("usage"))
+
+
 @dataclass
 class NodeContext:
     """Per-call context of a node."""
@@ -128,12 +134,21 @@ class NodeContext:
     meter: Meter
 
     @classmethod
-    def make(cls, name: str, deps: Deps, config: dict, runtime: Any) -> "NodeContext":
+    def make(cls, name: str, deps: Deps, config: dict, runtime: Any, *, spent: tuple[int, float] | None = None,
+             share: tuple[int | None, float | None] | None = None) -> "NodeContext":
+        """The node's context. ``spent``: what the run used so far (tokens, USD), so the meter
+        makes no call that would pass the run's caps; ``share``: what a research unit may
+        still use instead (None: no cap)."""
         cfg = Configuration.resolve(config, getattr(runtime, "context", None))
         store = getattr(runtime, "store", None)
         meter = Meter(name, timeout_s=cfg.request_timeout_s, max_retries=cfg.max_retries,
                       backoff_s=cfg.retry_backoff_s, prices=cfg.model_prices, fallback_price=cfg.fallback_price(),
                       structured_retries=cfg.structured_output_retries)
+        if share is not None:
+            meter.token_limit, meter.cost_limit = share
+        elif spent is not None:
+            meter.token_limit = max(cfg.max_total_tokens - spent[0], 0) if cfg.max_total_tokens else None
+            meter.cost_limit = max(cfg.max_cost_usd - spent[1], 0.0) if cfg.max_cost_usd else None
         return cls(name, cfg, deps, config, store, meter)
 
     async def model(self, role: str) -> BaseChatModel:

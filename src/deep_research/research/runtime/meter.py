@@ -61,8 +61,34 @@ class StructuredOutputError(ModelCallError):
     """The model did not produce the structured answer asked for."""
 
 
-class BudgetExceeded(Exception):
-    """The run reached its token or cost cap."""
+class BudgetExceeded(ModelCallError):
+    """A model call was not made: with its estimated tokens (or cost) the run would pass its
+    cap (max_total_tokens, max_cost_usd). A ModelCallError, so a caller that copes with a
+    failed call copes with this one; callers that can stop early catch it first. ``kind``:
+    "token" or "cost"."""
+
+    def __init__(self, message: str, *, kind: str = "token"):
+        super().__init__(message)
+        self.kind = kind
+
+
+# A call's reply, estimated before the call for the caps: the node's average so far, else
+# this share of the model's output limit (its max_tokens), else this many tokens.
+REPLY_SHARE = 4
+REPLY_DEFAULT = 1000
+
+
+def max_output_tokens(model: Any) -> int | None:
+    """The output limit a chat model (or a model with bound tools) was built with."""
+    for _ in range(4):
+        for name in ("max_tokens", "max_output_tokens", "num_predict"):
+            v = getattr(model, name, None)
+            if isinstance(v, int) and not isinstance(v, bool) and v > 0:
+                return v
+        model = getattr(model, "bound", None)
+        if model is None:
+            return None
+    return None
 
 
 # --- error classification -----------------------------------------------------------------
@@ -158,10 +184,49 @@ class Meter:
     # highest price of the run's configured models), so the cap always counts every call.
     fallback_price: tuple[float, float] | None = None
     structured_retries: int = 1  # re-asks for a missing or invalid structured answer (JSON text)
+    # What this node may still spend (None: no cap): the run's cap less what the run used, or
+    # a research unit's share. A call whose estimate would pass it is not made (BudgetExceeded).
+    token_limit: int | None = None
+    cost_limit: float | None = None
+    _reserved: list = field(default_factory=lambda: [0, 0.0], repr=False)  # calls in flight
 
     def backoff(self, attempt: int) -> float:
         """Delay before retry ``attempt`` (1, 2, ...): exponential, capped, with jitter."""
         return min(self.backoff_s * (2 ** (attempt - 1)), self.max_backoff_s) * (0.5 + random.random())
+
+    def estimate(self, model: Any, msgs: Sequence[BaseMessage]) -> tuple[int, int]:
+        """(prompt, reply) tokens a call is expected to use: the prompt estimated offline, the
+        reply as this node's replies averaged so far, else a quarter of the model's output
+        limit (a report writer allowed 12,000 tokens: 3,000)."""
+        if self.usage.calls:
+            reply = max(1, self.usage.output_tokens // self.usage.calls)
+        else:
+            limit = max_output_tokens(model)
+            reply = limit // REPLY_SHARE if limit else REPLY_DEFAULT
+        return estimate_tokens(msgs), reply
+
+    def _reserve(self, model: Any, msgs: Sequence[BaseMessage]) -> tuple[int, float]:
+        """Check a call against the caps before it is made, and hold its estimate while it
+        runs (parallel calls of one node see each other); BudgetExceeded when it would pass."""
+        if self.token_limit is None and self.cost_limit is None:
+            return 0, 0.0
+        prompt, reply = self.estimate(model, msgs)
+        need = prompt + reply
+        price = _price(model, self.prices) or self.fallback_price
+        cost = _pricing.cost_usd(price, prompt, reply) if price else 0.0
+        if self.token_limit is not None:
+            left = self.token_limit - self.usage.input_tokens - self.usage.output_tokens - self._reserved[0]
+            if need > left:
+                raise BudgetExceeded(f"{self.node}: a model call of about {need:,} tokens was not made: it would pass "
+                                     f"the token cap (max_total_tokens; {max(left, 0):,} tokens left here)", kind="token")
+        if self.cost_limit is not None and price:
+            left_usd = self.cost_limit - self.usage.cost_usd - self._reserved[1]
+            if cost > left_usd:
+                raise BudgetExceeded(f"{self.node}: a model call of about ${cost:.4f} was not made: it would pass "
+                                     f"the cost cap (max_cost_usd; ${max(left_usd, 0.0):.4f} left here)", kind="cost")
+        self._reserved[0] += need
+        self._reserved[1] += cost
+        return need, cost
 
     async def invoke(self, model: BaseChatModel, messages: Sequence[BaseMessage], **kwargs: Any) -> AIMessage:
         """One model call (an OpenTelemetry span ``chat <model>`` around it, tracing.py)."""
@@ -175,6 +240,7 @@ class Meter:
         msgs = list(messages)
         attempt = shortened = 0
         while True:
+            held = self._reserve(model, msgs)  # each attempt is a call: each is checked against the caps
             t0 = time.perf_counter()
             try:
                 # "nostream": internal calls stay out of the chat's "messages" stream (Studio);
@@ -182,6 +248,7 @@ class Meter:
                 result = await asyncio.wait_for(model.ainvoke(msgs, config={"tags": [TAG_NOSTREAM]}, **kwargs),
                                                 timeout=self.timeout_s)
             except Exception as e:  # classified below; nothing is swallowed
+                self._release(held)
                 self.usage.seconds += time.perf_counter() - t0
                 if is_context_length_error(e) and shortened < self.max_context_retries:
                     cut = _shorten(msgs)
@@ -201,6 +268,7 @@ class Meter:
                     continue
                 raise ModelCallError(f"{self.node}: model call failed: {describe(e)}",
                                      transient=is_transient(e)) from e
+            self._release(held)
             self.usage.seconds += time.perf_counter() - t0
             self.usage.calls += 1
             meta = getattr(result, "usage_metadata", None) or {}
@@ -221,6 +289,10 @@ class Meter:
             if not isinstance(result, AIMessage):
                 result = AIMessage(content=str(getattr(result, "content", result)))
             return result
+
+    def _release(self, held: tuple[int, float]) -> None:
+        self._reserved[0] -= held[0]
+        self._reserved[1] -= held[1]
 
     def record(self, model: str, input_tokens: int, output_tokens: int, seconds: float, *,
                estimated: bool = False) -> None:

@@ -19,6 +19,7 @@ from typing import Any
 from langgraph.store.base import BaseStore
 from langgraph.store.memory import InMemoryStore
 
+from ...citations.locations import parse_locations
 from ...citations.model import Source
 from ...search.base import SearchResult, backoff_delay
 
@@ -42,6 +43,8 @@ class SourceMeta:
     site_name: str | None = None
     # {"score": 0..1, "reasons": [...]} from search.credibility; None for pages found before it
     credibility: dict | None = None
+    # where each part of a local document's text came from (deep_research.citations.locations)
+    locations: list | None = None
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -145,6 +148,7 @@ class PageStore:
             author=result.author,
             site_name=result.site_name,
             credibility=credibility,
+            locations=result.locations,
         )
 
     async def load_sources(self, metas: dict[str, dict]) -> tuple[list[Source], list[str]]:
@@ -157,6 +161,7 @@ class PageStore:
                 continue
             out.append(Source(sid, meta["url"], content, meta.get("title") or "", meta.get("format"),
                               credibility=meta.get("credibility"),
+                              locations=parse_locations(meta.get("locations")),
                               **{k: meta[k] for k in ("author", "published", "site_name")
                                  if isinstance(meta.get(k), str) and meta[k].strip()}))
         return out, missing

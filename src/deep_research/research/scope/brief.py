@@ -23,7 +23,7 @@ from .plan import (
 )
 from ..runtime import hitl
 from ..runtime.chat import brief_message, conversation_text
-from ..runtime.deps import Deps, NodeContext
+from ..runtime.deps import Deps, NodeContext, run_spent
 from ..runtime.meter import ModelCallError, describe
 from ..runtime.usage import merge_usage, total_cost, total_tokens
 from .clarify import _critical, _question
@@ -79,7 +79,7 @@ class BriefNodes:
         self.deps = deps
 
     async def write_research_brief(self, state: ResearchState, config, runtime) -> dict:
-        ctx = NodeContext.make("write_research_brief", self.deps, config, runtime)
+        ctx = NodeContext.make("write_research_brief", self.deps, config, runtime, spent=run_spent(state))
         ctx.progress(stage="brief")
         update: dict[str, Any] = {"stage": "brief", "question": state.get("question") or _question(state)}
         # the report's language: the question's (loads the detector once, off the event loop)
@@ -111,7 +111,7 @@ class BriefNodes:
         """Pause for a human (runtime/hitl.py): approve, edit the brief's text, or reject it
         with what to change ({"type": "reject", "feedback" or "message": "..."}). Anything
         else is answered with an explanation and asked again, never approved."""
-        ctx = NodeContext.make("approve_research_brief", self.deps, config, runtime)
+        ctx = NodeContext.make("approve_research_brief", self.deps, config, runtime, spent=run_spent(state))
         if not ctx.cfg.require_brief_approval:
             return Command(goto="write_draft_report")
         rounds = state.get("brief_rounds", 0)
@@ -159,7 +159,7 @@ class BriefNodes:
                                                              "messages": said})
 
     async def revise_research_brief(self, state: ResearchState, config, runtime) -> dict:
-        ctx = NodeContext.make("revise_research_brief", self.deps, config, runtime)
+        ctx = NodeContext.make("revise_research_brief", self.deps, config, runtime, spent=run_spent(state))
         old_plan = state.get("research_plan") or empty_plan()
         prompt = prompts.REVISE_BRIEF.format(date=ctx.today, brief=brief_text(state.get("research_brief", "")),
                                              feedback=state.get("brief_feedback", "")) + \
@@ -175,7 +175,7 @@ class BriefNodes:
                 "messages": [brief_message(text, rounds + 1, ctx.cfg.max_brief_refinement_rounds + 1)]}
 
     async def write_draft_report(self, state: ResearchState, config, runtime) -> Command:
-        ctx = NodeContext.make("write_draft_report", self.deps, config, runtime)
+        ctx = NodeContext.make("write_draft_report", self.deps, config, runtime, spent=run_spent(state))
         ctx.progress(stage="draft")
         update: dict[str, Any] = {"stage": "draft"}
         context = ""

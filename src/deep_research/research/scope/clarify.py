@@ -24,7 +24,7 @@ from pydantic import BaseModel, Field, field_validator
 from .. import prompts
 from .plan import empty_plan
 from ..runtime.chat import REPORT_NAME, conversation_text, typed_decision
-from ..runtime.deps import Deps, NodeContext
+from ..runtime.deps import Deps, NodeContext, run_spent
 from ..runtime.failure import ResearchFailed
 from ..runtime.meter import ModelCallError, describe
 from ..runtime.run_folder import asave_notes
@@ -236,7 +236,7 @@ class ClarifyNode:
         self.deps = deps
 
     async def clarify_with_user(self, state: ResearchState, config, runtime) -> Command:
-        ctx = NodeContext.make("clarify_with_user", self.deps, config, runtime)
+        ctx = NodeContext.make("clarify_with_user", self.deps, config, runtime, spent=run_spent(state))
         if typed := typed_decision(state):  # a chat reply to the brief or report the run showed
             node, decision = typed
             return Command(goto=node, update={"pending_decision": decision})

@@ -25,7 +25,7 @@ from pydantic import BaseModel, Field
 
 from .. import prompts
 from ..runtime.chat import brief_message
-from ..runtime.deps import Deps, NodeContext
+from ..runtime.deps import Deps, NodeContext, run_spent
 from ..runtime.chat import conversation_text
 from ..runtime.meter import ModelCallError, describe
 from ..state import ResearchState, error_record
@@ -80,7 +80,7 @@ class CouncilNodes:
         return {"model": name, "verdict": answer.verdict, "reasons": reasons}
 
     async def brief_council(self, state: ResearchState, config, runtime) -> dict:
-        ctx = NodeContext.make("brief_council", self.deps, config, runtime)
+        ctx = NodeContext.make("brief_council", self.deps, config, runtime, spent=run_spent(state))
         cfg = ctx.cfg
         if not cfg.brief_council_models:
             return {}

@@ -335,6 +335,17 @@ def coverage_score(items: list[dict]) -> float:
     return round(sum(WEIGHTS.get(i["priority"], 2.0) for i in items if i["covered"]) / total, 4)
 
 
+def plan_coverage(coverage: dict | None) -> float | None:
+    """A run's coverage, the one definition the CLI, ``compare`` and ``eval report`` show:
+    the priority-weighted share of the research plan's sub-questions that verified findings
+    cover (:data:`COVERED_MIN_SENTENCES` each), as the run recorded it in ``coverage``
+    (the number the stop rule used). None when the plan has no sub-questions: there is
+    nothing to cover, and 0 % or 100 % would mislead."""
+    if not isinstance(coverage, dict) or not coverage.get("items"):
+        return None
+    return float(coverage.get("score") or 0.0)
+
+
 def criteria_status(plan: dict | None, items: list[dict]) -> list[dict]:
     """The plan's success criteria with ``met``: True when every sub-question a criterion
     names is covered, None when it names none (code cannot judge it; the reader does)."""

@@ -1,0 +1,73 @@
+"""How long each ``--help`` takes, as a user waits for it: whole processes of the installed
+``deep-research`` entry point, fastest of N, wall clock and CPU time (user + system of the
+child), against the target of 0.3 s (issue 23).
+
+The wall clock of the fastest run is the figure; CPU time is printed beside it because on a
+machine shared with other work the wall clock also measures the waiting for a core (the
+1-minute load average is printed, and recorded in the JSON result).
+
+Compare with another checkout (e.g. main before a change) by pointing ``--src`` at its
+``src`` folder: the same interpreter imports that ``deep_research`` instead.
+
+    uv run python benchmarks/bench_cli_help.py [--runs 15] [--src /tmp/main-checkout/src]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _common import print_code_version, target_line, write_result  # noqa: E402
+
+TARGET_S = 0.3
+HELPS = [[], ["research"], ["compare"], ["resume"], ["publish"], ["index"], ["eval"], ["eval", "run"],
+         ["eval", "report"], ["eval", "compare"]]
+
+
+def measure(args: list[str], runs: int, env: dict) -> tuple[float, float]:
+    """(fastest wall clock, fastest CPU) of ``deep-research ARGS --help`` over ``runs`` processes."""
+    cmd = [sys.executable, "-c", "from deep_research.cli import run; run()", *args, "--help"]
+    walls, cpus = [], []
+    for _ in range(runs):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        t0 = time.perf_counter()
+        r = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env, check=False)
+        walls.append(time.perf_counter() - t0)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpus.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+        if r.returncode != 0:
+            raise SystemExit(f"deep-research {' '.join(args)} --help exited {r.returncode}: {r.stderr.decode()[:500]}")
+    return min(walls), min(cpus)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--runs", type=int, default=15, help="processes per help page (the fastest counts)")
+    ap.add_argument("--src", help="another checkout's src folder to measure instead of this one")
+    a = ap.parse_args()
+    env = {**os.environ, "DEEP_RESEARCH_ENV_FILE": "none", "COLUMNS": "80"}
+    if a.src:
+        env["PYTHONPATH"] = str(Path(a.src).resolve())
+    print_code_version()
+    print(f"source: {a.src or 'this checkout'}; {a.runs} processes per page, fastest counts; "
+          f"load average at start {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
+    rows = []
+    for args in HELPS:
+        wall, cpu = measure(args, a.runs, env)
+        label = f"deep-research {' '.join(args)} --help".replace("  ", " ")
+        row = target_line(label, f"{wall:.3f} s (cpu {cpu:.3f})", f"<= {TARGET_S} s", wall <= TARGET_S)
+        rows.append({**row, "wall_s": round(wall, 4), "cpu_s": round(cpu, 4)})
+    load = os.getloadavg()[0]
+    print(f"load average at the end {load:.2f}")
+    path = write_result("bench_cli_help", {"runs": a.runs, "src": a.src, "load_average_end": load, "pages": rows})
+    print(f"wrote {path}")
+
+
+if __name__ == "__main__":
+    main()
