@@ -20,7 +20,8 @@ server. The walk, each step with screenshots in --out:
 
 1. ``question``: the graph's default assistant (``agent``, the client's default id) gets
    the scenario's question; the chat shows the question, progress while research runs,
-   then the report with numbered citation links; a citation link is opened.
+   then the report with numbered citation links; a citation link is opened, and the
+   report's PDF link is fetched as the browser would and must be a PDF.
 2. ``follow-up``: a second question in the same thread gets a second report.
 3. ``approvals``: an assistant with ``require_brief_approval`` and
    ``require_report_approval``: the brief is rejected with a reason (rewritten, asked
@@ -334,6 +335,14 @@ def step_question(context, urls, out: Path, result: dict) -> None:
         cited.screenshot(path=str(path))
         rep["screenshots"].append(str(path))
         cited.close()
+    # the report's files are links in the chat: the PDF's opens the PDF (as a click in the
+    # browser does: no credentials but the link's own)
+    pdf = [a["href"] for a in last["links"] if a["text"].strip() == "PDF"]
+    rep["pdf_link"] = pdf[0] if pdf else None
+    if pdf:
+        got = context.request.get(pdf[0])
+        rep["pdf_link_status"] = got.status
+        rep["pdf_link_ok"] = got.ok and got.body().startswith(b"%PDF-")
     result["question"] = rep
 
     # 2. a follow-up in the same thread
@@ -456,6 +465,7 @@ def checks(result: dict) -> dict[str, bool]:
     return {
         "question: report with citation links": q.get("citation_link_count", 0) > 0 and not q.get("raw_refs_in_final"),
         "question: progress shown": bool(q.get("progress_lines")),
+        "question: the PDF link opens the PDF": bool(q.get("pdf_link_ok")),
         "question: never blank, question always shown": q.get("question_missing_share", 1) == 0,
         "no internal turn (question)": not q.get("internal_turns"),
         "follow-up: answered in the thread": f.get("follow_up_shown", False) and f.get("citation_link_count", 0) > 0,
@@ -512,7 +522,7 @@ def main() -> int:
         env_file = {f"DEEP_RESEARCH_{r.upper()}_MODEL": f"openai:{r}" for r in ROLES}
         env_file.update({"DEEP_RESEARCH_MODEL_BASE_URL": models.base_url, "DEEP_RESEARCH_SEARCH_API": "local",
                          "DEEP_RESEARCH_CORPUS_PATH": str(corpus), "DEEP_RESEARCH_CORPUS_BASE_URL": pages,
-                         "DEEP_RESEARCH_OUTPUT_DIR": str(out / "reports"), "DEEP_RESEARCH_WRITE_PDF": "false",
+                         "DEEP_RESEARCH_OUTPUT_DIR": str(out / "reports"), "DEEP_RESEARCH_WRITE_PDF": "true",
                          "DEEP_RESEARCH_FETCH_ALLOW_PRIVATE": "true"})
         api_url, server = langgraph_server(out / "server", env_file)
         client_url, web = chat_client(client, out)
