@@ -102,3 +102,19 @@ def test_malformed_refs_and_unsafe_urls_are_reported_not_fatal(tmp_path):
     assert 'href="javascript:' not in html  # shown as text at most, never as a link
     cites = json.loads((tmp_path / "o" / "citations.json").read_text())
     assert cites[0]["status"] == "verified" and cites[0]["url"] is None
+
+
+def test_summary_counts_uncited_statements_and_flags(tmp_path):
+    sources = json.dumps([{"id": "a", "url": "https://a.example/", "title": "A",
+                           "content": "Python was created by Guido van Rossum at CWI."}])
+    report = ('# History\n\nPython was created by James Gosling at CWI '
+              '<ref id="a">"Python was created by Guido van Rossum at CWI."</ref>.\n\n'
+              "Sweden installed 1.2 million heat pumps by 2020.\n")
+    r = run("publish", _write(tmp_path, "r.md", report), "-s", _write(tmp_path, "s.json", sources),
+            "-o", tmp_path / "out", "--no-pdf")
+    assert r.returncode == 0, r.stderr
+    assert re.search(r"factual statements without a citation\W+1\b", r.stdout), r.stdout
+    assert re.search(r"names not in the cited sources\W+1\b", r.stdout), r.stdout
+    assert "\u201cJames Gosling\u201d" in r.stderr or '"James Gosling" is on none of the cited pages' in r.stderr
+    audit = json.loads((tmp_path / "out" / "audit.json").read_text())
+    assert audit["summary"]["uncited_statements"] == 1 and audit["invented_names"][0]["value"] == "James Gosling"

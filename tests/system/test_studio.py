@@ -148,15 +148,19 @@ def research_rounds(requests: list[dict]) -> int:
                and "You lead a research team" in json.dumps(q["messages"]))
 
 
+CAP = 20_000  # enough for a round of research and the report; the scripted supervisor never stops
+
+
 @pytest.mark.parametrize("omit_usage", [False, True], ids=["usage reported", "no usage: estimated"])
 def test_a_token_budget_stops_research_while_streaming_messages(studio, omit_usage):
     """Every model call streams under "messages"; the server reports usage only when asked
-    (stream_options), or never: either way the budget is counted and stops research."""
+    (stream_options), or never: either way the budget is counted, stops research, and is a cap
+    (a call that would pass it is not made)."""
     from tests.research.runtime.test_budgets import budget_script
 
     base, _, _, corpus = studio
     context = {"search_api": "local", "corpus_path": str(corpus), "write_pdf": False, "allow_clarification": False,
-               "max_researcher_iterations": 3, "max_react_tool_calls": 6, "max_total_tokens": 12_000}
+               "max_researcher_iterations": 3, "max_react_tool_calls": 6, "max_total_tokens": CAP}
     with ScriptServer(budget_script([]), omit_usage=omit_usage) as models:
         run, state, _ = run_in_thread(base, input={"messages": [{"role": "user", "content": QUESTION}]},
                                       context={**context, "model_base_url": models.base_url},
@@ -170,9 +174,9 @@ def test_a_token_budget_stops_research_while_streaming_messages(studio, omit_usa
     assert values["status"] == "completed" and values["budget_exhausted"] is True
     assert any(d["message"].startswith("research stopped early: token budget reached")
                for d in values["degradations"])
-    assert research_rounds(requests) < 3  # stopped before the round limit
+    assert 1 <= research_rounds(requests) < 3  # researched, and stopped before the round limit
     usage = values["usage"]
-    assert sum(u["input_tokens"] + u["output_tokens"] for u in usage.values()) >= 12_000
+    assert 0 < sum(u["input_tokens"] + u["output_tokens"] for u in usage.values()) <= CAP
     estimated = sum(u.get("estimated", 0) for u in usage.values())
     calls = sum(u["calls"] for u in usage.values())
     assert estimated == (calls if omit_usage else 0)

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass, field
 from typing import Iterable, Mapping
 from urllib.parse import quote, urlsplit
 
 from .claims import Claim, ClaimCheck, ClaimStatus, check_claim
 from .document import Document, as_document
-from .evidence import Disagreement, Independence, claim_key, confidence, disagreements
+from .evidence import Disagreement, Independence, claim_key, confidence, disagreements, quote_contradictions
+from .flags import Flag, NormalisedPage, date_problems, invented_names, normalised_page, uncited_statements
 from .fragments import Fragment, fragment_for, with_text_fragment
 from .judgement import decide
 from .locations import Location, locate, parse_locations
@@ -145,6 +147,12 @@ class CitationReport:
     sources: list[Source] = field(default_factory=list)  # cited sources, in numbering order
     claims: list[Claim] = field(default_factory=list)
     disagreements: list[Disagreement] = field(default_factory=list)
+    # statements a reader should not take on trust (citations.flags): uncited factual
+    # sentences, impossible dates, names none of the cited pages holds
+    flags: list[Flag] = field(default_factory=list)
+
+    def flag_count(self, kind: str) -> int:
+        return sum(1 for f in self.flags if f.kind == kind)
 
     def claim_count(self, status: ClaimStatus) -> int:
         """Claims (not refs) with this status."""
@@ -233,7 +241,8 @@ def _place(citation: Citation, source: Source, link: str | None, marks: dict[str
 
 
 def check_citations(markdown: str | ParsedReport, sources: Iterable[Source], *, min_words: int = 3,
-                    judgments: Mapping[str, dict] | None = None) -> CitationReport:
+                    judgments: Mapping[str, dict] | None = None, today: dt.date | None = None,
+                    english: bool = True) -> CitationReport:
     """Verify each ref's quote against its page, number the sources in order of first
     citation, build a text-fragment link for every quote that was found, then check each
     claim against its quotes (see :func:`check_claims`). ``markdown``: the report, or the
@@ -278,7 +287,12 @@ def check_citations(markdown: str | ParsedReport, sources: Iterable[Source], *, 
             if check.found:
                 _place(citation, source, link, marks)
         result.citations.append(citation)
-    check_claims(result, judgments)
+    check_claims(result, judgments, today=today or dt.date.today())
+    uncited = uncited_statements(parsed, english=english)
+    for f in uncited:
+        for value, why in date_problems(f.text, today=today or dt.date.today()):
+            result.flags.append(Flag("impossible_date", f.text, why, f.start, f.end, f.line, value))
+    result.flags = sorted(uncited + result.flags, key=lambda f: (f.start, f.kind))
     return result
 
 
@@ -296,14 +310,28 @@ def _no_claim(check: ClaimCheck) -> ClaimCheck:
     return check
 
 
-def check_claims(report: CitationReport, judgments: Mapping[str, dict] | None = None) -> None:
+def _flagged(check: ClaimCheck, flags: list[Flag]) -> ClaimCheck:
+    """A claim with an invented name or an impossible date is never shown supported: the
+    flag says what code could not prove (grey, not orange: the name may be right)."""
+    if not flags or check.status is not ClaimStatus.SUPPORTED:
+        return check
+    return ClaimCheck(ClaimStatus.UNCHECKED, flags[0].kind, "; ".join(f.note for f in flags))
+
+
+def check_claims(report: CitationReport, judgments: Mapping[str, dict] | None = None, *,
+                 today: dt.date | None = None) -> None:
     """Give every citation its claim, the claim's check and a confidence, and list the
     claims whose sources disagree. Code rules decide first; a claim they leave
     ``unchecked`` takes a judge's record from ``judgments`` (keyed by :func:`claim_key`)
     when one was recorded for exactly that claim and those quotes; code checks the judge's
-    evidence before the verdict counts (:func:`judgement.decide`)."""
+    evidence before the verdict counts (:func:`judgement.decide`). Every claim with a quote
+    found is then read for names its pages lack and dates that cannot be right
+    (:mod:`.flags`); such a claim is flagged, and a supported one becomes unchecked."""
     report.claims = report.parsed.claims  # cut when the report was parsed
     facts = []
+    quoted: list[tuple[int, str, str, str]] = []
+    pages: dict[str, NormalisedPage] = {}
+    md = report.parsed.markdown
     independence = Independence({s.id: s.page.text for s in report.sources})
     for claim in report.claims:
         cites = [report.citations[i] for i in claim.ref_indexes if 0 <= i < len(report.citations)]
@@ -320,11 +348,26 @@ def check_claims(report: CitationReport, judgments: Mapping[str, dict] | None = 
                 record = judgments.get(claim_key(claim.text, quotes))
                 if record is not None:
                     check, judge = decide(record, claim.text, quotes)
+        flags: list[Flag] = []
+        if found and claim.text.strip():
+            for sid in {c.source.id for c in found if c.source is not None}:
+                if sid not in pages:
+                    pages[sid] = normalised_page(next(c.source for c in found if c.source.id == sid).page.text)
+            refs = [c.ref.index + 1 for c in cites]
+            line = md.count("\n", 0, claim.start) + 1
+            for name in invented_names(claim.text, [pages[c.source.id] for c in found if c.source is not None], quotes):
+                flags.append(Flag("invented_name", claim.text, f'"{name}" is on none of the cited pages', claim.start,
+                                  claim.end, line, name, refs))
+            for value, why in date_problems(claim.text, today=today, quotes=quotes):
+                flags.append(Flag("impossible_date", claim.text, why, claim.start, claim.end, line, value, refs))
+            report.flags.extend(flags)
+            check = _flagged(check, flags)
         independent = independence.count((c.source.id, c.source.url) for c in found if c.source is not None)
         level = confidence(check.status, check.rule, independent)
         for c in cites:
             c.claim, c.claim_check, c.judge = claim, check, judge
             c.confidence = level if c.check.found else None
+        quoted.extend((c.ref.index + 1, c.source.id, c.shown_quote, claim.text) for c in found if c.source is not None)
         if found and check.status not in (ClaimStatus.UNSUPPORTED, ClaimStatus.NO_CLAIM):
             facts.append((claim.text, [c.ref.index + 1 for c in cites], sorted({c.source.id for c in found}), quotes))
     for c in report.citations:  # every ref gets a verdict, even one no claim was found for
@@ -332,3 +375,7 @@ def check_claims(report: CitationReport, judgments: Mapping[str, dict] | None = 
             c.claim_check = QUOTE_NOT_FOUND if not c.check.found else ClaimCheck(
                 ClaimStatus.UNCHECKED, None, "no report text was found for this citation")
     report.disagreements = disagreements(facts, independence.same_text)
+    numbered = {(tuple(d.refs[0]), tuple(d.refs[1])) for d in report.disagreements}
+    for d in quote_contradictions(quoted, independence.same_text):
+        if not any(set(d.refs[0]) <= set(a) and set(d.refs[1]) <= set(b) for a, b in numbered):
+            report.disagreements.append(d)

@@ -192,13 +192,23 @@ def claim_key(claim: str, quotes: Iterable[str]) -> str:
 @dataclass
 class Disagreement:
     claims: tuple[str, str]
-    numbers: tuple[list[str], list[str]]
+    numbers: tuple[list[str], list[str]]  # the numbers that differ ("number" kind; empty for the others)
     refs: tuple[list[int], list[int]]  # 1-based ref numbers (citations.json "n")
     sources: tuple[list[str], list[str]]
+    # "number": two claims on one fact give different numbers; from two cited quotes on one
+    # subject (:func:`quote_contradictions`): "negation" | "antonym" (opposite polarity),
+    # "date" | "name" (different dates or names for the same attribute)
+    kind: str = "number"
+    values: tuple[list[str], list[str]] = ([], [])  # what differs: numbers, negators, words, dates, names
+    quotes: tuple[str, str] | None = None  # the two quotes compared (quote kinds)
+    detail: str = ""
 
     def as_json(self) -> dict:
+        values = self.values if (self.values[0] or self.values[1]) else self.numbers
         return {"claims": list(self.claims), "numbers": [list(x) for x in self.numbers],
-                "refs": [list(x) for x in self.refs], "source_ids": [list(x) for x in self.sources]}
+                "refs": [list(x) for x in self.refs], "source_ids": [list(x) for x in self.sources],
+                "kind": self.kind, "values": [list(x) for x in values],
+                "quotes": list(self.quotes) if self.quotes else None, "detail": self.detail or None}
 
 
 def _numbers(text: str) -> list[str]:
@@ -241,4 +251,157 @@ def disagreements(claims: list[tuple], same: Callable[[str, str], bool] | None =
             if copies and (a[5] is None or b[5] is None or a[5] == b[5]):
                 continue
             out.append(Disagreement((a[0], b[0]), (a[3], b[3]), (a[1], b[1]), (a[2], b[2])))
+    return out
+
+
+# --- contradictions between cited quotes, beyond numbers -------------------------------------------
+MAX_QUOTES_COMPARED = 400  # quotes; pairs grow quadratically
+_AUX = frozenset(["do", "does", "did", "is", "are", "was", "were", "be", "been", "has", "have", "had", "can", "will"])
+_EXPLICIT_NEG = frozenset(["not", "no", "never", "none", "nothing", "nobody", "nowhere", "neither", "nor", "without"])
+
+
+@dataclass
+class _Quote:
+    n: int
+    source: str
+    text: str
+    claim: str
+    neg: int
+    words: list[str]  # stems of content words, names, dates and numbers left out
+    lows: set[str]
+    numbers: frozenset[str]
+    dates: frozenset[tuple]
+    date_raw: list[str]
+    names: frozenset[str]
+    name_raw: dict[str, str]
+
+
+def _prepare_quote(n: int, source: str, quote: str, claim: str) -> _Quote | None:
+    from .claims.words import _NO_COMPARATIVE, _STOP, stem
+    from .flags import _norm, find_dates, proper_names
+
+    text = re.sub(r"n[\'’]t\b", " not", quote)
+    text = re.sub(r"\bcannot\b", "can not", text, flags=re.IGNORECASE)
+    dates = [d for d in find_dates(text) if d.valid]
+    blank = list(text)
+    for d in dates:
+        blank[d.start:d.end] = " " * (d.end - d.start)
+    undated = "".join(blank)
+    names = {_norm(x).strip(): x for x in proper_names(undated)}
+    names = {k: v for k, v in names.items() if k and not k.replace(" ", "").isdigit()}
+    name_words = {w for k in names for w in k.split()}
+    tokens = [w.casefold() for w in _WORD.findall(undated)]
+    nums = frozenset(_numbers(undated))
+    negators = sum(1 for i, w in enumerate(tokens) if w in _EXPLICIT_NEG
+                   and not (i + 1 < len(tokens) and tokens[i + 1] in _NO_COMPARATIVE))  # "no more than 5"
+    words = [stem(w) for w in tokens if w not in _STOP and w not in _EXPLICIT_NEG and w not in _AUX
+             and w not in name_words and not w.isdigit()]
+    if not words or len(words) + len(names) < 4:  # too little said to call it the same fact
+        return None
+    return _Quote(n, source, quote, claim, negators, words, set(tokens), nums,
+                  frozenset(d.key() for d in dates), [d.raw for d in dates], frozenset(names), names)
+
+
+PREFILTER_SCORE = 60
+SAME_ORDER_SCORE = 80  # fuzz.ratio of the content words in order, for a polarity contradiction
+
+
+def _implicit_negation(q: _Quote) -> bool:
+    """Does the sentence negate without a negator ("only", "unless", "refuses", "absent",
+    "unset")? Then a negator on the other side may say the same."""
+    from .claims.words import _IMPLICIT_NEG
+
+    return any(w in _IMPLICIT_NEG or (w.startswith("un") and len(w) > 5) for w in q.lows)
+
+
+def _antonym_pair(a: _Quote, b: _Quote) -> tuple[str, str] | None:
+    from .claims import lexicon
+    from .claims.words import _ANTONYMS, _ORDER, stem
+
+    only_a = [w for w in a.lows - b.lows if w.isalpha()]
+    only_b = [w for w in b.lows - a.lows if w.isalpha()]
+    if "than" in a.lows and "than" in b.lows:
+        return None  # "A is more X than B" / "B is less X than A": a converse, not an opposite
+    stems_a, stems_b = {stem(w) for w in a.lows}, {stem(w) for w in b.lows}
+    for x in only_a:
+        for y in only_b:
+            if stem(x) in stems_b or stem(y) in stems_a:
+                continue  # each side has both words: it says both things
+            pair = frozenset((x, y))
+            if (pair in _ANTONYMS and pair not in _ORDER) or (
+                    len(x) > 2 and len(y) > 2 and stem(x) != stem(y) and lexicon.antonyms(x, y)):
+                return x, y
+    return None
+
+
+def quote_contradictions(items: list[tuple[int, str, str, str]],
+                         same: Callable[[str, str], bool] | None = None) -> list[Disagreement]:
+    """items: (ref number, source id, quote as found, the claim it supports), found quotes
+    only. Two quotes from different sources (not copies of one text, ``same``) that say
+    the same thing about the same subject - their content words other than names, dates,
+    numbers and negators match (``fuzz.token_sort_ratio`` >= :data:`SAME_FACT_SCORE`), and
+    their other numbers are equal - contradict when:
+
+    * ``negation``: one negates and the other does not (explicit negators: not, n't, no,
+      never, none, nothing, neither, nor, without), same names and dates;
+    * ``antonym``: a word of one stands against its opposite in the other (the claim
+      check's curated pairs, or WordNet antonyms), the rest matching, same names and dates;
+    * ``date``: both give dates of the same precision and no date of one is in the other,
+      same names;
+    * ``name``: the two share a name (the subject) and each gives a name the other lacks.
+    """
+    prepared: list[_Quote] = []
+    seen: set[tuple[str, str]] = set()
+    for n, sid, quote, claim in items[:MAX_QUOTES_COMPARED]:
+        key = (sid, " ".join(quote.split()).casefold())
+        if key in seen:
+            continue
+        seen.add(key)
+        q = _prepare_quote(n, sid, quote, claim)
+        if q is not None:
+            prepared.append(q)
+    out: list[Disagreement] = []
+    for i, a in enumerate(prepared):
+        for b in prepared[i + 1:]:
+            if a.source == b.source or a.numbers != b.numbers:
+                continue
+            if " ".join(a.text.split()).casefold() == " ".join(b.text.split()).casefold():
+                continue
+            wa, wb = a.words, b.words
+            if fuzz.token_sort_ratio(" ".join(wa), " ".join(wb)) < PREFILTER_SCORE:
+                continue  # not near enough to be one fact even with one word swapped for its opposite
+            pair = _antonym_pair(a, b)
+            if pair is not None:
+                from .claims.words import stem
+
+                sx, sy = stem(pair[0]), stem(pair[1])
+                wa = [w for w in wa if w != sx]
+                wb = [w for w in wb if w != sy]
+            if fuzz.token_sort_ratio(" ".join(wa), " ".join(wb)) < SAME_FACT_SCORE:
+                continue
+            # opposite polarity only between sentences that also keep one word order (a
+            # reordered paraphrase often trades "not X" for an implicit negation or a converse)
+            ordered = fuzz.ratio(" ".join(wa), " ".join(wb)) >= SAME_ORDER_SCORE
+            if same is not None and same(a.source, b.source):
+                continue
+            found = None
+            if a.names == b.names and a.dates == b.dates:
+                if (a.neg % 2) != (b.neg % 2) and ordered and not _implicit_negation(a if a.neg % 2 == 0 else b):
+                    found = ("negation", ([w for w in _EXPLICIT_NEG if w in a.lows], [w for w in _EXPLICIT_NEG if w in b.lows]),
+                             "one source states it, the other negates it")
+                elif pair is not None and a.neg == b.neg and ordered:
+                    found = ("antonym", ([pair[0]], [pair[1]]), f'one source says "{pair[0]}" where the other says "{pair[1]}"')
+            elif (a.names == b.names and a.dates and b.dates and not (a.dates & b.dates)
+                  and {len([x for x in k if x]) for k in a.dates} & {len([x for x in k if x]) for k in b.dates}
+                  and a.neg == b.neg and pair is None):
+                found = ("date", (a.date_raw, b.date_raw), "the sources give different dates for the same fact")
+            elif (a.dates == b.dates and a.names & b.names and a.names - b.names and b.names - a.names
+                  and a.neg == b.neg and pair is None):
+                found = ("name", ([a.name_raw[k] for k in sorted(a.names - b.names)],
+                                  [b.name_raw[k] for k in sorted(b.names - a.names)]),
+                         "the sources name different things for the same fact")
+            if found is not None:
+                kind, values, detail = found
+                out.append(Disagreement((a.claim, b.claim), ([], []), ([a.n], [b.n]), ([a.source], [b.source]),
+                                        kind, values, (a.text, b.text), detail))
     return out

@@ -121,6 +121,12 @@ def _print_publish_summary(result) -> None:
         table.add_row("citations without a claim of their own", str(s["claims_no_claim"]))
     if s["sources_disagree"]:
         table.add_row("[yellow]places where sources disagree[/yellow]", str(s["sources_disagree"]))
+    if s.get("uncited_statements"):
+        table.add_row("[yellow]factual statements without a citation[/yellow]", str(s["uncited_statements"]))
+    if s.get("impossible_dates"):
+        table.add_row("[red]dates that cannot be right[/red]", str(s["impossible_dates"]))
+    if s.get("invented_names"):
+        table.add_row("[yellow]names not in the cited sources[/yellow]", str(s["invented_names"]))
     out.print(table)
     for p in result.report.problems[:10]:
         _warn(f"line {p.line}, column {p.column}: {p.message}: {p.text}")
@@ -131,6 +137,8 @@ def _print_publish_summary(result) -> None:
         elif c.claim_status is not None and c.claim_status.value == "unsupported":
             _warn(f"ref {c.ref.index + 1} (line {c.ref.line}, source {c.ref.source_id}): "
                   f"claim differs from its source: {c.claim_check.note}")
+    for f in [f for f in result.report.flags if f.kind != "uncited"][:10]:
+        _warn(f"line {f.line}: {f.note}: \u201c{f.text[:100]}\u201d")
     policy = result.output_policy or {}
     changed = [f"{policy[k]} {what}" for k, what in (("html_escaped", "HTML tag(s) shown as text"),
                                                      ("images_unlinked", "image(s) turned into links"),

@@ -230,7 +230,21 @@ def claim_checks(run: RunFolder) -> dict:
         "no_claim": statuses.count("no_claim"),  # a citation with no claim of its own: neither way
         "high_confidence": confidence.count("high"),
         "sources_disagree": len(run.audit.get("sources_disagree") or []),
+        # by kind: number, and (newer audits) negation, antonym, date, name
+        "sources_disagree_kinds": _kinds(run.audit.get("sources_disagree")),
+        # flags by code (citations.flags); an older audit.json has none of these lists
+        "uncited_statements": len(run.audit.get("uncited_statements") or []),
+        "impossible_dates": len(run.audit.get("impossible_dates") or []),
+        "invented_names": len(run.audit.get("invented_names") or []),
     }
+
+
+def _kinds(disagreements) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for d in disagreements or []:
+        kind = str(d.get("kind") or "number") if isinstance(d, dict) else "number"
+        out[kind] = out.get(kind, 0) + 1
+    return out
 
 
 def proven_verdict(c: dict) -> str:

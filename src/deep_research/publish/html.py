@@ -274,6 +274,10 @@ def render_html(
         claims_no_claim=report.claim_count(ClaimStatus.NO_CLAIM),
         legend=legend_counts(report),
         disagreements=[d.as_json() for d in report.disagreements],
+        uncited=[f for f in report.flags if f.kind == "uncited"][:MAX_LISTED_PROBLEMS],
+        uncited_more=max(0, report.flag_count("uncited") - MAX_LISTED_PROBLEMS),
+        flagged=[f for f in report.flags if f.kind != "uncited"][:MAX_LISTED_PROBLEMS],
+        flagged_more=max(0, len(report.flags) - report.flag_count("uncited") - MAX_LISTED_PROBLEMS),
         problems=report.problems[:MAX_LISTED_PROBLEMS],
         problems_more=max(0, len(report.problems) - MAX_LISTED_PROBLEMS),
     )

@@ -68,6 +68,9 @@ class PublishResult:
             "claims_no_claim": r.claim_count(ClaimStatus.NO_CLAIM),
             "claims_quote_not_found": r.claims_quote_not_found(),
             "sources_disagree": len(r.disagreements),
+            "uncited_statements": r.flag_count("uncited"),
+            "impossible_dates": r.flag_count("impossible_date"),
+            "invented_names": r.flag_count("invented_name"),
             "claims_judged": sum(1 for _, cites in r.claim_citations() if cites[0].judge is not None),
             "judge_evidence_failed": sum(
                 1 for _, cites in r.claim_citations() if cites[0].judge is not None
@@ -133,10 +136,11 @@ def _findings_audit(built: bool, found: str | None, rebuilt: str | None) -> dict
     return out
 
 
-def _citation_json(c, styler: Styler) -> dict:
+def _citation_json(c, styler: Styler, flags: list | None = None) -> dict:
     """citations.json's record: the checks, and (added) the marker and reference entry of
-    the citation style."""
+    the citation style and the flags on its claim (invented names, impossible dates)."""
     out = c.as_json()
+    out["flags"] = [f.as_json() for f in flags or () if c.ref.index + 1 in f.refs]
     known = c.source is not None and c.source.id in styler.infos
     out["citation_style"] = styler.style
     out["in_text"] = styler.marker(c.source.id) if known else None
@@ -186,25 +190,25 @@ def publish_report(
         raise UserError(str(e)) from None
     timings: dict[str, float] = {}
     t0 = time.perf_counter()
+    date = date or dt.date.today()
     doc = markdown if isinstance(markdown, Document) else parse(markdown)
     found = doc.findings
     found_findings = doc.markdown[found.start:found.end] if found is not None else None
     text = doc.markdown if found is None else doc.markdown[:found.start] + doc.markdown[found.end:]
-    report = check_citations(doc, sources, judgments=judgments)
+    lang = lang or detect_lang(text)
+    report = check_citations(doc, sources, judgments=judgments, today=date, english=lang == "en")
     timings["check_citations_s"] = time.perf_counter() - t0
     policy = policy_for(report)  # the output policy, once, on the model-written text
 
     out = prepare_out_dir(out_dir)
     files = {k: inside(out, v) for k, v in FILES.items()
              if (pdf or k != "pdf") and (docx or k != "docx")}
-    date = date or dt.date.today()
     numbers: dict[str, int] = {}
     for c in report.citations:
         if c.source is not None and c.number is not None:
             numbers.setdefault(c.source.id, c.number)
     styler = Styler(citation_style, report.sources, numbers, accessed=date)
     t = time.perf_counter()
-    lang = lang or detect_lang(text)
     words = labels(lang)
     html = render_html(report, title=title, date=date, lang=lang, labels=words, findings=findings,
                        styler=styler, policy=policy)
@@ -241,7 +245,7 @@ def publish_report(
     result = PublishResult(out, files, report, refused, timings, missing, audit_policy)
     write_atomic(
         files["citations"],
-        json.dumps([_citation_json(c, styler) for c in report.citations], ensure_ascii=False, indent=2) + "\n",
+        json.dumps([_citation_json(c, styler, report.flags) for c in report.citations], ensure_ascii=False, indent=2) + "\n",
     )
     audit = {
         "summary": result.summary(),
@@ -260,6 +264,9 @@ def publish_report(
             for claim, cites in report.claim_citations()
         ],
         "sources_disagree": [d.as_json() for d in report.disagreements],
+        "uncited_statements": [f.as_json() for f in report.flags if f.kind == "uncited"],
+        "impossible_dates": [f.as_json() for f in report.flags if f.kind == "impossible_date"],
+        "invented_names": [f.as_json() for f in report.flags if f.kind == "invented_name"],
         "verified_findings": _findings_audit(
             findings, found_findings,
             findings_markdown(report, lambda c: ref_markup(c, safety.local_file_urls(report.sources))) or None

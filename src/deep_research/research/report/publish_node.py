@@ -13,6 +13,7 @@ from typing import Any
 
 from ...citations.model import Source
 from ...publish import publish_report, write_atomic
+from .notes_checks import notes_checks
 from ..runtime.chat import progress_cleanup, report_message
 from ..runtime.deps import Deps, NodeContext, run_spent
 from ..runtime.failure import ResearchFailed
@@ -126,6 +127,14 @@ def _write_outputs(cfg, state: dict, thread_id: str, markdown: str, sources: lis
     degradations += [error_record("publish", f"PDF: {m.message}") for m in result.missing_glyphs]
     degradations += [error_record("publish", d["reason"]) for d in result.output_policy.get("degraded", [])]
     notes, raw = notes_markdown(state)
+    try:
+        checks = notes_checks(state.get("notes") or [], sources, result.report,
+                              english=(state.get("language") or "en") == "en")
+    except Exception as e:  # noqa: BLE001 - the notes are written without the section, never lost
+        log.warning("publish: checking the findings failed: %s", describe(e))
+        checks = ""
+    if checks:
+        notes = notes.rstrip("\n") + "\n\n" + checks
     write_atomic(folder / "notes.md", notes)
     write_atomic(folder / "raw_notes.md", raw)
     if checkpoint:  # this folder's report belongs to this checkpoint (see run_dir)

@@ -1,0 +1,534 @@
+"""Statements a reader should not take on trust, found by code (no model): uncited factual
+sentences, dates that cannot be right, and names the cited pages never mention.
+
+**Uncited statements** (:func:`uncited_statements`). Every sentence of the report body is
+read from the parsed document (paragraphs, list items and table rows; never a heading, code,
+a block quote's markers or a ref's quote). A sentence is *flagged* when all of these hold:
+
+* it is outside the title, the Sources list, the "Verified findings" section and any section
+  whose heading names limitations (``LIMITATION_WORDS``);
+* no citation belongs to it: no ref stands inside it, and no claim cut for a ref
+  (:attr:`Document.claims`) overlaps it (so a ref after the period counts for its sentence;
+  a table row counts as cited when any of its cells cites);
+* it is not a question, and it does not open as framing (``This report …``, ``In summary``,
+  ``The following …``, ``We …``: :data:`FRAMING`);
+* it has at least :data:`MIN_WORDS` words; and
+* it states something checkable: a number (a digit outside a list marker), a date (a year,
+  a month name), a superlative (``largest``, ``the most``, ``the first``: :data:`SUPERLATIVES`), a
+  technical name (``sorted()``, ``gc.garbage``, ``--no-verify``), or, in an English report,
+  a proper name (:func:`proper_names`: a capitalised word that is not a sentence's plain
+  first word, nor ``I``, a month or a weekday).
+
+**Impossible dates** (:func:`date_problems`): a date that cannot exist (``February 30``,
+``2024-13-01``, ``31/31/2020``), a year or date after the run's date in a sentence that
+states it as past (a past marker such as ``was``, ``released``, ``in 2031, …``-with-``-ed``
+and no future or plan marker such as ``will``, ``expected``, ``planned``, ``by``), and, in a
+cited claim, a date its quotes contradict (the quotes give a date of the same kind, and none
+equals the claim's).
+
+**Invented names** (:func:`invented_names`): a proper name in a cited claim - a run of
+capitalised words, a CamelCase or ALL-CAPS word, a word with a digit - that appears on none
+of the pages its quotes were found on (compared casefolded, punctuation as spaces, a
+possessive ``'s`` or a plural ``s`` dropped). The first word of a sentence counts only when it
+is not a word of the dictionary (WordNet; without the database, only when it is not
+lower-case elsewhere in the claim). Flagged, never proven: a claim with such a name is not
+shown supported (:func:`deep_research.citations.check.check_claims`).
+"""
+
+from __future__ import annotations
+
+import bisect
+import datetime as dt
+import re
+import unicodedata
+from calendar import monthrange
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+MIN_WORDS = 4
+MAX_DATES = 50  # dates of one sentence (and of its quotes) checked: a sentence is short, a hostile one is not
+LIMITATION_WORDS = ("limitation", "limites", "limite", "einschränkung", "grenzen", "limitacion", "limitación",
+                    "limitazion", "beperking", "局限", "限制", "制約", "限界", "한계", "caveat")
+
+MONTHS = {m: i + 1 for i, m in enumerate(
+    ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+     "november", "december"])}
+MONTHS.update({m[:3]: i for m, i in list(MONTHS.items())})
+MONTHS["sept"] = 9
+_MONTH_RE = "|".join(sorted(MONTHS, key=len, reverse=True))
+WEEKDAYS = frozenset(["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"])
+
+SUPERLATIVES = frozenset("""best worst largest smallest biggest highest lowest fastest slowest
+greatest oldest newest latest earliest longest shortest strongest weakest cheapest richest poorest""".split())
+# "most", "first", "only" are superlatives after "the" ("the most popular", "the first to"); alone
+# they are quantifiers ("most cases", "only if")
+_SUPERLATIVE_PHRASE = re.compile(r"\bthe (most|least|first|only|last|leading|top)\b|\brecord[- ](high|low)\b",
+                                 re.IGNORECASE)
+FRAMING = re.compile(
+    r"(this|the present|our) (report|section|chapter|document|overview|analysis|summary|review)\b|"
+    r"(in|to) (summary|summarise|summarize|conclusion|short|sum|brief|this section|this report)\b|"
+    r"(overall|below|above|here|next|finally|first|firstly|second|secondly|lastly|in addition|"
+    r"the following|as follows|see|note|for example|for instance|we|let us|let's)\b",
+    re.IGNORECASE)
+
+_YEAR = r"(1[5-9]\d\d|2[01]\d\d)"
+_DAY = r"(\d{1,2})(?:st|nd|rd|th)?"
+_ISO = re.compile(r"(?<![\w.\-/])(\d{4})-(\d{1,2})-(\d{1,2})(?![\w\-/]|\.\d)")
+_SLASH = re.compile(r"(?<![\w./])(\d{1,2})/(\d{1,2})/(\d{4})(?![\w/]|\.\d)")
+_MDY = re.compile(rf"\b({_MONTH_RE})\.?\s+{_DAY}\b(?:,?\s+{_YEAR}\b)?", re.IGNORECASE)
+_DMY = re.compile(rf"\b{_DAY}(?:\s+of)?\s+({_MONTH_RE})\b\.?(?:,?\s+{_YEAR}\b)?", re.IGNORECASE)
+_MY = re.compile(rf"\b({_MONTH_RE})\.?\s+(?:of\s+)?{_YEAR}\b", re.IGNORECASE)
+_YEAR_ONLY = re.compile(rf"(?<![\w.,$€£#:/\-]){_YEAR}(?![\w%/]|[.,]\d|-\d)")
+
+PAST = re.compile(
+    r"\b(was|were|had|did|ago|happened|occurred|took place|released|launched|announced|introduced|founded|"
+    r"published|shipped|acquired|won|died|ended|began|became|reported|passed|signed|adopted|completed|"
+    r"opened|closed|merged|sold|bought|elected|appointed|discovered|invented|created|built|hit|reached|"
+    r"rose|fell|grew|declined|increased|decreased|recorded|since)\b", re.IGNORECASE)
+FUTURE = re.compile(
+    r"\b(will|shall|would|could|may|might|expected|expects|expect|scheduled|planned|plans?|projected|"
+    r"projects?|forecasts?|forecasted|predicted|predicts?|estimated|estimates?|targets?|targeted|by|until|"
+    r"upcoming|next|future|aims?|aimed|due|going to|set to|likely|proposed|proposes?|intends?|intended|"
+    r"anticipated|anticipates?|hopes?|goal|deadline|before|through|to)\b", re.IGNORECASE)
+
+
+@dataclass
+class Flag:
+    """One statement flagged. ``kind``: ``uncited`` | ``impossible_date`` | ``invented_name``.
+    ``text``: the sentence or claim (plain text); ``value``: the date or name at fault;
+    ``start``/``end``/``line``: where in the report markdown; ``refs``: its citations
+    (1-based, citations.json ``n``)."""
+
+    kind: str
+    text: str
+    note: str
+    start: int
+    end: int
+    line: int
+    value: str | None = None
+    refs: list[int] = field(default_factory=list)
+
+    def as_json(self) -> dict:
+        return {"kind": self.kind, "text": self.text, "value": self.value, "note": self.note, "line": self.line,
+                "refs": list(self.refs)}
+
+
+# --- dates ---------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class DateMention:
+    raw: str
+    year: int | None
+    month: int | None
+    day: int | None
+    start: int
+    end: int
+    valid: bool
+    why: str = ""
+    temporal: bool = True  # read as a time: a full date, or a year after "in", "since", "by", ...
+
+    @property
+    def precision(self) -> str:
+        return "day" if self.day and self.month else ("month" if self.month else "year")
+
+    def key(self) -> tuple:
+        return (self.year, self.month, self.day)
+
+
+def _month(word: str) -> int:
+    return MONTHS[word.lower().rstrip(".")]
+
+
+def _valid(year: int | None, month: int, day: int | None) -> tuple[bool, str]:
+    if not 1 <= month <= 12:
+        return False, f"there is no month {month}"
+    if day is not None:
+        last = monthrange(year if year else 2000, month)[1]  # no year: a leap year, so 29 February stands
+        if not 1 <= day <= last:
+            name = dt.date(2000, month, 1).strftime("%B")
+            return False, f"{name} has {last} days" + (f" in {year}" if year and month == 2 else "")
+    return True, ""
+
+
+# a bare year is a time after these words; after the second list it is not a year at all
+_YEAR_AFTER = frozenset("""in since by until till from during of early late mid around circa year years after before
+between and to or the fiscal fy spring summer autumn fall winter""".split())
+_NOT_A_YEAR_AFTER = frozenset("""than over under about approximately nearly almost some port number no version
+code page pages step steps item items size length""".split())
+
+
+def find_dates(text: str) -> list[DateMention]:
+    """The dates written in ``text`` (ISO, d/m/y, month-name dates, month and year, a bare
+    year), each once, the longest reading first; each says whether it can exist."""
+    out: list[DateMention] = []
+    marks = bytearray(len(text))  # characters a date already holds
+
+    def free(a: int, b: int) -> bool:
+        return not any(marks[a:b])
+
+    def take(a: int, b: int) -> None:
+        marks[a:b] = b"\x01" * (b - a)
+
+    def add(m: re.Match, y: int | None, mo: int | None, d: int | None, ok: bool = True, why: str = "") -> None:
+        if not free(m.start(), m.end()):
+            return
+        if ok and mo is not None:
+            ok, why = _valid(y, mo, d)
+        out.append(DateMention(m.group(0), y, mo, d, m.start(), m.end(), ok, why))
+        take(m.start(), m.end())
+
+    for m in _ISO.finditer(text):
+        y, mo, d = int(m.group(1)), int(m.group(2)), int(m.group(3))
+        if 1000 <= y <= 2999:
+            add(m, y, mo, d)
+    for m in _SLASH.finditer(text):
+        a, b, y = int(m.group(1)), int(m.group(2)), int(m.group(3))
+        readings = [(mo, d) for mo, d in ((a, b), (b, a)) if _valid(y, mo, d)[0]]
+        if not readings:
+            add(m, y, None, None, False, f"neither {a}/{b} nor {b}/{a} is a day of {y}")
+        elif len(readings) == 1 or readings[0] == readings[1]:
+            add(m, y, readings[0][0], readings[0][1])
+        # two valid readings: ambiguous, not compared
+    for m in _MDY.finditer(text):
+        add(m, int(m.group(3)) if m.group(3) else None, _month(m.group(1)), int(m.group(2)))
+    for m in _DMY.finditer(text):
+        add(m, int(m.group(3)) if m.group(3) else None, _month(m.group(2)), int(m.group(1)))
+    for m in _MY.finditer(text):
+        add(m, int(m.group(2)), _month(m.group(1)), None)
+    for m in _YEAR_ONLY.finditer(text):
+        before = re.findall(r"[^\W_]+", text[max(0, m.start() - 24):m.start()])
+        prev = before[-1] if before else ""
+        if len(prev) >= 2 and prev.isupper() or prev.lower() in _NOT_A_YEAR_AFTER:
+            continue  # RFC 2047, ISO 8601, "than 2047 bytes", "port 2080"
+        if not free(m.start(), m.end()):
+            continue
+        out.append(DateMention(m.group(0), int(m.group(1)), None, None, m.start(), m.end(), True, "",
+                               not prev or prev.lower() in _YEAR_AFTER))
+        take(m.start(), m.end())
+    # "May" is also a verb: a month-name date needs a day or a year next to it (the patterns
+    # do), and a bare "may 5" in lower case is read as a verb and a number
+    out = [d for d in out if not (d.raw[:3] == "may" and d.year is None)]
+    return sorted(out, key=lambda d: d.start)
+
+
+def _sentence_around(text: str, a: int, b: int, reach: int = 300) -> str:
+    """The sentence (or clause) around text[a:b], read at most ``reach`` characters each way."""
+    lo, hi = max(0, a - reach), min(len(text), b + reach)
+    left = max(text.rfind(". ", lo, a), text.rfind("; ", lo, a), lo - 1)
+    right = min((x for x in (text.find(". ", b, hi), text.find("; ", b, hi)) if x >= 0), default=hi)
+    return text[left + 1:right]
+
+
+def date_problems(text: str, *, today: dt.date | None = None, quotes: Iterable[str] = ()) -> list[tuple[str, str]]:
+    """(date as written, why) for each date of ``text`` that cannot be right: one that
+    cannot exist; one after ``today`` stated as past; with ``quotes``, one whose quotes give
+    a date of the same precision and never this one."""
+    out: list[tuple[str, str]] = []
+    dates = find_dates(text)[:MAX_DATES]
+    quoted = [d for q in quotes for d in find_dates(q) if d.valid][:MAX_DATES]
+    for d in dates:
+        if not d.valid:
+            out.append((d.raw, f"no such date: {d.why}"))
+            continue
+        if today is not None and d.year is not None and d.temporal:
+            later = (d.year > today.year or (d.precision == "day" and d.year == today.year
+                                             and ((d.month or 0), (d.day or 0)) > (today.month, today.day))
+                     or (d.precision == "month" and d.year == today.year and (d.month or 0) > today.month))
+            if later:
+                around = _sentence_around(text, d.start, d.end)
+                if PAST.search(around) and not FUTURE.search(around):
+                    out.append((d.raw, f"{d.raw} is after the run's date ({today.isoformat()}) but is stated as past"))
+                    continue
+        if quoted and d.year is not None:
+            # quote dates at least as precise as the claim's, compared at the claim's precision
+            rank = {"year": 0, "month": 1, "day": 2}
+            same = [q for q in quoted if q.year is not None and rank[q.precision] >= rank[d.precision]]
+            if same and not any((q.year, q.month if d.month else None, q.day if d.day else None) == d.key()
+                                for q in same):
+                shown = ", ".join(dict.fromkeys(q.raw for q in same))
+                out.append((d.raw, f"the claim says {d.raw}; its quote says {shown}"))
+    return out
+
+
+# --- names ---------------------------------------------------------------------------------------
+_NAME_TOKEN = re.compile(r"[^\W_](?:[\w+#]|[.\-'’&](?=[^\W_]))*[+#]*")
+_CONNECT = frozenset(["of", "de", "van", "von", "der", "del", "da", "la", "le", "du", "for", "the"])
+_NOT_NAMES = frozenset(["i", "ok", "a", "an", "the"]) | WEEKDAYS | frozenset(MONTHS)
+_OPENERS = "\"'“‘([«*_"
+# words that open a sentence in capitals and are not names (WordNet lists no function words)
+_OPENING_WORDS = frozenset("""because since unless although though when whenever while after before during from with
+without according as if once doing given using following despite besides however therefore instead yet thus also
+unlike like per upon within each every all both many most some any no none few several either neither much more less
+other another such one two three four five here there then now today always never often sometimes usually even only
+just still already whether where which who whom whose what how why this that these those it its they their we our you
+your he she his her in on at by for to of into onto over under between through about against among across toward
+towards than not nor but or and so an a the is are was were be been has have had do does did can could will would
+shall should may might must let lets""".split())
+
+
+_LEMMAS: list[dict[str, frozenset[str]]] = []
+
+
+def _lemma_sets() -> dict[str, frozenset[str]]:
+    """WordNet's lemmas by part of speech, read from its index files only (a fraction of a
+    second; the full database of ``claims.lexicon`` takes seconds and is not needed to ask
+    "is this a dictionary word"). Empty without the database."""
+    if not _LEMMAS:
+        from .claims import lexicon
+
+        sets: dict[str, frozenset[str]] = {}
+        root = lexicon._root()
+        for pos in ("noun", "verb", "adj", "adv"):
+            try:
+                with (root / f"index.{pos}").open(encoding="latin-1") as fh:  # type: ignore[operator]
+                    sets[pos] = frozenset(line.split(" ", 1)[0] for line in fh if not line.startswith(" "))
+            except (OSError, TypeError):
+                sets[pos] = frozenset()
+        _LEMMAS.append(sets)
+    return _LEMMAS[0]
+
+
+def _bases(word: str) -> set[str]:
+    w = word.lower()
+    out = {w}
+    for suf, rep in (("s", ""), ("es", ""), ("ies", "y"), ("ed", ""), ("ed", "e"), ("ing", ""), ("ing", "e")):
+        if w.endswith(suf) and len(w) > len(suf) + 2:
+            base = w[: -len(suf)] + rep
+            out.add(base)
+            if rep == "" and len(base) > 3 and base[-1] == base[-2]:
+                out.add(base[:-1])  # skipping -> skip, cancelling -> cancel
+    return out
+
+
+@lru_cache(maxsize=65536)
+def _verb(word: str) -> bool:
+    """Can the word be a verb (WordNet)? "Raise ValueError" opens with one, not with a name."""
+    verbs = _lemma_sets().get("verb", frozenset())
+    return any(b in verbs for b in _bases(word))
+
+
+@lru_cache(maxsize=65536)
+def _dictionary_word(word: str) -> bool:
+    sets = _lemma_sets()
+    return any(b in s for b in _bases(word) for s in sets.values())
+
+
+def _name_like(tok: str, initial: bool, lower_words: set[str]) -> bool:
+    if tok.lower() in _NOT_NAMES:
+        return False
+    if any(c.isdigit() for c in tok):
+        return any(c.isupper() for c in tok)  # GPT-4, H100, COVID-19; not "10-character", "5th"
+    upper = sum(c.isupper() for c in tok)
+    if upper >= 2 and len(tok) >= 2:
+        return True  # ALLCAPS, CamelCase
+    if not tok[0].isupper():
+        return upper == 1  # iPhone
+    if not initial:
+        return True
+    return not (tok.lower() in _OPENING_WORDS or _dictionary_word(tok) or tok.lower() in lower_words)
+
+
+def proper_names(text: str) -> list[str]:
+    """The proper names written in ``text``: runs of name-like words ("Python Software
+    Foundation", "Bank of England"), CamelCase, ALL-CAPS and digit-bearing words."""
+    lower_words = {m.group(0) for m in _NAME_TOKEN.finditer(text) if m.group(0).islower()}
+    names: list[str] = []
+    run: list[tuple[str, int, int]] = []
+    pending: list[tuple[str, int, int]] = []
+
+    def flush() -> None:
+        if run:
+            names.append(text[run[0][1]:run[-1][2]])
+        run.clear()
+        pending.clear()
+
+    prev_end = 0
+    for m in _NAME_TOKEN.finditer(text):
+        tok, tok_start = m.group(0), m.start()
+        possessive = tok[-2:] in ("'s", "’s")
+        if possessive:
+            tok = tok[:-2]
+        if "-" in tok:  # "two-GiB", "non-Django": the name is the part from its first capital on
+            parts = tok.split("-")
+            k = next((i for i, p in enumerate(parts) if p[:1].isupper() or any(c.isupper() for c in p)), 0)
+            if k:
+                tok_start += len("-".join(parts[:k])) + 1
+                tok = "-".join(parts[k:])
+        gap = text[prev_end:m.start()]
+        window = text[max(0, m.start() - 64):m.start()]  # bounded: never the whole text per word
+        before = window.rstrip(" " + _OPENERS)
+        initial = (not before and m.start() <= 64) or (bool(before) and before[-1] in ".!?:;\n•-–—|") \
+            or bool(re.search(r"\n\s*$", window))
+        if run and (any(ch in gap for ch in ",;:()[]\"“”.!?|") and gap.strip()):
+            flush()
+        name = _name_like(tok, initial, lower_words)
+        if (not name and initial and tok[:1].isupper() and tok.lower() not in _OPENING_WORDS and not _verb(tok)
+                and (nxt := _NAME_TOKEN.match(text, m.end() + 1)) and text[m.end():m.end() + 1] == " "
+                and nxt.group(0)[:1].isupper() and _name_like(nxt.group(0), False, lower_words)):
+            name = True  # "Statistics Norway", "Python Software Foundation" at a sentence start
+        if name:
+            if run and pending:
+                run.extend(pending)
+            pending.clear()
+            run.append((tok, tok_start, m.end() - (2 if possessive else 0)))
+            if possessive:  # "Flask's ORM": two names
+                flush()
+        elif run and tok.lower() in _CONNECT and not pending and gap.strip() == "":
+            pending.append((tok, m.start(), m.end()))
+        else:
+            flush()
+        prev_end = m.end()
+    flush()
+    cleaned = []
+    for n in names:
+        n = re.sub(r"['’]s$", "", n).strip()
+        if n and n not in cleaned:
+            cleaned.append(n)
+    return cleaned
+
+
+def _norm(text: str) -> str:
+    text = unicodedata.normalize("NFKC", text).casefold().replace("’", "'")
+    return " " + " ".join(re.findall(r"[^\W_]+", text)) + " "
+
+
+@dataclass
+class NormalisedPage:
+    """A page as names are looked up in it: casefolded words joined by single spaces, and
+    the word set of each of its lines (paragraphs)."""
+
+    text: str
+    lines: list[frozenset[str]]
+
+
+def normalised_page(text: str) -> NormalisedPage:
+    return NormalisedPage(_norm(text), [frozenset(_norm(x).split()) for x in text.splitlines() if x.strip()])
+
+
+def _forms(n: str) -> set[str]:
+    forms = {n, n.replace(" ", "")}
+    if n.endswith("s") and len(n) > 3:
+        forms.add(n[:-1])
+    if n.endswith(" s"):
+        forms.add(n[:-2])
+    return {f for f in forms if f}
+
+
+def name_on_page(name: str, page: NormalisedPage | str) -> bool:
+    """Is ``name`` on the page: the words in a row (a plural or possessive ``s`` aside), or,
+    for a run of several words, each word (its forms) in one line of the page?"""
+    if isinstance(page, str):
+        page = normalised_page(page)
+    n = _norm(name).strip()
+    if not n:
+        return True
+    if any(f" {f} " in page.text or f" {f}s " in page.text for f in _forms(n)):
+        return True
+    words = n.split()
+    if len(words) < 2:
+        return False
+    wanted = [_forms(w) | {w + "s"} for w in words if w not in _CONNECT]
+    return any(all(fs & line for fs in wanted) for line in page.lines)
+
+
+def invented_names(claim: str, pages: Iterable[NormalisedPage], quotes: Iterable[str] = ()) -> list[str]:
+    """The proper names of ``claim`` that stand on none of ``pages`` (each given as
+    :func:`normalised_page`) nor in its ``quotes``."""
+    pages = list(pages)
+    if not pages:
+        return []
+    quoted = normalised_page("\n".join(quotes))
+    out = []
+    for name in proper_names(claim):
+        if name_on_page(name, quoted) or any(name_on_page(name, p) for p in pages):
+            continue
+        out.append(name)
+    return out
+
+
+# --- uncited statements --------------------------------------------------------------------------
+_DIGIT = re.compile(r"\d")
+_WORDS = re.compile(r"[^\W_]+")
+# a technical name: sorted(), gc.garbage, --no-verify (each dotted part two characters or more: not "e.g.")
+_IDENTIFIER = re.compile(r"(?<![\w.])[^\W\d_]\w+(?:\.[^\W\d_]\w+)+(?![\w.]\w)|\b\w+\(\)|(?<![\w-])--[a-z][\w-]+")
+_LIST_NUMBER = re.compile(r"^\s*\d{1,3}[.)]\s")
+
+
+def factual_signal(sentence: str, *, english: bool = True) -> str | None:
+    """What makes a sentence a checkable statement: "number", "date", "superlative",
+    "name", or None."""
+    body = _LIST_NUMBER.sub("", sentence)
+    if find_dates(body):
+        return "date"
+    if _DIGIT.search(body):
+        return "number"
+    words = [w.lower() for w in _WORDS.findall(body)]
+    if any(w in SUPERLATIVES for w in words) or _SUPERLATIVE_PHRASE.search(body):
+        return "superlative"
+    if english and proper_names(body):
+        return "name"
+    if _IDENTIFIER.search(body):
+        return "name"
+    return None
+
+
+def _is_framing(sentence: str) -> bool:
+    s = sentence.lstrip(_OPENERS + " ")
+    return bool(FRAMING.match(s))
+
+
+def uncited_statements(doc, *, english: bool = True) -> list[Flag]:
+    """Factual sentences of the report body with no citation (see the module notes)."""
+    from .document.claims import _paragraph_units, _plain, sentences
+    from .document.sections import sources_section
+
+    md = doc.markdown
+    s = doc.structure or md
+    skip: list[tuple[int, int]] = []
+    src = sources_section(doc)
+    if src is not None:
+        skip.append((src.start, src.end))
+    if doc.findings is not None:
+        skip.append((doc.findings.start, doc.findings.end))
+    for sec in doc.all_sections():
+        if any(w in sec.title.casefold() for w in LIMITATION_WORDS):
+            skip.append((sec.start, sec.end))
+    merged: list[list[int]] = []
+    for x, y in sorted([(c.start, c.end) for c in doc.claims] + [(r.start, r.end) for r in doc.refs]):
+        if merged and x <= merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], y)
+        else:
+            merged.append([x, y])
+    starts = [x for x, _ in merged]
+    out: list[Flag] = []
+
+    def has_cite(a: int, b: int) -> bool:  # does a cited span overlap [a, b)?
+        k = bisect.bisect_left(starts, b) - 1
+        return k >= 0 and merged[k][1] > a
+
+    for block in doc.blocks:
+        if block.kind != "paragraph" or any(x <= block.start < y for x, y in skip):
+            continue
+        if block.table:
+            units = [(a, e) for a, e in block.segments]  # a table row is one unit
+        else:
+            units = _paragraph_units(s, block)
+        for ua, ub in units:
+            row_cited = block.table and has_cite(ua, ub)
+            for a, b in sentences(s, ua, ub):
+                raw = s[a:b]
+                if row_cited or has_cite(a, b):
+                    continue
+                text = _plain(raw)
+                if not text or text.rstrip("*_ )\"'”’").endswith("?") or _is_framing(text):
+                    continue
+                if block.table and re.fullmatch(r"[\s|:\-]*", raw):
+                    continue
+                if len(_WORDS.findall(text)) < MIN_WORDS:
+                    continue
+                why = factual_signal(text, english=english)
+                if why is None:
+                    continue
+                out.append(Flag("uncited", text, f"states a {why} with no citation", a, b,
+                                md.count("\n", 0, a) + 1, None))
+    return out

@@ -1,0 +1,55 @@
+"""What code found in the research findings and between the report's sources, for notes.md:
+each topic's findings read by the same checks as the report (uncited factual statements,
+impossible dates, names none of the cited pages holds, see ``citations.flags``), and the
+report's places where sources disagree (numbers, and quotes of opposite polarity or with
+different dates or names: ``citations.evidence``)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Iterable
+
+from ...citations.check import CitationReport, check_citations
+from ...citations.model import Source
+
+MAX_FINDINGS_CHARS = 200_000  # of one topic's findings read
+
+
+def _quoted(text: str) -> str:
+    return "\u201c" + " ".join(str(text).split()).replace("<", "\u2039").replace(">", "\u203a")[:300] + "\u201d"
+
+
+def disagreement_lines(report: CitationReport) -> list[str]:
+    out = []
+    for d in report.disagreements:
+        j = d.as_json()
+        if d.kind == "number":
+            out.append(f"- numbers differ: {_quoted(d.claims[0])} (citation {', '.join(map(str, d.refs[0]))}: "
+                       f"{', '.join(d.numbers[0])}) / {_quoted(d.claims[1])} (citation "
+                       f"{', '.join(map(str, d.refs[1]))}: {', '.join(d.numbers[1])})")
+        else:
+            quotes = d.quotes or d.claims
+            out.append(f"- {d.kind}: {j['detail']}: {_quoted(quotes[0])} (citation {', '.join(map(str, d.refs[0]))}) / "
+                       f"{_quoted(quotes[1])} (citation {', '.join(map(str, d.refs[1]))})")
+    return out
+
+
+def notes_checks(notes: Iterable[dict], sources: list[Source], report: CitationReport | None,
+                 today: dt.date | None = None, *, english: bool = True) -> str:
+    """The "Checks by code" section of notes.md ("" when nothing was found)."""
+    parts: list[str] = []
+    lines = disagreement_lines(report) if report is not None else []
+    if lines:
+        parts.append("### Sources disagree (report)\n\n" + "\n".join(lines) + "\n")
+    for n in notes:
+        text = (n.get("findings") or "")[:MAX_FINDINGS_CHARS]
+        if not text.strip():
+            continue
+        checked = check_citations(text, sources, today=today, english=english)
+        flagged = [f"- line {f.line}: {f.kind.replace('_', ' ')}: {f.note}: {_quoted(f.text)}" for f in checked.flags]
+        flagged += disagreement_lines(checked)
+        if flagged:
+            parts.append(f"### Findings: {' '.join(str(n.get('topic', '')).split())[:200]}\n\n" + "\n".join(flagged) + "\n")
+    if not parts:
+        return ""
+    return "## Checks by code\n\n" + "\n".join(parts)

@@ -1,0 +1,275 @@
+"""Uncited statements, impossible dates, invented names (citations.flags) and contradictions
+between cited quotes beyond numbers (evidence.quote_contradictions), through check_citations
+and publish_report."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+
+import pytest
+
+from deep_research.citations.check import check_citations
+from deep_research.citations.claims import ClaimStatus
+from deep_research.citations.document import parse
+from deep_research.citations.evidence import quote_contradictions
+from deep_research.citations.flags import (
+    date_problems,
+    find_dates,
+    invented_names,
+    normalised_page,
+    proper_names,
+    uncited_statements,
+)
+from deep_research.citations.model import Source
+from deep_research.publish import publish_report
+
+TODAY = dt.date(2026, 11, 27)
+
+
+# --- dates -------------------------------------------------------------------------------------
+@pytest.mark.parametrize("text", [
+    "The treaty was signed on February 30, 2021.",
+    "The treaty was signed on 30 February 2021.",
+    "The release is dated 2024-13-01.",
+    "The release is dated 2023-02-29.",
+    "The form was filed on 31/31/2020.",
+    "It happened on April 31.",
+])
+def test_a_date_that_cannot_exist_is_flagged(text):
+    problems = date_problems(text, today=TODAY)
+    assert len(problems) == 1 and problems[0][1].startswith("no such date")
+
+
+@pytest.mark.parametrize("text", [
+    "The treaty was signed on February 29, 2024.",
+    "It was released on 2016-10-28.",
+    "It happened on 28 October 2016, a Friday.",
+    "The meeting was held on 12/11/2019.",  # two readings, both real
+    "On 29 February the leap day falls.",
+    "The port 2080 is used by the proxy.",
+    "Version 2.0 was released in 2008.",
+    "The Subject field was properly RFC 2047 encoded.",  # numbers that are not years (Python docs)
+    "The GIL is released for data larger than 2047 bytes.",
+    "The cookie was received as an RFC 2109 cookie.",
+])
+def test_a_real_date_is_not_flagged(text):
+    assert date_problems(text, today=TODAY) == []
+
+
+def test_a_year_after_the_run_stated_as_past_is_flagged_a_planned_one_is_not():
+    flagged = date_problems("The standard was adopted in 2031.", today=TODAY)
+    assert flagged and "after the run's date" in flagged[0][1]
+    assert date_problems("On 3 December 2026 the company announced its results.", today=TODAY)
+    assert date_problems("The standard will be adopted in 2031.", today=TODAY) == []
+    assert date_problems("The plant is expected to open in 2030.", today=TODAY) == []
+    assert date_problems("The standard was adopted in 2024.", today=TODAY) == []
+    # the same sentence, a run earlier than the year: no longer after the run's date
+    assert date_problems("The standard was adopted in 2031.", today=dt.date(2032, 1, 1)) == []
+
+
+def test_a_claim_date_its_quote_contradicts_is_flagged():
+    quote = ["Python 3.11 was released on 24 October 2022."]
+    assert date_problems("Python 3.11 was released on 24 October 2021.", today=TODAY, quotes=quote)
+    assert date_problems("Python 3.11 came out in 2021.", today=TODAY, quotes=quote)
+    assert date_problems("Python 3.11 was released on 2022-10-24.", today=TODAY, quotes=quote) == []
+    assert date_problems("Python 3.11 came out in 2022.", today=TODAY, quotes=quote) == []
+    assert date_problems("Python 3.11 came out in October 2022.", today=TODAY, quotes=quote) == []
+
+
+def test_find_dates_reads_each_date_once():
+    dates = find_dates("Signed 2016-10-28, ratified 3 March 2017 and in force from May 2018; since 2019.")
+    assert [(d.year, d.month, d.day) for d in dates] == [(2016, 10, 28), (2017, 3, 3), (2018, 5, None),
+                                                         (2019, None, None)]
+    assert find_dates("You may 5 times retry.") == []
+
+
+# --- names -------------------------------------------------------------------------------------
+PAGE = normalised_page(
+    "Python was created by Guido van Rossum at CWI in the Netherlands.\n"
+    "The Python Software Foundation holds the rights. WARNING is the default level of logging.\n"
+    "Django's ORM maps models to tables.")
+
+
+def test_proper_names_leave_out_sentence_openers_and_plain_words():
+    assert proper_names("Because WARNING is the default level, the INFO message is not shown.") == ["WARNING",
+                                                                                                    "INFO"]
+    assert proper_names("Since Python 3.4, gc.garbage is empty.") == ["Python"]
+    assert proper_names("A 10-character password needs a two-GiB file.") == ["GiB"]
+    assert "Guido van Rossum" in proper_names("It was written by Guido van Rossum in 1991.")
+
+
+def test_a_name_no_cited_page_holds_is_invented():
+    assert invented_names("Python was created by James Gosling at CWI.", [PAGE]) == ["James Gosling"]
+    assert invented_names("In Flask's ORM, models map to tables.", [PAGE]) == ["Flask"]
+    assert invented_names("Python was created by Guido van Rossum at CWI.", [PAGE]) == []
+    assert invented_names("Django's ORM maps models to tables.", [PAGE]) == []
+    # the words of a multiword name on one line of the page, not in a row
+    assert invented_names("The Foundation of Python Software holds the rights.", [PAGE]) == []
+    assert invented_names("The logging default is WARNING.", [PAGE]) == []
+    assert invented_names("No page, nothing to compare.", []) == []
+
+
+# --- uncited statements -----------------------------------------------------------------------
+REPORT = """# Heat pumps in Norway
+
+This report reviews heat pump adoption in Nordic countries.
+
+In Norway, more than 60 percent of detached houses had a heat pump by 2020 <ref id="a">"In Norway, more than 60 percent of detached houses had a heat pump by 2020."</ref>.
+
+Sweden installed 1.2 million units between 2010 and 2020.
+
+Heat pumps are popular. Electricity is cheap in the north.
+
+Finland has the largest market share in Europe.
+
+Why did Norway adopt heat pumps so quickly in 2015?
+
+| Country | Share |
+|---|---|
+| Norway | 60 percent <ref id="a">"more than 60 percent"</ref> |
+| Denmark | 35 percent in 2021 |
+
+```
+print(2020 + 15 percent of homes)
+```
+
+## Limitations
+
+Only 3 sources were read, all from 2020.
+
+## Sources
+
+- [a] Statistics Norway 2021 report
+"""
+
+
+def test_uncited_factual_sentences_are_flagged_and_nothing_else():
+    doc = parse(REPORT)
+    flagged = [f.text for f in uncited_statements(doc)]
+    assert flagged == ["Sweden installed 1.2 million units between 2010 and 2020.",
+                       "Finland has the largest market share in Europe.",
+                       "| Denmark | 35 percent in 2021 |"] or flagged[:2] == [
+        "Sweden installed 1.2 million units between 2010 and 2020.",
+        "Finland has the largest market share in Europe."]
+    assert len(flagged) == 3 and "Denmark" in flagged[2]
+    for f in uncited_statements(doc):
+        assert f.kind == "uncited" and REPORT.splitlines()[f.line - 1].strip()
+
+
+def test_a_ref_after_the_period_cites_its_sentence():
+    doc = parse('Sweden installed 1.2 million units in 2020. <ref id="a">"Sweden installed 1.2 million units"</ref>\n')
+    assert uncited_statements(doc) == []
+
+
+def test_names_mark_a_statement_only_in_english():
+    doc = parse("Die Stadt Bergen liegt an der Küste Norwegens und ist bekannt.\n")
+    assert [f.note for f in uncited_statements(doc, english=True)]
+    assert uncited_statements(doc, english=False) == []
+
+
+# --- through check_citations ------------------------------------------------------------------
+SOURCES = [
+    Source("a", "https://www.ssb.example/heat", "In Norway, more than 60 percent of detached houses had a heat pump "
+           "by 2020. Python was created by Guido van Rossum at CWI."),
+    Source("b", "https://other.example/python", "A short history of scripting languages, told by a forum post. "
+           "Many readers wrote in about this page. Python was not created by Guido van Rossum at CWI. "
+           "Other languages of the time included Perl, Tcl and the Bourne shell, each with its own community."),
+]
+
+
+def test_a_supported_claim_with_an_invented_name_is_never_green():
+    md = ('Python was created by Guido van Rossum at CWI <ref id="a">"Python was created by Guido van Rossum at CWI."</ref>.\n\n'
+          'Statistics Norway says more than 60 percent of detached houses in Norway had a heat pump by 2020 '
+          '<ref id="a">"In Norway, more than 60 percent of detached houses had a heat pump by 2020."</ref>.\n')
+    report = check_citations(md, SOURCES, today=TODAY)
+    first, second = report.citations
+    assert first.claim_status is ClaimStatus.SUPPORTED and first.confidence
+    assert second.claim_status is not ClaimStatus.SUPPORTED and not second.trusted
+    names = [f for f in report.flags if f.kind == "invented_name"]
+    assert [f.value for f in names] == ["Statistics Norway"] and names[0].refs == [2]
+
+
+def test_quotes_of_two_sources_with_opposite_polarity_are_a_contradiction():
+    md = ('Python was created by Guido van Rossum <ref id="a">"Python was created by Guido van Rossum at CWI."</ref>.\n\n'
+          'One page says otherwise <ref id="b">"Python was not created by Guido van Rossum at CWI."</ref>.\n')
+    report = check_citations(md, SOURCES, today=TODAY)
+    kinds = [d.kind for d in report.disagreements]
+    assert kinds == ["negation"]
+    d = report.disagreements[0].as_json()
+    assert d["refs"] == [[1], [2]] and d["numbers"] == [[], []] and d["values"] == [[], ["not"]]
+
+
+@pytest.mark.parametrize("a,b,kind", [
+    ("Prices increased sharply across the region last year.", "Prices decreased sharply across the region last year.",
+     "antonym"),
+    ("The Eiffel Tower opened to the public in 1889 in Paris.", "The Eiffel Tower opened to the public in 1887 in Paris.",
+     "date"),
+    ("The Python language was created by Guido van Rossum at CWI.",
+     "The Python language was created by James Gosling at CWI.", "name"),
+    ("The tool supports Windows since version 2.", "The tool doesn't support Windows since version 2.", "negation"),
+])
+def test_contradiction_kinds(a, b, kind):
+    found = quote_contradictions([(1, "x", a, "c1"), (2, "y", b, "c2")])
+    assert [d.kind for d in found] == [kind]
+    # one source, or two copies of one text, do not contradict each other
+    assert quote_contradictions([(1, "x", a, "c1"), (2, "x", b, "c2")]) == []
+    assert quote_contradictions([(1, "x", a, "c1"), (2, "y", b, "c2")], lambda p, q: True) == []
+
+
+@pytest.mark.parametrize("a,b", [
+    ("Django is a high-level web framework written in Python.", "Flask is a high-level web framework written in Python."),
+    ("Python 3.10 was released in 2021 with pattern matching.", "Python 3.11 was released in 2022 with pattern matching."),
+    ("The cache is enabled by default on Linux.", "The cache is enabled by default on Linux systems."),
+    ("Heat pumps work well in cold climates.", "Modern turbines are noisy in windy valleys."),
+])
+def test_different_subjects_or_agreeing_quotes_are_not_a_contradiction(a, b):
+    assert quote_contradictions([(1, "x", a, "c1"), (2, "y", b, "c2")]) == []
+
+
+# --- published ---------------------------------------------------------------------------------
+def test_publish_writes_the_flags_to_audit_citations_and_html(tmp_path):
+    md = ("# Findings\n\n"
+          'Statistics Norway says more than 60 percent of detached houses in Norway had a heat pump by 2020 '
+          '<ref id="a">"In Norway, more than 60 percent of detached houses had a heat pump by 2020."</ref>.\n\n'
+          "Sweden installed 1.2 million units between 2010 and 2020.\n\n"
+          "The last survey was published in 2031 and found the same.\n\n"
+          'Python was created by Guido van Rossum <ref id="a">"Python was created by Guido van Rossum at CWI."</ref>.\n\n'
+          'One page says otherwise <ref id="b">"Python was not created by Guido van Rossum at CWI."</ref>.\n')
+    result = publish_report(md, SOURCES, tmp_path, pdf=False, date=TODAY)
+    audit = json.loads((tmp_path / "audit.json").read_text())
+    s = audit["summary"]
+    assert (s["uncited_statements"], s["impossible_dates"], s["invented_names"], s["sources_disagree"]) == (2, 1, 1, 1)
+    assert [f["value"] for f in audit["invented_names"]] == ["Statistics Norway"]
+    assert audit["impossible_dates"][0]["value"] == "2031" and audit["impossible_dates"][0]["line"] == 7
+    assert audit["uncited_statements"][0]["text"].startswith("Sweden installed")
+    assert audit["sources_disagree"][0]["kind"] == "negation"
+    cites = json.loads((tmp_path / "citations.json").read_text())
+    assert cites[0]["flags"][0]["kind"] == "invented_name" and cites[0]["claim_status"] == "unchecked"
+    assert cites[1]["flags"] == []
+    html = (tmp_path / "report.html").read_text()
+    assert 'id="uncited-statements"' in html and "Sweden installed" in html
+    assert 'id="flagged-claims"' in html and "Statistics Norway" in html
+    assert 'contradiction-negation' in html
+    assert 'href="#uncited-statements">2 factual statements without a citation' in html
+    assert 'href="#flagged-claims">2 dates or names the sources do not bear out' in html
+    assert result.summary()["uncited_statements"] == 2
+
+
+@pytest.mark.parametrize("sentence,why", [
+    ("Use sorted() to sort any iterable.", "name"),
+    ("The value of gc.garbage is usually empty.", "name"),
+    ("Pass --no-verify to skip the hooks.", "name"),
+    ("Rust is the most loved language in surveys.", "superlative"),
+    ("The fastest runners finish early.", "superlative"),
+    ("About 40 percent of homes use it.", "number"),
+    ("It was adopted in March 2019.", "date"),
+    ("Heat pumps work in most cases.", None),
+    ("It is fine, e.g. when the tank is full.", None),
+    ("Composting reduces methane from landfills.", None),
+])
+def test_what_makes_a_sentence_factual(sentence, why):
+    from deep_research.citations.flags import factual_signal
+
+    assert factual_signal(sentence) == why
+
