@@ -407,6 +407,14 @@ def test_fenced_headings_and_refs_are_text_to_the_format_check():
     assert prose_outside_lists(real, names) == prose_outside_lists(FENCED_BULLETS, names)
 
 
+def test_words_after_the_sources_section_are_the_writers():
+    """The Sources section left out is the one publish replaces (any heading level, its
+    name in any language); what follows it is published, so it counts."""
+    md = "# T\n\n## A\n\n- one two\n\n### Bibliography\n\n- x y z\n\n## Limitations\n\nFew sources.\n"
+    assert count_words(md) == 7  # T, A, one two, Limitations, Few sources
+    assert prose_outside_lists(md.replace("Limitations", "Outlook"), {"limitations"}) == ["Few sources."]
+
+
 @pytest.mark.parametrize("question, asks", [
     ("Should I buy a heat pump?", True), ("Which is the best heat pump for Norway?", True),
     ("What do you recommend for a cold flat?", True), ("Welche Wärmepumpe empfehlen Sie?", True),

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 
-from ...citations.document import Document, heading_text, parse
+from ...citations.document import Document, as_document, heading_text
 from ...citations.document.sections import sources_section
 from .. import prompts
 
@@ -83,11 +83,11 @@ def _body(doc: Document) -> list[tuple[int, int]]:
     return [(0, found.start), (found.end, len(doc.markdown))]
 
 
-def count_words(report: str) -> int:
+def count_words(report: str | Document) -> int:
     """Words of the report's prose: <ref> tags and their quotes, markdown marks and the
     Sources section not counted. A CJK character counts as a word (those scripts do not
     separate words by spaces)."""
-    doc = parse(report)
+    doc = as_document(report)
     text = " ".join(doc.without_refs(a, b) for a, b in _body(doc))
     text = re.sub(r"[#*_`|>]+", " ", text)
     cjk = len(_CJK.findall(text))
@@ -97,23 +97,26 @@ def count_words(report: str) -> int:
 _BULLET = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
 
 
-def prose_outside_lists(report: str, limitations: set[str]) -> list[str]:
+def prose_outside_lists(report: str | Document, limitations: set[str]) -> list[str]:
     """For bullet_points: lines of prose under a "## " heading that are not list items
     (the title's intro line, the Limitations and Sources sections aside). Headings and code
     are read from the parsed document: a fenced block is not prose, and a heading-like line
     inside it is no heading."""
-    doc = parse(report)
+    doc = as_document(report)
+    md = doc.markdown
     out: list[str] = []
     section = None
     for a, b in _body(doc):
         in_item = False
         pos = a
-        for line in report[a:b].split("\n"):
+        for line in md[a:b].split("\n"):
             start, pos = pos, pos + len(line) + 1
+            if start >= b:
+                break  # the line after the span: the Sources section's heading, or the end
             block = doc.block_at(start)
             if block is not None and block.kind == "heading" and not block.depth:
                 if block.start == start:
-                    section = heading_text(report, block).strip().lower() if block.level == 2 else section
+                    section = heading_text(md, block).strip().lower() if block.level == 2 else section
                 in_item = False
                 continue
             if block is not None and block.kind in ("fence", "indented"):
@@ -132,13 +135,15 @@ def prose_outside_lists(report: str, limitations: set[str]) -> list[str]:
     return out
 
 
-def format_problems(report: str, fmt: str, report_length: int | None, limitation_names: set[str]) -> list[str]:
+def format_problems(report: str | Document, fmt: str, report_length: int | None,
+                    limitation_names: set[str]) -> list[str]:
     """What is wrong with the report's format, for the writer to fix (empty: nothing)."""
+    doc = as_document(report)  # parsed once for both checks
     problems = []
     target = target_words(fmt, report_length)
     fewest, most = length_bounds(fmt, report_length)
     if target:
-        n = count_words(report)
+        n = count_words(doc)
         if fewest and n < fewest:
             problems.append(f"The report has {n} words (citations not counted); the target is about {target}. "
                             f"Lengthen it to about {target} words.")
@@ -146,7 +151,7 @@ def format_problems(report: str, fmt: str, report_length: int | None, limitation
             problems.append(f"The report has {n} words (citations not counted); the target is about {target}. "
                             f"Shorten it to about {target} words.")
     if fmt == "bullet_points":
-        prose = prose_outside_lists(report, limitation_names)
+        prose = prose_outside_lists(doc, limitation_names)
         if prose:
             shown = "; ".join(f'"{p[:80]}"' for p in prose[:3])
             problems.append(f"The format is bullet points, but {len(prose)} line(s) under the headings are prose "
