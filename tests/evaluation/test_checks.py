@@ -197,6 +197,62 @@ def test_synthesis_without_a_plan_uses_the_brief_or_says_it_cannot(tmp_path):
     assert s["score"] == pytest.approx(100 * (s["supported_share"] + s["diversity"]) / 2, abs=0.1)
 
 
+FENCED = """# Grep in practice
+
+## Usage
+
+Grep prints every line of a file that matches a pattern given on the command line <ref id="man">"grep searches for PATTERNS in each FILE."</ref>.
+
+~~~markdown
+```
+## Sources
+| a | b |
+|---|---|
+```
+## References
+
+A fenced example cites <ref id="man">"not a citation"</ref> here.
+~~~
+
+This paragraph has enough words to count but it cites only `<ref id="man">"code"</ref>` in code.
+
+## Limitations
+
+- Only one page was read.
+"""
+
+
+def _fenced_figures(struct: dict) -> None:
+    """What the fenced report's structure is, counted by hand: a heading, a table or a ref
+    inside code is text of the code block, never a section, a table or a citation."""
+    assert struct["title"] == "Grep in practice"
+    assert struct["section_titles"] == ["Usage", "Limitations"] and struct["limitations"]
+    # 16 (first paragraph) + 17 (the fence's text, its <ref> tag's words included: it is code)
+    # + 18 (the paragraph after the fence, its code span included) + 5 (the limitation)
+    assert struct["words"] == 56
+    # the fence is no paragraph; the paragraph after it is one, and a ref in a code span cites nothing
+    assert (struct["paragraphs"], struct["uncited_paragraphs"], struct["tables"]) == (2, 1, 0)
+
+
+def test_structure_reads_headings_tables_and_refs_inside_code_as_text():
+    """A '## Sources' line after an inner ``` inside a ~~~ fence used to end the report's
+    body (everything after it was taken for the Sources section), the fenced table counted
+    as a table, and a ref in a code span made its paragraph cited."""
+    run = RunFolder(Path("x"), FENCED, None, [], {"summary": {}}, None, None)
+    _fenced_figures(checks.structure(run))
+
+
+def test_structure_of_a_published_report_with_fenced_headings(tmp_path):
+    page = Source(id="man", url="https://man.example.org/grep", title="grep(1)", format="text",
+                  content="grep searches for PATTERNS in each FILE.")
+    publish_report(FENCED, [page], tmp_path / "run", pdf=False)
+    run = RunFolder.load(tmp_path / "run")
+    assert "## Sources\n| a | b |" in run.report_md  # the fenced lines survive publishing as they were
+    struct = checks.structure(run)
+    _fenced_figures(struct)
+    assert checks.citation_checks(run, struct["words"])["refs"] == 1  # the fenced and the code-span refs are text
+
+
 def test_words_count_cjk_characters():
     assert checks.count_words("Heat pumps work well.") == 4
     assert checks.count_words("热泵在寒冷 climates") == 6

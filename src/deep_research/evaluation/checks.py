@@ -41,6 +41,7 @@ import re
 from typing import Iterable
 from urllib.parse import urlsplit, urlunsplit
 
+from ..citations.document import Document, heading_text, parse
 from ..citations.evidence import source_key
 from ..research.scope.plan import plan_coverage
 from .rundir import RunFolder
@@ -50,11 +51,10 @@ POINT_MARGIN = 0.05  # the point accuracy stands for the report only within this
 MIN_PARAGRAPH_WORDS = 8
 COVERAGE_SHARE = 0.5  # share of a brief sentence's content words the cited claims must use
 
-_REF = re.compile(r"<ref\b[^>]*>.*?</ref>", re.S | re.I)
 _LINK = re.compile(r"\[([^\]\n]*)\]\((?:[^()\s]|\([^()\s]*\))*\)")
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
 _WORD = re.compile(r"[^\W_]+(?:['’.-][^\W_]+)*")
-_HEADING = re.compile(r"^(#{1,6})[ \t]+(.+?)[ \t#]*$")
+_TABLE = re.compile(r"^\|.*\|\s*$\n^\|[ :|-]+\|", re.M)  # a header row and its delimiter row
 _LIMITATION_WORDS = ("limitation", "limites", "limite", "einschränkung", "grenzen", "limitacion", "limitación",
                      "limitazion", "beperking", "局限", "限制", "制約", "限界", "한계")
 _SKIP_SECTIONS = ("sources", "references", "bibliography", "verified findings", "sources disagree", "参考", "来源",
@@ -83,31 +83,42 @@ def _strip_url_fragment(url: str) -> str:
     return urlunsplit((p.scheme, p.netloc, p.path, p.query, ""))
 
 
-def _body_blocks(report_md: str) -> list[tuple[str, str]]:
-    """(section title, block) for each blank-line separated block of the report, before its
-    Sources section. The report's title (# heading) has section ''."""
-    section, out = "", []
-    in_fence = False
-    block: list[str] = []
+def _lines(md: str):
+    """(start, end) of each line of ``md``, line break excluded."""
+    pos = 0
+    for line in md.split("\n"):
+        yield pos, pos + len(line)
+        pos += len(line) + 1
+
+
+def _body_blocks(doc: Document) -> list[tuple[tuple[str, ...], int, int]]:
+    """(sections, start, end) for each blank-line separated block of the report's text
+    (top-level headings are not blocks): ``sections``, the titles of the level-2 to 6
+    sections it lies in, outermost first. Headings, sections and code come from the parsed
+    document, so a heading-like line inside a fenced block is text of that block, and a
+    blank line inside a fence does not end the block."""
+    md = doc.markdown
+    nested = [(s.start, s.end, s.title.strip()) for s in doc.all_sections() if s.level > 1]
+    out: list[tuple[tuple[str, ...], int, int]] = []
+    first = last = -1
 
     def flush() -> None:
-        if block:
-            out.append((section, "\n".join(block)))
-            block.clear()
+        nonlocal first
+        if first >= 0:
+            out.append((tuple(t for a, b, t in nested if a <= first < b), first, last))
+            first = -1
 
-    for line in report_md.splitlines():
-        if line.lstrip().startswith(("```", "~~~")):
-            in_fence = not in_fence
-        m = None if in_fence else _HEADING.match(line)
-        if m:
-            flush()
-            section = m.group(2).strip() if len(m.group(1)) > 1 else section
-            out.append(("#" * len(m.group(1)), m.group(2).strip()))
-            continue
-        if not line.strip() and not in_fence:
+    for a, b in _lines(md):
+        block = doc.block_at(a)
+        if block is not None and block.kind == "heading" and not block.depth:
             flush()
             continue
-        block.append(line)
+        if not md[a:b].strip() and (block is None or block.kind != "fence"):
+            flush()
+            continue
+        if first < 0:
+            first = a
+        last = b
     flush()
     return out
 
@@ -117,25 +128,43 @@ def _is_section(title: str, words: Iterable[str]) -> bool:
     return any(w in t for w in words)
 
 
+def _in_sections(titles: Iterable[str], words: Iterable[str]) -> bool:
+    return any(_is_section(t, words) for t in titles)
+
+
+def _prose(doc: Document, start: int, end: int) -> str:
+    """The text of ``doc.markdown[start:end]`` as words are counted: ref tags left out, a
+    link's text kept without its URL (code, where neither is markup, kept as written)."""
+    text = doc.without_refs(start, end)
+    return _LINK.sub(lambda m: m.group(0) if doc.in_code(start + m.start()) else m.group(1), text)
+
+
 def structure(run: RunFolder) -> dict:
-    blocks = _body_blocks(run.report_md)
-    headings = [(kind, text) for kind, text in blocks if kind.startswith("#")]
-    title = next((text for kind, text in headings if kind == "#"), None)
-    sections = [text for kind, text in headings if kind == "##"]
+    doc = parse(run.report_md)
+    md = doc.markdown
+    heads = [(b.level, heading_text(md, b).strip()) for b in doc.headings() if not b.depth]
+    title = next((text for level, text in heads if level == 1), None)
+    sections = [text for level, text in heads if level == 2]
     body_sections = [s for s in sections if not _is_section(s, _SKIP_SECTIONS)]
-    paragraphs = uncited = 0
+    paragraphs = uncited = tables = 0
     words = 0
-    for section, block in blocks:
-        if section.startswith("#") or _is_section(section, _SKIP_SECTIONS):
+    tags = doc.markup()
+    for titles, a, b in _body_blocks(doc):
+        if any(not doc.in_code(m.start()) for m in _TABLE.finditer(md, a, b)):
+            tables += 1
+        if _in_sections(titles, _SKIP_SECTIONS):
             continue
-        text = _LINK.sub(r"\1", _REF.sub(" ", block))
-        words += count_words(text)
-        if _is_section(section, _LIMITATION_WORDS) or block.lstrip().startswith(("|", "```", "~~~", ">")):
+        n = count_words(_prose(doc, a, b))
+        words += n
+        lead = md[a:b].lstrip()
+        first = doc.block_at(b - len(lead))
+        if (_in_sections(titles, _LIMITATION_WORDS) or lead.startswith(("|", ">"))
+                or (first is not None and (first.kind in ("fence", "indented") or first.table))):
             continue
-        if count_words(text) < MIN_PARAGRAPH_WORDS:
+        if n < MIN_PARAGRAPH_WORDS:
             continue
         paragraphs += 1
-        if not _REF.search(block):
+        if not any(a <= x and y <= b for x, y in tags):
             uncited += 1
     return {
         "title": title,
@@ -145,8 +174,7 @@ def structure(run: RunFolder) -> dict:
         "paragraphs": paragraphs,
         "uncited_paragraphs": uncited,
         "limitations": any(_is_section(s, _LIMITATION_WORDS) for s in sections),
-        "tables": sum(1 for s, b in blocks if not s.startswith("#") and re.search(r"^\|.*\|\s*$\n^\|[ :|-]+\|",
-                                                                               b, re.M)),
+        "tables": tables,
     }
 
 

@@ -88,3 +88,28 @@ def test_a_fenced_verified_findings_line_is_not_a_section():
     assert doc.findings is None and len(doc.refs) == 1
 
 
+
+
+def test_block_at_finds_the_leaf_block_holding_a_position():
+    doc = parse(REPORT)
+    md = doc.markdown
+    fenced = md.index("## References")
+    assert doc.block_at(fenced).kind == "fence"
+    assert doc.block_at(md.index("## indented")).kind == "indented"
+    heading = doc.block_at(md.index("--------------"))  # a setext heading's underline
+    assert heading.kind == "heading" and heading.setext and heading.level == 2
+    assert doc.block_at(md.index("Some text") - 1) is None  # the blank line before it
+    assert doc.block_at(md.index("Some text.") + 9).kind == "paragraph"
+
+
+def test_without_refs_blanks_ref_tags_outside_code_only():
+    md = (f'Text {REF} and `<ref id="b">"in code"</ref>` and <ref>"bad"</ref>.\n\n'
+          '```\n<ref id="c">"fenced"</ref>\n```\n')
+    doc = parse(md)
+    plain = doc.without_refs()
+    assert len(plain) == len(md) and plain.count("\n") == md.count("\n")  # offsets kept
+    assert "pile" not in plain and '"bad"' in plain  # a malformed tag pair: its tags go, the words stay
+    assert '<ref id="b">"in code"</ref>' in plain and '<ref id="c">"fenced"</ref>' in plain
+    assert "<ref>" not in plain and plain.count("</ref>") == 2
+    assert doc.without_refs(0, 4) == "Text"
+    assert doc.markup()[0] == (doc.refs[0].start, doc.refs[0].end)

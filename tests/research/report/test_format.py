@@ -367,6 +367,54 @@ def test_prose_outside_lists_and_problems():
     assert "Shorten" in format_problems(md + "word " * 800, "concise", None, {"limitations"})[0]
 
 
+FENCED_BULLETS = """# Grep
+
+## Usage
+
+- Grep prints matching lines <ref id="man">"grep searches for PATTERNS in each FILE."</ref>.
+
+```markdown
+## Limitations
+<ref id="man">"not a citation"</ref>
+```
+
+Stray prose after the example.
+
+```text
+## Sources
+```
+
+Words after the fence count too.
+"""
+
+
+def test_fenced_headings_and_refs_are_text_to_the_format_check():
+    """A fenced '## Limitations' used to hide the prose after it, a fenced '## Sources' cut
+    the report's words there, the fence's lines were taken for prose, and a <ref> inside a
+    fence was left out of the words although it is shown as text."""
+    names = {"limitations"}
+    assert prose_outside_lists(FENCED_BULLETS, names) == ["Stray prose after the example.",
+                                                          "Words after the fence count too."]
+    # Grep, Usage, Grep prints matching lines (the ref left out), markdown, Limitations,
+    # ref id man not a citation ref (code: text), Stray prose after the example, text,
+    # Sources, Words after the fence count too
+    assert count_words(FENCED_BULLETS) == 1 + 1 + 4 + 1 + 1 + 7 + 5 + 1 + 1 + 6
+    [problem] = format_problems(FENCED_BULLETS, "bullet_points", None, names)
+    assert "2 line(s)" in problem
+    # a real Sources section after the fences is still left out, and only it
+    real = FENCED_BULLETS + "\n## References\n\n- [1] grep(1) manual page\n"
+    assert count_words(real) == count_words(FENCED_BULLETS)
+    assert prose_outside_lists(real, names) == prose_outside_lists(FENCED_BULLETS, names)
+
+
+def test_words_after_the_sources_section_are_the_writers():
+    """The Sources section left out is the one publish replaces (any heading level, its
+    name in any language); what follows it is published, so it counts."""
+    md = "# T\n\n## A\n\n- one two\n\n### Bibliography\n\n- x y z\n\n## Limitations\n\nFew sources.\n"
+    assert count_words(md) == 7  # T, A, one two, Limitations, Few sources
+    assert prose_outside_lists(md.replace("Limitations", "Outlook"), {"limitations"}) == ["Few sources."]
+
+
 @pytest.mark.parametrize("question, asks", [
     ("Should I buy a heat pump?", True), ("Which is the best heat pump for Norway?", True),
     ("What do you recommend for a cold flat?", True), ("Welche Wärmepumpe empfehlen Sie?", True),

@@ -20,11 +20,14 @@ after a section is removed or added; edits are spans applied when an output is w
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from ..claims import Claim
 from ..mdscan import Blocks
 from ..model import ParsedReport, Ref, RefProblem
+
+_NOT_NEWLINE = re.compile(r"[^\n]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,3 +131,34 @@ class Document(ParsedReport):
 
     def refs_in(self, start: int, end: int) -> list[Ref]:
         return [r for r in self.refs if start <= r.start and r.end <= end]
+
+    def block_at(self, pos: int) -> Block | None:
+        """The leaf block whose span (first line's start to last line's end) holds ``pos``;
+        None between blocks (a blank line outside code)."""
+        import bisect
+
+        starts = self.__dict__.get("_block_starts")
+        if starts is None:
+            starts = self.__dict__["_block_starts"] = [b.start for b in self.blocks]
+        k = bisect.bisect_right(starts, pos) - 1
+        return self.blocks[k] if k >= 0 and pos <= self.blocks[k].end else None
+
+    def markup(self) -> list[tuple[int, int]]:
+        """The spans of every ref tag outside code, in order: refs and malformed ref markup,
+        the input "Verified findings" section's included (tags, not words of the text)."""
+        tags = [(r.start, r.end) for r in self.refs + self.ignored_refs]
+        return sorted(tags + [(p.start, p.end) for p in self.problems + self.ignored_problems])
+
+    def without_refs(self, start: int = 0, end: int | None = None) -> str:
+        """``markdown[start:end]`` with every ref tag outside code (:meth:`markup`) blanked to
+        spaces, line breaks and offsets kept; a ``<ref>`` inside code is text and stays."""
+        end = len(self.markdown) if end is None else end
+        out, pos = [], start
+        for a, b in self.markup():
+            if b <= pos or a >= end:
+                continue
+            a, b = max(a, pos), min(b, end)
+            out += [self.markdown[pos:a], _NOT_NEWLINE.sub(" ", self.markdown[a:b])]
+            pos = b
+        out.append(self.markdown[pos:end])
+        return "".join(out)
