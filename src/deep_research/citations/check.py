@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Iterable, Mapping
 from urllib.parse import quote, urlsplit
 
@@ -24,6 +25,7 @@ _URL_ESCAPES = {" ": "%20", '"': "%22", "'": "%27", "<": "%3C", ">": "%3E", "`":
                 "(": "%28", ")": "%29"}
 
 
+@lru_cache(maxsize=4096)  # once per source, not once per citation
 def safe_link(url: str | None) -> str | None:
     """The URL if a reader may be sent there (http, https, file), else None. Characters that
     could end a markdown link or an HTML attribute are percent-encoded."""
@@ -331,7 +333,6 @@ def check_claims(report: CitationReport, judgments: Mapping[str, dict] | None = 
     facts = []
     quoted: list[tuple[int, str, str, str]] = []
     pages: dict[str, NormalisedPage] = {}
-    md = report.parsed.markdown
     independence = Independence({s.id: s.page.text for s in report.sources})
     for claim in report.claims:
         cites = [report.citations[i] for i in claim.ref_indexes if 0 <= i < len(report.citations)]
@@ -354,7 +355,7 @@ def check_claims(report: CitationReport, judgments: Mapping[str, dict] | None = 
                 if sid not in pages:
                     pages[sid] = normalised_page(next(c.source for c in found if c.source.id == sid).page.text)
             refs = [c.ref.index + 1 for c in cites]
-            line = md.count("\n", 0, claim.start) + 1
+            line = report.parsed.line_at(claim.start)
             for name in invented_names(claim.text, [pages[c.source.id] for c in found if c.source is not None], quotes):
                 flags.append(Flag("invented_name", claim.text, f'"{name}" is on none of the cited pages', claim.start,
                                   claim.end, line, name, refs))

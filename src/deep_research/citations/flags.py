@@ -313,12 +313,18 @@ def _dictionary_word(word: str) -> bool:
     return any(b in s for b in _bases(word) for s in sets.values())
 
 
+@lru_cache(maxsize=65536)
+def _shape(tok: str) -> tuple[bool, int]:
+    """(has a digit, how many upper-case letters): a word's shape, the same in every sentence."""
+    return any(c.isdigit() for c in tok), sum(c.isupper() for c in tok)
+
+
 def _name_like(tok: str, initial: bool, lower_words: set[str]) -> bool:
     if tok.lower() in _NOT_NAMES:
         return False
-    if any(c.isdigit() for c in tok):
-        return any(c.isupper() for c in tok)  # GPT-4, H100, COVID-19; not "10-character", "5th"
-    upper = sum(c.isupper() for c in tok)
+    digit, upper = _shape(tok)
+    if digit:
+        return upper > 0  # GPT-4, H100, COVID-19; not "10-character", "5th"
     if upper >= 2 and len(tok) >= 2:
         return True  # ALLCAPS, CamelCase
     if not tok[0].isupper():
@@ -326,6 +332,9 @@ def _name_like(tok: str, initial: bool, lower_words: set[str]) -> bool:
     if not initial:
         return True
     return not (tok.lower() in _OPENING_WORDS or _dictionary_word(tok) or tok.lower() in lower_words)
+
+
+_LINE_START = re.compile(r"\n\s*$")  # a word after a line break (and spaces) opens its line
 
 
 def proper_names(text: str) -> list[str]:
@@ -358,7 +367,7 @@ def proper_names(text: str) -> list[str]:
         window = text[max(0, m.start() - 64):m.start()]  # bounded: never the whole text per word
         before = window.rstrip(" " + _OPENERS)
         initial = (not before and m.start() <= 64) or (bool(before) and before[-1] in ".!?:;\n•-–—|") \
-            or bool(re.search(r"\n\s*$", window))
+            or bool(_LINE_START.search(window))
         if run and (any(ch in gap for ch in ",;:()[]\"“”.!?|") and gap.strip()):
             flush()
         name = _name_like(tok, initial, lower_words)
@@ -530,5 +539,5 @@ def uncited_statements(doc, *, english: bool = True) -> list[Flag]:
                 if why is None:
                     continue
                 out.append(Flag("uncited", text, f"states a {why} with no citation", a, b,
-                                md.count("\n", 0, a) + 1, None))
+                                doc.line_at(a), None))
     return out

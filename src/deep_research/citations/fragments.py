@@ -69,6 +69,7 @@ class TextDirective:
         return cls(start, end, prefix, suffix)
 
 
+@lru_cache(maxsize=65536)  # the generator measures the same terms over and over
 def encode_term(term: str) -> str:
     """Percent-encode a term: UTF-8, and the directive's own syntax chars '-', ',', '&'."""
     return quote(term, safe="").replace("-", "%2D")
@@ -387,25 +388,38 @@ class _Generator:
         return i not in self.cuts and ends_cleanly(self.text, i)
 
     # term edge candidates ----------------------------------------------------------------
+    # A term's word count only grows with the term, so the scans below stop at the first
+    # candidate over max_words: _limit would drop it and every longer one (it keeps the
+    # first candidate only when no shorter one exists).
     def _start_term_ends(self) -> list[int]:
         """Ends c1 for a start term text[start:c1] (range form), shortest first."""
-        text, out = self.text, []
+        text, out, has_word = self.text, [], False
         for c in range(self.start + 1, self.end):
             if not self.page.in_one_segment(self.start, c):
                 break
-            if text[c - 1].isspace() or not self._ends(c) or not _has_word(text[self.start : c]):
+            has_word = has_word or text[c - 1].isalnum()
+            if text[c - 1].isspace() or not has_word or not self._ends(c):
                 continue
+            if _words(text[self.start : c]) > self.max_words:
+                if not out:
+                    out.append(c)
+                break
             out.append(c)
         return self._limit(out, lambda c: _words(text[self.start : c]))
 
     def _end_term_starts(self) -> list[int]:
         """Starts c2 for an end term text[c2:end] (range form), shortest first."""
-        text, out = self.text, []
+        text, out, has_word = self.text, [], False
         for c in range(self.end - 1, self.start, -1):
             if not self.page.in_one_segment(c, self.end):
                 break
-            if text[c].isspace() or not self._starts(c) or not _has_word(text[c : self.end]):
+            has_word = has_word or text[c].isalnum()
+            if text[c].isspace() or not has_word or not self._starts(c):
                 continue
+            if _words(text[c : self.end]) > self.max_words:
+                if not out:
+                    out.append(c)
+                break
             out.append(c)
         return self._limit(out, lambda c: _words(text[c : self.end]))
 

@@ -136,6 +136,15 @@ def _findings_audit(built: bool, found: str | None, rebuilt: str | None) -> dict
     return out
 
 
+def _flags_by_ref(flags: list) -> dict[int, list]:
+    """Each citation number's flags, in the flags' order (one pass, not one per citation)."""
+    out: dict[int, list] = {}
+    for f in flags:
+        for n in dict.fromkeys(f.refs):
+            out.setdefault(n, []).append(f)
+    return out
+
+
 def _citation_json(c, styler: Styler, flags: list | None = None) -> dict:
     """citations.json's record: the checks, and (added) the marker and reference entry of
     the citation style and the flags on its claim (invented names, impossible dates)."""
@@ -243,9 +252,11 @@ def publish_report(
             tmp_pdf.unlink(missing_ok=True)
         timings["pdf_s"] = time.perf_counter() - t
     result = PublishResult(out, files, report, refused, timings, missing, audit_policy)
+    flags_by_ref = _flags_by_ref(report.flags)
     write_atomic(
         files["citations"],
-        json.dumps([_citation_json(c, styler, report.flags) for c in report.citations], ensure_ascii=False, indent=2) + "\n",
+        json.dumps([_citation_json(c, styler, flags_by_ref.get(c.ref.index + 1)) for c in report.citations],
+                   ensure_ascii=False, indent=2) + "\n",
     )
     audit = {
         "summary": result.summary(),

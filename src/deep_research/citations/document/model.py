@@ -120,6 +120,19 @@ class Document(ParsedReport):
     def _code_starts(self) -> list[int]:
         return [a for a, _ in self._code_all]
 
+    def line_at(self, pos: int) -> int:
+        """The 1-based line of the markdown that holds offset ``pos`` (``markdown.count("\\n", 0,
+        pos) + 1``, without rescanning the report for every call)."""
+        import bisect
+
+        if pos < 0:
+            return self.markdown.count("\n", 0, pos) + 1
+        cached = self.__dict__.get("_newlines")
+        if cached is None or cached[0] is not self.markdown:
+            breaks = [m.start() for m in re.finditer("\n", self.markdown)]
+            cached = self.__dict__["_newlines"] = (self.markdown, breaks)
+        return bisect.bisect_left(cached[1], pos) + 1
+
     def title(self) -> Block | None:
         """The report's title: a level-1 ATX heading at the top level that is its first
         block (only blank lines before it)."""
