@@ -414,6 +414,11 @@ def normalised_page(text: str) -> NormalisedPage:
     return NormalisedPage(_norm(text), [frozenset(_norm(x).split()) for x in text.splitlines() if x.strip()])
 
 
+@lru_cache(maxsize=1024)  # a report cites one quote for several claims
+def _normalised_quotes(text: str) -> NormalisedPage:
+    return normalised_page(text)
+
+
 def _forms(n: str) -> set[str]:
     forms = {n, n.replace(" ", "")}
     if n.endswith("s") and len(n) > 3:
@@ -446,9 +451,12 @@ def invented_names(claim: str, pages: Iterable[NormalisedPage], quotes: Iterable
     pages = list(pages)
     if not pages:
         return []
-    quoted = normalised_page("\n".join(quotes))
+    names = proper_names(claim)
+    if not names:
+        return []
+    quoted = _normalised_quotes("\n".join(quotes))
     out = []
-    for name in proper_names(claim):
+    for name in names:
         if name_on_page(name, quoted) or any(name_on_page(name, p) for p in pages):
             continue
         out.append(name)

@@ -398,6 +398,8 @@ class _Generator:
             if not self.page.in_one_segment(self.start, c):
                 break
             has_word = has_word or text[c - 1].isalnum()
+            if text[c].isalnum() and text[c - 1].isalnum():
+                continue  # inside a word: never a clean end (ends_cleanly), the common case
             if text[c - 1].isspace() or not has_word or not self._ends(c):
                 continue
             if _words(text[self.start : c]) > self.max_words:
@@ -414,6 +416,8 @@ class _Generator:
             if not self.page.in_one_segment(c, self.end):
                 break
             has_word = has_word or text[c].isalnum()
+            if text[c].isalnum() and text[c - 1].isalnum():
+                continue  # inside a word: never a clean start (starts_cleanly), the common case
             if text[c].isspace() or not has_word or not self._starts(c):
                 continue
             if _words(text[c : self.end]) > self.max_words:
