@@ -396,9 +396,20 @@ def proper_names(text: str) -> list[str]:
     return cleaned
 
 
+_NORM_WORD = re.compile(r"[^\W_]+")
+
+
 def _norm(text: str) -> str:
+    # names and short lines recur across the claims of a report; a page's text is not kept
+    return _norm_short(text) if len(text) <= 256 else _norm_text(text)
+
+
+def _norm_text(text: str) -> str:
     text = unicodedata.normalize("NFKC", text).casefold().replace("’", "'")
-    return " " + " ".join(re.findall(r"[^\W_]+", text)) + " "
+    return " " + " ".join(_NORM_WORD.findall(text)) + " "
+
+
+_norm_short = lru_cache(maxsize=16384)(_norm_text)
 
 
 @dataclass
