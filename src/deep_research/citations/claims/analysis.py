@@ -38,12 +38,31 @@ _CJK_RANGES = ("\u2e80-\u2fdf\u3040-\u30ff\u3100-\u312f\u31a0-\u31ff\u3400-\u4db
 _CJK_CHAR = re.compile(f"[{_CJK_RANGES}]")
 
 
+# A word is a letter or digit, then word characters, with single apostrophes, dots or hyphens
+# inside ("don't", "e.g", "x-ray"): written as runs of word characters so that the engine
+# tries the joiners only between runs, not after every character.
 _TOKEN = re.compile(
     r"(\d{1,3}(?:[, ]\d{3})+(?:\.\d+)?)(?![\w])"  # 1,000 / 1 000 000 (grouped thousands)
-    rf"|([^\W_{_CJK_RANGES}](?:[^\W{_CJK_RANGES}]|['.\-](?=[^\W_{_CJK_RANGES}]))*)"  # words
+    rf"|([^\W_{_CJK_RANGES}][^\W{_CJK_RANGES}]*(?:['.\-][^\W_{_CJK_RANGES}][^\W{_CJK_RANGES}]*)*)"  # words
     rf"|([{_CJK_RANGES}])"
     r"|([^\w\s])"
 )
+
+
+# The same tokens for ASCII text (most texts), where the CJK ranges cannot match: the
+# engine's ASCII classes are faster. The third group never matches; it keeps the numbering.
+_TOKEN_ASCII = re.compile(
+    r"(\d{1,3}(?:[, ]\d{3})+(?:\.\d+)?)(?!\w)"
+    r"|([^\W_]\w*(?:['.\-][^\W_]\w*)*)"
+    r"|((?!))"
+    r"|([^\w\s])",
+    re.ASCII,
+)
+
+
+# Where a token may carry a minus sign: a "-" at the start of the text or after a space or an
+# opening bracket. Text without one (and without "()") needs no token positions.
+_MINUS_SIGN = re.compile(r"(?:^|[ (\[\t\n])-")
 
 
 _SUPERSCRIPTS = str.maketrans("", "", "\u00b9\u00b2\u00b3\u2070\u2071\u2074\u2075\u2076\u2077\u2078\u2079"
@@ -65,6 +84,8 @@ _SENTENCE_PUNCT = frozenset(".!?:\u3002\uff01\uff1f")
 
 
 def _prepare(text: str) -> str:
+    if text.isascii():
+        return text  # superscripts and the characters normalised are all non-ASCII
     text = text.translate(_SUPERSCRIPTS)
     if not text.isascii():
         text = unicodedata.normalize("NFKC", text.translate(_NORMALISE))
@@ -96,6 +117,73 @@ def _tokens(text: str) -> tuple[list[str], list[int], set[int], set[int], set[in
     """Surface tokens and their kinds, plus the positions of numbers with a minus sign, of
     parts joined to the previous token by a hyphen, and of words written as calls
     ("len()")."""
+    rx = _TOKEN_ASCII if text.isascii() else _TOKEN
+    if "()" in text or _MINUS_SIGN.search(text):
+        return _tokens_at(text, rx)
+    # the common case: no minus sign and no call, so no token needs its position
+    raw: list[str] = []
+    kinds: list[int] = []
+    hyph: set[int] = set()
+    add_raw, add_kind = raw.append, kinds.append
+    for num, word, cjk, punct in rx.findall(text):
+        if word:
+            if word.isalpha() and word not in _SPLIT_WORDS:
+                add_raw(word)
+                add_kind(_WORD)
+            else:
+                _word_parts(word, 0, text, raw, kinds, set(), hyph)
+        elif punct:
+            add_raw(punct)
+            add_kind(_PUNCT)
+        elif cjk:
+            add_raw(cjk)
+            add_kind(_CJK)
+        else:
+            add_raw(num.replace(",", "").replace(" ", ""))
+            add_kind(_NUM)
+    return raw, kinds, set(), hyph, set()
+
+
+def _minus_before(text: str, s: int) -> bool:
+    """Is the token starting at ``s`` preceded by a minus sign (a "-" at the start of the
+    text or after a space or an opening bracket)?"""
+    return s > 0 and text[s - 1] == "-" and (s == 1 or text[s - 2] in " ([\t\n")
+
+
+def _word_parts(tok: str, s: int, text: str, raw: list[str], kinds: list[int], minus: set[int],
+                hyph: set[int]) -> None:
+    """Add a word token that is not plain letters (hyphens, apostrophes, digits, "cannot")
+    starting at ``s`` in ``text``: its parts, contractions split."""
+    parts = tok.split("-") if "-" in tok else [tok]
+    for k, part in enumerate(parts):
+        if not part:
+            continue
+        low = part.lower()
+        if "'" in part:
+            if low.endswith("n't") and len(low) > 3:
+                base = _CONTRACTIONS.get(low[:-3], part[:-3])
+                raw.extend((base, "not"))
+                kinds.extend((_WORD, _WORD))
+                continue
+            if low.endswith("'s"):
+                part = part[:-2]
+            elif low.endswith("'"):
+                part = part[:-1]
+        if low == "cannot":
+            raw.extend((part[:3], "not"))
+            kinds.extend((_WORD, _WORD))
+            continue
+        if k == 0 and _minus_before(text, s):
+            minus.add(len(raw))
+        if k > 0:
+            hyph.add(len(raw))
+        raw.append(part)
+        kinds.append(_NUM if part[0].isdigit() else _WORD)
+
+
+def _tokens_at(text: str, rx: re.Pattern[str]) -> tuple[list[str], list[int], set[int], set[int], set[int]]:
+    """_tokens for text where a minus sign or a call may occur: tokens read with their
+    positions."""
     raw: list[str] = []
     kinds: list[int] = []
     minus: set[int] = set()
@@ -103,41 +191,15 @@ def _tokens(text: str) -> tuple[list[str], list[int], set[int], set[int], set[in
     calls: set[int] = set()
     add_raw, add_kind = raw.append, kinds.append
     prev_end = -1
-    for m in _TOKEN.finditer(text):
+    for m in rx.finditer(text):
         g = m.lastindex
         tok = m.group(g)
         if g == 2:
             if tok.isalpha() and tok not in _SPLIT_WORDS:  # the common case
                 add_raw(tok)
                 add_kind(_WORD)
-                prev_end = m.end()
-                continue
-            s = m.start()
-            parts = tok.split("-") if "-" in tok else [tok]
-            for k, part in enumerate(parts):
-                if not part:
-                    continue
-                low = part.lower()
-                if "'" in part:
-                    if low.endswith("n't") and len(low) > 3:
-                        base = _CONTRACTIONS.get(low[:-3], part[:-3])
-                        raw.extend((base, "not"))
-                        kinds.extend((_WORD, _WORD))
-                        continue
-                    if low.endswith("'s"):
-                        part = part[:-2]
-                    elif low.endswith("'"):
-                        part = part[:-1]
-                if low == "cannot":
-                    raw.extend((part[:3], "not"))
-                    kinds.extend((_WORD, _WORD))
-                    continue
-                if k == 0 and s > 0 and text[s - 1] == "-" and (s == 1 or text[s - 2] in " ([\t\n"):
-                    minus.add(len(raw))
-                if k > 0:
-                    hyph.add(len(raw))
-                add_raw(part)
-                add_kind(_NUM if part[0].isdigit() else _WORD)
+            else:
+                _word_parts(tok, m.start(), text, raw, kinds, minus, hyph)
             prev_end = m.end()
         elif g == 4:
             if tok == "(" and m.start() == prev_end and text.startswith(")", m.end()) and raw \
@@ -151,8 +213,7 @@ def _tokens(text: str) -> tuple[list[str], list[int], set[int], set[int], set[in
             add_kind(_CJK)
             prev_end = -1
         else:
-            s = m.start()
-            if s > 0 and text[s - 1] == "-" and (s == 1 or text[s - 2] in " ([\t\n"):
+            if _minus_before(text, m.start()):
                 minus.add(len(raw))
             add_raw(tok.replace(",", "").replace(" ", ""))
             add_kind(_NUM)
