@@ -222,14 +222,16 @@ def _tokens_at(text: str, rx: re.Pattern[str]) -> tuple[list[str], list[int], se
 
 
 @lru_cache(maxsize=131072)
-def _word_info(w: str) -> tuple[str, bool, int]:
-    """(stem, plain content word?, flags) of a lower-case word; flags: 1 clause word,
-    2 negator, 4 implicit negation, 8 part of "no longer" / "fails to"."""
+def _word_info(r: str) -> tuple[str, str, bool, int, bool]:
+    """(lower case, stem, plain content word?, flags, simple?) of a word token as written;
+    flags: 1 clause word, 2 negator, 4 implicit negation, 8 part of "no longer" / "fails to";
+    simple: a lower-case word of letters with no flag (the common case)."""
+    w = r.lower()
     st = stem(w)
     content = w not in _STOP and w not in _CLOSED and len(w) > 1 and w not in _SMALL_NUMBERS
     flags = (1 if w in _CLAUSE_WORDS else 0) | (2 if w in _NEGATORS else 0) | \
         (4 if st in _IMPLICIT_NEG_STEMS else 0) | (8 if w in _NEG_PHRASE_WORDS else 0)
-    return st, content, flags
+    return w, st, content, flags, not flags and r.islower() and r.isalpha()
 
 
 def _analyse(text: str, claim_side: bool, mid_start: bool = False) -> _Text:
@@ -241,7 +243,7 @@ def _analyse(text: str, claim_side: bool, mid_start: bool = False) -> _Text:
     heads = {num.pos: num for num in numbers}
     tails = num_pos - heads.keys()  # units, scale words, the rest of "one hundred and five"
     stems: list[str] = [""] * n
-    clause: list[int] = [0] * n
+    cuts: list[int] = []  # token positions where a new clause starts (the clause number grows)
     sent_start: list[bool] = [False] * n
     neg: list[bool] = [False] * n
     content: list[bool] = [False] * n
@@ -255,43 +257,38 @@ def _analyse(text: str, claim_side: bool, mid_start: bool = False) -> _Text:
     c = 0
     start = not mid_start
     word_info, is_entity, clause_punct, sentence_punct = _word_info, _is_entity, _CLAUSE_PUNCT, _SENTENCE_PUNCT
-    add_neg_clause = neg_clauses.add
+    add_neg_clause, add_cut = neg_clauses.add, cuts.append
     special = heads.keys() | tails | bounds | hyph | calls
     add_align, add_align_pos, articles = align.append, align_pos.append, _ARTICLES
+    add_low, add_stem, get_positions = lowset.add, stemset.add, positions.get
     for k in range(n):
         kind = kinds[k]
         r = raw[k]
-        if kind == _PUNCT:
-            if r in clause_punct:
-                c += 1
-            if r in sentence_punct:
-                start = True
-            clause[k] = c
-            stems[k] = r
-            continue
-        w = low[k]
         if kind == _WORD:
-            st, plain, flags = word_info(w)
-            if flags & 1 and k not in hyph:
-                c += 1
-            clause[k] = c
-            sent_start[k] = start
-            start = False
-            if not flags and k not in special and r.islower() and r.isalpha():
+            w, st, plain, flags, simple = word_info(r)
+            if simple and k not in special:
                 # the common case: a plain lower-case word
+                if start:
+                    sent_start[k] = True
+                    start = False
                 content[k] = plain
-                lowset.add(w)
-                stemset.add(st)
+                add_low(w)
+                add_stem(st)
                 stems[k] = st
                 if w not in articles:
                     add_align(st)
                     add_align_pos(k)
-                at = positions.get(st)
+                at = get_positions(st)
                 if at is None:
                     positions[st] = [k]
                 else:
                     at.append(k)
                 continue
+            if flags & 1 and k not in hyph:
+                c += 1
+                add_cut(k)
+            sent_start[k] = start
+            start = False
             if flags & 2:
                 if _is_negator(w, k, raw, low, kinds, n, start=sent_start[k]):
                     neg[k] = True
@@ -307,17 +304,24 @@ def _analyse(text: str, claim_side: bool, mid_start: bool = False) -> _Text:
             ent = k in calls or (not (r.islower() and r.isalpha()) and is_entity(r, sent_start[k]))
             entity[k] = ent
             content[k] = (plain and not neg[k]) or ent
-            lowset.add(w)
-            stemset.add(st)
+            add_low(w)
+            add_stem(st)
+        elif kind == _PUNCT:
+            if r in clause_punct:
+                c += 1
+                add_cut(k)
+            if r in sentence_punct:
+                start = True
+            stems[k] = r
+            continue
         elif kind == _NUM:
-            st = w
-            clause[k] = c
+            w = st = low[k]
             sent_start[k] = start
             start = False
             content[k] = True
         else:  # CJK
+            w = low[k]
             st = r
-            clause[k] = c
             if r in _CJK_NEG and (r + (raw[k + 1] if k + 1 < n else "")) not in _CJK_NEG_WORDS \
                     and ((raw[k - 1] if k else "") + r) not in _CJK_NEG_WORDS:
                 neg[k] = True
@@ -335,6 +339,9 @@ def _analyse(text: str, claim_side: bool, mid_start: bool = False) -> _Text:
             add_align(st)
             add_align_pos(k)
         positions.setdefault(st, []).append(k)
+    clause = [0] * (cuts[0] if cuts else n)  # clause number of each token
+    for i, a in enumerate(cuts):
+        clause += [i + 1] * ((cuts[i + 1] if i + 1 < len(cuts) else n) - a)
     cjk = {raw[k] for k in range(n) if kinds[k] == _CJK} if not text.isascii() else set()
     bigrams = {raw[k] + raw[k + 1] for k in range(n - 1) if kinds[k] == _CJK and kinds[k + 1] == _CJK} \
         if cjk else set()
