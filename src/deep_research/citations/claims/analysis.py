@@ -62,7 +62,7 @@ _TOKEN_ASCII = re.compile(
 
 # Where a token may carry a minus sign: a "-" at the start of the text or after a space or an
 # opening bracket. Text without one (and without "()") needs no token positions.
-_MINUS_SIGN = re.compile(r"(?:^|[ (\[\t\n])-")
+_MINUS_SIGN = re.compile(r"[ (\[\t\n]-")
 
 
 _SUPERSCRIPTS = str.maketrans("", "", "\u00b9\u00b2\u00b3\u2070\u2071\u2074\u2075\u2076\u2077\u2078\u2079"
@@ -118,7 +118,7 @@ def _tokens(text: str) -> tuple[list[str], list[int], set[int], set[int], set[in
     parts joined to the previous token by a hyphen, and of words written as calls
     ("len()")."""
     rx = _TOKEN_ASCII if text.isascii() else _TOKEN
-    if "()" in text or _MINUS_SIGN.search(text):
+    if "()" in text or text.startswith("-") or ("-" in text and _MINUS_SIGN.search(text)):
         return _tokens_at(text, rx)
     # the common case: no minus sign and no call, so no token needs its position
     raw: list[str] = []
@@ -373,3 +373,11 @@ def _is_negator(w: str, k: int, raw: list[str], low: list[str], kinds: list[int]
 @lru_cache(maxsize=16)
 def _analyse_quote(quote: str) -> _Text:
     return _analyse(_without_markup(strip_quote_marks(quote)), claim_side=False)
+
+
+# The same claim is often checked again soon (against another quote; by the judge's evidence
+# check after the rules): a cache as small as the quotes' serves those. Nothing reads a claim's
+# analysis to change it.
+@lru_cache(maxsize=16)
+def _analyse_claim(text: str, mid_start: bool) -> _Text:
+    return _analyse(text, claim_side=True, mid_start=mid_start)
