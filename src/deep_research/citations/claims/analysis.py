@@ -7,6 +7,7 @@ import re
 import unicodedata
 from functools import lru_cache
 
+from .framing import _prepare_claim
 from .numbers import _numbers
 from .types import _CJK, _NUM, _PUNCT, _WORD, _Text
 from .words import (
@@ -375,9 +376,11 @@ def _analyse_quote(quote: str) -> _Text:
     return _analyse(_without_markup(strip_quote_marks(quote)), claim_side=False)
 
 
-# The same claim is often checked again soon (against another quote; by the judge's evidence
-# check after the rules): a cache as small as the quotes' serves those. Nothing reads a claim's
-# analysis to change it.
+# The same claim is often checked again soon (against other quotes): a cache as small as the
+# quotes' serves that. Nothing reads a claim's analysis to change it.
 @lru_cache(maxsize=16)
-def _analyse_claim(text: str, mid_start: bool) -> _Text:
-    return _analyse(text, claim_side=True, mid_start=mid_start)
+def _analyse_claim(claim: str) -> _Text:
+    """The analysis of a claim as written (reporting frames, markup and list markers removed
+    first)."""
+    text, mid = _prepare_claim(claim)
+    return _analyse(text, claim_side=True, mid_start=mid)
