@@ -7,6 +7,7 @@ import re
 import unicodedata
 from functools import lru_cache
 
+from .framing import _prepare_claim
 from .numbers import _numbers
 from .types import _CJK, _NUM, _PUNCT, _WORD, _Text
 from .words import (
@@ -38,12 +39,31 @@ _CJK_RANGES = ("\u2e80-\u2fdf\u3040-\u30ff\u3100-\u312f\u31a0-\u31ff\u3400-\u4db
 _CJK_CHAR = re.compile(f"[{_CJK_RANGES}]")
 
 
+# A word is a letter or digit, then word characters, with single apostrophes, dots or hyphens
+# inside ("don't", "e.g", "x-ray"): written as runs of word characters so that the engine
+# tries the joiners only between runs, not after every character.
 _TOKEN = re.compile(
     r"(\d{1,3}(?:[, ]\d{3})+(?:\.\d+)?)(?![\w])"  # 1,000 / 1 000 000 (grouped thousands)
-    rf"|([^\W_{_CJK_RANGES}](?:[^\W{_CJK_RANGES}]|['.\-](?=[^\W_{_CJK_RANGES}]))*)"  # words
+    rf"|([^\W_{_CJK_RANGES}][^\W{_CJK_RANGES}]*(?:['.\-][^\W_{_CJK_RANGES}][^\W{_CJK_RANGES}]*)*)"  # words
     rf"|([{_CJK_RANGES}])"
     r"|([^\w\s])"
 )
+
+
+# The same tokens for ASCII text (most texts), where the CJK ranges cannot match: the
+# engine's ASCII classes are faster. The third group never matches; it keeps the numbering.
+_TOKEN_ASCII = re.compile(
+    r"(\d{1,3}(?:[, ]\d{3})+(?:\.\d+)?)(?!\w)"
+    r"|([^\W_]\w*(?:['.\-][^\W_]\w*)*)"
+    r"|((?!))"
+    r"|([^\w\s])",
+    re.ASCII,
+)
+
+
+# Where a token may carry a minus sign: a "-" at the start of the text or after a space or an
+# opening bracket. Text without one (and without "()") needs no token positions.
+_MINUS_SIGN = re.compile(r"[ (\[\t\n]-")
 
 
 _SUPERSCRIPTS = str.maketrans("", "", "\u00b9\u00b2\u00b3\u2070\u2071\u2074\u2075\u2076\u2077\u2078\u2079"
@@ -65,6 +85,8 @@ _SENTENCE_PUNCT = frozenset(".!?:\u3002\uff01\uff1f")
 
 
 def _prepare(text: str) -> str:
+    if text.isascii():
+        return text  # superscripts and the characters normalised are all non-ASCII
     text = text.translate(_SUPERSCRIPTS)
     if not text.isascii():
         text = unicodedata.normalize("NFKC", text.translate(_NORMALISE))
@@ -96,6 +118,73 @@ def _tokens(text: str) -> tuple[list[str], list[int], set[int], set[int], set[in
     """Surface tokens and their kinds, plus the positions of numbers with a minus sign, of
     parts joined to the previous token by a hyphen, and of words written as calls
     ("len()")."""
+    rx = _TOKEN_ASCII if text.isascii() else _TOKEN
+    if "()" in text or text.startswith("-") or ("-" in text and _MINUS_SIGN.search(text)):
+        return _tokens_at(text, rx)
+    # the common case: no minus sign and no call, so no token needs its position
+    raw: list[str] = []
+    kinds: list[int] = []
+    hyph: set[int] = set()
+    add_raw, add_kind = raw.append, kinds.append
+    for num, word, cjk, punct in rx.findall(text):
+        if word:
+            if word.isalpha() and word not in _SPLIT_WORDS:
+                add_raw(word)
+                add_kind(_WORD)
+            else:
+                _word_parts(word, 0, text, raw, kinds, set(), hyph)
+        elif punct:
+            add_raw(punct)
+            add_kind(_PUNCT)
+        elif cjk:
+            add_raw(cjk)
+            add_kind(_CJK)
+        else:
+            add_raw(num.replace(",", "").replace(" ", ""))
+            add_kind(_NUM)
+    return raw, kinds, set(), hyph, set()
+
+
+def _minus_before(text: str, s: int) -> bool:
+    """Is the token starting at ``s`` preceded by a minus sign (a "-" at the start of the
+    text or after a space or an opening bracket)?"""
+    return s > 0 and text[s - 1] == "-" and (s == 1 or text[s - 2] in " ([\t\n")
+
+
+def _word_parts(tok: str, s: int, text: str, raw: list[str], kinds: list[int], minus: set[int],
+                hyph: set[int]) -> None:
+    """Add a word token that is not plain letters (hyphens, apostrophes, digits, "cannot")
+    starting at ``s`` in ``text``: its parts, contractions split."""
+    parts = tok.split("-") if "-" in tok else [tok]
+    for k, part in enumerate(parts):
+        if not part:
+            continue
+        low = part.lower()
+        if "'" in part:
+            if low.endswith("n't") and len(low) > 3:
+                base = _CONTRACTIONS.get(low[:-3], part[:-3])
+                raw.extend((base, "not"))
+                kinds.extend((_WORD, _WORD))
+                continue
+            if low.endswith("'s"):
+                part = part[:-2]
+            elif low.endswith("'"):
+                part = part[:-1]
+        if low == "cannot":
+            raw.extend((part[:3], "not"))
+            kinds.extend((_WORD, _WORD))
+            continue
+        if k == 0 and _minus_before(text, s):
+            minus.add(len(raw))
+        if k > 0:
+            hyph.add(len(raw))
+        raw.append(part)
+        kinds.append(_NUM if part[0].isdigit() else _WORD)
+
+
+def _tokens_at(text: str, rx: re.Pattern[str]) -> tuple[list[str], list[int], set[int], set[int], set[int]]:
+    """_tokens for text where a minus sign or a call may occur: tokens read with their
+    positions."""
     raw: list[str] = []
     kinds: list[int] = []
     minus: set[int] = set()
@@ -103,41 +192,15 @@ def _tokens(text: str) -> tuple[list[str], list[int], set[int], set[int], set[in
     calls: set[int] = set()
     add_raw, add_kind = raw.append, kinds.append
     prev_end = -1
-    for m in _TOKEN.finditer(text):
+    for m in rx.finditer(text):
         g = m.lastindex
         tok = m.group(g)
         if g == 2:
             if tok.isalpha() and tok not in _SPLIT_WORDS:  # the common case
                 add_raw(tok)
                 add_kind(_WORD)
-                prev_end = m.end()
-                continue
-            s = m.start()
-            parts = tok.split("-") if "-" in tok else [tok]
-            for k, part in enumerate(parts):
-                if not part:
-                    continue
-                low = part.lower()
-                if "'" in part:
-                    if low.endswith("n't") and len(low) > 3:
-                        base = _CONTRACTIONS.get(low[:-3], part[:-3])
-                        raw.extend((base, "not"))
-                        kinds.extend((_WORD, _WORD))
-                        continue
-                    if low.endswith("'s"):
-                        part = part[:-2]
-                    elif low.endswith("'"):
-                        part = part[:-1]
-                if low == "cannot":
-                    raw.extend((part[:3], "not"))
-                    kinds.extend((_WORD, _WORD))
-                    continue
-                if k == 0 and s > 0 and text[s - 1] == "-" and (s == 1 or text[s - 2] in " ([\t\n"):
-                    minus.add(len(raw))
-                if k > 0:
-                    hyph.add(len(raw))
-                add_raw(part)
-                add_kind(_NUM if part[0].isdigit() else _WORD)
+            else:
+                _word_parts(tok, m.start(), text, raw, kinds, minus, hyph)
             prev_end = m.end()
         elif g == 4:
             if tok == "(" and m.start() == prev_end and text.startswith(")", m.end()) and raw \
@@ -151,8 +214,7 @@ def _tokens(text: str) -> tuple[list[str], list[int], set[int], set[int], set[in
             add_kind(_CJK)
             prev_end = -1
         else:
-            s = m.start()
-            if s > 0 and text[s - 1] == "-" and (s == 1 or text[s - 2] in " ([\t\n"):
+            if _minus_before(text, m.start()):
                 minus.add(len(raw))
             add_raw(tok.replace(",", "").replace(" ", ""))
             add_kind(_NUM)
@@ -161,14 +223,16 @@ def _tokens(text: str) -> tuple[list[str], list[int], set[int], set[int], set[in
 
 
 @lru_cache(maxsize=131072)
-def _word_info(w: str) -> tuple[str, bool, int]:
-    """(stem, plain content word?, flags) of a lower-case word; flags: 1 clause word,
-    2 negator, 4 implicit negation, 8 part of "no longer" / "fails to"."""
+def _word_info(r: str) -> tuple[str, str, bool, int, bool]:
+    """(lower case, stem, plain content word?, flags, simple?) of a word token as written;
+    flags: 1 clause word, 2 negator, 4 implicit negation, 8 part of "no longer" / "fails to";
+    simple: a lower-case word of letters with no flag (the common case)."""
+    w = r.lower()
     st = stem(w)
     content = w not in _STOP and w not in _CLOSED and len(w) > 1 and w not in _SMALL_NUMBERS
     flags = (1 if w in _CLAUSE_WORDS else 0) | (2 if w in _NEGATORS else 0) | \
         (4 if st in _IMPLICIT_NEG_STEMS else 0) | (8 if w in _NEG_PHRASE_WORDS else 0)
-    return st, content, flags
+    return w, st, content, flags, not flags and r.islower() and r.isalpha()
 
 
 def _analyse(text: str, claim_side: bool, mid_start: bool = False) -> _Text:
@@ -180,7 +244,7 @@ def _analyse(text: str, claim_side: bool, mid_start: bool = False) -> _Text:
     heads = {num.pos: num for num in numbers}
     tails = num_pos - heads.keys()  # units, scale words, the rest of "one hundred and five"
     stems: list[str] = [""] * n
-    clause: list[int] = [0] * n
+    cuts: list[int] = []  # token positions where a new clause starts (the clause number grows)
     sent_start: list[bool] = [False] * n
     neg: list[bool] = [False] * n
     content: list[bool] = [False] * n
@@ -194,43 +258,38 @@ def _analyse(text: str, claim_side: bool, mid_start: bool = False) -> _Text:
     c = 0
     start = not mid_start
     word_info, is_entity, clause_punct, sentence_punct = _word_info, _is_entity, _CLAUSE_PUNCT, _SENTENCE_PUNCT
-    add_neg_clause = neg_clauses.add
+    add_neg_clause, add_cut = neg_clauses.add, cuts.append
     special = heads.keys() | tails | bounds | hyph | calls
     add_align, add_align_pos, articles = align.append, align_pos.append, _ARTICLES
+    add_low, add_stem, get_positions = lowset.add, stemset.add, positions.get
     for k in range(n):
         kind = kinds[k]
         r = raw[k]
-        if kind == _PUNCT:
-            if r in clause_punct:
-                c += 1
-            if r in sentence_punct:
-                start = True
-            clause[k] = c
-            stems[k] = r
-            continue
-        w = low[k]
         if kind == _WORD:
-            st, plain, flags = word_info(w)
-            if flags & 1 and k not in hyph:
-                c += 1
-            clause[k] = c
-            sent_start[k] = start
-            start = False
-            if not flags and k not in special and r.islower() and r.isalpha():
+            w, st, plain, flags, simple = word_info(r)
+            if simple and k not in special:
                 # the common case: a plain lower-case word
+                if start:
+                    sent_start[k] = True
+                    start = False
                 content[k] = plain
-                lowset.add(w)
-                stemset.add(st)
+                add_low(w)
+                add_stem(st)
                 stems[k] = st
                 if w not in articles:
                     add_align(st)
                     add_align_pos(k)
-                at = positions.get(st)
+                at = get_positions(st)
                 if at is None:
                     positions[st] = [k]
                 else:
                     at.append(k)
                 continue
+            if flags & 1 and k not in hyph:
+                c += 1
+                add_cut(k)
+            sent_start[k] = start
+            start = False
             if flags & 2:
                 if _is_negator(w, k, raw, low, kinds, n, start=sent_start[k]):
                     neg[k] = True
@@ -246,17 +305,24 @@ def _analyse(text: str, claim_side: bool, mid_start: bool = False) -> _Text:
             ent = k in calls or (not (r.islower() and r.isalpha()) and is_entity(r, sent_start[k]))
             entity[k] = ent
             content[k] = (plain and not neg[k]) or ent
-            lowset.add(w)
-            stemset.add(st)
+            add_low(w)
+            add_stem(st)
+        elif kind == _PUNCT:
+            if r in clause_punct:
+                c += 1
+                add_cut(k)
+            if r in sentence_punct:
+                start = True
+            stems[k] = r
+            continue
         elif kind == _NUM:
-            st = w
-            clause[k] = c
+            w = st = low[k]
             sent_start[k] = start
             start = False
             content[k] = True
         else:  # CJK
+            w = low[k]
             st = r
-            clause[k] = c
             if r in _CJK_NEG and (r + (raw[k + 1] if k + 1 < n else "")) not in _CJK_NEG_WORDS \
                     and ((raw[k - 1] if k else "") + r) not in _CJK_NEG_WORDS:
                 neg[k] = True
@@ -274,6 +340,9 @@ def _analyse(text: str, claim_side: bool, mid_start: bool = False) -> _Text:
             add_align(st)
             add_align_pos(k)
         positions.setdefault(st, []).append(k)
+    clause = [0] * (cuts[0] if cuts else n)  # clause number of each token
+    for i, a in enumerate(cuts):
+        clause += [i + 1] * ((cuts[i + 1] if i + 1 < len(cuts) else n) - a)
     cjk = {raw[k] for k in range(n) if kinds[k] == _CJK} if not text.isascii() else set()
     bigrams = {raw[k] + raw[k + 1] for k in range(n - 1) if kinds[k] == _CJK and kinds[k + 1] == _CJK} \
         if cjk else set()
@@ -305,3 +374,13 @@ def _is_negator(w: str, k: int, raw: list[str], low: list[str], kinds: list[int]
 @lru_cache(maxsize=16)
 def _analyse_quote(quote: str) -> _Text:
     return _analyse(_without_markup(strip_quote_marks(quote)), claim_side=False)
+
+
+# The same claim is often checked again soon (against other quotes): a cache as small as the
+# quotes' serves that. Nothing reads a claim's analysis to change it.
+@lru_cache(maxsize=16)
+def _analyse_claim(claim: str) -> _Text:
+    """The analysis of a claim as written (reporting frames, markup and list markers removed
+    first)."""
+    text, mid = _prepare_claim(claim)
+    return _analyse(text, claim_side=True, mid_start=mid)

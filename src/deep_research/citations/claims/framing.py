@@ -44,6 +44,17 @@ _TRAILING_FRAME = re.compile(
     re.IGNORECASE)
 
 
+# A trailing frame ends where the claim's words end (only spaces and . ! ? after it), with its
+# source noun or its verb ("... as the manual says."): the last word or two of the claim must
+# be one. Testing them first spares most claims the search.
+_FRAME_END = re.compile(rf"(?:{_SRC}s?|{_SAYS})", re.IGNORECASE)
+
+
+def _may_end_in_frame(text: str) -> bool:
+    words = text.rstrip().rstrip(".!?").rstrip().rsplit(" ", 2)
+    return bool(_FRAME_END.fullmatch(words[-1]) or (len(words) > 1 and _FRAME_END.fullmatch(" ".join(words[-2:]))))
+
+
 _SEE_ALSO = re.compile(rf"\(\s*(?:see|per|cf\.?|source:?)\s+(?:the |this |its )?{_NP}{_SRC}s?\s*\)", re.IGNORECASE)
 
 
@@ -69,7 +80,7 @@ def _strip_frames(text: str) -> str:
         if text == before:
             break
     # a trailing frame is short: look only at the end of the claim
-    m = _TRAILING_FRAME.search(text, max(0, len(text) - 160))
+    m = _TRAILING_FRAME.search(text, max(0, len(text) - 160)) if _may_end_in_frame(text) else None
     if m and m.start() > 0:
         text = text[: m.start()] + text[m.end():]
     return text

@@ -70,12 +70,31 @@ def _scaled(value: Decimal, scale: int) -> tuple[str, Decimal]:
 def _candidates(low: list[str], kinds: list[int]) -> list[int]:
     """Positions where a number may start: a digit token, a number word, a CJK numeral, a
     version ("v15"). Most texts have none or few: the scans below run at C speed first."""
-    if _NUM in kinds or _CJK in kinds or not _NUMBER_START.isdisjoint(low) or \
-            _V_TOKEN.search(" ".join(low)):
+    has_num = _NUM in kinds
+    words = _NUMBER_START.intersection(low)
+    if _CJK in kinds or _V_TOKEN.search(" ".join(low)):
         return [i for i, w in enumerate(low) if kinds[i] == _NUM or w in _NUMBER_START
                 or (kinds[i] == _CJK and (w in _CJK_DIGITS or w in _CJK_UNITS))
                 or (w[0] == "v" and len(w) > 1 and w[1].isdigit())]
-    return []
+    if not has_num and not words:
+        return []
+    # no CJK and no "v<something>" token: the digit tokens and the number words, found by index
+    out = _indexes(kinds, _NUM) if has_num else []
+    for w in words:
+        out += _indexes(low, w)
+    return sorted(set(out)) if words else out
+
+
+def _indexes(items: list, x: object) -> list[int]:
+    """Every position of ``x`` in ``items``, in order."""
+    out: list[int] = []
+    i = -1
+    try:
+        while True:
+            i = items.index(x, i + 1)
+            out.append(i)
+    except ValueError:
+        return out
 
 
 _V_TOKEN = re.compile(r"(?:^| )v[^ ]")  # a token "v" + something: maybe a version

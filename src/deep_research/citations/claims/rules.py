@@ -3,9 +3,8 @@ fires decides (see the package's docstring)."""
 
 from __future__ import annotations
 
-from .analysis import _analyse, _analyse_quote
+from .analysis import _analyse_claim, _analyse_quote
 from .antonym import _check_antonym
-from .framing import _prepare_claim
 from .near_copy import _check_near_copy
 from .negation import _check_negation
 from .numbers import _check_numbers
@@ -16,8 +15,7 @@ from .types import ClaimCheck, ClaimStatus
 def check_claim(claim: str, quotes: list[str]) -> ClaimCheck:
     """Compare a claim with the quote text(s) of its refs. Deterministic; no model."""
     qs = [_analyse_quote(q) for q in quotes if q and q.strip()]
-    text, mid = _prepare_claim(claim or "")
-    c = _analyse(text, claim_side=True, mid_start=mid)
+    c = _analyse_claim(claim or "")
     if not any(c.content) and not any(c.neg) and not c.numbers:
         return ClaimCheck(ClaimStatus.SUPPORTED, "no_claim", "the claim states nothing of its own")
     if not qs:
