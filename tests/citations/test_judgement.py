@@ -143,3 +143,73 @@ def test_outputs_record_every_vote_and_its_check(tmp_path):
     assert ruled["claim_status"] == "supported" and ruled["judge"] is None and ruled["claim_decided_by"] == "code"
     assert audit["claims"][0]["judge"] == judged["judge"] and audit["claims"][0]["decided_by"] is None
     assert audit["summary"]["claims_judged"] == 1 and audit["summary"]["judge_evidence_failed"] == 1
+
+
+# From the Python gc docs; the altered claims are from the hand-written pairs (benchmarks/data/claims-hand).
+GC_QUOTE = "Setting threshold0 to zero disables collection."
+GC_WRONG = "Setting threshold0 to one disables collection."
+
+
+def conflict_vote(claim: str, quote: str, pair: tuple[str, str], verdict: str = "contradicts") -> dict:
+    return {"verdict": verdict, "reason": "the quote says otherwise",
+            "facts": [{"fact": claim, "spans": [quote.rstrip(".")], "aligned": [list(pair)]}]}
+
+
+def test_a_flag_is_proven_only_when_code_confirms_the_conflict_it_names():
+    # another number: code reads "one" for "zero" as a misreading -> a proven flag
+    check, account = decide(conflict_vote(GC_WRONG, GC_QUOTE, ("one", "zero")), GC_WRONG, [GC_QUOTE])
+    assert (check.status, check.rule) == (ClaimStatus.UNSUPPORTED, "judge:conflict")
+    assert account["votes"][0]["evidence"]["conflicts"] == ['"one" for "zero": another number']
+    assert "code confirms" in account["why"]
+    # "partly" with the same confirmed conflict is proven too
+    assert decide(conflict_vote(GC_WRONG, GC_QUOTE, ("one", "zero"), "partly"), GC_WRONG, [GC_QUOTE])[0].rule == \
+        "judge:conflict"
+    # the same flag without a pair, or with a pair code does not read as a conflict: shown, not proven
+    for pair in ((), ("disables", "disables"), ("Setting", "Setting")):
+        record = conflict_vote(GC_WRONG, GC_QUOTE, pair) if pair else {**conflict_vote(GC_WRONG, GC_QUOTE, ("a", "b")),
+                                                                       "facts": [{"fact": GC_WRONG,
+                                                                                  "spans": [GC_QUOTE]}]}
+        check, _ = decide(record, GC_WRONG, [GC_QUOTE])
+        assert (check.status, check.rule) == (ClaimStatus.UNSUPPORTED, "judge"), pair
+    # a kind that also fires on paraphrases (another quantity: "widely" / "commonly") proves nothing
+    quote = "UTF-8 is one of the most commonly used encodings."
+    claim = "UTF-8 ranks among the most widely used encodings."
+    check, account = decide(conflict_vote(claim, quote, ("widely", "commonly")), claim, [quote])
+    assert check.rule == "judge" and account["votes"][0]["evidence"]["conflicts"] == []
+    # a claim word the quotes hold elsewhere is no conflict ("one" is in the second quote)
+    quotes = [GC_QUOTE, "Setting threshold0 to one runs a collection after every allocation."]
+    check, _ = decide(conflict_vote(GC_WRONG, GC_QUOTE, ("one", "zero")), GC_WRONG, quotes)
+    assert check.rule == "judge"
+    # a confirmed conflict never makes a "supports" green, and never turns a claim green
+    check, _ = decide(conflict_vote(GC_WRONG, GC_QUOTE, ("one", "zero"), "supports"), GC_WRONG, [GC_QUOTE])
+    assert check.status is ClaimStatus.UNCHECKED
+
+
+def test_two_judges_prove_a_flag_only_when_both_conflicts_are_confirmed():
+    proven, plain = conflict_vote(GC_WRONG, GC_QUOTE, ("one", "zero")), {"verdict": "contradicts"}
+    assert decide({**proven, "second": proven}, GC_WRONG, [GC_QUOTE])[0].rule == "judge:conflict"
+    for record in ({**proven, "second": plain}, {**plain, "second": proven}):
+        check, _ = decide(record, GC_WRONG, [GC_QUOTE])
+        assert (check.status, check.rule) == (ClaimStatus.UNSUPPORTED, "judge")
+
+
+def test_citations_json_says_a_confirmed_flag_was_decided_by_the_judge(tmp_path):
+    from deep_research.evaluation.checks import evaluate_run
+    from deep_research.evaluation.rundir import RunFolder
+
+    page = GC_QUOTE + " With the default thresholds, collection runs rarely."
+    src = Source("gc", "https://docs.python.org/3/library/gc.html", page, format="text")
+    md = f'# GC\n\n{GC_WRONG[:-1]} <ref id="gc">"{GC_QUOTE}"</ref>.\n'
+    claim = check_citations(md, [src]).citations[0]
+    if claim.claim_check.status is not ClaimStatus.UNCHECKED:  # the rules decide it: the judge is never asked
+        assert claim.decided_by == "code"
+        return
+    key = claim_key(claim.claim.text, [GC_QUOTE])
+    for record, by, proven in ((conflict_vote(claim.claim.text, GC_QUOTE, ("one", "zero")), "judge", 1),
+                               ({"verdict": "contradicts"}, None, 0)):
+        out = tmp_path / str(proven)
+        publish_report(md, [src], out, pdf=False, judgments={key: record})
+        cite = json.loads((out / "citations.json").read_text())[0]
+        assert (cite["claim_status"], cite["claim_decided_by"]) == ("unsupported", by)
+        fact = evaluate_run(RunFolder.load(out))["fact"]
+        assert (fact["unsupported"], fact["unknown"]) == (proven, 1 - proven)
