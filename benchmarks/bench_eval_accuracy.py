@@ -31,8 +31,10 @@ Each run is published twice and evaluated exactly as ``eval report`` does
   place (a restatement for a "supports", the differing words for a "contradicts");
   ``--evidence words`` uses ``bench_claims.scripted_evidence`` instead (word by word, by
   position). Code then checks the evidence (``citations.judgement.decide``): a "supports"
-  is green only when it passes, a "contradicts" is a proven flag only when code confirms
-  the conflict (``judge:conflict``).
+  is green only when it passes; a "contradicts" flags the claim (orange) but proves
+  nothing, so ``eval`` counts it unchecked. Printed per row too: ``ev ok``, the share of the
+  judge's "supports" whose evidence passed the check (how much of the judge's work code
+  could prove).
 
 Printed per data set, path and altered share (means over ``--runs`` runs unless said): the true
 accuracy; the reported accuracy (proven verdicts only: FACT-style supported / (supported +
@@ -65,6 +67,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import _judgehand  # noqa: E402
 from _common import REPO, print_code_version, target_line, write_result  # noqa: E402
 from bench_claims import _SPLIT, _WORD, _norm, scripted_evidence  # noqa: E402  (the claims benchmark's judge)
 from langchain_core.messages import BaseMessage  # noqa: E402
@@ -123,15 +126,34 @@ def build_run(groups: list[Group], n: int, share: float, rng: random.Random) -> 
     paragraph order."""
     chosen = rng.sample(groups, min(n, len(groups)))
     wrong = set(rng.sample(range(len(chosen)), round(share * len(chosen))))
+    return _report([(g, rng.choice(g.altered if i in wrong else g.correct), i not in wrong)
+                    for i, g in enumerate(chosen)])
+
+
+def build_answered_run(groups: list[Group], judge, n: int, share: float,
+                       rng: random.Random) -> tuple[str, list[Source], list[bool]]:
+    """As :func:`build_run`, from the claims the hand-written judge answers (``--judge hand``):
+    ``share`` of n drawn from the answered altered claims, the rest from the answered
+    correct ones."""
+    pools: dict[bool, list] = {True: [], False: []}
+    for g in groups:
+        for ok, claims in ((True, g.correct), (False, g.altered)):
+            pools[ok] += [(g, c, ok) for c in claims if hand_lookup(judge, c)]
+    k = min(round(share * n), len(pools[False]))
+    chosen = rng.sample(pools[False], k) + rng.sample(pools[True], min(n - k, len(pools[True])))
+    rng.shuffle(chosen)
+    return _report(chosen)
+
+
+def _report(entries: list[tuple[Group, str, bool]]) -> tuple[str, list[Source], list[bool]]:
     ids: dict[str, str] = {}
     paragraphs, labels = [], []
-    for i, g in enumerate(chosen):
+    for g, claim, ok in entries:
         sid = ids.setdefault(g.page, f"p{len(ids) + 1}")
-        claim = rng.choice(g.altered if i in wrong else g.correct).strip().rstrip(".")
         refs = " ".join(f'<ref id="{sid}">"{q}"</ref>' for q in g.quotes)
-        paragraphs.append(f"{claim} {refs}.")
-        labels.append(i not in wrong)
-    pages = {g.page: g for g in chosen}
+        paragraphs.append(f"{claim.strip().rstrip('.')} {refs}.")
+        labels.append(ok)
+    pages = {g.page: g for g, _, _ in entries}
     sources = [Source(sid, f"file:///docs/{page}", page_text(pages[page]), title=page, format="text")
                for page, sid in ids.items()]
     return "# Findings\n\n" + "\n\n".join(paragraphs) + "\n", sources, labels
@@ -199,8 +221,30 @@ def judge_answer(labels: dict[str, bool], wrong: float, seed: int, evidence=mode
     return answer
 
 
+def hand_lookup(judge, claim: str) -> bool:
+    """Does the hand-written judge hold a right answer for this claim (with or without its
+    final period, which the report moves behind the refs)?"""
+    return any("right" in judge.by_claim.get(" ".join(c.split()), {}) for c in (claim, claim.rstrip(".") + "."))
+
+
+def hand_answer(judge):
+    """The hand-written judge (``_judgehand.HandJudge``: a careful person's answer, or a
+    sloppy model's when drawn wrong) answering the judge prompt."""
+
+    def answer(messages: list[BaseMessage]):
+        votes = []
+        for n, claim, _ in judge_items(messages):
+            key = claim if judge.knows(claim) else claim.rstrip(".") + "."
+            rec, _ = judge.answer(key)
+            votes.append({"item": n, "verdict": rec["verdict"], "reason": rec.get("reason") or "hand-written",
+                          "facts": rec.get("facts") or []})
+        return structured("ClaimVerdicts", verdicts=votes)
+
+    return answer
+
+
 def judge_run(markdown: str, sources: list[Source], labels: list[bool], wrong: float, seed: int,
-              evidence=model_evidence) -> dict:
+              evidence=model_evidence, hand=None) -> dict:
     from deep_research.research.report.claim_judge import judge_claims
     from deep_research.research.runtime.configuration import Configuration
     from deep_research.research.runtime.deps import Deps, NodeContext
@@ -209,7 +253,8 @@ def judge_run(markdown: str, sources: list[Source], labels: list[bool], wrong: f
     report = check_citations(markdown, sources)
     by_claim = {" ".join(c.text.split()): labels[paragraph_of(markdown, c.start)] for c in report.claims}
     script = Script().on("citation_check", "You check a research report's claims",
-                         judge_answer(by_claim, wrong, seed, evidence), repeat=True)
+                         judge_answer(by_claim, wrong, seed, evidence) if hand is None else hand_answer(hand),
+                         repeat=True)
     cfg = Configuration(max_judge_calls=50)
     deps = Deps(model_factory=scripted_factory(script), search_factory=lambda cfg: None)
     ctx = NodeContext("check_citations", cfg, deps, {}, None, Meter("check_citations", max_retries=0))
@@ -226,6 +271,8 @@ def evaluate(markdown: str, sources: list[Source], labels: list[bool], judgments
         result = evaluate_run(RunFolder.load(Path(tmp) / "run"))
         cites = json.loads((Path(tmp) / "run" / "citations.json").read_text(encoding="utf-8"))
     fact = result["fact"]
+    votes = [c["judge"]["votes"][0] for c in {c["line"]: c for c in cites}.values() if c.get("judge")]
+    said = [v for v in votes if v["verdict"] == "supports"]
     proven = {}
     for c in cites:  # one verdict per claim (paragraph); a claim's refs share it
         if c.get("claim_decided_by"):
@@ -240,6 +287,8 @@ def evaluate(markdown: str, sources: list[Source], labels: list[bool], judgments
         "true_of_proven": (sum(proven.values()) / len(proven)) if proven else None,
         "statements": fact["statements"],
         "representative": fact.get("accuracy_representative"),
+        "supports_said": len(said),
+        "supports_passed": sum(1 for v in said if (v.get("evidence") or {}).get("ok")),
     }
 
 
@@ -269,16 +318,20 @@ def main() -> None:
     ap.add_argument("--wrong", type=float, default=0.10, help="share of the scripted judge's verdicts that are wrong")
     ap.add_argument("--evidence", choices=("phrase", "words"), default="phrase",
                     help="the judge's evidence: phrase (model_evidence) or words (bench_claims.scripted_evidence)")
+    ap.add_argument("--judge", choices=("scripted", "hand"), default="scripted",
+                    help="scripted: right or wrong by the labels, --evidence for its evidence; hand: the "
+                         "hand-written answers of benchmarks/data/judge-hand (runs from the claims they answer)")
     ap.add_argument("--seed", type=int, default=25)
     args = ap.parse_args()
     print_code_version()
     data = {"hand": load_groups("hand", HAND_DIR / "dev.jsonl"), "pg": load_groups("pg", PG_DIR / "cases.jsonl")}
     rows, figures = [], []
     evidence = model_evidence if args.evidence == "phrase" else scripted_evidence
-    print(f"{args.runs} runs x {args.claims} claims per data set and share; scripted judge wrong {args.wrong:.0%}, "
-          f"evidence {args.evidence}")
+    answers = _judgehand.load("dev") if args.judge == "hand" else []
+    print(f"{args.runs} runs x {args.claims} claims per data set and share; {args.judge} judge wrong {args.wrong:.0%}"
+          + (f", evidence {args.evidence}" if args.judge == "scripted" else ""))
     print(f"  {'data':<6} {'path':<6} {'altered':>7} {'true':>6} {'reported':>9} {'true of proven':>15} "
-          f"{'grey':>6} {'bounds':>15} {'|rep-true|':>10} {'width':>6} {'shown':>5} {'miss':>6}")
+          f"{'grey':>6} {'bounds':>15} {'|rep-true|':>10} {'width':>6} {'shown':>5} {'miss':>6} {'ev ok':>6}")
     for name, groups in data.items():
         if not groups:
             continue
@@ -287,8 +340,10 @@ def main() -> None:
                 runs = []
                 for r in range(args.runs):
                     rng = random.Random(f"{args.seed}:{name}:{share}:{r}")
-                    md, sources, labels = build_run(groups, args.claims, share, rng)
-                    judgments = (judge_run(md, sources, labels, args.wrong, args.seed + r, evidence)
+                    hand = _judgehand.HandJudge(answers, args.wrong, args.seed + r) if answers else None
+                    md, sources, labels = (build_run(groups, args.claims, share, rng) if hand is None
+                                           else build_answered_run(groups, hand, args.claims, share, rng))
+                    judgments = (judge_run(md, sources, labels, args.wrong, args.seed + r, evidence, hand)
                                  if path == "judge" else None)
                     runs.append(evaluate(md, sources, labels, judgments))
                 row = summarise(name, path, share, runs)
@@ -296,7 +351,7 @@ def main() -> None:
                 print(f"  {name:<6} {path:<6} {share:>7.0%} {fmt(row['true']):>6} {fmt(row['reported']):>9} "
                       f"{fmt(row['true_of_proven']):>15} {fmt(row['unchecked_share']):>6} "
                       f"{fmt(row['low'])}..{fmt(row['high'])} {fmt(row['error']):>10} {fmt(row['width']):>6} "
-                      f"{row['point_shown']:>2}/{row['runs']:<2} {fmt(row['miss']):>6}")
+                      f"{row['point_shown']:>2}/{row['runs']:<2} {fmt(row['miss']):>6} {fmt(row['evidence_ok']):>6}")
     ex = example_run()
     if ex:
         print(f"  examples/report.md (code): true {fmt(ex['true'])}, reported {fmt(ex['reported'])}, grey "
@@ -327,7 +382,7 @@ def main() -> None:
         width = [r["high"] - r["low"] for r in mine if r["high"] is not None and r["low"] is not None]
         figures.append(target_line(f"{path}: mean width of the reported range", fmt(statistics.fmean(width) if width else None),
                                    "(information)", None))
-    write_result("eval_accuracy", {"args": vars(args), "rows": rows, "example": ex, "figures": figures})
+    write_result("eval_accuracy" + ("_hand" if args.judge == "hand" else ""), {"args": vars(args), "rows": rows, "example": ex, "figures": figures})
 
 
 def summarise(name: str, path: str, share: float, runs: list[dict]) -> dict:
@@ -357,6 +412,8 @@ def summarise(name: str, path: str, share: float, runs: list[dict]) -> dict:
              if r["reported_low"] is not None and r["reported_high"] is not None]
     return {"data": name, "path": path, "share": share, "runs": len(runs), "true": mean("true"),
             "miss": max(miss) if miss else None, "width": statistics.fmean(width) if width else None,
+            "evidence_ok": (sum(r["supports_passed"] for r in runs) / n_said
+                            if (n_said := sum(r["supports_said"] for r in runs)) else None),
             "outside": max(outside) if outside else None,
             "point_shown": len(shown), "point_shown_error": max(shown) if shown else None, "misled": misled,
             "reported": mean("reported"), "true_of_proven": mean("true_of_proven"),

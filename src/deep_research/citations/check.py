@@ -13,7 +13,7 @@ from .document import Document, as_document
 from .evidence import Disagreement, Independence, claim_key, confidence, disagreements, quote_contradictions
 from .flags import Flag, NormalisedPage, date_problems, invented_names, normalised_page, uncited_statements
 from .fragments import Fragment, fragment_for, with_text_fragment
-from .judgement import PROVEN_RULES, decide
+from .judgement import decide
 from .locations import Location, locate, parse_locations
 from .model import ParsedReport, QuoteCheck, Ref, RefProblem, Source, Verdict
 from .verify import SourceIndex
@@ -62,17 +62,16 @@ class Citation:
     @property
     def decided_by(self) -> str | None:
         """Who proved the claim's status: "code" (a rule, or the quote is not on the page),
-        "judge" (a judge's "supports" whose evidence code checked, or a flag whose conflict
-        code confirmed: ``judgement.PROVEN_RULES``), None when nobody did: the claim is
-        unchecked, or a judge flagged it without a conflict code could confirm (orange is
-        the safe direction, so the report shows it, but nothing proved the contradiction)."""
+        "judge" (a judge's "supports" whose evidence code checked), None when nobody did: the
+        claim is unchecked, or a judge flagged it (orange is the safe direction, so the
+        report shows it, but code did not prove the contradiction)."""
         if self.claim_check is None or self.claim_check.status is ClaimStatus.UNCHECKED:
             return None
         if self.claim_check.rule == "no_claim":  # a ref with no claim of its own: nothing was checked
             return None
         if self.judge is None:
             return "code"
-        return "judge" if self.claim_check.rule in PROVEN_RULES else None
+        return "judge" if self.claim_check.status is ClaimStatus.SUPPORTED else None
 
     @property
     def status(self) -> Verdict:

@@ -17,17 +17,8 @@ What each verdict becomes (:func:`decide`):
   (the claim is flagged, sent to the fix agent, kept out of "Verified findings"), so code
   does not have to prove the contradiction. Code checks one thing there: every span the
   judge cites must be in the quotes. A judge that cites text the quotes do not hold is not
-  trusted either way; the claim stays grey. Such a flag is shown, not proven: evaluation
-  counts it as unchecked (``Citation.decided_by`` is None).
-* A flag is **proven** (``judge:conflict``, ``decided_by`` "judge") when code confirms the
-  conflict the judge points at: an aligned pair [claim word, span word] of a cited span
-  that the evidence check reads as a misreading of a kind whose lists rarely fire on a
-  restatement (:data:`PROVEN_CONFLICTS`: another name, another number, another order word,
-  a negation, WordNet opposites; not "another quantity/modality" or "two kinds of one
-  thing", which do fire on paraphrases such as widely / commonly), and whose claim word
-  the quotes do not hold anywhere (same stem). Measured on the hand-written pairs with
-  evidence shaped like a model's: such a conflict on 1.7 % of correct claims and 18 % of
-  altered ones (``benchmarks/bench_eval_accuracy.py``).
+  trusted either way; the claim stays grey. A flag is shown, not proven: evaluation counts
+  it as unchecked (``Citation.decided_by`` is None).
 * ``abstain``, a failed or timed-out call, or a verdict that does not parse: grey.
 * With a second judge (another model), both votes count: two checked ``supports`` make it
   green, two ``contradicts``/``partly`` make it orange, anything else (disagreement, an
@@ -46,7 +37,6 @@ from collections.abc import Mapping
 from typing import Any
 
 from .claims import ClaimCheck, ClaimStatus, JudgeFact, check_judge_evidence
-from .claims.words import stem
 
 VERDICTS = ("supports", "partly", "contradicts", "abstain")
 MAX_FACTS = 8  # facts per claim
@@ -60,13 +50,6 @@ MAX_MODEL_CHARS = 120
 MAX_PROBLEMS = 6
 MAX_NOTE_CHARS = 400
 
-# kinds of misreading the evidence check names for an aligned pair ('"a" for "b": <kind>')
-# that prove a judge's flag; the others fire on restatements too (widely / commonly)
-PROVEN_CONFLICTS = ("another name", "another number", "another order", "one negates the other", "opposites",
-                    "antonyms")
-PROVEN_RULES = frozenset({"judge:checked", "judge:conflict"})  # a judge verdict code proved
-_PAIR_PROBLEM = re.compile(r'^"([^"]+)" for "([^"]+)": (.+)$')
-_WORDS = re.compile(r"[^\W_]+(?:['’.-][^\W_]+)*")
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff]")
 
 
@@ -112,24 +95,8 @@ def _evidence(claim: str, quotes: list[str], vote: dict) -> dict:
     given = sum(len(f["spans"]) for f in vote["facts"])
     return {"ok": bool(check.ok),
             "problems": [_text(p, MAX_NOTE_CHARS) for p in list(check.problems)[:MAX_PROBLEMS]],
-            "conflicts": [_text(p, MAX_NOTE_CHARS) for p in _conflicts(check.problems, quotes)[:MAX_PROBLEMS]],
             "spans_found": [list(s) for s in list(check.spans_found)[: MAX_FACTS * MAX_SPANS]],
             "spans_given": given}
-
-
-def _conflicts(problems: list[str], quotes: list[str]) -> list[str]:
-    """The evidence check's problems that prove the claim differs from its quotes: an aligned
-    pair read as a misreading of a :data:`PROVEN_CONFLICTS` kind whose claim words the quotes
-    do not hold (the quote saying "90" elsewhere would make "90" for "99" no proof)."""
-    quoted = {stem(w.casefold()) for q in quotes for w in _WORDS.findall(q)}
-    out = []
-    for p in problems:
-        m = _PAIR_PROBLEM.match(p)
-        if m and m.group(3).startswith(PROVEN_CONFLICTS):
-            words = [stem(w.casefold()) for w in _WORDS.findall(m.group(1))]
-            if words and not all(w in quoted for w in words):
-                out.append(p)
-    return out
 
 
 def _outcome(vote: dict, evidence: dict | None) -> tuple[ClaimStatus, str, str]:
@@ -146,9 +113,6 @@ def _outcome(vote: dict, evidence: dict | None) -> tuple[ClaimStatus, str, str]:
         if len(evidence["spans_found"]) < evidence["spans_given"]:
             return (ClaimStatus.UNCHECKED, "judge:bad_span",
                     f"says the quotes {said} the claim, but cites text that is not in the quotes")
-        if evidence.get("conflicts"):
-            return (ClaimStatus.UNSUPPORTED, "judge:conflict",
-                    f"finds that the quotes say otherwise, and code confirms it: {evidence['conflicts'][0]}")
         if verdict == "partly":
             return ClaimStatus.UNSUPPORTED, "judge:partly", "finds the quotes support only part of the claim"
         return ClaimStatus.UNSUPPORTED, "judge", "finds the quotes contradict the claim"
@@ -159,8 +123,7 @@ def decide(record: Any, claim: str, quotes: list[str]) -> tuple[ClaimCheck, dict
     """The claim check a judge record earns, and its account for the outputs:
     ``{"outcome", "rule", "why", "votes": [{verdict, reason, model, facts, evidence, outcome,
     why}]}``. ``evidence`` is code's check of the vote's facts and spans
-    (``{ok, problems, conflicts, spans_found: [[quote, start, end]], spans_given}``;
-    ``conflicts``: the problems that prove a flag, :func:`_conflicts`; None for an
+    (``{ok, problems, spans_found: [[quote, start, end]], spans_given}``; None for an
     abstention)."""
     record = record if isinstance(record, Mapping) else {}
     votes = [bound_vote(record)]
@@ -181,11 +144,8 @@ def decide(record: Any, claim: str, quotes: list[str]) -> tuple[ClaimCheck, dict
         why = results[0][2] if len(results) == 1 else "both judges' evidence passed the code check"
     elif statuses == {ClaimStatus.UNSUPPORTED}:
         status = ClaimStatus.UNSUPPORTED
-        if all(r[1] == "judge:conflict" for r in results):  # proven only when every vote's conflict is
-            rule = "judge:conflict"
-        else:
-            rule = "judge:partly" if any(r[1] == "judge:partly" for r in results) else "judge"
-        what = {"judge:partly": "partly supported", "judge:conflict": "contradicted, checked"}.get(rule, "contradicted")
+        rule = "judge:partly" if any(r[1] == "judge:partly" for r in results) else "judge"
+        what = "partly supported" if rule == "judge:partly" else "contradicted"
         note = f"judge ({what}): {reason}" if reason else f"judge: {what}"
         why = results[0][2] if len(results) == 1 else "both judges find that the claim differs from its quotes"
     else:

@@ -8,11 +8,9 @@ Here the pairs and their verdicts come from our own checks, and only verdicts th
 PROVEN count (:func:`proven_verdict`): a pair is supported when its quote was found on the
 page (verified or repaired) and its claim was shown supported by code or by a judge whose
 evidence code checked (``claim_decided_by`` in citations.json); unsupported when the quote is
-not on the page or code showed that the claim differs from it (by a rule, or by confirming
-the conflict a judge named: ``judge:conflict``); unknown (unchecked, grey) in every other
-case: no check could decide, a judge's verdict that code could not check (a judge's
-"contradicts" without a conflict code confirms flags the claim in the report, the safe
-direction, but proves nothing),
+not on the page or code showed that the claim differs from it; unknown (unchecked, grey) in
+every other case: no check could decide, a judge's verdict that code could not check (a
+judge's "contradicts" flags the claim in the report, the safe direction, but proves nothing),
 or an older citations.json whose judge verdicts were never checked. Unknown pairs are left out of
 ``accuracy`` (as FACT leaves out "unknown") and never counted as supported: their share is
 reported beside it (``unchecked_share``), with the range the accuracy lies in whatever they

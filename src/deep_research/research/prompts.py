@@ -339,14 +339,13 @@ For each numbered item (a claim and its quotes):
    character, as short as will do (no "...", no words of your own, nothing from outside the
    quotes). A fact no quote states gets no spans.
 3. For each word of a fact that the span says in other words, give [claim word, span word] in
-   "aligned", e.g. ["uses", "employs"] or ["start", "begin"]. For a claim you find supported, only
-   real restatements: never pair a word with its opposite or with a different thing.
+   "aligned", e.g. ["uses", "employs"] or ["start", "begin"]. Only real restatements: never pair a
+   word with its opposite or with a different thing.
 4. Give the verdict:
    - "supports": the spans state every fact of the claim (rewording is fine);
    - "partly": the spans state some facts, and the rest goes beyond the quotes;
    - "contradicts": a quote says something else (another number, the opposite, another thing,
-     another order or role); give the span that says it, and in "aligned" the claim word and the
-     span word that differ, e.g. ["1998", "1989"] or ["before", "after"];
+     another order or role); give the span that says it;
    - "abstain": you cannot tell.
 Judge only from the quotes, not from what you know. Code checks every span and every aligned
 pair: a "supports" whose spans are not in the quotes, or that leaves a number, name, negation or
