@@ -9,6 +9,13 @@ Usage::
 
     python benchmarks/data/factver/fetch_factver.py [--mirrors DIR] [--out DIR]
 
+    python benchmarks/data/factver/fetch_factver.py --fresh [--mirrors DIR] [--out DIR]
+
+``--fresh`` builds instead the four holdout-only sets picked after the claim rules were
+tuned (FEVER-Symmetric, Citation-Integrity, BEGIN, Factcheck-Bench; see ``FRESH``) into
+``/work/shared/data/factver-fresh/<dataset>/holdout.jsonl`` (every pair holdout, at most
+2,000 per set by a seeded per-class sample) and its README.md.
+
 ``--mirrors DIR`` (default ``/work/.mirror``) holds one git repository per source, as
 ``DIR/<owner>+<name>/repo`` (what the project's search tool ``fetch github:<owner>/<name>``
 leaves there), ``DIR/<owner>+<name>`` or ``DIR/<name>`` (a plain ``git clone``). Every file
@@ -598,8 +605,16 @@ DEFAULT_FRESH_OUT = Path("/work/shared/data/factver-fresh")
 
 # FEVER's tokenisation, undone the same way in claim and evidence: bracket tokens, quote
 # tokens and the space the tokeniser put before punctuation and after an opening bracket.
-_FEVER_TOKENS = {"-LRB-": "(", "-RRB-": ")", "-LSB-": "[", "-RSB-": "]", "-LCB-": "{", "-RCB-": "}",
-                 "``": '"', "''": '"'}
+_FEVER_TOKENS = {
+    "-LRB-": "(",
+    "-RRB-": ")",
+    "-LSB-": "[",
+    "-RSB-": "]",
+    "-LCB-": "{",
+    "-RCB-": "}",
+    "``": '"',
+    "''": '"',
+}
 _FEVER_TOKEN = re.compile("|".join(re.escape(t) for t in _FEVER_TOKENS))
 _SPACE_BEFORE = re.compile(r" (?=[,.;:!?)\]}%]|'s\b|n't\b|'re\b|'ve\b|'ll\b|'d\b|'m\b)")
 _SPACE_AFTER = re.compile(r"(?<=[(\[{$]) ")
@@ -663,7 +678,7 @@ def citint(rd: Reader, tally: Tally) -> Iterator[Example]:
             if not c.get("evidence"):
                 tally.dropped["no evidence (IRRELEVANT citation: nothing to quote)"] += 1
                 continue
-            (doc, sets), = c["evidence"].items()
+            ((doc, sets),) = c["evidence"].items()
             segments = corpus.get(int(doc))
             if segments is None:
                 tally.dropped["cited document missing from corpus.jsonl"] += 1
@@ -690,8 +705,9 @@ def begin(rd: Reader, tally: Tally) -> Iterator[Example]:
     label = {"Fully attributable": SUPPORTED, "Not fully attributable": UNSUPPORTED}
     for part in ("dev", "test"):
         path = f"wow/begin_{part}_wow.tsv"
-        rows = csv.DictReader(io.StringIO(rd.text(BEGIN, path)), delimiter="\t",
-                              quoting=csv.QUOTE_NONE)
+        rows = csv.DictReader(
+            io.StringIO(rd.text(BEGIN, path)), delimiter="\t", quoting=csv.QUOTE_NONE
+        )
         for n, row in enumerate(rows, start=1):
             if row["begin_label"] not in label:
                 tally.dropped[f"label {row['begin_label']!r} (no claim to check)"] += 1
@@ -715,8 +731,12 @@ FACTCHECK_GPT_MAX_CHARS = 1000
 
 
 def factcheck_gpt(rd: Reader, tally: Tally) -> Iterator[Example]:
-    label = {"completely-support": SUPPORTED, "partially-support": UNSUPPORTED,
-             "refute": UNSUPPORTED, "irrelevant": UNSUPPORTED}
+    label = {
+        "completely-support": SUPPORTED,
+        "partially-support": UNSUPPORTED,
+        "refute": UNSUPPORTED,
+        "irrelevant": UNSUPPORTED,
+    }
     path = "subtasks/subtask3_claim_evidence_stance.jsonl"
     for n, c in enumerate(rd.jsonl(FACTCHECK_GPT, path), start=1):
         quote, claim = clean(c["evidence"], tally), clean(c["claim"], tally)
@@ -834,6 +854,15 @@ tuned on the other sets, and nobody working on the rules has seen them.
 A set with more than {cap} pairs is cut to {cap} by a sample drawn with seed {seed} per
 original class in proportion to its size (so the balance is the source's). Made from the
 git snapshots named below; run the script again to rebuild this folder byte for byte.
+
+Looked at and not used: HealthFC (jvladika/HealthFC: claims are questions, the English
+evidence is a machine translation of German text; CC BY-NC-ND); HoVer (evidence given as
+Wikipedia titles and sentence numbers, the test release has no labels); SciFact-Open and
+DialFact (their repositories hold scripts, not the data); SummaC / AggreFact (a summary
+sentence against a whole article, no annotated sentence); BEGIN's CMU-DoG and Topical-Chat
+parts (passages of 1,000+ characters; test files absent); Citation-Integrity's own
+`Data/*.jsonl` (citation-sentence detection, not accuracy: the MultiVerS copy is used);
+X-Fact (evidence is search snippets nobody annotated); VitaminC (no data in the repository).
 """
 
 
@@ -1069,9 +1098,7 @@ def main(argv: list[str] | None = None) -> int:
         default=DEFAULT_MIRRORS,
         help=f"folder with the git snapshots (default {DEFAULT_MIRRORS})",
     )
-    ap.add_argument(
-        "--out", type=Path, default=None, help=f"output folder (default {DEFAULT_OUT})"
-    )
+    ap.add_argument("--out", type=Path, default=None, help=f"output folder (default {DEFAULT_OUT})")
     ap.add_argument(
         "--only",
         nargs="*",
