@@ -871,18 +871,9 @@ def build_fresh(mirrors: Path, out: Path) -> int:
     sections, built = [], 0
     for ds in FRESH:
         tally = Tally()
-        try:
-            exs = list(ds.convert(rd, tally))
-        except SourceMissing as exc:
-            print(f"{ds.name}: SKIPPED - {exc}", file=sys.stderr)
-            sections.append(f"## {ds.name}\n\nNot built: {exc}\n")
+        exs = convert_checked(ds, rd, tally, sections)
+        if exs is None:
             continue
-        ids = collections.Counter(e.id for e in exs)
-        dup = [i for i, n in ids.items() if n > 1]
-        if dup:
-            raise SystemExit(f"{ds.name}: duplicate ids, e.g. {dup[:3]}")
-        for e in exs:
-            validate(e, ds.name)
         recs = [{**record(e, ds.name), "split": "holdout"} for e in exs]
         kept = fresh_sample(recs)
         folder = out / ds.name
@@ -893,15 +884,11 @@ def build_fresh(mirrors: Path, out: Path) -> int:
         built += 1
         lab = collections.Counter(r["label"] for r in kept)
         cls = collections.Counter(r["class"] for r in kept)
-        drop_txt = "; ".join(f"{k}: {v}" for k, v in sorted(tally.dropped.items())) or "none"
-        fix_txt = "; ".join(f"{k}: {v} strings" for k, v in sorted(tally.fixed.items())) or "none"
+        drop_txt, fix_txt = tally_text(tally)
         sections.append(
-            "\n".join(
+            section(
+                ds,
                 [
-                    f"## {ds.name} ({ds.kind})",
-                    "",
-                    ds.notes,
-                    "",
                     f"Converted {len(recs)} pairs, kept {len(kept)}. Dropped: {drop_txt}. "
                     f"Text repaired: {fix_txt}.",
                     "",
@@ -911,7 +898,7 @@ def build_fresh(mirrors: Path, out: Path) -> int:
                     + ", ".join(f"{k} {v}" for k, v in sorted(cls.items()))
                     + " |",
                     "",
-                ]
+                ],
             )
         )
         print(
@@ -934,6 +921,38 @@ def validate(ex: Example, dataset: str) -> None:
     if ex.context is not None:
         for q in ex.quotes:
             assert q in ex.context, (ex.id, q[:80])
+
+
+def convert_checked(
+    ds: Dataset, rd: Reader, tally: Tally, sections: list[str]
+) -> list[Example] | None:
+    """The data set's examples, each validated and ids unique; None (and a "Not built"
+    README section) when its source is missing."""
+    try:
+        exs = list(ds.convert(rd, tally))
+    except SourceMissing as exc:
+        print(f"{ds.name}: SKIPPED - {exc}", file=sys.stderr)
+        sections.append(f"## {ds.name}\n\nNot built: {exc}\n")
+        return None
+    ids = collections.Counter(e.id for e in exs)
+    dup = [i for i, n in ids.items() if n > 1]
+    if dup:
+        raise SystemExit(f"{ds.name}: duplicate ids, e.g. {dup[:3]}")
+    for e in exs:
+        validate(e, ds.name)
+    return exs
+
+
+def section(ds: Dataset, body: list[str]) -> str:
+    """A data set's README section: its heading and notes, then ``body``."""
+    return "\n".join([f"## {ds.name} ({ds.kind})", "", ds.notes, "", *body])
+
+
+def tally_text(tally: Tally) -> tuple[str, str]:
+    """What was dropped and what repaired, for the README."""
+    drop = "; ".join(f"{k}: {v}" for k, v in sorted(tally.dropped.items())) or "none"
+    fix = "; ".join(f"{k}: {v} strings" for k, v in sorted(tally.fixed.items())) or "none"
+    return drop, fix
 
 
 def record(ex: Example, dataset: str) -> dict:
@@ -1015,18 +1034,9 @@ def build(mirrors: Path, out: Path, only: list[str] | None) -> int:
     totals = collections.Counter()
     for ds in chosen:
         tally = Tally()
-        try:
-            exs = list(ds.convert(rd, tally))
-        except SourceMissing as exc:
-            print(f"{ds.name}: SKIPPED - {exc}", file=sys.stderr)
-            sections.append(f"## {ds.name}\n\nNot built: {exc}\n")
+        exs = convert_checked(ds, rd, tally, sections)
+        if exs is None:
             continue
-        ids = collections.Counter(e.id for e in exs)
-        dup = [i for i, n in ids.items() if n > 1]
-        if dup:
-            raise SystemExit(f"{ds.name}: duplicate ids, e.g. {dup[:3]}")
-        for e in exs:
-            validate(e, ds.name)
         recs = [record(e, ds.name) for e in exs]
         folder = out / ds.name
         folder.mkdir(parents=True, exist_ok=True)
@@ -1039,24 +1049,12 @@ def build(mirrors: Path, out: Path, only: list[str] | None) -> int:
             split: len({e.group for e, r in zip(exs, recs) if r["split"] == split})
             for split in ("dev", "holdout")
         }
-        drop_txt = (
-            "; ".join(f"{k}: {v}" for k, v in sorted(tally.dropped.items()))
-            if tally.dropped
-            else "none"
-        )
-        fix_txt = (
-            "; ".join(f"{k}: {v} strings" for k, v in sorted(tally.fixed.items()))
-            if tally.fixed
-            else "none"
-        )
+        drop_txt, fix_txt = tally_text(tally)
         table = counts_table(recs)
         sections.append(
-            "\n".join(
+            section(
+                ds,
                 [
-                    f"## {ds.name} ({ds.kind})",
-                    "",
-                    ds.notes,
-                    "",
                     (
                         f"Dropped: {drop_txt}. Text repaired: {fix_txt}. "
                         f"Groups: dev {groups['dev']}, holdout {groups['holdout']}."
@@ -1064,7 +1062,7 @@ def build(mirrors: Path, out: Path, only: list[str] | None) -> int:
                     "",
                     *table,
                     "",
-                ]
+                ],
             )
         )
         n = collections.Counter(r["split"] for r in recs)
