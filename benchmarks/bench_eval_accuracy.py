@@ -221,10 +221,19 @@ def judge_answer(labels: dict[str, bool], wrong: float, seed: int, evidence=mode
     return answer
 
 
+def _claim_end(text: str) -> str:
+    """A claim without its closing punctuation, which the report moves behind the refs."""
+    return re.sub(r"[\s.\"”']+$", "", " ".join(text.split()))
+
+
+def hand_key(judge, claim: str) -> str | None:
+    """The claim as the hand-written judge knows it (it has a right answer for it), or None."""
+    keys = judge.__dict__.setdefault("_ends", {_claim_end(k): k for k, v in judge.by_claim.items() if "right" in v})
+    return keys.get(_claim_end(claim))
+
+
 def hand_lookup(judge, claim: str) -> bool:
-    """Does the hand-written judge hold a right answer for this claim (with or without its
-    final period, which the report moves behind the refs)?"""
-    return any("right" in judge.by_claim.get(" ".join(c.split()), {}) for c in (claim, claim.rstrip(".") + "."))
+    return hand_key(judge, claim) is not None
 
 
 def hand_answer(judge):
@@ -234,8 +243,7 @@ def hand_answer(judge):
     def answer(messages: list[BaseMessage]):
         votes = []
         for n, claim, _ in judge_items(messages):
-            key = claim if judge.knows(claim) else claim.rstrip(".") + "."
-            rec, _ = judge.answer(key)
+            rec, _ = judge.answer(hand_key(judge, claim) or claim)
             votes.append({"item": n, "verdict": rec["verdict"], "reason": rec.get("reason") or "hand-written",
                           "facts": rec.get("facts") or []})
         return structured("ClaimVerdicts", verdicts=votes)
