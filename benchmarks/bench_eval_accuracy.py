@@ -69,7 +69,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import _judgehand  # noqa: E402
 from _common import REPO, print_code_version, target_line, write_result  # noqa: E402
-from bench_claims import _SPLIT, _WORD, _norm, scripted_evidence  # noqa: E402  (the claims benchmark's judge)
+from bench_claims import _WORD, scripted_evidence  # noqa: E402  (the claims benchmark's judge)
 from langchain_core.messages import BaseMessage  # noqa: E402
 
 from deep_research.citations.check import check_citations  # noqa: E402
@@ -168,34 +168,19 @@ def paragraph_of(markdown: str, offset: int) -> int:
 # --- the scripted judge, through the product's judge code ------------------------------------
 def model_evidence(claim: str, quotes: list[str]) -> list[JudgeFact]:
     """The evidence the judge prompt asks for, as a model that reads phrase by phrase writes
-    it: the claim cut at commas and conjunctions into facts; for each, the stretch of the
-    quote sentence sharing most words with it (first to last shared word, copied exactly);
-    each run of claim words that differs from the stretch aligned, as a phrase, to the span
-    words in its place (what it restates, or what it contradicts). No labels are used: a
-    misreading gets the same kind of evidence as a paraphrase."""
+    it: the facts and spans of ``bench_claims.scripted_evidence`` (the claim cut at commas
+    and conjunctions; for each part, the stretch of the quote sentence sharing most words
+    with it, copied exactly), but each run of claim words that differs from the span aligned,
+    as a phrase, to the span words in its place (what it restates, or what it contradicts)
+    rather than word by word. No labels are used: a misreading gets the same kind of
+    evidence as a paraphrase."""
     facts = []
-    parts = [x.strip() for x in _SPLIT.split(claim) if len(_WORD.findall(x)) >= 2] or [claim]
-    sents = [(qi, m.start(), m.end()) for qi, q in enumerate(quotes)
-             for m in re.finditer(r"[^.!?]+[.!?]?", q) if m.group(0).strip()]
-    for part in parts:
-        cw = _WORD.findall(part)
-        cset = {_norm(w) for w in cw}
-        best, best_n = None, -1
-        for qi, a, b in sents:
-            words = list(_WORD.finditer(quotes[qi], a, b))
-            hits = [m for m in words if _norm(m.group(0)) in cset]
-            if len(hits) > best_n:
-                best, best_n = (qi, a, b, words, hits), len(hits)
-        if best is None:
-            continue
-        qi, a, b, words, hits = best
-        if hits:
-            a, b = hits[0].start(), hits[-1].end()
-        sw = [m.group(0) for m in words if a <= m.start() and m.end() <= b] or [m.group(0) for m in words]
+    for f in scripted_evidence(claim, quotes):
+        cw, sw = _WORD.findall(f.fact), [w for sp in f.spans for w in _WORD.findall(sp)]
         ops = difflib.SequenceMatcher(None, [w.lower() for w in cw], [w.lower() for w in sw]).get_opcodes()
         aligned = [(" ".join(cw[i1:i2]), " ".join(sw[j1:j2])) for tag, i1, i2, j1, j2 in ops
                    if tag == "replace" and i2 - i1 <= 12 and j2 - j1 <= 12]
-        facts.append(JudgeFact(part, [quotes[qi][a:b].strip()], aligned))
+        facts.append(JudgeFact(f.fact, list(f.spans), aligned))
     return facts
 
 
