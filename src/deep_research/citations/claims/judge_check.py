@@ -68,6 +68,14 @@ FUNCTION_GROUPS = (
     frozenset({"can", "able", "possible"}),  # "can recognise" / "is able to recognise" / "it is possible to"
 )
 _CONDITIONS = frozenset(["if", "when", "whenever", "once", "provided", "providing", "assuming"])
+# Connectives that join two clauses and state no fact of their own: "A, but B", "A, though
+# B", "A, whereas B" are true exactly when A and B are (the contrast they mark is the
+# writer's, not a fact of the source). A claim's connective of this list needs no span
+# word; each of its clauses is checked as any other. Not "but" meaning "except" ("all but
+# one", "nothing but X", "but for"): see ``_fact_free``.
+FACT_FREE = frozenset(["but", "though", "although", "whereas"])
+_BUT_EXCEPT_BEFORE = frozenset(["all", "anything", "nothing", "none", "everything", "everyone", "everybody",
+                                "anyone", "anybody", "no", "one", "last", "first", "next", "cannot", "can't"])
 _FUNCTION_OF = {}
 for _g in FUNCTION_GROUPS:
     for _w in _g:
@@ -248,6 +256,7 @@ def check_judge_evidence(claim: str, quotes: list[str], facts: list[JudgeFact]) 
                 covered[k] = sp_.its.keys[at_item[j]] if j in at_item else covered.get(k, "")
                 used.add((best[1], j))
 
+    _function_pairs(c, spans, skeys, covered, used)
     for i, key in enumerate(citems.keys):
         k = citems.pos[i]
         word = claim_t.raw[k]
@@ -265,6 +274,8 @@ def check_judge_evidence(claim: str, quotes: list[str], facts: list[JudgeFact]) 
                 problems.append(f'the claim\'s negation "{word}" is in no cited span')
             continue
         if key in skeys or k in covered or key == "by":  # "by": the voice, read by the order check
+            continue
+        if _fact_free(claim_t, k):
             continue
         if key.startswith(("Q:", "M:")):
             problems.append(f'the claim\'s "{word}" ({"quantifier" if key[0] == "Q" else "modal"}) is in no cited span')
@@ -406,6 +417,44 @@ def _cover(c: _Side, ck: list[int], s: _Span, sk: list[int]) -> tuple[dict[int, 
     return covered, used, None
 
 
+def _fact_free(t: _Text, k: int) -> bool:
+    """Is token k a connective that states no fact (``FACT_FREE``), here joining clauses
+    ("A, but B"; "but not X"), not "but" for "except" ("all but one", "but for X")?"""
+    w = t.low[k]
+    if w not in FACT_FREE:
+        return False
+    if w != "but":
+        return True
+    prev = next((t.low[j] for j in range(k - 1, -1, -1) if t.kinds[j] != 0 or t.low[j] in ",;:"), None)
+    nxt = next((t.low[j] for j in range(k + 1, len(t.raw)) if t.kinds[j] != 0), None)
+    return prev not in _BUT_EXCEPT_BEFORE and nxt != "for" and (prev is None or prev in ",;:" or nxt == "not"
+                                                                  or t.kinds[k - 1] == 0)
+
+
+def _function_pairs(c: _Side, spans: list[_Span], skeys: set[str], covered: dict[int, str],
+                    used: set[tuple[int, int]]) -> None:
+    """A claim word of a ``FUNCTION_GROUPS`` group that no cited span holds is shown by a
+    span word of the same group ("when" / "if") even where the judge did not align them:
+    the groups are equivalences, and the order check still reads both in their places."""
+    for i, key in enumerate(c.its.keys):
+        k = c.its.pos[i]
+        if key in skeys or k in covered:
+            continue
+        groups = _FUNCTION_OF.get(c.t.low[k])
+        if not groups:
+            continue
+        hit = next(((si, j) for si, s in enumerate(spans) for j in s.words
+                    if (si, j) not in used and _FUNCTION_OF.get(s.t.low[j], set()) & groups
+                    and s.t.low[j] not in c.t.low), None)
+        if hit is None:
+            continue
+        si, j = hit
+        s = spans[si]
+        at = {p: n for n, p in enumerate(s.its.pos)}
+        covered[k] = s.its.keys[at[j]] if j in at else ""
+        used.add(hit)
+
+
 def _negated_form(neg_word: str, word: str) -> bool:
     """Is neg_word a prefixed antonym of word ("unaffected" / "affected")?"""
     return any(neg_word.startswith(p) and neg_word[len(p):] and stem(neg_word[len(p):]) == stem(word)
@@ -432,7 +481,25 @@ def _widening_ok(c: _Side, toks: list[int]) -> bool:
         return False  # a modifier of the next word: "fractions module" is not wider than "decimal module"
     clauses = {c.t.clause[k] for k in toks}
     return not any((c.its.restrict[i] or c.its.keys[i].startswith("Q:")) and not c.its.keys[i].startswith("M:")
-                   and c.t.clause[c.its.pos[i]] in clauses for i in range(len(c.its.keys)))
+                   and c.t.clause[c.its.pos[i]] in clauses and not _upward_after(c, i, last)
+                   and c.t.low[c.its.pos[i]] not in _ASSERTED for i in range(len(c.its.keys)))
+
+
+# Subordinators whose clause is asserted as true ("since it can take advantage of X" says
+# it can): a wider word there says less, as in a main clause. Not "if"/"unless"/"when".
+_ASSERTED = frozenset(["because", "since"])
+
+
+# Quantifiers that keep a wider word true in their scope: "can take advantage of any
+# ordering" says at least "can exploit any ordering"; "no", "few", "never" do not.
+_UPWARD = frozenset(["Q:all", "Q:most", "Q:many", "Q:some"])
+
+
+def _upward_after(c: _Side, i: int, last: int) -> bool:
+    """Is the claim's item i a quantifier of ``_UPWARD`` standing after the widened words
+    (which end at token ``last``), so that they are in its scope, not in its noun phrase
+    ("exploit any ordering": "exploit" is widened; "every dog" would widen "dog")?"""
+    return c.its.keys[i] in _UPWARD and c.its.pos[i] > last
 
 
 def _lex_ok(a: tuple[str, ...], b: tuple[str, ...], widen: bool) -> bool:
@@ -560,15 +627,70 @@ def _order_swapped(c: _Side, spans: list[_Span], covered: dict[int, str]) -> boo
                           citems.nums, citems.words)
     segs = P._segments(citems)
     claim_orders = [_readings(c.t, citems, a, b) for a, b in segs]
-    for s in spans:
-        have = set(s.its.keys)
-        order = [k for a, b in P._segments(s.its) for k in _readings(s.t, s.its, a, b)[0]]
-        for (a, b), readings in zip(segs, claim_orders, strict=True):
-            if sum(1 for k in citems.keys[a:b] if k in have) < 2:
+    # roles are borne by content words, names, numbers, negations and "only" ("only A,
+    # not B"): a connective or preposition ("because", "like", "into") moved with its
+    # clause or phrase exchanges nothing
+    bearers = {citems.keys[i] for i, p in enumerate(citems.pos)
+               if c.t.content[p] or c.t.entity[p] or c.t.kinds[p] != _WORD or i in citems.nums
+               or citems.keys[i] in ("\u00ac", "only")}
+    orders = [(set(s.its.keys), [k for a, b in P._segments(s.its) for k in _readings(s.t, s.its, a, b)[0]])
+              for s in spans]
+    for (a, b), readings in zip(segs, claim_orders, strict=True):
+        mine = {k for k in citems.keys[a:b] if k in bearers}
+        counts = [len(mine & have) for have, _ in orders]
+        most = max(counts, default=0)
+        if most < 2:
+            continue
+        # the clause is read in the span(s) that hold most of its words: a span cited for
+        # another fact that shares two common words with it ("list" and "list.sort()") is
+        # not where its roles are stated
+        cpos = {citems.keys[i]: citems.pos[i] for i in range(b - 1, a - 1, -1)}
+        for (have, order), n, s in zip(orders, counts, spans, strict=True):
+            if n < most:
                 continue
-            if not any(P._match([k for k in seq if k in have], order) is not None for seq in readings):
+            seqs = [[k for k in seq if k in have and k in mine] for seq in readings]
+            if any(P._match(seq, order) is not None for seq in seqs):
+                continue
+            spos = {key: p for key, p in zip(reversed(s.its.keys), reversed(s.its.pos), strict=True)}
+            if all(_exchanged(seq, order, c.t, cpos, s.t, spos) for seq in seqs):
                 return True
     return False
+
+
+def _exchanged(seq: list[str], order: list[str], ct: _Text, cpos: dict[str, int], st: _Text,
+               spos: dict[str, int]) -> bool:
+    """Given that the claim's clause (its role-bearing keys ``seq``, read in the active
+    voice) is not in the span's order: may that be two words exchanged inside one phrase
+    rather than two roles exchanged? It is an exchange of roles when two keys x, y stand
+    the other way round in the span and either a word of the span or of the claim stands
+    between them ("loggers send records" / "records ... send loggers": the verb moved
+    across), or a copula stands between them in both texts ("a logger is a handler" / "a
+    handler is a logger"), or one of them is a negation or "only" ("only A, not B" / "not
+    only A"). Only two neighbours that trade places with nothing between them on either
+    side ("a compressed swap cache" / "a swap compressed cache", "log level explicit" read
+    as "explicit log level" after a passive) are let through."""
+    at: dict[str, list[int]] = {}
+    for n, k in enumerate(order):
+        at.setdefault(k, []).append(n)
+    for i, x in enumerate(seq):
+        for j in range(i + 1, len(seq)):
+            y = seq[j]
+            px, py = at.get(x), at.get(y)
+            if not px or not py or x == y or max(py) >= min(px):
+                continue  # not the other way round (or not only)
+            if x in ("\u00ac", "only") or y in ("\u00ac", "only"):
+                return True
+            if set(seq[i + 1:j]) or set(order[min(py) + 1:max(px)]):
+                return True  # another word of either side stands between them
+            if x in cpos and y in cpos and x in spos and y in spos and \
+                    _copula_between(ct, cpos[x], cpos[y]) and _copula_between(st, spos[y], spos[x]):
+                return True
+    return False
+
+
+def _copula_between(t: _Text, a: int, b: int) -> bool:
+    lo, hi = min(a, b), max(a, b)
+    return any(t.kinds[j] == _WORD and t.low[j] in _BE for j in range(lo + 1, hi))
 
 
 def _mixed_clause(c: _Side, spans: list[_Span], covered: dict[int, str]) -> str | None:
