@@ -3,6 +3,8 @@ fires decides (see the package's docstring)."""
 
 from __future__ import annotations
 
+import re
+
 from .analysis import _analyse_claim, _analyse_quote
 from .antonym import _check_antonym
 from .near_copy import _check_near_copy
@@ -24,5 +26,29 @@ def check_claim(claim: str, quotes: list[str]) -> ClaimCheck:
         result = rule(c, qs)
         if result is not None:
             return result
-    return _prove(c, [q for q in quotes if q and q.strip()])
+    result = _prove(c, [q for q in quotes if q and q.strip()])
+    if result.status is ClaimStatus.SUPPORTED and result.rule in ("copy", "proof"):
+        odd = _literal_missing(claim or "", quotes)
+        if odd:
+            return ClaimCheck(ClaimStatus.UNCHECKED, None, f'the claim\'s "{odd}" is not written so in its quotes')
+    return result
+
+
+# A file pattern or identifier written with "*" or "_" ("*_test.py", "test*.py",
+# "STATIC_ROOT"): the word analysis reads these characters as punctuation, so "*_test.py"
+# and "test*.py" both come out as "test.py". Code shows such a claim only when each of its
+# literals stands in a quote as written.
+_LITERAL = re.compile(r"[\w.*/-]*(?:\w[*_]|[*_][\w.])[\w.*/-]*")
+
+
+def _literal_missing(claim: str, quotes: list[str]) -> str | None:
+    """The claim's first "*"/"_" literal that no quote holds as written, or None."""
+    if "*" not in claim and "_" not in claim:
+        return None
+    low = [q.lower() for q in quotes if q]
+    for m in _LITERAL.finditer(claim):
+        tok = m.group(0).strip(".-/")
+        if ("*" in tok or "_" in tok) and not any(tok.lower() in q for q in low):
+            return tok
+    return None
 
