@@ -38,6 +38,7 @@ def check_claim(claim: str, quotes: list[str]) -> ClaimCheck:
 # "STATIC_ROOT"): the word analysis reads these characters as punctuation, so "*_test.py"
 # and "test*.py" both come out as "test.py". Code shows such a claim only when each of its
 # literals stands in a quote as written.
+_EMPHASIS = re.compile(r"(?<![\w*])(\*{1,3}|_{1,3})(?=\S)(.+?)(?<=\S)\1(?![\w*])")  # markdown *a*, __b__
 _LITERAL = re.compile(r"[\w.*/-]*(?:\w[*_]|[*_][\w.])[\w.*/-]*")
 
 
@@ -46,7 +47,7 @@ def _literal_missing(claim: str, quotes: list[str]) -> str | None:
     if "*" not in claim and "_" not in claim:
         return None
     low = [q.lower() for q in quotes if q]
-    for m in _LITERAL.finditer(claim):
+    for m in _LITERAL.finditer(_EMPHASIS.sub(r"\2", claim)):
         tok = m.group(0).strip(".-/")
         if ("*" in tok or "_" in tok) and not any(tok.lower() in q for q in low):
             return tok

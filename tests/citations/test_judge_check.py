@@ -1,0 +1,108 @@
+"""The relations the judge-evidence check accepts (issue 25): each sound paraphrase's
+evidence holds, and the matching wrong claim's evidence fails."""
+
+from __future__ import annotations
+
+import pytest
+
+from deep_research.citations.claims import ClaimStatus, check_claim
+from deep_research.citations.claims.judge_check import JudgeFact, check_judge_evidence
+from deep_research.citations.claims.lexicon import available
+
+Q_LOG = ["Handlers send the log records (created by loggers) to the appropriate destination.",
+         "Filters provide a finer grained facility for determining which log records to output."]
+Q_TX = ["If the view produces an exception, Django rolls back the transaction."]
+Q_SORT = ["The Timsort algorithm does multiple sorts efficiently because it can take advantage of any "
+          "ordering already present in a dataset."]
+
+
+def ev(claim: str, quotes: list[str], *facts: JudgeFact):
+    return check_judge_evidence(claim, quotes, list(facts))
+
+
+# --- "but", "though": a connective that states no fact --------------------------------------
+def test_but_between_two_shown_clauses_needs_no_span():
+    q = ["Caches are not cleared after each test.", "Filters provide a finer grained facility."]
+    e = ev("Caches are not cleared after each test, but filters provide a finer grained facility.", q,
+           JudgeFact("caches are not cleared after each test", [q[0][:-1]]),
+           JudgeFact("filters provide a finer grained facility", [q[1][:-1]]))
+    assert e.ok, e.problems
+    wrong = ev("Caches are cleared after each test, but filters provide a finer grained facility.", q,
+               JudgeFact("caches are cleared after each test", [q[0][:-1]]),
+               JudgeFact("filters provide a finer grained facility", [q[1][:-1]]))
+    assert not wrong.ok and any("negation" in p for p in wrong.problems), wrong.problems
+
+
+def test_but_for_except_is_a_fact():
+    q = ["The server keeps all connections open."]
+    e = ev("The server keeps all but one connections open.", q, JudgeFact("connections open", [q[0][:-1]]))
+    assert not e.ok and any('"but"' in p for p in e.problems), e.problems
+
+
+# --- "when" / "if": a function-word group, matched without the judge aligning it -------------
+def test_when_is_shown_by_if_and_the_clause_may_move():
+    e = ev("Django rolls back the transaction when the view produces an exception.", Q_TX,
+           JudgeFact("Django rolls back the transaction if the view produces an exception", [Q_TX[0][:-1]]))
+    assert e.ok, e.problems
+    wrong = ev("Django rolls back the transaction when the view returns an exception.", Q_TX,
+               JudgeFact("Django rolls back the transaction if the view returns an exception", [Q_TX[0][:-1]]))
+    assert not wrong.ok and any('"returns"' in p for p in wrong.problems), wrong.problems
+
+
+# --- voice and roles --------------------------------------------------------------------------
+def test_passive_with_the_same_agent_is_no_swap():
+    e = ev("The transaction is rolled back by Django if the view produces an exception.", Q_TX,
+           JudgeFact("Django rolls back the transaction", ["Django rolls back the transaction"],
+                     [("is rolled back by", "rolls back")]),
+           JudgeFact("if the view produces an exception", ["If the view produces an exception"]))
+    assert e.ok, e.problems
+
+
+def test_exchanged_agent_and_patient_is_a_swap():
+    claim = "Loggers send the log records (created by handlers) to the appropriate destination."
+    e = ev(claim, Q_LOG, JudgeFact("loggers send log records", [Q_LOG[0][:-1]]))
+    assert not e.ok and any("roles swapped" in p for p in e.problems), e.problems
+    right = ev("Handlers send the log records (created by loggers) to the appropriate destination.", Q_LOG,
+               JudgeFact("handlers send log records", [Q_LOG[0][:-1]]))
+    assert right.ok, right.problems
+
+
+def test_a_copula_exchange_is_a_swap():
+    q = ["A logger is a handler of records."]
+    e = ev("A handler is a logger of records.", q, JudgeFact("a handler is a logger", [q[0][:-1]]))
+    assert not e.ok and any("roles swapped" in p for p in e.problems), e.problems
+
+
+# --- widening in the scope of an upward quantifier or an asserted "because" clause ------------
+@pytest.mark.skipif(not available(), reason="needs the WordNet files (wordnet-base)")
+def test_exploit_for_take_advantage_of_under_any_and_because():
+    fact = JudgeFact("it can exploit any ordering", [Q_SORT[0][:-1]], [("exploit", "take advantage of")])
+    e = ev("The Timsort algorithm does multiple sorts efficiently because it can exploit any ordering "
+           "already present in a dataset.", Q_SORT, fact)
+    assert e.ok, e.problems
+    # "few" does not keep a wider word true ("few X take advantage" does not say "few X exploit")
+    q = ["Few programs can take advantage of any ordering already present in a dataset."]
+    wrong = ev("Few programs can exploit any ordering already present in a dataset.", q,
+               JudgeFact("few programs can exploit orderings", [q[0][:-1]], [("exploit", "take advantage of")]))
+    assert not wrong.ok and any('"exploit"' in p for p in wrong.problems), wrong.problems
+
+
+@pytest.mark.skipif(not available(), reason="needs the WordNet files (wordnet-base)")
+def test_no_widening_inside_a_condition():
+    q = ["If it can take advantage of the ordering, the sort is fast."]
+    e = ev("If it can exploit the ordering, the sort is fast.", q,
+           JudgeFact("if it can exploit the ordering the sort is fast", [q[0][:-1]],
+                     [("exploit", "take advantage of")]))
+    assert not e.ok and any('"exploit"' in p for p in e.problems), e.problems
+
+
+# --- code alone: a file pattern or identifier must stand in the quote as written --------------
+def test_a_literal_with_star_or_underscore_must_be_in_the_quote():
+    q = ["By default, this will discover tests in any file named \u201ctest*.py\u201d under the current "
+         "working directory."]
+    altered = check_claim('By default, this will discover tests in any file named "*_test.py" under the '
+                          "current working directory.", q)
+    assert altered.status is ClaimStatus.UNCHECKED and "*_test.py" in altered.note
+    same = check_claim('By default, this will discover tests in any file named "test*.py" under the '
+                       "current working directory.", q)
+    assert same.status is ClaimStatus.SUPPORTED
