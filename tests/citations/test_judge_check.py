@@ -106,3 +106,28 @@ def test_a_literal_with_star_or_underscore_must_be_in_the_quote():
     same = check_claim('By default, this will discover tests in any file named "test*.py" under the '
                        "current working directory.", q)
     assert same.status is ClaimStatus.SUPPORTED
+
+
+# --- curated phrase groups: "because of" / "due to"; "since 3.4" / "as of 3.4" --------------
+def test_because_of_is_shown_by_due_to():
+    q = ["Commits which are made empty due to a previous commit are dropped."]
+    e = ev("Commits which are made empty because of a previous commit are dropped.", q,
+           JudgeFact("commits made empty because of a previous commit are dropped", [q[0][:-1]],
+                     [("because of", "due to")]))
+    assert e.ok, e.problems
+    wrong = ev("Commits which are made empty in spite of a previous commit are dropped.", q,
+               JudgeFact("commits made empty in spite of a previous commit are dropped", [q[0][:-1]],
+                         [("in spite of", "due to")]))
+    assert not wrong.ok, wrong.problems
+
+
+def test_since_a_version_is_shown_by_starting_with_it_but_not_a_cause():
+    q = ["Starting with Python 3.4, this list should be empty most of the time.",
+         "Starting with the cache warm, this list should be empty most of the time."]
+    e = ev("Since Python 3.4, this list should be empty most of the time.", q[:1],
+           JudgeFact("since 3.4 the list should be empty most of the time", [q[0][:-1]], [("Since", "Starting with")]))
+    assert e.ok, e.problems
+    # "since" before no number is a cause: "starting with" does not restate it
+    wrong = ev("Since the cache is warm, this list should be empty most of the time.", q[1:],
+               JudgeFact("because the cache is warm the list is empty", [q[1][:-1]], [("Since", "Starting with")]))
+    assert not wrong.ok, wrong.problems

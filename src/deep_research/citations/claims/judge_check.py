@@ -67,6 +67,15 @@ FUNCTION_GROUPS = (
     frozenset({"earlier", "prior"}),  # "earlier versions" / "prior versions"
     frozenset({"can", "able", "possible"}),  # "can recognise" / "is able to recognise" / "it is possible to"
 )
+# Phrases that say the same, each group justified; ``True``: only before a number (a
+# version or a date: "since 3.4" / "as of 3.4", not "since it runs"):
+PHRASE_GROUPS: tuple[tuple[frozenset[tuple[str, ...]], bool], ...] = (
+    # a cause named by a noun phrase: "because of a previous commit" / "due to a previous commit"
+    (frozenset({("because", "of"), ("due", "to"), ("owing", "to")}), False),
+    # the point from which something holds: "since Python 3.4" / "starting with Python 3.4"
+    (frozenset({("since",), ("as", "of"), ("starting", "with"), ("starting", "in"), ("beginning", "with"),
+                ("starting", "from")}), True),
+)
 _CONDITIONS = frozenset(["if", "when", "whenever", "once", "provided", "providing", "assuming"])
 # Connectives that join two clauses and state no fact of their own: "A, but B", "A, though
 # B", "A, whereas B" are true exactly when A and B are (the contrast they mark is the
@@ -342,6 +351,11 @@ def _cover(c: _Side, ck: list[int], s: _Span, sk: list[int]) -> tuple[dict[int, 
                 covered[k] = j
                 used.add(j)
                 break
+    # the curated phrase groups: "because of" / "due to", "since 3.4" / "as of 3.4"
+    for k0, j0, n, m in _phrase_group_hits(ct, ck, st, sk):
+        if set(ck[k0:k0 + n]) & (need - set(covered)) and not set(sk[j0:j0 + m]) & used:
+            covered.update({k: sk[j0] for k in ck[k0:k0 + n] if k in need})
+            used |= set(sk[j0:j0 + m])
     # phrases WordNet lists (longest first): "take advantage of" / "exploit"
     if lexicon.available():
         for n in range(min(MAX_NGRAM, len(ck)), 0, -1):
@@ -417,6 +431,36 @@ def _cover(c: _Side, ck: list[int], s: _Span, sk: list[int]) -> tuple[dict[int, 
     return covered, used, None
 
 
+def _number_follows(t: _Text, toks: list[int], end: int) -> bool:
+    """Does a number stand within the three words after toks[end - 1] ("since Python 3.4")?"""
+    after = toks[end:end + 3] if end < len(toks) else []
+    if len(after) < 3:  # the phrase ends the aligned words: look on in the text
+        last = toks[end - 1]
+        after = [j for j in range(last + 1, len(t.raw)) if t.kinds[j] != 0][:3]
+    return any(t.kinds[j] == _NUM for j in after)
+
+
+def _phrase_group_hits(ct: _Text, ck: list[int], st: _Text, sk: list[int]):
+    """(claim start, span start, claim length, span length) of each pair of phrases of one
+    ``PHRASE_GROUPS`` group in the aligned words."""
+    for group, before_number in PHRASE_GROUPS:
+        for phrase in group:
+            n = len(phrase)
+            for k0 in range(len(ck) - n + 1):
+                if tuple(ct.low[x] for x in ck[k0:k0 + n]) != phrase:
+                    continue
+                if before_number and not _number_follows(ct, ck, k0 + n):
+                    continue
+                for other in group:
+                    m = len(other)
+                    for j0 in range(len(sk) - m + 1):
+                        if tuple(st.low[x] for x in sk[j0:j0 + m]) != other:
+                            continue
+                        if before_number and not _number_follows(st, sk, j0 + m):
+                            continue
+                        yield k0, j0, n, m
+
+
 def _fact_free(t: _Text, k: int) -> bool:
     """Is token k a connective that states no fact (``FACT_FREE``), here joining clauses
     ("A, but B"; "but not X"), not "but" for "except" ("all but one", "but for X")?"""
@@ -441,8 +485,8 @@ def _function_pairs(c: _Side, spans: list[_Span], skeys: set[str], covered: dict
         if key in skeys or k in covered:
             continue
         groups = _FUNCTION_OF.get(c.t.low[k])
-        if not groups:
-            continue
+        if not groups or (c.t.low[k] == "since" and _number_follows(c.t, list(range(len(c.t.raw))), k + 1)):
+            continue  # "since 3.4" is a point in time, not a cause
         hit = next(((si, j) for si, s in enumerate(spans) for j in s.words
                     if (si, j) not in used and _FUNCTION_OF.get(s.t.low[j], set()) & groups
                     and s.t.low[j] not in c.t.low), None)
