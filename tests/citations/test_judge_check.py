@@ -131,3 +131,15 @@ def test_since_a_version_is_shown_by_starting_with_it_but_not_a_cause():
     wrong = ev("Since the cache is warm, this list should be empty most of the time.", q[1:],
                JudgeFact("because the cache is warm the list is empty", [q[1][:-1]], [("Since", "Starting with")]))
     assert not wrong.ok, wrong.problems
+
+
+# --- a clause read as the span's clauses in another order ---------------------------------------
+def test_span_clauses_in_another_order_are_no_swap_but_exchanged_words_are():
+    q = ["The cost is minimized if you keep transactions short."]
+    e = ev("Keeping transactions short minimizes the cost.", q,
+           JudgeFact("keeping transactions short minimizes the cost", [q[0][:-1]], [("Keeping", "keep")]))
+    assert e.ok, e.problems
+    q2 = ["The cost is minimized if you keep the handlers short."]
+    wrong = ev("Keeping the cost short minimizes the handlers.", q2,
+               JudgeFact("keeping the cost short minimizes the handlers", [q2[0][:-1]], [("Keeping", "keep")]))
+    assert not wrong.ok and any("roles swapped" in p for p in wrong.problems), wrong.problems

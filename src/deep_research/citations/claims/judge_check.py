@@ -677,8 +677,10 @@ def _order_swapped(c: _Side, spans: list[_Span], covered: dict[int, str]) -> boo
     bearers = {citems.keys[i] for i, p in enumerate(citems.pos)
                if c.t.content[p] or c.t.entity[p] or c.t.kinds[p] != _WORD or i in citems.nums
                or citems.keys[i] in ("\u00ac", "only")}
-    orders = [(set(s.its.keys), [k for a, b in P._segments(s.its) for k in _readings(s.t, s.its, a, b)[0]])
-              for s in spans]
+    seg_orders = [[_readings(s.t, s.its, a, b)[0] for a, b in P._segments(s.its)] for s in spans]
+    orders = [(set(s.its.keys), [k for seg in so for k in seg]) for s, so in zip(spans, seg_orders, strict=True)]
+    span_bearers = [{key for key, p in zip(s.its.keys, s.its.pos, strict=True)
+                     if s.t.content[p] or s.t.entity[p] or s.t.kinds[p] != _WORD} for s in spans]
     for (a, b), readings in zip(segs, claim_orders, strict=True):
         mine = {k for k in citems.keys[a:b] if k in bearers}
         counts = [len(mine & have) for have, _ in orders]
@@ -695,10 +697,42 @@ def _order_swapped(c: _Side, spans: list[_Span], covered: dict[int, str]) -> boo
             seqs = [[k for k in seq if k in have and k in mine] for seq in readings]
             if any(P._match(seq, order) is not None for seq in seqs):
                 continue
+            si = spans.index(s)
+            if any(_clauses_moved(seq, seg_orders[si], span_bearers[si], mine) for seq in seqs):
+                continue
             spos = {key: p for key, p in zip(reversed(s.its.keys), reversed(s.its.pos), strict=True)}
             if all(_exchanged(seq, order, c.t, cpos, s.t, spos) for seq in seqs):
                 return True
     return False
+
+
+def _clauses_moved(seq: list[str], segments: list[list[str]], span_bearers: set[str], mine: set[str]) -> bool:
+    """Is the claim's clause (its role-bearing keys ``seq``) the span's clauses in another
+    order: ``seq`` cut into runs, each run in order inside its own clause of the span ("An
+    invalid value raises X" / "raises X if the value is invalid", "Keeping it short
+    minimises the cost" / "the cost is minimised; keep it short")? Each span clause used
+    may hold no content word or name the claim's clause lacks: "Handlers send records
+    created by loggers" does not state "loggers send records", whose "loggers" would come
+    from the other clause."""
+    used: set[int] = set()
+    i = 0
+    while i < len(seq):
+        best = None
+        for n, seg in enumerate(segments):
+            if n in used or not set(seq[i:i + 1]) <= set(seg):
+                continue
+            if {k for k in seg if k in span_bearers} - mine:
+                continue
+            j = i + 1
+            while j < len(seq) and P._match(seq[i:j + 1], seg) is not None:
+                j += 1
+            if P._match(seq[i:j], seg) is not None and (best is None or j > best[1]):
+                best = (n, j)
+        if best is None:
+            return False
+        used.add(best[0])
+        i = best[1]
+    return len(used) > 1
 
 
 def _exchanged(seq: list[str], order: list[str], ct: _Text, cpos: dict[str, int], st: _Text,
