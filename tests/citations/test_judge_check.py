@@ -143,3 +143,14 @@ def test_span_clauses_in_another_order_are_no_swap_but_exchanged_words_are():
     wrong = ev("Keeping the cost short minimizes the handlers.", q2,
                JudgeFact("keeping the cost short minimizes the handlers", [q2[0][:-1]], [("Keeping", "keep")]))
     assert not wrong.ok and any("roles swapped" in p for p in wrong.problems), wrong.problems
+
+
+# --- "can": a possibility the plain fact shows, but not "cannot" from "does not" --------------
+def test_can_is_shown_by_the_plain_fact_but_cannot_is_not():
+    q = ["The try statement has an optional else clause.", "The try statement does not have an optional else clause."]
+    e = ev("The try statement can have an optional else clause.", q[:1],
+           JudgeFact("the try statement can have an optional else clause", [q[0][:-1]]))
+    assert e.ok, e.problems
+    wrong = ev("The try statement cannot have an optional else clause.", q[1:],
+               JudgeFact("the try statement cannot have an optional else clause", [q[1][:-1]]))
+    assert not wrong.ok and any('"can"' in p for p in wrong.problems), wrong.problems

@@ -286,6 +286,8 @@ def check_judge_evidence(claim: str, quotes: list[str], facts: list[JudgeFact]) 
             continue
         if _fact_free(claim_t, k):
             continue
+        if key == "M:may" and _possibility_shown(c, i):
+            continue
         if key.startswith(("Q:", "M:")):
             problems.append(f'the claim\'s "{word}" ({"quantifier" if key[0] == "Q" else "modal"}) is in no cited span')
         elif claim_t.entity[k] or claim_t.kinds[k] != _WORD:
@@ -459,6 +461,16 @@ def _phrase_group_hits(ct: _Text, ck: list[int], st: _Text, sk: list[int]):
                         if before_number and not _number_follows(st, sk, j0 + m):
                             continue
                         yield k0, j0, n, m
+
+
+def _possibility_shown(c: _Side, i: int) -> bool:
+    """A claim's "can"/"may" (a possibility) says less than the plain fact: "try ... except
+    can take an else clause" from "the statement has an else clause". Not under a negation
+    or condition of its clause ("cannot X" is not shown by "does not X"); another modal in
+    a cited span ("must", "should") is a restriction the claim lacks and fails on its own."""
+    clause = c.t.clause[c.its.pos[i]]
+    return not any(c.t.clause[p] == clause and (key == "\u00ac" or c.t.low[p] in _CONDITIONS)
+                   for key, p in zip(c.its.keys, c.its.pos, strict=True))
 
 
 def _fact_free(t: _Text, k: int) -> bool:
