@@ -442,25 +442,23 @@ def _number_follows(t: _Text, toks: list[int], end: int) -> bool:
     return any(t.kinds[j] == _NUM for j in after)
 
 
+def _phrase_at(t: _Text, toks: list[int], group: frozenset[tuple[str, ...]], before_number: bool):
+    """(start, length) in toks of each phrase of the group (before a number, if asked)."""
+    for phrase in group:
+        n = len(phrase)
+        for a in range(len(toks) - n + 1):
+            if tuple(t.low[x] for x in toks[a:a + n]) == phrase and \
+                    (not before_number or _number_follows(t, toks, a + n)):
+                yield a, n
+
+
 def _phrase_group_hits(ct: _Text, ck: list[int], st: _Text, sk: list[int]):
     """(claim start, span start, claim length, span length) of each pair of phrases of one
     ``PHRASE_GROUPS`` group in the aligned words."""
     for group, before_number in PHRASE_GROUPS:
-        for phrase in group:
-            n = len(phrase)
-            for k0 in range(len(ck) - n + 1):
-                if tuple(ct.low[x] for x in ck[k0:k0 + n]) != phrase:
-                    continue
-                if before_number and not _number_follows(ct, ck, k0 + n):
-                    continue
-                for other in group:
-                    m = len(other)
-                    for j0 in range(len(sk) - m + 1):
-                        if tuple(st.low[x] for x in sk[j0:j0 + m]) != other:
-                            continue
-                        if before_number and not _number_follows(st, sk, j0 + m):
-                            continue
-                        yield k0, j0, n, m
+        for k0, n in _phrase_at(ct, ck, group, before_number):
+            for j0, m in _phrase_at(st, sk, group, before_number):
+                yield k0, j0, n, m
 
 
 def _possibility_shown(c: _Side, i: int) -> bool:
