@@ -394,9 +394,7 @@ class _Generator:
     def _start_term_ends(self) -> list[int]:
         """Ends c1 for a start term text[start:c1] (range form), shortest first."""
         text, out, has_word = self.text, [], False
-        for c in range(self.start + 1, self.end):
-            if not self.page.in_one_segment(self.start, c):
-                break
+        for c in range(self.start + 1, min(self.end, self.page.segment_end(self.start) + 1)):
             has_word = has_word or text[c - 1].isalnum()
             if text[c].isalnum() and text[c - 1].isalnum():
                 continue  # inside a word: never a clean end (ends_cleanly), the common case
@@ -412,9 +410,7 @@ class _Generator:
     def _end_term_starts(self) -> list[int]:
         """Starts c2 for an end term text[c2:end] (range form), shortest first."""
         text, out, has_word = self.text, [], False
-        for c in range(self.end - 1, self.start, -1):
-            if not self.page.in_one_segment(c, self.end):
-                break
+        for c in range(self.end - 1, max(self.start, self.page.segment_start(self.end) - 1), -1):
             has_word = has_word or text[c].isalnum()
             if text[c].isalnum() and text[c - 1].isalnum():
                 continue  # inside a word: never a clean start (starts_cleanly), the common case
@@ -457,9 +453,7 @@ class _Generator:
             pe -= 1
         if pe == 0 or not page.gap_is_whitespace(pe, self.start):
             return
-        for ps in range(pe - 1, -1, -1):
-            if not page.in_one_segment(ps, pe):
-                break
+        for ps in range(pe - 1, max(-1, page.segment_start(pe) - 1), -1):
             if text[ps].isspace() or not self._starts(ps) or not _has_word(text[ps:pe]):
                 continue
             if not self._context_ok(ps, pe):
@@ -478,9 +472,7 @@ class _Generator:
             ss += 1
         if ss >= len(text) or not page.gap_is_whitespace(self.end, ss):
             return
-        for se in range(ss + 1, len(text) + 1):
-            if not page.in_one_segment(ss, se):
-                break
+        for se in range(ss + 1, min(len(text), page.segment_end(ss)) + 1):
             if text[se - 1].isspace() or not self._ends(se) or not _has_word(text[ss:se]):
                 continue
             if not self._context_ok(ss, se):
