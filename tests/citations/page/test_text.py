@@ -143,3 +143,25 @@ def test_segment_limits_agree_with_in_one_segment():
                 (text, sorted(cuts), e)
             checked += 1
     assert checked > 1000
+
+
+def test_term_word_counts_equal_the_plain_count():
+    """The fragment scans count a term's words from one scan of the quote
+    (``_TermWords``); each count equals ``_words`` of the term's text, with ideographs,
+    underscores, digits, accents and punctuation in the text."""
+    from deep_research.citations.fragments import _TermWords, _words
+
+    rng = random.Random("term-words")
+    alphabet = ["a", "b", "7", "_", " ", ".", "-", "\u00e9", "e\u0301", "\u8336", "\u30a2", "\uff76", "\u00a0",
+                "\u2019", "\n"]
+    checked = 0
+    for _ in range(300):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 40)))
+        a = rng.randint(0, len(text))
+        b = rng.randint(a, len(text))
+        terms = _TermWords(text, a, b)
+        for c in range(a, b + 1):
+            assert terms.head(c) == _words(text[a:c]), (text, a, b, c)
+            assert terms.tail(c) == _words(text[c:b]), (text, a, b, c)
+            checked += 1
+    assert checked > 1000
