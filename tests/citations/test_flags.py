@@ -273,3 +273,17 @@ def test_what_makes_a_sentence_factual(sentence, why):
 
     assert factual_signal(sentence) == why
 
+
+
+def test_quote_contradictions_keep_the_order_of_comparing_every_pair():
+    """Quotes are compared only within a group of equal numbers; the disagreements still
+    come in the order of the pairs (first quote, then second), not group by group."""
+    items = [(1, "S1", "The cache keeps 5 entries in memory by default.", "c1"),
+             (2, "S1", "The pool opens 7 connections at start.", "c2"),
+             (3, "S2", "The pool does not open 7 connections at start.", "c3"),
+             (4, "S2", "The cache does not keep 5 entries in memory by default.", "c4"),
+             (5, "S3", "The cache keeps 5 entries in memory by default!", "c5"),
+             (6, "S3", "The pool does not open 8 connections at start.", "c6")]  # other numbers: no pair
+    found = quote_contradictions(items)
+    assert [d.refs for d in found] == [([1], [4]), ([2], [3]), ([4], [5])]
+    assert {d.kind for d in found} == {"negation"}
