@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import random
 
 import pytest
 
@@ -287,3 +288,21 @@ def test_quote_contradictions_keep_the_order_of_comparing_every_pair():
     found = quote_contradictions(items)
     assert [d.refs for d in found] == [([1], [4]), ([2], [3]), ([4], [5])]
     assert {d.kind for d in found} == {"negation"}
+
+
+def test_find_dates_skips_only_text_no_date_pattern_can_match():
+    """``find_dates`` returns at once for text without a digit; the full scan must find
+    nothing in such text (month names, ordinals written out, "May" as a verb), and the
+    same dates as before in text with one."""
+    from deep_research.citations.flags import MONTHS, _scan_dates, find_dates
+
+    words = sorted(MONTHS) + ["first", "twenty-first", "of", "the", "May", "since", "in", "year", "fifth",
+                              "Monday", "spring", "FY", "circa", "/", "-", ".", ",", "th", "st"]
+    rng = random.Random("no-digit-dates")
+    for _ in range(400):
+        text = " ".join(rng.choice(words) for _ in range(rng.randint(1, 12)))
+        assert _scan_dates(text) == [], text
+        assert find_dates(text) == []
+    dated = "Released on March 5, 2021, and again on 2022-01-31; by 1999 it was done."
+    assert [d.raw for d in find_dates(dated)] == [d.raw for d in _scan_dates(dated)] == \
+        ["March 5, 2021", "2022-01-31", "1999"]
