@@ -306,3 +306,15 @@ def test_find_dates_skips_only_text_no_date_pattern_can_match():
     dated = "Released on March 5, 2021, and again on 2022-01-31; by 1999 it was done."
     assert [d.raw for d in find_dates(dated)] == [d.raw for d in _scan_dates(dated)] == \
         ["March 5, 2021", "2022-01-31", "1999"]
+
+
+def test_date_problems_read_the_quotes_only_for_a_claim_with_dates():
+    from deep_research.citations.flags import date_problems
+
+    def unread():
+        raise AssertionError("the quotes were read for a claim without a date")
+        yield ""
+
+    assert date_problems("The tool is written in Python.", quotes=unread()) == []
+    assert date_problems("The tool was released in 2019.", quotes=["It was released in 2017."]) == [
+        ("2019", "the claim says 2019; its quote says 2017")]

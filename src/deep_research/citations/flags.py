@@ -234,6 +234,8 @@ def date_problems(text: str, *, today: dt.date | None = None, quotes: Iterable[s
     a date of the same precision and never this one."""
     out: list[tuple[str, str]] = []
     dates = find_dates(text)[:MAX_DATES]
+    if not dates:
+        return out  # nothing to check: the quotes' dates are not read
     quoted = [d for q in quotes for d in find_dates(q) if d.valid][:MAX_DATES]
     for d in dates:
         if not d.valid:
