@@ -45,7 +45,15 @@ _ASCII_CLASS = bytes(
 )
 _LEADING_MARKS = re.compile(rb"(?<![ad])d+")
 _TOKEN = re.compile(rb"a+")
-_SENTENCE = re.compile(rb"[.:][ \t\n\r]+")
+# Ends of sentences ("." or ":" and whitespace) before what may start a token, found in a
+# text translated by _SENTENCE_CLASS: b"." for "." and ":", b" " for a space, tab, CR or LF,
+# b"a" for an ASCII letter or digit, b"u" for a non-ASCII byte, b"-" for the rest.
+_SENTENCE_CLASS = bytes(
+    ord(".") if i in b".:" else ord(" ") if i in b" \t\n\r" else ord("u") if i > 127
+    else ord("a") if (48 <= i <= 57 or 65 <= i <= 90 or 97 <= i <= 122) else ord("-")
+    for i in range(256)
+)
+_SENTENCE_START = re.compile(rb"\. +(?=[au])")
 _TOKEN_START = b" a"
 
 _char_lock = threading.Lock()
@@ -402,9 +410,10 @@ def query_stems(phrase: str) -> tuple[bytes, ...]:
 
 @lru_cache(maxsize=256)
 def _words_starting(prefix: bytes) -> re.Pattern:
-    """A b" " and a run of ASCII letters and digits that begins with ``prefix`` (a literal
-    first is found fast)."""
-    return re.compile(b" " + re.escape(prefix) + rb"[a-z0-9]*")
+    """``prefix`` and the ASCII letters and digits after it (the caller checks that a token
+    starts there). The literal comes first: the regex engine then skips to each place it
+    occurs, where a leading b" " would stop it at every space (three times slower)."""
+    return re.compile(re.escape(prefix) + rb"[a-z0-9]*")
 
 
 def _occurrences(t: _Text, targets: frozenset[bytes]) -> dict[bytes, list[tuple[int, int]]]:
@@ -419,12 +428,11 @@ def _occurrences(t: _Text, targets: frozenset[bytes]) -> dict[bytes, list[tuple[
         masked = t.masked
         n = len(masked)
         stems: dict[bytes, list | None] = {}
-        spaced = b" " + masked  # a token starts after a b" " here
         for prefix in prefixes:  # one literal at a time: found fast
-            for m in _words_starting(prefix).finditer(spaced):
-                a, b = m.start(), m.end() - 1  # in ``masked``
-                if b != n and masked[b] != 32:  # goes on with a non-ASCII character
-                    continue
+            for m in _words_starting(prefix).finditer(masked):
+                a, b = m.span()
+                if (a and masked[a - 1] != 32) or (b != n and masked[b] != 32):
+                    continue  # inside a token, or going on with a non-ASCII character
                 w = masked[a:b]
                 try:
                     spans = stems[w]
@@ -591,9 +599,10 @@ def _sentence_before(t: _Text, hit_off: list[int], hit_pos: list[int],
     """For each hit, the (position, offset) of the last sentence start at or before it: a
     token after a "." or ":" and whitespace, or the first token."""
     raw, marked = t.raw, t.marked
-    size = len(raw)
-    starts = [e for e in (m.end() for m in _SENTENCE.finditer(raw, 0, hit_off[-1] + 1))
-              if e < size and marked[e + 1] == 97]
+    # searched in a copy with one byte for "." and ":" (a literal the regex engine skips to)
+    starts = [m.end() for m in _SENTENCE_START.finditer(raw.translate(_SENTENCE_CLASS), 0, hit_off[-1] + 1)]
+    if not raw.isascii():  # a non-ASCII character after the space may not start a token
+        starts = [e for e in starts if marked[e + 1] == 97]
     out_pos, out_off = [], []
     sp, so = 0, first_token
     k = 0
