@@ -482,14 +482,18 @@ def snippet(text: str, phrases: list[tuple[bytes, ...]], size: int | None, *, to
     returned when this text's count differs."""
     t = _Text(text)
     marked = t.marked
-    n_tokens = marked.count(_TOKEN_START)
+    hits = _hits(t, phrases)  # (byte offset, phrase index, phrase length), in FTS5's order
+    # the tokens are counted once: up to each hit, then after the last one
+    hit_pos = _hit_positions(t, hits)
+    last = hits[-1][0] if hits else 0
+    n_tokens = (hit_pos[-1] if hits else 0) + marked.count(_TOKEN_START, last)
     if size is not None and size != n_tokens:
         return None
-    hits = _hits(t, phrases)  # (byte offset, phrase index, phrase length), in FTS5's order
     first_token = t.cls.find(b"a")
     _best_score, best_start, best_anchor = 0, 0, (0, first_token)
     if hits:
-        _best_score, best_start, best_anchor = _best_window(t, hits, len(phrases), n_tokens, tokens, first_token)
+        _best_score, best_start, best_anchor = _best_window(t, hits, len(phrases), n_tokens, tokens, first_token,
+                                                            hit_pos)
     return _window_text(t, best_start, best_anchor, n_tokens, tokens, ellipsis)
 
 
@@ -522,21 +526,28 @@ def _hits(t: _Text, phrases: list[tuple[bytes, ...]]) -> list[tuple[int, int, in
     return hits
 
 
-def _best_window(t: _Text, hits: list[tuple[int, int, int]], n_phrases: int, n_tokens: int, tokens: int,
-                 first_token: int) -> tuple[int, int, tuple[int, int]]:
-    """FTS5's choice: (score, first token, a token's (position, offset) near it) of the best
-    window. For each hit in turn, the window starting there (centred on the hits it holds
-    afterwards) and, when the text is longer than a window, the one starting at the sentence
-    before the hit; the first best one wins."""
+def _hit_positions(t: _Text, hits: list[tuple[int, int, int]]) -> list[int]:
+    """The token position of each hit, each counted from the previous hit."""
     marked = t.marked
-    hit_off = [h[0] for h in hits]
-    hit_phrase = [h[1] for h in hits]
     hit_pos = []
     pos = prev = 0
-    for off in hit_off:  # token positions, each counted from the previous hit
+    for off, _, _ in hits:
         pos += marked.count(_TOKEN_START, prev, off + 1)
         prev = off
         hit_pos.append(pos)
+    return hit_pos
+
+
+def _best_window(t: _Text, hits: list[tuple[int, int, int]], n_phrases: int, n_tokens: int, tokens: int,
+                 first_token: int, hit_pos: list[int] | None = None) -> tuple[int, int, tuple[int, int]]:
+    """FTS5's choice: (score, first token, a token's (position, offset) near it) of the best
+    window. For each hit in turn, the window starting there (centred on the hits it holds
+    afterwards) and, when the text is longer than a window, the one starting at the sentence
+    before the hit; the first best one wins. ``hit_pos``: :func:`_hit_positions`, if known."""
+    hit_off = [h[0] for h in hits]
+    hit_phrase = [h[1] for h in hits]
+    if hit_pos is None:
+        hit_pos = _hit_positions(t, hits)
     scores = _window_scores(hit_pos, hit_pos, hit_phrase, n_phrases, tokens)
     best = max(scores)
     i = scores.index(best)
