@@ -673,7 +673,11 @@ def _context_restrictions(quotes: list[str], found: list[tuple[int, int, int]], 
 def _order_swapped(c: _Side, spans: list[_Span], covered: dict[int, str]) -> bool:
     """Do two of the claim's words stand in another order in a cited span, within one of
     the claim's clauses, both read in the active voice? A claim word an aligned pair shows
-    stands for the span word it restates."""
+    stands for the span word it restates. The span's clauses may stand in another order
+    (``_clauses_moved``); inside one clause, any other order is taken for swapped roles
+    (measured: letting neighbours trade places, leaving function words out of the order,
+    or reading a clause only in the span holding most of it each let role swaps of
+    scripted evidence through on dev, and were dropped)."""
     citems = c.its
     if covered:
         keys = [covered.get(p) or k for k, p in zip(citems.keys, citems.pos, strict=True)]
@@ -681,43 +685,26 @@ def _order_swapped(c: _Side, spans: list[_Span], covered: dict[int, str]) -> boo
                           citems.nums, citems.words)
     segs = P._segments(citems)
     claim_orders = [_readings(c.t, citems, a, b) for a, b in segs]
-    # roles are borne by content words, names, numbers, negations and "only" ("only A,
-    # not B"): a connective or preposition ("because", "like", "into") moved with its
-    # clause or phrase exchanges nothing
-    bearers = {citems.keys[i] for i, p in enumerate(citems.pos)
-               if c.t.content[p] or c.t.entity[p] or c.t.kinds[p] != _WORD or i in citems.nums
-               or citems.keys[i] in ("\u00ac", "only")}
-    seg_orders = [[_readings(s.t, s.its, a, b)[0] for a, b in P._segments(s.its)] for s in spans]
-    orders = [(set(s.its.keys), [k for seg in so for k in seg]) for s, so in zip(spans, seg_orders, strict=True)]
-    span_bearers = [{key for key, p in zip(s.its.keys, s.its.pos, strict=True)
-                     if s.t.content[p] or s.t.entity[p] or s.t.kinds[p] != _WORD} for s in spans]
-    for (a, b), readings in zip(segs, claim_orders, strict=True):
-        mine = {k for k in citems.keys[a:b] if k in bearers}
-        counts = [len(mine & have) for have, _ in orders]
-        most = max(counts, default=0)
-        if most < 2:
-            continue
-        # the clause is read in the span(s) that hold most of its words: a span cited for
-        # another fact that shares two common words with it ("list" and "list.sort()") is
-        # not where its roles are stated
-        cpos = {citems.keys[i]: citems.pos[i] for i in range(b - 1, a - 1, -1)}
-        for (have, order), n, s in zip(orders, counts, spans, strict=True):
-            if n < most:
+    for s in spans:
+        have = set(s.its.keys)
+        segments = [_readings(s.t, s.its, a, b)[0] for a, b in P._segments(s.its)]
+        order = [k for seg in segments for k in seg]
+        bearers = {key for key, p in zip(s.its.keys, s.its.pos, strict=True)
+                   if s.t.content[p] or s.t.entity[p] or s.t.kinds[p] != _WORD}
+        for (a, b), readings in zip(segs, claim_orders, strict=True):
+            if sum(1 for k in citems.keys[a:b] if k in have) < 2:
                 continue
-            seqs = [[k for k in seq if k in have and k in mine] for seq in readings]
+            seqs = [[k for k in seq if k in have] for seq in readings]
             if any(P._match(seq, order) is not None for seq in seqs):
                 continue
-            si = spans.index(s)
-            if any(_clauses_moved(seq, seg_orders[si], span_bearers[si], mine) for seq in seqs):
+            if any(_clauses_moved(seq, segments, bearers, set(citems.keys[a:b])) for seq in seqs):
                 continue
-            spos = {key: p for key, p in zip(reversed(s.its.keys), reversed(s.its.pos), strict=True)}
-            if all(_exchanged(seq, order, c.t, cpos, s.t, spos) for seq in seqs):
-                return True
+            return True
     return False
 
 
 def _clauses_moved(seq: list[str], segments: list[list[str]], span_bearers: set[str], mine: set[str]) -> bool:
-    """Is the claim's clause (its role-bearing keys ``seq``) the span's clauses in another
+    """Is the claim's clause (its keys ``seq``, read in the active voice) the span's clauses in another
     order: ``seq`` cut into runs, each run in order inside its own clause of the span ("An
     invalid value raises X" / "raises X if the value is invalid", "Keeping it short
     minimises the cost" / "the cost is minimised; keep it short")? Each span clause used
@@ -743,42 +730,6 @@ def _clauses_moved(seq: list[str], segments: list[list[str]], span_bearers: set[
         used.add(best[0])
         i = best[1]
     return len(used) > 1
-
-
-def _exchanged(seq: list[str], order: list[str], ct: _Text, cpos: dict[str, int], st: _Text,
-               spos: dict[str, int]) -> bool:
-    """Given that the claim's clause (its role-bearing keys ``seq``, read in the active
-    voice) is not in the span's order: may that be two words exchanged inside one phrase
-    rather than two roles exchanged? It is an exchange of roles when two keys x, y stand
-    the other way round in the span and either a word of the span or of the claim stands
-    between them ("loggers send records" / "records ... send loggers": the verb moved
-    across), or a copula stands between them in both texts ("a logger is a handler" / "a
-    handler is a logger"), or one of them is a negation or "only" ("only A, not B" / "not
-    only A"). Only two neighbours that trade places with nothing between them on either
-    side ("a compressed swap cache" / "a swap compressed cache", "log level explicit" read
-    as "explicit log level" after a passive) are let through."""
-    at: dict[str, list[int]] = {}
-    for n, k in enumerate(order):
-        at.setdefault(k, []).append(n)
-    for i, x in enumerate(seq):
-        for j in range(i + 1, len(seq)):
-            y = seq[j]
-            px, py = at.get(x), at.get(y)
-            if not px or not py or x == y or max(py) >= min(px):
-                continue  # not the other way round (or not only)
-            if x in ("\u00ac", "only") or y in ("\u00ac", "only"):
-                return True
-            if set(seq[i + 1:j]) or set(order[min(py) + 1:max(px)]):
-                return True  # another word of either side stands between them
-            if x in cpos and y in cpos and x in spos and y in spos and \
-                    _copula_between(ct, cpos[x], cpos[y]) and _copula_between(st, spos[y], spos[x]):
-                return True
-    return False
-
-
-def _copula_between(t: _Text, a: int, b: int) -> bool:
-    lo, hi = min(a, b), max(a, b)
-    return any(t.kinds[j] == _WORD and t.low[j] in _BE for j in range(lo + 1, hi))
 
 
 def _mixed_clause(c: _Side, spans: list[_Span], covered: dict[int, str]) -> str | None:
@@ -856,6 +807,8 @@ def _readings(t: _Text, its: P._Items, a: int, b: int) -> list[list[str]]:
         if not verb or not (y or x):
             continue
         by = part(kb, kb + 1) if kb is not None else []  # "by" itself: read in the order
+        if post and all(low[pos[u]] in _PARTICLES for g in post for u in g):
+            verb, post = verb + post, []  # "is rolled back by X" reads "X rolls back Y"
         merged = [u for g in x + pre + verb + y + post for u in g]
         used = {id(g) for g in x + pre + verb + y + post + by}
         at = min(i for i, g in enumerate(groups) if id(g) in used)
@@ -876,6 +829,8 @@ def _readings(t: _Text, its: P._Items, a: int, b: int) -> list[list[str]]:
     return out
 
 
+# the particle of a phrasal verb, which the active voice keeps next to the verb
+_PARTICLES = frozenset(["up", "down", "out", "off", "back", "over", "away", "around", "along"])
 _PARTICIPLES = frozenset(["made", "set", "put", "held", "built", "kept", "found", "sent", "given", "taken", "written",
                           "known", "shown", "done", "seen", "read", "run", "said", "told", "led", "paid", "brought",
                           "bought", "thought", "caught", "taught", "left", "lost", "meant", "cut", "hit", "let",
