@@ -154,3 +154,15 @@ def test_can_is_shown_by_the_plain_fact_but_cannot_is_not():
     wrong = ev("The try statement cannot have an optional else clause.", q[1:],
                JudgeFact("the try statement cannot have an optional else clause", [q[1][:-1]]))
     assert not wrong.ok and any('"can"' in p for p in wrong.problems), wrong.problems
+
+
+# --- an adverb of manner may stand anywhere in its clause, but not across a negation -----------
+@pytest.mark.skipif(not available(), reason="needs the WordNet files (wordnet-base)")
+def test_a_moved_adverb_is_no_swap_unless_a_negation_is_in_its_clause():
+    q = ["The loader silently drops the marker.", "The loader does not silently drop the marker."]
+    e = ev("The loader drops the marker silently.", q[:1],
+           JudgeFact("the loader drops the marker silently", [q[0][:-1]]))
+    assert e.ok, e.problems
+    wrong = ev("The loader silently does not drop the marker.", q[1:],
+               JudgeFact("the loader silently does not drop the marker", [q[1][:-1]]))
+    assert not wrong.ok and any("roles swapped" in p for p in wrong.problems), wrong.problems

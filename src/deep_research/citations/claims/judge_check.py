@@ -688,19 +688,31 @@ def _order_swapped(c: _Side, spans: list[_Span], covered: dict[int, str]) -> boo
     for s in spans:
         have = set(s.its.keys)
         segments = [_readings(s.t, s.its, a, b)[0] for a, b in P._segments(s.its)]
-        order = [k for seg in segments for k in seg]
         bearers = {key for key, p in zip(s.its.keys, s.its.pos, strict=True)
                    if s.t.content[p] or s.t.entity[p] or s.t.kinds[p] != _WORD}
         for (a, b), readings in zip(segs, claim_orders, strict=True):
             if sum(1 for k in citems.keys[a:b] if k in have) < 2:
                 continue
-            seqs = [[k for k in seq if k in have] for seq in readings]
-            if any(P._match(seq, order) is not None for seq in seqs):
+            free = _free_adverbs(c.t, citems, a, b)
+            seqs = [[k for k in seq if k in have and k not in free] for seq in readings]
+            mine = [[k for k in seg if k not in free] for seg in segments]
+            if any(P._match(seq, [k for seg in mine for k in seg]) is not None for seq in seqs):
                 continue
-            if any(_clauses_moved(seq, segments, bearers, set(citems.keys[a:b])) for seq in seqs):
+            if any(_clauses_moved(seq, mine, bearers, set(citems.keys[a:b])) for seq in seqs):
                 continue
             return True
     return False
+
+
+def _free_adverbs(t: _Text, its: P._Items, a: int, b: int) -> set[str]:
+    """Keys of the claim clause [a, b) that may stand anywhere in it: adverbs of manner or
+    frequency ("generally lists" / "in general ... lists", "is written automatically" /
+    "will be automatically written"; WordNet lists them as adverbs only), unless the clause
+    has a negation, whose scope their place changes ("generally not" / "not generally")."""
+    if any(k == "\u00ac" for k in its.keys[a:b]):
+        return set()
+    return {its.keys[i] for i in range(a, b) if t.low[its.pos[i]].endswith("ly")
+            and t.kinds[its.pos[i]] == _WORD and lexicon.adverb_only(t.low[its.pos[i]])}
 
 
 def _clauses_moved(seq: list[str], segments: list[list[str]], span_bearers: set[str], mine: set[str]) -> bool:

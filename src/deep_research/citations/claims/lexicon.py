@@ -226,6 +226,17 @@ def irregular_verb(word: str) -> bool:
     return db is not None and word.lower() in db.verb_exc
 
 
+@lru_cache(maxsize=16384)
+def adverb_only(word: str) -> bool:
+    """Is the word an adverb and nothing else WordNet lists ("generally", "silently"; not
+    "early", "only", "family")?"""
+    db = database()
+    if db is None:
+        return False
+    kinds = {pos for pos, _ in db.index.get(word.lower(), ())}
+    return kinds == {"r"}
+
+
 _RANK = {"synonym": 0, "related": 1, "general": 2, "contrast": 3, "unknown": 4}
 
 
