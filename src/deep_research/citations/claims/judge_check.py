@@ -18,7 +18,11 @@ evidence holds (``ok``) only when:
   "take advantage" / "exploit"), a derivation (gather / gathering), or a wider word
   (the claim's word a hypernym of the span's, only where widening cannot make the claim
   say more: not under a negation, quantifier, condition or "only" of the claim's clause);
-  function words count as the same only in small curated groups (``FUNCTION_GROUPS``);
+  function words count as the same only in small curated groups (``FUNCTION_GROUPS``,
+  matched even where the judge did not align them, and ``PHRASE_GROUPS``: "because of" /
+  "due to", "since 3.4" / "as of 3.4"); a connective that states no fact ("but",
+  "though": ``FACT_FREE``) needs no span; a claim's "can"/"may" is shown by the plain
+  fact outside a negation or condition;
   an aligned pair that is a known contrast (the claim check's antonym and order lists,
   un-/non- prefixes, another quantifier or modal group, two different numbers such as
   twofold / threefold, WordNet antonyms and co-hyponyms such as book / film) fails;
@@ -29,8 +33,11 @@ evidence holds (``ok``) only when:
   unconditional);
 * the claim's words keep their order within each of its clauses in a span (roles: "A
   overrides B" / "B overrides A"), read in the active voice on both sides ("Y is taken by
-  X" = "X takes Y") and, for an identity of two definite terms, either way round ("the
-  default is WARNING" = "WARNING is the default");
+  X" = "X takes Y", "Y is rolled back by X" = "X rolls back Y") and, for an identity of
+  two definite terms, either way round ("the default is WARNING" = "WARNING is the
+  default"); the span's clauses may come in another order ("an invalid value raises X" /
+  "raises X if the value is invalid"), and an adverb of manner may stand anywhere in a
+  clause without a negation;
 * every fact cites at least one span, shares a word with it, and the facts together
   cover the claim; every aligned pair names words of the claim and of the cited spans.
 
