@@ -707,7 +707,8 @@ def html_to_text(html: str | bytes, *, load_css=None, headings: bool = False, ma
         lines = _tree_text(root, style)
         if lines is not None:
             return Extracted(title=title, text="\n".join(lines))
-        # the page's own text holds the marks _tree_text uses: read a new tree of it
+        # the page's own text holds the marks _tree_text uses, or a control character lxml
+        # takes from a page but not from us: the walk reads a new tree of it
         doc, style = _parsed(html, load_css, styles)
         body = doc.find("body")
         root = body if body is not None else doc
@@ -785,6 +786,15 @@ _PRE_MARK = "\ue001"  # the lines of the next <pre> go here
 
 
 def _tree_text(root, style: "_PageStyle") -> list[str] | None:
+    """See :func:`_marked_tree_text`; None also when lxml refuses to set a text that
+    holds a control character (a form feed: it parses one, but never takes one back)."""
+    try:
+        return _marked_tree_text(root, style)
+    except ValueError:
+        return None
+
+
+def _marked_tree_text(root, style: "_PageStyle") -> list[str] | None:
     """The lines :func:`_walk_text` gives, from one string of the tree's text made by
     lxml: the tree is changed first so that its text is what the walk collects (the
     content of left-out elements removed, the text an invisible element holds directly
