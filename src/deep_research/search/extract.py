@@ -560,7 +560,7 @@ class _PageStyle:
             if get("hidden") is not None:
                 hidden.append(el)
             style = get("style")
-            decls = _inline_style(style) if style else None  # _inline(el)
+            decls = _inline_style(style) if style else None
             if not decls:
                 continue
             for prop, value, _ in decls:
@@ -594,13 +594,6 @@ class _PageStyle:
     def shown(self, el) -> bool:
         """Is text directly inside el visible?"""
         return el not in self.invisible
-
-
-def _inline(el) -> list[tuple[str, str, bool]]:
-    style = el.get("style") if isinstance(el.tag, str) else None
-    if not style:
-        return []
-    return _inline_style(style)
 
 
 @functools.lru_cache(maxsize=4096)
