@@ -5,7 +5,9 @@ or cannot search (scripts, styles, ``hidden`` elements, images, form controls, a
 elements the page's own CSS hides with ``display: none`` or ``visibility: hidden``) is
 left out; each block element starts a new line; whitespace is collapsed as CSS does outside
 ``<pre>``, and kept inside it. The result is the ``text`` content format of
-:mod:`deep_research.citations.page`: one block per line.
+:mod:`deep_research.citations.page`: one block per line. (For speed, the page's own tree is
+then changed so that lxml's string of it is that text with marks at the line ends, see
+:func:`_tree_text`; the walk reads pages where that cannot be done.)
 
 Pages of one site share their stylesheets: pass one :class:`StyleCache` for many pages
 (``styles=``, and its :meth:`StyleCache.loader`) and each stylesheet is parsed once; the
