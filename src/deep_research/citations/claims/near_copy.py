@@ -38,13 +38,13 @@ def _count(texts: list[_Text], stem_: str) -> int:
 
 
 def _substitution_kind(claim: _Text, ci: int, quote: _Text, qj: int, quotes: list[_Text],
-                       in_place: bool) -> str | None:
+                       in_place: bool, sandwich: bool = False) -> str | None:
     """What a claim token put in the place of a quote token changes, if it is a closed-class
     change or another name. Words only trade places when the claim holds each word as
     often as the quotes do; a replacement shows as a claim word the quotes have fewer of
     (gain) and a quote word the claim has fewer of (loss). ``in_place`` (same position
     between equal stretches, or at a common end): gain or loss is enough; otherwise both
-    are needed."""
+    are needed. ``sandwich``: one token for one, between equal stretches on both sides."""
     cs, qs = claim.stems[ci], quote.stems[qj]
     if cs == qs or claim.kinds[ci] == _NUM or quote.kinds[qj] == _NUM:
         return None
@@ -72,9 +72,41 @@ def _substitution_kind(claim: _Text, ci: int, quote: _Text, qj: int, quotes: lis
         cr, qr = claim.raw[ci], quote.raw[qj]
         gain = claim.raw.count(cr) > sum(t.raw.count(cr) for t in quotes)
         loss = claim.raw.count(qr) < sum(t.raw.count(qr) for t in quotes)
+        if sandwich and (gain or loss):
+            return "entity"  # the same words on both sides, one name for another
         if (gain or loss) if in_place else (gain and loss):
-            return "entity"
+            # at an end, or the names in a longer differing stretch: only a name the quotes
+            # do not write in any form proves a swap
+            return None if _name_in_quotes(cr, quotes) else "entity"
     return None
+
+
+def _squeeze(text: str) -> str:
+    """Letters and digits only, case and accents folded: "SARS-CoV-2" -> "sarscov2"."""
+    return "".join(ch for ch in _fold(text) if ch.isalnum())
+
+
+def _name_in_quotes(name: str, quotes: list[_Text]) -> bool:
+    """Do the quotes write the claim's name, perhaps spaced, hyphenated, cased or qualified
+    otherwise ("covid19" / "Covid-19", "CO2" / "CO 2", "HttpRequest.get_host" /
+    "django.http.HttpRequest.get_host")? Another name in its place proves nothing then:
+    the claim may name what the quote names elsewhere."""
+    key = _squeeze(name)
+    if not key:
+        return False
+    for t in quotes:
+        if any(r.endswith("." + name) for r in t.rawset):
+            return True  # a qualified name
+        raw = t.raw
+        for i in range(len(raw)):
+            acc = ""
+            for j in range(i, min(i + 5, len(raw))):
+                acc += _squeeze(raw[j])
+                if acc == key:
+                    return True
+                if len(acc) >= len(key) or not key.startswith(acc):
+                    break
+    return False
 
 
 def _comparand(t: _Text) -> tuple[str, ...]:
@@ -209,7 +241,8 @@ def _check_near_copy(claim: _Text, quotes: list[_Text]) -> ClaimCheck | None:
                     if in_place and b - j1 != a - i1:
                         continue
                     qj = q.align_pos[b]
-                    kind = _substitution_kind(claim, ci, q, qj, quotes, in_place)
+                    kind = _substitution_kind(claim, ci, q, qj, quotes, in_place,
+                                              sandwich=before and after and i2 - i1 == 1 and j2 - j1 == 1)
                     if kind:
                         return ClaimCheck(ClaimStatus.UNSUPPORTED, f"near_copy:{kind}",
                                           f'the claim says "{claim.raw[ci]}" where the quote says "{q.raw[qj]}"')
