@@ -40,13 +40,15 @@ def _negation_matches(src: _Text, k: int, dst_list: list[_Text], src_fully_cover
     seg_stems = {src.stems[j] for j in seg}
     need = min(2, len(seg_stems))
     occs = [(dst, j) for dst in dst_list for j in dst.positions.get(head, ())]
-    if not occs or any(dst.clause[j] in dst.neg_clauses for dst, j in occs):
+    if not occs or any(_negated_at(dst, j) for dst, j in occs):
         return None  # absent, or negated there too: consistent
     negator = "no longer" if src.low[k] == "longer" and k and src.low[k - 1] == "no" else \
         src.raw[k] + " to" if src.low[k] in _NEG_PHRASE_WORDS and src.low[k] != "longer" else src.raw[k]
     ctx_src = _window(src, k, seg_stems)
     for dst, j in occs:
         c = dst.clause[j]
+        if _negated_by_relative(dst, j):
+            continue  # "no place where a home will rent ...": negated from an earlier clause
         lo, hi = max(0, j - 2 * WINDOW), min(len(dst.raw), j + 2 * WINDOW)
         near = {dst.stems[x] for x in range(lo, hi) if dst.clause[x] == c or abs(x - j) <= 4}
         if len(seg_stems & near) < need:
@@ -54,6 +56,41 @@ def _negation_matches(src: _Text, k: int, dst_list: list[_Text], src_fully_cover
         if need >= 2 or src_fully_covered or ctx_src & _window(dst, j, seg_stems):
             return src.raw[seg[0]], negator
     return None
+
+
+_RELATIVES = frozenset({"where", "that", "which", "who", "whom", "whose"})
+
+
+_CLAUSE_JOINS = frozenset({"but", ";", "however", "whereas", "while", "although", "though", "yet"})
+
+
+def _negated_by_relative(t: _Text, j: int) -> bool:
+    """Is position j inside a relative clause hung on a negated phrase of its sentence
+    ("there is no locality where ... can find a home that will rent ...")? A negation
+    there reaches j across the clause breaks."""
+    seen_relative = False
+    for x in range(j - 1, -1, -1):
+        if t.low[x] in _CLAUSE_JOINS:
+            break  # "..., but the kernel will be marked": a clause of its own
+        if t.low[x] in _RELATIVES:
+            seen_relative = True
+        elif seen_relative and t.neg[x]:
+            return True
+        if t.sent_start[x]:
+            break
+    return False
+
+
+def _negated_at(t: _Text, j: int) -> bool:
+    """Is position j in a negated clause, or in one opened right after a negator by a
+    quotation mark or bracket (is not "a primary contributor", does not (necessarily) mean)?"""
+    c = t.clause[j]
+    if c in t.neg_clauses:
+        return True
+    start = j
+    while start > 0 and t.clause[start - 1] == c:
+        start -= 1
+    return start >= 2 and t.raw[start - 1] in ('"', "(") and t.neg[start - 2]
 
 
 def _fully_covered(claim: _Text, quotes: list[_Text]) -> bool:
