@@ -66,16 +66,19 @@ _CLAUSE_JOINS = frozenset({"but", ";", "however", "whereas", "while", "although"
 
 def _negated_by_relative(t: _Text, j: int) -> bool:
     """Is position j inside a relative clause hung on a negated phrase of its sentence
-    ("there is no locality where ... can find a home that will rent ...")? A negation
+    ("there is no locality where ... can find a home that will rent ...")? The negator
+    stands in the few words before the relative word, with no break between: a negation
     there reaches j across the clause breaks."""
-    seen_relative = False
     for x in range(j - 1, -1, -1):
-        if t.low[x] in _CLAUSE_JOINS:
-            break  # "..., but the kernel will be marked": a clause of its own
-        if t.low[x] in _RELATIVES:
-            seen_relative = True
-        elif seen_relative and t.neg[x]:
-            return True
+        w = t.low[x]
+        if w in _CLAUSE_JOINS or w == "\u2014":
+            return False  # "..., but the kernel will be marked": a clause of its own
+        if w in _RELATIVES:
+            for y in range(x - 1, max(-1, x - 5), -1):
+                if t.kinds[y] != _WORD:
+                    break
+                if t.neg[y]:
+                    return True
         if t.sent_start[x]:
             break
     return False
