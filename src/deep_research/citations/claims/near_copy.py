@@ -148,6 +148,11 @@ def _name_swap(claim: _Text, ci: int, quote: _Text, qj: int) -> bool:
     if len(a) == 1 or len(b) == 1:
         return len(a) == len(b)  # "F" / "E" are options; "H" / "Helicobacter" an initial
     short, long_ = (a, b) if len(a) <= len(b) else (b, a)
+    rest = long_[len(short):]
+    if rest.isdigit() and long_.startswith(short):
+        t, k = (claim, ci) if len(a) <= len(b) else (quote, qj)
+        if k + 1 < len(t.raw) and t.low[k + 1] == rest:
+            return False  # "BRCA 1" / "BRCA1"
     if short in long_ and all(ch.isalpha() for ch in long_.replace(short, "", 1)):
         return False  # "ace2" / "hace2", "gaba" / "gabaergic"
     if a.isalpha() and b.isalpha():

@@ -75,7 +75,7 @@ def _negated_by_relative(t: _Text, j: int) -> bool:
             return False  # "..., but the kernel will be marked": a clause of its own
         if w in _RELATIVES:
             for y in range(x - 1, max(-1, x - 5), -1):
-                if t.kinds[y] != _WORD:
+                if t.low[y] in (",", ";", ":", "\u2014", "(", ")"):
                     break
                 if t.neg[y]:
                     return True
@@ -93,7 +93,7 @@ def _negated_at(t: _Text, j: int) -> bool:
     start = j
     while start > 0 and t.clause[start - 1] == c:
         start -= 1
-    return start >= 2 and t.raw[start - 1] in ('"', "(") and t.neg[start - 2]
+    return start >= 1 and t.raw[start] in ('"', "(") and t.neg[start - 1]
 
 
 def _fully_covered(claim: _Text, quotes: list[_Text]) -> bool:
