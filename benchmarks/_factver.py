@@ -15,6 +15,7 @@ import json
 from pathlib import Path
 
 DEFAULT_ROOT = Path("/work/shared/data/factver")
+FRESH_ROOT = Path("/work/shared/data/factver-fresh")  # holdout-only sets (fetch_factver.py --fresh)
 SPLITS = ("dev", "holdout")
 LABELS = ("supported", "unsupported")
 _RECIPE = "benchmarks/data/factver/fetch_factver.py"
@@ -25,11 +26,16 @@ class FactverMissing(FileNotFoundError):
 
 
 def available(root: Path = DEFAULT_ROOT) -> list[str]:
-    """Names of the data sets present under ``root`` (folders holding a dev.jsonl)."""
+    """Names of the data sets present under ``root`` (folders holding a dev.jsonl or, for
+    the holdout-only fresh sets, a holdout.jsonl)."""
     root = Path(root)
     if not root.is_dir():
         return []
-    return sorted(p.name for p in root.iterdir() if (p / "dev.jsonl").is_file())
+    return sorted(
+        p.name
+        for p in root.iterdir()
+        if (p / "dev.jsonl").is_file() or (p / "holdout.jsonl").is_file()
+    )
 
 
 def load(

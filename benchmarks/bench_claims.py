@@ -20,13 +20,20 @@ rule), correct claims shown ``supported``, the ``unchecked`` share, and pairs/se
 HOLDOUT RULE: the holdout parts are read only with ``--holdout`` (then the dev parts are
 not read), and no case of them is ever printed - only counts. Tune on dev.
 
+FRESH: ``--fresh`` reads only the fresh, holdout-only sets made after the rules were tuned
+(nothing else): ``benchmarks/data/claims-fresh/holdout.jsonl`` (hand-written pairs over
+SQLite and Bash documentation, ``hand/sqlite``, ``hand/bash``) and the public sets under
+/work/shared/data/factver-fresh (``fetch_factver.py --fresh``: ``factver/fever-symmetric``,
+``factver/citint``, ``factver/begin``, ``factver/factcheck-gpt``). Same tables; no case is
+printed; run it once, with the final rules.
+
 ``--publish`` also writes one report per hand-written data set (a paragraph per pair,
 ``<claim> <ref id="<page>">"<quote>"</ref>``; sources = the pages) and runs
 ``deep-research publish`` on it, then compares ``claim_status`` per ref with the library's
 verdict on the same pair (they differ where the report's claim unit differs from the
 pair's claim, e.g. a two-sentence claim).
 
-    uv run python benchmarks/bench_claims.py [--show 5] [--only pg-dev,hand] [--publish] [--holdout]
+    uv run python benchmarks/bench_claims.py [--show 5] [--only pg-dev,hand] [--publish] [--holdout | --fresh]
 """
 
 from __future__ import annotations
@@ -49,6 +56,7 @@ from typing import Self
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import REPO, print_code_version, target_line, write_result
 from _factver import DEFAULT_ROOT as FACTVER_ROOT
+from _factver import FRESH_ROOT as FRESH_FACTVER_ROOT
 from _factver import FactverMissing
 from _factver import load as load_factver
 
@@ -61,6 +69,7 @@ from deep_research.citations.refs import parse_refs
 
 PG_DIR = Path("/work/shared/data/claims-dev")
 HAND_DIR = REPO / "benchmarks" / "data" / "claims-hand"
+FRESH_HAND_DIR = REPO / "benchmarks" / "data" / "claims-fresh"
 
 SUPPORTED, UNSUPPORTED, UNCHECKED = ClaimStatus.SUPPORTED, ClaimStatus.UNSUPPORTED, ClaimStatus.UNCHECKED
 
@@ -119,6 +128,30 @@ def load_fv(root: Path, split: str) -> list[Pair]:
         return []
     return [Pair(r["id"], f"factver/{r['dataset']}", r["claim"], _quotes(r), r["label"], r["class"])
             for r in recs]
+
+
+class FreshMissing(FileNotFoundError):
+    """A part of the fresh data is not where --fresh looks for it."""
+
+
+def load_fresh(hand_dir: Path = FRESH_HAND_DIR, factver_root: Path = FRESH_FACTVER_ROOT) -> list[Pair]:
+    """The fresh, holdout-only pairs: the hand-written ones of ``hand_dir/holdout.jsonl``
+    (data sets ``hand/<docs>``) and every public set under ``factver_root`` (``factver/<set>``).
+    Unlike the dev/holdout loaders nothing is skipped: the fresh figures are measured once,
+    so a missing part raises ``FreshMissing`` naming it and how to rebuild it."""
+    path = Path(hand_dir) / "holdout.jsonl"
+    if not path.is_file():
+        raise FreshMissing(f"{path} not found (--fresh-hand-dir names another copy)")
+    pairs = load_hand(Path(hand_dir), "holdout")
+    if any(p.label not in ("supported", "unsupported") or not p.quotes for p in pairs):
+        raise ValueError(f"{path}: a pair without quotes or with a label other than supported/unsupported")
+    try:
+        recs = load_factver("holdout", root=Path(factver_root))
+    except FactverMissing as exc:
+        raise FreshMissing(f"{exc} (the fresh sets: `python benchmarks/data/factver/fetch_factver.py "
+                           f"--fresh --out {factver_root}`)") from None
+    return pairs + [Pair(r["id"], f"factver/{r['dataset']}", r["claim"], _quotes(r), r["label"], r["class"])
+                    for r in recs]
 
 
 # --- an independent reading of "the claim states a number its quotes lack" -------------------
@@ -590,24 +623,38 @@ def run_publish(pairs: list[Pair], dirs: dict[str, Path], holdout: bool) -> dict
 # --- main ------------------------------------------------------------------------------------
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--holdout", action="store_true",
-                    help="measure the holdout parts (only: the final, unseen figures; prints no case)")
+    when = ap.add_mutually_exclusive_group()
+    when.add_argument("--holdout", action="store_true",
+                      help="measure the holdout parts (only: the final, unseen figures; prints no case)")
+    when.add_argument("--fresh", action="store_true",
+                      help="measure only the fresh holdout-only sets (claims-fresh and factver-fresh; "
+                           "run once, with the final rules; prints no case)")
     ap.add_argument("--only", default="", help="comma-separated data set prefixes (pg-dev, hand, factver, factver/fm2)")
     ap.add_argument("--show", type=int, default=0, help="dev only: print up to N false greens / flags per class")
     ap.add_argument("--publish", action="store_true", help="also run the hand-written sets through the CLI")
     ap.add_argument("--pg-dir", type=Path, default=PG_DIR)
     ap.add_argument("--hand-dir", type=Path, default=HAND_DIR)
     ap.add_argument("--factver-root", type=Path, default=FACTVER_ROOT)
+    ap.add_argument("--fresh-hand-dir", type=Path, default=FRESH_HAND_DIR)
+    ap.add_argument("--fresh-factver-root", type=Path, default=FRESH_FACTVER_ROOT)
     ap.add_argument("--judge-hand-dir", type=Path, default=_judgehand.DIR)
     ap.add_argument("--no-oracle", action="store_true", help="skip the oracle aligner (its search is slow)")
     args = ap.parse_args()
     print_code_version()
-    split = "holdout" if args.holdout else "dev"
+    split = "fresh" if args.fresh else "holdout" if args.holdout else "dev"
+    unseen = args.holdout or args.fresh  # no case is printed
     pairs: list[Pair] = []
-    if not args.holdout:
-        pairs += load_pg(args.pg_dir)
-    pairs += load_hand(args.hand_dir, split)
-    pairs += load_fv(args.factver_root, split)
+    if args.fresh:
+        try:
+            pairs += load_fresh(args.fresh_hand_dir, args.fresh_factver_root)
+        except FreshMissing as exc:
+            print(f"--fresh: {exc}", file=sys.stderr)
+            raise SystemExit(2) from None
+    else:
+        if not args.holdout:
+            pairs += load_pg(args.pg_dir)
+        pairs += load_hand(args.hand_dir, split)
+        pairs += load_fv(args.factver_root, split)
     if args.only:
         prefixes = [x.strip() for x in args.only.split(",") if x.strip()]
         pairs = [p for p in pairs if any(p.dataset == x or p.dataset.startswith(x + "/") for x in prefixes)]
@@ -649,8 +696,9 @@ def main() -> None:
                                   "<= 0.5 %", green / len(alt) <= 0.005))
     tl.append(target_line("green on failed judge evidence", str(judge["all"].get("GREEN_ON_FAILED_EVIDENCE", 0)),
                           "0", not judge["all"].get("GREEN_ON_FAILED_EVIDENCE", 0)))
-    if not args.only or any(x.strip() in ("hand", "pg-dev") or x.strip().startswith("hand/")
-                            for x in args.only.split(",")):
+    # (no hand-written judge answers exist for the fresh pairs)
+    if not args.fresh and (not args.only or any(x.strip() in ("hand", "pg-dev") or x.strip().startswith("hand/")
+                                                for x in args.only.split(","))):
         jh = run_judge_hand(split, args.judge_hand_dir, args.hand_dir, args.pg_dir, not args.no_oracle, args.show)
         results["judge_hand"] = jh
         if jh.get("ALL"):
@@ -666,13 +714,14 @@ def main() -> None:
                 tl.append(target_line("hand-written judge path: altered shown supported",
                                       f"{jp.get('unsupported_supported', 0) / alt:.2%} of {alt}", "<= 0.5 %",
                                       jp.get("unsupported_supported", 0) / alt <= 0.005))
-    if args.show and not args.holdout:
+    if args.show and not unseen:
         print("\nCases (dev):")
         show_cases(pairs, args.show)
     if args.publish:
-        dirs = {"pg-dev": args.pg_dir / "pages", "hand": args.hand_dir / "pages"}
-        results["publish"] = run_publish(pairs, dirs, args.holdout)
-    path = write_result("claims-holdout" if args.holdout else "claims", results)
+        dirs = {"pg-dev": args.pg_dir / "pages",
+                "hand": (args.fresh_hand_dir if args.fresh else args.hand_dir) / "pages"}
+        results["publish"] = run_publish(pairs, dirs, unseen)
+    path = write_result({"dev": "claims", "holdout": "claims-holdout", "fresh": "claims-fresh"}[split], results)
     print(f"\nresult: {path}")
 
 

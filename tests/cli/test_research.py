@@ -272,3 +272,16 @@ def test_a_cap_too_small_for_the_first_call_fails_naming_the_option(tmp_path, co
     assert "was not made: it would pass the token cap" in r.stderr
     assert "run the question again with a higher --max-tokens" in r.stderr
     assert "continue with: deep-research resume" not in r.stderr  # resume keeps the cap: no use
+
+
+def test_a_failed_model_call_is_reported_once(tmp_path, corpus):
+    # a model server that refuses connections: the brief fails after its retries; the user reads
+    # the failure once (it was printed twice: a log line and the CLI's error), exit code 1
+    r = run("research", QUESTION, "--corpus", corpus, "--out", tmp_path / "reports", "--yes",
+            "--db", tmp_path / "state.sqlite", "--model", "openai:gpt-4o-mini",
+            "--base-url", "http://127.0.0.1:9/v1", env={"OPENAI_API_KEY": "k"})
+    assert r.returncode == 1, r.stdout + r.stderr
+    out = r.stdout + r.stderr
+    assert "Traceback" not in out
+    assert "the run failed at write_research_brief" in out, out
+    assert out.count("model call failed") == 1, out

@@ -24,6 +24,9 @@ ROOTS = {
     "django": "usr/share/doc/python-django-doc/html",
     "git": "usr/share/doc/git-doc",
     "linux": "usr/share/doc/linux-doc-6.1/html",
+    # claims-fresh (../claims-fresh): sqlite3-doc and bash-doc
+    "sqlite": "usr/share/doc/sqlite3",
+    "bash": "usr/share/doc/bash",
 }
 
 
@@ -31,13 +34,16 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("root", type=Path, help="directory the .deb files were extracted into")
     ap.add_argument("--check", action="store_true", help="compare with the stored texts, write nothing")
+    ap.add_argument("--data-dir", type=Path, default=HERE,
+                    help="the data set folder holding pages.txt (default: claims-hand; ../claims-fresh for that set)")
     args = ap.parse_args()
+    here = args.data_dir
     differ = 0
-    for line in (HERE / "pages.txt").read_text().split():
+    for line in (here / "pages.txt").read_text().split():
         docset, rest = line.split("/", 1)
         html = (args.root / ROOTS[docset] / rest).read_bytes()
         text = html_to_text(html, main_only=True).text + "\n"
-        out = HERE / "pages" / f"{line}.txt"
+        out = here / "pages" / f"{line}.txt"
         if args.check:
             if not out.exists() or out.read_text(encoding="utf-8") != text:
                 print(f"differs: {line}")

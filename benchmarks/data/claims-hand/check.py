@@ -2,6 +2,7 @@
 
     uv run python benchmarks/data/claims-hand/check.py        # exit 1 on any problem
     uv run python benchmarks/data/claims-hand/check.py --counts
+    uv run python benchmarks/data/claims-hand/check.py --data-dir benchmarks/data/claims-fresh
 
 Prints counts per data set, class, label and split (the figures in README.md).
 """
@@ -22,10 +23,14 @@ UNSUPPORTED = {"number_changed", "negation", "antonym_opposite", "entity_swap", 
                "date_or_version", "overgeneralisation"}
 
 
-def load() -> list[dict]:
+def load(here: Path = HERE) -> list[dict]:
+    """The pairs of every split file present in ``here`` (claims-fresh has a holdout only)."""
     rows = []
     for split in ("dev", "holdout"):
-        for n, line in enumerate((HERE / f"{split}.jsonl").read_text(encoding="utf-8").splitlines(), 1):
+        path = here / f"{split}.jsonl"
+        if split == "dev" and not path.exists() and (here / "holdout.jsonl").exists():
+            continue
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
             row = json.loads(line)
             row["_where"] = f"{split}.jsonl:{n}"
             row["_file_split"] = split
@@ -33,9 +38,9 @@ def load() -> list[dict]:
     return rows
 
 
-def problems(rows: list[dict]) -> list[str]:
+def problems(rows: list[dict], here: Path = HERE) -> list[str]:
     out, seen, page_split = [], set(), {}
-    pages = set((HERE / "pages.txt").read_text().split())
+    pages = set((here / "pages.txt").read_text().split())
     for r in rows:
         w = r["_where"]
         if r["id"] in seen:
@@ -54,7 +59,7 @@ def problems(rows: list[dict]) -> list[str]:
         quotes = r.get("quotes") or [r.get("quote", "")]
         if ("quote" in r) == ("quotes" in r) or (r["class"] == "combine_two" and len(quotes) != 2):
             out.append(f"{w}: give either quote or quotes (two for combine_two)")
-        text = (HERE / "pages" / f"{r['page']}.txt").read_text(encoding="utf-8")
+        text = (here / "pages" / f"{r['page']}.txt").read_text(encoding="utf-8")
         for q in quotes:
             if not q or q not in text:
                 out.append(f"{w}: quote not on page {r['page']}: {q[:60]!r}")
@@ -66,9 +71,10 @@ def problems(rows: list[dict]) -> list[str]:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--counts", action="store_true", help="print counts per data set, class and split")
+    ap.add_argument("--data-dir", type=Path, default=HERE, help="data set folder (default: claims-hand)")
     args = ap.parse_args()
-    rows = load()
-    bad = problems(rows)
+    rows = load(args.data_dir)
+    bad = problems(rows, args.data_dir)
     for p in bad:
         print(p)
     print(f"{len(rows)} pairs, {len({r['page'] for r in rows})} pages, {len(bad)} problems")

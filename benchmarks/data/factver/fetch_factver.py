@@ -9,6 +9,13 @@ Usage::
 
     python benchmarks/data/factver/fetch_factver.py [--mirrors DIR] [--out DIR]
 
+    python benchmarks/data/factver/fetch_factver.py --fresh [--mirrors DIR] [--out DIR]
+
+``--fresh`` builds instead the four holdout-only sets picked after the claim rules were
+tuned (FEVER-Symmetric, Citation-Integrity, BEGIN, Factcheck-Bench; see ``FRESH``) into
+``/work/shared/data/factver-fresh/<dataset>/holdout.jsonl`` (every pair holdout, at most
+2,000 per set by a seeded per-class sample) and its README.md.
+
 ``--mirrors DIR`` (default ``/work/.mirror``) holds one git repository per source, as
 ``DIR/<owner>+<name>/repo`` (what the project's search tool ``fetch github:<owner>/<name>``
 leaves there), ``DIR/<owner>+<name>`` or ``DIR/<name>`` (a plain ``git clone``). Every file
@@ -47,6 +54,7 @@ import hashlib
 import html
 import io
 import json
+import random
 import re
 import subprocess
 import sys
@@ -76,6 +84,11 @@ HEALTHVER = Repo("sarrouti/HealthVer", "b20ac99ceed62f5264a319fa25a854df1668d85b
 COVIDFACT = Repo("asaakyan/covidfact", "ceeb613cde5a6c19dea4f2c165654e510ff52b10")
 POLITIHOP = Repo("copenlu/politihop", "bcb16fd6ff983337d5aae47494477be623a015d8")
 SCIFACT_CLAIMS = Repo("jedick/MLE-capstone-project", "667a81990e0613998e8c3856603487269f21e91d")
+# The fresh sets (``--fresh``): all holdout, first measured after the claim rules are final.
+FEVER_SYMMETRIC = Repo("TalSchuster/FeverSymmetric", "fa25d17e73ea0694edc78133ec654b9f32f6db73")
+CITINT = SCIFACT_CLAIMS  # the same snapshot also holds Citation-Integrity in MultiVerS format
+BEGIN = Repo("google/BEGIN-dataset", "6e65f0d5a1ed1b9574643a7640ff1678d4e979b5")
+FACTCHECK_GPT = Repo("yuxiaw/Factcheck-GPT", "a9e6a04a953ad880806529c504a679dd1ad06528")
 
 
 class SourceMissing(Exception):
@@ -579,6 +592,327 @@ writes a claim and its negation over the same abstract). No `context`.""",
 ]
 
 
+# === Fresh sets (``--fresh``) ==================================================================
+# Four more public sets, chosen after the claim rules were tuned on the ones above and never
+# looked at while changing them. Every pair of a fresh set is ``holdout``: they exist to
+# measure the final rules once. A set with more than FRESH_CAP pairs is cut to FRESH_CAP by a
+# seeded sample drawn per original class in proportion to its size, so the class balance is
+# the source's.
+
+FRESH_CAP = 2000
+FRESH_SEED = 25
+DEFAULT_FRESH_OUT = Path("/work/shared/data/factver-fresh")
+
+# FEVER's tokenisation, undone the same way in claim and evidence: bracket tokens, quote
+# tokens and the space the tokeniser put before punctuation and after an opening bracket.
+_FEVER_TOKENS = {
+    "-LRB-": "(",
+    "-RRB-": ")",
+    "-LSB-": "[",
+    "-RSB-": "]",
+    "-LCB-": "{",
+    "-RCB-": "}",
+    "``": '"',
+    "''": '"',
+}
+_FEVER_TOKEN = re.compile("|".join(re.escape(t) for t in _FEVER_TOKENS))
+_SPACE_BEFORE = re.compile(r" (?=[,.;:!?)\]}%]|'s\b|n't\b|'re\b|'ve\b|'ll\b|'d\b|'m\b)")
+_SPACE_AFTER = re.compile(r"(?<=[(\[{$]) ")
+
+
+def fever_detok(s: str, tally: Tally) -> str:
+    out = _FEVER_TOKEN.sub(lambda m: _FEVER_TOKENS[m.group(0)], s)
+    out = _SPACE_AFTER.sub("", _SPACE_BEFORE.sub("", out)).strip()
+    if out != s:
+        tally.fixed["FEVER tokenisation undone (-LRB- etc., space before punctuation)"] += 1
+    return out
+
+
+def fever_symmetric(rd: Reader, tally: Tally) -> Iterator[Example]:
+    label = {"SUPPORTS": SUPPORTED, "REFUTES": UNSUPPORTED}
+    for part in ("dev", "test"):
+        path = f"symmetric_v0.2/fever_symmetric_{part}.jsonl"
+        for n, c in enumerate(rd.jsonl(FEVER_SYMMETRIC, path), start=1):
+            quote = fever_detok(clean(c["evidence"], tally), tally)
+            claim = fever_detok(clean(c["claim"], tally), tally)
+            if not quote or not claim:
+                tally.dropped["empty evidence or claim"] += 1
+                continue
+            yield Example(
+                id=f"fever-symmetric-{part}-{n}",
+                group=str(c["id"]),
+                quotes=[quote],
+                claim=claim,
+                label=label[c["gold_label"]],
+                cls=c["gold_label"],
+                source=source(FEVER_SYMMETRIC, path),
+            )
+
+
+# Citation-Integrity marks the citation being judged (and others) inside the citing sentence:
+# "[<|multi_cit|>]", "[<|cit|>,<|other_cit|>]", "(<|other_cit|>)". The markers and the brackets
+# left empty by removing them go; a bracket that also holds a reference number keeps it.
+_CIT_MARK = re.compile(r"<\|[a-z_]+\|>")
+_EMPTY_BRACKETS = re.compile(r"\s*[\[(][\s,;]*[\])]")
+
+
+def _strip_citation_markers(s: str, tally: Tally) -> str:
+    if "<|" not in s:
+        return s
+    out = _EMPTY_BRACKETS.sub("", _CIT_MARK.sub("", s))
+    out = re.sub(r"([\[(])[\s,;\u2013-]+", r"\1", out)
+    out = re.sub(r"[\s,;\u2013-]+([\])])", r"\1", out)
+    out = re.sub(r"\s+([.,;:])", r"\1", out).strip()
+    tally.fixed["citation markers (<|cit|> etc.) removed from the citing sentence"] += 1
+    return out
+
+
+def citint(rd: Reader, tally: Tally) -> Iterator[Example]:
+    corpus = {
+        d["doc_id"]: [clean(s, tally) for s in d["abstract"]]
+        for d in rd.jsonl(CITINT, "data/citint/corpus.jsonl")
+    }
+    for part in ("train", "dev", "test"):
+        path = f"data/citint/claims_{part}.jsonl"
+        for c in rd.jsonl(CITINT, path):
+            if not c.get("evidence"):
+                tally.dropped["no evidence (IRRELEVANT citation: nothing to quote)"] += 1
+                continue
+            ((doc, sets),) = c["evidence"].items()
+            segments = corpus.get(int(doc))
+            if segments is None:
+                tally.dropped["cited document missing from corpus.jsonl"] += 1
+                continue
+            idx = sorted({i for ev in sets for i in ev["sentences"]})
+            labels = {ev["label"] for ev in sets}
+            if not idx or idx[-1] >= len(segments) or len(labels) != 1:
+                tally.dropped["evidence index outside the document or mixed labels"] += 1
+                continue
+            (cls,) = labels
+            yield Example(
+                id=f"citint-{part}-{c['id']}",
+                group=str(doc),
+                quotes=[segments[i] for i in idx],
+                claim=_strip_citation_markers(clean(c["claim"], tally), tally),
+                label=SUPPORTED if cls == "SUPPORT" else UNSUPPORTED,
+                cls=cls,
+                source=source(CITINT, path),
+                context=" ".join(segments),
+            )
+
+
+def begin(rd: Reader, tally: Tally) -> Iterator[Example]:
+    label = {"Fully attributable": SUPPORTED, "Not fully attributable": UNSUPPORTED}
+    for part in ("dev", "test"):
+        path = f"wow/begin_{part}_wow.tsv"
+        rows = csv.DictReader(
+            io.StringIO(rd.text(BEGIN, path)), delimiter="\t", quoting=csv.QUOTE_NONE
+        )
+        for n, row in enumerate(rows, start=1):
+            if row["begin_label"] not in label:
+                tally.dropped[f"label {row['begin_label']!r} (no claim to check)"] += 1
+                continue
+            quote, claim = clean(row["knowledge"], tally), clean(row["response"], tally)
+            if not quote or not claim:
+                tally.dropped["empty knowledge or response"] += 1
+                continue
+            yield Example(
+                id=f"begin-wow-{part}-{n}",
+                group=quote,
+                quotes=[quote],
+                claim=claim,
+                label=label[row["begin_label"]],
+                cls=f"{row['begin_label']} ({row['model_name']})",
+                source=source(BEGIN, path),
+            )
+
+
+FACTCHECK_GPT_MAX_CHARS = 1000
+
+
+def factcheck_gpt(rd: Reader, tally: Tally) -> Iterator[Example]:
+    label = {
+        "completely-support": SUPPORTED,
+        "partially-support": UNSUPPORTED,
+        "refute": UNSUPPORTED,
+        "irrelevant": UNSUPPORTED,
+    }
+    path = "subtasks/subtask3_claim_evidence_stance.jsonl"
+    for n, c in enumerate(rd.jsonl(FACTCHECK_GPT, path), start=1):
+        quote, claim = clean(c["evidence"], tally), clean(c["claim"], tally)
+        if not quote or not claim:
+            tally.dropped["empty evidence or claim"] += 1
+            continue
+        if len(quote) > FACTCHECK_GPT_MAX_CHARS:
+            tally.dropped[f"evidence passage over {FACTCHECK_GPT_MAX_CHARS} characters"] += 1
+            continue
+        yield Example(
+            id=f"factcheck-gpt-{n}",
+            group=claim,
+            quotes=[quote],
+            claim=claim,
+            label=label[c["stance"]],
+            cls=c["stance"],
+            source=source(FACTCHECK_GPT, path),
+        )
+
+
+FRESH = [
+    Dataset(
+        "fever-symmetric",
+        "encyclopedic; Wikipedia sentences, contrastive pairs",
+        fever_symmetric,
+        f"""\
+Origin: {FEVER_SYMMETRIC.name}, `symmetric_v0.2/fever_symmetric_{{dev,test}}.jsonl` @
+{FEVER_SYMMETRIC.commit}. Licence: data CC BY-SA 3.0 (repository DATA_LICENSE; Wikipedia
+text), code MIT. FEVER claim / evidence-sentence pairs (SUPPORTS / REFUTES) plus, for each,
+counterparts the authors wrote by hand so that the claim alone does not give the label away:
+the same claim against an edited evidence sentence, an edited claim against the same
+sentence. One quote (the sentence). FEVER's tokenisation (-LRB-, ``, a space before
+punctuation) is undone in claim and quote alike (see "Text repaired"). Both files (dev 708,
+test 712) are used; the set is smaller than the cap and kept whole.""",
+    ),
+    Dataset(
+        "citint",
+        "scientific citing sentences vs cited-paper text",
+        citint,
+        f"""\
+Origin: Citation-Integrity (Sarol et al. 2024, ScienceNLP-Lab/Citation-Integrity) in the
+MultiVerS format as copied in {CITINT.name} `data/citint/claims_{{train,dev,test}}.jsonl`
+and `data/citint/corpus.jsonl` @ {CITINT.commit} (that copy renames ACCURATE -> SUPPORT and
+NOT_ACCURATE -> REFUTE and reorders claims by id). Licence: none stated for the data in
+either repository. A sentence of a biomedical paper that cites another paper (the claim)
+against the cited paper's text; experts judged whether the citation is accurate. Each
+cited document holds five text segments; `quotes` is the segment the annotation names as
+evidence (always the first), `context` all five. IRRELEVANT citations have no evidence
+and are dropped. The citation markers the format puts in the claim (`[<|multi_cit|>]`,
+`[<|cit|>,<|other_cit|>]`) are removed (see "Text repaired"). SUPPORT -> supported, REFUTE
+(not accurate) -> unsupported.""",
+    ),
+    Dataset(
+        "begin",
+        "dialogue responses vs the Wikipedia snippet they rest on",
+        begin,
+        f"""\
+Origin: {BEGIN.name} (BEGIN benchmark), `wow/begin_{{dev,test}}_wow.tsv` @ {BEGIN.commit}.
+Licence: CC BY 4.0 (wow/LICENSE; the snippets come from Wizard of Wikipedia, CC BY 4.0).
+Responses generated by four dialogue models (GPT-2, T5, CTRL, DoHA; named in `class`) for
+a knowledge snippet of Wizard of Wikipedia (one or two sentences), annotated by people as
+fully attributable to the snippet or not: "Fully attributable" -> supported, "Not fully
+attributable" -> unsupported, "Generic" (no claim) dropped. The claims are model output
+(not written by people, nor by this project). Only the Wizard-of-Wikipedia part is used:
+the CMU-DoG and Topical-Chat snippets are whole passages (median 1,000+ characters) and
+their test files did not arrive in the snapshot.""",
+    ),
+    Dataset(
+        "factcheck-gpt",
+        "claims from chatbot answers vs web passages",
+        factcheck_gpt,
+        f"""\
+Origin: {FACTCHECK_GPT.name} (Factcheck-Bench), `subtasks/subtask3_claim_evidence_stance.jsonl`
+@ {FACTCHECK_GPT.commit}. Licence: Apache-2.0 (repository LICENSE); the passages are web
+search results. Atomic claims decomposed from ChatGPT answers, each against retrieved web
+passages that annotators labelled completely-support / partially-support / refute /
+irrelevant. completely-support -> supported; the rest -> unsupported (partially supported,
+like WiCE's, and irrelevant, like NOT ENOUGH INFO elsewhere). A passage is a few sentences
+as the search engine cut it; passages over {FACTCHECK_GPT_MAX_CHARS} characters are
+dropped as too long to be a quote.""",
+    ),
+]
+
+
+def fresh_sample(recs: list[dict], cap: int = FRESH_CAP, seed: int = FRESH_SEED) -> list[dict]:
+    """At most ``cap`` records, drawn per ``class`` in proportion to its share (largest
+    remainders get the leftover places), with a fixed seed; kept in source order."""
+    if len(recs) <= cap:
+        return list(recs)
+    by_cls: dict[str, list[int]] = collections.defaultdict(list)
+    for i, r in enumerate(recs):
+        by_cls[r["class"]].append(i)
+    quota = {k: cap * len(v) // len(recs) for k, v in by_cls.items()}
+    rest = sorted(by_cls, key=lambda k: (-(cap * len(by_cls[k]) % len(recs)), k))
+    for k in rest[: cap - sum(quota.values())]:
+        quota[k] += 1
+    rng = random.Random(seed)
+    keep: set[int] = set()
+    for k in sorted(by_cls):
+        keep.update(rng.sample(by_cls[k], quota[k]))
+    return [r for i, r in enumerate(recs) if i in keep]
+
+
+FRESH_README_HEAD = """\
+# Fresh public fact-verification data: holdout only
+
+Third-party sets of (claim, human-annotated evidence text, gold label), converted by
+`benchmarks/data/factver/fetch_factver.py --fresh` in the deep-research repository, in the
+format of `../factver/` (see its README). They were picked after the claim rules had been
+tuned on the other sets, and nobody working on the rules has seen them.
+
+**Every pair here is holdout: run the benchmark on them once, with the final rules**
+(`benchmarks/bench_claims.py --fresh`). Do not read, print or tune on them.
+
+A set with more than {cap} pairs is cut to {cap} by a sample drawn with seed {seed} per
+original class in proportion to its size (so the balance is the source's). Made from the
+git snapshots named below; run the script again to rebuild this folder byte for byte.
+
+Looked at and not used: HealthFC (jvladika/HealthFC: claims are questions, the English
+evidence is a machine translation of German text; CC BY-NC-ND); HoVer (evidence given as
+Wikipedia titles and sentence numbers, the test release has no labels); SciFact-Open and
+DialFact (their repositories hold scripts, not the data); SummaC / AggreFact (a summary
+sentence against a whole article, no annotated sentence); BEGIN's CMU-DoG and Topical-Chat
+parts (passages of 1,000+ characters; test files absent); Citation-Integrity's own
+`Data/*.jsonl` (citation-sentence detection, not accuracy: the MultiVerS copy is used);
+X-Fact (evidence is search snippets nobody annotated); VitaminC (no data in the repository).
+"""
+
+
+def build_fresh(mirrors: Path, out: Path) -> int:
+    rd = Reader(mirrors)
+    sections, built = [], 0
+    for ds in FRESH:
+        tally = Tally()
+        exs = convert_checked(ds, rd, tally, sections)
+        if exs is None:
+            continue
+        recs = [{**record(e, ds.name), "split": "holdout"} for e in exs]
+        kept = fresh_sample(recs)
+        folder = out / ds.name
+        folder.mkdir(parents=True, exist_ok=True)
+        with (folder / "holdout.jsonl").open("w", encoding="utf-8") as fh:
+            for r in kept:
+                fh.write(json.dumps(r, ensure_ascii=False) + "\n")
+        built += 1
+        lab = collections.Counter(r["label"] for r in kept)
+        cls = collections.Counter(r["class"] for r in kept)
+        drop_txt, fix_txt = tally_text(tally)
+        sections.append(
+            section(
+                ds,
+                [
+                    f"Converted {len(recs)} pairs, kept {len(kept)}. Dropped: {drop_txt}. "
+                    f"Text repaired: {fix_txt}.",
+                    "",
+                    "| pairs | supported | unsupported | by class |",
+                    "|---:|---:|---:|---|",
+                    f"| {len(kept)} | {lab[SUPPORTED]} | {lab[UNSUPPORTED]} | "
+                    + ", ".join(f"{k} {v}" for k, v in sorted(cls.items()))
+                    + " |",
+                    "",
+                ],
+            )
+        )
+        print(
+            f"{ds.name:16} holdout {len(kept):5} of {len(recs):5} (supported {lab[SUPPORTED]:4}, "
+            f"unsupported {lab[UNSUPPORTED]:4})   dropped {sum(tally.dropped.values())}"
+        )
+    (out / "README.md").write_text(
+        FRESH_README_HEAD.format(cap=FRESH_CAP, seed=FRESH_SEED) + "\n" + "\n".join(sections),
+        encoding="utf-8",
+    )
+    print(f"wrote {out}")
+    return 0 if built else 1
+
+
 def validate(ex: Example, dataset: str) -> None:
     assert ex.id.startswith(dataset + "-"), ex.id
     assert ex.claim, ex.id
@@ -587,6 +921,38 @@ def validate(ex: Example, dataset: str) -> None:
     if ex.context is not None:
         for q in ex.quotes:
             assert q in ex.context, (ex.id, q[:80])
+
+
+def convert_checked(
+    ds: Dataset, rd: Reader, tally: Tally, sections: list[str]
+) -> list[Example] | None:
+    """The data set's examples, each validated and ids unique; None (and a "Not built"
+    README section) when its source is missing."""
+    try:
+        exs = list(ds.convert(rd, tally))
+    except SourceMissing as exc:
+        print(f"{ds.name}: SKIPPED - {exc}", file=sys.stderr)
+        sections.append(f"## {ds.name}\n\nNot built: {exc}\n")
+        return None
+    ids = collections.Counter(e.id for e in exs)
+    dup = [i for i, n in ids.items() if n > 1]
+    if dup:
+        raise SystemExit(f"{ds.name}: duplicate ids, e.g. {dup[:3]}")
+    for e in exs:
+        validate(e, ds.name)
+    return exs
+
+
+def section(ds: Dataset, body: list[str]) -> str:
+    """A data set's README section: its heading and notes, then ``body``."""
+    return "\n".join([f"## {ds.name} ({ds.kind})", "", ds.notes, "", *body])
+
+
+def tally_text(tally: Tally) -> tuple[str, str]:
+    """What was dropped and what repaired, for the README."""
+    drop = "; ".join(f"{k}: {v}" for k, v in sorted(tally.dropped.items())) or "none"
+    fix = "; ".join(f"{k}: {v} strings" for k, v in sorted(tally.fixed.items())) or "none"
+    return drop, fix
 
 
 def record(ex: Example, dataset: str) -> dict:
@@ -668,18 +1034,9 @@ def build(mirrors: Path, out: Path, only: list[str] | None) -> int:
     totals = collections.Counter()
     for ds in chosen:
         tally = Tally()
-        try:
-            exs = list(ds.convert(rd, tally))
-        except SourceMissing as exc:
-            print(f"{ds.name}: SKIPPED - {exc}", file=sys.stderr)
-            sections.append(f"## {ds.name}\n\nNot built: {exc}\n")
+        exs = convert_checked(ds, rd, tally, sections)
+        if exs is None:
             continue
-        ids = collections.Counter(e.id for e in exs)
-        dup = [i for i, n in ids.items() if n > 1]
-        if dup:
-            raise SystemExit(f"{ds.name}: duplicate ids, e.g. {dup[:3]}")
-        for e in exs:
-            validate(e, ds.name)
         recs = [record(e, ds.name) for e in exs]
         folder = out / ds.name
         folder.mkdir(parents=True, exist_ok=True)
@@ -692,24 +1049,12 @@ def build(mirrors: Path, out: Path, only: list[str] | None) -> int:
             split: len({e.group for e, r in zip(exs, recs) if r["split"] == split})
             for split in ("dev", "holdout")
         }
-        drop_txt = (
-            "; ".join(f"{k}: {v}" for k, v in sorted(tally.dropped.items()))
-            if tally.dropped
-            else "none"
-        )
-        fix_txt = (
-            "; ".join(f"{k}: {v} strings" for k, v in sorted(tally.fixed.items()))
-            if tally.fixed
-            else "none"
-        )
+        drop_txt, fix_txt = tally_text(tally)
         table = counts_table(recs)
         sections.append(
-            "\n".join(
+            section(
+                ds,
                 [
-                    f"## {ds.name} ({ds.kind})",
-                    "",
-                    ds.notes,
-                    "",
                     (
                         f"Dropped: {drop_txt}. Text repaired: {fix_txt}. "
                         f"Groups: dev {groups['dev']}, holdout {groups['holdout']}."
@@ -717,7 +1062,7 @@ def build(mirrors: Path, out: Path, only: list[str] | None) -> int:
                     "",
                     *table,
                     "",
-                ]
+                ],
             )
         )
         n = collections.Counter(r["split"] for r in recs)
@@ -751,20 +1096,29 @@ def main(argv: list[str] | None = None) -> int:
         default=DEFAULT_MIRRORS,
         help=f"folder with the git snapshots (default {DEFAULT_MIRRORS})",
     )
-    ap.add_argument(
-        "--out", type=Path, default=DEFAULT_OUT, help=f"output folder (default {DEFAULT_OUT})"
-    )
+    ap.add_argument("--out", type=Path, default=None, help=f"output folder (default {DEFAULT_OUT})")
     ap.add_argument(
         "--only",
         nargs="*",
         choices=[d.name for d in DATASETS],
         help="rebuild only these data sets (README.md is then left as it is)",
     )
+    ap.add_argument(
+        "--fresh",
+        action="store_true",
+        help="build the fresh holdout-only sets instead "
+        f"(default --out {DEFAULT_FRESH_OUT}; --only does not apply)",
+    )
     args = ap.parse_args(argv)
     if not args.mirrors.is_dir():
         print(f"--mirrors {args.mirrors}: no such folder", file=sys.stderr)
         return 2
-    return build(args.mirrors, args.out, args.only)
+    if args.fresh:
+        if args.only:
+            print("--only cannot be combined with --fresh", file=sys.stderr)
+            return 2
+        return build_fresh(args.mirrors, args.out or DEFAULT_FRESH_OUT)
+    return build(args.mirrors, args.out or DEFAULT_OUT, args.only)
 
 
 if __name__ == "__main__":

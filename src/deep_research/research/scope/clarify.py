@@ -226,7 +226,9 @@ def follow_up_update(state: ResearchState) -> dict:
 
 async def _critical(ctx: NodeContext, state: dict, stage: str, e: Exception) -> ResearchFailed:
     notes = await asave_notes(ctx.cfg, state, ctx.thread_id, ctx.checkpoint)
-    log.error("%s failed: %s", stage, e)
+    # debug, not error: the ResearchFailed below carries the same words to every surface (the CLI
+    # prints it once, the server records it as the run's error); logging it too printed it twice
+    log.debug("%s failed: %s", stage, e)
     return ResearchFailed(stage, describe(e) if not isinstance(e, ModelCallError) else str(e),
                           str(notes) if notes else None)
 
