@@ -571,3 +571,17 @@ def test_negation_reaching_a_relative_clause_or_past_a_quotation_mark():
     # a plain positive statement still proves the added negation wrong
     assert_unsupported(check("Under make installcheck, the TAP tests do not start servers of their own.",
                              "The TAP tests will start test servers even when you say make installcheck."), "negation")
+
+
+def test_not_until_states_when_not_never():
+    quotes = ("Opened on May 24, 1883, the Brooklyn Bridge was the first fixed crossing across the East River.",)
+    assert_not_unsupported(check("The bridge did not open until 1883.", *quotes))
+    # without "until" the claim denies what the quote states
+    assert_unsupported(check("The Brooklyn Bridge did not open.", *quotes), "negation")
+
+
+def test_a_contraction_written_without_its_apostrophe_is_a_negation():
+    quote = "Cuomo warns the US won't have enough hospital beds for the coronavirus pandemic."
+    assert_not_unsupported(check("The US doesnt have enough hospital beds for the pandemic.", quote))
+    assert_unsupported(check("The US doesnt have enough hospital beds for the pandemic.",
+                             "The US has enough hospital beds for the pandemic."), "negation")

@@ -67,14 +67,14 @@ _CLAUSE_JOINS = frozenset({"but", ";", "however", "whereas", "while", "although"
 def _negated_by_relative(t: _Text, j: int) -> bool:
     """Is position j inside a relative clause hung on a negated phrase of its sentence
     ("there is no locality where ... can find a home that will rent ...")? The negator
-    stands in the few words before the relative word, with no break between: a negation
+    stands in the six words before the relative word, with no break between: a negation
     there reaches j across the clause breaks."""
     for x in range(j - 1, -1, -1):
         w = t.low[x]
         if w in _CLAUSE_JOINS or w == "\u2014":
             return False  # "..., but the kernel will be marked": a clause of its own
         if w in _RELATIVES:
-            for y in range(x - 1, max(-1, x - 5), -1):
+            for y in range(x - 1, max(-1, x - 7), -1):
                 if t.low[y] in (",", ";", ":", "\u2014", "(", ")"):
                     break
                 if t.neg[y]:
@@ -82,6 +82,18 @@ def _negated_by_relative(t: _Text, j: int) -> bool:
         if t.sent_start[x]:
             break
     return False
+
+
+def _until_after(t: _Text, k: int) -> bool:
+    """Does "until" / "till" end the negator's clause at k ("have no effect until
+    they are executed", "did not open until 1883")? That states when, not that it never
+    happens: a later mention without negation does not contradict it."""
+    c = t.clause[k]
+    j = k + 1
+    n = len(t.raw)
+    while j < n and t.clause[j] == c:
+        j += 1
+    return j < n and t.low[j] in ("until", "till")  # a clause word: it opens the next clause
 
 
 def _negated_at(t: _Text, j: int) -> bool:
@@ -105,7 +117,7 @@ def _check_negation(claim: _Text, quotes: list[_Text]) -> ClaimCheck | None:
     """Negation by negated segment: works for paraphrases as well as copies."""
     covered = None
     for k, is_neg in enumerate(claim.neg):
-        if not is_neg:
+        if not is_neg or _until_after(claim, k):
             continue
         if covered is None:
             covered = _fully_covered(claim, quotes)
@@ -116,7 +128,7 @@ def _check_negation(claim: _Text, quotes: list[_Text]) -> ClaimCheck | None:
                               f'the claim negates "{word}" ("{negator}") where the quote does not')
     for q in quotes:
         for k, is_neg in enumerate(q.neg):
-            if not is_neg:
+            if not is_neg or _until_after(q, k):
                 continue
             seg = _segment(q, k)
             if not seg:
