@@ -585,3 +585,14 @@ def test_a_contraction_written_without_its_apostrophe_is_a_negation():
     assert_not_unsupported(check("The US doesnt have enough hospital beds for the pandemic.", quote))
     assert_unsupported(check("The US doesnt have enough hospital beds for the pandemic.",
                              "The US has enough hospital beds for the pandemic."), "negation")
+
+
+def test_digits_with_a_glued_letter_and_dates_in_digits():
+    quote = "For instance, on x86, it is possible to map 2M and even 1G pages using entries in the page tables."
+    assert_not_unsupported(check("On x86, page table entries can map pages of 2 megabytes.", quote))
+    assert_unsupported(check("On x86, page table entries can map pages of 4 megabytes.", quote), "number")
+    quotes = ("JR Motorsports | 1/25/2019", "Michael Annett will drive the No. 1 Chevrolet.")
+    assert_not_unsupported(check("On January 25, 2019, it was announced that Annett would drive the No. 1 Chevrolet.",
+                                 *quotes))
+    assert_unsupported(check("On January 26, 2019, it was announced that Annett would drive the No. 1 Chevrolet.",
+                             *quotes), "number")

@@ -467,6 +467,8 @@ def _maybe_stated(c: _Num, claim: _Text, quotes: list[_Text], qnums: list[_Num])
       "BRCA1", "FGF21"): after a hyphen when the glued letters and the word joined to the
       number begin with the same letter or one ends with the other; after a space when the
       glued letters are that word or the initials of the words before the number;
+    * digits a quote writes with a letter glued on, which the reader takes for a name
+      ("2 megabytes" / "2M pages");
     * "several hundred": no exact number to compare;
     * the ordinals "1st" / "2nd" where a quote has the word "first" / "second" (which the
       reader does not take for a number: "a second" is also a time);
@@ -482,6 +484,8 @@ def _maybe_stated(c: _Num, claim: _Text, quotes: list[_Text], qnums: list[_Num])
         return True
     if c.key.startswith("D:"):
         return _date_maybe_stated(c, quotes, qnums)
+    if c.value is not None and not c.negative and c.key in _lead_digits(quotes):
+        return True  # "2 megabytes" / "2M pages": digits with a letter the reader takes for a name
     if c.value is None or c.unit is not None:
         return False
     digits = c.key.removesuffix("th")
@@ -503,9 +507,26 @@ def _maybe_stated(c: _Num, claim: _Text, quotes: list[_Text], qnums: list[_Num])
     return False
 
 
+_LEAD = re.compile(r"(\d+)[^\W\d_]{1,2}")  # "2m", "1g", "4k": digits, then one or two letters
+
+
+def _lead_digits(quotes: list[_Text]) -> set[str]:
+    """The digits of every quote word made of digits and one or two letters ("2M", "1G")."""
+    out = set()
+    for q in quotes:
+        for w in q.lowset:
+            if w[:1].isdigit():
+                m = _LEAD.fullmatch(w)
+                if m:
+                    out.add(m.group(1).lstrip("0") or "0")
+    return out
+
+
 def _date_maybe_stated(c: _Num, quotes: list[_Text], qnums: list[_Num]) -> bool:
     """Claim date ``c`` (key "D:<year>-<month>-<day>"): do the quotes give it in parts?"""
     cy, cm, cd = c.key[2:].split("-")
+    if cy != "?" and cd != "?" and _numeric_date(int(cy), int(cm), int(cd), quotes):
+        return True
     plain = {q.key for q in qnums if q.value is not None}  # quote numbers, dates' years among them
     for q in qnums:
         if q.key.startswith("D:"):
@@ -529,3 +550,23 @@ def _same_name(word: str, letters: str) -> bool:
     """May ``letters`` glued to a number ("cov" of "SARSCoV2", "nrp" of "NRP1") stand for
     ``word`` joined to that number by a hyphen ("SARS-CoV-2", "Neuropilin-1")?"""
     return word[0] == letters[0] or word.endswith(letters) or letters.endswith(word)
+
+
+def _numeric_date(year: int, month: int, day: int, quotes: list[_Text]) -> bool:
+    """Does a quote write the date in digits: "1/25/2019", "25/1/2019" or "2019-01-25"?"""
+    want = {(month, day, year), (day, month, year), (year, month, day)}
+    for q in quotes:
+        low, kinds = q.low, q.kinds
+        for i in range(len(low) - 2):
+            if kinds[i] == _NUM and kinds[i + 1] != _NUM:
+                if i + 4 < len(low) and low[i + 1] == "/" and low[i + 3] == "/" and kinds[i + 2] == _NUM \
+                        and kinds[i + 4] == _NUM and _ints(low[i], low[i + 2], low[i + 4]) in want:
+                    return True
+            elif kinds[i] == _NUM and kinds[i + 1] == _NUM and kinds[i + 2] == _NUM \
+                    and _ints(low[i], low[i + 1], low[i + 2]) in want and len(low[i]) == 4:
+                return True  # "2019-01-25": three numbers joined by hyphens
+    return False
+
+
+def _ints(*parts: str) -> tuple[int, ...] | None:
+    return tuple(int(p) for p in parts) if all(p.isdigit() for p in parts) else None
