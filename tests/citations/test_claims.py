@@ -596,3 +596,33 @@ def test_digits_with_a_glued_letter_and_dates_in_digits():
                                  *quotes))
     assert_unsupported(check("On January 26, 2019, it was announced that Annett would drive the No. 1 Chevrolet.",
                              *quotes), "number")
+
+
+def test_negation_shapes_that_deny_nothing_or_agree():
+    # a quotation mark does not end the clause its negation covers
+    assert_not_unsupported(check('Caches aren\'t cleared after each test, since no separate "test cache" is used.',
+                                 'Caches are not cleared after each test because, unlike databases, a separate '
+                                 '"test cache" is not used.'))
+    # "far from X" is "not X"
+    assert_not_unsupported(check("Optimizing userland is far from mandatory.",
+                                 "Optimizing userland is by far not mandatory."))
+    # a leading "Without X, ..." states what holds in X's absence
+    assert_not_unsupported(check("Without a tag.gpgSign configuration variable, GPG-signing of tags is disabled.",
+                                 "GPG-signing of tags is controlled by the tag.gpgSign configuration variable if it "
+                                 "exists, or disabled otherwise."))
+    # "not ... without" is a double negation
+    assert_not_unsupported(check("Any public API that is moved or renamed will get backwards-compatible aliases.",
+                                 "All the public APIs will not be moved or renamed without providing "
+                                 "backwards-compatible aliases."))
+    # the same "non-" words, reordered
+    assert_not_unsupported(check("Instances of non-atomic types are tracked, while instances of atomic types are not.",
+                                 "Instances of atomic types aren't tracked and instances of non-atomic types are."))
+
+
+def test_negation_flips_around_those_shapes_are_still_caught():
+    assert_unsupported(check("Optimizing userland is mandatory.", "Optimizing userland is by far not mandatory."),
+                       "negation")
+    assert_unsupported(check("A separate test cache is not used for the tests.",
+                             "A separate test cache is used for the tests."), "negation")
+    assert_unsupported(check("Instances of non-atomic types are tracked by the collector.",
+                             "Instances of atomic types are tracked by the collector."), "near_copy:antonym")

@@ -189,6 +189,23 @@ def _blocks(claim: _Text, q: _Text) -> list[tuple[int, int, int, int, bool, bool
     return blocks
 
 
+def _prefixed(t: _Text, prefix: str, word: str) -> int:
+    """How often ``t`` writes ``prefix`` right before the stem ``word`` ("non-atomic")."""
+    low, stems = t.low, t.stems
+    return sum(1 for k in range(len(low) - 1) if low[k] == prefix and stems[k + 1] == word)
+
+
+def _same_prefixed(claim: _Text, q: _Text, prefix: str, i2: int, j2: int) -> bool:
+    """Do claim and quote write "non-X" equally often (the stretch that differs by "non"
+    is then a reordering: "non-atomic ones are tracked, atomic ones not" / "atomic ones
+    aren't tracked and non-atomic ones are")?"""
+    at = claim.align_pos[i2] if i2 < len(claim.align_pos) else None
+    if at is None:
+        return False
+    n = _prefixed(claim, prefix, claim.stems[at])
+    return n > 0 and n == _prefixed(q, prefix, claim.stems[at])
+
+
 def _check_near_copy(claim: _Text, quotes: list[_Text]) -> ClaimCheck | None:
     if not claim.align or len(claim.align) > MAX_ALIGN_TOKENS:
         return None
@@ -226,7 +243,7 @@ def _check_near_copy(claim: _Text, quotes: list[_Text]) -> ClaimCheck | None:
             # "non-blocking" where the quote says "blocking" (or the reverse)
             one = [claim.low[claim.align_pos[i1]]] if i2 - i1 == 1 and j1 == j2 else \
                 [q.low[q.align_pos[j1]]] if j2 - j1 == 1 and i1 == i2 else []
-            if one in (["non"], ["un"]) and before and after:
+            if one in (["non"], ["un"]) and before and after and not _same_prefixed(claim, q, one[0], i2, j2):
                 word = claim.raw[claim.align_pos[i2]] if i2 < nc else ""
                 return ClaimCheck(ClaimStatus.UNSUPPORTED, "near_copy:antonym",
                                   f'the claim and the quote differ by "{one[0]}-" before "{word}"'.replace(' before ""', ""))

@@ -96,16 +96,43 @@ def _until_after(t: _Text, k: int) -> bool:
     return j < n and t.low[j] in ("until", "till")  # a clause word: it opens the next clause
 
 
+def _not_a_denial(t: _Text, k: int) -> bool:
+    """Is the negator at k part of a shape that denies nothing: a leading condition
+    ("Without a tag.gpgSign variable, signing is disabled": what holds when X is absent)
+    or a double negation ("will not be moved without providing aliases": only with them)?"""
+    c = t.clause[k]
+    n = len(t.raw)
+    if t.low[k] == "without" and t.sent_start[k]:
+        j = k + 1
+        while j < n and t.clause[j] == c:
+            j += 1
+        return j < n and t.raw[j] == ","
+    j = k + 1
+    while j < n and t.clause[j] == c:
+        if t.low[j] == "without":
+            return True
+        j += 1
+    return False
+
+
 def _negated_at(t: _Text, j: int) -> bool:
-    """Is position j in a negated clause, or in one opened right after a negator by a
-    quotation mark or bracket (is not "a primary contributor", does not (necessarily) mean)?"""
-    c = t.clause[j]
-    if c in t.neg_clauses:
+    """Is position j in a negated clause? A quotation mark does not end the clause here
+    (a separate "test cache" is not used); a clause opened right after a negator by a
+    bracket is negated too (does not (necessarily) mean); "far from" negates."""
+    raw, clause = t.raw, t.clause
+    lo, hi, n = j, j, len(raw)
+    while lo > 0 and (clause[lo - 1] == clause[lo] or raw[lo] == '"'):
+        lo -= 1
+    while hi + 1 < n and (clause[hi + 1] == clause[hi] or raw[hi + 1] == '"'):
+        hi += 1
+    if not t.neg_clauses.isdisjoint(range(clause[lo], clause[hi] + 1)):
         return True
+    if any(t.low[x] == "far" and t.low[x + 1] == "from" for x in range(lo, j - 1)):
+        return True  # "far from mandatory"
     start = j
-    while start > 0 and t.clause[start - 1] == c:
+    while start > 0 and clause[start - 1] == clause[j]:
         start -= 1
-    return start >= 1 and t.raw[start] in ('"', "(") and t.neg[start - 1]
+    return start >= 1 and raw[start] in ('"', "(") and t.neg[start - 1]
 
 
 def _fully_covered(claim: _Text, quotes: list[_Text]) -> bool:
@@ -117,7 +144,7 @@ def _check_negation(claim: _Text, quotes: list[_Text]) -> ClaimCheck | None:
     """Negation by negated segment: works for paraphrases as well as copies."""
     covered = None
     for k, is_neg in enumerate(claim.neg):
-        if not is_neg or _until_after(claim, k):
+        if not is_neg or _until_after(claim, k) or _not_a_denial(claim, k):
             continue
         if covered is None:
             covered = _fully_covered(claim, quotes)
@@ -128,7 +155,7 @@ def _check_negation(claim: _Text, quotes: list[_Text]) -> ClaimCheck | None:
                               f'the claim negates "{word}" ("{negator}") where the quote does not')
     for q in quotes:
         for k, is_neg in enumerate(q.neg):
-            if not is_neg or _until_after(q, k):
+            if not is_neg or _until_after(q, k) or _not_a_denial(q, k):
                 continue
             seg = _segment(q, k)
             if not seg:
@@ -164,11 +191,15 @@ def _negation_in_block(claim: _Text, q: _Text, i1: int, i2: int, j1: int, j2: in
     negated = claim if cneg else q
     if any(negated.low[p] == "nor" for p in (cpos if cneg else qpos)):
         return None  # "neither A nor B" / "not A or B"
+    if any(negated.neg[p] and _not_a_denial(negated, p) for p in (cpos if cneg else qpos)):
+        return None  # "Without carbon dioxide, life would die" / "carbon dioxide is essential to life"
     plain = q if cneg else claim
     at = (q.align_pos[j1] if j1 < len(q.align_pos) else len(q.raw)) if cneg else \
         (claim.align_pos[i1] if i1 < len(claim.align_pos) else len(claim.raw))
-    if any(plain.neg[p] and plain.low[p] in _NEGATORS for p in range(max(0, at - 3), min(len(plain.raw), at + 3))):
-        return None  # a negation right there on the other side too
+    near = range(max(0, at - 3), min(len(plain.raw), at + 3))
+    if any(plain.neg[p] and plain.low[p] in _NEGATORS for p in near) or \
+            any(plain.low[p] == "far" and p + 1 < len(plain.raw) and plain.low[p + 1] == "from" for p in near):
+        return None  # a negation right there on the other side too ("far from mandatory" / "not mandatory")
     if any(plain.kinds[p] == _WORD and plain.stems[p] in _IMPLICIT_NEG_STEMS and plain.stems[p] not in negated.stemset
            for p in range(max(0, at - 6), at)):
         # "stops exceptions from being re-raised" / "exceptions are not re-raised": the
