@@ -626,3 +626,15 @@ def test_negation_flips_around_those_shapes_are_still_caught():
                              "A separate test cache is used for the tests."), "negation")
     assert_unsupported(check("Instances of non-atomic types are tracked by the collector.",
                              "Instances of atomic types are tracked by the collector."), "near_copy:antonym")
+
+
+def test_a_question_and_a_name_variant_next_to_the_aligned_name():
+    assert_not_unsupported(check("Her hair started to fall out because of the dye.",
+                                 "Didn't all your hair fall out because of the dye?"))
+    assert_unsupported(check("Her hair started to fall out because of the dye.",
+                             "None of her hair fell out because of the dye."), "negation")
+    quote = "SARS-CoV-2 infection of K18-hACE2-transgenic mice leads to severe lung inflammation."
+    assert_not_unsupported(check("SARS-CoV-2 infection of human ace2-transgenic mice leads to severe lung inflammation.",
+                                 quote))
+    assert_unsupported(check("SARS-CoV-2 infection of K18-hDPP4-transgenic mice leads to severe lung inflammation.",
+                             quote), "near_copy:entity")

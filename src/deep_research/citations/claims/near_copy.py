@@ -68,7 +68,8 @@ def _substitution_kind(claim: _Text, ci: int, quote: _Text, qj: int, quotes: lis
         return "quantifier" if gc != gq else None
     if cl in _MODAL and ql in _MODAL:
         return "modal" if _MODAL[cl] != _MODAL[ql] else None
-    if claim.entity[ci] and quote.entity[qj] and _name_swap(claim, ci, quote, qj):
+    if claim.entity[ci] and quote.entity[qj] and _name_swap(claim, ci, quote, qj) \
+            and not _variant_nearby(claim, ci, quote, qj):
         cr, qr = claim.raw[ci], quote.raw[qj]
         gain = claim.raw.count(cr) > sum(t.raw.count(cr) for t in quotes)
         loss = claim.raw.count(qr) < sum(t.raw.count(qr) for t in quotes)
@@ -79,6 +80,21 @@ def _substitution_kind(claim: _Text, ci: int, quote: _Text, qj: int, quotes: lis
             # do not write in any form proves a swap
             return None if _name_in_quotes(cr, quotes) else "entity"
     return None
+
+
+def _variant_nearby(claim: _Text, ci: int, quote: _Text, qj: int) -> bool:
+    """Does the quote write a variant of the claim's name right next to the name the two
+    were aligned on ("human ace2-transgenic" / "K18-hACE2-transgenic")? Then the alignment
+    paired the wrong names."""
+    a = _squeeze(claim.raw[ci])
+    if len(a) < 3:
+        return False
+    for x in range(max(0, qj - 2), min(len(quote.raw), qj + 3)):
+        if x != qj and quote.entity[x]:
+            b = _squeeze(quote.raw[x])
+            if len(b) >= 3 and (a in b or b in a):
+                return True
+    return False
 
 
 def _squeeze(text: str) -> str:

@@ -97,11 +97,16 @@ def _until_after(t: _Text, k: int) -> bool:
 
 
 def _not_a_denial(t: _Text, k: int) -> bool:
-    """Is the negator at k part of a shape that denies nothing: a leading condition
+    """Is the negator at k part of a shape that denies nothing: a question, a leading condition
     ("Without a tag.gpgSign variable, signing is disabled": what holds when X is absent)
     or a double negation ("will not be moved without providing aliases": only with them)?"""
     c = t.clause[k]
     n = len(t.raw)
+    j = k + 1
+    while j < n and t.raw[j] not in (".", "!", "?") and not t.sent_start[j]:
+        j += 1
+    if j < n and t.raw[j] == "?":
+        return True  # a question asserts nothing ("Didn't all your hair fall out?")
     if t.low[k] == "without" and t.sent_start[k]:
         j = k + 1
         while j < n and t.clause[j] == c:
