@@ -638,3 +638,13 @@ def test_a_question_and_a_name_variant_next_to_the_aligned_name():
                                  quote))
     assert_unsupported(check("SARS-CoV-2 infection of K18-hDPP4-transgenic mice leads to severe lung inflammation.",
                              quote), "near_copy:entity")
+
+
+def test_a_names_number_inside_a_glued_name_or_acronym():
+    assert_not_unsupported(check("Kir7.1 is coupled to the melanocortin-4 receptor in the hypothalamus.",
+                                 "Ligand-induced coupling of MC4R to the channel Kir7.1 in the hypothalamus."))
+    assert_not_unsupported(check("Alpha-1 antitrypsin inhibits the infection.", "\u03b11-AT inhibits the infection."))
+    assert_not_unsupported(check("Quercetin inhibits angiotensin-converting enzyme 2 activity.",
+                                 "Quercetin inhibits rhACE2 activity."))
+    assert_unsupported(check("Quercetin inhibits angiotensin-converting enzyme 3 activity.",
+                             "Quercetin inhibits rhACE2 activity."), "number")

@@ -444,15 +444,16 @@ def _check_numbers(claim: _Text, quotes: list[_Text]) -> ClaimCheck | None:
 # A flag is a proof that the claim is wrong. These claim numbers are not matched by
 # _number_supported, yet the quotes may well state them in a form the reader does not take
 # for that number; the rule does not flag them (the claim stays unproven: grey).
-_GLUED = re.compile(r"([^\W\d_]+)(\d+)")  # a name with digits glued on: "covid19", "fgf21"
+# a name with digits glued on, perhaps a letter or three after them: "covid19", "fgf21", "mc4r"
+_GLUED = re.compile(r"([^\W\d_]+)(\d+)[^\W\d_]{0,3}")
 
 
 def _glued(quotes: list[_Text]) -> list[tuple[str, str]]:
-    """(letters, digits) of every quote word that ends in digits glued to letters."""
+    """(letters, digits) of every quote word made of letters with digits glued on."""
     out = []
     for q in quotes:
         for w in q.lowset:
-            if w[-1:].isdigit():
+            if not w.isalpha():
                 m = _GLUED.fullmatch(w)
                 if m:
                     out.append((m.group(1), m.group(2).lstrip("0") or "0"))
@@ -466,7 +467,8 @@ def _maybe_stated(c: _Num, claim: _Text, quotes: list[_Text], qnums: list[_Num])
       quote writes a name with the same digits glued on ("COVID19", "SARSCoV2", "NRP1",
       "BRCA1", "FGF21"): after a hyphen when the glued letters and the word joined to the
       number begin with the same letter or one ends with the other; after a space when the
-      glued letters are that word or the initials of the words before the number;
+      glued letters are that word or end like the initials of the words before the
+      number ("angiotensin-converting enzyme 2" / "rhACE2");
     * digits a quote writes with a letter glued on, which the reader takes for a name
       ("2 megabytes" / "2M pages");
     * "several hundred": no exact number to compare;
@@ -496,7 +498,8 @@ def _maybe_stated(c: _Num, claim: _Text, quotes: list[_Text], qnums: list[_Num])
                 return True
             initials = "".join(w[:1] for w in claim.low[max(0, c.pos - 4):c.pos] if w[:1].isalpha())
             for letters, d in glued:
-                if d == digits and (letters == c.before or initials.endswith(letters)):
+                if d == digits and (letters == c.before or len(letters) >= 2
+                                    and _common_tail(initials, letters) >= min(3, len(letters))):
                     return True
     if digits.isdigit():
         for q in qnums:
@@ -546,10 +549,23 @@ def _agree(a: str, b: str, plain: set[str]) -> bool:
     return a == "?" or a == b or (b == "?" and a in plain)
 
 
+_GREEK = {"\u03b1": "alpha", "\u03b2": "beta", "\u03b3": "gamma", "\u03b4": "delta", "\u03ba": "kappa"}
+
+
 def _same_name(word: str, letters: str) -> bool:
-    """May ``letters`` glued to a number ("cov" of "SARSCoV2", "nrp" of "NRP1") stand for
-    ``word`` joined to that number by a hyphen ("SARS-CoV-2", "Neuropilin-1")?"""
+    """May ``letters`` glued to a number ("cov" of "SARSCoV2", "nrp" of "NRP1", "\u03b1" of
+    "\u03b11-AT") stand for ``word`` joined to that number by a hyphen ("SARS-CoV-2",
+    "Neuropilin-1", "Alpha-1")?"""
+    letters = _GREEK.get(letters, letters)
     return word[0] == letters[0] or word.endswith(letters) or letters.endswith(word)
+
+
+def _common_tail(a: str, b: str) -> int:
+    """The length of the longest common ending of a and b ("ace" / "rhace": 3)."""
+    n = 0
+    while n < min(len(a), len(b)) and a[-1 - n] == b[-1 - n]:
+        n += 1
+    return n
 
 
 def _numeric_date(year: int, month: int, day: int, quotes: list[_Text]) -> bool:
