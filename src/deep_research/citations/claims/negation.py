@@ -69,6 +69,8 @@ def _negated_by_relative(t: _Text, j: int) -> bool:
     ("there is no locality where ... can find a home that will rent ...")? The negator
     stands in the six words before the relative word, with no break between: a negation
     there reaches j across the clause breaks."""
+    if not t.neg_clauses:
+        return False
     for x in range(j - 1, -1, -1):
         w = t.low[x]
         if w in _CLAUSE_JOINS or w == "\u2014":
@@ -125,6 +127,10 @@ def _negated_at(t: _Text, j: int) -> bool:
     (a separate "test cache" is not used); a clause opened right after a negator by a
     bracket is negated too (does not (necessarily) mean); "far from" negates."""
     raw, clause = t.raw, t.clause
+    if clause[j] in t.neg_clauses:
+        return True
+    if not t.neg_clauses and "far" not in t.lowset:
+        return False  # nothing in the text negates
     lo, hi, n = j, j, len(raw)
     while lo > 0 and (clause[lo - 1] == clause[lo] or raw[lo] == '"'):
         lo -= 1
@@ -149,18 +155,18 @@ def _check_negation(claim: _Text, quotes: list[_Text]) -> ClaimCheck | None:
     """Negation by negated segment: works for paraphrases as well as copies."""
     covered = None
     for k, is_neg in enumerate(claim.neg):
-        if not is_neg or _until_after(claim, k) or _not_a_denial(claim, k):
+        if not is_neg:
             continue
         if covered is None:
             covered = _fully_covered(claim, quotes)
         hit = _negation_matches(claim, k, quotes, covered)
-        if hit:
+        if hit and not _until_after(claim, k) and not _not_a_denial(claim, k):
             word, negator = hit
             return ClaimCheck(ClaimStatus.UNSUPPORTED, "negation",
                               f'the claim negates "{word}" ("{negator}") where the quote does not')
     for q in quotes:
         for k, is_neg in enumerate(q.neg):
-            if not is_neg or _until_after(q, k) or _not_a_denial(q, k):
+            if not is_neg:
                 continue
             seg = _segment(q, k)
             if not seg:
@@ -170,7 +176,7 @@ def _check_negation(claim: _Text, quotes: list[_Text]) -> ClaimCheck | None:
             if any(t.clause[j] not in t.neg_clauses for t in quotes for j in t.positions.get(head, ())):
                 continue
             hit = _negation_matches(q, k, [claim], True)
-            if hit:
+            if hit and not _until_after(q, k) and not _not_a_denial(q, k):
                 word, negator = hit
                 return ClaimCheck(ClaimStatus.UNSUPPORTED, "negation",
                                   f'the quote says "{negator} {word}" where the claim drops the negation')
