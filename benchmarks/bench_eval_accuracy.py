@@ -24,11 +24,19 @@ Each run is published twice and evaluated exactly as ``eval report`` does
 * ``judge`` - the claims the rules leave unchecked go through the product's claim judge
   (``research.report.claim_judge.judge_claims``: its prompt, schema, bounds and batching)
   answered by a scripted chat model that is wrong ``--wrong`` of the time (seeded per
-  claim): right, it says ``supports`` on a correct claim with the evidence a plausible model
-  writes (``bench_claims.scripted_evidence``) and ``contradicts`` on an altered one; wrong,
-  the reverse. Code then checks the evidence (``citations.judgement.decide``).
+  claim): right, it says ``supports`` on a correct claim and ``contradicts`` on an altered
+  one; wrong, the reverse. Either way it gives the evidence the judge prompt asks for
+  (:func:`model_evidence`, ``--evidence phrase``): per fact the quote stretch it rests on,
+  and the claim phrases that differ from the span aligned to the span phrases in their
+  place (a restatement for a "supports", the differing words for a "contradicts");
+  ``--evidence words`` uses ``bench_claims.scripted_evidence`` instead (word by word, by
+  position). Code then checks the evidence (``citations.judgement.decide``): a "supports"
+  is green only when it passes; a "contradicts" flags the claim (orange) but proves
+  nothing, so ``eval`` counts it unchecked. Printed per row too: ``ev ok``, the share of the
+  judge's "supports" whose evidence passed the check (how much of the judge's work code
+  could prove).
 
-Printed per data set, path and altered share (means over ``--runs`` runs): the true
+Printed per data set, path and altered share (means over ``--runs`` runs unless said): the true
 accuracy; the reported accuracy (proven verdicts only: FACT-style supported / (supported +
 unsupported)); the true accuracy of the same proven claims; the unchecked (grey) share;
 the reported bounds (supported / all .. 1 - unsupported / all, which hold the true accuracy
@@ -36,17 +44,22 @@ whenever the proven verdicts are right); and how far the reported figure is from
 ``eval report`` gives the point figure as the report's accuracy only when the range is narrow
 (``accuracy_representative``: it cannot be more than 5 points off if the proven verdicts are
 right), else the range: counted are the runs where it gives a point figure and those where
-that figure misses the truth by more than 5 points (target 0).
+that figure misses the truth by more than 5 points (target 0). Per row also: the mean width
+of the range, how many runs show the point figure, and ``miss``, the farthest what ``eval
+report`` shows is from the truth over the row's runs (the point figure's distance when it is
+shown, else how far the truth lies outside the range).
 
-    uv run python benchmarks/bench_eval_accuracy.py [--runs 5] [--claims 40] [--wrong 0.1]
+    uv run python benchmarks/bench_eval_accuracy.py [--runs 5] [--claims 40] [--wrong 0.1] [--evidence phrase]
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import difflib
 import json
 import random
+import re
 import statistics
 import sys
 import tempfile
@@ -54,11 +67,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import _judgehand  # noqa: E402
 from _common import REPO, print_code_version, target_line, write_result  # noqa: E402
-from bench_claims import scripted_evidence  # noqa: E402  (the claims benchmark's plausible judge)
+from bench_claims import _WORD, scripted_evidence  # noqa: E402  (the claims benchmark's judge)
 from langchain_core.messages import BaseMessage  # noqa: E402
 
 from deep_research.citations.check import check_citations  # noqa: E402
+from deep_research.citations.claims import JudgeFact  # noqa: E402
 from deep_research.citations.model import Source  # noqa: E402
 from deep_research.evaluation.checks import evaluate_run  # noqa: E402
 from deep_research.evaluation.rundir import RunFolder  # noqa: E402
@@ -111,15 +126,34 @@ def build_run(groups: list[Group], n: int, share: float, rng: random.Random) -> 
     paragraph order."""
     chosen = rng.sample(groups, min(n, len(groups)))
     wrong = set(rng.sample(range(len(chosen)), round(share * len(chosen))))
+    return _report([(g, rng.choice(g.altered if i in wrong else g.correct), i not in wrong)
+                    for i, g in enumerate(chosen)])
+
+
+def build_answered_run(groups: list[Group], judge, n: int, share: float,
+                       rng: random.Random) -> tuple[str, list[Source], list[bool]]:
+    """As :func:`build_run`, from the claims the hand-written judge answers (``--judge hand``):
+    ``share`` of n drawn from the answered altered claims, the rest from the answered
+    correct ones."""
+    pools: dict[bool, list] = {True: [], False: []}
+    for g in groups:
+        for ok, claims in ((True, g.correct), (False, g.altered)):
+            pools[ok] += [(g, c, ok) for c in claims if hand_lookup(judge, c)]
+    k = min(round(share * n), len(pools[False]))
+    chosen = rng.sample(pools[False], k) + rng.sample(pools[True], min(n - k, len(pools[True])))
+    rng.shuffle(chosen)
+    return _report(chosen)
+
+
+def _report(entries: list[tuple[Group, str, bool]]) -> tuple[str, list[Source], list[bool]]:
     ids: dict[str, str] = {}
     paragraphs, labels = [], []
-    for i, g in enumerate(chosen):
+    for g, claim, ok in entries:
         sid = ids.setdefault(g.page, f"p{len(ids) + 1}")
-        claim = rng.choice(g.altered if i in wrong else g.correct).strip().rstrip(".")
         refs = " ".join(f'<ref id="{sid}">"{q}"</ref>' for q in g.quotes)
-        paragraphs.append(f"{claim} {refs}.")
-        labels.append(i not in wrong)
-    pages = {g.page: g for g in chosen}
+        paragraphs.append(f"{claim.strip().rstrip('.')} {refs}.")
+        labels.append(ok)
+    pages = {g.page: g for g, _, _ in entries}
     sources = [Source(sid, f"file:///docs/{page}", page_text(pages[page]), title=page, format="text")
                for page, sid in ids.items()]
     return "# Findings\n\n" + "\n\n".join(paragraphs) + "\n", sources, labels
@@ -132,10 +166,27 @@ def paragraph_of(markdown: str, offset: int) -> int:
 
 
 # --- the scripted judge, through the product's judge code ------------------------------------
-def judge_answer(labels: dict[str, bool], wrong: float, seed: int):
+def model_evidence(claim: str, quotes: list[str]) -> list[JudgeFact]:
+    """The evidence the judge prompt asks for, as a model that reads phrase by phrase writes
+    it: the facts and spans of ``bench_claims.scripted_evidence`` (the claim cut at commas
+    and conjunctions; for each part, the stretch of the quote sentence sharing most words
+    with it, copied exactly), but each run of claim words that differs from the span aligned,
+    as a phrase, to the span words in its place (what it restates, or what it contradicts)
+    rather than word by word. No labels are used: a misreading gets the same kind of
+    evidence as a paraphrase."""
+    facts = []
+    for f in scripted_evidence(claim, quotes):
+        cw, sw = _WORD.findall(f.fact), [w for sp in f.spans for w in _WORD.findall(sp)]
+        ops = difflib.SequenceMatcher(None, [w.lower() for w in cw], [w.lower() for w in sw]).get_opcodes()
+        aligned = [(" ".join(cw[i1:i2]), " ".join(sw[j1:j2])) for tag, i1, i2, j1, j2 in ops
+                   if tag == "replace" and i2 - i1 <= 12 and j2 - j1 <= 12]
+        facts.append(JudgeFact(f.fact, list(f.spans), aligned))
+    return facts
+
+
+def judge_answer(labels: dict[str, bool], wrong: float, seed: int, evidence=model_evidence):
     """A chat model's answer to the judge prompt: per item, right (1 - wrong of the time,
-    seeded per claim) or wrong; a "supports" comes with the evidence a plausible model
-    writes (``bench_claims.scripted_evidence``)."""
+    seeded per claim) or wrong, with ``evidence(claim, quotes)`` for its verdict."""
 
     def answer(messages: list[BaseMessage]):
         votes = []
@@ -147,7 +198,7 @@ def judge_answer(labels: dict[str, bool], wrong: float, seed: int):
             flip = random.Random(f"{seed}:{claim}").random() < wrong
             supports = correct != flip
             facts = [{"fact": f.fact, "spans": f.spans, "aligned": [list(p) for p in f.aligned]}
-                     for f in scripted_evidence(claim, quotes)] if supports else []
+                     for f in evidence(claim, quotes)]
             votes.append({"item": n, "verdict": "supports" if supports else "contradicts",
                           "reason": "scripted", "facts": facts})
         return structured("ClaimVerdicts", verdicts=votes)
@@ -155,7 +206,38 @@ def judge_answer(labels: dict[str, bool], wrong: float, seed: int):
     return answer
 
 
-def judge_run(markdown: str, sources: list[Source], labels: list[bool], wrong: float, seed: int) -> dict:
+def _claim_end(text: str) -> str:
+    """A claim without its closing punctuation, which the report moves behind the refs."""
+    return re.sub(r"[\s.\"”']+$", "", " ".join(text.split()))
+
+
+def hand_key(judge, claim: str) -> str | None:
+    """The claim as the hand-written judge knows it (it has a right answer for it), or None."""
+    keys = judge.__dict__.setdefault("_ends", {_claim_end(k): k for k, v in judge.by_claim.items() if "right" in v})
+    return keys.get(_claim_end(claim))
+
+
+def hand_lookup(judge, claim: str) -> bool:
+    return hand_key(judge, claim) is not None
+
+
+def hand_answer(judge):
+    """The hand-written judge (``_judgehand.HandJudge``: a careful person's answer, or a
+    sloppy model's when drawn wrong) answering the judge prompt."""
+
+    def answer(messages: list[BaseMessage]):
+        votes = []
+        for n, claim, _ in judge_items(messages):
+            rec, _ = judge.answer(hand_key(judge, claim) or claim)
+            votes.append({"item": n, "verdict": rec["verdict"], "reason": rec.get("reason") or "hand-written",
+                          "facts": rec.get("facts") or []})
+        return structured("ClaimVerdicts", verdicts=votes)
+
+    return answer
+
+
+def judge_run(markdown: str, sources: list[Source], labels: list[bool], wrong: float, seed: int,
+              evidence=model_evidence, hand=None) -> dict:
     from deep_research.research.report.claim_judge import judge_claims
     from deep_research.research.runtime.configuration import Configuration
     from deep_research.research.runtime.deps import Deps, NodeContext
@@ -164,7 +246,8 @@ def judge_run(markdown: str, sources: list[Source], labels: list[bool], wrong: f
     report = check_citations(markdown, sources)
     by_claim = {" ".join(c.text.split()): labels[paragraph_of(markdown, c.start)] for c in report.claims}
     script = Script().on("citation_check", "You check a research report's claims",
-                         judge_answer(by_claim, wrong, seed), repeat=True)
+                         judge_answer(by_claim, wrong, seed, evidence) if hand is None else hand_answer(hand),
+                         repeat=True)
     cfg = Configuration(max_judge_calls=50)
     deps = Deps(model_factory=scripted_factory(script), search_factory=lambda cfg: None)
     ctx = NodeContext("check_citations", cfg, deps, {}, None, Meter("check_citations", max_retries=0))
@@ -181,6 +264,8 @@ def evaluate(markdown: str, sources: list[Source], labels: list[bool], judgments
         result = evaluate_run(RunFolder.load(Path(tmp) / "run"))
         cites = json.loads((Path(tmp) / "run" / "citations.json").read_text(encoding="utf-8"))
     fact = result["fact"]
+    votes = [c["judge"]["votes"][0] for c in {c["line"]: c for c in cites}.values() if c.get("judge")]
+    said = [v for v in votes if v["verdict"] == "supports"]
     proven = {}
     for c in cites:  # one verdict per claim (paragraph); a claim's refs share it
         if c.get("claim_decided_by"):
@@ -195,6 +280,8 @@ def evaluate(markdown: str, sources: list[Source], labels: list[bool], judgments
         "true_of_proven": (sum(proven.values()) / len(proven)) if proven else None,
         "statements": fact["statements"],
         "representative": fact.get("accuracy_representative"),
+        "supports_said": len(said),
+        "supports_passed": sum(1 for v in said if (v.get("evidence") or {}).get("ok")),
     }
 
 
@@ -222,14 +309,22 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=5, help="runs per data set and altered share")
     ap.add_argument("--claims", type=int, default=40, help="claims per run")
     ap.add_argument("--wrong", type=float, default=0.10, help="share of the scripted judge's verdicts that are wrong")
+    ap.add_argument("--evidence", choices=("phrase", "words"), default="phrase",
+                    help="the judge's evidence: phrase (model_evidence) or words (bench_claims.scripted_evidence)")
+    ap.add_argument("--judge", choices=("scripted", "hand"), default="scripted",
+                    help="scripted: right or wrong by the labels, --evidence for its evidence; hand: the "
+                         "hand-written answers of benchmarks/data/judge-hand (runs from the claims they answer)")
     ap.add_argument("--seed", type=int, default=25)
     args = ap.parse_args()
     print_code_version()
     data = {"hand": load_groups("hand", HAND_DIR / "dev.jsonl"), "pg": load_groups("pg", PG_DIR / "cases.jsonl")}
     rows, figures = [], []
-    print(f"{args.runs} runs x {args.claims} claims per data set and share; scripted judge wrong {args.wrong:.0%}")
+    evidence = model_evidence if args.evidence == "phrase" else scripted_evidence
+    answers = _judgehand.load("dev") if args.judge == "hand" else []
+    print(f"{args.runs} runs x {args.claims} claims per data set and share; {args.judge} judge wrong {args.wrong:.0%}"
+          + (f", evidence {args.evidence}" if args.judge == "scripted" else ""))
     print(f"  {'data':<6} {'path':<6} {'altered':>7} {'true':>6} {'reported':>9} {'true of proven':>15} "
-          f"{'grey':>6} {'bounds':>15} {'|rep-true|':>10}")
+          f"{'grey':>6} {'bounds':>15} {'|rep-true|':>10} {'width':>6} {'shown':>5} {'miss':>6} {'ev ok':>6}")
     for name, groups in data.items():
         if not groups:
             continue
@@ -238,14 +333,18 @@ def main() -> None:
                 runs = []
                 for r in range(args.runs):
                     rng = random.Random(f"{args.seed}:{name}:{share}:{r}")
-                    md, sources, labels = build_run(groups, args.claims, share, rng)
-                    judgments = judge_run(md, sources, labels, args.wrong, args.seed + r) if path == "judge" else None
+                    hand = _judgehand.HandJudge(answers, args.wrong, args.seed + r) if answers else None
+                    md, sources, labels = (build_run(groups, args.claims, share, rng) if hand is None
+                                           else build_answered_run(groups, hand, args.claims, share, rng))
+                    judgments = (judge_run(md, sources, labels, args.wrong, args.seed + r, evidence, hand)
+                                 if path == "judge" else None)
                     runs.append(evaluate(md, sources, labels, judgments))
                 row = summarise(name, path, share, runs)
                 rows.append(row)
                 print(f"  {name:<6} {path:<6} {share:>7.0%} {fmt(row['true']):>6} {fmt(row['reported']):>9} "
                       f"{fmt(row['true_of_proven']):>15} {fmt(row['unchecked_share']):>6} "
-                      f"{fmt(row['low'])}..{fmt(row['high'])} {fmt(row['error']):>10}")
+                      f"{fmt(row['low'])}..{fmt(row['high'])} {fmt(row['error']):>10} {fmt(row['width']):>6} "
+                      f"{row['point_shown']:>2}/{row['runs']:<2} {fmt(row['miss']):>6} {fmt(row['evidence_ok']):>6}")
     ex = example_run()
     if ex:
         print(f"  examples/report.md (code): true {fmt(ex['true'])}, reported {fmt(ex['reported'])}, grey "
@@ -276,7 +375,7 @@ def main() -> None:
         width = [r["high"] - r["low"] for r in mine if r["high"] is not None and r["low"] is not None]
         figures.append(target_line(f"{path}: mean width of the reported range", fmt(statistics.fmean(width) if width else None),
                                    "(information)", None))
-    write_result("eval_accuracy", {"args": vars(args), "rows": rows, "example": ex, "figures": figures})
+    write_result("eval_accuracy" + ("_hand" if args.judge == "hand" else ""), {"args": vars(args), "rows": rows, "example": ex, "figures": figures})
 
 
 def summarise(name: str, path: str, share: float, runs: list[dict]) -> dict:
@@ -298,7 +397,16 @@ def summarise(name: str, path: str, share: float, runs: list[dict]) -> dict:
     # when the proven verdicts are right, and a correct claim flagged by code is not
     outside = [max(0.0, r["reported_low"] - r["true"], r["true"] - r["reported_high"]) for r in runs
                if r["reported_low"] is not None and r["reported_high"] is not None]
+    # what eval report shows, against the truth: the point figure when shown, else the range
+    miss = [abs(r["reported"] - r["true"]) if r.get("representative") and r["reported"] is not None
+            else max(0.0, r["reported_low"] - r["true"], r["true"] - r["reported_high"]) for r in runs
+            if r["reported_low"] is not None and r["reported_high"] is not None]
+    width = [r["reported_high"] - r["reported_low"] for r in runs
+             if r["reported_low"] is not None and r["reported_high"] is not None]
     return {"data": name, "path": path, "share": share, "runs": len(runs), "true": mean("true"),
+            "miss": max(miss) if miss else None, "width": statistics.fmean(width) if width else None,
+            "evidence_ok": (sum(r["supports_passed"] for r in runs) / n_said
+                            if (n_said := sum(r["supports_said"] for r in runs)) else None),
             "outside": max(outside) if outside else None,
             "point_shown": len(shown), "point_shown_error": max(shown) if shown else None, "misled": misled,
             "reported": mean("reported"), "true_of_proven": mean("true_of_proven"),
