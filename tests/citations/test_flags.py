@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import random
 
 import pytest
 
@@ -273,3 +274,47 @@ def test_what_makes_a_sentence_factual(sentence, why):
 
     assert factual_signal(sentence) == why
 
+
+
+def test_quote_contradictions_keep_the_order_of_comparing_every_pair():
+    """Quotes are compared only within a group of equal numbers; the disagreements still
+    come in the order of the pairs (first quote, then second), not group by group."""
+    items = [(1, "S1", "The cache keeps 5 entries in memory by default.", "c1"),
+             (2, "S1", "The pool opens 7 connections at start.", "c2"),
+             (3, "S2", "The pool does not open 7 connections at start.", "c3"),
+             (4, "S2", "The cache does not keep 5 entries in memory by default.", "c4"),
+             (5, "S3", "The cache keeps 5 entries in memory by default!", "c5"),
+             (6, "S3", "The pool does not open 8 connections at start.", "c6")]  # other numbers: no pair
+    found = quote_contradictions(items)
+    assert [d.refs for d in found] == [([1], [4]), ([2], [3]), ([4], [5])]
+    assert {d.kind for d in found} == {"negation"}
+
+
+def test_find_dates_skips_only_text_no_date_pattern_can_match():
+    """``find_dates`` returns at once for text without a digit; the full scan must find
+    nothing in such text (month names, ordinals written out, "May" as a verb), and the
+    same dates as before in text with one."""
+    from deep_research.citations.flags import MONTHS, _scan_dates, find_dates
+
+    words = sorted(MONTHS) + ["first", "twenty-first", "of", "the", "May", "since", "in", "year", "fifth",
+                              "Monday", "spring", "FY", "circa", "/", "-", ".", ",", "th", "st"]
+    rng = random.Random("no-digit-dates")
+    for _ in range(400):
+        text = " ".join(rng.choice(words) for _ in range(rng.randint(1, 12)))
+        assert _scan_dates(text) == [], text
+        assert find_dates(text) == []
+    dated = "Released on March 5, 2021, and again on 2022-01-31; by 1999 it was done."
+    assert [d.raw for d in find_dates(dated)] == [d.raw for d in _scan_dates(dated)] == \
+        ["March 5, 2021", "2022-01-31", "1999"]
+
+
+def test_date_problems_read_the_quotes_only_for_a_claim_with_dates():
+    from deep_research.citations.flags import date_problems
+
+    def unread():
+        raise AssertionError("the quotes were read for a claim without a date")
+        yield ""
+
+    assert date_problems("The tool is written in Python.", quotes=unread()) == []
+    assert date_problems("The tool was released in 2019.", quotes=["It was released in 2017."]) == [
+        ("2019", "the claim says 2019; its quote says 2017")]

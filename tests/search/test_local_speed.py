@@ -171,3 +171,76 @@ def test_search_sees_an_updated_and_a_replaced_index(tmp_path):
     build_index(other, index_path=tmp_path / "new.sqlite")
     os.replace(tmp_path / "new.sqlite", corpus.index_path)  # replaced by another file
     assert [r.title for r in corpus.search_sync("quokka")] == ["Gamma"]
+
+
+# --- the OR pass, pruned: only documents that can be among the best are ranked --------------
+def zipf_corpus(folder: Path, n_docs: int, seed: int) -> list[str]:
+    """Documents of words drawn with very unequal frequencies (a few words in nearly every
+    document, most in a few), some of them copies of others (equal scores); the words."""
+    import random
+
+    rng = random.Random(seed)
+    vocab = [f"w{i}" for i in range(300)]
+    weights = [1 / (i + 1) ** 1.1 for i in range(len(vocab))]
+    folder.mkdir()
+    for i in range(n_docs):
+        if i % 17 == 5:  # a copy of the document before: the same text, the same score
+            text = (folder / f"d{i - 1:04d}.txt").read_text(encoding="utf-8")
+        else:
+            text = " ".join(rng.choices(vocab, weights, k=rng.randint(3, 300)))
+        (folder / f"d{i:04d}.txt").write_text(text, encoding="utf-8")
+    return vocab
+
+
+def test_the_pruned_or_pass_ranks_what_the_plain_query_ranks(tmp_path, monkeypatch):
+    import random
+
+    folder = tmp_path / "docs"
+    vocab = zipf_corpus(folder, 600, seed=11)
+    build_index(folder)
+    con = sqlite3.connect(LocalCorpus.open(folder).index_path)
+    monkeypatch.setattr(local_mod, "PRUNE_MIN_POSTINGS", 50)  # a small corpus: prune it too
+    rng = random.Random(3)
+    plans: dict[str, int] = {}
+    for _ in range(400):
+        # a few common words and a rarer one or two, as in "scipy.linalg.blas.ctrsm"
+        words = rng.sample(vocab[:12], rng.randint(1, 4)) + rng.sample(vocab[12:], rng.randint(0, 2))
+        rng.shuffle(words)
+        terms = local_mod._query_terms(" ".join(words), "OR")
+        any_terms = local_mod.fts_query(" ".join(words), "OR")
+        for limit in (1, 5, 9):
+            plan: list[str] = []
+            got = local_mod._rank_any(con, terms, any_terms, limit, plan)
+            want = con.execute(local_mod._RANK_SQL, (any_terms, limit)).fetchall()
+            assert got == want, (words, limit, plan)
+            key = plan[-1].split(":")[0]
+            plans[key] = plans.get(key, 0) + 1
+    con.close()
+    assert plans.get("pruned", 0) > 300, plans  # the pruned plan was compared, often
+    assert plans.get("plain", 0) > 0, plans
+
+
+def test_the_pruned_or_pass_keeps_the_order_of_equal_scores(tmp_path, monkeypatch):
+    """Copies of a document score the same; the plain query lists them by row id, and so
+    does the pruned one, also when the copies straddle the last place."""
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    for i in range(40):
+        (folder / f"common{i:02d}.txt").write_text("alpha beta gamma " * (i % 5 + 1), encoding="utf-8")
+    for i in range(6):
+        (folder / f"rare{i}.txt").write_text("alpha zeta beta", encoding="utf-8")
+    (folder / "rarer.txt").write_text("zeta zeta alpha", encoding="utf-8")
+    build_index(folder)
+    con = sqlite3.connect(LocalCorpus.open(folder).index_path)
+    monkeypatch.setattr(local_mod, "PRUNE_MIN_POSTINGS", 1)
+    any_terms = local_mod.fts_query("alpha zeta", "OR")
+    for limit in range(1, 9):
+        plan: list[str] = []
+        got = local_mod._rank_any(con, ["alpha", "zeta"], any_terms, limit, plan)
+        assert got == con.execute(local_mod._RANK_SQL, (any_terms, limit)).fetchall()
+        # seven documents hold "zeta": from 8 on, the best include some without it
+        assert plan[-1].startswith("pruned" if limit <= 7 else "plain"), plan
+        assert len(got) == limit
+        if limit <= 7:  # after the best ("zeta" twice), six copies: ties at every cut
+            assert len({rank for _, rank in got[1:]}) <= 1
+    con.close()

@@ -39,6 +39,7 @@ of a short page in a long one, which is the case that matters.
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 import re
 import unicodedata
@@ -361,14 +362,22 @@ def quote_contradictions(items: list[tuple[int, str, str, str]],
         if q is not None:
             prepared.append(q)
     out: list[Disagreement] = []
+    # Only quotes with the same numbers are compared: each is paired with the later quotes
+    # of its group, in the order of the list (the order of the pairs found stays that of
+    # comparing every pair). Each quote's normalised text and words are joined once.
+    same_numbers: dict[frozenset[str], list[int]] = {}
+    for i, q in enumerate(prepared):
+        same_numbers.setdefault(q.numbers, []).append(i)
+    flat = [" ".join(q.text.split()).casefold() for q in prepared]
+    joined = [" ".join(q.words) for q in prepared]
     for i, a in enumerate(prepared):
-        for b in prepared[i + 1:]:
-            if a.source == b.source or a.numbers != b.numbers:
-                continue
-            if " ".join(a.text.split()).casefold() == " ".join(b.text.split()).casefold():
+        group = same_numbers[a.numbers]
+        for j in group[bisect.bisect_right(group, i):]:
+            b = prepared[j]
+            if a.source == b.source or flat[i] == flat[j]:
                 continue
             wa, wb = a.words, b.words
-            if fuzz.token_sort_ratio(" ".join(wa), " ".join(wb)) < PREFILTER_SCORE:
+            if fuzz.token_sort_ratio(joined[i], joined[j]) < PREFILTER_SCORE:
                 continue  # not near enough to be one fact even with one word swapped for its opposite
             pair = _antonym_pair(a, b)
             if pair is not None:

@@ -160,6 +160,15 @@ code page pages step steps item items size length""".split())
 def find_dates(text: str) -> list[DateMention]:
     """The dates written in ``text`` (ISO, d/m/y, month-name dates, month and year, a bare
     year), each once, the longest reading first; each says whether it can exist."""
+    if not _ANY_DIGIT.search(text):
+        return []  # every pattern below holds a digit: most sentences need no scan at all
+    return _scan_dates(text)
+
+
+_ANY_DIGIT = re.compile(r"\d")
+
+
+def _scan_dates(text: str) -> list[DateMention]:
     out: list[DateMention] = []
     marks = bytearray(len(text))  # characters a date already holds
 
@@ -225,6 +234,8 @@ def date_problems(text: str, *, today: dt.date | None = None, quotes: Iterable[s
     a date of the same precision and never this one."""
     out: list[tuple[str, str]] = []
     dates = find_dates(text)[:MAX_DATES]
+    if not dates:
+        return out  # nothing to check: the quotes' dates are not read
     quoted = [d for q in quotes for d in find_dates(q) if d.valid][:MAX_DATES]
     for d in dates:
         if not d.valid:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
@@ -333,6 +334,26 @@ def _words(s: str) -> int:
     return len(_ALNUM_RUN.findall(s)) + (len(_DICT_CHAR.findall(s)) + 1) // 2
 
 
+class _TermWords:
+    """``_words`` of every term text[a:c] (``head(c)``) and text[c:b] (``tail(c)``) of the
+    span text[a:b], from one scan of the span: a run of word characters counts in a term
+    when it starts before the term's end (``head``) or ends after its start (``tail``)."""
+
+    def __init__(self, text: str, a: int, b: int):
+        span = text[a:b]
+        runs = [m.span() for m in _ALNUM_RUN.finditer(span)]
+        self.starts = [a + x for x, _ in runs]
+        self.ends = [a + y for _, y in runs]
+        self.ideographs = [a + m.start() for m in _DICT_CHAR.finditer(span)]
+
+    def head(self, c: int) -> int:
+        return bisect_left(self.starts, c) + (bisect_left(self.ideographs, c) + 1) // 2
+
+    def tail(self, c: int) -> int:
+        return (len(self.ends) - bisect_right(self.ends, c)
+                + (len(self.ideographs) - bisect_left(self.ideographs, c) + 1) // 2)
+
+
 def _excluded(page: PageText, lpos: int, lend: int, need_start: bool, need_end: bool) -> bool:
     """True if a folded occurrence can never be a browser match (it starts or ends inside
     a word where the spec requires a word boundary)."""
@@ -394,38 +415,36 @@ class _Generator:
     def _start_term_ends(self) -> list[int]:
         """Ends c1 for a start term text[start:c1] (range form), shortest first."""
         text, out, has_word = self.text, [], False
-        for c in range(self.start + 1, self.end):
-            if not self.page.in_one_segment(self.start, c):
-                break
+        words = _TermWords(text, self.start, self.end).head
+        for c in range(self.start + 1, min(self.end, self.page.segment_end(self.start) + 1)):
             has_word = has_word or text[c - 1].isalnum()
             if text[c].isalnum() and text[c - 1].isalnum():
                 continue  # inside a word: never a clean end (ends_cleanly), the common case
             if text[c - 1].isspace() or not has_word or not self._ends(c):
                 continue
-            if _words(text[self.start : c]) > self.max_words:
+            if words(c) > self.max_words:
                 if not out:
                     out.append(c)
                 break
             out.append(c)
-        return self._limit(out, lambda c: _words(text[self.start : c]))
+        return self._limit(out, words)
 
     def _end_term_starts(self) -> list[int]:
         """Starts c2 for an end term text[c2:end] (range form), shortest first."""
         text, out, has_word = self.text, [], False
-        for c in range(self.end - 1, self.start, -1):
-            if not self.page.in_one_segment(c, self.end):
-                break
+        words = _TermWords(text, self.start, self.end).tail
+        for c in range(self.end - 1, max(self.start, self.page.segment_start(self.end) - 1), -1):
             has_word = has_word or text[c].isalnum()
             if text[c].isalnum() and text[c - 1].isalnum():
                 continue  # inside a word: never a clean start (starts_cleanly), the common case
             if text[c].isspace() or not has_word or not self._starts(c):
                 continue
-            if _words(text[c : self.end]) > self.max_words:
+            if words(c) > self.max_words:
                 if not out:
                     out.append(c)
                 break
             out.append(c)
-        return self._limit(out, lambda c: _words(text[c : self.end]))
+        return self._limit(out, words)
 
     def _limit(self, cands: list[int], words) -> list[int]:
         if not cands:
@@ -457,9 +476,7 @@ class _Generator:
             pe -= 1
         if pe == 0 or not page.gap_is_whitespace(pe, self.start):
             return
-        for ps in range(pe - 1, -1, -1):
-            if not page.in_one_segment(ps, pe):
-                break
+        for ps in range(pe - 1, max(-1, page.segment_start(pe) - 1), -1):
             if text[ps].isspace() or not self._starts(ps) or not _has_word(text[ps:pe]):
                 continue
             if not self._context_ok(ps, pe):
@@ -478,9 +495,7 @@ class _Generator:
             ss += 1
         if ss >= len(text) or not page.gap_is_whitespace(self.end, ss):
             return
-        for se in range(ss + 1, len(text) + 1):
-            if not page.in_one_segment(ss, se):
-                break
+        for se in range(ss + 1, min(len(text), page.segment_end(ss)) + 1):
             if text[se - 1].isspace() or not self._ends(se) or not _has_word(text[ss:se]):
                 continue
             if not self._context_ok(ss, se):

@@ -47,7 +47,9 @@ Choices:
   ``porter unicode61 remove_diacritics 2`` tokenizer (English stemming, accent-blind).
   Documents containing every query term come first, then those containing some. A search
   ranks first (ids and ranks of the best k only) and reads content and builds snippets
-  for those k alone, so its cost follows k, not the number of matching documents.
+  for those k alone, so its cost follows k, not the number of matching documents. The
+  OR pass ranks only the documents that can be among the best (:func:`_rank_any`: a bound
+  on what the common words of a query can add), with FTS5's own bm25: the same results.
 """
 
 from __future__ import annotations
@@ -57,6 +59,7 @@ import datetime as dt
 import errno
 import hashlib
 import json
+import math
 import os
 import re
 import sqlite3
@@ -828,6 +831,113 @@ FROM documents_fts WHERE documents_fts MATCH ? AND documents_fts.rowid = ?
 """
 
 
+# The OR pass, pruned (see _rank_any): how many documents hold a term, the bm25 ranks of every
+# document holding one of some terms, and the ranks of the given documents for the whole query.
+_COUNT_SQL = "SELECT count(*) FROM documents_fts WHERE documents_fts MATCH ?"
+_RANK_ALL_SQL = """
+SELECT rowid, bm25(documents_fts, 2.0, 1.0) AS rank
+FROM documents_fts
+WHERE documents_fts MATCH ?
+ORDER BY rank
+"""
+# "+rowid": the list filters the rows FTS5 finds (bm25 is computed for those alone); it is
+# not handed to FTS5 as a constraint, which would restart the query (and its term counts)
+# for every row id.
+_RANK_AMONG_SQL = """
+SELECT rowid, bm25(documents_fts, 2.0, 1.0) AS rank
+FROM documents_fts
+WHERE documents_fts MATCH ? AND +rowid IN (SELECT value FROM json_each(?))
+ORDER BY rank
+LIMIT ?
+"""
+# FTS5's own count of rows (the first varint of its "averages" record), as bm25 reads it
+_AVERAGES_SQL = "SELECT block FROM documents_fts_data WHERE id = 1"
+# FTS5's bm25: k1 = 1.2, so one phrase adds less than (k1 + 1) times its idf to a score.
+_BM25_MAX_TF = 2.2
+# Below this many (document, term) pairs the OR query is cheap enough as it is.
+PRUNE_MIN_POSTINGS = 3000
+# Pruning must leave at most 1/PRUNE_GAIN of the documents the plain query would rank.
+PRUNE_GAIN = 2
+_SLACK = 1e-9  # relative room for the rounding of sums taken in another order
+
+
+def _idf(rows: int, hits: int) -> float:
+    """bm25's idf of a phrase that ``hits`` of ``rows`` documents hold (FTS5: at least 1e-6)."""
+    idf = math.log((rows - hits + 0.5) / (hits + 0.5)) if rows > 0 else 0.0
+    return idf if idf > 0.0 else 1e-6
+
+
+def _rank_any(con: sqlite3.Connection, terms: list[str], any_terms: str, limit: int,
+              plan: list[str] | None = None) -> list[tuple[int, float]]:
+    """``_RANK_SQL`` for the OR query ``any_terms`` (of ``terms``), computed for fewer rows.
+
+    Ranking every document that holds some word of a query costs about a microsecond per
+    (document, term) pair, and words such as "in" or "1" are in most documents. But a
+    phrase can add less than 2.2 times its idf to a document's score, and a common word's
+    idf is small. So: the rare terms ("essential") are ranked alone (cheap: few
+    documents); their ``limit``-th best score is a floor that the final ``limit`` all
+    reach (adding terms only adds to a score). A document holding no rare term scores
+    less than the common terms' bound; when that bound is under the floor, the best
+    ``limit`` all hold a rare term, and only those whose rare-term score plus the bound
+    reaches the floor can be among them. FTS5 then ranks the whole query over those alone:
+    the same scores, computed by the same code, and (``ORDER BY rank LIMIT``, rows visited
+    in row id order) the same order among equal scores. Anything else: the plain query.
+    ``plan`` (for tests and benchmarks) gets "pruned" or "plain" and why."""
+    note = plan.append if plan is not None else (lambda _: None)
+    if len(terms) < 2:
+        note("plain: one term")
+        return con.execute(_RANK_SQL, (any_terms, limit)).fetchall()
+    averages = con.execute(_AVERAGES_SQL).fetchone()
+    rows = _varints(averages[0])[0] if averages and isinstance(averages[0], bytes) and averages[0] else 0
+    if rows <= 0:
+        note("plain: no row count")
+        return con.execute(_RANK_SQL, (any_terms, limit)).fetchall()
+    quoted = ['"' + t.replace('"', '""') + '"' for t in terms]
+    hits = {q: con.execute(_COUNT_SQL, (q,)).fetchone()[0] for q in dict.fromkeys(quoted)}
+    if sum(hits[q] for q in quoted) < PRUNE_MIN_POSTINGS:
+        note("plain: few postings")
+        return con.execute(_RANK_SQL, (any_terms, limit)).fetchall()
+    bound = [_BM25_MAX_TF * _idf(rows, hits[q]) for q in quoted]
+    order = sorted(range(len(quoted)), key=lambda i: hits[quoted[i]])  # the rarest first
+
+    def common_bound(j: int) -> float:  # of the terms after the j rarest
+        return sum(bound[i] for i in order[j:]) * (1 + _SLACK) + _SLACK
+
+    j, held = 0, 0
+    while j < len(order) and held < limit:
+        held += hits[quoted[order[j]]]
+        j += 1
+    most = max(hits.values())  # the plain query ranks at least this many documents
+    for _attempt in range(2):
+        if j >= len(order) or sum(hits[quoted[i]] for i in order[:j]) * PRUNE_GAIN > most:
+            note("plain: no rare terms")
+            break  # ranking the rare terms alone would not save enough
+        essential = sorted(order[:j])
+        ranked = con.execute(_RANK_ALL_SQL, (" OR ".join(quoted[i] for i in essential),)).fetchall()
+        if len(ranked) < limit:
+            note("plain: rare terms in too few documents")
+            break
+        floor = -ranked[limit - 1][1]
+        rest = common_bound(j)
+        if rest < floor * (1 - _SLACK):
+            keep = floor - rest - _SLACK * max(1.0, abs(floor))
+            among = [rowid for rowid, rank in ranked if -rank >= keep]
+            if len(among) * PRUNE_GAIN > most:
+                note("plain: too many candidates")
+                break
+            try:
+                found = con.execute(_RANK_AMONG_SQL, (any_terms, json.dumps(among), limit)).fetchall()
+            except sqlite3.OperationalError:  # an SQLite without json_each (before 3.38, optional)
+                note("plain: no json_each")
+                break
+            note(f"pruned: {len(among)} of {most}+ documents ranked")
+            return found
+        # enough more essential terms that the rest stays under this floor (it only grows)
+        while j < len(order) and common_bound(j) >= floor * (1 - _SLACK):
+            j += 1
+    return con.execute(_RANK_SQL, (any_terms, limit)).fetchall()
+
+
 def _query_terms(text: str, operator: str) -> list[str]:
     """The terms of :func:`fts_query`: whitespace-separated chunks (AND) or words (OR)."""
     if operator == "AND":
@@ -969,7 +1079,7 @@ class LocalCorpus:
             any_terms = fts_query(query, "OR")
             if len(hits) < max_results and any_terms != all_terms:
                 seen = {h[0] for h in hits}
-                more = con.execute(_RANK_SQL, (any_terms, max_results + len(hits))).fetchall()
+                more = _rank_any(con, _query_terms(query, "OR"), any_terms, max_results + len(hits))
                 hits += [(rowid, rank, any_terms) for rowid, rank in more if rowid not in seen][
                     : max_results - len(hits)
                 ]

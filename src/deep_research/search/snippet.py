@@ -45,7 +45,15 @@ _ASCII_CLASS = bytes(
 )
 _LEADING_MARKS = re.compile(rb"(?<![ad])d+")
 _TOKEN = re.compile(rb"a+")
-_SENTENCE = re.compile(rb"[.:][ \t\n\r]+")
+# Ends of sentences ("." or ":" and whitespace) before what may start a token, found in a
+# text translated by _SENTENCE_CLASS: b"." for "." and ":", b" " for a space, tab, CR or LF,
+# b"a" for an ASCII letter or digit, b"u" for a non-ASCII byte, b"-" for the rest.
+_SENTENCE_CLASS = bytes(
+    ord(".") if i in b".:" else ord(" ") if i in b" \t\n\r" else ord("u") if i > 127
+    else ord("a") if (48 <= i <= 57 or 65 <= i <= 90 or 97 <= i <= 122) else ord("-")
+    for i in range(256)
+)
+_SENTENCE_START = re.compile(rb"\. +(?=[au])")
 _TOKEN_START = b" a"
 
 _char_lock = threading.Lock()
@@ -320,13 +328,30 @@ def _run_class(run: bytes) -> bytes:
 # Every non-ASCII byte a separator (b" "): the class of a text without non-ASCII token
 # characters in one pass; ...and its ASCII letters lower-cased, the rest b" " (``masked``).
 _SEP_CLASS = _ASCII_CLASS.replace(b"u", b" ")
-_NONASCII_RUN = re.compile(rb"[\x80-\xff]+")
+# Every non-ASCII byte b"\x80", the rest b" ": runs found with bytes.find (a regex for a class
+# of bytes tests them one by one, about ten times slower)
+_NONASCII_ONE = bytes(32 if i < 128 else 128 for i in range(256))
 _RUNS_ONLY = bytes(32 if i < 128 else i for i in range(256))  # .split(): the non-ASCII runs
 _UNDERSCORE = bytes(95 if i in b"ad" else i for i in range(256))
 _MASK = bytes(
     (i | 0x20 if 65 <= i <= 90 else i) if (48 <= i <= 57 or 65 <= i <= 90 or 97 <= i <= 122) else 32
     for i in range(256)
 )
+
+
+def _nonascii_runs(raw: bytes) -> list[tuple[int, int]]:
+    """(start, end) of each run of non-ASCII bytes."""
+    flat = raw.translate(_NONASCII_ONE)
+    find, size = flat.find, len(flat)
+    out = []
+    a = find(b"\x80")
+    while a >= 0:
+        b = find(b" ", a)
+        if b < 0:
+            b = size
+        out.append((a, b))
+        a = find(b"\x80", b)
+    return out
 
 
 class _Text:
@@ -364,7 +389,7 @@ class _Text:
                             spans.append((a, b))
                     spans.sort()
                 else:
-                    spans += [m.span() for m in _NONASCII_RUN.finditer(raw) if m.group() in wordy]
+                    spans += [(a, b) for a, b in _nonascii_runs(raw) if raw[a:b] in wordy]
                 for a, b in spans:
                     c = wordy[raw[a:b]]
                     cbuf[a:b] = c
@@ -402,9 +427,10 @@ def query_stems(phrase: str) -> tuple[bytes, ...]:
 
 @lru_cache(maxsize=256)
 def _words_starting(prefix: bytes) -> re.Pattern:
-    """A b" " and a run of ASCII letters and digits that begins with ``prefix`` (a literal
-    first is found fast)."""
-    return re.compile(b" " + re.escape(prefix) + rb"[a-z0-9]*")
+    """``prefix`` and the ASCII letters and digits after it (the caller checks that a token
+    starts there). The literal comes first: the regex engine then skips to each place it
+    occurs, where a leading b" " would stop it at every space (three times slower)."""
+    return re.compile(re.escape(prefix) + rb"[a-z0-9]*")
 
 
 def _occurrences(t: _Text, targets: frozenset[bytes]) -> dict[bytes, list[tuple[int, int]]]:
@@ -419,12 +445,11 @@ def _occurrences(t: _Text, targets: frozenset[bytes]) -> dict[bytes, list[tuple[
         masked = t.masked
         n = len(masked)
         stems: dict[bytes, list | None] = {}
-        spaced = b" " + masked  # a token starts after a b" " here
         for prefix in prefixes:  # one literal at a time: found fast
-            for m in _words_starting(prefix).finditer(spaced):
-                a, b = m.start(), m.end() - 1  # in ``masked``
-                if b != n and masked[b] != 32:  # goes on with a non-ASCII character
-                    continue
+            for m in _words_starting(prefix).finditer(masked):
+                a, b = m.span()
+                if (a and masked[a - 1] != 32) or (b != n and masked[b] != 32):
+                    continue  # inside a token, or going on with a non-ASCII character
                 w = masked[a:b]
                 try:
                     spans = stems[w]
@@ -474,14 +499,18 @@ def snippet(text: str, phrases: list[tuple[bytes, ...]], size: int | None, *, to
     returned when this text's count differs."""
     t = _Text(text)
     marked = t.marked
-    n_tokens = marked.count(_TOKEN_START)
+    hits = _hits(t, phrases)  # (byte offset, phrase index, phrase length), in FTS5's order
+    # the tokens are counted once: up to each hit, then after the last one
+    hit_pos = _hit_positions(t, hits)
+    last = hits[-1][0] if hits else 0
+    n_tokens = (hit_pos[-1] if hits else 0) + marked.count(_TOKEN_START, last)
     if size is not None and size != n_tokens:
         return None
-    hits = _hits(t, phrases)  # (byte offset, phrase index, phrase length), in FTS5's order
     first_token = t.cls.find(b"a")
     _best_score, best_start, best_anchor = 0, 0, (0, first_token)
     if hits:
-        _best_score, best_start, best_anchor = _best_window(t, hits, len(phrases), n_tokens, tokens, first_token)
+        _best_score, best_start, best_anchor = _best_window(t, hits, len(phrases), n_tokens, tokens, first_token,
+                                                            hit_pos)
     return _window_text(t, best_start, best_anchor, n_tokens, tokens, ellipsis)
 
 
@@ -514,21 +543,28 @@ def _hits(t: _Text, phrases: list[tuple[bytes, ...]]) -> list[tuple[int, int, in
     return hits
 
 
-def _best_window(t: _Text, hits: list[tuple[int, int, int]], n_phrases: int, n_tokens: int, tokens: int,
-                 first_token: int) -> tuple[int, int, tuple[int, int]]:
-    """FTS5's choice: (score, first token, a token's (position, offset) near it) of the best
-    window. For each hit in turn, the window starting there (centred on the hits it holds
-    afterwards) and, when the text is longer than a window, the one starting at the sentence
-    before the hit; the first best one wins."""
+def _hit_positions(t: _Text, hits: list[tuple[int, int, int]]) -> list[int]:
+    """The token position of each hit, each counted from the previous hit."""
     marked = t.marked
-    hit_off = [h[0] for h in hits]
-    hit_phrase = [h[1] for h in hits]
     hit_pos = []
     pos = prev = 0
-    for off in hit_off:  # token positions, each counted from the previous hit
+    for off, _, _ in hits:
         pos += marked.count(_TOKEN_START, prev, off + 1)
         prev = off
         hit_pos.append(pos)
+    return hit_pos
+
+
+def _best_window(t: _Text, hits: list[tuple[int, int, int]], n_phrases: int, n_tokens: int, tokens: int,
+                 first_token: int, hit_pos: list[int] | None = None) -> tuple[int, int, tuple[int, int]]:
+    """FTS5's choice: (score, first token, a token's (position, offset) near it) of the best
+    window. For each hit in turn, the window starting there (centred on the hits it holds
+    afterwards) and, when the text is longer than a window, the one starting at the sentence
+    before the hit; the first best one wins. ``hit_pos``: :func:`_hit_positions`, if known."""
+    hit_off = [h[0] for h in hits]
+    hit_phrase = [h[1] for h in hits]
+    if hit_pos is None:
+        hit_pos = _hit_positions(t, hits)
     scores = _window_scores(hit_pos, hit_pos, hit_phrase, n_phrases, tokens)
     best = max(scores)
     i = scores.index(best)
@@ -591,9 +627,10 @@ def _sentence_before(t: _Text, hit_off: list[int], hit_pos: list[int],
     """For each hit, the (position, offset) of the last sentence start at or before it: a
     token after a "." or ":" and whitespace, or the first token."""
     raw, marked = t.raw, t.marked
-    size = len(raw)
-    starts = [e for e in (m.end() for m in _SENTENCE.finditer(raw, 0, hit_off[-1] + 1))
-              if e < size and marked[e + 1] == 97]
+    # searched in a copy with one byte for "." and ":" (a literal the regex engine skips to)
+    starts = [m.end() for m in _SENTENCE_START.finditer(raw.translate(_SENTENCE_CLASS), 0, hit_off[-1] + 1)]
+    if not raw.isascii():  # a non-ASCII character after the space may not start a token
+        starts = [e for e in starts if marked[e + 1] == 97]
     out_pos, out_off = [], []
     sp, so = 0, first_token
     k = 0

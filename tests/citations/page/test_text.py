@@ -115,3 +115,53 @@ def test_shortest_first_search_picks_the_same_directive(kind):
                 assert frag.directive == full_search(page, a, b), page.text[a:b]
             checked += 1
     assert checked > 20
+
+
+def test_segment_limits_agree_with_in_one_segment():
+    """``segment_end``/``segment_start`` (the fragment scans' loop bounds) give exactly the
+    positions for which ``in_one_segment`` holds, on text full of line breaks, tabs, runs
+    of spaces and uncertain-markup cuts."""
+    from array import array
+
+    from deep_research.citations.page.text import PageText
+
+    rng = random.Random("segments")
+    checked = 0
+    for _ in range(300):
+        n = rng.randint(0, 30)
+        text = "".join(rng.choice(["a", "b", " ", " ", "  ", "\n", "\t", ".", "\u00a0"]) for _ in range(n))
+        n = len(text)
+        cuts = frozenset(rng.sample(range(n + 1), rng.randint(0, min(4, n + 1))))
+        page = PageText(text, text, array("i", range(n)), array("i", range(1, n + 1)), cuts)
+        for a in range(n + 1):
+            limit = page.segment_end(a)
+            assert [e for e in range(a + 1, n + 1) if page.in_one_segment(a, e)] == \
+                list(range(a + 1, min(n, limit) + 1)), (text, sorted(cuts), a)
+        for e in range(1, n + 1):
+            first = page.segment_start(e)
+            assert [s for s in range(e) if page.in_one_segment(s, e)] == list(range(max(0, first), e)), \
+                (text, sorted(cuts), e)
+            checked += 1
+    assert checked > 1000
+
+
+def test_term_word_counts_equal_the_plain_count():
+    """The fragment scans count a term's words from one scan of the quote
+    (``_TermWords``); each count equals ``_words`` of the term's text, with ideographs,
+    underscores, digits, accents and punctuation in the text."""
+    from deep_research.citations.fragments import _TermWords, _words
+
+    rng = random.Random("term-words")
+    alphabet = ["a", "b", "7", "_", " ", ".", "-", "\u00e9", "e\u0301", "\u8336", "\u30a2", "\uff76", "\u00a0",
+                "\u2019", "\n"]
+    checked = 0
+    for _ in range(300):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 40)))
+        a = rng.randint(0, len(text))
+        b = rng.randint(a, len(text))
+        terms = _TermWords(text, a, b)
+        for c in range(a, b + 1):
+            assert terms.head(c) == _words(text[a:c]), (text, a, b, c)
+            assert terms.tail(c) == _words(text[c:b]), (text, a, b, c)
+            checked += 1
+    assert checked > 1000

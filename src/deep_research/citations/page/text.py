@@ -239,6 +239,24 @@ class PageText:
         k = bisect_right(self._cut_list, start)
         return not (k < len(self._cut_list) and self._cut_list[k] < end)
 
+    def segment_end(self, start: int) -> int:
+        """The largest ``end`` with ``in_one_segment(start, end)`` (every end from start + 1
+        up to it passes too: a term only grows past what stops it). At least start + 1."""
+        breaks, cuts = self._breaks, self._cut_list
+        k = bisect_left(breaks, start)
+        limit = max(breaks[k], start + 1) if k < len(breaks) else len(self.text) + 1
+        k = bisect_right(cuts, start)
+        return min(limit, cuts[k]) if k < len(cuts) else limit
+
+    def segment_start(self, end: int) -> int:
+        """The smallest ``start`` with ``in_one_segment(start, end)`` (mirror of
+        :meth:`segment_end`). At most end - 1."""
+        breaks, cuts = self._breaks, self._cut_list
+        k = bisect_left(breaks, end)
+        first = min(breaks[k - 1] + 1, end - 1) if k > 0 else -1
+        k = bisect_left(cuts, end)
+        return max(first, cuts[k - 1]) if k > 0 else first
+
     def gap_is_whitespace(self, start: int, end: int) -> bool:
         """True if text[start:end] holds only whitespace and no uncertain markup."""
         if any(not self.text[i].isspace() for i in range(start, end)):
