@@ -497,3 +497,154 @@ def test_a_negation_said_by_a_word_of_its_own_is_not_a_dropped_negation():
     # the dropped negation without such a word is still caught
     r = check_claim("If a timeout occurs, the request is retried.", quote)
     assert r.status is ClaimStatus.UNSUPPORTED and r.rule == "negation"
+
+
+# --- flags only what code can prove (issue 25): correct paraphrases the rules once flagged,
+# beside the altered claim each rule must still catch -------------------------------------------
+def test_a_names_number_glued_in_the_quote_is_not_flagged():
+    assert_not_unsupported(check("A headache is a potential symptom of COVID-19.",
+                                 "We concluded that headache is a common nonrespiratory symptom of COVID19."))
+    assert_not_unsupported(check("Neuropilin-1 facilitates SARS-CoV-2 cell entry.",
+                                 "Thus, NRP1 could explain the enhanced tropism and spreading of SARSCoV2."))
+    assert_not_unsupported(check("BRCA 1 mutation carriers face a higher risk.",
+                                 "BRCA1 mutation carriers face a higher risk."))
+
+
+def test_a_names_other_number_is_still_flagged():
+    assert_unsupported(check("UTF-16 is the default encoding of source files.",
+                             "UTF-8 is the default encoding of source files."), "number")
+    # the glued letters must be able to stand for the name joined to the number
+    assert_unsupported(check("Cox-1 antitrypsin inhibits the infection.",
+                             "\u03b11-AT inhibits the infection."), "number")
+
+
+def test_a_date_given_in_parts_is_not_flagged():
+    quotes = ("Foxtel will be airing the episodes in Australia from March 4th.",
+              "Season 2 is due out on Netflix on March 6th, 2019.")
+    assert_not_unsupported(check("It aired on March 4, 2019, in Australia.", *quotes))
+    assert_not_unsupported(check("The study found antibodies as early as the week ending Feb. 23, 2020.",
+                                 "We identified seropositive samples as early as in the week ending February 23, 2020."))
+    assert_not_unsupported(check("Federal officials expect the variant to dominate by March 2021.",
+                                 "The modeled trajectory shows rapid growth in early 2021, becoming the "
+                                 "predominant variant in March."))
+
+
+def test_a_date_the_quotes_contradict_or_lack_is_still_flagged():
+    quotes = ("Foxtel will be airing the episodes in Australia from March 4th.",
+              "Season 2 is due out on Netflix on March 6th, 2019.")
+    assert_unsupported(check("It aired on March 5, 2019, in Australia.", *quotes), "number")
+    assert_unsupported(check("It was released on vinyl on November 25, 2016.",
+                             "Their 1990 recording will be released on vinyl on November 25."), "number")
+    assert_unsupported(check("The study found antibodies as early as the week ending Feb. 24, 2020.",
+                             "We identified seropositive samples as early as in the week ending February 23, 2020."),
+                       "number")
+
+
+def test_ordinal_word_and_number_words():
+    assert_not_unsupported(check("The 2nd law of thermodynamics applies statistically.",
+                                 "The second law applies statistically."))
+    assert_unsupported(check("The 3rd law of thermodynamics applies statistically.",
+                             "The second law applies statistically."), "number")
+    # "five thirty-second ads" is five ads of thirty seconds, not 35
+    assert_not_unsupported(check("Walmart will air five ads.", "Walmart will air five thirty-second ads in all."))
+    assert_unsupported(check("Walmart will air six ads.", "Walmart will air five thirty-second ads in all."), "number")
+    assert_not_unsupported(check("The catalyst shows stable activity over several hundred hours.",
+                                 "The catalyst shows no degradation after more than 500 hours of operation."))
+
+
+def test_a_name_the_quote_writes_otherwise_is_no_swap():
+    quote = ("The government had already approved the vaccine for emergency use for frontline workers at risk "
+             "of contracting Covid-19.")
+    assert_not_unsupported(check("The government approved use of the covid19 vaccine.", quote))
+    # one name for another between the same words is still a swap
+    assert_unsupported(check("By default, time.gmtime() is used for the conversion.",
+                             "By default, time.localtime() is used for the conversion."), "near_copy:entity")
+
+
+def test_negation_reaching_a_relative_clause_or_past_a_quotation_mark():
+    quote = ("So what the study found is that there is no U.S. locality where minimum wage earners can find a "
+             "modest two-bedroom home that will rent for 30% or less of their income.")
+    assert_not_unsupported(check("At the minimum wage, you can't rent a modest two-bedroom home anywhere.", quote))
+    assert_not_unsupported(check('Carbon dioxide is not "a primary contributor to the global warming".',
+                                 "EPA chief Scott Pruitt says carbon dioxide is not a primary contributor to global "
+                                 "warming."))
+    # a plain positive statement still proves the added negation wrong
+    assert_unsupported(check("Under make installcheck, the TAP tests do not start servers of their own.",
+                             "The TAP tests will start test servers even when you say make installcheck."), "negation")
+
+
+def test_not_until_states_when_not_never():
+    quotes = ("Opened on May 24, 1883, the Brooklyn Bridge was the first fixed crossing across the East River.",)
+    assert_not_unsupported(check("The bridge did not open until 1883.", *quotes))
+    # without "until" the claim denies what the quote states
+    assert_unsupported(check("The Brooklyn Bridge did not open.", *quotes), "negation")
+
+
+def test_a_contraction_written_without_its_apostrophe_is_a_negation():
+    quote = "Cuomo warns the US won't have enough hospital beds for the coronavirus pandemic."
+    assert_not_unsupported(check("The US doesnt have enough hospital beds for the pandemic.", quote))
+    assert_unsupported(check("The US doesnt have enough hospital beds for the pandemic.",
+                             "The US has enough hospital beds for the pandemic."), "negation")
+
+
+def test_digits_with_a_glued_letter_and_dates_in_digits():
+    quote = "For instance, on x86, it is possible to map 2M and even 1G pages using entries in the page tables."
+    assert_not_unsupported(check("On x86, page table entries can map pages of 2 megabytes.", quote))
+    assert_unsupported(check("On x86, page table entries can map pages of 4 megabytes.", quote), "number")
+    quotes = ("JR Motorsports | 1/25/2019", "Michael Annett will drive the No. 1 Chevrolet.")
+    assert_not_unsupported(check("On January 25, 2019, it was announced that Annett would drive the No. 1 Chevrolet.",
+                                 *quotes))
+    assert_unsupported(check("On January 26, 2019, it was announced that Annett would drive the No. 1 Chevrolet.",
+                             *quotes), "number")
+
+
+def test_negation_shapes_that_deny_nothing_or_agree():
+    # a quotation mark does not end the clause its negation covers
+    assert_not_unsupported(check('Caches aren\'t cleared after each test, since no separate "test cache" is used.',
+                                 'Caches are not cleared after each test because, unlike databases, a separate '
+                                 '"test cache" is not used.'))
+    # "far from X" is "not X"
+    assert_not_unsupported(check("Optimizing userland is far from mandatory.",
+                                 "Optimizing userland is by far not mandatory."))
+    # a leading "Without X, ..." states what holds in X's absence
+    assert_not_unsupported(check("Without a tag.gpgSign configuration variable, GPG-signing of tags is disabled.",
+                                 "GPG-signing of tags is controlled by the tag.gpgSign configuration variable if it "
+                                 "exists, or disabled otherwise."))
+    # "not ... without" is a double negation
+    assert_not_unsupported(check("Any public API that is moved or renamed will get backwards-compatible aliases.",
+                                 "All the public APIs will not be moved or renamed without providing "
+                                 "backwards-compatible aliases."))
+    # the same "non-" words, reordered
+    assert_not_unsupported(check("Instances of non-atomic types are tracked, while instances of atomic types are not.",
+                                 "Instances of atomic types aren't tracked and instances of non-atomic types are."))
+
+
+def test_negation_flips_around_those_shapes_are_still_caught():
+    assert_unsupported(check("Optimizing userland is mandatory.", "Optimizing userland is by far not mandatory."),
+                       "negation")
+    assert_unsupported(check("A separate test cache is not used for the tests.",
+                             "A separate test cache is used for the tests."), "negation")
+    assert_unsupported(check("Instances of non-atomic types are tracked by the collector.",
+                             "Instances of atomic types are tracked by the collector."), "near_copy:antonym")
+
+
+def test_a_question_and_a_name_variant_next_to_the_aligned_name():
+    assert_not_unsupported(check("Her hair started to fall out because of the dye.",
+                                 "Didn't all your hair fall out because of the dye?"))
+    assert_unsupported(check("Her hair started to fall out because of the dye.",
+                             "None of her hair fell out because of the dye."), "negation")
+    quote = "SARS-CoV-2 infection of K18-hACE2-transgenic mice leads to severe lung inflammation."
+    assert_not_unsupported(check("SARS-CoV-2 infection of human ace2-transgenic mice leads to severe lung inflammation.",
+                                 quote))
+    assert_unsupported(check("SARS-CoV-2 infection of K18-hDPP4-transgenic mice leads to severe lung inflammation.",
+                             quote), "near_copy:entity")
+
+
+def test_a_names_number_inside_a_glued_name_or_acronym():
+    assert_not_unsupported(check("Kir7.1 is coupled to the melanocortin-4 receptor in the hypothalamus.",
+                                 "Ligand-induced coupling of MC4R to the channel Kir7.1 in the hypothalamus."))
+    assert_not_unsupported(check("Alpha-1 antitrypsin inhibits the infection.", "\u03b11-AT inhibits the infection."))
+    assert_not_unsupported(check("Quercetin inhibits angiotensin-converting enzyme 2 activity.",
+                                 "Quercetin inhibits rhACE2 activity."))
+    assert_unsupported(check("Quercetin inhibits angiotensin-converting enzyme 3 activity.",
+                             "Quercetin inhibits rhACE2 activity."), "number")

@@ -87,3 +87,33 @@ def test_a_stylesheet_changed_during_a_run_is_read_again(tmp_path):
                                        encoding="utf-8")
     text = html_to_text((tmp_path / "a.html").read_bytes(), load_css=load, styles=cache).text
     assert text == "Hidden note A\nBody A\nLead\nThird"
+
+
+@pytest.mark.parametrize("css", [
+    SITE_CSS + EXTRA_CSS,
+    "#top { display: none } section { visibility: hidden } .a.b { display: none }",
+    ":lang(de) { display: none } [data-x] { visibility: visible }",
+    "* { display: none }",  # a selector that may match any element
+    "p { color: red }",  # nothing that hides
+])
+def test_the_cascade_looks_at_the_elements_a_hiding_rule_may_match(css):
+    """The cascade's loop over a page (``_Rules.candidates``) finds exactly the elements
+    with a style attribute or that ``may_match``, and the elements with ``hidden``."""
+    from lxml import etree
+
+    from deep_research.search import extract
+
+    html = ('<html><body><div id="top" class="note b a">x<p lang="de" data-x>y</p>'
+            '<section style="color: blue"><span class="aside wide" hidden>z</span></section>'
+            '<ul><li>1</li><li class="shown" hidden>2</li></ul><!-- c --><p style="">q</p><i id="top">t</i></div>'
+            '<svg><rect/></svg></body></html>')
+    doc, style = extract._parsed(f"<style>{css}</style>" + html, None, None)
+    rules = style.rules
+    if not rules.count:
+        assert style.with_hidden == [el for el in doc.iter(etree.Element) if el.get("hidden") is not None]
+        return
+    hidden: list = []
+    found = rules.candidates(doc, hidden)
+    every = list(doc.iter(etree.Element))
+    assert found == [el for el in every if el.get("style") or rules.every_element or rules.may_match(el)]
+    assert hidden == [el for el in every if el.get("hidden") is not None] == style.with_hidden

@@ -5,7 +5,9 @@ or cannot search (scripts, styles, ``hidden`` elements, images, form controls, a
 elements the page's own CSS hides with ``display: none`` or ``visibility: hidden``) is
 left out; each block element starts a new line; whitespace is collapsed as CSS does outside
 ``<pre>``, and kept inside it. The result is the ``text`` content format of
-:mod:`deep_research.citations.page`: one block per line.
+:mod:`deep_research.citations.page`: one block per line. (For speed, the page's own tree is
+then changed so that lxml's string of it is that text with marks at the line ends, see
+:func:`_tree_text`; the walk reads pages where that cannot be done.)
 
 Pages of one site share their stylesheets: pass one :class:`StyleCache` for many pages
 (``styles=``, and its :meth:`StyleCache.loader`) and each stylesheet is parsed once; the
@@ -79,6 +81,14 @@ _HEADING_TAGS = {f"h{n}": "#" * n for n in range(1, 7)}
 _MARK_ONLY = re.compile(r"#{1,6}")
 
 
+def _collapse(s: str) -> str:
+    """``_WS.sub(" ", s)``; a text with no run of spaces and no other white space (most
+    lines) is returned as it is, without the regular expression (three times slower)."""
+    if "  " in s or "\n" in s or "\t" in s or "\r" in s or "\f" in s:
+        return _WS.sub(" ", s)
+    return s
+
+
 class _Lines:
     def __init__(self, headings: bool = False) -> None:
         self.lines: list[str] = []
@@ -90,11 +100,17 @@ class _Lines:
             self.buf.append(s)
 
     def flush(self) -> None:
-        if self.buf:
-            line = _WS.sub(" ", "".join(self.buf)).strip()
-            if line and not (self.headings and _MARK_ONLY.fullmatch(line)):
-                self.lines.append(line)
-            self.buf.clear()  # the same list: the walk holds it
+        buf = self.buf
+        if buf:
+            # _WS.sub(" ", text).strip(), with the ends stripped first (the same line: a
+            # stripped text starts and ends with no space for _WS to replace), and no
+            # regular expression for a text of spaces only (most, between blocks)
+            line = ("".join(buf) if len(buf) > 1 else buf[0]).strip()
+            if line:
+                line = _collapse(line)
+                if not (self.headings and _MARK_ONLY.fullmatch(line)):
+                    self.lines.append(line)
+            buf.clear()  # the same list: the walk holds it
 
     def pre(self, s: str) -> None:
         self.flush()
@@ -238,6 +254,7 @@ class _Rules:
         self.attributes: set[str] = set()
         self.every_element = False  # some selector may match any element
         self._class_re: re.Pattern | None = None
+        self._by_tag: dict[str, bool] = {}  # tag -> may a name or namespace selector match it
         for _, _, rules in groups:
             for selectors, decls, required in rules:
                 for sel, attribute in zip(selectors, required):
@@ -262,6 +279,45 @@ class _Rules:
             self.attributes.add(attribute)
         else:
             self.every_element = True
+
+    def candidates(self, doc, hidden: list) -> list:
+        """The elements of ``doc`` (itself included), in document order, that have a
+        ``style`` attribute or that :meth:`may_match`: the same tests written out in one
+        loop, which runs for every element of a page (a call of :meth:`may_match` per
+        element was most of the cascade's time). Those with a ``hidden`` attribute are
+        added to ``hidden`` on the way."""
+        if self.every_element:
+            out = list(doc.iter(etree.Element))
+            hidden.extend(el for el in out if el.get("hidden") is not None)
+            return out
+        ids, lang, attributes = self.ids, self.lang, self.attributes
+        word = self._class_word().search if self.classes else None
+        by_tag = self._by_tag
+        if len(by_tag) > 4096:  # tag names come from pages: bounded
+            by_tag.clear()
+        out = []
+        for el in doc.iter(etree.Element):
+            get = el.get
+            if get("hidden") is not None:
+                hidden.append(el)
+            if get("style"):
+                out.append(el)
+                continue
+            tag = el.tag
+            hit = by_tag.get(tag)
+            if hit is None:
+                hit = by_tag[tag] = self._tag_may_match(tag)
+            if hit or (ids and get("id") in ids) or (lang and get("lang") is not None):
+                out.append(el)
+            elif word is not None and (names := get("class")) and word(names):
+                out.append(el)
+            elif attributes and any(get(a) is not None for a in attributes):
+                out.append(el)
+        return out
+
+    def _tag_may_match(self, tag: str) -> bool:
+        return bool(self.names and _lower_local_name(tag) in self.names
+                    or self.namespaces and _namespace(tag) in self.namespaces)
 
     def _class_word(self) -> re.Pattern:
         """Finds one of the class names as a word of a class attribute (split at CSS
@@ -434,6 +490,7 @@ class _PageStyle:
         self.cache = cache if cache is not None else StyleCache()
         self.none: set = set()
         self.invisible: set = set()
+        self.with_hidden: list = []  # the elements with a hidden attribute, in document order
         groups: list[tuple[int, int, list]] = []
         for css in self._stylesheets(doc, load_css):
             self._add_sheet(css, groups)
@@ -471,7 +528,9 @@ class _PageStyle:
         rules, wrappers = self.rules, _Wrappers(doc)
         own: dict = {}  # element -> is it visible, for elements whose visibility is not inherited
         may_match = rules.may_match
-        for el in doc.iter(etree.Element):  # the elements, in the order iter_subtree visits them
+        # the elements, in the order iter_subtree visits them, that have a style attribute
+        # or that a selector able to set display: none or a visibility may match
+        for el in rules.candidates(doc, self.with_hidden):
             style = el.get("style")
             inline = _inline_style(style) if style else ()
             if not inline and not may_match(el):
@@ -497,8 +556,13 @@ class _PageStyle:
 
     def _inline_only(self, doc) -> None:
         own: dict = {}
+        hidden = self.with_hidden
         for el in doc.iter(etree.Element):
-            decls = _inline(el)
+            get = el.get
+            if get("hidden") is not None:
+                hidden.append(el)
+            style = get("style")
+            decls = _inline_style(style) if style else None
             if not decls:
                 continue
             for prop, value, _ in decls:
@@ -532,13 +596,6 @@ class _PageStyle:
     def shown(self, el) -> bool:
         """Is text directly inside el visible?"""
         return el not in self.invisible
-
-
-def _inline(el) -> list[tuple[str, str, bool]]:
-    style = el.get("style") if isinstance(el.tag, str) else None
-    if not style:
-        return []
-    return _inline_style(style)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -642,16 +699,37 @@ def html_to_text(html: str | bytes, *, load_css=None, headings: bool = False, ma
     text of the page's main element when it marks one (see :func:`_main_element`), leaving
     out navigation, headers and footers around it. ``styles``: parsed stylesheets shared
     with other pages (see :class:`StyleCache`)."""
-    if isinstance(html, bytes):
-        doc = _document(html, _HTML_PARSER)
-    else:
-        doc = _document(html.encode("utf-8"), etree.HTMLParser(encoding="utf-8"))
+    doc, style = _parsed(html, load_css, styles)
     title = _WS.sub(" ", doc.findtext(".//title") or "").strip()
-    style = _PageStyle(doc, load_css, styles)
     body = doc.find("body")
     root = body if body is not None else doc
     if main_only:
         root = _main_element(root, style) if _main_element(root, style) is not None else root
+    elif not headings and isinstance(html, str) and "\u212a" not in html:
+        # (a tag name with a Kelvin sign, which str.lower() makes ASCII, is left to the walk)
+        lines = _tree_text(root, style)
+        if lines is not None:
+            return Extracted(title=title, text="\n".join(lines))
+        # the page's own text holds the marks _tree_text uses, or a control character lxml
+        # takes from a page but not from us: the walk reads a new tree of it
+        doc, style = _parsed(html, load_css, styles)
+        body = doc.find("body")
+        root = body if body is not None else doc
+    return Extracted(title=title, text=_walk_text(root, style, headings))
+
+
+def _parsed(html: str | bytes, load_css, styles: StyleCache | None):
+    """The page's root element and the display/visibility of its elements."""
+    if isinstance(html, bytes):
+        doc = _document(html, _HTML_PARSER)
+    else:
+        doc = _document(html.encode("utf-8"), etree.HTMLParser(encoding="utf-8"))
+    return doc, _PageStyle(doc, load_css, styles)
+
+
+def _walk_text(root, style: "_PageStyle", headings: bool) -> str:
+    """The lines of ``root``'s visible text, element by element (see :func:`_tree_text`,
+    which gives the same lines faster where it can)."""
     out = _Lines(headings)
     # out.add and out.flush written out in the loop (buf: out.buf), which runs for every element
     buf, flush, none, invisible = out.buf, out.flush, style.none, style.invisible
@@ -701,7 +779,107 @@ def html_to_text(html: str | bytes, *, load_css=None, headings: bool = False, ma
             if tail:
                 buf.append(tail)
     flush()
-    return Extracted(title=title, text="\n".join(out.lines))
+    return "\n".join(out.lines)
+
+
+# Marks put into the text of a page's tree by _tree_text (private-use characters; a page
+# that has them, or a character reference to them, is read by _walk_text instead).
+_BREAK = "\ue000"  # a line ends here
+_PRE_MARK = "\ue001"  # the lines of the next <pre> go here
+
+
+def _tree_text(root, style: "_PageStyle") -> list[str] | None:
+    """See :func:`_marked_tree_text`; None also when lxml refuses to set a text that
+    holds a control character (a form feed: it parses one, but never takes one back)."""
+    try:
+        return _marked_tree_text(root, style)
+    except ValueError:
+        return None
+
+
+def _marked_tree_text(root, style: "_PageStyle") -> list[str] | None:
+    """The lines :func:`_walk_text` gives, from one string of the tree's text made by
+    lxml: the tree is changed first so that its text is what the walk collects (the
+    content of left-out elements removed, the text an invisible element holds directly
+    removed, each ``<pre>`` replaced by a mark for its lines) with a mark where the walk
+    ends a line (around block elements, at ``<br>``). Only the elements that need a
+    change are visited in Python (lxml finds them by tag), not every element. None when
+    the root itself is left out (the tree is then unchanged), or when the page's own text
+    holds one of the marks (the tree is then changed: parse the page again).
+
+    The tree is the page's own, parsed for this call: it is changed for good."""
+    tag = root.tag
+    if (not isinstance(tag, str) or tag in _SKIP or tag in _PRE or tag == "br" or root in style.none
+            or root.get("hidden") is not None):
+        return None
+    # 1. left out: the content of skipped tags, display: none and [hidden] elements
+    # (their tail stays: the walk adds it when the text of their parent is shown)
+    out_: list = list(root.iter(*_SKIP))
+    out_.extend(el for el in style.none if el is not root and _inside(el, root))
+    out_.extend(el for el in style.with_hidden if el is not root and _inside(el, root))
+    left_out = set(out_)
+    for el in out_:
+        el.text = None
+        del el[:]
+    # 2. text that is not shown: what an invisible element holds directly (its text, the
+    # tails of its children)
+    for el in style.invisible:
+        el.text = None
+        for child in el:
+            child.tail = None
+    # 3. each <pre> (the outermost of nested ones) becomes a mark for its lines, which are
+    # its text with a line break for each <br> (see _pre_text)
+    pres: list[list[str]] = []
+    marked = set()
+    breaks = 0
+    for el in list(root.iter(*_PRE)):
+        if el in left_out or not _inside(el, root):
+            continue  # left out, or inside a <pre> done before
+        for br in el.iter("br"):
+            if br not in left_out:
+                br.text = "\n"
+        text = _string(el).removeprefix("\n")
+        pres.append([line.rstrip() for line in text.split("\n") if line.strip()])
+        el.text = _BREAK + _PRE_MARK + _BREAK
+        del el[:]
+        marked.add(el)
+        breaks += 2
+    # 4. line ends: at <br>, and before and after each block element
+    for el in list(root.iter("br")):
+        if el not in left_out:
+            el.text = None
+            del el[:]
+            el.tail = _BREAK + (el.tail or "")
+            breaks += 1
+    for el in list(root.iter(*_BLOCK)):
+        if el in left_out or el in marked or el is root:
+            continue
+        el.text = _BREAK + (el.text or "")
+        el.tail = _BREAK + (el.tail or "")
+        breaks += 2
+    text = _string(root)
+    if text.count(_BREAK) != breaks or text.count(_PRE_MARK) != len(pres):
+        return None  # some are the page's own
+    lines: list[str] = []
+    pre = iter(pres)
+    for part in text.split(_BREAK):
+        if part == _PRE_MARK:
+            lines.extend(next(pre))
+            continue
+        line = part.strip()
+        if line:
+            lines.append(_collapse(line))
+    return lines
+
+
+def _inside(el, root) -> bool:
+    """Is ``el`` below ``root`` in the tree?"""
+    parent = el.getparent()
+    while parent is not None:
+        if parent is root:
+            return True
+        parent = parent.getparent()
+    return False
 
 
 # --- character sets -----------------------------------------------------------------------

@@ -28,7 +28,15 @@ Rules (``check_claim``), in this order; the first that fires makes the claim
   negative quote number, not the reverse. Not required: the word "one", list and heading
   numbers, footnote markers ("[3]" after a space, superscripts), numbers in URLs, and the
   date of a leading "As of 2024," frame (such a number still counts as uncovered content,
-  below).
+  below). Not flagged either (the claim stays unproven, grey), because the quotes may state
+  the number in a form the reader does not match (``numbers._maybe_stated``): a name's
+  number where a quote glues the same digits to a name that may stand for it ("COVID-19"
+  / "COVID19", "Neuropilin-1" / "NRP1", "enzyme 2" / "rhACE2"); digits with a glued
+  letter ("2 megabytes" / "2M"); "1st" / "2nd" where a quote has "first" / "second";
+  "several hundred"; a date the quotes give in parts or in digits (a quote date of the
+  same month agreeing on every part both give, each part the claim adds being a number of
+  the quotes: "April 9, 2011" / "April 9th ... 2011"; "January 25, 2019" / "1/25/2019").
+  Month abbreviations ("Feb. 23") are months; "five thirty-second ads" is five, not 35.
 * ``negation`` - two ways. (a) By negated segment, for paraphrases: a negator (not, no,
   never, none, nothing, neither, nor, without, cannot, n't, no longer, fails to, unable
   to, refused to, declined to, is yet to) negates the content words after it up to the clause end (at most four; "and"/"or"
@@ -44,7 +52,12 @@ Rules (``check_claim``), in this order; the first that fires makes the claim
   only when the stretch is the bare negator; a dropped trailing "and not just X" is a
   shorter claim); only when the two sides hold different numbers of negators, and not
   against an implicit negation on the other side ("not often" / "rarely"). "not only ... but also", "whether or not", "no more than 5" are not
-  negations.
+  negations. Shapes that deny nothing are not flagged: a question, "not ... until" (when,
+  not never), a leading "Without X, ..." condition, a "not ... without" double negation. A
+  word counts as negated in a clause whose negation stands across a quotation mark (a
+  separate "test cache" is not used), after "far from", or in a relative clause hung on a
+  negated phrase ("no locality where ... a home that will rent"). "doesnt", "isnt" (no
+  apostrophe) are "does not", "is not".
 * ``near_copy:<kind>`` - when the claim repeats a quote (at least two of the claim's
   content words and at least half of them are in that quote, or the token similarity of
   the two is at least 0.6), claim and quote are aligned token by token (``rapidfuzz``
@@ -63,7 +76,12 @@ Rules (``check_claim``), in this order; the first that fires makes the claim
   look like names (a capitalised word not at the sentence start, ALL CAPS, camelCase, a
   code identifier with ``.`` or ``_``, a call such as ``len()``, a token mixing letters
   and digits such as a file name) of one kind - not a spelling variant, abbreviation or
-  initial of the other, nor a word of a longer name against a one-word name. Antonyms
+  initial of the other, nor a word of a longer name against a one-word name; outside a
+  one-for-one swap between equal stretches, only a claim name the quotes do not write in
+  any form ("covid19" / "Covid-19", "CO2" / "CO 2", a qualified name) is a swap, and never
+  when the quote writes a variant of the claim's name right beside the aligned one
+  ("ace2" / "K18-hACE2"). A "non-" difference is no flip when both sides write the same
+  "non-" words (a reordering). Antonyms
   and quantifiers under a negation on one side only ("unnecessary" / "not necessary",
   "rarely" / "not often") and converse comparisons are not flagged. Lower-case plain
   words that differ are not judged here: the claim is then not proven, so ``unchecked``.

@@ -108,7 +108,14 @@ def _is_entity(raw: str, initial: bool) -> bool:
     return raw[0].isupper() and not initial
 
 
-_SPLIT_WORDS = frozenset({"cannot", "Cannot", "CANNOT"})
+# Contractions written without the apostrophe ("doesnt", "isnt"): none is also an English
+# word ("cant" and "wont" are, so they are left alone).
+_NT_BASES = {w + "nt": w for w in ("do", "does", "did", "is", "are", "was", "were", "has", "have", "had",
+                                   "could", "should", "would", "must", "need")}
+
+
+_SPLIT_WORDS = frozenset({"cannot", "Cannot", "CANNOT"} | set(_NT_BASES) | {w.capitalize() for w in _NT_BASES}
+                         | {w.upper() for w in _NT_BASES})
 
 
 _CONTRACTIONS = {"ca": "can", "wo": "will", "sha": "shall", "ai": "is"}
@@ -172,6 +179,10 @@ def _word_parts(tok: str, s: int, text: str, raw: list[str], kinds: list[int], m
                 part = part[:-1]
         if low == "cannot":
             raw.extend((part[:3], "not"))
+            kinds.extend((_WORD, _WORD))
+            continue
+        if low in _NT_BASES and len(parts) == 1:
+            raw.extend((part[:-2], "not"))  # "doesnt": "does not"
             kinds.extend((_WORD, _WORD))
             continue
         if k == 0 and _minus_before(text, s):

@@ -38,13 +38,13 @@ def _count(texts: list[_Text], stem_: str) -> int:
 
 
 def _substitution_kind(claim: _Text, ci: int, quote: _Text, qj: int, quotes: list[_Text],
-                       in_place: bool) -> str | None:
+                       in_place: bool, sandwich: bool = False) -> str | None:
     """What a claim token put in the place of a quote token changes, if it is a closed-class
     change or another name. Words only trade places when the claim holds each word as
     often as the quotes do; a replacement shows as a claim word the quotes have fewer of
     (gain) and a quote word the claim has fewer of (loss). ``in_place`` (same position
     between equal stretches, or at a common end): gain or loss is enough; otherwise both
-    are needed."""
+    are needed. ``sandwich``: one token for one, between equal stretches on both sides."""
     cs, qs = claim.stems[ci], quote.stems[qj]
     if cs == qs or claim.kinds[ci] == _NUM or quote.kinds[qj] == _NUM:
         return None
@@ -68,13 +68,61 @@ def _substitution_kind(claim: _Text, ci: int, quote: _Text, qj: int, quotes: lis
         return "quantifier" if gc != gq else None
     if cl in _MODAL and ql in _MODAL:
         return "modal" if _MODAL[cl] != _MODAL[ql] else None
-    if claim.entity[ci] and quote.entity[qj] and _name_swap(claim, ci, quote, qj):
+    if claim.entity[ci] and quote.entity[qj] and _name_swap(claim, ci, quote, qj) \
+            and not _variant_nearby(claim, ci, quote, qj):
         cr, qr = claim.raw[ci], quote.raw[qj]
         gain = claim.raw.count(cr) > sum(t.raw.count(cr) for t in quotes)
         loss = claim.raw.count(qr) < sum(t.raw.count(qr) for t in quotes)
+        if sandwich and (gain or loss):
+            return "entity"  # the same words on both sides, one name for another
         if (gain or loss) if in_place else (gain and loss):
-            return "entity"
+            # at an end, or the names in a longer differing stretch: only a name the quotes
+            # do not write in any form proves a swap
+            return None if _name_in_quotes(cr, quotes) else "entity"
     return None
+
+
+def _variant_nearby(claim: _Text, ci: int, quote: _Text, qj: int) -> bool:
+    """Does the quote write a variant of the claim's name right next to the name the two
+    were aligned on ("human ace2-transgenic" / "K18-hACE2-transgenic")? Then the alignment
+    paired the wrong names."""
+    a = _squeeze(claim.raw[ci])
+    if len(a) < 3:
+        return False
+    for x in range(max(0, qj - 2), min(len(quote.raw), qj + 3)):
+        if x != qj and quote.entity[x]:
+            b = _squeeze(quote.raw[x])
+            if len(b) >= 3 and (a in b or b in a):
+                return True
+    return False
+
+
+def _squeeze(text: str) -> str:
+    """Letters and digits only, case and accents folded: "SARS-CoV-2" -> "sarscov2"."""
+    return "".join(ch for ch in _fold(text) if ch.isalnum())
+
+
+def _name_in_quotes(name: str, quotes: list[_Text]) -> bool:
+    """Do the quotes write the claim's name, perhaps spaced, hyphenated, cased or qualified
+    otherwise ("covid19" / "Covid-19", "CO2" / "CO 2", "HttpRequest.get_host" /
+    "django.http.HttpRequest.get_host")? Another name in its place proves nothing then:
+    the claim may name what the quote names elsewhere."""
+    key = _squeeze(name)
+    if not key:
+        return False
+    for t in quotes:
+        if any(r.endswith("." + name) for r in t.rawset):
+            return True  # a qualified name
+        raw = t.raw
+        for i in range(len(raw)):
+            acc = ""
+            for j in range(i, min(i + 5, len(raw))):
+                acc += _squeeze(raw[j])
+                if acc == key:
+                    return True
+                if len(acc) >= len(key) or not key.startswith(acc):
+                    break
+    return False
 
 
 def _comparand(t: _Text) -> tuple[str, ...]:
@@ -116,6 +164,11 @@ def _name_swap(claim: _Text, ci: int, quote: _Text, qj: int) -> bool:
     if len(a) == 1 or len(b) == 1:
         return len(a) == len(b)  # "F" / "E" are options; "H" / "Helicobacter" an initial
     short, long_ = (a, b) if len(a) <= len(b) else (b, a)
+    rest = long_[len(short):]
+    if rest.isdigit() and long_.startswith(short):
+        t, k = (claim, ci) if len(a) <= len(b) else (quote, qj)
+        if k + 1 < len(t.raw) and t.low[k + 1] == rest:
+            return False  # "BRCA 1" / "BRCA1"
     if short in long_ and all(ch.isalpha() for ch in long_.replace(short, "", 1)):
         return False  # "ace2" / "hace2", "gaba" / "gabaergic"
     if a.isalpha() and b.isalpha():
@@ -150,6 +203,23 @@ def _blocks(claim: _Text, q: _Text) -> list[tuple[int, int, int, int, bool, bool
     if cur is not None:
         blocks.append((cur[0], cur[1], cur[2], cur[3], cur_after_equal, False))
     return blocks
+
+
+def _prefixed(t: _Text, prefix: str, word: str) -> int:
+    """How often ``t`` writes ``prefix`` right before the stem ``word`` ("non-atomic")."""
+    low, stems = t.low, t.stems
+    return sum(1 for k in range(len(low) - 1) if low[k] == prefix and stems[k + 1] == word)
+
+
+def _same_prefixed(claim: _Text, q: _Text, prefix: str, i2: int, j2: int) -> bool:
+    """Do claim and quote write "non-X" equally often (the stretch that differs by "non"
+    is then a reordering: "non-atomic ones are tracked, atomic ones not" / "atomic ones
+    aren't tracked and non-atomic ones are")?"""
+    at = claim.align_pos[i2] if i2 < len(claim.align_pos) else None
+    if at is None:
+        return False
+    n = _prefixed(claim, prefix, claim.stems[at])
+    return n > 0 and n == _prefixed(q, prefix, claim.stems[at])
 
 
 def _check_near_copy(claim: _Text, quotes: list[_Text]) -> ClaimCheck | None:
@@ -189,7 +259,7 @@ def _check_near_copy(claim: _Text, quotes: list[_Text]) -> ClaimCheck | None:
             # "non-blocking" where the quote says "blocking" (or the reverse)
             one = [claim.low[claim.align_pos[i1]]] if i2 - i1 == 1 and j1 == j2 else \
                 [q.low[q.align_pos[j1]]] if j2 - j1 == 1 and i1 == i2 else []
-            if one in (["non"], ["un"]) and before and after:
+            if one in (["non"], ["un"]) and before and after and not _same_prefixed(claim, q, one[0], i2, j2):
                 word = claim.raw[claim.align_pos[i2]] if i2 < nc else ""
                 return ClaimCheck(ClaimStatus.UNSUPPORTED, "near_copy:antonym",
                                   f'the claim and the quote differ by "{one[0]}-" before "{word}"'.replace(' before ""', ""))
@@ -209,7 +279,8 @@ def _check_near_copy(claim: _Text, quotes: list[_Text]) -> ClaimCheck | None:
                     if in_place and b - j1 != a - i1:
                         continue
                     qj = q.align_pos[b]
-                    kind = _substitution_kind(claim, ci, q, qj, quotes, in_place)
+                    kind = _substitution_kind(claim, ci, q, qj, quotes, in_place,
+                                              sandwich=before and after and i2 - i1 == 1 and j2 - j1 == 1)
                     if kind:
                         return ClaimCheck(ClaimStatus.UNSUPPORTED, f"near_copy:{kind}",
                                           f'the claim says "{claim.raw[ci]}" where the quote says "{q.raw[qj]}"')

@@ -40,13 +40,15 @@ def _negation_matches(src: _Text, k: int, dst_list: list[_Text], src_fully_cover
     seg_stems = {src.stems[j] for j in seg}
     need = min(2, len(seg_stems))
     occs = [(dst, j) for dst in dst_list for j in dst.positions.get(head, ())]
-    if not occs or any(dst.clause[j] in dst.neg_clauses for dst, j in occs):
+    if not occs or any(_negated_at(dst, j) for dst, j in occs):
         return None  # absent, or negated there too: consistent
     negator = "no longer" if src.low[k] == "longer" and k and src.low[k - 1] == "no" else \
         src.raw[k] + " to" if src.low[k] in _NEG_PHRASE_WORDS and src.low[k] != "longer" else src.raw[k]
     ctx_src = _window(src, k, seg_stems)
     for dst, j in occs:
         c = dst.clause[j]
+        if _negated_by_relative(dst, j):
+            continue  # "no place where a home will rent ...": negated from an earlier clause
         lo, hi = max(0, j - 2 * WINDOW), min(len(dst.raw), j + 2 * WINDOW)
         near = {dst.stems[x] for x in range(lo, hi) if dst.clause[x] == c or abs(x - j) <= 4}
         if len(seg_stems & near) < need:
@@ -54,6 +56,94 @@ def _negation_matches(src: _Text, k: int, dst_list: list[_Text], src_fully_cover
         if need >= 2 or src_fully_covered or ctx_src & _window(dst, j, seg_stems):
             return src.raw[seg[0]], negator
     return None
+
+
+_RELATIVES = frozenset({"where", "that", "which", "who", "whom", "whose"})
+
+
+_CLAUSE_JOINS = frozenset({"but", ";", "however", "whereas", "while", "although", "though", "yet"})
+
+
+def _negated_by_relative(t: _Text, j: int) -> bool:
+    """Is position j inside a relative clause hung on a negated phrase of its sentence
+    ("there is no locality where ... can find a home that will rent ...")? The negator
+    stands in the six words before the relative word, with no break between: a negation
+    there reaches j across the clause breaks."""
+    if not t.neg_clauses:
+        return False
+    for x in range(j - 1, -1, -1):
+        w = t.low[x]
+        if w in _CLAUSE_JOINS or w == "\u2014":
+            return False  # "..., but the kernel will be marked": a clause of its own
+        if w in _RELATIVES:
+            for y in range(x - 1, max(-1, x - 7), -1):
+                if t.low[y] in (",", ";", ":", "\u2014", "(", ")"):
+                    break
+                if t.neg[y]:
+                    return True
+        if t.sent_start[x]:
+            break
+    return False
+
+
+def _until_after(t: _Text, k: int) -> bool:
+    """Does "until" / "till" end the negator's clause at k ("have no effect until
+    they are executed", "did not open until 1883")? That states when, not that it never
+    happens: a later mention without negation does not contradict it."""
+    c = t.clause[k]
+    j = k + 1
+    n = len(t.raw)
+    while j < n and t.clause[j] == c:
+        j += 1
+    return j < n and t.low[j] in ("until", "till")  # a clause word: it opens the next clause
+
+
+def _not_a_denial(t: _Text, k: int) -> bool:
+    """Is the negator at k part of a shape that denies nothing: a question, a leading condition
+    ("Without a tag.gpgSign variable, signing is disabled": what holds when X is absent)
+    or a double negation ("will not be moved without providing aliases": only with them)?"""
+    c = t.clause[k]
+    n = len(t.raw)
+    j = k + 1
+    while j < n and t.raw[j] not in (".", "!", "?") and not t.sent_start[j]:
+        j += 1
+    if j < n and t.raw[j] == "?":
+        return True  # a question asserts nothing ("Didn't all your hair fall out?")
+    if t.low[k] == "without" and t.sent_start[k]:
+        j = k + 1
+        while j < n and t.clause[j] == c:
+            j += 1
+        return j < n and t.raw[j] == ","
+    j = k + 1
+    while j < n and t.clause[j] == c:
+        if t.low[j] == "without":
+            return True
+        j += 1
+    return False
+
+
+def _negated_at(t: _Text, j: int) -> bool:
+    """Is position j in a negated clause? A quotation mark does not end the clause here
+    (a separate "test cache" is not used); a clause opened right after a negator by a
+    bracket is negated too (does not (necessarily) mean); "far from" negates."""
+    raw, clause = t.raw, t.clause
+    if clause[j] in t.neg_clauses:
+        return True
+    if not t.neg_clauses and "far" not in t.lowset:
+        return False  # nothing in the text negates
+    lo, hi, n = j, j, len(raw)
+    while lo > 0 and (clause[lo - 1] == clause[lo] or raw[lo] == '"'):
+        lo -= 1
+    while hi + 1 < n and (clause[hi + 1] == clause[hi] or raw[hi + 1] == '"'):
+        hi += 1
+    if not t.neg_clauses.isdisjoint(range(clause[lo], clause[hi] + 1)):
+        return True
+    if any(t.low[x] == "far" and t.low[x + 1] == "from" for x in range(lo, j - 1)):
+        return True  # "far from mandatory"
+    start = j
+    while start > 0 and clause[start - 1] == clause[j]:
+        start -= 1
+    return start >= 1 and raw[start] in ('"', "(") and t.neg[start - 1]
 
 
 def _fully_covered(claim: _Text, quotes: list[_Text]) -> bool:
@@ -70,7 +160,7 @@ def _check_negation(claim: _Text, quotes: list[_Text]) -> ClaimCheck | None:
         if covered is None:
             covered = _fully_covered(claim, quotes)
         hit = _negation_matches(claim, k, quotes, covered)
-        if hit:
+        if hit and not _until_after(claim, k) and not _not_a_denial(claim, k):
             word, negator = hit
             return ClaimCheck(ClaimStatus.UNSUPPORTED, "negation",
                               f'the claim negates "{word}" ("{negator}") where the quote does not')
@@ -86,7 +176,7 @@ def _check_negation(claim: _Text, quotes: list[_Text]) -> ClaimCheck | None:
             if any(t.clause[j] not in t.neg_clauses for t in quotes for j in t.positions.get(head, ())):
                 continue
             hit = _negation_matches(q, k, [claim], True)
-            if hit:
+            if hit and not _until_after(q, k) and not _not_a_denial(q, k):
                 word, negator = hit
                 return ClaimCheck(ClaimStatus.UNSUPPORTED, "negation",
                                   f'the quote says "{negator} {word}" where the claim drops the negation')
@@ -112,11 +202,15 @@ def _negation_in_block(claim: _Text, q: _Text, i1: int, i2: int, j1: int, j2: in
     negated = claim if cneg else q
     if any(negated.low[p] == "nor" for p in (cpos if cneg else qpos)):
         return None  # "neither A nor B" / "not A or B"
+    if any(negated.neg[p] and _not_a_denial(negated, p) for p in (cpos if cneg else qpos)):
+        return None  # "Without carbon dioxide, life would die" / "carbon dioxide is essential to life"
     plain = q if cneg else claim
     at = (q.align_pos[j1] if j1 < len(q.align_pos) else len(q.raw)) if cneg else \
         (claim.align_pos[i1] if i1 < len(claim.align_pos) else len(claim.raw))
-    if any(plain.neg[p] and plain.low[p] in _NEGATORS for p in range(max(0, at - 3), min(len(plain.raw), at + 3))):
-        return None  # a negation right there on the other side too
+    near = range(max(0, at - 3), min(len(plain.raw), at + 3))
+    if any(plain.neg[p] and plain.low[p] in _NEGATORS for p in near) or \
+            any(plain.low[p] == "far" and p + 1 < len(plain.raw) and plain.low[p + 1] == "from" for p in near):
+        return None  # a negation right there on the other side too ("far from mandatory" / "not mandatory")
     if any(plain.kinds[p] == _WORD and plain.stems[p] in _IMPLICIT_NEG_STEMS and plain.stems[p] not in negated.stemset
            for p in range(max(0, at - 6), at)):
         # "stops exceptions from being re-raised" / "exceptions are not re-raised": the

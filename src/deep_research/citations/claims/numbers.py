@@ -38,6 +38,9 @@ from .words import (
 APPROX = Decimal("0.1")  # "about N" accepts a quote number within 10 %
 
 
+_VAGUE_BEFORE = frozenset({"several", "few", "many", "some"})  # "several hundred": no exact number
+
+
 _NUMBER = re.compile(r"(\d+(?:\.\d+)*)([a-zµμ%]*)", re.IGNORECASE)
 
 
@@ -155,8 +158,12 @@ def _numbers(raw: list[str], low: list[str], kinds: list[int], minus: set[int], 
                 while j < n and kinds[j] == _WORD:
                     w = low[j]
                     if w in _SMALL_NUMBERS:
+                        if current % 100 and (current % 10 or current % 100 < 20):
+                            break  # "five six", "twenty five six": two numbers
                         current += _SMALL_NUMBERS[w]
                     elif w in _TENS:
+                        if current % 100:
+                            break  # "five thirty-second ads": five, then thirty
                         current += _TENS[w]
                     elif w == "hundred":
                         current = max(current, 1) * 100
@@ -243,6 +250,12 @@ def _numbers(raw: list[str], low: list[str], kinds: list[int], minus: set[int], 
         if claim_side and i <= 3 and n > 2 and low[0] == "as" and low[1] in ("of", "at") and (
                 num.value is None or 1900 <= num.value <= 2100 or i > 2):
             num.frame = True  # "As of 2024, ...": when, not what
+        if claim_side and i > 0 and kinds[i - 1] == _WORD:
+            num.before = low[i - 1]
+            if kind == _NUM and i in hyph:
+                num.name = low[i - 1]  # "COVID-19", "SARS-CoV-2": part of a name
+            elif low[i] == "hundred" and low[i - 1] in _VAGUE_BEFORE:
+                num.vague = True  # "several hundred hours": no exact number
         out.append(num)
         used.update(range(i, end))
         free = end
@@ -254,6 +267,9 @@ def _numbers(raw: list[str], low: list[str], kinds: list[int], minus: set[int], 
 _MONTHS = {w: i + 1 for i, names in enumerate([
     "january jan", "february feb", "march mar", "april apr", "may", "june jun", "july jul",
     "august aug", "september sep sept", "october oct", "november nov", "december dec"]) for w in names.split()}
+
+
+_MONTH_ABBREVIATIONS = frozenset(w for w in _MONTHS if len(w) <= 4 and w not in ("may", "june", "july"))
 
 
 def _dates(raw: list[str], low: list[str], nums: list[_Num], used: set[int], claim_side: bool) -> list[_Num]:
@@ -281,6 +297,8 @@ def _dates(raw: list[str], low: list[str], nums: list[_Num], used: set[int], cla
         parts: list[_Num] = []
         d = y = None
         nxt = m + 1
+        if nxt < len(low) and low[nxt] == "." and w in _MONTH_ABBREVIATIONS:
+            nxt += 1  # "Feb. 23, 2020", "Aug. 10"
         if day(nxt) and nxt not in taken:
             d = day(nxt)
             nxt += 1
@@ -408,7 +426,7 @@ def _check_numbers(claim: _Text, quotes: list[_Text]) -> ClaimCheck | None:
     for c in claim.numbers:
         if not c.required or c.frame:
             continue
-        if _number_supported(c, qnums, by_key):
+        if _number_supported(c, qnums, by_key) or _maybe_stated(c, claim, quotes, qnums):
             continue
         near = _closest(c, qnums)
         if near is None:
@@ -420,3 +438,151 @@ def _check_numbers(claim: _Text, quotes: list[_Text]) -> ClaimCheck | None:
         return ClaimCheck(ClaimStatus.UNSUPPORTED, "number", note)
     return None
 
+
+
+# --- numbers code cannot prove absent ----------------------------------------------------------
+# A flag is a proof that the claim is wrong. These claim numbers are not matched by
+# _number_supported, yet the quotes may well state them in a form the reader does not take
+# for that number; the rule does not flag them (the claim stays unproven: grey).
+# a name with digits glued on, perhaps a letter or three after them: "covid19", "fgf21", "mc4r"
+_GLUED = re.compile(r"([^\W\d_]+)(\d+)[^\W\d_]{0,3}")
+
+
+def _glued(quotes: list[_Text]) -> list[tuple[str, str]]:
+    """(letters, digits) of every quote word made of letters with digits glued on."""
+    out = []
+    for q in quotes:
+        for w in q.lowset:
+            if not w.isalpha():
+                m = _GLUED.fullmatch(w)
+                if m:
+                    out.append((m.group(1), m.group(2).lstrip("0") or "0"))
+    return out
+
+
+def _maybe_stated(c: _Num, claim: _Text, quotes: list[_Text], qnums: list[_Num]) -> bool:
+    """Can the quotes state claim number ``c`` in a form the number reader does not match?
+
+    * a name's number ("COVID-19", "SARS-CoV-2", "BRCA 1", "growth factor 21") where a
+      quote writes a name with the same digits glued on ("COVID19", "SARSCoV2", "NRP1",
+      "BRCA1", "FGF21"): after a hyphen when the glued letters and the word joined to the
+      number begin with the same letter or one ends with the other; after a space when the
+      glued letters are that word or end like the initials of the words before the
+      number ("angiotensin-converting enzyme 2" / "rhACE2");
+    * digits a quote writes with a letter glued on, which the reader takes for a name
+      ("2 megabytes" / "2M pages");
+    * "several hundred": no exact number to compare;
+    * the ordinals "1st" / "2nd" where a quote has the word "first" / "second" (which the
+      reader does not take for a number: "a second" is also a time);
+    * a date whose parts the quotes give apart: a quote date of the same month that
+      agrees on every part both give, a part it lacks being a number of the quotes
+      ("April 9, 2011" / "April 9th ... 2011"); for a month and year, the quotes' month
+      name and year; a plain number the quotes give as a date's day or year ("until 5
+      april" / "until 5 April").
+    """
+    if c.vague:
+        return True
+    if c.key in ("1th", "2th") and ("first" if c.key == "1th" else "second") in set().union(*(q.lowset for q in quotes)):
+        return True
+    if c.key.startswith("D:"):
+        return _date_maybe_stated(c, quotes, qnums)
+    if c.value is not None and not c.negative and c.key in _lead_digits(quotes):
+        return True  # "2 megabytes" / "2M pages": digits with a letter the reader takes for a name
+    if c.value is None or c.unit is not None:
+        return False
+    digits = c.key.removesuffix("th")
+    if c.before is not None and c.cmp is None and c.raw.isdigit():
+        glued = _glued(quotes)
+        if glued:
+            if c.name is not None and any(d == digits and _same_name(c.name, letters) for letters, d in glued):
+                return True
+            initials = "".join(w[:1] for w in claim.low[max(0, c.pos - 4):c.pos] if w[:1].isalpha())
+            for letters, d in glued:
+                if d == digits and (letters == c.before or len(letters) >= 2
+                                    and _common_tail(initials, letters) >= min(3, len(letters))):
+                    return True
+    if digits.isdigit():
+        for q in qnums:
+            if q.key.startswith("D:"):
+                qy, _, qd = q.key[2:].split("-")
+                if digits in (qy, qd):
+                    return True
+    return False
+
+
+_LEAD = re.compile(r"(\d+)[^\W\d_]{1,2}")  # "2m", "1g", "4k": digits, then one or two letters
+
+
+def _lead_digits(quotes: list[_Text]) -> set[str]:
+    """The digits of every quote word made of digits and one or two letters ("2M", "1G")."""
+    out = set()
+    for q in quotes:
+        for w in q.lowset:
+            if w[:1].isdigit():
+                m = _LEAD.fullmatch(w)
+                if m:
+                    out.add(m.group(1).lstrip("0") or "0")
+    return out
+
+
+def _date_maybe_stated(c: _Num, quotes: list[_Text], qnums: list[_Num]) -> bool:
+    """Claim date ``c`` (key "D:<year>-<month>-<day>"): do the quotes give it in parts?"""
+    cy, cm, cd = c.key[2:].split("-")
+    if cy != "?" and cd != "?" and _numeric_date(int(cy), int(cm), int(cd), quotes):
+        return True
+    plain = {q.key for q in qnums if q.value is not None}  # quote numbers, dates' years among them
+    for q in qnums:
+        if q.key.startswith("D:"):
+            qy, qm, qd = q.key[2:].split("-")
+            if qm == cm and _agree(cy, qy, plain) and _agree(cd, qd, plain):
+                return True
+    if cd != "?" or cy == "?":
+        return False
+    # a month and a year ("by March 2021"): the month's name and the year, apart
+    names = {w for w, k in _MONTHS.items() if k == int(cm)}
+    return cy in plain and any(r[:1].isupper() and r.lower() in names for q in quotes for r in q.rawset)
+
+
+def _agree(a: str, b: str, plain: set[str]) -> bool:
+    """Does the claim date's part ``a`` agree with the quote date's part ``b``: equal, not
+    given by the claim, or not given by the quote date and a number of the quotes?"""
+    return a == "?" or a == b or (b == "?" and a in plain)
+
+
+_GREEK = {"\u03b1": "alpha", "\u03b2": "beta", "\u03b3": "gamma", "\u03b4": "delta", "\u03ba": "kappa"}
+
+
+def _same_name(word: str, letters: str) -> bool:
+    """May ``letters`` glued to a number ("cov" of "SARSCoV2", "nrp" of "NRP1", "\u03b1" of
+    "\u03b11-AT") stand for ``word`` joined to that number by a hyphen ("SARS-CoV-2",
+    "Neuropilin-1", "Alpha-1")?"""
+    letters = _GREEK.get(letters, letters)
+    return word[0] == letters[0] or word.endswith(letters) or letters.endswith(word)
+
+
+def _common_tail(a: str, b: str) -> int:
+    """The length of the longest common ending of a and b ("ace" / "rhace": 3)."""
+    n = 0
+    while n < min(len(a), len(b)) and a[-1 - n] == b[-1 - n]:
+        n += 1
+    return n
+
+
+def _numeric_date(year: int, month: int, day: int, quotes: list[_Text]) -> bool:
+    """Does a quote write the date in digits: "1/25/2019", "25/1/2019" or "2019-01-25"?"""
+    want = {(month, day, year), (day, month, year), (year, month, day)}
+    for q in quotes:
+        low, kinds = q.low, q.kinds
+        for i in range(len(low) - 2):
+            if kinds[i] == _NUM and kinds[i + 1] != _NUM:
+                if i + 4 < len(low) and low[i + 1] == "/" and low[i + 3] == "/" and kinds[i + 2] == _NUM \
+                        and kinds[i + 4] == _NUM and _ints(low[i], low[i + 2], low[i + 4]) in want:
+                    return True
+            elif kinds[i] == _NUM and kinds[i + 1] == _NUM and kinds[i + 2] == _NUM \
+                    and _ints(low[i], low[i + 1], low[i + 2]) in want and len(low[i]) == 4:
+                return True  # "2019-01-25": three numbers joined by hyphens
+    return False
+
+
+def _ints(*parts: str) -> tuple[int, ...] | None:
+    return tuple(int(p) for p in parts) if all(p.isdigit() for p in parts) else None

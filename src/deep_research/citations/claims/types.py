@@ -49,6 +49,9 @@ class _Num:
     noun: str | None = None  # stem of the word counted ("128 modules"), when no unit
     unit_raw: str = ""  # the unit as written
     cmp_raw: str = ""  # the bound as written ("at least")
+    name: str | None = None  # "covid" of "COVID-19": the word a hyphen joins the number to (a name part)
+    before: str | None = None  # the word right before the number, lower case ("brca" of "BRCA 1")
+    vague: bool = False  # "several hundred", "a few thousand": no exact number
 
 
 @dataclass(slots=True)
