@@ -117,3 +117,23 @@ def print_code_version() -> None:
     print(f"code: {(env['git_head'] or 'unknown')[:10]}"
           + (f" + uncommitted changes in {', '.join(m.removeprefix('src/deep_research/') for m in mods)}"
              if mods else ""))
+
+
+def run_child(script: str, job: dict, code: str | None = None, *, capture: bool = True) -> dict:
+    """Run ``script --child <job>`` in a fresh interpreter and return the JSON it writes to
+    ``--child-out``. ``code``: a src folder to import the measured code from (put first on
+    PYTHONPATH); ``capture``: keep the child's output (off to let a profile print)."""
+    import tempfile
+
+    env = dict(os.environ)
+    if code:
+        env["PYTHONPATH"] = code + os.pathsep + env.get("PYTHONPATH", "")
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
+        out = f.name
+    r = subprocess.run([sys.executable, script, "--child", json.dumps(job), "--child-out", out],
+                       env=env, cwd=REPO, capture_output=capture, text=True, check=False)
+    if r.returncode != 0:
+        raise SystemExit(f"child {job['task']} failed:\n{r.stdout}\n{r.stderr}")
+    data = json.loads(Path(out).read_text())
+    os.unlink(out)
+    return data

@@ -48,14 +48,13 @@ import random
 import re
 import shutil
 import sqlite3
-import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import CACHE, REPO, percentile, print_code_version, target_line, write_result
+from _common import run_child as _run_child
 from _doccorpus import large_selection, make_folder, mixed_selection, page_paths, stride
 
 FOLDERS = CACHE / "index"  # the page folders (hard links), kept between runs
@@ -167,18 +166,7 @@ CHILDREN = {"ours_index": child_ours_index, "floor_index": child_floor_index,
 
 def run_child(job: dict, code: str | None = None) -> dict:
     """Run one job in a fresh interpreter; ``code``: the src folder to import ours from."""
-    env = dict(os.environ)
-    if code:
-        env["PYTHONPATH"] = code + os.pathsep + env.get("PYTHONPATH", "")
-    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
-        out = f.name
-    r = subprocess.run([sys.executable, __file__, "--child", json.dumps(job), "--child-out", out],
-                       env=env, cwd=REPO, capture_output=True, text=True, check=False)
-    if r.returncode != 0:
-        raise SystemExit(f"child {job['task']} failed:\n{r.stdout}\n{r.stderr}")
-    data = json.loads(Path(out).read_text())
-    os.unlink(out)
-    return data
+    return _run_child(__file__, job, code)
 
 
 def load() -> str:

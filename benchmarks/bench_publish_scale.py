@@ -38,9 +38,7 @@ import json
 import os
 import random
 import re
-import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -48,6 +46,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import itertools
 
 from _common import CACHE, REPO, print_code_version, pydoc_root, target_line, write_result
+from _common import run_child as _run_child
 
 SECTIONS = ("library/", "tutorial/", "reference/", "howto/")
 WORK = CACHE / "publish_scale"
@@ -234,18 +233,7 @@ def child(job: dict) -> dict:
 
 
 def run_child(job: dict, code: str | None) -> dict:
-    env = dict(os.environ)
-    if code:
-        env["PYTHONPATH"] = code + os.pathsep + env.get("PYTHONPATH", "")
-    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
-        out = f.name
-    r = subprocess.run([sys.executable, __file__, "--child", json.dumps(job), "--child-out", out],
-                       env=env, cwd=REPO, capture_output=job["task"] != "profile", text=True, check=False)
-    if r.returncode != 0:
-        raise SystemExit(f"child {job['task']} failed:\n{r.stdout}\n{r.stderr}")
-    data = json.loads(Path(out).read_text())
-    os.unlink(out)
-    return data
+    return _run_child(__file__, job, code, capture=job["task"] != "profile")
 
 
 # --- main -------------------------------------------------------------------------------------------
