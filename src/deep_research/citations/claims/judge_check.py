@@ -50,6 +50,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from itertools import islice
 
 from ..verify import _canon_char, clean_quote
 from . import lexicon
@@ -361,8 +362,20 @@ def _cover(c: _Side, ck: list[int], s: _Span, sk: list[int]) -> tuple[dict[int, 
                 used.add(j)
                 break
     # the curated phrase groups: "because of" / "due to", "since 3.4" / "as of 3.4"
-    for k0, j0, n, m in _phrase_group_hits(ct, ck, st, sk):
-        if set(ck[k0:k0 + n]) & (need - set(covered)) and not set(sk[j0:j0 + m]) & used:
+    # (each claim phrase that still needs a word takes the first span phrase of its group
+    # none of whose words is used: one pass over each side, not every pair of phrases)
+    for group, before_number in PHRASE_GROUPS:
+        free_spans = list(_phrase_at(st, sk, group, before_number))
+        nxt = 0
+        for k0, n in _phrase_at(ct, ck, group, before_number):
+            if not any(k in need and k not in covered for k in ck[k0:k0 + n]):
+                continue
+            while nxt < len(free_spans) and any(j in used for j in sk[free_spans[nxt][0]:sum(free_spans[nxt])]):
+                nxt += 1
+            if nxt == len(free_spans):
+                break
+            j0, m = free_spans[nxt]
+            nxt += 1
             covered.update({k: sk[j0] for k in ck[k0:k0 + n] if k in need})
             used |= set(sk[j0:j0 + m])
     # phrases WordNet lists (longest first): "take advantage of" / "exploit"
@@ -440,12 +453,13 @@ def _cover(c: _Side, ck: list[int], s: _Span, sk: list[int]) -> tuple[dict[int, 
     return covered, used, None
 
 
-def _number_follows(t: _Text, toks: list[int], end: int) -> bool:
-    """Does a number stand within the three words after toks[end - 1] ("since Python 3.4")?"""
-    after = toks[end:end + 3] if end < len(toks) else []
+def _number_follows(t: _Text, toks: list[int] | None, end: int) -> bool:
+    """Does a number stand within the three words after toks[end - 1] ("since Python 3.4")?
+    ``toks`` None: the text's own tokens (``end`` an index into the text)."""
+    after = (toks[end:end + 3] if end < len(toks) else []) if toks is not None else []
     if len(after) < 3:  # the phrase ends the aligned words: look on in the text
-        last = toks[end - 1]
-        after = [j for j in range(last + 1, len(t.raw)) if t.kinds[j] != 0][:3]
+        last = toks[end - 1] if toks is not None else end - 1
+        after = list(islice((j for j in range(last + 1, len(t.raw)) if t.kinds[j] != 0), 3))
     return any(t.kinds[j] == _NUM for j in after)
 
 
@@ -457,15 +471,6 @@ def _phrase_at(t: _Text, toks: list[int], group: frozenset[tuple[str, ...]], bef
             if tuple(t.low[x] for x in toks[a:a + n]) == phrase and \
                     (not before_number or _number_follows(t, toks, a + n)):
                 yield a, n
-
-
-def _phrase_group_hits(ct: _Text, ck: list[int], st: _Text, sk: list[int]):
-    """(claim start, span start, claim length, span length) of each pair of phrases of one
-    ``PHRASE_GROUPS`` group in the aligned words."""
-    for group, before_number in PHRASE_GROUPS:
-        for k0, n in _phrase_at(ct, ck, group, before_number):
-            for j0, m in _phrase_at(st, sk, group, before_number):
-                yield k0, j0, n, m
 
 
 def _possibility_shown(c: _Side, i: int) -> bool:
@@ -497,23 +502,42 @@ def _function_pairs(c: _Side, spans: list[_Span], skeys: set[str], covered: dict
     """A claim word of a ``FUNCTION_GROUPS`` group that no cited span holds is shown by a
     span word of the same group ("when" / "if") even where the judge did not align them:
     the groups are equivalences, and the order check still reads both in their places."""
+    claim_words = set(c.t.low)
+    # the span words of each group, in span order (span, then word): the candidates of a
+    # claim word are those of its groups; each claim word takes the first one not yet used
+    by_group: dict[frozenset[str], list[tuple[int, int, int]]] = {}
+    rank = 0
+    for si, s in enumerate(spans):
+        for j in s.words:
+            for g in _FUNCTION_OF.get(s.t.low[j], ()):
+                if s.t.low[j] not in claim_words:
+                    by_group.setdefault(g, []).append((rank, si, j))
+            rank += 1
+    nxt = dict.fromkeys(by_group, 0)
+    at_of: dict[int, dict[int, int]] = {}
     for i, key in enumerate(c.its.keys):
         k = c.its.pos[i]
         if key in skeys or k in covered:
             continue
         groups = _FUNCTION_OF.get(c.t.low[k])
-        if not groups or (c.t.low[k] == "since" and _number_follows(c.t, list(range(len(c.t.raw))), k + 1)):
+        if not groups or (c.t.low[k] == "since" and _number_follows(c.t, None, k + 1)):
             continue  # "since 3.4" is a point in time, not a cause
-        hit = next(((si, j) for si, s in enumerate(spans) for j in s.words
-                    if (si, j) not in used and _FUNCTION_OF.get(s.t.low[j], set()) & groups
-                    and s.t.low[j] not in c.t.low), None)
-        if hit is None:
+        best = None
+        for g in groups:
+            cands = by_group.get(g)
+            if not cands:
+                continue
+            while nxt[g] < len(cands) and cands[nxt[g]][1:] in used:
+                nxt[g] += 1
+            if nxt[g] < len(cands) and (best is None or cands[nxt[g]][0] < best[0]):
+                best = cands[nxt[g]]
+        if best is None:
             continue
-        si, j = hit
+        _, si, j = best
         s = spans[si]
-        at = {p: n for n, p in enumerate(s.its.pos)}
+        at = at_of.setdefault(si, {p: n for n, p in enumerate(s.its.pos)})
         covered[k] = s.its.keys[at[j]] if j in at else ""
-        used.add(hit)
+        used.add((si, j))
 
 
 def _negated_form(neg_word: str, word: str) -> bool:
@@ -697,13 +721,19 @@ def _order_swapped(c: _Side, spans: list[_Span], covered: dict[int, str]) -> boo
         segments = [_readings(s.t, s.its, a, b)[0] for a, b in P._segments(s.its)]
         bearers = {key for key, p in zip(s.its.keys, s.its.pos, strict=True)
                    if s.t.content[p] or s.t.entity[p] or s.t.kinds[p] != _WORD}
+        # the span's clauses without the claim clause's free adverbs, and them run together:
+        # built once per set of free adverbs (most clauses have none), not once per clause
+        span_orders: dict[frozenset[str], tuple[list[list[str]], list[str]]] = {}
         for (a, b), readings in zip(segs, claim_orders, strict=True):
             if sum(1 for k in citems.keys[a:b] if k in have) < 2:
                 continue
-            free = _free_adverbs(c.t, citems, a, b)
+            free = frozenset(_free_adverbs(c.t, citems, a, b))
             seqs = [[k for k in seq if k in have and k not in free] for seq in readings]
-            mine = [[k for k in seg if k not in free] for seg in segments]
-            if any(P._match(seq, [k for seg in mine for k in seg]) is not None for seq in seqs):
+            if free not in span_orders:
+                cut = [[k for k in seg if k not in free] for seg in segments]
+                span_orders[free] = (cut, [k for seg in cut for k in seg])
+            mine, order = span_orders[free]
+            if any(P._match(seq, order) is not None for seq in seqs):
                 continue
             if any(_clauses_moved(seq, mine, bearers, set(citems.keys[a:b])) for seq in seqs):
                 continue
