@@ -11,12 +11,15 @@ line breaks, as HTML-to-markdown converters wrap them.
 from __future__ import annotations
 
 import random
+import re
+import time
 
 import lxml.html
 import pytest
 from markdown_it import MarkdownIt
 
 from deep_research.citations.model import Source
+from deep_research.citations.page import markdown as md_module
 from deep_research.citations.page import render
 from deep_research.citations.verify import SourceIndex
 
@@ -258,3 +261,48 @@ def test_hostile_markdown_renders_quickly(hostile):
     page = render(hostile + "\n\ntail sentence here.\n", "markdown")
     assert time.perf_counter() - t < 5
     assert page.text.endswith("tail sentence here.")
+
+
+# --- comments in HTML blocks ------------------------------------------------------------------
+_OLD_LOOSE_TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?>|<!--.*?-->", re.S)
+
+
+def _html_text_by_pattern(b, s, omap):
+    """The reading of an HTML block line by one pattern for tags and comments (the earlier
+    code, quadratic in unclosed "<!--"): the reference for the one-search comment reading."""
+    i = 0
+    while i < len(s):
+        if s[i] == "<":
+            m = _OLD_LOOSE_TAG.match(s, i)
+            if m:
+                b.cut()
+                i = m.end()
+                continue
+        if s[i] == "&":
+            m = md_module._ENTITY.match(s, i)
+            if m:
+                for c in md_module.html.unescape(m.group(0)):
+                    b.emit(c, omap[i], omap[m.end() - 1] + 1)
+                i = m.end()
+                continue
+        b.emit(s[i], omap[i], omap[i] + 1)
+        i += 1
+
+
+def test_html_block_comments_read_as_by_the_pattern(monkeypatch):
+    rng = random.Random(7)
+    parts = ("<!--", "-->", "<!-->", "--", "->", "<div>", "</p>", "<b x='1'>", "text", " ", "&amp;", "<", ">", "!")
+    docs = ["<div>" + "".join(rng.choice(parts) for _ in range(rng.randint(1, 25))) for _ in range(400)]
+    docs += ["<div><!-- a --> b <!-- c" + "<!--" * 50 + "--> d", "<div><!-->x-->y", "<div>" + "<!--" * 300]
+    ours = [render(d, "markdown") for d in docs]
+    monkeypatch.setattr(md_module, "_render_html_text", _html_text_by_pattern)
+    for d, page in zip(docs, ours, strict=True):
+        ref = render(d, "markdown")
+        assert (page.text, sorted(page.cuts)) == (ref.text, sorted(ref.cuts)), d
+
+
+def test_a_page_of_unclosed_comments_renders_in_linear_time():
+    start = time.process_time()
+    page = render("<div>" + "<!--" * 60000 + "\n\nAfter.", "markdown")
+    assert "After." in page.text
+    assert time.process_time() - start < 10
