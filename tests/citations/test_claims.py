@@ -659,3 +659,33 @@ def test_a_names_number_inside_a_glued_name_or_acronym():
                                  "Quercetin inhibits rhACE2 activity."))
     assert_unsupported(check("Quercetin inhibits angiotensin-converting enzyme 3 activity.",
                              "Quercetin inhibits rhACE2 activity."), "number")
+
+
+def test_neither_nor_is_one_negation():
+    # Bash reference manual: "neither A nor B" says what "A and B are not" says
+    quote = "Word splitting and filename expansion are not performed."
+    assert_not_unsupported(check("In a variable assignment, neither word splitting nor filename expansion is performed.",
+                                 quote))
+    assert_unsupported(check("In a variable assignment, word splitting and filename expansion are performed.", quote),
+                       "negation")
+
+
+def test_a_negation_another_quote_states_is_not_added():
+    quotes = ("If a command is not found, the child process created to execute it returns a status of 127.",
+              "If a command is found but is not executable, the return status is 126.")
+    assert_not_unsupported(check("Bash returns 127 for a command that is not found and 126 for one that is found "
+                                 "but cannot be executed.", *quotes))
+    # a negation no quote states is still added
+    assert_unsupported(check("If a command is found but is not executable, the return status is not 126.", quotes[1]),
+                       "negation")
+    # an implicit negation elsewhere in the quote's clause ("ignored") states nothing of the word
+    assert_unsupported(check("ROWID values that were rolled back are ignored and can never be reused.",
+                             "ROWID values that were rolled back are ignored and can be reused."), "negation")
+
+
+def test_no_x_except_y_is_only_y():
+    quote = "No reads or writes occur except within a transaction."
+    assert_not_unsupported(check("Reads and writes happen only inside a transaction.", quote))
+    assert_not_unsupported(check("Reads and writes occur only within a transaction.", quote))
+    # without "only" the dropped "No" still reverses the quote
+    assert_unsupported(check("Reads or writes occur except within a transaction.", quote), "negation")

@@ -253,7 +253,7 @@ def _check_near_copy(claim: _Text, quotes: list[_Text]) -> ClaimCheck | None:
             bare = all(claim.neg[claim.align_pos[a]] for a in range(i1, i2)) and \
                 all(q.neg[q.align_pos[b]] for b in range(j1, j2))
             both = i1 < i2 and j1 < j2
-            note = _negation_in_block(claim, q, i1, i2, j1, j2) if (before and after) or both or bare else None
+            note = _negation_in_block(claim, q, i1, i2, j1, j2, quotes) if (before and after) or both or bare else None
             if note:
                 return ClaimCheck(ClaimStatus.UNSUPPORTED, "negation", note)
             # "non-blocking" where the quote says "blocking" (or the reverse)

@@ -183,7 +183,56 @@ def _check_negation(claim: _Text, quotes: list[_Text]) -> ClaimCheck | None:
     return None
 
 
-def _negation_in_block(claim: _Text, q: _Text, i1: int, i2: int, j1: int, j2: int) -> str | None:
+def _negations(t: _Text) -> int:
+    """How many negations the text makes: a "nor" after an earlier negator continues it
+    ("neither A nor B", "not A nor B": one)."""
+    n = seen = 0
+    for k, is_neg in enumerate(t.neg):
+        if is_neg:
+            n += not (seen and t.low[k] == "nor")
+            seen += 1
+    return n
+
+
+_EXCEPTIONS = frozenset({"except", "unless", "save", "other", "outside", "besides"})
+_ONLY = frozenset({"only", "solely", "exclusively"})
+
+
+def _no_except_only(negated: _Text, plain: _Text) -> bool:
+    """Does the negated side say "no X except Y" ("No reads or writes occur except within a
+    transaction") where the other side says "only" ("happen only inside a transaction")? The
+    two state the same restriction."""
+    if _ONLY.isdisjoint(plain.lowset):
+        return False
+    for k, is_neg in enumerate(negated.neg):
+        if is_neg:
+            j = k + 1
+            while j < len(negated.raw) and not negated.sent_start[j] and negated.raw[j] not in (".", ";"):
+                if negated.low[j] in _EXCEPTIONS and (negated.low[j] != "other" or (
+                        j + 1 < len(negated.raw) and negated.low[j + 1] == "than")):
+                    return True
+                j += 1
+    return False
+
+
+def _stated_negated_elsewhere(claim: _Text, cpos: list[int], quotes: list[_Text]) -> bool:
+    """Is the word the claim's added negator negates stated negated in some quote ("not
+    found" aligned against "is found but is not executable" while another quote says "if a
+    command is not found")? Then the alignment paired the claim with the wrong quote."""
+    heads = set()
+    for p in cpos:
+        if claim.neg[p]:
+            seg = _segment(claim, p)
+            if seg:
+                heads.add(claim.stems[seg[0]])
+    # an explicit negator of the quote whose segment holds the word (an implicit negation
+    # elsewhere in the clause, "ignored", "against", is not enough)
+    return bool(heads) and any(not heads.isdisjoint(t.stems[j] for j in _segment(t, k))
+                               for t in quotes for k, is_neg in enumerate(t.neg) if is_neg)
+
+
+def _negation_in_block(claim: _Text, q: _Text, i1: int, i2: int, j1: int, j2: int,
+                       quotes: list[_Text] | None = None) -> str | None:
     """A negator on one side of an aligned difference, nothing of substance on the other:
     "cannot be split" / "can be split", "does not raise" / "raises"."""
     cpos = [claim.align_pos[a] for a in range(i1, i2)]
@@ -194,7 +243,7 @@ def _negation_in_block(claim: _Text, q: _Text, i1: int, i2: int, j1: int, j2: in
         return None
     if any(claim.content[p] and not claim.neg[p] for p in cpos) or any(q.content[p] and not q.neg[p] for p in qpos):
         return None  # words of substance changed too: not a plain negation flip
-    if sum(claim.neg) == sum(q.neg):
+    if _negations(claim) == _negations(q):
         return None  # as many negations on both sides: one moved, none was added or dropped
     other = qpos if cneg else cpos
     if any(stem((q if cneg else claim).low[p]) in _IMPLICIT_NEG_STEMS for p in other):
@@ -205,6 +254,10 @@ def _negation_in_block(claim: _Text, q: _Text, i1: int, i2: int, j1: int, j2: in
     if any(negated.neg[p] and _not_a_denial(negated, p) for p in (cpos if cneg else qpos)):
         return None  # "Without carbon dioxide, life would die" / "carbon dioxide is essential to life"
     plain = q if cneg else claim
+    if _no_except_only(negated, plain):
+        return None  # "no X except in Y" / "X only in Y"
+    if cneg and quotes and _stated_negated_elsewhere(claim, cpos, quotes):
+        return None
     at = (q.align_pos[j1] if j1 < len(q.align_pos) else len(q.raw)) if cneg else \
         (claim.align_pos[i1] if i1 < len(claim.align_pos) else len(claim.raw))
     near = range(max(0, at - 3), min(len(plain.raw), at + 3))
