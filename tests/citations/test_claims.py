@@ -689,3 +689,17 @@ def test_no_x_except_y_is_only_y():
     assert_not_unsupported(check("Reads and writes occur only within a transaction.", quote))
     # without "only" the dropped "No" still reverses the quote
     assert_unsupported(check("Reads or writes occur except within a transaction.", quote), "negation")
+
+
+def test_a_negation_in_what_is_compared_against_denies_nothing():
+    # a baseline after "compared with" (SciFact evidence) and the comparand after "than"
+    quote = ("Compared with patients with no hypoglycemia, patients with single or multiple episodes had a "
+             "graded increase in risk of dementia.")
+    assert_not_unsupported(check("Hypoglycemia increases the risk of dementia.", quote))
+    assert_not_unsupported(check("There are more jobs in the solar industry than in coal mining.",
+                                 "Today's energy jobs are in solar, not coal."))
+    # outside the comparison the negation still counts
+    assert_unsupported(check("Patients with hypoglycemia had a graded increase in risk of dementia.",
+                             "Patients with hypoglycemia had no increase in risk of dementia."), "negation")
+    assert_unsupported(check("Today's energy jobs are in coal.", "Today's energy jobs are in solar, not coal."),
+                       "negation")

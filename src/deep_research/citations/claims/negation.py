@@ -49,6 +49,8 @@ def _negation_matches(src: _Text, k: int, dst_list: list[_Text], src_fully_cover
         c = dst.clause[j]
         if _negated_by_relative(dst, j):
             continue  # "no place where a home will rent ...": negated from an earlier clause
+        if _in_comparison(dst, j):
+            continue  # "more jobs in solar than in coal" / "jobs are in solar, not coal"
         lo, hi = max(0, j - 2 * WINDOW), min(len(dst.raw), j + 2 * WINDOW)
         near = {dst.stems[x] for x in range(lo, hi) if dst.clause[x] == c or abs(x - j) <= 4}
         if len(seg_stems & near) < need:
@@ -98,6 +100,22 @@ def _until_after(t: _Text, k: int) -> bool:
     return j < n and t.low[j] in ("until", "till")  # a clause word: it opens the next clause
 
 
+_COMPARING = frozenset({"compared", "comparing", "versus", "vs", "than", "relative"})
+
+
+def _in_comparison(t: _Text, k: int) -> bool:
+    """Does the word at k stand in the thing compared against, right after "compared
+    with/to", "than", "versus", "relative to" (at most four words before it, no clause
+    break)? "with no hypoglycemia" after "Compared with patients" is a baseline; "than in
+    coal mining" is what the claim compares with, neither affirmed nor denied."""
+    for x in range(k - 1, max(-1, k - 5), -1):
+        if t.raw[x] in (",", ";", ":", ".", "(", ")") or t.sent_start[x + 1]:
+            return False
+        if t.low[x] in _COMPARING:
+            return True
+    return False
+
+
 def _not_a_denial(t: _Text, k: int) -> bool:
     """Is the negator at k part of a shape that denies nothing: a question, a leading condition
     ("Without a tag.gpgSign variable, signing is disabled": what holds when X is absent)
@@ -109,6 +127,8 @@ def _not_a_denial(t: _Text, k: int) -> bool:
         j += 1
     if j < n and t.raw[j] == "?":
         return True  # a question asserts nothing ("Didn't all your hair fall out?")
+    if _in_comparison(t, k):
+        return True  # "Compared with patients with no hypoglycemia, ...": a baseline, no denial
     if t.low[k] == "without" and t.sent_start[k]:
         j = k + 1
         while j < n and t.clause[j] == c:
