@@ -703,3 +703,14 @@ def test_a_negation_in_what_is_compared_against_denies_nothing():
                              "Patients with hypoglycemia had no increase in risk of dementia."), "negation")
     assert_unsupported(check("Today's energy jobs are in coal.", "Today's energy jobs are in solar, not coal."),
                        "negation")
+
+
+def test_an_opposite_beside_its_own_opposite_in_the_quote_proves_no_reversal():
+    # CovidFact evidence: the quote states both directions ("increasing dose decreased efficacy")
+    quote = ("Our simulation showed that increasing pathogen challenge dose decreased vaccine efficacy, "
+             "while variance in susceptibility also affected vaccine protection.")
+    assert_not_unsupported(check("Simulations predict reduced vaccine efficacy at a higher challenge dose.", quote))
+    # one direction alone, reversed by the claim, is still caught
+    assert_unsupported(check("Simulations predict increased vaccine efficacy at a higher challenge dose.",
+                             "Our simulation showed that a higher pathogen challenge dose reduced vaccine efficacy."),
+                       "antonym")
