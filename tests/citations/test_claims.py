@@ -714,3 +714,15 @@ def test_an_opposite_beside_its_own_opposite_in_the_quote_proves_no_reversal():
     assert_unsupported(check("Simulations predict increased vaccine efficacy at a higher challenge dose.",
                              "Our simulation showed that a higher pathogen challenge dose reduced vaccine efficacy."),
                        "antonym")
+
+
+def test_a_round_bound_before_a_implied_by_a_quote_bound():
+    # PolitiHop: "more than a million" / "over 1.1 million"
+    quote = "The number of people given legal permanent residence in the U.S. was still over 1.1 million in 2017."
+    assert_not_unsupported(check("The U.S. grants legal permanent residence to more than a million people a year.",
+                                 quote))
+    for wrong in ("more than two million", "more than a billion"):
+        assert_unsupported(check(f"The U.S. grants legal permanent residence to {wrong} people a year.", quote),
+                           "number")
+    assert_unsupported(check("The U.S. grants legal permanent residence to more than a million people a year.",
+                             "The number of people given legal permanent residence was over 900,000."), "number")

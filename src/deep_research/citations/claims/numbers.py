@@ -482,6 +482,8 @@ def _maybe_stated(c: _Num, claim: _Text, quotes: list[_Text], qnums: list[_Num])
     """
     if c.vague:
         return True
+    if _bound_within_quote_bound(c, claim, qnums):
+        return True
     if c.key in ("1th", "2th") and ("first" if c.key == "1th" else "second") in set().union(*(q.lowset for q in quotes)):
         return True
     if c.key.startswith("D:"):
@@ -508,6 +510,30 @@ def _maybe_stated(c: _Num, claim: _Text, quotes: list[_Text], qnums: list[_Num])
                 if digits in (qy, qd):
                     return True
     return False
+
+
+def _bound_before_a(c: _Num, claim: _Text) -> str | None:
+    """The bound written before "a" of a round claim number ("more than a million"), which
+    the reader does not attach to the number."""
+    if c.cmp or c.before != "a":
+        return None
+    b = c.pos - 1  # the "a"
+    for phrase, kind in _COMPARATORS:
+        if b - len(phrase) >= 0 and tuple(claim.low[b - len(phrase):b]) == phrase:
+            return kind
+    return None
+
+
+def _bound_within_quote_bound(c: _Num, claim: _Text, qnums: list[_Num]) -> bool:
+    """A round claim bound that a quote bound of the same direction implies: "more than a
+    million" / "over 1.1 million" (same unit or none). Only a round "a million", "a
+    thousand": a claim that changes a bound's digits ("more than 10 seconds" / "more than
+    20 seconds") misstates its quote, even where it follows from it."""
+    bound = _bound_before_a(c, claim)
+    if bound not in ("ge", "le") or c.value is None:
+        return False
+    return any(q.cmp == bound and q.value is not None and q.unit == c.unit and q.negative == c.negative
+               and (q.value >= c.value if bound == "ge" else q.value <= c.value) for q in qnums)
 
 
 _LEAD = re.compile(r"(\d+)[^\W\d_]{1,2}")  # "2m", "1g", "4k": digits, then one or two letters
