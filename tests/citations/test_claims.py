@@ -726,3 +726,14 @@ def test_a_round_bound_before_a_implied_by_a_quote_bound():
                            "number")
     assert_unsupported(check("The U.S. grants legal permanent residence to more than a million people a year.",
                              "The number of people given legal permanent residence was over 900,000."), "number")
+
+
+def test_a_participle_describing_a_noun_is_not_the_negated_verb():
+    # PolitiHop: "commonly used prescription drugs" is no use the quote's "never been used" denies
+    quote = "March-in rights have never been used to negotiate a lower price for prescription drugs."
+    assert_not_unsupported(check("The government can negotiate the price of many commonly used prescription drugs.",
+                                 quote))
+    assert_unsupported(check("March-in rights have been used to negotiate a lower price for prescription drugs.",
+                             quote), "negation")
+    assert_unsupported(check("March-in rights were often used to negotiate a lower price for drugs.", quote),
+                       "negation")

@@ -51,6 +51,8 @@ def _negation_matches(src: _Text, k: int, dst_list: list[_Text], src_fully_cover
             continue  # "no place where a home will rent ...": negated from an earlier clause
         if _in_comparison(dst, j):
             continue  # "more jobs in solar than in coal" / "jobs are in solar, not coal"
+        if _modifier_participle(dst, j):
+            continue  # "commonly used drugs" / "have never been used to negotiate": another role
         lo, hi = max(0, j - 2 * WINDOW), min(len(dst.raw), j + 2 * WINDOW)
         near = {dst.stems[x] for x in range(lo, hi) if dst.clause[x] == c or abs(x - j) <= 4}
         if len(seg_stems & near) < need:
@@ -58,6 +60,14 @@ def _negation_matches(src: _Text, k: int, dst_list: list[_Text], src_fully_cover
         if need >= 2 or src_fully_covered or ctx_src & _window(dst, j, seg_stems):
             return src.raw[seg[0]], negator
     return None
+
+
+def _modifier_participle(t: _Text, j: int) -> bool:
+    """Is the word at j a participle used as an adjective, between an adverb in -ly and the
+    noun it describes ("commonly used prescription drugs")? It names a kind of thing, not an
+    event a negation elsewhere denies."""
+    return 0 < j < len(t.raw) - 1 and t.low[j].endswith("ed") and t.low[j - 1].endswith("ly") \
+        and not t.neg[j - 1] and t.content[j + 1] and t.kinds[j + 1] == _WORD and t.clause[j + 1] == t.clause[j]
 
 
 _RELATIVES = frozenset({"where", "that", "which", "who", "whom", "whose"})
