@@ -737,3 +737,10 @@ def test_a_participle_describing_a_noun_is_not_the_negated_verb():
                              quote), "negation")
     assert_unsupported(check("March-in rights were often used to negotiate a lower price for drugs.", quote),
                        "negation")
+
+
+def test_a_names_number_with_the_next_word_glued_on_in_the_quote():
+    # CovidFact evidence scraped without a space: "COVID-19moved"
+    quote = "Wastewater contained viral RNA days after students who had all tested negative for COVID-19moved in."
+    assert_not_unsupported(check("Students had all tested negative for COVID-19 before moving in.", quote))
+    assert_unsupported(check("Students had all tested negative for COVID-18 before moving in.", quote), "number")

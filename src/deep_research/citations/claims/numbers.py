@@ -492,6 +492,8 @@ def _maybe_stated(c: _Num, claim: _Text, quotes: list[_Text], qnums: list[_Num])
         return True  # "2 megabytes" / "2M pages": digits with a letter the reader takes for a name
     if c.value is None or c.unit is not None:
         return False
+    if c.name is not None and c.raw.isdigit() and _name_number_glued_on(c, quotes):
+        return True
     digits = c.key.removesuffix("th")
     if c.before is not None and c.cmp is None and c.raw.isdigit():
         glued = _glued(quotes)
@@ -534,6 +536,22 @@ def _bound_within_quote_bound(c: _Num, claim: _Text, qnums: list[_Num]) -> bool:
         return False
     return any(q.cmp == bound and q.value is not None and q.unit == c.unit and q.negative == c.negative
                and (q.value >= c.value if bound == "ge" else q.value <= c.value) for q in qnums)
+
+
+def _name_number_glued_on(c: _Num, quotes: list[_Text]) -> bool:
+    """A name's number ("COVID-19") that a quote writes with the next word glued on
+    ("COVID-19moved": a scraping slip the reader takes for a name)."""
+    digits = c.raw.lstrip("0") or "0"
+    for t in quotes:
+        for x, w in enumerate(t.low[:-1]):
+            if w == c.name:
+                m = _DIGITS_LETTERS.fullmatch(t.low[x + 1])
+                if m and (m.group(1).lstrip("0") or "0") == digits:
+                    return True
+    return False
+
+
+_DIGITS_LETTERS = re.compile(r"(\d+)[^\W\d_]+")
 
 
 _LEAD = re.compile(r"(\d+)[^\W\d_]{1,2}")  # "2m", "1g", "4k": digits, then one or two letters
