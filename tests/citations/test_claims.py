@@ -744,3 +744,22 @@ def test_a_names_number_with_the_next_word_glued_on_in_the_quote():
     quote = "Wastewater contained viral RNA days after students who had all tested negative for COVID-19moved in."
     assert_not_unsupported(check("Students had all tested negative for COVID-19 before moving in.", quote))
     assert_unsupported(check("Students had all tested negative for COVID-18 before moving in.", quote), "number")
+
+
+def test_a_negation_said_by_a_prefix_scarcity_or_too_to():
+    # HealthVer / Climate-FEVER evidence
+    quote = "Symptoms in children are mainly mild or even asymptomatic."
+    assert_not_unsupported(check("Children have mild symptoms or no symptoms at all.", quote))
+    assert_not_unsupported(check("Droughts have not changed over the past 60 years.",
+                                 "Other research suggests that there has been little change in drought over the "
+                                 "past 60 years."))
+    assert_not_unsupported(check("The tropics are already too hot to efficiently grow rice grain.",
+                                 "Rice exposed to temperatures above 35 degrees during flowering produces no grain."))
+    # the plain statement against each is still a flip
+    assert_unsupported(check("Symptoms in children are not mild.", quote), "negation")
+    assert_unsupported(check("Droughts have not changed over the past 60 years.",
+                             "Other research suggests that there has been a little change in drought over the "
+                             "past 60 years."), "negation")
+    assert_unsupported(check("Rice exposed to temperatures above 35 degrees during flowering produces grain.",
+                             "Rice exposed to temperatures above 35 degrees during flowering produces no grain."),
+                       "negation")

@@ -40,8 +40,11 @@ def _negation_matches(src: _Text, k: int, dst_list: list[_Text], src_fully_cover
     seg_stems = {src.stems[j] for j in seg}
     need = min(2, len(seg_stems))
     occs = [(dst, j) for dst in dst_list for j in dst.positions.get(head, ())]
-    if not occs or any(_negated_at(dst, j) for dst, j in occs):
+    if not occs or any(_negated_at(dst, j) or _weakly_negated(dst, j) for dst, j in occs):
         return None  # absent, or negated there too: consistent
+    if len(head) >= 4 and any(w.startswith(p + head) for dst in dst_list for w in dst.lowset
+                              for p in _NEG_PREFIXES):
+        return None  # "no symptoms" / "asymptomatic": the other side negates by a prefix
     negator = "no longer" if src.low[k] == "longer" and k and src.low[k - 1] == "no" else \
         src.raw[k] + " to" if src.low[k] in _NEG_PHRASE_WORDS and src.low[k] != "longer" else src.raw[k]
     ctx_src = _window(src, k, seg_stems)
@@ -68,6 +71,23 @@ def _modifier_participle(t: _Text, j: int) -> bool:
     event a negation elsewhere denies."""
     return 0 < j < len(t.raw) - 1 and t.low[j].endswith("ed") and t.low[j - 1].endswith("ly") \
         and not t.neg[j - 1] and t.content[j + 1] and t.kinds[j + 1] == _WORD and t.clause[j + 1] == t.clause[j]
+
+
+_NEG_PREFIXES = ("a", "un", "non", "in", "dis")
+
+
+def _weakly_negated(t: _Text, j: int) -> bool:
+    """Is the word at j said to be scarce or impossible by a word the negation reader does not
+    take for a negator: "little change" (not "a little"), "too hot to grow grain"?"""
+    if j and t.low[j - 1] in ("little", "few") and (j < 2 or t.low[j - 2] != "a"):
+        return True
+    c = t.clause[j]
+    for x in range(j - 1, max(-1, j - 7), -1):
+        if t.clause[x] != c:
+            break
+        if t.low[x] == "too" and "to" in t.low[x + 1:j]:
+            return True
+    return False
 
 
 _RELATIVES = frozenset({"where", "that", "which", "who", "whom", "whose"})
