@@ -763,3 +763,12 @@ def test_a_negation_said_by_a_prefix_scarcity_or_too_to():
     assert_unsupported(check("Rice exposed to temperatures above 35 degrees during flowering produces grain.",
                              "Rice exposed to temperatures above 35 degrees during flowering produces no grain."),
                        "negation")
+
+
+def test_over_a_period_may_be_the_period_followed():
+    # CovidFact: "over 8 months" is the span the study followed, not "more than 8 months"
+    quote = "The cross-sectional data describe the dynamics of SARS-CoV-2 memory B cells over 8 months."
+    assert_not_unsupported(check("Memory B cells to SARS-CoV-2 were followed for up to 8 months.", quote))
+    assert_unsupported(check("Memory B cells to SARS-CoV-2 were followed for up to 6 months.", quote), "number")
+    assert_unsupported(check("Memory B cells to SARS-CoV-2 were followed for up to 8 months.",
+                             "The data describe memory B cells for more than 8 months."), "number")

@@ -482,7 +482,7 @@ def _maybe_stated(c: _Num, claim: _Text, quotes: list[_Text], qnums: list[_Num])
     """
     if c.vague:
         return True
-    if _bound_within_quote_bound(c, claim, qnums):
+    if _bound_within_quote_bound(c, claim, qnums) or _over_a_period(c, qnums):
         return True
     if c.key in ("1th", "2th") and ("first" if c.key == "1th" else "second") in set().union(*(q.lowset for q in quotes)):
         return True
@@ -512,6 +512,17 @@ def _maybe_stated(c: _Num, claim: _Text, quotes: list[_Text], qnums: list[_Num])
                 if digits in (qy, qd):
                     return True
     return False
+
+
+_PERIODS = frozenset({"second", "minute", "hour", "day", "week", "month", "year", "decade", "century"})
+
+
+def _over_a_period(c: _Num, qnums: list[_Num]) -> bool:
+    """A claim bound whose number a quote gives after "over" with a unit of time: "over 8
+    months" is as often the period a thing was followed over as "more than 8 months", so
+    a claim's "up to 8 months" may restate it."""
+    return c.cmp is not None and c.unit in _PERIODS and any(
+        q.key == c.key and q.unit == c.unit and q.cmp == "ge" and q.cmp_raw.lower() == "over" for q in qnums)
 
 
 def _bound_before_a(c: _Num, claim: _Text) -> str | None:
