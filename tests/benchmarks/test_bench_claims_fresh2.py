@@ -40,14 +40,28 @@ def _git_repo(root: Path, files: dict[str, str]) -> str:
     subprocess.run(["git", "init", "-q", str(root)], check=True)
     subprocess.run(["git", "-C", str(root), "add", "-A"], check=True)
     subprocess.run(["git", "-C", str(root), *env, "commit", "-qm", "data"], check=True)
-    out = subprocess.run(["git", "-C", str(root), "rev-parse", "HEAD"], check=True, capture_output=True, text=True)
+    out = subprocess.run(
+        ["git", "-C", str(root), "rev-parse", "HEAD"], check=True, capture_output=True, text=True
+    )
     return out.stdout.strip()
 
 
 def _sf_row(claim: str, before: str, after: str, sents: list[str]) -> str:
-    return json.dumps({"claim": claim, "evidence": [["Title", s] for s in sents], "label_before": before,
-                       "label_after": after, "agreement": "agree_ei", "type": "PP", "removed": ["x"],
-                       "text_orig": "t"}) + "\n"
+    return (
+        json.dumps(
+            {
+                "claim": claim,
+                "evidence": [["Title", s] for s in sents],
+                "label_before": before,
+                "label_after": after,
+                "agreement": "agree_ei",
+                "type": "PP",
+                "removed": ["x"],
+                "text_orig": "t",
+            }
+        )
+        + "\n"
+    )
 
 
 def _q2_csv(rows: list[tuple[str, str]]) -> str:
@@ -63,25 +77,50 @@ def _q2_csv(rows: list[tuple[str, str]]) -> str:
 def mirrors(tmp_path: Path, monkeypatch) -> Path:
     """Synthetic snapshots of the three --fresh2 sources, the pinned commits pointed at them."""
     root = tmp_path / "mirrors"
-    sf = {f"data/sufficient_facts/{p}_sufficient_facts.jsonl": "" for p in ("fever", "hover", "vitaminc")}
+    sf = {
+        f"data/sufficient_facts/{p}_sufficient_facts.jsonl": ""
+        for p in ("fever", "hover", "vitaminc")
+    }
     sf["data/sufficient_facts/fever_sufficient_facts.jsonl"] = (
         _sf_row("A was born in 1990.", "SUPPORTS", "ENOUGH -- IRRELEVANT", ["A was born in 1990 ."])
         + _sf_row("A was born in 1990.", "SUPPORTS", "NOT ENOUGH", ["A was born ."])
         + _sf_row("B is red.", "REFUTES", "ENOUGH -- REPEATED", ["B is blue ."])
     )
     sf["data/sufficient_facts/hover_sufficient_facts.jsonl"] = _sf_row(
-        "C and D met.", "SUPPORTED", "ENOUGH -- REPEATED", ["C met D.", "D met C."])
+        "C and D met.", "SUPPORTED", "ENOUGH -- REPEATED", ["C met D.", "D met C."]
+    )
     sf["data/sufficient_facts/vitaminc_sufficient_facts.jsonl"] = _sf_row(
-        "E has 5 , not 6.", "REFUTES", "NOT ENOUGH", ["E has 6 ."])
-    q2 = {f"third_party/data/{m}_{k}.csv": _q2_csv([(f"{m} {k} reply , here .", f"{m} knowledge.")])
-          for m in ("dodeca", "memnet") for k in ("consistent", "inconsistent")}
-    se = {"data/summedits/summedits_scitldr.json": json.dumps([
-        {"id": "p1_og", "doc": "An abstract.", "summary": "A summary.", "label": 1, "original_summary": "A summary.",
-         "edit_types": [], "split": "test"},
-        {"id": "p1_e1", "doc": "An abstract.", "summary": "A wrong summary.", "label": 0,
-         "original_summary": "A summary.", "edit_types": ["negation_insertion_removal", "antonym_swap"],
-         "split": "test"},
-    ])}
+        "E has 5 , not 6.", "REFUTES", "NOT ENOUGH", ["E has 6 ."]
+    )
+    q2 = {
+        f"third_party/data/{m}_{k}.csv": _q2_csv([(f"{m} {k} reply , here .", f"{m} knowledge.")])
+        for m in ("dodeca", "memnet")
+        for k in ("consistent", "inconsistent")
+    }
+    se = {
+        "data/summedits/summedits_scitldr.json": json.dumps(
+            [
+                {
+                    "id": "p1_og",
+                    "doc": "An abstract.",
+                    "summary": "A summary.",
+                    "label": 1,
+                    "original_summary": "A summary.",
+                    "edit_types": [],
+                    "split": "test",
+                },
+                {
+                    "id": "p1_e1",
+                    "doc": "An abstract.",
+                    "summary": "A wrong summary.",
+                    "label": 0,
+                    "original_summary": "A summary.",
+                    "edit_types": ["negation_insertion_removal", "antonym_swap"],
+                    "split": "test",
+                },
+            ]
+        )
+    }
     for const, files in (("SUFFICIENT_FACTS", sf), ("Q2", q2), ("SUMMEDITS", se)):
         repo = getattr(fv, const)
         commit = _git_repo(root / repo.name.replace("/", "+") / "repo", files)
@@ -113,27 +152,61 @@ def test_fresh2_converters_map_labels_and_keep_the_original_class(mirrors):
     se = list(fv.summedits_scitldr(rd, fv.Tally()))
     assert [(e.id, e.label, e.cls, e.quotes) for e in se] == [
         ("summedits-scitldr-p1_og", "supported", "consistent", ["An abstract."]),
-        ("summedits-scitldr-p1_e1", "unsupported", "inconsistent (antonym_swap+negation_insertion_removal)",
-         ["An abstract."]),
+        (
+            "summedits-scitldr-p1_e1",
+            "unsupported",
+            "inconsistent (antonym_swap+negation_insertion_removal)",
+            ["An abstract."],
+        ),
     ]
 
 
 def test_fetch_fresh2_writes_holdout_only_sets_bench_can_load(mirrors, tmp_path):
     out = tmp_path / "factver-fresh2"
     assert fv.main(["--fresh2", "--mirrors", str(mirrors), "--out", str(out)]) == 0
-    assert sorted(p.name for p in out.iterdir()) == ["README.md", "q2", "sufficient-facts", "summedits-scitldr"]
+    assert sorted(p.name for p in out.iterdir()) == [
+        "README.md",
+        "q2",
+        "sufficient-facts",
+        "summedits-scitldr",
+    ]
     assert not list(out.glob("*/dev.jsonl"))
-    recs = [json.loads(line) for f in sorted(out.glob("*/holdout.jsonl")) for line in f.read_text().splitlines()]
+    recs = [
+        json.loads(line)
+        for f in sorted(out.glob("*/holdout.jsonl"))
+        for line in f.read_text().splitlines()
+    ]
     assert len(recs) == 11 and {r["split"] for r in recs} == {"holdout"}
-    assert all(r["source"].endswith(fv.SUFFICIENT_FACTS.commit) for r in recs if r["dataset"] == "sufficient-facts")
+    assert all(
+        r["source"].endswith(fv.SUFFICIENT_FACTS.commit)
+        for r in recs
+        if r["dataset"] == "sufficient-facts"
+    )
     hand = tmp_path / "hand"
     hand.mkdir()
-    (hand / "holdout.jsonl").write_text(json.dumps({
-        "id": "g0001", "dataset": "node", "page": "node/a.html", "quote": "Q.", "claim": "C.",
-        "label": "supported", "class": "paraphrase_synonyms", "split": "holdout"}) + "\n", encoding="utf-8")
+    (hand / "holdout.jsonl").write_text(
+        json.dumps(
+            {
+                "id": "g0001",
+                "dataset": "node",
+                "page": "node/a.html",
+                "quote": "Q.",
+                "claim": "C.",
+                "label": "supported",
+                "class": "paraphrase_synonyms",
+                "split": "holdout",
+            }
+        )
+        + "\n",
+        encoding="utf-8",
+    )
     pairs = bench_claims.load_fresh(hand, out, "--fresh2")
     assert [p.dataset for p in pairs][:1] == ["hand/node"]
-    assert {p.dataset for p in pairs[1:]} == {"factver/q2", "factver/sufficient-facts", "factver/summedits-scitldr"}
+    assert {p.dataset for p in pairs[1:]} == {
+        "factver/q2",
+        "factver/sufficient-facts",
+        "factver/summedits-scitldr",
+    }
 
 
 def test_fetch_fresh_and_fresh2_together_is_a_user_error(tmp_path, capsys):
@@ -149,15 +222,6 @@ def test_load_fresh2_names_its_own_rebuild_command(tmp_path):
         bench_claims.load_fresh(hand, tmp_path / "none", "--fresh2")
     with pytest.raises(bench_claims.FreshMissing, match="--fresh2-hand-dir"):
         bench_claims.load_fresh(tmp_path / "nowhere", tmp_path / "none", "--fresh2")
-
-
-def test_fresh2_cli_exits_2_when_data_is_missing(tmp_path):
-    proc = subprocess.run(
-        [sys.executable, str(BENCH / "bench_claims.py"), "--fresh2", "--fresh2-factver-root", str(tmp_path / "none")],
-        capture_output=True, text=True, timeout=120, check=False,
-    )
-    assert proc.returncode == 2, proc.stderr[-2000:]
-    assert "--fresh2:" in proc.stderr and "Traceback" not in proc.stderr
 
 
 def test_shipped_fresh2_hand_pairs_are_well_formed():

@@ -1284,10 +1284,15 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     if args.fresh or args.fresh2:
         if args.only:
-            print(f"--only cannot be combined with {'--fresh2' if args.fresh2 else '--fresh'}", file=sys.stderr)
+            print(
+                f"--only cannot be combined with {'--fresh2' if args.fresh2 else '--fresh'}",
+                file=sys.stderr,
+            )
             return 2
         if args.fresh2:
-            return build_fresh(args.mirrors, args.out or DEFAULT_FRESH2_OUT, FRESH2, FRESH2_README_HEAD)
+            return build_fresh(
+                args.mirrors, args.out or DEFAULT_FRESH2_OUT, FRESH2, FRESH2_README_HEAD
+            )
         return build_fresh(args.mirrors, args.out or DEFAULT_FRESH_OUT)
     return build(args.mirrors, args.out or DEFAULT_OUT, args.only)
 
