@@ -772,3 +772,10 @@ def test_over_a_period_may_be_the_period_followed():
     assert_unsupported(check("Memory B cells to SARS-CoV-2 were followed for up to 6 months.", quote), "number")
     assert_unsupported(check("Memory B cells to SARS-CoV-2 were followed for up to 8 months.",
                              "The data describe memory B cells for more than 8 months."), "number")
+
+
+def test_leaving_a_thing_alone_is_not_changing_it():
+    # git-reset(1): "--mixed: Resets the index but not the working tree"
+    quote = "Resets the index but not the working tree and reports what has not been updated."
+    assert_not_unsupported(check("This mode resets the index while leaving the working tree alone.", quote))
+    assert_unsupported(check("This mode resets the index and the working tree.", quote), "negation")

@@ -64,7 +64,9 @@ Rules (``check_claim``), in this order; the first that fires makes the claim
   apostrophe) are "does not", "is not". Also no flip: a negation in what is compared
   against ("Compared with patients with no X", "more jobs in solar than in coal" / "solar,
   not coal"); a word the other side negates by a prefix ("no symptoms" / "asymptomatic"),
-  by "little"/"few" ("little change") or by "too ... to" ("too hot to grow grain"); a
+  by "little"/"few" ("little change"), by "too ... to" ("too hot to grow grain") or by
+  "leave ... alone/untouched/intact" ("leaving the working tree alone" / "not the working
+  tree"); a
   participle describing a noun after an -ly adverb ("commonly used drugs" / "never been
   used to negotiate"). In (b), "neither A nor B" is one negation, a negator the claim adds
   is no flip when another quote states that negation, and "no X except Y" says "only Y".

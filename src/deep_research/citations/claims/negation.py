@@ -76,12 +76,20 @@ def _modifier_participle(t: _Text, j: int) -> bool:
 _NEG_PREFIXES = ("a", "un", "non", "in", "dis")
 
 
+_LEFT_AS_IS = frozenset({"alone", "untouched", "intact", "unchanged", "unmodified", "unaffected"})
+
+
 def _weakly_negated(t: _Text, j: int) -> bool:
-    """Is the word at j said to be scarce or impossible by a word the negation reader does not
-    take for a negator: "little change" (not "a little"), "too hot to grow grain"?"""
+    """Is the word at j said to be scarce, impossible or untouched by words the negation
+    reader does not take for a negator: "little change" (not "a little"), "too hot to grow
+    grain", "leaving the working tree alone"?"""
     if j and t.low[j - 1] in ("little", "few") and (j < 2 or t.low[j - 2] != "a"):
         return True
     c = t.clause[j]
+    if any(t.low[x] in _LEFT_AS_IS and t.clause[x] == c for x in range(j + 1, min(len(t.raw), j + 5))) and \
+            any(t.low[x] in ("leave", "leaves", "leaving", "left", "keep", "keeps", "keeping", "kept")
+                for x in range(max(0, j - 4), j)):
+        return True  # "leaving the working tree alone" / "but not the working tree"
     for x in range(j - 1, max(-1, j - 7), -1):
         if t.clause[x] != c:
             break
