@@ -779,3 +779,23 @@ def test_leaving_a_thing_alone_is_not_changing_it():
     quote = "Resets the index but not the working tree and reports what has not been updated."
     assert_not_unsupported(check("This mode resets the index while leaving the working tree alone.", quote))
     assert_unsupported(check("This mode resets the index and the working tree.", quote), "negation")
+
+
+def test_a_number_the_quote_writes_another_way():
+    pairs = [("The drug caused a 2-fold increase in risk.", "The drug caused a twofold increase in risk."),
+             ("Levels were 2 times higher.", "Levels were twice as high."),
+             ("A phase 3 trial showed benefit.", "A phase III trial showed benefit."),
+             ("The type-1 interferon system is silenced.", "Type I interferons are silenced."),
+             ("Symptoms resolved within 2 weeks.", "Symptoms resolved within 14 days."),
+             ("Walpole led Great Britain for two decades.", "Walpole's run of 20 years as Prime Minister."),
+             ("50% of the patients recovered.", "Half of the patients recovered.")]
+    for claim, quote in pairs:
+        assert_not_unsupported(check(claim, quote))
+    # another number in the same forms is still flagged
+    wrong = [("The drug caused a 3-fold increase in risk.", "The drug caused a twofold increase in risk."),
+             ("A phase 2 trial showed benefit.", "A phase III trial showed benefit."),
+             ("Symptoms resolved within 3 weeks.", "Symptoms resolved within 14 days."),
+             ("Walpole led Great Britain for three decades.", "Walpole's run of 20 years as Prime Minister."),
+             ("25% of the patients recovered.", "Half of the patients recovered.")]
+    for claim, quote in wrong:
+        assert_unsupported(check(claim, quote), "number")

@@ -40,7 +40,11 @@ Rules (``check_claim``), in this order; the first that fires makes the claim
   Also left grey: a round bound before "a" that a quote bound of the same direction implies
   ("more than a million" / "over 1.1 million"); a claim bound on a number a quote gives
   after "over" with a unit of time ("up to 8 months" / "over 8 months", the period
-  followed); a name's number a quote writes with the next word glued on ("COVID-19moved").
+  followed); a name's number a quote writes with the next word glued on ("COVID-19moved");
+  a number the quotes write another way: a multiple as a word ("2-fold" / "twofold", "2
+  times" / "twice"), a numbered kind in Roman numerals ("type 1" / "type I", "phase 3" /
+  "phase III"), a time in a smaller unit ("2 weeks" / "14 days", "two decades" / "20
+  years"), "50 %" / "half", "25 %" / "a quarter".
 * ``negation`` - two ways. (a) By negated segment, for paraphrases: a negator (not, no,
   never, none, nothing, neither, nor, without, cannot, n't, no longer, fails to, unable
   to, refused to, declined to, is yet to) negates the content words after it up to the clause end (at most four; "and"/"or"

@@ -484,6 +484,8 @@ def _maybe_stated(c: _Num, claim: _Text, quotes: list[_Text], qnums: list[_Num])
         return True
     if _bound_within_quote_bound(c, claim, qnums) or _over_a_period(c, qnums):
         return True
+    if _written_otherwise(c, quotes, qnums):
+        return True
     if c.key in ("1th", "2th") and ("first" if c.key == "1th" else "second") in set().union(*(q.lowset for q in quotes)):
         return True
     if c.key.startswith("D:"):
@@ -512,6 +514,39 @@ def _maybe_stated(c: _Num, claim: _Text, quotes: list[_Text], qnums: list[_Num])
                 if digits in (qy, qd):
                     return True
     return False
+
+
+_FOLD_WORDS = {2: ("twofold", "twice", "double", "doubled", "doubles", "doubling"),
+               3: ("threefold", "thrice", "triple", "tripled", "triples", "tripling"),
+               4: ("fourfold", "quadruple", "quadrupled"), 5: ("fivefold",), 10: ("tenfold",)}
+_ROMAN = {1: "i", 2: "ii", 3: "iii", 4: "iv", 5: "v", 6: "vi", 7: "vii", 8: "viii", 9: "ix", 10: "x"}
+_ROMAN_BEFORE = frozenset({"type", "phase", "class", "grade", "stage", "level", "group", "part", "chapter",
+                           "war", "volume", "book", "act", "title", "schedule", "tier", "category"})
+# a time unit in another: (claim unit, quote unit) -> quote units per claim unit
+_TIME_IN = {("week", "day"): 7, ("year", "month"): 12, ("decade", "year"): 10, ("century", "year"): 100,
+            ("day", "h"): 24, ("h", "min"): 60, ("min", "s"): 60, ("s", "ms"): 1000}
+_SHARE_WORDS = {50: ("half",), 25: ("quarter",)}
+
+
+def _written_otherwise(c: _Num, quotes: list[_Text], qnums: list[_Num]) -> bool:
+    """Do the quotes write the claim number in a form the reader does not take for it: a
+    multiple as a word ("2-fold" / "twofold", "2 times" / "twice"), a numbered kind in Roman
+    numerals ("type 2" / "type II", "phase 3" / "phase III"), a time in a smaller unit ("2
+    weeks" / "14 days"), a share as a word ("50 %" / "half")?"""
+    if c.value is None or c.negative or c.cmp is not None or c.value != c.value.to_integral_value():
+        return False
+    n = int(c.value)
+    words = set().union(*(q.lowset for q in quotes)) if quotes else set()
+    if c.unit == "x" and not words.isdisjoint(_FOLD_WORDS.get(n, ())):
+        return True
+    if c.unit is None and c.before in _ROMAN_BEFORE and n in _ROMAN:
+        for q in quotes:
+            if any(q.low[x] == c.before and q.low[x + 1] == _ROMAN[n] for x in range(len(q.low) - 1)):
+                return True
+    for (cu, qu), k in _TIME_IN.items():
+        if c.unit == cu and any(q.unit == qu and q.value == n * k and q.cmp is None for q in qnums):
+            return True
+    return c.unit == "%" and not words.isdisjoint(_SHARE_WORDS.get(n, ()))
 
 
 _PERIODS = frozenset({"second", "minute", "hour", "day", "week", "month", "year", "decade", "century"})
