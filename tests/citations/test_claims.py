@@ -799,3 +799,11 @@ def test_a_number_the_quote_writes_another_way():
              ("25% of the patients recovered.", "Half of the patients recovered.")]
     for claim, quote in wrong:
         assert_unsupported(check(claim, quote), "number")
+
+
+def test_an_abbreviation_of_the_quotes_words_is_no_swap():
+    quote = "Arsenal Football Club is a professional football club based in London that plays in the Premier League."
+    assert_not_unsupported(check("Arsenal F.C. is a top team in the Premier League.", quote))
+    assert_not_unsupported(check("Arsenal F.C. is a professional club.", quote))
+    assert_unsupported(check("Arsenal R.C. is a professional football club based in London that plays in the Premier "
+                             "League.", quote), "near_copy:entity")

@@ -92,7 +92,8 @@ Rules (``check_claim``), in this order; the first that fires makes the claim
   look like names (a capitalised word not at the sentence start, ALL CAPS, camelCase, a
   code identifier with ``.`` or ``_``, a call such as ``len()``, a token mixing letters
   and digits such as a file name) of one kind - not a spelling variant, abbreviation or
-  initial of the other, nor a word of a longer name against a one-word name; outside a
+  initial of the other, nor the initials of the words around the other ("F.C." /
+  "Football Club"), nor a word of a longer name against a one-word name; outside a
   one-for-one swap between equal stretches, only a claim name the quotes do not write in
   any form ("covid19" / "Covid-19", "CO2" / "CO 2", a qualified name) is a swap, and never
   when the quote writes a variant of the claim's name right beside the aligned one

@@ -156,6 +156,19 @@ def _multiword_name(t: _Text, k: int) -> bool:
     return False
 
 
+def _initials_of(abbrev: str, t: _Text, k: int) -> bool:
+    """Is ``abbrev`` (folded) the initials of a run of words of t that holds the word at k
+    ("f.c" / "Football Club", aligned on "Football" or on "Club")?"""
+    letters = "".join(ch for ch in abbrev if ch.isalpha())
+    if not 2 <= len(letters) <= 5 or "." not in abbrev and not abbrev.isupper():
+        return False
+    for start in range(max(0, k - len(letters) + 1), k + 1):
+        words = t.low[start:start + len(letters)]
+        if len(words) == len(letters) and "".join(w[:1] for w in words) == letters.lower():
+            return True
+    return False
+
+
 def _name_swap(claim: _Text, ci: int, quote: _Text, qj: int) -> bool:
     """May the two names stand for different things? Not when one is the other's spelling
     variant, abbreviation or inflection ("Fredrick" / "Frederick", "Feb" / "February",
@@ -169,6 +182,8 @@ def _name_swap(claim: _Text, ci: int, quote: _Text, qj: int) -> bool:
         t, k = (claim, ci) if len(a) <= len(b) else (quote, qj)
         if k + 1 < len(t.raw) and t.low[k + 1] == rest:
             return False  # "BRCA 1" / "BRCA1"
+    if _initials_of(a, quote, qj) or _initials_of(b, claim, ci):
+        return False  # "F.C." / "Football Club"
     if short in long_ and all(ch.isalpha() for ch in long_.replace(short, "", 1)):
         return False  # "ace2" / "hace2", "gaba" / "gabaergic"
     if a.isalpha() and b.isalpha():
