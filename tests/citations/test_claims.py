@@ -788,7 +788,9 @@ def test_a_number_the_quote_writes_another_way():
              ("The type-1 interferon system is silenced.", "Type I interferons are silenced."),
              ("Symptoms resolved within 2 weeks.", "Symptoms resolved within 14 days."),
              ("Walpole led Great Britain for two decades.", "Walpole's run of 20 years as Prime Minister."),
-             ("50% of the patients recovered.", "Half of the patients recovered.")]
+             ("50% of the patients recovered.", "Half of the patients recovered."),
+             ("The film ran 120 minutes.", "The film ran 2 hours."),
+             ("He scored ten goals in the 2019–20 season.", "He scored ten goals in the 2019-2020 season.")]
     for claim, quote in pairs:
         assert_not_unsupported(check(claim, quote))
     # another number in the same forms is still flagged
@@ -796,7 +798,9 @@ def test_a_number_the_quote_writes_another_way():
              ("A phase 2 trial showed benefit.", "A phase III trial showed benefit."),
              ("Symptoms resolved within 3 weeks.", "Symptoms resolved within 14 days."),
              ("Walpole led Great Britain for three decades.", "Walpole's run of 20 years as Prime Minister."),
-             ("25% of the patients recovered.", "Half of the patients recovered.")]
+             ("25% of the patients recovered.", "Half of the patients recovered."),
+             ("The film ran 90 minutes.", "The film ran 2 hours."),
+             ("He scored ten goals in the 2019–21 season.", "He scored ten goals in the 2019-2020 season.")]
     for claim, quote in wrong:
         assert_unsupported(check(claim, quote), "number")
 

@@ -43,8 +43,9 @@ Rules (``check_claim``), in this order; the first that fires makes the claim
   followed); a name's number a quote writes with the next word glued on ("COVID-19moved");
   a number the quotes write another way: a multiple as a word ("2-fold" / "twofold", "2
   times" / "twice"), a numbered kind in Roman numerals ("type 1" / "type I", "phase 3" /
-  "phase III"), a time in a smaller unit ("2 weeks" / "14 days", "two decades" / "20
-  years"), "50 %" / "half", "25 %" / "a quarter".
+  "phase III"), a time in another unit ("2 weeks" / "14 days", "two decades" / "20
+  years", "120 minutes" / "2 hours"), "50 %" / "half", "25 %" / "a quarter", a season's
+  two-digit end ("2019–20" / "2019-2020").
 * ``negation`` - two ways. (a) By negated segment, for paraphrases: a negator (not, no,
   never, none, nothing, neither, nor, without, cannot, n't, no longer, fails to, unable
   to, refused to, declined to, is yet to) negates the content words after it up to the clause end (at most four; "and"/"or"

@@ -484,7 +484,7 @@ def _maybe_stated(c: _Num, claim: _Text, quotes: list[_Text], qnums: list[_Num])
         return True
     if _bound_within_quote_bound(c, claim, qnums) or _over_a_period(c, qnums):
         return True
-    if _written_otherwise(c, quotes, qnums):
+    if _written_otherwise(c, quotes, qnums) or _season_end(c, claim, qnums):
         return True
     if c.key in ("1th", "2th") and ("first" if c.key == "1th" else "second") in set().union(*(q.lowset for q in quotes)):
         return True
@@ -532,7 +532,7 @@ def _written_otherwise(c: _Num, quotes: list[_Text], qnums: list[_Num]) -> bool:
     """Do the quotes write the claim number in a form the reader does not take for it: a
     multiple as a word ("2-fold" / "twofold", "2 times" / "twice"), a numbered kind in Roman
     numerals ("type 2" / "type II", "phase 3" / "phase III"), a time in a smaller unit ("2
-    weeks" / "14 days"), a share as a word ("50 %" / "half")?"""
+    weeks" / "14 days", "120 minutes" / "2 hours"), a share as a word ("50 %" / "half")?"""
     if c.value is None or c.negative or c.cmp is not None or c.value != c.value.to_integral_value():
         return False
     n = int(c.value)
@@ -546,7 +546,19 @@ def _written_otherwise(c: _Num, quotes: list[_Text], qnums: list[_Num]) -> bool:
     for (cu, qu), k in _TIME_IN.items():
         if c.unit == cu and any(q.unit == qu and q.value == n * k and q.cmp is None for q in qnums):
             return True
+        if c.unit == qu and n % k == 0 and any(q.unit == cu and q.value == n // k and q.cmp is None for q in qnums):
+            return True  # "120 minutes" / "2 hours"
     return c.unit == "%" and not words.isdisjoint(_SHARE_WORDS.get(n, ()))
+
+
+def _season_end(c: _Num, claim: _Text, qnums: list[_Num]) -> bool:
+    """The two-digit end of a season or span right after a year ("2019–20", "2019/20") where a
+    quote gives the full year ("2019-2020")."""
+    if c.value is None or len(c.raw) != 2 or not c.raw.isdigit():
+        return False
+    prev = [x for x in claim.numbers if x.pos < c.pos and c.pos - x.pos <= 2 and x.value is not None
+            and 1000 <= x.value <= 2100 and x.value % 100 + 1 == int(c.raw) % 100]
+    return bool(prev) and any(q.value == prev[0].value + 1 for q in qnums if q.value is not None and q.unit is None)
 
 
 _PERIODS = frozenset({"second", "minute", "hour", "day", "week", "month", "year", "decade", "century"})
