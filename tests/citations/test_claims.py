@@ -790,7 +790,11 @@ def test_a_number_the_quote_writes_another_way():
              ("Walpole led Great Britain for two decades.", "Walpole's run of 20 years as Prime Minister."),
              ("50% of the patients recovered.", "Half of the patients recovered."),
              ("The film ran 120 minutes.", "The film ran 2 hours."),
-             ("He scored ten goals in the 2019–20 season.", "He scored ten goals in the 2019-2020 season.")]
+             ("He scored ten goals in the 2019–20 season.", "He scored ten goals in the 2019-2020 season."),
+             ("The patients were followed for a median of 5 years.", "Median follow-up was 5.0 years."),
+             ("The risk fell by 30%.", "The risk fell by 30.0%."),
+             ("About 40 percent of voters agreed.", "Some 41 percent of voters agreed."),
+             ("The 20th anniversary was in 2015.", "The twentieth anniversary was celebrated in 2015.")]
     for claim, quote in pairs:
         assert_not_unsupported(check(claim, quote))
     # another number in the same forms is still flagged
@@ -800,7 +804,12 @@ def test_a_number_the_quote_writes_another_way():
              ("Walpole led Great Britain for three decades.", "Walpole's run of 20 years as Prime Minister."),
              ("25% of the patients recovered.", "Half of the patients recovered."),
              ("The film ran 90 minutes.", "The film ran 2 hours."),
-             ("He scored ten goals in the 2019–21 season.", "He scored ten goals in the 2019-2020 season.")]
+             ("He scored ten goals in the 2019–21 season.", "He scored ten goals in the 2019-2020 season."),
+             ("The patients were followed for a median of 6 years.", "Median follow-up was 5.0 years."),
+             ("About 50 percent of voters agreed.", "Some 41 percent of voters agreed."),
+             ("The 30th anniversary was in 2015.", "The twentieth anniversary was celebrated in 2015."),
+             ("Python 3.1 added the feature.", "Python 3.10 added the feature."),
+             ("Git stores 3 copies.", "Git stores the third copy.")]
     for claim, quote in wrong:
         assert_unsupported(check(claim, quote), "number")
 

@@ -45,7 +45,10 @@ Rules (``check_claim``), in this order; the first that fires makes the claim
   times" / "twice"), a numbered kind in Roman numerals ("type 1" / "type I", "phase 3" /
   "phase III"), a time in another unit ("2 weeks" / "14 days", "two decades" / "20
   years", "120 minutes" / "2 hours"), "50 %" / "half", "25 %" / "a quarter", a season's
-  two-digit end ("2019–20" / "2019-2020").
+  two-digit end ("2019–20" / "2019-2020"), an ordinal word ("20th" / "twentieth"), other
+  zeros with a unit or on a whole number ("5 years" / "5.0 years"; versions keep "3.10" /
+  "3.1" apart), an approximation within 10 % of a quote approximation ("about 40 percent"
+  / "some 41 percent").
 * ``negation`` - two ways. (a) By negated segment, for paraphrases: a negator (not, no,
   never, none, nothing, neither, nor, without, cannot, n't, no longer, fails to, unable
   to, refused to, declined to, is yet to) negates the content words after it up to the clause end (at most four; "and"/"or"

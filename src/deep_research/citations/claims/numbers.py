@@ -484,7 +484,7 @@ def _maybe_stated(c: _Num, claim: _Text, quotes: list[_Text], qnums: list[_Num])
         return True
     if _bound_within_quote_bound(c, claim, qnums) or _over_a_period(c, qnums):
         return True
-    if _written_otherwise(c, quotes, qnums) or _season_end(c, claim, qnums):
+    if _written_otherwise(c, quotes, qnums) or _season_end(c, claim, qnums) or _same_value(c, qnums):
         return True
     if c.key in ("1th", "2th") and ("first" if c.key == "1th" else "second") in set().union(*(q.lowset for q in quotes)):
         return True
@@ -539,6 +539,8 @@ def _written_otherwise(c: _Num, quotes: list[_Text], qnums: list[_Num]) -> bool:
     words = set().union(*(q.lowset for q in quotes)) if quotes else set()
     if c.unit == "x" and not words.isdisjoint(_FOLD_WORDS.get(n, ())):
         return True
+    if c.key == f"{n}th" and not words.isdisjoint(w for w, v in _MORE_ORDINALS.items() if v == n):
+        return True  # "20th" / "twentieth"
     if c.unit is None and c.before in _ROMAN_BEFORE and n in _ROMAN:
         for q in quotes:
             if any(q.low[x] == c.before and q.low[x + 1] == _ROMAN[n] for x in range(len(q.low) - 1)):
@@ -549,6 +551,31 @@ def _written_otherwise(c: _Num, quotes: list[_Text], qnums: list[_Num]) -> bool:
         if c.unit == qu and n % k == 0 and any(q.unit == cu and q.value == n // k and q.cmp is None for q in qnums):
             return True  # "120 minutes" / "2 hours"
     return c.unit == "%" and not words.isdisjoint(_SHARE_WORDS.get(n, ()))
+
+
+_MORE_ORDINALS = {w: i + 11 for i, w in enumerate(
+    "eleventh twelfth thirteenth fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth".split())}
+_MORE_ORDINALS.update({w: 10 * (i + 2) for i, w in enumerate(
+    "twentieth thirtieth fortieth fiftieth sixtieth seventieth eightieth ninetieth".split())})
+_MORE_ORDINALS["hundredth"] = 100
+
+
+def _same_value(c: _Num, qnums: list[_Num]) -> bool:
+    """A quote number of the claim number's value written with other zeros ("5 years" /
+    "5.0 years", "30 %" / "30.0 %": with a unit, or a whole number), or an approximation
+    against a quote approximation of the same unit within 10 % ("about 40 percent" / "some
+    41 percent"). Versions are left out ("3.10" is not "3.1")."""
+    if c.value is None or c.version:
+        return False
+    for q in qnums:
+        if q.value is None or q.version or q.unit != c.unit or q.negative != c.negative or q.key.startswith("D:") \
+                or q.key.endswith("th") != c.key.endswith("th"):
+            continue  # an ordinal is not a count ("3" / "third")
+        if q.value == c.value and q.cmp == c.cmp and (c.unit is not None or c.value == c.value.to_integral_value()):
+            return True
+        if c.cmp == "approx" and q.cmp == "approx" and abs(q.value - c.value) <= APPROX * abs(c.value):
+            return True
+    return False
 
 
 def _season_end(c: _Num, claim: _Text, qnums: list[_Num]) -> bool:
