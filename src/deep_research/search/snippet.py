@@ -427,10 +427,13 @@ def query_stems(phrase: str) -> tuple[bytes, ...]:
 
 @lru_cache(maxsize=256)
 def _words_starting(prefix: bytes) -> re.Pattern:
-    """``prefix`` and the ASCII letters and digits after it (the caller checks that a token
-    starts there). The literal comes first: the regex engine then skips to each place it
-    occurs, where a leading b" " would stop it at every space (three times slower)."""
-    return re.compile(re.escape(prefix) + rb"[a-z0-9]*")
+    """The ASCII tokens of a ``masked`` text that start with ``prefix``: ``prefix`` and the
+    ASCII letters and digits after it, with b" " or an end of the text on both sides. The
+    literal comes first: the regex engine then skips to each place it occurs, where a
+    leading b" " would stop it at every space (three times slower); the look-behind after
+    it checks that a token starts there."""
+    p = re.escape(prefix)
+    return re.compile(p + rb"(?<![^ ]" + p + rb")[a-z0-9]*(?![^ ])")
 
 
 def _occurrences(t: _Text, targets: frozenset[bytes]) -> dict[bytes, list[tuple[int, int]]]:
@@ -443,20 +446,16 @@ def _occurrences(t: _Text, targets: frozenset[bytes]) -> dict[bytes, list[tuple[
             prefixes.append(p)
     if prefixes:  # tokens of ASCII letters and digits: a run between b" " in ``masked``
         masked = t.masked
-        n = len(masked)
         stems: dict[bytes, list | None] = {}
         for prefix in prefixes:  # one literal at a time: found fast
             for m in _words_starting(prefix).finditer(masked):
-                a, b = m.span()
-                if (a and masked[a - 1] != 32) or (b != n and masked[b] != 32):
-                    continue  # inside a token, or going on with a non-ASCII character
-                w = masked[a:b]
+                w = m.group()
                 try:
                     spans = stems[w]
                 except KeyError:
                     spans = stems[w] = out.get(stem(w))
                 if spans is not None:
-                    spans.append((a, b))
+                    spans.append(m.span())
         if len(prefixes) > 1:
             for spans in out.values():
                 spans.sort()
