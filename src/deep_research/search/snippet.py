@@ -518,7 +518,7 @@ def _hits(t: _Text, phrases: list[tuple[bytes, ...]]) -> list[tuple[int, int, in
     if not firsts:
         return []
     occ = _occurrences(t, firsts)
-    cls = t.cls
+    cls, masked = t.cls, t.masked
     hits: list[tuple[int, int, int]] = []
     for k, phrase in enumerate(phrases):
         if not phrase:
@@ -527,14 +527,19 @@ def _hits(t: _Text, phrases: list[tuple[bytes, ...]]) -> list[tuple[int, int, in
         if len(phrase) == 1:
             hits += [(a, k, 1) for a, _ in spans]
             continue
-        rest = phrase[1:]
+        # a word stemming to s starts with stem_prefix(s): a token whose first bytes are
+        # ASCII (no b"_" in ``masked``), and not those, is not stemmed to be told apart
+        rest = [(s, stem_prefix(s)) for s in phrase[1:]]
         for a, b in spans:
             pos = b
-            for s in rest:
+            for s, head in rest:
                 m = _TOKEN.search(cls, pos)
-                if m is None or stem(t.folded(m.start(), m.end())) != s:
+                if m is None:
                     break
-                pos = m.end()
+                start, pos = m.span()
+                lead = masked[start:start + len(head)]
+                if (lead != head and 95 not in lead) or stem(t.folded(start, pos)) != s:
+                    break
             else:
                 hits.append((a, k, len(phrase)))
     if len(phrases) > 1:
