@@ -74,7 +74,17 @@ FUNCTION_GROUPS = (
     frozenset({"later", "subsequent"}),  # "later calls" / "subsequent calls"
     frozenset({"earlier", "prior"}),  # "earlier versions" / "prior versions"
     frozenset({"can", "able", "possible"}),  # "can recognise" / "is able to recognise" / "it is possible to"
+    # the point at which something happens: "once the pool hits its limit, X" / "X when the
+    # pool reaches its limit" (both say X follows the event, and both take it as happening).
+    # Only "once" that opens a clause (``_opens_clause``): "runs once", "once a day", "once
+    # per call", "once more" are a count, not this subordinator; never "once" / "if" (an "if"
+    # does not say the event happens).
+    frozenset({"once", "when"}),
 )
+# a word after which "once" opens a clause ("once the pool ...", "once it ..."): not "a",
+# "an", "per", "every", "more", "again" (a count or a frequency)
+_CLAUSE_OPENERS = frozenset(["the", "all", "it", "they", "you", "we", "he", "she", "this", "that", "these",
+                             "those", "its", "their", "your", "our"])
 # Phrases that say the same, each group justified; ``True``: only before a number (a
 # version or a date: "since 3.4" / "as of 3.4", not "since it runs"):
 PHRASE_GROUPS: tuple[tuple[frozenset[tuple[str, ...]], bool], ...] = (
@@ -274,6 +284,8 @@ def check_judge_evidence(claim: str, quotes: list[str], facts: list[JudgeFact]) 
                 used.add((best[1], j))
 
     _function_pairs(c, spans, skeys, covered, used)
+    cause_tried: set[int] = set()
+    cause_marks: set[str] = set()  # the keys of the quote's cause words that show a claim's "because"
     for i, key in enumerate(citems.keys):
         k = citems.pos[i]
         word = claim_t.raw[k]
@@ -294,6 +306,12 @@ def check_judge_evidence(claim: str, quotes: list[str], facts: list[JudgeFact]) 
             continue
         if _fact_free(claim_t, k):
             continue
+        if claim_t.low[k] in _CAUSE_WORDS and k not in cause_tried:
+            cause_tried.add(k)
+            mark = _cause_shown(c, k, quotes, found, covered)
+            if mark:
+                cause_marks.add(mark)
+                continue
         if key == "M:may" and _possibility_shown(c, i):
             continue
         if key.startswith(("Q:", "M:")):
@@ -310,7 +328,8 @@ def check_judge_evidence(claim: str, quotes: list[str], facts: list[JudgeFact]) 
     for si, s in enumerate(spans):
         for i, key in enumerate(s.its.keys):
             k = s.its.pos[i]
-            if key in ckeys or (si, k) in used or not (s.its.restrict[i] or s.t.low[k] in _ORDER_WORDS):
+            if key in ckeys or key in cause_marks or (si, k) in used \
+                    or not (s.its.restrict[i] or s.t.low[k] in _ORDER_WORDS):
                 continue
             if key == "Q:all":
                 continue  # "accepts any iterable" says at least "accepts iterables"
@@ -320,7 +339,7 @@ def check_judge_evidence(claim: str, quotes: list[str], facts: list[JudgeFact]) 
                 problems.append(f'a cited span says "{s.t.raw[k]}" where the claim has no negation')
             else:
                 problems.append(f'a cited span says "{s.t.raw[k]}", which the claim does not')
-    problems.extend(_context_restrictions(quotes, found, ckeys))
+    problems.extend(_context_restrictions(quotes, found, ckeys | cause_marks))
     # the claim's words keep their order within each of its clauses (roles: "A overrides B")
     if _order_swapped(c, spans, covered):
         problems.append("the claim's words stand in another order in a cited span (roles swapped?)")
@@ -483,6 +502,79 @@ def _possibility_shown(c: _Side, i: int) -> bool:
                    for key, p in zip(c.its.keys, c.its.pos, strict=True))
 
 
+# --- "because": a cause shown by the quote's cause word, in the same direction ---------------
+_CAUSE_WORDS = frozenset(["because", "since"])  # a claim's cause word ("since 3.4" is a number)
+_OPENERS = r"(?:it|that|this|they|these|those|there|some|each|both|we|you|the|its|their|a|an)"
+# a word of the quote that introduces the cause ("E, since C", "Because C, E"; ", as" only
+# before a clause: "as shown", "as well", "as a result" are no cause) ...
+_CAUSE_MARK = re.compile(rf"\b(?:because|since)\b(?! (?:then|when|version|v?\d))|(?<=,)\s*\bas\b(?= {_OPENERS}\b)",
+                         re.IGNORECASE)
+# ... or the effect ("C, so E", "C and therefore E"; not "so that", "so as to", "so far")
+_EFFECT_MARK = re.compile(r"(?:(?<=[,;])\s*|\band\s+)\b(?:so|therefore|thus|hence|consequently)\b"
+                          r"(?! (?:that|as|far|long|much|many|to)\b)", re.IGNORECASE)
+
+
+def _cause_shown(c: _Side, k: int, quotes: list[str], found: list[tuple[int, int, int]],
+                 covered: dict[int, str]) -> str | None:
+    """Does a quote state the claim's cause ("Because C, E", "E since C": token k the
+    "because"/"since") in the same direction: a cause word of a quote sentence ("since",
+    "because", ", as") before the cited words of C and apart from those of E, or an effect
+    word ("so", "therefore", "thus", "hence", "consequently") between C's and E's? The claim's
+    cause clause (the words after k in its clause) must stand in the cited spans on the cause
+    side, the rest of its sentence on the effect side: "Because X, Y" is not shown by "X
+    because Y" (cause and effect swapped). Returns the key of the quote's cause word (the
+    quote's own "since" is then no restriction the claim lacks), or None."""
+    t, its = c.t, c.its
+    if t.low[k] == "since" and _number_follows(t, None, k + 1):
+        return None  # "since 3.4": a point in time
+    sent = its.sent[c.item_at[k]]
+    cause, effect = set(), set()
+    for i, key in enumerate(its.keys):
+        p = its.pos[i]
+        if its.sent[i] != sent or p == k or key == "by" or _fact_free(t, p):
+            continue
+        key = covered.get(p) or key
+        (cause if p > k and t.clause[p] == t.clause[k] else effect).add(key)
+    if not cause or not effect:
+        return None
+    for qi, q in enumerate(quotes):
+        mine = [(a, b) for i, a, b in found if i == qi]
+        if not mine:
+            continue
+        ends = [0] + [m.end() for m in _SENTENCE_END.finditer(q)] + [len(q)]
+        for rx, marks_cause in ((_CAUSE_MARK, True), (_EFFECT_MARK, False)):
+            for m in rx.finditer(q):
+                lo = max(e for e in ends if e <= m.start())
+                hi = min(e for e in ends if e >= m.end())
+                semi_before = max([x + 1 for x in range(lo, m.start()) if q[x] == ";"] + [lo])
+                semi_after = min([x for x in range(m.end(), hi) if q[x] == ";"] + [hi])
+                if marks_cause and not q[semi_before:m.start()].strip(" ,;:([\"'\u201c\u2018"):
+                    comma = q.find(",", m.end(), semi_after)
+                    if comma < 0:
+                        continue  # "Because C E": where C ends is not written
+                    cause_r, effect_r = (m.end(), comma), (comma + 1, semi_after)
+                elif marks_cause:
+                    cause_r, effect_r = (m.end(), semi_after), (semi_before, m.start())
+                else:
+                    cause_r, effect_r = (semi_before, m.start()), (m.end(), semi_after)
+                if _keys_in(q, mine, cause_r) >= cause and _keys_in(q, mine, effect_r) >= effect:
+                    word = m.group(0).strip().lower()
+                    return P.items(_analyse(word, claim_side=False), False, P._TABLES).keys[0] \
+                        if marks_cause else "\u2234"
+    return None
+
+
+def _keys_in(q: str, spans: list[tuple[int, int]], r: tuple[int, int]) -> set[str]:
+    """The item keys of the cited stretches of q inside the range r."""
+    out: set[str] = set()
+    for a, b in spans:
+        a, b = max(a, r[0]), min(b, r[1])
+        if b > a:
+            t = _analyse(clean_quote(q[a:b]), claim_side=False)
+            out.update(P.items(t, False, P._TABLES).keys)
+    return out
+
+
 def _fact_free(t: _Text, k: int) -> bool:
     """Is token k a connective that states no fact (``FACT_FREE``), here joining clauses
     ("A, but B"; "but not X"), not "but" for "except" ("all but one", "but for X")?"""
@@ -509,6 +601,9 @@ def _function_pairs(c: _Side, spans: list[_Span], skeys: set[str], covered: dict
     rank = 0
     for si, s in enumerate(spans):
         for j in s.words:
+            if s.t.low[j] == "once" and not _opens_clause(s.t, j):
+                rank += 1
+                continue
             for g in _FUNCTION_OF.get(s.t.low[j], ()):
                 if s.t.low[j] not in claim_words:
                     by_group.setdefault(g, []).append((rank, si, j))
@@ -522,6 +617,8 @@ def _function_pairs(c: _Side, spans: list[_Span], skeys: set[str], covered: dict
         groups = _FUNCTION_OF.get(c.t.low[k])
         if not groups or (c.t.low[k] == "since" and _number_follows(c.t, None, k + 1)):
             continue  # "since 3.4" is a point in time, not a cause
+        if c.t.low[k] == "once" and not _opens_clause(c.t, k):
+            continue  # "runs once": a count
         best = None
         for g in groups:
             cands = by_group.get(g)
@@ -538,6 +635,15 @@ def _function_pairs(c: _Side, spans: list[_Span], skeys: set[str], covered: dict
         at = at_of.setdefault(si, {p: n for n, p in enumerate(s.its.pos)})
         covered[k] = s.its.keys[at[j]] if j in at else ""
         used.add((si, j))
+
+
+def _opens_clause(t: _Text, k: int) -> bool:
+    """Does "once" (token k) open a clause: a name or a word of ``_CLAUSE_OPENERS`` right
+    after it, not a count ("runs once", "once a day", "once per call")?"""
+    nxt = next((j for j in range(k + 1, len(t.raw)) if t.kinds[j] != 0), None)
+    if nxt is None or nxt != k + 1:
+        return False  # "once." / "once, ..." ends or leaves the clause: an adverb
+    return t.low[nxt] in _CLAUSE_OPENERS or bool(t.entity[nxt])
 
 
 def _negated_form(neg_word: str, word: str) -> bool:
@@ -623,7 +729,7 @@ def _contrast(a: str, b: str, siblings: bool = True) -> str | None:
 
 
 def _restates(a: str, b: str, widen: bool = True) -> bool:
-    if _FUNCTION_OF.get(a, set()) & _FUNCTION_OF.get(b, set()):
+    if "once" not in (a, b) and _FUNCTION_OF.get(a, set()) & _FUNCTION_OF.get(b, set()):
         return True
     if _contrast(a, b):
         return False
