@@ -192,6 +192,7 @@ class _Side:
     t: _Text
     its: P._Items
     item_at: dict[int, int]  # token index -> item index
+    text: str = ""  # the text analysed (to find what the analysis drops: "'s")
 
 
 @dataclass
@@ -199,6 +200,7 @@ class _Span:
     t: _Text
     its: P._Items
     words: list[int]
+    text: str = ""
 
 
 def check_judge_evidence(claim: str, quotes: list[str], facts: list[JudgeFact]) -> EvidenceCheck:
@@ -232,11 +234,12 @@ def check_judge_evidence(claim: str, quotes: list[str], facts: list[JudgeFact]) 
     text, mid = _prepare_claim(claim or "")
     claim_t = _analyse(text, claim_side=True, mid_start=mid)
     citems = P.items(claim_t, True, P._TABLES)
-    c = _Side(claim_t, citems, {k: i for i, k in enumerate(citems.pos)})
+    c = _Side(claim_t, citems, {k: i for i, k in enumerate(citems.pos)}, text)
     spans = []
     for s in span_texts:
-        t = _analyse(clean_quote(s), claim_side=False)
-        spans.append(_Span(t, P.items(t, False, P._TABLES), _words(t)))
+        s = clean_quote(s)
+        t = _analyse(s, claim_side=False)
+        spans.append(_Span(t, P.items(t, False, P._TABLES), _words(t), s))
     skeys = set().union(*(set(s.its.keys) for s in spans))
     snums = [n for s in spans for n in s.t.numbers]
     ckeys = set(citems.keys)
@@ -822,6 +825,10 @@ def _order_swapped(c: _Side, spans: list[_Span], covered: dict[int, str]) -> boo
                           citems.nums, citems.words)
     segs = P._segments(citems)
     claim_orders = [_readings(c.t, citems, a, b) for a, b in segs]
+    swaps = _genitive_swaps(c, citems.keys, spans)
+    if swaps:
+        claim_orders = [readings + [alt for seq in readings for alt in _swapped(seq, swaps)]
+                        for readings in claim_orders]
     for s in spans:
         have = set(s.its.keys)
         segments = [_readings(s.t, s.its, a, b)[0] for a, b in P._segments(s.its)]
@@ -845,6 +852,94 @@ def _order_swapped(c: _Side, spans: list[_Span], covered: dict[int, str]) -> boo
                 continue
             return True
     return False
+
+
+# --- "the secret's value" / "the value of the secret" ------------------------------------------
+_DETERMINERS = frozenset(["the", "a", "an"])
+MAX_NOUN_WORDS = 4  # a possessor or possessed noun phrase of at most this many words
+
+
+def _genitives(text: str, t: _Text) -> set[int]:
+    """Token indexes of the words written with a possessive "'s" after them ("secret" in
+    "the secret's value"): the analysis drops the "'s", so it is read from the text."""
+    out: set[int] = set()
+    at = 0
+    for i, r in enumerate(t.raw):
+        j = text.find(r, at)
+        if j < 0:
+            return out
+        at = j + len(r)
+        if t.kinds[i] == _WORD and text[at:at + 2] in ("'s", "\u2019s") and not text[at + 2:at + 3].isalnum():
+            out.add(i)
+    return out
+
+
+def _noun_runs(t: _Text, keys: dict[int, str], g: int) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
+    """For the possessive at token g: (possessor keys, possessed keys) for each possessed
+    phrase of 1..MAX_NOUN_WORDS content words right after it (the possessor: the content
+    words right before it, up to the "'s", all in g's clause)."""
+    def word(j: int) -> bool:
+        return 0 <= j < len(t.raw) and j in keys and t.clause[j] == t.clause[g] and t.kinds[j] == _WORD \
+            and (t.content[j] or t.entity[j])
+    if not word(g):
+        return []
+    a = g
+    while a - 1 >= 0 and word(a - 1) and g - a + 1 < MAX_NOUN_WORDS:
+        a -= 1
+    owner = tuple(keys[j] for j in range(a, g + 1))
+    out = []
+    b = g + 1
+    while word(b) and b - g <= MAX_NOUN_WORDS:
+        out.append((owner, tuple(keys[j] for j in range(g + 1, b + 1))))
+        b += 1
+    return out
+
+
+def _of_phrase(t: _Text, keys: dict[int, str], owner: tuple[str, ...], owned: tuple[str, ...]) -> bool:
+    """Does t write "<owned> of [the|a|an] <owner>", each part as adjacent words?"""
+    n, m = len(owned), len(owner)
+    for i in range(len(t.raw)):
+        if tuple(keys.get(j) for j in range(i, i + n)) != owned or i + n >= len(t.raw) or t.low[i + n] != "of":
+            continue
+        j = i + n + 1
+        if j < len(t.raw) and t.low[j] in _DETERMINERS:
+            j += 1
+        if tuple(keys.get(x) for x in range(j, j + m)) == owner:
+            return True
+    return False
+
+
+def _genitive_swaps(c: _Side, ckeys: list[str], spans: list[_Span]) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
+    """The possessive alternation where one side writes "X's Y" and a cited span (or the
+    claim) "the Y of X": (run as the claim reads it, the same run as the other side does).
+    Both name one thing with the same owner ("the secret's value" is "the value of the
+    secret"); found only where the other side writes exactly "Y of X", so no word changes
+    its role ("the parent's commit" is not "the parent of the commit": another owner)."""
+    out = []
+    ckey_at = {p: k for k, p in zip(ckeys, c.its.pos, strict=True)}
+    claim_gen = _genitives(c.text, c.t) if c.text else set()
+    for s in spans:
+        skey_at = {p: k for k, p in zip(s.its.keys, s.its.pos, strict=True)}
+        for g in claim_gen:  # the claim's "X's Y", a span's "Y of X": the claim read "Y X"
+            for owner, owned in _noun_runs(c.t, ckey_at, g):
+                if _of_phrase(s.t, skey_at, owner, owned):
+                    out.append((owner + owned, owned + owner))
+        for g in (_genitives(s.text, s.t) if s.text else ()):  # the span's "X's Y", the claim's "Y of X"
+            for owner, owned in _noun_runs(s.t, skey_at, g):
+                if _of_phrase(c.t, ckey_at, owner, owned):
+                    out.append((owned + owner, owner + owned))
+    return out
+
+
+def _swapped(seq: list[str], swaps: list[tuple[tuple[str, ...], tuple[str, ...]]]) -> list[list[str]]:
+    """seq with one run of ``swaps`` read the other way (each swap, each place)."""
+    out = []
+    for run, other in swaps:
+        n = len(run)
+        for i in range(len(seq) - n + 1):
+            if tuple(seq[i:i + n]) == run:
+                out.append(seq[:i] + list(other) + seq[i + n:])
+    return out
 
 
 def _free_adverbs(t: _Text, its: P._Items, a: int, b: int) -> set[str]:
