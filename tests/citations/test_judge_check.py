@@ -185,3 +185,63 @@ def test_long_claims_of_many_clauses_are_checked_in_bounded_time():
         start = time.process_time()
         check_judge_evidence(claim, [quote], [JudgeFact(fact=claim, spans=[quote])])
         assert time.process_time() - start < 15, claim[:40]
+
+
+# --- "because": the quote's cause or effect word, in the same direction -----------------------
+def test_because_is_shown_by_the_quotes_since_but_not_with_cause_and_effect_swapped():
+    q = ["The statement can be used only in the current invocation, since SPI_finish frees the memory."]
+    facts = (JudgeFact("SPI_finish frees the memory", ["SPI_finish frees the memory"]),
+             JudgeFact("the statement can be used only in the current invocation",
+                       ["The statement can be used only in the current invocation"]))
+    e = ev("Because SPI_finish frees the memory, the statement can be used only in the current invocation.",
+           q, *facts)
+    assert e.ok, e.problems
+    wrong = ev("Because the statement can be used only in the current invocation, SPI_finish frees the memory.",
+               q, *facts)
+    assert not wrong.ok and any('"Because"' in p for p in wrong.problems), wrong.problems
+
+
+def test_because_is_shown_by_the_quotes_so_in_the_same_direction_only():
+    q = ["The table is small, so the planner uses a sequential scan."]
+    facts = (JudgeFact("the table is small", ["The table is small"]),
+             JudgeFact("the planner uses a sequential scan", ["the planner uses a sequential scan"]))
+    e = ev("The planner uses a sequential scan because the table is small.", q, *facts)
+    assert e.ok, e.problems
+    wrong = ev("The table is small because the planner uses a sequential scan.", q, *facts)
+    assert not wrong.ok and any('"because"' in p for p in wrong.problems), wrong.problems
+    # "so that" states a purpose, not an effect
+    q2 = ["The table is small, so that the planner uses a sequential scan."]
+    purpose = ev("The planner uses a sequential scan because the table is small.", q2,
+                 JudgeFact("the table is small", ["The table is small"]),
+                 JudgeFact("the planner uses a sequential scan", ["the planner uses a sequential scan"]))
+    assert not purpose.ok, purpose.problems
+
+
+# --- "once" opening a clause: "when" ------------------------------------------------------------
+def test_once_opening_a_clause_is_shown_by_when_but_a_count_is_not():
+    q = ["Zswap evicts pages when the pool reaches its size limit."]
+    e = ev("Once the pool reaches its size limit, zswap evicts pages.", q,
+           JudgeFact("once the pool reaches its size limit zswap evicts pages", [q[0][:-1]], [("Once", "when")]))
+    assert e.ok, e.problems
+    q2 = ["The hook runs when a commit is made."]
+    wrong = ev("The hook runs once a commit.", q2,
+               JudgeFact("the hook runs once a commit", [q2[0][:-1]], [("once", "when")]))
+    assert not wrong.ok and any('"once"' in p for p in wrong.problems), wrong.problems
+
+
+# --- the possessive alternation: "the secret's value" / "the value of the secret" ---------------
+def test_possessive_is_read_as_of_phrase_but_another_owner_is_a_swap():
+    q = ["The value of the secret is changed each time a user logs in."]
+    e = ev("Each time a user logs in, the secret's value is changed.", q,
+           JudgeFact("the secret's value is changed each time a user logs in", [q[0][:-1]]))
+    assert e.ok, e.problems
+    q2 = ["The handler's logger is closed first."]
+    back = ev("The logger of the handler is closed first.", q2,
+              JudgeFact("the logger of the handler is closed first", [q2[0][:-1]]))
+    assert back.ok, back.problems
+    wrong = ev("The handler of the logger is closed first.", q2,
+               JudgeFact("the handler of the logger is closed first", [q2[0][:-1]]))
+    assert not wrong.ok and any("roles swapped" in p for p in wrong.problems), wrong.problems
+    wrong2 = ev("Each time a user logs in, the value's secret is changed.", q,
+                JudgeFact("the value's secret is changed each time a user logs in", [q[0][:-1]]))
+    assert not wrong2.ok and any("roles swapped" in p for p in wrong2.problems), wrong2.problems

@@ -50,6 +50,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from bisect import bisect_left, bisect_right
 from itertools import islice
 
 from ..verify import _canon_char, clean_quote
@@ -309,7 +310,7 @@ def check_judge_evidence(claim: str, quotes: list[str], facts: list[JudgeFact]) 
             continue
         if _fact_free(claim_t, k):
             continue
-        if claim_t.low[k] in _CAUSE_WORDS and k not in cause_tried:
+        if claim_t.low[k] in _CAUSE_WORDS and k not in cause_tried and len(cause_tried) < MAX_CAUSE_WORDS:
             cause_tried.add(k)
             mark = _cause_shown(c, k, quotes, found, covered)
             if mark:
@@ -346,6 +347,9 @@ def check_judge_evidence(claim: str, quotes: list[str], facts: list[JudgeFact]) 
     # the claim's words keep their order within each of its clauses (roles: "A overrides B")
     if _order_swapped(c, spans, covered):
         problems.append("the claim's words stand in another order in a cited span (roles swapped?)")
+    if _genitive_conflict(c, [covered.get(p) or k for k, p in zip(citems.keys, citems.pos, strict=True)], spans):
+        problems.append("the claim's possessive stands as an \"of\" phrase the other way round in a cited span "
+                        "(roles swapped?)")
     mixed = _mixed_clause(c, spans, covered)
     if mixed:
         problems.append(f'the claim\'s "{mixed}" comes from another cited span than the rest of its clause '
@@ -507,6 +511,8 @@ def _possibility_shown(c: _Side, i: int) -> bool:
 
 # --- "because": a cause shown by the quote's cause word, in the same direction ---------------
 _CAUSE_WORDS = frozenset(["because", "since"])  # a claim's cause word ("since 3.4" is a number)
+MAX_CAUSE_WORDS = 8  # claim cause words looked up in the quotes (a longer claim's others stay unshown)
+MAX_CAUSE_MARKS = 32  # quote cause/effect words tried per claim cause word
 _OPENERS = r"(?:it|that|this|they|these|those|there|some|each|both|we|you|the|its|their|a|an)"
 # a word of the quote that introduces the cause ("E, since C", "Because C, E"; ", as" only
 # before a clause: "as shown", "as well", "as a result" are no cause) ...
@@ -540,30 +546,36 @@ def _cause_shown(c: _Side, k: int, quotes: list[str], found: list[tuple[int, int
         (cause if p > k and t.clause[p] == t.clause[k] else effect).add(key)
     if not cause or not effect:
         return None
+    tried = 0
     for qi, q in enumerate(quotes):
         mine = [(a, b) for i, a, b in found if i == qi]
         if not mine:
             continue
         ends = [0] + [m.end() for m in _SENTENCE_END.finditer(q)] + [len(q)]
-        for rx, marks_cause in ((_CAUSE_MARK, True), (_EFFECT_MARK, False)):
-            for m in rx.finditer(q):
-                lo = max(e for e in ends if e <= m.start())
-                hi = min(e for e in ends if e >= m.end())
-                semi_before = max([x + 1 for x in range(lo, m.start()) if q[x] == ";"] + [lo])
-                semi_after = min([x for x in range(m.end(), hi) if q[x] == ";"] + [hi])
-                if marks_cause and not q[semi_before:m.start()].strip(" ,;:([\"'\u201c\u2018"):
-                    comma = q.find(",", m.end(), semi_after)
-                    if comma < 0:
-                        continue  # "Because C E": where C ends is not written
-                    cause_r, effect_r = (m.end(), comma), (comma + 1, semi_after)
-                elif marks_cause:
-                    cause_r, effect_r = (m.end(), semi_after), (semi_before, m.start())
-                else:
-                    cause_r, effect_r = (semi_before, m.start()), (m.end(), semi_after)
-                if _keys_in(q, mine, cause_r) >= cause and _keys_in(q, mine, effect_r) >= effect:
-                    word = m.group(0).strip().lower()
-                    return P.items(_analyse(word, claim_side=False), False, P._TABLES).keys[0] \
-                        if marks_cause else "\u2234"
+        # only the sentences that hold a cited span, each once
+        sentences = sorted({(ends[bisect_right(ends, a) - 1], ends[bisect_left(ends, b)]) for a, b in mine})
+        for lo, hi in sentences:
+            for rx, marks_cause in ((_CAUSE_MARK, True), (_EFFECT_MARK, False)):
+                for m in rx.finditer(q, lo, hi):
+                    tried += 1
+                    if tried > MAX_CAUSE_MARKS:
+                        return None
+                    semi_before = q.rfind(";", lo, m.start()) + 1 or lo
+                    semi_after = q.find(";", m.end(), hi)
+                    semi_after = hi if semi_after < 0 else semi_after
+                    if marks_cause and not q[semi_before:m.start()].strip(" ,;:([\"'\u201c\u2018"):
+                        comma = q.find(",", m.end(), semi_after)
+                        if comma < 0:
+                            continue  # "Because C E": where C ends is not written
+                        cause_r, effect_r = (m.end(), comma), (comma + 1, semi_after)
+                    elif marks_cause:
+                        cause_r, effect_r = (m.end(), semi_after), (semi_before, m.start())
+                    else:
+                        cause_r, effect_r = (semi_before, m.start()), (m.end(), semi_after)
+                    if _keys_in(q, mine, cause_r) >= cause and _keys_in(q, mine, effect_r) >= effect:
+                        word = m.group(0).strip().lower()
+                        return P.items(_analyse(word, claim_side=False), False, P._TABLES).keys[0] \
+                            if marks_cause else "\u2234"
     return None
 
 
@@ -857,6 +869,7 @@ def _order_swapped(c: _Side, spans: list[_Span], covered: dict[int, str]) -> boo
 # --- "the secret's value" / "the value of the secret" ------------------------------------------
 _DETERMINERS = frozenset(["the", "a", "an"])
 MAX_NOUN_WORDS = 4  # a possessor or possessed noun phrase of at most this many words
+MAX_GENITIVES = 16  # possessives read per side (a longer text's others keep their order)
 
 
 def _genitives(text: str, t: _Text) -> set[int]:
@@ -871,6 +884,8 @@ def _genitives(text: str, t: _Text) -> set[int]:
         at = j + len(r)
         if t.kinds[i] == _WORD and text[at:at + 2] in ("'s", "\u2019s") and not text[at + 2:at + 3].isalnum():
             out.add(i)
+            if len(out) >= MAX_GENITIVES:
+                break
     return out
 
 
@@ -898,14 +913,32 @@ def _noun_runs(t: _Text, keys: dict[int, str], g: int) -> list[tuple[tuple[str, 
 def _of_phrase(t: _Text, keys: dict[int, str], owner: tuple[str, ...], owned: tuple[str, ...]) -> bool:
     """Does t write "<owned> of [the|a|an] <owner>", each part as adjacent words?"""
     n, m = len(owned), len(owner)
-    for i in range(len(t.raw)):
-        if tuple(keys.get(j) for j in range(i, i + n)) != owned or i + n >= len(t.raw) or t.low[i + n] != "of":
+    for k in t.positions.get("of", ()) if t.positions else (k for k, w in enumerate(t.low) if w == "of"):
+        i = k - n
+        if i < 0 or tuple(keys.get(j) for j in range(i, k)) != owned:
             continue
-        j = i + n + 1
+        j = k + 1
         if j < len(t.raw) and t.low[j] in _DETERMINERS:
             j += 1
         if tuple(keys.get(x) for x in range(j, j + m)) == owner:
             return True
+    return False
+
+
+def _genitive_conflict(c: _Side, ckeys: list[str], spans: list[_Span]) -> bool:
+    """Does one side write "X's Y" where the other writes "X of the Y" (another owner: "the
+    handler's logger" is not "the handler of the logger")? The analysis drops the "'s", so
+    both read "X Y" in the same order: the order check alone would take them for the same."""
+    ckey_at = {p: k for k, p in zip(ckeys, c.its.pos, strict=True)}
+    claim_gen = _genitives(c.text, c.t) if c.text else set()
+    for s in spans:
+        skey_at = {p: k for k, p in zip(s.its.keys, s.its.pos, strict=True)}
+        for g in claim_gen:
+            if any(_of_phrase(s.t, skey_at, owned, owner) for owner, owned in _noun_runs(c.t, ckey_at, g)):
+                return True
+        for g in (_genitives(s.text, s.t) if s.text else ()):
+            if any(_of_phrase(c.t, ckey_at, owned, owner) for owner, owned in _noun_runs(s.t, skey_at, g)):
+                return True
     return False
 
 
