@@ -245,3 +245,27 @@ def test_possessive_is_read_as_of_phrase_but_another_owner_is_a_swap():
     wrong2 = ev("Each time a user logs in, the value's secret is changed.", q,
                 JudgeFact("the value's secret is changed each time a user logs in", [q[0][:-1]]))
     assert not wrong2.ok and any("roles swapped" in p for p in wrong2.problems), wrong2.problems
+
+
+# --- a fronted prepositional phrase may stand at the clause's end -----------------------------
+def test_a_fronted_phrase_moves_as_one_unit_but_roles_and_scope_stay():
+    q = ["This can be a problem for larger applications."]
+    e = ev("For larger applications this can be a problem.", q,
+           JudgeFact("this can be a problem for larger applications", [q[0][:-1]]))
+    assert e.ok, e.problems
+    q2 = ["The current stack trace is displayed upon detection."]
+    e2 = ev("On detection, the current stack trace is displayed.", q2,
+            JudgeFact("the current stack trace is displayed on detection", [q2[0][:-1]], [("On", "upon")]))
+    assert e2.ok, e2.problems
+    q3 = ["In production, loggers pass records to handlers."]  # the span's own fronted phrase
+    e3 = ev("Loggers pass records to handlers in production.", q3,
+            JudgeFact("loggers pass records to handlers in production", [q3[0][:-1]]))
+    assert e3.ok, e3.problems
+    wrong = ev("In production, handlers pass records to loggers.", ["Loggers pass records to handlers in production."],
+               JudgeFact("handlers pass records to loggers in production", ["Loggers pass records to handlers in production"]))
+    assert not wrong.ok and any("roles swapped" in p for p in wrong.problems), wrong.problems
+    # a quantifier in the phrase, a negation in the clause: its place changes the scope
+    q4 = ["The cache is not cleared in all cases."]
+    scope = ev("In all cases the cache is not cleared.", q4,
+               JudgeFact("the cache is not cleared in all cases", [q4[0][:-1]]))
+    assert not scope.ok and any("roles swapped" in p for p in scope.problems), scope.problems

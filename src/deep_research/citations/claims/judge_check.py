@@ -841,26 +841,43 @@ def _order_swapped(c: _Side, spans: list[_Span], covered: dict[int, str]) -> boo
     if swaps:
         claim_orders = [readings + [alt for seq in readings for alt in _swapped(seq, swaps)]
                         for readings in claim_orders]
+    for n, (a, b) in enumerate(segs):
+        front = _fronted_phrase(c.t, citems, a, b)
+        if front:  # the rest of the clause read on its own (its voice), then the phrase
+            lead, run, rest = front
+            claim_orders[n] = claim_orders[n] + [list(lead) + seq + list(run)
+                                                 for seq in _readings(c.t, citems, rest, b)]
     for s in spans:
         have = set(s.its.keys)
         segments = [_readings(s.t, s.its, a, b)[0] for a, b in P._segments(s.its)]
+        # the span's clauses again with each fronted phrase at the clause's end ("For security
+        # reasons, X is changed" read "X is changed for security reasons"), where one is
+        variants = [segments]
+        moved = []
+        for (a, b), seg in zip(P._segments(s.its), segments, strict=True):
+            front = _fronted_phrase(s.t, s.its, a, b)
+            moved.append(list(front[0]) + _readings(s.t, s.its, front[2], b)[0] + list(front[1]) if front else seg)
+        if moved != segments:
+            variants.append(moved)
         bearers = {key for key, p in zip(s.its.keys, s.its.pos, strict=True)
                    if s.t.content[p] or s.t.entity[p] or s.t.kinds[p] != _WORD}
         # the span's clauses without the claim clause's free adverbs, and them run together:
         # built once per set of free adverbs (most clauses have none), not once per clause
-        span_orders: dict[frozenset[str], tuple[list[list[str]], list[str]]] = {}
+        span_orders: dict[frozenset[str], list[tuple[list[list[str]], list[str]]]] = {}
         for (a, b), readings in zip(segs, claim_orders, strict=True):
             if sum(1 for k in citems.keys[a:b] if k in have) < 2:
                 continue
             free = frozenset(_free_adverbs(c.t, citems, a, b))
             seqs = [[k for k in seq if k in have and k not in free] for seq in readings]
             if free not in span_orders:
-                cut = [[k for k in seg if k not in free] for seg in segments]
-                span_orders[free] = (cut, [k for seg in cut for k in seg])
-            mine, order = span_orders[free]
-            if any(P._match(seq, order) is not None for seq in seqs):
+                span_orders[free] = []
+                for variant in variants:
+                    cut = [[k for k in seg if k not in free] for seg in variant]
+                    span_orders[free].append((cut, [k for seg in cut for k in seg]))
+            if any(P._match(seq, order) is not None for _, order in span_orders[free] for seq in seqs):
                 continue
-            if any(_clauses_moved(seq, mine, bearers, set(citems.keys[a:b])) for seq in seqs):
+            if any(_clauses_moved(seq, mine, bearers, set(citems.keys[a:b]))
+                   for mine, _ in span_orders[free] for seq in seqs):
                 continue
             return True
     return False
@@ -973,6 +990,60 @@ def _swapped(seq: list[str], swaps: list[tuple[tuple[str, ...], tuple[str, ...]]
             if tuple(seq[i:i + n]) == run:
                 out.append(seq[:i] + list(other) + seq[i + n:])
     return out
+
+
+# --- a fronted adverbial: "For larger applications, this can be a problem" ------------------------
+# prepositions of a phrase that says where, when, for what or with what the clause holds
+_FRONT_PREPS = frozenset(["for", "in", "on", "upon", "at", "with", "during", "under", "within", "by", "after",
+                          "before", "from", "through", "via", "across"])
+# words that open the clause's subject after a fronted phrase written without a comma
+_SUBJECT_OPENERS = frozenset(["the", "a", "an", "this", "that", "these", "those", "it", "they", "we", "you", "he",
+                              "she", "its", "their", "our", "your", "there", "each", "every"])
+MAX_FRONT_WORDS = 8
+
+
+def _fronted_phrase(t: _Text, its: P._Items, a: int, b: int) -> tuple[tuple[str, ...], tuple[str, ...], int] | None:
+    """The keys of a prepositional phrase that opens the claim clause [a, b) ("For larger
+    applications this can be a problem", "On detection, the trace is shown"), which may
+    stand at the clause's end as one unit ("this can be a problem for larger applications"):
+    None unless it ends at a comma or before a word that opens the subject, holds no
+    negation, quantifier, modal, condition or "only", and the rest of the clause holds no
+    negation, quantifier or "only" (whose scope its place changes: "In all cases X is not
+    Y" is not "X is not Y in all cases"). Returns the keys before the phrase (a connective:
+    "though in simple scripts ..."), the phrase's keys, and the index of the rest's first item."""
+    start = its.pos[a - 1] + 1 if a else 0
+    k = next((j for j in range(start, its.pos[a] + 1) if t.kinds[j] != 0), None)
+    if k is not None and t.low[k] in FACT_FREE | {"and"}:
+        k = next((j for j in range(k + 1, its.pos[b - 1] + 1) if t.kinds[j] != 0), None)
+    if k is None or t.low[k] not in _FRONT_PREPS or t.clause[k] != t.clause[its.pos[a]]:
+        return None
+    end = None
+    seen = False
+    for j in range(k + 1, min(len(t.raw), k + 1 + MAX_FRONT_WORDS)):
+        if t.kinds[j] == 0:
+            if t.raw[j] == ",":
+                end = j
+                break
+            return None
+        if t.low[j] in _SUBJECT_OPENERS and seen:
+            end = j
+            break
+        if t.low[j] in _SUBJECT_OPENERS or t.kinds[j] != _WORD:
+            continue
+        seen = True
+    if end is None or not seen:
+        return None
+    lead = [i for i in range(a, b) if its.pos[i] < k]
+    inside = [i for i in range(a, b) if k <= its.pos[i] < end]
+    rest = [i for i in range(a, b) if its.pos[i] >= end]
+    if not inside or not rest:
+        return None
+    if any(its.keys[i] == "\u00ac" or its.keys[i].startswith(("Q:", "M:")) or t.low[its.pos[i]] in _CONDITIONS
+           or t.low[its.pos[i]] == "only" for i in inside):
+        return None
+    if any(its.keys[i] == "\u00ac" or its.keys[i].startswith("Q:") or t.low[its.pos[i]] == "only" for i in rest):
+        return None
+    return tuple(its.keys[i] for i in lead), tuple(its.keys[i] for i in inside), rest[0]
 
 
 def _free_adverbs(t: _Text, its: P._Items, a: int, b: int) -> set[str]:
