@@ -269,3 +269,28 @@ def test_a_fronted_phrase_moves_as_one_unit_but_roles_and_scope_stay():
     scope = ev("In all cases the cache is not cleared.", q4,
                JudgeFact("the cache is not cleared in all cases", [q4[0][:-1]]))
     assert not scope.ok and any("roles swapped" in p for p in scope.problems), scope.problems
+
+
+# --- "not ... any X" says "not ... X"; "another one" is a pronoun, not the number 1 ------------
+def test_any_under_the_claims_negation_needs_no_span_but_the_negation_does():
+    q = ["Assignments do not copy data."]
+    e = ev("An assignment doesn't copy any data.", q, JudgeFact("an assignment doesn't copy data", [q[0][:-1]]))
+    assert e.ok, e.problems
+    q2 = ["Assignments copy data."]
+    wrong = ev("An assignment doesn't copy any data.", q2, JudgeFact("an assignment doesn't copy data", [q2[0][:-1]]))
+    assert not wrong.ok and any("negation" in p for p in wrong.problems), wrong.problems
+    # without a negation, "any" is a quantifier the spans must state
+    q3 = ["An assignment copies some data."]
+    wrong2 = ev("An assignment copies any data.", q3, JudgeFact("an assignment copies data", [q3[0][:-1]]))
+    assert not wrong2.ok, wrong2.problems
+
+
+def test_another_one_is_a_pronoun_but_one_before_a_noun_is_a_number():
+    q = ["If the atomic block is nested within another it raises a RuntimeError."]
+    e = ev("The atomic block raises a RuntimeError if it is nested within another one.", q,
+           JudgeFact("the atomic block raises a RuntimeError if nested within another", [q[0][:-1]]))
+    assert e.ok, e.problems
+    q2 = ["The server keeps two connections open."]
+    wrong = ev("The server keeps the one connection open.", q2,
+               JudgeFact("the server keeps the one connection open", [q2[0][:-1]]))
+    assert not wrong.ok and any("number" in p for p in wrong.problems), wrong.problems

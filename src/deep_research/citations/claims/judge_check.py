@@ -294,6 +294,8 @@ def check_judge_evidence(claim: str, quotes: list[str], facts: list[JudgeFact]) 
         k = citems.pos[i]
         word = claim_t.raw[k]
         if i in citems.nums:
+            if _pronoun_one(claim_t, k):
+                continue  # "another one", "the primary one": a pronoun, as "it" is
             num = citems.nums[i]
             if key.startswith(("ORD:", "W:")):
                 if key not in skeys:
@@ -318,6 +320,8 @@ def check_judge_evidence(claim: str, quotes: list[str], facts: list[JudgeFact]) 
                 continue
         if key == "M:may" and _possibility_shown(c, i):
             continue
+        if claim_t.low[k] == "any" and _negated_before(claim_t, k):
+            continue  # "doesn't copy any data" says "doesn't copy data"
         if key.startswith(("Q:", "M:")):
             problems.append(f'the claim\'s "{word}" ({"quantifier" if key[0] == "Q" else "modal"}) is in no cited span')
         elif claim_t.entity[k] or claim_t.kinds[k] != _WORD:
@@ -364,7 +368,7 @@ def check_judge_evidence(claim: str, quotes: list[str], facts: list[JudgeFact]) 
         if mine and fstems and not fstems & mstems:
             problems.append(f'the fact "{_short(f.fact)}" shares no word with its spans')
     left = [claim_t.raw[k] for k in range(len(claim_t.raw)) if claim_t.content[k] and claim_t.kinds[k] == _WORD
-            and claim_t.stems[k] not in fact_words and k not in covered]
+            and claim_t.stems[k] not in fact_words and k not in covered and not _pronoun_one(claim_t, k)]
     if left:
         problems.append("the facts leave out: " + ", ".join(dict.fromkeys(left)))
     return EvidenceCheck(not problems, list(dict.fromkeys(problems)), found)
@@ -588,6 +592,43 @@ def _keys_in(q: str, spans: list[tuple[int, int]], r: tuple[int, int]) -> set[st
             t = _analyse(clean_quote(q[a:b]), claim_side=False)
             out.update(P.items(t, False, P._TABLES).keys)
     return out
+
+
+# "the", "another", ... (an adjective or two) "one" and no noun after it: a pronoun standing for
+# a noun said before ("nested within another one", "the primary one"), not the number 1; not
+# "no one" (nobody), "any one" / "every one" (a count), "one of ..." (a count: not after these)
+_ONE_DETERMINERS = frozenset(["the", "a", "an", "another", "this", "that", "which"])
+# before "any", a word that makes "not ... any" other than "not ... X" ("not just any X")
+_ANY_SCOPE = frozenset(["just", "simply", "merely", "only", "hardly"])
+ANY_WINDOW = 12  # words before "any" searched for its negation
+
+
+def _pronoun_one(t: _Text, k: int) -> bool:
+    """Is token k "one"/"ones" used as a pronoun: after a determiner of ``_ONE_DETERMINERS``
+    and at most two adjectives, with no noun or "of" right after it?"""
+    if t.low[k] not in ("one", "ones"):
+        return False
+    nxt = k + 1
+    if nxt < len(t.raw) and t.kinds[nxt] != 0 and (t.content[nxt] or t.entity[nxt] or t.low[nxt] == "of"):
+        return False
+    j = k - 1
+    while j >= 0 and k - j <= 3 and t.kinds[j] == _WORD and t.content[j] and not t.entity[j]:
+        j -= 1
+    return j >= 0 and t.low[j] in _ONE_DETERMINERS and t.clause[j] == t.clause[k]
+
+
+def _negated_before(t: _Text, k: int) -> bool:
+    """Does an explicit negation stand before token k ("any") in its clause, within
+    ``ANY_WINDOW`` words ("does not copy any data", "without any delay"), and no word of
+    ``_ANY_SCOPE`` right before it ("not just any")?"""
+    if k and t.low[k - 1] in _ANY_SCOPE:
+        return False
+    for j in range(k - 1, max(-1, k - 1 - ANY_WINDOW), -1):
+        if t.clause[j] != t.clause[k]:
+            return False
+        if t.neg[j]:
+            return True
+    return False
 
 
 def _fact_free(t: _Text, k: int) -> bool:
