@@ -294,3 +294,13 @@ def test_another_one_is_a_pronoun_but_one_before_a_noun_is_a_number():
     wrong = ev("The server keeps the one connection open.", q2,
                JudgeFact("the server keeps the one connection open", [q2[0][:-1]]))
     assert not wrong.ok and any("number" in p for p in wrong.problems), wrong.problems
+
+
+def test_before_is_shown_by_prior_to_but_after_is_not():
+    q = ["Prior to PostgreSQL 14, the only category of B-Tree deletion was simple deletion."]
+    e = ev("Simple deletion was the only category of B-Tree deletion before PostgreSQL 14.", q,
+           JudgeFact("before 14 the only category of deletion was simple deletion", [q[0][:-1]], [("before", "Prior to")]))
+    assert e.ok, e.problems
+    wrong = ev("Simple deletion was the only category of B-Tree deletion after PostgreSQL 14.", q,
+               JudgeFact("after 14 the only category of deletion was simple deletion", [q[0][:-1]], [("after", "Prior to")]))
+    assert not wrong.ok and any('"after"' in p for p in wrong.problems), wrong.problems

@@ -94,6 +94,9 @@ PHRASE_GROUPS: tuple[tuple[frozenset[tuple[str, ...]], bool], ...] = (
     # the point from which something holds: "since Python 3.4" / "starting with Python 3.4"
     (frozenset({("since",), ("as", "of"), ("starting", "with"), ("starting", "in"), ("beginning", "with"),
                 ("starting", "from")}), True),
+    # an earlier point: "prior to PostgreSQL 14" / "before PostgreSQL 14" ("prior to" says
+    # nothing else; "prior" alone is an adjective: "prior versions", in FUNCTION_GROUPS)
+    (frozenset({("before",), ("prior", "to")}), False),
 )
 _CONDITIONS = frozenset(["if", "when", "whenever", "once", "provided", "providing", "assuming"])
 # Connectives that join two clauses and state no fact of their own: "A, but B", "A, though
@@ -1036,7 +1039,7 @@ def _swapped(seq: list[str], swaps: list[tuple[tuple[str, ...], tuple[str, ...]]
 # --- a fronted adverbial: "For larger applications, this can be a problem" ------------------------
 # prepositions of a phrase that says where, when, for what or with what the clause holds
 _FRONT_PREPS = frozenset(["for", "in", "on", "upon", "at", "with", "during", "under", "within", "by", "after",
-                          "before", "from", "through", "via", "across"])
+                          "before", "prior", "from", "through", "via", "across"])
 # words that open the clause's subject after a fronted phrase written without a comma
 _SUBJECT_OPENERS = frozenset(["the", "a", "an", "this", "that", "these", "those", "it", "they", "we", "you", "he",
                               "she", "its", "their", "our", "your", "there", "each", "every"])
