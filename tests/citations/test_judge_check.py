@@ -304,3 +304,20 @@ def test_before_is_shown_by_prior_to_but_after_is_not():
     wrong = ev("Simple deletion was the only category of B-Tree deletion after PostgreSQL 14.", q,
                JudgeFact("after 14 the only category of deletion was simple deletion", [q[0][:-1]], [("after", "Prior to")]))
     assert not wrong.ok and any('"after"' in p for p in wrong.problems), wrong.problems
+
+
+def test_turning_off_is_disabling_but_not_enabling():
+    q = ["Setting threshold0 to zero disables collection."]
+    e = ev("Setting threshold0 to zero turns collection off.", q,
+           JudgeFact("setting threshold0 to zero turns collection off", [q[0][:-1]],
+                     [("turns collection off", "disables collection")]))
+    assert e.ok, e.problems
+    wrong = ev("Setting threshold0 to zero turns collection on.", q,
+               JudgeFact("setting threshold0 to zero turns collection on", [q[0][:-1]],
+                         [("turns collection on", "disables collection")]))
+    assert not wrong.ok, wrong.problems
+    q2 = ["Setting threshold0 to zero disables logging."]
+    wrong2 = ev("Setting threshold0 to zero turns collection off.", q2,
+                JudgeFact("setting threshold0 to zero turns collection off", [q2[0][:-1]],
+                          [("turns collection off", "disables logging")]))
+    assert not wrong2.ok, wrong2.problems

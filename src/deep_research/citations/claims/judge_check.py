@@ -411,6 +411,13 @@ def _cover(c: _Side, ck: list[int], s: _Span, sk: list[int]) -> tuple[dict[int, 
             nxt += 1
             covered.update({k: sk[j0] for k in ck[k0:k0 + n] if k in need})
             used |= set(sk[j0:j0 + m])
+    # "turns collection off" / "disables collection": a switch verb and its particle, the
+    # object between them checked as any other word
+    for k, part, j in _switches(ct, ck, st, sk):
+        if k in need and k not in covered and j not in used:
+            covered[k] = j
+            used.add(j)
+            covered.setdefault(part, -1)  # the particle: shown with its verb (no span word of its own)
     # phrases WordNet lists (longest first): "take advantage of" / "exploit"
     if lexicon.available():
         for n in range(min(MAX_NGRAM, len(ck)), 0, -1):
@@ -484,6 +491,28 @@ def _cover(c: _Side, ck: list[int], s: _Span, sk: list[int]) -> tuple[dict[int, 
                 if why:
                     return covered, used, f'"{ct.raw[k]}" for "{st.raw[j]}": {why}'
     return covered, used, None
+
+
+# "turn X on" / "switch X on" is "enable X", "... off" is "disable X" (a setting, a feature: the
+# sense these verbs have with "on"/"off"); never across: "turn off" is not "enable"
+_SWITCH_VERBS = frozenset(["turn", "turns", "turned", "turning", "switch", "switches", "switched", "switching"])
+_SWITCH_TO = {"on": frozenset(["enable", "enables", "enabled", "enabling"]),
+              "off": frozenset(["disable", "disables", "disabled", "disabling"])}
+MAX_SWITCH_GAP = 3  # words of the object between the verb and its particle
+
+
+def _switches(ct: _Text, ck: list[int], st: _Text, sk: list[int]):
+    """(claim verb, claim particle, span verb) of each "turn/switch ... on/off" in the claim
+    phrase whose span phrase says "enable"/"disable" to match."""
+    for a, k in enumerate(ck):
+        if ct.low[k] not in _SWITCH_VERBS:
+            continue
+        part = next((x for x in ck[a + 1:a + 2 + MAX_SWITCH_GAP] if ct.low[x] in _SWITCH_TO), None)
+        if part is None:
+            continue
+        j = next((y for y in sk if st.low[y] in _SWITCH_TO[ct.low[part]]), None)
+        if j is not None:
+            yield k, part, j
 
 
 def _number_follows(t: _Text, toks: list[int] | None, end: int) -> bool:
