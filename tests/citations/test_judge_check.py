@@ -321,3 +321,16 @@ def test_turning_off_is_disabling_but_not_enabling():
                 JudgeFact("setting threshold0 to zero turns collection off", [q2[0][:-1]],
                           [("turns collection off", "disables logging")]))
     assert not wrong2.ok, wrong2.problems
+
+
+@pytest.mark.skipif(not available(), reason="needs the WordNet files (wordnet-base)")
+def test_an_adjective_before_its_noun_is_its_predicate_but_not_of_another_noun():
+    q = ["A comparison function will return zero if the inputs are equal."]
+    e = ev("A comparison function returns 0 for equal inputs.", q,
+           JudgeFact("a comparison function returns 0 for equal inputs", [q[0][:-1]],
+                     [("returns", "will return"), ("0", "zero")]))
+    assert e.ok, e.problems
+    q2 = ["The handler raises an error if the logger is invalid."]
+    wrong = ev("An invalid handler raises an error for the logger.", q2,
+               JudgeFact("an invalid handler raises an error for the logger", [q2[0][:-1]]))
+    assert not wrong.ok and any("roles swapped" in p for p in wrong.problems), wrong.problems

@@ -910,7 +910,7 @@ def _order_swapped(c: _Side, spans: list[_Span], covered: dict[int, str]) -> boo
                           citems.nums, citems.words)
     segs = P._segments(citems)
     claim_orders = [_readings(c.t, citems, a, b) for a, b in segs]
-    swaps = _genitive_swaps(c, citems.keys, spans)
+    swaps = _genitive_swaps(c, citems.keys, spans) + _predicate_swaps(c, citems.keys, spans)
     if swaps:
         claim_orders = [readings + [alt for seq in readings for alt in _swapped(seq, swaps)]
                         for readings in claim_orders]
@@ -1051,6 +1051,57 @@ def _genitive_swaps(c: _Side, ckeys: list[str], spans: list[_Span]) -> list[tupl
             for owner, owned in _noun_runs(s.t, skey_at, g):
                 if _of_phrase(c.t, ckey_at, owner, owned):
                     out.append((owned + owner, owner + owned))
+    return out
+
+
+# --- "an invalid number" / "the number is invalid" ---------------------------------------------
+def _adjective_runs(t: _Text, keys: dict[int, str]) -> tuple[set, set]:
+    """The text's attributive adjectives ("an invalid generation number": (invalid,
+    (generation, number))) and predicative ones ("the generation number is invalid"), each
+    as (adjective key, noun keys): up to MAX_NOUN_WORDS adjacent content words for the noun,
+    an adjective WordNet lists, a form of "be" between them for a predicate."""
+    def word(j: int) -> bool:
+        return 0 <= j < len(t.raw) and j in keys and t.kinds[j] == _WORD and t.content[j] and not t.entity[j]
+    attributive, predicative = set(), set()
+    for j in range(len(t.raw)):
+        if not word(j) or not lexicon.can_be_adjective(t.low[j]):
+            continue
+        # attributive: the adjective opens its noun phrase (after a determiner, a preposition
+        # or the clause's start), the noun run ends where the content words do
+        if not word(j - 1):
+            e = j + 1
+            while word(e) and e - j <= MAX_NOUN_WORDS:
+                e += 1
+            if e > j + 1 and not word(e):
+                attributive.add((keys[j], tuple(keys[x] for x in range(j + 1, e))))
+        # predicative: "<noun run> is <adjective>" and the adjective ends its phrase
+        if j >= 2 and t.low[j - 1] in _BE and not word(j + 1):
+            e = j - 2
+            while word(e) and j - 1 - e <= MAX_NOUN_WORDS:
+                e -= 1
+            if e < j - 2:
+                predicative.add((keys[j], tuple(keys[x] for x in range(e + 1, j - 1))))
+    return attributive, predicative
+
+
+def _predicate_swaps(c: _Side, ckeys: list[str], spans: list[_Span]) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
+    """An adjective said of a noun before it on one side ("an invalid generation number
+    raises ValueError") and after it, with "is", on the other ("ValueError is raised if the
+    generation number is invalid"): the same property of the same thing, found only where
+    the other side writes exactly that noun with that adjective. (claim run, other order)."""
+    if not lexicon.available():
+        return []
+    ckey_at = {p: k for k, p in zip(ckeys, c.its.pos, strict=True)}
+    c_attr, c_pred = _adjective_runs(c.t, ckey_at)
+    if not c_attr and not c_pred:
+        return []
+    out = []
+    for s in spans:
+        s_attr, s_pred = _adjective_runs(s.t, {p: k for k, p in zip(s.its.keys, s.its.pos, strict=True)})
+        for adj, noun in c_attr & s_pred:
+            out.append(((adj,) + noun, noun + (adj,)))
+        for adj, noun in c_pred & s_attr:
+            out.append((noun + (adj,), (adj,) + noun))
     return out
 
 
