@@ -334,3 +334,18 @@ def test_an_adjective_before_its_noun_is_its_predicate_but_not_of_another_noun()
     wrong = ev("An invalid handler raises an error for the logger.", q2,
                JudgeFact("an invalid handler raises an error for the logger", [q2[0][:-1]]))
     assert not wrong.ok and any("roles swapped" in p for p in wrong.problems), wrong.problems
+
+
+def test_so_without_a_comma_before_a_subject_marks_the_effect_but_do_so_does_not():
+    q = ["The default is not to sign the tags so this option has no effect."]
+    facts = (JudgeFact("the default is not to sign the tags", ["The default is not to sign the tags"]),
+             JudgeFact("this option has no effect", ["this option has no effect"]))
+    e = ev("Because the default is not to sign the tags, this option has no effect.", q, *facts)
+    assert e.ok, e.problems
+    wrong = ev("Because this option has no effect, the default is not to sign the tags.", q, *facts)
+    assert not wrong.ok and any('"Because"' in p for p in wrong.problems), wrong.problems
+    q2 = ["The default is to sign the tags; do so the same way for commits."]
+    other = ev("Because the default is to sign the tags, the same way holds for commits.", q2,
+               JudgeFact("the default is to sign the tags", ["The default is to sign the tags"]),
+               JudgeFact("the same way for commits", ["the same way for commits"]))
+    assert not other.ok and any('"Because"' in p for p in other.problems), other.problems

@@ -556,7 +556,11 @@ _CAUSE_MARK = re.compile(rf"\b(?:because|since)\b(?! (?:then|when|version|v?\d))
                          re.IGNORECASE)
 # ... or the effect ("C, so E", "C and therefore E"; not "so that", "so as to", "so far")
 _EFFECT_MARK = re.compile(r"(?:(?<=[,;])\s*|\band\s+)\b(?:so|therefore|thus|hence|consequently)\b"
-                          r"(?! (?:that|as|far|long|much|many|to)\b)", re.IGNORECASE)
+                          r"(?! (?:that|as|far|long|much|many|to)\b)"
+                          # "X so this option is a no-op": "so" before a clause's subject (not
+                          # "do so the same way": "so" standing for an action)
+                          rf"|(?<!\bdo)(?<!\bdoes)(?<!\bdid)(?<!\bdone)(?<!\bdoing)\s\bso\b(?= {_OPENERS}\b)(?! that\b)",
+                          re.IGNORECASE)
 
 
 def _cause_shown(c: _Side, k: int, quotes: list[str], found: list[tuple[int, int, int]],
