@@ -349,3 +349,11 @@ def test_so_without_a_comma_before_a_subject_marks_the_effect_but_do_so_does_not
                JudgeFact("the default is to sign the tags", ["The default is to sign the tags"]),
                JudgeFact("the same way for commits", ["the same way for commits"]))
     assert not other.ok and any('"Because"' in p for p in other.problems), other.problems
+
+
+def test_because_is_shown_by_the_quotes_comma_as():
+    q = ["This option is a no-op, as the default is not to sign the tags."]
+    e = ev("Because the default is not to sign the tags, this option is a no-op.", q,
+           JudgeFact("the default is not to sign the tags", ["the default is not to sign the tags"]),
+           JudgeFact("this option is a no-op", ["This option is a no-op"]))
+    assert e.ok, e.problems

@@ -292,6 +292,7 @@ def check_judge_evidence(claim: str, quotes: list[str], facts: list[JudgeFact]) 
 
     _function_pairs(c, spans, skeys, covered, used)
     cause_tried: set[int] = set()
+    links: list[tuple[set[str], set[str], str]] | None = None  # built on the first claim cause word
     cause_marks: set[str] = set()  # the keys of the quote's cause words that show a claim's "because"
     for i, key in enumerate(citems.keys):
         k = citems.pos[i]
@@ -317,7 +318,9 @@ def check_judge_evidence(claim: str, quotes: list[str], facts: list[JudgeFact]) 
             continue
         if claim_t.low[k] in _CAUSE_WORDS and k not in cause_tried and len(cause_tried) < MAX_CAUSE_WORDS:
             cause_tried.add(k)
-            mark = _cause_shown(c, k, quotes, found, covered)
+            if links is None:
+                links = _cause_links(quotes, found)
+            mark = _cause_shown(c, k, links, covered)
             if mark:
                 cause_marks.add(mark)
                 continue
@@ -548,7 +551,8 @@ def _possibility_shown(c: _Side, i: int) -> bool:
 # --- "because": a cause shown by the quote's cause word, in the same direction ---------------
 _CAUSE_WORDS = frozenset(["because", "since"])  # a claim's cause word ("since 3.4" is a number)
 MAX_CAUSE_WORDS = 8  # claim cause words looked up in the quotes (a longer claim's others stay unshown)
-MAX_CAUSE_MARKS = 32  # quote cause/effect words tried per claim cause word
+MAX_CAUSE_MARKS = 32  # quote cause/effect words read per check
+MAX_CAUSE_SENTENCE = 2000  # characters of a quote sentence read for a cause word
 _OPENERS = r"(?:it|that|this|they|these|those|there|some|each|both|we|you|the|its|their|a|an)"
 # a word of the quote that introduces the cause ("E, since C", "Because C, E"; ", as" only
 # before a clause: "as shown", "as well", "as a result" are no cause) ...
@@ -563,7 +567,7 @@ _EFFECT_MARK = re.compile(r"(?:(?<=[,;])\s*|\band\s+)\b(?:so|therefore|thus|henc
                           re.IGNORECASE)
 
 
-def _cause_shown(c: _Side, k: int, quotes: list[str], found: list[tuple[int, int, int]],
+def _cause_shown(c: _Side, k: int, links: list[tuple[set[str], set[str], str]],
                  covered: dict[int, str]) -> str | None:
     """Does a quote state the claim's cause ("Because C, E", "E since C": token k the
     "because"/"since") in the same direction: a cause word of a quote sentence ("since",
@@ -572,7 +576,8 @@ def _cause_shown(c: _Side, k: int, quotes: list[str], found: list[tuple[int, int
     cause clause (the words after k in its clause) must stand in the cited spans on the cause
     side, the rest of its sentence on the effect side: "Because X, Y" is not shown by "X
     because Y" (cause and effect swapped). Returns the key of the quote's cause word (the
-    quote's own "since" is then no restriction the claim lacks), or None."""
+    quote's own "since" is then no restriction the claim lacks), or None. ``links``: the
+    quotes' cause words around the cited spans (``_cause_links``)."""
     t, its = c.t, c.its
     if t.low[k] == "since" and _number_follows(t, None, k + 1):
         return None  # "since 3.4": a point in time
@@ -586,20 +591,37 @@ def _cause_shown(c: _Side, k: int, quotes: list[str], found: list[tuple[int, int
         (cause if p > k and t.clause[p] == t.clause[k] else effect).add(key)
     if not cause or not effect:
         return None
+    for cause_keys, effect_keys, mark in links:
+        if cause_keys >= cause and effect_keys >= effect:
+            return mark
+    return None
+
+
+def _cause_links(quotes: list[str], found: list[tuple[int, int, int]]) -> list[tuple[set[str], set[str], str]]:
+    """The cause/effect links the quotes state around the cited spans: for each cause word
+    ("since", "because", ", as") or effect word ("so", "therefore", ...) in a sentence that
+    holds a cited span, the keys of the cited words on its cause side and on its effect side
+    (up to a ";"), and the key that stands for the word. At most ``MAX_CAUSE_MARKS`` words, in
+    sentences of at most ``MAX_CAUSE_SENTENCE`` characters: built once per check."""
+    out: list[tuple[set[str], set[str], str]] = []
     tried = 0
     for qi, q in enumerate(quotes):
         mine = [(a, b) for i, a, b in found if i == qi]
         if not mine:
             continue
         ends = [0] + [m.end() for m in _SENTENCE_END.finditer(q)] + [len(q)]
-        # only the sentences that hold a cited span, each once
-        sentences = sorted({(ends[bisect_right(ends, a) - 1], ends[bisect_left(ends, b)]) for a, b in mine})
-        for lo, hi in sentences:
-            for rx, marks_cause in ((_CAUSE_MARK, True), (_EFFECT_MARK, False)):
-                for m in rx.finditer(q, lo, hi):
+        # the sentences that hold a cited span, each once
+        ranges = sorted({(ends[bisect_right(ends, a) - 1], ends[bisect_left(ends, b)]) for a, b in mine})
+        for rx, marks_cause in ((_CAUSE_MARK, True), (_EFFECT_MARK, False)):
+            for a0, b0 in ranges:
+                for m in rx.finditer(q, a0, b0):
+                    lo = ends[bisect_right(ends, m.start()) - 1]
+                    hi = ends[bisect_left(ends, m.end())]
+                    if hi - lo > MAX_CAUSE_SENTENCE:
+                        continue
                     tried += 1
                     if tried > MAX_CAUSE_MARKS:
-                        return None
+                        return out
                     semi_before = q.rfind(";", lo, m.start()) + 1 or lo
                     semi_after = q.find(";", m.end(), hi)
                     semi_after = hi if semi_after < 0 else semi_after
@@ -612,11 +634,11 @@ def _cause_shown(c: _Side, k: int, quotes: list[str], found: list[tuple[int, int
                         cause_r, effect_r = (m.end(), semi_after), (semi_before, m.start())
                     else:
                         cause_r, effect_r = (semi_before, m.start()), (m.end(), semi_after)
-                    if _keys_in(q, mine, cause_r) >= cause and _keys_in(q, mine, effect_r) >= effect:
-                        word = m.group(0).strip().lower()
-                        return P.items(_analyse(word, claim_side=False), False, P._TABLES).keys[0] \
-                            if marks_cause else "\u2234"
-    return None
+                    word = m.group(0).strip().lower()
+                    keys = P.items(_analyse(word, claim_side=False), False, P._TABLES).keys if marks_cause else []
+                    mark = keys[0] if keys else "\u2234"  # ", as" has no key: nothing to exempt
+                    out.append((_keys_in(q, mine, cause_r), _keys_in(q, mine, effect_r), mark))
+    return out
 
 
 def _keys_in(q: str, spans: list[tuple[int, int]], r: tuple[int, int]) -> set[str]:
@@ -916,9 +938,12 @@ def _order_swapped(c: _Side, spans: list[_Span], covered: dict[int, str]) -> boo
     claim_orders = [_readings(c.t, citems, a, b) for a, b in segs]
     swaps = _genitive_swaps(c, citems.keys, spans) + _predicate_swaps(c, citems.keys, spans)
     if swaps:
-        claim_orders = [readings + [alt for seq in readings for alt in _swapped(seq, swaps)]
-                        for readings in claim_orders]
+        claim_orders = [readings + [alt for seq in readings for alt in _swapped(seq, swaps)][:MAX_ALT_READINGS]
+                        if b - a <= MAX_ALT_ITEMS else readings
+                        for readings, (a, b) in zip(claim_orders, segs, strict=True)]
     for n, (a, b) in enumerate(segs):
+        if b - a > MAX_ALT_ITEMS:
+            continue
         front = _fronted_phrase(c.t, citems, a, b)
         if front:  # the rest of the clause read on its own (its voice), then the phrase
             lead, run, rest = front
@@ -932,7 +957,7 @@ def _order_swapped(c: _Side, spans: list[_Span], covered: dict[int, str]) -> boo
         variants = [segments]
         moved = []
         for (a, b), seg in zip(P._segments(s.its), segments, strict=True):
-            front = _fronted_phrase(s.t, s.its, a, b)
+            front = _fronted_phrase(s.t, s.its, a, b) if b - a <= MAX_ALT_ITEMS else None
             moved.append(list(front[0]) + _readings(s.t, s.its, front[2], b)[0] + list(front[1]) if front else seg)
         if moved != segments:
             variants.append(moved)
@@ -964,6 +989,8 @@ def _order_swapped(c: _Side, spans: list[_Span], covered: dict[int, str]) -> boo
 _DETERMINERS = frozenset(["the", "a", "an"])
 MAX_NOUN_WORDS = 4  # a possessor or possessed noun phrase of at most this many words
 MAX_GENITIVES = 16  # possessives read per side (a longer text's others keep their order)
+MAX_ALT_READINGS = 4  # readings of one claim clause with a possessive or adjective read the other way
+MAX_ALT_ITEMS = 64  # a claim clause longer than this (no sentence a person writes) is read only as written
 
 
 def _genitives(text: str, t: _Text) -> set[int]:
