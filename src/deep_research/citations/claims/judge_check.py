@@ -41,6 +41,17 @@ evidence holds (``ok``) only when:
 * every fact cites at least one span, shares a word with it, and the facts together
   cover the claim; every aligned pair names words of the claim and of the cited spans.
 
+Relations read as the same statement, each anchored so that no fact can change under it:
+a claim's "because"/"since" is shown by a quote's cause word ("since", "because", ", as")
+or effect word ("so", "therefore", ...) only in the same direction (cause words on the
+cause side: ``_cause_links``); "once" opening a clause is "when"; "X's Y" is "the Y of X"
+only where the other side writes exactly that (and the other way round is a swap:
+``_genitive_conflict``); "an invalid number" is "the number is invalid" where the other
+side writes exactly that; a fronted phrase ("For larger applications(,) X") may stand at
+its clause's end, not across a negation, quantifier or "only"; "not ... any X" is "not
+... X"; "another one" is a pronoun; "prior to" is "before"; "turn X on/off" is
+"enable/disable X".
+
 A "supports" whose evidence fails is ``unchecked`` (grey), never green: the caller
 (``citations.judgement.decide``, the one place that maps a judge's verdict to a colour)
 wires that. Pure: no model, no I/O beyond the optional WordNet files.
