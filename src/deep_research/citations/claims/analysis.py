@@ -9,7 +9,7 @@ from functools import lru_cache
 
 from .framing import _prepare_claim
 from .numbers import _numbers
-from .types import _CJK, _NUM, _PUNCT, _WORD, _Text
+from .types import _CJK, _NUM, _PUNCT, _WORD, _Memo, _Text
 from .words import (
     _TO_NEGATORS,
     _ARTICLES,
@@ -262,28 +262,6 @@ def _tokens_at(text: str, rx: re.Pattern[str]) -> tuple[list[str], list[int], se
             add_kind(_NUM)
             prev_end = -1
     return raw, kinds, minus, hyph, calls
-
-
-class _Memo(dict):
-    """The results of a one-argument function by argument: ``memo[x]`` is ``fn(x)``,
-    computed on the first look-up; emptied when it holds ``size``. A look-up costs about
-    half a ``functools.lru_cache`` call, and ``_analyse`` makes one per word token."""
-
-    __slots__ = ("fn", "size")
-
-    def __init__(self, fn, size: int) -> None:
-        super().__init__()
-        self.fn = fn
-        self.size = size
-
-    def __missing__(self, key):
-        if len(self) >= self.size:
-            self.clear()
-        value = self[key] = self.fn(key)
-        return value
-
-    def cache_clear(self) -> None:
-        self.clear()
 
 
 def _word_info_of(r: str) -> tuple[str, str, bool, int, bool, bool, bool]:

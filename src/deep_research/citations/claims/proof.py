@@ -476,9 +476,24 @@ def _quote_items(quote: str) -> _Items:
     return items(_analyse_quote(quote), False, _TABLES)
 
 
+# The last claim's items: a claim is often checked against several quotes in a row, and its
+# analysis (cached by ``analysis._analyse_claim``) is then the same object. Held as one tuple
+# (replaced whole, so threads never read a half-written pair); nothing changes an analysis.
+_last_claim_items: tuple[_Text | None, _Items | None] = (None, None)
+
+
+def _claim_items(claim: _Text) -> _Items:
+    global _last_claim_items
+    last, its = _last_claim_items
+    if last is not claim or its is None:
+        its = items(claim, True, _TABLES)
+        _last_claim_items = (claim, its)
+    return its
+
+
 def _prove(claim: _Text, quotes: list[str]) -> ClaimCheck:
     """``supported`` only when every word of the claim is shown by its quotes."""
-    its = items(claim, True, _TABLES)
+    its = _claim_items(claim)
     if not its.keys:
         return ClaimCheck(ClaimStatus.SUPPORTED, "no_claim", "the claim states nothing of its own")
     # most claims that cannot be shown have a word no quote has: say so before the quotes'
