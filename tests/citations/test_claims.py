@@ -820,3 +820,21 @@ def test_an_abbreviation_of_the_quotes_words_is_no_swap():
     assert_not_unsupported(check("Arsenal F.C. is a professional club.", quote))
     assert_unsupported(check("Arsenal R.C. is a professional football club based in London that plays in the Premier "
                              "League.", quote), "near_copy:entity")
+
+
+def test_an_owner_turned_round_is_not_shown_supported():
+    """"The handler's logger" read back as "the handler of the logger": the analysis drops
+    "'s" and "of", so the copy rule showed the swapped owner supported. The same fact said
+    the other way ("the logger of the handler") is not flagged either."""
+    q = ["The handler's logger is closed first."]
+    for wrong in ("The handler of the logger is closed first.", "The table of the owner can drop it."):
+        quotes = q if "handler" in wrong else ["The table's owner can drop it."]
+        r = check_claim(wrong, quotes)
+        assert r.status is not ClaimStatus.SUPPORTED, (wrong, r)
+        assert "roles swapped" in r.note, r
+    back = check_claim("The handler's logger is closed first.", ["The logger of the handler is closed first."])
+    assert back.status is not ClaimStatus.SUPPORTED, back
+    assert check_claim("The handler's logger is closed first.", q).status is ClaimStatus.SUPPORTED
+    assert check_claim("The logger of the handler is closed first.", q).status is not ClaimStatus.UNSUPPORTED
+    assert check_claim("The value of the setting is read at start.",
+                       ["The value of the setting is read at start."]).status is ClaimStatus.SUPPORTED
