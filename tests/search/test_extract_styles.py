@@ -177,3 +177,24 @@ def test_wrappers_made_on_demand_match_as_cssselect2_own(seed):
     wrappers = extract._Wrappers(doc)
     for el in elements:
         assert {s for s, test in tests if test(wrappers.get(el))} == expected[el], etree.tostring(el)
+
+
+def test_preloaded_stylesheets_are_the_ones_a_page_would_load(tmp_path):
+    """``StyleCache.preload`` parses the folder's stylesheet files as a page's links would
+    load them (a page then parses nothing more and gets the same text), never a file
+    outside the folder, and stops at its byte budget."""
+    site = tmp_path / "site"
+    site.mkdir()
+    write_site(site)
+    (tmp_path / "outside.css").write_text(".x { display: none }", encoding="utf-8")
+    (site / "link.css").symlink_to(tmp_path / "outside.css")
+    (site / "odd name%#?.css").write_text(".y { display: none }", encoding="utf-8")
+    files = sorted(site.rglob("*.css"))
+    cache = StyleCache()
+    assert cache.preload(site, files, 1 << 20) == 4  # not the link leading outside
+    parsed = cache.parsed
+    data = (site / "a.html").read_bytes()
+    got = html_to_text(data, load_css=cache.loader(site, site), styles=cache)
+    assert got == html_to_text(data, load_css=local_css_loader(site, site))
+    assert cache.parsed == parsed  # a.html's stylesheets were all there
+    assert StyleCache().preload(site, files, len(SITE_CSS) + len(FIRST_CSS)) < 4
