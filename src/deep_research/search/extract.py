@@ -637,6 +637,7 @@ class _PageStyle:
             value = won.get("visibility", (None, None))[1]
             if value not in (None, "inherit"):
                 own[el] = value == "visible"
+        wrappers.made.clear()  # each wrapper refers to the table: no cycle left for the collector
         self._inherit(own)
 
     def _inline_only(self, doc) -> None:
