@@ -38,7 +38,8 @@ Choices:
   read; changed files whose hash is unchanged are not re-extracted; rows of deleted or
   now-skipped files are removed. A different schema or extractor version, folder or base
   URL rebuilds the index from scratch, because every stored URL or text would change.
-* Speed: the stylesheets of a folder are parsed once per run (:class:`.extract.StyleCache`),
+* Speed: the stylesheets of a folder are parsed once per run (:class:`.extract.StyleCache`;
+  before worker processes are forked, so that they inherit them parsed),
   and text is extracted in worker processes (one per CPU, at most :data:`MAX_WORKERS`)
   when many files need it; reading, hashing and writing stay in this process, in walk
   order, so the index is the same with or without workers. ``progress(done, total)``
@@ -67,7 +68,7 @@ import sqlite3
 import stat
 import threading
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -634,7 +635,7 @@ class _Extractor:
 
     BATCH = 8
 
-    def __init__(self, run: _Run, processes: int, stylesheets: list[Path] = ()) -> None:
+    def __init__(self, run: _Run, processes: int, stylesheets: Sequence[Path] = ()) -> None:
         self.root = str(run.root)
         self.published = run.base_url is not None
         self.styles = StyleCache()
