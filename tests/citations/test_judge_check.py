@@ -185,3 +185,29 @@ def test_long_claims_of_many_clauses_are_checked_in_bounded_time():
         start = time.process_time()
         check_judge_evidence(claim, [quote], [JudgeFact(fact=claim, spans=[quote])])
         assert time.process_time() - start < 15, claim[:40]
+
+
+# --- a negation moved from one clause to another ----------------------------------------------
+def test_a_negation_moved_between_clauses_fails():
+    q = ["The AUTOINCREMENT keyword guarantees that chosen ROWIDs will be increasing but not that they "
+         "will be sequential."]
+    right = ev("AUTOINCREMENT guarantees that chosen ROWIDs will be increasing, but not that they will be "
+               "sequential.", q, JudgeFact("AUTOINCREMENT guarantees that chosen ROWIDs will be increasing but not "
+                                           "that they will be sequential", [q[0][4:-1]]))
+    assert right.ok, right.problems
+    # the scripted judge's evidence for the swapped claim: every word is in the span, and
+    # both sides hold a "not", but on the other word
+    wrong = ev("AUTOINCREMENT guarantees that chosen ROWIDs will be sequential but not that they will be "
+               "increasing.", q,
+               JudgeFact("AUTOINCREMENT guarantees that chosen ROWIDs will be sequential", [q[0][4:-1]]),
+               JudgeFact("not that they will be increasing", ["that chosen ROWIDs will be increasing but not that "
+                                                              "they will be"], [("increasing", "be")]))
+    assert not wrong.ok and any("negated in the claim" in p for p in wrong.problems), wrong.problems
+
+
+def test_a_negation_read_in_another_voice_still_holds():
+    q = ["send() does not catch any exceptions raised by receivers."]
+    e = ev("Exceptions raised by receivers are not caught by send().", q,
+           JudgeFact("Exceptions raised by receivers are not caught by send()", [q[0][:-1]],
+                     [("are not caught by", "does not catch")]))
+    assert not any("negated in the claim" in p for p in e.problems), e.problems

@@ -38,6 +38,10 @@ evidence holds (``ok``) only when:
   default"); the span's clauses may come in another order ("an invalid value raises X" /
   "raises X if the value is invalid"), and an adverb of manner may stand anywhere in a
   clause without a negation;
+* a negation stays on its words: the check fails when a claim word the spans hold only
+  negated stands plainly in the claim while another, in another clause of the claim, is
+  negated in the claim and only plain in the spans ("sequential but not increasing" /
+  "increasing but not sequential");
 * every fact cites at least one span, shares a word with it, and the facts together
   cover the claim; every aligned pair names words of the claim and of the cited spans.
 
@@ -58,6 +62,7 @@ from . import proof as P
 from .analysis import _analyse
 from .framing import _prepare_claim
 from .near_copy import _prefix_antonym
+from .negation import _segment
 from .numbers import APPROX, _fmt
 from .types import _NUM, _WORD, _Text
 from .words import _ANTONYMS, _MODAL, _ORDER, _QUANT, stem
@@ -324,6 +329,9 @@ def check_judge_evidence(claim: str, quotes: list[str], facts: list[JudgeFact]) 
     # the claim's words keep their order within each of its clauses (roles: "A overrides B")
     if _order_swapped(c, spans, covered):
         problems.append("the claim's words stand in another order in a cited span (roles swapped?)")
+    flipped = _polarity_flipped(claim_t, spans)
+    if flipped:
+        problems.append(f'the claim\'s "{flipped}" is negated in the claim or in the cited spans, not in both')
     mixed = _mixed_clause(c, spans, covered)
     if mixed:
         problems.append(f'the claim\'s "{mixed}" comes from another cited span than the rest of its clause '
@@ -698,6 +706,49 @@ def _context_restrictions(quotes: list[str], found: list[tuple[int, int, int]], 
                 if word:
                     out.append(f'the quote says "{word}" next to a cited span, and the claim does not')
     return out
+
+
+# --- polarity ---------------------------------------------------------------------------------
+def _negated_words(t: _Text) -> set[int]:
+    """Positions of the content words an explicit negator of t negates: its segment, or, for
+    a negator that ends its clause ("but not that they will be increasing"), the first
+    content words of the clause after it."""
+    out: set[int] = set()
+    n = len(t.raw)
+    for k, is_neg in enumerate(t.neg):
+        if not is_neg:
+            continue
+        seg = _segment(t, k)
+        if not seg and k + 1 < n and t.clause[k + 1] != t.clause[k]:
+            nxt = t.clause[k + 1]
+            seg = [j for j in range(k + 1, min(n, k + 12)) if t.clause[j] == nxt and t.content[j]][:4]
+        out.update(seg)
+    return out
+
+
+def _polarity_flipped(claim_t: _Text, spans: list[_Span]) -> str | None:
+    """A claim word the cited spans hold only negated while the claim states it plainly,
+    and another, in another clause of the claim, that the claim negates and the spans hold
+    only plainly: the negation moved ("ROWIDs will be sequential but not increasing" /
+    "will be increasing but not sequential", though both sides hold a "not")."""
+    cneg = _negated_words(claim_t)
+    if not cneg:
+        return None
+    sneg = [_negated_words(s.t) for s in spans]
+    flipped: dict[bool, list[int]] = {False: [], True: []}
+    for k in range(len(claim_t.raw)):
+        if not claim_t.content[k] or claim_t.kinds[k] != _WORD:
+            continue
+        occ = [(si, j) for si, s in enumerate(spans) for j in s.t.positions.get(claim_t.stems[k], ())]
+        if occ and all((j in sneg[si]) != (k in cneg) for si, j in occ):
+            flipped[k in cneg].append(k)
+    # both ways, between two clauses of the claim: the negation moved from one clause to
+    # another (inside one clause a word negated on one side only is often a change of
+    # voice: "exceptions are not caught by send()" / "send() does not catch exceptions")
+    for a in flipped[False]:
+        if any(claim_t.clause[b] != claim_t.clause[a] for b in flipped[True]):
+            return claim_t.raw[a]
+    return None
 
 
 # --- order ------------------------------------------------------------------------------------
