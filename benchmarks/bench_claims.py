@@ -27,13 +27,19 @@ SQLite and Bash documentation, ``hand/sqlite``, ``hand/bash``) and the public se
 ``factver/citint``, ``factver/begin``, ``factver/factcheck-gpt``). Same tables; no case is
 printed; run it once, with the final rules.
 
+FRESH2: ``--fresh2`` does the same for the second fresh group, made after the first was
+measured: ``benchmarks/data/claims-fresh2/holdout.jsonl`` (hand-written pairs over Node.js
+documentation, ``hand/node``) and the public sets under /tmp/factver-fresh2
+(``fetch_factver.py --fresh2``: ``factver/sufficient-facts``, ``factver/q2``,
+``factver/summedits-scitldr``; ``--fresh2-factver-root`` names another copy).
+
 ``--publish`` also writes one report per hand-written data set (a paragraph per pair,
 ``<claim> <ref id="<page>">"<quote>"</ref>``; sources = the pages) and runs
 ``deep-research publish`` on it, then compares ``claim_status`` per ref with the library's
 verdict on the same pair (they differ where the report's claim unit differs from the
 pair's claim, e.g. a two-sentence claim).
 
-    uv run python benchmarks/bench_claims.py [--show 5] [--only pg-dev,hand] [--publish] [--holdout | --fresh]
+    uv run python benchmarks/bench_claims.py [--show 5] [--only pg-dev,hand] [--publish] [--holdout | --fresh | --fresh2]
 """
 
 from __future__ import annotations
@@ -56,6 +62,7 @@ from typing import Self
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import REPO, print_code_version, target_line, write_result
 from _factver import DEFAULT_ROOT as FACTVER_ROOT
+from _factver import FRESH2_ROOT as FRESH2_FACTVER_ROOT
 from _factver import FRESH_ROOT as FRESH_FACTVER_ROOT
 from _factver import FactverMissing
 from _factver import load as load_factver
@@ -70,6 +77,7 @@ from deep_research.citations.refs import parse_refs
 PG_DIR = Path("/work/shared/data/claims-dev")
 HAND_DIR = REPO / "benchmarks" / "data" / "claims-hand"
 FRESH_HAND_DIR = REPO / "benchmarks" / "data" / "claims-fresh"
+FRESH2_HAND_DIR = REPO / "benchmarks" / "data" / "claims-fresh2"
 
 SUPPORTED, UNSUPPORTED, UNCHECKED = ClaimStatus.SUPPORTED, ClaimStatus.UNSUPPORTED, ClaimStatus.UNCHECKED
 
@@ -134,14 +142,16 @@ class FreshMissing(FileNotFoundError):
     """A part of the fresh data is not where --fresh looks for it."""
 
 
-def load_fresh(hand_dir: Path = FRESH_HAND_DIR, factver_root: Path = FRESH_FACTVER_ROOT) -> list[Pair]:
+def load_fresh(hand_dir: Path = FRESH_HAND_DIR, factver_root: Path = FRESH_FACTVER_ROOT,
+               flag: str = "--fresh") -> list[Pair]:
     """The fresh, holdout-only pairs: the hand-written ones of ``hand_dir/holdout.jsonl``
     (data sets ``hand/<docs>``) and every public set under ``factver_root`` (``factver/<set>``).
     Unlike the dev/holdout loaders nothing is skipped: the fresh figures are measured once,
-    so a missing part raises ``FreshMissing`` naming it and how to rebuild it."""
+    so a missing part raises ``FreshMissing`` naming it and how to rebuild it. ``flag`` is the
+    group's option ("--fresh" or "--fresh2"), named in those messages."""
     path = Path(hand_dir) / "holdout.jsonl"
     if not path.is_file():
-        raise FreshMissing(f"{path} not found (--fresh-hand-dir names another copy)")
+        raise FreshMissing(f"{path} not found ({flag}-hand-dir names another copy)")
     pairs = load_hand(Path(hand_dir), "holdout")
     if any(p.label not in ("supported", "unsupported") or not p.quotes for p in pairs):
         raise ValueError(f"{path}: a pair without quotes or with a label other than supported/unsupported")
@@ -149,7 +159,7 @@ def load_fresh(hand_dir: Path = FRESH_HAND_DIR, factver_root: Path = FRESH_FACTV
         recs = load_factver("holdout", root=Path(factver_root))
     except FactverMissing as exc:
         raise FreshMissing(f"{exc} (the fresh sets: `python benchmarks/data/factver/fetch_factver.py "
-                           f"--fresh --out {factver_root}`)") from None
+                           f"{flag} --out {factver_root}`)") from None
     return pairs + [Pair(r["id"], f"factver/{r['dataset']}", r["claim"], _quotes(r), r["label"], r["class"])
                     for r in recs]
 
@@ -632,6 +642,9 @@ def main() -> None:
     when.add_argument("--fresh", action="store_true",
                       help="measure only the fresh holdout-only sets (claims-fresh and factver-fresh; "
                            "run once, with the final rules; prints no case)")
+    when.add_argument("--fresh2", action="store_true",
+                      help="measure only the second fresh group (claims-fresh2 and factver-fresh2; "
+                           "run once, with the final rules; prints no case)")
     ap.add_argument("--only", default="", help="comma-separated data set prefixes (pg-dev, hand, factver, factver/fm2)")
     ap.add_argument("--show", type=int, default=0, help="dev only: print up to N false greens / flags per class")
     ap.add_argument("--publish", action="store_true", help="also run the hand-written sets through the CLI")
@@ -640,18 +653,24 @@ def main() -> None:
     ap.add_argument("--factver-root", type=Path, default=FACTVER_ROOT)
     ap.add_argument("--fresh-hand-dir", type=Path, default=FRESH_HAND_DIR)
     ap.add_argument("--fresh-factver-root", type=Path, default=FRESH_FACTVER_ROOT)
+    ap.add_argument("--fresh2-hand-dir", type=Path, default=FRESH2_HAND_DIR)
+    ap.add_argument("--fresh2-factver-root", type=Path, default=FRESH2_FACTVER_ROOT)
     ap.add_argument("--judge-hand-dir", type=Path, default=_judgehand.DIR)
     ap.add_argument("--no-oracle", action="store_true", help="skip the oracle aligner (its search is slow)")
     args = ap.parse_args()
     print_code_version()
-    split = "fresh" if args.fresh else "holdout" if args.holdout else "dev"
-    unseen = args.holdout or args.fresh  # no case is printed
+    split = "fresh2" if args.fresh2 else "fresh" if args.fresh else "holdout" if args.holdout else "dev"
+    fresh = args.fresh or args.fresh2
+    unseen = args.holdout or fresh  # no case is printed
+    fresh_hand_dir = args.fresh2_hand_dir if args.fresh2 else args.fresh_hand_dir
     pairs: list[Pair] = []
-    if args.fresh:
+    if fresh:
+        flag = f"--{split}"
+        factver_root = args.fresh2_factver_root if args.fresh2 else args.fresh_factver_root
         try:
-            pairs += load_fresh(args.fresh_hand_dir, args.fresh_factver_root)
+            pairs += load_fresh(fresh_hand_dir, factver_root, flag)
         except FreshMissing as exc:
-            print(f"--fresh: {exc}", file=sys.stderr)
+            print(f"{flag}: {exc}", file=sys.stderr)
             raise SystemExit(2) from None
     else:
         if not args.holdout:
@@ -700,7 +719,7 @@ def main() -> None:
     tl.append(target_line("green on failed judge evidence", str(judge["all"].get("GREEN_ON_FAILED_EVIDENCE", 0)),
                           "0", not judge["all"].get("GREEN_ON_FAILED_EVIDENCE", 0)))
     # (no hand-written judge answers exist for the fresh pairs)
-    if not args.fresh and (not args.only or any(x.strip() in ("hand", "pg-dev") or x.strip().startswith("hand/")
+    if not fresh and (not args.only or any(x.strip() in ("hand", "pg-dev") or x.strip().startswith("hand/")
                                                 for x in args.only.split(","))):
         jh = run_judge_hand(split, args.judge_hand_dir, args.hand_dir, args.pg_dir, not args.no_oracle, args.show)
         results["judge_hand"] = jh
@@ -722,9 +741,10 @@ def main() -> None:
         show_cases(pairs, args.show)
     if args.publish:
         dirs = {"pg-dev": args.pg_dir / "pages",
-                "hand": (args.fresh_hand_dir if args.fresh else args.hand_dir) / "pages"}
+                "hand": (fresh_hand_dir if fresh else args.hand_dir) / "pages"}
         results["publish"] = run_publish(pairs, dirs, unseen)
-    path = write_result({"dev": "claims", "holdout": "claims-holdout", "fresh": "claims-fresh"}[split], results)
+    path = write_result({"dev": "claims", "holdout": "claims-holdout", "fresh": "claims-fresh",
+                         "fresh2": "claims-fresh2"}[split], results)
     print(f"\nresult: {path}")
 
 

@@ -108,13 +108,14 @@ def test_load_fresh_rejects_a_bad_record(fresh):
         bench_claims.load_fresh(hand, root)
 
 
-def test_fresh_cli_exits_2_when_data_is_missing(tmp_path):
+@pytest.mark.parametrize("flag", ["--fresh", "--fresh2"])
+def test_fresh_cli_exits_2_when_data_is_missing(tmp_path, flag):
     proc = subprocess.run(
         [
             sys.executable,
             str(BENCH / "bench_claims.py"),
-            "--fresh",
-            "--fresh-factver-root",
+            flag,
+            f"{flag}-factver-root",
             str(tmp_path / "none"),
         ],
         capture_output=True,
@@ -123,7 +124,7 @@ def test_fresh_cli_exits_2_when_data_is_missing(tmp_path):
         check=False,
     )
     assert proc.returncode == 2, proc.stderr[-2000:]
-    assert "--fresh:" in proc.stderr and "Traceback" not in proc.stderr
+    assert f"{flag}:" in proc.stderr and "Traceback" not in proc.stderr
 
 
 def test_shipped_fresh_hand_pairs_are_well_formed():

@@ -270,8 +270,33 @@ def test_a_cap_too_small_for_the_first_call_fails_naming_the_option(tmp_path, co
             "--db", tmp_path / "state.sqlite", "--max-tokens", "1000", env=SCRIPTED)
     assert r.returncode == 1 and "Traceback" not in r.stderr
     assert "was not made: it would pass the token cap" in r.stderr
-    assert "run the question again with a higher --max-tokens" in r.stderr
-    assert "continue with: deep-research resume" not in r.stderr  # resume keeps the cap: no use
+    tid = re.search(r"deep-research resume (\S+) --max-tokens N", r.stderr)
+    assert tid, r.stderr
+    assert "continue with: deep-research resume" not in r.stderr  # not "fix the cause": the cap is the cause
+
+
+def test_resume_with_a_higher_cap_finishes_the_run_the_cap_stopped(tmp_path, corpus):
+    """A cap too small for a step used to mean starting again (resume kept the cap); now resume
+    takes --max-tokens / --max-cost and the whole run's usage counts against the new cap."""
+    import json
+
+    db = tmp_path / "state.sqlite"
+    r = run("research", QUESTION, "--corpus", corpus, "--out", tmp_path / "reports", "--yes", "--no-pdf",
+            "--db", db, "--max-tokens", "1000", env=SCRIPTED)
+    assert r.returncode == 1, r.stdout + r.stderr
+    tid = re.search(r"deep-research resume (\S+) --max-tokens N", r.stderr).group(1)
+    bad = run("resume", tid, "--db", db, "--max-tokens", "10", env=SCRIPTED)
+    assert bad.returncode == 2 and "--max-tokens: must be at least 1,000" in bad.stderr, bad.stderr
+    same = run("resume", tid, "--db", db, env=SCRIPTED)  # the cap of the run: still too small
+    assert same.returncode == 1 and "would pass the token cap" in same.stderr, same.stdout + same.stderr
+    done = run("resume", tid, "--db", db, "--max-tokens", "14000", env=SCRIPTED)
+    assert done.returncode == 0, done.stdout + done.stderr
+    record = json.loads(next((tmp_path / "reports").rglob("run.json")).read_text(encoding="utf-8"))
+    used = sum(u["input_tokens"] + u["output_tokens"] for u in record["usage"].values())
+    assert 0 < used <= 14000, used
+    assert next((tmp_path / "reports").rglob("report.md")).read_text(encoding="utf-8").strip()
+    again = run("resume", tid, "--db", db, env=SCRIPTED)
+    assert again.returncode == 0 and "already complete" in again.stdout, again.stdout + again.stderr
 
 
 def test_a_failed_model_call_is_reported_once(tmp_path, corpus):

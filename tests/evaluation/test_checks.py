@@ -456,6 +456,28 @@ def test_hostile_results_give_clear_errors_and_inert_markdown(tmp_path, capsys):
     assert "<img" not in page and "&lt;img src" in page and not re.search(r"(?:src|href)\s*=\s*[\"']?https?:", page)
 
 
+def test_compare_names_each_question_by_what_it_asked(tmp_path):
+    """The per-question table showed ids only ("q1", "q2"): a reader could not tell the rows
+    apart without opening the question file. Now id and question, shortened; the id alone
+    when there is no question."""
+    a = _eval_folder(tmp_path / "a", {
+        "q1": {"id": "q1", "question": "How much do  cold-climate heat pumps save in a Nordic winter, against gas boilers?",
+               "status": "completed"},
+        "q2": {"id": "q2", "question": "", "status": "completed"}})
+    b = _eval_folder(tmp_path / "b", {
+        "q1": {"id": "q1", "question": "How much do  cold-climate heat pumps save in a Nordic winter, against gas boilers?",
+               "status": "completed"},
+        "q2": {"id": "q2", "question": "", "status": "completed"}})
+    assert main(["eval", "compare", str(a), str(b), "--out", str(tmp_path / "cmp")]) == 0
+    md = (tmp_path / "cmp" / "compare.md").read_text(encoding="utf-8")
+    table = md.split("## Per question", 1)[1]
+    rows = [line for line in table.splitlines() if line.startswith(("| q1", "| q2"))]
+    assert len(rows) == 2, table
+    assert rows[0].startswith("| q1: How much do cold-climate heat pumps save in a Nordic"), rows[0]
+    assert rows[0].split("|")[1].strip().endswith("…")
+    assert rows[1].split("|")[1].strip() == "q2"
+
+
 def test_a_runs_coverage_is_the_number_the_cli_and_compare_show(tmp_path):
     """The research plan's coverage as the run recorded it, the same in eval report, in the
     CLI's summary line and in compare (not the topics' or the brief's estimate)."""

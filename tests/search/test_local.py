@@ -559,3 +559,27 @@ def test_a_fifo_is_skipped_without_waiting_for_a_writer(tmp_path: Path) -> None:
     report = build_index(folder)
     assert {s.path: s.reason for s in report.skipped} == {"pipe.txt": "not a regular file"}
     assert report.added == ["real.txt"]
+
+
+def test_a_page_whose_text_takes_too_long_is_skipped_not_stalling_the_index(tmp_path, monkeypatch) -> None:
+    """A hostile page: descendant selectors that must be tried against every chain of
+    ancestors of a deeply nested page (minutes of cssselect2 matching for one file). The
+    index is bounded per file: that file is skipped with its reason, the others indexed."""
+    import time
+
+    from deep_research.search import local
+
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    depth = 400
+    (folder / "bomb.html").write_text(
+        "<html><head><style>p div div div div div div { display: none }</style></head><body>"
+        + "<div>x" * depth + "</div>" * depth + "</body></html>", encoding="utf-8")
+    (folder / "fine.html").write_text("<html><body><p>Heat pumps move heat.</p></body></html>", encoding="utf-8")
+    monkeypatch.setattr(local, "MAX_EXTRACT_CPU_S", 1.0)
+    t0 = time.process_time()
+    report = local.build_index(folder, workers=1)
+    assert time.process_time() - t0 < 20
+    reasons = {s.path: s.reason for s in report.skipped}
+    assert "CPU time to extract" in reasons.get("bomb.html", ""), reasons
+    assert report.added == ["fine.html"] and report.documents == 1

@@ -27,6 +27,8 @@ ROOTS = {
     # claims-fresh (../claims-fresh): sqlite3-doc and bash-doc
     "sqlite": "usr/share/doc/sqlite3",
     "bash": "usr/share/doc/bash",
+    # claims-fresh2 (../claims-fresh2): nodejs-doc
+    "node": "usr/share/doc/nodejs/api",
 }
 
 

@@ -11,10 +11,14 @@ Usage::
 
     python benchmarks/data/factver/fetch_factver.py --fresh [--mirrors DIR] [--out DIR]
 
+    python benchmarks/data/factver/fetch_factver.py --fresh2 [--mirrors DIR] [--out DIR]
+
 ``--fresh`` builds instead the four holdout-only sets picked after the claim rules were
 tuned (FEVER-Symmetric, Citation-Integrity, BEGIN, Factcheck-Bench; see ``FRESH``) into
 ``/work/shared/data/factver-fresh/<dataset>/holdout.jsonl`` (every pair holdout, at most
-2,000 per set by a seeded per-class sample) and its README.md.
+2,000 per set by a seeded per-class sample) and its README.md. ``--fresh2`` builds the
+second fresh group the same way (SufficientFacts, Q², SummEdits-SciTLDR; see ``FRESH2``),
+by default into ``/tmp/factver-fresh2``.
 
 ``--mirrors DIR`` (default ``/work/.mirror``) holds one git repository per source, as
 ``DIR/<owner>+<name>/repo`` (what the project's search tool ``fetch github:<owner>/<name>``
@@ -89,6 +93,10 @@ FEVER_SYMMETRIC = Repo("TalSchuster/FeverSymmetric", "fa25d17e73ea0694edc78133ec
 CITINT = SCIFACT_CLAIMS  # the same snapshot also holds Citation-Integrity in MultiVerS format
 BEGIN = Repo("google/BEGIN-dataset", "6e65f0d5a1ed1b9574643a7640ff1678d4e979b5")
 FACTCHECK_GPT = Repo("yuxiaw/Factcheck-GPT", "a9e6a04a953ad880806529c504a679dd1ad06528")
+# The second fresh group (``--fresh2``): all holdout, picked after the first fresh group was seen.
+SUFFICIENT_FACTS = Repo("copenlu/sufficient_facts", "1fbc36364f5639d294299784958599fda0978472")
+Q2 = Repo("orhonovich/q-squared", "cab6027dc9a50cf73d80caf0858da05c2323c433")
+SUMMEDITS = Repo("salesforce/factualNLG", "0da1dfa62c783218d26208c1796d3a2605bec745")
 
 
 class SourceMissing(Exception):
@@ -866,10 +874,162 @@ X-Fact (evidence is search snippets nobody annotated); VitaminC (no data in the 
 """
 
 
-def build_fresh(mirrors: Path, out: Path) -> int:
+# === Second fresh group (``--fresh2``) ===========================================================
+# Three more public sets, picked after the first fresh group had been measured (and so seen).
+# Same rules as ``--fresh``: every pair holdout, at most FRESH_CAP per set by a seeded sample per
+# original class.
+
+DEFAULT_FRESH2_OUT = Path("/tmp/factver-fresh2")
+
+
+def sufficient_facts(rd: Reader, tally: Tally) -> Iterator[Example]:
+    for part in ("fever", "hover", "vitaminc"):
+        path = f"data/sufficient_facts/{part}_sufficient_facts.jsonl"
+        for n, c in enumerate(rd.jsonl(SUFFICIENT_FACTS, path), start=1):
+            quotes = [fever_detok(clean(sent, tally), tally) for _title, sent in c["evidence"]]
+            quotes = [q for q in quotes if q]
+            claim = fever_detok(clean(c["claim"], tally), tally)
+            if not quotes or not claim:
+                tally.dropped["empty evidence or claim"] += 1
+                continue
+            before, after = c["label_before"], c["label_after"]
+            supports = before in ("SUPPORTS", "SUPPORTED")
+            if not supports and before != "REFUTES":
+                tally.dropped[f"label_before {before!r}"] += 1
+                continue
+            yield Example(
+                id=f"sufficient-facts-{part}-{n}",
+                group=claim,
+                quotes=quotes,
+                claim=claim,
+                # supported only when the claim was supported AND annotators found what is
+                # left of the evidence still enough ("ENOUGH -- IRRELEVANT" / "-- REPEATED")
+                label=SUPPORTED if supports and after.startswith("ENOUGH") else UNSUPPORTED,
+                cls=f"{part} {before} / {after}",
+                source=source(SUFFICIENT_FACTS, path),
+            )
+
+
+def q2(rd: Reader, tally: Tally) -> Iterator[Example]:
+    for model in ("dodeca", "memnet"):
+        for kind in ("consistent", "inconsistent"):
+            path = f"third_party/data/{model}_{kind}.csv"
+            for row in csv.DictReader(io.StringIO(rd.text(Q2, path))):
+                quote = clean(row["knowledge"], tally)
+                claim = fever_detok(clean(row["response"], tally), tally)
+                if not quote or not claim:
+                    tally.dropped["empty knowledge or response"] += 1
+                    continue
+                yield Example(
+                    id=f"q2-{model}-{kind}-{row['']}",
+                    group=quote,
+                    quotes=[quote],
+                    claim=claim,
+                    label=SUPPORTED if kind == "consistent" else UNSUPPORTED,
+                    cls=f"{kind} ({model})",
+                    source=source(Q2, path),
+                )
+
+
+def summedits_scitldr(rd: Reader, tally: Tally) -> Iterator[Example]:
+    path = "data/summedits/summedits_scitldr.json"
+    for c in json.loads(rd.text(SUMMEDITS, path)):
+        doc, summary = clean(c["doc"], tally), clean(c["summary"], tally)
+        if c["label"] not in (0, 1) or not doc or not summary:
+            tally.dropped["label other than 0/1, or empty document or summary"] += 1
+            continue
+        edits = "+".join(sorted(c["edit_types"]))
+        yield Example(
+            id=f"summedits-scitldr-{c['id']}",
+            group=doc,
+            quotes=[doc],
+            claim=summary,
+            label=SUPPORTED if c["label"] == 1 else UNSUPPORTED,
+            cls="consistent" if c["label"] == 1 else f"inconsistent ({edits or 'untyped'})",
+            source=source(SUMMEDITS, path),
+        )
+
+
+FRESH2 = [
+    Dataset(
+        "sufficient-facts",
+        "encyclopedic; Wikipedia evidence with a part removed",
+        sufficient_facts,
+        f"""\
+Origin: {SUFFICIENT_FACTS.name} (SufficientFacts, Atanasova et al., TACL 2022),
+`data/sufficient_facts/{{fever,hover,vitaminc}}_sufficient_facts.jsonl` @ {SUFFICIENT_FACTS.commit}.
+Licence: none stated in the repository (the Hugging Face copy says CC BY-SA 4.0; the texts are
+Wikipedia's, CC BY-SA). Claims of FEVER, HoVer (multi-hop) and VitaminC with their gold evidence
+sentences from which one constituent or sentence was removed; three crowd workers judged whether
+what is left is still enough to verify the claim. `quotes` are the evidence sentences as left
+(the page titles the file gives with them are not part of the quote). Label: the claim was
+SUPPORTS / SUPPORTED and the remaining evidence was judged ENOUGH (the removed part irrelevant or
+repeated) -> supported; judged NOT ENOUGH, or a REFUTES claim -> unsupported. `class` is
+"<part> <label before> / <label after>". FEVER's tokenisation (a space before punctuation, which
+the FEVER and VitaminC parts carry) is undone in claims and quotes (see "Text repaired").""",
+    ),
+    Dataset(
+        "q2",
+        "dialogue responses vs the Wikipedia sentence they rest on",
+        q2,
+        f"""\
+Origin: {Q2.name} (the human-annotated responses of the Q² paper, Honovich et al. 2021),
+`third_party/data/{{dodeca,memnet}}_{{consistent,inconsistent}}.csv` @ {Q2.commit}. Licence: MIT
+(third_party/data/LICENSE.txt; the knowledge sentences come from Wizard of Wikipedia). Responses
+of two dialogue models (Dodeca, MemNet) to a Wizard-of-Wikipedia turn, each annotated by people as
+factually consistent or inconsistent with the knowledge sentence the model was given: the file a
+response sits in gives its label (consistent -> supported, inconsistent -> unsupported). The
+responses are model output, lower-cased and tokenised; only FEVER-style spacing before punctuation
+is undone (see "Text repaired"), the rest (e.g. "i ' m") is left as given.""",
+    ),
+    Dataset(
+        "summedits-scitldr",
+        "one-sentence summaries of scientific abstracts, edited",
+        summedits_scitldr,
+        f"""\
+Origin: {SUMMEDITS.name} (SummEdits, Laban et al. 2023), `data/summedits/summedits_scitldr.json`
+@ {SUMMEDITS.commit}. Licence: Apache-2.0 (repository LICENSE.txt). A seed summary of a paper
+abstract (SciTLDR) and edits of it written by a model, each labelled by annotators as consistent
+(1 -> supported) or inconsistent (0 -> unsupported) with the abstract. The quote is the whole
+abstract (17 abstracts, about 1,000 characters each); `class` names the edit types the data set
+gives for an inconsistent summary. Only the SciTLDR domain is used: the other domains' documents
+are dialogues, transcripts, e-mails or news articles of several thousand characters.""",
+    ),
+]
+
+
+FRESH2_README_HEAD = """\
+# Second fresh public fact-verification group: holdout only
+
+Third-party sets of (claim, human-annotated evidence text, gold label), converted by
+`benchmarks/data/factver/fetch_factver.py --fresh2` in the deep-research repository, in the
+format of `../factver/` (see its README). They were picked after the first fresh group
+(`--fresh`) had been measured, and nobody working on the claim rules has seen them.
+
+**Every pair here is holdout: run the benchmark on them once, with the final rules**
+(`benchmarks/bench_claims.py --fresh2`). Do not read, print or tune on them.
+
+A set with more than {cap} pairs is cut to {cap} by a sample drawn with seed {seed} per
+original class in proportion to its size (so the balance is the source's). Made from the
+git snapshots named below; run the script again to rebuild this folder byte for byte.
+
+Looked at and not used: VitaminC itself (TalSchuster/VitaminC holds scripts, no data: its
+claims come in here through SufficientFacts); AVeriTeC (evidence is question-answer pairs);
+HealthFC (claims are questions, English evidence machine-translated; CC BY-NC-ND); ExpertQA
+(its claim files are absent from the snapshot); PUBHEALTH (neemakot/Health-Fact-Checking holds
+no data); FaithDial's data audit (responses of the same models on the same Wizard-of-Wikipedia
+turns as BEGIN, already measured); Q²'s cross_annotation.csv (the same responses again);
+SummEdits' other domains (documents of several thousand characters).
+"""
+
+
+def build_fresh(
+    mirrors: Path, out: Path, sets: list[Dataset] | None = None, head: str = FRESH_README_HEAD
+) -> int:
+    """Build a holdout-only group (``FRESH`` by default, ``FRESH2`` for ``--fresh2``)."""
     rd = Reader(mirrors)
     sections, built = [], 0
-    for ds in FRESH:
+    for ds in FRESH if sets is None else sets:
         tally = Tally()
         exs = convert_checked(ds, rd, tally, sections)
         if exs is None:
@@ -906,7 +1066,7 @@ def build_fresh(mirrors: Path, out: Path) -> int:
             f"unsupported {lab[UNSUPPORTED]:4})   dropped {sum(tally.dropped.values())}"
         )
     (out / "README.md").write_text(
-        FRESH_README_HEAD.format(cap=FRESH_CAP, seed=FRESH_SEED) + "\n" + "\n".join(sections),
+        head.format(cap=FRESH_CAP, seed=FRESH_SEED) + "\n" + "\n".join(sections),
         encoding="utf-8",
     )
     print(f"wrote {out}")
@@ -1109,14 +1269,30 @@ def main(argv: list[str] | None = None) -> int:
         help="build the fresh holdout-only sets instead "
         f"(default --out {DEFAULT_FRESH_OUT}; --only does not apply)",
     )
+    ap.add_argument(
+        "--fresh2",
+        action="store_true",
+        help="build the second fresh holdout-only group (SufficientFacts, Q², SummEdits-SciTLDR) "
+        f"instead (default --out {DEFAULT_FRESH2_OUT}; --only does not apply)",
+    )
     args = ap.parse_args(argv)
     if not args.mirrors.is_dir():
         print(f"--mirrors {args.mirrors}: no such folder", file=sys.stderr)
         return 2
-    if args.fresh:
+    if args.fresh and args.fresh2:
+        print("--fresh and --fresh2 build different groups: give one", file=sys.stderr)
+        return 2
+    if args.fresh or args.fresh2:
         if args.only:
-            print("--only cannot be combined with --fresh", file=sys.stderr)
+            print(
+                f"--only cannot be combined with {'--fresh2' if args.fresh2 else '--fresh'}",
+                file=sys.stderr,
+            )
             return 2
+        if args.fresh2:
+            return build_fresh(
+                args.mirrors, args.out or DEFAULT_FRESH2_OUT, FRESH2, FRESH2_README_HEAD
+            )
         return build_fresh(args.mirrors, args.out or DEFAULT_FRESH_OUT)
     return build(args.mirrors, args.out or DEFAULT_OUT, args.only)
 

@@ -181,16 +181,17 @@ STOP_REASONS = {"coverage": "the plan's sub-questions were covered (min_coverage
 CAPS = (("token", "--max-tokens", ("token cap", "token budget")), ("cost", "--max-cost", ("cost cap", "cost budget")))
 
 
-def cap_advice(messages: list[str], *, failed: bool) -> list[str]:
+def cap_advice(messages: list[str], *, failed: bool, thread_id: str | None = None) -> list[str]:
     """What to do when a cap stopped the run or its research (from the messages that say so):
-    the cap, and the option that raises it."""
+    the cap, and the option that raises it (for a failed run: on ``resume``, which keeps what
+    the run has done)."""
     text = " ".join(messages)
     lines = []
     for kind, option, words in CAPS:
         if any(w in text for w in words):
             lines.append(f"The {kind} cap ({option}) " + (
-                f"left no room for this step: run the question again with a higher {option} (or without it: no "
-                "cap); resume keeps the run's cap." if failed else
+                f"left no room for this step: continue the run with a higher cap: deep-research resume "
+                f"{thread_id or 'THREAD_ID'} {option} N" if failed else
                 f"stopped research early: raise {option} for a fuller report."))
     return lines
 
@@ -309,6 +310,8 @@ async def _run_research(question: str | None, context: dict, db: str, thread_id:
             cfg = Configuration.resolve({"configurable": {}}, merged)
             _warn_clamped(cfg)
             await preflight(cfg, deps)
+            if context:  # a cap given on resume holds for the rest of the run, later resumes too
+                await save_run(store, handle, str(saved.get("question") or ""))
             payload = None
         graph = compile_for(deps, saver, store)
         if thread_id is not None:
@@ -332,7 +335,7 @@ async def _run_research(question: str | None, context: dict, db: str, thread_id:
                       highlight=False)
             if e.notes_path:
                 err.print(f"Research gathered so far is saved in {printable(e.notes_path)}", markup=False)
-            advice = cap_advice([e.message], failed=True)
+            advice = cap_advice([e.message], failed=True, thread_id=handle.thread_id)
             for line in advice:
                 err.print(line, markup=False)
             if not advice:
@@ -422,6 +425,7 @@ def research(
     raise typer.Exit(code)
 
 
+@with_settings(only=("max_total_tokens", "max_cost_usd"))
 def resume(
     thread_id: str = typer.Argument(..., help="The thread id printed when the run started."),
     approve: bool = typer.Option(False, "--approve", help="Approve the research brief or report the run waits on."),
@@ -430,8 +434,12 @@ def resume(
     edit: Optional[Path] = typer.Option(None, "--edit", help="Publish this edited report markdown (citations re-checked)."),
     answer: Optional[str] = typer.Option(None, "--answer", help="Answer the clarifying question."),
     db: Optional[str] = DbOpt,
+    run_settings: dict | None = None,
 ) -> None:
-    """Continue an interrupted, failed or waiting run where it stopped."""
+    """Continue an interrupted, failed or waiting run where it stopped.
+
+    --max-tokens and --max-cost replace the run's cap from here on (the whole run's usage
+    counts against it), e.g. after the cap left no room for a step."""
     import asyncio
 
     if sum(bool(x) for x in (approve, reject, edit)) > 1:
@@ -442,6 +450,7 @@ def resume(
             decision = {"type": "edit", "markdown": edit.read_text(encoding="utf-8")}
         except (OSError, UnicodeDecodeError) as e:
             raise UserError(f"cannot read the edited report {edit}: {e}") from None
-    code = asyncio.run(_run_research(None, {}, _check_db(db or ".deep-research/state.sqlite"), thread_id.strip(),
-                                     decision, answer))
+    context = checked_context(**(run_settings or {}))
+    code = asyncio.run(_run_research(None, context, _check_db(db or ".deep-research/state.sqlite"),
+                                     thread_id.strip(), decision, answer))
     raise typer.Exit(code)

@@ -265,9 +265,10 @@ def labels() -> dict[str, str]:
 
 
 # --- commands with the settings as options ----------------------------------------------------
-def with_settings(leave_out: tuple[str, ...] = ()) -> Callable:
-    """A command function's own parameters, then one option per setting (less ``leave_out``).
-    The function gets the settings the user gave as ``run_settings`` (parameter name -> value)."""
+def with_settings(leave_out: tuple[str, ...] = (), only: tuple[str, ...] | None = None) -> Callable:
+    """A command function's own parameters, then one option per setting (less ``leave_out``;
+    only those named in ``only`` when given). The function gets the settings the user gave as
+    ``run_settings`` (parameter name -> value)."""
 
     def wrap(func: Callable) -> Callable:
         own = [p for p in inspect.signature(func).parameters.values() if p.name != "run_settings"]
@@ -275,7 +276,7 @@ def with_settings(leave_out: tuple[str, ...] = ()) -> Callable:
         generated: list[Setting] = []
         shadowed: list[Setting] = []
         for s in settings():
-            if s.name in leave_out:
+            if s.name in leave_out or only is not None and s.name not in only:
                 continue
             # a command's own option wins over a setting of the same name (a test lists any)
             (shadowed if {s.dest, *s.flags} & own_names else generated).append(s)

@@ -88,6 +88,15 @@ def _short(text: str, n: int = 18) -> str:
     return text if len(text) <= n else text[: n - 1] + "…"
 
 
+def _question_label(key: str, question: object, n: int = 70) -> str:
+    """A per-question row's name: its id and what it asked (an id alone, such as ``q3``, tells
+    a reader nothing); the id alone when the question is missing or is the id itself."""
+    q = " ".join(str(question or "").split())
+    if not q or q == key:
+        return _short(key, 40)
+    return _short(f"{_short(key, 24)}: {q}", n)
+
+
 def _plain(text: str) -> str:
     """Text matplotlib shows as it is: a "$" would start its math typesetting (a result id
     or folder name "$\\frac{$" made the chart fail)."""
@@ -220,7 +229,7 @@ class Comparison:
             header.append("judge A/B")
         rows = []
         for k, ra, rb in self.pairs:
-            cells = [_short(k, 40)] + [f"{_fmt(ra.get(m), kind)} / {_fmt(rb.get(m), kind)}"
+            cells = [_question_label(k, ra.get("question"))] + [f"{_fmt(ra.get(m), kind)} / {_fmt(rb.get(m), kind)}"
                                        for m, _, kind in self.metrics()]
             if self.pairwise:
                 v = self.pairwise.get(k) or {}

@@ -62,11 +62,13 @@ import json
 import math
 import os
 import re
+import signal
 import sqlite3
 import stat
 import threading
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import quote, urlsplit
@@ -529,11 +531,49 @@ class _Extracted:
     fmt: str
 
 
-def _extract(loaded: _Loaded, root: str, published: bool, styles: StyleCache) -> _Extracted:
-    """The text of a loaded file; :class:`_Skip` when it has none or cannot be read."""
+# A file whose text takes longer than this (CPU seconds) is skipped: a hostile page can make
+# extraction superlinear (a stylesheet whose descendant selectors must be tried against every
+# chain of ancestors of a deeply nested page took minutes), and one file must not stall the
+# index. Documentation pages take milliseconds, a 1,000-page PDF some seconds.
+MAX_EXTRACT_CPU_S = 60.0
+
+
+class _TooSlow(Exception):
+    pass
+
+
+def _too_slow(signum, frame) -> None:
+    raise _TooSlow
+
+
+@contextmanager
+def _cpu_limit(seconds: float) -> Iterator[None]:
+    """Raise :class:`_TooSlow` in the code within after ``seconds`` of this process's CPU time
+    (a profiling timer). Only where a signal can reach the code: the main thread of a process
+    (the CLI, a worker process); elsewhere the code runs unbounded."""
+    if (seconds <= 0 or not hasattr(signal, "setitimer")
+            or threading.current_thread() is not threading.main_thread()):
+        yield
+        return
+    previous = signal.signal(signal.SIGPROF, _too_slow)
+    signal.setitimer(signal.ITIMER_PROF, seconds)
     try:
-        doc, fmt = read_document(loaded.data, loaded.kind, published=published,
-                                 load_css=styles.loader(Path(loaded.folder), Path(root)), styles=styles)
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        signal.signal(signal.SIGPROF, previous)
+
+
+def _extract(loaded: _Loaded, root: str, published: bool, styles: StyleCache) -> _Extracted:
+    """The text of a loaded file; :class:`_Skip` when it has none, cannot be read, or takes
+    more than :data:`MAX_EXTRACT_CPU_S` to read."""
+    try:
+        with _cpu_limit(MAX_EXTRACT_CPU_S):
+            doc, fmt = read_document(loaded.data, loaded.kind, published=published,
+                                     load_css=styles.loader(Path(loaded.folder), Path(root)), styles=styles)
+    except _TooSlow:
+        raise _Skip(f"its text took more than {MAX_EXTRACT_CPU_S:g} s of CPU time to extract (e.g. a stylesheet "
+                    "whose selectors cost too much on this page); not indexed") from None
     except _Skip:
         raise
     except Exception as e:  # noqa: BLE001 - one odd file must not stop the indexing
