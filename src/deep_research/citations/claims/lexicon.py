@@ -30,13 +30,11 @@ import itertools
 import os
 import re
 import threading
-from collections.abc import Iterable, Mapping
 from functools import lru_cache
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 K = TypeVar("K")
-V = TypeVar("V")
 _POS = {"n": "noun", "v": "verb", "a": "adj", "s": "adj", "r": "adv"}
 _FILES = ("noun", "verb", "adj", "adv")
 DEFAULT_DIRS = ("/usr/share/wordnet",)
@@ -155,8 +153,12 @@ class _WordNet:
         return out
 
 
-def _frozen(table: Mapping[K, Iterable[V]]) -> dict[K, tuple[V, ...]]:
-    return {k: tuple(v) for k, v in table.items()}
+def _frozen(table: dict[K, Any]) -> dict[K, tuple]:
+    """The table with tuples for its lists or sets, replaced in place (one at a time, so
+    that the two forms of the table never both take memory)."""
+    for k, v in table.items():
+        table[k] = tuple(v)
+    return table
 
 
 _LOCK = threading.Lock()
