@@ -173,6 +173,10 @@ _WORDNUM = {w: i for i, w in enumerate(
 _WORDNUM.update({w: 10 * (i + 2) for i, w in enumerate(["twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"])})
 
 
+_SCALES = {"dozen": "12", "hundred": "100", "thousand": "1000", "million": "1000000", "billion": "1000000000"}
+_A_SCALE = re.compile(r"\b[Aa] (dozen|hundred|thousand|million|billion)\b")
+
+
 def _values(text: str, words: bool) -> set[str]:
     out = set()
     for m in _DIGITS.finditer(text):
@@ -181,6 +185,8 @@ def _values(text: str, words: bool) -> set[str]:
             d = d.replace(",", "")
         out.add(d.rstrip(".,"))
     if words:
+        for m in _A_SCALE.finditer(text):  # "a million": a number the rule checks too
+            out.add(_SCALES[m.group(1).lower()])
         toks = re.findall(r"[a-z]+", text.lower().replace("-", " "))
         for k, t in enumerate(toks):
             if t in _WORDNUM and t != "one":
@@ -192,8 +198,8 @@ def _values(text: str, words: bool) -> set[str]:
 
 
 def number_lacking(claim: str, quotes: list[str]) -> bool:
-    """Does the claim state a number (in digits or words, "one" aside) that no quote states
-    in digits or words?"""
+    """Does the claim state a number (in digits or words, "one" aside; "a million", "a
+    dozen" are numbers) that no quote states in digits or words?"""
     have = set().union(*(_values(q, True) for q in quotes)) if quotes else set()
     return any(v not in have for v in _values(claim, True))
 
@@ -210,8 +216,8 @@ def _clear_caches() -> None:
     for name in names:
         m = importlib.import_module(name)
         for v in vars(m).values():
-            if isinstance(v, _lru_cache_wrapper):
-                v.cache_clear()
+            if isinstance(v, _lru_cache_wrapper) or (isinstance(v, dict) and callable(getattr(v, "cache_clear", None))):
+                v.cache_clear()  # an lru_cache, or a memo dict of the claim module
 
 
 def run_code(pairs: list[Pair]) -> tuple[float, float]:

@@ -659,3 +659,164 @@ def test_a_names_number_inside_a_glued_name_or_acronym():
                                  "Quercetin inhibits rhACE2 activity."))
     assert_unsupported(check("Quercetin inhibits angiotensin-converting enzyme 3 activity.",
                              "Quercetin inhibits rhACE2 activity."), "number")
+
+
+def test_neither_nor_is_one_negation():
+    # Bash reference manual: "neither A nor B" says what "A and B are not" says
+    quote = "Word splitting and filename expansion are not performed."
+    assert_not_unsupported(check("In a variable assignment, neither word splitting nor filename expansion is performed.",
+                                 quote))
+    assert_unsupported(check("In a variable assignment, word splitting and filename expansion are performed.", quote),
+                       "negation")
+
+
+def test_a_negation_another_quote_states_is_not_added():
+    quotes = ("If a command is not found, the child process created to execute it returns a status of 127.",
+              "If a command is found but is not executable, the return status is 126.")
+    assert_not_unsupported(check("Bash returns 127 for a command that is not found and 126 for one that is found "
+                                 "but cannot be executed.", *quotes))
+    # a negation no quote states is still added
+    assert_unsupported(check("If a command is found but is not executable, the return status is not 126.", quotes[1]),
+                       "negation")
+    # an implicit negation elsewhere in the quote's clause ("ignored") states nothing of the word
+    assert_unsupported(check("ROWID values that were rolled back are ignored and can never be reused.",
+                             "ROWID values that were rolled back are ignored and can be reused."), "negation")
+
+
+def test_no_x_except_y_is_only_y():
+    quote = "No reads or writes occur except within a transaction."
+    assert_not_unsupported(check("Reads and writes happen only inside a transaction.", quote))
+    assert_not_unsupported(check("Reads and writes occur only within a transaction.", quote))
+    # without "only" the dropped "No" still reverses the quote
+    assert_unsupported(check("Reads or writes occur except within a transaction.", quote), "negation")
+
+
+def test_a_negation_in_what_is_compared_against_denies_nothing():
+    # a baseline after "compared with" (SciFact evidence) and the comparand after "than"
+    quote = ("Compared with patients with no hypoglycemia, patients with single or multiple episodes had a "
+             "graded increase in risk of dementia.")
+    assert_not_unsupported(check("Hypoglycemia increases the risk of dementia.", quote))
+    assert_not_unsupported(check("There are more jobs in the solar industry than in coal mining.",
+                                 "Today's energy jobs are in solar, not coal."))
+    # outside the comparison the negation still counts
+    assert_unsupported(check("Patients with hypoglycemia had a graded increase in risk of dementia.",
+                             "Patients with hypoglycemia had no increase in risk of dementia."), "negation")
+    assert_unsupported(check("Today's energy jobs are in coal.", "Today's energy jobs are in solar, not coal."),
+                       "negation")
+
+
+def test_an_opposite_beside_its_own_opposite_in_the_quote_proves_no_reversal():
+    # CovidFact evidence: the quote states both directions ("increasing dose decreased efficacy")
+    quote = ("Our simulation showed that increasing pathogen challenge dose decreased vaccine efficacy, "
+             "while variance in susceptibility also affected vaccine protection.")
+    assert_not_unsupported(check("Simulations predict reduced vaccine efficacy at a higher challenge dose.", quote))
+    # one direction alone, reversed by the claim, is still caught
+    assert_unsupported(check("Simulations predict increased vaccine efficacy at a higher challenge dose.",
+                             "Our simulation showed that a higher pathogen challenge dose reduced vaccine efficacy."),
+                       "antonym")
+
+
+def test_a_round_bound_before_a_implied_by_a_quote_bound():
+    # PolitiHop: "more than a million" / "over 1.1 million"
+    quote = "The number of people given legal permanent residence in the U.S. was still over 1.1 million in 2017."
+    assert_not_unsupported(check("The U.S. grants legal permanent residence to more than a million people a year.",
+                                 quote))
+    for wrong in ("more than two million", "more than a billion"):
+        assert_unsupported(check(f"The U.S. grants legal permanent residence to {wrong} people a year.", quote),
+                           "number")
+    assert_unsupported(check("The U.S. grants legal permanent residence to more than a million people a year.",
+                             "The number of people given legal permanent residence was over 900,000."), "number")
+
+
+def test_a_participle_describing_a_noun_is_not_the_negated_verb():
+    # PolitiHop: "commonly used prescription drugs" is no use the quote's "never been used" denies
+    quote = "March-in rights have never been used to negotiate a lower price for prescription drugs."
+    assert_not_unsupported(check("The government can negotiate the price of many commonly used prescription drugs.",
+                                 quote))
+    assert_unsupported(check("March-in rights have been used to negotiate a lower price for prescription drugs.",
+                             quote), "negation")
+    assert_unsupported(check("March-in rights were often used to negotiate a lower price for drugs.", quote),
+                       "negation")
+
+
+def test_a_names_number_with_the_next_word_glued_on_in_the_quote():
+    # CovidFact evidence scraped without a space: "COVID-19moved"
+    quote = "Wastewater contained viral RNA days after students who had all tested negative for COVID-19moved in."
+    assert_not_unsupported(check("Students had all tested negative for COVID-19 before moving in.", quote))
+    assert_unsupported(check("Students had all tested negative for COVID-18 before moving in.", quote), "number")
+
+
+def test_a_negation_said_by_a_prefix_scarcity_or_too_to():
+    # HealthVer / Climate-FEVER evidence
+    quote = "Symptoms in children are mainly mild or even asymptomatic."
+    assert_not_unsupported(check("Children have mild symptoms or no symptoms at all.", quote))
+    assert_not_unsupported(check("Droughts have not changed over the past 60 years.",
+                                 "Other research suggests that there has been little change in drought over the "
+                                 "past 60 years."))
+    assert_not_unsupported(check("The tropics are already too hot to efficiently grow rice grain.",
+                                 "Rice exposed to temperatures above 35 degrees during flowering produces no grain."))
+    # the plain statement against each is still a flip
+    assert_unsupported(check("Symptoms in children are not mild.", quote), "negation")
+    assert_unsupported(check("Droughts have not changed over the past 60 years.",
+                             "Other research suggests that there has been a little change in drought over the "
+                             "past 60 years."), "negation")
+    assert_unsupported(check("Rice exposed to temperatures above 35 degrees during flowering produces grain.",
+                             "Rice exposed to temperatures above 35 degrees during flowering produces no grain."),
+                       "negation")
+
+
+def test_over_a_period_may_be_the_period_followed():
+    # CovidFact: "over 8 months" is the span the study followed, not "more than 8 months"
+    quote = "The cross-sectional data describe the dynamics of SARS-CoV-2 memory B cells over 8 months."
+    assert_not_unsupported(check("Memory B cells to SARS-CoV-2 were followed for up to 8 months.", quote))
+    assert_unsupported(check("Memory B cells to SARS-CoV-2 were followed for up to 6 months.", quote), "number")
+    assert_unsupported(check("Memory B cells to SARS-CoV-2 were followed for up to 8 months.",
+                             "The data describe memory B cells for more than 8 months."), "number")
+
+
+def test_leaving_a_thing_alone_is_not_changing_it():
+    # git-reset(1): "--mixed: Resets the index but not the working tree"
+    quote = "Resets the index but not the working tree and reports what has not been updated."
+    assert_not_unsupported(check("This mode resets the index while leaving the working tree alone.", quote))
+    assert_unsupported(check("This mode resets the index and the working tree.", quote), "negation")
+
+
+def test_a_number_the_quote_writes_another_way():
+    pairs = [("The drug caused a 2-fold increase in risk.", "The drug caused a twofold increase in risk."),
+             ("Levels were 2 times higher.", "Levels were twice as high."),
+             ("A phase 3 trial showed benefit.", "A phase III trial showed benefit."),
+             ("The type-1 interferon system is silenced.", "Type I interferons are silenced."),
+             ("Symptoms resolved within 2 weeks.", "Symptoms resolved within 14 days."),
+             ("Walpole led Great Britain for two decades.", "Walpole's run of 20 years as Prime Minister."),
+             ("50% of the patients recovered.", "Half of the patients recovered."),
+             ("The film ran 120 minutes.", "The film ran 2 hours."),
+             ("He scored ten goals in the 2019–20 season.", "He scored ten goals in the 2019-2020 season."),
+             ("The patients were followed for a median of 5 years.", "Median follow-up was 5.0 years."),
+             ("The risk fell by 30%.", "The risk fell by 30.0%."),
+             ("About 40 percent of voters agreed.", "Some 41 percent of voters agreed."),
+             ("The 20th anniversary was in 2015.", "The twentieth anniversary was celebrated in 2015.")]
+    for claim, quote in pairs:
+        assert_not_unsupported(check(claim, quote))
+    # another number in the same forms is still flagged
+    wrong = [("The drug caused a 3-fold increase in risk.", "The drug caused a twofold increase in risk."),
+             ("A phase 2 trial showed benefit.", "A phase III trial showed benefit."),
+             ("Symptoms resolved within 3 weeks.", "Symptoms resolved within 14 days."),
+             ("Walpole led Great Britain for three decades.", "Walpole's run of 20 years as Prime Minister."),
+             ("25% of the patients recovered.", "Half of the patients recovered."),
+             ("The film ran 90 minutes.", "The film ran 2 hours."),
+             ("He scored ten goals in the 2019–21 season.", "He scored ten goals in the 2019-2020 season."),
+             ("The patients were followed for a median of 6 years.", "Median follow-up was 5.0 years."),
+             ("About 50 percent of voters agreed.", "Some 41 percent of voters agreed."),
+             ("The 30th anniversary was in 2015.", "The twentieth anniversary was celebrated in 2015."),
+             ("Python 3.1 added the feature.", "Python 3.10 added the feature."),
+             ("Git stores 3 copies.", "Git stores the third copy.")]
+    for claim, quote in wrong:
+        assert_unsupported(check(claim, quote), "number")
+
+
+def test_an_abbreviation_of_the_quotes_words_is_no_swap():
+    quote = "Arsenal Football Club is a professional football club based in London that plays in the Premier League."
+    assert_not_unsupported(check("Arsenal F.C. is a top team in the Premier League.", quote))
+    assert_not_unsupported(check("Arsenal F.C. is a professional club.", quote))
+    assert_unsupported(check("Arsenal R.C. is a professional football club based in London that plays in the Premier "
+                             "League.", quote), "near_copy:entity")

@@ -244,3 +244,42 @@ def test_the_pruned_or_pass_keeps_the_order_of_equal_scores(tmp_path, monkeypatc
         if limit <= 7:  # after the best ("zeta" twice), six copies: ties at every cut
             assert len({rank for _, rank in got[1:]}) <= 1
     con.close()
+
+
+# --- the full-text index is left in one segment --------------------------------------------
+def fts_segments(index: Path) -> int:
+    """How many segments FTS5's structure record lists (after its 4-byte cookie: a varint
+    count of levels, then of segments)."""
+    con = sqlite3.connect(index)
+    try:
+        block = con.execute("SELECT block FROM documents_fts_data WHERE id = 10").fetchone()[0]
+    finally:
+        con.close()
+    return local_mod._varints(block[4:])[1]
+
+
+def test_each_index_run_leaves_one_segment_and_the_same_results(tmp_path, monkeypatch):
+    """Runs that change the index merge its segments (a search then looks each term up
+    once); the search results are the ones of an index left with several segments."""
+    import random
+
+    rng = random.Random(7)
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    for i in range(40):
+        (folder / f"d{i:02d}.txt").write_text(" ".join(rng.choices(WORDS, k=rng.randint(5, 200))), encoding="utf-8")
+    index, unmerged = tmp_path / "merged.sqlite", tmp_path / "unmerged.sqlite"
+    for name in ("a", "b", "c"):  # three more runs, each adding a document
+        build_index(folder, index_path=index)
+        with monkeypatch.context() as m:
+            m.setattr(local_mod, "_merge_segments", lambda con: None)
+            build_index(folder, index_path=unmerged)
+        (folder / f"{name}.txt").write_text(f"solar {name} wind", encoding="utf-8")
+    assert fts_segments(index) == 1
+    assert fts_segments(unmerged) > 1
+    merged_corpus, unmerged_corpus = LocalCorpus(index), LocalCorpus(unmerged)
+    for q in ["solar", "wind energy", "a", "solar wind tidal", "grid zzz"]:
+        for k in (1, 5):
+            got = [(r.url, r.snippet, r.score) for r in merged_corpus.search_sync(q, max_results=k)]
+            assert got == [(r.url, r.snippet, r.score) for r in unmerged_corpus.search_sync(q, max_results=k)]
+            assert got

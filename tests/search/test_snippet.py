@@ -201,7 +201,10 @@ def test_non_ascii_diacritics_and_scripts(con) -> None:
                   "東京", "東京は大きい都市です", "Việt", "viet", "tiếng việt", "İstanbul", "istanbul", "Iğdır",
                   "financial", "ﬁle", "ＡＢＣ", "abc", "🎉", "party time", "𝒜𝒷𝒸", "①", "Zero width",
                   "zerowidth", "soft hyphen", "naive", "ete", "start", "العربية", "עברית", "3.14",
-                  "3.11.7", "v10", "42", "curly", "snippet test", "ellipsis", "“curly”"]:
+                  "3.11.7", "v10", "42", "curly", "snippet test", "ellipsis", "“curly”",
+                  # phrases whose later words are folded to ASCII (or not) from their first byte on
+                  "cafe creme", "café crème", "CAFÉ CRÈME", "a cote", "À CÔTÉ du", "du cafe", "gare ouvre",
+                  "Où est", "ou est l'hotel", "tiếng Việt", "strasse größere"]:
         assert_same(con, query)
 
 

@@ -427,10 +427,13 @@ def query_stems(phrase: str) -> tuple[bytes, ...]:
 
 @lru_cache(maxsize=256)
 def _words_starting(prefix: bytes) -> re.Pattern:
-    """``prefix`` and the ASCII letters and digits after it (the caller checks that a token
-    starts there). The literal comes first: the regex engine then skips to each place it
-    occurs, where a leading b" " would stop it at every space (three times slower)."""
-    return re.compile(re.escape(prefix) + rb"[a-z0-9]*")
+    """The ASCII tokens of a ``masked`` text that start with ``prefix``: ``prefix`` and the
+    ASCII letters and digits after it, with b" " or an end of the text on both sides. The
+    literal comes first: the regex engine then skips to each place it occurs, where a
+    leading b" " would stop it at every space (three times slower); the look-behind after
+    it checks that a token starts there."""
+    p = re.escape(prefix)
+    return re.compile(p + rb"(?<![^ ]" + p + rb")[a-z0-9]*(?![^ ])")
 
 
 def _occurrences(t: _Text, targets: frozenset[bytes]) -> dict[bytes, list[tuple[int, int]]]:
@@ -443,20 +446,16 @@ def _occurrences(t: _Text, targets: frozenset[bytes]) -> dict[bytes, list[tuple[
             prefixes.append(p)
     if prefixes:  # tokens of ASCII letters and digits: a run between b" " in ``masked``
         masked = t.masked
-        n = len(masked)
         stems: dict[bytes, list | None] = {}
         for prefix in prefixes:  # one literal at a time: found fast
             for m in _words_starting(prefix).finditer(masked):
-                a, b = m.span()
-                if (a and masked[a - 1] != 32) or (b != n and masked[b] != 32):
-                    continue  # inside a token, or going on with a non-ASCII character
-                w = masked[a:b]
+                w = m.group()
                 try:
                     spans = stems[w]
                 except KeyError:
                     spans = stems[w] = out.get(stem(w))
                 if spans is not None:
-                    spans.append((a, b))
+                    spans.append(m.span())
         if len(prefixes) > 1:
             for spans in out.values():
                 spans.sort()
@@ -519,7 +518,7 @@ def _hits(t: _Text, phrases: list[tuple[bytes, ...]]) -> list[tuple[int, int, in
     if not firsts:
         return []
     occ = _occurrences(t, firsts)
-    cls = t.cls
+    cls, masked = t.cls, t.masked
     hits: list[tuple[int, int, int]] = []
     for k, phrase in enumerate(phrases):
         if not phrase:
@@ -528,14 +527,19 @@ def _hits(t: _Text, phrases: list[tuple[bytes, ...]]) -> list[tuple[int, int, in
         if len(phrase) == 1:
             hits += [(a, k, 1) for a, _ in spans]
             continue
-        rest = phrase[1:]
+        # a word stemming to s starts with stem_prefix(s): a token whose first bytes are
+        # ASCII (no b"_" in ``masked``), and not those, is not stemmed to be told apart
+        rest = [(s, stem_prefix(s)) for s in phrase[1:]]
         for a, b in spans:
             pos = b
-            for s in rest:
+            for s, head in rest:
                 m = _TOKEN.search(cls, pos)
-                if m is None or stem(t.folded(m.start(), m.end())) != s:
+                if m is None:
                     break
-                pos = m.end()
+                start, pos = m.span()
+                lead = masked[start:start + len(head)]
+                if (lead != head and 95 not in lead) or stem(t.folded(start, pos)) != s:
+                    break
             else:
                 hits.append((a, k, len(phrase)))
     if len(phrases) > 1:

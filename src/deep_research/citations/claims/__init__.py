@@ -37,6 +37,18 @@ Rules (``check_claim``), in this order; the first that fires makes the claim
   same month agreeing on every part both give, each part the claim adds being a number of
   the quotes: "April 9, 2011" / "April 9th ... 2011"; "January 25, 2019" / "1/25/2019").
   Month abbreviations ("Feb. 23") are months; "five thirty-second ads" is five, not 35.
+  Also left grey: a round bound before "a" that a quote bound of the same direction implies
+  ("more than a million" / "over 1.1 million"); a claim bound on a number a quote gives
+  after "over" with a unit of time ("up to 8 months" / "over 8 months", the period
+  followed); a name's number a quote writes with the next word glued on ("COVID-19moved");
+  a number the quotes write another way: a multiple as a word ("2-fold" / "twofold", "2
+  times" / "twice"), a numbered kind in Roman numerals ("type 1" / "type I", "phase 3" /
+  "phase III"), a time in another unit ("2 weeks" / "14 days", "two decades" / "20
+  years", "120 minutes" / "2 hours"), "50 %" / "half", "25 %" / "a quarter", a season's
+  two-digit end ("2019–20" / "2019-2020"), an ordinal word ("20th" / "twentieth"), other
+  zeros with a unit or on a whole number ("5 years" / "5.0 years"; versions keep "3.10" /
+  "3.1" apart), an approximation within 10 % of a quote approximation ("about 40 percent"
+  / "some 41 percent").
 * ``negation`` - two ways. (a) By negated segment, for paraphrases: a negator (not, no,
   never, none, nothing, neither, nor, without, cannot, n't, no longer, fails to, unable
   to, refused to, declined to, is yet to) negates the content words after it up to the clause end (at most four; "and"/"or"
@@ -57,7 +69,15 @@ Rules (``check_claim``), in this order; the first that fires makes the claim
   word counts as negated in a clause whose negation stands across a quotation mark (a
   separate "test cache" is not used), after "far from", or in a relative clause hung on a
   negated phrase ("no locality where ... a home that will rent"). "doesnt", "isnt" (no
-  apostrophe) are "does not", "is not".
+  apostrophe) are "does not", "is not". Also no flip: a negation in what is compared
+  against ("Compared with patients with no X", "more jobs in solar than in coal" / "solar,
+  not coal"); a word the other side negates by a prefix ("no symptoms" / "asymptomatic"),
+  by "little"/"few" ("little change"), by "too ... to" ("too hot to grow grain") or by
+  "leave ... alone/untouched/intact" ("leaving the working tree alone" / "not the working
+  tree"); a
+  participle describing a noun after an -ly adverb ("commonly used drugs" / "never been
+  used to negotiate"). In (b), "neither A nor B" is one negation, a negator the claim adds
+  is no flip when another quote states that negation, and "no X except Y" says "only Y".
 * ``near_copy:<kind>`` - when the claim repeats a quote (at least two of the claim's
   content words and at least half of them are in that quote, or the token similarity of
   the two is at least 0.6), claim and quote are aligned token by token (``rapidfuzz``
@@ -76,7 +96,8 @@ Rules (``check_claim``), in this order; the first that fires makes the claim
   look like names (a capitalised word not at the sentence start, ALL CAPS, camelCase, a
   code identifier with ``.`` or ``_``, a call such as ``len()``, a token mixing letters
   and digits such as a file name) of one kind - not a spelling variant, abbreviation or
-  initial of the other, nor a word of a longer name against a one-word name; outside a
+  initial of the other, nor the initials of the words around the other ("F.C." /
+  "Football Club"), nor a word of a longer name against a one-word name; outside a
   one-for-one swap between equal stretches, only a claim name the quotes do not write in
   any form ("covid19" / "Covid-19", "CO2" / "CO 2", a qualified name) is a swap, and never
   when the quote writes a variant of the claim's name right beside the aligned one
@@ -89,7 +110,8 @@ Rules (``check_claim``), in this order; the first that fires makes the claim
 * ``antonym`` - a claim word the quotes lack whose opposite (the curated pairs above, or
   an un-/non-/dis- prefix) stands in a quote among two more of the claim's words, neither
   negated nor in a negated clause on one side only, and not a converse comparison ("A
-  more X than B" / "B less X than A").
+  more X than B" / "B less X than A"), nor when the quote holds, next to that opposite, an
+  opposite of it too ("increasing dose decreased efficacy": two directions of two things).
 
 Dates with a month name ("May 5, 2020", "5 June 2021", "June 2021") are one number each:
 a claim's date must be a quote's date (a part the claim leaves out may be anything), never

@@ -3,7 +3,7 @@ in a quote among the same other words."""
 
 from __future__ import annotations
 
-from .negation import _window
+from .negation import WINDOW, _window
 from .near_copy import _converse, _negated_near
 from .types import _WORD, ClaimCheck, ClaimStatus, _Text
 from .words import _ANTONYMS, _ORDER
@@ -13,6 +13,16 @@ for _pair in _ANTONYMS - _ORDER:  # order words: "A before B" is "B after A"
     _a, _b = tuple(_pair)
     _PARTNERS.setdefault(_a, set()).add(_b)
     _PARTNERS.setdefault(_b, set()).add(_a)
+
+
+def _second_direction(q: _Text, j: int) -> bool:
+    """Does the quote hold, near its opposite at j, an opposite of that word too
+    ("increasing dose decreased efficacy" for a claim's "reduced efficacy")? Then the
+    quote states both directions, of different things, and the claim's word may restate
+    the other one."""
+    lo, hi = max(0, j - WINDOW), min(len(q.raw), j + WINDOW + 1)
+    opposite = _PARTNERS.get(q.stems[j], set())
+    return any(q.stems[x] in opposite for x in range(lo, hi) if q.kinds[x] == _WORD)
 
 
 def _check_antonym(claim: _Text, quotes: list[_Text]) -> ClaimCheck | None:
@@ -43,7 +53,8 @@ def _check_antonym(claim: _Text, quotes: list[_Text]) -> ClaimCheck | None:
             for a in partners:
                 for j in q.positions.get(a, ()):
                     if len(ctx & _window(q, j, {a})) >= 2 and _negated_near(claim, k) == _negated_near(q, j) \
-                            and (claim.clause[k] in claim.neg_clauses) == (q.clause[j] in q.neg_clauses):
+                            and (claim.clause[k] in claim.neg_clauses) == (q.clause[j] in q.neg_clauses) \
+                            and not _second_direction(q, j):
                         return ClaimCheck(ClaimStatus.UNSUPPORTED, "antonym",
                                           f'the claim says "{claim.raw[k]}" where the quote says "{q.raw[j]}"')
     return None

@@ -156,6 +156,19 @@ def _multiword_name(t: _Text, k: int) -> bool:
     return False
 
 
+def _initials_of(abbrev: str, t: _Text, k: int) -> bool:
+    """Is ``abbrev`` (folded) the initials of a run of words of t that holds the word at k
+    ("f.c" / "Football Club", aligned on "Football" or on "Club")?"""
+    letters = "".join(ch for ch in abbrev if ch.isalpha())
+    if not 2 <= len(letters) <= 5 or "." not in abbrev and not abbrev.isupper():
+        return False
+    for start in range(max(0, k - len(letters) + 1), k + 1):
+        words = t.low[start:start + len(letters)]
+        if len(words) == len(letters) and "".join(w[:1] for w in words) == letters.lower():
+            return True
+    return False
+
+
 def _name_swap(claim: _Text, ci: int, quote: _Text, qj: int) -> bool:
     """May the two names stand for different things? Not when one is the other's spelling
     variant, abbreviation or inflection ("Fredrick" / "Frederick", "Feb" / "February",
@@ -169,6 +182,8 @@ def _name_swap(claim: _Text, ci: int, quote: _Text, qj: int) -> bool:
         t, k = (claim, ci) if len(a) <= len(b) else (quote, qj)
         if k + 1 < len(t.raw) and t.low[k + 1] == rest:
             return False  # "BRCA 1" / "BRCA1"
+    if _initials_of(a, quote, qj) or _initials_of(b, claim, ci):
+        return False  # "F.C." / "Football Club"
     if short in long_ and all(ch.isalpha() for ch in long_.replace(short, "", 1)):
         return False  # "ace2" / "hace2", "gaba" / "gabaergic"
     if a.isalpha() and b.isalpha():
@@ -253,7 +268,7 @@ def _check_near_copy(claim: _Text, quotes: list[_Text]) -> ClaimCheck | None:
             bare = all(claim.neg[claim.align_pos[a]] for a in range(i1, i2)) and \
                 all(q.neg[q.align_pos[b]] for b in range(j1, j2))
             both = i1 < i2 and j1 < j2
-            note = _negation_in_block(claim, q, i1, i2, j1, j2) if (before and after) or both or bare else None
+            note = _negation_in_block(claim, q, i1, i2, j1, j2, quotes) if (before and after) or both or bare else None
             if note:
                 return ClaimCheck(ClaimStatus.UNSUPPORTED, "negation", note)
             # "non-blocking" where the quote says "blocking" (or the reverse)

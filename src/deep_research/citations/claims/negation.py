@@ -40,8 +40,11 @@ def _negation_matches(src: _Text, k: int, dst_list: list[_Text], src_fully_cover
     seg_stems = {src.stems[j] for j in seg}
     need = min(2, len(seg_stems))
     occs = [(dst, j) for dst in dst_list for j in dst.positions.get(head, ())]
-    if not occs or any(_negated_at(dst, j) for dst, j in occs):
+    if not occs or any(_negated_at(dst, j) or _weakly_negated(dst, j) for dst, j in occs):
         return None  # absent, or negated there too: consistent
+    if len(head) >= 4 and any(w.startswith(p + head) for dst in dst_list for w in dst.lowset
+                              for p in _NEG_PREFIXES):
+        return None  # "no symptoms" / "asymptomatic": the other side negates by a prefix
     negator = "no longer" if src.low[k] == "longer" and k and src.low[k - 1] == "no" else \
         src.raw[k] + " to" if src.low[k] in _NEG_PHRASE_WORDS and src.low[k] != "longer" else src.raw[k]
     ctx_src = _window(src, k, seg_stems)
@@ -49,6 +52,10 @@ def _negation_matches(src: _Text, k: int, dst_list: list[_Text], src_fully_cover
         c = dst.clause[j]
         if _negated_by_relative(dst, j):
             continue  # "no place where a home will rent ...": negated from an earlier clause
+        if _in_comparison(dst, j):
+            continue  # "more jobs in solar than in coal" / "jobs are in solar, not coal"
+        if _modifier_participle(dst, j):
+            continue  # "commonly used drugs" / "have never been used to negotiate": another role
         lo, hi = max(0, j - 2 * WINDOW), min(len(dst.raw), j + 2 * WINDOW)
         near = {dst.stems[x] for x in range(lo, hi) if dst.clause[x] == c or abs(x - j) <= 4}
         if len(seg_stems & near) < need:
@@ -56,6 +63,39 @@ def _negation_matches(src: _Text, k: int, dst_list: list[_Text], src_fully_cover
         if need >= 2 or src_fully_covered or ctx_src & _window(dst, j, seg_stems):
             return src.raw[seg[0]], negator
     return None
+
+
+def _modifier_participle(t: _Text, j: int) -> bool:
+    """Is the word at j a participle used as an adjective, between an adverb in -ly and the
+    noun it describes ("commonly used prescription drugs")? It names a kind of thing, not an
+    event a negation elsewhere denies."""
+    return 0 < j < len(t.raw) - 1 and t.low[j].endswith("ed") and t.low[j - 1].endswith("ly") \
+        and not t.neg[j - 1] and t.content[j + 1] and t.kinds[j + 1] == _WORD and t.clause[j + 1] == t.clause[j]
+
+
+_NEG_PREFIXES = ("a", "un", "non", "in", "dis")
+
+
+_LEFT_AS_IS = frozenset({"alone", "untouched", "intact", "unchanged", "unmodified", "unaffected"})
+
+
+def _weakly_negated(t: _Text, j: int) -> bool:
+    """Is the word at j said to be scarce, impossible or untouched by words the negation
+    reader does not take for a negator: "little change" (not "a little"), "too hot to grow
+    grain", "leaving the working tree alone"?"""
+    if j and t.low[j - 1] in ("little", "few") and (j < 2 or t.low[j - 2] != "a"):
+        return True
+    c = t.clause[j]
+    if any(t.low[x] in _LEFT_AS_IS and t.clause[x] == c for x in range(j + 1, min(len(t.raw), j + 5))) and \
+            any(t.low[x] in ("leave", "leaves", "leaving", "left", "keep", "keeps", "keeping", "kept")
+                for x in range(max(0, j - 4), j)):
+        return True  # "leaving the working tree alone" / "but not the working tree"
+    for x in range(j - 1, max(-1, j - 7), -1):
+        if t.clause[x] != c:
+            break
+        if t.low[x] == "too" and "to" in t.low[x + 1:j]:
+            return True
+    return False
 
 
 _RELATIVES = frozenset({"where", "that", "which", "who", "whom", "whose"})
@@ -98,6 +138,22 @@ def _until_after(t: _Text, k: int) -> bool:
     return j < n and t.low[j] in ("until", "till")  # a clause word: it opens the next clause
 
 
+_COMPARING = frozenset({"compared", "comparing", "versus", "vs", "than", "relative"})
+
+
+def _in_comparison(t: _Text, k: int) -> bool:
+    """Does the word at k stand in the thing compared against, right after "compared
+    with/to", "than", "versus", "relative to" (at most four words before it, no clause
+    break)? "with no hypoglycemia" after "Compared with patients" is a baseline; "than in
+    coal mining" is what the claim compares with, neither affirmed nor denied."""
+    for x in range(k - 1, max(-1, k - 5), -1):
+        if t.raw[x] in (",", ";", ":", ".", "(", ")") or t.sent_start[x + 1]:
+            return False
+        if t.low[x] in _COMPARING:
+            return True
+    return False
+
+
 def _not_a_denial(t: _Text, k: int) -> bool:
     """Is the negator at k part of a shape that denies nothing: a question, a leading condition
     ("Without a tag.gpgSign variable, signing is disabled": what holds when X is absent)
@@ -109,6 +165,8 @@ def _not_a_denial(t: _Text, k: int) -> bool:
         j += 1
     if j < n and t.raw[j] == "?":
         return True  # a question asserts nothing ("Didn't all your hair fall out?")
+    if _in_comparison(t, k):
+        return True  # "Compared with patients with no hypoglycemia, ...": a baseline, no denial
     if t.low[k] == "without" and t.sent_start[k]:
         j = k + 1
         while j < n and t.clause[j] == c:
@@ -183,7 +241,56 @@ def _check_negation(claim: _Text, quotes: list[_Text]) -> ClaimCheck | None:
     return None
 
 
-def _negation_in_block(claim: _Text, q: _Text, i1: int, i2: int, j1: int, j2: int) -> str | None:
+def _negations(t: _Text) -> int:
+    """How many negations the text makes: a "nor" after an earlier negator continues it
+    ("neither A nor B", "not A nor B": one)."""
+    n = seen = 0
+    for k, is_neg in enumerate(t.neg):
+        if is_neg:
+            n += not (seen and t.low[k] == "nor")
+            seen += 1
+    return n
+
+
+_EXCEPTIONS = frozenset({"except", "unless", "save", "other", "outside", "besides"})
+_ONLY = frozenset({"only", "solely", "exclusively"})
+
+
+def _no_except_only(negated: _Text, plain: _Text) -> bool:
+    """Does the negated side say "no X except Y" ("No reads or writes occur except within a
+    transaction") where the other side says "only" ("happen only inside a transaction")? The
+    two state the same restriction."""
+    if _ONLY.isdisjoint(plain.lowset):
+        return False
+    for k, is_neg in enumerate(negated.neg):
+        if is_neg:
+            j = k + 1
+            while j < len(negated.raw) and not negated.sent_start[j] and negated.raw[j] not in (".", ";"):
+                if negated.low[j] in _EXCEPTIONS and (negated.low[j] != "other" or (
+                        j + 1 < len(negated.raw) and negated.low[j + 1] == "than")):
+                    return True
+                j += 1
+    return False
+
+
+def _stated_negated_elsewhere(claim: _Text, cpos: list[int], quotes: list[_Text]) -> bool:
+    """Is the word the claim's added negator negates stated negated in some quote ("not
+    found" aligned against "is found but is not executable" while another quote says "if a
+    command is not found")? Then the alignment paired the claim with the wrong quote."""
+    heads = set()
+    for p in cpos:
+        if claim.neg[p]:
+            seg = _segment(claim, p)
+            if seg:
+                heads.add(claim.stems[seg[0]])
+    # an explicit negator of the quote whose segment holds the word (an implicit negation
+    # elsewhere in the clause, "ignored", "against", is not enough)
+    return bool(heads) and any(not heads.isdisjoint(t.stems[j] for j in _segment(t, k))
+                               for t in quotes for k, is_neg in enumerate(t.neg) if is_neg)
+
+
+def _negation_in_block(claim: _Text, q: _Text, i1: int, i2: int, j1: int, j2: int,
+                       quotes: list[_Text] | None = None) -> str | None:
     """A negator on one side of an aligned difference, nothing of substance on the other:
     "cannot be split" / "can be split", "does not raise" / "raises"."""
     cpos = [claim.align_pos[a] for a in range(i1, i2)]
@@ -194,7 +301,7 @@ def _negation_in_block(claim: _Text, q: _Text, i1: int, i2: int, j1: int, j2: in
         return None
     if any(claim.content[p] and not claim.neg[p] for p in cpos) or any(q.content[p] and not q.neg[p] for p in qpos):
         return None  # words of substance changed too: not a plain negation flip
-    if sum(claim.neg) == sum(q.neg):
+    if _negations(claim) == _negations(q):
         return None  # as many negations on both sides: one moved, none was added or dropped
     other = qpos if cneg else cpos
     if any(stem((q if cneg else claim).low[p]) in _IMPLICIT_NEG_STEMS for p in other):
@@ -205,6 +312,10 @@ def _negation_in_block(claim: _Text, q: _Text, i1: int, i2: int, j1: int, j2: in
     if any(negated.neg[p] and _not_a_denial(negated, p) for p in (cpos if cneg else qpos)):
         return None  # "Without carbon dioxide, life would die" / "carbon dioxide is essential to life"
     plain = q if cneg else claim
+    if _no_except_only(negated, plain):
+        return None  # "no X except in Y" / "X only in Y"
+    if cneg and quotes and _stated_negated_elsewhere(claim, cpos, quotes):
+        return None
     at = (q.align_pos[j1] if j1 < len(q.align_pos) else len(q.raw)) if cneg else \
         (claim.align_pos[i1] if i1 < len(claim.align_pos) else len(claim.raw))
     near = range(max(0, at - 3), min(len(plain.raw), at + 3))

@@ -12,6 +12,7 @@ from .types import (
     _WORD,
     ClaimCheck,
     ClaimStatus,
+    _Memo,
     _Num,
     _Text,
 )
@@ -100,6 +101,33 @@ def _indexes(items: list, x: object) -> list[int]:
         return out
 
 
+def _read_digit_token(tok: str) -> tuple[str, Decimal | None, str | None, bool] | None:
+    """(key, value, unit, is_version) of a token of digits ("3.11", "12th", "5km", "4k"),
+    or None when the token is a name, not a number ("x86", "3D", "mp3")."""
+    m = _NUMBER.fullmatch(tok)
+    if not m:
+        return None
+    digits, suffix = m.group(1), m.group(2).lower()
+    key, value, version = _number_key(digits)
+    unit = None
+    if suffix:
+        if suffix in ("st", "nd", "rd", "th"):
+            key += "th"  # an ordinal: "3rd" (the third) is not "3" (three)
+        elif suffix == "s" and len(digits) == 4:
+            pass  # the 1990s
+        elif suffix == "k" and value is not None:
+            key, value = _scaled(value, 1000)
+        elif suffix in _GLUED_UNITS:
+            unit = _GLUED_UNITS[suffix]
+        else:
+            return None
+    return key, value, unit, version
+
+
+# Each digit token read once (its reading is immutable: a Decimal and strings).
+_DIGIT_TOKENS = _Memo(_read_digit_token, 65536)
+
+
 _V_TOKEN = re.compile(r"(?:^| )v[^ ]")  # a token "v" + something: maybe a version
 
 
@@ -121,29 +149,12 @@ def _numbers(raw: list[str], low: list[str], kinds: list[int], minus: set[int], 
         num: _Num | None = None
         end = i + 1
         if kind == _NUM:
-            m = _NUMBER.fullmatch(tok)
-            if m:
-                digits, suffix = m.group(1), m.group(2).lower()
-                key, value, version = _number_key(digits)
-                unit = None
-                if suffix:
-                    if suffix in ("st", "nd", "rd", "th"):
-                        unit = None
-                        key += "th"  # an ordinal: "3rd" (the third) is not "3" (three)
-                    elif suffix == "s" and len(digits) == 4:
-                        unit = None  # the 1990s
-                    elif suffix == "k" and value is not None:
-                        key, value = _scaled(value, 1000)
-                    elif suffix in _GLUED_UNITS:
-                        unit = _GLUED_UNITS[suffix]
-                    else:
-                        num = None
-                        kinds[i] = _WORD  # x86, 3D, mp3: a name, not a number
-                        continue
-                num = _Num(key, value, unit, i, tok, negative=i in minus, version=version)
-            else:
-                kinds[i] = _WORD
+            read = _DIGIT_TOKENS[tok]
+            if read is None:
+                kinds[i] = _WORD  # x86, 3D, mp3: a name, not a number
                 continue
+            key, value, unit, version = read
+            num = _Num(key, value, unit, i, tok, negative=i in minus, version=version)
         elif kind == _WORD:
             lw = low[i]
             # "v15", "v2.1" are versions; "v1", "v2" are more often names (variables)
@@ -482,6 +493,10 @@ def _maybe_stated(c: _Num, claim: _Text, quotes: list[_Text], qnums: list[_Num])
     """
     if c.vague:
         return True
+    if _bound_within_quote_bound(c, claim, qnums) or _over_a_period(c, qnums):
+        return True
+    if _written_otherwise(c, quotes, qnums) or _season_end(c, claim, qnums) or _same_value(c, qnums):
+        return True
     if c.key in ("1th", "2th") and ("first" if c.key == "1th" else "second") in set().union(*(q.lowset for q in quotes)):
         return True
     if c.key.startswith("D:"):
@@ -490,6 +505,8 @@ def _maybe_stated(c: _Num, claim: _Text, quotes: list[_Text], qnums: list[_Num])
         return True  # "2 megabytes" / "2M pages": digits with a letter the reader takes for a name
     if c.value is None or c.unit is not None:
         return False
+    if c.name is not None and c.raw.isdigit() and _name_number_glued_on(c, quotes):
+        return True
     digits = c.key.removesuffix("th")
     if c.before is not None and c.cmp is None and c.raw.isdigit():
         glued = _glued(quotes)
@@ -508,6 +525,129 @@ def _maybe_stated(c: _Num, claim: _Text, quotes: list[_Text], qnums: list[_Num])
                 if digits in (qy, qd):
                     return True
     return False
+
+
+_FOLD_WORDS = {2: ("twofold", "twice", "double", "doubled", "doubles", "doubling"),
+               3: ("threefold", "thrice", "triple", "tripled", "triples", "tripling"),
+               4: ("fourfold", "quadruple", "quadrupled"), 5: ("fivefold",), 10: ("tenfold",)}
+_ROMAN = {1: "i", 2: "ii", 3: "iii", 4: "iv", 5: "v", 6: "vi", 7: "vii", 8: "viii", 9: "ix", 10: "x"}
+_ROMAN_BEFORE = frozenset({"type", "phase", "class", "grade", "stage", "level", "group", "part", "chapter",
+                           "war", "volume", "book", "act", "title", "schedule", "tier", "category"})
+# a time unit in another: (claim unit, quote unit) -> quote units per claim unit
+_TIME_IN = {("week", "day"): 7, ("year", "month"): 12, ("decade", "year"): 10, ("century", "year"): 100,
+            ("day", "h"): 24, ("h", "min"): 60, ("min", "s"): 60, ("s", "ms"): 1000}
+_SHARE_WORDS = {50: ("half",), 25: ("quarter",)}
+
+
+def _written_otherwise(c: _Num, quotes: list[_Text], qnums: list[_Num]) -> bool:
+    """Do the quotes write the claim number in a form the reader does not take for it: a
+    multiple as a word ("2-fold" / "twofold", "2 times" / "twice"), a numbered kind in Roman
+    numerals ("type 2" / "type II", "phase 3" / "phase III"), a time in a smaller unit ("2
+    weeks" / "14 days", "120 minutes" / "2 hours"), a share as a word ("50 %" / "half")?"""
+    if c.value is None or c.negative or c.cmp is not None or c.value != c.value.to_integral_value():
+        return False
+    n = int(c.value)
+    words = set().union(*(q.lowset for q in quotes)) if quotes else set()
+    if c.unit == "x" and not words.isdisjoint(_FOLD_WORDS.get(n, ())):
+        return True
+    if c.key == f"{n}th" and not words.isdisjoint(w for w, v in _MORE_ORDINALS.items() if v == n):
+        return True  # "20th" / "twentieth"
+    if c.unit is None and c.before in _ROMAN_BEFORE and n in _ROMAN:
+        for q in quotes:
+            if any(q.low[x] == c.before and q.low[x + 1] == _ROMAN[n] for x in range(len(q.low) - 1)):
+                return True
+    for (cu, qu), k in _TIME_IN.items():
+        if c.unit == cu and any(q.unit == qu and q.value == n * k and q.cmp is None for q in qnums):
+            return True
+        if c.unit == qu and n % k == 0 and any(q.unit == cu and q.value == n // k and q.cmp is None for q in qnums):
+            return True  # "120 minutes" / "2 hours"
+    return c.unit == "%" and not words.isdisjoint(_SHARE_WORDS.get(n, ()))
+
+
+_MORE_ORDINALS = {w: i + 11 for i, w in enumerate(
+    "eleventh twelfth thirteenth fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth".split())}
+_MORE_ORDINALS.update({w: 10 * (i + 2) for i, w in enumerate(
+    "twentieth thirtieth fortieth fiftieth sixtieth seventieth eightieth ninetieth".split())})
+_MORE_ORDINALS["hundredth"] = 100
+
+
+def _same_value(c: _Num, qnums: list[_Num]) -> bool:
+    """A quote number of the claim number's value written with other zeros ("5 years" /
+    "5.0 years", "30 %" / "30.0 %": with a unit, or a whole number), or an approximation
+    against a quote approximation of the same unit within 10 % ("about 40 percent" / "some
+    41 percent"). Versions are left out ("3.10" is not "3.1")."""
+    if c.value is None or c.version:
+        return False
+    for q in qnums:
+        if q.value is None or q.version or q.unit != c.unit or q.negative != c.negative or q.key.startswith("D:") \
+                or q.key.endswith("th") != c.key.endswith("th"):
+            continue  # an ordinal is not a count ("3" / "third")
+        if q.value == c.value and q.cmp == c.cmp and (c.unit is not None or c.value == c.value.to_integral_value()):
+            return True
+        if c.cmp == "approx" and q.cmp == "approx" and abs(q.value - c.value) <= APPROX * abs(c.value):
+            return True
+    return False
+
+
+def _season_end(c: _Num, claim: _Text, qnums: list[_Num]) -> bool:
+    """The two-digit end of a season or span right after a year ("2019–20", "2019/20") where a
+    quote gives the full year ("2019-2020")."""
+    if c.value is None or len(c.raw) != 2 or not c.raw.isdigit():
+        return False
+    prev = [x for x in claim.numbers if x.pos < c.pos and c.pos - x.pos <= 2 and x.value is not None
+            and 1000 <= x.value <= 2100 and x.value % 100 + 1 == int(c.raw) % 100]
+    return bool(prev) and any(q.value == prev[0].value + 1 for q in qnums if q.value is not None and q.unit is None)
+
+
+_PERIODS = frozenset({"second", "minute", "hour", "day", "week", "month", "year", "decade", "century"})
+
+
+def _over_a_period(c: _Num, qnums: list[_Num]) -> bool:
+    """A claim bound whose number a quote gives after "over" with a unit of time: "over 8
+    months" is as often the period a thing was followed over as "more than 8 months", so
+    a claim's "up to 8 months" may restate it."""
+    return c.cmp is not None and c.unit in _PERIODS and any(
+        q.key == c.key and q.unit == c.unit and q.cmp == "ge" and q.cmp_raw.lower() == "over" for q in qnums)
+
+
+def _bound_before_a(c: _Num, claim: _Text) -> str | None:
+    """The bound written before "a" of a round claim number ("more than a million"), which
+    the reader does not attach to the number."""
+    if c.cmp or c.before != "a":
+        return None
+    b = c.pos - 1  # the "a"
+    for phrase, kind in _COMPARATORS:
+        if b - len(phrase) >= 0 and tuple(claim.low[b - len(phrase):b]) == phrase:
+            return kind
+    return None
+
+
+def _bound_within_quote_bound(c: _Num, claim: _Text, qnums: list[_Num]) -> bool:
+    """A round claim bound that a quote bound of the same direction implies: "more than a
+    million" / "over 1.1 million" (same unit or none). Only a round "a million", "a
+    thousand": a claim that changes a bound's digits ("more than 10 seconds" / "more than
+    20 seconds") misstates its quote, even where it follows from it."""
+    bound = _bound_before_a(c, claim)
+    if bound not in ("ge", "le") or c.value is None:
+        return False
+    return any(q.cmp == bound and q.value is not None and q.unit == c.unit and q.negative == c.negative
+               and (q.value >= c.value if bound == "ge" else q.value <= c.value) for q in qnums)
+
+
+def _name_number_glued_on(c: _Num, quotes: list[_Text]) -> bool:
+    """A name's number ("COVID-19") that a quote writes with the next word glued on
+    ("COVID-19moved": a scraping slip the reader takes for a name)."""
+    digits = c.raw.lstrip("0") or "0"
+    for t in quotes:
+        for x, w in enumerate(t.low[:-1]):
+            if w == c.name:
+                m = _DIGITS_LETTERS.fullmatch(t.low[x + 1])
+                if m and (m.group(1).lstrip("0") or "0") == digits:
+                    return True
+    return False
+
+
+_DIGITS_LETTERS = re.compile(r"(\d+)[^\W\d_]+")
 
 
 _LEAD = re.compile(r"(\d+)[^\W\d_]{1,2}")  # "2m", "1g", "4k": digits, then one or two letters
