@@ -240,3 +240,56 @@ def test_a_lone_asterisk_inside_a_word_is_shown():
     assert frag.directive is not None and not any("*" in t for t in _terms(frag.directive))
     # emphasis that pairs is still emphasis
     assert "a product abc here" in render("a product a*b*c here\n", "markdown").text
+
+
+# --- the strict reading takes over the lenient reading's blocks that both parses read alike ---
+def _same_page(a, b) -> bool:
+    return (a.raw, a.text, list(a.starts), list(a.ends), a.cuts, a.derived) == \
+        (b.raw, b.text, list(b.starts), list(b.ends), b.cuts, b.derived)
+
+
+def _converter_documents():
+    """Documents that hold what the lenient rules read (definition lists, moved paragraphs
+    and indented lists, "1)" enumerators) among ordinary blocks, in seeded random order,
+    with ambiguous and repeated blocks, entities, zero-width characters, tables and HTML."""
+    import random
+
+    from tests.citations.page.test_markdown import random_document
+
+    parts = [MARKDOWNIFY_DL, HTML2TEXT_LIST, HTML2TEXT_ENUMERATED,
+             "Term\n:   Def with \u200bzero-width and &amp; entity.\n\n    More *of* it `x`.\n",
+             "<div>html &lt;block&gt;</div>\n", "| a | b |\n|---|---|\n| `c` | d \\| e |\n",
+             "1) one\n\n    code after an enumerator\n", "\n\n\n", "Same line.\n\nSame line.\n"]
+    for seed in range(60):
+        rng = random.Random(seed)
+        blocks = [rng.choice(parts) if rng.random() < 0.6 else random_document(rng) for _ in range(rng.randint(2, 7))]
+        yield "\n".join(blocks) + rng.choice(["", "\n", "\n\n", "   "])
+
+
+def test_the_strict_reading_built_on_the_lenient_one_is_the_strict_reading():
+    from deep_research.citations.page import markdown as mdpage
+
+    checked = 0
+    for content in [MARKDOWNIFY_DL, HTML2TEXT_LIST, HTML2TEXT_ENUMERATED, *_converter_documents()]:
+        page = render(content, "markdown")
+        if page.alternate_reader is None:
+            continue
+        fresh = mdpage.render_markdown(content, strict=True)
+        assert _same_page(page.alternate, fresh), content
+        checked += 1
+    assert checked >= 40
+
+
+def test_the_strict_reading_copies_blocks_instead_of_rendering_them(monkeypatch):
+    from deep_research.citations.page import markdown as mdpage
+
+    content = "".join(f"Paragraph {i} with *emphasis* and a [link](x.html).\n\n" for i in range(20)) + MARKDOWNIFY_DL
+    page = render(content, "markdown")
+    rendered: list[str] = []
+    real = mdpage._render_block
+    monkeypatch.setattr(mdpage, "_render_block", lambda r, kind, t: (rendered.append(kind), real(r, kind, t)))
+    alternate = page.alternate
+    copied = len(rendered)
+    rendered.clear()
+    assert _same_page(alternate, mdpage.render_markdown(content, strict=True))
+    assert copied <= len(rendered) - 20, (copied, len(rendered))  # the 20 paragraphs are copied

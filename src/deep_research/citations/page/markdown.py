@@ -144,10 +144,12 @@ def _indented_list(state: StateBlock, start: int, end: int, silent: bool) -> boo
     return found
 
 
-def render_markdown(raw: str, strict: bool = False) -> PageText:
+def render_markdown(raw: str, strict: bool = False, _lenient: _Reading | None = None) -> PageText:
     """Markdown content rendered to page text (see the module docstring). ``strict``: read
     as CommonMark alone (no definition lists), the other plausible reading of converter
-    output; the lenient page offers it as its ``alternate`` when the two readings differ."""
+    output; the lenient page offers it as its ``alternate`` when the two readings differ.
+    ``_lenient``: the lenient reading's blocks, whose rendering the strict reading takes
+    over for every block the two parses read alike (see :class:`_Reading`)."""
     # (start, end of body) of every line, split where markdown-it-py splits them
     lines = [(m.start(), m.start() + len(_NEWLINE.sub("", m.group(0))))
              for m in _LINE.finditer(raw) if m.group(0)]
@@ -155,31 +157,123 @@ def render_markdown(raw: str, strict: bool = False) -> PageText:
     env: dict = {}
     tokens = _parser(strict).parse(src, env)
     refs = frozenset(env.get("references", {}))
-    r = _Renderer(raw, lines, refs)
+    alternate = not strict and bool(env.get("lenient") or any(t.type == "dl_open" for t in tokens))
+    r = _Renderer(raw, lines, refs, _LoggingBuilder() if alternate else _Builder())
+    reuse = _lenient if _lenient is not None and _lenient.refs == refs else None
+    blocks: dict | None = {} if alternate else None
     table_rows: set[int] = set()
     for t in tokens:
+        kind = None
         if t.type == "inline" and t.map and t.map[0] not in table_rows:
-            r.inline_block(t.content, t.map[0])
-        elif t.type in ("code_block", "fence") and t.map:
-            first = t.map[0] + (t.type == "fence")
-            r.verbatim_block(t.content, first, doubtful=t.type == "code_block")
-        elif t.type == "html_block" and t.map:
-            r.html_block(t.content, t.map[0])
+            kind = "inline"
+        elif t.type in ("code_block", "fence", "html_block") and t.map:
+            kind = t.type
         elif t.type == "tr_open" and t.map:
             table_rows.add(t.map[0])
-            r.table_row(t.map[0])
+            kind = "row"
+        if kind is not None and t.map:
+            key = (kind, t.map[0], t.map[1], t.content)
+            if reuse is None or not reuse.replay(key, r.b):
+                mark = _Mark(r.b) if blocks is not None else None
+                _render_block(r, kind, t)
+                if mark is not None and blocks is not None:
+                    mark.close(r.b)
+                    blocks[key] = None if key in blocks else mark  # a block read twice: not copied
         r.b.newline(r.line_end(max(t.map[1] - 1, t.map[0])) if t.map else len(raw))
     page = r.b.build(raw)
     page.derived = True  # markdown is a converter's account of a page, not the page
-    if not strict and (env.get("lenient") or any(t.type == "dl_open" for t in tokens)):
-        page.alternate_reader = partial(render_markdown, raw, True)
+    if alternate:
+        assert isinstance(r.b, _LoggingBuilder) and blocks is not None
+        page.alternate_reader = partial(_strict_reading, _Reading(raw, refs, page, r.b.cut_log, blocks))
     return page
 
 
+def _render_block(r: _Renderer, kind: str, t) -> None:
+    if kind == "inline":
+        r.inline_block(t.content, t.map[0])
+    elif kind in ("code_block", "fence"):
+        r.verbatim_block(t.content, t.map[0] + (kind == "fence"), doubtful=kind == "code_block")
+    elif kind == "html_block":
+        r.html_block(t.content, t.map[0])
+    else:
+        r.table_row(t.map[0])
+
+
+class _LoggingBuilder(_Builder):
+    """A builder that also logs where each cut was made, in order (so that the cuts one
+    block made can be told from those of the block before it)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.cut_log: list[int] = []
+
+    def cut(self) -> None:
+        super().cut()
+        self.cut_log.append(self.n)
+
+
+class _Mark:
+    """What one block added to a builder: rendered characters n0:n1, cuts k0:k1 of the cut
+    log, and the two facts about the builder's list of pieces that the rest of the
+    rendering reads (does a newline add a character before the block; does the block's
+    last piece end the list with an empty piece)."""
+
+    __slots__ = ("pending", "n0", "k0", "c0", "n1", "k1", "pieces", "empty_tail")
+
+    def __init__(self, b: _Builder) -> None:
+        self.pending = _pending(b)
+        self.n0, self.c0 = b.n, len(b.chars)
+        self.k0 = len(b.cut_log) if isinstance(b, _LoggingBuilder) else 0
+
+    def close(self, b: _Builder) -> None:
+        self.n1, self.k1 = b.n, len(b.cut_log) if isinstance(b, _LoggingBuilder) else 0
+        self.pieces = len(b.chars) > self.c0
+        self.empty_tail = self.pieces and b.chars[-1] == ""
+
+
+def _pending(b: _Builder) -> bool:
+    """Would ``newline`` add a character now? (What a block's rendering reads of what came
+    before it.)"""
+    return bool(b.chars) and not b.chars[-1].endswith("\n")
+
+
+class _Reading:
+    """The lenient reading of a page, kept for its strict reading: rendering a block reads
+    only the block (its kind, lines and content), the raw content, the reference labels
+    and whether a newline would add a character before it, so a block the strict parse
+    reads alike renders to the same characters, offsets and cuts, copied here instead of
+    rendered again (the parses differ only around the lines a lenient rule read)."""
+
+    def __init__(self, raw: str, refs: frozenset[str], page: PageText, cut_log: list[int],
+                 blocks: dict[tuple, _Mark | None]):
+        self.raw, self.refs, self.page, self.cut_log, self.blocks = raw, refs, page, cut_log, blocks
+
+    def replay(self, key: tuple, b: _Builder) -> bool:
+        m = self.blocks.get(key)
+        page = self.page
+        if m is None or m.pending != _pending(b) or m.n1 > len(page.text):
+            return False  # unknown, ambiguous, rendered after other text, or in the trimmed end
+        if m.n1 > m.n0:
+            b.chars.append(page.text[m.n0:m.n1])
+            b.starts.extend(page.starts[m.n0:m.n1])
+            b.ends.extend(page.ends[m.n0:m.n1])
+        if m.empty_tail:
+            b.chars.append("")
+        shift = b.n - m.n0
+        for c in self.cut_log[m.k0:m.k1]:
+            b.cuts.add(c + shift)
+        b.n += m.n1 - m.n0
+        return True
+
+
+def _strict_reading(lenient: _Reading) -> PageText:
+    return render_markdown(lenient.raw, True, lenient)
+
+
 class _Renderer:
-    def __init__(self, raw: str, lines: list[tuple[int, int]], refs: frozenset[str]):
+    def __init__(self, raw: str, lines: list[tuple[int, int]], refs: frozenset[str], b: _Builder | None = None):
         self.raw, self.lines, self.refs = raw, lines, refs
-        self.b = _Builder()
+        self.b = b if b is not None else _Builder()
 
     def line_end(self, i: int) -> int:
         return self.lines[min(i, len(self.lines) - 1)][1] if self.lines else 0
