@@ -847,3 +847,21 @@ def test_season_end_looks_at_the_numbers_just_before_alone():
     assert all(_season_end(c, claim, quote.numbers) for c in ends)
     assert Counted.visits < 40 * len(ends)  # a few per end; comparing with all: 4,000 per end
     assert not _season_end(ends[0], claim, _analyse_quote("The 2021-2022 season.").numbers)
+
+
+def test_an_owner_turned_round_is_not_shown_supported():
+    """"The handler's logger" read back as "the handler of the logger": the analysis drops
+    "'s" and "of", so the copy rule showed the swapped owner supported. The same fact said
+    the other way ("the logger of the handler") is not flagged either."""
+    q = ["The handler's logger is closed first."]
+    for wrong in ("The handler of the logger is closed first.", "The table of the owner can drop it."):
+        quotes = q if "handler" in wrong else ["The table's owner can drop it."]
+        r = check_claim(wrong, quotes)
+        assert r.status is not ClaimStatus.SUPPORTED, (wrong, r)
+        assert "roles swapped" in r.note, r
+    back = check_claim("The handler's logger is closed first.", ["The logger of the handler is closed first."])
+    assert back.status is not ClaimStatus.SUPPORTED, back
+    assert check_claim("The handler's logger is closed first.", q).status is ClaimStatus.SUPPORTED
+    assert check_claim("The logger of the handler is closed first.", q).status is not ClaimStatus.UNSUPPORTED
+    assert check_claim("The value of the setting is read at start.",
+                       ["The value of the setting is read at start."]).status is ClaimStatus.SUPPORTED

@@ -211,3 +211,175 @@ def test_a_negation_read_in_another_voice_still_holds():
            JudgeFact("Exceptions raised by receivers are not caught by send()", [q[0][:-1]],
                      [("are not caught by", "does not catch")]))
     assert not any("negated in the claim" in p for p in e.problems), e.problems
+
+
+# --- "because": the quote's cause or effect word, in the same direction -----------------------
+def test_because_is_shown_by_the_quotes_since_but_not_with_cause_and_effect_swapped():
+    q = ["The statement can be used only in the current invocation, since SPI_finish frees the memory."]
+    facts = (JudgeFact("SPI_finish frees the memory", ["SPI_finish frees the memory"]),
+             JudgeFact("the statement can be used only in the current invocation",
+                       ["The statement can be used only in the current invocation"]))
+    e = ev("Because SPI_finish frees the memory, the statement can be used only in the current invocation.",
+           q, *facts)
+    assert e.ok, e.problems
+    wrong = ev("Because the statement can be used only in the current invocation, SPI_finish frees the memory.",
+               q, *facts)
+    assert not wrong.ok and any('"Because"' in p for p in wrong.problems), wrong.problems
+
+
+def test_because_is_shown_by_the_quotes_so_in_the_same_direction_only():
+    q = ["The table is small, so the planner uses a sequential scan."]
+    facts = (JudgeFact("the table is small", ["The table is small"]),
+             JudgeFact("the planner uses a sequential scan", ["the planner uses a sequential scan"]))
+    e = ev("The planner uses a sequential scan because the table is small.", q, *facts)
+    assert e.ok, e.problems
+    wrong = ev("The table is small because the planner uses a sequential scan.", q, *facts)
+    assert not wrong.ok and any('"because"' in p for p in wrong.problems), wrong.problems
+    # "so that" states a purpose, not an effect
+    q2 = ["The table is small, so that the planner uses a sequential scan."]
+    purpose = ev("The planner uses a sequential scan because the table is small.", q2,
+                 JudgeFact("the table is small", ["The table is small"]),
+                 JudgeFact("the planner uses a sequential scan", ["the planner uses a sequential scan"]))
+    assert not purpose.ok, purpose.problems
+
+
+# --- "once" opening a clause: "when" ------------------------------------------------------------
+def test_once_opening_a_clause_is_shown_by_when_but_a_count_is_not():
+    q = ["Zswap evicts pages when the pool reaches its size limit."]
+    e = ev("Once the pool reaches its size limit, zswap evicts pages.", q,
+           JudgeFact("once the pool reaches its size limit zswap evicts pages", [q[0][:-1]], [("Once", "when")]))
+    assert e.ok, e.problems
+    q2 = ["The hook runs when a commit is made."]
+    wrong = ev("The hook runs once a commit.", q2,
+               JudgeFact("the hook runs once a commit", [q2[0][:-1]], [("once", "when")]))
+    assert not wrong.ok and any('"once"' in p for p in wrong.problems), wrong.problems
+
+
+# --- the possessive alternation: "the secret's value" / "the value of the secret" ---------------
+def test_possessive_is_read_as_of_phrase_but_another_owner_is_a_swap():
+    q = ["The value of the secret is changed each time a user logs in."]
+    e = ev("Each time a user logs in, the secret's value is changed.", q,
+           JudgeFact("the secret's value is changed each time a user logs in", [q[0][:-1]]))
+    assert e.ok, e.problems
+    q2 = ["The handler's logger is closed first."]
+    back = ev("The logger of the handler is closed first.", q2,
+              JudgeFact("the logger of the handler is closed first", [q2[0][:-1]]))
+    assert back.ok, back.problems
+    wrong = ev("The handler of the logger is closed first.", q2,
+               JudgeFact("the handler of the logger is closed first", [q2[0][:-1]]))
+    assert not wrong.ok and any("roles swapped" in p for p in wrong.problems), wrong.problems
+    wrong2 = ev("Each time a user logs in, the value's secret is changed.", q,
+                JudgeFact("the value's secret is changed each time a user logs in", [q[0][:-1]]))
+    assert not wrong2.ok and any("roles swapped" in p for p in wrong2.problems), wrong2.problems
+
+
+# --- a fronted prepositional phrase may stand at the clause's end -----------------------------
+def test_a_fronted_phrase_moves_as_one_unit_but_roles_and_scope_stay():
+    q = ["This can be a problem for larger applications."]
+    e = ev("For larger applications this can be a problem.", q,
+           JudgeFact("this can be a problem for larger applications", [q[0][:-1]]))
+    assert e.ok, e.problems
+    q2 = ["The current stack trace is displayed upon detection."]
+    e2 = ev("On detection, the current stack trace is displayed.", q2,
+            JudgeFact("the current stack trace is displayed on detection", [q2[0][:-1]], [("On", "upon")]))
+    assert e2.ok, e2.problems
+    q3 = ["In production, loggers pass records to handlers."]  # the span's own fronted phrase
+    e3 = ev("Loggers pass records to handlers in production.", q3,
+            JudgeFact("loggers pass records to handlers in production", [q3[0][:-1]]))
+    assert e3.ok, e3.problems
+    wrong = ev("In production, handlers pass records to loggers.", ["Loggers pass records to handlers in production."],
+               JudgeFact("handlers pass records to loggers in production", ["Loggers pass records to handlers in production"]))
+    assert not wrong.ok and any("roles swapped" in p for p in wrong.problems), wrong.problems
+    # a quantifier in the phrase, a negation in the clause: its place changes the scope
+    q4 = ["The cache is not cleared in all cases."]
+    scope = ev("In all cases the cache is not cleared.", q4,
+               JudgeFact("the cache is not cleared in all cases", [q4[0][:-1]]))
+    assert not scope.ok and any("roles swapped" in p for p in scope.problems), scope.problems
+
+
+# --- "not ... any X" says "not ... X"; "another one" is a pronoun, not the number 1 ------------
+def test_any_under_the_claims_negation_needs_no_span_but_the_negation_does():
+    q = ["Assignments do not copy data."]
+    e = ev("An assignment doesn't copy any data.", q, JudgeFact("an assignment doesn't copy data", [q[0][:-1]]))
+    assert e.ok, e.problems
+    q2 = ["Assignments copy data."]
+    wrong = ev("An assignment doesn't copy any data.", q2, JudgeFact("an assignment doesn't copy data", [q2[0][:-1]]))
+    assert not wrong.ok and any("negation" in p for p in wrong.problems), wrong.problems
+    # without a negation, "any" is a quantifier the spans must state
+    q3 = ["An assignment copies some data."]
+    wrong2 = ev("An assignment copies any data.", q3, JudgeFact("an assignment copies data", [q3[0][:-1]]))
+    assert not wrong2.ok, wrong2.problems
+
+
+def test_another_one_is_a_pronoun_but_one_before_a_noun_is_a_number():
+    q = ["If the atomic block is nested within another it raises a RuntimeError."]
+    e = ev("The atomic block raises a RuntimeError if it is nested within another one.", q,
+           JudgeFact("the atomic block raises a RuntimeError if nested within another", [q[0][:-1]]))
+    assert e.ok, e.problems
+    q2 = ["The server keeps two connections open."]
+    wrong = ev("The server keeps the one connection open.", q2,
+               JudgeFact("the server keeps the one connection open", [q2[0][:-1]]))
+    assert not wrong.ok and any("number" in p for p in wrong.problems), wrong.problems
+
+
+def test_before_is_shown_by_prior_to_but_after_is_not():
+    q = ["Prior to PostgreSQL 14, the only category of B-Tree deletion was simple deletion."]
+    e = ev("Simple deletion was the only category of B-Tree deletion before PostgreSQL 14.", q,
+           JudgeFact("before 14 the only category of deletion was simple deletion", [q[0][:-1]], [("before", "Prior to")]))
+    assert e.ok, e.problems
+    wrong = ev("Simple deletion was the only category of B-Tree deletion after PostgreSQL 14.", q,
+               JudgeFact("after 14 the only category of deletion was simple deletion", [q[0][:-1]], [("after", "Prior to")]))
+    assert not wrong.ok and any('"after"' in p for p in wrong.problems), wrong.problems
+
+
+def test_turning_off_is_disabling_but_not_enabling():
+    q = ["Setting threshold0 to zero disables collection."]
+    e = ev("Setting threshold0 to zero turns collection off.", q,
+           JudgeFact("setting threshold0 to zero turns collection off", [q[0][:-1]],
+                     [("turns collection off", "disables collection")]))
+    assert e.ok, e.problems
+    wrong = ev("Setting threshold0 to zero turns collection on.", q,
+               JudgeFact("setting threshold0 to zero turns collection on", [q[0][:-1]],
+                         [("turns collection on", "disables collection")]))
+    assert not wrong.ok, wrong.problems
+    q2 = ["Setting threshold0 to zero disables logging."]
+    wrong2 = ev("Setting threshold0 to zero turns collection off.", q2,
+                JudgeFact("setting threshold0 to zero turns collection off", [q2[0][:-1]],
+                          [("turns collection off", "disables logging")]))
+    assert not wrong2.ok, wrong2.problems
+
+
+@pytest.mark.skipif(not available(), reason="needs the WordNet files (wordnet-base)")
+def test_an_adjective_before_its_noun_is_its_predicate_but_not_of_another_noun():
+    q = ["A comparison function will return zero if the inputs are equal."]
+    e = ev("A comparison function returns 0 for equal inputs.", q,
+           JudgeFact("a comparison function returns 0 for equal inputs", [q[0][:-1]],
+                     [("returns", "will return"), ("0", "zero")]))
+    assert e.ok, e.problems
+    q2 = ["The handler raises an error if the logger is invalid."]
+    wrong = ev("An invalid handler raises an error for the logger.", q2,
+               JudgeFact("an invalid handler raises an error for the logger", [q2[0][:-1]]))
+    assert not wrong.ok and any("roles swapped" in p for p in wrong.problems), wrong.problems
+
+
+def test_so_without_a_comma_before_a_subject_marks_the_effect_but_do_so_does_not():
+    q = ["The default is not to sign the tags so this option has no effect."]
+    facts = (JudgeFact("the default is not to sign the tags", ["The default is not to sign the tags"]),
+             JudgeFact("this option has no effect", ["this option has no effect"]))
+    e = ev("Because the default is not to sign the tags, this option has no effect.", q, *facts)
+    assert e.ok, e.problems
+    wrong = ev("Because this option has no effect, the default is not to sign the tags.", q, *facts)
+    assert not wrong.ok and any('"Because"' in p for p in wrong.problems), wrong.problems
+    q2 = ["The default is to sign the tags; do so the same way for commits."]
+    other = ev("Because the default is to sign the tags, the same way holds for commits.", q2,
+               JudgeFact("the default is to sign the tags", ["The default is to sign the tags"]),
+               JudgeFact("the same way for commits", ["the same way for commits"]))
+    assert not other.ok and any('"Because"' in p for p in other.problems), other.problems
+
+
+def test_because_is_shown_by_the_quotes_comma_as():
+    q = ["This option is a no-op, as the default is not to sign the tags."]
+    e = ev("Because the default is not to sign the tags, this option is a no-op.", q,
+           JudgeFact("the default is not to sign the tags", ["the default is not to sign the tags"]),
+           JudgeFact("this option is a no-op", ["This option is a no-op"]))
+    assert e.ok, e.problems

@@ -95,6 +95,9 @@ def test_a_stylesheet_changed_during_a_run_is_read_again(tmp_path):
     ":lang(de) { display: none } [data-x] { visibility: visible }",
     "* { display: none }",  # a selector that may match any element
     "p { color: red }",  # nothing that hides
+    # a hiding rule on the hidden attribute (an element with it is kept at once), and on others
+    "[hidden] { display: none } [data-x] { display: none } .wide { display: none }",
+    ".shown[hidden] { visibility: hidden } .a { display: block }",
 ])
 def test_the_cascade_looks_at_the_elements_a_hiding_rule_may_match(css):
     """The cascade's loop over a page (``_Rules.candidates``) finds exactly the elements
@@ -117,3 +120,81 @@ def test_the_cascade_looks_at_the_elements_a_hiding_rule_may_match(css):
     every = list(doc.iter(etree.Element))
     assert found == [el for el in every if el.get("style") or rules.every_element or rules.may_match(el)]
     assert hidden == [el for el in every if el.get("hidden") is not None] == style.with_hidden
+    # the same rules on another page (what they learnt of class attributes is kept): the same tests
+    other = ('<html><body><p class="a note">1</p><p class="note-x wide">2</p><p class="aside b">3</p>'
+             f'<p class="{"x " * 200}note">4</p><p class="{"x " * 200}note">5</p><b data-x hidden>6</b></body></html>')
+    doc2, style2 = extract._parsed(f"<style>{css}</style>" + other, None, None)
+    hidden2: list = []
+    found2 = rules.candidates(doc2, hidden2)
+    every2 = list(doc2.iter(etree.Element))
+    assert found2 == [el for el in every2 if el.get("style") or rules.every_element or rules.may_match(el)]
+    assert hidden2 == [el for el in every2 if el.get("hidden") is not None]
+    assert rules.candidates(doc2, []) == found2  # a second time, from what was learnt
+
+
+SELECTORS = [
+    "p", "div > p", "div p", "p + p", "p ~ span", "li:nth-child(2)", "li:nth-child(odd)", "li:nth-last-child(1)",
+    ":first-child", ":last-child", ":only-child", "b:first-of-type", "b:last-of-type", "i:only-of-type",
+    "li:nth-of-type(2n+1)", "li:nth-last-of-type(2)", "ul li + li ~ li", ".a", "#x", "[data-x]", "[lang|=fr]",
+    ":lang(fr)", "div:has(> b)", "section:has(i)", "p:has(+ span)", "p:has(~ b)", ":not(p)", "*", "div :empty",
+    ":root", "section > :nth-child(3)", ".a + .b", "ul > li:not(:first-child)",
+]
+
+
+def _random_tree(rng, depth: int) -> str:
+    parts = []
+    for _ in range(rng.randint(0, 5)):
+        r = rng.random()
+        if r < 0.2:
+            parts.append(rng.choice(["t", " ", "<!-- c -->"]))
+            continue
+        tag = rng.choice(["div", "p", "span", "li", "ul", "b", "i", "section"])
+        attrs = rng.choice(["", ' class="a"', ' class="b a"', ' id="x"', " data-x", ' lang="fr-CA"', ' class="b"'])
+        inner = _random_tree(rng, depth + 1) if depth < 4 else ""
+        parts.append(f"<{tag}{attrs}>{inner}</{tag}>")
+    return "".join(parts)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_wrappers_made_on_demand_match_as_cssselect2_own(seed):
+    """The cascade's wrappers (``_Wrappers``: ancestors only, siblings and index when a
+    selector asks) match each selector exactly where cssselect2's own wrappers of the
+    whole tree (``iter_subtree``) do, elements taken in any order."""
+    import random
+
+    import cssselect2
+    from lxml import etree
+
+    from deep_research.search import extract
+
+    rng = random.Random(seed)
+    doc = extract._document(f"<html><body>{_random_tree(rng, 0)}</body></html>".encode(), extract._HTML_PARSER)
+    tests = [(s, c.test) for s in SELECTORS for c in cssselect2.compile_selector_list(s)]
+    expected = {w.etree_element: {s for s, test in tests if test(w)}
+                for w in cssselect2.ElementWrapper.from_html_root(doc).iter_subtree()}
+    elements = list(doc.iter(etree.Element))
+    rng.shuffle(elements)
+    wrappers = extract._Wrappers(doc)
+    for el in elements:
+        assert {s for s, test in tests if test(wrappers.get(el))} == expected[el], etree.tostring(el)
+
+
+def test_preloaded_stylesheets_are_the_ones_a_page_would_load(tmp_path):
+    """``StyleCache.preload`` parses the folder's stylesheet files as a page's links would
+    load them (a page then parses nothing more and gets the same text), never a file
+    outside the folder, and stops at its byte budget."""
+    site = tmp_path / "site"
+    site.mkdir()
+    write_site(site)
+    (tmp_path / "outside.css").write_text(".x { display: none }", encoding="utf-8")
+    (site / "link.css").symlink_to(tmp_path / "outside.css")
+    (site / "odd name%#?.css").write_text(".y { display: none }", encoding="utf-8")
+    files = sorted(site.rglob("*.css"))
+    cache = StyleCache()
+    assert cache.preload(site, files, 1 << 20) == 4  # not the link leading outside
+    parsed = cache.parsed
+    data = (site / "a.html").read_bytes()
+    got = html_to_text(data, load_css=cache.loader(site, site), styles=cache)
+    assert got == html_to_text(data, load_css=local_css_loader(site, site))
+    assert cache.parsed == parsed  # a.html's stylesheets were all there
+    assert StyleCache().preload(site, files, len(SITE_CSS) + len(FIRST_CSS)) < 4

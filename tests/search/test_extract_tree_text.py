@@ -110,3 +110,17 @@ def test_most_random_pages_are_read_by_the_tree():
     """The comparison above is of the two readers: the tree reads most of those pages
     (not a form feed in a text it marks, nor a left-out body)."""
     assert sum(tree_lines(random_page(seed)) is not None for seed in range(300)) >= 250
+
+
+def test_white_space_is_collapsed_as_css_does_on_any_stripped_text():
+    """``_collapse`` (which skips the regular expression where it can) gives
+    ``_WS.sub(" ", s)`` on stripped texts made of every kind of white space Python knows,
+    CSS's own and the others (no-break, em spaces, separators), which it must keep."""
+    spaces = [chr(c) for c in range(0x110000) if chr(c).isspace()]
+    # every white space character is CSS's (collapsed) or one _collapse looks for
+    assert {c for c in spaces if not extract._OTHER_SPACE.match(c)} == set(" \t\n\r\f")
+    rng = random.Random(23)
+    alphabet = spaces + ["a", "b", "\u00e9", "\ue000", "x y", "  "]
+    for n in range(3000):
+        s = "".join(rng.choice(alphabet) for _ in range(rng.randint(1, 12))).strip()
+        assert extract._collapse(s) == extract._WS.sub(" ", s), repr(s)

@@ -7,7 +7,10 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import sys
 from pathlib import Path
+
+import pytest
 
 from deep_research.search import LocalCorpus, build_index
 from deep_research.search import local as local_mod
@@ -94,6 +97,38 @@ def test_a_worker_that_dies_leaves_its_files_to_the_main_process(tmp_path, monke
 
 def _die(*args):
     os._exit(3)
+
+
+_ORIGINAL_EXTRACT = local_mod._worker_extract
+_COUNTS: list[Path] = []  # where a worker writes how many stylesheets its cache had parsed
+
+
+def _extract_and_count(batch, root, published):
+    before = local_mod._worker_styles.parsed
+    out = _ORIGINAL_EXTRACT(batch, root, published)
+    with open(_COUNTS[0] / f"{os.getpid()}", "a", encoding="utf-8") as f:
+        f.write(f"{before} {local_mod._worker_styles.parsed}\n")
+    return out
+
+
+def test_workers_inherit_the_folders_stylesheets_parsed(tmp_path, monkeypatch):
+    """The folder's three stylesheet files are parsed before the workers are forked:
+    each worker starts with them (the cache's count is 3 at its first page) and parses
+    only the two <style> blocks of the pages; the index is the same as without workers."""
+    import threading
+
+    if threading.active_count() != 1:
+        pytest.skip("workers are forked only from a process with one thread")
+    folder, _ = indexed_here(tmp_path, 40, monkeypatch, 10)
+    (tmp_path / "counts").mkdir()
+    monkeypatch.setattr(local_mod, "_worker_extract", _extract_and_count)
+    monkeypatch.setattr(sys.modules[__name__], "_COUNTS", [tmp_path / "counts"])
+    build_index(folder, index_path=tmp_path / "parallel.sqlite", workers=2)
+    assert rows(tmp_path / "serial.sqlite") == rows(tmp_path / "parallel.sqlite")
+    counts = [[int(n) for n in line.split()] for f in (tmp_path / "counts").iterdir()
+              for line in f.read_text().splitlines()]
+    assert counts and min(before for before, _ in counts) == 3
+    assert max(after for _, after in counts) <= 5
 
 
 # --- search: rank first, then read the k results --------------------------------------------

@@ -24,7 +24,7 @@ import stat
 from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
-from urllib.parse import unquote, urlsplit
+from urllib.parse import quote, unquote, urlsplit
 
 import cssselect2
 import cssselect2.parser
@@ -81,10 +81,18 @@ _HEADING_TAGS = {f"h{n}": "#" * n for n in range(1, 7)}
 _MARK_ONLY = re.compile(r"#{1,6}")
 
 
+# The white space of str.split() and str.strip() that CSS does not collapse (_WS).
+_OTHER_SPACE = re.compile("[\x0b\x1c-\x1f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]")
+
+
 def _collapse(s: str) -> str:
-    """``_WS.sub(" ", s)``; a text with no run of spaces and no other white space (most
-    lines) is returned as it is, without the regular expression (three times slower)."""
+    """``_WS.sub(" ", s)`` of a stripped text (no white space at either end). A text with
+    no run of spaces and no other white space (most lines) is returned as it is, without
+    the regular expression (three times slower); one whose only white space is what
+    ``_WS`` collapses (most others) is joined from ``str.split()`` (twice as fast)."""
     if "  " in s or "\n" in s or "\t" in s or "\r" in s or "\f" in s:
+        if _OTHER_SPACE.search(s) is None:
+            return " ".join(s.split())
         return _WS.sub(" ", s)
     return s
 
@@ -255,6 +263,7 @@ class _Rules:
         self.every_element = False  # some selector may match any element
         self._class_re: re.Pattern | None = None
         self._by_tag: dict[str, bool] = {}  # tag -> may a name or namespace selector match it
+        self._by_class: dict[str, bool] = {}  # class attribute -> does it hold one of classes
         for _, _, rules in groups:
             for selectors, decls, required in rules:
                 for sel, attribute in zip(selectors, required):
@@ -290,16 +299,24 @@ class _Rules:
             out = list(doc.iter(etree.Element))
             hidden.extend(el for el in out if el.get("hidden") is not None)
             return out
-        ids, lang, attributes = self.ids, self.lang, self.attributes
+        ids, lang = self.ids, self.lang
+        # an element with a hidden attribute is kept at once when a selector names the attribute
+        hidden_hits = "hidden" in self.attributes
+        attributes = self.attributes - {"hidden"}
         word = self._class_word().search if self.classes else None
-        by_tag = self._by_tag
-        if len(by_tag) > 4096:  # tag names come from pages: bounded
+        by_tag, by_class = self._by_tag, self._by_class
+        if len(by_tag) > 4096:  # tag names and class attributes come from pages: bounded
             by_tag.clear()
+        if len(by_class) > 4096:
+            by_class.clear()
         out = []
         for el in doc.iter(etree.Element):
             get = el.get
             if get("hidden") is not None:
                 hidden.append(el)
+                if hidden_hits:
+                    out.append(el)
+                    continue
             if get("style"):
                 out.append(el)
                 continue
@@ -309,10 +326,23 @@ class _Rules:
                 hit = by_tag[tag] = self._tag_may_match(tag)
             if hit or (ids and get("id") in ids) or (lang and get("lang") is not None):
                 out.append(el)
-            elif word is not None and (names := get("class")) and word(names):
-                out.append(el)
-            elif attributes and any(get(a) is not None for a in attributes):
-                out.append(el)
+                continue
+            if word is not None:
+                names = get("class")
+                if names:
+                    # a site's pages repeat their class attributes: each is searched once
+                    hit = by_class.get(names)
+                    if hit is None:
+                        hit = word(names) is not None
+                        if len(names) <= 256:  # (the table holds short ones only)
+                            by_class[names] = hit
+                    if hit:
+                        out.append(el)
+                        continue
+            for a in attributes:
+                if get(a) is not None:
+                    out.append(el)
+                    break
         return out
 
     def _tag_may_match(self, tag: str) -> bool:
@@ -362,40 +392,73 @@ def _namespace(tag: str) -> str:
     return "" if pos == -1 or tag[0] != "{" else tag[1:pos]
 
 
+_UNSET = object()
+
+
+class _Wrapper(cssselect2.ElementWrapper):
+    """A cssselect2 element wrapper whose previous sibling, index and siblings are found
+    only when a selector asks for them (``:nth-child``, ``+``, ``~``...): most selectors
+    look at the element and its ancestors only, and making a wrapper for every earlier
+    sibling of every ancestor was most of the cost of matching. What it answers is what
+    the wrapper ``ElementWrapper.iter_subtree`` makes answers."""
+
+    def __init__(self, etree_element, parent, index=None, previous=_UNSET, in_html_document=True,
+                 content_language=None, table: _Wrappers | None = None):
+        self.etree_element = etree_element
+        self.parent = parent
+        self.in_html_document = in_html_document
+        self.transport_content_language = content_language
+        self._ancestors = None
+        self._previous_siblings = None
+        self._table = table
+        # given (the root; wrappers cssselect2 itself makes, for :has()): kept as they are
+        if index is not None:
+            self.__dict__["index"] = index
+        if previous is not _UNSET:
+            self.__dict__["previous"] = previous
+
+    @functools.cached_property
+    def etree_siblings(self):
+        return [self.etree_element] if self.parent is None else self.parent.etree_children
+
+    @functools.cached_property
+    def index(self):
+        return self.parent.child_index[self.etree_element]
+
+    @functools.cached_property
+    def child_index(self) -> dict:
+        """Each element child's position among the element children."""
+        return {child: i for i, child in enumerate(self.etree_children)}
+
+    @functools.cached_property
+    def previous(self):
+        i = self.index
+        if i == 0:
+            return None
+        before = self.etree_siblings[i - 1]
+        if self._table is not None:
+            return self._table.get(before)
+        return _Wrapper(before, self.parent, i - 1, in_html_document=self.in_html_document)
+
+
 class _Wrappers:
-    """cssselect2 element wrappers, made only for the elements that need one, exactly as
-    ``ElementWrapper.iter_subtree`` would make them (parent, index among the element
-    children, previous element sibling)."""
+    """cssselect2 element wrappers (:class:`_Wrapper`), made only for the elements that
+    need one and their ancestors."""
 
     def __init__(self, root) -> None:
         self.root = root
-        self.made = {root: cssselect2.ElementWrapper.from_html_root(root)}
-        self.children: dict = {}  # parent wrapper -> ({child element: index}, wrappers made so far)
+        self.made = {root: _Wrapper(root, None, 0, None, table=self)}
 
     def get(self, el):
+        made = self.made
         chain = []
-        while el not in self.made:
+        while el not in made:
             chain.append(el)
             el = el.getparent()
-        parent = self.made[el]
+        parent = made[el]
         for el in reversed(chain):
-            parent = self._child(parent, el)
+            parent = made[el] = _Wrapper(el, parent, in_html_document=parent.in_html_document, table=self)
         return parent
-
-    def _child(self, parent, el):
-        entry = self.children.get(parent)
-        if entry is None:
-            entry = self.children[parent] = ({c: i for i, c in enumerate(parent.etree_children)}, [])
-        index, made = entry
-        want = index[el]
-        kids = parent.etree_children
-        while len(made) <= want:
-            i = len(made)
-            w = cssselect2.ElementWrapper(kids[i], parent=parent, index=i, previous=made[-1] if made else None,
-                                          in_html_document=parent.in_html_document)
-            made.append(w)
-            self.made[kids[i]] = w
-        return made[want]
 
 
 class StyleCache:
@@ -453,6 +516,28 @@ class StyleCache:
         if found is None:
             found = self._put(self._matchers, key, _Rules(groups), self.MAX_MATCHERS)
         return found
+
+    def preload(self, root: Path, files: list[Path], max_bytes: int) -> int:
+        """Reads and parses stylesheet files of the folder ``root`` now, as a page's link to
+        each would (only files inside ``root``, each at most :data:`MAX_CSS_BYTES`), up to
+        ``max_bytes`` of them in all: processes forked afterwards inherit them parsed
+        instead of parsing each again. The text of a page does not change. Returns how
+        many were parsed."""
+        load, done, size = self.loader(root, root), 0, 0
+        for path in files:
+            try:
+                rel = path.relative_to(root).as_posix()
+            except ValueError:
+                continue
+            loaded = load(quote(rel), root)
+            if loaded is None:
+                continue
+            size += len(loaded[0])
+            if size > max_bytes:
+                break
+            self.sheet(loaded[0])
+            done += 1
+        return done
 
     def loader(self, base_dir: Path, root: Path):
         """:func:`local_css_loader`, reading each file once while it is unchanged."""
@@ -552,6 +637,7 @@ class _PageStyle:
             value = won.get("visibility", (None, None))[1]
             if value not in (None, "inherit"):
                 own[el] = value == "visible"
+        wrappers.made.clear()  # each wrapper refers to the table: no cycle left for the collector
         self._inherit(own)
 
     def _inline_only(self, doc) -> None:

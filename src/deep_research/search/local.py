@@ -38,7 +38,8 @@ Choices:
   read; changed files whose hash is unchanged are not re-extracted; rows of deleted or
   now-skipped files are removed. A different schema or extractor version, folder or base
   URL rebuilds the index from scratch, because every stored URL or text would change.
-* Speed: the stylesheets of a folder are parsed once per run (:class:`.extract.StyleCache`),
+* Speed: the stylesheets of a folder are parsed once per run (:class:`.extract.StyleCache`;
+  before worker processes are forked, so that they inherit them parsed),
   and text is extracted in worker processes (one per CPU, at most :data:`MAX_WORKERS`)
   when many files need it; reading, hashing and writing stay in this process, in walk
   order, so the index is the same with or without workers. ``progress(done, total)``
@@ -67,7 +68,7 @@ import sqlite3
 import stat
 import threading
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -431,12 +432,13 @@ def _update(con: sqlite3.Connection, run: _Run, progress, workers: int | None) -
             "SELECT path, sha256, size, mtime_ns FROM documents"
         )
     }
-    entries = list(_walk(run.root, run.index, report))
+    stylesheets: list[Path] = []
+    entries = list(_walk(run.root, run.index, report, stylesheets))
     total = sum(isinstance(e, Path) for e in entries)
     done = 0
     if progress:
         progress(0, total)
-    extractor = _Extractor(run, _pool_size(workers, entries, stored, run.root))
+    extractor = _Extractor(run, _pool_size(workers, entries, stored, run.root), stylesheets)
     pending: deque = deque()  # (rel, old, outcome) in walk order; outcome may be a future
 
     def finish() -> None:
@@ -487,6 +489,11 @@ def _update(con: sqlite3.Connection, run: _Run, progress, workers: int | None) -
 # --- extracting text, here or in worker processes -----------------------------------------
 MAX_WORKERS = 8
 PARALLEL_MIN_FILES = 64  # fewer files to extract than this: starting processes costs more
+# Before worker processes start, the folder's stylesheets are parsed here once (they
+# inherit them) rather than once in each worker: at most this many files, of at most this
+# many bytes in all (more: each worker parses those its pages link to, as without workers).
+PRELOAD_MAX_FILES = 128
+PRELOAD_MAX_BYTES = 4 * 1024 * 1024
 
 
 def _cpus() -> int:
@@ -600,9 +607,10 @@ def _extract(loaded: _Loaded, root: str, published: bool, styles: StyleCache) ->
 _worker_styles: StyleCache | None = None  # a worker process's stylesheets, for its whole life
 
 
-def _worker_start() -> None:
+def _worker_start(styles: StyleCache | None = None) -> None:
+    """A worker's stylesheets: those the parent parsed before forking it, or none yet."""
     global _worker_styles
-    _worker_styles = StyleCache()
+    _worker_styles = styles if styles is not None else StyleCache()
 
 
 def _worker_extract(batch: list[_Loaded], root: str, published: bool) -> list[tuple[Extracted, str] | str]:
@@ -633,7 +641,7 @@ class _Extractor:
 
     BATCH = 8
 
-    def __init__(self, run: _Run, processes: int) -> None:
+    def __init__(self, run: _Run, processes: int, stylesheets: Sequence[Path] = ()) -> None:
         self.root = str(run.root)
         self.published = run.base_url is not None
         self.styles = StyleCache()
@@ -647,8 +655,13 @@ class _Extractor:
 
             # fork is cheapest (nothing to import again) but unsafe once a process has threads
             method = "fork" if threading.active_count() == 1 and os.name == "posix" else "spawn"
+            inherited = None
+            if method == "fork" and len(stylesheets) <= PRELOAD_MAX_FILES:
+                # parsed once here, not in each worker (a forked worker's arguments are not pickled)
+                self.styles.preload(run.root, list(stylesheets), PRELOAD_MAX_BYTES)
+                inherited = self.styles
             self.pool = ProcessPoolExecutor(processes, mp_context=multiprocessing.get_context(method),
-                                            initializer=_worker_start)
+                                            initializer=_worker_start, initargs=(inherited,))
             self.window = 4 * processes * self.BATCH
 
     def submit(self, loaded: _Loaded):
@@ -705,10 +718,10 @@ class _Later:
     loaded: _Loaded
 
 
-def _walk(root: Path, index: Path, report: IndexReport):
+def _walk(root: Path, index: Path, report: IndexReport, stylesheets: list[Path] | None = None):
     """Document files under ``root`` in a stable order; hidden files and folders left out.
     Links to folders are not followed; those leading out of ``root`` are yielded as
-    :class:`SkippedFile`."""
+    :class:`SkippedFile`. The ``.css`` files found are added to ``stylesheets``."""
     for dirpath, dirnames, filenames in os.walk(root):
         dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
         for d in [d for d in dirnames if os.path.islink(os.path.join(dirpath, d))]:
@@ -722,10 +735,13 @@ def _walk(root: Path, index: Path, report: IndexReport):
             path = Path(dirpath) / name
             if name.startswith(".") or name.startswith(index.name) and path.parent == index.parent:
                 continue  # hidden, or the index itself and its journal
-            if path.suffix.lower() in _KINDS:
+            suffix = path.suffix.lower()
+            if suffix in _KINDS:
                 yield path
             else:
                 report.unsupported += 1
+                if suffix == ".css" and stylesheets is not None:
+                    stylesheets.append(path)
 
 
 def _resolve_inside(root: Path, path: Path, what: str) -> Path:

@@ -9,7 +9,7 @@ from functools import lru_cache
 
 from .framing import _prepare_claim
 from .numbers import _numbers
-from .types import _CJK, _NUM, _PUNCT, _WORD, _Text
+from .types import _CJK, _NUM, _PUNCT, _WORD, _Memo, _Text
 from .words import (
     _TO_NEGATORS,
     _ARTICLES,
@@ -57,6 +57,16 @@ _TOKEN_ASCII = re.compile(
     r"|([^\W_]\w*(?:['.\-][^\W_]\w*)*)"
     r"|((?!))"
     r"|([^\w\s])",
+    re.ASCII,
+)
+
+
+# The ASCII tokens again, without groups: ``findall`` then returns the tokens themselves
+# (no tuple per token); each is told apart by its characters (see ``_tokens``).
+_TOKEN_ASCII_FLAT = re.compile(
+    r"\d{1,3}(?:[, ]\d{3})+(?:\.\d+)?(?!\w)"
+    r"|[^\W_]\w*(?:['.\-][^\W_]\w*)*"
+    r"|[^\w\s]",
     re.ASCII,
 )
 
@@ -125,7 +135,8 @@ def _tokens(text: str) -> tuple[list[str], list[int], set[int], set[int], set[in
     """Surface tokens and their kinds, plus the positions of numbers with a minus sign, of
     parts joined to the previous token by a hyphen, and of words written as calls
     ("len()")."""
-    rx = _TOKEN_ASCII if text.isascii() else _TOKEN
+    ascii = text.isascii()
+    rx = _TOKEN_ASCII if ascii else _TOKEN
     if "()" in text or text.startswith("-") or ("-" in text and _MINUS_SIGN.search(text)):
         return _tokens_at(text, rx)
     # the common case: no minus sign and no call, so no token needs its position
@@ -133,6 +144,26 @@ def _tokens(text: str) -> tuple[list[str], list[int], set[int], set[int], set[in
     kinds: list[int] = []
     hyph: set[int] = set()
     add_raw, add_kind = raw.append, kinds.append
+    if ascii:
+        # a token of letters is a word; else one that starts with a letter or digit is a
+        # grouped number when it holds a separator (a word never does), else a word; any
+        # other token is one punctuation character
+        for tok in _TOKEN_ASCII_FLAT.findall(text):
+            if tok.isalpha():
+                if tok in _SPLIT_WORDS:
+                    _word_parts(tok, 0, text, raw, kinds, set(), hyph)
+                else:
+                    add_raw(tok)
+                    add_kind(_WORD)
+            elif not tok[0].isalnum():
+                add_raw(tok)
+                add_kind(_PUNCT)
+            elif "," in tok or " " in tok:
+                add_raw(tok.replace(",", "").replace(" ", ""))
+                add_kind(_NUM)
+            else:
+                _word_parts(tok, 0, text, raw, kinds, set(), hyph)
+        return raw, kinds, set(), hyph, set()
     for num, word, cjk, punct in rx.findall(text):
         if word:
             if word.isalpha() and word not in _SPLIT_WORDS:
@@ -233,23 +264,28 @@ def _tokens_at(text: str, rx: re.Pattern[str]) -> tuple[list[str], list[int], se
     return raw, kinds, minus, hyph, calls
 
 
-@lru_cache(maxsize=131072)
-def _word_info(r: str) -> tuple[str, str, bool, int, bool]:
-    """(lower case, stem, plain content word?, flags, simple?) of a word token as written;
-    flags: 1 clause word, 2 negator, 4 implicit negation, 8 part of "no longer" / "fails to";
-    simple: a lower-case word of letters with no flag (the common case)."""
+def _word_info_of(r: str) -> tuple[str, str, bool, int, bool, bool, bool]:
+    """(lower case, stem, plain content word?, flags, simple?, entity at a sentence start?,
+    entity elsewhere?) of a word token as written; flags: 1 clause word, 2 negator, 4
+    implicit negation, 8 part of "no longer" / "fails to"; simple: a lower-case word of
+    letters with no flag (the common case)."""
     w = r.lower()
     st = stem(w)
     content = w not in _STOP and w not in _CLOSED and len(w) > 1 and w not in _SMALL_NUMBERS
     flags = (1 if w in _CLAUSE_WORDS else 0) | (2 if w in _NEGATORS else 0) | \
         (4 if st in _IMPLICIT_NEG_STEMS else 0) | (8 if w in _NEG_PHRASE_WORDS else 0)
-    return w, st, content, flags, not flags and r.islower() and r.isalpha()
+    lower = r.islower() and r.isalpha()
+    return (w, st, content, flags, not flags and lower,
+            not lower and _is_entity(r, True), not lower and _is_entity(r, False))
+
+
+_word_info = _Memo(_word_info_of, 131072)
 
 
 def _analyse(text: str, claim_side: bool, mid_start: bool = False) -> _Text:
     text = _prepare(text)
     raw, kinds, minus, hyph, calls = _tokens(text)
-    low = [t.lower() for t in raw]
+    low = list(map(str.lower, raw))
     numbers, num_pos, bounds = _numbers(raw, low, kinds, minus, hyph, claim_side)
     n = len(raw)
     heads = {num.pos: num for num in numbers}
@@ -268,7 +304,7 @@ def _analyse(text: str, claim_side: bool, mid_start: bool = False) -> _Text:
     lowset: set[str] = set()
     c = 0
     start = not mid_start
-    word_info, is_entity, clause_punct, sentence_punct = _word_info, _is_entity, _CLAUSE_PUNCT, _SENTENCE_PUNCT
+    word_info, clause_punct, sentence_punct = _word_info, _CLAUSE_PUNCT, _SENTENCE_PUNCT
     add_neg_clause, add_cut = neg_clauses.add, cuts.append
     special = heads.keys() | tails | bounds | hyph | calls
     add_align, add_align_pos, articles = align.append, align_pos.append, _ARTICLES
@@ -277,7 +313,7 @@ def _analyse(text: str, claim_side: bool, mid_start: bool = False) -> _Text:
         kind = kinds[k]
         r = raw[k]
         if kind == _WORD:
-            w, st, plain, flags, simple = word_info(r)
+            w, st, plain, flags, simple, ent_start, ent_mid = word_info[r]
             if simple and k not in special:
                 # the common case: a plain lower-case word
                 if start:
@@ -313,7 +349,7 @@ def _analyse(text: str, claim_side: bool, mid_start: bool = False) -> _Text:
                 neg_clauses.add(c)
             elif flags & 4:
                 add_neg_clause(c)
-            ent = k in calls or (not (r.islower() and r.isalpha()) and is_entity(r, sent_start[k]))
+            ent = k in calls or (ent_start if sent_start[k] else ent_mid)
             entity[k] = ent
             content[k] = (plain and not neg[k]) or ent
             add_low(w)

@@ -45,6 +45,17 @@ evidence holds (``ok``) only when:
 * every fact cites at least one span, shares a word with it, and the facts together
   cover the claim; every aligned pair names words of the claim and of the cited spans.
 
+Relations read as the same statement, each anchored so that no fact can change under it:
+a claim's "because"/"since" is shown by a quote's cause word ("since", "because", ", as")
+or effect word ("so", "therefore", ...) only in the same direction (cause words on the
+cause side: ``_cause_links``); "once" opening a clause is "when"; "X's Y" is "the Y of X"
+only where the other side writes exactly that (and the other way round is a swap:
+``_genitive_conflict``); "an invalid number" is "the number is invalid" where the other
+side writes exactly that; a fronted phrase ("For larger applications(,) X") may stand at
+its clause's end, not across a negation, quantifier or "only"; "not ... any X" is "not
+... X"; "another one" is a pronoun; "prior to" is "before"; "turn X on/off" is
+"enable/disable X".
+
 A "supports" whose evidence fails is ``unchecked`` (grey), never green: the caller
 (``citations.judgement.decide``, the one place that maps a judge's verdict to a colour)
 wires that. Pure: no model, no I/O beyond the optional WordNet files.
@@ -54,6 +65,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from bisect import bisect_left, bisect_right
 from itertools import islice
 
 from ..verify import _canon_char, clean_quote
@@ -79,7 +91,17 @@ FUNCTION_GROUPS = (
     frozenset({"later", "subsequent"}),  # "later calls" / "subsequent calls"
     frozenset({"earlier", "prior"}),  # "earlier versions" / "prior versions"
     frozenset({"can", "able", "possible"}),  # "can recognise" / "is able to recognise" / "it is possible to"
+    # the point at which something happens: "once the pool hits its limit, X" / "X when the
+    # pool reaches its limit" (both say X follows the event, and both take it as happening).
+    # Only "once" that opens a clause (``_opens_clause``): "runs once", "once a day", "once
+    # per call", "once more" are a count, not this subordinator; never "once" / "if" (an "if"
+    # does not say the event happens).
+    frozenset({"once", "when"}),
 )
+# a word after which "once" opens a clause ("once the pool ...", "once it ..."): not "a",
+# "an", "per", "every", "more", "again" (a count or a frequency)
+_CLAUSE_OPENERS = frozenset(["the", "all", "it", "they", "you", "we", "he", "she", "this", "that", "these",
+                             "those", "its", "their", "your", "our"])
 # Phrases that say the same, each group justified; ``True``: only before a number (a
 # version or a date: "since 3.4" / "as of 3.4", not "since it runs"):
 PHRASE_GROUPS: tuple[tuple[frozenset[tuple[str, ...]], bool], ...] = (
@@ -88,6 +110,9 @@ PHRASE_GROUPS: tuple[tuple[frozenset[tuple[str, ...]], bool], ...] = (
     # the point from which something holds: "since Python 3.4" / "starting with Python 3.4"
     (frozenset({("since",), ("as", "of"), ("starting", "with"), ("starting", "in"), ("beginning", "with"),
                 ("starting", "from")}), True),
+    # an earlier point: "prior to PostgreSQL 14" / "before PostgreSQL 14" ("prior to" says
+    # nothing else; "prior" alone is an adjective: "prior versions", in FUNCTION_GROUPS)
+    (frozenset({("before",), ("prior", "to")}), False),
 )
 _CONDITIONS = frozenset(["if", "when", "whenever", "once", "provided", "providing", "assuming"])
 # Connectives that join two clauses and state no fact of their own: "A, but B", "A, though
@@ -187,6 +212,7 @@ class _Side:
     t: _Text
     its: P._Items
     item_at: dict[int, int]  # token index -> item index
+    text: str = ""  # the text analysed (to find what the analysis drops: "'s")
 
 
 @dataclass
@@ -194,6 +220,7 @@ class _Span:
     t: _Text
     its: P._Items
     words: list[int]
+    text: str = ""
 
 
 def check_judge_evidence(claim: str, quotes: list[str], facts: list[JudgeFact]) -> EvidenceCheck:
@@ -227,11 +254,12 @@ def check_judge_evidence(claim: str, quotes: list[str], facts: list[JudgeFact]) 
     text, mid = _prepare_claim(claim or "")
     claim_t = _analyse(text, claim_side=True, mid_start=mid)
     citems = P.items(claim_t, True, P._TABLES)
-    c = _Side(claim_t, citems, {k: i for i, k in enumerate(citems.pos)})
+    c = _Side(claim_t, citems, {k: i for i, k in enumerate(citems.pos)}, text)
     spans = []
     for s in span_texts:
-        t = _analyse(clean_quote(s), claim_side=False)
-        spans.append(_Span(t, P.items(t, False, P._TABLES), _words(t)))
+        s = clean_quote(s)
+        t = _analyse(s, claim_side=False)
+        spans.append(_Span(t, P.items(t, False, P._TABLES), _words(t), s))
     skeys = set().union(*(set(s.its.keys) for s in spans))
     snums = [n for s in spans for n in s.t.numbers]
     ckeys = set(citems.keys)
@@ -279,10 +307,15 @@ def check_judge_evidence(claim: str, quotes: list[str], facts: list[JudgeFact]) 
                 used.add((best[1], j))
 
     _function_pairs(c, spans, skeys, covered, used)
+    cause_tried: set[int] = set()
+    links: list[tuple[set[str], set[str], str]] | None = None  # built on the first claim cause word
+    cause_marks: set[str] = set()  # the keys of the quote's cause words that show a claim's "because"
     for i, key in enumerate(citems.keys):
         k = citems.pos[i]
         word = claim_t.raw[k]
         if i in citems.nums:
+            if _pronoun_one(claim_t, k):
+                continue  # "another one", "the primary one": a pronoun, as "it" is
             num = citems.nums[i]
             if key.startswith(("ORD:", "W:")):
                 if key not in skeys:
@@ -299,8 +332,18 @@ def check_judge_evidence(claim: str, quotes: list[str], facts: list[JudgeFact]) 
             continue
         if _fact_free(claim_t, k):
             continue
+        if claim_t.low[k] in _CAUSE_WORDS and k not in cause_tried and len(cause_tried) < MAX_CAUSE_WORDS:
+            cause_tried.add(k)
+            if links is None:
+                links = _cause_links(quotes, found)
+            mark = _cause_shown(c, k, links, covered)
+            if mark:
+                cause_marks.add(mark)
+                continue
         if key == "M:may" and _possibility_shown(c, i):
             continue
+        if claim_t.low[k] == "any" and _negated_before(claim_t, k):
+            continue  # "doesn't copy any data" says "doesn't copy data"
         if key.startswith(("Q:", "M:")):
             problems.append(f'the claim\'s "{word}" ({"quantifier" if key[0] == "Q" else "modal"}) is in no cited span')
         elif claim_t.entity[k] or claim_t.kinds[k] != _WORD:
@@ -315,7 +358,8 @@ def check_judge_evidence(claim: str, quotes: list[str], facts: list[JudgeFact]) 
     for si, s in enumerate(spans):
         for i, key in enumerate(s.its.keys):
             k = s.its.pos[i]
-            if key in ckeys or (si, k) in used or not (s.its.restrict[i] or s.t.low[k] in _ORDER_WORDS):
+            if key in ckeys or key in cause_marks or (si, k) in used \
+                    or not (s.its.restrict[i] or s.t.low[k] in _ORDER_WORDS):
                 continue
             if key == "Q:all":
                 continue  # "accepts any iterable" says at least "accepts iterables"
@@ -325,13 +369,16 @@ def check_judge_evidence(claim: str, quotes: list[str], facts: list[JudgeFact]) 
                 problems.append(f'a cited span says "{s.t.raw[k]}" where the claim has no negation')
             else:
                 problems.append(f'a cited span says "{s.t.raw[k]}", which the claim does not')
-    problems.extend(_context_restrictions(quotes, found, ckeys))
+    problems.extend(_context_restrictions(quotes, found, ckeys | cause_marks))
     # the claim's words keep their order within each of its clauses (roles: "A overrides B")
     if _order_swapped(c, spans, covered):
         problems.append("the claim's words stand in another order in a cited span (roles swapped?)")
     flipped = _polarity_flipped(claim_t, spans)
     if flipped:
         problems.append(f'the claim\'s "{flipped}" is negated in the claim or in the cited spans, not in both')
+    if _genitive_conflict(c, [covered.get(p) or k for k, p in zip(citems.keys, citems.pos, strict=True)], spans):
+        problems.append("the claim's possessive stands as an \"of\" phrase the other way round in a cited span "
+                        "(roles swapped?)")
     mixed = _mixed_clause(c, spans, covered)
     if mixed:
         problems.append(f'the claim\'s "{mixed}" comes from another cited span than the rest of its clause '
@@ -346,7 +393,7 @@ def check_judge_evidence(claim: str, quotes: list[str], facts: list[JudgeFact]) 
         if mine and fstems and not fstems & mstems:
             problems.append(f'the fact "{_short(f.fact)}" shares no word with its spans')
     left = [claim_t.raw[k] for k in range(len(claim_t.raw)) if claim_t.content[k] and claim_t.kinds[k] == _WORD
-            and claim_t.stems[k] not in fact_words and k not in covered]
+            and claim_t.stems[k] not in fact_words and k not in covered and not _pronoun_one(claim_t, k)]
     if left:
         problems.append("the facts leave out: " + ", ".join(dict.fromkeys(left)))
     return EvidenceCheck(not problems, list(dict.fromkeys(problems)), found)
@@ -386,6 +433,13 @@ def _cover(c: _Side, ck: list[int], s: _Span, sk: list[int]) -> tuple[dict[int, 
             nxt += 1
             covered.update({k: sk[j0] for k in ck[k0:k0 + n] if k in need})
             used |= set(sk[j0:j0 + m])
+    # "turns collection off" / "disables collection": a switch verb and its particle, the
+    # object between them checked as any other word
+    for k, part, j in _switches(ct, ck, st, sk):
+        if k in need and k not in covered and j not in used:
+            covered[k] = j
+            used.add(j)
+            covered.setdefault(part, -1)  # the particle: shown with its verb (no span word of its own)
     # phrases WordNet lists (longest first): "take advantage of" / "exploit"
     if lexicon.available():
         for n in range(min(MAX_NGRAM, len(ck)), 0, -1):
@@ -461,6 +515,28 @@ def _cover(c: _Side, ck: list[int], s: _Span, sk: list[int]) -> tuple[dict[int, 
     return covered, used, None
 
 
+# "turn X on" / "switch X on" is "enable X", "... off" is "disable X" (a setting, a feature: the
+# sense these verbs have with "on"/"off"); never across: "turn off" is not "enable"
+_SWITCH_VERBS = frozenset(["turn", "turns", "turned", "turning", "switch", "switches", "switched", "switching"])
+_SWITCH_TO = {"on": frozenset(["enable", "enables", "enabled", "enabling"]),
+              "off": frozenset(["disable", "disables", "disabled", "disabling"])}
+MAX_SWITCH_GAP = 3  # words of the object between the verb and its particle
+
+
+def _switches(ct: _Text, ck: list[int], st: _Text, sk: list[int]):
+    """(claim verb, claim particle, span verb) of each "turn/switch ... on/off" in the claim
+    phrase whose span phrase says "enable"/"disable" to match."""
+    for a, k in enumerate(ck):
+        if ct.low[k] not in _SWITCH_VERBS:
+            continue
+        part = next((x for x in ck[a + 1:a + 2 + MAX_SWITCH_GAP] if ct.low[x] in _SWITCH_TO), None)
+        if part is None:
+            continue
+        j = next((y for y in sk if st.low[y] in _SWITCH_TO[ct.low[part]]), None)
+        if j is not None:
+            yield k, part, j
+
+
 def _number_follows(t: _Text, toks: list[int] | None, end: int) -> bool:
     """Does a number stand within the three words after toks[end - 1] ("since Python 3.4")?
     ``toks`` None: the text's own tokens (``end`` an index into the text)."""
@@ -491,6 +567,147 @@ def _possibility_shown(c: _Side, i: int) -> bool:
                    for key, p in zip(c.its.keys, c.its.pos, strict=True))
 
 
+# --- "because": a cause shown by the quote's cause word, in the same direction ---------------
+_CAUSE_WORDS = frozenset(["because", "since"])  # a claim's cause word ("since 3.4" is a number)
+MAX_CAUSE_WORDS = 8  # claim cause words looked up in the quotes (a longer claim's others stay unshown)
+MAX_CAUSE_MARKS = 32  # quote cause/effect words read per check
+MAX_CAUSE_SENTENCE = 2000  # characters of a quote sentence read for a cause word
+_OPENERS = r"(?:it|that|this|they|these|those|there|some|each|both|we|you|the|its|their|a|an)"
+# a word of the quote that introduces the cause ("E, since C", "Because C, E"; ", as" only
+# before a clause: "as shown", "as well", "as a result" are no cause) ...
+_CAUSE_MARK = re.compile(rf"\b(?:because|since)\b(?! (?:then|when|version|v?\d))|(?<=,)\s*\bas\b(?= {_OPENERS}\b)",
+                         re.IGNORECASE)
+# ... or the effect ("C, so E", "C and therefore E"; not "so that", "so as to", "so far")
+_EFFECT_MARK = re.compile(r"(?:(?<=[,;])\s*|\band\s+)\b(?:so|therefore|thus|hence|consequently)\b"
+                          r"(?! (?:that|as|far|long|much|many|to)\b)"
+                          # "X so this option is a no-op": "so" before a clause's subject (not
+                          # "do so the same way": "so" standing for an action)
+                          rf"|(?<!\bdo)(?<!\bdoes)(?<!\bdid)(?<!\bdone)(?<!\bdoing)\s\bso\b(?= {_OPENERS}\b)(?! that\b)",
+                          re.IGNORECASE)
+
+
+def _cause_shown(c: _Side, k: int, links: list[tuple[set[str], set[str], str]],
+                 covered: dict[int, str]) -> str | None:
+    """Does a quote state the claim's cause ("Because C, E", "E since C": token k the
+    "because"/"since") in the same direction: a cause word of a quote sentence ("since",
+    "because", ", as") before the cited words of C and apart from those of E, or an effect
+    word ("so", "therefore", "thus", "hence", "consequently") between C's and E's? The claim's
+    cause clause (the words after k in its clause) must stand in the cited spans on the cause
+    side, the rest of its sentence on the effect side: "Because X, Y" is not shown by "X
+    because Y" (cause and effect swapped). Returns the key of the quote's cause word (the
+    quote's own "since" is then no restriction the claim lacks), or None. ``links``: the
+    quotes' cause words around the cited spans (``_cause_links``)."""
+    t, its = c.t, c.its
+    if t.low[k] == "since" and _number_follows(t, None, k + 1):
+        return None  # "since 3.4": a point in time
+    sent = its.sent[c.item_at[k]]
+    cause, effect = set(), set()
+    for i, key in enumerate(its.keys):
+        p = its.pos[i]
+        if its.sent[i] != sent or p == k or key == "by" or _fact_free(t, p):
+            continue
+        key = covered.get(p) or key
+        (cause if p > k and t.clause[p] == t.clause[k] else effect).add(key)
+    if not cause or not effect:
+        return None
+    for cause_keys, effect_keys, mark in links:
+        if cause_keys >= cause and effect_keys >= effect:
+            return mark
+    return None
+
+
+def _cause_links(quotes: list[str], found: list[tuple[int, int, int]]) -> list[tuple[set[str], set[str], str]]:
+    """The cause/effect links the quotes state around the cited spans: for each cause word
+    ("since", "because", ", as") or effect word ("so", "therefore", ...) in a sentence that
+    holds a cited span, the keys of the cited words on its cause side and on its effect side
+    (up to a ";"), and the key that stands for the word. At most ``MAX_CAUSE_MARKS`` words, in
+    sentences of at most ``MAX_CAUSE_SENTENCE`` characters: built once per check."""
+    out: list[tuple[set[str], set[str], str]] = []
+    tried = 0
+    for qi, q in enumerate(quotes):
+        mine = [(a, b) for i, a, b in found if i == qi]
+        if not mine:
+            continue
+        ends = [0] + [m.end() for m in _SENTENCE_END.finditer(q)] + [len(q)]
+        # the sentences that hold a cited span, each once
+        ranges = sorted({(ends[bisect_right(ends, a) - 1], ends[bisect_left(ends, b)]) for a, b in mine})
+        for rx, marks_cause in ((_CAUSE_MARK, True), (_EFFECT_MARK, False)):
+            for a0, b0 in ranges:
+                for m in rx.finditer(q, a0, b0):
+                    lo = ends[bisect_right(ends, m.start()) - 1]
+                    hi = ends[bisect_left(ends, m.end())]
+                    if hi - lo > MAX_CAUSE_SENTENCE:
+                        continue
+                    tried += 1
+                    if tried > MAX_CAUSE_MARKS:
+                        return out
+                    semi_before = q.rfind(";", lo, m.start()) + 1 or lo
+                    semi_after = q.find(";", m.end(), hi)
+                    semi_after = hi if semi_after < 0 else semi_after
+                    if marks_cause and not q[semi_before:m.start()].strip(" ,;:([\"'\u201c\u2018"):
+                        comma = q.find(",", m.end(), semi_after)
+                        if comma < 0:
+                            continue  # "Because C E": where C ends is not written
+                        cause_r, effect_r = (m.end(), comma), (comma + 1, semi_after)
+                    elif marks_cause:
+                        cause_r, effect_r = (m.end(), semi_after), (semi_before, m.start())
+                    else:
+                        cause_r, effect_r = (semi_before, m.start()), (m.end(), semi_after)
+                    word = m.group(0).strip().lower()
+                    keys = P.items(_analyse(word, claim_side=False), False, P._TABLES).keys if marks_cause else []
+                    mark = keys[0] if keys else "\u2234"  # ", as" has no key: nothing to exempt
+                    out.append((_keys_in(q, mine, cause_r), _keys_in(q, mine, effect_r), mark))
+    return out
+
+
+def _keys_in(q: str, spans: list[tuple[int, int]], r: tuple[int, int]) -> set[str]:
+    """The item keys of the cited stretches of q inside the range r."""
+    out: set[str] = set()
+    for a, b in spans:
+        a, b = max(a, r[0]), min(b, r[1])
+        if b > a:
+            t = _analyse(clean_quote(q[a:b]), claim_side=False)
+            out.update(P.items(t, False, P._TABLES).keys)
+    return out
+
+
+# "the", "another", ... (an adjective or two) "one" and no noun after it: a pronoun standing for
+# a noun said before ("nested within another one", "the primary one"), not the number 1; not
+# "no one" (nobody), "any one" / "every one" (a count), "one of ..." (a count: not after these)
+_ONE_DETERMINERS = frozenset(["the", "a", "an", "another", "this", "that", "which"])
+# before "any", a word that makes "not ... any" other than "not ... X" ("not just any X")
+_ANY_SCOPE = frozenset(["just", "simply", "merely", "only", "hardly"])
+ANY_WINDOW = 12  # words before "any" searched for its negation
+
+
+def _pronoun_one(t: _Text, k: int) -> bool:
+    """Is token k "one"/"ones" used as a pronoun: after a determiner of ``_ONE_DETERMINERS``
+    and at most two adjectives, with no noun or "of" right after it?"""
+    if t.low[k] not in ("one", "ones"):
+        return False
+    nxt = k + 1
+    if nxt < len(t.raw) and t.kinds[nxt] != 0 and (t.content[nxt] or t.entity[nxt] or t.low[nxt] == "of"):
+        return False
+    j = k - 1
+    while j >= 0 and k - j <= 3 and t.kinds[j] == _WORD and t.content[j] and not t.entity[j]:
+        j -= 1
+    return j >= 0 and t.low[j] in _ONE_DETERMINERS and t.clause[j] == t.clause[k]
+
+
+def _negated_before(t: _Text, k: int) -> bool:
+    """Does an explicit negation stand before token k ("any") in its clause, within
+    ``ANY_WINDOW`` words ("does not copy any data", "without any delay"), and no word of
+    ``_ANY_SCOPE`` right before it ("not just any")?"""
+    if k and t.low[k - 1] in _ANY_SCOPE:
+        return False
+    for j in range(k - 1, max(-1, k - 1 - ANY_WINDOW), -1):
+        if t.clause[j] != t.clause[k]:
+            return False
+        if t.neg[j]:
+            return True
+    return False
+
+
 def _fact_free(t: _Text, k: int) -> bool:
     """Is token k a connective that states no fact (``FACT_FREE``), here joining clauses
     ("A, but B"; "but not X"), not "but" for "except" ("all but one", "but for X")?"""
@@ -517,6 +734,9 @@ def _function_pairs(c: _Side, spans: list[_Span], skeys: set[str], covered: dict
     rank = 0
     for si, s in enumerate(spans):
         for j in s.words:
+            if s.t.low[j] == "once" and not _opens_clause(s.t, j):
+                rank += 1
+                continue
             for g in _FUNCTION_OF.get(s.t.low[j], ()):
                 if s.t.low[j] not in claim_words:
                     by_group.setdefault(g, []).append((rank, si, j))
@@ -530,6 +750,8 @@ def _function_pairs(c: _Side, spans: list[_Span], skeys: set[str], covered: dict
         groups = _FUNCTION_OF.get(c.t.low[k])
         if not groups or (c.t.low[k] == "since" and _number_follows(c.t, None, k + 1)):
             continue  # "since 3.4" is a point in time, not a cause
+        if c.t.low[k] == "once" and not _opens_clause(c.t, k):
+            continue  # "runs once": a count
         best = None
         for g in groups:
             cands = by_group.get(g)
@@ -546,6 +768,15 @@ def _function_pairs(c: _Side, spans: list[_Span], skeys: set[str], covered: dict
         at = at_of.setdefault(si, {p: n for n, p in enumerate(s.its.pos)})
         covered[k] = s.its.keys[at[j]] if j in at else ""
         used.add((si, j))
+
+
+def _opens_clause(t: _Text, k: int) -> bool:
+    """Does "once" (token k) open a clause: a name or a word of ``_CLAUSE_OPENERS`` right
+    after it, not a count ("runs once", "once a day", "once per call")?"""
+    nxt = next((j for j in range(k + 1, len(t.raw)) if t.kinds[j] != 0), None)
+    if nxt is None or nxt != k + 1:
+        return False  # "once." / "once, ..." ends or leaves the clause: an adverb
+    return t.low[nxt] in _CLAUSE_OPENERS or bool(t.entity[nxt])
 
 
 def _negated_form(neg_word: str, word: str) -> bool:
@@ -631,7 +862,7 @@ def _contrast(a: str, b: str, siblings: bool = True) -> str | None:
 
 
 def _restates(a: str, b: str, widen: bool = True) -> bool:
-    if _FUNCTION_OF.get(a, set()) & _FUNCTION_OF.get(b, set()):
+    if "once" not in (a, b) and _FUNCTION_OF.get(a, set()) & _FUNCTION_OF.get(b, set()):
         return True
     if _contrast(a, b):
         return False
@@ -767,29 +998,269 @@ def _order_swapped(c: _Side, spans: list[_Span], covered: dict[int, str]) -> boo
                           citems.nums, citems.words)
     segs = P._segments(citems)
     claim_orders = [_readings(c.t, citems, a, b) for a, b in segs]
+    swaps = _genitive_swaps(c, citems.keys, spans) + _predicate_swaps(c, citems.keys, spans)
+    if swaps:
+        claim_orders = [readings + [alt for seq in readings for alt in _swapped(seq, swaps)][:MAX_ALT_READINGS]
+                        if b - a <= MAX_ALT_ITEMS else readings
+                        for readings, (a, b) in zip(claim_orders, segs, strict=True)]
+    for n, (a, b) in enumerate(segs):
+        if b - a > MAX_ALT_ITEMS:
+            continue
+        front = _fronted_phrase(c.t, citems, a, b)
+        if front:  # the rest of the clause read on its own (its voice), then the phrase
+            lead, run, rest = front
+            claim_orders[n] = claim_orders[n] + [list(lead) + seq + list(run)
+                                                 for seq in _readings(c.t, citems, rest, b)]
     for s in spans:
         have = set(s.its.keys)
         segments = [_readings(s.t, s.its, a, b)[0] for a, b in P._segments(s.its)]
+        # the span's clauses again with each fronted phrase at the clause's end ("For security
+        # reasons, X is changed" read "X is changed for security reasons"), where one is
+        variants = [segments]
+        moved = []
+        for (a, b), seg in zip(P._segments(s.its), segments, strict=True):
+            front = _fronted_phrase(s.t, s.its, a, b) if b - a <= MAX_ALT_ITEMS else None
+            moved.append(list(front[0]) + _readings(s.t, s.its, front[2], b)[0] + list(front[1]) if front else seg)
+        if moved != segments:
+            variants.append(moved)
         bearers = {key for key, p in zip(s.its.keys, s.its.pos, strict=True)
                    if s.t.content[p] or s.t.entity[p] or s.t.kinds[p] != _WORD}
         # the span's clauses without the claim clause's free adverbs, and them run together:
         # built once per set of free adverbs (most clauses have none), not once per clause
-        span_orders: dict[frozenset[str], tuple[list[list[str]], list[str]]] = {}
+        span_orders: dict[frozenset[str], list[tuple[list[list[str]], list[str]]]] = {}
         for (a, b), readings in zip(segs, claim_orders, strict=True):
             if sum(1 for k in citems.keys[a:b] if k in have) < 2:
                 continue
             free = frozenset(_free_adverbs(c.t, citems, a, b))
             seqs = [[k for k in seq if k in have and k not in free] for seq in readings]
             if free not in span_orders:
-                cut = [[k for k in seg if k not in free] for seg in segments]
-                span_orders[free] = (cut, [k for seg in cut for k in seg])
-            mine, order = span_orders[free]
-            if any(P._match(seq, order) is not None for seq in seqs):
+                span_orders[free] = []
+                for variant in variants:
+                    cut = [[k for k in seg if k not in free] for seg in variant]
+                    span_orders[free].append((cut, [k for seg in cut for k in seg]))
+            if any(P._match(seq, order) is not None for _, order in span_orders[free] for seq in seqs):
                 continue
-            if any(_clauses_moved(seq, mine, bearers, set(citems.keys[a:b])) for seq in seqs):
+            if any(_clauses_moved(seq, mine, bearers, set(citems.keys[a:b]))
+                   for mine, _ in span_orders[free] for seq in seqs):
                 continue
             return True
     return False
+
+
+# --- "the secret's value" / "the value of the secret" ------------------------------------------
+_DETERMINERS = frozenset(["the", "a", "an"])
+MAX_NOUN_WORDS = 4  # a possessor or possessed noun phrase of at most this many words
+MAX_GENITIVES = 16  # possessives read per side (a longer text's others keep their order)
+MAX_ALT_READINGS = 4  # readings of one claim clause with a possessive or adjective read the other way
+MAX_ALT_ITEMS = 64  # a claim clause longer than this (no sentence a person writes) is read only as written
+
+
+def _genitives(text: str, t: _Text) -> set[int]:
+    """Token indexes of the words written with a possessive "'s" after them ("secret" in
+    "the secret's value"): the analysis drops the "'s", so it is read from the text."""
+    out: set[int] = set()
+    at = 0
+    for i, r in enumerate(t.raw):
+        j = text.find(r, at)
+        if j < 0:
+            return out
+        at = j + len(r)
+        if t.kinds[i] == _WORD and text[at:at + 2] in ("'s", "\u2019s") and not text[at + 2:at + 3].isalnum():
+            out.add(i)
+            if len(out) >= MAX_GENITIVES:
+                break
+    return out
+
+
+def _noun_runs(t: _Text, keys: dict[int, str], g: int) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
+    """For the possessive at token g: (possessor keys, possessed keys) for each possessed
+    phrase of 1..MAX_NOUN_WORDS content words right after it (the possessor: the content
+    words right before it, up to the "'s", all in g's clause)."""
+    def word(j: int) -> bool:
+        return 0 <= j < len(t.raw) and j in keys and t.clause[j] == t.clause[g] and t.kinds[j] == _WORD \
+            and (t.content[j] or t.entity[j])
+    if not word(g):
+        return []
+    a = g
+    while a - 1 >= 0 and word(a - 1) and g - a + 1 < MAX_NOUN_WORDS:
+        a -= 1
+    owner = tuple(keys[j] for j in range(a, g + 1))
+    out = []
+    b = g + 1
+    while word(b) and b - g <= MAX_NOUN_WORDS:
+        out.append((owner, tuple(keys[j] for j in range(g + 1, b + 1))))
+        b += 1
+    return out
+
+
+def _of_phrase(t: _Text, keys: dict[int, str], owner: tuple[str, ...], owned: tuple[str, ...]) -> bool:
+    """Does t write "<owned> of [the|a|an] <owner>", each part as adjacent words?"""
+    n, m = len(owned), len(owner)
+    for k in t.positions.get("of", ()) if t.positions else (k for k, w in enumerate(t.low) if w == "of"):
+        i = k - n
+        if i < 0 or tuple(keys.get(j) for j in range(i, k)) != owned:
+            continue
+        j = k + 1
+        if j < len(t.raw) and t.low[j] in _DETERMINERS:
+            j += 1
+        if tuple(keys.get(x) for x in range(j, j + m)) == owner:
+            return True
+    return False
+
+
+def _genitive_conflict(c: _Side, ckeys: list[str], spans: list[_Span]) -> bool:
+    """Does one side write "X's Y" where the other writes "X of the Y" (another owner: "the
+    handler's logger" is not "the handler of the logger")? The analysis drops the "'s", so
+    both read "X Y" in the same order: the order check alone would take them for the same."""
+    ckey_at = {p: k for k, p in zip(ckeys, c.its.pos, strict=True)}
+    claim_gen = _genitives(c.text, c.t) if c.text else set()
+    for s in spans:
+        skey_at = {p: k for k, p in zip(s.its.keys, s.its.pos, strict=True)}
+        for g in claim_gen:
+            if any(_of_phrase(s.t, skey_at, owned, owner) for owner, owned in _noun_runs(c.t, ckey_at, g)):
+                return True
+        for g in (_genitives(s.text, s.t) if s.text else ()):
+            if any(_of_phrase(c.t, ckey_at, owned, owner) for owner, owned in _noun_runs(s.t, skey_at, g)):
+                return True
+    return False
+
+
+def _genitive_swaps(c: _Side, ckeys: list[str], spans: list[_Span]) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
+    """The possessive alternation where one side writes "X's Y" and a cited span (or the
+    claim) "the Y of X": (run as the claim reads it, the same run as the other side does).
+    Both name one thing with the same owner ("the secret's value" is "the value of the
+    secret"); found only where the other side writes exactly "Y of X", so no word changes
+    its role ("the parent's commit" is not "the parent of the commit": another owner)."""
+    out = []
+    ckey_at = {p: k for k, p in zip(ckeys, c.its.pos, strict=True)}
+    claim_gen = _genitives(c.text, c.t) if c.text else set()
+    for s in spans:
+        skey_at = {p: k for k, p in zip(s.its.keys, s.its.pos, strict=True)}
+        for g in claim_gen:  # the claim's "X's Y", a span's "Y of X": the claim read "Y X"
+            for owner, owned in _noun_runs(c.t, ckey_at, g):
+                if _of_phrase(s.t, skey_at, owner, owned):
+                    out.append((owner + owned, owned + owner))
+        for g in (_genitives(s.text, s.t) if s.text else ()):  # the span's "X's Y", the claim's "Y of X"
+            for owner, owned in _noun_runs(s.t, skey_at, g):
+                if _of_phrase(c.t, ckey_at, owner, owned):
+                    out.append((owned + owner, owner + owned))
+    return out
+
+
+# --- "an invalid number" / "the number is invalid" ---------------------------------------------
+def _adjective_runs(t: _Text, keys: dict[int, str]) -> tuple[set, set]:
+    """The text's attributive adjectives ("an invalid generation number": (invalid,
+    (generation, number))) and predicative ones ("the generation number is invalid"), each
+    as (adjective key, noun keys): up to MAX_NOUN_WORDS adjacent content words for the noun,
+    an adjective WordNet lists, a form of "be" between them for a predicate."""
+    def word(j: int) -> bool:
+        return 0 <= j < len(t.raw) and j in keys and t.kinds[j] == _WORD and t.content[j] and not t.entity[j]
+    attributive, predicative = set(), set()
+    for j in range(len(t.raw)):
+        if not word(j) or not lexicon.can_be_adjective(t.low[j]):
+            continue
+        # attributive: the adjective opens its noun phrase (after a determiner, a preposition
+        # or the clause's start), the noun run ends where the content words do
+        if not word(j - 1):
+            e = j + 1
+            while word(e) and e - j <= MAX_NOUN_WORDS:
+                e += 1
+            if e > j + 1 and not word(e):
+                attributive.add((keys[j], tuple(keys[x] for x in range(j + 1, e))))
+        # predicative: "<noun run> is <adjective>" and the adjective ends its phrase
+        if j >= 2 and t.low[j - 1] in _BE and not word(j + 1):
+            e = j - 2
+            while word(e) and j - 1 - e <= MAX_NOUN_WORDS:
+                e -= 1
+            if e < j - 2:
+                predicative.add((keys[j], tuple(keys[x] for x in range(e + 1, j - 1))))
+    return attributive, predicative
+
+
+def _predicate_swaps(c: _Side, ckeys: list[str], spans: list[_Span]) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
+    """An adjective said of a noun before it on one side ("an invalid generation number
+    raises ValueError") and after it, with "is", on the other ("ValueError is raised if the
+    generation number is invalid"): the same property of the same thing, found only where
+    the other side writes exactly that noun with that adjective. (claim run, other order)."""
+    if not lexicon.available():
+        return []
+    ckey_at = {p: k for k, p in zip(ckeys, c.its.pos, strict=True)}
+    c_attr, c_pred = _adjective_runs(c.t, ckey_at)
+    if not c_attr and not c_pred:
+        return []
+    out = []
+    for s in spans:
+        s_attr, s_pred = _adjective_runs(s.t, {p: k for k, p in zip(s.its.keys, s.its.pos, strict=True)})
+        for adj, noun in c_attr & s_pred:
+            out.append(((adj,) + noun, noun + (adj,)))
+        for adj, noun in c_pred & s_attr:
+            out.append((noun + (adj,), (adj,) + noun))
+    return out
+
+
+def _swapped(seq: list[str], swaps: list[tuple[tuple[str, ...], tuple[str, ...]]]) -> list[list[str]]:
+    """seq with one run of ``swaps`` read the other way (each swap, each place)."""
+    out = []
+    for run, other in swaps:
+        n = len(run)
+        for i in range(len(seq) - n + 1):
+            if tuple(seq[i:i + n]) == run:
+                out.append(seq[:i] + list(other) + seq[i + n:])
+    return out
+
+
+# --- a fronted adverbial: "For larger applications, this can be a problem" ------------------------
+# prepositions of a phrase that says where, when, for what or with what the clause holds
+_FRONT_PREPS = frozenset(["for", "in", "on", "upon", "at", "with", "during", "under", "within", "by", "after",
+                          "before", "prior", "from", "through", "via", "across"])
+# words that open the clause's subject after a fronted phrase written without a comma
+_SUBJECT_OPENERS = frozenset(["the", "a", "an", "this", "that", "these", "those", "it", "they", "we", "you", "he",
+                              "she", "its", "their", "our", "your", "there", "each", "every"])
+MAX_FRONT_WORDS = 8
+
+
+def _fronted_phrase(t: _Text, its: P._Items, a: int, b: int) -> tuple[tuple[str, ...], tuple[str, ...], int] | None:
+    """The keys of a prepositional phrase that opens the claim clause [a, b) ("For larger
+    applications this can be a problem", "On detection, the trace is shown"), which may
+    stand at the clause's end as one unit ("this can be a problem for larger applications"):
+    None unless it ends at a comma or before a word that opens the subject, holds no
+    negation, quantifier, modal, condition or "only", and the rest of the clause holds no
+    negation, quantifier or "only" (whose scope its place changes: "In all cases X is not
+    Y" is not "X is not Y in all cases"). Returns the keys before the phrase (a connective:
+    "though in simple scripts ..."), the phrase's keys, and the index of the rest's first item."""
+    start = its.pos[a - 1] + 1 if a else 0
+    k = next((j for j in range(start, its.pos[a] + 1) if t.kinds[j] != 0), None)
+    if k is not None and t.low[k] in FACT_FREE | {"and"}:
+        k = next((j for j in range(k + 1, its.pos[b - 1] + 1) if t.kinds[j] != 0), None)
+    if k is None or t.low[k] not in _FRONT_PREPS or t.clause[k] != t.clause[its.pos[a]]:
+        return None
+    end = None
+    seen = False
+    for j in range(k + 1, min(len(t.raw), k + 1 + MAX_FRONT_WORDS)):
+        if t.kinds[j] == 0:
+            if t.raw[j] == ",":
+                end = j
+                break
+            return None
+        if t.low[j] in _SUBJECT_OPENERS and seen:
+            end = j
+            break
+        if t.low[j] in _SUBJECT_OPENERS or t.kinds[j] != _WORD:
+            continue
+        seen = True
+    if end is None or not seen:
+        return None
+    lead = [i for i in range(a, b) if its.pos[i] < k]
+    inside = [i for i in range(a, b) if k <= its.pos[i] < end]
+    rest = [i for i in range(a, b) if its.pos[i] >= end]
+    if not inside or not rest:
+        return None
+    if any(its.keys[i] == "\u00ac" or its.keys[i].startswith(("Q:", "M:")) or t.low[its.pos[i]] in _CONDITIONS
+           or t.low[its.pos[i]] == "only" for i in inside):
+        return None
+    if any(its.keys[i] == "\u00ac" or its.keys[i].startswith("Q:") or t.low[its.pos[i]] == "only" for i in rest):
+        return None
+    return tuple(its.keys[i] for i in lead), tuple(its.keys[i] for i in inside), rest[0]
 
 
 def _free_adverbs(t: _Text, its: P._Items, a: int, b: int) -> set[str]:

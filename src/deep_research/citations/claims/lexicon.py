@@ -237,6 +237,13 @@ def adverb_only(word: str) -> bool:
     return kinds == {"r"}
 
 
+@lru_cache(maxsize=16384)
+def can_be_adjective(word: str) -> bool:
+    """Does WordNet list the word as an adjective ("invalid", "equal"; not "number")?"""
+    db = database()
+    return db is not None and any(pos == "a" for pos, _ in db.index.get(word.lower(), ()))
+
+
 _RANK = {"synonym": 0, "related": 1, "general": 2, "contrast": 3, "unknown": 4}
 
 

@@ -13,6 +13,7 @@ from .types import (
     _WORD,
     ClaimCheck,
     ClaimStatus,
+    _Memo,
     _Num,
     _Text,
 )
@@ -101,6 +102,33 @@ def _indexes(items: list, x: object) -> list[int]:
         return out
 
 
+def _read_digit_token(tok: str) -> tuple[str, Decimal | None, str | None, bool] | None:
+    """(key, value, unit, is_version) of a token of digits ("3.11", "12th", "5km", "4k"),
+    or None when the token is a name, not a number ("x86", "3D", "mp3")."""
+    m = _NUMBER.fullmatch(tok)
+    if not m:
+        return None
+    digits, suffix = m.group(1), m.group(2).lower()
+    key, value, version = _number_key(digits)
+    unit = None
+    if suffix:
+        if suffix in ("st", "nd", "rd", "th"):
+            key += "th"  # an ordinal: "3rd" (the third) is not "3" (three)
+        elif suffix == "s" and len(digits) == 4:
+            pass  # the 1990s
+        elif suffix == "k" and value is not None:
+            key, value = _scaled(value, 1000)
+        elif suffix in _GLUED_UNITS:
+            unit = _GLUED_UNITS[suffix]
+        else:
+            return None
+    return key, value, unit, version
+
+
+# Each digit token read once (its reading is immutable: a Decimal and strings).
+_DIGIT_TOKENS = _Memo(_read_digit_token, 65536)
+
+
 _V_TOKEN = re.compile(r"(?:^| )v[^ ]")  # a token "v" + something: maybe a version
 
 
@@ -122,29 +150,12 @@ def _numbers(raw: list[str], low: list[str], kinds: list[int], minus: set[int], 
         num: _Num | None = None
         end = i + 1
         if kind == _NUM:
-            m = _NUMBER.fullmatch(tok)
-            if m:
-                digits, suffix = m.group(1), m.group(2).lower()
-                key, value, version = _number_key(digits)
-                unit = None
-                if suffix:
-                    if suffix in ("st", "nd", "rd", "th"):
-                        unit = None
-                        key += "th"  # an ordinal: "3rd" (the third) is not "3" (three)
-                    elif suffix == "s" and len(digits) == 4:
-                        unit = None  # the 1990s
-                    elif suffix == "k" and value is not None:
-                        key, value = _scaled(value, 1000)
-                    elif suffix in _GLUED_UNITS:
-                        unit = _GLUED_UNITS[suffix]
-                    else:
-                        num = None
-                        kinds[i] = _WORD  # x86, 3D, mp3: a name, not a number
-                        continue
-                num = _Num(key, value, unit, i, tok, negative=i in minus, version=version)
-            else:
-                kinds[i] = _WORD
+            read = _DIGIT_TOKENS[tok]
+            if read is None:
+                kinds[i] = _WORD  # x86, 3D, mp3: a name, not a number
                 continue
+            key, value, unit, version = read
+            num = _Num(key, value, unit, i, tok, negative=i in minus, version=version)
         elif kind == _WORD:
             lw = low[i]
             # "v15", "v2.1" are versions; "v1", "v2" are more often names (variables)

@@ -45,8 +45,8 @@ from rapidfuzz.distance import Indel
 
 from .analysis import _analyse_quote
 from .numbers import APPROX
-from .types import ClaimCheck, ClaimStatus, _Text
-from .words import _IMPLICIT_NEG_STEMS, _MODAL, _ORDINALS, _QUANT, _QUOTE_NUMBER_WORDS
+from .types import ClaimCheck, ClaimStatus, _Memo, _Text
+from .words import _IMPLICIT_NEG_STEMS, _MODAL, _ORDINALS, _QUANT, _QUOTE_NUMBER_WORDS, stem
 
 # The curated equivalences: each pair is the same word in another spelling, so one may
 # stand for the other in a proof. Nothing here is a synonym: a synonym can shift meaning
@@ -143,6 +143,7 @@ def items(t, claim_side: bool, tb: Tables) -> _Items:
     heads = {n.pos: n for n in t.numbers}
     tails, kinds, raw, low, stems, neg, entity = t.tails, t.kinds, t.raw, t.low, t.stems, t.neg, t.entity
     word = _word_class
+    by_word = _WORD_CLASS if tb is _TABLES else None
     pending_b = pending_s = pending_sub = False
     s = 0
     n = len(raw)
@@ -154,7 +155,12 @@ def items(t, claim_side: bool, tb: Tables) -> _Items:
             need_not = False
         if kind == 1 and not neg[k] and not entity[k] and k not in heads and k not in tails:
             w = low[k]
-            key, res, cls = word(w, stems[k], tb)
+            st = stems[k]
+            known = by_word[w] if by_word is not None else None
+            if known is not None and known[0] == st:  # the stem the analysis gives this word
+                key, res, cls = known[1]
+            else:
+                key, res, cls = word(w, st, tb)
             if key is None and w in _HAVE and k + 1 < n and low[k + 1] == "to":
                 key, res = "M:must", True  # "has to return" is "must return": an obligation
             elif w in _NEED and k + 1 < n and low[k + 1] == "to":
@@ -471,14 +477,39 @@ _TABLES = Tables(quant=_QUANT, modal=_MODAL, ordinals=frozenset(_ORDINALS),
 _EQUIVALENT_STEMS = frozenset(EQUIVALENT) | frozenset(EQUIVALENT.values())
 
 
+def _word_class_of(w: str) -> tuple[str, tuple[str | None, bool, int]]:
+    st = stem(w)
+    return st, _word_class(w, st, _TABLES)
+
+
+# _word_class of a word with the claim check's tables, by the word alone (its stem kept to
+# check): one dict look-up per word, where the lru_cache hashes a key of three.
+_WORD_CLASS = _Memo(_word_class_of, 65536)
+
+
 @lru_cache(maxsize=16)  # small on purpose, as analysis._analyse_quote's
 def _quote_items(quote: str) -> _Items:
     return items(_analyse_quote(quote), False, _TABLES)
 
 
+# The last claim's items: a claim is often checked against several quotes in a row, and its
+# analysis (cached by ``analysis._analyse_claim``) is then the same object. Held as one tuple
+# (replaced whole, so threads never read a half-written pair); nothing changes an analysis.
+_last_claim_items: tuple[_Text | None, _Items | None] = (None, None)
+
+
+def _claim_items(claim: _Text) -> _Items:
+    global _last_claim_items
+    last, its = _last_claim_items
+    if last is not claim or its is None:
+        its = items(claim, True, _TABLES)
+        _last_claim_items = (claim, its)
+    return its
+
+
 def _prove(claim: _Text, quotes: list[str]) -> ClaimCheck:
     """``supported`` only when every word of the claim is shown by its quotes."""
-    its = items(claim, True, _TABLES)
+    its = _claim_items(claim)
     if not its.keys:
         return ClaimCheck(ClaimStatus.SUPPORTED, "no_claim", "the claim states nothing of its own")
     # most claims that cannot be shown have a word no quote has: say so before the quotes'

@@ -31,7 +31,38 @@ def check_claim(claim: str, quotes: list[str]) -> ClaimCheck:
         odd = _literal_missing(claim or "", quotes)
         if odd:
             return ClaimCheck(ClaimStatus.UNCHECKED, None, f'the claim\'s "{odd}" is not written so in its quotes')
+        swap = _possessive_turned(claim or "", quotes)
+        if swap:
+            return ClaimCheck(ClaimStatus.UNCHECKED, None, f'the claim\'s "{swap}" turns round an owner its quotes '
+                                                           'write with a possessive (roles swapped?)')
     return result
+
+
+# "the handler's logger" (the handler owns the logger) read back as "the handler of the
+# logger" (the logger owns the handler): the word analysis drops "'s" and "of", so both come
+# out as "handler logger" and the copy rule took one for the other. An "A of B" in the claim
+# where a quote writes "A's B" (or the claim's "A's B" where a quote writes "A of B") is
+# grey; "B of A" for "A's B" is the same fact and untouched.
+_POSSESSIVE = re.compile(r"\b([^\W\d_]+)(?:['\u2019]s|s['\u2019])(?!\w)\s+([^\W\d_]+)")
+_OF_PHRASE = re.compile(r"\b([^\W\d_]+)\s+of\s+(?:(?:the|a|an|this|that|its|their)\s+)?([^\W\d_]+)")
+
+
+def _possessive_turned(claim: str, quotes: list[str]) -> str | None:
+    if "'" not in claim and "\u2019" not in claim and " of " not in claim:
+        return None
+    text = " ".join(quotes)
+    if "'" not in text and "\u2019" not in text and " of " not in text:
+        return None
+    low = claim.lower()
+    quote_poss = {(a.lower(), b.lower()) for a, b in _POSSESSIVE.findall(text)}
+    quote_of = {(a.lower(), b.lower()) for a, b in _OF_PHRASE.findall(text.lower())}
+    for m in _OF_PHRASE.finditer(low):
+        if (m.group(1), m.group(2)) in quote_poss:
+            return m.group(0)
+    for m in _POSSESSIVE.finditer(low):
+        if (m.group(1), m.group(2)) in quote_of:
+            return m.group(0)
+    return None
 
 
 # A file pattern or identifier written with "*" or "_" ("*_test.py", "test*.py",

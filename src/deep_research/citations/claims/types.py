@@ -78,3 +78,24 @@ class _Text:
     rawset: set[str] = field(default_factory=set)
     tails: set[int] = field(default_factory=set)  # units, bounds, scale words of numbers (no content)
 
+
+class _Memo(dict):
+    """The results of a one-argument function by argument: ``memo[x]`` is ``fn(x)``,
+    computed on the first look-up; emptied when it holds ``size``. A look-up costs about
+    half a ``functools.lru_cache`` call, and ``_analyse`` makes one per word token."""
+
+    __slots__ = ("fn", "size")
+
+    def __init__(self, fn, size: int) -> None:
+        super().__init__()
+        self.fn = fn
+        self.size = size
+
+    def __missing__(self, key):
+        if len(self) >= self.size:
+            self.clear()
+        value = self[key] = self.fn(key)
+        return value
+
+    def cache_clear(self) -> None:
+        self.clear()
