@@ -583,3 +583,52 @@ def test_a_page_whose_text_takes_too_long_is_skipped_not_stalling_the_index(tmp_
     reasons = {s.path: s.reason for s in report.skipped}
     assert "CPU time to extract" in reasons.get("bomb.html", ""), reasons
     assert report.added == ["fine.html"] and report.documents == 1
+
+
+def test_the_cpu_limit_is_not_swallowed_by_a_readers_except_exception() -> None:
+    """A reader that turns every Exception into "nothing hidden" (an inline style) must not
+    swallow the limit and read on unbounded."""
+    import time
+
+    from deep_research.search import local
+
+    def spin(cpu_s: float) -> None:
+        end = time.process_time() + cpu_s
+        while time.process_time() < end:
+            pass
+
+    t0 = time.process_time()
+    with pytest.raises(local._TooSlow):
+        with local._cpu_limit(0.2):
+            try:
+                spin(1.5)
+            except Exception:  # noqa: BLE001 - what a reader does
+                pass
+            spin(1.5)  # with the limit swallowed above: runs to its end, nothing raised
+    assert time.process_time() - t0 < 1.4
+
+
+def test_off_the_main_thread_even_one_changed_file_is_extracted_in_a_worker(tmp_path) -> None:
+    """A research run builds its corpus index in a thread, where no signal can bound a file's
+    CPU time: a hostile page there stalled the run (minutes; a limit of 1 s did not fire).
+    Off the main thread the text is read in a worker process, whose limit holds."""
+    import threading
+
+    from deep_research.search import local
+
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "a.html").write_text("<p>Heat pumps move heat.</p>", encoding="utf-8")
+    entries = [folder / "a.html"]
+    assert local._pool_size(1, entries, {}, folder) == 0  # main thread: here, bounded by the signal
+    got: dict = {}
+
+    def off_main() -> None:
+        got["size"] = local._pool_size(1, entries, {}, folder)
+        got["report"] = local.build_index(folder, workers=1)
+
+    t = threading.Thread(target=off_main)
+    t.start()
+    t.join(120)
+    assert got["size"] == 1
+    assert got["report"].added == ["a.html"]

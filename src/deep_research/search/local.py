@@ -504,10 +504,14 @@ def _cpus() -> int:
 
 
 def _pool_size(workers: int | None, entries: list, stored: dict[str, _Stored], root: Path) -> int:
-    """How many worker processes to extract with (0: extract here)."""
+    """How many worker processes to extract with (0: extract here). Off the main thread (a
+    research run, the server) even one changed file goes to a worker process: only a
+    process's main thread can bound a file's CPU time (:func:`_cpu_limit`)."""
     n = min(MAX_WORKERS, _cpus()) if workers is None else min(MAX_WORKERS, max(1, workers))
-    if n < 2:
+    bounded_here = threading.current_thread() is threading.main_thread()
+    if n < 2 and bounded_here:
         return 0
+    least = PARALLEL_MIN_FILES if bounded_here else 1
     changed = 0
     for path in entries:
         if not isinstance(path, Path):
@@ -518,7 +522,7 @@ def _pool_size(workers: int | None, entries: list, stored: dict[str, _Stored], r
             changed += not old or (old.size, old.mtime_ns) != (st.st_size, st.st_mtime_ns)
         except OSError:
             changed += 1
-        if changed >= PARALLEL_MIN_FILES:
+        if changed >= least:
             return n
     return 0
 
@@ -555,11 +559,13 @@ class _Extracted:
 MAX_EXTRACT_CPU_S = 60.0
 
 
-class _TooSlow(Exception):
-    pass
+class _TooSlow(BaseException):
+    """Not an Exception: the readers' ``except Exception`` (a broken inline style hides
+    nothing, a library's many errors) must not swallow it and read on unbounded."""
 
 
 def _too_slow(signum, frame) -> None:
+    signal.setitimer(signal.ITIMER_PROF, 1.0)  # again in a second, should it be swallowed still
     raise _TooSlow
 
 

@@ -3,6 +3,7 @@ versions) and the ``number`` rule."""
 
 from __future__ import annotations
 
+import bisect
 import re
 from decimal import Decimal, InvalidOperation
 
@@ -594,8 +595,16 @@ def _season_end(c: _Num, claim: _Text, qnums: list[_Num]) -> bool:
     quote gives the full year ("2019-2020")."""
     if c.value is None or len(c.raw) != 2 or not c.raw.isdigit():
         return False
-    prev = [x for x in claim.numbers if x.pos < c.pos and c.pos - x.pos <= 2 and x.value is not None
-            and 1000 <= x.value <= 2100 and x.value % 100 + 1 == int(c.raw) % 100]
+    # the numbers are in token order: look at the two tokens before alone (a claim of many
+    # "2019-20" must not compare each with all)
+    nums = claim.numbers
+    prev = []
+    for i in range(bisect.bisect_left(nums, c.pos - 2, key=lambda x: x.pos), len(nums)):
+        x = nums[i]
+        if x.pos >= c.pos:
+            break
+        if x.value is not None and 1000 <= x.value <= 2100 and x.value % 100 + 1 == int(c.raw) % 100:
+            prev.append(x)
     return bool(prev) and any(q.value == prev[0].value + 1 for q in qnums if q.value is not None and q.unit is None)
 
 
