@@ -293,9 +293,10 @@ def fts_segments(index: Path) -> int:
     return local_mod._varints(block[4:])[1]
 
 
-def test_each_index_run_leaves_one_segment_and_the_same_results(tmp_path, monkeypatch):
-    """Runs that change the index merge its segments (a search then looks each term up
-    once); the search results are the ones of an index left with several segments."""
+def test_index_runs_that_change_much_leave_one_segment_and_the_same_results(tmp_path, monkeypatch):
+    """Runs that change a sizeable part of the index merge its segments (a search then looks
+    each term up once); the search results are the ones of an index left with several
+    segments. A small update does not rewrite the whole index (it adds a segment)."""
     import random
 
     rng = random.Random(7)
@@ -304,6 +305,7 @@ def test_each_index_run_leaves_one_segment_and_the_same_results(tmp_path, monkey
     for i in range(40):
         (folder / f"d{i:02d}.txt").write_text(" ".join(rng.choices(WORDS, k=rng.randint(5, 200))), encoding="utf-8")
     index, unmerged = tmp_path / "merged.sqlite", tmp_path / "unmerged.sqlite"
+    monkeypatch.setattr(local_mod, "MERGE_MIN_CHANGED", 1)  # every change is sizeable here
     for name in ("a", "b", "c"):  # three more runs, each adding a document
         build_index(folder, index_path=index)
         with monkeypatch.context() as m:
@@ -318,3 +320,27 @@ def test_each_index_run_leaves_one_segment_and_the_same_results(tmp_path, monkey
             got = [(r.url, r.snippet, r.score) for r in merged_corpus.search_sync(q, max_results=k)]
             assert got == [(r.url, r.snippet, r.score) for r in unmerged_corpus.search_sync(q, max_results=k)]
             assert got
+
+
+def test_a_small_update_of_a_large_index_is_not_merged(tmp_path, monkeypatch):
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    for i in range(30):
+        (folder / f"d{i:02d}.txt").write_text(f"solar wind {i} " + " ".join(WORDS[: i + 3]), encoding="utf-8")
+    index = tmp_path / "i.sqlite"
+    merges = []
+    real = local_mod._merge_segments
+    monkeypatch.setattr(local_mod, "_merge_segments", lambda con: (merges.append(1), real(con)))
+    monkeypatch.setattr(local_mod, "MERGE_MIN_CHANGED", 5)
+    build_index(folder, index_path=index)  # a new index: merged
+    assert merges == [1] and fts_segments(index) == 1
+    (folder / "new.txt").write_text("solar tidal", encoding="utf-8")
+    build_index(folder, index_path=index)  # 1 of 31 changed: left to FTS5
+    assert merges == [1] and fts_segments(index) == 2
+    for i in range(5):
+        (folder / f"more{i}.txt").write_text(f"tidal {i}", encoding="utf-8")
+    build_index(folder, index_path=index)  # 5 changed: merged
+    assert merges == [1, 1] and fts_segments(index) == 1
+    build_index(folder, index_path=index)  # nothing changed
+    assert merges == [1, 1]
+    assert [r.url for r in LocalCorpus(index).search_sync("solar tidal", max_results=5)]

@@ -363,7 +363,7 @@ def build_index(
         report.rebuilt = _prepare(con, index, root, base_url)
         _update(con, _Run(root, root_fd, index, base_url, max_file_bytes, report), progress, workers)
         report.documents = con.execute("SELECT count(*) FROM documents").fetchone()[0]
-        if report.added or report.updated or report.removed:
+        if _worth_merging(report):
             _merge_segments(con)
         con.execute("COMMIT")
     except sqlite3.Error as e:
@@ -374,6 +374,22 @@ def build_index(
             con.execute("ROLLBACK")
         con.close()
     return report
+
+
+MERGE_MIN_CHANGED = 64  # files changed in a run before the index is rewritten in one segment
+MERGE_MIN_SHARE = 0.01  # ... or this share of the index, whichever is more
+
+
+def _worth_merging(report: IndexReport) -> bool:
+    """Merge after a new index or a run that changed a sizeable part of it. The merge rewrites
+    the whole full-text index (about 1 s per 100 MB): after every small update a large corpus
+    would pay that on each research run; the few segments a small update adds cost searches
+    little, and FTS5's own automerge keeps their number bounded."""
+    changed = len(report.added) + len(report.updated) + len(report.removed)
+    if not changed:
+        return False
+    return changed == report.documents or report.rebuilt or changed >= max(
+        MERGE_MIN_CHANGED, MERGE_MIN_SHARE * report.documents)
 
 
 def _merge_segments(con: sqlite3.Connection) -> None:
