@@ -138,7 +138,7 @@ def test_compare_two_evaluations_and_export(behaviour_run, corpus, tmp_path):
     assert page.count("<svg") >= 5 and "<script" not in page.lower()
     assert not re.search(r"""(?:src|href)\s*=\s*["']https?:""", page)
     md = (tmp_path / "cmp" / "compare.md").read_text()
-    assert "| conflicting-sources |" in md and "![Tokens](charts/tokens.svg)" in md
+    assert "| conflicting-sources: " in md and "![Tokens](charts/tokens.svg)" in md
     data = json.loads((tmp_path / "cmp" / "compare.json").read_text())
     assert {x["key"] for x in data["questions"]} == {"conflicting-sources", "not-in-corpus"}
     verdict = next(x for x in data["questions"] if x["key"] == "conflicting-sources")["pairwise"]

@@ -92,9 +92,10 @@ def _question_label(key: str, question: object, n: int = 70) -> str:
     """A per-question row's name: its id and what it asked (an id alone, such as ``q3``, tells
     a reader nothing); the id alone when the question is missing or is the id itself."""
     q = " ".join(str(question or "").split())
+    name = _short(key, 40)
     if not q or q == key:
-        return _short(key, 40)
-    return _short(f"{_short(key, 24)}: {q}", n)
+        return name
+    return f"{name}: {_short(q, max(24, n - len(name) - 2))}"
 
 
 def _plain(text: str) -> str:
