@@ -865,3 +865,14 @@ def test_an_owner_turned_round_is_not_shown_supported():
     assert check_claim("The logger of the handler is closed first.", q).status is not ClaimStatus.UNSUPPORTED
     assert check_claim("The value of the setting is read at start.",
                        ["The value of the setting is read at start."]).status is ClaimStatus.SUPPORTED
+
+
+def test_larger_than_and_smaller_than_are_bounds_like_more_and_less_than():
+    """"greater than 2,147,483,647" for "larger than 2147483647" was flagged (the quote's bound
+    was not read as one); a bound of the other direction or other digits is still caught."""
+    q = ["When delay is larger than 2147483647 or less than 1, the delay will be set to 1."]
+    ok = check_claim("A delay greater than 2,147,483,647 or smaller than 1 is set to 1.", q)
+    assert ok.status is not ClaimStatus.UNSUPPORTED, ok
+    for wrong in ("A delay smaller than 2,147,483,647 is set to 1.", "A delay greater than 2,147,483,648 is set to 1."):
+        r = check_claim(wrong, q)
+        assert r.status is ClaimStatus.UNSUPPORTED and r.rule == "number", (wrong, r)

@@ -171,10 +171,10 @@ _CURRENCY = {"$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY", "₹": "INR"}
 
 _COMPARATORS: list[tuple[tuple[str, ...], str]] = sorted(
     [(tuple(p.split()), kind) for kind, phrases in {
-        "ge": ["at least", "more than", "greater than", "over", "above", "no less than", "not less than",
+        "ge": ["at least", "more than", "greater than", "larger than", "bigger than", "higher than", "over", "above", "no less than", "not less than",
                "not fewer than", "not under", "not below",
                "no fewer than", "upwards of", "in excess of", "exceeding", ">", "≥", "over than"],
-        "le": ["at most", "up to", "less than", "fewer than", "under", "below", "no more than", "not more than",
+        "le": ["at most", "up to", "less than", "fewer than", "smaller than", "lower than", "under", "below", "no more than", "not more than",
                "not over", "not above", "not exceeding",
                "nearly", "almost", "just under", "<", "≤", "a maximum of", "maximum of"],
         "approx": ["about", "around", "approximately", "roughly", "some", "circa", "ca", "~", "≈",
