@@ -519,12 +519,17 @@ def _cpus() -> int:
         return os.cpu_count() or 1
 
 
+def _on_main_thread() -> bool:
+    """Only a process's main thread receives signals: there a timer can stop extraction."""
+    return threading.current_thread() is threading.main_thread()
+
+
 def _pool_size(workers: int | None, entries: list, stored: dict[str, _Stored], root: Path) -> int:
     """How many worker processes to extract with (0: extract here). Off the main thread (a
     research run, the server) even one changed file goes to a worker process: only a
     process's main thread can bound a file's CPU time (:func:`_cpu_limit`)."""
     n = min(MAX_WORKERS, _cpus()) if workers is None else min(MAX_WORKERS, max(1, workers))
-    bounded_here = threading.current_thread() is threading.main_thread()
+    bounded_here = _on_main_thread()
     if n < 2 and bounded_here:
         return 0
     least = PARALLEL_MIN_FILES if bounded_here else 1
@@ -590,8 +595,7 @@ def _cpu_limit(seconds: float) -> Iterator[None]:
     """Raise :class:`_TooSlow` in the code within after ``seconds`` of this process's CPU time
     (a profiling timer). Only where a signal can reach the code: the main thread of a process
     (the CLI, a worker process); elsewhere the code runs unbounded."""
-    if (seconds <= 0 or not hasattr(signal, "setitimer")
-            or threading.current_thread() is not threading.main_thread()):
+    if seconds <= 0 or not hasattr(signal, "setitimer") or not _on_main_thread():
         yield
         return
     previous = signal.signal(signal.SIGPROF, _too_slow)
