@@ -383,3 +383,31 @@ def test_because_is_shown_by_the_quotes_comma_as():
            JudgeFact("the default is not to sign the tags", ["the default is not to sign the tags"]),
            JudgeFact("this option is a no-op", ["This option is a no-op"]))
     assert e.ok, e.problems
+
+
+# --- red team (issue 25): a negation or a coordinator the claim changed -------------------------
+def test_a_span_negation_is_not_shown_by_another_claim_negation():
+    q = ["Will call the oom killer to kill a memory hog process, but do not panic if nothing can be killed."]
+    wrong = ev("Will call the oom killer to kill a memory hog process, and panic if nothing can be killed.", q,
+               JudgeFact("the oom killer is called and it panics if nothing can be killed", [q[0][:-1]]))
+    assert not wrong.ok and any("negation more" in p for p in wrong.problems), wrong.problems
+    right = ev("Will call the oom killer to kill a memory hog process, but do not panic if nothing can be killed.",
+               q, JudgeFact("the oom killer is called; no panic if nothing can be killed", [q[0][:-1]]),
+               JudgeFact("do not panic if nothing can be killed", ["do not panic if nothing can be killed"]))
+    assert right.ok, right.problems
+
+
+def test_and_for_or_between_the_same_words_fails():
+    q = ["If the private key requires a passphrase or PIN, it can be provided in the $KBUILD_SIGN_PIN "
+         "environment variable."]
+    wrong = ev("If the private key requires a passphrase and PIN, it can be provided in the $KBUILD_SIGN_PIN "
+               "environment variable.", q, JudgeFact("a key needing a passphrase and PIN", [q[0][:-1]], [("and", "or")]))
+    assert not wrong.ok and any('"passphrase and PIN"' in p for p in wrong.problems), wrong.problems
+    q2 = ["While a writable file handle is open, attempting to read or write other files in the ZIP file will "
+          "raise a ValueError."]
+    wrong2 = ev("While a writable file handle is open, attempting to read and write other files in the ZIP file "
+                "will raise a ValueError.", q2, JudgeFact("reading and writing raises", [q2[0][:-1]]))
+    assert not wrong2.ok, wrong2.problems
+    right = ev("While a writable file handle is open, attempting to read or write other files in the ZIP file "
+               "will raise a ValueError.", q2, JudgeFact("reading or writing raises", [q2[0][:-1]]))
+    assert right.ok, right.problems

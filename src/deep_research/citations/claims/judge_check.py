@@ -370,6 +370,12 @@ def check_judge_evidence(claim: str, quotes: list[str], facts: list[JudgeFact]) 
             else:
                 problems.append(f'a cited span says "{s.t.raw[k]}", which the claim does not')
     problems.extend(_context_restrictions(quotes, found, ckeys | cause_marks))
+    extra = _negations_left(citems, spans, found, used)
+    if extra:
+        problems.append(f'a cited span says "{extra}", a negation more than the claim has')
+    swap = _coordinator_swapped(claim_t, spans)
+    if swap:
+        problems.append(f'the claim joins "{swap[0]}" with "{swap[1]}" where a cited span has "{swap[2]}"')
     # the claim's words keep their order within each of its clauses (roles: "A overrides B")
     if _order_swapped(c, spans, covered):
         problems.append("the claim's words stand in another order in a cited span (roles swapped?)")
@@ -940,6 +946,57 @@ def _context_restrictions(quotes: list[str], found: list[tuple[int, int, int]], 
 
 
 # --- polarity ---------------------------------------------------------------------------------
+def _negations_left(citems: P._Items, spans: list[_Span], found: list[tuple[int, int, int]],
+                    used: set[tuple[int, int]]) -> str | None:
+    """A negator of the cited spans that the claim has no negator for, when the claim has
+    one of its own elsewhere: "and panic if nothing can be killed" / "but do not panic if
+    nothing can be killed" (the claim's "nothing" showed the span's "do not" as a key). The
+    spans' negators (a span inside another cited span counted once; one an aligned pair
+    restates left out) outnumber the claim's: the first extra one, or None."""
+    have = sum(1 for key in citems.keys if key == "\u00ac")
+    if not have:
+        return None  # a span negation without any in the claim is flagged already
+    words = []
+    for si, s in enumerate(spans):
+        qi, a, b = found[si]
+        if any(j != si and f[0] == qi and f[1] <= a and b <= f[2] and (f[1], f[2]) != (a, b)
+               or j < si and f == found[si] for j, f in enumerate(found)):
+            continue  # inside another cited span (or the same span again): counted there
+        words += [s.t.raw[p] for key, p in zip(s.its.keys, s.its.pos, strict=True)
+                  if key == "\u00ac" and (si, p) not in used]
+    return words[have] if len(words) > have else None
+
+
+_AND_OR = {"and": "or", "or": "and"}
+
+
+def _coordinator_swapped(claim_t: _Text, spans: list[_Span]) -> tuple[str, str, str] | None:
+    """The claim's "A and B" where a cited span writes "A or B" (or the reverse), with
+    no span writing the claim's: "requires a passphrase and PIN" / "a passphrase or PIN".
+    Both words around the coordinator must be the same stems on both sides (a determiner
+    after it aside): (the claim's coordinator, the words, the span's), or None."""
+    def around(t: _Text, k: int) -> tuple[str, str] | None:
+        a, b = k - 1, k + 1
+        while b < len(t.raw) and t.low[b] in _DETERMINERS:
+            b += 1
+        if a < 0 or b >= len(t.raw) or t.kinds[a] != _WORD or t.kinds[b] != _WORD:
+            return None
+        return t.stems[a], t.stems[b]
+
+    def pairs(t: _Text, word: str) -> set[tuple[str, str]]:
+        return {got for k, w in enumerate(t.low) if w == word and (got := around(t, k)) is not None}
+
+    for k, w in enumerate(claim_t.low):
+        if w not in _AND_OR:
+            continue
+        mine = around(claim_t, k)
+        if mine is None or any(mine in pairs(s.t, w) for s in spans):
+            continue
+        if any(mine in pairs(s.t, _AND_OR[w]) for s in spans):
+            return w, f"{claim_t.raw[k - 1]} {w} {claim_t.raw[k + 1]}", _AND_OR[w]
+    return None
+
+
 def _negated_words(t: _Text) -> set[int]:
     """Positions of the content words an explicit negator of t negates: its segment, or, for
     a negator that ends its clause ("but not that they will be increasing"), the first
