@@ -411,3 +411,21 @@ def test_and_for_or_between_the_same_words_fails():
     right = ev("While a writable file handle is open, attempting to read or write other files in the ZIP file "
                "will raise a ValueError.", q2, JudgeFact("reading or writing raises", [q2[0][:-1]]))
     assert right.ok, right.problems
+
+
+def test_a_file_path_is_one_name():
+    q = ["For example, if a linked worktree is moved to /newpath/test-next and its .git file points to "
+         "/path/main/.git/worktrees/test-next, then update /path/main/.git/worktrees/test-next/gitdir to reference "
+         "/newpath/test-next instead."]
+    span = [q[0][13:-1]]
+    lead = ("If a linked worktree is moved to /newpath/test-next and its .git file points to "
+            "/path/main/.git/worktrees/test-next, then update ")
+    cut = ev(lead + "/path/main/.git/worktrees/test-next to reference /newpath/test-next instead.", q,
+             JudgeFact("update the worktree entry to reference the new path", span))
+    assert not cut.ok, cut.problems  # the "gitdir" file cut off: another path
+    swapped = ev(lead + "/newpath/test-next to reference /path/main/.git/worktrees/test-next/gitdir instead.", q,
+                 JudgeFact("update the new path to reference gitdir", span))
+    assert not swapped.ok and any("order" in p for p in swapped.problems), swapped.problems
+    right = ev(lead + "/path/main/.git/worktrees/test-next/gitdir to reference /newpath/test-next instead.", q,
+               JudgeFact("update gitdir to reference the new path", span))
+    assert right.ok, right.problems

@@ -252,12 +252,14 @@ def check_judge_evidence(claim: str, quotes: list[str], facts: list[JudgeFact]) 
         return EvidenceCheck(False, problems, found)
 
     text, mid = _prepare_claim(claim or "")
+    paths: dict[str, str] = {}
+    text = _paths_as_names(text, paths)
     claim_t = _analyse(text, claim_side=True, mid_start=mid)
     citems = P.items(claim_t, True, P._TABLES)
     c = _Side(claim_t, citems, {k: i for i, k in enumerate(citems.pos)}, text)
     spans = []
     for s in span_texts:
-        s = clean_quote(s)
+        s = _paths_as_names(clean_quote(s), paths)
         t = _analyse(s, claim_side=False)
         spans.append(_Span(t, P.items(t, False, P._TABLES), _words(t), s))
     skeys = set().union(*(set(s.its.keys) for s in spans))
@@ -274,7 +276,8 @@ def check_judge_evidence(claim: str, quotes: list[str], facts: list[JudgeFact]) 
             if not isinstance(pair, tuple | list) or len(pair) != 2:
                 problems.append(f"an aligned pair is not (claim words, span words): {pair!r}"[:200])
                 continue
-            cp, sp = _phrase_words(str(pair[0])), _phrase_words(str(pair[1]))
+            cp = _phrase_words(_paths_as_names(str(pair[0]), paths))
+            sp = _phrase_words(_paths_as_names(str(pair[1]), paths))
             if not cp or not sp or len(cp) > MAX_PHRASE_WORDS or len(sp) > MAX_PHRASE_WORDS:
                 problems.append(f'the aligned pair "{_short(str(pair[0]), 40)}" / "{_short(str(pair[1]), 40)}" '
                                 "is empty or too long to check")
@@ -392,9 +395,9 @@ def check_judge_evidence(claim: str, quotes: list[str], facts: list[JudgeFact]) 
     # each fact is tied to its spans; the facts cover the claim
     fact_words = set()
     for f, mine in zip(facts, fact_spans, strict=True):
-        ft = _analyse(f.fact or "", claim_side=True)
+        ft = _analyse(_paths_as_names(f.fact or "", paths), claim_side=True)
         fstems = {ft.stems[k] for k in range(len(ft.raw)) if ft.content[k]}
-        mstems = {x for t in mine for x in _analyse(t, False).stems}
+        mstems = {x for t in mine for x in _analyse(_paths_as_names(t, paths), False).stems}
         fact_words |= fstems | mstems
         if mine and fstems and not fstems & mstems:
             problems.append(f'the fact "{_short(f.fact)}" shares no word with its spans')
@@ -402,7 +405,43 @@ def check_judge_evidence(claim: str, quotes: list[str], facts: list[JudgeFact]) 
             and claim_t.stems[k] not in fact_words and k not in covered and not _pronoun_one(claim_t, k)]
     if left:
         problems.append("the facts leave out: " + ", ".join(dict.fromkeys(left)))
+    if paths:
+        back = {v: k for k, v in paths.items()}
+        problems = [_PLACEHOLDER.sub(lambda m: back.get(m.group(0), m.group(0)), p) for p in problems]
     return EvidenceCheck(not problems, list(dict.fromkeys(problems)), found)
+
+
+# A file path ("/proc/sys/kernel/sysrq", ".git/worktrees/<id>/config.worktree", "~/.bashrc"):
+# the word analysis cuts it at "/" and ".", so ".git/worktrees/<id>/config" read as a run of
+# the words of ".git/worktrees/<id>/config.worktree", and two paths of a clause could trade
+# places unseen. Each path is read as one name (the same path, the same name on both sides).
+_PATH_RUN = re.compile(r"[^\s\"'`()\[\]{},;|]{2,300}")
+_PATH_TRAIL = ".:!?"
+_PLACEHOLDER = re.compile(r"\bzzpath_\d+\b")
+MAX_PATHS = 32
+
+
+def _is_path(tok: str) -> bool:
+    if "://" in tok or not any(ch.isalpha() for ch in tok):
+        return False
+    return tok.count("/") >= 2 or (tok.startswith(("/", "./", "../", "~/")) and len(tok) > 2)
+
+
+def _paths_as_names(text: str, paths: dict[str, str]) -> str:
+    """text with each file path replaced by its name in ``paths`` (added there when new)."""
+    if "/" not in text:
+        return text
+
+    def name(m: re.Match) -> str:
+        tok = m.group(0)
+        core = tok.rstrip(_PATH_TRAIL)
+        if not _is_path(core) or (core not in paths and len(paths) >= MAX_PATHS):
+            return tok
+        if core not in paths:
+            paths[core] = f"zzpath_{len(paths) + 1}"
+        return paths[core] + tok[len(core):]
+
+    return _PATH_RUN.sub(name, text)
 
 
 # --- aligned pairs -----------------------------------------------------------------------------
