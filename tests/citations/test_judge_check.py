@@ -429,3 +429,27 @@ def test_a_file_path_is_one_name():
     right = ev(lead + "/path/main/.git/worktrees/test-next/gitdir to reference /newpath/test-next instead.", q,
                JudgeFact("update gitdir to reference the new path", span))
     assert right.ok, right.problems
+
+
+def test_a_name_from_another_sentence_of_the_span_is_mixed():
+    q = ["Solution: use csrf_exempt() followed by requires_csrf_token(). (i.e. requires_csrf_token should be the "
+         "innermost decorator)."]
+    wrong = ev("csrf_exempt should be the innermost decorator.", q,
+               JudgeFact("csrf_exempt is the innermost decorator", [q[0][:-1]]))
+    assert not wrong.ok and any('"csrf_exempt"' in p for p in wrong.problems), wrong.problems
+    right = ev("requires_csrf_token should be the innermost decorator.", q,
+               JudgeFact("requires_csrf_token is the innermost decorator", [q[0][:-1]]))
+    assert right.ok, right.problems
+
+
+def test_a_name_from_another_span_in_place_of_a_span_word_is_mixed():
+    q = ["Note that the value of /proc/sys/kernel/sysrq influences only the invocation via a keyboard. Invocation of "
+         "any operation via /proc/sysrq-trigger is always allowed (by a user with admin privileges)."]
+    spans = ["Note that the value of /proc/sys/kernel/sysrq influences only the invocation via a keyboard",
+             "Invocation of any operation via /proc/sysrq-trigger is always allowed"]
+    wrong = ev("The value of /proc/sys/kernel/sysrq influences only the invocation via /proc/sysrq-trigger.", q,
+               JudgeFact("the sysrq value influences only invocation via the trigger file", spans))
+    assert not wrong.ok and any("/proc/sysrq-trigger" in p for p in wrong.problems), wrong.problems
+    right = ev("The value of /proc/sys/kernel/sysrq influences only the invocation via a keyboard.", q,
+               JudgeFact("the sysrq value influences only invocation via a keyboard", spans[:1]))
+    assert right.ok, right.problems

@@ -1405,8 +1405,13 @@ def _mixed_clause(c: _Side, spans: list[_Span], covered: dict[int, str]) -> str 
     "B flushes X" and "... slower than A"): the name, or None."""
     its = c.its
     keys = [covered.get(p) or k for k, p in zip(its.keys, its.pos, strict=True)]
-    sets = [set(s.its.keys) for s in spans]
-    names = [{s.its.keys[i] for i, p in enumerate(s.its.pos) if s.t.entity[p]} for s in spans]
+    # each sentence of a span on its own: "use csrf_exempt() followed by requires_csrf_token().
+    # (i.e. requires_csrf_token should be the innermost decorator)" does not say "csrf_exempt
+    # should be the innermost decorator"
+    parts = [(s, [i for i, n in enumerate(s.its.sent) if n == sent]) for s in spans for sent in
+             dict.fromkeys(s.its.sent)]
+    sets = [{s.its.keys[i] for i in part} for s, part in parts]
+    names = [{s.its.keys[i] for i in part if s.t.entity[s.its.pos[i]]} for s, part in parts]
     for a, b in P._segments(its):
         seg = [i for i in range(a, b) if not keys[i].startswith(("Q:", "M:", "#", "ORD:", "W:"))]
         counts = [sum(1 for i in seg if keys[i] in ks) for ks in sets]
@@ -1414,12 +1419,25 @@ def _mixed_clause(c: _Side, spans: list[_Span], covered: dict[int, str]) -> str 
             continue
         m = counts.index(max(counts))
         own = {keys[i] for i in seg}
-        if not names[m] - own:
-            continue
+        others = names[m] - own
+        s, part = parts[m]
         for i in seg:
-            if c.t.entity[its.pos[i]] and keys[i] not in sets[m] and any(keys[i] in ks for ks in sets):
+            if c.t.entity[its.pos[i]] and keys[i] not in sets[m] and any(keys[i] in ks for ks in sets) \
+                    and (others or _stands_for_other(keys, i, a, s, part, own)):
                 return its.words[i]
     return None
+
+
+def _stands_for_other(keys: list[str], i: int, a: int, s: _Span, part: list[int], own: set[str]) -> bool:
+    """Does the claim's name at item i stand where the span part has other words: the item
+    before it in the claim is followed in the span by a word the claim's clause lacks ("the
+    invocation via /proc/sysrq-trigger" from "the invocation via a keyboard" and another
+    sentence naming /proc/sysrq-trigger)?"""
+    if i == a:
+        return False
+    prev = keys[i - 1]
+    skeys = [s.its.keys[j] for j in part]
+    return any(k == prev and n + 1 < len(skeys) and skeys[n + 1] not in own for n, k in enumerate(skeys))
 
 
 _NOT_AGENT = frozenset(["default", "hand", "itself", "themselves", "himself", "herself", "far", "now", "then",
