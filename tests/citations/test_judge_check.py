@@ -453,3 +453,30 @@ def test_a_name_from_another_span_in_place_of_a_span_word_is_mixed():
     right = ev("The value of /proc/sys/kernel/sysrq influences only the invocation via a keyboard.", q,
                JudgeFact("the sysrq value influences only invocation via a keyboard", spans[:1]))
     assert right.ok, right.problems
+
+
+def test_a_quantifier_shown_only_on_another_noun_fails():
+    q = ["Invocation of any operation via /proc/sysrq-trigger is always allowed (by a user with admin privileges)."]
+    wrong = ev("Invocation of any operation via /proc/sysrq-trigger is always allowed (by any user).", q,
+               JudgeFact("any user may invoke any operation", [q[0][:-1]]))
+    assert not wrong.ok and any('"any" goes with "user"' in p for p in wrong.problems), wrong.problems
+    right = ev("Invocation of any operation via /proc/sysrq-trigger is always allowed.", q,
+               JudgeFact("any operation may be invoked", ["Invocation of any operation via /proc/sysrq-trigger is "
+                                                           "always allowed"]))
+    assert right.ok, right.problems
+    q2 = ["Of course, recursive invocations each have their own local namespace."]
+    floating = ev("Every recursive invocation has its own local namespace.", q2,
+                  JudgeFact("each recursive invocation has its own namespace", [q2[0][11:-1]]))
+    assert floating.ok, floating.problems
+
+
+def test_half_of_both_a_and_b_fails():
+    q = ["Disabling both zswap.same_filled_pages_enabled and zswap.non_same_filled_pages_enabled effectively "
+         "disables accepting any new pages by zswap."]
+    wrong = ev("Disabling zswap.same_filled_pages_enabled effectively disables accepting any new pages by zswap.", q,
+               JudgeFact("disabling same_filled_pages disables accepting new pages", [q[0][:-1]]))
+    assert not wrong.ok and any('"both' in p for p in wrong.problems), wrong.problems
+    right = ev("Disabling zswap.same_filled_pages_enabled and zswap.non_same_filled_pages_enabled disables "
+               "accepting any new pages by zswap.", q,
+               JudgeFact("disabling both disables accepting new pages", [q[0][:-1]]))
+    assert right.ok, right.problems

@@ -376,6 +376,12 @@ def check_judge_evidence(claim: str, quotes: list[str], facts: list[JudgeFact]) 
     extra = _negations_left(citems, spans, found, used)
     if extra:
         problems.append(f'a cited span says "{extra}", a negation more than the claim has')
+    moved = _quantifier_moved(c, spans, covered)
+    if moved:
+        problems.append(f'the claim\'s "{moved[0]}" goes with "{moved[1]}", and in no cited span does')
+    half = _both_halved(spans, ckeys)
+    if half:
+        problems.append(f'a cited span says "both {half[0]} and {half[1]}", and the claim has only one of them')
     swap = _coordinator_swapped(claim_t, spans)
     if swap:
         problems.append(f'the claim joins "{swap[0]}" with "{swap[1]}" where a cited span has "{swap[2]}"')
@@ -1004,6 +1010,48 @@ def _negations_left(citems: P._Items, spans: list[_Span], found: list[tuple[int,
         words += [s.t.raw[p] for key, p in zip(s.its.keys, s.its.pos, strict=True)
                   if key == "\u00ac" and (si, p) not in used]
     return words[have] if len(words) > have else None
+
+
+def _quantifier_moved(c: _Side, spans: list[_Span], covered: dict[int, str]) -> tuple[str, str] | None:
+    """A claim quantifier shown only by a span quantifier on another noun: "allowed (by any
+    user)" / "any operation ... is allowed (by a user with admin privileges)", "accepting all
+    pages" / "accepting any new pages". The claim's quantifier and the item after it in its
+    clause; each span holding both, holds them only apart (a quantifier floating after its
+    noun phrase aside): (quantifier, word), or None."""
+    its = c.its
+    for i, key in enumerate(its.keys):
+        if not key.startswith("Q:") or i + 1 >= len(its.keys) or its.bnd[i + 1] or its.pos[i] in covered:
+            continue
+        nxt = covered.get(its.pos[i + 1]) or its.keys[i + 1]
+        if nxt.startswith(("Q:", "M:", "#", "\u00ac")):
+            continue
+        holding = [s.its.keys for s in spans if key in s.its.keys and nxt in s.its.keys]
+        # "each recursive invocation" / "recursive invocations each": a floating quantifier
+        # after its noun phrase (at most three items on) goes with it too
+        if holding and not any(k == key and (n + 1 < len(ks) and ks[n + 1] == nxt or nxt in ks[max(0, n - 3):n])
+                               for ks in holding for n, k in enumerate(ks)):
+            return its.words[i], its.words[i + 1]
+    return None
+
+
+def _both_halved(spans: list[_Span], ckeys: set[str]) -> tuple[str, str] | None:
+    """A span's "both A and B" of which the claim keeps A (or B) alone: "Disabling both X
+    and Y disables ..." does not say that disabling X does. (A, B) as written, or None."""
+    for s in spans:
+        t = s.t
+        at = {p: n for n, p in enumerate(s.its.pos)}
+        for k, w in enumerate(t.low):
+            if w != "both" or "both" in ckeys:
+                continue
+            j = next((j for j in range(k + 1, min(len(t.low), k + 12)) if t.low[j] == "and"), None)
+            first = next((at[p] for p in range(k + 1, j or k) if p in at), None)
+            second = next((at[p] for p in range(j + 1, min(len(t.low), j + 6)) if p in at), None) if j else None
+            if first is None or second is None:
+                continue
+            a, b = s.its.keys[first], s.its.keys[second]
+            if (a in ckeys) != (b in ckeys):
+                return s.its.words[first], s.its.words[second]
+    return None
 
 
 _AND_OR = {"and": "or", "or": "and"}
