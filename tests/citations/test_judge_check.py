@@ -480,3 +480,29 @@ def test_half_of_both_a_and_b_fails():
                "accepting any new pages by zswap.", q,
                JudgeFact("disabling both disables accepting new pages", [q[0][:-1]]))
     assert right.ok, right.problems
+
+
+def test_an_aligned_pair_of_two_units_fails():
+    q = ["If value is an integer, the session will expire after that many seconds of inactivity."]
+    wrong = ev("If value is an integer, the session will expire after that many minutes of inactivity.", q,
+               JudgeFact("the session expires after that many minutes", [q[0][:-1]], [("minutes", "seconds")]))
+    assert not wrong.ok and any("another unit" in p for p in wrong.problems), wrong.problems
+
+
+def test_a_word_from_another_clause_in_place_of_a_span_name_fails():
+    wrong = ev("If the view produces an exception, the transaction is rolled back by the view.", Q_TX,
+               JudgeFact("the view rolls back the transaction on an exception", [Q_TX[0][:-1]]))
+    assert not wrong.ok and any('has "Django"' in p for p in wrong.problems), wrong.problems
+    right = ev("If the view produces an exception, the transaction is rolled back by Django.", Q_TX,
+               JudgeFact("Django rolls back the transaction on an exception", [Q_TX[0][:-1]]))
+    assert right.ok, right.problems
+    q = ['If your interp is set to /bin/foo and you run blah (which is in /usr/local/bin), then the kernel will '
+         'execute /bin/foo with argv[] set to ["/bin/foo", "/usr/local/bin/blah", "blah"].']
+    wrong2 = ev("If your interp is set to /bin/foo and you run blah (which is in /usr/local/bin), then the kernel "
+                "will execute /usr/local/bin/blah.", q, JudgeFact("the kernel executes blah", [q[0][:-1]]))
+    assert not wrong2.ok and any('has "/bin/foo"' in p for p in wrong2.problems), wrong2.problems
+    # a qualified name is one name: "IPC::Run" does not end a clause at its ":"
+    q3 = ["The TAP tests require the Perl module IPC::Run."]
+    passive = ev("The Perl module IPC::Run is required by the TAP tests.", q3,
+                 JudgeFact("IPC::Run is required by the TAP tests", [q3[0]], [("is required by", "require")]))
+    assert passive.ok, passive.problems

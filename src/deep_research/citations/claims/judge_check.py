@@ -77,7 +77,7 @@ from .near_copy import _prefix_antonym
 from .negation import _segment
 from .numbers import APPROX, _fmt
 from .types import _NUM, _WORD, _Text
-from .words import _ANTONYMS, _MODAL, _ORDER, _QUANT, stem
+from .words import _ANTONYMS, _MODAL, _ORDER, _QUANT, _UNITS, stem
 
 _ORDER_WORDS = frozenset(["before", "after", "earlier", "later", "first", "last", "previous", "next",
                           "prior", "subsequent", "preceding", "following", "former", "latter",
@@ -251,9 +251,8 @@ def check_judge_evidence(claim: str, quotes: list[str], facts: list[JudgeFact]) 
         problems.append("no cited span is in the quotes")
         return EvidenceCheck(False, problems, found)
 
-    text, mid = _prepare_claim(claim or "")
     paths: dict[str, str] = {}
-    text = _paths_as_names(text, paths)
+    text, mid = _prepare_claim(_paths_as_names(claim or "", paths))  # before "<id>" is taken for a tag
     claim_t = _analyse(text, claim_side=True, mid_start=mid)
     citems = P.items(claim_t, True, P._TABLES)
     c = _Side(claim_t, citems, {k: i for i, k in enumerate(citems.pos)}, text)
@@ -394,6 +393,10 @@ def check_judge_evidence(claim: str, quotes: list[str], facts: list[JudgeFact]) 
     if _genitive_conflict(c, [covered.get(p) or k for k, p in zip(citems.keys, citems.pos, strict=True)], spans):
         problems.append("the claim's possessive stands as an \"of\" phrase the other way round in a cited span "
                         "(roles swapped?)")
+    replaced = _name_replaced(c, spans, covered)
+    if replaced:
+        problems.append(f'the claim\'s "{replaced[0]}" stands where a cited span has "{replaced[1]}" '
+                        "(roles swapped?)")
     mixed = _mixed_clause(c, spans, covered)
     if mixed:
         problems.append(f'the claim\'s "{mixed}" comes from another cited span than the rest of its clause '
@@ -417,7 +420,8 @@ def check_judge_evidence(claim: str, quotes: list[str], facts: list[JudgeFact]) 
     return EvidenceCheck(not problems, list(dict.fromkeys(problems)), found)
 
 
-# A file path ("/proc/sys/kernel/sysrq", ".git/worktrees/<id>/config.worktree", "~/.bashrc"):
+# A file path ("/proc/sys/kernel/sysrq", ".git/worktrees/<id>/config.worktree", "~/.bashrc")
+# or a qualified name ("IPC::Run"):
 # the word analysis cuts it at "/" and ".", so ".git/worktrees/<id>/config" read as a run of
 # the words of ".git/worktrees/<id>/config.worktree", and two paths of a clause could trade
 # places unseen. Each path is read as one name (the same path, the same name on both sides).
@@ -430,12 +434,14 @@ MAX_PATHS = 32
 def _is_path(tok: str) -> bool:
     if "://" in tok or not any(ch.isalpha() for ch in tok):
         return False
+    if re.search(r"\w::\w", tok):
+        return True  # a qualified name ("IPC::Run", "std::vector"): cut at ":" it ends a clause
     return tok.count("/") >= 2 or (tok.startswith(("/", "./", "../", "~/")) and len(tok) > 2)
 
 
 def _paths_as_names(text: str, paths: dict[str, str]) -> str:
     """text with each file path replaced by its name in ``paths`` (added there when new)."""
-    if "/" not in text:
+    if "/" not in text and "::" not in text:
         return text
 
     def name(m: re.Match) -> str:
@@ -902,6 +908,9 @@ def _contrast(a: str, b: str, siblings: bool = True) -> str | None:
         return "another quantity"
     if (a in _MODAL or b in _MODAL) and _MODAL.get(a) != _MODAL.get(b):
         return "another modality"
+    ua, ub = _UNITS.get(a.lower()), _UNITS.get(b.lower())
+    if ua and ub and ua != ub:
+        return "another unit"  # "that many minutes" / "that many seconds"
     ra, rb = lexicon.number_root(a), lexicon.number_root(b)
     if ra != rb and (siblings or (ra is not None and rb is not None)):
         return "another number"
@@ -1473,6 +1482,61 @@ def _mixed_clause(c: _Side, spans: list[_Span], covered: dict[int, str]) -> str 
             if c.t.entity[its.pos[i]] and keys[i] not in sets[m] and any(keys[i] in ks for ks in sets) \
                     and (others or _stands_for_other(keys, i, a, s, part, own)):
                 return its.words[i]
+    return None
+
+
+def _name_replaced(c: _Side, spans: list[_Span], covered: dict[int, str]) -> tuple[str, str] | None:
+    """A claim word next to another in a clause (read in the active voice on both sides),
+    where every cited span clause holding that other word has a name or a number there that
+    the claim's clause lacks, though the spans hold the claim's word elsewhere: "the
+    transaction is rolled back by the view" / "If the view produces an exception, Django
+    rolls back the transaction"; "the kernel will execute /usr/local/bin/blah" / "will
+    execute /bin/foo with argv[] set to [..., "/usr/local/bin/blah", ...]". The order check
+    reads a claim clause across the span's clauses, so the word could be taken from
+    another clause. (claim word, span word), or None."""
+    its = c.its
+    keys = [covered.get(p) or k for k, p in zip(its.keys, its.pos, strict=True)]
+    words = dict(zip(keys, its.words, strict=True))
+    ckeys = P._Items(keys, its.pos, its.bnd, its.strong, its.sub, its.sent, its.restrict, its.nums, its.words)
+    have: set[str] = set()
+    names: dict[str, str] = {}
+    # the neighbours of each key in the spans' clauses, read in the active voice:
+    # (-1: the key before it, 1: the key after it)
+    near_of: dict[tuple[str, int], set[str]] = {}
+    for s in spans:
+        have.update(s.its.keys)
+        for i, p in enumerate(s.its.pos):
+            if s.t.entity[p] or s.its.keys[i].startswith("#") or i in s.its.nums:
+                names.setdefault(s.its.keys[i], s.its.words[i])
+        for a, b in P._segments(s.its):
+            if b - a <= MAX_ALT_ITEMS:
+                r = _readings(s.t, s.its, a, b)[0]
+                for j, k in enumerate(r):
+                    if j:
+                        near_of.setdefault((k, -1), set()).add(r[j - 1])
+                    if j + 1 < len(r):
+                        near_of.setdefault((k, 1), set()).add(r[j + 1])
+    for a, b in P._segments(ckeys):
+        if b - a > MAX_ALT_ITEMS:
+            continue
+        own = set(keys[a:b])
+        found = None
+        for seq in _readings(c.t, ckeys, a, b):
+            found = None
+            for x, y in zip(seq, seq[1:], strict=False):
+                for mine, other, step in ((x, y, -1), (y, x, 1)):  # x replaced before y; y after x
+                    if mine not in have or mine in names and other in names:
+                        continue
+                    near = near_of.get((other, step))
+                    if near and all(z != mine and z in names and z not in own for z in near):
+                        found = (words.get(mine, mine), names[min(near)])
+                        break
+                if found:
+                    break
+            if not found:
+                break  # one reading of the clause holds
+        if found:
+            return found
     return None
 
 
