@@ -506,3 +506,25 @@ def test_a_word_from_another_clause_in_place_of_a_span_name_fails():
     passive = ev("The Perl module IPC::Run is required by the TAP tests.", q3,
                  JudgeFact("IPC::Run is required by the TAP tests", [q3[0]], [("is required by", "require")]))
     assert passive.ok, passive.problems
+
+
+def test_a_number_from_another_sentence_in_place_of_the_span_number_fails():
+    q = ["Primary key. The field itself may contain up to 40 characters. The current implementation generates a "
+         "32-character string (a random sequence of digits and lowercase ASCII letters)."]
+    spans = ["The field itself may contain up to 40 characters", "The current implementation generates a "
+             "32-character string"]
+    wrong = ev("The field itself may contain up to 32 characters.", q, JudgeFact("the field holds 32 characters", spans))
+    assert not wrong.ok and any('has "40"' in p for p in wrong.problems), wrong.problems
+    right = ev("The field itself may contain up to 40 characters.", q,
+               JudgeFact("the field holds up to 40 characters", spans[:1]))
+    assert right.ok, right.problems
+
+
+def test_a_quoted_value_must_stand_quoted_in_a_span():
+    q = ["Changed in version 3.5: Added support for writing to unseekable streams. Added support for the 'x' mode."]
+    wrong = ev("Changed in version 3.5: Added support for the 'a' mode.", q,
+               JudgeFact("3.5 added the 'a' mode", ["Changed in version 3.5", "Added support for the 'x' mode"]))
+    assert not wrong.ok and any('"a"' in p for p in wrong.problems), wrong.problems
+    right = ev("Changed in version 3.5: Added support for the \u2018x\u2019 mode.", q,
+               JudgeFact("3.5 added the 'x' mode", ["Changed in version 3.5", "Added support for the 'x' mode"]))
+    assert right.ok, right.problems

@@ -375,6 +375,9 @@ def check_judge_evidence(claim: str, quotes: list[str], facts: list[JudgeFact]) 
     extra = _negations_left(citems, spans, found, used)
     if extra:
         problems.append(f'a cited span says "{extra}", a negation more than the claim has')
+    literal = _quoted_missing(claim or "", span_texts)
+    if literal:
+        problems.append(f'the claim\'s quoted "{literal}" is quoted in no cited span')
     moved = _quantifier_moved(c, spans, covered)
     if moved:
         problems.append(f'the claim\'s "{moved[0]}" goes with "{moved[1]}", and in no cited span does')
@@ -1021,6 +1024,24 @@ def _negations_left(citems: P._Items, spans: list[_Span], found: list[tuple[int,
     return words[have] if len(words) > have else None
 
 
+# A value the claim quotes ("the 'a' mode", "mode 'w'"): the word analysis takes "a" for an
+# article and drops quote marks, so "Added support for the 'a' mode" read as shown by "the
+# 'x' mode". A quoted value must stand quoted in a cited span (any quote marks).
+_QUOTE_MARKS = "'\"\u2018\u2019\u201c\u201d`"
+_QUOTED = re.compile(r"(?<![\w'\u2019])['\"\u2018\u201c`]([^'\"\u2018\u2019\u201c\u201d`\s]{1,40})"
+                     r"['\"\u2019\u201d`](?!\w)")
+MAX_QUOTED = 16
+
+
+def _quoted_missing(claim: str, spans: list[str]) -> str | None:
+    for m in islice(_QUOTED.finditer(claim), MAX_QUOTED):
+        value = m.group(1)
+        marks = f"[{re.escape(_QUOTE_MARKS)}]"
+        if not any(re.search(marks + re.escape(value) + marks, s) for s in spans):
+            return value
+    return None
+
+
 def _quantifier_moved(c: _Side, spans: list[_Span], covered: dict[int, str]) -> tuple[str, str] | None:
     """A claim quantifier shown only by a span quantifier on another noun: "allowed (by any
     user)" / "any operation ... is allowed (by a user with admin privileges)", "accepting all
@@ -1495,7 +1516,7 @@ def _name_replaced(c: _Side, spans: list[_Span], covered: dict[int, str]) -> tup
     reads a claim clause across the span's clauses, so the word could be taken from
     another clause. (claim word, span word), or None."""
     its = c.its
-    keys = [covered.get(p) or k for k, p in zip(its.keys, its.pos, strict=True)]
+    keys = [_bare(covered.get(p) or k) for k, p in zip(its.keys, its.pos, strict=True)]
     words = dict(zip(keys, its.words, strict=True))
     ckeys = P._Items(keys, its.pos, its.bnd, its.strong, its.sub, its.sent, its.restrict, its.nums, its.words)
     have: set[str] = set()
@@ -1504,13 +1525,14 @@ def _name_replaced(c: _Side, spans: list[_Span], covered: dict[int, str]) -> tup
     # (-1: the key before it, 1: the key after it)
     near_of: dict[tuple[str, int], set[str]] = {}
     for s in spans:
-        have.update(s.its.keys)
+        skeys = [_bare(k) for k in s.its.keys]
+        have.update(skeys)
         for i, p in enumerate(s.its.pos):
-            if s.t.entity[p] or s.its.keys[i].startswith("#") or i in s.its.nums:
-                names.setdefault(s.its.keys[i], s.its.words[i])
+            if s.t.entity[p] or skeys[i].startswith("#") or i in s.its.nums:
+                names.setdefault(skeys[i], s.its.words[i])
         for a, b in P._segments(s.its):
             if b - a <= MAX_ALT_ITEMS:
-                r = _readings(s.t, s.its, a, b)[0]
+                r = [_bare(k) for k in _readings(s.t, s.its, a, b)[0]]
                 for j, k in enumerate(r):
                     if j:
                         near_of.setdefault((k, -1), set()).add(r[j - 1])
@@ -1538,6 +1560,12 @@ def _name_replaced(c: _Side, spans: list[_Span], covered: dict[int, str]) -> tup
         if found:
             return found
     return None
+
+
+def _bare(key: str) -> str:
+    """A number's key without its bound ("#32|char|le|" -> "#32|char"): "up to 32 characters"
+    and "a 32-character string" give the same number."""
+    return "|".join(key.split("|")[:2]) if key.startswith("#") else key
 
 
 def _stands_for_other(keys: list[str], i: int, a: int, s: _Span, part: list[int], own: set[str]) -> bool:
