@@ -876,3 +876,28 @@ def test_larger_than_and_smaller_than_are_bounds_like_more_and_less_than():
     for wrong in ("A delay smaller than 2,147,483,647 is set to 1.", "A delay greater than 2,147,483,648 is set to 1."):
         r = check_claim(wrong, q)
         assert r.status is ClaimStatus.UNSUPPORTED and r.rule == "number", (wrong, r)
+
+
+# --- red team (issue 25): a pronoun or preposition swapped in a near copy -----------------------
+@pytest.mark.parametrize(("quote", "claim"), [
+    ("Once you\u2019ve created a virtual environment, you may activate it.",
+     "Once you\u2019ve created a virtual environment, it may activate you."),
+    ("If the module name is followed by as, then the name following as is bound directly to the imported module.",
+     "If the module name is followed by as, then the name following as is bound directly in the imported module."),
+    ("Zswap evicts pages from compressed cache on an LRU basis to the backing swap device when the compressed pool "
+     "reaches its size limit.",
+     "Zswap evicts pages from compressed cache on an LRU basis at the backing swap device when the compressed pool "
+     "reaches its size limit."),
+])
+def test_a_swapped_pronoun_or_preposition_is_not_proven(quote, claim):
+    r = check_claim(claim, [quote])
+    assert r.status is C and "where its quote says" in r.note, r
+    assert check_claim(quote, [quote]).status is S
+
+
+def test_a_function_word_a_quote_writes_so_stays_proven():
+    quotes = ["Users with SSDs as swap devices can extend the life of the device.",
+              "Users of SSDs can extend the life of the device."]
+    # the first quote, a near copy, says "with" there; the second writes "Users of SSDs"
+    assert check_claim("Users of SSDs can extend the life of the device.", quotes).status is S
+    assert check_claim("Users of SSDs as swap devices can extend the life of the device.", quotes).status is S

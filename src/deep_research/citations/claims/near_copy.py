@@ -311,3 +311,52 @@ def _check_near_copy(claim: _Text, quotes: list[_Text]) -> ClaimCheck | None:
                                               f'the claim says "{claim.raw[ci]}" where the quote says "{q.raw[qj]}"')
     return None
 
+
+
+# Function words the proof passes over (they state no fact on their own), but one swapped for
+# another of its class in a near copy changes what the sentence says: "you may activate it" /
+# "it may activate you", "bound directly to the imported module" / "bound directly in the
+# imported module", "evicts pages ... to the backing swap device" / "at the backing swap
+# device". Articles and demonstratives are not here (the alignment drops articles; "this" /
+# "the" changes no fact).
+_PRONOUNS = frozenset(["it", "its", "itself", "they", "them", "their", "theirs", "themselves", "he", "him", "his",
+                       "himself", "she", "her", "hers", "herself", "we", "us", "our", "ours", "ourselves", "you",
+                       "your", "yours", "yourself", "yourselves", "i", "me", "my", "mine", "myself"])
+_PREPOSITIONS = frozenset(["to", "in", "on", "at", "with", "for", "about", "via", "per", "within", "through",
+                           "during", "over", "upon", "onto", "into", "from", "by", "of", "across", "among", "as",
+                           "under", "between", "toward", "towards", "inside", "outside", "beyond", "against",
+                           "throughout", "until", "till", "behind", "below", "above", "along", "around"])
+
+
+def _function_word_swapped(claim: _Text, quotes: list[_Text]) -> tuple[str, str] | None:
+    """In a claim that repeats a quote, a pronoun or preposition put in the place of another
+    of its class (one for one, between equal stretches), where no quote writes the claim's
+    word between the same neighbours: (claim word, quote word), or None."""
+    if not claim.align or len(claim.align) > MAX_ALIGN_TOKENS:
+        return None
+    content = {claim.stems[k] for k in range(len(claim.raw)) if claim.content[k]}
+    contexts = set()
+    for q in quotes:
+        a = q.align
+        contexts.update((a[i - 1], a[i], a[i + 1]) for i in range(1, len(a) - 1))
+    for q in quotes:
+        if not q.align or len(q.align) > MAX_ALIGN_TOKENS:
+            continue
+        shared = sum(1 for x in content if x in q.positions)
+        if (shared < 2 or shared < NEAR_COPY_SHARE * len(content)) and \
+                Indel.normalized_similarity(claim.align, q.align) < SHORT_COPY_SIMILARITY:
+            continue
+        for i1, i2, j1, j2, before, after in _blocks(claim, q):
+            if not (before and after) or i2 - i1 != j2 - j1 or i2 - i1 > 2:
+                continue
+            for a, b in zip(range(i1, i2), range(j1, j2), strict=True):
+                cl, ql = claim.low[claim.align_pos[a]], q.low[q.align_pos[b]]
+                if cl == ql:
+                    continue
+                if not ({cl, ql} <= _PRONOUNS or {cl, ql} <= _PREPOSITIONS):
+                    continue
+                if (claim.align[a - 1], claim.align[a], claim.align[a + 1] if a + 1 < len(claim.align) else "") \
+                        in contexts:
+                    continue
+                return claim.raw[claim.align_pos[a]], q.raw[q.align_pos[b]]
+    return None

@@ -7,7 +7,7 @@ import re
 
 from .analysis import _analyse_claim, _analyse_quote
 from .antonym import _check_antonym
-from .near_copy import _check_near_copy
+from .near_copy import _check_near_copy, _function_word_swapped
 from .negation import _check_negation
 from .numbers import _check_numbers
 from .proof import _prove
@@ -31,6 +31,9 @@ def check_claim(claim: str, quotes: list[str]) -> ClaimCheck:
         odd = _literal_missing(claim or "", quotes)
         if odd:
             return ClaimCheck(ClaimStatus.UNCHECKED, None, f'the claim\'s "{odd}" is not written so in its quotes')
+        fw = _function_word_swapped(c, qs)
+        if fw:
+            return ClaimCheck(ClaimStatus.UNCHECKED, None, f'the claim says "{fw[0]}" where its quote says "{fw[1]}"')
         swap = _possessive_turned(claim or "", quotes)
         if swap:
             return ClaimCheck(ClaimStatus.UNCHECKED, None, f'the claim\'s "{swap}" turns round an owner its quotes '
