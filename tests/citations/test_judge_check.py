@@ -528,3 +528,20 @@ def test_a_quoted_value_must_stand_quoted_in_a_span():
     right = ev("Changed in version 3.5: Added support for the \u2018x\u2019 mode.", q,
                JudgeFact("3.5 added the 'x' mode", ["Changed in version 3.5", "Added support for the 'x' mode"]))
     assert right.ok, right.problems
+
+
+def test_a_swapped_pronoun_fails_and_a_preposition_only_outside_aligned_phrases():
+    q = ["Once you\u2019ve created a virtual environment, you may activate it."]
+    wrong = ev("Once you\u2019ve created a virtual environment, it may activate you.", q,
+               JudgeFact("a created environment may be activated", [q[0][:-1]]))
+    assert not wrong.ok and any('says "it" where' in p for p in wrong.problems), wrong.problems
+    q2 = ["A direct consequence of this is that, in principle, they should work in any architecture where these "
+          "subsystems are present."]
+    span = ["in principle, they should work in any architecture where these subsystems are present"]
+    bare = ev("In principle, they should work on any architecture where these subsystems are present.", q2,
+              JudgeFact("they should work on any architecture with these subsystems", span))
+    assert not bare.ok and any('"on" where' in p for p in bare.problems), bare.problems
+    aligned = ev("In principle, they should work on any architecture where these subsystems are present.", q2,
+                 JudgeFact("they should work on any architecture with these subsystems", span,
+                           [("work on any architecture", "work in any architecture")]))
+    assert aligned.ok, aligned.problems

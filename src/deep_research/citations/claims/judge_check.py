@@ -73,7 +73,7 @@ from . import lexicon
 from . import proof as P
 from .analysis import _analyse
 from .framing import _prepare_claim
-from .near_copy import _prefix_antonym
+from .near_copy import _PRONOUNS, _function_word_swapped, _prefix_antonym
 from .negation import _segment
 from .numbers import APPROX, _fmt
 from .types import _NUM, _WORD, _Text
@@ -269,6 +269,7 @@ def check_judge_evidence(claim: str, quotes: list[str], facts: list[JudgeFact]) 
     covered: dict[int, str] = {}  # claim token index shown by an aligned pair -> the span key it restates
     used: set[tuple[int, int]] = set()  # (span, token) restated by an aligned pair
     raw_claim = None
+    aligned_tokens: set[int] = set()  # claim tokens inside an aligned claim phrase
     cwords = _words(claim_t)
     for f in facts:
         for pair in f.aligned or []:
@@ -282,6 +283,8 @@ def check_judge_evidence(claim: str, quotes: list[str], facts: list[JudgeFact]) 
                                 "is empty or too long to check")
                 continue
             at = _find(cp, claim_t, cwords)
+            for ck in at:
+                aligned_tokens.update(range(min(ck), max(ck) + 1))
             if not at:
                 if raw_claim is None:
                     raw_claim = _analyse(clean_quote(claim or ""), claim_side=True)
@@ -384,6 +387,12 @@ def check_judge_evidence(claim: str, quotes: list[str], facts: list[JudgeFact]) 
     half = _both_halved(spans, ckeys)
     if half:
         problems.append(f'a cited span says "both {half[0]} and {half[1]}", and the claim has only one of them')
+    # a pronoun swapped in a near copy ("it may activate you" / "you may activate it"); a
+    # preposition only outside the claim phrases the judge aligned (a paraphrase moves them:
+    # "work on any architecture" / "work in any architecture")
+    fw = _function_word_swapped(claim_t, [s.t for s in spans])
+    if fw and (claim_t.low[fw[2]] in _PRONOUNS or fw[2] not in aligned_tokens):
+        problems.append(f'the claim says "{fw[0]}" where a cited span says "{fw[1]}"')
     swap = _coordinator_swapped(claim_t, spans)
     if swap:
         problems.append(f'the claim joins "{swap[0]}" with "{swap[1]}" where a cited span has "{swap[2]}"')

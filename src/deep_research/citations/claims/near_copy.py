@@ -327,11 +327,16 @@ _PREPOSITIONS = frozenset(["to", "in", "on", "at", "with", "for", "about", "via"
                            "under", "between", "toward", "towards", "inside", "outside", "beyond", "against",
                            "throughout", "until", "till", "behind", "below", "above", "along", "around"])
 
+# one thing or several, the same referent: "each invocation has its own" / "invocations each
+# have their own"
+_AGREEMENT = frozenset(frozenset(p) for p in (("it", "they"), ("it", "them"), ("its", "their"),
+                                              ("itself", "themselves"), ("its", "theirs")))
 
-def _function_word_swapped(claim: _Text, quotes: list[_Text]) -> tuple[str, str] | None:
+
+def _function_word_swapped(claim: _Text, quotes: list[_Text]) -> tuple[str, str, int] | None:
     """In a claim that repeats a quote, a pronoun or preposition put in the place of another
     of its class (one for one, between equal stretches), where no quote writes the claim's
-    word between the same neighbours: (claim word, quote word), or None."""
+    word between the same neighbours: (claim word, quote word, claim token index), or None."""
     if not claim.align or len(claim.align) > MAX_ALIGN_TOKENS:
         return None
     content = {claim.stems[k] for k in range(len(claim.raw)) if claim.content[k]}
@@ -353,10 +358,10 @@ def _function_word_swapped(claim: _Text, quotes: list[_Text]) -> tuple[str, str]
                 cl, ql = claim.low[claim.align_pos[a]], q.low[q.align_pos[b]]
                 if cl == ql:
                     continue
-                if not ({cl, ql} <= _PRONOUNS or {cl, ql} <= _PREPOSITIONS):
+                if not ({cl, ql} <= _PRONOUNS or {cl, ql} <= _PREPOSITIONS) or frozenset((cl, ql)) in _AGREEMENT:
                     continue
                 if (claim.align[a - 1], claim.align[a], claim.align[a + 1] if a + 1 < len(claim.align) else "") \
                         in contexts:
                     continue
-                return claim.raw[claim.align_pos[a]], q.raw[q.align_pos[b]]
+                return claim.raw[claim.align_pos[a]], q.raw[q.align_pos[b]], claim.align_pos[a]
     return None
