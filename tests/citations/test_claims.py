@@ -155,8 +155,12 @@ def test_versions():
     assert check("Support for this was added to Python v3.10.", PEP604).status is not U
     assert check("Changed in v3.8: the modern pax format is now used instead of the legacy GNU format.",
                  PAX).status is not U
-    # a claim version may be less precise than the quote's
-    assert check("Python 3.11 fixed it.", "Python 3.11.2 fixed it.").status is S
+    # a claim version less precise than the quote's is not flagged, and not proven either:
+    # "Changed in version 3.6" says 3.6.0 had it, "Changed in version 3.6.2" does not
+    assert check("Python 3.11 fixed it.", "Python 3.11.2 fixed it.").status is C
+    assert check("Changed in version 3.6: The file parameter accepts a path-like object.",
+                 "Changed in version 3.6.2: The file parameter accepts a path-like object.").status is C
+    assert check("Python 3.11.2 fixed it.", "Python 3.11.2 fixed it.").status is S
 
 
 def test_index_is_a_number_not_a_footnote():

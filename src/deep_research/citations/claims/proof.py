@@ -259,8 +259,8 @@ def _word_class(w: str, st: str, tb: Tables) -> tuple[str | None, bool, int]:
 def _num_proves(c, q, approx) -> bool:
     """Does the quote's number q show the claim's number c? Same number (unit on the claim
     only when the quote gives the same), the same bound or none on the claim where the
-    quote is exact; a claim bound met by the quote's exact number of the same quantity; a
-    version prefix ("3.11" of "3.11.2")."""
+    quote is exact; a claim bound met by the quote's exact number of the same quantity.
+    Not a version prefix ("3.11" of "3.11.2")."""
     if c.key.startswith("D:") or q.key.startswith("D:"):
         return c.key.startswith("D:") and q.key.startswith("D:") and _date_part_of(c.key, q.key)
     if c.negative and not q.negative:
@@ -269,8 +269,8 @@ def _num_proves(c, q, approx) -> bool:
         return False
     if c.key == q.key:
         return c.cmp == q.cmp or (q.cmp is None and c.cmp is not None)
-    if (c.version or "." in c.key) and q.version and q.key.startswith(c.key + "."):
-        return c.cmp is None and q.cmp is None
+    # a version prefix ("3.6" of "3.6.2") is not flagged (the number rule) but shows nothing:
+    # "Changed in version 3.6" is not what "Changed in version 3.6.2" says
     if c.cmp and q.cmp is None and c.value is not None and q.value is not None:
         if c.unit is None and q.unit is None and (c.noun is None or c.noun != q.noun):
             return False
