@@ -905,3 +905,28 @@ def test_a_function_word_a_quote_writes_so_stays_proven():
     # the first quote, a near copy, says "with" there; the second writes "Users of SSDs"
     assert check_claim("Users of SSDs can extend the life of the device.", quotes).status is S
     assert check_claim("Users of SSDs as swap devices can extend the life of the device.", quotes).status is S
+
+
+def test_https_is_not_the_plural_of_http():
+    q = "Set SECURE_SSL_REDIRECT to True, so that requests over HTTP are redirected to HTTPS."
+    r = check_claim("Set SECURE_SSL_REDIRECT to True, so that requests over HTTPS are redirected to HTTP.", [q])
+    assert r.status is not S, r
+    assert stem("HTTPS") != stem("HTTP") and stem("URLs") == stem("URL")
+
+
+def test_and_for_or_in_a_near_copy_is_not_proven():
+    q = "Sent before or after a model\u2019s save() method is called."
+    r = check_claim("Sent before and after a model\u2019s save() method is called.", [q])
+    assert r.status is C and '"and" where' in r.note, r
+
+
+@pytest.mark.parametrize(("quote", "claim"), [
+    ("Calling getinfo() for a name not currently contained in the archive will raise a KeyError.",
+     "Calling getinfo() for a name not currently contained in the archive will raise a keyerror."),
+    ("Set SECURE_SSL_REDIRECT to True, so that requests over HTTP are redirected to HTTPS.",
+     "Set secure_ssl_redirect to True, so that requests over HTTP are redirected to HTTPS."),
+])
+def test_a_code_name_in_another_case_is_not_proven(quote, claim):
+    r = check_claim(claim, [quote])
+    assert r.status is C and "case-sensitive" in r.note, r
+    assert check_claim(quote, [quote]).status is S

@@ -76,6 +76,7 @@ from .framing import _prepare_claim
 from .near_copy import _PRONOUNS, _function_word_swapped, _prefix_antonym
 from .negation import _segment
 from .numbers import APPROX, _fmt
+from .rules import _case_changed
 from .types import _NUM, _WORD, _Text
 from .words import _ANTONYMS, _MODAL, _ORDER, _QUANT, _UNITS, stem
 
@@ -378,6 +379,9 @@ def check_judge_evidence(claim: str, quotes: list[str], facts: list[JudgeFact]) 
     extra = _negations_left(citems, spans, found, used)
     if extra:
         problems.append(f'a cited span says "{extra}", a negation more than the claim has')
+    cased = _case_changed(claim or "", span_texts)
+    if cased:
+        problems.append(f'the claim writes "{cased[0]}" where a cited span writes "{cased[1]}"')
     literal = _quoted_missing(claim or "", span_texts)
     if literal:
         problems.append(f'the claim\'s quoted "{literal}" is quoted in no cited span')

@@ -317,7 +317,7 @@ def _check_near_copy(claim: _Text, quotes: list[_Text]) -> ClaimCheck | None:
 # another of its class in a near copy changes what the sentence says: "you may activate it" /
 # "it may activate you", "bound directly to the imported module" / "bound directly in the
 # imported module", "evicts pages ... to the backing swap device" / "at the backing swap
-# device". Articles and demonstratives are not here (the alignment drops articles; "this" /
+# device", "Sent before or after" / "Sent before and after". Articles and demonstratives are not here (the alignment drops articles; "this" /
 # "the" changes no fact).
 _PRONOUNS = frozenset(["it", "its", "itself", "they", "them", "their", "theirs", "themselves", "he", "him", "his",
                        "himself", "she", "her", "hers", "herself", "we", "us", "our", "ours", "ourselves", "you",
@@ -334,7 +334,7 @@ _AGREEMENT = frozenset(frozenset(p) for p in (("it", "they"), ("it", "them"), ("
 
 
 def _function_word_swapped(claim: _Text, quotes: list[_Text]) -> tuple[str, str, int] | None:
-    """In a claim that repeats a quote, a pronoun or preposition put in the place of another
+    """In a claim that repeats a quote, a pronoun, preposition or "and"/"or" put in the place of another
     of its class (one for one, between equal stretches), where no quote writes the claim's
     word between the same neighbours: (claim word, quote word, claim token index), or None."""
     if not claim.align or len(claim.align) > MAX_ALIGN_TOKENS:
@@ -358,7 +358,8 @@ def _function_word_swapped(claim: _Text, quotes: list[_Text]) -> tuple[str, str,
                 cl, ql = claim.low[claim.align_pos[a]], q.low[q.align_pos[b]]
                 if cl == ql:
                     continue
-                if not ({cl, ql} <= _PRONOUNS or {cl, ql} <= _PREPOSITIONS) or frozenset((cl, ql)) in _AGREEMENT:
+                if not ({cl, ql} <= _PRONOUNS or {cl, ql} <= _PREPOSITIONS or {cl, ql} == {"and", "or"}) \
+                        or frozenset((cl, ql)) in _AGREEMENT:
                     continue
                 if (claim.align[a - 1], claim.align[a], claim.align[a + 1] if a + 1 < len(claim.align) else "") \
                         in contexts:

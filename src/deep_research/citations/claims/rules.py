@@ -4,6 +4,7 @@ fires decides (see the package's docstring)."""
 from __future__ import annotations
 
 import re
+from itertools import islice
 
 from .analysis import _analyse_claim, _analyse_quote
 from .antonym import _check_antonym
@@ -34,6 +35,10 @@ def check_claim(claim: str, quotes: list[str]) -> ClaimCheck:
         fw = _function_word_swapped(c, qs)
         if fw:
             return ClaimCheck(ClaimStatus.UNCHECKED, None, f'the claim says "{fw[0]}" where its quote says "{fw[1]}"')
+        cased = _case_changed(claim or "", quotes)
+        if cased:
+            return ClaimCheck(ClaimStatus.UNCHECKED, None, f'the claim writes "{cased[0]}" where its quotes write '
+                                                           f'"{cased[1]}" (a name in code is case-sensitive)')
         swap = _possessive_turned(claim or "", quotes)
         if swap:
             return ClaimCheck(ClaimStatus.UNCHECKED, None, f'the claim\'s "{swap}" turns round an owner its quotes '
@@ -95,3 +100,25 @@ def _literal_missing(claim: str, quotes: list[str]) -> str | None:
             return tok
     return None
 
+
+
+# A name in code written in another case: "raise a keyerror" / "raise a KeyError", "Set
+# secure_ssl_redirect" / "Set SECURE_SSL_REDIRECT" (the word analysis compares lower case).
+# Only names that look like code on the quote side: with "_" or a capital inside a word.
+_CODE_NAME = re.compile(r"(?<![\w.])[A-Za-z]\w*(?:_\w+|[a-z][A-Z][a-z]\w*)")
+MAX_CODE_NAMES = 200
+
+
+def _case_changed(claim: str, quotes: list[str]) -> tuple[str, str] | None:
+    names: dict[str, set[str]] = {}
+    for q in quotes:
+        for m in islice(_CODE_NAME.finditer(q), MAX_CODE_NAMES):
+            names.setdefault(m.group(0).lower(), set()).add(m.group(0))
+    if not names:
+        return None
+    written = {w for q in quotes for w in re.findall(r"\w+", q)}
+    for w in re.findall(r"\w+", claim):
+        forms = names.get(w.lower())
+        if forms and w not in forms and w not in written:
+            return w, min(forms)
+    return None

@@ -212,6 +212,11 @@ _IRREGULAR_BASE = {
 _ARTICLES = frozenset({"a", "an", "the"})
 
 
+# protocol names whose final "s" is no plural: "HTTPS" is not "HTTP" ("requests over HTTPS
+# are redirected to HTTP" read as the quote's "over HTTP ... to HTTPS")
+_SECURE_PROTOCOLS = frozenset(["https", "ftps", "smtps", "imaps", "ldaps", "nntps", "shttps"])
+
+
 @lru_cache(maxsize=131072)
 def stem(word: str) -> str:
     """Light stemmer: the same word in another number, tense or voice gives the same stem."""
@@ -219,7 +224,7 @@ def stem(word: str) -> str:
     base = _IRREGULAR_BASE.get(w)
     if base is not None:
         w = base
-    if len(w) <= 3 or not w.isalpha():
+    if len(w) <= 3 or not w.isalpha() or w in _SECURE_PROTOCOLS:
         return w
     if w.endswith("ies") and len(w) > 4:
         w = w[:-3] + "y"
