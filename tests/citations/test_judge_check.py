@@ -545,3 +545,22 @@ def test_a_swapped_pronoun_fails_and_a_preposition_only_outside_aligned_phrases(
                  JudgeFact("they should work on any architecture with these subsystems", span,
                            [("work on any architecture", "work in any architecture")]))
     assert aligned.ok, aligned.problems
+
+
+def test_a_relation_between_clauses_of_two_quote_sentences_fails():
+    q = ["Zswap evicts pages from compressed cache on an LRU basis to the backing swap device when the compressed "
+         "pool reaches its size limit.",
+         "Users with SSDs as swap devices can extend the life of the device by drastically reducing life-shortening "
+         "writes."]
+    spans = [q[0][:-1], q[1][:-1]]
+    wrong = ev("Users with SSDs can extend the life of the device when the compressed pool reaches its size limit.",
+               q, JudgeFact("users with SSDs extend the device's life when the pool is full", spans))
+    assert not wrong.ok and any("different sentences" in p for p in wrong.problems), wrong.problems
+    q2 = ["Changed in version 3.3: Added support for bzip2 and lzma compression.",
+          "Changed in version 3.4: ZIP64 extensions are enabled by default."]
+    wrong2 = ev("Changed in version 3.3: ZIP64 extensions are enabled by default.", q2,
+                JudgeFact("3.3 enabled ZIP64 by default", [q2[0][:-1], q2[1][:-1]]))
+    assert not wrong2.ok and any("different sentences" in p for p in wrong2.problems), wrong2.problems
+    right = ev("Changed in version 3.4: ZIP64 extensions are enabled by default.", q2,
+               JudgeFact("3.4 enabled ZIP64 by default", [q2[0][:-1], q2[1][:-1]]))
+    assert right.ok, right.problems

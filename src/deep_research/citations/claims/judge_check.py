@@ -413,6 +413,10 @@ def check_judge_evidence(claim: str, quotes: list[str], facts: list[JudgeFact]) 
     if replaced:
         problems.append(f'the claim\'s "{replaced[0]}" stands where a cited span has "{replaced[1]}" '
                         "(roles swapped?)")
+    tied = _tied_across(c, claim_t, spans, found, quotes, covered)
+    if tied:
+        problems.append(f'the claim ties "{tied[0]}" to "{tied[1]}", which stand in different sentences of the '
+                        "quotes")
     mixed = _mixed_clause(c, spans, covered)
     if mixed:
         problems.append(f'the claim\'s "{mixed}" comes from another cited span than the rest of its clause '
@@ -1579,6 +1583,54 @@ def _bare(key: str) -> str:
     """A number's key without its bound ("#32|char|le|" -> "#32|char"): "up to 32 characters"
     and "a 32-character string" give the same number."""
     return "|".join(key.split("|")[:2]) if key.startswith("#") else key
+
+
+_TIES = frozenset(["when", "whenever", "if", "unless", "because", "since", "after", "before", "once", "while",
+                   "until", "so", "therefore", "thus", "hence"])
+
+
+def _tied_across(c: _Side, claim_t: _Text, spans: list[_Span], found: list[tuple[int, int, int]],
+                 quotes: list[str], covered: dict[int, str]) -> tuple[str, str] | None:
+    """Two clauses of the claim that one joins with a relation ("A when B", "A because B",
+    "Changed in version 3.3: A") whose words stand in different quote sentences, no sentence
+    holding two words (and the numbers) of each, a label before a colon aside when it opens
+    an earlier sentence of the same quote: "Users with SSDs can extend the life of the device when the
+    compressed pool reaches its size limit" from a sentence about SSDs and one about zswap.
+    (first words of the two clauses), or None."""
+    its = c.its
+    keys = [covered.get(p) or k for k, p in zip(its.keys, its.pos, strict=True)]
+    # the keys of each quote sentence the cited spans touch (spans of one sentence together)
+    by_sentence: dict[tuple[int, int], set[str]] = {}
+    for s, (qi, a, _b) in zip(spans, found, strict=True):
+        start = max([0] + [m.end() for m in _SENTENCE_END.finditer(quotes[qi], 0, a)])
+        by_sentence.setdefault((qi, start), set()).update(s.its.keys)
+    if len(by_sentence) < 2:
+        return None
+    groups = list(by_sentence.items())
+    segs = P._segments(its)
+    for (a1, b1), (a2, b2) in zip(segs, segs[1:], strict=False):
+        k0 = its.pos[a2]
+        between = claim_t.low[its.pos[b1 - 1] + 1:k0 + 1]
+        if not (_TIES & set(between) or ":" in between):
+            continue
+        first = [k for k in keys[a1:b1] if not k.startswith(("Q:", "M:"))]
+        second = [k for k in keys[a2:b2] if not k.startswith(("Q:", "M:")) and k not in _TIES]
+        if len(first) < 2 or len(second) < 2:
+            continue
+        def holds(g: set[str], part: list[str]) -> bool:  # two words of the clause, and its numbers
+            return sum(1 for k in part if k in g) >= min(2, len(part)) and \
+                all(k in g for k in part if k.startswith("#"))
+        if any(holds(g, first) and holds(g, second) for _, g in groups):
+            continue
+        heads = [at for at, g in groups if holds(g, first)]
+        tails = [at for at, g in groups if holds(g, second)]
+        # "Changed in version 3.5: A. B.": a label before a colon scopes over the sentences
+        # after it in its quote ("Changed in version 3.5: B")
+        if not _TIES & set(between) and any(h[0] == t[0] and h[1] < t[1] for h in heads for t in tails):
+            continue
+        if heads and tails:
+            return its.words[a1], its.words[a2]
+    return None
 
 
 def _stands_for_other(keys: list[str], i: int, a: int, s: _Span, part: list[int], own: set[str]) -> bool:
