@@ -270,7 +270,7 @@ def check_judge_evidence(claim: str, quotes: list[str], facts: list[JudgeFact]) 
     covered: dict[int, str] = {}  # claim token index shown by an aligned pair -> the span key it restates
     used: set[tuple[int, int]] = set()  # (span, token) restated by an aligned pair
     raw_claim = None
-    aligned_tokens: set[int] = set()  # claim tokens inside an aligned claim phrase
+    aligned_phrases: list[tuple[int, int, frozenset[str]]] = []  # (first, last claim token, span words)
     cwords = _words(claim_t)
     for f in facts:
         for pair in f.aligned or []:
@@ -285,7 +285,8 @@ def check_judge_evidence(claim: str, quotes: list[str], facts: list[JudgeFact]) 
                 continue
             at = _find(cp, claim_t, cwords)
             for ck in at:
-                aligned_tokens.update(range(min(ck), max(ck) + 1))
+                if any(claim_t.content[k] for k in ck):
+                    aligned_phrases.append((min(ck), max(ck), frozenset(w.lower() for w in sp)))
             if not at:
                 if raw_claim is None:
                     raw_claim = _analyse(clean_quote(claim or ""), claim_side=True)
@@ -392,10 +393,12 @@ def check_judge_evidence(claim: str, quotes: list[str], facts: list[JudgeFact]) 
     if half:
         problems.append(f'a cited span says "both {half[0]} and {half[1]}", and the claim has only one of them')
     # a pronoun swapped in a near copy ("it may activate you" / "you may activate it"); a
-    # preposition only outside the claim phrases the judge aligned (a paraphrase moves them:
-    # "work on any architecture" / "work in any architecture")
+    # preposition unless the judge aligned a claim phrase holding it and a content word with
+    # a span phrase holding the span's (a paraphrase: "work on any architecture" / "work in
+    # any architecture"; a bare ("at", "to") is no restatement)
     fw = _function_word_swapped(claim_t, [s.t for s in spans])
-    if fw and (claim_t.low[fw[2]] in _PRONOUNS or fw[2] not in aligned_tokens):
+    if fw and (claim_t.low[fw[2]] in _PRONOUNS or not any(
+            a <= fw[2] <= b and fw[1].lower() in words for a, b, words in aligned_phrases)):
         problems.append(f'the claim says "{fw[0]}" where a cited span says "{fw[1]}"')
     swap = _coordinator_swapped(claim_t, spans)
     if swap:

@@ -354,15 +354,17 @@ def _function_word_swapped(claim: _Text, quotes: list[_Text]) -> tuple[str, str,
         for i1, i2, j1, j2, before, after in _blocks(claim, q):
             if not (before and after) or i2 - i1 != j2 - j1 or i2 - i1 > 2:
                 continue
-            for a, b in zip(range(i1, i2), range(j1, j2), strict=True):
-                cl, ql = claim.low[claim.align_pos[a]], q.low[q.align_pos[b]]
-                if cl == ql:
-                    continue
-                if not ({cl, ql} <= _PRONOUNS or {cl, ql} <= _PREPOSITIONS or {cl, ql} == {"and", "or"}) \
-                        or frozenset((cl, ql)) in _AGREEMENT:
+            pairs = [(a, claim.low[claim.align_pos[a]], q.low[q.align_pos[b]])
+                     for a, b in zip(range(i1, i2), range(j1, j2), strict=True)]
+            pairs = [(a, cl, ql) for a, cl, ql in pairs if cl != ql]
+            if any(not ({cl, ql} <= _PRONOUNS or {cl, ql} <= _PREPOSITIONS or {cl, ql} == {"and", "or"})
+                   for _, cl, ql in pairs):
+                continue  # a phrase said otherwise ("because of" / "due to"): not a function word's swap
+            for a, cl, ql in pairs:
+                if frozenset((cl, ql)) in _AGREEMENT:
                     continue
                 if (claim.align[a - 1], claim.align[a], claim.align[a + 1] if a + 1 < len(claim.align) else "") \
                         in contexts:
                     continue
-                return claim.raw[claim.align_pos[a]], q.raw[q.align_pos[b]], claim.align_pos[a]
+                return claim.raw[claim.align_pos[a]], q.raw[q.align_pos[a - i1 + j1]], claim.align_pos[a]
     return None
