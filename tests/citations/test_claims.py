@@ -876,3 +876,49 @@ def test_larger_than_and_smaller_than_are_bounds_like_more_and_less_than():
     for wrong in ("A delay smaller than 2,147,483,647 is set to 1.", "A delay greater than 2,147,483,648 is set to 1."):
         r = check_claim(wrong, q)
         assert r.status is ClaimStatus.UNSUPPORTED and r.rule == "number", (wrong, r)
+
+
+def test_the_same_value_in_another_notation_is_not_flagged():
+    """".5" / "0.5", "1.5" / "1.50", "1.4 billion" / "1.4bn", "20 cm" / "0.2 m" state one value:
+    the number rule flagged them (a flag must prove a mismatch). Other values in the same
+    notations, and "Python 3.1" / "Python 3.10" (two releases), are still flagged."""
+    same = [("The ratio is .5 for this mode.", "The ratio is 0.5 for this mode."),
+            ("The ratio is 0.5 for this mode.", "The ratio is .5 for this mode."),
+            ("The factor is 1.5 here.", "The factor is 1.50 here."),
+            ("The factor is 1.50 here.", "The factor is 1.5 here."),
+            ("The company earned 1.4 billion dollars last year.", "The company earned 1.4bn dollars last year."),
+            ("The plant grows 20 cm per year.", "The plant grows 0.2 m per year."),
+            ("The plant grows 0.2 m per year.", "The plant grows 20 cm per year."),
+            ("The parcel weighs 1.5 kg.", "The parcel weighs 1500 g.")]
+    for claim, quote in same:
+        r = check(claim, quote)
+        assert r.status is C, (claim, r)
+    wrong = [("The ratio is .6 for this mode.", "The ratio is 0.5 for this mode."),
+             ("The ratio is 0.6 for this mode.", "The ratio is .5 for this mode."),
+             ("The factor is 1.5 here.", "The factor is 1.55 here."),
+             ("Python 3.1 added the feature.", "Python 3.10 added the feature."),
+             ("The company earned 1.5 billion dollars last year.", "The company earned 1.4bn dollars last year."),
+             ("The plant grows 2 cm per year.", "The plant grows 0.2 m per year."),
+             ("The parcel weighs 1.5 kg.", "The parcel weighs 150 g.")]
+    for claim, quote in wrong:
+        assert_unsupported(check(claim, quote), "number")
+
+
+def test_a_sum_or_product_the_quote_writes_out_is_not_flagged():
+    """"1,048,576" for "1024 * 1024" and "256K" for "128K ... + 128K ..." (Node.js docs) were
+    flagged: the reader does no arithmetic. A product of numbers not beside the sign, a sum
+    without a "+" between its terms, or another result is still flagged."""
+    buf = "maxBuffer: largest amount of data in bytes allowed on stdout. Default: 1024 * 1024."
+    zlib = ("That is: 128K for windowBits = 15 + 128K for memLevel = 8 (default values) plus a few "
+            "kilobytes for small objects.")
+    assert check("maxBuffer defaults to 1,048,576 bytes.", buf).status is C
+    assert check("With the defaults, deflate needs 256K plus a few kilobytes for small objects.", zlib).status is C
+    assert_unsupported(check("maxBuffer defaults to 1,048,577 bytes.", buf), "number")
+    assert_unsupported(check("With the defaults, deflate needs 512K plus a few kilobytes for small objects.", zlib),
+                       "number")
+    hr = ("The period of the hrtimer is 2*watchdog_thresh/5, which means it has two or three chances to "
+          "generate an interrupt.")
+    assert_unsupported(check("The period of the hrtimer is 2*watchdog_thresh/5, which means it has four or five "
+                             "chances to generate an interrupt.", hr), "number")
+    magic = "The magic must reside in the first 128 bytes of the file, i.e. offset+size(magic) has to be less than 128."
+    assert_unsupported(check("The magic must reside in the first 256 bytes of the file.", magic), "number")

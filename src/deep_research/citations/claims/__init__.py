@@ -48,7 +48,10 @@ Rules (``check_claim``), in this order; the first that fires makes the claim
   two-digit end ("2019–20" / "2019-2020"), an ordinal word ("20th" / "twentieth"), other
   zeros with a unit or on a whole number ("5 years" / "5.0 years"; versions keep "3.10" /
   "3.1" apart), an approximation within 10 % of a quote approximation ("about 40 percent"
-  / "some 41 percent").
+  / "some 41 percent"), the same value in another notation (".5" / "0.5"; "1.5" / "1.50"
+  without a unit, not after a name: "Python 3.1" / "Python 3.10" stays flagged; "1.4bn";
+  "20 cm" / "0.2 m"), a product or sum the quote writes out ("1,048,576" / "1024 * 1024",
+  "256K" / "128K ... + 128K").
 * ``negation`` - two ways. (a) By negated segment, for paraphrases: a negator (not, no,
   never, none, nothing, neither, nor, without, cannot, n't, no longer, fails to, unable
   to, refused to, declined to, is yet to) negates the content words after it up to the clause end (at most four; "and"/"or"
