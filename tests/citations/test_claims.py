@@ -922,3 +922,53 @@ def test_a_sum_or_product_the_quote_writes_out_is_not_flagged():
                              "chances to generate an interrupt.", hr), "number")
     magic = "The magic must reside in the first 128 bytes of the file, i.e. offset+size(magic) has to be less than 128."
     assert_unsupported(check("The magic must reside in the first 256 bytes of the file.", magic), "number")
+
+
+def _negation_pairs(pairs):
+    for claim, quote, flagged in pairs:
+        r = check(claim, quote)
+        if flagged:
+            assert_unsupported(r, "negation")
+        else:
+            assert r.status is C, (claim, r)
+
+
+def test_a_double_negation_or_out_of_reach_in_the_quote_is_no_dropped_negation():
+    """"not executable without a terminal" says they need one; "is out of reach" says it
+    cannot be reached (Node.js docs: both were flagged as negation flips)."""
+    bat = ("On Windows, however, .bat and .cmd files are not executable on their own without a terminal, and "
+           "therefore cannot be launched using child_process.execFile().")
+    main = "When the entry point is not a CommonJS module, the main module is out of reach."
+    _negation_pairs([
+        ("child_process.execFile() cannot start .bat or .cmd files on Windows, since they need a terminal to run.",
+         bat, False),
+        ("On Windows, .bat and .cmd files are executable on their own, and can be launched using "
+         "child_process.execFile().", bat, True),
+        ("Batch files need a terminal to run.", "Batch files are run without a terminal.", True),
+        ("If the entry point is not CommonJS, the main module cannot be reached.", main, False),
+        ("If the entry point is CommonJS, the main module cannot be reached.",
+         "When the entry point is a CommonJS module, the main module can be reached.", True)])
+
+
+def test_otherwise_a_negated_bound_and_a_negated_predicate_restate_the_quote():
+    """"only if $HOME is not defined" restates "if defined. Otherwise ..."; "No X can have
+    more than one" is "at most one"; "Removing listeners ... does not stop them" negates
+    the predicate of the removal. The same words against a quote without the complement,
+    the bound or the negation are still flagged."""
+    home = ("On POSIX, it uses the $HOME environment variable if defined. Otherwise it uses the effective UID to "
+            "look up the user's home directory.")
+    emit = ("Any removeListener() calls after emitting and before the last listener finishes execution will not "
+            "remove them from emit() in progress.")
+    _negation_pairs([
+        ("os.homedir() on POSIX uses the effective UID only if $HOME is not defined.", home, False),
+        ("os.homedir() on POSIX uses the $HOME variable only if it is not defined.",
+         "On POSIX, it uses the $HOME environment variable if defined.", True),
+        ("No ChildProcess can have more than one IPC stdio file descriptor.",
+         "A ChildProcess may have at most one IPC stdio file descriptor.", False),
+        ("No ChildProcess can have more than one IPC stdio file descriptor.",
+         "A ChildProcess can have more than one IPC stdio file descriptor.", True),
+        ("Removing listeners while an emit() is in progress does not stop them from being called in that emit().",
+         emit, False),
+        ("Removing listeners removes them from the emit() in progress.", emit, True),
+        ("This does not require your working tree to be clean.",
+         "This requires your working tree to be clean (no modifications from the HEAD commit).", True)])

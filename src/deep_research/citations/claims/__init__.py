@@ -77,7 +77,12 @@ Rules (``check_claim``), in this order; the first that fires makes the claim
   not coal"); a word the other side negates by a prefix ("no symptoms" / "asymptomatic"),
   by "little"/"few" ("little change"), by "too ... to" ("too hot to grow grain") or by
   "leave ... alone/untouched/intact" ("leaving the working tree alone" / "not the working
-  tree"); a
+  tree"), by "out of" / "beyond" ("out of reach" / "cannot be reached"), by a condition the
+  text follows with "otherwise" / "else" ("if defined. Otherwise ..." / "only if not
+  defined"); a word in the opening phrase of a sentence whose verb is negated later
+  ("Removing listeners while ... does not stop them"); a negated bound against a bound
+  ("No X can have more than one" / "at most one"); "not ... without" in a quote (a need,
+  not a denial); a
   participle describing a noun after an -ly adverb ("commonly used drugs" / "never been
   used to negotiate"). In (b), "neither A nor B" is one negation, a negator the claim adds
   is no flip when another quote states that negation, and "no X except Y" says "only Y".
