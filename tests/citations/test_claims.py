@@ -972,3 +972,45 @@ def test_otherwise_a_negated_bound_and_a_negated_predicate_restate_the_quote():
         ("Removing listeners removes them from the emit() in progress.", emit, True),
         ("This does not require your working tree to be clean.",
          "This requires your working tree to be clean (no modifications from the HEAD commit).", True)])
+
+
+def test_modal_order_and_name_pairs_that_state_the_same_thing():
+    """Node.js docs restated faithfully were flagged by the near copy rule: "will" for an
+    expected "should"; "cannot" for "will not be possible"; "B after A" for "A before B";
+    "Node" for "Node.js", "worker.kill" for "kill"; a subject named ("path.basename() throws
+    a TypeError") where the quote keeps it implicit ("A TypeError is thrown"). Other modals,
+    the order reversed and other names are still flagged."""
+    timeout = ("The ref option defaults to true; setting it to false means the scheduled Timeout should not require "
+               "the Node.js event loop to remain active.")
+    zlib = ("Using this method, it will not be possible to determine whether the input ended prematurely or lacks "
+            "the integrity checks.")
+    order = "Listeners installed with events.errorMonitor are called before the regular 'error' listeners are called."
+    io = "Workers do not help much with I/O. The Node.js built-in asynchronous I/O is more efficient."
+    kill = "The kill() function kills the worker process without waiting for a graceful disconnect."
+    same = [("Setting it to false means the scheduled Timeout will not require the Node.js event loop to remain "
+             "active.", timeout),
+            ("Using this method, it cannot determine whether the input ended prematurely or lacks the integrity "
+             "checks.", zlib),
+            ("The regular 'error' listeners are called after the listeners installed with events.errorMonitor.", order),
+            ("Worker threads do not help much with I/O, where Node's built-in asynchronous I/O is more efficient.", io),
+            ("worker.kill() kills the worker process without waiting for a graceful disconnect.", kill),
+            ("path.basename() throws a TypeError when path is not a string.",
+             "A TypeError is thrown if path is not a string.")]
+    for claim, quote in same:
+        r = check(claim, quote)
+        assert r.status is C, (claim, r)
+    wrong = [("Setting it to false means the scheduled Timeout must not require the Node.js event loop to remain "
+              "active.", timeout, "near_copy:modal"),
+             ("Using this method, it can determine whether the input ended prematurely.",
+              "Using this method, it will determine whether the input ended prematurely.", "near_copy:modal"),
+             ("Listeners installed with events.errorMonitor are called after the regular 'error' listeners are "
+              "called.", order, "near_copy:order"),
+             ("Worker threads do not help much with I/O, where Deno's built-in asynchronous I/O is more efficient.", io,
+              "near_copy:entity"),
+             ("worker.kill() ends the worker process without waiting for a graceful disconnect.",
+              "The disconnect() function ends the worker process without waiting for a graceful disconnect.",
+              "near_copy:entity"),
+             ("path.basename() throws a RangeError when path is not a string.",
+              "path.basename() throws a TypeError when path is not a string.", "near_copy:entity")]
+    for claim, quote, rule in wrong:
+        assert_unsupported(check(claim, quote), rule)

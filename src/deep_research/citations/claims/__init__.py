@@ -100,7 +100,9 @@ Rules (``check_claim``), in this order; the first that fires makes the claim
   (before/after, earlier/later, first/last, prior to/after, ...), a ``quantifier`` of
   another strength (all/every/each/always/any | most/usually/typically | many/often |
   some/sometimes/several/a few | few/rarely | none/never), a ``modal`` of another group
-  (must/shall | should | may/might/can/could | will/would), or an ``entity``: both tokens
+  (must/shall | should | may/might/can/could | will/would; "will be possible/able" is a
+  "can", and "will" / "should" - what is expected to happen - are not told apart), or an
+  ``entity``: both tokens
   look like names (a capitalised word not at the sentence start, ALL CAPS, camelCase, a
   code identifier with ``.`` or ``_``, a call such as ``len()``, a token mixing letters
   and digits such as a file name) of one kind - not a spelling variant, abbreviation or
@@ -109,7 +111,11 @@ Rules (``check_claim``), in this order; the first that fires makes the claim
   one-for-one swap between equal stretches, only a claim name the quotes do not write in
   any form ("covid19" / "Covid-19", "CO2" / "CO 2", a qualified name) is a swap, and never
   when the quote writes a variant of the claim's name right beside the aligned one
-  ("ace2" / "K18-hACE2"). A "non-" difference is no flip when both sides write the same
+  ("ace2" / "K18-hACE2"); a part of a dotted name ("Node" / "Node.js", "kill" /
+  "worker.kill") is no swap, nor a name put where the claim still writes the quote's
+  name ("path.basename() throws a TypeError" / "A TypeError is thrown": added, not
+  swapped). An ``order`` pair whose two sides trade places ("B after A" / "A before B")
+  states the same order. A "non-" difference is no flip when both sides write the same
   "non-" words (a reordering). Antonyms
   and quantifiers under a negation on one side only ("unnecessary" / "not necessary",
   "rarely" / "not often") and converse comparisons are not flagged. Lower-case plain
