@@ -1014,3 +1014,22 @@ def test_modal_order_and_name_pairs_that_state_the_same_thing():
               "path.basename() throws a TypeError when path is not a string.", "near_copy:entity")]
     for claim, quote, rule in wrong:
         assert_unsupported(check(claim, quote), rule)
+
+
+def test_two_names_aligned_on_their_wrong_words_are_no_swap():
+    """"Charles Dickens ... Tim" against "Tiny Tim, Dickens ...": the alignment paired
+    "Charles" with "Tim" (each name's other word stands on the other side). Names that share
+    only a word ("Vietnam War" / "Cold War", "Point Henry" / "Port Henry") are still swaps,
+    and so is a name the claim writes only to set it aside ("rather than the EventEmitter API")."""
+    r = check("In A Winter Tale, Charles Dickens modeled the persona of Tim on his young relative.",
+              "For the character Tiny Tim, Dickens used his nephew Henry, a boy who was five at the time "
+              "A Winter Tale was written.")
+    assert r.status is C, r
+    emit = ("These objects implement the Node.js EventEmitter API, allowing the parent process to register "
+            "listener functions.")
+    for claim, quote in [("The Vietnam War lasted 19 years.", "The Cold War lasted 19 years."),
+                         ("Alcoa announced the closure of its Point Henry aluminium smelter.",
+                          "Alcoa announced the closure of its Port Henry aluminium smelter."),
+                         ("Each ChildProcess instance implements the Node.js Stream API rather than the "
+                          "EventEmitter API.", emit)]:
+        assert_unsupported(check(claim, quote), "near_copy:entity")

@@ -114,7 +114,9 @@ Rules (``check_claim``), in this order; the first that fires makes the claim
   ("ace2" / "K18-hACE2"); a part of a dotted name ("Node" / "Node.js", "kill" /
   "worker.kill") is no swap, nor a name put where the claim still writes the quote's
   name ("path.basename() throws a TypeError" / "A TypeError is thrown": added, not
-  swapped). An ``order`` pair whose two sides trade places ("B after A" / "A before B")
+  swapped; a name written only after "rather than", "instead of", "not" is not kept), nor
+  two names of several words aligned on their wrong words (each name's other, different
+  word stands on the other side: "Charles Dickens ... Tim" / "Tiny Tim, Dickens"). An ``order`` pair whose two sides trade places ("B after A" / "A before B")
   states the same order. A "non-" difference is no flip when both sides write the same
   "non-" words (a reordering). Antonyms
   and quantifiers under a negation on one side only ("unnecessary" / "not necessary",

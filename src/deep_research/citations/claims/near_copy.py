@@ -74,8 +74,10 @@ def _substitution_kind(claim: _Text, ci: int, quote: _Text, qj: int, quotes: lis
         cr, qr = claim.raw[ci], quote.raw[qj]
         gain = claim.raw.count(cr) > sum(t.raw.count(cr) for t in quotes)
         loss = claim.raw.count(qr) < sum(t.raw.count(qr) for t in quotes)
-        if not loss:
+        if not loss and not _only_denied(claim, qr):
             return None  # the quote's name is still in the claim: a name added or moved, not swapped
+        if _names_cross(claim, ci, quote, qj):
+            return None  # "Charles Dickens ... Tim" / "Tiny Tim ... Dickens": two names misaligned
         if sandwich and (gain or loss):
             return "entity"  # the same words on both sides, one name for another
         if (gain or loss) if in_place else (gain and loss):
@@ -120,6 +122,38 @@ def _order_converse(claim: _Text, ci: int, quote: _Text, qj: int) -> bool:
     qb, qa = _sentence_stems(quote, qj)
     crossed = len(cb & qa) + len(ca & qb)
     return crossed > 0 and min(len(cb & qa), len(ca & qb)) > 0 and crossed > len(cb & qb) + len(ca & qa)
+
+
+_DENYING = frozenset({"than", "instead", "unlike", "not", "no", "never", "nor", "without"})
+
+
+def _only_denied(t: _Text, name: str) -> bool:
+    """Does t write ``name`` only right after a word that sets it aside ("rather than the
+    EventEmitter API", "instead of X", "not X")? Then the name is not kept: it is denied."""
+    at = [k for k, r in enumerate(t.raw) if r == name]
+    return bool(at) and all(any(t.low[p] in _DENYING for p in range(max(0, k - 3), k)) for k in at)
+
+
+def _name_run(t: _Text, k: int) -> list[str]:
+    """The other words of the capitalised name the word at k belongs to ("Dickens" of
+    "Charles Dickens")."""
+    out = []
+    for step in (-1, 1):
+        p = k + step
+        while 0 <= p < len(t.raw) and t.kinds[p] == _WORD and t.raw[p][:1].isupper() and not t.sent_start[p]:
+            out.append(t.raw[p])
+            p += step
+    return out
+
+
+def _names_cross(claim: _Text, ci: int, quote: _Text, qj: int) -> bool:
+    """Were two names of several words aligned on their wrong words: another word of the
+    claim's name stands in the quote and another, different word of the quote's name in the
+    claim ("Charles Dickens modeled Tim" / "For Tiny Tim, Dickens used")? "Vietnam War" /
+    "Cold War" share only "War": a swap."""
+    a = {w for w in _name_run(claim, ci) if w in quote.rawset}
+    b = {w for w in _name_run(quote, qj) if w in claim.rawset}
+    return bool(a - b and b - a)
 
 
 def _variant_nearby(claim: _Text, ci: int, quote: _Text, qj: int) -> bool:
