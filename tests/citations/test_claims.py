@@ -1033,3 +1033,21 @@ def test_two_names_aligned_on_their_wrong_words_are_no_swap():
                          ("Each ChildProcess instance implements the Node.js Stream API rather than the "
                           "EventEmitter API.", emit)]:
         assert_unsupported(check(claim, quote), "near_copy:entity")
+
+
+def test_a_unit_of_one_a_strict_bound_and_a_fold_word_state_the_claims_number():
+    """"every 24 hours" / "once a day", "two or more" / "more than one", "3 parts" / "a
+    threefold job" were flagged as numbers the quotes lack; other numbers are still flagged."""
+    day = "A common strategy for read-mostly databases is to run VACUUM once a day."
+    servers = "Some of these tests run more than one server."
+    job = "Logger objects have a threefold job."
+    for claim, quote in [("For read-mostly databases, a common strategy is to run VACUUM once every 24 hours.", day),
+                         ("Some of these tests run two or more servers.", servers),
+                         ("Logger objects have a job with 3 parts.", job)]:
+        r = check(claim, quote)
+        assert r.status is C, (claim, r)
+    for claim, quote in [("For read-mostly databases, a common strategy is to run VACUUM once every 12 hours.", day),
+                         ("Some of these tests run three or more servers.", servers),
+                         ("Logger objects have a job with 4 parts.", job),
+                         ("The two cities share one station.", "Radiation levels on the surface were doubled.")]:
+        assert_unsupported(check(claim, quote), "number")

@@ -495,7 +495,10 @@ def _maybe_stated(c: _Num, claim: _Text, quotes: list[_Text], qnums: list[_Num])
       a decimal without a unit ("1.5" / "1.50"; not after a name or "version": "Python 3.1"
       / "Python 3.10" stays flagged), a scale glued on ("1.4 billion" / "1.4bn"); a sum or
       product the quote writes out ("1,048,576" / "1024 * 1024"); a metric unit converted
-      ("20 cm" / "0.2 m").
+      ("20 cm" / "0.2 m");
+    * a time in another unit against "a day", "an hour" ("every 24 hours" / "once a day"); an
+      integer bound against the strict bound one below it ("two or more" / "more than one");
+      a count a quote writes as a multiple ("3 parts" / "threefold").
     """
     if c.vague:
         return True
@@ -504,6 +507,8 @@ def _maybe_stated(c: _Num, claim: _Text, quotes: list[_Text], qnums: list[_Num])
     if _written_otherwise(c, quotes, qnums) or _season_end(c, claim, qnums) or _same_value(c, qnums):
         return True
     if _another_notation(c, claim, quotes) or _computed(c, quotes) or _converted(c, claim, quotes):
+        return True
+    if _one_unit(c, quotes) or _strict_bound(c, qnums) or _fold_word(c, quotes):
         return True
     if c.key in ("1th", "2th") and ("first" if c.key == "1th" else "second") in set().union(*(q.lowset for q in quotes)):
         return True
@@ -854,3 +859,42 @@ def _converted(c: _Num, claim: _Text, quotes: list[_Text]) -> bool:
             if qu is not None and qu[0] == cu[0] and qu[1] != cu[1] and q.value * qu[1] == c.value * cu[1]:
                 return True
     return False
+
+
+_ONE_BEFORE = frozenset({"a", "an", "per", "every", "each", "one"})
+
+
+def _one_unit(c: _Num, quotes: list[_Text]) -> bool:
+    """Does a quote give one of a larger unit of time ("once a day", "per hour") that the
+    claim's amount of a smaller unit equals ("every 24 hours", "60 minutes")?"""
+    if c.value is None or c.cmp is not None or c.negative:
+        return False
+    for (cu, qu), k in _TIME_IN.items():
+        if c.unit == qu and c.value == k:
+            for t in quotes:
+                for x in range(1, len(t.low)):
+                    if t.low[x - 1] in _ONE_BEFORE and _UNITS.get(t.low[x]) == cu and t.kinds[x] == _WORD:
+                        return True
+    return False
+
+
+_STRICT = frozenset({"more than", "greater than", "over", "above", "fewer than", "less than", "under", "below"})
+
+
+def _strict_bound(c: _Num, qnums: list[_Num]) -> bool:
+    """An integer bound the quote gives as the strict bound next to it: "two or more" / "more
+    than one", "at most 4" / "fewer than 5" (same unit, or none)."""
+    if c.value is None or c.cmp not in ("ge", "le") or c.value != c.value.to_integral_value():
+        return False
+    want = c.value - 1 if c.cmp == "ge" else c.value + 1
+    return any(q.cmp == c.cmp and q.value == want and q.unit == c.unit and q.cmp_raw.lower() in _STRICT
+               for q in qnums)
+
+
+def _fold_word(c: _Num, quotes: list[_Text]) -> bool:
+    """A count without a unit that a quote writes as a multiple in "-fold" ("3 parts" / "a
+    threefold job")."""
+    if c.value is None or c.unit is not None or c.cmp is not None or c.value != c.value.to_integral_value():
+        return False
+    words = [w for w in _FOLD_WORDS.get(int(c.value), ()) if w.endswith("fold")]  # not "doubled", "twice"
+    return any(not t.lowset.isdisjoint(words) for t in quotes)
