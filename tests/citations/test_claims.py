@@ -1051,3 +1051,16 @@ def test_a_unit_of_one_a_strict_bound_and_a_fold_word_state_the_claims_number():
                          ("Logger objects have a job with 4 parts.", job),
                          ("The two cities share one station.", "Radiation levels on the surface were doubled.")]:
         assert_unsupported(check(claim, quote), "number")
+
+
+def test_two_for_a_pair_the_quote_names_without_a_number():
+    """"two linked MessagePorts" for "port1 and port2 ..., which refer to linked MessagePort
+    instances" was flagged as a number the quote lacks: the quote gives no number at all and
+    names a pair. Another count, or "two" against a quote number, is still flagged."""
+    q = "new MessageChannel() yields an object with port1 and port2 properties, which refer to linked MessagePort instances."
+    r = check("A new MessageChannel has port1 and port2 properties that refer to two linked MessagePorts.", q)
+    assert r.status is C, r
+    assert_unsupported(check("A new MessageChannel has port1 and port2 properties that refer to three linked "
+                             "MessagePorts.", q), "number")
+    assert_unsupported(check("A new MessageChannel has two linked ports.",
+                             "A new MessageChannel has three linked ports: port1, port2 and port3."), "number")

@@ -508,7 +508,7 @@ def _maybe_stated(c: _Num, claim: _Text, quotes: list[_Text], qnums: list[_Num])
         return True
     if _another_notation(c, claim, quotes) or _computed(c, quotes) or _converted(c, claim, quotes):
         return True
-    if _one_unit(c, quotes) or _strict_bound(c, qnums) or _fold_word(c, quotes):
+    if _one_unit(c, quotes) or _strict_bound(c, qnums) or _fold_word(c, quotes) or _a_pair(c, quotes, qnums):
         return True
     if c.key in ("1th", "2th") and ("first" if c.key == "1th" else "second") in set().union(*(q.lowset for q in quotes)):
         return True
@@ -898,3 +898,13 @@ def _fold_word(c: _Num, quotes: list[_Text]) -> bool:
         return False
     words = [w for w in _FOLD_WORDS.get(int(c.value), ()) if w.endswith("fold")]  # not "doubled", "twice"
     return any(not t.lowset.isdisjoint(words) for t in quotes)
+
+
+def _a_pair(c: _Num, quotes: list[_Text], qnums: list[_Num]) -> bool:
+    """"two" where the quotes give no number at all and name two things joined by "and"
+    ("two linked ports" / "port1 and port2 ... linked"): the quotes may count them so."""
+    if c.key != "2" or c.unit is not None or c.cmp is not None or c.raw.lower() != "two":
+        return False
+    if any(q.value is not None and q.required for q in qnums):
+        return False
+    return any(w in t.lowset for t in quotes for w in ("and", "both"))
