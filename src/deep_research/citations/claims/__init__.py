@@ -53,7 +53,9 @@ Rules (``check_claim``), in this order; the first that fires makes the claim
   "20 cm" / "0.2 m"), a product or sum the quote writes out ("1,048,576" / "1024 * 1024",
   "256K" / "128K ... + 128K"), a time against one of a larger unit ("every 24 hours" /
   "once a day"), an integer bound against the strict bound next to it ("two or more" /
-  "more than one"), a count written in "-fold" ("3 parts" / "threefold").
+  "more than one"), a count written in "-fold" ("3 parts" / "threefold"), "two" where
+  the quotes give no number and join things with "and" ("two linked ports" / "port1 and
+  port2").
 * ``negation`` - two ways. (a) By negated segment, for paraphrases: a negator (not, no,
   never, none, nothing, neither, nor, without, cannot, n't, no longer, fails to, unable
   to, refused to, declined to, is yet to) negates the content words after it up to the clause end (at most four; "and"/"or"
