@@ -791,7 +791,7 @@ def _another_notation(c: _Num, claim: _Text, quotes: list[_Text]) -> bool:
                     and c.value != c.value.to_integral_value() and not _after_name(claim, c.pos) \
                     and not _after_name(t, q.pos):
                 return True  # "1.5" / "1.50"
-        for w in t.lowset:
+        for w in t.lowset if c.value >= 1000 else ():  # a glued scale is at least a thousand
             if w[:1].isdigit():
                 m = _SCALE_SUFFIX.fullmatch(w)
                 if m and Decimal(m.group(1)) * _SUFFIX_SCALE[m.group(2)] == c.value:
@@ -896,8 +896,11 @@ def _fold_word(c: _Num, quotes: list[_Text]) -> bool:
     threefold job")."""
     if c.value is None or c.unit is not None or c.cmp is not None or c.value != c.value.to_integral_value():
         return False
-    words = [w for w in _FOLD_WORDS.get(int(c.value), ()) if w.endswith("fold")]  # not "doubled", "twice"
-    return any(not t.lowset.isdisjoint(words) for t in quotes)
+    words = _FOLD_SUFFIXED.get(int(c.value))
+    return words is not None and any(not t.lowset.isdisjoint(words) for t in quotes)
+
+
+_FOLD_SUFFIXED = {n: frozenset(w for w in ws if w.endswith("fold")) for n, ws in _FOLD_WORDS.items()}  # not "twice"
 
 
 def _a_pair(c: _Num, quotes: list[_Text], qnums: list[_Num]) -> bool:
