@@ -38,36 +38,72 @@ def _git_repo(root: Path, files: dict[str, str]) -> str:
     subprocess.run(["git", "init", "-q", str(root)], check=True)
     subprocess.run(["git", "-C", str(root), "add", "-A"], check=True)
     subprocess.run(["git", "-C", str(root), *env, "commit", "-qm", "data"], check=True)
-    out = subprocess.run(["git", "-C", str(root), "rev-parse", "HEAD"], check=True, capture_output=True, text=True)
+    out = subprocess.run(
+        ["git", "-C", str(root), "rev-parse", "HEAD"], check=True, capture_output=True, text=True
+    )
     return out.stdout.strip()
 
 
 def _summedits(domain: str, n_edits: int) -> str:
-    rows = [{"id": f"{domain}_og", "doc": f"{domain} doc.", "summary": "S.", "label": 1,
-             "original_summary": "S.", "edit_types": [], "split": "test"}]
-    rows += [{"id": f"{domain}_e{k}", "doc": f"{domain} doc.", "summary": f"Wrong {k}.", "label": 0,
-              "original_summary": "S.", "edit_types": ["entity_modification", "antonym_swap"][: k % 2 + 1],
-              "split": "test"} for k in range(n_edits)]
+    rows = [
+        {
+            "id": f"{domain}_og",
+            "doc": f"{domain} doc.",
+            "summary": "S.",
+            "label": 1,
+            "original_summary": "S.",
+            "edit_types": [],
+            "split": "test",
+        }
+    ]
+    rows += [
+        {
+            "id": f"{domain}_e{k}",
+            "doc": f"{domain} doc.",
+            "summary": f"Wrong {k}.",
+            "label": 0,
+            "original_summary": "S.",
+            "edit_types": ["entity_modification", "antonym_swap"][: k % 2 + 1],
+            "split": "test",
+        }
+        for k in range(n_edits)
+    ]
     return json.dumps(rows)
 
 
 def _qags_line(article: str, sentences: list[tuple[str, list[str]]]) -> str:
-    return json.dumps({"article": article, "summary_sentences": [
-        {"sentence": s, "responses": [{"worker_id": i, "response": v} for i, v in enumerate(votes)]}
-        for s, votes in sentences]}) + "\n"
+    return (
+        json.dumps(
+            {
+                "article": article,
+                "summary_sentences": [
+                    {
+                        "sentence": s,
+                        "responses": [{"worker_id": i, "response": v} for i, v in enumerate(votes)],
+                    }
+                    for s, votes in sentences
+                ],
+            }
+        )
+        + "\n"
+    )
 
 
 @pytest.fixture
 def mirrors(tmp_path: Path, monkeypatch) -> Path:
     """Synthetic snapshots of the two --fresh3 sources, the pinned commits pointed at them."""
     root = tmp_path / "mirrors"
-    se = {"data/summedits/summedits_samsum.json": _summedits("samsum", 2),
-          "data/summedits/summedits_ectsum.json": _summedits("ectsum", 1)}
+    se = {
+        "data/summedits/summedits_samsum.json": _summedits("samsum", 2),
+        "data/summedits/summedits_ectsum.json": _summedits("ectsum", 1),
+    }
     qg = {
-        "data/mturk_cnndm.jsonl": _qags_line(" An article. ", [("Yes.", ["yes", "yes", "no"]),
-                                                              ("No.", ["no", "yes", "no"])]),
-        "data/mturk_xsum.jsonl": _qags_line("Another.", [("All.", ["yes", "yes", "yes"]),
-                                                         ("Odd.", ["yes", "maybe", "no"])]),
+        "data/mturk_cnndm.jsonl": _qags_line(
+            " An article. ", [("Yes.", ["yes", "yes", "no"]), ("No.", ["no", "yes", "no"])]
+        ),
+        "data/mturk_xsum.jsonl": _qags_line(
+            "Another.", [("All.", ["yes", "yes", "yes"]), ("Odd.", ["yes", "maybe", "no"])]
+        ),
     }
     for const, files in (("SUMMEDITS", se), ("QAGS", qg)):
         repo = getattr(fv, const)
@@ -81,9 +117,18 @@ def test_fresh3_converters_map_labels_and_keep_the_original_class(mirrors):
     sam = list(fv._summedits("samsum")(rd, fv.Tally()))
     assert [(e.id, e.label, e.cls, e.quotes) for e in sam] == [
         ("summedits-samsum-samsum_og", "supported", "consistent", ["samsum doc."]),
-        ("summedits-samsum-samsum_e0", "unsupported", "inconsistent (entity_modification)", ["samsum doc."]),
-        ("summedits-samsum-samsum_e1", "unsupported", "inconsistent (antonym_swap+entity_modification)",
-         ["samsum doc."]),
+        (
+            "summedits-samsum-samsum_e0",
+            "unsupported",
+            "inconsistent (entity_modification)",
+            ["samsum doc."],
+        ),
+        (
+            "summedits-samsum-samsum_e1",
+            "unsupported",
+            "inconsistent (antonym_swap+entity_modification)",
+            ["samsum doc."],
+        ),
     ]
     tally = fv.Tally()
     qg = list(fv.qags(rd, tally))
@@ -107,20 +152,41 @@ def test_fresh_sample_respects_the_fresh3_cap():
 def test_fetch_fresh3_writes_holdout_only_sets_bench_can_load(mirrors, tmp_path):
     out = tmp_path / "factver-fresh3"
     assert fv.main(["--fresh3", "--mirrors", str(mirrors), "--out", str(out)]) == 0
-    assert sorted(p.name for p in out.iterdir()) == ["README.md", "qags", "summedits-ectsum", "summedits-samsum"]
+    assert sorted(p.name for p in out.iterdir()) == [
+        "README.md",
+        "qags",
+        "summedits-ectsum",
+        "summedits-samsum",
+    ]
     assert not list(out.glob("*/dev.jsonl"))
-    recs = [json.loads(line) for f in sorted(out.glob("*/holdout.jsonl")) for line in f.read_text().splitlines()]
+    recs = [
+        json.loads(line)
+        for f in sorted(out.glob("*/holdout.jsonl"))
+        for line in f.read_text().splitlines()
+    ]
     assert len(recs) == 8 and {r["split"] for r in recs} == {"holdout"}
     assert all(r["source"].endswith(fv.QAGS.commit) for r in recs if r["dataset"] == "qags")
     assert "cut to 1000 by a sample" in (out / "README.md").read_text()
     hand = tmp_path / "hand"
     hand.mkdir()
-    row = {"id": "g0001", "dataset": "apache", "page": "apache/a.html", "quote": "Q.", "claim": "C.",
-           "label": "supported", "class": "paraphrase_synonyms", "split": "holdout"}
+    row = {
+        "id": "g0001",
+        "dataset": "apache",
+        "page": "apache/a.html",
+        "quote": "Q.",
+        "claim": "C.",
+        "label": "supported",
+        "class": "paraphrase_synonyms",
+        "split": "holdout",
+    }
     (hand / "holdout.jsonl").write_text(json.dumps(row) + "\n", encoding="utf-8")
     pairs = bench_claims.load_fresh(hand, out, "--fresh3")
     assert [p.dataset for p in pairs][:1] == ["hand/apache"]
-    assert {p.dataset for p in pairs[1:]} == {"factver/qags", "factver/summedits-ectsum", "factver/summedits-samsum"}
+    assert {p.dataset for p in pairs[1:]} == {
+        "factver/qags",
+        "factver/summedits-ectsum",
+        "factver/summedits-samsum",
+    }
 
 
 def test_fetch_two_fresh_groups_together_is_a_user_error(tmp_path, capsys):
