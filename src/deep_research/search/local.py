@@ -751,12 +751,11 @@ class _Extractor:
         if self.deaths >= MAX_WORKER_DEATHS:
             raise _Skip(f"not extracted: {self.deaths} files before it stopped the worker process that read "
                         "them; the rest of this run is left out")
-        if self.alone is None:
-            self.alone = _process_pool(1, self.styles)
+        alone = self.alone = self.alone or _process_pool(1, self.styles)
         try:
-            got = self.alone.submit(_worker_extract, [loaded], self.root, self.published).result()[0]
+            got = alone.submit(_worker_extract, [loaded], self.root, self.published).result()[0]
         except Exception:  # noqa: BLE001 - this file stops its worker too (BrokenProcessPool)
-            self.alone.shutdown(wait=True, cancel_futures=True)
+            alone.shutdown(wait=True, cancel_futures=True)
             self.alone = None
             self.deaths += 1
             raise _Skip("reading its text stopped the worker process that read it (a crash in a reader or "
