@@ -937,23 +937,32 @@ def q2(rd: Reader, tally: Tally) -> Iterator[Example]:
                 )
 
 
-def summedits_scitldr(rd: Reader, tally: Tally) -> Iterator[Example]:
-    path = "data/summedits/summedits_scitldr.json"
-    for c in json.loads(rd.text(SUMMEDITS, path)):
-        doc, summary = clean(c["doc"], tally), clean(c["summary"], tally)
-        if c["label"] not in (0, 1) or not doc or not summary:
-            tally.dropped["label other than 0/1, or empty document or summary"] += 1
-            continue
-        edits = "+".join(sorted(c["edit_types"]))
-        yield Example(
-            id=f"summedits-scitldr-{c['id']}",
-            group=doc,
-            quotes=[doc],
-            claim=summary,
-            label=SUPPORTED if c["label"] == 1 else UNSUPPORTED,
-            cls="consistent" if c["label"] == 1 else f"inconsistent ({edits or 'untyped'})",
-            source=source(SUMMEDITS, path),
-        )
+def _summedits(domain: str) -> Callable[[Reader, Tally], Iterator[Example]]:
+    """A converter for one SummEdits domain: each summary against its whole document, label 1 ->
+    supported, 0 -> unsupported, ``class`` naming the edit types of an inconsistent one."""
+
+    def convert(rd: Reader, tally: Tally) -> Iterator[Example]:
+        path = f"data/summedits/summedits_{domain}.json"
+        for c in json.loads(rd.text(SUMMEDITS, path)):
+            doc, summary = clean(c["doc"], tally), clean(c["summary"], tally)
+            if c["label"] not in (0, 1) or not doc or not summary:
+                tally.dropped["label other than 0/1, or empty document or summary"] += 1
+                continue
+            edits = "+".join(sorted(c["edit_types"]))
+            yield Example(
+                id=f"summedits-{domain}-{c['id']}",
+                group=doc,
+                quotes=[doc],
+                claim=summary,
+                label=SUPPORTED if c["label"] == 1 else UNSUPPORTED,
+                cls="consistent" if c["label"] == 1 else f"inconsistent ({edits or 'untyped'})",
+                source=source(SUMMEDITS, path),
+            )
+
+    return convert
+
+
+summedits_scitldr = _summedits("scitldr")
 
 
 FRESH2 = [
@@ -1035,30 +1044,6 @@ SummEdits' other domains (documents of several thousand characters).
 
 DEFAULT_FRESH3_OUT = Path("/tmp/factver-fresh3")
 FRESH3_CAP = 1000
-
-
-def _summedits(domain: str) -> Callable[[Reader, Tally], Iterator[Example]]:
-    """A converter for one SummEdits domain (the same reading as ``summedits_scitldr``)."""
-
-    def convert(rd: Reader, tally: Tally) -> Iterator[Example]:
-        path = f"data/summedits/summedits_{domain}.json"
-        for c in json.loads(rd.text(SUMMEDITS, path)):
-            doc, summary = clean(c["doc"], tally), clean(c["summary"], tally)
-            if c["label"] not in (0, 1) or not doc or not summary:
-                tally.dropped["label other than 0/1, or empty document or summary"] += 1
-                continue
-            edits = "+".join(sorted(c["edit_types"]))
-            yield Example(
-                id=f"summedits-{domain}-{c['id']}",
-                group=doc,
-                quotes=[doc],
-                claim=summary,
-                label=SUPPORTED if c["label"] == 1 else UNSUPPORTED,
-                cls="consistent" if c["label"] == 1 else f"inconsistent ({edits or 'untyped'})",
-                source=source(SUMMEDITS, path),
-            )
-
-    return convert
 
 
 def qags(rd: Reader, tally: Tally) -> Iterator[Example]:
