@@ -867,6 +867,24 @@ def test_an_owner_turned_round_is_not_shown_supported():
                        ["The value of the setting is read at start."]).status is ClaimStatus.SUPPORTED
 
 
+def test_a_copy_cut_inside_a_pair_is_not_shown_supported():
+    """A copy that stops after the first part of "both A and B" (unseen QAGS summary:
+    "possessing both a firearm." for "... both a firearm and an illegal drug") has every
+    word of its quote in order and was shown supported as a copy. The whole pair, a pair
+    the quote does not complete, and "both" as a pronoun are untouched."""
+    q = ["He was accused of possessing both a firearm and an illegal drug, marijuana."]
+    cut = check_claim("He was accused of possessing both a firearm.", q)
+    assert cut.status is ClaimStatus.UNCHECKED and "cut short" in cut.note, cut
+    either = check_claim("You can connect through either the file.", ["You can connect through either the file "
+                                                                      "or the socket."])
+    assert either.status is ClaimStatus.UNCHECKED, either
+    whole = check_claim("He was accused of possessing both a firearm and an illegal drug.", q)
+    assert whole.status is ClaimStatus.SUPPORTED, whole
+    assert check_claim("The value lies between 1 and 5.", ["The value lies between 1 and 5."]).status \
+        is ClaimStatus.SUPPORTED
+    assert check_claim("Both servers restart.", ["Both servers restart."]).status is ClaimStatus.SUPPORTED
+
+
 def test_larger_than_and_smaller_than_are_bounds_like_more_and_less_than():
     """"greater than 2,147,483,647" for "larger than 2147483647" was flagged (the quote's bound
     was not read as one); a bound of the other direction or other digits is still caught."""
