@@ -313,13 +313,13 @@ def _same_prefixed(claim: _Text, q: _Text, prefix: str, i2: int, j2: int) -> boo
     return n > 0 and n == _prefixed(q, prefix, claim.stems[at])
 
 
-def _check_near_copy(claim: _Text, quotes: list[_Text]) -> ClaimCheck | None:
-    if not claim.align or len(claim.align) > MAX_ALIGN_TOKENS:
-        return None
+def _near_copies(claim: _Text, quotes: list[_Text]) -> list[_Text]:
+    """The quotes the claim repeats: at least two of its content words and half of them in
+    the quote, or a token similarity of at least ``SHORT_COPY_SIMILARITY``."""
     content = {claim.stems[k] for k in range(len(claim.raw)) if claim.content[k]}
     if not content:
-        return None
-    aligned = []
+        return []
+    out = []
     for q in quotes:
         if not q.align or len(q.align) > MAX_ALIGN_TOKENS:
             continue
@@ -327,7 +327,14 @@ def _check_near_copy(claim: _Text, quotes: list[_Text]) -> ClaimCheck | None:
         if (shared < 2 or shared < NEAR_COPY_SHARE * len(content)) and \
                 Indel.normalized_similarity(claim.align, q.align) < SHORT_COPY_SIMILARITY:
             continue
-        aligned.append((q, _blocks(claim, q)))
+        out.append(q)
+    return out
+
+
+def _check_near_copy(claim: _Text, quotes: list[_Text]) -> ClaimCheck | None:
+    if not claim.align or len(claim.align) > MAX_ALIGN_TOKENS:
+        return None
+    aligned = [(q, _blocks(claim, q)) for q in _near_copies(claim, quotes)]
     if not aligned:
         return None
     nc = len(claim.align)
@@ -415,18 +422,11 @@ def _function_word_swapped(claim: _Text, quotes: list[_Text]) -> tuple[str, str,
     word between the same neighbours: (claim word, quote word, claim token index), or None."""
     if not claim.align or len(claim.align) > MAX_ALIGN_TOKENS:
         return None
-    content = {claim.stems[k] for k in range(len(claim.raw)) if claim.content[k]}
     contexts = set()
     for q in quotes:
         a = q.align
         contexts.update((a[i - 1], a[i], a[i + 1]) for i in range(1, len(a) - 1))
-    for q in quotes:
-        if not q.align or len(q.align) > MAX_ALIGN_TOKENS:
-            continue
-        shared = sum(1 for x in content if x in q.positions)
-        if (shared < 2 or shared < NEAR_COPY_SHARE * len(content)) and \
-                Indel.normalized_similarity(claim.align, q.align) < SHORT_COPY_SIMILARITY:
-            continue
+    for q in _near_copies(claim, quotes):
         for i1, i2, j1, j2, before, after in _blocks(claim, q):
             if not (before and after) or i2 - i1 != j2 - j1 or i2 - i1 > 2:
                 continue
