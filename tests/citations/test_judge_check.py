@@ -431,57 +431,6 @@ def test_a_file_path_is_one_name():
     assert right.ok, right.problems
 
 
-def test_a_name_from_another_sentence_of_the_span_is_mixed():
-    q = ["Solution: use csrf_exempt() followed by requires_csrf_token(). (i.e. requires_csrf_token should be the "
-         "innermost decorator)."]
-    wrong = ev("csrf_exempt should be the innermost decorator.", q,
-               JudgeFact("csrf_exempt is the innermost decorator", [q[0][:-1]]))
-    assert not wrong.ok and any('"csrf_exempt"' in p for p in wrong.problems), wrong.problems
-    right = ev("requires_csrf_token should be the innermost decorator.", q,
-               JudgeFact("requires_csrf_token is the innermost decorator", [q[0][:-1]]))
-    assert right.ok, right.problems
-
-
-def test_a_name_from_another_span_in_place_of_a_span_word_is_mixed():
-    q = ["Note that the value of /proc/sys/kernel/sysrq influences only the invocation via a keyboard. Invocation of "
-         "any operation via /proc/sysrq-trigger is always allowed (by a user with admin privileges)."]
-    spans = ["Note that the value of /proc/sys/kernel/sysrq influences only the invocation via a keyboard",
-             "Invocation of any operation via /proc/sysrq-trigger is always allowed"]
-    wrong = ev("The value of /proc/sys/kernel/sysrq influences only the invocation via /proc/sysrq-trigger.", q,
-               JudgeFact("the sysrq value influences only invocation via the trigger file", spans))
-    assert not wrong.ok and any("/proc/sysrq-trigger" in p for p in wrong.problems), wrong.problems
-    right = ev("The value of /proc/sys/kernel/sysrq influences only the invocation via a keyboard.", q,
-               JudgeFact("the sysrq value influences only invocation via a keyboard", spans[:1]))
-    assert right.ok, right.problems
-
-
-def test_a_quantifier_shown_only_on_another_noun_fails():
-    q = ["Invocation of any operation via /proc/sysrq-trigger is always allowed (by a user with admin privileges)."]
-    wrong = ev("Invocation of any operation via /proc/sysrq-trigger is always allowed (by any user).", q,
-               JudgeFact("any user may invoke any operation", [q[0][:-1]]))
-    assert not wrong.ok and any('"any" goes with "user"' in p for p in wrong.problems), wrong.problems
-    right = ev("Invocation of any operation via /proc/sysrq-trigger is always allowed.", q,
-               JudgeFact("any operation may be invoked", ["Invocation of any operation via /proc/sysrq-trigger is "
-                                                           "always allowed"]))
-    assert right.ok, right.problems
-    q2 = ["Of course, recursive invocations each have their own local namespace."]
-    floating = ev("Every recursive invocation has its own local namespace.", q2,
-                  JudgeFact("each recursive invocation has its own namespace", [q2[0][11:-1]]))
-    assert floating.ok, floating.problems
-
-
-def test_half_of_both_a_and_b_fails():
-    q = ["Disabling both zswap.same_filled_pages_enabled and zswap.non_same_filled_pages_enabled effectively "
-         "disables accepting any new pages by zswap."]
-    wrong = ev("Disabling zswap.same_filled_pages_enabled effectively disables accepting any new pages by zswap.", q,
-               JudgeFact("disabling same_filled_pages disables accepting new pages", [q[0][:-1]]))
-    assert not wrong.ok and any('"both' in p for p in wrong.problems), wrong.problems
-    right = ev("Disabling zswap.same_filled_pages_enabled and zswap.non_same_filled_pages_enabled disables "
-               "accepting any new pages by zswap.", q,
-               JudgeFact("disabling both disables accepting new pages", [q[0][:-1]]))
-    assert right.ok, right.problems
-
-
 def test_an_aligned_pair_of_two_units_fails():
     q = ["If value is an integer, the session will expire after that many seconds of inactivity."]
     wrong = ev("If value is an integer, the session will expire after that many minutes of inactivity.", q,
@@ -506,28 +455,6 @@ def test_a_word_from_another_clause_in_place_of_a_span_name_fails():
     passive = ev("The Perl module IPC::Run is required by the TAP tests.", q3,
                  JudgeFact("IPC::Run is required by the TAP tests", [q3[0]], [("is required by", "require")]))
     assert passive.ok, passive.problems
-
-
-def test_a_number_from_another_sentence_in_place_of_the_span_number_fails():
-    q = ["Primary key. The field itself may contain up to 40 characters. The current implementation generates a "
-         "32-character string (a random sequence of digits and lowercase ASCII letters)."]
-    spans = ["The field itself may contain up to 40 characters", "The current implementation generates a "
-             "32-character string"]
-    wrong = ev("The field itself may contain up to 32 characters.", q, JudgeFact("the field holds 32 characters", spans))
-    assert not wrong.ok and any('has "40"' in p for p in wrong.problems), wrong.problems
-    right = ev("The field itself may contain up to 40 characters.", q,
-               JudgeFact("the field holds up to 40 characters", spans[:1]))
-    assert right.ok, right.problems
-
-
-def test_a_quoted_value_must_stand_quoted_in_a_span():
-    q = ["Changed in version 3.5: Added support for writing to unseekable streams. Added support for the 'x' mode."]
-    wrong = ev("Changed in version 3.5: Added support for the 'a' mode.", q,
-               JudgeFact("3.5 added the 'a' mode", ["Changed in version 3.5", "Added support for the 'x' mode"]))
-    assert not wrong.ok and any('"a"' in p for p in wrong.problems), wrong.problems
-    right = ev("Changed in version 3.5: Added support for the \u2018x\u2019 mode.", q,
-               JudgeFact("3.5 added the 'x' mode", ["Changed in version 3.5", "Added support for the 'x' mode"]))
-    assert right.ok, right.problems
 
 
 def test_a_swapped_pronoun_fails_and_a_preposition_only_outside_aligned_phrases():
@@ -564,3 +491,57 @@ def test_a_relation_between_clauses_of_two_quote_sentences_fails():
     right = ev("Changed in version 3.4: ZIP64 extensions are enabled by default.", q2,
                JudgeFact("3.4 enabled ZIP64 by default", [q2[0][:-1], q2[1][:-1]]))
     assert right.ok, right.problems
+
+
+_SYSRQ = ("Note that the value of /proc/sys/kernel/sysrq influences only the invocation via a keyboard. Invocation of "
+          "any operation via /proc/sysrq-trigger is always allowed (by a user with admin privileges).")
+_SYSRQ_SPANS = ["Note that the value of /proc/sys/kernel/sysrq influences only the invocation via a keyboard",
+                "Invocation of any operation via /proc/sysrq-trigger is always allowed"]
+_CSRF = ("Solution: use csrf_exempt() followed by requires_csrf_token(). (i.e. requires_csrf_token should be the "
+         "innermost decorator).")
+_ZSWAP = ("Disabling both zswap.same_filled_pages_enabled and zswap.non_same_filled_pages_enabled effectively "
+          "disables accepting any new pages by zswap.")
+_PK = ("Primary key. The field itself may contain up to 40 characters. The current implementation generates a "
+       "32-character string (a random sequence of digits and lowercase ASCII letters).")
+_PK_SPANS = ["The field itself may contain up to 40 characters", "The current implementation generates a 32-character "
+             "string"]
+_ZIP = "Changed in version 3.5: Added support for writing to unseekable streams. Added support for the 'x' mode."
+_ZIP_SPANS = ["Changed in version 3.5", "Added support for the 'x' mode"]
+
+
+@pytest.mark.parametrize(("quote", "wrong", "wrong_spans", "needle", "right", "right_spans"), [
+    # a claim name taken from another sentence of the span
+    (_CSRF, "csrf_exempt should be the innermost decorator.", [_CSRF[:-1]], '"csrf_exempt"',
+     "requires_csrf_token should be the innermost decorator.", [_CSRF[:-1]]),
+    # a name from another span in place of a span word ("via a keyboard")
+    (_SYSRQ, "The value of /proc/sys/kernel/sysrq influences only the invocation via /proc/sysrq-trigger.",
+     _SYSRQ_SPANS, "/proc/sysrq-trigger",
+     "The value of /proc/sys/kernel/sysrq influences only the invocation via a keyboard.", _SYSRQ_SPANS[:1]),
+    # a quantifier shown only by one on another noun
+    (_SYSRQ.split(". ")[1], "Invocation of any operation via /proc/sysrq-trigger is always allowed (by any user).",
+     [_SYSRQ.split(". ")[1][:-1]], '"any" goes with "user"',
+     "Invocation of any operation via /proc/sysrq-trigger is always allowed.", _SYSRQ_SPANS[1:]),
+    # half of "both A and B"
+    (_ZSWAP, "Disabling zswap.same_filled_pages_enabled effectively disables accepting any new pages by zswap.",
+     [_ZSWAP[:-1]], '"both',
+     "Disabling zswap.same_filled_pages_enabled and zswap.non_same_filled_pages_enabled disables accepting any new "
+     "pages by zswap.", [_ZSWAP[:-1]]),
+    # a number from another sentence in place of the span's number
+    (_PK, "The field itself may contain up to 32 characters.", _PK_SPANS, 'has "40"',
+     "The field itself may contain up to 40 characters.", _PK_SPANS[:1]),
+    # a quoted value must stand quoted in a span
+    (_ZIP, "Changed in version 3.5: Added support for the 'a' mode.", _ZIP_SPANS, '"a"',
+     "Changed in version 3.5: Added support for the \u2018x\u2019 mode.", _ZIP_SPANS),
+])
+def test_a_word_taken_from_elsewhere_in_the_spans_fails(quote, wrong, wrong_spans, needle, right, right_spans):
+    bad = ev(wrong, [quote], JudgeFact(wrong, wrong_spans))
+    assert not bad.ok and any(needle in p for p in bad.problems), bad.problems
+    good = ev(right, [quote], JudgeFact(right, right_spans))
+    assert good.ok, good.problems
+
+
+def test_a_floating_quantifier_goes_with_its_noun_phrase():
+    q = ["Of course, recursive invocations each have their own local namespace."]
+    floating = ev("Every recursive invocation has its own local namespace.", q,
+                  JudgeFact("each recursive invocation has its own namespace", [q[0][11:-1]]))
+    assert floating.ok, floating.problems
