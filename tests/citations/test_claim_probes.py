@@ -13,8 +13,7 @@ PROBES = Path(__file__).resolve().parents[2] / "benchmarks" / "data" / "claims-p
 # misreadings whose hostile evidence the judge check still accepts when the judge cites the
 # sentence the claim copies (open: a dropped word or list member inside a span wider than
 # the claim, roles of two plain nouns swapped inside one span)
-OPEN_JUDGE = {"p3-ev3-per", "p3-pk1-list", "p4-a12-list", "p4-a14-copy", "p4-a14-it", "p4-a7-role", "p5-b2-order",
-              "p5-c2-drop"}
+OPEN_JUDGE = {"p3-ev3-per", "p4-a12-list", "p4-a7-role", "p5-b2-order", "p5-c2-drop"}
 
 
 def _probes() -> list[dict]:

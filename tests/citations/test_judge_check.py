@@ -545,3 +545,17 @@ def test_a_floating_quantifier_goes_with_its_noun_phrase():
     floating = ev("Every recursive invocation has its own local namespace.", q,
                   JudgeFact("each recursive invocation has its own namespace", [q[0][11:-1]]))
     assert floating.ok, floating.problems
+
+
+def test_words_left_out_inside_a_clause_of_the_span_fail():
+    q = ["The current implementation generates a 32-character string (a random sequence of digits and lowercase "
+         "ASCII letters)."]
+    wrong = ev("The current implementation generates a 32-character string (a random sequence of lowercase ASCII "
+               "letters).", q, JudgeFact("a string of lowercase letters", [q[0][:-1]]))
+    assert not wrong.ok and any('"digits and"' in p for p in wrong.problems), wrong.problems
+    q2 = ["For a solution, some applications use prctl(PR_SET_DUMPABLE, ...) to specifically disallow such ptrace "
+          "attachment (e.g. ssh-agent), but many do not."]
+    adverb = ev("Some applications use prctl(PR_SET_DUMPABLE, ...) to disallow such ptrace attachment (e.g. "
+                "ssh-agent), but many do not.", q2,
+                JudgeFact("some applications disallow ptrace attachment", [q2[0][16:-1]]))
+    assert adverb.ok, adverb.problems

@@ -73,7 +73,7 @@ from . import lexicon
 from . import proof as P
 from .analysis import _analyse
 from .framing import _prepare_claim
-from .near_copy import _PRONOUNS, _function_word_swapped, _prefix_antonym
+from .near_copy import _PRONOUNS, _function_word_swapped, _inner_words_dropped, _prefix_antonym
 from .negation import _segment
 from .numbers import APPROX, _fmt
 from .rules import _case_changed
@@ -396,6 +396,9 @@ def check_judge_evidence(claim: str, quotes: list[str], facts: list[JudgeFact]) 
     # preposition unless the judge aligned a claim phrase holding it and a content word with
     # a span phrase holding the span's (a paraphrase: "work on any architecture" / "work in
     # any architecture"; a bare ("at", "to") is no restatement)
+    dropped = _inner_words_dropped(claim_t, [s.t for s in spans])
+    if dropped:
+        problems.append(f'the claim leaves "{dropped[0]}" out of a cited span, inside a clause')
     fw = _function_word_swapped(claim_t, [s.t for s in spans])
     if fw and (claim_t.low[fw[2]] in _PRONOUNS or not any(
             a <= fw[2] <= b and fw[1].lower() in words for a, b, words in aligned_phrases)):

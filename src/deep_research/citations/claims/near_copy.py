@@ -444,3 +444,27 @@ def _function_word_swapped(claim: _Text, quotes: list[_Text]) -> tuple[str, str,
                     continue
                 return claim.raw[claim.align_pos[a]], q.raw[q.align_pos[a - i1 + j1]], claim.align_pos[a]
     return None
+
+
+def _inner_words_dropped(claim: _Text, quotes: list[_Text]) -> tuple[str, str] | None:
+    """A claim that repeats a quote but for a stretch left out inside it, between equal
+    stretches and with no punctuation at its edges (not a whole clause or parenthesis),
+    holding a content word the claim does not write elsewhere (a single -ly adverb, or a
+    single word after a name, aside):
+    "a random sequence of lowercase ASCII letters" / "of digits and lowercase ASCII
+    letters", "(ALT+Fn) should also help" / "(ALT+Fn) and then back again should also
+    help". (the quote's words left out, the claim word after them), or None."""
+    for q in _near_copies(claim, quotes):
+        for i1, i2, j1, j2, before, after in _blocks(claim, q):
+            if i1 != i2 or not (before and after) or j2 - j1 > 6:
+                continue
+            a, b = q.align_pos[j1], q.align_pos[j2 - 1]
+            if any(q.kinds[k] != _WORD for k in range(a, b + 1)) or \
+                    (a and q.kinds[a - 1] != _WORD) or (b + 1 < len(q.raw) and q.kinds[b + 1] != _WORD):
+                continue  # punctuation inside or at an edge: a clause or parenthesis left out
+            dropped = [k for k in range(a, b + 1) if q.content[k]]
+            if a == b and (q.low[a].endswith("ly") or a and q.entity[a - 1]):
+                continue  # an adverb of manner ("specifically disallow"), a name's kind ("the X keyword")
+            if dropped and any(q.stems[k] not in claim.positions for k in dropped):  # else said elsewhere
+                return " ".join(q.raw[a:b + 1]), claim.raw[claim.align_pos[i1]] if i1 < len(claim.align_pos) else ""
+    return None
