@@ -422,10 +422,10 @@ def _function_word_swapped(claim: _Text, quotes: list[_Text]) -> tuple[str, str,
     word between the same neighbours: (claim word, quote word, claim token index), or None."""
     if not claim.align or len(claim.align) > MAX_ALIGN_TOKENS:
         return None
-    contexts = set()
+    contexts: set[tuple[str, str, str]] = set()
     for q in quotes:
-        a = q.align
-        contexts.update((a[i - 1], a[i], a[i + 1]) for i in range(1, len(a) - 1))
+        al = q.align
+        contexts.update((al[i - 1], al[i], al[i + 1]) for i in range(1, len(al) - 1))
     for q in _near_copies(claim, quotes):
         for i1, i2, j1, j2, before, after in _blocks(claim, q):
             if not (before and after) or i2 - i1 != j2 - j1 or i2 - i1 > 2:
