@@ -889,6 +889,21 @@ def test_a_copy_cut_inside_a_pair_is_not_shown_supported():
     assert check_claim("Both servers restart.", ["Both servers restart."]).status is ClaimStatus.SUPPORTED
 
 
+def test_a_scale_word_after_the_number_and_a_negated_like_are_no_contradiction():
+    """Dialogue summaries (SummEdits SAMSum, seen after its measurement): "5 mln bucks" is
+    5 million (a scale word after the number, as "bn" glued on), and "he doesn't like being my
+    roommate" negates "like", not "roommate" ("like" is a stop word elsewhere). Another number,
+    "m" (metres), and a "likes" the claim states against the quote stay flagged."""
+    mln = ["if we're late we may loose 5 mln bucks"]
+    assert check_claim("We may lose 5 million if we are late.", mln).status is not ClaimStatus.UNSUPPORTED
+    assert check_claim("We may lose 6 million if we are late.", mln).status is ClaimStatus.UNSUPPORTED
+    assert check_claim("The pipe is 5 million long.", ["The pipe is 5 m long."]).status is ClaimStatus.UNSUPPORTED
+    q = ["Sam: he was saying he doesn't like being my roommate ."]
+    said = check_claim("He was saying something about being my roommate.", q)
+    assert said.status is not ClaimStatus.UNSUPPORTED, said
+    assert check_claim("He likes being my roommate.", q).status is ClaimStatus.UNSUPPORTED
+
+
 def test_larger_than_and_smaller_than_are_bounds_like_more_and_less_than():
     """"greater than 2,147,483,647" for "larger than 2147483647" was flagged (the quote's bound
     was not read as one); a bound of the other direction or other digits is still caught."""

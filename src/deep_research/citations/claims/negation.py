@@ -36,6 +36,11 @@ def _negation_matches(src: _Text, k: int, dst_list: list[_Text], src_fully_cover
     seg = _segment(src, k)
     if not seg:
         return None
+    if k + 1 < len(src.low) and src.low[k + 1] == "like" and src.low[k] in _VERB_NEGATORS \
+            and not any(dst.lowset & _LIKE for dst in dst_list):
+        return None  # "he doesn't like being my roommate": the verb negated is "like" (a stop
+        # word elsewhere, so the segment would start at "roommate"); another side without it
+        # says something else ("his roommate Rick"), not the opposite
     head = src.stems[seg[0]]
     seg_stems = {src.stems[j] for j in seg}
     need = min(2, len(seg_stems))
@@ -64,6 +69,9 @@ def _negation_matches(src: _Text, k: int, dst_list: list[_Text], src_fully_cover
         if need >= 2 or src_fully_covered or ctx_src & _window(dst, j, seg_stems):
             return src.raw[seg[0]], negator
     return None
+
+
+_LIKE = frozenset({"like", "likes", "liked", "liking"})
 
 
 def _modifier_participle(t: _Text, j: int) -> bool:

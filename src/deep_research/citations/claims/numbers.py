@@ -752,6 +752,9 @@ def _ints(*parts: str) -> tuple[int, ...] | None:
 # --- the same value written another way (never a proof of a mismatch) -------------------------
 _SCALE_SUFFIX = re.compile(r"(\d+(?:\.\d+)?)(k|m|mn|mln|b|bn|tn)")
 _SUFFIX_SCALE = {"k": 10**3, "m": 10**6, "mn": 10**6, "mln": 10**6, "b": 10**9, "bn": 10**9, "tn": 10**12}
+# a scale written as its own word after the number ("5 mln bucks"); not "m", "k" or "b"
+# (metres, a grade, a bit)
+_SCALE_WORD = {"mn": 10**6, "mln": 10**6, "bn": 10**9, "bln": 10**9, "tn": 10**12}
 _VERSION_WORDS = frozenset({"version", "versions", "release", "releases", "v", "python", "rfc", "pep"})
 
 
@@ -775,7 +778,7 @@ def _leading_point(t: _Text, n: _Num) -> Decimal | None:
 def _another_notation(c: _Num, claim: _Text, quotes: list[_Text]) -> bool:
     """Do the quotes give the claim number's value in a notation the reader keys otherwise:
     a leading point (".5" / "0.5", either side), trailing zeros of a decimal without a unit
-    ("1.5" / "1.50", not after a name or a version word), a scale glued on ("1.4bn")?"""
+    ("1.5" / "1.50", not after a name or a version word), a scale glued on ("1.4bn") or after it ("5 mln")?"""
     if c.value is None or c.version or c.negative or c.key.startswith("D:") or c.key.endswith("th"):
         return False
     cval = _leading_point(claim, c) or c.value
@@ -787,6 +790,9 @@ def _another_notation(c: _Num, claim: _Text, quotes: list[_Text]) -> bool:
             if plain and (cval != c.value or _leading_point(t, q) is not None) and \
                     (_leading_point(t, q) or q.value) == cval:
                 return True  # ".5" / "0.5"
+            after = t.low[q.pos + 1] if q.pos + 1 < len(t.low) else ""
+            if after in _SCALE_WORD and c.value >= 1000 and q.value * _SCALE_WORD[after] == c.value:
+                return True  # "5 million" / "5 mln"
             if plain and q.unit is None and q.cmp is None and q.value == c.value and "." in c.key + q.key \
                     and c.value != c.value.to_integral_value() and not _after_name(claim, c.pos) \
                     and not _after_name(t, q.pos):
