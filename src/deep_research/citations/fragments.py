@@ -649,11 +649,20 @@ class _Generator:
         if one_segment and _words(text[self.start : self.end]) < 2 * self.min_words:
             found.sort(key=lambda x: x[0])
             return found
-        ends = self._end_term_starts()
-        end_lens = {c2: 1 + len(encode_term(text[c2 : self.end])) for c2 in ends}  # "," + term
         base = 5 + self._elen(suffix, 2)
-        for c1 in self._start_term_ends():
+        starts = self._start_term_ends()
+        # A start term's encoded length grows with the term, and a range directive adds at
+        # least "," and one character: once the start term alone is too long, every later
+        # one is too (and no end term needs to be looked for when the first one is).
+        if not starts or too_long(base + len(encode_term(text[self.start : starts[0]])) + 2):
+            found.sort(key=lambda x: x[0])
+            return found
+        ends = self._end_term_starts()
+        end_lens: dict[int, int] = {}  # "," + term, measured on first need
+        for c1 in starts:
             with_start = base + len(encode_term(text[self.start : c1]))
+            if too_long(with_start + 2):
+                break
             prefix = _END  # the shortest prefix that passes (None: no prefix needed)
             for p in prefixes:
                 if too_long(with_start + self._elen(p, 2) + 2):  # an end term has a character
@@ -667,7 +676,10 @@ class _Generator:
             for c2 in ends:
                 if c2 < c1:
                     continue
-                if too_long(with_prefix + end_lens[c2]):
+                n_end = end_lens.get(c2)
+                if n_end is None:
+                    n_end = end_lens[c2] = 1 + len(encode_term(text[c2 : self.end]))
+                if too_long(with_prefix + n_end):
                     break
                 if not self._end_ok(c1, c2, suffix is None):
                     continue
