@@ -256,8 +256,11 @@ def check_citations(markdown: str | ParsedReport, sources: Iterable[Source], *, 
     numbers: dict[str, int] = {}
     fragments: dict[tuple[str, int, int], Fragment] = {}
     marks: dict[str, list | None] = {}
+    checks: dict[tuple[str, str], QuoteCheck] = {}  # a report cites one quote more than once
     for ref in parsed.refs:
-        check = index.verify(ref.quote, ref.source_id)
+        check = checks.get((ref.quote, ref.source_id))
+        if check is None:
+            check = checks[ref.quote, ref.source_id] = index.verify(ref.quote, ref.source_id)
         source = index.source(check.source_id) if check.source_id in index else None
         citation = Citation(ref, check, source, None)
         if source is not None:
