@@ -337,17 +337,24 @@ def check_claims(report: CitationReport, judgments: Mapping[str, dict] | None = 
     quoted: list[tuple[int, str, str, str]] = []
     pages: dict[str, NormalisedPage] = {}
     independence = Independence({s.id: s.page.text for s in report.sources})
+    rows = []
     for claim in report.claims:
         cites = [report.citations[i] for i in claim.ref_indexes if 0 <= i < len(report.citations)]
         found = [c for c in cites if c.check.found]
-        quotes = [c.shown_quote for c in found]
+        rows.append((claim, cites, found, [c.shown_quote for c in found]))
+    # The rules' verdicts first, the claims of one quote one after the other: what the rules
+    # build from a quote is cached for the last few quotes only, and a report cites one
+    # quote for claims far apart. (A verdict depends on its claim and quotes alone.)
+    ruled = {k: check_claim(rows[k][0].text, rows[k][3])
+             for k in sorted((k for k, r in enumerate(rows) if r[2] and r[0].text.strip()), key=lambda k: rows[k][3])}
+    for k, (claim, cites, found, quotes) in enumerate(rows):
         judge = None
         if not found:
             check = QUOTE_NOT_FOUND
         elif not claim.text.strip():  # the unit holds nothing but refs
             check = NO_CLAIM
         else:
-            check = _no_claim(check_claim(claim.text, quotes))
+            check = _no_claim(ruled[k])
             if check.status is ClaimStatus.UNCHECKED and judgments:
                 record = judgments.get(claim_key(claim.text, quotes))
                 if record is not None:
