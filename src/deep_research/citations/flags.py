@@ -560,6 +560,10 @@ def uncited_statements(doc, *, english: bool = True) -> list[Flag]:
         k = bisect.bisect_left(starts, b) - 1
         return k >= 0 and merged[k][1] > a
 
+    def all_cited(a: int, b: int) -> bool:  # does one cited span hold [a, b) whole?
+        k = bisect.bisect_right(starts, a) - 1
+        return k >= 0 and merged[k][1] >= b
+
     for block in doc.blocks:
         if block.kind != "paragraph" or any(x <= block.start < y for x, y in skip):
             continue
@@ -568,6 +572,8 @@ def uncited_statements(doc, *, english: bool = True) -> list[Flag]:
         else:
             units = _paragraph_units(s, block)
         for ua, ub in units:
+            if all_cited(ua, ub):
+                continue  # each of its sentences overlaps that span: none is uncited
             row_cited = block.table and has_cite(ua, ub)
             for a, b in sentences(s, ua, ub):
                 raw = s[a:b]
