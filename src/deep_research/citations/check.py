@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Iterable, Mapping
 from urllib.parse import quote, urlsplit
 
@@ -86,12 +86,14 @@ class Citation:
         """The quote is on the page and the claim is true to it: what a reader may rely on."""
         return self.check.found and self.claim_status is ClaimStatus.SUPPORTED
 
-    @property
+    # read for every claim, badge, Sources entry and record of the citation: made once (its
+    # ref, check and source are set when the citation is made and never change)
+    @cached_property
     def shown_quote(self) -> str:
         """The quote as the reader sees it: the page's exact text when found."""
         return " ".join(((self.rendered_text if self.check.found else self.ref.quote) or "").split())
 
-    @property
+    @cached_property
     def rendered_text(self) -> str | None:
         if not self.check.found or self.source is None:
             return None
