@@ -33,13 +33,19 @@ documentation, ``hand/node``) and the public sets under /tmp/factver-fresh2
 (``fetch_factver.py --fresh2``: ``factver/sufficient-facts``, ``factver/q2``,
 ``factver/summedits-scitldr``; ``--fresh2-factver-root`` names another copy).
 
+FRESH3: ``--fresh3`` does the same for the third fresh group, made after the second was
+measured: ``benchmarks/data/claims-fresh3/holdout.jsonl`` (hand-written pairs over Apache HTTP
+Server documentation, ``hand/apache``) and the public sets under /tmp/factver-fresh3
+(``fetch_factver.py --fresh3``: ``factver/summedits-samsum``, ``factver/summedits-ectsum``,
+``factver/qags``; ``--fresh3-factver-root`` names another copy).
+
 ``--publish`` also writes one report per hand-written data set (a paragraph per pair,
 ``<claim> <ref id="<page>">"<quote>"</ref>``; sources = the pages) and runs
 ``deep-research publish`` on it, then compares ``claim_status`` per ref with the library's
 verdict on the same pair (they differ where the report's claim unit differs from the
 pair's claim, e.g. a two-sentence claim).
 
-    uv run python benchmarks/bench_claims.py [--show 5] [--only pg-dev,hand] [--publish] [--holdout | --fresh | --fresh2]
+    uv run python benchmarks/bench_claims.py [--show 5] [--only pg-dev,hand] [--publish] [--holdout | --fresh | --fresh2 | --fresh3]
 """
 
 from __future__ import annotations
@@ -63,6 +69,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import REPO, print_code_version, target_line, write_result
 from _factver import DEFAULT_ROOT as FACTVER_ROOT
 from _factver import FRESH2_ROOT as FRESH2_FACTVER_ROOT
+from _factver import FRESH3_ROOT as FRESH3_FACTVER_ROOT
 from _factver import FRESH_ROOT as FRESH_FACTVER_ROOT
 from _factver import FactverMissing
 from _factver import load as load_factver
@@ -78,6 +85,7 @@ PG_DIR = Path("/work/shared/data/claims-dev")
 HAND_DIR = REPO / "benchmarks" / "data" / "claims-hand"
 FRESH_HAND_DIR = REPO / "benchmarks" / "data" / "claims-fresh"
 FRESH2_HAND_DIR = REPO / "benchmarks" / "data" / "claims-fresh2"
+FRESH3_HAND_DIR = REPO / "benchmarks" / "data" / "claims-fresh3"
 
 SUPPORTED, UNSUPPORTED, UNCHECKED = ClaimStatus.SUPPORTED, ClaimStatus.UNSUPPORTED, ClaimStatus.UNCHECKED
 
@@ -148,7 +156,7 @@ def load_fresh(hand_dir: Path = FRESH_HAND_DIR, factver_root: Path = FRESH_FACTV
     (data sets ``hand/<docs>``) and every public set under ``factver_root`` (``factver/<set>``).
     Unlike the dev/holdout loaders nothing is skipped: the fresh figures are measured once,
     so a missing part raises ``FreshMissing`` naming it and how to rebuild it. ``flag`` is the
-    group's option ("--fresh" or "--fresh2"), named in those messages."""
+    group's option ("--fresh", "--fresh2" or "--fresh3"), named in those messages."""
     path = Path(hand_dir) / "holdout.jsonl"
     if not path.is_file():
         raise FreshMissing(f"{path} not found ({flag}-hand-dir names another copy)")
@@ -651,6 +659,9 @@ def main() -> None:
     when.add_argument("--fresh2", action="store_true",
                       help="measure only the second fresh group (claims-fresh2 and factver-fresh2; "
                            "run once, with the final rules; prints no case)")
+    when.add_argument("--fresh3", action="store_true",
+                      help="measure only the third fresh group (claims-fresh3 and factver-fresh3; "
+                           "run once, with the final rules; prints no case)")
     ap.add_argument("--only", default="", help="comma-separated data set prefixes (pg-dev, hand, factver, factver/fm2)")
     ap.add_argument("--show", type=int, default=0, help="dev only: print up to N false greens / flags per class")
     ap.add_argument("--publish", action="store_true", help="also run the hand-written sets through the CLI")
@@ -661,18 +672,22 @@ def main() -> None:
     ap.add_argument("--fresh-factver-root", type=Path, default=FRESH_FACTVER_ROOT)
     ap.add_argument("--fresh2-hand-dir", type=Path, default=FRESH2_HAND_DIR)
     ap.add_argument("--fresh2-factver-root", type=Path, default=FRESH2_FACTVER_ROOT)
+    ap.add_argument("--fresh3-hand-dir", type=Path, default=FRESH3_HAND_DIR)
+    ap.add_argument("--fresh3-factver-root", type=Path, default=FRESH3_FACTVER_ROOT)
     ap.add_argument("--judge-hand-dir", type=Path, default=_judgehand.DIR)
     ap.add_argument("--no-oracle", action="store_true", help="skip the oracle aligner (its search is slow)")
     args = ap.parse_args()
     print_code_version()
-    split = "fresh2" if args.fresh2 else "fresh" if args.fresh else "holdout" if args.holdout else "dev"
-    fresh = args.fresh or args.fresh2
+    split = ("fresh3" if args.fresh3 else "fresh2" if args.fresh2 else "fresh" if args.fresh
+             else "holdout" if args.holdout else "dev")
+    fresh = args.fresh or args.fresh2 or args.fresh3
     unseen = args.holdout or fresh  # no case is printed
-    fresh_hand_dir = args.fresh2_hand_dir if args.fresh2 else args.fresh_hand_dir
+    fresh_hand_dir = {"fresh3": args.fresh3_hand_dir, "fresh2": args.fresh2_hand_dir}.get(split, args.fresh_hand_dir)
     pairs: list[Pair] = []
     if fresh:
         flag = f"--{split}"
-        factver_root = args.fresh2_factver_root if args.fresh2 else args.fresh_factver_root
+        factver_root = {"fresh3": args.fresh3_factver_root,
+                        "fresh2": args.fresh2_factver_root}.get(split, args.fresh_factver_root)
         try:
             pairs += load_fresh(fresh_hand_dir, factver_root, flag)
         except FreshMissing as exc:
@@ -750,7 +765,7 @@ def main() -> None:
                 "hand": (fresh_hand_dir if fresh else args.hand_dir) / "pages"}
         results["publish"] = run_publish(pairs, dirs, unseen)
     path = write_result({"dev": "claims", "holdout": "claims-holdout", "fresh": "claims-fresh",
-                         "fresh2": "claims-fresh2"}[split], results)
+                         "fresh2": "claims-fresh2", "fresh3": "claims-fresh3"}[split], results)
     print(f"\nresult: {path}")
 
 

@@ -6,10 +6,8 @@ the claim check on any of them."""
 from __future__ import annotations
 
 import csv
-import importlib.util
 import io
 import json
-import subprocess
 import sys
 from pathlib import Path
 
@@ -18,32 +16,10 @@ import pytest
 BENCH = Path(__file__).resolve().parents[2] / "benchmarks"
 sys.path.insert(0, str(BENCH))
 import bench_claims  # noqa: E402
+from tests.benchmarks._fresh_support import git_repo, load_module  # noqa: E402
 
 
-def _module(path: Path, name: str):
-    spec = importlib.util.spec_from_file_location(name, path)
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[name] = mod  # dataclasses look their module up while the class is built
-    spec.loader.exec_module(mod)
-    return mod
-
-
-fv = _module(BENCH / "data" / "factver" / "fetch_factver.py", "fetch_factver_fresh2")
-
-
-def _git_repo(root: Path, files: dict[str, str]) -> str:
-    """A git repository at ``root`` holding ``files``; returns its commit."""
-    for rel, text in files.items():
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(text, encoding="utf-8")
-    env = ["-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false"]
-    subprocess.run(["git", "init", "-q", str(root)], check=True)
-    subprocess.run(["git", "-C", str(root), "add", "-A"], check=True)
-    subprocess.run(["git", "-C", str(root), *env, "commit", "-qm", "data"], check=True)
-    out = subprocess.run(
-        ["git", "-C", str(root), "rev-parse", "HEAD"], check=True, capture_output=True, text=True
-    )
-    return out.stdout.strip()
+fv = load_module(BENCH / "data" / "factver" / "fetch_factver.py", "fetch_factver_fresh2")
 
 
 def _sf_row(claim: str, before: str, after: str, sents: list[str]) -> str:
@@ -123,7 +99,7 @@ def mirrors(tmp_path: Path, monkeypatch) -> Path:
     }
     for const, files in (("SUFFICIENT_FACTS", sf), ("Q2", q2), ("SUMMEDITS", se)):
         repo = getattr(fv, const)
-        commit = _git_repo(root / repo.name.replace("/", "+") / "repo", files)
+        commit = git_repo(root / repo.name.replace("/", "+") / "repo", files)
         monkeypatch.setattr(fv, const, fv.Repo(repo.name, commit))
     return root
 
@@ -225,7 +201,7 @@ def test_load_fresh2_names_its_own_rebuild_command(tmp_path):
 
 
 def test_shipped_fresh2_hand_pairs_are_well_formed():
-    check = _module(BENCH / "data" / "claims-hand" / "check.py", "claims_hand_check2")
+    check = load_module(BENCH / "data" / "claims-hand" / "check.py", "claims_hand_check2")
     rows = check.load(bench_claims.FRESH2_HAND_DIR)
     assert rows and check.problems(rows, bench_claims.FRESH2_HAND_DIR) == []
     assert {r["split"] for r in rows} == {"holdout"}

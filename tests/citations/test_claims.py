@@ -867,6 +867,24 @@ def test_an_owner_turned_round_is_not_shown_supported():
                        ["The value of the setting is read at start."]).status is ClaimStatus.SUPPORTED
 
 
+def test_a_copy_cut_inside_a_pair_is_not_shown_supported():
+    """A copy that stops after the first part of "both A and B" (unseen QAGS summary:
+    "possessing both a firearm." for "... both a firearm and an illegal drug") has every
+    word of its quote in order and was shown supported as a copy. The whole pair, a pair
+    the quote does not complete, and "both" as a pronoun are untouched."""
+    q = ["He was accused of possessing both a firearm and an illegal drug, marijuana."]
+    cut = check_claim("He was accused of possessing both a firearm.", q)
+    assert cut.status is ClaimStatus.UNCHECKED and "cut short" in cut.note, cut
+    either = check_claim("You can connect through either the file.", ["You can connect through either the file "
+                                                                      "or the socket."])
+    assert either.status is ClaimStatus.UNCHECKED, either
+    whole = check_claim("He was accused of possessing both a firearm and an illegal drug.", q)
+    assert whole.status is ClaimStatus.SUPPORTED, whole
+    assert check_claim("The value lies between 1 and 5.", ["The value lies between 1 and 5."]).status \
+        is ClaimStatus.SUPPORTED
+    assert check_claim("Both servers restart.", ["Both servers restart."]).status is ClaimStatus.SUPPORTED
+
+
 def test_larger_than_and_smaller_than_are_bounds_like_more_and_less_than():
     """"greater than 2,147,483,647" for "larger than 2147483647" was flagged (the quote's bound
     was not read as one); a bound of the other direction or other digits is still caught."""
@@ -876,3 +894,191 @@ def test_larger_than_and_smaller_than_are_bounds_like_more_and_less_than():
     for wrong in ("A delay smaller than 2,147,483,647 is set to 1.", "A delay greater than 2,147,483,648 is set to 1."):
         r = check_claim(wrong, q)
         assert r.status is ClaimStatus.UNSUPPORTED and r.rule == "number", (wrong, r)
+
+
+def test_the_same_value_in_another_notation_is_not_flagged():
+    """".5" / "0.5", "1.5" / "1.50", "1.4 billion" / "1.4bn", "20 cm" / "0.2 m" state one value:
+    the number rule flagged them (a flag must prove a mismatch). Other values in the same
+    notations, and "Python 3.1" / "Python 3.10" (two releases), are still flagged."""
+    same = [("The ratio is .5 for this mode.", "The ratio is 0.5 for this mode."),
+            ("The ratio is 0.5 for this mode.", "The ratio is .5 for this mode."),
+            ("The factor is 1.5 here.", "The factor is 1.50 here."),
+            ("The factor is 1.50 here.", "The factor is 1.5 here."),
+            ("The company earned 1.4 billion dollars last year.", "The company earned 1.4bn dollars last year."),
+            ("The plant grows 20 cm per year.", "The plant grows 0.2 m per year."),
+            ("The plant grows 0.2 m per year.", "The plant grows 20 cm per year."),
+            ("The parcel weighs 1.5 kg.", "The parcel weighs 1500 g.")]
+    for claim, quote in same:
+        r = check(claim, quote)
+        assert r.status is C, (claim, r)
+    wrong = [("The ratio is .6 for this mode.", "The ratio is 0.5 for this mode."),
+             ("The ratio is 0.6 for this mode.", "The ratio is .5 for this mode."),
+             ("The factor is 1.5 here.", "The factor is 1.55 here."),
+             ("Python 3.1 added the feature.", "Python 3.10 added the feature."),
+             ("The company earned 1.5 billion dollars last year.", "The company earned 1.4bn dollars last year."),
+             ("The plant grows 2 cm per year.", "The plant grows 0.2 m per year."),
+             ("The parcel weighs 1.5 kg.", "The parcel weighs 150 g.")]
+    for claim, quote in wrong:
+        assert_unsupported(check(claim, quote), "number")
+
+
+def test_a_sum_or_product_the_quote_writes_out_is_not_flagged():
+    """"1,048,576" for "1024 * 1024" and "256K" for "128K ... + 128K ..." (Node.js docs) were
+    flagged: the reader does no arithmetic. A product of numbers not beside the sign, a sum
+    without a "+" between its terms, or another result is still flagged."""
+    buf = "maxBuffer: largest amount of data in bytes allowed on stdout. Default: 1024 * 1024."
+    zlib = ("That is: 128K for windowBits = 15 + 128K for memLevel = 8 (default values) plus a few "
+            "kilobytes for small objects.")
+    assert check("maxBuffer defaults to 1,048,576 bytes.", buf).status is C
+    assert check("With the defaults, deflate needs 256K plus a few kilobytes for small objects.", zlib).status is C
+    assert_unsupported(check("maxBuffer defaults to 1,048,577 bytes.", buf), "number")
+    assert_unsupported(check("With the defaults, deflate needs 512K plus a few kilobytes for small objects.", zlib),
+                       "number")
+    hr = ("The period of the hrtimer is 2*watchdog_thresh/5, which means it has two or three chances to "
+          "generate an interrupt.")
+    assert_unsupported(check("The period of the hrtimer is 2*watchdog_thresh/5, which means it has four or five "
+                             "chances to generate an interrupt.", hr), "number")
+    magic = "The magic must reside in the first 128 bytes of the file, i.e. offset+size(magic) has to be less than 128."
+    assert_unsupported(check("The magic must reside in the first 256 bytes of the file.", magic), "number")
+
+
+def _negation_pairs(pairs):
+    for claim, quote, flagged in pairs:
+        r = check(claim, quote)
+        if flagged:
+            assert_unsupported(r, "negation")
+        else:
+            assert r.status is C, (claim, r)
+
+
+def test_a_double_negation_or_out_of_reach_in_the_quote_is_no_dropped_negation():
+    """"not executable without a terminal" says they need one; "is out of reach" says it
+    cannot be reached (Node.js docs: both were flagged as negation flips)."""
+    bat = ("On Windows, however, .bat and .cmd files are not executable on their own without a terminal, and "
+           "therefore cannot be launched using child_process.execFile().")
+    main = "When the entry point is not a CommonJS module, the main module is out of reach."
+    _negation_pairs([
+        ("child_process.execFile() cannot start .bat or .cmd files on Windows, since they need a terminal to run.",
+         bat, False),
+        ("On Windows, .bat and .cmd files are executable on their own, and can be launched using "
+         "child_process.execFile().", bat, True),
+        ("Batch files need a terminal to run.", "Batch files are run without a terminal.", True),
+        ("If the entry point is not CommonJS, the main module cannot be reached.", main, False),
+        ("If the entry point is CommonJS, the main module cannot be reached.",
+         "When the entry point is a CommonJS module, the main module can be reached.", True)])
+
+
+def test_otherwise_a_negated_bound_and_a_negated_predicate_restate_the_quote():
+    """"only if $HOME is not defined" restates "if defined. Otherwise ..."; "No X can have
+    more than one" is "at most one"; "Removing listeners ... does not stop them" negates
+    the predicate of the removal. The same words against a quote without the complement,
+    the bound or the negation are still flagged."""
+    home = ("On POSIX, it uses the $HOME environment variable if defined. Otherwise it uses the effective UID to "
+            "look up the user's home directory.")
+    emit = ("Any removeListener() calls after emitting and before the last listener finishes execution will not "
+            "remove them from emit() in progress.")
+    _negation_pairs([
+        ("os.homedir() on POSIX uses the effective UID only if $HOME is not defined.", home, False),
+        ("os.homedir() on POSIX uses the $HOME variable only if it is not defined.",
+         "On POSIX, it uses the $HOME environment variable if defined.", True),
+        ("No ChildProcess can have more than one IPC stdio file descriptor.",
+         "A ChildProcess may have at most one IPC stdio file descriptor.", False),
+        ("No ChildProcess can have more than one IPC stdio file descriptor.",
+         "A ChildProcess can have more than one IPC stdio file descriptor.", True),
+        ("Removing listeners while an emit() is in progress does not stop them from being called in that emit().",
+         emit, False),
+        ("Removing listeners removes them from the emit() in progress.", emit, True),
+        ("This does not require your working tree to be clean.",
+         "This requires your working tree to be clean (no modifications from the HEAD commit).", True)])
+
+
+def test_modal_order_and_name_pairs_that_state_the_same_thing():
+    """Node.js docs restated faithfully were flagged by the near copy rule: "will" for an
+    expected "should"; "cannot" for "will not be possible"; "B after A" for "A before B";
+    "Node" for "Node.js", "worker.kill" for "kill"; a subject named ("path.basename() throws
+    a TypeError") where the quote keeps it implicit ("A TypeError is thrown"). Other modals,
+    the order reversed and other names are still flagged."""
+    timeout = ("The ref option defaults to true; setting it to false means the scheduled Timeout should not require "
+               "the Node.js event loop to remain active.")
+    zlib = ("Using this method, it will not be possible to determine whether the input ended prematurely or lacks "
+            "the integrity checks.")
+    order = "Listeners installed with events.errorMonitor are called before the regular 'error' listeners are called."
+    io = "Workers do not help much with I/O. The Node.js built-in asynchronous I/O is more efficient."
+    kill = "The kill() function kills the worker process without waiting for a graceful disconnect."
+    same = [("Setting it to false means the scheduled Timeout will not require the Node.js event loop to remain "
+             "active.", timeout),
+            ("Using this method, it cannot determine whether the input ended prematurely or lacks the integrity "
+             "checks.", zlib),
+            ("The regular 'error' listeners are called after the listeners installed with events.errorMonitor.", order),
+            ("Worker threads do not help much with I/O, where Node's built-in asynchronous I/O is more efficient.", io),
+            ("worker.kill() kills the worker process without waiting for a graceful disconnect.", kill),
+            ("path.basename() throws a TypeError when path is not a string.",
+             "A TypeError is thrown if path is not a string.")]
+    for claim, quote in same:
+        r = check(claim, quote)
+        assert r.status is C, (claim, r)
+    wrong = [("Setting it to false means the scheduled Timeout must not require the Node.js event loop to remain "
+              "active.", timeout, "near_copy:modal"),
+             ("Using this method, it can determine whether the input ended prematurely.",
+              "Using this method, it will determine whether the input ended prematurely.", "near_copy:modal"),
+             ("Listeners installed with events.errorMonitor are called after the regular 'error' listeners are "
+              "called.", order, "near_copy:order"),
+             ("Worker threads do not help much with I/O, where Deno's built-in asynchronous I/O is more efficient.", io,
+              "near_copy:entity"),
+             ("worker.kill() ends the worker process without waiting for a graceful disconnect.",
+              "The disconnect() function ends the worker process without waiting for a graceful disconnect.",
+              "near_copy:entity"),
+             ("path.basename() throws a RangeError when path is not a string.",
+              "path.basename() throws a TypeError when path is not a string.", "near_copy:entity")]
+    for claim, quote, rule in wrong:
+        assert_unsupported(check(claim, quote), rule)
+
+
+def test_two_names_aligned_on_their_wrong_words_are_no_swap():
+    """"Charles Dickens ... Tim" against "Tiny Tim, Dickens ...": the alignment paired
+    "Charles" with "Tim" (each name's other word stands on the other side). Names that share
+    only a word ("Vietnam War" / "Cold War", "Point Henry" / "Port Henry") are still swaps,
+    and so is a name the claim writes only to set it aside ("rather than the EventEmitter API")."""
+    r = check("In A Winter Tale, Charles Dickens modeled the persona of Tim on his young relative.",
+              "For the character Tiny Tim, Dickens used his nephew Henry, a boy who was five at the time "
+              "A Winter Tale was written.")
+    assert r.status is C, r
+    emit = ("These objects implement the Node.js EventEmitter API, allowing the parent process to register "
+            "listener functions.")
+    for claim, quote in [("The Vietnam War lasted 19 years.", "The Cold War lasted 19 years."),
+                         ("Alcoa announced the closure of its Point Henry aluminium smelter.",
+                          "Alcoa announced the closure of its Port Henry aluminium smelter."),
+                         ("Each ChildProcess instance implements the Node.js Stream API rather than the "
+                          "EventEmitter API.", emit)]:
+        assert_unsupported(check(claim, quote), "near_copy:entity")
+
+
+def test_a_unit_of_one_a_strict_bound_and_a_fold_word_state_the_claims_number():
+    """"every 24 hours" / "once a day", "two or more" / "more than one", "3 parts" / "a
+    threefold job" were flagged as numbers the quotes lack; other numbers are still flagged."""
+    day = "A common strategy for read-mostly databases is to run VACUUM once a day."
+    servers = "Some of these tests run more than one server."
+    job = "Logger objects have a threefold job."
+    for claim, quote in [("For read-mostly databases, a common strategy is to run VACUUM once every 24 hours.", day),
+                         ("Some of these tests run two or more servers.", servers),
+                         ("Logger objects have a job with 3 parts.", job)]:
+        r = check(claim, quote)
+        assert r.status is C, (claim, r)
+    for claim, quote in [("For read-mostly databases, a common strategy is to run VACUUM once every 12 hours.", day),
+                         ("Some of these tests run three or more servers.", servers),
+                         ("Logger objects have a job with 4 parts.", job),
+                         ("The two cities share one station.", "Radiation levels on the surface were doubled.")]:
+        assert_unsupported(check(claim, quote), "number")
+
+
+def test_two_for_a_pair_the_quote_names_without_a_number():
+    """"two linked MessagePorts" for "port1 and port2 ..., which refer to linked MessagePort
+    instances" was flagged as a number the quote lacks: the quote gives no number at all and
+    names a pair. Another count, or "two" against a quote number, is still flagged."""
+    q = "new MessageChannel() yields an object with port1 and port2 properties, which refer to linked MessagePort instances."
+    r = check("A new MessageChannel has port1 and port2 properties that refer to two linked MessagePorts.", q)
+    assert r.status is C, r
+    assert_unsupported(check("A new MessageChannel has port1 and port2 properties that refer to three linked "
+                             "MessagePorts.", q), "number")
+    assert_unsupported(check("A new MessageChannel has two linked ports.",
+                             "A new MessageChannel has three linked ports: port1, port2 and port3."), "number")

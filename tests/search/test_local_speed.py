@@ -87,16 +87,57 @@ def test_worker_processes_index_exactly_what_this_process_does(tmp_path, monkeyp
     assert texts["p003-d.html"] == "Visible span D\nEnd D\npage 3"
 
 
-def test_a_worker_that_dies_leaves_its_files_to_the_main_process(tmp_path, monkeypatch):
+def _forks() -> None:
+    import threading
+
+    if threading.active_count() != 1:
+        pytest.skip("a patched worker needs a forked process: this one has threads")
+
+
+def test_a_file_that_stops_its_worker_is_skipped_and_the_others_indexed(tmp_path, monkeypatch):
+    """Page 7's reader kills its worker process (as a crash or the system's out-of-memory
+    killer would): every other file is indexed as without workers, page 7 is skipped with
+    the reason, and nothing was extracted in this process after the death."""
+    _forks()
+    folder, serial = indexed_here(tmp_path, 20, monkeypatch, 5)
+    monkeypatch.setattr(local_mod, "_worker_extract", _die_on_page_7)
+    here: list = []  # what this process extracted (a worker's appends stay in the worker)
+    extract = local_mod._extract
+    monkeypatch.setattr(local_mod, "_extract", lambda *a: here.append(a) or extract(*a))
+    crashed = build_index(folder, index_path=tmp_path / "crashed.sqlite", workers=2)
+    assert not here
+    victim = "p007-" + sorted(p.name for p in folder.glob("p007-*"))[0][5:]
+    expected = [r[1:] for r in rows(tmp_path / "serial.sqlite") if r[1] != victim]
+    assert [r[1:] for r in rows(tmp_path / "crashed.sqlite")] == expected
+    extra = [s for s in crashed.skipped if s not in serial.skipped]
+    assert [s.path for s in extra] == [victim]
+    assert "stopped the worker process" in extra[0].reason
+
+
+def test_files_that_stop_their_workers_cannot_stall_the_run(tmp_path, monkeypatch):
+    """Every file kills its worker: after MAX_WORKER_DEATHS of them the rest are skipped
+    unread (each would cost a new process), with the reason."""
+    _forks()
     folder, serial = indexed_here(tmp_path, 20, monkeypatch, 5)
     monkeypatch.setattr(local_mod, "_worker_extract", _die)
+    monkeypatch.setattr(local_mod, "MAX_WORKER_DEATHS", 2)
     crashed = build_index(folder, index_path=tmp_path / "crashed.sqlite", workers=2)
-    assert rows(tmp_path / "serial.sqlite") == rows(tmp_path / "crashed.sqlite")
-    assert serial.skipped == crashed.skipped
+    assert crashed.documents == 0
+    reasons = [s.reason for s in crashed.skipped if s not in serial.skipped]
+    assert sum("stopped the worker process that read it" in r for r in reasons) == 2
+    assert sum(r.startswith("not extracted: 2 files") for r in reasons) == len(reasons) - 2
+    indexed = {r[1] for r in rows(tmp_path / "serial.sqlite")}
+    assert indexed <= {s.path for s in crashed.skipped} and len(indexed) == serial.documents
 
 
 def _die(*args):
     os._exit(3)
+
+
+def _die_on_page_7(batch, root, published):
+    if any(b"page 7<" in loaded.data for loaded in batch):
+        os._exit(3)
+    return _ORIGINAL_EXTRACT(batch, root, published)
 
 
 _ORIGINAL_EXTRACT = local_mod._worker_extract

@@ -29,6 +29,8 @@ ROOTS = {
     "bash": "usr/share/doc/bash",
     # claims-fresh2 (../claims-fresh2): nodejs-doc
     "node": "usr/share/doc/nodejs/api",
+    # claims-fresh3 (../claims-fresh3): apache2-doc (the English manual)
+    "apache": "usr/share/doc/apache2-doc/manual/en",
 }
 
 

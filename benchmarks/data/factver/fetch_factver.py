@@ -13,12 +13,16 @@ Usage::
 
     python benchmarks/data/factver/fetch_factver.py --fresh2 [--mirrors DIR] [--out DIR]
 
+    python benchmarks/data/factver/fetch_factver.py --fresh3 [--mirrors DIR] [--out DIR]
+
 ``--fresh`` builds instead the four holdout-only sets picked after the claim rules were
 tuned (FEVER-Symmetric, Citation-Integrity, BEGIN, Factcheck-Bench; see ``FRESH``) into
 ``/work/shared/data/factver-fresh/<dataset>/holdout.jsonl`` (every pair holdout, at most
 2,000 per set by a seeded per-class sample) and its README.md. ``--fresh2`` builds the
 second fresh group the same way (SufficientFacts, Q², SummEdits-SciTLDR; see ``FRESH2``),
-by default into ``/tmp/factver-fresh2``.
+by default into ``/tmp/factver-fresh2``, and ``--fresh3`` the third (SummEdits-SAMSum,
+SummEdits-ECTSum, QAGS; see ``FRESH3``), by default into ``/tmp/factver-fresh3``, at most
+1,000 pairs per set.
 
 ``--mirrors DIR`` (default ``/work/.mirror``) holds one git repository per source, as
 ``DIR/<owner>+<name>/repo`` (what the project's search tool ``fetch github:<owner>/<name>``
@@ -97,6 +101,8 @@ FACTCHECK_GPT = Repo("yuxiaw/Factcheck-GPT", "a9e6a04a953ad880806529c504a679dd1a
 SUFFICIENT_FACTS = Repo("copenlu/sufficient_facts", "1fbc36364f5639d294299784958599fda0978472")
 Q2 = Repo("orhonovich/q-squared", "cab6027dc9a50cf73d80caf0858da05c2323c433")
 SUMMEDITS = Repo("salesforce/factualNLG", "0da1dfa62c783218d26208c1796d3a2605bec745")
+# The third fresh group (``--fresh3``): all holdout, picked after the second fresh group was seen.
+QAGS = Repo("W4ngatang/qags", "47798e9b63344e2d3fb4df2def6edc18e9402d30")
 
 
 class SourceMissing(Exception):
@@ -931,23 +937,32 @@ def q2(rd: Reader, tally: Tally) -> Iterator[Example]:
                 )
 
 
-def summedits_scitldr(rd: Reader, tally: Tally) -> Iterator[Example]:
-    path = "data/summedits/summedits_scitldr.json"
-    for c in json.loads(rd.text(SUMMEDITS, path)):
-        doc, summary = clean(c["doc"], tally), clean(c["summary"], tally)
-        if c["label"] not in (0, 1) or not doc or not summary:
-            tally.dropped["label other than 0/1, or empty document or summary"] += 1
-            continue
-        edits = "+".join(sorted(c["edit_types"]))
-        yield Example(
-            id=f"summedits-scitldr-{c['id']}",
-            group=doc,
-            quotes=[doc],
-            claim=summary,
-            label=SUPPORTED if c["label"] == 1 else UNSUPPORTED,
-            cls="consistent" if c["label"] == 1 else f"inconsistent ({edits or 'untyped'})",
-            source=source(SUMMEDITS, path),
-        )
+def _summedits(domain: str) -> Callable[[Reader, Tally], Iterator[Example]]:
+    """A converter for one SummEdits domain: each summary against its whole document, label 1 ->
+    supported, 0 -> unsupported, ``class`` naming the edit types of an inconsistent one."""
+
+    def convert(rd: Reader, tally: Tally) -> Iterator[Example]:
+        path = f"data/summedits/summedits_{domain}.json"
+        for c in json.loads(rd.text(SUMMEDITS, path)):
+            doc, summary = clean(c["doc"], tally), clean(c["summary"], tally)
+            if c["label"] not in (0, 1) or not doc or not summary:
+                tally.dropped["label other than 0/1, or empty document or summary"] += 1
+                continue
+            edits = "+".join(sorted(c["edit_types"]))
+            yield Example(
+                id=f"summedits-{domain}-{c['id']}",
+                group=doc,
+                quotes=[doc],
+                claim=summary,
+                label=SUPPORTED if c["label"] == 1 else UNSUPPORTED,
+                cls="consistent" if c["label"] == 1 else f"inconsistent ({edits or 'untyped'})",
+                source=source(SUMMEDITS, path),
+            )
+
+    return convert
+
+
+summedits_scitldr = _summedits("scitldr")
 
 
 FRESH2 = [
@@ -1023,10 +1038,114 @@ SummEdits' other domains (documents of several thousand characters).
 """
 
 
+# === Third fresh group (``--fresh3``) ============================================================
+# Three more public sets, picked after the second fresh group had been measured (and so seen).
+# Same rules, but at most FRESH3_CAP pairs per set.
+
+DEFAULT_FRESH3_OUT = Path("/tmp/factver-fresh3")
+FRESH3_CAP = 1000
+
+
+def qags(rd: Reader, tally: Tally) -> Iterator[Example]:
+    """One pair per summary sentence: the sentence against its whole article, labelled by the
+    majority of its three annotators (``yes`` -> supported)."""
+    for corpus in ("cnndm", "xsum"):
+        path = f"data/mturk_{corpus}.jsonl"
+        for a, row in enumerate(rd.jsonl(QAGS, path)):
+            article = clean(row["article"], tally)
+            for k, sent in enumerate(row["summary_sentences"]):
+                claim = clean(sent["sentence"], tally)
+                votes = [r["response"] for r in sent["responses"]]
+                if not article or not claim:
+                    tally.dropped["empty article or summary sentence"] += 1
+                    continue
+                if len(votes) != 3 or set(votes) - {"yes", "no"}:
+                    tally.dropped["not three yes/no annotations"] += 1
+                    continue
+                yes = votes.count("yes")
+                yield Example(
+                    id=f"qags-{corpus}-{a}-{k}",
+                    group=article,
+                    quotes=[article],
+                    claim=claim,
+                    label=SUPPORTED if yes >= 2 else UNSUPPORTED,
+                    cls=f"{corpus} yes {yes}/3",
+                    source=source(QAGS, path),
+                )
+
+
+FRESH3 = [
+    Dataset(
+        "summedits-samsum",
+        "one-sentence summaries of short chat dialogues, edited",
+        _summedits("samsum"),
+        f"""\
+Origin: {SUMMEDITS.name} (SummEdits, Laban et al. 2023), `data/summedits/summedits_samsum.json`
+@ {SUMMEDITS.commit}. Licence: Apache-2.0 (repository LICENSE.txt); the dialogues come from
+SAMSum (CC BY-NC-ND 4.0), so the data stays out of the project repository. A seed summary of a
+messenger-style dialogue and edits of it written by a model, each labelled by annotators as
+consistent (1 -> supported) or inconsistent (0 -> unsupported) with the dialogue. The quote is
+the whole dialogue (22 dialogues, median about 540 characters, lines "Name: text"); `class` names
+the edit types the data set gives for an inconsistent summary.""",
+    ),
+    Dataset(
+        "summedits-ectsum",
+        "one-sentence summaries of earnings-call excerpts, edited",
+        _summedits("ectsum"),
+        f"""\
+Origin: {SUMMEDITS.name} (SummEdits), `data/summedits/summedits_ectsum.json` @ {SUMMEDITS.commit}.
+Licence: Apache-2.0 (repository LICENSE.txt); the excerpts come from ECTSum (earnings-call
+transcripts). Same reading as summedits-samsum: the quote is the excerpt (22 excerpts, median
+about 900 characters, many figures), 1 -> supported, 0 -> unsupported.""",
+    ),
+    Dataset(
+        "qags",
+        "sentences of model-written news summaries vs the article",
+        qags,
+        f"""\
+Origin: {QAGS.name} (the crowd annotations of the QAGS paper, Wang et al. 2020),
+`data/mturk_{{cnndm,xsum}}.jsonl` @ {QAGS.commit}. Licence: none stated in the repository (the
+articles are CNN / Daily Mail and BBC news text). Each sentence of a summary written by a model
+(Bottom-Up for CNN/DM, BART for XSum) was judged by three crowd workers as factually supported
+by the article or not; the majority gives the label (2 or 3 "yes" -> supported, else
+unsupported), and `class` keeps the corpus and the number of "yes" votes so the unanimous part
+can be read apart. The quote is the whole article (as given, partly lower-cased; median about 1,800
+characters for CNN/DM and 2,000 for XSum): the annotations name no sentence.""",
+    ),
+]
+
+
+FRESH3_README_HEAD = """\
+# Third fresh public fact-verification group: holdout only
+
+Third-party sets of (claim, human-annotated evidence text, gold label), converted by
+`benchmarks/data/factver/fetch_factver.py --fresh3` in the deep-research repository, in the
+format of `../factver/` (see its README). They were picked after the second fresh group
+(`--fresh2`) had been measured, by a helper that did not read or run the claim check, and nobody
+working on the claim rules has seen them.
+
+**Every pair here is holdout: run the benchmark on them once, with the final rules**
+(`benchmarks/bench_claims.py --fresh3`). Do not read, print or tune on them.
+
+A set with more than {cap} pairs is cut to {cap} by a sample drawn with seed {seed} per
+original class in proportion to its size (so the balance is the source's). Made from the
+git snapshots named below; run the script again to rebuild this folder byte for byte.
+
+Looked at and not used: FRANK (artidoro/frank: the texts, `benchmark_data.json`, are absent from
+the snapshot; `human_annotations.json` holds only scores); XSumFaith
+(google-research-datasets/xsum_hallucination_annotations: summaries and labels, no article
+text); FactCC explanation annotations in salesforce/factualNLG (labels are on model
+explanations, not on the summary); RAGTruth (ParticleMedia/RAGTruth: `response.jsonl` absent
+from the snapshot); SummEdits' news, podcast, QMSum and sales domains (documents of 2,000 to
+8,000 characters).
+"""
+
+
 def build_fresh(
-    mirrors: Path, out: Path, sets: list[Dataset] | None = None, head: str = FRESH_README_HEAD
+    mirrors: Path, out: Path, sets: list[Dataset] | None = None, head: str = FRESH_README_HEAD,
+    cap: int = FRESH_CAP,
 ) -> int:
-    """Build a holdout-only group (``FRESH`` by default, ``FRESH2`` for ``--fresh2``)."""
+    """Build a holdout-only group (``FRESH`` by default, ``FRESH2`` for ``--fresh2``, ``FRESH3`` for ``--fresh3``)."""
     rd = Reader(mirrors)
     sections, built = [], 0
     for ds in FRESH if sets is None else sets:
@@ -1035,7 +1154,7 @@ def build_fresh(
         if exs is None:
             continue
         recs = [{**record(e, ds.name), "split": "holdout"} for e in exs]
-        kept = fresh_sample(recs)
+        kept = fresh_sample(recs, cap)
         folder = out / ds.name
         folder.mkdir(parents=True, exist_ok=True)
         with (folder / "holdout.jsonl").open("w", encoding="utf-8") as fh:
@@ -1066,7 +1185,7 @@ def build_fresh(
             f"unsupported {lab[UNSUPPORTED]:4})   dropped {sum(tally.dropped.values())}"
         )
     (out / "README.md").write_text(
-        head.format(cap=FRESH_CAP, seed=FRESH_SEED) + "\n" + "\n".join(sections),
+        head.format(cap=cap, seed=FRESH_SEED) + "\n" + "\n".join(sections),
         encoding="utf-8",
     )
     print(f"wrote {out}")
@@ -1275,20 +1394,32 @@ def main(argv: list[str] | None = None) -> int:
         help="build the second fresh holdout-only group (SufficientFacts, Q², SummEdits-SciTLDR) "
         f"instead (default --out {DEFAULT_FRESH2_OUT}; --only does not apply)",
     )
+    ap.add_argument(
+        "--fresh3",
+        action="store_true",
+        help="build the third fresh holdout-only group (SummEdits-SAMSum, SummEdits-ECTSum, QAGS) "
+        f"instead (default --out {DEFAULT_FRESH3_OUT}; --only does not apply)",
+    )
     args = ap.parse_args(argv)
     if not args.mirrors.is_dir():
         print(f"--mirrors {args.mirrors}: no such folder", file=sys.stderr)
         return 2
-    if args.fresh and args.fresh2:
-        print("--fresh and --fresh2 build different groups: give one", file=sys.stderr)
+    groups = [g for g in ("--fresh", "--fresh2", "--fresh3") if getattr(args, g[2:])]
+    if len(groups) > 1:
+        print(f"{' and '.join(groups)} build different groups: give one", file=sys.stderr)
         return 2
-    if args.fresh or args.fresh2:
+    if groups:
         if args.only:
-            print(
-                f"--only cannot be combined with {'--fresh2' if args.fresh2 else '--fresh'}",
-                file=sys.stderr,
-            )
+            print(f"--only cannot be combined with {groups[0]}", file=sys.stderr)
             return 2
+        if args.fresh3:
+            return build_fresh(
+                args.mirrors,
+                args.out or DEFAULT_FRESH3_OUT,
+                FRESH3,
+                FRESH3_README_HEAD,
+                FRESH3_CAP,
+            )
         if args.fresh2:
             return build_fresh(
                 args.mirrors, args.out or DEFAULT_FRESH2_OUT, FRESH2, FRESH2_README_HEAD

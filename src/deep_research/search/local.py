@@ -654,10 +654,34 @@ class _Batch:
         self.future = None
 
 
+# A worker process that dies (a reader crashed, the system stopped it for its memory) takes
+# its files with it. Each of them is tried again alone in a fresh worker: the file that stops
+# that one too is skipped. After this many such files the rest of the run is not extracted
+# (each costs a new process): a folder of files that crash their reader must not stall a run.
+MAX_WORKER_DEATHS = 8
+
+
+def _can_fork() -> bool:
+    """Fork is cheapest (nothing to import again) but unsafe once a process has threads."""
+    return threading.active_count() == 1 and os.name == "posix"
+
+
+def _process_pool(processes: int, styles: StyleCache | None):
+    """Worker processes that start with ``styles`` parsed (when forked), else none."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    method = "fork" if _can_fork() else "spawn"
+    return ProcessPoolExecutor(processes, mp_context=multiprocessing.get_context(method),
+                               initializer=_worker_start, initargs=(styles if method == "fork" else None,))
+
+
 class _Extractor:
     """Extracts text here, or in ``processes`` worker processes, :data:`BATCH` files at a
-    time and a bounded number of files in flight. A worker that dies leaves its files, and
-    all later ones, to this process."""
+    time and a bounded number of files in flight. When a worker dies, its files and all
+    later ones are extracted one at a time, each in a worker process of its own (never
+    here: off the main thread nothing could bound them, and what stopped a worker could stop
+    this process); a file whose worker dies again is skipped."""
 
     BATCH = 8
 
@@ -666,22 +690,16 @@ class _Extractor:
         self.published = run.base_url is not None
         self.styles = StyleCache()
         self.pool = None
+        self.alone = None  # after a worker died: one worker, one file at a time
+        self.broken = False
+        self.deaths = 0
         self.window = 0  # files that may wait for their text
         self.batch = _Batch()
         if processes:
-            import multiprocessing
-            import threading
-            from concurrent.futures import ProcessPoolExecutor
-
-            # fork is cheapest (nothing to import again) but unsafe once a process has threads
-            method = "fork" if threading.active_count() == 1 and os.name == "posix" else "spawn"
-            inherited = None
-            if method == "fork" and len(stylesheets) <= PRELOAD_MAX_FILES:
+            if _can_fork() and len(stylesheets) <= PRELOAD_MAX_FILES:
                 # parsed once here, not in each worker (a forked worker's arguments are not pickled)
                 self.styles.preload(run.root, list(stylesheets), PRELOAD_MAX_BYTES)
-                inherited = self.styles
-            self.pool = ProcessPoolExecutor(processes, mp_context=multiprocessing.get_context(method),
-                                            initializer=_worker_start, initargs=(inherited,))
+            self.pool = _process_pool(processes, self.styles)
             self.window = 4 * processes * self.BATCH
 
     def submit(self, loaded: _Loaded):
@@ -708,27 +726,59 @@ class _Extractor:
         if isinstance(outcome, _Skip):
             raise outcome
         if isinstance(outcome, _Later):
-            return _extract(outcome.loaded, self.root, self.published, self.styles)
+            return self._here_or_alone(outcome.loaded)
         if isinstance(outcome, tuple):
             batch, i = outcome
             loaded = batch.files[i]
             self._send(batch)
             if batch.future is None:  # the workers are gone
-                return _extract(loaded, self.root, self.published, self.styles)
+                return self._here_or_alone(loaded)
             try:
                 got = batch.future.result()[i]
-            except Exception:  # noqa: BLE001 - a worker died (BrokenProcessPool): extract here
-                self.close()
-                return _extract(loaded, self.root, self.published, self.styles)
-            if isinstance(got, str):
-                raise _Skip(got)
-            return _Extracted(loaded, *got)
+            except Exception:  # noqa: BLE001 - a worker died (BrokenProcessPool)
+                self._shut()
+                self.broken = True
+                return self._alone_in_a_worker(loaded)
+            return _extracted(loaded, got)
         return outcome
 
-    def close(self) -> None:
+    def _here_or_alone(self, loaded: _Loaded) -> _Extracted:
+        if self.broken:
+            return self._alone_in_a_worker(loaded)
+        return _extract(loaded, self.root, self.published, self.styles)
+
+    def _alone_in_a_worker(self, loaded: _Loaded) -> _Extracted:
+        if self.deaths >= MAX_WORKER_DEATHS:
+            raise _Skip(f"not extracted: {self.deaths} files before it stopped the worker process that read "
+                        "them; the rest of this run is left out")
+        alone = self.alone = self.alone or _process_pool(1, self.styles)
+        try:
+            got = alone.submit(_worker_extract, [loaded], self.root, self.published).result()[0]
+        except Exception:  # noqa: BLE001 - this file stops its worker too (BrokenProcessPool)
+            alone.shutdown(wait=True, cancel_futures=True)
+            self.alone = None
+            self.deaths += 1
+            raise _Skip("reading its text stopped the worker process that read it (a crash in a reader or "
+                        "too much memory); not indexed") from None
+        return _extracted(loaded, got)
+
+    def _shut(self) -> None:
         if self.pool is not None:
             self.pool.shutdown(wait=True, cancel_futures=True)
             self.pool = None
+
+    def close(self) -> None:
+        self._shut()
+        if self.alone is not None:
+            self.alone.shutdown(wait=True, cancel_futures=True)
+            self.alone = None
+
+
+def _extracted(loaded: _Loaded, got: tuple[Extracted, str] | str) -> _Extracted:
+    """A worker's answer for one file: its text and format, or why it is skipped."""
+    if isinstance(got, str):
+        raise _Skip(got)
+    return _Extracted(loaded, *got)
 
 
 @dataclass(frozen=True)

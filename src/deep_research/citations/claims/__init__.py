@@ -48,7 +48,14 @@ Rules (``check_claim``), in this order; the first that fires makes the claim
   two-digit end ("2019–20" / "2019-2020"), an ordinal word ("20th" / "twentieth"), other
   zeros with a unit or on a whole number ("5 years" / "5.0 years"; versions keep "3.10" /
   "3.1" apart), an approximation within 10 % of a quote approximation ("about 40 percent"
-  / "some 41 percent").
+  / "some 41 percent"), the same value in another notation (".5" / "0.5"; "1.5" / "1.50"
+  without a unit, not after a name: "Python 3.1" / "Python 3.10" stays flagged; "1.4bn";
+  "20 cm" / "0.2 m"), a product or sum the quote writes out ("1,048,576" / "1024 * 1024",
+  "256K" / "128K ... + 128K"), a time against one of a larger unit ("every 24 hours" /
+  "once a day"), an integer bound against the strict bound next to it ("two or more" /
+  "more than one"), a count written in "-fold" ("3 parts" / "threefold"), "two" where
+  the quotes give no number and join things with "and" ("two linked ports" / "port1 and
+  port2").
 * ``negation`` - two ways. (a) By negated segment, for paraphrases: a negator (not, no,
   never, none, nothing, neither, nor, without, cannot, n't, no longer, fails to, unable
   to, refused to, declined to, is yet to) negates the content words after it up to the clause end (at most four; "and"/"or"
@@ -74,7 +81,12 @@ Rules (``check_claim``), in this order; the first that fires makes the claim
   not coal"); a word the other side negates by a prefix ("no symptoms" / "asymptomatic"),
   by "little"/"few" ("little change"), by "too ... to" ("too hot to grow grain") or by
   "leave ... alone/untouched/intact" ("leaving the working tree alone" / "not the working
-  tree"); a
+  tree"), by "out of" / "beyond" ("out of reach" / "cannot be reached"), by a condition the
+  text follows with "otherwise" / "else" ("if defined. Otherwise ..." / "only if not
+  defined"); a word in the opening phrase of a sentence whose verb is negated later
+  ("Removing listeners while ... does not stop them"); a negated bound against a bound
+  ("No X can have more than one" / "at most one"); "not ... without" in a quote (a need,
+  not a denial); a
   participle describing a noun after an -ly adverb ("commonly used drugs" / "never been
   used to negotiate"). In (b), "neither A nor B" is one negation, a negator the claim adds
   is no flip when another quote states that negation, and "no X except Y" says "only Y".
@@ -92,7 +104,9 @@ Rules (``check_claim``), in this order; the first that fires makes the claim
   (before/after, earlier/later, first/last, prior to/after, ...), a ``quantifier`` of
   another strength (all/every/each/always/any | most/usually/typically | many/often |
   some/sometimes/several/a few | few/rarely | none/never), a ``modal`` of another group
-  (must/shall | should | may/might/can/could | will/would), or an ``entity``: both tokens
+  (must/shall | should | may/might/can/could | will/would; "will be possible/able" is a
+  "can", and "will" / "should" - what is expected to happen - are not told apart), or an
+  ``entity``: both tokens
   look like names (a capitalised word not at the sentence start, ALL CAPS, camelCase, a
   code identifier with ``.`` or ``_``, a call such as ``len()``, a token mixing letters
   and digits such as a file name) of one kind - not a spelling variant, abbreviation or
@@ -101,7 +115,13 @@ Rules (``check_claim``), in this order; the first that fires makes the claim
   one-for-one swap between equal stretches, only a claim name the quotes do not write in
   any form ("covid19" / "Covid-19", "CO2" / "CO 2", a qualified name) is a swap, and never
   when the quote writes a variant of the claim's name right beside the aligned one
-  ("ace2" / "K18-hACE2"). A "non-" difference is no flip when both sides write the same
+  ("ace2" / "K18-hACE2"); a part of a dotted name ("Node" / "Node.js", "kill" /
+  "worker.kill") is no swap, nor a name put where the claim still writes the quote's
+  name ("path.basename() throws a TypeError" / "A TypeError is thrown": added, not
+  swapped; a name written only after "rather than", "instead of", "not" is not kept), nor
+  two names of several words aligned on their wrong words (each name's other, different
+  word stands on the other side: "Charles Dickens ... Tim" / "Tiny Tim, Dickens"). An ``order`` pair whose two sides trade places ("B after A" / "A before B")
+  states the same order. A "non-" difference is no flip when both sides write the same
   "non-" words (a reordering). Antonyms
   and quantifiers under a negation on one side only ("unnecessary" / "not necessary",
   "rarely" / "not often") and converse comparisons are not flagged. Lower-case plain

@@ -55,7 +55,7 @@ def _substitution_kind(claim: _Text, ci: int, quote: _Text, qj: int, quotes: lis
     cl, ql = claim.low[ci], quote.low[qj]
     pair = frozenset((cs, qs))
     if pair in _ORDER:
-        return "order"
+        return None if _order_converse(claim, ci, quote, qj) else "order"
     if pair in _ANTONYMS or _prefix_antonym(cs, qs):
         if _negated_near(claim, ci) != _negated_near(quote, qj) or _converse(claim, quote):
             return None  # "unnecessary" / "not necessary": the same statement
@@ -67,12 +67,17 @@ def _substitution_kind(claim: _Text, ci: int, quote: _Text, qj: int, quotes: lis
         gq = "some" if ql == "few" and qj and quote.low[qj - 1] in ("a", "quite") else _QUANT[ql]
         return "quantifier" if gc != gq else None
     if cl in _MODAL and ql in _MODAL:
-        return "modal" if _MODAL[cl] != _MODAL[ql] else None
+        gc, gq = _modal_group(claim, ci), _modal_group(quote, qj)
+        return "modal" if gc != gq and {gc, gq} != {"will", "should"} else None
     if claim.entity[ci] and quote.entity[qj] and _name_swap(claim, ci, quote, qj) \
             and not _variant_nearby(claim, ci, quote, qj):
         cr, qr = claim.raw[ci], quote.raw[qj]
         gain = claim.raw.count(cr) > sum(t.raw.count(cr) for t in quotes)
         loss = claim.raw.count(qr) < sum(t.raw.count(qr) for t in quotes)
+        if not loss and not _only_denied(claim, qr):
+            return None  # the quote's name is still in the claim: a name added or moved, not swapped
+        if _names_cross(claim, ci, quote, qj):
+            return None  # "Charles Dickens ... Tim" / "Tiny Tim ... Dickens": two names misaligned
         if sandwich and (gain or loss):
             return "entity"  # the same words on both sides, one name for another
         if (gain or loss) if in_place else (gain and loss):
@@ -80,6 +85,75 @@ def _substitution_kind(claim: _Text, ci: int, quote: _Text, qj: int, quotes: lis
             # do not write in any form proves a swap
             return None if _name_in_quotes(cr, quotes) else "entity"
     return None
+
+
+_CAN_WORDS = frozenset({"possible", "impossible", "able", "unable"})
+
+
+def _modal_group(t: _Text, k: int) -> str:
+    """The modal group of the modal at k; "will be possible" / "would be able to" say "can".
+    "will" and "should" (what is expected to happen) are told apart by the caller."""
+    g = _MODAL[t.low[k]]
+    if g == "will" and any(t.low[x] in _CAN_WORDS for x in range(k + 1, min(len(t.low), k + 5))
+                           if t.clause[x] == t.clause[k]):
+        return "may"
+    return g
+
+
+def _sentence_stems(t: _Text, k: int) -> tuple[set[str], set[str]]:
+    """Content stems of the sentence of position k, before k and after it."""
+    lo = k
+    while lo > 0 and not t.sent_start[lo]:
+        lo -= 1
+    hi = k + 1
+    while hi < len(t.raw) and not t.sent_start[hi]:
+        hi += 1
+    before = {t.stems[x] for x in range(lo, k) if t.content[x]}
+    after = {t.stems[x] for x in range(k + 1, hi) if t.content[x]}
+    return before - after, after - before
+
+
+def _order_converse(claim: _Text, ci: int, quote: _Text, qj: int) -> bool:
+    """Does the claim put the order word's two sides the other way round ("B are called after
+    A" / "A are called before B")? Then "after" for "before" states the same order. The
+    words only one side of each holds decide; more of them must have crossed the order word
+    than stayed on their side."""
+    cb, ca = _sentence_stems(claim, ci)
+    qb, qa = _sentence_stems(quote, qj)
+    crossed = len(cb & qa) + len(ca & qb)
+    return crossed > 0 and min(len(cb & qa), len(ca & qb)) > 0 and crossed > len(cb & qb) + len(ca & qa)
+
+
+_DENYING = frozenset({"than", "instead", "unlike", "not", "no", "never", "nor", "without"})
+
+
+def _only_denied(t: _Text, name: str) -> bool:
+    """Does t write ``name`` only right after a word that sets it aside ("rather than the
+    EventEmitter API", "instead of X", "not X")? Then the name is not kept: it is denied."""
+    at = [k for k, r in enumerate(t.raw) if r == name]
+    return bool(at) and all(any(t.low[p] in _DENYING for p in range(max(0, k - 3), k)) for k in at)
+
+
+def _name_run(t: _Text, k: int) -> list[str]:
+    """The other words of the capitalised name the word at k belongs to ("Dickens" of
+    "Charles Dickens")."""
+    out = []
+    for step in (-1, 1):
+        p = k + step
+        while 0 <= p < len(t.raw) and t.kinds[p] == _WORD and t.raw[p][:1].isupper() and not t.sent_start[p]:
+            out.append(t.raw[p])
+            p += step
+    return out
+
+
+def _names_cross(claim: _Text, ci: int, quote: _Text, qj: int) -> bool:
+    """Were two names of several words aligned on their wrong words: another word of the
+    claim's name stands in the quote and another, different word of the quote's name in the
+    claim ("Charles Dickens modeled Tim" / "For Tiny Tim, Dickens used")? "Vietnam War" /
+    "Cold War" share only "War": a swap."""
+    a = {w for w in _name_run(claim, ci) if w in quote.rawset}
+    b = {w for w in _name_run(quote, qj) if w in claim.rawset}
+    return bool(a - b and b - a)
 
 
 def _variant_nearby(claim: _Text, ci: int, quote: _Text, qj: int) -> bool:
@@ -184,6 +258,8 @@ def _name_swap(claim: _Text, ci: int, quote: _Text, qj: int) -> bool:
             return False  # "BRCA 1" / "BRCA1"
     if _initials_of(a, quote, qj) or _initials_of(b, claim, ci):
         return False  # "F.C." / "Football Club"
+    if "." in long_ and short in long_.split("."):
+        return False  # "Node" / "Node.js", "kill" / "worker.kill": a part of a dotted name
     if short in long_ and all(ch.isalpha() for ch in long_.replace(short, "", 1)):
         return False  # "ace2" / "hace2", "gaba" / "gabaergic"
     if a.isalpha() and b.isalpha():

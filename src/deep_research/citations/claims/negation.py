@@ -3,8 +3,8 @@ negated segment, and inside an aligned near copy)."""
 
 from __future__ import annotations
 
-from .types import _WORD, ClaimCheck, ClaimStatus, _Text
-from .words import _IMPLICIT_NEG_STEMS, _NEG_PHRASE_WORDS, _NEGATORS, stem
+from .types import _NUM, _WORD, ClaimCheck, ClaimStatus, _Text
+from .words import _IMPLICIT_NEG_STEMS, _NEG_PHRASE_WORDS, _NEGATORS, _NUMBER_WORDS, stem
 
 WINDOW = 6  # tokens around a negation searched for shared context
 
@@ -40,7 +40,8 @@ def _negation_matches(src: _Text, k: int, dst_list: list[_Text], src_fully_cover
     seg_stems = {src.stems[j] for j in seg}
     need = min(2, len(seg_stems))
     occs = [(dst, j) for dst in dst_list for j in dst.positions.get(head, ())]
-    if not occs or any(_negated_at(dst, j) or _weakly_negated(dst, j) for dst, j in occs):
+    if not occs or any(_negated_at(dst, j) or _weakly_negated(dst, j) or _complement_follows(dst, j)
+                       or _subject_of_negation(dst, j) for dst, j in occs):
         return None  # absent, or negated there too: consistent
     if len(head) >= 4 and any(w.startswith(p + head) for dst in dst_list for w in dst.lowset
                               for p in _NEG_PREFIXES):
@@ -95,7 +96,52 @@ def _weakly_negated(t: _Text, j: int) -> bool:
             break
         if t.low[x] == "too" and "to" in t.low[x + 1:j]:
             return True
+    # "out of reach", "beyond reach": out of what the word names
+    return (j >= 2 and t.low[j - 1] == "of" and t.low[j - 2] == "out") or (j >= 1 and t.low[j - 1] == "beyond")
+
+
+_CONDITIONS = frozenset({"if", "when", "whenever", "unless"})
+_COMPLEMENTS = frozenset({"otherwise", "else"})
+
+
+def _complement_follows(t: _Text, j: int) -> bool:
+    """Is the word at j in a condition ("if defined") that the text follows with its
+    complement ("Otherwise it uses ...")? The text then speaks of the case where it does
+    not hold too: "only if $HOME is not defined" restates the "otherwise"."""
+    if _COMPLEMENTS.isdisjoint(t.lowset):
+        return False
+    c = t.clause[j]
+    if not any(t.low[x] in _CONDITIONS for x in range(max(0, j - 6), j) if t.clause[x] in (c, c - 1)):
+        return False
+    return any(w in _COMPLEMENTS for w in t.low[j + 1:])
+
+
+def _subject_of_negation(t: _Text, j: int) -> bool:
+    """Is the word at j in the opening phrase of a sentence whose later clause is negated,
+    with no "but" / ";" between ("Removing listeners while an emit() is in progress does not
+    stop them")? The negation there may be said of the opening phrase (its subject or its
+    condition), so the word is not shown unnegated."""
+    if not t.neg_clauses:
+        return False
+    x = j
+    while x > 0 and not t.sent_start[x]:
+        x -= 1
+    if any(t.raw[y] in (",", ";", ":") or t.low[y] in _CLAUSE_JOINS for y in range(x, j)):
+        return False  # the word is not in the sentence's opening phrase
+    n = len(t.raw)
+    y = j + 1
+    while y < n and not t.sent_start[y]:
+        if t.raw[y] in (",", ";", ":", '"', "\u201c", "\u2014") or t.low[y] in _CLAUSE_JOINS and t.low[y] != "while" \
+                or t.low[y] in _RELATIVES \
+                or t.raw[y] == "(" and (y + 1 == n or t.raw[y + 1] != ")"):  # "emit()" is a call, no aside
+            return False
+        if t.neg[y] and t.clause[y] != t.clause[j]:
+            return t.low[y] in _VERB_NEGATORS  # "does not stop", not "no modifications"
+        y += 1
     return False
+
+
+_VERB_NEGATORS = frozenset({"not", "n't", "never", "cannot"})
 
 
 _RELATIVES = frozenset({"where", "that", "which", "who", "whom", "whose"})
@@ -167,6 +213,9 @@ def _not_a_denial(t: _Text, k: int) -> bool:
         return True  # a question asserts nothing ("Didn't all your hair fall out?")
     if _in_comparison(t, k):
         return True  # "Compared with patients with no hypoglycemia, ...": a baseline, no denial
+    if t.low[k] == "without" and any(t.neg[x] and t.low[x] != "without" for x in range(max(0, k - 8), k)
+                                     if t.clause[x] == c):
+        return True  # "not executable on their own without a terminal": they need one
     if t.low[k] == "without" and t.sent_start[k]:
         j = k + 1
         while j < n and t.clause[j] == c:
@@ -176,6 +225,28 @@ def _not_a_denial(t: _Text, k: int) -> bool:
     while j < n and t.clause[j] == c:
         if t.low[j] == "without":
             return True
+        j += 1
+    return False
+
+
+_THAN_WORDS = frozenset({"more", "less", "fewer", "greater", "larger", "bigger", "higher", "lower", "smaller",
+                         "longer", "shorter"})
+_BOUND_WORDS = frozenset({"most", "least", "maximum", "minimum", "max", "min", "only", "limit", "limited",
+                          "exceed", "exceeds", "exceeding", "beyond", "within"})
+
+
+def _negated_bound(t: _Text, k: int, others: list[_Text]) -> bool:
+    """Does the negator at k deny a bound ("No ChildProcess can have more than one IPC
+    descriptor") where the other side states a bound ("may have at most one")? The negation
+    turns the bound round ("not more than one" = "at most one"): it does not deny the words."""
+    c = t.clause[k]
+    n = len(t.raw)
+    j = k + 1
+    while j + 2 < n and t.clause[j] == c:
+        if t.low[j] in _THAN_WORDS and t.low[j + 1] == "than" and (
+                t.kinds[j + 2] == _NUM or t.low[j + 2] in _NUMBER_WORDS or t.low[j + 2] == "one"):
+            return any(not _BOUND_WORDS.isdisjoint(o.lowset) or "up" in o.lowset and "to" in o.lowset
+                       for o in others)
         j += 1
     return False
 
@@ -218,7 +289,7 @@ def _check_negation(claim: _Text, quotes: list[_Text]) -> ClaimCheck | None:
         if covered is None:
             covered = _fully_covered(claim, quotes)
         hit = _negation_matches(claim, k, quotes, covered)
-        if hit and not _until_after(claim, k) and not _not_a_denial(claim, k):
+        if hit and not _until_after(claim, k) and not _not_a_denial(claim, k) and not _negated_bound(claim, k, quotes):
             word, negator = hit
             return ClaimCheck(ClaimStatus.UNSUPPORTED, "negation",
                               f'the claim negates "{word}" ("{negator}") where the quote does not')
@@ -234,7 +305,7 @@ def _check_negation(claim: _Text, quotes: list[_Text]) -> ClaimCheck | None:
             if any(t.clause[j] not in t.neg_clauses for t in quotes for j in t.positions.get(head, ())):
                 continue
             hit = _negation_matches(q, k, [claim], True)
-            if hit and not _until_after(q, k) and not _not_a_denial(q, k):
+            if hit and not _until_after(q, k) and not _not_a_denial(q, k) and not _negated_bound(q, k, [claim]):
                 word, negator = hit
                 return ClaimCheck(ClaimStatus.UNSUPPORTED, "negation",
                                   f'the quote says "{negator} {word}" where the claim drops the negation')
@@ -306,12 +377,18 @@ def _negation_in_block(claim: _Text, q: _Text, i1: int, i2: int, j1: int, j2: in
     other = qpos if cneg else cpos
     if any(stem((q if cneg else claim).low[p]) in _IMPLICIT_NEG_STEMS for p in other):
         return None  # "not often" / "rarely", "not in SQL" / "rather than in SQL"
+    side = q if cneg else claim
+    if any(side.low[p] == "beyond" or side.low[p] == "out" and p + 1 < len(side.low) and side.low[p + 1] == "of"
+           for p in other):
+        return None  # "cannot be reached" / "is out of reach"
     negated = claim if cneg else q
     if any(negated.low[p] == "nor" for p in (cpos if cneg else qpos)):
         return None  # "neither A nor B" / "not A or B"
     if any(negated.neg[p] and _not_a_denial(negated, p) for p in (cpos if cneg else qpos)):
         return None  # "Without carbon dioxide, life would die" / "carbon dioxide is essential to life"
     plain = q if cneg else claim
+    if any(negated.neg[p] and _negated_bound(negated, p, [plain]) for p in (cpos if cneg else qpos)):
+        return None  # "No X can have more than one" / "X may have at most one"
     if _no_except_only(negated, plain):
         return None  # "no X except in Y" / "X only in Y"
     if cneg and quotes and _stated_negated_elsewhere(claim, cpos, quotes):

@@ -490,13 +490,25 @@ def _maybe_stated(c: _Num, claim: _Text, quotes: list[_Text], qnums: list[_Num])
       agrees on every part both give, a part it lacks being a number of the quotes
       ("April 9, 2011" / "April 9th ... 2011"); for a month and year, the quotes' month
       name and year; a plain number the quotes give as a date's day or year ("until 5
-      april" / "until 5 April").
+      april" / "until 5 April");
+    * the same value in another notation: a leading point (".5" / "0.5"), trailing zeros of
+      a decimal without a unit ("1.5" / "1.50"; not after a name or "version": "Python 3.1"
+      / "Python 3.10" stays flagged), a scale glued on ("1.4 billion" / "1.4bn"); a sum or
+      product the quote writes out ("1,048,576" / "1024 * 1024"); a metric unit converted
+      ("20 cm" / "0.2 m");
+    * a time in another unit against "a day", "an hour" ("every 24 hours" / "once a day"); an
+      integer bound against the strict bound one below it ("two or more" / "more than one");
+      a count a quote writes as a multiple ("3 parts" / "threefold").
     """
     if c.vague:
         return True
     if _bound_within_quote_bound(c, claim, qnums) or _over_a_period(c, qnums):
         return True
     if _written_otherwise(c, quotes, qnums) or _season_end(c, claim, qnums) or _same_value(c, qnums):
+        return True
+    if _another_notation(c, claim, quotes) or _computed(c, quotes) or _converted(c, claim, quotes):
+        return True
+    if _one_unit(c, quotes) or _strict_bound(c, qnums) or _fold_word(c, quotes) or _a_pair(c, quotes, qnums):
         return True
     if c.key in ("1th", "2th") and ("first" if c.key == "1th" else "second") in set().union(*(q.lowset for q in quotes)):
         return True
@@ -735,3 +747,167 @@ def _numeric_date(year: int, month: int, day: int, quotes: list[_Text]) -> bool:
 
 def _ints(*parts: str) -> tuple[int, ...] | None:
     return tuple(int(p) for p in parts) if all(p.isdigit() for p in parts) else None
+
+
+# --- the same value written another way (never a proof of a mismatch) -------------------------
+_SCALE_SUFFIX = re.compile(r"(\d+(?:\.\d+)?)(k|m|mn|mln|b|bn|tn)")
+_SUFFIX_SCALE = {"k": 10**3, "m": 10**6, "mn": 10**6, "mln": 10**6, "b": 10**9, "bn": 10**9, "tn": 10**12}
+_VERSION_WORDS = frozenset({"version", "versions", "release", "releases", "v", "python", "rfc", "pep"})
+
+
+def _after_name(t: _Text, pos: int) -> bool:
+    """Is the number at ``pos`` written right after a name or a version word ("Python 3.10",
+    "version 1.50"), where "3.1" and "3.10" are two releases?"""
+    if pos == 0 or t.kinds[pos - 1] != _WORD:
+        return False
+    return t.low[pos - 1] in _VERSION_WORDS or (t.raw[pos - 1][:1].isupper() and not t.sent_start[pos - 1])
+
+
+def _leading_point(t: _Text, n: _Num) -> Decimal | None:
+    """The value of a number written with a leading point (".5": the reader takes "." and "5")."""
+    p = n.pos
+    if p and t.low[p - 1] == "." and n.raw.isdigit() and n.unit is None and n.cmp is None \
+            and (p < 2 or t.kinds[p - 2] != _NUM):
+        return Decimal("0." + n.raw)
+    return None
+
+
+def _another_notation(c: _Num, claim: _Text, quotes: list[_Text]) -> bool:
+    """Do the quotes give the claim number's value in a notation the reader keys otherwise:
+    a leading point (".5" / "0.5", either side), trailing zeros of a decimal without a unit
+    ("1.5" / "1.50", not after a name or a version word), a scale glued on ("1.4bn")?"""
+    if c.value is None or c.version or c.negative or c.key.startswith("D:") or c.key.endswith("th"):
+        return False
+    cval = _leading_point(claim, c) or c.value
+    plain = c.unit is None and c.cmp is None
+    for t in quotes:
+        for q in t.numbers:
+            if q.value is None or q.version or q.negative or q.key.endswith("th"):
+                continue
+            if plain and (cval != c.value or _leading_point(t, q) is not None) and \
+                    (_leading_point(t, q) or q.value) == cval:
+                return True  # ".5" / "0.5"
+            if plain and q.unit is None and q.cmp is None and q.value == c.value and "." in c.key + q.key \
+                    and c.value != c.value.to_integral_value() and not _after_name(claim, c.pos) \
+                    and not _after_name(t, q.pos):
+                return True  # "1.5" / "1.50"
+        for w in t.lowset if c.value >= 1000 else ():  # a glued scale is at least a thousand
+            if w[:1].isdigit():
+                m = _SCALE_SUFFIX.fullmatch(w)
+                if m and Decimal(m.group(1)) * _SUFFIX_SCALE[m.group(2)] == c.value:
+                    return True  # "1.4 billion" / "1.4bn"
+    return False
+
+
+_OPERATORS = frozenset({"*", "\u00d7", "+"})
+
+
+def _computed(c: _Num, quotes: list[_Text]) -> bool:
+    """Is the claim number a product a quote writes out ("1,048,576" / "1024 * 1024": the two
+    numbers right beside the sign), or a sum of two exact numbers of a quote sentence with a
+    "+" between them ("256K" / "128K for windowBits + 128K for memLevel")? The reader does not
+    do the arithmetic, so it cannot show a mismatch."""
+    if c.value is None or c.negative or c.cmp is not None:
+        return False
+    for t in quotes:
+        if not any(op in t.low for op in _OPERATORS):
+            continue
+        nums = [q for q in t.numbers if q.value is not None and not q.version and q.cmp is None
+                and not q.negative and _unit_ok(c.unit, q.unit)][:50]  # bounded: pairs of at most 50
+        at = {q.pos: q for q in nums}
+        for x, q in enumerate(nums):
+            p = q.pos + 1
+            if p + 1 < len(t.low) and t.low[p] in ("*", "\u00d7") and p + 1 in at \
+                    and q.value * at[p + 1].value == c.value:
+                return True
+            for r in nums[x + 1:]:
+                if q.value + r.value == c.value and "+" in t.low[q.pos + 1:r.pos] \
+                        and not any(t.sent_start[q.pos + 1:r.pos + 1]):
+                    return True
+    return False
+
+
+# metric units of one quantity, in a common base
+_METRIC = {"mm": ("len", Decimal("0.001")), "cm": ("len", Decimal("0.01")), "metre": ("len", Decimal(1)),
+           "km": ("len", Decimal(1000)), "mg": ("mass", Decimal("0.001")), "g": ("mass", Decimal(1)),
+           "kg": ("mass", Decimal(1000)), "t": ("mass", Decimal(10**6)), "ml": ("vol", Decimal("0.001")),
+           "l": ("vol", Decimal(1)), "W": ("pow", Decimal(1)), "kW": ("pow", Decimal(1000)),
+           "MW": ("pow", Decimal(10**6)), "GW": ("pow", Decimal(10**9)), "Hz": ("freq", Decimal(1)),
+           "kHz": ("freq", Decimal(1000)), "MHz": ("freq", Decimal(10**6)), "GHz": ("freq", Decimal(10**9))}
+
+
+def _metric_unit(t: _Text, n: _Num) -> str | None:
+    """The metric unit of a number: its read unit, or a bare "m" after it (metre; the reader
+    leaves "m" alone, it may be a million)."""
+    if n.unit is not None:
+        return n.unit
+    p = n.pos + 1
+    return "metre" if p < len(t.low) and t.low[p] == "m" and t.kinds[p] == _WORD else None
+
+
+def _converted(c: _Num, claim: _Text, quotes: list[_Text]) -> bool:
+    """Does a quote give the claim's amount in another metric unit of the same quantity ("20
+    cm" / "0.2 m", "1.5 kg" / "1500 g")?"""
+    if c.value is None or c.negative or c.version:
+        return False
+    cu = _METRIC.get(_metric_unit(claim, c) or "")
+    if cu is None:
+        return False
+    for t in quotes:
+        for q in t.numbers:
+            qu = _METRIC.get(_metric_unit(t, q) or "") if q.value is not None and q.cmp == c.cmp else None
+            if qu is not None and qu[0] == cu[0] and qu[1] != cu[1] and q.value * qu[1] == c.value * cu[1]:
+                return True
+    return False
+
+
+_ONE_BEFORE = frozenset({"a", "an", "per", "every", "each", "one"})
+
+
+def _one_unit(c: _Num, quotes: list[_Text]) -> bool:
+    """Does a quote give one of a larger unit of time ("once a day", "per hour") that the
+    claim's amount of a smaller unit equals ("every 24 hours", "60 minutes")?"""
+    if c.value is None or c.cmp is not None or c.negative:
+        return False
+    for (cu, qu), k in _TIME_IN.items():
+        if c.unit == qu and c.value == k:
+            for t in quotes:
+                for x in range(1, len(t.low)):
+                    if t.low[x - 1] in _ONE_BEFORE and _UNITS.get(t.low[x]) == cu and t.kinds[x] == _WORD:
+                        return True
+    return False
+
+
+_STRICT = frozenset({"more than", "greater than", "over", "above", "fewer than", "less than", "under", "below"})
+
+
+def _strict_bound(c: _Num, qnums: list[_Num]) -> bool:
+    """An integer bound the quote gives as the strict bound next to it: "two or more" / "more
+    than one", "at most 4" / "fewer than 5" (same unit, or none)."""
+    if c.value is None or c.cmp not in ("ge", "le") or c.value != c.value.to_integral_value():
+        return False
+    want = c.value - 1 if c.cmp == "ge" else c.value + 1
+    return any(q.cmp == c.cmp and q.value == want and q.unit == c.unit and q.cmp_raw.lower() in _STRICT
+               for q in qnums)
+
+
+def _fold_word(c: _Num, quotes: list[_Text]) -> bool:
+    """A count without a unit that a quote writes as a multiple in "-fold" ("3 parts" / "a
+    threefold job")."""
+    if c.value is None or c.unit is not None or c.cmp is not None or c.value != c.value.to_integral_value():
+        return False
+    words = _FOLD_SUFFIXED.get(int(c.value))
+    return words is not None and any(not t.lowset.isdisjoint(words) for t in quotes)
+
+
+_FOLD_SUFFIXED = {n: frozenset(w for w in ws if w.endswith("fold")) for n, ws in _FOLD_WORDS.items()}  # not "twice"
+
+
+def _a_pair(c: _Num, quotes: list[_Text], qnums: list[_Num]) -> bool:
+    """"two" where the quotes give no number at all and name two things joined by "and"
+    ("two linked ports" / "port1 and port2 ... linked"): the quotes may count them so."""
+    if c.key != "2" or c.unit is not None or c.cmp is not None or c.raw.lower() != "two":
+        return False
+    if any(q.value is not None and q.required for q in qnums):
+        return False
+    return any(w in t.lowset for t in quotes for w in ("and", "both"))

@@ -35,7 +35,35 @@ def check_claim(claim: str, quotes: list[str]) -> ClaimCheck:
         if swap:
             return ClaimCheck(ClaimStatus.UNCHECKED, None, f'the claim\'s "{swap}" turns round an owner its quotes '
                                                            'write with a possessive (roles swapped?)')
+        cut = _pair_cut(claim or "", quotes)
+        if cut:
+            return ClaimCheck(ClaimStatus.UNCHECKED, None, f'the claim\'s "{cut}" stops before the second part its '
+                                                           'quotes give it (a copy cut short?)')
     return result
+
+
+# "possessing both a firearm." copied from "possessing both a firearm and an illegal drug":
+# every word is the quote's, in order, but a pair the quote completes ("both A and B",
+# "either A or B", "neither A nor B", "between A and B") is cut after its first part, and
+# the claim no longer says what the quote says. Grey when the claim's pair word has no
+# second word after it and a quote's same pair word has one within a few words.
+_PAIRS = {"both": "and", "either": "or", "neither": "nor", "between": "and"}
+_PAIR_SPAN = 12  # words from the pair word to its second part, in a quote
+
+
+def _pair_cut(claim: str, quotes: list[str]) -> str | None:
+    words = re.findall(r"[^\W_]+", claim.lower())
+    found = [(i, w) for i, w in enumerate(words) if w in _PAIRS]
+    if not found:
+        return None
+    quote_words = [re.findall(r"[^\W_]+", q.lower()) for q in quotes]
+    for i, w in found:
+        if _PAIRS[w] in words[i + 2:]:
+            continue
+        for qw in quote_words:
+            if any(x == w and _PAIRS[w] in qw[j + 2:j + 2 + _PAIR_SPAN] for j, x in enumerate(qw)):
+                return " ".join(words[i:i + 4])
+    return None
 
 
 # "the handler's logger" (the handler owns the logger) read back as "the handler of the
