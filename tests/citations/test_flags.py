@@ -100,6 +100,16 @@ def test_proper_names_leave_out_sentence_openers_and_plain_words():
     assert "Guido van Rossum" in proper_names("It was written by Guido van Rossum in 1991.")
 
 
+def test_lower_case_words_join_or_end_a_name_run():
+    # one connecting word joins two name words; a second one, punctuation or another
+    # lower-case word ends the run (the common words take a shortcut of their own)
+    assert proper_names("The rate was set by the Bank of England in May.") == ["Bank of England"]
+    assert proper_names("It went from the Bank of the England office.") == ["Bank", "England"]
+    assert proper_names("Ask the Bank of, England later.") == ["Bank", "England"]
+    assert proper_names("The Bank of england said so.") == ["Bank"]
+    assert proper_names("He met Anna and then Bob of Mars's crew.") == ["Anna", "Bob of Mars"]
+
+
 def test_a_name_no_cited_page_holds_is_invented():
     assert invented_names("Python was created by James Gosling at CWI.", [PAGE]) == ["James Gosling"]
     assert invented_names("In Flask's ORM, models map to tables.", [PAGE]) == ["Flask"]

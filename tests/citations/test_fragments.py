@@ -805,3 +805,20 @@ def test_markdown_context_never_holds_a_header_link_mark():
         assert frag.reason
     own = render(page.text, "text")  # as the page's own text, the mark would be used
     assert "¶" in (fragment_for(own, *second).directive.prefix or "")
+
+
+def test_term_scans_skip_exactly_the_positions_inside_words():
+    # the range-form scans take their candidate positions from the span's alphanumeric runs:
+    # every position where text[c - 1] and text[c] are not both alphanumeric, no other
+    from deep_research.citations.fragments import _ISALNUM_RUN, _off_runs
+
+    rng = random.Random(7)
+    alphabet = "ab9_ .,-'\u00e9\u00b2\u4e00\u0301\n"
+    for _ in range(3000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(1, 40)))
+        a = rng.randrange(len(text))
+        b = rng.randint(a + 1, len(text))
+        lo, hi = rng.randint(a + 1, b + 1), rng.randint(a, b)
+        runs = [m.span() for m in _ISALNUM_RUN.finditer(text, a, b)]
+        want = [c for c in range(lo, hi) if not (text[c - 1].isalnum() and text[c].isalnum())]
+        assert _off_runs(runs, lo, hi) == want, (text, a, b, lo, hi)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Iterable, Mapping
 from urllib.parse import quote, urlsplit
 
@@ -86,12 +86,14 @@ class Citation:
         """The quote is on the page and the claim is true to it: what a reader may rely on."""
         return self.check.found and self.claim_status is ClaimStatus.SUPPORTED
 
-    @property
+    # read for every claim, badge, Sources entry and record of the citation: made once (its
+    # ref, check and source are set when the citation is made and never change)
+    @cached_property
     def shown_quote(self) -> str:
         """The quote as the reader sees it: the page's exact text when found."""
         return " ".join(((self.rendered_text if self.check.found else self.ref.quote) or "").split())
 
-    @property
+    @cached_property
     def rendered_text(self) -> str | None:
         if not self.check.found or self.source is None:
             return None
@@ -256,8 +258,11 @@ def check_citations(markdown: str | ParsedReport, sources: Iterable[Source], *, 
     numbers: dict[str, int] = {}
     fragments: dict[tuple[str, int, int], Fragment] = {}
     marks: dict[str, list | None] = {}
+    checks: dict[tuple[str, str], QuoteCheck] = {}  # a report cites one quote more than once
     for ref in parsed.refs:
-        check = index.verify(ref.quote, ref.source_id)
+        check = checks.get((ref.quote, ref.source_id))
+        if check is None:
+            check = checks[ref.quote, ref.source_id] = index.verify(ref.quote, ref.source_id)
         source = index.source(check.source_id) if check.source_id in index else None
         citation = Citation(ref, check, source, None)
         if source is not None:
@@ -334,17 +339,24 @@ def check_claims(report: CitationReport, judgments: Mapping[str, dict] | None = 
     quoted: list[tuple[int, str, str, str]] = []
     pages: dict[str, NormalisedPage] = {}
     independence = Independence({s.id: s.page.text for s in report.sources})
+    rows = []
     for claim in report.claims:
         cites = [report.citations[i] for i in claim.ref_indexes if 0 <= i < len(report.citations)]
         found = [c for c in cites if c.check.found]
-        quotes = [c.shown_quote for c in found]
+        rows.append((claim, cites, found, [c.shown_quote for c in found]))
+    # The rules' verdicts first, the claims of one quote one after the other: what the rules
+    # build from a quote is cached for the last few quotes only, and a report cites one
+    # quote for claims far apart. (A verdict depends on its claim and quotes alone.)
+    ruled = {k: check_claim(rows[k][0].text, rows[k][3])
+             for k in sorted((k for k, r in enumerate(rows) if r[2] and r[0].text.strip()), key=lambda k: rows[k][3])}
+    for k, (claim, cites, found, quotes) in enumerate(rows):
         judge = None
         if not found:
             check = QUOTE_NOT_FOUND
         elif not claim.text.strip():  # the unit holds nothing but refs
             check = NO_CLAIM
         else:
-            check = _no_claim(check_claim(claim.text, quotes))
+            check = _no_claim(ruled[k])
             if check.status is ClaimStatus.UNCHECKED and judgments:
                 record = judgments.get(claim_key(claim.text, quotes))
                 if record is not None:

@@ -143,6 +143,8 @@ class Independence:
         """How many independent sources among ``(source id, url)`` pairs: sources of one site
         or one text are joined (transitively), and the groups counted."""
         items = list(dict.fromkeys(sources))
+        if len(items) < 2:  # most claims cite one source: nothing to join
+            return len(items)
         parent = list(range(len(items)))
 
         def root(i: int) -> int:

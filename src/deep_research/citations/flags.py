@@ -345,13 +345,14 @@ def _name_like(tok: str, initial: bool, lower_words: set[str]) -> bool:
     return not (tok.lower() in _OPENING_WORDS or _dictionary_word(tok) or tok.lower() in lower_words)
 
 
+_RUN_BREAKS = ",;:()[]\"“”.!?|"  # punctuation between two words that ends a name
 _LINE_START = re.compile(r"\n\s*$")  # a word after a line break (and spaces) opens its line
 
 
 def proper_names(text: str) -> list[str]:
     """The proper names written in ``text``: runs of name-like words ("Python Software
     Foundation", "Bank of England"), CamelCase, ALL-CAPS and digit-bearing words."""
-    lower_words = {m.group(0) for m in _NAME_TOKEN.finditer(text) if m.group(0).islower()}
+    lower_words = set(filter(str.islower, _NAME_TOKEN.findall(text)))
     names: list[str] = []
     run: list[tuple[str, int, int]] = []
     pending: list[tuple[str, int, int]] = []
@@ -365,6 +366,20 @@ def proper_names(text: str) -> list[str]:
     prev_end = 0
     for m in _NAME_TOKEN.finditer(text):
         tok, tok_start = m.group(0), m.start()
+        if tok.islower():
+            # the common case: a word without a capital is never name-like (nor its part
+            # after a hyphen); it only ends the run or, as a connecting word, waits in it
+            if run:
+                gap = text[prev_end:tok_start]
+                if any(ch in gap for ch in _RUN_BREAKS) and gap.strip():
+                    flush()
+                elif not pending and gap.strip() == "" and \
+                        (tok[:-2] if tok[-2:] in ("'s", "’s") else tok) in _CONNECT:
+                    pending.append((tok, tok_start, m.end()))
+                else:
+                    flush()
+            prev_end = m.end()
+            continue
         possessive = tok[-2:] in ("'s", "’s")
         if possessive:
             tok = tok[:-2]
@@ -379,7 +394,7 @@ def proper_names(text: str) -> list[str]:
         before = window.rstrip(" " + _OPENERS)
         initial = (not before and m.start() <= 64) or (bool(before) and before[-1] in ".!?:;\n•-–—|") \
             or bool(_LINE_START.search(window))
-        if run and (any(ch in gap for ch in ",;:()[]\"“”.!?|") and gap.strip()):
+        if run and (any(ch in gap for ch in _RUN_BREAKS) and gap.strip()):
             flush()
         name = _name_like(tok, initial, lower_words)
         if (not name and initial and tok[:1].isupper() and tok.lower() not in _OPENING_WORDS and not _verb(tok)
@@ -545,6 +560,10 @@ def uncited_statements(doc, *, english: bool = True) -> list[Flag]:
         k = bisect.bisect_left(starts, b) - 1
         return k >= 0 and merged[k][1] > a
 
+    def all_cited(a: int, b: int) -> bool:  # does one cited span hold [a, b) whole?
+        k = bisect.bisect_right(starts, a) - 1
+        return k >= 0 and merged[k][1] >= b
+
     for block in doc.blocks:
         if block.kind != "paragraph" or any(x <= block.start < y for x, y in skip):
             continue
@@ -553,6 +572,8 @@ def uncited_statements(doc, *, english: bool = True) -> list[Flag]:
         else:
             units = _paragraph_units(s, block)
         for ua, ub in units:
+            if all_cited(ua, ub):
+                continue  # each of its sentences overlaps that span: none is uncited
             row_cited = block.table and has_cite(ua, ub)
             for a, b in sentences(s, ua, ub):
                 raw = s[a:b]

@@ -334,6 +334,26 @@ def _words(s: str) -> int:
     return len(_ALNUM_RUN.findall(s)) + (len(_DICT_CHAR.findall(s)) + 1) // 2
 
 
+_ISALNUM_RUN = re.compile(r"[^\W_]+")  # a run of str.isalnum() characters
+
+
+def _off_runs(runs: list[tuple[int, int]], lo: int, hi: int) -> list[int]:
+    """The positions c in [lo, hi) not inside a word: text[c - 1] and text[c] are not both
+    alphanumeric, i.e. c is not strictly inside one of ``runs`` (the maximal alphanumeric
+    runs of a span holding text[lo - 1:hi]). A term never ends (starts) inside a word: the
+    scans below skip those positions in C instead of testing each character."""
+    out: list[int] = []
+    prev = lo
+    for a, b in runs:
+        if a >= hi:
+            break
+        if b > prev:
+            out.extend(range(prev, a + 1))
+            prev = b
+    out.extend(range(prev, hi))
+    return out
+
+
 class _TermWords:
     """``_words`` of every term text[a:c] (``head(c)``) and text[c:b] (``tail(c)``) of the
     span text[a:b], from one scan of the span: a run of word characters counts in a term
@@ -414,14 +434,15 @@ class _Generator:
     # first candidate only when no shorter one exists).
     def _start_term_ends(self) -> list[int]:
         """Ends c1 for a start term text[start:c1] (range form), shortest first."""
-        text, out, has_word = self.text, [], False
+        text, out = self.text, []
         words = _TermWords(text, self.start, self.end).head
-        for c in range(self.start + 1, min(self.end, self.page.segment_end(self.start) + 1)):
-            has_word = has_word or text[c - 1].isalnum()
-            if text[c].isalnum() and text[c - 1].isalnum():
-                continue  # inside a word: never a clean end (ends_cleanly), the common case
-            if text[c - 1].isspace() or not has_word or not self._ends(c):
-                continue
+        runs = [m.span() for m in _ISALNUM_RUN.finditer(text, self.start, self.end)]
+        if not runs:
+            return []  # no word: no term
+        first_alnum = runs[0][0]
+        for c in _off_runs(runs, self.start + 1, min(self.end, self.page.segment_end(self.start) + 1)):
+            if c <= first_alnum or text[c - 1].isspace() or not self._ends(c):
+                continue  # no word yet, or not a clean end
             if words(c) > self.max_words:
                 if not out:
                     out.append(c)
@@ -431,14 +452,15 @@ class _Generator:
 
     def _end_term_starts(self) -> list[int]:
         """Starts c2 for an end term text[c2:end] (range form), shortest first."""
-        text, out, has_word = self.text, [], False
+        text, out = self.text, []
         words = _TermWords(text, self.start, self.end).tail
-        for c in range(self.end - 1, max(self.start, self.page.segment_start(self.end) - 1), -1):
-            has_word = has_word or text[c].isalnum()
-            if text[c].isalnum() and text[c - 1].isalnum():
-                continue  # inside a word: never a clean start (starts_cleanly), the common case
-            if text[c].isspace() or not has_word or not self._starts(c):
-                continue
+        runs = [m.span() for m in _ISALNUM_RUN.finditer(text, self.start, self.end)]
+        if not runs:
+            return []
+        last_alnum = runs[-1][1] - 1
+        for c in reversed(_off_runs(runs, max(self.start, self.page.segment_start(self.end) - 1) + 1, self.end)):
+            if c > last_alnum or text[c].isspace() or not self._starts(c):
+                continue  # no word after it, or not a clean start
             if words(c) > self.max_words:
                 if not out:
                     out.append(c)
@@ -649,11 +671,20 @@ class _Generator:
         if one_segment and _words(text[self.start : self.end]) < 2 * self.min_words:
             found.sort(key=lambda x: x[0])
             return found
-        ends = self._end_term_starts()
-        end_lens = {c2: 1 + len(encode_term(text[c2 : self.end])) for c2 in ends}  # "," + term
         base = 5 + self._elen(suffix, 2)
-        for c1 in self._start_term_ends():
+        starts = self._start_term_ends()
+        # A start term's encoded length grows with the term, and a range directive adds at
+        # least "," and one character: once the start term alone is too long, every later
+        # one is too (and no end term needs to be looked for when the first one is).
+        if not starts or too_long(base + len(encode_term(text[self.start : starts[0]])) + 2):
+            found.sort(key=lambda x: x[0])
+            return found
+        ends = self._end_term_starts()
+        end_lens: dict[int, int] = {}  # "," + term, measured on first need
+        for c1 in starts:
             with_start = base + len(encode_term(text[self.start : c1]))
+            if too_long(with_start + 2):
+                break
             prefix = _END  # the shortest prefix that passes (None: no prefix needed)
             for p in prefixes:
                 if too_long(with_start + self._elen(p, 2) + 2):  # an end term has a character
@@ -667,7 +698,10 @@ class _Generator:
             for c2 in ends:
                 if c2 < c1:
                     continue
-                if too_long(with_prefix + end_lens[c2]):
+                n_end = end_lens.get(c2)
+                if n_end is None:
+                    n_end = end_lens[c2] = 1 + len(encode_term(text[c2 : self.end]))
+                if too_long(with_prefix + n_end):
                     break
                 if not self._end_ok(c1, c2, suffix is None):
                     continue

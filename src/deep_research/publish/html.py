@@ -157,6 +157,7 @@ def _source_entries(report: CitationReport, styler: Styler | None = None) -> lis
     from ..citations.check import safe_link
 
     entries: dict[str, _SourceEntry] = {}
+    shown: dict[str, set[str]] = {}  # the quote texts each entry lists (a set: a source may have hundreds)
     for c in report.citations:
         if c.source is None or c.number is None:
             continue
@@ -165,8 +166,10 @@ def _source_entries(report: CitationReport, styler: Styler | None = None) -> lis
             title = re.sub(r"\s+", " ", c.source.title or c.source.url).strip()
             e = entries[c.source.id] = _SourceEntry(c.number, title, safe_link(c.source.url), c.source.url, [],
                                                     credibility_text(c.source.credibility))
+            shown[c.source.id] = set()
         text = c.shown_quote
-        if not any(q["text"] == text for q in e.quotes):
+        if text not in shown[c.source.id]:
+            shown[c.source.id].add(text)
             mark = check_mark(c)
             e.quotes.append({"text": text, "url": c.url, "status": c.status.value,
                              "mark": mark[0] if mark else None, "reason": mark[1] if mark else None,

@@ -344,10 +344,12 @@ def cited_locations(report: CitationReport) -> dict[str, str]:
     "sheet Prices, row 12"), in order of citation, each place once; only sources with
     locations (local PDFs, slides, sheets, chapters, CSV rows). Plain text, not escaped."""
     found: dict[str, list[str]] = {}
+    seen: set[tuple[str, str]] = set()
     for c in report.citations:
         if c.source is not None and c.location is not None:
             places = found.setdefault(c.source.id, [])
-            if c.location.text not in places:
+            if (c.source.id, c.location.text) not in seen:
+                seen.add((c.source.id, c.location.text))
                 places.append(c.location.text)
     out = {}
     for sid, places in found.items():
@@ -395,10 +397,12 @@ def reference_markdown(ref, url: str | None) -> str:
 def styled_sources_markdown(report: CitationReport, heading: str, styler: Styler) -> str:
     """The Sources list in a citation style: each entry, then its quotes with their links."""
     quotes: dict[str, list[Citation]] = {}
+    seen: set[tuple[str, str]] = set()  # (source id, quote as shown): each listed once
     for c in report.citations:
         if c.source is not None and c.number is not None:
             shown = quotes.setdefault(c.source.id, [])
-            if not any(q.shown_quote == c.shown_quote for q in shown):
+            if (c.source.id, c.shown_quote) not in seen:
+                seen.add((c.source.id, c.shown_quote))
                 shown.append(c)
     lines = [f"## {heading}", ""]
     for sid in styler.order():
