@@ -904,6 +904,30 @@ def test_a_scale_word_after_the_number_and_a_negated_like_are_no_contradiction()
     assert check_claim("He likes being my roommate.", q).status is ClaimStatus.UNSUPPORTED
 
 
+def test_a_verb_stating_absence_restates_a_negation():
+    """Apache manual pairs (seen after their one measurement): "removes the limit" is "no
+    limit", "keep the server from thrashing" is "does not thrash", "leave X out of" is "NOT
+    make X part of", "decompresses" is the quote's "uncompress". Each was flagged; a claim
+    that states the opposite stays flagged."""
+    grey = [("Setting the value to 0 removes the limit.", ["A value of 0 means no limit."]),
+            ("A small site might lower it so the server does not thrash.",
+             ["Sites with limited memory may need to decrease it to keep the server from thrashing."]),
+            ("The developers decided to leave suEXEC out of the default installation.",
+             ["It was the decision of the team to NOT make suEXEC part of the default installation."]),
+            ("The example decompresses the gzip output from example.com.",
+             ["This example will uncompress gzip-compressed output from example.com."])]
+    for claim, quotes in grey:
+        r = check_claim(claim, quotes)
+        assert r.status is not ClaimStatus.UNSUPPORTED, (claim, r)
+    flagged = [("A value of 0 sets a limit.", ["A value of 0 means no limit."]),
+               ("The developers made suEXEC part of the default installation.",
+                ["The team decided to NOT make suEXEC part of the default installation."]),
+               ("The example compresses the output from example.com.",
+                ["This example will uncompress the output from example.com."])]
+    for claim, quotes in flagged:
+        assert check_claim(claim, quotes).status is ClaimStatus.UNSUPPORTED, claim
+
+
 def test_larger_than_and_smaller_than_are_bounds_like_more_and_less_than():
     """"greater than 2,147,483,647" for "larger than 2147483647" was flagged (the quote's bound
     was not read as one); a bound of the other direction or other digits is still caught."""

@@ -37,6 +37,8 @@ def _check_antonym(claim: _Text, quotes: list[_Text]) -> ClaimCheck | None:
         cs = claim.stems[k]
         if cs in stems:
             continue
+        if len(cs) >= 6 and cs[:2] in ("de", "un") and {"un" + cs[2:], "de" + cs[2:]} & stems:
+            continue  # "decompresses" for the quote's "uncompress": one word in two spellings
         partners = {x for x in _PARTNERS.get(cs, ()) if x in stems}
         if partners and any(_converse(claim, q) for q in quotes):
             partners = set()  # "A is more X than B" / "B is less X than A"

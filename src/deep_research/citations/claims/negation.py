@@ -85,6 +85,12 @@ def _modifier_participle(t: _Text, j: int) -> bool:
 _NEG_PREFIXES = ("a", "un", "non", "in", "dis")
 
 
+# verbs that state the absence of their object, as a negation would
+_TAKING_AWAY = frozenset({"remove", "removes", "removed", "removing", "eliminate", "eliminates", "eliminated",
+                          "eliminating", "lift", "lifts", "lifting"})
+_HOLDING_BACK = frozenset({"keep", "keeps", "keeping", "kept", "prevent", "prevents", "prevented", "preventing",
+                           "stop", "stops", "stopped", "stopping"})
+_LEAVING = frozenset({"leave", "leaves", "leaving", "left"})
 _LEFT_AS_IS = frozenset({"alone", "untouched", "intact", "unchanged", "unmodified", "unaffected"})
 
 
@@ -104,6 +110,15 @@ def _weakly_negated(t: _Text, j: int) -> bool:
             break
         if t.low[x] == "too" and "to" in t.low[x + 1:j]:
             return True
+    before = t.low[max(0, j - 3):j]
+    if any(w in _TAKING_AWAY for w in before) and (j < 1 or t.low[j - 1] not in ("from", "of")):
+        return True  # "removes the limit" / "no limit"
+    if j >= 2 and t.low[j - 1] == "from" and any(
+            t.low[x] in _HOLDING_BACK and t.clause[x] == c for x in range(max(0, j - 6), j - 1)):
+        return True  # "keep the server from thrashing" / "does not thrash"
+    if any(t.low[x] in _LEAVING for x in range(max(0, j - 3), j)) and \
+            "out" in t.low[j + 1:j + 3]:
+        return True  # "leave suEXEC out of the installation" / "not make suEXEC part of it"
     # "out of reach", "beyond reach": out of what the word names
     return (j >= 2 and t.low[j - 1] == "of" and t.low[j - 2] == "out") or (j >= 1 and t.low[j - 1] == "beyond")
 
@@ -407,6 +422,9 @@ def _negation_in_block(claim: _Text, q: _Text, i1: int, i2: int, j1: int, j2: in
     if any(plain.neg[p] and plain.low[p] in _NEGATORS for p in near) or \
             any(plain.low[p] == "far" and p + 1 < len(plain.raw) and plain.low[p + 1] == "from" for p in near):
         return None  # a negation right there on the other side too ("far from mandatory" / "not mandatory")
+    if any(plain.low[p] in _HOLDING_BACK for p in range(max(0, at - 6), at)) and \
+            "from" in plain.low[max(0, at - 3):at + 2]:
+        return None  # "keep the server from thrashing" / "so the server does not thrash"
     if any(plain.kinds[p] == _WORD and plain.stems[p] in _IMPLICIT_NEG_STEMS and plain.stems[p] not in negated.stemset
            for p in range(max(0, at - 6), at)):
         # "stops exceptions from being re-raised" / "exceptions are not re-raised": the
