@@ -110,9 +110,10 @@ def _weakly_negated(t: _Text, j: int) -> bool:
             break
         if t.low[x] == "too" and "to" in t.low[x + 1:j]:
             return True
-    before = t.low[max(0, j - 3):j]
-    if any(w in _TAKING_AWAY for w in before) and (j < 1 or t.low[j - 1] not in ("from", "of")):
-        return True  # "removes the limit" / "no limit"
+    if t.low[j] not in _TAKING_AWAY and t.low[j - 1:j] not in (["from"], ["of"]) and any(
+            t.low[x] in _TAKING_AWAY and not any(t.content[y] for y in range(x + 1, j))
+            for x in range(max(0, j - 3), j)):
+        return True  # "removes the limit" / "no limit" (the object right after the verb)
     if j >= 2 and t.low[j - 1] == "from" and any(
             t.low[x] in _HOLDING_BACK and t.clause[x] == c for x in range(max(0, j - 6), j - 1)):
         return True  # "keep the server from thrashing" / "does not thrash"
