@@ -87,18 +87,30 @@ def test_worker_processes_index_exactly_what_this_process_does(tmp_path, monkeyp
     assert texts["p003-d.html"] == "Visible span D\nEnd D\npage 3"
 
 
-def _forks() -> None:
+def _runs_here(request) -> bool:
+    """A patched worker needs a forked process, and a process forks only while it has one
+    thread. True: run the test here. Otherwise the test has been run in a fresh pytest
+    process (whose outcome is asserted) and the caller returns."""
+    import subprocess
     import threading
 
-    if threading.active_count() != 1:
-        pytest.skip("a patched worker needs a forked process: this one has threads")
+    if threading.active_count() == 1:
+        return True
+    if os.environ.get("DEEP_RESEARCH_TEST_FRESH_PROCESS"):
+        pytest.fail("a fresh pytest process has threads too: the worker tests cannot fork")
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", request.node.nodeid],
+                          cwd=request.config.rootpath, capture_output=True, text=True, timeout=600,
+                          env={**os.environ, "DEEP_RESEARCH_TEST_FRESH_PROCESS": "1"})
+    assert done.returncode == 0 and " passed" in done.stdout, done.stdout[-4000:] + done.stderr[-2000:]
+    return False
 
 
-def test_a_file_that_stops_its_worker_is_skipped_and_the_others_indexed(tmp_path, monkeypatch):
+def test_a_file_that_stops_its_worker_is_skipped_and_the_others_indexed(tmp_path, monkeypatch, request):
     """Page 7's reader kills its worker process (as a crash or the system's out-of-memory
     killer would): every other file is indexed as without workers, page 7 is skipped with
     the reason, and nothing was extracted in this process after the death."""
-    _forks()
+    if not _runs_here(request):
+        return
     folder, serial = indexed_here(tmp_path, 20, monkeypatch, 5)
     monkeypatch.setattr(local_mod, "_worker_extract", _die_on_page_7)
     here: list = []  # what this process extracted (a worker's appends stay in the worker)
@@ -114,10 +126,11 @@ def test_a_file_that_stops_its_worker_is_skipped_and_the_others_indexed(tmp_path
     assert "stopped the worker process" in extra[0].reason
 
 
-def test_files_that_stop_their_workers_cannot_stall_the_run(tmp_path, monkeypatch):
+def test_files_that_stop_their_workers_cannot_stall_the_run(tmp_path, monkeypatch, request):
     """Every file kills its worker: after MAX_WORKER_DEATHS of them the rest are skipped
     unread (each would cost a new process), with the reason."""
-    _forks()
+    if not _runs_here(request):
+        return
     folder, serial = indexed_here(tmp_path, 20, monkeypatch, 5)
     monkeypatch.setattr(local_mod, "_worker_extract", _die)
     monkeypatch.setattr(local_mod, "MAX_WORKER_DEATHS", 2)
@@ -152,14 +165,12 @@ def _extract_and_count(batch, root, published):
     return out
 
 
-def test_workers_inherit_the_folders_stylesheets_parsed(tmp_path, monkeypatch):
+def test_workers_inherit_the_folders_stylesheets_parsed(tmp_path, monkeypatch, request):
     """The folder's three stylesheet files are parsed before the workers are forked:
     each worker starts with them (the cache's count is 3 at its first page) and parses
     only the two <style> blocks of the pages; the index is the same as without workers."""
-    import threading
-
-    if threading.active_count() != 1:
-        pytest.skip("workers are forked only from a process with one thread")
+    if not _runs_here(request):
+        return
     folder, _ = indexed_here(tmp_path, 40, monkeypatch, 10)
     (tmp_path / "counts").mkdir()
     monkeypatch.setattr(local_mod, "_worker_extract", _extract_and_count)
