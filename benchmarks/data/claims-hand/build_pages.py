@@ -31,6 +31,8 @@ ROOTS = {
     "node": "usr/share/doc/nodejs/api",
     # claims-fresh3 (../claims-fresh3): apache2-doc (the English manual)
     "apache": "usr/share/doc/apache2-doc/manual/en",
+    # claims-fresh4 (../claims-fresh4): diffutils-doc (the GNU diffutils manual)
+    "diffutils": "usr/share/doc/diffutils",
 }
 
 
