@@ -39,13 +39,17 @@ Server documentation, ``hand/apache``) and the public sets under /tmp/factver-fr
 (``fetch_factver.py --fresh3``: ``factver/summedits-samsum``, ``factver/summedits-ectsum``,
 ``factver/qags``; ``--fresh3-factver-root`` names another copy).
 
+FRESH4: ``--fresh4`` measures the fourth fresh group, made after the third was measured:
+``benchmarks/data/claims-fresh4/holdout.jsonl`` only (hand-written pairs over the GNU diffutils
+manual, ``hand/diffutils``; no public set; ``--fresh4-hand-dir`` names another copy).
+
 ``--publish`` also writes one report per hand-written data set (a paragraph per pair,
 ``<claim> <ref id="<page>">"<quote>"</ref>``; sources = the pages) and runs
 ``deep-research publish`` on it, then compares ``claim_status`` per ref with the library's
 verdict on the same pair (they differ where the report's claim unit differs from the
 pair's claim, e.g. a two-sentence claim).
 
-    uv run python benchmarks/bench_claims.py [--show 5] [--only pg-dev,hand] [--publish] [--holdout | --fresh | --fresh2 | --fresh3]
+    uv run python benchmarks/bench_claims.py [--show 5] [--only pg-dev,hand] [--publish] [--holdout | --fresh | --fresh2 | --fresh3 | --fresh4]
 """
 
 from __future__ import annotations
@@ -86,6 +90,7 @@ HAND_DIR = REPO / "benchmarks" / "data" / "claims-hand"
 FRESH_HAND_DIR = REPO / "benchmarks" / "data" / "claims-fresh"
 FRESH2_HAND_DIR = REPO / "benchmarks" / "data" / "claims-fresh2"
 FRESH3_HAND_DIR = REPO / "benchmarks" / "data" / "claims-fresh3"
+FRESH4_HAND_DIR = REPO / "benchmarks" / "data" / "claims-fresh4"
 
 SUPPORTED, UNSUPPORTED, UNCHECKED = ClaimStatus.SUPPORTED, ClaimStatus.UNSUPPORTED, ClaimStatus.UNCHECKED
 
@@ -150,19 +155,22 @@ class FreshMissing(FileNotFoundError):
     """A part of the fresh data is not where --fresh looks for it."""
 
 
-def load_fresh(hand_dir: Path = FRESH_HAND_DIR, factver_root: Path = FRESH_FACTVER_ROOT,
+def load_fresh(hand_dir: Path = FRESH_HAND_DIR, factver_root: Path | None = FRESH_FACTVER_ROOT,
                flag: str = "--fresh") -> list[Pair]:
     """The fresh, holdout-only pairs: the hand-written ones of ``hand_dir/holdout.jsonl``
     (data sets ``hand/<docs>``) and every public set under ``factver_root`` (``factver/<set>``).
     Unlike the dev/holdout loaders nothing is skipped: the fresh figures are measured once,
     so a missing part raises ``FreshMissing`` naming it and how to rebuild it. ``flag`` is the
-    group's option ("--fresh", "--fresh2" or "--fresh3"), named in those messages."""
+    group's option ("--fresh", "--fresh2", "--fresh3" or "--fresh4"), named in those messages.
+    ``factver_root=None``: the group has no public sets (--fresh4), only the hand-written pairs."""
     path = Path(hand_dir) / "holdout.jsonl"
     if not path.is_file():
         raise FreshMissing(f"{path} not found ({flag}-hand-dir names another copy)")
     pairs = load_hand(Path(hand_dir), "holdout")
     if any(p.label not in ("supported", "unsupported") or not p.quotes for p in pairs):
         raise ValueError(f"{path}: a pair without quotes or with a label other than supported/unsupported")
+    if factver_root is None:
+        return pairs
     try:
         recs = load_factver("holdout", root=Path(factver_root))
     except FactverMissing as exc:
@@ -662,6 +670,9 @@ def main() -> None:
     when.add_argument("--fresh3", action="store_true",
                       help="measure only the third fresh group (claims-fresh3 and factver-fresh3; "
                            "run once, with the final rules; prints no case)")
+    when.add_argument("--fresh4", action="store_true",
+                      help="measure only the fourth fresh group (claims-fresh4, hand-written only; "
+                           "run once, with the final rules; prints no case)")
     ap.add_argument("--only", default="", help="comma-separated data set prefixes (pg-dev, hand, factver, factver/fm2)")
     ap.add_argument("--show", type=int, default=0, help="dev only: print up to N false greens / flags per class")
     ap.add_argument("--publish", action="store_true", help="also run the hand-written sets through the CLI")
@@ -674,19 +685,21 @@ def main() -> None:
     ap.add_argument("--fresh2-factver-root", type=Path, default=FRESH2_FACTVER_ROOT)
     ap.add_argument("--fresh3-hand-dir", type=Path, default=FRESH3_HAND_DIR)
     ap.add_argument("--fresh3-factver-root", type=Path, default=FRESH3_FACTVER_ROOT)
+    ap.add_argument("--fresh4-hand-dir", type=Path, default=FRESH4_HAND_DIR)
     ap.add_argument("--judge-hand-dir", type=Path, default=_judgehand.DIR)
     ap.add_argument("--no-oracle", action="store_true", help="skip the oracle aligner (its search is slow)")
     args = ap.parse_args()
     print_code_version()
-    split = ("fresh3" if args.fresh3 else "fresh2" if args.fresh2 else "fresh" if args.fresh
+    split = ("fresh4" if args.fresh4 else "fresh3" if args.fresh3 else "fresh2" if args.fresh2 else "fresh" if args.fresh
              else "holdout" if args.holdout else "dev")
-    fresh = args.fresh or args.fresh2 or args.fresh3
+    fresh = args.fresh or args.fresh2 or args.fresh3 or args.fresh4
     unseen = args.holdout or fresh  # no case is printed
-    fresh_hand_dir = {"fresh3": args.fresh3_hand_dir, "fresh2": args.fresh2_hand_dir}.get(split, args.fresh_hand_dir)
+    fresh_hand_dir = {"fresh4": args.fresh4_hand_dir, "fresh3": args.fresh3_hand_dir,
+                      "fresh2": args.fresh2_hand_dir}.get(split, args.fresh_hand_dir)
     pairs: list[Pair] = []
     if fresh:
         flag = f"--{split}"
-        factver_root = {"fresh3": args.fresh3_factver_root,
+        factver_root = {"fresh4": None, "fresh3": args.fresh3_factver_root,
                         "fresh2": args.fresh2_factver_root}.get(split, args.fresh_factver_root)
         try:
             pairs += load_fresh(fresh_hand_dir, factver_root, flag)
@@ -765,7 +778,8 @@ def main() -> None:
                 "hand": (fresh_hand_dir if fresh else args.hand_dir) / "pages"}
         results["publish"] = run_publish(pairs, dirs, unseen)
     path = write_result({"dev": "claims", "holdout": "claims-holdout", "fresh": "claims-fresh",
-                         "fresh2": "claims-fresh2", "fresh3": "claims-fresh3"}[split], results)
+                         "fresh2": "claims-fresh2", "fresh3": "claims-fresh3",
+                         "fresh4": "claims-fresh4"}[split], results)
     print(f"\nresult: {path}")
 
 
