@@ -61,17 +61,23 @@ _PAIR_SPAN = 12  # words from the pair word to its second part, in a quote
 
 def _pair_cut(claim: str, quotes: list[str]) -> str | None:
     words = re.findall(r"[^\W_]+", claim.lower())
-    found = [(i, w) for i, w in enumerate(words) if w in _PAIRS]
-    if not found:
+    if _PAIRS.keys().isdisjoint(words):
         return None
-    quote_words = [re.findall(r"[^\W_]+", q.lower()) for q in quotes]
-    for i, w in found:
-        if _PAIRS[w] in words[i + 2:]:
-            continue
-        for qw in quote_words:
-            if any(x == w and _PAIRS[w] in qw[j + 2:j + 2 + _PAIR_SPAN] for j, x in enumerate(qw)):
-                return " ".join(words[i:i + 4])
-    return None
+    completed: set[str] = set()  # pair words a quote completes within _PAIR_SPAN words (one pass: linear)
+    for q in quotes:
+        qw = re.findall(r"[^\W_]+", q.lower())
+        for j, x in enumerate(qw):
+            if x in _PAIRS and x not in completed and _PAIRS[x] in qw[j + 2:j + 2 + _PAIR_SPAN]:
+                completed.add(x)
+    later: set[str] = set()  # the claim's words from position i + 2 on
+    cut = None
+    for i in range(len(words) - 1, -1, -1):
+        if i + 2 < len(words):
+            later.add(words[i + 2])
+        w = words[i]
+        if w in completed and _PAIRS[w] not in later:
+            cut = " ".join(words[i:i + 4])  # the first such word of the claim wins
+    return cut
 
 
 # "the handler's logger" (the handler owns the logger) read back as "the handler of the
