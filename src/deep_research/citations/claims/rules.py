@@ -12,7 +12,7 @@ from .near_copy import _check_near_copy, _function_word_swapped
 from .negation import _check_negation
 from .numbers import _check_numbers
 from .proof import _prove
-from .types import ClaimCheck, ClaimStatus
+from .types import ClaimCheck, ClaimStatus, _Text
 
 
 def check_claim(claim: str, quotes: list[str]) -> ClaimCheck:
@@ -29,25 +29,32 @@ def check_claim(claim: str, quotes: list[str]) -> ClaimCheck:
             return result
     result = _prove(c, [q for q in quotes if q and q.strip()])
     if result.status is ClaimStatus.SUPPORTED and result.rule in ("copy", "proof"):
-        odd = _literal_missing(claim or "", quotes)
-        if odd:
-            return ClaimCheck(ClaimStatus.UNCHECKED, None, f'the claim\'s "{odd}" is not written so in its quotes')
-        fw = _function_word_swapped(c, qs)
-        if fw:
-            return ClaimCheck(ClaimStatus.UNCHECKED, None, f'the claim says "{fw[0]}" where its quote says "{fw[1]}"')
-        cased = _case_changed(claim or "", quotes)
-        if cased:
-            return ClaimCheck(ClaimStatus.UNCHECKED, None, f'the claim writes "{cased[0]}" where its quotes write '
-                                                           f'"{cased[1]}" (a name in code is case-sensitive)')
-        swap = _possessive_turned(claim or "", quotes)
-        if swap:
-            return ClaimCheck(ClaimStatus.UNCHECKED, None, f'the claim\'s "{swap}" turns round an owner its quotes '
-                                                           'write with a possessive (roles swapped?)')
-        cut = _pair_cut(claim or "", quotes)
-        if cut:
-            return ClaimCheck(ClaimStatus.UNCHECKED, None, f'the claim\'s "{cut}" stops before the second part its '
-                                                           'quotes give it (a copy cut short?)')
+        note = _not_as_written(claim or "", quotes, c, qs)
+        if note:
+            return ClaimCheck(ClaimStatus.UNCHECKED, None, note)
     return result
+
+
+def _not_as_written(claim: str, quotes: list[str], c: _Text, qs: list[_Text]) -> str | None:
+    """Why a claim whose words the quotes show still does not say what they say (the word
+    analysis compares stems in lower case, without "'s", "of" and most function words), or
+    None."""
+    odd = _literal_missing(claim, quotes)
+    if odd:
+        return f'the claim\'s "{odd}" is not written so in its quotes'
+    fw = _function_word_swapped(c, qs)
+    if fw:
+        return f'the claim says "{fw[0]}" where its quote says "{fw[1]}"'
+    cased = _case_changed(claim, quotes)
+    if cased:
+        return f'the claim writes "{cased[0]}" where its quotes write "{cased[1]}" (a name in code is case-sensitive)'
+    swap = _possessive_turned(claim, quotes)
+    if swap:
+        return f'the claim\'s "{swap}" turns round an owner its quotes write with a possessive (roles swapped?)'
+    cut = _pair_cut(claim, quotes)
+    if cut:
+        return f'the claim\'s "{cut}" stops before the second part its quotes give it (a copy cut short?)'
+    return None
 
 
 # "possessing both a firearm." copied from "possessing both a firearm and an illegal drug":
@@ -133,7 +140,6 @@ def _literal_missing(claim: str, quotes: list[str]) -> str | None:
         if ("*" in tok or "_" in tok) and not any(tok.lower() in q for q in low):
             return tok
     return None
-
 
 
 # A name in code written in another case: "raise a keyerror" / "raise a KeyError", "Set
