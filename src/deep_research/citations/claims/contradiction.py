@@ -1,0 +1,203 @@
+"""The one place that decides whether a difference the rules found *proves* the claim wrong.
+
+A red flag (``unsupported``) must rest on positive proof of a contradiction: the quote states
+something incompatible with the claim *in the same slot*. A claim word, negation, quantifier,
+modal or name the quote merely lacks proves nothing (a paraphrase, a converse, an inference
+may state it): such a claim is left ``unchecked`` (grey) with a note naming what was not found,
+and the judge path decides. The rules (``number``, ``negation``, ``near_copy``, ``antonym``)
+find candidate contradictions; :func:`verdict` turns each into a flag or a grey note:
+
+* **slot** - the claim word and the quote word it is read against stand among the same
+  words: the nearest content word before the claim word and the nearest one after it (in
+  its sentence; a side with none is free) each stand within ``WINDOW`` tokens of the quote
+  word, in the quote's sentence. "the parent receives TERM" is not read against "Sending
+  TERM ... to the parent" unless "parent" and "TERM" both stand around "Sending".
+* **negation** - the claim negates (or drops the negation of) *every* word the negation
+  covers (its segment, at most four content words), and those words stand unnegated (or
+  negated) together on the other side, next to the word before the negator: "does not derive
+  its flavour from juniper" is no contradiction of "derives its flavour from cranberries",
+  "checked for errors" none of "ensure that there are no errors".
+* **scale words** - a quantifier or modal of another strength is a contradiction only when
+  the two cannot both hold: quantifiers of the other polarity at least two steps apart
+  (many / few, all / few), a quote "none"/"never" against a positive claim word, an
+  absolute claim word ("all", "always", "never") against a hedged quote word, or a claim at
+  least two steps stronger ("most" / "some"). A weaker claim word ("some" / "many", "most" /
+  "all") is implied by the quote's; one step up ("many" / "several", "usually" / "often") is
+  an inference, not a contradiction. Modals: only an obligation against a permission
+  ("must" / "may") - "will" / "could", "should" / "may" are not told apart by code.
+* **converses** - "send" / "receive", "import" / "export", "upload" / "download", "win" /
+  "lose", "push" / "pull" state one event from its two ends: never a proof by code.
+* **numbers** (``number_verdict``) - a claim number no quote writes at all (in digits or
+  as a number word) is flagged by the project's rule ("number lacking"). A claim number a
+  quote does write, but not where the number rule can match it ("2" of "ACE2", "thirteen" /
+  "13th"), is flagged only on proof: the same value with another unit or the opposite bound,
+  or another value for the same thing (same unit or same counted noun). Dates, versions and
+  a name's number ("Cox-1" / "\u03b11-AT") are one value each: any other is another.
+
+Nothing here makes a claim ``supported``: a difference that is not proven leaves it grey.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .types import _NUM, _WORD, ClaimCheck, ClaimStatus, _Num, _Text
+
+WINDOW = 6  # tokens around the quote word in which the claim word's neighbours must stand
+
+# quantifier groups (``words._QUANT_GROUPS``) by strength; the last two are negative
+_STRENGTH = {"none": 0, "few": 1, "some": 2, "many": 3, "most": 4, "all": 5}
+_NEGATIVE = frozenset({"none", "few"})
+
+_CONVERSES = frozenset(frozenset(p) for p in (("send", "receiv"), ("import", "export"), ("upload", "download"),
+                                              ("win", "lose"), ("push", "pull"), ("sent", "receiv")))
+
+
+def _grey(rule: str, note: str, why: str) -> ClaimCheck:
+    return ClaimCheck(ClaimStatus.UNCHECKED, None, f"not proven wrong ({rule}): {note}; {why}")
+
+
+def _flag(rule: str, note: str) -> ClaimCheck:
+    return ClaimCheck(ClaimStatus.UNSUPPORTED, rule, note)
+
+
+def _sentence(t: _Text, k: int) -> tuple[int, int]:
+    lo = k
+    while lo > 0 and not t.sent_start[lo]:
+        lo -= 1
+    hi = k + 1
+    while hi < len(t.raw) and not t.sent_start[hi]:
+        hi += 1
+    return lo, hi
+
+
+def _anchor(t: _Text, k: int, step: int, skip: frozenset[int] = frozenset()) -> int | None:
+    """The nearest content word (or number) from k in direction ``step``, in k's sentence."""
+    lo, hi = _sentence(t, k)
+    p = k + step
+    while lo <= p < hi:
+        if p not in skip and (t.content[p] or t.kinds[p] == _NUM) and t.kinds[p] in (_WORD, _NUM):
+            return p
+        p += step
+    return None
+
+
+def same_slot(claim: _Text, lo: int, hi: int, quote: _Text, qj: int, both: bool = False) -> bool:
+    """Do the claim words [lo, hi) stand where the quote word at qj stands: the claim's
+    nearest content word before lo or its nearest content word after hi - 1 within
+    ``WINDOW`` tokens of qj, in the quote's sentence (either side: a passive turns the
+    sentence round)? ``both``: a converse ("A sends" / "A receives") needs the word before
+    the claim's word (its subject) before the quote's word."""
+    left = _anchor(claim, lo, -1)
+    right = _anchor(claim, hi - 1, 1)
+    slo, shi = _sentence(quote, qj)
+    before = {quote.stems[x] for x in range(max(slo, qj - WINDOW), qj)}
+    after = {quote.stems[x] for x in range(qj + 1, min(shi, qj + WINDOW + 1))}
+    if both:
+        return left is not None and claim.stems[left] in before
+    around = before | after  # either side: a passive turns the sentence round
+    return any(a is not None and claim.stems[a] in around for a in (left, right))
+
+
+def scale_incompatible(kind: str, claim_group: str, quote_group: str) -> bool:
+    """Can the claim's quantifier / modal group and the quote's not both hold (see the
+    module docstring)?"""
+    if claim_group == quote_group:
+        return False
+    if kind == "modal":
+        return {claim_group, quote_group} == {"must", "may"}
+    c, q = _STRENGTH.get(claim_group), _STRENGTH.get(quote_group)
+    if c is None or q is None:
+        return False
+    if (claim_group in _NEGATIVE) != (quote_group in _NEGATIVE) and abs(c - q) >= 2:
+        return True  # many / few, all / rarely
+    if quote_group == "none" or claim_group in ("all", "none"):
+        return True  # "never" / "sometimes"; "always" / "usually"
+    return claim_group not in _NEGATIVE and c - q >= 2  # "most" / "some": claimed well beyond
+
+
+def converse(claim_stem: str, quote_stem: str) -> bool:
+    return frozenset((claim_stem, quote_stem)) in _CONVERSES or any(
+        claim_stem.startswith(a) and quote_stem.startswith(b) or claim_stem.startswith(b) and quote_stem.startswith(a)
+        for a, b in (tuple(p) for p in _CONVERSES))
+
+
+def verdict(rule: str, note: str, claim: _Text, ci: int, quote: _Text, qj: int, *,
+            groups: tuple[str, str] | None = None) -> ClaimCheck:
+    """A word swapped for another (antonym, order word, quantifier, modal, name) at claim
+    position ci against quote position qj: a flag when proven, else grey. ``groups``: the
+    claim's and the quote's quantifier or modal group."""
+    kind = rule.rsplit(":", 1)[-1]
+    if kind in ("quantifier", "modal") and groups and not scale_incompatible(kind, *groups):
+        return _grey(rule, note, f"{groups[0]} / {groups[1]} may both hold")
+    if kind in ("antonym", "order") and converse(claim.stems[ci], quote.stems[qj]):
+        if not same_slot(claim, ci, ci + 1, quote, qj, both=True):
+            return _grey(rule, note, "a converse may state the same event from its other end")
+    elif not same_slot(claim, ci, ci + 1, quote, qj):
+        return _grey(rule, note, "the two words do not stand among the same words")
+    return _flag(rule, note)
+
+
+def negation_verdict(rule: str, note: str, neg_side: _Text, k: int, seg: list[int], plain: _Text, j: int) -> ClaimCheck:
+    """A negator at ``k`` of ``neg_side`` whose segment ``seg`` the other side states at
+    ``j`` without it: a flag when every word of the segment stands there, unnegated, next
+    to the negator's neighbour (the word before it), else grey."""
+    c = plain.clause[j]
+    slo, shi = _sentence(plain, j)
+    lo, hi = max(slo, j - 2 * WINDOW), min(shi, j + 2 * WINDOW)
+    near = {plain.stems[x] for x in range(lo, hi) if plain.clause[x] == c or abs(x - j) <= 4}
+    missing = [neg_side.raw[x] for x in seg if neg_side.stems[x] not in near]
+    if len(missing) * 2 > len(seg):
+        return _grey(rule, note, "the other side does not state " + ", ".join(f'"{w}"' for w in missing) + " there")
+    if not missing:
+        return _flag(rule, note)  # every word the negation covers, stated without it
+    subject = [a for a in (_anchor(neg_side, k, -1, frozenset(seg)),) if a is not None]
+    if subject:
+        second = _anchor(neg_side, subject[0], -1, frozenset(seg))
+        if second is not None:
+            subject.append(second)
+        sentence = {plain.stems[x] for x in range(slo, shi)}
+        if not any(neg_side.stems[a] in sentence for a in subject):
+            return _grey(rule, note, f'"{neg_side.raw[subject[0]]}" does not stand in that sentence of the other side')
+    return _flag(rule, note)
+
+
+# --- numbers -----------------------------------------------------------------------------------
+_DIGIT_RUN = re.compile(r"\d+(?:[.,]\d+)*")
+
+
+def _written_values(quotes: list[_Text]) -> set[str]:
+    """Every value the quotes write: each run of digits (thousands commas dropped, a trailing
+    "." or "," off), and each number the analysis read (number words included)."""
+    out = set()
+    for t in quotes:
+        for r in t.raw:
+            for m in _DIGIT_RUN.finditer(r):
+                d = m.group(0).rstrip(".,")
+                if re.fullmatch(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?", d):
+                    d = d.replace(",", "")
+                out.add(d)
+        out.update(n.key for n in t.numbers)
+    return out
+
+
+_OPPOSITE = {"ge": "le", "le": "ge"}
+
+
+def number_verdict(note: str, c: _Num, quotes: list[_Text]) -> ClaimCheck:
+    """The number rule's finding: claim number ``c`` not matched in the quotes."""
+    if c.key.startswith("D:") or c.version or c.name is not None:
+        return _flag("number", note)  # a date, a version, a name's number ("Cox-1"): one value each
+    if c.key not in _written_values(quotes):
+        return _flag("number", note)  # number lacking: flagged by the project's rule
+    qnums = [q for t in quotes for q in t.numbers]
+    for q in qnums:
+        if q.key == c.key:
+            if c.unit is not None and q.unit is not None and c.unit != q.unit:
+                return _flag("number", note)  # 128 KB / 128 MB
+            if c.cmp in _OPPOSITE and q.cmp == _OPPOSITE[c.cmp]:
+                return _flag("number", note)  # at most 4 / more than 4
+        elif q.value is not None and c.value is not None and q.value != c.value and not q.cmp and not c.cmp and (
+                (c.unit is not None and c.unit == q.unit) or (c.noun is not None and c.noun == q.noun)):
+            return _flag("number", note)  # another value for the same thing
+    return _grey("number", note, f"the quotes write {c.raw} elsewhere or in another form")
