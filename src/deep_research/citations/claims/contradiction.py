@@ -12,11 +12,12 @@ find candidate contradictions; :func:`verdict` turns each into a flag or a grey 
   its sentence; a side with none is free) each stand within ``WINDOW`` tokens of the quote
   word, in the quote's sentence. "the parent receives TERM" is not read against "Sending
   TERM ... to the parent" unless "parent" and "TERM" both stand around "Sending".
-* **negation** - the claim negates (or drops the negation of) *every* word the negation
-  covers (its segment, at most four content words), and those words stand unnegated (or
-  negated) together on the other side, next to the word before the negator: "does not derive
-  its flavour from juniper" is no contradiction of "derives its flavour from cranberries",
-  "checked for errors" none of "ensure that there are no errors".
+* **negation** - the words the negation covers (its segment, at most four content words)
+  stand on the other side without it, in one clause: all of them after a verb negator ("does
+  not make X part of Y" / "made X part of Y"); else at least half of them, and one of the two
+  content words before the negator (what the negation is said of) in that sentence of the
+  other side. "does not derive its flavour from juniper" is no contradiction of "derives its
+  flavour from cranberries", "checked for errors" none of "ensure that there are no errors".
 * **scale words** - a quantifier or modal of another strength is a contradiction only when
   the two cannot both hold: quantifiers of the other polarity at least two steps apart
   (many / few, all / few), a quote "none"/"never" against a positive claim word, an
@@ -42,6 +43,18 @@ from __future__ import annotations
 import re
 
 from .types import _NUM, _WORD, ClaimCheck, ClaimStatus, _Num, _Text
+
+# A negator of a verb ("does not open", "to NOT make", "never", "cannot") denies the verb; "no
+# errors", "without symptoms", ", not global warming" deny a thing, and the other side must
+# also state what is said of it (a word before the negator).
+_AUXILIARIES = frozenset("do does did is are was were be been am can could will would shall should must may might "
+                         "has have had to".split())
+
+
+def _denies_verb(t: _Text, k: int) -> bool:
+    w = t.low[k]
+    return w in ("n't", "cannot", "never") or (w == "not" and k > 0 and t.low[k - 1] in _AUXILIARIES)
+
 
 WINDOW = 6  # tokens around the quote word in which the claim word's neighbours must stand
 
@@ -149,8 +162,8 @@ def negation_verdict(rule: str, note: str, neg_side: _Text, k: int, seg: list[in
     missing = [neg_side.raw[x] for x in seg if neg_side.stems[x] not in near]
     if len(missing) * 2 > len(seg):
         return _grey(rule, note, "the other side does not state " + ", ".join(f'"{w}"' for w in missing) + " there")
-    if not missing:
-        return _flag(rule, note)  # every word the negation covers, stated without it
+    if not missing and _denies_verb(neg_side, k):
+        return _flag(rule, note)  # the verb and every word the negation covers, stated without it
     subject = [a for a in (_anchor(neg_side, k, -1, frozenset(seg)),) if a is not None]
     if subject:
         second = _anchor(neg_side, subject[0], -1, frozenset(seg))
@@ -182,6 +195,7 @@ def _written_values(quotes: list[_Text]) -> set[str]:
 
 
 _OPPOSITE = {"ge": "le", "le": "ge"}
+
 
 
 def number_verdict(note: str, c: _Num, quotes: list[_Text]) -> ClaimCheck:
