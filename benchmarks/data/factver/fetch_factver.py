@@ -941,7 +941,9 @@ def q2(rd: Reader, tally: Tally) -> Iterator[Example]:
                 )
 
 
-def _summedits(domain: str, name: str | None = None) -> Callable[[Reader, Tally], Iterator[Example]]:
+def _summedits(
+    domain: str, name: str | None = None
+) -> Callable[[Reader, Tally], Iterator[Example]]:
     """A converter for one SummEdits domain: each summary against its whole document, label 1 ->
     supported, 0 -> unsupported, ``class`` naming the edit types of an inconsistent one. Ids are
     ``summedits-<name>-<id>`` (``name`` defaults to the domain's file name)."""
@@ -1179,7 +1181,7 @@ FRESH5 = [
         _summedits_notes(
             "qmsumm",
             "The documents are excerpts of meeting transcripts from QMSum (16 excerpts, median "
-            "about 2,200 characters, lines \"Speaker: text\").",
+            'about 2,200 characters, lines "Speaker: text").',
         ),
     ),
     Dataset(
