@@ -74,7 +74,8 @@ def _flag(rule: str, note: str) -> ClaimCheck:
     return ClaimCheck(ClaimStatus.UNSUPPORTED, rule, note)
 
 
-def _sentence(t: _Text, k: int) -> tuple[int, int]:
+def sentence_bounds(t: _Text, k: int) -> tuple[int, int]:
+    """[start, end) token range of the sentence of position k."""
     lo = k
     while lo > 0 and not t.sent_start[lo]:
         lo -= 1
@@ -86,7 +87,7 @@ def _sentence(t: _Text, k: int) -> tuple[int, int]:
 
 def _anchor(t: _Text, k: int, step: int, skip: frozenset[int] = frozenset()) -> int | None:
     """The nearest content word (or number) from k in direction ``step``, in k's sentence."""
-    lo, hi = _sentence(t, k)
+    lo, hi = sentence_bounds(t, k)
     p = k + step
     while lo <= p < hi:
         if p not in skip and (t.content[p] or t.kinds[p] == _NUM) and t.kinds[p] in (_WORD, _NUM):
@@ -103,7 +104,7 @@ def same_slot(claim: _Text, lo: int, hi: int, quote: _Text, qj: int, both: bool 
     the claim's word (its subject) before the quote's word."""
     left = _anchor(claim, lo, -1)
     right = _anchor(claim, hi - 1, 1)
-    slo, shi = _sentence(quote, qj)
+    slo, shi = sentence_bounds(quote, qj)
     before = {quote.stems[x] for x in range(max(slo, qj - WINDOW), qj)}
     after = {quote.stems[x] for x in range(qj + 1, min(shi, qj + WINDOW + 1))}
     if both:
@@ -156,7 +157,7 @@ def negation_verdict(rule: str, note: str, neg_side: _Text, k: int, seg: list[in
     ``j`` without it: a flag when every word of the segment stands there, unnegated, next
     to the negator's neighbour (the word before it), else grey."""
     c = plain.clause[j]
-    slo, shi = _sentence(plain, j)
+    slo, shi = sentence_bounds(plain, j)
     lo, hi = max(slo, j - 2 * WINDOW), min(shi, j + 2 * WINDOW)
     near = {plain.stems[x] for x in range(lo, hi) if plain.clause[x] == c or abs(x - j) <= 4}
     missing = [neg_side.raw[x] for x in seg if neg_side.stems[x] not in near]

@@ -7,7 +7,7 @@ import unicodedata
 
 from rapidfuzz.distance import Indel, Levenshtein
 
-from .contradiction import verdict
+from .contradiction import sentence_bounds, verdict
 from .negation import _negation_in_block
 from .types import _NUM, _WORD, ClaimCheck, ClaimStatus, _Text
 from .words import (
@@ -103,12 +103,7 @@ def _modal_group(t: _Text, k: int) -> str:
 
 def _sentence_stems(t: _Text, k: int) -> tuple[set[str], set[str]]:
     """Content stems of the sentence of position k, before k and after it."""
-    lo = k
-    while lo > 0 and not t.sent_start[lo]:
-        lo -= 1
-    hi = k + 1
-    while hi < len(t.raw) and not t.sent_start[hi]:
-        hi += 1
+    lo, hi = sentence_bounds(t, k)
     before = {t.stems[x] for x in range(lo, k) if t.content[x]}
     after = {t.stems[x] for x in range(k + 1, hi) if t.content[x]}
     return before - after, after - before
