@@ -120,3 +120,20 @@ def test_a_grey_finding_never_lets_the_proof_show_the_claim_supported():
     r = check_claim("In most western countries, commercial waterfowl hunting is prohibited.",
                     ["In many western countries, commercial waterfowl hunting is prohibited."])
     assert r.status is C
+
+
+def test_a_names_number_is_proven_wrong_only_by_the_same_name_with_another():
+    # CitInt: the quote writes "HIV" bare and "1" only inside "SAMHD1"
+    note = grey("Further analysis revealed that SAMHD1 blocks HIV-1 reverse transcription.",
+                "Our results show that SAMHD1 interferes with HIV infection of macrophages.")
+    assert "no quote gives hiv another number" in note
+    assert flagged("SAMHD1 blocks HIV-1 reverse transcription.", "SAMHD1 blocks HIV-2 reverse transcription.") == "number"
+
+
+def test_not_many_restates_few_and_however_many_is_any_number():
+    r = check_claim("Not many browsers can gzip the bodies of their requests.",
+                    ["Few browsers have the ability to gzip request bodies."])
+    assert r.status is C, r
+    grey("However many slashes the URL-path parameter has, they match any number of slashes in the request.",
+         "Any number slashes in the URL-path parameter matches any number of slashes in the requested URL-path.")
+    assert flagged("Not many browsers can gzip request bodies.", "Many browsers can gzip request bodies.") == "negation"

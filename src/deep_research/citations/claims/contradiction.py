@@ -26,14 +26,16 @@ find candidate contradictions; :func:`verdict` turns each into a flag or a grey 
   "all") is implied by the quote's; one step up ("many" / "several", "usually" / "often") is
   an inference, not a contradiction. Modals: only an obligation against a permission
   ("must" / "may") - "will" / "could", "should" / "may" are not told apart by code.
+  A negator against a word that denies by its strength ("not many" / "few") is no flip.
 * **converses** - "send" / "receive", "import" / "export", "upload" / "download", "win" /
   "lose", "push" / "pull" state one event from its two ends: never a proof by code.
 * **numbers** (``number_verdict``) - a claim number no quote writes at all (in digits or
   as a number word) is flagged by the project's rule ("number lacking"). A claim number a
   quote does write, but not where the number rule can match it ("2" of "ACE2", "thirteen" /
   "13th"), is flagged only on proof: the same value with another unit or the opposite bound,
-  or another value for the same thing (same unit or same counted noun). Dates, versions and
-  a name's number ("Cox-1" / "\u03b11-AT") are one value each: any other is another.
+  or another value for the same thing (same unit or same counted noun); a name's number
+  ("HIV-1") only by the same name with another number ("HIV-2"). Dates and versions are one
+  value each: any other is another.
 
 Nothing here makes a claim ``supported``: a difference that is not proven leaves it grey.
 """
@@ -43,6 +45,7 @@ from __future__ import annotations
 import re
 
 from .types import _NUM, _WORD, ClaimCheck, ClaimStatus, _Num, _Text
+from .words import _QUANT
 
 # A negator of a verb ("does not open", "to NOT make", "never", "cannot") denies the verb; "no
 # errors", "without symptoms", ", not global warming" deny a thing, and the other side must
@@ -127,7 +130,13 @@ def scale_incompatible(kind: str, claim_group: str, quote_group: str) -> bool:
         return True  # many / few, all / rarely
     if quote_group == "none" or claim_group in ("all", "none"):
         return True  # "never" / "sometimes"; "always" / "usually"
-    return claim_group not in _NEGATIVE and c - q >= 2  # "most" / "some": claimed well beyond
+    return abs(c - q) >= 2  # "most" / "some", "some" / "all": two strengths apart
+
+
+def negative_scale_word(word: str) -> bool:
+    """Does the word deny by its strength ("few", "rarely", "seldom", "none", "never")? "not
+    many" against "few" states the same: no flip of a negation."""
+    return _QUANT.get(word) in _NEGATIVE
 
 
 def converse(claim_stem: str, quote_stem: str) -> bool:
@@ -201,10 +210,22 @@ _OPPOSITE = {"ge": "le", "le": "ge"}
 
 def number_verdict(note: str, c: _Num, quotes: list[_Text]) -> ClaimCheck:
     """The number rule's finding: claim number ``c`` not matched in the quotes."""
-    if c.key.startswith("D:") or c.version or c.name is not None:
-        return _flag("number", note)  # a date, a version, a name's number ("Cox-1"): one value each
+    if c.key.startswith("D:") or c.version:
+        return _flag("number", note)  # a date, a version: one value each
     if c.key not in _written_values(quotes):
         return _flag("number", note)  # number lacking: flagged by the project's rule
+    if c.name is not None:
+        # a name's number ("HIV-1"): proven wrong by the same name with another number
+        # ("HIV-2"); a quote that writes the name bare, or the digits in another name
+        # ("SAMHD1"), does not deny it
+        glued = re.compile(rf"{re.escape(c.name)}[-\u2010\u2011]?(\d+)", re.IGNORECASE)
+        for t in quotes:
+            for i, r in enumerate(t.low):
+                m = glued.fullmatch(r)
+                digits = m.group(1) if m else t.raw[i + 1] if r == c.name and i + 1 < len(t.raw) else ""
+                if digits.isdigit() and digits != c.key:
+                    return _flag("number", note)
+        return _grey("number", note, f"no quote gives {c.name} another number")
     qnums = [q for t in quotes for q in t.numbers]
     for q in qnums:
         if q.key == c.key:

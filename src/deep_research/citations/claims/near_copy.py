@@ -399,6 +399,8 @@ def _check_near_copy(claim: _Text, quotes: list[_Text]) -> ClaimCheck | None:
 def _scale_group(t: _Text, k: int) -> str:
     """The quantifier group ("a few" is "some") or modal group of the word at k."""
     w = t.low[k]
+    if w in ("many", "much") and k and t.low[k - 1] == "however":
+        return "all"  # "however many slashes" is "any number of slashes"
     if w in _QUANT:
         return "some" if w == "few" and k and t.low[k - 1] in ("a", "quite") else _QUANT[w]
     return _modal_group(t, k)

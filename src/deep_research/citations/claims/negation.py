@@ -3,7 +3,7 @@ negated segment, and inside an aligned near copy)."""
 
 from __future__ import annotations
 
-from .contradiction import negation_verdict
+from .contradiction import negation_verdict, negative_scale_word
 from .types import _NUM, _WORD, ClaimCheck, ClaimStatus, _Text
 from .words import _IMPLICIT_NEG_STEMS, _NEG_PHRASE_WORDS, _NEGATORS, _NUMBER_WORDS, stem
 
@@ -408,8 +408,9 @@ def _negation_in_block(claim: _Text, q: _Text, i1: int, i2: int, j1: int, j2: in
     if _negations(claim) == _negations(q):
         return None  # as many negations on both sides: one moved, none was added or dropped
     other = qpos if cneg else cpos
-    if any(stem((q if cneg else claim).low[p]) in _IMPLICIT_NEG_STEMS for p in other):
-        return None  # "not often" / "rarely", "not in SQL" / "rather than in SQL"
+    if any(stem((q if cneg else claim).low[p]) in _IMPLICIT_NEG_STEMS or negative_scale_word((q if cneg else claim).low[p])
+           for p in other):
+        return None  # "not often" / "rarely", "not many" / "few", "not in SQL" / "rather than in SQL"
     side = q if cneg else claim
     if any(side.low[p] == "beyond" or side.low[p] == "out" and p + 1 < len(side.low) and side.low[p + 1] == "of"
            for p in other):
