@@ -137,3 +137,9 @@ def test_not_many_restates_few_and_however_many_is_any_number():
     grey("However many slashes the URL-path parameter has, they match any number of slashes in the request.",
          "Any number slashes in the URL-path parameter matches any number of slashes in the requested URL-path.")
     assert flagged("Not many browsers can gzip request bodies.", "Many browsers can gzip request bodies.") == "negation"
+
+
+def test_the_same_digits_for_another_quantity_are_a_proof():
+    # CovidFact: "75 Million" cases, not 75 days
+    assert flagged("Global covid-19 cases surpass 75 days.",
+                   "Global Covid-19 Cases Top 75 Million, Deaths Surpass 1.7 Million") == "number"

@@ -32,7 +32,8 @@ find candidate contradictions; :func:`verdict` turns each into a flag or a grey 
 * **numbers** (``number_verdict``) - a claim number no quote writes at all (in digits or
   as a number word) is flagged by the project's rule ("number lacking"). A claim number a
   quote does write, but not where the number rule can match it ("2" of "ACE2", "thirteen" /
-  "13th"), is flagged only on proof: the same value with another unit or the opposite bound,
+  "13th"), is flagged only on proof: the same value with another unit, scale ("75 days" / "75
+  million") or the opposite bound,
   or another value for the same thing (same unit or same counted noun); a name's number
   ("HIV-1") only by the same name with another number ("HIV-2"). Dates and versions are one
   value each: any other is another.
@@ -204,6 +205,11 @@ def _written_values(quotes: list[_Text]) -> set[str]:
     return out
 
 
+def _lead_digits(raw: str) -> str:
+    m = _DIGIT_RUN.search(raw)
+    return m.group(0).replace(",", "") if m else ""
+
+
 _OPPOSITE = {"ge": "le", "le": "ge"}
 
 
@@ -227,7 +233,10 @@ def number_verdict(note: str, c: _Num, quotes: list[_Text]) -> ClaimCheck:
                     return _flag("number", note)
         return _grey("number", note, f"no quote gives {c.name} another number")
     qnums = [q for t in quotes for q in t.numbers]
+    digits = _lead_digits(c.raw)
     for q in qnums:
+        if digits and _lead_digits(q.raw) == digits and q.key != c.key and not c.name:
+            return _flag("number", note)  # "75 days" / "75 million": the same digits, another quantity
         if q.key == c.key:
             if c.unit is not None and q.unit is not None and c.unit != q.unit:
                 return _flag("number", note)  # 128 KB / 128 MB
