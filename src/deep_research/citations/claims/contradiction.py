@@ -8,35 +8,37 @@ and the judge path decides. The rules (``number``, ``negation``, ``near_copy``, 
 find candidate contradictions; :func:`verdict` turns each into a flag or a grey note:
 
 * **slot** - the claim word and the quote word it is read against stand among the same
-  words: the nearest content word before the claim word and the nearest one after it (in
-  its sentence; a side with none is free) each stand within ``WINDOW`` tokens of the quote
-  word, in the quote's sentence. "the parent receives TERM" is not read against "Sending
-  TERM ... to the parent" unless "parent" and "TERM" both stand around "Sending".
+  words: the claim's nearest content word before its word, or its nearest one after it (in
+  its sentence), stands within ``WINDOW`` tokens of the quote's word, in the quote's
+  sentence (either side of it: a passive turns the sentence round). "Monday" in "born on
+  Monday August 14" is not read against "American" in "(born August 14, 1964) is an
+  American screenwriter".
+* **converses** - "send" / "receive", "import" / "export", "upload" / "download", "win" /
+  "lose", "push" / "pull" state one event from its two ends: a proof only when the claim's
+  word before its word (its subject) stands before the quote's word too. "the parent
+  receives TERM" is no contradiction of "Sending TERM to the parent".
 * **negation** - the words the negation covers (its segment, at most four content words)
   stand on the other side without it, in one clause: all of them after a verb negator ("does
   not make X part of Y" / "made X part of Y"); else at least half of them, and one of the two
   content words before the negator (what the negation is said of) in that sentence of the
   other side. "does not derive its flavour from juniper" is no contradiction of "derives its
   flavour from cranberries", "checked for errors" none of "ensure that there are no errors".
-* **scale words** - a quantifier or modal of another strength is a contradiction only when
-  the two cannot both hold: quantifiers of the other polarity at least two steps apart
-  (many / few, all / few), a quote "none"/"never" against a positive claim word, an
-  absolute claim word ("all", "always", "never") against a hedged quote word, or a claim at
-  least two steps stronger ("most" / "some"). A weaker claim word ("some" / "many", "most" /
-  "all") is implied by the quote's; one step up ("many" / "several", "usually" / "often") is
-  an inference, not a contradiction. Modals: only an obligation against a permission
-  ("must" / "may") - "will" / "could", "should" / "may" are not told apart by code.
   A negator against a word that denies by its strength ("not many" / "few") is no flip.
-* **converses** - "send" / "receive", "import" / "export", "upload" / "download", "win" /
-  "lose", "push" / "pull" state one event from its two ends: never a proof by code.
+* **scale words** - a quantifier of another strength (none < few < some < many < most <
+  all: the groups of ``words._QUANT_GROUPS``) is a contradiction only when the two cannot
+  both hold: two strengths apart or more ("many" / "few", "most" / "some", "some" / "all",
+  where "some" says "not all"), a quote "none"/"never" against any other, or an absolute
+  claim word ("all", "always", "never") against a hedged one. One strength apart is an
+  inference: "many" / "several", "usually" / "often", "most" / "all" (implied by it).
+  Modals: only an obligation against a permission ("must" / "may"); "will" / "could",
+  "should" / "may", "can" / "will" may all hold together and are left to the judge.
 * **numbers** (``number_verdict``) - a claim number no quote writes at all (in digits or
   as a number word) is flagged by the project's rule ("number lacking"). A claim number a
   quote does write, but not where the number rule can match it ("2" of "ACE2", "thirteen" /
-  "13th"), is flagged only on proof: the same value with another unit, scale ("75 days" / "75
-  million") or the opposite bound,
-  or another value for the same thing (same unit or same counted noun); a name's number
-  ("HIV-1") only by the same name with another number ("HIV-2"). Dates and versions are one
-  value each: any other is another.
+  "13th"), is flagged only on proof: the same value with another unit, scale ("75 days" /
+  "75 million") or the opposite bound, or another value for the same thing (same unit or
+  same counted noun); a name's number ("HIV-1") only by the same name with another number
+  ("HIV-2"). Dates and versions are one value each: any other is another.
 
 Nothing here makes a claim ``supported``: a difference that is not proven leaves it grey.
 """
@@ -127,11 +129,8 @@ def scale_incompatible(kind: str, claim_group: str, quote_group: str) -> bool:
     c, q = _STRENGTH.get(claim_group), _STRENGTH.get(quote_group)
     if c is None or q is None:
         return False
-    if (claim_group in _NEGATIVE) != (quote_group in _NEGATIVE) and abs(c - q) >= 2:
-        return True  # many / few, all / rarely
-    if quote_group == "none" or claim_group in ("all", "none"):
-        return True  # "never" / "sometimes"; "always" / "usually"
-    return abs(c - q) >= 2  # "most" / "some", "some" / "all": two strengths apart
+    # two strengths apart ("some" / "all", "many" / "few"); "never" in the quote; an absolute claim
+    return abs(c - q) >= 2 or quote_group == "none" or claim_group in ("all", "none")
 
 
 def negative_scale_word(word: str) -> bool:
