@@ -143,3 +143,10 @@ def test_the_same_digits_for_another_quantity_are_a_proof():
     # CovidFact: "75 Million" cases, not 75 days
     assert flagged("Global covid-19 cases surpass 75 days.",
                    "Global Covid-19 Cases Top 75 Million, Deaths Surpass 1.7 Million") == "number"
+
+
+def test_a_negation_after_a_reporting_verb_is_said_of_its_own_clause():
+    # Check-COVID: "found that" reports the negated clause; its words stand in the quote
+    assert flagged("A March study found no cruise ship-linked COVID-19 cases in the United States.",
+                   "During February-March 2020, COVID-19 outbreaks associated with three cruise ship voyages "
+                   "have caused more than 800 laboratory-confirmed cases among passengers and crew.") == "negation"

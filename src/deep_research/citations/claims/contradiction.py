@@ -21,7 +21,8 @@ find candidate contradictions; :func:`verdict` turns each into a flag or a grey 
   stand on the other side without it, in one clause: all of them after a verb negator ("does
   not make X part of Y" / "made X part of Y"); else at least half of them, and one of the two
   content words before the negator (what the negation is said of) in that sentence of the
-  other side. "does not derive its flavour from juniper" is no contradiction of "derives its
+  other side - unless that word reports the clause ("found that no drugs target X": the
+  negation is said of its own clause). "does not derive its flavour from juniper" is no contradiction of "derives its
   flavour from cranberries", "checked for errors" none of "ensure that there are no errors".
   A negator against a word that denies by its strength ("not many" / "few") is no flip.
 * **scale words** - a quantifier of another strength (none < few < some < many < most <
@@ -48,7 +49,7 @@ from __future__ import annotations
 import re
 
 from .types import _NUM, _WORD, ClaimCheck, ClaimStatus, _Num, _Text
-from .words import _QUANT
+from .words import _QUANT, stem
 
 # A negator of a verb ("does not open", "to NOT make", "never", "cannot") denies the verb; "no
 # errors", "without symptoms", ", not global warming" deny a thing, and the other side must
@@ -62,6 +63,14 @@ def _denies_verb(t: _Text, k: int) -> bool:
     return w in ("n't", "cannot", "never") or (w == "not" and k > 0 and t.low[k - 1] in _AUXILIARIES)
 
 
+# verbs that report a clause ("found that no drugs target X", "concedes there has been no
+# increase"): the negation is then said of its own clause, not of the verb before it
+_REPORTING = frozenset(stem(w) for w in "say says said claim claims claimed report reports reported find finds found "
+                       "show shows showed shown reveal reveals revealed conclude concluded concede concedes conceded "
+                       "note notes noted state states stated suggest suggests suggested argue argues argued assert "
+                       "asserts asserted believe believes believed think thinks thought confirm confirms confirmed "
+                       "demonstrate demonstrates demonstrated prove proves proved discover discovered observe "
+                       "observed indicate indicates indicated".split())
 WINDOW = 6  # tokens around the quote word in which the claim word's neighbours must stand
 
 # quantifier groups (``words._QUANT_GROUPS``) by strength; the last two are negative
@@ -175,6 +184,8 @@ def negation_verdict(rule: str, note: str, neg_side: _Text, k: int, seg: list[in
     if not missing and _denies_verb(neg_side, k):
         return _flag(rule, note)  # the verb and every word the negation covers, stated without it
     subject = [a for a in (_anchor(neg_side, k, -1, frozenset(seg)),) if a is not None]
+    if subject and neg_side.stems[subject[0]] in _REPORTING:
+        subject = []  # "found that no drugs target ...": the negated clause is what was found
     if subject:
         second = _anchor(neg_side, subject[0], -1, frozenset(seg))
         if second is not None:
