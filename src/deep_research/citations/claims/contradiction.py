@@ -200,19 +200,19 @@ def negation_verdict(rule: str, note: str, neg_side: _Text, k: int, seg: list[in
 _DIGIT_RUN = re.compile(r"\d+(?:[.,]\d+)*")
 
 
-def _written_values(quotes: list[_Text]) -> set[str]:
-    """Every value the quotes write: each run of digits (thousands commas dropped, a trailing
-    "." or "," off), and each number the analysis read (number words included)."""
-    out = set()
+def _written(key: str, quotes: list[_Text]) -> bool:
+    """Do the quotes write the value ``key``: as a number the analysis read (number words
+    included), or as a run of digits anywhere (thousands commas dropped, a trailing "." or
+    "," off: "2" of "ACE2")?"""
+    if any(n.key == key for t in quotes for n in t.numbers):
+        return True
     for t in quotes:
-        for r in t.raw:
-            for m in _DIGIT_RUN.finditer(r):
-                d = m.group(0).rstrip(".,")
-                if re.fullmatch(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?", d):
-                    d = d.replace(",", "")
-                out.add(d)
-        out.update(n.key for n in t.numbers)
-    return out
+        for r in t.rawset:
+            if r[:1].isdigit() or any(ch.isdigit() for ch in r):
+                for m in _DIGIT_RUN.finditer(r):
+                    if m.group(0).rstrip(".,").replace(",", "") == key:
+                        return True
+    return False
 
 
 def _lead_digits(raw: str) -> str:
@@ -228,7 +228,7 @@ def number_verdict(note: str, c: _Num, quotes: list[_Text]) -> ClaimCheck:
     """The number rule's finding: claim number ``c`` not matched in the quotes."""
     if c.key.startswith("D:") or c.version:
         return _flag("number", note)  # a date, a version: one value each
-    if c.key not in _written_values(quotes):
+    if not _written(c.key, quotes):
         return _flag("number", note)  # number lacking: flagged by the project's rule
     if c.name is not None:
         # a name's number ("HIV-1"): proven wrong by the same name with another number
