@@ -8,6 +8,7 @@ from itertools import islice
 
 from .analysis import _analyse_claim, _analyse_quote
 from .antonym import _check_antonym
+from .contradiction import in_place
 from .near_copy import _check_near_copy, _function_word_swapped
 from .negation import _check_negation
 from .numbers import _check_numbers
@@ -29,7 +30,9 @@ def check_claim(claim: str, quotes: list[str]) -> ClaimCheck:
         if result is None:
             continue
         if result.status is ClaimStatus.UNSUPPORTED:
-            return result
+            result = in_place(result, claim or "", [q for q in quotes if q and q.strip()])
+            if result.status is ClaimStatus.UNSUPPORTED:
+                return result
         grey = grey or result
     if grey is not None:
         return grey  # never shown supported: the difference is left to the judge

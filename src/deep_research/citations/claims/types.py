@@ -20,6 +20,7 @@ class ClaimCheck:
     status: ClaimStatus
     rule: str | None  # "number", "negation", "near_copy:<kind>", "antonym"; "copy", "proof", "no_claim"
     note: str
+    lacking: bool = False  # a "number" flag for a number no quote writes (the project's rule, not a proof)
 
 
 @dataclass
