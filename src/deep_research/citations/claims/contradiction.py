@@ -318,7 +318,7 @@ def in_place(result: ClaimCheck, claim: str, quotes: list[str]) -> ClaimCheck:
     claim is read in place - a near copy, in order, of one quote sentence (``aligned_share``
     at least ``ALIGNED_SHARE``). A claim that summarises many sentences of a long quote, or
     paraphrases one, is not read word for word against it: grey, for the judge."""
-    if result.status is not ClaimStatus.UNSUPPORTED or result.lacking:
+    if result.status is not ClaimStatus.UNSUPPORTED or result.lacking or ALIGNED_SHARE <= 0:
         return result
     share = aligned_share(claim, quotes)
     if share >= ALIGNED_SHARE:
