@@ -53,7 +53,8 @@ another copy).
 FRESH6: ``--fresh6`` measures the sixth fresh group, made after the fifth was measured:
 ``benchmarks/data/claims-fresh6/holdout.jsonl`` (hand-written pairs over the Postfix 3.7
 documentation, ``hand/postfix``; ``--fresh6-hand-dir`` names another copy) and the public sets
-under /tmp/factver-fresh6 (``fetch_factver.py --fresh6``: FRESH6_SETS_DOC;
+under /tmp/factver-fresh6 (``fetch_factver.py --fresh6``: ``factver/summedits-podcast``,
+``factver/summedits-salesemail``;
 ``--fresh6-factver-root`` names another copy).
 
 ``--publish`` also writes one report per hand-written data set (a paragraph per pair,
