@@ -55,7 +55,12 @@ def test_fresh6_converters_name_their_sets_and_map_labels(mirrors):
     tally = fv.Tally()
     em = list(fv._summedits("sales_email", "salesemail")(rd, tally))
     assert [(e.id, e.label, e.cls, e.quotes) for e in em] == [
-        ("summedits-salesemail-sales_email_0", "supported", "consistent", ["sales_email document."]),
+        (
+            "summedits-salesemail-sales_email_0",
+            "supported",
+            "consistent",
+            ["sales_email document."],
+        ),
         (
             "summedits-salesemail-sales_email_1",
             "unsupported",
@@ -65,7 +70,9 @@ def test_fresh6_converters_name_their_sets_and_map_labels(mirrors):
     ]
     assert tally.dropped == {"label other than 0/1, or empty document or summary": 1}
     # without a name the id keeps the file's domain, as the earlier groups' ids do
-    assert [e.id for e in fv._summedits("podcast")(rd, fv.Tally())][0] == "summedits-podcast-podcast_0"
+    assert [e.id for e in fv._summedits("podcast")(rd, fv.Tally())][
+        0
+    ] == "summedits-podcast-podcast_0"
 
 
 def test_fetch_fresh6_writes_holdout_only_sets_bench_can_load(mirrors, tmp_path):
