@@ -7,8 +7,16 @@ this package compares it with the quote(s) by fixed rules, no model (``check_cla
 Every verdict names the rule that decided it. ``supported`` means code could show every
 word of the claim in its quotes (``proof``); anything it cannot show is ``unchecked``.
 
-Rules (``check_claim``), in this order; the first that fires makes the claim
-``unsupported``:
+Rules (``check_claim``), in this order; the first that proves a contradiction makes the
+claim ``unsupported``. A red flag rests on proof, never on the absence of a restatement
+(``contradiction``, issue 25): each difference a rule finds is a flag only when the quote
+states something incompatible in the same slot (the word's neighbours around the quote's
+word; every word a verb's negation covers stated without it; scale words that cannot both
+hold - "many" / "few", "must" / "may", an absolute against a hedge; no converse such as
+"send" / "receive" read from its other end; a claim number no quote writes at all, or the
+same value with another unit or bound). Any other difference leaves the claim ``unchecked``
+with a note beginning "not proven wrong", for the judge - never ``supported``. The rules
+below describe what each finds:
 
 * ``number`` - every number of the claim (digits, number words from "two" up, percentages,
   versions, amounts with a unit, dates) must be in one of the quotes. ``1,000`` =
@@ -166,8 +174,8 @@ compare equal.
 All regular expressions are linear (no nested unbounded repetition that can backtrack);
 alignment is skipped for claims or quotes longer than ``MAX_ALIGN_TOKENS`` tokens.
 
-Modules: ``framing`` (frames removed before the
-rules), ``analysis`` (tokens, stems, names, negations), ``numbers`` (numbers and the
+Modules: ``contradiction`` (whether a rule's finding proves the claim wrong), ``framing``
+(frames removed before the rules), ``analysis`` (tokens, stems, names, negations), ``numbers`` (numbers and the
 ``number`` rule, dates), ``negation``, ``near_copy``, ``antonym`` (the rules that prove a
 claim wrong), ``proof`` (what code can show: ``supported`` or ``unchecked``), ``rules``
 (``check_claim``: the rules in order), ``words`` (word lists, the stemmer), ``types``;

@@ -3,6 +3,7 @@ in a quote among the same other words."""
 
 from __future__ import annotations
 
+from .contradiction import verdict
 from .negation import WINDOW, _window
 from .near_copy import _converse, _negated_near
 from .types import _WORD, ClaimCheck, ClaimStatus, _Text
@@ -31,6 +32,7 @@ def _check_antonym(claim: _Text, quotes: list[_Text]) -> ClaimCheck | None:
     says the opposite. Two more shared content words within five words of each are needed,
     and neither word may be negated (then the two say the same)."""
     stems = set().union(*(q.stemset for q in quotes)) if quotes else set()
+    grey = None
     for k in range(len(claim.raw)):
         if not claim.content[k] or claim.kinds[k] != _WORD or claim.entity[k]:
             continue
@@ -57,6 +59,9 @@ def _check_antonym(claim: _Text, quotes: list[_Text]) -> ClaimCheck | None:
                     if len(ctx & _window(q, j, {a})) >= 2 and _negated_near(claim, k) == _negated_near(q, j) \
                             and (claim.clause[k] in claim.neg_clauses) == (q.clause[j] in q.neg_clauses) \
                             and not _second_direction(q, j):
-                        return ClaimCheck(ClaimStatus.UNSUPPORTED, "antonym",
-                                          f'the claim says "{claim.raw[k]}" where the quote says "{q.raw[j]}"')
-    return None
+                        found = verdict("antonym", f'the claim says "{claim.raw[k]}" where the quote says "{q.raw[j]}"',
+                                        claim, k, q, j)
+                        if found.status is ClaimStatus.UNSUPPORTED:
+                            return found
+                        grey = grey or found
+    return grey

@@ -7,6 +7,7 @@ import unicodedata
 
 from rapidfuzz.distance import Indel, Levenshtein
 
+from .contradiction import sentence_bounds, verdict
 from .negation import _negation_in_block
 from .types import _NUM, _WORD, ClaimCheck, ClaimStatus, _Text
 from .words import (
@@ -102,12 +103,7 @@ def _modal_group(t: _Text, k: int) -> str:
 
 def _sentence_stems(t: _Text, k: int) -> tuple[set[str], set[str]]:
     """Content stems of the sentence of position k, before k and after it."""
-    lo = k
-    while lo > 0 and not t.sent_start[lo]:
-        lo -= 1
-    hi = k + 1
-    while hi < len(t.raw) and not t.sent_start[hi]:
-        hi += 1
+    lo, hi = sentence_bounds(t, k)
     before = {t.stems[x] for x in range(lo, k) if t.content[x]}
     after = {t.stems[x] for x in range(k + 1, hi) if t.content[x]}
     return before - after, after - before
@@ -361,6 +357,7 @@ def _check_near_copy(claim: _Text, quotes: list[_Text]) -> ClaimCheck | None:
                 word = claim.raw[claim.align_pos[i2]] if i2 < nc else ""
                 return ClaimCheck(ClaimStatus.UNSUPPORTED, "near_copy:antonym",
                                   f'the claim and the quote differ by "{one[0]}-" before "{word}"'.replace(' before ""', ""))
+    grey = None
     for q, blocks in aligned:
         nq = len(q.align)
         for i1, i2, j1, j2, before, after in blocks:
@@ -380,8 +377,10 @@ def _check_near_copy(claim: _Text, quotes: list[_Text]) -> ClaimCheck | None:
                     kind = _substitution_kind(claim, ci, q, qj, quotes, in_place,
                                               sandwich=before and after and i2 - i1 == 1 and j2 - j1 == 1)
                     if kind:
-                        return ClaimCheck(ClaimStatus.UNSUPPORTED, f"near_copy:{kind}",
-                                          f'the claim says "{claim.raw[ci]}" where the quote says "{q.raw[qj]}"')
+                        found = _swap_verdict(kind, claim, ci, q, qj)
+                        if found.status is ClaimStatus.UNSUPPORTED:
+                            return found
+                        grey = grey or found
             if in_place:
                 # also judge the looser way (any pair in the block) when the strict test is silent
                 for a in range(i1, i2):
@@ -390,9 +389,27 @@ def _check_near_copy(claim: _Text, quotes: list[_Text]) -> ClaimCheck | None:
                         qj = q.align_pos[b]
                         kind = _substitution_kind(claim, ci, q, qj, quotes, False)
                         if kind:
-                            return ClaimCheck(ClaimStatus.UNSUPPORTED, f"near_copy:{kind}",
-                                              f'the claim says "{claim.raw[ci]}" where the quote says "{q.raw[qj]}"')
-    return None
+                            found = _swap_verdict(kind, claim, ci, q, qj)
+                            if found.status is ClaimStatus.UNSUPPORTED:
+                                return found
+                            grey = grey or found
+    return grey
+
+
+def _scale_group(t: _Text, k: int) -> str:
+    """The quantifier group ("a few" is "some") or modal group of the word at k."""
+    w = t.low[k]
+    if w in ("many", "much") and k and t.low[k - 1] == "however":
+        return "all"  # "however many slashes" is "any number of slashes"
+    if w in _QUANT:
+        return "some" if w == "few" and k and t.low[k - 1] in ("a", "quite") else _QUANT[w]
+    return _modal_group(t, k)
+
+
+def _swap_verdict(kind: str, claim: _Text, ci: int, q: _Text, qj: int) -> ClaimCheck:
+    groups = (_scale_group(claim, ci), _scale_group(q, qj)) if kind in ("quantifier", "modal") else None
+    return verdict(f"near_copy:{kind}", f'the claim says "{claim.raw[ci]}" where the quote says "{q.raw[qj]}"',
+                   claim, ci, q, qj, groups=groups)
 
 
 

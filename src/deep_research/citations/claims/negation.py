@@ -3,6 +3,7 @@ negated segment, and inside an aligned near copy)."""
 
 from __future__ import annotations
 
+from .contradiction import negation_verdict, negative_scale_word
 from .types import _NUM, _WORD, ClaimCheck, ClaimStatus, _Text
 from .words import _IMPLICIT_NEG_STEMS, _NEG_PHRASE_WORDS, _NEGATORS, _NUMBER_WORDS, stem
 
@@ -30,9 +31,10 @@ def _window(t: _Text, k: int, exclude: set[str]) -> set[str]:
     return {t.stems[j] for j in range(lo, hi) if t.content[j] and t.stems[j] not in exclude}
 
 
-def _negation_matches(src: _Text, k: int, dst_list: list[_Text], src_fully_covered: bool) -> tuple[str, str] | None:
+def _negation_matches(src: _Text, k: int, dst_list: list[_Text], src_fully_covered: bool):
     """A negator at src position k whose negated words stand, in some dst, in a clause
-    without negation (and nowhere negated). Returns (negated word, negator) if so."""
+    without negation (and nowhere negated). Returns (negated word, negator, the segment's
+    positions, that dst, the position there) if so."""
     seg = _segment(src, k)
     if not seg:
         return None
@@ -67,7 +69,7 @@ def _negation_matches(src: _Text, k: int, dst_list: list[_Text], src_fully_cover
         if len(seg_stems & near) < need:
             continue
         if need >= 2 or src_fully_covered or ctx_src & _window(dst, j, seg_stems):
-            return src.raw[seg[0]], negator
+            return src.raw[seg[0]], negator, seg, dst, j
     return None
 
 
@@ -307,6 +309,7 @@ def _fully_covered(claim: _Text, quotes: list[_Text]) -> bool:
 def _check_negation(claim: _Text, quotes: list[_Text]) -> ClaimCheck | None:
     """Negation by negated segment: works for paraphrases as well as copies."""
     covered = None
+    grey = None
     for k, is_neg in enumerate(claim.neg):
         if not is_neg:
             continue
@@ -314,9 +317,12 @@ def _check_negation(claim: _Text, quotes: list[_Text]) -> ClaimCheck | None:
             covered = _fully_covered(claim, quotes)
         hit = _negation_matches(claim, k, quotes, covered)
         if hit and not _until_after(claim, k) and not _not_a_denial(claim, k) and not _negated_bound(claim, k, quotes):
-            word, negator = hit
-            return ClaimCheck(ClaimStatus.UNSUPPORTED, "negation",
-                              f'the claim negates "{word}" ("{negator}") where the quote does not')
+            word, negator, seg, dst, j = hit
+            found = negation_verdict("negation", f'the claim negates "{word}" ("{negator}") where the quote does not',
+                                     claim, k, seg, dst, j)
+            if found.status is ClaimStatus.UNSUPPORTED:
+                return found
+            grey = grey or found
     for q in quotes:
         for k, is_neg in enumerate(q.neg):
             if not is_neg:
@@ -330,10 +336,13 @@ def _check_negation(claim: _Text, quotes: list[_Text]) -> ClaimCheck | None:
                 continue
             hit = _negation_matches(q, k, [claim], True)
             if hit and not _until_after(q, k) and not _not_a_denial(q, k) and not _negated_bound(q, k, [claim]):
-                word, negator = hit
-                return ClaimCheck(ClaimStatus.UNSUPPORTED, "negation",
-                                  f'the quote says "{negator} {word}" where the claim drops the negation')
-    return None
+                word, negator, seg, _, j = hit
+                found = negation_verdict("negation", f'the quote says "{negator} {word}" where the claim drops the negation',
+                                         q, k, seg, claim, j)
+                if found.status is ClaimStatus.UNSUPPORTED:
+                    return found
+                grey = grey or found
+    return grey
 
 
 def _negations(t: _Text) -> int:
@@ -399,8 +408,9 @@ def _negation_in_block(claim: _Text, q: _Text, i1: int, i2: int, j1: int, j2: in
     if _negations(claim) == _negations(q):
         return None  # as many negations on both sides: one moved, none was added or dropped
     other = qpos if cneg else cpos
-    if any(stem((q if cneg else claim).low[p]) in _IMPLICIT_NEG_STEMS for p in other):
-        return None  # "not often" / "rarely", "not in SQL" / "rather than in SQL"
+    if any(stem((q if cneg else claim).low[p]) in _IMPLICIT_NEG_STEMS or negative_scale_word((q if cneg else claim).low[p])
+           for p in other):
+        return None  # "not often" / "rarely", "not many" / "few", "not in SQL" / "rather than in SQL"
     side = q if cneg else claim
     if any(side.low[p] == "beyond" or side.low[p] == "out" and p + 1 < len(side.low) and side.low[p + 1] == "of"
            for p in other):

@@ -7,6 +7,7 @@ import bisect
 import re
 from decimal import Decimal, InvalidOperation
 
+from .contradiction import number_verdict
 from .types import (
     _CJK,
     _NUM,
@@ -435,6 +436,7 @@ def _check_numbers(claim: _Text, quotes: list[_Text]) -> ClaimCheck | None:
         return None
     qnums = [q for t in quotes for q in t.numbers]
     by_key = _by_key(qnums)
+    grey = None
     for c in claim.numbers:
         if not c.required or c.frame:
             continue
@@ -447,8 +449,11 @@ def _check_numbers(claim: _Text, quotes: list[_Text]) -> ClaimCheck | None:
             note = f"the claim says {_fmt(c)} where the quote says {_fmt(near)}"
         else:
             note = f"the claim says {_fmt(c)} where the quote says {_fmt(near)}"
-        return ClaimCheck(ClaimStatus.UNSUPPORTED, "number", note)
-    return None
+        found = number_verdict(note, c, quotes)
+        if found.status is ClaimStatus.UNSUPPORTED:
+            return found
+        grey = grey or found
+    return grey
 
 
 

@@ -23,10 +23,16 @@ def check_claim(claim: str, quotes: list[str]) -> ClaimCheck:
         return ClaimCheck(ClaimStatus.SUPPORTED, "no_claim", "the claim states nothing of its own")
     if not qs:
         return ClaimCheck(ClaimStatus.UNCHECKED, None, "no quote to compare with")
+    grey = None  # a difference a rule found but could not prove a contradiction (``contradiction``)
     for rule in (_check_numbers, _check_negation, _check_near_copy, _check_antonym):
         result = rule(c, qs)
-        if result is not None:
+        if result is None:
+            continue
+        if result.status is ClaimStatus.UNSUPPORTED:
             return result
+        grey = grey or result
+    if grey is not None:
+        return grey  # never shown supported: the difference is left to the judge
     result = _prove(c, [q for q in quotes if q and q.strip()])
     if result.status is ClaimStatus.SUPPORTED and result.rule in ("copy", "proof"):
         note = _not_as_written(claim or "", quotes, c, qs)

@@ -1,0 +1,258 @@
+"""The one place that decides whether a difference the rules found *proves* the claim wrong.
+
+A red flag (``unsupported``) must rest on positive proof of a contradiction: the quote states
+something incompatible with the claim *in the same slot*. A claim word, negation, quantifier,
+modal or name the quote merely lacks proves nothing (a paraphrase, a converse, an inference
+may state it): such a claim is left ``unchecked`` (grey) with a note naming what was not found,
+and the judge path decides. The rules (``number``, ``negation``, ``near_copy``, ``antonym``)
+find candidate contradictions; :func:`verdict` turns each into a flag or a grey note:
+
+* **slot** - the claim word and the quote word it is read against stand among the same
+  words: the claim's nearest content word before its word, or its nearest one after it (in
+  its sentence), stands within ``WINDOW`` tokens of the quote's word, in the quote's
+  sentence (either side of it: a passive turns the sentence round). "Monday" in "born on
+  Monday August 14" is not read against "American" in "(born August 14, 1964) is an
+  American screenwriter".
+* **converses** - "send" / "receive", "import" / "export", "upload" / "download", "win" /
+  "lose", "push" / "pull" state one event from its two ends: a proof only when the claim's
+  word before its word (its subject) stands before the quote's word too. "the parent
+  receives TERM" is no contradiction of "Sending TERM to the parent".
+* **negation** - the words the negation covers (its segment, at most four content words)
+  stand on the other side without it, in one clause: all of them after a verb negator ("does
+  not make X part of Y" / "made X part of Y"); else at least half of them, and one of the two
+  content words before the negator (what the negation is said of) in that sentence of the
+  other side - unless that word reports the clause ("found that no drugs target X": the
+  negation is said of its own clause). "does not derive its flavour from juniper" is no contradiction of "derives its
+  flavour from cranberries", "checked for errors" none of "ensure that there are no errors".
+  A negator against a word that denies by its strength ("not many" / "few") is no flip.
+* **scale words** - a quantifier of another strength (none < few < some < many < most <
+  all: the groups of ``words._QUANT_GROUPS``) is a contradiction only when the two cannot
+  both hold: two strengths apart or more ("many" / "few", "most" / "some", "some" / "all",
+  where "some" says "not all"), a quote "none"/"never" against any other, or an absolute
+  claim word ("all", "always", "never") against a hedged one. One strength apart is an
+  inference: "many" / "several", "usually" / "often", "most" / "all" (implied by it).
+  Modals: only an obligation against a permission ("must" / "may"); "will" / "could",
+  "should" / "may", "can" / "will" may all hold together and are left to the judge.
+* **numbers** (``number_verdict``) - a claim number no quote writes at all (in digits or
+  as a number word) is flagged by the project's rule ("number lacking"). A claim number a
+  quote does write, but not where the number rule can match it ("2" of "ACE2", "thirteen" /
+  "13th"), is flagged only on proof: the same value with another unit, scale ("75 days" /
+  "75 million") or the opposite bound, or another value for the same thing (same unit or
+  same counted noun); a name's number ("HIV-1") only by the same name with another number
+  ("HIV-2"). Dates and versions are one value each: any other is another.
+
+Nothing here makes a claim ``supported``: a difference that is not proven leaves it grey.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .types import _NUM, _WORD, ClaimCheck, ClaimStatus, _Num, _Text
+from .words import _QUANT, stem
+
+# A negator of a verb ("does not open", "to NOT make", "never", "cannot") denies the verb; "no
+# errors", "without symptoms", ", not global warming" deny a thing, and the other side must
+# also state what is said of it (a word before the negator).
+_AUXILIARIES = frozenset("do does did is are was were be been am can could will would shall should must may might "
+                         "has have had to".split())
+
+
+def _denies_verb(t: _Text, k: int) -> bool:
+    w = t.low[k]
+    return w in ("n't", "cannot", "never") or (w == "not" and k > 0 and t.low[k - 1] in _AUXILIARIES)
+
+
+# verbs that report a clause ("found that no drugs target X", "concedes there has been no
+# increase"): the negation is then said of its own clause, not of the verb before it
+_REPORTING = frozenset(stem(w) for w in "say says said claim claims claimed report reports reported find finds found "
+                       "show shows showed shown reveal reveals revealed conclude concluded concede concedes conceded "
+                       "note notes noted state states stated suggest suggests suggested argue argues argued assert "
+                       "asserts asserted believe believes believed think thinks thought confirm confirms confirmed "
+                       "demonstrate demonstrates demonstrated prove proves proved discover discovered observe "
+                       "observed indicate indicates indicated".split())
+WINDOW = 6  # tokens around the quote word in which the claim word's neighbours must stand
+
+# quantifier groups (``words._QUANT_GROUPS``) by strength; the last two are negative
+_STRENGTH = {"none": 0, "few": 1, "some": 2, "many": 3, "most": 4, "all": 5}
+_NEGATIVE = frozenset({"none", "few"})
+
+_CONVERSES = frozenset(frozenset(p) for p in (("send", "receiv"), ("import", "export"), ("upload", "download"),
+                                              ("win", "lose"), ("push", "pull"), ("sent", "receiv")))
+
+
+def _grey(rule: str, note: str, why: str) -> ClaimCheck:
+    return ClaimCheck(ClaimStatus.UNCHECKED, None, f"not proven wrong ({rule}): {note}; {why}")
+
+
+def _flag(rule: str, note: str) -> ClaimCheck:
+    return ClaimCheck(ClaimStatus.UNSUPPORTED, rule, note)
+
+
+def sentence_bounds(t: _Text, k: int) -> tuple[int, int]:
+    """[start, end) token range of the sentence of position k."""
+    lo = k
+    while lo > 0 and not t.sent_start[lo]:
+        lo -= 1
+    hi = k + 1
+    while hi < len(t.raw) and not t.sent_start[hi]:
+        hi += 1
+    return lo, hi
+
+
+def _anchor(t: _Text, k: int, step: int, skip: frozenset[int] = frozenset()) -> int | None:
+    """The nearest content word (or number) from k in direction ``step``, in k's sentence."""
+    lo, hi = sentence_bounds(t, k)
+    p = k + step
+    while lo <= p < hi:
+        if p not in skip and (t.content[p] or t.kinds[p] == _NUM) and t.kinds[p] in (_WORD, _NUM):
+            return p
+        p += step
+    return None
+
+
+def same_slot(claim: _Text, lo: int, hi: int, quote: _Text, qj: int, both: bool = False) -> bool:
+    """Do the claim words [lo, hi) stand where the quote word at qj stands: the claim's
+    nearest content word before lo or its nearest content word after hi - 1 within
+    ``WINDOW`` tokens of qj, in the quote's sentence (either side: a passive turns the
+    sentence round)? ``both``: a converse ("A sends" / "A receives") needs the word before
+    the claim's word (its subject) before the quote's word."""
+    left = _anchor(claim, lo, -1)
+    right = _anchor(claim, hi - 1, 1)
+    slo, shi = sentence_bounds(quote, qj)
+    before = {quote.stems[x] for x in range(max(slo, qj - WINDOW), qj)}
+    after = {quote.stems[x] for x in range(qj + 1, min(shi, qj + WINDOW + 1))}
+    if both:
+        return left is not None and claim.stems[left] in before
+    around = before | after  # either side: a passive turns the sentence round
+    return any(a is not None and claim.stems[a] in around for a in (left, right))
+
+
+def scale_incompatible(kind: str, claim_group: str, quote_group: str) -> bool:
+    """Can the claim's quantifier / modal group and the quote's not both hold (see the
+    module docstring)?"""
+    if claim_group == quote_group:
+        return False
+    if kind == "modal":
+        return {claim_group, quote_group} == {"must", "may"}
+    c, q = _STRENGTH.get(claim_group), _STRENGTH.get(quote_group)
+    if c is None or q is None:
+        return False
+    # two strengths apart ("some" / "all", "many" / "few"); "never" in the quote; an absolute claim
+    return abs(c - q) >= 2 or quote_group == "none" or claim_group in ("all", "none")
+
+
+def negative_scale_word(word: str) -> bool:
+    """Does the word deny by its strength ("few", "rarely", "seldom", "none", "never")? "not
+    many" against "few" states the same: no flip of a negation."""
+    return _QUANT.get(word) in _NEGATIVE
+
+
+def converse(claim_stem: str, quote_stem: str) -> bool:
+    return frozenset((claim_stem, quote_stem)) in _CONVERSES or any(
+        claim_stem.startswith(a) and quote_stem.startswith(b) or claim_stem.startswith(b) and quote_stem.startswith(a)
+        for a, b in (tuple(p) for p in _CONVERSES))
+
+
+def verdict(rule: str, note: str, claim: _Text, ci: int, quote: _Text, qj: int, *,
+            groups: tuple[str, str] | None = None) -> ClaimCheck:
+    """A word swapped for another (antonym, order word, quantifier, modal, name) at claim
+    position ci against quote position qj: a flag when proven, else grey. ``groups``: the
+    claim's and the quote's quantifier or modal group."""
+    kind = rule.rsplit(":", 1)[-1]
+    if kind in ("quantifier", "modal") and groups and not scale_incompatible(kind, *groups):
+        return _grey(rule, note, f"{groups[0]} / {groups[1]} may both hold")
+    if kind in ("antonym", "order") and converse(claim.stems[ci], quote.stems[qj]):
+        if not same_slot(claim, ci, ci + 1, quote, qj, both=True):
+            return _grey(rule, note, "a converse may state the same event from its other end")
+    elif not same_slot(claim, ci, ci + 1, quote, qj):
+        return _grey(rule, note, "the two words do not stand among the same words")
+    return _flag(rule, note)
+
+
+def negation_verdict(rule: str, note: str, neg_side: _Text, k: int, seg: list[int], plain: _Text, j: int) -> ClaimCheck:
+    """A negator at ``k`` of ``neg_side`` whose segment ``seg`` the other side states at
+    ``j`` without it: a flag when every word of the segment stands there, unnegated, next
+    to the negator's neighbour (the word before it), else grey."""
+    c = plain.clause[j]
+    slo, shi = sentence_bounds(plain, j)
+    lo, hi = max(slo, j - 2 * WINDOW), min(shi, j + 2 * WINDOW)
+    near = {plain.stems[x] for x in range(lo, hi) if plain.clause[x] == c or abs(x - j) <= 4}
+    missing = [neg_side.raw[x] for x in seg if neg_side.stems[x] not in near]
+    if len(missing) * 2 > len(seg):
+        return _grey(rule, note, "the other side does not state " + ", ".join(f'"{w}"' for w in missing) + " there")
+    if not missing and _denies_verb(neg_side, k):
+        return _flag(rule, note)  # the verb and every word the negation covers, stated without it
+    subject = [a for a in (_anchor(neg_side, k, -1, frozenset(seg)),) if a is not None]
+    if subject and neg_side.stems[subject[0]] in _REPORTING:
+        subject = []  # "found that no drugs target ...": the negated clause is what was found
+    if subject:
+        second = _anchor(neg_side, subject[0], -1, frozenset(seg))
+        if second is not None:
+            subject.append(second)
+        sentence = {plain.stems[x] for x in range(slo, shi)}
+        if not any(neg_side.stems[a] in sentence for a in subject):
+            return _grey(rule, note, f'"{neg_side.raw[subject[0]]}" does not stand in that sentence of the other side')
+    return _flag(rule, note)
+
+
+# --- numbers -----------------------------------------------------------------------------------
+_DIGIT_RUN = re.compile(r"\d+(?:[.,]\d+)*")
+
+
+def _written(key: str, quotes: list[_Text]) -> bool:
+    """Do the quotes write the value ``key``: as a number the analysis read (number words
+    included), or as a run of digits anywhere (thousands commas dropped, a trailing "." or
+    "," off: "2" of "ACE2")?"""
+    if any(n.key == key for t in quotes for n in t.numbers):
+        return True
+    for t in quotes:
+        for r in t.rawset:
+            if r[:1].isdigit() or any(ch.isdigit() for ch in r):
+                for m in _DIGIT_RUN.finditer(r):
+                    if m.group(0).rstrip(".,").replace(",", "") == key:
+                        return True
+    return False
+
+
+def _lead_digits(raw: str) -> str:
+    m = _DIGIT_RUN.search(raw)
+    return m.group(0).replace(",", "") if m else ""
+
+
+_OPPOSITE = {"ge": "le", "le": "ge"}
+
+
+
+def number_verdict(note: str, c: _Num, quotes: list[_Text]) -> ClaimCheck:
+    """The number rule's finding: claim number ``c`` not matched in the quotes."""
+    if c.key.startswith("D:") or c.version:
+        return _flag("number", note)  # a date, a version: one value each
+    if not _written(c.key, quotes):
+        return _flag("number", note)  # number lacking: flagged by the project's rule
+    if c.name is not None:
+        # a name's number ("HIV-1"): proven wrong by the same name with another number
+        # ("HIV-2"); a quote that writes the name bare, or the digits in another name
+        # ("SAMHD1"), does not deny it
+        glued = re.compile(rf"{re.escape(c.name)}[-\u2010\u2011]?(\d+)", re.IGNORECASE)
+        for t in quotes:
+            for i, r in enumerate(t.low):
+                m = glued.fullmatch(r)
+                digits = m.group(1) if m else t.raw[i + 1] if r == c.name and i + 1 < len(t.raw) else ""
+                if digits.isdigit() and digits != c.key:
+                    return _flag("number", note)
+        return _grey("number", note, f"no quote gives {c.name} another number")
+    qnums = [q for t in quotes for q in t.numbers]
+    digits = _lead_digits(c.raw)
+    for q in qnums:
+        if digits and _lead_digits(q.raw) == digits and q.key != c.key and not c.name:
+            return _flag("number", note)  # "75 days" / "75 million": the same digits, another quantity
+        if q.key == c.key:
+            if c.unit is not None and q.unit is not None and c.unit != q.unit:
+                return _flag("number", note)  # 128 KB / 128 MB
+            if c.cmp in _OPPOSITE and q.cmp == _OPPOSITE[c.cmp]:
+                return _flag("number", note)  # at most 4 / more than 4
+        elif q.value is not None and c.value is not None and q.value != c.value and not q.cmp and not c.cmp and (
+                (c.unit is not None and c.unit == q.unit) or (c.noun is not None and c.noun == q.noun)):
+            return _flag("number", note)  # another value for the same thing
+    return _grey("number", note, f"the quotes write {c.raw} elsewhere or in another form")

@@ -1,0 +1,152 @@
+"""A red flag rests on proof of a contradiction (issue 25, ``claims.contradiction``): a
+difference that only the absence of a restatement shows is grey (``unchecked``, with a note
+saying what was not proven), never ``supported``; a difference in the same slot stays flagged.
+The grey cases are real shapes of correct claims that the rules flagged before."""
+
+from __future__ import annotations
+
+import pytest
+
+from deep_research.citations.claims import ClaimStatus, check_claim
+
+U, C = ClaimStatus.UNSUPPORTED, ClaimStatus.UNCHECKED
+
+
+def grey(claim: str, *quotes: str) -> str:
+    r = check_claim(claim, list(quotes))
+    assert r.status is C, r
+    assert r.note.startswith("not proven wrong"), r
+    return r.note
+
+
+def flagged(claim: str, *quotes: str) -> str | None:
+    r = check_claim(claim, list(quotes))
+    assert r.status is U, r
+    return r.rule
+
+
+# --- scale words: another strength that may hold too is an inference, not a contradiction -------
+@pytest.mark.parametrize(("claim", "quote"), [
+    ("Although several httpd executables run on a system, only the parent process should receive signals.",
+     "You will notice many httpd executables running on your system, but only the parent process should "
+     "receive signals."),
+    ("The pin version is usually played on a flat wooden or other synthetic surface.",
+     "The pin version of bowling is often played on a flat wooden or other synthetic surface."),
+    ("In most western countries, commercial waterfowl hunting is prohibited.",
+     "In many western countries, commercial waterfowl hunting is prohibited."),
+    ("Most coronavirus outbreaks occur in indoor environments.",
+     "All identified coronavirus outbreaks occur in indoor environments."),
+])
+def test_a_quantifier_of_a_neighbouring_strength_is_grey(claim, quote):
+    assert "may both hold" in grey(claim, quote)
+
+
+@pytest.mark.parametrize(("claim", "quote"), [
+    ("Many browsers can gzip the bodies of their requests.", "Few browsers can gzip the bodies of their requests."),
+    ("The handler is always called with the request.", "The handler is sometimes called with the request."),
+])
+def test_a_quantifier_that_cannot_hold_with_the_quotes_is_still_flagged(claim, quote):
+    assert flagged(claim, quote) == "near_copy:quantifier"
+
+
+def test_modals_only_obligation_against_permission_is_a_contradiction():
+    from deep_research.citations.claims.contradiction import scale_incompatible
+
+    assert "may both hold" in grey("Ann and Emily will take care of the food.", "Ann and Emily could take care of the food.")
+    assert "may both hold" in grey("Nobody but the owning user should be able to change the contents.",
+                                   "Nobody but the owning user may be able to change the contents.")
+    assert flagged("You may set the variable before the build.", "You must set the variable before the build.") \
+        == "near_copy:modal"
+    assert scale_incompatible("modal", "must", "may") and not scale_incompatible("modal", "will", "may")
+    assert scale_incompatible("quantifier", "many", "few") and not scale_incompatible("quantifier", "some", "many")
+
+
+# --- converses and swaps outside the same slot ----------------------------------------------------
+def test_a_converse_verb_from_the_other_end_is_grey():
+    quote = "Sending the TERM or stop signal to the parent causes it to immediately attempt to kill off all of its children."
+    note = grey("When the parent receives TERM (or stop), it right away tries to kill all of its child processes.", quote)
+    assert "converse" in note
+    # the same subject at the other end of the converse is still a contradiction
+    assert flagged("The module sets minimum data rates for sending requests.",
+                   "The module sets minimum data rates for receiving requests.") == "near_copy:antonym"
+
+
+def test_a_name_aligned_away_from_its_neighbours_is_grey():
+    note = grey("Andrew Kevin Walker was born on Monday August 14, 1964.",
+                "Andrew Kevin Walker (born August 14, 1964) is an American BAFTA-nominated screenwriter.")
+    assert "same words" in note
+    assert flagged("Compression is carried out by the INFLATE filter.",
+                   "Compression is implemented by the DEFLATE filter.") == "near_copy:entity"
+
+
+def test_an_opposite_in_a_sentence_turned_round_is_still_flagged():
+    assert flagged("When the air is humid, the fan speed is decreased by the controller.",
+                   "When the air is humid, the controller increases the fan speed.") == "antonym"
+
+
+# --- negation: the other side must state the negated words there ---------------------------------
+def test_a_negation_of_words_the_other_side_does_not_state_together_is_grey():
+    # "checked for errors" states no "there are errors"; "ensure" is not in the claim
+    grey("Before a restart proceeds, the configuration files are first checked for syntax errors.",
+         "When you issue a restart, a syntax check is first run, to ensure that there are no errors in the "
+         "configuration files.")
+    grey("Volcanoes are melting West Antarctic glaciers, not global warming.",
+         "Perhaps global warming occurring during this time predisposed volcanoes to collapse.")
+
+
+def test_a_negation_of_what_the_other_side_states_is_still_flagged():
+    quote = "Opened on May 24, 1883, the Brooklyn Bridge was the first fixed crossing across the East River."
+    assert flagged("The Brooklyn Bridge did not open.", quote) == "negation"
+    assert flagged("The developers made suEXEC part of the default installation.",
+                   "The team decided to NOT make suEXEC part of the default installation.") == "negation"
+
+
+# --- numbers: lacking is flagged (the project's rule), written elsewhere needs proof --------------
+def test_a_number_the_quotes_write_in_another_form_is_grey():
+    assert "another form" in grey("Mirren has thirteen siblings.",
+                                  "Kathleen was the 13th of 14 children born to a butcher.")
+
+
+def test_a_number_lacking_or_another_unit_is_still_flagged():
+    assert flagged("The cache holds 64 entries.", "The cache holds 32 entries.") == "number"
+    assert flagged("The buffer is 128 KB.", "The buffer is 128 MB.") == "number"
+
+
+def test_a_grey_finding_never_lets_the_proof_show_the_claim_supported():
+    # every word of the claim is in the quote, but the rule's finding stands in the way
+    r = check_claim("Many browsers can gzip request bodies.",
+                    ["Several browsers can gzip request bodies. Many browsers can gzip."])
+    assert r.status is not ClaimStatus.SUPPORTED or r.rule in ("copy", "proof")
+    r = check_claim("In most western countries, commercial waterfowl hunting is prohibited.",
+                    ["In many western countries, commercial waterfowl hunting is prohibited."])
+    assert r.status is C
+
+
+def test_a_names_number_is_proven_wrong_only_by_the_same_name_with_another():
+    # CitInt: the quote writes "HIV" bare and "1" only inside "SAMHD1"
+    note = grey("Further analysis revealed that SAMHD1 blocks HIV-1 reverse transcription.",
+                "Our results show that SAMHD1 interferes with HIV infection of macrophages.")
+    assert "no quote gives hiv another number" in note
+    assert flagged("SAMHD1 blocks HIV-1 reverse transcription.", "SAMHD1 blocks HIV-2 reverse transcription.") == "number"
+
+
+def test_not_many_restates_few_and_however_many_is_any_number():
+    r = check_claim("Not many browsers can gzip the bodies of their requests.",
+                    ["Few browsers have the ability to gzip request bodies."])
+    assert r.status is C, r
+    grey("However many slashes the URL-path parameter has, they match any number of slashes in the request.",
+         "Any number slashes in the URL-path parameter matches any number of slashes in the requested URL-path.")
+    assert flagged("Not many browsers can gzip request bodies.", "Many browsers can gzip request bodies.") == "negation"
+
+
+def test_the_same_digits_for_another_quantity_are_a_proof():
+    # CovidFact: "75 Million" cases, not 75 days
+    assert flagged("Global covid-19 cases surpass 75 days.",
+                   "Global Covid-19 Cases Top 75 Million, Deaths Surpass 1.7 Million") == "number"
+
+
+def test_a_negation_after_a_reporting_verb_is_said_of_its_own_clause():
+    # Check-COVID: "found that" reports the negated clause; its words stand in the quote
+    assert flagged("A March study found no cruise ship-linked COVID-19 cases in the United States.",
+                   "During February-March 2020, COVID-19 outbreaks associated with three cruise ship voyages "
+                   "have caused more than 800 laboratory-confirmed cases among passengers and crew.") == "negation"
