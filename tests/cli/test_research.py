@@ -105,7 +105,7 @@ def test_brief_approval_without_a_terminal_waits_then_resumes(tmp_path, corpus):
          "the corpus holds no documents"),
         (["research", "What is tea?"], {}, "citation_check_model (openai:gpt-4.1, openai:gpt-4.1-mini): no model "
          "credentials: set OPENAI_API_KEY"),  # one line for all roles, the Tavily key on the next
-        (["resume", "nosuchthread"], {}, "no run with thread id"),
+        (["resume", "nosuchthread"], {}, "s.sqlite does not exist (use the same --db as the original run)"),
         (["resume", "t", "--approve", "--reject", "x"], {}, "only one of --approve, --reject and --edit"),
     ],
 )
@@ -335,3 +335,8 @@ def test_resume_with_a_state_database_that_does_not_exist_creates_nothing(tmp_pa
     assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
     assert f"the state database {db} does not exist" in r.stderr.replace("\n", ""), r.stderr
     assert not db.parent.exists()
+    import sqlite3
+
+    sqlite3.connect(tmp_path / "empty.sqlite").close()  # a database that exists, without the run
+    r = run("resume", "abc123", "--db", tmp_path / "empty.sqlite", env=SCRIPTED)
+    assert r.returncode == 2 and "no run with thread id 'abc123'" in r.stderr, r.stderr
