@@ -19,6 +19,7 @@ FRESH_ROOT = Path("/work/shared/data/factver-fresh")  # holdout-only sets (fetch
 FRESH2_ROOT = Path("/tmp/factver-fresh2")  # the second holdout-only group (fetch_factver.py --fresh2)
 FRESH3_ROOT = Path("/tmp/factver-fresh3")  # the third holdout-only group (fetch_factver.py --fresh3)
 FRESH5_ROOT = Path("/tmp/factver-fresh5")  # the fifth group's public half (fetch_factver.py --fresh5)
+FRESH6_ROOT = Path("/tmp/factver-fresh6")  # the sixth group's public half (fetch_factver.py --fresh6)
 SPLITS = ("dev", "holdout")
 LABELS = ("supported", "unsupported")
 _RECIPE = "benchmarks/data/factver/fetch_factver.py"

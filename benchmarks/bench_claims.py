@@ -50,13 +50,20 @@ under /tmp/factver-fresh5 (``fetch_factver.py --fresh5``: ``factver/summedits-ne
 ``factver/summedits-qmsum``, ``factver/summedits-salescall``; ``--fresh5-factver-root`` names
 another copy).
 
+FRESH6: ``--fresh6`` measures the sixth fresh group, made after the fifth was measured:
+``benchmarks/data/claims-fresh6/holdout.jsonl`` (hand-written pairs over the Postfix 3.7
+documentation, ``hand/postfix``; ``--fresh6-hand-dir`` names another copy) and the public sets
+under /tmp/factver-fresh6 (``fetch_factver.py --fresh6``: ``factver/summedits-podcast``,
+``factver/summedits-salesemail``;
+``--fresh6-factver-root`` names another copy).
+
 ``--publish`` also writes one report per hand-written data set (a paragraph per pair,
 ``<claim> <ref id="<page>">"<quote>"</ref>``; sources = the pages) and runs
 ``deep-research publish`` on it, then compares ``claim_status`` per ref with the library's
 verdict on the same pair (they differ where the report's claim unit differs from the
 pair's claim, e.g. a two-sentence claim).
 
-    uv run python benchmarks/bench_claims.py [--show 5] [--only pg-dev,hand] [--publish] [--holdout | --fresh | --fresh2 | --fresh3 | --fresh4 | --fresh5]
+    uv run python benchmarks/bench_claims.py [--show 5] [--only pg-dev,hand] [--publish] [--holdout | --fresh | --fresh2 | --fresh3 | --fresh4 | --fresh5 | --fresh6]
 """
 
 from __future__ import annotations
@@ -82,6 +89,7 @@ from _factver import DEFAULT_ROOT as FACTVER_ROOT
 from _factver import FRESH2_ROOT as FRESH2_FACTVER_ROOT
 from _factver import FRESH3_ROOT as FRESH3_FACTVER_ROOT
 from _factver import FRESH5_ROOT as FRESH5_FACTVER_ROOT
+from _factver import FRESH6_ROOT as FRESH6_FACTVER_ROOT
 from _factver import FRESH_ROOT as FRESH_FACTVER_ROOT
 from _factver import FactverMissing
 from _factver import load as load_factver
@@ -100,6 +108,7 @@ FRESH2_HAND_DIR = REPO / "benchmarks" / "data" / "claims-fresh2"
 FRESH3_HAND_DIR = REPO / "benchmarks" / "data" / "claims-fresh3"
 FRESH4_HAND_DIR = REPO / "benchmarks" / "data" / "claims-fresh4"
 FRESH5_HAND_DIR = REPO / "benchmarks" / "data" / "claims-fresh5"
+FRESH6_HAND_DIR = REPO / "benchmarks" / "data" / "claims-fresh6"
 
 SUPPORTED, UNSUPPORTED, UNCHECKED = ClaimStatus.SUPPORTED, ClaimStatus.UNSUPPORTED, ClaimStatus.UNCHECKED
 
@@ -170,7 +179,7 @@ def load_fresh(hand_dir: Path = FRESH_HAND_DIR, factver_root: Path | None = FRES
     (data sets ``hand/<docs>``) and every public set under ``factver_root`` (``factver/<set>``).
     Unlike the dev/holdout loaders nothing is skipped: the fresh figures are measured once,
     so a missing part raises ``FreshMissing`` naming it and how to rebuild it. ``flag`` is the
-    group's option ("--fresh", "--fresh2", … "--fresh5"), named in those messages.
+    group's option ("--fresh", "--fresh2", … "--fresh6"), named in those messages.
     ``factver_root=None``: the group has no public sets (--fresh4), only the hand-written pairs."""
     path = Path(hand_dir) / "holdout.jsonl"
     if not path.is_file():
@@ -685,6 +694,9 @@ def main() -> None:
     when.add_argument("--fresh5", action="store_true",
                       help="measure only the fifth fresh group (claims-fresh5 and factver-fresh5; "
                            "run once, with the final rules; prints no case)")
+    when.add_argument("--fresh6", action="store_true",
+                      help="measure only the sixth fresh group (claims-fresh6 and factver-fresh6; "
+                           "run once, with the final rules; prints no case)")
     ap.add_argument("--only", default="", help="comma-separated data set prefixes (pg-dev, hand, factver, factver/fm2)")
     ap.add_argument("--show", type=int, default=0, help="dev only: print up to N false greens / flags per class")
     ap.add_argument("--publish", action="store_true", help="also run the hand-written sets through the CLI")
@@ -700,20 +712,22 @@ def main() -> None:
     ap.add_argument("--fresh4-hand-dir", type=Path, default=FRESH4_HAND_DIR)
     ap.add_argument("--fresh5-hand-dir", type=Path, default=FRESH5_HAND_DIR)
     ap.add_argument("--fresh5-factver-root", type=Path, default=FRESH5_FACTVER_ROOT)
+    ap.add_argument("--fresh6-hand-dir", type=Path, default=FRESH6_HAND_DIR)
+    ap.add_argument("--fresh6-factver-root", type=Path, default=FRESH6_FACTVER_ROOT)
     ap.add_argument("--judge-hand-dir", type=Path, default=_judgehand.DIR)
     ap.add_argument("--no-oracle", action="store_true", help="skip the oracle aligner (its search is slow)")
     args = ap.parse_args()
     print_code_version()
-    split = ("fresh5" if args.fresh5 else "fresh4" if args.fresh4 else "fresh3" if args.fresh3 else "fresh2" if args.fresh2 else "fresh" if args.fresh
+    split = ("fresh6" if args.fresh6 else "fresh5" if args.fresh5 else "fresh4" if args.fresh4 else "fresh3" if args.fresh3 else "fresh2" if args.fresh2 else "fresh" if args.fresh
              else "holdout" if args.holdout else "dev")
-    fresh = args.fresh or args.fresh2 or args.fresh3 or args.fresh4 or args.fresh5
+    fresh = args.fresh or args.fresh2 or args.fresh3 or args.fresh4 or args.fresh5 or args.fresh6
     unseen = args.holdout or fresh  # no case is printed
-    fresh_hand_dir = {"fresh5": args.fresh5_hand_dir, "fresh4": args.fresh4_hand_dir, "fresh3": args.fresh3_hand_dir,
+    fresh_hand_dir = {"fresh6": args.fresh6_hand_dir, "fresh5": args.fresh5_hand_dir, "fresh4": args.fresh4_hand_dir, "fresh3": args.fresh3_hand_dir,
                       "fresh2": args.fresh2_hand_dir}.get(split, args.fresh_hand_dir)
     pairs: list[Pair] = []
     if fresh:
         flag = f"--{split}"
-        factver_root = {"fresh5": args.fresh5_factver_root, "fresh4": None, "fresh3": args.fresh3_factver_root,
+        factver_root = {"fresh6": args.fresh6_factver_root, "fresh5": args.fresh5_factver_root, "fresh4": None, "fresh3": args.fresh3_factver_root,
                         "fresh2": args.fresh2_factver_root}.get(split, args.fresh_factver_root)
         try:
             pairs += load_fresh(fresh_hand_dir, factver_root, flag)
@@ -793,7 +807,7 @@ def main() -> None:
         results["publish"] = run_publish(pairs, dirs, unseen)
     path = write_result({"dev": "claims", "holdout": "claims-holdout", "fresh": "claims-fresh",
                          "fresh2": "claims-fresh2", "fresh3": "claims-fresh3",
-                         "fresh4": "claims-fresh4", "fresh5": "claims-fresh5"}[split], results)
+                         "fresh4": "claims-fresh4", "fresh5": "claims-fresh5", "fresh6": "claims-fresh6"}[split], results)
     print(f"\nresult: {path}")
 
 

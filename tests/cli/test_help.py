@@ -78,3 +78,13 @@ def test_values_are_named_in_one_style():
     for args in COMMANDS:
         text = help_text(args, 80)
         assert not re.search(r"--[a-z-]+ <(?:str|path|int|float)", text), (args, text)
+
+
+def test_a_repeatable_option_s_limit_counts_its_values_not_characters():
+    # --url takes up to 50 pages; its help said "at most 50 characters" (a URL of 51 is fine)
+    from deep_research.cli.settings import settings
+
+    url = next(s for s in settings() if s.name == "research_urls").describe()
+    assert "at most 50 times" in url and "characters" not in url, url
+    prompt = next(s for s in settings() if s.name == "system_prompt").describe()
+    assert "at most 4,000 characters" in prompt, prompt

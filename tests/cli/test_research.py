@@ -105,7 +105,7 @@ def test_brief_approval_without_a_terminal_waits_then_resumes(tmp_path, corpus):
          "the corpus holds no documents"),
         (["research", "What is tea?"], {}, "citation_check_model (openai:gpt-4.1, openai:gpt-4.1-mini): no model "
          "credentials: set OPENAI_API_KEY"),  # one line for all roles, the Tavily key on the next
-        (["resume", "nosuchthread"], {}, "no run with thread id"),
+        (["resume", "nosuchthread"], {}, "s.sqlite does not exist (use the same --db as the original run)"),
         (["resume", "t", "--approve", "--reject", "x"], {}, "only one of --approve, --reject and --edit"),
     ],
 )
@@ -310,3 +310,33 @@ def test_a_failed_model_call_is_reported_once(tmp_path, corpus):
     assert "Traceback" not in out
     assert "the run failed at write_research_brief" in out, out
     assert out.count("model call failed") == 1, out
+
+
+def test_a_clamped_cap_is_named_as_typed_and_saved_as_clamped(tmp_path, corpus):
+    """The environment's ceiling lowers --max-tokens: the warning names the option the user
+    typed (not the setting), and the run saves the cap it used, so a resume without
+    --max-tokens keeps the ceiling and warns no more."""
+    db = tmp_path / "state.sqlite"
+    env = {**SCRIPTED, "DEEP_RESEARCH_MAX_TOTAL_TOKENS": "1000"}
+    r = run("research", QUESTION, "--corpus", corpus, "--out", tmp_path / "reports", "--yes", "--no-pdf",
+            "--db", db, "--max-tokens", "5000", env=env)
+    assert r.returncode == 1, r.stdout + r.stderr
+    assert "--max-tokens 5,000 is above the ceiling" in r.stderr.replace("\n", " "), r.stderr
+    assert "max_total_tokens 5" not in r.stderr, r.stderr
+    tid = re.search(r"deep-research resume (\w+)", r.stdout + r.stderr).group(1)
+    again = run("resume", tid, "--db", db, env=env)
+    assert again.returncode == 1, again.stdout + again.stderr
+    assert "above the ceiling" not in again.stderr, again.stderr  # the saved cap is the one used
+
+
+def test_resume_with_a_state_database_that_does_not_exist_creates_nothing(tmp_path):
+    db = tmp_path / "typo" / "state.sqlite"
+    r = run("resume", "abc123", "--db", db, env=SCRIPTED)
+    assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
+    assert f"the state database {db} does not exist" in r.stderr.replace("\n", ""), r.stderr
+    assert not db.parent.exists()
+    import sqlite3
+
+    sqlite3.connect(tmp_path / "empty.sqlite").close()  # a database that exists, without the run
+    r = run("resume", "abc123", "--db", tmp_path / "empty.sqlite", env=SCRIPTED)
+    assert r.returncode == 2 and "no run with thread id 'abc123'" in r.stderr, r.stderr

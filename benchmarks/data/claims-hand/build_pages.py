@@ -35,6 +35,8 @@ ROOTS = {
     "diffutils": "usr/share/doc/diffutils",
     # claims-fresh5 (../claims-fresh5): cmake-doc (the CMake 3.25 documentation)
     "cmake": "usr/share/doc/cmake-data/html",
+    # claims-fresh6 (../claims-fresh6): postfix-doc (the Postfix 3.7 HTML documentation)
+    "postfix": "usr/share/doc/postfix/html",
 }
 
 

@@ -17,6 +17,8 @@ Usage::
 
     python benchmarks/data/factver/fetch_factver.py --fresh5 [--mirrors DIR] [--out DIR]
 
+    python benchmarks/data/factver/fetch_factver.py --fresh6 [--mirrors DIR] [--out DIR]
+
 ``--fresh`` builds instead the four holdout-only sets picked after the claim rules were
 tuned (FEVER-Symmetric, Citation-Integrity, BEGIN, Factcheck-Bench; see ``FRESH``) into
 ``/work/shared/data/factver-fresh/<dataset>/holdout.jsonl`` (every pair holdout, at most
@@ -26,7 +28,9 @@ by default into ``/tmp/factver-fresh2``, and ``--fresh3`` the third (SummEdits-S
 SummEdits-ECTSum, QAGS; see ``FRESH3``), by default into ``/tmp/factver-fresh3``, at most
 1,000 pairs per set. ``--fresh5`` builds the public half of the fifth fresh group
 (SummEdits-News, SummEdits-QMSum, SummEdits-SalesCall; see ``FRESH5``) the same way, by
-default into ``/tmp/factver-fresh5`` (the fourth group was hand-written only).
+default into ``/tmp/factver-fresh5`` (the fourth group was hand-written only). ``--fresh6``
+builds the public half of the sixth (SummEdits-Podcast, SummEdits-SalesEmail; see ``FRESH6``),
+by default into ``/tmp/factver-fresh6``.
 
 ``--mirrors DIR`` (default ``/work/.mirror``) holds one git repository per source, as
 ``DIR/<owner>+<name>/repo`` (what the project's search tool ``fetch github:<owner>/<name>``
@@ -1224,12 +1228,66 @@ snapshot).
 """
 
 
+# === Sixth fresh group, public half (``--fresh6``) ==============================================
+# Picked after the fifth group had been measured, by a helper that did not read or run the claim
+# check: the two SummEdits domains the fifth group left unused. The hand-written half is
+# benchmarks/data/claims-fresh6.
+
+DEFAULT_FRESH6_OUT = Path("/tmp/factver-fresh6")
+
+FRESH6 = [
+    Dataset(
+        "summedits-podcast",
+        "summaries of podcast transcripts, edited",
+        _summedits("podcast"),
+        _summedits_notes(
+            "podcast",
+            "The documents are podcast transcripts (21 transcripts, median about 7,600 "
+            "characters).",
+        ),
+    ),
+    Dataset(
+        "summedits-salesemail",
+        "summaries of sales e-mails, edited",
+        _summedits("sales_email", "salesemail"),
+        _summedits_notes(
+            "sales_email",
+            "The documents are sales e-mails written for the data set (21 e-mails, median about "
+            "2,400 characters).",
+        ),
+    ),
+]
+
+
+FRESH6_README_HEAD = """\
+# Sixth fresh public fact-verification group: holdout only
+
+Third-party sets of (claim, human-annotated evidence text, gold label), converted by
+`benchmarks/data/factver/fetch_factver.py --fresh6` in the deep-research repository, in the
+format of `../factver/` (see its README). They were picked after the fifth group had been
+measured, by a helper that did not read or run the claim check, and nobody working on the claim
+rules has seen them. The hand-written half of this group is `benchmarks/data/claims-fresh6`.
+
+**Every pair here is holdout: run the benchmark on them once, with the final rules**
+(`benchmarks/bench_claims.py --fresh6`). Do not read, print or tune on them.
+
+A set with more than {cap} pairs is cut to {cap} by a sample drawn with seed {seed} per
+original class in proportion to its size (so the balance is the source's). Made from the
+git snapshot named below; run the script again to rebuild this folder byte for byte.
+
+These are the last two SummEdits domains in the pinned snapshot that no earlier group used
+(podcast and sales e-mails); BillSum and Shakespeare are listed in the snapshot but their
+files are absent.
+"""
+
+
 def build_fresh(
     mirrors: Path, out: Path, sets: list[Dataset] | None = None, head: str = FRESH_README_HEAD,
     cap: int = FRESH_CAP,
 ) -> int:
     """Build a holdout-only group (``FRESH`` by default, ``FRESH2`` for ``--fresh2``, ``FRESH3`` for
-    ``--fresh3``, ``FRESH5`` for ``--fresh5``)."""
+    ``--fresh3``, ``FRESH5`` for ``--fresh5``,
+    ``FRESH6`` for ``--fresh6``)."""
     rd = Reader(mirrors)
     sections, built = [], 0
     for ds in FRESH if sets is None else sets:
@@ -1491,11 +1549,17 @@ def main(argv: list[str] | None = None) -> int:
         f"SummEdits-QMSum, SummEdits-SalesCall) instead (default --out {DEFAULT_FRESH5_OUT}; "
         "--only does not apply)",
     )
+    ap.add_argument(
+        "--fresh6",
+        action="store_true",
+        help="build the public half of the sixth fresh holdout-only group (SummEdits-Podcast, "
+        f"SummEdits-SalesEmail) instead (default --out {DEFAULT_FRESH6_OUT}; --only does not apply)",
+    )
     args = ap.parse_args(argv)
     if not args.mirrors.is_dir():
         print(f"--mirrors {args.mirrors}: no such folder", file=sys.stderr)
         return 2
-    groups = [g for g in ("--fresh", "--fresh2", "--fresh3", "--fresh5") if getattr(args, g[2:])]
+    groups = [g for g in ("--fresh", "--fresh2", "--fresh3", "--fresh5", "--fresh6") if getattr(args, g[2:])]
     if len(groups) > 1:
         print(f"{' and '.join(groups)} build different groups: give one", file=sys.stderr)
         return 2
@@ -1503,6 +1567,14 @@ def main(argv: list[str] | None = None) -> int:
         if args.only:
             print(f"--only cannot be combined with {groups[0]}", file=sys.stderr)
             return 2
+        if args.fresh6:
+            return build_fresh(
+                args.mirrors,
+                args.out or DEFAULT_FRESH6_OUT,
+                FRESH6,
+                FRESH6_README_HEAD,
+                FRESH3_CAP,
+            )
         if args.fresh5:
             return build_fresh(
                 args.mirrors,

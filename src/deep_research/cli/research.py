@@ -143,13 +143,25 @@ async def _drive(handle, graph, payload, progress, *, approve: dict | None, answ
 
 
 def _warn_clamped(cfg) -> None:
+    """Say which limit the environment lowered, naming the option as the user typed it
+    (--max-tokens), not the setting (max_total_tokens) the message names."""
     from .console import warn as _warn
+    from .settings import labels
 
+    typed = labels()
     for c in cfg.clamped:
-        _warn(c["message"])
+        name = c["setting"]
+        _warn(c["message"].replace(name, typed.get(name, name), 1))
     note = cfg.unpriced_note()
     if note:
         _warn(note)
+
+
+def _keep_clamped(handle, cfg) -> None:
+    """The run is saved with the limit it uses: a cap the environment lowered is saved as the
+    ceiling, not as asked (a later resume would otherwise ask for it, and warn, again)."""
+    for c in cfg.clamped:
+        handle.context[c["setting"]] = c["ceiling"]
 
 
 def path_lines(values: dict) -> list[str]:
@@ -301,6 +313,7 @@ async def _run_research(question: str | None, context: dict, db: str, thread_id:
             _warn_clamped(cfg)
             await preflight(cfg, deps)  # every setup mistake reported now, before any cost
             prepare_out_dir(cfg.output_dir)  # an unwritable --out fails now, not after the research
+            _keep_clamped(handle, cfg)
             await save_run(store, handle, question or "")
             payload = first_payload(question or "")
         else:
@@ -310,7 +323,8 @@ async def _run_research(question: str | None, context: dict, db: str, thread_id:
             cfg = Configuration.resolve({"configurable": {}}, merged)
             _warn_clamped(cfg)
             await preflight(cfg, deps)
-            if context:  # a cap given on resume holds for the rest of the run, later resumes too
+            if context or cfg.clamped:  # a cap given on resume holds for the rest of the run, later resumes too
+                _keep_clamped(handle, cfg)
                 await save_run(store, handle, str(saved.get("question") or ""))
             payload = None
         graph = compile_for(deps, saver, store)
@@ -451,6 +465,11 @@ def resume(
         except (OSError, UnicodeDecodeError) as e:
             raise UserError(f"cannot read the edited report {edit}: {e}") from None
     context = checked_context(**(run_settings or {}))
-    code = asyncio.run(_run_research(None, context, _check_db(db or ".deep-research/state.sqlite"),
+    from ..research.runner import is_postgres
+
+    db = db or ".deep-research/state.sqlite"
+    if not is_postgres(db) and not Path(db).expanduser().exists():  # a typo must not create an empty one
+        raise UserError(f"the state database {db} does not exist (use the same --db as the original run)")
+    code = asyncio.run(_run_research(None, context, _check_db(db),
                                      thread_id.strip(), decision, answer))
     raise typer.Exit(code)

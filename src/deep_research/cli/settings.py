@@ -153,7 +153,8 @@ class Setting:
         else:
             extra += [f"{b[0]} {_num(b[1])}" for b in (low, high) if b]
         if "max_length" in limits:
-            extra.append(f"at most {limits['max_length']:,} characters")
+            what = "times" if self.kind == "list" and self.name not in TEXT_LISTS else "characters"
+            extra.append(f"at most {limits['max_length']:,} {what}")  # a list's max_length counts items
         if self.kind == "list" and self.name not in TEXT_LISTS:
             extra.append("repeatable")
         default = self.default
