@@ -347,9 +347,11 @@ def test_cli_clamps_to_the_environment_and_says_so(tmp_path):
             "--max-cost", "1000", "--db", tmp_path / "state.sqlite", env=env)
     assert r.returncode == 0, r.stdout + r.stderr
     text = re.sub(r"\s+", " ", r.stderr)
-    assert ("warning: max_cost_usd 1,000 is above the ceiling 0.5 set by DEEP_RESEARCH_MAX_COST_USD: "
+    # named by the option typed, not the setting (the server and library still name the setting)
+    assert ("warning: --max-cost 1,000 is above the ceiling 0.5 set by DEEP_RESEARCH_MAX_COST_USD: "
             "this run uses 0.5") in text
-    assert text.count("max_cost_usd 1,000 is above") == 1  # said once, not again at the end
+    assert "max_cost_usd" not in text
+    assert text.count("--max-cost 1,000 is above") == 1  # said once, not again at the end
     assert "research stopped after the maximum of 1 rounds" in text  # the environment's round limit held
     assert "│ $" in r.stdout or "$ " in r.stdout  # the cost is estimated (the run has a cap)
 
