@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rich import box
 from rich.console import Console
 from rich.markup import escape as _esc  # user or model text printed with markup
 from rich.table import Table
@@ -31,23 +32,29 @@ def usage_table(usage: dict) -> Table:
     (malformed answers asked again), cut (requests shortened after a context-length error)."""
     cols = ["calls", "input_tokens", "output_tokens", "seconds", "retries", "repairs", "shortened"]
     priced = any(u.get("cost_usd") for u in usage.values())
-    t = Table(title="Tokens and time per node", title_justify="left")
-    t.add_column("node", no_wrap=True)
     headers = {"input_tokens": "in", "output_tokens": "out", "seconds": "s", "retries": "retry",
                "repairs": "repair", "shortened": "cut", "cost_usd": "$"}
-    for col in [*cols, *(["cost_usd"] if priced else [])]:
-        t.add_column(headers.get(col, col), justify="right", no_wrap=True)
 
     def cells(u: dict) -> list[str]:
         row = [f"{u.get(c, 0):,}" if c != "seconds" else f"{u.get(c, 0):.1f}" for c in cols]
         return row + ([f"{u.get('cost_usd', 0):.4f}"] if priced else [])
 
     totals: dict = {}
-    for node, u in usage.items():
-        t.add_row(node, *cells(u))
+    for u in usage.values():
         for k, v in u.items():
             totals[k] = totals.get(k, 0) + v
-    t.add_row("[bold]total[/bold]", *(f"[bold]{c}[/bold]" for c in cells(totals)))
+    rows = [(node, cells(u)) for node, u in usage.items()]
+    total = cells(totals)
+    t = Table(title="Tokens and time per node", title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False)
+    # a narrow terminal folds the node's name, never a figure: each figure column keeps the
+    # width of its longest figure (the totals are the longest), its header abbreviated
+    t.add_column("node", overflow="fold")
+    for i, col in enumerate([*cols, *(["cost_usd"] if priced else [])]):
+        width = max(len(total[i]), *(len(r[i]) for _, r in rows)) if rows else len(total[i])
+        t.add_column(headers.get(col, col), justify="right", no_wrap=True, min_width=width)
+    for node, row in rows:
+        t.add_row(node, *row)
+    t.add_row("[bold]total[/bold]", *(f"[bold]{c}[/bold]" for c in total))
     return t
 
 
