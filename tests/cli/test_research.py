@@ -41,7 +41,7 @@ def test_research_writes_the_report(tmp_path, corpus):
     assert "Tokens and time per node" in r.stdout
     # the live count and the table agree (a subgraph's result is not counted twice)
     live = int(re.findall(r"tokens=(\d+)", r.stdout + r.stderr)[-1])
-    total = re.search(r"total\s*│\s*\d+\s*│\s*([\d,]+)\s*│\s*([\d,]+)", r.stdout)
+    total = re.search(r"total[\s│]+\d+[\s│]+([\d,]+)[\s│]+([\d,]+)", r.stdout)
     assert live == sum(int(g.replace(",", "")) for g in total.groups()) > 0
     pdfs = list((tmp_path / "reports").rglob("report.pdf"))
     assert len(pdfs) == 1
