@@ -101,6 +101,23 @@ def test_local_requests_only():
     assert "Host" in local_request_problem("127.0.0.1", None, None)
     assert "origin" in local_request_problem("127.0.0.1", "localhost:2024", "https://evil.example")
     assert "origin" in local_request_problem("127.0.0.1", "localhost:2024", "null")
+    # a page is local only on the origins langgraph.json's CORS admits (localhost, 127.0.0.1,
+    # [::1]): another loopback address or spelling is another site to the browser, which sends
+    # its "simple" requests (a text/plain POST starts a run) without asking CORS first
+    assert local_request_problem("127.0.0.1", "localhost:2024", "https://127.0.0.1:8443") is None
+    for origin in ("http://127.0.0.2:8000", "http://127.255.0.1", "http://localhost.:3000",
+                   "http://[::ffff:127.0.0.1]:3000", "http://0.0.0.0:3000"):
+        assert "origin" in local_request_problem("127.0.0.1", "localhost:2024", origin), origin
+    # ... and exactly those: the auth check and the CORS setting agree on every origin
+    import json
+    import re
+
+    cors = json.loads((ROOT / "langgraph.json").read_text())["http"]["cors"]["allow_origin_regex"]
+    for origin in ("http://localhost:3000", "https://localhost", "http://127.0.0.1:8000", "http://[::1]:5173",
+                   "http://127.0.0.2:8000", "http://localhost.:3000", "http://localhost.evil.example",
+                   "https://evil.example", "http://[::ffff:127.0.0.1]:3000"):
+        admitted = local_request_problem("127.0.0.1", "localhost:2024", origin) is None
+        assert admitted == bool(re.fullmatch(cors, origin)), origin
 
 
 def test_studio_origins():
@@ -406,7 +423,7 @@ def test_langgraph_dev_without_credentials_serves_loopback_only(tmp_path):
         ok = _raw(base, "POST", "/threads", json={})
         assert ok.status_code == 200 and ok.json()["metadata"]["owner"] == "local"
         refused = [{"Host": "research.example.com"}, {"Origin": "https://evil.example"},
-                   {"Authorization": f"Bearer {TOKEN_A}"}]
+                   {"Origin": "http://127.0.0.2:8000"}, {"Authorization": f"Bearer {TOKEN_A}"}]
         for headers in refused:
             r = _raw(base, "POST", "/threads/search", json={}, headers=headers)
             assert r.status_code == 401, headers

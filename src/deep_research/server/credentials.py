@@ -237,6 +237,14 @@ def bearer_token(authorization: str | None) -> str:
     return token.strip()
 
 
+# The hosts of the pages a browser may call `langgraph dev` from without credentials: the
+# ones langgraph.json's CORS setting admits ("allow_origin_regex"), on any port. Any other
+# loopback address or spelling (127.0.0.2, "localhost.") is another site to the browser,
+# which CORS refuses but whose "simple" requests (a text/plain POST that starts a run) it
+# still sends: such a page is refused here too.
+LOCAL_PAGE_HOSTS = frozenset({"localhost", "127.0.0.1", "::1"})
+
+
 def _is_loopback_name(host: str | None) -> bool:
     if not host:
         return False
@@ -307,7 +315,8 @@ def local_request_problem(client_host: str | None, host_header: str | None,
     if origin_header is not None:
         origin = _origin_of(origin_header)
         try:
-            loopback = _is_loopback_name(urlsplit(origin_header.strip()).hostname)
+            parts = urlsplit(origin_header.strip())
+            loopback = parts.scheme in ("http", "https") and parts.hostname in LOCAL_PAGE_HOSTS
         except ValueError:
             loopback = False
         if not loopback and (origin is None or origin not in trusted_origins):
