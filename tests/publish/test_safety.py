@@ -554,5 +554,15 @@ def test_terminal_controls_and_bidi_overrides_reach_no_output(tmp_path):
     for name in ("citations", "audit"):  # JSON: the same values, written as escapes
         assert "\\u202etxet" in texts[name], name
         assert "\u202etxet" in json.dumps(json.loads(texts[name]), ensure_ascii=False), name
-    safe = safe_markdown(md, keep_refs=True).text
-    assert not ACTING.findall(safe) and keep in safe
+
+
+def test_the_state_markdown_of_a_quote_with_controls_verifies_as_the_report_did():
+    """The state's report_markdown (safe_markdown) is what a run publishes: a quote a page
+    holds with its control characters must verify there as it did in the report (the
+    escapes are for the files a person opens, not for the text checked again)."""
+    page = "Lab notes\nThe lab shows ANSI \x1b[31mred\x1b[0m and \x92more\x92 text in this sentence.\n"
+    src = [Source("lab", "https://example.org/lab", page, "Lab", "text")]
+    md = '# T\n\nThe lab shows red <ref id="lab">"The lab shows ANSI \x1b[31mred\x1b[0m and \x92more\x92 text in this sentence."</ref>.\n'
+    before = check_citations(md, src).citations[0].status
+    after = check_citations(safe_markdown(md, keep_refs=True).text, src).citations[0].status
+    assert before is Verdict.VERIFIED and after is Verdict.VERIFIED

@@ -62,7 +62,6 @@ from ..citations.document import Document
 from ..citations.mdscan import HARD_DEPTH, CodeSpans, scan_blocks
 from ..citations.model import Ref, Source
 from ..citations.verify import strip_quote_marks
-from ..terminal import inert_text
 
 MAX_NESTING = 16  # lists and block quotes inside each other
 MAX_BRACKET_DEPTH = 16  # [ inside [ inside [ ...
@@ -433,7 +432,7 @@ def safe_markdown(md: str | Document, *, local_files: frozenset[str] = frozenset
     text = policy.text(0, end, atom_text, render=render_limits)
     if render_limits and policy.cut:
         text = text.rstrip("\n") + "\n\n" + render_cut_note(md, policy.cut)
-    result = SafeMarkdown(inert_text(text), policy.changes)
+    result = SafeMarkdown(text, policy.changes)
     result.degraded = policy.audit()["degraded"] if render_limits else sorted(policy.notes, key=lambda d: d["line"] or 0)
     return result
 

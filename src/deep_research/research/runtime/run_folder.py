@@ -113,9 +113,10 @@ def write_notes(folder: Path, notes: str, raw: str) -> None:
     not links and terminal controls are escapes; refs stay canonical ref tags."""
     from ...publish import write_atomic
     from ...publish.safety import safe_markdown
+    from ...terminal import inert_text
 
-    write_atomic(folder / "notes.md", safe_markdown(notes, keep_refs=True).text)
-    write_atomic(folder / "raw_notes.md", safe_markdown(raw, keep_refs=True).text)
+    write_atomic(folder / "notes.md", inert_text(safe_markdown(notes, keep_refs=True).text))
+    write_atomic(folder / "raw_notes.md", inert_text(safe_markdown(raw, keep_refs=True).text))
 
 
 def save_notes(cfg: Configuration, state: dict, thread_id: str, checkpoint: str | None = None) -> Path | None:
