@@ -58,6 +58,12 @@ def inert_text(text: str) -> str:
     return _ACTING.sub(lambda m: printable(m.group()), text)
 
 
+def blank_controls(text: str) -> str:
+    """``text`` with a space for every character of ``_ACTING``: a quote that must still be
+    found on its page (which holds the characters) when it is read again."""
+    return _ACTING.sub(" ", text)
+
+
 def inert_json(text: str) -> str:
     """JSON text with the characters of ``_ACTING`` that JSON writes raw (C1 controls,
     bidi overrides) written as ``\\uXXXX``: the same values, safe to print."""

@@ -566,3 +566,18 @@ def test_the_state_markdown_of_a_quote_with_controls_verifies_as_the_report_did(
     before = check_citations(md, src).citations[0].status
     after = check_citations(safe_markdown(md, keep_refs=True).text, src).citations[0].status
     assert before is Verdict.VERIFIED and after is Verdict.VERIFIED
+
+
+def test_report_md_with_a_quote_holding_controls_publishes_again_with_the_quote_found(tmp_path):
+    """report.md is the source for publishing again: its quote shows no control character
+    (a space stands for each) and is still found on the page, never marked not found."""
+    page = "Lab notes\nThe lab shows ANSI \x1b[31mred\x1b[0m and \x92more\x92 text in this sentence.\n"
+    src = [Source("lab", "https://example.org/lab", page, "Lab", "text")]
+    md = ('# T\n\nThe lab shows red <ref id="lab">"The lab shows ANSI \x1b[31mred\x1b[0m and \x92more\x92 text '
+          'in this sentence."</ref>.\n')
+    first = publish_report(md, src, tmp_path / "a", pdf=False)
+    report_md = first.files["markdown"].read_text(encoding="utf-8")
+    assert not ACTING.findall(report_md)
+    again = publish_report(report_md, src, tmp_path / "b", pdf=False)
+    assert first.report.citations[0].status is Verdict.VERIFIED
+    assert again.report.citations[0].check.found, again.report.citations[0].status
