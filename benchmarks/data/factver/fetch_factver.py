@@ -1377,9 +1377,9 @@ FRESH7 = [
         f"""\
 Origin: {FAITHBENCH.name} (FaithBench, Bao et al., NAACL 2025), `data_for_release/batch_*.json`
 @ {FAITHBENCH.commit}. Licence: CC BY-NC-SA 4.0 (repository LICENSE; used here for evaluation
-only, never redistributed). Summaries written by ten recent LLMs of passages from the
-hallucination leaderboard's source set (median about 890 characters), picked where detectors
-disagree, and annotated by people span by span. The quote is the whole passage. A summary with
+only, never redistributed). Summaries written by ten recent LLMs of short passages (median
+about 890 characters, 107 to 5,008), picked where hallucination detectors disagree, and
+annotated by people span by span. The quote is the whole passage. A summary with
 no annotation is `supported` (`class` consistent); one whose most severe annotation is Unwanted
 is `unsupported` (`class` names its intrinsic/extrinsic subtypes); one whose most severe
 annotation is Benign (true, but not in the passage) or Questionable is dropped.""",
