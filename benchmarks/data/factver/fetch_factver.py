@@ -1392,8 +1392,9 @@ annotation is Benign (true, but not in the passage) or Questionable is dropped."
 Origin: {LIAR_PLUS.name} (LIAR-PLUS, Alhindi et al., FEVER 2018), `dataset/jsonl/{{val2,test2}}.jsonl`
 @ {LIAR_PLUS.commit} (the train file is absent from the snapshot). Licence: CC0 1.0 (repository
 LICENSE; the statements and verdicts are PolitiFact's). The claim is the statement PolitiFact
-checked; the quote is the "justification": the sentences of the verdict's ruling section with
-every sentence naming the verdict removed by the data set's authors. Label by PolitiFact's
+checked; the quote is the "justification" (median about 400 characters): the sentences of the
+verdict's ruling section with every sentence naming the verdict removed by the data set's
+authors. Label by PolitiFact's
 journalists: true -> supported; half-true, barely-true, false and pants-fire -> unsupported;
 mostly-true is dropped (no clear label either way); `class` keeps the original. A statement that
 PolitiHop ({POLITIHOP.name}, in the first sets) also holds would be dropped; none is (PolitiHop's
