@@ -1158,6 +1158,28 @@ from the snapshot); SummEdits' news, podcast, QMSum and sales domains (documents
 """
 
 
+def _group_head(nth: str, flag: str, after: str, snapshots: str) -> str:
+    """The head of a later group's README (``--fresh5`` on): ``nth`` group, picked after the
+    ``after`` one was measured, made from the git ``snapshots`` named below."""
+    return f"""\
+# {nth} fresh public fact-verification group: holdout only
+
+Third-party sets of (claim, human-annotated evidence text, gold label), converted by
+`benchmarks/data/factver/fetch_factver.py {flag}` in the deep-research repository, in the
+format of `../factver/` (see its README). They were picked after the {after} group had been
+measured, by a helper that did not read or run the claim check, and nobody working on the claim
+rules has seen them. The hand-written half of this group is `benchmarks/data/claims-{flag[2:]}`.
+
+**Every pair here is holdout: run the benchmark on them once, with the final rules**
+(`benchmarks/bench_claims.py {flag}`). Do not read, print or tune on them.
+
+A set with more than {{cap}} pairs is cut to {{cap}} by a sample drawn with seed {{seed}} per
+original class in proportion to its size (so the balance is the source's). Made from the
+git {snapshots} named below; run the script again to rebuild this folder byte for byte.
+
+"""
+
+
 # === Fifth fresh group, public half (``--fresh5``) ==============================================
 # Picked after the fourth group (hand-written only) had been measured, by a helper that did not
 # read or run the claim check. The hand-written half is benchmarks/data/claims-fresh5.
@@ -1207,22 +1229,7 @@ FRESH5 = [
 ]
 
 
-FRESH5_README_HEAD = """\
-# Fifth fresh public fact-verification group: holdout only
-
-Third-party sets of (claim, human-annotated evidence text, gold label), converted by
-`benchmarks/data/factver/fetch_factver.py --fresh5` in the deep-research repository, in the
-format of `../factver/` (see its README). They were picked after the fourth group had been
-measured, by a helper that did not read or run the claim check, and nobody working on the claim
-rules has seen them. The hand-written half of this group is `benchmarks/data/claims-fresh5`.
-
-**Every pair here is holdout: run the benchmark on them once, with the final rules**
-(`benchmarks/bench_claims.py --fresh5`). Do not read, print or tune on them.
-
-A set with more than {cap} pairs is cut to {cap} by a sample drawn with seed {seed} per
-original class in proportion to its size (so the balance is the source's). Made from the
-git snapshot named below; run the script again to rebuild this folder byte for byte.
-
+FRESH5_README_HEAD = _group_head("Fifth", "--fresh5", "fourth", "snapshot") + """\
 Looked at and not used: AggreFact-Unified (Liyan06/AggreFact: its spreadsheets hold only
 inconsistent summaries, and the CNN/DM sheets no article; `aggre_fact_final.csv` is absent from
 the snapshot); ExpertQA (chaitanyamalaviya/ExpertQA: the annotated claim files are absent from
@@ -1265,22 +1272,7 @@ FRESH6 = [
 ]
 
 
-FRESH6_README_HEAD = """\
-# Sixth fresh public fact-verification group: holdout only
-
-Third-party sets of (claim, human-annotated evidence text, gold label), converted by
-`benchmarks/data/factver/fetch_factver.py --fresh6` in the deep-research repository, in the
-format of `../factver/` (see its README). They were picked after the fifth group had been
-measured, by a helper that did not read or run the claim check, and nobody working on the claim
-rules has seen them. The hand-written half of this group is `benchmarks/data/claims-fresh6`.
-
-**Every pair here is holdout: run the benchmark on them once, with the final rules**
-(`benchmarks/bench_claims.py --fresh6`). Do not read, print or tune on them.
-
-A set with more than {cap} pairs is cut to {cap} by a sample drawn with seed {seed} per
-original class in proportion to its size (so the balance is the source's). Made from the
-git snapshot named below; run the script again to rebuild this folder byte for byte.
-
+FRESH6_README_HEAD = _group_head("Sixth", "--fresh6", "fifth", "snapshot") + """\
 These are the last two SummEdits domains in the pinned snapshot that no earlier group used
 (podcast and sales e-mails); BillSum and Shakespeare are listed in the snapshot but their
 files are absent.
@@ -1394,8 +1386,7 @@ Origin: {LIAR_PLUS.name} (LIAR-PLUS, Alhindi et al., FEVER 2018), `dataset/jsonl
 LICENSE; the statements and verdicts are PolitiFact's). The claim is the statement PolitiFact
 checked; the quote is the "justification" (median about 400 characters): the sentences of the
 verdict's ruling section with every sentence naming the verdict removed by the data set's
-authors. Label by PolitiFact's
-journalists: true -> supported; half-true, barely-true, false and pants-fire -> unsupported;
+authors. Label by PolitiFact's journalists: true -> supported; half-true, barely-true, false and pants-fire -> unsupported;
 mostly-true is dropped (no clear label either way); `class` keeps the original. A statement that
 PolitiHop ({POLITIHOP.name}, in the first sets) also holds would be dropped; none is (PolitiHop's
 articles are later ones).""",
@@ -1403,22 +1394,7 @@ articles are later ones).""",
 ]
 
 
-FRESH7_README_HEAD = """\
-# Seventh fresh public fact-verification group: holdout only
-
-Third-party sets of (claim, human-annotated evidence text, gold label), converted by
-`benchmarks/data/factver/fetch_factver.py --fresh7` in the deep-research repository, in the
-format of `../factver/` (see its README). They were picked after the sixth group had been
-measured, by a helper that did not read or run the claim check, and nobody working on the claim
-rules has seen them. The hand-written half of this group is `benchmarks/data/claims-fresh7`.
-
-**Every pair here is holdout: run the benchmark on them once, with the final rules**
-(`benchmarks/bench_claims.py --fresh7`). Do not read, print or tune on them.
-
-A set with more than {cap} pairs is cut to {cap} by a sample drawn with seed {seed} per
-original class in proportion to its size (so the balance is the source's). Made from the
-git snapshots named below; run the script again to rebuild this folder byte for byte.
-
+FRESH7_README_HEAD = _group_head("Seventh", "--fresh7", "sixth", "snapshots") + """\
 Looked at and not used: TofuEval (amazon-science/tofueval: sentence labels, but the MediaSum and
 MeetingBank documents are not in the repository); FRANK (artidoro/frank: `benchmark_data.json`
 absent from the snapshot); XSumFaith (google-research-datasets/xsum_hallucination_annotations:
