@@ -27,6 +27,8 @@ from __future__ import annotations
 
 import re
 
+from collections.abc import Callable
+
 from .types import ClaimCheck, ClaimStatus, _Text
 
 MIN_WORDS = 4  # a quoted stretch of fewer words names a term rather than stating something
@@ -92,12 +94,15 @@ def claim_attributes(claim: str) -> bool:
     return not _ATTRIBUTING.isdisjoint(w.lower() for w in _WORD.findall(claim))
 
 
-def reported_only(claim: str, c: _Text, quotes: list[str], prove) -> ClaimCheck | None:
+def reported_only(
+    claim: str, c: _Text, quotes: list[str], prove: Callable[[_Text, list[str]], ClaimCheck]
+) -> ClaimCheck | None:
     """A grey verdict when the claim, shown supported by ``prove(c, quotes)``, is shown only
     by words its quotes hold inside quotation marks; else None."""
     if not _MARKS.search("".join(quotes)):
         return None
-    blanked, quoted = [], []
+    blanked: list[str] = []
+    quoted: list[str] = []
     for q in quotes:
         spans = [s for s in quoted_stretches(q) if _long(q, s)]
         quoted.extend(q[a:b] for a, b in spans)
