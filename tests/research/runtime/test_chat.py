@@ -161,3 +161,15 @@ def test_the_report_to_review_shows_controls_as_escapes():
     shown = chat.chat_markdown(md, [Source("t", "https://example.org/t", page, "Tea \x9b2J", "text")])
     assert "\\x1b]0;pwned\\x07" in shown and "\\u202esoil" in shown and "\\x9b2J" in shown
     assert not any(c in shown for c in "\x1b\x07\x9b\u202e")
+
+
+def test_a_failure_quoting_a_servers_error_text_is_inert_in_the_chat():
+    """A provider's error body (a server the user named, or a page's text in an error) is
+    quoted in the failure turn: shown, never loaded."""
+    from tests.research.scope.test_clarify import HOSTILE, _inert_in_a_chat
+
+    for setup in (False, True):
+        turn = chat.failure_message("write_research_brief", "model call failed: BadRequest:" + HOSTILE,
+                                    "/r/notes.md", setup=setup)
+        assert _inert_in_a_chat(turn.content) == [], turn.content
+        assert "p.png" in turn.content and "`.env`" in turn.content or not setup

@@ -119,6 +119,7 @@ def brief_message(brief: str, round_no: int, max_rounds: int) -> AIMessage:
 def failure_message(stage: str, message: str, notes_path: str | None, *, setup: bool = False) -> AIMessage:
     """Why the run failed and what to do, in words that work in a chat. ``setup``: a
     setting is wrong (nothing ran yet)."""
+    message = shown_text(message)  # it may quote a server's error body or a page
     if setup:
         message = re.sub(r"^the run cannot start:[ \t]*", "", message)
         lead = "The run could not start:" + ("\n" if message.startswith("\n") else " ")
