@@ -106,11 +106,12 @@ def corpus(tmp_path):
     return folder
 
 
-def run(corpus, tmp_path, threshold: float, message: str = "heat pumps?"):
+def run(corpus, tmp_path, threshold: float, message: str = "heat pumps?", *, questions: list = QUESTIONS,
+        verification: str = "I will research heat pumps."):
     script = full_script(clarify=False)
     script.on("research", "You decide whether a research request is clear",
-              structured("ClarifyWithUser", need_clarification=True, dimensions=DIMS, questions=QUESTIONS,
-                         verification="I will research heat pumps."), repeat=True, name="clarify")
+              structured("ClarifyWithUser", need_clarification=True, dimensions=DIMS, questions=questions,
+                         verification=verification), repeat=True, name="clarify")
     brief_prompts: list[str] = []
     for rule in script.rules:
         if rule["contains"].startswith("Turn the conversation"):
@@ -181,23 +182,9 @@ def _inert_in_a_chat(text: str) -> list[str]:
 @pytest.mark.parametrize("threshold", [0.6, 0.2], ids=["asks", "confirms"])
 def test_the_models_clarifying_question_and_confirmation_are_inert_in_the_chat(corpus, tmp_path, threshold):
     hostile = [{**q, "question": q["question"] + HOSTILE} for q in QUESTIONS]
-    script = full_script(clarify=False)
-    script.on("research", "You decide whether a research request is clear",
-              structured("ClarifyWithUser", need_clarification=True, dimensions=DIMS, questions=hostile,
-                         verification="I will research heat pumps." + HOSTILE), repeat=True, name="clarify")
-    deps = Deps(model_factory=scripted_factory(script), search_factory=lambda cfg: LocalCorpus.open(corpus))
-    graph = make_graph(deps, checkpointer=InMemorySaver(), store=InMemoryStore())
-    ctx = {"allow_clarification": True, "clarify_confidence_threshold": threshold, "search_api": "local",
-           "output_dir": str(tmp_path / "reports"), "write_pdf": False, "max_researcher_iterations": 1}
-
-    async def go():
-        config = {"configurable": {"thread_id": "clarify"}}
-        async for _ in graph.astream({"messages": [HumanMessage("heat pumps?")]}, config, context=ctx,
-                                     stream_mode="updates", subgraphs=True):
-            pass
-        return await graph.aget_state(config)
-
-    values = asyncio.run(go()).values
+    state, _, _ = run(corpus, tmp_path, threshold, questions=hostile,
+                      verification="I will research heat pumps." + HOSTILE)
+    values = state.values
     said = [m for m in values["messages"] if m.type == "ai" and ("Which period?" in m.content
                                                                  or "I will research" in m.content)]
     assert said, [m.content[:80] for m in values["messages"]]
