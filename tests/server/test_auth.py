@@ -120,6 +120,27 @@ def test_local_requests_only():
         assert admitted == bool(re.fullmatch(cors, origin)), origin
 
 
+def test_local_page_origins_can_be_pinned_to_the_chat_client():
+    """DEEP_RESEARCH_LOCAL_ORIGINS names the loopback pages that may call `langgraph dev`
+    (the chat client's); any other page on this machine (a document folder served on
+    localhost, another project's dev server) can then neither read threads nor start runs."""
+    env = {"LANGSMITH_LANGGRAPH_API_VARIANT": "local_dev"}
+    req = dict(client_host="127.0.0.1", host_header="127.0.0.1:2024")
+    anyport = AuthSettings.from_env(env)  # unset: any port of localhost, 127.0.0.1, [::1]
+    assert anyport.authenticate(None, **req, origin_header="http://localhost:8001").identity == "local"
+    pinned = AuthSettings.from_env({**env, "DEEP_RESEARCH_LOCAL_ORIGINS": "http://localhost:3000, http://127.0.0.1:3000/"})
+    for origin in ("http://localhost:3000", "http://127.0.0.1:3000"):
+        assert pinned.authenticate(None, **req, origin_header=origin).identity == "local"
+    assert pinned.authenticate(None, **req).identity == "local"  # no page: a script, the SDK, curl
+    assert pinned.authenticate(None, **req, origin_header="https://smith.langchain.com").identity == "local"
+    for origin in ("http://localhost:8001", "http://127.0.0.1:8000", "https://localhost:3000", "http://[::1]:3000"):
+        with pytest.raises(InvalidCredentials, match="another origin"):
+            pinned.authenticate(None, **req, origin_header=origin)
+    for bad in ("https://example.org", "http://localhost:3000/app", "localhost:3000", "http://127.0.0.2:3000"):
+        with pytest.raises(AuthConfigError, match="DEEP_RESEARCH_LOCAL_ORIGINS"):
+            AuthSettings.from_env({**env, "DEEP_RESEARCH_LOCAL_ORIGINS": bad})
+
+
 def test_studio_origins():
     local = AuthSettings.from_env({"LANGSMITH_LANGGRAPH_API_VARIANT": "local_dev"})
     studio = dict(client_host="127.0.0.1", host_header="127.0.0.1:2024", origin_header="https://smith.langchain.com")
