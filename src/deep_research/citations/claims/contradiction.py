@@ -59,7 +59,7 @@ from __future__ import annotations
 import re
 
 from .types import _NUM, _WORD, ClaimCheck, ClaimStatus, _Num, _Text
-from .words import _QUANT, stem
+from .words import _IMPLICIT_NEG, _NEGATORS, _QUANT, _SMALL_NUMBERS, _TENS, stem
 
 # A negator of a verb ("does not open", "to NOT make", "never", "cannot") denies the verb; "no
 # errors", "without symptoms", ", not global warming" deny a thing, and the other side must
@@ -97,6 +97,34 @@ def _grey(rule: str, note: str, why: str) -> ClaimCheck:
 
 def _flag(rule: str, note: str) -> ClaimCheck:
     return ClaimCheck(ClaimStatus.UNSUPPORTED, rule, note)
+
+
+CONTEXT_SHARE = 0.0  # a word flag needs at least this share of its sentence in the quote's (context_share)
+
+
+def context_share(claim: _Text, at: set[int], quote: _Text, qj: int) -> float:
+    """How much of the claim sentence that holds the positions ``at`` the quote sentence
+    that holds ``qj`` states: the share of the claim sentence's other content words (and
+    numbers; negators and the words at ``at`` aside) whose stem stands in that quote
+    sentence, in any order - so a passive turned active, a quantifier swapped at the edge
+    or a clause moved still reads as the same sentence, and a claim that draws its words
+    from other sentences (or paraphrases) does not."""
+    lo, hi = sentence_bounds(claim, min(at))
+    slo, shi = sentence_bounds(quote, qj)
+    there = {quote.stems[x] for x in range(slo, shi)}
+    words = {claim.stems[x] for x in range(lo, hi) if x not in at and not claim.neg[x]
+             and (claim.content[x] or claim.kinds[x] == _NUM) and claim.kinds[x] in (_WORD, _NUM)}
+    return sum(w in there for w in words) / len(words) if words else 1.0
+
+
+def _in_context(rule: str, note: str, claim: _Text, at: set[int], quote: _Text, qj: int) -> ClaimCheck:
+    """A proven word flag, read in context: it stands only when the claim's sentence is the
+    quote's sentence said again (``context_share`` at least ``CONTEXT_SHARE``); a word read
+    against a sentence about something else is not proof that the claim is wrong."""
+    share = context_share(claim, at, quote, qj)
+    if share < CONTEXT_SHARE:
+        return _grey(rule, note, f"the quote's sentence states only {share:.0%} of the claim's sentence")
+    return ClaimCheck(ClaimStatus.UNSUPPORTED, rule, note, context=share)
 
 
 def sentence_bounds(t: _Text, k: int) -> tuple[int, int]:
@@ -152,6 +180,16 @@ def scale_incompatible(kind: str, claim_group: str, quote_group: str) -> bool:
     return abs(c - q) >= 2 or quote_group == "none" or claim_group in ("all", "none")
 
 
+def _turned(t: _Text, k: int) -> bool:
+    """Does a negator stand next to the scale word at k - just before it or within the two
+    words after it, in its clause ("not usually", "usually not useful", "may not", "cannot")?
+    A negated scale word reads turned round ("usually not" is "rarely", "may not" and "cannot"
+    forbid as "must not" does), so a swap of scale words is proof only when neither side
+    negates its word: "rarely useful" / "usually not useful", "may not include" / "must not
+    contain", "cannot be lower than min" / "must be at least min" state the same."""
+    return any(0 <= x < len(t.raw) and t.neg[x] and t.clause[x] == t.clause[k] for x in (k - 1, k + 1, k + 2))
+
+
 def negative_scale_word(word: str) -> bool:
     """Does the word deny by its strength ("few", "rarely", "seldom", "none", "never")? "not
     many" against "few" states the same: no flip of a negation."""
@@ -172,18 +210,56 @@ def verdict(rule: str, note: str, claim: _Text, ci: int, quote: _Text, qj: int, 
     kind = rule.rsplit(":", 1)[-1]
     if kind in ("quantifier", "modal") and groups and not scale_incompatible(kind, *groups):
         return _grey(rule, note, f"{groups[0]} / {groups[1]} may both hold")
+    if kind in ("quantifier", "modal") and (_turned(claim, ci) or _turned(quote, qj)):
+        return _grey(rule, note, "a negator next to the scale word turns it round")
     if kind in ("antonym", "order") and converse(claim.stems[ci], quote.stems[qj]):
         if not same_slot(claim, ci, ci + 1, quote, qj, both=True):
             return _grey(rule, note, "a converse may state the same event from its other end")
     elif not same_slot(claim, ci, ci + 1, quote, qj):
         return _grey(rule, note, "the two words do not stand among the same words")
-    return _flag(rule, note)
+    return _in_context(rule, note, claim, {ci}, quote, qj)
 
 
-def negation_verdict(rule: str, note: str, neg_side: _Text, k: int, seg: list[int], plain: _Text, j: int) -> ClaimCheck:
+# words that deny by their meaning (``words._IMPLICIT_NEG`` less the words that restrict or
+# contrast - "only", "except", "other", "instead", "against" - which do not deny what they
+# stand next to), and three that deny a verb as plainly: "unlikely to become" ("won't
+# become"), "is silent about" ("says nothing about"), "as opposed to users" ("not for users")
+_RESTRICTING = frozenset(stem(w) for w in "only except unless instead rather other against independently un non".split())
+_DENYING = frozenset(stem(w) for w in _IMPLICIT_NEG if w not in _NEGATORS) - _RESTRICTING | frozenset(
+    stem(w) for w in ("unlikely", "silent", "opposed"))
+
+
+def _denied_by_a_word(plain: _Text, j: int, neg_side: _Text) -> str | None:
+    """The word of ``plain`` that denies, by its meaning, what stands at ``j`` - within
+    ``2 * WINDOW`` tokens of it in its sentence, a word the negated side does not write
+    ("fails" / "does not apply", "unlikely to become" / "won't become", "a missing file" /
+    "if it does not exist"): both sides then deny, one by a negator, one by a word, and the
+    negator proves no flip. None when there is none."""
+    slo, shi = sentence_bounds(plain, j)
+    for x in range(max(slo, j - 2 * WINDOW), min(shi, j + 2 * WINDOW + 1)):
+        if plain.kinds[x] == _WORD and plain.stems[x] in _DENYING and plain.stems[x] not in neg_side.stemset:
+            return plain.raw[x]
+    return None
+
+
+def negation_verdict(rule: str, note: str, neg_side: _Text, k: int, seg: list[int], plain: _Text, j: int,
+                     claim_negates: bool = True) -> ClaimCheck:
     """A negator at ``k`` of ``neg_side`` whose segment ``seg`` the other side states at
     ``j`` without it: a flag when every word of the segment stands there, unnegated, next
-    to the negator's neighbour (the word before it), else grey."""
+    to the negator's neighbour (the word before it), and the claim's sentence is read in
+    context (``_in_context``), else grey. ``claim_negates``: ``neg_side`` is the claim."""
+    found = _negation_flag(rule, note, neg_side, k, seg, plain, j)
+    if found.status is not ClaimStatus.UNSUPPORTED:
+        return found
+    denial = _denied_by_a_word(plain, j, neg_side)
+    if denial:
+        return _grey(rule, note, f'the other side denies it too, by "{denial}"')
+    if claim_negates:
+        return _in_context(rule, note, neg_side, {k, *seg}, plain, j)
+    return _in_context(rule, note, plain, {j}, neg_side, k)
+
+
+def _negation_flag(rule: str, note: str, neg_side: _Text, k: int, seg: list[int], plain: _Text, j: int) -> ClaimCheck:
     c = plain.clause[j]
     slo, shi = sentence_bounds(plain, j)
     lo, hi = max(slo, j - 2 * WINDOW), min(shi, j + 2 * WINDOW)
@@ -225,6 +301,16 @@ def _written(key: str, quotes: list[_Text]) -> bool:
     return False
 
 
+def _spaced_compound(t: _Text) -> set[str]:
+    """Values of number words written as one with a hyphen set apart by spaces ("twenty -
+    five": a transcript's "twenty-five"), which the analysis reads as two numbers."""
+    out = set()
+    for i in range(len(t.low) - 2):
+        if t.low[i] in _TENS and t.low[i + 1] in ("-", "\u2010", "\u2011") and _SMALL_NUMBERS.get(t.low[i + 2], 0) in range(1, 10):
+            out.add(str(_TENS[t.low[i]] + _SMALL_NUMBERS[t.low[i + 2]]))
+    return out
+
+
 def _lead_digits(raw: str) -> str:
     m = _DIGIT_RUN.search(raw)
     return m.group(0).replace(",", "") if m else ""
@@ -250,6 +336,8 @@ def number_verdict(note: str, c: _Num, quotes: list[_Text]) -> ClaimCheck:
         if _verbatim(c.raw, quotes):  # "since Jan. 18.Japan's": written, not read as a date
             return _grey("number", note, f"a quote writes {c.raw} as it stands")
         return _flag("number", note)  # a date, a version: one value each
+    if any(c.key in _spaced_compound(t) for t in quotes):
+        return _grey("number", note, f"a quote writes {c.raw} in words")
     if not _written(c.key, quotes):
         return ClaimCheck(ClaimStatus.UNSUPPORTED, "number", note, lacking=True)  # number lacking: the project's rule
     if c.name is not None:

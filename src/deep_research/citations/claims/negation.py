@@ -338,7 +338,7 @@ def _check_negation(claim: _Text, quotes: list[_Text]) -> ClaimCheck | None:
             if hit and not _until_after(q, k) and not _not_a_denial(q, k) and not _negated_bound(q, k, [claim]):
                 word, negator, seg, _, j = hit
                 found = negation_verdict("negation", f'the quote says "{negator} {word}" where the claim drops the negation',
-                                         q, k, seg, claim, j)
+                                         q, k, seg, claim, j, claim_negates=False)
                 if found.status is ClaimStatus.UNSUPPORTED:
                     return found
                 grey = grey or found
