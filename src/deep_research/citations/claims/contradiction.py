@@ -99,7 +99,7 @@ def _flag(rule: str, note: str) -> ClaimCheck:
     return ClaimCheck(ClaimStatus.UNSUPPORTED, rule, note)
 
 
-CONTEXT_SHARE = 0.0  # a word flag needs at least this share of its sentence in the quote's (context_share)
+CONTEXT_SHARE = 0.2  # a word flag needs at least this share of its sentence in the quote's (context_share)
 
 
 def context_share(claim: _Text, at: set[int], quote: _Text, qj: int) -> float:
