@@ -24,7 +24,9 @@ find candidate contradictions; :func:`verdict` turns each into a flag or a grey 
   other side - unless that word reports the clause ("found that no drugs target X": the
   negation is said of its own clause). "does not derive its flavour from juniper" is no contradiction of "derives its
   flavour from cranberries", "checked for errors" none of "ensure that there are no errors".
-  A negator against a word that denies by its strength ("not many" / "few") is no flip.
+  A negator against a word that denies by its strength ("not many" / "few") is no flip, nor
+  one against a word that denies by its meaning near the same words on the other side
+  ("does not apply" / "fails", "won't become" / "is unlikely to become": ``_DENYING``).
 * **scale words** - a quantifier of another strength (none < few < some < many < most <
   all: the groups of ``words._QUANT_GROUPS``) is a contradiction only when the two cannot
   both hold: two strengths apart or more ("many" / "few", "most" / "some", "some" / "all",
@@ -32,7 +34,9 @@ find candidate contradictions; :func:`verdict` turns each into a flag or a grey 
   claim word ("all", "always", "never") against a hedged one. One strength apart is an
   inference: "many" / "several", "usually" / "often", "most" / "all" (implied by it).
   Modals: only an obligation against a permission ("must" / "may"); "will" / "could",
-  "should" / "may", "can" / "will" may all hold together and are left to the judge.
+  "should" / "may", "can" / "will" may all hold together and are left to the judge. A
+  negator next to either scale word turns it round ("usually not" is "rarely", "may not"
+  forbids as "must not" does): a swap is proof only when neither side negates its word.
 * **numbers** (``number_verdict``) - a claim number no quote writes at all (in digits or
   as a number word) is flagged by the project's rule ("number lacking"). A claim number a
   quote does write, but not where the number rule can match it ("2" of "ACE2", "thirteen" /
@@ -42,6 +46,14 @@ find candidate contradictions; :func:`verdict` turns each into a flag or a grey 
   ("HIV-2"). Dates and versions are one value each: any other is another - unless a quote
   writes the claim's date as it stands ("since Jan. 18.Japan's": a whole-document quote
   whose sentences are glued, so the date is not read as one).
+* **in context** (``context_share``, every flag of a word: antonym, order word, quantifier,
+  modal, name, negation) - the claim's sentence must be the quote's sentence said again: the
+  quote sentence that holds the contradicting word states at least ``CONTEXT_SHARE`` (a
+  fifth) of the claim sentence's other content words, in any order (a passive turned active,
+  a quantifier swapped at the sentence's edge, a clause moved all keep their words). A word
+  read in a sentence about something else ("no between-group differences in the length of
+  the recordings" against "group differences over time were reported") proves nothing.
+  ``benchmarks/bench_flag_generalisation.py`` reads it leaving one group out.
 * **in place** (``in_place``, applied by ``rules.check_claim`` to every flag) - a flag other
   than "number lacking" stands only when the claim is a near copy, in order, of one quote
   sentence: ``aligned_share`` (claim words one sentence gives in order, a word or two swapped
