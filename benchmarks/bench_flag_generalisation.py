@@ -31,7 +31,9 @@ from _factver import FRESH_ROOT as FRESH1_ROOT  # noqa: E402
 
 from deep_research.citations.claims import ClaimStatus, check_claim  # noqa: E402
 from deep_research.citations.claims import contradiction  # noqa: E402
-from deep_research.citations.claims.contradiction import ALIGNED_SHARE, CONTEXT_SHARE, aligned_share  # noqa: E402
+from deep_research.citations.claims.contradiction import ALIGNED_SHARE, aligned_share  # noqa: E402
+
+CONTEXT_SHARE = getattr(contradiction, "CONTEXT_SHARE", 0.0)  # (absent from checkers before it: read as off)
 
 GRID = [x / 40 for x in range(0, 41)]
 TARGET = 0.01
@@ -118,7 +120,8 @@ def main() -> None:
         for p in pairs:
             r = check_claim(p.claim, p.quotes) if CONTEXT_SHARE > 0 else p.extra["checked"]
             p.status, p.rule = r.status, r.rule
-            p.extra["context"] = 1.0 if r.context is None else r.context
+            context = getattr(r, "context", None)
+            p.extra["context"] = 1.0 if context is None else context
     leave_one_out(gs, "context", "share of the claim's sentence the quote's sentence states, per word flag")
 
 
