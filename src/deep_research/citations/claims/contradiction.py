@@ -115,26 +115,27 @@ def _flag(rule: str, note: str) -> ClaimCheck:
 CONTEXT_SHARE = 1 / 3  # a word flag needs at least this share of its sentence in the quote's (context_share)
 
 
-def context_share(claim: _Text, at: set[int], quote: _Text, qj: int) -> float:
-    """How much of the claim sentence that holds the positions ``at`` the quote sentence
-    that holds ``qj`` states: the share of the claim sentence's other content words (and
-    numbers; negators and the words at ``at`` aside) whose stem stands in that quote
-    sentence, in any order - so a passive turned active, a quantifier swapped at the edge
-    or a clause moved still reads as the same sentence, and a claim that draws its words
-    from other sentences (or paraphrases) does not."""
-    lo, hi = sentence_bounds(claim, min(at))
+def context_share(claim: _Text, ci: int, quote: _Text, qj: int, skip: frozenset[int] = frozenset()) -> float:
+    """How much of the claim sentence that holds position ``ci`` the quote sentence that
+    holds ``qj`` states: the share of the claim sentence's content words (and numbers;
+    negators and the words at ``skip`` - the word that differs - aside) whose stem stands in
+    that quote sentence, in any order - so a passive turned active, a quantifier swapped at
+    the edge or a clause moved still reads as the same sentence, and a claim that draws its
+    words from other sentences (or paraphrases) does not."""
+    lo, hi = sentence_bounds(claim, ci)
     slo, shi = sentence_bounds(quote, qj)
     there = {quote.stems[x] for x in range(slo, shi)}
-    words = {claim.stems[x] for x in range(lo, hi) if x not in at and not claim.neg[x]
+    words = {claim.stems[x] for x in range(lo, hi) if x not in skip and not claim.neg[x]
              and (claim.content[x] or claim.kinds[x] == _NUM) and claim.kinds[x] in (_WORD, _NUM)}
     return sum(w in there for w in words) / len(words) if words else 1.0
 
 
-def _in_context(rule: str, note: str, claim: _Text, at: set[int], quote: _Text, qj: int) -> ClaimCheck:
+def _in_context(rule: str, note: str, claim: _Text, ci: int, quote: _Text, qj: int,
+                skip: frozenset[int] = frozenset()) -> ClaimCheck:
     """A proven word flag, read in context: it stands only when the claim's sentence is the
     quote's sentence said again (``context_share`` at least ``CONTEXT_SHARE``); a word read
     against a sentence about something else is not proof that the claim is wrong."""
-    share = context_share(claim, at, quote, qj)
+    share = context_share(claim, ci, quote, qj, skip)
     if share < CONTEXT_SHARE:
         return _grey(rule, note, f"the quote's sentence states only {share:.0%} of the claim's sentence")
     return ClaimCheck(ClaimStatus.UNSUPPORTED, rule, note, context=share)
@@ -230,7 +231,7 @@ def verdict(rule: str, note: str, claim: _Text, ci: int, quote: _Text, qj: int, 
             return _grey(rule, note, "a converse may state the same event from its other end")
     elif not same_slot(claim, ci, ci + 1, quote, qj):
         return _grey(rule, note, "the two words do not stand among the same words")
-    return _in_context(rule, note, claim, {ci}, quote, qj)
+    return _in_context(rule, note, claim, ci, quote, qj, frozenset({ci}))  # the word that differs aside
 
 
 # words that deny by their meaning (``words._IMPLICIT_NEG`` less the words that restrict or
@@ -267,9 +268,11 @@ def negation_verdict(rule: str, note: str, neg_side: _Text, k: int, seg: list[in
     denial = _denied_by_a_word(plain, j, neg_side)
     if denial:
         return _grey(rule, note, f'the other side denies it too, by "{denial}"')
+    # the negator is what differs (negators are never counted); the words it covers stand
+    # on both sides and count
     if claim_negates:
-        return _in_context(rule, note, neg_side, {k, *seg}, plain, j)
-    return _in_context(rule, note, plain, {j}, neg_side, k)
+        return _in_context(rule, note, neg_side, k, plain, j)
+    return _in_context(rule, note, plain, j, neg_side, k)
 
 
 def _negation_flag(rule: str, note: str, neg_side: _Text, k: int, seg: list[int], plain: _Text, j: int) -> ClaimCheck:
