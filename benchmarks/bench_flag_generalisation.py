@@ -3,7 +3,7 @@
 For every group of claim/quote pairs the checker's rules can be read against (dev hand-written
 and public, the holdout counts, fresh1-fresh6 hand-written and public) this prints, per group:
 correct claims flagged (the project's "number lacking" flags counted apart), those false flags
-by rule, altered claims caught (red) and altered claims shown supported.
+by rule, altered claims caught (red), by rule, and altered claims shown supported.
 
 Then a leave-one-group-out reading of the alignment gate (``contradiction.aligned_share``):
 a red flag other than "number lacking" stands only when the claim is a near copy, in order,
@@ -11,9 +11,13 @@ of one quote sentence (its share of claim words the sentence gives in order is a
 threshold). The threshold is picked on all groups but one (the lowest that keeps every
 training group's correct flagged at or under 1 %, so as many catches as possible stay) and
 then measured on the group left out - the figures to read; the pooled ones are shown too.
+The same reading follows for the context gate (``contradiction.context_share``, on in the
+checker at ``CONTEXT_SHARE``): a word flag stands only when the quote's sentence states that
+share of the claim's sentence; each flag's share is read with the gate off. ``--target``
+sets the correct-flagged ceiling the pick keeps on every training group (default 1 %).
 The holdout groups give counts only (no case is printed).
 
-    uv run python benchmarks/bench_flag_generalisation.py [--factver-root /tmp/claims3/factver]
+    uv run python benchmarks/bench_flag_generalisation.py [--factver-root /tmp/claims3/factver] [--target 0.02]
 """
 
 from __future__ import annotations
