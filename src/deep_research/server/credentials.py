@@ -35,9 +35,9 @@ from __future__ import annotations
 import hmac
 import ipaddress
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from urllib.parse import urlsplit
+from urllib.parse import SplitResult, urlsplit
 
 from ..research.runtime.setting_policy import ENV_ALLOW_RUN_SETTINGS, OPERATOR_SETTINGS, operator_list
 
@@ -275,6 +275,23 @@ def _host_of(host_header: str) -> str:
     return h.rsplit(":", 1)[0] if h.count(":") == 1 else h
 
 
+def _origin_list(spec: str, env_name: str, allowed: Callable[[SplitResult], bool], like: str) -> frozenset[str]:
+    """The origins a comma-separated setting lists, each ``allowed`` and an origin only
+    (no path, query, fragment or user); else AuthConfigError naming ``env_name``."""
+    out = set()
+    for entry in spec.split(","):
+        entry = entry.strip().rstrip("/")
+        if not entry:
+            continue
+        parts = urlsplit(entry)
+        origin = _origin_of(entry)  # None for a port that is not a number from 0 to 65535
+        if (not allowed(parts) or not parts.hostname or parts.path or parts.query or parts.fragment or "@" in entry
+                or origin is None):
+            raise AuthConfigError(f"{env_name}: {entry!r} is not an origin like {like}")
+        out.add(origin)
+    return frozenset(out)
+
+
 def _parse_origins(spec: str | None) -> frozenset[str]:
     """Studio origins from DEEP_RESEARCH_STUDIO_ORIGINS: unset = the defaults, "none" = none;
     each entry must be an https (or loopback http) origin, nothing more."""
@@ -283,20 +300,9 @@ def _parse_origins(spec: str | None) -> frozenset[str]:
     spec = spec.strip()
     if spec.lower() in ("", "none"):
         return frozenset()
-    out = set()
-    for entry in spec.split(","):
-        entry = entry.strip().rstrip("/")
-        if not entry:
-            continue
-        parts = urlsplit(entry)
-        secure = parts.scheme == "https" or (parts.scheme == "http" and _is_loopback_name(parts.hostname))
-        origin = _origin_of(entry)  # None for a port that is not a number from 0 to 65535
-        if (not secure or not parts.hostname or parts.path or parts.query or parts.fragment or "@" in entry
-                or origin is None):
-            raise AuthConfigError(f"{ENV_STUDIO_ORIGINS}: {entry!r} is not an origin like "
-                                  "'https://smith.langchain.com' (https, no path)")
-        out.add(origin)
-    return frozenset(out)
+    return _origin_list(spec, ENV_STUDIO_ORIGINS,
+                        lambda p: p.scheme == "https" or (p.scheme == "http" and _is_loopback_name(p.hostname)),
+                        "'https://smith.langchain.com' (https, no path)")
 
 
 def _parse_local_origins(spec: str | None) -> frozenset[str] | None:
@@ -304,19 +310,9 @@ def _parse_local_origins(spec: str | None) -> frozenset[str] | None:
     http(s) origin on localhost, 127.0.0.1 or [::1], nothing more."""
     if spec is None or not spec.strip():
         return None
-    out = set()
-    for entry in spec.split(","):
-        entry = entry.strip().rstrip("/")
-        if not entry:
-            continue
-        parts = urlsplit(entry)
-        origin = _origin_of(entry)
-        if (parts.scheme not in ("http", "https") or parts.hostname not in LOCAL_PAGE_HOSTS or parts.path
-                or parts.query or parts.fragment or "@" in entry or origin is None):
-            raise AuthConfigError(f"{ENV_LOCAL_ORIGINS}: {entry!r} is not an origin like 'http://localhost:3000' "
-                                  "(http or https, host localhost, 127.0.0.1 or [::1], no path)")
-        out.add(origin)
-    return frozenset(out)
+    return _origin_list(spec, ENV_LOCAL_ORIGINS,
+                        lambda p: p.scheme in ("http", "https") and p.hostname in LOCAL_PAGE_HOSTS,
+                        "'http://localhost:3000' (http or https, host localhost, 127.0.0.1 or [::1], no path)")
 
 
 def _origin_of(url: str) -> str | None:
