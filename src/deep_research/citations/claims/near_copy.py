@@ -9,7 +9,7 @@ from rapidfuzz.distance import Indel, Levenshtein
 
 from .contradiction import sentence_bounds, verdict
 from .negation import _negation_in_block
-from .types import _NUM, _WORD, ClaimCheck, ClaimStatus, _Text
+from .types import _NUM, _WORD, ClaimCheck, ClaimStatus, _Text, derived
 from .words import (
     _ANTONYM_PREFIXES,
     _ANTONYMS,
@@ -181,18 +181,36 @@ def _name_in_quotes(name: str, quotes: list[_Text]) -> bool:
     if not key:
         return False
     for t in quotes:
-        if any(r.endswith("." + name) for r in t.rawset):
+        if name in derived(t, _qualified_tails):
             return True  # a qualified name
-        raw = t.raw
-        for i in range(len(raw)):
+        squeezed, starts = derived(t, _squeezed_tokens)
+        # runs of up to five tokens whose squeezed forms make the key: a run starts with a
+        # token squeezed to a prefix of the key (a token squeezed to nothing adds nothing)
+        for i in sorted(x for n in range(1, len(key) + 1) for x in starts.get(key[:n], ())):
             acc = ""
-            for j in range(i, min(i + 5, len(raw))):
-                acc += _squeeze(raw[j])
+            for j in range(i, min(i + 5, len(squeezed))):
+                acc += squeezed[j]
                 if acc == key:
                     return True
                 if len(acc) >= len(key) or not key.startswith(acc):
                     break
     return False
+
+
+def _qualified_tails(t: _Text) -> frozenset[str]:
+    """What follows each "." of each token ("get_host", "HttpRequest.get_host" of
+    "django.http.HttpRequest.get_host"): a name ``r.endswith("." + name)`` for some token."""
+    return frozenset(r[i + 1:] for r in t.rawset if "." in r for i, ch in enumerate(r) if ch == ".")
+
+
+def _squeezed_tokens(t: _Text) -> tuple[list[str], dict[str, list[int]]]:
+    """Each token squeezed (``_squeeze``), and the positions of each non-empty squeezed form."""
+    squeezed = [_squeeze(r) for r in t.raw]
+    starts: dict[str, list[int]] = {}
+    for i, sq in enumerate(squeezed):
+        if sq:
+            starts.setdefault(sq, []).append(i)
+    return squeezed, starts
 
 
 def _comparand(t: _Text) -> tuple[str, ...]:

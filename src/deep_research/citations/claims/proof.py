@@ -45,7 +45,7 @@ from rapidfuzz.distance import Indel
 
 from .analysis import _analyse_quote
 from .numbers import APPROX
-from .types import ClaimCheck, ClaimStatus, _Memo, _Text
+from .types import ClaimCheck, ClaimStatus, _Memo, _Text, union
 from .words import _IMPLICIT_NEG_STEMS, _MODAL, _ORDINALS, _QUANT, _QUOTE_NUMBER_WORDS, stem
 
 # The curated equivalences: each pair is the same word in another spelling, so one may
@@ -514,7 +514,7 @@ def _prove(claim: _Text, quotes: list[str]) -> ClaimCheck:
         return ClaimCheck(ClaimStatus.SUPPORTED, "no_claim", "the claim states nothing of its own")
     # most claims that cannot be shown have a word no quote has: say so before the quotes'
     # items are built
-    have = set().union(*(_analyse_quote(q).stemset for q in quotes)) if quotes else set()
+    have = union([_analyse_quote(q) for q in quotes], "stemset")
     missing = [its.words[i] for i, k in enumerate(its.keys) if k[0].isalpha() and ":" not in k
                and k not in have and k not in _EQUIVALENT_STEMS and i not in its.nums]
     if missing:
