@@ -3,6 +3,8 @@ in a quote among the same other words."""
 
 from __future__ import annotations
 
+from itertools import compress
+
 from .contradiction import verdict
 from .negation import WINDOW, _window
 from .near_copy import _converse, _negated_near
@@ -33,8 +35,8 @@ def _check_antonym(claim: _Text, quotes: list[_Text]) -> ClaimCheck | None:
     and neither word may be negated (then the two say the same)."""
     stems = union(quotes, "stemset")
     grey = None
-    for k in range(len(claim.raw)):
-        if not claim.content[k] or claim.kinds[k] != _WORD or claim.entity[k]:
+    for k in compress(range(len(claim.raw)), claim.content):
+        if claim.kinds[k] != _WORD or claim.entity[k]:
             continue
         cs = claim.stems[k]
         if cs in stems:

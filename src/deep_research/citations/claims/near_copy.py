@@ -4,6 +4,8 @@ antonym, another order, quantifier or modal, or another name."""
 from __future__ import annotations
 
 import unicodedata
+from collections import Counter
+from itertools import compress
 
 from rapidfuzz.distance import Indel, Levenshtein
 
@@ -73,8 +75,8 @@ def _substitution_kind(claim: _Text, ci: int, quote: _Text, qj: int, quotes: lis
     if claim.entity[ci] and quote.entity[qj] and _name_swap(claim, ci, quote, qj) \
             and not _variant_nearby(claim, ci, quote, qj):
         cr, qr = claim.raw[ci], quote.raw[qj]
-        gain = claim.raw.count(cr) > sum(t.raw.count(cr) for t in quotes)
-        loss = claim.raw.count(qr) < sum(t.raw.count(qr) for t in quotes)
+        gain = claim.raw.count(cr) > sum(derived(t, _raw_counts)[cr] for t in quotes)
+        loss = claim.raw.count(qr) < sum(derived(t, _raw_counts)[qr] for t in quotes)
         if not loss and not _only_denied(claim, qr):
             return None  # the quote's name is still in the claim: a name added or moved, not swapped
         if _names_cross(claim, ci, quote, qj):
@@ -213,6 +215,11 @@ def _squeezed_tokens(t: _Text) -> tuple[list[str], dict[str, list[int]]]:
     return squeezed, starts
 
 
+def _raw_counts(t: _Text) -> Counter[str]:
+    """How often the text writes each token (``t.raw.count`` for every token at once)."""
+    return Counter(t.raw)
+
+
 def _comparand(t: _Text) -> tuple[str, ...]:
     """Content stems among the three words after "than" ("faster than the old parser")."""
     for k, w in enumerate(t.low):
@@ -223,7 +230,7 @@ def _comparand(t: _Text) -> tuple[str, ...]:
 
 def _converse(claim: _Text, q: _Text) -> bool:
     """Do both compare, against different things ("A more than B" / "B less than A")?"""
-    a, b = _comparand(claim), _comparand(q)
+    a, b = derived(claim, _comparand), derived(q, _comparand)
     return bool(a and b and a != b)
 
 
@@ -330,14 +337,14 @@ def _same_prefixed(claim: _Text, q: _Text, prefix: str, i2: int, j2: int) -> boo
 def _near_copies(claim: _Text, quotes: list[_Text]) -> list[_Text]:
     """The quotes the claim repeats: at least two of its content words and half of them in
     the quote, or a token similarity of at least ``SHORT_COPY_SIMILARITY``."""
-    content = {claim.stems[k] for k in range(len(claim.raw)) if claim.content[k]}
+    content = set(compress(claim.stems, claim.content))
     if not content:
         return []
     out = []
     for q in quotes:
         if not q.align or len(q.align) > MAX_ALIGN_TOKENS:
             continue
-        shared = sum(1 for s in content if s in q.positions)
+        shared = len(content & q.positions.keys())
         if (shared < 2 or shared < NEAR_COPY_SHARE * len(content)) and \
                 Indel.normalized_similarity(claim.align, q.align) < SHORT_COPY_SIMILARITY:
             continue

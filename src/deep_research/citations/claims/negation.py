@@ -4,6 +4,7 @@ negated segment, and inside an aligned near copy)."""
 from __future__ import annotations
 
 from bisect import bisect_left
+from itertools import compress
 
 from .contradiction import negation_verdict, negative_scale_word
 from .types import _NUM, _WORD, ClaimCheck, ClaimStatus, _Text, derived
@@ -323,9 +324,7 @@ def _check_negation(claim: _Text, quotes: list[_Text]) -> ClaimCheck | None:
     """Negation by negated segment: works for paraphrases as well as copies."""
     covered = None
     grey = None
-    for k, is_neg in enumerate(claim.neg):
-        if not is_neg:
-            continue
+    for k in compress(range(len(claim.neg)), claim.neg):
         if covered is None:
             covered = _fully_covered(claim, quotes)
         hit = _negation_matches(claim, k, quotes, covered)
