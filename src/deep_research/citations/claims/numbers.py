@@ -80,7 +80,7 @@ def _candidates(low: list[str], kinds: list[int]) -> list[int]:
     version ("v15"). Most texts have none or few: the scans below run at C speed first."""
     has_num = _NUM in kinds
     words = _NUMBER_START.intersection(low)
-    if _CJK in kinds or any(m.group(1).isdigit() for m in _V_TOKEN.finditer(" ".join(low))):
+    if _CJK in kinds or any(m.group(1).isdigit() for m in _V_TOKEN.finditer(" " + " ".join(low))):
         return [i for i, w in enumerate(low) if kinds[i] == _NUM or w in _NUMBER_START
                 or (kinds[i] == _CJK and (w in _CJK_DIGITS or w in _CJK_UNITS))
                 or (w[0] == "v" and len(w) > 1 and w[1].isdigit())]
@@ -134,7 +134,8 @@ _DIGIT_TOKENS = _Memo(_read_digit_token, 65536)
 
 # a token "v" + something: a version when the something is a digit (tested with str.isdigit,
 # as the reader below does; most such tokens are words: "very", "various")
-_V_TOKEN = re.compile(r"(?:^| )v([^a-z ])")  # (lower case: a letter after "v" is a-z or not ASCII)
+# (a space before every token; lower case: a letter after "v" is a-z or not ASCII)
+_V_TOKEN = re.compile(r" v([^a-z ])")
 
 
 def _numbers(raw: list[str], low: list[str], kinds: list[int], minus: set[int], hyph: set[int],
