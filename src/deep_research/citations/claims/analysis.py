@@ -106,13 +106,11 @@ def _prepare(text: str) -> str:
 
 @lru_cache(maxsize=65536)
 def _is_entity(raw: str, initial: bool) -> bool:
-    has_digit = any(c.isdigit() for c in raw)
-    has_alpha = any(c.isalpha() for c in raw)
-    if not has_alpha:
+    if not any(map(str.isalpha, raw)):
         return False
-    if has_digit or "_" in raw or "." in raw.strip("."):
+    if any(map(str.isdigit, raw)) or "_" in raw or "." in raw.strip("."):
         return True
-    upper = sum(c.isupper() for c in raw)
+    upper = sum(map(str.isupper, raw))
     if upper >= 2 or (upper == 1 and not raw[0].isupper()):
         return True  # ALLCAPS, camelCase
     return raw[0].isupper() and not initial
