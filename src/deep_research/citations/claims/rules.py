@@ -43,7 +43,7 @@ def check_claim(claim: str, quotes: list[str]) -> ClaimCheck:
         note = _not_as_written(claim or "", quotes, c, qs)
         if note:
             return ClaimCheck(ClaimStatus.UNCHECKED, None, note)
-        reported = reported_only(claim or "", c, [q for q in quotes if q and q.strip()], _prove)
+        reported = reported_only(claim or "", c, nonblank, _prove)
         if reported is not None:
             return reported
     return result
