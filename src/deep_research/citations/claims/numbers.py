@@ -433,14 +433,21 @@ def _by_key(qnums: list[_Num]) -> dict[str, tuple[set, set, set]]:
     return out
 
 
+def _numbers_by_key(t: _Text) -> dict[str, tuple[set, set, set]]:
+    return _by_key(t.numbers)
+
+
 _OPPOSITE = {"ge": "le", "le": "ge"}
 
 
 def _check_numbers(claim: _Text, quotes: list[_Text]) -> ClaimCheck | None:
     if not any(c.required and not c.frame for c in claim.numbers):
         return None
-    qnums = [q for t in quotes for q in t.numbers]
-    by_key = _by_key(qnums)
+    if len(quotes) == 1:  # (read, never changed: a quote's own list and index serve)
+        qnums, by_key = quotes[0].numbers, derived(quotes[0], _numbers_by_key)
+    else:
+        qnums = [q for t in quotes for q in t.numbers]
+        by_key = _by_key(qnums)
     grey = None
     for c in claim.numbers:
         if not c.required or c.frame:
