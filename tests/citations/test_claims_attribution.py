@@ -53,3 +53,16 @@ def test_claim_attributes():
 def test_many_marks_stay_linear():
     text = '"' + ' "a b c d' * 50_000
     assert len(quoted_stretches(text)) <= 400
+
+
+def test_judge_evidence_resting_on_a_quotation_fails_the_check():
+    from deep_research.citations.claims import JudgeFact, check_judge_evidence
+
+    claim = "More than 7,000 Americans lost their lives to floods last year."
+    span = "More than 7,000 Americans lost their lives to floods last year."
+    ev = check_judge_evidence(claim, [REPORTED], [JudgeFact(fact=claim, spans=[span])])
+    assert not ev.ok
+    assert any("quotation marks" in p for p in ev.problems)
+    attributed = "Beyer wrote that more than 7,000 Americans lost their lives to floods last year."
+    ev = check_judge_evidence(attributed, [REPORTED], [JudgeFact(fact=attributed, spans=[REPORTED])])
+    assert not any("quotation marks" in p for p in ev.problems)

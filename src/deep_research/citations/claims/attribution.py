@@ -120,3 +120,23 @@ def reported_only(
         f"its quote gives these words only as someone's, in quotation marks ({shown}): "
         "a quotation does not show they are true",
     )
+
+
+def spans_reported(claim: str, quotes: list[str], found: list[tuple[int, int, int]]) -> str | None:
+    """The judge's side of the same rule: a problem when every span a judge cites
+    (``(quote index, start, end)``) lies inside quotation marks of its quote and the claim
+    neither quotes nor attributes those words; else None."""
+    if not found or not _MARKS.search("".join(quotes)):
+        return None
+    stretches: dict[int, list[tuple[int, int]]] = {}
+    for qi, a, b in found:
+        if qi not in stretches:
+            q = quotes[qi]
+            stretches[qi] = [s for s in quoted_stretches(q) if _long(q, s)]
+        if not any(x <= a and b <= y for x, y in stretches[qi]):
+            return None
+    if claim_attributes(claim):
+        return None
+    return ("every cited span is someone's words in quotation marks: a quotation does not show "
+            "they are true")
+
