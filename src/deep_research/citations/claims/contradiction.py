@@ -351,7 +351,7 @@ def number_verdict(note: str, c: _Num, quotes: list[_Text]) -> ClaimCheck:
         if _verbatim(c.raw, quotes):  # "since Jan. 18.Japan's": written, not read as a date
             return _grey("number", note, f"a quote writes {c.raw} as it stands")
         return _flag("number", note)  # a date, a version: one value each
-    if any(c.key in _spaced_compound(t) for t in quotes):
+    if any(c.key in derived(t, _spaced_compound) for t in quotes):
         return _grey("number", note, f"a quote writes {c.raw} in words")
     if not _written(c.key, quotes):
         return ClaimCheck(ClaimStatus.UNSUPPORTED, "number", note, lacking=True)  # number lacking: the project's rule
