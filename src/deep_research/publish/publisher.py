@@ -272,48 +272,49 @@ def publish_report(
         finally:
             tmp_pdf.unlink(missing_ok=True)
         timings["pdf_s"] = time.perf_counter() - t
-    result = PublishResult(out, files, report, refused, timings, missing, audit_policy)
-    flags_by_ref = _flags_by_ref(report.flags)
-    write_atomic(
-        files["citations"],
-        json.dumps([_citation_json(c, styler, flags_by_ref.get(c.ref.index + 1)) for c in report.citations],
-                   ensure_ascii=False, indent=2) + "\n",
-    )
-    audit = {
-        "summary": result.summary(),
-        "problems": [p.__dict__ for p in report.problems],
-        "plain_links": [
-            {"n": c.ref.index + 1, "source_id": c.source.id, "why": c.link_note}
-            for c in report.citations
-            if c.source is not None and c.check.found and not c.fragment
-        ],
-        "claims": [
-            {"claim": claim.text, "refs": [c.ref.index + 1 for c in cites],
-             "status": cites[0].claim_status.value, "rule": cites[0].claim_check.rule,
-             "note": cites[0].claim_check.note, "confidence": cites[0].confidence,
-             "quotes": [c.shown_quote for c in cites if c.check.found],
-             "decided_by": cites[0].decided_by, "judge": cites[0].judge}
-            for claim, cites in report.claim_citations()
-        ],
-        "sources_disagree": [d.as_json() for d in report.disagreements],
-        "uncited_statements": [f.as_json() for f in report.flags if f.kind == "uncited"],
-        "impossible_dates": [f.as_json() for f in report.flags if f.kind == "impossible_date"],
-        "invented_names": [f.as_json() for f in report.flags if f.kind == "invented_name"],
-        "verified_findings": _findings_audit(
-            findings, found_findings,
-            findings_markdown(report, lambda c: ref_markup(c, safety.local_file_urls(report.sources))) or None
-            if findings else None),
-        "partial_highlights": [
-            {"n": c.ref.index + 1, "source_id": c.source.id, "why": c.link_note}
-            for c in report.citations
-            if c.source is not None and c.fragment and c.words_only
-        ],
-        "refused_fetches": refused,
-        "missing_glyphs": [m.as_json() for m in missing],
-        "output_policy": audit_policy,
-        "citation_style": styler.style,
-        "files": {k: v.name for k, v in files.items()},
-        "timings_s": {k: round(v, 4) for k, v in timings.items()},
-    }
-    write_atomic(files["audit"], json.dumps(audit, ensure_ascii=False, indent=2) + "\n")
+    with collector_paused():  # citations.json and audit.json: as above (the PDF is not paused)
+        result = PublishResult(out, files, report, refused, timings, missing, audit_policy)
+        flags_by_ref = _flags_by_ref(report.flags)
+        write_atomic(
+            files["citations"],
+            json.dumps([_citation_json(c, styler, flags_by_ref.get(c.ref.index + 1)) for c in report.citations],
+                       ensure_ascii=False, indent=2) + "\n",
+        )
+        audit = {
+            "summary": result.summary(),
+            "problems": [p.__dict__ for p in report.problems],
+            "plain_links": [
+                {"n": c.ref.index + 1, "source_id": c.source.id, "why": c.link_note}
+                for c in report.citations
+                if c.source is not None and c.check.found and not c.fragment
+            ],
+            "claims": [
+                {"claim": claim.text, "refs": [c.ref.index + 1 for c in cites],
+                 "status": cites[0].claim_status.value, "rule": cites[0].claim_check.rule,
+                 "note": cites[0].claim_check.note, "confidence": cites[0].confidence,
+                 "quotes": [c.shown_quote for c in cites if c.check.found],
+                 "decided_by": cites[0].decided_by, "judge": cites[0].judge}
+                for claim, cites in report.claim_citations()
+            ],
+            "sources_disagree": [d.as_json() for d in report.disagreements],
+            "uncited_statements": [f.as_json() for f in report.flags if f.kind == "uncited"],
+            "impossible_dates": [f.as_json() for f in report.flags if f.kind == "impossible_date"],
+            "invented_names": [f.as_json() for f in report.flags if f.kind == "invented_name"],
+            "verified_findings": _findings_audit(
+                findings, found_findings,
+                findings_markdown(report, lambda c: ref_markup(c, safety.local_file_urls(report.sources))) or None
+                if findings else None),
+            "partial_highlights": [
+                {"n": c.ref.index + 1, "source_id": c.source.id, "why": c.link_note}
+                for c in report.citations
+                if c.source is not None and c.fragment and c.words_only
+            ],
+            "refused_fetches": refused,
+            "missing_glyphs": [m.as_json() for m in missing],
+            "output_policy": audit_policy,
+            "citation_style": styler.style,
+            "files": {k: v.name for k, v in files.items()},
+            "timings_s": {k: round(v, 4) for k, v in timings.items()},
+        }
+        write_atomic(files["audit"], json.dumps(audit, ensure_ascii=False, indent=2) + "\n")
     return result
