@@ -1,6 +1,7 @@
 """`deep-research research` and `resume` as a user runs them (scripted model via the
 DEEP_RESEARCH_DEPS extension point, local corpus, SQLite checkpoints)."""
 
+import json
 import os
 import re
 import subprocess
@@ -48,6 +49,15 @@ def test_research_writes_the_report(tmp_path, corpus):
     folder = pdfs[0].parent
     for name in ("report.md", "report.linked.md", "report.html", "citations.json", "notes.md", "raw_notes.md"):
         assert (folder / name).is_file(), name
+    # the folder alone re-publishes the report: same checks, same links
+    assert "sources.json" in r.stdout
+    again = run("publish", folder / "report.md", "--sources", folder / "sources.json", "--out", tmp_path / "again",
+                "--no-pdf")
+    assert again.returncode == 0, again.stderr
+    first, second = (json.loads((d / "citations.json").read_text()) for d in (folder, tmp_path / "again"))
+    assert len(first) == len(second) > 0
+    for a, b in zip(first, second):
+        assert (a["status"], a["url"], a["claim_status"]) == (b["status"], b["url"], b["claim_status"])
 
 
 def test_brief_approval_without_a_terminal_waits_then_resumes(tmp_path, corpus):

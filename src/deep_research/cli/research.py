@@ -271,7 +271,7 @@ def _print_result(values: dict, thread_id: str) -> int:
     written = labels(lang)["report_written"].format(dir="\0")
     before, _, after = written.partition("\0")
     out.print(f"{_esc(before)}[bold]{_esc(printable(files.get('dir')))}[/bold]{_esc(after)}", soft_wrap=True)
-    for key in ("markdown", "linked", "pdf", "docx", "html", "citations", "notes"):
+    for key in ("markdown", "linked", "pdf", "docx", "html", "citations", "sources", "notes"):
         if files.get(key):
             out.print(f"  {printable(Path(files[key]).name)}", markup=False)
     return 0
