@@ -242,6 +242,8 @@ def test_progress_summary_compare_and_eval_count_the_same_rounds_and_coverage(tm
     assert r.returncode == 0, r.stdout + r.stderr
     progress = re.findall(r"^\[([a-z ]+?)(?: r(\d+))?\] researchers=", r.stdout, re.M)
     shown = [int(n) for stage, n in progress if n]
+    # the researchers a round sends are shown while they run (the scenario's first round sends two)
+    assert re.search(r"^\[research r1\] researchers=2 ", r.stdout, re.M), r.stdout
     assert shown and all(stage == "research" for stage, n in progress if n)  # no round outside research
     summary = re.search(r"research stopped after (\d+) research round\(s\)", r.stdout, re.I)
     assert summary and int(summary.group(1)) == max(shown), r.stdout
