@@ -311,6 +311,22 @@ def test_resume_with_a_higher_cap_finishes_the_run_the_cap_stopped(tmp_path, cor
     assert again.returncode == 0 and "already complete" in again.stdout, again.stdout + again.stderr
 
 
+def test_resume_with_cap_none_removes_the_cap(tmp_path, corpus):
+    """A cap is removed on resume with --max-tokens none (the advice says so); the run then
+    finishes, and a later resume does not bring the cap back."""
+    db = tmp_path / "state.sqlite"
+    r = run("research", QUESTION, "--corpus", corpus, "--out", tmp_path / "reports", "--yes", "--no-pdf",
+            "--db", db, "--max-tokens", "1000", env=SCRIPTED)
+    assert r.returncode == 1, r.stdout + r.stderr
+    tid = re.search(r"deep-research resume (\S+) --max-tokens N \(or --max-tokens none: no cap\)", r.stderr)
+    assert tid, r.stderr
+    done = run("resume", tid.group(1), "--db", db, "--max-tokens", "None", env=SCRIPTED)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "token budget reached" not in done.stderr and "--max-tokens" not in done.stderr, done.stderr
+    again = run("resume", tid.group(1), "--db", db, env=SCRIPTED)
+    assert again.returncode == 0 and "already complete" in again.stdout, again.stdout + again.stderr
+
+
 def test_a_failed_model_call_is_reported_once(tmp_path, corpus):
     # a model server that refuses connections: the brief fails after its retries; the user reads
     # the failure once (it was printed twice: a log line and the CLI's error), exit code 1
