@@ -16,10 +16,13 @@ from pathlib import Path
 
 DEFAULT_ROOT = Path("/work/shared/data/factver")
 FRESH_ROOT = Path("/work/shared/data/factver-fresh")  # holdout-only sets (fetch_factver.py --fresh)
+if not FRESH_ROOT.is_dir() and Path("/tmp/factver-fresh").is_dir():
+    FRESH_ROOT = Path("/tmp/factver-fresh")  # a local copy
 FRESH2_ROOT = Path("/tmp/factver-fresh2")  # the second holdout-only group (fetch_factver.py --fresh2)
 FRESH3_ROOT = Path("/tmp/factver-fresh3")  # the third holdout-only group (fetch_factver.py --fresh3)
 FRESH5_ROOT = Path("/tmp/factver-fresh5")  # the fifth group's public half (fetch_factver.py --fresh5)
 FRESH6_ROOT = Path("/tmp/factver-fresh6")  # the sixth group's public half (fetch_factver.py --fresh6)
+FRESH7_ROOT = Path("/tmp/factver-fresh7")  # the seventh group's public half (fetch_factver.py --fresh7)
 SPLITS = ("dev", "holdout")
 LABELS = ("supported", "unsupported")
 _RECIPE = "benchmarks/data/factver/fetch_factver.py"

@@ -57,13 +57,19 @@ under /tmp/factver-fresh6 (``fetch_factver.py --fresh6``: ``factver/summedits-po
 ``factver/summedits-salesemail``;
 ``--fresh6-factver-root`` names another copy).
 
+FRESH7: ``--fresh7`` measures the seventh fresh group, made after the sixth was measured:
+``benchmarks/data/claims-fresh7/holdout.jsonl`` (hand-written pairs over The Rust Programming
+Language, Rust 1.63, ``hand/rust``; ``--fresh7-hand-dir`` names another copy) and the public
+sets under /tmp/factver-fresh7 (``fetch_factver.py --fresh7``: ``factver/faithbench``,
+``factver/liar-plus``; ``--fresh7-factver-root`` names another copy).
+
 ``--publish`` also writes one report per hand-written data set (a paragraph per pair,
 ``<claim> <ref id="<page>">"<quote>"</ref>``; sources = the pages) and runs
 ``deep-research publish`` on it, then compares ``claim_status`` per ref with the library's
 verdict on the same pair (they differ where the report's claim unit differs from the
 pair's claim, e.g. a two-sentence claim).
 
-    uv run python benchmarks/bench_claims.py [--show 5] [--only pg-dev,hand] [--publish] [--holdout | --fresh | --fresh2 | --fresh3 | --fresh4 | --fresh5 | --fresh6]
+    uv run python benchmarks/bench_claims.py [--show 5] [--only pg-dev,hand] [--publish] [--holdout | --fresh | --fresh2 | … | --fresh7]
 """
 
 from __future__ import annotations
@@ -90,6 +96,7 @@ from _factver import FRESH2_ROOT as FRESH2_FACTVER_ROOT
 from _factver import FRESH3_ROOT as FRESH3_FACTVER_ROOT
 from _factver import FRESH5_ROOT as FRESH5_FACTVER_ROOT
 from _factver import FRESH6_ROOT as FRESH6_FACTVER_ROOT
+from _factver import FRESH7_ROOT as FRESH7_FACTVER_ROOT
 from _factver import FRESH_ROOT as FRESH_FACTVER_ROOT
 from _factver import FactverMissing
 from _factver import load as load_factver
@@ -109,6 +116,36 @@ FRESH3_HAND_DIR = REPO / "benchmarks" / "data" / "claims-fresh3"
 FRESH4_HAND_DIR = REPO / "benchmarks" / "data" / "claims-fresh4"
 FRESH5_HAND_DIR = REPO / "benchmarks" / "data" / "claims-fresh5"
 FRESH6_HAND_DIR = REPO / "benchmarks" / "data" / "claims-fresh6"
+FRESH7_HAND_DIR = REPO / "benchmarks" / "data" / "claims-fresh7"
+
+
+@dataclass(frozen=True)
+class FreshGroup:
+    """One fresh, holdout-only group: what ``--<name>`` measures (for its help), the folder of
+    its hand-written pairs and the default root of its public sets (None: hand-written only)."""
+
+    what: str
+    hand_dir: Path
+    factver_root: Path | None
+
+
+# Option name (without "--") -> group; each gives --<name>, --<name>-hand-dir and, with public
+# sets, --<name>-factver-root.
+FRESH_GROUPS = {
+    "fresh": FreshGroup("the fresh holdout-only sets (claims-fresh and factver-fresh", FRESH_HAND_DIR,
+                        FRESH_FACTVER_ROOT),
+    "fresh2": FreshGroup("the second fresh group (claims-fresh2 and factver-fresh2", FRESH2_HAND_DIR,
+                         FRESH2_FACTVER_ROOT),
+    "fresh3": FreshGroup("the third fresh group (claims-fresh3 and factver-fresh3", FRESH3_HAND_DIR,
+                         FRESH3_FACTVER_ROOT),
+    "fresh4": FreshGroup("the fourth fresh group (claims-fresh4, hand-written only", FRESH4_HAND_DIR, None),
+    "fresh5": FreshGroup("the fifth fresh group (claims-fresh5 and factver-fresh5", FRESH5_HAND_DIR,
+                         FRESH5_FACTVER_ROOT),
+    "fresh6": FreshGroup("the sixth fresh group (claims-fresh6 and factver-fresh6", FRESH6_HAND_DIR,
+                         FRESH6_FACTVER_ROOT),
+    "fresh7": FreshGroup("the seventh fresh group (claims-fresh7 and factver-fresh7", FRESH7_HAND_DIR,
+                         FRESH7_FACTVER_ROOT),
+}
 
 SUPPORTED, UNSUPPORTED, UNCHECKED = ClaimStatus.SUPPORTED, ClaimStatus.UNSUPPORTED, ClaimStatus.UNCHECKED
 
@@ -179,7 +216,7 @@ def load_fresh(hand_dir: Path = FRESH_HAND_DIR, factver_root: Path | None = FRES
     (data sets ``hand/<docs>``) and every public set under ``factver_root`` (``factver/<set>``).
     Unlike the dev/holdout loaders nothing is skipped: the fresh figures are measured once,
     so a missing part raises ``FreshMissing`` naming it and how to rebuild it. ``flag`` is the
-    group's option ("--fresh", "--fresh2", … "--fresh6"), named in those messages.
+    group's option ("--fresh", "--fresh2", …: see ``FRESH_GROUPS``), named in those messages.
     ``factver_root=None``: the group has no public sets (--fresh4), only the hand-written pairs."""
     path = Path(hand_dir) / "holdout.jsonl"
     if not path.is_file():
@@ -679,56 +716,31 @@ def main() -> None:
     when = ap.add_mutually_exclusive_group()
     when.add_argument("--holdout", action="store_true",
                       help="measure the holdout parts (only: the final, unseen figures; prints no case)")
-    when.add_argument("--fresh", action="store_true",
-                      help="measure only the fresh holdout-only sets (claims-fresh and factver-fresh; "
-                           "run once, with the final rules; prints no case)")
-    when.add_argument("--fresh2", action="store_true",
-                      help="measure only the second fresh group (claims-fresh2 and factver-fresh2; "
-                           "run once, with the final rules; prints no case)")
-    when.add_argument("--fresh3", action="store_true",
-                      help="measure only the third fresh group (claims-fresh3 and factver-fresh3; "
-                           "run once, with the final rules; prints no case)")
-    when.add_argument("--fresh4", action="store_true",
-                      help="measure only the fourth fresh group (claims-fresh4, hand-written only; "
-                           "run once, with the final rules; prints no case)")
-    when.add_argument("--fresh5", action="store_true",
-                      help="measure only the fifth fresh group (claims-fresh5 and factver-fresh5; "
-                           "run once, with the final rules; prints no case)")
-    when.add_argument("--fresh6", action="store_true",
-                      help="measure only the sixth fresh group (claims-fresh6 and factver-fresh6; "
-                           "run once, with the final rules; prints no case)")
+    for name, group in FRESH_GROUPS.items():
+        when.add_argument(f"--{name}", action="store_true",
+                          help=f"measure only {group.what}; run once, with the final rules; prints no case)")
     ap.add_argument("--only", default="", help="comma-separated data set prefixes (pg-dev, hand, factver, factver/fm2)")
     ap.add_argument("--show", type=int, default=0, help="dev only: print up to N false greens / flags per class")
     ap.add_argument("--publish", action="store_true", help="also run the hand-written sets through the CLI")
     ap.add_argument("--pg-dir", type=Path, default=PG_DIR)
     ap.add_argument("--hand-dir", type=Path, default=HAND_DIR)
     ap.add_argument("--factver-root", type=Path, default=FACTVER_ROOT)
-    ap.add_argument("--fresh-hand-dir", type=Path, default=FRESH_HAND_DIR)
-    ap.add_argument("--fresh-factver-root", type=Path, default=FRESH_FACTVER_ROOT)
-    ap.add_argument("--fresh2-hand-dir", type=Path, default=FRESH2_HAND_DIR)
-    ap.add_argument("--fresh2-factver-root", type=Path, default=FRESH2_FACTVER_ROOT)
-    ap.add_argument("--fresh3-hand-dir", type=Path, default=FRESH3_HAND_DIR)
-    ap.add_argument("--fresh3-factver-root", type=Path, default=FRESH3_FACTVER_ROOT)
-    ap.add_argument("--fresh4-hand-dir", type=Path, default=FRESH4_HAND_DIR)
-    ap.add_argument("--fresh5-hand-dir", type=Path, default=FRESH5_HAND_DIR)
-    ap.add_argument("--fresh5-factver-root", type=Path, default=FRESH5_FACTVER_ROOT)
-    ap.add_argument("--fresh6-hand-dir", type=Path, default=FRESH6_HAND_DIR)
-    ap.add_argument("--fresh6-factver-root", type=Path, default=FRESH6_FACTVER_ROOT)
+    for name, group in FRESH_GROUPS.items():
+        ap.add_argument(f"--{name}-hand-dir", type=Path, default=group.hand_dir)
+        if group.factver_root is not None:
+            ap.add_argument(f"--{name}-factver-root", type=Path, default=group.factver_root)
     ap.add_argument("--judge-hand-dir", type=Path, default=_judgehand.DIR)
     ap.add_argument("--no-oracle", action="store_true", help="skip the oracle aligner (its search is slow)")
     args = ap.parse_args()
     print_code_version()
-    split = ("fresh6" if args.fresh6 else "fresh5" if args.fresh5 else "fresh4" if args.fresh4 else "fresh3" if args.fresh3 else "fresh2" if args.fresh2 else "fresh" if args.fresh
-             else "holdout" if args.holdout else "dev")
-    fresh = args.fresh or args.fresh2 or args.fresh3 or args.fresh4 or args.fresh5 or args.fresh6
+    split = next((name for name in FRESH_GROUPS if getattr(args, name)), "holdout" if args.holdout else "dev")
+    fresh = split in FRESH_GROUPS
     unseen = args.holdout or fresh  # no case is printed
-    fresh_hand_dir = {"fresh6": args.fresh6_hand_dir, "fresh5": args.fresh5_hand_dir, "fresh4": args.fresh4_hand_dir, "fresh3": args.fresh3_hand_dir,
-                      "fresh2": args.fresh2_hand_dir}.get(split, args.fresh_hand_dir)
+    fresh_hand_dir = getattr(args, f"{split}_hand_dir") if fresh else None
     pairs: list[Pair] = []
     if fresh:
         flag = f"--{split}"
-        factver_root = {"fresh6": args.fresh6_factver_root, "fresh5": args.fresh5_factver_root, "fresh4": None, "fresh3": args.fresh3_factver_root,
-                        "fresh2": args.fresh2_factver_root}.get(split, args.fresh_factver_root)
+        factver_root = getattr(args, f"{split}_factver_root", None)
         try:
             pairs += load_fresh(fresh_hand_dir, factver_root, flag)
         except FreshMissing as exc:
@@ -805,9 +817,7 @@ def main() -> None:
         dirs = {"pg-dev": args.pg_dir / "pages",
                 "hand": (fresh_hand_dir if fresh else args.hand_dir) / "pages"}
         results["publish"] = run_publish(pairs, dirs, unseen)
-    path = write_result({"dev": "claims", "holdout": "claims-holdout", "fresh": "claims-fresh",
-                         "fresh2": "claims-fresh2", "fresh3": "claims-fresh3",
-                         "fresh4": "claims-fresh4", "fresh5": "claims-fresh5", "fresh6": "claims-fresh6"}[split], results)
+    path = write_result({"dev": "claims", "holdout": "claims-holdout"}.get(split, f"claims-{split}"), results)
     print(f"\nresult: {path}")
 
 

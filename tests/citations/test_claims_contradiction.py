@@ -150,3 +150,80 @@ def test_a_negation_after_a_reporting_verb_is_said_of_its_own_clause():
     assert flagged("A March study found no cruise ship-linked COVID-19 cases in the United States.",
                    "During February-March 2020, COVID-19 outbreaks associated with three cruise ship voyages "
                    "have caused more than 800 laboratory-confirmed cases among passengers and crew.") == "negation"
+
+
+# --- a negator next to a scale word turns it round: no swap is proven then ----------------------
+@pytest.mark.parametrize(("claim", "quote"), [
+    ("Comparing such files is rarely useful, so diff3 reports an error.",
+     "Such comparisons are usually not useful, so diff3 reports an error."),
+    ("Attribute names may not include a newline character.",
+     "An attribute name must not contain a newline character."),
+    ("The maximum version cannot be lower than the minimum version.",
+     "The maximum version, if given, must be at least the minimum version."),
+])
+def test_a_scale_word_turned_by_a_negator_is_grey(claim, quote):
+    assert "turns it round" in grey(claim, quote)
+
+
+@pytest.mark.parametrize(("claim", "quote"), [
+    ("Comparing such files is rarely useful, so diff3 reports an error.",
+     "Such comparisons are usually useful, so diff3 reports an error."),
+    ("Attribute names may include a newline character.", "An attribute name must include a newline character."),
+])
+def test_a_scale_swap_with_no_negator_is_still_flagged(claim, quote):
+    assert flagged(claim, quote).startswith("near_copy:")
+
+
+# --- a negation flip needs the other side not to deny the same words by a word of its own -------
+@pytest.mark.parametrize(("claim", "quote", "word"), [
+    ("Admins report that a shorter timeout rarely hurts clients, but since that is not RFC-compliant it "
+     "probably won't become the default.",
+     "Experience shows that a shorter timeout is unlikely to hurt clients. However, it is unlikely to become "
+     "the default because it's not RFC compliant.", "unlikely"),
+    ("When a hunk does not apply, patch tries it reversed.",
+     "If a hunk fails, patch reverses the hunk to see whether it can apply it that way.", "fails"),
+])
+def test_a_negation_the_other_side_states_by_a_denying_word_is_grey(claim, quote, word):
+    assert f'denies it too, by "{word}"' in grey(claim, quote)
+
+
+def test_a_negation_of_what_the_other_side_states_plainly_is_still_flagged():
+    assert flagged("A shorter timeout will not become the default.", "A shorter timeout will become the default.") \
+        == "negation"
+    assert flagged("When a hunk does not apply, patch tries it reversed.",
+                   "When a hunk applies, patch tries it reversed.") == "negation"
+
+
+# --- a pronoun negator negates no word after it -----------------------------------------------
+def test_a_pronoun_negator_before_a_conjunction_negates_nothing_after_it():
+    r = check_claim("cmp exits with 0 when it finds none and 2 when something went wrong.",
+                    ["An exit status of 0 means no differences were found, 1 means some differences were found, "
+                     "and 2 means trouble."])
+    assert r.status is C and r.rule is None, r
+    assert flagged("cmp exits with 2 when nothing went wrong.", "cmp exits with 2 when something went wrong.") \
+        == "negation"
+
+
+# --- a word flag is read in context: the quote's sentence must state the claim's sentence ------
+def test_a_word_read_in_a_sentence_about_something_else_is_grey():
+    note = grey("A shift in group differences over time has been reported by several recent studies of infants.",
+                "There were no between-group differences in the length of the recordings per child (both about "
+                "an hour).")
+    assert "the quote's sentence states only" in note
+
+
+def test_a_word_read_in_the_same_sentence_said_again_is_still_flagged():
+    assert flagged("There were between-group differences in the length of the recordings per child.",
+                   "There were no between-group differences in the length of the recordings per child.") == "negation"
+    # a passive turned active keeps its context: the same words in another order
+    assert flagged("The parent process does not receive the signals.",
+                   "The signals are received by the parent process.") == "negation"
+
+
+# --- a number in words with a spaced hyphen (a transcript's "twenty - five") -------------------
+def test_a_number_written_in_words_with_a_spaced_hyphen_is_grey():
+    assert "writes 25 in words" in grey("They had 25 machines at the workshop.",
+                                        "at the workshop they got twenty - five machines and a shared queue")
+    r = check_claim("They had 26 machines at the workshop.",
+                    ["at the workshop they got twenty - five machines and a shared queue"])
+    assert r.status is U and r.rule == "number", r

@@ -37,6 +37,8 @@ ROOTS = {
     "cmake": "usr/share/doc/cmake-data/html",
     # claims-fresh6 (../claims-fresh6): postfix-doc (the Postfix 3.7 HTML documentation)
     "postfix": "usr/share/doc/postfix/html",
+    # claims-fresh7 (../claims-fresh7): rust-doc (The Rust Programming Language, Rust 1.63)
+    "rust": "usr/share/doc/rust-doc/html",
 }
 
 

@@ -19,6 +19,8 @@ Usage::
 
     python benchmarks/data/factver/fetch_factver.py --fresh6 [--mirrors DIR] [--out DIR]
 
+    python benchmarks/data/factver/fetch_factver.py --fresh7 [--mirrors DIR] [--out DIR]
+
 ``--fresh`` builds instead the four holdout-only sets picked after the claim rules were
 tuned (FEVER-Symmetric, Citation-Integrity, BEGIN, Factcheck-Bench; see ``FRESH``) into
 ``/work/shared/data/factver-fresh/<dataset>/holdout.jsonl`` (every pair holdout, at most
@@ -30,7 +32,8 @@ SummEdits-ECTSum, QAGS; see ``FRESH3``), by default into ``/tmp/factver-fresh3``
 (SummEdits-News, SummEdits-QMSum, SummEdits-SalesCall; see ``FRESH5``) the same way, by
 default into ``/tmp/factver-fresh5`` (the fourth group was hand-written only). ``--fresh6``
 builds the public half of the sixth (SummEdits-Podcast, SummEdits-SalesEmail; see ``FRESH6``),
-by default into ``/tmp/factver-fresh6``.
+by default into ``/tmp/factver-fresh6``, and ``--fresh7`` the public half of the seventh
+(FaithBench, LIAR-PLUS; see ``FRESH7``), by default into ``/tmp/factver-fresh7``.
 
 ``--mirrors DIR`` (default ``/work/.mirror``) holds one git repository per source, as
 ``DIR/<owner>+<name>/repo`` (what the project's search tool ``fetch github:<owner>/<name>``
@@ -111,6 +114,9 @@ Q2 = Repo("orhonovich/q-squared", "cab6027dc9a50cf73d80caf0858da05c2323c433")
 SUMMEDITS = Repo("salesforce/factualNLG", "0da1dfa62c783218d26208c1796d3a2605bec745")
 # The third fresh group (``--fresh3``): all holdout, picked after the second fresh group was seen.
 QAGS = Repo("W4ngatang/qags", "47798e9b63344e2d3fb4df2def6edc18e9402d30")
+# The seventh fresh group (``--fresh7``): all holdout, picked after the sixth group was seen.
+FAITHBENCH = Repo("vectara/FaithBench", "cf89797d82812c23b5d5e5c121f1d9b8983bbbce")
+LIAR_PLUS = Repo("Tariq60/LIAR-PLUS", "992bfd97555631e48b6bddb1a87aa61c51ee1197")
 
 
 class SourceMissing(Exception):
@@ -1152,6 +1158,28 @@ from the snapshot); SummEdits' news, podcast, QMSum and sales domains (documents
 """
 
 
+def _group_head(nth: str, flag: str, after: str, snapshots: str) -> str:
+    """The head of a later group's README (``--fresh5`` on): ``nth`` group, picked after the
+    ``after`` one was measured, made from the git ``snapshots`` named below."""
+    return f"""\
+# {nth} fresh public fact-verification group: holdout only
+
+Third-party sets of (claim, human-annotated evidence text, gold label), converted by
+`benchmarks/data/factver/fetch_factver.py {flag}` in the deep-research repository, in the
+format of `../factver/` (see its README). They were picked after the {after} group had been
+measured, by a helper that did not read or run the claim check, and nobody working on the claim
+rules has seen them. The hand-written half of this group is `benchmarks/data/claims-{flag[2:]}`.
+
+**Every pair here is holdout: run the benchmark on them once, with the final rules**
+(`benchmarks/bench_claims.py {flag}`). Do not read, print or tune on them.
+
+A set with more than {{cap}} pairs is cut to {{cap}} by a sample drawn with seed {{seed}} per
+original class in proportion to its size (so the balance is the source's). Made from the
+git {snapshots} named below; run the script again to rebuild this folder byte for byte.
+
+"""
+
+
 # === Fifth fresh group, public half (``--fresh5``) ==============================================
 # Picked after the fourth group (hand-written only) had been measured, by a helper that did not
 # read or run the claim check. The hand-written half is benchmarks/data/claims-fresh5.
@@ -1201,22 +1229,7 @@ FRESH5 = [
 ]
 
 
-FRESH5_README_HEAD = """\
-# Fifth fresh public fact-verification group: holdout only
-
-Third-party sets of (claim, human-annotated evidence text, gold label), converted by
-`benchmarks/data/factver/fetch_factver.py --fresh5` in the deep-research repository, in the
-format of `../factver/` (see its README). They were picked after the fourth group had been
-measured, by a helper that did not read or run the claim check, and nobody working on the claim
-rules has seen them. The hand-written half of this group is `benchmarks/data/claims-fresh5`.
-
-**Every pair here is holdout: run the benchmark on them once, with the final rules**
-(`benchmarks/bench_claims.py --fresh5`). Do not read, print or tune on them.
-
-A set with more than {cap} pairs is cut to {cap} by a sample drawn with seed {seed} per
-original class in proportion to its size (so the balance is the source's). Made from the
-git snapshot named below; run the script again to rebuild this folder byte for byte.
-
+FRESH5_README_HEAD = _group_head("Fifth", "--fresh5", "fourth", "snapshot") + """\
 Looked at and not used: AggreFact-Unified (Liyan06/AggreFact: its spreadsheets hold only
 inconsistent summaries, and the CNN/DM sheets no article; `aggre_fact_final.csv` is absent from
 the snapshot); ExpertQA (chaitanyamalaviya/ExpertQA: the annotated claim files are absent from
@@ -1259,25 +1272,135 @@ FRESH6 = [
 ]
 
 
-FRESH6_README_HEAD = """\
-# Sixth fresh public fact-verification group: holdout only
-
-Third-party sets of (claim, human-annotated evidence text, gold label), converted by
-`benchmarks/data/factver/fetch_factver.py --fresh6` in the deep-research repository, in the
-format of `../factver/` (see its README). They were picked after the fifth group had been
-measured, by a helper that did not read or run the claim check, and nobody working on the claim
-rules has seen them. The hand-written half of this group is `benchmarks/data/claims-fresh6`.
-
-**Every pair here is holdout: run the benchmark on them once, with the final rules**
-(`benchmarks/bench_claims.py --fresh6`). Do not read, print or tune on them.
-
-A set with more than {cap} pairs is cut to {cap} by a sample drawn with seed {seed} per
-original class in proportion to its size (so the balance is the source's). Made from the
-git snapshot named below; run the script again to rebuild this folder byte for byte.
-
+FRESH6_README_HEAD = _group_head("Sixth", "--fresh6", "fifth", "snapshot") + """\
 These are the last two SummEdits domains in the pinned snapshot that no earlier group used
 (podcast and sales e-mails); BillSum and Shakespeare are listed in the snapshot but their
 files are absent.
+"""
+
+
+# === Seventh fresh group, public half (``--fresh7``) ============================================
+# Picked after the sixth group had been measured, by a helper that did not read or run the claim
+# check. The hand-written half is benchmarks/data/claims-fresh7.
+
+DEFAULT_FRESH7_OUT = Path("/tmp/factver-fresh7")
+
+# FaithBench's annotation labels, from least to most severe; a summary is judged by the most
+# severe label any annotator gave it (the "worst" aggregation of the data set's own scripts).
+_FAITHBENCH_SEVERITY = {"Benign": 1, "Questionable": 2, "Unwanted": 3}
+
+
+def faithbench(rd: Reader, tally: Tally) -> Iterator[Example]:
+    # Batches 1 to 16; the data set has no batch 13.
+    for batch in (b for b in range(1, 17) if b != 13):
+        path = f"data_for_release/batch_{batch}.json"
+        for c in json.loads(rd.text(FAITHBENCH, path))["samples"]:
+            doc, summary = clean(c["source"], tally), clean(c["summary"], tally)
+            if not doc or not summary:
+                tally.dropped["empty source or summary"] += 1
+                continue
+            labels = {lab for a in c["annotations"] for lab in a["label"]}
+            worst = max((_FAITHBENCH_SEVERITY[lab.split(".")[0]] for lab in labels), default=0)
+            if worst in (1, 2):
+                # Benign (true but not in the source) or Questionable (annotators unsure) as the
+                # worst label: no clear gold label either way.
+                tally.dropped["worst annotation Benign or Questionable (no clear label)"] += 1
+                continue
+            kinds = sorted({lab.split(".")[1].lower() for lab in labels if "." in lab})
+            yield Example(
+                id=f"faithbench-{batch}-{c['sample_id']}",
+                group=doc,
+                quotes=[doc],
+                claim=summary,
+                label=SUPPORTED if worst == 0 else UNSUPPORTED,
+                cls="consistent" if worst == 0 else f"unwanted ({'+'.join(kinds) or 'untyped'})",
+                source=source(FAITHBENCH, path),
+            )
+
+
+def _statement_key(s: str) -> str:
+    return " ".join(s.lower().split())
+
+
+def liar_plus(rd: Reader, tally: Tally) -> Iterator[Example]:
+    # PolitiHop (in the first sets) annotated evidence for PolitiFact statements that LIAR-PLUS
+    # also holds: a statement PolitiHop has is left out, so no claim is measured twice.
+    csv.field_size_limit(1 << 30)
+    seen = {
+        _statement_key(unquote_twice(clean(row["statement"], Tally()), Tally()))
+        for part in ("train", "valid", "test")
+        for row in csv.DictReader(
+            io.StringIO(rd.text(POLITIHOP, f"data/politihop_{part}.tsv")), delimiter="\t"
+        )
+    }
+    # "mostly-true" (accurate but needing clarification) has no clear label either way.
+    label = {"true": SUPPORTED, "half-true": UNSUPPORTED, "barely-true": UNSUPPORTED,
+             "false": UNSUPPORTED, "pants-fire": UNSUPPORTED}
+    for part in ("val2", "test2"):
+        path = f"dataset/jsonl/{part}.jsonl"
+        for c in rd.jsonl(LIAR_PLUS, path):
+            claim = unquote_twice(clean(c["claim"] or "", tally), tally)
+            quote = unquote_twice(clean(c["justification"] or "", tally), tally)
+            if c["label"] not in label:
+                tally.dropped[f"label {c['label']} (no clear label)"] += 1
+                continue
+            if not claim or not quote:
+                tally.dropped["empty statement or justification"] += 1
+                continue
+            if _statement_key(claim) in seen:
+                tally.dropped["statement also in PolitiHop"] += 1
+                continue
+            yield Example(
+                id=f"liar-plus-{c['json_file_id'].removesuffix('.json')}",
+                group=c["json_file_id"],
+                quotes=[quote],
+                claim=claim,
+                label=label[c["label"]],
+                cls=c["label"],
+                source=source(LIAR_PLUS, path),
+            )
+
+
+FRESH7 = [
+    Dataset(
+        "faithbench",
+        "summaries of short passages by recent LLMs, annotated span by span",
+        faithbench,
+        f"""\
+Origin: {FAITHBENCH.name} (FaithBench, Bao et al., NAACL 2025), `data_for_release/batch_*.json`
+@ {FAITHBENCH.commit}. Licence: CC BY-NC-SA 4.0 (repository LICENSE; used here for evaluation
+only, never redistributed). Summaries written by ten recent LLMs of short passages (median
+about 890 characters, 107 to 5,008), picked where hallucination detectors disagree, and
+annotated by people span by span. The quote is the whole passage. A summary with
+no annotation is `supported` (`class` consistent); one whose most severe annotation is Unwanted
+is `unsupported` (`class` names its intrinsic/extrinsic subtypes); one whose most severe
+annotation is Benign (true, but not in the passage) or Questionable is dropped.""",
+    ),
+    Dataset(
+        "liar-plus",
+        "PolitiFact statements against the sentences of the verdict that justify it",
+        liar_plus,
+        f"""\
+Origin: {LIAR_PLUS.name} (LIAR-PLUS, Alhindi et al., FEVER 2018), `dataset/jsonl/{{val2,test2}}.jsonl`
+@ {LIAR_PLUS.commit} (the train file is absent from the snapshot). Licence: CC0 1.0 (repository
+LICENSE; the statements and verdicts are PolitiFact's). The claim is the statement PolitiFact
+checked; the quote is the "justification" (median about 400 characters): the sentences of the
+verdict's ruling section with every sentence naming the verdict removed by the data set's
+authors. Label by PolitiFact's journalists: true -> supported; half-true, barely-true, false and pants-fire -> unsupported;
+mostly-true is dropped (no clear label either way); `class` keeps the original. A statement that
+PolitiHop ({POLITIHOP.name}, in the first sets) also holds would be dropped; none is (PolitiHop's
+articles are later ones).""",
+    ),
+]
+
+
+FRESH7_README_HEAD = _group_head("Seventh", "--fresh7", "sixth", "snapshots") + """\
+Looked at and not used: TofuEval (amazon-science/tofueval: sentence labels, but the MediaSum and
+MeetingBank documents are not in the repository); FRANK (artidoro/frank: `benchmark_data.json`
+absent from the snapshot); XSumFaith (google-research-datasets/xsum_hallucination_annotations:
+no article text); RAGTruth (ParticleMedia/RAGTruth: `response.jsonl` and `source_info.jsonl`
+absent from the snapshot); DeFacto (salesforce/DeFacto: no snapshot to be had); HaluEval and
+ExpertQA (rejected before: labels by generation, files absent).
 """
 
 
@@ -1286,8 +1409,7 @@ def build_fresh(
     cap: int = FRESH_CAP,
 ) -> int:
     """Build a holdout-only group (``FRESH`` by default, ``FRESH2`` for ``--fresh2``, ``FRESH3`` for
-    ``--fresh3``, ``FRESH5`` for ``--fresh5``,
-    ``FRESH6`` for ``--fresh6``)."""
+    ``--fresh3`` and so on: see ``FRESH_GROUPS``)."""
     rd = Reader(mirrors)
     sections, built = [], 0
     for ds in FRESH if sets is None else sets:
@@ -1509,6 +1631,46 @@ def build(mirrors: Path, out: Path, only: list[str] | None) -> int:
     return 0
 
 
+@dataclass(frozen=True)
+class FreshGroup:
+    """One holdout-only group: what ``--help`` says it builds, where, from which sets."""
+
+    what: str
+    out: Path
+    sets: list[Dataset]
+    head: str
+    cap: int
+
+
+FRESH_GROUPS = {
+    "--fresh": FreshGroup(
+        "the fresh holdout-only sets", DEFAULT_FRESH_OUT, FRESH, FRESH_README_HEAD, FRESH_CAP
+    ),
+    "--fresh2": FreshGroup(
+        "the second fresh holdout-only group (SufficientFacts, Q², SummEdits-SciTLDR)",
+        DEFAULT_FRESH2_OUT, FRESH2, FRESH2_README_HEAD, FRESH_CAP,
+    ),
+    "--fresh3": FreshGroup(
+        "the third fresh holdout-only group (SummEdits-SAMSum, SummEdits-ECTSum, QAGS)",
+        DEFAULT_FRESH3_OUT, FRESH3, FRESH3_README_HEAD, FRESH3_CAP,
+    ),
+    "--fresh5": FreshGroup(
+        "the public half of the fifth fresh holdout-only group (SummEdits-News, "
+        "SummEdits-QMSum, SummEdits-SalesCall)",
+        DEFAULT_FRESH5_OUT, FRESH5, FRESH5_README_HEAD, FRESH3_CAP,
+    ),
+    "--fresh6": FreshGroup(
+        "the public half of the sixth fresh holdout-only group (SummEdits-Podcast, "
+        "SummEdits-SalesEmail)",
+        DEFAULT_FRESH6_OUT, FRESH6, FRESH6_README_HEAD, FRESH3_CAP,
+    ),
+    "--fresh7": FreshGroup(
+        "the public half of the seventh fresh holdout-only group (FaithBench, LIAR-PLUS)",
+        DEFAULT_FRESH7_OUT, FRESH7, FRESH7_README_HEAD, FRESH3_CAP,
+    ),
+}
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument(
@@ -1524,42 +1686,18 @@ def main(argv: list[str] | None = None) -> int:
         choices=[d.name for d in DATASETS],
         help="rebuild only these data sets (README.md is then left as it is)",
     )
-    ap.add_argument(
-        "--fresh",
-        action="store_true",
-        help="build the fresh holdout-only sets instead "
-        f"(default --out {DEFAULT_FRESH_OUT}; --only does not apply)",
-    )
-    ap.add_argument(
-        "--fresh2",
-        action="store_true",
-        help="build the second fresh holdout-only group (SufficientFacts, Q², SummEdits-SciTLDR) "
-        f"instead (default --out {DEFAULT_FRESH2_OUT}; --only does not apply)",
-    )
-    ap.add_argument(
-        "--fresh3",
-        action="store_true",
-        help="build the third fresh holdout-only group (SummEdits-SAMSum, SummEdits-ECTSum, QAGS) "
-        f"instead (default --out {DEFAULT_FRESH3_OUT}; --only does not apply)",
-    )
-    ap.add_argument(
-        "--fresh5",
-        action="store_true",
-        help="build the public half of the fifth fresh holdout-only group (SummEdits-News, "
-        f"SummEdits-QMSum, SummEdits-SalesCall) instead (default --out {DEFAULT_FRESH5_OUT}; "
-        "--only does not apply)",
-    )
-    ap.add_argument(
-        "--fresh6",
-        action="store_true",
-        help="build the public half of the sixth fresh holdout-only group (SummEdits-Podcast, "
-        f"SummEdits-SalesEmail) instead (default --out {DEFAULT_FRESH6_OUT}; --only does not apply)",
-    )
+    for flag, group in FRESH_GROUPS.items():
+        ap.add_argument(
+            flag,
+            action="store_true",
+            help=f"build {group.what} instead "
+            f"(default --out {group.out}; --only does not apply)",
+        )
     args = ap.parse_args(argv)
     if not args.mirrors.is_dir():
         print(f"--mirrors {args.mirrors}: no such folder", file=sys.stderr)
         return 2
-    groups = [g for g in ("--fresh", "--fresh2", "--fresh3", "--fresh5", "--fresh6") if getattr(args, g[2:])]
+    groups = [g for g in FRESH_GROUPS if getattr(args, g[2:])]
     if len(groups) > 1:
         print(f"{' and '.join(groups)} build different groups: give one", file=sys.stderr)
         return 2
@@ -1567,35 +1705,8 @@ def main(argv: list[str] | None = None) -> int:
         if args.only:
             print(f"--only cannot be combined with {groups[0]}", file=sys.stderr)
             return 2
-        if args.fresh6:
-            return build_fresh(
-                args.mirrors,
-                args.out or DEFAULT_FRESH6_OUT,
-                FRESH6,
-                FRESH6_README_HEAD,
-                FRESH3_CAP,
-            )
-        if args.fresh5:
-            return build_fresh(
-                args.mirrors,
-                args.out or DEFAULT_FRESH5_OUT,
-                FRESH5,
-                FRESH5_README_HEAD,
-                FRESH3_CAP,
-            )
-        if args.fresh3:
-            return build_fresh(
-                args.mirrors,
-                args.out or DEFAULT_FRESH3_OUT,
-                FRESH3,
-                FRESH3_README_HEAD,
-                FRESH3_CAP,
-            )
-        if args.fresh2:
-            return build_fresh(
-                args.mirrors, args.out or DEFAULT_FRESH2_OUT, FRESH2, FRESH2_README_HEAD
-            )
-        return build_fresh(args.mirrors, args.out or DEFAULT_FRESH_OUT)
+        g = FRESH_GROUPS[groups[0]]
+        return build_fresh(args.mirrors, args.out or g.out, g.sets, g.head, g.cap)
     return build(args.mirrors, args.out or DEFAULT_OUT, args.only)
 
 

@@ -157,7 +157,10 @@ Status when no rule fired (``proof``: see that module for the full rule):
   the quotes; what the claim leaves out of the quote is whole clauses or parentheses, and
   none of it restricts what the claim kept (a negation, quantifier, modal, condition,
   scope such as "by default" or "on Windows", "only", an attribution such as "said").
-  ``copy`` when the matched words are one contiguous stretch of the quote.
+  ``copy`` when the matched words are one contiguous stretch of the quote. Not when the
+  claim is shown only by words a quote holds inside quotation marks (someone's words,
+  quoted, are not the page saying they are true) and the claim neither quotes nor
+  attributes them: ``unchecked`` (``attribution``).
 * ``unchecked`` otherwise, with a note saying what could not be shown (a model judge
   decides later; its "supports" counts only when ``judge_check`` accepts its evidence).
   A paraphrase with other words, a moved or re-voiced clause, an added word of context
@@ -177,7 +180,8 @@ alignment is skipped for claims or quotes longer than ``MAX_ALIGN_TOKENS`` token
 Modules: ``contradiction`` (whether a rule's finding proves the claim wrong), ``framing``
 (frames removed before the rules), ``analysis`` (tokens, stems, names, negations), ``numbers`` (numbers and the
 ``number`` rule, dates), ``negation``, ``near_copy``, ``antonym`` (the rules that prove a
-claim wrong), ``proof`` (what code can show: ``supported`` or ``unchecked``), ``rules``
+claim wrong), ``proof`` (what code can show: ``supported`` or ``unchecked``), ``attribution``
+(a quotation is not proof), ``rules``
 (``check_claim``: the rules in order), ``words`` (word lists, the stemmer), ``types``;
 ``judge_check`` (``check_judge_evidence``: code's check of a model judge's evidence) and
 ``lexicon`` (an optional WordNet reader it uses).

@@ -24,7 +24,9 @@ find candidate contradictions; :func:`verdict` turns each into a flag or a grey 
   other side - unless that word reports the clause ("found that no drugs target X": the
   negation is said of its own clause). "does not derive its flavour from juniper" is no contradiction of "derives its
   flavour from cranberries", "checked for errors" none of "ensure that there are no errors".
-  A negator against a word that denies by its strength ("not many" / "few") is no flip.
+  A negator against a word that denies by its strength ("not many" / "few") is no flip, nor
+  one against a word that denies by its meaning near the same words on the other side
+  ("does not apply" / "fails", "won't become" / "is unlikely to become": ``_DENYING``).
 * **scale words** - a quantifier of another strength (none < few < some < many < most <
   all: the groups of ``words._QUANT_GROUPS``) is a contradiction only when the two cannot
   both hold: two strengths apart or more ("many" / "few", "most" / "some", "some" / "all",
@@ -32,7 +34,9 @@ find candidate contradictions; :func:`verdict` turns each into a flag or a grey 
   claim word ("all", "always", "never") against a hedged one. One strength apart is an
   inference: "many" / "several", "usually" / "often", "most" / "all" (implied by it).
   Modals: only an obligation against a permission ("must" / "may"); "will" / "could",
-  "should" / "may", "can" / "will" may all hold together and are left to the judge.
+  "should" / "may", "can" / "will" may all hold together and are left to the judge. A
+  negator next to either scale word turns it round ("usually not" is "rarely", "may not"
+  forbids as "must not" does): a swap is proof only when neither side negates its word.
 * **numbers** (``number_verdict``) - a claim number no quote writes at all (in digits or
   as a number word) is flagged by the project's rule ("number lacking"). A claim number a
   quote does write, but not where the number rule can match it ("2" of "ACE2", "thirteen" /
@@ -42,6 +46,15 @@ find candidate contradictions; :func:`verdict` turns each into a flag or a grey 
   ("HIV-2"). Dates and versions are one value each: any other is another - unless a quote
   writes the claim's date as it stands ("since Jan. 18.Japan's": a whole-document quote
   whose sentences are glued, so the date is not read as one).
+* **in context** (``context_share``, every flag of a word: antonym, order word, quantifier,
+  modal, name, negation) - the claim's sentence must be the quote's sentence said again: the
+  quote sentence that holds the contradicting word states at least ``CONTEXT_SHARE`` (a
+  third) of the claim sentence's other content words, in any order (a passive turned active,
+  a quantifier swapped at the sentence's edge, a clause moved all keep their words). A word
+  read in a sentence about something else ("no between-group differences in the length of
+  the recordings" against "group differences over time were reported") proves nothing.
+  The third is what ``benchmarks/bench_flag_generalisation.py`` picks leaving any one group
+  out (correct flagged at most 1 % on every other group) but one, which picks less.
 * **in place** (``in_place``, applied by ``rules.check_claim`` to every flag) - a flag other
   than "number lacking" stands only when the claim is a near copy, in order, of one quote
   sentence: ``aligned_share`` (claim words one sentence gives in order, a word or two swapped
@@ -59,7 +72,7 @@ from __future__ import annotations
 import re
 
 from .types import _NUM, _WORD, ClaimCheck, ClaimStatus, _Num, _Text
-from .words import _QUANT, stem
+from .words import _IMPLICIT_NEG, _NEGATORS, _QUANT, _SMALL_NUMBERS, _TENS, stem
 
 # A negator of a verb ("does not open", "to NOT make", "never", "cannot") denies the verb; "no
 # errors", "without symptoms", ", not global warming" deny a thing, and the other side must
@@ -97,6 +110,35 @@ def _grey(rule: str, note: str, why: str) -> ClaimCheck:
 
 def _flag(rule: str, note: str) -> ClaimCheck:
     return ClaimCheck(ClaimStatus.UNSUPPORTED, rule, note)
+
+
+CONTEXT_SHARE = 1 / 3  # a word flag needs at least this share of its sentence in the quote's (context_share)
+
+
+def context_share(claim: _Text, ci: int, quote: _Text, qj: int, skip: frozenset[int] = frozenset()) -> float:
+    """How much of the claim sentence that holds position ``ci`` the quote sentence that
+    holds ``qj`` states: the share of the claim sentence's content words (and numbers;
+    negators and the words at ``skip`` - the word that differs - aside) whose stem stands in
+    that quote sentence, in any order - so a passive turned active, a quantifier swapped at
+    the edge or a clause moved still reads as the same sentence, and a claim that draws its
+    words from other sentences (or paraphrases) does not."""
+    lo, hi = sentence_bounds(claim, ci)
+    slo, shi = sentence_bounds(quote, qj)
+    there = {quote.stems[x] for x in range(slo, shi)}
+    words = {claim.stems[x] for x in range(lo, hi) if x not in skip and not claim.neg[x]
+             and (claim.content[x] or claim.kinds[x] == _NUM) and claim.kinds[x] in (_WORD, _NUM)}
+    return sum(w in there for w in words) / len(words) if words else 1.0
+
+
+def _in_context(rule: str, note: str, claim: _Text, ci: int, quote: _Text, qj: int,
+                skip: frozenset[int] = frozenset()) -> ClaimCheck:
+    """A proven word flag, read in context: it stands only when the claim's sentence is the
+    quote's sentence said again (``context_share`` at least ``CONTEXT_SHARE``); a word read
+    against a sentence about something else is not proof that the claim is wrong."""
+    share = context_share(claim, ci, quote, qj, skip)
+    if share < CONTEXT_SHARE:
+        return _grey(rule, note, f"the quote's sentence states only {share:.0%} of the claim's sentence")
+    return ClaimCheck(ClaimStatus.UNSUPPORTED, rule, note, context=share)
 
 
 def sentence_bounds(t: _Text, k: int) -> tuple[int, int]:
@@ -152,6 +194,16 @@ def scale_incompatible(kind: str, claim_group: str, quote_group: str) -> bool:
     return abs(c - q) >= 2 or quote_group == "none" or claim_group in ("all", "none")
 
 
+def _turned(t: _Text, k: int) -> bool:
+    """Does a negator stand next to the scale word at k - just before it or within the two
+    words after it, in its clause ("not usually", "usually not useful", "may not", "cannot")?
+    A negated scale word reads turned round ("usually not" is "rarely", "may not" and "cannot"
+    forbid as "must not" does), so a swap of scale words is proof only when neither side
+    negates its word: "rarely useful" / "usually not useful", "may not include" / "must not
+    contain", "cannot be lower than min" / "must be at least min" state the same."""
+    return any(0 <= x < len(t.raw) and t.neg[x] and t.clause[x] == t.clause[k] for x in (k - 1, k + 1, k + 2))
+
+
 def negative_scale_word(word: str) -> bool:
     """Does the word deny by its strength ("few", "rarely", "seldom", "none", "never")? "not
     many" against "few" states the same: no flip of a negation."""
@@ -172,18 +224,58 @@ def verdict(rule: str, note: str, claim: _Text, ci: int, quote: _Text, qj: int, 
     kind = rule.rsplit(":", 1)[-1]
     if kind in ("quantifier", "modal") and groups and not scale_incompatible(kind, *groups):
         return _grey(rule, note, f"{groups[0]} / {groups[1]} may both hold")
+    if kind in ("quantifier", "modal") and (_turned(claim, ci) or _turned(quote, qj)):
+        return _grey(rule, note, "a negator next to the scale word turns it round")
     if kind in ("antonym", "order") and converse(claim.stems[ci], quote.stems[qj]):
         if not same_slot(claim, ci, ci + 1, quote, qj, both=True):
             return _grey(rule, note, "a converse may state the same event from its other end")
     elif not same_slot(claim, ci, ci + 1, quote, qj):
         return _grey(rule, note, "the two words do not stand among the same words")
-    return _flag(rule, note)
+    return _in_context(rule, note, claim, ci, quote, qj, frozenset({ci}))  # the word that differs aside
 
 
-def negation_verdict(rule: str, note: str, neg_side: _Text, k: int, seg: list[int], plain: _Text, j: int) -> ClaimCheck:
+# words that deny by their meaning (``words._IMPLICIT_NEG`` less the words that restrict or
+# contrast - "only", "except", "other", "instead", "against" - which do not deny what they
+# stand next to), and three that deny a verb as plainly: "unlikely to become" ("won't
+# become"), "is silent about" ("says nothing about"), "as opposed to users" ("not for users")
+_RESTRICTING = frozenset(stem(w) for w in "only except unless instead rather other against independently un non".split())
+_DENYING = frozenset(stem(w) for w in _IMPLICIT_NEG if w not in _NEGATORS) - _RESTRICTING | frozenset(
+    stem(w) for w in ("unlikely", "silent", "opposed"))
+
+
+def _denied_by_a_word(plain: _Text, j: int, neg_side: _Text) -> str | None:
+    """The word of ``plain`` that denies, by its meaning, what stands at ``j`` - within
+    ``2 * WINDOW`` tokens of it in its sentence, a word the negated side does not write
+    ("fails" / "does not apply", "unlikely to become" / "won't become", "a missing file" /
+    "if it does not exist"): both sides then deny, one by a negator, one by a word, and the
+    negator proves no flip. None when there is none."""
+    slo, shi = sentence_bounds(plain, j)
+    for x in range(max(slo, j - 2 * WINDOW), min(shi, j + 2 * WINDOW + 1)):
+        if plain.kinds[x] == _WORD and plain.stems[x] in _DENYING and plain.stems[x] not in neg_side.stemset:
+            return plain.raw[x]
+    return None
+
+
+def negation_verdict(rule: str, note: str, neg_side: _Text, k: int, seg: list[int], plain: _Text, j: int,
+                     claim_negates: bool = True) -> ClaimCheck:
     """A negator at ``k`` of ``neg_side`` whose segment ``seg`` the other side states at
     ``j`` without it: a flag when every word of the segment stands there, unnegated, next
-    to the negator's neighbour (the word before it), else grey."""
+    to the negator's neighbour (the word before it), and the claim's sentence is read in
+    context (``_in_context``), else grey. ``claim_negates``: ``neg_side`` is the claim."""
+    found = _negation_flag(rule, note, neg_side, k, seg, plain, j)
+    if found.status is not ClaimStatus.UNSUPPORTED:
+        return found
+    denial = _denied_by_a_word(plain, j, neg_side)
+    if denial:
+        return _grey(rule, note, f'the other side denies it too, by "{denial}"')
+    # the negator is what differs (negators are never counted); the words it covers stand
+    # on both sides and count
+    if claim_negates:
+        return _in_context(rule, note, neg_side, k, plain, j)
+    return _in_context(rule, note, plain, j, neg_side, k)
+
+
+def _negation_flag(rule: str, note: str, neg_side: _Text, k: int, seg: list[int], plain: _Text, j: int) -> ClaimCheck:
     c = plain.clause[j]
     slo, shi = sentence_bounds(plain, j)
     lo, hi = max(slo, j - 2 * WINDOW), min(shi, j + 2 * WINDOW)
@@ -225,6 +317,16 @@ def _written(key: str, quotes: list[_Text]) -> bool:
     return False
 
 
+def _spaced_compound(t: _Text) -> set[str]:
+    """Values of number words written as one with a hyphen set apart by spaces ("twenty -
+    five": a transcript's "twenty-five"), which the analysis reads as two numbers."""
+    out = set()
+    for i in range(len(t.low) - 2):
+        if t.low[i] in _TENS and t.low[i + 1] in ("-", "\u2010", "\u2011") and _SMALL_NUMBERS.get(t.low[i + 2], 0) in range(1, 10):
+            out.add(str(_TENS[t.low[i]] + _SMALL_NUMBERS[t.low[i + 2]]))
+    return out
+
+
 def _lead_digits(raw: str) -> str:
     m = _DIGIT_RUN.search(raw)
     return m.group(0).replace(",", "") if m else ""
@@ -250,6 +352,8 @@ def number_verdict(note: str, c: _Num, quotes: list[_Text]) -> ClaimCheck:
         if _verbatim(c.raw, quotes):  # "since Jan. 18.Japan's": written, not read as a date
             return _grey("number", note, f"a quote writes {c.raw} as it stands")
         return _flag("number", note)  # a date, a version: one value each
+    if any(c.key in _spaced_compound(t) for t in quotes):
+        return _grey("number", note, f"a quote writes {c.raw} in words")
     if not _written(c.key, quotes):
         return ClaimCheck(ClaimStatus.UNSUPPORTED, "number", note, lacking=True)  # number lacking: the project's rule
     if c.name is not None:

@@ -44,6 +44,9 @@ evidence holds (``ok``) only when:
   "increasing but not sequential");
 * every fact cites at least one span, shares a word with it, and the facts together
   cover the claim; every aligned pair names words of the claim and of the cited spans.
+* not every cited span lies inside quotation marks of its quote (someone's words, quoted,
+  are not the page saying they are true: ``attribution``), unless the claim itself quotes
+  or attributes them.
 
 Relations read as the same statement, each anchored so that no fact can change under it:
 a claim's "because"/"since" is shown by a quote's cause word ("since", "because", ", as")
@@ -70,6 +73,7 @@ from itertools import islice
 
 from ..verify import _canon_char, clean_quote
 from . import lexicon
+from .attribution import spans_reported
 from . import proof as P
 from .analysis import _analyse
 from .framing import _prepare_claim
@@ -251,6 +255,9 @@ def check_judge_evidence(claim: str, quotes: list[str], facts: list[JudgeFact]) 
     if not span_texts:
         problems.append("no cited span is in the quotes")
         return EvidenceCheck(False, problems, found)
+    reported = spans_reported(claim or "", quotes, found)
+    if reported:
+        problems.append(reported)
 
     paths: dict[str, str] = {}
     text, mid = _prepare_claim(_paths_as_names(claim or "", paths))  # before "<id>" is taken for a tag

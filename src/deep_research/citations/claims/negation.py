@@ -10,13 +10,21 @@ from .words import _IMPLICIT_NEG_STEMS, _NEG_PHRASE_WORDS, _NEGATORS, _NUMBER_WO
 WINDOW = 6  # tokens around a negation searched for shared context
 
 
+_PRONOUNS = frozenset({"none", "nothing", "nobody"})
+_JOINS = frozenset({"and", "or", "but", ",", ";", ":", ".", ")"})
+
+
 def _segment(t: _Text, k: int) -> list[int]:
     """Positions of the content words a negator at k negates: up to the clause end, at most
-    four; an explicit negator ends it."""
+    four; an explicit negator ends it. A negator that stands as a pronoun, the object of the
+    verb before it ("finds none and 2 when ...", "found nothing, so ..."), negates no word
+    after it: what follows a conjunction or a stop is another statement."""
     out: list[int] = []
     c = t.clause[k]
     j = k + 1
     n = len(t.raw)
+    if t.low[k] in _PRONOUNS and (j >= n or t.low[j] in _JOINS):
+        return out
     while j < n and t.clause[j] == c and len(out) < 4:
         if t.neg[j]:
             break
@@ -315,14 +323,10 @@ def _check_negation(claim: _Text, quotes: list[_Text]) -> ClaimCheck | None:
             continue
         if covered is None:
             covered = _fully_covered(claim, quotes)
-        hit = _negation_matches(claim, k, quotes, covered)
-        if hit and not _until_after(claim, k) and not _not_a_denial(claim, k) and not _negated_bound(claim, k, quotes):
-            word, negator, seg, dst, j = hit
-            found = negation_verdict("negation", f'the claim negates "{word}" ("{negator}") where the quote does not',
-                                     claim, k, seg, dst, j)
-            if found.status is ClaimStatus.UNSUPPORTED:
-                return found
-            grey = grey or found
+        found = _flip(claim, k, quotes, covered, claim_negates=True)
+        if found is not None and found.status is ClaimStatus.UNSUPPORTED:
+            return found
+        grey = grey or found
     for q in quotes:
         for k, is_neg in enumerate(q.neg):
             if not is_neg:
@@ -334,15 +338,24 @@ def _check_negation(claim: _Text, quotes: list[_Text]) -> ClaimCheck | None:
             # every quote occurrence of the negated word must be negated
             if any(t.clause[j] not in t.neg_clauses for t in quotes for j in t.positions.get(head, ())):
                 continue
-            hit = _negation_matches(q, k, [claim], True)
-            if hit and not _until_after(q, k) and not _not_a_denial(q, k) and not _negated_bound(q, k, [claim]):
-                word, negator, seg, _, j = hit
-                found = negation_verdict("negation", f'the quote says "{negator} {word}" where the claim drops the negation',
-                                         q, k, seg, claim, j)
-                if found.status is ClaimStatus.UNSUPPORTED:
-                    return found
-                grey = grey or found
+            found = _flip(q, k, [claim], True, claim_negates=False)
+            if found is not None and found.status is ClaimStatus.UNSUPPORTED:
+                return found
+            grey = grey or found
     return grey
+
+
+def _flip(src: _Text, k: int, others: list[_Text], covered: bool, *, claim_negates: bool) -> ClaimCheck | None:
+    """The negator at ``k`` of ``src`` (the claim when ``claim_negates``, else a quote) read
+    against the other side(s): None when they do not state its words unnegated, else the
+    verdict of ``contradiction.negation_verdict`` (a flag or a grey note)."""
+    hit = _negation_matches(src, k, others, covered)
+    if not hit or _until_after(src, k) or _not_a_denial(src, k) or _negated_bound(src, k, others):
+        return None
+    word, negator, seg, dst, j = hit
+    note = (f'the claim negates "{word}" ("{negator}") where the quote does not' if claim_negates
+            else f'the quote says "{negator} {word}" where the claim drops the negation')
+    return negation_verdict("negation", note, src, k, seg, dst, j, claim_negates=claim_negates)
 
 
 def _negations(t: _Text) -> int:

@@ -8,6 +8,7 @@ from itertools import islice
 
 from .analysis import _analyse_claim, _analyse_quote
 from .antonym import _check_antonym
+from .attribution import reported_only
 from .contradiction import in_place
 from .near_copy import _check_near_copy, _function_word_swapped
 from .negation import _check_negation
@@ -41,6 +42,9 @@ def check_claim(claim: str, quotes: list[str]) -> ClaimCheck:
         note = _not_as_written(claim or "", quotes, c, qs)
         if note:
             return ClaimCheck(ClaimStatus.UNCHECKED, None, note)
+        reported = reported_only(claim or "", c, [q for q in quotes if q and q.strip()], _prove)
+        if reported is not None:
+            return reported
     return result
 
 

@@ -21,6 +21,7 @@ class ClaimCheck:
     rule: str | None  # "number", "negation", "near_copy:<kind>", "antonym"; "copy", "proof", "no_claim"
     note: str
     lacking: bool = False  # a "number" flag for a number no quote writes (the project's rule, not a proof)
+    context: float | None = None  # a word flag: share of the claim sentence the quote sentence states (contradiction)
 
 
 @dataclass

@@ -1,0 +1,300 @@
+"""The fresh groups behind ``benchmarks/bench_claims.py --fresh5`` … ``--fresh7``, one table
+row per group: the converters of ``fetch_factver.py --freshN`` (on small synthetic files in
+throwaway git repositories, not the real data), the loader, the defaults of both scripts and the
+shipped hand-written pairs' shape. Nothing here runs the claim check on any of them."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+BENCH = Path(__file__).resolve().parents[2] / "benchmarks"
+sys.path.insert(0, str(BENCH))
+import bench_claims  # noqa: E402
+from tests.benchmarks._fresh_support import git_repo, load_module  # noqa: E402
+
+fv = load_module(BENCH / "data" / "factver" / "fetch_factver.py", "fetch_factver_fresh_groups")
+check = load_module(BENCH / "data" / "claims-hand" / "check.py", "claims_hand_check_groups")
+
+
+# --- synthetic snapshots ----------------------------------------------------------------------
+
+
+def _summedits(domain: str, labels: list[int]) -> str:
+    return json.dumps(
+        [
+            {
+                "id": f"{domain}_{k}",
+                "doc": f" {domain} document. ",
+                "summary": f"Summary {k}.",
+                "label": lab,
+                "original_summary": "Summary 0.",
+                "edit_types": [] if lab == 1 else ["hallucinated_fact_insertion"],
+                "split": "test",
+            }
+            for k, lab in enumerate(labels)
+        ]
+    )
+
+
+def _snapshot(root: Path, monkeypatch, attr: str, files: dict[str, str]) -> None:
+    """A git repository standing in for the snapshot of ``fv.<attr>``, pinned commit pointed at it."""
+    repo = getattr(fv, attr)
+    commit = git_repo(root / repo.name.replace("/", "+") / "repo", files)
+    monkeypatch.setattr(fv, attr, fv.Repo(repo.name, commit))
+
+
+def _summedits_mirrors(domains: dict[str, list[int]]):
+    def make(root: Path, monkeypatch) -> None:
+        files = {f"data/summedits/summedits_{d}.json": _summedits(d, labs) for d, labs in domains.items()}
+        _snapshot(root, monkeypatch, "SUMMEDITS", files)
+
+    return make
+
+
+def _faithbench_sample(k: int, labels: list[list[str]], summary: str = "A summary.") -> dict:
+    return {
+        "sample_id": k,
+        "source": f" Source passage {k}. ",
+        "summary": f" {summary} ",
+        "annotations": [{"annot_id": i, "label": lab, "note": "", "summary_span": "x"} for i, lab in enumerate(labels)],
+        "metadata": {"summarizer": "m"},
+    }
+
+
+def _faithbench_files() -> dict[str, str]:
+    batch_1 = [
+        _faithbench_sample(0, []),
+        _faithbench_sample(1, [["Unwanted", "Unwanted.Intrinsic"], ["Benign"]]),
+        _faithbench_sample(2, [["Questionable"], ["Benign"]]),  # no clear label: dropped
+        _faithbench_sample(3, [["Benign"]]),  # no clear label: dropped
+    ]
+    batch_16 = [
+        _faithbench_sample(0, [["Unwanted.Extrinsic", "Unwanted"], ["Unwanted", "Unwanted.Intrinsic"]]),
+        _faithbench_sample(1, [], summary=""),  # empty summary: dropped
+    ]
+    files = {f"data_for_release/batch_{b}.json": json.dumps({"samples": []})
+             for b in range(2, 16) if b != 13}
+    files["data_for_release/batch_1.json"] = json.dumps({"samples": batch_1})
+    files["data_for_release/batch_16.json"] = json.dumps({"samples": batch_16})
+    return files
+
+
+def _liar(k: int, label: str, claim: str, justification: str | None = "The ruling says so.") -> str:
+    return json.dumps({"id": k, "json_file_id": f"{k}.json", "label": label, "claim": claim,
+                       "justification": justification})
+
+
+def _politihop_tsv(statements: list[str]) -> str:
+    out = io.StringIO()
+    w = csv.writer(out, delimiter="\t")
+    w.writerow(["article_id", "statement", "ruling", "annotated_evidence"])
+    for n, s in enumerate(statements):
+        w.writerow([str(90000 + n), s, "[]", "{}"])
+    return out.getvalue()
+
+
+def _fresh7_mirrors(root: Path, monkeypatch) -> None:
+    _snapshot(root, monkeypatch, "FAITHBENCH", _faithbench_files())
+    _snapshot(root, monkeypatch, "LIAR_PLUS", {
+        "dataset/jsonl/val2.jsonl": "\n".join([
+            _liar(11, "true", "Says the wall takes years."),
+            _liar(12, "mostly-true", "Mostly so."),  # no clear label: dropped
+            _liar(13, "pants-fire", "Says the moon is cheese."),
+        ]) + "\n",
+        "dataset/jsonl/test2.jsonl": "\n".join([
+            _liar(21, "half-true", "Jobs doubled."),
+            _liar(22, "false", "Also checked by PolitiHop."),  # in PolitiHop: dropped
+            _liar(23, "barely-true", "No evidence.", justification=None),  # dropped
+        ]) + "\n",
+    })
+    _snapshot(root, monkeypatch, "POLITIHOP", {
+        "data/politihop_train.tsv": _politihop_tsv(["Also  checked by PolitiHop."]),
+        "data/politihop_valid.tsv": _politihop_tsv([]),
+        "data/politihop_test.tsv": _politihop_tsv(["Something else."]),
+    })
+
+
+# --- one row per group ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Group:
+    name: str  # bench_claims' group name; the option is --<name>
+    mirrors: Callable[[Path, object], None]  # builds the synthetic snapshots under a root
+    built: list[tuple[str, str]]  # (dataset, label) of every public pair the synthetic data gives
+    hand_dataset: str  # the hand-written set's "dataset"
+    min_hand_pairs: int
+
+
+GROUPS = [
+    Group(
+        "fresh5",
+        _summedits_mirrors({"news": [1, 0, 0], "qmsumm": [1, 0, 2], "sales_call": [0, 1]}),
+        [("factver/summedits-news", "supported"), ("factver/summedits-news", "unsupported"),
+         ("factver/summedits-news", "unsupported"), ("factver/summedits-qmsum", "supported"),
+         ("factver/summedits-qmsum", "unsupported"), ("factver/summedits-salescall", "supported"),
+         ("factver/summedits-salescall", "unsupported")],
+        "cmake",
+        300,
+    ),
+    Group(
+        "fresh6",
+        _summedits_mirrors({"podcast": [1, 0, 0], "sales_email": [1, 0, 2]}),
+        [("factver/summedits-podcast", "supported"), ("factver/summedits-podcast", "unsupported"),
+         ("factver/summedits-podcast", "unsupported"), ("factver/summedits-salesemail", "supported"),
+         ("factver/summedits-salesemail", "unsupported")],
+        "postfix",
+        200,
+    ),
+    Group(
+        "fresh7",
+        _fresh7_mirrors,
+        [("factver/faithbench", "supported"), ("factver/faithbench", "unsupported"),
+         ("factver/faithbench", "unsupported"), ("factver/liar-plus", "supported"),
+         ("factver/liar-plus", "unsupported"), ("factver/liar-plus", "unsupported")],
+        "rust",
+        400,
+    ),
+]
+by_name = pytest.mark.parametrize("group", GROUPS, ids=[g.name for g in GROUPS])
+
+
+# --- converters -------------------------------------------------------------------------------
+
+
+def test_summedits_converter_names_its_set_and_maps_labels(tmp_path, monkeypatch):
+    root = tmp_path / "mirrors"
+    _summedits_mirrors({"sales_email": [1, 0, 2], "podcast": [1]})(root, monkeypatch)
+    rd, tally = fv.Reader(root), fv.Tally()
+    em = list(fv._summedits("sales_email", "salesemail")(rd, tally))
+    assert [(e.id, e.label, e.cls, e.quotes) for e in em] == [
+        ("summedits-salesemail-sales_email_0", "supported", "consistent", ["sales_email document."]),
+        ("summedits-salesemail-sales_email_1", "unsupported", "inconsistent (hallucinated_fact_insertion)",
+         ["sales_email document."]),
+    ]
+    assert tally.dropped == {"label other than 0/1, or empty document or summary": 1}
+    # without a name the id keeps the file's domain, as the earlier groups' ids do
+    assert [e.id for e in fv._summedits("podcast")(rd, fv.Tally())] == ["summedits-podcast-podcast_0"]
+
+
+def test_faithbench_converter_judges_a_summary_by_its_most_severe_annotation(tmp_path, monkeypatch):
+    root = tmp_path / "mirrors"
+    _snapshot(root, monkeypatch, "FAITHBENCH", _faithbench_files())
+    tally = fv.Tally()
+    got = list(fv.faithbench(fv.Reader(root), tally))
+    assert [(e.id, e.label, e.cls, e.quotes, e.claim) for e in got] == [
+        ("faithbench-1-0", "supported", "consistent", ["Source passage 0."], "A summary."),
+        ("faithbench-1-1", "unsupported", "unwanted (intrinsic)", ["Source passage 1."], "A summary."),
+        ("faithbench-16-0", "unsupported", "unwanted (extrinsic+intrinsic)", ["Source passage 0."],
+         "A summary."),
+    ]
+    assert tally.dropped == {"worst annotation Benign or Questionable (no clear label)": 2,
+                             "empty source or summary": 1}
+    assert got[0].source.startswith("vectara/FaithBench/data_for_release/batch_1.json@")
+
+
+def test_liar_plus_converter_maps_verdicts_and_leaves_out_politihop_statements(tmp_path, monkeypatch):
+    root = tmp_path / "mirrors"
+    _fresh7_mirrors(root, monkeypatch)
+    tally = fv.Tally()
+    got = list(fv.liar_plus(fv.Reader(root), tally))
+    assert [(e.id, e.label, e.cls, e.quotes) for e in got] == [
+        ("liar-plus-11", "supported", "true", ["The ruling says so."]),
+        ("liar-plus-13", "unsupported", "pants-fire", ["The ruling says so."]),
+        ("liar-plus-21", "unsupported", "half-true", ["The ruling says so."]),
+    ]
+    assert tally.dropped == {"label mostly-true (no clear label)": 1, "statement also in PolitiHop": 1,
+                             "empty statement or justification": 1}
+
+
+# --- fetch script, loader, defaults ------------------------------------------------------------
+
+
+@by_name
+def test_fetch_writes_holdout_only_sets_byte_for_byte_that_bench_can_load(group, tmp_path, monkeypatch):
+    mirrors = tmp_path / "mirrors"
+    group.mirrors(mirrors, monkeypatch)
+    out = tmp_path / f"factver-{group.name}"
+    flag = f"--{group.name}"
+    assert fv.main([flag, "--mirrors", str(mirrors), "--out", str(out)]) == 0
+    assert sorted(p.name for p in out.iterdir()) == ["README.md", *sorted({d.split("/")[1] for d, _ in group.built})]
+    assert not list(out.glob("*/dev.jsonl"))
+    first = {f: f.read_bytes() for f in sorted(out.rglob("*")) if f.is_file()}
+    assert fv.main([flag, "--mirrors", str(mirrors), "--out", str(out)]) == 0
+    assert {f: f.read_bytes() for f in sorted(out.rglob("*")) if f.is_file()} == first  # byte for byte
+    readme = (out / "README.md").read_text()
+    assert flag in readme and "cut to 1000 by a sample" in readme
+    hand = tmp_path / "hand"
+    hand.mkdir()
+    row = {"id": "h0001", "dataset": group.hand_dataset, "page": f"{group.hand_dataset}/a.html", "quote": "Q.",
+           "claim": "C.", "label": "unsupported", "class": "negation", "note": "x", "split": "holdout"}
+    (hand / "holdout.jsonl").write_text(json.dumps(row) + "\n", encoding="utf-8")
+    pairs = bench_claims.load_fresh(hand, out, flag)
+    assert [(p.id, p.dataset, p.label) for p in pairs][:1] == [("h0001", f"hand/{group.hand_dataset}", "unsupported")]
+    assert sorted((p.dataset, p.label) for p in pairs[1:]) == group.built
+
+
+@by_name
+def test_fetch_with_another_group_or_only_is_a_user_error(group, tmp_path, capsys):
+    flag = f"--{group.name}"
+    assert fv.main(["--fresh3", flag, "--mirrors", str(tmp_path)]) == 2
+    assert f"--fresh3 and {flag}" in capsys.readouterr().err
+    assert fv.main([flag, "--only", "fm2", "--mirrors", str(tmp_path)]) == 2
+    assert flag in capsys.readouterr().err
+
+
+@by_name
+def test_load_fresh_names_the_groups_own_rebuild_command(group, tmp_path):
+    flag = f"--{group.name}"
+    hand = tmp_path / "hand"
+    hand.mkdir()
+    (hand / "holdout.jsonl").write_text("", encoding="utf-8")
+    with pytest.raises(bench_claims.FreshMissing, match=f"fetch_factver.py {flag} --out"):
+        bench_claims.load_fresh(hand, tmp_path / "none", flag)
+    with pytest.raises(bench_claims.FreshMissing, match=f"{flag}-hand-dir"):
+        bench_claims.load_fresh(tmp_path / "nowhere", tmp_path / "none", flag)
+
+
+@by_name
+def test_defaults_of_both_scripts_point_at_the_group(group):
+    g = bench_claims.FRESH_GROUPS[group.name]
+    assert g.hand_dir.name == f"claims-{group.name}"
+    assert str(g.factver_root) == f"/tmp/factver-{group.name}"
+    assert fv.FRESH_GROUPS[f"--{group.name}"].out == g.factver_root
+
+
+def test_every_public_group_of_bench_claims_is_built_by_the_fetch_script():
+    public = {f"--{n}": g.factver_root for n, g in bench_claims.FRESH_GROUPS.items() if g.factver_root}
+    assert public == {flag: g.out for flag, g in fv.FRESH_GROUPS.items()}
+    # the old per-group names stay importable for the scripts that use them
+    assert bench_claims.FRESH_GROUPS["fresh7"].hand_dir == bench_claims.FRESH7_HAND_DIR
+    assert bench_claims.FRESH_GROUPS["fresh4"].factver_root is None
+
+
+# --- shipped hand-written pairs -----------------------------------------------------------------
+
+
+@by_name
+def test_shipped_hand_pairs_are_well_formed(group):
+    here = bench_claims.FRESH_GROUPS[group.name].hand_dir
+    rows = check.load(here)
+    assert len(rows) >= group.min_hand_pairs and check.problems(rows, here) == []
+    assert {r["split"] for r in rows} == {"holdout"}
+    assert {r["dataset"] for r in rows} == {group.hand_dataset}
+    assert len({r["id"] for r in rows}) == len(rows)
+    labels = [r["label"] for r in rows]
+    assert 0.4 <= labels.count("supported") / len(labels) <= 0.6
+    assert all(r.get("note") for r in rows if r["label"] == "unsupported")
+    pages = (here / "pages.txt").read_text().split()
+    assert {r["page"] for r in rows} == set(pages)
+    for r in rows:  # every quote verbatim on its page (check.problems says so too; this can fail alone)
+        text = (here / "pages" / f"{r['page']}.txt").read_text(encoding="utf-8")
+        assert all(q in text for q in r.get("quotes") or [r["quote"]]), r["id"]
