@@ -89,6 +89,23 @@ def parse_sources(data: object, origin: str = "sources") -> LoadedSources:
     return LoadedSources(out, warnings)
 
 
+def source_record(source: Source) -> dict:
+    """One item of a sources file, as :func:`parse_sources` reads it back: a research run's
+    folder keeps its cited sources this way (sources.json), so that ``deep-research publish``
+    re-publishes its report.md from the folder alone. The format is written as the run read
+    the content (detected when the source had none), so a later reading cannot differ."""
+    from .citations.page import detect_format
+
+    record: dict = {"id": source.id, "url": source.url, "title": source.title,
+                    "format": source.format or detect_format(source.content)}
+    for key in ("author", "published", "site_name", "credibility", "locations"):
+        value = getattr(source, key)
+        if value:
+            record[key] = value
+    record["content"] = source.content  # last: the metadata reads first in the file
+    return record
+
+
 def _credibility(value: object, where: str) -> dict | None:
     """An optional ``"credibility": {"score": 0..1, "reasons": [text, ...]}`` of a source
     (as a research run records it), shown in the Sources list."""

@@ -28,7 +28,7 @@ class RunProgress:
         self.problems = 0
         self.started = time.monotonic()
         self._live: Live | None = None
-        self._last_line = ""
+        self._last_shown: tuple = ()
 
     # --- events -------------------------------------------------------------------------
     def __call__(self, event: dict) -> None:
@@ -38,6 +38,8 @@ class RunProgress:
                 # a round is a supervisor round (research_iterations, what the summary counts):
                 # shown while research runs; a brief council's rounds are not research rounds
                 self.round = event.get("round") or self.round if self.stage == RESEARCH else 0
+                if self.stage != RESEARCH:
+                    self.running = 0  # no researcher runs outside research (one that failed never said it ended)
             ev = event.get("event")
             if ev == "researchers_started":
                 self.running += event.get("count", 0)
@@ -72,11 +74,14 @@ class RunProgress:
         if self._live is not None:
             self._live.update(self.table())
             return
-        line = (f"[{self.stage}{f' r{self.round}' if self.round else ''}] researchers={self.running} "
-                f"sources={len(self.sources)} tokens={total_tokens(self.usage)}")
-        if line.split("]")[0] != self._last_line.split("]")[0]:
-            self.console.print(line, highlight=False, markup=False)
-        self._last_line = line
+        # a plain line when the stage, the round or the number of researchers running changes
+        # (researchers start and end within a round: keyed on the stage alone, no line showed them)
+        shown = (self.stage, self.round, self.running)
+        if shown != self._last_shown:
+            self.console.print(f"[{self.stage}{f' r{self.round}' if self.round else ''}] researchers={self.running} "
+                               f"sources={len(self.sources)} tokens={total_tokens(self.usage)}",
+                               highlight=False, markup=False)
+        self._last_shown = shown
 
     def __enter__(self) -> "RunProgress":
         if self.console.is_terminal:

@@ -118,3 +118,39 @@ def test_summary_counts_uncited_statements_and_flags(tmp_path):
     assert "\u201cJames Gosling\u201d" in r.stderr or '"James Gosling" is on none of the cited pages' in r.stderr
     audit = json.loads((tmp_path / "out" / "audit.json").read_text())
     assert audit["summary"]["uncited_statements"] == 1 and audit["invented_names"][0]["value"] == "James Gosling"
+
+
+def test_a_quote_with_stars_from_a_sources_file_without_format_is_shown_literally(tmp_path):
+    """Plain page text that uses ``**`` the way technical text does (a glob, **kwargs, a
+    power) is not markdown: its quotes keep their stars in every output, and the link
+    highlights the sentence as the page has it. A declared format is read as declared."""
+    from docx import Document as Word
+    from pypdf import PdfReader
+
+    page = ("The pattern **/*.py matches every Python file in every folder.\n"
+            "Use *args and **kwargs to pass arguments on.\n"
+            "The value of 2**10 is 1024.\n")
+    quotes = ["The pattern **/*.py matches every Python file in every folder.",
+              "Use *args and **kwargs to pass arguments on.", "The value of 2**10 is 1024."]
+    sources = [{"id": "a", "url": "https://a.example/", "title": "A", "content": page},
+               {"id": "m", "url": "https://m.example/", "title": "M", "content": page, "format": "markdown"}]
+    report = "# Stars\n\n" + "".join(f'Fact {i} <ref id="a">"{q}"</ref>.\n\n' for i, q in enumerate(quotes))
+    report += f'Globs <ref id="m">"{quotes[0]}"</ref>.\n'
+    out = tmp_path / "out"
+    r = run("publish", _write(tmp_path, "r.md", report), "-s", _write(tmp_path, "s.json", json.dumps(sources)),
+            "-o", out, "--docx")
+    assert r.returncode == 0, r.stderr
+    cites = json.loads((out / "citations.json").read_text())
+    assert [c["status"] for c in cites[:3]] == ["verified"] * 3
+    assert [c["matched_text"] for c in cites[:3]] == quotes
+    from urllib.parse import unquote
+    for c, q in zip(cites[:3], quotes):  # the link's terms are the page's words, stars kept
+        assert all(unquote(term) in q for term in c["fragment"].removeprefix("text=").split(",")), c["url"]
+    shown = {"md": (out / "report.md").read_text(), "html": (out / "report.html").read_text(),
+             "docx": "\n".join(p.text for p in Word(str(out / "report.docx")).paragraphs),
+             "pdf": " ".join(" ".join((p.extract_text() or "").split()) for p in PdfReader(out / "report.pdf").pages)}
+    for kind, text in shown.items():
+        for q in quotes:
+            assert q in text, (kind, q)
+    # the source declared markdown keeps its reading: "**/*.py … **kwargs" is emphasis there
+    assert cites[3]["source_id"] == "m" and cites[3]["matched_text"] != quotes[0], cites[3]

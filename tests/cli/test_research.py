@@ -1,6 +1,7 @@
 """`deep-research research` and `resume` as a user runs them (scripted model via the
 DEEP_RESEARCH_DEPS extension point, local corpus, SQLite checkpoints)."""
 
+import json
 import os
 import re
 import subprocess
@@ -48,6 +49,15 @@ def test_research_writes_the_report(tmp_path, corpus):
     folder = pdfs[0].parent
     for name in ("report.md", "report.linked.md", "report.html", "citations.json", "notes.md", "raw_notes.md"):
         assert (folder / name).is_file(), name
+    # the folder alone re-publishes the report: same checks, same links
+    assert "sources.json" in r.stdout
+    again = run("publish", folder / "report.md", "--sources", folder / "sources.json", "--out", tmp_path / "again",
+                "--no-pdf")
+    assert again.returncode == 0, again.stderr
+    first, second = (json.loads((d / "citations.json").read_text()) for d in (folder, tmp_path / "again"))
+    assert len(first) == len(second) > 0
+    for a, b in zip(first, second):
+        assert (a["status"], a["url"], a["claim_status"]) == (b["status"], b["url"], b["claim_status"])
 
 
 def test_brief_approval_without_a_terminal_waits_then_resumes(tmp_path, corpus):
@@ -232,6 +242,8 @@ def test_progress_summary_compare_and_eval_count_the_same_rounds_and_coverage(tm
     assert r.returncode == 0, r.stdout + r.stderr
     progress = re.findall(r"^\[([a-z ]+?)(?: r(\d+))?\] researchers=", r.stdout, re.M)
     shown = [int(n) for stage, n in progress if n]
+    # the researchers a round sends are shown while they run (the scenario's first round sends two)
+    assert re.search(r"^\[research r1\] researchers=2 ", r.stdout, re.M), r.stdout
     assert shown and all(stage == "research" for stage, n in progress if n)  # no round outside research
     summary = re.search(r"research stopped after (\d+) research round\(s\)", r.stdout, re.I)
     assert summary and int(summary.group(1)) == max(shown), r.stdout
@@ -296,6 +308,22 @@ def test_resume_with_a_higher_cap_finishes_the_run_the_cap_stopped(tmp_path, cor
     assert 0 < used <= 14000, used
     assert next((tmp_path / "reports").rglob("report.md")).read_text(encoding="utf-8").strip()
     again = run("resume", tid, "--db", db, env=SCRIPTED)
+    assert again.returncode == 0 and "already complete" in again.stdout, again.stdout + again.stderr
+
+
+def test_resume_with_cap_none_removes_the_cap(tmp_path, corpus):
+    """A cap is removed on resume with --max-tokens none (the advice says so); the run then
+    finishes, and a later resume does not bring the cap back."""
+    db = tmp_path / "state.sqlite"
+    r = run("research", QUESTION, "--corpus", corpus, "--out", tmp_path / "reports", "--yes", "--no-pdf",
+            "--db", db, "--max-tokens", "1000", env=SCRIPTED)
+    assert r.returncode == 1, r.stdout + r.stderr
+    tid = re.search(r"deep-research resume (\S+) --max-tokens N \(or --max-tokens none: no cap\)", r.stderr)
+    assert tid, r.stderr
+    done = run("resume", tid.group(1), "--db", db, "--max-tokens", "None", env=SCRIPTED)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "token budget reached" not in done.stderr and "--max-tokens" not in done.stderr, done.stderr
+    again = run("resume", tid.group(1), "--db", db, env=SCRIPTED)
     assert again.returncode == 0 and "already complete" in again.stdout, again.stdout + again.stderr
 
 

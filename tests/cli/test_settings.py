@@ -223,3 +223,20 @@ def test_every_setting_lands_in_a_help_panel_of_its_section():
     assert panels["research_model_base_url"] == panels["citation_check_azure_endpoint"] == S.ROLE_PANEL
     assert panels["research_mode"] == "Scoping" and panels["research_urls"] == "Search and sources"
     assert panels["verified_findings"] == "Checks and report" and panels["write_pdf"] == "Output"
+
+
+def test_none_unsets_a_number_setting_without_a_default():
+    """--max-cost none / --max-tokens none (any number setting whose default is no value):
+    unset, kept as such so that a resume replaces the run's saved cap with it; other
+    settings take "none" as they would any other text, and the help says which."""
+    unsettable = {s.name for s in S.settings() if s.unsettable}
+    assert {"max_cost_usd", "max_total_tokens"} <= unsettable
+    assert S.checked_context(max_cost="none", max_tokens=" NONE ") == {"max_cost_usd": None,
+                                                                        "max_total_tokens": None}
+    from deep_research.errors import UserError
+
+    with pytest.raises(UserError, match="--max-researcher-iterations: must be a whole number"):
+        S.checked_context(max_researcher_iterations="none")  # it has a default: nothing to unset
+    helps = {s.name: s.describe() for s in S.settings()}
+    assert "none: unset, also on resume" in helps["max_cost_usd"]
+    assert "none" not in helps["max_researcher_iterations"]

@@ -361,6 +361,38 @@ def test_bad_run_folders_exit_2(tmp_path, capsys):
     assert main(["eval", "judge", str(bad)]) == 2
 
 
+def test_a_bad_run_folder_in_a_tree_is_skipped_and_the_search_is_bounded(tmp_path, capsys, monkeypatch):
+    from deep_research.evaluation import rundir
+
+    tree = tmp_path / "tree"
+    good = make_run(tree / "a" / "good")
+    bad = make_run(tree / "a" / "bad")
+    (bad / "citations.json").write_text("{not json", encoding="utf-8")
+    make_run(tree / ".hidden" / "run")  # hidden folders (.git, .venv, caches) are not searched
+    make_run(tree / "b" / "c" / "d" / "e" / "too-deep")
+    out = tmp_path / "r.json"
+    assert main(["eval", "report", str(tree), "--json", str(out)]) == 0
+    err = capsys.readouterr().err
+    warnings = [line for line in err.splitlines() if line.startswith("warning:")]
+    assert warnings == [f"warning: skipped: citations file {bad / 'citations.json'} is not valid JSON "
+                        "(Expecting property name enclosed in double quotes, line 1)"], err
+    assert [r["path"] for r in json.loads(out.read_text())["runs"]] == [str(good)]
+    # a path whose every run folder is bad has nothing to report: exit 2, naming the path
+    assert main(["eval", "report", str(tree / "a" / "bad")]) == 2
+    assert f"nothing to report in {tree / 'a' / 'bad'}" in capsys.readouterr().err
+    # the search stops at a bound and says so
+    for n in range(3):
+        make_run(tmp_path / "many" / f"run{n}")
+    monkeypatch.setattr(rundir, "MAX_RUN_FOLDERS", 2)
+    assert main(["eval", "report", str(tmp_path / "many"), "--json", str(out)]) == 0
+    assert "stopped after it found 2 run folders" in capsys.readouterr().err
+    assert [Path(r["path"]).name for r in json.loads(out.read_text())["runs"]] == ["run0", "run1"]
+    monkeypatch.setattr(rundir, "MAX_FOLDERS_LISTED", 1)
+    assert main(["eval", "report", str(tree)]) == 2
+    assert f"no published run folder (with report.md, citations.json, audit.json) in {tree} (the search stopped " \
+        "after it listed 1 folders)" in capsys.readouterr().err
+
+
 def test_drb_import_and_export_follow_the_formats(tmp_path):
     tasks = tmp_path / "query.jsonl"
     tasks.write_text("\n".join(json.dumps(t, ensure_ascii=False) for t in [

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Optional
 import typer
 
 from ..errors import UserError
+from ..evaluation.rundir import MAX_DEPTH, MAX_RUN_FOLDERS
 from ..terminal import printable
 from .helpfmt import HelpCommand, HelpGroup
 from .settings import RUN_PANEL, checked_context, with_settings
@@ -131,18 +132,21 @@ def _pct(v) -> str:
 # --- eval report ---------------------------------------------------------------------------
 @eval_app.command(cls=HelpCommand, name="report")
 def report_cmd(
-    dirs: list[Path] = typer.Argument(..., help="Run folders, or folders holding run folders."),
+    dirs: list[Path] = typer.Argument(..., help=(
+        f"Run folders, or folders holding run folders (searched {MAX_DEPTH} levels down, hidden folders "
+        f"skipped, the first {MAX_RUN_FOLDERS} run folders by path; one whose files cannot be read is "
+        "skipped with a warning).")),
     json_out: Optional[Path] = typer.Option(None, "--json", help="Where to write the JSON (default: "
                                             "eval-report.json in the folder of the runs)."),
 ) -> None:
     """Code checks of published runs: structure, citations, claims, sources, FACT-style
     accuracy and the synthesis score."""
     from ..evaluation.checks import evaluate_run
-    from ..evaluation.rundir import RunFolder, find_run_folders
+    from ..evaluation.rundir import load_run_folders
 
-    folders = list(dict.fromkeys(f for d in dirs for f in find_run_folders(d)))
+    runs = load_run_folders(dirs, _warn)
     json_out = json_out or _beside(dirs, "eval-report.json")
-    records = [{**evaluate_run(RunFolder.load(f)), "path": str(f)} for f in folders]
+    records = [{**evaluate_run(run), "path": str(run.path)} for run in runs]
     _table(report_table(records))
     _write_json(json_out, {"runs": records})
     _say(f"Wrote {json_out}")
@@ -463,11 +467,11 @@ def judge_cmd(
     import asyncio
 
     from ..evaluation.drb import article_from_run
-    from ..evaluation.rundir import RunFolder, find_run_folders
+    from ..evaluation.rundir import load_run_folders
     from ..inputs import read_text_file
 
     ref_text = read_text_file(reference, "reference report") if reference else None
-    runs = [RunFolder.load(f) for f in dict.fromkeys(f for d in dirs for f in find_run_folders(d))]
+    runs = load_run_folders(dirs, _warn)
     json_out = json_out or _beside(dirs, "eval-judge.json")
     tasks = [_task_of(r, question) for r in runs]
     judge = _make_judge(judge_model, judge_base_url, judge_api_key_env, judge_max_calls, judge_timeout,

@@ -203,7 +203,7 @@ def cap_advice(messages: list[str], *, failed: bool, thread_id: str | None = Non
         if any(w in text for w in words):
             lines.append(f"The {kind} cap ({option}) " + (
                 f"left no room for this step: continue the run with a higher cap: deep-research resume "
-                f"{thread_id or 'THREAD_ID'} {option} N" if failed else
+                f"{thread_id or 'THREAD_ID'} {option} N (or {option} none: no cap)" if failed else
                 f"stopped research early: raise {option} for a fuller report."))
     return lines
 
@@ -271,7 +271,7 @@ def _print_result(values: dict, thread_id: str) -> int:
     written = labels(lang)["report_written"].format(dir="\0")
     before, _, after = written.partition("\0")
     out.print(f"{_esc(before)}[bold]{_esc(printable(files.get('dir')))}[/bold]{_esc(after)}", soft_wrap=True)
-    for key in ("markdown", "linked", "pdf", "docx", "html", "citations", "notes"):
+    for key in ("markdown", "linked", "pdf", "docx", "html", "citations", "sources", "notes"):
         if files.get(key):
             out.print(f"  {printable(Path(files[key]).name)}", markup=False)
     return 0
@@ -453,7 +453,8 @@ def resume(
     """Continue an interrupted, failed or waiting run where it stopped.
 
     --max-tokens and --max-cost replace the run's cap from here on (the whole run's usage
-    counts against it), e.g. after the cap left no room for a step."""
+    counts against it), e.g. after the cap left no room for a step; the value none
+    removes the cap (a ceiling set in the environment still holds)."""
     import asyncio
 
     if sum(bool(x) for x in (approve, reject, edit)) > 1:

@@ -82,6 +82,9 @@ HELP = {
     "research_urls": "A page to research (repeatable): fetched and given to the researchers as a source, in "
                      "addition to search (with --search none: only these pages).",
 }
+# What a number setting without a default (a cap: --max-cost, --max-tokens) takes to be unset:
+# no cap, or, on resume, the run's saved value removed (a ceiling the environment sets holds).
+UNSET = "none"
 # Settings that take one text value although they hold a list (split by the setting itself).
 TEXT_LISTS = {"brief_council_models", "searxng_engines", "searxng_categories"}
 
@@ -117,6 +120,11 @@ class Setting:
         if self.name in DESTS:
             return DESTS[self.name]
         return self.flags[0].lstrip("-").replace("-", "_") if self.name in NAMES else self.name
+
+    @property
+    def unsettable(self) -> bool:
+        """A number that may be left unset (its default is None): ``--OPTION none`` unsets it."""
+        return self.kind in ("int", "float") and self.default is None
 
     @property
     def label(self) -> str:
@@ -157,6 +165,8 @@ class Setting:
             extra.append(f"at most {limits['max_length']:,} {what}")  # a list's max_length counts items
         if self.kind == "list" and self.name not in TEXT_LISTS:
             extra.append("repeatable")
+        if self.unsettable:
+            extra.append(f"{UNSET}: unset, also on resume")
         default = self.default
         if self.kind == "bool" and self.name not in TURNS_OFF:
             extra.append(f"default: {'on' if default else 'off'}")
@@ -322,6 +332,9 @@ def context_from_options(**opts: Any) -> dict:
         if s.name in TURNS_OFF:
             if value:
                 ctx[s.name] = False
+            continue
+        if s.unsettable and isinstance(value, str) and value.strip().lower() == UNSET:
+            ctx[s.name] = None  # kept (not "not given"): on resume it replaces the run's saved value
             continue
         if s.name == "corpus_path":
             value = str(Path(value).expanduser().resolve())

@@ -7,12 +7,18 @@ import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable, Iterable
 
 from ..errors import UserError
 
 REQUIRED = ("report.md", "citations.json", "audit.json")
-MAX_DEPTH = 4  # how deep a folder of run folders is searched
+# How far a folder of run folders is searched (``eval report /tmp`` must not read the
+# whole tree): folders MAX_DEPTH levels down at most, hidden ones (.git, .venv, .cache)
+# skipped, MAX_FOLDERS_LISTED folders listed and MAX_RUN_FOLDERS run folders taken at most,
+# the first by path; a search cut short says so.
+MAX_DEPTH = 4
+MAX_FOLDERS_LISTED = 5_000
+MAX_RUN_FOLDERS = 500  # about 0.3 s each to check: a few minutes at most
 
 
 class EvalInputError(UserError):
@@ -138,9 +144,10 @@ def notes_sections(notes: str) -> list[tuple[str, str]]:
     return [(parts[i].strip(), parts[i + 1].strip()) for i in range(1, len(parts) - 1, 2)]
 
 
-def find_run_folders(path: str | Path) -> list[Path]:
-    """A run folder itself, or every run folder found under a folder (e.g. an eval run's
-    output), sorted by path."""
+def find_run_folders(path: str | Path, notes: list[str] | None = None) -> list[Path]:
+    """A run folder itself, or the run folders found under a folder (e.g. an eval run's
+    output), sorted by path, within the bounds above. ``notes``: where to say that the
+    search was cut short (which bound, and what to do)."""
     root = Path(path)
     if not root.exists():
         raise EvalInputError(f"{root} does not exist")
@@ -149,19 +156,60 @@ def find_run_folders(path: str | Path) -> list[Path]:
     if (root / "audit.json").is_file() or (root / "report.md").is_file():
         return [root]
     found: list[Path] = []
+    listed = 0
+    cut = ""
 
     def walk(folder: Path, depth: int) -> None:
+        nonlocal listed, cut
+        if listed >= MAX_FOLDERS_LISTED:
+            cut = cut or f"listed {MAX_FOLDERS_LISTED:,} folders"
+            return
+        listed += 1
         try:
-            children = sorted(p for p in folder.iterdir() if p.is_dir() and not p.is_symlink())
+            children = sorted(p for p in folder.iterdir()
+                              if not p.name.startswith(".") and p.is_dir() and not p.is_symlink())
         except OSError:
             return
         for child in children:
+            if len(found) >= MAX_RUN_FOLDERS:
+                cut = cut or f"found {MAX_RUN_FOLDERS} run folders"
+                return
             if (child / "audit.json").is_file():
                 found.append(child)
             elif depth < MAX_DEPTH:
                 walk(child, depth + 1)
 
     walk(root, 1)
+    if cut and notes is not None:
+        notes.append(f"the search of {root} stopped after it {cut} ({len(found)} run folder(s) taken, the first "
+                     "by path): name the folder of one evaluation or of the runs to report on")
     if not found:
-        raise EvalInputError(f"no published run folder (with report.md, citations.json, audit.json) in {root}")
+        raise EvalInputError(f"no published run folder (with report.md, citations.json, audit.json) in {root}"
+                             + (f" (the search stopped after it {cut})" if cut else ""))
     return found
+
+
+def load_run_folders(paths: Iterable[str | Path], warn: Callable[[str], None]) -> list[RunFolder]:
+    """The run folders of ``paths`` (each a run folder or a folder holding them), read. A
+    folder whose files cannot be read is skipped with a warning naming the file, and the
+    others are read on; a path that leaves nothing to read is an EvalInputError naming it."""
+    runs: dict[Path, RunFolder] = {}
+    for path in paths:
+        notes: list[str] = []
+        folders = find_run_folders(path, notes)
+        for note in notes:
+            warn(note)
+        read = 0
+        for folder in folders:
+            if folder in runs:
+                read += 1
+                continue
+            try:
+                runs[folder] = RunFolder.load(folder)
+                read += 1
+            except EvalInputError as e:
+                warn(f"skipped: {e}")
+        if not read:
+            raise EvalInputError(f"nothing to report in {path}: no run folder there could be read "
+                                 f"({len(folders)} skipped, see the warnings above)")
+    return list(runs.values())

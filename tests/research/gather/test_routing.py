@@ -168,6 +168,8 @@ def test_research_prints_the_path_it_took(tmp_path):
             "--mode", "single", "--db", tmp_path / "state.sqlite", env=SCRIPTED)
     assert r.returncode == 0, r.stdout + r.stderr
     assert "Research path: single" in r.stdout
+    # the live progress shows the one researcher while it runs
+    assert re.search(r"^\[research r1\] researchers=1 ", r.stdout, re.M), r.stdout
     assert re.search(r"Citations: \d+ verified, 0 repaired, 0 unsupported", r.stdout), r.stdout
     r = run("research", QUESTION, "--mode", "fast", "--db", tmp_path / "state.sqlite", env=SCRIPTED)
     assert r.returncode == 2 and "--mode: must be auto, single or multi" in r.stderr

@@ -10,8 +10,12 @@ from .plain import render_plain
 from .text import PageText
 
 # --- markdown content: see markdown.py -----------------------------------------------
+# Strong emphasis counts as a signal only as a pair on one line, "**bold**", each mark on the
+# word side of its word: plain text uses "**" alone ("**kwargs", "2**10", the glob "**/*.py"),
+# and reading such text as markdown would pair those marks and drop them from its quotes
+# (the pair is looked for within 300 characters: a long line of lone marks stays linear).
 _MD_SIGNALS = re.compile(
-    r"\*\*\S|\S\*\*|\]\([^)\s]+\)|\\[_*`\[\]#]|^ {0,3}#{1,6} \S|^ {0,3}```|`[^`\n]+`|^ *[-*+] \S|^\|.*\|\s*$",
+    r"(?<![\w*\\])\*\*[^\s*][^\n]{0,300}?(?<![\s*\\])\*\*(?![\w*])|\]\([^)\s]+\)|\\[_*`\[\]#]|^ {0,3}#{1,6} \S|^ {0,3}```|`[^`\n]+`|^ *[-*+] \S|^\|.*\|\s*$",
     re.M,
 )
 

@@ -103,7 +103,7 @@ class RoutingNodes:
         if reason:  # as the supervisor says it: the report (or its failure) names the reason
             return {"budget_exhausted": True, "research_iterations": 0, "coverage": coverage_now(state, "limits"),
                     "degradations": [error_record("single_research", f"research stopped early: {reason}")]}
-        shown = ctx.progress(stage="research", round=1, mode=SINGLE)
+        shown = ctx.progress(stage="research", round=1, mode=SINGLE, event="researchers_started", count=1)
         unit = {"topic": brief, "call_id": SINGLE_CALL_ID, "research_brief": brief,
                 "query_context": query_analysis(state.get("research_plan")),
                 "search_hints": search_hints(state.get("research_plan")),

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from ...citations.model import Source
+from ...inputs import source_record
 from ...publish import publish_report, write_atomic
 from .notes_checks import notes_checks
 from ..runtime.chat import progress_cleanup, report_message
@@ -37,6 +38,8 @@ from ..runtime.run_folder import (
 from ..state import ResearchState, error_record
 
 log = logging.getLogger(__name__)
+
+SOURCES_FILE = "sources.json"  # in a run folder: the sources its report cites, with their content
 
 
 class PublishNode:
@@ -127,6 +130,10 @@ def _write_outputs(cfg, state: dict, thread_id: str, markdown: str, sources: lis
             break
     degradations += [error_record("publish", f"PDF: {m.message}") for m in result.missing_glyphs]
     degradations += [error_record("publish", d["reason"]) for d in result.output_policy.get("degraded", [])]
+    # the cited sources, as `deep-research publish --sources` reads them: the folder alone
+    # re-publishes its report.md (it keeps its <ref> tags)
+    write_atomic(folder / SOURCES_FILE,
+                 json.dumps([source_record(s) for s in result.report.sources], ensure_ascii=False, indent=2) + "\n")
     notes, raw = notes_markdown(state)
     try:
         checks = notes_checks(state.get("notes") or [], sources, result.report,
@@ -142,6 +149,7 @@ def _write_outputs(cfg, state: dict, thread_id: str, markdown: str, sources: lis
     record = run_record(cfg, state, thread_id)
     write_atomic(folder / "run.json", json.dumps(record, ensure_ascii=False, indent=2) + "\n")
     files = {"dir": str(folder), **{k: str(v) for k, v in result.files.items()},
+             "sources": str(folder / SOURCES_FILE),
              "notes": str(folder / "notes.md"), "raw_notes": str(folder / "raw_notes.md"),
              "run": str(folder / "run.json")}
     ui = result.files["markdown"].read_text(encoding="utf-8")
