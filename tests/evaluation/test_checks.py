@@ -345,6 +345,14 @@ def test_eval_run_refuses_a_sqlite_db_and_unknown_settings(tmp_path, capsys):
     assert not (tmp_path / "o").exists()
 
 
+def test_a_refused_question_setting_names_its_question_once(tmp_path, capsys):
+    q = tmp_path / "q.jsonl"
+    q.write_text('{"id": "a", "question": "Q?", "settings": {"model_base_url": "http://169.254.169.254/v1"}}\n')
+    assert main(["eval", "run", str(q), "--out", str(tmp_path / "o"), "--search", "none"]) == 2
+    err = capsys.readouterr().err
+    assert "question a: " in err and "question a: question a:" not in err
+
+
 def test_bad_run_folders_exit_2(tmp_path, capsys):
     (tmp_path / "empty").mkdir()
     assert main(["eval", "report", str(tmp_path / "empty")]) == 2

@@ -151,7 +151,8 @@ class EvalRunner:
                 cfg = Configuration.resolve({"configurable": {}}, self.question_context(q))
                 await preflight(cfg, self.deps)
             except UserError as e:
-                raise UserError(f"question {q.id}: {e}") from None
+                prefix = f"question {q.id}: "  # question_context names the question already
+                raise UserError(str(e) if str(e).startswith(prefix) else prefix + str(e)) from None
         self.prepare_manifest()
 
     def prepare_manifest(self, server: str | None = None) -> None:
