@@ -227,3 +227,66 @@ def test_a_number_written_in_words_with_a_spaced_hyphen_is_grey():
     r = check_claim("They had 26 machines at the workshop.",
                     ["at the workshop they got twenty - five machines and a shared queue"])
     assert r.status is U and r.rule == "number", r
+
+
+# --- a date is contradicted only by a date (a version only by a version) -------------------------
+@pytest.mark.parametrize(("claim", "quote"), [
+    ("Khan will fight former champion Chris Algieri on May 30.",
+     "Khan posed with sea lions at Six Flags Discovery Kingdom. He will fight former champion Chris Algieri on "
+     "the 30th, the sixth fight of his career."),
+    ("Leonard beat Duran in November 1980.",
+     "In this, the sixth in a series of 12 fights, Leonard beat Duran in 1980."),
+])
+def test_a_date_or_version_against_a_count_or_ordinal_is_grey(claim, quote):
+    assert "of the same kind" in grey(claim, quote)
+
+
+@pytest.mark.parametrize(("claim", "quote", "says"), [
+    ("Khan will fight former champion Chris Algieri on May 30.",
+     "Khan posed at Six Flags. He will fight former champion Chris Algieri on June 12.", "June 12"),
+    ("Leonard beat Duran in November 1980.", "In the sixth of 12 fights, Leonard beat Duran in November 1981.",
+     "November 1981"),
+    ("Khan will fight Algieri on May 30.", "Khan will fight Algieri on June 30, 2015.", "June 30, 2015"),
+    ("Python 3.11.2 fixed the crash.", "Python 3.11.4 fixed the crash six weeks later.", "3.11.4"),
+])
+def test_a_date_or_version_against_another_of_its_kind_is_still_flagged(claim, quote, says):
+    r = check_claim(claim, [quote])
+    assert r.status is U and r.rule == "number" and not r.lacking, r
+    assert r.note.endswith(f"where the quote says {says}"), r
+
+
+@pytest.mark.parametrize(("claim", "quote"), [
+    ("Khan will fight Algieri on May 30.", "Khan will fight Algieri at Six Flags in the spring."),
+    ("Python 3.11.2 fixed the crash in six weeks.", "Python fixed the crash 3 times, 11 days and 2 weeks apart."),
+])
+def test_a_date_or_version_no_quote_writes_is_number_lacking(claim, quote):
+    r = check_claim(claim, [quote])
+    assert r.status is U and r.lacking, r
+
+
+def test_the_release_a_version_belongs_to_is_no_proof():
+    # "3.11.2" is a release of "3.11": not another version, only a number the quote lacks
+    r = check_claim("Python 3.11.2 fixed the crash.", ["Python 3.11 fixed the crash."])
+    assert r.status is U and r.lacking, r
+
+
+@pytest.mark.parametrize("quote", [
+    "the sea lions at six flags discovery kingdom . he will fight former champion chris algieri on may 30 .",
+    "it was the sixth in a series of 12 fights . he will fight former champion chris algieri in may 2015 .",
+])
+def test_a_month_in_a_text_without_capitals_is_read_as_a_date(quote):
+    claim = "He will fight former champion Chris Algieri on May 30." if "30" in quote else \
+        "He will fight former champion Chris Algieri in May 2015."
+    assert check_claim(claim, [quote]).status is not U
+
+
+@pytest.mark.parametrize(("text", "dates"), [
+    ("he will fight on may 30 .", ["D:?-05-30"]),
+    ("the fight was in november 1980 .", ["D:1980-11-?"]),
+    ("He will fight on May 30.", ["D:?-05-30"]),
+    ("Users may 30 times retry; the fight is in June.", []),  # capitals written: "may" is a modal
+    ("the first 30 may be free .", []),  # no capitals, but the day must follow a lower-case month
+])
+def test_a_lower_case_month_is_a_date_only_in_a_text_without_capitals(text, dates):
+    from deep_research.citations.claims.analysis import _analyse_quote
+    assert [n.key for n in _analyse_quote(text).numbers if n.key.startswith("D:")] == dates

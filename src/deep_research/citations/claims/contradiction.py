@@ -43,9 +43,15 @@ find candidate contradictions; :func:`verdict` turns each into a flag or a grey 
   "13th"), is flagged only on proof: the same value with another unit, scale ("75 days" /
   "75 million") or the opposite bound, or another value for the same thing (same unit or
   same counted noun); a name's number ("HIV-1") only by the same name with another number
-  ("HIV-2"). Dates and versions are one value each: any other is another - unless a quote
-  writes the claim's date as it stands ("since Jan. 18.Japan's": a whole-document quote
-  whose sentences are glued, so the date is not read as one).
+  ("HIV-2"). Dates and versions are one value each, and **a date is contradicted only by
+  a date** (``same_kind``): a claim date is proven wrong only by a quote date that gives
+  every part the claim gives (day, month, year: the same granularity or finer) and differs,
+  a version only by a quote version (or a number with a point); a bare count or ordinal is
+  no proof ("on May 30" / "six flags", "November 1980" / "the sixth in a series"). A date
+  or version with no such quote value is "number lacking" when a part of it is written
+  nowhere in the quotes, else grey - and grey too when a quote writes the claim's date as
+  it stands ("since Jan. 18.Japan's": a whole-document quote whose sentences are glued, so
+  the date is not read as one).
 * **in context** (``context_share``, every flag of a word: antonym, order word, quantifier,
   modal, name, negation) - the claim's sentence must be the quote's sentence said again: the
   quote sentence that holds the contradicting word states at least ``CONTEXT_SHARE`` (a
@@ -346,12 +352,47 @@ def _verbatim(raw: str, quotes: list[_Text]) -> bool:
     return any(pat.search("".join(t.raw)) for t in quotes)
 
 
+def _date_parts(key: str) -> list[str]:
+    """The parts a date key "D:<year>-<month>-<day>" gives ("?" for a part not given)."""
+    return key[2:].split("-")
+
+
+def same_kind(c: _Num, q: _Num) -> bool:
+    """Can quote number ``q`` prove claim date or version ``c`` wrong - is it a value of the
+    same kind? A date by a date that gives every part the claim's date gives (the same
+    granularity or finer: "May 30" by "June 30" or "June 30, 2015", "November 1980" by
+    "December 1980"), a version by a version or a number written with a point ("3.11.2" /
+    "3.11.1", "3.12" / "3.11"; not a release the claim's version is part of: "3.11.2" /
+    "3.11"). A bare count or ordinal ("six", "sixth", "12") states no date and no version,
+    and proves neither wrong."""
+    if c.key.startswith("D:"):
+        if not q.key.startswith("D:"):
+            return False
+        return all(a == "?" or b != "?" for a, b in zip(_date_parts(c.key), _date_parts(q.key), strict=True))
+    return (q.version or "." in q.key) and not c.key.startswith(q.key + ".")
+
+
+def _value_verdict(note: str, c: _Num, quotes: list[_Text]) -> ClaimCheck:
+    """A claim date or version the quotes do not match: a flag only on a quote value of the
+    same kind (``same_kind``); "number lacking" when a part of it (a date's day or year, a
+    version's digits) is written nowhere in the quotes; else grey."""
+    if _verbatim(c.raw, quotes):  # "since Jan. 18.Japan's": written, not read as a date
+        return _grey("number", note, f"a quote writes {c.raw} as it stands")
+    other = next((q for t in quotes for q in t.numbers if same_kind(c, q)), None)
+    if other is not None:  # a date, a version: one value each
+        return _flag("number", f"the claim says {c.raw} where the quote says {other.raw}")
+    date = c.key.startswith("D:")
+    parts = [p for i, p in enumerate(_date_parts(c.key)) if i != 1 and p != "?"] if date else [c.key]
+    if not all(_written(p, quotes) for p in parts):
+        return ClaimCheck(ClaimStatus.UNSUPPORTED, "number", note, lacking=True)  # number lacking
+    kind = "date" if date else "version"
+    return _grey("number", note, f"no quote gives a {kind} of the same kind to read {c.raw} against")
+
+
 def number_verdict(note: str, c: _Num, quotes: list[_Text]) -> ClaimCheck:
     """The number rule's finding: claim number ``c`` not matched in the quotes."""
     if c.key.startswith("D:") or c.version:
-        if _verbatim(c.raw, quotes):  # "since Jan. 18.Japan's": written, not read as a date
-            return _grey("number", note, f"a quote writes {c.raw} as it stands")
-        return _flag("number", note)  # a date, a version: one value each
+        return _value_verdict(note, c, quotes)
     if any(c.key in _spaced_compound(t) for t in quotes):
         return _grey("number", note, f"a quote writes {c.raw} in words")
     if not _written(c.key, quotes):
