@@ -290,3 +290,35 @@ def test_a_month_in_a_text_without_capitals_is_read_as_a_date(quote):
 def test_a_lower_case_month_is_a_date_only_in_a_text_without_capitals(text, dates):
     from deep_research.citations.claims.analysis import _analyse_quote
     assert [n.key for n in _analyse_quote(text).numbers if n.key.startswith("D:")] == dates
+
+
+# --- a converse comparative with its terms swapped is the same statement ---------------------------
+# the words right after "than" are the same on both sides ("than spending in" / "than spending
+# under"): only where the compared terms stand tells the two readings apart
+@pytest.mark.parametrize(("claim", "quote"), [
+    ("Says spending in the fiscal 2009 budget was lower than spending in the fiscal 2014 budget",
+     "Buono said during a speech on the Senate floor about the fiscal year 2014 budget that its spending level is "
+     "higher than spending under the fiscal year 2009 budget."),
+    ("On large files, memory use of the old parser is less than memory use of the new parser.",
+     "On large files, memory use of the new parser is more than memory use of the old parser."),
+    ("The price of the basic plan is smaller than the price of the premium plan.",
+     "The price of the premium plan is larger than the price of the basic plan."),
+])
+def test_a_comparison_read_from_its_other_end_is_no_contradiction(claim, quote):
+    r = check_claim(claim, [quote])
+    assert r.status is not U, r
+
+
+@pytest.mark.parametrize(("claim", "quote", "rule"), [
+    ("Says spending in the fiscal 2014 budget was lower than spending in the fiscal 2009 budget",
+     "Buono said during a speech on the Senate floor about the fiscal year 2014 budget that its spending level is "
+     "higher than spending under the fiscal year 2009 budget.", "near_copy:antonym"),
+    ("On large files, memory use of the new parser is less than memory use of the old parser.",
+     "On large files, memory use of the new parser is more than memory use of the old parser.", "near_copy:antonym"),
+    ("The price of the premium plan is smaller than the price of the basic plan.",
+     "The price of the premium plan is larger than the price of the basic plan.", "near_copy:antonym"),
+    ("The Ubuntu release shipped earlier than the Debian release that year.",
+     "That year the Ubuntu release shipped later than the Debian release.", "near_copy:order"),
+])
+def test_a_comparison_with_its_terms_on_the_same_sides_is_still_flagged(claim, quote, rule):
+    assert flagged(claim, quote) == rule

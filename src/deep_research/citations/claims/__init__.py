@@ -129,7 +129,9 @@ below describe what each finds:
   swapped; a name written only after "rather than", "instead of", "not" is not kept), nor
   two names of several words aligned on their wrong words (each name's other, different
   word stands on the other side: "Charles Dickens ... Tim" / "Tiny Tim, Dickens"). An ``order`` pair whose two sides trade places ("B after A" / "A before B")
-  states the same order. A "non-" difference is no flip when both sides write the same
+  states the same order, and so does a comparative antonym pair followed by "than" whose
+  compared terms stand on the opposite sides ("2009 spending was lower than 2014's" / "2014
+  spending is higher than under the 2009 budget"; ``contradiction.converse_comparison``). A "non-" difference is no flip when both sides write the same
   "non-" words (a reordering). Antonyms
   and quantifiers under a negation on one side only ("unnecessary" / "not necessary",
   "rarely" / "not often") and converse comparisons are not flagged. Lower-case plain

@@ -17,6 +17,13 @@ find candidate contradictions; :func:`verdict` turns each into a flag or a grey 
   "lose", "push" / "pull" state one event from its two ends: a proof only when the claim's
   word before its word (its subject) stands before the quote's word too. "the parent
   receives TERM" is no contradiction of "Sending TERM to the parent".
+* **converse comparisons** - "A lower than B" is "B higher than A": a comparative antonym
+  pair (lower / higher, less / more, smaller / larger, older / newer ..., each followed by
+  "than") or an order pair (before / after, earlier / later) is a proof only when the
+  compared terms stand on the same sides of the word in claim and quote; with its terms
+  swapped (``terms_crossed``) it states the same. "Spending in 2009 was lower than in 2014"
+  / "2014 spending is higher than under the 2009 budget" is no contradiction; "2014 was
+  lower than 2009" / "2014 is higher than 2009" is.
 * **negation** - the words the negation covers (its segment, at most four content words)
   stand on the other side without it, in one clause: all of them after a verb negator ("does
   not make X part of Y" / "made X part of Y"); else at least half of them, and one of the two
@@ -78,7 +85,7 @@ from __future__ import annotations
 import re
 
 from .types import _NUM, _WORD, ClaimCheck, ClaimStatus, _Num, _Text
-from .words import _IMPLICIT_NEG, _NEGATORS, _QUANT, _SMALL_NUMBERS, _TENS, stem
+from .words import _IMPLICIT_NEG, _NEGATORS, _ORDER, _QUANT, _SMALL_NUMBERS, _TENS, stem
 
 # A negator of a verb ("does not open", "to NOT make", "never", "cannot") denies the verb; "no
 # errors", "without symptoms", ", not global warming" deny a thing, and the other side must
@@ -222,6 +229,43 @@ def converse(claim_stem: str, quote_stem: str) -> bool:
         for a, b in (tuple(p) for p in _CONVERSES))
 
 
+def _sides(t: _Text, k: int) -> tuple[set[str], set[str]]:
+    """Content stems and numbers of the sentence of position k that stand only before k, and
+    those that stand only after it (a word on both sides places nothing)."""
+    lo, hi = sentence_bounds(t, k)
+    before = {t.stems[x] for x in range(lo, k) if t.content[x] or t.kinds[x] == _NUM}
+    after = {t.stems[x] for x in range(k + 1, hi) if t.content[x] or t.kinds[x] == _NUM}
+    return before - after, after - before
+
+
+def terms_crossed(claim: _Text, ci: int, quote: _Text, qj: int) -> bool:
+    """Do the claim's word at ci and the quote's word at qj have what they relate the other
+    way round ("B are called after A" / "A are called before B", "2009 lower than 2014" /
+    "2014 higher than 2009")? The words only one side of each sentence holds decide: some
+    must have crossed the word each way, and no fewer of them crossed than stayed on their
+    side (context both sentences open with stays: "On large files, A uses less than B" /
+    "On large files, B uses more than A")."""
+    cb, ca = _sides(claim, ci)
+    qb, qa = _sides(quote, qj)
+    crossed = len(cb & qa) + len(ca & qb)
+    return min(len(cb & qa), len(ca & qb)) > 0 and crossed >= len(cb & qb) + len(ca & qa)
+
+
+def _compares(t: _Text, k: int) -> bool:
+    """Is the word at k a comparative - "than" among the three tokens after it, in its
+    sentence ("lower than", "more expensive than")?"""
+    _lo, hi = sentence_bounds(t, k)
+    return "than" in t.low[k + 1:min(hi, k + 4)]
+
+
+def converse_comparison(claim: _Text, ci: int, quote: _Text, qj: int) -> bool:
+    """Is the swap of the claim's word at ci for the quote's at qj a comparison read from its
+    other end: both compare ("... than") or both are order words, and the compared terms
+    stand on the opposite sides (``terms_crossed``)? "A lower than B" = "B higher than A"."""
+    pair = frozenset((claim.stems[ci], quote.stems[qj]))
+    return (pair in _ORDER or _compares(claim, ci) and _compares(quote, qj)) and terms_crossed(claim, ci, quote, qj)
+
+
 def verdict(rule: str, note: str, claim: _Text, ci: int, quote: _Text, qj: int, *,
             groups: tuple[str, str] | None = None) -> ClaimCheck:
     """A word swapped for another (antonym, order word, quantifier, modal, name) at claim
@@ -232,6 +276,8 @@ def verdict(rule: str, note: str, claim: _Text, ci: int, quote: _Text, qj: int, 
         return _grey(rule, note, f"{groups[0]} / {groups[1]} may both hold")
     if kind in ("quantifier", "modal") and (_turned(claim, ci) or _turned(quote, qj)):
         return _grey(rule, note, "a negator next to the scale word turns it round")
+    if kind in ("antonym", "order") and converse_comparison(claim, ci, quote, qj):
+        return _grey(rule, note, "a converse comparison: the compared terms stand the other way round")
     if kind in ("antonym", "order") and converse(claim.stems[ci], quote.stems[qj]):
         if not same_slot(claim, ci, ci + 1, quote, qj, both=True):
             return _grey(rule, note, "a converse may state the same event from its other end")
