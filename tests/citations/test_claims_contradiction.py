@@ -322,3 +322,43 @@ def test_a_comparison_read_from_its_other_end_is_no_contradiction(claim, quote):
 ])
 def test_a_comparison_with_its_terms_on_the_same_sides_is_still_flagged(claim, quote, rule):
     assert flagged(claim, quote) == rule
+
+
+# --- "not just X" / "not only X" / "not merely X" / "not simply X" adds to X: no negation of X ------
+CLONE = ("If we do want to deeply copy the heap data of the String, not just the stack data, we can use a common "
+         "method called clone.")
+
+
+@pytest.mark.parametrize(("claim", "quote"), [
+    ("The clone method deep-copies a String's heap data as well as its stack data.", CLONE),
+    ("We can use clone to deeply copy the stack data of the String.", CLONE),
+    ("The report covers not merely the budget, it covers the staffing plan.", "The report covers the budget."),
+    ("The parser is not simply a tokenizer, it builds the syntax tree.", "The parser is a tokenizer that builds the "
+     "syntax tree."),
+])
+def test_not_just_x_adds_to_x_and_is_no_negation(claim, quote):
+    assert check_claim(claim, [quote]).status is not U
+
+
+@pytest.mark.parametrize(("claim", "quote"), [
+    ("We can use clone to deeply copy just the stack data of the String.", CLONE),
+    ("We can use clone to deeply copy only the stack data of the String.", CLONE),
+    ("The parser is not just a tokenizer.", "The parser is only a tokenizer."),
+])
+def test_only_x_against_not_just_x_is_still_flagged(claim, quote):
+    assert flagged(claim, quote) == "negation"
+
+
+def test_not_just_anyone_is_still_a_negation():
+    assert flagged("Anyone can join the club.", "Not just anyone can join the club.") == "negation"
+
+
+def test_the_judge_check_reads_not_just_x_as_the_rules_do():
+    from deep_research.citations.claims import JudgeFact, check_judge_evidence
+    quote = "The clone method deeply copies the heap data of the String, not just the stack data."
+    span = quote[:-1]
+    fine = "The clone method deeply copies the heap data of the String and the stack data."
+    assert check_judge_evidence(fine, [quote], [JudgeFact(fine, [span])]).ok
+    wrong = "The clone method deeply copies just the stack data of the String."
+    e = check_judge_evidence(wrong, [quote], [JudgeFact(wrong, [span])])
+    assert not e.ok and any("restricts" in p for p in e.problems), e.problems

@@ -78,9 +78,13 @@ below describe what each finds:
   / "raises", "no longer" / "still"), between equal stretches (at an end of the claim
   only when the stretch is the bare negator; a dropped trailing "and not just X" is a
   shorter claim); only when the two sides hold different numbers of negators, and not
-  against an implicit negation on the other side ("not often" / "rarely"). "not only ... but also", "whether or not", "no more than 5" are not
-  negations. Shapes that deny nothing are not flagged: a question, "not ... until" (when,
-  not never), a leading "Without X, ..." condition, a "not ... without" double negation. A
+  against an implicit negation on the other side ("not often" / "rarely"). "not only /
+  just / merely / simply X" (it adds to X, with "but also" or without: "copy the heap data,
+  not just the stack data"; "not just anyone" still denies), "whether or not", "no more
+  than 5" are not negations; (c) a restriction against its denial is a flip: "copies only /
+  just the stack data" / "not just the stack data" (``negation.restriction_flips``, which
+  the judge evidence check reads too). Shapes that deny nothing are not flagged: a
+  question, "not ... until" (when, not never), a leading "Without X, ..." condition, a "not ... without" double negation. A
   word counts as negated in a clause whose negation stands across a quotation mark (a
   separate "test cache" is not used), after "far from", or in a relative clause hung on a
   negated phrase ("no locality where ... a home that will rent"). "doesnt", "isnt" (no
