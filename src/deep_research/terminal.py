@@ -7,6 +7,7 @@ file name would otherwise recolour, retitle or clear the user's terminal, or hid
 from __future__ import annotations
 
 import logging
+import re
 import sys
 import unicodedata
 
@@ -39,6 +40,34 @@ def printable(text: object, *, keep_newlines: bool = False) -> str:
         else:
             out.append(f"\\u{ord(c):04x}")
     return "".join(out)
+
+
+# What a terminal or a text viewer acts on instead of showing, in text that keeps its lines:
+# C0 and C1 controls (escape sequences, a lone carriage return that overwrites its line) and
+# the bidirectional embeddings, overrides and isolates that show text in another order
+# than it is read. Line breaks, tabs and the other format characters (a right-to-left mark,
+# a zero-width joiner in an emoji or a Persian word) are text and stay.
+_ACTING = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]|\r(?!\n)")
+
+
+def inert_text(text: str) -> str:
+    """``text`` (a report, notes, HTML) with every character of ``_ACTING`` written as an
+    escape (``\\x1b``, ``\\r``, ``\\u202e``): shown, never acted on. Only ASCII
+    letters, digits and a backslash are written, so markdown and HTML read the escape as
+    text (a backslash before a letter escapes nothing)."""
+    return _ACTING.sub(lambda m: printable(m.group()), text)
+
+
+def blank_controls(text: str) -> str:
+    """``text`` with a space for every character of ``_ACTING``: a quote that must still be
+    found on its page (which holds the characters) when it is read again."""
+    return _ACTING.sub(" ", text)
+
+
+def inert_json(text: str) -> str:
+    """JSON text with the characters of ``_ACTING`` that JSON writes raw (C1 controls,
+    bidi overrides) written as ``\\uXXXX``: the same values, safe to print."""
+    return _ACTING.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 class _SafeLogFormatter(logging.Formatter):

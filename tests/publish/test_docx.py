@@ -357,11 +357,11 @@ def test_properties_in_schema_order(published, tmp_path):
 def test_control_characters_a_page_kept_do_not_fail_the_word_export(tmp_path):
     """Issue 19: a page kept ``&#1;``, ``&#27;`` and U+FFFE; the quoted sentence carried them
     into the report and python-docx refused the run, failing the export (and every resume).
-    They are removed in report.docx; the other outputs keep their own escaping."""
+    Every output shows a control character as an escape (terminal.inert_text), report.docx too."""
     text = "The sky is \x01blue\x1b[31m today\ufffe. Grass is green."
     src = [Source("s1", "https://example.org/sky", text, "Sky \x1b]52;c;ZXZpbA==\x07 title")]
     md = "# Sky \x02report\n\nThe sky <ref id=\"s1\">\"The sky is \x01blue\x1b[31m today\ufffe.\"</ref>.\n"
     result = publish_report(md, src, tmp_path, pdf=False, docx=True)
     doc = docx.Document(str(result.files["docx"]))
     body = "\n".join(p.text for p in _all_paragraphs(doc))
-    assert "blue[31m today" in body and not re.search("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe]", body)
+    assert "\\x01blue\\x1b[31m today" in body and not re.search("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe]", body)

@@ -517,3 +517,67 @@ def test_cli_publish_warns_about_what_was_made_inert(tmp_path):
     assert "2 HTML tag(s) shown as text" in r.stderr and "1 image(s) turned into links" in r.stderr
     assert "1 unsafe link(s) shown as text" in r.stderr
     assert "nested 40 deep" in r.stderr
+
+
+# --- terminal controls and bidi overrides -----------------------------------------------------------
+# What a terminal (cat, less -R, a pager in a CI log) acts on instead of showing: an escape
+# sequence that clears the screen, retitles the window or prints a hyperlink to an internal
+# address, a C1 CSI, a lone carriage return that overwrites its line, and bidi overrides
+# and isolates that show text in another order than it is read ("Trojan source").
+TERMINAL = ("\x1b[2J\x1b]0;pwned\x07 \x9b31m \x1b]8;;http://127.0.0.1:9/x\x1b\\link\x1b]8;;\x1b\\ "
+            "A\rB \u202etxet\u202c \u2066iso\u2069 \x00\x08")
+ACTING = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]|\r(?!\n)")
+
+
+def test_terminal_controls_and_bidi_overrides_reach_no_output(tmp_path):
+    """From the model's text (prose, a heading, a table cell, code) and from a page's
+    title, author and site name: every file shows them as escapes; ordinary format
+    characters (a right-to-left mark, an emoji's zero-width joiner) stay."""
+    keep = "\u05e9\u05dc\u05d5\u05dd\u200f \U0001f469\u200d\U0001f4bb"
+    sources = [Source("tea", "https://example.org/tea", PAGE_TEA, f"Tea {TERMINAL}", "text",
+                      author=f"A {TERMINAL}", site_name=f"S {TERMINAL}")]
+    md = (f"# Title {TERMINAL}\n\n"
+          f'Tea likes acid soil {TERMINAL} {keep} <ref id="tea">"Tea plants grow best in acidic soil with a pH '
+          'between 4.5 and 5.5."</ref>.\n\n'
+          f"| a | b |\n|---|---|\n| {TERMINAL} | x |\n\n```\ncode {TERMINAL}\n```\n\nInline `{TERMINAL}` code.\n")
+    result = publish_report(md, sources, tmp_path / "out", pdf=False, docx=True)
+    texts = {k: p.read_text(encoding="utf-8") for k, p in result.files.items() if k != "docx"}
+    import zipfile
+
+    with zipfile.ZipFile(result.files["docx"]) as z:
+        texts["docx"] = "".join(z.read(n).decode("utf-8") for n in z.namelist() if n.endswith(".xml"))
+    for name, text in texts.items():
+        assert not ACTING.findall(text), (name, sorted(set(ACTING.findall(text))))
+    for name in ("markdown", "linked", "html"):
+        assert "\\x1b" in texts[name] and "\\u202e" in texts[name], name  # shown, not dropped
+        assert keep in texts[name], name
+    for name in ("citations", "audit"):  # JSON: the same values, written as escapes
+        assert "\\u202etxet" in texts[name], name
+        assert "\u202etxet" in json.dumps(json.loads(texts[name]), ensure_ascii=False), name
+
+
+def test_the_state_markdown_of_a_quote_with_controls_verifies_as_the_report_did():
+    """The state's report_markdown (safe_markdown) is what a run publishes: a quote a page
+    holds with its control characters must verify there as it did in the report (the
+    escapes are for the files a person opens, not for the text checked again)."""
+    page = "Lab notes\nThe lab shows ANSI \x1b[31mred\x1b[0m and \x92more\x92 text in this sentence.\n"
+    src = [Source("lab", "https://example.org/lab", page, "Lab", "text")]
+    md = '# T\n\nThe lab shows red <ref id="lab">"The lab shows ANSI \x1b[31mred\x1b[0m and \x92more\x92 text in this sentence."</ref>.\n'
+    before = check_citations(md, src).citations[0].status
+    after = check_citations(safe_markdown(md, keep_refs=True).text, src).citations[0].status
+    assert before is Verdict.VERIFIED and after is Verdict.VERIFIED
+
+
+def test_report_md_with_a_quote_holding_controls_publishes_again_with_the_quote_found(tmp_path):
+    """report.md is the source for publishing again: its quote shows no control character
+    (a space stands for each) and is still found on the page, never marked not found."""
+    page = "Lab notes\nThe lab shows ANSI \x1b[31mred\x1b[0m and \x92more\x92 text in this sentence.\n"
+    src = [Source("lab", "https://example.org/lab", page, "Lab", "text")]
+    md = ('# T\n\nThe lab shows red <ref id="lab">"The lab shows ANSI \x1b[31mred\x1b[0m and \x92more\x92 text '
+          'in this sentence."</ref>.\n')
+    first = publish_report(md, src, tmp_path / "a", pdf=False)
+    report_md = first.files["markdown"].read_text(encoding="utf-8")
+    assert not ACTING.findall(report_md)
+    again = publish_report(report_md, src, tmp_path / "b", pdf=False)
+    assert first.report.citations[0].status is Verdict.VERIFIED
+    assert again.report.citations[0].check.found, again.report.citations[0].status

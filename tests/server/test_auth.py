@@ -101,6 +101,44 @@ def test_local_requests_only():
     assert "Host" in local_request_problem("127.0.0.1", None, None)
     assert "origin" in local_request_problem("127.0.0.1", "localhost:2024", "https://evil.example")
     assert "origin" in local_request_problem("127.0.0.1", "localhost:2024", "null")
+    # a page is local only on the origins langgraph.json's CORS admits (localhost, 127.0.0.1,
+    # [::1]): another loopback address or spelling is another site to the browser, which sends
+    # its "simple" requests (a text/plain POST starts a run) without asking CORS first
+    assert local_request_problem("127.0.0.1", "localhost:2024", "https://127.0.0.1:8443") is None
+    for origin in ("http://127.0.0.2:8000", "http://127.255.0.1", "http://localhost.:3000",
+                   "http://[::ffff:127.0.0.1]:3000", "http://0.0.0.0:3000"):
+        assert "origin" in local_request_problem("127.0.0.1", "localhost:2024", origin), origin
+    # ... and exactly those: the auth check and the CORS setting agree on every origin
+    import json
+    import re
+
+    cors = json.loads((ROOT / "langgraph.json").read_text())["http"]["cors"]["allow_origin_regex"]
+    for origin in ("http://localhost:3000", "https://localhost", "http://127.0.0.1:8000", "http://[::1]:5173",
+                   "http://127.0.0.2:8000", "http://localhost.:3000", "http://localhost.evil.example",
+                   "https://evil.example", "http://[::ffff:127.0.0.1]:3000"):
+        admitted = local_request_problem("127.0.0.1", "localhost:2024", origin) is None
+        assert admitted == bool(re.fullmatch(cors, origin)), origin
+
+
+def test_local_page_origins_can_be_pinned_to_the_chat_client():
+    """DEEP_RESEARCH_LOCAL_ORIGINS names the loopback pages that may call `langgraph dev`
+    (the chat client's); any other page on this machine (a document folder served on
+    localhost, another project's dev server) can then neither read threads nor start runs."""
+    env = {"LANGSMITH_LANGGRAPH_API_VARIANT": "local_dev"}
+    req = dict(client_host="127.0.0.1", host_header="127.0.0.1:2024")
+    anyport = AuthSettings.from_env(env)  # unset: any port of localhost, 127.0.0.1, [::1]
+    assert anyport.authenticate(None, **req, origin_header="http://localhost:8001").identity == "local"
+    pinned = AuthSettings.from_env({**env, "DEEP_RESEARCH_LOCAL_ORIGINS": "http://localhost:3000, http://127.0.0.1:3000/"})
+    for origin in ("http://localhost:3000", "http://127.0.0.1:3000"):
+        assert pinned.authenticate(None, **req, origin_header=origin).identity == "local"
+    assert pinned.authenticate(None, **req).identity == "local"  # no page: a script, the SDK, curl
+    assert pinned.authenticate(None, **req, origin_header="https://smith.langchain.com").identity == "local"
+    for origin in ("http://localhost:8001", "http://127.0.0.1:8000", "https://localhost:3000", "http://[::1]:3000"):
+        with pytest.raises(InvalidCredentials, match="another origin"):
+            pinned.authenticate(None, **req, origin_header=origin)
+    for bad in ("https://example.org", "http://localhost:3000/app", "localhost:3000", "http://127.0.0.2:3000"):
+        with pytest.raises(AuthConfigError, match="DEEP_RESEARCH_LOCAL_ORIGINS"):
+            AuthSettings.from_env({**env, "DEEP_RESEARCH_LOCAL_ORIGINS": bad})
 
 
 def test_studio_origins():
@@ -406,7 +444,7 @@ def test_langgraph_dev_without_credentials_serves_loopback_only(tmp_path):
         ok = _raw(base, "POST", "/threads", json={})
         assert ok.status_code == 200 and ok.json()["metadata"]["owner"] == "local"
         refused = [{"Host": "research.example.com"}, {"Origin": "https://evil.example"},
-                   {"Authorization": f"Bearer {TOKEN_A}"}]
+                   {"Origin": "http://127.0.0.2:8000"}, {"Authorization": f"Bearer {TOKEN_A}"}]
         for headers in refused:
             r = _raw(base, "POST", "/threads/search", json={}, headers=headers)
             assert r.status_code == 401, headers

@@ -29,6 +29,7 @@ from ..citations.document.sections import (
 )
 from ..citations.model import Verdict
 from ..citations.styles import Styler
+from ..terminal import blank_controls
 from .safety import (
     Atom,
     Policy,
@@ -186,10 +187,12 @@ def ui_ref(c: Citation, local_files: frozenset[str] = frozenset()) -> str:
     as verified carries ``check`` and ``note`` attributes (see :func:`check_mark`)."""
     mark = check_mark(c)
     attrs = f' check="{mark[0]}" note="{_attr(mark[1])}"' if mark else ""
+    # a control character of the page is a space here, not an escape (inert_text): the quote
+    # is found again when report.md is published again
     if c.status is Verdict.REPAIRED or mark:
         sid = c.source.id if c.status is Verdict.REPAIRED else c.ref.source_id
-        return ref_tag(sid, _escape_quote(_quote_text(c)), attrs, local_files)
-    return ref_tag(c.ref.source_id, c.ref.quote, attrs, local_files)
+        return ref_tag(sid, blank_controls(_escape_quote(_quote_text(c))), attrs, local_files)
+    return ref_tag(c.ref.source_id, blank_controls(c.ref.quote), attrs, local_files)
 
 
 def ref_markup(c: Citation, local_files: frozenset[str] = frozenset()) -> str:

@@ -19,6 +19,7 @@ from ..citations.document.sections import title_text
 from ..citations.model import Source, Verdict
 from ..citations.styles import Styler, check_style
 from ..language import labels
+from ..terminal import inert_json, inert_text
 from .files import inside, prepare_out_dir
 from .fonts import MissingScript, missing_glyphs
 from .html import render_html
@@ -219,23 +220,24 @@ def publish_report(
     styler = Styler(citation_style, report.sources, numbers, accessed=date)
     t = time.perf_counter()
     words = labels(lang)
-    html = render_html(report, title=title, date=date, lang=lang, labels=words, findings=findings,
-                       styler=styler, policy=policy)
+    # every output shows a terminal control or a bidi override as an escape (terminal.inert_text)
+    html = inert_text(render_html(report, title=title, date=date, lang=lang, labels=words, findings=findings,
+                                  styler=styler, policy=policy))
     write_atomic(files["html"], html)
     tmp_pdf = files["pdf"].with_name(".report.pdf.tmp") if pdf else None
     if pdf and pdf_worker:  # the worker renders while the markdown files and the docx are written
         pdf_worker.start(files["html"], tmp_pdf)
-    ui = ui_markdown(report, words["sources"], findings=findings, policy=policy)
+    ui = inert_text(ui_markdown(report, words["sources"], findings=findings, policy=policy))
     write_atomic(files["markdown"], ui)
-    write_atomic(files["linked"], linked_markdown(report, words["sources"], findings=findings, styler=styler,
-                                                  policy=policy))
+    write_atomic(files["linked"], inert_text(linked_markdown(report, words["sources"], findings=findings,
+                                                             styler=styler, policy=policy)))
     timings["markdown_html_s"] = time.perf_counter() - t
     audit_policy = policy.audit()
     if docx:
         from .docx import render_docx  # python-docx loads only when a docx is asked for
 
         t = time.perf_counter()
-        write_atomic(files["docx"], render_docx(html, labels=words, title=title or title_text(doc), lang=lang,
+        write_atomic(files["docx"], render_docx(html, labels=words, title=inert_text(title or title_text(doc)), lang=lang,
                                                 local_files=safety.local_file_urls(report.sources)))
         timings["docx_s"] = time.perf_counter() - t
     refused: list[str] = []
@@ -255,8 +257,8 @@ def publish_report(
     flags_by_ref = _flags_by_ref(report.flags)
     write_atomic(
         files["citations"],
-        json.dumps([_citation_json(c, styler, flags_by_ref.get(c.ref.index + 1)) for c in report.citations],
-                   ensure_ascii=False, indent=2) + "\n",
+        inert_json(json.dumps([_citation_json(c, styler, flags_by_ref.get(c.ref.index + 1))
+                               for c in report.citations], ensure_ascii=False, indent=2)) + "\n",
     )
     audit = {
         "summary": result.summary(),
@@ -294,5 +296,5 @@ def publish_report(
         "files": {k: v.name for k, v in files.items()},
         "timings_s": {k: round(v, 4) for k, v in timings.items()},
     }
-    write_atomic(files["audit"], json.dumps(audit, ensure_ascii=False, indent=2) + "\n")
+    write_atomic(files["audit"], inert_json(json.dumps(audit, ensure_ascii=False, indent=2)) + "\n")
     return result

@@ -14,6 +14,11 @@
     Comma-separated server-side settings that callers may nevertheless set per run (see
     :data:`SERVER_SIDE_SETTINGS`); empty by default.
 
+``DEEP_RESEARCH_LOCAL_ORIGINS``
+    Under ``langgraph dev`` without credentials: the loopback pages that may call the
+    server (``"http://localhost:3000"``, the chat client's). Unset: any port of
+    ``localhost``, ``127.0.0.1`` and ``[::1]``.
+
 With neither tokens nor a JWT secret the server refuses to start, except under
 ``langgraph dev`` where one user, ``local``, is accepted from loopback only.
 
@@ -30,9 +35,9 @@ from __future__ import annotations
 import hmac
 import ipaddress
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from urllib.parse import urlsplit
+from urllib.parse import SplitResult, urlsplit
 
 from ..research.runtime.setting_policy import ENV_ALLOW_RUN_SETTINGS, OPERATOR_SETTINGS, operator_list
 
@@ -41,6 +46,9 @@ ENV_JWT_SECRET = "DEEP_RESEARCH_JWT_SECRET"
 ENV_JWT_AUDIENCE = "DEEP_RESEARCH_JWT_AUDIENCE"
 ENV_JWT_ISSUER = "DEEP_RESEARCH_JWT_ISSUER"
 ENV_STUDIO_ORIGINS = "DEEP_RESEARCH_STUDIO_ORIGINS"
+# the loopback pages that may call `langgraph dev` without credentials (unset: any port of
+# localhost, 127.0.0.1 and [::1]); e.g. "http://localhost:3000", the chat client's
+ENV_LOCAL_ORIGINS = "DEEP_RESEARCH_LOCAL_ORIGINS"
 # set by `langgraph dev` (and only by it) in the server process
 ENV_API_VARIANT = "LANGSMITH_LANGGRAPH_API_VARIANT"
 
@@ -130,6 +138,7 @@ class AuthSettings:
     local_only: bool = False  # no credentials: `langgraph dev`, loopback, user "local"
     allowed_run_settings: frozenset[str] = frozenset()
     studio_origins: frozenset[str] = frozenset(DEFAULT_STUDIO_ORIGINS)
+    local_origins: frozenset[str] | None = None  # None: any loopback page (LOCAL_PAGE_HOSTS)
 
     def __repr__(self) -> str:  # never show tokens or the secret
         return (f"AuthSettings(tokens={len(self.tokens)}, jwt={'yes' if self.jwt_secret else 'no'}, "
@@ -146,9 +155,11 @@ class AuthSettings:
             raise AuthConfigError(f"{ENV_ALLOW_RUN_SETTINGS} names unknown settings: {', '.join(sorted(unknown))} "
                                   f"(known: {', '.join(sorted(SERVER_SIDE_SETTINGS))})")
         studio = _parse_origins(env.get(ENV_STUDIO_ORIGINS))
+        local = _parse_local_origins(env.get(ENV_LOCAL_ORIGINS))
         if not token_spec and not secret:
             if env.get(ENV_API_VARIANT) == "local_dev":
-                return cls(local_only=True, allowed_run_settings=SERVER_SIDE_SETTINGS, studio_origins=studio)
+                return cls(local_only=True, allowed_run_settings=SERVER_SIDE_SETTINGS, studio_origins=studio,
+                           local_origins=local)
             raise AuthConfigError(
                 f"deep_research.server.auth: no credentials configured. Set {ENV_TOKENS}="
                 f"'<token>:<user>,...' and/or {ENV_JWT_SECRET} (HS256, at least {MIN_SECRET_BYTES} bytes). "
@@ -180,7 +191,7 @@ class AuthSettings:
                 raise InvalidCredentials(f"this server has no credentials configured ({ENV_TOKENS} or "
                                          f"{ENV_JWT_SECRET}); send no Authorization header")
             problem = local_request_problem(client_host, host_header, origin_header,
-                                            trusted_origins=self.studio_origins)
+                                            trusted_origins=self.studio_origins, local_origins=self.local_origins)
             if problem:
                 raise InvalidCredentials(f"without {ENV_TOKENS} or {ENV_JWT_SECRET} only local requests to "
                                          f"`langgraph dev` are accepted ({problem})")
@@ -237,6 +248,14 @@ def bearer_token(authorization: str | None) -> str:
     return token.strip()
 
 
+# The hosts of the pages a browser may call `langgraph dev` from without credentials: the
+# ones langgraph.json's CORS setting admits ("allow_origin_regex"), on any port. Any other
+# loopback address or spelling (127.0.0.2, "localhost.") is another site to the browser,
+# which CORS refuses but whose "simple" requests (a text/plain POST that starts a run) it
+# still sends: such a page is refused here too.
+LOCAL_PAGE_HOSTS = frozenset({"localhost", "127.0.0.1", "::1"})
+
+
 def _is_loopback_name(host: str | None) -> bool:
     if not host:
         return False
@@ -256,6 +275,23 @@ def _host_of(host_header: str) -> str:
     return h.rsplit(":", 1)[0] if h.count(":") == 1 else h
 
 
+def _origin_list(spec: str, env_name: str, allowed: Callable[[SplitResult], bool], like: str) -> frozenset[str]:
+    """The origins a comma-separated setting lists, each ``allowed`` and an origin only
+    (no path, query, fragment or user); else AuthConfigError naming ``env_name``."""
+    out = set()
+    for entry in spec.split(","):
+        entry = entry.strip().rstrip("/")
+        if not entry:
+            continue
+        parts = urlsplit(entry)
+        origin = _origin_of(entry)  # None for a port that is not a number from 0 to 65535
+        if (not allowed(parts) or not parts.hostname or parts.path or parts.query or parts.fragment or "@" in entry
+                or origin is None):
+            raise AuthConfigError(f"{env_name}: {entry!r} is not an origin like {like}")
+        out.add(origin)
+    return frozenset(out)
+
+
 def _parse_origins(spec: str | None) -> frozenset[str]:
     """Studio origins from DEEP_RESEARCH_STUDIO_ORIGINS: unset = the defaults, "none" = none;
     each entry must be an https (or loopback http) origin, nothing more."""
@@ -264,20 +300,19 @@ def _parse_origins(spec: str | None) -> frozenset[str]:
     spec = spec.strip()
     if spec.lower() in ("", "none"):
         return frozenset()
-    out = set()
-    for entry in spec.split(","):
-        entry = entry.strip().rstrip("/")
-        if not entry:
-            continue
-        parts = urlsplit(entry)
-        secure = parts.scheme == "https" or (parts.scheme == "http" and _is_loopback_name(parts.hostname))
-        origin = _origin_of(entry)  # None for a port that is not a number from 0 to 65535
-        if (not secure or not parts.hostname or parts.path or parts.query or parts.fragment or "@" in entry
-                or origin is None):
-            raise AuthConfigError(f"{ENV_STUDIO_ORIGINS}: {entry!r} is not an origin like "
-                                  "'https://smith.langchain.com' (https, no path)")
-        out.add(origin)
-    return frozenset(out)
+    return _origin_list(spec, ENV_STUDIO_ORIGINS,
+                        lambda p: p.scheme == "https" or (p.scheme == "http" and _is_loopback_name(p.hostname)),
+                        "'https://smith.langchain.com' (https, no path)")
+
+
+def _parse_local_origins(spec: str | None) -> frozenset[str] | None:
+    """DEEP_RESEARCH_LOCAL_ORIGINS: unset or empty = any loopback page; else each entry an
+    http(s) origin on localhost, 127.0.0.1 or [::1], nothing more."""
+    if spec is None or not spec.strip():
+        return None
+    return _origin_list(spec, ENV_LOCAL_ORIGINS,
+                        lambda p: p.scheme in ("http", "https") and p.hostname in LOCAL_PAGE_HOSTS,
+                        "'http://localhost:3000' (http or https, host localhost, 127.0.0.1 or [::1], no path)")
 
 
 def _origin_of(url: str) -> str | None:
@@ -295,11 +330,13 @@ def _origin_of(url: str) -> str | None:
 
 def local_request_problem(client_host: str | None, host_header: str | None,
                           origin_header: str | None, *,
-                          trusted_origins: frozenset[str] | tuple[str, ...] = ()) -> str | None:
+                          trusted_origins: frozenset[str] | tuple[str, ...] = (),
+                          local_origins: frozenset[str] | None = None) -> str | None:
     """Why a request is not a local one (None when it is): the peer must be a loopback
     address, the Host header a loopback name (no tunnel, no DNS rebinding) and a browser
-    Origin, when sent, loopback too or one of ``trusted_origins`` (LangGraph Studio's), so
-    no other web page can drive the server from a browser on this machine."""
+    Origin, when sent, loopback too (one of ``local_origins`` when they are given) or one of
+    ``trusted_origins`` (LangGraph Studio's), so no other web page can drive the server
+    from a browser on this machine."""
     if not _is_loopback_name(client_host):
         return "the client is not on this machine"
     if not host_header or not _is_loopback_name(_host_of(host_header)):
@@ -307,9 +344,12 @@ def local_request_problem(client_host: str | None, host_header: str | None,
     if origin_header is not None:
         origin = _origin_of(origin_header)
         try:
-            loopback = _is_loopback_name(urlsplit(origin_header.strip()).hostname)
+            parts = urlsplit(origin_header.strip())
+            loopback = parts.scheme in ("http", "https") and parts.hostname in LOCAL_PAGE_HOSTS
         except ValueError:
             loopback = False
+        if local_origins is not None:  # pinned (DEEP_RESEARCH_LOCAL_ORIGINS): those pages only
+            loopback = origin in local_origins
         if not loopback and (origin is None or origin not in trusted_origins):
             return "the request comes from a web page on another origin"
     return None

@@ -140,3 +140,36 @@ def test_a_setup_failure_says_what_to_do_in_a_chat():
     assert many.startswith("The run could not start:\n\n- a\n- b\n\n")
     later = chat.failure_message("publish", "disk full", "/r/notes.md").content
     assert "saved in /r/notes.md" in later and "send your message again" in later
+
+
+def test_the_brief_a_model_wrote_is_inert_in_the_chat():
+    """The brief may be written after reading pages (brief_search): its chat turn shows
+    markup as text, so a client rendering markdown loads nothing."""
+    from tests.research.scope.test_clarify import HOSTILE, _inert_in_a_chat
+
+    turn = chat.brief_message("I want to know about heat pumps." + HOSTILE, 1, 3)
+    assert _inert_in_a_chat(turn.content) == [], turn.content
+    assert "I want to know about heat pumps." in turn.content and "p.png" in turn.content
+
+
+def test_the_report_to_review_shows_controls_as_escapes():
+    from deep_research.citations.model import Source
+
+    page = "Tea\nTea plants grow best in acidic soil with a pH between 4.5 and 5.5.\n"
+    md = ('# Tea \x1b]0;pwned\x07\n\nTea likes acid \u202esoil <ref id="t">"Tea plants grow best in acidic soil '
+          'with a pH between 4.5 and 5.5."</ref>.\n')
+    shown = chat.chat_markdown(md, [Source("t", "https://example.org/t", page, "Tea \x9b2J", "text")])
+    assert "\\x1b]0;pwned\\x07" in shown and "\\u202esoil" in shown and "\\x9b2J" in shown
+    assert not any(c in shown for c in "\x1b\x07\x9b\u202e")
+
+
+def test_a_failure_quoting_a_servers_error_text_is_inert_in_the_chat():
+    """A provider's error body (a server the user named, or a page's text in an error) is
+    quoted in the failure turn: shown, never loaded."""
+    from tests.research.scope.test_clarify import HOSTILE, _inert_in_a_chat
+
+    for setup in (False, True):
+        turn = chat.failure_message("write_research_brief", "model call failed: BadRequest:" + HOSTILE,
+                                    "/r/notes.md", setup=setup)
+        assert _inert_in_a_chat(turn.content) == [], turn.content
+        assert "p.png" in turn.content and "`.env`" in turn.content or not setup

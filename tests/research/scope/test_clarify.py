@@ -106,11 +106,12 @@ def corpus(tmp_path):
     return folder
 
 
-def run(corpus, tmp_path, threshold: float, message: str = "heat pumps?"):
+def run(corpus, tmp_path, threshold: float, message: str = "heat pumps?", *, questions: list = QUESTIONS,
+        verification: str = "I will research heat pumps."):
     script = full_script(clarify=False)
     script.on("research", "You decide whether a research request is clear",
-              structured("ClarifyWithUser", need_clarification=True, dimensions=DIMS, questions=QUESTIONS,
-                         verification="I will research heat pumps."), repeat=True, name="clarify")
+              structured("ClarifyWithUser", need_clarification=True, dimensions=DIMS, questions=questions,
+                         verification=verification), repeat=True, name="clarify")
     brief_prompts: list[str] = []
     for rule in script.rules:
         if rule["contains"].startswith("Turn the conversation"):
@@ -156,3 +157,37 @@ def test_above_the_threshold_research_starts_on_the_stated_readings(corpus, tmp_
                    "audience: home owners."
     assert any(m.content == confirmation for m in v["messages"])
     assert brief_prompts and confirmation in brief_prompts[0]  # the brief is written on those readings
+
+
+# --- what the model says in the chat is shown, never run ---------------------------------------------------
+HOSTILE = " ![p](http://127.0.0.1:9/p.png) <img src=http://169.254.169.254/i.png> [j](javascript:alert(1)) \x1b[2J\u202e"
+
+
+def _inert_in_a_chat(text: str) -> list[str]:
+    """What a chat client that renders markdown (raw HTML on) would load or run."""
+    import re
+
+    from lxml import html as lxml_html
+    from markdown_it import MarkdownIt
+
+    md = MarkdownIt("commonmark", {"html": True})
+    md.validateLink = lambda url: True
+    tree = lxml_html.fragment_fromstring(md.render(text), create_parent="div")
+    found = [el.tag for el in tree.iter() if el.tag in ("img", "script", "iframe")]
+    found += [a.get("href") for a in tree.iter("a") if not a.get("href", "").startswith(("http:", "https:"))]
+    found += re.findall("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]", text)
+    return found
+
+
+@pytest.mark.parametrize("threshold", [0.6, 0.2], ids=["asks", "confirms"])
+def test_the_models_clarifying_question_and_confirmation_are_inert_in_the_chat(corpus, tmp_path, threshold):
+    hostile = [{**q, "question": q["question"] + HOSTILE} for q in QUESTIONS]
+    state, _, _ = run(corpus, tmp_path, threshold, questions=hostile,
+                      verification="I will research heat pumps." + HOSTILE)
+    values = state.values
+    said = [m for m in values["messages"] if m.type == "ai" and ("Which period?" in m.content
+                                                                 or "I will research" in m.content)]
+    assert said, [m.content[:80] for m in values["messages"]]
+    for m in said:
+        assert _inert_in_a_chat(m.content) == [], m.content
+        assert "p.png" in m.content  # shown as text

@@ -32,6 +32,7 @@ from ..runtime.run_folder import (
     notes_markdown,
     run_dir,
     run_record,
+    write_notes,
 )
 from ..state import ResearchState, error_record
 
@@ -135,8 +136,7 @@ def _write_outputs(cfg, state: dict, thread_id: str, markdown: str, sources: lis
         checks = ""
     if checks:
         notes = notes.rstrip("\n") + "\n\n" + checks
-    write_atomic(folder / "notes.md", notes)
-    write_atomic(folder / "raw_notes.md", raw)
+    write_notes(folder, notes, raw)
     if checkpoint:  # this folder's report belongs to this checkpoint (see run_dir)
         write_atomic(folder / RUN_MARKER, json.dumps({"thread": thread_id, "checkpoint": checkpoint}) + "\n")
     record = run_record(cfg, state, thread_id)

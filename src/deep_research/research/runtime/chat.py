@@ -69,8 +69,9 @@ def chat_markdown(markdown: str, sources: list, lang: str | None = None) -> str:
     from the checked citations; nothing is written to disk)."""
     from ...citations.check import check_citations
     from ...publish.markdown import linked_markdown
+    from ...terminal import inert_text
 
-    return linked_markdown(check_citations(markdown, sources), labels(lang)["sources"])
+    return inert_text(linked_markdown(check_citations(markdown, sources), labels(lang)["sources"]))
 
 
 def report_message(linked_markdown: str, summary: dict, files: dict, lang: str | None = None,
@@ -97,7 +98,19 @@ def review_message(shown: str, summary: dict, revisions_left: int, lang: str | N
     return AIMessage(f"{shown.rstrip()}\n\n---\n{citation_line(summary, lang)}\n{ask}", name=REVIEW_NAME)
 
 
+def shown_text(text: str) -> str:
+    """What a model wrote, as a chat turn shows it: under report.md's output policy (raw
+    HTML as text, images as links, no link but http(s), mailto and anchors; a chat client
+    renders markdown, so an image to an internal address would load) and terminal controls
+    as escapes. Plain prose is unchanged."""
+    from ...publish.safety import safe_markdown
+    from ...terminal import inert_text
+
+    return inert_text(safe_markdown(text).text)
+
+
 def brief_message(brief: str, round_no: int, max_rounds: int) -> AIMessage:
+    brief = shown_text(brief)
     return AIMessage(f"Research brief ({round_no} of at most {max_rounds}):\n\n{brief}\n\n"
                      "Approve it, edit it, or say what to change: use the buttons below, or reply "
                      "\"approve\" or what to change.", name=BRIEF_NAME)
@@ -106,6 +119,7 @@ def brief_message(brief: str, round_no: int, max_rounds: int) -> AIMessage:
 def failure_message(stage: str, message: str, notes_path: str | None, *, setup: bool = False) -> AIMessage:
     """Why the run failed and what to do, in words that work in a chat. ``setup``: a
     setting is wrong (nothing ran yet)."""
+    message = shown_text(message)  # it may quote a server's error body or a page
     if setup:
         message = re.sub(r"^the run cannot start:[ \t]*", "", message)
         lead = "The run could not start:" + ("\n" if message.startswith("\n") else " ")

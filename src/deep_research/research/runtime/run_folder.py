@@ -106,15 +106,24 @@ async def asave_notes(cfg: Configuration, state: dict, thread_id: str, checkpoin
     return await asyncio.to_thread(save_notes, cfg, state, thread_id, checkpoint)
 
 
+def write_notes(folder: Path, notes: str, raw: str) -> None:
+    """notes.md and raw_notes.md under the output policy of report.md (publish.safety): the
+    findings a model wrote and the page text they quote are opened the same way (a markdown
+    previewer, a terminal), so raw HTML shows as text, images become links, unsafe links are
+    not links and terminal controls are escapes; refs stay canonical ref tags."""
+    from ...publish import write_atomic
+    from ...publish.safety import safe_markdown
+    from ...terminal import inert_text
+
+    write_atomic(folder / "notes.md", inert_text(safe_markdown(notes, keep_refs=True).text))
+    write_atomic(folder / "raw_notes.md", inert_text(safe_markdown(raw, keep_refs=True).text))
+
+
 def save_notes(cfg: Configuration, state: dict, thread_id: str, checkpoint: str | None = None) -> Path | None:
     """Write notes.md and raw_notes.md; returns the notes path (None if that failed too)."""
-    from ...publish import write_atomic
-
     try:
         folder = run_dir(cfg, state, thread_id, checkpoint)
-        notes, raw = notes_markdown(state)
-        write_atomic(folder / "notes.md", notes)
-        write_atomic(folder / "raw_notes.md", raw)
+        write_notes(folder, *notes_markdown(state))
         return folder / "notes.md"
     except Exception as e:  # noqa: BLE001 - reported by the caller's error, not hidden
         log.error("could not save notes: %s", e)

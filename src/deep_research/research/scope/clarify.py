@@ -23,7 +23,7 @@ from pydantic import BaseModel, Field, field_validator
 
 from .. import prompts
 from .plan import empty_plan
-from ..runtime.chat import REPORT_NAME, conversation_text, typed_decision
+from ..runtime.chat import REPORT_NAME, conversation_text, shown_text, typed_decision
 from ..runtime.deps import Deps, NodeContext, run_spent
 from ..runtime.failure import ResearchFailed
 from ..runtime.meter import ModelCallError, describe
@@ -273,11 +273,11 @@ class ClarifyNode:
         if gate.questions:
             structured = [{"question": q.question.strip(), "suggested_answers": q.suggested_answers[:4],
                            **({"dimension": q.dimension} if q.dimension else {})} for q in gate.questions]
-            message = AIMessage(clarification_text(gate.questions, gate.unsure), name="clarification",
+            message = AIMessage(shown_text(clarification_text(gate.questions, gate.unsure)), name="clarification",
                                 additional_kwargs={"clarifying_questions": structured,
                                                    "ambiguous_dimensions": record["dimensions"]})
             return Command(goto=END, update={**update, "status": "needs_clarification", "messages": [message],
                                              "clarifying_questions": structured})
         text = " ".join(t for t in (answer.verification.strip(), assumptions_text(answer.named())) if t)
-        msgs = [AIMessage(text)] if text else []
+        msgs = [AIMessage(shown_text(text))] if text else []
         return Command(goto="write_research_brief", update={**update, "messages": msgs})

@@ -1,0 +1,46 @@
+"""notes.md and raw_notes.md sit beside the report and are opened the same way (a markdown
+previewer, a terminal): what a model wrote and the page text it quoted must be as inert
+there as in report.md."""
+
+from __future__ import annotations
+
+import re
+
+from lxml import html as lxml_html
+from markdown_it import MarkdownIt
+
+from deep_research.research.runtime.configuration import Configuration
+from deep_research.research.runtime.run_folder import save_notes
+
+INTERNAL = "http://127.0.0.1:9"
+ACTING = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]|\r(?!\n)")
+QUOTE = f'The lab measured 2.5 according to <img src="{INTERNAL}/quoted.png"> tests.'
+
+
+def _rendered(text: str) -> lxml_html.HtmlElement:
+    md = MarkdownIt("commonmark", {"html": True}).enable("table")
+    md.validateLink = lambda url: True  # no help from the renderer: the file itself must be inert
+    return lxml_html.fragment_fromstring(md.render(text), create_parent="div")
+
+
+def test_notes_and_raw_notes_show_page_and_model_markup_as_text(tmp_path):
+    findings = (f'- the lab measured 2.5 <ref id="s1">"{QUOTE}"</ref>\n'
+                f"- <script>fetch('{INTERNAL}/s')</script> ![p]({INTERNAL}/p.png) [j](javascript:alert(1))"
+                " \x1b]0;pwned\x07 \u202etxet\u202c")
+    raw = (f'<source id="s1" title="Lab \x1b[2J page" url="https://example.org/lab">\n'
+           f'Exact sentences:\n- "{QUOTE}"\n<iframe src="{INTERNAL}/f"></iframe>\n</source>')
+    state = {"question": "Lab results?", "research_brief": f"Brief <img src={INTERNAL}/b.png>",
+             "notes": [{"topic": "Lab \x9b31m", "findings": findings}], "raw_notes": [raw]}
+    path = save_notes(Configuration(output_dir=str(tmp_path)), state, "thread-1")
+    assert path is not None
+    for name in ("notes.md", "raw_notes.md"):
+        text = (path.parent / name).read_text(encoding="utf-8")
+        assert not ACTING.findall(text), name
+        tree = _rendered(text)
+        loads = [el.tag for el in tree.iter() if el.tag in ("img", "script", "iframe")]
+        assert loads == [], (name, loads)
+        hrefs = [a.get("href") for a in tree.iter("a")]
+        assert all(h.startswith(("https:", "http:", "#")) for h in hrefs), (name, hrefs)
+        assert "quoted.png" in tree.text_content(), name  # shown as text, not dropped
+    notes = (path.parent / "notes.md").read_text(encoding="utf-8")
+    assert '<ref id="s1">' in notes  # the findings keep their citations
