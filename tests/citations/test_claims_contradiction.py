@@ -362,3 +362,15 @@ def test_the_judge_check_reads_not_just_x_as_the_rules_do():
     wrong = "The clone method deeply copies just the stack data of the String."
     e = check_judge_evidence(wrong, [quote], [JudgeFact(wrong, [span])])
     assert not e.ok and any("restricts" in p for p in e.problems), e.problems
+
+
+@pytest.mark.parametrize(("claim", "quote"), [
+    ("The Yama documentation stresses that the problem is not just theoretical.", "This is not a theoretical problem."),
+    ("This is not a theoretical problem.", "The problem is not just theoretical."),
+])
+def test_not_just_x_against_not_x_is_no_proof(claim, quote):
+    assert "not just" in grey(claim, quote)
+
+
+def test_x_against_not_x_is_still_flagged():
+    assert flagged("The problem is theoretical.", "This is not a theoretical problem.") == "negation"

@@ -85,7 +85,7 @@ from __future__ import annotations
 import re
 
 from .types import _NUM, _WORD, ClaimCheck, ClaimStatus, _Num, _Text
-from .words import _IMPLICIT_NEG, _NEGATORS, _ORDER, _QUANT, _SMALL_NUMBERS, _TENS, stem
+from .words import _IMPLICIT_NEG, _NEG_SKIP_AFTER, _NEGATORS, _ORDER, _QUANT, _SMALL_NUMBERS, _TENS, stem
 
 # A negator of a verb ("does not open", "to NOT make", "never", "cannot") denies the verb; "no
 # errors", "without symptoms", ", not global warming" deny a thing, and the other side must
@@ -317,6 +317,8 @@ def negation_verdict(rule: str, note: str, neg_side: _Text, k: int, seg: list[in
     found = _negation_flag(rule, note, neg_side, k, seg, plain, j)
     if found.status is not ClaimStatus.UNSUPPORTED:
         return found
+    if _not_just_before(plain, j):
+        return _grey(rule, note, 'the other side says "not just" of it, which denies that it is all, not it')
     denial = _denied_by_a_word(plain, j, neg_side)
     if denial:
         return _grey(rule, note, f'the other side denies it too, by "{denial}"')
@@ -325,6 +327,17 @@ def negation_verdict(rule: str, note: str, neg_side: _Text, k: int, seg: list[in
     if claim_negates:
         return _in_context(rule, note, neg_side, k, plain, j)
     return _in_context(rule, note, plain, j, neg_side, k)
+
+
+def _not_just_before(t: _Text, j: int) -> bool:
+    """Does "not just" / "not only" / "not merely" / "not simply" stand right before position
+    j (within three tokens, in its clause)? Such a phrase adds to the word (no negation), yet
+    "not just theoretical" is said to deny that the word is all: it proves no flip against
+    "not a theoretical problem"."""
+    for x in range(max(1, j - 3), j):
+        if t.low[x] in _NEG_SKIP_AFTER and t.low[x - 1] == "not" and t.clause[x] == t.clause[j]:
+            return True
+    return False
 
 
 def _negation_flag(rule: str, note: str, neg_side: _Text, k: int, seg: list[int], plain: _Text, j: int) -> ClaimCheck:
