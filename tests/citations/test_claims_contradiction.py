@@ -233,9 +233,10 @@ def test_a_number_written_in_words_with_a_spaced_hyphen_is_grey():
 @pytest.mark.parametrize(("claim", "quote"), [
     ("Khan will fight former champion Chris Algieri on May 30.",
      "Khan posed with sea lions at Six Flags Discovery Kingdom. He will fight former champion Chris Algieri on "
-     "the 30th, the sixth fight of his career."),
-    ("Leonard beat Duran in November 1980.",
-     "In this, the sixth in a series of 12 fights, Leonard beat Duran in 1980."),
+     "the 30th, the sixth fight since May."),
+    ("Khan will fight former champion Chris Algieri on May 30.",
+     "Since May, Khan has trained for 30 weeks at Six Flags; his sixth opponent will be former champion Chris "
+     "Algieri."),
 ])
 def test_a_date_or_version_against_a_count_or_ordinal_is_grey(claim, quote):
     assert "of the same kind" in grey(claim, quote)
@@ -257,6 +258,7 @@ def test_a_date_or_version_against_another_of_its_kind_is_still_flagged(claim, q
 
 @pytest.mark.parametrize(("claim", "quote"), [
     ("Khan will fight Algieri on May 30.", "Khan will fight Algieri at Six Flags in the spring."),
+    ("The sea ice reached its low in October 2007.", "The sea ice reached its low in 2007, six weeks early."),
     ("Python 3.11.2 fixed the crash in six weeks.", "Python fixed the crash 3 times, 11 days and 2 weeks apart."),
 ])
 def test_a_date_or_version_no_quote_writes_is_number_lacking(claim, quote):

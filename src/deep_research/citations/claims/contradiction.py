@@ -55,8 +55,8 @@ find candidate contradictions; :func:`verdict` turns each into a flag or a grey 
   every part the claim gives (day, month, year: the same granularity or finer) and differs,
   a version only by a quote version (or a number with a point); a bare count or ordinal is
   no proof ("on May 30" / "six flags", "November 1980" / "the sixth in a series"). A date
-  or version with no such quote value is "number lacking" when a part of it is written
-  nowhere in the quotes, else grey - and grey too when a quote writes the claim's date as
+  or version with no such quote value is "number lacking" when a part of it (day, month,
+  year) is written nowhere in the quotes, else grey - and grey too when a quote writes the claim's date as
   it stands ("since Jan. 18.Japan's": a whole-document quote whose sentences are glued, so
   the date is not read as one).
 * **in context** (``context_share``, every flag of a word: antonym, order word, quantifier,
@@ -431,10 +431,19 @@ def same_kind(c: _Num, q: _Num) -> bool:
     return (q.version or "." in q.key) and not c.key.startswith(q.key + ".")
 
 
+def _month_written(key: str, quotes: list[_Text]) -> bool:
+    """Do the quotes write the month of date ``key`` by its name, in any case or short form?"""
+    from .numbers import _MONTHS  # (numbers imports this module)
+
+    month = int(_date_parts(key)[1])
+    return any(_MONTHS.get(w) == month for t in quotes for w in t.lowset)
+
+
 def _value_verdict(note: str, c: _Num, quotes: list[_Text]) -> ClaimCheck:
     """A claim date or version the quotes do not match: a flag only on a quote value of the
-    same kind (``same_kind``); "number lacking" when a part of it (a date's day or year, a
-    version's digits) is written nowhere in the quotes; else grey."""
+    same kind (``same_kind``); "number lacking" when a part of it (a date's day, month or
+    year, a version's digits) is written nowhere in the quotes ("October 2007" where the
+    quotes give 2007 and no October); else grey."""
     if _verbatim(c.raw, quotes):  # "since Jan. 18.Japan's": written, not read as a date
         return _grey("number", note, f"a quote writes {c.raw} as it stands")
     other = next((q for t in quotes for q in t.numbers if same_kind(c, q)), None)
@@ -442,7 +451,7 @@ def _value_verdict(note: str, c: _Num, quotes: list[_Text]) -> ClaimCheck:
         return _flag("number", f"the claim says {c.raw} where the quote says {other.raw}")
     date = c.key.startswith("D:")
     parts = [p for i, p in enumerate(_date_parts(c.key)) if i != 1 and p != "?"] if date else [c.key]
-    if not all(_written(p, quotes) for p in parts):
+    if not all(_written(p, quotes) for p in parts) or date and not _month_written(c.key, quotes):
         return ClaimCheck(ClaimStatus.UNSUPPORTED, "number", note, lacking=True)  # number lacking
     kind = "date" if date else "version"
     return _grey("number", note, f"no quote gives a {kind} of the same kind to read {c.raw} against")

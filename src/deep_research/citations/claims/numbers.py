@@ -338,8 +338,10 @@ def _dates(raw: list[str], low: list[str], nums: list[_Num], used: set[int], cla
         last = max([m] + [x.pos for x in parts])
         date = _Num(key, None, None, start, " ".join(raw[start:last + 1]).replace(" ,", ","))
         for x in parts:
-            if x is y and not claim_side:
-                x.required = False  # kept for a claim that gives the year alone; not an item of proofs
+            if (x is y or not raw[m][:1].isupper()) and not claim_side:
+                # kept for a claim that gives the year alone, or the number a lower-case
+                # "may 30" may be after all; not an item of proofs
+                x.required = False
             elif x in out:
                 out.remove(x)
         taken.update(range(start, last + 1))
