@@ -149,7 +149,7 @@ below describe what each finds:
 
 Dates with a month name ("May 5, 2020", "5 June 2021", "June 2021") are one number each:
 a claim's date must be a quote's date (a part the claim leaves out may be anything), never
-a day from one date and a year from another; a quote's year also counts alone. In a text that
+a day from one date and a year from another; a quote's year also counts alone. In a quote that
 writes no capital at all (lower-cased news: "on may 30 .") a month's name followed by its day
 or year is a date too. A date is contradicted only by a date (a version only by a version,
 ``contradiction.same_kind``): a bare count or ordinal ("six flags", "the sixth") is no proof.

@@ -290,7 +290,7 @@ def _dates(raw: list[str], low: list[str], nums: list[_Num], used: set[int], cla
     claim's date is matched whole, never piece by piece from two dates. Key
     "D:<year>-<month>-<day>", "?" for a part not given. On the quote side the year also
     stays a number of its own (a claim may give the year alone). A month's name is told by
-    its capital ("may 30" is a modal and a number) - except in a text that writes no
+    its capital ("may 30" is a modal and a number) - except in a quote that writes no
     capital at all (lower-cased, tokenised news: "on may 30 .", "in november 1980"), where
     a month's name followed by its day or year is read as a date all the same."""
     at = {n.pos: n for n in nums}
@@ -313,7 +313,7 @@ def _dates(raw: list[str], low: list[str], nums: list[_Num], used: set[int], cla
             continue
         if not raw[m][:1].isupper():
             if uncased is None:
-                uncased = not any(r[:1].isupper() for r in raw)
+                uncased = not claim_side and not any(r[:1].isupper() for r in raw)
             if not uncased:
                 continue
         parts: list[_Num] = []
