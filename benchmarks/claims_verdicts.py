@@ -1,13 +1,19 @@
-"""Every dev pair's verdict by code (status, rule, note) - to show that a change meant only
-to make the claim check faster changes no verdict.
+"""Every pair's verdict by code (status, rule, note, "number lacking") - to show that a change meant only to
+make the claim check faster changes no verdict.
 
     uv run python benchmarks/claims_verdicts.py --write before.jsonl   # on the old code
     uv run python benchmarks/claims_verdicts.py --compare before.jsonl # on the new code
 
-``--compare`` prints each pair whose verdict differs and exits 1 when any does. Dev parts
-only (pg-dev, the hand-written dev part, the public fact-verification dev parts). It runs
-with PYTHONHASHSEED=0 (re-executing itself when unset): the ``antonym`` rule's note names
-the first opposite found in a set, so without a fixed seed a note may change between runs.
+``--group`` names the pairs (default ``dev``: pg-dev, the hand-written dev part, the public
+fact-verification dev parts under ``--factver-root``); ``holdout`` (the holdout parts),
+``fresh`` ... ``fresh6`` (a fresh group: its hand-written pairs and its public sets under
+``--fresh-factver-root``, default the group's usual place), ``probes`` (the red-team probes).
+Keep the dumps of unseen groups out of the repository and do not read them.
+
+``--compare`` prints each dev/probe pair whose verdict differs (for the unseen groups only
+how many differ: no case is printed) and exits 1 when any does. It runs with
+PYTHONHASHSEED=0 (re-executing itself when unset): the ``antonym`` rule's note names the
+first opposite found in a set, so without a fixed seed a note may change between runs.
 """
 
 from __future__ import annotations
@@ -20,16 +26,41 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import bench_claims as bc
+import bench_claim_probes as probes
 
 from deep_research.citations.claims import check_claim
 
+# group -> (hand-written dir, its public sets' usual root or None)
+_FRESH = {
+    "fresh": (bc.FRESH_HAND_DIR, bc.FRESH_FACTVER_ROOT),
+    "fresh2": (bc.FRESH2_HAND_DIR, bc.FRESH2_FACTVER_ROOT),
+    "fresh3": (bc.FRESH3_HAND_DIR, bc.FRESH3_FACTVER_ROOT),
+    "fresh4": (bc.FRESH4_HAND_DIR, None),
+    "fresh5": (bc.FRESH5_HAND_DIR, bc.FRESH5_FACTVER_ROOT),
+    "fresh6": (bc.FRESH6_HAND_DIR, bc.FRESH6_FACTVER_ROOT),
+}
+GROUPS = ("dev", "holdout", *_FRESH, "probes")
 
-def verdicts(factver_root: Path) -> dict[str, list]:
-    pairs = bc.load_pg(bc.PG_DIR) + bc.load_hand(bc.HAND_DIR, "dev") + bc.load_fv(factver_root, "dev")
+
+def pairs_of(group: str, factver_root: Path, fresh_root: Path | None) -> list[tuple[str, str, list[str]]]:
+    """(key, claim, quotes) of every pair of ``group``."""
+    if group == "probes":
+        return [(f"probe|{r['id']}", r["claim"], r["quotes"]) for r in probes.load()]
+    if group == "dev":
+        ps = bc.load_pg(bc.PG_DIR) + bc.load_hand(bc.HAND_DIR, "dev") + bc.load_fv(factver_root, "dev")
+    elif group == "holdout":
+        ps = bc.load_hand(bc.HAND_DIR, "holdout") + bc.load_fv(factver_root, "holdout")
+    else:
+        hand, root = _FRESH[group]
+        ps = bc.load_fresh(hand, (fresh_root or root) if root else None, f"--{group}")
+    return [(f"{p.dataset}|{p.id}", p.claim, p.quotes) for p in ps]
+
+
+def verdicts(pairs: list[tuple[str, str, list[str]]]) -> dict[str, list]:
     out: dict[str, list] = {}
-    for p in pairs:
-        r = check_claim(p.claim, p.quotes)
-        out[f"{p.dataset}|{p.id}"] = [r.status.value, r.rule, r.note]
+    for key, claim, quotes in pairs:
+        r = check_claim(claim, quotes)
+        out[key] = [r.status.value, r.rule, r.note, r.lacking]
     return out
 
 
@@ -40,18 +71,23 @@ def main() -> int:
     g = ap.add_mutually_exclusive_group(required=True)
     g.add_argument("--write", type=Path)
     g.add_argument("--compare", type=Path)
-    ap.add_argument("--factver-root", type=Path, default=bc.FACTVER_ROOT)
+    ap.add_argument("--group", choices=GROUPS, default="dev")
+    ap.add_argument("--factver-root", type=Path, default=bc.FACTVER_ROOT,
+                    help="the public dev/holdout sets (--group dev, holdout)")
+    ap.add_argument("--fresh-factver-root", type=Path, default=None,
+                    help="another copy of the fresh group's public sets (--group fresh...)")
     args = ap.parse_args()
-    now = verdicts(args.factver_root)
+    now = verdicts(pairs_of(args.group, args.factver_root, args.fresh_factver_root))
     if args.write:
         args.write.write_text("".join(json.dumps([k, v]) + "\n" for k, v in now.items()), encoding="utf-8")
         print(f"{len(now)} verdicts written to {args.write}")
         return 0
     before = dict(json.loads(line) for line in args.compare.read_text(encoding="utf-8").splitlines() if line)
     diff = sorted(k for k in before.keys() | now.keys() if before.get(k) != now.get(k))
-    for k in diff[:50]:
-        print(f"{k}: before {before.get(k)} now {now.get(k)}")
-    print(f"{len(now)} pairs now, {len(before)} before: {len(diff)} verdicts differ")
+    if args.group in ("dev", "probes"):
+        for k in diff[:50]:
+            print(f"{k}: before {before.get(k)} now {now.get(k)}")
+    print(f"{args.group}: {len(now)} pairs now, {len(before)} before: {len(diff)} verdicts differ")
     return 1 if diff else 0
 
 

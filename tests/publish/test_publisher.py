@@ -246,3 +246,32 @@ def test_malformed_refs_lose_their_markup_in_the_linked_report_but_stay_in_the_u
     assert "[1](https://example.org/a#:~:text=" in linked
     assert (tmp_path / "report.md").read_text().count("</ref>") == 4  # kept as written, to fix
     assert len(result.report.parsed.problems) == 4
+
+
+def test_publish_pauses_the_cyclic_collector_only_while_it_checks_and_renders(tmp_path, monkeypatch):
+    import gc
+
+    from deep_research.publish import publisher
+
+    seen = []
+    real = publisher.check_citations
+
+    def spy(*args, **kwargs):
+        seen.append(gc.isenabled())
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(publisher, "check_citations", spy)
+    md = 'Tea needs acidic soil <ref id="tea">"Tea plants grow best in acidic soil"</ref>.\n'
+    assert gc.isenabled()
+    publish_report(md, _sources(), tmp_path / "on", pdf=False)
+    assert seen == [False] and gc.isenabled()  # off while checking, on again after
+    gc.disable()
+    try:  # a caller that turned it off keeps it off
+        publish_report(md, _sources(), tmp_path / "off", pdf=False)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+    monkeypatch.setattr(publisher, "check_citations", lambda *a, **k: 1 / 0)
+    with pytest.raises(ZeroDivisionError):
+        publish_report(md, _sources(), tmp_path / "err", pdf=False)
+    assert gc.isenabled()  # on again after a failure too

@@ -106,13 +106,11 @@ def _prepare(text: str) -> str:
 
 @lru_cache(maxsize=65536)
 def _is_entity(raw: str, initial: bool) -> bool:
-    has_digit = any(c.isdigit() for c in raw)
-    has_alpha = any(c.isalpha() for c in raw)
-    if not has_alpha:
+    if not any(map(str.isalpha, raw)):
         return False
-    if has_digit or "_" in raw or "." in raw.strip("."):
+    if any(map(str.isdigit, raw)) or "_" in raw or "." in raw.strip("."):
         return True
-    upper = sum(c.isupper() for c in raw)
+    upper = sum(map(str.isupper, raw))
     if upper >= 2 or (upper == 1 and not raw[0].isupper()):
         return True  # ALLCAPS, camelCase
     return raw[0].isupper() and not initial
@@ -129,6 +127,20 @@ _SPLIT_WORDS = frozenset({"cannot", "Cannot", "CANNOT"} | set(_NT_BASES) | {w.ca
 
 
 _CONTRACTIONS = {"ca": "can", "wo": "will", "sha": "shall", "ai": "is"}
+
+
+_OTHER = -1  # an ASCII token that is neither a plain word nor punctuation (digits, "-", "'", "cannot")
+
+
+def _ascii_kind_of(tok: str) -> int:
+    """_WORD for a token of letters (but "cannot", "doesnt": two words), _PUNCT for one
+    punctuation character, else _OTHER (read by ``_tokens``' loop)."""
+    if tok.isalpha():
+        return _OTHER if tok in _SPLIT_WORDS else _WORD
+    return _PUNCT if not tok[0].isalnum() else _OTHER
+
+
+_ascii_kind = _Memo(_ascii_kind_of, 65536)
 
 
 def _tokens(text: str) -> tuple[list[str], list[int], set[int], set[int], set[int]]:
@@ -148,21 +160,27 @@ def _tokens(text: str) -> tuple[list[str], list[int], set[int], set[int], set[in
         # a token of letters is a word; else one that starts with a letter or digit is a
         # grouped number when it holds a separator (a word never does), else a word; any
         # other token is one punctuation character
-        for tok in _TOKEN_ASCII_FLAT.findall(text):
-            if tok.isalpha():
-                if tok in _SPLIT_WORDS:
-                    _word_parts(tok, 0, text, raw, kinds, set(), hyph)
+        toks = _TOKEN_ASCII_FLAT.findall(text)
+        plain = list(map(_ascii_kind.__getitem__, toks))
+        if _OTHER not in plain:
+            return toks, plain, set(), hyph, set()  # plain words and punctuation only: as found
+        done = 0
+        i = -1
+        try:
+            while True:
+                i = plain.index(_OTHER, i + 1)
+                raw += toks[done:i]  # the plain words and punctuation before, as found
+                kinds += plain[done:i]
+                done = i + 1
+                tok = toks[i]
+                if "," in tok or " " in tok:
+                    add_raw(tok.replace(",", "").replace(" ", ""))
+                    add_kind(_NUM)
                 else:
-                    add_raw(tok)
-                    add_kind(_WORD)
-            elif not tok[0].isalnum():
-                add_raw(tok)
-                add_kind(_PUNCT)
-            elif "," in tok or " " in tok:
-                add_raw(tok.replace(",", "").replace(" ", ""))
-                add_kind(_NUM)
-            else:
-                _word_parts(tok, 0, text, raw, kinds, set(), hyph)
+                    _word_parts(tok, 0, text, raw, kinds, set(), hyph)
+        except ValueError:  # no _OTHER token after i
+            raw += toks[done:]
+            kinds += plain[done:]
         return raw, kinds, set(), hyph, set()
     for num, word, cjk, punct in rx.findall(text):
         if word:

@@ -3,10 +3,12 @@ in a quote among the same other words."""
 
 from __future__ import annotations
 
+from itertools import compress
+
 from .contradiction import verdict
 from .negation import WINDOW, _window
 from .near_copy import _converse, _negated_near
-from .types import _WORD, ClaimCheck, ClaimStatus, _Text
+from .types import _WORD, ClaimCheck, ClaimStatus, _Text, union
 from .words import _ANTONYMS, _ORDER
 
 _PARTNERS: dict[str, set[str]] = {}
@@ -31,10 +33,10 @@ def _check_antonym(claim: _Text, quotes: list[_Text]) -> ClaimCheck | None:
     words ("the vents close when it is hot" / "the vents open when it is hot"): the claim
     says the opposite. Two more shared content words within five words of each are needed,
     and neither word may be negated (then the two say the same)."""
-    stems = set().union(*(q.stemset for q in quotes)) if quotes else set()
+    stems = union(quotes, "stemset")
     grey = None
-    for k in range(len(claim.raw)):
-        if not claim.content[k] or claim.kinds[k] != _WORD or claim.entity[k]:
+    for k in compress(range(len(claim.raw)), claim.content):
+        if claim.kinds[k] != _WORD or claim.entity[k]:
             continue
         cs = claim.stems[k]
         if cs in stems:

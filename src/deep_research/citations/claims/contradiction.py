@@ -84,7 +84,7 @@ from __future__ import annotations
 
 import re
 
-from .types import _NUM, _WORD, ClaimCheck, ClaimStatus, _Num, _Text
+from .types import _NUM, _WORD, ClaimCheck, ClaimStatus, _Num, _Text, derived
 from .words import _IMPLICIT_NEG, _NEG_SKIP_AFTER, _NEGATORS, _ORDER, _QUANT, _SMALL_NUMBERS, _TENS, stem
 
 # A negator of a verb ("does not open", "to NOT make", "never", "cannot") denies the verb; "no
@@ -371,15 +371,14 @@ def _written(key: str, quotes: list[_Text]) -> bool:
     """Do the quotes write the value ``key``: as a number the analysis read (number words
     included), or as a run of digits anywhere (thousands commas dropped, a trailing "." or
     "," off: "2" of "ACE2")?"""
-    if any(n.key == key for t in quotes for n in t.numbers):
-        return True
-    for t in quotes:
-        for r in t.rawset:
-            if r[:1].isdigit() or any(ch.isdigit() for ch in r):
-                for m in _DIGIT_RUN.finditer(r):
-                    if m.group(0).rstrip(".,").replace(",", "") == key:
-                        return True
-    return False
+    return any(key in derived(t, _values_written) for t in quotes)
+
+
+def _values_written(t: _Text) -> frozenset[str]:
+    """The keys of the text's numbers and every run of digits its tokens hold (read once
+    per quote: ``_written``)."""
+    digit_runs = (m.group(0).rstrip(".,").replace(",", "") for r in t.rawset for m in _DIGIT_RUN.finditer(r))
+    return frozenset(n.key for n in t.numbers).union(digit_runs)
 
 
 def _spaced_compound(t: _Text) -> set[str]:
@@ -461,7 +460,7 @@ def number_verdict(note: str, c: _Num, quotes: list[_Text]) -> ClaimCheck:
     """The number rule's finding: claim number ``c`` not matched in the quotes."""
     if c.key.startswith("D:") or c.version:
         return _value_verdict(note, c, quotes)
-    if any(c.key in _spaced_compound(t) for t in quotes):
+    if any(c.key in derived(t, _spaced_compound) for t in quotes):
         return _grey("number", note, f"a quote writes {c.raw} in words")
     if not _written(c.key, quotes):
         return ClaimCheck(ClaimStatus.UNSUPPORTED, "number", note, lacking=True)  # number lacking: the project's rule

@@ -4,12 +4,14 @@ antonym, another order, quantifier or modal, or another name."""
 from __future__ import annotations
 
 import unicodedata
+from collections import Counter
+from itertools import compress
 
 from rapidfuzz.distance import Indel, Levenshtein
 
 from .contradiction import terms_crossed, verdict
 from .negation import _negation_in_block
-from .types import _NUM, _WORD, ClaimCheck, ClaimStatus, _Text
+from .types import _NUM, _WORD, ClaimCheck, ClaimStatus, _Text, derived
 from .words import (
     _ANTONYM_PREFIXES,
     _ANTONYMS,
@@ -73,8 +75,8 @@ def _substitution_kind(claim: _Text, ci: int, quote: _Text, qj: int, quotes: lis
     if claim.entity[ci] and quote.entity[qj] and _name_swap(claim, ci, quote, qj) \
             and not _variant_nearby(claim, ci, quote, qj):
         cr, qr = claim.raw[ci], quote.raw[qj]
-        gain = claim.raw.count(cr) > sum(t.raw.count(cr) for t in quotes)
-        loss = claim.raw.count(qr) < sum(t.raw.count(qr) for t in quotes)
+        gain = claim.raw.count(cr) > sum(derived(t, _raw_counts)[cr] for t in quotes)
+        loss = claim.raw.count(qr) < sum(derived(t, _raw_counts)[qr] for t in quotes)
         if not loss and not _only_denied(claim, qr):
             return None  # the quote's name is still in the claim: a name added or moved, not swapped
         if _names_cross(claim, ci, quote, qj):
@@ -162,18 +164,41 @@ def _name_in_quotes(name: str, quotes: list[_Text]) -> bool:
     if not key:
         return False
     for t in quotes:
-        if any(r.endswith("." + name) for r in t.rawset):
+        if name in derived(t, _qualified_tails):
             return True  # a qualified name
-        raw = t.raw
-        for i in range(len(raw)):
+        squeezed, starts = derived(t, _squeezed_tokens)
+        # runs of up to five tokens whose squeezed forms make the key: a run starts with a
+        # token squeezed to a prefix of the key (a token squeezed to nothing adds nothing)
+        for i in sorted(x for n in range(1, len(key) + 1) for x in starts.get(key[:n], ())):
             acc = ""
-            for j in range(i, min(i + 5, len(raw))):
-                acc += _squeeze(raw[j])
+            for j in range(i, min(i + 5, len(squeezed))):
+                acc += squeezed[j]
                 if acc == key:
                     return True
                 if len(acc) >= len(key) or not key.startswith(acc):
                     break
     return False
+
+
+def _qualified_tails(t: _Text) -> frozenset[str]:
+    """What follows each "." of each token ("get_host", "HttpRequest.get_host" of
+    "django.http.HttpRequest.get_host"): a name ``r.endswith("." + name)`` for some token."""
+    return frozenset(r[i + 1:] for r in t.rawset if "." in r for i, ch in enumerate(r) if ch == ".")
+
+
+def _squeezed_tokens(t: _Text) -> tuple[list[str], dict[str, list[int]]]:
+    """Each token squeezed (``_squeeze``), and the positions of each non-empty squeezed form."""
+    squeezed = [_squeeze(r) for r in t.raw]
+    starts: dict[str, list[int]] = {}
+    for i, sq in enumerate(squeezed):
+        if sq:
+            starts.setdefault(sq, []).append(i)
+    return squeezed, starts
+
+
+def _raw_counts(t: _Text) -> Counter[str]:
+    """How often the text writes each token (``t.raw.count`` for every token at once)."""
+    return Counter(t.raw)
 
 
 def _comparand(t: _Text) -> tuple[str, ...]:
@@ -186,7 +211,7 @@ def _comparand(t: _Text) -> tuple[str, ...]:
 
 def _converse(claim: _Text, q: _Text) -> bool:
     """Do both compare, against different things ("A more than B" / "B less than A")?"""
-    a, b = _comparand(claim), _comparand(q)
+    a, b = derived(claim, _comparand), derived(q, _comparand)
     return bool(a and b and a != b)
 
 
@@ -293,14 +318,14 @@ def _same_prefixed(claim: _Text, q: _Text, prefix: str, i2: int, j2: int) -> boo
 def _near_copies(claim: _Text, quotes: list[_Text]) -> list[_Text]:
     """The quotes the claim repeats: at least two of its content words and half of them in
     the quote, or a token similarity of at least ``SHORT_COPY_SIMILARITY``."""
-    content = {claim.stems[k] for k in range(len(claim.raw)) if claim.content[k]}
+    content = set(compress(claim.stems, claim.content))
     if not content:
         return []
     out = []
     for q in quotes:
         if not q.align or len(q.align) > MAX_ALIGN_TOKENS:
             continue
-        shared = sum(1 for s in content if s in q.positions)
+        shared = len(content & q.positions.keys())
         if (shared < 2 or shared < NEAR_COPY_SHARE * len(content)) and \
                 Indel.normalized_similarity(claim.align, q.align) < SHORT_COPY_SIMILARITY:
             continue

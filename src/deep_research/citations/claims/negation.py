@@ -3,8 +3,11 @@ negated segment, and inside an aligned near copy)."""
 
 from __future__ import annotations
 
+from bisect import bisect_left
+from itertools import compress
+
 from .contradiction import negation_verdict, negative_scale_word, verdict
-from .types import _NUM, _WORD, ClaimCheck, ClaimStatus, _Text
+from .types import _NUM, _WORD, ClaimCheck, ClaimStatus, _Text, derived
 from .words import _IMPLICIT_NEG_STEMS, _NEG_PHRASE_WORDS, _NEG_SKIP_AFTER, _NEGATORS, _NUMBER_WORDS, stem
 
 WINDOW = 6  # tokens around a negation searched for shared context
@@ -58,8 +61,7 @@ def _negation_matches(src: _Text, k: int, dst_list: list[_Text], src_fully_cover
     if not occs or any(_negated_at(dst, j) or _weakly_negated(dst, j) or _complement_follows(dst, j)
                        or _subject_of_negation(dst, j) for dst, j in occs):
         return None  # absent, or negated there too: consistent
-    if len(head) >= 4 and any(w.startswith(p + head) for dst in dst_list for w in dst.lowset
-                              for p in _NEG_PREFIXES):
+    if len(head) >= 4 and any(_begins_a_word(dst, p + head) for dst in dst_list for p in _NEG_PREFIXES):
         return None  # "no symptoms" / "asymptomatic": the other side negates by a prefix
     negator = "no longer" if src.low[k] == "longer" and k and src.low[k - 1] == "no" else \
         src.raw[k] + " to" if src.low[k] in _NEG_PHRASE_WORDS and src.low[k] != "longer" else src.raw[k]
@@ -82,6 +84,18 @@ def _negation_matches(src: _Text, k: int, dst_list: list[_Text], src_fully_cover
 
 
 _LIKE = frozenset({"like", "likes", "liked", "liking"})
+
+
+def _begins_a_word(t: _Text, prefix: str) -> bool:
+    """Does a word of ``t`` (lower case) begin with ``prefix``? (by bisection of its sorted
+    words, kept with the text: a long quote is not scanned for each claim)"""
+    words = derived(t, _sorted_words)
+    i = bisect_left(words, prefix)
+    return i < len(words) and words[i].startswith(prefix)
+
+
+def _sorted_words(t: _Text) -> list[str]:
+    return sorted(t.lowset)
 
 
 def _modifier_participle(t: _Text, j: int) -> bool:
@@ -318,9 +332,7 @@ def _check_negation(claim: _Text, quotes: list[_Text]) -> ClaimCheck | None:
     """Negation by negated segment: works for paraphrases as well as copies."""
     covered = None
     grey = None
-    for k, is_neg in enumerate(claim.neg):
-        if not is_neg:
-            continue
+    for k in compress(range(len(claim.neg)), claim.neg):
         if covered is None:
             covered = _fully_covered(claim, quotes)
         found = _flip(claim, k, quotes, covered, claim_negates=True)
@@ -328,15 +340,11 @@ def _check_negation(claim: _Text, quotes: list[_Text]) -> ClaimCheck | None:
             return found
         grey = grey or found
     for q in quotes:
-        for k, is_neg in enumerate(q.neg):
-            if not is_neg:
-                continue
-            seg = _segment(q, k)
-            if not seg:
-                continue
-            head = q.stems[seg[0]]
+        for k, head in derived(q, _negated_heads):
+            if head not in claim.positions:
+                continue  # the claim lacks the negated word: nothing to match (_negation_matches)
             # every quote occurrence of the negated word must be negated
-            if any(t.clause[j] not in t.neg_clauses for t in quotes for j in t.positions.get(head, ())):
+            if any(head in derived(t, _stated_unnegated) for t in quotes):
                 continue
             found = _flip(q, k, [claim], True, claim_negates=False)
             if found is not None and found.status is ClaimStatus.UNSUPPORTED:
@@ -400,6 +408,23 @@ def _restriction_denied(claim: _Text, quotes: list[_Text]) -> ClaimCheck | None:
                 return found
             grey = grey or found
     return grey
+
+
+def _negated_heads(t: _Text) -> list[tuple[int, str]]:
+    """(position, stem of the first word it negates) of each negator of the text that
+    negates a word (``_segment``)."""
+    out = []
+    for k, is_neg in enumerate(t.neg):
+        if is_neg:
+            seg = _segment(t, k)
+            if seg:
+                out.append((k, t.stems[seg[0]]))
+    return out
+
+
+def _stated_unnegated(t: _Text) -> frozenset[str]:
+    """The stems the text has in a clause without negation."""
+    return frozenset(st for st, at in t.positions.items() if any(t.clause[j] not in t.neg_clauses for j in at))
 
 
 def _flip(src: _Text, k: int, others: list[_Text], covered: bool, *, claim_negates: bool) -> ClaimCheck | None:

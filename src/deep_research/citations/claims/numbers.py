@@ -17,6 +17,8 @@ from .types import (
     _Memo,
     _Num,
     _Text,
+    derived,
+    union,
 )
 from .words import (
     _AFTER_COMPARATORS,
@@ -78,7 +80,7 @@ def _candidates(low: list[str], kinds: list[int]) -> list[int]:
     version ("v15"). Most texts have none or few: the scans below run at C speed first."""
     has_num = _NUM in kinds
     words = _NUMBER_START.intersection(low)
-    if _CJK in kinds or _V_TOKEN.search(" ".join(low)):
+    if _CJK in kinds or any(m.group(1).isdigit() for m in _V_TOKEN.finditer(" " + " ".join(low))):
         return [i for i, w in enumerate(low) if kinds[i] == _NUM or w in _NUMBER_START
                 or (kinds[i] == _CJK and (w in _CJK_DIGITS or w in _CJK_UNITS))
                 or (w[0] == "v" and len(w) > 1 and w[1].isdigit())]
@@ -130,7 +132,10 @@ def _read_digit_token(tok: str) -> tuple[str, Decimal | None, str | None, bool] 
 _DIGIT_TOKENS = _Memo(_read_digit_token, 65536)
 
 
-_V_TOKEN = re.compile(r"(?:^| )v[^ ]")  # a token "v" + something: maybe a version
+# a token "v" + something: a version when the something is a digit (tested with str.isdigit,
+# as the reader below does; most such tokens are words: "very", "various")
+# (a space before every token; lower case: a letter after "v" is a-z or not ASCII)
+_V_TOKEN = re.compile(r" v([^a-z ])")
 
 
 def _numbers(raw: list[str], low: list[str], kinds: list[int], minus: set[int], hyph: set[int],
@@ -439,14 +444,21 @@ def _by_key(qnums: list[_Num]) -> dict[str, tuple[set, set, set]]:
     return out
 
 
+def _numbers_by_key(t: _Text) -> dict[str, tuple[set, set, set]]:
+    return _by_key(t.numbers)
+
+
 _OPPOSITE = {"ge": "le", "le": "ge"}
 
 
 def _check_numbers(claim: _Text, quotes: list[_Text]) -> ClaimCheck | None:
     if not any(c.required and not c.frame for c in claim.numbers):
         return None
-    qnums = [q for t in quotes for q in t.numbers]
-    by_key = _by_key(qnums)
+    if len(quotes) == 1:  # (read, never changed: a quote's own list and index serve)
+        qnums, by_key = quotes[0].numbers, derived(quotes[0], _numbers_by_key)
+    else:
+        qnums = [q for t in quotes for q in t.numbers]
+        by_key = _by_key(qnums)
     grey = None
     for c in claim.numbers:
         if not c.required or c.frame:
@@ -478,13 +490,16 @@ _GLUED = re.compile(r"([^\W\d_]+)(\d+)[^\W\d_]{0,3}")
 
 def _glued(quotes: list[_Text]) -> list[tuple[str, str]]:
     """(letters, digits) of every quote word made of letters with digits glued on."""
+    return [x for q in quotes for x in derived(q, _glued_in)]
+
+
+def _glued_in(q: _Text) -> list[tuple[str, str]]:
     out = []
-    for q in quotes:
-        for w in q.lowset:
-            if not w.isalpha():
-                m = _GLUED.fullmatch(w)
-                if m:
-                    out.append((m.group(1), m.group(2).lstrip("0") or "0"))
+    for w in q.lowset:
+        if not w.isalpha():
+            m = _GLUED.fullmatch(w)
+            if m:
+                out.append((m.group(1), m.group(2).lstrip("0") or "0"))
     return out
 
 
@@ -526,7 +541,7 @@ def _maybe_stated(c: _Num, claim: _Text, quotes: list[_Text], qnums: list[_Num])
         return True
     if _one_unit(c, quotes) or _strict_bound(c, qnums) or _fold_word(c, quotes) or _a_pair(c, quotes, qnums):
         return True
-    if c.key in ("1th", "2th") and ("first" if c.key == "1th" else "second") in set().union(*(q.lowset for q in quotes)):
+    if c.key in ("1th", "2th") and ("first" if c.key == "1th" else "second") in union(quotes, "lowset"):
         return True
     if c.key.startswith("D:"):
         return _date_maybe_stated(c, quotes, qnums)
@@ -576,7 +591,7 @@ def _written_otherwise(c: _Num, quotes: list[_Text], qnums: list[_Num]) -> bool:
     if c.value is None or c.negative or c.cmp is not None or c.value != c.value.to_integral_value():
         return False
     n = int(c.value)
-    words = set().union(*(q.lowset for q in quotes)) if quotes else set()
+    words = union(quotes, "lowset") if quotes else set()
     if c.unit == "x" and not words.isdisjoint(_FOLD_WORDS.get(n, ())):
         return True
     if c.key == f"{n}th" and not words.isdisjoint(w for w, v in _MORE_ORDINALS.items() if v == n):
@@ -692,14 +707,17 @@ _LEAD = re.compile(r"(\d+)[^\W\d_]{1,2}")  # "2m", "1g", "4k": digits, then one 
 
 def _lead_digits(quotes: list[_Text]) -> set[str]:
     """The digits of every quote word made of digits and one or two letters ("2M", "1G")."""
+    return set().union(*(derived(q, _lead_digits_in) for q in quotes))
+
+
+def _lead_digits_in(q: _Text) -> frozenset[str]:
     out = set()
-    for q in quotes:
-        for w in q.lowset:
-            if w[:1].isdigit():
-                m = _LEAD.fullmatch(w)
-                if m:
-                    out.add(m.group(1).lstrip("0") or "0")
-    return out
+    for w in q.lowset:
+        if w[:1].isdigit():
+            m = _LEAD.fullmatch(w)
+            if m:
+                out.add(m.group(1).lstrip("0") or "0")
+    return frozenset(out)
 
 
 def _date_maybe_stated(c: _Num, quotes: list[_Text], qnums: list[_Num]) -> bool:

@@ -45,7 +45,7 @@ from rapidfuzz.distance import Indel
 
 from .analysis import _analyse_quote
 from .numbers import APPROX
-from .types import ClaimCheck, ClaimStatus, _Memo, _Text
+from .types import ClaimCheck, ClaimStatus, _Memo, _Text, union
 from .words import _IMPLICIT_NEG_STEMS, _MODAL, _ORDINALS, _QUANT, _QUOTE_NUMBER_WORDS, stem
 
 # The curated equivalences: each pair is the same word in another spelling, so one may
@@ -159,9 +159,13 @@ def items(t, claim_side: bool, tb: Tables) -> _Items:
             known = by_word[w] if by_word is not None else None
             if known is not None and known[0] == st:  # the stem the analysis gives this word
                 key, res, cls = known[1]
+                odd = known[2]
             else:
                 key, res, cls = word(w, st, tb)
-            if key is None and w in _HAVE and k + 1 < n and low[k + 1] == "to":
+                odd = True
+            if not odd:
+                pass  # not "have", "need" or "between": none of the tests below applies
+            elif key is None and w in _HAVE and k + 1 < n and low[k + 1] == "to":
                 key, res = "M:must", True  # "has to return" is "must return": an obligation
             elif w in _NEED and k + 1 < n and low[k + 1] == "to":
                 key, res = "M:must", True  # "needs to return": the same obligation
@@ -169,7 +173,7 @@ def items(t, claim_side: bool, tb: Tables) -> _Items:
                 # "need not return" is "does not have to return" (no obligation), never
                 # "must not return" (a prohibition): the negation comes first
                 key, res, need_not = "\u00ac", True, True
-            if key == "between" and k + 1 < n and k + 1 in heads:
+            elif key == "between" and k + 1 < n and k + 1 in heads:
                 key = None  # "between 4 and 8": the range is the numbers
             if key is None and not (k and low[k - 1] in _BE and (k + 1 >= n or kinds[k + 1] == 0)):
                 if cls == 1:
@@ -477,9 +481,10 @@ _TABLES = Tables(quant=_QUANT, modal=_MODAL, ordinals=frozenset(_ORDINALS),
 _EQUIVALENT_STEMS = frozenset(EQUIVALENT) | frozenset(EQUIVALENT.values())
 
 
-def _word_class_of(w: str) -> tuple[str, tuple[str | None, bool, int]]:
+def _word_class_of(w: str) -> tuple[str, tuple[str | None, bool, int], bool]:
     st = stem(w)
-    return st, _word_class(w, st, _TABLES)
+    cls = _word_class(w, st, _TABLES)
+    return st, cls, w in _HAVE or w in _NEED or cls[0] == "between"  # (items: a word read with the next)
 
 
 # _word_class of a word with the claim check's tables, by the word alone (its stem kept to
@@ -514,7 +519,7 @@ def _prove(claim: _Text, quotes: list[str]) -> ClaimCheck:
         return ClaimCheck(ClaimStatus.SUPPORTED, "no_claim", "the claim states nothing of its own")
     # most claims that cannot be shown have a word no quote has: say so before the quotes'
     # items are built
-    have = set().union(*(_analyse_quote(q).stemset for q in quotes)) if quotes else set()
+    have = union([_analyse_quote(q) for q in quotes], "stemset")
     missing = [its.words[i] for i, k in enumerate(its.keys) if k[0].isalpha() and ":" not in k
                and k not in have and k not in _EQUIVALENT_STEMS and i not in its.nums]
     if missing:

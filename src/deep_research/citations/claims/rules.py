@@ -19,7 +19,8 @@ from .types import ClaimCheck, ClaimStatus, _Text
 
 def check_claim(claim: str, quotes: list[str]) -> ClaimCheck:
     """Compare a claim with the quote text(s) of its refs. Deterministic; no model."""
-    qs = [_analyse_quote(q) for q in quotes if q and q.strip()]
+    nonblank = [q for q in quotes if q and q.strip()]  # computed once: the rules, in_place and the proof read it
+    qs = [_analyse_quote(q) for q in nonblank]
     c = _analyse_claim(claim or "")
     if not any(c.content) and not any(c.neg) and not c.numbers:
         return ClaimCheck(ClaimStatus.SUPPORTED, "no_claim", "the claim states nothing of its own")
@@ -31,18 +32,18 @@ def check_claim(claim: str, quotes: list[str]) -> ClaimCheck:
         if result is None:
             continue
         if result.status is ClaimStatus.UNSUPPORTED:
-            result = in_place(result, claim or "", [q for q in quotes if q and q.strip()])
+            result = in_place(result, claim or "", nonblank)
             if result.status is ClaimStatus.UNSUPPORTED:
                 return result
         grey = grey or result
     if grey is not None:
         return grey  # never shown supported: the difference is left to the judge
-    result = _prove(c, [q for q in quotes if q and q.strip()])
+    result = _prove(c, nonblank)
     if result.status is ClaimStatus.SUPPORTED and result.rule in ("copy", "proof"):
         note = _not_as_written(claim or "", quotes, c, qs)
         if note:
             return ClaimCheck(ClaimStatus.UNCHECKED, None, note)
-        reported = reported_only(claim or "", c, [q for q in quotes if q and q.strip()], _prove)
+        reported = reported_only(claim or "", c, nonblank, _prove)
         if reported is not None:
             return reported
     return result

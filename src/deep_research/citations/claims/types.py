@@ -79,6 +79,29 @@ class _Text:
     positions: dict[str, list[int]] = field(default_factory=dict)  # stem -> token positions
     rawset: set[str] = field(default_factory=set)
     tails: set[int] = field(default_factory=set)  # units, bounds, scale words of numbers (no content)
+    # values the rules derive from the text, each computed once (``derived``): a quote is
+    # read against every claim that cites it, and a long one must not be scanned per claim
+    cache: dict = field(default_factory=dict, compare=False, repr=False)
+
+
+def derived(t: _Text, fn):
+    """``fn(t)``, computed on the first call for this text and kept with it (an index of a
+    quote the rules look words up in, instead of scanning the quote for each claim). ``fn``
+    must depend on the text alone; nothing may change what it returns."""
+    cache = t.cache
+    try:
+        return cache[fn]
+    except KeyError:
+        value = cache[fn] = fn(t)
+        return value
+
+
+def union(texts: list[_Text], attr: str) -> set:
+    """The union of a set attribute ("stemset", "lowset", ...) over texts, without a copy
+    for one text (most claims cite one quote): read it, never change it."""
+    if len(texts) == 1:
+        return getattr(texts[0], attr)
+    return set().union(*(getattr(t, attr) for t in texts))
 
 
 class _Memo(dict):

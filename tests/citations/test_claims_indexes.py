@@ -1,0 +1,87 @@
+"""The indexes a quote keeps for the claim rules (``types.derived``): each answers what the
+scan it replaced answered, and a long quote is read once for every claim that cites it."""
+
+from deep_research.citations.claims import check_claim
+from deep_research.citations.claims.analysis import _analyse_quote
+from deep_research.citations.claims.contradiction import _DIGIT_RUN, _written
+from deep_research.citations.claims.near_copy import _name_in_quotes, _squeeze
+from deep_research.citations.claims.negation import _begins_a_word
+from deep_research.citations.claims.types import derived, union
+
+
+def _name_by_scan(name: str, text: str) -> bool:
+    """The scan ``_name_in_quotes`` made before its index: every run of up to five tokens."""
+    t = _analyse_quote(text)
+    key = _squeeze(name)
+    if any(r.endswith("." + name) for r in t.rawset):
+        return True
+    for i in range(len(t.raw)):
+        acc = ""
+        for j in range(i, min(i + 5, len(t.raw))):
+            acc += _squeeze(t.raw[j])
+            if acc == key:
+                return True
+            if len(acc) >= len(key) or not key.startswith(acc):
+                break
+    return False
+
+
+QUOTE = ("Patients with Covid-19 and CO 2 levels above 400 ppm were seen; see "
+         "django.http.HttpRequest.get_host. The K18-hACE2 mice (n = 1,024) got ACE2 - or not.")
+
+
+def test_name_index_answers_as_the_scan():
+    names = ["covid19", "Covid-19", "CO2", "get_host", "HttpRequest.get_host", "hACE2", "K18hACE2",
+             "ACE2", "ace", "Django", "mice", "n1024", "ppm400", "SARS", "co", "400ppm", "http"]
+    for name in names:
+        assert _name_in_quotes(name, [_analyse_quote(QUOTE)]) == _name_by_scan(name, QUOTE), name
+    assert _name_in_quotes("covid19", [_analyse_quote(QUOTE)])
+    assert not _name_in_quotes("SARS", [_analyse_quote(QUOTE)])
+
+
+def test_written_values_answer_as_the_scan():
+    t = _analyse_quote(QUOTE)
+    scanned = {n.key for n in t.numbers} | {m.group(0).rstrip(".,").replace(",", "")
+                                             for r in t.rawset for m in _DIGIT_RUN.finditer(r)}
+    for key in ["2", "18", "1024", "400", "19", "3", "1,024", "4000"]:
+        assert _written(key, [t]) == (key in scanned), key
+    assert _written("2", [t]) and not _written("3", [t])
+
+
+def test_begins_a_word_by_bisection():
+    t = _analyse_quote("An asymptomatic carrier, nonblocking calls and unsafe code.")
+    for prefix in ("asymptom", "nonblock", "unsaf", "unsafe", "a", "zz", "nonblockingx", "carrier"):
+        assert _begins_a_word(t, prefix) == any(w.startswith(prefix) for w in t.lowset), prefix
+
+
+def test_derived_is_computed_once_per_text():
+    calls = []
+
+    def index(t):
+        calls.append(t)
+        return len(t.raw)
+
+    t = _analyse_quote("One quote, read once.")
+    assert derived(t, index) == derived(t, index) == len(t.raw)
+    assert calls == [t]
+    other = _analyse_quote("Another quote.")
+    assert derived(other, index) == len(other.raw) and len(calls) == 2
+
+
+def test_union_of_one_text_is_its_own_set():
+    a, b = _analyse_quote("Red apples fall."), _analyse_quote("Green pears rise.")
+    assert union([a], "stemset") is a.stemset
+    assert union([a, b], "stemset") == a.stemset | b.stemset
+    assert union([], "lowset") == set()
+
+
+def test_verdict_same_whether_quote_index_is_fresh_or_reused():
+    quote = ("The service restarts workers every 24 hours. Workers are not restarted on Windows. "
+             "Version 3.11.2 added the flag; most users never set it.")
+    claims = ["The service restarts workers every 12 hours.", "Workers are restarted on Windows.",
+              "The service restarts workers every 24 hours.", "All users set the flag."]
+    first = [check_claim(c, [quote]) for c in claims]  # the index built by the first claim, reused
+    _analyse_quote.cache_clear()
+    again = [check_claim(c, [quote]) for c in reversed(claims)][::-1]
+    assert [(r.status, r.rule, r.note) for r in first] == [(r.status, r.rule, r.note) for r in again]
+    assert first[0].status.value == "unsupported" and first[2].status.value == "supported"
