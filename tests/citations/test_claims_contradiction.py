@@ -227,3 +227,152 @@ def test_a_number_written_in_words_with_a_spaced_hyphen_is_grey():
     r = check_claim("They had 26 machines at the workshop.",
                     ["at the workshop they got twenty - five machines and a shared queue"])
     assert r.status is U and r.rule == "number", r
+
+
+# --- a date is contradicted only by a date (a version only by a version) -------------------------
+@pytest.mark.parametrize(("claim", "quote"), [
+    ("Khan will fight former champion Chris Algieri on May 30.",
+     "Khan posed with sea lions at Six Flags Discovery Kingdom. He will fight former champion Chris Algieri on "
+     "the 30th, the sixth fight since May."),
+    ("Khan will fight former champion Chris Algieri on May 30.",
+     "Since May, Khan has trained for 30 weeks at Six Flags; his sixth opponent will be former champion Chris "
+     "Algieri."),
+])
+def test_a_date_or_version_against_a_count_or_ordinal_is_grey(claim, quote):
+    assert "of the same kind" in grey(claim, quote)
+
+
+@pytest.mark.parametrize(("claim", "quote", "says"), [
+    ("Khan will fight former champion Chris Algieri on May 30.",
+     "Khan posed at Six Flags. He will fight former champion Chris Algieri on June 12.", "June 12"),
+    ("Leonard beat Duran in November 1980.", "In the sixth of 12 fights, Leonard beat Duran in November 1981.",
+     "November 1981"),
+    ("Khan will fight Algieri on May 30.", "Khan will fight Algieri on June 30, 2015.", "June 30, 2015"),
+    ("Python 3.11.2 fixed the crash.", "Python 3.11.4 fixed the crash six weeks later.", "3.11.4"),
+])
+def test_a_date_or_version_against_another_of_its_kind_is_still_flagged(claim, quote, says):
+    r = check_claim(claim, [quote])
+    assert r.status is U and r.rule == "number" and not r.lacking, r
+    assert r.note.endswith(f"where the quote says {says}"), r
+
+
+@pytest.mark.parametrize(("claim", "quote"), [
+    ("Khan will fight Algieri on May 30.", "Khan will fight Algieri at Six Flags in the spring."),
+    ("The sea ice reached its low in October 2007.", "The sea ice reached its low in 2007, six weeks early."),
+    ("Python 3.11.2 fixed the crash in six weeks.", "Python fixed the crash 3 times, 11 days and 2 weeks apart."),
+])
+def test_a_date_or_version_no_quote_writes_is_number_lacking(claim, quote):
+    r = check_claim(claim, [quote])
+    assert r.status is U and r.lacking, r
+
+
+def test_the_release_a_version_belongs_to_is_no_proof():
+    # "3.11.2" is a release of "3.11": not another version, only a number the quote lacks
+    r = check_claim("Python 3.11.2 fixed the crash.", ["Python 3.11 fixed the crash."])
+    assert r.status is U and r.lacking, r
+
+
+@pytest.mark.parametrize("quote", [
+    "the sea lions at six flags discovery kingdom . he will fight former champion chris algieri on may 30 .",
+    "it was the sixth in a series of 12 fights . he will fight former champion chris algieri in may 2015 .",
+])
+def test_a_month_in_a_text_without_capitals_is_read_as_a_date(quote):
+    claim = "He will fight former champion Chris Algieri on May 30." if "30" in quote else \
+        "He will fight former champion Chris Algieri in May 2015."
+    assert check_claim(claim, [quote]).status is not U
+
+
+@pytest.mark.parametrize(("text", "dates"), [
+    ("he will fight on may 30 .", ["D:?-05-30"]),
+    ("the fight was in november 1980 .", ["D:1980-11-?"]),
+    ("He will fight on May 30.", ["D:?-05-30"]),
+    ("Users may 30 times retry; the fight is in June.", []),  # capitals written: "may" is a modal
+    ("the first 30 may be free .", []),  # no capitals, but the day must follow a lower-case month
+])
+def test_a_lower_case_month_is_a_date_only_in_a_text_without_capitals(text, dates):
+    from deep_research.citations.claims.analysis import _analyse_quote
+    assert [n.key for n in _analyse_quote(text).numbers if n.key.startswith("D:")] == dates
+
+
+# --- a converse comparative with its terms swapped is the same statement ---------------------------
+# the words right after "than" are the same on both sides ("than spending in" / "than spending
+# under"): only where the compared terms stand tells the two readings apart
+@pytest.mark.parametrize(("claim", "quote"), [
+    ("Says spending in the fiscal 2009 budget was lower than spending in the fiscal 2014 budget",
+     "Buono said during a speech on the Senate floor about the fiscal year 2014 budget that its spending level is "
+     "higher than spending under the fiscal year 2009 budget."),
+    ("On large files, memory use of the old parser is less than memory use of the new parser.",
+     "On large files, memory use of the new parser is more than memory use of the old parser."),
+    ("The price of the basic plan is smaller than the price of the premium plan.",
+     "The price of the premium plan is larger than the price of the basic plan."),
+])
+def test_a_comparison_read_from_its_other_end_is_no_contradiction(claim, quote):
+    r = check_claim(claim, [quote])
+    assert r.status is not U, r
+
+
+@pytest.mark.parametrize(("claim", "quote", "rule"), [
+    ("Says spending in the fiscal 2014 budget was lower than spending in the fiscal 2009 budget",
+     "Buono said during a speech on the Senate floor about the fiscal year 2014 budget that its spending level is "
+     "higher than spending under the fiscal year 2009 budget.", "near_copy:antonym"),
+    ("On large files, memory use of the new parser is less than memory use of the old parser.",
+     "On large files, memory use of the new parser is more than memory use of the old parser.", "near_copy:antonym"),
+    ("The price of the premium plan is smaller than the price of the basic plan.",
+     "The price of the premium plan is larger than the price of the basic plan.", "near_copy:antonym"),
+    ("The Ubuntu release shipped earlier than the Debian release that year.",
+     "That year the Ubuntu release shipped later than the Debian release.", "near_copy:order"),
+])
+def test_a_comparison_with_its_terms_on_the_same_sides_is_still_flagged(claim, quote, rule):
+    assert flagged(claim, quote) == rule
+
+
+# --- "not just X" / "not only X" / "not merely X" / "not simply X" adds to X: no negation of X ------
+CLONE = ("If we do want to deeply copy the heap data of the String, not just the stack data, we can use a common "
+         "method called clone.")
+
+
+@pytest.mark.parametrize(("claim", "quote"), [
+    ("The clone method deep-copies a String's heap data as well as its stack data.", CLONE),
+    ("We can use clone to deeply copy the stack data of the String.", CLONE),
+    ("The report covers not merely the budget, it covers the staffing plan.", "The report covers the budget."),
+    ("The parser is not simply a tokenizer, it builds the syntax tree.", "The parser is a tokenizer that builds the "
+     "syntax tree."),
+])
+def test_not_just_x_adds_to_x_and_is_no_negation(claim, quote):
+    assert check_claim(claim, [quote]).status is not U
+
+
+@pytest.mark.parametrize(("claim", "quote"), [
+    ("We can use clone to deeply copy just the stack data of the String.", CLONE),
+    ("We can use clone to deeply copy only the stack data of the String.", CLONE),
+    ("The parser is not just a tokenizer.", "The parser is only a tokenizer."),
+])
+def test_only_x_against_not_just_x_is_still_flagged(claim, quote):
+    assert flagged(claim, quote) == "negation"
+
+
+def test_not_just_anyone_is_still_a_negation():
+    assert flagged("Anyone can join the club.", "Not just anyone can join the club.") == "negation"
+
+
+def test_the_judge_check_reads_not_just_x_as_the_rules_do():
+    from deep_research.citations.claims import JudgeFact, check_judge_evidence
+    quote = "The clone method deeply copies the heap data of the String, not just the stack data."
+    span = quote[:-1]
+    fine = "The clone method deeply copies the heap data of the String and the stack data."
+    assert check_judge_evidence(fine, [quote], [JudgeFact(fine, [span])]).ok
+    wrong = "The clone method deeply copies just the stack data of the String."
+    e = check_judge_evidence(wrong, [quote], [JudgeFact(wrong, [span])])
+    assert not e.ok and any("restricts" in p for p in e.problems), e.problems
+
+
+@pytest.mark.parametrize(("claim", "quote"), [
+    ("The Yama documentation stresses that the problem is not just theoretical.", "This is not a theoretical problem."),
+    ("This is not a theoretical problem.", "The problem is not just theoretical."),
+])
+def test_not_just_x_against_not_x_is_no_proof(claim, quote):
+    assert "not just" in grey(claim, quote)
+
+
+def test_x_against_not_x_is_still_flagged():
+    assert flagged("The problem is theoretical.", "This is not a theoretical problem.") == "negation"

@@ -78,9 +78,13 @@ below describe what each finds:
   / "raises", "no longer" / "still"), between equal stretches (at an end of the claim
   only when the stretch is the bare negator; a dropped trailing "and not just X" is a
   shorter claim); only when the two sides hold different numbers of negators, and not
-  against an implicit negation on the other side ("not often" / "rarely"). "not only ... but also", "whether or not", "no more than 5" are not
-  negations. Shapes that deny nothing are not flagged: a question, "not ... until" (when,
-  not never), a leading "Without X, ..." condition, a "not ... without" double negation. A
+  against an implicit negation on the other side ("not often" / "rarely"). "not only /
+  just / merely / simply X" (it adds to X, with "but also" or without: "copy the heap data,
+  not just the stack data"; "not just anyone" still denies), "whether or not", "no more
+  than 5" are not negations; (c) a restriction against its denial is a flip: "copies only /
+  just the stack data" / "not just the stack data" (``negation.restriction_flips``, which
+  the judge evidence check reads too). Shapes that deny nothing are not flagged: a
+  question, "not ... until" (when, not never), a leading "Without X, ..." condition, a "not ... without" double negation. A
   word counts as negated in a clause whose negation stands across a quotation mark (a
   separate "test cache" is not used), after "far from", or in a relative clause hung on a
   negated phrase ("no locality where ... a home that will rent"). "doesnt", "isnt" (no
@@ -129,7 +133,9 @@ below describe what each finds:
   swapped; a name written only after "rather than", "instead of", "not" is not kept), nor
   two names of several words aligned on their wrong words (each name's other, different
   word stands on the other side: "Charles Dickens ... Tim" / "Tiny Tim, Dickens"). An ``order`` pair whose two sides trade places ("B after A" / "A before B")
-  states the same order. A "non-" difference is no flip when both sides write the same
+  states the same order, and so does a comparative antonym pair followed by "than" whose
+  compared terms stand on the opposite sides ("2009 spending was lower than 2014's" / "2014
+  spending is higher than under the 2009 budget"; ``contradiction.converse_comparison``). A "non-" difference is no flip when both sides write the same
   "non-" words (a reordering). Antonyms
   and quantifiers under a negation on one side only ("unnecessary" / "not necessary",
   "rarely" / "not often") and converse comparisons are not flagged. Lower-case plain
@@ -143,7 +149,10 @@ below describe what each finds:
 
 Dates with a month name ("May 5, 2020", "5 June 2021", "June 2021") are one number each:
 a claim's date must be a quote's date (a part the claim leaves out may be anything), never
-a day from one date and a year from another; a quote's year also counts alone.
+a day from one date and a year from another; a quote's year also counts alone. In a quote that
+writes no capital at all (lower-cased news: "on may 30 .") a month's name followed by its day
+or year is a date too. A date is contradicted only by a date (a version only by a version,
+``contradiction.same_kind``): a bare count or ordinal ("six flags", "the sixth") is no proof.
 
 Status when no rule fired (``proof``: see that module for the full rule):
 

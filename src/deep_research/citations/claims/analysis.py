@@ -420,8 +420,8 @@ def _is_negator(w: str, k: int, raw: list[str], low: list[str], kinds: list[int]
     """Is this negator word (not, no, never, ...) a negation here?"""
     nxt = low[k + 1] if k + 1 < n else ""
     if w == "not":
-        if nxt in _NEG_SKIP_AFTER and any(x in ("but", "also") for x in low[k + 2:k + 40]):
-            return False  # "not only ... but also"
+        if nxt in _NEG_SKIP_AFTER and not (k + 2 < n and low[k + 2].startswith("any")):
+            return False  # "not just / only / merely / simply X" adds to X; "not just anyone" denies
         if k and low[k - 1] == "or":
             return False  # "... or not"
     if w in ("no", "not") and nxt in _NO_COMPARATIVE and k + 3 < n and low[k + 2] == "than" and \

@@ -17,6 +17,13 @@ find candidate contradictions; :func:`verdict` turns each into a flag or a grey 
   "lose", "push" / "pull" state one event from its two ends: a proof only when the claim's
   word before its word (its subject) stands before the quote's word too. "the parent
   receives TERM" is no contradiction of "Sending TERM to the parent".
+* **converse comparisons** - "A lower than B" is "B higher than A": a comparative antonym
+  pair (lower / higher, less / more, smaller / larger, older / newer ..., each followed by
+  "than") or an order pair (before / after, earlier / later) is a proof only when the
+  compared terms stand on the same sides of the word in claim and quote; with its terms
+  swapped (``terms_crossed``) it states the same. "Spending in 2009 was lower than in 2014"
+  / "2014 spending is higher than under the 2009 budget" is no contradiction; "2014 was
+  lower than 2009" / "2014 is higher than 2009" is.
 * **negation** - the words the negation covers (its segment, at most four content words)
   stand on the other side without it, in one clause: all of them after a verb negator ("does
   not make X part of Y" / "made X part of Y"); else at least half of them, and one of the two
@@ -43,9 +50,15 @@ find candidate contradictions; :func:`verdict` turns each into a flag or a grey 
   "13th"), is flagged only on proof: the same value with another unit, scale ("75 days" /
   "75 million") or the opposite bound, or another value for the same thing (same unit or
   same counted noun); a name's number ("HIV-1") only by the same name with another number
-  ("HIV-2"). Dates and versions are one value each: any other is another - unless a quote
-  writes the claim's date as it stands ("since Jan. 18.Japan's": a whole-document quote
-  whose sentences are glued, so the date is not read as one).
+  ("HIV-2"). Dates and versions are one value each, and **a date is contradicted only by
+  a date** (``same_kind``): a claim date is proven wrong only by a quote date that gives
+  every part the claim gives (day, month, year: the same granularity or finer) and differs,
+  a version only by a quote version (or a number with a point); a bare count or ordinal is
+  no proof ("on May 30" / "six flags", "November 1980" / "the sixth in a series"). A date
+  or version with no such quote value is "number lacking" when a part of it (day, month,
+  year) is written nowhere in the quotes, else grey - and grey too when a quote writes the claim's date as
+  it stands ("since Jan. 18.Japan's": a whole-document quote whose sentences are glued, so
+  the date is not read as one).
 * **in context** (``context_share``, every flag of a word: antonym, order word, quantifier,
   modal, name, negation) - the claim's sentence must be the quote's sentence said again: the
   quote sentence that holds the contradicting word states at least ``CONTEXT_SHARE`` (a
@@ -72,7 +85,7 @@ from __future__ import annotations
 import re
 
 from .types import _NUM, _WORD, ClaimCheck, ClaimStatus, _Num, _Text, derived
-from .words import _IMPLICIT_NEG, _NEGATORS, _QUANT, _SMALL_NUMBERS, _TENS, stem
+from .words import _IMPLICIT_NEG, _NEG_SKIP_AFTER, _NEGATORS, _ORDER, _QUANT, _SMALL_NUMBERS, _TENS, stem
 
 # A negator of a verb ("does not open", "to NOT make", "never", "cannot") denies the verb; "no
 # errors", "without symptoms", ", not global warming" deny a thing, and the other side must
@@ -216,6 +229,43 @@ def converse(claim_stem: str, quote_stem: str) -> bool:
         for a, b in (tuple(p) for p in _CONVERSES))
 
 
+def _sides(t: _Text, k: int) -> tuple[set[str], set[str]]:
+    """Content stems and numbers of the sentence of position k that stand only before k, and
+    those that stand only after it (a word on both sides places nothing)."""
+    lo, hi = sentence_bounds(t, k)
+    before = {t.stems[x] for x in range(lo, k) if t.content[x] or t.kinds[x] == _NUM}
+    after = {t.stems[x] for x in range(k + 1, hi) if t.content[x] or t.kinds[x] == _NUM}
+    return before - after, after - before
+
+
+def terms_crossed(claim: _Text, ci: int, quote: _Text, qj: int) -> bool:
+    """Do the claim's word at ci and the quote's word at qj have what they relate the other
+    way round ("B are called after A" / "A are called before B", "2009 lower than 2014" /
+    "2014 higher than 2009")? The words only one side of each sentence holds decide: some
+    must have crossed the word each way, and no fewer of them crossed than stayed on their
+    side (context both sentences open with stays: "On large files, A uses less than B" /
+    "On large files, B uses more than A")."""
+    cb, ca = _sides(claim, ci)
+    qb, qa = _sides(quote, qj)
+    crossed = len(cb & qa) + len(ca & qb)
+    return min(len(cb & qa), len(ca & qb)) > 0 and crossed >= len(cb & qb) + len(ca & qa)
+
+
+def _compares(t: _Text, k: int) -> bool:
+    """Is the word at k a comparative - "than" among the three tokens after it, in its
+    sentence ("lower than", "more expensive than")?"""
+    _lo, hi = sentence_bounds(t, k)
+    return "than" in t.low[k + 1:min(hi, k + 4)]
+
+
+def converse_comparison(claim: _Text, ci: int, quote: _Text, qj: int) -> bool:
+    """Is the swap of the claim's word at ci for the quote's at qj a comparison read from its
+    other end: both compare ("... than") or both are order words, and the compared terms
+    stand on the opposite sides (``terms_crossed``)? "A lower than B" = "B higher than A"."""
+    pair = frozenset((claim.stems[ci], quote.stems[qj]))
+    return (pair in _ORDER or _compares(claim, ci) and _compares(quote, qj)) and terms_crossed(claim, ci, quote, qj)
+
+
 def verdict(rule: str, note: str, claim: _Text, ci: int, quote: _Text, qj: int, *,
             groups: tuple[str, str] | None = None) -> ClaimCheck:
     """A word swapped for another (antonym, order word, quantifier, modal, name) at claim
@@ -226,6 +276,8 @@ def verdict(rule: str, note: str, claim: _Text, ci: int, quote: _Text, qj: int, 
         return _grey(rule, note, f"{groups[0]} / {groups[1]} may both hold")
     if kind in ("quantifier", "modal") and (_turned(claim, ci) or _turned(quote, qj)):
         return _grey(rule, note, "a negator next to the scale word turns it round")
+    if kind in ("antonym", "order") and converse_comparison(claim, ci, quote, qj):
+        return _grey(rule, note, "a converse comparison: the compared terms stand the other way round")
     if kind in ("antonym", "order") and converse(claim.stems[ci], quote.stems[qj]):
         if not same_slot(claim, ci, ci + 1, quote, qj, both=True):
             return _grey(rule, note, "a converse may state the same event from its other end")
@@ -265,6 +317,8 @@ def negation_verdict(rule: str, note: str, neg_side: _Text, k: int, seg: list[in
     found = _negation_flag(rule, note, neg_side, k, seg, plain, j)
     if found.status is not ClaimStatus.UNSUPPORTED:
         return found
+    if _not_just_before(plain, j):
+        return _grey(rule, note, 'the other side says "not just" of it, which denies that it is all, not it')
     denial = _denied_by_a_word(plain, j, neg_side)
     if denial:
         return _grey(rule, note, f'the other side denies it too, by "{denial}"')
@@ -273,6 +327,17 @@ def negation_verdict(rule: str, note: str, neg_side: _Text, k: int, seg: list[in
     if claim_negates:
         return _in_context(rule, note, neg_side, k, plain, j)
     return _in_context(rule, note, plain, j, neg_side, k)
+
+
+def _not_just_before(t: _Text, j: int) -> bool:
+    """Does "not just" / "not only" / "not merely" / "not simply" stand right before position
+    j (within three tokens, in its clause)? Such a phrase adds to the word (no negation), yet
+    "not just theoretical" is said to deny that the word is all: it proves no flip against
+    "not a theoretical problem"."""
+    for x in range(max(1, j - 3), j):
+        if t.low[x] in _NEG_SKIP_AFTER and t.low[x - 1] == "not" and t.clause[x] == t.clause[j]:
+            return True
+    return False
 
 
 def _negation_flag(rule: str, note: str, neg_side: _Text, k: int, seg: list[int], plain: _Text, j: int) -> ClaimCheck:
@@ -345,12 +410,56 @@ def _verbatim(raw: str, quotes: list[_Text]) -> bool:
     return any(pat.search("".join(t.raw)) for t in quotes)
 
 
+def _date_parts(key: str) -> list[str]:
+    """The parts a date key "D:<year>-<month>-<day>" gives ("?" for a part not given)."""
+    return key[2:].split("-")
+
+
+def same_kind(c: _Num, q: _Num) -> bool:
+    """Can quote number ``q`` prove claim date or version ``c`` wrong - is it a value of the
+    same kind? A date by a date that gives every part the claim's date gives (the same
+    granularity or finer: "May 30" by "June 30" or "June 30, 2015", "November 1980" by
+    "December 1980"), a version by a version or a number written with a point ("3.11.2" /
+    "3.11.1", "3.12" / "3.11"; not a release the claim's version is part of: "3.11.2" /
+    "3.11"). A bare count or ordinal ("six", "sixth", "12") states no date and no version,
+    and proves neither wrong."""
+    if c.key.startswith("D:"):
+        if not q.key.startswith("D:"):
+            return False
+        return all(a == "?" or b != "?" for a, b in zip(_date_parts(c.key), _date_parts(q.key), strict=True))
+    return (q.version or "." in q.key) and not c.key.startswith(q.key + ".")
+
+
+def _month_written(key: str, quotes: list[_Text]) -> bool:
+    """Do the quotes write the month of date ``key`` by its name, in any case or short form?"""
+    from .numbers import _MONTHS  # (numbers imports this module)
+
+    month = int(_date_parts(key)[1])
+    return any(_MONTHS.get(w) == month for t in quotes for w in t.lowset)
+
+
+def _value_verdict(note: str, c: _Num, quotes: list[_Text]) -> ClaimCheck:
+    """A claim date or version the quotes do not match: a flag only on a quote value of the
+    same kind (``same_kind``); "number lacking" when a part of it (a date's day, month or
+    year, a version's digits) is written nowhere in the quotes ("October 2007" where the
+    quotes give 2007 and no October); else grey."""
+    if _verbatim(c.raw, quotes):  # "since Jan. 18.Japan's": written, not read as a date
+        return _grey("number", note, f"a quote writes {c.raw} as it stands")
+    other = next((q for t in quotes for q in t.numbers if same_kind(c, q)), None)
+    if other is not None:  # a date, a version: one value each
+        return _flag("number", f"the claim says {c.raw} where the quote says {other.raw}")
+    date = c.key.startswith("D:")
+    parts = [p for i, p in enumerate(_date_parts(c.key)) if i != 1 and p != "?"] if date else [c.key]
+    if not all(_written(p, quotes) for p in parts) or date and not _month_written(c.key, quotes):
+        return ClaimCheck(ClaimStatus.UNSUPPORTED, "number", note, lacking=True)  # number lacking
+    kind = "date" if date else "version"
+    return _grey("number", note, f"no quote gives a {kind} of the same kind to read {c.raw} against")
+
+
 def number_verdict(note: str, c: _Num, quotes: list[_Text]) -> ClaimCheck:
     """The number rule's finding: claim number ``c`` not matched in the quotes."""
     if c.key.startswith("D:") or c.version:
-        if _verbatim(c.raw, quotes):  # "since Jan. 18.Japan's": written, not read as a date
-            return _grey("number", note, f"a quote writes {c.raw} as it stands")
-        return _flag("number", note)  # a date, a version: one value each
+        return _value_verdict(note, c, quotes)
     if any(c.key in derived(t, _spaced_compound) for t in quotes):
         return _grey("number", note, f"a quote writes {c.raw} in words")
     if not _written(c.key, quotes):

@@ -78,7 +78,7 @@ from . import proof as P
 from .analysis import _analyse
 from .framing import _prepare_claim
 from .near_copy import _PRONOUNS, _function_word_swapped, _inner_words_dropped, _prefix_antonym
-from .negation import _segment
+from .negation import _segment, restriction_flips
 from .numbers import APPROX, _fmt
 from .rules import _case_changed
 from .types import _NUM, _WORD, _Text
@@ -419,6 +419,9 @@ def check_judge_evidence(claim: str, quotes: list[str], facts: list[JudgeFact]) 
     flipped = _polarity_flipped(claim_t, spans)
     if flipped:
         problems.append(f'the claim\'s "{flipped}" is negated in the claim or in the cited spans, not in both')
+    restricted = next((claim_t.raw[ci] for s in spans for ci, _j, _d in restriction_flips(claim_t, s.t)), None)
+    if restricted:  # "copies just the stack data" / "not just the stack data"
+        problems.append(f'the claim restricts to "{restricted}" or says not only that, and a cited span the reverse')
     if _genitive_conflict(c, [covered.get(p) or k for k, p in zip(citems.keys, citems.pos, strict=True)], spans):
         problems.append("the claim's possessive stands as an \"of\" phrase the other way round in a cited span "
                         "(roles swapped?)")

@@ -9,7 +9,7 @@ from itertools import compress
 
 from rapidfuzz.distance import Indel, Levenshtein
 
-from .contradiction import sentence_bounds, verdict
+from .contradiction import terms_crossed, verdict
 from .negation import _negation_in_block
 from .types import _NUM, _WORD, ClaimCheck, ClaimStatus, _Text, derived
 from .words import (
@@ -58,7 +58,7 @@ def _substitution_kind(claim: _Text, ci: int, quote: _Text, qj: int, quotes: lis
     cl, ql = claim.low[ci], quote.low[qj]
     pair = frozenset((cs, qs))
     if pair in _ORDER:
-        return None if _order_converse(claim, ci, quote, qj) else "order"
+        return None if terms_crossed(claim, ci, quote, qj) else "order"  # "B after A" / "A before B"
     if pair in _ANTONYMS or _prefix_antonym(cs, qs):
         if _negated_near(claim, ci) != _negated_near(quote, qj) or _converse(claim, quote):
             return None  # "unnecessary" / "not necessary": the same statement
@@ -101,25 +101,6 @@ def _modal_group(t: _Text, k: int) -> str:
                            if t.clause[x] == t.clause[k]):
         return "may"
     return g
-
-
-def _sentence_stems(t: _Text, k: int) -> tuple[set[str], set[str]]:
-    """Content stems of the sentence of position k, before k and after it."""
-    lo, hi = sentence_bounds(t, k)
-    before = {t.stems[x] for x in range(lo, k) if t.content[x]}
-    after = {t.stems[x] for x in range(k + 1, hi) if t.content[x]}
-    return before - after, after - before
-
-
-def _order_converse(claim: _Text, ci: int, quote: _Text, qj: int) -> bool:
-    """Does the claim put the order word's two sides the other way round ("B are called after
-    A" / "A are called before B")? Then "after" for "before" states the same order. The
-    words only one side of each holds decide; more of them must have crossed the order word
-    than stayed on their side."""
-    cb, ca = _sentence_stems(claim, ci)
-    qb, qa = _sentence_stems(quote, qj)
-    crossed = len(cb & qa) + len(ca & qb)
-    return crossed > 0 and min(len(cb & qa), len(ca & qb)) > 0 and crossed > len(cb & qb) + len(ca & qa)
 
 
 _DENYING = frozenset({"than", "instead", "unlike", "not", "no", "never", "nor", "without"})

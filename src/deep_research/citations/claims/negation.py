@@ -6,9 +6,9 @@ from __future__ import annotations
 from bisect import bisect_left
 from itertools import compress
 
-from .contradiction import negation_verdict, negative_scale_word
+from .contradiction import negation_verdict, negative_scale_word, verdict
 from .types import _NUM, _WORD, ClaimCheck, ClaimStatus, _Text, derived
-from .words import _IMPLICIT_NEG_STEMS, _NEG_PHRASE_WORDS, _NEGATORS, _NUMBER_WORDS, stem
+from .words import _IMPLICIT_NEG_STEMS, _NEG_PHRASE_WORDS, _NEG_SKIP_AFTER, _NEGATORS, _NUMBER_WORDS, stem
 
 WINDOW = 6  # tokens around a negation searched for shared context
 
@@ -348,6 +348,63 @@ def _check_negation(claim: _Text, quotes: list[_Text]) -> ClaimCheck | None:
                 continue
             found = _flip(q, k, [claim], True, claim_negates=False)
             if found is not None and found.status is ClaimStatus.UNSUPPORTED:
+                return found
+            grey = grey or found
+    return _restriction_denied(claim, quotes) or grey
+
+
+_RESTRICTING = _NEG_SKIP_AFTER | {"solely", "exclusively"}
+
+
+def _restrictions(t: _Text, denied: bool) -> dict[str, int]:
+    """What ``t`` restricts by "only" / "just" / "merely" / "simply" ("copies only the stack
+    data"), or - ``denied`` - what it says "not only" / "not just" ... of ("not just the stack
+    data": that and more): the stem of the first content word within three tokens after the
+    restricting word, in its clause -> its position."""
+    out: dict[str, int] = {}
+    for k, w in enumerate(t.low):
+        if w not in (_NEG_SKIP_AFTER if denied else _RESTRICTING):
+            continue
+        if (k > 0 and t.low[k - 1] == "not") != denied:
+            continue
+        for j in range(k + 1, min(len(t.raw), k + 4)):
+            if t.clause[j] != t.clause[k]:
+                break
+            if t.content[j] and t.kinds[j] == _WORD:
+                out.setdefault(t.stems[j], j)
+                break
+    return out
+
+
+def restriction_flips(a: _Text, b: _Text) -> list[tuple[int, int, bool]]:
+    """Each word one side restricts to ("copies only the stack data", "just", "merely",
+    "simply", "solely") where the other says "not only" / "not just" ... of it ("not just the
+    stack data": that and more): (its position in ``a``, in ``b``, whether ``a`` says "not
+    only"). "not just X" is no negation of X (``analysis._is_negator``: it adds to X), but it
+    does deny "only X"."""
+    out: list[tuple[int, int, bool]] = []
+    for neg_side, plain, a_denies in ((a, b, True), (b, a, False)):
+        if "not" not in neg_side.lowset or _NEG_SKIP_AFTER.isdisjoint(neg_side.lowset) \
+                or _RESTRICTING.isdisjoint(plain.lowset):
+            continue
+        denied = _restrictions(neg_side, denied=True)
+        for st, j in _restrictions(plain, denied=False).items():
+            if st in denied:
+                out.append((denied[st], j, True) if a_denies else (j, denied[st], False))
+    return out
+
+
+def _restriction_denied(claim: _Text, quotes: list[_Text]) -> ClaimCheck | None:
+    """A restriction against its denial (``restriction_flips``): "copies only the stack data"
+    / "not just the stack data", or the reverse; a flag when the two stand in the same slot
+    and the same sentence (``contradiction.verdict``)."""
+    grey = None
+    for q in quotes:
+        for ci, qj, claim_denies in restriction_flips(claim, q):
+            note = (f'the claim says not only "{claim.raw[ci]}" where the quote restricts to it' if claim_denies
+                    else f'the claim restricts to "{claim.raw[ci]}" where the quote says not only that')
+            found = verdict("negation", note, claim, ci, q, qj)
+            if found.status is ClaimStatus.UNSUPPORTED:
                 return found
             grey = grey or found
     return grey

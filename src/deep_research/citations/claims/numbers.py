@@ -294,8 +294,12 @@ def _dates(raw: list[str], low: list[str], nums: list[_Num], used: set[int], cla
     """Month-name dates as one value each ("May 5, 2020", "5 June 2021", "June 2021"), so a
     claim's date is matched whole, never piece by piece from two dates. Key
     "D:<year>-<month>-<day>", "?" for a part not given. On the quote side the year also
-    stays a number of its own (a claim may give the year alone)."""
+    stays a number of its own (a claim may give the year alone). A month's name is told by
+    its capital ("may 30" is a modal and a number) - except in a quote that writes no
+    capital at all (lower-cased, tokenised news: "on may 30 .", "in november 1980"), where
+    a month's name followed by its day or year is read as a date all the same."""
     at = {n.pos: n for n in nums}
+    uncased: bool | None = None  # does the text write no capital at all (read when first needed)
 
     def day(k: int) -> _Num | None:
         n = at.get(k)
@@ -310,8 +314,13 @@ def _dates(raw: list[str], low: list[str], nums: list[_Num], used: set[int], cla
     out = list(nums)
     taken: set[int] = set()
     for m, w in enumerate(low):
-        if w not in _MONTHS or not raw[m][:1].isupper() or m in taken:
+        if w not in _MONTHS or m in taken:
             continue
+        if not raw[m][:1].isupper():
+            if uncased is None:
+                uncased = not claim_side and not any(r[:1].isupper() for r in raw)
+            if not uncased:
+                continue
         parts: list[_Num] = []
         d = y = None
         nxt = m + 1
@@ -326,16 +335,18 @@ def _dates(raw: list[str], low: list[str], nums: list[_Num], used: set[int], cla
             d = day(m - 1)
         if year(nxt):
             y = year(nxt)
-        if d is None and y is None:
-            continue
+        if d is None and y is None or not raw[m][:1].isupper() and y is None and nxt == m + 1:
+            continue  # lower case: the day or year must follow the month ("30 may be" is no date)
         parts = [x for x in (d, y) if x is not None]
         key = f"D:{int(y.value) if y else '?'}-{_MONTHS[w]:02d}-{int(d.value) if d else '?'}"
         start = min([m] + [x.pos for x in parts])
         last = max([m] + [x.pos for x in parts])
         date = _Num(key, None, None, start, " ".join(raw[start:last + 1]).replace(" ,", ","))
         for x in parts:
-            if x is y and not claim_side:
-                x.required = False  # kept for a claim that gives the year alone; not an item of proofs
+            if (x is y or not raw[m][:1].isupper()) and not claim_side:
+                # kept for a claim that gives the year alone, or the number a lower-case
+                # "may 30" may be after all; not an item of proofs
+                x.required = False
             elif x in out:
                 out.remove(x)
         taken.update(range(start, last + 1))

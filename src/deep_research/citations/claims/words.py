@@ -29,7 +29,9 @@ _TO_NEGATORS = frozenset({"fail", "fails", "failed", "failing", "unable", "refus
 _NEG_PHRASE_WORDS = _TO_NEGATORS | {"longer"}
 
 
-_NEG_SKIP_AFTER = frozenset(["only", "just", "merely", "simply"])  # "not only ... but also"
+# "not only X" / "not just X" / "not merely X" / "not simply X" add to X (X and more; "but also"
+# or not), on either side: never a negation of X (``analysis._is_negator``; "not just anyone" is)
+_NEG_SKIP_AFTER = frozenset(["only", "just", "merely", "simply"])
 
 
 # After these, a negator starts a comparison, not a negation: "no more than 5".
