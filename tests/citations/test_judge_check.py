@@ -559,3 +559,13 @@ def test_words_left_out_inside_a_clause_of_the_span_fail():
                 "ssh-agent), but many do not.", q2,
                 JudgeFact("some applications disallow ptrace attachment", [q2[0][16:-1]]))
     assert adverb.ok, adverb.problems
+
+
+def test_a_span_saying_not_simply_x_does_not_show_a_claim_of_x_alone():
+    q = "The result is not simply the sum of its parts."
+    alone = "The result is the sum of its parts."
+    ev = check_judge_evidence(alone, [q], [JudgeFact(alone, [q])])
+    assert not ev.ok and any("not simply" in p for p in ev.problems)
+    more = "The result is more than the sum of its parts."
+    ev = check_judge_evidence(more, [q], [JudgeFact(more, [q])])
+    assert not any("not simply" in p for p in ev.problems)

@@ -82,7 +82,7 @@ from .negation import _segment, restriction_flips
 from .numbers import APPROX, _fmt
 from .rules import _case_changed
 from .types import _NUM, _WORD, _Text
-from .words import _ANTONYMS, _MODAL, _ORDER, _QUANT, _UNITS, stem
+from .words import _ANTONYMS, _MODAL, _NEG_SKIP_AFTER, _ORDER, _QUANT, _UNITS, stem
 
 _ORDER_WORDS = frozenset(["before", "after", "earlier", "later", "first", "last", "previous", "next",
                           "prior", "subsequent", "preceding", "following", "former", "latter",
@@ -422,6 +422,10 @@ def check_judge_evidence(claim: str, quotes: list[str], facts: list[JudgeFact]) 
     restricted = next((claim_t.raw[ci] for s in spans for ci, _j, _d in restriction_flips(claim_t, s.t)), None)
     if restricted:  # "copies just the stack data" / "not just the stack data"
         problems.append(f'the claim restricts to "{restricted}" or says not only that, and a cited span the reverse')
+    more = _more_than_stated(claim or "", span_texts)
+    if more:
+        problems.append(f'a cited span says "{more}": there is more than the claim states, and the claim does not '
+                        "say so")
     if _genitive_conflict(c, [covered.get(p) or k for k, p in zip(citems.keys, citems.pos, strict=True)], spans):
         problems.append("the claim's possessive stands as an \"of\" phrase the other way round in a cited span "
                         "(roles swapped?)")
@@ -1766,3 +1770,23 @@ def _definite(t: _Text, k: int) -> bool:
 def _short(text: str, n: int = 80) -> str:
     text = " ".join(str(text).split())
     return text if len(text) <= n else text[: n - 1] + "\u2026"
+
+
+# "not just X" / "not only X" / ... adds to X: a claim that states X with nothing beside it ("the
+# result is the sum" from "the result is not simply the sum") drops what the quote insists on.
+# The claim must itself say there is more (an additive word, or the same phrase).
+_NOT_JUST = re.compile(r"\bnot\s+(" + "|".join(sorted(_NEG_SKIP_AFTER)) + r")\b", re.IGNORECASE)
+_ADDITIVE = frozenset("also too well addition besides both and plus more beyond".split())
+
+
+def _more_than_stated(claim: str, spans: list[str]) -> str | None:
+    for sp in spans:
+        m = _NOT_JUST.search(sp)
+        if m is None:
+            continue
+        low = claim.lower()
+        if _NOT_JUST.search(claim) or not _ADDITIVE.isdisjoint(re.findall(r"[a-z]+", low)):
+            return None
+        return m.group(0)
+    return None
+
