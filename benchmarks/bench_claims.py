@@ -63,13 +63,18 @@ Language, Rust 1.63, ``hand/rust``; ``--fresh7-hand-dir`` names another copy) an
 sets under /tmp/factver-fresh7 (``fetch_factver.py --fresh7``: ``factver/faithbench``,
 ``factver/liar-plus``; ``--fresh7-factver-root`` names another copy).
 
+FRESH8: ``--fresh8`` measures the eighth fresh group, made after the seventh was measured:
+``benchmarks/data/claims-fresh8/holdout.jsonl`` (hand-written pairs over the Go 1.19
+specification and memory model, ``hand/go``; ``--fresh8-hand-dir`` names another copy). It has
+no public half.
+
 ``--publish`` also writes one report per hand-written data set (a paragraph per pair,
 ``<claim> <ref id="<page>">"<quote>"</ref>``; sources = the pages) and runs
 ``deep-research publish`` on it, then compares ``claim_status`` per ref with the library's
 verdict on the same pair (they differ where the report's claim unit differs from the
 pair's claim, e.g. a two-sentence claim).
 
-    uv run python benchmarks/bench_claims.py [--show 5] [--only pg-dev,hand] [--publish] [--holdout | --fresh | --fresh2 | … | --fresh7]
+    uv run python benchmarks/bench_claims.py [--show 5] [--only pg-dev,hand] [--publish] [--holdout | --fresh | --fresh2 | … | --fresh8]
 """
 
 from __future__ import annotations
@@ -117,6 +122,7 @@ FRESH4_HAND_DIR = REPO / "benchmarks" / "data" / "claims-fresh4"
 FRESH5_HAND_DIR = REPO / "benchmarks" / "data" / "claims-fresh5"
 FRESH6_HAND_DIR = REPO / "benchmarks" / "data" / "claims-fresh6"
 FRESH7_HAND_DIR = REPO / "benchmarks" / "data" / "claims-fresh7"
+FRESH8_HAND_DIR = REPO / "benchmarks" / "data" / "claims-fresh8"
 
 
 @dataclass(frozen=True)
@@ -145,6 +151,7 @@ FRESH_GROUPS = {
                          FRESH6_FACTVER_ROOT),
     "fresh7": FreshGroup("the seventh fresh group (claims-fresh7 and factver-fresh7", FRESH7_HAND_DIR,
                          FRESH7_FACTVER_ROOT),
+    "fresh8": FreshGroup("the eighth fresh group (claims-fresh8, hand-written only", FRESH8_HAND_DIR, None),
 }
 
 SUPPORTED, UNSUPPORTED, UNCHECKED = ClaimStatus.SUPPORTED, ClaimStatus.UNSUPPORTED, ClaimStatus.UNCHECKED

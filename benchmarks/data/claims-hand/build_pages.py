@@ -39,6 +39,8 @@ ROOTS = {
     "postfix": "usr/share/doc/postfix/html",
     # claims-fresh7 (../claims-fresh7): rust-doc (The Rust Programming Language, Rust 1.63)
     "rust": "usr/share/doc/rust-doc/html",
+    # claims-fresh8 (../claims-fresh8): golang-1.19-doc (the Go 1.19 spec, memory model, assembler guide)
+    "go": "usr/share/doc/golang-1.19-doc/html",
 }
 
 
