@@ -274,8 +274,10 @@ def test_defaults_of_both_scripts_point_at_the_group(group):
 
 
 def test_every_public_group_of_bench_claims_is_built_by_the_fetch_script():
-    public = {f"--{n}": g.factver_root for n, g in bench_claims.FRESH_GROUPS.items() if g.factver_root}
-    assert public == {flag: g.out for flag, g in fv.FRESH_GROUPS.items()}
+    # by folder name: the first group's root falls back to a local copy (/tmp/factver-fresh) on a
+    # machine without /work/shared (benchmarks/_factver.py)
+    public = {f"--{n}": g.factver_root.name for n, g in bench_claims.FRESH_GROUPS.items() if g.factver_root}
+    assert public == {flag: g.out.name for flag, g in fv.FRESH_GROUPS.items()}
     # the old per-group names stay importable for the scripts that use them
     assert bench_claims.FRESH_GROUPS["fresh7"].hand_dir == bench_claims.FRESH7_HAND_DIR
     assert bench_claims.FRESH_GROUPS["fresh4"].factver_root is None

@@ -69,8 +69,22 @@ def _raw_excerpt(source: Source, query: str, limit: int = 6) -> tuple[str, list[
 EXACT_SENTENCES = "Exact sentences"  # heads the list of a source block's verified sentences
 
 
+_ATTR_UNSAFE = str.maketrans({'"': "&quot;", "<": "&lt;", ">": "&gt;"})
+
+
+def attr(value: object) -> str:
+    """A page's title or URL as an attribute of a prompt block: one line, and no quote mark or
+    angle bracket of its own that could close the block's tag ('"><source id=...') or open a
+    fake one. Page text is untrusted; the block's id is made by code."""
+    return " ".join(str(value or "").split()).translate(_ATTR_UNSAFE)
+
+
+def _open_tag(meta: SourceMeta) -> str:
+    return f'<source id="{meta.id}" title="{attr(meta.title)}" url="{attr(meta.url)}">'
+
+
 def _source_block(meta: SourceMeta, summary: str, sentences: list[tuple[str, str]], note: str = "") -> str:
-    lines = [f'<source id="{meta.id}" title="{meta.title}" url="{meta.url}">']
+    lines = [_open_tag(meta)]
     if meta.credibility:
         lines.append(Credibility(meta.credibility["score"], tuple(meta.credibility.get("reasons") or ())).describe())
     if note:
@@ -87,7 +101,7 @@ def _source_block(meta: SourceMeta, summary: str, sentences: list[tuple[str, str
 
 def _seen_block(meta: SourceMeta) -> str:
     """A page this researcher was already shown: a one-line reference, not its summary again."""
-    return (f'<source id="{meta.id}" title="{meta.title}" url="{meta.url}">(already read: its summary and '
+    return (f'{_open_tag(meta)}(already read: its summary and '
             "exact sentences are shown earlier in this conversation)</source>")
 
 
@@ -101,7 +115,7 @@ def _read_earlier_block(meta: SourceMeta, summary: str, sentences: int, raw: boo
             "no citable sentences were found on it")
     if raw:
         kept = "no summary could be made, raw excerpt; " + kept
-    return (f'<source id="{meta.id}" title="{meta.title}" url="{meta.url}">\n({READ_EARLIER}; {kept})\n'
+    return (f'{_open_tag(meta)}\n({READ_EARLIER}; {kept})\n'
             f"Summary: {summary.strip()}\n</source>")
 
 
@@ -509,7 +523,7 @@ class ResearcherNodes:
         else:
             shown = page_text
         shown = shown[: ctx.cfg.max_page_chars]
-        prompt = prompts.SUMMARIZE_PAGE.format(query=query, title=meta.title, url=meta.url, content=shown,
+        prompt = prompts.SUMMARIZE_PAGE.format(query=query, title=attr(meta.title), url=attr(meta.url), content=shown,
                                                page_note=page_note, data_notice=prompts.DATA_NOTICE)
         try:
             summary = await ctx.meter.structured(await ctx.model("summarization"), PageSummary,
