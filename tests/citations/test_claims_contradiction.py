@@ -376,3 +376,20 @@ def test_not_just_x_against_not_x_is_no_proof(claim, quote):
 
 def test_x_against_not_x_is_still_flagged():
     assert flagged("The problem is theoretical.", "This is not a theoretical problem.") == "negation"
+
+
+# --- lexical negation (Go documentation): correct restatements shown red before ----------------
+def not_red(claim: str, *quotes: str) -> None:
+    r = check_claim(claim, list(quotes))
+    assert r.status is C, r  # grey for the judge: never a flag, never supported by this difference
+
+
+def test_not_yet_negates_what_follows():
+    not_red("A Go variable that has never been assigned holds the zero value of its type.",
+            "If a variable has not yet been assigned a value, its value is the zero value for its type.")
+
+
+def test_dropping_not_yet_is_still_flagged():
+    assert flagged("A Go variable that has been assigned holds the zero value of its type.",
+                   "If a variable has not yet been assigned a value, its value is the zero value for its type."
+                   ) == "negation"

@@ -350,7 +350,8 @@ def _analyse(text: str, claim_side: bool, mid_start: bool = False) -> _Text:
                 else:
                     at.append(k)
                 continue
-            if flags & 1 and k not in hyph:
+            if flags & 1 and k not in hyph and not (w == "yet" and k and neg[k - 1]):
+                # "not yet assigned": "yet" after a negator ends no clause, the negation covers what follows
                 c += 1
                 add_cut(k)
             sent_start[k] = start
