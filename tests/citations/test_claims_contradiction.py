@@ -393,3 +393,21 @@ def test_dropping_not_yet_is_still_flagged():
     assert flagged("A Go variable that has been assigned holds the zero value of its type.",
                    "If a variable has not yet been assigned a value, its value is the zero value for its type."
                    ) == "negation"
+
+
+@pytest.mark.parametrize(("claim", "quote"), [
+    ("Nil is the value of a pointer that has not been initialized.", "The value of an uninitialized pointer is nil."),
+    ("The value of an uninitialized pointer is nil.", "Nil is the value of a pointer that has not been initialized."),
+    ("Nil is the value of a pointer that is not exported.", "Nil is the value of a non-exported pointer."),
+])
+def test_not_x_against_un_x_is_no_flip(claim, quote):
+    not_red(claim, quote)
+
+
+@pytest.mark.parametrize(("claim", "quote"), [
+    ("The value of an initialized pointer is nil.", "The value of an uninitialized pointer is nil."),
+    ("Nil is the value of a pointer that has been initialized.",
+     "Nil is the value of a pointer that has not been initialized."),
+])
+def test_x_against_un_x_or_not_x_is_still_flagged(claim, quote):
+    assert flagged(claim, quote) in ("near_copy:antonym", "negation")

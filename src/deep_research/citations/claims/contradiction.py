@@ -308,6 +308,29 @@ def _denied_by_a_word(plain: _Text, j: int, neg_side: _Text) -> str | None:
     return None
 
 
+_NEGATING_PREFIXES = ("un", "non", "in", "im", "ir", "il", "dis")
+
+
+def lexical_negation(t: _Text, stems: list[str]) -> str | None:
+    """The word of ``t`` that negates one of ``stems`` by its prefix ("uninitialized",
+    "non-exported", "inactive", "disallowed" for "initialized", "exported", "active",
+    "allowed"), or None. **Lexical negation is negation**: a side's "not X" is what the
+    other side's "unX" / "non-X" says (the analysis writes "non-X" as two tokens), so a
+    negator set against it proves no flip - the other side does not state X without a
+    negation. ("has been initialized" / "uninitialized" is left to the antonym rules.)"""
+    want = {s for s in stems if len(s) >= 4}
+    if not want:
+        return None
+    for x, s in enumerate(t.stems):
+        if t.kinds[x] != _WORD:
+            continue
+        if any(s.startswith(p) and s[len(p):] in want for p in _NEGATING_PREFIXES):
+            return t.raw[x]
+        if s in want and x and t.low[x - 1] in ("non", "un"):
+            return f"{t.raw[x - 1]}-{t.raw[x]}"
+    return None
+
+
 def negation_verdict(rule: str, note: str, neg_side: _Text, k: int, seg: list[int], plain: _Text, j: int,
                      claim_negates: bool = True) -> ClaimCheck:
     """A negator at ``k`` of ``neg_side`` whose segment ``seg`` the other side states at
@@ -317,6 +340,9 @@ def negation_verdict(rule: str, note: str, neg_side: _Text, k: int, seg: list[in
     found = _negation_flag(rule, note, neg_side, k, seg, plain, j)
     if found.status is not ClaimStatus.UNSUPPORTED:
         return found
+    lexical = lexical_negation(plain, [neg_side.stems[x] for x in seg])
+    if lexical:
+        return _grey(rule, note, f'the other side negates it too, by "{lexical}"')
     if _not_just_before(plain, j):
         return _grey(rule, note, 'the other side says "not just" of it, which denies that it is all, not it')
     denial = _denied_by_a_word(plain, j, neg_side)

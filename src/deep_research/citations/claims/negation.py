@@ -6,7 +6,7 @@ from __future__ import annotations
 from bisect import bisect_left
 from itertools import compress
 
-from .contradiction import negation_verdict, negative_scale_word, verdict
+from .contradiction import lexical_negation, negation_verdict, negative_scale_word, verdict
 from .types import _NUM, _WORD, ClaimCheck, ClaimStatus, _Text, derived
 from .words import _IMPLICIT_NEG_STEMS, _NEG_PHRASE_WORDS, _NEG_SKIP_AFTER, _NEGATORS, _NUMBER_WORDS, stem
 
@@ -520,6 +520,9 @@ def _negation_in_block(claim: _Text, q: _Text, i1: int, i2: int, j1: int, j2: in
         return None  # "No X can have more than one" / "X may have at most one"
     if _no_except_only(negated, plain):
         return None  # "no X except in Y" / "X only in Y"
+    covered = [negated.stems[x] for p in (cpos if cneg else qpos) if negated.neg[p] for x in _segment(negated, p)]
+    if lexical_negation(plain, covered):
+        return None  # "has not been initialized" / "uninitialized": the other side negates it by a prefix
     if cneg and quotes and _stated_negated_elsewhere(claim, cpos, quotes):
         return None
     at = (q.align_pos[j1] if j1 < len(q.align_pos) else len(q.raw)) if cneg else \
