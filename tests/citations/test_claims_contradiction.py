@@ -411,3 +411,18 @@ def test_not_x_against_un_x_is_no_flip(claim, quote):
 ])
 def test_x_against_un_x_or_not_x_is_still_flagged(claim, quote):
     assert flagged(claim, quote) in ("near_copy:antonym", "negation")
+
+
+def test_quantifiers_over_different_predicates_are_grey():
+    assert "govern different words" in grey(
+        "A Go slice shares its storage with the underlying array, whereas separate arrays never share storage.",
+        "A slice therefore shares storage with its array and with other slices of the same array; by contrast, "
+        "distinct arrays always represent distinct storage.")
+
+
+@pytest.mark.parametrize(("claim", "quote"), [
+    ("Distinct arrays rarely share storage.", "Distinct arrays always share storage."),
+    ("Distinct arrays always represent distinct storage.", "Distinct arrays rarely represent distinct storage."),
+])
+def test_quantifiers_over_one_predicate_are_still_flagged(claim, quote):
+    assert flagged(claim, quote) == "near_copy:quantifier"

@@ -44,6 +44,8 @@ find candidate contradictions; :func:`verdict` turns each into a flag or a grey 
   "should" / "may", "can" / "will" may all hold together and are left to the judge. A
   negator next to either scale word turns it round ("usually not" is "rarely", "may not"
   forbids as "must not" does): a swap is proof only when neither side negates its word.
+  A quantifier swap is proof only of one predicate (``same_predicate``): "never share" /
+  "always share", not "never share storage" / "always represent distinct storage".
 * **numbers** (``number_verdict``) - a claim number no quote writes at all (in digits or
   as a number word) is flagged by the project's rule ("number lacking"). A claim number a
   quote does write, but not where the number rule can match it ("2" of "ACE2", "thirteen" /
@@ -266,6 +268,31 @@ def converse_comparison(claim: _Text, ci: int, quote: _Text, qj: int) -> bool:
     return (pair in _ORDER or _compares(claim, ci) and _compares(quote, qj)) and terms_crossed(claim, ci, quote, qj)
 
 
+def _governed(t: _Text, k: int, n: int = 3) -> list[str]:
+    """Stems of the first ``n`` content words after position k, in its clause."""
+    out: list[str] = []
+    p = k + 1
+    while p < len(t.raw) and t.clause[p] == t.clause[k] and len(out) < n:
+        if t.content[p] and t.kinds[p] == _WORD:
+            out.append(t.stems[p])
+        p += 1
+    return out
+
+
+def same_predicate(claim: _Text, ci: int, quote: _Text, qj: int) -> bool:
+    """Do the claim's quantifier at ci and the quote's at qj govern the same thing: the
+    first content word after one (its verb or noun) among the first three after the other?
+    **A quantifier swap is a contradiction only of one predicate**: "always share" / "never
+    share", "most outbreaks" / "all identified outbreaks"; "never share storage" / "always
+    represent distinct storage", "never considered the same" / "always different" restate
+    one fact through an antonymic predicate (grey, for the judge). With nothing after
+    either word, nothing tells them apart: the swap is read as one predicate."""
+    a, b = _governed(claim, ci), _governed(quote, qj)
+    if not a or not b:
+        return True
+    return a[0] in b or b[0] in a
+
+
 def verdict(rule: str, note: str, claim: _Text, ci: int, quote: _Text, qj: int, *,
             groups: tuple[str, str] | None = None) -> ClaimCheck:
     """A word swapped for another (antonym, order word, quantifier, modal, name) at claim
@@ -276,6 +303,8 @@ def verdict(rule: str, note: str, claim: _Text, ci: int, quote: _Text, qj: int, 
         return _grey(rule, note, f"{groups[0]} / {groups[1]} may both hold")
     if kind in ("quantifier", "modal") and (_turned(claim, ci) or _turned(quote, qj)):
         return _grey(rule, note, "a negator next to the scale word turns it round")
+    if kind == "quantifier" and not same_predicate(claim, ci, quote, qj):
+        return _grey(rule, note, "the two quantifiers govern different words")
     if kind in ("antonym", "order") and converse_comparison(claim, ci, quote, qj):
         return _grey(rule, note, "a converse comparison: the compared terms stand the other way round")
     if kind in ("antonym", "order") and converse(claim.stems[ci], quote.stems[qj]):
