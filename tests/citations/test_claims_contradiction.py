@@ -413,6 +413,16 @@ def test_x_against_un_x_or_not_x_is_still_flagged(claim, quote):
     assert flagged(claim, quote) in ("near_copy:antonym", "negation")
 
 
+def test_un_x_against_non_x_is_no_antonym():
+    not_red("Unexported field names that come from different packages are never considered the same.",
+            "Non-exported field names from different packages are always different.")
+
+
+def test_x_against_non_x_is_still_flagged():
+    assert flagged("Exported field names that come from different packages are never considered the same.",
+                   "Non-exported field names from different packages are always different.") == "near_copy:antonym"
+
+
 def test_quantifiers_over_different_predicates_are_grey():
     assert "govern different words" in grey(
         "A Go slice shares its storage with the underlying array, whereas separate arrays never share storage.",

@@ -24,6 +24,9 @@ find candidate contradictions; :func:`verdict` turns each into a flag or a grey 
   swapped (``terms_crossed``) it states the same. "Spending in 2009 was lower than in 2014"
   / "2014 spending is higher than under the 2009 budget" is no contradiction; "2014 was
   lower than 2009" / "2014 is higher than 2009" is.
+* **lexical negation** - "unX", "non-X", "inX" negate X as "not X" does: "not initialized"
+  / "uninitialized" is no flip (``lexical_negation``), "Unexported" / "Non-exported" no
+  antonym (``hyphen_negated``); "Exported" / "Non-exported" is.
 * **negation** - the words the negation covers (its segment, at most four content words)
   stand on the other side without it, in one clause: all of them after a verb negator ("does
   not make X part of Y" / "made X part of Y"); else at least half of them, and one of the two
@@ -293,6 +296,14 @@ def same_predicate(claim: _Text, ci: int, quote: _Text, qj: int) -> bool:
     return a[0] in b or b[0] in a
 
 
+def hyphen_negated(t: _Text, k: int) -> bool:
+    """Is the word at k written "non-X" / "un-X" (the analysis keeps the prefix as a token of
+    its own)? **A hyphenated prefix negates as a glued one does**: "Non-exported" is
+    "unexported", never plain "exported", so it turns an antonym swap round ("Unexported" /
+    "Non-exported" state the same; "Exported" / "Non-exported" differ)."""
+    return k > 0 and t.low[k - 1] in ("non", "un") and t.kinds[k - 1] == _WORD
+
+
 def verdict(rule: str, note: str, claim: _Text, ci: int, quote: _Text, qj: int, *,
             groups: tuple[str, str] | None = None) -> ClaimCheck:
     """A word swapped for another (antonym, order word, quantifier, modal, name) at claim
@@ -305,6 +316,8 @@ def verdict(rule: str, note: str, claim: _Text, ci: int, quote: _Text, qj: int, 
         return _grey(rule, note, "a negator next to the scale word turns it round")
     if kind == "quantifier" and not same_predicate(claim, ci, quote, qj):
         return _grey(rule, note, "the two quantifiers govern different words")
+    if kind == "antonym" and hyphen_negated(claim, ci) != hyphen_negated(quote, qj):
+        return _grey(rule, note, '"non-" / "un-" before one of the two words turns it round')
     if kind in ("antonym", "order") and converse_comparison(claim, ci, quote, qj):
         return _grey(rule, note, "a converse comparison: the compared terms stand the other way round")
     if kind in ("antonym", "order") and converse(claim.stems[ci], quote.stems[qj]):

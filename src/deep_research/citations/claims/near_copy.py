@@ -359,7 +359,9 @@ def _check_near_copy(claim: _Text, quotes: list[_Text]) -> ClaimCheck | None:
             # "non-blocking" where the quote says "blocking" (or the reverse)
             one = [claim.low[claim.align_pos[i1]]] if i2 - i1 == 1 and j1 == j2 else \
                 [q.low[q.align_pos[j1]]] if j2 - j1 == 1 and i1 == i2 else []
-            if one in (["non"], ["un"]) and before and after and not _same_prefixed(claim, q, one[0], i2, j2):
+            # (between equal stretches, or at the start of both: "Exported names" / "Non-exported names")
+            if one in (["non"], ["un"]) and (before or i1 == j1 == 0) and after \
+                    and not _same_prefixed(claim, q, one[0], i2, j2):
                 word = claim.raw[claim.align_pos[i2]] if i2 < nc else ""
                 return ClaimCheck(ClaimStatus.UNSUPPORTED, "near_copy:antonym",
                                   f'the claim and the quote differ by "{one[0]}-" before "{word}"'.replace(' before ""', ""))
