@@ -436,3 +436,8 @@ def test_quantifiers_over_different_predicates_are_grey():
 ])
 def test_quantifiers_over_one_predicate_are_still_flagged(claim, quote):
     assert flagged(claim, quote) == "near_copy:quantifier"
+
+
+def test_a_non_polar_quantifier_swap_over_different_predicates_is_still_flagged():
+    assert flagged("The gzip step is sometimes placed after the cache module in the chain.",
+                   "The gzip step is always inserted after the cache module in the chain.") == "near_copy:quantifier"

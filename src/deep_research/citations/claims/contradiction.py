@@ -47,7 +47,7 @@ find candidate contradictions; :func:`verdict` turns each into a flag or a grey 
   "should" / "may", "can" / "will" may all hold together and are left to the judge. A
   negator next to either scale word turns it round ("usually not" is "rarely", "may not"
   forbids as "must not" does): a swap is proof only when neither side negates its word.
-  A quantifier swap is proof only of one predicate (``same_predicate``): "never share" /
+  A polar quantifier swap is proof only of one predicate (``same_predicate``): "never share" /
   "always share", not "never share storage" / "always represent distinct storage".
 * **numbers** (``number_verdict``) - a claim number no quote writes at all (in digits or
   as a number word) is flagged by the project's rule ("number lacking"). A claim number a
@@ -288,7 +288,9 @@ def same_predicate(claim: _Text, ci: int, quote: _Text, qj: int) -> bool:
     **A quantifier swap is a contradiction only of one predicate**: "always share" / "never
     share", "most outbreaks" / "all identified outbreaks"; "never share storage" / "always
     represent distinct storage", "never considered the same" / "always different" restate
-    one fact through an antonymic predicate (grey, for the judge). With nothing after
+    one fact through an antonymic predicate (grey, for the judge). Only the polar pair
+    (none / all: "never" / "always") turns round so: "sometimes placed" / "always inserted"
+    cannot both hold whatever the predicates, and stays flagged. With nothing after
     either word, nothing tells them apart: the swap is read as one predicate."""
     a, b = _governed(claim, ci), _governed(quote, qj)
     if not a or not b:
@@ -314,7 +316,7 @@ def verdict(rule: str, note: str, claim: _Text, ci: int, quote: _Text, qj: int, 
         return _grey(rule, note, f"{groups[0]} / {groups[1]} may both hold")
     if kind in ("quantifier", "modal") and (_turned(claim, ci) or _turned(quote, qj)):
         return _grey(rule, note, "a negator next to the scale word turns it round")
-    if kind == "quantifier" and not same_predicate(claim, ci, quote, qj):
+    if kind == "quantifier" and groups and set(groups) == {"none", "all"} and not same_predicate(claim, ci, quote, qj):
         return _grey(rule, note, "the two quantifiers govern different words")
     if kind == "antonym" and hyphen_negated(claim, ci) != hyphen_negated(quote, qj):
         return _grey(rule, note, '"non-" / "un-" before one of the two words turns it round')
