@@ -1,23 +1,25 @@
 """A quotation is not proof (citations.claims.attribution): a claim shown only by words its
 quote holds inside quotation marks is grey, not supported."""
 
+import pytest
+
 from deep_research.citations.claims import ClaimStatus, check_claim
 from deep_research.citations.claims.attribution import claim_attributes, quoted_stretches
 
 REPORTED = 'Beyer wrote, "More than 7,000 Americans lost their lives to floods last year.'
 
 
-def test_claim_stated_as_fact_from_a_quotation_is_grey():
-    r = check_claim("More than 7,000 Americans lost their lives to floods last year.", [REPORTED])
+@pytest.mark.parametrize("claim, quote", [
+    ("More than 7,000 Americans lost their lives to floods last year.", REPORTED),
+    # a quotation followed by its refutation
+    ("The city will ban all cars from the old town next year.",
+     'Bloggers wrote headlines like this one: \u201cThe city will ban all cars from the old town next year.'
+     '\u201d This is a vast exaggeration of the plan.'),
+])
+def test_claim_stated_as_fact_from_a_quotation_is_grey(claim, quote):
+    r = check_claim(claim, [quote])
     assert r.status is ClaimStatus.UNCHECKED
     assert "quotation marks" in r.note
-
-
-def test_quotation_followed_by_its_refutation_is_not_green():
-    quote = ('Bloggers wrote headlines like this one: \u201cThe city will ban all cars from the '
-             'old town next year.\u201d This is a vast exaggeration of the plan.')
-    r = check_claim("The city will ban all cars from the old town next year.", [quote])
-    assert r.status is ClaimStatus.UNCHECKED
 
 
 def test_claim_that_attributes_the_words_stays_supported():

@@ -26,6 +26,7 @@ Pure: no model, no I/O.
 from __future__ import annotations
 
 import re
+from itertools import islice
 
 from collections.abc import Callable
 
@@ -51,7 +52,7 @@ def quoted_stretches(text: str) -> list[tuple[int, int]]:
     """(start, end) of each stretch of ``text`` inside double quotation marks, marks
     included. An opening mark with no closing one runs to the end of its sentence."""
     out: list[tuple[int, int]] = []
-    marks = list(_MARKS.finditer(text))[:MAX_MARKS]
+    marks = list(islice(_MARKS.finditer(text), MAX_MARKS))
     i = 0
     while i < len(marks):
         m = marks[i]

@@ -1780,13 +1780,7 @@ _ADDITIVE = frozenset("also too well addition besides both and plus more beyond"
 
 
 def _more_than_stated(claim: str, spans: list[str]) -> str | None:
-    for sp in spans:
-        m = _NOT_JUST.search(sp)
-        if m is None:
-            continue
-        low = claim.lower()
-        if _NOT_JUST.search(claim) or not _ADDITIVE.isdisjoint(re.findall(r"[a-z]+", low)):
-            return None
-        return m.group(0)
-    return None
-
+    m = next((m for sp in spans if (m := _NOT_JUST.search(sp))), None)
+    if m is None or _NOT_JUST.search(claim) or not _ADDITIVE.isdisjoint(re.findall(r"[a-z]+", claim.lower())):
+        return None
+    return m.group(0)
