@@ -52,9 +52,12 @@ def test_claim_attributes():
     assert not claim_attributes("The bridge will close in May.")
 
 
-def test_many_marks_stay_linear():
+def test_many_marks_stay_bounded_and_the_unread_rest_counts_as_quoted():
     text = '"' + ' "a b c d' * 50_000
-    assert len(quoted_stretches(text)) <= 400
+    spans = quoted_stretches(text)
+    assert len(spans) <= 402 and spans[-1][1] == len(text)
+    r = check_claim("Alpha beta gamma delta happened.", [text + " Alpha beta gamma delta happened."])
+    assert r.status is not ClaimStatus.SUPPORTED
 
 
 def test_judge_evidence_resting_on_a_quotation_fails_the_check():

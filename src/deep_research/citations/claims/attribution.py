@@ -50,9 +50,12 @@ _ATTRIBUTING = frozenset(
 
 def quoted_stretches(text: str) -> list[tuple[int, int]]:
     """(start, end) of each stretch of ``text`` inside double quotation marks, marks
-    included. An opening mark with no closing one runs to the end of its sentence."""
+    included. An opening mark with no closing one runs to the end of its sentence. Past
+    ``MAX_MARKS`` marks the rest of the text counts as quoted (bounded work; the safe side:
+    a claim shown there stays grey)."""
     out: list[tuple[int, int]] = []
-    marks = list(islice(_MARKS.finditer(text), MAX_MARKS))
+    marks = list(islice(_MARKS.finditer(text), MAX_MARKS + 1))
+    rest = marks.pop().start() if len(marks) > MAX_MARKS else None
     i = 0
     while i < len(marks):
         m = marks[i]
@@ -71,6 +74,8 @@ def quoted_stretches(text: str) -> list[tuple[int, int]]:
         end = _SENTENCE_END.search(text, m.end())
         out.append((m.start(), end.end() if end else len(text)))
         break
+    if rest is not None:
+        out.append((rest, len(text)))
     return out
 
 
