@@ -4,7 +4,7 @@ scan it replaced answered, and a long quote is read once for every claim that ci
 from itertools import combinations
 
 from deep_research.citations.claims import check_claim
-from deep_research.citations.claims.analysis import _analyse_quote
+from deep_research.citations.claims.analysis import _MINUS_SIGN, _TOKEN, _TOKEN_ASCII, _analyse_quote, _tokens, _tokens_at
 from deep_research.citations.claims.contradiction import _DIGIT_RUN, _NEGATING_PREFIXES, _written, lexical_negation
 from deep_research.citations.claims.near_copy import _name_in_quotes, _squeeze
 from deep_research.citations.claims.negation import _begins_a_word
@@ -114,3 +114,18 @@ def test_lexical_negation_index_answers_as_the_scan():
     assert lexical_negation(t, [stem("exported")]) == "Un-exported"
     assert lexical_negation(t, [stem("allowed"), stem("active")]) == "inactive"
     assert lexical_negation(t, [stem("door")]) is None
+
+
+def test_dashes_between_spaces_take_the_fast_tokens_and_agree_with_the_positional_ones():
+    # a dash between spaces marks no minus sign: such text takes the tokeniser without
+    # positions, and its tokens are those the positional one reads
+    for text in ("Sales rose - by 5 percent - in 2020.", "A pause -- then x86 builds - 3,000 of them",
+                 "Le prix - 5 euros - est bas."):
+        assert not _MINUS_SIGN.search(text), text
+        assert _tokens(text) == _tokens_at(text, _TOKEN_ASCII if text.isascii() else _TOKEN), text
+    # a "-" right before a number or word (or at the start) still marks one, as does a call
+    for text, minus in (("It fell to -5 degrees.", {4}), ("-3 is less", {1}), ("a (-x86) chip", {3}),
+                        ("Temperatures of -40 - very cold.", {3})):
+        assert _MINUS_SIGN.search(text), text
+        assert _tokens(text)[2] == minus, text
+    assert _tokens("call len() on it")[4] == {1}
