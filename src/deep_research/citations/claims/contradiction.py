@@ -353,6 +353,7 @@ def _denied_by_a_word(plain: _Text, j: int, neg_side: _Text) -> str | None:
 
 
 _NEGATING_PREFIXES = ("un", "non", "in", "im", "ir", "il", "dis")
+_PREFIX_HEADS = frozenset(p[:2] for p in _NEGATING_PREFIXES)
 
 
 def lexical_negation(t: _Text, stems: list[str]) -> str | None:
@@ -380,17 +381,24 @@ def lexical_negation(t: _Text, stems: list[str]) -> str | None:
 def _prefixed_words(t: _Text) -> tuple[dict[str, int], dict[str, int]]:
     """Where ``t`` negates a stem by a prefix: (the rest of a word stem after a negating
     prefix -> the first word that has it: "initializ" -> the position of "uninitialized";
-    a word stem right after "non" / "un" -> its first position)."""
+    a word stem right after "non" / "un" -> its first position). Read from the text's
+    distinct stems (``positions``), not token by token."""
     prefixed: dict[str, int] = {}
     after_non: dict[str, int] = {}
-    for x, s in enumerate(t.stems):
-        if t.kinds[x] != _WORD:
+    kinds, low, stems = t.kinds, t.low, t.stems
+    for s, at in t.positions.items():
+        if s[:2] not in _PREFIX_HEADS:
+            continue
+        x = next((x for x in at if kinds[x] == _WORD), None)
+        if x is None:
             continue
         for p in _NEGATING_PREFIXES:
-            if s.startswith(p):
-                prefixed.setdefault(s[len(p):], x)
-        if x and t.low[x - 1] in ("non", "un"):
-            after_non.setdefault(s, x)
+            if s.startswith(p) and prefixed.get(s[len(p):], x) >= x:
+                prefixed[s[len(p):]] = x
+    for y in sorted(t.positions.get("non", []) + t.positions.get("un", [])):
+        x = y + 1
+        if low[y] in ("non", "un") and x < len(kinds) and kinds[x] == _WORD:
+            after_non.setdefault(stems[x], x)
     return prefixed, after_non
 
 
