@@ -36,7 +36,8 @@ _OPEN_CLOSE = [('"', '"'), ("\u201c", "\u201d"), ("\u201e", "\u201c"), ("'", "'"
 # 60 KB of model output); a longer link stays as written
 _MD_LINK = re.compile(r"!?\[([^\]]{0,1000})\]\([^)\s]{0,2000}(?:\s+\"[^\"]{0,1000}\")?\)")
 _MD_ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
-_MD_MARKS = re.compile(r"(\*\*|__|~~|`+)")
+# "**" between digits is a power ("2**10"), as pages keep it (page/__init__.py), not emphasis
+_MD_MARKS = re.compile(r"((?<!\d)\*\*|\*\*(?!\d)|__|~~|`+)")
 _EDGE_EMPH = re.compile(r"(?<![\w*])[*_](?=\w)|(?<=\w)[*_](?![\w*])")
 # "the *n*th bit": emphasis on letters that ends inside a word (never around digits)
 _INNER_EMPH = re.compile(r"(?<![\w*])\*([^\W\d_]+)\*(?=[^\W\d_])")
