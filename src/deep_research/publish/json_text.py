@@ -14,7 +14,8 @@ result and every error stays the standard library's.
 from __future__ import annotations
 
 import json
-from typing import Any, Callable
+from itertools import repeat
+from typing import Any, Callable, Iterable
 from json.encoder import encode_basestring  # the C encoder when available, as json uses it
 
 _INDENT = "  "
@@ -60,38 +61,27 @@ def _write(v: Any, out: list[str], newline: str) -> None:
     if scalar is not None:
         out.append(scalar(v))
         return
-    inner = newline + _INDENT
     if t is dict:
-        if not v:
-            out.append("{}")
-            return
-        out.append("{")
-        sep = inner
-        for k, item in v.items():
-            if type(k) is not str:
-                raise _NotPlain
-            out.append(f"{sep}{encode_basestring(k)}: ")
-            scalar = _SCALARS.get(type(item))
-            if scalar is not None:
-                out.append(scalar(item))
-            else:
-                _write(item, out, inner)
-            sep = "," + inner
-        out.append(newline + "}")
+        if any(type(k) is not str for k in v):
+            raise _NotPlain
+        pairs: Iterable[tuple[str | None, Any]] = v.items()
+        opening, closing = "{", "}"
     elif t is list or t is tuple:
-        if not v:
-            out.append("[]")
-            return
-        out.append("[")
-        sep = inner
-        for item in v:
-            out.append(sep)
-            scalar = _SCALARS.get(type(item))
-            if scalar is not None:
-                out.append(scalar(item))
-            else:
-                _write(item, out, inner)
-            sep = "," + inner
-        out.append(newline + "]")
+        pairs, opening, closing = zip(repeat(None), v), "[", "]"
     else:
         raise _NotPlain
+    if not v:
+        out.append(opening + closing)
+        return
+    inner = newline + _INDENT
+    out.append(opening)
+    sep = inner
+    for k, item in pairs:
+        out.append(sep if k is None else f"{sep}{encode_basestring(k)}: ")
+        scalar = _SCALARS.get(type(item))
+        if scalar is not None:
+            out.append(scalar(item))
+        else:
+            _write(item, out, inner)
+        sep = "," + inner
+    out.append(newline + closing)
