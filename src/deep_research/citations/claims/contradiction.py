@@ -36,7 +36,14 @@ find candidate contradictions; :func:`verdict` turns each into a flag or a grey 
   flavour from cranberries", "checked for errors" none of "ensure that there are no errors".
   A negator against a word that denies by its strength ("not many" / "few") is no flip, nor
   one against a word that denies by its meaning near the same words on the other side
-  ("does not apply" / "fails", "won't become" / "is unlikely to become": ``_DENYING``).
+  ("does not apply" / "fails", "won't become" / "is unlikely to become": ``_DENYING``),
+  nor one the other side makes of an anaphor of the word, right after a negator of the
+  same kind ("works without rndc.conf" / "rndc.conf may be present, though rndc operates
+  without this file": ``_negated_anaphor``) - unless the phrase names something else.
+* **one reading** - each word is read once: an antonym pair proves nothing when another
+  claim word of the quote word's direction ("lowers" for "reducing", ``words._DIRECTIONS``)
+  or another quote word of the claim word's direction ("more" for "increases") is left to
+  read it, one for one (``_read_otherwise``).
 * **scale words** - a quantifier of another strength (none < few < some < many < most <
   all: the groups of ``words._QUANT_GROUPS``) is a contradiction only when the two cannot
   both hold: two strengths apart or more ("many" / "few", "most" / "some", "some" / "all",
