@@ -42,8 +42,8 @@ find candidate contradictions; :func:`verdict` turns each into a flag or a grey 
   without this file": ``_negated_anaphor``) - unless the phrase names something else.
 * **one reading** - each word is read once: an antonym pair proves nothing when another
   claim word of the quote word's direction ("lowers" for "reducing", ``words._DIRECTIONS``)
-  or another quote word of the claim word's direction ("more" for "increases") is left to
-  read it, one for one (``_read_otherwise``).
+  or another quote word of the claim word's direction ("more" for "increases") speaks of
+  more of the same words, one for one (``_read_otherwise``).
 * **scale words** - a quantifier of another strength (none < few < some < many < most <
   all: the groups of ``words._QUANT_GROUPS``) is a contradiction only when the two cannot
   both hold: two strengths apart or more ("many" / "few", "most" / "some", "some" / "all",
@@ -347,22 +347,47 @@ def _unmatched(t: _Text, other: _Text, direction: str, skip: int) -> list[int]:
             and _DIRECTIONS.get(t.stems[x]) == direction and t.stems[x] not in other.stemset]
 
 
+def _governed(t: _Text, k: int) -> set[str]:
+    """What the direction word at k speaks of: the stems of the (up to three) content words
+    after it, up to a stop, a "," or an "and" / "or" / "but" ("lowers the hit rate and ..."
+    -> hit, rate)."""
+    out: set[str] = set()
+    _, shi = sentence_bounds(t, k)
+    for x in range(k + 1, shi):
+        if t.kinds[x] != _WORD or t.low[x] in ("and", "or", "but") or t.clause[x] != t.clause[k] or len(out) >= 3:
+            break
+        if t.content[x]:
+            out.add(t.stems[x])
+    return out
+
+
 def _read_otherwise(claim: _Text, ci: int, quote: _Text, qj: int) -> str | None:
     """Is the opposite pair (claim word at ci, quote word at qj) not the claim's only reading
-    of the two words? **Each word is read once**: when the claim has as many other words of
-    the quote word's direction, unmatched in the quote, as the quote has such words ("lowers"
-    for "reducing"), one of them restates the quote's word; when the quote has as many other
-    words of the claim word's direction, unmatched in the claim ("more" for "increases"),
-    one of them states the claim's. The pair then proves nothing. Returns why, or None."""
+    of the two words? **Each word is read once**, against the word that speaks of the same
+    thing (``_governed``): another claim word of the quote word's direction, unmatched in the
+    quote, that speaks of more of what the quote word speaks of than the claim's word does
+    ("lowers the hit rate" for "reducing cache hit rates", while "increases" speaks of DNS
+    traffic) restates it; another quote word of the claim word's direction, unmatched in the
+    claim, that speaks of more of what the claim word speaks of ("causing more DNS traffic"
+    for "increases DNS traffic") states the claim's. One for one: only while the side has
+    as many such words as the other. The pair then proves nothing. Returns why, or None."""
     down, up = _DIRECTIONS.get(quote.stems[qj]), _DIRECTIONS.get(claim.stems[ci])
+    if not (down or up):
+        return None
+    q_of, c_of = _governed(quote, qj), _governed(claim, ci)
+    pair = len(q_of & c_of)
     if down and quote.stems[qj] not in claim.stemset:
         mine = _unmatched(claim, quote, down, ci)
-        if mine and len(mine) >= len(_unmatched(quote, claim, down, -1)):
-            return f'the claim\'s "{claim.raw[mine[0]]}" may restate "{quote.raw[qj]}"'
+        if len(mine) >= len(_unmatched(quote, claim, down, -1)):
+            for x in mine:
+                if len(_governed(claim, x) & q_of) > pair:
+                    return f'the claim\'s "{claim.raw[x]}" may restate "{quote.raw[qj]}"'
     if up and claim.stems[ci] not in quote.stemset:
         theirs = _unmatched(quote, claim, up, qj)
-        if theirs and len(theirs) >= len(_unmatched(claim, quote, up, -1)):
-            return f'the quote\'s "{quote.raw[theirs[0]]}" may state "{claim.raw[ci]}"'
+        if len(theirs) >= len(_unmatched(claim, quote, up, -1)):
+            for y in theirs:
+                if len(_governed(quote, y) & c_of) > pair:
+                    return f'the quote\'s "{quote.raw[y]}" may state "{claim.raw[ci]}"'
     return None
 
 
