@@ -347,46 +347,35 @@ def _unmatched(t: _Text, other: _Text, direction: str, skip: int) -> list[int]:
             and _DIRECTIONS.get(t.stems[x]) == direction and t.stems[x] not in other.stemset]
 
 
-def _governed(t: _Text, k: int) -> set[str]:
-    """What the direction word at k speaks of: the stems of the (up to three) content words
-    after it, up to a stop, a "," or an "and" / "or" / "but" ("lowers the hit rate and ..."
-    -> hit, rate)."""
-    out: set[str] = set()
-    _, shi = sentence_bounds(t, k)
-    for x in range(k + 1, shi):
-        if t.kinds[x] != _WORD or t.low[x] in ("and", "or", "but") or t.clause[x] != t.clause[k] or len(out) >= 3:
-            break
-        if t.content[x]:
-            out.add(t.stems[x])
-    return out
-
-
 def _read_otherwise(claim: _Text, ci: int, quote: _Text, qj: int) -> str | None:
     """Is the opposite pair (claim word at ci, quote word at qj) not the claim's only reading
     of the two words? **Each word is read once**, against the word that speaks of the same
-    thing (``_governed``): another claim word of the quote word's direction, unmatched in the
-    quote, that speaks of more of what the quote word speaks of than the claim's word does
+    thing (``_governed``, the first content words after it): another claim word of the
+    quote word's direction, unmatched in the quote, whose first word after it is among the
+    quote word's and which shares more of them than the claim's word does
     ("lowers the hit rate" for "reducing cache hit rates", while "increases" speaks of DNS
-    traffic) restates it; another quote word of the claim word's direction, unmatched in the
-    claim, that speaks of more of what the claim word speaks of ("causing more DNS traffic"
+    traffic) restates it; so a quote word of the claim word's direction, unmatched in the
+    claim, states the claim's word ("causing more DNS traffic"
     for "increases DNS traffic") states the claim's. One for one: only while the side has
     as many such words as the other. The pair then proves nothing. Returns why, or None."""
-    down, up = _DIRECTIONS.get(quote.stems[qj]), _DIRECTIONS.get(claim.stems[ci])
-    if not (down or up):
+    q_dir, c_dir = _DIRECTIONS.get(quote.stems[qj]), _DIRECTIONS.get(claim.stems[ci])
+    if not (q_dir or c_dir):
         return None
-    q_of, c_of = _governed(quote, qj), _governed(claim, ci)
+    q_of, c_of = set(_governed(quote, qj)), set(_governed(claim, ci))
     pair = len(q_of & c_of)
-    if down and quote.stems[qj] not in claim.stemset:
-        mine = _unmatched(claim, quote, down, ci)
-        if len(mine) >= len(_unmatched(quote, claim, down, -1)):
+    if q_dir and quote.stems[qj] not in claim.stemset:
+        mine = _unmatched(claim, quote, q_dir, ci)
+        if len(mine) >= len(_unmatched(quote, claim, q_dir, -1)):
             for x in mine:
-                if len(_governed(claim, x) & q_of) > pair:
+                of = _governed(claim, x)
+                if of and of[0] in q_of and len(q_of.intersection(of)) > pair:
                     return f'the claim\'s "{claim.raw[x]}" may restate "{quote.raw[qj]}"'
-    if up and claim.stems[ci] not in quote.stemset:
-        theirs = _unmatched(quote, claim, up, qj)
-        if len(theirs) >= len(_unmatched(claim, quote, up, -1)):
+    if c_dir and claim.stems[ci] not in quote.stemset:
+        theirs = _unmatched(quote, claim, c_dir, qj)
+        if len(theirs) >= len(_unmatched(claim, quote, c_dir, -1)):
             for y in theirs:
-                if len(_governed(quote, y) & c_of) > pair:
+                of = _governed(quote, y)
+                if of and of[0] in c_of and len(c_of.intersection(of)) > pair:
                     return f'the quote\'s "{quote.raw[y]}" may state "{claim.raw[ci]}"'
     return None
 
