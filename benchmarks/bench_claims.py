@@ -68,13 +68,17 @@ FRESH8: ``--fresh8`` measures the eighth fresh group, made after the seventh was
 specification and memory model, ``hand/go``; ``--fresh8-hand-dir`` names another copy). It has
 no public half.
 
+FRESH10: ``--fresh10`` measures the tenth fresh group: ``benchmarks/data/claims-fresh10/holdout.jsonl``
+(hand-written pairs over the Z Shell Manual, zsh 5.9, ``hand/zsh``; ``--fresh10-hand-dir`` names
+another copy). It has no public half.
+
 ``--publish`` also writes one report per hand-written data set (a paragraph per pair,
 ``<claim> <ref id="<page>">"<quote>"</ref>``; sources = the pages) and runs
 ``deep-research publish`` on it, then compares ``claim_status`` per ref with the library's
 verdict on the same pair (they differ where the report's claim unit differs from the
 pair's claim, e.g. a two-sentence claim).
 
-    uv run python benchmarks/bench_claims.py [--show 5] [--only pg-dev,hand] [--publish] [--holdout | --fresh | --fresh2 | … | --fresh8]
+    uv run python benchmarks/bench_claims.py [--show 5] [--only pg-dev,hand] [--publish] [--holdout | --fresh | --fresh2 | … | --fresh8 | --fresh10]
 """
 
 from __future__ import annotations
@@ -123,6 +127,7 @@ FRESH5_HAND_DIR = REPO / "benchmarks" / "data" / "claims-fresh5"
 FRESH6_HAND_DIR = REPO / "benchmarks" / "data" / "claims-fresh6"
 FRESH7_HAND_DIR = REPO / "benchmarks" / "data" / "claims-fresh7"
 FRESH8_HAND_DIR = REPO / "benchmarks" / "data" / "claims-fresh8"
+FRESH10_HAND_DIR = REPO / "benchmarks" / "data" / "claims-fresh10"
 
 
 @dataclass(frozen=True)
@@ -152,6 +157,7 @@ FRESH_GROUPS = {
     "fresh7": FreshGroup("the seventh fresh group (claims-fresh7 and factver-fresh7", FRESH7_HAND_DIR,
                          FRESH7_FACTVER_ROOT),
     "fresh8": FreshGroup("the eighth fresh group (claims-fresh8, hand-written only", FRESH8_HAND_DIR, None),
+    "fresh10": FreshGroup("the tenth fresh group (claims-fresh10, hand-written only", FRESH10_HAND_DIR, None),
 }
 
 SUPPORTED, UNSUPPORTED, UNCHECKED = ClaimStatus.SUPPORTED, ClaimStatus.UNSUPPORTED, ClaimStatus.UNCHECKED
