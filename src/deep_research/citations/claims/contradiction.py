@@ -340,11 +340,22 @@ def verdict(rule: str, note: str, claim: _Text, ci: int, quote: _Text, qj: int, 
     return _in_context(rule, note, claim, ci, quote, qj, frozenset({ci}))  # the word that differs aside
 
 
-def _unmatched(t: _Text, other: _Text, direction: str, skip: int) -> list[int]:
-    """Positions of t's words of ``direction`` (``words._DIRECTIONS``) that ``other`` does not
-    write, but ``skip``."""
-    return [x for x in range(len(t.raw)) if x != skip and t.kinds[x] == _WORD
-            and _DIRECTIONS.get(t.stems[x]) == direction and t.stems[x] not in other.stemset]
+def _restating(t: _Text, other: _Text, direction: str, skip: int, target: set[str], pair: int) -> int | None:
+    """A word of t of ``direction`` (``words._DIRECTIONS``), not at ``skip``, that ``other``
+    does not write, whose first word after it is in ``target`` and which shares more of
+    ``target`` than ``pair`` - while t has at least as many such unmatched words as
+    ``other`` has (one for one)."""
+    def unmatched(a: _Text, b: _Text, at: int) -> list[int]:
+        return [x for x in range(len(a.raw)) if x != at and a.kinds[x] == _WORD
+                and _DIRECTIONS.get(a.stems[x]) == direction and a.stems[x] not in b.stemset]
+    mine = unmatched(t, other, skip)
+    if len(mine) < len(unmatched(other, t, -1)):
+        return None
+    for x in mine:
+        of = _governed(t, x)
+        if of and of[0] in target and len(target.intersection(of)) > pair:
+            return x
+    return None
 
 
 def _read_otherwise(claim: _Text, ci: int, quote: _Text, qj: int) -> str | None:
@@ -354,29 +365,22 @@ def _read_otherwise(claim: _Text, ci: int, quote: _Text, qj: int) -> str | None:
     quote word's direction, unmatched in the quote, whose first word after it is among the
     quote word's and which shares more of them than the claim's word does
     ("lowers the hit rate" for "reducing cache hit rates", while "increases" speaks of DNS
-    traffic) restates it; so a quote word of the claim word's direction, unmatched in the
-    claim, states the claim's word ("causing more DNS traffic"
-    for "increases DNS traffic") states the claim's. One for one: only while the side has
-    as many such words as the other. The pair then proves nothing. Returns why, or None."""
+    traffic) restates it (``_restating``); so does a quote word of the claim word's
+    direction, unmatched in the claim, state the claim's word ("causing more DNS traffic"
+    for "increases DNS traffic"). The pair then proves nothing. Returns why, or None."""
     q_dir, c_dir = _DIRECTIONS.get(quote.stems[qj]), _DIRECTIONS.get(claim.stems[ci])
     if not (q_dir or c_dir):
         return None
     q_of, c_of = set(_governed(quote, qj)), set(_governed(claim, ci))
     pair = len(q_of & c_of)
     if q_dir and quote.stems[qj] not in claim.stemset:
-        mine = _unmatched(claim, quote, q_dir, ci)
-        if len(mine) >= len(_unmatched(quote, claim, q_dir, -1)):
-            for x in mine:
-                of = _governed(claim, x)
-                if of and of[0] in q_of and len(q_of.intersection(of)) > pair:
-                    return f'the claim\'s "{claim.raw[x]}" may restate "{quote.raw[qj]}"'
+        x = _restating(claim, quote, q_dir, ci, q_of, pair)
+        if x is not None:
+            return f'the claim\'s "{claim.raw[x]}" may restate "{quote.raw[qj]}"'
     if c_dir and claim.stems[ci] not in quote.stemset:
-        theirs = _unmatched(quote, claim, c_dir, qj)
-        if len(theirs) >= len(_unmatched(claim, quote, c_dir, -1)):
-            for y in theirs:
-                of = _governed(quote, y)
-                if of and of[0] in c_of and len(c_of.intersection(of)) > pair:
-                    return f'the quote\'s "{quote.raw[y]}" may state "{claim.raw[ci]}"'
+        y = _restating(quote, claim, c_dir, qj, c_of, pair)
+        if y is not None:
+            return f'the quote\'s "{quote.raw[y]}" may state "{claim.raw[ci]}"'
     return None
 
 
