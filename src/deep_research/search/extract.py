@@ -132,6 +132,11 @@ class _Lines:
 # @media blocks apply.
 VIEWPORT_WIDTH = 1280
 MAX_CSS_BYTES = 2 * 1024 * 1024
+# Stylesheet files one page may load, its links and their @imports together: a sheet that
+# imports itself (or another) 200 times made 200**4 loads of one cached file, a page took
+# the whole per-file CPU limit of the index (60 s) and a folder of such pages stalled it.
+# Documentation pages load a few (Sphinx: 3-8).
+MAX_SHEET_LOADS = 64
 _WIDTH = re.compile(r"\((min|max)-width\s*:\s*([\d.]+)(px|em|rem)?\s*\)")
 
 
@@ -576,6 +581,7 @@ class _PageStyle:
         self.none: set = set()
         self.invisible: set = set()
         self.with_hidden: list = []  # the elements with a hidden attribute, in document order
+        self.loads_left = MAX_SHEET_LOADS
         groups: list[tuple[int, int, list]] = []
         for css in self._stylesheets(doc, load_css):
             self._add_sheet(css, groups)
@@ -593,7 +599,7 @@ class _PageStyle:
             if el.tag == "style":
                 yield el.text or ""
             elif "stylesheet" in (el.get("rel") or "").lower().split() and load_css is not None:
-                loaded = load_css(el.get("href") or "", None)
+                loaded = self._load(el.get("href") or "", None)
                 if loaded:
                     yield loaded
 
@@ -605,9 +611,17 @@ class _PageStyle:
                 groups.append((parsed.serial, i, item[1]))
             elif self.load_css is not None and depth < 4:
                 # @import of another local stylesheet (Sphinx themes hide header links there)
-                loaded = self.load_css(item[1], where)
+                loaded = self._load(item[1], where)
                 if loaded:
                     self._add_sheet(loaded, groups, depth + 1)
+
+    def _load(self, href: str, where):
+        """The stylesheet a link or @import names, while the page has loads left
+        (:data:`MAX_SHEET_LOADS`); the ones after are left out, as if missing."""
+        if self.loads_left <= 0:
+            return None
+        self.loads_left -= 1
+        return self.load_css(href, where)
 
     def _cascade(self, doc) -> None:
         rules, wrappers = self.rules, _Wrappers(doc)
