@@ -382,6 +382,14 @@ def test_endless_or_huge_evaluation_inputs_are_clear_errors(tmp_path, capsys, mo
     questions.write_text('{"id": "a", "question": "q", "note": 1' + "0" * 5000 + "}\n", encoding="utf-8")
     assert main(["eval", "run", str(questions), "--out", str(tmp_path / "ev")]) == 2
     assert f"{questions}, line 1: its JSON holds a number too long to read" in capsys.readouterr().err
+    good = tmp_path / "good.jsonl"
+    good.write_text('{"id": "a", "question": "q"}\n', encoding="utf-8")
+    assert main(["eval", "run", str(good), "--settings", "/dev/zero", "--out", str(tmp_path / "ev")]) == 2
+    assert "settings file /dev/zero is larger than 1 MB" in capsys.readouterr().err
+    settings = tmp_path / "settings.json"
+    settings.write_text('{"max_tokens": 1' + "0" * 5000 + "}", encoding="utf-8")
+    assert main(["eval", "run", str(good), "--settings", str(settings), "--out", str(tmp_path / "ev")]) == 2
+    assert "its JSON holds a number too long to read" in capsys.readouterr().err
     run = make_run(tmp_path / "run")
     (run / "citations.json").write_text("[" + "1" * 5000 + "]", encoding="utf-8")
     with pytest.raises(EvalInputError, match="citations.json is not usable: its JSON holds a number too long"):
