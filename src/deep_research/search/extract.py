@@ -19,6 +19,7 @@ from __future__ import annotations
 import functools
 import itertools
 import logging
+import os
 import re
 import stat
 from collections import OrderedDict
@@ -715,11 +716,24 @@ def local_css_loader(base_dir: Path, root: Path, *, files: StyleCache | None = N
     root = root.resolve() if files is None else files.resolve(root)
 
     def read(path: Path) -> tuple[str, Path] | None:
+        # what is opened is checked again, and read up to the bound: the file checked by
+        # name may have become a FIFO (an open or read without end: a blocked read takes no
+        # CPU time, so the index's CPU limit never ends it) or grown since
         try:
-            return path.read_text(encoding="utf-8", errors="replace"), path.parent
+            fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+            try:
+                st = os.fstat(fd)
+                if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_CSS_BYTES:
+                    return None
+                data = os.read(fd, MAX_CSS_BYTES + 1)
+            finally:
+                os.close(fd)
         except OSError as e:
             log.warning("cannot read stylesheet %s: %s", printable(path), e)
             return None
+        if len(data) > MAX_CSS_BYTES:
+            return None
+        return data.decode("utf-8", errors="replace"), path.parent
 
     def find(href: str, relative_to: Path | None) -> Path | None:
         parts = urlsplit(href)
