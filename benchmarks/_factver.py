@@ -23,6 +23,7 @@ FRESH3_ROOT = Path("/tmp/factver-fresh3")  # the third holdout-only group (fetch
 FRESH5_ROOT = Path("/tmp/factver-fresh5")  # the fifth group's public half (fetch_factver.py --fresh5)
 FRESH6_ROOT = Path("/tmp/factver-fresh6")  # the sixth group's public half (fetch_factver.py --fresh6)
 FRESH7_ROOT = Path("/tmp/factver-fresh7")  # the seventh group's public half (fetch_factver.py --fresh7)
+FRESH9_ROOT = Path("/tmp/factver-fresh9")  # the ninth group's public half (fetch_factver.py --fresh9)
 SPLITS = ("dev", "holdout")
 LABELS = ("supported", "unsupported")
 _RECIPE = "benchmarks/data/factver/fetch_factver.py"

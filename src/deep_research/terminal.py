@@ -47,7 +47,8 @@ def printable(text: object, *, keep_newlines: bool = False) -> str:
 # the bidirectional embeddings, overrides and isolates that show text in another order
 # than it is read. Line breaks, tabs and the other format characters (a right-to-left mark,
 # a zero-width joiner in an emoji or a Persian word) are text and stay.
-_ACTING = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]|\r(?!\n)")
+ACTING_CHARS = "\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069"  # (a regex class's inside)
+_ACTING = re.compile(f"[{ACTING_CHARS}]|\r(?!\n)")
 
 
 def inert_text(text: str) -> str:

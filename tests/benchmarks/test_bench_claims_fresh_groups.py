@@ -1,4 +1,4 @@
-"""The fresh groups behind ``benchmarks/bench_claims.py --fresh5`` … ``--fresh7``, one table
+"""The fresh groups behind ``benchmarks/bench_claims.py --fresh5`` … ``--fresh9``, one table
 row per group: the converters of ``fetch_factver.py --freshN`` (on small synthetic files in
 throwaway git repositories, not the real data), the loader, the defaults of both scripts and the
 shipped hand-written pairs' shape. Nothing here runs the claim check on any of them."""
@@ -122,6 +122,52 @@ def _fresh7_mirrors(root: Path, monkeypatch) -> None:
     })
 
 
+def _sick_txt(rows: list[tuple[int, str, str, str]]) -> str:
+    head = "pair_ID\tsentence_A\tsentence_B\trelatedness_score\tentailment_judgment\n"
+    return head + "".join(f"{k}\t{a}\t{b}\t3.5\t{j}\n" for k, a, b, j in rows)
+
+
+def _faithdial_csv(rows: list[tuple[str, str, str]]) -> str:
+    out = io.StringIO()
+    w = csv.writer(out)
+    w.writerow(["evidence", "history", "response", "BEGIN", "VRM"])
+    for evidence, response, begin in rows:
+        w.writerow([evidence, "Earlier turn, with a comma.", response, begin, "Edification"])
+    return out.getvalue()
+
+
+def _fresh9_mirrors(root: Path, monkeypatch) -> None:
+    _snapshot(root, monkeypatch, "SICK", {
+        "data/sts/sick2014/SICK_test_annotated.txt": _sick_txt([
+            (6, "A man is playing a guitar", "A man is playing an instrument", "ENTAILMENT"),
+            (7, " A dog runs in the park ", "A cat runs in the park", "CONTRADICTION"),
+            (9, "A woman is slicing an onion", "A woman is cooking dinner", "NEUTRAL"),
+            (12, "A boy is jumping", "", "NEUTRAL"),  # empty sentence: dropped
+            (15, "A girl is singing", "A girl sings", "UNKNOWN"),  # not a judgment: dropped
+        ]),
+        # another file of the same folder is not read
+        "data/sts/sick2014/SICK_train.txt": _sick_txt([(1, "Unused", "Unused", "ENTAILMENT")]),
+    })
+    _snapshot(root, monkeypatch, "FAITHDIAL", {
+        "data-audit/gold/wow.csv": _faithdial_csv([
+            ("Lawyers apply legal theory, to solve problems.", "Lawyers solve problems.", "Entailment"),
+            ("Dogs were buried beside humans 14,700 years ago.", "Dogs came 36,000 years ago.",
+             "Hallucination"),
+            ("Shelters exist.", "Hi there!", "Generic"),  # no claim: dropped
+        ]),
+        "data-audit/gold/cmu.csv": _faithdial_csv([
+            ("A passage\nover two lines.", "Partly from the passage.", "Partial Hallucination"),
+            ("Another passage.", "Not answering.", "Uncooperative"),  # dropped
+        ]),
+        "data-audit/gold/topical.csv": _faithdial_csv([
+            ("", "", ""),  # an empty row, as the real file has many: dropped
+            ("Topical fact.", "Said without a label.", ""),  # no label: dropped
+            ("Topical fact.", "Topical fact indeed.", "entailment"),  # lower case, as one real row
+            ("Topical fact.", "Also generic.", "generic"),  # dropped
+        ]),
+    })
+
+
 # --- one row per group ------------------------------------------------------------------------
 
 
@@ -163,10 +209,19 @@ GROUPS = [
         "rust",
         400,
     ),
+    Group(
+        "fresh9",
+        _fresh9_mirrors,
+        [("factver/faithdial-gold", "supported"), ("factver/faithdial-gold", "supported"),
+         ("factver/faithdial-gold", "unsupported"), ("factver/faithdial-gold", "unsupported"),
+         ("factver/sick", "supported"), ("factver/sick", "unsupported"), ("factver/sick", "unsupported")],
+        "bind9",
+        300,
+    ),
 ]
 by_name = pytest.mark.parametrize("group", GROUPS, ids=[g.name for g in GROUPS])
 # Every group with hand-written pairs, public half or not: (name, dataset, least number of pairs).
-HAND_GROUPS = [(g.name, g.hand_dataset, g.min_hand_pairs) for g in GROUPS] + [("fresh8", "go", 130)]
+HAND_GROUPS = [(g.name, g.hand_dataset, g.min_hand_pairs) for g in GROUPS] + [("fresh8", "go", 130), ("fresh10", "zsh", 260)]
 
 
 # --- converters -------------------------------------------------------------------------------
@@ -215,6 +270,40 @@ def test_liar_plus_converter_maps_verdicts_and_leaves_out_politihop_statements(t
     ]
     assert tally.dropped == {"label mostly-true (no clear label)": 1, "statement also in PolitiHop": 1,
                              "empty statement or justification": 1}
+
+
+def test_sick_converter_quotes_sentence_a_for_sentence_b_and_maps_neutral_to_unsupported(tmp_path, monkeypatch):
+    root = tmp_path / "mirrors"
+    _fresh9_mirrors(root, monkeypatch)
+    tally = fv.Tally()
+    got = list(fv.sick(fv.Reader(root), tally))
+    assert [(e.id, e.label, e.cls, e.quotes, e.claim) for e in got] == [
+        ("sick-6", "supported", "entailment", ["A man is playing a guitar"], "A man is playing an instrument"),
+        ("sick-7", "unsupported", "contradiction", ["A dog runs in the park"], "A cat runs in the park"),
+        ("sick-9", "unsupported", "neutral", ["A woman is slicing an onion"], "A woman is cooking dinner"),
+    ]
+    assert tally.dropped == {"empty sentence": 1, "entailment judgment 'UNKNOWN'": 1}
+    assert got[0].source == f"brmson/dataset-sts/data/sts/sick2014/SICK_test_annotated.txt@{fv.SICK.commit}"
+
+
+def test_faithdial_converter_keeps_labelled_replies_and_drops_generic_ones(tmp_path, monkeypatch):
+    root = tmp_path / "mirrors"
+    _fresh9_mirrors(root, monkeypatch)
+    tally = fv.Tally()
+    got = list(fv.faithdial_gold(fv.Reader(root), tally))
+    assert [(e.id, e.label, e.cls, e.quotes, e.claim) for e in got] == [
+        ("faithdial-gold-wow-1", "supported", "entailment (wow)",
+         ["Lawyers apply legal theory, to solve problems."], "Lawyers solve problems."),
+        ("faithdial-gold-wow-2", "unsupported", "hallucination (wow)",
+         ["Dogs were buried beside humans 14,700 years ago."], "Dogs came 36,000 years ago."),
+        ("faithdial-gold-cmu-1", "unsupported", "partial hallucination (cmu)",
+         ["A passage\nover two lines."], "Partly from the passage."),
+        ("faithdial-gold-topical-3", "supported", "entailment (topical)", ["Topical fact."],
+         "Topical fact indeed."),
+    ]
+    assert tally.dropped == {"BEGIN label 'generic'": 2, "BEGIN label 'uncooperative'": 1,
+                             "BEGIN label '(none)'": 1, "empty row": 1}
+    assert got[-1].source.startswith("McGill-NLP/FaithDial/data-audit/gold/topical.csv@")
 
 
 # --- fetch script, loader, defaults ------------------------------------------------------------
@@ -282,6 +371,7 @@ def test_every_public_group_of_bench_claims_is_built_by_the_fetch_script():
     assert bench_claims.FRESH_GROUPS["fresh7"].hand_dir == bench_claims.FRESH7_HAND_DIR
     assert bench_claims.FRESH_GROUPS["fresh4"].factver_root is None
     assert bench_claims.FRESH_GROUPS["fresh8"].factver_root is None
+    assert bench_claims.FRESH_GROUPS["fresh10"].factver_root is None
 
 
 # --- shipped hand-written pairs -----------------------------------------------------------------

@@ -1032,6 +1032,21 @@ def test_a_sum_or_product_the_quote_writes_out_is_not_flagged():
     assert_unsupported(check("The magic must reside in the first 256 bytes of the file.", magic), "number")
 
 
+def test_a_power_or_product_the_claim_writes_is_shown_as_written_and_left_grey():
+    """"2**10" lost its "**" as if it were bold and read 210 in the note; its operands then
+    read alone (2, 10) flagged a true claim. The reader does no arithmetic: grey, the note
+    naming the expression as the claim writes it."""
+    for claim, quote, shown in [("A kibibyte is 2**10 bytes.", "A kibibyte is 1024 bytes.", '"2**10"'),
+                                ("The limit is 2^10 entries.", "The limit is 210 entries.", '"2^10"'),
+                                ("The buffer holds 1024 * 1024 bytes.", "The buffer holds 1048576 bytes.",
+                                 '"1024*1024"')]:
+        r = check(claim, quote)
+        assert r.status is C, (claim, r)
+        assert f"the claim says {shown}" in r.note, r.note
+    assert check("A kibibyte is 2**10 bytes.", "A kibibyte is 2**10 bytes.").status is ClaimStatus.SUPPORTED
+    assert_unsupported(check("The limit is **10** entries.", "The limit is 12 entries."), "number")
+
+
 def _negation_pairs(pairs):
     for claim, quote, flagged in pairs:
         r = check(claim, quote)

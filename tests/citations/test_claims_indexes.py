@@ -1,12 +1,15 @@
 """The indexes a quote keeps for the claim rules (``types.derived``): each answers what the
 scan it replaced answered, and a long quote is read once for every claim that cites it."""
 
+from itertools import combinations
+
 from deep_research.citations.claims import check_claim
-from deep_research.citations.claims.analysis import _analyse_quote
-from deep_research.citations.claims.contradiction import _DIGIT_RUN, _written
+from deep_research.citations.claims.analysis import _MINUS_SIGN, _TOKEN, _TOKEN_ASCII, _analyse_quote, _tokens, _tokens_at
+from deep_research.citations.claims.contradiction import _DIGIT_RUN, _NEGATING_PREFIXES, _written, lexical_negation
 from deep_research.citations.claims.near_copy import _name_in_quotes, _squeeze
 from deep_research.citations.claims.negation import _begins_a_word
-from deep_research.citations.claims.types import derived, union
+from deep_research.citations.claims.types import _WORD, derived, union
+from deep_research.citations.claims.words import stem
 
 
 def _name_by_scan(name: str, text: str) -> bool:
@@ -85,3 +88,44 @@ def test_verdict_same_whether_quote_index_is_fresh_or_reused():
     again = [check_claim(c, [quote]) for c in reversed(claims)][::-1]
     assert [(r.status, r.rule, r.note) for r in first] == [(r.status, r.rule, r.note) for r in again]
     assert first[0].status.value == "unsupported" and first[2].status.value == "supported"
+
+
+def _lexical_by_scan(t, stems):
+    """The scan ``lexical_negation`` made before its index: every word token in turn."""
+    want = {s for s in stems if len(s) >= 4}
+    for x, s in enumerate(t.stems):
+        if t.kinds[x] != _WORD:
+            continue
+        if any(s.startswith(p) and s[len(p):] in want for p in _NEGATING_PREFIXES):
+            return t.raw[x]
+        if s in want and x and t.low[x - 1] in ("non", "un"):
+            return f"{t.raw[x - 1]}-{t.raw[x]}"
+    return None
+
+
+def test_lexical_negation_index_answers_as_the_scan():
+    t = _analyse_quote("Un-exported names stay inactive; the cache is uninitialized and non-blocking. "
+                       "Disallowed hosts, an unexported name and an unlocked door.")
+    words = ["exported", "active", "initialized", "blocking", "allowed", "locked", "door", "name", "host", "un"]
+    for n in range(1, 4):
+        for stems in combinations([stem(w) for w in words], n):
+            assert lexical_negation(t, list(stems)) == _lexical_by_scan(t, stems), stems
+    # the first word of the text wins: "Un-exported" (a prefix and its word) before "unexported"
+    assert lexical_negation(t, [stem("exported")]) == "Un-exported"
+    assert lexical_negation(t, [stem("allowed"), stem("active")]) == "inactive"
+    assert lexical_negation(t, [stem("door")]) is None
+
+
+def test_dashes_between_spaces_take_the_fast_tokens_and_agree_with_the_positional_ones():
+    # a dash between spaces marks no minus sign: such text takes the tokeniser without
+    # positions, and its tokens are those the positional one reads
+    for text in ("Sales rose - by 5 percent - in 2020.", "A pause -- then x86 builds - 3,000 of them",
+                 "Le prix - 5 euros - est bas."):
+        assert not _MINUS_SIGN.search(text), text
+        assert _tokens(text) == _tokens_at(text, _TOKEN_ASCII if text.isascii() else _TOKEN), text
+    # a "-" right before a number or word (or at the start) still marks one, as does a call
+    for text, minus in (("It fell to -5 degrees.", {4}), ("-3 is less", {1}), ("a (-x86) chip", {3}),
+                        ("Temperatures of -40 - very cold.", {3})):
+        assert _MINUS_SIGN.search(text), text
+        assert _tokens(text)[2] == minus, text
+    assert _tokens("call len() on it")[4] == {1}

@@ -577,6 +577,8 @@ def test_case_or_accent_repair_with_a_curly_apostrophe(page, quote):
         ("Tariffs &amp; fees", "Tariffs & fees"),
         ("`max_flow` is set", "max_flow is set"),
         ("no markup here", "no markup here"),
+        ("a kibibyte is 2**10 bytes", "a kibibyte is 2**10 bytes"),  # a power, not emphasis
+        ("a **10** byte limit", "a 10 byte limit"),
     ],
 )
 def test_clean_quote(raw, clean):

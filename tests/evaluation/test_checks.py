@@ -329,6 +329,21 @@ def test_many_runs_are_one_row_each(tmp_path, capsys):
     assert len(json.loads((tmp_path / "r.json").read_text())["runs"]) == 4
 
 
+def test_many_runs_fit_80_columns_and_keep_their_full_names(tmp_path, capsys):
+    """14 figures a row made lines of 100+ columns (names cut to 40 characters); each line
+    now fits 80 columns and a long run name is wrapped, not cut."""
+    names = [f"2026-11-27-how-much-do-street-trees-cool-streets-and-what-they-cost-{n}" for n in range(4)]
+    names.append("2026-11-27-how-much-do-street-trees-cool-streets-and-what-they-cost-in-euros-per-tree-4")
+    for name in names:
+        make_run(tmp_path / name)
+    assert main(["eval", "report", str(tmp_path), "--json", str(tmp_path / "r.json")]) == 0
+    printed = capsys.readouterr().out
+    assert max(len(line.rstrip()) for line in printed.splitlines()) <= 80, printed
+    joined = "".join(line.strip() for line in printed.splitlines())
+    assert all(name in joined for name in names), printed
+    assert "33.3 %..66.7 %" in printed and "FACT acc." in printed and "2/2/2" in printed
+
+
 def test_eval_run_refuses_a_sqlite_db_and_unknown_settings(tmp_path, capsys):
     q = tmp_path / "q.jsonl"
     q.write_text('{"id": "a", "question": "Q?"}\n')

@@ -581,3 +581,8 @@ def test_report_md_with_a_quote_holding_controls_publishes_again_with_the_quote_
     again = publish_report(report_md, src, tmp_path / "b", pdf=False)
     assert first.report.citations[0].status is Verdict.VERIFIED
     assert again.report.citations[0].check.found, again.report.citations[0].status
+    # and keeps its first verdict: the page's controls read as the spaces report.md writes
+    # for them (publishing again was "repaired": "differs only in punctuation")
+    assert again.report.citations[0].status is Verdict.VERIFIED, again.report.citations[0].check.note
+    third = publish_report(again.files["markdown"].read_text(encoding="utf-8"), src, tmp_path / "c", pdf=False)
+    assert third.files["markdown"].read_text(encoding="utf-8") == again.files["markdown"].read_text(encoding="utf-8")

@@ -93,7 +93,8 @@ def test_the_owner_gets_every_file_with_its_type(served):
                 "report.docx": "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
                 "report.linked.md": "text/markdown; charset=utf-8", "report.md": "text/markdown; charset=utf-8",
                 "citations.json": "application/json", "audit.json": "application/json",
-                "notes.md": "text/markdown; charset=utf-8", "run.json": "application/json"}
+                "notes.md": "text/markdown; charset=utf-8", "run.json": "application/json",
+                "sources.json": "application/json"}
     assert set(report["files"]) == set(expected)
     for name, ctype in expected.items():
         for report_id in (report["report"], "latest"):
@@ -156,6 +157,8 @@ def test_attacks_on_the_route(served):
                  f"/reports/{thread}/latest/raw_notes.md", f"/reports/{thread}/latest/report.pdf%00.html",
                  f"/reports/{thread}/..%2F{report}/report.pdf", f"/reports/{thread}/{report}.x/report.pdf",
                  f"/reports/{thread}/latest/.run.json", f"/reports/{thread}/latest/REPORT.PDF",
+                 f"/reports/{thread}/latest/SOURCES.JSON", f"/reports/{thread}/latest/sources.json%00.html",
+                 f"/reports/{thread}/latest/..%2Fsources.json",
                  "/reports/..%2F..%2Fetc/latest/passwd", "/reports/" + "a" * 5000 + "/latest/report.pdf"):
         r = httpx.get(base + path, headers=_h(ALICE), timeout=30)
         assert r.status_code == 404, (path, r.status_code)

@@ -21,6 +21,8 @@ Usage::
 
     python benchmarks/data/factver/fetch_factver.py --fresh7 [--mirrors DIR] [--out DIR]
 
+    python benchmarks/data/factver/fetch_factver.py --fresh9 [--mirrors DIR] [--out DIR]
+
 ``--fresh`` builds instead the four holdout-only sets picked after the claim rules were
 tuned (FEVER-Symmetric, Citation-Integrity, BEGIN, Factcheck-Bench; see ``FRESH``) into
 ``/work/shared/data/factver-fresh/<dataset>/holdout.jsonl`` (every pair holdout, at most
@@ -32,8 +34,12 @@ SummEdits-ECTSum, QAGS; see ``FRESH3``), by default into ``/tmp/factver-fresh3``
 (SummEdits-News, SummEdits-QMSum, SummEdits-SalesCall; see ``FRESH5``) the same way, by
 default into ``/tmp/factver-fresh5`` (the fourth group was hand-written only). ``--fresh6``
 builds the public half of the sixth (SummEdits-Podcast, SummEdits-SalesEmail; see ``FRESH6``),
-by default into ``/tmp/factver-fresh6``, and ``--fresh7`` the public half of the seventh
-(FaithBench, LIAR-PLUS; see ``FRESH7``), by default into ``/tmp/factver-fresh7``.
+by default into ``/tmp/factver-fresh6``, ``--fresh7`` the public half of the seventh
+(FaithBench, LIAR-PLUS; see ``FRESH7``), by default into ``/tmp/factver-fresh7``, and
+``--fresh9`` the public half of the ninth (SICK, FaithDial's gold responses; see ``FRESH9``), by
+default into ``/tmp/factver-fresh9`` (the eighth group was hand-written only). The ninth needs
+two more snapshots: ``fetch github:brmson/dataset-sts`` (SICK) and
+``fetch github:McGill-NLP/FaithDial``.
 
 ``--mirrors DIR`` (default ``/work/.mirror``) holds one git repository per source, as
 ``DIR/<owner>+<name>/repo`` (what the project's search tool ``fetch github:<owner>/<name>``
@@ -117,6 +123,9 @@ QAGS = Repo("W4ngatang/qags", "47798e9b63344e2d3fb4df2def6edc18e9402d30")
 # The seventh fresh group (``--fresh7``): all holdout, picked after the sixth group was seen.
 FAITHBENCH = Repo("vectara/FaithBench", "cf89797d82812c23b5d5e5c121f1d9b8983bbbce")
 LIAR_PLUS = Repo("Tariq60/LIAR-PLUS", "992bfd97555631e48b6bddb1a87aa61c51ee1197")
+# The ninth fresh group (``--fresh9``): all holdout, picked after the eighth group was seen.
+SICK = Repo("brmson/dataset-sts", "e1d3375f5b3bc24f21aa4e46f96eb379e9fc1081")
+FAITHDIAL = Repo("McGill-NLP/FaithDial", "25671c6e3aa7d667943b7744a2b91507e7187f83")
 
 
 class SourceMissing(Exception):
@@ -1404,6 +1413,121 @@ ExpertQA (rejected before: labels by generation, files absent).
 """
 
 
+# === Ninth fresh group, public half (``--fresh9``) ==============================================
+# Picked after the eighth group (hand-written only) had been measured, by a helper that did not
+# read or run the claim check. The hand-written half is benchmarks/data/claims-fresh9.
+
+DEFAULT_FRESH9_OUT = Path("/tmp/factver-fresh9")
+
+_SICK_PATH = "data/sts/sick2014/SICK_test_annotated.txt"
+
+
+def sick(rd: Reader, tally: Tally) -> Iterator[Example]:
+    rows = csv.DictReader(
+        io.StringIO(rd.text(SICK, _SICK_PATH)), delimiter="\t", quoting=csv.QUOTE_NONE
+    )
+    for row in rows:
+        quote, claim = clean(row["sentence_A"], tally), clean(row["sentence_B"], tally)
+        judgment = row["entailment_judgment"]
+        if judgment not in ("ENTAILMENT", "CONTRADICTION", "NEUTRAL"):
+            tally.dropped[f"entailment judgment {judgment!r}"] += 1
+            continue
+        if not quote or not claim:
+            tally.dropped["empty sentence"] += 1
+            continue
+        yield Example(
+            id=f"sick-{row['pair_ID']}",
+            group=quote,
+            quotes=[quote],
+            claim=claim,
+            # NEUTRAL: sentence A does not show sentence B, so B is unsupported by it.
+            label=SUPPORTED if judgment == "ENTAILMENT" else UNSUPPORTED,
+            cls=judgment.lower(),
+            source=source(SICK, _SICK_PATH),
+        )
+
+
+# FaithDial's BEGIN labels (lower-cased: one row of the data says "generic"). Generic and
+# Uncooperative responses state nothing about the knowledge and are dropped, as in BEGIN.
+_FAITHDIAL_LABEL = {
+    "entailment": SUPPORTED,
+    "hallucination": UNSUPPORTED,
+    "partial hallucination": UNSUPPORTED,
+}
+
+
+def faithdial_gold(rd: Reader, tally: Tally) -> Iterator[Example]:
+    for bench in ("wow", "cmu", "topical"):
+        path = f"data-audit/gold/{bench}.csv"
+        for n, row in enumerate(csv.DictReader(io.StringIO(rd.text(FAITHDIAL, path))), start=1):
+            quote, claim = clean(row["evidence"], tally), clean(row["response"], tally)
+            begin_label = row["BEGIN"].strip().lower()
+            if not quote and not claim and not begin_label:
+                tally.dropped["empty row"] += 1
+                continue
+            if begin_label not in _FAITHDIAL_LABEL:
+                tally.dropped[f"BEGIN label {begin_label or '(none)'!r}"] += 1
+                continue
+            if not quote or not claim:
+                tally.dropped["empty evidence or response"] += 1
+                continue
+            yield Example(
+                id=f"faithdial-gold-{bench}-{n}",
+                group=quote,
+                quotes=[quote],
+                claim=claim,
+                label=_FAITHDIAL_LABEL[begin_label],
+                cls=f"{begin_label} ({bench})",
+                source=source(FAITHDIAL, path),
+            )
+
+
+FRESH9 = [
+    Dataset(
+        "sick",
+        "image and video captions, rewritten; one sentence against another",
+        sick,
+        f"""\
+Origin: SICK (Sentences Involving Compositional Knowledge, Marelli et al., SemEval 2014 task 1)
+as copied in {SICK.name} `{_SICK_PATH}` @ {SICK.commit} (the SemEval test set with its gold
+labels, 4,927 pairs). Licence: CC BY-NC-SA 3.0 (the data set's readme.txt; used here for
+evaluation only, never redistributed). Sentence pairs built from Flickr-8K and SemEval-2012 video
+captions, many rewritten by the authors (negated, made passive, words swapped for near-synonyms
+or opposites), and judged by crowd workers for whether sentence A entails sentence B. The quote
+is sentence A, the claim sentence B. Label: ENTAILMENT -> supported; CONTRADICTION and NEUTRAL
+(A does not show B) -> unsupported; `class` keeps the judgment. Only the test file is used.""",
+    ),
+    Dataset(
+        "faithdial-gold",
+        "dialogue replies written by people vs the knowledge snippet shown to them",
+        faithdial_gold,
+        f"""\
+Origin: {FAITHDIAL.name} (FaithDial, Dziri et al., TACL 2022), the data audit of the gold
+responses, `data-audit/gold/{{wow,cmu,topical}}.csv` @ {FAITHDIAL.commit}. Licence: MIT
+(repository LICENSE). Replies written by people in three knowledge-grounded dialogue benchmarks
+(Wizard of Wikipedia, CMU-DoG, Topical-Chat; 200 sampled per benchmark), each against the
+knowledge shown to its writer (a Wikipedia sentence or two for Wizard of Wikipedia, a passage
+of about 1,000 characters for the other two), annotated by people with the BEGIN labels. The
+quote is the knowledge, the claim the reply. Label: Entailment -> supported; Hallucination and
+Partial Hallucination -> unsupported; Generic and Uncooperative (no claim about the knowledge)
+dropped, as in BEGIN. `class` is "<label> (<benchmark>)". BEGIN (in the first fresh group)
+annotated model responses; these are the people's own replies, not measured before.""",
+    ),
+]
+
+
+FRESH9_README_HEAD = _group_head("Ninth", "--fresh9", "eighth", "snapshots") + """\
+Looked at and not used: HANS (tommccoy1/hans: `heuristics_evaluation_set.*` absent from the
+snapshot; the labels also come from templates, not from people); SciTail (the only copy found,
+ju-resplande/PLUE, is a Portuguese translation); RTE-1 to RTE-3 (no English copy found in a
+snapshot, only German and Italian translations in GitOffice/RTEFormatWork); ExpertQA
+(chaitanyamalaviya/ExpertQA: the annotated claim files are absent from the snapshot); HaluEval
+(RUCAIBox/HaluEval: only `general_data.json` arrived, and it has no evidence text); FaithDial's
+model-response audits (the same Wizard-of-Wikipedia turns as BEGIN); PUBHEALTH
+(neemakot/Health-Fact-Checking holds no data).
+"""
+
+
 def build_fresh(
     mirrors: Path, out: Path, sets: list[Dataset] | None = None, head: str = FRESH_README_HEAD,
     cap: int = FRESH_CAP,
@@ -1667,6 +1791,10 @@ FRESH_GROUPS = {
     "--fresh7": FreshGroup(
         "the public half of the seventh fresh holdout-only group (FaithBench, LIAR-PLUS)",
         DEFAULT_FRESH7_OUT, FRESH7, FRESH7_README_HEAD, FRESH3_CAP,
+    ),
+    "--fresh9": FreshGroup(
+        "the public half of the ninth fresh holdout-only group (SICK, FaithDial gold responses)",
+        DEFAULT_FRESH9_OUT, FRESH9, FRESH9_README_HEAD, FRESH3_CAP,
     ),
 }
 

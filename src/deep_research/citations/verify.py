@@ -24,6 +24,7 @@ from functools import cached_property, lru_cache
 from itertools import accumulate
 from typing import Iterable
 
+from ..terminal import ACTING_CHARS
 from .fragments import _joined_by_punct, inside_word
 from .mdscan import code_spans
 from .model import QuoteCheck, Source, Verdict
@@ -36,7 +37,8 @@ _OPEN_CLOSE = [('"', '"'), ("\u201c", "\u201d"), ("\u201e", "\u201c"), ("'", "'"
 # 60 KB of model output); a longer link stays as written
 _MD_LINK = re.compile(r"!?\[([^\]]{0,1000})\]\([^)\s]{0,2000}(?:\s+\"[^\"]{0,1000}\")?\)")
 _MD_ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
-_MD_MARKS = re.compile(r"(\*\*|__|~~|`+)")
+# "**" between digits is a power ("2**10"), as pages keep it (page/__init__.py), not emphasis
+_MD_MARKS = re.compile(r"((?<!\d)\*\*|\*\*(?!\d)|__|~~|`+)")
 _EDGE_EMPH = re.compile(r"(?<![\w*])[*_](?=\w)|(?<=\w)[*_](?![\w*])")
 # "the *n*th bit": emphasis on letters that ends inside a word (never around digits)
 _INNER_EMPH = re.compile(r"(?<![\w*])\*([^\W\d_]+)\*(?=[^\W\d_])")
@@ -56,10 +58,15 @@ _TOKEN = re.compile(
 _TOKEN_SPLIT = re.compile(f"({_TOKEN.pattern})")  # gaps and tokens, alternately
 
 
+_CONTROL = re.compile(f"[{ACTING_CHARS}]")
+
+
 @lru_cache(maxsize=65536)
 def _canon_char(ch: str) -> str:
-    """Cosmetic normal form of one character (case and accents kept)."""
-    if ch.isspace():
+    """Cosmetic normal form of one character (case and accents kept). A control character
+    a terminal acts on (an escape, a bidi override) is a space, as report.md writes it
+    (``terminal.blank_controls``): the quote it wrote is found again."""
+    if ch.isspace() or _CONTROL.match(ch):
         return " "
     if ch in IGNORABLE:
         return ""
@@ -68,7 +75,7 @@ def _canon_char(ch: str) -> str:
 
 def canonical(s: str) -> str:
     if s.isascii():
-        return " ".join(s.split())
+        return " ".join((s if s.isprintable() else _CONTROL.sub(" ", s)).split())
     out: list[str] = []
     prev_space = True
     for ch in s:
@@ -168,7 +175,7 @@ def _probe_words(forms: list[str]) -> list[str]:
 
 @lru_cache(maxsize=65536)
 def _deep_char(ch: str) -> str:
-    if ch.isspace():
+    if ch.isspace() or _CONTROL.match(ch):
         return " "
     if ch in IGNORABLE:
         return ""

@@ -16,6 +16,7 @@ from .helpfmt import HelpCommand, HelpGroup
 from .settings import RUN_PANEL, checked_context, with_settings
 
 if TYPE_CHECKING:
+    from rich.console import Group
     from rich.table import Table
 
 # Rich loads when a command prints (`--help` must not load it): the consoles of cli.console.
@@ -59,7 +60,7 @@ def _error(text: str) -> None:
     err.print(f"[red]error:[/red] {_esc(printable(text))}")
 
 
-def _table(t: Table) -> None:
+def _table(t: Table | Group) -> None:
     """Print a table; when the output is not a terminal (a file, CI) at a width that fits it."""
     from .console import SafeConsole, out
 
@@ -152,7 +153,7 @@ def report_cmd(
     _say(f"Wrote {json_out}")
 
 
-def report_table(records: list[dict]) -> Table:
+def report_table(records: list[dict]) -> Table | Group:
     """One column per run (a few runs), or one row per run (many)."""
     from ..evaluation.summary import accuracy_text
 
@@ -198,24 +199,40 @@ def report_table(records: list[dict]) -> Table:
     return t
 
 
-def report_rows(records: list[dict]) -> Table:
-    t = _new_table("Report checks")
-    cols = ["run", "words", "sections", "refs", "unsupported", "per 1k words", "claims ok/differ/?", "sources",
-            "disagree", "uncited ¶", "limits", "FACT acc.", "unchecked", "synthesis"]
-    for i, c in enumerate(cols):
-        t.add_column(c, justify="left" if i == 0 else "right", no_wrap=i == 0)
-    for r in records:
+WIDTH = 80  # the many-runs view fits a terminal of 80 columns
+
+
+def report_rows(records: list[dict]) -> Group:
+    """Many runs: their names, numbered (a long name wrapped, never cut), then their figures
+    in two tables keyed by that number, each at most ``WIDTH`` columns wide."""
+    from rich import box
+    from rich.console import Group
+    from rich.table import Table
+
+    def table(title: str, cols: list[str]) -> Table:
+        t = Table(title=title or None, title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
+        for c in cols:
+            t.add_column(c, justify="left" if c == "run" else "right", no_wrap=c != "run",
+                         overflow="fold", max_width=WIDTH - 4 if c == "run" else None)
+        return t
+
+    names = table("Report checks", ["#", "run"])
+    text = table("", ["#", "words", "sections", "limits", "uncited ¶", "sources", "disagree", "synthesis"])
+    cites = table("", ["#", "refs", "unsupported", "per 1k", "claims\nok/differ/?", "FACT acc.", "unchecked"])
+    for n, r in enumerate(records, 1):
         s, c, k = r["structure"], r["citations"], r["claims"]
-        name = r["run"] if len(r["run"]) <= 40 else r["run"][:20] + "…" + r["run"][-19:]
-        t.add_row(cell(name), f"{s['words']:,}", str(s["sections"]), str(c["refs"]), str(c["unsupported"]),
-                  f"{c['per_1000_words']:.1f}", f"{k['supported']}/{k['unsupported']}/{k['unchecked']}",
-                  str(c["independent_sources"]), str(k["sources_disagree"]),
-                  f"{s['uncited_paragraphs']}/{s['paragraphs']}", "yes" if s["limitations"] else "no",
-                  _fact_cell(r["fact"]), _pct(r["fact"].get("unchecked_share")), str(r["synthesis"]["score"]))
+        names.add_row(str(n), cell(r["run"]))
+        text.add_row(str(n), f"{s['words']:,}", str(s["sections"]), "yes" if s["limitations"] else "no",
+                     f"{s['uncited_paragraphs']}/{s['paragraphs']}", str(c["independent_sources"]),
+                     str(k["sources_disagree"]), str(r["synthesis"]["score"]))
+        cites.add_row(str(n), str(c["refs"]), str(c["unsupported"]), f"{c['per_1000_words']:.1f}",
+                      f"{k['supported']}/{k['unsupported']}/{k['unchecked']}", _fact_cell(r["fact"]),
+                      _pct(r["fact"].get("unchecked_share")))
     if any(r["fact"].get("accuracy_representative") is False for r in records):
-        t.caption = ("FACT acc. as a range: too many claims unchecked for the proven ones' accuracy "
-                     "to stand for the report")
-    return t
+        cites.caption = ("FACT acc. as a range: too many claims unchecked for the proven ones' accuracy "
+                         "to stand for the report")
+        cites.caption_justify = "left"
+    return Group(names, text, cites)
 
 
 def _fact_cell(f: dict) -> str:

@@ -83,7 +83,7 @@ class ResearchState(TypedDict, total=False):
     cost_before: float
     run_dir: str
     stage: str
-    status: str  # running | needs_clarification | completed | failed | brief_rejected
+    status: str  # running | needs_clarification | completed | failed | cancelled | brief_rejected
     budget_exhausted: bool
 
 

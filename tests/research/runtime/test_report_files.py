@@ -35,7 +35,7 @@ def published(tmp_path, pdf_bytes: bytes = b"%PDF-1.7 fake") -> dict:
     """A run folder as the publish step leaves it, and its outputs (kind -> path)."""
     files = {"markdown": "report.md", "linked": "report.linked.md", "html": "report.html", "pdf": "report.pdf",
              "citations": "citations.json", "audit": "audit.json", "notes": "notes.md", "run": "run.json",
-             "raw_notes": "raw_notes.md"}
+             "sources": "sources.json", "raw_notes": "raw_notes.md"}
     outputs = {"dir": str(tmp_path)}
     for kind, name in files.items():
         path = tmp_path / name
@@ -54,8 +54,9 @@ def test_files_round_trip_for_their_owner_only(tmp_path):
     alice = ReportFiles(store, "alice@example.com")
     manifest = run(alice.save(THREAD, REPORT, outputs))
     assert set(manifest["files"]) == {"report.md", "report.linked.md", "report.html", "report.pdf",
-                                      "citations.json", "audit.json", "notes.md", "run.json"}  # no raw notes
+                                      "citations.json", "audit.json", "notes.md", "run.json", "sources.json"}  # no raw notes
     assert run(alice.read(THREAD, REPORT, "report.pdf")) == b"%PDF-1.7 fake"
+    assert run(alice.read(THREAD, LATEST, "sources.json")) == b"sources.json of the report\n"
     assert run(alice.read(THREAD, LATEST, "report.md")) == b"report.md of the report\n"
     # the owner's identity is encoded as the auth handler encodes it (store labels have no periods)
     assert ReportFiles(store, "alice@example%2Ecom").owner == alice.owner == "alice@example%2Ecom"

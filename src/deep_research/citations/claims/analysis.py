@@ -72,8 +72,10 @@ _TOKEN_ASCII_FLAT = re.compile(
 
 
 # Where a token may carry a minus sign: a "-" at the start of the text or after a space or an
-# opening bracket. Text without one (and without "()") needs no token positions.
-_MINUS_SIGN = re.compile(r"[ (\[\t\n]-")
+# opening bracket, with a letter or digit right after it (where a number or word token starts;
+# a dash between spaces, " - ", marks none). Text without one (and without "()") needs no
+# token positions.
+_MINUS_SIGN = re.compile(r"(?:^|[ (\[\t\n])-[^\W_]")
 
 
 _SUPERSCRIPTS = str.maketrans("", "", "\u00b9\u00b2\u00b3\u2070\u2071\u2074\u2075\u2076\u2077\u2078\u2079"
@@ -149,7 +151,7 @@ def _tokens(text: str) -> tuple[list[str], list[int], set[int], set[int], set[in
     ("len()")."""
     ascii = text.isascii()
     rx = _TOKEN_ASCII if ascii else _TOKEN
-    if "()" in text or text.startswith("-") or ("-" in text and _MINUS_SIGN.search(text)):
+    if "()" in text or ("-" in text and _MINUS_SIGN.search(text)):
         return _tokens_at(text, rx)
     # the common case: no minus sign and no call, so no token needs its position
     raw: list[str] = []

@@ -353,6 +353,7 @@ def _denied_by_a_word(plain: _Text, j: int, neg_side: _Text) -> str | None:
 
 
 _NEGATING_PREFIXES = ("un", "non", "in", "im", "ir", "il", "dis")
+_PREFIX_HEADS = frozenset(p[:2] for p in _NEGATING_PREFIXES)
 
 
 def lexical_negation(t: _Text, stems: list[str]) -> str | None:
@@ -361,18 +362,44 @@ def lexical_negation(t: _Text, stems: list[str]) -> str | None:
     "allowed"), or None. **Lexical negation is negation**: a side's "not X" is what the
     other side's "unX" / "non-X" says (the analysis writes "non-X" as two tokens), so a
     negator set against it proves no flip - the other side does not state X without a
-    negation. ("has been initialized" / "uninitialized" is left to the antonym rules.)"""
+    negation. ("has been initialized" / "uninitialized" is left to the antonym rules.)
+    The first such word of ``t`` wins; found in ``t``'s index (``_prefixed_words``), not by
+    reading ``t`` again for each call."""
     want = {s for s in stems if len(s) >= 4}
     if not want:
         return None
-    for x, s in enumerate(t.stems):
-        if t.kinds[x] != _WORD:
-            continue
-        if any(s.startswith(p) and s[len(p):] in want for p in _NEGATING_PREFIXES):
-            return t.raw[x]
-        if s in want and x and t.low[x - 1] in ("non", "un"):
-            return f"{t.raw[x - 1]}-{t.raw[x]}"
+    prefixed, after_non = derived(t, _prefixed_words)
+    first = min((prefixed[s] for s in want if s in prefixed), default=None)
+    joined = min((after_non[s] for s in want if s in after_non), default=None)
+    if first is not None and (joined is None or first <= joined):
+        return t.raw[first]
+    if joined is not None:
+        return f"{t.raw[joined - 1]}-{t.raw[joined]}"
     return None
+
+
+def _prefixed_words(t: _Text) -> tuple[dict[str, int], dict[str, int]]:
+    """Where ``t`` negates a stem by a prefix: (the rest of a word stem after a negating
+    prefix -> the first word that has it: "initializ" -> the position of "uninitialized";
+    a word stem right after "non" / "un" -> its first position). Read from the text's
+    distinct stems (``positions``), not token by token."""
+    prefixed: dict[str, int] = {}
+    after_non: dict[str, int] = {}
+    kinds, low, stems = t.kinds, t.low, t.stems
+    for s, at in t.positions.items():
+        if s[:2] not in _PREFIX_HEADS:
+            continue
+        x = next((x for x in at if kinds[x] == _WORD), None)
+        if x is None:
+            continue
+        for p in _NEGATING_PREFIXES:
+            if s.startswith(p) and prefixed.get(s[len(p):], x) >= x:
+                prefixed[s[len(p):]] = x
+    for y in sorted(t.positions.get("non", []) + t.positions.get("un", [])):
+        x = y + 1
+        if low[y] in ("non", "un") and x < len(kinds) and kinds[x] == _WORD:
+            after_non.setdefault(stems[x], x)
+    return prefixed, after_non
 
 
 def negation_verdict(rule: str, note: str, neg_side: _Text, k: int, seg: list[int], plain: _Text, j: int,

@@ -465,6 +465,13 @@ def _check_numbers(claim: _Text, quotes: list[_Text]) -> ClaimCheck | None:
             continue
         if _number_supported(c, qnums, by_key) or _maybe_stated(c, claim, quotes, qnums):
             continue
+        expr = _expression(claim, c.pos)
+        if expr:  # an operand of "2**10", "32 * 32": the reader does no arithmetic
+            near = _closest(c, qnums)
+            said = f" where the quote says {_fmt(near)}" if near is not None else ""
+            grey = grey or ClaimCheck(ClaimStatus.UNCHECKED, None, f'not proven wrong (number): the claim says '
+                                      f'"{expr}"{said}; the reader does not compute a product or power')
+            continue
         near = _closest(c, qnums)
         if near is None:
             note = f"the claim says {_fmt(c)}, a number none of its quotes has"
@@ -840,6 +847,24 @@ def _another_notation(c: _Num, claim: _Text, quotes: list[_Text]) -> bool:
 
 
 _OPERATORS = frozenset({"*", "\u00d7", "+"})
+_POWER_OR_PRODUCT = frozenset({"*", "\u00d7", "^"})
+
+
+def _expression(t: _Text, pos: int) -> str | None:
+    """The product or power number ``pos`` of a claim is an operand of ("2**10", "2^10",
+    "32 * 32"), as the claim writes it (its tokens joined, spaces dropped), or None."""
+    def operator_end(i: int, step: int) -> int:  # the token past the operator at i ("**" is two)
+        j = i
+        while 0 <= j < len(t.low) and t.low[j] in _POWER_OR_PRODUCT and abs(j - i) < 2:
+            j += step
+        return j if j != i else -1
+    digits = {n.pos for n in t.numbers}
+    start = end = pos
+    while (j := operator_end(start - 1, -1)) >= 0 and j in digits:
+        start = j
+    while (j := operator_end(end + 1, 1)) >= 0 and j in digits:
+        end = j
+    return "".join(t.raw[start:end + 1]) if end > start else None
 
 
 def _computed(c: _Num, quotes: list[_Text]) -> bool:

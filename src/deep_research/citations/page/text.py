@@ -31,6 +31,8 @@ from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from itertools import accumulate
 
+from ...terminal import ACTING_CHARS
+
 # Characters a browser's find ignores or that never render as text.
 IGNORABLE = frozenset("\u00ad\u200b\u200c\u200d\u2060\ufeff")
 
@@ -98,7 +100,10 @@ def fold(s: str) -> str:
     return "".join(fold_char(c) for c in s)
 
 
-_WS_EXTRA = re.compile(r"\A\s+|\s\s+")
+# a control a terminal acts on counts as a space: report.md writes it so
+# (``terminal.blank_controls``), and the quote it wrote must be found again
+_WS = f"[\\s{ACTING_CHARS}]"
+_WS_EXTRA = re.compile(rf"\A{_WS}+|{_WS}{_WS}+")
 
 
 # Whitespace a fragment term may not contain: a run of two or more, one character other

@@ -15,12 +15,17 @@ Every node is wrapped (:func:`guarded`). When a node fails for good, the wrapper
 * raises :class:`ResearchFailed` (a ``RuntimeError``) or the ``UserError`` (a
   ``ValueError``): the server shows the message of built-in exception types only.
 
+A node whose task is cancelled (``runs.cancel`` on the server, Ctrl-C) records ``status:
+"cancelled"`` the same way and lets the cancellation go on; the next run on the thread sets
+the status running again, as after a failure.
+
 Interrupts and other control flow (``GraphBubbleUp``) pass through untouched. The wrapper
 also marks the turns of a node's internal conversation hidden (chat.hide_internal_turns).
 """
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import logging
 from collections.abc import Awaitable, Callable
@@ -38,7 +43,8 @@ from .meter import ModelCallError, describe
 
 log = logging.getLogger(__name__)
 
-FAILED = "failed"  # the ``kind`` of an errors entry that stopped the run
+FAILED = "failed"  # the ``kind`` of an errors entry that stopped the run (and that run's status)
+CANCELLED = "cancelled"  # the status of a run whose node was cancelled
 ADDITIVE = ("errors", "messages")  # channels with a reducer: one write per failure
 
 
@@ -141,6 +147,18 @@ async def fail(stage: str, e: Exception, state: dict, config: dict, runtime: Any
     return out
 
 
+async def _record_cancelled(stage: str, config: dict) -> None:
+    """A node's task was cancelled: the run stops here (``runs.cancel`` on the server, Ctrl-C
+    in a terminal). ``status: "cancelled"`` goes onto the thread's current checkpoint like a
+    failure (:func:`record_failure`), so the state no longer says "running"; the next run on
+    the thread sets it running again. A status already written there stays: a sibling node
+    cancelled because another failed keeps "failed" (written before the failure was raised)."""
+    try:
+        await record_failure(config, {"status": CANCELLED})
+    except Exception as problem:  # noqa: BLE001 - the cancellation itself goes on
+        log.error("could not record the cancellation of %s in the thread state: %s", stage, describe(problem))
+
+
 def _running_again(result: Any) -> Any:
     """A node's result with ``status: "running"``, unless it sets a status itself."""
     if isinstance(result, Command):
@@ -169,13 +187,16 @@ def guarded(stage: str, fn: Node, *, root: bool = False) -> Node:
                 result = await fn(state, config, runtime)
         except GraphBubbleUp:
             raise
+        except asyncio.CancelledError:
+            await _record_cancelled(stage, config)
+            raise
         except Exception as e:
             out = await fail(stage, e, state, config, runtime)
             if out is e:
                 raise
             raise out from e
         result = hide_internal_turns(result)  # internal conversations never reach a chat (chat.py)
-        if root and isinstance(state, dict) and state.get("status") == "failed":
+        if root and isinstance(state, dict) and state.get("status") in (FAILED, CANCELLED):
             return _running_again(result)
         return result
 

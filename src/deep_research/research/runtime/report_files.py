@@ -75,9 +75,12 @@ FILES: dict[str, Kind] = {
     "audit.json": Kind("audit", "application/json", "audit.json", True),
     "notes.md": Kind("notes", "text/markdown; charset=utf-8", "notes.md", True),
     "run.json": Kind("run", "application/json", "run.json", True),
+    # the cited sources with their content: with report.md, what `deep-research publish`
+    # re-publishes from
+    "sources.json": Kind("sources", "application/json", "sources.json", True),
 }
-# What the chat's last turn links to, in this order (report.md, notes.md and run.json are
-# served too, for tools such as `eval run --server`).
+# What the chat's last turn links to, in this order (report.md, notes.md, run.json and
+# sources.json are served too, for tools such as `eval run --server` and re-publishing).
 CHAT_FILES = ("report.pdf", "report.html", "report.docx", "report.linked.md", "citations.json", "audit.json")
 
 
