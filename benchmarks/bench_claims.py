@@ -74,13 +74,17 @@ Administrator Reference Manual, ``hand/bind9``; ``--fresh9-hand-dir`` names anot
 public sets under /tmp/factver-fresh9 (``fetch_factver.py --fresh9``: ``factver/sick``,
 ``factver/faithdial-gold``; ``--fresh9-factver-root`` names another copy).
 
+FRESH10: ``--fresh10`` measures the tenth fresh group, made alongside the ninth:
+``benchmarks/data/claims-fresh10/holdout.jsonl`` (hand-written pairs over the Z Shell Manual,
+zsh 5.9, ``hand/zsh``; ``--fresh10-hand-dir`` names another copy). It has no public half.
+
 ``--publish`` also writes one report per hand-written data set (a paragraph per pair,
 ``<claim> <ref id="<page>">"<quote>"</ref>``; sources = the pages) and runs
 ``deep-research publish`` on it, then compares ``claim_status`` per ref with the library's
 verdict on the same pair (they differ where the report's claim unit differs from the
 pair's claim, e.g. a two-sentence claim).
 
-    uv run python benchmarks/bench_claims.py [--show 5] [--only pg-dev,hand] [--publish] [--holdout | --fresh | --fresh2 | … | --fresh9]
+    uv run python benchmarks/bench_claims.py [--show 5] [--only pg-dev,hand] [--publish] [--holdout | --fresh | --fresh2 | … | --fresh9 | --fresh10]
 """
 
 from __future__ import annotations
@@ -131,6 +135,7 @@ FRESH6_HAND_DIR = REPO / "benchmarks" / "data" / "claims-fresh6"
 FRESH7_HAND_DIR = REPO / "benchmarks" / "data" / "claims-fresh7"
 FRESH8_HAND_DIR = REPO / "benchmarks" / "data" / "claims-fresh8"
 FRESH9_HAND_DIR = REPO / "benchmarks" / "data" / "claims-fresh9"
+FRESH10_HAND_DIR = REPO / "benchmarks" / "data" / "claims-fresh10"
 
 
 @dataclass(frozen=True)
@@ -162,6 +167,7 @@ FRESH_GROUPS = {
     "fresh8": FreshGroup("the eighth fresh group (claims-fresh8, hand-written only", FRESH8_HAND_DIR, None),
     "fresh9": FreshGroup("the ninth fresh group (claims-fresh9 and factver-fresh9", FRESH9_HAND_DIR,
                          FRESH9_FACTVER_ROOT),
+    "fresh10": FreshGroup("the tenth fresh group (claims-fresh10, hand-written only", FRESH10_HAND_DIR, None),
 }
 
 SUPPORTED, UNSUPPORTED, UNCHECKED = ClaimStatus.SUPPORTED, ClaimStatus.UNSUPPORTED, ClaimStatus.UNCHECKED

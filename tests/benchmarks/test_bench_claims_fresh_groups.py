@@ -221,7 +221,7 @@ GROUPS = [
 ]
 by_name = pytest.mark.parametrize("group", GROUPS, ids=[g.name for g in GROUPS])
 # Every group with hand-written pairs, public half or not: (name, dataset, least number of pairs).
-HAND_GROUPS = [(g.name, g.hand_dataset, g.min_hand_pairs) for g in GROUPS] + [("fresh8", "go", 130)]
+HAND_GROUPS = [(g.name, g.hand_dataset, g.min_hand_pairs) for g in GROUPS] + [("fresh8", "go", 130), ("fresh10", "zsh", 260)]
 
 
 # --- converters -------------------------------------------------------------------------------
@@ -371,6 +371,7 @@ def test_every_public_group_of_bench_claims_is_built_by_the_fetch_script():
     assert bench_claims.FRESH_GROUPS["fresh7"].hand_dir == bench_claims.FRESH7_HAND_DIR
     assert bench_claims.FRESH_GROUPS["fresh4"].factver_root is None
     assert bench_claims.FRESH_GROUPS["fresh8"].factver_root is None
+    assert bench_claims.FRESH_GROUPS["fresh10"].factver_root is None
 
 
 # --- shipped hand-written pairs -----------------------------------------------------------------

@@ -43,6 +43,8 @@ ROOTS = {
     "go": "usr/share/doc/golang-1.19-doc/html",
     # claims-fresh9 (../claims-fresh9): bind9-doc (the BIND 9.18 Administrator Reference Manual)
     "bind9": "usr/share/doc/bind9-doc/arm",
+    # claims-fresh10 (../claims-fresh10): zsh-doc (the Z Shell Manual, zsh 5.9)
+    "zsh": "usr/share/doc/zsh-common/html",
 }
 
 
