@@ -126,7 +126,7 @@ def test_configured_lists_override_the_built_in_lists():
 def test_local_documents_get_the_configured_score():
     p = policy(local_score=0.7)
     local = score_source("file:///home/me/notes/a.html", None, p, local=True)
-    assert local == Credibility(0.7, ("local corpus document (chosen by you)",))
+    assert local == Credibility(0.7, ("local corpus document, chosen by you",))
     assert score_source("file:///x", None, policy(), local=True).score == 0.9
     assert score_source("not a url", None, policy()).reasons == ("no web address",)
 

@@ -13,7 +13,7 @@ in :attr:`Credibility.reasons`):
    ========================================  =====  ==============================================
    rule                                      base   reason shown
    ========================================  =====  ==============================================
-   a local corpus document                   0.90*  "local corpus document (chosen by you)"
+   a local corpus document                   0.90*  "local corpus document, chosen by you"
    user's trusted domains                    0.85   "trusted domain HOST"
    user's low-trust domains                  0.15   "low-trust domain HOST" (final score <= 0.30)
    built-in reference / official sites       0.70   "official or reference site HOST"
@@ -277,7 +277,7 @@ def score_source(url: str, metadata: Mapping[str, Any] | None = None,
     policy = policy or CredibilityPolicy()
     w = policy.weights
     if local:
-        return Credibility(round(policy.local_score, 2), ("local corpus document (chosen by you)",))
+        return Credibility(round(policy.local_score, 2), ("local corpus document, chosen by you",))
     host = host_of(url)
     if host is None:
         return Credibility(round(w["forum"], 2), ("no web address",))
