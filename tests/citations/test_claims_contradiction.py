@@ -441,3 +441,27 @@ def test_quantifiers_over_one_predicate_are_still_flagged(claim, quote):
 def test_a_non_polar_quantifier_swap_over_different_predicates_is_still_flagged():
     assert flagged("The gzip step is sometimes placed after the cache module in the chain.",
                    "The gzip step is always inserted after the cache module in the chain.") == "near_copy:quantifier"
+
+
+# --- a converse in the passive: word order does not tell who sends and who receives ----------------
+@pytest.mark.parametrize(("claim", "quote"), [
+    ("Every Monday each subscriber receives a copy of the newsletter.",
+     "Every Monday each subscriber is sent a copy of the newsletter."),
+    ("Customers whose plan expires are sent a renewal notice a week early.",
+     "Customers whose plan expires receive a renewal notice a week early."),
+])
+def test_a_converse_in_the_passive_is_grey(claim, quote):
+    assert "converse in the passive" in grey(claim, quote)
+
+
+@pytest.mark.parametrize(("claim", "quote", "rule"), [
+    # the same active subject at the other end of a converse
+    ("Every Monday the gateway sends a health report to the monitor.",
+     "Every Monday the gateway receives a health report from the monitor.", "antonym"),
+    # an opposite that is no converse, in the passive
+    ("On new accounts the spam filter is disabled by default.",
+     "On new accounts the spam filter is enabled by default.", "antonym"),
+])
+def test_an_active_converse_or_a_plain_opposite_is_still_flagged(claim, quote, rule):
+    assert (flagged(claim, quote) or "").endswith(rule)
+

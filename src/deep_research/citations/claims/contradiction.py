@@ -16,7 +16,12 @@ find candidate contradictions; :func:`verdict` turns each into a flag or a grey 
 * **converses** - "send" / "receive", "import" / "export", "upload" / "download", "win" /
   "lose", "push" / "pull" state one event from its two ends: a proof only when the claim's
   word before its word (its subject) stands before the quote's word too. "the parent
-  receives TERM" is no contradiction of "Sending TERM to the parent".
+  receives TERM" is no contradiction of "Sending TERM to the parent". That word order reads
+  the roles only of two active verbs: a passive on either side ("the clients are sent a
+  notice", "the file was received") puts the recipient or the thing moved first, so the
+  pair is then no proof (``_passive``): "the clients receive a notice" restates "the
+  clients are sent a notice". Other converses (give / get, buy / sell, lend / borrow,
+  teach / learn) are in no opposite list (``words._ANTONYM_WORDS``), so they flag nothing.
 * **converse comparisons** - "A lower than B" is "B higher than A": a comparative antonym
   pair (lower / higher, less / more, smaller / larger, older / newer ..., each followed by
   "than") or an order pair (before / after, earlier / later) is a proof only when the
@@ -228,6 +233,20 @@ def negative_scale_word(word: str) -> bool:
     return _QUANT.get(word) in _NEGATIVE
 
 
+_BE = frozenset("be is are was were been being am get gets got gotten getting".split())
+
+
+def _passive(t: _Text, k: int) -> bool:
+    """Is the verb at k passive - a form of "be" / "get" right before it, or two tokens before
+    it past an adverb or a negator ("will be sent", "is not received", "are always sent"),
+    and the verb no "-ing" form ("is sending" is active)?"""
+    if t.low[k].endswith("ing"):
+        return False
+    return (k >= 1 and t.low[k - 1] in _BE) or (
+        k >= 2 and t.low[k - 2] in _BE and (t.neg[k - 1] or t.low[k - 1].endswith("ly")
+                                            or t.low[k - 1] in ("also", "then", "still", "always")))
+
+
 def converse(claim_stem: str, quote_stem: str) -> bool:
     return frozenset((claim_stem, quote_stem)) in _CONVERSES or any(
         claim_stem.startswith(a) and quote_stem.startswith(b) or claim_stem.startswith(b) and quote_stem.startswith(a)
@@ -323,6 +342,8 @@ def verdict(rule: str, note: str, claim: _Text, ci: int, quote: _Text, qj: int, 
     if kind in ("antonym", "order") and converse_comparison(claim, ci, quote, qj):
         return _grey(rule, note, "a converse comparison: the compared terms stand the other way round")
     if kind in ("antonym", "order") and converse(claim.stems[ci], quote.stems[qj]):
+        if _passive(claim, ci) or _passive(quote, qj):
+            return _grey(rule, note, "a converse in the passive: the word order does not tell the roles")
         if not same_slot(claim, ci, ci + 1, quote, qj, both=True):
             return _grey(rule, note, "a converse may state the same event from its other end")
     elif not same_slot(claim, ci, ci + 1, quote, qj):
