@@ -465,3 +465,20 @@ def test_a_converse_in_the_passive_is_grey(claim, quote):
 def test_an_active_converse_or_a_plain_opposite_is_still_flagged(claim, quote, rule):
     assert (flagged(claim, quote) or "").endswith(rule)
 
+
+# --- a claim word of negative meaning accounts for the quote's negation --------------------------
+@pytest.mark.parametrize(("claim", "quote", "word"), [
+    ("Compression, which is off by default, shrinks the log files before each upload.",
+     "If compression is switched on (it is not by default), the log files shrink before each upload.", "off"),
+    ("The page cache, unset by default, keeps recently read pages in memory.",
+     "When the page cache is turned on (it is not by default), recently read pages are kept in memory.",
+     "unset"),
+])
+def test_a_negative_word_in_the_claim_accounts_for_the_quotes_negation(claim, quote, word):
+    assert f'denies it too, by "{word}"' in grey(claim, quote)
+
+
+def test_a_claim_dropping_the_quotes_negation_with_no_negative_word_is_still_flagged():
+    assert flagged("Compression, which is used by default, shrinks the log files before each upload.",
+                   "Compression, which is not used by default, shrinks the log files before each upload.") \
+        == "negation"

@@ -41,7 +41,8 @@ find candidate contradictions; :func:`verdict` turns each into a flag or a grey 
   flavour from cranberries", "checked for errors" none of "ensure that there are no errors".
   A negator against a word that denies by its strength ("not many" / "few") is no flip, nor
   one against a word that denies by its meaning near the same words on the other side
-  ("does not apply" / "fails", "won't become" / "is unlikely to become": ``_DENYING``).
+  ("does not apply" / "fails", "won't become" / "is unlikely to become", "is not set by
+  default" / "is off by default": ``_DENYING``).
 * **scale words** - a quantifier of another strength (none < few < some < many < most <
   all: the groups of ``words._QUANT_GROUPS``) is a contradiction only when the two cannot
   both hold: two strengths apart or more ("many" / "few", "most" / "some", "some" / "all",
@@ -353,11 +354,14 @@ def verdict(rule: str, note: str, claim: _Text, ci: int, quote: _Text, qj: int, 
 
 # words that deny by their meaning (``words._IMPLICIT_NEG`` less the words that restrict or
 # contrast - "only", "except", "other", "instead", "against" - which do not deny what they
-# stand next to), and three that deny a verb as plainly: "unlikely to become" ("won't
-# become"), "is silent about" ("says nothing about"), "as opposed to users" ("not for users")
+# stand next to), three that deny a verb as plainly: "unlikely to become" ("won't
+# become"), "is silent about" ("says nothing about"), "as opposed to users" ("not for users"),
+# and three that deny a state or setting: "off by default" ("it is not set by default"),
+# "unset", "false" ("disabled" is no such word here: it names a kind of thing as often as
+# it denies one - "a disabled list" - and prefix negation reads "not enabled" already)
 _RESTRICTING = frozenset(stem(w) for w in "only except unless instead rather other against independently un non".split())
 _DENYING = frozenset(stem(w) for w in _IMPLICIT_NEG if w not in _NEGATORS) - _RESTRICTING | frozenset(
-    stem(w) for w in ("unlikely", "silent", "opposed"))
+    stem(w) for w in ("unlikely", "silent", "opposed", "off", "unset", "false"))
 
 
 def _denied_by_a_word(plain: _Text, j: int, neg_side: _Text) -> str | None:
