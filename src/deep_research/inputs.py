@@ -129,4 +129,7 @@ def load_sources(path: str | Path) -> LoadedSources:
                         f"column {e.colno}") from e
     except RecursionError:
         raise UserError(f"sources file {path} is not a list of sources: its JSON is nested too deeply") from None
+    except ValueError:  # an integer of more than 4,300 digits
+        raise UserError(f"sources file {path} is not a list of sources: its JSON holds a number too long to read") \
+            from None
     return parse_sources(data, str(path))

@@ -139,6 +139,8 @@ CASES = [
          2, ['needs a "content" string']),
     Case("sources: nested 100,000 deep", lambda t: publish_args(t, sources="[" * 100_000 + "]" * 100_000), 2,
          ["nested too deeply"]),
+    Case("sources: a number of 5,000 digits", lambda t: publish_args(t, sources='[{"id":1' + "0" * 5000 + "}]"), 2,
+         ["its JSON holds a number too long to read"]),
     Case("sources: not UTF-8", lambda t: publish_args(t, sources=b'[{"id":1,"url":"u","content":"caf\xe9"}]'),
          2, ["is not UTF-8 text"]),
     Case("sources: a folder", lambda t: publish_args(t, sources=lambda t: (t / "dir").mkdir() or t / "dir"), 2,

@@ -384,6 +384,36 @@ def test_bad_run_folders_exit_2(tmp_path, capsys):
     assert main(["eval", "judge", str(bad)]) == 2
 
 
+def test_endless_or_huge_evaluation_inputs_are_clear_errors(tmp_path, capsys, monkeypatch):
+    """A question set named /dev/zero was read into memory without end, and a JSON
+    number of 5,000 digits (in a question set or a run's citations.json) was an internal
+    error (exit 1): both are exit 2 with a message naming the file."""
+    from deep_research.evaluation import rundir
+
+    monkeypatch.setattr(rundir, "MAX_EVAL_FILE_BYTES", 1 << 20)
+    assert main(["eval", "run", "/dev/zero", "--out", str(tmp_path / "ev")]) == 2
+    assert "question set /dev/zero is larger than 1 MB" in capsys.readouterr().err
+    questions = tmp_path / "q.jsonl"
+    questions.write_text('{"id": "a", "question": "q", "note": 1' + "0" * 5000 + "}\n", encoding="utf-8")
+    assert main(["eval", "run", str(questions), "--out", str(tmp_path / "ev")]) == 2
+    assert f"{questions}, line 1: its JSON holds a number too long to read" in capsys.readouterr().err
+    good = tmp_path / "good.jsonl"
+    good.write_text('{"id": "a", "question": "q"}\n', encoding="utf-8")
+    assert main(["eval", "run", str(good), "--settings", "/dev/zero", "--out", str(tmp_path / "ev")]) == 2
+    assert "settings file /dev/zero is larger than 1 MB" in capsys.readouterr().err
+    settings = tmp_path / "settings.json"
+    settings.write_text('{"max_tokens": 1' + "0" * 5000 + "}", encoding="utf-8")
+    assert main(["eval", "run", str(good), "--settings", str(settings), "--out", str(tmp_path / "ev")]) == 2
+    assert "its JSON holds a number too long to read" in capsys.readouterr().err
+    run = make_run(tmp_path / "run")
+    (run / "citations.json").write_text("[" + "1" * 5000 + "]", encoding="utf-8")
+    with pytest.raises(EvalInputError, match="citations.json is not usable: its JSON holds a number too long"):
+        RunFolder.load(run)
+    (run / "citations.json").write_bytes(b" " * (2 << 20))
+    with pytest.raises(EvalInputError, match="citations.json is larger than 1 MB"):
+        RunFolder.load(run)
+
+
 def test_a_bad_run_folder_in_a_tree_is_skipped_and_the_search_is_bounded(tmp_path, capsys, monkeypatch):
     from deep_research.evaluation import rundir
 

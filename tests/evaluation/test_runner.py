@@ -192,3 +192,19 @@ def test_the_python_api(corpus, tmp_path):
     assert {e["kind"] for e in events} >= {"start", "usage", "stage", "done"}
     checked = evaluate(tmp_path / "out")
     assert len(checked) == 1 and checked[0]["fact"] == results[0]["checks"]["fact"]
+
+
+def test_a_result_file_past_the_bound_is_not_read_whole(tmp_path, monkeypatch):
+    """A result file of the evaluation folder made a link to /dev/zero was read without
+    end: result and progress files are read up to rundir.MAX_EVAL_FILE_BYTES, and one
+    larger is unusable (None), as a broken one is."""
+    from deep_research.evaluation import rundir, runner
+
+    monkeypatch.setattr(rundir, "MAX_EVAL_FILE_BYTES", 1 << 20)
+    big = tmp_path / "big.json"
+    big.write_text('{"id": "a", "pad": "' + "x" * (2 << 20) + '"}', encoding="utf-8")
+    small = tmp_path / "small.json"
+    small.write_text('{"id": "a"}', encoding="utf-8")
+    assert runner._read(big) is None
+    assert runner._read(small) == {"id": "a"}
+    assert runner._read(Path("/dev/zero")) is None

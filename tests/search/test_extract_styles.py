@@ -198,3 +198,54 @@ def test_preloaded_stylesheets_are_the_ones_a_page_would_load(tmp_path):
     assert got == html_to_text(data, load_css=local_css_loader(site, site))
     assert cache.parsed == parsed  # a.html's stylesheets were all there
     assert StyleCache().preload(site, files, len(SITE_CSS) + len(FIRST_CSS)) < 4
+
+
+def test_a_stylesheet_importing_itself_many_times_loads_a_bounded_number_of_sheets(tmp_path):
+    """A sheet that @imports itself 200 times (and a page linking it 200 times) made
+    200**4 loads of one file: the page took the index's whole per-file CPU limit. A page
+    now loads at most MAX_SHEET_LOADS sheets, and the rules it did load still hide."""
+    from deep_research.search.extract import MAX_SHEET_LOADS
+
+    (tmp_path / "a.css").write_text('@import "a.css";\n' * 200 + "p.x { display: none }\n", encoding="utf-8")
+    links = '<link rel="stylesheet" href="a.css">' * 200
+    html = f'<html><head>{links}</head><body><p class="x">Hidden</p><p>Shown text</p></body></html>'
+    load = local_css_loader(tmp_path, tmp_path)
+    calls = 0
+
+    def counting(href, where):
+        nonlocal calls
+        calls += 1
+        if calls > 10 * MAX_SHEET_LOADS:
+            raise AssertionError(f"{calls} stylesheet loads for one page")
+        return load(href, where)
+
+    assert html_to_text(html.encode(), load_css=counting).text == "Shown text"
+    assert calls == MAX_SHEET_LOADS
+
+
+def test_a_stylesheet_that_became_a_fifo_after_its_check_is_not_read(tmp_path, monkeypatch):
+    """The loader checks a stylesheet by name (a regular file, not too large) and then
+    reads it: a file replaced by a FIFO in between blocked the index for good (a blocked
+    read takes no CPU time, so the per-file CPU limit never ends it). What is opened is
+    checked again."""
+    import os
+    import threading
+
+    (tmp_path / "real.css").write_text("p { color: red }\n", encoding="utf-8")
+    os.mkfifo(tmp_path / "a.css")
+    real_stat = Path.stat
+
+    def stat_as_if_regular(self, *args, **kwargs):  # the check saw the file before the swap
+        return real_stat(tmp_path / "real.css" if self.name == "a.css" else self, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "stat", stat_as_if_regular)
+    load = local_css_loader(tmp_path, tmp_path)
+    result: list = []
+    worker = threading.Thread(target=lambda: result.append(load("a.css", None)), daemon=True)
+    worker.start()
+    worker.join(10)
+    if worker.is_alive():  # unblock the reader of the old code, so the test run goes on
+        with open(tmp_path / "a.css", "w"):
+            pass
+        pytest.fail("the stylesheet loader blocked on a FIFO")
+    assert result == [None]

@@ -632,3 +632,23 @@ def test_off_the_main_thread_even_one_changed_file_is_extracted_in_a_worker(tmp_
     t.join(120)
     assert got["size"] == 1
     assert got["report"].added == ["a.html"]
+
+
+def test_a_folder_that_cannot_be_listed_is_skipped_with_a_reason(tmp_path: Path) -> None:
+    """A folder nested so deep that its path is too long to list was left out without a
+    word (the walk swallowed its error): it is a skipped entry with the reason."""
+    folder = tmp_path / "corpus"
+    folder.mkdir()
+    (folder / "top.md").write_text("Top page about tides.\n", encoding="utf-8")
+    fd = os.open(folder, os.O_RDONLY)
+    for _ in range(600):  # 600 * 9 characters: past PATH_MAX (4,096)
+        os.mkdir("dddddddd", dir_fd=fd)
+        inner = os.open("dddddddd", os.O_RDONLY, dir_fd=fd)
+        os.close(fd)
+        fd = inner
+    os.close(fd)
+    report = build_index(folder)
+    assert report.added == ["top.md"]
+    [skipped] = report.skipped
+    assert skipped.reason == "a folder that cannot be read (File name too long); nothing in it indexed"
+    assert skipped.path.startswith("dddddddd/") and "…" in skipped.path and len(skipped.path) <= 160

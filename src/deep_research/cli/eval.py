@@ -247,10 +247,11 @@ def _fact_cell(f: dict) -> str:
 def _settings_file(path: Path | None) -> dict:
     if path is None:
         return {}
+    from ..evaluation.rundir import read_bounded
     from ..research.runtime.configuration import Configuration
 
     try:
-        value = json.loads(path.read_text(encoding="utf-8"))
+        value = json.loads(read_bounded(path, "settings file"))
     except FileNotFoundError:
         raise UserError(f"settings file {path} does not exist") from None
     except (OSError, UnicodeDecodeError) as e:
@@ -259,6 +260,10 @@ def _settings_file(path: Path | None) -> dict:
         raise UserError(f"settings file {path} is not valid JSON ({e.msg}, line {e.lineno})") from None
     except RecursionError:
         raise UserError(f"settings file {path} is not usable: its JSON is nested too deeply") from None
+    except UserError:
+        raise
+    except ValueError:  # an integer of more than 4,300 digits
+        raise UserError(f"settings file {path} is not usable: its JSON holds a number too long to read") from None
     if not isinstance(value, dict):
         raise UserError(f"settings file {path} must hold a JSON object of settings")
     unknown = sorted(set(value) - set(Configuration.model_fields))

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .rundir import EvalInputError
+from .rundir import EvalInputError, read_bounded
 
 KEYS = {"id", "question", "prompt", "language", "topic", "reference", "reference_text", "clarification_answer",
         "brief_decisions", "settings", "expect", "note"}
@@ -158,7 +158,7 @@ def parse_question(obj: Any, path: Path, line: int) -> Question:
 def read_jsonl(path: str | Path, what: str = "file") -> list[tuple[int, Any]]:
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8-sig")
+        text = read_bounded(p, what, encoding="utf-8-sig")
     except FileNotFoundError:
         raise EvalInputError(f"{what} {p} does not exist") from None
     except IsADirectoryError:
@@ -177,6 +177,8 @@ def read_jsonl(path: str | Path, what: str = "file") -> list[tuple[int, Any]]:
             raise EvalInputError(f"{p}, line {n}: not valid JSON ({e.msg} at column {e.colno})") from None
         except RecursionError:
             raise EvalInputError(f"{p}, line {n}: its JSON is nested too deeply") from None
+        except ValueError:  # an integer of more than 4,300 digits
+            raise EvalInputError(f"{p}, line {n}: its JSON holds a number too long to read") from None
     return rows
 
 

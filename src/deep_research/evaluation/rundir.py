@@ -21,13 +21,30 @@ MAX_FOLDERS_LISTED = 5_000
 MAX_RUN_FOLDERS = 500  # about 0.3 s each to check: a few minutes at most
 
 
+# The most an evaluation input file (question set, task file, a run's JSON or markdown) may
+# hold: one named /dev/zero, a device or a pipe that never ends was read into memory until
+# the machine ran out of it.
+MAX_EVAL_FILE_BYTES = 200 * 1024 * 1024
+
+
 class EvalInputError(UserError):
     """An evaluation input (run folder, question set, task file) is unusable."""
 
 
+def read_bounded(path: Path, what: str, encoding: str = "utf-8") -> str:
+    """The text of ``path``, at most :data:`MAX_EVAL_FILE_BYTES` (a pipe such as
+    ``/dev/stdin`` is read too, up to that bound); OSError and UnicodeDecodeError as
+    reading it raises them, EvalInputError past the bound."""
+    with open(path, "rb") as f:
+        data = f.read(MAX_EVAL_FILE_BYTES + 1)
+    if len(data) > MAX_EVAL_FILE_BYTES:
+        raise EvalInputError(f"{what} {path} is larger than {MAX_EVAL_FILE_BYTES // (1024 * 1024)} MB")
+    return data.decode(encoding)
+
+
 def _read_json(path: Path, what: str) -> Any:
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
+        return json.loads(read_bounded(path, what))
     except FileNotFoundError:
         raise EvalInputError(f"{what} {path} does not exist") from None
     except UnicodeDecodeError:
@@ -36,6 +53,10 @@ def _read_json(path: Path, what: str) -> Any:
         raise EvalInputError(f"{what} {path} is not valid JSON ({e.msg}, line {e.lineno})") from None
     except RecursionError:
         raise EvalInputError(f"{what} {path} is not usable: its JSON is nested too deeply") from None
+    except EvalInputError:
+        raise
+    except ValueError:  # an integer of more than 4,300 digits
+        raise EvalInputError(f"{what} {path} is not usable: its JSON holds a number too long to read") from None
     except OSError as e:
         raise EvalInputError(f"{what} {path} cannot be read: {e.strerror or e}") from None
 
@@ -66,7 +87,7 @@ def result_run_dir(out: Path, result: dict, where: Path) -> Path | None:
 
 def _read_text(path: Path) -> str | None:
     try:
-        return path.read_text(encoding="utf-8")
+        return read_bounded(path, "file")
     except FileNotFoundError:
         return None
     except (OSError, UnicodeDecodeError) as e:

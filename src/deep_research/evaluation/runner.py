@@ -35,7 +35,7 @@ from .behaviour import check_expectations
 from .checks import evaluate_run
 from .drb import article_from_run
 from .questions import Question
-from .rundir import EvalInputError, RunFolder
+from .rundir import EvalInputError, RunFolder, read_bounded
 from .summary import summarise, summary_markdown
 from ..publish import write_atomic
 from ..publish.files import prepare_out_dir
@@ -112,8 +112,11 @@ def usage_totals(usage: dict | None) -> dict:
 
 
 def _read(path: Path) -> dict | None:
+    """A result or progress file of the evaluation folder, None when it is unusable (read
+    at most :data:`rundir.MAX_EVAL_FILE_BYTES`: one made a link to /dev/zero was read
+    without end)."""
     try:
-        value = json.loads(path.read_text(encoding="utf-8"))
+        value = json.loads(read_bounded(path, "result file"))
         return value if isinstance(value, dict) else None
     except (OSError, ValueError, RecursionError):
         return None

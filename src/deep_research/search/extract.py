@@ -19,6 +19,7 @@ from __future__ import annotations
 import functools
 import itertools
 import logging
+import os
 import re
 import stat
 from collections import OrderedDict
@@ -132,6 +133,11 @@ class _Lines:
 # @media blocks apply.
 VIEWPORT_WIDTH = 1280
 MAX_CSS_BYTES = 2 * 1024 * 1024
+# Stylesheet files one page may load, its links and their @imports together: a sheet that
+# imports itself (or another) 200 times made 200**4 loads of one cached file, a page took
+# the whole per-file CPU limit of the index (60 s) and a folder of such pages stalled it.
+# Documentation pages load a few (Sphinx: 3-8).
+MAX_SHEET_LOADS = 64
 _WIDTH = re.compile(r"\((min|max)-width\s*:\s*([\d.]+)(px|em|rem)?\s*\)")
 
 
@@ -576,6 +582,7 @@ class _PageStyle:
         self.none: set = set()
         self.invisible: set = set()
         self.with_hidden: list = []  # the elements with a hidden attribute, in document order
+        self.loads_left = MAX_SHEET_LOADS
         groups: list[tuple[int, int, list]] = []
         for css in self._stylesheets(doc, load_css):
             self._add_sheet(css, groups)
@@ -593,7 +600,7 @@ class _PageStyle:
             if el.tag == "style":
                 yield el.text or ""
             elif "stylesheet" in (el.get("rel") or "").lower().split() and load_css is not None:
-                loaded = load_css(el.get("href") or "", None)
+                loaded = self._load(el.get("href") or "", None)
                 if loaded:
                     yield loaded
 
@@ -605,9 +612,17 @@ class _PageStyle:
                 groups.append((parsed.serial, i, item[1]))
             elif self.load_css is not None and depth < 4:
                 # @import of another local stylesheet (Sphinx themes hide header links there)
-                loaded = self.load_css(item[1], where)
+                loaded = self._load(item[1], where)
                 if loaded:
                     self._add_sheet(loaded, groups, depth + 1)
+
+    def _load(self, href: str, where):
+        """The stylesheet a link or @import names, while the page has loads left
+        (:data:`MAX_SHEET_LOADS`); the ones after are left out, as if missing."""
+        if self.loads_left <= 0:
+            return None
+        self.loads_left -= 1
+        return self.load_css(href, where)
 
     def _cascade(self, doc) -> None:
         rules, wrappers = self.rules, _Wrappers(doc)
@@ -701,11 +716,24 @@ def local_css_loader(base_dir: Path, root: Path, *, files: StyleCache | None = N
     root = root.resolve() if files is None else files.resolve(root)
 
     def read(path: Path) -> tuple[str, Path] | None:
+        # what is opened is checked again, and read up to the bound: the file checked by
+        # name may have become a FIFO (an open or read without end: a blocked read takes no
+        # CPU time, so the index's CPU limit never ends it) or grown since
         try:
-            return path.read_text(encoding="utf-8", errors="replace"), path.parent
+            fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+            try:
+                st = os.fstat(fd)
+                if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_CSS_BYTES:
+                    return None
+                data = os.read(fd, MAX_CSS_BYTES + 1)
+            finally:
+                os.close(fd)
         except OSError as e:
             log.warning("cannot read stylesheet %s: %s", printable(path), e)
             return None
+        if len(data) > MAX_CSS_BYTES:
+            return None
+        return data.decode("utf-8", errors="replace"), path.parent
 
     def find(href: str, relative_to: Path | None) -> Path | None:
         parts = urlsplit(href)

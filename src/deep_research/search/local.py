@@ -791,8 +791,21 @@ class _Later:
 def _walk(root: Path, index: Path, report: IndexReport, stylesheets: list[Path] | None = None):
     """Document files under ``root`` in a stable order; hidden files and folders left out.
     Links to folders are not followed; those leading out of ``root`` are yielded as
-    :class:`SkippedFile`. The ``.css`` files found are added to ``stylesheets``."""
-    for dirpath, dirnames, filenames in os.walk(root):
+    :class:`SkippedFile`. The ``.css`` files found are added to ``stylesheets``. A folder
+    that cannot be listed (its path too long: a folder nested 1,200 deep) is yielded as
+    :class:`SkippedFile` too, not left out unsaid."""
+    unlisted: list[OSError] = []
+
+    def unreadable():
+        for e in unlisted:
+            rel = os.path.relpath(e.filename, root) if e.filename else "."
+            if len(rel) > 160:
+                rel = f"{rel[:70]}…{rel[-70:]}"
+            yield SkippedFile(rel, f"a folder that cannot be read ({e.strerror or e}); nothing in it indexed")
+        unlisted.clear()
+
+    for dirpath, dirnames, filenames in os.walk(root, onerror=unlisted.append):
+        yield from unreadable()
         dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
         for d in [d for d in dirnames if os.path.islink(os.path.join(dirpath, d))]:
             dirnames.remove(d)
@@ -812,6 +825,7 @@ def _walk(root: Path, index: Path, report: IndexReport, stylesheets: list[Path] 
                 report.unsupported += 1
                 if suffix == ".css" and stylesheets is not None:
                     stylesheets.append(path)
+    yield from unreadable()
 
 
 def _resolve_inside(root: Path, path: Path, what: str) -> Path:

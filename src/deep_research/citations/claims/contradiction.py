@@ -42,7 +42,14 @@ find candidate contradictions; :func:`verdict` turns each into a flag or a grey 
   A negator against a word that denies by its strength ("not many" / "few") is no flip, nor
   one against a word that denies by its meaning near the same words on the other side
   ("does not apply" / "fails", "won't become" / "is unlikely to become", "is not set by
-  default" / "is off by default": ``_DENYING``).
+  default" / "is off by default": ``_DENYING``),
+  nor one the other side makes of an anaphor of the word, right after a negator of the
+  same kind ("works without rndc.conf" / "rndc.conf may be present, though rndc operates
+  without this file": ``_negated_anaphor``) - unless the phrase names something else.
+* **one reading** - each word is read once: an antonym pair proves nothing when another
+  claim word of the quote word's direction ("lowers" for "reducing", ``words._DIRECTIONS``)
+  or another quote word of the claim word's direction ("more" for "increases") speaks of
+  more of the same words, one for one (``_read_otherwise``).
 * **scale words** - a quantifier of another strength (none < few < some < many < most <
   all: the groups of ``words._QUANT_GROUPS``) is a contradiction only when the two cannot
   both hold: two strengths apart or more ("many" / "few", "most" / "some", "some" / "all",
@@ -96,7 +103,7 @@ from __future__ import annotations
 import re
 
 from .types import _NUM, _WORD, ClaimCheck, ClaimStatus, _Num, _Text, derived
-from .words import _IMPLICIT_NEG, _NEG_SKIP_AFTER, _NEGATORS, _ORDER, _QUANT, _SMALL_NUMBERS, _TENS, stem
+from .words import _DIRECTIONS, _IMPLICIT_NEG, _NEG_SKIP_AFTER, _NEGATORS, _ORDER, _QUANT, _SMALL_NUMBERS, _TENS, stem
 
 # A negator of a verb ("does not open", "to NOT make", "never", "cannot") denies the verb; "no
 # errors", "without symptoms", ", not global warming" deny a thing, and the other side must
@@ -340,6 +347,9 @@ def verdict(rule: str, note: str, claim: _Text, ci: int, quote: _Text, qj: int, 
         return _grey(rule, note, "the two quantifiers govern different words")
     if kind == "antonym" and hyphen_negated(claim, ci) != hyphen_negated(quote, qj):
         return _grey(rule, note, '"non-" / "un-" before one of the two words turns it round')
+    other = _read_otherwise(claim, ci, quote, qj) if kind == "antonym" else None
+    if other:
+        return _grey(rule, note, other)
     if kind in ("antonym", "order") and converse_comparison(claim, ci, quote, qj):
         return _grey(rule, note, "a converse comparison: the compared terms stand the other way round")
     if kind in ("antonym", "order") and converse(claim.stems[ci], quote.stems[qj]):
@@ -350,6 +360,50 @@ def verdict(rule: str, note: str, claim: _Text, ci: int, quote: _Text, qj: int, 
     elif not same_slot(claim, ci, ci + 1, quote, qj):
         return _grey(rule, note, "the two words do not stand among the same words")
     return _in_context(rule, note, claim, ci, quote, qj, frozenset({ci}))  # the word that differs aside
+
+
+def _restating(t: _Text, other: _Text, direction: str, skip: int, target: set[str], pair: int) -> int | None:
+    """A word of t of ``direction`` (``words._DIRECTIONS``), not at ``skip``, that ``other``
+    does not write, whose first word after it is in ``target`` and which shares more of
+    ``target`` than ``pair`` - while t has at least as many such unmatched words as
+    ``other`` has (one for one)."""
+    def unmatched(a: _Text, b: _Text, at: int) -> list[int]:
+        return [x for x in range(len(a.raw)) if x != at and a.kinds[x] == _WORD
+                and _DIRECTIONS.get(a.stems[x]) == direction and a.stems[x] not in b.stemset]
+    mine = unmatched(t, other, skip)
+    if len(mine) < len(unmatched(other, t, -1)):
+        return None
+    for x in mine:
+        of = _governed(t, x)
+        if of and of[0] in target and len(target.intersection(of)) > pair:
+            return x
+    return None
+
+
+def _read_otherwise(claim: _Text, ci: int, quote: _Text, qj: int) -> str | None:
+    """Is the opposite pair (claim word at ci, quote word at qj) not the claim's only reading
+    of the two words? **Each word is read once**, against the word that speaks of the same
+    thing (``_governed``, the first content words after it): another claim word of the
+    quote word's direction, unmatched in the quote, whose first word after it is among the
+    quote word's and which shares more of them than the claim's word does
+    ("lowers the hit rate" for "reducing cache hit rates", while "increases" speaks of DNS
+    traffic) restates it (``_restating``); so does a quote word of the claim word's
+    direction, unmatched in the claim, state the claim's word ("causing more DNS traffic"
+    for "increases DNS traffic"). The pair then proves nothing. Returns why, or None."""
+    q_dir, c_dir = _DIRECTIONS.get(quote.stems[qj]), _DIRECTIONS.get(claim.stems[ci])
+    if not (q_dir or c_dir):
+        return None
+    q_of, c_of = set(_governed(quote, qj)), set(_governed(claim, ci))
+    pair = len(q_of & c_of)
+    if q_dir and quote.stems[qj] not in claim.stemset:
+        x = _restating(claim, quote, q_dir, ci, q_of, pair)
+        if x is not None:
+            return f'the claim\'s "{claim.raw[x]}" may restate "{quote.raw[qj]}"'
+    if c_dir and claim.stems[ci] not in quote.stemset:
+        y = _restating(quote, claim, c_dir, qj, c_of, pair)
+        if y is not None:
+            return f'the quote\'s "{quote.raw[y]}" may state "{claim.raw[ci]}"'
+    return None
 
 
 # words that deny by their meaning (``words._IMPLICIT_NEG`` less the words that restrict or
@@ -374,6 +428,54 @@ def _denied_by_a_word(plain: _Text, j: int, neg_side: _Text) -> str | None:
     for x in range(max(slo, j - 2 * WINDOW), min(shi, j + 2 * WINDOW + 1)):
         if plain.kinds[x] == _WORD and plain.stems[x] in _DENYING and plain.stems[x] not in neg_side.stemset:
             return plain.raw[x]
+    return None
+
+
+# Negators of one kind say the same: "without X" is "no X"; "does not need X" is "never needs X".
+_ABSENCE = frozenset({"without", "no", "none", "nothing", "nobody", "neither", "nor"})
+_VERBAL = frozenset({"not", "n't", "never", "cannot", "neither", "nor"})
+_ANAPHORS = frozenset({"it", "them", "this", "that", "these", "those"})
+_DETERMINERS = frozenset({"this", "that", "these", "those", "such", "the"})
+
+
+def _negated_anaphor(plain: _Text, j: int, neg_side: _Text, k: int, seg: list[int]) -> str | None:
+    """The phrase right after a negator of ``plain`` of the negated side's kind (``_ABSENCE``,
+    ``_VERBAL``) that may refer back to the word at ``j``: later in its sentence, within
+    ``3 * WINDOW`` tokens, a pronoun ("it", "them", a bare "this") or a determiner and its
+    noun ("this file", "the tool") - "rndc.conf may be present, though rndc operates without
+    this file" for "rndc works without rndc.conf". Only where the negated side's negator,
+    too, stands right before what it negates (an article between at most): a pronoun stands
+    for a thing, not for a verb the negator denies. The other side then negates it too, by
+    another name, and the negator proves no flip. A phrase that names something else - a
+    name, a number, or a noun the negated side writes outside what its negator covers -
+    refers to that, not back: None then, as when there is no such phrase."""
+    kind = [g for g in (_ABSENCE, _VERBAL) if neg_side.low[k] in g]
+    if not kind or not seg or seg[0] > k + 2 or seg[0] == k + 2 and neg_side.low[k + 1] not in _DETERMINERS:
+        return None
+    own = {neg_side.stems[x] for x in seg}
+    elsewhere = {neg_side.stems[x] for x in range(len(neg_side.raw)) if neg_side.content[x]} - own
+    _, shi = sentence_bounds(plain, j)
+    n = len(plain.raw)
+    for p in range(j + 1, min(shi, j + 3 * WINDOW + 1)):
+        x = p + 1
+        if not (plain.neg[p] and any(plain.low[p] in g for g in kind)) or x >= n or plain.kinds[x] != _WORD:
+            continue
+        w = plain.low[x]
+        if w in ("it", "them"):
+            return plain.raw[x]
+        if w not in _DETERMINERS:
+            continue
+        noun = []
+        for y in range(x + 1, min(n, x + 3)):
+            if plain.kinds[y] != _WORD or plain.clause[y] != plain.clause[x] or not plain.content[y]:
+                break
+            noun.append(y)
+        if not noun:
+            if w in _ANAPHORS and (x + 1 >= n or plain.kinds[x + 1] != _NUM):
+                return plain.raw[x]  # "without this", "does not need that"
+            continue
+        if not any(plain.entity[y] or plain.stems[y] in elsewhere for y in noun):
+            return " ".join(plain.raw[x:noun[-1] + 1])
     return None
 
 
@@ -444,6 +546,9 @@ def negation_verdict(rule: str, note: str, neg_side: _Text, k: int, seg: list[in
     denial = _denied_by_a_word(plain, j, neg_side)
     if denial:
         return _grey(rule, note, f'the other side denies it too, by "{denial}"')
+    anaphor = _negated_anaphor(plain, j, neg_side, k, seg)
+    if anaphor:
+        return _grey(rule, note, f'the other side negates "{anaphor}", which may stand for it')
     # the negator is what differs (negators are never counted); the words it covers stand
     # on both sides and count
     if claim_negates:

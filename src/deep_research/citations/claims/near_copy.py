@@ -232,16 +232,47 @@ def _multiword_name(t: _Text, k: int) -> bool:
     return False
 
 
+# Small function words a name's initials may count or skip ("Time To Live" is "TTL", "Point
+# of Presence" "PoP", "Department of Defense" "DoD" or "DD").
+_INITIAL_SKIPS = frozenset({"and", "of", "the", "for", "to", "a", "an", "in", "on", "at", "by", "&"})
+
+
 def _initials_of(abbrev: str, t: _Text, k: int) -> bool:
-    """Is ``abbrev`` (folded) the initials of a run of words of t that holds the word at k
-    ("f.c" / "Football Club", aligned on "Football" or on "Club")?"""
+    """Is ``abbrev`` (as written) the initials of a run of consecutive words of t that holds
+    or touches the word at k ("F.C." / "Football Club", "KASP" / "(Key and Signing Policy)",
+    aligned on a word of the run or next to it)? An abbreviation is dotted or written in
+    capitals (all but at most one letter); the run's small function words may be counted or
+    skipped, and it may pass brackets and hyphens."""
     letters = "".join(ch for ch in abbrev if ch.isalpha())
-    if not 2 <= len(letters) <= 5 or "." not in abbrev and not abbrev.isupper():
+    caps = sum(ch.isupper() for ch in letters)
+    if not 2 <= len(letters) <= 6 or "." not in abbrev and (caps < 2 or caps < len(letters) - 1):
         return False
-    for start in range(max(0, k - len(letters) + 1), k + 1):
-        words = t.low[start:start + len(letters)]
-        if len(words) == len(letters) and "".join(w[:1] for w in words) == letters.lower():
-            return True
+    key = letters.lower()
+    n = len(t.raw)
+    words = [x for x in range(max(0, k - 3 * len(key) - 2), min(n, k + 3 * len(key) + 3))
+             if t.kinds[x] == _WORD or t.raw[x] in ("(", ")", "-", "&")]
+    for s0, start in enumerate(words):
+        if t.kinds[start] != _WORD or t.low[start][:1] != key[0]:
+            continue
+        # the positions in the key reachable after each word of the run (a function word may
+        # be counted or skipped); a run ends at a gap in the text
+        reach = {0}
+        prev = start - 1
+        for x in words[s0:]:
+            if x != prev + 1:
+                break
+            prev = x
+            if t.kinds[x] != _WORD:
+                continue
+            w = t.low[x]
+            nxt = {r + 1 for r in reach if r < len(key) and w[:1] == key[r]}
+            if w in _INITIAL_SKIPS:
+                nxt |= {r for r in reach if r}
+            reach = nxt
+            if not reach:
+                break
+            if len(key) in reach and start - 2 <= k <= x + 2 and t.low[x][:1] == key[-1]:
+                return True
     return False
 
 
@@ -258,7 +289,7 @@ def _name_swap(claim: _Text, ci: int, quote: _Text, qj: int) -> bool:
         t, k = (claim, ci) if len(a) <= len(b) else (quote, qj)
         if k + 1 < len(t.raw) and t.low[k + 1] == rest:
             return False  # "BRCA 1" / "BRCA1"
-    if _initials_of(a, quote, qj) or _initials_of(b, claim, ci):
+    if _initials_of(claim.raw[ci], quote, qj) or _initials_of(quote.raw[qj], claim, ci):
         return False  # "F.C." / "Football Club"
     if "." in long_ and short in long_.split("."):
         return False  # "Node" / "Node.js", "kill" / "worker.kill": a part of a dotted name

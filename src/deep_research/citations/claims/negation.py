@@ -253,9 +253,12 @@ def _in_comparison(t: _Text, k: int) -> bool:
 def _not_a_denial(t: _Text, k: int) -> bool:
     """Is the negator at k part of a shape that denies nothing: a question, a leading condition
     ("Without a tag.gpgSign variable, signing is disabled": what holds when X is absent)
-    or a double negation ("will not be moved without providing aliases": only with them)?"""
+    or a double negation ("will not be moved without providing aliases": only with them), or
+    an answer particle ("No, it's from 2009", ``_answer_particle``)?"""
     c = t.clause[k]
     n = len(t.raw)
+    if _answer_particle(t, k):
+        return True  # "No, it's from 2009": an answer, not a negation of what follows
     j = k + 1
     while j < n and t.raw[j] not in (".", "!", "?") and not t.sent_start[j]:
         j += 1
@@ -277,6 +280,30 @@ def _not_a_denial(t: _Text, k: int) -> bool:
             return True
         j += 1
     return False
+
+
+# What may follow an answer "no" at the start of a sentence - a pause, a pronoun or
+# contraction, a verb of its own - where the determiner "no" ("no file", "no one", "no
+# more than") takes a noun phrase. Only a pronoun that cannot start a noun phrase after "no".
+_AFTER_ANSWER = frozenset({",", "!", ".", ";", ":", "-", "\u2014", "\u2013", "\u2026", "i", "i'm", "im", "i've",
+                           "ive", "i'd", "id", "i'll", "it", "it's", "its", "you", "you're", "youre", "he", "he's",
+                           "she", "she's", "we", "we're", "they", "they're", "theyre", "that", "that's", "thats",
+                           "this", "there", "there's", "theres", "is", "was", "are", "were", "do", "does", "did",
+                           "have", "has", "had", "can", "could", "will", "would", "should", "not", "but",
+                           "actually", "sorry", "thanks", "thank", "unfortunately", "well", "yes", "no"})
+
+
+def _answer_particle(t: _Text, k: int) -> bool:
+    """Is the "no" at k an answer - first in its sentence (after at most an "oh" / "well"),
+    followed by a pause, a pronoun, a contraction or a verb ("No, it's from 2009", "no its
+    from 2009", "No I think it was Nolan")? It is an interjection then, which negates
+    nothing of what follows; "no" negates as a determiner ("No file is created")."""
+    if t.low[k] != "no" or k + 1 >= len(t.raw):
+        return False
+    start = k
+    while start > 0 and not t.sent_start[start] and t.low[start - 1] in ("oh", "well", "um", "uh", "ah", "hmm"):
+        start -= 1
+    return t.sent_start[start] and t.low[k + 1] in _AFTER_ANSWER
 
 
 _THAN_WORDS = frozenset({"more", "less", "fewer", "greater", "larger", "bigger", "higher", "lower", "smaller",

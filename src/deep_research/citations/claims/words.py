@@ -87,6 +87,15 @@ formerly now|prior after|prior following|prior later
 
 _ANTONYM_PREFIXES = ("un", "non", "dis", "in", "im", "ir", "il")
 
+# Words that say one direction of a change or a comparison (``_DIRECTIONS``, by stem): two
+# words of one group may state the same thing ("lowers the hit rate" / "reducing hit rates",
+# "increases traffic" / "causing more traffic"). The antonym rule asks it before it reads a
+# claim word as the opposite of a quote word (``antonym._read_otherwise``).
+_DIRECTION_GROUPS = {
+    "up": "increase raise rise grow more higher greater larger bigger boost gain expand enlarge amplify heighten",
+    "down": "decrease reduce lower less fewer drop fall shrink cut decline diminish lessen smaller",
+}
+
 
 _SMALL_NUMBERS = {w: i for i, w in enumerate(
     ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen"])}
@@ -265,6 +274,9 @@ _ORDER = _pairs(_ORDER_WORDS)
 
 
 _QUANT = {w: g for g, ws in _QUANT_GROUPS.items() for w in ws.split()}
+
+
+_DIRECTIONS = {stem(w): g for g, ws in _DIRECTION_GROUPS.items() for w in ws.split()}
 
 
 _MODAL = {w: g for g, ws in _MODAL_GROUPS.items() for w in ws.split()}
