@@ -482,3 +482,19 @@ def test_a_claim_dropping_the_quotes_negation_with_no_negative_word_is_still_fla
     assert flagged("Compression, which is used by default, shrinks the log files before each upload.",
                    "Compression, which is not used by default, shrinks the log files before each upload.") \
         == "negation"
+
+
+# --- the quote negates its own earlier sentence through a sentence-initial anaphor ----------------
+_RESUME = ("When a download is paused and resumed later from the menu, the client keeps the partial file that was "
+           "already written. This does not happen if the download is resumed after a reboot, nor when it is resumed "
+           "from the command line.")
+
+
+def test_a_negation_the_quote_makes_of_its_own_sentence_through_this_is_grey():
+    note = grey("A download resumed from the command line does not keep its partial file.", _RESUME)
+    assert 'in a sentence opened by "This"' in note
+
+
+def test_a_negation_the_anaphor_sentence_does_not_speak_of_is_still_flagged():
+    # the claim draws nothing from the sentence the anaphor opens: it denies the first one
+    assert flagged("A download resumed later from the menu does not keep its partial file.", _RESUME) == "negation"

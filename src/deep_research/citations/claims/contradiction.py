@@ -479,6 +479,28 @@ def _negated_anaphor(plain: _Text, j: int, neg_side: _Text, k: int, seg: list[in
     return None
 
 
+_BACK_ANAPHORS = frozenset({"this", "that", "it", "such"})
+
+
+def _negated_back_reference(plain: _Text, j: int, neg_side: _Text) -> str | None:
+    """The anaphor that opens the sentence after the one of ``j`` in ``plain`` when a negator
+    follows it within ``WINDOW`` tokens ("zsh restores tty modes. This does not apply when
+    it is continued with bg"), and that sentence writes a content word of ``neg_side`` which
+    the sentence of ``j`` lacks ("bg"): the negated side draws on it. ``plain`` then negates
+    its own earlier statement where the negated side does, and the negator proves no flip.
+    None when there is no such sentence."""
+    lo, hi = sentence_bounds(plain, j)
+    if hi >= len(plain.raw) or plain.low[hi] not in _BACK_ANAPHORS:
+        return None
+    _, nhi = sentence_bounds(plain, hi)
+    if not any(plain.neg[x] for x in range(hi + 1, min(nhi, hi + WINDOW + 1))):
+        return None
+    here = {plain.stems[x] for x in range(lo, hi)}
+    there = {plain.stems[x] for x in range(hi, nhi) if plain.content[x]}
+    drawn = {neg_side.stems[x] for x in range(len(neg_side.raw)) if neg_side.content[x]}
+    return plain.raw[hi] if (there - here) & drawn else None
+
+
 _NEGATING_PREFIXES = ("un", "non", "in", "im", "ir", "il", "dis")
 _PREFIX_HEADS = frozenset(p[:2] for p in _NEGATING_PREFIXES)
 
@@ -549,6 +571,9 @@ def negation_verdict(rule: str, note: str, neg_side: _Text, k: int, seg: list[in
     anaphor = _negated_anaphor(plain, j, neg_side, k, seg)
     if anaphor:
         return _grey(rule, note, f'the other side negates "{anaphor}", which may stand for it')
+    back = _negated_back_reference(plain, j, neg_side) if claim_negates else None
+    if back:
+        return _grey(rule, note, f'the other side negates it too, in a sentence opened by "{back}"')
     # the negator is what differs (negators are never counted); the words it covers stand
     # on both sides and count
     if claim_negates:
