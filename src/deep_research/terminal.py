@@ -47,8 +47,11 @@ def printable(text: object, *, keep_newlines: bool = False) -> str:
 # the bidirectional embeddings, overrides and isolates that show text in another order
 # than it is read. Line breaks, tabs and the other format characters (a right-to-left mark,
 # a zero-width joiner in an emoji or a Persian word) are text and stay.
+# One character class, then the one exception (a carriage return before a line feed): a
+# pattern that starts with a class is scanned at C speed (an alternation is tried at every
+# position, about three times slower on the megabytes of a large report's outputs).
 ACTING_CHARS = "\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069"  # (a regex class's inside)
-_ACTING = re.compile(f"[{ACTING_CHARS}]|\r(?!\n)")
+_ACTING = re.compile(f"[{ACTING_CHARS}\r](?!(?<=\r)\n)")
 
 
 def inert_text(text: str) -> str:

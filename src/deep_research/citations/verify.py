@@ -361,21 +361,28 @@ class SourceIndex:
                 token_forms.append(toks)
         # A page that lacks one of the quote's words cannot hold it in any form. Converter
         # markdown may have a second plausible reading (``alternate``): the quote is checked
-        # against both, exact forms first.
-        readings = [] if cited is None else [r for r in (cited, cited.alternate) if r is not None
-                                             and any(set(t) <= r.token_set for t in token_forms)]
-        for reading in readings:
-            span = self._exact(reading, forms[1:] if reading is cited else forms)
+        # against both, exact forms first. A quote that differs from the cited reading only
+        # in its first letter's case ("the ..." cut from "The ...") is repaired on that
+        # reading without building the other one.
+        readings: list[IndexedSource] = []
+        if cited is not None and _may_hold(cited, token_forms):
+            readings.append(cited)
+            span = self._exact(cited, forms[1:])
             if span:
-                if wider and reading is not cited:
-                    span = self._widest(reading, wider, span)
-                return QuoteCheck(Verdict.VERIFIED, source_id, *span, page=_page_of(reading))
+                return QuoteCheck(Verdict.VERIFIED, source_id, *span, page=_page_of(cited))
+            if _first_letter_recased(cited, forms[0]) and (span := _first_tokens(cited, token_forms)):
+                return QuoteCheck(Verdict.REPAIRED, source_id, *span, page=_page_of(cited), how=_CASE_ONLY)
+        alternate = cited.alternate if cited is not None else None
+        if alternate is not None and _may_hold(alternate, token_forms):
+            span = self._exact(alternate, forms)
+            if span:
+                if wider:
+                    span = self._widest(alternate, wider, span)
+                return QuoteCheck(Verdict.VERIFIED, source_id, *span, page=_page_of(alternate))
+            readings.append(alternate)
         for reading in readings:
-            for toks in token_forms:
-                span = reading.find_tokens(toks)
-                if span:
-                    return QuoteCheck(Verdict.REPAIRED, source_id, *span, page=_page_of(reading),
-                                      how="differs from the page only in case, accents or punctuation")
+            if span := _first_tokens(reading, token_forms):
+                return QuoteCheck(Verdict.REPAIRED, source_id, *span, page=_page_of(reading), how=_CASE_ONLY)
         others = self._candidates(token_forms, source_id, forms)
         for src in others:
             span = self._exact(src, forms)
@@ -391,6 +398,29 @@ class SourceIndex:
                                       "accents or punctuation")
         why = "quote not found in the cited page" if cited else f"unknown source id {source_id!r}"
         return QuoteCheck(Verdict.UNSUPPORTED, source_id, how=why)
+
+
+_CASE_ONLY = "differs from the page only in case, accents or punctuation"
+
+
+def _may_hold(reading: IndexedSource, token_forms: list[list[str]]) -> bool:
+    """Does the reading hold every word of one of the quote's forms?"""
+    return any(set(t) <= reading.token_set for t in token_forms)
+
+
+def _first_tokens(reading: IndexedSource, token_forms: list[list[str]]) -> tuple[int, int] | None:
+    """Rendered span of the first form whose words the reading holds in a run."""
+    for toks in token_forms:
+        span = reading.find_tokens(toks)
+        if span:
+            return span
+    return None
+
+
+def _first_letter_recased(reading: IndexedSource, q: str) -> bool:
+    """Does the reading hold canonical quote q as written but for its first letter's case?"""
+    first = q[0].lower() if q[0].isupper() else q[0].upper()
+    return len(first) == 1 and first != q[0] and reading.find_exact(first + q[1:]) is not None
 
 
 def _page_of(reading: IndexedSource) -> PageText | None:

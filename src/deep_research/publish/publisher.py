@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import datetime as dt
 import gc
-import json
 import logging
 import os
 import tempfile
@@ -27,7 +26,7 @@ from .fonts import MissingScript, missing_glyphs
 from .html import render_html
 from .markdown import findings_markdown, linked_markdown, policy_for, ref_markup, ui_markdown
 from .pdf import PdfWorker, render_pdf
-from . import safety
+from . import json_text, safety
 
 log = logging.getLogger(__name__)
 
@@ -279,8 +278,8 @@ def publish_report(
         flags_by_ref = _flags_by_ref(report.flags)
         write_atomic(
             files["citations"],
-            inert_json(json.dumps([_citation_json(c, styler, flags_by_ref.get(c.ref.index + 1))
-                                   for c in report.citations], ensure_ascii=False, indent=2)) + "\n",
+            inert_json(json_text.dumps([_citation_json(c, styler, flags_by_ref.get(c.ref.index + 1))
+                                        for c in report.citations])) + "\n",
         )
         audit = {
             "summary": result.summary(),
@@ -318,5 +317,5 @@ def publish_report(
             "files": {k: v.name for k, v in files.items()},
             "timings_s": {k: round(v, 4) for k, v in timings.items()},
         }
-        write_atomic(files["audit"], inert_json(json.dumps(audit, ensure_ascii=False, indent=2)) + "\n")
+        write_atomic(files["audit"], inert_json(json_text.dumps(audit)) + "\n")
     return result

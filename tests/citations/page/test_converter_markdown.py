@@ -149,6 +149,22 @@ def test_quote_holds_in_the_strict_reading_when_it_is_the_right_one():
     assert frag.directive is None or not any(c in t for t in _terms(frag.directive) for c in "`*")
 
 
+def test_a_quote_recased_at_its_first_letter_is_repaired_without_the_strict_reading():
+    # "the pool ..." cut from "The pool ...": the lenient reading holds it but for that
+    # letter, so the strict reading (a second render of the page) is not built for it
+    content = "Usage\n: see below\n\nThe pool holds eight workers by default.\n"
+    r, src = _verify(content, "the pool holds eight workers by default.")
+    assert r.status.value == "repaired" and r.page is None
+    assert src.page.text[r.start:r.end] == "The pool holds eight workers by default"
+    assert "alternate" not in src.page.__dict__
+    # a quote that differs in more than that letter still tries the strict reading
+    r, src = _verify(content, "the pool holds eight Workers by default.")
+    assert r.status.value == "repaired" and "alternate" in src.page.__dict__
+    # and one only the strict reading holds (up to case) is still found there
+    r, src = _verify("Usage\n: see below\n\n    X = a*b*c  # keep `this`\n", "x = a*b*c  # keep `this`")
+    assert r.status.value == "repaired" and r.page is src.page.alternate
+
+
 def test_fragment_terms_avoid_markup_a_page_may_not_show_in_indented_code():
     # html2text writes <em> inside <pre> as _x_; backticks in an indented block may be a code
     # span of misread prose: neither may be inside a term (the real page shows "name", "y")
