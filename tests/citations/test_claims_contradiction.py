@@ -441,3 +441,60 @@ def test_quantifiers_over_one_predicate_are_still_flagged(claim, quote):
 def test_a_non_polar_quantifier_swap_over_different_predicates_is_still_flagged():
     assert flagged("The gzip step is sometimes placed after the cache module in the chain.",
                    "The gzip step is always inserted after the cache module in the chain.") == "near_copy:quantifier"
+
+
+# --- a converse in the passive: word order does not tell who sends and who receives ----------------
+@pytest.mark.parametrize(("claim", "quote"), [
+    ("Every Monday each subscriber receives a copy of the newsletter.",
+     "Every Monday each subscriber is sent a copy of the newsletter."),
+    ("Customers whose plan expires are sent a renewal notice a week early.",
+     "Customers whose plan expires receive a renewal notice a week early."),
+])
+def test_a_converse_in_the_passive_is_grey(claim, quote):
+    assert "converse in the passive" in grey(claim, quote)
+
+
+@pytest.mark.parametrize(("claim", "quote", "rule"), [
+    # the same active subject at the other end of a converse
+    ("Every Monday the gateway sends a health report to the monitor.",
+     "Every Monday the gateway receives a health report from the monitor.", "antonym"),
+    # an opposite that is no converse, in the passive
+    ("On new accounts the spam filter is disabled by default.",
+     "On new accounts the spam filter is enabled by default.", "antonym"),
+])
+def test_an_active_converse_or_a_plain_opposite_is_still_flagged(claim, quote, rule):
+    assert (flagged(claim, quote) or "").endswith(rule)
+
+
+# --- a claim word of negative meaning accounts for the quote's negation --------------------------
+@pytest.mark.parametrize(("claim", "quote", "word"), [
+    ("Compression, which is off by default, shrinks the log files before each upload.",
+     "If compression is switched on (it is not by default), the log files shrink before each upload.", "off"),
+    ("The page cache, unset by default, keeps recently read pages in memory.",
+     "When the page cache is turned on (it is not by default), recently read pages are kept in memory.",
+     "unset"),
+])
+def test_a_negative_word_in_the_claim_accounts_for_the_quotes_negation(claim, quote, word):
+    assert f'denies it too, by "{word}"' in grey(claim, quote)
+
+
+def test_a_claim_dropping_the_quotes_negation_with_no_negative_word_is_still_flagged():
+    assert flagged("Compression, which is used by default, shrinks the log files before each upload.",
+                   "Compression, which is not used by default, shrinks the log files before each upload.") \
+        == "negation"
+
+
+# --- the quote negates its own earlier sentence through a sentence-initial anaphor ----------------
+_RESUME = ("When a download is paused and resumed later from the menu, the client keeps the partial file that was "
+           "already written. This does not happen if the download is resumed after a reboot, nor when it is resumed "
+           "from the command line.")
+
+
+def test_a_negation_the_quote_makes_of_its_own_sentence_through_this_is_grey():
+    note = grey("A download resumed from the command line does not keep its partial file.", _RESUME)
+    assert 'in a sentence opened by "This"' in note
+
+
+def test_a_negation_the_anaphor_sentence_does_not_speak_of_is_still_flagged():
+    # the claim draws nothing from the sentence the anaphor opens: it denies the first one
+    assert flagged("A download resumed later from the menu does not keep its partial file.", _RESUME) == "negation"

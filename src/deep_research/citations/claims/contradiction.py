@@ -16,7 +16,12 @@ find candidate contradictions; :func:`verdict` turns each into a flag or a grey 
 * **converses** - "send" / "receive", "import" / "export", "upload" / "download", "win" /
   "lose", "push" / "pull" state one event from its two ends: a proof only when the claim's
   word before its word (its subject) stands before the quote's word too. "the parent
-  receives TERM" is no contradiction of "Sending TERM to the parent".
+  receives TERM" is no contradiction of "Sending TERM to the parent". That word order reads
+  the roles only of two active verbs: a passive on either side ("the clients are sent a
+  notice", "the file was received") puts the recipient or the thing moved first, so the
+  pair is then no proof (``_passive``): "the clients receive a notice" restates "the
+  clients are sent a notice". Other converses (give / get, buy / sell, lend / borrow,
+  teach / learn) are in no opposite list (``words._ANTONYM_WORDS``), so they flag nothing.
 * **converse comparisons** - "A lower than B" is "B higher than A": a comparative antonym
   pair (lower / higher, less / more, smaller / larger, older / newer ..., each followed by
   "than") or an order pair (before / after, earlier / later) is a proof only when the
@@ -36,7 +41,8 @@ find candidate contradictions; :func:`verdict` turns each into a flag or a grey 
   flavour from cranberries", "checked for errors" none of "ensure that there are no errors".
   A negator against a word that denies by its strength ("not many" / "few") is no flip, nor
   one against a word that denies by its meaning near the same words on the other side
-  ("does not apply" / "fails", "won't become" / "is unlikely to become": ``_DENYING``),
+  ("does not apply" / "fails", "won't become" / "is unlikely to become", "is not set by
+  default" / "is off by default": ``_DENYING``),
   nor one the other side makes of an anaphor of the word, right after a negator of the
   same kind ("works without rndc.conf" / "rndc.conf may be present, though rndc operates
   without this file": ``_negated_anaphor``) - unless the phrase names something else.
@@ -235,6 +241,20 @@ def negative_scale_word(word: str) -> bool:
     return _QUANT.get(word) in _NEGATIVE
 
 
+_BE = frozenset("be is are was were been being am get gets got gotten getting".split())
+
+
+def _passive(t: _Text, k: int) -> bool:
+    """Is the verb at k passive - a form of "be" / "get" right before it, or two tokens before
+    it past an adverb or a negator ("will be sent", "is not received", "are always sent"),
+    and the verb no "-ing" form ("is sending" is active)?"""
+    if t.low[k].endswith("ing"):
+        return False
+    return (k >= 1 and t.low[k - 1] in _BE) or (
+        k >= 2 and t.low[k - 2] in _BE and (t.neg[k - 1] or t.low[k - 1].endswith("ly")
+                                            or t.low[k - 1] in ("also", "then", "still", "always")))
+
+
 def converse(claim_stem: str, quote_stem: str) -> bool:
     return frozenset((claim_stem, quote_stem)) in _CONVERSES or any(
         claim_stem.startswith(a) and quote_stem.startswith(b) or claim_stem.startswith(b) and quote_stem.startswith(a)
@@ -333,6 +353,8 @@ def verdict(rule: str, note: str, claim: _Text, ci: int, quote: _Text, qj: int, 
     if kind in ("antonym", "order") and converse_comparison(claim, ci, quote, qj):
         return _grey(rule, note, "a converse comparison: the compared terms stand the other way round")
     if kind in ("antonym", "order") and converse(claim.stems[ci], quote.stems[qj]):
+        if _passive(claim, ci) or _passive(quote, qj):
+            return _grey(rule, note, "a converse in the passive: the word order does not tell the roles")
         if not same_slot(claim, ci, ci + 1, quote, qj, both=True):
             return _grey(rule, note, "a converse may state the same event from its other end")
     elif not same_slot(claim, ci, ci + 1, quote, qj):
@@ -386,11 +408,14 @@ def _read_otherwise(claim: _Text, ci: int, quote: _Text, qj: int) -> str | None:
 
 # words that deny by their meaning (``words._IMPLICIT_NEG`` less the words that restrict or
 # contrast - "only", "except", "other", "instead", "against" - which do not deny what they
-# stand next to), and three that deny a verb as plainly: "unlikely to become" ("won't
-# become"), "is silent about" ("says nothing about"), "as opposed to users" ("not for users")
+# stand next to), three that deny a verb as plainly: "unlikely to become" ("won't
+# become"), "is silent about" ("says nothing about"), "as opposed to users" ("not for users"),
+# and three that deny a state or setting: "off by default" ("it is not set by default"),
+# "unset", "false" ("disabled" is no such word here: it names a kind of thing as often as
+# it denies one - "a disabled list" - and prefix negation reads "not enabled" already)
 _RESTRICTING = frozenset(stem(w) for w in "only except unless instead rather other against independently un non".split())
 _DENYING = frozenset(stem(w) for w in _IMPLICIT_NEG if w not in _NEGATORS) - _RESTRICTING | frozenset(
-    stem(w) for w in ("unlikely", "silent", "opposed"))
+    stem(w) for w in ("unlikely", "silent", "opposed", "off", "unset", "false"))
 
 
 def _denied_by_a_word(plain: _Text, j: int, neg_side: _Text) -> str | None:
@@ -452,6 +477,28 @@ def _negated_anaphor(plain: _Text, j: int, neg_side: _Text, k: int, seg: list[in
         if not any(plain.entity[y] or plain.stems[y] in elsewhere for y in noun):
             return " ".join(plain.raw[x:noun[-1] + 1])
     return None
+
+
+_BACK_ANAPHORS = frozenset({"this", "that", "it", "such"})
+
+
+def _negated_back_reference(plain: _Text, j: int, neg_side: _Text) -> str | None:
+    """The anaphor that opens the sentence after the one of ``j`` in ``plain`` when a negator
+    follows it within ``WINDOW`` tokens ("zsh restores tty modes. This does not apply when
+    it is continued with bg"), and that sentence writes a content word of ``neg_side`` which
+    the sentence of ``j`` lacks ("bg"): the negated side draws on it. ``plain`` then negates
+    its own earlier statement where the negated side does, and the negator proves no flip.
+    None when there is no such sentence."""
+    lo, hi = sentence_bounds(plain, j)
+    if hi >= len(plain.raw) or plain.low[hi] not in _BACK_ANAPHORS:
+        return None
+    _, nhi = sentence_bounds(plain, hi)
+    if not any(plain.neg[x] for x in range(hi + 1, min(nhi, hi + WINDOW + 1))):
+        return None
+    here = {plain.stems[x] for x in range(lo, hi)}
+    there = {plain.stems[x] for x in range(hi, nhi) if plain.content[x]}
+    drawn = {neg_side.stems[x] for x in range(len(neg_side.raw)) if neg_side.content[x]}
+    return plain.raw[hi] if (there - here) & drawn else None
 
 
 _NEGATING_PREFIXES = ("un", "non", "in", "im", "ir", "il", "dis")
@@ -524,6 +571,9 @@ def negation_verdict(rule: str, note: str, neg_side: _Text, k: int, seg: list[in
     anaphor = _negated_anaphor(plain, j, neg_side, k, seg)
     if anaphor:
         return _grey(rule, note, f'the other side negates "{anaphor}", which may stand for it')
+    back = _negated_back_reference(plain, j, neg_side) if claim_negates else None
+    if back:
+        return _grey(rule, note, f'the other side negates it too, in a sentence opened by "{back}"')
     # the negator is what differs (negators are never counted); the words it covers stand
     # on both sides and count
     if claim_negates:

@@ -6,11 +6,13 @@ from __future__ import annotations
 from bisect import bisect_left
 from itertools import compress
 
-from .contradiction import lexical_negation, negation_verdict, negative_scale_word, verdict
+from .contradiction import _DENYING, lexical_negation, negation_verdict, negative_scale_word, verdict
 from .types import _NUM, _WORD, ClaimCheck, ClaimStatus, _Text, derived
 from .words import _IMPLICIT_NEG_STEMS, _NEG_PHRASE_WORDS, _NEG_SKIP_AFTER, _NEGATORS, _NUMBER_WORDS, stem
 
 WINDOW = 6  # tokens around a negation searched for shared context
+# words that negate by their meaning: implicit negations and the denying words ("off", "unset")
+_MEANS_NOT = _IMPLICIT_NEG_STEMS | _DENYING
 
 
 _PRONOUNS = frozenset({"none", "nothing", "nobody"})
@@ -530,9 +532,11 @@ def _negation_in_block(claim: _Text, q: _Text, i1: int, i2: int, j1: int, j2: in
     if _negations(claim) == _negations(q):
         return None  # as many negations on both sides: one moved, none was added or dropped
     other = qpos if cneg else cpos
-    if any(stem((q if cneg else claim).low[p]) in _IMPLICIT_NEG_STEMS or negative_scale_word((q if cneg else claim).low[p])
-           for p in other):
-        return None  # "not often" / "rarely", "not many" / "few", "not in SQL" / "rather than in SQL"
+    if any(stem((q if cneg else claim).low[p]) in _MEANS_NOT
+           or negative_scale_word((q if cneg else claim).low[p]) for p in other):
+        # "not often" / "rarely", "not many" / "few", "not in SQL" / "rather than in SQL",
+        # "it is not by default" / "which is off by default"
+        return None
     side = q if cneg else claim
     if any(side.low[p] == "beyond" or side.low[p] == "out" and p + 1 < len(side.low) and side.low[p + 1] == "of"
            for p in other):
