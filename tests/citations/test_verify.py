@@ -648,3 +648,20 @@ def test_markup_removal_on_unclosed_links_is_linear():
         start = time.process_time()
         assert clean_quote(text)
         assert time.process_time() - start < 10, text[:12]
+
+
+def test_canonical_ascii_controls_read_as_spaces_like_the_regex_definition():
+    # the ASCII fast path skips the control regex when split()+isprintable() shows it
+    # is not needed; the result must equal the plain definition for every character
+    import re
+
+    from deep_research.terminal import ACTING_CHARS
+
+    control = re.compile(f"[{ACTING_CHARS}]")
+    for code in range(128):
+        ch = chr(code)
+        for s in (f"a{ch}b", f"{ch}a\nb\t{ch}", f"x {ch}{ch} y\r\n", ch, f"line\n{ch}z"):
+            assert canonical(s) == " ".join(control.sub(" ", s).split()), repr(s)
+    assert canonical("a\x01b\nc\x7fd") == "a b c d"
+    assert canonical("a\x1bb\x0ec\x1fd") == "a b c d"
+    assert canonical("plain\ttext\n") == "plain text"

@@ -75,7 +75,11 @@ def _canon_char(ch: str) -> str:
 
 def canonical(s: str) -> str:
     if s.isascii():
-        return " ".join((s if s.isprintable() else _CONTROL.sub(" ", s)).split())
+        # str.split() already drops the controls that are whitespace (\t \n \x0b \x0c
+        # \r \x1c-\x1f); any other control survives the join and fails isprintable(),
+        # so the regex pass runs only on a text that holds one
+        joined = " ".join(s.split())
+        return joined if joined.isprintable() else " ".join(_CONTROL.sub(" ", s).split())
     out: list[str] = []
     prev_space = True
     for ch in s:
