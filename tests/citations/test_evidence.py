@@ -267,3 +267,17 @@ def test_disagreeing_pairs_are_listed_up_to_a_bound():
                "claim") for i in range(100)]
     found = quote_contradictions(quotes)
     assert len(found) == MAX_DISAGREEMENTS and {d.kind for d in found} == {"negation"}
+
+
+def test_a_cut_list_of_disagreements_is_said(tmp_path, monkeypatch):
+    """When a kind of disagreement reaches its bound the summary says the list was cut (the
+    count is of the pairs listed); a report under the bound has no such key (same bytes)."""
+    import deep_research.citations.check as check_module
+
+    result = publish_report(REPORT, sources(), tmp_path / "whole", pdf=False)
+    assert "sources_disagree_cut" not in result.summary()
+    assert "sources_disagree_cut" not in json.loads((tmp_path / "whole" / "audit.json").read_text())["summary"]
+    monkeypatch.setattr(check_module, "MAX_DISAGREEMENTS", 1)
+    cut = publish_report(REPORT, sources(), tmp_path / "cut", pdf=False)
+    assert cut.summary()["sources_disagree"] == 1 and cut.summary()["sources_disagree_cut"] is True
+    assert json.loads((tmp_path / "cut" / "audit.json").read_text())["summary"]["sources_disagree_cut"] is True

@@ -310,6 +310,8 @@ def test_the_shipped_behaviour_set_loads():
     ('{"id": "a", "question": "Q?", "brief_decisions": ' + json.dumps([{"type": "approve"}] * 21) + "}",
      "at most 20 brief decisions"),
     ("", "holds no questions"),
+    # as `research` refuses them in a typed question: an escape would reach every output and prompt
+    ('{"id": "a", "question": "Q\\u001b]52;c;eA==\\u0007?"}', "contains control characters (0x1b, 0x7)"),
 ])
 def test_bad_question_sets_exit_2_with_one_clear_message(tmp_path, capsys, line, message):
     path = tmp_path / "q.jsonl"

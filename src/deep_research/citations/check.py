@@ -10,7 +10,8 @@ from urllib.parse import quote, urlsplit
 
 from .claims import Claim, ClaimCheck, ClaimStatus, check_claim
 from .document import Document, as_document
-from .evidence import Disagreement, Independence, claim_key, confidence, disagreements, quote_contradictions
+from .evidence import (MAX_DISAGREEMENTS, Disagreement, Independence, claim_key, confidence, disagreements,
+                       quote_contradictions)
 from .flags import Flag, NormalisedPage, date_problems, invented_names, normalised_page, uncited_statements
 from .fragments import Fragment, fragment_for, with_text_fragment
 from .judgement import decide
@@ -151,6 +152,8 @@ class CitationReport:
     sources: list[Source] = field(default_factory=list)  # cited sources, in numbering order
     claims: list[Claim] = field(default_factory=list)
     disagreements: list[Disagreement] = field(default_factory=list)
+    # a kind of disagreement reached :data:`evidence.MAX_DISAGREEMENTS`: the list may be cut
+    disagreements_cut: bool = False
     # statements a reader should not take on trust (citations.flags): uncited factual
     # sentences, impossible dates, names none of the cited pages holds
     flags: list[Flag] = field(default_factory=list)
@@ -389,6 +392,8 @@ def check_claims(report: CitationReport, judgments: Mapping[str, dict] | None = 
                 ClaimStatus.UNCHECKED, None, "no report text was found for this citation")
     report.disagreements = disagreements(facts, independence.same_text)
     numbered = {(tuple(d.refs[0]), tuple(d.refs[1])) for d in report.disagreements}
-    for d in quote_contradictions(quoted, independence.same_text):
+    contradictions = quote_contradictions(quoted, independence.same_text)
+    report.disagreements_cut = max(len(report.disagreements), len(contradictions)) >= MAX_DISAGREEMENTS
+    for d in contradictions:
         if not any(set(d.refs[0]) <= set(a) and set(d.refs[1]) <= set(b) for a, b in numbered):
             report.disagreements.append(d)

@@ -120,7 +120,8 @@ def _print_publish_summary(result) -> None:
     if s.get("claims_no_claim"):
         table.add_row("citations without a claim of their own", str(s["claims_no_claim"]))
     if s["sources_disagree"]:
-        table.add_row("[yellow]places where sources disagree[/yellow]", str(s["sources_disagree"]))
+        table.add_row("[yellow]places where sources disagree[/yellow]", str(s["sources_disagree"])
+                      + (" (list cut: first ones of each kind)" if s.get("sources_disagree_cut") else ""))
     if s.get("uncited_statements"):
         table.add_row("[yellow]factual statements without a citation[/yellow]", str(s["uncited_statements"]))
     if s.get("impossible_dates"):

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -118,6 +119,9 @@ def parse_question(obj: Any, path: Path, line: int) -> Question:
         raise _fail(path, line, f"question {qid} has no \"question\" (or \"prompt\") text")
     if len(text) > MAX_QUESTION_CHARS:
         raise _fail(path, line, f"question {qid} is longer than {MAX_QUESTION_CHARS:,} characters")
+    controls = sorted({hex(ord(c)) for c in text if unicodedata.category(c) == "Cc" and c not in "\n\t\r"})
+    if controls:  # refused as `deep-research research` refuses them in a typed question
+        raise _fail(path, line, f"question {qid} contains control characters ({', '.join(controls[:5])})")
     expect = obj.get("expect") or {}
     if not isinstance(expect, dict):
         raise _fail(path, line, "\"expect\" must be an object")

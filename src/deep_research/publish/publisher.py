@@ -53,7 +53,7 @@ class PublishResult:
 
     def summary(self) -> dict:
         r = self.report
-        return {
+        out = {
             "refs": len(r.citations),
             "verified": r.count(Verdict.VERIFIED),
             "repaired": r.count(Verdict.REPAIRED),
@@ -79,6 +79,9 @@ class PublishResult:
                 and any(v["verdict"] == "supports" and not (v["evidence"] or {}).get("ok")
                         for v in cites[0].judge["votes"])),
         }
+        if r.disagreements_cut:  # only then, so every other audit.json keeps its bytes
+            out["sources_disagree_cut"] = True
+        return out
 
 
 def _umask() -> int:
