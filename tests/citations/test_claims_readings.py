@@ -120,3 +120,14 @@ def test_an_answer_no_is_no_negation(claim):
 def test_no_as_a_determiner_still_negates(claim, quote):
     st, rule, note = status(claim, quote)
     assert st is U and rule == "negation", (st, rule, note)
+
+
+@pytest.mark.parametrize(("claim", "quote"), [
+    ("No it does support IPv6.", "It does not support IPv6."),
+    ("No the proxy keeps the header.", "The proxy does not keep the header."),
+])
+def test_an_answer_no_is_never_proof_of_a_quotes_not(claim, quote):
+    """The answer "no" is no negator, so it cannot stand for the quote's "not": the claim
+    says the opposite of its quote and must never be shown supported (it was, by "copy")."""
+    st, rule, note = status(claim, quote)
+    assert st is not ClaimStatus.SUPPORTED, (st, rule, note)

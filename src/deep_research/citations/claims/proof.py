@@ -44,6 +44,7 @@ from functools import lru_cache
 from rapidfuzz.distance import Indel
 
 from .analysis import _analyse_quote
+from .negation import _answer_particle
 from .numbers import APPROX
 from .types import ClaimCheck, ClaimStatus, _Memo, _Text, union
 from .words import _IMPLICIT_NEG_STEMS, _MODAL, _ORDINALS, _QUANT, _QUOTE_NUMBER_WORDS, stem
@@ -216,6 +217,10 @@ def items(t, claim_side: bool, tb: Tables) -> _Items:
                 res = bool(neg[k])
             elif neg[k] and need_not:
                 key, res, need_not = "M:must", True, False
+            elif neg[k] and _answer_particle(t, k):
+                # "No it does support X" answers; it does not negate "support": no "not" of a
+                # quote shows it ("It does not support X" would otherwise prove it)
+                key, res = "ANSWER:no", True
             elif neg[k]:
                 key = "\u00ac"
                 res = True
