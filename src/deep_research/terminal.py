@@ -54,6 +54,12 @@ ACTING_CHARS = "\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069"  
 _ACTING = re.compile(f"[{ACTING_CHARS}\r](?!(?<=\r)\n)")
 
 
+def control_characters(text: str) -> list[str]:
+    """The control characters of a text a user typed or handed over (tab and line ends
+    aside), as sorted hex codes - what a question may not hold (``research``, ``eval run``)."""
+    return sorted({hex(ord(c)) for c in text if unicodedata.category(c) == "Cc" and c not in "\n\t\r"})
+
+
 def inert_text(text: str) -> str:
     """``text`` (a report, notes, HTML) with every character of ``_ACTING`` written as an
     escape (``\\x1b``, ``\\r``, ``\\u202e``): shown, never acted on. Only ASCII

@@ -10,7 +10,7 @@ from typing import Optional
 import typer
 
 from ..errors import UserError
-from ..terminal import printable
+from ..terminal import control_characters, printable
 from .helpfmt import HelpCommand
 from .settings import RUN_PANEL, checked_context, with_settings
 
@@ -372,7 +372,7 @@ def _validate_question(question: str) -> str:
         raise UserError("the question is empty")
     if len(q) > 20_000:
         raise UserError(f"the question is {len(q):,} characters long; the limit is 20,000")
-    bad = sorted({hex(ord(c)) for c in q if unicodedata.category(c) == "Cc" and c not in "\n\t"})
+    bad = control_characters(q)
     if bad:
         raise UserError(f"the question contains control characters ({', '.join(bad[:5])})")
     return q

@@ -23,11 +23,11 @@ from __future__ import annotations
 
 import json
 import re
-import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..terminal import control_characters
 from .rundir import EvalInputError, read_bounded
 
 KEYS = {"id", "question", "prompt", "language", "topic", "reference", "reference_text", "clarification_answer",
@@ -119,7 +119,7 @@ def parse_question(obj: Any, path: Path, line: int) -> Question:
         raise _fail(path, line, f"question {qid} has no \"question\" (or \"prompt\") text")
     if len(text) > MAX_QUESTION_CHARS:
         raise _fail(path, line, f"question {qid} is longer than {MAX_QUESTION_CHARS:,} characters")
-    controls = sorted({hex(ord(c)) for c in text if unicodedata.category(c) == "Cc" and c not in "\n\t\r"})
+    controls = control_characters(text)
     if controls:  # refused as `deep-research research` refuses them in a typed question
         raise _fail(path, line, f"question {qid} contains control characters ({', '.join(controls[:5])})")
     expect = obj.get("expect") or {}
