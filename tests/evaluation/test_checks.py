@@ -690,3 +690,32 @@ def test_summary_keeps_the_range_of_all_tasks():
     s = summarise([done(5, 3, 40), done(0, 0, 10)])
     assert s["fact_accuracy"] == 0.625 and s["fact_accuracy_strict"] == 0.1 and s["fact_accuracy_upper"] == 0.94
     assert s["fact_accuracy_representative"] is False
+
+
+def test_evaluation_json_files_show_controls_of_a_handed_over_run_as_escapes(tmp_path):
+    """A run folder or question set may come from someone else: its question (run.json)
+    holds C1 controls and bidi overrides that JSON writes raw. eval-report.json,
+    compare.json and the DeepResearch Bench export write them as escapes (the same values),
+    as citations.json does, so printing the file never acts on them."""
+    hostile = "\x9b2J \u202etxet\u202c \x85"
+    question = f"How much do street trees cool streets? {hostile}"
+    runs = []
+    for name in ("a", "b"):
+        run = make_run(tmp_path / name / "runs" / "q1" / "r")
+        record = json.loads((run / "run.json").read_text(encoding="utf-8"))
+        (run / "run.json").write_text(json.dumps({**record, "question": question}, ensure_ascii=False),
+                                      encoding="utf-8")
+        _eval_folder(tmp_path / name, {"q1": {"id": "q1", "question": question, "status": "completed",
+                                              "run_dir": "runs/q1/r"}})
+        runs.append(run)
+    written = [tmp_path / "report.json", tmp_path / "cmp" / "compare.json", tmp_path / "drb.jsonl"]
+    assert main(["eval", "report", str(runs[0]), "--json", str(written[0])]) == 0
+    assert main(["eval", "compare", str(tmp_path / "a"), str(tmp_path / "b"), "--out", str(tmp_path / "cmp")]) == 0
+    assert main(["eval", "export-drb", str(tmp_path / "a"), "--out", str(written[2])]) == 0
+    acting = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+    for path in written:
+        text = path.read_text(encoding="utf-8")
+        assert "\\u202etxet" in text, path.name  # shown as an escape, not dropped
+        assert not acting.findall(text), (path.name, sorted(set(acting.findall(text))))
+        values = [json.loads(line) for line in text.splitlines()] if path.suffix == ".jsonl" else [json.loads(text)]
+        assert question in json.dumps(values, ensure_ascii=False), path.name

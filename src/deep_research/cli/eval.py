@@ -11,7 +11,7 @@ import typer
 
 from ..errors import UserError
 from ..evaluation.rundir import MAX_DEPTH, MAX_RUN_FOLDERS
-from ..terminal import printable
+from ..terminal import inert_json, printable
 from .helpfmt import HelpCommand, HelpGroup
 from .settings import RUN_PANEL, checked_context, with_settings
 
@@ -98,7 +98,7 @@ def _write_json(path: Path, value) -> None:
 
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        write_atomic(path, json.dumps(value, ensure_ascii=False, indent=2) + "\n")
+        write_atomic(path, inert_json(json.dumps(value, ensure_ascii=False, indent=2)) + "\n")
     except OSError as e:
         raise UserError(f"cannot write {path}: {e.strerror or e}") from None
 
