@@ -652,3 +652,24 @@ def test_a_folder_that_cannot_be_listed_is_skipped_with_a_reason(tmp_path: Path)
     [skipped] = report.skipped
     assert skipped.reason == "a folder that cannot be read (File name too long); nothing in it indexed"
     assert skipped.path.startswith("dddddddd/") and "…" in skipped.path and len(skipped.path) <= 160
+
+
+def test_a_page_past_the_html_parsers_limits_says_so_not_no_text(tmp_path: Path) -> None:
+    """lxml stops at elements nested 256 deep and at a text of 10 MB in one piece (its
+    guard against hostile pages, kept). Such a page was skipped as "no text", although
+    its text is plain to see in a browser: the reason names the limit."""
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "deep.html").write_text(
+        "<html><body>" + "<div>" * 20_000 + "<p>Deeply nested text about tidal power.</p>" + "</div>" * 20_000
+        + "</body></html>", encoding="utf-8")
+    (folder / "giant.html").write_text(
+        "<html><body><p>" + "tidal power " * 1_000_000 + "</p></body></html>", encoding="utf-8")
+    (folder / "ok.html").write_text("<html><body><p>Tidal power is predictable.</p></body></html>",
+                                    encoding="utf-8")
+    report = build_index(folder)
+    assert report.added == ["ok.html"]
+    reasons = {s.path: s.reason for s in report.skipped}
+    assert "nested more than 256" in reasons["deep.html"], reasons
+    assert "10 MB" in reasons["giant.html"], reasons
+    assert not any("no text" in r for r in reasons.values()), reasons
