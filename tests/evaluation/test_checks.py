@@ -719,3 +719,28 @@ def test_evaluation_json_files_show_controls_of_a_handed_over_run_as_escapes(tmp
         assert not acting.findall(text), (path.name, sorted(set(acting.findall(text))))
         values = [json.loads(line) for line in text.splitlines()] if path.suffix == ".jsonl" else [json.loads(text)]
         assert question in json.dumps(values, ensure_ascii=False), path.name
+
+
+def test_the_eval_run_table_keeps_every_figure_at_80_columns():
+    """eval run's table of 12 columns in a terminal of 80: Rich cut every figure to one
+    character and an ellipsis ("3…" tokens, "$…" cost). Each figure is printed whole, in
+    rows that fit 80 columns."""
+    from rich.console import Console
+
+    from deep_research.cli.eval import results_table
+
+    def result(qid: str) -> dict:
+        return {"id": qid, "question": "How much do street trees cool streets?", "status": "completed",
+                "seconds": 5.2, "usage": {"tokens": 30_982, "cost_usd": 0.0123},
+                "checks": json.loads(GOLDEN.read_text(encoding="utf-8")),
+                "judge": {"score": 80}, "behaviour": [{"passed": True}, {"passed": False}]}
+
+    results = [result("cold"), result("a-question-id-that-is-rather-long-for-a-table")]
+    console = Console(width=80, record=True)
+    console.print(results_table(results))
+    printed = console.export_text()
+    assert max(len(line.rstrip()) for line in printed.splitlines()) <= 80, printed
+    assert "…" not in printed, printed
+    for figure in ("completed", "30,982", "$0.0123", "5.2", "1/2", "cold"):
+        assert figure in printed, (figure, printed)
+    assert "a-question-id-that-is" in printed and "table" in printed  # a long id is wrapped, never cut

@@ -428,7 +428,14 @@ class EvalProgress:
         self._update()
 
 
-def results_table(results: list[dict]) -> Table:
+def results_table(results: list[dict]) -> Table | Group:
+    """The per-question table; when its figures need more than ``WIDTH`` columns, two
+    tables keyed by the question's id (run, then quality), so a terminal of 80 columns
+    shows every figure whole (one table of 12 columns cut each to "3…")."""
+    from rich import box
+    from rich.console import Console, Group
+    from rich.table import Table
+
     from ..evaluation.summary import table_rows
 
     header, rows = table_rows(results)
@@ -437,7 +444,20 @@ def results_table(results: list[dict]) -> Table:
         t.add_column(h, justify="left" if i < 2 else "right", no_wrap=i == 0)
     for r in rows:
         t.add_row(*(cell(c) for c in r))
-    return t
+    if Console(width=10_000).measure(t).maximum <= WIDTH:
+        return t
+    split = header.index("refs") + 1 if "refs" in header else (len(header) + 1) // 2
+    tables = []
+    for title, cols in (("Evaluation", range(split)), ("", [0, *range(split, len(header))])):
+        part = Table(title=title or None, title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False,
+                     show_edge=False)
+        for i in cols:
+            part.add_column(header[i], justify="left" if i < 2 else "right", no_wrap=i != 0,
+                            overflow="fold", max_width=WIDTH // 3 if i == 0 else None)
+        for r in rows:
+            part.add_row(*(cell(r[i]) for i in cols))
+        tables.append(part)
+    return Group(*tables)
 
 
 def summary_lines(s: dict) -> list[str]:
