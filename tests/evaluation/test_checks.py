@@ -744,3 +744,12 @@ def test_the_eval_run_table_keeps_every_figure_at_80_columns():
     for figure in ("completed", "30,982", "$0.0123", "5.2", "1/2", "cold"):
         assert figure in printed, (figure, printed)
     assert "a-question-id-that-is" in printed and "table" in printed  # a long id is wrapped, never cut
+
+
+def test_a_judge_base_url_that_is_no_url_exits_2_naming_the_option(tmp_path, capsys):
+    """--judge-base-url 'not a url' went to the HTTP client: the judgment failed as a
+    connection error (exit 1) after its retries."""
+    run = make_run(tmp_path / "run")
+    assert main(["eval", "judge", str(run), "--judge-model", "openai:judge", "--judge-base-url", "not a url"]) == 2
+    err = capsys.readouterr().err
+    assert "--judge-base-url: 'not a url' is not an http:// or https:// URL" in err and "Traceback" not in err

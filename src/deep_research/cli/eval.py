@@ -111,8 +111,12 @@ def _make_judge(model: str | None, base_url: str | None, api_key_env: str | None
         return None
     from ..evaluation.report_judge import ReportJudge, judge_spec
     from ..research.runner import load_deps
-    from ..research.runtime.configuration import Configuration
+    from ..research.runtime.configuration import Configuration, checked_base_url
 
+    try:
+        base_url = checked_base_url(base_url)
+    except ValueError as e:
+        raise UserError(f"--judge-base-url: {e}") from None
     cfg = Configuration.resolve({"configurable": {}}, {})
     spec = judge_spec(model, base_url=base_url or cfg.model_base_url, api_key_env=api_key_env, timeout_s=timeout)
     return ReportJudge.create(spec, factory=load_deps().model_factory, max_calls=max_calls,

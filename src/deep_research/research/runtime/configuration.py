@@ -153,6 +153,24 @@ def _problems(e: ValidationError, *, env: bool = False, labels: typing.Mapping[s
     return "; ".join(parts)
 
 
+def checked_base_url(v: str | None) -> str | None:
+    """A model server's base URL: an http(s) URL with a host (None for none); ValueError
+    otherwise. Anything else went to the HTTP client as it was and every model call failed
+    as a connection error, retried, instead of a setup mistake."""
+    if v is None or not v.strip():
+        return None
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(v.strip())
+        ok = parts.scheme.lower() in ("http", "https") and bool(parts.hostname)
+    except ValueError:
+        ok = False
+    if not ok:
+        raise ValueError(f"{v!r} is not an http:// or https:// URL (e.g. http://localhost:11434/v1)")
+    return v.strip()
+
+
 def _json_text(text: str, wrong: str) -> Any:
     """A setting's JSON text, read; ValueError starting with ``wrong`` when it is not JSON."""
     try:
@@ -540,20 +558,7 @@ class Configuration(BaseModel):
     @field_validator("model_base_url", *(f"{r}_model_base_url" for r in ROLES))
     @classmethod
     def _base_url(cls, v: str | None) -> str | None:
-        """An http(s) URL with a host: anything else went to the HTTP client as it was and
-        every model call failed as a connection error, retried, instead of a setup mistake."""
-        if v is None or not v.strip():
-            return None
-        from urllib.parse import urlsplit
-
-        try:
-            parts = urlsplit(v.strip())
-            ok = parts.scheme.lower() in ("http", "https") and bool(parts.hostname)
-        except ValueError:
-            ok = False
-        if not ok:
-            raise ValueError(f"{v!r} is not an http:// or https:// URL (e.g. http://localhost:11434/v1)")
-        return v.strip()
+        return checked_base_url(v)
 
     @field_validator("search_api", "citation_style", "research_mode", "report_format", "structured_output",
                      mode="before")
