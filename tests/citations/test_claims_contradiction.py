@@ -61,6 +61,28 @@ def test_modals_only_obligation_against_permission_is_a_contradiction():
     assert scale_incompatible("quantifier", "many", "few") and not scale_incompatible("quantifier", "some", "many")
 
 
+@pytest.mark.parametrize(("claim", "quote"), [
+    # a weaker hedge follows from a stronger one: "some" of what "most" covers is true
+    ("Some mirrors refresh their package index every night.", "Most mirrors refresh their package index every night."),
+    # a stronger hedge than the quote's is an inference the quote does not make, not a contradiction
+    ("Most mirrors refresh their package index every night.", "Some mirrors refresh their package index every night."),
+])
+def test_two_hedged_strengths_two_apart_are_grey(claim, quote):
+    from deep_research.citations.claims.contradiction import scale_incompatible
+
+    assert "may both hold" in grey(claim, quote)
+    assert not scale_incompatible("quantifier", "some", "most") and not scale_incompatible("quantifier", "most", "some")
+
+
+@pytest.mark.parametrize(("claim", "quote"), [
+    ("Some mirrors refresh their package index every night.", "All mirrors refresh their package index every night."),
+    ("All mirrors refresh their package index every night.", "Most mirrors refresh their package index every night."),
+    ("Few mirrors refresh their package index every night.", "Most mirrors refresh their package index every night."),
+])
+def test_a_hedge_against_all_or_across_the_polarity_is_still_flagged(claim, quote):
+    assert flagged(claim, quote) == "near_copy:quantifier"
+
+
 # --- converses and swaps outside the same slot ----------------------------------------------------
 def test_a_converse_verb_from_the_other_end_is_grey():
     quote = "Sending the TERM or stop signal to the parent causes it to immediately attempt to kill off all of its children."

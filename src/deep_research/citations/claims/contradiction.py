@@ -52,10 +52,12 @@ find candidate contradictions; :func:`verdict` turns each into a flag or a grey 
   more of the same words, one for one (``_read_otherwise``).
 * **scale words** - a quantifier of another strength (none < few < some < many < most <
   all: the groups of ``words._QUANT_GROUPS``) is a contradiction only when the two cannot
-  both hold: two strengths apart or more ("many" / "few", "most" / "some", "some" / "all",
-  where "some" says "not all"), a quote "none"/"never" against any other, or an absolute
-  claim word ("all", "always", "never") against a hedged one. One strength apart is an
-  inference: "many" / "several", "usually" / "often", "most" / "all" (implied by it).
+  both hold: two strengths apart or more ("many" / "few", "some" / "all", where "some" says
+  "not all"), a quote "none"/"never" against any other, or an absolute claim word ("all",
+  "always", "never") against a hedged one. One strength apart is an inference: "many" /
+  "several", "usually" / "often", "most" / "all" (implied by it); so are two hedged positive
+  strengths however far apart ("some" / "most": the weaker follows from the stronger, the
+  stronger is unproven, not wrong).
   Modals: only an obligation against a permission ("must" / "may"); "will" / "could",
   "should" / "may", "can" / "will" may all hold together and are left to the judge. A
   negator next to either scale word turns it round ("usually not" is "rarely", "may not"
@@ -220,6 +222,11 @@ def scale_incompatible(kind: str, claim_group: str, quote_group: str) -> bool:
         return {claim_group, quote_group} == {"must", "may"}
     c, q = _STRENGTH.get(claim_group), _STRENGTH.get(quote_group)
     if c is None or q is None:
+        return False
+    if c >= _STRENGTH["some"] and q >= _STRENGTH["some"] and "all" not in (claim_group, quote_group):
+        # two hedged positive strengths ("some" / "most", "many" / "some"): the weaker follows from
+        # the stronger, and a stronger claim is an inference the quote does not make - unproven,
+        # not wrong. Only "all" is denied by a hedge ("some" / "most" say "not all")
         return False
     # two strengths apart ("some" / "all", "many" / "few"); "never" in the quote; an absolute claim
     return abs(c - q) >= 2 or quote_group == "none" or claim_group in ("all", "none")
