@@ -520,3 +520,16 @@ def test_a_negation_the_quote_makes_of_its_own_sentence_through_this_is_grey():
 def test_a_negation_the_anaphor_sentence_does_not_speak_of_is_still_flagged():
     # the claim draws nothing from the sentence the anaphor opens: it denies the first one
     assert flagged("A download resumed later from the menu does not keep its partial file.", _RESUME) == "negation"
+
+
+# --- a name the claim denies is no swap of the quote's name -------------------------------------
+def test_a_name_denied_on_one_side_only_is_no_name_swap():
+    # "not an American station" agrees with "a Canadian radio station": the claim denies its name
+    assert "not in its quotes" in check_claim(
+        "Kettle Radio is not an American station.",
+        ["Kettle Radio is a Canadian radio station founded by two engineers."]).note
+
+
+def test_a_name_swapped_with_neither_side_denying_is_still_flagged():
+    assert flagged("Kettle Radio is an American radio station founded by two engineers.",
+                   "Kettle Radio is a Canadian radio station founded by two engineers.") == "near_copy:entity"
