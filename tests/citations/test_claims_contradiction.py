@@ -171,7 +171,8 @@ def test_a_negation_after_a_reporting_verb_is_said_of_its_own_clause():
     # Check-COVID: "found that" reports the negated clause; its words stand in the quote
     assert flagged("A March study found no cruise ship-linked COVID-19 cases in the United States.",
                    "During February-March 2020, COVID-19 outbreaks associated with three cruise ship voyages "
-                   "have caused more than 800 laboratory-confirmed cases among passengers and crew.") == "negation"
+                   "in the United States have caused more than 800 laboratory-confirmed cases among passengers "
+                   "and crew.") == "negation"
 
 
 # --- a negator next to a scale word turns it round: no swap is proven then ----------------------
@@ -533,3 +534,18 @@ def test_a_name_denied_on_one_side_only_is_no_name_swap():
 def test_a_name_swapped_with_neither_side_denying_is_still_flagged():
     assert flagged("Kettle Radio is an American radio station founded by two engineers.",
                    "Kettle Radio is a Canadian radio station founded by two engineers.") == "near_copy:entity"
+
+
+# --- a word flag needs the quote's sentence to state most of the claim's sentence -----------------
+def test_a_negation_read_in_a_sentence_stating_less_than_most_of_the_claim_is_grey():
+    # the claim's place ("remote backup server") and time ("before uploading") are nowhere in the
+    # quote's sentence: they may be what makes the denial true
+    note = grey("The nightly job does not compress the archive before uploading it to the remote backup server.",
+                "The nightly job compresses the archive and keeps a copy on the local disk.")
+    assert "states only" in note
+
+
+def test_a_negation_of_the_quotes_sentence_said_again_is_still_flagged():
+    assert flagged("The nightly job does not compress the archive before uploading it to the remote backup server.",
+                   "The nightly job compresses the archive before uploading it to the remote backup server.") \
+        == "negation"
