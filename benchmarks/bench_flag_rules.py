@@ -31,23 +31,15 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import bench_claims as bc  # noqa: E402
+import claims_verdicts as cv  # noqa: E402
 
 from deep_research.citations.claims import check_claim  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
-# the seen fresh groups: (hand-written dir, public root or None); never a group still unseen
-FRESH = {
-    "fresh1": (bc.FRESH_HAND_DIR, bc.FRESH_FACTVER_ROOT),
-    "fresh2": (bc.FRESH2_HAND_DIR, bc.FRESH2_FACTVER_ROOT),
-    "fresh3": (bc.FRESH3_HAND_DIR, bc.FRESH3_FACTVER_ROOT),
-    "fresh4": (bc.FRESH4_HAND_DIR, None),
-    "fresh5": (bc.FRESH5_HAND_DIR, bc.FRESH5_FACTVER_ROOT),
-    "fresh6": (bc.FRESH6_HAND_DIR, bc.FRESH6_FACTVER_ROOT),
-    "fresh7": (bc.FRESH7_HAND_DIR, bc.FRESH7_FACTVER_ROOT),
-    "fresh8": (bc.FRESH8_HAND_DIR, None),
-    "fresh9": (bc.FRESH9_HAND_DIR, bc.FRESH9_FACTVER_ROOT),
-    "fresh10": (bc.FRESH10_HAND_DIR, None),
-}
+# the seen fresh groups: (hand-written dir, public root or None) - named one by one, so that a
+# group still unseen (claims_verdicts knows it) is never read here
+SEEN = ("fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7", "fresh8", "fresh9")
+FRESH = {("fresh1" if g == "fresh" else g): cv._FRESH[g] for g in SEEN} | {"fresh10": (bc.FRESH10_HAND_DIR, None)}
 
 
 def pairs(group: str, factver_root: Path) -> list[bc.Pair]:
