@@ -665,3 +665,24 @@ def test_canonical_ascii_controls_read_as_spaces_like_the_regex_definition():
     assert canonical("a\x01b\nc\x7fd") == "a b c d"
     assert canonical("a\x1bb\x0ec\x1fd") == "a b c d"
     assert canonical("plain\ttext\n") == "plain text"
+
+
+# One letter identifies no sentence: found on the page, it still proves nothing (a blue
+# badge must mean the cited sentence is there).
+@pytest.mark.parametrize("quote", ["y", '"y"', "a", "42", "[x](javascript:alert(6))", "*e*"])
+def test_too_short_quotes_are_unsupported_even_when_found(quote):
+    page = "Plain text: y a 42 x) e and more text that holds every short quote above."
+    src = Source("s1", "https://plain.example.org", page)
+    r = SourceIndex([src]).verify(quote, "s1")
+    assert r.status is Verdict.UNSUPPORTED, r
+    assert r.how == "the quote is too short to identify a passage"
+
+
+# A short but real quote stays verified: a version string, one term of 3+ characters,
+# two words.
+@pytest.mark.parametrize("quote", ["3.11", "SQL", "LangGraph", "a b", "no way"])
+def test_short_real_quotes_stay_verified(quote):
+    page = "Python 3.11 speaks SQL to LangGraph; a b c; there is no way around it."
+    src = Source("s1", "https://plain.example.org", page)
+    r = SourceIndex([src]).verify(quote, "s1")
+    assert r.status is Verdict.VERIFIED, r

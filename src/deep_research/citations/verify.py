@@ -11,7 +11,8 @@ every word-overlap measure high, yet changes what the source says.
 * repaired  - the same holds for *another* source (the id is fixed), or the quote
               differs from the cited page only in letter case, accents or punctuation
               between words (never inside a number) and is replaced by the page's text.
-* unsupported - anything else.
+* unsupported - anything else, and a quote too short to identify a passage (one word of
+              under three letters or digits: "y", "42"), even when the page holds it.
 """
 
 from __future__ import annotations
@@ -358,6 +359,8 @@ class SourceIndex:
         canon, forms, wider = _quote_forms(quote)
         if not canon or not _HAS_ALNUM.search(canon):
             return QuoteCheck(Verdict.UNSUPPORTED, source_id, how="empty quote")
+        if _too_short(canon):
+            return QuoteCheck(Verdict.UNSUPPORTED, source_id, how=_TOO_SHORT)
         cited = self.sources.get(source_id)
         if cited is not None:
             span = cited.find_exact(forms[0])  # the common case: found as written
@@ -414,6 +417,15 @@ class SourceIndex:
 
 
 _CASE_ONLY = "differs from the page only in case, accents or punctuation"
+_TOO_SHORT = "the quote is too short to identify a passage"
+
+
+def _too_short(canon: str) -> bool:
+    """One word of under three letters or digits ("y", "42") identifies no sentence: found
+    on the page, it would prove nothing. Two words ("no way"), a version ("3.11") or a
+    term ("SQL") may stand for the passage a claim cites."""
+    toks = tokens(canon)
+    return len(toks) < 2 and sum(ch.isalnum() for ch in canon) < 3
 
 
 def _may_hold(reading: IndexedSource, token_forms: list[list[str]]) -> bool:
