@@ -173,3 +173,22 @@ def test_many_failed_citations_name_the_first_ones_and_count_the_rest(tmp_path):
     assert re.search(r"\b2\d\d more citation\(s\) failed their check\b.*citations\.json", r.stderr), r.stderr
     cites = json.loads((tmp_path / "out" / "citations.json").read_text())
     assert sum(c["claim_status"] == "unsupported" for c in cites) == 300
+
+
+def test_too_short_quote_is_not_verified_and_the_terminal_says_why(tmp_path):
+    """A one-letter quote found on the page proves nothing: unsupported in citations.json,
+    its claim not supported, the reason in the terminal; the report marks it unverified."""
+    sources = json.dumps([{"id": "a", "url": "https://a.example/", "title": "A", "format": "text",
+                           "content": "The sky is blue on clear days, y x) and more."}])
+    body = ('Days are blue <ref id="a">"The sky is blue on clear days"</ref>.\n\n'
+            'Why <ref id="a">"y"</ref>.\n\nA link <ref id="a">"[x](javascript:alert(6))"</ref>.\n')
+    out = tmp_path / "out"
+    r = run("publish", _write(tmp_path, "r.md", "# Sky\n\n" + body), "-s", _write(tmp_path, "s.json", sources),
+            "-o", out, "--no-pdf")
+    assert r.returncode == 0, r.stderr
+    cites = json.loads((out / "citations.json").read_text())
+    cites = cites["citations"] if isinstance(cites, dict) else cites
+    assert [c["status"] for c in cites] == ["verified", "unsupported", "unsupported"]
+    assert all(c["claim_status"] != "supported" for c in cites[1:])
+    assert r.stderr.count("the quote is too short to identify a passage") == 2
+    assert "(unverified quote)" in (out / "report.linked.md").read_text()

@@ -360,7 +360,7 @@ class SourceIndex:
         if not canon or not _HAS_ALNUM.search(canon):
             return QuoteCheck(Verdict.UNSUPPORTED, source_id, how="empty quote")
         if _too_short(canon):
-            return QuoteCheck(Verdict.UNSUPPORTED, source_id, how=_TOO_SHORT)
+            return QuoteCheck(Verdict.UNSUPPORTED, source_id, how=TOO_SHORT)
         cited = self.sources.get(source_id)
         if cited is not None:
             span = cited.find_exact(forms[0])  # the common case: found as written
@@ -417,7 +417,7 @@ class SourceIndex:
 
 
 _CASE_ONLY = "differs from the page only in case, accents or punctuation"
-_TOO_SHORT = "the quote is too short to identify a passage"
+TOO_SHORT = "the quote is too short to identify a passage"
 
 
 def _too_short(canon: str) -> bool:

@@ -138,8 +138,11 @@ def _print_publish_summary(result) -> None:
               or (c.claim_status is not None and c.claim_status.value == "unsupported")]
     for c in failed[:MAX_CITATION_WARNINGS]:
         if c.status.value == "unsupported":
+            from ..citations.verify import TOO_SHORT  # loaded by publishing already
+
+            what = TOO_SHORT if c.check.how == TOO_SHORT else "quote not found in the source"
             _warn(f"ref {c.ref.index + 1} (line {c.ref.line}, source {c.ref.source_id}): "
-                  f"quote not found in the source: \u201c{c.ref.quote[:100]}\u201d")
+                  f"{what}: \u201c{c.ref.quote[:100]}\u201d")
         else:
             _warn(f"ref {c.ref.index + 1} (line {c.ref.line}, source {c.ref.source_id}): "
                   f"claim differs from its source: {c.claim_check.note}")
