@@ -686,3 +686,13 @@ def test_short_real_quotes_stay_verified(quote):
     src = Source("s1", "https://plain.example.org", page)
     r = SourceIndex([src]).verify(quote, "s1")
     assert r.status is Verdict.VERIFIED, r
+
+
+# A link destination may hold balanced parentheses (CommonMark): the whole link is syntax,
+# its text alone is what a reader sees; a cut at the first ")" left "x)" to match a plain page.
+def test_link_with_parentheses_in_destination_strips_whole():
+    page = "Plain text: the Foo) bar drama. The Foo bar was founded in 1900."
+    src = Source("s1", "https://plain.example.org", page, format="text")
+    r = SourceIndex([src]).verify("The [Foo](https://en.wikipedia.org/wiki/Foo_(bar)) bar was founded in 1900.", "s1")
+    assert r.status is Verdict.VERIFIED, r
+    assert page[r.start:r.end].startswith("The Foo bar was founded")

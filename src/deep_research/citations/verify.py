@@ -36,7 +36,10 @@ _OPEN_CLOSE = [('"', '"'), ("\u201c", "\u201d"), ("\u201e", "\u201c"), ("'", "'"
 # link text and destination bounded (1,000 / 2,000 characters), so that text of many "[a]("
 # without a closing ")" costs linear time (unbounded, each "[" scanned to the end: 15 s for
 # 60 KB of model output); a longer link stays as written
-_MD_LINK = re.compile(r"!?\[([^\]]{0,1000})\]\([^)\s]{0,2000}(?:\s+\"[^\"]{0,1000}\")?\)")
+# a destination may hold balanced parentheses, one level deep ("wiki/Foo_(bar)"), as
+# CommonMark reads it: cut at the first ")", the rest ("x)") was left as quote text
+_MD_LINK = re.compile(r"!?\[([^\]]{0,1000})\]\((?:[^()\s]|\([^()\s]{0,2000}\)){0,2000}"
+                      r"(?:\s+\"[^\"]{0,1000}\")?\)")
 _MD_ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
 # "**" between digits is a power ("2**10"), as pages keep it (page/__init__.py), not emphasis
 _MD_MARKS = re.compile(r"(\*\*(?:(?<!\d..)|(?!\d))|__|~~|`+)")  # "**" not between two digits
