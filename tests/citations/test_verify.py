@@ -696,3 +696,12 @@ def test_link_with_parentheses_in_destination_strips_whole():
     r = SourceIndex([src]).verify("The [Foo](https://en.wikipedia.org/wiki/Foo_(bar)) bar was founded in 1900.", "s1")
     assert r.status is Verdict.VERIFIED, r
     assert page[r.start:r.end].startswith("The Foo bar was founded")
+
+
+def test_too_short_quote_is_not_repaired_to_another_source():
+    a = Source("s1", "https://a.example.org", "Nothing relevant here at all.")
+    b = Source("s2", "https://b.example.org", "Option y enables the cache.")
+    r = SourceIndex([a, b]).verify("y", "s1")
+    assert r.status is Verdict.UNSUPPORTED and r.how == "the quote is too short to identify a passage"
+    r = SourceIndex([a, b]).verify("y", "s9")
+    assert r.status is Verdict.UNSUPPORTED and "unknown source id" in r.how

@@ -362,9 +362,10 @@ class SourceIndex:
         canon, forms, wider = _quote_forms(quote)
         if not canon or not _HAS_ALNUM.search(canon):
             return QuoteCheck(Verdict.UNSUPPORTED, source_id, how="empty quote")
-        if _too_short(canon):
-            return QuoteCheck(Verdict.UNSUPPORTED, source_id, how=TOO_SHORT)
         cited = self.sources.get(source_id)
+        if _too_short(canon):  # never verified, nor repaired to another source
+            return QuoteCheck(Verdict.UNSUPPORTED, source_id,
+                              how=TOO_SHORT if cited else f"unknown source id {source_id!r}")
         if cited is not None:
             span = cited.find_exact(forms[0])  # the common case: found as written
             if span:
