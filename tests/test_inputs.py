@@ -19,3 +19,33 @@ def test_a_source_record_reads_back_as_the_same_source() -> None:
     assert back[0] == full
     assert back[1].format == "markdown" and back[1].page.text == bare.page.text
     assert records[1]["format"] == "markdown" and "author" not in records[1]
+
+
+def test_a_pipe_is_read_like_a_file_and_an_endless_one_is_bounded(tmp_path, monkeypatch) -> None:
+    """A FIFO (as `<(cat sources.json)` or a named pipe gives) and /dev/stdin-like character
+    devices are read, within the byte bound of a regular file; a folder is named as one."""
+    import os
+    import threading
+
+    import pytest
+
+    from deep_research import inputs
+    from deep_research.errors import UserError
+
+    fifo = tmp_path / "sources.fifo"
+    os.mkfifo(fifo)
+    writer = threading.Thread(target=lambda: fifo.write_text('[{"id": 1}]', encoding="utf-8"))
+    writer.start()
+    try:
+        assert inputs.read_text_file(fifo, "sources file") == '[{"id": 1}]'
+    finally:
+        writer.join(timeout=10)
+    monkeypatch.setattr(inputs, "MAX_INPUT_BYTES", 1 << 20)
+    with pytest.raises(UserError, match=r"sources file /dev/zero is larger than 1 MB"):
+        inputs.read_text_file("/dev/zero", "sources file")
+    with pytest.raises(UserError, match=r"sources file .* is a folder, not a file"):
+        inputs.read_text_file(tmp_path, "sources file")
+    big = tmp_path / "big.md"
+    big.write_bytes(b"x" * ((1 << 20) + 1))
+    with pytest.raises(UserError, match=r"report .*big.md is larger than 1 MB"):
+        inputs.read_text_file(big, "report")
