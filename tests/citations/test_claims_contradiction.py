@@ -549,3 +549,18 @@ def test_a_negation_of_the_quotes_sentence_said_again_is_still_flagged():
     assert flagged("The nightly job does not compress the archive before uploading it to the remote backup server.",
                    "The nightly job compresses the archive before uploading it to the remote backup server.") \
         == "negation"
+
+
+def not_flagged(claim: str, *quotes: str) -> None:
+    r = check_claim(claim, list(quotes))
+    assert r.status not in (U, ClaimStatus.SUPPORTED), r
+
+
+def test_a_near_copy_whose_plain_side_denies_by_a_word_is_no_dropped_negation():
+    # "missing" denies the directory as "no" does: no negation was dropped
+    not_flagged("The manual says that when the cache directory is missing, every download is fetched again "
+                "from the mirror.",
+                "If there is no cache directory (it was deleted or never made), every download is fetched again "
+                "from the mirror.")
+    flagged("The manual says that when the cache directory exists, every download is fetched again from the mirror.",
+            "If there is no cache directory, every download is fetched again from the mirror.")

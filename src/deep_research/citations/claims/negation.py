@@ -517,6 +517,18 @@ def _stated_negated_elsewhere(claim: _Text, cpos: list[int], quotes: list[_Text]
                                for t in quotes for k, is_neg in enumerate(t.neg) if is_neg)
 
 
+def _denied_in_clause(plain: _Text, at: int, negated: _Text) -> bool:
+    """Does a word of ``plain`` deny by its meaning (``_DENYING``: "missing", "absent",
+    "lacks"), one the negated side does not write, in the clause of the word at ``at``
+    (within ``2 * WINDOW`` tokens)? Then both sides deny the words the negator covers,
+    one by a negator, one by a word: no negation was dropped or added."""
+    if at >= len(plain.raw):
+        return False
+    c = plain.clause[at]
+    return any(plain.kinds[x] == _WORD and plain.stems[x] in _DENYING and plain.stems[x] not in negated.stemset
+               for x in range(max(0, at - 2 * WINDOW), min(len(plain.raw), at + 2 * WINDOW)) if plain.clause[x] == c)
+
+
 def _negation_in_block(claim: _Text, q: _Text, i1: int, i2: int, j1: int, j2: int,
                        quotes: list[_Text] | None = None) -> str | None:
     """A negator on one side of an aligned difference, nothing of substance on the other:
@@ -558,6 +570,8 @@ def _negation_in_block(claim: _Text, q: _Text, i1: int, i2: int, j1: int, j2: in
         return None
     at = (q.align_pos[j1] if j1 < len(q.align_pos) else len(q.raw)) if cneg else \
         (claim.align_pos[i1] if i1 < len(claim.align_pos) else len(claim.raw))
+    if _denied_in_clause(plain, at, negated):
+        return None  # "when the directory is missing" / "if there is no directory"
     near = range(max(0, at - 3), min(len(plain.raw), at + 3))
     if any(plain.neg[p] and plain.low[p] in _NEGATORS for p in near) or \
             any(plain.low[p] == "far" and p + 1 < len(plain.raw) and plain.low[p + 1] == "from" for p in near):
