@@ -564,3 +564,11 @@ def test_a_near_copy_whose_plain_side_denies_by_a_word_is_no_dropped_negation():
                 "from the mirror.")
     flagged("The manual says that when the cache directory exists, every download is fetched again from the mirror.",
             "If there is no cache directory, every download is fetched again from the mirror.")
+
+
+def test_only_after_rather_than_restricts_nothing():
+    # "rather than only the file name" says what "not just a file name" says
+    not_flagged("The filter has to match the full path of a file rather than only its name.",
+                "The filter must match the full path of a file, not just its name.")
+    flagged("The filter has to match only the name of a file.",
+            "The filter must match the full path of a file, not just its name.")

@@ -396,6 +396,8 @@ def _restrictions(t: _Text, denied: bool) -> dict[str, int]:
             continue
         if (k > 0 and t.low[k - 1] == "not") != denied:
             continue
+        if not denied and t.low[max(0, k - 2):k] in (["rather", "than"], ["instead", "of"]):
+            continue  # "the whole path rather than only the name": "only" denied, no restriction
         for j in range(k + 1, min(len(t.raw), k + 4)):
             if t.clause[j] != t.clause[k]:
                 break
