@@ -572,3 +572,11 @@ def test_only_after_rather_than_restricts_nothing():
                 "The filter must match the full path of a file, not just its name.")
     flagged("The filter has to match only the name of a file.",
             "The filter must match the full path of a file, not just its name.")
+
+
+def test_a_negation_moved_from_the_noun_to_its_verb_is_grey():
+    # "no job with a lock file will start" / "a job that holds a lock file is never started"
+    assert "negates the verb" in grey("Without -x, no cron job with a lock file will ever start.",
+                                      "If -x is not given, a cron job that holds a lock file is never started.")
+    assert flagged("Without -x, no cron job with a lock file will ever start.",
+                   "If -x is not given, a cron job that holds a lock file is always started.") == "negation"

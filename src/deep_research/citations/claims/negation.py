@@ -6,7 +6,15 @@ from __future__ import annotations
 from bisect import bisect_left
 from itertools import compress
 
-from .contradiction import _DENYING, lexical_negation, negation_verdict, negative_scale_word, verdict
+from .contradiction import (
+    _DENYING,
+    _grey,
+    lexical_negation,
+    negation_verdict,
+    negative_scale_word,
+    sentence_bounds,
+    verdict,
+)
 from .types import _NUM, _WORD, ClaimCheck, ClaimStatus, _Text, derived
 from .words import _IMPLICIT_NEG_STEMS, _NEG_PHRASE_WORDS, _NEG_SKIP_AFTER, _NEGATORS, _NUMBER_WORDS, stem
 
@@ -458,6 +466,24 @@ def _stated_unnegated(t: _Text) -> frozenset[str]:
     return frozenset(st for st, at in t.positions.items() if any(t.clause[j] not in t.neg_clauses for j in at))
 
 
+_DETERMINING = frozenset({"no", "none", "nothing", "nobody"})
+_STOPS = frozenset({",", ";", ":", "\u2014", "(", ")"})
+
+
+def _verb_negated_after(t: _Text, j: int) -> bool:
+    """Is the word at j the subject of a negated verb: "not" / "never" / "cannot" later in its
+    sentence (within ``2 * WINDOW`` tokens; a relative clause on the subject may stand
+    between, no stop or contrasting join)? Then "no rule with a list matches" and "a rule that
+    has a list is never matched" say one thing: the negation moved from the noun to its verb."""
+    _lo, hi = sentence_bounds(t, j)
+    for y in range(j + 1, min(hi, j + 2 * WINDOW)):
+        if t.raw[y] in _STOPS or t.low[y] in _CLAUSE_JOINS:
+            return False
+        if t.neg[y]:
+            return t.low[y] in _VERB_NEGATORS
+    return False
+
+
 def _flip(src: _Text, k: int, others: list[_Text], covered: bool, *, claim_negates: bool) -> ClaimCheck | None:
     """The negator at ``k`` of ``src`` (the claim when ``claim_negates``, else a quote) read
     against the other side(s): None when they do not state its words unnegated, else the
@@ -468,6 +494,8 @@ def _flip(src: _Text, k: int, others: list[_Text], covered: bool, *, claim_negat
     word, negator, seg, dst, j = hit
     note = (f'the claim negates "{word}" ("{negator}") where the quote does not' if claim_negates
             else f'the quote says "{negator} {word}" where the claim drops the negation')
+    if src.low[k] in _DETERMINING and _verb_negated_after(dst, j):
+        return _grey("negation", note, f'the other side negates the verb of "{dst.raw[j]}": "no X does" is "X never does"')
     return negation_verdict("negation", note, src, k, seg, dst, j, claim_negates=claim_negates)
 
 
