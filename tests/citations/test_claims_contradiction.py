@@ -580,3 +580,10 @@ def test_a_negation_moved_from_the_noun_to_its_verb_is_grey():
                                       "If -x is not given, a cron job that holds a lock file is never started.")
     assert flagged("Without -x, no cron job with a lock file will ever start.",
                    "If -x is not given, a cron job that holds a lock file is always started.") == "negation"
+
+
+def test_an_opposite_the_quote_says_of_another_object_past_a_but_is_grey():
+    quote = "--fast overrides cache_size, but leaves thread_count unchanged, whereas --slow resets both."
+    assert "of another thing" in grey("Passing --fast changes cache_size and leaves thread_count alone.", quote)
+    # the claim's word said of the object the quote keeps unchanged: still proof
+    assert flagged("Passing --fast changes thread_count and leaves cache_size alone.", quote) == "antonym"
