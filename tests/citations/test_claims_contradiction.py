@@ -587,3 +587,16 @@ def test_an_opposite_the_quote_says_of_another_object_past_a_but_is_grey():
     assert "of another thing" in grey("Passing --fast changes cache_size and leaves thread_count alone.", quote)
     # the claim's word said of the object the quote keeps unchanged: still proof
     assert flagged("Passing --fast changes thread_count and leaves cache_size alone.", quote) == "antonym"
+
+
+_LOCK = ("With the lock file in place, this prevents a second worker who is permitted to read the queue from taking "
+         "the same job twice.")
+
+
+def test_prevents_from_far_before_the_aligned_verb_accounts_for_the_claims_negation():
+    # "prevents a worker ... from taking" is "the worker cannot take": no negation added
+    not_flagged("Thanks to the lock file, a second worker that may read the queue cannot take the same job twice.",
+                _LOCK)
+    assert flagged("Thanks to the lock file, a second worker that may read the queue cannot take the same job twice.",
+                   "With the lock file in place, a second worker who is permitted to read the queue can take the same "
+                   "job twice.") == "negation"

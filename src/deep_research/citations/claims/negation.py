@@ -559,6 +559,19 @@ def _denied_in_clause(plain: _Text, at: int, negated: _Text) -> bool:
                for x in range(max(0, at - 2 * WINDOW), min(len(plain.raw), at + 2 * WINDOW)) if plain.clause[x] == c)
 
 
+def _held_back_before(t: _Text, at: int) -> bool:
+    """Does a verb that holds back ("prevents", "keeps", "stops") stand before ``at`` in its
+    sentence, with no stop or contrasting join between (a relative clause on its object
+    may: "prevents a worker who may read the queue from taking a job")?"""
+    lo, _hi = sentence_bounds(t, min(at, len(t.raw) - 1))
+    for p in range(min(at, len(t.raw)) - 1, lo - 1, -1):
+        if t.low[p] in _HOLDING_BACK:
+            return True
+        if t.low[p] in _CLAUSE_JOINS or t.raw[p] in (";", ":", "\u2014"):
+            return False
+    return False
+
+
 def _negation_in_block(claim: _Text, q: _Text, i1: int, i2: int, j1: int, j2: int,
                        quotes: list[_Text] | None = None) -> str | None:
     """A negator on one side of an aligned difference, nothing of substance on the other:
@@ -606,8 +619,7 @@ def _negation_in_block(claim: _Text, q: _Text, i1: int, i2: int, j1: int, j2: in
     if any(plain.neg[p] and plain.low[p] in _NEGATORS for p in near) or \
             any(plain.low[p] == "far" and p + 1 < len(plain.raw) and plain.low[p + 1] == "from" for p in near):
         return None  # a negation right there on the other side too ("far from mandatory" / "not mandatory")
-    if any(plain.low[p] in _HOLDING_BACK for p in range(max(0, at - 6), at)) and \
-            "from" in plain.low[max(0, at - 3):at + 2]:
+    if "from" in plain.low[max(0, at - 3):at + 2] and _held_back_before(plain, at):
         return None  # "keep the server from thrashing" / "so the server does not thrash"
     if any(plain.kinds[p] == _WORD and plain.stems[p] in _IMPLICIT_NEG_STEMS and plain.stems[p] not in negated.stemset
            for p in range(max(0, at - 6), at)):
