@@ -600,3 +600,12 @@ def test_prevents_from_far_before_the_aligned_verb_accounts_for_the_claims_negat
     assert flagged("Thanks to the lock file, a second worker that may read the queue cannot take the same job twice.",
                    "With the lock file in place, a second worker who is permitted to read the queue can take the same "
                    "job twice.") == "negation"
+
+
+def test_allowed_against_prevents_restated_by_the_claims_negation_is_grey():
+    # the quote's "prevents ... from taking" is the claim's "cannot take"; its "allowed" stands for "permitted"
+    not_flagged("Thanks to the lock file, a second worker allowed to read the queue cannot take the same job twice.",
+                _LOCK)
+    # the claim negates another verb than the one the quote holds back: the rule does not apply
+    assert flagged("Thanks to the lock file, a second worker allowed to read the queue cannot lose the same job "
+                   "twice.", _LOCK) == "antonym"

@@ -6,7 +6,7 @@ from __future__ import annotations
 from itertools import compress
 
 from .contradiction import _grey, sentence_bounds, verdict
-from .negation import WINDOW, _window
+from .negation import _HOLDING_BACK, _VERB_NEGATORS, WINDOW, _window
 from .near_copy import _converse, _negated_near
 from .types import _WORD, ClaimCheck, ClaimStatus, _Text, derived, union
 from .words import _ANTONYMS, _ORDER
@@ -81,6 +81,28 @@ def _said_of_another(claim: _Text, k: int, q: _Text, j: int) -> str | None:
     return claim.raw[claim.positions[of[0]][0]]
 
 
+def _held_back_restated(claim: _Text, k: int, q: _Text, j: int) -> str | None:
+    """Is the quote's opposite at j a verb that holds back ("prevents a user ... from using
+    it", "keeps", "stops") whose "from" is followed by a verb the claim negates in the
+    sentence of k ("a user allowed to edit it cannot use it")? "X prevents Y from doing Z"
+    is "Y cannot do Z": the claim's negation restates the quote's word, which then is no
+    opposite of the claim's. Returns the claim's negator, or None."""
+    if q.low[j] not in _HOLDING_BACK:
+        return None
+    slo, shi = sentence_bounds(q, j)
+    f = next((x for x in range(j + 1, min(shi, j + 3 * WINDOW)) if q.low[x] in ("from", *_CONTRASTS)), None)
+    if f is None or q.low[f] != "from":
+        return None
+    done = _object(q, f)
+    if not done:
+        return None
+    lo, hi = sentence_bounds(claim, k)
+    for p in range(lo, hi):
+        if claim.neg[p] and claim.low[p] in _VERB_NEGATORS and _object(claim, p)[:1] == done[:1]:
+            return claim.raw[p]
+    return None
+
+
 def _check_antonym(claim: _Text, quotes: list[_Text]) -> ClaimCheck | None:
     """A claim word the quotes lack whose opposite stands in a quote, among the same other
     words ("the vents close when it is hot" / "the vents open when it is hot"): the claim
@@ -120,8 +142,11 @@ def _check_antonym(claim: _Text, quotes: list[_Text]) -> ClaimCheck | None:
                             and not _second_direction(q, j):
                         note = f'the claim says "{claim.raw[k]}" where the quote says "{q.raw[j]}"'
                         other = _said_of_another(claim, k, q, j)
+                        held = _held_back_restated(claim, k, q, j)
                         found = _grey("antonym", note, f'the quote says "{q.raw[j]}" of another thing than '
-                                      f'"{other}", in a clause of its own') if other else verdict("antonym", note, claim, k, q, j)
+                                      f'"{other}", in a clause of its own') if other else \
+                            _grey("antonym", note, f'the claim\'s "{held}" restates "{q.raw[j]} ... from"') if held \
+                            else verdict("antonym", note, claim, k, q, j)
                         if found.status is ClaimStatus.UNSUPPORTED:
                             return found
                         grey = grey or found
