@@ -561,7 +561,7 @@ def _denied_in_clause(plain: _Text, at: int, negated: _Text) -> bool:
 
 def _held_back_before(t: _Text, at: int) -> bool:
     """Does a verb that holds back ("prevents", "keeps", "stops") stand before ``at`` in its
-    sentence, with no stop or contrasting join between (a relative clause on its object
+    sentence, with no ";", ":", dash or contrasting join between (a relative clause on its object
     may: "prevents a worker who may read the queue from taking a job")?"""
     lo, _hi = sentence_bounds(t, min(at, len(t.raw) - 1))
     for p in range(min(at, len(t.raw)) - 1, lo - 1, -1):
