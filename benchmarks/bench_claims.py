@@ -78,13 +78,21 @@ FRESH10: ``--fresh10`` measures the tenth fresh group, made alongside the ninth:
 ``benchmarks/data/claims-fresh10/holdout.jsonl`` (hand-written pairs over the Z Shell Manual,
 zsh 5.9, ``hand/zsh``; ``--fresh10-hand-dir`` names another copy). It has no public half.
 
+FRESH11: ``--fresh11`` measures the eleventh fresh group, made after the tenth was measured:
+``benchmarks/data/claims-fresh11/holdout.jsonl`` (hand-written pairs over the Exim 4.96
+specification, ``hand/exim``; ``--fresh11-hand-dir`` names another copy) and the public sets
+under /tmp/factver-fresh11 (``fetch_factver.py --fresh11``; ``--fresh11-factver-root`` names
+another copy). Like every group with a public half it stops (exit 2, naming the rebuild command)
+when that half is missing; ``--only hand`` (or ``--only hand/exim``) measures the hand-written
+half alone and then does not look for the public one.
+
 ``--publish`` also writes one report per hand-written data set (a paragraph per pair,
 ``<claim> <ref id="<page>">"<quote>"</ref>``; sources = the pages) and runs
 ``deep-research publish`` on it, then compares ``claim_status`` per ref with the library's
 verdict on the same pair (they differ where the report's claim unit differs from the
 pair's claim, e.g. a two-sentence claim).
 
-    uv run python benchmarks/bench_claims.py [--show 5] [--only pg-dev,hand] [--publish] [--holdout | --fresh | --fresh2 | … | --fresh9 | --fresh10]
+    uv run python benchmarks/bench_claims.py [--show 5] [--only pg-dev,hand] [--publish] [--holdout | --fresh | --fresh2 | … | --fresh9 | --fresh10 | --fresh11]
 """
 
 from __future__ import annotations
@@ -136,6 +144,8 @@ FRESH7_HAND_DIR = REPO / "benchmarks" / "data" / "claims-fresh7"
 FRESH8_HAND_DIR = REPO / "benchmarks" / "data" / "claims-fresh8"
 FRESH9_HAND_DIR = REPO / "benchmarks" / "data" / "claims-fresh9"
 FRESH10_HAND_DIR = REPO / "benchmarks" / "data" / "claims-fresh10"
+FRESH11_HAND_DIR = REPO / "benchmarks" / "data" / "claims-fresh11"
+FRESH11_FACTVER_ROOT = Path("/tmp/factver-fresh11")  # its public half (fetch_factver.py --fresh11)
 
 
 @dataclass(frozen=True)
@@ -168,6 +178,8 @@ FRESH_GROUPS = {
     "fresh9": FreshGroup("the ninth fresh group (claims-fresh9 and factver-fresh9", FRESH9_HAND_DIR,
                          FRESH9_FACTVER_ROOT),
     "fresh10": FreshGroup("the tenth fresh group (claims-fresh10, hand-written only", FRESH10_HAND_DIR, None),
+    "fresh11": FreshGroup("the eleventh fresh group (claims-fresh11 and factver-fresh11", FRESH11_HAND_DIR,
+                          FRESH11_FACTVER_ROOT),
 }
 
 SUPPORTED, UNSUPPORTED, UNCHECKED = ClaimStatus.SUPPORTED, ClaimStatus.UNSUPPORTED, ClaimStatus.UNCHECKED
@@ -733,6 +745,13 @@ def run_publish(pairs: list[Pair], dirs: dict[str, Path], holdout: bool) -> dict
     return results
 
 
+def _hand_only(only: str) -> bool:
+    """``--only`` names hand-written sets alone ("hand", "hand/exim", ...), so a fresh group's
+    public half is not read (nor required)."""
+    prefixes = [x.strip() for x in only.split(",") if x.strip()]
+    return bool(prefixes) and all(x == "hand" or x.startswith("hand/") for x in prefixes)
+
+
 # --- main ------------------------------------------------------------------------------------
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
@@ -764,6 +783,8 @@ def main() -> None:
     if fresh:
         flag = f"--{split}"
         factver_root = getattr(args, f"{split}_factver_root", None)
+        if _hand_only(args.only):  # the hand-written half alone: its public half is not needed
+            factver_root = None
         try:
             pairs += load_fresh(fresh_hand_dir, factver_root, flag)
         except FreshMissing as exc:

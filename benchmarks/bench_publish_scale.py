@@ -12,14 +12,19 @@ documentation states that ..."), a sentence with another number, an unrelated se
 refs in one claim, or a ref alone in a list item or table cell (no claim). Seeded: the
 report of a smaller N is the beginning of the larger one's plan (same sources, same first refs).
 
-Measured for each N in a fresh process (CPU time of the process, fastest of ``--runs``):
+Measured for each N, each run in a fresh process (CPU time, fastest of ``--runs``), as a real
+``deep-research publish`` runs: one publish per process, no cache warmed by an earlier publish of
+the same report. What does not grow with N is loaded *before* the timed part, in each process:
+the imports, the WordNet lexicon of the claim check (about 1.5 s, and a large part of the
+variance between processes) and the templates, by publishing a two-citation report over a
+made-up page. Everything the publish does per citation stays in the figure:
 
 * ``publish_report(markdown, sources, out, pdf=False)`` with fresh ``Source`` objects (every
   page rendered as a real publish renders it), and its ``check_citations`` share;
 * the floor: the same report markdown converted by Python-Markdown with the extensions the
   HTML output uses (``tables``, ``fenced_code``, ``toc``, ``sane_lists``, codehilite);
 * memory: the peak of traced allocations (``tracemalloc``) during one ``publish_report``, over
-  what was allocated before it (the inputs), in its own process.
+  what was allocated before it (the inputs and the warm-up's loads), in its own process.
 
 Printed: per N the figures; per added citation (the slope between consecutive N, and over
 the whole range) ms of CPU and KB of peak memory, the floor's ms per added citation and the
@@ -189,6 +194,7 @@ def child(job: dict) -> dict:
     if job["task"] == "memory":
         import tracemalloc
 
+        warm_up(out.parent / "warm-up", date)
         srcs = fresh()
         gc.collect()
         tracemalloc.start()
@@ -201,6 +207,7 @@ def child(job: dict) -> dict:
         import cProfile
         import pstats
 
+        warm_up(out.parent / "warm-up", date)
         srcs = fresh()
         prof = cProfile.Profile()
         prof.enable()
@@ -213,27 +220,52 @@ def child(job: dict) -> dict:
 
     from deep_research.publish.html import MARKDOWN_EXTENSION
 
-    times, checks, floors, summary = [], [], [], None
-    for _ in range(job["runs"]):
-        srcs = fresh()
-        gc.collect()
-        t = _cpu()
-        result = publish_report(md, srcs, out, pdf=False, date=date)
-        times.append(_cpu() - t)
-        checks.append(result.timings["check_citations_s"])
-        summary = result.summary()
-        gc.collect()
-        t = _cpu()
-        md_lib.Markdown(extensions=["tables", "fenced_code", "toc", "sane_lists", MARKDOWN_EXTENSION[0]],
-                        extension_configs={"toc": {"toc_depth": "2-3", "permalink": False},
-                                           MARKDOWN_EXTENSION[0]: MARKDOWN_EXTENSION[1]},
-                        output_format="html").convert(md)
-        floors.append(_cpu() - t)
-    return {"cpu": min(times), "cpus": times, "check_wall": min(checks), "floor": min(floors), "summary": summary}
+    warm_up(out.parent / "warm-up", date)
+    srcs = fresh()
+    gc.collect()
+    t = _cpu()
+    result = publish_report(md, srcs, out, pdf=False, date=date)
+    cpu = _cpu() - t
+    gc.collect()
+    t = _cpu()
+    md_lib.Markdown(extensions=["tables", "fenced_code", "toc", "sane_lists", MARKDOWN_EXTENSION[0]],
+                    extension_configs={"toc": {"toc_depth": "2-3", "permalink": False},
+                                       MARKDOWN_EXTENSION[0]: MARKDOWN_EXTENSION[1]},
+                    output_format="html").convert(md)
+    return {"cpu": cpu, "check_wall": result.timings["check_citations_s"], "floor": _cpu() - t,
+            "summary": result.summary()}
+
+
+WARM_PAGE = ("Tea is a drink made from the leaves of the tea plant. The plant grows in 42 countries. "
+             "Green tea is not fermented, and black tea is.")
+WARM_REPORT = ("# Tea\n\nTea comes from the leaves of the tea plant "
+               '<ref id="T1">"Tea is a drink made from the leaves of the tea plant."</ref>. '
+               'It grows in 40 countries <ref id="T1">"The plant grows in 42 countries."</ref>.\n')
+
+
+def warm_up(out: Path, date) -> None:
+    """Load what every publish loads once per process and what does not grow with the report:
+    the imports, the WordNet lexicon of the claim check, the templates (a two-citation publish
+    of a made-up page, not timed)."""
+    from deep_research.citations.claims import lexicon
+    from deep_research.citations.model import Source
+    from deep_research.publish import publish_report
+
+    lexicon.database()
+    page = Source("T1", "https://example.org/tea", WARM_PAGE, "Tea", "text")
+    publish_report(WARM_REPORT, [page], out, pdf=False, date=date)
 
 
 def run_child(job: dict, code: str | None) -> dict:
     return _run_child(__file__, job, code, capture=job["task"] != "profile")
+
+
+def time_runs(job: dict, code: str | None) -> dict:
+    """``job["runs"]`` fresh processes, one timed publish each: the fastest."""
+    runs = [run_child({**job, "task": "time"}, code) for _ in range(job["runs"])]
+    best = min(runs, key=lambda r: r["cpu"])
+    return {**best, "cpus": [r["cpu"] for r in runs], "check_wall": min(r["check_wall"] for r in runs),
+            "floor": min(r["floor"] for r in runs)}
 
 
 # --- main -------------------------------------------------------------------------------------------
@@ -248,7 +280,7 @@ def measure(inputs: dict, n: int, n_src: int, args) -> dict:
         run_child({**job, "task": "profile"}, args.code)
         return {}
     load0 = os.getloadavg()[0]
-    t = run_child({**job, "task": "time"}, args.code)
+    t = time_runs(job, args.code)
     m = run_child({**job, "task": "memory"}, args.code)
     kb = sum(len(s["content"].encode("utf-8")) for s in sources) / 1024
     row = {**t, **m, "sources": len(sources), "source_kb": kb, "report_kb": len(md.encode()) / 1024,
@@ -299,7 +331,8 @@ def main() -> int:
         return 0
     print(f"pool: {pool} pages of the Python 3.11 docs "
           f"({sum(s['format'] == 'markdown' for s in inputs['sources'])} as markdown), "
-          f"CPU time, fastest of {args.runs}; 2 CPUs shared with other work")
+          f"CPU time, fastest of {args.runs} fresh processes (imports, WordNet lexicon and templates "
+          f"loaded before the timed publish); 2 CPUs shared with other work")
     rows = {n: measure(inputs, n, pool, args) for n in ns}
     print()
     figures = []

@@ -6,7 +6,7 @@ make the claim check faster changes no verdict.
 
 ``--group`` names the pairs (default ``dev``: pg-dev, the hand-written dev part, the public
 fact-verification dev parts under ``--factver-root``); ``holdout`` (the holdout parts),
-``fresh`` ... ``fresh9`` (a fresh group: its hand-written pairs and its public sets under
+``fresh`` ... ``fresh9``, ``fresh11`` (a fresh group: its hand-written pairs and its public sets under
 ``--fresh-factver-root``, default the group's usual place), ``probes`` (the red-team probes).
 Keep the dumps of unseen groups out of the repository and do not read them.
 
@@ -41,6 +41,7 @@ _FRESH = {
     "fresh7": (bc.FRESH7_HAND_DIR, bc.FRESH7_FACTVER_ROOT),
     "fresh8": (bc.FRESH8_HAND_DIR, None),
     "fresh9": (bc.FRESH9_HAND_DIR, bc.FRESH9_FACTVER_ROOT),
+    "fresh11": (bc.FRESH11_HAND_DIR, bc.FRESH11_FACTVER_ROOT),
 }
 GROUPS = ("dev", "holdout", *_FRESH, "probes")
 

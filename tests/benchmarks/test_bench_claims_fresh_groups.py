@@ -221,7 +221,8 @@ GROUPS = [
 ]
 by_name = pytest.mark.parametrize("group", GROUPS, ids=[g.name for g in GROUPS])
 # Every group with hand-written pairs, public half or not: (name, dataset, least number of pairs).
-HAND_GROUPS = [(g.name, g.hand_dataset, g.min_hand_pairs) for g in GROUPS] + [("fresh8", "go", 130), ("fresh10", "zsh", 260)]
+HAND_GROUPS = [(g.name, g.hand_dataset, g.min_hand_pairs) for g in GROUPS] + [("fresh8", "go", 130), ("fresh10", "zsh", 260),
+                                                                         ("fresh11", "exim", 400)]
 
 
 # --- converters -------------------------------------------------------------------------------
@@ -394,3 +395,64 @@ def test_shipped_hand_pairs_are_well_formed(name, dataset, least):
     for r in rows:  # every quote verbatim on its page (check.problems says so too; this can fail alone)
         text = (here / "pages" / f"{r['page']}.txt").read_text(encoding="utf-8")
         assert all(q in text for q in r.get("quotes") or [r["quote"]]), r["id"]
+
+
+# --- --fresh11 --only hand: the hand-written half runs without the public half ------------------
+
+
+def _one_hand_pair(folder: Path, dataset: str) -> Path:
+    folder.mkdir()
+    row = {"id": "x0001", "dataset": dataset, "page": f"{dataset}/a.html", "quote": "Q.", "claim": "C.",
+           "label": "supported", "class": "paraphrase_synonyms", "split": "holdout"}
+    (folder / "holdout.jsonl").write_text(json.dumps(row) + "\n", encoding="utf-8")
+    return folder
+
+
+class _Loaded(Exception):
+    pass
+
+
+def _run_main(monkeypatch, argv: list[str]) -> list:
+    """bench_claims.main() up to the point where it would run the claim check: the pairs it loaded
+    (the check itself is replaced, so nothing is measured)."""
+    seen: list = []
+
+    def stop(pairs):
+        seen.extend(pairs)
+        raise _Loaded
+
+    monkeypatch.setattr(bench_claims, "run_code", stop)
+    monkeypatch.setattr(sys, "argv", ["bench_claims.py", *argv])
+    with pytest.raises(_Loaded):
+        bench_claims.main()
+    return seen
+
+
+@pytest.mark.parametrize("only", ["hand", "hand/exim", " hand , hand/exim "])
+def test_fresh11_only_hand_loads_the_hand_half_without_the_public_root(only, tmp_path, monkeypatch):
+    hand = _one_hand_pair(tmp_path / "hand", "exim")
+    missing = tmp_path / "no-public-half"
+    got = _run_main(monkeypatch, ["--fresh11", "--fresh11-hand-dir", str(hand), "--fresh11-factver-root",
+                                  str(missing), "--only", only])
+    assert [(p.id, p.dataset) for p in got] == [("x0001", "hand/exim")]
+
+
+@pytest.mark.parametrize("only", ["", "factver", "hand,factver"])
+def test_fresh11_without_its_public_root_stops_unless_only_hand(only, tmp_path, monkeypatch, capsys):
+    hand = _one_hand_pair(tmp_path / "hand", "exim")
+    missing = tmp_path / "no-public-half"
+    monkeypatch.setattr(sys, "argv", ["bench_claims.py", "--fresh11", "--fresh11-hand-dir", str(hand),
+                                      "--fresh11-factver-root", str(missing), "--only", only])
+    with pytest.raises(SystemExit) as exc:
+        bench_claims.main()
+    assert exc.value.code == 2
+    assert "fetch_factver.py --fresh11 --out" in capsys.readouterr().err
+
+
+def test_fresh11_defaults_and_verdict_group():
+    g = bench_claims.FRESH_GROUPS["fresh11"]
+    assert g.hand_dir == bench_claims.FRESH11_HAND_DIR and g.hand_dir.name == "claims-fresh11"
+    assert g.factver_root == bench_claims.FRESH11_FACTVER_ROOT == Path("/tmp/factver-fresh11")
+    verdicts = load_module(BENCH / "claims_verdicts.py", "claims_verdicts_fresh11")
+    assert "fresh11" in verdicts.GROUPS
+    assert verdicts._FRESH["fresh11"] == (g.hand_dir, g.factver_root)

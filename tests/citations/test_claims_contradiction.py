@@ -61,6 +61,28 @@ def test_modals_only_obligation_against_permission_is_a_contradiction():
     assert scale_incompatible("quantifier", "many", "few") and not scale_incompatible("quantifier", "some", "many")
 
 
+@pytest.mark.parametrize(("claim", "quote"), [
+    # a weaker hedge follows from a stronger one: "some" of what "most" covers is true
+    ("Some mirrors refresh their package index every night.", "Most mirrors refresh their package index every night."),
+    # a stronger hedge than the quote's is an inference the quote does not make, not a contradiction
+    ("Most mirrors refresh their package index every night.", "Some mirrors refresh their package index every night."),
+])
+def test_two_hedged_strengths_two_apart_are_grey(claim, quote):
+    from deep_research.citations.claims.contradiction import scale_incompatible
+
+    assert "may both hold" in grey(claim, quote)
+    assert not scale_incompatible("quantifier", "some", "most") and not scale_incompatible("quantifier", "most", "some")
+
+
+@pytest.mark.parametrize(("claim", "quote"), [
+    ("Some mirrors refresh their package index every night.", "All mirrors refresh their package index every night."),
+    ("All mirrors refresh their package index every night.", "Most mirrors refresh their package index every night."),
+    ("Few mirrors refresh their package index every night.", "Most mirrors refresh their package index every night."),
+])
+def test_a_hedge_against_all_or_across_the_polarity_is_still_flagged(claim, quote):
+    assert flagged(claim, quote) == "near_copy:quantifier"
+
+
 # --- converses and swaps outside the same slot ----------------------------------------------------
 def test_a_converse_verb_from_the_other_end_is_grey():
     quote = "Sending the TERM or stop signal to the parent causes it to immediately attempt to kill off all of its children."
@@ -149,7 +171,8 @@ def test_a_negation_after_a_reporting_verb_is_said_of_its_own_clause():
     # Check-COVID: "found that" reports the negated clause; its words stand in the quote
     assert flagged("A March study found no cruise ship-linked COVID-19 cases in the United States.",
                    "During February-March 2020, COVID-19 outbreaks associated with three cruise ship voyages "
-                   "have caused more than 800 laboratory-confirmed cases among passengers and crew.") == "negation"
+                   "in the United States have caused more than 800 laboratory-confirmed cases among passengers "
+                   "and crew.") == "negation"
 
 
 # --- a negator next to a scale word turns it round: no swap is proven then ----------------------
@@ -498,3 +521,91 @@ def test_a_negation_the_quote_makes_of_its_own_sentence_through_this_is_grey():
 def test_a_negation_the_anaphor_sentence_does_not_speak_of_is_still_flagged():
     # the claim draws nothing from the sentence the anaphor opens: it denies the first one
     assert flagged("A download resumed later from the menu does not keep its partial file.", _RESUME) == "negation"
+
+
+# --- a name the claim denies is no swap of the quote's name -------------------------------------
+def test_a_name_denied_on_one_side_only_is_no_name_swap():
+    # "not an American station" agrees with "a Canadian radio station": the claim denies its name
+    assert "not in its quotes" in check_claim(
+        "Kettle Radio is not an American station.",
+        ["Kettle Radio is a Canadian radio station founded by two engineers."]).note
+
+
+def test_a_name_swapped_with_neither_side_denying_is_still_flagged():
+    assert flagged("Kettle Radio is an American radio station founded by two engineers.",
+                   "Kettle Radio is a Canadian radio station founded by two engineers.") == "near_copy:entity"
+
+
+# --- a word flag needs the quote's sentence to state most of the claim's sentence -----------------
+def test_a_negation_read_in_a_sentence_stating_less_than_most_of_the_claim_is_grey():
+    # the claim's place ("remote backup server") and time ("before uploading") are nowhere in the
+    # quote's sentence: they may be what makes the denial true
+    note = grey("The nightly job does not compress the archive before uploading it to the remote backup server.",
+                "The nightly job compresses the archive and keeps a copy on the local disk.")
+    assert "states only" in note
+
+
+def test_a_negation_of_the_quotes_sentence_said_again_is_still_flagged():
+    assert flagged("The nightly job does not compress the archive before uploading it to the remote backup server.",
+                   "The nightly job compresses the archive before uploading it to the remote backup server.") \
+        == "negation"
+
+
+def not_flagged(claim: str, *quotes: str) -> None:
+    r = check_claim(claim, list(quotes))
+    assert r.status not in (U, ClaimStatus.SUPPORTED), r
+
+
+def test_a_near_copy_whose_plain_side_denies_by_a_word_is_no_dropped_negation():
+    # "missing" denies the directory as "no" does: no negation was dropped
+    not_flagged("The manual says that when the cache directory is missing, every download is fetched again "
+                "from the mirror.",
+                "If there is no cache directory (it was deleted or never made), every download is fetched again "
+                "from the mirror.")
+    flagged("The manual says that when the cache directory exists, every download is fetched again from the mirror.",
+            "If there is no cache directory, every download is fetched again from the mirror.")
+
+
+def test_only_after_rather_than_restricts_nothing():
+    # "rather than only the file name" says what "not just a file name" says
+    not_flagged("The filter has to match the full path of a file rather than only its name.",
+                "The filter must match the full path of a file, not just its name.")
+    flagged("The filter has to match only the name of a file.",
+            "The filter must match the full path of a file, not just its name.")
+
+
+def test_a_negation_moved_from_the_noun_to_its_verb_is_grey():
+    # "no job with a lock file will start" / "a job that holds a lock file is never started"
+    assert "negates the verb" in grey("Without -x, no cron job with a lock file will ever start.",
+                                      "If -x is not given, a cron job that holds a lock file is never started.")
+    assert flagged("Without -x, no cron job with a lock file will ever start.",
+                   "If -x is not given, a cron job that holds a lock file is always started.") == "negation"
+
+
+def test_an_opposite_the_quote_says_of_another_object_past_a_but_is_grey():
+    quote = "--fast overrides cache_size, but leaves thread_count unchanged, whereas --slow resets both."
+    assert "of another thing" in grey("Passing --fast changes cache_size and leaves thread_count alone.", quote)
+    # the claim's word said of the object the quote keeps unchanged: still proof
+    assert flagged("Passing --fast changes thread_count and leaves cache_size alone.", quote) == "antonym"
+
+
+_LOCK = ("With the lock file in place, this prevents a second worker who is permitted to read the queue from taking "
+         "the same job twice.")
+
+
+def test_prevents_from_far_before_the_aligned_verb_accounts_for_the_claims_negation():
+    # "prevents a worker ... from taking" is "the worker cannot take": no negation added
+    not_flagged("Thanks to the lock file, a second worker that may read the queue cannot take the same job twice.",
+                _LOCK)
+    assert flagged("Thanks to the lock file, a second worker that may read the queue cannot take the same job twice.",
+                   "With the lock file in place, a second worker who is permitted to read the queue can take the same "
+                   "job twice.") == "negation"
+
+
+def test_allowed_against_prevents_restated_by_the_claims_negation_is_grey():
+    # the quote's "prevents ... from taking" is the claim's "cannot take"; its "allowed" stands for "permitted"
+    not_flagged("Thanks to the lock file, a second worker allowed to read the queue cannot take the same job twice.",
+                _LOCK)
+    # the claim negates another verb than the one the quote holds back: the rule does not apply
+    assert flagged("Thanks to the lock file, a second worker allowed to read the queue cannot lose the same job "
+                   "twice.", _LOCK) == "antonym"

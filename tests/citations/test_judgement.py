@@ -37,6 +37,8 @@ def test_supports_is_green_only_when_code_checks_its_evidence():
     assert (check.status, check.rule) == (ClaimStatus.SUPPORTED, "judge:checked")
     assert account["outcome"] == "supported" and account["votes"][0]["evidence"]["ok"] is True
     assert account["votes"][0]["evidence"]["spans_found"] == [[0, 0, len(QUOTE)]]
+    # the account reads as a sentence in citations.json ("the judge its evidence passed ..." did not)
+    assert account["why"] == "the judge says it supports, and its evidence passed the code check"
     # the same "supports" on a claim whose number the span does not state
     check, account = decide(vote("supports", WRONG_NUMBER, aligned=()), WRONG_NUMBER, [QUOTE])
     assert (check.status, check.rule) == (ClaimStatus.UNCHECKED, "judge:evidence_failed")

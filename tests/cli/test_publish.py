@@ -168,3 +168,22 @@ def test_report_and_sources_from_process_substitution(tmp_path):
     assert r.returncode == 0, r.stderr
     assert len(json.loads((tmp_path / "citations.json").read_text())) == 19
     assert "not a file" not in r.stderr
+
+
+def test_many_failed_citations_name_the_first_ones_and_count_the_rest(tmp_path):
+    """A model answer with thousands of failed citations printed one warning line each (a
+    20,000-citation report: 20,000 lines). The first ones are named, the rest counted, and
+    every one is in citations.json."""
+    sources = json.dumps([{"id": "a", "url": "https://a.example/", "title": "A",
+                           "content": "The sky is blue on clear days."}])
+    body = "\n\n".join(f'Day {i} is blue <ref id="a">"The sky is blue on clear days."</ref>.' if i % 2 else
+                       f'Night {i} <ref id="a">"The sky is green at night {i}."</ref>.' for i in range(1, 301))
+    r = run("publish", _write(tmp_path, "r.md", "# Sky\n\n" + body), "-s", _write(tmp_path, "s.json", sources),
+            "-o", tmp_path / "out", "--no-pdf")
+    assert r.returncode == 0, r.stderr
+    lines = r.stderr.splitlines()
+    assert len(lines) <= 30, len(lines)
+    assert "quote not found in the source" in r.stderr and "claim differs from its source" in r.stderr
+    assert re.search(r"\b2\d\d more citation\(s\) failed their check\b.*citations\.json", r.stderr), r.stderr
+    cites = json.loads((tmp_path / "out" / "citations.json").read_text())
+    assert sum(c["claim_status"] == "unsupported" for c in cites) == 300

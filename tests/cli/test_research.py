@@ -111,6 +111,12 @@ def test_brief_approval_without_a_terminal_waits_then_resumes(tmp_path, corpus):
          {"OPENAI_API_KEY": "k", "DEEP_RESEARCH_MCP_CONFIG":
           '{"url": "http://127.0.0.1:9/mcp", "tools": ["t"], "headers_env": {"Authorization": "NO_SUCH_TOKEN"}}'},
          "NO_SUCH_TOKEN"),
+        # a base URL that is no URL was sent to the HTTP client: connection errors, retried, exit 1
+        (["research", "What is tea?", "--search", "none", "--base-url", "not a url"], {"OPENAI_API_KEY": "k"},
+         "--base-url: 'not a url' is not an http:// or https:// URL"),
+        (["research", "What is tea?", "--search", "none", "--research-model-base-url", "ftp://models.example/v1"],
+         {"OPENAI_API_KEY": "k"}, "--research-model-base-url: 'ftp://models.example/v1' is not an http:// or "
+         "https:// URL"),
         (["research", "What is tea?", "--corpus", "EMPTY_CORPUS"], {"OPENAI_API_KEY": "k"},
          "the corpus holds no documents"),
         (["research", "What is tea?"], {}, "citation_check_model (openai:gpt-4.1, openai:gpt-4.1-mini): no model "

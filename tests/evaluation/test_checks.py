@@ -690,3 +690,66 @@ def test_summary_keeps_the_range_of_all_tasks():
     s = summarise([done(5, 3, 40), done(0, 0, 10)])
     assert s["fact_accuracy"] == 0.625 and s["fact_accuracy_strict"] == 0.1 and s["fact_accuracy_upper"] == 0.94
     assert s["fact_accuracy_representative"] is False
+
+
+def test_evaluation_json_files_show_controls_of_a_handed_over_run_as_escapes(tmp_path):
+    """A run folder or question set may come from someone else: its question (run.json)
+    holds C1 controls and bidi overrides that JSON writes raw. eval-report.json,
+    compare.json and the DeepResearch Bench export write them as escapes (the same values),
+    as citations.json does, so printing the file never acts on them."""
+    hostile = "\x9b2J \u202etxet\u202c \x85"
+    question = f"How much do street trees cool streets? {hostile}"
+    runs = []
+    for name in ("a", "b"):
+        run = make_run(tmp_path / name / "runs" / "q1" / "r")
+        record = json.loads((run / "run.json").read_text(encoding="utf-8"))
+        (run / "run.json").write_text(json.dumps({**record, "question": question}, ensure_ascii=False),
+                                      encoding="utf-8")
+        _eval_folder(tmp_path / name, {"q1": {"id": "q1", "question": question, "status": "completed",
+                                              "run_dir": "runs/q1/r"}})
+        runs.append(run)
+    written = [tmp_path / "report.json", tmp_path / "cmp" / "compare.json", tmp_path / "drb.jsonl"]
+    assert main(["eval", "report", str(runs[0]), "--json", str(written[0])]) == 0
+    assert main(["eval", "compare", str(tmp_path / "a"), str(tmp_path / "b"), "--out", str(tmp_path / "cmp")]) == 0
+    assert main(["eval", "export-drb", str(tmp_path / "a"), "--out", str(written[2])]) == 0
+    acting = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+    for path in written:
+        text = path.read_text(encoding="utf-8")
+        assert "\\u202etxet" in text, path.name  # shown as an escape, not dropped
+        assert not acting.findall(text), (path.name, sorted(set(acting.findall(text))))
+        values = [json.loads(line) for line in text.splitlines()] if path.suffix == ".jsonl" else [json.loads(text)]
+        assert question in json.dumps(values, ensure_ascii=False), path.name
+
+
+def test_the_eval_run_table_keeps_every_figure_at_80_columns():
+    """eval run's table of 12 columns in a terminal of 80: Rich cut every figure to one
+    character and an ellipsis ("3…" tokens, "$…" cost). Each figure is printed whole, in
+    rows that fit 80 columns."""
+    from rich.console import Console
+
+    from deep_research.cli.eval import results_table
+
+    def result(qid: str) -> dict:
+        return {"id": qid, "question": "How much do street trees cool streets?", "status": "completed",
+                "seconds": 5.2, "usage": {"tokens": 30_982, "cost_usd": 0.0123},
+                "checks": json.loads(GOLDEN.read_text(encoding="utf-8")),
+                "judge": {"score": 80}, "behaviour": [{"passed": True}, {"passed": False}]}
+
+    results = [result("cold"), result("a-question-id-that-is-rather-long-for-a-table")]
+    console = Console(width=80, record=True)
+    console.print(results_table(results))
+    printed = console.export_text()
+    assert max(len(line.rstrip()) for line in printed.splitlines()) <= 80, printed
+    assert "…" not in printed, printed
+    for figure in ("completed", "30,982", "$0.0123", "5.2", "1/2", "cold"):
+        assert figure in printed, (figure, printed)
+    assert "a-question-id-that-is" in printed and "table" in printed  # a long id is wrapped, never cut
+
+
+def test_a_judge_base_url_that_is_no_url_exits_2_naming_the_option(tmp_path, capsys):
+    """--judge-base-url 'not a url' went to the HTTP client: the judgment failed as a
+    connection error (exit 1) after its retries."""
+    run = make_run(tmp_path / "run")
+    assert main(["eval", "judge", str(run), "--judge-model", "openai:judge", "--judge-base-url", "not a url"]) == 2
+    err = capsys.readouterr().err
+    assert "--judge-base-url: 'not a url' is not an http:// or https:// URL" in err and "Traceback" not in err

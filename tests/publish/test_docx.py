@@ -166,6 +166,9 @@ def test_badges_and_sources_as_text(published):
     assert body.count("\u2717 not found in this source") == sum(c["status"] == "unsupported" for c in cites)
     assert len(re.findall(r"\[\d+\]\u2009(?:\u2713|\u2717|!|\?|\u2013) ?", body)) == len(cites)
     assert "Every citation was checked against the text of the page it cites" in body
+    # the legend: each count stands apart from its words (Word showed "12proven: the quote …")
+    assert re.search(r"\b\d+ proven: the quote is on the page", body), body[:800]
+    assert not re.search(r"\d(?:proven|the sentence|not checked|no claim)", body), body[:800]
     # the Sources list: each source's title and link, each quote under it
     at = body.index("\nSources\n")
     sources = body[at:]

@@ -275,3 +275,16 @@ def test_publish_pauses_the_cyclic_collector_only_while_it_checks_and_renders(tm
     with pytest.raises(ZeroDivisionError):
         publish_report(md, _sources(), tmp_path / "err", pdf=False)
     assert gc.isenabled()  # on again after a failure too
+
+
+def test_a_long_url_in_the_pdf_sources_is_broken_but_never_hyphenated(tmp_path):
+    """The body's `hyphens: auto` reached the Sources list's URLs: the PDF read
+    "ht-tps://example.org/…" and "path-seg-ment", hyphens a reader copies with the URL.
+    A URL may break anywhere, without an added hyphen."""
+    url = "https://example.org/" + "segmentation/" * 12 + "?q=" + "x" * 60
+    src = [Source("a", url, "Heat pumps move heat from a cold place to a warm place.", "A page", "text")]
+    md = 'Heat pumps move heat <ref id="a">"Heat pumps move heat from a cold place to a warm place."</ref>.\n'
+    result = publish_report(md, src, tmp_path / "out")
+    text = "".join(page.extract_text() for page in PdfReader(str(result.files["pdf"])).pages)
+    joined = "".join(text.split())
+    assert url in joined, joined[-800:]

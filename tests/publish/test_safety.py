@@ -586,3 +586,19 @@ def test_report_md_with_a_quote_holding_controls_publishes_again_with_the_quote_
     assert again.report.citations[0].status is Verdict.VERIFIED, again.report.citations[0].check.note
     third = publish_report(again.files["markdown"].read_text(encoding="utf-8"), src, tmp_path / "c", pdf=False)
     assert third.files["markdown"].read_text(encoding="utf-8") == again.files["markdown"].read_text(encoding="utf-8")
+
+
+def test_a_huge_source_title_is_bounded_in_every_output(tmp_path):
+    """A sources file (handed over with a run folder) whose title, author or site name held
+    hundreds of kilobytes put them whole into each output and each citation of
+    citations.json (a 50-page PDF). They are cut to MAX_TITLE_CHARS with an ellipsis."""
+    from deep_research.terminal import MAX_TITLE_CHARS
+
+    huge = "Tea " * 50_000
+    src = [Source("tea", "https://example.org/tea", PAGE_TEA, huge, "text", author=huge, site_name=huge)]
+    md = '# Tea\n\nTea likes acid soil <ref id="tea">"Tea plants grow best in acidic soil with a pH between 4.5 and 5.5."</ref>.\n'
+    result = publish_report(md, src, tmp_path / "out", pdf=False, citation_style="apa")
+    for key in ("markdown", "linked", "html", "citations"):
+        text = result.files[key].read_text(encoding="utf-8")
+        assert len(text) < 50_000, (key, len(text))  # each was over 200,000 characters
+    assert src[0].title.startswith("Tea Tea") and len(src[0].title) <= MAX_TITLE_CHARS

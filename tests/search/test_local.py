@@ -652,3 +652,44 @@ def test_a_folder_that_cannot_be_listed_is_skipped_with_a_reason(tmp_path: Path)
     [skipped] = report.skipped
     assert skipped.reason == "a folder that cannot be read (File name too long); nothing in it indexed"
     assert skipped.path.startswith("dddddddd/") and "…" in skipped.path and len(skipped.path) <= 160
+
+
+def test_a_page_past_the_html_parsers_limits_says_so_not_no_text(tmp_path: Path) -> None:
+    """lxml stops at elements nested 256 deep and at a text of 10 MB in one piece (its
+    guard against hostile pages, kept). Such a page was skipped as "no text", although
+    its text is plain to see in a browser: the reason names the limit."""
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "deep.html").write_text(
+        "<html><body>" + "<div>" * 20_000 + "<p>Deeply nested text about tidal power.</p>" + "</div>" * 20_000
+        + "</body></html>", encoding="utf-8")
+    (folder / "giant.html").write_text(
+        "<html><body><p>" + "tidal power " * 1_000_000 + "</p></body></html>", encoding="utf-8")
+    (folder / "ok.html").write_text("<html><body><p>Tidal power is predictable.</p></body></html>",
+                                    encoding="utf-8")
+    report = build_index(folder)
+    assert report.added == ["ok.html"]
+    reasons = {s.path: s.reason for s in report.skipped}
+    assert "nested more than 256" in reasons["deep.html"], reasons
+    assert "10 MB" in reasons["giant.html"], reasons
+    assert not any("no text" in r for r in reasons.values()), reasons
+
+
+def test_a_page_title_is_bounded_in_what_search_returns(tmp_path: Path) -> None:
+    """A page whose <title> held 220 KB went whole into every prompt that lists the page
+    (a small run used 280,000 tokens instead of 7,500) and into every output (a 50-page
+    PDF of Sources). A search result's title, author and site name are at most
+    MAX_TITLE_CHARS long, cut with an ellipsis."""
+    from deep_research.search.base import SearchResult
+    from deep_research.terminal import MAX_TITLE_CHARS
+
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "t.html").write_text("<html><head><title>" + "Tidal power " * 20_000 + "</title></head>"
+                                   "<body><p>Tidal power is predictable.</p></body></html>", encoding="utf-8")
+    build_index(folder)
+    (hit,) = search(LocalCorpus.open(folder), "tidal")
+    assert len(hit.title) <= MAX_TITLE_CHARS and hit.title.startswith("Tidal power Tidal") and hit.title.endswith("…")
+    other = SearchResult("https://example.org/", "T" * 100_000, "text", author="A" * 10_000, site_name="S" * 10_000)
+    assert max(len(other.title), len(other.author or ""), len(other.site_name or "")) <= MAX_TITLE_CHARS
+    assert SearchResult("https://example.org/", "A short title", "text").title == "A short title"

@@ -45,6 +45,8 @@ ROOTS = {
     "bind9": "usr/share/doc/bind9-doc/arm",
     # claims-fresh10 (../claims-fresh10): zsh-doc (the Z Shell Manual, zsh 5.9)
     "zsh": "usr/share/doc/zsh-common/html",
+    # claims-fresh11 (../claims-fresh11): exim4-doc-html (the Exim 4.96 specification, spec_html)
+    "exim": "usr/share/doc/exim4-doc-html/spec_html",
 }
 
 

@@ -23,6 +23,8 @@ Usage::
 
     python benchmarks/data/factver/fetch_factver.py --fresh9 [--mirrors DIR] [--out DIR]
 
+    python benchmarks/data/factver/fetch_factver.py --fresh11 [--mirrors DIR] [--out DIR]
+
 ``--fresh`` builds instead the four holdout-only sets picked after the claim rules were
 tuned (FEVER-Symmetric, Citation-Integrity, BEGIN, Factcheck-Bench; see ``FRESH``) into
 ``/work/shared/data/factver-fresh/<dataset>/holdout.jsonl`` (every pair holdout, at most
@@ -39,7 +41,10 @@ by default into ``/tmp/factver-fresh6``, ``--fresh7`` the public half of the sev
 ``--fresh9`` the public half of the ninth (SICK, FaithDial's gold responses; see ``FRESH9``), by
 default into ``/tmp/factver-fresh9`` (the eighth group was hand-written only). The ninth needs
 two more snapshots: ``fetch github:brmson/dataset-sts`` (SICK) and
-``fetch github:McGill-NLP/FaithDial``.
+``fetch github:McGill-NLP/FaithDial``. ``--fresh11`` builds the public half of the eleventh
+(NLI4CT, RTE, LFQA; see ``FRESH11``), by default into ``/tmp/factver-fresh11``, from
+``fetch github:MathildeAguiar/SemEval-2024-Task-2`` (NLI4CT), ``fetch github:Ji-Yishan/MIEC-FYP``
+(GLUE's RTE) and ``fetch github:timchen0618/LFQA-Verification``.
 
 ``--mirrors DIR`` (default ``/work/.mirror``) holds one git repository per source, as
 ``DIR/<owner>+<name>/repo`` (what the project's search tool ``fetch github:<owner>/<name>``
@@ -126,6 +131,10 @@ LIAR_PLUS = Repo("Tariq60/LIAR-PLUS", "992bfd97555631e48b6bddb1a87aa61c51ee1197"
 # The ninth fresh group (``--fresh9``): all holdout, picked after the eighth group was seen.
 SICK = Repo("brmson/dataset-sts", "e1d3375f5b3bc24f21aa4e46f96eb379e9fc1081")
 FAITHDIAL = Repo("McGill-NLP/FaithDial", "25671c6e3aa7d667943b7744a2b91507e7187f83")
+# The eleventh fresh group (``--fresh11``): all holdout, picked after the tenth group was seen.
+NLI4CT = Repo("MathildeAguiar/SemEval-2024-Task-2", "a09dc7c30ee71be88747a57b1661615017fb8a17")
+RTE = Repo("Ji-Yishan/MIEC-FYP", "250635701007f7f2dc00b63ce2cbc3dfe104b4e0")
+LFQA = Repo("timchen0618/LFQA-Verification", "4e905be93fbe919082d62faa77ee32c68e90237c")
 
 
 class SourceMissing(Exception):
@@ -1528,6 +1537,226 @@ model-response audits (the same Wizard-of-Wikipedia turns as BEGIN); PUBHEALTH
 """
 
 
+# === Eleventh fresh group, public half (``--fresh11``) ===========================================
+# Picked after the tenth group (hand-written only) had been measured, by a helper that did not
+# read or run the claim check. The hand-written half is benchmarks/data/claims-fresh11.
+
+DEFAULT_FRESH11_OUT = Path("/tmp/factver-fresh11")
+
+_NLI4CT_LABEL = {"Entailment": SUPPORTED, "Contradiction": UNSUPPORTED}
+
+
+def nli4ct(rd: Reader, tally: Tally) -> Iterator[Example]:
+    """One pair per statement: the statement against the lines of the trial report section that
+    its annotators marked as evidence (``Primary_evidence_index``, then for a comparison of two
+    trials ``Secondary_evidence_index``), each line a quote."""
+    trials: dict[str, dict] = {}
+
+    def lines(nct: str, section: str) -> list[str]:
+        if nct not in trials:
+            trials[nct] = json.loads(rd.text(NLI4CT, f"training_data/CT_json/{nct}.json"))
+        return trials[nct][section]
+
+    for part in ("train", "dev"):
+        path = f"training_data/{part}.json"
+        for uid, row in json.loads(rd.text(NLI4CT, path)).items():
+            if row["Label"] not in _NLI4CT_LABEL:
+                tally.dropped[f"label {row['Label']!r}"] += 1
+                continue
+            claim = clean(row["Statement"], tally)
+            quotes: list[str] = []
+            in_range = True
+            for trial in ("Primary", "Secondary"):
+                if f"{trial}_id" not in row:
+                    continue
+                section = lines(row[f"{trial}_id"], row["Section_id"])
+                for i in row[f"{trial}_evidence_index"]:
+                    if not 0 <= i < len(section):
+                        in_range = False
+                        continue
+                    quote = clean(section[i], tally)
+                    if quote:
+                        quotes.append(quote)
+            if not in_range:
+                tally.dropped["evidence line number outside the section"] += 1
+                continue
+            if not claim or not quotes:
+                tally.dropped["empty statement or evidence"] += 1
+                continue
+            yield Example(
+                id=f"nli4ct-{uid}",
+                group=row["Primary_id"],
+                quotes=quotes,
+                claim=claim,
+                label=_NLI4CT_LABEL[row["Label"]],
+                cls=f"{row['Label'].lower()} ({row['Type'].lower()}, {row['Section_id'].lower()})",
+                source=source(NLI4CT, path),
+            )
+
+
+# GLUE's RTE as the Hugging Face ``glue/rte`` export writes it: label 0 is entailment, 1
+# not_entailment (checked against a second copy that spells the labels out; see the README).
+_RTE_LABEL = {"0": (SUPPORTED, "entailment"), "1": (UNSUPPORTED, "not_entailment")}
+
+
+def rte(rd: Reader, tally: Tally) -> Iterator[Example]:
+    for part in ("train", "dev"):
+        path = f"RTE/{part}.tsv"
+        for row in csv.DictReader(io.StringIO(rd.text(RTE, path)), delimiter="\t"):
+            if row["label"] not in _RTE_LABEL:
+                tally.dropped[f"label {row['label']!r}"] += 1
+                continue
+            quote, claim = clean(row["sentence1"], tally), clean(row["sentence2"], tally)
+            if not quote or not claim:
+                tally.dropped["empty text or hypothesis"] += 1
+                continue
+            label, cls = _RTE_LABEL[row["label"]]
+            yield Example(
+                id=f"rte-{part}-{row['idx']}",
+                group=quote,
+                quotes=[quote],
+                claim=claim,
+                label=label,
+                cls=cls,
+                source=source(RTE, path),
+            )
+
+
+# LFQA-Verification's annotation files (one per answering setting) and the evidence documents each
+# was judged against. The repository's own example config (src/Automatic/input_file.json) pairs
+# every file with the WebGPT documents; the GPT-3 answers written from the human-demonstration
+# documents (gpt3_whudoc) are paired with those instead, as the words of their sentences annotated
+# "supported" show (see the README).
+_LFQA_DOCS = {
+    "webgpt": "webgpt",
+    "gpt3_wdoc": "webgpt",
+    "alpaca_wdoc": "webgpt",
+    "gpt3_whudoc": "human",
+    "gpt3": "webgpt",
+    "alpaca": "webgpt",
+}
+
+
+def lfqa(rd: Reader, tally: Tally) -> Iterator[Example]:
+    """One pair per answer sentence: the sentence against the evidence documents of its question
+    (one quote per document), ``supported`` when at least two of its three annotators say so."""
+    docs = {}
+    for name in sorted(set(_LFQA_DOCS.values())):
+        for q in json.loads(rd.text(LFQA, f"data/docs/docs-{name}.json")):
+            docs[name, q["question_id"]] = [clean(d["text"], tally) for d in q["docs"]]
+    for setting, doc_set in _LFQA_DOCS.items():
+        path = f"data/annotations/annotations-{setting}.json"
+        for q in json.loads(rd.text(LFQA, path)):
+            quotes = [d for d in docs.get((doc_set, q["question_id"]), []) if d]
+            for k, ann in enumerate(q["annotations"]):
+                claim = clean(ann["answer"], tally)
+                votes = ann["labels"]
+                if len(votes) != 3 or set(votes) - {"supported", "partially", "not_supported"}:
+                    tally.dropped["not three annotations"] += 1
+                    continue
+                if not claim or not quotes:
+                    tally.dropped["empty sentence or no documents"] += 1
+                    continue
+                yes = votes.count("supported")
+                yield Example(
+                    id=f"lfqa-{setting}-{q['question_id']}-{k}",
+                    group=f"{doc_set}-{q['question_id']}",
+                    quotes=quotes,
+                    claim=claim,
+                    label=SUPPORTED if yes >= 2 else UNSUPPORTED,
+                    cls=f"{setting} supported {yes}/3",
+                    source=source(LFQA, path),
+                )
+
+
+FRESH11 = [
+    Dataset(
+        "nli4ct",
+        "statements by clinical experts against the lines of clinical trial reports they marked",
+        nli4ct,
+        f"""\
+Origin: NLI4CT (Jullien et al., SemEval 2023 task 7, reused as the training data of SemEval 2024
+task 2) as copied in {NLI4CT.name} `training_data/{{train,dev}}.json` and
+`training_data/CT_json/<trial>.json` @ {NLI4CT.commit} (1,700 + 200 labelled statements). Licence:
+none stated for the data (the copy's MIT licence covers its code; the trial reports are
+ClinicalTrials.gov records); used here for evaluation only, never redistributed. Statements
+about breast cancer trial reports written by clinical domain experts, who labelled each as
+entailed or contradicted by one section of the report (eligibility criteria, intervention,
+results or adverse events) and marked the lines of that section that decide it. A `single`
+statement is about one trial; a `comparison` about two, named "the primary trial" and "the
+secondary trial". The quotes are the marked lines, one quote per line (the primary trial's
+first), surrounding whitespace stripped: short lines of a semi-structured record, many of them
+headings ("Results 1:") or table cells; in the kept sample a statement has a median of 10 quotes
+(about 520 characters in all), at most 101. Label: Entailment -> supported; Contradiction ->
+unsupported. `class` is "<label> (<type>, <section>)". The practice-test file (2,142
+statements, 200 of them labelled) is not used.""",
+    ),
+    Dataset(
+        "rte",
+        "hypotheses written by annotators against short news and Wikipedia passages",
+        rte,
+        f"""\
+Origin: the Recognizing Textual Entailment challenges RTE-1, RTE-2, RTE-3 and RTE-5 (Dagan et al.
+2005 on) as merged in GLUE (Wang et al. 2019) and exported by Hugging Face `glue/rte`, copied in
+{RTE.name} `RTE/{{train,dev}}.tsv` @ {RTE.commit} (2,490 + 277 labelled pairs; the test file
+has no labels). Licence: none stated in the copy (the RTE data sets were released for research
+use); used here for evaluation only, never redistributed. A text of one to a few sentences,
+mostly from news and Wikipedia, and a hypothesis written by the challenges' annotators, judged by
+them as entailed by the text or not (entailed: a person reading the text would infer that the
+hypothesis is most likely true). The quote is the text, the claim the hypothesis. Label: entailment (0) ->
+supported; not_entailment (1: contradicted or not shown, which GLUE merges) -> unsupported;
+`class` keeps the name. The copy's text matches, pair for pair and label for label, the GLUE
+files in footprinthere/AttAttr-Cutoff `glue_data/RTE/*.tsv` @
+2ac92f2fdee447af8e66689945003deff461b106 (re-split there, so not used as the source).""",
+    ),
+    Dataset(
+        "lfqa",
+        "sentences of long answers by GPT-3, Alpaca and WebGPT vs the web documents given",
+        lfqa,
+        f"""\
+Origin: {LFQA.name} (the attribution annotations of Chen et al. 2023, "Understanding Retrieval
+Augmentation for Long-Form Question Answering", called SALAD there),
+`data/annotations/annotations-<setting>.json` and `data/docs/docs-{{webgpt,human}}.json` @
+{LFQA.commit}. Licence: none stated in the repository (the documents are web pages' text as
+WebGPT's and its human demonstrators' searches found them); used here for evaluation only, never
+redistributed. ELI5-style questions answered in a paragraph by WebGPT, GPT-3 and Alpaca, with or
+without evidence documents in the prompt; each answer sentence was judged by three annotators as
+supported, partially supported or not supported by the question's evidence documents (three or
+four passages of a few hundred characters, about 2,000 characters in all). The quotes are those
+documents, one quote per document; the claim is the sentence (model output, not written by
+people; earlier sentences of the answer are not given). Label: at least two of three
+"supported" -> supported, else unsupported (partially supported counts as unsupported, as in
+WiCE); `class` is "<setting> supported <n>/3", so the unanimous part can be read apart. Documents:
+the WebGPT documents for every setting but `gpt3_whudoc` (GPT-3 given the human demonstrators'
+documents), which is paired with those. The repository's example config
+(`src/Automatic/input_file.json`) pairs all six files with the WebGPT documents; for
+`gpt3_whudoc` that was taken to be a slip, because its sentences annotated supported by all three
+share on average 82 % of their words (of four letters or more) with the human documents and 46 %
+with the WebGPT ones, while for every other setting the WebGPT documents share the most (53 to
+95 %). This inference is the converter's, not the data set's.""",
+    ),
+]
+
+
+FRESH11_README_HEAD = _group_head("Eleventh", "--fresh11", "tenth", "snapshots") + """\
+Looked at and not used: AVeriTeC (MichSchli/AVeriTeC: evidence is annotators' question-answer
+pairs and the verdict reasons over several of them; turned down by the first sets too);
+ClaimDecomp (jifan-chen/subquestions-for-fact-checking: code and a download script, no data; its
+claims are PolitiFact statements like LIAR-PLUS's); FELM (hkust-nlp/felm: the data files are
+absent from the snapshot, and its evidence is reference links, not text); ALCE's human evaluation
+(princeton-nlp/ALCE: only the utility ratings are in the repository, not the citation
+judgments); ContractNLI (stanfordnlp/contract-nli: the project page only, the data is a
+download); FactCC (salesforce/factCC: code only, the annotated test set is a download);
+WikiFactCheck-English (wikifactcheck-english/wikifactcheck-english: the JSONL files are absent
+from the snapshot and the TSV gives the cited source as a URL, not its text); MultiNLI (no full
+copy found: zbokaee/NLU-with-BERT holds part of dev_matched mixed with parser output,
+cedar33/bert_offline a placeholder, ThomasSYT/share other data under that name); WANLI
+(alisawuffles/wanli: samples only; its texts are written by GPT-3); Emergent
+(willferreira/mscproject: code, no data); SNLI / e-SNLI (image captions, the genre SICK covered in
+the ninth group); ANLI and CommitmentBank (no copy found at their usual paths).
+"""
+
+
 def build_fresh(
     mirrors: Path, out: Path, sets: list[Dataset] | None = None, head: str = FRESH_README_HEAD,
     cap: int = FRESH_CAP,
@@ -1795,6 +2024,10 @@ FRESH_GROUPS = {
     "--fresh9": FreshGroup(
         "the public half of the ninth fresh holdout-only group (SICK, FaithDial gold responses)",
         DEFAULT_FRESH9_OUT, FRESH9, FRESH9_README_HEAD, FRESH3_CAP,
+    ),
+    "--fresh11": FreshGroup(
+        "the public half of the eleventh fresh holdout-only group (NLI4CT, RTE, LFQA)",
+        DEFAULT_FRESH11_OUT, FRESH11, FRESH11_README_HEAD, FRESH3_CAP,
     ),
 }
 

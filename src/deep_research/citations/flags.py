@@ -533,7 +533,7 @@ def _is_framing(sentence: str) -> bool:
 
 def uncited_statements(doc, *, english: bool = True) -> list[Flag]:
     """Factual sentences of the report body with no citation (see the module notes)."""
-    from .document.claims import _paragraph_units, _plain, sentences
+    from .document.claims import _paragraph_units, _plain, sentences, unit_sentences
     from .document.sections import sources_section
 
     md = doc.markdown
@@ -575,7 +575,9 @@ def uncited_statements(doc, *, english: bool = True) -> list[Flag]:
             if all_cited(ua, ub):
                 continue  # each of its sentences overlaps that span: none is uncited
             row_cited = block.table and has_cite(ua, ub)
-            for a, b in sentences(s, ua, ub):
+            # the claims cut the structure text's units already: the same spans, split once
+            spans = unit_sentences(doc, s, ua, ub) if s is doc.structure else sentences(s, ua, ub)
+            for a, b in spans:
                 raw = s[a:b]
                 if row_cited or has_cite(a, b):
                     continue

@@ -104,7 +104,7 @@ def _outcome(vote: dict, evidence: dict | None) -> tuple[ClaimStatus, str, str]:
     verdict = vote["verdict"]
     if verdict == "supports" and evidence is not None:
         if evidence["ok"]:
-            return ClaimStatus.SUPPORTED, "judge:checked", "its evidence passed the code check"
+            return ClaimStatus.SUPPORTED, "judge:checked", "says it supports, and its evidence passed the code check"
         problems = "; ".join(evidence["problems"][:3]) or "no fact with a span from the quotes"
         return (ClaimStatus.UNCHECKED, "judge:evidence_failed",
                 f"says it supports, but its evidence fails the check: {problems}")

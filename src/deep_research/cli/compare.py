@@ -12,7 +12,7 @@ from typing import Any, Optional
 
 import typer
 
-from ..terminal import printable
+from ..terminal import inert_json, printable
 from .helpfmt import HelpCommand
 from .research import DbOpt, _check_db, _validate_question
 from .settings import checked_context, with_settings
@@ -160,7 +160,7 @@ async def _run_compare(question: str, context: dict, db: str) -> int:
             runs[mode] = run_metrics(values, time.monotonic() - started, handle.thread_id)
     record = {"question": question, "created": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
               "settings": {k: v for k, v in context.items() if k != "output_dir"}, "runs": runs}
-    write_atomic(folder / "compare.json", json.dumps(record, indent=2, ensure_ascii=False, default=str) + "\n")
+    write_atomic(folder / "compare.json", inert_json(json.dumps(record, indent=2, ensure_ascii=False, default=str)) + "\n")
     out.print(comparison_table(runs, folder))
     out.print(f"Comparison written to [bold]{_esc(printable(str(folder / 'compare.json')))}[/bold]", soft_wrap=True)
     return 0 if all(r["status"] == "completed" for r in runs.values()) else 1

@@ -11,7 +11,7 @@ import typer
 
 from ..errors import UserError
 from ..evaluation.rundir import MAX_DEPTH, MAX_RUN_FOLDERS
-from ..terminal import printable
+from ..terminal import inert_json, printable
 from .helpfmt import HelpCommand, HelpGroup
 from .settings import RUN_PANEL, checked_context, with_settings
 
@@ -98,7 +98,7 @@ def _write_json(path: Path, value) -> None:
 
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        write_atomic(path, json.dumps(value, ensure_ascii=False, indent=2) + "\n")
+        write_atomic(path, inert_json(json.dumps(value, ensure_ascii=False, indent=2)) + "\n")
     except OSError as e:
         raise UserError(f"cannot write {path}: {e.strerror or e}") from None
 
@@ -111,8 +111,12 @@ def _make_judge(model: str | None, base_url: str | None, api_key_env: str | None
         return None
     from ..evaluation.report_judge import ReportJudge, judge_spec
     from ..research.runner import load_deps
-    from ..research.runtime.configuration import Configuration
+    from ..research.runtime.configuration import Configuration, checked_base_url
 
+    try:
+        base_url = checked_base_url(base_url)
+    except ValueError as e:
+        raise UserError(f"--judge-base-url: {e}") from None
     cfg = Configuration.resolve({"configurable": {}}, {})
     spec = judge_spec(model, base_url=base_url or cfg.model_base_url, api_key_env=api_key_env, timeout_s=timeout)
     return ReportJudge.create(spec, factory=load_deps().model_factory, max_calls=max_calls,
@@ -428,7 +432,14 @@ class EvalProgress:
         self._update()
 
 
-def results_table(results: list[dict]) -> Table:
+def results_table(results: list[dict]) -> Table | Group:
+    """The per-question table; when its figures need more than ``WIDTH`` columns, two
+    tables keyed by the question's id (run, then quality), so a terminal of 80 columns
+    shows every figure whole (one table of 12 columns cut each to "3…")."""
+    from rich import box
+    from rich.console import Console, Group
+    from rich.table import Table
+
     from ..evaluation.summary import table_rows
 
     header, rows = table_rows(results)
@@ -437,7 +448,20 @@ def results_table(results: list[dict]) -> Table:
         t.add_column(h, justify="left" if i < 2 else "right", no_wrap=i == 0)
     for r in rows:
         t.add_row(*(cell(c) for c in r))
-    return t
+    if Console(width=10_000).measure(t).maximum <= WIDTH:
+        return t
+    split = header.index("refs") + 1 if "refs" in header else (len(header) + 1) // 2
+    tables = []
+    for title, cols in (("Evaluation", range(split)), ("", [0, *range(split, len(header))])):
+        part = Table(title=title or None, title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False,
+                     show_edge=False)
+        for i in cols:
+            part.add_column(header[i], justify="left" if i < 2 else "right", no_wrap=i != 0,
+                            overflow="fold", max_width=WIDTH // 3 if i == 0 else None)
+        for r in rows:
+            part.add_row(*(cell(r[i]) for i in cols))
+        tables.append(part)
+    return Group(*tables)
 
 
 def summary_lines(s: dict) -> list[str]:

@@ -90,6 +90,9 @@ def _publish(report: Path, sources: Path, out_dir: Path, pdf: bool, title: str |
     _print_publish_summary(result)
 
 
+MAX_CITATION_WARNINGS = 20  # failed citations named one by one; the rest are counted
+
+
 def _print_publish_summary(result) -> None:
     from rich.markup import escape as _esc
     from rich.table import Table
@@ -131,13 +134,18 @@ def _print_publish_summary(result) -> None:
     out.print(table)
     for p in result.report.problems[:10]:
         _warn(f"line {p.line}, column {p.column}: {p.message}: {p.text}")
-    for c in result.report.citations:
+    failed = [c for c in result.report.citations if c.status.value == "unsupported"
+              or (c.claim_status is not None and c.claim_status.value == "unsupported")]
+    for c in failed[:MAX_CITATION_WARNINGS]:
         if c.status.value == "unsupported":
             _warn(f"ref {c.ref.index + 1} (line {c.ref.line}, source {c.ref.source_id}): "
                   f"quote not found in the source: \u201c{c.ref.quote[:100]}\u201d")
-        elif c.claim_status is not None and c.claim_status.value == "unsupported":
+        else:
             _warn(f"ref {c.ref.index + 1} (line {c.ref.line}, source {c.ref.source_id}): "
                   f"claim differs from its source: {c.claim_check.note}")
+    if len(failed) > MAX_CITATION_WARNINGS:  # a line each flooded the terminal (20,000 for a hostile answer)
+        _warn(f"{len(failed) - MAX_CITATION_WARNINGS:,} more citation(s) failed their check: "
+              f"see citations.json (status, claim_status, claim_note)")
     for f in [f for f in result.report.flags if f.kind != "uncited"][:10]:
         _warn(f"line {f.line}: {f.note}: \u201c{f.text[:100]}\u201d")
     policy = result.output_policy or {}

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..publish import write_atomic
+from ..terminal import inert_json
 from .checks import evaluate_run
 from .rundir import EvalInputError, RunFolder, find_run_folders, read_result, result_run_dir
 from .summary import _fmt, markdown_table, md_text, row
@@ -297,7 +298,7 @@ def write_comparison(cmp: Comparison, out_dir: str | Path) -> dict[str, Path]:
         md.append("")
     files = {"markdown": out / "compare.md", "html": out / "compare.html", "json": out / "compare.json"}
     write_atomic(files["markdown"], "\n".join(md))
-    write_atomic(files["json"], json.dumps(cmp.as_json(), ensure_ascii=False, indent=2) + "\n")
+    write_atomic(files["json"], inert_json(json.dumps(cmp.as_json(), ensure_ascii=False, indent=2)) + "\n")
     write_atomic(files["html"], _html(cmp, charts, (sh, srows), (qh, qrows)))
     return files
 

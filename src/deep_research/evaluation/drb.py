@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from ..publish import write_atomic
+from ..terminal import inert_json
 from .questions import Question, parse_question, read_jsonl
 from .rundir import EvalInputError, RunFolder
 
@@ -68,7 +69,7 @@ def import_tasks(tasks_path: str | Path, out_path: str | Path, *, references: st
         for t in tasks:
             t.reference_text = refs.get(t.id)
     out = Path(out_path)
-    lines = [json.dumps(t.as_json(), ensure_ascii=False) for t in tasks]
+    lines = [inert_json(json.dumps(t.as_json(), ensure_ascii=False)) for t in tasks]
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
         write_atomic(out, "\n".join(lines) + "\n")
@@ -120,7 +121,7 @@ def write_records(records: list[dict], out_path: str | Path) -> Path:
     out = Path(out_path)
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
-        write_atomic(out, "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records))
+        write_atomic(out, "".join(inert_json(json.dumps(r, ensure_ascii=False)) + "\n" for r in records))
     except OSError as e:
         raise EvalInputError(f"cannot write {out}: {e.strerror or e}") from None
     return out

@@ -39,6 +39,7 @@ from .rundir import EvalInputError, RunFolder, read_bounded
 from .summary import summarise, summary_markdown
 from ..publish import write_atomic
 from ..publish.files import prepare_out_dir
+from ..terminal import inert_json
 from ..research.runtime.deps import Deps
 from ..research.runtime.failure import ResearchFailed
 from ..research.runtime.configuration import Configuration
@@ -124,7 +125,8 @@ def _read(path: Path) -> dict | None:
 
 def _write(path: Path, value: Any) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    write_atomic(path, json.dumps(value, ensure_ascii=False, indent=2) + "\n")
+    # controls and bidi overrides of a handed-over question as escapes, as in citations.json
+    write_atomic(path, inert_json(json.dumps(value, ensure_ascii=False, indent=2)) + "\n")
 
 
 def load_results(out: Path) -> list[dict]:

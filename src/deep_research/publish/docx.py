@@ -531,6 +531,8 @@ class DocxWriter:
             self.inline_children(el, para, sub)
             if tag == "q":
                 self.run(para, "\u201d", fmt)
+            if "legend-key" in cls:  # the HTML sets the key in a column of its own; here a space
+                self.run(para, " ", fmt)
         if tail and el.tail:
             self.run(para, _text(el.tail), fmt)
 

@@ -6,6 +6,8 @@ import random
 from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
+from ..terminal import shortened
+
 
 class SearchError(Exception):
     """A search backend failed. ``transient`` errors may succeed when retried."""
@@ -43,6 +45,10 @@ class SearchResult:
     # Where each part of ``content`` came from in a local document (PDF page, slide, sheet
     # row, EPUB chapter, CSV row): see deep_research.citations.locations. None elsewhere.
     locations: list | None = None
+
+    def __post_init__(self) -> None:  # a page's metadata, bounded for every prompt and output
+        self.title = shortened(self.title) or ""
+        self.author, self.site_name = shortened(self.author), shortened(self.site_name)
 
 
 @runtime_checkable

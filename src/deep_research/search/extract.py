@@ -804,6 +804,24 @@ def _document(html: bytes, parser: etree.HTMLParser):
     return doc
 
 
+def html_parser_limit(html: str | bytes) -> str | None:
+    """Why lxml stopped reading ``html`` early, or None: elements nested more than 256 deep
+    or one piece of text or markup over 10 MB end the parse (libxml2's guard against
+    hostile pages, kept), and what comes after is not read. For a page that gave no text,
+    so that its skip names the cause rather than "no text"."""
+    parser = etree.HTMLParser() if isinstance(html, bytes) else etree.HTMLParser(encoding="utf-8")
+    try:
+        etree.fromstring(html if isinstance(html, bytes) else html.encode("utf-8"), parser)
+    except etree.LxmlError:
+        pass
+    for e in parser.error_log:
+        if e.type == etree.ErrorTypes.ERR_RESOURCE_LIMIT:
+            what = ("its elements are nested more than 256 deep" if "depth" in e.message.lower()
+                    else "it holds one piece of text or markup over 10 MB")
+            return f"the HTML parser stopped before any text: {what} (a limit kept against hostile pages)"
+    return None
+
+
 def html_to_text(html: str | bytes, *, load_css=None, headings: bool = False, main_only: bool = False,
                  styles: StyleCache | None = None) -> Extracted:
     """Visible text of an HTML page, one block per line, and its title. ``load_css(href,

@@ -84,6 +84,7 @@ from .extract import (
     StyleCache,
     declared_charset,
     decode_utf8,
+    html_parser_limit,
     html_to_text,
     is_utf8_name,
     markdown_title,
@@ -305,9 +306,14 @@ def _read_html(data: bytes, load_css=None, styles: StyleCache | None = None) -> 
 
 def _parse_html(html: str | bytes, load_css=None, styles: StyleCache | None = None) -> Extracted:
     try:
-        return html_to_text(html, load_css=load_css, styles=styles)
+        doc = html_to_text(html, load_css=load_css, styles=styles)
     except etree.ParserError:  # lxml's word for a page with no elements at all
         return Extracted("", "")
+    if not doc.text.strip():
+        limit = html_parser_limit(html)
+        if limit:  # named, not "no text": a browser shows the page's text
+            raise _Skip(limit)
+    return doc
 
 
 def _decode(data: bytes) -> str:

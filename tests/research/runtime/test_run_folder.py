@@ -44,3 +44,35 @@ def test_notes_and_raw_notes_show_page_and_model_markup_as_text(tmp_path):
         assert "quoted.png" in tree.text_content(), name  # shown as text, not dropped
     notes = (path.parent / "notes.md").read_text(encoding="utf-8")
     assert '<ref id="s1">' in notes  # the findings keep their citations
+
+
+def test_sources_json_and_run_json_show_page_and_question_controls_as_escapes(tmp_path):
+    """sources.json and run.json sit beside citations.json and are opened the same way
+    (cat, less, a CI log): a page's title or text and a question handed over in a question
+    set hold C1 controls and bidi overrides that JSON writes raw. They are written as
+    ``\\uXXXX`` escapes there too, and read back as the same values (the folder still
+    re-publishes its report)."""
+    import json
+
+    from deep_research.citations.model import Source
+    from deep_research.inputs import parse_sources
+    from deep_research.research.report.publish_node import _write_outputs
+    from deep_research.research.runtime.meter import Meter
+
+    hostile = "\x9b2J \u202etxet\u202c \x85 \x7f"
+    page = f"Tea plants grow best in acidic soil. Tea {hostile} is grown in many countries.\n"
+    sources = [Source("tea", "https://example.org/tea", page, f"Tea {hostile}", "text")]
+    state = {"question": f"Where is tea grown? {hostile}", "research_brief": f"Brief {hostile}",
+             "research_log": [{"topic": f"Tea {hostile}", "ok": True, "citations": 1,
+                               "pages_read": [{"url": "https://example.org/tea", "title": f"Tea {hostile}"}]}],
+             "notes": [], "raw_notes": []}
+    md = '# Tea\n\nTea grows in acid soil <ref id="tea">"Tea plants grow best in acidic soil."</ref>.\n'
+    cfg = Configuration(output_dir=str(tmp_path), write_pdf=False)
+    files, *_ = _write_outputs(cfg, state, "thread-1", md, sources, Meter(node="publish", timeout_s=5, max_retries=0))
+    for key in ("sources", "run"):
+        text = open(files[key], encoding="utf-8").read()
+        assert not ACTING.findall(text), (key, sorted(set(ACTING.findall(text))))
+        assert "\\u202etxet" in text, key  # shown as an escape, not dropped
+    assert json.loads(open(files["run"], encoding="utf-8").read())["question"] == state["question"]
+    again = parse_sources(json.loads(open(files["sources"], encoding="utf-8").read())).sources
+    assert (again[0].content, again[0].title) == (page, f"Tea {hostile}")

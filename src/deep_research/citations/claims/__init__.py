@@ -132,7 +132,8 @@ below describe what each finds:
   name ("path.basename() throws a TypeError" / "A TypeError is thrown": added, not
   swapped; a name written only after "rather than", "instead of", "not" is not kept), nor
   two names of several words aligned on their wrong words (each name's other, different
-  word stands on the other side: "Charles Dickens ... Tim" / "Tiny Tim, Dickens"). An ``order`` pair whose two sides trade places ("B after A" / "A before B")
+  word stands on the other side: "Charles Dickens ... Tim" / "Tiny Tim, Dickens"), nor a name
+  one side denies and the other does not ("is not an American series" / "is a French series"). An ``order`` pair whose two sides trade places ("B after A" / "A before B")
   states the same order, and so does a comparative antonym pair followed by "than" whose
   compared terms stand on the opposite sides ("2009 spending was lower than 2014's" / "2014
   spending is higher than under the 2009 budget"; ``contradiction.converse_comparison``). A "non-" difference is no flip when both sides write the same

@@ -75,7 +75,9 @@ _TOKEN_ASCII_FLAT = re.compile(
 # opening bracket, with a letter or digit right after it (where a number or word token starts;
 # a dash between spaces, " - ", marks none). Text without one (and without "()") needs no
 # token positions.
-_MINUS_SIGN = re.compile(r"(?:^|[ (\[\t\n])-[^\W_]")
+# (written "-" first, the character before it tested after: the engine then looks only at
+# each "-", not at every position - twenty times faster on a long text)
+_MINUS_SIGN = re.compile(r"-(?<![^ (\[\t\n]-)[^\W_]")
 
 
 _SUPERSCRIPTS = str.maketrans("", "", "\u00b9\u00b2\u00b3\u2070\u2071\u2074\u2075\u2076\u2077\u2078\u2079"

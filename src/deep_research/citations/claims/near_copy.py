@@ -37,6 +37,8 @@ def _prefix_antonym(a: str, b: str) -> bool:
 
 
 def _count(texts: list[_Text], stem_: str) -> int:
+    if len(texts) == 1:  # most claims cite one quote
+        return len(texts[0].positions.get(stem_, ()))
     return sum(len(t.positions.get(stem_, ())) for t in texts)
 
 
@@ -74,6 +76,8 @@ def _substitution_kind(claim: _Text, ci: int, quote: _Text, qj: int, quotes: lis
         return "modal" if gc != gq and {gc, gq} != {"will", "should"} else None
     if claim.entity[ci] and quote.entity[qj] and _name_swap(claim, ci, quote, qj) \
             and not _variant_nearby(claim, ci, quote, qj):
+        if _negated_near(claim, ci) != _negated_near(quote, qj):
+            return None  # "is not an American series" / "is a French series": one side denies its name
         cr, qr = claim.raw[ci], quote.raw[qj]
         gain = claim.raw.count(cr) > sum(derived(t, _raw_counts)[cr] for t in quotes)
         loss = claim.raw.count(qr) < sum(derived(t, _raw_counts)[qr] for t in quotes)

@@ -282,6 +282,17 @@ def sentences(s: str, start: int, end: int) -> list[tuple[int, int]]:
     return out
 
 
+def unit_sentences(doc: Document, s: str, start: int, end: int) -> list[tuple[int, int]]:
+    """:func:`sentences` of ``s[start:end]``, ``s`` being the document's structure text:
+    kept on the document, so the claims and the uncited-statement check split a unit once.
+    The list is shared: read it, never change it."""
+    key = (start, end)
+    spans = doc.sentence_spans.get(key)
+    if spans is None:
+        spans = doc.sentence_spans[key] = sentences(s, start, end)
+    return spans
+
+
 def claim_units(doc: Document) -> tuple[str, list[Claim], frozenset[int]]:
     """(the document's structure text, the claim of every ref, the refs whose quoted words
     the sentence needs): the sentence (or clause) of the report each ref supports, as
@@ -314,7 +325,7 @@ def claim_units(doc: Document) -> tuple[str, list[Claim], frozenset[int]]:
                 groups.append([r])
             else:
                 groups[-1].append(r)
-        sents = sentences(s, ua, ub) or [(ua, ub)]
+        sents = unit_sentences(doc, s, ua, ub) or [(ua, ub)]
         s_starts = [a for a, _ in sents]
         per_sentence: dict[int, list[list[Ref]]] = {}
         for g in groups:

@@ -93,6 +93,10 @@ class Document(ParsedReport):
     findings: Section | None = None
     ignored_refs: list[Ref] = field(default_factory=list)
     ignored_problems: list[RefProblem] = field(default_factory=list)
+    # sentence spans of ``structure`` by unit (start, end), cut once: the claims and the
+    # uncited-statement check read the same units (see ``claims.unit_sentences``)
+    sentence_spans: dict[tuple[int, int], list[tuple[int, int]]] = field(
+        default_factory=dict, repr=False, compare=False)
 
     def all_sections(self) -> list[Section]:
         """Every section, depth first, in report order."""

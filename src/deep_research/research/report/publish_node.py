@@ -14,6 +14,7 @@ from typing import Any
 from ...citations.model import Source
 from ...inputs import source_record
 from ...publish import publish_report, write_atomic
+from ...terminal import inert_json
 from .notes_checks import notes_checks
 from ..runtime.chat import progress_cleanup, report_message
 from ..runtime.deps import Deps, NodeContext, run_spent
@@ -132,8 +133,10 @@ def _write_outputs(cfg, state: dict, thread_id: str, markdown: str, sources: lis
     degradations += [error_record("publish", d["reason"]) for d in result.output_policy.get("degraded", [])]
     # the cited sources, as `deep-research publish --sources` reads them: the folder alone
     # re-publishes its report.md (it keeps its <ref> tags)
-    write_atomic(folder / SOURCES_FILE,
-                 json.dumps([source_record(s) for s in result.report.sources], ensure_ascii=False, indent=2) + "\n")
+    # (like citations.json: the controls and bidi overrides of a page or a question JSON
+    # writes raw are written as escapes, the same values, safe to print)
+    write_atomic(folder / SOURCES_FILE, inert_json(
+        json.dumps([source_record(s) for s in result.report.sources], ensure_ascii=False, indent=2)) + "\n")
     notes, raw = notes_markdown(state)
     try:
         checks = notes_checks(state.get("notes") or [], sources, result.report,
@@ -147,7 +150,7 @@ def _write_outputs(cfg, state: dict, thread_id: str, markdown: str, sources: lis
     if checkpoint:  # this folder's report belongs to this checkpoint (see run_dir)
         write_atomic(folder / RUN_MARKER, json.dumps({"thread": thread_id, "checkpoint": checkpoint}) + "\n")
     record = run_record(cfg, state, thread_id)
-    write_atomic(folder / "run.json", json.dumps(record, ensure_ascii=False, indent=2) + "\n")
+    write_atomic(folder / "run.json", inert_json(json.dumps(record, ensure_ascii=False, indent=2)) + "\n")
     files = {"dir": str(folder), **{k: str(v) for k, v in result.files.items()},
              "sources": str(folder / SOURCES_FILE),
              "notes": str(folder / "notes.md"), "raw_notes": str(folder / "raw_notes.md"),

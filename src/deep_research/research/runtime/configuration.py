@@ -145,11 +145,30 @@ def _problems(e: ValidationError, *, env: bool = False, labels: typing.Mapping[s
         loc = [str(x) for x in err["loc"]]
         where = ".".join(loc)
         if env and loc:
-            where = f"{_env_name(loc[0])} ({where})"
+            name = _env_name(loc[0]) + (" or OPENAI_BASE_URL" if loc[0] == "model_base_url" else "")
+            where = f"{name} ({where})"
         elif labels and loc and loc[0] in labels:
             where = ".".join([labels[loc[0]], *loc[1:]])
         parts.append(f"{where}: {_expected(err)}")
     return "; ".join(parts)
+
+
+def checked_base_url(v: str | None) -> str | None:
+    """A model server's base URL: an http(s) URL with a host (None for none); ValueError
+    otherwise. Anything else went to the HTTP client as it was and every model call failed
+    as a connection error, retried, instead of a setup mistake."""
+    if v is None or not v.strip():
+        return None
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(v.strip())
+        ok = parts.scheme.lower() in ("http", "https") and bool(parts.hostname)
+    except ValueError:
+        ok = False
+    if not ok:
+        raise ValueError(f"{v!r} is not an http:// or https:// URL (e.g. http://localhost:11434/v1)")
+    return v.strip()
 
 
 def _json_text(text: str, wrong: str) -> Any:
@@ -535,6 +554,11 @@ class Configuration(BaseModel):
                 raise ValueError(f"{entry!r} is not a domain name")
             out.append(normalize_domain(entry))
         return list(dict.fromkeys(out))
+
+    @field_validator("model_base_url", *(f"{r}_model_base_url" for r in ROLES))
+    @classmethod
+    def _base_url(cls, v: str | None) -> str | None:
+        return checked_base_url(v)
 
     @field_validator("search_api", "citation_style", "research_mode", "report_format", "structured_output",
                      mode="before")

@@ -1,0 +1,174 @@
+"""Which red-flag rules generalise? (issue 25, "correct claims flagged <= 2 %").
+
+Per flag rule, and per path inside a rule where its note tells (the note with its quoted
+words and numbers masked), over the seen groups (dev, holdout, fresh1-fresh10: hand-written
+and public): correct claims flagged ("number lacking" apart, the project's rule), altered or
+refuted claims caught, per family (hand / public), the rule's precision and how many groups
+its false flags spread over; then per group.
+
+``--replay`` reads each fresh group as the checker stood when that group was first measured
+(the main commit before the group's data was first committed: its ``src`` is taken with
+``git archive`` into a temporary folder and run in a subprocess): the false flags a group
+showed at first sight, by rule - what a rule does on data nobody tuned it on. ``--patch
+FILE`` applies a Python script to each replayed tree first (it gets the tree's
+``citations/claims`` folder as its argument): how a rule change would have done on each group
+at first sight. Later (unseen) groups are not read: only the groups named in ``FRESH``.
+
+    uv run python benchmarks/bench_flag_rules.py [--replay [--patch change.py]] [--factver-root DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+from collections import Counter, defaultdict
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import bench_claims as bc  # noqa: E402
+import claims_verdicts as cv  # noqa: E402
+
+from deep_research.citations.claims import check_claim  # noqa: E402
+
+REPO = Path(__file__).resolve().parent.parent
+# the seen fresh groups: (hand-written dir, public root or None) - named one by one, so that a
+# group still unseen (claims_verdicts knows it) is never read here
+SEEN = ("fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7", "fresh8", "fresh9")
+FRESH = {("fresh1" if g == "fresh" else g): cv._FRESH[g] for g in SEEN} | {"fresh10": (bc.FRESH10_HAND_DIR, None)}
+
+
+def pairs(group: str, factver_root: Path) -> list[bc.Pair]:
+    if group == "dev":
+        return bc.load_pg(bc.PG_DIR) + bc.load_hand(bc.HAND_DIR, "dev") + bc.load_fv(factver_root, "dev")
+    if group == "holdout":
+        return bc.load_hand(bc.HAND_DIR, "holdout") + bc.load_fv(factver_root, "holdout")
+    hand, root = FRESH[group]
+    if root is not None and not root.is_dir() and (Path("/tmp") / root.name).is_dir():
+        root = Path("/tmp") / root.name  # the usual copy when the shared one is absent
+    return bc.load_fresh(hand, root if root and root.is_dir() else None, f"--{group}")
+
+
+def verdicts(groups: list[str], factver_root: Path) -> list[list]:
+    """[group, family, correct?, status, rule, note, number lacking] of every pair."""
+    out = []
+    for g in groups:
+        try:
+            ps = pairs(g, factver_root)
+        except (bc.FreshMissing, FileNotFoundError) as exc:
+            print(f"({g}: {exc}; skipped)", file=sys.stderr)
+            continue
+        for p in ps:
+            r = check_claim(p.claim, p.quotes)
+            red = r.status.value == "unsupported"
+            lacking = bool(getattr(r, "lacking", False)) or (red and bc.number_lacking(p.claim, p.quotes))
+            fam = "public" if p.dataset.startswith("factver/") else "hand"
+            out.append([g, fam, p.label == "supported", r.status.value, r.rule, r.note, lacking])
+    return out
+
+
+def path_of(rule: str | None, note: str) -> str:
+    """The rule and its note with quoted words and numbers masked: one path of the rule."""
+    note = re.sub(r"\d+(?:\.\d+)?", "N", re.sub(r'"[^"]*"', '"_"', note or ""))
+    return f"{rule} :: {note[:70]}"
+
+
+def table(rows: list[list], by_path: bool, top: int = 25) -> None:
+    stats: dict[str, Counter] = defaultdict(Counter)
+    spread: dict[str, set] = defaultdict(set)
+    for g, fam, correct, status, rule, note, lacking in rows:
+        if status != "unsupported":
+            continue
+        key = path_of(rule, note) if by_path else str(rule)
+        if correct and lacking:
+            stats[key]["lacking"] += 1
+        elif correct:
+            stats[key]["cf " + fam] += 1
+            spread[key].add(g)
+        else:
+            stats[key]["caught " + fam] += 1
+    print(f"  {'rule' + (' :: path' if by_path else ''):<82} {'false H':>7} {'false P':>7} {'caught H':>8}"
+          f" {'caught P':>8} {'precision':>9} {'groups':>6}")
+    ranked = sorted(stats.items(), key=lambda kv: -(kv[1]["cf hand"] + kv[1]["cf public"]))
+    for key, c in ranked[:top]:
+        false, caught = c["cf hand"] + c["cf public"], c["caught hand"] + c["caught public"]
+        print(f"  {key[:82]:<82} {c['cf hand']:>7} {c['cf public']:>7} {c['caught hand']:>8} {c['caught public']:>8}"
+              f" {caught / max(1, caught + false):>9.1%} {len(spread[key]):>6}")
+
+
+def per_group(rows: list[list]) -> None:
+    c: dict[str, Counter] = defaultdict(Counter)
+    for g, fam, correct, status, _rule, _note, lacking in rows:
+        k = c[f"{g} {fam}"]
+        if correct:
+            k["n"] += 1
+            k["flagged"] += status == "unsupported" and not lacking
+        else:
+            k["alt"] += 1
+            k["caught"] += status == "unsupported"
+            k["supported"] += status == "supported"
+    for g, k in c.items():
+        print(f"  {g:<16} correct {k['n']:>5} flagged {k['flagged']:>4} {k['flagged'] / max(1, k['n']):6.2%} | altered"
+              f" {k['alt']:>5} caught {k['caught']:>5} {k['caught'] / max(1, k['alt']):6.1%} shown supported {k['supported']}")
+
+
+def first_sight(group: str) -> str:
+    """The main commit the group was first measured with: the last one before its data came."""
+    hand = FRESH[group][0].relative_to(REPO) / "holdout.jsonl"
+    added = subprocess.run(["git", "log", "--diff-filter=A", "--format=%H %cI", "--", str(hand)], cwd=REPO,
+                           capture_output=True, text=True, check=True, timeout=60).stdout.split()
+    if not added:
+        raise RuntimeError(f"{group}: {hand} has no commit")
+    when = added[-1]  # the oldest commit that added it
+    return subprocess.run(["git", "rev-list", "-1", "--first-parent", f"--before={when}", "main"], cwd=REPO,
+                          capture_output=True, text=True, check=True, timeout=60).stdout.strip()
+
+
+def replay(factver_root: Path, patch: Path | None) -> list[list]:
+    rows: list[list] = []
+    for g in FRESH:
+        commit = first_sight(g)
+        with tempfile.TemporaryDirectory() as tmp:
+            archive = subprocess.run(["git", "archive", commit, "src/deep_research"], cwd=REPO, capture_output=True,
+                                     check=True, timeout=120).stdout
+            subprocess.run(["tar", "-x", "-C", tmp], input=archive, check=True, timeout=120)
+            if patch:
+                subprocess.run([sys.executable, str(patch), f"{tmp}/src/deep_research/citations/claims"], check=True,
+                               timeout=120)
+            out = Path(tmp) / "rows.json"
+            env = {**os.environ, "PYTHONPATH": f"{tmp}/src", "PYTHONHASHSEED": "0"}
+            subprocess.run([sys.executable, __file__, "--dump", str(out), "--group", g, "--factver-root",
+                            str(factver_root)], env=env, check=True, timeout=3600)
+            rows += json.loads(out.read_text(encoding="utf-8"))
+        print(f"  {g}: replayed with {commit[:10]}", file=sys.stderr)
+    return rows
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--factver-root", type=Path, default=bc.FACTVER_ROOT)
+    ap.add_argument("--replay", action="store_true", help="each fresh group with the code of its first sight")
+    ap.add_argument("--patch", type=Path, help="with --replay: a script applied to each replayed claims folder")
+    ap.add_argument("--dump", type=Path, help=argparse.SUPPRESS)  # (the replay's subprocess)
+    ap.add_argument("--group", action="append", help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.dump:
+        args.dump.write_text(json.dumps(verdicts(args.group, args.factver_root)), encoding="utf-8")
+        return
+    rows = replay(args.factver_root, args.patch) if args.replay else \
+        verdicts(["dev", "holdout", *FRESH], args.factver_root)
+    print("At first sight (each group with the code it was first measured with):" if args.replay else
+          "As the checker stands, every seen group:")
+    table(rows, by_path=False)
+    print()
+    table(rows, by_path=True)
+    print()
+    per_group(rows)
+
+
+if __name__ == "__main__":
+    main()
