@@ -34,7 +34,7 @@ def test_a_pipe_is_read_like_a_file_and_an_endless_one_is_bounded(tmp_path, monk
 
     fifo = tmp_path / "sources.fifo"
     os.mkfifo(fifo)
-    writer = threading.Thread(target=lambda: fifo.write_text('[{"id": 1}]', encoding="utf-8"))
+    writer = threading.Thread(target=lambda: fifo.write_text('[{"id": 1}]', encoding="utf-8"), daemon=True)
     writer.start()
     try:
         assert inputs.read_text_file(fifo, "sources file") == '[{"id": 1}]'
