@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from deep_research.citations.model import Source
 from deep_research.inputs import parse_sources, source_record
@@ -49,3 +50,32 @@ def test_a_pipe_is_read_like_a_file_and_an_endless_one_is_bounded(tmp_path, monk
     big.write_bytes(b"x" * ((1 << 20) + 1))
     with pytest.raises(UserError, match=r"report .*big.md is larger than 1 MB"):
         inputs.read_text_file(big, "report")
+
+
+def test_evaluation_files_are_read_by_the_same_bounded_read(tmp_path, monkeypatch) -> None:
+    """One bounded read for every file a user names: the evaluation reader goes through
+    inputs.read_bounded_bytes, with its own bound and its own error class."""
+    import pytest
+
+    from deep_research import inputs
+    from deep_research.evaluation import rundir
+
+    calls = []
+    real = inputs.read_bounded_bytes
+
+    def spy(path, what, limit, error=inputs.UserError):
+        calls.append((str(path), what, limit, error))
+        return real(path, what, limit, error)
+
+    monkeypatch.setattr(inputs, "read_bounded_bytes", spy)
+    page = tmp_path / "notes.md"
+    page.write_text("\ufeffnotes", encoding="utf-8")
+    assert rundir.read_bounded(page, "notes file", encoding="utf-8-sig") == "notes"
+    assert inputs.read_text_file(page, "report") == "notes"
+    assert calls == [(str(page), "notes file", rundir.MAX_EVAL_FILE_BYTES, rundir.EvalInputError),
+                     (str(page), "report", inputs.MAX_INPUT_BYTES, inputs.UserError)]
+    monkeypatch.setattr(rundir, "MAX_EVAL_FILE_BYTES", 1 << 20)
+    with pytest.raises(rundir.EvalInputError, match=r"settings file /dev/zero is larger than 1 MB"):
+        rundir.read_bounded(Path("/dev/zero"), "settings file")
+    with pytest.raises(IsADirectoryError):  # callers name OSError and UnicodeDecodeError themselves
+        rundir.read_bounded(tmp_path, "result file")

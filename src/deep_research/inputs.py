@@ -25,16 +25,24 @@ def read_text_file(path: str | Path, what: str) -> str:
     if p.is_dir():
         raise UserError(f"{what} {p} is a folder, not a file")
     try:
-        with open(p, "rb") as f:
-            data = f.read(MAX_INPUT_BYTES + 1)
+        data = read_bounded_bytes(p, what, MAX_INPUT_BYTES)
     except OSError as e:
         raise UserError(f"cannot read {what} {p}: {e.strerror or e}") from e
-    if len(data) > MAX_INPUT_BYTES:
-        raise UserError(f"{what} {p} is larger than {MAX_INPUT_BYTES // (1024 * 1024)} MB")
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as e:
         raise UserError(f"{what} {p} is not UTF-8 text (byte {e.start})") from e
+
+
+def read_bounded_bytes(path: str | Path, what: str, limit: int, error: type[UserError] = UserError) -> bytes:
+    """The bytes of ``path``, at most ``limit``, in one read (no stat-then-read: a pipe,
+    ``/dev/stdin`` or ``/dev/zero`` is bounded like a regular file); ``error`` past the
+    bound, OSError as opening or reading raises it (the caller words that)."""
+    with open(path, "rb") as f:
+        data = f.read(limit + 1)
+    if len(data) > limit:
+        raise error(f"{what} {path} is larger than {limit // (1024 * 1024)} MB")
+    return data
 
 
 @dataclass
