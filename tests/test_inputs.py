@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from deep_research.citations.model import Source
 from deep_research.inputs import parse_sources, source_record
@@ -19,3 +20,62 @@ def test_a_source_record_reads_back_as_the_same_source() -> None:
     assert back[0] == full
     assert back[1].format == "markdown" and back[1].page.text == bare.page.text
     assert records[1]["format"] == "markdown" and "author" not in records[1]
+
+
+def test_a_pipe_is_read_like_a_file_and_an_endless_one_is_bounded(tmp_path, monkeypatch) -> None:
+    """A FIFO (as `<(cat sources.json)` or a named pipe gives) and /dev/stdin-like character
+    devices are read, within the byte bound of a regular file; a folder is named as one."""
+    import os
+    import threading
+
+    import pytest
+
+    from deep_research import inputs
+    from deep_research.errors import UserError
+
+    fifo = tmp_path / "sources.fifo"
+    os.mkfifo(fifo)
+    writer = threading.Thread(target=lambda: fifo.write_text('[{"id": 1}]', encoding="utf-8"), daemon=True)
+    writer.start()
+    try:
+        assert inputs.read_text_file(fifo, "sources file") == '[{"id": 1}]'
+    finally:
+        writer.join(timeout=10)
+    monkeypatch.setattr(inputs, "MAX_INPUT_BYTES", 1 << 20)
+    with pytest.raises(UserError, match=r"sources file /dev/zero is larger than 1 MB"):
+        inputs.read_text_file("/dev/zero", "sources file")
+    with pytest.raises(UserError, match=r"sources file .* is a folder, not a file"):
+        inputs.read_text_file(tmp_path, "sources file")
+    big = tmp_path / "big.md"
+    big.write_bytes(b"x" * ((1 << 20) + 1))
+    with pytest.raises(UserError, match=r"report .*big.md is larger than 1 MB"):
+        inputs.read_text_file(big, "report")
+
+
+def test_evaluation_files_are_read_by_the_same_bounded_read(tmp_path, monkeypatch) -> None:
+    """One bounded read for every file a user names: the evaluation reader goes through
+    inputs.read_bounded_bytes, with its own bound and its own error class."""
+    import pytest
+
+    from deep_research import inputs
+    from deep_research.evaluation import rundir
+
+    calls = []
+    real = inputs.read_bounded_bytes
+
+    def spy(path, what, limit, error=inputs.UserError):
+        calls.append((str(path), what, limit, error))
+        return real(path, what, limit, error)
+
+    monkeypatch.setattr(inputs, "read_bounded_bytes", spy)
+    page = tmp_path / "notes.md"
+    page.write_text("\ufeffnotes", encoding="utf-8")
+    assert rundir.read_bounded(page, "notes file", encoding="utf-8-sig") == "notes"
+    assert inputs.read_text_file(page, "report") == "notes"
+    assert calls == [(str(page), "notes file", rundir.MAX_EVAL_FILE_BYTES, rundir.EvalInputError),
+                     (str(page), "report", inputs.MAX_INPUT_BYTES, inputs.UserError)]
+    monkeypatch.setattr(rundir, "MAX_EVAL_FILE_BYTES", 1 << 20)
+    with pytest.raises(rundir.EvalInputError, match=r"settings file /dev/zero is larger than 1 MB"):
+        rundir.read_bounded(Path("/dev/zero"), "settings file")
+    with pytest.raises(IsADirectoryError):  # callers name OSError and UnicodeDecodeError themselves
+        rundir.read_bounded(tmp_path, "result file")

@@ -16,19 +16,33 @@ MAX_INPUT_BYTES = 200 * 1024 * 1024
 
 
 def read_text_file(path: str | Path, what: str) -> str:
+    """The UTF-8 text of a file the user named: a regular file, or a pipe or device such as
+    ``<(cat sources.json)`` or ``/dev/stdin`` (read like ``cat`` would: a named pipe nobody
+    writes to waits for a writer), at most :data:`MAX_INPUT_BYTES` in every case."""
     p = Path(path)
     if not p.exists():
         raise UserError(f"{what} {p} does not exist")
-    if not p.is_file():
-        raise UserError(f"{what} {p} is not a file")
-    if p.stat().st_size > MAX_INPUT_BYTES:
-        raise UserError(f"{what} {p} is larger than {MAX_INPUT_BYTES // (1024 * 1024)} MB")
+    if p.is_dir():
+        raise UserError(f"{what} {p} is a folder, not a file")
     try:
-        return p.read_text(encoding="utf-8-sig")
-    except UnicodeDecodeError as e:
-        raise UserError(f"{what} {p} is not UTF-8 text (byte {e.start})") from e
+        data = read_bounded_bytes(p, what, MAX_INPUT_BYTES)
     except OSError as e:
         raise UserError(f"cannot read {what} {p}: {e.strerror or e}") from e
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        raise UserError(f"{what} {p} is not UTF-8 text (byte {e.start})") from e
+
+
+def read_bounded_bytes(path: str | Path, what: str, limit: int, error: type[UserError] = UserError) -> bytes:
+    """The bytes of ``path``, at most ``limit``, in one read (no stat-then-read: a pipe,
+    ``/dev/stdin`` or ``/dev/zero`` is bounded like a regular file); ``error`` past the
+    bound, OSError as opening or reading raises it (the caller words that)."""
+    with open(path, "rb") as f:
+        data = f.read(limit + 1)
+    if len(data) > limit:
+        raise error(f"{what} {path} is larger than {limit // (1024 * 1024)} MB")
+    return data
 
 
 @dataclass

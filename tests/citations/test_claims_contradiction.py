@@ -549,3 +549,63 @@ def test_a_negation_of_the_quotes_sentence_said_again_is_still_flagged():
     assert flagged("The nightly job does not compress the archive before uploading it to the remote backup server.",
                    "The nightly job compresses the archive before uploading it to the remote backup server.") \
         == "negation"
+
+
+def not_flagged(claim: str, *quotes: str) -> None:
+    r = check_claim(claim, list(quotes))
+    assert r.status not in (U, ClaimStatus.SUPPORTED), r
+
+
+def test_a_near_copy_whose_plain_side_denies_by_a_word_is_no_dropped_negation():
+    # "missing" denies the directory as "no" does: no negation was dropped
+    not_flagged("The manual says that when the cache directory is missing, every download is fetched again "
+                "from the mirror.",
+                "If there is no cache directory (it was deleted or never made), every download is fetched again "
+                "from the mirror.")
+    flagged("The manual says that when the cache directory exists, every download is fetched again from the mirror.",
+            "If there is no cache directory, every download is fetched again from the mirror.")
+
+
+def test_only_after_rather_than_restricts_nothing():
+    # "rather than only the file name" says what "not just a file name" says
+    not_flagged("The filter has to match the full path of a file rather than only its name.",
+                "The filter must match the full path of a file, not just its name.")
+    flagged("The filter has to match only the name of a file.",
+            "The filter must match the full path of a file, not just its name.")
+
+
+def test_a_negation_moved_from_the_noun_to_its_verb_is_grey():
+    # "no job with a lock file will start" / "a job that holds a lock file is never started"
+    assert "negates the verb" in grey("Without -x, no cron job with a lock file will ever start.",
+                                      "If -x is not given, a cron job that holds a lock file is never started.")
+    assert flagged("Without -x, no cron job with a lock file will ever start.",
+                   "If -x is not given, a cron job that holds a lock file is always started.") == "negation"
+
+
+def test_an_opposite_the_quote_says_of_another_object_past_a_but_is_grey():
+    quote = "--fast overrides cache_size, but leaves thread_count unchanged, whereas --slow resets both."
+    assert "of another thing" in grey("Passing --fast changes cache_size and leaves thread_count alone.", quote)
+    # the claim's word said of the object the quote keeps unchanged: still proof
+    assert flagged("Passing --fast changes thread_count and leaves cache_size alone.", quote) == "antonym"
+
+
+_LOCK = ("With the lock file in place, this prevents a second worker who is permitted to read the queue from taking "
+         "the same job twice.")
+
+
+def test_prevents_from_far_before_the_aligned_verb_accounts_for_the_claims_negation():
+    # "prevents a worker ... from taking" is "the worker cannot take": no negation added
+    not_flagged("Thanks to the lock file, a second worker that may read the queue cannot take the same job twice.",
+                _LOCK)
+    assert flagged("Thanks to the lock file, a second worker that may read the queue cannot take the same job twice.",
+                   "With the lock file in place, a second worker who is permitted to read the queue can take the same "
+                   "job twice.") == "negation"
+
+
+def test_allowed_against_prevents_restated_by_the_claims_negation_is_grey():
+    # the quote's "prevents ... from taking" is the claim's "cannot take"; its "allowed" stands for "permitted"
+    not_flagged("Thanks to the lock file, a second worker allowed to read the queue cannot take the same job twice.",
+                _LOCK)
+    # the claim negates another verb than the one the quote holds back: the rule does not apply
+    assert flagged("Thanks to the lock file, a second worker allowed to read the queue cannot lose the same job "
+                   "twice.", _LOCK) == "antonym"

@@ -144,7 +144,7 @@ CASES = [
     Case("sources: not UTF-8", lambda t: publish_args(t, sources=b'[{"id":1,"url":"u","content":"caf\xe9"}]'),
          2, ["is not UTF-8 text"]),
     Case("sources: a folder", lambda t: publish_args(t, sources=lambda t: (t / "dir").mkdir() or t / "dir"), 2,
-         ["is not a file"]),
+         ["is a folder, not a file"]),
     Case("sources: missing", lambda t: publish_args(t, sources=lambda t: t / "nope.json"), 2, ["does not exist"]),
     Case("sources: item not an object", lambda t: publish_args(t, sources=[1, 2]), 2, ["item 1 is not an object"]),
     Case("sources: float id", lambda t: publish_args(t, sources=[{"id": 1.5, "url": "u", "content": "c"}]), 2,

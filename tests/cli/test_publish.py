@@ -156,6 +156,20 @@ def test_a_quote_with_stars_from_a_sources_file_without_format_is_shown_literall
     assert cites[3]["source_id"] == "m" and cites[3]["matched_text"] != quotes[0], cites[3]
 
 
+def test_report_and_sources_from_process_substitution(tmp_path):
+    """`publish <(cat report.md) --sources <(cat sources.json)`: a pipe the shell made was
+    refused as "not a file"; it is read (with the same byte bound as a file)."""
+    import shlex
+
+    cli = f"{shlex.quote(sys.executable)} -m deep_research.cli"
+    command = (f"{cli} publish <(cat examples/report.md) --sources <(cat examples/sources.json) "
+               f"--out {shlex.quote(str(tmp_path))} --no-pdf")
+    r = subprocess.run(["bash", "-c", command], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert len(json.loads((tmp_path / "citations.json").read_text())) == 19
+    assert "not a file" not in r.stderr
+
+
 def test_many_failed_citations_name_the_first_ones_and_count_the_rest(tmp_path):
     """A model answer with thousands of failed citations printed one warning line each (a
     20,000-citation report: 20,000 lines). The first ones are named, the rest counted, and

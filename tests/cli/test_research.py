@@ -374,3 +374,68 @@ def test_resume_with_a_state_database_that_does_not_exist_creates_nothing(tmp_pa
     sqlite3.connect(tmp_path / "empty.sqlite").close()  # a database that exists, without the run
     r = run("resume", "abc123", "--db", tmp_path / "empty.sqlite", env=SCRIPTED)
     assert r.returncode == 2 and "no run with thread id 'abc123'" in r.stderr, r.stderr
+
+
+def test_resume_edit_names_a_folder_or_a_file_that_is_not_text_plainly(tmp_path):
+    """--edit reads like every file the user names (bounded, one clear message, exit 2)."""
+    r = run("resume", "t", "--edit", tmp_path, "--db", tmp_path / "none.sqlite", env=SCRIPTED)
+    assert r.returncode == 2 and "Traceback" not in r.stderr, r.stdout + r.stderr
+    assert f"edited report {tmp_path} is a folder, not a file" in r.stderr, r.stderr
+    latin = tmp_path / "latin.md"
+    latin.write_bytes(b"# Caf\xe9\n")
+    r = run("resume", "t", "--edit", latin, "--db", tmp_path / "none.sqlite", env=SCRIPTED)
+    assert r.returncode == 2 and "Traceback" not in r.stderr, r.stdout + r.stderr
+    assert f"edited report {latin} is not UTF-8 text (byte 5)" in r.stderr, r.stderr
+
+
+def test_resume_edit_of_an_endless_file_stops_at_the_bound(tmp_path):
+    """/dev/zero (or a pipe that never ends) is refused past the input bound, not read
+    until memory runs out (the bound lowered to 1 MB in the process)."""
+    code = ("import sys\nfrom deep_research import inputs\ninputs.MAX_INPUT_BYTES = 1 << 20\n"
+            "from deep_research.cli import run\nsys.argv[0] = 'deep-research'\nrun()\n")
+    full = {k: v for k, v in os.environ.items() if k not in ("OPENAI_API_KEY", "TAVILY_API_KEY", "OPENAI_BASE_URL")}
+    full.update(PYTHONPATH=str(ROOT), **SCRIPTED)
+    r = subprocess.run([sys.executable, "-c", code, "resume", "t", "--edit", "/dev/zero", "--db",
+                        str(tmp_path / "none.sqlite")], capture_output=True, text=True, cwd=ROOT, env=full,
+                       timeout=120, stdin=subprocess.DEVNULL)
+    assert r.returncode == 2 and "Traceback" not in r.stderr, r.stdout + r.stderr
+    assert "edited report /dev/zero is larger than 1 MB" in r.stderr, r.stderr
+
+
+def _review_with_answers(monkeypatch, answers):
+    """The interactive report review, its prompt answered from ``answers`` in turn."""
+    import typer
+
+    from deep_research.cli import research
+
+    queue = list(answers)
+    monkeypatch.setattr(research.sys.stdin, "isatty", lambda: True, raising=False)
+    monkeypatch.setattr(typer, "prompt", lambda *a, **k: queue.pop(0))
+    result = research._ask_report_review({"report_markdown": "draft"}, None)
+    assert not queue, queue
+    return result
+
+
+def test_the_review_answer_e_file_names_a_bad_file_plainly_and_asks_again(tmp_path, monkeypatch, capsys):
+    latin = tmp_path / "latin.md"
+    latin.write_bytes(b"# Caf\xe9\n")
+    good = tmp_path / "good.md"
+    good.write_text("# Mine\n", encoding="utf-8")
+    result = _review_with_answers(monkeypatch, [f"e {tmp_path}", f"e {latin}", f"e {tmp_path / 'nope.md'}",
+                                                f"e {good}"])
+    assert result == {"type": "edit", "markdown": "# Mine\n"}
+    err = capsys.readouterr().err
+    assert f"edited report {tmp_path} is a folder, not a file" in err, err
+    assert f"edited report {latin} is not UTF-8 text (byte 5)" in err, err
+    assert f"edited report {tmp_path / 'nope.md'} does not exist" in err, err
+    assert "Traceback" not in err
+
+
+def test_the_review_answer_e_dev_zero_stops_at_the_bound_and_asks_again(tmp_path, monkeypatch, capsys):
+    from deep_research import inputs
+
+    monkeypatch.setattr(inputs, "MAX_INPUT_BYTES", 1 << 20)
+    good = tmp_path / "good.md"
+    good.write_text("# Mine\n", encoding="utf-8")
+    assert _review_with_answers(monkeypatch, ["e /dev/zero", f"e {good}"]) == {"type": "edit", "markdown": "# Mine\n"}
+    assert "edited report /dev/zero is larger than 1 MB" in capsys.readouterr().err

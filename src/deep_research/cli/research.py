@@ -56,10 +56,12 @@ def _ask_report_review(payload: dict, preset: dict | None) -> dict:
         if word.lower() in ("a", "approve", "y", "yes"):
             return {"type": "approve"}
         if word.lower() in ("e", "edit") and rest.strip():
+            from ..inputs import read_text_file
+
             try:
-                return {"type": "edit", "markdown": Path(rest.strip()).expanduser().read_text(encoding="utf-8")}
-            except (OSError, UnicodeDecodeError) as e:
-                err.print(f"cannot read {rest.strip()}: {e}", markup=False)
+                return {"type": "edit", "markdown": read_text_file(Path(rest.strip()).expanduser(), "edited report")}
+            except UserError as e:  # the report under review is kept: ask again
+                err.print(printable(str(e)), markup=False)
                 continue
         if can_revise and word.lower() in ("f", "feedback"):
             feedback = typer.prompt("What should change?").strip()
@@ -461,10 +463,9 @@ def resume(
         raise UserError("use only one of --approve, --reject and --edit")
     decision = {"type": "approve"} if approve else ({"type": "reject", "feedback": reject} if reject else None)
     if edit is not None:
-        try:
-            decision = {"type": "edit", "markdown": edit.read_text(encoding="utf-8")}
-        except (OSError, UnicodeDecodeError) as e:
-            raise UserError(f"cannot read the edited report {edit}: {e}") from None
+        from ..inputs import read_text_file
+
+        decision = {"type": "edit", "markdown": read_text_file(edit, "edited report")}
     context = checked_context(**(run_settings or {}))
     from ..research.runner import is_postgres
 

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
+from .. import inputs  # one bounded read for every file a user names
 from ..errors import UserError
 
 REQUIRED = ("report.md", "citations.json", "audit.json")
@@ -24,7 +25,7 @@ MAX_RUN_FOLDERS = 500  # about 0.3 s each to check: a few minutes at most
 # The most an evaluation input file (question set, task file, a run's JSON or markdown) may
 # hold: one named /dev/zero, a device or a pipe that never ends was read into memory until
 # the machine ran out of it.
-MAX_EVAL_FILE_BYTES = 200 * 1024 * 1024
+MAX_EVAL_FILE_BYTES = inputs.MAX_INPUT_BYTES  # the same bound as a report or sources file
 
 
 class EvalInputError(UserError):
@@ -35,11 +36,7 @@ def read_bounded(path: Path, what: str, encoding: str = "utf-8") -> str:
     """The text of ``path``, at most :data:`MAX_EVAL_FILE_BYTES` (a pipe such as
     ``/dev/stdin`` is read too, up to that bound); OSError and UnicodeDecodeError as
     reading it raises them, EvalInputError past the bound."""
-    with open(path, "rb") as f:
-        data = f.read(MAX_EVAL_FILE_BYTES + 1)
-    if len(data) > MAX_EVAL_FILE_BYTES:
-        raise EvalInputError(f"{what} {path} is larger than {MAX_EVAL_FILE_BYTES // (1024 * 1024)} MB")
-    return data.decode(encoding)
+    return inputs.read_bounded_bytes(path, what, MAX_EVAL_FILE_BYTES, EvalInputError).decode(encoding)
 
 
 def _read_json(path: Path, what: str) -> Any:

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from itertools import compress
 
-from .contradiction import verdict
-from .negation import WINDOW, _window
+from .contradiction import _grey, sentence_bounds, verdict
+from .negation import _HOLDING_BACK, _VERB_NEGATORS, WINDOW, _window
 from .near_copy import _converse, _negated_near
 from .types import _WORD, ClaimCheck, ClaimStatus, _Text, derived, union
 from .words import _ANTONYMS, _ORDER
@@ -35,6 +35,72 @@ def _second_direction(q: _Text, j: int) -> bool:
     lo, hi = max(0, j - WINDOW), min(len(q.raw), j + WINDOW + 1)
     opposite = _PARTNERS.get(q.stems[j], set())
     return any(q.stems[x] in opposite for x in range(lo, hi) if q.kinds[x] == _WORD)
+
+
+_CONTRASTS = frozenset({"but", ";", "whereas", "however", "yet"})
+_LIST_JOINS = frozenset({"and", "or", ","})
+
+
+def _object(t: _Text, k: int) -> list[str]:
+    """Stems of the content words right after k in its clause, up to a list join ("and",
+    ",", "or"), at most three: what the word at k is said of ("changes cache_size and
+    ..." -> cache_size; "lowers resting heart rate")."""
+    out: list[str] = []
+    p = k + 1
+    while p < len(t.raw) and t.clause[p] == t.clause[k] and len(out) < 3 and t.low[p] not in _LIST_JOINS:
+        if t.content[p] and t.kinds[p] == _WORD:
+            out.append(t.stems[p])
+        p += 1
+    return out
+
+
+def _said_of_another(claim: _Text, k: int, q: _Text, j: int) -> str | None:
+    """Does the quote say its opposite at j of another thing than the claim's word at k:
+    the first word the claim's word governs (its object: "changes cache_size") stands in
+    the quote's sentence only in clauses split from j's by a contrasting join ("overrides
+    cache_size, but leaves thread_count unchanged"), and what the quote's word is said of
+    (its object, else the word before it: "thread_count") is none of the claim word's
+    object? The quote then says the two words of two things, and the claim may state both.
+    Returns the claim word's object, or None."""
+    of = _object(claim, k)
+    if not of:
+        return None
+    slo, shi = sentence_bounds(q, j)
+    at = [x for x in q.positions.get(of[0], ()) if slo <= x < shi]
+    if not at or any(q.clause[x] == q.clause[j] for x in at):
+        return None
+    if any(not any(q.low[y] in _CONTRASTS for y in range(min(x, j) + 1, max(x, j))) for x in at):
+        return None
+    theirs = _object(q, j)
+    if not theirs:
+        before = [x for x in range(j - 1, slo - 1, -1) if q.clause[x] == q.clause[j] and q.content[x]
+                  and q.kinds[x] == _WORD]
+        theirs = [q.stems[before[0]]] if before else []
+    if not theirs or set(theirs) & set(of):
+        return None  # the quote's word is said of the claim's object too (or of nothing it names)
+    return claim.raw[claim.positions[of[0]][0]]
+
+
+def _held_back_restated(claim: _Text, k: int, q: _Text, j: int) -> str | None:
+    """Is the quote's opposite at j a verb that holds back ("prevents a user ... from using
+    it", "keeps", "stops") whose "from" is followed by a verb the claim negates in the
+    sentence of k ("a user allowed to edit it cannot use it")? "X prevents Y from doing Z"
+    is "Y cannot do Z": the claim's negation restates the quote's word, which then is no
+    opposite of the claim's. Returns the claim's negator, or None."""
+    if q.low[j] not in _HOLDING_BACK:
+        return None
+    slo, shi = sentence_bounds(q, j)
+    f = next((x for x in range(j + 1, min(shi, j + 3 * WINDOW)) if q.low[x] in ("from", *_CONTRASTS)), None)
+    if f is None or q.low[f] != "from":
+        return None
+    done = _object(q, f)
+    if not done:
+        return None
+    lo, hi = sentence_bounds(claim, k)
+    for p in range(lo, hi):
+        if claim.neg[p] and claim.low[p] in _VERB_NEGATORS and _object(claim, p)[:1] == done[:1]:
+            return claim.raw[p]
+    return None
 
 
 def _check_antonym(claim: _Text, quotes: list[_Text]) -> ClaimCheck | None:
@@ -74,8 +140,13 @@ def _check_antonym(claim: _Text, quotes: list[_Text]) -> ClaimCheck | None:
                     if len(ctx & _window(q, j, {a})) >= 2 and _negated_near(claim, k) == _negated_near(q, j) \
                             and (claim.clause[k] in claim.neg_clauses) == (q.clause[j] in q.neg_clauses) \
                             and not _second_direction(q, j):
-                        found = verdict("antonym", f'the claim says "{claim.raw[k]}" where the quote says "{q.raw[j]}"',
-                                        claim, k, q, j)
+                        note = f'the claim says "{claim.raw[k]}" where the quote says "{q.raw[j]}"'
+                        other = _said_of_another(claim, k, q, j)
+                        held = _held_back_restated(claim, k, q, j)
+                        found = _grey("antonym", note, f'the quote says "{q.raw[j]}" of another thing than '
+                                      f'"{other}", in a clause of its own') if other else \
+                            _grey("antonym", note, f'the claim\'s "{held}" restates "{q.raw[j]} ... from"') if held \
+                            else verdict("antonym", note, claim, k, q, j)
                         if found.status is ClaimStatus.UNSUPPORTED:
                             return found
                         grey = grey or found

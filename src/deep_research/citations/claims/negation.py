@@ -6,7 +6,15 @@ from __future__ import annotations
 from bisect import bisect_left
 from itertools import compress
 
-from .contradiction import _DENYING, lexical_negation, negation_verdict, negative_scale_word, verdict
+from .contradiction import (
+    _DENYING,
+    _grey,
+    lexical_negation,
+    negation_verdict,
+    negative_scale_word,
+    sentence_bounds,
+    verdict,
+)
 from .types import _NUM, _WORD, ClaimCheck, ClaimStatus, _Text, derived
 from .words import _IMPLICIT_NEG_STEMS, _NEG_PHRASE_WORDS, _NEG_SKIP_AFTER, _NEGATORS, _NUMBER_WORDS, stem
 
@@ -396,6 +404,8 @@ def _restrictions(t: _Text, denied: bool) -> dict[str, int]:
             continue
         if (k > 0 and t.low[k - 1] == "not") != denied:
             continue
+        if not denied and t.low[max(0, k - 2):k] in (["rather", "than"], ["instead", "of"]):
+            continue  # "the whole path rather than only the name": "only" denied, no restriction
         for j in range(k + 1, min(len(t.raw), k + 4)):
             if t.clause[j] != t.clause[k]:
                 break
@@ -456,6 +466,24 @@ def _stated_unnegated(t: _Text) -> frozenset[str]:
     return frozenset(st for st, at in t.positions.items() if any(t.clause[j] not in t.neg_clauses for j in at))
 
 
+_DETERMINING = frozenset({"no", "none", "nothing", "nobody"})
+_STOPS = frozenset({",", ";", ":", "\u2014", "(", ")"})
+
+
+def _verb_negated_after(t: _Text, j: int) -> bool:
+    """Is the word at j the subject of a negated verb: "not" / "never" / "cannot" later in its
+    sentence (within ``2 * WINDOW`` tokens; a relative clause on the subject may stand
+    between, no stop or contrasting join)? Then "no rule with a list matches" and "a rule that
+    has a list is never matched" say one thing: the negation moved from the noun to its verb."""
+    _lo, hi = sentence_bounds(t, j)
+    for y in range(j + 1, min(hi, j + 2 * WINDOW)):
+        if t.raw[y] in _STOPS or t.low[y] in _CLAUSE_JOINS:
+            return False
+        if t.neg[y]:
+            return t.low[y] in _VERB_NEGATORS
+    return False
+
+
 def _flip(src: _Text, k: int, others: list[_Text], covered: bool, *, claim_negates: bool) -> ClaimCheck | None:
     """The negator at ``k`` of ``src`` (the claim when ``claim_negates``, else a quote) read
     against the other side(s): None when they do not state its words unnegated, else the
@@ -466,6 +494,8 @@ def _flip(src: _Text, k: int, others: list[_Text], covered: bool, *, claim_negat
     word, negator, seg, dst, j = hit
     note = (f'the claim negates "{word}" ("{negator}") where the quote does not' if claim_negates
             else f'the quote says "{negator} {word}" where the claim drops the negation')
+    if src.low[k] in _DETERMINING and _verb_negated_after(dst, j):
+        return _grey("negation", note, f'the other side negates the verb of "{dst.raw[j]}": "no X does" is "X never does"')
     return negation_verdict("negation", note, src, k, seg, dst, j, claim_negates=claim_negates)
 
 
@@ -517,6 +547,31 @@ def _stated_negated_elsewhere(claim: _Text, cpos: list[int], quotes: list[_Text]
                                for t in quotes for k, is_neg in enumerate(t.neg) if is_neg)
 
 
+def _denied_in_clause(plain: _Text, at: int, negated: _Text) -> bool:
+    """Does a word of ``plain`` deny by its meaning (``_DENYING``: "missing", "absent",
+    "lacks"), one the negated side does not write, in the clause of the word at ``at``
+    (within ``2 * WINDOW`` tokens)? Then both sides deny the words the negator covers,
+    one by a negator, one by a word: no negation was dropped or added."""
+    if at >= len(plain.raw):
+        return False
+    c = plain.clause[at]
+    return any(plain.kinds[x] == _WORD and plain.stems[x] in _DENYING and plain.stems[x] not in negated.stemset
+               for x in range(max(0, at - 2 * WINDOW), min(len(plain.raw), at + 2 * WINDOW)) if plain.clause[x] == c)
+
+
+def _held_back_before(t: _Text, at: int) -> bool:
+    """Does a verb that holds back ("prevents", "keeps", "stops") stand before ``at`` in its
+    sentence, with no ";", ":", dash or contrasting join between (a relative clause on its object
+    may: "prevents a worker who may read the queue from taking a job")?"""
+    lo, _hi = sentence_bounds(t, min(at, len(t.raw) - 1))
+    for p in range(min(at, len(t.raw)) - 1, lo - 1, -1):
+        if t.low[p] in _HOLDING_BACK:
+            return True
+        if t.low[p] in _CLAUSE_JOINS or t.raw[p] in (";", ":", "\u2014"):
+            return False
+    return False
+
+
 def _negation_in_block(claim: _Text, q: _Text, i1: int, i2: int, j1: int, j2: int,
                        quotes: list[_Text] | None = None) -> str | None:
     """A negator on one side of an aligned difference, nothing of substance on the other:
@@ -558,12 +613,13 @@ def _negation_in_block(claim: _Text, q: _Text, i1: int, i2: int, j1: int, j2: in
         return None
     at = (q.align_pos[j1] if j1 < len(q.align_pos) else len(q.raw)) if cneg else \
         (claim.align_pos[i1] if i1 < len(claim.align_pos) else len(claim.raw))
+    if _denied_in_clause(plain, at, negated):
+        return None  # "when the directory is missing" / "if there is no directory"
     near = range(max(0, at - 3), min(len(plain.raw), at + 3))
     if any(plain.neg[p] and plain.low[p] in _NEGATORS for p in near) or \
             any(plain.low[p] == "far" and p + 1 < len(plain.raw) and plain.low[p + 1] == "from" for p in near):
         return None  # a negation right there on the other side too ("far from mandatory" / "not mandatory")
-    if any(plain.low[p] in _HOLDING_BACK for p in range(max(0, at - 6), at)) and \
-            "from" in plain.low[max(0, at - 3):at + 2]:
+    if "from" in plain.low[max(0, at - 3):at + 2] and _held_back_before(plain, at):
         return None  # "keep the server from thrashing" / "so the server does not thrash"
     if any(plain.kinds[p] == _WORD and plain.stems[p] in _IMPLICIT_NEG_STEMS and plain.stems[p] not in negated.stemset
            for p in range(max(0, at - 6), at)):
