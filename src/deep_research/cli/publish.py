@@ -97,6 +97,7 @@ def _print_publish_summary(result) -> None:
     from rich.markup import escape as _esc
     from rich.table import Table
 
+    from ..citations.verify import TOO_SHORT
     from .console import out
     from .console import warn as _warn
 
@@ -138,8 +139,6 @@ def _print_publish_summary(result) -> None:
               or (c.claim_status is not None and c.claim_status.value == "unsupported")]
     for c in failed[:MAX_CITATION_WARNINGS]:
         if c.status.value == "unsupported":
-            from ..citations.verify import TOO_SHORT  # loaded by publishing already
-
             what = TOO_SHORT if c.check.how == TOO_SHORT else "quote not found in the source"
             _warn(f"ref {c.ref.index + 1} (line {c.ref.line}, source {c.ref.source_id}): "
                   f"{what}: \u201c{c.ref.quote[:100]}\u201d")
