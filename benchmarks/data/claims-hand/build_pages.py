@@ -47,6 +47,8 @@ ROOTS = {
     "zsh": "usr/share/doc/zsh-common/html",
     # claims-fresh11 (../claims-fresh11): exim4-doc-html (the Exim 4.96 specification, spec_html)
     "exim": "usr/share/doc/exim4-doc-html/spec_html",
+    # claims-fresh12 (../claims-fresh12): erlang-doc (the Erlang/OTP 25.2 reference manual and efficiency guide)
+    "erlang": "usr/share/doc/erlang-doc/doc",
 }
 
 
