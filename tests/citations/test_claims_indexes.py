@@ -129,3 +129,25 @@ def test_dashes_between_spaces_take_the_fast_tokens_and_agree_with_the_positiona
         assert _MINUS_SIGN.search(text), text
         assert _tokens(text)[2] == minus, text
     assert _tokens("call len() on it")[4] == {1}
+
+
+def test_many_quotes_each_analysed_once(monkeypatch):
+    """A claim citing more quotes than the quote cache holds (fresh11 pairs cite up to 101 web
+    documents): the proof reads the analyses ``check_claim`` made, never a second pass."""
+    from deep_research.citations.claims import analysis
+
+    seen: list[str] = []
+    real = analysis._analyse
+
+    def counting(text, claim_side, mid_start=False):
+        if not claim_side:
+            seen.append(text)
+        return real(text, claim_side, mid_start)
+
+    monkeypatch.setattr(analysis, "_analyse", counting)
+    _analyse_quote.cache_clear()
+    quotes = [f"Worker {i} restarts the service every day." for i in range(30)]
+    result = check_claim("Worker 7 restarts the service every day.", quotes)
+    assert result.status.value == "supported"  # the proof ran (it reads every quote)
+    assert len(seen) == len(quotes) == len(set(seen))
+    _analyse_quote.cache_clear()

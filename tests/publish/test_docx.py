@@ -368,3 +368,44 @@ def test_control_characters_a_page_kept_do_not_fail_the_word_export(tmp_path):
     doc = docx.Document(str(result.files["docx"]))
     body = "\n".join(p.text for p in _all_paragraphs(doc))
     assert "\\x01blue\\x1b[31m today" in body and not re.search("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe]", body)
+
+
+def _rtl_table_report(tmp_path):
+    src = [Source("he", "https://ex.org/he", "השמיים כחולים. הדשא ירוק.", "דף עברי"),
+           Source("en", "https://ex.org/en", "The sky is blue over Paris.", "English page")]
+    md = ('# Colours\n\nThe sky is blue <ref id="en">"The sky is blue over Paris."</ref>.\n\n'
+          '| Language | Sentence |\n|---|---|\n| Hebrew | השמיים כחולים <ref id="he">"השמיים כחולים."</ref> |\n')
+    return publish_report(md, src, tmp_path, pdf=False, docx=True, lang="en")
+
+
+def test_citation_marker_after_right_to_left_text_keeps_the_paragraph_direction(tmp_path):
+    """A marker after Hebrew in a left-to-right document: without a left-to-right mark before
+    '[2]', the bidi algorithm joins '[2' to the Hebrew run and shows the marker on the left
+    of the Hebrew words (seen in LibreOffice's rendering of report.docx)."""
+    doc = docx.Document(str(_rtl_table_report(tmp_path).files["docx"]))
+    cell = doc.tables[0].rows[1].cells[1].paragraphs[0]
+    text = "".join(n.text or "" for n in cell._p.iter(qn("w:t")))
+    assert "כחולים" in text
+    assert re.search("כחולים \u200e\\[\\d\\]", text), repr(text)
+
+
+def test_quote_in_sources_is_marked_with_its_own_direction(tmp_path):
+    """The Sources list quotes a Hebrew sentence inside a left-to-right line: its final
+    period must stay with the Hebrew (shown at its left end), so the quote is enclosed in
+    right-to-left marks; an English quote in the same list gets none."""
+    result = _rtl_table_report(tmp_path)
+    html_text = Path(result.files["html"]).read_text()
+    assert "&ldquo;\u200fהשמיים כחולים.\u200f&rdquo;" in html_text
+    assert "&ldquo;The sky is blue over Paris.&rdquo;" in html_text
+    doc = docx.Document(str(result.files["docx"]))
+    assert any("\u201c\u200fהשמיים כחולים.\u200f\u201d" in p.text for p in _all_paragraphs(doc))
+
+
+def test_own_direction_marks_only_a_quote_against_the_page():
+    from deep_research.publish.html import own_direction
+
+    assert own_direction("השמיים כחולים.", "ltr") == "\u200fהשמיים כחולים.\u200f"
+    assert own_direction("The sky is blue.", "rtl") == "\u200eThe sky is blue.\u200e"
+    assert own_direction("السماء زرقاء.", "rtl") == "السماء زرقاء."
+    assert own_direction("The sky is blue.", "ltr") == "The sky is blue."
+    assert own_direction("42 %", "ltr") == "42 %"

@@ -33,6 +33,7 @@ from docx.oxml import OxmlElement
 from docx.oxml.ns import qn
 from docx.shared import Cm, Pt, RGBColor
 
+from ..language import strong_direction
 from .safety import link_allowed
 
 BODY_FONT = "Times New Roman"  # metric-compatible with the PDF's Liberation Serif
@@ -145,6 +146,7 @@ class DocxWriter:
         self.local_files = local_files
         self.badges = badge_texts(labels)
         self.bookmarks: dict[str, str] = {}  # HTML id -> bookmark name
+        self.direction = "ltr"  # set by build() from the document's language
         self._bookmark_id = 0
         self.hyperlinks: list[str] = []  # external targets, in order (for tests and audit)
         self._setup_styles()
@@ -205,6 +207,9 @@ class DocxWriter:
 
     # --- entry ------------------------------------------------------------------------
     def build(self, html: str, title: str | None = None, lang: str | None = None) -> bytes:
+        from ..language import text_direction
+
+        self.direction = text_direction(lang) if lang else "ltr"
         root = lxml.html.document_fromstring(html)
         for el in root.iter("style", "script", "template"):
             el.drop_tree()
@@ -667,6 +672,11 @@ class DocxWriter:
         # on the line, not raised: a superscript badge text would be too small to read in print
         link_fmt = fmt.with_(colour=colour, underline=True, bold=not author_date,
                              size=None if author_date else 9)
+        # after Hebrew or Arabic words in a left-to-right document (or English in a right-to-left
+        # one), a mark of the document's direction: else "[2" joins the other direction's run and
+        # the marker shows before the words it follows
+        if strong_direction(para.text, last=True) not in (None, self.direction):
+            self.run(para, "\u200f" if self.direction == "rtl" else "\u200e", fmt)
         h = self._hyperlink(para, inner.get("href") or "", inner.get("title")) if inner.tag == "a" else None
         if h is None:
             self.run(para, label, link_fmt.with_(underline=False))

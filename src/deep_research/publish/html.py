@@ -19,7 +19,7 @@ from ..citations.document.sections import title_text
 from ..citations.model import Verdict
 from ..citations.styles import Styler
 from .assets import templates_dir
-from ..language import count, format_date, text_direction
+from ..language import count, format_date, strong_direction, text_direction
 from ..language import labels as language_labels
 from .code import CSS_CLASS, MARKDOWN_EXTENSION, TOKEN_CLASSES, code_css
 from .markdown import (body_markdown, check_mark, credibility_text, findings_markdown, legend_counts, policy_for,
@@ -86,11 +86,25 @@ def split_title(markdown: str) -> tuple[str | None, str]:
 
 @lru_cache(maxsize=1)
 def _environment() -> jinja2.Environment:
-    return jinja2.Environment(
+    env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(templates_dir())),
         autoescape=True,
         undefined=jinja2.StrictUndefined,
     )
+    env.filters["own_direction"] = own_direction
+    return env
+
+
+def own_direction(text: str, page_direction: str = "ltr") -> str:
+    """``text`` between two marks of its own direction when that is not the page's: a
+    Hebrew quote "…כחולים." in a left-to-right line keeps its final period at its left
+    end, with the Hebrew, instead of beside the closing quotation mark (an English quote
+    in an Arabic report likewise). Marks, not isolates (U+2068/U+2069): Word reads marks."""
+    own = strong_direction(text)
+    if own is None or own == page_direction:
+        return text
+    mark = "\u200f" if own == "rtl" else "\u200e"
+    return f"{mark}{text}{mark}"
 
 
 _MARK_CLASS = {"quote-not-found": "unsupported", "claim-differs": "claim-differs",

@@ -591,3 +591,27 @@ def test_no_cap_no_check():
     m = meter()
     run(m.invoke(model, PROMPT))
     assert m.usage.calls == 1
+
+
+def test_an_error_body_is_said_once_not_on_every_retry(caplog, monkeypatch):
+    async def no_sleep(delay, *args, **kwargs):
+        return None
+
+    monkeypatch.setattr(meter_module.asyncio, "sleep", no_sleep)
+    body = "<html><body><h1>500 Internal Server Error</h1>upstream exploded</body></html>"
+    model = fake(HTTPError(500, body), HTTPError(500, body), HTTPError(500, body), HTTPError(500, body))
+    with caplog.at_level("WARNING"), pytest.raises(ModelCallError) as err:
+        run(meter(max_retries=3).invoke(model, PROMPT))
+    warnings = [r.getMessage() for r in caplog.records if "retry" in r.getMessage()]
+    assert len(warnings) == 3, warnings
+    assert "upstream exploded" in warnings[0]
+    assert all("upstream exploded" not in w and "the same error again" in w for w in warnings[1:]), warnings
+    assert "retry 3/3" in warnings[2]
+    assert str(err.value).count("upstream exploded") == 1 and str(err.value).endswith("(given up after 3 retries)")
+    # a different error on a later retry is said in full
+    caplog.clear()
+    model = fake(HTTPError(500, body), HTTPError(503, "maintenance window"), "the answer")
+    with caplog.at_level("WARNING"):
+        assert run(meter(max_retries=3).invoke(model, PROMPT)).content == "the answer"
+    warnings = [r.getMessage() for r in caplog.records if "retry" in r.getMessage()]
+    assert len(warnings) == 2 and "maintenance window" in warnings[1], warnings

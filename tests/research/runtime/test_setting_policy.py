@@ -277,3 +277,25 @@ def test_a_run_names_at_most_50_pages_to_fetch():
     with pytest.raises(UserError, match="a URL of 9,018 characters"):
         Configuration.resolve(None, {"research_urls": ["https://a.example/" + "x" * 9000]}, environ={})
     assert len(Configuration.resolve(None, {"research_urls": urls[:50]}, environ={}).research_urls) == 50
+
+
+@pytest.mark.parametrize("environ,named", [
+    ({"OPENAI_BASE_URL": "http://127.0.0.1:8000/v1"}, "sets it (OPENAI_BASE_URL)"),
+    ({"DEEP_RESEARCH_MODEL_BASE_URL": "http://127.0.0.1:8000/v1",
+      "OPENAI_BASE_URL": "http://127.0.0.1:9000/v1"}, "sets it (DEEP_RESEARCH_MODEL_BASE_URL)"),
+    ({}, "sets it (DEEP_RESEARCH_MODEL_BASE_URL or OPENAI_BASE_URL)"),
+    ({"SEARXNG_URL": "http://127.0.0.1:8888"}, None),
+])
+def test_a_refused_server_value_names_the_variable_that_sets_it(environ, named):
+    from deep_research.research.runtime.setting_policy import refusals
+
+    server = Configuration(**Configuration.env_overrides(environ))
+    out = refusals({"model_base_url": "http://attacker.example/v1"}, Caller(Source.RUN), current=server,
+                   server=server, environ=environ)
+    assert len(out) == 1 and out[0].startswith("model_base_url cannot be set by"), out
+    if named:
+        assert named in out[0], out[0]
+    searx = refusals({"searxng_url": "http://attacker.example"}, Caller(Source.RUN), current=server,
+                     server=server, environ=environ)
+    assert searx and ("sets it (SEARXNG_URL)" if "SEARXNG_URL" in environ
+                      else "sets it (DEEP_RESEARCH_SEARXNG_URL or SEARXNG_URL)") in searx[0], searx

@@ -46,7 +46,7 @@ from rapidfuzz.distance import Indel
 from .analysis import _analyse_quote
 from .negation import _answer_particle
 from .numbers import APPROX
-from .types import ClaimCheck, ClaimStatus, _Memo, _Text, union
+from .types import ClaimCheck, ClaimStatus, _Memo, _Text, derived, union
 from .words import _IMPLICIT_NEG_STEMS, _MODAL, _ORDINALS, _QUANT, _QUOTE_NUMBER_WORDS, stem
 
 # The curated equivalences: each pair is the same word in another spelling, so one may
@@ -497,9 +497,10 @@ def _word_class_of(w: str) -> tuple[str, tuple[str | None, bool, int], bool]:
 _WORD_CLASS = _Memo(_word_class_of, 65536)
 
 
-@lru_cache(maxsize=16)  # small on purpose, as analysis._analyse_quote's
-def _quote_items(quote: str) -> _Items:
-    return items(_analyse_quote(quote), False, _TABLES)
+def _quote_items(t: _Text) -> _Items:
+    """The items of an analysed quote; read through ``derived`` (kept with the analysis, so
+    built once per quote however many claims cite it)."""
+    return items(t, False, _TABLES)
 
 
 # The last claim's items: a claim is often checked against several quotes in a row, and its
@@ -517,19 +518,22 @@ def _claim_items(claim: _Text) -> _Items:
     return its
 
 
-def _prove(claim: _Text, quotes: list[str]) -> ClaimCheck:
-    """``supported`` only when every word of the claim is shown by its quotes."""
+def _prove(claim: _Text, quotes: list[str], analysed: list[_Text] | None = None) -> ClaimCheck:
+    """``supported`` only when every word of the claim is shown by its quotes. ``analysed``:
+    the quotes' analyses when the caller has them (``check_claim``): a pair citing more
+    quotes than ``analysis._analyse_quote`` caches would otherwise analyse each twice."""
     its = _claim_items(claim)
     if not its.keys:
         return ClaimCheck(ClaimStatus.SUPPORTED, "no_claim", "the claim states nothing of its own")
     # most claims that cannot be shown have a word no quote has: say so before the quotes'
     # items are built
-    have = union([_analyse_quote(q) for q in quotes], "stemset")
+    qs = analysed if analysed is not None else [_analyse_quote(q) for q in quotes]
+    have = union(qs, "stemset")
     missing = [its.words[i] for i, k in enumerate(its.keys) if k[0].isalpha() and ":" not in k
                and k not in have and k not in _EQUIVALENT_STEMS and i not in its.nums]
     if missing:
         return ClaimCheck(ClaimStatus.UNCHECKED, None, "not in its quotes: " + ", ".join(dict.fromkeys(missing)))
-    p = prove(its, [_quote_items(q) for q in quotes], APPROX)
+    p = prove(its, [derived(t, _quote_items) for t in qs], APPROX)
     if p.ok:
         if p.copy:
             return ClaimCheck(ClaimStatus.SUPPORTED, "copy", "the claim repeats the quote")

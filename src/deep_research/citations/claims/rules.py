@@ -38,7 +38,7 @@ def check_claim(claim: str, quotes: list[str]) -> ClaimCheck:
         grey = grey or result
     if grey is not None:
         return grey  # never shown supported: the difference is left to the judge
-    result = _prove(c, nonblank)
+    result = _prove(c, nonblank, qs)  # the analyses above, not a second pass of the quote cache
     if result.status is ClaimStatus.SUPPORTED and result.rule in ("copy", "proof"):
         note = _not_as_written(claim or "", quotes, c, qs)
         if note:

@@ -180,6 +180,7 @@ class NodeContext:
         own_retries = isinstance(getattr(backend, "max_retries", None), int)
         retries = 0 if own_retries else self.cfg.max_retries
         attempt = 0
+        last_said = None  # what the last retry's warning said of its error
         while True:
             token = CURRENT_METER.set(self.meter)  # a backend's own model calls count for this node
             try:
@@ -194,8 +195,10 @@ class NodeContext:
                 attempt += 1
                 self.meter.usage.retries += 1
                 delay = self.meter.backoff(attempt)
-                log.warning("%s: search failed (%s); retry %d/%d in %.1fs", self.name, describe(e), attempt,
-                            retries, delay)
+                said = describe(e)  # an error body is said once, not again on every retry
+                log.warning("%s: search failed (%s); retry %d/%d in %.1fs", self.name,
+                            "the same error again" if said == last_said else said, attempt, retries, delay)
+                last_said = said
                 await asyncio.sleep(delay)
             finally:
                 CURRENT_METER.reset(token)

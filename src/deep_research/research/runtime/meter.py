@@ -239,6 +239,7 @@ class Meter:
                       **kwargs: Any) -> AIMessage:
         msgs = list(messages)
         attempt = shortened = 0
+        last_said = None  # what the last retry's warning said of its error
         while True:
             held = self._reserve(model, msgs)  # each attempt is a call: each is checked against the caps
             t0 = time.perf_counter()
@@ -258,15 +259,20 @@ class Meter:
                         log.warning("%s: context too long, shortening the request (%d)", self.node, shortened)
                         msgs = cut
                         continue
+                said = describe(e)
                 if is_transient(e) and attempt < self.max_retries:
                     attempt += 1
                     self.usage.retries += 1
                     delay = self.backoff(attempt)
-                    log.warning("%s: %s; retry %d/%d in %.1fs", self.node, describe(e), attempt,
+                    # an error body (a server's 500 page) is said once, not again on every retry
+                    log.warning("%s: %s; retry %d/%d in %.1fs", self.node,
+                                "the same error again" if said == last_said else said, attempt,
                                 self.max_retries, delay)
+                    last_said = said
                     await asyncio.sleep(delay)
                     continue
-                raise ModelCallError(f"{self.node}: model call failed: {describe(e)}",
+                after = f" (given up after {attempt} retr{'y' if attempt == 1 else 'ies'})" if attempt else ""
+                raise ModelCallError(f"{self.node}: model call failed: {said}{after}",
                                      transient=is_transient(e)) from e
             self._release(held)
             self.usage.seconds += time.perf_counter() - t0

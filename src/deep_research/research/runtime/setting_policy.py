@@ -247,11 +247,11 @@ def refusals(values: Mapping[str, Any], caller: Caller, *, current: Any, server:
         may = rule.remote if caller.remote else rule.question
         if may is May.OPERATOR:
             out.append(f"{name} cannot be set by {caller.name}: it is fixed by the server ({rule.why}); its "
-                       f"environment sets it ({_env_name(name)}), or its operator allows it per run with "
+                       f"environment sets it ({_env_in_effect(name, environ)}), or its operator allows it per run with "
                        f"{ENV_ALLOW_RUN_SETTINGS}")
         elif may is May.SERVER_VALUE and _differs(name, value, server, environ):
             out.append(f"{name} cannot be set by {caller.name} on this server ({rule.why}); its environment "
-                       f"sets it ({_env_name(name)}" + (" or SEARXNG_URL)" if name == "searxng_url" else ")"))
+                       f"sets it ({_env_in_effect(name, environ)})")
         elif may is May.IF_SERVER_ALLOWS and value and not getattr(server, name):
             out.append(f"{name} cannot be set by {caller.name} on this server ({rule.why}); the server's "
                        f"environment allows it ({_env_name(name)}=true)")
@@ -276,9 +276,24 @@ def _differs(name: str, value: Any, server: Any, environ: Mapping[str, str]) -> 
     return bool(value) and value != (mine or _provider_env(name, environ))
 
 
+# The provider's own variable a server may set a setting with instead of DEEP_RESEARCH_...
+_PROVIDER_VARS = {"searxng_url": "SEARXNG_URL", "model_base_url": "OPENAI_BASE_URL"}
+
+
 def _provider_env(name: str, environ: Mapping[str, str]) -> str | None:
-    """The provider's own variable a server may set instead (SEARXNG_URL)."""
-    return environ.get("SEARXNG_URL") if name == "searxng_url" else None
+    """The value of the provider's own variable for ``name`` (SEARXNG_URL), if set."""
+    var = _PROVIDER_VARS.get(name)
+    return environ.get(var) if var else None
+
+
+def _env_in_effect(name: str, environ: Mapping[str, str]) -> str:
+    """The environment variable that sets ``name`` on this server: DEEP_RESEARCH_<NAME> when
+    set, else the provider's own (OPENAI_BASE_URL, SEARXNG_URL) when that is, else both
+    names (neither is set: either would)."""
+    own, var = _env_name(name), _PROVIDER_VARS.get(name)
+    if var is None or environ.get(own):
+        return own
+    return var if environ.get(var) else f"{own} or {var}"
 
 
 def _show(value: Any) -> str:
