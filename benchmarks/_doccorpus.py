@@ -60,6 +60,7 @@ def html_root(name: str) -> Path:
         print(f"fetching {package} (apt-get download) ...", flush=True)
         subprocess.run(["apt-get", "download", package], cwd=DEBS, check=True)
     deb = max(glob.glob(str(DEBS / f"{package}_*.deb")))
+    EXTRACTED.mkdir(parents=True, exist_ok=True)  # dpkg -x makes the target, not its parents
     subprocess.run(["dpkg", "-x", deb, str(target)], check=True)
     if not html.is_dir():
         raise SystemExit(f"{deb} has no {sub}")

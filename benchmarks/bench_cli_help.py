@@ -23,7 +23,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import print_code_version, target_line, write_result  # noqa: E402
+from _common import REPO, print_code_version, target_line, write_result  # noqa: E402
 
 TARGET_S = 0.3
 HELPS = [[], ["research"], ["compare"], ["resume"], ["publish"], ["index"], ["eval"], ["eval", "run"],
@@ -46,6 +46,18 @@ def measure(args: list[str], runs: int, env: dict) -> tuple[float, float]:
     return min(walls), min(cpus)
 
 
+def _without_bytecode(src: Path) -> int:
+    """How many of the package's modules have no up-to-date .pyc for this Python."""
+    import importlib.util
+
+    n = 0
+    for py in (src / "deep_research").rglob("*.py"):
+        pyc = Path(importlib.util.cache_from_source(str(py)))
+        if not pyc.is_file() or pyc.stat().st_mtime < py.stat().st_mtime:
+            n += 1
+    return n
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--runs", type=int, default=15, help="processes per help page (the fastest counts)")
@@ -57,6 +69,12 @@ def main() -> None:
     print_code_version()
     print(f"source: {a.src or 'this checkout'}; {a.runs} processes per page, fastest counts; "
           f"load average at start {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
+    missing = _without_bytecode(Path(a.src).resolve() if a.src else REPO / "src")
+    if missing:
+        # with PYTHONDONTWRITEBYTECODE set (as on the project's machines) every start recompiles
+        # what has no .pyc: about 0.1 s more per page than a user's installed package pays
+        print(f"note: {missing} source files have no bytecode, so each start compiles them: run "
+              f"`uv run python -m compileall -q src` first (as .ci/run does) for a user's figure")
     rows = []
     for args in HELPS:
         wall, cpu = measure(args, a.runs, env)
