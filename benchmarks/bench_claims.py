@@ -86,13 +86,19 @@ another copy). Like every group with a public half it stops (exit 2, naming the 
 when that half is missing; ``--only hand`` (or ``--only hand/exim``) measures the hand-written
 half alone and then does not look for the public one.
 
+FRESH12: ``--fresh12`` measures the twelfth fresh group, made after the eleventh was measured:
+the public sets under /tmp/factver-fresh12 (``fetch_factver.py --fresh12``: ``factver/cliff``,
+``factver/dialfact``; ``--fresh12-factver-root`` names another copy) and, when it exists,
+``benchmarks/data/claims-fresh12/holdout.jsonl`` (``--fresh12-hand-dir``). Its hand-written half
+is optional: without that file the public sets alone are measured (and must be there).
+
 ``--publish`` also writes one report per hand-written data set (a paragraph per pair,
 ``<claim> <ref id="<page>">"<quote>"</ref>``; sources = the pages) and runs
 ``deep-research publish`` on it, then compares ``claim_status`` per ref with the library's
 verdict on the same pair (they differ where the report's claim unit differs from the
 pair's claim, e.g. a two-sentence claim).
 
-    uv run python benchmarks/bench_claims.py [--show 5] [--only pg-dev,hand] [--publish] [--holdout | --fresh | --fresh2 | … | --fresh9 | --fresh10 | --fresh11]
+    uv run python benchmarks/bench_claims.py [--show 5] [--only pg-dev,hand] [--publish] [--holdout | --fresh | --fresh2 | … | --fresh9 | --fresh10 | --fresh11 | --fresh12]
 """
 
 from __future__ import annotations
@@ -146,16 +152,21 @@ FRESH9_HAND_DIR = REPO / "benchmarks" / "data" / "claims-fresh9"
 FRESH10_HAND_DIR = REPO / "benchmarks" / "data" / "claims-fresh10"
 FRESH11_HAND_DIR = REPO / "benchmarks" / "data" / "claims-fresh11"
 FRESH11_FACTVER_ROOT = Path("/tmp/factver-fresh11")  # its public half (fetch_factver.py --fresh11)
+FRESH12_HAND_DIR = REPO / "benchmarks" / "data" / "claims-fresh12"  # optional: see FreshGroup
+FRESH12_FACTVER_ROOT = Path("/tmp/factver-fresh12")  # its public half (fetch_factver.py --fresh12)
 
 
 @dataclass(frozen=True)
 class FreshGroup:
     """One fresh, holdout-only group: what ``--<name>`` measures (for its help), the folder of
-    its hand-written pairs and the default root of its public sets (None: hand-written only)."""
+    its hand-written pairs and the default root of its public sets (None: hand-written only).
+    ``hand_optional``: the group may have no hand-written half (its public sets alone are measured
+    when ``hand_dir/holdout.jsonl`` does not exist)."""
 
     what: str
     hand_dir: Path
     factver_root: Path | None
+    hand_optional: bool = False
 
 
 # Option name (without "--") -> group; each gives --<name>, --<name>-hand-dir and, with public
@@ -180,6 +191,8 @@ FRESH_GROUPS = {
     "fresh10": FreshGroup("the tenth fresh group (claims-fresh10, hand-written only", FRESH10_HAND_DIR, None),
     "fresh11": FreshGroup("the eleventh fresh group (claims-fresh11 and factver-fresh11", FRESH11_HAND_DIR,
                           FRESH11_FACTVER_ROOT),
+    "fresh12": FreshGroup("the twelfth fresh group (factver-fresh12, and claims-fresh12 when it exists",
+                          FRESH12_HAND_DIR, FRESH12_FACTVER_ROOT, hand_optional=True),
 }
 
 SUPPORTED, UNSUPPORTED, UNCHECKED = ClaimStatus.SUPPORTED, ClaimStatus.UNSUPPORTED, ClaimStatus.UNCHECKED
@@ -246,17 +259,19 @@ class FreshMissing(FileNotFoundError):
 
 
 def load_fresh(hand_dir: Path = FRESH_HAND_DIR, factver_root: Path | None = FRESH_FACTVER_ROOT,
-               flag: str = "--fresh") -> list[Pair]:
+               flag: str = "--fresh", hand_optional: bool = False) -> list[Pair]:
     """The fresh, holdout-only pairs: the hand-written ones of ``hand_dir/holdout.jsonl``
     (data sets ``hand/<docs>``) and every public set under ``factver_root`` (``factver/<set>``).
     Unlike the dev/holdout loaders nothing is skipped: the fresh figures are measured once,
     so a missing part raises ``FreshMissing`` naming it and how to rebuild it. ``flag`` is the
     group's option ("--fresh", "--fresh2", …: see ``FRESH_GROUPS``), named in those messages.
-    ``factver_root=None``: the group has no public sets (--fresh4), only the hand-written pairs."""
+    ``factver_root=None``: the group has no public sets (--fresh4), only the hand-written pairs.
+    ``hand_optional`` (--fresh12): a missing ``hand_dir/holdout.jsonl`` means the group has no
+    hand-written half, not that it is lost; the public sets are then required."""
     path = Path(hand_dir) / "holdout.jsonl"
-    if not path.is_file():
+    if not path.is_file() and not (hand_optional and factver_root is not None):
         raise FreshMissing(f"{path} not found ({flag}-hand-dir names another copy)")
-    pairs = load_hand(Path(hand_dir), "holdout")
+    pairs = load_hand(Path(hand_dir), "holdout") if path.is_file() else []
     if any(p.label not in ("supported", "unsupported") or not p.quotes for p in pairs):
         raise ValueError(f"{path}: a pair without quotes or with a label other than supported/unsupported")
     if factver_root is None:
@@ -786,7 +801,7 @@ def main() -> None:
         if _hand_only(args.only):  # the hand-written half alone: its public half is not needed
             factver_root = None
         try:
-            pairs += load_fresh(fresh_hand_dir, factver_root, flag)
+            pairs += load_fresh(fresh_hand_dir, factver_root, flag, FRESH_GROUPS[split].hand_optional)
         except FreshMissing as exc:
             print(f"{flag}: {exc}", file=sys.stderr)
             raise SystemExit(2) from None

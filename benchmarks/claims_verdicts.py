@@ -6,7 +6,7 @@ make the claim check faster changes no verdict.
 
 ``--group`` names the pairs (default ``dev``: pg-dev, the hand-written dev part, the public
 fact-verification dev parts under ``--factver-root``); ``holdout`` (the holdout parts),
-``fresh`` ... ``fresh9``, ``fresh11`` (a fresh group: its hand-written pairs and its public sets under
+``fresh`` ... ``fresh9``, ``fresh11``, ``fresh12`` (a fresh group: its hand-written pairs and its public sets under
 ``--fresh-factver-root``, default the group's usual place), ``probes`` (the red-team probes).
 Keep the dumps of unseen groups out of the repository and do not read them.
 
@@ -42,6 +42,7 @@ _FRESH = {
     "fresh8": (bc.FRESH8_HAND_DIR, None),
     "fresh9": (bc.FRESH9_HAND_DIR, bc.FRESH9_FACTVER_ROOT),
     "fresh11": (bc.FRESH11_HAND_DIR, bc.FRESH11_FACTVER_ROOT),
+    "fresh12": (bc.FRESH12_HAND_DIR, bc.FRESH12_FACTVER_ROOT),
 }
 GROUPS = ("dev", "holdout", *_FRESH, "probes")
 
@@ -56,7 +57,8 @@ def pairs_of(group: str, factver_root: Path, fresh_root: Path | None) -> list[tu
         ps = bc.load_hand(bc.HAND_DIR, "holdout") + bc.load_fv(factver_root, "holdout")
     else:
         hand, root = _FRESH[group]
-        ps = bc.load_fresh(hand, (fresh_root or root) if root else None, f"--{group}")
+        ps = bc.load_fresh(hand, (fresh_root or root) if root else None, f"--{group}",
+                           bc.FRESH_GROUPS[group].hand_optional)
     return [(f"{p.dataset}|{p.id}", p.claim, p.quotes) for p in ps]
 
 

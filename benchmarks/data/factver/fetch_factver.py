@@ -25,6 +25,8 @@ Usage::
 
     python benchmarks/data/factver/fetch_factver.py --fresh11 [--mirrors DIR] [--out DIR]
 
+    python benchmarks/data/factver/fetch_factver.py --fresh12 [--mirrors DIR] [--out DIR]
+
 ``--fresh`` builds instead the four holdout-only sets picked after the claim rules were
 tuned (FEVER-Symmetric, Citation-Integrity, BEGIN, Factcheck-Bench; see ``FRESH``) into
 ``/work/shared/data/factver-fresh/<dataset>/holdout.jsonl`` (every pair holdout, at most
@@ -44,7 +46,10 @@ two more snapshots: ``fetch github:brmson/dataset-sts`` (SICK) and
 ``fetch github:McGill-NLP/FaithDial``. ``--fresh11`` builds the public half of the eleventh
 (NLI4CT, RTE, LFQA; see ``FRESH11``), by default into ``/tmp/factver-fresh11``, from
 ``fetch github:MathildeAguiar/SemEval-2024-Task-2`` (NLI4CT), ``fetch github:Ji-Yishan/MIEC-FYP``
-(GLUE's RTE) and ``fetch github:timchen0618/LFQA-Verification``.
+(GLUE's RTE) and ``fetch github:timchen0618/LFQA-Verification``. ``--fresh12`` builds the public
+half of the twelfth (CLIFF's annotations as AggreFact copies them, DialFact's test sample; see
+``FRESH12``), by default into ``/tmp/factver-fresh12``, from ``fetch github:Liyan06/AggreFact`` and
+``fetch github:salesforce/DialFact``.
 
 ``--mirrors DIR`` (default ``/work/.mirror``) holds one git repository per source, as
 ``DIR/<owner>+<name>/repo`` (what the project's search tool ``fetch github:<owner>/<name>``
@@ -135,6 +140,9 @@ FAITHDIAL = Repo("McGill-NLP/FaithDial", "25671c6e3aa7d667943b7744a2b91507e7187f
 NLI4CT = Repo("MathildeAguiar/SemEval-2024-Task-2", "a09dc7c30ee71be88747a57b1661615017fb8a17")
 RTE = Repo("Ji-Yishan/MIEC-FYP", "250635701007f7f2dc00b63ce2cbc3dfe104b4e0")
 LFQA = Repo("timchen0618/LFQA-Verification", "4e905be93fbe919082d62faa77ee32c68e90237c")
+# The twelfth fresh group (``--fresh12``): all holdout, picked after the eleventh group was seen.
+AGGREFACT = Repo("Liyan06/AggreFact", "f0654b245232cd724d5caa5db4950abfb12d795e")
+DIALFACT = Repo("salesforce/DialFact", "d400b250147e45c106b18e52254b1060f7c1575d")
 
 
 class SourceMissing(Exception):
@@ -1757,6 +1765,129 @@ the ninth group); ANLI and CommitmentBank (no copy found at their usual paths).
 """
 
 
+# === Twelfth fresh group, public half (``--fresh12``) ============================================
+# Picked after the eleventh group had been measured, by a helper that did not read or run the
+# claim check.
+
+DEFAULT_FRESH12_OUT = Path("/tmp/factver-fresh12")
+
+_CLIFF_PATH = "data/error_type_mapping/CLIFF_error_types.csv"
+
+
+def cliff(rd: Reader, tally: Tally) -> Iterator[Example]:
+    """One pair per model summary: the whole summary against its whole article; ``correct`` (no
+    error annotated) -> supported, any annotated error type -> unsupported."""
+    for row in csv.DictReader(io.StringIO(rd.text(AGGREFACT, _CLIFF_PATH))):
+        article, claim = clean(row["doc"], tally), clean(row["summ"], tally)
+        err = row["error_type"].strip()
+        if not article or not claim:
+            tally.dropped["empty article or summary"] += 1
+            continue
+        if not err:
+            tally.dropped["no annotation"] += 1
+            continue
+        if err == "correct":
+            label, cls = SUPPORTED, f"{row['origin']} correct"
+        else:
+            label, cls = UNSUPPORTED, f"{row['origin']} error"
+        yield Example(
+            id=f"cliff-{row['origin']}-{row['id']}-{row['model_name'].lower()}",
+            group=f"{row['origin']}-{row['id']}",
+            quotes=[article],
+            claim=claim,
+            label=label,
+            cls=cls,
+            source=source(AGGREFACT, _CLIFF_PATH),
+        )
+
+
+_DIALFACT_PATH = "scripts/testsmall.jsonl"
+_DIALFACT_LABEL = {
+    "SUPPORTS": SUPPORTED,
+    "REFUTES": UNSUPPORTED,
+    "NOT ENOUGH INFO": UNSUPPORTED,
+}
+
+
+def dialfact(rd: Reader, tally: Tally) -> Iterator[Example]:
+    """One pair per dialogue response: the response against the Wikipedia sentences its annotators
+    gave as evidence, one quote per sentence. Responses typed ``personal`` (about the speaker, not
+    the world) are dropped."""
+    for row in rd.jsonl(DIALFACT, _DIALFACT_PATH):
+        label = row["response_label"]
+        if label not in _DIALFACT_LABEL:
+            tally.dropped[f"label {label!r}"] += 1
+            continue
+        if row["type_label"] != "factual":
+            tally.dropped[f"response typed {row['type_label']!r}"] += 1
+            continue
+        claim = clean(row["response"], tally)
+        quotes = [q for q in (clean(ev[2], tally) for ev in row["evidence_list"]) if q]
+        if not claim or not quotes:
+            tally.dropped["empty response or evidence"] += 1
+            continue
+        yield Example(
+            id=f"dialfact-{row['id']}",
+            group=row["context_id"],
+            quotes=quotes,
+            claim=claim,
+            label=_DIALFACT_LABEL[label],
+            cls=f"{label.lower()} ({row['data_type']})",
+            source=source(DIALFACT, _DIALFACT_PATH),
+        )
+
+
+FRESH12 = [
+    Dataset(
+        "cliff",
+        "whole news summaries by BART and PEGASUS vs the article",
+        cliff,
+        f"""\
+Origin: the error annotations of CLIFF (Cao and Wang 2021, "CLIFF: Contrastive Learning for
+Improving Faithfulness and Factuality in Abstractive Summarization") as AggreFact (Tang et al.
+2023) copies them, {AGGREFACT.name} `{_CLIFF_PATH}` @ {AGGREFACT.commit} (600 summaries: 150
+CNN/DM and 150 XSum articles, each summarised by BART and by PEGASUS). Licence: none stated in
+the repository (the articles are CNN / Daily Mail and BBC news text); used here for evaluation
+only, never redistributed. Annotators marked every error of a summary against its article
+(intrinsic or extrinsic, on a noun phrase, a predicate or the whole sentence) or judged it
+correct. The claim is the whole summary (one sentence for XSum, three or four for CNN/DM), the
+quote the whole article (tokenised, partly lower-cased; median about 2,200 characters, at most
+about 10,600): the file names error types and spans, not evidence sentences. Label: `correct` ->
+supported; any error type -> unsupported. `class` is "<corpus> correct|error". AggreFact's own
+unified spreadsheets (inconsistent summaries only, turned down for the fifth group) are not used,
+nor its `aggre_fact_final.csv` (absent from the snapshot).""",
+    ),
+    Dataset(
+        "dialfact",
+        "dialogue responses (written by people or generated) vs the Wikipedia sentences given",
+        dialfact,
+        f"""\
+Origin: DialFact (Gupta et al., ACL 2022), the test-split sample the repository ships for its
+metric script, {DIALFACT.name} `{_DIALFACT_PATH}` @ {DIALFACT.commit} (300 responses from 97
+Wizard-of-Wikipedia dialogues; the full `data/*_split.jsonl` are absent from the snapshot).
+Licence: BSD-3-Clause (repository LICENSE.txt); used here for evaluation only, never
+redistributed. A dialogue response, written by annotators or generated by a model, that
+annotators labelled SUPPORTS, REFUTES or NOT ENOUGH INFO against Wikipedia evidence sentences
+they selected (`evidence_list`, one to five sentences). The claim is the response (it may lean on
+the dialogue before it, which is not given: pronouns like "his" stay unresolved), the quotes the
+evidence sentences, one quote per sentence. Label: SUPPORTS -> supported; REFUTES and NOT ENOUGH
+INFO -> unsupported. Responses typed `personal` (about the speaker, all NOT ENOUGH INFO) are
+dropped; `class` is "<label> (<written|generated>)". The file's model scores (`fever_score`)
+are ignored.""",
+    ),
+]
+
+
+FRESH12_README_HEAD = _group_head("Twelfth", "--fresh12", "eleventh", "snapshots") + """\
+Looked at and not used: tagoyal/factuality-datasets (code only, the data is a download);
+WANLI (alisawuffles/wanli: samples only, turned down for the eleventh group); VitaminC
+(TalSchuster/VitaminC: scripts, no data); FacTool (GAIR-NLP/factool: its knowledge-QA and
+scientific sets label claims without the evidence text, and Halu-J's files are absent from the
+snapshot); AggreFact's Goyal'21 error-type file (150 summaries, 38 without an error: kept for a
+later group).
+"""
+
+
 def build_fresh(
     mirrors: Path, out: Path, sets: list[Dataset] | None = None, head: str = FRESH_README_HEAD,
     cap: int = FRESH_CAP,
@@ -2028,6 +2159,10 @@ FRESH_GROUPS = {
     "--fresh11": FreshGroup(
         "the public half of the eleventh fresh holdout-only group (NLI4CT, RTE, LFQA)",
         DEFAULT_FRESH11_OUT, FRESH11, FRESH11_README_HEAD, FRESH3_CAP,
+    ),
+    "--fresh12": FreshGroup(
+        "the public half of the twelfth fresh holdout-only group (CLIFF, DialFact)",
+        DEFAULT_FRESH12_OUT, FRESH12, FRESH12_README_HEAD, FRESH3_CAP,
     ),
 }
 
