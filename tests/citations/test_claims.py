@@ -205,6 +205,18 @@ def test_list_markers_footnotes_and_frame_dates_are_not_claims():
                        "number")
 
 
+def test_a_superscript_after_a_digit_is_a_power_not_a_footnote():
+    # fresh12 er0476: "2\u00b3\u00b2 - 1" was shown supported by a quote saying "2\u2076\u2074 - 1" (both read "2 - 1")
+    refs = "Each set of references consist of 2\u2076\u2074 - 1 unique references."
+    assert check("Each set of references consists of 2\u00b3\u00b2 - 1 unique references.", refs).status is not S
+    assert check("Each set of references consist of 2\u2076\u2074 - 1 unique references.", refs).status is S
+    assert check("Each set of references consist of 2^64 - 1 unique references.", refs).status is S
+    light = "Light travels at about 3\u00d710\u2078 m/s in a vacuum, and (n+1)\u00b2 grows fast\u00b9."
+    assert check("Light travels at about 3\u00d710\u2079 m/s in a vacuum.", light).status is not S
+    assert check("Light travels at about 3\u00d710\u2078 m/s in a vacuum.", light).status is S
+    assert check("Light travels at about 3\u00d710 m/s in a vacuum.", light).status is not S
+
+
 # --- polarity -------------------------------------------------------------------------------
 def test_negation_removed():
     r = check("Ordered comparisons between enumeration values are supported.", ENUM)
