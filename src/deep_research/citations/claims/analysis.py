@@ -230,6 +230,10 @@ def _word_parts(tok: str, s: int, text: str, raw: list[str], kinds: list[int], m
             continue
         low = part.lower()
         if "'" in part:
+            if low == "n't" and k == 0 and len(parts) == 1:
+                raw.append("not")  # split off its verb as tokenised text writes it: "do n't"
+                kinds.append(_WORD)
+                continue
             if low.endswith("n't") and len(low) > 3:
                 base = _CONTRACTIONS.get(low[:-3], part[:-3])
                 raw.extend((base, "not"))

@@ -47,7 +47,7 @@ from .analysis import _analyse_quote
 from .negation import _answer_particle
 from .numbers import APPROX
 from .types import ClaimCheck, ClaimStatus, _Memo, _Text, derived, union
-from .words import _IMPLICIT_NEG_STEMS, _MODAL, _ORDINALS, _QUANT, _QUOTE_NUMBER_WORDS, stem
+from .words import _IMPLICIT_NEG_STEMS, _MODAL, _ORDINALS, _QUANT, _QUOTE_NUMBER_WORDS, same_word, stem
 
 # The curated equivalences: each pair is the same word in another spelling, so one may
 # stand for the other in a proof. Nothing here is a synonym: a synonym can shift meaning
@@ -518,6 +518,29 @@ def _claim_items(claim: _Text) -> _Items:
     return its
 
 
+def _lows_by_stem(t: _Text) -> dict[str, set[str]]:
+    out: dict[str, set[str]] = {}
+    for st, w in zip(t.stems, t.low):
+        out.setdefault(st, set()).add(w)
+    return out
+
+
+def _lookalike(its: _Items, qs: list[_Text]) -> tuple[str, str] | None:
+    """A claim word proven only by a quote word of the same light stem that is no form of it
+    ("Hall" by "Hale", "filling" by "filing"): (claim word, quote word), else None."""
+    lows = union(qs, "lowset")
+    for i, k in enumerate(its.keys):
+        w = its.words[i].lower()
+        if w in lows or i in its.nums or not k[:1].isalpha() or ":" in k or stem(w) != k:
+            continue  # (a key other than the word's stem: a curated equivalence, "nearly" = "almost")
+        seen: set[str] = set()
+        for t in qs:
+            seen |= derived(t, _lows_by_stem).get(k, set())
+        if seen and not any(same_word(w, q) for q in seen):
+            return its.words[i], min(seen)
+    return None
+
+
 def _prove(claim: _Text, quotes: list[str], analysed: list[_Text] | None = None) -> ClaimCheck:
     """``supported`` only when every word of the claim is shown by its quotes. ``analysed``:
     the quotes' analyses when the caller has them (``check_claim``): a pair citing more
@@ -535,6 +558,10 @@ def _prove(claim: _Text, quotes: list[str], analysed: list[_Text] | None = None)
         return ClaimCheck(ClaimStatus.UNCHECKED, None, "not in its quotes: " + ", ".join(dict.fromkeys(missing)))
     p = prove(its, [derived(t, _quote_items) for t in qs], APPROX)
     if p.ok:
+        odd = _lookalike(its, qs)
+        if odd is not None:
+            return ClaimCheck(ClaimStatus.UNCHECKED, None, f'the claim\'s "{odd[0]}" only looks like the quote\'s '
+                              f'"{odd[1]}" (the same stem, not the same word)')
         if p.copy:
             return ClaimCheck(ClaimStatus.SUPPORTED, "copy", "the claim repeats the quote")
         return ClaimCheck(ClaimStatus.SUPPORTED, "proof", p.note)
