@@ -1248,3 +1248,14 @@ def test_before_and_after_with_one_side_negated_is_not_an_order_swap():
     assert check("The cache can only be dropped after every pending write has been flushed.", quote).status is C
     assert_unsupported(check("The cache is dropped after every pending write has been flushed.",
                              "The cache is dropped before every pending write has been flushed."), "near_copy:order")
+
+
+def test_a_passive_is_not_proven_by_an_active_with_a_pronoun_object():
+    # "kills it": the pronoun object leaves no gap, and the subject turns from doer to done-to
+    r = check("The parent process is killed.", "The parent process kills it.")
+    assert r.status is C and "passive" in r.note
+    assert check("The tools were configured.", "The tool configures them.").status is C
+    # the same voice, an agent named with "by", or a participle clause still prove it
+    assert check("The parent process was killed.", "The parent process is killed.").status is S
+    assert check("The store is located on Elm Street.", "The store, located on Elm Street, opens at nine.").status is S
+    assert check("The tool configures them.", "The tool configures them.").status is S
