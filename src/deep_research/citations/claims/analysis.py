@@ -86,6 +86,7 @@ _MINUS_SIGN = re.compile(r"-(?<![^ (\[\t\n]-)[^\W_]")
 # power would pass as a copy.
 _SUPERSCRIPT_CHARS = "\u00b9\u00b2\u00b3\u2070\u2071\u2074\u2075\u2076\u2077\u2078\u2079\u207a\u207b\u207c\u207d\u207e\u207f"
 _SUPERSCRIPTS = str.maketrans("", "", _SUPERSCRIPT_CHARS)
+_ANY_SUPERSCRIPT = re.compile(f"[{_SUPERSCRIPT_CHARS}]")
 _EXPONENT = re.compile(r"(?<=[0-9)])[\u207a\u207b]?[\u00b9\u00b2\u00b3\u2070\u2074-\u2079]+")
 _EXPONENT_DIGITS = str.maketrans("\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079\u207a\u207b",
                                  "0123456789+-")
@@ -108,7 +109,7 @@ _SENTENCE_PUNCT = frozenset(".!?:\u3002\uff01\uff1f")
 def _prepare(text: str) -> str:
     if text.isascii():
         return text  # superscripts and the characters normalised are all non-ASCII
-    if any(ch in _SUPERSCRIPT_CHARS for ch in text):
+    if _ANY_SUPERSCRIPT.search(text):
         text = _EXPONENT.sub(lambda m: "^" + m.group().translate(_EXPONENT_DIGITS), text)
         text = text.translate(_SUPERSCRIPTS)
     if not text.isascii():
