@@ -94,8 +94,9 @@ is optional: without that file the public sets alone are measured (and must be t
 
 FRESH13: ``--fresh13`` measures the thirteenth fresh group, made after the twelfth was measured,
 in the same way: the public sets under /tmp/factver-fresh13 (``fetch_factver.py --fresh13``:
-``factver/fnc1``, ``factver/emergent``; ``--fresh13-factver-root`` names another copy) and, when
-it exists, ``benchmarks/data/claims-fresh13/holdout.jsonl`` (``--fresh13-hand-dir``; optional).
+``factver/fnc1``, ``factver/emergent``, ``factver/bump``; ``--fresh13-factver-root`` names another
+copy) and, when it exists, ``benchmarks/data/claims-fresh13/holdout.jsonl`` (``--fresh13-hand-dir``;
+optional).
 
 ``--publish`` also writes one report per hand-written data set (a paragraph per pair,
 ``<claim> <ref id="<page>">"<quote>"</ref>``; sources = the pages) and runs

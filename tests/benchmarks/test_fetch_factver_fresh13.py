@@ -1,5 +1,5 @@
 """The public half of the thirteenth fresh group: the converters behind ``fetch_factver.py --fresh13``
-(FNC-1's labelled competition test set, Emergent as thanhan/fc-aaai18 copies it), on small synthetic
+(FNC-1's labelled competition test set, Emergent as thanhan/fc-aaai18 copies it, BUMP), on small synthetic
 files in throwaway git repositories, not the real data, and the wiring of ``bench_claims.py
 --fresh13`` (a group whose hand-written half is optional). Nothing here runs the claim check."""
 
@@ -68,6 +68,28 @@ def fresh13_mirrors(root: Path, monkeypatch) -> None:
         ]),
         "emergent/url-versions-2015-06-14-clean-test.csv": "not read\n",
     })
+    art, ref = "An article about a cat.", "A cat was rescued ."
+    task1 = [
+        _bump(0, 5, art, ref, "A dog was rescued .", "Extrinsic Entity Error", "Intrinsic Entity Error"),
+        _bump(1, 5, art, ref, "A cat was abandoned .", "Intrinsic Predicate Error", "Intrinsic Predicate Error"),
+        _bump(2, 5, art, ref, "A dog was rescued .", "Extrinsic Entity Error", "Extrinsic Entity Error"),  # again
+        _bump(3, 6, "", "R .", "E .", "Coreference Error", "Coreference Error"),  # no article: dropped
+    ]
+    task2 = [
+        _bump(0, 5, art, ref, "A cat was rescued twice .", "Extrinsic Circumstance"),  # same article, same reference
+        _bump(1, 7, "Another article.", "It rained .", "It snowed .", "Other"),
+        _bump(2, 8, "A third article.", "Same .", "Same .", "Other"),  # no edit: dropped
+    ]
+    _snapshot(root, monkeypatch, "BUMP", {"data/task1_dataset.json": json.dumps(task1),
+                                          "data/task2_dataset.json": json.dumps(task2)})
+
+
+def _bump(k: int, article_id: int, article: str, ref: str, edited: str, err: str, corrected: str | None = None) -> dict:
+    row = {"id": k, "article_id": article_id, "article": article, "reference_summary": ref,
+           "edited_summary": edited, "error_type": err, "scores": {"QAFactEval_edited": 0.5}}
+    if corrected is not None:
+        row["corrected_error_type"] = corrected
+    return row
 
 
 def test_fnc1_quotes_the_body_for_the_headline_and_drops_unrelated_rows(tmp_path, monkeypatch):
@@ -100,12 +122,31 @@ def test_emergent_quotes_the_headline_for_the_rumour(tmp_path, monkeypatch):
     assert got[0].source == f"thanhan/fc-aaai18/{fv._EMERGENT_PATH}@{fv.EMERGENT.commit}"
 
 
+def test_bump_pairs_each_edit_and_each_reference_once_with_the_article(tmp_path, monkeypatch):
+    fresh13_mirrors(tmp_path, monkeypatch)
+    tally = fv.Tally()
+    got = list(fv.bump(fv.Reader(tmp_path), tally))
+    art = ["An article about a cat."]
+    assert [(e.id, e.label, e.cls, e.claim, e.group) for e in got] == [
+        ("bump-task1-0-reference", "supported", "reference", "A cat was rescued .", "article5"),
+        ("bump-task1-0-edited", "unsupported", "intrinsic entity", "A dog was rescued .", "article5"),  # corrected type
+        ("bump-task1-1-edited", "unsupported", "intrinsic predicate", "A cat was abandoned .", "article5"),
+        ("bump-task2-0-edited", "unsupported", "extrinsic circumstance", "A cat was rescued twice .", "article5"),
+        ("bump-task2-1-reference", "supported", "reference", "It rained .", "article7"),
+        ("bump-task2-1-edited", "unsupported", "other", "It snowed .", "article7"),
+    ]
+    assert [e.quotes for e in got[:4]] == [art] * 4
+    assert tally.dropped == {"repeated edited summary": 1, "empty article or summary": 1,
+                             "edited summary equal to the reference": 1}
+    assert got[0].source == f"dataminr-ai/BUMP/data/task1_dataset.json@{fv.BUMP.commit}"
+
+
 def test_fresh13_writes_holdout_only_sets_byte_for_byte_that_the_loader_reads(tmp_path, monkeypatch):
     mirrors = tmp_path / "mirrors"
     fresh13_mirrors(mirrors, monkeypatch)
     out = tmp_path / "factver-fresh13"
     assert fv.main(["--fresh13", "--mirrors", str(mirrors), "--out", str(out)]) == 0
-    assert sorted(p.name for p in out.iterdir()) == ["README.md", "emergent", "fnc1"]
+    assert sorted(p.name for p in out.iterdir()) == ["README.md", "bump", "emergent", "fnc1"]
     assert not list(out.glob("*/dev.jsonl"))
     first = {f: f.read_bytes() for f in sorted(out.rglob("*")) if f.is_file()}
     assert fv.main(["--fresh13", "--mirrors", str(mirrors), "--out", str(out)]) == 0
@@ -113,10 +154,11 @@ def test_fresh13_writes_holdout_only_sets_byte_for_byte_that_the_loader_reads(tm
     readme = (out / "README.md").read_text()
     assert "--fresh13" in readme and "cut to 1000 by a sample" in readme and "Looked at and not used" in readme
     assert "benchmarks/data/claims-fresh13" in readme
-    for name in ("fnc1", "emergent"):
+    for name in ("fnc1", "emergent", "bump"):
         assert f"## {name} (" in readme
     pairs = _factver.load("holdout", root=out)
     assert sorted((r["dataset"], r["label"]) for r in pairs) == [
+        ("bump", "supported"), ("bump", "supported"), *[("bump", "unsupported")] * 4,
         ("emergent", "supported"), ("emergent", "unsupported"), ("emergent", "unsupported"),
         ("fnc1", "supported"), ("fnc1", "unsupported"), ("fnc1", "unsupported"),
     ]
@@ -142,9 +184,9 @@ def test_fresh13_samples_a_big_set_per_class(tmp_path, monkeypatch):
 
 def test_fresh13_default_output_and_sets():
     assert fv.FRESH_GROUPS["--fresh13"].out == Path("/tmp/factver-fresh13")
-    assert [d.name for d in fv.FRESH_GROUPS["--fresh13"].sets] == ["fnc1", "emergent"]
+    assert [d.name for d in fv.FRESH_GROUPS["--fresh13"].sets] == ["fnc1", "emergent", "bump"]
     pinned = {getattr(fv, n).name for n in dir(fv) if isinstance(getattr(fv, n), fv.Repo)}
-    assert {"FakeNewsChallenge/fnc-1", "thanhan/fc-aaai18"} <= pinned
+    assert {"FakeNewsChallenge/fnc-1", "thanhan/fc-aaai18", "dataminr-ai/BUMP"} <= pinned
 
 
 # --- bench_claims.py --fresh13: the public half alone, or with a hand-written half -------------
@@ -181,7 +223,7 @@ def test_fresh13_without_a_hand_half_measures_the_public_sets(tmp_path, monkeypa
     root = _public_half(tmp_path, monkeypatch)
     got = _run_main(monkeypatch, ["--fresh13", "--fresh13-hand-dir", str(tmp_path / "no-hand"),
                                   "--fresh13-factver-root", str(root)])
-    assert sorted(p.dataset for p in got) == ["factver/emergent"] * 3 + ["factver/fnc1"] * 3
+    assert sorted(p.dataset for p in got) == ["factver/bump"] * 6 + ["factver/emergent"] * 3 + ["factver/fnc1"] * 3
 
 
 def test_fresh13_with_a_hand_half_measures_both(tmp_path, monkeypatch):
@@ -192,7 +234,7 @@ def test_fresh13_with_a_hand_half_measures_both(tmp_path, monkeypatch):
            "label": "supported", "class": "paraphrase_synonyms", "split": "holdout"}
     (hand / "holdout.jsonl").write_text(json.dumps(row) + "\n", encoding="utf-8")
     got = _run_main(monkeypatch, ["--fresh13", "--fresh13-hand-dir", str(hand), "--fresh13-factver-root", str(root)])
-    assert [p.dataset for p in got][:1] == ["hand/somedoc"] and len(got) == 7
+    assert [p.dataset for p in got][:1] == ["hand/somedoc"] and len(got) == 13
 
 
 @pytest.mark.parametrize("only", ["", "hand"])

@@ -52,9 +52,10 @@ two more snapshots: ``fetch github:brmson/dataset-sts`` (SICK) and
 half of the twelfth (CLIFF's annotations as AggreFact copies them, DialFact's test sample; see
 ``FRESH12``), by default into ``/tmp/factver-fresh12``, from ``fetch github:Liyan06/AggreFact`` and
 ``fetch github:salesforce/DialFact``. ``--fresh13`` builds the public half of the thirteenth
-(FNC-1's labelled test stances, Emergent's claim/headline stances; see ``FRESH13``), by default
+(FNC-1's labelled test stances, Emergent's claim/headline stances, BUMP; see ``FRESH13``), by default
 into ``/tmp/factver-fresh13``, from ``fetch github:FakeNewsChallenge/fnc-1`` and
-``fetch github:thanhan/fc-aaai18`` (a copy of Emergent).
+``fetch github:thanhan/fc-aaai18`` (a copy of Emergent) and BUMP's minimal summary pairs, from
+``fetch github:dataminr-ai/BUMP``.
 
 ``--mirrors DIR`` (default ``/work/.mirror``) holds one git repository per source, as
 ``DIR/<owner>+<name>/repo`` (what the project's search tool ``fetch github:<owner>/<name>``
@@ -151,6 +152,7 @@ DIALFACT = Repo("salesforce/DialFact", "d400b250147e45c106b18e52254b1060f7c1575d
 # The thirteenth fresh group (``--fresh13``): all holdout, picked after the twelfth group was seen.
 FNC1 = Repo("FakeNewsChallenge/fnc-1", "29d473af2d15278f0464d5e41e4cbe7eb58231f2")
 EMERGENT = Repo("thanhan/fc-aaai18", "9e67c94fc689923d81f8de0e48789fea5036cc63")
+BUMP = Repo("dataminr-ai/BUMP", "86327f14b9e0c16a364a3793b8a622dc703d22fd")
 
 
 class SourceMissing(Exception):
@@ -1979,6 +1981,53 @@ def emergent(rd: Reader, tally: Tally) -> Iterator[Example]:
         )
 
 
+_BUMP_TASKS = ("task1", "task2")
+
+
+def bump(rd: Reader, tally: Tally) -> Iterator[Example]:
+    """BUMP's minimal pairs, each summary against its whole article: every distinct reference
+    summary once (supported) and every edited summary (unsupported, one error written in by an
+    annotator; ``class`` its error type, Task 1's corrected type where it has one)."""
+    refs_seen: set[tuple[str, str]] = set()
+    edits_seen: set[tuple[str, str]] = set()
+    for task in _BUMP_TASKS:
+        path = f"data/{task}_dataset.json"
+        for row in json.loads(rd.text(BUMP, path)):
+            article = clean(row["article"], tally)
+            ref, edited = clean(row["reference_summary"], tally), clean(row["edited_summary"], tally)
+            if not article or not ref or not edited:
+                tally.dropped["empty article or summary"] += 1
+                continue
+            if ref == edited:
+                tally.dropped["edited summary equal to the reference"] += 1
+                continue
+            if (article, ref) not in refs_seen:
+                refs_seen.add((article, ref))
+                yield Example(
+                    id=f"bump-{task}-{row['id']}-reference",
+                    group=f"article{row['article_id']}",
+                    quotes=[article],
+                    claim=ref,
+                    label=SUPPORTED,
+                    cls="reference",
+                    source=source(BUMP, path),
+                )
+            if (article, edited) in edits_seen:
+                tally.dropped["repeated edited summary"] += 1
+                continue
+            edits_seen.add((article, edited))
+            err = (row.get("corrected_error_type") or row["error_type"]).strip()
+            yield Example(
+                id=f"bump-{task}-{row['id']}-edited",
+                group=f"article{row['article_id']}",
+                quotes=[article],
+                claim=edited,
+                label=UNSUPPORTED,
+                cls=err.lower().removesuffix(" error"),
+                source=source(BUMP, path),
+            )
+
+
 FRESH13 = [
     Dataset(
         "fnc1",
@@ -2014,6 +2063,26 @@ without assessing it). The claim is the rumour as Emergent states it, the quote 
 headline (one line; median 66 characters). Label: for -> supported; against and observing ->
 unsupported (observing counts as "not enough info", as elsewhere). `class` is the stance. The
 copy's crowd-sourced stance labels (`mturk/`) and its veracity features are not used.""",
+    ),
+    Dataset(
+        "bump",
+        "news summaries, as written and with one error edited in, vs the whole article",
+        bump,
+        f"""\
+Origin: BUMP (Ma et al., ACL 2023: "BUMP: A Benchmark of Unfaithful Minimal Pairs for
+Meta-Evaluation of Faithfulness Metrics"), {BUMP.name} `data/task1_dataset.json` and
+`data/task2_dataset.json` @ {BUMP.commit} (889 pairs over 198 CNN/Daily Mail test articles).
+Licence: MIT (repository LICENSE); the articles are CNN / Daily Mail news text; used here for
+evaluation only, never redistributed. Annotators took an article's reference summary (its
+highlights, two to four sentences) and wrote one unfaithful edit of it: in Task 1 of a given type
+(predicate, entity or circumstance error, each intrinsic or extrinsic, or a coreference error),
+in Task 2 freely, then typed it. The claim is a summary, the quote the whole article (median
+about 3,600 characters, at most about 9,600). Label: each edited summary -> unsupported (`class`
+its error type, lower-cased; Task 1's `corrected_error_type`, the authors' correction, where it
+is given); each distinct reference summary, once per article -> supported (`class` reference).
+The supported label is BUMP's design, not a judgment recorded in the files: the reference is the
+faithful side of each minimal pair. A repeated edited summary of the same article is dropped; the
+metric scores in the files are ignored.""",
     ),
 ]
 
@@ -2309,7 +2378,7 @@ FRESH_GROUPS = {
         DEFAULT_FRESH12_OUT, FRESH12, FRESH12_README_HEAD, FRESH3_CAP,
     ),
     "--fresh13": FreshGroup(
-        "the public half of the thirteenth fresh holdout-only group (FNC-1, Emergent)",
+        "the public half of the thirteenth fresh holdout-only group (FNC-1, Emergent, BUMP)",
         DEFAULT_FRESH13_OUT, FRESH13, FRESH13_README_HEAD, FRESH3_CAP,
     ),
 }
