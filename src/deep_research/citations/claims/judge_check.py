@@ -82,7 +82,7 @@ from .negation import _segment, restriction_flips
 from .numbers import APPROX, _fmt
 from .rules import _case_changed
 from .types import _NUM, _WORD, _Text
-from .words import _ANTONYMS, _MODAL, _NEG_SKIP_AFTER, _ORDER, _QUANT, _UNITS, stem
+from .words import _ANTONYMS, _MODAL, _NEG_SKIP_AFTER, _ORDER, _QUANT, _UNITS, same_word, stem
 
 _ORDER_WORDS = frozenset(["before", "after", "earlier", "later", "first", "last", "previous", "next",
                           "prior", "subsequent", "preceding", "following", "former", "latter",
@@ -441,6 +441,10 @@ def check_judge_evidence(claim: str, quotes: list[str], facts: list[JudgeFact]) 
     if mixed:
         problems.append(f'the claim\'s "{mixed}" comes from another cited span than the rest of its clause '
                         "(roles swapped across spans?)")
+    look = _lookalike(claim_t, spans)
+    if look:
+        problems.append(f'the claim\'s "{look[0]}" only looks like the span\'s "{look[1]}" (the same stem, not the '
+                        'same word)')
     # each fact is tied to its spans; the facts cover the claim
     fact_words = set()
     for f, mine in zip(facts, fact_spans, strict=True):
@@ -458,6 +462,19 @@ def check_judge_evidence(claim: str, quotes: list[str], facts: list[JudgeFact]) 
         back = {v: k for k, v in paths.items()}
         problems = [_PLACEHOLDER.sub(lambda m: back.get(m.group(0), m.group(0)), p) for p in problems]
     return EvidenceCheck(not problems, list(dict.fromkeys(problems)), found)
+
+
+def _lookalike(claim_t: _Text, spans: list[_Span]) -> tuple[str, str] | None:
+    """A claim word the spans hold only as a same-stem lookalike ("filed" / "filled": the
+    light stemmer joins them; ``words.same_word``): (claim word, span word), else None."""
+    lows = {w for s in spans for w in s.t.low}
+    for k, w in enumerate(claim_t.low):
+        if not claim_t.content[k] or claim_t.kinds[k] != _WORD or w in lows:
+            continue
+        forms = {s.t.low[j] for s in spans for j in s.t.positions.get(claim_t.stems[k], ())}
+        if forms and not any(same_word(w, f) for f in forms):
+            return claim_t.raw[k], min(forms)
+    return None
 
 
 # A file path ("/proc/sys/kernel/sysrq", ".git/worktrees/<id>/config.worktree", "~/.bashrc")

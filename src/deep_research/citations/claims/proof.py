@@ -47,7 +47,7 @@ from .analysis import _analyse_quote
 from .negation import _answer_particle
 from .numbers import APPROX
 from .types import ClaimCheck, ClaimStatus, _Memo, _Text, derived, union
-from .words import _IMPLICIT_NEG_STEMS, _MODAL, _ORDINALS, _QUANT, _QUOTE_NUMBER_WORDS, stem
+from .words import _IMPLICIT_NEG_STEMS, _IRREGULAR_BASE, _MODAL, _ORDINALS, _QUANT, _QUOTE_NUMBER_WORDS, same_word, stem
 
 # The curated equivalences: each pair is the same word in another spelling, so one may
 # stand for the other in a proof. Nothing here is a synonym: a synonym can shift meaning
@@ -518,6 +518,66 @@ def _claim_items(claim: _Text) -> _Items:
     return its
 
 
+_BE = frozenset({"is", "are", "was", "were", "be", "been", "being", "am", "'s", "'re"})
+
+
+def _after_be(t: _Text, k: int) -> bool:
+    """Is the word at ``k`` a participle after a form of "be" ("is killed", "was quickly
+    killed")?"""
+    low = t.low
+    return (k > 0 and low[k - 1] in _BE) or (k > 1 and low[k - 2] in _BE and low[k - 1].endswith("ly"))
+
+
+_OBJECT_PRONOUNS = frozenset({"it", "them", "him", "her", "us", "me", "you"})
+
+
+def _active_on_pronoun(t: _Text, j: int) -> bool:
+    """The word at ``j`` in the active with a pronoun for its object ("kills it"): no gap in
+    a proof (a pronoun is no item), yet read as a passive the subject's role turns."""
+    return not _after_be(t, j) and j + 1 < len(t.low) and t.low[j + 1] in _OBJECT_PRONOUNS
+
+
+def _passive_of_active(claim: _Text, its: _Items, qs: list[_Text]) -> str | None:
+    """A claim verb in the passive ("the process is killed") proven only by the quote's active
+    on a pronoun ("the process kills it"; ``_active_on_pronoun``). With "by" in the claim the
+    agent is an item the proof placed."""
+    if "by" in claim.lowset:
+        return None
+    for i, k in enumerate(its.keys):
+        p = its.pos[i]
+        w = claim.low[p]
+        if not k[:1].isalpha() or ":" in k or not (w.endswith(("ed", "en")) or w in _IRREGULAR_BASE) \
+                or not _after_be(claim, p):
+            continue  # (a participle after "be"; "is available" is no passive)
+        at = [(t, j) for t in qs for j in t.positions.get(k, ())]
+        if at and all(_active_on_pronoun(t, j) for t, j in at):
+            return its.words[i]
+    return None
+
+
+def _lows_by_stem(t: _Text) -> dict[str, set[str]]:
+    out: dict[str, set[str]] = {}
+    for st, w in zip(t.stems, t.low):
+        out.setdefault(st, set()).add(w)
+    return out
+
+
+def _lookalike(its: _Items, qs: list[_Text]) -> tuple[str, str] | None:
+    """A claim word proven only by a quote word of the same light stem that is no form of it
+    ("Hall" by "Hale", "filling" by "filing"): (claim word, quote word), else None."""
+    lows = union(qs, "lowset")
+    for i, k in enumerate(its.keys):
+        w = its.words[i].lower()
+        if w in lows or i in its.nums or not k[:1].isalpha() or ":" in k or stem(w) != k:
+            continue  # (a key other than the word's stem: a curated equivalence, "nearly" = "almost")
+        seen: set[str] = set()
+        for t in qs:
+            seen |= derived(t, _lows_by_stem).get(k, set())
+        if seen and not any(same_word(w, q) for q in seen):
+            return its.words[i], min(seen)
+    return None
+
+
 def _prove(claim: _Text, quotes: list[str], analysed: list[_Text] | None = None) -> ClaimCheck:
     """``supported`` only when every word of the claim is shown by its quotes. ``analysed``:
     the quotes' analyses when the caller has them (``check_claim``): a pair citing more
@@ -535,6 +595,14 @@ def _prove(claim: _Text, quotes: list[str], analysed: list[_Text] | None = None)
         return ClaimCheck(ClaimStatus.UNCHECKED, None, "not in its quotes: " + ", ".join(dict.fromkeys(missing)))
     p = prove(its, [derived(t, _quote_items) for t in qs], APPROX)
     if p.ok:
+        passive = _passive_of_active(claim, its, qs)
+        if passive is not None:
+            return ClaimCheck(ClaimStatus.UNCHECKED, None, f'the claim says "{passive}" in the passive where the quote '
+                              'has it in the active (who does it may have changed)')
+        odd = _lookalike(its, qs)
+        if odd is not None:
+            return ClaimCheck(ClaimStatus.UNCHECKED, None, f'the claim\'s "{odd[0]}" only looks like the quote\'s '
+                              f'"{odd[1]}" (the same stem, not the same word)')
         if p.copy:
             return ClaimCheck(ClaimStatus.SUPPORTED, "copy", "the claim repeats the quote")
         return ClaimCheck(ClaimStatus.SUPPORTED, "proof", p.note)
