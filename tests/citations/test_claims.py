@@ -1259,3 +1259,18 @@ def test_a_passive_is_not_proven_by_an_active_with_a_pronoun_object():
     assert check("The parent process was killed.", "The parent process is killed.").status is S
     assert check("The store is located on Elm Street.", "The store, located on Elm Street, opens at nine.").status is S
     assert check("The tool configures them.", "The tool configures them.").status is S
+
+
+# --- seen at fresh13's first sight: a headline that asks, or calls it a hoax -------------------
+def test_a_question_in_the_quote_proves_nothing():
+    r = check("The bridge is closed.", "The Bridge Closed?")
+    assert r.status is C and "question" in r.note
+    # a question beside a statement of the same: the statement proves it
+    assert check("The bridge is closed.", "Is the bridge closed? The bridge is closed.").status is S
+
+
+def test_a_quote_that_calls_it_a_hoax_proves_nothing():
+    r = check("The singer is dead.", "The Singer Dead: Fans Fall For Another Death Hoax")
+    assert r.status is C and "hoax" in r.note
+    assert check("The mayor reportedly resigned.", "The mayor reportedly resigned.").status is S
+    assert check("The mayor resigned.", "The mayor reportedly resigned.").status is not S

@@ -38,6 +38,7 @@ says ``unsupported``; the rules that prove a claim wrong run before (``claims``)
 from __future__ import annotations
 
 import itertools
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -555,6 +556,46 @@ def _passive_of_active(claim: _Text, its: _Items, qs: list[_Text]) -> str | None
     return None
 
 
+# A sentence that asks (ends in "?"), up to the end of the one before it.
+_QUESTION = re.compile(r"[^.!?\n]*\?+")
+
+# Words that say a statement is false or unproven ("Death Hoax", "debunked", "a myth",
+# "reportedly"): in a quote that the claim copies around them, the quote may deny or only
+# report what the claim asserts. The claim must carry the word itself to be proven.
+_DENIALS: dict[str, str] = {}
+for _w in (
+    "hoax", "hoaxes", "myth", "myths", "rumor", "rumors", "rumour", "rumours", "rumored", "rumoured", "debunk",
+    "debunked", "debunks", "fake", "faked", "untrue", "falsely", "misconception", "alleged", "allegedly",
+    "reportedly", "purportedly", "supposedly", "unconfirmed", "unverified", "satire", "satirical"):
+    _DENIALS.setdefault(stem(_w), _w)  # a stem -> its first word, named in the note
+
+
+def _denial_word(claim: _Text, qs: list[_Text]) -> str | None:
+    """A denial word (``_DENIALS``) the claim lacks, in a quote sentence (to its ".", "!" or
+    "?": a headline's colon does not end it) that holds at least half of the claim's content
+    words - the sentence the claim was copied from."""
+    have = claim.stemset
+    if not any(st in _DENIALS for t in qs for st in t.stemset if st not in have):
+        return None
+    mine = {claim.stems[k] for k in range(len(claim.raw)) if claim.content[k]}
+    for t in qs:
+        found: str | None = None
+        shared = 0
+        for k, st in enumerate(t.stems):
+            if t.raw[k] in (".", "!", "?"):
+                if found and 2 * shared >= len(mine):
+                    return found
+                found, shared = None, 0
+                continue
+            if st in _DENIALS and st not in have:
+                found = found or _DENIALS[st]
+            elif t.content[k] and st in mine:
+                shared += 1
+        if found and 2 * shared >= len(mine):
+            return found
+    return None
+
+
 def _lows_by_stem(t: _Text) -> dict[str, set[str]]:
     out: dict[str, set[str]] = {}
     for st, w in zip(t.stems, t.low):
@@ -594,7 +635,17 @@ def _prove(claim: _Text, quotes: list[str], analysed: list[_Text] | None = None)
     if missing:
         return ClaimCheck(ClaimStatus.UNCHECKED, None, "not in its quotes: " + ", ".join(dict.fromkeys(missing)))
     p = prove(its, [derived(t, _quote_items) for t in qs], APPROX)
+    if p.ok and "?" not in claim.raw and any("?" in q for q in quotes):
+        # a question states nothing ("Macaulay Culkin Dead?"): prove again without them
+        asserted = [_QUESTION.sub(" ", q) for q in quotes]
+        if asserted != quotes and not prove(its, [derived(_analyse_quote(q), _quote_items) for q in asserted if q.strip()],
+                                             APPROX).ok:
+            return ClaimCheck(ClaimStatus.UNCHECKED, None, "the quote only asks it: a question states nothing")
     if p.ok:
+        denial = _denial_word(claim, qs)
+        if denial is not None:
+            return ClaimCheck(ClaimStatus.UNCHECKED, None, f'a quote calls something "{denial}" that the claim does '
+                              'not: it may deny what the claim repeats')
         passive = _passive_of_active(claim, its, qs)
         if passive is not None:
             return ClaimCheck(ClaimStatus.UNCHECKED, None, f'the claim says "{passive}" in the passive where the quote '
