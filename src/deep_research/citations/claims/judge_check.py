@@ -258,6 +258,9 @@ def check_judge_evidence(claim: str, quotes: list[str], facts: list[JudgeFact]) 
     reported = spans_reported(claim or "", quotes, found)
     if reported:
         problems.append(reported)
+    asked = _asked_or_denied(claim or "", quotes, found)
+    if asked:
+        problems.append(asked)
 
     paths: dict[str, str] = {}
     text, mid = _prepare_claim(_paths_as_names(claim or "", paths))  # before "<id>" is taken for a tag
@@ -462,6 +465,28 @@ def check_judge_evidence(claim: str, quotes: list[str], facts: list[JudgeFact]) 
         back = {v: k for k, v in paths.items()}
         problems = [_PLACEHOLDER.sub(lambda m: back.get(m.group(0), m.group(0)), p) for p in problems]
     return EvidenceCheck(not problems, list(dict.fromkeys(problems)), found)
+
+
+_SENTENCE_END = re.compile(r"[.!?\n]")
+_WORD_RX = re.compile(r"[^\W\d_]+")
+
+
+def _asked_or_denied(claim: str, quotes: list[str], found: list[tuple[int, int, int]]) -> str | None:
+    """A cited span whose quote sentence asks ("Culkin Dead?") or calls something a hoax,
+    myth, rumour ... (``proof._DENIALS``) that the claim does not: the page does not state it."""
+    have = {stem(w) for w in _WORD_RX.findall(claim)}
+    for qi, a, b in found:
+        q = quotes[qi]
+        m = _SENTENCE_END.search(q, max(a, b - 1))
+        end = m.start() if m else len(q)
+        if m and m.group() == "?" and "?" not in claim:
+            return f'the cited span "{_short(q[a:b], 60)}" is a question'
+        start = max(q.rfind(x, 0, a) for x in ".!?\n") + 1
+        for w in _WORD_RX.findall(q[start:end]):
+            st = stem(w)
+            if st in P._DENIALS and st not in have:
+                return f'the quote sentence of "{_short(q[a:b], 60)}" calls something "{w}" that the claim does not'
+    return None
 
 
 def _lookalike(claim_t: _Text, spans: list[_Span]) -> tuple[str, str] | None:
