@@ -484,6 +484,24 @@ def _verb_negated_after(t: _Text, j: int) -> bool:
     return False
 
 
+def _list_under_negation(t: _Text, j: int) -> bool:
+    """Does the sentence of ``j`` follow a colon that ends a negated sentence ("It is not
+    possible to:" then "create an alias ...", a list's item under its negated lead-in), or end
+    in a colon whose item starts with a negation ("the flag is:" then "not set")?"""
+    lo, hi = sentence_bounds(t, j)
+    if lo > 1 and t.raw[lo - 1] == ":" and t.low[lo - 2] in _LEAD_IN_ENDS \
+            and any(t.neg[sentence_bounds(t, lo - 1)[0]:lo]):
+        return True
+    # or the reverse: "the link flag is:" then "not set" - the item denies the lead-in's word
+    return hi < len(t.raw) and t.raw[hi - 1] == ":" and t.low[hi - 2] in _LEAD_IN_ENDS and any(t.neg[hi:hi + 2])
+
+
+# The last word of a lead-in whose sentence the list items finish ("It is not possible to:",
+# "the flag is:"); a colon after a full statement ("may not be persistent: data can be
+# evicted") explains it, and the negation stays on its own side.
+_LEAD_IN_ENDS = frozenset({"to", "is", "are", "was", "were", "be", "following", "either", "both"})
+
+
 def _flip(src: _Text, k: int, others: list[_Text], covered: bool, *, claim_negates: bool) -> ClaimCheck | None:
     """The negator at ``k`` of ``src`` (the claim when ``claim_negates``, else a quote) read
     against the other side(s): None when they do not state its words unnegated, else the
@@ -494,6 +512,8 @@ def _flip(src: _Text, k: int, others: list[_Text], covered: bool, *, claim_negat
     word, negator, seg, dst, j = hit
     note = (f'the claim negates "{word}" ("{negator}") where the quote does not' if claim_negates
             else f'the quote says "{negator} {word}" where the claim drops the negation')
+    if claim_negates and _list_under_negation(dst, j):
+        return _grey("negation", note, f'the quote has a negation across a colon from "{dst.raw[j]}" (a list\'s lead-in and its item)')
     if src.low[k] in _DETERMINING and _verb_negated_after(dst, j):
         return _grey("negation", note, f'the other side negates the verb of "{dst.raw[j]}": "no X does" is "X never does"')
     return negation_verdict("negation", note, src, k, seg, dst, j, claim_negates=claim_negates)
