@@ -1274,3 +1274,19 @@ def test_a_quote_that_calls_it_a_hoax_proves_nothing():
     assert r.status is C and "hoax" in r.note
     assert check("The mayor reportedly resigned.", "The mayor reportedly resigned.").status is S
     assert check("The mayor resigned.", "The mayor reportedly resigned.").status is not S
+
+
+# --- seen at fresh13's hand half: a negation that moved, not dropped ---------------------------
+def test_a_negation_that_moved_is_grey_not_a_flip():
+    r = check("A fetch is scheduled for the page when none exists yet.",
+              "If there is no fetch for the page, one is scheduled.")
+    assert r.status is C and "of its own" in r.note
+    assert check("When the limit is left out, the default limit is used.",
+                 "When no limit is given, the default limit is used.").status is C
+    assert check("Where zstd is not available, the default codec is gzip.",
+                 "The default codec is zstd, where available, or gzip otherwise.").status is C
+    assert check("The proxy uses little memory.", "The proxy doesn't use much memory.").status is C
+    # a plain drop of the quote's negation is still a flip
+    assert_unsupported(check("The proxy uses much memory.", "The proxy doesn't use much memory."), "negation")
+    assert_unsupported(check("A fetch is scheduled for the page.", "No fetch is scheduled for the page."),
+                       "negation")
