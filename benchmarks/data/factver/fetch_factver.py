@@ -2271,8 +2271,9 @@ one class); FEQA's faithfulness annotations (esdurmus/feqa: not in the snapshot)
 (IIT-DHAR/Fin-Fact: no snapshot to be had); PUBHEALTH through Zarharan/NLE-for-fact-checking (its
 `dev.tsv` and test prompt files are absent; the 345 test claims scattered over its experiment
 CSVs pair fact-checkers' labels with their own explanations, the genre of LIAR-PLUS); PolyTope
-(hddbang/PolyTope: its annotations are Excel macro workbooks, not opened; its error types mix
-omission and style with faithfulness).
+(hddbang/PolyTope: kept for a later group; its Excel macro workbooks, one per summariser, hold the
+CNN/Daily Mail articles and per-summary error rows, accuracy errors such as addition and
+inaccuracy mixed with omission and fluency, and need a careful reader of the sheet layout).
 """
 
 
