@@ -20,11 +20,15 @@ def load_module(path: Path, name: str):
     return mod
 
 
-def git_repo(root: Path, files: dict[str, str]) -> str:
-    """A git repository at ``root`` holding ``files``; returns its commit."""
-    for rel, text in files.items():
+def git_repo(root: Path, files: dict[str, str | bytes]) -> str:
+    """A git repository at ``root`` holding ``files`` (text, or bytes as they are); returns its
+    commit."""
+    for rel, content in files.items():
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(text, encoding="utf-8")
+        if isinstance(content, bytes):
+            (root / rel).write_bytes(content)
+        else:
+            (root / rel).write_text(content, encoding="utf-8")
     env = ["-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false"]
     subprocess.run(["git", "init", "-q", str(root)], check=True)
     subprocess.run(["git", "-C", str(root), "add", "-A"], check=True)
