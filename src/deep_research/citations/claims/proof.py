@@ -147,6 +147,7 @@ def items(t, claim_side: bool, tb: Tables) -> _Items:
     word = _word_class
     by_word = _WORD_CLASS if tb is _TABLES else None
     pending_b = pending_s = pending_sub = False
+    counted = False  # a number or quantifier item since the clause began (quote side)
     s = 0
     n = len(raw)
     need_not = False
@@ -180,7 +181,12 @@ def items(t, claim_side: bool, tb: Tables) -> _Items:
             if key is None and not (k and low[k - 1] in _BE and (k + 1 >= n or kinds[k + 1] == 0)):
                 if cls == 1:
                     pending_b = pending_sub = True
-                elif cls == 2:
+                elif cls == 2 and (claim_side or (k and kinds[k - 1] == 0)
+                                   or (w == "and" and not counted) or w not in ("and", "or")):
+                    # (in a quote, a bare "or" offers a choice - "A or B" does not show "A" -
+                    # and a bare "and" after a number or quantifier of its clause may widen
+                    # what it counts - "1000 pairs of runners and slippers": neither ends a
+                    # clause a gap may drop; after a comma they do)
                     pending_s = True
                 continue
             if key is None:  # a preposition used as a predicate: "is on", "turned off"
@@ -235,6 +241,10 @@ def items(t, claim_side: bool, tb: Tables) -> _Items:
                 st = stems[k]
                 key = EQUIVALENT.get(st, st)
                 res = bool(k and low[k - 1] in _SCOPE_PREP)
+        if pending_b or pending_s or own_b or own_s:
+            counted = False
+        if k in heads or key.startswith("Q:"):
+            counted = True
         keys.append(key)
         pos.append(k)
         bnd.append(pending_b or pending_s or own_b or own_s)
@@ -519,7 +529,20 @@ def _claim_items(claim: _Text) -> _Items:
     return its
 
 
-_BE = frozenset({"is", "are", "was", "were", "be", "been", "being", "am", "'s", "'re"})
+_PRESENT_BE = frozenset({"is", "are", "am"})
+_PAST_BE = frozenset({"was", "were"})
+
+
+def _tense_changed(claim: _Text, qs: list[_Text]) -> str | None:
+    """The claim says "is" where its quotes only say "was", or the reverse ("my ancestor
+    was one of them" does not show "is one of them"): "be" is no item, so a proof would
+    not see it."""
+    have = union(qs, "lowset")
+    for mine, theirs, other in ((_PAST_BE, _PRESENT_BE, "the present"), (_PRESENT_BE, _PAST_BE, "the past")):
+        said = mine & claim.lowset
+        if said and not mine & have and theirs & have:
+            return f'the claim says "{min(said)}" where its quote says it in {other} only'
+    return None
 
 
 def _after_be(t: _Text, k: int) -> bool:
@@ -646,6 +669,9 @@ def _prove(claim: _Text, quotes: list[str], analysed: list[_Text] | None = None)
         if denial is not None:
             return ClaimCheck(ClaimStatus.UNCHECKED, None, f'a quote calls something "{denial}" that the claim does '
                               'not: it may deny what the claim repeats')
+        tense = _tense_changed(claim, qs)
+        if tense is not None:
+            return ClaimCheck(ClaimStatus.UNCHECKED, None, tense)
         passive = _passive_of_active(claim, its, qs)
         if passive is not None:
             return ClaimCheck(ClaimStatus.UNCHECKED, None, f'the claim says "{passive}" in the passive where the quote '
