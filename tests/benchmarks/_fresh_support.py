@@ -37,3 +37,26 @@ def git_repo(root: Path, files: dict[str, str | bytes]) -> str:
         ["git", "-C", str(root), "rev-parse", "HEAD"], check=True, capture_output=True, text=True
     )
     return out.stdout.strip()
+
+
+class _Loaded(Exception):
+    pass
+
+
+def bench_main_pairs(bench_claims, monkeypatch, argv: list[str]) -> list:
+    """``bench_claims.main()`` (the module given) up to the point where it would run the claim
+    check: the pairs it loaded (the check itself is replaced, so nothing is measured - an
+    unseen group stays unseen)."""
+    import pytest
+
+    seen: list = []
+
+    def stop(pairs):
+        seen.extend(pairs)
+        raise _Loaded
+
+    monkeypatch.setattr(bench_claims, "run_code", stop)
+    monkeypatch.setattr(sys, "argv", ["bench_claims.py", *argv])
+    with pytest.raises(_Loaded):
+        bench_claims.main()
+    return seen
