@@ -1303,3 +1303,13 @@ def test_the_tense_of_be_and_a_noun_cut_at_and_are_not_proven():
                  "They found over 1000 pairs of runners and slippers stashed away.").status is C
     # after a comma, "and" opens a clause of its own, which a claim may leave out
     assert check("The server restarts.", "The server restarts, and the cache is cleared.").status is S
+
+
+def test_a_statement_cut_from_between_two_kept_parts_is_not_proven():
+    quote = ("Of the 90 million spent, 45 million was used for items such as televisions, phones, speakers and "
+             "other devices.")
+    r = check("90 million spent, phones, speakers and other devices.", quote)
+    assert r.status is C and "between its parts" in r.note
+    # a relative clause opened by "which" may go, "be" or not
+    assert check("The pump moves 40 litres of water per hour.",
+                 "The pump, which is powered by the sun, moves 40 litres of water per hour.").status is S

@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 from rapidfuzz.distance import Indel
@@ -111,6 +111,8 @@ class _Items:
     restrict: list[bool]  # a gap may not drop it
     nums: dict[int, object]  # item index -> the _Num it stands for
     words: list[str]  # each item's word as written (for notes)
+    # (quote side) a participle right after a form of "be" ("was used"): a clause's predicate
+    predicate: list[bool] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -253,7 +255,8 @@ def items(t, claim_side: bool, tb: Tables) -> _Items:
         sent.append(s)
         restrict.append(res)
         pending_b = pending_s = pending_sub = False
-    return _Items(keys, pos, bnd, strong, sub, sent, restrict, nums, [raw[k] for k in pos])
+    predicate = [] if claim_side else [k > 0 and low[k - 1] in _BE and low[k].endswith(("ed", "en")) for k in pos]
+    return _Items(keys, pos, bnd, strong, sub, sent, restrict, nums, [raw[k] for k in pos], predicate)
 
 
 @lru_cache(maxsize=65536)
@@ -362,6 +365,10 @@ def _gaps_ok(q: _Items, a: int, b: int, used: set[int]) -> str | None:
             ok = starts_at_mark
         if not ok:
             return "the claim leaves out words inside a clause of the quote"
+        if i > lo and j <= hi and q.predicate and not q.sub[i] and any(q.predicate[i:j]):
+            # "$90 million in expenditure, [$45 million was used for items such as TVs,] smart
+            # phones": a whole statement cut out of the middle joins two parts it kept apart
+            return f'the claim leaves out the statement "{q.words[i]} ... {q.words[j - 1]}" between its parts'
         i = j
     return None
 
