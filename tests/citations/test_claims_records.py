@@ -43,13 +43,17 @@ def test_a_quote_read_again_is_analysed_the_same():
     A._records.cache_clear()
     A._analyse_quote.cache_clear()
     first = [A._analyse_quote(q) for q in TEXTS if q]
-    A._analyse_quote.cache_clear()  # the small cache forgets; the records stay
+    assert all(A._records.find(q) == A._ONCE for q in TEXTS if q)  # no record for a quote read once
+    A._analyse_quote.cache_clear()  # the small cache forgets
+    second = [A._analyse_quote(q) for q in TEXTS if q]  # read again: analysed, and now recorded
+    A._analyse_quote.cache_clear()
     again = [A._analyse_quote(q) for q in TEXTS if q]
     assert all(a is not b for a, b in zip(first, again))  # thawed from a record, not kept
     for a, b, q in zip(first, again, [q for q in TEXTS if q]):
         _same(b, _fresh(q))
         _same(a, b)
-    assert all(q in A._records for q in TEXTS if q)
+    assert all(isinstance(A._records.find(q), bytes) and A._records.find(q) for q in TEXTS if q)
+    assert all(a is not b for a, b in zip(second, again))
 
 
 def test_a_set_that_would_not_come_back_the_same_is_not_recorded():
@@ -68,6 +72,8 @@ def test_verdicts_the_same_from_records():
     A._records.cache_clear()
     A._analyse_quote.cache_clear()
     before = check_claim(claim, [quote])
+    A._analyse_quote.cache_clear()
+    assert check_claim(claim, [quote]) == before
     A._analyse_quote.cache_clear()
     assert isinstance(A._records.find(quote), bytes)  # kept: read back from its record
     after = check_claim(claim, [quote])

@@ -455,14 +455,15 @@ def _is_negator(w: str, k: int, raw: list[str], low: list[str], kinds: list[int]
 @lru_cache(maxsize=16)
 def _analyse_quote(quote: str) -> _Text:
     data = _records.find(quote)
+    if data is not _UNSEEN and data:  # a record
+        return _text_of(marshal.loads(data))
+    t = _analyse(_without_markup(strip_quote_marks(quote)), claim_side=False)
     if data is _UNSEEN:
-        t = _analyse(_without_markup(strip_quote_marks(quote)), claim_side=False)
+        _records.keep(quote, _ONCE)  # a record costs a fifth of an analysis: made when the quote comes back
+    elif data is _ONCE:
         rec = _record(t)
         _records.keep(quote, None if rec is None else marshal.dumps(rec))  # (str, int, bool, None: marshal writes all)
-        return t
-    if data is None:
-        return _analyse(_without_markup(strip_quote_marks(quote)), claim_side=False)
-    return _text_of(marshal.loads(data))
+    return t
 
 
 # The analysis of a quote kept as one ``marshal`` string: a bytes object, which the garbage
@@ -526,14 +527,16 @@ def _text_of(r: tuple) -> _Text:
                  set(rawset), tails)
 
 
-_UNSEEN = object()
+_UNSEEN = object()  # a quote not read before (or forgotten)
+_ONCE = b""  # a quote read once: no record yet
 
 
 class _Records(OrderedDict):
-    """Quote -> its record (``None`` when none is kept), least recently read first; the least
-    recently read go when the records and their quotes take more than ``budget`` bytes (a
-    long page's record is large: a count of entries would not bound the memory). Thread-safe:
-    one lock around each look-up and each addition; the analysis is made outside it."""
+    """Quote -> its record (``_ONCE`` until it comes back, ``None`` when none can be kept), least
+    recently read first; the least recently read go when the records and their quotes take more
+    than ``budget`` bytes (a long page's record is large: a count of entries would not bound the
+    memory). Thread-safe: one lock around each look-up and each addition; the analysis is made
+    outside it."""
 
     def __init__(self, budget: int) -> None:
         super().__init__()
@@ -546,7 +549,7 @@ class _Records(OrderedDict):
         return len(quote) + (len(data) if data else 0) + 200  # (about an entry's own objects)
 
     def find(self, quote: str):
-        """The record of ``quote`` (bytes or None), or ``_UNSEEN``."""
+        """The record of ``quote`` (bytes; ``_ONCE``: read once; None: no record), or ``_UNSEEN``."""
         with self.lock:
             data = self.get(quote, _UNSEEN)
             if data is not _UNSEEN:
@@ -554,10 +557,15 @@ class _Records(OrderedDict):
             return data
 
     def keep(self, quote: str, data: bytes | None) -> None:
+        """Keep ``data`` for ``quote`` (``_ONCE``, a record, or None: no record can be kept)."""
         with self.lock:
-            if quote in self:
-                return
+            old = self.get(quote, _UNSEEN)
+            if old is not _UNSEEN:
+                if old != _ONCE:
+                    return  # (another thread made the record)
+                self.used -= self._size(quote, old)
             self[quote] = data
+            self.move_to_end(quote)
             self.used += self._size(quote, data)
             while self.used > self.budget and len(self) > 1:
                 q, d = self.popitem(last=False)
