@@ -3,20 +3,13 @@ clauses, stems, names, negations and numbers (:func:`_analyse`)."""
 
 from __future__ import annotations
 
-import marshal
 import re
-import sys
-import threading
 import unicodedata
-from collections import OrderedDict
-from decimal import Decimal
-from itertools import compress
-from operator import attrgetter
 from functools import lru_cache
 
 from .framing import _prepare_claim
 from .numbers import _numbers
-from .types import _CJK, _NUM, _PUNCT, _WORD, _Memo, _Num, _Text
+from .types import _CJK, _NUM, _PUNCT, _WORD, _Memo, _Text
 from .words import (
     _TO_NEGATORS,
     _ARTICLES,
@@ -445,141 +438,12 @@ def _is_negator(w: str, k: int, raw: list[str], low: list[str], kinds: list[int]
 
 
 # Small on purpose: the cache serves the quotes of the claim being checked (the rules and the
-# proof read them in turn, with the values ``types.derived`` keeps on the text). A large cache
-# of analyses kept thousands of them alive long enough for the garbage collector to walk every
-# token list in each older-generation collection (measured on the public fact-verification
-# pairs: a fifth to a third of the claim check's time went to the collector). Quotes come back
-# far apart, though (a passage cited by many claims of a data set, a source by many sentences of
-# a report): those are served by ``_records``, which keeps each analysis in a form the
-# collector does not walk.
+# proof read them in turn). A large one kept thousands of analyses alive long enough for the
+# garbage collector to walk them in every older-generation collection: measured on the public
+# fact-verification pairs, a fifth of the claim check's time went to the collector.
 @lru_cache(maxsize=16)
 def _analyse_quote(quote: str) -> _Text:
-    data = _records.find(quote)
-    if data is not _UNSEEN and data:  # a record
-        return _text_of(marshal.loads(data))
-    t = _analyse(_without_markup(strip_quote_marks(quote)), claim_side=False)
-    if data is _UNSEEN:
-        _records.keep(quote, _ONCE)  # a record costs a fifth of an analysis: made when the quote comes back
-    elif data is _ONCE:
-        rec = _record(t)
-        _records.keep(quote, None if rec is None else marshal.dumps(rec))  # (str, int, bool, None: marshal writes all)
-    return t
-
-
-# The analysis of a quote kept as one ``marshal`` string: a bytes object, which the garbage
-# collector never walks, so thousands of these cost it nothing (tuples and sets of the same
-# data made it walk them again: slower than analysing afresh). Reading one back is a C loop.
-# Rules may read a set of words in its order, so ``rawset``, ``lowset`` and ``stemset`` are
-# rebuilt as ``_analyse`` built them: their elements added in the order they were first added
-# there; a record whose word sets would not come back in the same order and table size is not
-# kept (``None``: the quote is analysed afresh each time). The sets of token and clause numbers
-# and of CJK characters (``tails``, ``neg_clauses``, ``cjk_*``) are only asked what they hold:
-# ``marshal`` gives them back with the same elements.
-_num_fields = attrgetter(*_Num.__slots__)  # key, value, ...: the fields in their order
-
-
-def _num_record(n: _Num) -> tuple:
-    r = _num_fields(n)
-    return r if r[1] is None else (r[0], str(r[1]), *r[2:])  # a Decimal as its digits (exact)
-
-
-def _num_of(r: tuple) -> _Num:
-    n = _Num(*r)
-    if n.value is not None:
-        n.value = Decimal(n.value)
-    return n
-
-
-_WORD_OR_CJK = frozenset((_WORD, _CJK))
-
-
-def _same_set(built: set, s: set) -> bool:
-    return list(built) == list(s) and sys.getsizeof(built) == sys.getsizeof(s)
-
-
-def _record(t: _Text) -> tuple | None:
-    """The fields of ``t`` in a form ``marshal`` writes (None when a set would not come back the
-    same)."""
-    kinds, raw, low = t.kinds, t.raw, t.low
-    words = list(map(_WORD.__eq__, kinds))
-    lows = list(dict.fromkeys(compress(low, words)))  # added per word token
-    added = t.stems  # the stem of each word and CJK token, added before a number's key replaced it
-    heads = [n.pos for n in t.numbers if kinds[n.pos] == _WORD or kinds[n.pos] == _CJK]
-    if heads:
-        added = added[:]
-        for k in heads:
-            added[k] = _word_info[raw[k]][1] if kinds[k] == _WORD else raw[k]
-    stems = list(dict.fromkeys(compress(added, map(_WORD_OR_CJK.__contains__, kinds))))
-    raws = list(dict.fromkeys(raw))
-    for seq, s in ((lows, t.lowset), (stems, t.stemset), (raws, t.rawset)):
-        if not _same_set(set(seq), s):
-            return None
-    return (raw, low, t.stems, kinds, t.clause, t.sent_start, [_num_record(n) for n in t.numbers], t.neg,
-            t.neg_clauses, stems, lows, t.cjk_bigrams, t.align, t.align_pos, t.content, t.entity,
-            t.joined, t.cjk_chars, t.positions, raws, t.tails)
-
-
-def _text_of(r: tuple) -> _Text:
-    (raw, low, stems, kinds, clause, sent_start, numbers, neg, neg_clauses, stemset, lowset, bigrams, align,
-     align_pos, content, entity, joined, cjk, positions, rawset, tails) = r
-    return _Text(raw, low, stems, kinds, clause, sent_start, [_num_of(x) for x in numbers], neg, neg_clauses,
-                 set(stemset), set(lowset), bigrams, align, align_pos, content, entity, joined, cjk, positions,
-                 set(rawset), tails)
-
-
-_UNSEEN = object()  # a quote not read before (or forgotten)
-_ONCE = b""  # a quote read once: no record yet
-
-
-class _Records(OrderedDict):
-    """Quote -> its record (``_ONCE`` until it comes back, ``None`` when none can be kept), least
-    recently read first; the least recently read go when the records and their quotes take more
-    than ``budget`` bytes (a long page's record is large: a count of entries would not bound the
-    memory). Thread-safe: one lock around each look-up and each addition; the analysis is made
-    outside it."""
-
-    def __init__(self, budget: int) -> None:
-        super().__init__()
-        self.budget = budget
-        self.used = 0
-        self.lock = threading.Lock()
-
-    @staticmethod
-    def _size(quote: str, data: bytes | None) -> int:
-        return len(quote) + (len(data) if data else 0) + 200  # (about an entry's own objects)
-
-    def find(self, quote: str):
-        """The record of ``quote`` (bytes; ``_ONCE``: read once; None: no record), or ``_UNSEEN``."""
-        with self.lock:
-            data = self.get(quote, _UNSEEN)
-            if data is not _UNSEEN:
-                self.move_to_end(quote)
-            return data
-
-    def keep(self, quote: str, data: bytes | None) -> None:
-        """Keep ``data`` for ``quote`` (``_ONCE``, a record, or None: no record can be kept)."""
-        with self.lock:
-            old = self.get(quote, _UNSEEN)
-            if old is not _UNSEEN:
-                if old != _ONCE:
-                    return  # (another thread made the record)
-                self.used -= self._size(quote, old)
-            self[quote] = data
-            self.move_to_end(quote)
-            self.used += self._size(quote, data)
-            while self.used > self.budget and len(self) > 1:
-                q, d = self.popitem(last=False)
-                self.used -= self._size(q, d)
-
-    def cache_clear(self) -> None:
-        with self.lock:
-            self.clear()
-            self.used = 0
-
-
-# 64 MB: the records of ~8,000 passages of a few sentences (a record takes about 14 bytes a
-# character of its quote).
-_records = _Records(64 << 20)
+    return _analyse(_without_markup(strip_quote_marks(quote)), claim_side=False)
 
 
 # The same claim is often checked again soon (against other quotes): a cache as small as the
