@@ -92,13 +92,24 @@ the public sets under /tmp/factver-fresh12 (``fetch_factver.py --fresh12``: ``fa
 ``benchmarks/data/claims-fresh12/holdout.jsonl`` (``--fresh12-hand-dir``). Its hand-written half
 is optional: without that file the public sets alone are measured (and must be there).
 
+FRESH13: ``--fresh13`` measures the thirteenth fresh group, made after the twelfth was measured,
+in the same way: the public sets under /tmp/factver-fresh13 (``fetch_factver.py --fresh13``:
+``factver/fnc1``, ``factver/emergent``, ``factver/bump``; ``--fresh13-factver-root`` names another
+copy) and, when it exists, ``benchmarks/data/claims-fresh13/holdout.jsonl`` (``--fresh13-hand-dir``;
+optional).
+
+FRESH14: ``--fresh14`` measures the fourteenth fresh group, made after the thirteenth was measured,
+in the same way: the public sets under /tmp/factver-fresh14 (``fetch_factver.py --fresh14``:
+``factver/fables``, ``factver/cogensumm``; ``--fresh14-factver-root`` names another copy) and, when
+it exists, ``benchmarks/data/claims-fresh14/holdout.jsonl`` (``--fresh14-hand-dir``; optional).
+
 ``--publish`` also writes one report per hand-written data set (a paragraph per pair,
 ``<claim> <ref id="<page>">"<quote>"</ref>``; sources = the pages) and runs
 ``deep-research publish`` on it, then compares ``claim_status`` per ref with the library's
 verdict on the same pair (they differ where the report's claim unit differs from the
 pair's claim, e.g. a two-sentence claim).
 
-    uv run python benchmarks/bench_claims.py [--show 5] [--only pg-dev,hand] [--publish] [--holdout | --fresh | --fresh2 | … | --fresh9 | --fresh10 | --fresh11 | --fresh12]
+    uv run python benchmarks/bench_claims.py [--show 5] [--only pg-dev,hand] [--publish] [--holdout | --fresh | --fresh2 | … | --fresh9 | --fresh10 | --fresh11 | --fresh12 | --fresh13 | --fresh14]
 """
 
 from __future__ import annotations
@@ -154,6 +165,10 @@ FRESH11_HAND_DIR = REPO / "benchmarks" / "data" / "claims-fresh11"
 FRESH11_FACTVER_ROOT = Path("/tmp/factver-fresh11")  # its public half (fetch_factver.py --fresh11)
 FRESH12_HAND_DIR = REPO / "benchmarks" / "data" / "claims-fresh12"  # optional: see FreshGroup
 FRESH12_FACTVER_ROOT = Path("/tmp/factver-fresh12")  # its public half (fetch_factver.py --fresh12)
+FRESH13_HAND_DIR = REPO / "benchmarks" / "data" / "claims-fresh13"  # optional: see FreshGroup
+FRESH13_FACTVER_ROOT = Path("/tmp/factver-fresh13")  # its public half (fetch_factver.py --fresh13)
+FRESH14_HAND_DIR = REPO / "benchmarks" / "data" / "claims-fresh14"  # optional: see FreshGroup
+FRESH14_FACTVER_ROOT = Path("/tmp/factver-fresh14")  # its public half (fetch_factver.py --fresh14)
 
 
 @dataclass(frozen=True)
@@ -193,6 +208,10 @@ FRESH_GROUPS = {
                           FRESH11_FACTVER_ROOT),
     "fresh12": FreshGroup("the twelfth fresh group (factver-fresh12, and claims-fresh12 when it exists",
                           FRESH12_HAND_DIR, FRESH12_FACTVER_ROOT, hand_optional=True),
+    "fresh13": FreshGroup("the thirteenth fresh group (factver-fresh13, and claims-fresh13 when it exists",
+                          FRESH13_HAND_DIR, FRESH13_FACTVER_ROOT, hand_optional=True),
+    "fresh14": FreshGroup("the fourteenth fresh group (factver-fresh14, and claims-fresh14 when it exists",
+                          FRESH14_HAND_DIR, FRESH14_FACTVER_ROOT, hand_optional=True),
 }
 
 SUPPORTED, UNSUPPORTED, UNCHECKED = ClaimStatus.SUPPORTED, ClaimStatus.UNSUPPORTED, ClaimStatus.UNCHECKED

@@ -1,7 +1,7 @@
 """Which red-flag rules generalise? (issue 25, "correct claims flagged <= 2 %").
 
 Per flag rule, and per path inside a rule where its note tells (the note with its quoted
-words and numbers masked), over the seen groups (dev, holdout, fresh1-fresh11: hand-written
+words and numbers masked), over the seen groups (dev, holdout, fresh1-fresh14: hand-written
 and public): correct claims flagged ("number lacking" apart, the project's rule), altered or
 refuted claims caught, per family (hand / public), the rule's precision and how many groups
 its false flags spread over; then per group.
@@ -40,10 +40,18 @@ REPO = Path(__file__).resolve().parent.parent
 # group still unseen (claims_verdicts knows it) is never read here
 SEEN = ("fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7", "fresh8", "fresh9")
 FRESH = {("fresh1" if g == "fresh" else g): cv._FRESH[g] for g in SEEN} | {"fresh10": (bc.FRESH10_HAND_DIR, None),
-                                                                          "fresh11": cv._FRESH["fresh11"]}
+                                                                          "fresh11": cv._FRESH["fresh11"],
+                                                                          "fresh12": cv._FRESH["fresh12"],
+                                                                          "fresh13": cv._FRESH["fresh13"],
+                                                                          "fresh14": cv._FRESH["fresh14"]}
 # a group whose data reached main in the commit it was measured with (no main commit "before it"
-# is its first sight): the main commit it was first measured on, named
-FIRST_SIGHT = {"fresh11": "205c46906dfc26c496ebea58b6550b65d3b159f1"}
+# is its first sight): the main commit it was first measured on, named. (fresh13's hand half was
+# first measured on 9638a5c, its public half on 165fe3e; between them only supported -> unchecked
+# verdicts changed (aa56e75), so the flags replayed here are those of either.)
+FIRST_SIGHT = {"fresh11": "205c46906dfc26c496ebea58b6550b65d3b159f1",
+               "fresh12": "719ad40cebf8560e7472aa8e74ffa7abd4b359d6",
+               "fresh13": "165fe3e33e70b547f80d37cc0f562f9319e339b8",
+               "fresh14": "1919dae848370abec6ba9be10aaa9cd3e64e4d3c"}
 
 
 def pairs(group: str, factver_root: Path) -> list[bc.Pair]:
@@ -54,7 +62,8 @@ def pairs(group: str, factver_root: Path) -> list[bc.Pair]:
     hand, root = FRESH[group]
     if root is not None and not root.is_dir() and (Path("/tmp") / root.name).is_dir():
         root = Path("/tmp") / root.name  # the usual copy when the shared one is absent
-    return bc.load_fresh(hand, root if root and root.is_dir() else None, f"--{group}")
+    fg = bc.FRESH_GROUPS.get(group)
+    return bc.load_fresh(hand, root if root and root.is_dir() else None, f"--{group}", bool(fg and fg.hand_optional))
 
 
 def verdicts(groups: list[str], factver_root: Path) -> list[list]:

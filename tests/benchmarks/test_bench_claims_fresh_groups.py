@@ -18,7 +18,7 @@ import pytest
 BENCH = Path(__file__).resolve().parents[2] / "benchmarks"
 sys.path.insert(0, str(BENCH))
 import bench_claims  # noqa: E402
-from tests.benchmarks._fresh_support import git_repo, load_module  # noqa: E402
+from tests.benchmarks._fresh_support import bench_main_pairs, git_repo, load_module  # noqa: E402
 
 fv = load_module(BENCH / "data" / "factver" / "fetch_factver.py", "fetch_factver_fresh_groups")
 check = load_module(BENCH / "data" / "claims-hand" / "check.py", "claims_hand_check_groups")
@@ -408,24 +408,8 @@ def _one_hand_pair(folder: Path, dataset: str) -> Path:
     return folder
 
 
-class _Loaded(Exception):
-    pass
-
-
 def _run_main(monkeypatch, argv: list[str]) -> list:
-    """bench_claims.main() up to the point where it would run the claim check: the pairs it loaded
-    (the check itself is replaced, so nothing is measured)."""
-    seen: list = []
-
-    def stop(pairs):
-        seen.extend(pairs)
-        raise _Loaded
-
-    monkeypatch.setattr(bench_claims, "run_code", stop)
-    monkeypatch.setattr(sys, "argv", ["bench_claims.py", *argv])
-    with pytest.raises(_Loaded):
-        bench_claims.main()
-    return seen
+    return bench_main_pairs(bench_claims, monkeypatch, argv)
 
 
 @pytest.mark.parametrize("only", ["hand", "hand/exim", " hand , hand/exim "])

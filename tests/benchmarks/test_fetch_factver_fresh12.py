@@ -17,7 +17,7 @@ BENCH = Path(__file__).resolve().parents[2] / "benchmarks"
 sys.path.insert(0, str(BENCH))
 import _factver  # noqa: E402
 import bench_claims  # noqa: E402
-from tests.benchmarks._fresh_support import git_repo, load_module  # noqa: E402
+from tests.benchmarks._fresh_support import bench_main_pairs, git_repo, load_module  # noqa: E402
 
 fv = load_module(BENCH / "data" / "factver" / "fetch_factver.py", "fetch_factver_fresh12")
 
@@ -125,23 +125,8 @@ def test_fresh12_default_output_and_sets():
 # --- bench_claims.py --fresh12: the public half alone, or with a hand-written half -------------
 
 
-class _Loaded(Exception):
-    pass
-
-
 def _run_main(monkeypatch, argv: list[str]) -> list:
-    """bench_claims.main() up to where it would run the claim check: the pairs it loaded."""
-    seen: list = []
-
-    def stop(pairs):
-        seen.extend(pairs)
-        raise _Loaded
-
-    monkeypatch.setattr(bench_claims, "run_code", stop)
-    monkeypatch.setattr(sys, "argv", ["bench_claims.py", *argv])
-    with pytest.raises(_Loaded):
-        bench_claims.main()
-    return seen
+    return bench_main_pairs(bench_claims, monkeypatch, argv)
 
 
 def _public_half(tmp_path: Path, monkeypatch) -> Path:

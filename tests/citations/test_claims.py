@@ -205,6 +205,18 @@ def test_list_markers_footnotes_and_frame_dates_are_not_claims():
                        "number")
 
 
+def test_a_superscript_after_a_digit_is_a_power_not_a_footnote():
+    # fresh12 er0476: "2\u00b3\u00b2 - 1" was shown supported by a quote saying "2\u2076\u2074 - 1" (both read "2 - 1")
+    refs = "Each set of references consist of 2\u2076\u2074 - 1 unique references."
+    assert check("Each set of references consists of 2\u00b3\u00b2 - 1 unique references.", refs).status is not S
+    assert check("Each set of references consist of 2\u2076\u2074 - 1 unique references.", refs).status is S
+    assert check("Each set of references consist of 2^64 - 1 unique references.", refs).status is S
+    light = "Light travels at about 3\u00d710\u2078 m/s in a vacuum, and (n+1)\u00b2 grows fast\u00b9."
+    assert check("Light travels at about 3\u00d710\u2079 m/s in a vacuum.", light).status is not S
+    assert check("Light travels at about 3\u00d710\u2078 m/s in a vacuum.", light).status is S
+    assert check("Light travels at about 3\u00d710 m/s in a vacuum.", light).status is not S
+
+
 # --- polarity -------------------------------------------------------------------------------
 def test_negation_removed():
     r = check("Ordered comparisons between enumeration values are supported.", ENUM)
@@ -882,7 +894,8 @@ def test_a_copy_cut_inside_a_pair_is_not_shown_supported():
     the quote does not complete, and "both" as a pronoun are untouched."""
     q = ["He was accused of possessing both a firearm and an illegal drug, marijuana."]
     cut = check_claim("He was accused of possessing both a firearm.", q)
-    assert cut.status is ClaimStatus.UNCHECKED and "cut short" in cut.note, cut
+    # (a bare "and" in a quote is no clause mark either: the gap it opens is inside a clause)
+    assert cut.status is ClaimStatus.UNCHECKED and ("cut short" in cut.note or "inside a clause" in cut.note), cut
     either = check_claim("You can connect through either the file.", ["You can connect through either the file "
                                                                       "or the socket."])
     assert either.status is ClaimStatus.UNCHECKED, either
@@ -1191,3 +1204,102 @@ def test_two_for_a_pair_the_quote_names_without_a_number():
                              "MessagePorts.", q), "number")
     assert_unsupported(check("A new MessageChannel has two linked ports.",
                              "A new MessageChannel has three linked ports: port1, port2 and port3."), "number")
+
+
+# --- seen at fresh12's first sight: reworded negations read as flips ---------------------------
+def test_a_tokenised_nt_is_a_negation():
+    # "Do n't" as tokenised news text writes it: the same negation as "Don't"
+    assert check("The horse Do n't Look Back won in 2010.", "The horse Don't Look Back won in 2010.").status is S
+    assert_unsupported(check("The daemon do n't restart.", "The daemon restarts."), "negation")
+
+
+def test_a_negation_across_a_list_colon_is_not_a_flip():
+    lead_in = "A worker is not allowed to:\nopen a second socket to the broker."
+    r = check("A worker cannot open a second socket to the broker.", lead_in)
+    assert r.status is C and "across a colon" in r.note
+    item = "The worker restarts when the retry flag of the job is:\nnot set, and the queue is empty."
+    assert check("The worker restarts for a job without the retry flag when the queue is empty.", item).status is C
+    # a lead-in without a negation still proves the flip
+    assert_unsupported(check("A worker cannot open a second socket.", "A worker is allowed to:\nopen a second socket."),
+                       "negation")
+
+
+def test_a_pronoun_is_not_a_swapped_name():
+    duo = "Blue Lantern (BL) is a Welsh folk duo formed by Ann Reese and Gwen Hale."
+    assert check("of course, It is a Welsh folk duo formed by Ann Reese and Gwen Hale", duo).status is C
+    assert_unsupported(check("Blue Lantern is a Welsh folk duo formed by Mary Reese and Gwen Hale.", duo),
+                       "near_copy:entity")
+
+
+def test_a_word_that_only_shares_a_stem_proves_nothing():
+    # the light stemmer joins "Hale" and "Hall", "filing" and "filling": a copy in stems, not in words
+    duo = "The duo was formed by Ann Reese and Gwen Hale."
+    r = check("The duo was formed by Ann Reese and Gwen Hall.", duo)
+    assert r.status is C and "only looks like" in r.note
+    assert check("The script is filling the form.", "The script is filing the form.").status is C
+    assert check("The planes were grounded.", "The plans were grounded.").status is C
+    # forms of one word still prove it
+    assert check("The duo was formed by Ann Reese and Gwen Hale.", duo).status is S
+    assert check("The scripts stopped the jobs.", "The script stops the job.").status is S
+    assert check("The boxes matched.", "The box matches.").status is S
+
+
+def test_before_and_after_with_one_side_negated_is_not_an_order_swap():
+    quote = "The cache cannot be dropped before every pending write has been flushed."
+    assert check("The cache can only be dropped after every pending write has been flushed.", quote).status is C
+    assert_unsupported(check("The cache is dropped after every pending write has been flushed.",
+                             "The cache is dropped before every pending write has been flushed."), "near_copy:order")
+
+
+def test_a_passive_is_not_proven_by_an_active_with_a_pronoun_object():
+    # "kills it": the pronoun object leaves no gap, and the subject turns from doer to done-to
+    r = check("The parent process is killed.", "The parent process kills it.")
+    assert r.status is C and "passive" in r.note
+    assert check("The tools were configured.", "The tool configures them.").status is C
+    # the same voice, an agent named with "by", or a participle clause still prove it
+    assert check("The parent process was killed.", "The parent process was killed.").status is S
+    assert check("The store is located on Elm Street.", "The store, located on Elm Street, opens at nine.").status is S
+    assert check("The tool configures them.", "The tool configures them.").status is S
+
+
+# --- seen at fresh13's first sight: a headline that asks, or calls it a hoax -------------------
+def test_a_question_in_the_quote_proves_nothing():
+    r = check("The bridge is closed.", "The Bridge Closed?")
+    assert r.status is C and "question" in r.note
+    # a question beside a statement of the same: the statement proves it
+    assert check("The bridge is closed.", "Is the bridge closed? The bridge is closed.").status is S
+
+
+def test_a_quote_that_calls_it_a_hoax_proves_nothing():
+    r = check("The singer is dead.", "The Singer Dead: Fans Fall For Another Death Hoax")
+    assert r.status is C and "hoax" in r.note
+    assert check("The mayor reportedly resigned.", "The mayor reportedly resigned.").status is S
+    assert check("The mayor resigned.", "The mayor reportedly resigned.").status is not S
+
+
+# --- seen at fresh13's hand half: a negation that moved, not dropped ---------------------------
+def test_a_negation_that_moved_is_grey_not_a_flip():
+    r = check("A fetch is scheduled for the page when none exists yet.",
+              "If there is no fetch for the page, one is scheduled.")
+    assert r.status is C and "of its own" in r.note
+    assert check("When the limit is left out, the default limit is used.",
+                 "When no limit is given, the default limit is used.").status is C
+    assert check("Where zstd is not available, the default codec is gzip.",
+                 "The default codec is zstd, where available, or gzip otherwise.").status is C
+    assert check("The proxy uses little memory.", "The proxy doesn't use much memory.").status is C
+    # a plain drop of the quote's negation is still a flip
+    assert_unsupported(check("The proxy uses much memory.", "The proxy doesn't use much memory."), "negation")
+    assert_unsupported(check("A fetch is scheduled for the page.", "No fetch is scheduled for the page."),
+                       "negation")
+
+
+# --- seen at fresh14's first sight: a compressed sentence that changes what it says ------------
+def test_the_tense_of_be_and_a_noun_cut_at_and_are_not_proven():
+    r = check("My grandfather is one of them.", "My grandfather was one of them.")
+    assert r.status is C and "past only" in r.note
+    assert check("The parent process was killed.", "The parent process is killed.").status is C
+    # a bare "and" in the quote may join two nouns: dropping what follows it changes the count's scope
+    assert check("They found over 1000 pairs of runners.",
+                 "They found over 1000 pairs of runners and slippers stashed away.").status is C
+    # after a comma, "and" opens a clause of its own, which a claim may leave out
+    assert check("The server restarts.", "The server restarts, and the cache is cleared.").status is S

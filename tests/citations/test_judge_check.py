@@ -569,3 +569,22 @@ def test_a_span_saying_not_simply_x_does_not_show_a_claim_of_x_alone():
     more = "The result is more than the sum of its parts."
     ev = check_judge_evidence(more, [q], [JudgeFact(more, [q])])
     assert not any("not simply" in p for p in ev.problems)
+
+
+def test_a_same_stem_lookalike_is_no_evidence():
+    quote = "The entry references a special page filled with zeroes."
+    bad = check_judge_evidence("The entry references a special page filed with zeroes.", [quote],
+                               [JudgeFact("the page is filed with zeroes", [quote.rstrip(".")])])
+    assert not bad.ok and any("only looks like" in p for p in bad.problems)
+    good = check_judge_evidence("The entry references a special page filled with zeroes.", [quote],
+                                [JudgeFact("the page is filled with zeroes", [quote.rstrip(".")])])
+    assert good.ok, good.problems
+
+
+def test_a_span_that_asks_or_sits_beside_a_hoax_is_no_evidence():
+    claim = "The singer is dead"
+    for quote in ("The Singer Dead?", "The Singer Dead: Fans Fall For Another Death Hoax"):
+        r = check_judge_evidence(claim, [quote], [JudgeFact(claim, ["The Singer Dead"])])
+        assert not r.ok and r.problems, quote
+    ok = check_judge_evidence(claim, ["The singer is dead. Was it a hoax?"], [JudgeFact(claim, ["The singer is dead"])])
+    assert ok.ok, ok.problems

@@ -312,6 +312,12 @@ def test_the_shipped_behaviour_set_loads():
     ("", "holds no questions"),
     # as `research` refuses them in a typed question: an escape would reach every output and prompt
     ('{"id": "a", "question": "Q\\u001b]52;c;eA==\\u0007?"}', "contains control characters (0x1b, 0x7)"),
+    # and in every other text a question line hands to the terminal or the model
+    ('{"id": "a", "question": "Q?", "topic": "T\\u001b[2J"}', '"topic" contains control characters (0x1b)'),
+    ('{"id": "a", "question": "Q?", "clarification_answer": "A\\u0007"}',
+     '"clarification_answer" contains control characters (0x7)'),
+    ('{"id": "a", "question": "Q?", "brief_decisions": [{"type": "reject", "feedback": "F\\u001b]8;;x"}]}',
+     "feedback contains control characters (0x1b)"),
 ])
 def test_bad_question_sets_exit_2_with_one_clear_message(tmp_path, capsys, line, message):
     path = tmp_path / "q.jsonl"

@@ -49,6 +49,8 @@ ROOTS = {
     "exim": "usr/share/doc/exim4-doc-html/spec_html",
     # claims-fresh12 (../claims-fresh12): erlang-doc (the Erlang/OTP 25.2 reference manual and efficiency guide)
     "erlang": "usr/share/doc/erlang-doc/doc",
+    # claims-fresh13 (../claims-fresh13): varnish-doc (the Varnish Cache 7.1 documentation)
+    "varnish": "usr/share/doc/varnish/html",
 }
 
 

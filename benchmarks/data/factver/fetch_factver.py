@@ -27,6 +27,10 @@ Usage::
 
     python benchmarks/data/factver/fetch_factver.py --fresh12 [--mirrors DIR] [--out DIR]
 
+    python benchmarks/data/factver/fetch_factver.py --fresh13 [--mirrors DIR] [--out DIR]
+
+    python benchmarks/data/factver/fetch_factver.py --fresh14 [--mirrors DIR] [--out DIR]
+
 ``--fresh`` builds instead the four holdout-only sets picked after the claim rules were
 tuned (FEVER-Symmetric, Citation-Integrity, BEGIN, Factcheck-Bench; see ``FRESH``) into
 ``/work/shared/data/factver-fresh/<dataset>/holdout.jsonl`` (every pair holdout, at most
@@ -49,7 +53,14 @@ two more snapshots: ``fetch github:brmson/dataset-sts`` (SICK) and
 (GLUE's RTE) and ``fetch github:timchen0618/LFQA-Verification``. ``--fresh12`` builds the public
 half of the twelfth (CLIFF's annotations as AggreFact copies them, DialFact's test sample; see
 ``FRESH12``), by default into ``/tmp/factver-fresh12``, from ``fetch github:Liyan06/AggreFact`` and
-``fetch github:salesforce/DialFact``.
+``fetch github:salesforce/DialFact``. ``--fresh13`` builds the public half of the thirteenth
+(FNC-1's labelled test stances, Emergent's claim/headline stances, BUMP; see ``FRESH13``), by default
+into ``/tmp/factver-fresh13``, from ``fetch github:FakeNewsChallenge/fnc-1`` and
+``fetch github:thanhan/fc-aaai18`` (a copy of Emergent) and BUMP's minimal summary pairs, from
+``fetch github:dataminr-ai/BUMP``. ``--fresh14`` builds the public half of the fourteenth (FABLES'
+annotated claims about novels with the passages quoted for them, Falke et al.'s summary-sentence
+triples; see ``FRESH14``), by default into ``/tmp/factver-fresh14``, from ``fetch github:mungg/FABLES``
+and ``fetch github:W4ngatang/qags`` (an older commit of it, the one QAGS comes from).
 
 ``--mirrors DIR`` (default ``/work/.mirror``) holds one git repository per source, as
 ``DIR/<owner>+<name>/repo`` (what the project's search tool ``fetch github:<owner>/<name>``
@@ -93,6 +104,7 @@ import random
 import re
 import subprocess
 import sys
+import zipfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -143,6 +155,15 @@ LFQA = Repo("timchen0618/LFQA-Verification", "4e905be93fbe919082d62faa77ee32c68e
 # The twelfth fresh group (``--fresh12``): all holdout, picked after the eleventh group was seen.
 AGGREFACT = Repo("Liyan06/AggreFact", "f0654b245232cd724d5caa5db4950abfb12d795e")
 DIALFACT = Repo("salesforce/DialFact", "d400b250147e45c106b18e52254b1060f7c1575d")
+# The thirteenth fresh group (``--fresh13``): all holdout, picked after the twelfth group was seen.
+FNC1 = Repo("FakeNewsChallenge/fnc-1", "29d473af2d15278f0464d5e41e4cbe7eb58231f2")
+EMERGENT = Repo("thanhan/fc-aaai18", "9e67c94fc689923d81f8de0e48789fea5036cc63")
+BUMP = Repo("dataminr-ai/BUMP", "86327f14b9e0c16a364a3793b8a622dc703d22fd")
+# The fourteenth fresh group (``--fresh14``): all holdout, picked after the thirteenth group was seen.
+FABLES = Repo("mungg/FABLES", "7b1270b0a2a0bbda12d9bda17a32a630a4712a94")
+# Falke et al.'s summary-correctness data, in the QAGS repository's history only: the commit before
+# "Remove extra data files" (QAGS itself is pinned at a later commit, above).
+FALKE = Repo("W4ngatang/qags", "d526d92f1433eb555f207ad3293cc197d66d2fa9")
 
 
 class SourceMissing(Exception):
@@ -170,6 +191,11 @@ class Reader:
         )
 
     def text(self, repo: Repo, path: str) -> str:
+        return self.data(repo, path).decode("utf-8")
+
+    def data(self, repo: Repo, path: str) -> bytes:
+        """The file's bytes at the pinned commit (``text`` decodes them; a zip archive is read
+        as bytes)."""
         gd = self.git_dir(repo)
         proc = subprocess.run(
             ["git", "-C", str(gd), "show", f"{repo.commit}:{path}"],
@@ -186,7 +212,7 @@ class Reader:
         if data.startswith(b"version https://git-lfs"):
             raise SourceMissing(f"{repo.name}/{path} is a Git LFS pointer, not the data")
         self.used[repo.name].add(path)
-        return data.decode("utf-8")
+        return data
 
     def jsonl(self, repo: Repo, path: str) -> list[dict]:
         return [json.loads(line) for line in self.text(repo, path).splitlines() if line.strip()]
@@ -1888,6 +1914,369 @@ later group).
 """
 
 
+# === Thirteenth fresh group, public half (``--fresh13``) =========================================
+# Picked after the twelfth group had been measured, by a helper that did not read or run the
+# claim check.
+
+DEFAULT_FRESH13_OUT = Path("/tmp/factver-fresh13")
+
+_FNC1_STANCES = "competition_test_stances.csv"
+_FNC1_BODIES = "competition_test_bodies.csv"
+_FNC1_LABEL = {"agree": SUPPORTED, "disagree": UNSUPPORTED, "discuss": UNSUPPORTED}
+
+
+def fnc1(rd: Reader, tally: Tally) -> Iterator[Example]:
+    """One pair per labelled (headline, body) row of FNC-1's competition test set: the headline
+    against the whole article body. ``agree`` -> supported; ``disagree`` and ``discuss`` (the body
+    reports the story without taking a side) -> unsupported; ``unrelated`` rows (the body is about
+    another story) are dropped, as is a row repeating an earlier headline and body."""
+    bodies = {
+        row["Body ID"]: row["articleBody"]
+        for row in csv.DictReader(io.StringIO(rd.text(FNC1, _FNC1_BODIES)))
+    }
+    seen: set[tuple[str, str]] = set()
+    for n, row in enumerate(csv.DictReader(io.StringIO(rd.text(FNC1, _FNC1_STANCES)))):
+        stance = row["Stance"].strip()
+        if stance not in _FNC1_LABEL:
+            tally.dropped[f"stance {stance!r}"] += 1
+            continue
+        body_id = row["Body ID"]
+        if body_id not in bodies:
+            tally.dropped["body id not in the bodies file"] += 1
+            continue
+        claim, body = clean(row["Headline"], tally), clean(bodies[body_id], tally)
+        if not claim or not body:
+            tally.dropped["empty headline or body"] += 1
+            continue
+        if (claim, body_id) in seen:
+            tally.dropped["repeated headline and body"] += 1
+            continue
+        seen.add((claim, body_id))
+        yield Example(
+            id=f"fnc1-{n}-body{body_id}",
+            group=f"body{body_id}",
+            quotes=[body],
+            claim=claim,
+            label=_FNC1_LABEL[stance],
+            cls=stance,
+            source=source(FNC1, _FNC1_STANCES),
+        )
+
+
+_EMERGENT_PATH = "emergent/url-versions-2015-06-14-clean.csv"
+_EMERGENT_LABEL = {"for": SUPPORTED, "against": UNSUPPORTED, "observing": UNSUPPORTED}
+
+
+def emergent(rd: Reader, tally: Tally) -> Iterator[Example]:
+    """One pair per news article: the rumour (Emergent's claim) against the article's headline.
+    ``for`` -> supported; ``against`` and ``observing`` (the headline reports the rumour without
+    vouching for it) -> unsupported. A repeated claim and headline (two articles, one headline) is
+    dropped after the first."""
+    seen: set[tuple[str, str]] = set()
+    for row in csv.DictReader(io.StringIO(rd.text(EMERGENT, _EMERGENT_PATH))):
+        stance = row["articleHeadlineStance"].strip()
+        if stance not in _EMERGENT_LABEL:
+            tally.dropped[f"stance {stance!r}"] += 1
+            continue
+        claim, headline = clean(row["claimHeadline"], tally), clean(row["articleHeadline"], tally)
+        if not claim or not headline:
+            tally.dropped["empty claim or headline"] += 1
+            continue
+        if (claim, headline) in seen:
+            tally.dropped["repeated claim and headline"] += 1
+            continue
+        seen.add((claim, headline))
+        yield Example(
+            id=f"emergent-{row['articleId']}",
+            group=row["claimId"],
+            quotes=[headline],
+            claim=claim,
+            label=_EMERGENT_LABEL[stance],
+            cls=stance,
+            source=source(EMERGENT, _EMERGENT_PATH),
+        )
+
+
+_BUMP_TASKS = ("task1", "task2")
+
+
+def bump(rd: Reader, tally: Tally) -> Iterator[Example]:
+    """BUMP's minimal pairs, each summary against its whole article: every distinct reference
+    summary once (supported) and every edited summary (unsupported, one error written in by an
+    annotator; ``class`` its error type, Task 1's corrected type where it has one)."""
+    refs_seen: set[tuple[str, str]] = set()
+    edits_seen: set[tuple[str, str]] = set()
+    for task in _BUMP_TASKS:
+        path = f"data/{task}_dataset.json"
+        for row in json.loads(rd.text(BUMP, path)):
+            article = clean(row["article"], tally)
+            ref, edited = clean(row["reference_summary"], tally), clean(row["edited_summary"], tally)
+            if not article or not ref or not edited:
+                tally.dropped["empty article or summary"] += 1
+                continue
+            if ref == edited:
+                tally.dropped["edited summary equal to the reference"] += 1
+                continue
+            if (article, ref) not in refs_seen:
+                refs_seen.add((article, ref))
+                yield Example(
+                    id=f"bump-{task}-{row['id']}-reference",
+                    group=f"article{row['article_id']}",
+                    quotes=[article],
+                    claim=ref,
+                    label=SUPPORTED,
+                    cls="reference",
+                    source=source(BUMP, path),
+                )
+            if (article, edited) in edits_seen:
+                tally.dropped["repeated edited summary"] += 1
+                continue
+            edits_seen.add((article, edited))
+            err = (row.get("corrected_error_type") or row["error_type"]).strip()
+            yield Example(
+                id=f"bump-{task}-{row['id']}-edited",
+                group=f"article{row['article_id']}",
+                quotes=[article],
+                claim=edited,
+                label=UNSUPPORTED,
+                cls=err.lower().removesuffix(" error"),
+                source=source(BUMP, path),
+            )
+
+
+FRESH13 = [
+    Dataset(
+        "fnc1",
+        "news headlines vs a whole news article body (stance)",
+        fnc1,
+        f"""\
+Origin: the Fake News Challenge stage 1 (FNC-1, 2017) competition test set with its labels,
+{FNC1.name} `{_FNC1_STANCES}` and `{_FNC1_BODIES}` @ {FNC1.commit} (25,413 headline/body rows
+over 904 article bodies; the training stances are absent from the snapshot). Licence: none
+stated in the repository (the articles are 2014-2015 news collected for the Emergent project);
+used here for evaluation only, never redistributed. Annotators labelled the stance of an article
+body towards a headline: agree, disagree, discuss (the body reports the same story without taking
+a position) or unrelated (the pair was made by matching the headline with another story's body).
+The claim is the headline, the quote the whole body (paragraph breaks kept; median about 1,700
+characters, at most about 19,800). Label: agree -> supported; disagree and discuss ->
+unsupported (discuss counts as "not enough info", as elsewhere). The 18,349 unrelated rows are
+dropped (the body is about another story, nothing to check). `class` is the stance. The headlines
+and bodies come from the stories Emergent followed, like the `emergent` set of this group, but
+here the pair is a headline and a body and the labels are FNC-1's own.""",
+    ),
+    Dataset(
+        "emergent",
+        "rumours vs the headline of a news article reporting them (stance)",
+        emergent,
+        f"""\
+Origin: Emergent (Ferreira and Vlachos, NAACL 2016: "Emergent: a novel data-set for stance
+classification") as {EMERGENT.name} copies it, `{_EMERGENT_PATH}` @ {EMERGENT.commit}
+(2,595 articles about 300 rumours of 2014-2015; the copy is of the whole cleaned set, not only
+its test split). Licence: the copying repository's LICENSE is MIT; the copy states no separate
+terms for Emergent's data; used here for evaluation only, never redistributed. Journalists labelled the
+stance of each article's headline towards the rumour: for, against or observing (reports it
+without assessing it). The claim is the rumour as Emergent states it, the quote the article's
+headline (one line; median 66 characters). Label: for -> supported; against and observing ->
+unsupported (observing counts as "not enough info", as elsewhere). `class` is the stance. The
+copy's crowd-sourced stance labels (`mturk/`) and its veracity features are not used.""",
+    ),
+    Dataset(
+        "bump",
+        "news summaries, as written and with one error edited in, vs the whole article",
+        bump,
+        f"""\
+Origin: BUMP (Ma et al., ACL 2023: "BUMP: A Benchmark of Unfaithful Minimal Pairs for
+Meta-Evaluation of Faithfulness Metrics"), {BUMP.name} `data/task1_dataset.json` and
+`data/task2_dataset.json` @ {BUMP.commit} (889 pairs over 198 CNN/Daily Mail test articles).
+Licence: MIT (repository LICENSE); the articles are CNN / Daily Mail news text; used here for
+evaluation only, never redistributed. Annotators took an article's reference summary (its
+highlights, two to four sentences) and wrote one unfaithful edit of it: in Task 1 of a given type
+(predicate, entity or circumstance error, each intrinsic or extrinsic, or a coreference error),
+in Task 2 freely, then typed it. The claim is a summary, the quote the whole article (median
+about 3,600 characters, at most about 9,600). Label: each edited summary -> unsupported (`class`
+its error type, lower-cased; Task 1's `corrected_error_type`, the authors' correction, where it
+is given); each distinct reference summary, once per article -> supported (`class` reference).
+The supported label is BUMP's design, not a judgment recorded in the files: the reference is the
+faithful side of each minimal pair. A repeated edited summary of the same article is dropped; the
+metric scores in the files are ignored.""",
+    ),
+]
+
+
+FRESH13_README_HEAD = _group_head("Thirteenth", "--fresh13", "twelfth", "snapshots") + """\
+Looked at and not used: AggreFact's Goyal'21 error-type file (Liyan06/AggreFact: the 38 summaries
+with an empty error type are not reliably free of errors; some add names and places the article
+lacks, so the empty field reads as "not annotated", not "correct"); HANS (tommccoy1/hans:
+`heuristics_evaluation_set.*` still absent from the snapshot; `mnli_contradicting_examples` is
+one class only); ARC stances (UKPLab/coling2018_fake-news-challenge: user comments against
+debate positions, opinion not fact); AmbiFC (maxglockner/AmbiFC: no snapshot to be had); the
+Snopes corpus (UKPLab/conll2019-snopes-crawling: crawling code, the corpus is a download);
+SciTail (allenai/scitail: a download script; the only copy is PLUE's Portuguese one, turned down
+for the ninth group). Turned down before and not looked at again: FRANK, XSumFaith, ClaimDecomp,
+HoVer, AVeriTeC, FactCC's annotated set (no text or no data in their repositories).
+"""
+
+
+# === Fourteenth fresh group, public half (``--fresh14``) =========================================
+# Picked after the thirteenth group had been measured, by a helper that did not read or run the
+# claim check.
+
+DEFAULT_FRESH14_OUT = Path("/tmp/factver-fresh14")
+
+_FABLES_PATH = "data/FABLES.json.zip"
+_FABLES_MEMBER = "FABLES.json"
+_FABLES_LABEL = {"Yes": SUPPORTED, "No": UNSUPPORTED, "PartialSupport": UNSUPPORTED}
+# What annotators typed in the evidence list when they had no passage to quote.
+_NO_QUOTE = {"", "n/a", "na", "none", "-", "no evidence", "no evidence to verify this"}
+
+
+def _slug(s: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", s.lower()).strip("-")
+
+
+def fables(rd: Reader, tally: Tally) -> Iterator[Example]:
+    """One pair per annotated claim of FABLES: the claim (from a model's summary of a whole novel)
+    against the passages of the novel its annotator quoted for the label. ``Yes`` -> supported;
+    ``No`` and ``PartialSupport`` -> unsupported; ``Inapplicable`` claims and claims without a
+    quoted passage are dropped."""
+    with zipfile.ZipFile(io.BytesIO(rd.data(FABLES, _FABLES_PATH))) as zf:
+        books = json.loads(zf.read(_FABLES_MEMBER).decode("utf-8"))["FABLES"]
+    for book, models in books.items():
+        for model, summary in models.items():
+            seen: set[str] = set()
+            for k, c in summary["claims"].items():
+                label = c["label"].strip()
+                if label not in _FABLES_LABEL:
+                    tally.dropped[f"label {label!r}"] += 1
+                    continue
+                claim = clean(c["claim"], tally)
+                quotes = [q for q in (clean(e, tally) for e in c.get("evidence") or [])
+                          if q.lower().rstrip(".") not in _NO_QUOTE]
+                if not claim or not quotes:
+                    tally.dropped["no claim or no quoted passage"] += 1
+                    continue
+                if claim in seen:
+                    tally.dropped["claim repeated in the same summary"] += 1
+                    continue
+                seen.add(claim)
+                yield Example(
+                    id=f"fables-{_slug(book)}-{_slug(model)}-{k}",
+                    group=book,
+                    quotes=quotes,
+                    claim=claim,
+                    label=_FABLES_LABEL[label],
+                    cls=label,
+                    source=source(FABLES, _FABLES_PATH),
+                )
+
+
+_FALKE_PATH = "data/falke-correctness/val_sentence_pairs.json"
+
+
+def cogensumm(rd: Reader, tally: Tally) -> Iterator[Example]:
+    """Falke et al.'s sentence triples: each generated summary sentence against the one article
+    sentence both of the triple's summary sentences were made from. The sentence labelled correct
+    -> supported, the one labelled incorrect -> unsupported; a (sentence, article sentence) pair
+    is kept once, and dropped when it is labelled both ways."""
+    triples = json.loads(rd.text(FALKE, _FALKE_PATH))
+    labels: dict[tuple[str, str], set[str]] = collections.defaultdict(set)
+    for t in triples:
+        labels[(t["article_sent"], t["correct_sent"])].add("correct")
+        labels[(t["article_sent"], t["incorrect_sent"])].add("incorrect")
+    seen: set[tuple[str, str]] = set()
+    for n, t in enumerate(triples):
+        for cls, label in (("correct", SUPPORTED), ("incorrect", UNSUPPORTED)):
+            key = (t["article_sent"], t[f"{cls}_sent"])
+            if key in seen:
+                tally.dropped["repeated sentence and article sentence"] += 1
+                continue
+            seen.add(key)
+            if len(labels[key]) > 1:
+                tally.dropped["sentence labelled both correct and incorrect"] += 1
+                continue
+            quote, claim = clean(key[0], tally), clean(key[1], tally)
+            if not quote or not claim:
+                tally.dropped["empty sentence"] += 1
+                continue
+            yield Example(
+                id=f"cogensumm-{n}-{cls}",
+                group=t["article_id"],
+                quotes=[quote],
+                claim=claim,
+                label=label,
+                cls=cls,
+                source=source(FALKE, _FALKE_PATH),
+            )
+
+
+FRESH14 = [
+    Dataset(
+        "fables",
+        "claims from model summaries of whole novels vs the passages annotators quoted",
+        fables,
+        f"""\
+Origin: FABLES (Kim et al., COLM 2024: "FABLES: Evaluating faithfulness and content selection
+in book-length summarization"), {FABLES.name} `{_FABLES_PATH}` (`{_FABLES_MEMBER}`) @ {FABLES.commit}
+(3,158 claims from 130 summaries of 26 novels published in 2023-2024, five summarising models).
+Licence: MIT (repository LICENSE); the quoted passages are from copyrighted novels; used here for
+evaluation only, never redistributed. GPT-4 split each summary into decontextualised claims;
+annotators who had read the whole book labelled each claim Yes (faithful), No, PartialSupport or
+Inapplicable, and for most claims quoted the passages of the book behind their label (the books
+themselves are not released). The claim is the claim, the quotes the passages its annotator
+quoted (several per claim at times; median about 500 characters in all, at most about 10,500).
+Label: Yes -> supported; No and PartialSupport -> unsupported (partly supported counts as not
+supported, as elsewhere). Inapplicable claims are dropped, as are claims whose evidence is only a
+placeholder ("N/A", "None", empty). `class` is the label. The annotators' free-text reasons are
+not used (they are not text of the source). The quotes back a reader's judgement of the whole
+book, so a supported claim may rest on more than the quoted lines say.""",
+    ),
+    Dataset(
+        "cogensumm",
+        "generated summary sentences vs the news article sentence they were made from",
+        cogensumm,
+        f"""\
+Origin: the summary-correctness data of Falke et al. (ACL 2019: "Ranking Generated Summaries by
+Correctness: An Interesting but Challenging Application for Natural Language Inference", often
+called CoGenSumm), as {FALKE.name} held it before removing it, `{_FALKE_PATH}` @ {FALKE.commit}
+(373 triples over 145 CNN/Daily Mail articles; the QAGS set of the third group comes from a later
+commit of the same repository and other data). Licence: CC BY-SA 4.0 (the folder's README.txt).
+Crowd workers labelled the sentences of generated summaries correct or incorrect against the
+article; the authors then made triples of one article sentence and two summary sentences made
+from it, one labelled correct and one incorrect. The claim is a summary sentence, the quote that
+article sentence (one sentence; median about 140 characters), both lower-case as in the
+source. Label: correct -> supported, incorrect -> unsupported; `class` is that label. A
+(summary sentence, article sentence) pair met again is kept once; the 3 sentences labelled both
+ways (two summaries, one text) are dropped. The article sentence was picked by the authors, not
+by the workers, who judged the whole article. The files with whole-summary labels
+(`test_*_org.json`, `val_reranking.json`) hold article ids, not article text, and are not used.""",
+    ),
+]
+
+
+FRESH14_README_HEAD = _group_head("Fourteenth", "--fresh14", "thirteenth", "snapshots") + """\
+Looked at and not used: RAGTruth, HaluEval and ExpertQA again (ParticleMedia/RAGTruth,
+RUCAIBox/HaluEval, chaitanyamalaviya/ExpertQA: newest snapshots, the response, QA/dialogue/summary
+and annotated-claim files are still absent); RefChecker's human annotations
+(amazon-science/RefChecker: claim triplets labelled by people, but the reference texts are a
+download from Dolly, MS MARCO and Natural Questions); AttrScore, Attributed-QA and HAGRID
+(OSU-NLP-Group/AttrScore, google-research-datasets/Attributed-QA, project-miracl/hagrid: prompts
+or a README only, `ratings.zip` absent); SelfCheckGPT's WikiBio annotations
+(potsawee/selfcheckgpt: no data in the repository); RAWFC and LIAR-RAW (Nicozwy/CofCED: data
+absent from the snapshot); generative-search verifiability judgments
+(nelson-liu/evaluating-verifiability-in-generative-search-engines: the annotation files are
+absent); the LLM news-summarisation ratings (Tiiiger/benchmark_llm_summarization:
+`likert_evaluation_results.json` absent); LongEval (martiansideofthemoon/longeval-summarization:
+the judgments are a download; the SQuALITY alignments in the repository are support links only,
+one class); FEQA's faithfulness annotations (esdurmus/feqa: not in the snapshot); Fin-Fact
+(IIT-DHAR/Fin-Fact: no snapshot to be had); PUBHEALTH through Zarharan/NLE-for-fact-checking (its
+`dev.tsv` and test prompt files are absent; the 345 test claims scattered over its experiment
+CSVs pair fact-checkers' labels with their own explanations, the genre of LIAR-PLUS); PolyTope
+(hddbang/PolyTope: kept for a later group; its Excel macro workbooks, one per summariser, hold the
+CNN/Daily Mail articles and per-summary error rows, accuracy errors such as addition and
+inaccuracy mixed with omission and fluency, and need a careful reader of the sheet layout).
+"""
+
+
 def build_fresh(
     mirrors: Path, out: Path, sets: list[Dataset] | None = None, head: str = FRESH_README_HEAD,
     cap: int = FRESH_CAP,
@@ -2163,6 +2552,14 @@ FRESH_GROUPS = {
     "--fresh12": FreshGroup(
         "the public half of the twelfth fresh holdout-only group (CLIFF, DialFact)",
         DEFAULT_FRESH12_OUT, FRESH12, FRESH12_README_HEAD, FRESH3_CAP,
+    ),
+    "--fresh13": FreshGroup(
+        "the public half of the thirteenth fresh holdout-only group (FNC-1, Emergent, BUMP)",
+        DEFAULT_FRESH13_OUT, FRESH13, FRESH13_README_HEAD, FRESH3_CAP,
+    ),
+    "--fresh14": FreshGroup(
+        "the public half of the fourteenth fresh holdout-only group (FABLES, CoGenSumm)",
+        DEFAULT_FRESH14_OUT, FRESH14, FRESH14_README_HEAD, FRESH3_CAP,
     ),
 }
 

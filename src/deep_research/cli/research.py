@@ -268,7 +268,8 @@ def _print_result(values: dict, thread_id: str) -> int:
     lang = values.get("language")
     out.print(citation_line(values.get("citation_summary") or {}, lang), markup=False, highlight=False)
     for line in coverage_lines(values.get("coverage") or {}):
-        out.print(line, markup=False, highlight=False, soft_wrap=True)
+        # wrapped between words on a terminal; one line each into a pipe or file (read by scripts)
+        out.print(line, markup=False, highlight=False, soft_wrap=not out.is_terminal)
     files = values.get("outputs") or {}
     written = labels(lang)["report_written"].format(dir="\0")
     before, _, after = written.partition("\0")

@@ -76,6 +76,9 @@ def _decision(path: Path, line: int, d: Any) -> dict:
         raise _fail(path, line, "a brief rejection needs non-empty feedback")
     if d["type"] == "reject" and len(str(d["feedback"])) > MAX_QUESTION_CHARS:
         raise _fail(path, line, f"a brief rejection's feedback is longer than {MAX_QUESTION_CHARS:,} characters")
+    if d["type"] == "reject" and control_characters(str(d["feedback"])):
+        raise _fail(path, line, "a brief rejection's feedback contains control characters "
+                                f"({', '.join(control_characters(str(d['feedback']))[:5])})")
     return {"type": d["type"], **({"feedback": str(d["feedback"]).strip()} if d["type"] == "reject" else {})}
 
 
@@ -149,6 +152,10 @@ def parse_question(obj: Any, path: Path, line: int) -> Question:
             raise _fail(path, line, f"\"{key}\" must be a text")
         if isinstance(obj.get(key), str) and len(obj[key]) > MAX_QUESTION_CHARS:
             raise _fail(path, line, f"\"{key}\" is longer than {MAX_QUESTION_CHARS:,} characters")
+        bad_chars = control_characters(obj[key]) if isinstance(obj.get(key), str) else []
+        if bad_chars:  # shown in the terminal and sent to the model as the question is
+            raise _fail(path, line, f"question {qid}: \"{key}\" contains control characters "
+                                    f"({', '.join(bad_chars[:5])})")
     if len(decisions) > 20:
         raise _fail(path, line, "at most 20 brief decisions")
     return Question(

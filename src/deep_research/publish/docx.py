@@ -33,7 +33,7 @@ from docx.oxml import OxmlElement
 from docx.oxml.ns import qn
 from docx.shared import Cm, Pt, RGBColor
 
-from ..language import strong_direction
+from ..language import strong_direction, text_direction
 from .safety import link_allowed
 
 BODY_FONT = "Times New Roman"  # metric-compatible with the PDF's Liberation Serif
@@ -207,8 +207,6 @@ class DocxWriter:
 
     # --- entry ------------------------------------------------------------------------
     def build(self, html: str, title: str | None = None, lang: str | None = None) -> bytes:
-        from ..language import text_direction
-
         self.direction = text_direction(lang) if lang else "ltr"
         root = lxml.html.document_fromstring(html)
         for el in root.iter("style", "script", "template"):
@@ -237,8 +235,6 @@ class DocxWriter:
     def _language(self, lang: str) -> None:
         """The text's language (spelling, hyphenation) and, for Arabic, Hebrew and the other
         right-to-left scripts, right-to-left paragraphs, as the HTML's dir="rtl"."""
-        from ..language import text_direction
-
         normal = self.doc.styles["Normal"]
         rPr = normal.element.get_or_add_rPr()
         tag = OxmlElement("w:lang")

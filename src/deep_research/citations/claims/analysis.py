@@ -80,8 +80,16 @@ _TOKEN_ASCII_FLAT = re.compile(
 _MINUS_SIGN = re.compile(r"-(?<![^ (\[\t\n]-)[^\W_]")
 
 
-_SUPERSCRIPTS = str.maketrans("", "", "\u00b9\u00b2\u00b3\u2070\u2071\u2074\u2075\u2076\u2077\u2078\u2079"
-                              "\u207a\u207b\u207c\u207d\u207e\u207f")
+# Superscripts: after a letter or a sign they are footnote marks ("word\u00b9") and go; after a
+# digit or a closing bracket they are an exponent ("2\u2076\u2074", "10\u207b\u00b3", "(n+1)\u00b2") and
+# become "^64", "^-3", "^2": dropped, "2\u2076\u2074" and "2\u00b3\u00b2" would both read "2" and a changed
+# power would pass as a copy.
+_SUPERSCRIPT_CHARS = "\u00b9\u00b2\u00b3\u2070\u2071\u2074\u2075\u2076\u2077\u2078\u2079\u207a\u207b\u207c\u207d\u207e\u207f"
+_SUPERSCRIPTS = str.maketrans("", "", _SUPERSCRIPT_CHARS)
+_ANY_SUPERSCRIPT = re.compile(f"[{_SUPERSCRIPT_CHARS}]")
+_EXPONENT = re.compile(r"(?<=[0-9)])[\u207a\u207b]?[\u00b9\u00b2\u00b3\u2070\u2074-\u2079]+")
+_EXPONENT_DIGITS = str.maketrans("\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079\u207a\u207b",
+                                 "0123456789+-")
 
 
 _NORMALISE = str.maketrans({
@@ -101,7 +109,9 @@ _SENTENCE_PUNCT = frozenset(".!?:\u3002\uff01\uff1f")
 def _prepare(text: str) -> str:
     if text.isascii():
         return text  # superscripts and the characters normalised are all non-ASCII
-    text = text.translate(_SUPERSCRIPTS)
+    if _ANY_SUPERSCRIPT.search(text):
+        text = _EXPONENT.sub(lambda m: "^" + m.group().translate(_EXPONENT_DIGITS), text)
+        text = text.translate(_SUPERSCRIPTS)
     if not text.isascii():
         text = unicodedata.normalize("NFKC", text.translate(_NORMALISE))
         text = text.translate(_NORMALISE)
@@ -221,6 +231,10 @@ def _word_parts(tok: str, s: int, text: str, raw: list[str], kinds: list[int], m
             continue
         low = part.lower()
         if "'" in part:
+            if low == "n't" and k == 0 and len(parts) == 1:
+                raw.append("not")  # split off its verb as tokenised text writes it: "do n't"
+                kinds.append(_WORD)
+                continue
             if low.endswith("n't") and len(low) > 3:
                 base = _CONTRACTIONS.get(low[:-3], part[:-3])
                 raw.extend((base, "not"))

@@ -82,7 +82,7 @@ from .negation import _segment, restriction_flips
 from .numbers import APPROX, _fmt
 from .rules import _case_changed
 from .types import _NUM, _WORD, _Text
-from .words import _ANTONYMS, _MODAL, _NEG_SKIP_AFTER, _ORDER, _QUANT, _UNITS, stem
+from .words import _ANTONYMS, _MODAL, _NEG_SKIP_AFTER, _ORDER, _QUANT, _UNITS, same_word, stem
 
 _ORDER_WORDS = frozenset(["before", "after", "earlier", "later", "first", "last", "previous", "next",
                           "prior", "subsequent", "preceding", "following", "former", "latter",
@@ -258,6 +258,9 @@ def check_judge_evidence(claim: str, quotes: list[str], facts: list[JudgeFact]) 
     reported = spans_reported(claim or "", quotes, found)
     if reported:
         problems.append(reported)
+    asked = _asked_or_denied(claim or "", quotes, found)
+    if asked:
+        problems.append(asked)
 
     paths: dict[str, str] = {}
     text, mid = _prepare_claim(_paths_as_names(claim or "", paths))  # before "<id>" is taken for a tag
@@ -441,6 +444,10 @@ def check_judge_evidence(claim: str, quotes: list[str], facts: list[JudgeFact]) 
     if mixed:
         problems.append(f'the claim\'s "{mixed}" comes from another cited span than the rest of its clause '
                         "(roles swapped across spans?)")
+    look = _lookalike(claim_t, spans)
+    if look:
+        problems.append(f'the claim\'s "{look[0]}" only looks like the span\'s "{look[1]}" (the same stem, not the '
+                        'same word)')
     # each fact is tied to its spans; the facts cover the claim
     fact_words = set()
     for f, mine in zip(facts, fact_spans, strict=True):
@@ -458,6 +465,41 @@ def check_judge_evidence(claim: str, quotes: list[str], facts: list[JudgeFact]) 
         back = {v: k for k, v in paths.items()}
         problems = [_PLACEHOLDER.sub(lambda m: back.get(m.group(0), m.group(0)), p) for p in problems]
     return EvidenceCheck(not problems, list(dict.fromkeys(problems)), found)
+
+
+_SENTENCE_END = re.compile(r"[.!?\n]")
+_WORD_RX = re.compile(r"[^\W\d_]+")
+
+
+def _asked_or_denied(claim: str, quotes: list[str], found: list[tuple[int, int, int]]) -> str | None:
+    """A cited span whose quote sentence asks ("Culkin Dead?") or calls something a hoax,
+    myth, rumour ... (``proof._DENIALS``) that the claim does not: the page does not state it."""
+    have = {stem(w) for w in _WORD_RX.findall(claim)}
+    for qi, a, b in found:
+        q = quotes[qi]
+        m = _SENTENCE_END.search(q, max(a, b - 1))
+        end = m.start() if m else len(q)
+        if m and m.group() == "?" and "?" not in claim:
+            return f'the cited span "{_short(q[a:b], 60)}" is a question'
+        start = max(q.rfind(x, 0, a) for x in ".!?\n") + 1
+        for w in _WORD_RX.findall(q[start:end]):
+            st = stem(w)
+            if st in P._DENIALS and st not in have:
+                return f'the quote sentence of "{_short(q[a:b], 60)}" calls something "{w}" that the claim does not'
+    return None
+
+
+def _lookalike(claim_t: _Text, spans: list[_Span]) -> tuple[str, str] | None:
+    """A claim word the spans hold only as a same-stem lookalike ("filed" / "filled": the
+    light stemmer joins them; ``words.same_word``): (claim word, span word), else None."""
+    lows = {w for s in spans for w in s.t.low}
+    for k, w in enumerate(claim_t.low):
+        if not claim_t.content[k] or claim_t.kinds[k] != _WORD or w in lows:
+            continue
+        forms = {s.t.low[j] for s in spans for j in s.t.positions.get(claim_t.stems[k], ())}
+        if forms and not any(same_word(w, f) for f in forms):
+            return claim_t.raw[k], min(forms)
+    return None
 
 
 # A file path ("/proc/sys/kernel/sysrq", ".git/worktrees/<id>/config.worktree", "~/.bashrc")

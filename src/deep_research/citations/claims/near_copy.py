@@ -60,6 +60,8 @@ def _substitution_kind(claim: _Text, ci: int, quote: _Text, qj: int, quotes: lis
     cl, ql = claim.low[ci], quote.low[qj]
     pair = frozenset((cs, qs))
     if pair in _ORDER:
+        if _negated_near(claim, ci) != _negated_near(quote, qj):
+            return None  # "cannot be removed before X" / "only removed after X": a negation turns it
         return None if terms_crossed(claim, ci, quote, qj) else "order"  # "B after A" / "A before B"
     if pair in _ANTONYMS or _prefix_antonym(cs, qs):
         if _negated_near(claim, ci) != _negated_near(quote, qj) or _converse(claim, quote):
@@ -74,8 +76,8 @@ def _substitution_kind(claim: _Text, ci: int, quote: _Text, qj: int, quotes: lis
     if cl in _MODAL and ql in _MODAL:
         gc, gq = _modal_group(claim, ci), _modal_group(quote, qj)
         return "modal" if gc != gq and {gc, gq} != {"will", "should"} else None
-    if claim.entity[ci] and quote.entity[qj] and _name_swap(claim, ci, quote, qj) \
-            and not _variant_nearby(claim, ci, quote, qj):
+    if claim.entity[ci] and quote.entity[qj] and cl not in _PRONOUNS and ql not in _PRONOUNS \
+            and _name_swap(claim, ci, quote, qj) and not _variant_nearby(claim, ci, quote, qj):
         if _negated_near(claim, ci) != _negated_near(quote, qj):
             return None  # "is not an American series" / "is a French series": one side denies its name
         cr, qr = claim.raw[ci], quote.raw[qj]
@@ -95,6 +97,11 @@ def _substitution_kind(claim: _Text, ci: int, quote: _Text, qj: int, quotes: lis
 
 
 _CAN_WORDS = frozenset({"possible", "impossible", "able", "unable"})
+
+# A capitalised pronoun in mid-sentence ("of course, It is a duo ...") reads as a name; it
+# stands for the quote's name, it does not swap it (fresh12 dialfact: "It" / "ICP").
+_PRONOUNS = frozenset({"it", "he", "she", "they", "we", "you", "i", "him", "her", "them", "us", "this", "these",
+                       "those"})
 
 
 def _modal_group(t: _Text, k: int) -> str:

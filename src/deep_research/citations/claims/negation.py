@@ -484,6 +484,66 @@ def _verb_negated_after(t: _Text, j: int) -> bool:
     return False
 
 
+_OMITTING = frozenset(stem(w) for w in ("omit", "omitted", "omitting", "lack", "lacking", "absent", "missing"))
+_NOT_MUCH = frozenset({"much", "many", "often"})
+_LITTLE = frozenset({"little", "few", "rarely", "seldom", "hardly"})
+
+
+def _omitted_in_sentence(t: _Text, at: int) -> str | None:
+    """A word that says something is not there ("omitted", "lacking", "left out") in the
+    sentence of ``at``."""
+    if at < 0:
+        return None
+    lo, hi = sentence_bounds(t, at)
+    for x in range(lo, hi):
+        if t.stems[x] in _OMITTING or (t.low[x] in ("left", "leave", "leaves", "leaving") and x + 1 < hi
+                                       and t.low[x + 1] == "out"):
+            return t.raw[x]
+    return None
+
+
+def _negation_moved(src: _Text, k: int, dst: _Text, j: int, claim_negates: bool) -> str | None:
+    """Why a negation one side has and the other seems to drop may only have moved (grey):
+    the claim negates something else in that sentence ("scheduled when none exists" / "if
+    there is no request, one is scheduled"; "size is left out" / "no size is specified");
+    the quote says "otherwise" for the negated case ("not available" / "where available, or
+    malloc otherwise"); "not much" said as "little"."""
+    lo, hi = sentence_bounds(dst, j)
+    if claim_negates:
+        if not {"otherwise", "else"}.isdisjoint(dst.low[lo:hi]):
+            return 'the quote states the other case with "otherwise"'
+        return None
+    qlo, qhi = sentence_bounds(src, k)
+    same_count = sum(dst.neg[lo:hi]) == sum(src.neg[qlo:qhi])
+    own = next((dst.raw[x] for x in range(lo, hi) if x != j and dst.neg[x] and dst.low[x] in _DETERMINING), None) \
+        if same_count else None
+    omitted = _omitted_in_sentence(dst, j)
+    if own or (omitted and stem(omitted) not in src.stemset):
+        own = own or omitted
+        return f'the claim has a negation of its own in that sentence ("{own}"): it may have moved'
+    if not _NOT_MUCH.isdisjoint(src.low[k + 1:k + 4]) and not _LITTLE.isdisjoint(dst.low[lo:hi]):
+        return '"not much" / "not many" is said as "little" / "few"'
+    return None
+
+
+def _list_under_negation(t: _Text, j: int) -> bool:
+    """Does the sentence of ``j`` follow a colon that ends a negated sentence ("It is not
+    possible to:" then "create an alias ...", a list's item under its negated lead-in), or end
+    in a colon whose item starts with a negation ("the flag is:" then "not set")?"""
+    lo, hi = sentence_bounds(t, j)
+    if lo > 1 and t.raw[lo - 1] == ":" and t.low[lo - 2] in _LEAD_IN_ENDS \
+            and any(t.neg[sentence_bounds(t, lo - 1)[0]:lo]):
+        return True
+    # or the reverse: "the link flag is:" then "not set" - the item denies the lead-in's word
+    return hi < len(t.raw) and t.raw[hi - 1] == ":" and t.low[hi - 2] in _LEAD_IN_ENDS and any(t.neg[hi:hi + 2])
+
+
+# The last word of a lead-in whose sentence the list items finish ("It is not possible to:",
+# "the flag is:"); a colon after a full statement ("may not be persistent: data can be
+# evicted") explains it, and the negation stays on its own side.
+_LEAD_IN_ENDS = frozenset({"to", "is", "are", "was", "were", "be", "following", "either", "both"})
+
+
 def _flip(src: _Text, k: int, others: list[_Text], covered: bool, *, claim_negates: bool) -> ClaimCheck | None:
     """The negator at ``k`` of ``src`` (the claim when ``claim_negates``, else a quote) read
     against the other side(s): None when they do not state its words unnegated, else the
@@ -494,6 +554,11 @@ def _flip(src: _Text, k: int, others: list[_Text], covered: bool, *, claim_negat
     word, negator, seg, dst, j = hit
     note = (f'the claim negates "{word}" ("{negator}") where the quote does not' if claim_negates
             else f'the quote says "{negator} {word}" where the claim drops the negation')
+    moved = _negation_moved(src, k, dst, j, claim_negates)
+    if moved:
+        return _grey("negation", note, moved)
+    if claim_negates and _list_under_negation(dst, j):
+        return _grey("negation", note, f'the quote has a negation across a colon from "{dst.raw[j]}" (a list\'s lead-in and its item)')
     if src.low[k] in _DETERMINING and _verb_negated_after(dst, j):
         return _grey("negation", note, f'the other side negates the verb of "{dst.raw[j]}": "no X does" is "X never does"')
     return negation_verdict("negation", note, src, k, seg, dst, j, claim_negates=claim_negates)
@@ -597,6 +662,9 @@ def _negation_in_block(claim: _Text, q: _Text, i1: int, i2: int, j1: int, j2: in
            for p in other):
         return None  # "cannot be reached" / "is out of reach"
     negated = claim if cneg else q
+    if any(negated.neg[p] and not _NOT_MUCH.isdisjoint(negated.low[p + 1:p + 4]) for p in (cpos if cneg else qpos)) \
+            and not _LITTLE.isdisjoint((q if cneg else claim).lowset):
+        return None  # "doesn't use much CPU" / "uses little CPU"
     if any(negated.low[p] == "nor" for p in (cpos if cneg else qpos)):
         return None  # "neither A nor B" / "not A or B"
     if any(negated.neg[p] and _not_a_denial(negated, p) for p in (cpos if cneg else qpos)):
@@ -615,6 +683,8 @@ def _negation_in_block(claim: _Text, q: _Text, i1: int, i2: int, j1: int, j2: in
         (claim.align_pos[i1] if i1 < len(claim.align_pos) else len(claim.raw))
     if _denied_in_clause(plain, at, negated):
         return None  # "when the directory is missing" / "if there is no directory"
+    if _omitted_in_sentence(plain, min(at, len(plain.raw) - 1)):
+        return None  # "when the size is left out" / "when no size is specified"
     near = range(max(0, at - 3), min(len(plain.raw), at + 3))
     if any(plain.neg[p] and plain.low[p] in _NEGATORS for p in near) or \
             any(plain.low[p] == "far" and p + 1 < len(plain.raw) and plain.low[p + 1] == "from" for p in near):

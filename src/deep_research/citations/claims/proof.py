@@ -38,6 +38,7 @@ says ``unsupported``; the rules that prove a claim wrong run before (``claims``)
 from __future__ import annotations
 
 import itertools
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -47,7 +48,7 @@ from .analysis import _analyse_quote
 from .negation import _answer_particle
 from .numbers import APPROX
 from .types import ClaimCheck, ClaimStatus, _Memo, _Text, derived, union
-from .words import _IMPLICIT_NEG_STEMS, _MODAL, _ORDINALS, _QUANT, _QUOTE_NUMBER_WORDS, stem
+from .words import _IMPLICIT_NEG_STEMS, _IRREGULAR_BASE, _MODAL, _ORDINALS, _QUANT, _QUOTE_NUMBER_WORDS, same_word, stem
 
 # The curated equivalences: each pair is the same word in another spelling, so one may
 # stand for the other in a proof. Nothing here is a synonym: a synonym can shift meaning
@@ -146,6 +147,7 @@ def items(t, claim_side: bool, tb: Tables) -> _Items:
     word = _word_class
     by_word = _WORD_CLASS if tb is _TABLES else None
     pending_b = pending_s = pending_sub = False
+    counted = False  # a number or quantifier item since the clause began (quote side)
     s = 0
     n = len(raw)
     need_not = False
@@ -179,7 +181,12 @@ def items(t, claim_side: bool, tb: Tables) -> _Items:
             if key is None and not (k and low[k - 1] in _BE and (k + 1 >= n or kinds[k + 1] == 0)):
                 if cls == 1:
                     pending_b = pending_sub = True
-                elif cls == 2:
+                elif cls == 2 and (claim_side or (k and kinds[k - 1] == 0)
+                                   or (w == "and" and not counted) or w not in ("and", "or")):
+                    # (in a quote, a bare "or" offers a choice - "A or B" does not show "A" -
+                    # and a bare "and" after a number or quantifier of its clause may widen
+                    # what it counts - "1000 pairs of runners and slippers": neither ends a
+                    # clause a gap may drop; after a comma they do)
                     pending_s = True
                 continue
             if key is None:  # a preposition used as a predicate: "is on", "turned off"
@@ -234,6 +241,10 @@ def items(t, claim_side: bool, tb: Tables) -> _Items:
                 st = stems[k]
                 key = EQUIVALENT.get(st, st)
                 res = bool(k and low[k - 1] in _SCOPE_PREP)
+        if pending_b or pending_s or own_b or own_s:
+            counted = False
+        if k in heads or key.startswith("Q:"):
+            counted = True
         keys.append(key)
         pos.append(k)
         bnd.append(pending_b or pending_s or own_b or own_s)
@@ -518,6 +529,119 @@ def _claim_items(claim: _Text) -> _Items:
     return its
 
 
+_PRESENT_BE = frozenset({"is", "are", "am"})
+_PAST_BE = frozenset({"was", "were"})
+
+
+def _tense_changed(claim: _Text, qs: list[_Text]) -> str | None:
+    """The claim says "is" where its quotes only say "was", or the reverse ("my ancestor
+    was one of them" does not show "is one of them"): "be" is no item, so a proof would
+    not see it."""
+    have = union(qs, "lowset")
+    for mine, theirs, other in ((_PAST_BE, _PRESENT_BE, "the present"), (_PRESENT_BE, _PAST_BE, "the past")):
+        said = mine & claim.lowset
+        if said and not mine & have and theirs & have:
+            return f'the claim says "{min(said)}" where its quote says it in {other} only'
+    return None
+
+
+def _after_be(t: _Text, k: int) -> bool:
+    """Is the word at ``k`` a participle after a form of "be" ("is killed", "was quickly
+    killed")?"""
+    low = t.low
+    return (k > 0 and low[k - 1] in _BE) or (k > 1 and low[k - 2] in _BE and low[k - 1].endswith("ly"))
+
+
+_OBJECT_PRONOUNS = frozenset({"it", "them", "him", "her", "us", "me", "you"})
+
+
+def _active_on_pronoun(t: _Text, j: int) -> bool:
+    """The word at ``j`` in the active with a pronoun for its object ("kills it"): no gap in
+    a proof (a pronoun is no item), yet read as a passive the subject's role turns."""
+    return not _after_be(t, j) and j + 1 < len(t.low) and t.low[j + 1] in _OBJECT_PRONOUNS
+
+
+def _passive_of_active(claim: _Text, its: _Items, qs: list[_Text]) -> str | None:
+    """A claim verb in the passive ("the process is killed") proven only by the quote's active
+    on a pronoun ("the process kills it"; ``_active_on_pronoun``). With "by" in the claim the
+    agent is an item the proof placed."""
+    if "by" in claim.lowset:
+        return None
+    for i, k in enumerate(its.keys):
+        p = its.pos[i]
+        w = claim.low[p]
+        if not k[:1].isalpha() or ":" in k or not (w.endswith(("ed", "en")) or w in _IRREGULAR_BASE) \
+                or not _after_be(claim, p):
+            continue  # (a participle after "be"; "is available" is no passive)
+        at = [(t, j) for t in qs for j in t.positions.get(k, ())]
+        if at and all(_active_on_pronoun(t, j) for t, j in at):
+            return its.words[i]
+    return None
+
+
+# A sentence that asks (ends in "?"), up to the end of the one before it.
+_QUESTION = re.compile(r"[^.!?\n]*\?+")
+
+# Words that say a statement is false or unproven ("Death Hoax", "debunked", "a myth",
+# "reportedly"): in a quote that the claim copies around them, the quote may deny or only
+# report what the claim asserts. The claim must carry the word itself to be proven.
+_DENIALS: dict[str, str] = {}
+for _w in (
+    "hoax", "hoaxes", "myth", "myths", "rumor", "rumors", "rumour", "rumours", "rumored", "rumoured", "debunk",
+    "debunked", "debunks", "fake", "faked", "untrue", "falsely", "misconception", "alleged", "allegedly",
+    "reportedly", "purportedly", "supposedly", "unconfirmed", "unverified", "satire", "satirical"):
+    _DENIALS.setdefault(stem(_w), _w)  # a stem -> its first word, named in the note
+
+
+def _denial_word(claim: _Text, qs: list[_Text]) -> str | None:
+    """A denial word (``_DENIALS``) the claim lacks, in a quote sentence (to its ".", "!" or
+    "?": a headline's colon does not end it) that holds at least half of the claim's content
+    words - the sentence the claim was copied from."""
+    have = claim.stemset
+    if not any(st in _DENIALS for t in qs for st in t.stemset if st not in have):
+        return None
+    mine = {claim.stems[k] for k in range(len(claim.raw)) if claim.content[k]}
+    for t in qs:
+        found: str | None = None
+        shared = 0
+        for k, st in enumerate(t.stems):
+            if t.raw[k] in (".", "!", "?"):
+                if found and 2 * shared >= len(mine):
+                    return found
+                found, shared = None, 0
+                continue
+            if st in _DENIALS and st not in have:
+                found = found or _DENIALS[st]
+            elif t.content[k] and st in mine:
+                shared += 1
+        if found and 2 * shared >= len(mine):
+            return found
+    return None
+
+
+def _lows_by_stem(t: _Text) -> dict[str, set[str]]:
+    out: dict[str, set[str]] = {}
+    for st, w in zip(t.stems, t.low):
+        out.setdefault(st, set()).add(w)
+    return out
+
+
+def _lookalike(its: _Items, qs: list[_Text]) -> tuple[str, str] | None:
+    """A claim word proven only by a quote word of the same light stem that is no form of it
+    ("Hall" by "Hale", "filling" by "filing"): (claim word, quote word), else None."""
+    lows = union(qs, "lowset")
+    for i, k in enumerate(its.keys):
+        w = its.words[i].lower()
+        if w in lows or i in its.nums or not k[:1].isalpha() or ":" in k or stem(w) != k:
+            continue  # (a key other than the word's stem: a curated equivalence, "nearly" = "almost")
+        seen: set[str] = set()
+        for t in qs:
+            seen |= derived(t, _lows_by_stem).get(k, set())
+        if seen and not any(same_word(w, q) for q in seen):
+            return its.words[i], min(seen)
+    return None
+
+
 def _prove(claim: _Text, quotes: list[str], analysed: list[_Text] | None = None) -> ClaimCheck:
     """``supported`` only when every word of the claim is shown by its quotes. ``analysed``:
     the quotes' analyses when the caller has them (``check_claim``): a pair citing more
@@ -534,7 +658,28 @@ def _prove(claim: _Text, quotes: list[str], analysed: list[_Text] | None = None)
     if missing:
         return ClaimCheck(ClaimStatus.UNCHECKED, None, "not in its quotes: " + ", ".join(dict.fromkeys(missing)))
     p = prove(its, [derived(t, _quote_items) for t in qs], APPROX)
+    if p.ok and "?" not in claim.raw and any("?" in q for q in quotes):
+        # a question states nothing ("Macaulay Culkin Dead?"): prove again without them
+        asserted = [_QUESTION.sub(" ", q) for q in quotes]
+        if asserted != quotes and not prove(its, [derived(_analyse_quote(q), _quote_items) for q in asserted if q.strip()],
+                                             APPROX).ok:
+            return ClaimCheck(ClaimStatus.UNCHECKED, None, "the quote only asks it: a question states nothing")
     if p.ok:
+        denial = _denial_word(claim, qs)
+        if denial is not None:
+            return ClaimCheck(ClaimStatus.UNCHECKED, None, f'a quote calls something "{denial}" that the claim does '
+                              'not: it may deny what the claim repeats')
+        tense = _tense_changed(claim, qs)
+        if tense is not None:
+            return ClaimCheck(ClaimStatus.UNCHECKED, None, tense)
+        passive = _passive_of_active(claim, its, qs)
+        if passive is not None:
+            return ClaimCheck(ClaimStatus.UNCHECKED, None, f'the claim says "{passive}" in the passive where the quote '
+                              'has it in the active (who does it may have changed)')
+        odd = _lookalike(its, qs)
+        if odd is not None:
+            return ClaimCheck(ClaimStatus.UNCHECKED, None, f'the claim\'s "{odd[0]}" only looks like the quote\'s '
+                              f'"{odd[1]}" (the same stem, not the same word)')
         if p.copy:
             return ClaimCheck(ClaimStatus.SUPPORTED, "copy", "the claim repeats the quote")
         return ClaimCheck(ClaimStatus.SUPPORTED, "proof", p.note)

@@ -256,6 +256,61 @@ def stem(word: str) -> str:
     return w
 
 
+_VOWELS = frozenset("aeiouy")
+
+
+def _doubles(base: str) -> bool:
+    """Would this base double its last letter before "-ed"/"-ing" ("hop" -> "hopped")? One
+    vowel group ending in a single consonant after a single vowel."""
+    if len(base) < 3 or base[-1] in _VOWELS or base[-1] in "wxy" or base[-2] not in _VOWELS or base[-3] in _VOWELS:
+        return False
+    groups = sum(1 for k, ch in enumerate(base) if ch in _VOWELS and (k == 0 or base[k - 1] not in _VOWELS))
+    return groups == 1
+
+
+@lru_cache(maxsize=65536)
+def _bases(word: str) -> frozenset[str]:
+    """The words ``word`` may be an inflection of (plural, third person, past, "-ing"), its
+    own form included: "hoped" -> hope (not "hop": that would be "hopped"), "filling" ->
+    fill, "visited" -> visit or visite."""
+    w = word.lower()
+    w = _IRREGULAR_BASE.get(w, w)
+    out = {w}
+    forms = {w}
+    if w.endswith("ies") and len(w) > 4:
+        forms.add(w[:-3] + "y")
+    elif w.endswith("es") and len(w) > 3:
+        forms.add(w[:-1])
+        if w[:-2].endswith(("s", "x", "z", "ch", "sh", "o")):
+            forms.add(w[:-2])  # "boxes", "matches"; "planes" is no form of "plan"
+    elif w.endswith("s") and not w.endswith(("ss", "us", "is")) and len(w) > 3:
+        forms.add(w[:-1])
+    out |= forms
+    for f in forms:
+        for suffix in ("ied", "ed", "ing"):
+            if not f.endswith(suffix) or len(f) - len(suffix) < 2:
+                continue
+            r = f[: -len(suffix)]
+            if suffix == "ied":
+                out.add(r + "y")
+            elif len(r) > 2 and r[-1] == r[-2] and r[-1] not in _VOWELS:
+                out.update((r, r[:-1]))  # "called" -> call; "hopped" -> hop
+            else:
+                out.add(r + "e")  # "hoped" -> hope
+                if not _doubles(r):
+                    out.add(r)  # "visited" -> visit; but "hoped" is never "hop"
+            break
+    return frozenset(out)
+
+
+def same_word(a: str, b: str) -> bool:
+    """Can two words of the same ``stem`` be forms of one word? The light stemmer also joins
+    words that only look alike ("hale" / "hall", "filing" / "filling", "plane" / "plan",
+    "hoped" / "hopped"); a proof may not rest on those."""
+    a, b = a.lower(), b.lower()
+    return a == b or not _bases(a).isdisjoint(_bases(b))
+
+
 def _pairs(spec: str) -> frozenset[frozenset[str]]:
     out = set()
     for pair in spec.replace("\n", "").split("|"):

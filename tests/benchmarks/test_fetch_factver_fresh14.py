@@ -1,0 +1,221 @@
+"""The public half of the fourteenth fresh group: the converters behind ``fetch_factver.py --fresh14``
+(FABLES' annotated claims about novels with the passages quoted for them, Falke et al.'s summary-sentence
+triples from an older commit of the QAGS repository), on small synthetic files in throwaway git
+repositories, not the real data, and the wiring of ``bench_claims.py --fresh14`` (a group whose
+hand-written half is optional). Nothing here runs the claim check."""
+
+from __future__ import annotations
+
+import io
+import json
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+BENCH = Path(__file__).resolve().parents[2] / "benchmarks"
+sys.path.insert(0, str(BENCH))
+import _factver  # noqa: E402
+import bench_claims  # noqa: E402
+from tests.benchmarks._fresh_support import bench_main_pairs, git_repo, load_module  # noqa: E402
+
+fv = load_module(BENCH / "data" / "factver" / "fetch_factver.py", "fetch_factver_fresh14")
+
+
+def _snapshot(root: Path, monkeypatch, attr: str, files: dict[str, str | bytes]) -> None:
+    """A git repository standing in for the snapshot of ``fv.<attr>``, pinned commit pointed at it."""
+    repo = getattr(fv, attr)
+    commit = git_repo(root / repo.name.replace("/", "+") / "repo", files)
+    monkeypatch.setattr(fv, attr, fv.Repo(repo.name, commit))
+
+
+def _claim(claim: str, label: str, evidence: list[str], reason: str = "") -> dict:
+    return {"claim": claim, "label": label, "evidence": evidence, "reason": [reason]}
+
+
+def _fables_zip(books: dict) -> bytes:
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as zf:
+        zf.writestr(fv._FABLES_MEMBER, json.dumps({"canary": "not data", "FABLES": books}))
+        zf.writestr("__MACOSX/._FABLES.json", "resource fork, not read")
+    return buf.getvalue()
+
+
+def _triple(article_id: str, article: str, correct: str, incorrect: str) -> dict:
+    return {"article_id": article_id, "article_sent": article, "correct_sent": correct, "correct_sent_id": "1-0",
+            "incorrect_sent": incorrect, "incorrect_sent_id": "2-0"}
+
+
+def fresh14_mirrors(root: Path, monkeypatch) -> None:
+    books = {
+        "Night Train": {
+            "GPT-4": {"summary": "A summary.", "general_comment": "Fine.", "claims": {
+                "0": _claim("Ana boards the night train.", "Yes", ["Ana stepped onto the night train.", "N/A"]),
+                "1": _claim("Ana travels with her brother.", "No", ["She travelled alone, as always."], "alone"),
+                "2": _claim("Ana meets a spy and a doctor.", "PartialSupport", ["The doctor sat &amp; smiled."]),
+                "3": _claim("The mood is tense.", "Inapplicable", ["Some passage."]),  # dropped
+                "4": _claim("Ana has a cat.", "No", ["N/A"], "no cat in the book"),  # no quote: dropped
+                "5": _claim("Ana boards the night train.", "Yes", ["Again."]),  # repeated claim: dropped
+            }},
+            "MIXTRAL": {"summary": "S.", "general_comment": "C.", "claims": {
+                "0": _claim("Ana boards the night train.", "Yes", ["Ana stepped onto the night train."]),
+                "1": _claim("  ", "Yes", ["A passage."]),  # no claim: dropped
+                "2": _claim("The train is late.", "No", ["None.", ""]),  # only placeholders: dropped
+            }},
+        },
+    }
+    _snapshot(root, monkeypatch, "FABLES", {fv._FABLES_PATH: _fables_zip(books), "booklist.md": "not read\n"})
+    triples = [
+        _triple("a1", "the mayor opened the new bridge on monday.", "the mayor opened the bridge.",
+                "the mayor closed the bridge."),
+        _triple("a1", "the mayor opened the new bridge on monday.", "the mayor opened the bridge.",
+                "the bridge opened on friday."),  # the correct sentence again: kept once
+        _triple("a2", "rain fell all week.", "rain fell.", "it was a sunny week."),
+        _triple("a3", "the team lost the final.", "the team lost.", "the team lost."),  # labelled both ways
+    ]
+    _snapshot(root, monkeypatch, "FALKE", {
+        fv._FALKE_PATH: json.dumps(triples),
+        "data/falke-correctness/test_see17_org.json": json.dumps({"x": {"label": "Correct", "sents": {}}}),
+    })
+
+
+def test_fables_quotes_the_annotators_passages_for_each_claim(tmp_path, monkeypatch):
+    fresh14_mirrors(tmp_path, monkeypatch)
+    tally = fv.Tally()
+    got = list(fv.fables(fv.Reader(tmp_path), tally))
+    assert [(e.id, e.label, e.cls, e.quotes, e.claim, e.group) for e in got] == [
+        ("fables-night-train-gpt-4-0", "supported", "Yes", ["Ana stepped onto the night train."],
+         "Ana boards the night train.", "Night Train"),
+        ("fables-night-train-gpt-4-1", "unsupported", "No", ["She travelled alone, as always."],
+         "Ana travels with her brother.", "Night Train"),
+        ("fables-night-train-gpt-4-2", "unsupported", "PartialSupport", ["The doctor sat & smiled."],
+         "Ana meets a spy and a doctor.", "Night Train"),
+        ("fables-night-train-mixtral-0", "supported", "Yes", ["Ana stepped onto the night train."],
+         "Ana boards the night train.", "Night Train"),  # another model's summary: kept
+    ]
+    assert tally.dropped == {"label 'Inapplicable'": 1, "no claim or no quoted passage": 3,
+                             "claim repeated in the same summary": 1}
+    assert tally.fixed["HTML character reference decoded"] == 1
+    assert got[0].source == f"mungg/FABLES/data/FABLES.json.zip@{fv.FABLES.commit}"
+
+
+def test_cogensumm_pairs_each_summary_sentence_with_its_article_sentence(tmp_path, monkeypatch):
+    fresh14_mirrors(tmp_path, monkeypatch)
+    tally = fv.Tally()
+    got = list(fv.cogensumm(fv.Reader(tmp_path), tally))
+    bridge = ["the mayor opened the new bridge on monday."]
+    assert [(e.id, e.label, e.cls, e.quotes, e.claim, e.group) for e in got] == [
+        ("cogensumm-0-correct", "supported", "correct", bridge, "the mayor opened the bridge.", "a1"),
+        ("cogensumm-0-incorrect", "unsupported", "incorrect", bridge, "the mayor closed the bridge.", "a1"),
+        ("cogensumm-1-incorrect", "unsupported", "incorrect", bridge, "the bridge opened on friday.", "a1"),
+        ("cogensumm-2-correct", "supported", "correct", ["rain fell all week."], "rain fell.", "a2"),
+        ("cogensumm-2-incorrect", "unsupported", "incorrect", ["rain fell all week."], "it was a sunny week.", "a2"),
+    ]
+    assert tally.dropped == {"repeated sentence and article sentence": 2,
+                             "sentence labelled both correct and incorrect": 1}
+    assert got[0].source == f"W4ngatang/qags/{fv._FALKE_PATH}@{fv.FALKE.commit}"
+
+
+def test_fresh14_writes_holdout_only_sets_byte_for_byte_that_the_loader_reads(tmp_path, monkeypatch):
+    mirrors = tmp_path / "mirrors"
+    fresh14_mirrors(mirrors, monkeypatch)
+    out = tmp_path / "factver-fresh14"
+    assert fv.main(["--fresh14", "--mirrors", str(mirrors), "--out", str(out)]) == 0
+    assert sorted(p.name for p in out.iterdir()) == ["README.md", "cogensumm", "fables"]
+    assert not list(out.glob("*/dev.jsonl"))
+    first = {f: f.read_bytes() for f in sorted(out.rglob("*")) if f.is_file()}
+    assert fv.main(["--fresh14", "--mirrors", str(mirrors), "--out", str(out)]) == 0
+    assert {f: f.read_bytes() for f in sorted(out.rglob("*")) if f.is_file()} == first  # byte for byte
+    readme = (out / "README.md").read_text()
+    assert "--fresh14" in readme and "cut to 1000 by a sample" in readme and "Looked at and not used" in readme
+    assert "benchmarks/data/claims-fresh14" in readme
+    for name in ("fables", "cogensumm"):
+        assert f"## {name} (" in readme
+    assert "| 4 | 2 | 2 | No 1, PartialSupport 1, Yes 2 |" in readme
+    pairs = _factver.load("holdout", root=out)
+    assert sorted((r["dataset"], r["label"]) for r in pairs) == [
+        ("cogensumm", "supported"), ("cogensumm", "supported"), *[("cogensumm", "unsupported")] * 3,
+        ("fables", "supported"), ("fables", "supported"), ("fables", "unsupported"), ("fables", "unsupported"),
+    ]
+
+
+def test_fresh14_samples_a_big_set_per_class(tmp_path, monkeypatch):
+    # more claims than the cap: a seeded per-class sample in the source's proportions
+    labels = ("Yes", "Yes", "No", "PartialSupport")
+    claims = {str(i): _claim(f"Claim {i}.", labels[i % 4], [f"Passage {i}."]) for i in range(40)}
+    mirrors = tmp_path / "mirrors"
+    fresh14_mirrors(mirrors, monkeypatch)
+    _snapshot(mirrors / "big", monkeypatch, "FABLES",
+              {fv._FABLES_PATH: _fables_zip({"Book": {"GPT-4": {"summary": "S.", "claims": claims}}})})
+    out = tmp_path / "out"
+    assert fv.build_fresh(mirrors / "big", out, [fv.FRESH14[0]], fv.FRESH14_README_HEAD, cap=12) == 0
+    kept = [json.loads(line) for line in (out / "fables" / "holdout.jsonl").read_text().splitlines()]
+    assert len(kept) == 12
+    assert sorted(r["class"] for r in kept) == ["No"] * 3 + ["PartialSupport"] * 3 + ["Yes"] * 6
+    again = tmp_path / "again"
+    assert fv.build_fresh(mirrors / "big", again, [fv.FRESH14[0]], fv.FRESH14_README_HEAD, cap=12) == 0
+    assert (again / "fables" / "holdout.jsonl").read_bytes() == (out / "fables" / "holdout.jsonl").read_bytes()
+
+
+def test_fresh14_default_output_and_sets():
+    assert fv.FRESH_GROUPS["--fresh14"].out == Path("/tmp/factver-fresh14")
+    assert [d.name for d in fv.FRESH_GROUPS["--fresh14"].sets] == ["fables", "cogensumm"]
+    pinned = {(r.name, r.commit) for n in dir(fv) if isinstance(r := getattr(fv, n), fv.Repo)}
+    assert ("mungg/FABLES", fv.FABLES.commit) in pinned
+    # Falke et al.'s files come from an older commit of the repository QAGS is read from
+    assert fv.FALKE.name == fv.QAGS.name and fv.FALKE.commit != fv.QAGS.commit
+
+
+# --- bench_claims.py --fresh14: the public half alone, or with a hand-written half -------------
+
+
+def _run_main(monkeypatch, argv: list[str]) -> list:
+    return bench_main_pairs(bench_claims, monkeypatch, argv)
+
+
+def _public_half(tmp_path: Path, monkeypatch) -> Path:
+    mirrors = tmp_path / "mirrors"
+    fresh14_mirrors(mirrors, monkeypatch)
+    out = tmp_path / "factver-fresh14"
+    assert fv.main(["--fresh14", "--mirrors", str(mirrors), "--out", str(out)]) == 0
+    return out
+
+
+def test_fresh14_without_a_hand_half_measures_the_public_sets(tmp_path, monkeypatch):
+    root = _public_half(tmp_path, monkeypatch)
+    got = _run_main(monkeypatch, ["--fresh14", "--fresh14-hand-dir", str(tmp_path / "no-hand"),
+                                  "--fresh14-factver-root", str(root)])
+    assert sorted(p.dataset for p in got) == ["factver/cogensumm"] * 5 + ["factver/fables"] * 4
+
+
+def test_fresh14_with_a_hand_half_measures_both(tmp_path, monkeypatch):
+    root = _public_half(tmp_path, monkeypatch)
+    hand = tmp_path / "hand"
+    hand.mkdir()
+    row = {"id": "x0001", "dataset": "somedoc", "page": "somedoc/a.html", "quote": "Q.", "claim": "C.",
+           "label": "supported", "class": "paraphrase_synonyms", "split": "holdout"}
+    (hand / "holdout.jsonl").write_text(json.dumps(row) + "\n", encoding="utf-8")
+    got = _run_main(monkeypatch, ["--fresh14", "--fresh14-hand-dir", str(hand), "--fresh14-factver-root", str(root)])
+    assert [p.dataset for p in got][:1] == ["hand/somedoc"] and len(got) == 10
+
+
+@pytest.mark.parametrize("only", ["", "hand"])
+def test_fresh14_stops_when_nothing_is_there_to_measure(only, tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr(sys, "argv", ["bench_claims.py", "--fresh14", "--fresh14-hand-dir", str(tmp_path / "no-hand"),
+                                      "--fresh14-factver-root", str(tmp_path / "none"), "--only", only])
+    with pytest.raises(SystemExit) as exc:
+        bench_claims.main()
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert ("fetch_factver.py --fresh14 --out" in err) if not only else ("holdout.jsonl not found" in err)
+
+
+def test_fresh14_defaults_and_verdict_group():
+    g = bench_claims.FRESH_GROUPS["fresh14"]
+    assert g.hand_optional
+    assert g.hand_dir == bench_claims.FRESH14_HAND_DIR and g.hand_dir.name == "claims-fresh14"
+    assert g.factver_root == bench_claims.FRESH14_FACTVER_ROOT == Path("/tmp/factver-fresh14")
+    verdicts = load_module(BENCH / "claims_verdicts.py", "claims_verdicts_fresh14")
+    assert "fresh14" in verdicts.GROUPS
+    assert verdicts._FRESH["fresh14"] == (g.hand_dir, g.factver_root)
