@@ -236,3 +236,29 @@ def test_dates_are_single_values():
     assert check("The bridge opened on 4 May 2020.", "The bridge opened on 3 May 2020.").status is U
     assert check("The tunnel opened in 2021.", q).status is not U  # the year alone
     assert check("You may see 5 errors.", "You may see 5 errors.").status is S  # "may" is no month
+
+
+def test_question_pattern_matches_as_the_plain_one():
+    """``_QUESTION`` (with its look-behind, linear) finds what ``[^.!?\\n]*\\?+`` found."""
+    import random
+    import re
+
+    from deep_research.citations.claims.proof import _QUESTION
+
+    plain = re.compile(r"[^.!?\n]*\?+")
+    rnd = random.Random(25)
+    texts = ["Is it dead? No. It is alive.", "a.?b??c\nd? e!", "?", "..??", "no question here.", ""]
+    texts += ["".join(rnd.choice("ab .?!\n") for _ in range(rnd.randint(0, 14))) for _ in range(20000)]
+    for s in texts:
+        assert [m.span() for m in _QUESTION.finditer(s)] == [m.span() for m in plain.finditer(s)], repr(s)
+        assert _QUESTION.sub(" ", s) == plain.sub(" ", s)
+
+
+def test_prefixed_rests_as_every_prefix_tried():
+    from deep_research.citations.claims.analysis import _analyse_quote
+    from deep_research.citations.claims.antonym import _PREFIXES, _prefixed_rests
+
+    t = _analyse_quote("Unsafe, nonblocking and disabled calls; an unknown dish is undone, not discarded. Diskus non")
+    every = frozenset(s[len(p):] for s in t.stemset for p in _PREFIXES if s.startswith(p))
+    assert list(_prefixed_rests(t)) == list(every)  # the same rests, in the same order
+    assert "known" in every and "" in every  # "non" alone: the empty rest, as before

@@ -587,7 +587,10 @@ def _passive_of_active(claim: _Text, its: _Items, qs: list[_Text]) -> str | None
 
 
 # A sentence that asks (ends in "?"), up to the end of the one before it.
-_QUESTION = re.compile(r"[^.!?\n]*\?+")
+# A question: a run of characters up to a "?" that starts where a sentence does (at the start
+# or after ". ! ? newline"). The look-behind keeps it linear: without it the engine tried every
+# position of a long sentence ending in "." again (quadratic; the same matches).
+_QUESTION = re.compile(r"(?<![^.!?\n])[^.!?\n]*\?+")
 
 # Words that say a statement is false or unproven ("Death Hoax", "debunked", "a myth",
 # "reportedly"): in a quote that the claim copies around them, the quote may deny or only
