@@ -588,3 +588,11 @@ def test_a_span_that_asks_or_sits_beside_a_hoax_is_no_evidence():
         assert not r.ok and r.problems, quote
     ok = check_judge_evidence(claim, ["The singer is dead. Was it a hoax?"], [JudgeFact(claim, ["The singer is dead"])])
     assert ok.ok, ok.problems
+
+
+def test_be_in_another_tense_than_the_span_is_no_evidence():
+    quote = "My grandfather was one of them."
+    r = check_judge_evidence("My grandfather is one of them.", [quote], [JudgeFact("he is one of them", [quote])])
+    assert not r.ok and any("past only" in p for p in r.problems)
+    same = check_judge_evidence("My grandfather was one of them.", [quote], [JudgeFact("he was one", [quote])])
+    assert same.ok, same.problems

@@ -261,6 +261,9 @@ def check_judge_evidence(claim: str, quotes: list[str], facts: list[JudgeFact]) 
     asked = _asked_or_denied(claim or "", quotes, found)
     if asked:
         problems.append(asked)
+    tense = _tense_in_spans(claim or "", [quotes[qi][a:b] for qi, a, b in found])
+    if tense:
+        problems.append(tense)
 
     paths: dict[str, str] = {}
     text, mid = _prepare_claim(_paths_as_names(claim or "", paths))  # before "<id>" is taken for a tag
@@ -486,6 +489,17 @@ def _asked_or_denied(claim: str, quotes: list[str], found: list[tuple[int, int, 
             st = stem(w)
             if st in P._DENIALS and st not in have:
                 return f'the quote sentence of "{_short(q[a:b], 60)}" calls something "{w}" that the claim does not'
+    return None
+
+
+def _tense_in_spans(claim: str, spans: list[str]) -> str | None:
+    """The claim says "is" where the cited spans only say "was", or the reverse (the code
+    path's rule, ``proof._tense_changed``)."""
+    mine = {w.lower() for w in _WORD_RX.findall(claim)}
+    theirs = {w.lower() for s in spans for w in _WORD_RX.findall(s)}
+    for said, other, when in ((P._PAST_BE, P._PRESENT_BE, "the present"), (P._PRESENT_BE, P._PAST_BE, "the past")):
+        if said & mine and not said & theirs and other & theirs:
+            return f'the claim says "{min(said & mine)}" where the cited spans say it in {when} only'
     return None
 
 
