@@ -60,3 +60,38 @@ def bench_main_pairs(bench_claims, monkeypatch, argv: list[str]) -> list:
     with pytest.raises(_Loaded):
         bench_claims.main()
     return seen
+
+
+def check_optional_hand_half(bench_claims, monkeypatch, tmp_path: Path, group: str, root: Path,
+                             public: list[str]) -> None:
+    """``bench_claims.py --<group>`` for a group whose hand-written half is optional: without
+    it, the public sets alone (``public``: their data set names, sorted); with one, both."""
+    import json
+
+    flag = f"--{group}"
+    got = bench_main_pairs(bench_claims, monkeypatch, [flag, f"{flag}-hand-dir", str(tmp_path / "no-hand"),
+                                                      f"{flag}-factver-root", str(root)])
+    assert sorted(p.dataset for p in got) == public
+    hand = tmp_path / "hand"
+    hand.mkdir()
+    row = {"id": "x0001", "dataset": "somedoc", "page": "somedoc/a.html", "quote": "Q.", "claim": "C.",
+           "label": "supported", "class": "paraphrase_synonyms", "split": "holdout"}
+    (hand / "holdout.jsonl").write_text(json.dumps(row) + "\n", encoding="utf-8")
+    got = bench_main_pairs(bench_claims, monkeypatch, [flag, f"{flag}-hand-dir", str(hand),
+                                                      f"{flag}-factver-root", str(root)])
+    assert [p.dataset for p in got][:1] == ["hand/somedoc"] and len(got) == len(public) + 1
+
+
+def check_stops_without_data(bench_claims, monkeypatch, capsys, tmp_path: Path, group: str, only: str) -> None:
+    """No public half (and no hand half): exit 2 naming the rebuild command, or (``--only
+    hand``) the missing hand-written file."""
+    import pytest
+
+    flag = f"--{group}"
+    monkeypatch.setattr(sys, "argv", ["bench_claims.py", flag, f"{flag}-hand-dir", str(tmp_path / "no-hand"),
+                                      f"{flag}-factver-root", str(tmp_path / "none"), "--only", only])
+    with pytest.raises(SystemExit) as exc:
+        bench_claims.main()
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert (f"fetch_factver.py {flag} --out" in err) if not only else ("holdout.jsonl not found" in err)

@@ -17,7 +17,12 @@ BENCH = Path(__file__).resolve().parents[2] / "benchmarks"
 sys.path.insert(0, str(BENCH))
 import _factver  # noqa: E402
 import bench_claims  # noqa: E402
-from tests.benchmarks._fresh_support import bench_main_pairs, git_repo, load_module  # noqa: E402
+from tests.benchmarks._fresh_support import (  # noqa: E402
+    check_optional_hand_half,
+    check_stops_without_data,
+    git_repo,
+    load_module,
+)
 
 fv = load_module(BENCH / "data" / "factver" / "fetch_factver.py", "fetch_factver_fresh13")
 
@@ -192,9 +197,6 @@ def test_fresh13_default_output_and_sets():
 # --- bench_claims.py --fresh13: the public half alone, or with a hand-written half -------------
 
 
-def _run_main(monkeypatch, argv: list[str]) -> list:
-    return bench_main_pairs(bench_claims, monkeypatch, argv)
-
 
 def _public_half(tmp_path: Path, monkeypatch) -> Path:
     mirrors = tmp_path / "mirrors"
@@ -204,33 +206,14 @@ def _public_half(tmp_path: Path, monkeypatch) -> Path:
     return out
 
 
-def test_fresh13_without_a_hand_half_measures_the_public_sets(tmp_path, monkeypatch):
-    root = _public_half(tmp_path, monkeypatch)
-    got = _run_main(monkeypatch, ["--fresh13", "--fresh13-hand-dir", str(tmp_path / "no-hand"),
-                                  "--fresh13-factver-root", str(root)])
-    assert sorted(p.dataset for p in got) == ["factver/bump"] * 6 + ["factver/emergent"] * 3 + ["factver/fnc1"] * 3
-
-
-def test_fresh13_with_a_hand_half_measures_both(tmp_path, monkeypatch):
-    root = _public_half(tmp_path, monkeypatch)
-    hand = tmp_path / "hand"
-    hand.mkdir()
-    row = {"id": "x0001", "dataset": "somedoc", "page": "somedoc/a.html", "quote": "Q.", "claim": "C.",
-           "label": "supported", "class": "paraphrase_synonyms", "split": "holdout"}
-    (hand / "holdout.jsonl").write_text(json.dumps(row) + "\n", encoding="utf-8")
-    got = _run_main(monkeypatch, ["--fresh13", "--fresh13-hand-dir", str(hand), "--fresh13-factver-root", str(root)])
-    assert [p.dataset for p in got][:1] == ["hand/somedoc"] and len(got) == 13
+def test_fresh13_hand_half_is_optional(tmp_path, monkeypatch):
+    check_optional_hand_half(bench_claims, monkeypatch, tmp_path, "fresh13", _public_half(tmp_path, monkeypatch),
+                             ["factver/bump"] * 6 + ["factver/emergent"] * 3 + ["factver/fnc1"] * 3)
 
 
 @pytest.mark.parametrize("only", ["", "hand"])
 def test_fresh13_stops_when_nothing_is_there_to_measure(only, tmp_path, monkeypatch, capsys):
-    monkeypatch.setattr(sys, "argv", ["bench_claims.py", "--fresh13", "--fresh13-hand-dir", str(tmp_path / "no-hand"),
-                                      "--fresh13-factver-root", str(tmp_path / "none"), "--only", only])
-    with pytest.raises(SystemExit) as exc:
-        bench_claims.main()
-    assert exc.value.code == 2
-    err = capsys.readouterr().err
-    assert ("fetch_factver.py --fresh13 --out" in err) if not only else ("holdout.jsonl not found" in err)
+    check_stops_without_data(bench_claims, monkeypatch, capsys, tmp_path, "fresh13", only)
 
 
 def test_fresh13_defaults_and_verdict_group():
