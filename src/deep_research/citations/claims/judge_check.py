@@ -494,13 +494,10 @@ def _asked_or_denied(claim: str, quotes: list[str], found: list[tuple[int, int, 
 
 def _tense_in_spans(claim: str, spans: list[str]) -> str | None:
     """The claim says "is" where the cited spans only say "was", or the reverse (the code
-    path's rule, ``proof._tense_changed``)."""
-    mine = {w.lower() for w in _WORD_RX.findall(claim)}
-    theirs = {w.lower() for s in spans for w in _WORD_RX.findall(s)}
-    for said, other, when in ((P._PAST_BE, P._PRESENT_BE, "the present"), (P._PRESENT_BE, P._PAST_BE, "the past")):
-        if said & mine and not said & theirs and other & theirs:
-            return f'the claim says "{min(said & mine)}" where the cited spans say it in {when} only'
-    return None
+    path's rule, ``proof.be_tense_change``)."""
+    change = P.be_tense_change({w.lower() for w in _WORD_RX.findall(claim)},
+                               {w.lower() for s in spans for w in _WORD_RX.findall(s)})
+    return f'the claim says "{change[0]}" where the cited spans say it in {change[1]} only' if change else None
 
 
 def _lookalike(claim_t: _Text, spans: list[_Span]) -> tuple[str, str] | None:

@@ -540,16 +540,20 @@ _PRESENT_BE = frozenset({"is", "are", "am"})
 _PAST_BE = frozenset({"was", "were"})
 
 
-def _tense_changed(claim: _Text, qs: list[_Text]) -> str | None:
-    """The claim says "is" where its quotes only say "was", or the reverse ("my ancestor
-    was one of them" does not show "is one of them"): "be" is no item, so a proof would
-    not see it."""
-    have = union(qs, "lowset")
-    for mine, theirs, other in ((_PAST_BE, _PRESENT_BE, "the present"), (_PRESENT_BE, _PAST_BE, "the past")):
-        said = mine & claim.lowset
-        if said and not mine & have and theirs & have:
-            return f'the claim says "{min(said)}" where its quote says it in {other} only'
+def be_tense_change(mine: set[str], theirs: set[str]) -> tuple[str, str] | None:
+    """(the claim's form of "be", the tense its quotes use instead) when the claim's words
+    ``mine`` say "is" where the quotes' words ``theirs`` only say "was", or the reverse ("my
+    ancestor was one of them" does not show "is one of them"); else None. "be" is no item,
+    so a proof alone would not see it."""
+    for said, other, when in ((_PAST_BE, _PRESENT_BE, "the present"), (_PRESENT_BE, _PAST_BE, "the past")):
+        if said & mine and not said & theirs and other & theirs:
+            return min(said & mine), when
     return None
+
+
+def _tense_changed(claim: _Text, qs: list[_Text]) -> str | None:
+    change = be_tense_change(claim.lowset, union(qs, "lowset"))
+    return f'the claim says "{change[0]}" where its quote says it in {change[1]} only' if change else None
 
 
 def _after_be(t: _Text, k: int) -> bool:
