@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import html as html_lib
 import re
 import uuid
 from dataclasses import dataclass
@@ -68,6 +69,40 @@ def sanitize(html: str, local_files: frozenset[str] = frozenset()) -> str:
         allowed_classes={"span": TOKEN_CLASSES, "div": {CSS_CLASS}},  # highlighted code only
         attribute_filter=keep,
     )
+
+
+# A run of 30+ characters with no space that is not one plain word (a URL, a path, an
+# identifier): shown breakable anywhere, so a table column holding one is not as wide as
+# the whole run (the PDF drew such a table past the page's edge). Plain words keep hyphenation.
+_LONG_TOKEN = re.compile(r"[^\s<>]{30,}")
+_PLAIN_WORD = re.compile(r"\W{0,3}[^\W\d_]+\W{0,3}")  # a word, with its punctuation
+# a tag as nh3 and markupsafe write them: attribute values in double quotes, '"' escaped
+_TAG = re.compile(r'(<[^>"]*(?:"[^"]*"[^>"]*)*>)')
+
+
+def breakable_long_tokens(html: str) -> str:
+    """``html`` with each long token of its text (outside ``<pre>``) in a span the CSS lets
+    break anywhere (``.long-token``); tags and attribute values are left as they are."""
+
+    def mark(m: re.Match) -> str:
+        word = m.group(0)
+        shown = html_lib.unescape(word)  # its length as shown: '&amp;' is one character
+        if len(shown) < 30 or _PLAIN_WORD.fullmatch(shown):
+            return word
+        return f'<span class="long-token">{word}</span>'
+
+    parts = _TAG.split(html)
+    in_pre = 0
+    for i, part in enumerate(parts):
+        if i % 2:  # a tag
+            name = part[1:5].lower()
+            if name == "pre>" or name.startswith("pre "):
+                in_pre += 1
+            elif name == "/pre" and in_pre:
+                in_pre -= 1
+        elif not in_pre and len(part) >= 30:
+            parts[i] = _LONG_TOKEN.sub(mark, part)
+    return "".join(parts)
 
 
 def split_title(markdown: str) -> tuple[str | None, str]:
@@ -265,6 +300,7 @@ def render_html(
         pattern = re.compile(re.escape(f"zqwords{nonce}n") + r"\d+q")
         body_html = pattern.sub(lambda m: f'<span class="cite-words">{shown.get(m.group(0), "")}</span>', body_html)
         toc_html = pattern.sub(lambda m: shown.get(m.group(0), ""), toc_html)
+    body_html = breakable_long_tokens(body_html)
     toc_entries = toc_html.count("<li")
     css = (templates_dir() / "report.css").read_text(encoding="utf-8") + "\n" + code_css()
     return _environment().get_template("report.html.j2").render(

@@ -1,0 +1,66 @@
+"""The PDF keeps every line of text inside the page's margins: a long URL in a table cell
+or a long unbroken token in a quote is broken, not drawn past the page's edge (where the
+reader never sees it)."""
+
+from __future__ import annotations
+
+import pytest
+
+from deep_research.citations.model import Source
+from deep_research.publish import publish_report
+
+weasyprint = pytest.importorskip("weasyprint")
+
+LONG_URL = ("https://docs.example.org/" + "/".join(f"section-{i}-with-a-long-name" for i in range(10))
+            + "/page.html?query=" + "x" * 90)
+TOKEN = "every_word_of_this_identifier_is_joined_by_underscores_so_no_line_can_break_inside_it_at_all"
+PAGE = ("Irrigation\nDrip irrigation reduces water use by 30 to 50 percent compared with flood irrigation.\n"
+        f"The setting is called {TOKEN} in the manual.\n")
+SOURCE = Source("drip", LONG_URL, PAGE, "Drip irrigation", "text")
+REPORT = (
+    "# Irrigation\n\n"
+    'Drip irrigation saves water <ref id="drip">"Drip irrigation reduces water use by 30 to 50 percent '
+    'compared with flood irrigation."</ref>.\n\n'
+    "| Country | Note | Link |\n|---|---|---|\n"
+    f"| Israel | drip | {LONG_URL} |\n"
+    f"| Jordan | setting | `{TOKEN}` |\n\n"
+    f'The manual names it <ref id="drip">"The setting is called {TOKEN} in the manual."</ref>.\n'
+)
+
+
+def _text_boxes(box):
+    from weasyprint.formatting_structure.boxes import TextBox
+
+    for child in box.descendants():
+        if isinstance(child, TextBox) and child.text.strip():
+            yield child
+
+
+def test_long_urls_and_tokens_stay_inside_the_page(tmp_path):
+    result = publish_report(REPORT, [SOURCE], tmp_path, pdf=False)
+    html = result.files["html"].read_text(encoding="utf-8")
+    from deep_research.publish.pdf import _fetcher_class
+
+    doc = weasyprint.HTML(string=html, url_fetcher=_fetcher_class()()).render()  # reads nothing, as the PDF
+    margin = 96  # report.css: @page margin 1in, in CSS px
+    outside = []
+    for number, page in enumerate(doc.pages, 1):
+        right = page.width - margin
+        for box in _text_boxes(page._page_box):
+            if box.position_x + box.width > right + 1:
+                outside.append((number, round(box.position_x + box.width - right), box.text[:40]))
+    assert outside == [], outside
+    # the table's short words keep their letters together (only the long tokens break anywhere)
+    cells = [b.text for page in doc.pages for b in _text_boxes(page._page_box)]
+    assert "Country" in cells and "Israel" in cells and "Jordan" in cells
+
+
+def test_only_long_unbroken_tokens_are_marked_breakable():
+    from deep_research.publish.html import breakable_long_tokens
+
+    html = (f'<p title="a &gt; {TOKEN}">Short words, a Donaudampfschifffahrtsgesellschaftskapitän, '
+            f'<a href="{LONG_URL}">{LONG_URL}</a></p><pre><code>{TOKEN}</code></pre>')
+    out = breakable_long_tokens(html)
+    assert out.count('<span class="long-token">') == 1  # the link text; not the attribute, the word or the code
+    assert f'<span class="long-token">{LONG_URL}</span></a>' in out
+    assert f'title="a &gt; {TOKEN}"' in out and f"<pre><code>{TOKEN}</code></pre>" in out
