@@ -33,3 +33,65 @@ def test_every_figure_and_header_stays_whole_at_80_columns():
 def test_a_wide_terminal_keeps_each_node_on_one_line():
     text = render(140)
     assert "supervisor_researcher_compress" in text and "…" not in text
+
+
+# --- errors and warnings at a terminal ----------------------------------------------------------
+def _in_terminal(args: list[str], columns: int = 80) -> tuple[int, str]:
+    """Run the CLI with a pseudo-terminal of ``columns`` for stdout and stderr: (exit code, text)."""
+    import fcntl
+    import os
+    import pty
+    import struct
+    import subprocess
+    import sys
+    import termios
+    import threading
+
+    main_fd, term_fd = pty.openpty()
+    fcntl.ioctl(term_fd, termios.TIOCSWINSZ, struct.pack("HHHH", 24, columns, 0, 0))
+    env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES", "NO_COLOR", "FORCE_COLOR")}
+    env.update(TERM="xterm", DEEP_RESEARCH_ENV_FILE="none")
+    proc = subprocess.Popen([sys.executable, "-m", "deep_research.cli", *args], stdin=subprocess.DEVNULL,
+                            stdout=term_fd, stderr=term_fd, env=env)
+    os.close(term_fd)
+    chunks: list[bytes] = []
+
+    def read() -> None:
+        while True:
+            try:
+                data = os.read(main_fd, 65536)
+            except OSError:  # the terminal closed: the child exited
+                return
+            if not data:
+                return
+            chunks.append(data)
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    code = proc.wait(timeout=120)
+    reader.join(timeout=10)
+    os.close(main_fd)
+    text = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", b"".join(chunks).decode("utf-8", "replace"))
+    return code, text.replace("\r\n", "\n")
+
+
+def test_an_error_wraps_between_words_at_a_terminal_and_is_one_line_in_a_pipe(tmp_path):
+    report, sources = tmp_path / "r.md", tmp_path / "s.json"
+    report.write_text("# R\n\nText.\n")
+    sources.write_text("[]")
+    args = ["publish", str(report), "--sources", str(sources), "--out", str(tmp_path / "o"),
+            "--citation-style", "harvard"]
+    code, text = _in_terminal(args)
+    lines = [line for line in text.splitlines() if line.strip()]
+    assert code == 2 and len(lines) >= 2, text
+    assert all(len(line) <= 80 for line in lines), lines
+    words = "choose one of numbered, apa, mla, ieee, chicago".split()
+    assert all(w in " ".join(lines).split() for w in words), lines  # no word cut at a line's end
+    import subprocess
+    import sys
+
+    piped = subprocess.run([sys.executable, "-m", "deep_research.cli", *args], capture_output=True, text=True,
+                           timeout=120, env={**__import__("os").environ, "DEEP_RESEARCH_ENV_FILE": "none"})
+    assert piped.returncode == 2
+    assert piped.stderr.strip().splitlines() == [
+        "error: --citation-style: unknown citation style 'harvard': choose one of numbered, apa, mla, ieee, chicago"]

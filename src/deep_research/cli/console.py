@@ -23,8 +23,22 @@ class SafeConsole(Console):
         return super().render_str(printable(text, keep_newlines=True), **kwargs)
 
 
+class MessageConsole(SafeConsole):
+    """Errors and warnings: on a terminal wrapped between words at its width (left to the
+    terminal, a message longer than a line broke mid-word); into a pipe or a file one line
+    per message, as scripts and logs read them. Decided at each print: the stream can change."""
+
+    @property
+    def soft_wrap(self) -> bool:
+        return not self.is_terminal
+
+    @soft_wrap.setter
+    def soft_wrap(self, value: bool) -> None:  # Console.__init__ sets it; the property decides
+        pass
+
+
 out = SafeConsole(emoji=False)  # ":x" in a model name is not an emoji code
-err = SafeConsole(stderr=True, soft_wrap=True, highlight=False, emoji=False)
+err = MessageConsole(stderr=True, highlight=False, emoji=False)
 
 
 def usage_table(usage: dict) -> Table:
