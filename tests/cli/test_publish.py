@@ -206,3 +206,30 @@ def test_too_short_quote_is_not_verified_and_the_terminal_says_why(tmp_path):
     assert all(c["claim_status"] != "supported" for c in cites[1:])
     assert r.stderr.count("the quote is too short to identify a passage") == 2
     assert "(unverified quote)" in (out / "report.linked.md").read_text()
+
+
+def test_a_report_a_publish_wrote_with_an_unknown_id_publishes_again(tmp_path):
+    """A run's report.md keeps a model's ref to a source it never read, marked not found: the
+    run folder re-publishes (README), the ref still not found; an unmarked unknown id stays
+    a usage error (a typo)."""
+    report = tmp_path / "report.md"
+    report.write_text('# R\n\nTea grows <ref id="tea">"Tea grows in the hills."</ref>. '
+                      'Coffee too <ref id="s-404">"Coffee grows in the hills."</ref>.\n')
+    sources = tmp_path / "sources.json"
+    sources.write_text(json.dumps([{"id": "tea", "url": "https://example.org/tea",
+                                    "content": "Tea grows in the hills."}]))
+    first = tmp_path / "first"
+    from deep_research.citations.model import Source
+    from deep_research.publish import publish_report
+
+    publish_report(report.read_text(), [Source("tea", "https://example.org/tea", "Tea grows in the hills.", "Tea")],
+                   first, pdf=False)  # as a run publishes: its check of the unknown id is in report.md
+    assert 'check="quote-not-found"' in (first / "report.md").read_text()
+    r = run("publish", first / "report.md", "--sources", sources, "--out", tmp_path / "again", "--no-pdf")
+    assert r.returncode == 0, r.stderr
+    assert "'s-404'" in r.stderr and "published as not found" in r.stderr
+    cites = json.loads((tmp_path / "again" / "citations.json").read_text())
+    assert [c["status"] for c in cites] == ["verified", "unsupported"], cites
+    r = run("publish", report, "--sources", sources, "--out", tmp_path / "typo", "--no-pdf")
+    assert r.returncode == 2 and "cites source ids that are not in" in r.stderr and "'s-404'" in r.stderr
+    assert not (tmp_path / "typo").exists()

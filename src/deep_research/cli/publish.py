@@ -71,6 +71,7 @@ def _publish(report: Path, sources: Path, out_dir: Path, pdf: bool, title: str |
     from ..citations.document import parse
     from ..inputs import load_sources, read_text_file
     from ..publish import publish_report
+    from ..publish.safety import ref_marks
     from .console import warn as _warn
 
     markdown = read_text_file(report, "report")
@@ -81,13 +82,25 @@ def _publish(report: Path, sources: Path, out_dir: Path, pdf: bool, title: str |
         _warn(w)
     known = {s.id for s in loaded.sources}
     doc = parse(markdown)  # parsed once: the check below and the publish read the same document
-    unknown = sorted({r.source_id for r in doc.refs} - known)
+    # An unknown id is a typo to fix, unless its refs say they were not found: a run's
+    # report.md keeps a model's ref to a source it never read, marked so, and the run's
+    # folder must re-publish (README: "the folder alone re-publishes its report").
+    unknown = {r.source_id for r in doc.refs} - known
+    unmarked = {r.source_id for r in doc.refs if r.source_id in unknown
+                and ref_marks(doc.markdown[r.start:r.end]).get("check") != "quote-not-found"}
+    if unmarked:
+        raise UserError(f"the report cites source ids that are not in {sources}: {_ids(unmarked)}")
     if unknown:
-        shown = ", ".join(repr(u) for u in unknown[:10]) + (" …" if len(unknown) > 10 else "")
-        raise UserError(f"the report cites source ids that are not in {sources}: {shown}")
+        _warn(f"the report cites source ids that are not in {sources}: {_ids(unknown)}; their refs are "
+              'marked not found (check="quote-not-found") and are published as not found')
     result = publish_report(doc, loaded.sources, out_dir, pdf=pdf, title=title, findings=findings,
                             pdf_worker=worker, docx=docx, citation_style=citation_style)
     _print_publish_summary(result)
+
+
+def _ids(ids: set[str]) -> str:
+    shown = sorted(ids)
+    return ", ".join(repr(u) for u in shown[:10]) + (" …" if len(shown) > 10 else "")
 
 
 MAX_CITATION_WARNINGS = 20  # failed citations named one by one; the rest are counted

@@ -443,10 +443,16 @@ def canonical_ref(source_id: str, tag: str, local_files: frozenset[str] = frozen
     opening = _REF_OPEN_END.search(tag)
     close = _REF_CLOSE.search(tag)
     inner = tag[opening.end():close.start()] if opening and close else ""
-    marks = "".join(f' {m.group(1).lower()}="{m.group(2)}"'
-                    for m in _REF_MARK.finditer(tag[:opening.end()] if opening else "")
-                    if m.group(1).lower() == "note" or m.group(2) in REF_CHECKS)
+    marks = "".join(f' {name}="{value}"' for name, value in ref_marks(tag).items())
     return ref_tag(source_id, strip_quote_marks(inner), marks, local_files)
+
+
+def ref_marks(tag: str) -> dict[str, str]:
+    """The well-formed ``check`` and ``note`` marks of a ref tag's opening (as report.md
+    writes them), by name."""
+    opening = _REF_OPEN_END.search(tag)
+    return {m.group(1).lower(): m.group(2) for m in _REF_MARK.finditer(tag[:opening.end()] if opening else "")
+            if m.group(1).lower() == "note" or m.group(2) in REF_CHECKS}
 
 
 def ref_tag(source_id: str, quote: str, marks: str = "", local_files: frozenset[str] = frozenset()) -> str:
