@@ -362,3 +362,39 @@ def test_badge_legend_counts_each_citation_once(tmp_path):
     text = " ".join(html_text(html).split())
     for key in ("legend_proven", "legend_differs", "legend_missing", "legend_unchecked", "legend_no_claim"):
         assert t[key] in text
+
+
+# --- the title as the reader sees it ---------------------------------------------------------------
+def _h1(html: str) -> str:
+    return lxml_html.document_fromstring(html).xpath('//h1[@class="title"]')[0].text_content()
+
+
+def _docx_title(result) -> str:
+    with zipfile.ZipFile(result.files["docx"]) as z:
+        core = z.read("docx/core.xml" if "docx/core.xml" in z.namelist() else "docProps/core.xml").decode()
+    from html import unescape
+
+    return unescape(re.search(r"<dc:title>(.*?)</dc:title>", core, re.S).group(1))
+
+
+def test_the_title_of_a_published_report_md_reads_as_the_first_publish_showed_it(tmp_path):
+    """report.md writes a title's '<' as '&lt;' and '[' as '\\['; publishing that file again
+    (a run folder's report) shows '<' and '[' in the HTML, PDF and Word titles, not the
+    markdown's escapes."""
+    raw = "# Heat pumps [draft] <v2> & `a\\[b` costs\n\n" + GOOD + "\n"
+    first = publish(tmp_path / "first", raw, docx=True)
+    shown = _h1(first.files["html"].read_text())
+    assert shown == "Heat pumps [draft] <v2> & `a\\[b` costs", shown
+    written = first.files["markdown"].read_text().splitlines()[0]
+    assert written != raw.splitlines()[0]  # escaped in report.md
+    again = publish(tmp_path / "again", first.files["markdown"].read_text(), docx=True)
+    assert _h1(again.files["html"].read_text()) == shown
+    assert _docx_title(again) == _docx_title(first) == shown
+    named = publish(tmp_path / "named", "# Caf&eacute; &#x1b;[31m &amp;lt;\n\n" + GOOD + "\n")
+    h1 = _h1(named.files["html"].read_text())
+    assert h1.startswith("Café ") and h1.endswith("[31m &lt;") and "\x1b" not in h1, h1  # no control sent
+
+
+def test_a_report_without_a_title_gets_a_word_file(tmp_path):
+    result = publish(tmp_path, GOOD + "\n", docx=True)  # failed: TypeError on the missing title
+    assert result.files["docx"].is_file()

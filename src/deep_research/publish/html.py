@@ -24,7 +24,7 @@ from ..language import count, format_date, strong_direction, text_direction
 from ..language import labels as language_labels
 from .code import CSS_CLASS, MARKDOWN_EXTENSION, TOKEN_CLASSES, code_css
 from .markdown import (body_markdown, check_mark, credibility_text, findings_markdown, legend_counts, policy_for,
-                       quoted_words)
+                       quoted_words, shown_heading)
 from .safety import Atom, Policy, link_allowed, local_file_urls, render_cut_note, tag_atom_text
 
 # What report markdown may produce. Everything else (script, iframe, object, style, img,
@@ -272,6 +272,7 @@ def render_html(
     body_md, sources_heading = body_markdown(report, policy, atom, render=True, title=False,
                                              code_atom_text=lambda x: x.text(md))
     found_title = title_text(report.parsed)
+    found_title = shown_heading(found_title) if found_title else None  # '&lt;' read as '<'
     if findings:
         body_md = findings_markdown(report, lambda c: token(c.ref.index)) + "\n" + body_md
     if policy.cut:

@@ -24,7 +24,7 @@ from ..terminal import inert_json, inert_text
 from .files import inside, prepare_out_dir
 from .fonts import MissingScript, missing_glyphs
 from .html import render_html
-from .markdown import findings_markdown, linked_markdown, policy_for, ref_markup, ui_markdown
+from .markdown import findings_markdown, linked_markdown, policy_for, ref_markup, shown_heading, ui_markdown
 from .pdf import PdfWorker, render_pdf
 from . import json_text, safety
 
@@ -260,7 +260,7 @@ def publish_report(
         from .docx import render_docx  # python-docx loads only when a docx is asked for
 
         t = time.perf_counter()
-        write_atomic(files["docx"], render_docx(html, labels=words, title=inert_text(title or title_text(doc)), lang=lang,
+        write_atomic(files["docx"], render_docx(html, labels=words, title=inert_text(title or shown_heading(title_text(doc) or "")), lang=lang,
                                                 local_files=safety.local_file_urls(report.sources)))
         timings["docx_s"] = time.perf_counter() - t
     refused: list[str] = []
