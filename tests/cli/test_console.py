@@ -36,7 +36,7 @@ def test_a_wide_terminal_keeps_each_node_on_one_line():
 
 
 # --- errors and warnings at a terminal ----------------------------------------------------------
-def _in_terminal(args: list[str], columns: int = 80) -> tuple[int, str]:
+def _in_terminal(args: list[str], columns: int = 80, env: dict | None = None) -> tuple[int, str]:
     """Run the CLI with a pseudo-terminal of ``columns`` for stdout and stderr: (exit code, text)."""
     import fcntl
     import os
@@ -49,8 +49,9 @@ def _in_terminal(args: list[str], columns: int = 80) -> tuple[int, str]:
 
     main_fd, term_fd = pty.openpty()
     fcntl.ioctl(term_fd, termios.TIOCSWINSZ, struct.pack("HHHH", 24, columns, 0, 0))
+    extra = env or {}
     env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES", "NO_COLOR", "FORCE_COLOR")}
-    env.update(TERM="xterm", DEEP_RESEARCH_ENV_FILE="none")
+    env.update(TERM="xterm", DEEP_RESEARCH_ENV_FILE="none", **extra)
     proc = subprocess.Popen([sys.executable, "-m", "deep_research.cli", *args], stdin=subprocess.DEVNULL,
                             stdout=term_fd, stderr=term_fd, env=env)
     os.close(term_fd)
@@ -95,3 +96,25 @@ def test_an_error_wraps_between_words_at_a_terminal_and_is_one_line_in_a_pipe(tm
     assert piped.returncode == 2
     assert piped.stderr.strip().splitlines() == [
         "error: --citation-style: unknown citation style 'harvard': choose one of numbered, apa, mla, ieee, chicago"]
+
+
+def test_eval_run_summary_sentences_wrap_between_words_at_a_terminal(tmp_path):
+    """The summary of `eval run` at 80 columns: each sentence wrapped between words (its
+    citation-accuracy line was 130 columns, broken mid-word by the terminal)."""
+    import json
+    from pathlib import Path
+
+    from tests.support.scenario import QUESTION, write_corpus
+
+    root = Path(__file__).resolve().parents[2]
+    corpus = write_corpus(tmp_path / "corpus")
+    questions = tmp_path / "q.jsonl"
+    questions.write_text(json.dumps({"id": "cold", "question": QUESTION}) + "\n")
+    code, text = _in_terminal(["eval", "run", str(questions), "--out", str(tmp_path / "out"), "--corpus", str(corpus)],
+                              env={"DEEP_RESEARCH_DEPS": "tests.support.cli_deps:deps", "PYTHONPATH": str(root)})
+    assert code == 0, text
+    lines = [line.split("\r")[-1].rstrip() for line in text.splitlines()]
+    start = next(i for i, line in enumerate(lines) if line.startswith("Citation accuracy"))
+    assert len(lines[start]) <= 80 and len(lines[start + 1]) <= 80, lines[start:start + 2]
+    sentence = " ".join(lines[start:start + 2])
+    assert "effective citations per task:" in sentence and "statements unchecked" in sentence, sentence

@@ -41,9 +41,18 @@ JudgeTimeout = typer.Option(180.0, "--judge-timeout", min=1.0, help="Timeout of 
 
 
 def _say(text: str) -> None:
+    """A line naming a path: never wrapped (a path stays whole to copy)."""
     from .console import out
 
     out.print(printable(text), markup=False, highlight=False, soft_wrap=True)
+
+
+def _tell(text: str) -> None:
+    """A sentence: wrapped between words on a terminal (left to the terminal, a line past
+    its width broke mid-word); one line into a pipe or file, as scripts read it."""
+    from .console import out
+
+    out.print(printable(text), markup=False, highlight=False, soft_wrap=not out.is_terminal)
 
 
 def _warn(text: str) -> None:
@@ -351,9 +360,9 @@ def run_cmd(
         results, summary = asyncio.run(runner.run())
     _table(results_table(results))
     for line in summary_lines(summary):
-        _say(line)
+        _tell(line)
     if judge is not None:
-        _say(_judge_cost_line(judge))
+        _tell(_judge_cost_line(judge))
     _say(f"Results in {out_dir}: summary.md, summary.json, results/, runs/")
     ok = all(r["status"] in ("completed", "needs_clarification") for r in results) and \
         summary["behaviour_passed"] == summary["behaviour_checks"] and not summary["judge_errors"]
@@ -534,8 +543,8 @@ def judge_cmd(
             _error(f"{r.name}: {res['error']}")
             continue
         for k, c in res["criteria"].items():
-            _say(f"{r.name} · {k}: {c['justification']}")
-    _say(_judge_cost_line(judge))
+            _tell(f"{r.name} · {k}: {c['justification']}")
+    _tell(_judge_cost_line(judge))
     _write_json(json_out, {"judge_model": judge.name, "runs": [{"run": r.name, "path": str(r.path), "question": t,
                                                                 **res} for r, t, res in zip(runs, tasks, results)]})
     _say(f"Wrote {json_out}")
@@ -601,7 +610,7 @@ def ab_cmd(
         t.add_row(cell(k), cell(c["winner"]), cell(c["justification"]))
     t.add_row("[bold]overall[/bold]", cell(res["overall"]), cell(res.get("justification", "")))
     _table(t)
-    _say(_judge_cost_line(judge))
+    _tell(_judge_cost_line(judge))
     _write_json(json_out, {"a": str(a.path), "b": str(b.path), "question": task, "judge_model": judge.name, **res})
     _say(f"Wrote {json_out}")
 
@@ -659,7 +668,7 @@ def compare_cmd(
         t.add_row(*(cell(c) for c in r))
     _table(t)
     if judge is not None:
-        _say(_judge_cost_line(judge))
+        _tell(_judge_cost_line(judge))
     _say(f"Wrote {files['markdown']}, {files['html'].name}, {files['json'].name} and charts/")
 
 
