@@ -439,3 +439,17 @@ def test_the_review_answer_e_dev_zero_stops_at_the_bound_and_asks_again(tmp_path
     good.write_text("# Mine\n", encoding="utf-8")
     assert _review_with_answers(monkeypatch, ["e /dev/zero", f"e {good}"]) == {"type": "edit", "markdown": "# Mine\n"}
     assert "edited report /dev/zero is larger than 1 MB" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("db", ["sqlite:///state.db", "sqlite:////tmp/x/state.db", "mysql://host/db"])
+def test_a_db_url_that_is_not_postgresql_is_a_usage_error_not_a_folder(tmp_path, db):
+    """Read as a path, 'sqlite:///state.db' made a folder 'sqlite:' in the working folder
+    and kept the run's state there."""
+    r = subprocess.run([sys.executable, "-m", "deep_research.cli", "research", "What is tea?", "--search", "none",
+                        "--yes", "--db", db, "--out", str(tmp_path / "reports")],
+                       capture_output=True, text=True, cwd=tmp_path, timeout=120, stdin=subprocess.DEVNULL,
+                       env={**os.environ, "OPENAI_API_KEY": "k", "DEEP_RESEARCH_ENV_FILE": "none",
+                            "PYTHONPATH": str(ROOT)})
+    assert r.returncode == 2, r.stderr
+    assert f"--db: '{db}' is neither a PostgreSQL URL" in r.stderr.replace("\n", " ")
+    assert sorted(p.name for p in tmp_path.iterdir()) == []  # nothing created

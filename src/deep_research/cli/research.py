@@ -3,6 +3,7 @@ the user what the run waits for, print the outcome."""
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 from typing import Optional
@@ -389,6 +390,9 @@ def _check_db(db: str) -> str:
 
     if is_postgres(db):
         return db
+    if re.match(r"[A-Za-z][A-Za-z0-9+.-]*://", db):  # read as a path, 'sqlite:///x' made a folder 'sqlite:'
+        raise UserError(f"--db: {db!r} is neither a PostgreSQL URL (postgresql://…) nor a file path; "
+                        "a SQLite database is given by its path, e.g. .deep-research/state.sqlite")
     path = Path(db).expanduser()
     if path.is_dir():
         raise UserError(f"the state database {db} is a folder; give a file path, e.g. {path / 'state.sqlite'}")
