@@ -2399,7 +2399,7 @@ def xlsx_sheets(data: bytes) -> dict[str, list[dict[str, str]]]:
             for row in ET.fromstring(zf.read(part)).iter(f"{_XL}row"):
                 cells: dict[str, str] = {}
                 for c in row.iter(f"{_XL}c"):
-                    col = re.match(r"[A-Z]+", c.get("r", "")).group(0)  # type: ignore[union-attr]
+                    col = "".join(ch for ch in c.get("r", "") if ch.isalpha())  # "B7" -> "B"
                     v, t = c.find(f"{_XL}v"), c.get("t")
                     if t == "s" and v is not None and v.text is not None:
                         cells[col] = strings[int(v.text)]
