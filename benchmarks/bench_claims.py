@@ -105,8 +105,8 @@ it exists, ``benchmarks/data/claims-fresh14/holdout.jsonl`` (``--fresh14-hand-di
 
 FRESH15: ``--fresh15`` measures the fifteenth fresh group, made after the fourteenth was measured,
 in the same way: the public sets under /tmp/factver-fresh15 (``fetch_factver.py --fresh15``:
-``factver/expertqa``, ``factver/polytope``; ``--fresh15-factver-root`` names another copy) and, when
-it exists, ``benchmarks/data/claims-fresh15/holdout.jsonl`` (``--fresh15-hand-dir``; optional).
+``factver/expertqa``, ``factver/polytope``, ``factver/mufame``; ``--fresh15-factver-root`` names
+another copy) and, when it exists, ``benchmarks/data/claims-fresh15/holdout.jsonl`` (``--fresh15-hand-dir``; optional).
 
 ``--publish`` also writes one report per hand-written data set (a paragraph per pair,
 ``<claim> <ref id="<page>">"<quote>"</ref>``; sources = the pages) and runs

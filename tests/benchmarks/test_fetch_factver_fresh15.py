@@ -1,11 +1,13 @@
 """The public half of the fifteenth fresh group: the converters behind ``fetch_factver.py --fresh15``
 (ExpertQA's expert-judged answer claims with the passages cited for them, PolyTope's annotated
-abstractive news summaries, read from its Excel workbooks), on small synthetic files in throwaway git
+abstractive news summaries, read from its Excel workbooks, MuFaME's crowd-judged one-line WikiHow
+summaries), on small synthetic files in throwaway git
 repositories, not the real data, and the wiring of ``bench_claims.py --fresh15`` (a group whose
 hand-written half is optional). Nothing here runs the claim check."""
 
 from __future__ import annotations
 
+import csv
 import io
 import json
 import sys
@@ -181,9 +183,41 @@ def _polytope_files() -> dict[str, str | bytes]:
     return files
 
 
+# --- MuFaME ----------------------------------------------------------------------------------------
+
+_STEP = "Lay the doors face up on the cloth. Remove every screw first."
+_EARS = "Wrap each ear around the headband &amp; tape it."
+
+
+def _mufame_csv(rows: list[tuple[str, str, str, str, list[int]]]) -> str:
+    buf = io.StringIO()
+    w = csv.writer(buf)
+    w.writerow(["doc_id", "model", "document", "summary", "image", "doc_factuality", "img_factuality",
+                "comb_factuality", "wid"])
+    for doc_id, model, doc, summ, votes in rows:
+        for wid, v in enumerate(votes):
+            w.writerow([doc_id, model, doc, summ, "https://example.org/i.jpg", v, 1 - v, 0.5, wid])
+    return buf.getvalue()
+
+
+def _mufame_files() -> dict[str, str | bytes]:
+    test = _mufame_csv([
+        ("11_1_0", "reference", _STEP, "Place the doors on the cloth.", [1, 1, 0]),
+        ("11_1_0", "pegasus", _STEP, "Paint the doors red.", [0, 1, 0]),
+        ("11_1_0", "t5", _STEP, "Place the doors on the cloth.", [1, 1, 1]),  # same line again: once
+        ("11_1_0", "vlbart", _STEP, "Remove the screws.", [1, 0]),  # even number of votes: dropped
+        ("12_2_3", "mof", _EARS, "Attach the ears.", [0, 0, 0]),
+        ("12_2_3", "t5", _EARS, "Cut the ears.", [1, 1, 0]),
+        ("12_2_3", "pegasus", _EARS, "Cut the ears.", [0, 0, 1]),  # majorities differ: both dropped
+    ])
+    val = _mufame_csv([("13_0_1", "reference", "Mix the flour and the water.", "Mix the dough.", [1, 1, 1])])
+    return {fv._MUFAME_PATHS[0]: test, fv._MUFAME_PATHS[1]: val, "data/MuFaME/README.md": "not read\n"}
+
+
 def fresh15_mirrors(root: Path, monkeypatch) -> None:
     _snapshot(root, monkeypatch, "EXPERTQA", _expertqa_files())
     _snapshot(root, monkeypatch, "POLYTOPE", _polytope_files())
+    _snapshot(root, monkeypatch, "MUFAME", _mufame_files())
 
 
 def test_expertqa_pairs_each_judged_claim_with_its_cited_passages(tmp_path, monkeypatch):
@@ -222,6 +256,23 @@ def test_polytope_labels_each_summary_by_its_logged_inaccuracies(tmp_path, monke
     assert got[0].source == f"hddbang/PolyTope/{fv._POLYTOPE_DIR}/Human_Annotation_Summarization_PG.xlsm@{fv.POLYTOPE.commit}"
 
 
+def test_mufame_labels_each_line_by_the_majority_of_its_paragraph_votes(tmp_path, monkeypatch):
+    fresh15_mirrors(tmp_path, monkeypatch)
+    tally = fv.Tally()
+    got = list(fv.mufame(fv.Reader(tmp_path), tally))
+    assert [(e.id, e.label, e.cls, e.quotes, e.claim, e.group) for e in got] == [
+        ("mufame-11-1-0-reference", "supported", "2/3 factual", [_STEP], "Place the doors on the cloth.", "11"),
+        ("mufame-11-1-0-pegasus", "unsupported", "1/3 factual", [_STEP], "Paint the doors red.", "11"),
+        ("mufame-12-2-3-mof", "unsupported", "0/3 factual", ["Wrap each ear around the headband & tape it."],
+         "Attach the ears.", "12"),
+        ("mufame-13-0-1-reference", "supported", "3/3 factual", ["Mix the flour and the water."], "Mix the dough.",
+         "13"),
+    ]
+    assert tally.dropped == {"even number of votes": 1, "summary repeated for the same paragraph": 2,
+                             "repeated summary with another majority": 1}
+    assert got[3].source == f"meetdavidwan/faithful-multimodal-summ/{fv._MUFAME_PATHS[1]}@{fv.MUFAME.commit}"
+
+
 def test_xlsx_sheets_reads_shared_inline_and_number_cells():
     book = fv.xlsx_sheets(_workbook({"A": [["x", 3, None, "inline:y & z"]], "B": [[], ["w"]]}))
     assert book == {"B": [{}, {"A": "w"}], "A": [{"A": "x", "B": "3", "D": "y & z"}]}
@@ -232,7 +283,7 @@ def test_fresh15_writes_holdout_only_sets_byte_for_byte_that_the_loader_reads(tm
     fresh15_mirrors(mirrors, monkeypatch)
     out = tmp_path / "factver-fresh15"
     assert fv.main(["--fresh15", "--mirrors", str(mirrors), "--out", str(out)]) == 0
-    assert sorted(p.name for p in out.iterdir()) == ["README.md", "expertqa", "polytope"]
+    assert sorted(p.name for p in out.iterdir()) == ["README.md", "expertqa", "mufame", "polytope"]
     assert not list(out.glob("*/dev.jsonl"))
     first = {f: f.read_bytes() for f in sorted(out.rglob("*")) if f.is_file()}
     assert fv.main(["--fresh15", "--mirrors", str(mirrors), "--out", str(out)]) == 0
@@ -240,13 +291,15 @@ def test_fresh15_writes_holdout_only_sets_byte_for_byte_that_the_loader_reads(tm
     readme = (out / "README.md").read_text()
     assert "--fresh15" in readme and "cut to 1000 by a sample" in readme and "Looked at and not used" in readme
     assert "benchmarks/data/claims-fresh15" in readme
-    for name in ("expertqa", "polytope"):
+    for name in ("expertqa", "polytope", "mufame"):
         assert f"## {name} (" in readme
     assert "| 4 | 2 | 2 | Complete 2, Incomplete 1, Partial 1 |" in readme
     assert "| 4 | 2 | 2 | inaccuracy_external 1, inaccuracy_internal 1, no inaccuracy 2 |" in readme
+    assert "| 4 | 2 | 2 | 0/3 factual 1, 1/3 factual 1, 2/3 factual 1, 3/3 factual 1 |" in readme
     pairs = _factver.load("holdout", root=out)
     assert sorted((r["dataset"], r["label"]) for r in pairs) == [
         *[("expertqa", "supported")] * 2, *[("expertqa", "unsupported")] * 2,
+        *[("mufame", "supported")] * 2, *[("mufame", "unsupported")] * 2,
         *[("polytope", "supported")] * 2, *[("polytope", "unsupported")] * 2,
     ]
 
@@ -272,10 +325,11 @@ def test_fresh15_samples_a_big_set_per_class(tmp_path, monkeypatch):
 
 def test_fresh15_default_output_and_sets():
     assert fv.FRESH_GROUPS["--fresh15"].out == Path("/tmp/factver-fresh15")
-    assert [d.name for d in fv.FRESH_GROUPS["--fresh15"].sets] == ["expertqa", "polytope"]
+    assert [d.name for d in fv.FRESH_GROUPS["--fresh15"].sets] == ["expertqa", "polytope", "mufame"]
     pinned = {(r.name, r.commit) for n in dir(fv) if isinstance(r := getattr(fv, n), fv.Repo)}
     assert ("chaitanyamalaviya/ExpertQA", fv.EXPERTQA.commit) in pinned
     assert ("hddbang/PolyTope", fv.POLYTOPE.commit) in pinned
+    assert ("meetdavidwan/faithful-multimodal-summ", fv.MUFAME.commit) in pinned
     # the extractive summarisers' workbooks are not read
     assert not {"TextRank", "Summa", "Bert_Ext"} & set(fv._POLYTOPE_SYSTEMS)
 
@@ -293,7 +347,7 @@ def _public_half(tmp_path: Path, monkeypatch) -> Path:
 
 def test_fresh15_hand_half_is_optional(tmp_path, monkeypatch):
     check_optional_hand_half(bench_claims, monkeypatch, tmp_path, "fresh15", _public_half(tmp_path, monkeypatch),
-                             ["factver/expertqa"] * 4 + ["factver/polytope"] * 4)
+                             ["factver/expertqa"] * 4 + ["factver/mufame"] * 4 + ["factver/polytope"] * 4)
 
 
 @pytest.mark.parametrize("only", ["", "hand"])

@@ -64,9 +64,9 @@ annotated claims about novels with the passages quoted for them, Falke et al.'s 
 triples; see ``FRESH14``), by default into ``/tmp/factver-fresh14``, from ``fetch github:mungg/FABLES``
 and ``fetch github:W4ngatang/qags`` (an older commit of it, the one QAGS comes from). ``--fresh15``
 builds the public half of the fifteenth (ExpertQA's expert-judged answer claims with the passages
-they cite, PolyTope's annotated news summaries; see ``FRESH15``), by default into
-``/tmp/factver-fresh15``, from ``fetch github:chaitanyamalaviya/ExpertQA`` and
-``fetch github:hddbang/PolyTope``.
+they cite, PolyTope's annotated news summaries, MuFaME's one-line WikiHow summaries; see
+``FRESH15``), by default into ``/tmp/factver-fresh15``, from ``fetch github:chaitanyamalaviya/ExpertQA``,
+``fetch github:hddbang/PolyTope`` and ``fetch github:meetdavidwan/faithful-multimodal-summ``.
 
 ``--mirrors DIR`` (default ``/work/.mirror``) holds one git repository per source, as
 ``DIR/<owner>+<name>/repo`` (what the project's search tool ``fetch github:<owner>/<name>``
@@ -173,6 +173,7 @@ FALKE = Repo("W4ngatang/qags", "d526d92f1433eb555f207ad3293cc197d66d2fa9")
 # The fifteenth fresh group (``--fresh15``): all holdout, picked after the fourteenth group was seen.
 EXPERTQA = Repo("chaitanyamalaviya/ExpertQA", "1aa7ba81bd4c083c12ef1aa2fee338f6cb60fa87")
 POLYTOPE = Repo("hddbang/PolyTope", "6bcbe2b27062b35cc002cb8d13e7c6ce5718984d")
+MUFAME = Repo("meetdavidwan/faithful-multimodal-summ", "510189df4b6171ef921ce500bdc96775fe9c89e4")
 
 
 class SourceMissing(Exception):
@@ -2450,6 +2451,54 @@ def polytope(rd: Reader, tally: Tally) -> Iterator[Example]:
             )
 
 
+_MUFAME_PATHS = ("data/MuFaME/MuFaME_test.csv", "data/MuFaME/MuFaME_validation.csv")
+
+
+def mufame(rd: Reader, tally: Tally) -> Iterator[Example]:
+    """One pair per (WikiHow step, summary): the one-line summary against the step's paragraph,
+    labelled by the majority of its three workers' ``doc_factuality`` votes (two or three 1s ->
+    supported, else unsupported; ``class`` the count, "2/3 factual"). A summary text met again for
+    the same paragraph (two systems wrote the same line) is kept once, and dropped when the
+    majorities differ."""
+    votes: dict[tuple[str, str, str], list[int]] = collections.defaultdict(list)
+    where: dict[tuple[str, str, str], str] = {}
+    for path in _MUFAME_PATHS:
+        for row in csv.DictReader(io.StringIO(rd.text(MUFAME, path))):
+            key = (row["doc_id"], row["model"], path)
+            votes[key].append(int(row["doc_factuality"]))
+            where[key] = row["document"] + "\x00" + row["summary"]
+    majority: dict[str, set[bool]] = collections.defaultdict(set)
+    for key, vs in votes.items():
+        majority[where[key]].add(2 * sum(vs) > len(vs))
+    seen: set[str] = set()
+    for (doc_id, model, path), vs in votes.items():
+        text = where[(doc_id, model, path)]
+        if len(vs) % 2 == 0:
+            tally.dropped["even number of votes"] += 1
+            continue
+        if text in seen:
+            tally.dropped["summary repeated for the same paragraph"] += 1
+            continue
+        seen.add(text)
+        if len(majority[text]) > 1:
+            tally.dropped["repeated summary with another majority"] += 1
+            continue
+        document, summary = (clean(s, tally) for s in text.split("\x00"))
+        if not document or not summary:
+            tally.dropped["empty paragraph or summary"] += 1
+            continue
+        yes = sum(vs)
+        yield Example(
+            id=f"mufame-{_slug(doc_id)}-{_slug(model)}",
+            group=doc_id.split("_")[0],
+            quotes=[document],
+            claim=summary,
+            label=SUPPORTED if 2 * yes > len(vs) else UNSUPPORTED,
+            cls=f"{yes}/{len(vs)} factual",
+            source=source(MUFAME, path),
+        )
+
+
 FRESH15 = [
     Dataset(
         "expertqa",
@@ -2495,6 +2544,25 @@ but faithful snippet). Summaries containing the UNK token (seq2seq's unknown wor
 as an inaccuracy) are dropped. The extractive systems' workbooks (TextRank, Summa, BertExt) are
 not used: their summaries are article sentences. The supported label is the absence of a logged
 error, not a separate judgement.""",
+    ),
+    Dataset(
+        "mufame",
+        "one-line summaries of WikiHow steps vs the step's paragraph",
+        mufame,
+        f"""\
+Origin: MuFaME (Wan and Bansal, EMNLP 2022: "Evaluating and Improving Factuality in Multimodal
+Abstractive Summarization"), {MUFAME.name} `{_MUFAME_PATHS[0]}` and `{_MUFAME_PATHS[1]}` @
+{MUFAME.commit} (1,225 summaries of 245 WikiHow steps, three crowd workers each). Licence: MIT
+(repository LICENSE); the paragraphs and reference lines are WikiHow text; used here for
+evaluation only, never redistributed. Each WikiHow step has a paragraph, a picture and a
+one-line heading; four systems (PEGASUS, T5, VL-BART and the multimodal `mof`) summarised the
+paragraph in one line, and the heading itself was added as a fifth. Workers judged each line
+factual or not with respect to the paragraph and, separately, to the picture. The claim is the
+line (mostly an instruction, "Create a business plan."), the quote the paragraph (median about
+420 characters, at most about 2,000). Label: the majority of the three paragraph votes
+(`doc_factuality`): two or three -> supported, none or one -> unsupported; `class` is the count
+("2/3 factual"). The picture votes and the combined score are not used. A line met again for the
+same step (two systems wrote the same words) is kept once, and dropped if its majorities differ.""",
     ),
 ]
 
@@ -2797,7 +2865,7 @@ FRESH_GROUPS = {
         DEFAULT_FRESH14_OUT, FRESH14, FRESH14_README_HEAD, FRESH3_CAP,
     ),
     "--fresh15": FreshGroup(
-        "the public half of the fifteenth fresh holdout-only group (ExpertQA, PolyTope)",
+        "the public half of the fifteenth fresh holdout-only group (ExpertQA, PolyTope, MuFaME)",
         DEFAULT_FRESH15_OUT, FRESH15, FRESH15_README_HEAD, FRESH3_CAP,
     ),
 }
