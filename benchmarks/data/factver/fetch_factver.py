@@ -2514,13 +2514,13 @@ only, never redistributed. Experts in 32 fields wrote questions; six systems (GP
 retrieval from Sphere or Google search, with post-hoc retrieval, Bing Chat) answered them; each
 answer was cut into claims, and the expert who asked judged whether the passages cited for a
 claim support it: Complete, Partial (spelt Incomplete in some rows) or Missing (nothing cited).
-The claim is the claim as judged, with its citation markers ("[1]", "[1] [3]") removed; the quotes
-are the cited passages, each without its "[n] URL" first line (one to four per claim; median
-about 1,000 characters in all). Label: Complete -> supported;
-Partial / Incomplete -> unsupported (partly supported counts as not supported, as elsewhere).
-Missing and N/A claims are dropped, and so are claims whose cited evidence is only a URL (Bing
-Chat's and GPT-4's own citations: the expert read the page, the file holds no text of it). A
-claim met in both splits' files is kept once. `class` is the judgement. The experts' revised
+The claim is the claim as judged, with its citation markers ("[1]", "[1] [3]") removed; the
+quotes are the cited passages, each without its "[n] URL" first line (one to four per claim;
+median about 1,000 characters in all). Label: Complete -> supported; Partial / Incomplete ->
+unsupported (partly supported counts as not supported, as elsewhere). Missing and N/A claims are
+dropped, and so are claims whose cited evidence is only a URL (Bing Chat's and GPT-4's own
+citations: the expert read the page, the file holds no text of it). A claim met in both splits'
+files is kept once. `class` is the judgement. The experts' revised
 claims, correctness and reliability ratings are not used.""",
     ),
     Dataset(
@@ -2530,20 +2530,20 @@ claims, correctness and reliability ratings are not used.""",
         f"""\
 Origin: PolyTope (Huang et al., EMNLP 2020: "What Have We Achieved on Text Summarization?"),
 {POLYTOPE.name} `{_POLYTOPE_DIR}/Human_Annotation_Summarization_<system>.xlsm` @ {POLYTOPE.commit}
-for the six abstractive systems ({", ".join(_POLYTOPE_SYSTEMS)}; 150 CNN/Daily Mail test articles
-each, 68 for BART). Licence: none stated in the repository; the articles are CNN / Daily Mail
-news text; used here for evaluation only, never redistributed. Annotators logged every error of
-a summary against its article by type: accuracy (omission, addition of unimportant source text,
-internal inaccuracy, external inaccuracy, positive/negative aspect) or fluency (duplication,
-word form...). The claim is the whole summary, the quote the whole article, both lower-case and
-tokenised as in the workbooks (sheet "Scores per segment"; median article about 2,400
-characters, at most about 9,400). Label: a summary with an internal or external inaccuracy or a polarity error in the
-"Error Log" sheet -> unsupported (`class` the first of those, lower-case); any other summary ->
-supported (`class` "no inaccuracy": it may still omit things, repeat itself or add an unneeded
-but faithful snippet). Summaries containing the UNK token (seq2seq's unknown word, always logged
-as an inaccuracy) are dropped. The extractive systems' workbooks (TextRank, Summa, BertExt) are
-not used: their summaries are article sentences. The supported label is the absence of a logged
-error, not a separate judgement.""",
+for the six abstractive systems ({", ".join(_POLYTOPE_SYSTEMS)}; 150 CNN/Daily Mail test
+articles each, 68 for BART). Licence: none stated in the repository; the articles are CNN / Daily
+Mail news text; used here for evaluation only, never redistributed. Annotators logged every error
+of a summary against its article by type: accuracy (omission, addition of unimportant source
+text, internal inaccuracy, external inaccuracy, positive/negative aspect) or fluency
+(duplication, word form...). The claim is the whole summary, the quote the whole article, both
+lower-case and tokenised as in the workbooks (sheet "Scores per segment"; median article about
+2,400 characters, at most about 9,400). Label: a summary with an internal or external inaccuracy
+or a polarity error in the "Error Log" sheet -> unsupported (`class` the first of those,
+lower-case); any other summary -> supported (`class` "no inaccuracy": it may still omit things,
+repeat itself or add an unneeded but faithful snippet). Summaries containing the UNK token
+(seq2seq's placeholder for an unknown word) are dropped. The extractive systems' workbooks
+(TextRank, Summa, BertExt) are not used: their summaries are article sentences. The supported
+label is the absence of a logged error, not a separate judgement.""",
     ),
     Dataset(
         "mufame",
