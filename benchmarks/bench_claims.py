@@ -15,7 +15,10 @@ Data (each pair: a claim, the quote(s) it cites, a gold label ``supported`` |
 Per data set and class it prints: altered / refuted claims shown ``supported`` (a false
 green, the worst error), correct claims flagged ``unsupported`` (those whose claim states
 a number that is nowhere in its quotes are counted apart: a correct flag by the project's
-rule), correct claims shown ``supported``, the ``unchecked`` share, and pairs/second.
+rule), correct claims shown ``supported``, the ``unchecked`` share, and pairs/second. Each
+verdict is counted as a report shows it (``citations.check.as_shown``): a claim that states
+nothing of its own (the rules' ``no_claim``, e.g. a summary line "Be a.") shows "quote found;
+no claim to check", never green, and counts with the unchecked.
 
 HOLDOUT RULE: the holdout parts are read only with ``--holdout`` (then the dev parts are
 not read), and no case of them is ever printed - only counts. Tune on dev.
@@ -149,6 +152,7 @@ from _factver import load as load_factver
 
 import _judgehand
 
+from deep_research.citations.check import as_shown
 from deep_research.citations.claims import ClaimStatus, check_claim, claims_for_refs
 from deep_research.citations.claims.judge_check import JudgeFact, check_judge_evidence
 from deep_research.citations.judgement import decide
@@ -376,7 +380,7 @@ def run_code(pairs: list[Pair]) -> tuple[float, float]:
         _clear_caches()
         t = time.process_time()
         for p in pairs:
-            r = check_claim(p.claim, p.quotes)
+            r = as_shown(check_claim(p.claim, p.quotes))  # as a report shows it: no_claim is no green
             p.status, p.rule, p.note = r.status, r.rule, r.note
         cold = max(cold, len(pairs) / max(1e-9, time.process_time() - t))
         t = time.process_time()
@@ -671,7 +675,7 @@ def run_hand_judge(answers: list, wrong: float = JUDGE_WRONG, seed: int = 25) ->
         seen.setdefault(a.claim, a)
     tally: Counter = Counter()
     for claim, a in seen.items():
-        code = check_claim(claim, a.quotes)
+        code = as_shown(check_claim(claim, a.quotes))
         final = code.status
         if final is UNCHECKED:
             rec, flipped = judge.answer(claim)
