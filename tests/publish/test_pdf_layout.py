@@ -64,3 +64,23 @@ def test_only_long_unbroken_tokens_are_marked_breakable():
     assert out.count('<span class="long-token">') == 1  # the link text; not the attribute, the word or the code
     assert f'<span class="long-token">{LONG_URL}</span></a>' in out
     assert f'title="a &gt; {TOKEN}"' in out and f"<pre><code>{TOKEN}</code></pre>" in out
+
+
+def test_a_quote_label_never_breaks_inside_a_word():
+    """'medium confidence' or 'claim not checked' after a quote of any length wraps between
+    its words (the PDF showed 'medium confid-ence' across two lines)."""
+    from deep_research.publish.assets import templates_dir
+    from deep_research.publish.pdf import _fetcher_class
+
+    css = (templates_dir() / "report.css").read_text(encoding="utf-8")
+    words = "the quick brown fox jumps over the lazy dog while a heat pump hums quietly nearby".split() * 10
+    items = "".join(
+        f'<li class="quote">&ldquo;<a href="https://example.org/">{" ".join(words[:5 + i // 4]) + "x" * (i % 4)}'
+        '</a>&rdquo; <span class="flag confidence-flag confidence-medium">medium confidence</span> '
+        '<span class="flag unchecked-flag">claim not checked</span></li>' for i in range(120))
+    html = (f'<html lang="en"><head><style>{css}</style></head><body><section class="sources">'
+            f'<ul class="quotes">{items}</ul></section></body></html>')
+    doc = weasyprint.HTML(string=html, url_fetcher=_fetcher_class()()).render()
+    cut = {b.text for page in doc.pages for b in _text_boxes(page._page_box)
+           if b.text.rstrip().endswith(("\u2010", "-"))}
+    assert cut == set(), cut
