@@ -84,3 +84,50 @@ def test_a_quote_label_never_breaks_inside_a_word():
     cut = {b.text for page in doc.pages for b in _text_boxes(page._page_box)
            if b.text.rstrip().endswith(("\u2010", "-"))}
     assert cut == set(), cut
+
+
+@pytest.mark.browser
+def test_report_html_opened_from_disk_loads_and_runs_nothing(tmp_path):
+    """Defence in depth behind the sanitiser: report.html opened as a file (not through the
+    server, which sends its own policy) carries a content security policy, so markup that
+    got past the sanitiser could neither load anything nor run."""
+    import http.server
+    import threading
+
+    from tests.support.chromium import CHROMIUM
+
+    hits: list[str] = []
+
+    class Beacon(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):  # noqa: N802 - the http.server name
+            hits.append(self.path)
+            self.send_response(204)
+            self.end_headers()
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Beacon)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    beacon = f"http://127.0.0.1:{server.server_address[1]}"
+    result = publish_report(REPORT, [SOURCE], tmp_path, pdf=False)
+    html = result.files["html"].read_text(encoding="utf-8")
+    # what a sanitiser miss would let through
+    html = html.replace("</body>", f'<img src="{beacon}/img"><script>document.title = "ran";'
+                                   f'fetch("{beacon}/fetch")</script>'
+                                   f'<link rel="stylesheet" href="{beacon}/css"></body>')
+    page_file = tmp_path / "injected.html"
+    page_file.write_text(html, encoding="utf-8")
+    from playwright.sync_api import sync_playwright
+
+    try:
+        with sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True)
+            page = browser.new_page()
+            page.goto(page_file.as_uri())
+            page.wait_for_timeout(1500)
+            title = page.title()
+            browser.close()
+    finally:
+        server.shutdown()
+    assert hits == [] and title != "ran", (hits, title)
