@@ -131,3 +131,39 @@ def test_report_html_opened_from_disk_loads_and_runs_nothing(tmp_path):
     finally:
         server.shutdown()
     assert hits == [] and title != "ran", (hits, title)
+
+
+def _header_lines(doc, page: int) -> list[str]:
+    """The lines of the page header (@top-right) of a page."""
+    from weasyprint.formatting_structure.boxes import MarginBox
+
+    boxes = [b for b in doc.pages[page]._page_box.descendants() if isinstance(b, MarginBox)
+             and b.at_keyword == "@top-right"]
+    lines: dict[float, str] = {}
+    for box in boxes:
+        for t in _text_boxes(box):
+            lines[round(t.position_y)] = lines.get(round(t.position_y), "") + t.text
+    return [lines[y] for y in sorted(lines)]
+
+
+@pytest.mark.parametrize("title", [
+    "How well do air-source and ground-source heat pumps work in cold and very cold climates, what do they "
+    "cost to install, run and maintain across Europe and North America, and how do grants change the answer",
+    "寒冷地域における空気熱源ヒートポンプと地中熱ヒートポンプの性能、設置費用、運転費用、保守費用、"
+    "そして補助金と電気料金と断熱性能がそれぞれの答えをどのように変えるのかについての詳しい調査報告",
+    "Title word " * 400])
+def test_a_long_title_is_one_line_in_the_page_header(tmp_path, title):
+    """The title repeated at the top of each page is cut to one line with an ellipsis: a long
+    one filled the top of the page down into the text (and one of 400 words took a minute)."""
+    from deep_research.publish.pdf import _fetcher_class
+
+    body = "\n\n".join(f'Paragraph {i}: drip irrigation saves water <ref id="drip">"Drip irrigation reduces water use '
+                       'by 30 to 50 percent compared with flood irrigation."</ref>. ' + "Filler words for a page. " * 12
+                       for i in range(40))
+    result = publish_report(f"# {title}\n\n{body}\n", [SOURCE], tmp_path, pdf=False)
+    html = result.files["html"].read_text(encoding="utf-8")
+    doc = weasyprint.HTML(string=html, url_fetcher=_fetcher_class()()).render()
+    assert len(doc.pages) >= 3
+    lines = _header_lines(doc, 1)
+    assert len(lines) == 1 and lines[0].endswith("\u2026"), lines
+    assert title.startswith(lines[0][:-1].rstrip())

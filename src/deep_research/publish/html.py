@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import html as html_lib
 import re
+import unicodedata
 import uuid
 from dataclasses import dataclass
 from functools import lru_cache
@@ -119,6 +120,28 @@ def split_title(markdown: str) -> tuple[str | None, str]:
     return title.strip(), markdown[m.end():].lstrip("\n")
 
 
+RUNNING_TITLE_COLUMNS = 90  # the PDF's page header, 8.5pt across the page: one line
+
+
+def running_title(title: str, columns: int = RUNNING_TITLE_COLUMNS) -> str:
+    """The title for the PDF's page header: whole when it fits one line, else cut at a word
+    with an ellipsis (a long title filled the top of every page, over the text, and a title
+    of thousands of words took minutes to lay out on every page). A wide (CJK) character
+    counts two columns."""
+    widths = [2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in title[:columns + 1]]
+    if len(title) <= columns and sum(widths) <= columns:
+        return title
+    used, cut = 0, 0
+    for i, w in enumerate(widths):
+        if used + w > columns - 1:  # room for the ellipsis
+            break
+        used, cut = used + w, i + 1
+    space = title.rfind(" ", 0, cut + 1)
+    if space > cut // 2:  # end at a word when one ends in the second half
+        cut = space
+    return title[:cut].rstrip() + "\u2026"
+
+
 @lru_cache(maxsize=1)
 def _environment() -> jinja2.Environment:
     env = jinja2.Environment(
@@ -127,6 +150,7 @@ def _environment() -> jinja2.Environment:
         undefined=jinja2.StrictUndefined,
     )
     env.filters["own_direction"] = own_direction
+    env.filters["running_title"] = running_title
     return env
 
 
