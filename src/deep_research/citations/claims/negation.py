@@ -624,6 +624,27 @@ def _denied_in_clause(plain: _Text, at: int, negated: _Text) -> bool:
                for x in range(max(0, at - 2 * WINDOW), min(len(plain.raw), at + 2 * WINDOW)) if plain.clause[x] == c)
 
 
+# negators that negate a clause through the noun phrase they open ("bound to neither process",
+# "uses no lock", "nothing was found"): the clause's verb is denied all the same
+_NOUN_NEGATORS = frozenset({"no", "neither", "none", "nothing", "nobody", "nowhere"})
+
+
+def _negation_on_a_noun(plain: _Text, at: int, negated: _Text, neg_at: int) -> bool:
+    """Does ``plain`` (the side without the verb's negator) negate the same clause by a negator
+    of a noun phrase, one the negated side does not write in that sentence? "some ports will not
+    be bound to the old process" and "some ports are bound to neither process" both deny the
+    binding: "not V any X" is "V no X", and "neither" is "not either". The negation moved from
+    the verb to its object (or subject); none was dropped."""
+    if at >= len(plain.raw):
+        return False
+    c = plain.clause[at]
+    lo, hi = sentence_bounds(negated, min(neg_at, len(negated.raw) - 1))
+    written = set(negated.low[lo:hi])
+    return any(plain.neg[x] and plain.low[x] in _NOUN_NEGATORS and plain.low[x] not in written
+               for x in range(max(0, at - 2 * WINDOW), min(len(plain.raw), at + 2 * WINDOW))
+               if plain.clause[x] == c)
+
+
 def _held_back_before(t: _Text, at: int) -> bool:
     """Does a verb that holds back ("prevents", "keeps", "stops") stand before ``at`` in its
     sentence, with no ";", ":", dash or contrasting join between (a relative clause on its object
@@ -689,6 +710,8 @@ def _negation_in_block(claim: _Text, q: _Text, i1: int, i2: int, j1: int, j2: in
     if any(plain.neg[p] and plain.low[p] in _NEGATORS for p in near) or \
             any(plain.low[p] == "far" and p + 1 < len(plain.raw) and plain.low[p + 1] == "from" for p in near):
         return None  # a negation right there on the other side too ("far from mandatory" / "not mandatory")
+    if _negation_on_a_noun(plain, at, negated, (cpos if cneg else qpos)[0]):
+        return None  # "will not be bound to the old process" / "are bound to neither process"
     if "from" in plain.low[max(0, at - 3):at + 2] and _held_back_before(plain, at):
         return None  # "keep the server from thrashing" / "so the server does not thrash"
     if any(plain.kinds[p] == _WORD and plain.stems[p] in _IMPLICIT_NEG_STEMS and plain.stems[p] not in negated.stemset

@@ -1,0 +1,26 @@
+"""False flags of the negation rules seen at fresh15's first sight (issue 25): shapes of
+language where one side negates and the other seems not to, yet neither denies the other.
+Each test also keeps the plain flip it must not hide."""
+
+from __future__ import annotations
+
+from deep_research.citations.claims import ClaimStatus, check_claim
+
+S, U, C = ClaimStatus.SUPPORTED, ClaimStatus.UNSUPPORTED, ClaimStatus.UNCHECKED
+
+
+def check(claim: str, *quotes: str):
+    return check_claim(claim, list(quotes))
+
+
+def test_a_negation_moved_from_the_verb_to_its_object_is_no_dropped_negation():
+    quote = "During the reload some ports will not be bound to the old process and not yet bound to the new one."
+    r = check("During the reload some ports are bound to neither process.", quote)
+    assert r.status is not U and r.status is not S
+    r = check("During the reload the ports are bound to no process at all.",
+              "During the reload the ports are not bound to any process.")
+    assert r.status is not U and r.status is not S
+    # the plain drop is still a flip, and a "no" the quote writes too moves nothing
+    assert check("During the reload some ports will be bound to the old process.", quote).status is U
+    assert check("The server sends headers with no body.",
+                 "The server does not send headers with no body.").status is U
