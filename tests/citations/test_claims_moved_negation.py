@@ -24,3 +24,16 @@ def test_a_negation_moved_from_the_verb_to_its_object_is_no_dropped_negation():
     assert check("During the reload some ports will be bound to the old process.", quote).status is U
     assert check("The server sends headers with no body.",
                  "The server does not send headers with no body.").status is U
+
+
+def test_the_hedge_a_if_not_b_denies_nothing():
+    quote = "In many studies, CBT has been shown to be as effective as, or more effective than, other therapies."
+    r = check("CBT can be as effective, if not more so, than other therapies.", quote)
+    assert r.status is not U and r.status is not S
+    r = check("Many, if not most, users keep the default settings.", "Most users keep the default settings.")
+    assert r.status is not U and r.status is not S
+    # a conditional "if not" is a negation: a claim that adds it to the quote's words is a flip
+    assert check("If the cache is not full, the proxy stores the object.",
+                 "If the cache is full, the proxy stores the object.").status is U
+    assert check("CBT is not more effective than other therapies.",
+                 "CBT is more effective than other therapies.").status is U

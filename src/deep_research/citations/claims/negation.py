@@ -265,6 +265,8 @@ def _not_a_denial(t: _Text, k: int) -> bool:
     an answer particle ("No, it's from 2009", ``_answer_particle``)?"""
     c = t.clause[k]
     n = len(t.raw)
+    if _hedge(t, k):
+        return True  # "as effective, if not more so": "A, if not B" states A and suggests more
     if _answer_particle(t, k):
         return True  # "No, it's from 2009": an answer, not a negation of what follows
     j = k + 1
@@ -288,6 +290,21 @@ def _not_a_denial(t: _Text, k: int) -> bool:
             return True
         j += 1
     return False
+
+
+# the stronger points of a scale a hedge "A, if not B" reaches for ("many, if not most", "as
+# good, if not better", "as effective, if not more so")
+_STRONGER = frozenset({"more", "most", "better", "best", "greater", "greatest", "higher", "highest", "larger",
+                       "largest", "bigger", "biggest", "stronger", "strongest", "worse", "worst", "all", "every",
+                       "always", "everyone", "everything", "entirely", "completely", "fully", "totally"})
+
+
+def _hedge(t: _Text, k: int) -> bool:
+    """Is the "not" at k the hedge "A, if not B" - "if not" after a comma, bracket or dash and
+    before a stronger point of a scale ("many, if not most, users", "as effective, if not more
+    so, than CBT")? It states A and suggests B may even hold: it denies neither."""
+    return t.low[k] == "not" and k >= 2 and t.low[k - 1] == "if" \
+        and t.raw[k - 2] in (",", "(", "\u2014", "\u2013", "-") and any(w in _STRONGER for w in t.low[k + 1:k + 3])
 
 
 # What may follow an answer "no" at the start of a sentence - a pause, a pronoun or
