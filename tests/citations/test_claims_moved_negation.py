@@ -37,3 +37,17 @@ def test_the_hedge_a_if_not_b_denies_nothing():
                  "If the cache is full, the proxy stores the object.").status is U
     assert check("CBT is not more effective than other therapies.",
                  "CBT is more effective than other therapies.").status is U
+
+
+def test_a_negation_inside_an_exception_is_a_double_negation():
+    quote = ("Except where it has been determined that a risk of collision does not exist, every vessel which "
+             "hears a fog signal shall reduce her speed.")
+    r = check("If a risk of collision exists, every vessel which hears a fog signal shall reduce her speed.", quote)
+    assert r.status is C and "double negation" in r.note
+    r = check("The proxy closes the connection when the client sent a close header.",
+              "The proxy closes the connection unless the client did not send a close header.")
+    assert r.status is not U and r.status is not S
+    # outside the exception the negation is a plain one, and an exception flipped is still a flip
+    assert check("A risk of collision exists.", "A risk of collision does not exist.").status is U
+    assert check("Except where a risk of collision exists, every vessel shall reduce her speed.",
+                 "Except where a risk of collision does not exist, every vessel shall reduce her speed.").status is U

@@ -571,6 +571,10 @@ def _flip(src: _Text, k: int, others: list[_Text], covered: bool, *, claim_negat
     word, negator, seg, dst, j = hit
     note = (f'the claim negates "{word}" ("{negator}") where the quote does not' if claim_negates
             else f'the quote says "{negator} {word}" where the claim drops the negation')
+    exception = _opening_word(src, k, _EXCEPTING)
+    if exception and not _opening_word(dst, j, _EXCEPTING):
+        return _grey("negation", note, f'the negation stands in a clause opened by "{exception}": a double '
+                     "negation, which states the case without it")
     moved = _negation_moved(src, k, dst, j, claim_negates)
     if moved:
         return _grey("negation", note, moved)
@@ -579,6 +583,27 @@ def _flip(src: _Text, k: int, others: list[_Text], covered: bool, *, claim_negat
     if src.low[k] in _DETERMINING and _verb_negated_after(dst, j):
         return _grey("negation", note, f'the other side negates the verb of "{dst.raw[j]}": "no X does" is "X never does"')
     return negation_verdict("negation", note, src, k, seg, dst, j, claim_negates=claim_negates)
+
+
+# words that open an exception ("Except where a risk does not exist, every vessel shall ...",
+# "unless it is not set"): a negation inside one is negated again
+_EXCEPTING = frozenset({"except", "unless"})
+
+
+def _opening_word(t: _Text, k: int, words: frozenset[str]) -> str | None:
+    """The word of ``words`` that opens the stretch of ``k``'s sentence holding ``k``: the
+    first of them back from ``k``, with no comma, colon, semicolon, dash or contrasting join
+    ("but", "however", ...) between (a clause break of another kind - "where", "that" - does
+    not end it: "Except where it has been determined that a risk does not exist")."""
+    x = k - 1
+    while x >= 0:
+        w = t.low[x]
+        if w in words:
+            return t.raw[x]
+        if t.raw[x] in (",", ";", ":", "\u2014", "\u2013", "(", ")") or w in _CLAUSE_JOINS or t.sent_start[x]:
+            return None
+        x -= 1
+    return None
 
 
 def _negations(t: _Text) -> int:
@@ -719,6 +744,9 @@ def _negation_in_block(claim: _Text, q: _Text, i1: int, i2: int, j1: int, j2: in
         return None
     at = (q.align_pos[j1] if j1 < len(q.align_pos) else len(q.raw)) if cneg else \
         (claim.align_pos[i1] if i1 < len(claim.align_pos) else len(claim.raw))
+    if any(negated.neg[p] and _opening_word(negated, p, _EXCEPTING) for p in (cpos if cneg else qpos)) \
+            and not _opening_word(plain, at, _EXCEPTING):
+        return None  # "Except where a risk does not exist, ..." / "If a risk exists, ...": a double negation
     if _denied_in_clause(plain, at, negated):
         return None  # "when the directory is missing" / "if there is no directory"
     if _omitted_in_sentence(plain, min(at, len(plain.raw) - 1)):
