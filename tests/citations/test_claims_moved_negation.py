@@ -51,3 +51,13 @@ def test_a_negation_inside_an_exception_is_a_double_negation():
     assert check("A risk of collision exists.", "A risk of collision does not exist.").status is U
     assert check("Except where a risk of collision exists, every vessel shall reduce her speed.",
                  "Except where a risk of collision does not exist, every vessel shall reduce her speed.").status is U
+
+
+def test_the_or_branch_of_a_conditional_either_or_is_the_other_case():
+    quote = ("A map looks up each input sample and either returns the pattern of the second column if the entry "
+             "was found, or returns a default value.")
+    r = check("When no entry is found in a map, a default value is returned.", quote)
+    assert r.status is C and '"either ... or"' in r.note
+    # without the "or" branch the quote states only the found case: the claim negates it
+    assert check("When no entry is found in a map, the pattern of the second column is returned.",
+                 "A map returns the pattern of the second column if the entry was found.").status is U

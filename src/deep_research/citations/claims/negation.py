@@ -529,6 +529,8 @@ def _negation_moved(src: _Text, k: int, dst: _Text, j: int, claim_negates: bool)
     if claim_negates:
         if not {"otherwise", "else"}.isdisjoint(dst.low[lo:hi]):
             return 'the quote states the other case with "otherwise"'
+        if _other_branch(dst, j):
+            return 'the quote states the other case in the "or" branch of its "either ... or"'
         return None
     qlo, qhi = sentence_bounds(src, k)
     same_count = sum(dst.neg[lo:hi]) == sum(src.neg[qlo:qhi])
@@ -541,6 +543,20 @@ def _negation_moved(src: _Text, k: int, dst: _Text, j: int, claim_negates: bool)
     if not _NOT_MUCH.isdisjoint(src.low[k + 1:k + 4]) and not _LITTLE.isdisjoint(dst.low[lo:hi]):
         return '"not much" / "not many" is said as "little" / "few"'
     return None
+
+
+_IF = frozenset({"if", "when", "whenever"})
+
+
+def _other_branch(t: _Text, j: int) -> bool:
+    """Is the word at j in the condition of the first branch of an "either ... or" ("either
+    returning the pattern if the entry was found, or returning a default value")? The "or"
+    branch is then what happens in the other case (the entry not found), as "otherwise" says."""
+    cond = next((x for x in range(j - 1, max(-1, j - 7), -1) if t.low[x] in _IF), None)
+    if cond is None or any(t.raw[x] in (",", ";", ":") for x in range(cond, j)):
+        return False
+    lo, hi = sentence_bounds(t, j)
+    return "either" in t.low[lo:cond] and "or" in t.low[j + 1:hi]
 
 
 def _list_under_negation(t: _Text, j: int) -> bool:
