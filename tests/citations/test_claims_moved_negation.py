@@ -61,3 +61,14 @@ def test_the_or_branch_of_a_conditional_either_or_is_the_other_case():
     # without the "or" branch the quote states only the found case: the claim negates it
     assert check("When no entry is found in a map, the pattern of the second column is returned.",
                  "A map returns the pattern of the second column if the entry was found.").status is U
+
+
+def test_a_name_with_its_version_joined_or_after_a_slash_is_the_same_name():
+    quote = "TLS NPN and ALPN extensions make it possible to reliably offload SPDY/HTTP2 connections."
+    r = check("TLS NPN and ALPN extensions make it possible to reliably offload SPDY or HTTP/2 connections.", quote)
+    assert r.status is not U and r.status is not S
+    # another version is another name, and another name is still a swap
+    assert check("TLS NPN and ALPN extensions make it possible to reliably offload SPDY or HTTP/3 connections.",
+                 quote).status is U
+    assert check("TLS NPN and ALPN extensions make it possible to reliably offload QUIC connections.",
+                 "TLS NPN and ALPN extensions make it possible to reliably offload SPDY connections.").status is U

@@ -77,7 +77,8 @@ def _substitution_kind(claim: _Text, ci: int, quote: _Text, qj: int, quotes: lis
         gc, gq = _modal_group(claim, ci), _modal_group(quote, qj)
         return "modal" if gc != gq and {gc, gq} != {"will", "should"} else None
     if claim.entity[ci] and quote.entity[qj] and cl not in _PRONOUNS and ql not in _PRONOUNS \
-            and _name_swap(claim, ci, quote, qj) and not _variant_nearby(claim, ci, quote, qj):
+            and _name_swap(claim, ci, quote, qj) and not _variant_nearby(claim, ci, quote, qj) \
+            and _with_version(claim, ci) != _with_version(quote, qj):
         if _negated_near(claim, ci) != _negated_near(quote, qj):
             return None  # "is not an American series" / "is a French series": one side denies its name
         cr, qr = claim.raw[ci], quote.raw[qj]
@@ -159,6 +160,20 @@ def _variant_nearby(claim: _Text, ci: int, quote: _Text, qj: int) -> bool:
             if len(b) >= 3 and (a in b or b in a):
                 return True
     return False
+
+
+def _with_version(t: _Text, k: int) -> str:
+    """The name at k with the version written after it, squeezed (``_squeeze``): "HTTP/2",
+    "HTTP 2" and "HTTP2" are one name, "HTTP/1.1" another. A version joined to the name or set
+    after it by "/" or a space is part of the name: "SPDY or HTTP/2" / "SPDY/HTTP2" names no
+    other protocol."""
+    out = t.raw[k]
+    x = k + 1
+    if x < len(t.raw) and t.raw[x] == "/":
+        x += 1
+    if x < len(t.raw) and t.raw[x][:1].isdigit():
+        out += t.raw[x]
+    return _squeeze(out)
 
 
 def _squeeze(text: str) -> str:
