@@ -72,3 +72,9 @@ def test_a_name_with_its_version_joined_or_after_a_slash_is_the_same_name():
                  quote).status is U
     assert check("TLS NPN and ALPN extensions make it possible to reliably offload QUIC connections.",
                  "TLS NPN and ALPN extensions make it possible to reliably offload SPDY connections.").status is U
+
+
+def test_except_that_states_its_negation():
+    # "except that" states a fact (the one difference), not a condition: dropping its negation is a flip
+    assert check("A nil map is equivalent to an empty map, and elements may be added to it.",
+                 "A nil map is equivalent to an empty map except that no elements may be added.").status is U

@@ -587,8 +587,8 @@ def _flip(src: _Text, k: int, others: list[_Text], covered: bool, *, claim_negat
     word, negator, seg, dst, j = hit
     note = (f'the claim negates "{word}" ("{negator}") where the quote does not' if claim_negates
             else f'the quote says "{negator} {word}" where the claim drops the negation')
-    exception = _opening_word(src, k, _EXCEPTING)
-    if exception and not _opening_word(dst, j, _EXCEPTING):
+    exception = _in_exception(src, k)
+    if exception and not _in_exception(dst, j):
         return _grey("negation", note, f'the negation stands in a clause opened by "{exception}": a double '
                      "negation, which states the case without it")
     moved = _negation_moved(src, k, dst, j, claim_negates)
@@ -604,6 +604,19 @@ def _flip(src: _Text, k: int, others: list[_Text], covered: bool, *, claim_negat
 # words that open an exception ("Except where a risk does not exist, every vessel shall ...",
 # "unless it is not set"): a negation inside one is negated again
 _EXCEPTING = frozenset({"except", "unless"})
+# what makes "except" open a condition ("except where / when / if ..."); "except that no elements
+# may be added" states a fact, negation included
+_EXCEPT_CONDITION = frozenset({"where", "when", "whenever", "if", "in"})
+
+
+def _in_exception(t: _Text, k: int) -> str | None:
+    """The word opening the conditional exception that holds ``k`` ("unless ...", "except
+    where ...", ``_opening_word``), if any."""
+    word = _opening_word(t, k, _EXCEPTING)
+    if word is None or word.lower() == "unless":
+        return word
+    x = next(x for x in range(k - 1, -1, -1) if t.low[x] == "except")
+    return word if x + 1 < len(t.low) and t.low[x + 1] in _EXCEPT_CONDITION else None
 
 
 def _opening_word(t: _Text, k: int, words: frozenset[str]) -> str | None:
@@ -760,8 +773,8 @@ def _negation_in_block(claim: _Text, q: _Text, i1: int, i2: int, j1: int, j2: in
         return None
     at = (q.align_pos[j1] if j1 < len(q.align_pos) else len(q.raw)) if cneg else \
         (claim.align_pos[i1] if i1 < len(claim.align_pos) else len(claim.raw))
-    if any(negated.neg[p] and _opening_word(negated, p, _EXCEPTING) for p in (cpos if cneg else qpos)) \
-            and not _opening_word(plain, at, _EXCEPTING):
+    if any(negated.neg[p] and _in_exception(negated, p) for p in (cpos if cneg else qpos)) \
+            and not _in_exception(plain, at):
         return None  # "Except where a risk does not exist, ..." / "If a risk exists, ...": a double negation
     if _denied_in_clause(plain, at, negated):
         return None  # "when the directory is missing" / "if there is no directory"
