@@ -78,3 +78,12 @@ def test_except_that_states_its_negation():
     # "except that" states a fact (the one difference), not a condition: dropping its negation is a flip
     assert check("A nil map is equivalent to an empty map, and elements may be added to it.",
                  "A nil map is equivalent to an empty map except that no elements may be added.").status is U
+
+
+def test_a_rank_with_the_claims_digits_leaves_the_claims_count_lacking():
+    quote = "A Ryzen 7 4700U can just about hang with 8th gen Core i7 chips."
+    r = check("The laptop comes with a Ryzen 7 4700U processor and 8GB RAM.", quote)
+    assert r.status is U and r.lacking and "none of its quotes has" in r.note
+    # the same digits for another quantity, both counts, is still a changed number
+    r = check("The cache holds 75 days of logs.", "The cache holds 75 million log lines.")
+    assert r.status is U and not r.lacking
