@@ -87,3 +87,18 @@ def test_a_rank_with_the_claims_digits_leaves_the_claims_count_lacking():
     # the same digits for another quantity, both counts, is still a changed number
     r = check("The cache holds 75 days of logs.", "The cache holds 75 million log lines.")
     assert r.status is U and not r.lacking
+
+
+def test_a_negation_in_a_condition_asserts_neither_side():
+    # an imperative and a statement against a negated condition: the condition asserts nothing
+    r = check("Clean the cabinets.", "If you haven't cleaned your cabinets in a while, use a vacuum first.")
+    assert r.status is C and "condition" in r.note
+    r = check("Most adults get enough sleep.", "When we regularly don't get enough sleep we are not our best selves.")
+    assert r.status is not U and r.status is not S
+    r = check("Don't pull the leggings on too hard.",
+              "If you pull the leggings on too hard, you will get holes along the seams.")
+    assert r.status is not U and r.status is not S
+    # both sides conditions, or both statements: a flip still
+    assert check("If you have cleaned your cabinets in a while, use a vacuum first.",
+                 "If you haven't cleaned your cabinets in a while, use a vacuum first.").status is U
+    assert check("We get enough sleep.", "We don't get enough sleep.").status is U

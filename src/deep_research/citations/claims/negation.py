@@ -591,6 +591,10 @@ def _flip(src: _Text, k: int, others: list[_Text], covered: bool, *, claim_negat
     if exception and not _in_exception(dst, j):
         return _grey("negation", note, f'the negation stands in a clause opened by "{exception}": a double '
                      "negation, which states the case without it")
+    cond_src, cond_dst = _opening_word(src, k, _IF), _opening_word(dst, j, _IF)
+    if bool(cond_src) != bool(cond_dst):
+        return _grey("negation", note, f'the {"claim" if bool(cond_src) == claim_negates else "quote"} states it in a '
+                     f'condition ("{cond_src or cond_dst}"), which asserts neither it nor its negation')
     moved = _negation_moved(src, k, dst, j, claim_negates)
     if moved:
         return _grey("negation", note, moved)
@@ -773,6 +777,12 @@ def _negation_in_block(claim: _Text, q: _Text, i1: int, i2: int, j1: int, j2: in
         return None
     at = (q.align_pos[j1] if j1 < len(q.align_pos) else len(q.raw)) if cneg else \
         (claim.align_pos[i1] if i1 < len(claim.align_pos) else len(claim.raw))
+    # (the plain side's words right after the differing stretch: "If you pull" / "Don't pull")
+    after = (q.align_pos[j2] if j2 < len(q.align_pos) else len(q.raw)) if cneg else \
+        (claim.align_pos[i2] if i2 < len(claim.align_pos) else len(claim.raw))
+    if any(negated.neg[p] and bool(_opening_word(negated, p, _IF)) != bool(_opening_word(plain, after, _IF))
+           for p in (cpos if cneg else qpos)):
+        return None  # "If you haven't cleaned your cabinets, ..." / "Clean the cabinets.": a condition asserts nothing
     if any(negated.neg[p] and _in_exception(negated, p) for p in (cpos if cneg else qpos)) \
             and not _in_exception(plain, at):
         return None  # "Except where a risk does not exist, ..." / "If a risk exists, ...": a double negation
