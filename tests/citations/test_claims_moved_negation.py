@@ -102,3 +102,14 @@ def test_a_negation_in_a_condition_asserts_neither_side():
     assert check("If you have cleaned your cabinets in a while, use a vacuum first.",
                  "If you haven't cleaned your cabinets in a while, use a vacuum first.").status is U
     assert check("We get enough sleep.", "We don't get enough sleep.").status is U
+
+
+def test_a_verb_denied_of_one_kind_of_thing_is_not_denied_of_another():
+    quote = 'Never use obvious passwords like "password". Choose secure passwords with letters and symbols.'
+    r = check("Use secure passwords.", quote)
+    assert r.status is C and "otherwise" in r.note
+    r = check("The proxy caches static pages.", "The proxy does not cache dynamic pages.")
+    assert r.status is not U and r.status is not S
+    # the same kind denied is a flip, and a modifier the claim only moved is no other kind
+    assert check("Use obvious passwords.", quote).status is U
+    assert check("The proxy caches dynamic pages.", "The proxy does not cache dynamic pages.").status is U

@@ -548,6 +548,37 @@ def _negation_moved(src: _Text, k: int, dst: _Text, j: int, claim_negates: bool)
 _IF = frozenset({"if", "when", "whenever"})
 
 
+def _next_content(t: _Text, k: int, n: int) -> list[int]:
+    """The positions of the (at most) ``n`` content words after ``k`` in its clause."""
+    out: list[int] = []
+    x = k + 1
+    while x < len(t.raw) and t.clause[x] == t.clause[k] and len(out) < n:
+        if t.content[x]:
+            out.append(x)
+        x += 1
+    return out
+
+
+def _qualified_otherwise(neg_side: _Text, h: int, plain: _Text, j: int) -> tuple[str, str, str] | None:
+    """Do both sides follow the word at ``h`` / ``j`` (the negated head and its match) with a
+    modifier and then the same noun, the modifiers differing ("Never use obvious passwords" /
+    "Use secure passwords")? Denying a verb of one kind of thing does not deny it of
+    another: (the noun, the plain side's modifier, the negated side's), else None. Neither
+    modifier may stand in the other side's sentence (then the words were only reordered)."""
+    a, b = _next_content(neg_side, h, 2), _next_content(plain, j, 2)
+    if len(a) < 2 or len(b) < 2 or a[1] != a[0] + 1 or b[1] != b[0] + 1:
+        return None
+    if neg_side.stems[a[1]] != plain.stems[b[1]] or neg_side.stems[a[0]] == plain.stems[b[0]]:
+        return None
+    if neg_side.kinds[a[0]] != _WORD or plain.kinds[b[0]] != _WORD:
+        return None
+    nlo, nhi = sentence_bounds(neg_side, h)
+    plo, phi = sentence_bounds(plain, j)
+    if plain.stems[b[0]] in neg_side.stems[nlo:nhi] or neg_side.stems[a[0]] in plain.stems[plo:phi]:
+        return None
+    return plain.raw[b[1]], plain.raw[b[0]], neg_side.raw[a[0]]
+
+
 def _other_branch(t: _Text, j: int) -> bool:
     """Is the word at j in the condition of the first branch of an "either ... or" ("either
     returning the pattern if the entry was found, or returning a default value")? The "or"
@@ -587,6 +618,10 @@ def _flip(src: _Text, k: int, others: list[_Text], covered: bool, *, claim_negat
     word, negator, seg, dst, j = hit
     note = (f'the claim negates "{word}" ("{negator}") where the quote does not' if claim_negates
             else f'the quote says "{negator} {word}" where the claim drops the negation')
+    other = _qualified_otherwise(src, seg[0], dst, j)
+    if other:
+        return _grey("negation", note, f'the two sides qualify "{other[0]}" otherwise ("{other[1]}" / "{other[2]}"): '
+                     "denying one kind denies not the other")
     exception = _in_exception(src, k)
     if exception and not _in_exception(dst, j):
         return _grey("negation", note, f'the negation stands in a clause opened by "{exception}": a double '
@@ -783,6 +818,10 @@ def _negation_in_block(claim: _Text, q: _Text, i1: int, i2: int, j1: int, j2: in
     if any(negated.neg[p] and bool(_opening_word(negated, p, _IF)) != bool(_opening_word(plain, after, _IF))
            for p in (cpos if cneg else qpos)):
         return None  # "If you haven't cleaned your cabinets, ..." / "Clean the cabinets.": a condition asserts nothing
+    if after < len(plain.raw) and any(negated.neg[p] and _segment(negated, p)
+                                      and _qualified_otherwise(negated, _segment(negated, p)[0], plain, after)
+                                      for p in (cpos if cneg else qpos)):
+        return None  # "Never use obvious passwords" / "Use secure passwords": another kind of thing
     if any(negated.neg[p] and _in_exception(negated, p) for p in (cpos if cneg else qpos)) \
             and not _in_exception(plain, at):
         return None  # "Except where a risk does not exist, ..." / "If a risk exists, ...": a double negation
