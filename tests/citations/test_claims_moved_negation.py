@@ -102,6 +102,14 @@ def test_a_negation_in_a_condition_asserts_neither_side():
     assert check("If you have cleaned your cabinets in a while, use a vacuum first.",
                  "If you haven't cleaned your cabinets in a while, use a vacuum first.").status is U
     assert check("We get enough sleep.", "We don't get enough sleep.").status is U
+    # a condition is only the clause its "if" opens, as its own verb; a main clause after it is asserted
+    assert check("When using ssh, you cannot restrict users to running only varnishadm.",
+                 "If you use ssh you can restrict users to running only varnishadm.").status is U
+    assert check("PSK authentication cannot be disabled.",
+                 "If you want to disable PSK authentication, give -S an empty argument.").status is U
+    # a word the other side states outside its condition too is asserted there
+    assert check("If a finally clause returns, the value is the try clause's, not the finally clause's.",
+                 "If a finally clause returns, the value is the finally clause's, not the try clause's.").status is U
 
 
 def test_a_verb_denied_of_one_kind_of_thing_is_not_denied_of_another():

@@ -548,6 +548,44 @@ def _negation_moved(src: _Text, k: int, dst: _Text, j: int, claim_negates: bool)
 _IF = frozenset({"if", "when", "whenever"})
 
 
+def _condition_at(t: _Text, k: int) -> str | None:
+    """The "if" / "when" / "whenever" whose condition holds ``k`` as its own verb (or the
+    verb's negator): the word opens ``k``'s clause at most four tokens before it, with no
+    "and", "or" or "to" between ("If you haven't cleaned", "When we regularly don't get";
+    not "If you use ssh you can restrict", "If you want to disable")."""
+    for x in range(k - 1, max(-1, k - 6), -1):
+        if t.clause[x] != t.clause[k] or t.low[x] in ("and", "or", "to"):
+            return None
+        if t.low[x] in _IF:
+            return t.raw[x]
+    return None
+
+
+def _first_clause(t: _Text, k: int) -> bool:
+    """Is ``k`` in the first clause of its sentence (a statement or command, no condition,
+    relative clause or join before it in the sentence)?"""
+    lo, _hi = sentence_bounds(t, k)
+    return t.clause[lo] == t.clause[k]
+
+
+def _one_side_conditional(neg_side: _Text, k: int, plain: _Text, j: int) -> tuple[str, str] | None:
+    """Does one side state the words in a condition (``_condition_at``) and the other in the
+    first clause of a sentence - "If you haven't cleaned your cabinets, ..." / "Clean the
+    cabinets."; "Don't pull them too hard." / "If you pull them too hard, ..."? A condition
+    asserts neither its words nor their negation: no flip between the two. ("neg" or "plain",
+    the condition's word), else None; a plain side that states the words outside a condition
+    too is not conditional."""
+    cond = _condition_at(neg_side, k)
+    if cond:
+        return ("neg", cond) if _first_clause(plain, j) and not _condition_at(plain, j) else None
+    cond = _condition_at(plain, j)
+    if not cond or not _first_clause(neg_side, k):
+        return None
+    if any(not _condition_at(plain, x) for x in plain.positions.get(plain.stems[j], ())):
+        return None  # "If a finally clause ..., the value is the finally clause's": stated outside too
+    return "plain", cond
+
+
 def _next_content(t: _Text, k: int, n: int) -> list[int]:
     """The positions of the (at most) ``n`` content words after ``k`` in its clause."""
     out: list[int] = []
@@ -626,10 +664,10 @@ def _flip(src: _Text, k: int, others: list[_Text], covered: bool, *, claim_negat
     if exception and not _in_exception(dst, j):
         return _grey("negation", note, f'the negation stands in a clause opened by "{exception}": a double '
                      "negation, which states the case without it")
-    cond_src, cond_dst = _opening_word(src, k, _IF), _opening_word(dst, j, _IF)
-    if bool(cond_src) != bool(cond_dst):
-        return _grey("negation", note, f'the {"claim" if bool(cond_src) == claim_negates else "quote"} states it in a '
-                     f'condition ("{cond_src or cond_dst}"), which asserts neither it nor its negation')
+    cond = _one_side_conditional(src, k, dst, j)
+    if cond:
+        return _grey("negation", note, f'the {"claim" if (cond[0] == "neg") == claim_negates else "quote"} states it '
+                     f'in a condition ("{cond[1]}"), which asserts neither it nor its negation')
     moved = _negation_moved(src, k, dst, j, claim_negates)
     if moved:
         return _grey("negation", note, moved)
@@ -815,8 +853,8 @@ def _negation_in_block(claim: _Text, q: _Text, i1: int, i2: int, j1: int, j2: in
     # (the plain side's words right after the differing stretch: "If you pull" / "Don't pull")
     after = (q.align_pos[j2] if j2 < len(q.align_pos) else len(q.raw)) if cneg else \
         (claim.align_pos[i2] if i2 < len(claim.align_pos) else len(claim.raw))
-    if any(negated.neg[p] and bool(_opening_word(negated, p, _IF)) != bool(_opening_word(plain, after, _IF))
-           for p in (cpos if cneg else qpos)):
+    if after < len(plain.raw) and any(negated.neg[p] and _one_side_conditional(negated, p, plain, after)
+                                      for p in (cpos if cneg else qpos)):
         return None  # "If you haven't cleaned your cabinets, ..." / "Clean the cabinets.": a condition asserts nothing
     if after < len(plain.raw) and any(negated.neg[p] and _segment(negated, p)
                                       and _qualified_otherwise(negated, _segment(negated, p)[0], plain, after)
