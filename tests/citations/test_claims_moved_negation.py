@@ -116,8 +116,11 @@ def test_a_verb_denied_of_one_kind_of_thing_is_not_denied_of_another():
     quote = 'Never use obvious passwords like "password". Choose secure passwords with letters and symbols.'
     r = check("Use secure passwords.", quote)
     assert r.status is C and "otherwise" in r.note
-    r = check("The proxy caches static pages.", "The proxy does not cache dynamic pages.")
+    r = check("The proxy caches static pages.", "The proxy does not cache dynamic pages. Static pages are kept for an hour.")
     assert r.status is not U and r.status is not S
+    # a quote that names no other kind may use a synonym: "main" / "predominant" is no other kind
+    assert check("The dish derives its main flavour from garlic.",
+                 "The dish does not derive its predominant flavour from garlic.").status is U
     # the same kind denied is a flip, and a modifier the claim only moved is no other kind
     assert check("Use obvious passwords.", quote).status is U
     assert check("The proxy caches dynamic pages.", "The proxy does not cache dynamic pages.").status is U

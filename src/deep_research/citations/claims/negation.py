@@ -599,10 +599,12 @@ def _next_content(t: _Text, k: int, n: int) -> list[int]:
 
 def _qualified_otherwise(neg_side: _Text, h: int, plain: _Text, j: int) -> tuple[str, str, str] | None:
     """Do both sides follow the word at ``h`` / ``j`` (the negated head and its match) with a
-    modifier and then the same noun, the modifiers differing ("Never use obvious passwords" /
-    "Use secure passwords")? Denying a verb of one kind of thing does not deny it of
-    another: (the noun, the plain side's modifier, the negated side's), else None. Neither
-    modifier may stand in the other side's sentence (then the words were only reordered)."""
+    modifier and then the same noun, the modifiers differing, and does the negated side name
+    the plain side's kind elsewhere without negation ("Never use obvious passwords ... Choose
+    secure passwords" / "Use secure passwords")? Denying a verb of one kind of thing does not
+    deny it of another: (the noun, the plain side's modifier, the negated side's), else None.
+    Neither modifier may stand in the other side's sentence (then the words were only
+    reordered)."""
     a, b = _next_content(neg_side, h, 2), _next_content(plain, j, 2)
     if len(a) < 2 or len(b) < 2 or a[1] != a[0] + 1 or b[1] != b[0] + 1:
         return None
@@ -613,6 +615,13 @@ def _qualified_otherwise(neg_side: _Text, h: int, plain: _Text, j: int) -> tuple
     nlo, nhi = sentence_bounds(neg_side, h)
     plo, phi = sentence_bounds(plain, j)
     if plain.stems[b[0]] in neg_side.stems[nlo:nhi] or neg_side.stems[a[0]] in plain.stems[plo:phi]:
+        return None
+    # the negated side names the plain side's kind too, in a clause it does not negate ("Choose
+    # secure passwords"): it tells the two kinds apart (a synonym, "main" / "predominant", it
+    # would not name beside the other)
+    mod, noun = plain.stems[b[0]], plain.stems[b[1]]
+    if not any(y + 1 < len(neg_side.raw) and neg_side.stems[y + 1] == noun and neg_side.clause[y] not in neg_side.neg_clauses
+               for y in neg_side.positions.get(mod, ())):
         return None
     return plain.raw[b[1]], plain.raw[b[0]], neg_side.raw[a[0]]
 
