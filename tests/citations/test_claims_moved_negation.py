@@ -107,6 +107,9 @@ def test_a_negation_in_a_condition_asserts_neither_side():
                  "If you use ssh you can restrict users to running only varnishadm.").status is U
     assert check("PSK authentication cannot be disabled.",
                  "If you want to disable PSK authentication, give -S an empty argument.").status is U
+    # a sentence opened by another condition ("Provided", "As long as", "If ... and ...") is no statement
+    assert check("Multiple calls never execute the module code twice, even if the cache is modified.",
+                 "Provided the cache is not modified, multiple calls will not execute the module code twice.").status is U
     # a word the other side states outside its condition too is asserted there
     assert check("If a finally clause returns, the value is the try clause's, not the finally clause's.",
                  "If a finally clause returns, the value is the finally clause's, not the try clause's.").status is U

@@ -16,7 +16,15 @@ from .contradiction import (
     verdict,
 )
 from .types import _NUM, _WORD, ClaimCheck, ClaimStatus, _Text, derived
-from .words import _IMPLICIT_NEG_STEMS, _NEG_PHRASE_WORDS, _NEG_SKIP_AFTER, _NEGATORS, _NUMBER_WORDS, stem
+from .words import (
+    _CLAUSE_WORDS,
+    _IMPLICIT_NEG_STEMS,
+    _NEG_PHRASE_WORDS,
+    _NEG_SKIP_AFTER,
+    _NEGATORS,
+    _NUMBER_WORDS,
+    stem,
+)
 
 WINDOW = 6  # tokens around a negation searched for shared context
 # words that negate by their meaning: implicit negations and the denying words ("off", "unset")
@@ -561,11 +569,19 @@ def _condition_at(t: _Text, k: int) -> str | None:
     return None
 
 
+# words that make what follows them a condition or another subordinate part ("Provided X is
+# not modified", "As long as the key has no timing", "once all files have been processed",
+# "even if ..."), besides the clause words the analysis cuts clauses at
+_SUBORDINATING = _CLAUSE_WORDS | {"provided", "providing", "once", "long", "even", "lest", "case", "assuming",
+                                  "suppose", "supposing"}
+
+
 def _first_clause(t: _Text, k: int) -> bool:
-    """Is ``k`` in the first clause of its sentence (a statement or command, no condition,
-    relative clause or join before it in the sentence)?"""
+    """Is ``k`` in the first clause of its sentence, a statement or command: no clause break
+    before it in the sentence, and no word that makes a condition or another subordinate
+    part of it (``_SUBORDINATING``: "If ...", "Provided ...", "... once ...")?"""
     lo, _hi = sentence_bounds(t, k)
-    return t.clause[lo] == t.clause[k]
+    return t.clause[lo] == t.clause[k] and _SUBORDINATING.isdisjoint(t.low[lo:k + 1])
 
 
 def _one_side_conditional(neg_side: _Text, k: int, plain: _Text, j: int) -> tuple[str, str] | None:
