@@ -127,3 +127,14 @@ def test_a_verb_denied_of_one_kind_of_thing_is_not_denied_of_another():
     # the same kind denied is a flip, and a modifier the claim only moved is no other kind
     assert check("Use obvious passwords.", quote).status is U
     assert check("The proxy caches dynamic pages.", "The proxy does not cache dynamic pages.").status is U
+
+
+def test_not_always_denies_always_not_the_verb():
+    quote = "You don't always have to use primer, but you should consider doing so if the old colour shows."
+    r = check("Consider using primer.", quote)
+    assert r.status is not U and r.status is not S
+    r = check("The server checks the certificate.", "The server does not necessarily check the certificate.")
+    assert r.status is not U and r.status is not S
+    # "always" against "not always" is a flip, and so is a plain drop of "not"
+    assert check("You always have to use primer.", "You don't always have to use primer.").status is U
+    assert check("The server checks the certificate.", "The server does not check the certificate.").status is U

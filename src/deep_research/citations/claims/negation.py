@@ -556,6 +556,19 @@ def _negation_moved(src: _Text, k: int, dst: _Text, j: int, claim_negates: bool)
 _IF = frozenset({"if", "when", "whenever"})
 
 
+_PARTIAL = frozenset({"always", "necessarily"})
+
+
+def _partial_negation(neg_side: _Text, k: int, plain: _Text, j: int) -> str | None:
+    """Does the negator at k deny only "always" / "necessarily" ("You don't always have to use
+    primer, but you should consider it"), a word the other side does not write in its
+    sentence? "not always X" says X need not hold each time; it does not deny X."""
+    if k + 1 >= len(neg_side.raw) or neg_side.low[k + 1] not in _PARTIAL:
+        return None
+    lo, hi = sentence_bounds(plain, min(j, len(plain.raw) - 1))
+    return None if neg_side.low[k + 1] in plain.low[lo:hi] else neg_side.raw[k + 1]
+
+
 def _condition_at(t: _Text, k: int) -> str | None:
     """The "if" / "when" / "whenever" whose condition holds ``k`` as its own verb (or the
     verb's negator): the word opens ``k``'s clause at most four tokens before it, with no
@@ -689,6 +702,9 @@ def _flip(src: _Text, k: int, others: list[_Text], covered: bool, *, claim_negat
     if exception and not _in_exception(dst, j):
         return _grey("negation", note, f'the negation stands in a clause opened by "{exception}": a double '
                      "negation, which states the case without it")
+    partial = _partial_negation(src, k, dst, j)
+    if partial:
+        return _grey("negation", note, f'"{src.raw[k]} {partial}" denies that it holds {partial}, not that it holds')
     cond = _one_side_conditional(src, k, dst, j)
     if cond:
         return _grey("negation", note, f'the {"claim" if (cond[0] == "neg") == claim_negates else "quote"} states it '
@@ -878,6 +894,9 @@ def _negation_in_block(claim: _Text, q: _Text, i1: int, i2: int, j1: int, j2: in
     # (the plain side's words right after the differing stretch: "If you pull" / "Don't pull")
     after = (q.align_pos[j2] if j2 < len(q.align_pos) else len(q.raw)) if cneg else \
         (claim.align_pos[i2] if i2 < len(claim.align_pos) else len(claim.raw))
+    if after < len(plain.raw) and any(negated.neg[p] and _partial_negation(negated, p, plain, after)
+                                      for p in (cpos if cneg else qpos)):
+        return None  # "You don't always have to use primer" / "Consider using primer"
     if after < len(plain.raw) and any(negated.neg[p] and _one_side_conditional(negated, p, plain, after)
                                       for p in (cpos if cneg else qpos)):
         return None  # "If you haven't cleaned your cabinets, ..." / "Clean the cabinets.": a condition asserts nothing
