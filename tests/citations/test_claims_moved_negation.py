@@ -138,3 +138,12 @@ def test_not_always_denies_always_not_the_verb():
     # "always" against "not always" is a flip, and so is a plain drop of "not"
     assert check("You always have to use primer.", "You don't always have to use primer.").status is U
     assert check("The server checks the certificate.", "The server does not check the certificate.").status is U
+
+
+def test_a_negation_under_a_denied_implication_is_not_asserted():
+    quote = "If the person turns you down, that doesn't mean they never want to meet up."
+    r = check("The person may want to meet up.", quote)
+    assert r.status is not U and r.status is not S
+    # a negation the sentence asserts, outside the denied "mean", is a flip
+    assert check("The person wants to meet up.", "The person never wants to meet up.").status is U
+    assert check("A timeout means the server is down.", "A timeout does not mean the server is down.").status is U

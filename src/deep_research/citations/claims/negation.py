@@ -556,6 +556,23 @@ def _negation_moved(src: _Text, k: int, dst: _Text, j: int, claim_negates: bool)
 _IF = frozenset({"if", "when", "whenever"})
 
 
+_MEANING = frozenset({"mean", "means", "meant", "imply", "implies", "implied", "follow", "follows"})
+
+
+def _under_denied_meaning(t: _Text, k: int) -> str | None:
+    """Does the negator at k stand in what a denied "mean" / "imply" / "follow" says - "that
+    doesn't mean they never want to meet up", "it does not follow that no one ..."? A denied
+    implication asserts neither its clause nor the clause's negation. The denied verb within
+    six tokens before k, no comma, semicolon or colon between: its words as written, else None."""
+    for x in range(k - 1, max(0, k - 7), -1):
+        if t.raw[x] in (",", ";", ":") or t.sent_start[x + 1]:
+            return None
+        if t.low[x] in _MEANING and any(t.neg[y] for y in range(max(0, x - 2), x)):
+            y = max(y for y in range(max(0, x - 2), x) if t.neg[y])
+            return " ".join(t.raw[y:x + 1])
+    return None
+
+
 _PARTIAL = frozenset({"always", "necessarily"})
 
 
@@ -702,6 +719,10 @@ def _flip(src: _Text, k: int, others: list[_Text], covered: bool, *, claim_negat
     if exception and not _in_exception(dst, j):
         return _grey("negation", note, f'the negation stands in a clause opened by "{exception}": a double '
                      "negation, which states the case without it")
+    denied_meaning = _under_denied_meaning(src, k)
+    if denied_meaning:
+        return _grey("negation", note, f'the negation stands under "{denied_meaning}", which asserts neither it nor '
+                     "its opposite")
     partial = _partial_negation(src, k, dst, j)
     if partial:
         return _grey("negation", note, f'"{src.raw[k]} {partial}" denies that it holds {partial}, not that it holds')
@@ -894,6 +915,8 @@ def _negation_in_block(claim: _Text, q: _Text, i1: int, i2: int, j1: int, j2: in
     # (the plain side's words right after the differing stretch: "If you pull" / "Don't pull")
     after = (q.align_pos[j2] if j2 < len(q.align_pos) else len(q.raw)) if cneg else \
         (claim.align_pos[i2] if i2 < len(claim.align_pos) else len(claim.raw))
+    if any(negated.neg[p] and _under_denied_meaning(negated, p) for p in (cpos if cneg else qpos)):
+        return None  # "that doesn't mean they never want to meet" / "they want to meet"
     if after < len(plain.raw) and any(negated.neg[p] and _partial_negation(negated, p, plain, after)
                                       for p in (cpos if cneg else qpos)):
         return None  # "You don't always have to use primer" / "Consider using primer"
