@@ -749,8 +749,9 @@ def number_verdict(note: str, c: _Num, quotes: list[_Text]) -> ClaimCheck:
                 # "8GB" / "8th gen": a rank is no count, so the quote's digits state another
                 # kind of number - the claim's number is lacking (the project's rule), not changed
                 kind = "an ordinal" if q.key.endswith("th") else "a count"
-                return ClaimCheck(ClaimStatus.UNSUPPORTED, "number", f"the claim says {c.raw}, a number none of "
-                                  f"its quotes has (the quote's {q.raw} is {kind})", lacking=True)
+                said = note.split(" where the quote says")[0]  # "the claim says 100 days"
+                return ClaimCheck(ClaimStatus.UNSUPPORTED, "number", f"{said}, a number none of its quotes has "
+                                  f"(the quote's {q.raw} is {kind})", lacking=True)
             return _flag("number", note)  # "75 days" / "75 million": the same digits, another quantity
         if q.key == c.key:
             if c.unit is not None and q.unit is not None and c.unit != q.unit:
