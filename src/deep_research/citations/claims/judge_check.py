@@ -472,6 +472,7 @@ def check_judge_evidence(claim: str, quotes: list[str], facts: list[JudgeFact]) 
 
 _SENTENCE_END = re.compile(r"[.!?\n]")
 _WORD_RX = re.compile(r"[^\W\d_]+")
+_CONTRACTED_WORD_RX = re.compile(r"[^\W\d_]+(?:['\u2019][^\W\d_]+)*")  # "I'm" one word: "be" in it
 
 
 def _asked_or_denied(claim: str, quotes: list[str], found: list[tuple[int, int, int]]) -> str | None:
@@ -495,8 +496,8 @@ def _asked_or_denied(claim: str, quotes: list[str], found: list[tuple[int, int, 
 def _tense_in_spans(claim: str, spans: list[str]) -> str | None:
     """The claim says "is" where the cited spans only say "was", or the reverse (the code
     path's rule, ``proof.be_tense_change``)."""
-    change = P.be_tense_change({w.lower() for w in _WORD_RX.findall(claim)},
-                               {w.lower() for s in spans for w in _WORD_RX.findall(s)})
+    change = P.be_tense_change({w.lower() for w in _CONTRACTED_WORD_RX.findall(claim)},
+                               {w.lower() for s in spans for w in _CONTRACTED_WORD_RX.findall(s)})
     return f'the claim says "{change[0]}" where the cited spans say it in {change[1]} only' if change else None
 
 

@@ -45,6 +45,7 @@ from functools import lru_cache
 from rapidfuzz.distance import Indel
 
 from .analysis import _analyse_quote
+from .near_copy import _PREPOSITIONS
 from .negation import _answer_particle
 from .numbers import APPROX
 from .types import ClaimCheck, ClaimStatus, _Memo, _Text, derived, union
@@ -113,6 +114,9 @@ class _Items:
     words: list[str]  # each item's word as written (for notes)
     # (quote side) a participle right after a form of "be" ("was used"): a clause's predicate
     predicate: list[bool] = field(default_factory=list)
+    # a punctuation mark (",", ";", "(", ...) stands right before this item or the clause word
+    # it follows: "X, because Y" opens a parenthesis where "X because Y" does not
+    punct: list[bool] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -143,12 +147,13 @@ def items(t, claim_side: bool, tb: Tables) -> _Items:
     sub: list[bool] = []
     sent: list[int] = []
     restrict: list[bool] = []
+    punct: list[bool] = []
     nums: dict[int, object] = {}
     heads = {n.pos: n for n in t.numbers}
     tails, kinds, raw, low, stems, neg, entity = t.tails, t.kinds, t.raw, t.low, t.stems, t.neg, t.entity
     word = _word_class
     by_word = _WORD_CLASS if tb is _TABLES else None
-    pending_b = pending_s = pending_sub = False
+    pending_b = pending_s = pending_sub = pending_p = False
     counted = False  # a number or quantifier item since the clause began (quote side)
     s = 0
     n = len(raw)
@@ -184,11 +189,13 @@ def items(t, claim_side: bool, tb: Tables) -> _Items:
                 if cls == 1:
                     pending_b = pending_sub = True
                 elif cls == 2 and (claim_side or (k and kinds[k - 1] == 0)
-                                   or (w == "and" and not counted) or w not in ("and", "or")):
+                                   or (w == "and" and not counted and not joins_two_nouns(low, kinds, k))
+                                   or w not in ("and", "or")):
                     # (in a quote, a bare "or" offers a choice - "A or B" does not show "A" -
                     # and a bare "and" after a number or quantifier of its clause may widen
-                    # what it counts - "1000 pairs of runners and slippers": neither ends a
-                    # clause a gap may drop; after a comma they do)
+                    # what it counts - "1000 pairs of runners and slippers" - or join two
+                    # nouns under one article - "the Rose and Crown": neither ends a clause a
+                    # gap may drop; after a comma they do)
                     pending_s = True
                 continue
             if key is None:  # a preposition used as a predicate: "is on", "turned off"
@@ -199,7 +206,7 @@ def items(t, claim_side: bool, tb: Tables) -> _Items:
         elif kind == 0 and raw[k] in _PUNCTUATION:
             r = raw[k]
             if r in _BOUNDARY:
-                pending_b = True
+                pending_b = pending_p = True
             if r in _STRONG:
                 pending_s = True
             if r in _SENT_END and not claim_side:
@@ -254,9 +261,33 @@ def items(t, claim_side: bool, tb: Tables) -> _Items:
         sub.append(pending_sub or own_b)
         sent.append(s)
         restrict.append(res)
-        pending_b = pending_s = pending_sub = False
+        punct.append(pending_p)
+        pending_b = pending_s = pending_sub = pending_p = False
     predicate = [] if claim_side else [k > 0 and low[k - 1] in _BE and low[k].endswith(("ed", "en")) for k in pos]
-    return _Items(keys, pos, bnd, strong, sub, sent, restrict, nums, [raw[k] for k in pos], predicate)
+    return _Items(keys, pos, bnd, strong, sub, sent, restrict, nums, [raw[k] for k in pos], predicate, punct)
+
+
+_ARTICLE = frozenset(["the", "a", "an"])
+# words that open a noun phrase of their own: after "and" they start a second phrase ("the
+# man and his dog"), not a second noun under the first one's article
+_OWN_PHRASE = _ARTICLE | frozenset(["this", "that", "these", "those", "his", "her", "its", "their", "our",
+                                    "my", "your", "he", "she", "it", "they", "we", "i", "you", "there",
+                                    "some", "any", "all", "each", "every", "no", "both", "either", "neither"])
+
+
+def joins_two_nouns(low: list[str], kinds: list[int], k: int) -> bool:
+    """Is the bare "and" at token ``k`` one that joins two words under one article ("the
+    Rose and Crown", "the president and prime minister", "a cat and dog")? One article over
+    both may name one thing - a pub, one person holding two offices - so "outside the Rose"
+    is not what "outside the Rose and Crown" says: the words after this "and" are no clause
+    a claim may leave out."""
+    if not (2 <= k < len(low) - 1 and low[k - 2] in _ARTICLE and kinds[k - 1] == 1 and kinds[k + 1] == 1):
+        return False
+    nxt = low[k + 1]
+    # not a word that opens a phrase or clause of its own ("and his dog", "and with", "and
+    # then"), nor a verb in the past ("a decade and served in the house")
+    return not (nxt in _OWN_PHRASE or nxt in _FREE or nxt in _PREPOSITIONS or nxt in _SUBORDINATE
+                or nxt in _COORD or (nxt.endswith("ed") and not nxt.endswith("eed") and len(nxt) > 4))
 
 
 @lru_cache(maxsize=65536)
@@ -359,6 +390,12 @@ def _gaps_ok(q: _Items, a: int, b: int, used: set[int]) -> str | None:
         ends_at_mark = j >= b or q.bnd[j]
         if i > lo and j <= hi:
             ok = starts_at_mark and ends_at_mark
+            if ok and opens_without_mark(q, i) and not (j >= b or q.strong[j] or q.sub[j]):
+                # "apps such as GarageBand [because it recognises gestures, such as strumming,]
+                # tapping, bowing": a clause opened by a bare "because" runs on past its
+                # comma, so the words after the gap are its words, not the kept part's
+                return (f'the claim joins words of the quote\'s "{q.words[i]} ..." clause to words before it '
+                        "(the clause does not end where the claim cuts it)")
         elif i < lo:
             ok = ends_at_mark
         else:
@@ -371,6 +408,13 @@ def _gaps_ok(q: _Items, a: int, b: int, used: set[int]) -> str | None:
             return f'the claim leaves out the statement "{q.words[i]} ... {q.words[j - 1]}" between its parts'
         i = j
     return None
+
+
+def opens_without_mark(q: _Items, i: int) -> bool:
+    """Does quote item ``i`` open a subordinate clause ("because", "which" ...) with no
+    punctuation before it? Such a clause is no parenthesis: it runs to a ";", a sentence end
+    or another clause word, not to the next comma."""
+    return bool(q.sub[i] and q.punct and not q.punct[i])
 
 
 def _claim_keys_for(c: _Items, q: _Items, a: int, b: int, approx) -> list[str]:
@@ -538,13 +582,30 @@ def _claim_items(claim: _Text) -> _Items:
 
 _PRESENT_BE = frozenset({"is", "are", "am"})
 _PAST_BE = frozenset({"was", "were"})
+# "be" contracted onto its subject: "I'm" is "I am", "they're" is "they are" (never another
+# word). Not "'s": it may be "is", "has" or a possessive.
+_BE_CONTRACTIONS = (("'m", "am"), ("\u2019m", "am"), ("'re", "are"), ("\u2019re", "are"))
+
+
+def _be_forms(words: set[str]) -> set[str]:
+    """The forms of "be" among lower-case ``words``, a contraction ("i'm", "we're", "wasn't")
+    read as the form it holds."""
+    forms = words & (_PRESENT_BE | _PAST_BE)
+    for w in words:
+        if "'" in w or "\u2019" in w:
+            forms.update(full for tail, full in _BE_CONTRACTIONS if w.endswith(tail) and len(w) > len(tail))
+            if w[-3:] in ("n't", "n\u2019t") and w[:-3] in _PRESENT_BE | _PAST_BE:
+                forms.add(w[:-3])
+    return forms
 
 
 def be_tense_change(mine: set[str], theirs: set[str]) -> tuple[str, str] | None:
     """(the claim's form of "be", the tense its quotes use instead) when the claim's words
     ``mine`` say "is" where the quotes' words ``theirs`` only say "was", or the reverse ("my
-    ancestor was one of them" does not show "is one of them"); else None. "be" is no item,
-    so a proof alone would not see it."""
+    ancestor was one of them" does not show "is one of them"; "I'm in a basement" does not
+    show "I'm was in a basement"); else None. A contraction counts as the form it holds
+    (``_be_forms``). "be" is no item, so a proof alone would not see it."""
+    mine, theirs = _be_forms(mine), _be_forms(theirs)
     for said, other, when in ((_PAST_BE, _PRESENT_BE, "the present"), (_PRESENT_BE, _PAST_BE, "the past")):
         if said & mine and not said & theirs and other & theirs:
             return min(said & mine), when
