@@ -76,6 +76,7 @@ EQUIVALENT = {
 MAX_ITEMS = 400  # claim items compared at most (longer claims stay unchecked)
 MAX_QUOTE_ITEMS = 8000  # items of all quotes of a claim
 MAX_PART_TRIES = 2000  # claim parts x quote sentences aligned at most
+MAX_ALIGN = 400  # words of a claim or a cited span aligned at most (``clause_cut_out``)
 
 # Not items: words that state nothing a quote must show (see the module docstring).
 _FREE = frozenset(["a", "an", "the", "be", "is", "are", "was", "were", "been", "being", "am", "have", "has", "had", "having", "do", "does", "did", "done", "doing", "will", "shall", "it", "its", "itself", "they", "them", "their", "theirs", "themselves", "he", "him", "his", "she", "her", "hers", "we", "us", "our", "ours", "you", "your", "yours", "i", "me", "my", "mine", "oneself", "this", "these", "those", "there", "here", "which", "who", "whom", "whose", "that", "and", "to", "of", "in", "on", "at", "with", "for", "about", "via", "per", "within", "through", "during", "over", "upon", "onto", "across", "among", "as", "also", "too", "very", "really", "actually", "basically", "simply", "quite", "fairly", "just", "even", "well", "however", "moreover", "furthermore", "further", "additionally", "likewise", "similarly", "indeed", "thus", "hence", "therefore", "e.g", "i.e", "eg", "ie", "etc", "cf", "s", "t", "such", "own"])
@@ -415,6 +416,62 @@ def opens_without_mark(q: _Items, i: int) -> bool:
     punctuation before it? Such a clause is no parenthesis: it runs to a ";", a sentence end
     or another clause word, not to the next comma."""
     return bool(q.sub[i] and q.punct and not q.punct[i])
+
+
+def _mark_at(t: _Text, k: int) -> bool:
+    """Does token ``k`` of an analysed text mark a clause, as ``items`` reads a quote: a
+    clause punctuation mark, a subordinating word, a coordinator ("and" not joining two nouns
+    under one article: ``joins_two_nouns``; "or" only after punctuation)?"""
+    if t.kinds[k] == 0:
+        return t.raw[k] in _BOUNDARY
+    w = t.low[k]
+    if w in _SUBORDINATE:
+        return True
+    if w not in _COORD:
+        return False
+    if (k and t.kinds[k - 1] == 0) or w not in ("and", "or"):
+        return True
+    return w == "and" and not joins_two_nouns(t.low, t.kinds, k)
+
+
+def clause_cut_out(claim: _Text, quotes: list[_Text]) -> str | None:
+    """The proof's rule for a gap (``_gaps_ok``) read on a text the claim repeats (a judge's
+    cited span): a stretch the claim leaves out between words it keeps that crosses a clause
+    mark (punctuation, a clause word) must be whole clauses - start at a mark and end at one
+    - and a clause opened by a bare subordinating word ("because", no comma before it) runs
+    to a ";", a sentence end or another clause word, not to its comma. Else the claim joins
+    words of two clauses or list members into a relation neither states: "tensions between
+    [the pair -- both rivals for] Miliband's ear", "is [getting a lot of attention,] not all
+    of it good", "apps such as GarageBand [because it recognises gestures, such as
+    strumming,] tapping". A stretch inside a clause with no mark is
+    ``near_copy._inner_words_dropped``'s. Read on the longest common subsequence of the
+    claim's and the text's words (articles and punctuation aside), so a span that shows one
+    part of the claim is read against that part. The stretch left out, or None."""
+    ca = claim.align
+    if not ca or len(ca) > MAX_ALIGN:
+        return None
+    for q in quotes:
+        qa = q.align
+        if not qa or len(qa) > MAX_ALIGN:
+            continue
+        ops = Indel.opcodes(ca, qa)
+        for n, op in enumerate(ops):
+            # a stretch of the text only, between two stretches of the claim's words in order
+            if op.tag != "insert" or not 0 < n < len(ops) - 1 or ops[n - 1].tag != "equal" \
+                    or ops[n + 1].tag != "equal":
+                continue
+            a, b = q.align_pos[op.dest_start - 1] + 1, q.align_pos[op.dest_end]  # the tokens left out: [a, b)
+            if not any(q.kinds[x] == 0 or _mark_at(q, x) for x in range(a, b)):
+                continue
+            starts = _mark_at(q, a)
+            ends = (q.kinds[b - 1] == 0 and q.raw[b - 1] in _BOUNDARY) or _mark_at(q, b)
+            if starts and ends and q.kinds[a] != 0 and q.low[a] in _SUBORDINATE:
+                # opened by a bare subordinating word: its clause ends at a strong mark only
+                ends = q.raw[b - 1] in _STRONG or q.low[b - 1] in _COORD or q.low[b] in _SUBORDINATE \
+                    or q.low[b] in _COORD
+            if not (starts and ends):
+                return " ".join(q.raw[a:b])
+    return None
 
 
 def _claim_keys_for(c: _Items, q: _Items, a: int, b: int, approx) -> list[str]:
