@@ -417,9 +417,10 @@ def check_judge_evidence(claim: str, quotes: list[str], facts: list[JudgeFact]) 
     if crossed:
         problems.append(f'the claim leaves "{_short(crossed, 60)}" out of a cited span: not whole clauses, so it '
                         "joins words of two clauses or list members")
-    prep = _preposition_dropped(claim_t, [s.t for s in spans])
+    prep = _preposition_dropped(claim_t, [_analyse(clean_quote(x), claim_side=False)
+                                          for x in _span_sentences(quotes, found)])
     if prep:
-        problems.append(f'the claim\'s "{prep[1]}" stands without the preposition of a cited span\'s "{prep[0]}"')
+        problems.append(f'the claim\'s "{prep[1]}" stands without the preposition of the quote\'s "{prep[0]}" around a cited span')
     cut = _span_cut_at_claim_end(claim or "", quotes, found)
     if cut:
         problems.append(f'the claim ends where a cited span is cut inside a phrase of its quote ("{cut}")')
@@ -502,6 +503,20 @@ def _asked_or_denied(claim: str, quotes: list[str], found: list[tuple[int, int, 
             if st in P._DENIALS and st not in have:
                 return f'the quote sentence of "{_short(q[a:b], 60)}" calls something "{w}" that the claim does not'
     return None
+
+
+def _span_sentences(quotes: list[str], found: list[tuple[int, int, int]]) -> list[str]:
+    """The quote sentence around each cited span, once each: a span may start after a word
+    that gives its first words their role ("To| this day, ...")."""
+    out: list[str] = []
+    for qi, a, b in found:
+        q = quotes[qi]
+        start = max(q.rfind(x, 0, a) for x in ".!?\n") + 1
+        m = _SENTENCE_END.search(q, max(a, b - 1))
+        sent = q[start:m.end() if m else len(q)]
+        if sent not in out:
+            out.append(sent)
+    return out
 
 
 _LAST_WORD = re.compile(r"([^\W_]+)\W*$")
