@@ -77,7 +77,6 @@ from .attribution import spans_reported
 from . import proof as P
 from .analysis import _analyse
 from .framing import _prepare_claim
-from .near_copy import _PREPOSITIONS as _PREPOSITIONS_J
 from .near_copy import _PRONOUNS, _function_word_swapped, _inner_words_dropped, _preposition_dropped, _prefix_antonym
 from .negation import _segment, restriction_flips
 from .numbers import APPROX, _fmt
@@ -423,7 +422,8 @@ def check_judge_evidence(claim: str, quotes: list[str], facts: list[JudgeFact]) 
         problems.append(f'the claim\'s "{prep[1]}" stands without the preposition of the quote\'s "{prep[0]}" around a cited span')
     cut = _span_cut_at_claim_end(claim or "", quotes, found)
     if cut:
-        problems.append(f'the claim ends where a cited span is cut inside a phrase of its quote ("{cut}")')
+        problems.append(f'the claim ends where a cited span is cut inside a name or pair its quote joins with "and" '
+                        f'under one article ("{cut}")')
     fw = _function_word_swapped(claim_t, [s.t for s in spans])
     if fw and (claim_t.low[fw[2]] in _PRONOUNS or not any(
             a <= fw[2] <= b and fw[1].lower() in words for a, b, words in aligned_phrases)):
@@ -524,13 +524,11 @@ _NEXT_WORD = re.compile(r"\s*([^\W_]+)")
 
 
 def _span_cut_at_claim_end(claim: str, quotes: list[str], found: list[tuple[int, int, int]]) -> str | None:
-    """A cited span that ends on the claim's last word where its quote goes on, in the same
-    phrase, with a content word ("which caused his pre-season testing" of "... testing crash
-    in Barcelona") or a second noun under one article ("outside the Rose" of "outside the
-    Rose and Crown"): the claim stops inside a phrase, and its last word no longer names what
-    the quote's phrase names (the proof's rule: a gap after the kept words starts at a clause
-    mark). A following function word ("in the summer"), punctuation or clause word is no cut.
-    (the span's last word and the quote's next words), or None."""
+    """A cited span that ends on the claim's last word where its quote goes on with a second
+    noun under the same article ("outside the Rose" of "outside the Rose and Crown": the
+    proof's ``joins_two_nouns``): one article over both may name one thing, and the claim's
+    last word no longer names it. (the span's last word, "and", the quote's next word), or
+    None."""
     m = _LAST_WORD.search(claim)
     if not m:
         return None
@@ -541,19 +539,12 @@ def _span_cut_at_claim_end(claim: str, quotes: list[str], found: list[tuple[int,
         if not sm or sm.group(1).lower() != last or sm.end(1) != b - a:
             continue
         nm = _NEXT_WORD.match(q, b)
-        if not nm or (nm.start(1) == b and q[b - 1:b].isalnum()):
-            continue  # punctuation next, or the span ends inside a word (its last word is not the claim's)
-        nxt = nm.group(1).lower()
-        if nxt == "and":
-            before = [w.lower() for w in _WORD_RX.findall(q[max(a, b - 40):b])][-2:]
-            after = _NEXT_WORD.match(q, nm.end())
-            if len(before) == 2 and after and P.joins_two_nouns(before + ["and", after.group(1).lower()], [1] * 4, 2):
-                return f"{sm.group(1)} and {after.group(1)}"
+        if not nm or nm.group(1).lower() != "and" or nm.start(1) == b:
             continue
-        if nxt in P._FREE or nxt in P._SUBORDINATE or nxt in P._COORD or nxt in _PREPOSITIONS_J \
-                or nxt in _QUANT or nxt in _MODAL or not nxt.isalpha():
-            continue
-        return f"{sm.group(1)} {nm.group(1)}"
+        before = [w.lower() for w in _WORD_RX.findall(q[max(a, b - 60):b])][-2:]
+        after = _NEXT_WORD.match(q, nm.end())
+        if len(before) == 2 and after and P.joins_two_nouns(before + ["and", after.group(1).lower()], [1] * 4, 2):
+            return f"{sm.group(1)} and {after.group(1)}"
     return None
 
 

@@ -434,16 +434,55 @@ def _mark_at(t: _Text, k: int) -> bool:
     return w == "and" and not joins_two_nouns(t.low, t.kinds, k)
 
 
+_DASH = frozenset("-\u2013")  # a dash standing alone ("X -- Y -- Z"): a parenthesis mark, read on a text
+
+
+def _text_mark(t: _Text, k: int) -> bool:
+    return _mark_at(t, k) or (t.kinds[k] == 0 and t.raw[k] in _DASH)
+
+
+def _list_members_left_out(q: _Text, a: int, b: int) -> bool:
+    """Is the stretch [a, b) of a text whole members of a list ("known for [horse racing,
+    coal, tobacco,] bluegrass music, and basketball")? Only commas inside it and a comma or
+    "and"/"or" at its end, and the list goes on to its "and"/"or" in the same sentence (or
+    the stretch ends on it): each member keeps its relation to what heads the list."""
+    last = b - 1
+    if q.low[last] in ("and", "or"):
+        last -= 1
+        if last >= a and q.raw[last] == ",":
+            last -= 1
+        ends_list = True
+    elif q.raw[last] == ",":
+        last -= 1
+        ends_list = False
+    else:
+        return False
+    for x in range(a, last + 1):
+        if (q.kinds[x] == 0 and q.raw[x] != ",") or (q.kinds[x] != 0 and q.raw[x] != "," and _mark_at(q, x)):
+            return False  # another mark: a clause, not list members
+    if ends_list:
+        return True
+    for x in range(b, len(q.raw)):
+        if q.kinds[x] == 0 and q.raw[x] != ",":
+            return False  # the sentence or clause ends before the list's "and"/"or"
+        if q.low[x] in ("and", "or"):
+            return True
+    return False
+
+
 def clause_cut_out(claim: _Text, quotes: list[_Text]) -> str | None:
     """The proof's rule for a gap (``_gaps_ok``) read on a text the claim repeats (a judge's
     cited span): a stretch the claim leaves out between words it keeps that crosses a clause
-    mark (punctuation, a clause word) must be whole clauses - start at a mark and end at one
-    - and a clause opened by a bare subordinating word ("because", no comma before it) runs
-    to a ";", a sentence end or another clause word, not to its comma. Else the claim joins
-    words of two clauses or list members into a relation neither states: "tensions between
-    [the pair -- both rivals for] Miliband's ear", "is [getting a lot of attention,] not all
-    of it good", "apps such as GarageBand [because it recognises gestures, such as
-    strumming,] tapping". A stretch inside a clause with no mark is
+    mark (punctuation, a dash, a clause word) must be whole clauses - start at a mark and end
+    at one - or whole members of a list; a clause opened by a bare subordinating word
+    ("because", no comma before it) runs to a ";", a sentence end or another clause word, not
+    to its comma. Else the claim joins words of two clauses or list members into a relation
+    neither states: "tensions between [the pair -- both rivals for] Miliband's ear", "is
+    [getting a lot of attention,] not all of it good", "the ten highest peaks in [Asia,
+    Aconcagua in] the Andes", "apps such as GarageBand [because it recognises gestures, such
+    as strumming,] tapping". As in the proof, only a stretch with a word that states
+    something counts (not "which", "that", articles), and not one whose words the claim
+    writes elsewhere (a part moved). A stretch inside a clause with no mark is
     ``near_copy._inner_words_dropped``'s. Read on the longest common subsequence of the
     claim's and the text's words (articles and punctuation aside), so a span that shows one
     part of the claim is read against that part. The stretch left out, or None."""
@@ -461,14 +500,24 @@ def clause_cut_out(claim: _Text, quotes: list[_Text]) -> str | None:
                     or ops[n + 1].tag != "equal":
                 continue
             a, b = q.align_pos[op.dest_start - 1] + 1, q.align_pos[op.dest_end]  # the tokens left out: [a, b)
-            if not any(q.kinds[x] == 0 or _mark_at(q, x) for x in range(a, b)):
+            # what the claim writes there itself: its punctuation (the alignment has none), articles
+            kept = {claim.raw[x] for x in range(claim.align_pos[op.src_start - 1] + 1, claim.align_pos[op.src_start])}
+            while a < b and (q.low[a] in _ARTICLE or (q.kinds[a] == 0 and q.raw[a] in kept)):
+                a += 1
+            while a < b and (q.low[b - 1] in _ARTICLE or (q.kinds[b - 1] == 0 and q.raw[b - 1] in kept)):
+                b -= 1
+            if a >= b or not any(q.content[x] for x in range(a, b)) \
+                    or not any(_text_mark(q, x) for x in range(a, b)) \
+                    or all(q.stems[x] in claim.stemset for x in range(a, b) if q.content[x]):
                 continue
-            starts = _mark_at(q, a)
-            ends = (q.kinds[b - 1] == 0 and q.raw[b - 1] in _BOUNDARY) or _mark_at(q, b)
+            starts = _text_mark(q, a)
+            ends = _text_mark(q, b - 1) or _text_mark(q, b)
             if starts and ends and q.kinds[a] != 0 and q.low[a] in _SUBORDINATE:
                 # opened by a bare subordinating word: its clause ends at a strong mark only
                 ends = q.raw[b - 1] in _STRONG or q.low[b - 1] in _COORD or q.low[b] in _SUBORDINATE \
                     or q.low[b] in _COORD
+            elif not starts and _list_members_left_out(q, a, b):
+                continue
             if not (starts and ends):
                 return " ".join(q.raw[a:b])
     return None
