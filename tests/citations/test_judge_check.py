@@ -625,6 +625,13 @@ def test_a_stretch_left_out_across_a_clause_mark_must_be_whole_clauses():
     quote = "The server restarts, then logs a line, and the cache is cleared."
     claim = "The server restarts and the cache is cleared."
     assert ev(claim, [quote], JudgeFact(claim, [quote.rstrip(".")])).ok
+    # whole members of a list may go: each keeps its relation to what heads the list
+    for claim, span in (("Recruiters are responsible for screening candidates.",
+                         "recruiters are responsible for identifying, screening, and interviewing candidates"),
+                        ("Kentucky is known for bluegrass music.",
+                         "Kentucky is known for horse racing, coal, bluegrass music, and basketball")):
+        r = ev(claim, [span + "."], JudgeFact(claim, [span]))
+        assert r.ok, (claim, r.problems)
 
 
 def test_a_span_cut_inside_a_pair_under_one_article_where_the_claim_ends_is_no_evidence():

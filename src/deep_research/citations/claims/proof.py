@@ -434,34 +434,33 @@ def _mark_at(t: _Text, k: int) -> bool:
     return w == "and" and not joins_two_nouns(t.low, t.kinds, k)
 
 
-_DASH = frozenset("-\u2013")  # a dash standing alone ("X -- Y -- Z"): a parenthesis mark, read on a text
-
-
 def _text_mark(t: _Text, k: int) -> bool:
-    return _mark_at(t, k) or (t.kinds[k] == 0 and t.raw[k] in _DASH)
+    """``_mark_at``, or a dash written "--" (two "-" tokens: a parenthesis mark; a single "-"
+    may be a hyphen the text spaced out, "title - chasing")."""
+    if _mark_at(t, k):
+        return True
+    raw = t.raw
+    return raw[k] == "-" and t.kinds[k] == 0 and ((k and raw[k - 1] == "-") or (k + 1 < len(raw) and raw[k + 1] == "-"))
 
 
 def _list_members_left_out(q: _Text, a: int, b: int) -> bool:
-    """Is the stretch [a, b) of a text whole members of a list ("known for [horse racing,
-    coal, tobacco,] bluegrass music, and basketball")? Only commas inside it and a comma or
-    "and"/"or" at its end, and the list goes on to its "and"/"or" in the same sentence (or
-    the stretch ends on it): each member keeps its relation to what heads the list."""
-    last = b - 1
-    if q.low[last] in ("and", "or"):
-        last -= 1
-        if last >= a and q.raw[last] == ",":
-            last -= 1
-        ends_list = True
-    elif q.raw[last] == ",":
-        last -= 1
-        ends_list = False
-    else:
-        return False
-    for x in range(a, last + 1):
-        if (q.kinds[x] == 0 and q.raw[x] != ",") or (q.kinds[x] != 0 and q.raw[x] != "," and _mark_at(q, x)):
-            return False  # another mark: a clause, not list members
-    if ends_list:
+    """Is the stretch [a, b) of a text whole members of a list or whole conjuncts? Inside it
+    no mark but commas and coordinators, and: it ends at a comma with the list going on to
+    its "and"/"or" in the same sentence ("known for [horse racing, coal, tobacco,] bluegrass
+    music, and basketball"), or it starts at the list's last comma or coordinator ("for
+    screening[, and interviewing] candidates"), or it ends at a comma and a coordinator, so
+    what follows is a whole conjunct ("Exercise [raises the rate, but lowers it later, and]
+    is good for the heart"). Each member keeps its relation to what heads the list."""
+    coord = [x for x in range(a, b) if q.kinds[x] != 0 and q.low[x] in _COORD]
+    for x in range(a, b):
+        if (q.kinds[x] == 0 and q.raw[x] != ",") or (q.kinds[x] != 0 and _mark_at(q, x) and x not in coord):
+            return False  # another mark: a clause or a parenthesis, not list members
+    if q.raw[a] == "," or (coord and coord[0] == a):
+        return bool(coord) and (q.raw[a] == "," or a == coord[0]) and coord[-1] <= a + 1 and len(coord) == 1
+    if coord and coord[-1] == b - 1 and b - 2 >= a and q.raw[b - 2] == ",":
         return True
+    if q.raw[b - 1] != "," or coord:
+        return False
     for x in range(b, len(q.raw)):
         if q.kinds[x] == 0 and q.raw[x] != ",":
             return False  # the sentence or clause ends before the list's "and"/"or"
@@ -516,7 +515,7 @@ def clause_cut_out(claim: _Text, quotes: list[_Text]) -> str | None:
                 # opened by a bare subordinating word: its clause ends at a strong mark only
                 ends = q.raw[b - 1] in _STRONG or q.low[b - 1] in _COORD or q.low[b] in _SUBORDINATE \
                     or q.low[b] in _COORD
-            elif not starts and _list_members_left_out(q, a, b):
+            elif _list_members_left_out(q, a, b):
                 continue
             if not (starts and ends):
                 return " ".join(q.raw[a:b])
