@@ -525,7 +525,8 @@ def _preposition_dropped(claim: _Text, quotes: list[_Text]) -> tuple[str, str] |
     without it the phrase says something else. Read on the alignment (articles and
     punctuation dropped): inside the claim, its word before and its words after stand in a
     quote with a preposition between and nowhere without; at the claim's start, every place
-    a quote has its first words, a preposition stands before them. Not after "and", "or" or
+    a quote has its first words, a preposition opening a sentence or clause stands before
+    them (a fronted phrase: "To this day, ..."). Not after "and", "or" or
     a preposition of the claim, which may cover the words ("to A and B" / "to A and to B").
     (the quote's preposition and what follows, the claim word after it), or None."""
     al = claim.align
@@ -553,6 +554,11 @@ def _preposition_dropped(claim: _Text, quotes: list[_Text]) -> tuple[str, str] |
                 if i and prep and j >= 2 and q.align[j - 2] == al[i - 1]:
                     found = found or (q, k, j)  # "fame to this day" for the claim's "fame this day"
                 elif not i:
+                    # the claim's start: a phrase the quote opens its clause with ("To this day,
+                    # ..."), not the object of a word the claim leaves out with it ("the game
+                    # of tennis", "by all functions"); "as" may open a clause ("as Britain's
+                    # routes are ...")
+                    prep = prep and q.low[k] != "as" and (k == 0 or q.kinds[k - 1] == 0)
                     if not prep:
                         found = None
                         break  # the claim's first words stand somewhere without a preposition

@@ -443,6 +443,13 @@ def _text_mark(t: _Text, k: int) -> bool:
     return raw[k] == "-" and t.kinds[k] == 0 and ((k and raw[k - 1] == "-") or (k + 1 < len(raw) and raw[k + 1] == "-"))
 
 
+def _crosses_at(t: _Text, k: int) -> bool:
+    """A mark a stretch left out crosses into another clause or list member at: any but a
+    bare "and"/"or", which may join two words inside one phrase ("the band Nirvana with Krist
+    Novoselic and Aaron Burckhard"); such a stretch is one inside a clause."""
+    return _text_mark(t, k) and not (t.kinds[k] != 0 and t.low[k] in ("and", "or") and k and t.kinds[k - 1] != 0)
+
+
 def _list_members_left_out(q: _Text, a: int, b: int) -> bool:
     """Is the stretch [a, b) of a text whole members of a list or whole conjuncts? Inside it
     no mark but commas and coordinators, and: it ends at a comma with the list going on to
@@ -506,7 +513,7 @@ def clause_cut_out(claim: _Text, quotes: list[_Text]) -> str | None:
             while a < b and (q.low[b - 1] in _ARTICLE or (q.kinds[b - 1] == 0 and q.raw[b - 1] in kept)):
                 b -= 1
             if a >= b or not any(q.content[x] for x in range(a, b)) \
-                    or not any(_text_mark(q, x) for x in range(a, b)) \
+                    or not any(_crosses_at(q, x) for x in range(a, b)) \
                     or all(q.stems[x] in claim.stemset for x in range(a, b) if q.content[x]):
                 continue
             starts = _text_mark(q, a)
