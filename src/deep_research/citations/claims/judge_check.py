@@ -42,6 +42,12 @@ evidence holds (``ok``) only when:
   negated stands plainly in the claim while another, in another clause of the claim, is
   negated in the claim and only plain in the spans ("sequential but not increasing" /
   "increasing but not sequential");
+* the claim compresses a span only as the proof lets a claim compress a quote: a stretch
+  it leaves out across a clause mark is whole clauses or list members (``proof.clause_cut_out``:
+  not "tensions between [the pair -- both rivals for] Miliband's ear"), it keeps the
+  preposition of a phrase it copies ("this day" is not "to this day", read on the quote
+  sentence around the span), and it does not end where a span stops inside "the X and Y"
+  (``proof.joins_two_nouns``);
 * every fact cites at least one span, shares a word with it, and the facts together
   cover the claim; every aligned pair names words of the claim and of the cited spans.
 * not every cited span lies inside quotation marks of its quote (someone's words, quoted,

@@ -24,12 +24,21 @@ A claim is *proven* by its quotes when:
   a gap inside the matched stretch must start and end at a clause mark, a gap before it
   must end at one, a gap after it must start at one - so "second-largest" never proves
   "largest", "refuses to turn off" never proves "turns off", and "A supports B, and C
-  supports D" never proves "A supports D";
+  supports D" never proves "A supports D"; a bare "and" joining two words under one article
+  ("the Rose and Crown": maybe one name) is no clause mark, and a gap opened by a bare
+  subordinating word ("X because Y, Z": no comma before it) ends only at a strong mark or a
+  clause word, not at its comma (its clause runs on);
 * no gap holds a word that restricts what the claim kept: a negator, an implicit
   negation (``only``, ``except``, ``unless``, ``fail``, ``refuse``, ``lack``, ...), a
   quantifier, a modal, a condition or scope (``if``, ``when``, ``until``, ``since``,
   ``by default``, ``otherwise``, ``on``/``under`` + a name such as "on Windows"), an
   order word (``before``, ``after``).
+
+After a proof the claim is still grey when it says "is" where the quotes only say "was" (or
+the reverse; "I'm" is "I am"), or leaves out a preposition right before words it keeps
+("this day" of "to this day": ``near_copy._preposition_dropped``). The judge-evidence check
+reads the same rules on its cited spans (``be_tense_change``, ``clause_cut_out``,
+``joins_two_nouns``).
 
 Anything else is not proven: the claim stays ``unchecked`` for the judge. Nothing here
 says ``unsupported``; the rules that prove a claim wrong run before (``claims``).
