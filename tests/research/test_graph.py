@@ -315,6 +315,35 @@ def test_allow_clarification_true_asks_the_model_first(corpus, tmp_path):
     assert state.values["messages"][-1].name == "brief" and BRIEF in state.values["messages"][-1].content
 
 
+def test_the_brief_approval_interrupt_carries_the_brief_as_the_chat_shows_it(corpus, tmp_path):
+    """A chat client (Agent Chat UI, Studio) renders the interrupt's args and keys: the
+    model's brief and plan reach it under the chat turn's policy (shown_text), never raw:
+    no terminal escape, no bidi override, no image that loads an internal address."""
+    hostile = ("Heat pumps \x1b[2J\x1b]0;owned\x07in the cold \u202eevil\u202c. "
+               "![x](http://169.254.169.254/latest/meta-data) Report in English.")
+    script = base_script()
+    script.on("research", "Turn the conversation into a research brief", structured(
+        "ResearchQuestion", research_brief=hostile, entities=["Acme\x9b31m"],
+        sub_questions=[{"question": "What do they cost \u2066now\u2069?", "priority": "high"}]), repeat=True)
+    script.rules.insert(0, script.rules.pop())  # before the plain brief
+    graph = graph_for(script, corpus)
+    state = asyncio.run(drive(graph, start(), context(tmp_path, require_brief_approval=True)))
+    assert state.next == ("approve_research_brief",)
+    payload = state.interrupts[0].value
+    shown = [payload["action_requests"][0]["args"]["research_brief"], payload["research_brief"],
+             str(payload["research_plan"])]
+    for text in shown:
+        assert not re.search("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]", text), text
+        assert "![" not in text
+    assert "\\x1b[2J" in shown[0] and "\\u202eevil" in shown[0] and "[Image: x]" in shown[0]
+    assert payload["research_plan"]["sub_questions"][0]["question"] == "What do they cost \\u2066now\\u2069?"
+    assert payload["research_plan"]["entities"] == ["Acme\\x9b31m"]
+    # the same text as the chat turn that shows the brief
+    assert shown[0] in state.values["messages"][-1].content
+    # the state keeps what the model wrote; the brief approved is the state's
+    assert "\x1b[2J" in state.values["research_brief"]
+
+
 def test_no_brief_approval_goes_straight_to_draft(corpus, tmp_path):
     script = base_script()
     graph = graph_for(script, corpus)
