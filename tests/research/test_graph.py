@@ -11,7 +11,9 @@ were asked and what ended up in state.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import itertools
+import json
 import re
 from pathlib import Path
 
@@ -524,6 +526,37 @@ def test_researcher_stops_at_max_react_tool_calls(corpus, tmp_path, per_message)
     assert len(tool_msgs) == 3 if per_message == 1 else 4  # every tool call is answered
     refused = [m for m in tool_msgs if m.content.startswith("Not run: the limit of 3 tool calls")]
     assert len(refused) == (0 if per_message == 1 else 1)
+
+
+class CuttingSearch(CountingSearch):
+    """The local corpus, every page marked as read only in part, as the fetcher marks a
+    page longer than fetch_max_bytes or past the HTML parser's limits."""
+
+    CUT = "the HTML parser stopped reading the page early: its elements are nested more than 256 deep"
+
+    async def search(self, query: str, *, max_results: int = 5):
+        return [dataclasses.replace(r, cut=self.CUT) for r in await super().search(query, max_results=max_results)]
+
+
+def test_a_page_read_only_in_part_is_said_and_recorded_with_its_source(corpus, tmp_path):
+    """A page cut by a limit was read silently as if whole: the run now says so (a warning
+    naming the page), and the cited source carries the reason into sources.json and
+    audit.json (cut_sources)."""
+    script = base_script()
+    supervisor_rounds(script, {1: calls(tool_call("ConductResearch", topic=TOPIC_A)),
+                               2: calls(tool_call("ResearchComplete"))})
+    graph = graph_for(script, corpus, CuttingSearch(LocalCorpus.open(corpus)))
+    v = asyncio.run(drive(graph, start(), context(tmp_path))).values
+    assert v["status"] == "completed", v.get("errors")
+    cut = [d for d in v["degradations"] if d.get("kind") == "page_cut"]
+    assert cut and all(d["message"] == f"page {d['url']} read only in part: {CuttingSearch.CUT}" for d in cut)
+    assert all(meta["cut"] == CuttingSearch.CUT for meta in v["sources"].values())
+    folder = Path(v["outputs"]["dir"])
+    sources = json.loads((folder / "sources.json").read_text())
+    assert sources and all(s["cut"] == CuttingSearch.CUT for s in sources)
+    audit = json.loads(Path(v["outputs"]["audit"]).read_text())
+    assert sorted((c["source_id"], c["url"], c["why"]) for c in audit["cut_sources"]) == sorted(
+        (s["id"], s["url"], CuttingSearch.CUT) for s in sources)
 
 
 def test_refine_draft_report_receives_only_new_findings(corpus, tmp_path):
