@@ -4,6 +4,8 @@ links, Sources, Verified findings, Limitations) is inert whatever text it carrie
 
 from __future__ import annotations
 
+import html
+import json
 import re
 import sys
 import zipfile
@@ -362,3 +364,31 @@ def test_badge_legend_counts_each_citation_once(tmp_path):
     text = " ".join(html_text(html).split())
     for key in ("legend_proven", "legend_differs", "legend_missing", "legend_unchecked", "legend_no_claim"):
         assert t[key] in text
+
+
+def test_html_and_word_give_the_reason_a_quote_was_not_found(tmp_path):
+    """report.md's note, citations.json and audit.json say why a quote was not found (not
+    on the page, an unknown source id); the HTML and the Word file said only "not found".
+    They give the same reason: in the badge's tooltip and in the Sources list."""
+    md = ("# Tea\n\n" + GOOD + '\n\nTea grows on Mars <ref id="tea">"Tea plants grow best on the planet Mars."</ref>.'
+          '\n\nTea is old <ref id="nope">"Tea is very old."</ref>.\n')
+    result = publish(tmp_path, md, docx=True)
+    out = outputs(result)
+    notes = {"Tea plants grow best on the planet Mars.": "quote not found in the cited page",
+             "Tea is very old.": "unknown source id 'nope'"}
+    cites = json.loads(result.files["citations"].read_text())
+    assert {c["quote"]: c["note"] for c in cites if c["status"] == "unsupported"} == notes
+    for note in notes.values():
+        assert f'check="quote-not-found" note="{note}"' in out["markdown"]
+    page = lxml_html.document_fromstring(out["html"])
+    titles = [a.get("title") for a in page.xpath("//*[contains(@class, 'unsupported')][@title]")]
+    with zipfile.ZipFile(result.files["docx"]) as z:
+        word = html.unescape(z.read("word/document.xml").decode())
+    for quote, note in notes.items():
+        assert f"Not found in the source ({note}): \u201c{quote}\u201d" in titles, (titles, quote)
+    # Word's link to a cited source and the Sources list (the unknown id has no source, no link)
+    quote = "Tea plants grow best on the planet Mars."
+    assert f'w:tooltip="Not found in the source ({notes[quote]}): \u201c{quote}\u201d"' in word
+    listed = [" ".join(li.text_content().split()) for li in page.xpath("//li[contains(@class, 'unsupported')]")]
+    assert listed == [f"\u201c{quote}\u201d not found in this source {notes[quote]}"]
+    assert f"\u201c{quote}\u201d not found in this source {notes[quote]}" in out["docx"]
