@@ -711,6 +711,9 @@ def _flip(src: _Text, k: int, others: list[_Text], covered: bool, *, claim_negat
     word, negator, seg, dst, j = hit
     note = (f'the claim negates "{word}" ("{negator}") where the quote does not' if claim_negates
             else f'the quote says "{negator} {word}" where the claim drops the negation')
+    moved = _negation_moved(src, k, dst, j, claim_negates)
+    if moved:
+        return _grey("negation", note, moved)
     other = _qualified_otherwise(src, seg[0], dst, j)
     if other:
         return _grey("negation", note, f'the two sides qualify "{other[0]}" otherwise ("{other[1]}" / "{other[2]}"): '
@@ -730,9 +733,6 @@ def _flip(src: _Text, k: int, others: list[_Text], covered: bool, *, claim_negat
     if cond:
         return _grey("negation", note, f'the {"claim" if (cond[0] == "neg") == claim_negates else "quote"} states it '
                      f'in a condition ("{cond[1]}"), which asserts neither it nor its negation')
-    moved = _negation_moved(src, k, dst, j, claim_negates)
-    if moved:
-        return _grey("negation", note, moved)
     if claim_negates and _list_under_negation(dst, j):
         return _grey("negation", note, f'the quote has a negation across a colon from "{dst.raw[j]}" (a list\'s lead-in and its item)')
     if src.low[k] in _DETERMINING and _verb_negated_after(dst, j):
