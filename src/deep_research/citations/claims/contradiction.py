@@ -745,6 +745,13 @@ def number_verdict(note: str, c: _Num, quotes: list[_Text]) -> ClaimCheck:
     digits = _lead_digits(c.raw)
     for q in qnums:
         if digits and _lead_digits(q.raw) == digits and q.key != c.key and not c.name:
+            if q.key.endswith("th") != c.key.endswith("th"):
+                # "8GB" / "8th gen": a rank is no count, so the quote's digits state another
+                # kind of number - the claim's number is lacking (the project's rule), not changed
+                kind = "an ordinal" if q.key.endswith("th") else "a count"
+                said = note.split(" where the quote says")[0]  # "the claim says 100 days"
+                return ClaimCheck(ClaimStatus.UNSUPPORTED, "number", f"{said}, a number none of its quotes has "
+                                  f"(the quote's {q.raw} is {kind})", lacking=True)
             return _flag("number", note)  # "75 days" / "75 million": the same digits, another quantity
         if q.key == c.key:
             if c.unit is not None and q.unit is not None and c.unit != q.unit:

@@ -16,7 +16,15 @@ from .contradiction import (
     verdict,
 )
 from .types import _NUM, _WORD, ClaimCheck, ClaimStatus, _Text, derived
-from .words import _IMPLICIT_NEG_STEMS, _NEG_PHRASE_WORDS, _NEG_SKIP_AFTER, _NEGATORS, _NUMBER_WORDS, stem
+from .words import (
+    _CLAUSE_WORDS,
+    _IMPLICIT_NEG_STEMS,
+    _NEG_PHRASE_WORDS,
+    _NEG_SKIP_AFTER,
+    _NEGATORS,
+    _NUMBER_WORDS,
+    stem,
+)
 
 WINDOW = 6  # tokens around a negation searched for shared context
 # words that negate by their meaning: implicit negations and the denying words ("off", "unset")
@@ -265,6 +273,8 @@ def _not_a_denial(t: _Text, k: int) -> bool:
     an answer particle ("No, it's from 2009", ``_answer_particle``)?"""
     c = t.clause[k]
     n = len(t.raw)
+    if _hedge(t, k):
+        return True  # "as effective, if not more so": "A, if not B" states A and suggests more
     if _answer_particle(t, k):
         return True  # "No, it's from 2009": an answer, not a negation of what follows
     j = k + 1
@@ -288,6 +298,21 @@ def _not_a_denial(t: _Text, k: int) -> bool:
             return True
         j += 1
     return False
+
+
+# the stronger points of a scale a hedge "A, if not B" reaches for ("many, if not most", "as
+# good, if not better", "as effective, if not more so")
+_STRONGER = frozenset({"more", "most", "better", "best", "greater", "greatest", "higher", "highest", "larger",
+                       "largest", "bigger", "biggest", "stronger", "strongest", "worse", "worst", "all", "every",
+                       "always", "everyone", "everything", "entirely", "completely", "fully", "totally"})
+
+
+def _hedge(t: _Text, k: int) -> bool:
+    """Is the "not" at k the hedge "A, if not B" - "if not" after a comma, bracket or dash and
+    before a stronger point of a scale ("many, if not most, users", "as effective, if not more
+    so, than CBT")? It states A and suggests B may even hold: it denies neither."""
+    return t.low[k] == "not" and k >= 2 and t.low[k - 1] == "if" \
+        and t.raw[k - 2] in (",", "(", "\u2014", "\u2013", "-") and any(w in _STRONGER for w in t.low[k + 1:k + 3])
 
 
 # What may follow an answer "no" at the start of a sentence - a pause, a pronoun or
@@ -512,6 +537,8 @@ def _negation_moved(src: _Text, k: int, dst: _Text, j: int, claim_negates: bool)
     if claim_negates:
         if not {"otherwise", "else"}.isdisjoint(dst.low[lo:hi]):
             return 'the quote states the other case with "otherwise"'
+        if _other_branch(dst, j):
+            return 'the quote states the other case in the "or" branch of its "either ... or"'
         return None
     qlo, qhi = sentence_bounds(src, k)
     same_count = sum(dst.neg[lo:hi]) == sum(src.neg[qlo:qhi])
@@ -524,6 +551,136 @@ def _negation_moved(src: _Text, k: int, dst: _Text, j: int, claim_negates: bool)
     if not _NOT_MUCH.isdisjoint(src.low[k + 1:k + 4]) and not _LITTLE.isdisjoint(dst.low[lo:hi]):
         return '"not much" / "not many" is said as "little" / "few"'
     return None
+
+
+_IF = frozenset({"if", "when", "whenever"})
+
+
+_MEANING = frozenset({"mean", "means", "meant", "imply", "implies", "implied", "follow", "follows"})
+
+
+def _under_denied_meaning(t: _Text, k: int) -> str | None:
+    """Does the negator at k stand in what a denied "mean" / "imply" / "follow" says - "that
+    doesn't mean they never want to meet up", "it does not follow that no one ..."? A denied
+    implication asserts neither its clause nor the clause's negation. The denied verb within
+    six tokens before k, no comma, semicolon or colon between: its words as written, else None."""
+    for x in range(k - 1, max(0, k - 7), -1):
+        if t.raw[x] in (",", ";", ":") or t.sent_start[x + 1]:
+            return None
+        if t.low[x] in _MEANING and any(t.neg[y] for y in range(max(0, x - 2), x)):
+            y = max(y for y in range(max(0, x - 2), x) if t.neg[y])
+            return " ".join(t.raw[y:x + 1])
+    return None
+
+
+_PARTIAL = frozenset({"always", "necessarily"})
+
+
+def _partial_negation(neg_side: _Text, k: int, plain: _Text, j: int) -> str | None:
+    """Does the negator at k deny only "always" / "necessarily" ("You don't always have to use
+    primer, but you should consider it"), a word the other side does not write in its
+    sentence? "not always X" says X need not hold each time; it does not deny X."""
+    if k + 1 >= len(neg_side.raw) or neg_side.low[k + 1] not in _PARTIAL:
+        return None
+    lo, hi = sentence_bounds(plain, min(j, len(plain.raw) - 1))
+    return None if neg_side.low[k + 1] in plain.low[lo:hi] else neg_side.raw[k + 1]
+
+
+def _condition_at(t: _Text, k: int) -> str | None:
+    """The "if" / "when" / "whenever" whose condition holds ``k`` as its own verb (or the
+    verb's negator): the word opens ``k``'s clause at most four tokens before it, with no
+    "and", "or" or "to" between ("If you haven't cleaned", "When we regularly don't get";
+    not "If you use ssh you can restrict", "If you want to disable")."""
+    for x in range(k - 1, max(-1, k - 6), -1):
+        if t.clause[x] != t.clause[k] or t.low[x] in ("and", "or", "to"):
+            return None
+        if t.low[x] in _IF:
+            return t.raw[x]
+    return None
+
+
+# words that make what follows them a condition or another subordinate part ("Provided X is
+# not modified", "As long as the key has no timing", "once all files have been processed",
+# "even if ..."), besides the clause words the analysis cuts clauses at
+_SUBORDINATING = _CLAUSE_WORDS | {"provided", "providing", "once", "long", "even", "lest", "case", "assuming",
+                                  "suppose", "supposing"}
+
+
+def _first_clause(t: _Text, k: int) -> bool:
+    """Is ``k`` in the first clause of its sentence, a statement or command: no clause break
+    before it in the sentence, and no word that makes a condition or another subordinate
+    part of it (``_SUBORDINATING``: "If ...", "Provided ...", "... once ...")?"""
+    lo, _hi = sentence_bounds(t, k)
+    return t.clause[lo] == t.clause[k] and _SUBORDINATING.isdisjoint(t.low[lo:k + 1])
+
+
+def _one_side_conditional(neg_side: _Text, k: int, plain: _Text, j: int) -> tuple[str, str] | None:
+    """Does one side state the words in a condition (``_condition_at``) and the other in the
+    first clause of a sentence - "If you haven't cleaned your cabinets, ..." / "Clean the
+    cabinets."; "Don't pull them too hard." / "If you pull them too hard, ..."? A condition
+    asserts neither its words nor their negation: no flip between the two. ("neg" or "plain",
+    the condition's word), else None; a plain side that states the words outside a condition
+    too is not conditional."""
+    cond = _condition_at(neg_side, k)
+    if cond:
+        return ("neg", cond) if _first_clause(plain, j) and not _condition_at(plain, j) else None
+    cond = _condition_at(plain, j)
+    if not cond or not _first_clause(neg_side, k):
+        return None
+    if any(not _condition_at(plain, x) for x in plain.positions.get(plain.stems[j], ())):
+        return None  # "If a finally clause ..., the value is the finally clause's": stated outside too
+    return "plain", cond
+
+
+def _next_content(t: _Text, k: int, n: int) -> list[int]:
+    """The positions of the (at most) ``n`` content words after ``k`` in its clause."""
+    out: list[int] = []
+    x = k + 1
+    while x < len(t.raw) and t.clause[x] == t.clause[k] and len(out) < n:
+        if t.content[x]:
+            out.append(x)
+        x += 1
+    return out
+
+
+def _qualified_otherwise(neg_side: _Text, h: int, plain: _Text, j: int) -> tuple[str, str, str] | None:
+    """Do both sides follow the word at ``h`` / ``j`` (the negated head and its match) with a
+    modifier and then the same noun, the modifiers differing, and does the negated side name
+    the plain side's kind elsewhere without negation ("Never use obvious passwords ... Choose
+    secure passwords" / "Use secure passwords")? Denying a verb of one kind of thing does not
+    deny it of another: (the noun, the plain side's modifier, the negated side's), else None.
+    Neither modifier may stand in the other side's sentence (then the words were only
+    reordered)."""
+    a, b = _next_content(neg_side, h, 2), _next_content(plain, j, 2)
+    if len(a) < 2 or len(b) < 2 or a[1] != a[0] + 1 or b[1] != b[0] + 1:
+        return None
+    if neg_side.stems[a[1]] != plain.stems[b[1]] or neg_side.stems[a[0]] == plain.stems[b[0]]:
+        return None
+    if neg_side.kinds[a[0]] != _WORD or plain.kinds[b[0]] != _WORD:
+        return None
+    nlo, nhi = sentence_bounds(neg_side, h)
+    plo, phi = sentence_bounds(plain, j)
+    if plain.stems[b[0]] in neg_side.stems[nlo:nhi] or neg_side.stems[a[0]] in plain.stems[plo:phi]:
+        return None
+    # the negated side names the plain side's kind too, in a clause it does not negate ("Choose
+    # secure passwords"): it tells the two kinds apart (a synonym, "main" / "predominant", it
+    # would not name beside the other)
+    mod, noun = plain.stems[b[0]], plain.stems[b[1]]
+    if not any(y + 1 < len(neg_side.raw) and neg_side.stems[y + 1] == noun and neg_side.clause[y] not in neg_side.neg_clauses
+               for y in neg_side.positions.get(mod, ())):
+        return None
+    return plain.raw[b[1]], plain.raw[b[0]], neg_side.raw[a[0]]
+
+
+def _other_branch(t: _Text, j: int) -> bool:
+    """Is the word at j in the condition of the first branch of an "either ... or" ("either
+    returning the pattern if the entry was found, or returning a default value")? The "or"
+    branch is then what happens in the other case (the entry not found), as "otherwise" says."""
+    cond = next((x for x in range(j - 1, max(-1, j - 7), -1) if t.low[x] in _IF), None)
+    if cond is None or any(t.raw[x] in (",", ";", ":") for x in range(cond, j)):
+        return False
+    lo, hi = sentence_bounds(t, j)
+    return "either" in t.low[lo:cond] and "or" in t.low[j + 1:hi]
 
 
 def _list_under_negation(t: _Text, j: int) -> bool:
@@ -557,11 +714,64 @@ def _flip(src: _Text, k: int, others: list[_Text], covered: bool, *, claim_negat
     moved = _negation_moved(src, k, dst, j, claim_negates)
     if moved:
         return _grey("negation", note, moved)
+    other = _qualified_otherwise(src, seg[0], dst, j)
+    if other:
+        return _grey("negation", note, f'the two sides qualify "{other[0]}" otherwise ("{other[1]}" / "{other[2]}"): '
+                     "denying one kind denies not the other")
+    exception = _in_exception(src, k)
+    if exception and not _in_exception(dst, j):
+        return _grey("negation", note, f'the negation stands in a clause opened by "{exception}": a double '
+                     "negation, which states the case without it")
+    denied_meaning = _under_denied_meaning(src, k)
+    if denied_meaning:
+        return _grey("negation", note, f'the negation stands under "{denied_meaning}", which asserts neither it nor '
+                     "its opposite")
+    partial = _partial_negation(src, k, dst, j)
+    if partial:
+        return _grey("negation", note, f'"{src.raw[k]} {partial}" denies that it holds {partial}, not that it holds')
+    cond = _one_side_conditional(src, k, dst, j)
+    if cond:
+        return _grey("negation", note, f'the {"claim" if (cond[0] == "neg") == claim_negates else "quote"} states it '
+                     f'in a condition ("{cond[1]}"), which asserts neither it nor its negation')
     if claim_negates and _list_under_negation(dst, j):
         return _grey("negation", note, f'the quote has a negation across a colon from "{dst.raw[j]}" (a list\'s lead-in and its item)')
     if src.low[k] in _DETERMINING and _verb_negated_after(dst, j):
         return _grey("negation", note, f'the other side negates the verb of "{dst.raw[j]}": "no X does" is "X never does"')
     return negation_verdict("negation", note, src, k, seg, dst, j, claim_negates=claim_negates)
+
+
+# words that open an exception ("Except where a risk does not exist, every vessel shall ...",
+# "unless it is not set"): a negation inside one is negated again
+_EXCEPTING = frozenset({"except", "unless"})
+# what makes "except" open a condition ("except where / when / if ..."); "except that no elements
+# may be added" states a fact, negation included
+_EXCEPT_CONDITION = frozenset({"where", "when", "whenever", "if", "in"})
+
+
+def _in_exception(t: _Text, k: int) -> str | None:
+    """The word opening the conditional exception that holds ``k`` ("unless ...", "except
+    where ...", ``_opening_word``), if any."""
+    word = _opening_word(t, k, _EXCEPTING)
+    if word is None or word.lower() == "unless":
+        return word
+    x = next(x for x in range(k - 1, -1, -1) if t.low[x] == "except")
+    return word if x + 1 < len(t.low) and t.low[x + 1] in _EXCEPT_CONDITION else None
+
+
+def _opening_word(t: _Text, k: int, words: frozenset[str]) -> str | None:
+    """The word of ``words`` that opens the stretch of ``k``'s sentence holding ``k``: the
+    first of them back from ``k``, with no comma, colon, semicolon, dash or contrasting join
+    ("but", "however", ...) between (a clause break of another kind - "where", "that" - does
+    not end it: "Except where it has been determined that a risk does not exist")."""
+    x = k - 1
+    while x >= 0:
+        w = t.low[x]
+        if w in words:
+            return t.raw[x]
+        if t.raw[x] in (",", ";", ":", "\u2014", "\u2013", "(", ")") or w in _CLAUSE_JOINS or t.sent_start[x]:
+            return None
+        x -= 1
+    return None
 
 
 def _negations(t: _Text) -> int:
@@ -624,6 +834,27 @@ def _denied_in_clause(plain: _Text, at: int, negated: _Text) -> bool:
                for x in range(max(0, at - 2 * WINDOW), min(len(plain.raw), at + 2 * WINDOW)) if plain.clause[x] == c)
 
 
+# negators that negate a clause through the noun phrase they open ("bound to neither process",
+# "uses no lock", "nothing was found"): the clause's verb is denied all the same
+_NOUN_NEGATORS = frozenset({"no", "neither", "none", "nothing", "nobody", "nowhere"})
+
+
+def _negation_on_a_noun(plain: _Text, at: int, negated: _Text, neg_at: int) -> bool:
+    """Does ``plain`` (the side without the verb's negator) negate the same clause by a negator
+    of a noun phrase, one the negated side does not write in that sentence? "some ports will not
+    be bound to the old process" and "some ports are bound to neither process" both deny the
+    binding: "not V any X" is "V no X", and "neither" is "not either". The negation moved from
+    the verb to its object (or subject); none was dropped."""
+    if at >= len(plain.raw):
+        return False
+    c = plain.clause[at]
+    lo, hi = sentence_bounds(negated, min(neg_at, len(negated.raw) - 1))
+    written = set(negated.low[lo:hi])
+    return any(plain.neg[x] and plain.low[x] in _NOUN_NEGATORS and plain.low[x] not in written
+               for x in range(max(0, at - 2 * WINDOW), min(len(plain.raw), at + 2 * WINDOW))
+               if plain.clause[x] == c)
+
+
 def _held_back_before(t: _Text, at: int) -> bool:
     """Does a verb that holds back ("prevents", "keeps", "stops") stand before ``at`` in its
     sentence, with no ";", ":", dash or contrasting join between (a relative clause on its object
@@ -681,6 +912,24 @@ def _negation_in_block(claim: _Text, q: _Text, i1: int, i2: int, j1: int, j2: in
         return None
     at = (q.align_pos[j1] if j1 < len(q.align_pos) else len(q.raw)) if cneg else \
         (claim.align_pos[i1] if i1 < len(claim.align_pos) else len(claim.raw))
+    # (the plain side's words right after the differing stretch: "If you pull" / "Don't pull")
+    after = (q.align_pos[j2] if j2 < len(q.align_pos) else len(q.raw)) if cneg else \
+        (claim.align_pos[i2] if i2 < len(claim.align_pos) else len(claim.raw))
+    if any(negated.neg[p] and _under_denied_meaning(negated, p) for p in (cpos if cneg else qpos)):
+        return None  # "that doesn't mean they never want to meet" / "they want to meet"
+    if after < len(plain.raw) and any(negated.neg[p] and _partial_negation(negated, p, plain, after)
+                                      for p in (cpos if cneg else qpos)):
+        return None  # "You don't always have to use primer" / "Consider using primer"
+    if after < len(plain.raw) and any(negated.neg[p] and _one_side_conditional(negated, p, plain, after)
+                                      for p in (cpos if cneg else qpos)):
+        return None  # "If you haven't cleaned your cabinets, ..." / "Clean the cabinets.": a condition asserts nothing
+    if after < len(plain.raw) and any(negated.neg[p] and _segment(negated, p)
+                                      and _qualified_otherwise(negated, _segment(negated, p)[0], plain, after)
+                                      for p in (cpos if cneg else qpos)):
+        return None  # "Never use obvious passwords" / "Use secure passwords": another kind of thing
+    if any(negated.neg[p] and _in_exception(negated, p) for p in (cpos if cneg else qpos)) \
+            and not _in_exception(plain, at):
+        return None  # "Except where a risk does not exist, ..." / "If a risk exists, ...": a double negation
     if _denied_in_clause(plain, at, negated):
         return None  # "when the directory is missing" / "if there is no directory"
     if _omitted_in_sentence(plain, min(at, len(plain.raw) - 1)):
@@ -689,6 +938,8 @@ def _negation_in_block(claim: _Text, q: _Text, i1: int, i2: int, j1: int, j2: in
     if any(plain.neg[p] and plain.low[p] in _NEGATORS for p in near) or \
             any(plain.low[p] == "far" and p + 1 < len(plain.raw) and plain.low[p + 1] == "from" for p in near):
         return None  # a negation right there on the other side too ("far from mandatory" / "not mandatory")
+    if _negation_on_a_noun(plain, at, negated, (cpos if cneg else qpos)[0]):
+        return None  # "will not be bound to the old process" / "are bound to neither process"
     if "from" in plain.low[max(0, at - 3):at + 2] and _held_back_before(plain, at):
         return None  # "keep the server from thrashing" / "so the server does not thrash"
     if any(plain.kinds[p] == _WORD and plain.stems[p] in _IMPLICIT_NEG_STEMS and plain.stems[p] not in negated.stemset
