@@ -44,7 +44,7 @@ import unicodedata
 from calendar import monthrange
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 MIN_WORDS = 4
 MAX_DATES = 50  # dates of one sentence (and of its quotes) checked: a sentence is short, a hostile one is not
@@ -446,6 +446,17 @@ class NormalisedPage:
     text: str
     lines: list[frozenset[str]]
 
+    @cached_property
+    def words(self) -> frozenset[str]:
+        """The words of ``text``: " w " is in ``text`` exactly when w (a word) is in this
+        set (``text`` is its words, each between two single spaces)."""
+        return frozenset(self.text.split())
+
+    @cached_property
+    def line_words(self) -> frozenset[str]:
+        """Every word of ``lines``: a word not here is on no line."""
+        return frozenset().union(*self.lines)
+
 
 def normalised_page(text: str) -> NormalisedPage:
     return NormalisedPage(_norm(text), [frozenset(_norm(x).split()) for x in text.splitlines() if x.strip()])
@@ -473,12 +484,18 @@ def name_on_page(name: str, page: NormalisedPage | str) -> bool:
     n = _norm(name).strip()
     if not n:
         return True
+    words = n.split()
+    if len(words) < 2:  # one word: its forms are words of the page, or not
+        on = page.words
+        return any(f in on or f + "s" in on for f in _forms(n))
     if any(f" {f} " in page.text or f" {f}s " in page.text for f in _forms(n)):
         return True
-    words = n.split()
-    if len(words) < 2:
-        return False
     wanted = [_forms(w) | {w + "s"} for w in words if w not in _CONNECT]
+    if not wanted:
+        return bool(page.lines)
+    seen = page.line_words
+    if any(seen.isdisjoint(fs) for fs in wanted):
+        return False  # a word none of whose forms is on any line
     return any(all(fs & line for fs in wanted) for line in page.lines)
 
 
