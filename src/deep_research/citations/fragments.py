@@ -228,8 +228,17 @@ class _Folded:
         self.view = View(page.text, _fold_keep_space, collapse=False)
 
 
+_QUERY_FOLD: dict[int, str] = {}  # code point -> its fold for a query, filled on first sight
+
+
 def _fold_query(q: str) -> str:
-    return "".join(" " if c.isspace() else fold_char(c) for c in q)
+    """Each character of q as ``fold_char`` folds it, whitespace a space (``str.translate``
+    with a table that grows by the characters seen)."""
+    table = _QUERY_FOLD
+    for c in set(q):
+        if ord(c) not in table:
+            table[ord(c)] = " " if c.isspace() else fold_char(c)
+    return q.translate(table)
 
 
 def _find_in_range(
