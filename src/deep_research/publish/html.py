@@ -111,14 +111,17 @@ _MARK_CLASS = {"quote-not-found": "unsupported", "claim-differs": "claim-differs
                "claim-unchecked": "claim-unchecked", "no-claim": "no-claim"}
 
 
+_SPACES = re.compile(r"\s+")
+
+
 def _badge(c: Citation, t: dict, styler: Styler | None = None) -> str:
     label = escape(str(c.number) if c.number is not None else "?")
     inline = styler is not None and not styler.numbered and c.source is not None and c.number is not None
     if inline:
         label = escape(styler.marker(c.source.id))
-    quote = re.sub(r"\s+", " ", c.ref.quote)
+    quote = _SPACES.sub(" ", c.ref.quote)
     mark = check_mark(c)
-    shown = re.sub(r"\s+", " ", c.rendered_text or quote)
+    shown = _SPACES.sub(" ", c.rendered_text or quote)
     if c.status is Verdict.UNSUPPORTED:
         title = escape(f"{t['badge_not_found']}: \u201c{quote}\u201d")
         inner = f"{label}?"

@@ -126,12 +126,16 @@ def _ends_sentence_after(s: str, pos: int, end: int) -> bool:
     return j >= end or s[j] == "\n"
 
 
+_SPACE_BEFORE_MARK = re.compile(r"\s+([,.;:!?\u3002\uff0c\uff01\uff1f])")
+_TRAILING_PAUSE = re.compile(r"[,;:\uff1a\uff0c]+([.!?\u3002]?)$")
+
+
 def _plain(md: str) -> str:
     text = _HTML_TAG.sub(" ", md)
     text = _without_markup(text) if text.strip() else ""
     text = " ".join(text.split())
-    text = re.sub(r"\s+([,.;:!?\u3002\uff0c\uff01\uff1f])", r"\1", text)
-    text = re.sub(r"[,;:\uff1a\uff0c]+([.!?\u3002]?)$", r"\1", text)
+    text = _SPACE_BEFORE_MARK.sub(r"\1", text)
+    text = _TRAILING_PAUSE.sub(r"\1", text)
     return text.lstrip(",;:\u2014\u2013- ").strip()
 
 
