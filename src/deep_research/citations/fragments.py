@@ -19,7 +19,7 @@ import unicodedata
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from urllib.parse import quote, unquote
 
 from .page.text import IGNORABLE, PageText, View, fold_char, is_dictionary_char, is_word_char
@@ -441,11 +441,20 @@ class _Generator:
     # A term's word count only grows with the term, so the scans below stop at the first
     # candidate over max_words: _limit would drop it and every longer one (it keeps the
     # first candidate only when no shorter one exists).
+    @cached_property
+    def _term_words(self) -> _TermWords:
+        return _TermWords(self.text, self.start, self.end)
+
+    @cached_property
+    def _runs(self) -> list[tuple[int, int]]:
+        """The maximal alphanumeric runs of the quote's span (read by both term scans)."""
+        return [m.span() for m in _ISALNUM_RUN.finditer(self.text, self.start, self.end)]
+
     def _start_term_ends(self) -> list[int]:
         """Ends c1 for a start term text[start:c1] (range form), shortest first."""
         text, out = self.text, []
-        words = _TermWords(text, self.start, self.end).head
-        runs = [m.span() for m in _ISALNUM_RUN.finditer(text, self.start, self.end)]
+        words = self._term_words.head
+        runs = self._runs
         if not runs:
             return []  # no word: no term
         first_alnum = runs[0][0]
@@ -462,8 +471,8 @@ class _Generator:
     def _end_term_starts(self) -> list[int]:
         """Starts c2 for an end term text[c2:end] (range form), shortest first."""
         text, out = self.text, []
-        words = _TermWords(text, self.start, self.end).tail
-        runs = [m.span() for m in _ISALNUM_RUN.finditer(text, self.start, self.end)]
+        words = self._term_words.tail
+        runs = self._runs
         if not runs:
             return []
         last_alnum = runs[-1][1] - 1
