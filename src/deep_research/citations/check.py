@@ -123,7 +123,7 @@ class Citation:
             "cited_id": self.ref.source_id,
             "quote": self.ref.quote,
             "status": self.status.value,
-            "matched_text": self.matched_text,
+            "matched_text": self.source.content[span[0]:span[1]] if span and self.source else None,
             "highlight_text": self.rendered_text,
             "content_start": span[0] if span else None,
             "content_end": span[1] if span else None,
