@@ -448,13 +448,10 @@ class NormalisedPage:
 
     @cached_property
     def words(self) -> frozenset[str]:
-        """The words of ``text``: " w " is in ``text`` exactly when w (a word) is in this
-        set (``text`` is its words, each between two single spaces)."""
-        return frozenset(self.text.split())
-
-    @cached_property
-    def line_words(self) -> frozenset[str]:
-        """Every word of ``lines``: a word not here is on no line."""
+        """The words of ``text``, read from ``lines`` (the same words: normalising never
+        makes or joins across a line break, and blank lines hold none), so no string is
+        made again: " w " is in ``text`` exactly when w (a word) is in this set (``text`` is
+        its words, each between two single spaces), and a word not here is on no line."""
         return frozenset().union(*self.lines)
 
 
@@ -493,7 +490,7 @@ def name_on_page(name: str, page: NormalisedPage | str) -> bool:
     wanted = [_forms(w) | {w + "s"} for w in words if w not in _CONNECT]
     if not wanted:
         return bool(page.lines)
-    seen = page.line_words
+    seen = page.words
     if any(seen.isdisjoint(fs) for fs in wanted):
         return False  # a word none of whose forms is on any line
     return any(all(fs & line for fs in wanted) for line in page.lines)
