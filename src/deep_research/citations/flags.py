@@ -533,10 +533,8 @@ def factual_signal(sentence: str, *, english: bool = True) -> str | None:
     words = [w.lower() for w in _WORDS.findall(body)]
     if any(w in SUPERLATIVES for w in words) or _SUPERLATIVE_PHRASE.search(body):
         return "superlative"
-    if english and proper_names(body):
-        return "name"
-    if _IDENTIFIER.search(body):
-        return "name"
+    if _IDENTIFIER.search(body) or (english and proper_names(body)):
+        return "name"  # a technical name (one regex) before a proper name (a scan of every word)
     return None
 
 
