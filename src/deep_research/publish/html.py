@@ -270,6 +270,7 @@ def render_html(
         toc_html = pattern.sub(lambda m: shown.get(m.group(0), ""), toc_html)
     toc_entries = toc_html.count("<li")
     css = (templates_dir() / "report.css").read_text(encoding="utf-8") + "\n" + code_css()
+    statuses = report.claim_counts()
     return _environment().get_template("report.html.j2").render(
         title=title or found_title or t["research_report"],
         lang=lang,
@@ -288,10 +289,10 @@ def render_html(
         verified=report.count(Verdict.VERIFIED),
         repaired=report.count(Verdict.REPAIRED),
         unsupported=report.count(Verdict.UNSUPPORTED),
-        claims_supported=report.claim_count(ClaimStatus.SUPPORTED),
-        claims_unsupported=report.claim_count(ClaimStatus.UNSUPPORTED),
-        claims_unchecked=report.claim_count(ClaimStatus.UNCHECKED),
-        claims_no_claim=report.claim_count(ClaimStatus.NO_CLAIM),
+        claims_supported=statuses[ClaimStatus.SUPPORTED],
+        claims_unsupported=statuses[ClaimStatus.UNSUPPORTED],
+        claims_unchecked=statuses[ClaimStatus.UNCHECKED],
+        claims_no_claim=statuses[ClaimStatus.NO_CLAIM],
         legend=legend_counts(report),
         disagreements=[d.as_json() for d in report.disagreements],
         uncited=[f for f in report.flags if f.kind == "uncited"][:MAX_LISTED_PROBLEMS],
