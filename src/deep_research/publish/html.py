@@ -111,7 +111,7 @@ _MARK_CLASS = {"quote-not-found": "unsupported", "claim-differs": "claim-differs
                "claim-unchecked": "claim-unchecked", "no-claim": "no-claim"}
 
 
-_SPACES = re.compile(r"\s+")
+_SPACES = re.compile(r"\s\s*")  # "\s+", led by its class: searched at C speed
 
 
 def _badge(c: Citation, t: dict, styler: Styler | None = None) -> str:
