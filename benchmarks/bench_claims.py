@@ -15,7 +15,10 @@ Data (each pair: a claim, the quote(s) it cites, a gold label ``supported`` |
 Per data set and class it prints: altered / refuted claims shown ``supported`` (a false
 green, the worst error), correct claims flagged ``unsupported`` (those whose claim states
 a number that is nowhere in its quotes are counted apart: a correct flag by the project's
-rule), correct claims shown ``supported``, the ``unchecked`` share, and pairs/second.
+rule), correct claims shown ``supported``, the ``unchecked`` share, and pairs/second. Each
+verdict is counted as a report shows it (``citations.check.as_shown``): a claim that states
+nothing of its own (the rules' ``no_claim``, e.g. a summary line "Be a.") shows "quote found;
+no claim to check", never green, and counts with the unchecked.
 
 HOLDOUT RULE: the holdout parts are read only with ``--holdout`` (then the dev parts are
 not read), and no case of them is ever printed - only counts. Tune on dev.
@@ -103,13 +106,18 @@ in the same way: the public sets under /tmp/factver-fresh14 (``fetch_factver.py 
 ``factver/fables``, ``factver/cogensumm``; ``--fresh14-factver-root`` names another copy) and, when
 it exists, ``benchmarks/data/claims-fresh14/holdout.jsonl`` (``--fresh14-hand-dir``; optional).
 
+FRESH15: ``--fresh15`` measures the fifteenth fresh group, made after the fourteenth was measured,
+in the same way: the public sets under /tmp/factver-fresh15 (``fetch_factver.py --fresh15``:
+``factver/expertqa``, ``factver/polytope``, ``factver/mufame``; ``--fresh15-factver-root`` names
+another copy) and, when it exists, ``benchmarks/data/claims-fresh15/holdout.jsonl`` (``--fresh15-hand-dir``; optional).
+
 ``--publish`` also writes one report per hand-written data set (a paragraph per pair,
 ``<claim> <ref id="<page>">"<quote>"</ref>``; sources = the pages) and runs
 ``deep-research publish`` on it, then compares ``claim_status`` per ref with the library's
 verdict on the same pair (they differ where the report's claim unit differs from the
 pair's claim, e.g. a two-sentence claim).
 
-    uv run python benchmarks/bench_claims.py [--show 5] [--only pg-dev,hand] [--publish] [--holdout | --fresh | --fresh2 | … | --fresh9 | --fresh10 | --fresh11 | --fresh12 | --fresh13 | --fresh14]
+    uv run python benchmarks/bench_claims.py [--show 5] [--only pg-dev,hand] [--publish] [--holdout | --fresh | --fresh2 | … | --fresh9 | --fresh10 | --fresh11 | --fresh12 | --fresh13 | --fresh14 | --fresh15]
 """
 
 from __future__ import annotations
@@ -144,6 +152,7 @@ from _factver import load as load_factver
 
 import _judgehand
 
+from deep_research.citations.check import as_shown
 from deep_research.citations.claims import ClaimStatus, check_claim, claims_for_refs
 from deep_research.citations.claims.judge_check import JudgeFact, check_judge_evidence
 from deep_research.citations.judgement import decide
@@ -169,6 +178,8 @@ FRESH13_HAND_DIR = REPO / "benchmarks" / "data" / "claims-fresh13"  # optional: 
 FRESH13_FACTVER_ROOT = Path("/tmp/factver-fresh13")  # its public half (fetch_factver.py --fresh13)
 FRESH14_HAND_DIR = REPO / "benchmarks" / "data" / "claims-fresh14"  # optional: see FreshGroup
 FRESH14_FACTVER_ROOT = Path("/tmp/factver-fresh14")  # its public half (fetch_factver.py --fresh14)
+FRESH15_HAND_DIR = REPO / "benchmarks" / "data" / "claims-fresh15"  # optional: see FreshGroup
+FRESH15_FACTVER_ROOT = Path("/tmp/factver-fresh15")  # its public half (fetch_factver.py --fresh15)
 
 
 @dataclass(frozen=True)
@@ -212,6 +223,8 @@ FRESH_GROUPS = {
                           FRESH13_HAND_DIR, FRESH13_FACTVER_ROOT, hand_optional=True),
     "fresh14": FreshGroup("the fourteenth fresh group (factver-fresh14, and claims-fresh14 when it exists",
                           FRESH14_HAND_DIR, FRESH14_FACTVER_ROOT, hand_optional=True),
+    "fresh15": FreshGroup("the fifteenth fresh group (factver-fresh15, and claims-fresh15 when it exists",
+                          FRESH15_HAND_DIR, FRESH15_FACTVER_ROOT, hand_optional=True),
 }
 
 SUPPORTED, UNSUPPORTED, UNCHECKED = ClaimStatus.SUPPORTED, ClaimStatus.UNSUPPORTED, ClaimStatus.UNCHECKED
@@ -367,7 +380,7 @@ def run_code(pairs: list[Pair]) -> tuple[float, float]:
         _clear_caches()
         t = time.process_time()
         for p in pairs:
-            r = check_claim(p.claim, p.quotes)
+            r = as_shown(check_claim(p.claim, p.quotes))  # as a report shows it: no_claim is no green
             p.status, p.rule, p.note = r.status, r.rule, r.note
         cold = max(cold, len(pairs) / max(1e-9, time.process_time() - t))
         t = time.process_time()
@@ -662,7 +675,7 @@ def run_hand_judge(answers: list, wrong: float = JUDGE_WRONG, seed: int = 25) ->
         seen.setdefault(a.claim, a)
     tally: Counter = Counter()
     for claim, a in seen.items():
-        code = check_claim(claim, a.quotes)
+        code = as_shown(check_claim(claim, a.quotes))
         final = code.status
         if final is UNCHECKED:
             rec, flipped = judge.answer(claim)

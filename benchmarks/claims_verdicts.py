@@ -6,8 +6,9 @@ make the claim check faster changes no verdict.
 
 ``--group`` names the pairs (default ``dev``: pg-dev, the hand-written dev part, the public
 fact-verification dev parts under ``--factver-root``); ``holdout`` (the holdout parts),
-``fresh`` ... ``fresh9``, ``fresh11``, ``fresh12``, ``fresh13``, ``fresh14`` (a fresh group: its hand-written pairs and its public sets under
-``--fresh-factver-root``, default the group's usual place), ``probes`` (the red-team probes).
+``fresh`` ... ``fresh9``, ``fresh11``, ``fresh12``, ``fresh13``, ``fresh14``, ``fresh15`` (a fresh
+group: its hand-written pairs and its public sets under ``--fresh-factver-root``, default the
+group's usual place), ``probes`` (the red-team probes).
 Keep the dumps of unseen groups out of the repository and do not read them.
 
 ``--compare`` prints each dev/probe pair whose verdict differs (for the unseen groups only
@@ -45,6 +46,7 @@ _FRESH = {
     "fresh12": (bc.FRESH12_HAND_DIR, bc.FRESH12_FACTVER_ROOT),
     "fresh13": (bc.FRESH13_HAND_DIR, bc.FRESH13_FACTVER_ROOT),
     "fresh14": (bc.FRESH14_HAND_DIR, bc.FRESH14_FACTVER_ROOT),
+    "fresh15": (bc.FRESH15_HAND_DIR, bc.FRESH15_FACTVER_ROOT),
 }
 GROUPS = ("dev", "holdout", *_FRESH, "probes")
 

@@ -13,13 +13,31 @@ def test_a_source_record_reads_back_as_the_same_source() -> None:
     full = Source("a", "file:///d/a.pdf", "Page one.\nPage two.", "A report", "text",
                   credibility={"score": 0.9, "reasons": ["local corpus document"]},
                   author="Jane Q. Smith", published="2023-05-01", site_name="Site",
-                  locations=[[0, "page", 1], [10, "page", 2]])
+                  locations=[[0, "page", 1], [10, "page", 2]],
+                  cut="only the first 5,000,000 bytes of the page were read (the fetch limit)")
     bare = Source("b", "https://b.example/", "Say **hello** to the world.")  # no format: detected
     records = json.loads(json.dumps([source_record(full), source_record(bare)]))
     back = parse_sources(records).sources
     assert back[0] == full
     assert back[1].format == "markdown" and back[1].page.text == bare.page.text
-    assert records[1]["format"] == "markdown" and "author" not in records[1]
+    assert records[1]["format"] == "markdown" and "author" not in records[1] and "cut" not in records[1]
+
+
+def test_a_source_read_only_in_part_is_said_when_published() -> None:
+    """A sources file's ``cut`` (a research run records why a page's text ends early) is
+    kept and said as a warning; a ``cut`` that is not text is refused, naming the source."""
+    import pytest
+
+    from deep_research.errors import UserError
+
+    item = {"id": "s1", "url": "https://a.example/", "content": "Tidal power is predictable."}
+    loaded = parse_sources([{**item, "cut": "its elements are nested\x1b more than 256 deep"}])
+    assert loaded.sources[0].cut == "its elements are nested\x1b more than 256 deep"
+    assert loaded.warnings == ["source 's1' was read only in part (its elements are nested\x1b more than 256 "
+                               "deep): a quote from its missing part cannot be verified"]
+    assert parse_sources([{**item, "cut": "  "}]).sources[0].cut is None
+    with pytest.raises(UserError, match="item 1 \\(id 's1'\\): \"cut\" must be a string"):
+        parse_sources([{**item, "cut": 3}])
 
 
 def test_a_pipe_is_read_like_a_file_and_an_endless_one_is_bounded(tmp_path, monkeypatch) -> None:

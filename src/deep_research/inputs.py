@@ -11,8 +11,10 @@ from .citations.check import safe_link
 from .citations.locations import parse_locations
 from .citations.model import Source
 from .errors import UserError
+from .terminal import shortened
 
 MAX_INPUT_BYTES = 200 * 1024 * 1024
+MAX_CUT_CHARS = 500  # a source's "cut" note (why its content ends early), bounded for every output
 
 
 def read_text_file(path: str | Path, what: str) -> str:
@@ -97,6 +99,13 @@ def parse_sources(data: object, origin: str = "sources") -> LoadedSources:
         locations = item.get("locations")
         if locations is not None and not isinstance(locations, list):
             raise UserError(f"{where} (id {sid!r}): \"locations\" must be a list of [offset, kind, ...] marks")
+        cut = item.get("cut")  # why the content ends before the page does (a research run records it)
+        if cut is not None and not isinstance(cut, str):
+            raise UserError(f"{where} (id {sid!r}): \"cut\" must be a string (why the content ends early)")
+        if cut and cut.strip():
+            meta["cut"] = shortened(" ".join(cut.split()), MAX_CUT_CHARS) or ""
+            warnings.append(f"source {sid!r} was read only in part ({meta['cut']}): a quote from its missing "
+                            "part cannot be verified")
         out.append(Source(sid, url.strip(), content, title.strip(), fmt,
                           credibility=_credibility(item.get("credibility"), f"{where} (id {sid!r})"),
                           locations=parse_locations(locations), **meta))
@@ -112,7 +121,7 @@ def source_record(source: Source) -> dict:
 
     record: dict = {"id": source.id, "url": source.url, "title": source.title,
                     "format": source.format or detect_format(source.content)}
-    for key in ("author", "published", "site_name", "credibility", "locations"):
+    for key in ("author", "published", "site_name", "credibility", "locations", "cut"):
         value = getattr(source, key)
         if value:
             record[key] = value

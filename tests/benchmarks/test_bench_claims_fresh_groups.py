@@ -440,3 +440,18 @@ def test_fresh11_defaults_and_verdict_group():
     verdicts = load_module(BENCH / "claims_verdicts.py", "claims_verdicts_fresh11")
     assert "fresh11" in verdicts.GROUPS
     assert verdicts._FRESH["fresh11"] == (g.hand_dir, g.factver_root)
+
+
+def test_a_claim_that_states_nothing_counts_as_a_report_shows_it_not_as_green():
+    """bench_claims counts verdicts as a report shows them: the rules' ``no_claim`` (a summary
+    line such as "Be a.") is "quote found; no claim to check", never an altered claim shown
+    supported."""
+    pairs = [bench_claims.Pair("x1", "factver/x", "Be a.", ["Pisces are gentle, sensitive, and kind."],
+                               "unsupported", "altered"),
+             bench_claims.Pair("x2", "factver/x", "Pisces are gentle.", ["Pisces are gentle, sensitive, and kind."],
+                               "supported", "correct")]
+    bench_claims.run_code(pairs)
+    assert pairs[0].status is bench_claims.ClaimStatus.NO_CLAIM
+    t = bench_claims.tallies(pairs)[("factver/x", "unsupported", "altered")]
+    assert (t.n, t.sup, t.unch) == (1, 0, 1)
+    assert pairs[1].status is bench_claims.ClaimStatus.SUPPORTED  # a real claim is still proven

@@ -1313,3 +1313,42 @@ def test_a_statement_cut_from_between_two_kept_parts_is_not_proven():
     # a relative clause opened by "which" may go, "be" or not
     assert check("The pump moves 40 litres of water per hour.",
                  "The pump, which is powered by the sun, moves 40 litres of water per hour.").status is S
+
+
+# --- seen at fresh14 (CoGenSumm): compressions whose every word is the quote's ------------------
+def test_be_contracted_onto_its_subject_counts_as_its_tense():
+    r = check("I'm was in the office.", "I'm in the office, near the station.")
+    assert r.status is C and "present only" in r.note
+    assert check("I'm in the office.", "I'm in the office, near the station.").status is S
+
+
+def test_a_preposition_left_out_before_kept_words_is_not_proven():
+    # "to this day" is "still", "this day" is "today": the preposition gives the phrase its role
+    quote = "To this day, the song is loved and the singer admired."
+    r = check("This day, the song is loved and the singer admired.", quote)
+    assert r.status is C and '"To this day"' in r.note
+    assert check("The song is loved this day.", "The song is loved to this day.").status is C
+    assert check("You use herbs meant for healing.",
+                 "Herbalism is the study and use of herbs meant for healing.").status is C
+    # after "and", the claim's own preposition covers both
+    assert check("He sent letters to Anna and Tom.", "He sent letters to Anna and to Tom.").status is S
+    assert check("The song is loved to this day.", quote.replace("To this day, the", "The") + " The song is loved "
+                 "to this day.").status is S
+
+
+def test_a_noun_cut_from_its_pair_under_one_article_is_not_proven():
+    # "the rose and crown": one article over two nouns may name one thing (a pub)
+    r = check("they waited outside the rose.", "they waited outside the rose and crown on bank street.")
+    assert r.status is C
+    # another phrase or a verb after "and" opens a part of its own that a claim may leave out
+    assert check("He practised law for a decade.", "He practised law for a decade and served in the senate.").status is S
+    assert check("She walked the dog.", "She walked the dog and his puppy.").status is S
+
+
+def test_a_clause_opened_by_a_bare_because_runs_past_its_comma():
+    quote = "It works with many apps, such as Logic because it reads gestures, such as strumming, tapping and sliding."
+    r = check("It works with many apps, such as Logic, tapping and sliding.", quote)
+    assert r.status is C and '"because ..."' in r.note
+    # a parenthesis ("X, because Y, Z") ends at its comma
+    assert check("The build failed and nobody noticed.",
+                 "The build failed, because the disk was full, and nobody noticed.").status is S

@@ -134,6 +134,23 @@ def test_a_page_words_are_its_lines_words():
     assert PAGE.words == frozenset(PAGE.text.split())
 
 
+def test_a_label_before_a_colon_at_the_start_of_a_line_is_not_a_name():
+    """"In Hebrew:" before a Hebrew quote was flagged as an invented name: the page, in
+    Hebrew, never holds the English word. A capitalised word right before a colon at the
+    start of its line or sentence, alone or after one opening word, is a label. Narrow:
+    the same word elsewhere, a run of several name words, or after other words is a name."""
+    hebrew = normalised_page("שלום פירושו שלום ושגשוג.")
+    for claim in ("In Hebrew: «שלום פירושו שלום»", "Notes follow.\nIn Arabic: «مرحبا»", "Translation: «שלום»",
+                  "(In Hebrew: «שלום»)", "In Hebrew\uff1a «שלום»"):
+        assert proper_names(claim) == [] and invented_names(claim, [hebrew]) == [], claim
+    assert invented_names("The word in Hebrew: «שלום»", [hebrew]) == ["Hebrew"]  # not at the start
+    assert invented_names("In Hebrew «שלום» is a greeting.", [hebrew]) == ["Hebrew"]  # no colon
+    assert invented_names("In the Hebrew Bible: «שלום»", [hebrew]) == ["Hebrew Bible"]  # after two words
+    assert invented_names("Microsoft Azure: «שלום»", [hebrew]) == ["Microsoft Azure"]  # several name words
+    assert invented_names("It says In Hebrew: «שלום»", [hebrew]) == ["In Hebrew"]
+    assert invented_names("In Python 3: «שלום»", [hebrew]) == ["Python"]
+
+
 # --- uncited statements -----------------------------------------------------------------------
 REPORT = """# Heat pumps in Norway
 

@@ -596,3 +596,59 @@ def test_be_in_another_tense_than_the_span_is_no_evidence():
     assert not r.ok and any("past only" in p for p in r.problems)
     same = check_judge_evidence("My grandfather was one of them.", [quote], [JudgeFact("he was one", [quote])])
     assert same.ok, same.problems
+
+
+# --- seen at fresh14 (CoGenSumm): a span's words, compressed across its clauses ---------------
+def test_a_stretch_left_out_across_a_clause_mark_must_be_whole_clauses():
+    cases = [  # (claim, quote, span): every claim word is in the span, in order
+        ("the sequel is not all of it positive.", "the sequel is drawing a lot of comment, not all of it positive.",
+         "the sequel is drawing a lot of comment, not all of it positive"),
+        ("he made a move from leeds in recent weeks.",
+         "he made a move from leeds in the summer but the move has backfired with the club falling close to the "
+         "drop in recent weeks.",
+         "he made a move from leeds in the summer but the move has backfired with the club falling close to the "
+         "drop in recent weeks"),
+        ("she has climbed the ten highest peaks in the andes.",
+         "she has climbed the ten highest peaks in asia, south america's aconcagua in the andes, and nepal's manaslu.",
+         "she has climbed the ten highest peaks in asia, south america's aconcagua in the andes"),
+        ("it works with many apps, such as logic, tapping and sliding.",
+         "it works with many apps, such as logic because it reads gestures, such as strumming, tapping and sliding.",
+         "it works with many apps, such as logic because it reads gestures, such as strumming, tapping and sliding"),
+    ]
+    for claim, quote, span in cases:
+        r = ev(claim, [quote], JudgeFact(claim, [span]))
+        assert not r.ok and any("not whole clauses" in p for p in r.problems), (claim, r.problems)
+    # a whole parenthesis or clause may go
+    quote = "The pump, which is powered by the sun, moves 40 litres of water per hour."
+    claim = "The pump moves 40 litres of water per hour."
+    assert ev(claim, [quote], JudgeFact(claim, [quote.rstrip(".")])).ok
+    quote = "The server restarts, then logs a line, and the cache is cleared."
+    claim = "The server restarts and the cache is cleared."
+    assert ev(claim, [quote], JudgeFact(claim, [quote.rstrip(".")])).ok
+    # whole members of a list may go: each keeps its relation to what heads the list
+    for claim, span in (("Recruiters are responsible for screening candidates.",
+                         "recruiters are responsible for identifying, screening, and interviewing candidates"),
+                        ("Kentucky is known for bluegrass music.",
+                         "Kentucky is known for horse racing, coal, bluegrass music, and basketball")):
+        r = ev(claim, [span + "."], JudgeFact(claim, [span]))
+        assert r.ok, (claim, r.problems)
+
+
+def test_a_span_cut_inside_a_pair_under_one_article_where_the_claim_ends_is_no_evidence():
+    # the proof's reading of "the rose and crown" (one article over both: maybe one name)
+    quote = "they waited outside the rose and crown on bank street."
+    r = ev("they waited outside the rose.", [quote], JudgeFact("they waited", ["they waited outside the rose"]))
+    assert not r.ok and any('"rose and crown"' in p for p in r.problems)
+    # a phrase of its own after the span ("in the summer", "and his dog") is no cut
+    claim = "He made a move from Leeds."
+    assert ev(claim, ["He made a move from Leeds in the summer."], JudgeFact(claim, ["He made a move from Leeds"])).ok
+    claim = "she walked the dog."
+    assert ev(claim, ["she walked the dog and his puppy."], JudgeFact(claim, ["she walked the dog"])).ok
+
+
+def test_the_judge_check_reads_be_contracted_and_a_left_out_preposition_as_the_proof_does():
+    r = ev("I'm was in the office.", ["I'm in the office, near the station."], JudgeFact("in", ["I'm in the office"]))
+    assert not r.ok and any("present only" in p for p in r.problems)
+    claim = "This day, the song is loved."
+    r = ev(claim, ["To this day, the song is loved."], JudgeFact(claim, ["this day, the song is loved"]))
+    assert not r.ok and any("To this day" in p for p in r.problems)

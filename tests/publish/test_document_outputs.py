@@ -4,6 +4,8 @@ links, Sources, Verified findings, Limitations) is inert whatever text it carrie
 
 from __future__ import annotations
 
+import html
+import json
 import re
 import sys
 import zipfile
@@ -362,3 +364,52 @@ def test_badge_legend_counts_each_citation_once(tmp_path):
     text = " ".join(html_text(html).split())
     for key in ("legend_proven", "legend_differs", "legend_missing", "legend_unchecked", "legend_no_claim"):
         assert t[key] in text
+
+
+def test_html_and_word_give_the_reason_a_quote_was_not_found(tmp_path):
+    """report.md's note, citations.json and audit.json say why a quote was not found (not
+    on the page, an unknown source id); the HTML and the Word file said only "not found".
+    They give the same reason: in the badge's tooltip and in the Sources list."""
+    md = ("# Tea\n\n" + GOOD + '\n\nTea grows on Mars <ref id="tea">"Tea plants grow best on the planet Mars."</ref>.'
+          '\n\nTea is old <ref id="nope">"Tea is very old."</ref>.\n')
+    result = publish(tmp_path, md, docx=True)
+    out = outputs(result)
+    notes = {"Tea plants grow best on the planet Mars.": "quote not found in the cited page",
+             "Tea is very old.": "unknown source id 'nope'"}
+    cites = json.loads(result.files["citations"].read_text())
+    assert {c["quote"]: c["note"] for c in cites if c["status"] == "unsupported"} == notes
+    for note in notes.values():
+        assert f'check="quote-not-found" note="{note}"' in out["markdown"]
+    page = lxml_html.document_fromstring(out["html"])
+    titles = [a.get("title") for a in page.xpath("//*[contains(@class, 'unsupported')][@title]")]
+    with zipfile.ZipFile(result.files["docx"]) as z:
+        word = html.unescape(z.read("word/document.xml").decode())
+    for quote, note in notes.items():
+        assert f"Not found in the source ({note}): \u201c{quote}\u201d" in titles, (titles, quote)
+    # Word's link to a cited source and the Sources list (the unknown id has no source, no link)
+    quote = "Tea plants grow best on the planet Mars."
+    assert f'w:tooltip="Not found in the source ({notes[quote]}): \u201c{quote}\u201d"' in word
+    listed = [" ".join(li.text_content().split()) for li in page.xpath("//li[contains(@class, 'unsupported')]")]
+    assert listed == [f"\u201c{quote}\u201d not found in this source {notes[quote]}"]
+    assert f"\u201c{quote}\u201d not found in this source {notes[quote]}" in out["docx"]
+
+
+def test_emphasis_never_pairs_across_paragraphs_list_items_quotes_or_cells(tmp_path):
+    """A star that opens emphasis on one block and one that closes it on a later block
+    ("*a" in a paragraph, "b*" in the next, or in the next list item, quote or cell) stay
+    stars in the HTML (and so the PDF) and the Word file; inside one paragraph, emphasis
+    over a line break is CommonMark's and stays emphasis. (Checked, not changed: Python-
+    Markdown parses inline markup block by block.)"""
+    md = ("# Tea\n\nOne *open in a paragraph\n\nclosed in the next* one.\n\n- item *open\n- item closed* here\n\n"
+          "> quote *open\n\nafter the quote* text.\n\n| A | B |\n|---|---|\n| x *open | y |\n| z | w closed* |\n\n"
+          "Within *one\nparagraph* it pairs.\n\n" + GOOD + "\n")
+    result = publish(tmp_path, md, docx=True)
+    page = lxml_html.document_fromstring(outputs(result)["html"])
+    assert [" ".join(e.text_content().split()) for e in page.xpath("//em")] == ["one paragraph"]
+    for text in ("One *open in a paragraph", "closed in the next* one.", "item *open", "item closed* here",
+                 "quote *open", "after the quote* text.", "x *open", "w closed*"):
+        assert page.xpath(f"//*[self::p or self::li or self::td][contains(normalize-space(.), '{text}')]"), text
+    import docx
+
+    italic = [r.text for p in docx.Document(str(result.files["docx"])).paragraphs for r in p.runs if r.italic]
+    assert " ".join("".join(italic).split()) == "one paragraph", italic

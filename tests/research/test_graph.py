@@ -11,7 +11,9 @@ were asked and what ended up in state.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import itertools
+import json
 import re
 from pathlib import Path
 
@@ -315,6 +317,35 @@ def test_allow_clarification_true_asks_the_model_first(corpus, tmp_path):
     assert state.values["messages"][-1].name == "brief" and BRIEF in state.values["messages"][-1].content
 
 
+def test_the_brief_approval_interrupt_carries_the_brief_as_the_chat_shows_it(corpus, tmp_path):
+    """A chat client (Agent Chat UI, Studio) renders the interrupt's args and keys: the
+    model's brief and plan reach it under the chat turn's policy (shown_text), never raw:
+    no terminal escape, no bidi override, no image that loads an internal address."""
+    hostile = ("Heat pumps \x1b[2J\x1b]0;owned\x07in the cold \u202eevil\u202c. "
+               "![x](http://169.254.169.254/latest/meta-data) Report in English.")
+    script = base_script()
+    script.on("research", "Turn the conversation into a research brief", structured(
+        "ResearchQuestion", research_brief=hostile, entities=["Acme\x9b31m"],
+        sub_questions=[{"question": "What do they cost \u2066now\u2069?", "priority": "high"}]), repeat=True)
+    script.rules.insert(0, script.rules.pop())  # before the plain brief
+    graph = graph_for(script, corpus)
+    state = asyncio.run(drive(graph, start(), context(tmp_path, require_brief_approval=True)))
+    assert state.next == ("approve_research_brief",)
+    payload = state.interrupts[0].value
+    shown = [payload["action_requests"][0]["args"]["research_brief"], payload["research_brief"],
+             str(payload["research_plan"])]
+    for text in shown:
+        assert not re.search("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]", text), text
+        assert "![" not in text
+    assert "\\x1b[2J" in shown[0] and "\\u202eevil" in shown[0] and "[Image: x]" in shown[0]
+    assert payload["research_plan"]["sub_questions"][0]["question"] == "What do they cost \\u2066now\\u2069?"
+    assert payload["research_plan"]["entities"] == ["Acme\\x9b31m"]
+    # the same text as the chat turn that shows the brief
+    assert shown[0] in state.values["messages"][-1].content
+    # the state keeps what the model wrote; the brief approved is the state's
+    assert "\x1b[2J" in state.values["research_brief"]
+
+
 def test_no_brief_approval_goes_straight_to_draft(corpus, tmp_path):
     script = base_script()
     graph = graph_for(script, corpus)
@@ -495,6 +526,37 @@ def test_researcher_stops_at_max_react_tool_calls(corpus, tmp_path, per_message)
     assert len(tool_msgs) == 3 if per_message == 1 else 4  # every tool call is answered
     refused = [m for m in tool_msgs if m.content.startswith("Not run: the limit of 3 tool calls")]
     assert len(refused) == (0 if per_message == 1 else 1)
+
+
+class CuttingSearch(CountingSearch):
+    """The local corpus, every page marked as read only in part, as the fetcher marks a
+    page longer than fetch_max_bytes or past the HTML parser's limits."""
+
+    CUT = "the HTML parser stopped reading the page early: its elements are nested more than 256 deep"
+
+    async def search(self, query: str, *, max_results: int = 5):
+        return [dataclasses.replace(r, cut=self.CUT) for r in await super().search(query, max_results=max_results)]
+
+
+def test_a_page_read_only_in_part_is_said_and_recorded_with_its_source(corpus, tmp_path):
+    """A page cut by a limit was read silently as if whole: the run now says so (a warning
+    naming the page), and the cited source carries the reason into sources.json and
+    audit.json (cut_sources)."""
+    script = base_script()
+    supervisor_rounds(script, {1: calls(tool_call("ConductResearch", topic=TOPIC_A)),
+                               2: calls(tool_call("ResearchComplete"))})
+    graph = graph_for(script, corpus, CuttingSearch(LocalCorpus.open(corpus)))
+    v = asyncio.run(drive(graph, start(), context(tmp_path))).values
+    assert v["status"] == "completed", v.get("errors")
+    cut = [d for d in v["degradations"] if d.get("kind") == "page_cut"]
+    assert cut and all(d["message"] == f"page {d['url']} read only in part: {CuttingSearch.CUT}" for d in cut)
+    assert all(meta["cut"] == CuttingSearch.CUT for meta in v["sources"].values())
+    folder = Path(v["outputs"]["dir"])
+    sources = json.loads((folder / "sources.json").read_text())
+    assert sources and all(s["cut"] == CuttingSearch.CUT for s in sources)
+    audit = json.loads(Path(v["outputs"]["audit"]).read_text())
+    assert sorted((c["source_id"], c["url"], c["why"]) for c in audit["cut_sources"]) == sorted(
+        (s["id"], s["url"], CuttingSearch.CUT) for s in sources)
 
 
 def test_refine_draft_report_receives_only_new_findings(corpus, tmp_path):

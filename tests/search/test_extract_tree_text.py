@@ -21,13 +21,13 @@ CSS = """<style>
 
 def walked(html: str) -> str:
     """The text as the walk reads it, on a tree of its own."""
-    doc, style = extract._parsed(html, None, None)
+    doc, style, _ = extract._parsed(html, None, None)
     body = doc.find("body")
     return extract._walk_text(body if body is not None else doc, style, False)
 
 
 def tree_lines(html: str) -> list[str] | None:
-    doc, style = extract._parsed(html, None, None)
+    doc, style, _ = extract._parsed(html, None, None)
     body = doc.find("body")
     return extract._tree_text(body if body is not None else doc, style)
 

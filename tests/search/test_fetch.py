@@ -122,6 +122,24 @@ def test_a_large_page_is_cut_at_the_byte_limit(web):
                                               for i in range(20_000)) + "</body></html>")
     page = fetch(web.url("/big"), max_bytes=20_000, **LOCAL)
     assert page.truncated and "Paragraph number 10 " in page.text and "Paragraph number 19999" not in page.text
+    # said, not silent: the search result carries why its text ends early
+    assert page.cut.startswith("only the first 20,000 bytes of the page were read (the fetch limit)")
+    assert page.as_result().cut == page.cut
+
+
+def test_a_page_past_the_html_parsers_limits_is_marked_cut(web):
+    """lxml stops reading at elements nested 256 deep (its guard against hostile pages,
+    kept): the text after that point was dropped silently, the page cited as if whole."""
+    web.page("/deep", "<html><body><p>Tidal power is predictable.</p>" + "<div>" * 400 + "<p>Deep text.</p>"
+             + "</div>" * 400 + "<p>Tidal range matters.</p></body></html>")
+    web.page("/fine", "<html><body>" + "<div>" * 200 + "<p>Tidal power is predictable.</p>" + "</div>" * 200
+             + "</body></html>")
+    page = fetch(web.url("/deep"), **LOCAL)
+    assert "Tidal power is predictable." in page.text and "Tidal range" not in page.text
+    assert not page.truncated and "nested more than 256 deep" in page.cut
+    assert page.as_result().cut == page.cut
+    fine = fetch(web.url("/fine"), **LOCAL)
+    assert "Tidal power is predictable." in fine.text and fine.cut is None and fine.as_result().cut == ""
 
 
 def test_an_endless_body_stops_at_the_limit(web):

@@ -675,6 +675,20 @@ def test_a_page_past_the_html_parsers_limits_says_so_not_no_text(tmp_path: Path)
     assert not any("no text" in r for r in reasons.values()), reasons
 
 
+def test_a_page_the_html_parser_stops_reading_early_is_indexed_and_said_to_be_partial(tmp_path: Path) -> None:
+    """A page with text before the nesting limit was indexed as if whole, the text after
+    the limit dropped silently: it is indexed, and the report says it is only in part."""
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "deep.html").write_text(
+        "<html><body><p>Tidal power is predictable.</p>" + "<div>" * 400 + "<p>Deep.</p>" + "</div>" * 400
+        + "<p>Tidal range matters.</p></body></html>", encoding="utf-8")
+    (folder / "ok.html").write_text("<html><body><p>Tidal power is cheap.</p></body></html>", encoding="utf-8")
+    report = build_index(folder)
+    assert sorted(report.added) == ["deep.html", "ok.html"] and not report.skipped
+    assert [(p.path, "nested more than 256 deep" in p.reason) for p in report.partial] == [("deep.html", True)]
+
+
 def test_a_page_title_is_bounded_in_what_search_returns(tmp_path: Path) -> None:
     """A page whose <title> held 220 KB went whole into every prompt that lists the page
     (a small run used 280,000 tokens instead of 7,500) and into every output (a 50-page

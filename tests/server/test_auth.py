@@ -25,6 +25,7 @@ from deep_research.server.credentials import (
     SERVER_SIDE_SETTINGS,
     AuthConfigError,
     AuthSettings,
+    FetchMetadata,
     InvalidCredentials,
     identity_label,
     local_request_problem,
@@ -118,6 +119,32 @@ def test_local_requests_only():
                    "https://evil.example", "http://[::ffff:127.0.0.1]:3000"):
         admitted = local_request_problem("127.0.0.1", "localhost:2024", origin) is None
         assert admitted == bool(re.fullmatch(cors, origin)), origin
+
+
+def test_reads_another_sites_page_makes_without_an_origin_are_not_local():
+    """A browser sends a GET of an image, script, frame or no-cors fetch without an Origin;
+    its Sec-Fetch-Site tells another site's page asked for it (a thread read from a hostile
+    page), which is refused like that page's writes. A top-level navigation (a link the user
+    follows) and requests without fetch metadata (a script, the SDK, curl) are not."""
+    req = ("127.0.0.1", "localhost:2024", None)
+    for site in ("cross-site", "same-site", " Cross-Site "):
+        for mode, dest in (("no-cors", "script"), ("no-cors", "image"), ("navigate", "iframe"),
+                           ("no-cors", "empty"), (None, None)):
+            problem = local_request_problem(*req, fetch=FetchMetadata.of(site, mode, dest))
+            assert problem and "another site" in problem, (site, mode, dest)
+    for fetch in (FetchMetadata(), FetchMetadata.of("none", "navigate", "document"),
+                  FetchMetadata.of("same-origin", "no-cors", "image"),
+                  FetchMetadata.of("cross-site", "navigate", "document")):
+        assert local_request_problem(*req, fetch=fetch) is None, fetch
+    # with an Origin, the origin decides, as for writes
+    studio = FetchMetadata.of("cross-site", "cors", "empty")
+    assert local_request_problem(*req[:2], "https://smith.langchain.com", trusted_origins=("https://smith.langchain.com",),
+                                 fetch=studio) is None
+    assert "origin" in local_request_problem(*req[:2], "https://evil.example", fetch=studio)
+    local = AuthSettings.from_env({"LANGSMITH_LANGGRAPH_API_VARIANT": "local_dev"})
+    with pytest.raises(InvalidCredentials, match="another site"):
+        local.authenticate(None, client_host="127.0.0.1", host_header="localhost:2024",
+                           fetch=FetchMetadata.of("cross-site", "no-cors", "script"))
 
 
 def test_local_page_origins_can_be_pinned_to_the_chat_client():
@@ -449,3 +476,18 @@ def test_langgraph_dev_without_credentials_serves_loopback_only(tmp_path):
             r = _raw(base, "POST", "/threads/search", json={}, headers=headers)
             assert r.status_code == 401, headers
             assert "DEEP_RESEARCH_AUTH_TOKENS" in r.json()["detail"]
+        # a read another site's page has the browser send (an image, a script, a no-cors
+        # fetch: no Origin) is refused like a write; a link followed, or no page, is not
+        thread = f"/threads/{ok.json()['thread_id']}"
+        for path in (thread, thread + "/state", "/reports/" + ok.json()["thread_id"]):
+            for site in ("cross-site", "same-site"):
+                for mode, dest in (("no-cors", "script"), ("no-cors", "image"), ("navigate", "iframe"),
+                                   ("no-cors", "empty")):
+                    headers = {"Sec-Fetch-Site": site, "Sec-Fetch-Mode": mode, "Sec-Fetch-Dest": dest}
+                    r = _raw(base, "GET", path, headers=headers)
+                    assert r.status_code == 401 and "another site" in r.json()["detail"], (path, headers)
+        for headers in ({}, {"Sec-Fetch-Site": "none", "Sec-Fetch-Mode": "navigate", "Sec-Fetch-Dest": "document"},
+                        {"Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": "navigate", "Sec-Fetch-Dest": "document"},
+                        {"Sec-Fetch-Site": "same-origin", "Sec-Fetch-Mode": "no-cors", "Sec-Fetch-Dest": "image"},
+                        {"Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": "cors", "Origin": "http://localhost:3000"}):
+            assert _raw(base, "GET", thread, headers=headers).status_code == 200, headers

@@ -51,6 +51,8 @@ ROOTS = {
     "erlang": "usr/share/doc/erlang-doc/doc",
     # claims-fresh13 (../claims-fresh13): varnish-doc (the Varnish Cache 7.1 documentation)
     "varnish": "usr/share/doc/varnish/html",
+    # claims-fresh15 (../claims-fresh15): haproxy-doc (the HAProxy 2.6 starter guide and management guide)
+    "haproxy": "usr/share/doc/haproxy/html",
 }
 
 

@@ -31,6 +31,8 @@ Usage::
 
     python benchmarks/data/factver/fetch_factver.py --fresh14 [--mirrors DIR] [--out DIR]
 
+    python benchmarks/data/factver/fetch_factver.py --fresh15 [--mirrors DIR] [--out DIR]
+
 ``--fresh`` builds instead the four holdout-only sets picked after the claim rules were
 tuned (FEVER-Symmetric, Citation-Integrity, BEGIN, Factcheck-Bench; see ``FRESH``) into
 ``/work/shared/data/factver-fresh/<dataset>/holdout.jsonl`` (every pair holdout, at most
@@ -60,7 +62,11 @@ into ``/tmp/factver-fresh13``, from ``fetch github:FakeNewsChallenge/fnc-1`` and
 ``fetch github:dataminr-ai/BUMP``. ``--fresh14`` builds the public half of the fourteenth (FABLES'
 annotated claims about novels with the passages quoted for them, Falke et al.'s summary-sentence
 triples; see ``FRESH14``), by default into ``/tmp/factver-fresh14``, from ``fetch github:mungg/FABLES``
-and ``fetch github:W4ngatang/qags`` (an older commit of it, the one QAGS comes from).
+and ``fetch github:W4ngatang/qags`` (an older commit of it, the one QAGS comes from). ``--fresh15``
+builds the public half of the fifteenth (ExpertQA's expert-judged answer claims with the passages
+they cite, PolyTope's annotated news summaries, MuFaME's one-line WikiHow summaries; see
+``FRESH15``), by default into ``/tmp/factver-fresh15``, from ``fetch github:chaitanyamalaviya/ExpertQA``,
+``fetch github:hddbang/PolyTope`` and ``fetch github:meetdavidwan/faithful-multimodal-summ``.
 
 ``--mirrors DIR`` (default ``/work/.mirror``) holds one git repository per source, as
 ``DIR/<owner>+<name>/repo`` (what the project's search tool ``fetch github:<owner>/<name>``
@@ -164,6 +170,10 @@ FABLES = Repo("mungg/FABLES", "7b1270b0a2a0bbda12d9bda17a32a630a4712a94")
 # Falke et al.'s summary-correctness data, in the QAGS repository's history only: the commit before
 # "Remove extra data files" (QAGS itself is pinned at a later commit, above).
 FALKE = Repo("W4ngatang/qags", "d526d92f1433eb555f207ad3293cc197d66d2fa9")
+# The fifteenth fresh group (``--fresh15``): all holdout, picked after the fourteenth group was seen.
+EXPERTQA = Repo("chaitanyamalaviya/ExpertQA", "1aa7ba81bd4c083c12ef1aa2fee338f6cb60fa87")
+POLYTOPE = Repo("hddbang/PolyTope", "6bcbe2b27062b35cc002cb8d13e7c6ce5718984d")
+MUFAME = Repo("meetdavidwan/faithful-multimodal-summ", "510189df4b6171ef921ce500bdc96775fe9c89e4")
 
 
 class SourceMissing(Exception):
@@ -2277,6 +2287,299 @@ inaccuracy mixed with omission and fluency, and need a careful reader of the she
 """
 
 
+# === Fifteenth fresh group, public half (``--fresh15``) ==========================================
+# Picked after the fourteenth group had been measured, by a helper that did not read or run the
+# claim check.
+
+DEFAULT_FRESH15_OUT = Path("/tmp/factver-fresh15")
+
+# ExpertQA's annotated answers, split two ways (by domain, at random) over the same examples; the
+# train files of both splits are absent from the snapshot, so the four test and validation files
+# are read and an answer met in two of them is kept once.
+_EXPERTQA_PATHS = tuple(
+    f"data/lfqa/{split}_{part}.jsonl" for split in ("domain", "rand") for part in ("test", "val")
+)
+# Experts' attribution judgement of a claim against the evidence cited for it. "Incomplete" is the
+# spelling of "Partial" in some of the files (the paper names three grades: complete, partial,
+# missing). "Missing" claims cite nothing and "N/A" ones could not be judged: both are dropped.
+_EXPERTQA_LABEL = {"Complete": SUPPORTED, "Partial": UNSUPPORTED, "Incomplete": UNSUPPORTED}
+# An evidence string opens with its citation number and URL, then a blank line and the passage.
+_EXPERTQA_HEAD = re.compile(r"\[\d+\][ \t]*\S*[ \t]*\n")
+# The answer's citation markers in a claim ("... the team [1].", "... compromised[1] [3].").
+_CITE_MARK = re.compile(r"\s*\[\d+\](?:\s*\[\d+\])*")
+
+
+def expertqa(rd: Reader, tally: Tally) -> Iterator[Example]:
+    """One pair per claim of an ExpertQA answer that an expert judged against the passages the
+    answer cites for it: the claim (its citation markers removed) against those passages.
+    ``Complete`` -> supported; ``Partial`` / ``Incomplete`` -> unsupported; ``Missing`` and ``N/A``
+    claims, and claims whose evidence is only a URL, are dropped."""
+    seen: dict[tuple[str, str, str], str] = {}
+    kept: list[tuple[tuple[str, str, str], Example]] = []
+    for path in _EXPERTQA_PATHS:
+        for r in rd.jsonl(EXPERTQA, path):
+            for system, ans in sorted(r["answers"].items()):
+                for k, c in enumerate(ans.get("claims") or []):
+                    support = (c.get("support") or "").strip()
+                    if support not in _EXPERTQA_LABEL:
+                        tally.dropped[f"support {support or 'empty'!r}"] += 1
+                        continue
+                    raw = c["claim_string"].strip()
+                    key = (r["question"], system, raw)
+                    if key in seen:
+                        if seen[key] != support:
+                            tally.dropped["claim judged differently in two files"] += 1
+                            kept = [(kk, e) for kk, e in kept if kk != key]
+                            seen[key] = ""
+                        else:
+                            tally.dropped["claim met again in the other split's files"] += 1
+                        continue
+                    seen[key] = support
+                    claim = _CITE_MARK.sub("", raw).strip()
+                    if claim != raw:
+                        tally.fixed["citation marker [n] removed from the claim"] += 1
+                    claim = clean(claim, tally)
+                    quotes = []
+                    for e in c.get("evidence") or []:
+                        body = _EXPERTQA_HEAD.sub("", e.strip(), count=1) if e.startswith("[") else e
+                        body = clean(body, tally)
+                        if body and not re.fullmatch(r"\[\d+\]\s*\S*", body) and body not in quotes:
+                            quotes.append(body)
+                    if not claim or not quotes:
+                        tally.dropped["no claim or only URLs as evidence"] += 1
+                        continue
+                    qid = hashlib.sha256(r["question"].encode()).hexdigest()[:10]
+                    kept.append((key, Example(
+                        id=f"expertqa-{qid}-{_slug(system)}-{k}",
+                        group=qid,
+                        quotes=quotes,
+                        claim=claim,
+                        label=_EXPERTQA_LABEL[support],
+                        cls=support,
+                        source=source(EXPERTQA, path),
+                    )))
+    for _, ex in kept:
+        yield ex
+
+
+# PolyTope's annotation workbooks (Excel with macros; read here as the zip of XML sheets they are),
+# one per summariser. Only the abstractive summarisers are used: the extractive ones (TextRank,
+# Summa, BertExt) copy article sentences, and no accuracy error of the kinds below was recorded
+# for them.
+_POLYTOPE_SYSTEMS = ("BART", "Bert_Ext_Abs", "BottomUp", "PG", "PG_Coverage", "seq2seq")
+_POLYTOPE_DIR = "outputs_with_human_annotation"
+# Error subtypes that make a summary say something its article does not: a source fact distorted
+# (internal), a fact from outside the article (external), a polarity turned round. Omission,
+# Addition (an unimportant but faithful snippet of the source), Duplication and Word_Form are not
+# faithfulness errors.
+_POLYTOPE_UNFAITHFUL = ("Inaccuracy_internal", "Inaccuracy_external", "Positive_Negative_Aspect")
+_XL = "{http://schemas.openxmlformats.org/spreadsheetml/2006/main}"
+_XL_REL = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}id"
+
+
+def xlsx_sheets(data: bytes) -> dict[str, list[dict[str, str]]]:
+    """Every sheet of an Excel (.xlsx / .xlsm) workbook as rows of {column letter: text}; the
+    standard library only (a workbook is a zip of XML parts)."""
+    import xml.etree.ElementTree as ET
+
+    with zipfile.ZipFile(io.BytesIO(data)) as zf:
+        names = set(zf.namelist())
+        strings = []
+        if "xl/sharedStrings.xml" in names:
+            for si in ET.fromstring(zf.read("xl/sharedStrings.xml")).iter(f"{_XL}si"):
+                strings.append("".join(t.text or "" for t in si.iter(f"{_XL}t")))
+        rels = {
+            r.get("Id"): r.get("Target", "")
+            for r in ET.fromstring(zf.read("xl/_rels/workbook.xml.rels"))
+        }
+        out: dict[str, list[dict[str, str]]] = {}
+        for sh in ET.fromstring(zf.read("xl/workbook.xml")).iter(f"{_XL}sheet"):
+            target = rels[sh.get(_XL_REL)].removeprefix("/xl/").removeprefix("/")
+            part = target if target.startswith("xl/") else f"xl/{target}"
+            rows = []
+            for row in ET.fromstring(zf.read(part)).iter(f"{_XL}row"):
+                cells: dict[str, str] = {}
+                for c in row.iter(f"{_XL}c"):
+                    col = "".join(ch for ch in c.get("r", "") if ch.isalpha())  # "B7" -> "B"
+                    v, t = c.find(f"{_XL}v"), c.get("t")
+                    if t == "s" and v is not None and v.text is not None:
+                        cells[col] = strings[int(v.text)]
+                    elif t == "inlineStr":
+                        cells[col] = "".join(x.text or "" for x in c.iter(f"{_XL}t"))
+                    elif v is not None and v.text is not None:
+                        cells[col] = v.text
+                rows.append(cells)
+            out[sh.get("name", "")] = rows
+    return out
+
+
+def polytope(rd: Reader, tally: Tally) -> Iterator[Example]:
+    """One pair per summary of PolyTope's abstractive summarisers: the whole summary against the
+    whole article. A summary with an annotated inaccuracy (internal or external) or polarity error
+    -> unsupported; one whose only annotated errors are omissions, additions of source snippets or
+    fluency errors, or none -> supported. Summaries with the UNK token are dropped."""
+    for system in _POLYTOPE_SYSTEMS:
+        path = f"{_POLYTOPE_DIR}/Human_Annotation_Summarization_{system}.xlsm"
+        sheets = xlsx_sheets(rd.data(POLYTOPE, path))
+        errors: dict[str, set[str]] = collections.defaultdict(set)
+        for row in sheets["Error Log"][1:]:
+            if row.get("A"):
+                errors[row["A"].strip()].add((row.get("F") or "").strip())
+        for row in sheets["Scores per segment"][1:]:
+            sid = (row.get("A") or "").strip()
+            if not sid:
+                continue
+            article, summary = clean(row.get("B") or "", tally), clean(row.get("C") or "", tally)
+            if not article or not summary:
+                tally.dropped["empty article or summary"] += 1
+                continue
+            if sid not in errors:
+                tally.dropped["summary without rows in the error log"] += 1
+                continue
+            if re.search(r"\bUNK\b", summary):
+                tally.dropped["summary with the UNK token"] += 1
+                continue
+            bad = sorted(errors[sid] & set(_POLYTOPE_UNFAITHFUL))
+            yield Example(
+                id=f"polytope-{_slug(system)}-{_slug(sid)}",
+                group=sid.split("-")[0],
+                quotes=[article],
+                claim=summary,
+                label=UNSUPPORTED if bad else SUPPORTED,
+                cls=bad[0].lower() if bad else "no inaccuracy",
+                source=source(POLYTOPE, path),
+            )
+
+
+_MUFAME_PATHS = ("data/MuFaME/MuFaME_test.csv", "data/MuFaME/MuFaME_validation.csv")
+
+
+def mufame(rd: Reader, tally: Tally) -> Iterator[Example]:
+    """One pair per (WikiHow step, summary): the one-line summary against the step's paragraph,
+    labelled by the majority of its three workers' ``doc_factuality`` votes (two or three 1s ->
+    supported, else unsupported; ``class`` the count, "2/3 factual"). A summary text met again for
+    the same paragraph (two systems wrote the same line) is kept once, and dropped when the
+    majorities differ."""
+    votes: dict[tuple[str, str, str], list[int]] = collections.defaultdict(list)
+    where: dict[tuple[str, str, str], str] = {}
+    for path in _MUFAME_PATHS:
+        for row in csv.DictReader(io.StringIO(rd.text(MUFAME, path))):
+            key = (row["doc_id"], row["model"], path)
+            votes[key].append(int(row["doc_factuality"]))
+            where[key] = row["document"] + "\x00" + row["summary"]
+    majority: dict[str, set[bool]] = collections.defaultdict(set)
+    for key, vs in votes.items():
+        majority[where[key]].add(2 * sum(vs) > len(vs))
+    seen: set[str] = set()
+    for (doc_id, model, path), vs in votes.items():
+        text = where[(doc_id, model, path)]
+        if len(vs) % 2 == 0:
+            tally.dropped["even number of votes"] += 1
+            continue
+        if text in seen:
+            tally.dropped["summary repeated for the same paragraph"] += 1
+            continue
+        seen.add(text)
+        if len(majority[text]) > 1:
+            tally.dropped["repeated summary with another majority"] += 1
+            continue
+        document, summary = (clean(s, tally) for s in text.split("\x00"))
+        if not document or not summary:
+            tally.dropped["empty paragraph or summary"] += 1
+            continue
+        yes = sum(vs)
+        yield Example(
+            id=f"mufame-{_slug(doc_id)}-{_slug(model)}",
+            group=doc_id.split("_")[0],
+            quotes=[document],
+            claim=summary,
+            label=SUPPORTED if 2 * yes > len(vs) else UNSUPPORTED,
+            cls=f"{yes}/{len(vs)} factual",
+            source=source(MUFAME, path),
+        )
+
+
+FRESH15 = [
+    Dataset(
+        "expertqa",
+        "claims of model answers to experts' questions vs the web passages cited for them",
+        expertqa,
+        f"""\
+Origin: ExpertQA (Malaviya et al., NAACL 2024: "ExpertQA: Expert-Curated Questions and Attributed
+Answers"), {EXPERTQA.name} `data/lfqa/{{domain,rand}}_{{test,val}}.jsonl` @ {EXPERTQA.commit}
+(the two splits' test and validation files, which hold the same annotated answers cut two ways;
+the train files and the compiled `r2_*` files are absent from the snapshot or Git LFS pointers).
+Licence: MIT (repository LICENSE); the passages are text of web pages; used here for evaluation
+only, never redistributed. Experts in 32 fields wrote questions; six systems (GPT-4 alone, with
+retrieval from Sphere or Google search, with post-hoc retrieval, Bing Chat) answered them; each
+answer was cut into claims, and the expert who asked judged whether the passages cited for a
+claim support it: Complete, Partial (spelt Incomplete in some rows) or Missing (nothing cited).
+The claim is the claim as judged, with its citation markers ("[1]", "[1] [3]") removed; the
+quotes are the cited passages, each without its "[n] URL" first line (one to four per claim;
+median about 1,000 characters in all). Label: Complete -> supported; Partial / Incomplete ->
+unsupported (partly supported counts as not supported, as elsewhere). Missing and N/A claims are
+dropped, and so are claims whose cited evidence is only a URL (Bing Chat's and GPT-4's own
+citations: the expert read the page, the file holds no text of it). A claim met in both splits'
+files is kept once. `class` is the judgement. The experts' revised
+claims, correctness and reliability ratings are not used.""",
+    ),
+    Dataset(
+        "polytope",
+        "news summaries by six abstractive summarisers vs the whole article",
+        polytope,
+        f"""\
+Origin: PolyTope (Huang et al., EMNLP 2020: "What Have We Achieved on Text Summarization?"),
+{POLYTOPE.name} `{_POLYTOPE_DIR}/Human_Annotation_Summarization_<system>.xlsm` @ {POLYTOPE.commit}
+for the six abstractive systems ({", ".join(_POLYTOPE_SYSTEMS)}; 150 CNN/Daily Mail test
+articles each, 68 for BART). Licence: none stated in the repository; the articles are CNN / Daily
+Mail news text; used here for evaluation only, never redistributed. Annotators logged every error
+of a summary against its article by type: accuracy (omission, addition of unimportant source
+text, internal inaccuracy, external inaccuracy, positive/negative aspect) or fluency
+(duplication, word form...). The claim is the whole summary, the quote the whole article, both
+lower-case and tokenised as in the workbooks (sheet "Scores per segment"; median article about
+2,400 characters, at most about 9,400). Label: a summary with an internal or external inaccuracy
+or a polarity error in the "Error Log" sheet -> unsupported (`class` the first of those,
+lower-case); any other summary -> supported (`class` "no inaccuracy": it may still omit things,
+repeat itself or add an unneeded but faithful snippet). Summaries containing the UNK token
+(seq2seq's placeholder for an unknown word) are dropped. The extractive systems' workbooks
+(TextRank, Summa, BertExt) are not used: their summaries are article sentences. The supported
+label is the absence of a logged error, not a separate judgement.""",
+    ),
+    Dataset(
+        "mufame",
+        "one-line summaries of WikiHow steps vs the step's paragraph",
+        mufame,
+        f"""\
+Origin: MuFaME (Wan and Bansal, EMNLP 2022: "Evaluating and Improving Factuality in Multimodal
+Abstractive Summarization"), {MUFAME.name} `{_MUFAME_PATHS[0]}` and `{_MUFAME_PATHS[1]}` @
+{MUFAME.commit} (1,225 summaries of 245 WikiHow steps, three crowd workers each). Licence: MIT
+(repository LICENSE); the paragraphs and reference lines are WikiHow text; used here for
+evaluation only, never redistributed. Each WikiHow step has a paragraph, a picture and a
+one-line heading; four systems (PEGASUS, T5, VL-BART and the multimodal `mof`) summarised the
+paragraph in one line, and the heading itself was added as a fifth. Workers judged each line
+factual or not with respect to the paragraph and, separately, to the picture. The claim is the
+line (mostly an instruction, "Create a business plan."), the quote the paragraph (median about
+420 characters, at most about 2,000). Label: the majority of the three paragraph votes
+(`doc_factuality`): two or three -> supported, none or one -> unsupported; `class` is the count
+("2/3 factual"). The picture votes and the combined score are not used. A line met again for the
+same step (two systems wrote the same words) is kept once, and dropped if its majorities differ.""",
+    ),
+]
+
+
+FRESH15_README_HEAD = _group_head("Fifteenth", "--fresh15", "fourteenth", "snapshots") + """\
+Looked at and not used: RAGTruth and HaluEval (ParticleMedia/RAGTruth, RUCAIBox/HaluEval: newest
+snapshots, `response.jsonl`, `source_info.jsonl` and the QA/dialogue/summary files are still
+absent; HaluEval's `general_data.json` labels ChatGPT answers without any evidence text);
+RefChecker's human annotations (amazon-science/RefChecker: labels on knowledge triplets, not
+claims, and the reference texts are a download); AttrScore, Attributed-QA, HAGRID, SelfCheckGPT,
+FEQA, tagoyal/factuality-datasets (prompts, code or a README only); WANLI (samples only);
+LongEval (support links only, one class); generative-search verifiability judgments (files
+absent). ExpertQA's claims, turned down for the fourteenth group for want of the `r2_*` files,
+are in its `data/lfqa/` files, used here.
+"""
+
+
 def build_fresh(
     mirrors: Path, out: Path, sets: list[Dataset] | None = None, head: str = FRESH_README_HEAD,
     cap: int = FRESH_CAP,
@@ -2560,6 +2863,10 @@ FRESH_GROUPS = {
     "--fresh14": FreshGroup(
         "the public half of the fourteenth fresh holdout-only group (FABLES, CoGenSumm)",
         DEFAULT_FRESH14_OUT, FRESH14, FRESH14_README_HEAD, FRESH3_CAP,
+    ),
+    "--fresh15": FreshGroup(
+        "the public half of the fifteenth fresh holdout-only group (ExpertQA, PolyTope, MuFaME)",
+        DEFAULT_FRESH15_OUT, FRESH15, FRESH15_README_HEAD, FRESH3_CAP,
     ),
 }
 

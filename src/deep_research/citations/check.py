@@ -317,9 +317,9 @@ NO_CLAIM = ClaimCheck(ClaimStatus.NO_CLAIM, "no_claim",
                       "no claim of its own: the citation stands alone in its table cell, list item or paragraph")
 
 
-def _no_claim(check: ClaimCheck) -> ClaimCheck:
-    """A claim that states nothing of its own (the rules' ``no_claim``) is never shown as
-    supported: nothing was checked."""
+def as_shown(check: ClaimCheck) -> ClaimCheck:
+    """The rules' verdict as a report shows it: a claim that states nothing of its own (the
+    rules' ``no_claim``) is never shown as supported - nothing was checked."""
     if check.rule == "no_claim" and check.status is not ClaimStatus.NO_CLAIM:
         return ClaimCheck(ClaimStatus.NO_CLAIM, "no_claim", check.note)
     return check
@@ -364,7 +364,7 @@ def check_claims(report: CitationReport, judgments: Mapping[str, dict] | None = 
         elif not claim.text.strip():  # the unit holds nothing but refs
             check = NO_CLAIM
         else:
-            check = _no_claim(ruled[k])
+            check = as_shown(ruled[k])
             if check.status is ClaimStatus.UNCHECKED and judgments:
                 record = judgments.get(claim_key(claim.text, quotes))
                 if record is not None:

@@ -31,7 +31,9 @@ capitalised words, a CamelCase or ALL-CAPS word, a word with a digit - that appe
 of the pages its quotes were found on (compared casefolded, punctuation as spaces, a
 possessive ``'s`` or a plural ``s`` dropped). The first word of a sentence counts only when it
 is not a word of the dictionary (WordNet; without the database, only when it is not
-lower-case elsewhere in the claim). Flagged, never proven: a claim with such a name is not
+lower-case elsewhere in the claim). A label is not a name: one capitalised word right before
+a colon at the start of its line or sentence, alone or after one opening word ("In Hebrew:"
+before a Hebrew quote). Flagged, never proven: a claim with such a name is not
 shown supported (:func:`deep_research.citations.check.check_claims`).
 """
 
@@ -347,6 +349,23 @@ def _name_like(tok: str, initial: bool, lower_words: set[str]) -> bool:
 
 _RUN_BREAKS = ",;:()[]\"“”.!?|"  # punctuation between two words that ends a name
 _LINE_START = re.compile(r"\n\s*$")  # a word after a line break (and spaces) opens its line
+# What may stand before a label word ("In Hebrew:", "Translation:") on its line or in its
+# sentence: nothing, or one word that opens a sentence (see _is_label).
+_LABEL_LEAD = re.compile(r"(?:\A|[.!?;\n])[\s" + re.escape(_OPENERS) + r"]*(?:([^\W\d_]+)[ \t]+)?\Z")
+
+
+def _is_label(text: str, start: int, end: int) -> bool:
+    """Is the one word ``text[start:end]`` a label - a capitalised word right before a colon
+    at the start of its line or sentence, alone or after one opening word ("In Hebrew:",
+    "Translation:") - rather than a name? Such a word names what follows (a language, a
+    part), and a page in another script never holds it."""
+    if text[end:end + 1] not in (":", "\uff1a") or not text[start:start + 1].isupper():
+        return False
+    lead = _LABEL_LEAD.search(text, max(0, start - 64), start)
+    if lead is None:
+        return False
+    word = lead.group(1)
+    return word is None or (word[:1].isupper() and word.lower() in _OPENING_WORDS)
 
 
 def proper_names(text: str) -> list[str]:
@@ -358,7 +377,7 @@ def proper_names(text: str) -> list[str]:
     pending: list[tuple[str, int, int]] = []
 
     def flush() -> None:
-        if run:
+        if run and not (len(run) == 1 and _is_label(text, run[0][1], run[0][2])):
             names.append(text[run[0][1]:run[-1][2]])
         run.clear()
         pending.clear()

@@ -30,6 +30,9 @@ class Source:
     # Where each part of ``content`` came from in a local document (PDF page, slide, sheet
     # row, EPUB chapter, CSV row): marks as deep_research.citations.locations describes.
     locations: list | None = None
+    # Why ``content`` ends before the page does (the fetch's byte limit, an HTML page past
+    # the parser's limits), or None: audit.json lists such sources (``cut_sources``).
+    cut: str | None = None
 
     def __post_init__(self) -> None:  # a page's metadata, bounded for every output (a sources file too)
         self.title = shortened(self.title) or ""

@@ -81,6 +81,8 @@ def _print_index_report(folder: Path, report) -> None:
 
     for skipped in report.skipped:
         _warn(f"skipped {skipped.path}: {skipped.reason}")
+    for part in report.partial:
+        _warn(f"indexed only in part {part.path}: {part.reason}")
     if report.rebuilt:
         say("The index was rebuilt from scratch (new program version, folder or base URL).")
     indexed = len(report.added) + len(report.updated) + report.unchanged

@@ -122,8 +122,8 @@ def _badge(c: Citation, t: dict, styler: Styler | None = None) -> str:
     quote = _SPACES.sub(" ", c.ref.quote)
     mark = check_mark(c)
     shown = _SPACES.sub(" ", c.rendered_text or quote)
-    if c.status is Verdict.UNSUPPORTED:
-        title = escape(f"{t['badge_not_found']}: \u201c{quote}\u201d")
+    if c.status is Verdict.UNSUPPORTED:  # with its reason, as report.md's note and audit.json give it
+        title = escape(f"{t['badge_not_found']}" + (f" ({mark[1]})" if mark else "") + f": \u201c{quote}\u201d")
         inner = f"{label}?"
     elif mark and mark[0] == "claim-differs":
         title = escape(f"{t['flag_claim_differs']}: {mark[1]}. \u201c{shown}\u201d")

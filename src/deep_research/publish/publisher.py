@@ -316,6 +316,7 @@ def publish_report(
                 if c.source is not None and c.fragment and c.words_only
             ],
             "refused_fetches": refused,
+            "cut_sources": [{"source_id": s.id, "url": s.url, "why": s.cut} for s in report.sources if s.cut],
             "missing_glyphs": [m.as_json() for m in missing],
             "output_policy": audit_policy,
             "citation_style": styler.style,

@@ -128,6 +128,8 @@ def _open_folder(folder: Path) -> Path:
         report = build_index(folder, base_url=base_url)
         for skipped in report.skipped:
             log.warning("corpus file not indexed: %s", printable(skipped))
+        for part in report.partial:
+            log.warning("corpus file indexed only in part: %s", printable(part))
     except CorpusError as e:
         if not index.is_file() or isinstance(e, Fts5UnavailableError):
             raise

@@ -35,6 +35,10 @@ class SearchResult:
     # Why the page's text could not be retrieved (``content`` is then empty): the result is
     # reported to the researcher as skipped, never cited.
     skipped: str = ""
+    # Why ``content`` ends before the page does (the fetch's byte limit, or an HTML page
+    # past the parser's limits), or "": the researcher records it and the run's sources
+    # and audit.json say so for a page that is cited.
+    cut: str = ""
     # The page's own metadata when it states them (from a fetched page's HTML).
     published: str | None = None
     author: str | None = None

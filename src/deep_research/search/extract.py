@@ -62,6 +62,9 @@ class Extracted:
     # row): marks ``[offset, kind, ...]`` as deep_research.citations.locations describes;
     # None for documents without such places (HTML, markdown, text, Word).
     locations: list | None = None
+    # Why ``text`` ends before the document does (an HTML page past the parser's limits,
+    # see :func:`parser_limit`), or None: the text is the whole document's.
+    cut: str | None = None
 
 
 # At most this many location marks per document (more: none kept, bounding what a run keeps
@@ -804,22 +807,34 @@ def _document(html: bytes, parser: etree.HTMLParser):
     return doc
 
 
+def parser_limit(parser: etree.HTMLParser) -> str | None:
+    """Why lxml stopped reading the page ``parser`` last parsed, or None: elements nested
+    more than 256 deep or one piece of text or markup over 10 MB end the parse (libxml2's
+    guard against hostile pages, kept), and what comes after is not read."""
+    for e in parser.error_log:
+        if e.type == etree.ErrorTypes.ERR_RESOURCE_LIMIT:
+            what = ("its elements are nested more than 256 deep" if "depth" in e.message.lower()
+                    else "it holds one piece of text or markup over 10 MB")
+            return f"{what} (a limit kept against hostile pages)"
+    return None
+
+
 def html_parser_limit(html: str | bytes) -> str | None:
-    """Why lxml stopped reading ``html`` early, or None: elements nested more than 256 deep
-    or one piece of text or markup over 10 MB end the parse (libxml2's guard against
-    hostile pages, kept), and what comes after is not read. For a page that gave no text,
-    so that its skip names the cause rather than "no text"."""
+    """Why lxml stopped reading ``html`` early (:func:`parser_limit`), or None. For a page
+    that gave no text, so that its skip names the cause rather than "no text"."""
     parser = etree.HTMLParser() if isinstance(html, bytes) else etree.HTMLParser(encoding="utf-8")
     try:
         etree.fromstring(html if isinstance(html, bytes) else html.encode("utf-8"), parser)
     except etree.LxmlError:
         pass
-    for e in parser.error_log:
-        if e.type == etree.ErrorTypes.ERR_RESOURCE_LIMIT:
-            what = ("its elements are nested more than 256 deep" if "depth" in e.message.lower()
-                    else "it holds one piece of text or markup over 10 MB")
-            return f"the HTML parser stopped before any text: {what} (a limit kept against hostile pages)"
-    return None
+    limit = parser_limit(parser)
+    return f"the HTML parser stopped before any text: {limit}" if limit else None
+
+
+def _cut_note(limit: str | None) -> str | None:
+    """What :attr:`Extracted.cut` says of a page the parser stopped reading early."""
+    return f"the HTML parser stopped reading the page early, and its text after that point is missing: {limit}" \
+        if limit else None
 
 
 def html_to_text(html: str | bytes, *, load_css=None, headings: bool = False, main_only: bool = False,
@@ -831,7 +846,8 @@ def html_to_text(html: str | bytes, *, load_css=None, headings: bool = False, ma
     text of the page's main element when it marks one (see :func:`_main_element`), leaving
     out navigation, headers and footers around it. ``styles``: parsed stylesheets shared
     with other pages (see :class:`StyleCache`)."""
-    doc, style = _parsed(html, load_css, styles)
+    doc, style, limit = _parsed(html, load_css, styles)
+    cut = _cut_note(limit)
     title = _WS.sub(" ", doc.findtext(".//title") or "").strip()
     body = doc.find("body")
     root = body if body is not None else doc
@@ -841,22 +857,21 @@ def html_to_text(html: str | bytes, *, load_css=None, headings: bool = False, ma
         # (a tag name with a Kelvin sign, which str.lower() makes ASCII, is left to the walk)
         lines = _tree_text(root, style)
         if lines is not None:
-            return Extracted(title=title, text="\n".join(lines))
+            return Extracted(title=title, text="\n".join(lines), cut=cut)
         # the page's own text holds the marks _tree_text uses, or a control character lxml
         # takes from a page but not from us: the walk reads a new tree of it
-        doc, style = _parsed(html, load_css, styles)
+        doc, style, _ = _parsed(html, load_css, styles)
         body = doc.find("body")
         root = body if body is not None else doc
-    return Extracted(title=title, text=_walk_text(root, style, headings))
+    return Extracted(title=title, text=_walk_text(root, style, headings), cut=cut)
 
 
 def _parsed(html: str | bytes, load_css, styles: StyleCache | None):
-    """The page's root element and the display/visibility of its elements."""
-    if isinstance(html, bytes):
-        doc = _document(html, _HTML_PARSER)
-    else:
-        doc = _document(html.encode("utf-8"), etree.HTMLParser(encoding="utf-8"))
-    return doc, _PageStyle(doc, load_css, styles)
+    """The page's root element, the display/visibility of its elements and why the parser
+    stopped reading it early (:func:`parser_limit`), or None."""
+    parser = _HTML_PARSER if isinstance(html, bytes) else etree.HTMLParser(encoding="utf-8")
+    doc = _document(html if isinstance(html, bytes) else html.encode("utf-8"), parser)
+    return doc, _PageStyle(doc, load_css, styles), parser_limit(parser)
 
 
 def _walk_text(root, style: "_PageStyle", headings: bool) -> str:

@@ -129,11 +129,12 @@ class FetchedPage:
     site_name: str | None = None
     truncated: bool = False
     redirects: list[str] = field(default_factory=list)
+    cut: str | None = None  # why ``text`` ends before the page does (see SearchResult.cut)
 
     def as_result(self, *, snippet: str = "", score: float | None = None, title: str = "") -> SearchResult:
         return SearchResult(self.url, self.title or title or self.url, self.text, self.format,
                             snippet or self.text[:300], score, published=self.published,
-                            author=self.author, site_name=self.site_name)
+                            author=self.author, site_name=self.site_name, cut=self.cut or "")
 
 
 @dataclass(frozen=True)
@@ -599,8 +600,11 @@ class PageFetcher:
 def extract_page(requested: str, body: _Body) -> FetchedPage:
     """The text of a fetched body (run in a worker process: :mod:`.extraction_pool`)."""
     ctype = body.content_type or _sniff(body.data)
-    common = dict(url=body.url, requested_url=requested, content_type=ctype, truncated=body.truncated,
-                  redirects=body.redirects)
+    common: dict[str, Any] = dict(url=body.url, requested_url=requested, content_type=ctype,
+                                  truncated=body.truncated, redirects=body.redirects)
+    if body.truncated:  # (a PDF over the limit is refused: a part of one is not a document)
+        common["cut"] = (f"only the first {len(body.data):,} bytes of the page were read (the fetch limit), "
+                         "and its text after that point is missing")
     if ctype in PDF_TYPES:
         try:
             doc = pdf_to_text(body.data)
@@ -638,6 +642,8 @@ def _extract_html(html: str, common: dict) -> FetchedPage:
     visible = html_to_text(html, main_only=True)
     title = (visible.title or meta.get("title") or "").strip()  # the page's <title>, as a browser tab shows
     clean = {k: (str(v).strip() or None) if v else None for k, v in meta.items() if k != "title"}
+    if visible.cut:
+        common = {**common, "cut": "; ".join(x for x in (common.get("cut"), visible.cut) if x)}
     return FetchedPage(title=title, text=visible.text, format="text", **clean, **common)
 
 

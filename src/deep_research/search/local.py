@@ -195,6 +195,9 @@ class IndexReport:
     unchanged: int = 0
     unsupported: int = 0  # files of other types, left out
     skipped: list[SkippedFile] = field(default_factory=list)
+    # indexed with the text up to a cut only (an HTML file past the parser's limits), each
+    # with its reason; said when the file is (re)indexed
+    partial: list[SkippedFile] = field(default_factory=list)
     rebuilt: bool = False  # the old index was discarded (new version, folder or base URL)
 
 
@@ -470,7 +473,10 @@ def _update(con: sqlite3.Connection, run: _Run, progress, workers: int | None) -
             report.skipped.append(outcome)
             return
         try:
-            _write(con, run, rel, old, extractor.result(outcome))
+            got = extractor.result(outcome)
+            _write(con, run, rel, old, got)
+            if isinstance(got, _Extracted) and got.doc.cut:
+                report.partial.append(SkippedFile(rel, got.doc.cut))
         except _Skip as e:
             reason = str(e)
             if rel in stored:

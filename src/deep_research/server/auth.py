@@ -4,7 +4,8 @@ Registered in ``langgraph.json`` as ``"auth": {"path": "deep_research.server.aut
 Credentials come from the environment (see :mod:`deep_research.server.credentials`); with
 none configured, importing this module raises :class:`AuthConfigError`, so the server does
 not start (except under ``langgraph dev``: loopback requests and LangGraph Studio's origin
-only, as the user ``local``). ``langgraph.json`` sets ``disable_studio_auth`` so that
+only, as the user ``local``; a GET another site's page makes the browser send, which
+carries no Origin, is told by its ``Sec-Fetch-Site`` and refused too). ``langgraph.json`` sets ``disable_studio_auth`` so that
 Studio's requests (``x-auth-scheme: langsmith``) reach :func:`authenticate` too; a Studio
 user admitted by langgraph-api itself, should that setting be dropped, may set no
 server-side setting.
@@ -43,7 +44,7 @@ from langgraph_sdk.auth import is_studio_user
 
 from ..errors import UserError
 from ..research.runtime.report_files import ROUTE, link_days, link_key, signed_link_user
-from .credentials import AuthConfigError, AuthSettings, InvalidCredentials
+from .credentials import AuthConfigError, AuthSettings, FetchMetadata, InvalidCredentials
 
 # A signed report link admits its holder to that one file only, as its owner: checked here
 # for GET/HEAD requests of the report route that carry a signature and no credentials.
@@ -96,6 +97,8 @@ async def authenticate(authorization: str | None = None, scope: dict | None = No
             host_header=_header(scope, b"host"),
             origin_header=_header(scope, b"origin"),
             studio_scheme=(_header(scope, b"x-auth-scheme") or "").strip().lower() == "langsmith",
+            fetch=FetchMetadata.of(_header(scope, b"sec-fetch-site"), _header(scope, b"sec-fetch-mode"),
+                                   _header(scope, b"sec-fetch-dest")),
         )
     except InvalidCredentials as e:
         raise Auth.exceptions.HTTPException(

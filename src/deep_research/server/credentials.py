@@ -182,16 +182,18 @@ class AuthSettings:
     # ---------------------------------------------------------------------------------
     def authenticate(self, authorization: str | None, *, client_host: str | None = None,
                      host_header: str | None = None, origin_header: str | None = None,
-                     studio_scheme: bool = False) -> Principal:
+                     studio_scheme: bool = False, fetch: FetchMetadata | None = None) -> Principal:
         """The caller, or InvalidCredentials. ``studio_scheme``: the request is in LangGraph
         Studio's scheme (``x-auth-scheme: langsmith``); it gets no special treatment except
-        that, without configured credentials, a credential Studio sends is ignored."""
+        that, without configured credentials, a credential Studio sends is ignored.
+        ``fetch``: the browser's ``Sec-Fetch-*`` headers (see :func:`local_request_problem`)."""
         if self.local_only:
             if authorization and not studio_scheme:
                 raise InvalidCredentials(f"this server has no credentials configured ({ENV_TOKENS} or "
                                          f"{ENV_JWT_SECRET}); send no Authorization header")
             problem = local_request_problem(client_host, host_header, origin_header,
-                                            trusted_origins=self.studio_origins, local_origins=self.local_origins)
+                                            trusted_origins=self.studio_origins, local_origins=self.local_origins,
+                                            fetch=fetch)
             if problem:
                 raise InvalidCredentials(f"without {ENV_TOKENS} or {ENV_JWT_SECRET} only local requests to "
                                          f"`langgraph dev` are accepted ({problem})")
@@ -328,15 +330,42 @@ def _origin_of(url: str) -> str | None:
     return f"{parts.scheme.lower()}://{host.lower()}" + (f":{port}" if port is not None else "")
 
 
+@dataclass(frozen=True)
+class FetchMetadata:
+    """A browser's ``Sec-Fetch-Site``, ``Sec-Fetch-Mode`` and ``Sec-Fetch-Dest`` headers
+    (lower case; None when not sent: a script, the SDK, curl)."""
+
+    site: str | None = None
+    mode: str | None = None
+    dest: str | None = None
+
+    @classmethod
+    def of(cls, site: str | None, mode: str | None, dest: str | None) -> FetchMetadata:
+        return cls(*((v.strip().lower() if v is not None else None) for v in (site, mode, dest)))
+
+    def foreign_load(self) -> bool:
+        """Another site's page had the browser load this without an Origin header: a GET
+        by an image, a script, a frame or a no-cors fetch (a page on another origin that
+        fetches with CORS sends its Origin). A top-level navigation (a user following a
+        link, a Studio or chat link to a report file) is not one: the page that started it
+        reads nothing of the answer."""
+        if self.site not in ("cross-site", "same-site"):
+            return False
+        return not (self.mode == "navigate" and self.dest == "document")
+
+
 def local_request_problem(client_host: str | None, host_header: str | None,
                           origin_header: str | None, *,
                           trusted_origins: frozenset[str] | tuple[str, ...] = (),
-                          local_origins: frozenset[str] | None = None) -> str | None:
+                          local_origins: frozenset[str] | None = None,
+                          fetch: FetchMetadata | None = None) -> str | None:
     """Why a request is not a local one (None when it is): the peer must be a loopback
     address, the Host header a loopback name (no tunnel, no DNS rebinding) and a browser
     Origin, when sent, loopback too (one of ``local_origins`` when they are given) or one of
     ``trusted_origins`` (LangGraph Studio's), so no other web page can drive the server
-    from a browser on this machine."""
+    from a browser on this machine. A request a browser sends without an Origin (a GET,
+    which reads threads) is refused too when its ``Sec-Fetch-Site`` says another site's
+    page loaded it (:meth:`FetchMetadata.foreign_load`), so no page reads a thread either."""
     if not _is_loopback_name(client_host):
         return "the client is not on this machine"
     if not host_header or not _is_loopback_name(_host_of(host_header)):
@@ -352,4 +381,6 @@ def local_request_problem(client_host: str | None, host_header: str | None,
             loopback = origin in local_origins
         if not loopback and (origin is None or origin not in trusted_origins):
             return "the request comes from a web page on another origin"
+    elif fetch is not None and fetch.foreign_load():
+        return f"the request comes from a web page on another site (Sec-Fetch-Site: {fetch.site})"
     return None

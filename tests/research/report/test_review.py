@@ -19,7 +19,7 @@ from langgraph.types import Command
 from deep_research.research.runtime.deps import Deps
 from deep_research.research.graph import make_graph
 from deep_research.search.local import LocalCorpus, build_index
-from tests.support.scenario import QUESTION, full_script, write_corpus
+from tests.support.scenario import QUESTION, final_report, full_script, write_corpus
 from tests.support.scripted import Script, scripted_factory, structured
 
 REVISED_TITLE = "# Heat pumps, revised for the reviewer"
@@ -111,6 +111,53 @@ def test_an_edited_report_is_checked_by_code_before_publishing(corpus, tmp_path)
     assert [c["quote"] for c in cites if c["status"] == "unsupported"] == [
         q for q in [c["quote"] for c in cites] if "-35 °C" in q]
     assert Path(v["outputs"]["markdown"]).read_text().startswith("# Heat pumps (edited)")
+
+
+def hostile_report_script() -> Script:
+    """The scenario's report with terminal escapes and a bidi override in its prose and an
+    escape and a bidi override inside one quote (before a space: the quote still matches its page)."""
+    s = full_script(wrong_quote=False)
+    write = final_report(wrong_quote=False)
+
+    def hostile(messages):
+        report = write(messages)
+        report = report.replace("Heat pumps work in cold climates", "Heat pumps \x1b]0;owned\x07work in "
+                                "\u202ecold\u202c climates \x1b[2J")
+        at = report.index('">"') + 3
+        space = report.index(" ", at)
+        return report[:space] + "\x1b\u202e" + report[space:]
+
+    s.rules.insert(0, {"role": "final_report", "contains": "Write the final research report",
+                       "responses": deque([hostile]), "repeat": True, "name": "hostile"})
+    return s
+
+
+def test_the_review_interrupt_carries_the_report_as_a_chat_may_show_it(corpus, tmp_path):
+    """The review interrupt's markdown is rendered by a chat client: what a terminal acts on
+    is an escape in the prose (as in report.md) and a space inside a quote (as report.md
+    writes it), so the reviewer's edit, sent back as handed, still finds every quote."""
+    graph = graph_for(corpus, hostile_report_script())
+    ctx = context(tmp_path)
+
+    async def go():
+        state = await drive(graph, {"messages": [HumanMessage(QUESTION)]}, ctx)
+        assert state.next == ("review_report",)
+        return state, await drive(graph, Command(resume={"type": "edit", "markdown": state.interrupts[0].value[
+            "action_requests"][0]["args"]["report_markdown"]}), ctx)
+
+    state, final = asyncio.run(go())
+    payload = state.interrupts[0].value
+    raw = state.values["report_markdown"]
+    assert "\x1b]0;owned" in raw and "\x1b\u202e" in raw  # the state keeps what the model wrote
+    for md in (payload["report_markdown"], payload["action_requests"][0]["args"]["report_markdown"]):
+        assert not re.search("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]", md), md
+        assert "\\x1b]0;owned\\x07work in \\u202ecold\\u202c climates \\x1b\\[2J" in md
+        assert md.count("<ref ") == raw.count("<ref ") and md.count("\\x1b") == 2
+    before = state.values["citation_summary"]
+    after = final.values["citation_summary"]
+    assert final.values["status"] == "completed" and after["edited_by_reviewer"] is True
+    assert (after["verified"], after["unsupported"]) == (before["verified"], before["unsupported"])
+    assert before["unsupported"] == 0 and before["verified"] > 0
 
 
 def test_feedback_revises_the_report_once_then_the_reviewer_decides(corpus, tmp_path):

@@ -42,6 +42,12 @@ evidence holds (``ok``) only when:
   negated stands plainly in the claim while another, in another clause of the claim, is
   negated in the claim and only plain in the spans ("sequential but not increasing" /
   "increasing but not sequential");
+* the claim compresses a span only as the proof lets a claim compress a quote: a stretch
+  it leaves out across a clause mark is whole clauses or list members (``proof.clause_cut_out``:
+  not "tensions between [the pair -- both rivals for] Miliband's ear"), it keeps the
+  preposition of a phrase it copies ("this day" is not "to this day", read on the quote
+  sentence around the span), and it does not end where a span stops inside "the X and Y"
+  (``proof.joins_two_nouns``);
 * every fact cites at least one span, shares a word with it, and the facts together
   cover the claim; every aligned pair names words of the claim and of the cited spans.
 * not every cited span lies inside quotation marks of its quote (someone's words, quoted,
@@ -77,7 +83,7 @@ from .attribution import spans_reported
 from . import proof as P
 from .analysis import _analyse
 from .framing import _prepare_claim
-from .near_copy import _PRONOUNS, _function_word_swapped, _inner_words_dropped, _prefix_antonym
+from .near_copy import _PRONOUNS, _function_word_swapped, _inner_words_dropped, _preposition_dropped, _prefix_antonym
 from .negation import _segment, restriction_flips
 from .numbers import APPROX, _fmt
 from .rules import _case_changed
@@ -412,6 +418,18 @@ def check_judge_evidence(claim: str, quotes: list[str], facts: list[JudgeFact]) 
     dropped = _inner_words_dropped(claim_t, [s.t for s in spans])
     if dropped:
         problems.append(f'the claim leaves "{dropped[0]}" out of a cited span, inside a clause')
+    crossed = P.clause_cut_out(claim_t, [s.t for s in spans])
+    if crossed:
+        problems.append(f'the claim leaves "{_short(crossed, 60)}" out of a cited span: not whole clauses, so it '
+                        "joins words of two clauses or list members")
+    prep = _preposition_dropped(claim_t, [_analyse(clean_quote(x), claim_side=False)
+                                          for x in _span_sentences(quotes, found)])
+    if prep:
+        problems.append(f'the claim\'s "{prep[1]}" stands without the preposition of the quote\'s "{prep[0]}" around a cited span')
+    cut = _span_cut_at_claim_end(claim or "", quotes, found)
+    if cut:
+        problems.append(f'the claim ends where a cited span is cut inside a name or pair its quote joins with "and" '
+                        f'under one article ("{cut}")')
     fw = _function_word_swapped(claim_t, [s.t for s in spans])
     if fw and (claim_t.low[fw[2]] in _PRONOUNS or not any(
             a <= fw[2] <= b and fw[1].lower() in words for a, b, words in aligned_phrases)):
@@ -472,6 +490,7 @@ def check_judge_evidence(claim: str, quotes: list[str], facts: list[JudgeFact]) 
 
 _SENTENCE_END = re.compile(r"[.!?\n]")
 _WORD_RX = re.compile(r"[^\W\d_]+")
+_CONTRACTED_WORD_RX = re.compile(r"[^\W\d_]+(?:['\u2019][^\W\d_]+)*")  # "I'm" one word: "be" in it
 
 
 def _asked_or_denied(claim: str, quotes: list[str], found: list[tuple[int, int, int]]) -> str | None:
@@ -492,11 +511,54 @@ def _asked_or_denied(claim: str, quotes: list[str], found: list[tuple[int, int, 
     return None
 
 
+def _span_sentences(quotes: list[str], found: list[tuple[int, int, int]]) -> list[str]:
+    """The quote sentence around each cited span, once each: a span may start after a word
+    that gives its first words their role ("To| this day, ...")."""
+    out: list[str] = []
+    for qi, a, b in found:
+        q = quotes[qi]
+        start = max(q.rfind(x, 0, a) for x in ".!?\n") + 1
+        m = _SENTENCE_END.search(q, max(a, b - 1))
+        sent = q[start:m.end() if m else len(q)]
+        if sent not in out:
+            out.append(sent)
+    return out
+
+
+_LAST_WORD = re.compile(r"([^\W_]+)\W*$")
+_NEXT_WORD = re.compile(r"\s*([^\W_]+)")
+
+
+def _span_cut_at_claim_end(claim: str, quotes: list[str], found: list[tuple[int, int, int]]) -> str | None:
+    """A cited span that ends on the claim's last word where its quote goes on with a second
+    noun under the same article ("outside the Rose" of "outside the Rose and Crown": the
+    proof's ``joins_two_nouns``): one article over both may name one thing, and the claim's
+    last word no longer names it. (the span's last word, "and", the quote's next word), or
+    None."""
+    m = _LAST_WORD.search(claim)
+    if not m:
+        return None
+    last = m.group(1).lower()
+    for qi, a, b in found:
+        q = quotes[qi]
+        sm = _LAST_WORD.search(q[a:b])
+        if not sm or sm.group(1).lower() != last or sm.end(1) != b - a:
+            continue
+        nm = _NEXT_WORD.match(q, b)
+        if not nm or nm.group(1).lower() != "and" or nm.start(1) == b:
+            continue
+        before = [w.lower() for w in _WORD_RX.findall(q[max(a, b - 60):b])][-2:]
+        after = _NEXT_WORD.match(q, nm.end())
+        if len(before) == 2 and after and P.joins_two_nouns(before + ["and", after.group(1).lower()], [1] * 4, 2):
+            return f"{sm.group(1)} and {after.group(1)}"
+    return None
+
+
 def _tense_in_spans(claim: str, spans: list[str]) -> str | None:
     """The claim says "is" where the cited spans only say "was", or the reverse (the code
     path's rule, ``proof.be_tense_change``)."""
-    change = P.be_tense_change({w.lower() for w in _WORD_RX.findall(claim)},
-                               {w.lower() for s in spans for w in _WORD_RX.findall(s)})
+    change = P.be_tense_change({w.lower() for w in _CONTRACTED_WORD_RX.findall(claim)},
+                               {w.lower() for s in spans for w in _CONTRACTED_WORD_RX.findall(s)})
     return f'the claim says "{change[0]}" where the cited spans say it in {change[1]} only' if change else None
 
 

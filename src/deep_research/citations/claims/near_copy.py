@@ -15,6 +15,7 @@ from .types import _NUM, _WORD, ClaimCheck, ClaimStatus, _Text, derived
 from .words import (
     _ANTONYM_PREFIXES,
     _ANTONYMS,
+    _ARTICLES,
     _MODAL,
     _ORDER,
     _QUANT,
@@ -510,6 +511,67 @@ def _function_word_swapped(claim: _Text, quotes: list[_Text]) -> tuple[str, str,
                         in contexts:
                     continue
                 return claim.raw[claim.align_pos[a]], q.raw[q.align_pos[a - i1 + j1]], claim.align_pos[a]
+    return None
+
+
+_PREP_RUN = 4  # claim words read after a preposition the claim may have dropped
+
+
+def _preposition_dropped(claim: _Text, quotes: list[_Text]) -> tuple[str, str] | None:
+    """A claim that repeats a quote but leaves out a preposition right before words it keeps:
+    "this day, the fame is untainted" / "to this day, the fame is untainted" ("to this day"
+    is "still"; "this day" is "today"), "you use plants intended for medicine" / "the use of
+    plants intended for medicine". The preposition gives the phrase after it its role;
+    without it the phrase says something else. Read on the alignment (articles and
+    punctuation dropped): inside the claim, its word before and its words after stand in a
+    quote with a preposition between and nowhere without; at the claim's start, every place
+    a quote has its first words, a preposition opening a sentence or clause stands before
+    them (a fronted phrase: "To this day, ..."). Not after "and", "or" or
+    a preposition of the claim, which may cover the words ("to A and B" / "to A and to B").
+    (the quote's preposition and what follows, the claim word after it), or None."""
+    al = claim.align
+    if not al or len(al) > MAX_ALIGN_TOKENS:
+        return None
+    near = _near_copies(claim, quotes)
+    if not near:
+        return None
+    for i in range(len(al)):
+        run = " " + " ".join(al[i:i + _PREP_RUN]) + " "
+        if i:
+            before = claim.low[claim.align_pos[i - 1]]
+            if before in _PREPOSITIONS or before in ("and", "or") or \
+                    any(" " + al[i - 1] + run in q.joined for q in near):
+                continue
+        found = None
+        for q in near:
+            joined = q.joined
+            at = joined.find(run)
+            while at >= 0:
+                j = joined.count(" ", 0, at)  # the alignment index of the run's first word
+                k = q.align_pos[j - 1] if j >= 1 else -1
+                prep = k >= 0 and q.kinds[k] == _WORD and q.low[k] in _PREPOSITIONS \
+                    and all(q.low[x] in _ARTICLES for x in range(k + 1, q.align_pos[j]))
+                if i and prep and j >= 2 and q.align[j - 2] == al[i - 1]:
+                    found = found or (q, k, j)  # "fame to this day" for the claim's "fame this day"
+                elif not i:
+                    # the claim's start: a phrase the quote opens its clause with ("To this day,
+                    # ..."), not the object of a word the claim leaves out with it ("the game
+                    # of tennis", "by all functions"); "as" may open a clause ("as Britain's
+                    # routes are ...")
+                    prep = prep and q.low[k] != "as" and (k == 0 or q.kinds[k - 1] == 0)
+                    if not prep:
+                        found = None
+                        break  # the claim's first words stand somewhere without a preposition
+                    found = found or (q, k, j)
+                at = joined.find(run, at + 1)
+            else:
+                continue
+            break  # (the claim's start, copied from a place with no preposition)
+        if found:
+            q, k, j = found
+            nxt = q.align_pos[j]
+            end = next((x for x in range(nxt, min(nxt + 4, len(q.raw))) if q.content[x]), nxt)
+            return " ".join(q.raw[k:end + 1]), claim.raw[claim.align_pos[i]]
     return None
 
 

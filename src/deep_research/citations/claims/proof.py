@@ -24,12 +24,21 @@ A claim is *proven* by its quotes when:
   a gap inside the matched stretch must start and end at a clause mark, a gap before it
   must end at one, a gap after it must start at one - so "second-largest" never proves
   "largest", "refuses to turn off" never proves "turns off", and "A supports B, and C
-  supports D" never proves "A supports D";
+  supports D" never proves "A supports D"; a bare "and" joining two words under one article
+  ("the Rose and Crown": maybe one name) is no clause mark, and a gap opened by a bare
+  subordinating word ("X because Y, Z": no comma before it) ends only at a strong mark or a
+  clause word, not at its comma (its clause runs on);
 * no gap holds a word that restricts what the claim kept: a negator, an implicit
   negation (``only``, ``except``, ``unless``, ``fail``, ``refuse``, ``lack``, ...), a
   quantifier, a modal, a condition or scope (``if``, ``when``, ``until``, ``since``,
   ``by default``, ``otherwise``, ``on``/``under`` + a name such as "on Windows"), an
   order word (``before``, ``after``).
+
+After a proof the claim is still grey when it says "is" where the quotes only say "was" (or
+the reverse; "I'm" is "I am"), or leaves out a preposition right before words it keeps
+("this day" of "to this day": ``near_copy._preposition_dropped``). The judge-evidence check
+reads the same rules on its cited spans (``be_tense_change``, ``clause_cut_out``,
+``joins_two_nouns``).
 
 Anything else is not proven: the claim stays ``unchecked`` for the judge. Nothing here
 says ``unsupported``; the rules that prove a claim wrong run before (``claims``).
@@ -45,6 +54,7 @@ from functools import lru_cache
 from rapidfuzz.distance import Indel
 
 from .analysis import _analyse_quote
+from .near_copy import _PREPOSITIONS
 from .negation import _answer_particle
 from .numbers import APPROX
 from .types import ClaimCheck, ClaimStatus, _Memo, _Text, derived, union
@@ -75,6 +85,7 @@ EQUIVALENT = {
 MAX_ITEMS = 400  # claim items compared at most (longer claims stay unchecked)
 MAX_QUOTE_ITEMS = 8000  # items of all quotes of a claim
 MAX_PART_TRIES = 2000  # claim parts x quote sentences aligned at most
+MAX_ALIGN = 400  # words of a claim or a cited span aligned at most (``clause_cut_out``)
 
 # Not items: words that state nothing a quote must show (see the module docstring).
 _FREE = frozenset(["a", "an", "the", "be", "is", "are", "was", "were", "been", "being", "am", "have", "has", "had", "having", "do", "does", "did", "done", "doing", "will", "shall", "it", "its", "itself", "they", "them", "their", "theirs", "themselves", "he", "him", "his", "she", "her", "hers", "we", "us", "our", "ours", "you", "your", "yours", "i", "me", "my", "mine", "oneself", "this", "these", "those", "there", "here", "which", "who", "whom", "whose", "that", "and", "to", "of", "in", "on", "at", "with", "for", "about", "via", "per", "within", "through", "during", "over", "upon", "onto", "across", "among", "as", "also", "too", "very", "really", "actually", "basically", "simply", "quite", "fairly", "just", "even", "well", "however", "moreover", "furthermore", "further", "additionally", "likewise", "similarly", "indeed", "thus", "hence", "therefore", "e.g", "i.e", "eg", "ie", "etc", "cf", "s", "t", "such", "own"])
@@ -113,6 +124,9 @@ class _Items:
     words: list[str]  # each item's word as written (for notes)
     # (quote side) a participle right after a form of "be" ("was used"): a clause's predicate
     predicate: list[bool] = field(default_factory=list)
+    # a punctuation mark (",", ";", "(", ...) stands right before this item or the clause word
+    # it follows: "X, because Y" opens a parenthesis where "X because Y" does not
+    punct: list[bool] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -143,12 +157,13 @@ def items(t, claim_side: bool, tb: Tables) -> _Items:
     sub: list[bool] = []
     sent: list[int] = []
     restrict: list[bool] = []
+    punct: list[bool] = []
     nums: dict[int, object] = {}
     heads = {n.pos: n for n in t.numbers}
     tails, kinds, raw, low, stems, neg, entity = t.tails, t.kinds, t.raw, t.low, t.stems, t.neg, t.entity
     word = _word_class
     by_word = _WORD_CLASS if tb is _TABLES else None
-    pending_b = pending_s = pending_sub = False
+    pending_b = pending_s = pending_sub = pending_p = False
     counted = False  # a number or quantifier item since the clause began (quote side)
     s = 0
     n = len(raw)
@@ -184,11 +199,13 @@ def items(t, claim_side: bool, tb: Tables) -> _Items:
                 if cls == 1:
                     pending_b = pending_sub = True
                 elif cls == 2 and (claim_side or (k and kinds[k - 1] == 0)
-                                   or (w == "and" and not counted) or w not in ("and", "or")):
+                                   or (w == "and" and not counted and not joins_two_nouns(low, kinds, k))
+                                   or w not in ("and", "or")):
                     # (in a quote, a bare "or" offers a choice - "A or B" does not show "A" -
                     # and a bare "and" after a number or quantifier of its clause may widen
-                    # what it counts - "1000 pairs of runners and slippers": neither ends a
-                    # clause a gap may drop; after a comma they do)
+                    # what it counts - "1000 pairs of runners and slippers" - or join two
+                    # nouns under one article - "the Rose and Crown": neither ends a clause a
+                    # gap may drop; after a comma they do)
                     pending_s = True
                 continue
             if key is None:  # a preposition used as a predicate: "is on", "turned off"
@@ -199,7 +216,7 @@ def items(t, claim_side: bool, tb: Tables) -> _Items:
         elif kind == 0 and raw[k] in _PUNCTUATION:
             r = raw[k]
             if r in _BOUNDARY:
-                pending_b = True
+                pending_b = pending_p = True
             if r in _STRONG:
                 pending_s = True
             if r in _SENT_END and not claim_side:
@@ -254,9 +271,33 @@ def items(t, claim_side: bool, tb: Tables) -> _Items:
         sub.append(pending_sub or own_b)
         sent.append(s)
         restrict.append(res)
-        pending_b = pending_s = pending_sub = False
+        punct.append(pending_p)
+        pending_b = pending_s = pending_sub = pending_p = False
     predicate = [] if claim_side else [k > 0 and low[k - 1] in _BE and low[k].endswith(("ed", "en")) for k in pos]
-    return _Items(keys, pos, bnd, strong, sub, sent, restrict, nums, [raw[k] for k in pos], predicate)
+    return _Items(keys, pos, bnd, strong, sub, sent, restrict, nums, [raw[k] for k in pos], predicate, punct)
+
+
+_ARTICLE = frozenset(["the", "a", "an"])
+# words that open a noun phrase of their own: after "and" they start a second phrase ("the
+# man and his dog"), not a second noun under the first one's article
+_OWN_PHRASE = _ARTICLE | frozenset(["this", "that", "these", "those", "his", "her", "its", "their", "our",
+                                    "my", "your", "he", "she", "it", "they", "we", "i", "you", "there",
+                                    "some", "any", "all", "each", "every", "no", "both", "either", "neither"])
+
+
+def joins_two_nouns(low: list[str], kinds: list[int], k: int) -> bool:
+    """Is the bare "and" at token ``k`` one that joins two words under one article ("the
+    Rose and Crown", "the president and prime minister", "a cat and dog")? One article over
+    both may name one thing - a pub, one person holding two offices - so "outside the Rose"
+    is not what "outside the Rose and Crown" says: the words after this "and" are no clause
+    a claim may leave out."""
+    if not (2 <= k < len(low) - 1 and low[k - 2] in _ARTICLE and kinds[k - 1] == 1 and kinds[k + 1] == 1):
+        return False
+    nxt = low[k + 1]
+    # not a word that opens a phrase or clause of its own ("and his dog", "and with", "and
+    # then"), nor a verb in the past ("a decade and served in the house")
+    return not (nxt in _OWN_PHRASE or nxt in _FREE or nxt in _PREPOSITIONS or nxt in _SUBORDINATE
+                or nxt in _COORD or (nxt.endswith("ed") and not nxt.endswith("eed") and len(nxt) > 4))
 
 
 @lru_cache(maxsize=65536)
@@ -359,6 +400,12 @@ def _gaps_ok(q: _Items, a: int, b: int, used: set[int]) -> str | None:
         ends_at_mark = j >= b or q.bnd[j]
         if i > lo and j <= hi:
             ok = starts_at_mark and ends_at_mark
+            if ok and opens_without_mark(q, i) and not (j >= b or q.strong[j] or q.sub[j]):
+                # "apps such as GarageBand [because it recognises gestures, such as strumming,]
+                # tapping, bowing": a clause opened by a bare "because" runs on past its
+                # comma, so the words after the gap are its words, not the kept part's
+                return (f'the claim joins words of the quote\'s "{q.words[i]} ..." clause to words before it '
+                        "(the clause does not end where the claim cuts it)")
         elif i < lo:
             ok = ends_at_mark
         else:
@@ -370,6 +417,124 @@ def _gaps_ok(q: _Items, a: int, b: int, used: set[int]) -> str | None:
             # phones": a whole statement cut out of the middle joins two parts it kept apart
             return f'the claim leaves out the statement "{q.words[i]} ... {q.words[j - 1]}" between its parts'
         i = j
+    return None
+
+
+def opens_without_mark(q: _Items, i: int) -> bool:
+    """Does quote item ``i`` open a subordinate clause ("because", "which" ...) with no
+    punctuation before it? Such a clause is no parenthesis: it runs to a ";", a sentence end
+    or another clause word, not to the next comma."""
+    return bool(q.sub[i] and q.punct and not q.punct[i])
+
+
+def _mark_at(t: _Text, k: int) -> bool:
+    """Does token ``k`` of an analysed text mark a clause, as ``items`` reads a quote: a
+    clause punctuation mark, a subordinating word, a coordinator ("and" not joining two nouns
+    under one article: ``joins_two_nouns``; "or" only after punctuation)?"""
+    if t.kinds[k] == 0:
+        return t.raw[k] in _BOUNDARY
+    w = t.low[k]
+    if w in _SUBORDINATE:
+        return True
+    if w not in _COORD:
+        return False
+    if (k and t.kinds[k - 1] == 0) or w not in ("and", "or"):
+        return True
+    return w == "and" and not joins_two_nouns(t.low, t.kinds, k)
+
+
+def _text_mark(t: _Text, k: int) -> bool:
+    """``_mark_at``, or a dash written "--" (two "-" tokens: a parenthesis mark; a single "-"
+    may be a hyphen the text spaced out, "title - chasing")."""
+    if _mark_at(t, k):
+        return True
+    raw = t.raw
+    return raw[k] == "-" and t.kinds[k] == 0 and ((k and raw[k - 1] == "-") or (k + 1 < len(raw) and raw[k + 1] == "-"))
+
+
+def _crosses_at(t: _Text, k: int) -> bool:
+    """A mark a stretch left out crosses into another clause or list member at: any but a
+    bare "and"/"or", which may join two words inside one phrase ("the band Nirvana with Krist
+    Novoselic and Aaron Burckhard"); such a stretch is one inside a clause."""
+    return _text_mark(t, k) and not (t.kinds[k] != 0 and t.low[k] in ("and", "or") and k and t.kinds[k - 1] != 0)
+
+
+def _list_members_left_out(q: _Text, a: int, b: int) -> bool:
+    """Is the stretch [a, b) of a text whole members of a list or whole conjuncts? Inside it
+    no mark but commas and coordinators, and: it ends at a comma with the list going on to
+    its "and"/"or" in the same sentence ("known for [horse racing, coal, tobacco,] bluegrass
+    music, and basketball"), or it starts at the list's last comma or coordinator ("for
+    screening[, and interviewing] candidates"), or it ends at a comma and a coordinator, so
+    what follows is a whole conjunct ("Exercise [raises the rate, but lowers it later, and]
+    is good for the heart"). Each member keeps its relation to what heads the list."""
+    coord = [x for x in range(a, b) if q.kinds[x] != 0 and q.low[x] in _COORD]
+    for x in range(a, b):
+        if (q.kinds[x] == 0 and q.raw[x] != ",") or (q.kinds[x] != 0 and _mark_at(q, x) and x not in coord):
+            return False  # another mark: a clause or a parenthesis, not list members
+    if q.raw[a] == "," or (coord and coord[0] == a):
+        return bool(coord) and (q.raw[a] == "," or a == coord[0]) and coord[-1] <= a + 1 and len(coord) == 1
+    if coord and coord[-1] == b - 1 and b - 2 >= a and q.raw[b - 2] == ",":
+        return True
+    if q.raw[b - 1] != "," or coord:
+        return False
+    for x in range(b, len(q.raw)):
+        if q.kinds[x] == 0 and q.raw[x] != ",":
+            return False  # the sentence or clause ends before the list's "and"/"or"
+        if q.low[x] in ("and", "or"):
+            return True
+    return False
+
+
+def clause_cut_out(claim: _Text, quotes: list[_Text]) -> str | None:
+    """The proof's rule for a gap (``_gaps_ok``) read on a text the claim repeats (a judge's
+    cited span): a stretch the claim leaves out between words it keeps that crosses a clause
+    mark (punctuation, a dash, a clause word) must be whole clauses - start at a mark and end
+    at one - or whole members of a list; a clause opened by a bare subordinating word
+    ("because", no comma before it) runs to a ";", a sentence end or another clause word, not
+    to its comma. Else the claim joins words of two clauses or list members into a relation
+    neither states: "tensions between [the pair -- both rivals for] Miliband's ear", "is
+    [getting a lot of attention,] not all of it good", "the ten highest peaks in [Asia,
+    Aconcagua in] the Andes", "apps such as GarageBand [because it recognises gestures, such
+    as strumming,] tapping". As in the proof, only a stretch with a word that states
+    something counts (not "which", "that", articles), and not one whose words the claim
+    writes elsewhere (a part moved). A stretch inside a clause with no mark is
+    ``near_copy._inner_words_dropped``'s. Read on the longest common subsequence of the
+    claim's and the text's words (articles and punctuation aside), so a span that shows one
+    part of the claim is read against that part. The stretch left out, or None."""
+    ca = claim.align
+    if not ca or len(ca) > MAX_ALIGN:
+        return None
+    for q in quotes:
+        qa = q.align
+        if not qa or len(qa) > MAX_ALIGN:
+            continue
+        ops = Indel.opcodes(ca, qa)
+        for n, op in enumerate(ops):
+            # a stretch of the text only, between two stretches of the claim's words in order
+            if op.tag != "insert" or not 0 < n < len(ops) - 1 or ops[n - 1].tag != "equal" \
+                    or ops[n + 1].tag != "equal":
+                continue
+            a, b = q.align_pos[op.dest_start - 1] + 1, q.align_pos[op.dest_end]  # the tokens left out: [a, b)
+            # what the claim writes there itself: its punctuation (the alignment has none), articles
+            kept = {claim.raw[x] for x in range(claim.align_pos[op.src_start - 1] + 1, claim.align_pos[op.src_start])}
+            while a < b and (q.low[a] in _ARTICLE or (q.kinds[a] == 0 and q.raw[a] in kept)):
+                a += 1
+            while a < b and (q.low[b - 1] in _ARTICLE or (q.kinds[b - 1] == 0 and q.raw[b - 1] in kept)):
+                b -= 1
+            if a >= b or not any(q.content[x] for x in range(a, b)) \
+                    or not any(_crosses_at(q, x) for x in range(a, b)) \
+                    or all(q.stems[x] in claim.stemset for x in range(a, b) if q.content[x]):
+                continue
+            starts = _text_mark(q, a)
+            ends = _text_mark(q, b - 1) or _text_mark(q, b)
+            if starts and ends and q.kinds[a] != 0 and q.low[a] in _SUBORDINATE:
+                # opened by a bare subordinating word: its clause ends at a strong mark only
+                ends = q.raw[b - 1] in _STRONG or q.low[b - 1] in _COORD or q.low[b] in _SUBORDINATE \
+                    or q.low[b] in _COORD
+            elif _list_members_left_out(q, a, b):
+                continue
+            if not (starts and ends):
+                return " ".join(q.raw[a:b])
     return None
 
 
@@ -538,13 +703,30 @@ def _claim_items(claim: _Text) -> _Items:
 
 _PRESENT_BE = frozenset({"is", "are", "am"})
 _PAST_BE = frozenset({"was", "were"})
+# "be" contracted onto its subject: "I'm" is "I am", "they're" is "they are" (never another
+# word). Not "'s": it may be "is", "has" or a possessive.
+_BE_CONTRACTIONS = (("'m", "am"), ("\u2019m", "am"), ("'re", "are"), ("\u2019re", "are"))
+
+
+def _be_forms(words: set[str]) -> set[str]:
+    """The forms of "be" among lower-case ``words``, a contraction ("i'm", "we're", "wasn't")
+    read as the form it holds."""
+    forms = words & (_PRESENT_BE | _PAST_BE)
+    for w in words:
+        if "'" in w or "\u2019" in w:
+            forms.update(full for tail, full in _BE_CONTRACTIONS if w.endswith(tail) and len(w) > len(tail))
+            if w[-3:] in ("n't", "n\u2019t") and w[:-3] in _PRESENT_BE | _PAST_BE:
+                forms.add(w[:-3])
+    return forms
 
 
 def be_tense_change(mine: set[str], theirs: set[str]) -> tuple[str, str] | None:
     """(the claim's form of "be", the tense its quotes use instead) when the claim's words
     ``mine`` say "is" where the quotes' words ``theirs`` only say "was", or the reverse ("my
-    ancestor was one of them" does not show "is one of them"); else None. "be" is no item,
-    so a proof alone would not see it."""
+    ancestor was one of them" does not show "is one of them"; "I'm in a basement" does not
+    show "I'm was in a basement"); else None. A contraction counts as the form it holds
+    (``_be_forms``). "be" is no item, so a proof alone would not see it."""
+    mine, theirs = _be_forms(mine), _be_forms(theirs)
     for said, other, when in ((_PAST_BE, _PRESENT_BE, "the present"), (_PRESENT_BE, _PAST_BE, "the past")):
         if said & mine and not said & theirs and other & theirs:
             return min(said & mine), when

@@ -10,7 +10,7 @@ from .analysis import _analyse_claim, _analyse_quote
 from .antonym import _check_antonym
 from .attribution import reported_only
 from .contradiction import in_place
-from .near_copy import _check_near_copy, _function_word_swapped
+from .near_copy import _check_near_copy, _function_word_swapped, _preposition_dropped
 from .negation import _check_negation
 from .numbers import _check_numbers
 from .proof import _prove
@@ -68,6 +68,9 @@ def _not_as_written(claim: str, quotes: list[str], c: _Text, qs: list[_Text]) ->
     cut = _pair_cut(claim, quotes)
     if cut:
         return f'the claim\'s "{cut}" stops before the second part its quotes give it (a copy cut short?)'
+    prep = _preposition_dropped(c, qs)
+    if prep:
+        return f'the claim\'s "{prep[1]}" stands without the preposition of its quote\'s "{prep[0]}"'
     return None
 
 

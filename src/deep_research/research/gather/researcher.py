@@ -385,6 +385,9 @@ class ResearcherNodes:
                 extra["degradations"].append(error_record("researcher", why, url=r.url, query=query))
                 not_read.append(f"- {r.url}: {r.skipped or 'no text'}")
                 continue
+            if r.cut:  # its text is read up to where the cut is: said, and kept with the source (SourceMeta.cut)
+                extra["degradations"].append(error_record("researcher", f"page {r.url} read only in part: {r.cut}",
+                                                          url=r.url, query=query, kind="page_cut"))
             usable.append((r, source))
         skipped_note = ("\n\nPages that could not be read (not citable):\n" + "\n".join(not_read[:10])
                         if not_read else "")

@@ -99,7 +99,7 @@ class QueryRegistry:
         for r in results:
             h = await self.pages.put(r.content or "")
             rows.append({"url": r.url, "title": r.title, "format": r.format, "snippet": r.snippet,
-                         "partial": r.partial, "content_hash": h})
+                         "partial": r.partial, "content_hash": h, **({"cut": r.cut} if r.cut else {})})
         entry = {"query": query, "topic": topic, "results": rows}
         await self.pages.store.aput(self.namespace, query_key(query), entry, index=False)
         return entry
@@ -113,7 +113,8 @@ class QueryRegistry:
             if content is None:
                 continue
             out.append(SearchResult(row["url"], row.get("title") or "", content, row.get("format"),
-                                    row.get("snippet") or "", None, bool(row.get("partial"))))
+                                    row.get("snippet") or "", None, bool(row.get("partial")),
+                                    cut=str(row.get("cut") or "")))
         return out
 
 

@@ -29,7 +29,7 @@ from ...citations.check import check_citations
 from ...citations.model import Verdict
 from .. import prompts
 from ..runtime import hitl
-from ..runtime.chat import chat_markdown, review_message
+from ..runtime.chat import chat_markdown, review_message, shown_report_markdown
 from ..runtime.deps import Deps, NodeContext, run_spent
 from ..runtime.failure import ResearchFailed
 from ..runtime.run_folder import asave_notes
@@ -102,13 +102,14 @@ class ReviewNodes:
                 "report_review_pending": True, "stage": "report review",
                 "messages": [review_message(shown, summary, left, state.get("language"))]})
         allowed = ("approve", "edit", "reject") if left else ("approve", "edit")
+        markdown = shown_report_markdown(state.get("report_markdown", ""))  # what a chat client renders
         payload = hitl.request(
-            REVIEW_ACTION, {"report_markdown": state.get("report_markdown", "")},
+            REVIEW_ACTION, {"report_markdown": markdown},
             "The checked report is in the chat above, its citations as links; here is its markdown with the "
             "<ref> tags. Approve it, edit it (code checks every quote again)"
             + (", or reject it and say what to change (the report is revised once)." if left else "."),
             allowed,
-            type="report_review", report_markdown=state.get("report_markdown", ""), citation_summary=summary,
+            type="report_review", report_markdown=markdown, citation_summary=summary,
             revisions_left=left,
             expected=[{"type": "approve"}, {"type": "edit", "markdown": "..."}]
             + ([{"type": "feedback", "feedback": "what to change"}] if left else []))

@@ -109,6 +109,35 @@ def shown_text(text: str) -> str:
     return inert_text(safe_markdown(text).text)
 
 
+def shown_values(value: Any) -> Any:
+    """:func:`shown_text` on every string of a JSON value (a brief, its plan, a council's
+    review): what an interrupt hands a chat client, which shows it as it shows a turn."""
+    if isinstance(value, str):
+        return shown_text(value)
+    if isinstance(value, dict):
+        return {k: shown_values(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [shown_values(v) for v in value]
+    return value
+
+
+def shown_report_markdown(markdown: str) -> str:
+    """A report's markdown with its ``<ref>`` tags as the review interrupt hands it to a
+    human to read and edit: report.md's output policy (refs as canonical tags), and what a
+    terminal acts on an escape (:func:`shown_text`), except inside a ref's quote, where it
+    is a space as report.md writes it (``ui_ref``): an edit sent back finds its quote again."""
+    from ...citations.refs import parse_refs
+    from ...publish.safety import safe_markdown
+    from ...terminal import blank_controls, inert_text
+
+    text = safe_markdown(markdown, keep_refs=True).text
+    parts, at = [], 0
+    for ref in parse_refs(text).refs:
+        parts += [text[at:ref.start], blank_controls(text[ref.start:ref.end])]
+        at = ref.end
+    return inert_text("".join([*parts, text[at:]]))
+
+
 def brief_message(brief: str, round_no: int, max_rounds: int) -> AIMessage:
     brief = shown_text(brief)
     return AIMessage(f"Research brief ({round_no} of at most {max_rounds}):\n\n{brief}\n\n"

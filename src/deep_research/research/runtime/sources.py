@@ -45,6 +45,8 @@ class SourceMeta:
     credibility: dict | None = None
     # where each part of a local document's text came from (deep_research.citations.locations)
     locations: list | None = None
+    # why the text stops before the page does (SearchResult.cut); None: the whole page
+    cut: str | None = None
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -149,6 +151,7 @@ class PageStore:
             site_name=result.site_name,
             credibility=credibility,
             locations=result.locations,
+            cut=result.cut or None,
         )
 
     async def load_sources(self, metas: dict[str, dict]) -> tuple[list[Source], list[str]]:
@@ -162,7 +165,7 @@ class PageStore:
             out.append(Source(sid, meta["url"], content, meta.get("title") or "", meta.get("format"),
                               credibility=meta.get("credibility"),
                               locations=parse_locations(meta.get("locations")),
-                              **{k: meta[k] for k in ("author", "published", "site_name")
+                              **{k: meta[k] for k in ("author", "published", "site_name", "cut")
                                  if isinstance(meta.get(k), str) and meta[k].strip()}))
         return out, missing
 

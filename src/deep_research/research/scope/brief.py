@@ -22,7 +22,7 @@ from .plan import (
     with_plan,
 )
 from ..runtime import hitl
-from ..runtime.chat import brief_message, conversation_text
+from ..runtime.chat import brief_message, conversation_text, shown_text, shown_values
 from ..runtime.deps import Deps, NodeContext, run_spent
 from ..runtime.meter import ModelCallError, describe
 from ..runtime.usage import merge_usage, total_cost, total_tokens
@@ -117,17 +117,19 @@ class BriefNodes:
         rounds = state.get("brief_rounds", 0)
         brief, plan = state.get("research_brief", ""), state.get("research_plan") or empty_plan()
         max_rounds = ctx.cfg.max_brief_refinement_rounds + 1
+        # what a chat client renders: model text under the chat's output policy (shown_text)
         payload = hitl.request(
-            BRIEF_ACTION, {"research_brief": brief_text(brief)},
+            BRIEF_ACTION, {"research_brief": shown_text(brief_text(brief))},
             f"Research brief, round {rounds + 1} of at most {max_rounds} (its plan is in the chat above). "
             "Approve it, edit its text, or reject it and say what to change.",
             ("approve", "edit", "reject"),
-            type="brief_approval", research_brief=brief, research_plan=plan, round=rounds + 1,
+            type="brief_approval", research_brief=shown_text(brief), research_plan=shown_values(plan),
+            round=rounds + 1,
             max_rounds=max_rounds,
             expected=[{"type": "approve"}, {"type": "reject", "feedback": "what to change"},
                       {"type": "edit", "edited_action": {"name": BRIEF_ACTION, "args": {"research_brief": "..."}}}])
         if state.get("brief_council"):  # the council's votes and reasons, for the human to weigh
-            payload["brief_council"] = state["brief_council"]
+            payload["brief_council"] = shown_values(state["brief_council"])
         typed = state.get("pending_decision")  # a reply typed in the chat (chat.typed_decision)
         while True:
             from_chat = typed is not None  # a typed reply is in the chat already, a button's is said there
