@@ -121,6 +121,19 @@ def test_a_name_no_cited_page_holds_is_invented():
     assert invented_names("No page, nothing to compare.", []) == []
 
 
+def test_a_page_words_are_its_lines_words():
+    # name look-ups read the word set of the lines for the page's text: the same words,
+    # however the text breaks its lines and whatever normalising does to its characters
+    odd = ["\n", "\r\n", "\r", "\u2028", "\x85", "\x1c", "\x0c", "  ", " ", "e\u0301", "\u0301", "\ufb01",
+           "\u00c5", "\u2019s", "Stra\u00dfe", "\u2163", "x", "Y", "\u1100\u1161", "\u11a8", "_", "-", "\u00a0"]
+    rng = random.Random(5)
+    for _ in range(3000):
+        text = "".join(rng.choice(odd) for _ in range(rng.randint(0, 12)))
+        page = normalised_page(text)
+        assert page.words == frozenset(page.text.split()), repr(text)
+    assert PAGE.words == frozenset(PAGE.text.split())
+
+
 def test_a_label_before_a_colon_at_the_start_of_a_line_is_not_a_name():
     """"In Hebrew:" before a Hebrew quote was flagged as an invented name: the page, in
     Hebrew, never holds the English word. A capitalised word right before a colon at the

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from collections import Counter
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from typing import Iterable, Mapping
@@ -123,7 +124,7 @@ class Citation:
             "cited_id": self.ref.source_id,
             "quote": self.ref.quote,
             "status": self.status.value,
-            "matched_text": self.matched_text,
+            "matched_text": self.source.content[span[0]:span[1]] if span and self.source else None,
             "highlight_text": self.rendered_text,
             "content_start": span[0] if span else None,
             "content_end": span[1] if span else None,
@@ -163,8 +164,12 @@ class CitationReport:
 
     def claim_count(self, status: ClaimStatus) -> int:
         """Claims (not refs) with this status."""
+        return self.claim_counts()[status]
+
+    def claim_counts(self) -> Counter[ClaimStatus | None]:
+        """Claims (not refs) by status, from one pass over the citations."""
         checks = {id(c.claim): c.claim_status for c in self.citations if c.claim is not None}
-        return sum(1 for st in checks.values() if st is status)
+        return Counter(checks.values())
 
     def claims_quote_not_found(self) -> int:
         """Claims that are ``unsupported`` because a quote of theirs is not on its page (not

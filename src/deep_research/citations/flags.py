@@ -46,7 +46,7 @@ import unicodedata
 from calendar import monthrange
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 MIN_WORDS = 4
 MAX_DATES = 50  # dates of one sentence (and of its quotes) checked: a sentence is short, a hostile one is not
@@ -465,6 +465,14 @@ class NormalisedPage:
     text: str
     lines: list[frozenset[str]]
 
+    @cached_property
+    def words(self) -> frozenset[str]:
+        """The words of ``text``, read from ``lines`` (the same words: normalising never
+        makes or joins across a line break, and blank lines hold none), so no string is
+        made again: " w " is in ``text`` exactly when w (a word) is in this set (``text`` is
+        its words, each between two single spaces), and a word not here is on no line."""
+        return frozenset().union(*self.lines)
+
 
 def normalised_page(text: str) -> NormalisedPage:
     return NormalisedPage(_norm(text), [frozenset(_norm(x).split()) for x in text.splitlines() if x.strip()])
@@ -492,12 +500,18 @@ def name_on_page(name: str, page: NormalisedPage | str) -> bool:
     n = _norm(name).strip()
     if not n:
         return True
+    words = n.split()
+    if len(words) < 2:  # one word: its forms are words of the page, or not
+        on = page.words
+        return any(f in on or f + "s" in on for f in _forms(n))
     if any(f" {f} " in page.text or f" {f}s " in page.text for f in _forms(n)):
         return True
-    words = n.split()
-    if len(words) < 2:
-        return False
     wanted = [_forms(w) | {w + "s"} for w in words if w not in _CONNECT]
+    if not wanted:
+        return bool(page.lines)
+    seen = page.words
+    if any(seen.isdisjoint(fs) for fs in wanted):
+        return False  # a word none of whose forms is on any line
     return any(all(fs & line for fs in wanted) for line in page.lines)
 
 
@@ -538,10 +552,8 @@ def factual_signal(sentence: str, *, english: bool = True) -> str | None:
     words = [w.lower() for w in _WORDS.findall(body)]
     if any(w in SUPERLATIVES for w in words) or _SUPERLATIVE_PHRASE.search(body):
         return "superlative"
-    if english and proper_names(body):
-        return "name"
-    if _IDENTIFIER.search(body):
-        return "name"
+    if _IDENTIFIER.search(body) or (english and proper_names(body)):
+        return "name"  # a technical name (one regex) before a proper name (a scan of every word)
     return None
 
 

@@ -19,8 +19,8 @@ import unicodedata
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass
-from functools import lru_cache
-from urllib.parse import quote, unquote
+from functools import cached_property, lru_cache
+from urllib.parse import unquote
 
 from .page.text import IGNORABLE, PageText, View, fold_char, is_dictionary_char, is_word_char
 
@@ -70,10 +70,17 @@ class TextDirective:
         return cls(start, end, prefix, suffix)
 
 
+# Each UTF-8 byte as ``urllib.parse.quote(term, safe="")`` writes it (letters, digits and
+# "_.~" as they are, every other byte as %XX), and "-" as %2D.
+_TERM_BYTES = {b: chr(b) if chr(b) in "_.~" or (chr(b).isascii() and chr(b).isalnum()) else f"%{b:02X}"
+               for b in range(256)}
+
+
 @lru_cache(maxsize=65536)  # the generator measures the same terms over and over
 def encode_term(term: str) -> str:
-    """Percent-encode a term: UTF-8, and the directive's own syntax chars '-', ',', '&'."""
-    return quote(term, safe="").replace("-", "%2D")
+    """Percent-encode a term: UTF-8, and the directive's own syntax chars '-', ',', '&'
+    (``quote(term, safe="").replace("-", "%2D")``, its bytes mapped by one ``str.translate``)."""
+    return term.encode("utf-8").decode("latin-1").translate(_TERM_BYTES)
 
 
 def with_text_fragment(url: str, directive: TextDirective | str) -> str:
@@ -228,8 +235,17 @@ class _Folded:
         self.view = View(page.text, _fold_keep_space, collapse=False)
 
 
+_QUERY_FOLD: dict[int, str] = {}  # code point -> its fold for a query, filled on first sight
+
+
 def _fold_query(q: str) -> str:
-    return "".join(" " if c.isspace() else fold_char(c) for c in q)
+    """Each character of q as ``fold_char`` folds it, whitespace a space (``str.translate``
+    with a table that grows by the characters seen)."""
+    table = _QUERY_FOLD
+    for c in set(q):
+        if ord(c) not in table:
+            table[ord(c)] = " " if c.isspace() else fold_char(c)
+    return q.translate(table)
 
 
 def _find_in_range(
@@ -432,11 +448,20 @@ class _Generator:
     # A term's word count only grows with the term, so the scans below stop at the first
     # candidate over max_words: _limit would drop it and every longer one (it keeps the
     # first candidate only when no shorter one exists).
+    @cached_property
+    def _term_words(self) -> _TermWords:
+        return _TermWords(self.text, self.start, self.end)
+
+    @cached_property
+    def _runs(self) -> list[tuple[int, int]]:
+        """The maximal alphanumeric runs of the quote's span (read by both term scans)."""
+        return [m.span() for m in _ISALNUM_RUN.finditer(self.text, self.start, self.end)]
+
     def _start_term_ends(self) -> list[int]:
         """Ends c1 for a start term text[start:c1] (range form), shortest first."""
         text, out = self.text, []
-        words = _TermWords(text, self.start, self.end).head
-        runs = [m.span() for m in _ISALNUM_RUN.finditer(text, self.start, self.end)]
+        words = self._term_words.head
+        runs = self._runs
         if not runs:
             return []  # no word: no term
         first_alnum = runs[0][0]
@@ -453,8 +478,8 @@ class _Generator:
     def _end_term_starts(self) -> list[int]:
         """Starts c2 for an end term text[c2:end] (range form), shortest first."""
         text, out = self.text, []
-        words = _TermWords(text, self.start, self.end).tail
-        runs = [m.span() for m in _ISALNUM_RUN.finditer(text, self.start, self.end)]
+        words = self._term_words.tail
+        runs = self._runs
         if not runs:
             return []
         last_alnum = runs[-1][1] - 1

@@ -14,8 +14,7 @@ result and every error stays the standard library's.
 from __future__ import annotations
 
 import json
-from itertools import repeat
-from typing import Any, Callable, Iterable
+from typing import Any, Callable
 from json.encoder import encode_basestring  # the C encoder when available, as json uses it
 
 _INDENT = "  "
@@ -54,6 +53,10 @@ _SCALARS: dict[type, Callable[[Any], str]] = {  # exact type -> its JSON text, a
 }
 
 
+_KEYS: dict[str, dict[str, str]] = {}  # indentation -> key -> its text after a comma: ',\n    "key": '
+_MAX_KEYS = 4096  # texts kept per indentation (a report's records repeat a few dozen keys)
+
+
 def _write(v: Any, out: list[str], newline: str) -> None:
     """Append the JSON of ``v``; ``newline`` is a line break and the indentation of v's line."""
     t = type(v)
@@ -61,27 +64,47 @@ def _write(v: Any, out: list[str], newline: str) -> None:
     if scalar is not None:
         out.append(scalar(v))
         return
+    if t is not dict and t is not list and t is not tuple:
+        raise _NotPlain
+    if not v:
+        out.append("{}" if t is dict else "[]")
+        return
+    inner = newline + _INDENT
+    scalars, encode, append = _SCALARS, encode_basestring, out.append
     if t is dict:
         if any(type(k) is not str for k in v):
             raise _NotPlain
-        pairs: Iterable[tuple[str | None, Any]] = v.items()
-        opening, closing = "{", "}"
-    elif t is list or t is tuple:
-        pairs, opening, closing = zip(repeat(None), v), "[", "]"
-    else:
-        raise _NotPlain
-    if not v:
-        out.append(opening + closing)
+        keys = _KEYS.get(inner)
+        if keys is None:
+            keys = _KEYS[inner] = {}
+        append("{")
+        first = len(out)
+        for k, item in v.items():
+            key = keys.get(k)
+            if key is None:
+                key = f",{inner}{encode(k)}: "
+                if len(keys) < _MAX_KEYS:
+                    keys[k] = key
+            append(key)
+            if type(item) is str:
+                append(encode(item))
+            elif (scalar := scalars.get(type(item))) is not None:
+                append(scalar(item))
+            else:
+                _write(item, out, inner)
+        out[first] = out[first][1:]  # no comma before the first key
+        append(newline + "}")
         return
-    inner = newline + _INDENT
-    out.append(opening)
-    sep = inner
-    for k, item in pairs:
-        out.append(sep if k is None else f"{sep}{encode_basestring(k)}: ")
-        scalar = _SCALARS.get(type(item))
-        if scalar is not None:
-            out.append(scalar(item))
+    sep = "," + inner
+    append("[")
+    append(inner)
+    for n, item in enumerate(v):
+        if n:
+            append(sep)
+        if type(item) is str:
+            append(encode(item))
+        elif (scalar := scalars.get(type(item))) is not None:
+            append(scalar(item))
         else:
             _write(item, out, inner)
-        sep = "," + inner
-    out.append(newline + closing)
+    append(newline + "]")

@@ -102,10 +102,13 @@ def body_markdown(report: CitationReport, policy: Policy, atom_text: Callable[[A
     return text, name
 
 
+_SPACES = re.compile(r"\s\s*")  # "\s+", led by its class: searched at C speed
+
+
 def _quote_text(c: Citation) -> str:
     """The sentence to show: the page's exact text when found, else what was written."""
     text = c.rendered_text if c.check.found else c.ref.quote
-    return re.sub(r"\s+", " ", text or "").strip()
+    return _SPACES.sub(" ", text or "").strip()
 
 
 
@@ -454,7 +457,7 @@ def styled_sources_markdown(report: CitationReport, heading: str, styler: Styler
 def md_destination(url: str) -> str:
     """A URL (from ``safe_link``) as the destination of a markdown link built by code:
     brackets and backticks escaped, a backslash encoded, so no renderer reads it otherwise."""
-    return re.sub(r"[\[\]`]", lambda m: "\\" + m.group(0), url.replace("\\", "%5C"))
+    return url.replace("\\", "%5C").replace("[", "\\[").replace("]", "\\]").replace("`", "\\`")
 
 
 def md_autolink(url: str) -> str:
@@ -465,15 +468,21 @@ def md_autolink(url: str) -> str:
 
 def _md_url_text(url: str | None) -> str | None:
     """A URL shown as text in a list built by code (brackets escaped)."""
-    return None if url is None else re.sub(r"[\\\[\]`]", lambda m: "\\" + m.group(0), url)
+    if url is None:
+        return None
+    return url.replace("\\", "\\\\").replace("[", "\\[").replace("]", "\\]").replace("`", "\\`")
 
 
 def _md_title(text: str) -> str:
     """Text as a markdown link title in double quotes (a tooltip), shown as it is: every
     character that a renderer could read as markup, an entity or the title's end escaped."""
-    return re.sub(r'([\\"<>&\[\]()`])', r"\\\1", " ".join(text.split()))
+    return _TITLE_MARKUP.sub(r"\\\1", " ".join(text.split()))
+
+
+_TITLE_MARKUP = re.compile(r'([\\"<>&\[\]()`])')
+_TEXT_MARKUP = re.compile(r"([\\\[\]<>`])")
 
 
 def _md_text(text: str) -> str:
     """Text that markdown shows as it is: no link, autolink or HTML tag can start in it."""
-    return re.sub(r"([\\\[\]<>`])", r"\\\1", text)
+    return _TEXT_MARKUP.sub(r"\\\1", text)

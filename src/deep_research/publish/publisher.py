@@ -53,6 +53,8 @@ class PublishResult:
 
     def summary(self) -> dict:
         r = self.report
+        claims = r.claim_citations()
+        statuses = r.claim_counts()
         out = {
             "refs": len(r.citations),
             "verified": r.count(Verdict.VERIFIED),
@@ -63,19 +65,19 @@ class PublishResult:
             "words_only_links": sum(1 for c in r.citations if c.fragment and c.words_only),
             "malformed_tags": len(r.problems),
             "sources_cited": len(r.sources),
-            "claims": len(r.claim_citations()),
-            "claims_supported": r.claim_count(ClaimStatus.SUPPORTED),
-            "claims_unsupported": r.claim_count(ClaimStatus.UNSUPPORTED),
-            "claims_unchecked": r.claim_count(ClaimStatus.UNCHECKED),
-            "claims_no_claim": r.claim_count(ClaimStatus.NO_CLAIM),
+            "claims": len(claims),
+            "claims_supported": statuses[ClaimStatus.SUPPORTED],
+            "claims_unsupported": statuses[ClaimStatus.UNSUPPORTED],
+            "claims_unchecked": statuses[ClaimStatus.UNCHECKED],
+            "claims_no_claim": statuses[ClaimStatus.NO_CLAIM],
             "claims_quote_not_found": r.claims_quote_not_found(),
             "sources_disagree": len(r.disagreements),
             "uncited_statements": r.flag_count("uncited"),
             "impossible_dates": r.flag_count("impossible_date"),
             "invented_names": r.flag_count("invented_name"),
-            "claims_judged": sum(1 for _, cites in r.claim_citations() if cites[0].judge is not None),
+            "claims_judged": sum(1 for _, cites in claims if cites[0].judge is not None),
             "judge_evidence_failed": sum(
-                1 for _, cites in r.claim_citations() if cites[0].judge is not None
+                1 for _, cites in claims if cites[0].judge is not None
                 and any(v["verdict"] == "supports" and not (v["evidence"] or {}).get("ok")
                         for v in cites[0].judge["votes"])),
         }

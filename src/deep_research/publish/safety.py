@@ -77,7 +77,9 @@ _MARKUP = "\\`*_[&<!"
 LINK_SCHEMES = frozenset({"http", "https", "mailto"})  # plus file: for cited local sources
 _SCHEME = re.compile(r"([a-z][a-z0-9+.\-]*):")
 _IGNORED_IN_URL = re.compile(r"[\x00-\x20\x7f\\]+")  # browsers drop tabs/newlines; \ is / or junk
-_INTEREST = re.compile(r"[\\`<\[\]]|!\[")
+# "\\", "`", "<", "[", "]" or "![": one character class first (then "!" must be before "["),
+# so the search runs at C speed (an alternation is tried at every position, ten times slower)
+_INTEREST = re.compile(r"[\\`<\[\]!](?:(?<=!)\[|(?<!!))")
 _AUTOLINK = re.compile(r"<([A-Za-z][A-Za-z0-9+.\-]{1,31}:[^\x00-\x20<>\x7f]*)>")
 _EMAIL = re.compile(
     r"<([a-zA-Z0-9.!#$%&'*+/=?^_{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?"

@@ -10,6 +10,7 @@ pages of the other citation tests.
 from __future__ import annotations
 
 import random
+import re
 from bisect import bisect_right
 from itertools import accumulate
 
@@ -21,7 +22,7 @@ from deep_research.citations.fragments import (
     fragment_for,
     match_directive,
 )
-from deep_research.citations.page.text import _WS_EXTRA, View, fold_char
+from deep_research.citations.page.text import _WS, View, fold_char
 from deep_research.citations.page import render
 from deep_research.citations.verify import _canon_char, _deep_char
 from tests.citations.page_gen import GENERATORS, sentence_spans, word_subspans
@@ -33,6 +34,10 @@ FOLDS = [(_canon_char, True), (_deep_char, True), (fold_char, False), (_fold_kee
 ODD = ["\u00a0", "\u2019", "\u201c", "\ufb01", "\u2026", "\u00e9", "e\u0301", "\u00ad", "\u200b",
        "\u8336", "\uff76", "\u30a2", "\u3000", "\r", "\u00df", "\u0130", "\u2167", "\ufdfa",
        "]", "^", "\\", "-", "\x00", "\n", "\t", "  "]
+
+
+# what a collapsing view drops, written as one plain pattern (the view finds it otherwise)
+_WS_EXTRA = re.compile(rf"\A{_WS}+|{_WS}{_WS}+")
 
 
 def reference_view(source: str, fold, collapse: bool) -> tuple[str, list[int]]:

@@ -103,13 +103,29 @@ def fold(s: str) -> str:
 # a control a terminal acts on counts as a space: report.md writes it so
 # (``terminal.blank_controls``), and the quote it wrote must be found again
 _WS = f"[\\s{ACTING_CHARS}]"
-_WS_EXTRA = re.compile(rf"\A{_WS}+|{_WS}{_WS}+")
+# What a collapsing view drops: the whitespace at the start and each run of two or more.
+# Two patterns that each start with a character class, scanned at C speed (one alternation
+# led by ``\A`` is tried at every position, about three times slower).
+_WS_LEAD = re.compile(f"{_WS}+")
+_WS_RUN = re.compile(f"{_WS}{_WS}+")
+
+
+def _extra_whitespace(source: str) -> list[tuple[int, int]]:
+    """The spans of the leading whitespace run and of every later run of two or more
+    whitespace characters, in order."""
+    lead = _WS_LEAD.match(source)
+    out = [lead.span()] if lead else []
+    out += [m.span() for m in _WS_RUN.finditer(source, lead.end() if lead else 0)]
+    return out
 
 
 # Whitespace a fragment term may not contain: a run of two or more, one character other
 # than a plain space, or a space at either end of the text. (A single plain space between
 # two other characters is the only whitespace a term may hold.)
-_BREAK = re.compile(r"\s{2,}|[^\S ]|\A | \Z")
+# Found as every whitespace character but a lone plain space: a pattern that starts with a
+# character class (scanned at C speed; an alternation of these four cases is tried at
+# every position), then a lone space at either end of the text.
+_BREAK = re.compile(r"\s(?:\s+|(?<=[^\S ]))")
 
 
 class View:
@@ -129,8 +145,7 @@ class View:
         odd = {k: len(v) for k, v in table.items() if len(v) != 1}
         dropped = []  # collapse: one space per whitespace run, none at the start
         if collapse:
-            for m in _WS_EXTRA.finditer(source):
-                a, b = m.span()
+            for a, b in _extra_whitespace(source):
                 dropped.append((a + (a > 0), b))
         if dropped:
             pieces, prev = [], 0
@@ -223,9 +238,14 @@ class PageText:
     def _breaks(self) -> array:
         """Positions of whitespace a term may not contain: anything but one plain space
         between two non-space characters (line breaks, tabs, runs of spaces)."""
+        text = self.text
         out = array("i")
-        for m in _BREAK.finditer(self.text):
+        if text[:1] == " " and not text[1:2].isspace():
+            out.append(0)
+        for m in _BREAK.finditer(text):
             out.extend(range(*m.span()))
+        if len(text) > 1 and text[-1] == " " and not text[-2].isspace():
+            out.append(len(text) - 1)
         return out
 
     @cached_property
