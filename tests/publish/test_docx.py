@@ -409,3 +409,28 @@ def test_own_direction_marks_only_a_quote_against_the_page():
     assert own_direction("السماء زرقاء.", "rtl") == "السماء زرقاء."
     assert own_direction("The sky is blue.", "ltr") == "The sky is blue."
     assert own_direction("42 %", "ltr") == "42 %"
+
+
+def test_a_paragraph_of_many_citations_reads_its_text_once_not_at_every_badge(tmp_path, monkeypatch):
+    """Each badge asks the direction of the text before it. Reading the whole paragraph again at
+    every badge made a paragraph of thousands of citations quadratic (a hostile report's Word file
+    ran for over 30 minutes); the writer reads each part of the paragraph once - and still puts the
+    mark after the Hebrew words."""
+    from deep_research.publish import docx as docx_module
+
+    scanned = []
+    real = docx_module.strong_direction
+    monkeypatch.setattr(docx_module, "strong_direction",
+                        lambda text, last=False: scanned.append(len(text)) or real(text, last=last))
+    src = [Source("en", "https://ex.org/en", "The sky is blue over Paris.", "English page"),
+           Source("he", "https://ex.org/he", "השמיים כחולים.", "דף עברי")]
+    n = 400
+    md = ("# Colours\n\nהשמיים כחולים <ref id=\"he\">\"השמיים כחולים.\"</ref> and the sky is blue"
+          + ' <ref id="en">"The sky is blue over Paris."</ref>' * n + ".\n")
+    out = publish_report(md, src, tmp_path, pdf=False, docx=True, lang="en")
+    paragraph = max(docx.Document(str(out.files["docx"])).paragraphs, key=lambda p: len(p._p))
+    text = "".join(t.text or "" for t in paragraph._p.iter(qn("w:t")))
+    assert re.search("כחולים \u200e\\[\\d\\]", text), repr(text[:80])
+    assert text.count("[") >= n
+    # linear: about the paragraph's length once (a re-read at every badge: ~n/2 times it)
+    assert sum(scanned) < 20 * len(text), (sum(scanned), len(text))

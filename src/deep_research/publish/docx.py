@@ -149,6 +149,10 @@ class DocxWriter:
         self.direction = "ltr"  # set by build() from the document's language
         self._bookmark_id = 0
         self.hyperlinks: list[str] = []  # external targets, in order (for tests and audit)
+        # per paragraph element: (the element, its last child read, the last strong direction read)
+        # - so a badge reads only what was written since the last badge of its paragraph
+        self._para_dirs: dict[int, tuple[object, object, str | None]] = {}
+        self._hyperlink_style: tuple[str | None] | None = None  # (its style id,) once looked up
         self._setup_styles()
 
     # --- styles -----------------------------------------------------------------------
@@ -613,7 +617,10 @@ class DocxWriter:
         r = OxmlElement("w:r")
         h.append(r)
         run = Run(r, para)
-        run.style = self.doc.styles["Hyperlink"]
+        if self._hyperlink_style is None:  # looked up once: by name it is a scan of every style
+            self._hyperlink_style = (self.doc.part.get_style_id(self.doc.styles["Hyperlink"],
+                                                                WD_STYLE_TYPE.CHARACTER),)
+        r.style = self._hyperlink_style[0]  # what ``run.style = <the style>`` writes
         run.text = text
         self._format(run, fmt)
         return run
@@ -671,7 +678,7 @@ class DocxWriter:
         # after Hebrew or Arabic words in a left-to-right document (or English in a right-to-left
         # one), a mark of the document's direction: else "[2" joins the other direction's run and
         # the marker shows before the words it follows
-        if strong_direction(para.text, last=True) not in (None, self.direction):
+        if self._last_direction(para) not in (None, self.direction):
             self.run(para, "\u200f" if self.direction == "rtl" else "\u200e", fmt)
         h = self._hyperlink(para, inner.get("href") or "", inner.get("title")) if inner.tag == "a" else None
         if h is None:
@@ -679,6 +686,29 @@ class DocxWriter:
         else:
             self._link_run(h, para, label, link_fmt)
         self.run(para, "\u2009" + self.badges[status], fmt.with_(colour=colour, size=8.5))
+
+
+    def _last_direction(self, para) -> str | None:
+        """The direction of the last letter with a strong direction written so far in ``para``
+        (what ``strong_direction(para.text, last=True)`` says), reading each child of the
+        paragraph once: re-reading ``para.text`` at every badge made a paragraph of thousands of
+        citations quadratic (a hostile report's Word file took over 30 minutes)."""
+        p = para._p
+        _, read_last, last = self._para_dirs.get(id(p), (p, None, None))
+        fresh: list = []  # the children written since the last call, walked back from the end
+        try:
+            child = p[-1]  # (len(p) would count every child: that too grew with the paragraph)
+        except IndexError:
+            child = None
+        while child is not None and child is not read_last:
+            fresh.append(child)
+            child = child.getprevious()
+        for child in reversed(fresh):
+            d = strong_direction("".join(t.text or "" for t in child.iter(qn("w:t"))), last=True)
+            if d is not None:
+                last = d
+        self._para_dirs[id(p)] = (p, fresh[0] if fresh else read_last, last)
+        return last
 
 
 def render_docx(html: str, path: str | Path | None = None, *, labels: dict, title: str | None = None,
