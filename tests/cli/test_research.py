@@ -97,7 +97,7 @@ def test_brief_approval_without_a_terminal_waits_then_resumes(tmp_path, corpus):
          "MY_KEY"),
         # preflight: every setup mistake is reported before any model call, naming the setting
         (["research", "What is tea?", "--search", "none", "--model", "nosuchprovider:x"], {"OPENAI_API_KEY": "k"},
-         "citation_check_model = nosuchprovider:x: cannot use this model"),  # all roles, said once
+         "the run cannot start: --model = nosuchprovider:x: cannot use this model"),  # all roles, said once
         (["research", "What is tea?", "--search", "none", "--model", "anthropic:claude-x"],
          {"OPENAI_API_KEY": "k", "PYTHONPATH": WITHOUT_ANTHROPIC},
          "= anthropic:claude-x: the model provider 'anthropic' needs the package langchain-anthropic, which is not "
@@ -134,6 +134,18 @@ def test_bad_input_exits_2_with_a_clear_message(tmp_path, args, env, message):
     assert r.returncode == 2, (r.stdout, r.stderr)
     assert message in r.stderr
     assert "Traceback" not in r.stderr + r.stdout
+
+
+def test_a_preflight_problem_names_the_option_the_user_typed(tmp_path):
+    """A setting given as an option is named as typed (--url, --research-model), one set
+    otherwise (here the models' default) by its setting name."""
+    r = run("research", "What is tea?", "--search", "none", "--url", "ftp://example.com/a",
+            "--research-model", "nosuchprovider:x", "--db", tmp_path / "s.sqlite", env={"OPENAI_API_KEY": "k"})
+    assert r.returncode == 2, (r.stdout, r.stderr)
+    text = " ".join(r.stderr.split())
+    assert "- --url: " in text and "only http:// and https:// URLs" in text, text
+    assert "- --research-model = nosuchprovider:x: cannot use this model" in text, text
+    assert "research_urls" not in text and "research_model" not in text and "Traceback" not in text
 
 
 def test_dotenv_in_the_working_folder_is_loaded_and_the_environment_wins(tmp_path):

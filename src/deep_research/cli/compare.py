@@ -126,12 +126,13 @@ async def _run_compare(question: str, context: dict, db: str) -> int:
     from .console import err, out
     from .console import warn as _warn
     from .research import WaitingForUser, _drive, _warn_clamped
+    from .settings import typed_labels
 
     asyncio.get_running_loop().set_default_executor(ThreadPoolExecutor(max_workers=64))
     deps = load_deps()
     cfg = Configuration.resolve({"configurable": {}}, context)
-    _warn_clamped(cfg)
-    await preflight(cfg, deps)  # every setup mistake reported now, before any cost
+    _warn_clamped(cfg, context)
+    await preflight(cfg, deps, typed_labels(context))  # every setup mistake reported now, before any cost
     root = prepare_out_dir(cfg.output_dir)
     name = f"compare-{dt.date.today().isoformat()}-{safe_name(question, max_len=50)}-{uuid.uuid4().hex[:8]}"
     folder = inside(root, safe_name(name, max_len=120))

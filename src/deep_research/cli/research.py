@@ -13,7 +13,7 @@ import typer
 from ..errors import UserError
 from ..terminal import control_characters, printable
 from .helpfmt import HelpCommand
-from .settings import RUN_PANEL, checked_context, with_settings
+from .settings import RUN_PANEL, checked_context, typed_labels, with_settings
 
 # Rich (the consoles) is imported where output is printed, not here: --help must not load it.
 
@@ -145,9 +145,11 @@ async def _drive(handle, graph, payload, progress, *, approve: dict | None, answ
         return values
 
 
-def _warn_clamped(cfg) -> None:
+def _warn_clamped(cfg, context: dict | None = None) -> None:
     """Say which limit the environment lowered, naming the option as the user typed it
-    (--max-tokens), not the setting (max_total_tokens) the message names."""
+    (--max-tokens), not the setting (max_total_tokens) the message names; a model without a
+    price names the option of each setting in ``context`` (the settings given as options)."""
+    from ..research.runtime.preflight import named
     from .console import warn as _warn
     from .settings import labels
 
@@ -157,7 +159,7 @@ def _warn_clamped(cfg) -> None:
         _warn(c["message"].replace(name, typed.get(name, name), 1))
     note = cfg.unpriced_note()
     if note:
-        _warn(note)
+        _warn(named(note, typed_labels(context or {})))
 
 
 def _keep_clamped(handle, cfg) -> None:
@@ -314,8 +316,8 @@ async def _run_research(question: str | None, context: dict, db: str, thread_id:
         if thread_id is None:
             handle = RunHandle.new(context)
             cfg = Configuration.resolve({"configurable": {}}, context)
-            _warn_clamped(cfg)
-            await preflight(cfg, deps)  # every setup mistake reported now, before any cost
+            _warn_clamped(cfg, context)
+            await preflight(cfg, deps, typed_labels(context))  # every setup mistake reported now, before any cost
             prepare_out_dir(cfg.output_dir)  # an unwritable --out fails now, not after the research
             _keep_clamped(handle, cfg)
             await save_run(store, handle, question or "")
@@ -325,8 +327,8 @@ async def _run_research(question: str | None, context: dict, db: str, thread_id:
             merged = {**saved.get("context", {}), **context}
             handle = RunHandle.existing(thread_id, merged)
             cfg = Configuration.resolve({"configurable": {}}, merged)
-            _warn_clamped(cfg)
-            await preflight(cfg, deps)
+            _warn_clamped(cfg, merged)
+            await preflight(cfg, deps, typed_labels(merged))
             if context or cfg.clamped:  # a cap given on resume holds for the rest of the run, later resumes too
                 _keep_clamped(handle, cfg)
                 await save_run(store, handle, str(saved.get("question") or ""))

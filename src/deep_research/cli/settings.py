@@ -26,7 +26,7 @@ import functools
 import hashlib
 import inspect
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Optional
@@ -273,6 +273,20 @@ def by_dest() -> dict[str, Setting]:
 
 def labels() -> dict[str, str]:
     return {s.name: s.label for s in settings()}
+
+
+def typed_labels(context: Mapping[str, Any]) -> dict[str, str]:
+    """setting -> option, for the settings the user gave as options (``context``), so a
+    later message (preflight's) names what was typed: ``--url``, not ``research_urls``. A
+    role's model given by ``--model`` is named ``--model``. A one-word setting (``model``)
+    is left out: it is also an ordinary word of the messages."""
+    every = labels()
+    out = {name: every[name] for name in context if name in every and "_" in name}
+    if "model" in context:
+        from ..research.runtime.configuration import ROLES
+
+        out.update({f"{r}_model": every["model"] for r in ROLES if f"{r}_model" not in context})
+    return out
 
 
 # --- commands with the settings as options ----------------------------------------------------

@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
+from collections.abc import Mapping
 
 from ...errors import UserError
 from ...search import CorpusError, SearchConfigError, SearchError
@@ -147,9 +149,21 @@ async def problems(cfg: Configuration, deps: Deps) -> list[str]:
             *_mcp_problems(cfg)]
 
 
-async def preflight(cfg: Configuration, deps: Deps) -> None:
-    """Raise one UserError listing every setup problem, or return when the run can start."""
-    found = await problems(cfg, deps)
+def named(problem: str, labels: Mapping[str, str] | None) -> str:
+    """A problem with each setting of ``labels`` named as the user gave it (the command
+    line's ``--url`` for ``research_urls``); settings not in ``labels`` keep their name.
+    One option for several settings (``--model`` for every role's model) is said once."""
+    if not labels:
+        return problem
+    words = "|".join(re.escape(k) for k in sorted(labels, key=len, reverse=True))
+    text = re.sub(rf"(?<![\w-])({words})(?!\w)", lambda m: labels[m.group(1)], problem)
+    return re.sub(r"(--[\w/-]+)(?:, \1)+(?![\w-])", r"\1", text)
+
+
+async def preflight(cfg: Configuration, deps: Deps, labels: Mapping[str, str] | None = None) -> None:
+    """Raise one UserError listing every setup problem, or return when the run can start.
+    ``labels``: how the user named settings (setting -> option), for the messages."""
+    found = [named(p, labels) for p in await problems(cfg, deps)]
     if len(found) == 1:
         raise UserError(f"the run cannot start: {found[0]}")
     if found:
