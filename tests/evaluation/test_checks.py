@@ -376,6 +376,18 @@ def test_a_refused_question_setting_names_its_question_once(tmp_path, capsys):
     assert "question a: " in err and "question a: question a:" not in err
 
 
+def test_a_wrong_question_setting_is_said_before_the_progress_bar_starts(tmp_path, capsys, monkeypatch):
+    from deep_research.cli import eval as eval_cli
+
+    started = []
+    monkeypatch.setattr(eval_cli.EvalProgress, "__enter__", lambda self: started.append(self) or self)
+    q = tmp_path / "q.jsonl"
+    q.write_text('{"id": "a", "question": "Q?", "settings": {"max_researcher_iterations": "many"}}\n')
+    assert main(["eval", "run", str(q), "--out", str(tmp_path / "o"), "--search", "none"]) == 2
+    assert "question a: " in capsys.readouterr().err
+    assert not started
+
+
 def test_bad_run_folders_exit_2(tmp_path, capsys):
     (tmp_path / "empty").mkdir()
     assert main(["eval", "report", str(tmp_path / "empty")]) == 2

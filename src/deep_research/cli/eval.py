@@ -356,6 +356,8 @@ def run_cmd(
                                               progress)
     else:
         runner = EvalRunner(qs, opts, load_deps(), progress)
+    for q in qs:  # a question's wrong setting is said before the progress bar starts (and stays on screen)
+        runner.question_context(q)
     with progress:
         results, summary = asyncio.run(runner.run())
     _table(results_table(results))
