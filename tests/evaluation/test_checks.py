@@ -296,7 +296,10 @@ def test_the_shipped_behaviour_set_loads():
 
 @pytest.mark.parametrize("line,message", [
     ('{"id": "a"}', 'has no "question"'),
-    ('{"id": "a b", "question": "Q?"}', "must be 1-80 letters"),
+    ('{"id": "a b", "question": "Q?"}', "the id 'a b' must be letters, digits, '.', '_' or '-'"),
+    ('{"id": "..", "question": "Q?"}', "the id '..' is made only of dots"),
+    ('{"id": "-a", "question": "Q?"}', "the id '-a' must start with a letter or digit"),
+    ('{"id": "' + "a" * 81 + '", "question": "Q?"}', "has 81 characters (at most 80)"),
     ('{"id": "a", "question": "Q?", "expect": {"langauge": "fr"}}', "unknown expectation(s) 'langauge'"),
     ('{"id": "a", "question": "Q?", "colour": 1}', "unknown key(s) 'colour'"),
     ('{"id": "a", "question": "Q?", "brief_decisions": [{"type": "reject"}]}', "needs non-empty feedback"),

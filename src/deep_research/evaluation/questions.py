@@ -104,6 +104,19 @@ def _read_reference(path: Path, line: int, name: Any) -> str:
                                 f"{getattr(e, 'strerror', None) or e}") from None
 
 
+def _id_problem(qid: str) -> str:
+    """Why ``qid`` is not a question id (it fails :data:`_ID`), in the words of its mistake."""
+    if not qid:
+        return "is empty"
+    if set(qid) == {"."}:
+        return "is made only of dots, which name a folder's own folder or its parent: such ids are refused"
+    if len(qid) > 80:
+        return f"has {len(qid):,} characters (at most 80)"
+    if not qid[0].isascii() or not qid[0].isalnum():
+        return "must start with a letter or digit"
+    return "must be letters, digits, '.', '_' or '-'"
+
+
 def parse_question(obj: Any, path: Path, line: int) -> Question:
     if not isinstance(obj, dict):
         raise _fail(path, line, "each line must be a JSON object")
@@ -115,8 +128,7 @@ def parse_question(obj: Any, path: Path, line: int) -> Question:
         raise _fail(path, line, "each question needs an \"id\" (a short text or a number)")
     qid = str(raw_id).strip()
     if not _ID.match(qid):
-        raise _fail(path, line, f"the id {qid!r} must be 1-80 letters, digits, '.', '_' or '-' "
-                                "(it names the question's folder)")
+        raise _fail(path, line, f"the id {qid!r} {_id_problem(qid)} (it names the question's folder)")
     text = obj.get("question", obj.get("prompt"))
     if not isinstance(text, str) or not text.strip():
         raise _fail(path, line, f"question {qid} has no \"question\" (or \"prompt\") text")
