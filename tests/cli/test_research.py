@@ -465,3 +465,22 @@ def test_a_db_url_that_is_not_postgresql_is_a_usage_error_not_a_folder(tmp_path,
     assert r.returncode == 2, r.stderr
     assert f"--db: '{db}' is neither a PostgreSQL URL" in r.stderr.replace("\n", " ")
     assert sorted(p.name for p in tmp_path.iterdir()) == []  # nothing created
+
+
+def test_a_page_read_only_in_part_is_said_once_though_several_queries_returned_it(capsys):
+    from deep_research.cli.research import _print_result
+
+    cut = {"stage": "researcher", "kind": "page_cut", "url": "https://example.com/a"}
+    values = {"status": "completed", "degradations": [
+        {**cut, "message": "page https://example.com/a read only in part: truncated", "query": "tea"},
+        {**cut, "message": "page https://example.com/a read only in part: truncated", "query": "green tea"},
+        {**cut, "url": "https://example.com/b", "message": "page https://example.com/b read only in part: x"},
+        {"stage": "researcher", "message": "page skipped: timeout", "url": "https://example.com/c", "query": "q1"},
+        {"stage": "researcher", "message": "page skipped: timeout", "url": "https://example.com/c", "query": "q2"},
+    ]}
+    _print_result(values, "t")
+    printed = capsys.readouterr()
+    text = printed.err + printed.out
+    assert text.count("example.com/a read only in part") == 1
+    assert text.count("example.com/b read only in part") == 1
+    assert text.count("page skipped: timeout") == 1

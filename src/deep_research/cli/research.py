@@ -244,8 +244,15 @@ def _print_result(values: dict, thread_id: str) -> int:
 
     usage = values.get("usage") or {}
     out.print(usage_table(usage))
+    said: set[tuple] = set()
     for d in values.get("degradations") or []:
-        if d.get("kind") not in ("clamped", "unpriced"):  # said when the run started
+        if d.get("kind") in ("clamped", "unpriced"):  # said when the run started
+            continue
+        # a page several queries returned (read only in part each time) is said once, as is any
+        # message said again word for word
+        key = ("page_cut", d.get("url")) if d.get("kind") == "page_cut" else (d.get("stage"), d.get("message"))
+        if key not in said:
+            said.add(key)
             _warn(f"{d.get('stage')}: {d.get('message')}")
     status = values.get("status")
     for e in values.get("errors") or []:
