@@ -358,3 +358,10 @@ def test_date_problems_read_the_quotes_only_for_a_claim_with_dates():
     assert date_problems("The tool is written in Python.", quotes=unread()) == []
     assert date_problems("The tool was released in 2019.", quotes=["It was released in 2017."]) == [
         ("2019", "the claim says 2019; its quote says 2017")]
+
+
+def test_an_uncited_table_row_is_quoted_as_its_cells_not_its_pipes():
+    doc = parse("## Results\n\n| Country | Installed |\n|---|---|\n"
+                "| Sweden installed 1.2 million heat pumps in 2020 | 1.2 million |\n")
+    flagged = [f.text for f in uncited_statements(doc)]
+    assert flagged == ["Sweden installed 1.2 million heat pumps in 2020 · 1.2 million"], flagged

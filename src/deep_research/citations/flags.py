@@ -622,6 +622,15 @@ def uncited_statements(doc, *, english: bool = True) -> list[Flag]:
                 why = factual_signal(text, english=english)
                 if why is None:
                     continue
-                out.append(Flag("uncited", text, f"states a {why} with no citation", a, b,
+                shown = _row_text(raw) if block.table else text
+                out.append(Flag("uncited", shown, f"states a {why} with no citation", a, b,
                                 doc.line_at(a), None))
     return out
+
+
+def _row_text(raw: str) -> str:
+    """A table row as a reader reads it: its cells' text joined by " · " (not its ``|`` pipes)."""
+    from .document.claims import _plain
+
+    cells = (_plain(c) for c in re.split(r"(?<!\\)\|", raw))
+    return " · ".join(c.replace("\\|", "|") for c in cells if c)
