@@ -347,6 +347,31 @@ def _name_like(tok: str, initial: bool, lower_words: set[str]) -> bool:
     return not (tok.lower() in _OPENING_WORDS or _dictionary_word(tok) or tok.lower() in lower_words)
 
 
+# Unit symbols (SI and common ones) are no names: "585 kWh", "5GB", "20 °C". Those of mixed
+# case name nothing else ("kWh", "GHz"); the others are symbols only after a number, their
+# own or glued on ("GB" alone may be Great Britain, "TB" tuberculosis, "C" a language).
+_UNIT_MIXED = frozenset("Wh kWh MWh GWh TWh kW kV mV mA kHz MHz GHz THz kPa MPa GPa hPa kJ MJ GJ kB kbit Mbit Gbit "
+                        "kbps Mbps Gbps mAh kcal".split())
+_UNIT_AFTER_NUMBER = _UNIT_MIXED | frozenset("W MW GW TW V A Hz J Pa N K C F KB MB GB TB PB Mb Gb Tb B".split())
+_NUMBER_THEN_UNIT = re.compile(r"\d+(?:[.,]\d+)*([^\W\d_]+)")
+_NUMBER_BEFORE = re.compile(r"\d[ \u00a0\u202f]?\Z")
+
+
+def _unit_symbol(text: str, tok: str, start: int) -> bool:
+    """Is ``tok`` (at ``start`` in ``text``) a unit symbol rather than a name?"""
+    if tok in _UNIT_MIXED:
+        return True
+    glued = _NUMBER_THEN_UNIT.fullmatch(tok)
+    if glued:
+        return glued.group(1) in _UNIT_AFTER_NUMBER
+    if tok not in _UNIT_AFTER_NUMBER:
+        return False
+    before = text[max(0, start - 2):start]
+    if tok in ("C", "F") and before.endswith("\u00b0"):  # 20 °C, 68°F
+        return True
+    return bool(_NUMBER_BEFORE.search(before))
+
+
 _RUN_BREAKS = ",;:()[]\"“”.!?|"  # punctuation between two words that ends a name
 _LINE_START = re.compile(r"\n\s*$")  # a word after a line break (and spaces) opens its line
 # What may stand before a label word ("In Hebrew:", "Translation:") on its line or in its
@@ -415,7 +440,7 @@ def proper_names(text: str) -> list[str]:
             or bool(_LINE_START.search(window))
         if run and (any(ch in gap for ch in _RUN_BREAKS) and gap.strip()):
             flush()
-        name = _name_like(tok, initial, lower_words)
+        name = _name_like(tok, initial, lower_words) and not _unit_symbol(text, tok, tok_start)
         if (not name and initial and tok[:1].isupper() and tok.lower() not in _OPENING_WORDS and not _verb(tok)
                 and (nxt := _NAME_TOKEN.match(text, m.end() + 1)) and text[m.end():m.end() + 1] == " "
                 and nxt.group(0)[:1].isupper() and _name_like(nxt.group(0), False, lower_words)):

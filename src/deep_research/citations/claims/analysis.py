@@ -115,7 +115,16 @@ def _prepare(text: str) -> str:
     if not text.isascii():
         text = unicodedata.normalize("NFKC", text.translate(_NORMALISE))
         text = text.translate(_NORMALISE)
+        if "-" in text:
+            text = _HEBREW_PREFIX_NUMBER.sub("\\1\u05be", text)
     return text
+
+
+# A Hebrew prefix letter (or two or three: "ו", "ה", "ב", "כ", "ל", "מ", "ש"; "וב", "כש") joined
+# to a number by a hyphen: "כ-585" ("about 585"), "ב-2020" ("in 2020"). Hebrew writes a maqaf
+# (U+05BE) there as often as a hyphen; read as the maqaf, the number stands alone - not a name's
+# number ("COVID-19"), and "כ-1,585" is 1,585, not 1 and 585. Latin text has no such letters.
+_HEBREW_PREFIX_NUMBER = re.compile(r"(?<!\w)([\u05d5\u05d4\u05d1\u05db\u05dc\u05de\u05e9]{1,3})-(?=\d)")
 
 
 @lru_cache(maxsize=65536)

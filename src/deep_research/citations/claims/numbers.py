@@ -27,6 +27,7 @@ from .words import (
     _CMP_LAST,
     _COMPARATORS,
     _CURRENCY,
+    _ENERGY_UNITS,
     _GLUED_UNITS,
     _NUMBER_START,
     _NUMBER_WORDS,
@@ -244,6 +245,11 @@ def _numbers(raw: list[str], low: list[str], kinds: list[int], minus: set[int], 
             elif lk in _UNITS and kinds[k] == _WORD and num.unit is None:
                 num.unit, num.unit_raw = _UNITS[lk], raw[k]
                 used.add(k)
+                if num.unit in _ENERGY_UNITS and k + 1 < n and low[k + 1] in ("hour", "hours") \
+                        and kinds[k + 1] == _WORD:
+                    num.unit = _ENERGY_UNITS[num.unit]  # "585 kilowatt-hours" is 585 kWh
+                    num.unit_raw = raw[k] + ("-" if k + 1 in hyph else " ") + raw[k + 1]
+                    used.add(k + 1)
             elif kinds[k] == _WORD and lk not in _STOP:
                 num.noun = stem(lk)
         if num.unit is None and i > 0 and raw[i - 1] in _CURRENCY:
@@ -897,7 +903,9 @@ _METRIC = {"mm": ("len", Decimal("0.001")), "cm": ("len", Decimal("0.01")), "met
            "km": ("len", Decimal(1000)), "mg": ("mass", Decimal("0.001")), "g": ("mass", Decimal(1)),
            "kg": ("mass", Decimal(1000)), "t": ("mass", Decimal(10**6)), "ml": ("vol", Decimal("0.001")),
            "l": ("vol", Decimal(1)), "W": ("pow", Decimal(1)), "kW": ("pow", Decimal(1000)),
-           "MW": ("pow", Decimal(10**6)), "GW": ("pow", Decimal(10**9)), "Hz": ("freq", Decimal(1)),
+           "MW": ("pow", Decimal(10**6)), "GW": ("pow", Decimal(10**9)), "TW": ("pow", Decimal(10**12)),
+           "Wh": ("energy", Decimal(1)), "kWh": ("energy", Decimal(1000)), "MWh": ("energy", Decimal(10**6)),
+           "GWh": ("energy", Decimal(10**9)), "TWh": ("energy", Decimal(10**12)), "Hz": ("freq", Decimal(1)),
            "kHz": ("freq", Decimal(1000)), "MHz": ("freq", Decimal(10**6)), "GHz": ("freq", Decimal(10**9))}
 
 

@@ -162,12 +162,18 @@ for _canon, _forms in {
     "lb": "lb lbs", "t": "tonne tonnes ton tons",
     "Hz": "hz hertz", "kHz": "khz", "MHz": "mhz", "GHz": "ghz",
     "W": "w watt watts", "kW": "kw kilowatt kilowatts", "kWh": "kwh", "MW": "mw megawatt megawatts",
-    "GW": "gw gigawatt gigawatts", "V": "volt volts", "px": "px pixel pixels", "dpi": "dpi",
+    "GW": "gw gigawatt gigawatts", "TW": "terawatt terawatts", "Wh": "wh", "MWh": "mwh", "GWh": "gwh",
+    "TWh": "twh", "V": "volt volts", "px": "px pixel pixels", "dpi": "dpi",
     "rpm": "rpm", "fps": "fps", "char": "char chars character characters", "digit": "digit digits",
     "line": "line lines", "row": "row rows", "column": "column columns", "page": "page pages", "l": "l litre litres liter liters", "ml": "ml millilitre millilitres milliliter milliliters",
 }.items():
     for _f in _forms.split():
         _UNITS[_f] = _canon
+
+
+# A unit of power before "hour(s)" ("kilowatt-hours", "kilowatt hours"): the unit of energy
+# its symbol names ("kWh"); the two are one unit.
+_ENERGY_UNITS = {"W": "Wh", "kW": "kWh", "MW": "MWh", "GW": "GWh", "TW": "TWh"}
 
 
 # A glued suffix ("128KB", "10ms", "5x") is a unit only when it is unambiguous.
