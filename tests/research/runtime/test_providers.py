@@ -108,7 +108,7 @@ def test_the_cli_exits_2_with_the_message(tmp_path):
                        timeout=120, stdin=subprocess.DEVNULL)
     assert r.returncode == 2, (r.stdout, r.stderr)
     text = " ".join(r.stderr.split())
-    assert f"{ALL_ROLES} = {CLAUDE}:" in text and "langchain-anthropic" in text
+    assert f"--model = {CLAUDE}:" in text and "langchain-anthropic" in text  # the option the user typed
     assert "uv sync --extra anthropic" in text and "pip install 'deep-research[anthropic]'" in text
     assert "Traceback" not in r.stderr
 

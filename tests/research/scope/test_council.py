@@ -239,5 +239,5 @@ def test_a_council_member_that_cannot_be_built_is_a_setup_mistake_reported_befor
     r = run("research", "What is tea?", "--search", "none", "--council", "openai:gpt-4.1-mini,nosuchprovider:x",
             "--db", tmp_path / "s.sqlite", env={"OPENAI_API_KEY": "k"})
     assert r.returncode == 2, r.stdout + r.stderr
-    assert "brief_council_models[2] = nosuchprovider:x: cannot use this model" in r.stderr
+    assert "--council[2] = nosuchprovider:x: cannot use this model" in r.stderr  # the option the user typed
     assert "brief_council_models[1]" not in r.stderr and "Traceback" not in r.stderr
