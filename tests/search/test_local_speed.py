@@ -396,3 +396,29 @@ def test_a_small_update_of_a_large_index_is_not_merged(tmp_path, monkeypatch):
     build_index(folder, index_path=index)  # nothing changed
     assert merges == [1, 1]
     assert [r.url for r in LocalCorpus(index).search_sync("solar tidal", max_results=5)]
+
+
+def test_a_pool_found_broken_when_a_batch_is_sent_is_not_a_crash(tmp_path, monkeypatch, request):
+    """A worker of an earlier batch may die before its batch's result is asked for: the pool
+    then refuses the next batch (BrokenProcessPool from ``submit``, a race seen in CI). That
+    is a worker death like any other: the files go one by one to workers of their own, and
+    the index is the one built without workers."""
+    if not _runs_here(request):
+        return
+    from concurrent.futures.process import BrokenProcessPool
+
+    folder, serial = indexed_here(tmp_path, 20, monkeypatch, 5)
+    real_pool = local_mod._process_pool
+
+    class Broken:
+        def submit(self, *args, **kwargs):
+            raise BrokenProcessPool("a child process terminated abruptly")
+
+        def shutdown(self, *args, **kwargs):
+            pass
+
+    # the shared pool is broken from the start; the one-file pools after a death are real
+    monkeypatch.setattr(local_mod, "_process_pool", lambda n, styles: Broken() if n > 1 else real_pool(n, styles))
+    report = build_index(folder, index_path=tmp_path / "broken.sqlite", workers=2)
+    assert rows(tmp_path / "broken.sqlite") == rows(tmp_path / "serial.sqlite")
+    assert report.documents == serial.documents

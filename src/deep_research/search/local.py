@@ -69,6 +69,7 @@ import stat
 import threading
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import BrokenExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -725,7 +726,11 @@ class _Extractor:
 
     def _send(self, batch: _Batch) -> None:
         if batch.future is None and self.pool is not None:
-            batch.future = self.pool.submit(_worker_extract, batch.files, self.root, self.published)
+            try:
+                batch.future = self.pool.submit(_worker_extract, batch.files, self.root, self.published)
+            except BrokenExecutor:  # BrokenProcessPool: a worker of an earlier batch died before we knew
+                self._shut()  # this batch then goes the way of every file after a death (one by one)
+                self.broken = True
         if batch is self.batch:
             self.batch = _Batch()
 
