@@ -452,7 +452,7 @@ def _analyse(text: str, claim_side: bool, mid_start: bool = False) -> _Text:
     clause = [0] * (cuts[0] if cuts else n)  # clause number of each token
     for i, a in enumerate(cuts):
         clause += [i + 1] * ((cuts[i + 1] if i + 1 < len(cuts) else n) - a)
-    cjk = {raw[k] for k in range(n) if kinds[k] == _CJK} if not text.isascii() else set()
+    cjk = {raw[k] for k in range(n) if kinds[k] == _CJK} if _CJK in kinds else set()  # (a C-level scan first)
     bigrams = {raw[k] + raw[k + 1] for k in range(n - 1) if kinds[k] == _CJK and kinds[k + 1] == _CJK} \
         if cjk else set()
     return _Text(raw, low, stems, kinds, clause, sent_start, numbers, neg, neg_clauses, stemset,
