@@ -19,15 +19,10 @@ import pytest
 BENCH = Path(__file__).resolve().parents[2] / "benchmarks"
 sys.path.insert(0, str(BENCH))
 import bench_claims  # noqa: E402
-from tests.benchmarks._fresh_support import (  # noqa: E402
-    bench_main_pairs,
-    check_defaults_and_verdict_group,
-    load_module,
-    snapshot,
-)
+import tests.benchmarks._fresh_support as fs  # noqa: E402
 
-fv = load_module(BENCH / "data" / "factver" / "fetch_factver.py", "fetch_factver_fresh_groups")
-check = load_module(BENCH / "data" / "claims-hand" / "check.py", "claims_hand_check_groups")
+fv = fs.load_module(BENCH / "data" / "factver" / "fetch_factver.py", "fetch_factver_fresh_groups")
+check = fs.load_module(BENCH / "data" / "claims-hand" / "check.py", "claims_hand_check_groups")
 
 
 # --- synthetic snapshots ----------------------------------------------------------------------
@@ -50,7 +45,7 @@ def _summedits(domain: str, labels: list[int]) -> str:
     )
 
 
-_snapshot = partial(snapshot, fv)  # a synthetic snapshot of fv.<attr>, pinned commit pointed at it
+_snapshot = partial(fs.snapshot, fv)  # a synthetic snapshot of fv.<attr>, pinned commit pointed at it
 
 
 def _summedits_mirrors(domains: dict[str, list[int]]):
@@ -411,7 +406,7 @@ def _one_hand_pair(folder: Path, dataset: str) -> Path:
 
 
 def _run_main(monkeypatch, argv: list[str]) -> list:
-    return bench_main_pairs(bench_claims, monkeypatch, argv)
+    return fs.bench_main_pairs(bench_claims, monkeypatch, argv)
 
 
 @pytest.mark.parametrize("only", ["hand", "hand/exim", " hand , hand/exim "])
@@ -436,7 +431,7 @@ def test_fresh11_without_its_public_root_stops_unless_only_hand(only, tmp_path, 
 
 
 def test_fresh11_defaults_and_verdict_group():
-    check_defaults_and_verdict_group(bench_claims, "fresh11")
+    fs.check_defaults_and_verdict_group(bench_claims, "fresh11")
 
 
 def test_a_claim_that_states_nothing_counts_as_a_report_shows_it_not_as_green():

@@ -17,16 +17,10 @@ from pathlib import Path
 BENCH = Path(__file__).resolve().parents[2] / "benchmarks"
 sys.path.insert(0, str(BENCH))
 import _factver  # noqa: E402
-from tests.benchmarks._fresh_support import (  # noqa: E402
-    check_builds_byte_for_byte,
-    load_module,
-    snapshot,
-)
+import tests.benchmarks._fresh_support as fs  # noqa: E402
 
-fv = load_module(BENCH / "data" / "factver" / "fetch_factver.py", "fetch_factver_fresh11")
-
-
-_snapshot = partial(snapshot, fv)  # a synthetic snapshot of fv.<attr>, pinned commit pointed at it
+fv = fs.load_module(BENCH / "data" / "factver" / "fetch_factver.py", "fetch_factver_fresh11")
+_snapshot = partial(fs.snapshot, fv)  # a synthetic snapshot of fv.<attr>, pinned commit pointed at it
 
 
 def _trial(nct: str, results: list[str], adverse: list[str]) -> str:
@@ -168,7 +162,7 @@ def test_lfqa_judges_a_sentence_by_two_of_three_against_its_settings_documents(t
 
 
 def test_fresh11_writes_holdout_only_sets_byte_for_byte_that_the_loader_reads(tmp_path, monkeypatch):
-    out, readme = check_builds_byte_for_byte(fv, "fresh11", fresh11_mirrors, tmp_path, monkeypatch,
+    out, readme = fs.check_builds_byte_for_byte(fv, "fresh11", fresh11_mirrors, tmp_path, monkeypatch,
                                              ["nli4ct", "rte", "lfqa"])
     pairs = _factver.load("holdout", root=out)
     assert {r["split"] for r in pairs} == {"holdout"}

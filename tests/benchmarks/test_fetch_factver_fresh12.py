@@ -18,20 +18,10 @@ BENCH = Path(__file__).resolve().parents[2] / "benchmarks"
 sys.path.insert(0, str(BENCH))
 import _factver  # noqa: E402
 import bench_claims  # noqa: E402
-from tests.benchmarks._fresh_support import (  # noqa: E402
-    build_group,
-    check_builds_byte_for_byte,
-    check_defaults_and_verdict_group,
-    check_optional_hand_half,
-    check_stops_without_data,
-    load_module,
-    snapshot,
-)
+import tests.benchmarks._fresh_support as fs  # noqa: E402
 
-fv = load_module(BENCH / "data" / "factver" / "fetch_factver.py", "fetch_factver_fresh12")
-
-
-_snapshot = partial(snapshot, fv)  # a synthetic snapshot of fv.<attr>, pinned commit pointed at it
+fv = fs.load_module(BENCH / "data" / "factver" / "fetch_factver.py", "fetch_factver_fresh12")
+_snapshot = partial(fs.snapshot, fv)  # a synthetic snapshot of fv.<attr>, pinned commit pointed at it
 
 
 def _cliff_csv(rows: list[tuple[str, str, str, str, str, str]]) -> str:
@@ -102,7 +92,7 @@ def test_dialfact_quotes_each_evidence_sentence_and_drops_personal_responses(tmp
 
 
 def test_fresh12_writes_holdout_only_sets_byte_for_byte_that_the_loader_reads(tmp_path, monkeypatch):
-    out, readme = check_builds_byte_for_byte(fv, "fresh12", fresh12_mirrors, tmp_path, monkeypatch,
+    out, readme = fs.check_builds_byte_for_byte(fv, "fresh12", fresh12_mirrors, tmp_path, monkeypatch,
                                              ["cliff", "dialfact"])
     pairs = _factver.load("holdout", root=out)
     assert sorted((r["dataset"], r["label"]) for r in pairs) == [
@@ -120,14 +110,14 @@ def test_fresh12_default_output_and_sets():
 
 
 def test_fresh12_hand_half_is_optional(tmp_path, monkeypatch):
-    out = build_group(fv, "fresh12", fresh12_mirrors, tmp_path, monkeypatch)
-    check_optional_hand_half(bench_claims, monkeypatch, tmp_path, "fresh12", out,
+    out = fs.build_group(fv, "fresh12", fresh12_mirrors, tmp_path, monkeypatch)
+    fs.check_optional_hand_half(bench_claims, monkeypatch, tmp_path, "fresh12", out,
                              ["factver/cliff"] * 3 + ["factver/dialfact"] * 3)
 
 
 @pytest.mark.parametrize("only", ["", "hand"])
 def test_fresh12_stops_when_nothing_is_there_to_measure(only, tmp_path, monkeypatch, capsys):
-    check_stops_without_data(bench_claims, monkeypatch, capsys, tmp_path, "fresh12", only)
+    fs.check_stops_without_data(bench_claims, monkeypatch, capsys, tmp_path, "fresh12", only)
 
 
 def test_hand_half_stays_required_for_the_other_groups(tmp_path):
@@ -136,5 +126,5 @@ def test_hand_half_stays_required_for_the_other_groups(tmp_path):
 
 
 def test_fresh12_defaults_and_verdict_group():
-    g = check_defaults_and_verdict_group(bench_claims, "fresh12")
+    g = fs.check_defaults_and_verdict_group(bench_claims, "fresh12")
     assert g.hand_optional and not bench_claims.FRESH_GROUPS["fresh11"].hand_optional

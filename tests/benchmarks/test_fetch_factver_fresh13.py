@@ -18,21 +18,10 @@ BENCH = Path(__file__).resolve().parents[2] / "benchmarks"
 sys.path.insert(0, str(BENCH))
 import _factver  # noqa: E402
 import bench_claims  # noqa: E402
-from tests.benchmarks._fresh_support import (  # noqa: E402
-    build_group,
-    check_builds_byte_for_byte,
-    check_defaults_and_verdict_group,
-    check_optional_hand_half,
-    check_samples_per_class,
-    check_stops_without_data,
-    load_module,
-    snapshot,
-)
+import tests.benchmarks._fresh_support as fs  # noqa: E402
 
-fv = load_module(BENCH / "data" / "factver" / "fetch_factver.py", "fetch_factver_fresh13")
-
-
-_snapshot = partial(snapshot, fv)  # a synthetic snapshot of fv.<attr>, pinned commit pointed at it
+fv = fs.load_module(BENCH / "data" / "factver" / "fetch_factver.py", "fetch_factver_fresh13")
+_snapshot = partial(fs.snapshot, fv)  # a synthetic snapshot of fv.<attr>, pinned commit pointed at it
 
 
 def _csv(header: list[str], rows: list[list[str]]) -> str:
@@ -148,7 +137,7 @@ def test_bump_pairs_each_edit_and_each_reference_once_with_the_article(tmp_path,
 
 
 def test_fresh13_writes_holdout_only_sets_byte_for_byte_that_the_loader_reads(tmp_path, monkeypatch):
-    out, readme = check_builds_byte_for_byte(fv, "fresh13", fresh13_mirrors, tmp_path, monkeypatch,
+    out, readme = fs.check_builds_byte_for_byte(fv, "fresh13", fresh13_mirrors, tmp_path, monkeypatch,
                                              ["fnc1", "emergent", "bump"])
     assert "benchmarks/data/claims-fresh13" in readme
     pairs = _factver.load("holdout", root=out)
@@ -167,7 +156,7 @@ def test_fresh13_samples_a_big_set_per_class(tmp_path, monkeypatch):
     mirrors = tmp_path / "mirrors"
     fresh13_mirrors(mirrors, monkeypatch)
     _snapshot(mirrors / "big", monkeypatch, "EMERGENT", {fv._EMERGENT_PATH: _csv(header, rows)})
-    check_samples_per_class(fv, mirrors / "big", tmp_path, fv.FRESH13[1], fv.FRESH13_README_HEAD,
+    fs.check_samples_per_class(fv, mirrors / "big", tmp_path, fv.FRESH13[1], fv.FRESH13_README_HEAD,
                             ["against"] * 4 + ["for"] * 4 + ["observing"] * 4)
 
 
@@ -182,16 +171,16 @@ def test_fresh13_default_output_and_sets():
 
 
 def test_fresh13_hand_half_is_optional(tmp_path, monkeypatch):
-    out = build_group(fv, "fresh13", fresh13_mirrors, tmp_path, monkeypatch)
-    check_optional_hand_half(bench_claims, monkeypatch, tmp_path, "fresh13", out,
+    out = fs.build_group(fv, "fresh13", fresh13_mirrors, tmp_path, monkeypatch)
+    fs.check_optional_hand_half(bench_claims, monkeypatch, tmp_path, "fresh13", out,
                              ["factver/bump"] * 6 + ["factver/emergent"] * 3 + ["factver/fnc1"] * 3)
 
 
 @pytest.mark.parametrize("only", ["", "hand"])
 def test_fresh13_stops_when_nothing_is_there_to_measure(only, tmp_path, monkeypatch, capsys):
-    check_stops_without_data(bench_claims, monkeypatch, capsys, tmp_path, "fresh13", only)
+    fs.check_stops_without_data(bench_claims, monkeypatch, capsys, tmp_path, "fresh13", only)
 
 
 def test_fresh13_defaults_and_verdict_group():
-    g = check_defaults_and_verdict_group(bench_claims, "fresh13")
+    g = fs.check_defaults_and_verdict_group(bench_claims, "fresh13")
     assert g.hand_optional

@@ -19,21 +19,10 @@ BENCH = Path(__file__).resolve().parents[2] / "benchmarks"
 sys.path.insert(0, str(BENCH))
 import _factver  # noqa: E402
 import bench_claims  # noqa: E402
-from tests.benchmarks._fresh_support import (  # noqa: E402
-    build_group,
-    check_builds_byte_for_byte,
-    check_defaults_and_verdict_group,
-    check_optional_hand_half,
-    check_samples_per_class,
-    check_stops_without_data,
-    load_module,
-    snapshot,
-)
+import tests.benchmarks._fresh_support as fs  # noqa: E402
 
-fv = load_module(BENCH / "data" / "factver" / "fetch_factver.py", "fetch_factver_fresh14")
-
-
-_snapshot = partial(snapshot, fv)  # a synthetic snapshot of fv.<attr>, pinned commit pointed at it
+fv = fs.load_module(BENCH / "data" / "factver" / "fetch_factver.py", "fetch_factver_fresh14")
+_snapshot = partial(fs.snapshot, fv)  # a synthetic snapshot of fv.<attr>, pinned commit pointed at it
 
 
 def _claim(claim: str, label: str, evidence: list[str], reason: str = "") -> dict:
@@ -124,7 +113,7 @@ def test_cogensumm_pairs_each_summary_sentence_with_its_article_sentence(tmp_pat
 
 
 def test_fresh14_writes_holdout_only_sets_byte_for_byte_that_the_loader_reads(tmp_path, monkeypatch):
-    out, readme = check_builds_byte_for_byte(fv, "fresh14", fresh14_mirrors, tmp_path, monkeypatch,
+    out, readme = fs.check_builds_byte_for_byte(fv, "fresh14", fresh14_mirrors, tmp_path, monkeypatch,
                                              ["fables", "cogensumm"])
     assert "benchmarks/data/claims-fresh14" in readme
     assert "| 4 | 2 | 2 | No 1, PartialSupport 1, Yes 2 |" in readme
@@ -143,7 +132,7 @@ def test_fresh14_samples_a_big_set_per_class(tmp_path, monkeypatch):
     fresh14_mirrors(mirrors, monkeypatch)
     _snapshot(mirrors / "big", monkeypatch, "FABLES",
               {fv._FABLES_PATH: _fables_zip({"Book": {"GPT-4": {"summary": "S.", "claims": claims}}})})
-    check_samples_per_class(fv, mirrors / "big", tmp_path, fv.FRESH14[0], fv.FRESH14_README_HEAD,
+    fs.check_samples_per_class(fv, mirrors / "big", tmp_path, fv.FRESH14[0], fv.FRESH14_README_HEAD,
                             ["No"] * 3 + ["PartialSupport"] * 3 + ["Yes"] * 6)
 
 
@@ -160,16 +149,16 @@ def test_fresh14_default_output_and_sets():
 
 
 def test_fresh14_hand_half_is_optional(tmp_path, monkeypatch):
-    out = build_group(fv, "fresh14", fresh14_mirrors, tmp_path, monkeypatch)
-    check_optional_hand_half(bench_claims, monkeypatch, tmp_path, "fresh14", out,
+    out = fs.build_group(fv, "fresh14", fresh14_mirrors, tmp_path, monkeypatch)
+    fs.check_optional_hand_half(bench_claims, monkeypatch, tmp_path, "fresh14", out,
                              ["factver/cogensumm"] * 5 + ["factver/fables"] * 4)
 
 
 @pytest.mark.parametrize("only", ["", "hand"])
 def test_fresh14_stops_when_nothing_is_there_to_measure(only, tmp_path, monkeypatch, capsys):
-    check_stops_without_data(bench_claims, monkeypatch, capsys, tmp_path, "fresh14", only)
+    fs.check_stops_without_data(bench_claims, monkeypatch, capsys, tmp_path, "fresh14", only)
 
 
 def test_fresh14_defaults_and_verdict_group():
-    g = check_defaults_and_verdict_group(bench_claims, "fresh14")
+    g = fs.check_defaults_and_verdict_group(bench_claims, "fresh14")
     assert g.hand_optional

@@ -22,21 +22,10 @@ BENCH = Path(__file__).resolve().parents[2] / "benchmarks"
 sys.path.insert(0, str(BENCH))
 import _factver  # noqa: E402
 import bench_claims  # noqa: E402
-from tests.benchmarks._fresh_support import (  # noqa: E402
-    build_group,
-    check_builds_byte_for_byte,
-    check_defaults_and_verdict_group,
-    check_optional_hand_half,
-    check_samples_per_class,
-    check_stops_without_data,
-    load_module,
-    snapshot,
-)
+import tests.benchmarks._fresh_support as fs  # noqa: E402
 
-fv = load_module(BENCH / "data" / "factver" / "fetch_factver.py", "fetch_factver_fresh15")
-
-
-_snapshot = partial(snapshot, fv)  # a synthetic snapshot of fv.<attr>, pinned commit pointed at it
+fv = fs.load_module(BENCH / "data" / "factver" / "fetch_factver.py", "fetch_factver_fresh15")
+_snapshot = partial(fs.snapshot, fv)  # a synthetic snapshot of fv.<attr>, pinned commit pointed at it
 
 
 # --- ExpertQA --------------------------------------------------------------------------------------
@@ -280,7 +269,7 @@ def test_xlsx_sheets_reads_shared_inline_and_number_cells():
 
 
 def test_fresh15_writes_holdout_only_sets_byte_for_byte_that_the_loader_reads(tmp_path, monkeypatch):
-    out, readme = check_builds_byte_for_byte(fv, "fresh15", fresh15_mirrors, tmp_path, monkeypatch,
+    out, readme = fs.check_builds_byte_for_byte(fv, "fresh15", fresh15_mirrors, tmp_path, monkeypatch,
                                              ["expertqa", "polytope", "mufame"])
     assert "benchmarks/data/claims-fresh15" in readme
     assert "| 4 | 2 | 2 | Complete 2, Incomplete 1, Partial 1 |" in readme
@@ -303,7 +292,7 @@ def test_fresh15_samples_a_big_set_per_class(tmp_path, monkeypatch):
     files = {p: _question("Q?", {"gpt4": claims}) + "\n" if p.endswith("domain_test.jsonl") else ""
              for p in fv._EXPERTQA_PATHS}
     _snapshot(mirrors / "big", monkeypatch, "EXPERTQA", files)
-    check_samples_per_class(fv, mirrors / "big", tmp_path, fv.FRESH15[0], fv.FRESH15_README_HEAD,
+    fs.check_samples_per_class(fv, mirrors / "big", tmp_path, fv.FRESH15[0], fv.FRESH15_README_HEAD,
                             ["Complete"] * 6 + ["Incomplete"] * 3 + ["Partial"] * 3)
 
 
@@ -322,16 +311,16 @@ def test_fresh15_default_output_and_sets():
 
 
 def test_fresh15_hand_half_is_optional(tmp_path, monkeypatch):
-    out = build_group(fv, "fresh15", fresh15_mirrors, tmp_path, monkeypatch)
-    check_optional_hand_half(bench_claims, monkeypatch, tmp_path, "fresh15", out,
+    out = fs.build_group(fv, "fresh15", fresh15_mirrors, tmp_path, monkeypatch)
+    fs.check_optional_hand_half(bench_claims, monkeypatch, tmp_path, "fresh15", out,
                              ["factver/expertqa"] * 4 + ["factver/mufame"] * 4 + ["factver/polytope"] * 4)
 
 
 @pytest.mark.parametrize("only", ["", "hand"])
 def test_fresh15_stops_when_nothing_is_there_to_measure(only, tmp_path, monkeypatch, capsys):
-    check_stops_without_data(bench_claims, monkeypatch, capsys, tmp_path, "fresh15", only)
+    fs.check_stops_without_data(bench_claims, monkeypatch, capsys, tmp_path, "fresh15", only)
 
 
 def test_fresh15_defaults_and_verdict_group():
-    g = check_defaults_and_verdict_group(bench_claims, "fresh15")
+    g = fs.check_defaults_and_verdict_group(bench_claims, "fresh15")
     assert g.hand_optional
