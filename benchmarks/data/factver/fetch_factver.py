@@ -2778,6 +2778,7 @@ def build_fresh(
             f"{ds.name:16} holdout {len(kept):5} of {len(recs):5} (supported {lab[SUPPORTED]:4}, "
             f"unsupported {lab[UNSUPPORTED]:4})   dropped {sum(tally.dropped.values())}"
         )
+    out.mkdir(parents=True, exist_ok=True)  # the README says "Not built" if no set was
     (out / "README.md").write_text(
         head.format(cap=cap, seed=FRESH_SEED) + "\n" + "\n".join(sections),
         encoding="utf-8",
