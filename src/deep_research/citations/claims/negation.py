@@ -277,6 +277,8 @@ def _not_a_denial(t: _Text, k: int) -> bool:
         return True  # "as effective, if not more so": "A, if not B" states A and suggests more
     if _answer_particle(t, k):
         return True  # "No, it's from 2009": an answer, not a negation of what follows
+    if t.low[k] == "without" and t.low[max(0, k - 2):k] == ["with", "or"]:
+        return True  # "with or without KVM acceleration": both branches named, neither denied
     j = k + 1
     while j < n and t.raw[j] not in (".", "!", "?") and not t.sent_start[j]:
         j += 1
