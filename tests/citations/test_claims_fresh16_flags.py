@@ -24,3 +24,16 @@ def test_with_or_without_names_both_branches_and_denies_neither():
     # a plain "without" still denies what the quote states
     assert check("QEMU virtual machines on UNIX platforms, without KVM acceleration, are run by the virtqemud "
                  "daemon.", quote).status is U
+
+
+def test_a_negation_of_another_clause_is_not_dropped_by_a_claim_that_copies_the_unnegated_one():
+    quote = ("The James Webb Space Telescope is not in orbit around the Earth, like the Hubble Space Telescope is - "
+             "it actually orbits the Sun, 1.5 million kilometers (1 million miles) away from the Earth at what is "
+             "called the second Lagrange point or L2. What is special about this orbit is that it lets the telescope "
+             "stay in line with the Earth as it moves around the Sun.")
+    r = check("The James Webb Space Telescope orbits the Sun, 1.5 million kilometers (1 million miles) away from "
+              "Earth at what is called the second Lagrange point or L2.", quote)
+    assert r.status is not U and r.status is not S
+    # a claim that drops the negation of the clause it copies is still a flip
+    assert check("The James Webb Space Telescope orbits the Earth.", quote).status is U
+    assert check("The James Webb Space Telescope is in orbit around the Earth.", quote).status is U

@@ -824,6 +824,24 @@ def _stated_negated_elsewhere(claim: _Text, cpos: list[int], quotes: list[_Text]
                                for t in quotes for k, is_neg in enumerate(t.neg) if is_neg)
 
 
+def _copied_elsewhere_unnegated(claim: _Text, q: _Text, i2: int, j2: int) -> bool:
+    """Do the claim's words right after an aligned stretch (its next three aligned tokens,
+    at least two) stand word for word at another place of the quote, in a clause without
+    negation? The alignment then paired the claim with the wrong mention: "The telescope is
+    not in orbit around the Earth, like Hubble is - it actually orbits the Sun, 1.5 million
+    km away" states "orbits the Sun, 1.5 million" unnegated, whatever "not" says of the
+    Earth."""
+    m = min(3, len(claim.align) - i2)
+    if m < 2:
+        return False
+    seq = claim.align[i2:i2 + m]
+    for p in range(len(q.align) - m + 1):
+        if p != j2 and q.align[p:p + m] == seq and \
+                not any(_negated_at(q, q.align_pos[x]) for x in range(p, p + m)):
+            return True
+    return False
+
+
 def _denied_in_clause(plain: _Text, at: int, negated: _Text) -> bool:
     """Does a word of ``plain`` deny by its meaning (``_DENYING``: "missing", "absent",
     "lacks"), one the negated side does not write, in the clause of the word at ``at``
@@ -912,6 +930,8 @@ def _negation_in_block(claim: _Text, q: _Text, i1: int, i2: int, j1: int, j2: in
         return None  # "has not been initialized" / "uninitialized": the other side negates it by a prefix
     if cneg and quotes and _stated_negated_elsewhere(claim, cpos, quotes):
         return None
+    if not cneg and _copied_elsewhere_unnegated(claim, q, i2, j2):
+        return None  # "it is not in orbit around the Earth ... it actually orbits the Sun" / "it orbits the Sun"
     at = (q.align_pos[j1] if j1 < len(q.align_pos) else len(q.raw)) if cneg else \
         (claim.align_pos[i1] if i1 < len(claim.align_pos) else len(claim.raw))
     # (the plain side's words right after the differing stretch: "If you pull" / "Don't pull")
