@@ -37,3 +37,18 @@ def test_a_negation_of_another_clause_is_not_dropped_by_a_claim_that_copies_the_
     # a claim that drops the negation of the clause it copies is still a flip
     assert check("The James Webb Space Telescope orbits the Earth.", quote).status is U
     assert check("The James Webb Space Telescope is in orbit around the Earth.", quote).status is U
+
+
+_SUCCESSION = ("If the president dies, resigns or is removed from office, the vice president automatically becomes "
+               "president. If the presidency and vice presidency both become vacant however, the statutory "
+               "successor called upon would not become president, but would only be acting as president. No one "
+               "lower in the line of succession has yet been called upon to act as president.")
+
+
+def test_a_negation_moved_inside_its_sentence_is_not_dropped_though_the_quote_negates_elsewhere_too():
+    r = check("If both the President and Vice President were to die, the statutory successor would become acting "
+              "President and not the President.", _SUCCESSION)
+    assert r.status is not U and r.status is not S
+    # the copy that drops the negation, with none of its own, is still a flip
+    assert check("If the presidency and vice presidency both become vacant however, the statutory successor called "
+                 "upon would become president, but would only be acting as president.", _SUCCESSION).status is U

@@ -824,6 +824,32 @@ def _stated_negated_elsewhere(claim: _Text, cpos: list[int], quotes: list[_Text]
                                for t in quotes for k, is_neg in enumerate(t.neg) if is_neg)
 
 
+def _sentence_negations(t: _Text, at: int) -> int:
+    """How many negations the sentence of ``at`` makes ("neither A nor B": one)."""
+    lo, hi = sentence_bounds(t, min(at, len(t.raw) - 1))
+    n = seen = 0
+    for k in range(lo, hi):
+        if t.neg[k]:
+            n += not (seen and t.low[k] == "nor")
+            seen += 1
+    return n
+
+
+def _moved_in_sentence(claim: _Text, q: _Text, i1: int, j1: int) -> bool:
+    """Do the sentences that hold an aligned stretch make as many negations on both sides,
+    one at least? A negator one side has in the stretch the other then writes elsewhere in
+    that sentence: "the successor would become acting President and not the President" /
+    "the successor would not become president, but would only be acting as president" -
+    the negation moved, none was added or dropped (``_negations`` asks the same of the
+    whole texts; a quote often holds other sentences with negations of their own)."""
+    if not claim.raw or not q.raw:
+        return False
+    cat = claim.align_pos[i1] if i1 < len(claim.align_pos) else len(claim.raw) - 1
+    qat = q.align_pos[j1] if j1 < len(q.align_pos) else len(q.raw) - 1
+    n = _sentence_negations(claim, cat)
+    return n > 0 and n == _sentence_negations(q, qat)
+
+
 def _copied_elsewhere_unnegated(claim: _Text, q: _Text, i2: int, j2: int) -> bool:
     """Do the claim's words right after an aligned stretch (its next three aligned tokens,
     at least two) stand word for word at another place of the quote, in a clause without
@@ -902,6 +928,8 @@ def _negation_in_block(claim: _Text, q: _Text, i1: int, i2: int, j1: int, j2: in
         return None  # words of substance changed too: not a plain negation flip
     if _negations(claim) == _negations(q):
         return None  # as many negations on both sides: one moved, none was added or dropped
+    if _moved_in_sentence(claim, q, i1, j1):
+        return None  # "would become acting President and not the President" / "would not become president"
     other = qpos if cneg else cpos
     if any(stem((q if cneg else claim).low[p]) in _MEANS_NOT
            or negative_scale_word((q if cneg else claim).low[p]) for p in other):
