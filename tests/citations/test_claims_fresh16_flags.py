@@ -52,3 +52,19 @@ def test_a_negation_moved_inside_its_sentence_is_not_dropped_though_the_quote_ne
     # the copy that drops the negation, with none of its own, is still a flip
     assert check("If the presidency and vice presidency both become vacant however, the statutory successor called "
                  "upon would become president, but would only be acting as president.", _SUCCESSION).status is U
+
+
+def test_ruled_out_denies_as_refused_to_does_on_either_side():
+    quote = ("Credit Suisse's largest investor, Saudi National Bank, said it could not provide the Swiss bank with any "
+             "further financial assistance, according to a Reuters report.")
+    r = check("The Saudi National Bank, which is Credit Suisse's largest investor, ruled out providing further "
+              "financial assistance to the Swiss bank.", quote)
+    assert r.status is C and '"ruled out"' in r.note
+    r = check("The bank said it could not provide further financial assistance to the Swiss bank.",
+              "The bank ruled out providing further financial assistance to the Swiss bank.")
+    assert r.status is not U and r.status is not S
+    # without the particle "ruled" denies nothing, and a dropped negation is still a flip
+    assert check("The bank said it could not provide further financial assistance to the Swiss bank.",
+                 "The bank ruled on providing further financial assistance to the Swiss bank.").status is U
+    assert check("The Saudi National Bank, which is Credit Suisse's largest investor, said it could provide further "
+                 "financial assistance to the Swiss bank.", quote).status is U

@@ -441,7 +441,17 @@ def _denied_by_a_word(plain: _Text, j: int, neg_side: _Text) -> str | None:
     for x in range(max(slo, j - 2 * WINDOW), min(shi, j + 2 * WINDOW + 1)):
         if plain.kinds[x] == _WORD and plain.stems[x] in _DENYING and plain.stems[x] not in neg_side.stemset:
             return plain.raw[x]
+        if x + 1 < shi and _DENYING_PHRASES.get(plain.stems[x]) == plain.low[x + 1] \
+                and plain.stems[x] not in neg_side.stemset:
+            return f"{plain.raw[x]} {plain.raw[x + 1]}"
     return None
+
+
+# verbs that deny with their particle, as "refused to" / "declined to" do (``words._TO_NEGATORS``):
+# "ruled out providing further assistance" ("could not provide"), "refrained from commenting"
+# ("did not comment"), "turned down the offer" ("did not accept"). Their words alone deny
+# nothing ("the rules", "turn left"), so they are read here as a pair: stem -> the particle.
+_DENYING_PHRASES = {stem("ruled"): "out", stem("refrained"): "from", stem("turned"): "down"}
 
 
 # Negators of one kind say the same: "without X" is "no X"; "does not need X" is "never needs X".
