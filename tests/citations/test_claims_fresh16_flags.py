@@ -68,3 +68,14 @@ def test_ruled_out_denies_as_refused_to_does_on_either_side():
                  "The bank ruled on providing further financial assistance to the Swiss bank.").status is U
     assert check("The Saudi National Bank, which is Credit Suisse's largest investor, said it could provide further "
                  "financial assistance to the Swiss bank.", quote).status is U
+
+
+def test_a_sentence_that_draws_so_avoid_from_what_it_names_denies_it():
+    quote = ("Punishing or yelling at your cat for going outside the box can make those bad feelings worse, so avoid "
+             "any negative reinforcements when accidents occur.")
+    r = check("Do not punish the cat for going outside the box.", quote)
+    assert r.status is C and '"avoid"' in r.note
+    # a consequence that advises it, and a claim that avoids what the quote says to do, are not so read
+    assert check("Do not punish your cat for going outside the box.",
+                 "Punishing your cat for going outside the box works well, so use it when accidents occur.").status is U
+    assert check("Avoid punishing your cat.", "Punish your cat when it goes outside the box.").status is not S
