@@ -79,3 +79,14 @@ def test_a_sentence_that_draws_so_avoid_from_what_it_names_denies_it():
     assert check("Do not punish your cat for going outside the box.",
                  "Punishing your cat for going outside the box works well, so use it when accidents occur.").status is U
     assert check("Avoid punishing your cat.", "Punish your cat when it goes outside the box.").status is not S
+
+
+def test_a_dash_between_a_word_and_a_grouped_number_separates_a_range():
+    quote = '"Smilodon" lived during the Pleistocene epoch (2.5 mya\u201310,000 years ago).'
+    r = check("The Smilodon lived during the Pleistocene epoch, which was from 2.5 mya to 10,000 years ago.", quote)
+    assert r.status is not U and "000" not in r.note
+    assert check("The range is 5 km to 10,000 km.", "The range is 5 km-10,000 km.").status is not U
+    # another end of the range is still another number, and a name's number stays a name's
+    r = check("The Smilodon lived during the Pleistocene epoch, which was from 2.5 mya to 12,000 years ago.", quote)
+    assert r.status is U and r.lacking
+    assert check("The B-52 bomber flew 1,000 missions.", "The B-52 bomber flew 1,000 missions.").status is S
