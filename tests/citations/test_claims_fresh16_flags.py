@@ -90,3 +90,9 @@ def test_a_dash_between_a_word_and_a_grouped_number_separates_a_range():
     r = check("The Smilodon lived during the Pleistocene epoch, which was from 2.5 mya to 12,000 years ago.", quote)
     assert r.status is U and r.lacking
     assert check("The B-52 bomber flew 1,000 missions.", "The B-52 bomber flew 1,000 missions.").status is S
+
+
+def test_a_negation_of_another_thing_in_the_claims_sentence_moved_nothing():
+    assert check("The order of the attributes matters, and the policy server must reject attributes it does not "
+                 "recognise.", "The order of the attributes does not matter. The policy server should ignore any "
+                 "attributes that it does not care about.").status is U

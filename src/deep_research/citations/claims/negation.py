@@ -824,30 +824,37 @@ def _stated_negated_elsewhere(claim: _Text, cpos: list[int], quotes: list[_Text]
                                for t in quotes for k, is_neg in enumerate(t.neg) if is_neg)
 
 
-def _sentence_negations(t: _Text, at: int) -> int:
-    """How many negations the sentence of ``at`` makes ("neither A nor B": one)."""
+def _sentence_negations(t: _Text, at: int) -> tuple[int, set[str]]:
+    """How many negations the sentence of ``at`` makes ("neither A nor B": one), and the
+    stems of the words they negate (``_segment``)."""
     lo, hi = sentence_bounds(t, min(at, len(t.raw) - 1))
     n = seen = 0
+    negated: set[str] = set()
     for k in range(lo, hi):
         if t.neg[k]:
             n += not (seen and t.low[k] == "nor")
             seen += 1
-    return n
+            negated.update(t.stems[x] for x in _segment(t, k))
+    return n, negated
 
 
 def _moved_in_sentence(claim: _Text, q: _Text, i1: int, j1: int) -> bool:
     """Do the sentences that hold an aligned stretch make as many negations on both sides,
-    one at least? A negator one side has in the stretch the other then writes elsewhere in
-    that sentence: "the successor would become acting President and not the President" /
-    "the successor would not become president, but would only be acting as president" -
-    the negation moved, none was added or dropped (``_negations`` asks the same of the
-    whole texts; a quote often holds other sentences with negations of their own)."""
+    one at least, and do they negate a word in common? A negator one side has in the stretch
+    the other then writes elsewhere in that sentence, on the same thing: "the successor would
+    become acting President and not the President" / "the successor would not become
+    president, but would only be acting as president" - the negation moved, none was added or
+    dropped (``_negations`` asks the same of the whole texts; a quote often holds other
+    sentences with negations of their own). A negation of another thing ("the order matters,
+    and the server rejects what it does not recognise" / "the order does not matter") moved
+    nothing."""
     if not claim.raw or not q.raw:
         return False
     cat = claim.align_pos[i1] if i1 < len(claim.align_pos) else len(claim.raw) - 1
     qat = q.align_pos[j1] if j1 < len(q.align_pos) else len(q.raw) - 1
-    n = _sentence_negations(claim, cat)
-    return n > 0 and n == _sentence_negations(q, qat)
+    n, c_negated = _sentence_negations(claim, cat)
+    m, q_negated = _sentence_negations(q, qat)
+    return n > 0 and n == m and not c_negated.isdisjoint(q_negated)
 
 
 def _copied_elsewhere_unnegated(claim: _Text, q: _Text, i2: int, j2: int) -> bool:
