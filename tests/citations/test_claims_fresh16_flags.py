@@ -96,3 +96,15 @@ def test_a_negation_of_another_thing_in_the_claims_sentence_moved_nothing():
     assert check("The order of the attributes matters, and the policy server must reject attributes it does not "
                  "recognise.", "The order of the attributes does not matter. The policy server should ignore any "
                  "attributes that it does not care about.").status is U
+
+
+def test_a_country_and_the_adjective_of_its_state_name_one_thing():
+    quote = ("The Conservative Party, the Labour Party and the Liberal Democrats have, in modern times, been considered "
+             "the UK's three major political parties, representing the British traditions of conservatism, socialism "
+             "and liberalism, respectively.")
+    claim = "These three parties represent the {} traditions of conservatism, socialism, and liberalism, respectively."
+    assert check(claim.format("UK's"), quote).status is not U
+    assert check("American troops left the base.", "US troops left the base.").status is not U
+    # another country, or a part of the state, is still another name
+    assert check(claim.format("French"), quote).status is U
+    assert check(claim.format("English"), quote).status is U

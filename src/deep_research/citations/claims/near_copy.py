@@ -303,11 +303,23 @@ def _initials_of(abbrev: str, t: _Text, k: int) -> bool:
     return False
 
 
+# Names of one country and the adjective of its state, folded (``_fold``): each stands for the
+# other where a name goes ("the UK's traditions" / "the British traditions", "US troops" /
+# "American troops"). Only a state's own names: "England" / "English" name a part of the UK,
+# and "Holland" a part of the Netherlands, so they stay names of their own. (Spelling and
+# initials - "America" / "American", "US" / "United" - ``_name_swap`` reads already.)
+_COUNTRY = {"uk": "uk", "u.k": "uk", "u.k.": "uk", "britain": "uk", "british": "uk",
+            "us": "us", "u.s": "us", "u.s.": "us", "usa": "us", "america": "us", "american": "us",
+            "netherlands": "nl", "dutch": "nl"}
+
+
 def _name_swap(claim: _Text, ci: int, quote: _Text, qj: int) -> bool:
     """May the two names stand for different things? Not when one is the other's spelling
     variant, abbreviation or inflection ("Fredrick" / "Frederick", "Feb" / "February",
     "SRI" / "SSRI", "Senators" / "Senate"), a single initial, or a word of a longer name."""
     a, b = _fold(claim.raw[ci]), _fold(quote.raw[qj])
+    if _COUNTRY.get(a, a) == _COUNTRY.get(b, b):
+        return False  # "the UK's traditions" / "the British traditions": one country named two ways
     if len(a) == 1 or len(b) == 1:
         return len(a) == len(b)  # "F" / "E" are options; "H" / "Helicobacter" an initial
     short, long_ = (a, b) if len(a) <= len(b) else (b, a)
