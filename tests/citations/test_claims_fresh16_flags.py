@@ -108,3 +108,20 @@ def test_a_country_and_the_adjective_of_its_state_name_one_thing():
     # another country, or a part of the state, is still another name
     assert check(claim.format("French"), quote).status is U
     assert check(claim.format("English"), quote).status is U
+
+
+_WRESTLING = ("When the First Modern Olympic Games held in Athens in 1896, Greco-Roman wrestling was introduced as an "
+              "Olympic discipline. After not being featured in the 1900 Olympics, sports wrestling was seen again in "
+              "1904 in St. Louis.",
+              "It has been played at the Summer Olympics since the 1896 Olympics in Athens, and it has been a part of "
+              "all modern Olympics except the 1900 Olympics in Paris.")
+
+
+def test_a_name_the_quotes_state_beside_the_claims_neighbour_is_no_swap():
+    r = check("Wrestling first showed up in the Olympics in 1896, when Greco-Roman wrestling was introduced as an "
+              "Olympic discipline", *_WRESTLING)
+    assert r.status is not U and r.status is not S
+    # a name the quotes write beside another year is still a swap
+    r = check("Wrestling first showed up in Paris in 1896, when Greco-Roman wrestling was introduced as an Olympic "
+              "discipline", *_WRESTLING)
+    assert r.status is U and r.rule == "near_copy:entity"

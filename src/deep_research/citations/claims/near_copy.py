@@ -90,12 +90,38 @@ def _substitution_kind(claim: _Text, ci: int, quote: _Text, qj: int, quotes: lis
         if _names_cross(claim, ci, quote, qj):
             return None  # "Charles Dickens ... Tim" / "Tiny Tim ... Dickens": two names misaligned
         if sandwich and (gain or loss):
+            if _stated_beside(claim, ci, quotes):
+                return None  # "in the Olympics in 1896" / "in Athens in 1896", and "the 1896 Olympics in Athens"
             return "entity"  # the same words on both sides, one name for another
         if (gain or loss) if in_place else (gain and loss):
             # at an end, or the names in a longer differing stretch: only a name the quotes
             # do not write in any form proves a swap
             return None if _name_in_quotes(cr, quotes) else "entity"
     return None
+
+
+def _stated_beside(claim: _Text, ci: int, quotes: list[_Text]) -> bool:
+    """Does some quote write the claim's name at ``ci`` within three tokens of the word the
+    claim sets right beside it (the nearest content word or number on either side, within
+    three tokens, in its clause): "showed up in the Olympics in 1896" where one quote says
+    "in Athens in 1896" and another "since the 1896 Olympics in Athens"? The quotes then
+    state the claim's name in that relation, and the one the alignment paired it with is
+    another name of the same event, not the one the claim swapped."""
+    name = claim.stems[ci]
+    beside = set()
+    for step in (-1, 1):
+        x = ci + step
+        while 0 <= x < len(claim.raw) and abs(x - ci) <= 3 and claim.clause[x] == claim.clause[ci]:
+            if claim.content[x]:
+                beside.add(claim.stems[x])
+                break
+            x += step
+    for q in quotes:
+        for y in q.positions.get(name, ()):
+            if any(q.stems[z] in beside and q.clause[z] == q.clause[y]
+                   for z in range(max(0, y - 3), min(len(q.raw), y + 4)) if z != y):
+                return True
+    return False
 
 
 _CAN_WORDS = frozenset({"possible", "impossible", "able", "unable"})
