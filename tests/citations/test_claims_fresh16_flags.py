@@ -125,3 +125,15 @@ def test_a_name_the_quotes_state_beside_the_claims_neighbour_is_no_swap():
     r = check("Wrestling first showed up in Paris in 1896, when Greco-Roman wrestling was introduced as an Olympic "
               "discipline", *_WRESTLING)
     assert r.status is U and r.rule == "near_copy:entity"
+
+
+def test_less_of_one_word_is_no_opposite_of_more_of_another_the_claim_states():
+    # fresh15 expertqa: "more moderate" / "moderate and less significant"
+    quote = ("However, recent research also shows that these brain differences become more moderate over time, and by "
+             "age 40 the difference between male brains and female brains is not so great.")
+    r = check("Additionally, research has showed that these brain differences become moderate and less significant "
+              "with age.", quote)
+    assert r.status is C and '"more moderate"' in r.note
+    # "less" of the very word the quote says "more" of is still the opposite
+    assert check("Research has showed that these brain differences become less moderate over time.",
+                 quote).status is U
