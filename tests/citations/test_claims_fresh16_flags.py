@@ -137,3 +137,16 @@ def test_less_of_one_word_is_no_opposite_of_more_of_another_the_claim_states():
     # "less" of the very word the quote says "more" of is still the opposite
     assert check("Research has showed that these brain differences become less moderate over time.",
                  quote).status is U
+
+
+def test_a_negated_adverb_in_ly_negates_its_adjective_too():
+    # fresh15 expertqa: "could not have a lawful marriage" / "won't be lawfully recognised"
+    quote = ("If a customary marriage is deemed lawful, then all spouses should be entitled to equal portions of the "
+             "estate. Also, if a man is already married under the Marriage Act, he can't marry someone under the "
+             "Customary Marriage Act as this won't be lawfully recognised.")
+    r = check("A spouse who is married under the Marriage Act could not then also have a lawful marriage under the "
+              "Customary Marriage Act.", quote)
+    assert r.status is not U and r.status is not S
+    # an adverb stated without negation negates nothing
+    assert check("A customary marriage is not lawful.",
+                 "A customary marriage is lawful and lawfully recognised.").status is U

@@ -79,6 +79,8 @@ def _negation_matches(src: _Text, k: int, dst_list: list[_Text], src_fully_cover
     if not occs or any(_negated_at(dst, j) or _weakly_negated(dst, j) or _complement_follows(dst, j)
                        or _subject_of_negation(dst, j) for dst, j in occs):
         return None  # absent, or negated there too: consistent
+    if _adverb_negated(head, dst_list):
+        return None  # "could not have a lawful marriage" / "this won't be lawfully recognised"
     if len(head) >= 4 and any(_begins_a_word(dst, p + head) for dst in dst_list for p in _NEG_PREFIXES):
         return None  # "no symptoms" / "asymptomatic": the other side negates by a prefix
     negator = "no longer" if src.low[k] == "longer" and k and src.low[k - 1] == "no" else \
@@ -102,6 +104,17 @@ def _negation_matches(src: _Text, k: int, dst_list: list[_Text], src_fully_cover
 
 
 _LIKE = frozenset({"like", "likes", "liked", "liking"})
+
+
+def _adverb_negated(head: str, dst_list: list[_Text]) -> bool:
+    """Does some other side negate the same word as an adverb in "-ly", or as the adjective of
+    the negated adverb ("lawful" / "won't be lawfully recognised")? The light stemmer keeps the
+    two apart (an adverb often says another thing than its adjective), but a negation on
+    either is a negation of the word: the other side negates it too."""
+    if len(head) < 4 or not head.isalpha():
+        return False
+    other = head[:-2] if head.endswith("ly") else head + "ly"
+    return any(_negated_at(dst, j) for dst in dst_list for j in dst.positions.get(other, ()))
 
 
 def _begins_a_word(t: _Text, prefix: str) -> bool:
