@@ -150,3 +150,10 @@ def test_a_negated_adverb_in_ly_negates_its_adjective_too():
     # an adverb stated without negation negates nothing
     assert check("A customary marriage is not lawful.",
                  "A customary marriage is lawful and lawfully recognised.").status is U
+
+
+def test_a_common_word_beside_a_name_ties_no_other_name_to_it():
+    # fresh10 zs0128: "INT" stands beside "signals" in the quote, as any signal's name does
+    assert check("The shell itself always ignores the INT signal.",
+                 "The INT and QUIT signals for an invoked command are ignored if the command is followed by '&'. "
+                 "The shell itself always ignores the QUIT signal.").status is U

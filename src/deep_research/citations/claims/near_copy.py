@@ -101,21 +101,26 @@ def _substitution_kind(claim: _Text, ci: int, quote: _Text, qj: int, quotes: lis
 
 
 def _stated_beside(claim: _Text, ci: int, quotes: list[_Text]) -> bool:
-    """Does some quote write the claim's name at ``ci`` within three tokens of the word the
-    claim sets right beside it (the nearest content word or number on either side, within
-    three tokens, in its clause): "showed up in the Olympics in 1896" where one quote says
-    "in Athens in 1896" and another "since the 1896 Olympics in Athens"? The quotes then
-    state the claim's name in that relation, and the one the alignment paired it with is
-    another name of the same event, not the one the claim swapped."""
+    """Does some quote write the claim's name at ``ci`` within three tokens of the number the
+    claim sets right beside it (the nearest content word on either side, within three
+    tokens, in its clause, when it is a number): "showed up in the Olympics in 1896" where
+    one quote says "in Athens in 1896" and another "since the 1896 Olympics in Athens"? The
+    quotes then state the claim's name with that very date or count, and the one the
+    alignment paired it with is another name of the same event, not the one the claim
+    swapped. (A common word beside it - "the INT signal" / "the INT and QUIT signals" - ties
+    nothing: any name of its kind stands beside it.)"""
     name = claim.stems[ci]
     beside = set()
     for step in (-1, 1):
         x = ci + step
         while 0 <= x < len(claim.raw) and abs(x - ci) <= 3 and claim.clause[x] == claim.clause[ci]:
             if claim.content[x]:
-                beside.add(claim.stems[x])
+                if claim.kinds[x] == _NUM and claim.stems[x].startswith("#"):
+                    beside.add(claim.stems[x])
                 break
             x += step
+    if not beside:
+        return False
     for q in quotes:
         for y in q.positions.get(name, ()):
             if any(q.stems[z] in beside and q.clause[z] == q.clause[y]
