@@ -157,3 +157,13 @@ def test_a_common_word_beside_a_name_ties_no_other_name_to_it():
     assert check("The shell itself always ignores the INT signal.",
                  "The INT and QUIT signals for an invoked command are ignored if the command is followed by '&'. "
                  "The shell itself always ignores the QUIT signal.").status is U
+
+
+def test_a_verb_denied_of_the_opposite_kind_is_not_denied_of_the_claims_kind():
+    # fresh15 mufame: "Use positive reinforcement." / "Negative reinforcement ... shouldn't be used"
+    quote = ("The more positive you are around the vacuum, the less scared the dog will be. Negative reinforcement may "
+             "confuse or scare away your dog, and shouldn't be used when training it to be calm.")
+    r = check("Use positive reinforcement.", quote)
+    assert r.status is C and '"positive" / "Negative"' in r.note
+    # the kind the quote denies it of is still a flip
+    assert check("Use negative reinforcement.", quote).status is U

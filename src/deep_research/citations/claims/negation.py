@@ -17,6 +17,7 @@ from .contradiction import (
 )
 from .types import _NUM, _WORD, ClaimCheck, ClaimStatus, _Text, derived
 from .words import (
+    _ANTONYMS,
     _CLAUSE_WORDS,
     _IMPLICIT_NEG_STEMS,
     _NEG_PHRASE_WORDS,
@@ -687,6 +688,24 @@ def _qualified_otherwise(neg_side: _Text, h: int, plain: _Text, j: int) -> tuple
     return plain.raw[b[1]], plain.raw[b[0]], neg_side.raw[a[0]]
 
 
+def _opposite_kind_before(neg_side: _Text, k: int, plain: _Text, j: int) -> tuple[str, str, str] | None:
+    """Does the plain side follow the word at ``j`` with a modifier and a noun ("Use positive
+    reinforcement") whose noun the negated side names, before its negator in that sentence,
+    with the opposite modifier ("Negative reinforcement ... shouldn't be used")? The negation
+    is said of the opposite kind of thing, not of the plain side's: (the noun, the plain side's
+    modifier, the negated side's), else None. "Use negative reinforcement" is still a flip."""
+    b = _next_content(plain, j, 2)
+    if len(b) < 2 or b[1] != b[0] + 1 or plain.kinds[b[0]] != _WORD:
+        return None
+    mod, noun = plain.stems[b[0]], plain.stems[b[1]]
+    lo, _hi = sentence_bounds(neg_side, k)
+    for y in range(max(lo + 1, 1), k):
+        if neg_side.stems[y] == noun and neg_side.kinds[y - 1] == _WORD \
+                and frozenset((neg_side.stems[y - 1], mod)) in _ANTONYMS:
+            return plain.raw[b[1]], plain.raw[b[0]], neg_side.raw[y - 1]
+    return None
+
+
 def _other_branch(t: _Text, j: int) -> bool:
     """Is the word at j in the condition of the first branch of an "either ... or" ("either
     returning the pattern if the entry was found, or returning a default value")? The "or"
@@ -729,7 +748,7 @@ def _flip(src: _Text, k: int, others: list[_Text], covered: bool, *, claim_negat
     moved = _negation_moved(src, k, dst, j, claim_negates)
     if moved:
         return _grey("negation", note, moved)
-    other = _qualified_otherwise(src, seg[0], dst, j)
+    other = _qualified_otherwise(src, seg[0], dst, j) or _opposite_kind_before(src, k, dst, j)
     if other:
         return _grey("negation", note, f'the two sides qualify "{other[0]}" otherwise ("{other[1]}" / "{other[2]}"): '
                      "denying one kind denies not the other")
