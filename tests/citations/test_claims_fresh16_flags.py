@@ -167,3 +167,16 @@ def test_a_verb_denied_of_the_opposite_kind_is_not_denied_of_the_claims_kind():
     assert r.status is C and '"positive" / "Negative"' in r.note
     # the kind the quote denies it of is still a flip
     assert check("Use negative reinforcement.", quote).status is U
+
+
+def test_a_view_the_text_reports_to_rebut_is_not_stated():
+    # fresh15 mufame: "Do not multitask." / "Many people assume multitasking is ... However, ..."
+    quote = ("Many people assume multitasking is a great way to get more done each day. However, focusing on "
+             "multiple tasks at once actually makes you less productive.")
+    r = check("Do not multitask.", quote)
+    assert r.status is not U and r.status is not S
+    # a view stated, or reported and left standing, is still denied by the claim
+    assert check("Do not multitask.", "Multitasking is a great way to get more done each day. However, it tires "
+                 "you.").status is U
+    assert check("Do not multitask.", "Many people assume multitasking is a great way to get more done each "
+                 "day.").status is U

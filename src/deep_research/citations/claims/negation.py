@@ -95,6 +95,8 @@ def _negation_matches(src: _Text, k: int, dst_list: list[_Text], src_fully_cover
             continue  # "more jobs in solar than in coal" / "jobs are in solar, not coal"
         if _modifier_participle(dst, j):
             continue  # "commonly used drugs" / "have never been used to negotiate": another role
+        if _belief_then_contrasted(dst, j):
+            continue  # "Many people assume multitasking is great. However, ...": a view the text rebuts
         lo, hi = max(0, j - 2 * WINDOW), min(len(dst.raw), j + 2 * WINDOW)
         near = {dst.stems[x] for x in range(lo, hi) if dst.clause[x] == c or abs(x - j) <= 4}
         if len(seg_stems & near) < need:
@@ -116,6 +118,26 @@ def _adverb_negated(head: str, dst_list: list[_Text]) -> bool:
         return False
     other = head[:-2] if head.endswith("ly") else head + "ly"
     return any(_negated_at(dst, j) for dst in dst_list for j in dst.positions.get(other, ()))
+
+
+_BELIEVING = frozenset({"assume", "assumes", "assumed", "believe", "believes", "believed", "think", "thinks",
+                        "thought"})
+_REBUTTING = frozenset({"however", "but", "actually"})
+
+
+def _belief_then_contrasted(t: _Text, j: int) -> bool:
+    """Is the word at j what somebody assumes or believes ("Many people assume multitasking
+    is a great way to get more done"), a verb of belief at most three tokens before it in its
+    clause, and does the text turn against it by the end of the next sentence ("However,
+    focusing on multiple tasks at once actually makes you less productive")? The text reports
+    a view to rebut it; it does not state the word."""
+    c = t.clause[j]
+    if not any(t.low[x] in _BELIEVING and t.clause[x] == c for x in range(max(0, j - 3), j)):
+        return False
+    _lo, hi = sentence_bounds(t, j)
+    if hi < len(t.raw):
+        _lo, hi = sentence_bounds(t, hi)
+    return any(t.low[x] in _REBUTTING for x in range(j + 1, hi))
 
 
 def _begins_a_word(t: _Text, prefix: str) -> bool:
