@@ -180,3 +180,10 @@ def test_a_view_the_text_reports_to_rebut_is_not_stated():
                  "you.").status is U
     assert check("Do not multitask.", "Many people assume multitasking is a great way to get more done each "
                  "day.").status is U
+
+
+def test_less_of_a_word_far_from_the_quotes_word_stays_an_opposite():
+    # dev covidfact-561: "antibodies" stands in the claim, but "less" is said of another thing
+    assert check("Rogue antibodies could be less severe covid-19.",
+                 "The Covid-19 patients had more antibodies that had turned on them than people with lupus.",
+                 "Those antibodies were not found in people with more mild cases of COVID-19.").status is U

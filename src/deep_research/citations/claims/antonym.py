@@ -110,7 +110,8 @@ _DEGREE = frozenset({"more", "less", "fewer"})
 def _degree_of_another(claim: _Text, k: int, q: _Text, j: int) -> tuple[str, str] | None:
     """Are the claim's word at k and the quote's at j degree words ("more", "less") of two
     different words, and does the claim state the quote's word itself, without its degree
-    word: "become moderate and less significant" / "become more moderate"? The claim then
+    word, joined to its own degree phrase by "and" or a comma: "become moderate and less
+    significant" / "become more moderate"? The claim then
     says "moderate" where the quote says "more moderate", and "less" of "significant", a word
     the quote's "more" is not said of: (the claim's word it is said of, the quote's), else None.
     "less moderate" / "more moderate" is still an opposite."""
@@ -119,7 +120,10 @@ def _degree_of_another(claim: _Text, k: int, q: _Text, j: int) -> tuple[str, str
     c_of, q_of = _object(claim, k)[:1], _object(q, j)[:1]
     if not c_of or not q_of or c_of == q_of:
         return None
-    stated = [x for x in claim.positions.get(q_of[0], ()) if x != k + 1 and not (x and claim.low[x - 1] in _DEGREE)]
+    # the claim joins the quote's word, bare, to its own degree phrase: "moderate and less
+    # significant" ("antibodies could be less severe" says "less" of something else)
+    stated = [x for x in claim.positions.get(q_of[0], ()) if x < k and not (x and claim.low[x - 1] in _DEGREE)
+              and k - x <= 2 and all(claim.low[y] in ("and", ",") for y in range(x + 1, k))]
     if not stated:
         return None
     return claim.raw[claim.positions[c_of[0]][0]], claim.raw[stated[0]]
