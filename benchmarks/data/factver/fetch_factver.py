@@ -252,6 +252,15 @@ class Tally:
     dropped: collections.Counter = field(default_factory=collections.Counter)
     fixed: collections.Counter = field(default_factory=collections.Counter)
 
+    def repeated(self, seen: set, key: object, why: str) -> bool:
+        """Whether ``key`` was met before (it is in ``seen``): then it is counted as dropped for
+        ``why``; met the first time, it is added to ``seen``."""
+        if key in seen:
+            self.dropped[why] += 1
+            return True
+        seen.add(key)
+        return False
+
 
 def clean(s: str, tally: Tally) -> str:
     """Strip surrounding whitespace; undo HTML character references that leaked into
@@ -446,10 +455,8 @@ def covidfact(rd: Reader, tally: Tally) -> Iterator[Example]:
     for n, line in enumerate(rd.text(COVIDFACT, path).splitlines(), start=1):
         if not line.strip():
             continue
-        if line in seen:
-            tally.dropped["exact duplicate line"] += 1
+        if tally.repeated(seen, line, "exact duplicate line"):
             continue
-        seen.add(line)
         c = json.loads(line)
         quotes = [q for q in (clean(q, tally) for q in c["evidence"]) if q]
         if not quotes:
@@ -1965,10 +1972,8 @@ def fnc1(rd: Reader, tally: Tally) -> Iterator[Example]:
         if not claim or not body:
             tally.dropped["empty headline or body"] += 1
             continue
-        if (claim, body_id) in seen:
-            tally.dropped["repeated headline and body"] += 1
+        if tally.repeated(seen, (claim, body_id), "repeated headline and body"):
             continue
-        seen.add((claim, body_id))
         yield Example(
             id=f"fnc1-{n}-body{body_id}",
             group=f"body{body_id}",
@@ -1999,10 +2004,8 @@ def emergent(rd: Reader, tally: Tally) -> Iterator[Example]:
         if not claim or not headline:
             tally.dropped["empty claim or headline"] += 1
             continue
-        if (claim, headline) in seen:
-            tally.dropped["repeated claim and headline"] += 1
+        if tally.repeated(seen, (claim, headline), "repeated claim and headline"):
             continue
-        seen.add((claim, headline))
         yield Example(
             id=f"emergent-{row['articleId']}",
             group=row["claimId"],
@@ -2045,10 +2048,8 @@ def bump(rd: Reader, tally: Tally) -> Iterator[Example]:
                     cls="reference",
                     source=source(BUMP, path),
                 )
-            if (article, edited) in edits_seen:
-                tally.dropped["repeated edited summary"] += 1
+            if tally.repeated(edits_seen, (article, edited), "repeated edited summary"):
                 continue
-            edits_seen.add((article, edited))
             err = (row.get("corrected_error_type") or row["error_type"]).strip()
             yield Example(
                 id=f"bump-{task}-{row['id']}-edited",
@@ -2172,10 +2173,8 @@ def fables(rd: Reader, tally: Tally) -> Iterator[Example]:
                 if not claim or not quotes:
                     tally.dropped["no claim or no quoted passage"] += 1
                     continue
-                if claim in seen:
-                    tally.dropped["claim repeated in the same summary"] += 1
+                if tally.repeated(seen, claim, "claim repeated in the same summary"):
                     continue
-                seen.add(claim)
                 yield Example(
                     id=f"fables-{_slug(book)}-{_slug(model)}-{k}",
                     group=book,
@@ -2204,10 +2203,8 @@ def cogensumm(rd: Reader, tally: Tally) -> Iterator[Example]:
     for n, t in enumerate(triples):
         for cls, label in (("correct", SUPPORTED), ("incorrect", UNSUPPORTED)):
             key = (t["article_sent"], t[f"{cls}_sent"])
-            if key in seen:
-                tally.dropped["repeated sentence and article sentence"] += 1
+            if tally.repeated(seen, key, "repeated sentence and article sentence"):
                 continue
-            seen.add(key)
             if len(labels[key]) > 1:
                 tally.dropped["sentence labelled both correct and incorrect"] += 1
                 continue
@@ -2483,10 +2480,8 @@ def mufame(rd: Reader, tally: Tally) -> Iterator[Example]:
         if len(vs) % 2 == 0:
             tally.dropped["even number of votes"] += 1
             continue
-        if text in seen:
-            tally.dropped["summary repeated for the same paragraph"] += 1
+        if tally.repeated(seen, text, "summary repeated for the same paragraph"):
             continue
-        seen.add(text)
         if len(majority[text]) > 1:
             tally.dropped["repeated summary with another majority"] += 1
             continue
