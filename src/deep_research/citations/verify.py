@@ -225,8 +225,12 @@ class IndexedSource:
         """Tokens joined by \x1f, where each piece of the case- and accent-blind view
         starts (the text between tokens and the tokens, alternately: token k is
         ``deep.text[bounds[2k + 1]:bounds[2k + 2]]``), and that view. One ``re.split``
-        gives every token and gap at C speed (no match object per token)."""
-        deep = View(self.page.text, _deep_char, collapse=True)
+        gives every token and gap at C speed (no match object per token). The view shares
+        the canonical view's offsets when that one is built and the two folds give each
+        character the same length (accents aside, the common case)."""
+        canon = self.__dict__.get("canon_view")
+        deep = (canon.refold(self.page.text, _deep_char) if canon is not None
+                else View(self.page.text, _deep_char, collapse=True))
         parts = _TOKEN_SPLIT.split(deep.text)
         bounds = array("i", accumulate(map(len, parts), initial=0))
         return "\x1f" + "\x1f".join(parts[1::2]) + "\x1f", bounds, deep
