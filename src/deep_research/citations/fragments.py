@@ -427,6 +427,14 @@ class _Span:
     b: int
 
 
+def _context_char(ch: str) -> bool:
+    """May a context term on content that is not the page's own rendering hold ``ch``?
+    Context is page text outside the quote; there it may hold only words and plain
+    punctuation: a symbol such as the '¶' of a header link is often hidden on the real
+    page (CSS), and a term holding it would match nothing there."""
+    return ch.isalnum() or ch.isspace() or ch in _PLAIN_PUNCT
+
+
 class _Generator:
     def __init__(self, page: PageText, start: int, end: int, min_words: int, max_words: int,
                  max_context: int):
@@ -515,15 +523,6 @@ class _Generator:
         if not kept and short is not None:
             yield short  # the segment holds fewer words than the minimum: the longest term it allows
 
-    def _context_ok(self, a: int, b: int) -> bool:
-        """Context is page text outside the quote. On content that is not the page's own
-        rendering it may hold only words and plain punctuation: a symbol such as the '¶'
-        of a header link is often hidden on the real page (CSS), and a term holding it
-        would match nothing there."""
-        if not self.derived:
-            return True
-        return all(ch.isalnum() or ch.isspace() or ch in _PLAIN_PUNCT for ch in self.text[a:b])
-
     def _prefixes(self) -> Iterator[_Span | None]:
         """Prefix contexts, shortest first (None: no prefix)."""
         text, page = self.text, self.page
@@ -534,10 +533,17 @@ class _Generator:
             pe -= 1
         if pe == 0 or not page.gap_is_whitespace(pe, self.start):
             return
+        # text[ps:pe] grows by one character a step: whether it holds a word yet, and (on
+        # derived content) a character a context may not hold, are kept as it grows
+        has_word = odd = False
+        derived = self.derived
         for ps in range(pe - 1, max(-1, page.segment_start(pe) - 1), -1):
-            if text[ps].isspace() or not self._starts(ps) or not _has_word(text[ps:pe]):
+            ch = text[ps]
+            has_word = has_word or ch.isalnum()
+            odd = odd or (derived and not _context_char(ch))
+            if ch.isspace() or not self._starts(ps) or not has_word:
                 continue
-            if not self._context_ok(ps, pe):
+            if odd:
                 break  # a longer prefix holds the same character
             yield _Span(ps, pe)
             if _words(text[ps:pe]) >= self.max_context:
@@ -553,10 +559,15 @@ class _Generator:
             ss += 1
         if ss >= len(text) or not page.gap_is_whitespace(self.end, ss):
             return
+        has_word = odd = False  # of text[ss:se], kept as it grows (see _prefixes)
+        derived = self.derived
         for se in range(ss + 1, min(len(text), page.segment_end(ss)) + 1):
-            if text[se - 1].isspace() or not self._ends(se) or not _has_word(text[ss:se]):
+            ch = text[se - 1]
+            has_word = has_word or ch.isalnum()
+            odd = odd or (derived and not _context_char(ch))
+            if ch.isspace() or not self._ends(se) or not has_word:
                 continue
-            if not self._context_ok(ss, se):
+            if odd:
                 break  # a longer suffix holds the same character
             yield _Span(ss, se)
             if _words(text[ss:se]) >= self.max_context:
