@@ -111,13 +111,18 @@ in the same way: the public sets under /tmp/factver-fresh15 (``fetch_factver.py 
 ``factver/expertqa``, ``factver/polytope``, ``factver/mufame``; ``--fresh15-factver-root`` names
 another copy) and, when it exists, ``benchmarks/data/claims-fresh15/holdout.jsonl`` (``--fresh15-hand-dir``; optional).
 
+FRESH16: ``--fresh16`` measures the sixteenth fresh group, made after the fifteenth was measured,
+in the same way: the public sets under /tmp/factver-fresh16 (``fetch_factver.py --fresh16``;
+``--fresh16-factver-root`` names another copy) and, when it exists,
+``benchmarks/data/claims-fresh16/holdout.jsonl`` (``--fresh16-hand-dir``; optional).
+
 ``--publish`` also writes one report per hand-written data set (a paragraph per pair,
 ``<claim> <ref id="<page>">"<quote>"</ref>``; sources = the pages) and runs
 ``deep-research publish`` on it, then compares ``claim_status`` per ref with the library's
 verdict on the same pair (they differ where the report's claim unit differs from the
 pair's claim, e.g. a two-sentence claim).
 
-    uv run python benchmarks/bench_claims.py [--show 5] [--only pg-dev,hand] [--publish] [--holdout | --fresh | --fresh2 | … | --fresh9 | --fresh10 | --fresh11 | --fresh12 | --fresh13 | --fresh14 | --fresh15]
+    uv run python benchmarks/bench_claims.py [--show 5] [--only pg-dev,hand] [--publish] [--holdout | --fresh | --fresh2 | … | --fresh9 | --fresh10 | --fresh11 | --fresh12 | --fresh13 | --fresh14 | --fresh15 | --fresh16]
 """
 
 from __future__ import annotations
@@ -186,6 +191,8 @@ FRESH14_HAND_DIR = REPO / "benchmarks" / "data" / "claims-fresh14"  # optional: 
 FRESH14_FACTVER_ROOT = Path("/tmp/factver-fresh14")  # its public half (fetch_factver.py --fresh14)
 FRESH15_HAND_DIR = REPO / "benchmarks" / "data" / "claims-fresh15"  # optional: see FreshGroup
 FRESH15_FACTVER_ROOT = Path("/tmp/factver-fresh15")  # its public half (fetch_factver.py --fresh15)
+FRESH16_HAND_DIR = REPO / "benchmarks" / "data" / "claims-fresh16"  # optional: see FreshGroup
+FRESH16_FACTVER_ROOT = Path("/tmp/factver-fresh16")  # its public half (fetch_factver.py --fresh16)
 
 
 @dataclass(frozen=True)
@@ -231,6 +238,8 @@ FRESH_GROUPS = {
                           FRESH14_HAND_DIR, FRESH14_FACTVER_ROOT, hand_optional=True),
     "fresh15": FreshGroup("the fifteenth fresh group (factver-fresh15, and claims-fresh15 when it exists",
                           FRESH15_HAND_DIR, FRESH15_FACTVER_ROOT, hand_optional=True),
+    "fresh16": FreshGroup("the sixteenth fresh group (factver-fresh16, and claims-fresh16 when it exists",
+                          FRESH16_HAND_DIR, FRESH16_FACTVER_ROOT, hand_optional=True),
 }
 
 SUPPORTED, UNSUPPORTED, UNCHECKED = ClaimStatus.SUPPORTED, ClaimStatus.UNSUPPORTED, ClaimStatus.UNCHECKED

@@ -1,7 +1,7 @@
 """Which red-flag rules generalise? (issue 25, "correct claims flagged <= 2 %").
 
 Per flag rule, and per path inside a rule where its note tells (the note with its quoted
-words and numbers masked), over the seen groups (dev, holdout, fresh1-fresh15: hand-written
+words and numbers masked), over the seen groups (dev, holdout, fresh1-fresh16: hand-written
 and public): correct claims flagged ("number lacking" apart, the project's rule), altered or
 refuted claims caught, per family (hand / public), the rule's precision and how many groups
 its false flags spread over; then per group.
@@ -44,7 +44,8 @@ FRESH = {("fresh1" if g == "fresh" else g): cv._FRESH[g] for g in SEEN} | {"fres
                                                                           "fresh12": cv._FRESH["fresh12"],
                                                                           "fresh13": cv._FRESH["fresh13"],
                                                                           "fresh14": cv._FRESH["fresh14"],
-                                                                          "fresh15": cv._FRESH["fresh15"]}
+                                                                          "fresh15": cv._FRESH["fresh15"],
+                                                                          "fresh16": cv._FRESH["fresh16"]}
 # a group whose data reached main in the commit it was measured with (no main commit "before it"
 # is its first sight): the main commit it was first measured on, named. (fresh13's hand half was
 # first measured on 9638a5c, its public half on 165fe3e; between them only supported -> unchecked
@@ -53,7 +54,8 @@ FIRST_SIGHT = {"fresh11": "205c46906dfc26c496ebea58b6550b65d3b159f1",
                "fresh12": "719ad40cebf8560e7472aa8e74ffa7abd4b359d6",
                "fresh13": "165fe3e33e70b547f80d37cc0f562f9319e339b8",
                "fresh14": "1919dae848370abec6ba9be10aaa9cd3e64e4d3c",
-               "fresh15": "eb24422ce802983329942bdb42659d223b7159a4"}
+               "fresh15": "eb24422ce802983329942bdb42659d223b7159a4",
+               "fresh16": "6be7a3798382c9723f2c2e2f813e47442b37f96d"}
 
 
 def pairs(group: str, factver_root: Path) -> list[bc.Pair]:

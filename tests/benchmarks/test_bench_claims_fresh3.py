@@ -14,7 +14,7 @@ import pytest
 BENCH = Path(__file__).resolve().parents[2] / "benchmarks"
 sys.path.insert(0, str(BENCH))
 import bench_claims  # noqa: E402
-from tests.benchmarks._fresh_support import git_repo, load_module  # noqa: E402
+from tests.benchmarks._fresh_support import load_module, snapshot  # noqa: E402
 
 
 fv = load_module(BENCH / "data" / "factver" / "fetch_factver.py", "fetch_factver_fresh3")
@@ -82,9 +82,7 @@ def mirrors(tmp_path: Path, monkeypatch) -> Path:
         ),
     }
     for const, files in (("SUMMEDITS", se), ("QAGS", qg)):
-        repo = getattr(fv, const)
-        commit = git_repo(root / repo.name.replace("/", "+") / "repo", files)
-        monkeypatch.setattr(fv, const, fv.Repo(repo.name, commit))
+        snapshot(fv, root, monkeypatch, const, files)
     return root
 
 

@@ -11,6 +11,7 @@ import json
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -18,10 +19,10 @@ import pytest
 BENCH = Path(__file__).resolve().parents[2] / "benchmarks"
 sys.path.insert(0, str(BENCH))
 import bench_claims  # noqa: E402
-from tests.benchmarks._fresh_support import bench_main_pairs, git_repo, load_module  # noqa: E402
+import tests.benchmarks._fresh_support as fs  # noqa: E402
 
-fv = load_module(BENCH / "data" / "factver" / "fetch_factver.py", "fetch_factver_fresh_groups")
-check = load_module(BENCH / "data" / "claims-hand" / "check.py", "claims_hand_check_groups")
+fv = fs.load_module(BENCH / "data" / "factver" / "fetch_factver.py", "fetch_factver_fresh_groups")
+check = fs.load_module(BENCH / "data" / "claims-hand" / "check.py", "claims_hand_check_groups")
 
 
 # --- synthetic snapshots ----------------------------------------------------------------------
@@ -44,11 +45,7 @@ def _summedits(domain: str, labels: list[int]) -> str:
     )
 
 
-def _snapshot(root: Path, monkeypatch, attr: str, files: dict[str, str]) -> None:
-    """A git repository standing in for the snapshot of ``fv.<attr>``, pinned commit pointed at it."""
-    repo = getattr(fv, attr)
-    commit = git_repo(root / repo.name.replace("/", "+") / "repo", files)
-    monkeypatch.setattr(fv, attr, fv.Repo(repo.name, commit))
+_snapshot = partial(fs.snapshot, fv)  # a synthetic snapshot of fv.<attr>, pinned commit pointed at it
 
 
 def _summedits_mirrors(domains: dict[str, list[int]]):
@@ -409,7 +406,7 @@ def _one_hand_pair(folder: Path, dataset: str) -> Path:
 
 
 def _run_main(monkeypatch, argv: list[str]) -> list:
-    return bench_main_pairs(bench_claims, monkeypatch, argv)
+    return fs.bench_main_pairs(bench_claims, monkeypatch, argv)
 
 
 @pytest.mark.parametrize("only", ["hand", "hand/exim", " hand , hand/exim "])
@@ -434,12 +431,7 @@ def test_fresh11_without_its_public_root_stops_unless_only_hand(only, tmp_path, 
 
 
 def test_fresh11_defaults_and_verdict_group():
-    g = bench_claims.FRESH_GROUPS["fresh11"]
-    assert g.hand_dir == bench_claims.FRESH11_HAND_DIR and g.hand_dir.name == "claims-fresh11"
-    assert g.factver_root == bench_claims.FRESH11_FACTVER_ROOT == Path("/tmp/factver-fresh11")
-    verdicts = load_module(BENCH / "claims_verdicts.py", "claims_verdicts_fresh11")
-    assert "fresh11" in verdicts.GROUPS
-    assert verdicts._FRESH["fresh11"] == (g.hand_dir, g.factver_root)
+    fs.check_defaults_and_verdict_group(bench_claims, "fresh11")
 
 
 def test_a_claim_that_states_nothing_counts_as_a_report_shows_it_not_as_green():

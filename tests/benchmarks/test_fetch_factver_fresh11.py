@@ -11,21 +11,16 @@ import csv
 import io
 import json
 import sys
+from functools import partial
 from pathlib import Path
 
 BENCH = Path(__file__).resolve().parents[2] / "benchmarks"
 sys.path.insert(0, str(BENCH))
 import _factver  # noqa: E402
-from tests.benchmarks._fresh_support import git_repo, load_module  # noqa: E402
+import tests.benchmarks._fresh_support as fs  # noqa: E402
 
-fv = load_module(BENCH / "data" / "factver" / "fetch_factver.py", "fetch_factver_fresh11")
-
-
-def _snapshot(root: Path, monkeypatch, attr: str, files: dict[str, str]) -> None:
-    """A git repository standing in for the snapshot of ``fv.<attr>``, pinned commit pointed at it."""
-    repo = getattr(fv, attr)
-    commit = git_repo(root / repo.name.replace("/", "+") / "repo", files)
-    monkeypatch.setattr(fv, attr, fv.Repo(repo.name, commit))
+fv = fs.load_module(BENCH / "data" / "factver" / "fetch_factver.py", "fetch_factver_fresh11")
+_snapshot = partial(fs.snapshot, fv)  # a synthetic snapshot of fv.<attr>, pinned commit pointed at it
 
 
 def _trial(nct: str, results: list[str], adverse: list[str]) -> str:
@@ -167,19 +162,8 @@ def test_lfqa_judges_a_sentence_by_two_of_three_against_its_settings_documents(t
 
 
 def test_fresh11_writes_holdout_only_sets_byte_for_byte_that_the_loader_reads(tmp_path, monkeypatch):
-    mirrors = tmp_path / "mirrors"
-    fresh11_mirrors(mirrors, monkeypatch)
-    out = tmp_path / "factver-fresh11"
-    assert fv.main(["--fresh11", "--mirrors", str(mirrors), "--out", str(out)]) == 0
-    assert sorted(p.name for p in out.iterdir()) == ["README.md", "lfqa", "nli4ct", "rte"]
-    assert not list(out.glob("*/dev.jsonl"))
-    first = {f: f.read_bytes() for f in sorted(out.rglob("*")) if f.is_file()}
-    assert fv.main(["--fresh11", "--mirrors", str(mirrors), "--out", str(out)]) == 0
-    assert {f: f.read_bytes() for f in sorted(out.rglob("*")) if f.is_file()} == first  # byte for byte
-    readme = (out / "README.md").read_text()
-    assert "--fresh11" in readme and "cut to 1000 by a sample" in readme and "Looked at and not used" in readme
-    for name in ("nli4ct", "rte", "lfqa"):
-        assert f"## {name} (" in readme
+    out, readme = fs.check_builds_byte_for_byte(fv, "fresh11", fresh11_mirrors, tmp_path, monkeypatch,
+                                             ["nli4ct", "rte", "lfqa"])
     pairs = _factver.load("holdout", root=out)
     assert {r["split"] for r in pairs} == {"holdout"}
     assert sorted((r["dataset"], r["label"]) for r in pairs) == [

@@ -9,6 +9,7 @@ import csv
 import io
 import json
 import sys
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -17,21 +18,10 @@ BENCH = Path(__file__).resolve().parents[2] / "benchmarks"
 sys.path.insert(0, str(BENCH))
 import _factver  # noqa: E402
 import bench_claims  # noqa: E402
-from tests.benchmarks._fresh_support import (  # noqa: E402
-    check_optional_hand_half,
-    check_stops_without_data,
-    git_repo,
-    load_module,
-)
+import tests.benchmarks._fresh_support as fs  # noqa: E402
 
-fv = load_module(BENCH / "data" / "factver" / "fetch_factver.py", "fetch_factver_fresh12")
-
-
-def _snapshot(root: Path, monkeypatch, attr: str, files: dict[str, str]) -> None:
-    """A git repository standing in for the snapshot of ``fv.<attr>``, pinned commit pointed at it."""
-    repo = getattr(fv, attr)
-    commit = git_repo(root / repo.name.replace("/", "+") / "repo", files)
-    monkeypatch.setattr(fv, attr, fv.Repo(repo.name, commit))
+fv = fs.load_module(BENCH / "data" / "factver" / "fetch_factver.py", "fetch_factver_fresh12")
+_snapshot = partial(fs.snapshot, fv)  # a synthetic snapshot of fv.<attr>, pinned commit pointed at it
 
 
 def _cliff_csv(rows: list[tuple[str, str, str, str, str, str]]) -> str:
@@ -102,19 +92,8 @@ def test_dialfact_quotes_each_evidence_sentence_and_drops_personal_responses(tmp
 
 
 def test_fresh12_writes_holdout_only_sets_byte_for_byte_that_the_loader_reads(tmp_path, monkeypatch):
-    mirrors = tmp_path / "mirrors"
-    fresh12_mirrors(mirrors, monkeypatch)
-    out = tmp_path / "factver-fresh12"
-    assert fv.main(["--fresh12", "--mirrors", str(mirrors), "--out", str(out)]) == 0
-    assert sorted(p.name for p in out.iterdir()) == ["README.md", "cliff", "dialfact"]
-    assert not list(out.glob("*/dev.jsonl"))
-    first = {f: f.read_bytes() for f in sorted(out.rglob("*")) if f.is_file()}
-    assert fv.main(["--fresh12", "--mirrors", str(mirrors), "--out", str(out)]) == 0
-    assert {f: f.read_bytes() for f in sorted(out.rglob("*")) if f.is_file()} == first  # byte for byte
-    readme = (out / "README.md").read_text()
-    assert "--fresh12" in readme and "cut to 1000 by a sample" in readme and "Looked at and not used" in readme
-    for name in ("cliff", "dialfact"):
-        assert f"## {name} (" in readme
+    out, readme = fs.check_builds_byte_for_byte(fv, "fresh12", fresh12_mirrors, tmp_path, monkeypatch,
+                                             ["cliff", "dialfact"])
     pairs = _factver.load("holdout", root=out)
     assert sorted((r["dataset"], r["label"]) for r in pairs) == [
         ("cliff", "supported"), ("cliff", "unsupported"), ("cliff", "unsupported"),
@@ -130,23 +109,15 @@ def test_fresh12_default_output_and_sets():
 # --- bench_claims.py --fresh12: the public half alone, or with a hand-written half -------------
 
 
-
-def _public_half(tmp_path: Path, monkeypatch) -> Path:
-    mirrors = tmp_path / "mirrors"
-    fresh12_mirrors(mirrors, monkeypatch)
-    out = tmp_path / "factver-fresh12"
-    assert fv.main(["--fresh12", "--mirrors", str(mirrors), "--out", str(out)]) == 0
-    return out
-
-
 def test_fresh12_hand_half_is_optional(tmp_path, monkeypatch):
-    check_optional_hand_half(bench_claims, monkeypatch, tmp_path, "fresh12", _public_half(tmp_path, monkeypatch),
+    out = fs.build_group(fv, "fresh12", fresh12_mirrors, tmp_path, monkeypatch)
+    fs.check_optional_hand_half(bench_claims, monkeypatch, tmp_path, "fresh12", out,
                              ["factver/cliff"] * 3 + ["factver/dialfact"] * 3)
 
 
 @pytest.mark.parametrize("only", ["", "hand"])
 def test_fresh12_stops_when_nothing_is_there_to_measure(only, tmp_path, monkeypatch, capsys):
-    check_stops_without_data(bench_claims, monkeypatch, capsys, tmp_path, "fresh12", only)
+    fs.check_stops_without_data(bench_claims, monkeypatch, capsys, tmp_path, "fresh12", only)
 
 
 def test_hand_half_stays_required_for_the_other_groups(tmp_path):
@@ -155,10 +126,5 @@ def test_hand_half_stays_required_for_the_other_groups(tmp_path):
 
 
 def test_fresh12_defaults_and_verdict_group():
-    g = bench_claims.FRESH_GROUPS["fresh12"]
+    g = fs.check_defaults_and_verdict_group(bench_claims, "fresh12")
     assert g.hand_optional and not bench_claims.FRESH_GROUPS["fresh11"].hand_optional
-    assert g.hand_dir == bench_claims.FRESH12_HAND_DIR and g.hand_dir.name == "claims-fresh12"
-    assert g.factver_root == bench_claims.FRESH12_FACTVER_ROOT == Path("/tmp/factver-fresh12")
-    verdicts = load_module(BENCH / "claims_verdicts.py", "claims_verdicts_fresh12")
-    assert "fresh12" in verdicts.GROUPS
-    assert verdicts._FRESH["fresh12"] == (g.hand_dir, g.factver_root)

@@ -9,6 +9,7 @@ import csv
 import io
 import json
 import sys
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -17,21 +18,10 @@ BENCH = Path(__file__).resolve().parents[2] / "benchmarks"
 sys.path.insert(0, str(BENCH))
 import _factver  # noqa: E402
 import bench_claims  # noqa: E402
-from tests.benchmarks._fresh_support import (  # noqa: E402
-    check_optional_hand_half,
-    check_stops_without_data,
-    git_repo,
-    load_module,
-)
+import tests.benchmarks._fresh_support as fs  # noqa: E402
 
-fv = load_module(BENCH / "data" / "factver" / "fetch_factver.py", "fetch_factver_fresh13")
-
-
-def _snapshot(root: Path, monkeypatch, attr: str, files: dict[str, str]) -> None:
-    """A git repository standing in for the snapshot of ``fv.<attr>``, pinned commit pointed at it."""
-    repo = getattr(fv, attr)
-    commit = git_repo(root / repo.name.replace("/", "+") / "repo", files)
-    monkeypatch.setattr(fv, attr, fv.Repo(repo.name, commit))
+fv = fs.load_module(BENCH / "data" / "factver" / "fetch_factver.py", "fetch_factver_fresh13")
+_snapshot = partial(fs.snapshot, fv)  # a synthetic snapshot of fv.<attr>, pinned commit pointed at it
 
 
 def _csv(header: list[str], rows: list[list[str]]) -> str:
@@ -147,20 +137,9 @@ def test_bump_pairs_each_edit_and_each_reference_once_with_the_article(tmp_path,
 
 
 def test_fresh13_writes_holdout_only_sets_byte_for_byte_that_the_loader_reads(tmp_path, monkeypatch):
-    mirrors = tmp_path / "mirrors"
-    fresh13_mirrors(mirrors, monkeypatch)
-    out = tmp_path / "factver-fresh13"
-    assert fv.main(["--fresh13", "--mirrors", str(mirrors), "--out", str(out)]) == 0
-    assert sorted(p.name for p in out.iterdir()) == ["README.md", "bump", "emergent", "fnc1"]
-    assert not list(out.glob("*/dev.jsonl"))
-    first = {f: f.read_bytes() for f in sorted(out.rglob("*")) if f.is_file()}
-    assert fv.main(["--fresh13", "--mirrors", str(mirrors), "--out", str(out)]) == 0
-    assert {f: f.read_bytes() for f in sorted(out.rglob("*")) if f.is_file()} == first  # byte for byte
-    readme = (out / "README.md").read_text()
-    assert "--fresh13" in readme and "cut to 1000 by a sample" in readme and "Looked at and not used" in readme
+    out, readme = fs.check_builds_byte_for_byte(fv, "fresh13", fresh13_mirrors, tmp_path, monkeypatch,
+                                             ["fnc1", "emergent", "bump"])
     assert "benchmarks/data/claims-fresh13" in readme
-    for name in ("fnc1", "emergent", "bump"):
-        assert f"## {name} (" in readme
     pairs = _factver.load("holdout", root=out)
     assert sorted((r["dataset"], r["label"]) for r in pairs) == [
         ("bump", "supported"), ("bump", "supported"), *[("bump", "unsupported")] * 4,
@@ -177,14 +156,8 @@ def test_fresh13_samples_a_big_set_per_class(tmp_path, monkeypatch):
     mirrors = tmp_path / "mirrors"
     fresh13_mirrors(mirrors, monkeypatch)
     _snapshot(mirrors / "big", monkeypatch, "EMERGENT", {fv._EMERGENT_PATH: _csv(header, rows)})
-    out = tmp_path / "out"
-    assert fv.build_fresh(mirrors / "big", out, [fv.FRESH13[1]], fv.FRESH13_README_HEAD, cap=12) == 0
-    kept = [json.loads(line) for line in (out / "emergent" / "holdout.jsonl").read_text().splitlines()]
-    assert len(kept) == 12
-    assert sorted(r["class"] for r in kept) == ["against"] * 4 + ["for"] * 4 + ["observing"] * 4
-    again = tmp_path / "again"
-    assert fv.build_fresh(mirrors / "big", again, [fv.FRESH13[1]], fv.FRESH13_README_HEAD, cap=12) == 0
-    assert (again / "emergent" / "holdout.jsonl").read_bytes() == (out / "emergent" / "holdout.jsonl").read_bytes()
+    fs.check_samples_per_class(fv, mirrors / "big", tmp_path, fv.FRESH13[1], fv.FRESH13_README_HEAD,
+                            ["against"] * 4 + ["for"] * 4 + ["observing"] * 4)
 
 
 def test_fresh13_default_output_and_sets():
@@ -197,30 +170,17 @@ def test_fresh13_default_output_and_sets():
 # --- bench_claims.py --fresh13: the public half alone, or with a hand-written half -------------
 
 
-
-def _public_half(tmp_path: Path, monkeypatch) -> Path:
-    mirrors = tmp_path / "mirrors"
-    fresh13_mirrors(mirrors, monkeypatch)
-    out = tmp_path / "factver-fresh13"
-    assert fv.main(["--fresh13", "--mirrors", str(mirrors), "--out", str(out)]) == 0
-    return out
-
-
 def test_fresh13_hand_half_is_optional(tmp_path, monkeypatch):
-    check_optional_hand_half(bench_claims, monkeypatch, tmp_path, "fresh13", _public_half(tmp_path, monkeypatch),
+    out = fs.build_group(fv, "fresh13", fresh13_mirrors, tmp_path, monkeypatch)
+    fs.check_optional_hand_half(bench_claims, monkeypatch, tmp_path, "fresh13", out,
                              ["factver/bump"] * 6 + ["factver/emergent"] * 3 + ["factver/fnc1"] * 3)
 
 
 @pytest.mark.parametrize("only", ["", "hand"])
 def test_fresh13_stops_when_nothing_is_there_to_measure(only, tmp_path, monkeypatch, capsys):
-    check_stops_without_data(bench_claims, monkeypatch, capsys, tmp_path, "fresh13", only)
+    fs.check_stops_without_data(bench_claims, monkeypatch, capsys, tmp_path, "fresh13", only)
 
 
 def test_fresh13_defaults_and_verdict_group():
-    g = bench_claims.FRESH_GROUPS["fresh13"]
+    g = fs.check_defaults_and_verdict_group(bench_claims, "fresh13")
     assert g.hand_optional
-    assert g.hand_dir == bench_claims.FRESH13_HAND_DIR and g.hand_dir.name == "claims-fresh13"
-    assert g.factver_root == bench_claims.FRESH13_FACTVER_ROOT == Path("/tmp/factver-fresh13")
-    verdicts = load_module(BENCH / "claims_verdicts.py", "claims_verdicts_fresh13")
-    assert "fresh13" in verdicts.GROUPS
-    assert verdicts._FRESH["fresh13"] == (g.hand_dir, g.factver_root)

@@ -10,6 +10,7 @@ import io
 import json
 import sys
 import zipfile
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -18,21 +19,10 @@ BENCH = Path(__file__).resolve().parents[2] / "benchmarks"
 sys.path.insert(0, str(BENCH))
 import _factver  # noqa: E402
 import bench_claims  # noqa: E402
-from tests.benchmarks._fresh_support import (  # noqa: E402
-    check_optional_hand_half,
-    check_stops_without_data,
-    git_repo,
-    load_module,
-)
+import tests.benchmarks._fresh_support as fs  # noqa: E402
 
-fv = load_module(BENCH / "data" / "factver" / "fetch_factver.py", "fetch_factver_fresh14")
-
-
-def _snapshot(root: Path, monkeypatch, attr: str, files: dict[str, str | bytes]) -> None:
-    """A git repository standing in for the snapshot of ``fv.<attr>``, pinned commit pointed at it."""
-    repo = getattr(fv, attr)
-    commit = git_repo(root / repo.name.replace("/", "+") / "repo", files)
-    monkeypatch.setattr(fv, attr, fv.Repo(repo.name, commit))
+fv = fs.load_module(BENCH / "data" / "factver" / "fetch_factver.py", "fetch_factver_fresh14")
+_snapshot = partial(fs.snapshot, fv)  # a synthetic snapshot of fv.<attr>, pinned commit pointed at it
 
 
 def _claim(claim: str, label: str, evidence: list[str], reason: str = "") -> dict:
@@ -123,20 +113,9 @@ def test_cogensumm_pairs_each_summary_sentence_with_its_article_sentence(tmp_pat
 
 
 def test_fresh14_writes_holdout_only_sets_byte_for_byte_that_the_loader_reads(tmp_path, monkeypatch):
-    mirrors = tmp_path / "mirrors"
-    fresh14_mirrors(mirrors, monkeypatch)
-    out = tmp_path / "factver-fresh14"
-    assert fv.main(["--fresh14", "--mirrors", str(mirrors), "--out", str(out)]) == 0
-    assert sorted(p.name for p in out.iterdir()) == ["README.md", "cogensumm", "fables"]
-    assert not list(out.glob("*/dev.jsonl"))
-    first = {f: f.read_bytes() for f in sorted(out.rglob("*")) if f.is_file()}
-    assert fv.main(["--fresh14", "--mirrors", str(mirrors), "--out", str(out)]) == 0
-    assert {f: f.read_bytes() for f in sorted(out.rglob("*")) if f.is_file()} == first  # byte for byte
-    readme = (out / "README.md").read_text()
-    assert "--fresh14" in readme and "cut to 1000 by a sample" in readme and "Looked at and not used" in readme
+    out, readme = fs.check_builds_byte_for_byte(fv, "fresh14", fresh14_mirrors, tmp_path, monkeypatch,
+                                             ["fables", "cogensumm"])
     assert "benchmarks/data/claims-fresh14" in readme
-    for name in ("fables", "cogensumm"):
-        assert f"## {name} (" in readme
     assert "| 4 | 2 | 2 | No 1, PartialSupport 1, Yes 2 |" in readme
     pairs = _factver.load("holdout", root=out)
     assert sorted((r["dataset"], r["label"]) for r in pairs) == [
@@ -153,14 +132,8 @@ def test_fresh14_samples_a_big_set_per_class(tmp_path, monkeypatch):
     fresh14_mirrors(mirrors, monkeypatch)
     _snapshot(mirrors / "big", monkeypatch, "FABLES",
               {fv._FABLES_PATH: _fables_zip({"Book": {"GPT-4": {"summary": "S.", "claims": claims}}})})
-    out = tmp_path / "out"
-    assert fv.build_fresh(mirrors / "big", out, [fv.FRESH14[0]], fv.FRESH14_README_HEAD, cap=12) == 0
-    kept = [json.loads(line) for line in (out / "fables" / "holdout.jsonl").read_text().splitlines()]
-    assert len(kept) == 12
-    assert sorted(r["class"] for r in kept) == ["No"] * 3 + ["PartialSupport"] * 3 + ["Yes"] * 6
-    again = tmp_path / "again"
-    assert fv.build_fresh(mirrors / "big", again, [fv.FRESH14[0]], fv.FRESH14_README_HEAD, cap=12) == 0
-    assert (again / "fables" / "holdout.jsonl").read_bytes() == (out / "fables" / "holdout.jsonl").read_bytes()
+    fs.check_samples_per_class(fv, mirrors / "big", tmp_path, fv.FRESH14[0], fv.FRESH14_README_HEAD,
+                            ["No"] * 3 + ["PartialSupport"] * 3 + ["Yes"] * 6)
 
 
 def test_fresh14_default_output_and_sets():
@@ -175,30 +148,17 @@ def test_fresh14_default_output_and_sets():
 # --- bench_claims.py --fresh14: the public half alone, or with a hand-written half -------------
 
 
-
-def _public_half(tmp_path: Path, monkeypatch) -> Path:
-    mirrors = tmp_path / "mirrors"
-    fresh14_mirrors(mirrors, monkeypatch)
-    out = tmp_path / "factver-fresh14"
-    assert fv.main(["--fresh14", "--mirrors", str(mirrors), "--out", str(out)]) == 0
-    return out
-
-
 def test_fresh14_hand_half_is_optional(tmp_path, monkeypatch):
-    check_optional_hand_half(bench_claims, monkeypatch, tmp_path, "fresh14", _public_half(tmp_path, monkeypatch),
+    out = fs.build_group(fv, "fresh14", fresh14_mirrors, tmp_path, monkeypatch)
+    fs.check_optional_hand_half(bench_claims, monkeypatch, tmp_path, "fresh14", out,
                              ["factver/cogensumm"] * 5 + ["factver/fables"] * 4)
 
 
 @pytest.mark.parametrize("only", ["", "hand"])
 def test_fresh14_stops_when_nothing_is_there_to_measure(only, tmp_path, monkeypatch, capsys):
-    check_stops_without_data(bench_claims, monkeypatch, capsys, tmp_path, "fresh14", only)
+    fs.check_stops_without_data(bench_claims, monkeypatch, capsys, tmp_path, "fresh14", only)
 
 
 def test_fresh14_defaults_and_verdict_group():
-    g = bench_claims.FRESH_GROUPS["fresh14"]
+    g = fs.check_defaults_and_verdict_group(bench_claims, "fresh14")
     assert g.hand_optional
-    assert g.hand_dir == bench_claims.FRESH14_HAND_DIR and g.hand_dir.name == "claims-fresh14"
-    assert g.factver_root == bench_claims.FRESH14_FACTVER_ROOT == Path("/tmp/factver-fresh14")
-    verdicts = load_module(BENCH / "claims_verdicts.py", "claims_verdicts_fresh14")
-    assert "fresh14" in verdicts.GROUPS
-    assert verdicts._FRESH["fresh14"] == (g.hand_dir, g.factver_root)

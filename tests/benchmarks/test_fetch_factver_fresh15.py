@@ -12,6 +12,7 @@ import io
 import json
 import sys
 import zipfile
+from functools import partial
 from pathlib import Path
 from xml.sax.saxutils import escape
 
@@ -21,21 +22,10 @@ BENCH = Path(__file__).resolve().parents[2] / "benchmarks"
 sys.path.insert(0, str(BENCH))
 import _factver  # noqa: E402
 import bench_claims  # noqa: E402
-from tests.benchmarks._fresh_support import (  # noqa: E402
-    check_optional_hand_half,
-    check_stops_without_data,
-    git_repo,
-    load_module,
-)
+import tests.benchmarks._fresh_support as fs  # noqa: E402
 
-fv = load_module(BENCH / "data" / "factver" / "fetch_factver.py", "fetch_factver_fresh15")
-
-
-def _snapshot(root: Path, monkeypatch, attr: str, files: dict[str, str | bytes]) -> None:
-    """A git repository standing in for the snapshot of ``fv.<attr>``, pinned commit pointed at it."""
-    repo = getattr(fv, attr)
-    commit = git_repo(root / repo.name.replace("/", "+") / "repo", files)
-    monkeypatch.setattr(fv, attr, fv.Repo(repo.name, commit))
+fv = fs.load_module(BENCH / "data" / "factver" / "fetch_factver.py", "fetch_factver_fresh15")
+_snapshot = partial(fs.snapshot, fv)  # a synthetic snapshot of fv.<attr>, pinned commit pointed at it
 
 
 # --- ExpertQA --------------------------------------------------------------------------------------
@@ -279,20 +269,9 @@ def test_xlsx_sheets_reads_shared_inline_and_number_cells():
 
 
 def test_fresh15_writes_holdout_only_sets_byte_for_byte_that_the_loader_reads(tmp_path, monkeypatch):
-    mirrors = tmp_path / "mirrors"
-    fresh15_mirrors(mirrors, monkeypatch)
-    out = tmp_path / "factver-fresh15"
-    assert fv.main(["--fresh15", "--mirrors", str(mirrors), "--out", str(out)]) == 0
-    assert sorted(p.name for p in out.iterdir()) == ["README.md", "expertqa", "mufame", "polytope"]
-    assert not list(out.glob("*/dev.jsonl"))
-    first = {f: f.read_bytes() for f in sorted(out.rglob("*")) if f.is_file()}
-    assert fv.main(["--fresh15", "--mirrors", str(mirrors), "--out", str(out)]) == 0
-    assert {f: f.read_bytes() for f in sorted(out.rglob("*")) if f.is_file()} == first  # byte for byte
-    readme = (out / "README.md").read_text()
-    assert "--fresh15" in readme and "cut to 1000 by a sample" in readme and "Looked at and not used" in readme
+    out, readme = fs.check_builds_byte_for_byte(fv, "fresh15", fresh15_mirrors, tmp_path, monkeypatch,
+                                             ["expertqa", "polytope", "mufame"])
     assert "benchmarks/data/claims-fresh15" in readme
-    for name in ("expertqa", "polytope", "mufame"):
-        assert f"## {name} (" in readme
     assert "| 4 | 2 | 2 | Complete 2, Incomplete 1, Partial 1 |" in readme
     assert "| 4 | 2 | 2 | inaccuracy_external 1, inaccuracy_internal 1, no inaccuracy 2 |" in readme
     assert "| 4 | 2 | 2 | 0/3 factual 1, 1/3 factual 1, 2/3 factual 1, 3/3 factual 1 |" in readme
@@ -313,14 +292,8 @@ def test_fresh15_samples_a_big_set_per_class(tmp_path, monkeypatch):
     files = {p: _question("Q?", {"gpt4": claims}) + "\n" if p.endswith("domain_test.jsonl") else ""
              for p in fv._EXPERTQA_PATHS}
     _snapshot(mirrors / "big", monkeypatch, "EXPERTQA", files)
-    out = tmp_path / "out"
-    assert fv.build_fresh(mirrors / "big", out, [fv.FRESH15[0]], fv.FRESH15_README_HEAD, cap=12) == 0
-    kept = [json.loads(line) for line in (out / "expertqa" / "holdout.jsonl").read_text().splitlines()]
-    assert len(kept) == 12
-    assert sorted(r["class"] for r in kept) == ["Complete"] * 6 + ["Incomplete"] * 3 + ["Partial"] * 3
-    again = tmp_path / "again"
-    assert fv.build_fresh(mirrors / "big", again, [fv.FRESH15[0]], fv.FRESH15_README_HEAD, cap=12) == 0
-    assert (again / "expertqa" / "holdout.jsonl").read_bytes() == (out / "expertqa" / "holdout.jsonl").read_bytes()
+    fs.check_samples_per_class(fv, mirrors / "big", tmp_path, fv.FRESH15[0], fv.FRESH15_README_HEAD,
+                            ["Complete"] * 6 + ["Incomplete"] * 3 + ["Partial"] * 3)
 
 
 def test_fresh15_default_output_and_sets():
@@ -337,29 +310,17 @@ def test_fresh15_default_output_and_sets():
 # --- bench_claims.py --fresh15: the public half alone, or with a hand-written half -------------
 
 
-def _public_half(tmp_path: Path, monkeypatch) -> Path:
-    mirrors = tmp_path / "mirrors"
-    fresh15_mirrors(mirrors, monkeypatch)
-    out = tmp_path / "factver-fresh15"
-    assert fv.main(["--fresh15", "--mirrors", str(mirrors), "--out", str(out)]) == 0
-    return out
-
-
 def test_fresh15_hand_half_is_optional(tmp_path, monkeypatch):
-    check_optional_hand_half(bench_claims, monkeypatch, tmp_path, "fresh15", _public_half(tmp_path, monkeypatch),
+    out = fs.build_group(fv, "fresh15", fresh15_mirrors, tmp_path, monkeypatch)
+    fs.check_optional_hand_half(bench_claims, monkeypatch, tmp_path, "fresh15", out,
                              ["factver/expertqa"] * 4 + ["factver/mufame"] * 4 + ["factver/polytope"] * 4)
 
 
 @pytest.mark.parametrize("only", ["", "hand"])
 def test_fresh15_stops_when_nothing_is_there_to_measure(only, tmp_path, monkeypatch, capsys):
-    check_stops_without_data(bench_claims, monkeypatch, capsys, tmp_path, "fresh15", only)
+    fs.check_stops_without_data(bench_claims, monkeypatch, capsys, tmp_path, "fresh15", only)
 
 
 def test_fresh15_defaults_and_verdict_group():
-    g = bench_claims.FRESH_GROUPS["fresh15"]
+    g = fs.check_defaults_and_verdict_group(bench_claims, "fresh15")
     assert g.hand_optional
-    assert g.hand_dir == bench_claims.FRESH15_HAND_DIR and g.hand_dir.name == "claims-fresh15"
-    assert g.factver_root == bench_claims.FRESH15_FACTVER_ROOT == Path("/tmp/factver-fresh15")
-    verdicts = load_module(BENCH / "claims_verdicts.py", "claims_verdicts_fresh15")
-    assert "fresh15" in verdicts.GROUPS
-    assert verdicts._FRESH["fresh15"] == (g.hand_dir, g.factver_root)

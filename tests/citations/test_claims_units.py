@@ -18,8 +18,12 @@ def verdict(claim: str, quote: str) -> tuple[ClaimStatus, str | None, str]:
     return r.status, r.rule, r.note
 
 
+def cases(name: str, pairs: list[tuple[str, str]]) -> list:
+    return [pytest.param(claim, quote, id=f"{name}-{n}") for n, (claim, quote) in enumerate(pairs)]
+
+
 # --- 1. a unit symbol is its spelled-out name ------------------------------------------------------
-@pytest.mark.parametrize(("claim", "quote"), [
+UNIT_SAME = cases("unit-symbol", [
     ("In 2020 the plant produced 585 kWh of electricity.",
      "In 2020 the plant produced 585 kilowatt-hours of electricity."),
     ("In 2020 the plant produced 585 kWh of electricity.",
@@ -29,13 +33,7 @@ def verdict(claim: str, quote: str) -> tuple[ClaimStatus, str | None, str]:
     ("The grid stored 40 MWh last winter.", "The grid stored 40 megawatt-hours last winter."),
     ("The plant produced 585kWh.", "The plant produced 585 kilowatt-hours."),
 ])
-def test_a_unit_symbol_and_its_spelled_name_are_one_unit(claim, quote):
-    status, rule, note = verdict(claim, quote)
-    assert status is not U, note
-    assert rule != "number"
-
-
-@pytest.mark.parametrize(("claim", "quote"), [
+UNIT_CHANGED = cases("unit-symbol", [
     ("In 2020 the plant produced 585 MWh of electricity.",
      "In 2020 the plant produced 585 kilowatt-hours of electricity."),
     ("In 2020 the plant produced 585 MWh of electricity.",
@@ -45,9 +43,6 @@ def test_a_unit_symbol_and_its_spelled_name_are_one_unit(claim, quote):
     ("In 2020 the plant produced 586 kWh of electricity.",
      "In 2020 the plant produced 585 kilowatt-hours of electricity."),
 ])
-def test_a_changed_unit_or_amount_of_energy_is_still_flagged(claim, quote):
-    status, rule, _ = verdict(claim, quote)
-    assert (status, rule) == (U, "number")
 
 
 def test_a_unit_symbol_is_no_invented_name():
@@ -61,26 +56,31 @@ def test_a_unit_symbol_is_no_invented_name():
 
 
 # --- 2. a Hebrew prefix letter joined to a number ------------------------------------------------
-@pytest.mark.parametrize(("claim", "quote"), [
+HEBREW_SAME = cases("hebrew-prefix", [
     ("במפעל עבדו 1,585 עובדים.", "במפעל עבדו כ-1,585 עובדים."),
     ("במפעל עבדו כ-1,585 עובדים.", "במפעל עבדו 1,585 עובדים."),
     ("The plant employed 1,585 workers.", "The plant employed כ-1,585 workers."),
     ("The plant employed 1,585 workers.", "The plant employed כ\u05be1,585 workers."),
     ("במפעל עבדו 585 עובדים.", "במפעל עבדו כ\u05be585 עובדים."),
 ])
-def test_a_number_after_a_hebrew_prefix_is_that_number(claim, quote):
-    status, rule, note = verdict(claim, quote)
-    assert status is not U, note
-    assert rule != "number"
-
-
-@pytest.mark.parametrize(("claim", "quote"), [
+HEBREW_CHANGED = cases("hebrew-prefix", [
     ("במפעל עבדו 586 עובדים.", "במפעל עבדו כ-585 עובדים."),
     ("במפעל עבדו כ-586 עובדים.", "במפעל עבדו כ-585 עובדים."),
     ("במפעל עבדו 1,586 עובדים.", "במפעל עבדו כ-1,585 עובדים."),
     ("במפעל עבדו 586 עובדים.", "במפעל עבדו כ\u05be585 עובדים."),
 ])
-def test_another_number_after_a_hebrew_prefix_is_still_flagged(claim, quote):
+
+
+# --- the same number and unit written two ways is not flagged; another number or unit still is --
+@pytest.mark.parametrize(("claim", "quote"), [*UNIT_SAME, *HEBREW_SAME])
+def test_the_same_amount_written_another_way_is_not_a_changed_number(claim, quote):
+    status, rule, note = verdict(claim, quote)
+    assert status is not U, note
+    assert rule != "number"
+
+
+@pytest.mark.parametrize(("claim", "quote"), [*UNIT_CHANGED, *HEBREW_CHANGED])
+def test_another_unit_or_amount_is_still_flagged(claim, quote):
     status, rule, _ = verdict(claim, quote)
     assert (status, rule) == (U, "number")
 

@@ -53,6 +53,8 @@ ROOTS = {
     "varnish": "usr/share/doc/varnish/html",
     # claims-fresh15 (../claims-fresh15): haproxy-doc (the HAProxy 2.6 starter guide and management guide)
     "haproxy": "usr/share/doc/haproxy/html",
+    # claims-fresh16 (../claims-fresh16): libvirt-doc (the libvirt 9.0 HTML documentation)
+    "libvirt": "usr/share/doc/libvirt-doc/html",
 }
 
 

@@ -33,6 +33,8 @@ Usage::
 
     python benchmarks/data/factver/fetch_factver.py --fresh15 [--mirrors DIR] [--out DIR]
 
+    python benchmarks/data/factver/fetch_factver.py --fresh16 [--mirrors DIR] [--out DIR]
+
 ``--fresh`` builds instead the four holdout-only sets picked after the claim rules were
 tuned (FEVER-Symmetric, Citation-Integrity, BEGIN, Factcheck-Bench; see ``FRESH``) into
 ``/work/shared/data/factver-fresh/<dataset>/holdout.jsonl`` (every pair holdout, at most
@@ -67,6 +69,9 @@ builds the public half of the fifteenth (ExpertQA's expert-judged answer claims 
 they cite, PolyTope's annotated news summaries, MuFaME's one-line WikiHow summaries; see
 ``FRESH15``), by default into ``/tmp/factver-fresh15``, from ``fetch github:chaitanyamalaviya/ExpertQA``,
 ``fetch github:hddbang/PolyTope`` and ``fetch github:meetdavidwan/faithful-multimodal-summ``.
+``--fresh16`` builds the public half of the sixteenth (HAGRID, AttrScore's GenSearch set and the
+Stanford generative-search judgements, as AttributionBench collects them; see ``FRESH16``), by
+default into ``/tmp/factver-fresh16``, from ``fetch github:OSU-NLP-Group/AttributionBench``.
 
 ``--mirrors DIR`` (default ``/work/.mirror``) holds one git repository per source, as
 ``DIR/<owner>+<name>/repo`` (what the project's search tool ``fetch github:<owner>/<name>``
@@ -174,6 +179,8 @@ FALKE = Repo("W4ngatang/qags", "d526d92f1433eb555f207ad3293cc197d66d2fa9")
 EXPERTQA = Repo("chaitanyamalaviya/ExpertQA", "1aa7ba81bd4c083c12ef1aa2fee338f6cb60fa87")
 POLYTOPE = Repo("hddbang/PolyTope", "6bcbe2b27062b35cc002cb8d13e7c6ce5718984d")
 MUFAME = Repo("meetdavidwan/faithful-multimodal-summ", "510189df4b6171ef921ce500bdc96775fe9c89e4")
+# The sixteenth fresh group (``--fresh16``): all holdout, picked after the fifteenth group was seen.
+ATTRIBUTIONBENCH = Repo("OSU-NLP-Group/AttributionBench", "b33329b29946b791649cf66d33e10b5a5bbdc44d")
 
 
 class SourceMissing(Exception):
@@ -244,6 +251,15 @@ _CHAR_REF = re.compile(r"&(?:amp|quot|apos|lt|gt|#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,
 class Tally:
     dropped: collections.Counter = field(default_factory=collections.Counter)
     fixed: collections.Counter = field(default_factory=collections.Counter)
+
+    def repeated(self, seen: set, key: object, why: str) -> bool:
+        """Whether ``key`` was met before (it is in ``seen``): then it is counted as dropped for
+        ``why``; met the first time, it is added to ``seen``."""
+        if key in seen:
+            self.dropped[why] += 1
+            return True
+        seen.add(key)
+        return False
 
 
 def clean(s: str, tally: Tally) -> str:
@@ -439,10 +455,8 @@ def covidfact(rd: Reader, tally: Tally) -> Iterator[Example]:
     for n, line in enumerate(rd.text(COVIDFACT, path).splitlines(), start=1):
         if not line.strip():
             continue
-        if line in seen:
-            tally.dropped["exact duplicate line"] += 1
+        if tally.repeated(seen, line, "exact duplicate line"):
             continue
-        seen.add(line)
         c = json.loads(line)
         quotes = [q for q in (clean(q, tally) for q in c["evidence"]) if q]
         if not quotes:
@@ -1958,10 +1972,8 @@ def fnc1(rd: Reader, tally: Tally) -> Iterator[Example]:
         if not claim or not body:
             tally.dropped["empty headline or body"] += 1
             continue
-        if (claim, body_id) in seen:
-            tally.dropped["repeated headline and body"] += 1
+        if tally.repeated(seen, (claim, body_id), "repeated headline and body"):
             continue
-        seen.add((claim, body_id))
         yield Example(
             id=f"fnc1-{n}-body{body_id}",
             group=f"body{body_id}",
@@ -1992,10 +2004,8 @@ def emergent(rd: Reader, tally: Tally) -> Iterator[Example]:
         if not claim or not headline:
             tally.dropped["empty claim or headline"] += 1
             continue
-        if (claim, headline) in seen:
-            tally.dropped["repeated claim and headline"] += 1
+        if tally.repeated(seen, (claim, headline), "repeated claim and headline"):
             continue
-        seen.add((claim, headline))
         yield Example(
             id=f"emergent-{row['articleId']}",
             group=row["claimId"],
@@ -2038,10 +2048,8 @@ def bump(rd: Reader, tally: Tally) -> Iterator[Example]:
                     cls="reference",
                     source=source(BUMP, path),
                 )
-            if (article, edited) in edits_seen:
-                tally.dropped["repeated edited summary"] += 1
+            if tally.repeated(edits_seen, (article, edited), "repeated edited summary"):
                 continue
-            edits_seen.add((article, edited))
             err = (row.get("corrected_error_type") or row["error_type"]).strip()
             yield Example(
                 id=f"bump-{task}-{row['id']}-edited",
@@ -2165,10 +2173,8 @@ def fables(rd: Reader, tally: Tally) -> Iterator[Example]:
                 if not claim or not quotes:
                     tally.dropped["no claim or no quoted passage"] += 1
                     continue
-                if claim in seen:
-                    tally.dropped["claim repeated in the same summary"] += 1
+                if tally.repeated(seen, claim, "claim repeated in the same summary"):
                     continue
-                seen.add(claim)
                 yield Example(
                     id=f"fables-{_slug(book)}-{_slug(model)}-{k}",
                     group=book,
@@ -2197,10 +2203,8 @@ def cogensumm(rd: Reader, tally: Tally) -> Iterator[Example]:
     for n, t in enumerate(triples):
         for cls, label in (("correct", SUPPORTED), ("incorrect", UNSUPPORTED)):
             key = (t["article_sent"], t[f"{cls}_sent"])
-            if key in seen:
-                tally.dropped["repeated sentence and article sentence"] += 1
+            if tally.repeated(seen, key, "repeated sentence and article sentence"):
                 continue
-            seen.add(key)
             if len(labels[key]) > 1:
                 tally.dropped["sentence labelled both correct and incorrect"] += 1
                 continue
@@ -2476,10 +2480,8 @@ def mufame(rd: Reader, tally: Tally) -> Iterator[Example]:
         if len(vs) % 2 == 0:
             tally.dropped["even number of votes"] += 1
             continue
-        if text in seen:
-            tally.dropped["summary repeated for the same paragraph"] += 1
+        if tally.repeated(seen, text, "summary repeated for the same paragraph"):
             continue
-        seen.add(text)
         if len(majority[text]) > 1:
             tally.dropped["repeated summary with another majority"] += 1
             continue
@@ -2580,6 +2582,153 @@ are in its `data/lfqa/` files, used here.
 """
 
 
+# === Sixteenth fresh group, public half (``--fresh16``) ==========================================
+# Picked after the fifteenth group had been measured, by a helper that did not read or run the
+# claim check.
+
+DEFAULT_FRESH16_OUT = Path("/tmp/factver-fresh16")
+
+# AttributionBench's files (one row per claim, the source set named in ``src_dataset``); the full
+# train and test files are Git LFS pointers in the snapshot, so the three that are text are read.
+# A row is met once per file; an id met in two files is kept once.
+_ATTRBENCH_PATHS = (
+    "data/test_ood_all_subset_balanced.jsonl",
+    "data/test_all_subset_balanced_sampled500.jsonl",
+    "data/dev_all_subset_balanced.jsonl",
+)
+_ATTRBENCH_LABEL = {"attributable": SUPPORTED, "not attributable": UNSUPPORTED}
+# A reference's leading citation number ("[1] The Marquis was ...", HAGRID's quotes).
+_REF_NUMBER = re.compile(r"\[\d+\]\s*")
+# A "claim" that is a line of a reference list (HAGRID's answers sometimes end with one:
+# '"Lagos," Wikipedia. [Online]. Available: https://... [Accessed: ...].'), not a statement.
+_BIBLIO_LINE = re.compile(r"\[(?:Online|Accessed)\b|Available: https?://")
+# Citation markers in a claim, single or listed ("... Sydney [1].", "... League. [1, 2]", "[1][2]").
+_CITE_LIST = re.compile(r"\s*\[\d+(?:\s*,\s*\d+)*\](?:\s*\[\d+(?:\s*,\s*\d+)*\])*")
+
+
+def _attributionbench(src: str, name: str) -> Callable[[Reader, Tally], Iterator[Example]]:
+    def convert(rd: Reader, tally: Tally) -> Iterator[Example]:
+        """One pair per AttributionBench row of the source set ``src``: the claim (its citation
+        markers removed) against the reference passages given for it. ``attributable`` ->
+        supported, ``not attributable`` -> unsupported; rows with no reference text are dropped."""
+        seen: set[str] = set()
+        for path in _ATTRBENCH_PATHS:
+            for r in rd.jsonl(ATTRIBUTIONBENCH, path):
+                if r.get("src_dataset") != src:
+                    continue
+                if r["id"] in seen:
+                    tally.dropped["row met again in another file"] += 1
+                    continue
+                seen.add(r["id"])
+                lab = (r.get("attribution_label") or "").strip()
+                if lab not in _ATTRBENCH_LABEL:
+                    tally.dropped[f"label {lab or 'empty'!r}"] += 1
+                    continue
+                raw = r["claim"].strip()
+                claim = _CITE_LIST.sub("", raw).strip()
+                if claim != raw:
+                    tally.fixed["citation marker [n] / [n, m] removed from the claim"] += 1
+                claim = clean(claim, tally)
+                if _BIBLIO_LINE.search(claim):
+                    tally.dropped["claim is a reference-list line"] += 1
+                    continue
+                quotes: list[str] = []
+                for ref in r.get("references") or []:
+                    body = _REF_NUMBER.sub("", ref.strip(), count=1) if ref.strip().startswith("[") else ref
+                    body = clean(body, tally)
+                    if body and body not in quotes:
+                        quotes.append(body)
+                if not claim or not quotes:
+                    tally.dropped["no claim or no reference text"] += 1
+                    continue
+                rid = r["id"].split("_", 1)[-1]
+                yield Example(
+                    id=f"{name}-{_slug(rid)}",
+                    group=hashlib.sha256((r.get("question") or rid).encode()).hexdigest()[:10],
+                    quotes=quotes,
+                    claim=claim,
+                    label=_ATTRBENCH_LABEL[lab],
+                    cls=lab,
+                    source=source(ATTRIBUTIONBENCH, path),
+                )
+
+    return convert
+
+
+_ATTRBENCH_ORIGIN = (
+    f"{ATTRIBUTIONBENCH.name} `{{{','.join(p.removeprefix('data/') for p in _ATTRBENCH_PATHS)}}}` "
+    f"under `data/` @ {ATTRIBUTIONBENCH.commit} (AttributionBench, Li et al., ACL Findings 2024,"
+    " which gathers seven attribution sets into one format and balances each set's two labels;"
+    " its full train and test files are Git LFS pointers in the snapshot)"
+)
+_ATTRBENCH_LABEL_NOTE = """Label: AttributionBench's `attribution_label`, "attributable" -> supported, "not attributable" ->
+unsupported (AttributionBench maps the source set's own grades onto these two; partly supported
+or uncertain grades are "not attributable", so partly supported counts as not supported, as
+elsewhere; the mapping is AttributionBench's, as its paper describes it). `class` is that label.
+The claim has its citation markers ("[1]", "[1][2]", "[1, 2]") removed;
+each quote is one reference passage without a leading "[n]". Rows with no reference text, and
+rows whose claim is a line of a reference list ("... [Online]. Available: https://..."), are
+dropped; a row met in two of the files is kept once. The split group is the question."""
+
+FRESH16 = [
+    Dataset(
+        "hagrid",
+        "sentences of LLM answers to MIRACL questions vs the Wikipedia passages they cite",
+        _attributionbench("HAGRID", "hagrid"),
+        f"""\
+Origin: HAGRID (Kamalloo et al., 2023: "HAGRID: A Human-LLM Collaborative Dataset for Generative
+Information-Seeking with Attribution"; project-miracl/hagrid holds only a README), as
+{_ATTRBENCH_ORIGIN}. Licence: Apache-2.0 (HAGRID; AttributionBench's repository states none); the
+passages are Wikipedia text (CC BY-SA); used here for evaluation only, never redistributed. GPT-3.5
+answered MIRACL English questions citing the MIRACL passages given to it; annotators judged each
+answer sentence attributable to its cited passages or not. The claim is one answer sentence, the
+quotes the passages it cites (usually one).
+{_ATTRBENCH_LABEL_NOTE}""",
+    ),
+    Dataset(
+        "attrscore-gensearch",
+        "answers of generative search engines vs the web passage they cite",
+        _attributionbench("AttrScore-GenSearch", "attrscore-gensearch"),
+        f"""\
+Origin: AttrEval-GenSearch (Yue et al., Findings of EMNLP 2023: "Automatic Evaluation of
+Attribution by Large Language Models"; OSU-NLP-Group/AttrScore holds prompts and code only), as
+{_ATTRBENCH_ORIGIN}. Licence: MIT (AttrScore; AttributionBench's repository states none); the passages are web
+text; used here for evaluation only, never redistributed. Annotators wrote questions on recent
+events, took answers from a generative search engine (New Bing) with a cited web passage, and
+judged each answer attributable, extrapolatory or contradictory. The claim is the answer (one to
+a few sentences), the quote the cited passage.
+{_ATTRBENCH_LABEL_NOTE} (Here: extrapolatory and contradictory are both "not attributable".)""",
+    ),
+    Dataset(
+        "stanford-gensearch",
+        "sentences of generative search engines' answers vs the web passage they cite",
+        _attributionbench("Stanford-GenSearch", "stanford-gensearch"),
+        f"""\
+Origin: the verifiability judgements of generative search engines (Liu, Zhang and Liang, Findings
+of EMNLP 2023: "Evaluating Verifiability in Generative Search Engines"), as {_ATTRBENCH_ORIGIN}.
+Licence: none stated in AttributionBench's repository; the passages are web text; for evaluation only,
+never redistributed. Four engines (Bing Chat, NeevaAI, perplexity.ai, YouChat) answered questions
+with cited web pages; annotators judged whether each cited passage fully supports, partly
+supports or does not support the answer sentence. The claim is the sentence (as given, including
+a leading list number such as "4."), the quote the cited passage.
+{_ATTRBENCH_LABEL_NOTE} (Here: only full support is "attributable".)""",
+    ),
+]
+
+
+FRESH16_README_HEAD = _group_head("Sixteenth", "--fresh16", "fifteenth", "snapshot") + """\
+All three sets are read from AttributionBench's copies: the original repositories hold no usable
+data in their snapshots. Looked at and not used: AttrScore itself (OSU-NLP-Group/AttrScore: prompts
+and code only; its GenSearch set is used, through AttributionBench); HAGRID's own repository
+(README only); Attributed-QA (google-research-datasets/Attributed-QA: `ratings.zip` absent from
+the snapshot; AttributionBench's 146 AttributedQA rows are kept for a later group); WANLI
+(alisawuffles/wanli: 100-row samples only, NLI on generated sentences); HANS (tommccoy1/hans: its
+data files absent; `mnli_contradicting_examples` is one class); SciTail (allenai/scitail: a test
+fixture only); AttributionBench's ExpertQA, LFQA and BEGIN rows (those sets were used in earlier
+groups).
+"""
+
+
 def build_fresh(
     mirrors: Path, out: Path, sets: list[Dataset] | None = None, head: str = FRESH_README_HEAD,
     cap: int = FRESH_CAP,
@@ -2624,6 +2773,7 @@ def build_fresh(
             f"{ds.name:16} holdout {len(kept):5} of {len(recs):5} (supported {lab[SUPPORTED]:4}, "
             f"unsupported {lab[UNSUPPORTED]:4})   dropped {sum(tally.dropped.values())}"
         )
+    out.mkdir(parents=True, exist_ok=True)  # the README says "Not built" if no set was
     (out / "README.md").write_text(
         head.format(cap=cap, seed=FRESH_SEED) + "\n" + "\n".join(sections),
         encoding="utf-8",
@@ -2867,6 +3017,11 @@ FRESH_GROUPS = {
     "--fresh15": FreshGroup(
         "the public half of the fifteenth fresh holdout-only group (ExpertQA, PolyTope, MuFaME)",
         DEFAULT_FRESH15_OUT, FRESH15, FRESH15_README_HEAD, FRESH3_CAP,
+    ),
+    "--fresh16": FreshGroup(
+        "the public half of the sixteenth fresh holdout-only group (HAGRID, AttrScore-GenSearch, "
+        "Stanford-GenSearch)",
+        DEFAULT_FRESH16_OUT, FRESH16, FRESH16_README_HEAD, FRESH3_CAP,
     ),
 }
 

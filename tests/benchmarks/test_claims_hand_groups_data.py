@@ -1,0 +1,71 @@
+"""The shape of the hand-written pairs of the groups written over one documentation set each
+(benchmarks/data/claims-fresh13: Varnish Cache 7.1; claims-fresh16: libvirt 9.0), one table row
+a group: well formed, balanced, every quote verbatim on its stored page. Nothing here runs the
+claim check: a group is unseen until it is measured once (see its README)."""
+
+from __future__ import annotations
+
+import collections
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from tests.benchmarks._fresh_support import BENCH, load_module
+
+check = load_module(BENCH / "data" / "claims-hand" / "check.py", "claims_hand_check_hand_groups")
+build_pages = load_module(BENCH / "data" / "claims-hand" / "build_pages.py", "claims_hand_build_pages_hand_groups")
+
+
+@dataclass(frozen=True)
+class HandGroup:
+    name: str  # the group, as bench_claims.py --<name> knows it
+    dataset: str  # the one data set of its pairs, and its pages' build_pages.py root
+    id_prefix: str  # its ids: <prefix>0001, <prefix>0002, ...
+    root: str  # where build_pages.py reads that documentation
+
+
+GROUPS = [
+    HandGroup("fresh13", "varnish", "vn", "usr/share/doc/varnish/html"),
+    HandGroup("fresh16", "libvirt", "lv", "usr/share/doc/libvirt-doc/html"),
+]
+by_name = pytest.mark.parametrize("group", GROUPS, ids=[g.name for g in GROUPS])
+
+
+def _here(group: HandGroup) -> Path:
+    return BENCH / "data" / f"claims-{group.name}"
+
+
+@by_name
+def test_pairs_are_well_formed_holdout_only_and_balanced(group):
+    here = _here(group)
+    rows = check.load(here)
+    assert len(rows) >= 500
+    assert check.problems(rows, here) == []
+    assert {r["split"] for r in rows} == {"holdout"}
+    assert {r["dataset"] for r in rows} == {group.dataset}
+    assert [r["id"] for r in rows] == [f"{group.id_prefix}{n:04d}" for n in range(1, len(rows) + 1)]
+    labels = collections.Counter(r["label"] for r in rows)
+    assert labels["supported"] == labels["unsupported"]
+    for r in rows:
+        assert r["class"] in (check.SUPPORTED if r["label"] == "supported" else check.UNSUPPORTED), r["id"]
+        assert bool(r.get("note")) == (r["label"] == "unsupported"), r["id"]
+        assert r["claim"] != r["quote"], r["id"]
+
+
+@by_name
+def test_every_quote_is_verbatim_on_its_page_and_every_page_is_used(group):
+    here = _here(group)
+    rows = check.load(here)
+    pages = (here / "pages.txt").read_text(encoding="utf-8").split()
+    assert {r["page"] for r in rows} == set(pages)
+    texts = {p: (here / "pages" / f"{p}.txt").read_text(encoding="utf-8") for p in pages}
+    missing = [r["id"] for r in rows if r["quote"] not in texts[r["page"]]]
+    assert missing == []
+
+
+@by_name
+def test_pages_come_from_the_groups_root_of_build_pages(group):
+    pages = (_here(group) / "pages.txt").read_text(encoding="utf-8").split()
+    assert {p.split("/", 1)[0] for p in pages} == {group.dataset}
+    assert Path(build_pages.ROOTS[group.dataset]) == Path(group.root)
