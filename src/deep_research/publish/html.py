@@ -12,6 +12,7 @@ from functools import lru_cache
 
 import jinja2
 import markdown as md_lib
+from markdown.preprocessors import Preprocessor
 import nh3
 from markupsafe import Markup, escape
 
@@ -263,6 +264,45 @@ def _source_entries(report: CitationReport, styler: Styler | None = None) -> lis
     return ordered
 
 
+class _ListedCode(Preprocessor):
+    """Fenced code inside a list item, rendered by the converter's own fenced-code step (the
+    language class, highlighting and escaping of every other fenced block): publish/lists.py
+    put a placeholder line in the item for each block, as Python-Markdown has no fences there;
+    this puts the stashed block's line in its place, in the item."""
+
+    def __init__(self, md: md_lib.Markdown, blocks: dict[str, tuple[str, str]]):
+        super().__init__(md)
+        self.blocks = blocks
+
+    def run(self, lines: list[str]) -> list[str]:
+        if not self.blocks:
+            return lines
+        fenced = self.md.preprocessors["fenced_code_block"]
+        out = []
+        for line in lines:
+            block = self.blocks.get(line.strip())
+            if block is None:
+                out.append(line)
+                continue
+            info, content = block
+            body = content.expandtabs(self.md.tab_length).split("\n")
+            if body and body[-1] == "":
+                body.pop()
+            runs = [len(x) - len(x.lstrip("`")) for x in body] + [2]
+            fence = "`" * (max(runs) + 1)  # longer than any run of backticks that starts a line of it
+            lang = m.group(0) if (m := _LANG.match(info.strip())) else ""
+            stashed = [x for x in fenced.run([fence + lang, *body, fence]) if x.strip()]
+            if len(stashed) == 1 and stashed[0] not in (fence + lang, fence):
+                out.append(line[:len(line) - len(line.lstrip())] + stashed[0])
+            else:  # not read as a fence: the code as an escaped block of its own
+                out.append(line[:len(line) - len(line.lstrip())] + self.md.htmlStash.store(
+                    f"<pre><code>{html_lib.escape(chr(10).join(body))}</code></pre>"))
+        return out
+
+
+_LANG = re.compile(r"[\w#.+-]+")  # a fence's language as Python-Markdown's fenced-code step reads it
+
+
 def render_html(
     report: CitationReport,
     *,
@@ -312,8 +352,15 @@ def render_html(
                            MARKDOWN_EXTENSION[0]: MARKDOWN_EXTENSION[1]},
         output_format="html",
     )
+    listed_code: dict[str, tuple[str, str]] = {}  # a fenced block inside a list item: its placeholder line
+
+    def list_code(info: str, content: str) -> str:
+        listed_code[key := f"zqcode{nonce}n{len(listed_code)}q"] = (info, content)
+        return key
+
+    converter.preprocessors.register(_ListedCode(converter, listed_code), "listed_code", 24)  # after fences (25)
     try:
-        converted = converter.convert(for_python_markdown(body_md))  # CommonMark's lists
+        converted = converter.convert(for_python_markdown(body_md, list_code))  # CommonMark's lists
     except RecursionError:  # the input limits should prevent it; never fail the report for it
         converted = f"<pre>{escape(body_md)}</pre>"
         converter.toc = ""

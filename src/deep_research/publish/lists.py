@@ -15,6 +15,7 @@ line is kept, and lines outside lists (and lists inside block quotes) are left a
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -57,9 +58,15 @@ def _columns(line: str) -> tuple[int, int]:
     return col, i
 
 
-def for_python_markdown(md: str) -> str:
+def for_python_markdown(md: str, code: Callable[[str, str], str] | None = None) -> str:
     """``md`` with its list items indented as Python-Markdown needs to read the lists
-    CommonMark reads (see the module notes); text without a list is returned as is."""
+    CommonMark reads (see the module notes); text without a list is returned as is.
+
+    ``code(info, content)``, when given, is called for each fenced code block inside a list
+    item (not in a block quote): Python-Markdown reads fences only at the start of a line, so
+    the block's lines are replaced by the one line ``code`` returns (a placeholder the caller
+    turns into the rendered block), on a block of its own in the item. Without it such a
+    block's lines are re-indented like the item's other lines."""
     if not _MAYBE_LIST.search(md):
         return md
     lines = md.split("\n")
@@ -68,6 +75,7 @@ def for_python_markdown(md: str) -> str:
     fence = [False] * len(lines)  # a line of a code block (fenced or indented)
     para = [False] * len(lines)  # a line of a paragraph
     table = [False] * len(lines)  # the first line of a table in a list item
+    fenced: dict[int, tuple[int, str, str]] = {}  # a fenced block's first line in an item: (end, info, content)
     quotes = 0
     lists: list[bool] = []  # per open list: is its next item the first
     depth = 0
@@ -104,6 +112,8 @@ def for_python_markdown(md: str) -> str:
         elif kind == "table_open" and t.map and stack and not quotes and t.map[0] < len(lines):
             table[t.map[0]] = True
         elif kind in ("fence", "code_block", "paragraph_open") and t.map and not quotes:
+            if kind == "fence" and code is not None and stack and stack[-1] is not None:
+                fenced[t.map[0]] = (min(t.map[1], len(lines)), t.info, t.content)
             marks = para if kind == "paragraph_open" else fence
             for k in range(t.map[0], min(t.map[1], len(lines))):
                 marks[k] = True
@@ -113,13 +123,38 @@ def for_python_markdown(md: str) -> str:
     blanks = 0  # blank lines written so far
     prev_depth = 0  # the list depth of the last line written that was not blank
     chunk_indent, chunk_owned = 0, False  # the first line of the current block: its indentation, an item's?
+    skip_to = 0  # the lines of a fenced block replaced by its placeholder end here
     for k, line in enumerate(lines):
+        if k < skip_to:
+            continue
         item = owner[k]
         if not line.strip(" \t\r"):
             out.append(line)
             blanks += 1
             continue
         blank_before = not out or not out[-1].strip(" \t\r")
+        if k in fenced and item is not None and code is not None:
+            # the block on a line of its own, a block of its own in the item (Python-Markdown
+            # reads a block in an item after a blank line, at the item's level)
+            end, info, content = fenced[k]
+            if k == item.start:  # the block opens on the marker line: the marker alone, then the block
+                if not blank_before and item.first and (item.parent is None or blanks > item.parent.mark):
+                    out.append("")
+                    blanks += 1
+                item.mark = blanks
+                col, i = _columns(line)
+                m = _MARKER.match(line, i)
+                out.append(_marker_line(line[:m.end()] if m else line[:i], item))
+                blank_before = False
+            if not blank_before:
+                out.append("")
+                blanks += 1
+            out += [" " * (INDENT * item.depth) + code(info, content).strip(), ""]
+            blanks += 1
+            chunk_indent, chunk_owned = INDENT * item.depth, True
+            prev_depth = item.depth
+            skip_to = end
+            continue
         if item is None:
             new = line
         elif k == item.start:
