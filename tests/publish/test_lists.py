@@ -78,6 +78,9 @@ CASES = [
     "1. ```\n   code on the marker line\n   ```\n2. b\n",
     "- a\n  - nested:\n    ````md\n    ```\n    not a fence's end\n    ```\n    ````\n  - c\n- d\n",
     "1. unclosed fence\n   ```\n   runs to the end of the item\n2. b\n",
+    # two block quotes a blank line apart (Python-Markdown joined them)
+    "> a first quote\n\n> a second one\n",
+    "> a\n\n\n> b\n\n> c\n\ntext\n\n> d\n>\n> still d\n",
     "Steps:\n1. one\n   ```\n     two spaces kept\n   ```\n\n```\ntop-level fence\n```\n",
 ]
 

@@ -25,7 +25,7 @@ from .assets import templates_dir
 from ..language import count, format_date, strong_direction, text_direction
 from ..language import labels as language_labels
 from .code import CSS_CLASS, MARKDOWN_EXTENSION, TOKEN_CLASSES, code_css
-from .lists import for_python_markdown
+from .lists import for_python_markdown, separate_quotes
 from .markdown import (body_markdown, check_mark, credibility_text, findings_markdown, legend_counts, policy_for,
                        quoted_words, shown_heading)
 from .safety import Atom, Policy, link_allowed, local_file_urls, render_cut_note, tag_atom_text
@@ -285,6 +285,9 @@ class _ListedCode(Preprocessor):
                 out.append(line)
                 continue
             info, content = block
+            if not info and not content and line.strip().startswith("zqgap"):
+                out.append(self.md.htmlStash.store("<!-- -->"))  # a block of nothing (comments are removed)
+                continue
             body = content.expandtabs(self.md.tab_length).split("\n")
             if body and body[-1] == "":
                 body.pop()
@@ -360,7 +363,10 @@ def render_html(
 
     converter.preprocessors.register(_ListedCode(converter, listed_code), "listed_code", 24)  # after fences (25)
     try:
-        converted = converter.convert(for_python_markdown(body_md, list_code))  # CommonMark's lists
+        listed_md = for_python_markdown(body_md, list_code)  # CommonMark's lists
+        quote_gap = f"zqgap{nonce}q"  # between two quotes: an empty block (Python-Markdown would join them)
+        listed_code[quote_gap] = ("", "")
+        converted = converter.convert(separate_quotes(listed_md, quote_gap))
     except RecursionError:  # the input limits should prevent it; never fail the report for it
         converted = f"<pre>{escape(body_md)}</pre>"
         converter.toc = ""

@@ -236,3 +236,34 @@ def _content_column(line: str) -> int:
         j += 1
     spaces = c - end
     return end + 1 if spaces >= 5 or spaces < 1 or j >= len(line.rstrip("\r")) else c
+
+
+def separate_quotes(md: str, separator: str) -> str:
+    """``md`` with ``separator`` on a line of its own (a block of its own) between two block
+    quotes at the top level that only blank lines separate: CommonMark reads two quotes there,
+    Python-Markdown adds a quote to the one before it. Text without such quotes is returned
+    as is."""
+    if "\n\n" not in md or not re.search(r"^[ \t]{0,3}>", md, re.M):
+        return md
+    lines = md.split("\n")
+    before: list[int] = []  # the first line of each quote that follows another
+    last_quote_end = -1
+    for t in _parser().parse(md):
+        if t.level != 0 or not t.map or t.nesting == -1:
+            continue
+        if t.type == "blockquote_open":
+            if last_quote_end >= 0 and t.map[0] > last_quote_end \
+                    and all(not x.strip(" \t\r") for x in lines[last_quote_end:t.map[0]]):
+                before.append(t.map[0])
+            last_quote_end = t.map[1]
+        else:
+            last_quote_end = -1
+    if not before:
+        return md
+    out: list[str] = []
+    for k, line in enumerate(lines):
+        if before and k == before[0]:
+            before.pop(0)
+            out += [separator, ""]
+        out.append(line)
+    return "\n".join(out)
