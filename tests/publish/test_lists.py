@@ -78,6 +78,12 @@ CASES = [
     "1. ```\n   code on the marker line\n   ```\n2. b\n",
     "- a\n  - nested:\n    ````md\n    ```\n    not a fence's end\n    ```\n    ````\n  - c\n- d\n",
     "1. unclosed fence\n   ```\n   runs to the end of the item\n2. b\n",
+    # lists inside a block quote, indented by the marker's width
+    "> 1. a\n>    continued\n>\n>    a second paragraph of a\n> 2. b\n\nafter\n",
+    "> Key points:\n> - one\n>   - nested by two\n> - two\n",
+    "> - a\nlazy line of a\n> - b\n",
+    "> 1. step\n>    ```sh\n>    run <x>\n>    ```\n> 2. next\n",
+    "- item\n\n> 1. a\n>    cont\n>\n>    para\n",
     # two block quotes a blank line apart (Python-Markdown joined them)
     "> a first quote\n\n> a second one\n",
     "> a\n\n\n> b\n\n> c\n\ntext\n\n> d\n>\n> still d\n",

@@ -280,7 +280,8 @@ class _ListedCode(Preprocessor):
         fenced = self.md.preprocessors["fenced_code_block"]
         out = []
         for line in lines:
-            block = self.blocks.get(line.strip())
+            lead = _LEAD.match(line).group(0)  # an item's indentation, a quote's markers
+            block = self.blocks.get(line[len(lead):].strip())
             if block is None:
                 out.append(line)
                 continue
@@ -296,13 +297,14 @@ class _ListedCode(Preprocessor):
             lang = m.group(0) if (m := _LANG.match(info.strip())) else ""
             stashed = [x for x in fenced.run([fence + lang, *body, fence]) if x.strip()]
             if len(stashed) == 1 and stashed[0] not in (fence + lang, fence):
-                out.append(line[:len(line) - len(line.lstrip())] + stashed[0])
+                out.append(lead + stashed[0])
             else:  # not read as a fence: the code as an escaped block of its own
-                out.append(line[:len(line) - len(line.lstrip())] + self.md.htmlStash.store(
+                out.append(lead + self.md.htmlStash.store(
                     f"<pre><code>{html_lib.escape(chr(10).join(body))}</code></pre>"))
         return out
 
 
+_LEAD = re.compile(r"[ >]*")
 _LANG = re.compile(r"[\w#.+-]+")  # a fence's language as Python-Markdown's fenced-code step reads it
 
 

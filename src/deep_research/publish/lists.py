@@ -29,6 +29,9 @@ NESTING = 100
 LAZY = 2  # a line of an item's first block: indented less than a level, as CommonMark content
 # a line that may start a list item (CommonMark: up to 3 spaces, then the marker)
 _MAYBE_LIST = re.compile(r"^[ \t]{0,3}(?:[-+*]|\d{1,9}[.)])(?:[ \t]|$)", re.M)
+# a line of a block quote that may start a list item in it
+_QUOTED_LIST = re.compile(r"^[ \t]{0,3}>[> \t]*(?:[-+*]|\d{1,9}[.)])(?:[ \t]|$)", re.M)
+_QUOTE_MARK = re.compile(r"[ ]{0,3}> ?")  # a quote's marker and the one space CommonMark takes with it
 _MARKER = re.compile(r"([-+*]|\d{1,9}[.)])")
 # what Python-Markdown reads as a list item or a block quote at the start of an item's line
 _PM_ITEM = re.compile(r"(\d+\.|[-+*])[ \t]|(>)")
@@ -67,8 +70,9 @@ def for_python_markdown(md: str, code: Callable[[str, str], str] | None = None) 
     the block's lines are replaced by the one line ``code`` returns (a placeholder the caller
     turns into the rendered block), on a block of its own in the item. Without it such a
     block's lines are re-indented like the item's other lines."""
-    if not _MAYBE_LIST.search(md):
+    if not _MAYBE_LIST.search(md) and not _QUOTED_LIST.search(md):
         return md
+    md = _quoted_lists(md, code)
     lines = md.split("\n")
     tokens = _parser().parse(md)
     owner: list[_Item | None] = [None] * len(lines)
@@ -267,3 +271,35 @@ def separate_quotes(md: str, separator: str) -> str:
             out += [separator, ""]
         out.append(line)
     return "\n".join(out)
+
+
+def _quoted_lists(md: str, code: Callable[[str, str], str] | None) -> str:
+    """``md`` with the lists inside each top-level block quote re-indented as the lists
+    outside (the quote's text without its markers, through :func:`for_python_markdown`, each
+    line given back a marker "> "); a quote without a list, or whose lines CommonMark reads
+    with a tab after the marker, is left as written."""
+    if not _QUOTED_LIST.search(md):
+        return md
+    lines = md.split("\n")
+    spans = [t.map for t in _parser().parse(md) if t.type == "blockquote_open" and t.level == 0 and t.map]
+    changed = False
+    for a, b in reversed(spans):
+        b = min(b, len(lines))
+        inner: list[str] = []
+        for line in lines[a:b]:
+            m = _QUOTE_MARK.match(line)
+            if m and line[m.end():m.end() + 1] == "\t":
+                break
+            inner.append(line[m.end():] if m else line)  # a lazy line: its text as is
+        else:
+            text = "\n".join(inner)
+            new = for_python_markdown(text, code)
+            if new != text:
+                written = new.split("\n")
+                after = 0
+                while written and not written[-1].strip(" \t\r"):  # a quote's last line ">" would
+                    written.pop()  # end its last paragraph with a line break in Python-Markdown
+                    after += 1
+                lines[a:b] = [("> " + x) if x.strip(" \t\r") else ">" for x in written] + [""] * after
+                changed = True
+    return "\n".join(lines) if changed else md
