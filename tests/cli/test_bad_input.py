@@ -201,6 +201,9 @@ CASES = [
          ["base URL 'http://a b/' holds a space"]),
     Case("index: --base-url with an unclosed [", lambda t: ["index", t, "--base-url", "http://[::1/"], 2,
          ["base URL 'http://[::1/' is not a valid URL"]),
+    # a password in a URL the user typed is not repeated in the message
+    Case("--base-url with a password", lambda t: [*research_args(t), "--base-url", "ftp://alice:PWSECRET123@h/v1"], 2,
+         ["--base-url: 'ftp://alice:***@h/v1' is not an http:// or https:// URL"]),
     Case("--corpus-base-url javascript:", lambda t: [
         "research", "What is tea?", "--corpus", write(t / "docs" / "tea.md", "# Tea\n\nTea is a drink.\n").parent,
         "--corpus-base-url", "javascript://x/", "--yes", "--no-pdf", "--db", t / "s.sqlite", "--out", t / "r"], 2,
