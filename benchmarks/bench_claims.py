@@ -345,13 +345,53 @@ _SCALES = {"dozen": "12", "hundred": "100", "thousand": "1000", "million": "1000
 _A_SCALE = re.compile(r"\b[Aa] (dozen|hundred|thousand|million|billion)\b")
 
 
+# an ordinal written in digits ("8th", "21st"): a rank, not the number it is written with;
+# next to a month name ("March 8th", "8th of March") it is a day of the month, the number
+_ORDINAL_SUFFIX = re.compile(r"(?:st|nd|rd|th)s?\b", re.I)
+_MONTHS = ("january|february|march|april|may|june|july|august|september|october|november|december|"
+           "jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec")
+_MONTH_BEFORE = re.compile(rf"\b(?:{_MONTHS})\.?\s+\Z", re.I)
+_MONTH_AFTER = re.compile(rf"\s+(?:of\s+)?(?:{_MONTHS})\b", re.I)
+
+
+def _ordinal_suffix(n: int) -> str:
+    return "th" if n % 100 in (11, 12, 13) else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+
+
+_ORDINAL_WORDS = {w: i + 1 for i, w in enumerate(
+    ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh",
+     "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth", "seventeenth", "eighteenth", "nineteenth"])}
+_ORDINAL_WORDS.update({w: 10 * (i + 2) for i, w in enumerate(
+    ["twentieth", "thirtieth", "fortieth", "fiftieth", "sixtieth", "seventieth", "eightieth", "ninetieth"])})
+
+
+def _ordinal_words(text: str) -> set[str]:
+    """The ranks a text writes in words ("second", "twenty-first"), as ``_values`` names
+    digit ordinals: a quote's "Second Boer War" states the claim's "2nd Boer war"."""
+    out = set()
+    toks = re.findall(r"[a-z]+", text.lower().replace("-", " "))
+    for k, t in enumerate(toks):
+        if t in _ORDINAL_WORDS:
+            v = _ORDINAL_WORDS[t]
+            if v < 10 and k and toks[k - 1] in _WORDNUM and _WORDNUM[toks[k - 1]] >= 20:
+                v += _WORDNUM[toks[k - 1]]  # "twenty-first"
+            out.add(f"ordinal {v}")
+    return out
+
+
 def _values(text: str, words: bool) -> set[str]:
     out = set()
     for m in _DIGITS.finditer(text):
         d = m.group(0)
         if re.fullmatch(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?", d):
             d = d.replace(",", "")
-        out.add(d.rstrip(".,"))
+        d = d.rstrip(".,")
+        suffix = _ORDINAL_SUFFIX.match(text, m.end()) if d.isdigit() else None
+        if suffix and suffix.group(0)[:2].lower() == _ordinal_suffix(int(d)) \
+                and not (_MONTH_BEFORE.search(text, max(0, m.start() - 12), m.start())
+                         or _MONTH_AFTER.match(text, suffix.end())):
+            d = f"ordinal {d}"  # not "15st": fifteen stone
+        out.add(d)
     if words:
         for m in _A_SCALE.finditer(text):  # "a million": a number the rule checks too
             out.add(_SCALES[m.group(1).lower()])
@@ -367,8 +407,11 @@ def _values(text: str, words: bool) -> set[str]:
 
 def number_lacking(claim: str, quotes: list[str]) -> bool:
     """Does the claim state a number (in digits or words, "one" aside; "a million", "a
-    dozen" are numbers) that no quote states in digits or words?"""
-    have = set().union(*(_values(q, True) for q in quotes)) if quotes else set()
+    dozen" are numbers) that no quote states in digits or words? An ordinal in digits
+    ("8th") states a rank, not the number: a quote's "8th" does not state the claim's "8GB"
+    (nor the reverse), its "eighth" or "8th" states the claim's "8th"; a day next to a
+    month ("March 8th") is the number."""
+    have = set().union(*(_values(q, True) | _ordinal_words(q) for q in quotes)) if quotes else set()
     return any(v not in have for v in _values(claim, True))
 
 

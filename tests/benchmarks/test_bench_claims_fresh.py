@@ -134,3 +134,29 @@ def test_shipped_fresh_hand_pairs_are_well_formed():
     assert {r["split"] for r in rows} == {"holdout"}
     assert {r["label"] for r in rows} == {"supported", "unsupported"}
     assert {r["dataset"] for r in rows} == {"sqlite", "bash"}
+
+
+@pytest.mark.parametrize("claim, quote, lacking", [
+    ("The laptop has 8GB of memory.", "It is the 8th generation of the laptop.", True),  # fresh15: a rank, not 8
+    ("It finished 8th.", "It had 8 laps left.", True),  # nor the reverse
+    ("The laptop has 8GB of memory.", "The 8 GB model of the 8th generation.", False),
+    ("It finished 8th.", "It finished in 8th place.", False),
+    ("The 21st edition came out.", "The twenty-first edition came out in the 21st year.", False),
+    ("It opened on 8 March 2020.", "It opened on March 8th, 2020.", False),  # a day of a month is the number
+    ("It opened on 8 March 2020.", "It opened on the 8th of March 2020.", False),
+    ("It opened on 3 May.", "It opened on May 3rd.", False),
+])
+def test_number_lacking_reads_an_ordinal_as_a_rank_not_the_number(claim, quote, lacking):
+    """bench_claims counts a correct claim flagged for a number its quote lacks apart from a
+    false flag: a quote's "8th" does not state the claim's "8GB"."""
+    assert bench_claims.number_lacking(claim, [quote]) is lacking
+
+
+@pytest.mark.parametrize("claim, quote, lacking", [
+    ("The 2nd Boer war was fought in South Africa.", "The Second Boer War was fought in South Africa.", False),
+    ("The 21st edition came out.", "The twenty-first edition came out.", False),
+    ("Jamie was 15st by the age of 15.", "He weighed 15st at fifteen.", False),  # stone, no rank
+    ("Mirren has thirteen siblings.", "She is the 13th of 14 children.", True),
+])
+def test_number_lacking_reads_ranks_in_words_and_not_a_unit_as_a_rank(claim, quote, lacking):
+    assert bench_claims.number_lacking(claim, [quote]) is lacking

@@ -208,3 +208,28 @@ def test_a_result_file_past_the_bound_is_not_read_whole(tmp_path, monkeypatch):
     assert runner._read(big) is None
     assert runner._read(small) == {"id": "a"}
     assert runner._read(Path("/dev/zero")) is None
+
+
+def test_the_setup_check_names_the_options_typed_and_a_questions_own_settings(tmp_path):
+    """eval run's setup check (before any cost) names a setting given as an option as the
+    user typed it (--url), as research does, and one a question sets itself by the name the
+    question file gave it (its research_model wins over --research-model)."""
+    q = tmp_path / "one.jsonl"
+    q.write_text(json.dumps({"id": "q1", "question": "What is tea?",
+                             "settings": {"research_model": "nosuchprovider:y"}}) + "\n")
+    env = {k: v for k, v in os.environ.items() if k not in ("TAVILY_API_KEY", "OPENAI_BASE_URL")}
+    env.update(PYTHONPATH=str(ROOT), OPENAI_API_KEY="k")  # the product's own deps
+    r = subprocess.run([sys.executable, "-m", "deep_research.cli", "eval", "run", str(q), "--out",
+                        str(tmp_path / "out"), "--search", "none", "--url", "ftp://example.com/a",
+                        "--research-model", "nosuchprovider:x", "--compression-model", "nosuchprovider:z",
+                        "--allow-question-setting", "research_model"],
+                       capture_output=True, text=True, cwd=ROOT, env=env, timeout=300, stdin=subprocess.DEVNULL)
+    assert r.returncode == 2, (r.stdout, r.stderr)
+    text = " ".join(r.stderr.split())
+    assert "question q1: the run cannot start" in text, text
+    assert "- --url: " in text and "only http:// and https:// URLs" in text, text
+    # the question's own setting by its name, the option by the option
+    assert "- research_model, --compression-model (nosuchprovider:y, nosuchprovider:z): cannot use this model" \
+        in text, text
+    assert "nosuchprovider:x" not in text and "research_urls" not in text and "compression_model" not in text
+    assert "Traceback" not in text

@@ -427,6 +427,14 @@ class _Span:
     b: int
 
 
+def _context_char(ch: str) -> bool:
+    """May a context term on content that is not the page's own rendering hold ``ch``?
+    Context is page text outside the quote; there it may hold only words and plain
+    punctuation: a symbol such as the '¶' of a header link is often hidden on the real
+    page (CSS), and a term holding it would match nothing there."""
+    return ch.isalnum() or ch.isspace() or ch in _PLAIN_PUNCT
+
+
 class _Generator:
     def __init__(self, page: PageText, start: int, end: int, min_words: int, max_words: int,
                  max_context: int):
@@ -435,6 +443,13 @@ class _Generator:
         self.derived = page.derived
         self.start, self.end = start, end
         self.min_words, self.max_words, self.max_context = min_words, max_words, max_context
+        # A pattern known to occur nowhere before a target (in loose: target -> pattern; in
+        # the skeleton: (target, where the search starts) -> pattern). The terms tried for
+        # one target grow from the same start, and a longer one occurs only where a shorter
+        # one does: when the shorter one occurs nowhere before the target, neither does the
+        # longer, and the page need not be searched again.
+        self._clear: dict[int, str] = {}
+        self._sk_clear: dict[tuple[int, int], str] = {}
 
     # A term edge next to dropped markup of uncertain rendering (an unmatched "_" or "*")
     # is not clean: the browser may show that character glued to the word.
@@ -445,9 +460,6 @@ class _Generator:
         return i not in self.cuts and ends_cleanly(self.text, i)
 
     # term edge candidates ----------------------------------------------------------------
-    # A term's word count only grows with the term, so the scans below stop at the first
-    # candidate over max_words: _limit would drop it and every longer one (it keeps the
-    # first candidate only when no shorter one exists).
     @cached_property
     def _term_words(self) -> _TermWords:
         return _TermWords(self.text, self.start, self.end)
@@ -457,61 +469,59 @@ class _Generator:
         """The maximal alphanumeric runs of the quote's span (read by both term scans)."""
         return [m.span() for m in _ISALNUM_RUN.finditer(self.text, self.start, self.end)]
 
-    def _start_term_ends(self) -> list[int]:
-        """Ends c1 for a start term text[start:c1] (range form), shortest first."""
-        text, out = self.text, []
-        words = self._term_words.head
-        runs = self._runs
+    def _start_term_ends(self) -> _Lazy:
+        """Ends c1 for a start term text[start:c1] (range form), shortest first, found as
+        they are asked for (the search stops at the first end term that makes the directive
+        too long, most often after a few)."""
+        return _Lazy(self._limit(self._start_edges(), tail=False))
+
+    def _start_edges(self) -> Iterator[int]:
+        text, runs = self.text, self._runs
         if not runs:
-            return []  # no word: no term
+            return  # no word: no term
         first_alnum = runs[0][0]
         for c in _off_runs(runs, self.start + 1, min(self.end, self.page.segment_end(self.start) + 1)):
             if c <= first_alnum or text[c - 1].isspace() or not self._ends(c):
                 continue  # no word yet, or not a clean end
-            if words(c) > self.max_words:
-                if not out:
-                    out.append(c)
-                break
-            out.append(c)
-        return self._limit(out, words)
+            yield c
 
-    def _end_term_starts(self) -> list[int]:
-        """Starts c2 for an end term text[c2:end] (range form), shortest first."""
-        text, out = self.text, []
-        words = self._term_words.tail
-        runs = self._runs
+    def _end_term_starts(self) -> _Lazy:
+        """Starts c2 for an end term text[c2:end] (range form), shortest first (found as
+        they are asked for)."""
+        return _Lazy(self._limit(self._end_edges(), tail=True))
+
+    def _end_edges(self) -> Iterator[int]:
+        text, runs = self.text, self._runs
         if not runs:
-            return []
+            return
         last_alnum = runs[-1][1] - 1
         for c in reversed(_off_runs(runs, max(self.start, self.page.segment_start(self.end) - 1) + 1, self.end)):
             if c > last_alnum or text[c].isspace() or not self._starts(c):
                 continue  # no word after it, or not a clean start
-            if words(c) > self.max_words:
-                if not out:
-                    out.append(c)
-                break
-            out.append(c)
-        return self._limit(out, words)
+            yield c
 
-    def _limit(self, cands: list[int], words) -> list[int]:
-        if not cands:
-            return []
-        counted = [(c, words(c)) for c in cands]
-        enough = [c for c, w in counted if self.min_words <= w <= self.max_words]
-        if enough:
-            return enough
-        # The segment holds fewer words than the minimum: the longest term it allows.
-        short = [c for c, w in counted if w < self.min_words]
-        return short[-1:] if short else [counted[0][0]]
-
-    def _context_ok(self, a: int, b: int) -> bool:
-        """Context is page text outside the quote. On content that is not the page's own
-        rendering it may hold only words and plain punctuation: a symbol such as the '¶'
-        of a header link is often hidden on the real page (CSS), and a term holding it
-        would match nothing there."""
-        if not self.derived:
-            return True
-        return all(ch.isalnum() or ch.isspace() or ch in _PLAIN_PUNCT for ch in self.text[a:b])
+    def _limit(self, edges: Iterator[int], tail: bool) -> Iterator[int]:
+        """The term edges to try, shortest term first: those whose term has min_words to
+        max_words words; when none has, the longest shorter term, or else the first (over
+        max_words, the only one). A term's word count only grows along ``edges``, so the
+        first edge over max_words ends the search: it and every later one would be dropped."""
+        words = self._term_words.tail if tail else self._term_words.head
+        short = None
+        seen = kept = False
+        for c in edges:
+            w = words(c)
+            if w > self.max_words:
+                if not seen:
+                    yield c
+                return
+            seen = True
+            if w < self.min_words:
+                short = c
+            else:
+                kept = True
+                yield c
+        if not kept and short is not None:
+            yield short  # the segment holds fewer words than the minimum: the longest term it allows
 
     def _prefixes(self) -> Iterator[_Span | None]:
         """Prefix contexts, shortest first (None: no prefix)."""
@@ -523,10 +533,17 @@ class _Generator:
             pe -= 1
         if pe == 0 or not page.gap_is_whitespace(pe, self.start):
             return
+        # text[ps:pe] grows by one character a step: whether it holds a word yet, and (on
+        # derived content) a character a context may not hold, are kept as it grows
+        has_word = odd = False
+        derived = self.derived
         for ps in range(pe - 1, max(-1, page.segment_start(pe) - 1), -1):
-            if text[ps].isspace() or not self._starts(ps) or not _has_word(text[ps:pe]):
+            ch = text[ps]
+            has_word = has_word or ch.isalnum()
+            odd = odd or (derived and not _context_char(ch))
+            if ch.isspace() or not self._starts(ps) or not has_word:
                 continue
-            if not self._context_ok(ps, pe):
+            if odd:
                 break  # a longer prefix holds the same character
             yield _Span(ps, pe)
             if _words(text[ps:pe]) >= self.max_context:
@@ -542,10 +559,15 @@ class _Generator:
             ss += 1
         if ss >= len(text) or not page.gap_is_whitespace(self.end, ss):
             return
+        has_word = odd = False  # of text[ss:se], kept as it grows (see _prefixes)
+        derived = self.derived
         for se in range(ss + 1, min(len(text), page.segment_end(ss)) + 1):
-            if text[se - 1].isspace() or not self._ends(se) or not _has_word(text[ss:se]):
+            ch = text[se - 1]
+            has_word = has_word or ch.isalnum()
+            odd = odd or (derived and not _context_char(ch))
+            if ch.isspace() or not self._ends(se) or not has_word:
                 continue
-            if not self._context_ok(ss, se):
+            if odd:
                 break  # a longer suffix holds the same character
             yield _Span(ss, se)
             if _words(text[ss:se]) >= self.max_context:
@@ -566,8 +588,13 @@ class _Generator:
         if not needle:
             return False
         tail = sk[offsets[after.a] : offsets[after.b]] if after is not None else None
-        target = offsets[a]
-        pos = sk.find(needle, offsets[frm])
+        target, begin = offsets[a], offsets[frm]
+        known = self._sk_clear.get((target, begin))
+        if known is not None and needle.startswith(known):
+            return sk.startswith(needle, target)
+        pos = sk.find(needle, begin)
+        if (pos == -1 or pos >= target) and target >= begin:
+            self._sk_clear[target, begin] = needle
         while pos != -1 and pos < target:
             if not self._skeleton_excluded(pos, pos + len(needle), need_start, need_end):
                 if tail is None or sk.startswith(tail, pos + len(needle)):
@@ -606,14 +633,21 @@ class _Generator:
             return False
         after = _lslice(page, suffix.a, suffix.b) if suffix is not None else None
         loose = page.loose
-        pos = loose.find(pat)
-        while pos != -1 and pos < target:
-            if not _excluded(page, pos, pos + len(pat), True, must_end):
-                if after is None or loose.startswith(after, pos + len(pat)):
-                    return False
-            pos = loose.find(pat, pos + 1)
-        if pos != target:
-            return False
+        known = self._clear.get(target)
+        if known is not None and pat.startswith(known):
+            if not loose.startswith(pat, target):  # nothing before the target: the first is there or later
+                return False
+        else:
+            pos = loose.find(pat)
+            if pos == -1 or pos >= target:
+                self._clear[target] = pat
+            while pos != -1 and pos < target:
+                if not _excluded(page, pos, pos + len(pat), True, must_end):
+                    if after is None or loose.startswith(after, pos + len(pat)):
+                        return False
+                pos = loose.find(pat, pos + 1)
+            if pos != target:
+                return False
         if self.derived:
             a = prefix.a if prefix is not None else self.start
             return self._skeleton_first(a, term_end, 0, prefix is None, must_end, suffix)
@@ -698,10 +732,11 @@ class _Generator:
             return found
         base = 5 + self._elen(suffix, 2)
         starts = self._start_term_ends()
+        first = next(iter(starts), None)
         # A start term's encoded length grows with the term, and a range directive adds at
         # least "," and one character: once the start term alone is too long, every later
         # one is too (and no end term needs to be looked for when the first one is).
-        if not starts or too_long(base + len(encode_term(text[self.start : starts[0]])) + 2):
+        if first is None or too_long(base + len(encode_term(text[self.start : first])) + 2):
             found.sort(key=lambda x: x[0])
             return found
         ends = self._end_term_starts()

@@ -52,14 +52,20 @@ _HAS_ALNUM = re.compile(r"[^\W_]")
 _FINAL_STOPS = ".\u3002\uff0e!?"
 # Tokens: words and numbers; a sign, comparison, currency or percent symbol touching a
 # digit is a token of its own, so "-5" and "5", "$5" and "€5" never compare equal.
-_NUM_SYMBOL = r"[+\-<>=≤≥≈~±%‰$€£¥₹°]"
+_NUM_SYMBOL = "+\\-<>=≤≥≈~±%‰$€£¥₹°"
+# scripts without spaces: each character is a token of its own
+_SPACELESS = ("\\u0e00-\\u0eff\\u1000-\\u109f\\u1780-\\u17ff\\u2e80-\\u2fdf\\u3040-\\u30ff\\u3100-\\u312f"
+              "\\u31a0-\\u31ff\\u3400-\\u4dbf\\u4e00-\\u9fff\\uf900-\\ufaff\\uff66-\\uff9f")
+# One character class first, then what its kind needs: a symbol touching a digit (before or
+# after it), one character of a spaceless script, or a run of word characters (joined by
+# [.,'’:]). The same matches as the alternation of those three, found about a fifth faster:
+# a pattern led by a class is scanned at C speed, an alternation is tried at every position.
 _TOKEN = re.compile(
-    _NUM_SYMBOL + r"(?=\d)|(?<=\d)" + _NUM_SYMBOL + r"|"
-    r"[\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff\u2e80-\u2fdf\u3040-\u30ff\u3100-\u312f"
-    r"\u31a0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f]"
-    r"|[^\W\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff\u2e80-\u2fdf\u3040-\u30ff\u3100-\u312f"
-    r"\u31a0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f]+"
-    r"(?:[.,'’:][^\W\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]+)*"
+    f"[\\w{_NUM_SYMBOL}{_SPACELESS}]"
+    f"(?:(?<=[{_NUM_SYMBOL}])(?:(?=\\d)|(?<=\\d.))"
+    f"|(?<=[{_SPACELESS}])"
+    f"|(?<=[^\\W{_SPACELESS}])[^\\W{_SPACELESS}]*"
+    r"(?:[.,'’:][^\W\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]+)*)"
 )
 _TOKEN_SPLIT = re.compile(f"({_TOKEN.pattern})")  # gaps and tokens, alternately
 
@@ -225,8 +231,12 @@ class IndexedSource:
         """Tokens joined by \x1f, where each piece of the case- and accent-blind view
         starts (the text between tokens and the tokens, alternately: token k is
         ``deep.text[bounds[2k + 1]:bounds[2k + 2]]``), and that view. One ``re.split``
-        gives every token and gap at C speed (no match object per token)."""
-        deep = View(self.page.text, _deep_char, collapse=True)
+        gives every token and gap at C speed (no match object per token). The view shares
+        the canonical view's offsets when that one is built and the two folds give each
+        character the same length (accents aside, the common case)."""
+        canon = self.__dict__.get("canon_view")
+        deep = (canon.refold(self.page.text, _deep_char) if canon is not None
+                else View(self.page.text, _deep_char, collapse=True))
         parts = _TOKEN_SPLIT.split(deep.text)
         bounds = array("i", accumulate(map(len, parts), initial=0))
         return "\x1f" + "\x1f".join(parts[1::2]) + "\x1f", bounds, deep

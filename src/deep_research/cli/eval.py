@@ -13,7 +13,7 @@ from ..errors import UserError
 from ..evaluation.rundir import MAX_DEPTH, MAX_RUN_FOLDERS
 from ..terminal import inert_json, printable
 from .helpfmt import HelpCommand, HelpGroup
-from .settings import RUN_PANEL, checked_context, with_settings
+from .settings import RUN_PANEL, checked_context, typed_labels, with_settings
 
 if TYPE_CHECKING:
     from rich.console import Group
@@ -360,10 +360,12 @@ def run_cmd(
                         "in OUT/state/")
     allowed = check_allowed(allow_question_setting or ())
     qs = load_questions(questions)
-    context = {"write_pdf": False, **_settings_file(settings), **checked_context(**(run_settings or {}))}
+    options = checked_context(**(run_settings or {}))
+    context = {"write_pdf": False, **_settings_file(settings), **options}
     judge = _make_judge(judge_model, judge_base_url, judge_api_key_env, judge_max_calls, judge_timeout)
     opts = EvalSettings(out=out_dir, context=context, db=db, concurrency=concurrency,
-                        judge=judge, questions_file=str(questions), allow_question_settings=allowed)
+                        judge=judge, questions_file=str(questions), allow_question_settings=allowed,
+                        labels={q.id: _typed(options, q.settings) for q in qs})
     progress = EvalProgress(len(qs))
     if server is not None:
         from ..evaluation.remote import RemoteEvalRunner, Server
@@ -385,6 +387,14 @@ def run_cmd(
     ok = all(r["status"] in ("completed", "needs_clarification") for r in results) and \
         summary["behaviour_passed"] == summary["behaviour_checks"] and not summary["judge_errors"]
     raise typer.Exit(0 if ok else 1)
+
+
+def _typed(options: dict, question_settings: dict) -> dict[str, str]:
+    """setting -> the option typed for it, for the settings of one question that came from
+    this command's options (a question's own settings, like the --settings file's, are
+    named as written there): the setup check names ``--url``, not ``research_urls``."""
+    kept = {k: v for k, v in options.items() if k not in question_settings}
+    return {k: v for k, v in typed_labels(kept).items() if k not in question_settings}
 
 
 class EvalProgress:

@@ -72,6 +72,9 @@ class EvalSettings:
     # settings a question's "settings" may set although they reach the network, files,
     # credentials or cost (--allow-question-setting); see research/runtime/setting_policy.py
     allow_question_settings: frozenset[str] = frozenset()
+    # question id -> {setting: the command-line option the user gave it as}, so the setup
+    # check names what was typed (as ``research`` does); a setting not listed keeps its name
+    labels: dict[str, dict[str, str]] = field(default_factory=dict)
 
 
 def question_context(q: Question, base: dict, out: Path, allow: frozenset[str] = frozenset()) -> dict:
@@ -154,7 +157,7 @@ class EvalRunner:
         for q in self.questions:
             try:
                 cfg = Configuration.resolve({"configurable": {}}, self.question_context(q))
-                await preflight(cfg, self.deps)
+                await preflight(cfg, self.deps, self.s.labels.get(q.id))
             except UserError as e:
                 prefix = f"question {q.id}: "  # question_context names the question already
                 raise UserError(str(e) if str(e).startswith(prefix) else prefix + str(e)) from None

@@ -24,6 +24,7 @@ from .assets import templates_dir
 from ..language import count, format_date, strong_direction, text_direction
 from ..language import labels as language_labels
 from .code import CSS_CLASS, MARKDOWN_EXTENSION, TOKEN_CLASSES, code_css
+from .lists import for_python_markdown
 from .markdown import (body_markdown, check_mark, credibility_text, findings_markdown, legend_counts, policy_for,
                        quoted_words, shown_heading)
 from .safety import Atom, Policy, link_allowed, local_file_urls, render_cut_note, tag_atom_text
@@ -312,7 +313,7 @@ def render_html(
         output_format="html",
     )
     try:
-        converted = converter.convert(body_md)
+        converted = converter.convert(for_python_markdown(body_md))  # CommonMark's lists
     except RecursionError:  # the input limits should prevent it; never fail the report for it
         converted = f"<pre>{escape(body_md)}</pre>"
         converter.toc = ""

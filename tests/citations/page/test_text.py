@@ -170,3 +170,23 @@ def test_term_word_counts_equal_the_plain_count():
             assert terms.tail(c) == _words(text[c:b]), (text, a, b, c)
             checked += 1
     assert checked > 1000
+
+
+def test_a_refolded_view_is_the_view_of_the_other_fold():
+    """``View.refold``: the same text and offsets as a view made anew with the other fold,
+    the offsets shared only when the folds give every character the same length."""
+    rng = random.Random(11)
+    alphabet = list("aB9 .,\n\t") + ["  ", "\n\n ", "É", "é", "ﬁ", "\u0301", "\u00ad", "’", "—", "\x1b", "ß", "İ"]
+    texts = ["", " lead", "Plain text with  two spaces.\nNext line", "Café ﬁle — naïve"]
+    texts += ["".join(rng.choice(alphabet) for _ in range(rng.randint(1, 40))) for _ in range(3000)]
+    shared = 0
+    for text in texts:
+        for collapse in (True, False):
+            canon = View(text, _canon_char, collapse=collapse)
+            deep = canon.refold(text, _deep_char)
+            fresh = View(text, _deep_char, collapse=collapse)
+            assert deep.text == fresh.text, text
+            assert [deep.offsets[i] for i in range(len(text) + 1)] == [fresh.offsets[i] for i in range(len(text) + 1)]
+            assert [deep.to_source(p) for p in range(len(deep.text))] == [fresh.to_source(p) for p in range(len(fresh.text))]
+            shared += deep.offsets is canon.offsets
+    assert 0 < shared < 2 * len(texts)  # both the shared and the rebuilt case were seen

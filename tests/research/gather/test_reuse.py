@@ -439,3 +439,45 @@ def test_inflight_runs_concurrent_work_once_and_a_failure_lets_the_waiter_try():
         assert second == ("mine", False) and len(shared) == 0
 
     asyncio.run(main())
+
+
+# --- a recorded search keeps what its results say of their pages ------------------------------
+def test_a_reused_search_result_makes_the_same_source_as_a_fresh_one(tmp_path):
+    """A query answered from the thread's earlier search gives the researcher results that
+    keep the page's author, date, site name, cut note, document locations and the search
+    engine's metadata (credibility reads its published date), through the SQLite store the
+    CLI uses: the source recorded from the reused result says what the fresh one said."""
+    from langgraph.store.sqlite.aio import AsyncSqliteStore
+
+    from deep_research.research.gather.researcher import result_metadata
+    from deep_research.research.gather.reuse import QueryRegistry
+    from deep_research.research.runtime.sources import PageStore
+    from deep_research.search.base import SearchResult
+
+    fresh = SearchResult("https://example.org/heat", "Heat pumps", "Heat pumps work at -25 C.", "markdown",
+                         "Heat pumps work", 0.9, cut="only the first 2,000,000 bytes of the page were read",
+                         published="2024-03-01", author="A. Writer", site_name="Example Energy",
+                         metadata={"published_date": "2024-03-02"},
+                         locations=[[0, "page", 3]])
+    bare = SearchResult("https://example.org/bare", "Bare", "Text of a page with nothing more said.")
+
+    async def main():
+        async with AsyncSqliteStore.from_conn_string(str(tmp_path / "store.sqlite")) as store:
+            await store.setup()
+            pages = PageStore(store)
+            registry = QueryRegistry(pages, "thread")
+            await registry.record("heat pump", "topic", [fresh, bare])
+            entry = await QueryRegistry(pages, "thread").find("Heat pump!", 90)
+            assert entry is not None
+            reused = await registry.results(entry)
+            metas = [(await pages.record(r, "q")).as_dict() for r in (fresh, bare, *reused)]
+        return reused, metas
+
+    reused, metas = asyncio.run(main())
+    for m in metas:
+        m.pop("retrieved_at")
+    assert metas[2] == metas[0] and metas[3] == metas[1]
+    assert metas[2]["author"] == "A. Writer" and metas[2]["site_name"] == "Example Energy"
+    assert metas[2]["published"] == "2024-03-01" and metas[2]["locations"] == [[0, "page", 3]]
+    assert result_metadata(reused[0]) == result_metadata(fresh)  # the same credibility
+    assert result_metadata(reused[1]) == {}

@@ -327,8 +327,17 @@ def _word_info_of(r: str) -> tuple[str, str, bool, int, bool, bool, bool]:
 _word_info = _Memo(_word_info_of, 131072)
 
 
+# A word joined by a hyphen (or an en dash, read as one) to a number of grouped thousands:
+# "2.5 mya-10,000 years ago", "5 km-10,000 km". The word regex would take "mya-10" for one
+# name ("COVID-19") and leave ",000" behind; a name's number has no thousands group, so the
+# dash separates a range's ends there, and the number after it is 10,000.
+_WORD_DASH_THOUSANDS = re.compile(r"(?<=[^\W\d_])-(?=\d{1,3}(?:,\d{3})+(?![\d,]))")
+
+
 def _analyse(text: str, claim_side: bool, mid_start: bool = False) -> _Text:
     text = _prepare(text)
+    if "-" in text and "," in text:
+        text = _WORD_DASH_THOUSANDS.sub(" - ", text)
     raw, kinds, minus, hyph, calls = _tokens(text)
     low = list(map(str.lower, raw))
     numbers, num_pos, bounds = _numbers(raw, low, kinds, minus, hyph, claim_side)

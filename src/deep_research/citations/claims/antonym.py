@@ -104,6 +104,31 @@ def _held_back_restated(claim: _Text, k: int, q: _Text, j: int) -> str | None:
     return None
 
 
+_DEGREE = frozenset({"more", "less", "fewer"})
+
+
+def _degree_of_another(claim: _Text, k: int, q: _Text, j: int) -> tuple[str, str] | None:
+    """Are the claim's word at k and the quote's at j degree words ("more", "less") of two
+    different words, and does the claim state the quote's word itself, without its degree
+    word, joined to its own degree phrase by "and" or a comma: "become moderate and less
+    significant" / "become more moderate"? The claim then
+    says "moderate" where the quote says "more moderate", and "less" of "significant", a word
+    the quote's "more" is not said of: (the claim's word it is said of, the quote's), else None.
+    "less moderate" / "more moderate" is still an opposite."""
+    if claim.low[k] not in _DEGREE or q.low[j] not in _DEGREE:
+        return None
+    c_of, q_of = _object(claim, k)[:1], _object(q, j)[:1]
+    if not c_of or not q_of or c_of == q_of:
+        return None
+    # the claim joins the quote's word, bare, to its own degree phrase: "moderate and less
+    # significant" ("antibodies could be less severe" says "less" of something else)
+    stated = [x for x in claim.positions.get(q_of[0], ()) if x < k and not (x and claim.low[x - 1] in _DEGREE)
+              and k - x <= 2 and all(claim.low[y] in ("and", ",") for y in range(x + 1, k))]
+    if not stated:
+        return None
+    return claim.raw[claim.positions[c_of[0]][0]], claim.raw[stated[0]]
+
+
 def _check_antonym(claim: _Text, quotes: list[_Text]) -> ClaimCheck | None:
     """A claim word the quotes lack whose opposite stands in a quote, among the same other
     words ("the vents close when it is hot" / "the vents open when it is hot"): the claim
@@ -144,8 +169,11 @@ def _check_antonym(claim: _Text, quotes: list[_Text]) -> ClaimCheck | None:
                         note = f'the claim says "{claim.raw[k]}" where the quote says "{q.raw[j]}"'
                         other = _said_of_another(claim, k, q, j)
                         held = _held_back_restated(claim, k, q, j)
+                        degree = _degree_of_another(claim, k, q, j)
                         found = _grey("antonym", note, f'the quote says "{q.raw[j]}" of another thing than '
                                       f'"{other}", in a clause of its own') if other else \
+                            _grey("antonym", note, f'the quote says "{q.raw[j]} {degree[1]}", which the claim states '
+                                  f'as "{degree[1]}" and says "{claim.raw[k]}" of "{degree[0]}"') if degree else \
                             _grey("antonym", note, f'the claim\'s "{held}" restates "{q.raw[j]} ... from"') if held \
                             else verdict("antonym", note, claim, k, q, j)
                         if found.status is ClaimStatus.UNSUPPORTED:

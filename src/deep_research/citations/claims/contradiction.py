@@ -441,7 +441,34 @@ def _denied_by_a_word(plain: _Text, j: int, neg_side: _Text) -> str | None:
     for x in range(max(slo, j - 2 * WINDOW), min(shi, j + 2 * WINDOW + 1)):
         if plain.kinds[x] == _WORD and plain.stems[x] in _DENYING and plain.stems[x] not in neg_side.stemset:
             return plain.raw[x]
+        if x + 1 < shi and _DENYING_PHRASES.get(plain.stems[x]) == plain.low[x + 1] \
+                and plain.stems[x] not in neg_side.stemset:
+            return f"{plain.raw[x]} {plain.raw[x + 1]}"
+    return _denied_as_a_consequence(plain, j, neg_side, shi)
+
+
+_CONSEQUENCE = frozenset({"so", "therefore", "thus", "hence"})
+
+
+def _denied_as_a_consequence(plain: _Text, j: int, neg_side: _Text, shi: int) -> str | None:
+    """The denying word that opens what ``plain``'s sentence draws from the clause of ``j``
+    ("Punishing your cat can make those bad feelings worse, so avoid any negative
+    reinforcements"): within three tokens after a "so" / "therefore" / "thus" / "hence" later in
+    the sentence, however far from ``j``. The sentence then advises against what it first
+    names: the other side's "do not punish" says the same. None when there is none."""
+    for y in range(j + 1, shi):
+        if plain.low[y] in _CONSEQUENCE:
+            for x in range(y + 1, min(shi, y + 4)):
+                if plain.kinds[x] == _WORD and plain.stems[x] in _DENYING and plain.stems[x] not in neg_side.stemset:
+                    return plain.raw[x]
     return None
+
+
+# verbs that deny with their particle, as "refused to" / "declined to" do (``words._TO_NEGATORS``):
+# "ruled out providing further assistance" ("could not provide"), "refrained from commenting"
+# ("did not comment"), "turned down the offer" ("did not accept"). Their words alone deny
+# nothing ("the rules", "turn left"), so they are read here as a pair: stem -> the particle.
+_DENYING_PHRASES = {stem("ruled"): "out", stem("refrained"): "from", stem("turned"): "down"}
 
 
 # Negators of one kind say the same: "without X" is "no X"; "does not need X" is "never needs X".

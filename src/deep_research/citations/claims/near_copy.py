@@ -90,12 +90,43 @@ def _substitution_kind(claim: _Text, ci: int, quote: _Text, qj: int, quotes: lis
         if _names_cross(claim, ci, quote, qj):
             return None  # "Charles Dickens ... Tim" / "Tiny Tim ... Dickens": two names misaligned
         if sandwich and (gain or loss):
+            if _stated_beside(claim, ci, quotes):
+                return None  # "in the Olympics in 1896" / "in Athens in 1896", and "the 1896 Olympics in Athens"
             return "entity"  # the same words on both sides, one name for another
         if (gain or loss) if in_place else (gain and loss):
             # at an end, or the names in a longer differing stretch: only a name the quotes
             # do not write in any form proves a swap
             return None if _name_in_quotes(cr, quotes) else "entity"
     return None
+
+
+def _stated_beside(claim: _Text, ci: int, quotes: list[_Text]) -> bool:
+    """Does some quote write the claim's name at ``ci`` within three tokens of the number the
+    claim sets right beside it (the nearest content word on either side, within three
+    tokens, in its clause, when it is a number): "showed up in the Olympics in 1896" where
+    one quote says "in Athens in 1896" and another "since the 1896 Olympics in Athens"? The
+    quotes then state the claim's name with that very date or count, and the one the
+    alignment paired it with is another name of the same event, not the one the claim
+    swapped. (A common word beside it - "the INT signal" / "the INT and QUIT signals" - ties
+    nothing: any name of its kind stands beside it.)"""
+    name = claim.stems[ci]
+    beside = set()
+    for step in (-1, 1):
+        x = ci + step
+        while 0 <= x < len(claim.raw) and abs(x - ci) <= 3 and claim.clause[x] == claim.clause[ci]:
+            if claim.content[x]:
+                if claim.kinds[x] == _NUM and claim.stems[x].startswith("#"):
+                    beside.add(claim.stems[x])
+                break
+            x += step
+    if not beside:
+        return False
+    for q in quotes:
+        for y in q.positions.get(name, ()):
+            if any(q.stems[z] in beside and q.clause[z] == q.clause[y]
+                   for z in range(max(0, y - 3), min(len(q.raw), y + 4)) if z != y):
+                return True
+    return False
 
 
 _CAN_WORDS = frozenset({"possible", "impossible", "able", "unable"})
@@ -303,11 +334,23 @@ def _initials_of(abbrev: str, t: _Text, k: int) -> bool:
     return False
 
 
+# Names of one country and the adjective of its state, folded (``_fold``): each stands for the
+# other where a name goes ("the UK's traditions" / "the British traditions", "US troops" /
+# "American troops"). Only a state's own names: "England" / "English" name a part of the UK,
+# and "Holland" a part of the Netherlands, so they stay names of their own. (Spelling and
+# initials - "America" / "American", "US" / "United" - ``_name_swap`` reads already.)
+_COUNTRY = {"uk": "uk", "u.k": "uk", "u.k.": "uk", "britain": "uk", "british": "uk",
+            "us": "us", "u.s": "us", "u.s.": "us", "usa": "us", "america": "us", "american": "us",
+            "netherlands": "nl", "dutch": "nl"}
+
+
 def _name_swap(claim: _Text, ci: int, quote: _Text, qj: int) -> bool:
     """May the two names stand for different things? Not when one is the other's spelling
     variant, abbreviation or inflection ("Fredrick" / "Frederick", "Feb" / "February",
     "SRI" / "SSRI", "Senators" / "Senate"), a single initial, or a word of a longer name."""
     a, b = _fold(claim.raw[ci]), _fold(quote.raw[qj])
+    if _COUNTRY.get(a, a) == _COUNTRY.get(b, b):
+        return False  # "the UK's traditions" / "the British traditions": one country named two ways
     if len(a) == 1 or len(b) == 1:
         return len(a) == len(b)  # "F" / "E" are options; "H" / "Helicobacter" an initial
     short, long_ = (a, b) if len(a) <= len(b) else (b, a)

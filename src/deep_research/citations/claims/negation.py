@@ -17,6 +17,7 @@ from .contradiction import (
 )
 from .types import _NUM, _WORD, ClaimCheck, ClaimStatus, _Text, derived
 from .words import (
+    _ANTONYMS,
     _CLAUSE_WORDS,
     _IMPLICIT_NEG_STEMS,
     _NEG_PHRASE_WORDS,
@@ -79,6 +80,8 @@ def _negation_matches(src: _Text, k: int, dst_list: list[_Text], src_fully_cover
     if not occs or any(_negated_at(dst, j) or _weakly_negated(dst, j) or _complement_follows(dst, j)
                        or _subject_of_negation(dst, j) for dst, j in occs):
         return None  # absent, or negated there too: consistent
+    if _adverb_negated(head, dst_list):
+        return None  # "could not have a lawful marriage" / "this won't be lawfully recognised"
     if len(head) >= 4 and any(_begins_a_word(dst, p + head) for dst in dst_list for p in _NEG_PREFIXES):
         return None  # "no symptoms" / "asymptomatic": the other side negates by a prefix
     negator = "no longer" if src.low[k] == "longer" and k and src.low[k - 1] == "no" else \
@@ -92,6 +95,8 @@ def _negation_matches(src: _Text, k: int, dst_list: list[_Text], src_fully_cover
             continue  # "more jobs in solar than in coal" / "jobs are in solar, not coal"
         if _modifier_participle(dst, j):
             continue  # "commonly used drugs" / "have never been used to negotiate": another role
+        if _belief_then_contrasted(dst, j):
+            continue  # "Many people assume multitasking is great. However, ...": a view the text rebuts
         lo, hi = max(0, j - 2 * WINDOW), min(len(dst.raw), j + 2 * WINDOW)
         near = {dst.stems[x] for x in range(lo, hi) if dst.clause[x] == c or abs(x - j) <= 4}
         if len(seg_stems & near) < need:
@@ -102,6 +107,37 @@ def _negation_matches(src: _Text, k: int, dst_list: list[_Text], src_fully_cover
 
 
 _LIKE = frozenset({"like", "likes", "liked", "liking"})
+
+
+def _adverb_negated(head: str, dst_list: list[_Text]) -> bool:
+    """Does some other side negate the same word as an adverb in "-ly", or as the adjective of
+    the negated adverb ("lawful" / "won't be lawfully recognised")? The light stemmer keeps the
+    two apart (an adverb often says another thing than its adjective), but a negation on
+    either is a negation of the word: the other side negates it too."""
+    if len(head) < 4 or not head.isalpha():
+        return False
+    other = head[:-2] if head.endswith("ly") else head + "ly"
+    return any(_negated_at(dst, j) for dst in dst_list for j in dst.positions.get(other, ()))
+
+
+_BELIEVING = frozenset({"assume", "assumes", "assumed", "believe", "believes", "believed", "think", "thinks",
+                        "thought"})
+_REBUTTING = frozenset({"however", "but", "actually"})
+
+
+def _belief_then_contrasted(t: _Text, j: int) -> bool:
+    """Is the word at j what somebody assumes or believes ("Many people assume multitasking
+    is a great way to get more done"), a verb of belief at most three tokens before it in its
+    clause, and does the text turn against it by the end of the next sentence ("However,
+    focusing on multiple tasks at once actually makes you less productive")? The text reports
+    a view to rebut it; it does not state the word."""
+    c = t.clause[j]
+    if not any(t.low[x] in _BELIEVING and t.clause[x] == c for x in range(max(0, j - 3), j)):
+        return False
+    _lo, hi = sentence_bounds(t, j)
+    if hi < len(t.raw):
+        _lo, hi = sentence_bounds(t, hi)
+    return any(t.low[x] in _REBUTTING for x in range(j + 1, hi))
 
 
 def _begins_a_word(t: _Text, prefix: str) -> bool:
@@ -277,6 +313,8 @@ def _not_a_denial(t: _Text, k: int) -> bool:
         return True  # "as effective, if not more so": "A, if not B" states A and suggests more
     if _answer_particle(t, k):
         return True  # "No, it's from 2009": an answer, not a negation of what follows
+    if t.low[k] == "without" and t.low[max(0, k - 2):k] == ["with", "or"]:
+        return True  # "with or without KVM acceleration": both branches named, neither denied
     j = k + 1
     while j < n and t.raw[j] not in (".", "!", "?") and not t.sent_start[j]:
         j += 1
@@ -672,6 +710,24 @@ def _qualified_otherwise(neg_side: _Text, h: int, plain: _Text, j: int) -> tuple
     return plain.raw[b[1]], plain.raw[b[0]], neg_side.raw[a[0]]
 
 
+def _opposite_kind_before(neg_side: _Text, k: int, plain: _Text, j: int) -> tuple[str, str, str] | None:
+    """Does the plain side follow the word at ``j`` with a modifier and a noun ("Use positive
+    reinforcement") whose noun the negated side names, before its negator in that sentence,
+    with the opposite modifier ("Negative reinforcement ... shouldn't be used")? The negation
+    is said of the opposite kind of thing, not of the plain side's: (the noun, the plain side's
+    modifier, the negated side's), else None. "Use negative reinforcement" is still a flip."""
+    b = _next_content(plain, j, 2)
+    if len(b) < 2 or b[1] != b[0] + 1 or plain.kinds[b[0]] != _WORD:
+        return None
+    mod, noun = plain.stems[b[0]], plain.stems[b[1]]
+    lo, _hi = sentence_bounds(neg_side, k)
+    for y in range(max(lo + 1, 1), k):
+        if neg_side.stems[y] == noun and neg_side.kinds[y - 1] == _WORD \
+                and frozenset((neg_side.stems[y - 1], mod)) in _ANTONYMS:
+            return plain.raw[b[1]], plain.raw[b[0]], neg_side.raw[y - 1]
+    return None
+
+
 def _other_branch(t: _Text, j: int) -> bool:
     """Is the word at j in the condition of the first branch of an "either ... or" ("either
     returning the pattern if the entry was found, or returning a default value")? The "or"
@@ -714,7 +770,7 @@ def _flip(src: _Text, k: int, others: list[_Text], covered: bool, *, claim_negat
     moved = _negation_moved(src, k, dst, j, claim_negates)
     if moved:
         return _grey("negation", note, moved)
-    other = _qualified_otherwise(src, seg[0], dst, j)
+    other = _qualified_otherwise(src, seg[0], dst, j) or _opposite_kind_before(src, k, dst, j)
     if other:
         return _grey("negation", note, f'the two sides qualify "{other[0]}" otherwise ("{other[1]}" / "{other[2]}"): '
                      "denying one kind denies not the other")
@@ -822,6 +878,57 @@ def _stated_negated_elsewhere(claim: _Text, cpos: list[int], quotes: list[_Text]
                                for t in quotes for k, is_neg in enumerate(t.neg) if is_neg)
 
 
+def _sentence_negations(t: _Text, at: int) -> tuple[int, set[str]]:
+    """How many negations the sentence of ``at`` makes ("neither A nor B": one), and the
+    stems of the words they negate (``_segment``)."""
+    lo, hi = sentence_bounds(t, min(at, len(t.raw) - 1))
+    n = seen = 0
+    negated: set[str] = set()
+    for k in range(lo, hi):
+        if t.neg[k]:
+            n += not (seen and t.low[k] == "nor")
+            seen += 1
+            negated.update(t.stems[x] for x in _segment(t, k))
+    return n, negated
+
+
+def _moved_in_sentence(claim: _Text, q: _Text, i1: int, j1: int) -> bool:
+    """Do the sentences that hold an aligned stretch make as many negations on both sides,
+    one at least, and do they negate a word in common? A negator one side has in the stretch
+    the other then writes elsewhere in that sentence, on the same thing: "the successor would
+    become acting President and not the President" / "the successor would not become
+    president, but would only be acting as president" - the negation moved, none was added or
+    dropped (``_negations`` asks the same of the whole texts; a quote often holds other
+    sentences with negations of their own). A negation of another thing ("the order matters,
+    and the server rejects what it does not recognise" / "the order does not matter") moved
+    nothing."""
+    if not claim.raw or not q.raw:
+        return False
+    cat = claim.align_pos[i1] if i1 < len(claim.align_pos) else len(claim.raw) - 1
+    qat = q.align_pos[j1] if j1 < len(q.align_pos) else len(q.raw) - 1
+    n, c_negated = _sentence_negations(claim, cat)
+    m, q_negated = _sentence_negations(q, qat)
+    return n > 0 and n == m and not c_negated.isdisjoint(q_negated)
+
+
+def _copied_elsewhere_unnegated(claim: _Text, q: _Text, i2: int, j2: int) -> bool:
+    """Do the claim's words right after an aligned stretch (its next three aligned tokens,
+    at least two) stand word for word at another place of the quote, in a clause without
+    negation? The alignment then paired the claim with the wrong mention: "The telescope is
+    not in orbit around the Earth, like Hubble is - it actually orbits the Sun, 1.5 million
+    km away" states "orbits the Sun, 1.5 million" unnegated, whatever "not" says of the
+    Earth."""
+    m = min(3, len(claim.align) - i2)
+    if m < 2:
+        return False
+    seq = claim.align[i2:i2 + m]
+    for p in range(len(q.align) - m + 1):
+        if p != j2 and q.align[p:p + m] == seq and \
+                not any(_negated_at(q, q.align_pos[x]) for x in range(p, p + m)):
+            return True
+    return False
+
+
 def _denied_in_clause(plain: _Text, at: int, negated: _Text) -> bool:
     """Does a word of ``plain`` deny by its meaning (``_DENYING``: "missing", "absent",
     "lacks"), one the negated side does not write, in the clause of the word at ``at``
@@ -882,6 +989,8 @@ def _negation_in_block(claim: _Text, q: _Text, i1: int, i2: int, j1: int, j2: in
         return None  # words of substance changed too: not a plain negation flip
     if _negations(claim) == _negations(q):
         return None  # as many negations on both sides: one moved, none was added or dropped
+    if _moved_in_sentence(claim, q, i1, j1):
+        return None  # "would become acting President and not the President" / "would not become president"
     other = qpos if cneg else cpos
     if any(stem((q if cneg else claim).low[p]) in _MEANS_NOT
            or negative_scale_word((q if cneg else claim).low[p]) for p in other):
@@ -910,6 +1019,8 @@ def _negation_in_block(claim: _Text, q: _Text, i1: int, i2: int, j1: int, j2: in
         return None  # "has not been initialized" / "uninitialized": the other side negates it by a prefix
     if cneg and quotes and _stated_negated_elsewhere(claim, cpos, quotes):
         return None
+    if not cneg and _copied_elsewhere_unnegated(claim, q, i2, j2):
+        return None  # "it is not in orbit around the Earth ... it actually orbits the Sun" / "it orbits the Sun"
     at = (q.align_pos[j1] if j1 < len(q.align_pos) else len(q.raw)) if cneg else \
         (claim.align_pos[i1] if i1 < len(claim.align_pos) else len(claim.raw))
     # (the plain side's words right after the differing stretch: "If you pull" / "Don't pull")

@@ -128,6 +128,17 @@ def _extra_whitespace(source: str) -> list[tuple[int, int]]:
 _BREAK = re.compile(r"\s(?:\s+|(?<=[^\S ]))")
 
 
+def _kept(source: str, dropped: list[tuple[int, int]]) -> str:
+    """``source`` without the ``dropped`` spans (in order, not overlapping)."""
+    if not dropped:
+        return source
+    pieces, prev = [], 0
+    for a, b in dropped:
+        pieces.append(source[prev:a])
+        prev = b
+    return "".join(pieces) + source[prev:]
+
+
 class View:
     """A per-character transform of a text, with maps between the two.
 
@@ -137,7 +148,7 @@ class View:
     exactly one character; when nearly all do, ``offsets`` is a ``_Shifts`` that stores
     only the exceptions, otherwise a dense array."""
 
-    __slots__ = ("text", "offsets")
+    __slots__ = ("text", "offsets", "_odd", "_dropped")
 
     def __init__(self, source: str, fold, collapse: bool):
         n = len(source)
@@ -147,14 +158,8 @@ class View:
         if collapse:
             for a, b in _extra_whitespace(source):
                 dropped.append((a + (a > 0), b))
-        if dropped:
-            pieces, prev = [], 0
-            for a, b in dropped:
-                pieces.append(source[prev:a])
-                prev = b
-            self.text = ("".join(pieces) + source[prev:]).translate(table)
-        else:
-            self.text = source.translate(table)
+        self._odd, self._dropped = odd, dropped
+        self.text = _kept(source, dropped).translate(table)
         if sum(source.count(chr(k)) for k in odd) + sum(b - a for a, b in dropped) <= n // 16:
             odd_at = [] if not odd else [m.start() for m in re.finditer(
                 "[" + "".join(re.escape(chr(k)) for k in odd) + "]", source)]
@@ -168,6 +173,19 @@ class View:
         for a, b in dropped:
             lengths[a:b] = bytes(b - a)
         self.offsets = array("i", accumulate(lengths, initial=0))
+
+    def refold(self, source: str, fold) -> View:
+        """The view of the same ``source`` (the text this view was made from) through another
+        ``fold``, with the same whitespace dropped. When ``fold`` gives every character the
+        length this view's fold gave it, the offsets are this view's (shared, not rebuilt)."""
+        table = {ord(c): fold(c) for c in set(source)}
+        odd = {k: len(v) for k, v in table.items() if len(v) != 1}
+        if odd != self._odd:
+            return View(source, fold, collapse=bool(self._dropped))  # no dropped whitespace: either way
+        view = View.__new__(View)
+        view._odd, view._dropped, view.offsets = odd, self._dropped, self.offsets
+        view.text = _kept(source, self._dropped).translate(table)
+        return view
 
     def to_source(self, pos: int) -> int:
         """Index in the source text of the character that produced view[pos]."""

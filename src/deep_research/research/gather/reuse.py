@@ -25,6 +25,9 @@ from ..runtime.sources import PageStore, owner_label
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 MAX_QUERIES = 1000  # searches of a thread compared with a new query
+# what a search result says of its page beyond its text, kept with a recorded search
+# (``metadata``: the search engine's, such as Tavily's published_date, which credibility reads)
+_KEPT = ("cut", "published", "author", "site_name", "locations", "metadata")
 
 
 class InFlight:
@@ -98,8 +101,11 @@ class QueryRegistry:
         rows = []
         for r in results:
             h = await self.pages.put(r.content or "")
-            rows.append({"url": r.url, "title": r.title, "format": r.format, "snippet": r.snippet,
-                         "partial": r.partial, "content_hash": h, **({"cut": r.cut} if r.cut else {})})
+            row = {"url": r.url, "title": r.title, "format": r.format, "snippet": r.snippet,
+                   "partial": r.partial, "content_hash": h}
+            # the page's own metadata, so a reused result makes the same source as a fresh one
+            row.update({k: v for k in _KEPT if (v := getattr(r, k))})
+            rows.append(row)
         entry = {"query": query, "topic": topic, "results": rows}
         await self.pages.store.aput(self.namespace, query_key(query), entry, index=False)
         return entry
@@ -112,9 +118,13 @@ class QueryRegistry:
             content = await self.pages.get(row.get("content_hash", ""))
             if content is None:
                 continue
+            kept = {k: v for k in ("published", "author", "site_name") if isinstance(v := row.get(k), str)}
+            locations, metadata = row.get("locations"), row.get("metadata")
             out.append(SearchResult(row["url"], row.get("title") or "", content, row.get("format"),
                                     row.get("snippet") or "", None, bool(row.get("partial")),
-                                    cut=str(row.get("cut") or "")))
+                                    cut=str(row.get("cut") or ""), **kept,
+                                    metadata=dict(metadata) if isinstance(metadata, dict) else {},
+                                    locations=locations if isinstance(locations, list) else None))
         return out
 
 

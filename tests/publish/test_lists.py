@@ -1,0 +1,174 @@
+"""Lists in report.html and report.docx as in report.md: a list item's content indented by
+its marker's width (CommonMark: "1. First line" continues 3 spaces in, a "- " item's nested
+list 2 in) and a list right after a line of text are read as CommonMark renderers read
+report.md, though Python-Markdown (the HTML, and the PDF and Word file made from it) wants
+4 spaces per level (publish/lists.py). Each case is compared with markdown-it's CommonMark
+rendering: the same lists, items, nesting, numbering and text."""
+
+from __future__ import annotations
+
+import random
+
+import docx
+import pytest
+from lxml import html as lxml_html
+from markdown_it import MarkdownIt
+
+from deep_research.citations.check import check_citations
+from deep_research.citations.model import Source
+from deep_research.publish import publish_report
+from deep_research.publish.html import render_html
+from deep_research.publish.lists import for_python_markdown
+
+COMMONMARK = MarkdownIt("commonmark", {"maxNesting": 100}).enable("table")  # its default reads 10 lists deep
+BLOCKS = ("ul", "ol", "li", "pre", "blockquote", "table", "h2")
+
+
+def _shape(fragment) -> list:
+    """The block structure under an element: lists, items (with an ordered list's start),
+    code, quotes, tables; paragraphs and inline markup looked through."""
+    out = []
+    for child in fragment:
+        if not isinstance(child.tag, str):
+            continue
+        if child.tag in BLOCKS:
+            out.append((child.tag, child.get("start") if child.tag == "ol" else None, _shape(child)))
+        else:
+            out.extend(_shape(child))
+    return out
+
+
+def _words(fragment) -> str:
+    return " ".join(fragment.text_content().split())
+
+
+def _commonmark(md: str):
+    return lxml_html.fromstring(f"<div>{COMMONMARK.render(md)}</div>")
+
+
+def _report_body(md: str):
+    page = lxml_html.fromstring(render_html(check_citations(md, [])))
+    (main,) = page.xpath("//main")
+    return main
+
+
+CASES = [
+    "1. First line\n   continued\n2. Second\n",
+    "1. First line\n\n   a second paragraph, 3 spaces in\n2. Second\n",
+    "1. **Heat pumps**: efficient\n   - in mild climates\n   - less so below -15 °C\n2. **Boilers**\n   - cheap to fit\n",
+    "- a\n  - nested by two spaces\n    - and again\n- b\n",
+    "Key points:\n- one\n- two\n\nAfter the list.\n",
+    "The steps:\n1. collect\n2. sort\n",
+    "- a\n\n  more of a\n\n  - nested after a blank line\n- b\n",
+    "1. a\n\n   b\n\n       indented code in the item\n2. x\n",
+    "- a\n  - b\n\n  - c\n- d\n",
+    "1) one\n2) two\n",
+    "3. starts at three\n4. four\n",
+    "10. ten\n    continued\n11. eleven\n",
+    "- a\nlazy line of a\n- b\n",
+    "- a\n  - b\nlazy line of b\n- c\n",
+    "- a\n  text of a\n  10. not an item: cannot interrupt a paragraph\n- b\n",
+    "- a\n\n  | x | y |\n  |---|---|\n  | 1 | 2 |\n- b\n",
+    "1. a\n   > a quote in the item\n2. b\n",
+    "Text\n2. not a list: it cannot interrupt a paragraph\n",
+    "> - a list in a quote\n>   continued\n\nafter\n",
+]
+
+
+@pytest.mark.parametrize("md", CASES)
+def test_the_html_reads_lists_as_commonmark_does(md):
+    body = _report_body("## Lists\n\n" + md)
+    expected = _commonmark("## Lists\n\n" + md)
+    assert _shape(body) == _shape(expected), for_python_markdown(md)
+    assert _words(body) == _words(expected)
+
+
+def test_random_model_style_lists_read_as_commonmark_does():
+    """Lists as models write them (markers -, *, 1., 1); continuation lines, nested lists and
+    paragraphs indented by the marker's width; blank lines between items or not; a line of
+    text before a list): the same structure and text as CommonMark, 300 seeded documents."""
+    rng = random.Random(16)
+
+    def items(depth: int, indent: int) -> list[str]:
+        ordered = rng.random() < 0.5
+        delim = rng.choice([".", ")"]) if ordered else ""
+        bullet = rng.choice("-*+")
+        out: list[str] = []
+        for n in range(rng.randint(1, 3)):
+            marker = f"{n + 1}{delim}" if ordered else bullet
+            pad = " " * indent
+            width = len(marker) + 1
+            out.append(f"{pad}{marker} item {depth}.{n} text")
+            if rng.random() < 0.4:
+                out.append(f"{pad}{' ' * width}continued {depth}.{n}")
+            if rng.random() < 0.3:
+                out += ["", f"{pad}{' ' * width}another paragraph {depth}.{n}"]
+            if depth < 3 and rng.random() < 0.4:
+                if rng.random() < 0.3:
+                    out.append("")
+                out += items(depth + 1, indent + width)
+            if rng.random() < 0.25:
+                out.append("")
+        return out
+
+    for _ in range(300):
+        lines: list[str] = []
+        for _ in range(rng.randint(1, 3)):
+            lines.append(f"Paragraph {len(lines)}:")
+            if rng.random() < 0.5:
+                lines.append("")
+            lines += items(1, 0)
+            lines.append("")
+        md = "\n".join(lines)
+        body, expected = _report_body(md), _commonmark(md)
+        assert _shape(body) == _shape(expected), md
+        assert _words(body) == _words(expected), md
+
+
+def test_a_continued_item_is_one_item_in_every_output(tmp_path):
+    """"1. First line" continued 3 spaces in by a paragraph of its own (a blank line before
+    it), with citations: one list item in report.html and report.docx, as report.md shows
+    it to a CommonMark reader (the HTML had the paragraph after a list of one item and "2."
+    as text in it). The continuation without a blank line was read right already."""
+    page = "Heat pumps work well in mild climates. Below -15 °C their efficiency falls."
+    src = [Source("s1", "https://example.org/heat", page, "Heat pumps")]
+    md = ("# Heat\n\nFindings:\n\n"
+          '1. Heat pumps work well in mild climates <ref id="s1">"Heat pumps work well in mild climates."</ref>\n'
+          "   continued on a line of its own.\n\n"
+          "   They are the usual choice there.\n"
+          '2. Below -15 °C their efficiency falls <ref id="s1">"Below -15 °C their efficiency falls."</ref>.\n')
+    result = publish_report(md, src, tmp_path, pdf=False, docx=True)
+    body = lxml_html.fromstring(result.files["html"].read_text(encoding="utf-8")).xpath("//main")[0]
+    (ol,) = body.xpath(".//ol")
+    first, second = ol.xpath("./li")
+    assert "work well in mild climates" in _words(first) and "the usual choice there" in _words(first)
+    assert "continued on a line of its own" in _words(first)
+    assert "efficiency falls" in _words(second)
+    assert not body.xpath(".//p[contains(., 'usual choice')][not(ancestor::li)]")  # not after the list
+    paragraphs = [p for p in docx.Document(str(result.files["docx"])).paragraphs if p.text.strip()]
+    texts = [p.text for p in paragraphs]
+    k = next(i for i, t in enumerate(texts) if t.startswith("1.\tHeat pumps work well in mild climates"))
+    assert "continued on a line of its own" in texts[k]
+    assert texts[k + 1] == "They are the usual choice there."  # the item's second paragraph, in the item
+    assert paragraphs[k + 1].paragraph_format.left_indent == paragraphs[k].paragraph_format.left_indent
+    assert texts[k + 2].startswith("2.\tBelow -15 °C")
+    # report.md and report.linked.md keep the text as written; a CommonMark reader sees the same list
+    for name in ("markdown", "linked"):
+        written = _commonmark(result.files[name].read_text(encoding="utf-8"))
+        (cm_ol,) = written.xpath(".//ol")
+        assert len(cm_ol.xpath("./li")) == 2 and "usual choice" in _words(cm_ol.xpath("./li")[0])
+
+
+def test_text_without_lists_and_code_are_left_as_written():
+    md = "# T\n\nA paragraph.\n\n```\n- not a list\n   1. nor this\n```\n\n    - indented code\n"
+    assert for_python_markdown(md) == md
+    assert for_python_markdown("No list here.\n") == "No list here.\n"
+
+
+def test_lists_nested_as_deep_as_the_policy_allows_keep_their_levels():
+    """Sixteen levels (the output policy's bound; markdown-it's own default reads ten), each
+    nested by its parent's marker width."""
+    md = "".join("  " * i + f"- level {i}\n" for i in range(16))
+    body = _report_body("## Deep\n\n" + md)
+    assert _shape(body) == _shape(_commonmark("## Deep\n\n" + md))
+    assert len(body.xpath(".//ul")) == 16
