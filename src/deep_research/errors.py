@@ -38,4 +38,11 @@ def redact(text: str) -> str:
             part = part.strip()
             if len(part) >= 8:
                 text = text.replace(part, "***")
-    return _URL_PASSWORD.sub(r"\1:***@", _KEY_PATTERN.sub(r"\1-***", text))
+    return mask_url_passwords(_KEY_PATTERN.sub(r"\1-***", text))
+
+
+def mask_url_passwords(text: str) -> str:
+    """``text`` with the password of every URL in it (``//user:password@host``) masked: for
+    messages that name what the user typed, which key-like masking would garble (a file
+    named key_questions.jsonl)."""
+    return _URL_PASSWORD.sub(r"\1:***@", text)

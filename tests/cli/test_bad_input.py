@@ -204,6 +204,8 @@ CASES = [
     # a password in a URL the user typed is not repeated in the message
     Case("--base-url with a password", lambda t: [*research_args(t), "--base-url", "ftp://alice:PWSECRET123@h/v1"], 2,
          ["--base-url: 'ftp://alice:***@h/v1' is not an http:// or https:// URL"]),
+    Case("a folder named like a key", lambda t: ["index", write(t / "key_documents_2024", "a file")], 2,
+         ["key_documents_2024 is not a folder"]),
     Case("--corpus-base-url javascript:", lambda t: [
         "research", "What is tea?", "--corpus", write(t / "docs" / "tea.md", "# Tea\n\nTea is a drink.\n").parent,
         "--corpus-base-url", "javascript://x/", "--yes", "--no-pdf", "--db", t / "s.sqlite", "--out", t / "r"], 2,

@@ -12,7 +12,7 @@ import sys
 import typer
 
 from ..env_file import load_env_file
-from ..errors import UserError, redact
+from ..errors import UserError, mask_url_passwords, redact
 from ..terminal import printable, safe_logging
 from . import compare as _compare
 from . import eval as _eval
@@ -68,7 +68,7 @@ def main(argv: list[str] | None = None) -> int:
 
         # a message of several lines (e.g. preflight's list of problems) keeps its line breaks
         # a URL's password the user typed (--base-url http://user:password@host/v1) is masked
-        err.print(f"[red]error:[/red] {_esc(printable(redact(str(e)), keep_newlines=True))}", highlight=False)
+        err.print(f"[red]error:[/red] {_esc(printable(mask_url_passwords(str(e)), keep_newlines=True))}", highlight=False)
         return e.exit_code
     except typer.Exit as e:
         return e.exit_code
