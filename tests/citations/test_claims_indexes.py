@@ -151,3 +151,54 @@ def test_many_quotes_each_analysed_once(monkeypatch):
     assert result.status.value == "supported"  # the proof ran (it reads every quote)
     assert len(seen) == len(quotes) == len(set(seen))
     _analyse_quote.cache_clear()
+
+
+def test_characters_normalised_as_by_the_translate_table():
+    """``_prepare`` replaces the characters of ``_NORMALISE`` by a regex scan: the same text
+    as ``str.translate`` with the table, each character and at the edges."""
+    from deep_research.citations.claims.analysis import _NORMALISE, _NORMALISE_CHARS, _normalise_chars, _prepare
+
+    every = "".join(_NORMALISE_CHARS)
+    for text in (every, f"a{every}b", "é" + "\u2014x\u00ady\u2019s \u201cq\u201d", "plain é text", ""):
+        assert _normalise_chars(text) == text.translate(_NORMALISE)
+    assert _prepare("caf\u00e9 \u2018x\u2019 1\u20132") == "caf\u00e9 'x' 1-2"
+    # the Hebrew prefix letter before a number is read as a maqaf, and only there
+    assert _prepare("\u05db-585 \u05d1-2020 \u00e9-5") == "\u05db\u05be585 \u05d1\u05be2020 \u00e9-5"
+
+
+def test_proof_tries_only_sentences_holding_the_claims_keys_with_the_same_result(monkeypatch):
+    """``proof.prove`` aligns a claim (or a part of it) only with the quote sentences holding
+    each of its non-number keys: the same proof, note and copy flag as when it tries every
+    sentence - whole claims, claims in parts from two sentences or two quotes, a bound shown
+    by another number, numbers alone, claims it cannot show."""
+    from deep_research.citations.claims import proof as P
+    from deep_research.citations.claims.analysis import _analyse, _analyse_claim
+
+    passage = ("The pump moves 40 litres of water per hour. It runs on solar power during the day. "
+               "At night the battery, which stores 12 kWh, drives the pump. The valve opens when the "
+               "tank is full; the overflow drains into the garden. In 2021 the system was extended "
+               "with a second tank that holds 1,200 litres.")
+    other = "The garden has 14 beds. The pump was installed in 2019."
+    claims = [
+        "The pump moves 40 litres of water per hour.",
+        "The pump moves more than 30 litres of water per hour.",
+        "At night the battery drives the pump.",
+        "The valve opens when the tank is full, and the pump runs on solar power during the day.",
+        "The overflow drains into the garden; the garden has 14 beds.",
+        "The pump was installed in 2019 and moves 40 litres of water per hour.",
+        "In 2021 the system was extended.",
+        "40 litres.",
+        "The pump moves 50 litres of water per hour.",
+        "The battery stores 12 kWh and drives the valve.",
+        "The tank drains into the garden at night.",
+    ]
+    def prove(claim: str, quotes: list[str]) -> P.Proof:
+        return P.prove(P.items(_analyse_claim(claim), True, P._TABLES),
+                       [P.items(_analyse(q, claim_side=False), False, P._TABLES) for q in quotes], P.APPROX)
+
+    cases = [(claim, quotes) for claim in claims for quotes in ([passage], [passage, other], [other, passage])]
+    got = [prove(claim, quotes) for claim, quotes in cases]
+    monkeypatch.setattr(P, "_may_match", lambda *args: None)  # every sentence tried
+    assert got == [prove(claim, quotes) for claim, quotes in cases]
+    assert 0 < sum(p.ok for p in got) < len(got)  # both outcomes are compared
+    assert any(p.ok and not p.copy for p in got)  # a claim proven part by part among them

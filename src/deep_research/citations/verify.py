@@ -117,6 +117,7 @@ def strip_quote_marks(quote: str) -> str:
 _MARKUP_CHARS = re.compile(r"[`\\*_~\[&]")
 _PROTECT = {"_": "\ue000", "*": "\ue001", "`": "\ue002", "~": "\ue003"}
 _RESTORE = str.maketrans({v: k for k, v in _PROTECT.items()})
+_PROTECTED = re.compile("[" + "".join(_PROTECT.values()) + "]")  # (a protected character, to restore)
 
 
 def clean_quote(quote: str) -> str:
@@ -150,7 +151,8 @@ def _without_markup(q: str) -> str:
         q = _INNER_EMPH.sub(r"\1", q)
     if "*" in q or "_" in q:
         q = _EDGE_EMPH.sub("", q)
-    q = q.translate(_RESTORE)
+    if _PROTECTED.search(q):  # (translate looks up every character of a non-ASCII text: slow on articles)
+        q = q.translate(_RESTORE)
     if "&" in q:
         q = html.unescape(q)
     return q.strip()

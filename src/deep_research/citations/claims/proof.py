@@ -127,6 +127,9 @@ class _Items:
     # a punctuation mark (",", ";", "(", ...) stands right before this item or the clause word
     # it follows: "X, because Y" opens a parenthesis where "X because Y" does not
     punct: list[bool] = field(default_factory=list)
+    # (quote side, built on first use by ``_sentence_index``) the sentences' item ranges and,
+    # for each key, the sentences that hold it
+    index: tuple[list[tuple[int, int]], dict[str, list[int]]] | None = None
 
 
 @dataclass(slots=True)
@@ -573,22 +576,74 @@ def _segments(c: _Items) -> list[tuple[int, int]]:
     return out
 
 
+def _sentence_index(q: _Items) -> tuple[list[tuple[int, int]], dict[str, list[int]]]:
+    """(``_sentences(q)``, key -> numbers of the sentences holding it, ascending), built once
+    for a quote's items (kept with them, as they are with its analysis): a claim compared with
+    a long quote need not align its keys with the sentences that lack one of them."""
+    index = q.index
+    if index is None:
+        ranges = _sentences(q)
+        where: dict[str, list[int]] = {}
+        get, keys = where.get, q.keys
+        for j, (a, b) in enumerate(ranges):
+            for key in keys[a:b]:
+                at = get(key)
+                if at is None:
+                    where[key] = [j]
+                elif at[-1] != j:
+                    at.append(j)
+        index = q.index = (ranges, where)
+    return index
+
+
+def _may_match(c: _Items, s0: int, s1: int, where: dict[str, list[int]]) -> set[int] | None:
+    """The sentences (by number) that hold every key of claim items [s0, s1) except numbers
+    (``_claim_keys_for`` replaces those per sentence), or None for every sentence (all are
+    numbers). ``_match`` finds nothing in any other sentence: it must place each claim key."""
+    out: set[int] | None = None
+    for i in range(s0, s1):
+        if i in c.nums:
+            continue
+        at = where.get(c.keys[i])
+        if at is None:
+            return set()
+        out = set(at) if out is None else out.intersection(at)
+        if not out:
+            return out
+    return out
+
+
 def prove(c: _Items, quotes: list[_Items], approx) -> Proof:
     """Is every item of the claim shown by the quotes (see the module docstring)?"""
     if not c.keys:
         return Proof(True, "the claim states nothing of its own")
     if len(c.keys) > MAX_ITEMS or sum(len(q.keys) for q in quotes) > MAX_QUOTE_ITEMS:
         return Proof(False, "too long to compare word by word")
-    have = set()
-    for q in quotes:
-        have.update(q.keys)
-    missing = [c.words[i] for i in range(len(c.keys)) if c.keys[i] not in have and i not in c.nums]
+    indexes = [_sentence_index(q) for q in quotes]
+    missing = [c.words[i] for i in range(len(c.keys)) if i not in c.nums
+               and not any(c.keys[i] in where for _, where in indexes)]
     if missing:
         return Proof(False, "not in its quotes: " + ", ".join(dict.fromkeys(missing)))
-    sents = [(qi, a, b) for qi, q in enumerate(quotes) for a, b in _sentences(q)]
+    sents = [(qi, a, b) for qi, (ranges, _) in enumerate(indexes) for a, b in ranges]
+    # the sentences a part of the claim may be matched in, by global sentence number (the
+    # others are skipped: ``_match`` would find nothing there)
+    starts = list(itertools.accumulate((len(ranges) for ranges, _ in indexes), initial=0))
+
+    def candidates(s0: int, s1: int) -> set[int] | None:
+        out: set[int] = set()
+        for qi, (_, where) in enumerate(indexes):
+            local = _may_match(c, s0, s1, where)
+            if local is None:
+                return None
+            out.update(starts[qi] + j for j in local)
+        return out
+
     # 1. the whole claim from one sentence, in order
     why = None
-    for qi, a, b in sents:
+    whole = candidates(0, len(c.keys))
+    for si, (qi, a, b) in enumerate(sents):
+        if whole is not None and si not in whole:
+            continue
         q = quotes[qi]
         m = _match(_claim_keys_for(c, q, a, b, approx), q.keys[a:b])
         if m is None:
@@ -601,23 +656,27 @@ def prove(c: _Items, quotes: list[_Items], approx) -> Proof:
     # 2. part by part (clauses moved, or taken from two quotes)
     segs = _segments(c)
     if 1 < len(segs) and len(segs) * len(sents) <= MAX_PART_TRIES:
-        res = _prove_parts(c, quotes, sents, segs, approx)
+        res = _prove_parts(c, quotes, sents, segs, approx, candidates)
         if res is None:
             return Proof(True, "every part of the claim is in its quotes, nothing restrictive left out")
         why = why or res
     return Proof(False, why or "the claim's words are not in one stretch of a quote in this order")
 
 
-def _prove_parts(c: _Items, quotes: list[_Items], sents, segs, approx) -> str | None:
+def _prove_parts(c: _Items, quotes: list[_Items], sents, segs, approx, candidates) -> str | None:
     # candidate (sentence, positions) for each part
     cands: list[list[tuple[int, list[int]]]] = []
-    keyed = {}
-    for si, (qi, a, b) in enumerate(sents):
-        keyed[si] = _claim_keys_for(c, quotes[qi], a, b, approx)
+    keyed: dict[int, list[str]] = {}  # the claim's keys for a sentence (``_claim_keys_for``), when needed
     for s0, s1 in segs:
         opts = []
+        may = candidates(s0, s1)
         for si, (qi, a, b) in enumerate(sents):
-            m = _match(keyed[si][s0:s1], quotes[qi].keys[a:b])
+            if may is not None and si not in may:
+                continue
+            ckeys = keyed.get(si)
+            if ckeys is None:
+                ckeys = keyed[si] = _claim_keys_for(c, quotes[qi], a, b, approx)
+            m = _match(ckeys[s0:s1], quotes[qi].keys[a:b])
             if m is not None:
                 opts.append((si, [a + x for x in m]))
         if not opts:
