@@ -21,6 +21,7 @@ SECRET_ENV_NAMES: set[str] = {"OPENAI_API_KEY", "AZURE_OPENAI_API_KEY", "TAVILY_
                               "GOOGLE_API_KEY", "GEMINI_API_KEY", "MISTRAL_API_KEY", "LANGSMITH_API_KEY",
                               "LANGCHAIN_API_KEY", "DEEP_RESEARCH_JWT_SECRET", "DEEP_RESEARCH_AUTH_TOKENS"}
 _KEY_PATTERN = re.compile(r"\b(sk|tvly|key|gsk|hf)[-_][A-Za-z0-9_\-]{8,}")
+_URL_PASSWORD = re.compile(r"(?<=://)([^/?#@\s:]*):[^/?#@\s]+@")  # http://user:password@host
 
 
 def remember_secret_env(name: str | None) -> None:
@@ -29,11 +30,19 @@ def remember_secret_env(name: str | None) -> None:
 
 
 def redact(text: str) -> str:
-    """``text`` with the values of credential variables and key-like tokens masked."""
+    """``text`` with the values of credential variables, key-like tokens and the passwords
+    of URLs (``//user:password@host``) masked."""
     for name in SECRET_ENV_NAMES:
         value = os.environ.get(name) or ""
         for part in value.split(","):  # token lists hold several secrets
             part = part.strip()
             if len(part) >= 8:
                 text = text.replace(part, "***")
-    return _KEY_PATTERN.sub(r"\1-***", text)
+    return mask_url_passwords(_KEY_PATTERN.sub(r"\1-***", text))
+
+
+def mask_url_passwords(text: str) -> str:
+    """``text`` with the password of every URL in it (``//user:password@host``) masked: for
+    messages that name what the user typed, which key-like masking would garble (a file
+    named key_questions.jsonl)."""
+    return _URL_PASSWORD.sub(r"\1:***@", text)

@@ -194,6 +194,22 @@ CASES = [
     # index
     Case("index: not a folder", lambda t: ["index", a_file(t)], 2, ["is not a folder"]),
     Case("index: relative --base-url", lambda t: ["index", t, "--base-url", "docs/"], 2, ["is not an absolute URL"]),
+    # a base URL every local source links under: javascript://x/ or a space made links no reader can open
+    Case("index: javascript: --base-url", lambda t: ["index", t, "--base-url", "javascript://x/"], 2,
+         ["base URL 'javascript://x/' is not an http, https or file URL"]),
+    Case("index: --base-url with a space", lambda t: ["index", t, "--base-url", "http://a b/"], 2,
+         ["base URL 'http://a b/' holds a space"]),
+    Case("index: --base-url with an unclosed [", lambda t: ["index", t, "--base-url", "http://[::1/"], 2,
+         ["base URL 'http://[::1/' is not a valid URL"]),
+    # a password in a URL the user typed is not repeated in the message
+    Case("--base-url with a password", lambda t: [*research_args(t), "--base-url", "ftp://alice:PWSECRET123@h/v1"], 2,
+         ["--base-url: 'ftp://alice:***@h/v1' is not an http:// or https:// URL"]),
+    Case("a folder named like a key", lambda t: ["index", write(t / "key_documents_2024", "a file")], 2,
+         ["key_documents_2024 is not a folder"]),
+    Case("--corpus-base-url javascript:", lambda t: [
+        "research", "What is tea?", "--corpus", write(t / "docs" / "tea.md", "# Tea\n\nTea is a drink.\n").parent,
+        "--corpus-base-url", "javascript://x/", "--yes", "--no-pdf", "--db", t / "s.sqlite", "--out", t / "r"], 2,
+         ["--corpus-base-url = javascript://x/: base URL 'javascript://x/' is not an http, https or file URL"]),
     Case("index: --index is not SQLite", lambda t: ["index", t, "--index", write(t / "i.txt", "x" * 200)], 2,
          ["cannot write the index", "file is not a database"]),
     Case("index: --index under a file", lambda t: ["index", t, "--index", a_file(t) / "index.sqlite"], 2,

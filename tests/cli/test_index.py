@@ -38,3 +38,29 @@ def test_index_shows_a_progress_bar_on_a_terminal_only(tmp_path):
     text = shown.decode("utf-8", "replace")
     assert "indexing" in text and "3/3" in text and "files" in text and "left" in text, text
     assert "Indexed 3 documents" in text
+
+
+def test_the_left_out_sentence_wraps_between_words_at_80_columns(tmp_path, monkeypatch):
+    """Its 135 characters ran past an 80-column terminal, cut mid-word; into a pipe it stays
+    one line (read by scripts). Lines naming a path stay whole either way."""
+    from types import SimpleNamespace
+
+    from rich.console import Console
+
+    from deep_research.cli import console as cli_console
+    from deep_research.cli.index import _print_index_report
+
+    report = SimpleNamespace(skipped=[], partial=[], rebuilt=False, added=["a.md"], updated=[], unchanged=0,
+                             removed=[], unsupported=56, documents=1, index_path=tmp_path / "index.sqlite")
+    for terminal in (True, False):
+        shown = Console(width=80, force_terminal=terminal, record=True, file=open(os.devnull, "w"))
+        monkeypatch.setattr(cli_console, "out", shown)
+        _print_index_report(tmp_path, report)
+        lines = [ln.rstrip() for ln in shown.export_text().splitlines() if str(tmp_path) not in ln]
+        start = next(i for i, ln in enumerate(lines) if ln.startswith("Left out 56 files"))
+        if terminal:
+            assert len(lines) - start > 1 and all(len(ln) <= 80 for ln in lines), lines
+            words = " ".join(lines[start:]).split()
+            assert words[-6:] == [".pptx,", ".xlsx,", ".csv,", ".tsv,", ".epub", "files)."], lines
+        else:
+            assert lines[start].endswith(".tsv, .epub files).") and len(lines[start]) > 80, lines

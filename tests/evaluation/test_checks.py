@@ -355,6 +355,33 @@ def test_many_runs_fit_80_columns_and_keep_their_full_names(tmp_path, capsys):
     assert "33.3 %..66.7 %" in printed and "FACT acc." in printed and "2/2/2" in printed
 
 
+@pytest.mark.parametrize("width", [80, 100])
+def test_two_runs_on_a_narrow_terminal_keep_names_that_tell_them_apart(tmp_path, monkeypatch, width):
+    """Two runs of one question on one day, at 80 columns: each column heading was cut to
+    "2026-11-29-H……", the same for both. A terminal too narrow for the column view gets the
+    numbered rows (every name whole); a single run keeps its column with both name ends."""
+    from rich.console import Console
+
+    from deep_research.cli import console as cli_console
+
+    names = [f"2026-11-29-How-does-libvirt-live-migration-work-{t}" for t in ("66f7455fa93a", "a7f9189944d2")]
+    for name in names:
+        make_run(tmp_path / name)
+
+    def shown(*dirs: Path) -> str:
+        terminal = Console(width=width, force_terminal=True, record=True, file=open(os.devnull, "w"))
+        monkeypatch.setattr(cli_console, "out", terminal)
+        assert main(["eval", "report", *map(str, dirs), "--json", str(tmp_path / "r.json")]) == 0
+        return terminal.export_text()
+
+    two = shown(tmp_path)
+    assert max(len(line.rstrip()) for line in two.splitlines()) <= width, two
+    joined = "".join(line.strip() for line in two.splitlines())
+    assert all(n in joined for n in names), two
+    one = shown(tmp_path / names[1])
+    assert "a7f9189944d2" in one and "2026-11-29-H" in one and "citation accuracy (FACT-style)" in one, one
+
+
 def test_eval_run_refuses_a_sqlite_db_and_unknown_settings(tmp_path, capsys):
     q = tmp_path / "q.jsonl"
     q.write_text('{"id": "a", "question": "Q?"}\n')

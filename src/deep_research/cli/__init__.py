@@ -12,7 +12,7 @@ import sys
 import typer
 
 from ..env_file import load_env_file
-from ..errors import UserError
+from ..errors import UserError, mask_url_passwords, redact
 from ..terminal import printable, safe_logging
 from . import compare as _compare
 from . import eval as _eval
@@ -67,7 +67,8 @@ def main(argv: list[str] | None = None) -> int:
         from .console import err
 
         # a message of several lines (e.g. preflight's list of problems) keeps its line breaks
-        err.print(f"[red]error:[/red] {_esc(printable(e, keep_newlines=True))}", highlight=False)
+        # a URL's password the user typed (--base-url http://user:password@host/v1) is masked
+        err.print(f"[red]error:[/red] {_esc(printable(mask_url_passwords(str(e)), keep_newlines=True))}", highlight=False)
         return e.exit_code
     except typer.Exit as e:
         return e.exit_code
@@ -90,7 +91,8 @@ def main(argv: list[str] | None = None) -> int:
 
         from .console import err
 
-        err.print(f"[red]internal error:[/red] {_esc(printable(f'{type(e).__name__}: {e}'))}", highlight=False)
+        err.print(f"[red]internal error:[/red] {_esc(printable(redact(f'{type(e).__name__}: {e}')))}",
+                  highlight=False)
         err.print("Set DEEP_RESEARCH_DEBUG=1 to see the traceback.")
         return 1
     finally:

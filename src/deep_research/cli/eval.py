@@ -69,11 +69,21 @@ def _error(text: str) -> None:
     err.print(f"[red]error:[/red] {_esc(printable(text))}")
 
 
+PIPE_WIDTH = 160  # tables printed into a file or a pipe
+
+
 def _table(t: Table | Group) -> None:
     """Print a table; when the output is not a terminal (a file, CI) at a width that fits it."""
     from .console import SafeConsole, out
 
-    (out if out.is_terminal else SafeConsole(width=160, highlight=False)).print(t)
+    (out if out.is_terminal else SafeConsole(width=PIPE_WIDTH, highlight=False)).print(t)
+
+
+def _table_width() -> int:
+    """The width :func:`_table` prints at."""
+    from .console import out
+
+    return out.width if out.is_terminal else PIPE_WIDTH
 
 
 def cell(value: object) -> str:
@@ -161,22 +171,28 @@ def report_cmd(
     runs = load_run_folders(dirs, _warn)
     json_out = json_out or _beside(dirs, "eval-report.json")
     records = [{**evaluate_run(run), "path": str(run.path)} for run in runs]
-    _table(report_table(records))
+    _table(report_table(records, _table_width()))
     _write_json(json_out, {"runs": records})
     _say(f"Wrote {json_out}")
 
 
-def report_table(records: list[dict]) -> Table | Group:
-    """One column per run (a few runs), or one row per run (many)."""
+NAME_CHARS = 28  # a run's name as a column heading (longer ones keep their start and end)
+CHECK_CHARS = 42  # the widest check label
+
+
+def report_table(records: list[dict], width: int = PIPE_WIDTH) -> Table | Group:
+    """One column per run (a few runs whose columns fit ``width``), or one row per run (many,
+    or a terminal too narrow: a narrow column cut every run's name to the same date)."""
     from ..evaluation.summary import accuracy_text
 
-    if len(records) > 3:
+    if len(records) > 3 or (CHECK_CHARS + 4) + len(records) * (NAME_CHARS + 3) > width:
         return report_rows(records)
     t = _new_table("Report checks")
     t.add_column("check", no_wrap=True)
     for r in records:
         name = r["run"]
-        t.add_column(cell(name if len(name) <= 28 else name[:12] + "…" + name[-15:]), justify="right")
+        short = name if len(name) <= NAME_CHARS else name[:12] + "…" + name[-(NAME_CHARS - 13):]
+        t.add_column(cell(short), justify="right", min_width=len(short))
 
     def line(label: str, fn) -> None:
         t.add_row(label, *(cell(str(fn(r))) for r in records))

@@ -76,8 +76,9 @@ def _print_index_report(folder: Path, report) -> None:
     def n(count: int, word: str) -> str:
         return f"{count:,} {word}{'' if count == 1 else 's'}"
 
-    def say(text: str) -> None:  # paths stay whole (no wrapping), are never markup, and escaped
-        out.print(printable(text), highlight=False, soft_wrap=True, markup=False)
+    def say(text: str, wrap: bool = False) -> None:  # never markup, escaped; paths stay whole (no
+        # wrapping); a sentence without a path wraps between words on a terminal
+        out.print(printable(text), highlight=False, soft_wrap=not (wrap and out.is_terminal), markup=False)
 
     for skipped in report.skipped:
         _warn(f"skipped {skipped.path}: {skipped.reason}")
@@ -94,7 +95,7 @@ def _print_index_report(folder: Path, report) -> None:
         say(f"Removed {n(len(report.removed), 'document')} no longer in the folder.")
     if report.unsupported:
         say(f"Left out {n(report.unsupported, 'file')} of other types "
-            f"(documents are {DOCUMENT_TYPES} files).")
+            f"(documents are {DOCUMENT_TYPES} files).", wrap=True)
     say(f"The index holds {n(report.documents, 'document')}: {report.index_path}")
     if report.documents == 0:
         _warn("the index is empty: a search of this corpus finds nothing")

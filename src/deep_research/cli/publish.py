@@ -14,6 +14,16 @@ from .helpfmt import HelpCommand
 _EARLY_WORKER = None  # a PdfWorker started by cli.main before the command line was parsed
 
 
+def markup_warning(policy: dict) -> str | None:
+    """What the output policy changed in a report's markup (audit.json's output_policy), in
+    one line, or None when it changed nothing."""
+    changed = [f"{policy[k]} {what}" for k, what in (("html_escaped", "HTML tag(s) shown as text"),
+                                                     ("images_unlinked", "image(s) turned into links"),
+                                                     ("links_defused", "unsafe link(s) shown as text"))
+               if policy.get(k)]
+    return "the report's markup was made inert: " + ", ".join(changed) if changed else None
+
+
 def start_early_worker(args: list[str]) -> None:
     """For ``deep-research publish`` with a PDF, start the WeasyPrint worker now, before the
     command line is parsed (it needs about a second to import WeasyPrint)."""
@@ -164,12 +174,8 @@ def _print_publish_summary(result) -> None:
     for f in [f for f in result.report.flags if f.kind != "uncited"][:10]:
         _warn(f"line {f.line}: {f.note}: \u201c{f.text[:100]}\u201d")
     policy = result.output_policy or {}
-    changed = [f"{policy[k]} {what}" for k, what in (("html_escaped", "HTML tag(s) shown as text"),
-                                                     ("images_unlinked", "image(s) turned into links"),
-                                                     ("links_defused", "unsafe link(s) shown as text"))
-               if policy.get(k)]
-    if changed:
-        _warn("the report's markup was made inert: " + ", ".join(changed))
+    if inert := markup_warning(policy):
+        _warn(inert)
     for d in policy.get("degraded", [])[:10]:
         _warn((f"line {d['line']}: " if d.get("line") else "") + d["reason"])
     if result.refused_fetches:

@@ -270,6 +270,10 @@ def _print_result(values: dict, thread_id: str) -> int:
     if values.get("budget_exhausted") or any(d.get("kind") == "budget" for d in values.get("degradations") or []):
         for line in cap_advice([d.get("message", "") for d in values.get("degradations") or []], failed=False):
             _warn(line)
+    from .publish import markup_warning
+
+    if inert := markup_warning(values.get("output_policy") or {}):
+        _warn(inert)
     from ..language import labels
     from ..research.runtime.chat import citation_line
 

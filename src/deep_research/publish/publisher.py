@@ -11,7 +11,7 @@ import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable, Iterator, Mapping
+from typing import Any, Iterable, Iterator, Mapping
 
 from ..citations.check import CitationReport, check_citations
 from ..citations.claims import ClaimStatus
@@ -192,6 +192,7 @@ def publish_report(
     pdf_worker: PdfWorker | None = None,
     docx: bool = False,
     citation_style: str = "numbered",
+    earlier_policy: Mapping[str, Any] | None = None,
 ) -> PublishResult:
     """Check every citation and every claim, and write report.md, report.linked.md,
     report.html, report.pdf, citations.json and audit.json into out_dir.
@@ -207,7 +208,9 @@ def publish_report(
     ``docx``: write report.docx too (from the same HTML). ``citation_style``:
     numbered | apa | mla | ieee | chicago, for the in-text markers and the Sources list of
     report.linked.md, the HTML, PDF and docx (report.md keeps its <ref> tags); see
-    :mod:`deep_research.citations.styles`.
+    :mod:`deep_research.citations.styles`. ``earlier_policy``: what the output policy
+    already changed in this report before it came here (a research run applies it when it
+    checks the citations, so the text published is inert already): added to audit.json.
 
     The report is parsed once (``markdown`` may already be a parsed
     :class:`~deep_research.citations.document.Document`); the checks, the output policy
@@ -257,7 +260,7 @@ def publish_report(
         write_atomic(files["linked"], inert_text(linked_markdown(report, words["sources"], findings=findings,
                                                                  styler=styler, policy=policy)))
         timings["markdown_html_s"] = time.perf_counter() - t
-    audit_policy = policy.audit()
+    audit_policy = safety.merged_audit(earlier_policy, policy.audit())
     if docx:
         from .docx import render_docx  # python-docx loads only when a docx is asked for
 

@@ -53,9 +53,10 @@ import bisect
 import html
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Any
 
 from ..citations.check import safe_link
 from ..citations.document import Document
@@ -150,6 +151,21 @@ class SafeMarkdown:
             "links_defused": self.changes["links"],
             "degraded": self.degraded,
         }
+
+
+def merged_audit(earlier: Mapping[str, Any] | None, now: dict) -> dict:
+    """The audit of a report the policy changed twice: ``earlier`` (a research run's pass
+    when it checked the citations, read from its state) and ``now`` (publish's pass, which
+    finds the earlier changes made already): the counts added, the degraded blocks of both."""
+    if not earlier:
+        return now
+    out = dict(now)
+    for key in ("html_escaped", "images_unlinked", "links_defused"):
+        value = earlier.get(key)
+        out[key] = now[key] + (value if isinstance(value, int) and value > 0 else 0)
+    first = [d for d in earlier.get("degraded") or [] if isinstance(d, dict)]
+    out["degraded"] = first + [d for d in now["degraded"] if d not in first]
+    return out
 
 
 @dataclass(frozen=True, slots=True)

@@ -67,6 +67,7 @@ class ResearchState(TypedDict, total=False):
     themes: list[dict]  # the findings grouped by content, the report's section plan: {id, label, finding_ids, topics}
     final_report: str
     report_markdown: str  # the checked report (UI markdown with <ref> tags)
+    output_policy: dict  # what the output policy changed in the model's report (check_citations; audit.json)
     citation_summary: dict
     citation_fixes: list[dict]
     claim_judgments: dict  # claim_key -> {verdict, reason}: the judge's verdicts on undecided claims

@@ -244,14 +244,36 @@ def _with_slash(base_url: str) -> str:
     return base_url if base_url.endswith("/") else base_url + "/"
 
 
+def base_url_problem(base_url: str) -> str | None:
+    """Why ``base_url`` cannot be where the corpus documents are published, or None. Every
+    local source links under it: an http(s) URL with a host (or a file: URL), without
+    spaces or control characters (javascript://x/ or "http://a b/" made sources no reader
+    can open, silently)."""
+    try:
+        parts = urlsplit(base_url)
+    except ValueError as e:  # an unclosed [ of an IPv6 address
+        return f"base URL {base_url!r} is not a valid URL ({e})"
+    scheme = parts.scheme.lower()
+    if not scheme or not (parts.netloc or scheme == "file"):
+        return f"base URL {base_url!r} is not an absolute URL (e.g. https://example.org/docs/)"
+    if scheme not in ("http", "https", "file"):
+        return f"base URL {base_url!r} is not an http, https or file URL (e.g. https://example.org/docs/)"
+    if any(c.isspace() or not c.isprintable() for c in base_url):
+        return f"base URL {base_url!r} holds a space or a control character (write a space as %20)"
+    try:
+        host = parts.hostname
+    except ValueError:
+        host = None
+    if scheme != "file" and not host:
+        return f"base URL {base_url!r} has no host name (e.g. https://example.org/docs/)"
+    return None
+
+
 def _check_base_url(base_url: str | None) -> None:
     if base_url is None:
         return
-    parts = urlsplit(base_url)
-    if not parts.scheme or not (parts.netloc or parts.scheme == "file"):
-        raise ValueError(
-            f"base URL {base_url!r} is not an absolute URL (e.g. https://example.org/docs/)"
-        )
+    if problem := base_url_problem(base_url):
+        raise ValueError(problem)
 
 
 def _now() -> str:

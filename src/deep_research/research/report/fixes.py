@@ -143,10 +143,12 @@ class CitationCheckNode:
             "claims_quote_not_found": final.claims_quote_not_found(),
             "claims_judged": len(judgments),
         }
-        ui = await asyncio.to_thread(  # the output policy: what a UI shows of this state is inert
-            lambda: safe_markdown(final.parsed, local_files=local_file_urls(final.sources), keep_refs=True).text)
-        return {**update, **ctx.usage_update(), "report_markdown": ui, "citation_fixes": fixes,
-                "citation_summary": summary, "claim_judgments": judgments}
+        safe = await asyncio.to_thread(  # the output policy: what a UI shows of this state is inert
+            lambda: safe_markdown(final.parsed, local_files=local_file_urls(final.sources), keep_refs=True))
+        # what the policy changed here is what the model wrote: publish reads the inert text
+        # (and finds nothing more to change), so it reports these counts in audit.json
+        return {**update, **ctx.usage_update(), "report_markdown": safe.text, "output_policy": safe.audit(),
+                "citation_fixes": fixes, "citation_summary": summary, "claim_judgments": judgments}
 
     async def _fix_one(self, ctx: NodeContext, markdown: str, claim: Claim, cites: list[Citation],
                        sources: list[Source], index: SourceIndex) -> tuple[tuple[int, int, str] | None, dict]:

@@ -128,7 +128,7 @@ class ReviewNodes:
             sources, _ = await ctx.pages.load_sources(state.get("sources") or {})
             checked = await asyncio.to_thread(check_citations, text, sources)  # code checks the edit
             return Command(goto="publish", update={
-                **done, "report_review": "edited", "report_markdown": text, "final_report": text,
+                **done, "report_review": "edited", "report_markdown": text, "final_report": text, "output_policy": {},
                 "citation_summary": {**summary_of(checked), "edited_by_reviewer": True},
                 "messages": [HumanMessage("Publish my edited version of the report.", name="edited_report")]})
         return Command(goto="revise_report", update={**done, "report_review": "feedback", "report_feedback": text,

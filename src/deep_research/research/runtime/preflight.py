@@ -68,6 +68,11 @@ async def _model_problems(cfg: Configuration, deps: Deps) -> list[str]:
 
 async def _search_problems(cfg: Configuration, deps: Deps) -> list[str]:
     kind = cfg.search_api.value
+    if kind == "local" and cfg.corpus_base_url:  # named as itself, not as the corpus it links
+        from ...search.local import base_url_problem
+
+        if problem := base_url_problem(cfg.corpus_base_url):
+            return [f"corpus_base_url = {cfg.corpus_base_url}: {problem}"]
     try:
         backend = await deps.search(cfg)
     except (UserError, SearchConfigError) as e:

@@ -217,7 +217,7 @@ def follow_up_update(state: ResearchState) -> dict:
     return {"prior_notes": prior, "previous_reports": [done], "notes": None, "raw_notes": None,
             "research_log": None, "errors": None, "degradations": None, "usage": None,
             "research_brief": "", "research_plan": empty_plan(), "coverage": {}, "brief_rounds": 0, "brief_feedback": "", "draft_report": "",
-            "research_iterations": 0, "final_report": "", "report_markdown": "", "citation_summary": {},
+            "research_iterations": 0, "final_report": "", "report_markdown": "", "output_policy": {}, "citation_summary": {},
             "citation_fixes": [], "outputs": {}, "run_dir": "", "budget_exhausted": False,
             "tokens_before": 0, "cost_before": 0.0, "report_review_pending": False, "report_review": "",
             "report_feedback": "", "report_revisions": 0, "clarifying_questions": [],
