@@ -9,7 +9,11 @@ Python-Markdown (report.html, and the PDF and Word file made from that HTML) wan
 after "Key points:" as part of the paragraph). :func:`for_python_markdown` rewrites the
 indentation of each list item's lines, from the item structure a CommonMark parser
 (markdown-it-py) finds, so that Python-Markdown builds the same lists; the text of every
-line is kept, and lines outside lists (and lists inside block quotes) are left as written.
+line is kept, and lines outside lists are left as written. The lists inside a top-level block
+quote go through the same rewrite (the quote's text without its markers); a fenced code block
+inside an item, which Python-Markdown cannot read there, is handed to a caller's function
+that gives the line to stand for it (publish/html.py renders it with Python-Markdown's own
+fenced-code step). :func:`separate_quotes` keeps two quotes a blank line apart apart.
 """
 
 from __future__ import annotations
