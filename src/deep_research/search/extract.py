@@ -172,7 +172,7 @@ _RELATIVE_FONT = frozenset(("em", "ex", "ch", "cap", "ic", "lh", "%"))
 def _zero_opacity(value: str) -> bool:
     """``opacity: 0`` (0.0, 0%, or below zero, which is clamped to zero)."""
     m = _NUMBER.fullmatch(value)
-    return bool(m) and m[2] in ("", "%") and float(m[1]) <= 0
+    return m is not None and m[2] in ("", "%") and float(m[1]) <= 0
 
 
 def _font_state(value: str) -> bool | None:
