@@ -945,6 +945,13 @@ def _parsed(html: str | bytes, load_css, styles: StyleCache | None):
     return doc, _PageStyle(doc, load_css, styles), parser_limit(parser)
 
 
+def _gap(text: str | None) -> str:
+    """What hidden text (visibility: hidden, font-size: 0) leaves in the text: a space where it
+    held one, so that the shown words on either side stay apart (on screen the boxes around it
+    keep them apart: inline-block columns under a font-size: 0 row), else nothing."""
+    return " " if text and any(c.isspace() for c in text) else ""
+
+
 def _walk_text(root, style: "_PageStyle", headings: bool) -> str:
     """The lines of ``root``'s visible text, element by element (see :func:`_tree_text`,
     which gives the same lines faster where it can)."""
@@ -960,10 +967,10 @@ def _walk_text(root, style: "_PageStyle", headings: bool) -> str:
         if leaving:
             if buf and el.tag in _BLOCK:
                 flush()
-            if tail_shown and el is not root:  # text after the root is outside what was asked for
+            if el is not root:  # text after the root is outside what was asked for
                 tail = el.tail
                 if tail:
-                    buf.append(tail)
+                    buf.append(tail if tail_shown else _gap(tail))
             continue
         tag = el.tag
         if not isinstance(tag, str):  # comment or processing instruction
@@ -983,19 +990,17 @@ def _walk_text(root, style: "_PageStyle", headings: bool) -> str:
                 if headings and tag in _HEADING_TAGS:
                     buf.append(_HEADING_TAGS[tag] + " ")
                 shown = el not in invisible  # style.shown(el)
-                if shown:
-                    text = el.text
-                    if text:
-                        buf.append(text)
+                text = el.text
+                if text:
+                    buf.append(text if shown else _gap(text))
                 push((el, True, tail_shown))
                 if len(el):
                     stack.extend([(child, False, shown) for child in reversed(el)])
                 continue
         # an element whose content is done (or left out): its tail follows
-        if tail_shown:
-            tail = el.tail
-            if tail:
-                buf.append(tail)
+        tail = el.tail
+        if tail:
+            buf.append(tail if tail_shown else _gap(tail))
     flush()
     return "\n".join(out.lines)
 
@@ -1042,9 +1047,12 @@ def _marked_tree_text(root, style: "_PageStyle") -> list[str] | None:
     # 2. text that is not shown: what an invisible element holds directly (its text, the
     # tails of its children)
     for el in style.invisible:
-        el.text = None
+        # a space where hidden text held one (see _gap), except in a <pre>, whose lines
+        # _pre_text reads as the walk does
+        keep = el.tag not in _PRE and not any(a.tag in _PRE for a in el.iterancestors())
+        el.text = (_gap(el.text) or None) if keep else None
         for child in el:
-            child.tail = None
+            child.tail = (_gap(child.tail) or None) if keep else None
     # 3. each <pre> (the outermost of nested ones) becomes a mark for its lines, which are
     # its text with a line break for each <br> (see _pre_text)
     pres: list[list[str]] = []
