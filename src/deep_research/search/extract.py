@@ -2,8 +2,8 @@
 
 HTML is parsed with lxml and walked in document order: text a browser does not render
 or cannot search (scripts, styles, ``hidden`` elements, images, form controls, and
-elements the page's own CSS hides with ``display: none`` or ``visibility: hidden``) is
-left out; each block element starts a new line; whitespace is collapsed as CSS does outside
+elements the page's own CSS hides with ``display: none``, ``visibility: hidden``,
+``opacity: 0`` or ``font-size: 0``) is left out; each block element starts a new line; whitespace is collapsed as CSS does outside
 ``<pre>``, and kept inside it. The result is the ``text`` content format of
 :mod:`deep_research.citations.page`: one block per line. (For speed, the page's own tree is
 then changed so that lxml's string of it is that text with marks at the line ends, see
@@ -163,17 +163,54 @@ def _media_applies(media: str) -> bool:
     return False
 
 
+_PROPERTIES = ("display", "visibility", "opacity", "font-size")
+_NUMBER = re.compile(r"([+-]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?)([a-z%]*)")
+# font-size units relative to the parent's font size: zero times anything is zero
+_RELATIVE_FONT = frozenset(("em", "ex", "ch", "cap", "ic", "lh", "%"))
+
+
+def _zero_opacity(value: str) -> bool:
+    """``opacity: 0`` (0.0, 0%, or below zero, which is clamped to zero)."""
+    m = _NUMBER.fullmatch(value)
+    return m is not None and m[2] in ("", "%") and float(m[1]) <= 0
+
+
+def _font_state(value: str) -> bool | None:
+    """What a ``font-size`` does to the text of its element: False when it is zero, True
+    when it is a size of its own (an absolute length, ``rem``, a keyword, anything not
+    understood), None when it keeps the parent's zero or non-zero size (``inherit``, a
+    size relative to the parent's: ``2em``, ``150%``, ``larger``)."""
+    if value in ("inherit", "unset", "revert", "revert-layer", "larger", "smaller"):
+        return None
+    m = _NUMBER.fullmatch(value)
+    if not m:
+        return True
+    if float(m[1]) == 0:
+        return False
+    return None if m[2] in _RELATIVE_FONT else True
+
+
+def _hides(prop: str, value: str) -> bool:
+    """May this declaration hide its element (or, for a visibility, show one)?"""
+    if prop == "opacity":
+        return _zero_opacity(value)
+    if prop == "font-size":
+        return _font_state(value) is False
+    return prop == "visibility" or value == "none"
+
+
 def _declarations(tokens) -> list[tuple[str, str, bool]]:
-    """display/visibility declarations of a rule body (tokens) or an inline style (str)."""
+    """display/visibility/opacity/font-size declarations of a rule body (tokens) or an
+    inline style (str)."""
     out = []
     for d in tinycss2.parse_declaration_list(tokens, skip_comments=True, skip_whitespace=True):
-        if d.type == "declaration" and d.lower_name in ("display", "visibility"):
+        if d.type == "declaration" and d.lower_name in _PROPERTIES:
             out.append((d.lower_name, tinycss2.serialize(d.value).strip().lower(), d.important))
     return out
 
 
 class _Sheet:
-    """A stylesheet parsed once: its display/visibility rules with their compiled
+    """A stylesheet parsed once: its display/visibility/opacity/font-size rules with their compiled
     selectors, and its ``@import`` rules, in the order they appear."""
 
     _serials = itertools.count()
@@ -251,12 +288,13 @@ def _import_href(rule) -> str | None:
 
 
 class _Rules:
-    """A cssselect2 matcher of display/visibility selectors, and an index of what an
-    element must have for a selector that can hide it (``display: none`` or any
-    ``visibility``) to match it: an id, class or tag such a selector names (the keys
+    """A cssselect2 matcher of display/visibility/opacity/font-size selectors, and an index
+    of what an element must have for a selector that can hide it (``display: none``, any
+    ``visibility``, ``opacity: 0``, ``font-size: 0``) to match it: an id, class or tag such a selector names (the keys
     cssselect2's matcher files selectors under), a ``lang`` attribute, or the attribute of
     an attribute selector. Other selectors (``display: block``...) only matter where they
-    override one of these, or an inline style. An element without inline style that no
+    override one of these, or an inline style (a non-zero ``font-size`` is looked for
+    below a ``font-size: 0`` only, see :meth:`_PageStyle._cascade`). An element without inline style that no
     hiding selector can match is neither ``display: none`` nor of its own visibility: it
     is not wrapped and matched at all (most elements of a page)."""
 
@@ -278,7 +316,7 @@ class _Rules:
                 for sel, attribute in zip(selectors, required):
                     self.matcher.add_selector(sel, decls)
                     self.count += 1
-                    if any(prop == "visibility" or value == "none" for prop, value, _ in decls):
+                    if any(_hides(prop, value) for prop, value, _ in decls):
                         self._index(sel, attribute)
 
     def _index(self, sel, attribute: str | None) -> None:
@@ -576,7 +614,7 @@ class StyleCache:
 
 
 class _PageStyle:
-    """display/visibility of every element, from the page's <style> blocks, its local
+    """display/visibility (and opacity: 0, font-size: 0) of every element, from the page's <style> blocks, its local
     stylesheets and inline styles (a small cascade: importance, specificity, order)."""
 
     def __init__(self, doc, load_css, cache: StyleCache | None = None):
@@ -630,14 +668,11 @@ class _PageStyle:
     def _cascade(self, doc) -> None:
         rules, wrappers = self.rules, _Wrappers(doc)
         own: dict = {}  # element -> is it visible, for elements whose visibility is not inherited
+        fonts: dict = {}  # element -> is its font size non-zero, for those with a size of their own
+        done: set = set()
         may_match = rules.may_match
-        # the elements, in the order iter_subtree visits them, that have a style attribute
-        # or that a selector able to set display: none or a visibility may match
-        for el in rules.candidates(doc, self.with_hidden):
-            style = el.get("style")
-            inline = _inline_style(style) if style else ()
-            if not inline and not may_match(el):
-                continue  # nothing here can set display: none or a visibility
+
+        def won_by(el, inline) -> dict[str, tuple]:
             won: dict[str, tuple] = {}
             for specificity, order, pseudo, decls in rules.matcher.match(wrappers.get(el)):
                 if pseudo is not None:
@@ -650,16 +685,44 @@ class _PageStyle:
                 key = (important, True, (9, 9, 9), 0)
                 if prop not in won or key > won[prop][0]:
                     won[prop] = (key, value)
-            if won.get("display", (None, ""))[1] == "none":
-                self.none.add(el)
+            return won
+
+        # the elements, in the order iter_subtree visits them, that have a style attribute
+        # or that a selector able to hide them (display: none, a visibility, opacity: 0,
+        # font-size: 0) may match
+        for el in rules.candidates(doc, self.with_hidden):
+            style = el.get("style")
+            inline = _inline_style(style) if style else ()
+            if not inline and not may_match(el):
+                continue  # nothing here can hide it
+            done.add(el)
+            won = won_by(el, inline)
+            if won.get("display", (None, ""))[1] == "none" or _zero_opacity(won.get("opacity", (None, ""))[1]):
+                self.none.add(el)  # opacity multiplies: no descendant is seen again
             value = won.get("visibility", (None, None))[1]
             if value not in (None, "inherit"):
                 own[el] = value == "visible"
+            state = _font_state(won["font-size"][1]) if "font-size" in won else None
+            if state is not None:
+                fonts[el] = state
+        # below a font-size: 0, an element with a size of its own is read again: every
+        # such element is matched (not only those a hiding selector may match)
+        for top in [el for el, state in fonts.items() if not state]:
+            for el in top.iterdescendants(etree.Element):
+                if el not in done:
+                    done.add(el)
+                    style = el.get("style")
+                    won = won_by(el, _inline_style(style) if style else ())
+                    state = _font_state(won["font-size"][1]) if "font-size" in won else None
+                    if state is not None:
+                        fonts[el] = state
         wrappers.made.clear()  # each wrapper refers to the table: no cycle left for the collector
         self._inherit(own)
+        self._inherit(fonts)
 
     def _inline_only(self, doc) -> None:
         own: dict = {}
+        fonts: dict = {}
         hidden = self.with_hidden
         for el in doc.iter(etree.Element):
             get = el.get
@@ -670,7 +733,7 @@ class _PageStyle:
             if not decls:
                 continue
             for prop, value, _ in decls:
-                if prop == "display" and value == "none":
+                if prop == "display" and value == "none" or prop == "opacity" and _zero_opacity(value):
                     self.none.add(el)
             for prop, value, _ in decls:  # the last one counts
                 if prop == "visibility":
@@ -678,11 +741,19 @@ class _PageStyle:
                         own.pop(el, None)
                     else:
                         own[el] = value == "visible"
+                elif prop == "font-size":
+                    state = _font_state(value)
+                    if state is None:
+                        fonts.pop(el, None)
+                    else:
+                        fonts[el] = state
         self._inherit(own)
+        self._inherit(fonts)
 
     def _inherit(self, own: dict) -> None:
-        """Invisible: the elements whose nearest ancestor-or-self with a visibility of its
-        own is not ``visible`` (the root inherits ``visible``)."""
+        """Invisible: the elements whose nearest ancestor-or-self with a visibility (or,
+        called again, a font size) of its own is not ``visible`` (non-zero); the root
+        inherits ``visible`` (a non-zero size)."""
         for top, visible in own.items():
             if visible:
                 continue
@@ -704,7 +775,7 @@ class _PageStyle:
 
 @functools.lru_cache(maxsize=4096)
 def _inline_style(style: str) -> list[tuple[str, str, bool]]:
-    """The display/visibility declarations of a style attribute (callers never change
+    """The display/visibility/opacity/font-size declarations of a style attribute (callers never change
     the list)."""
     try:
         return _declarations(style)
@@ -874,6 +945,13 @@ def _parsed(html: str | bytes, load_css, styles: StyleCache | None):
     return doc, _PageStyle(doc, load_css, styles), parser_limit(parser)
 
 
+def _gap(text: str | None) -> str:
+    """What hidden text (visibility: hidden, font-size: 0) leaves in the text: a space where it
+    held one, so that the shown words on either side stay apart (on screen the boxes around it
+    keep them apart: inline-block columns under a font-size: 0 row), else nothing."""
+    return " " if text and any(c.isspace() for c in text) else ""
+
+
 def _walk_text(root, style: "_PageStyle", headings: bool) -> str:
     """The lines of ``root``'s visible text, element by element (see :func:`_tree_text`,
     which gives the same lines faster where it can)."""
@@ -889,10 +967,10 @@ def _walk_text(root, style: "_PageStyle", headings: bool) -> str:
         if leaving:
             if buf and el.tag in _BLOCK:
                 flush()
-            if tail_shown and el is not root:  # text after the root is outside what was asked for
+            if el is not root:  # text after the root is outside what was asked for
                 tail = el.tail
                 if tail:
-                    buf.append(tail)
+                    buf.append(tail if tail_shown else _gap(tail))
             continue
         tag = el.tag
         if not isinstance(tag, str):  # comment or processing instruction
@@ -912,19 +990,17 @@ def _walk_text(root, style: "_PageStyle", headings: bool) -> str:
                 if headings and tag in _HEADING_TAGS:
                     buf.append(_HEADING_TAGS[tag] + " ")
                 shown = el not in invisible  # style.shown(el)
-                if shown:
-                    text = el.text
-                    if text:
-                        buf.append(text)
+                text = el.text
+                if text:
+                    buf.append(text if shown else _gap(text))
                 push((el, True, tail_shown))
                 if len(el):
                     stack.extend([(child, False, shown) for child in reversed(el)])
                 continue
         # an element whose content is done (or left out): its tail follows
-        if tail_shown:
-            tail = el.tail
-            if tail:
-                buf.append(tail)
+        tail = el.tail
+        if tail:
+            buf.append(tail if tail_shown else _gap(tail))
     flush()
     return "\n".join(out.lines)
 
@@ -971,9 +1047,12 @@ def _marked_tree_text(root, style: "_PageStyle") -> list[str] | None:
     # 2. text that is not shown: what an invisible element holds directly (its text, the
     # tails of its children)
     for el in style.invisible:
-        el.text = None
+        # a space where hidden text held one (see _gap), except in a <pre>, whose lines
+        # _pre_text reads as the walk does
+        keep = el.tag not in _PRE and not any(a.tag in _PRE for a in el.iterancestors())
+        el.text = (_gap(el.text) or None) if keep else None
         for child in el:
-            child.tail = None
+            child.tail = (_gap(child.tail) or None) if keep else None
     # 3. each <pre> (the outermost of nested ones) becomes a mark for its lines, which are
     # its text with a line break for each <br> (see _pre_text)
     pres: list[list[str]] = []
