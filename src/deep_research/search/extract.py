@@ -3,7 +3,8 @@
 HTML is parsed with lxml and walked in document order: text a browser does not render
 or cannot search (scripts, styles, ``hidden`` elements, images, form controls, and
 elements the page's own CSS hides with ``display: none``, ``visibility: hidden``,
-``opacity: 0`` or ``font-size: 0``) is left out; each block element starts a new line; whitespace is collapsed as CSS does outside
+or ``font-size: 0``) is left out (not ``opacity: 0``: pages fade content in from it with a
+script, so a reader sees it); each block element starts a new line; whitespace is collapsed as CSS does outside
 ``<pre>``, and kept inside it. The result is the ``text`` content format of
 :mod:`deep_research.citations.page`: one block per line. (For speed, the page's own tree is
 then changed so that lxml's string of it is that text with marks at the line ends, see
@@ -163,16 +164,10 @@ def _media_applies(media: str) -> bool:
     return False
 
 
-_PROPERTIES = ("display", "visibility", "opacity", "font-size")
+_PROPERTIES = ("display", "visibility", "font-size")
 _NUMBER = re.compile(r"([+-]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?)([a-z%]*)")
 # font-size units relative to the parent's font size: zero times anything is zero
 _RELATIVE_FONT = frozenset(("em", "ex", "ch", "cap", "ic", "lh", "%"))
-
-
-def _zero_opacity(value: str) -> bool:
-    """``opacity: 0`` (0.0, 0%, or below zero, which is clamped to zero)."""
-    m = _NUMBER.fullmatch(value)
-    return m is not None and m[2] in ("", "%") and float(m[1]) <= 0
 
 
 def _font_state(value: str) -> bool | None:
@@ -192,15 +187,13 @@ def _font_state(value: str) -> bool | None:
 
 def _hides(prop: str, value: str) -> bool:
     """May this declaration hide its element (or, for a visibility, show one)?"""
-    if prop == "opacity":
-        return _zero_opacity(value)
     if prop == "font-size":
         return _font_state(value) is False
     return prop == "visibility" or value == "none"
 
 
 def _declarations(tokens) -> list[tuple[str, str, bool]]:
-    """display/visibility/opacity/font-size declarations of a rule body (tokens) or an
+    """display/visibility/font-size declarations of a rule body (tokens) or an
     inline style (str)."""
     out = []
     for d in tinycss2.parse_declaration_list(tokens, skip_comments=True, skip_whitespace=True):
@@ -210,7 +203,7 @@ def _declarations(tokens) -> list[tuple[str, str, bool]]:
 
 
 class _Sheet:
-    """A stylesheet parsed once: its display/visibility/opacity/font-size rules with their compiled
+    """A stylesheet parsed once: its display/visibility/font-size rules with their compiled
     selectors, and its ``@import`` rules, in the order they appear."""
 
     _serials = itertools.count()
@@ -288,9 +281,9 @@ def _import_href(rule) -> str | None:
 
 
 class _Rules:
-    """A cssselect2 matcher of display/visibility/opacity/font-size selectors, and an index
+    """A cssselect2 matcher of display/visibility/font-size selectors, and an index
     of what an element must have for a selector that can hide it (``display: none``, any
-    ``visibility``, ``opacity: 0``, ``font-size: 0``) to match it: an id, class or tag such a selector names (the keys
+    ``visibility``, ``font-size: 0``) to match it: an id, class or tag such a selector names (the keys
     cssselect2's matcher files selectors under), a ``lang`` attribute, or the attribute of
     an attribute selector. Other selectors (``display: block``...) only matter where they
     override one of these, or an inline style (a non-zero ``font-size`` is looked for
@@ -614,7 +607,7 @@ class StyleCache:
 
 
 class _PageStyle:
-    """display/visibility (and opacity: 0, font-size: 0) of every element, from the page's <style> blocks, its local
+    """display/visibility (and font-size: 0) of every element, from the page's <style> blocks, its local
     stylesheets and inline styles (a small cascade: importance, specificity, order)."""
 
     def __init__(self, doc, load_css, cache: StyleCache | None = None):
@@ -688,7 +681,7 @@ class _PageStyle:
             return won
 
         # the elements, in the order iter_subtree visits them, that have a style attribute
-        # or that a selector able to hide them (display: none, a visibility, opacity: 0,
+        # or that a selector able to hide them (display: none, a visibility,
         # font-size: 0) may match
         for el in rules.candidates(doc, self.with_hidden):
             style = el.get("style")
@@ -697,8 +690,8 @@ class _PageStyle:
                 continue  # nothing here can hide it
             done.add(el)
             won = won_by(el, inline)
-            if won.get("display", (None, ""))[1] == "none" or _zero_opacity(won.get("opacity", (None, ""))[1]):
-                self.none.add(el)  # opacity multiplies: no descendant is seen again
+            if won.get("display", (None, ""))[1] == "none":
+                self.none.add(el)
             value = won.get("visibility", (None, None))[1]
             if value not in (None, "inherit"):
                 own[el] = value == "visible"
@@ -733,7 +726,7 @@ class _PageStyle:
             if not decls:
                 continue
             for prop, value, _ in decls:
-                if prop == "display" and value == "none" or prop == "opacity" and _zero_opacity(value):
+                if prop == "display" and value == "none":
                     self.none.add(el)
             for prop, value, _ in decls:  # the last one counts
                 if prop == "visibility":
@@ -775,7 +768,7 @@ class _PageStyle:
 
 @functools.lru_cache(maxsize=4096)
 def _inline_style(style: str) -> list[tuple[str, str, bool]]:
-    """The display/visibility/opacity/font-size declarations of a style attribute (callers never change
+    """The display/visibility/font-size declarations of a style attribute (callers never change
     the list)."""
     try:
         return _declarations(style)
