@@ -213,3 +213,10 @@ def test_mcp_prompt_guides_the_researchers_and_a_missing_one_degrades(mcp_server
     assert state.values.get("final_report")
     assert prompts and not any("<guidance>" in p for p in prompts)
     assert any("no_such_prompt" in d["message"] for d in state.values["degradations"])
+
+
+def test_a_server_error_is_said_on_one_line():
+    """An httpx error's text holds line breaks; the warning and the report's limitations say it on one line."""
+    inner = ConnectionError("All connection attempts failed\nFor more information check: https://example.test/x")
+    text = mcp._exception_text(BaseExceptionGroup("unhandled errors in a TaskGroup", [inner]))
+    assert text == "ConnectionError: All connection attempts failed For more information check: https://example.test/x"

@@ -136,7 +136,8 @@ def _exception_text(e: BaseException) -> str:
     # anyio task groups wrap the real error: report the innermost one
     while isinstance(e, BaseExceptionGroup) and e.exceptions:
         e = e.exceptions[0]
-    return redact(f"{type(e).__name__}: {e}")[:300]
+    # one line: an httpx error's text holds line breaks (it is shown in a warning and a report's limitations)
+    return redact(" ".join(f"{type(e).__name__}: {e}".split()))[:300]
 
 
 async def call_tool(tool, args: dict, timeout_s: float) -> str:
