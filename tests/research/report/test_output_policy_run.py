@@ -10,14 +10,15 @@ import json
 import re
 from pathlib import Path
 
-from langchain_core.messages import BaseMessage, HumanMessage
+from langchain_core.messages import BaseMessage
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.store.memory import InMemoryStore
 
 from deep_research.research.graph import make_graph
 from deep_research.research.runtime.deps import Deps
 from deep_research.search.local import LocalCorpus, build_index
-from tests.support.scenario import QUESTION, full_script, write_corpus
+from tests.research.test_graph import context, drive, start
+from tests.support.scenario import full_script, write_corpus
 from tests.support.scripted import prompt_text, scripted_factory
 
 NESTED = "\n".join("  " * i + "- level" for i in range(40))
@@ -40,17 +41,7 @@ def test_a_run_reports_what_the_output_policy_changed_in_the_models_report(tmp_p
     s.on("final_report", "Write the final research report", hostile_report, repeat=True)
     deps = Deps(model_factory=scripted_factory(s), search_factory=lambda cfg: LocalCorpus.open(corpus))
     graph = make_graph(deps, checkpointer=InMemorySaver(), store=InMemoryStore())
-    config = {"configurable": {"thread_id": "policy"}}
-    ctx = {"search_api": "local", "output_dir": str(tmp_path / "reports"), "allow_clarification": False,
-           "write_pdf": False}
-
-    async def go():
-        async for _ in graph.astream({"messages": [HumanMessage(QUESTION)]}, config, context=ctx,
-                                     stream_mode="updates", subgraphs=True):
-            pass
-        return await graph.aget_state(config)
-
-    values = asyncio.run(go()).values
+    values = asyncio.run(drive(graph, start(), context(tmp_path), thread="policy")).values
     assert values["status"] == "completed", values.get("errors")
     policy = json.loads(Path(values["outputs"]["audit"]).read_text())["output_policy"]
     assert policy["html_escaped"] >= 3  # <script>, </script>, <img>
