@@ -341,7 +341,7 @@ def run_cmd(
 ) -> None:
     """Research every question of a set (skipping finished ones), then evaluate each report.
 
-    Takes the settings of ``research`` for every question (PDFs are off unless --pdf), except
+    Takes the settings of the research command for every question (PDFs are off unless --pdf), except
     --out (here the evaluation's folder), --yes, --approve-brief and --review-report: each
     question's data answers the run's questions."""
     import asyncio
@@ -759,7 +759,7 @@ def import_drb_cmd(
     language: Optional[str] = typer.Option(None, "--language", help="Only tasks in this language (en, zh)."),
     limit: Optional[int] = typer.Option(None, "--limit", min=1, help="Only the first N tasks."),
 ) -> None:
-    """Turn DeepResearch Bench's task file into a question set for ``eval run``."""
+    """Turn DeepResearch Bench's task file into a question set for 'eval run'."""
     from ..evaluation.drb import import_tasks
 
     qs = import_tasks(tasks, out_file, references=references, language=language, limit=limit)
