@@ -356,8 +356,8 @@ def run_cmd(
     if server is not None and db is not None:
         raise UserError("--db is for local runs; with --server the server keeps the checkpoints")
     if db is not None and not is_postgres(db):
-        raise UserError("--db takes a postgresql:// URL; without it each question keeps its SQLite checkpoints "
-                        "in OUT/state/")
+        raise UserError(f"--db: {db!r} is not a PostgreSQL URL (postgresql://…); without --db each question "
+                        "keeps its SQLite checkpoints in OUT/state/")
     allowed = check_allowed(allow_question_setting or ())
     qs = load_questions(questions)
     options = checked_context(**(run_settings or {}))
