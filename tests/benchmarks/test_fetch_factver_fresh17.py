@@ -1,6 +1,6 @@
 """The public half of the seventeenth fresh group: the converters behind ``fetch_factver.py --fresh17``
-(SciTail's labelled dev and test pairs from AI2's leaderboard repository, Attributed QA's rated
-answers from AttributionBench's files), on small synthetic files in throwaway git repositories,
+(SciTail's labelled dev and test pairs from AI2's leaderboard repository, ConTRoL's exam statements
+about passages, Attributed QA's rated answers from AttributionBench's files), on small synthetic files in throwaway git repositories,
 not the real data. Nothing here runs the claim check."""
 
 from __future__ import annotations
@@ -43,6 +43,31 @@ def _scitail_files() -> dict[str, str | bytes]:
             "scitail/data/train/answers.jsonl": _lines([_st("train_1", "Not read.", "Not read.", "E")])}
 
 
+def _ct(uid: str, passage: str, statement: str, label: str) -> dict:
+    return {"uid": uid, "premise": passage, "hypothesis": statement, "label": label}
+
+
+_LEAD = "Lead was used in pipes. Romans mined it.\n\nIt is soft."
+_MOON = "The Moon orbits Earth every 27 days."
+
+
+def _control_files() -> dict[str, str | bytes]:
+    test = [
+        _ct("id_0", _LEAD, "Lead is soft.", "e"),
+        _ct("id_1", _LEAD, "Lead is hard.", "c"),
+        _ct("id_2", _LEAD, "Lead is toxic.", "n"),
+        _ct("id_3", _LEAD, "Romans made lead pipes.", "n"),  # met again with another label: dropped, both
+        _ct("id_4", _LEAD, "Lead is a metal.", "x"),  # no such label: dropped
+    ]
+    dev = [
+        _ct("id_0", _MOON, "The Moon orbits Earth.", "e"),  # the same uid in the other file: another pair
+        _ct("id_1", _LEAD, "Romans made lead pipes.", "e"),
+        _ct("id_2", f"  {_LEAD} ", "Lead is soft.", "e"),  # the same pair again: kept once
+    ]
+    return {fv._CONTROL_PATHS[0]: _lines(test), fv._CONTROL_PATHS[1]: _lines(dev),
+            "data/train.jsonl": _lines([_ct("id_0", "Not read.", "Not read.", "e")])}
+
+
 def _ab(src: str, rid: str, claim: str, refs: list[str], label: str, q: str) -> dict:
     return {"question": q, "claim": claim, "claim_raw_string": claim, "response": claim, "references": refs,
             "citation_links": [], "webpage_references": [], "attribution_label": label,
@@ -67,6 +92,7 @@ def _attrbench_files() -> dict[str, str | bytes]:
 
 def fresh17_mirrors(mirrors: Path, monkeypatch) -> None:
     _snapshot(mirrors, monkeypatch, "SCITAIL", _scitail_files())
+    _snapshot(mirrors, monkeypatch, "CONTROL", _control_files())
     _snapshot(mirrors, monkeypatch, "ATTRIBUTIONBENCH", _attrbench_files())
 
 
@@ -93,6 +119,21 @@ def test_scitail_pairs_hypothesis_with_premise_and_keeps_a_repeated_pair_once(tm
     assert exs[3].source.endswith(f"{fv._SCITAIL_PATHS[1]}@{fv.SCITAIL.commit}")
 
 
+def test_control_keeps_a_statement_once_per_passage_and_drops_one_with_two_labels(tmp_path, monkeypatch):
+    fresh17_mirrors(tmp_path, monkeypatch)
+    exs, tally = _convert(tmp_path, "control")
+    assert [(e.id, e.claim, e.quotes, e.label, e.cls) for e in exs] == [
+        ("control-test-id-0", "Lead is soft.", [_LEAD], "supported", "e"),
+        ("control-test-id-1", "Lead is hard.", [_LEAD], "unsupported", "c"),
+        ("control-test-id-2", "Lead is toxic.", [_LEAD], "unsupported", "n"),
+        ("control-dev-id-0", "The Moon orbits Earth.", [_MOON], "supported", "e"),
+    ]
+    assert tally.dropped == {"label 'x'": 1, "statement met again for the passage with another label": 2,
+                             "statement met again for the passage": 1}
+    assert exs[0].group == exs[1].group != exs[3].group  # grouped by passage
+    assert exs[3].source == f"csitfun/ConTRoL-dataset/{fv._CONTROL_PATHS[1]}@{fv.CONTROL.commit}"
+
+
 def test_attributedqa_reads_only_its_own_rows_once_with_the_passage_as_given(tmp_path, monkeypatch):
     fresh17_mirrors(tmp_path, monkeypatch)
     exs, tally = _convert(tmp_path, "attributedqa")
@@ -106,13 +147,15 @@ def test_attributedqa_reads_only_its_own_rows_once_with_the_passage_as_given(tmp
 
 def test_fresh17_writes_holdout_only_sets_byte_for_byte_that_the_loader_reads(tmp_path, monkeypatch):
     out, readme = fs.check_builds_byte_for_byte(fv, "fresh17", fresh17_mirrors, tmp_path, monkeypatch,
-                                                ["scitail", "attributedqa"])
+                                                ["scitail", "control", "attributedqa"])
     assert "benchmarks/data/claims-fresh17" in readme
     assert "| 4 | 2 | 2 | E 2, N 2 |" in readme
     assert "| 2 | 1 | 1 | attributable 1, not attributable 1 |" in readme
+    assert "| 4 | 2 | 2 | c 1, e 2, n 1 |" in readme
     pairs = _factver.load("holdout", root=out)
     assert sorted((r["dataset"], r["label"]) for r in pairs) == [
         ("attributedqa", "supported"), ("attributedqa", "unsupported"),
+        ("control", "supported"), ("control", "supported"), ("control", "unsupported"), ("control", "unsupported"),
         ("scitail", "supported"), ("scitail", "supported"), ("scitail", "unsupported"), ("scitail", "unsupported"),
     ]
 
@@ -129,8 +172,9 @@ def test_fresh17_samples_scitail_per_class(tmp_path, monkeypatch):
 def test_fresh17_default_output_and_sets():
     g = fv.FRESH_GROUPS["--fresh17"]
     assert g.out == Path("/tmp/factver-fresh17") and g.cap == fv.FRESH3_CAP
-    assert [d.name for d in g.sets] == ["scitail", "attributedqa"]
+    assert [d.name for d in g.sets] == ["scitail", "control", "attributedqa"]
     assert fv.SCITAIL == fv.Repo("allenai/aristo-leaderboard", "60d5be31b5a7d36f29d13223ece29a8d2bfa8b5f")
+    assert fv.CONTROL == fv.Repo("csitfun/ConTRoL-dataset", "d7acc335bef6c716f2830e1413d0d90c133ad6e9")
 
 
 def test_fresh17_stops_when_a_snapshot_is_missing(tmp_path, capsys):

@@ -75,10 +75,10 @@ they cite, PolyTope's annotated news summaries, MuFaME's one-line WikiHow summar
 Stanford generative-search judgements, as AttributionBench collects them; see ``FRESH16``), by
 default into ``/tmp/factver-fresh16``, from ``fetch github:OSU-NLP-Group/AttributionBench``.
 ``--fresh17`` builds the public half of the seventeenth (SciTail's crowd-labelled science
-sentence pairs, from the copy AI2's leaderboard repository holds, and Attributed-QA's rated
-answers, as AttributionBench collects them; see ``FRESH17``), by default into
-``/tmp/factver-fresh17``, from ``fetch github:allenai/aristo-leaderboard`` and the
-AttributionBench snapshot of the sixteenth.
+sentence pairs, from the copy AI2's leaderboard repository holds, ConTRoL's exam statements about
+passages, and Attributed-QA's rated answers, as AttributionBench collects them; see ``FRESH17``),
+by default into ``/tmp/factver-fresh17``, from ``fetch github:allenai/aristo-leaderboard``,
+``fetch github:csitfun/ConTRoL-dataset`` and the AttributionBench snapshot of the sixteenth.
 
 ``--mirrors DIR`` (default ``/work/.mirror``) holds one git repository per source, as
 ``DIR/<owner>+<name>/repo`` (what the project's search tool ``fetch github:<owner>/<name>``
@@ -191,6 +191,7 @@ ATTRIBUTIONBENCH = Repo("OSU-NLP-Group/AttributionBench", "b33329b29946b791649cf
 # The seventeenth fresh group (``--fresh17``): all holdout, picked after the sixteenth group was seen.
 # (Its Attributed-QA rows come from ATTRIBUTIONBENCH, above.)
 SCITAIL = Repo("allenai/aristo-leaderboard", "60d5be31b5a7d36f29d13223ece29a8d2bfa8b5f")
+CONTROL = Repo("csitfun/ConTRoL-dataset", "d7acc335bef6c716f2830e1413d0d90c133ad6e9")
 
 
 class SourceMissing(Exception):
@@ -2780,6 +2781,52 @@ def scitail(rd: Reader, tally: Tally) -> Iterator[Example]:
             )
 
 
+# ConTRoL's dev and test files (`train.jsonl` is absent from the snapshot); `uid` restarts at
+# ``id_0`` in each file, so an id names the file too.
+_CONTROL_PATHS = ("data/test.jsonl", "data/dev.jsonl")
+_CONTROL_LABEL = {"e": SUPPORTED, "c": UNSUPPORTED, "n": UNSUPPORTED}
+
+
+def control(rd: Reader, tally: Tally) -> Iterator[Example]:
+    """One pair per ConTRoL row: the exam statement (hypothesis) against the passage it is about.
+    ``e`` (entailed, "true") -> supported; ``c`` (contradicted, "false") and ``n`` (neutral,
+    "cannot say") -> unsupported. A passage/statement pair met again with the same label is kept
+    once; one met with another label is dropped, every copy of it."""
+    rows: list[tuple[str, dict, str, str]] = []
+    classes: dict[tuple[str, str], set[str]] = collections.defaultdict(set)
+    for path in _CONTROL_PATHS:
+        for r in rd.jsonl(CONTROL, path):
+            lab = (r.get("label") or "").strip()
+            if lab not in _CONTROL_LABEL:
+                tally.dropped[f"label {lab or 'empty'!r}"] += 1
+                continue
+            premise = clean(r.get("premise") or "", tally)
+            hyp = clean(r.get("hypothesis") or "", tally)
+            if not premise or not hyp:
+                tally.dropped["empty passage or statement"] += 1
+                continue
+            classes[(premise, hyp)].add(lab)
+            rows.append((path, r, premise, hyp))
+    seen: set[tuple[str, str]] = set()
+    for path, r, premise, hyp in rows:
+        if len(classes[(premise, hyp)]) > 1:
+            tally.dropped["statement met again for the passage with another label"] += 1
+            continue
+        if tally.repeated(seen, (premise, hyp), "statement met again for the passage"):
+            continue
+        part = Path(path).stem
+        lab = r["label"].strip()
+        yield Example(
+            id=f"control-{part}-{_slug(r['uid'])}",
+            group=hashlib.sha256(premise.encode()).hexdigest()[:10],
+            quotes=[premise],
+            claim=hyp,
+            label=_CONTROL_LABEL[lab],
+            cls=lab,
+            source=source(CONTROL, path),
+        )
+
+
 FRESH17 = [
     Dataset(
         "scitail",
@@ -2799,6 +2846,24 @@ the hypothesis, the quote the retrieved sentence, as given (inner runs of spaces
 Label: `E` (entails) -> supported, `N` (neutral) -> unsupported; `class` is that letter. A
 premise/hypothesis pair met twice is kept once (none is, at the pinned commit). The split group is
 the hypothesis (one statement has several retrieved sentences).""",
+    ),
+    Dataset(
+        "control",
+        "statements of reasoning exams vs the passage (one to several paragraphs) they are about",
+        control,
+        f"""\
+Origin: ConTRoL (Liu, Cui, Liu and Zhang, AAAI 2021: "Natural Language Inference in Context -
+Investigating Contextual Reasoning over Long Texts"), {CONTROL.name} `data/test.jsonl` and
+`data/dev.jsonl` @ {CONTROL.commit} (805 + 799 pairs over 398 passages; `train.jsonl` is absent from
+the snapshot). Licence: CC BY-NC-SA 4.0 (repository README); used here for evaluation only, never
+redistributed. The passages and statements come from the verbal and logical reasoning tests of
+competitive selection and recruitment exams, each statement with the answer the test gives for it
+against its passage (true, false or cannot say), as the dataset's authors collected them. Some
+statements speak of the passage itself ("The author of the passage ..."). The claim is the
+statement, the quote the whole passage (median about 1,200 characters, at most about 8,200).
+Label: `e` (entailed) -> supported, `c` (contradicted) and `n` (neutral: cannot say) ->
+unsupported; `class` is that letter. A statement met twice for the same passage is kept once with
+the same label, and dropped, every copy, with two labels. The split group is the passage.""",
     ),
     Dataset(
         "attributedqa",
@@ -3131,7 +3196,7 @@ FRESH_GROUPS = {
         DEFAULT_FRESH16_OUT, FRESH16, FRESH16_README_HEAD, FRESH3_CAP,
     ),
     "--fresh17": FreshGroup(
-        "the public half of the seventeenth fresh holdout-only group (SciTail, Attributed QA)",
+        "the public half of the seventeenth fresh holdout-only group (SciTail, ConTRoL, Attributed QA)",
         DEFAULT_FRESH17_OUT, FRESH17, FRESH17_README_HEAD, FRESH3_CAP,
     ),
 }
