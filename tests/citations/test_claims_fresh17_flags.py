@@ -162,19 +162,15 @@ def test_a_copy_cut_inside_a_condition_the_quote_goes_on_with_is_no_proof():
     assert r.status is S
 
 
-def test_the_judge_evidence_check_does_not_pass_what_code_keeps_grey_for_stating_nothing():
+def test_the_judge_evidence_check_does_not_pass_a_copy_cut_inside_a_condition():
     from deep_research.citations.claims import JudgeFact, check_judge_evidence
 
-    quote = ("In mid-December 1878, envoys of the British crown delivered an ultimatum to 11 chiefs representing the "
-             "then-current king of the Zulu empire, Cetshwayo.")
-    ev = check_judge_evidence("Cetshwayo", [quote], [JudgeFact("Cetshwayo", ["Cetshwayo"])])
-    assert not ev.ok
     quote = ("We suffer a suspension of judgement when we hand over a card to purchase something and spend funds that "
              "we intended to use for something essential.")
     claim = "We suffer a suspension of judgement when we hand over a card to purchase something."
     ev = check_judge_evidence(claim, [quote], [JudgeFact(claim, [claim[:-1]])])
     assert not ev.ok
-    # a sentence that states something still passes on its own span
-    ev = check_judge_evidence("Cetshwayo refused.", ["Cetshwayo refused, and war began."],
-                              [JudgeFact("Cetshwayo refused", ["Cetshwayo refused"])])
+    # the whole condition passes on its span
+    whole = quote
+    ev = check_judge_evidence(whole, [quote], [JudgeFact(whole, [whole[:-1]])])
     assert ev.ok, ev.problems
