@@ -14,6 +14,7 @@ from ..errors import UserError
 from ..terminal import control_characters, printable
 from .helpfmt import HelpCommand
 from .settings import RUN_PANEL, checked_context, typed_labels, with_settings
+from .settings import labels as setting_labels
 
 # Rich (the consoles) is imported where output is printed, not here: --help must not load it.
 
@@ -306,10 +307,12 @@ async def _run_research(question: str | None, context: dict, db: str, thread_id:
         RunHandle,
         compile_for,
         first_payload,
+        kept,
         load_deps,
         load_run,
         open_persistence,
         resume_payload,
+        resupplied,
         save_run,
     )
     from ..research.runtime.configuration import Configuration
@@ -335,12 +338,16 @@ async def _run_research(question: str | None, context: dict, db: str, thread_id:
             payload = first_payload(question or "")
         else:
             saved = await load_run(store, thread_id)
-            merged = {**saved.get("context", {}), **context}
+            every = setting_labels()
+            merged = resupplied(saved.get("context", {}), context,
+                                options={n: every[n] for n in RESUME_SECRET_SETTINGS if n in every})
             handle = RunHandle.existing(thread_id, merged)
             cfg = Configuration.resolve({"configurable": {}}, merged)
             _warn_clamped(cfg, merged)
             await preflight(cfg, deps, typed_labels(merged))
-            if context or cfg.clamped:  # a cap given on resume holds for the rest of the run, later resumes too
+            # a cap or URL given on resume holds for the rest of the run, later resumes too; a run
+            # saved with a URL's password (before it was kept out) is saved again without it
+            if context or cfg.clamped or kept(saved.get("context", {})) != saved.get("context", {}):
                 _keep_clamped(handle, cfg)
                 await save_run(store, handle, str(saved.get("question") or ""))
             payload = None
@@ -459,7 +466,13 @@ def research(
     raise typer.Exit(code)
 
 
-@with_settings(only=("max_total_tokens", "max_cost_usd"))
+# A model server's URL may hold a password (https://user:password@host/v1), which the state
+# database does not keep: resume takes it again (and may point the rest of the run elsewhere);
+# a role's own server URL (--research-model-base-url) comes again from the environment.
+RESUME_SECRET_SETTINGS = ("model_base_url",)
+
+
+@with_settings(only=("max_total_tokens", "max_cost_usd", *RESUME_SECRET_SETTINGS))
 def resume(
     thread_id: str = typer.Argument(..., help="The thread id printed when the run started."),
     approve: bool = typer.Option(False, "--approve", help="Approve the research brief or report the run waits on."),
@@ -474,7 +487,9 @@ def resume(
 
     --max-tokens and --max-cost replace the run's cap from here on (the whole run's usage
     counts against it), e.g. after the cap left no room for a step; the value none
-    removes the cap (a ceiling set in the environment still holds)."""
+    removes the cap (a ceiling set in the environment still holds). The state database
+    does not keep the password of a --base-url: give the URL again here (or in the
+    environment), as the run was started with it."""
     import asyncio
 
     if sum(bool(x) for x in (approve, reject, edit)) > 1:
