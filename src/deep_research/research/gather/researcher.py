@@ -88,11 +88,13 @@ def _source_block(meta: SourceMeta, summary: str, sentences: list[tuple[str, str
     if meta.credibility:
         lines.append(Credibility(meta.credibility["score"], tuple(meta.credibility.get("reasons") or ())).describe())
     if note:
-        lines.append(f"({note})")
-    lines.append(f"Summary: {summary.strip()}")
+        lines.append(f"({prompts.as_data(note)})")
+    # the summary and the sentences come from the page (and a model): as data (prompts.as_data)
+    lines.append(f"Summary: {prompts.as_data(summary.strip())}")
     if sentences:
         lines.append(f'{EXACT_SENTENCES} (cite only these, verbatim, as <ref id="{meta.id}">"..."</ref>):')
-        lines.extend(f'- {" ".join(claim.split())}: "{s}"' if claim.strip() else f'- "{s}"' for claim, s in sentences)
+        lines.extend(f'- {prompts.as_data(" ".join(claim.split()))}: "{prompts.as_data(s)}"' if claim.strip()
+                     else f'- "{prompts.as_data(s)}"' for claim, s in sentences)
     else:
         lines.append("No citable sentences were found on this page.")
     lines.append("</source>")
@@ -116,7 +118,7 @@ def _read_earlier_block(meta: SourceMeta, summary: str, sentences: int, raw: boo
     if raw:
         kept = "no summary could be made, raw excerpt; " + kept
     return (f'{_open_tag(meta)}\n({READ_EARLIER}; {kept})\n'
-            f"Summary: {summary.strip()}\n</source>")
+            f"Summary: {prompts.as_data(summary.strip())}\n</source>")
 
 
 def result_metadata(r: SearchResult) -> dict:
@@ -563,12 +565,12 @@ class ResearcherNodes:
         excerpts = state.get("excerpts") or []
         reasoning = [message_text(m) for m in state.get("researcher_messages") or []
                      if isinstance(m, AIMessage) and message_text(m).strip()]
-        raw = "\n\n".join([*excerpts, *reasoning])
+        raw = "\n\n".join([*excerpts, *map(prompts.as_data, reasoning)])  # excerpts: source blocks, made as data
         summary_problem = None
         if ctx.cfg.compression_summarize and len(reasoning) > ctx.cfg.compression_messages_to_keep and \
                 len(raw) // 4 > ctx.cfg.summarize_after_tokens:
             reasoning, summary_problem = await _fold_reasoning(ctx, reasoning, ctx.cfg.compression_messages_to_keep)
-            raw = "\n\n".join([*excerpts, *reasoning])
+            raw = "\n\n".join([*excerpts, *map(prompts.as_data, reasoning)])
         sentences = excerpt_sentences(excerpts)
         unverified = int(state.get("unverified") or 0)
         result: dict[str, Any] = {"call_id": state.get("call_id", ""), "topic": topic, "raw": raw,

@@ -21,6 +21,7 @@ import time
 from typing import Any
 
 from ...errors import UserError, redact
+from ..prompts import as_data
 
 MAX_OUTPUT_CHARS = 20_000
 LOAD_TIMEOUT_S = 20.0
@@ -152,7 +153,7 @@ async def call_tool(tool, args: dict, timeout_s: float) -> str:
     if len(text) > MAX_OUTPUT_CHARS:
         text = text[:MAX_OUTPUT_CHARS] + "\n[... truncated ...]"
     return ("Tool output (notes only: it is not a page and cannot be cited):\n<tool_output>\n"
-            + text + "\n</tool_output>")
+            + as_data(text) + "\n</tool_output>")  # a server's text cannot close the block
 
 
 def _result_text(result: Any) -> str:
