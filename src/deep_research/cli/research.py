@@ -75,7 +75,7 @@ def _ask_report_review(payload: dict, preset: dict | None) -> dict:
 def _ask_approval(payload: dict, preset: dict | None) -> dict:
     from rich.markup import escape as _esc
 
-    from .console import err, out
+    from .console import err, model_markdown, out
 
     if payload.get("type") == "report_review":
         return _ask_report_review(payload, preset)
@@ -84,7 +84,7 @@ def _ask_approval(payload: dict, preset: dict | None) -> dict:
     if not sys.stdin.isatty():
         raise WaitingForUser("", "approval of the research brief")
     out.rule("Research brief")
-    out.print(printable(payload.get("research_brief", ""), keep_newlines=True), highlight=False, markup=False)
+    out.print(model_markdown(payload.get("research_brief", "")))
     if payload.get("error"):
         err.print(f"[yellow]{_esc(printable(payload['error']))}[/yellow]")
     while True:
@@ -99,14 +99,14 @@ def _ask_approval(payload: dict, preset: dict | None) -> dict:
 
 
 def _ask_clarification(question: str, preset: str | None) -> str:
-    from .console import out
+    from .console import model_markdown, model_markdown_line, out
 
     if preset:
         return preset
     if not sys.stdin.isatty():
-        raise WaitingForUser("", f"an answer to: {question}")
+        raise WaitingForUser("", f"an answer to: {model_markdown_line(question)}")
     out.rule("Clarifying question")
-    out.print(printable(question, keep_newlines=True), highlight=False, markup=False)
+    out.print(model_markdown(question))  # the model writes markdown: read as written, not \* or \_
     answer = typer.prompt("Your answer").strip()
     if not answer:
         raise UserError("an empty answer; the run is paused")
