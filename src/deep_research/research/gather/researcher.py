@@ -37,7 +37,7 @@ from ..runtime.meter import BudgetExceeded, ModelCallError, describe
 from ..runtime.usage import approx_tokens, message_text
 from .reuse import INFLIGHT, QueryRegistry, repeat_notice, search_key, summary_key
 from ..runtime.sources import SourceMeta, source_id_for
-from ..state import ResearcherInput, ResearcherOutput, ResearcherState, error_record
+from ..state import ONCE_PER_RUN, ResearcherInput, ResearcherOutput, ResearcherState, error_record
 from .tools import RESEARCHER_TOOLS, SEARCH, THINK
 
 MAX_QUERY_CHARS = 400  # Tavily's own limit; longer queries find nothing more
@@ -200,7 +200,8 @@ class ResearcherNodes:
         guidance, prompt_problem = await _mcp_guidance(ctx)
         problems = [p for p in (problem, prompt_problem) if p]
         if problems and not state.get("mcp_problem_recorded"):
-            update["degradations"] = [error_record("researcher", p, topic=state.get("topic", "")) for p in problems]
+            update["degradations"] = [error_record("researcher", p, topic=state.get("topic", ""),
+                                                   kind=ONCE_PER_RUN) for p in problems]
             update["mcp_problem_recorded"] = True
         system = SystemMessage(prompts.RESEARCHER.format(
             date=ctx.today, topic=state.get("topic", ""), max_calls=ctx.cfg.max_react_tool_calls,
@@ -352,7 +353,8 @@ class ResearcherNodes:
                 return await mcp.call_tool(tool, args, ctx.cfg.request_timeout_s), {}
             except mcp.MCPUnavailable as e:
                 return f"Tool failed ({str(e)[:300]}). Use the search tool instead.", {
-                    "degradations": [error_record("researcher", str(e), topic=state.get("topic", ""))]}
+                    "degradations": [error_record("researcher", str(e), topic=state.get("topic", ""),
+                                                  kind=ONCE_PER_RUN)]}
         ctx.meter.usage.repairs += 1
         names = ", ".join([SEARCH, THINK, *(t.name for t in extra_tools)])
         return f"Unknown tool {name!r}; available: {names}.", {}
@@ -690,8 +692,7 @@ async def _mcp_tools(ctx: NodeContext) -> tuple[list, str | None]:
         return [], None
     try:
         return await mcp.load_tools(ctx.cfg.mcp_config, ctx.cfg.request_timeout_s), None
-    except (mcp.MCPUnavailable, UserError) as e:
-        log.warning("%s; researching without MCP tools", e)
+    except (mcp.MCPUnavailable, UserError) as e:  # logged by mcp when a load fails, not at every step
         return [], f"{e}; researched without MCP tools"
 
 
@@ -703,7 +704,6 @@ async def _mcp_guidance(ctx: NodeContext) -> tuple[str, str | None]:
     try:
         return await mcp.load_prompt(ctx.cfg.mcp_config, ctx.cfg.mcp_prompt, ctx.cfg.request_timeout_s), None
     except (mcp.MCPUnavailable, UserError) as e:
-        log.warning("%s; researching without it", e)
         return "", f"{e}; researched without it"
 
 
