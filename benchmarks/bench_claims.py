@@ -116,13 +116,18 @@ in the same way: the public sets under /tmp/factver-fresh16 (``fetch_factver.py 
 ``--fresh16-factver-root`` names another copy) and, when it exists,
 ``benchmarks/data/claims-fresh16/holdout.jsonl`` (``--fresh16-hand-dir``; optional).
 
+FRESH17: ``--fresh17`` measures the seventeenth fresh group, made after the sixteenth was measured,
+in the same way: the public sets under /tmp/factver-fresh17 (``fetch_factver.py --fresh17``;
+``--fresh17-factver-root`` names another copy) and, when it exists,
+``benchmarks/data/claims-fresh17/holdout.jsonl`` (``--fresh17-hand-dir``; optional).
+
 ``--publish`` also writes one report per hand-written data set (a paragraph per pair,
 ``<claim> <ref id="<page>">"<quote>"</ref>``; sources = the pages) and runs
 ``deep-research publish`` on it, then compares ``claim_status`` per ref with the library's
 verdict on the same pair (they differ where the report's claim unit differs from the
 pair's claim, e.g. a two-sentence claim).
 
-    uv run python benchmarks/bench_claims.py [--show 5] [--only pg-dev,hand] [--publish] [--holdout | --fresh | --fresh2 | … | --fresh9 | --fresh10 | --fresh11 | --fresh12 | --fresh13 | --fresh14 | --fresh15 | --fresh16]
+    uv run python benchmarks/bench_claims.py [--show 5] [--only pg-dev,hand] [--publish] [--holdout | --fresh | --fresh2 | … | --fresh9 | --fresh10 | --fresh11 | --fresh12 | --fresh13 | --fresh14 | --fresh15 | --fresh16 | --fresh17]
 """
 
 from __future__ import annotations
@@ -193,6 +198,8 @@ FRESH15_HAND_DIR = REPO / "benchmarks" / "data" / "claims-fresh15"  # optional: 
 FRESH15_FACTVER_ROOT = Path("/tmp/factver-fresh15")  # its public half (fetch_factver.py --fresh15)
 FRESH16_HAND_DIR = REPO / "benchmarks" / "data" / "claims-fresh16"  # optional: see FreshGroup
 FRESH16_FACTVER_ROOT = Path("/tmp/factver-fresh16")  # its public half (fetch_factver.py --fresh16)
+FRESH17_HAND_DIR = REPO / "benchmarks" / "data" / "claims-fresh17"  # optional: see FreshGroup
+FRESH17_FACTVER_ROOT = Path("/tmp/factver-fresh17")  # its public half (fetch_factver.py --fresh17)
 
 
 @dataclass(frozen=True)
@@ -240,6 +247,8 @@ FRESH_GROUPS = {
                           FRESH15_HAND_DIR, FRESH15_FACTVER_ROOT, hand_optional=True),
     "fresh16": FreshGroup("the sixteenth fresh group (factver-fresh16, and claims-fresh16 when it exists",
                           FRESH16_HAND_DIR, FRESH16_FACTVER_ROOT, hand_optional=True),
+    "fresh17": FreshGroup("the seventeenth fresh group (factver-fresh17, and claims-fresh17 when it exists",
+                          FRESH17_HAND_DIR, FRESH17_FACTVER_ROOT, hand_optional=True),
 }
 
 SUPPORTED, UNSUPPORTED, UNCHECKED = ClaimStatus.SUPPORTED, ClaimStatus.UNSUPPORTED, ClaimStatus.UNCHECKED

@@ -1,5 +1,6 @@
 """The shape of the hand-written pairs of the groups written over one documentation set each
-(benchmarks/data/claims-fresh13: Varnish Cache 7.1; claims-fresh16: libvirt 9.0), one table row
+(benchmarks/data/claims-fresh13: Varnish Cache 7.1; claims-fresh16: libvirt 9.0;
+claims-fresh17: Mutt 2.2), one table row
 a group: well formed, balanced, every quote verbatim on its stored page. Nothing here runs the
 claim check: a group is unseen until it is measured once (see its README)."""
 
@@ -28,6 +29,7 @@ class HandGroup:
 GROUPS = [
     HandGroup("fresh13", "varnish", "vn", "usr/share/doc/varnish/html"),
     HandGroup("fresh16", "libvirt", "lv", "usr/share/doc/libvirt-doc/html"),
+    HandGroup("fresh17", "mutt", "mu", "usr/share/doc/mutt/html"),
 ]
 by_name = pytest.mark.parametrize("group", GROUPS, ids=[g.name for g in GROUPS])
 

@@ -55,6 +55,8 @@ ROOTS = {
     "haproxy": "usr/share/doc/haproxy/html",
     # claims-fresh16 (../claims-fresh16): libvirt-doc (the libvirt 9.0 HTML documentation)
     "libvirt": "usr/share/doc/libvirt-doc/html",
+    # claims-fresh17 (../claims-fresh17): mutt (the Mutt 2.2 manual, HTML shipped in the mutt package)
+    "mutt": "usr/share/doc/mutt/html",
 }
 
 

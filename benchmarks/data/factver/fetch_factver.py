@@ -35,6 +35,8 @@ Usage::
 
     python benchmarks/data/factver/fetch_factver.py --fresh16 [--mirrors DIR] [--out DIR]
 
+    python benchmarks/data/factver/fetch_factver.py --fresh17 [--mirrors DIR] [--out DIR]
+
 ``--fresh`` builds instead the four holdout-only sets picked after the claim rules were
 tuned (FEVER-Symmetric, Citation-Integrity, BEGIN, Factcheck-Bench; see ``FRESH``) into
 ``/work/shared/data/factver-fresh/<dataset>/holdout.jsonl`` (every pair holdout, at most
@@ -72,6 +74,11 @@ they cite, PolyTope's annotated news summaries, MuFaME's one-line WikiHow summar
 ``--fresh16`` builds the public half of the sixteenth (HAGRID, AttrScore's GenSearch set and the
 Stanford generative-search judgements, as AttributionBench collects them; see ``FRESH16``), by
 default into ``/tmp/factver-fresh16``, from ``fetch github:OSU-NLP-Group/AttributionBench``.
+``--fresh17`` builds the public half of the seventeenth (SciTail's crowd-labelled science
+sentence pairs, from the copy AI2's leaderboard repository holds, ConTRoL's exam statements about
+passages, and Attributed-QA's rated answers, as AttributionBench collects them; see ``FRESH17``),
+by default into ``/tmp/factver-fresh17``, from ``fetch github:allenai/aristo-leaderboard``,
+``fetch github:csitfun/ConTRoL-dataset`` and the AttributionBench snapshot of the sixteenth.
 
 ``--mirrors DIR`` (default ``/work/.mirror``) holds one git repository per source, as
 ``DIR/<owner>+<name>/repo`` (what the project's search tool ``fetch github:<owner>/<name>``
@@ -181,6 +188,10 @@ POLYTOPE = Repo("hddbang/PolyTope", "6bcbe2b27062b35cc002cb8d13e7c6ce5718984d")
 MUFAME = Repo("meetdavidwan/faithful-multimodal-summ", "510189df4b6171ef921ce500bdc96775fe9c89e4")
 # The sixteenth fresh group (``--fresh16``): all holdout, picked after the fifteenth group was seen.
 ATTRIBUTIONBENCH = Repo("OSU-NLP-Group/AttributionBench", "b33329b29946b791649cf66d33e10b5a5bbdc44d")
+# The seventeenth fresh group (``--fresh17``): all holdout, picked after the sixteenth group was seen.
+# (Its Attributed-QA rows come from ATTRIBUTIONBENCH, above.)
+SCITAIL = Repo("allenai/aristo-leaderboard", "60d5be31b5a7d36f29d13223ece29a8d2bfa8b5f")
+CONTROL = Repo("csitfun/ConTRoL-dataset", "d7acc335bef6c716f2830e1413d0d90c133ad6e9")
 
 
 class SourceMissing(Exception):
@@ -2729,6 +2740,167 @@ groups).
 """
 
 
+# === Seventeenth fresh group, public half (``--fresh17``) ========================================
+# Picked after the sixteenth group had been measured, by a helper that did not read or run the
+# claim check.
+
+DEFAULT_FRESH17_OUT = Path("/tmp/factver-fresh17")
+
+# SciTail's labelled dev and test pairs, as AI2's leaderboard repository keeps them to score
+# submissions (allenai/scitail itself holds a download script only); the training pairs are not in it.
+_SCITAIL_PATHS = ("scitail/data/test/answers.jsonl", "scitail/data/dev/answers.jsonl")
+_SCITAIL_LABEL = {"E": SUPPORTED, "N": UNSUPPORTED}
+
+
+def scitail(rd: Reader, tally: Tally) -> Iterator[Example]:
+    """One pair per labelled SciTail row: the hypothesis (a science exam question and its answer as
+    one statement) against the premise (a sentence found on the web). ``E`` (entails) ->
+    supported, ``N`` (neutral) -> unsupported; a premise/hypothesis pair met again is kept once."""
+    seen: set[tuple[str, str]] = set()
+    for path in _SCITAIL_PATHS:
+        for r in rd.jsonl(SCITAIL, path):
+            lab = (r.get("gold_label") or "").strip()
+            if lab not in _SCITAIL_LABEL:
+                tally.dropped[f"label {lab or 'empty'!r}"] += 1
+                continue
+            premise = clean(r.get("sentence1") or "", tally)
+            hyp = clean(r.get("sentence2") or "", tally)
+            if not premise or not hyp:
+                tally.dropped["empty premise or hypothesis"] += 1
+                continue
+            if tally.repeated(seen, (premise, hyp), "premise/hypothesis pair met again"):
+                continue
+            yield Example(
+                id=f"scitail-{_slug(r['id'])}",
+                group=hashlib.sha256(hyp.encode()).hexdigest()[:10],
+                quotes=[premise],
+                claim=hyp,
+                label=_SCITAIL_LABEL[lab],
+                cls=lab,
+                source=source(SCITAIL, path),
+            )
+
+
+# ConTRoL's dev and test files (`train.jsonl` is absent from the snapshot); `uid` restarts at
+# ``id_0`` in each file, so an id names the file too.
+_CONTROL_PATHS = ("data/test.jsonl", "data/dev.jsonl")
+_CONTROL_LABEL = {"e": SUPPORTED, "c": UNSUPPORTED, "n": UNSUPPORTED}
+
+
+def control(rd: Reader, tally: Tally) -> Iterator[Example]:
+    """One pair per ConTRoL row: the exam statement (hypothesis) against the passage it is about.
+    ``e`` (entailed, "true") -> supported; ``c`` (contradicted, "false") and ``n`` (neutral,
+    "cannot say") -> unsupported. A passage/statement pair met again with the same label is kept
+    once; one met with another label is dropped, every copy of it."""
+    rows: list[tuple[str, dict, str, str]] = []
+    classes: dict[tuple[str, str], set[str]] = collections.defaultdict(set)
+    for path in _CONTROL_PATHS:
+        for r in rd.jsonl(CONTROL, path):
+            lab = (r.get("label") or "").strip()
+            if lab not in _CONTROL_LABEL:
+                tally.dropped[f"label {lab or 'empty'!r}"] += 1
+                continue
+            premise = clean(r.get("premise") or "", tally)
+            hyp = clean(r.get("hypothesis") or "", tally)
+            if not premise or not hyp:
+                tally.dropped["empty passage or statement"] += 1
+                continue
+            classes[(premise, hyp)].add(lab)
+            rows.append((path, r, premise, hyp))
+    seen: set[tuple[str, str]] = set()
+    for path, r, premise, hyp in rows:
+        if len(classes[(premise, hyp)]) > 1:
+            tally.dropped["statement met again for the passage with another label"] += 1
+            continue
+        if tally.repeated(seen, (premise, hyp), "statement met again for the passage"):
+            continue
+        part = Path(path).stem
+        lab = r["label"].strip()
+        yield Example(
+            id=f"control-{part}-{_slug(r['uid'])}",
+            group=hashlib.sha256(premise.encode()).hexdigest()[:10],
+            quotes=[premise],
+            claim=hyp,
+            label=_CONTROL_LABEL[lab],
+            cls=lab,
+            source=source(CONTROL, path),
+        )
+
+
+FRESH17 = [
+    Dataset(
+        "scitail",
+        "science exam answers stated as sentences vs a web sentence retrieved for them",
+        scitail,
+        f"""\
+Origin: SciTail (Khot, Sabharwal and Clark, AAAI 2018: "SciTail: A Textual Entailment Dataset from
+Science Question Answering"), the labelled dev and test pairs as {SCITAIL.name}
+`{{{','.join(p.removeprefix('scitail/data/') for p in _SCITAIL_PATHS)}}}` under `scitail/data/` @
+{SCITAIL.commit} (2,126 test and 1,304 dev pairs, kept there to score leaderboard submissions;
+allenai/scitail holds a download script only). Licence: Apache-2.0 (the leaderboard repository's
+LICENSE); used here for evaluation only, never redistributed. The authors turned each
+multiple-choice science exam question and its correct answer into one statement (the
+hypothesis), retrieved web sentences for it, and crowd workers judged whether each sentence
+supports the statement (entails) or not (neutral); there is no contradiction class. The claim is
+the hypothesis, the quote the retrieved sentence, as given (inner runs of spaces kept).
+Label: `E` (entails) -> supported, `N` (neutral) -> unsupported; `class` is that letter. A
+premise/hypothesis pair met twice is kept once (none is, at the pinned commit). The split group is
+the hypothesis (one statement has several retrieved sentences).""",
+    ),
+    Dataset(
+        "control",
+        "statements of reasoning exams vs the passage (one to several paragraphs) they are about",
+        control,
+        f"""\
+Origin: ConTRoL (Liu, Cui, Liu and Zhang, AAAI 2021: "Natural Language Inference in Context -
+Investigating Contextual Reasoning over Long Texts"), {CONTROL.name} `data/test.jsonl` and
+`data/dev.jsonl` @ {CONTROL.commit} (805 + 799 pairs over 398 passages; `train.jsonl` is absent from
+the snapshot). Licence: CC BY-NC-SA 4.0 (repository README); used here for evaluation only, never
+redistributed. The passages and statements come from the verbal and logical reasoning tests of
+competitive selection and recruitment exams, each statement with the answer the test gives for it
+against its passage (true, false or cannot say), as the dataset's authors collected them. Some
+statements speak of the passage itself ("The author of the passage ..."). The claim is the
+statement, the quote the whole passage (median about 1,200 characters, at most about 8,200).
+Label: `e` (entailed) -> supported, `c` (contradicted) and `n` (neutral: cannot say) ->
+unsupported; `class` is that letter. A statement met twice for the same passage is kept once with
+the same label, and dropped, every copy, with two labels. The split group is the passage.""",
+    ),
+    Dataset(
+        "attributedqa",
+        "one-sentence answers of QA systems to Natural Questions vs the Wikipedia passage given",
+        _attributionbench("AttributedQA", "attributedqa"),
+        f"""\
+Origin: Attributed QA (Bohnet et al., 2022: "Attributed Question Answering: Evaluation and
+Modeling for Attributed Large Language Models"; google-research-datasets/Attributed-QA's
+`ratings.zip` is absent from its snapshot), as {_ATTRBENCH_ORIGIN}. Licence: Apache-2.0
+(google-research-datasets/Attributed-QA's LICENSE; AttributionBench's repository states none);
+the passages are Wikipedia text (CC BY-SA); used here for evaluation only, never redistributed.
+23 systems answered questions of the OpenNQ development set with a short answer span and an
+attributing Wikipedia passage; human raters judged whether the passage supports the answer
+(AIS, a 5-way annotation reduced to yes / no). The claim is the answer stated as one sentence,
+as AttributionBench gives it ("Toby Keith sang the song ..."); the quote the passage, as given,
+with its "Title: ..." line. Only the 146 rows of AttributionBench's text files are here (its full
+train and test files are Git LFS pointers), so this set is small.
+{_ATTRBENCH_LABEL_NOTE}""",
+    ),
+]
+
+
+FRESH17_README_HEAD = _group_head("Seventeenth", "--fresh17", "sixteenth", "snapshots") + """\
+Looked at and not used: the FoLT clinical-question shared task (UKPLab/folt-shared-task-23-24: its
+annotation file is absent from the snapshot); WikiFactCheck-English's other copy
+(aalok-sathe/wikifactcheck-english: its JSONL files are absent from the snapshot too); TRACIE
+(allenai/aristo-leaderboard `tracie/`: temporal-order hypotheses about short stories, "event: X
+ends before Y", not claims of fact; its test labels are there); ChaosNLI (easonnie/ChaosNLI: a
+download script, no data); PUBHEALTH copies (hhhhzy/pubhealth, wxxq/pubhealth, kaiterwu/PubHealth:
+code or other projects under the name, no data); the climate-claims course project
+(rNLKJA/Automated-Fact-Checking-System-for-Climate-Change-Claims: its evidence file is a
+download). SciTail, turned down for the ninth and thirteenth groups for want of an English copy,
+is read here from the leaderboard repository's. AttributionBench's other rows were used in the
+sixteenth and earlier groups.
+"""
+
+
 def build_fresh(
     mirrors: Path, out: Path, sets: list[Dataset] | None = None, head: str = FRESH_README_HEAD,
     cap: int = FRESH_CAP,
@@ -3022,6 +3194,10 @@ FRESH_GROUPS = {
         "the public half of the sixteenth fresh holdout-only group (HAGRID, AttrScore-GenSearch, "
         "Stanford-GenSearch)",
         DEFAULT_FRESH16_OUT, FRESH16, FRESH16_README_HEAD, FRESH3_CAP,
+    ),
+    "--fresh17": FreshGroup(
+        "the public half of the seventeenth fresh holdout-only group (SciTail, ConTRoL, Attributed QA)",
+        DEFAULT_FRESH17_OUT, FRESH17, FRESH17_README_HEAD, FRESH3_CAP,
     ),
 }
 
