@@ -93,15 +93,11 @@ def _umask() -> int:
 
 
 def write_atomic(path: Path, data: str | bytes) -> None:
-    """Write via a temporary file and rename, so a crash never leaves half a file. Text is
-    written as its UTF-8 bytes: the bytes a text-mode file writes on POSIX (a line break stays
-    ``\n``), encoded in one call - a text-mode write of a few MB of non-ASCII text is several
-    times slower than encoding it."""
-    if isinstance(data, str):
-        data = data.encode("utf-8")
+    """Write via a temporary file and rename, so a crash never leaves half a file."""
+    mode = "wb" if isinstance(data, bytes) else "w"
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
-        with os.fdopen(fd, "wb") as f:
+        with os.fdopen(fd, mode, **({} if isinstance(data, bytes) else {"encoding": "utf-8"})) as f:
             f.write(data)
         os.chmod(tmp, 0o666 & ~_umask())
         os.replace(tmp, path)
