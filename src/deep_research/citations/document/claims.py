@@ -50,6 +50,7 @@ _SPACES = re.compile(r"\s*")
 _HAS_WORD = re.compile(rf"[^\W_]|[{_CJK_RANGES}]")
 _GROUP_BREAK = re.compile(rf"[^\W_]|[{_CJK_RANGES}]|\|")
 _NOT_NEWLINE = re.compile(r"[^\n]")
+_CELL_MARK = re.compile(r"[\\|]")  # what ends a table cell ("|") or escapes the next character
 SENTENCE_MARKS = (".", "!", "?", "\u3002", "\uff01", "\uff1f")
 # punctuation right after a ref (closing quotes or emphasis first): the report's own
 PUNCT_AFTER = re.compile(r"[\"'\u201d\u2019*_)\]]*[.,;:!?\u3002\uff0c\uff1b\uff1a\uff01\uff1f]")
@@ -173,6 +174,8 @@ def structure(markdown: str, code: list[tuple[int, int]], refs: list[Ref]) -> st
 def _table_lines(rows: list[str]) -> set[int]:
     """Which lines of a paragraph a renderer with tables reads as table rows."""
     table: set[int] = set()
+    if not any("|" in row for row in rows):
+        return table  # every rule below needs a pipe on the line: most paragraphs have none
     for i, row in enumerate(rows):
         compact = row.replace(" ", "").replace("\t", "")
         if "-" in compact and "|" in compact and _TABLE_SEP.fullmatch(compact):
@@ -188,16 +191,16 @@ def _table_lines(rows: list[str]) -> set[int]:
 
 def _cells(s: str, a: int, e: int) -> list[tuple[int, int]]:
     """The non-empty cells of the table row s[a:e] (a "|" after a backslash is text)."""
-    out, cell, i = [], a, a
-    while i < e:
-        ch = s[i]
-        if ch == "\\":
-            i += 2
-            continue
-        if ch == "|":
+    out, cell = [], a
+    m = _CELL_MARK.search(s, a, e)
+    while m is not None:
+        i = m.start()
+        if s[i] == "|":
             out.append((cell, i))
             cell = i + 1
-        i += 1
+            m = _CELL_MARK.search(s, i + 1, e)
+        else:  # a backslash: the next character is text
+            m = _CELL_MARK.search(s, i + 2, e)
     out.append((cell, e))
     return [(x, y) for x, y in out if s[x:y].strip()]
 
