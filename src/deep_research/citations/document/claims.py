@@ -50,6 +50,7 @@ _SPACES = re.compile(r"\s*")
 _HAS_WORD = re.compile(rf"[^\W_]|[{_CJK_RANGES}]")
 _GROUP_BREAK = re.compile(rf"[^\W_]|[{_CJK_RANGES}]|\|")
 _NOT_NEWLINE = re.compile(r"[^\n]")
+_NON_SPACE = re.compile(r"\S")  # \S is "not str.isspace()", character for character
 _CELL_MARK = re.compile(r"[\\|]")  # what ends a table cell ("|") or escapes the next character
 SENTENCE_MARKS = (".", "!", "?", "\u3002", "\uff01", "\uff1f")
 # punctuation right after a ref (closing quotes or emphasis first): the report's own
@@ -79,9 +80,9 @@ def split_sentences(text: str, start: int = 0, end: int | None = None) -> list[t
         b = m.end()
         mark = m.group(0)
         if mark[0] in ".!?\u2026":
-            j = b
-            while j < end and text[j].isspace():
-                j += 1
+            # (a ref blanked in the structure text is a run of spaces: found by one search)
+            nonspace = _NON_SPACE.search(text, b, end)
+            j = nonspace.start() if nonspace is not None else max(b, end)
             if j < end:
                 nxt = text[j]
                 if nxt.islower() or nxt in ",;:)":
@@ -100,8 +101,9 @@ def split_sentences(text: str, start: int = 0, end: int | None = None) -> list[t
         spans.append((s, end))
     out = []
     for a, b in spans:
-        while a < b and text[a].isspace():
-            a += 1
+        if a < b and text[a].isspace():
+            nonspace = _NON_SPACE.search(text, a, b)
+            a = nonspace.start() if nonspace is not None else b
         while b > a and text[b - 1].isspace():
             b -= 1
         if a < b:

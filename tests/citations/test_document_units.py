@@ -1,11 +1,11 @@
-"""Table rows and cells of a paragraph (citations/document/claims.py): the search-based cell
-split and the no-pipe shortcut give what a character-by-character reading gives."""
+"""Table rows, cells and sentences of the report (citations/document/claims.py): the
+search-based scans give what a character-by-character reading gives."""
 
 from __future__ import annotations
 
 import random
 
-from deep_research.citations.document.claims import _cells, _table_lines
+from deep_research.citations.document.claims import _cells, _table_lines, split_sentences
 
 
 def _cells_by_char(s: str, a: int, e: int) -> list[tuple[int, int]]:
@@ -55,3 +55,22 @@ def test_paragraph_without_a_pipe_has_no_table_line():
 def test_table_lines_found_when_a_row_has_a_pipe():
     assert _table_lines(["| a | b |", "|---|---|", "| 1 | 2 |", "after"]) == {0, 1, 2}
     assert _table_lines(["text", "a | b", "--- | ---", "c | d"]) == {1, 2, 3}
+
+
+def test_sentences_across_a_blanked_ref():
+    # a ref blanked in the structure text is a run of spaces (a line break or a no-break
+    # space among them is whitespace too): the next sentence starts after the run
+    gap = " " * 150 + "\n\u00a0" + " " * 50
+    s = "First claim." + gap + "Second one." + gap
+    assert [s[a:b] for a, b in split_sentences(s)] == ["First claim.", "Second one."]
+    # a lower-case word after the run continues the sentence
+    s = "Version 3.1." + gap + "then more."
+    assert [s[a:b] for a, b in split_sentences(s)] == [s.rstrip()]
+
+
+def test_sentences_trimmed_inside_the_range():
+    s = "xx   Alpha beta. " + " " * 40 + "Gamma.   yy"
+    spans = split_sentences(s, 2, len(s) - 2)
+    assert [s[a:b] for a, b in spans] == ["Alpha beta.", "Gamma."]
+    assert split_sentences(" " * 30) == []
+    assert split_sentences("A.  ", 0, 2) == [(0, 2)]
