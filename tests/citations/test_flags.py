@@ -386,3 +386,15 @@ def test_name_token_pattern_matches_as_the_alternation_it_replaced():
         for pos in range(0, len(text), 7):
             a, b = flags._NAME_TOKEN.match(text, pos), reference.match(text, pos)
             assert (a and a.span()) == (b and b.span()), (text, pos)
+
+
+def test_sentence_start_word_written_lower_case_later_is_no_name():
+    # the text's lower-case words are read only when a capitalised opening word asks
+    from deep_research.citations.flags import _LowerWords
+
+    assert proper_names("Zorbing is fun. Many try zorbing in summer.") == []
+    assert proper_names("Zorbing is fun. Many try it in summer.") == ["Zorbing"]
+    words = _LowerWords("Alpha beta Gamma delta-epsilon")
+    assert words.words is None
+    assert "beta" in words and "delta-epsilon" in words
+    assert "Alpha" not in words and "gamma" not in words

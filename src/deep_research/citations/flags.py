@@ -44,7 +44,7 @@ import datetime as dt
 import re
 import unicodedata
 from calendar import monthrange
-from collections.abc import Iterable
+from collections.abc import Container, Iterable
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 
@@ -335,7 +335,24 @@ def _shape(tok: str) -> tuple[bool, int]:
     return any(c.isdigit() for c in tok), sum(c.isupper() for c in tok)
 
 
-def _name_like(tok: str, initial: bool, lower_words: set[str]) -> bool:
+class _LowerWords:
+    """The words of a text written without a capital, read from the text on the first
+    question (most sentences never ask: only a capitalised word at a sentence start that is
+    no dictionary word does)."""
+
+    __slots__ = ("text", "words")
+
+    def __init__(self, text: str):
+        self.text = text
+        self.words: set[str] | None = None
+
+    def __contains__(self, word: object) -> bool:
+        if self.words is None:
+            self.words = set(filter(str.islower, _NAME_TOKEN.findall(self.text)))
+        return word in self.words
+
+
+def _name_like(tok: str, initial: bool, lower_words: Container[str]) -> bool:
     if tok.lower() in _NOT_NAMES:
         return False
     digit, upper = _shape(tok)
@@ -399,7 +416,7 @@ def _is_label(text: str, start: int, end: int) -> bool:
 def proper_names(text: str) -> list[str]:
     """The proper names written in ``text``: runs of name-like words ("Python Software
     Foundation", "Bank of England"), CamelCase, ALL-CAPS and digit-bearing words."""
-    lower_words = set(filter(str.islower, _NAME_TOKEN.findall(text)))
+    lower_words = _LowerWords(text)
     names: list[str] = []
     run: list[tuple[str, int, int]] = []
     pending: list[tuple[str, int, int]] = []
