@@ -398,3 +398,20 @@ def test_sentence_start_word_written_lower_case_later_is_no_name():
     assert words.words is None
     assert "beta" in words and "delta-epsilon" in words
     assert "Alpha" not in words and "gamma" not in words
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("Call sorted() on the list.", True),
+    ("Pass --no-verify to skip the hooks.", True),
+    ("Read gc.garbage after a collection.", True),
+    ("The os.path.join helper builds paths.", True),
+    ("It costs 3.5 dollars, e.g. on Mondays.", False),
+    ("A plain sentence. Another one.", False),
+    ("An em dash -- here -- is no option.", False),
+    ("Version 2.x ships soon.", False),
+])
+def test_technical_names_found_as_the_full_pattern_finds_them(text, expected):
+    from deep_research.citations.flags import _IDENTIFIER, has_identifier
+
+    assert has_identifier(text) is expected
+    assert has_identifier(text) == (_IDENTIFIER.search(text) is not None)
