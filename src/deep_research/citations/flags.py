@@ -605,8 +605,7 @@ def factual_signal(sentence: str, *, english: bool = True) -> str | None:
         return "date"
     if _DIGIT.search(body):
         return "number"
-    words = [w.lower() for w in _WORDS.findall(body)]
-    if any(w in SUPERLATIVES for w in words) or _SUPERLATIVE_PHRASE.search(body):
+    if not SUPERLATIVES.isdisjoint(map(str.lower, _WORDS.findall(body))) or _SUPERLATIVE_PHRASE.search(body):
         return "superlative"
     if has_identifier(body) or (english and proper_names(body)):
         return "name"  # a technical name (one regex) before a proper name (a scan of every word)
