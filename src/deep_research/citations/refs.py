@@ -20,7 +20,11 @@ from .verify import strip_quote_marks
 _REF = re.compile(
     r"<ref\s+id\s*=\s*(?:\"([^\"<>]*)\"|'([^'<>]*)'|([^\s\"'<>/]+))"
     r"(?:\s+[a-z][a-z-]{0,30}\s*=\s*(?:\"[^\"<>]*\"|'[^'<>]*'))*\s*>"
-    r"((?:(?!</?ref\b)[^\n]|\n(?![ \t]*\n))*?)</ref\s*>",
+    # the quote: no ref tag and no blank line in it. Each character is tried against a class
+    # first (only a "<" or a line break asks a look-ahead), and possessively: the quote ends
+    # at the first ref tag, blank line or end anyway, where the closing tag must stand (one
+    # that stood earlier would be a ref tag inside it), so nothing is given back to search.
+    r"((?:[^<\n]++|<(?!/?ref\b)|\n(?![ \t]*\n))*+)</ref\s*>",
     re.I,
 )
 _OPENING_MARKS = "\"'\u201c\u201e\u2018\u00ab\u300c\u300e"
