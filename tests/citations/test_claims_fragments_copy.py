@@ -40,3 +40,14 @@ def test_a_complement_copied_without_its_subject_states_nothing():
     assert check("The principal means of transportation are bicycles.",
                  "The principal means of transportation are bicycles.").status is S
     assert check("They are the principal means of transportation in many parts of the world.", quote).status is S
+
+
+def test_a_first_person_statement_no_quote_writes_is_no_copy():
+    quote = ("The phrase is not commonly used to describe the colour of a cheese, though there are some cheeses "
+             "with a greenish tint.")
+    r = check("I have! The phrase is not commonly used to describe the color of a cheese, though there are some "
+              "cheeses with a greenish tint.", quote)
+    assert r.status is not S
+    assert '"I"' in r.note
+    # a first person the quote writes too is the quote's own
+    assert check("We use a greenish tint.", "We use a greenish tint.").status is S

@@ -82,6 +82,9 @@ def _not_as_written(claim: str, quotes: list[str], c: _Text, qs: list[_Text]) ->
     prep = _preposition_dropped(c, qs)
     if prep:
         return f'the claim\'s "{prep[1]}" stands without the preposition of its quote\'s "{prep[0]}"'
+    me = _first_person(claim, quotes)
+    if me:
+        return f'the claim\'s "{me}" speaks of its writer, whom no quote names (the word analysis skips pronouns)'
     return None
 
 
@@ -164,6 +167,22 @@ def _fragment(claim: str, quotes: list[str]) -> str | None:
         return (f'the claim "{" ".join(words[:4])} ..." has no verb of its own and its quotes write it after '
                 f'"{before[0][0]}": a complement without the subject it is said of')
     return None
+
+
+# "I have! The phrase is not commonly used ..." copied from "The phrase is not commonly used
+# ...": the word analysis skips pronouns and "have", so the claim's own statement about its
+# writer ("I have") went unread. A first-person pronoun no quote writes is grey ("us" only in
+# lower case: "US" / "Us" may be the country).
+_FIRST_PERSON = frozenset({"i", "me", "my", "mine", "myself", "we", "our", "ours", "ourselves"})
+_PERSON_WORD = re.compile(r"[^\W\d_]+")
+
+
+def _first_person(claim: str, quotes: list[str]) -> str | None:
+    mine = [w for w in _PERSON_WORD.findall(claim) if w.lower() in _FIRST_PERSON or w == "us"]
+    if not mine:
+        return None
+    written = {w.lower() for q in quotes for w in _PERSON_WORD.findall(q)}
+    return next((w for w in mine if w.lower() not in written), None)
 
 
 # "We suffer a suspension of judgement when we hand over a card to purchase something." copied
