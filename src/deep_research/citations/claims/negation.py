@@ -839,6 +839,9 @@ def _flip(src: _Text, k: int, others: list[_Text], covered: bool, *, claim_negat
     if exception and not _in_exception(dst, j):
         return _grey("negation", note, f'the negation stands in a clause opened by "{exception}": a double '
                      "negation, which states the case without it")
+    if not exception and _unless_across_aside(dst, j):
+        return _grey("negation", note, f'the other side states "{dst.raw[j]}" in a clause opened by "unless" ("if '
+                     'not"): the negation is there too')
     denied_meaning = _under_denied_meaning(src, k)
     if denied_meaning:
         return _grey("negation", note, f'the negation stands under "{denied_meaning}", which asserts neither it nor '
@@ -873,6 +876,31 @@ def _in_exception(t: _Text, k: int) -> str | None:
         return word
     x = next(x for x in range(k - 1, -1, -1) if t.low[x] == "except")
     return word if x + 1 < len(t.low) and t.low[x + 1] in _EXCEPT_CONDITION else None
+
+
+# "Unless torque, or twisting force, is applied": a comma pair round another name for what
+# precedes it (", or twisting force,", at most ``_ASIDE_MAX`` words, opening with "or") does not
+# end the clause "unless" opens; ``_opening_word`` stops at the first comma.
+_ASIDE_MAX = 4
+
+
+def _unless_across_aside(t: _Text, j: int) -> bool:
+    """Is the word at ``j`` in a clause opened by "unless", read back over such asides?"""
+    x = j - 1
+    while x >= 0 and not t.sent_start[x + 1]:
+        w = t.low[x]
+        if w == "unless":
+            return True
+        if t.raw[x] == ",":
+            y = next((y for y in range(x - 1, max(-1, x - _ASIDE_MAX - 2), -1) if t.raw[y] == ","), None)
+            if y is None or t.low[y + 1] != "or" or any(t.kinds[z] != _WORD for z in range(y + 1, x)):
+                return False
+            x = y - 1
+            continue
+        if t.raw[x] in (";", ":", "\u2014", "\u2013", "(", ")") or w in _CLAUSE_JOINS:
+            return False
+        x -= 1
+    return False
 
 
 def _opening_word(t: _Text, k: int, words: frozenset[str]) -> str | None:
@@ -1124,6 +1152,8 @@ def _negation_in_block(claim: _Text, q: _Text, i1: int, i2: int, j1: int, j2: in
     if any(negated.neg[p] and _in_exception(negated, p) for p in (cpos if cneg else qpos)) \
             and not _in_exception(plain, at):
         return None  # "Except where a risk does not exist, ..." / "If a risk exists, ...": a double negation
+    if plain.raw and _unless_across_aside(plain, min(at, len(plain.raw) - 1)):
+        return None  # "as long as torque, or twisting force, is not applied" / "unless torque, or ..., is applied"
     if _denied_in_clause(plain, at, negated):
         return None  # "when the directory is missing" / "if there is no directory"
     if _omitted_in_sentence(plain, min(at, len(plain.raw) - 1)):
