@@ -21,3 +21,11 @@ def test_the_opposite_condition_stays_a_flag():
     quote = "Unless you want it, torque, a force, is applied from outside the system."
     assert check_claim("Torque, a force, is not applied from outside the system.", [quote]).status \
         is ClaimStatus.UNSUPPORTED
+
+
+def test_keep_out_denies_getting_in():
+    """(flag19, er0010) "keep X out" says X does not get in, as "keep X from" does."""
+    claim = "The network is set up so that attackers cannot get in."
+    assert check_claim(claim, ["The network is configured to keep attackers out."]).status \
+        is not ClaimStatus.UNSUPPORTED
+    assert check_claim(claim, ["The network is configured to let attackers in."]).status is ClaimStatus.UNSUPPORTED

@@ -168,6 +168,8 @@ _TAKING_AWAY = frozenset({"remove", "removes", "removed", "removing", "eliminate
                           "eliminating", "lift", "lifts", "lifting"})
 _HOLDING_BACK = frozenset({"keep", "keeps", "keeping", "kept", "prevent", "prevents", "prevented", "preventing",
                            "stop", "stops", "stopped", "stopping"})
+# "keep X out" / "keep X away" denies that X gets in / near, as "keep X from" does
+_KEPT_OUT = frozenset({"out", "away"})
 _LEAVING = frozenset({"leave", "leaves", "leaving", "left"})
 _LEFT_AS_IS = frozenset({"alone", "untouched", "intact", "unchanged", "unmodified", "unaffected"})
 
@@ -1166,6 +1168,8 @@ def _negation_in_block(claim: _Text, q: _Text, i1: int, i2: int, j1: int, j2: in
         return None  # "will not be bound to the old process" / "are bound to neither process"
     if "from" in plain.low[max(0, at - 3):at + 2] and _held_back_before(plain, at):
         return None  # "keep the server from thrashing" / "so the server does not thrash"
+    if not _KEPT_OUT.isdisjoint(plain.low[max(0, at - 1):at + 2]) and _held_back_before(plain, at):
+        return None  # "keep potential attackers out" / "so that attackers cannot get in"
     if any(plain.kinds[p] == _WORD and plain.stems[p] in _IMPLICIT_NEG_STEMS and plain.stems[p] not in negated.stemset
            for p in range(max(0, at - 6), at)):
         # "stops exceptions from being re-raised" / "exceptions are not re-raised": the
