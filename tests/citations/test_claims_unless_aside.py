@@ -29,3 +29,17 @@ def test_keep_out_denies_getting_in():
     assert check_claim(claim, ["The network is configured to keep attackers out."]).status \
         is not ClaimStatus.UNSUPPORTED
     assert check_claim(claim, ["The network is configured to let attackers in."]).status is ClaimStatus.UNSUPPORTED
+
+
+def test_a_denial_unless_a_condition_holds_is_no_flip_of_a_conditional_statement():
+    """(flag19, h0181) "says nothing about X unless C" against "if you use C, it reports X":
+    each side speaks of another case."""
+    claim = "diff says nothing about identical file pairs unless you pass -s, which makes it report them."
+    quote = ("Normally diff is silent about pairs of files that contain no differences, but if you use the "
+             "--report-identical-files (-s) option, it reports pairs of identical files.")
+    assert check_claim(claim, [quote]).status is not ClaimStatus.UNSUPPORTED
+    # without "unless" on the claim's side, or with the quote's statement unconditional, a flip
+    assert check_claim("diff says nothing about identical file pairs.",
+                       ["If you use the -s option, diff reports pairs of identical files."]).status \
+        is ClaimStatus.UNSUPPORTED
+    assert check_claim(claim, ["Normally diff reports pairs of identical files."]).status is ClaimStatus.UNSUPPORTED

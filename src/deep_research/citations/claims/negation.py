@@ -841,6 +841,9 @@ def _flip(src: _Text, k: int, others: list[_Text], covered: bool, *, claim_negat
     if exception and not _in_exception(dst, j):
         return _grey("negation", note, f'the negation stands in a clause opened by "{exception}": a double '
                      "negation, which states the case without it")
+    if "unless" in src.low[k + 1:sentence_bounds(src, k)[1]] and _after_condition(dst, j):
+        return _grey("negation", note, f'the other side states "{dst.raw[j]}" under a condition, the negating side '
+                     'only "unless" one holds: each speaks of another case')
     if not exception and _unless_across_aside(dst, j):
         return _grey("negation", note, f'the other side states "{dst.raw[j]}" in a clause opened by "unless" ("if '
                      'not"): the negation is there too')
@@ -878,6 +881,24 @@ def _in_exception(t: _Text, k: int) -> str | None:
         return word
     x = next(x for x in range(k - 1, -1, -1) if t.low[x] == "except")
     return word if x + 1 < len(t.low) and t.low[x + 1] in _EXCEPT_CONDITION else None
+
+
+# "diff says nothing about identical file pairs unless you pass -s" / "... but if you use the
+# -s option, it reports pairs of identical files": the one side denies it unless a condition
+# holds, the other states it in an "if" / "when" clause or in the main clause after one: no flip.
+_IF_WORDS = frozenset({"if", "when", "whenever", "once"})
+
+
+def _after_condition(t: _Text, j: int) -> bool:
+    """Is ``j`` in an "if" / "when" clause or in the main clause after one, in its sentence,
+    with no ";" or contrasting join ("but") between that word and ``j``?"""
+    lo, _hi = sentence_bounds(t, j)
+    for x in range(j - 1, lo - 1, -1):
+        if t.raw[x] == ";" or t.low[x] in _CLAUSE_JOINS:
+            return False
+        if t.low[x] in _IF_WORDS:
+            return True
+    return False
 
 
 # "Unless torque, or twisting force, is applied": a comma pair round another name for what
