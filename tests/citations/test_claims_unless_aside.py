@@ -43,3 +43,15 @@ def test_a_denial_unless_a_condition_holds_is_no_flip_of_a_conditional_statement
                        ["If you use the -s option, diff reports pairs of identical files."]).status \
         is ClaimStatus.UNSUPPORTED
     assert check_claim(claim, ["Normally diff reports pairs of identical files."]).status is ClaimStatus.UNSUPPORTED
+
+
+def test_a_negation_for_a_stretch_of_time_says_when():
+    """(flag19, er0477) "would not reuse a reference for more than 584 years" / "references will
+    at earliest be reused after more than 584 years": the same timing, no flip."""
+    claim = "Even creating one reference every nanosecond, a scheduler thread would not reuse a reference for more than 584 years."
+    quote = ("If a scheduler thread create a new reference each nano second, references will at earliest be reused "
+             "after more than 584 years.")
+    assert check_claim(claim, [quote]).status is not ClaimStatus.UNSUPPORTED
+    # a quote that states no timing still contradicts it
+    assert check_claim("The server does not restart for 10 minutes.", ["The server restarts every 10 minutes."]).status \
+        is ClaimStatus.UNSUPPORTED

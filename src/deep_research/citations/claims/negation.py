@@ -844,6 +844,9 @@ def _flip(src: _Text, k: int, others: list[_Text], covered: bool, *, claim_negat
     if "unless" in src.low[k + 1:sentence_bounds(src, k)[1]] and _after_condition(dst, j):
         return _grey("negation", note, f'the other side states "{dst.raw[j]}" under a condition, the negating side '
                      'only "unless" one holds: each speaks of another case')
+    if _negated_for_a_time(src, k) and not _LATER.isdisjoint(dst.low[slice(*sentence_bounds(dst, j))]):
+        return _grey("negation", note, "the negation holds for a stretch of time, and the other side says when it "
+                     "happens after one: not that it never does")
     if not exception and _unless_across_aside(dst, j):
         return _grey("negation", note, f'the other side states "{dst.raw[j]}" in a clause opened by "unless" ("if '
                      'not"): the negation is there too')
@@ -898,6 +901,23 @@ def _after_condition(t: _Text, j: int) -> bool:
             return False
         if t.low[x] in _IF_WORDS:
             return True
+    return False
+
+
+# "would not reuse a reference for more than 584 years" / "references will at earliest be
+# reused after more than 584 years": a negation bounded by a stretch of time ("for" and a
+# number within three words, in the negator's clause) says when, as "not ... until" does; the
+# other side's "after" / "earliest" / "later" / "until" then states the same timing.
+_LATER = frozenset({"after", "earliest", "later", "until", "till"})
+
+
+def _negated_for_a_time(t: _Text, k: int) -> bool:
+    n = len(t.raw)
+    x = k + 1
+    while x < n and t.clause[x] == t.clause[k]:
+        if t.low[x] == "for" and any(t.kinds[y] == _NUM for y in range(x + 1, min(n, x + 4))):
+            return True
+        x += 1
     return False
 
 
