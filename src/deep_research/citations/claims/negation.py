@@ -844,6 +844,9 @@ def _flip(src: _Text, k: int, others: list[_Text], covered: bool, *, claim_negat
     if "unless" in src.low[k + 1:sentence_bounds(src, k)[1]] and _after_condition(dst, j):
         return _grey("negation", note, f'the other side states "{dst.raw[j]}" under a condition, the negating side '
                      'only "unless" one holds: each speaks of another case')
+    if src.low[k] == "no" and src.low[k + 1:k + 2] == ["other"] \
+            and not _SOLE.isdisjoint(dst.low[slice(*sentence_bounds(dst, j))]):
+        return _grey("negation", note, '"no other" restates the other side\'s "unique" / "only"')
     if _negated_for_a_time(src, k) and not _LATER.isdisjoint(dst.low[slice(*sentence_bounds(dst, j))]):
         return _grey("negation", note, "the negation holds for a stretch of time, and the other side says when it "
                      "happens after one: not that it never does")
@@ -902,6 +905,11 @@ def _after_condition(t: _Text, j: int) -> bool:
         if t.low[x] in _IF_WORDS:
             return True
     return False
+
+
+# "no other target in the project may use it" / "must be globally unique within a project":
+# "no other X" is what "unique" / "only" / "sole" say
+_SOLE = frozenset({"unique", "only", "sole", "solely", "exclusive", "exclusively"})
 
 
 # "would not reuse a reference for more than 584 years" / "references will at earliest be

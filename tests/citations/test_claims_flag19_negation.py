@@ -1,5 +1,6 @@
-"""An "unless" clause is read back over a comma aside that names the same thing again
-(issue 25, flag19, lfqa-199-5): "unless X, or Y, is applied" is "if X is not applied"."""
+"""Negation flags that were false on correct claims (issue 25, flag19): an "unless" read across a
+comma aside, "keep X out", a denial "unless" set against a conditional statement, a negation
+bounded by a stretch of time, "no other" for "unique"."""
 
 from __future__ import annotations
 
@@ -55,3 +56,12 @@ def test_a_negation_for_a_stretch_of_time_says_when():
     # a quote that states no timing still contradicts it
     assert check_claim("The server does not restart for 10 minutes.", ["The server restarts every 10 minutes."]).status \
         is ClaimStatus.UNSUPPORTED
+
+
+def test_no_other_restates_unique():
+    """(flag19, h0351) "no other target may use it" is what "must be globally unique" says."""
+    claim = "<name> is the logical target name, and no other target in the project may use it."
+    quote = "The <name> corresponds to the logical target name and must be globally unique within a project."
+    assert check_claim(claim, [quote]).status is not ClaimStatus.UNSUPPORTED
+    assert check_claim("No other target in the project may use the name.",
+                       ["Any other target in the project may use the name."]).status is ClaimStatus.UNSUPPORTED
