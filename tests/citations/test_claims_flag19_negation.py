@@ -65,3 +65,13 @@ def test_no_other_restates_unique():
     assert check_claim(claim, [quote]).status is not ClaimStatus.UNSUPPORTED
     assert check_claim("No other target in the project may use the name.",
                        ["Any other target in the project may use the name."]).status is ClaimStatus.UNSUPPORTED
+
+
+def test_un_x_restates_before_x_ing():
+    """(flag19, h0180) "unexpanded" says what "before expanding" says: no opposite."""
+    quote = ("If binary_dir is not specified, the value of source_dir, before expanding any relative path, will be "
+             "used (the typical usage).")
+    claim = "The unexpanded value of source_dir is used as binary_dir when no binary_dir is given."
+    assert check_claim(claim, [quote]).status is not ClaimStatus.UNSUPPORTED
+    quote = "If binary_dir is not specified, the value of source_dir, after expanding any relative path, will be used."
+    assert check_claim(claim, [quote]).status is ClaimStatus.UNSUPPORTED
