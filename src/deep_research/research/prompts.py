@@ -565,6 +565,19 @@ def as_data(text: str, tags: tuple[str, ...] = DELIMITERS) -> str:
     return _delimiter(tags).sub("<" + BREAK, text) if "<" in text else text
 
 
+@functools.lru_cache(maxsize=16)
+def _broken(tags: tuple[str, ...]) -> re.Pattern[str]:
+    return re.compile(r"<%s(?=\s*/?\s*(?:%s)(?![\w-]))" % (BREAK, "|".join(map(re.escape, tags))), re.IGNORECASE)
+
+
+def unbreak(text: str, tags: tuple[str, ...] = DELIMITERS) -> str:
+    """``text`` without the breaks ``as_data`` puts in delimiter tags: for what a model copied
+    from a prompt (a page's ``</page>`` quoted) into text that is published or kept. The
+    quote check ignores the break, so a quote verifies, and opens at its sentence, the same
+    with or without it; a later prompt breaks the tag again when it fills the text in."""
+    return _broken(tags).sub("<", text) if BREAK in text else text
+
+
 class Prompt(str):
     """A prompt template whose ``format`` fills every text value as data (``as_data`` with the
     template's delimiter ``tags``), except the values named ``trusted``: prompt parts made by
