@@ -22,6 +22,7 @@ SECRET_ENV_NAMES: set[str] = {"OPENAI_API_KEY", "AZURE_OPENAI_API_KEY", "TAVILY_
                               "LANGCHAIN_API_KEY", "DEEP_RESEARCH_JWT_SECRET", "DEEP_RESEARCH_AUTH_TOKENS"}
 _KEY_PATTERN = re.compile(r"\b(sk|tvly|key|gsk|hf)[-_][A-Za-z0-9_\-]{8,}")
 _URL_PASSWORD = re.compile(r"(?<=://)([^/?#@\s:]*):[^/?#@\s]+@")  # http://user:password@host
+_URL_USERINFO = re.compile(r"(?<=://)([^/?#@\s]+)@")  # http://user:password@host, http://token@host
 
 
 def remember_secret_env(name: str | None) -> None:
@@ -46,3 +47,14 @@ def mask_url_passwords(text: str) -> str:
     messages that name what the user typed, which key-like masking would garble (a file
     named key_questions.jsonl)."""
     return _URL_PASSWORD.sub(r"\1:***@", text)
+
+
+def mask_url_credentials(text: str) -> str:
+    """``text`` with the credentials of every URL in it masked, for what is kept: a
+    password (``//user:***@host``), and a user name standing alone (``//***@host``), which
+    is often a token (``https://ghp_...@host``)."""
+    return _URL_USERINFO.sub(lambda m: m[1].split(":", 1)[0] + ":***@" if ":" in m[1] else "***@", text)
+
+
+def has_url_credentials(text: str) -> bool:
+    return mask_url_credentials(text) != text

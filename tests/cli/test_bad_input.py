@@ -204,6 +204,9 @@ CASES = [
     # a password in a URL the user typed is not repeated in the message
     Case("--base-url with a password", lambda t: [*research_args(t), "--base-url", "ftp://alice:PWSECRET123@h/v1"], 2,
          ["--base-url: 'ftp://alice:***@h/v1' is not an http:// or https:// URL"]),
+    # a corpus's base URL is in every link of a report: a password in it would reach every reader
+    Case("index: --base-url with a password", lambda t: ["index", t, "--base-url", "https://alice:PWSECRET123@d.example/"],
+         2, ["base URL 'https://alice:***@d.example/' holds a user name or password"]),
     Case("a folder named like a key", lambda t: ["index", write(t / "key_documents_2024", "a file")], 2,
          ["key_documents_2024 is not a folder"]),
     Case("--corpus-base-url javascript:", lambda t: [

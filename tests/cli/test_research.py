@@ -484,3 +484,38 @@ def test_a_page_read_only_in_part_is_said_once_though_several_queries_returned_i
     assert text.count("example.com/a read only in part") == 1
     assert text.count("example.com/b read only in part") == 1
     assert text.count("page skipped: timeout") == 1
+
+
+QUESTION_MD = ("Do you mean the **Python** language? It names things in \\_snake\\_case\\_ and uses "
+               "\\*args; say which one you want:\n\n1. the language\n2. the snake (see [the page](https://x.example/p))"
+               "\x1b]52;c;aGk=\x07")
+
+
+def test_the_clarifying_question_reads_as_written_at_80_columns(monkeypatch, capsys):
+    """The model writes markdown: the terminal showed its escapes (\\_ and \\*) and its
+    emphasis marks as typed; now as a reader should see them, wrapped at 80 columns, a link
+    with its address in view, a control sequence written out."""
+    import typer
+
+    from deep_research.cli import research
+
+    monkeypatch.setattr(research.sys.stdin, "isatty", lambda: True, raising=False)
+    monkeypatch.setattr(typer, "prompt", lambda *a, **k: "the language")
+    assert research._ask_clarification(QUESTION_MD, None) == "the language"
+    shown = capsys.readouterr().out
+    words = " ".join(shown.split())
+    assert "Do you mean the Python language? It names things in _snake_case_ and uses *args;" in words, shown
+    assert "\\_" not in shown and "\\*" not in shown and "**" not in shown
+    assert "1 the language" in words and "the page (https://x.example/p)" in words
+    assert "\x1b" not in shown and "\\x1b]52;c;aGk=" in words
+    assert max(len(line.rstrip()) for line in shown.splitlines()) <= 80
+
+
+def test_a_clarifying_question_the_run_waits_on_is_named_in_plain_text(monkeypatch):
+    from deep_research.cli import research
+
+    monkeypatch.setattr(research.sys.stdin, "isatty", lambda: False, raising=False)
+    with pytest.raises(research.WaitingForUser) as e:
+        research._ask_clarification(QUESTION_MD, None)
+    assert e.value.what.startswith("an answer to: Do you mean the Python language? It names things in _snake_case_")
+    assert "\n" not in e.value.what and "\x1b" not in e.value.what

@@ -84,6 +84,15 @@ CASES = [
     "> - a\nlazy line of a\n> - b\n",
     "> 1. step\n>    ```sh\n>    run <x>\n>    ```\n> 2. next\n",
     "- item\n\n> 1. a\n>    cont\n>\n>    para\n",
+    # a list in a block quote in a list item (Python-Markdown read the list as the quote's text)
+    "- item\n  > quote\n  > - a\n  > - b\n- next\n",
+    "1. item\n   > quote\n   > - a\n",
+    "- a\n  - b\n    > - x\n    >   - y\n",
+    "- > quote\n  > - a\n  > - b\n- next\n",
+    "1. > - a\n   >   - nested\n2. b\n",
+    "- a\n  > q\n  > 1) x\n  > 2) y\n\n  after the quote\n- b\n",
+    "- a\n  > q\n  > - x\n  >   ```\n  >   code\n  >   ```\n- b\n",
+    "- a\n  > > - deep\n  > >   - deeper\n",
     # two block quotes a blank line apart (Python-Markdown joined them)
     "> a first quote\n\n> a second one\n",
     "> a\n\n\n> b\n\n> c\n\ntext\n\n> d\n>\n> still d\n",
@@ -267,3 +276,36 @@ def test_random_lists_with_code_and_quotes_read_as_commonmark_does():
         body, expected = _report_body(md), _commonmark(md)
         assert _shape(body) == _shape(expected), md
         assert _words(body).replace(" ", "") == _words(expected).replace(" ", ""), md
+
+
+def test_random_lists_in_quotes_in_list_items_read_as_commonmark_does():
+    """A block quote in a list item holding a list (right after the quote's text or after a
+    blank quote line, nested by the marker's width, a quote in the quote): the same structure
+    and text as CommonMark, 200 seeded documents."""
+    rng = random.Random(39)
+
+    def items(depth: int, indent: int) -> list[str]:
+        ordered = rng.random() < 0.5
+        kind = rng.choice(".)") if ordered else rng.choice("-*")  # one list: one kind of marker
+        out: list[str] = []
+        for n in range(rng.randint(1, 3)):
+            marker = f"{n + 1}{kind}" if ordered else kind
+            pad, width = " " * indent, len(marker) + 1
+            out.append(f"{pad}{marker} point {depth}.{n}")
+            if depth < 3 and rng.random() < 0.4:
+                quoted = [f"quote {depth}.{n}"] + ([""] if rng.random() < 0.4 else []) + items(depth + 1, 0)
+                mark = rng.choice(["> ", "> > "]) if depth == 1 else "> "
+                out += [pad + " " * width + (mark + x if x else mark.rstrip()) for x in quoted]
+                if rng.random() < 0.3:
+                    out += ["", pad + " " * width + f"after the quote {depth}.{n}"]
+            elif depth < 3 and rng.random() < 0.3:
+                out += items(depth + 1, indent + width)
+            if rng.random() < 0.2:
+                out.append("")
+        return out
+
+    for _ in range(200):
+        md = "\n".join(["Intro:", ""] + items(1, 0)) + "\n\nAfter.\n"
+        body, expected = _report_body(md), _commonmark(md)
+        assert _shape(body) == _shape(expected), md
+        assert _words(body) == _words(expected), md

@@ -71,3 +71,58 @@ def test_the_store_and_the_checkpointer_write_one_sqlite_file_at_once(tmp_path):
         thread.join()
     assert written > 0 and all(item is not None for item in found)
     assert time.monotonic() - start < 120
+
+
+# --- a URL's credentials are not kept in the state database ------------------------------------
+def test_the_saved_run_keeps_no_url_password_and_the_run_keeps_it_in_memory(tmp_path):
+    from deep_research.research.runner import RunHandle, load_run, save_run
+
+    context = {"model_base_url": "https://alice:PW-s3cret-99@models.example/v1", "max_react_tool_calls": 3,
+               "mcp_config": {"url": "https://tok123456789@mcp.example/mcp", "tools": ["search"]},
+               "corpus_path": "/data/docs"}
+    handle = RunHandle.new(dict(context))
+
+    async def go():
+        async with open_persistence(str(tmp_path / "s.sqlite")) as (_, store):
+            await save_run(store, handle, "What is tea?")
+            return await load_run(store, handle.thread_id)
+
+    saved = asyncio.run(go())
+    assert handle.context == context  # the run itself calls the server with its password
+    assert saved["context"] == {"model_base_url": "https://alice:***@models.example/v1", "max_react_tool_calls": 3,
+                                "mcp_config": {"url": "https://***@mcp.example/mcp", "tools": ["search"]},
+                                "corpus_path": "/data/docs"}
+    raw = (tmp_path / "s.sqlite").read_bytes() + b"".join(p.read_bytes() for p in tmp_path.glob("s.sqlite-*"))
+    assert b"PW-s3cret-99" not in raw and b"tok123456789" not in raw
+
+
+def test_a_resume_takes_the_password_again_from_the_option_or_the_environment():
+    import pytest
+
+    from deep_research.errors import UserError
+    from deep_research.research.runner import resupplied
+
+    saved = {"model_base_url": "https://alice:***@models.example/v1", "max_total_tokens": 1000}
+    full = "https://alice:PW-s3cret-99@models.example/v1"
+    options = {"model_base_url": "--base-url"}
+    # typed again on resume
+    assert resupplied(saved, {"model_base_url": full}, {}, options)["model_base_url"] == full
+    # or the same URL in the environment, password and all
+    for var in ("OPENAI_BASE_URL", "DEEP_RESEARCH_MODEL_BASE_URL"):
+        assert resupplied(saved, {}, {var: full}, options) == {**saved, "model_base_url": full}
+    # another server in the environment is not this run's: said, not silently used
+    for env in ({}, {"OPENAI_BASE_URL": "https://alice:PW@other.example/v1"},
+                {"OPENAI_BASE_URL": "https://models.example/v1"}):
+        with pytest.raises(UserError) as e:
+            resupplied(saved, {}, env, options)
+        assert "--base-url" in str(e.value) and "OPENAI_BASE_URL" in str(e.value), e.value
+        assert "PW" not in str(e.value)
+    # a mapping setting (an MCP server's url) from its JSON variable
+    mcp = {"url": "https://***@mcp.example/mcp"}
+    env = {"DEEP_RESEARCH_MCP_CONFIG": '{"url": "https://tok123456789@mcp.example/mcp"}'}
+    assert resupplied({"mcp_config": mcp}, {}, env)["mcp_config"] == {"url": "https://tok123456789@mcp.example/mcp"}
+    with pytest.raises(UserError, match="DEEP_RESEARCH_MCP_CONFIG"):
+        resupplied({"mcp_config": mcp}, {}, {})
+    # a run saved before passwords were kept out still resumes with what it saved
+    old = {"model_base_url": full}
+    assert resupplied(old, {}, {}) == old

@@ -37,6 +37,26 @@ class MessageConsole(SafeConsole):
         pass
 
 
+def model_markdown(text: str):
+    """Model text written in markdown (a clarifying question, a research brief) as its reader
+    should see it: ``\\*`` as ``*``, ``**word**`` as bold, lists as lists, wrapped at the
+    terminal's width. Controls are written out first (the renderable's text does not pass
+    through ``render_str``); links show their address after their text, never as a terminal
+    hyperlink whose target the text hides."""
+    from rich.markdown import Markdown
+
+    return Markdown(printable(text, keep_newlines=True), hyperlinks=False)
+
+
+def model_markdown_line(text: str) -> str:
+    """Model markdown as one line of plain text (a message that names a question)."""
+    import io
+
+    buffer = io.StringIO()
+    Console(file=buffer, width=10_000, color_system=None, emoji=False, highlight=False).print(model_markdown(text))
+    return " ".join(buffer.getvalue().split())
+
+
 out = SafeConsole(emoji=False)  # ":x" in a model name is not an emoji code
 err = MessageConsole(stderr=True, highlight=False, emoji=False)
 

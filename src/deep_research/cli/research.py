@@ -14,6 +14,7 @@ from ..errors import UserError
 from ..terminal import control_characters, printable
 from .helpfmt import HelpCommand
 from .settings import RUN_PANEL, checked_context, typed_labels, with_settings
+from .settings import labels as setting_labels
 
 # Rich (the consoles) is imported where output is printed, not here: --help must not load it.
 
@@ -74,7 +75,7 @@ def _ask_report_review(payload: dict, preset: dict | None) -> dict:
 def _ask_approval(payload: dict, preset: dict | None) -> dict:
     from rich.markup import escape as _esc
 
-    from .console import err, out
+    from .console import err, model_markdown, out
 
     if payload.get("type") == "report_review":
         return _ask_report_review(payload, preset)
@@ -83,7 +84,7 @@ def _ask_approval(payload: dict, preset: dict | None) -> dict:
     if not sys.stdin.isatty():
         raise WaitingForUser("", "approval of the research brief")
     out.rule("Research brief")
-    out.print(printable(payload.get("research_brief", ""), keep_newlines=True), highlight=False, markup=False)
+    out.print(model_markdown(payload.get("research_brief", "")))
     if payload.get("error"):
         err.print(f"[yellow]{_esc(printable(payload['error']))}[/yellow]")
     while True:
@@ -98,14 +99,14 @@ def _ask_approval(payload: dict, preset: dict | None) -> dict:
 
 
 def _ask_clarification(question: str, preset: str | None) -> str:
-    from .console import out
+    from .console import model_markdown, model_markdown_line, out
 
     if preset:
         return preset
     if not sys.stdin.isatty():
-        raise WaitingForUser("", f"an answer to: {question}")
+        raise WaitingForUser("", f"an answer to: {model_markdown_line(question)}")
     out.rule("Clarifying question")
-    out.print(printable(question, keep_newlines=True), highlight=False, markup=False)
+    out.print(model_markdown(question))  # the model writes markdown: read as written, not \* or \_
     answer = typer.prompt("Your answer").strip()
     if not answer:
         raise UserError("an empty answer; the run is paused")
@@ -306,10 +307,12 @@ async def _run_research(question: str | None, context: dict, db: str, thread_id:
         RunHandle,
         compile_for,
         first_payload,
+        kept,
         load_deps,
         load_run,
         open_persistence,
         resume_payload,
+        resupplied,
         save_run,
     )
     from ..research.runtime.configuration import Configuration
@@ -335,12 +338,16 @@ async def _run_research(question: str | None, context: dict, db: str, thread_id:
             payload = first_payload(question or "")
         else:
             saved = await load_run(store, thread_id)
-            merged = {**saved.get("context", {}), **context}
+            every = setting_labels()
+            merged = resupplied(saved.get("context", {}), context,
+                                options={n: every[n] for n in RESUME_SECRET_SETTINGS if n in every})
             handle = RunHandle.existing(thread_id, merged)
             cfg = Configuration.resolve({"configurable": {}}, merged)
             _warn_clamped(cfg, merged)
             await preflight(cfg, deps, typed_labels(merged))
-            if context or cfg.clamped:  # a cap given on resume holds for the rest of the run, later resumes too
+            # a cap or URL given on resume holds for the rest of the run, later resumes too; a run
+            # saved with a URL's password (before it was kept out) is saved again without it
+            if context or cfg.clamped or kept(saved.get("context", {})) != saved.get("context", {}):
                 _keep_clamped(handle, cfg)
                 await save_run(store, handle, str(saved.get("question") or ""))
             payload = None
@@ -459,7 +466,13 @@ def research(
     raise typer.Exit(code)
 
 
-@with_settings(only=("max_total_tokens", "max_cost_usd"))
+# A model server's URL may hold a password (https://user:password@host/v1), which the state
+# database does not keep: resume takes it again (and may point the rest of the run elsewhere);
+# a role's own server URL (--research-model-base-url) comes again from the environment.
+RESUME_SECRET_SETTINGS = ("model_base_url",)
+
+
+@with_settings(only=("max_total_tokens", "max_cost_usd", *RESUME_SECRET_SETTINGS))
 def resume(
     thread_id: str = typer.Argument(..., help="The thread id printed when the run started."),
     approve: bool = typer.Option(False, "--approve", help="Approve the research brief or report the run waits on."),
@@ -474,7 +487,9 @@ def resume(
 
     --max-tokens and --max-cost replace the run's cap from here on (the whole run's usage
     counts against it), e.g. after the cap left no room for a step; the value none
-    removes the cap (a ceiling set in the environment still holds)."""
+    removes the cap (a ceiling set in the environment still holds). The state database
+    does not keep the password of a --base-url: give the URL again here (or in the
+    environment), as the run was started with it."""
     import asyncio
 
     if sum(bool(x) for x in (approve, reject, edit)) > 1:

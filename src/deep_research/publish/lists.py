@@ -77,6 +77,7 @@ def for_python_markdown(md: str, code: Callable[[str, str], str] | None = None) 
     if not _MAYBE_LIST.search(md) and not _QUOTED_LIST.search(md):
         return md
     md = _quoted_lists(md, code)
+    md = _lists_in_item_quotes(md, code)
     lines = md.split("\n")
     tokens = _parser().parse(md)
     owner: list[_Item | None] = [None] * len(lines)
@@ -189,7 +190,9 @@ def for_python_markdown(md: str, code: Callable[[str, str], str] | None = None) 
             out.append("")
             blanks += 1
             blank_before = True
-            if item is not None and k != item.start:
+            if item is not None and k == item.start:
+                item.mark = blanks  # its first block still follows its marker line
+            elif item is not None:
                 new = _item_line(line, k, item, False, fence[k], para[k])
         if blank_before:
             chunk_indent, chunk_owned = _columns(new)[0], item is not None
@@ -306,4 +309,66 @@ def _quoted_lists(md: str, code: Callable[[str, str], str] | None) -> str:
                     after += 1
                 lines[a:b] = [("> " + x) if x.strip(" \t\r") else ">" for x in written] + [""] * after
                 changed = True
+    return "\n".join(lines) if changed else md
+
+
+# a quote's marker in a list item: after the item's indentation, or after the markers of the
+# items that open on its line ("- > a quote")
+_ITEM_QUOTE = re.compile(r"^(?:[ \t]+|[ \t]{0,3}(?:[-+*]|\d{1,9}[.)])[ \t]+)[ \t]*(?:(?:[-+*]|\d{1,9}[.)])[ \t]+)*>",
+                         re.M)  # a line that may hold a quote's marker in a list item
+_ITEM_QUOTE_MARK = re.compile(r"[ \t]*(?:(?:[-+*]|\d{1,9}[.)])[ \t]+)*> ?")
+
+
+def _lists_in_item_quotes(md: str, code: Callable[[str, str], str] | None) -> str:
+    """``md`` with the lists inside each block quote that stands in a list item (and not in
+    another quote) re-indented as the lists outside: the quote's text without its markers
+    through :func:`for_python_markdown`, each line given back its indentation and marker.
+    Python-Markdown read "> text" then "> - a" there as one paragraph, and a list nested by
+    two spaces in the quote as text. A quote without a list, or whose lines hold a tab after
+    the marker, is left as written; the item's lines are re-indented afterwards."""
+    if not _ITEM_QUOTE.search(md):
+        return md
+    lines = md.split("\n")
+    spans: list[tuple[int, int]] = []
+    items = quotes = 0
+    for t in _parser().parse(md):
+        if t.level >= NESTING - 2:
+            return md
+        if t.type == "list_item_open":
+            items += 1
+        elif t.type == "list_item_close":
+            items -= 1
+        elif t.type == "blockquote_open":
+            if items and not quotes and t.map:
+                spans.append((t.map[0], min(t.map[1], len(lines))))
+            quotes += 1
+        elif t.type == "blockquote_close":
+            quotes -= 1
+    changed = False
+    for a, b in reversed(spans):
+        heads: list[str] = []  # each line's indentation and marker as written (empty: a lazy line)
+        inner: list[str] = []
+        for line in lines[a:b]:
+            m = _ITEM_QUOTE_MARK.match(line)
+            if m and line[m.end():m.end() + 1] == "\t":
+                break
+            heads.append(m.group(0).rstrip(" ") if m else "")
+            inner.append(line[m.end():] if m else line)
+        else:
+            text = "\n".join(inner)
+            if not _MAYBE_LIST.search(text) and not _QUOTED_LIST.search(text):
+                continue
+            new = for_python_markdown(text, code)
+            if new == text:
+                continue
+            first = heads[0]  # the quote's first line holds its marker (and maybe the item's)
+            lead = re.sub(r"[^ \t>]", " ", first)  # the next lines: the marker at the same column
+            written = new.split("\n")
+            after = 0
+            while written and not written[-1].strip(" \t\r"):  # as in _quoted_lists
+                written.pop()
+                after += 1
+            lines[a:b] = [((first if n == 0 else lead) + (" " + x if x.strip(" \t\r") else ""))
+                          for n, x in enumerate(written)] + [""] * after
+            changed = True
     return "\n".join(lines) if changed else md

@@ -26,6 +26,31 @@ def add_or_reset(left: list | None, right: list | None) -> list:
     return [*(left or []), *right]
 
 
+# A degradation of this kind is recorded once per run: an unreachable MCP server was one
+# line of the report's limitations, of audit.json and of the terminal per research unit
+# (parallel units share no state until their round ends).
+ONCE_PER_RUN = "mcp_unavailable"
+
+
+def add_records(left: list | None, right: list | None) -> list:
+    """Degradation reducer: ``right`` after ``left``, less a record of a kind said once per
+    run (ONCE_PER_RUN) whose message is already there."""
+    out = [*(left or [])]
+    seen = {r.get("message") for r in out if isinstance(r, dict) and r.get("kind") == ONCE_PER_RUN}
+    for r in right or []:
+        if isinstance(r, dict) and r.get("kind") == ONCE_PER_RUN:
+            if r.get("message") in seen:
+                continue
+            seen.add(r.get("message"))
+        out.append(r)
+    return out
+
+
+def records_or_reset(left: list | None, right: list | None) -> list:
+    """``add_records`` that an update of None empties (a follow-up report starts its own)."""
+    return [] if right is None else add_records(left, right)
+
+
 def usage_or_reset(left: dict | None, right: dict | None) -> dict:
     """Usage reducer that an update of None empties (a follow-up report starts its own)."""
     if right is None:
@@ -79,7 +104,7 @@ class ResearchState(TypedDict, total=False):
     outputs: dict  # file paths of the published report
     usage: Annotated[dict, usage_or_reset]
     errors: Annotated[list[dict], add_or_reset]
-    degradations: Annotated[list[dict], add_or_reset]
+    degradations: Annotated[list[dict], records_or_reset]
     tokens_before: int
     cost_before: float
     run_dir: str
@@ -119,7 +144,7 @@ class SupervisorOutput(ChatView, total=False):
     research_log: Annotated[list[dict], operator.add]
     usage: Annotated[dict, merge_usage]
     errors: Annotated[list[dict], operator.add]
-    degradations: Annotated[list[dict], operator.add]
+    degradations: Annotated[list[dict], add_records]
     budget_exhausted: bool
     coverage: dict
 
@@ -150,7 +175,7 @@ class ResearcherOutput(ResearcherChatView, total=False):
     sources: Annotated[dict[str, dict], keep_first]
     usage: Annotated[dict, merge_usage]
     errors: Annotated[list[dict], operator.add]
-    degradations: Annotated[list[dict], operator.add]
+    degradations: Annotated[list[dict], add_records]
 
 
 class ResearcherState(ResearcherInput, ResearcherOutput, total=False):

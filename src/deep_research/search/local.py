@@ -77,6 +77,7 @@ from urllib.parse import quote, urlsplit
 
 from lxml import etree
 
+from ..errors import has_url_credentials, mask_url_credentials
 from .base import SearchError, SearchResult
 from .extract import (
     Extracted,
@@ -266,6 +267,9 @@ def base_url_problem(base_url: str) -> str | None:
         host = None
     if scheme != "file" and not host:
         return f"base URL {base_url!r} has no host name (e.g. https://example.org/docs/)"
+    if has_url_credentials(base_url):  # every link in a report would hand it to its readers
+        return (f"base URL {mask_url_credentials(base_url)!r} holds a user name or password, which every "
+                "link in a report would show: give the URL without it (readers log in as the site asks)")
     return None
 
 

@@ -164,6 +164,26 @@ def test_unreachable_mcp_server_degrades_research(corpus, tmp_path):
     assert sum("MCP server" in p for p in problems) == 1  # recorded once, not at every step
 
 
+def test_an_unreachable_mcp_server_is_recorded_once_per_run_not_per_research_unit(corpus, tmp_path, caplog):
+    script = base_script(researcher=_researcher_using())
+    topics = ["Heat pump efficiency", "Heat pump costs", "Heat pumps in cold climates"]
+    supervisor_rounds(script, {1: calls(*(tool_call("ConductResearch", topic=t) for t in topics[:2])),
+                               2: calls(tool_call("ConductResearch", topic=topics[2])),
+                               3: calls(tool_call("ResearchComplete"))})
+    graph = graph_for(script, corpus)
+    conf = {"url": f"http://alice:PWs3cret@127.0.0.1:{_free_port()}/mcp", "tools": ["glossary"]}
+    with caplog.at_level("WARNING"):
+        state = asyncio.run(drive(graph, start(), context(tmp_path, mcp_config=conf,
+                                                          max_concurrent_research_units=2)))
+    assert state.values.get("final_report"), state.values.get("errors")
+    assert len(researcher_states(graph)) >= 3  # three units, two of them in parallel
+    problems = [d["message"] for d in state.values.get("degradations") or [] if "MCP" in d["message"]]
+    assert len(problems) == 1 and "unavailable" in problems[0], problems
+    assert "alice:***@127.0.0.1" in problems[0] and "PWs3cret" not in problems[0]  # its password is not said
+    said = [r.getMessage() for r in caplog.records if "MCP server" in r.getMessage()]
+    assert len(said) == 1 and "PWs3cret" not in said[0], [(r.name, r.getMessage()[-40:]) for r in caplog.records]
+
+
 def test_a_tool_the_server_lacks_is_reported(mcp_server, corpus, tmp_path):
     url, _ = mcp_server
     prompts: list[str] = []

@@ -12,8 +12,10 @@ and streamed answers are assembled correctly.
 from __future__ import annotations
 
 import asyncio
+import base64
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -71,6 +73,39 @@ def test_research_through_an_openai_compatible_server(tmp_path):
     # the key is sent, never stored
     for f in [*folder.iterdir(), tmp_path / "state.sqlite"]:
         assert KEY.encode() not in f.read_bytes(), f
+
+
+def test_a_password_in_the_base_url_is_used_and_never_stored(tmp_path):
+    """A model server behind a proxy with basic auth: ``--base-url https://user:password@host/v1``.
+    The run calls it with the password; the state database, the report folder and the
+    terminal never hold it; a resume asks for the URL again (option or environment)."""
+    corpus = write_corpus(tmp_path / "corpus")
+    env = {f"DEEP_RESEARCH_{role.upper()}_MODEL": f"openai:{role}" for role in ROLES}
+    env["MY_LOCAL_KEY"] = KEY
+    secret = "PWs3cret77"
+    db = tmp_path / "state.sqlite"
+    with ScriptServer(full_script()) as server:
+        url = server.base_url.replace("http://", f"http://alice:{secret}@")
+        r = run_cli("research", QUESTION, "--corpus", corpus, "--base-url", url, "--api-key-env", "MY_LOCAL_KEY",
+                    "--yes", "--no-pdf", "--out", tmp_path / "reports", "--db", db, env=env)
+        assert r.returncode == 0, r.stdout + r.stderr
+        thread = re.search(r"resume with: deep-research resume (\w+)", r.stdout)[1]  # type: ignore[index]
+        basic = "Basic " + base64.b64encode(f"alice:{secret}".encode()).decode()
+        assert {q["authorization"] for q in server.requests} == {basic}  # the server got the password
+        # nothing written holds it (the state database with its WAL files, the report folder)
+        for f in tmp_path.rglob("*"):
+            if f.is_file() and f.parent != corpus:
+                assert secret.encode() not in f.read_bytes(), f
+        assert secret not in r.stdout + r.stderr
+        # a resume without the URL says what to give again
+        again = run_cli("resume", thread, "--db", db, env=env)
+        assert again.returncode == 2, again.stdout + again.stderr
+        assert "--base-url held a password" in again.stderr and "alice:***@" in again.stderr, again.stderr
+        assert secret not in again.stdout + again.stderr
+        # given again (here by the environment), the run goes on
+        done = run_cli("resume", thread, "--db", db, env={**env, "OPENAI_BASE_URL": url})
+        assert done.returncode == 0 and "already complete" in done.stdout, done.stdout + done.stderr
+        assert secret not in done.stdout + done.stderr
 
 
 class Answer(BaseModel):

@@ -37,7 +37,9 @@ below describe what each finds:
   numbers, footnote markers ("[3]" after a space, superscripts), numbers in URLs, and the
   date of a leading "As of 2024," frame (such a number still counts as uncovered content,
   below). Not flagged either (the claim stays unproven, grey), because the quotes may state
-  the number in a form the reader does not match (``numbers._maybe_stated``): a name's
+  the number in a form the reader does not match (``numbers._maybe_stated``): "N times"
+  right after a verb of change, which may count occasions ("increased four times" / "Four
+  successive rises"); a name's
   number where a quote glues the same digits to a name that may stand for it ("COVID-19"
   / "COVID19", "Neuropilin-1" / "NRP1", "enzyme 2" / "rhACE2"); digits with a glued
   letter ("2 megabytes" / "2M"); "1st" / "2nd" where a quote has "first" / "second";
@@ -66,7 +68,7 @@ below describe what each finds:
   port2").
 * ``negation`` - two ways. (a) By negated segment, for paraphrases: a negator (not, no,
   never, none, nothing, neither, nor, without, cannot, n't, no longer, fails to, unable
-  to, refused to, declined to, is yet to) negates the content words after it up to the clause end (at most four; "and"/"or"
+  to, refused to, declined to, is / has yet to, forgot / neglected to) negates the content words after it up to the clause end (at most four; "and"/"or"
   do not end it). The rule fires when the claim negates a segment whose first word
   stands in a quote only in clauses without any negation (explicit or implicit: only,
   except, unless, instead, fail, prevent, lack, rarely, suppress, skip, stop, against,
@@ -84,7 +86,8 @@ below describe what each finds:
   than 5" are not negations; (c) a restriction against its denial is a flip: "copies only /
   just the stack data" / "not just the stack data" (``negation.restriction_flips``, which
   the judge evidence check reads too). Shapes that deny nothing are not flagged: a
-  question, "not ... until" (when, not never), a leading "Without X, ..." condition, a "not ... without" double negation. A
+  question, "not ... until" (when, not never), a leading "Without X, ..." condition ("; without it Mutt
+  takes ...", comma left out), a "not ... without" double negation, "not to be confused with". A
   word counts as negated in a clause whose negation stands across a quotation mark (a
   separate "test cache" is not used), after "far from", or in a relative clause hung on a
   negated phrase ("no locality where ... a home that will rent"). "doesnt", "isnt" (no
@@ -98,7 +101,11 @@ below describe what each finds:
   defined"); a word in the opening phrase of a sentence whose verb is negated later
   ("Removing listeners while ... does not stop them"); a negated bound against a bound
   ("No X can have more than one" / "at most one"); "not ... without" in a quote (a need,
-  not a denial); a
+  not a denial); a negated word whose opposite the other side states there ("might not be
+  high enough" / "may be too low"); a negation in the claim's "if" condition of what the
+  quote says should or must be done ("If volunteers do not sort ..." / "volunteers who should
+  sort"); a negation said of another scope than the ones the other side lists ("cannot be
+  accommodated at breakfast" / "can be accommodated at lunchtimes and dinnertimes"); a
   participle describing a noun after an -ly adverb ("commonly used drugs" / "never been
   used to negotiate"). In (b), "neither A nor B" is one negation, a negator the claim adds
   is no flip when another quote states that negation, and "no X except Y" says "only Y".
@@ -136,7 +143,12 @@ below describe what each finds:
   one side denies and the other does not ("is not an American series" / "is a French series"). An ``order`` pair whose two sides trade places ("B after A" / "A before B")
   states the same order, and so does a comparative antonym pair followed by "than" whose
   compared terms stand on the opposite sides ("2009 spending was lower than 2014's" / "2014
-  spending is higher than under the 2009 budget"; ``contradiction.converse_comparison``). A "non-" difference is no flip when both sides write the same
+  spending is higher than under the 2009 budget"; ``contradiction.converse_comparison``), or
+  one side's comparative said, without "than", of what the other compares against ("pure
+  string searches are several times faster" / "a regex search is several times slower than a
+  pure string search"). Two ends of a scale joined by "or" / "and" in another order ("too
+  many or too few" / "too few or too much") are no swap, nor a domain against a host name in
+  it ("Libera.Chat" / "irc.libera.chat"). A "non-" difference is no flip when both sides write the same
   "non-" words (a reordering). Antonyms
   and quantifiers under a negation on one side only ("unnecessary" / "not necessary",
   "rarely" / "not often") and converse comparisons are not flagged. Lower-case plain
@@ -170,7 +182,10 @@ Status when no rule fired (``proof``: see that module for the full rule):
   ``copy`` when the matched words are one contiguous stretch of the quote. Not when the
   claim is shown only by words a quote holds inside quotation marks (someone's words,
   quoted, are not the page saying they are true) and the claim neither quotes nor
-  attributes them: ``unchecked`` (``attribution``).
+  attributes them: ``unchecked`` (``attribution``). Nor is a bare name or phrase of at most
+  three words with no verb ("Cetshwayo": nothing stated), nor a copy that stops inside an
+  "if" / "when" condition its quote goes on with "and" ("when we hand over a card" of "when
+  we hand over a card and spend funds ..."): ``unchecked``.
 * ``unchecked`` otherwise, with a note saying what could not be shown (a model judge
   decides later; its "supports" counts only when ``judge_check`` accepts its evidence).
   A paraphrase with other words, a moved or re-voiced clause, an added word of context

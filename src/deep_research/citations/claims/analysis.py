@@ -415,7 +415,7 @@ def _analyse(text: str, claim_side: bool, mid_start: bool = False) -> _Text:
             elif w == "longer" and k and low[k - 1] == "no" and neg[k - 1]:
                 neg[k] = True
             elif w in _TO_NEGATORS and k + 1 < n and low[k + 1] == "to" and (
-                    w != "yet" or (k and stems[k - 1] in ("be", "have"))):
+                    w != "yet" or (k and stems[k - 1] in ("be", "hav"))):  # "is / has yet to" ("has" stems to "hav")
                 neg[k] = True
                 neg_clauses.add(c)
             elif flags & 4:

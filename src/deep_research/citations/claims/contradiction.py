@@ -308,7 +308,33 @@ def converse_comparison(claim: _Text, ci: int, quote: _Text, qj: int) -> bool:
     other end: both compare ("... than") or both are order words, and the compared terms
     stand on the opposite sides (``terms_crossed``)? "A lower than B" = "B higher than A"."""
     pair = frozenset((claim.stems[ci], quote.stems[qj]))
-    return (pair in _ORDER or _compares(claim, ci) and _compares(quote, qj)) and terms_crossed(claim, ci, quote, qj)
+    if (pair in _ORDER or _compares(claim, ci) and _compares(quote, qj)) and terms_crossed(claim, ci, quote, qj):
+        return True
+    return _compared_term_is_subject(claim, ci, quote, qj) or _compared_term_is_subject(quote, qj, claim, ci)
+
+
+def _clause_words(t: _Text, lo: int, hi: int, k: int) -> set[str]:
+    """Content stems of the tokens [lo, hi) in the clause of k."""
+    return {t.stems[x] for x in range(max(lo, 0), min(hi, len(t.raw)))
+            if t.clause[x] == t.clause[k] and t.content[x] and t.kinds[x] == _WORD}
+
+
+def _compared_term_is_subject(plain: _Text, ci: int, comparing: _Text, qj: int) -> bool:
+    """Is ``plain``'s comparative at ci said, without "than", of what ``comparing``'s
+    comparative at qj compares against ("pure string searches are several times faster" /
+    "a regex search is several times slower than a pure string search")? The words before
+    ci in its clause (less those right before both words: "several times") stand after the
+    quote's "than", none of them before qj in its sentence: "B is Xer" restates "A is
+    (opposite of X)er than B". "A is Xer" against "A is (opposite)er than B" stays a swap."""
+    if _compares(plain, ci) or not _compares(comparing, qj):
+        return False
+    lo, hi = sentence_bounds(comparing, qj)
+    than = next(x for x in range(qj + 1, hi) if comparing.low[x] == "than")
+    degree = _clause_words(plain, ci - 2, ci, ci) & _clause_words(comparing, qj - 2, qj, qj)
+    subject = _clause_words(plain, 0, ci, ci) - degree
+    against = _clause_words(comparing, than + 1, than + WINDOW, than + 1)
+    own = {comparing.stems[x] for x in range(lo, qj) if comparing.content[x] and comparing.kinds[x] == _WORD}
+    return bool(subject & against) and not subject & (own - against)
 
 
 def _governed(t: _Text, k: int, n: int = 3) -> list[str]:

@@ -86,7 +86,7 @@ from .framing import _prepare_claim
 from .near_copy import _PRONOUNS, _function_word_swapped, _inner_words_dropped, _preposition_dropped, _prefix_antonym
 from .negation import _segment, restriction_flips
 from .numbers import APPROX, _fmt
-from .rules import _case_changed
+from .rules import _case_changed, _condition_cut
 from .types import _NUM, _WORD, _Text
 from .words import _ANTONYMS, _MODAL, _NEG_SKIP_AFTER, _ORDER, _QUANT, _UNITS, same_word, stem
 
@@ -276,6 +276,9 @@ def check_judge_evidence(claim: str, quotes: list[str], facts: list[JudgeFact]) 
     claim_t = _analyse(text, claim_side=True, mid_start=mid)
     citems = P.items(claim_t, True, P._TABLES)
     c = _Side(claim_t, citems, {k: i for i, k in enumerate(citems.pos)}, text)
+    cut = _condition_cut(claim or "", quotes)  # a copy cut short that code keeps grey (``rules``)
+    if cut:
+        problems.append(f'the claim\'s condition "{cut}" stops where its quote goes on with "and ..."')
     spans = []
     for s in span_texts:
         s = _paths_as_names(clean_quote(s), paths)

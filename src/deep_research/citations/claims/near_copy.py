@@ -64,6 +64,9 @@ def _substitution_kind(claim: _Text, ci: int, quote: _Text, qj: int, quotes: lis
         if _negated_near(claim, ci) != _negated_near(quote, qj):
             return None  # "cannot be removed before X" / "only removed after X": a negation turns it
         return None if terms_crossed(claim, ci, quote, qj) else "order"  # "B after A" / "A before B"
+    if (pair in _ANTONYMS or _prefix_antonym(cs, qs) or cl in _QUANT and ql in _QUANT) \
+            and _both_ends_joined(claim, ci, qs) and _joined(quote, qj) is not None:
+        return None  # "too many or too few" / "too few or too much": both ends, in another order
     if pair in _ANTONYMS or _prefix_antonym(cs, qs):
         if _negated_near(claim, ci) != _negated_near(quote, qj) or _converse(claim, quote):
             return None  # "unnecessary" / "not necessary": the same statement
@@ -98,6 +101,31 @@ def _substitution_kind(claim: _Text, ci: int, quote: _Text, qj: int, quotes: lis
             # do not write in any form proves a swap
             return None if _name_in_quotes(cr, quotes) else "entity"
     return None
+
+
+_JOINS = frozenset({"or", "and", "nor"})
+
+
+def _joined(t: _Text, k: int) -> int | None:
+    """The word joined to the word at ``k`` by "or" / "and" / "nor" right before or after it
+    (past an adverb such as "too": "too many or too few"), in its clause, or None."""
+    for step in (-1, 1):
+        x = k + step
+        if 0 <= x < len(t.raw) and t.low[x] in _JOINS:
+            y = x + step
+            while 0 <= y < len(t.raw) and abs(y - x) <= 2 and t.clause[y] == t.clause[k]:
+                if t.kinds[y] == _WORD and t.low[y] not in ("too", "very", "so", "the", "a", "an"):
+                    return y
+                y += step
+    return None
+
+
+def _both_ends_joined(claim: _Text, ci: int, quote_stem: str) -> bool:
+    """Does the claim join its word at ``ci`` by "or" / "and" to the quote's word itself ("too
+    many or too few" where the quote says "too few or too much")? The claim then states both
+    words of the pair, and the alignment paired them in another order: no swap."""
+    y = _joined(claim, ci)
+    return y is not None and claim.stems[y] == quote_stem
 
 
 def _stated_beside(claim: _Text, ci: int, quotes: list[_Text]) -> bool:
@@ -363,6 +391,8 @@ def _name_swap(claim: _Text, ci: int, quote: _Text, qj: int) -> bool:
         return False  # "F.C." / "Football Club"
     if "." in long_ and short in long_.split("."):
         return False  # "Node" / "Node.js", "kill" / "worker.kill": a part of a dotted name
+    if "." in short and long_.endswith("." + short):
+        return False  # "Libera.Chat" / "irc.libera.chat": a domain and a host name in it
     if short in long_ and all(ch.isalpha() for ch in long_.replace(short, "", 1)):
         return False  # "ace2" / "hace2", "gaba" / "gabaergic"
     if a.isalpha() and b.isalpha():

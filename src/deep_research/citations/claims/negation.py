@@ -313,6 +313,8 @@ def _not_a_denial(t: _Text, k: int) -> bool:
         return True  # "as effective, if not more so": "A, if not B" states A and suggests more
     if _answer_particle(t, k):
         return True  # "No, it's from 2009": an answer, not a negation of what follows
+    if t.low[k] == "not" and t.low[k + 1:k + 4] in (("to", "be", "confused"), ("to", "be", "mistaken")):
+        return True  # "Costa Maya (not to be confused with the Riviera Maya)": tells two names apart, denies nothing
     if t.low[k] == "without" and t.low[max(0, k - 2):k] == ("with", "or"):
         return True  # "with or without KVM acceleration": both branches named, neither denied
     j = k + 1
@@ -325,6 +327,9 @@ def _not_a_denial(t: _Text, k: int) -> bool:
     if t.low[k] == "without" and any(t.neg[x] and t.low[x] != "without" for x in range(max(0, k - 8), k)
                                      if t.clause[x] == c):
         return True  # "not executable on their own without a terminal": they need one
+    if t.low[k] == "without" and k + 2 < n and t.low[k + 1] in _ANAPHOR_OBJECTS and t.kinds[k + 2] == _WORD \
+            and (t.sent_start[k] or t.low[k - 1] in _CLAUSE_OPENERS):
+        return True  # "The port is optional; without it Mutt takes the default": a leading condition, comma left out
     if t.low[k] == "without" and t.sent_start[k]:
         j = k + 1
         while j < n and t.clause[j] == c:
@@ -336,6 +341,12 @@ def _not_a_denial(t: _Text, k: int) -> bool:
             return True
         j += 1
     return False
+
+
+# "without it Mutt takes the default": what "without" denies is the thing "it" stands for, and the
+# phrase opens its clause as a condition ("if it is not given, ...")
+_ANAPHOR_OBJECTS = frozenset({"it", "them", "this", "that", "these", "those", "one"})
+_CLAUSE_OPENERS = frozenset({",", ";", ":", "\u2014", "-", "(", "and", "but", "otherwise", "so"})
 
 
 # the stronger points of a scale a hedge "A, if not B" reaches for ("many, if not most", "as
@@ -652,6 +663,17 @@ def _first_clause(t: _Text, k: int) -> bool:
     return t.clause[lo] == t.clause[k] and _SUBORDINATING.isdisjoint(t.low[lo:k + 1])
 
 
+_REQUIRING = frozenset({"should", "must", "ought", "need", "needs", "shall"})
+
+
+def _required_at(t: _Text, j: int) -> bool:
+    """Is the word at ``j`` what ``t`` says should or must be done - "should" / "must" /
+    "need to" within the two words before it, in its clause ("volunteers who should sort
+    through donations")? "If they do not sort ..., X follows" then restates the need, as a
+    condition: it denies nothing the quote asserts."""
+    return any(t.low[x] in _REQUIRING and t.clause[x] == t.clause[j] for x in range(max(0, j - 3), j))
+
+
 def _one_side_conditional(neg_side: _Text, k: int, plain: _Text, j: int) -> tuple[str, str] | None:
     """Does one side state the words in a condition (``_condition_at``) and the other in the
     first clause of a sentence - "If you haven't cleaned your cabinets, ..." / "Clean the
@@ -661,7 +683,8 @@ def _one_side_conditional(neg_side: _Text, k: int, plain: _Text, j: int) -> tupl
     too is not conditional."""
     cond = _condition_at(neg_side, k)
     if cond:
-        return ("neg", cond) if _first_clause(plain, j) and not _condition_at(plain, j) else None
+        return ("neg", cond) if (_first_clause(plain, j) or _required_at(plain, j)) \
+            and not _condition_at(plain, j) else None
     cond = _condition_at(plain, j)
     if not cond or not _first_clause(neg_side, k):
         return None
@@ -708,6 +731,40 @@ def _qualified_otherwise(neg_side: _Text, h: int, plain: _Text, j: int) -> tuple
                for y in neg_side.positions.get(mod, ())):
         return None
     return plain.raw[b[1]], plain.raw[b[0]], neg_side.raw[a[0]]
+
+
+def _other_scope(neg_side: _Text, h: int, plain: _Text, j: int) -> tuple[str, str] | None:
+    """Does the negated head at ``h`` (matched in ``plain`` at ``j`` or within four tokens
+    after it) go on, on both sides, with the same preposition and then different content
+    words, each absent from the other side's sentence, the plain side listing two or more
+    ("cannot be accommodated at breakfast time" / "can be accommodated at lunchtimes and
+    dinnertimes")? The negation is said of
+    another scope than the plain side's statement: (the negated side's word, the plain
+    side's), else None. "cannot be accommodated at lunchtimes" is still a flip."""
+    if not 0 <= j < len(plain.raw):
+        return None
+    at = next((x for x in range(j, min(len(plain.raw), j + 5)) if plain.stems[x] == neg_side.stems[h]
+               and plain.clause[x] == plain.clause[j]), None)
+    if at is None:
+        return None
+    a, b = _next_content(neg_side, h, 1), _next_content(plain, at, 1)
+    if not a or not b or neg_side.kinds[a[0]] != _WORD or plain.kinds[b[0]] != _WORD:
+        return None
+    gap_n, gap_p = neg_side.low[h + 1:a[0]], plain.low[at + 1:b[0]]
+    if not gap_n or gap_n != gap_p or not all(w in _SCOPE_PREPS for w in gap_n):
+        return None
+    listed = _next_content(plain, b[0], 1)
+    if not listed or not all(w in ("and", ",", "or") for w in plain.low[b[0] + 1:listed[0]]) or listed[0] == b[0] + 1:
+        return None  # the plain side lists the scopes it states ("at lunchtimes and dinnertimes"); one word
+        # for another alone may be a synonym ("on the phone" / "not on the telephone")
+    nlo, nhi = sentence_bounds(neg_side, h)
+    plo, phi = sentence_bounds(plain, at)
+    if neg_side.stems[a[0]] in plain.stems[plo:phi] or plain.stems[b[0]] in neg_side.stems[nlo:nhi]:
+        return None
+    return neg_side.raw[a[0]], plain.raw[b[0]]
+
+
+_SCOPE_PREPS = frozenset({"at", "in", "on", "during", "for", "under", "within", "the", "a", "an"})
 
 
 def _opposite_kind_before(neg_side: _Text, k: int, plain: _Text, j: int) -> tuple[str, str, str] | None:
@@ -774,6 +831,10 @@ def _flip(src: _Text, k: int, others: list[_Text], covered: bool, *, claim_negat
     if other:
         return _grey("negation", note, f'the two sides qualify "{other[0]}" otherwise ("{other[1]}" / "{other[2]}"): '
                      "denying one kind denies not the other")
+    scope = _other_scope(src, seg[0], dst, j)
+    if scope:
+        return _grey("negation", note, f'the negation is said of "{scope[0]}", the other side\'s statement of '
+                     f'"{scope[1]}": another scope')
     exception = _in_exception(src, k)
     if exception and not _in_exception(dst, j):
         return _grey("negation", note, f'the negation stands in a clause opened by "{exception}": a double '
@@ -975,6 +1036,20 @@ def _held_back_before(t: _Text, at: int) -> bool:
     return False
 
 
+def _antonym_stated(plain: _Text, covered: list[str], at: int) -> bool:
+    """Does ``plain`` state, in the sentence of ``at`` and within ``WINDOW`` tokens after it
+    (two before), the opposite (``words._ANTONYMS``) of the first word the other side's
+    negation covers ("might not be high enough" / "may be too low", "is not fast" / "is slow")? "not
+    X" then restates "the opposite of X": the negator added or dropped is no flip."""
+    if not covered or not plain.raw:
+        return False
+    at = min(at, len(plain.raw) - 1)
+    lo, hi = sentence_bounds(plain, at)
+    near = {plain.stems[p] for p in range(max(lo, at - 2), min(hi, at + WINDOW + 1)) if plain.kinds[p] == _WORD}
+    # (not when the plain side writes the word itself there too: "reads or writes" lists both)
+    return any(frozenset((c, w)) in _ANTONYMS for c in covered if c not in near for w in near)
+
+
 def _negation_in_block(claim: _Text, q: _Text, i1: int, i2: int, j1: int, j2: int,
                        quotes: list[_Text] | None = None) -> str | None:
     """A negator on one side of an aligned difference, nothing of substance on the other:
@@ -1023,6 +1098,10 @@ def _negation_in_block(claim: _Text, q: _Text, i1: int, i2: int, j1: int, j2: in
         return None  # "it is not in orbit around the Earth ... it actually orbits the Sun" / "it orbits the Sun"
     at = (q.align_pos[j1] if j1 < len(q.align_pos) else len(q.raw)) if cneg else \
         (claim.align_pos[i1] if i1 < len(claim.align_pos) else len(claim.raw))
+    heads = [negated.stems[_segment(negated, p)[0]] for p in (cpos if cneg else qpos)
+             if negated.neg[p] and _segment(negated, p)]
+    if _antonym_stated(plain, heads, at):
+        return None  # "might not be high enough" / "may be too low": the other side states the opposite word
     # (the plain side's words right after the differing stretch: "If you pull" / "Don't pull")
     after = (q.align_pos[j2] if j2 < len(q.align_pos) else len(q.raw)) if cneg else \
         (claim.align_pos[i2] if i2 < len(claim.align_pos) else len(claim.raw))
@@ -1038,6 +1117,10 @@ def _negation_in_block(claim: _Text, q: _Text, i1: int, i2: int, j1: int, j2: in
                                       and _qualified_otherwise(negated, _segment(negated, p)[0], plain, after)
                                       for p in (cpos if cneg else qpos)):
         return None  # "Never use obvious passwords" / "Use secure passwords": another kind of thing
+    if after < len(plain.raw) and any(negated.neg[p] and _segment(negated, p)
+                                      and _other_scope(negated, _segment(negated, p)[0], plain, after)
+                                      for p in (cpos if cneg else qpos)):
+        return None  # "cannot be accommodated at breakfast" / "can be accommodated at lunchtimes"
     if any(negated.neg[p] and _in_exception(negated, p) for p in (cpos if cneg else qpos)) \
             and not _in_exception(plain, at):
         return None  # "Except where a risk does not exist, ..." / "If a risk exists, ...": a double negation

@@ -554,6 +554,8 @@ def _maybe_stated(c: _Num, claim: _Text, quotes: list[_Text], qnums: list[_Num])
         return True
     if _one_unit(c, quotes) or _strict_bound(c, qnums) or _fold_word(c, quotes) or _a_pair(c, quotes, qnums):
         return True
+    if _occasions(c, claim, qnums):
+        return True
     if c.key in ("1th", "2th") and ("first" if c.key == "1th" else "second") in union(quotes, "lowset"):
         return True
     if c.key.startswith("D:"):
@@ -582,6 +584,22 @@ def _maybe_stated(c: _Num, claim: _Text, quotes: list[_Text], qnums: list[_Num])
                 if digits in (qy, qd):
                     return True
     return False
+
+
+# "has been increased four times" / "Four successive rises": "N times" right after a verb of
+# change ("increased", "raised", "rose", "changed") may count the occasions, not multiply; the
+# quotes' same number without a unit may be that count
+_CHANGE_VERBS = frozenset(stem(w) for w in "increased raised rose risen changed cut reduced lowered decreased "
+                          "revised amended updated doubled moved fell fallen dropped".split())
+
+
+def _occasions(c: _Num, claim: _Text, qnums: list[_Num]) -> bool:
+    if c.unit != "x" or c.cmp is not None or c.pos == 0:
+        return False
+    before = claim.stems[c.pos - 1]
+    if before not in _CHANGE_VERBS:
+        return False
+    return any(q.key == c.key and q.unit is None and not q.key.startswith("D:") for q in qnums)
 
 
 _FOLD_WORDS = {2: ("twofold", "twice", "double", "doubled", "doubles", "doubling"),

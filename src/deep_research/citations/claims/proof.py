@@ -107,6 +107,10 @@ _PUNCTUATION = frozenset(",;:()[]{}\u2014.!?\"'-/\u2026\u3002\uff0c\u3001\uff1b\
 _BE = frozenset(["be", "is", "are", "was", "were", "been", "being", "am"])
 _HAVE = frozenset(["have", "has", "had", "having"])
 _NEED = frozenset(["need", "needs", "needed"])
+# "forgot to mask it" / "neglects to check it" deny the verb after them (``analysis``) but say
+# more than "not": "could forget to mask" is no "could not mask". Each shows only itself.
+_OWN_NEGATORS = frozenset(stem(w) for w in ("forget", "forgets", "forgot", "forgotten", "forgetting", "neglect",
+                                            "neglects", "neglected", "neglecting"))
 _BOUNDARY = frozenset(",;:()[]\u2014.!?\u3002\uff0c\u3001\uff1b\uff1a\uff01\uff1f")
 _STRONG = frozenset(";.!?\u3002\uff1b\uff01\uff1f")
 _SENT_END = frozenset(".!?\u3002\uff01\uff1f")
@@ -252,7 +256,7 @@ def items(t, claim_side: bool, tb: Tables) -> _Items:
                 # quote shows it ("It does not support X" would otherwise prove it)
                 key, res = "ANSWER:no", True
             elif neg[k]:
-                key = "\u00ac"
+                key = "\u00ac" + stems[k] if stems[k] in _OWN_NEGATORS else "\u00ac"
                 res = True
             elif w in quant and not entity[k]:
                 key = "Q:" + quant[w]

@@ -14,7 +14,7 @@ from .near_copy import _check_near_copy, _function_word_swapped, _preposition_dr
 from .negation import _check_negation
 from .numbers import _check_numbers
 from .proof import _prove
-from .types import ClaimCheck, ClaimStatus, _Text
+from .types import _WORD, ClaimCheck, ClaimStatus, _Text
 
 
 def check_claim(claim: str, quotes: list[str]) -> ClaimCheck:
@@ -53,6 +53,9 @@ def _not_as_written(claim: str, quotes: list[str], c: _Text, qs: list[_Text]) ->
     """Why a claim whose words the quotes show still does not say what they say (the word
     analysis compares stems in lower case, without "'s", "of" and most function words), or
     None."""
+    bare = _bare_phrase(c)
+    if bare:
+        return f'the claim "{bare}" is a bare name or phrase: it states nothing a quote could show'
     odd = _literal_missing(claim, quotes)
     if odd:
         return f'the claim\'s "{odd}" is not written so in its quotes'
@@ -68,10 +71,66 @@ def _not_as_written(claim: str, quotes: list[str], c: _Text, qs: list[_Text]) ->
     cut = _pair_cut(claim, quotes)
     if cut:
         return f'the claim\'s "{cut}" stops before the second part its quotes give it (a copy cut short?)'
+    cut = _condition_cut(claim, quotes)
+    if cut:
+        return (f'the claim\'s condition "{cut}" stops where its quote goes on with "and ..." (a condition cut '
+                'short asks less than the quote\'s)')
     prep = _preposition_dropped(c, qs)
     if prep:
         return f'the claim\'s "{prep[1]}" stands without the preposition of its quote\'s "{prep[0]}"'
     return None
+
+
+# A claim with no predicate - a bare name or phrase ("Cetshwayo", an answer cut from its
+# question) - says nothing true or false: a quote that writes the name shows no fact. Grey
+# when the claim is at most three words, none a form of "be" / "have" / "do", a modal, a
+# negator, a past form ("refused") or, after the first word, a lower-case word in "-s" (perhaps a
+# verb: "The server restarts"), and holds no number.
+_BARE_MAX = 3
+_VERBISH = frozenset("be is are was were been being am have has had having do does did done can could may might "
+                     "must shall should will would ought".split())
+
+
+def _bare_phrase(c: _Text) -> str | None:
+    words = [c.raw[k] for k in range(len(c.raw)) if c.kinds[k] == _WORD]
+    if not words or len(words) > _BARE_MAX or c.numbers or any(c.neg):
+        return None
+    if any(w.lower() in _VERBISH or (w.lower().endswith("ed") and len(w) > 4) or "'" in w for w in words):
+        return None
+    if any(w.islower() and w.endswith("s") and not w.endswith("ss") for w in words[1:]):
+        return None  # "The server restarts", "Both servers restart": maybe a verb in the present
+    return " ".join(words)
+
+
+# "We suffer a suspension of judgement when we hand over a card to purchase something." copied
+# from "... when we hand over a card to purchase something and spend funds that we intended
+# ...": every word is the quote's, in order, but the claim stops inside a condition the quote
+# goes on with "and": the claim's condition asks less than the quote's, and the quote does not
+# say the consequence follows from it alone. Grey when the claim's last clause opens with a
+# condition word (no comma, ";" or ":" after it) and a quote writes the claim's last four
+# words followed straight by "and".
+_CONDITIONS = frozenset({"if", "when", "whenever", "unless", "once", "provided"})
+_CUT_TAIL = 4
+
+
+def _condition_cut(claim: str, quotes: list[str]) -> str | None:
+    toks = re.findall(r"[^\W_]+|[,;:()]", claim.lower())
+    words = [t for t in toks if t[0].isalnum()]
+    if len(words) < _CUT_TAIL + 1 or _CONDITIONS.isdisjoint(words):
+        return None
+    start = None
+    for i, t in enumerate(toks):
+        if t in _CONDITIONS:
+            start = i
+        elif not t[0].isalnum():
+            start = None  # a comma or stop closes the condition: what follows is the main clause
+    if start is None:
+        return None
+    tail = " ".join(words[-_CUT_TAIL:])
+    go_on = re.compile(r"\b" + re.escape(tail).replace(r"\ ", r"\W+") + r"\s+and\s+[^\W\d_]")
+    if not any(go_on.search(q.lower()) for q in quotes):
+        return None
+    return " ".join(t for t in toks[start:] if t[0].isalnum())
 
 
 # "possessing both a firearm." copied from "possessing both a firearm and an illegal drug":

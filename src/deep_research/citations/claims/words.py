@@ -23,9 +23,11 @@ _NEGATORS = frozenset(["not", "no", "never", "none", "nothing", "nobody", "nowhe
 _IMPLICIT_NEG = frozenset(["only", "except", "unless", "instead", "rather", "fail", "fails", "failed", "failing", "refuse", "refuses", "refused", "prevent", "prevents", "prevented", "avoid", "avoids", "avoided", "forbid", "forbids", "forbidden", "prohibit", "prohibits", "prohibited", "disallow", "disallows", "disallowed", "lack", "lacks", "lacked", "lacking", "absent", "missing", "hardly", "barely", "seldom", "rarely", "impossible", "unable", "omit", "omits", "omitted", "deny", "denies", "denied", "exclude", "excludes", "excluded", "ignore", "ignores", "ignored", "suppress", "suppresses", "suppressed", "skip", "skips", "skipped", "stop", "stops", "stopped", "against", "other", "un", "non", "independently", "decline", "declines", "declined", "declining", "refusing", "insufficient", "inadequate", "neither", "nor", "never", "none", "nothing", "nobody", "nowhere", "without", "not", "no"])
 
 
-# "no longer"; "fails to", "refused to", "declined to", "is yet to": the verb after them is negated
+# "no longer"; "fails to", "refused to", "declined to", "is yet to", "forgot to", "neglects to": the
+# verb after them is negated ("you could forget to mask it" - it may be left unmasked)
 _TO_NEGATORS = frozenset({"fail", "fails", "failed", "failing", "unable", "refuse", "refuses", "refused",
-                          "refusing", "decline", "declines", "declined", "declining", "yet"})
+                          "refusing", "decline", "declines", "declined", "declining", "yet", "forget", "forgets",
+                          "forgot", "forgotten", "forgetting", "neglect", "neglects", "neglected", "neglecting"})
 _NEG_PHRASE_WORDS = _TO_NEGATORS | {"longer"}
 
 

@@ -37,7 +37,7 @@ from ..runtime.meter import BudgetExceeded, ModelCallError, describe
 from ..runtime.usage import approx_tokens, message_text
 from .reuse import INFLIGHT, QueryRegistry, repeat_notice, search_key, summary_key
 from ..runtime.sources import SourceMeta, source_id_for
-from ..state import ResearcherInput, ResearcherOutput, ResearcherState, error_record
+from ..state import ONCE_PER_RUN, ResearcherInput, ResearcherOutput, ResearcherState, error_record
 from .tools import RESEARCHER_TOOLS, SEARCH, THINK
 
 MAX_QUERY_CHARS = 400  # Tavily's own limit; longer queries find nothing more
@@ -88,11 +88,13 @@ def _source_block(meta: SourceMeta, summary: str, sentences: list[tuple[str, str
     if meta.credibility:
         lines.append(Credibility(meta.credibility["score"], tuple(meta.credibility.get("reasons") or ())).describe())
     if note:
-        lines.append(f"({note})")
-    lines.append(f"Summary: {summary.strip()}")
+        lines.append(f"({prompts.as_data(note)})")
+    # the summary and the sentences come from the page (and a model): as data (prompts.as_data)
+    lines.append(f"Summary: {prompts.as_data(summary.strip())}")
     if sentences:
         lines.append(f'{EXACT_SENTENCES} (cite only these, verbatim, as <ref id="{meta.id}">"..."</ref>):')
-        lines.extend(f'- {" ".join(claim.split())}: "{s}"' if claim.strip() else f'- "{s}"' for claim, s in sentences)
+        lines.extend(f'- {prompts.as_data(" ".join(claim.split()))}: "{prompts.as_data(s)}"' if claim.strip()
+                     else f'- "{prompts.as_data(s)}"' for claim, s in sentences)
     else:
         lines.append("No citable sentences were found on this page.")
     lines.append("</source>")
@@ -116,7 +118,7 @@ def _read_earlier_block(meta: SourceMeta, summary: str, sentences: int, raw: boo
     if raw:
         kept = "no summary could be made, raw excerpt; " + kept
     return (f'{_open_tag(meta)}\n({READ_EARLIER}; {kept})\n'
-            f"Summary: {summary.strip()}\n</source>")
+            f"Summary: {prompts.as_data(summary.strip())}\n</source>")
 
 
 def result_metadata(r: SearchResult) -> dict:
@@ -198,7 +200,8 @@ class ResearcherNodes:
         guidance, prompt_problem = await _mcp_guidance(ctx)
         problems = [p for p in (problem, prompt_problem) if p]
         if problems and not state.get("mcp_problem_recorded"):
-            update["degradations"] = [error_record("researcher", p, topic=state.get("topic", "")) for p in problems]
+            update["degradations"] = [error_record("researcher", p, topic=state.get("topic", ""),
+                                                   kind=ONCE_PER_RUN) for p in problems]
             update["mcp_problem_recorded"] = True
         system = SystemMessage(prompts.RESEARCHER.format(
             date=ctx.today, topic=state.get("topic", ""), max_calls=ctx.cfg.max_react_tool_calls,
@@ -350,7 +353,8 @@ class ResearcherNodes:
                 return await mcp.call_tool(tool, args, ctx.cfg.request_timeout_s), {}
             except mcp.MCPUnavailable as e:
                 return f"Tool failed ({str(e)[:300]}). Use the search tool instead.", {
-                    "degradations": [error_record("researcher", str(e), topic=state.get("topic", ""))]}
+                    "degradations": [error_record("researcher", str(e), topic=state.get("topic", ""),
+                                                  kind=ONCE_PER_RUN)]}
         ctx.meter.usage.repairs += 1
         names = ", ".join([SEARCH, THINK, *(t.name for t in extra_tools)])
         return f"Unknown tool {name!r}; available: {names}.", {}
@@ -563,12 +567,12 @@ class ResearcherNodes:
         excerpts = state.get("excerpts") or []
         reasoning = [message_text(m) for m in state.get("researcher_messages") or []
                      if isinstance(m, AIMessage) and message_text(m).strip()]
-        raw = "\n\n".join([*excerpts, *reasoning])
+        raw = "\n\n".join([*excerpts, *map(prompts.as_data, reasoning)])  # excerpts: source blocks, made as data
         summary_problem = None
         if ctx.cfg.compression_summarize and len(reasoning) > ctx.cfg.compression_messages_to_keep and \
                 len(raw) // 4 > ctx.cfg.summarize_after_tokens:
             reasoning, summary_problem = await _fold_reasoning(ctx, reasoning, ctx.cfg.compression_messages_to_keep)
-            raw = "\n\n".join([*excerpts, *reasoning])
+            raw = "\n\n".join([*excerpts, *map(prompts.as_data, reasoning)])
         sentences = excerpt_sentences(excerpts)
         unverified = int(state.get("unverified") or 0)
         result: dict[str, Any] = {"call_id": state.get("call_id", ""), "topic": topic, "raw": raw,
@@ -688,8 +692,7 @@ async def _mcp_tools(ctx: NodeContext) -> tuple[list, str | None]:
         return [], None
     try:
         return await mcp.load_tools(ctx.cfg.mcp_config, ctx.cfg.request_timeout_s), None
-    except (mcp.MCPUnavailable, UserError) as e:
-        log.warning("%s; researching without MCP tools", e)
+    except (mcp.MCPUnavailable, UserError) as e:  # logged by mcp when a load fails, not at every step
         return [], f"{e}; researched without MCP tools"
 
 
@@ -701,7 +704,6 @@ async def _mcp_guidance(ctx: NodeContext) -> tuple[str, str | None]:
     try:
         return await mcp.load_prompt(ctx.cfg.mcp_config, ctx.cfg.mcp_prompt, ctx.cfg.request_timeout_s), None
     except (mcp.MCPUnavailable, UserError) as e:
-        log.warning("%s; researching without it", e)
         return "", f"{e}; researched without it"
 
 

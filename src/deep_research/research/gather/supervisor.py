@@ -283,7 +283,8 @@ class SupervisorNodes:
         if not older:
             return history, summary, {}
         text = "\n\n".join(f"{type(m).__name__}: {message_text(m)[:4000]}" for m in older)
-        previous = f"\nThe summary of the rounds before these:\n<findings>\n{summary}\n</findings>\n" if summary else ""
+        previous = (f"\nThe summary of the rounds before these:\n<findings>\n{prompts.as_data(summary)}\n</findings>\n"
+                    if summary else "")
         prompt = prompts.SUMMARIZE_SUPERVISOR.format(data_notice=prompts.DATA_NOTICE, previous=previous,
                                                      messages=text)
         update: dict[str, Any] = {}

@@ -172,7 +172,7 @@ class CitationCheckNode:
             if best:
                 others.append((fuzz.token_set_ratio(claim.text + " " + failing.ref.quote, best[0]), s.id, best[0]))
         others.sort(reverse=True)
-        other_text = "".join(f'<source id="{sid}">{p}</source>\n' for _, sid, p in others[:3])
+        other_text = "".join(f'<source id="{sid}">{prompts.as_data(p)}</source>\n' for _, sid, p in others[:3])
         prompt = prompts.FIX_CITATION.format(
             problem=problem, claim=claim.text or "(no text before the citation)", source_id=failing.ref.source_id,
             quote=failing.ref.quote,

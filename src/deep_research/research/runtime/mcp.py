@@ -16,17 +16,46 @@ Configuration (``mcp_config``)::
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import time
 from typing import Any
 
-from ...errors import UserError, redact
+from ...errors import UserError, mask_url_credentials, redact
+from ...lru import LRU
+from ..prompts import as_data
 
 MAX_OUTPUT_CHARS = 20_000
 LOAD_TIMEOUT_S = 20.0
 RETRY_FAILED_LOAD_AFTER_S = 60.0  # a server that is down is not asked again at every step
 _TOOLS_CACHE: dict[str, list] = {}
 _FAILED: dict[str, tuple[float, str]] = {}
+
+
+log = logging.getLogger(__name__)
+
+
+def _failed(key: str, message: str) -> None:
+    """A load that failed: kept (not tried again for a while) and logged once per failure,
+    not at every research step that finds it failed."""
+    _FAILED[key] = (time.monotonic(), message)
+    log.warning("%s; researching without it", message)
+
+
+_LOADING: LRU[str, tuple[asyncio.AbstractEventLoop, asyncio.Lock]] = LRU(256)
+
+
+def _one_load(key: str) -> asyncio.Lock:
+    """The lock of loading ``key`` in the running event loop (a lock belongs to one loop)."""
+    loop = asyncio.get_running_loop()
+    held = _LOADING.get(key)
+    if held is None or held[0] is not loop:
+        held = _LOADING[key] = (loop, asyncio.Lock())
+    return held[1]
+
+
+def _shown_url(conf: dict) -> str:
+    return mask_url_credentials(conf["url"])  # a password in the URL is not in any message
 
 
 class MCPUnavailable(Exception):
@@ -71,6 +100,13 @@ async def load_tools(conf: dict | None, timeout_s: float) -> list:
     key = _key(conf)
     if key in _TOOLS_CACHE:
         return _TOOLS_CACHE[key]
+    async with _one_load(key):  # parallel research units wait for one attempt, and see its result
+        return await _load_tools(conf, key, timeout_s)
+
+
+async def _load_tools(conf: dict, key: str, timeout_s: float) -> list:
+    if key in _TOOLS_CACHE:
+        return _TOOLS_CACHE[key]
     failed = _FAILED.get(key)
     if failed and time.monotonic() - failed[0] < RETRY_FAILED_LOAD_AFTER_S:
         raise MCPUnavailable(failed[1])
@@ -83,15 +119,15 @@ async def load_tools(conf: dict | None, timeout_s: float) -> list:
         tools = await asyncio.wait_for(client.get_tools(), timeout=wait)
     except Exception as e:  # noqa: BLE001 - any failure of the server is reported the same way
         why = "timed out" if isinstance(e, (asyncio.TimeoutError, TimeoutError)) else _exception_text(e)
-        message = f"MCP server {conf['url']} unavailable: {why}"
-        _FAILED[key] = (time.monotonic(), message)
+        message = f"MCP server {_shown_url(conf)} unavailable: {why}"
+        _failed(key, message)
         raise MCPUnavailable(message) from None
     allowed = set(conf["tools"])
     chosen = [t for t in tools if t.name in allowed]
     missing = sorted(allowed - {t.name for t in chosen})
     if missing:
-        message = f"MCP server {conf['url']} has no tool named {', '.join(missing)}"
-        _FAILED[key] = (time.monotonic(), message)
+        message = f"MCP server {_shown_url(conf)} has no tool named {', '.join(missing)}"
+        _failed(key, message)
         raise MCPUnavailable(message)
     _FAILED.pop(key, None)
     _TOOLS_CACHE[key] = chosen
@@ -112,6 +148,13 @@ async def load_prompt(conf: dict | None, name: str, timeout_s: float) -> str:
     key = _key(conf) + "|prompt|" + name
     if key in _PROMPT_CACHE:
         return _PROMPT_CACHE[key]
+    async with _one_load(key):
+        return await _load_prompt(conf, name, key, timeout_s)
+
+
+async def _load_prompt(conf: dict, name: str, key: str, timeout_s: float) -> str:
+    if key in _PROMPT_CACHE:
+        return _PROMPT_CACHE[key]
     failed = _FAILED.get(key)
     if failed and time.monotonic() - failed[0] < RETRY_FAILED_LOAD_AFTER_S:
         raise MCPUnavailable(failed[1])
@@ -123,8 +166,8 @@ async def load_prompt(conf: dict | None, name: str, timeout_s: float) -> str:
         messages = await asyncio.wait_for(client.get_prompt("mcp", name), timeout=min(timeout_s, LOAD_TIMEOUT_S))
     except Exception as e:  # noqa: BLE001 - any failure of the server is reported the same way
         why = "timed out" if isinstance(e, (asyncio.TimeoutError, TimeoutError)) else _exception_text(e)
-        message = f"MCP prompt {name!r} of {conf['url']} unavailable: {why}"
-        _FAILED[key] = (time.monotonic(), message)
+        message = f"MCP prompt {name!r} of {_shown_url(conf)} unavailable: {why}"
+        _failed(key, message)
         raise MCPUnavailable(message) from None
     text = "\n\n".join(_result_text(m.content) for m in messages).strip()[:MAX_PROMPT_CHARS]
     _FAILED.pop(key, None)
@@ -152,7 +195,7 @@ async def call_tool(tool, args: dict, timeout_s: float) -> str:
     if len(text) > MAX_OUTPUT_CHARS:
         text = text[:MAX_OUTPUT_CHARS] + "\n[... truncated ...]"
     return ("Tool output (notes only: it is not a page and cannot be cited):\n<tool_output>\n"
-            + text + "\n</tool_output>")
+            + as_data(text) + "\n</tool_output>")  # a server's text cannot close the block
 
 
 def _result_text(result: Any) -> str:
