@@ -467,7 +467,7 @@ def _analyse(text: str, claim_side: bool, mid_start: bool = False) -> _Text:
     # (tuples, not the lists built here: see ``_analyse_quote``'s cache)
     return _Text(tuple(raw), tuple(low), tuple(stems), tuple(kinds), tuple(clause), tuple(sent_start), numbers,
                  tuple(neg), neg_clauses, stemset, lowset, bigrams, tuple(align), tuple(align_pos), tuple(content),
-                 tuple(entity), " " + " ".join(align) + " ", cjk, {st: tuple(at) for st, at in positions.items()},
+                 tuple(entity), " " + " ".join(align) + " ", cjk, positions,
                  set(raw), tails | bounds)
 
 

@@ -610,7 +610,7 @@ def _prefixed_words(t: _Text) -> tuple[dict[str, int], dict[str, int]]:
         for p in _NEGATING_PREFIXES:
             if s.startswith(p) and prefixed.get(s[len(p):], x) >= x:
                 prefixed[s[len(p):]] = x
-    for y in sorted(t.positions.get("non", ()) + t.positions.get("un", ())):
+    for y in sorted(t.positions.get("non", []) + t.positions.get("un", [])):
         x = y + 1
         if low[y] in ("non", "un") and x < len(kinds) and kinds[x] == _WORD:
             after_non.setdefault(stems[x], x)

@@ -78,7 +78,7 @@ class _Text:
     entity: tuple[bool, ...]
     joined: str = ""  # " stem stem ... " for contiguous-copy tests
     cjk_chars: set[str] = field(default_factory=set)
-    positions: dict[str, tuple[int, ...]] = field(default_factory=dict)  # stem -> token positions
+    positions: dict[str, list[int]] = field(default_factory=dict)  # stem -> token positions
     rawset: set[str] = field(default_factory=set)
     tails: set[int] = field(default_factory=set)  # units, bounds, scale words of numbers (no content)
     # values the rules derive from the text, each computed once (``derived``): a quote is
