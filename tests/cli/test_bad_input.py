@@ -191,6 +191,9 @@ CASES = [
          ["cannot be used"]),
     Case("resume --db is not SQLite", lambda t: ["resume", "abc", "--db", write(t / "n.txt", "x" * 200)], 2,
          ["file is not a database"]),
+    Case("eval run --db is a SQLite path", lambda t: [
+        "eval", "run", write(t / "q.jsonl", '{"id": "tea", "question": "What is tea?"}\n'), "--out", t / "ev",
+        "--db", "my-state.sqlite"], 2, ["--db: 'my-state.sqlite' is not a PostgreSQL URL"]),
     # index
     Case("index: not a folder", lambda t: ["index", a_file(t)], 2, ["is not a folder"]),
     Case("index: relative --base-url", lambda t: ["index", t, "--base-url", "docs/"], 2, ["is not an absolute URL"]),

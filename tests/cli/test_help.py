@@ -88,3 +88,9 @@ def test_a_repeatable_option_s_limit_counts_its_values_not_characters():
     assert "at most 50 times" in url and "characters" not in url, url
     prompt = next(s for s in settings() if s.name == "system_prompt").describe()
     assert "at most 4,000 characters" in prompt, prompt
+
+
+@pytest.mark.parametrize("args", [[], ["eval"], *COMMANDS], ids=lambda a: " ".join(a) or "top")
+def test_help_shows_no_docstring_markup(args):
+    # the help is the command's docstring: ``research`` showed its two backticks to the user
+    assert "``" not in help_text(args, 80)

@@ -801,3 +801,30 @@ def test_a_judge_base_url_that_is_no_url_exits_2_naming_the_option(tmp_path, cap
     assert main(["eval", "judge", str(run), "--judge-model", "openai:judge", "--judge-base-url", "not a url"]) == 2
     err = capsys.readouterr().err
     assert "--judge-base-url: 'not a url' is not an http:// or https:// URL" in err and "Traceback" not in err
+
+
+def test_a_page_and_its_copy_count_as_one_independent_source(tmp_path):
+    # a documentation folder's page and its source text (git-doc's git-push.html and
+    # git-push.txt) are one document: the claims' confidence counts them once, and so must
+    # the report checks (the synthesis score's diversity) when the run kept its sources
+    text = ("Updates remote refs using local refs, while sending objects necessary to complete the given refs. "
+            "You can make interesting things happen to a repository every time you push into it.")
+    copy = [Source(id="html", url="file:///doc/git-push.html", title="git-push(1)", content=text, format="text"),
+            Source(id="txt", url="file:///doc/git-push.txt", title="git-push.txt", content=text, format="text"),
+            Source(id="other", url="https://example.org/push", title="Pushing",
+                   content="A push sends your commits to another repository.", format="text")]
+    report = ("# Pushing\n\nA push updates remote refs from local ones <ref id=\"html\">\"Updates remote refs using "
+              "local refs, while sending objects necessary to complete the given refs.\"</ref>, and hooks can "
+              "run on each push <ref id=\"txt\">\"You can make interesting things happen to a repository every "
+              "time you push into it.\"</ref>; it sends commits <ref id=\"other\">\"A push sends your commits to "
+              "another repository.\"</ref>.\n")
+    folder = tmp_path / "run"
+    publish_report(report, copy, folder, pdf=False)
+    assert checks.citation_checks(RunFolder.load(folder), 30)["independent_sources"] == 3  # no texts kept: paths
+    (folder / "sources.json").write_text(json.dumps([{"id": s.id, "url": s.url, "title": s.title,
+                                                      "content": s.content} for s in copy]), encoding="utf-8")
+    got = checks.citation_checks(RunFolder.load(folder), 30)
+    assert got["independent_sources"] == 2 and got["sources_cited"] == 3
+    # a sources.json that is not a list of sources is left aside, not trusted
+    (folder / "sources.json").write_text(json.dumps({"html": text}), encoding="utf-8")
+    assert checks.citation_checks(RunFolder.load(folder), 30)["independent_sources"] == 3

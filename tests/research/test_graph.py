@@ -387,6 +387,28 @@ def test_rejecting_beyond_max_refinement_rounds_proceeds_with_the_last_brief(cor
     assert v["status"] != "brief_rejected" and not v.get("errors")
 
 
+def test_a_brief_approval_asked_stays_asked_when_the_resuming_run_omits_the_setting(corpus, tmp_path):
+    """A server run's settings are its own: the run that resumes the thread may not repeat
+    require_brief_approval. A rejection was then ignored and research began on the brief the
+    reviewer refused; the approval asked is now answered, each rewrite asked again."""
+    script = base_script()
+    graph = graph_for(script, corpus)
+    asked, resumed = context(tmp_path, require_brief_approval=True), context(tmp_path)
+
+    async def scenario():
+        state = await drive(graph, start(), asked)
+        assert state.next == ("approve_research_brief",)
+        state = await drive(graph, Command(resume={"type": "reject", "feedback": "Cover costs too."}), resumed,
+                            interrupt_before=["research_supervisor"])
+        assert state.next == ("approve_research_brief",) and state.interrupts[0].value["round"] == 2
+        assert rule_count(script, "revise") == 1 and rule_count(script, "draft") == 0
+        return await drive(graph, Command(resume={"type": "approve"}), resumed, interrupt_before=["research_supervisor"])
+
+    state = asyncio.run(scenario())
+    assert state.next == ("research_supervisor",) and rule_count(script, "draft") == 1
+    assert not state.values["brief_approval_open"]
+
+
 MALFORMED = {
     "string": "yes please",
     "number": 42,

@@ -179,7 +179,7 @@ def compare(
 ) -> None:
     """Research QUESTION in the single-agent and the multi-agent mode and compare them side by side.
 
-    Takes the settings of ``research`` (both runs use them) except --mode, --yes,
+    Takes the settings of the research command (both runs use them) except --mode, --yes,
     --approve-brief and --review-report: compare runs both paths without asking anything."""
     import asyncio
 

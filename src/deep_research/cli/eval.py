@@ -341,7 +341,7 @@ def run_cmd(
 ) -> None:
     """Research every question of a set (skipping finished ones), then evaluate each report.
 
-    Takes the settings of ``research`` for every question (PDFs are off unless --pdf), except
+    Takes the settings of the research command for every question (PDFs are off unless --pdf), except
     --out (here the evaluation's folder), --yes, --approve-brief and --review-report: each
     question's data answers the run's questions."""
     import asyncio
@@ -356,8 +356,8 @@ def run_cmd(
     if server is not None and db is not None:
         raise UserError("--db is for local runs; with --server the server keeps the checkpoints")
     if db is not None and not is_postgres(db):
-        raise UserError("--db takes a postgresql:// URL; without it each question keeps its SQLite checkpoints "
-                        "in OUT/state/")
+        raise UserError(f"--db: {db!r} is not a PostgreSQL URL (postgresql://…); without --db each question "
+                        "keeps its SQLite checkpoints in OUT/state/")
     allowed = check_allowed(allow_question_setting or ())
     qs = load_questions(questions)
     options = checked_context(**(run_settings or {}))
@@ -759,7 +759,7 @@ def import_drb_cmd(
     language: Optional[str] = typer.Option(None, "--language", help="Only tasks in this language (en, zh)."),
     limit: Optional[int] = typer.Option(None, "--limit", min=1, help="Only the first N tasks."),
 ) -> None:
-    """Turn DeepResearch Bench's task file into a question set for ``eval run``."""
+    """Turn DeepResearch Bench's task file into a question set for 'eval run'."""
     from ..evaluation.drb import import_tasks
 
     qs = import_tasks(tasks, out_file, references=references, language=language, limit=limit)

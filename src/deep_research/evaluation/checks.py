@@ -42,7 +42,7 @@ from typing import Iterable
 from urllib.parse import urlsplit, urlunsplit
 
 from ..citations.document import Document, heading_text, parse
-from ..citations.evidence import source_key
+from ..citations.evidence import Independence, source_key
 from ..research.scope.plan import plan_coverage
 from .rundir import RunFolder
 
@@ -183,6 +183,11 @@ def citation_checks(run: RunFolder, words: int) -> dict:
     summary = run.audit.get("summary") or {}
     found = [c for c in cites if c.get("status") in ("verified", "repaired")]
     keys = {source_key(c.get("url") or "", str(c.get("source_id"))) for c in found}
+    texts = run.source_texts
+    # a page and its copy (a folder's .html and its source .txt) are one source, as the
+    # claims' confidence counts them, when the run kept the texts to tell (sources.json)
+    independent = (Independence(texts).count((str(c.get("source_id")), (c.get("url") or "").split("#")[0])
+                                             for c in found) if texts else len(keys))
     hosts = sorted({k[5:] for k in keys if k.startswith("site:")})
     refs = len(cites)
     return {
@@ -195,7 +200,7 @@ def citation_checks(run: RunFolder, words: int) -> dict:
         "fragment_share": round(sum(1 for c in found if c.get("fragment")) / len(found), 4) if found else None,
         "malformed_tags": int(summary.get("malformed_tags", 0) or 0),
         "sources_cited": len({str(c.get("source_id")) for c in found}),
-        "independent_sources": len(keys),
+        "independent_sources": independent,
         "domains": len(hosts),
         "domain_list": hosts,
         "local_documents": sum(1 for k in keys if k.startswith("file:")),

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
@@ -125,6 +126,18 @@ class RunFolder:
         run = _read_json(folder / "run.json", "run file") if (folder / "run.json").is_file() else None
         return cls(folder, _read_text(folder / "report.md") or "", _read_text(folder / "report.linked.md"),
                    citations, audit, _read_text(folder / "notes.md"), run if isinstance(run, dict) else None)
+
+    @cached_property
+    def source_texts(self) -> dict[str, str] | None:
+        """The cited sources' texts by id, from the sources.json a research run keeps (None
+        when the folder has none, or it is not a list of sources: ``publish`` writes none).
+        Read once, within the bound of every file here."""
+        texts: dict[str, str] | None = None
+        if (self.path / "sources.json").is_file():
+            data = _read_json(self.path / "sources.json", "sources file")
+            if isinstance(data, list) and all(isinstance(s, dict) for s in data):
+                texts = {str(s.get("id")): s["content"] for s in data if isinstance(s.get("content"), str)}
+        return texts
 
     # --- what the run was about ---------------------------------------------------------
     @property

@@ -76,6 +76,9 @@ class ResearchState(TypedDict, total=False):
     coverage: dict  # {score, rounds, stopped_because, items: [{id, question, priority, covered, evidence}]}
     brief_rounds: int
     brief_feedback: str
+    # a human approval was asked and is not settled: it stays asked whatever a later run's
+    # configuration says (a run that resumes the thread may not repeat the first run's settings)
+    brief_approval_open: bool
     draft_report: str
     brief_council: dict  # the council's review of the brief: {models, threshold, rounds: [...], outcome}
     complexity: dict  # the question's classification (research_mode auto): {level, reason}
@@ -98,6 +101,7 @@ class ResearchState(TypedDict, total=False):
     claim_judgments: dict  # claim_key -> {verdict, reason}: the judge's verdicts on undecided claims
     pending_decision: dict | None  # a typed chat reply to the brief approval or report review (chat.py)
     report_review_pending: bool  # the report was shown for review; the next step asks
+    report_review_open: bool  # a review was asked and no approval or edit settled it (as brief_approval_open)
     report_review: str  # approved | edited | feedback (the last decision)
     report_feedback: str
     report_revisions: int

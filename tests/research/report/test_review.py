@@ -218,3 +218,27 @@ def test_clarification_asks_several_questions_with_suggested_answers_and_takes_f
     assert v["status"] == "completed" and v["question"] == "heat pumps?"
     brief_prompts = [t for role, t in s.log if t.startswith("Turn the conversation")]
     assert brief_prompts  # the brief was written after the answer
+
+
+def test_a_review_asked_stays_asked_when_the_resuming_run_omits_the_setting(corpus, tmp_path):
+    """On a LangGraph server each run has its own configuration: a client that set
+    require_report_approval on the run that asked (not on its assistant) resumes without it.
+    The report was then published whatever the reviewer answered, a rejection too; a review
+    asked is now answered, and the revised report asked again, until approved or edited."""
+    script = revision_script()
+    graph = graph_for(corpus, script)
+    asked, resumed = context(tmp_path), context(tmp_path, require_report_approval=False)
+
+    async def go():
+        state = await drive(graph, {"messages": [HumanMessage(QUESTION)]}, asked)
+        assert state.next == ("review_report",)
+        state = await drive(graph, Command(resume=12345), resumed)  # not a decision: asked again
+        assert state.next == ("review_report",) and "not a decision" in state.interrupts[0].value["error"]
+        state = await drive(graph, Command(resume={"type": "feedback", "feedback": "Lead with the costs."}), resumed)
+        assert state.next == ("review_report",) and state.values["report_markdown"].startswith(REVISED_TITLE)
+        return await drive(graph, Command(resume={"type": "approve"}), resumed)
+
+    final = asyncio.run(go())
+    assert final.values["status"] == "completed" and final.values["report_review"] == "approved"
+    assert Path(final.values["outputs"]["markdown"]).read_text().startswith(REVISED_TITLE)
+    assert not final.values["report_review_open"]

@@ -41,3 +41,18 @@ def test_a_run_wide_model_setting_beats_a_roles_setting_from_the_environment():
     cfg = Configuration.resolve({"configurable": {"model": "openai:studio", "research_model": "openai:mine"}},
                                 None, environ=env)
     assert models(cfg)["research"] == "openai:mine" and models(cfg)["compression"] == "openai:studio"
+
+
+def test_a_model_name_with_an_empty_side_of_its_colon_is_refused():
+    """'openai:' (a forgotten name) went to the endpoint as the model 'openai:' and the run
+    failed at its first call; it is refused before the run, naming the setting."""
+    import pytest
+
+    from deep_research.errors import UserError
+
+    for field, value in [("research_model", "openai:"), ("model", ":gpt-4.1"), ("judge_second_model", "openai: "),
+                         ("brief_council_models", "openai:gpt-4.1,anthropic:")]:
+        with pytest.raises(UserError, match=f"{field}.*names no (model|provider)"):
+            Configuration.resolve(None, {field: value}, environ={})
+    cfg = Configuration.resolve(None, {"model": "ollama:llama3:8b", "research_model": "gpt-4.1"}, environ={})
+    assert models(cfg)["research"] == "openai:gpt-4.1" and models(cfg)["compression"] == "ollama:llama3:8b"

@@ -86,7 +86,7 @@ class ReviewNodes:
 
     async def review_report(self, state: dict, config, runtime) -> Command:
         ctx = NodeContext.make("review_report", self.deps, config, runtime, spent=run_spent(state))
-        if not ctx.cfg.require_report_approval:
+        if not ctx.cfg.require_report_approval and not state.get("report_review_open"):
             return Command(goto="publish")
         revisions = int(state.get("report_revisions") or 0)
         summary = state.get("citation_summary") or {}
@@ -99,7 +99,7 @@ class ReviewNodes:
                                             state.get("language"))
             ctx.progress(stage="report review")
             return Command(goto="review_report", update={
-                "report_review_pending": True, "stage": "report review",
+                "report_review_pending": True, "report_review_open": True, "stage": "report review",
                 "messages": [review_message(shown, summary, left, state.get("language"))]})
         allowed = ("approve", "edit", "reject") if left else ("approve", "edit")
         markdown = shown_report_markdown(state.get("report_markdown", ""))  # what a chat client renders
@@ -123,12 +123,12 @@ class ReviewNodes:
             payload = {**payload, "error": problem}
         done = {"report_review_pending": False, "pending_decision": None}
         if kind == "approve":
-            return Command(goto="publish", update={**done, "report_review": "approved"})
+            return Command(goto="publish", update={**done, "report_review": "approved", "report_review_open": False})
         if kind == "edit":
             sources, _ = await ctx.pages.load_sources(state.get("sources") or {})
             checked = await asyncio.to_thread(check_citations, text, sources)  # code checks the edit
             return Command(goto="publish", update={
-                **done, "report_review": "edited", "report_markdown": text, "final_report": text, "output_policy": {},
+                **done, "report_review": "edited", "report_review_open": False, "report_markdown": text, "final_report": text, "output_policy": {},
                 "citation_summary": {**summary_of(checked), "edited_by_reviewer": True},
                 "messages": [HumanMessage("Publish my edited version of the report.", name="edited_report")]})
         return Command(goto="revise_report", update={**done, "report_review": "feedback", "report_feedback": text,

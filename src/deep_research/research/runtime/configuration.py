@@ -192,6 +192,16 @@ def check_values(values: typing.Mapping[str, Any], labels: typing.Mapping[str, s
     return cfg.model_dump(mode="json", include=set(values))
 
 
+def model_name_problem(spec: str) -> None:
+    """Refuse a provider:model name with one side empty ('openai:', ':gpt-4.1'): read as a
+    bare name it went to the endpoint as the model 'openai:' and failed there, after the run
+    had started. A bare name (OpenAI) and names with more colons (ollama:llama3:8b) pass."""
+    provider, colon, name = spec.partition(":")
+    if colon and not (provider.strip() and name.strip()):
+        raise ValueError(f"{spec!r} names no {'model' if provider.strip() else 'provider'}: write provider:model, "
+                         "e.g. openai:gpt-4.1")
+
+
 class Configuration(BaseModel):
     """Settings of a research run (rendered as knobs in LangGraph Studio)."""
 
@@ -598,12 +608,21 @@ class Configuration(BaseModel):
         names = [n.strip() for n in v if n.strip()]
         if len(names) > 9:
             raise ValueError("at most 9 council models")
+        for name in names:
+            model_name_problem(name)
         return names
 
     @field_validator("judge_second_model", mode="before")
     @classmethod
     def _second_judge(cls, v: Any) -> Any:
         return (v.strip() or None) if isinstance(v, str) else v
+
+    @field_validator("model", "judge_second_model", *(f"{r}_model" for r in ROLES))
+    @classmethod
+    def _model_name(cls, v: str | None) -> str | None:
+        if v:
+            model_name_problem(v)
+        return v
 
     @field_validator("searxng_engines", "searxng_categories", mode="before")
     @classmethod

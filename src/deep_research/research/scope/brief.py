@@ -104,6 +104,7 @@ class BriefNodes:
         text = with_plan(brief.research_brief.strip(), plan)  # the plan is shown under the brief
         if ctx.cfg.require_brief_approval:  # the brief to approve, as a chat turn
             update["messages"] = [brief_message(text, 1, ctx.cfg.max_brief_refinement_rounds + 1)]
+            update["brief_approval_open"] = True
         ctx.progress(stage="plan", sub_questions=len(plan["sub_questions"]))
         return {**update, **ctx.usage_update(), "research_brief": text, "brief_rounds": 0, "research_plan": plan}
 
@@ -112,7 +113,7 @@ class BriefNodes:
         with what to change ({"type": "reject", "feedback" or "message": "..."}). Anything
         else is answered with an explanation and asked again, never approved."""
         ctx = NodeContext.make("approve_research_brief", self.deps, config, runtime, spent=run_spent(state))
-        if not ctx.cfg.require_brief_approval:
+        if not ctx.cfg.require_brief_approval and not state.get("brief_approval_open"):
             return Command(goto="write_draft_report")
         rounds = state.get("brief_rounds", 0)
         brief, plan = state.get("research_brief", ""), state.get("research_plan") or empty_plan()
@@ -139,10 +140,12 @@ class BriefNodes:
                 break
             payload = {**payload, "error": problem}
         if kind == "approve":
-            return Command(goto="write_draft_report", update={"stage": "brief approved", "pending_decision": None})
+            return Command(goto="write_draft_report", update={"stage": "brief approved", "pending_decision": None,
+                                                              "brief_approval_open": False})
         if kind == "edit":  # the reviewer's own wording, under the same plan
             return Command(goto="write_draft_report", update={
                 "stage": "brief approved", "research_brief": with_plan(text.strip(), plan), "pending_decision": None,
+                "brief_approval_open": False,
                 "messages": [] if from_chat else [HumanMessage(f"My edited brief:\n\n{text.strip()}")]})
         feedback = text
         said = [] if from_chat else [HumanMessage(feedback)]
@@ -156,6 +159,7 @@ class BriefNodes:
                     f"{feedback}")
             return Command(goto="write_draft_report", update={
                 "stage": "brief not approved", "messages": [*said, AIMessage(msg)], "pending_decision": None,
+                "brief_approval_open": False,
                 "degradations": [error_record("approve_research_brief", note, kind="unresolved_feedback")]})
         return Command(goto="revise_research_brief", update={"brief_feedback": feedback, "pending_decision": None,
                                                              "messages": said})

@@ -220,6 +220,7 @@ def follow_up_update(state: ResearchState) -> dict:
             "research_iterations": 0, "final_report": "", "report_markdown": "", "output_policy": {}, "citation_summary": {},
             "citation_fixes": [], "outputs": {}, "run_dir": "", "budget_exhausted": False,
             "tokens_before": 0, "cost_before": 0.0, "report_review_pending": False, "report_review": "",
+            "report_review_open": False, "brief_approval_open": False,
             "report_feedback": "", "report_revisions": 0, "clarifying_questions": [],
             "brief_council": {}, "complexity": {}, "research_mode_used": "", "clarification": {}}
 
