@@ -190,7 +190,7 @@ def _weakly_negated(t: _Text, j: int) -> bool:
             break
         if t.low[x] == "too" and "to" in t.low[x + 1:j]:
             return True
-    if t.low[j] not in _TAKING_AWAY and t.low[j - 1:j] not in (["from"], ["of"]) and any(
+    if t.low[j] not in _TAKING_AWAY and t.low[j - 1:j] not in (("from",), ("of",)) and any(
             t.low[x] in _TAKING_AWAY and not any(t.content[y] for y in range(x + 1, j))
             for x in range(max(0, j - 3), j)):
         return True  # "removes the limit" / "no limit" (the object right after the verb)
@@ -315,9 +315,9 @@ def _not_a_denial(t: _Text, k: int) -> bool:
         return True  # "as effective, if not more so": "A, if not B" states A and suggests more
     if _answer_particle(t, k):
         return True  # "No, it's from 2009": an answer, not a negation of what follows
-    if t.low[k] == "not" and t.low[k + 1:k + 4] in (["to", "be", "confused"], ["to", "be", "mistaken"]):
+    if t.low[k] == "not" and t.low[k + 1:k + 4] in (("to", "be", "confused"), ("to", "be", "mistaken")):
         return True  # "Costa Maya (not to be confused with the Riviera Maya)": tells two names apart, denies nothing
-    if t.low[k] == "without" and t.low[max(0, k - 2):k] == ["with", "or"]:
+    if t.low[k] == "without" and t.low[max(0, k - 2):k] == ("with", "or"):
         return True  # "with or without KVM acceleration": both branches named, neither denied
     j = k + 1
     while j < n and t.raw[j] not in (".", "!", "?") and not t.sent_start[j]:
@@ -480,7 +480,7 @@ def _restrictions(t: _Text, denied: bool) -> dict[str, int]:
             continue
         if (k > 0 and t.low[k - 1] == "not") != denied:
             continue
-        if not denied and t.low[max(0, k - 2):k] in (["rather", "than"], ["instead", "of"]):
+        if not denied and t.low[max(0, k - 2):k] in (("rather", "than"), ("instead", "of")):
             continue  # "the whole path rather than only the name": "only" denied, no restriction
         for j in range(k + 1, min(len(t.raw), k + 4)):
             if t.clause[j] != t.clause[k]:
