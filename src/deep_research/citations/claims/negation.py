@@ -844,7 +844,7 @@ def _flip(src: _Text, k: int, others: list[_Text], covered: bool, *, claim_negat
     if "unless" in src.low[k + 1:sentence_bounds(src, k)[1]] and _after_condition(dst, j):
         return _grey("negation", note, f'the other side states "{dst.raw[j]}" under a condition, the negating side '
                      'only "unless" one holds: each speaks of another case')
-    if src.low[k] == "no" and src.low[k + 1:k + 2] == ["other"] \
+    if src.low[k] == "no" and k + 1 < len(src.low) and src.low[k + 1] == "other" \
             and not _SOLE.isdisjoint(dst.low[slice(*sentence_bounds(dst, j))]):
         return _grey("negation", note, '"no other" restates the other side\'s "unique" / "only"')
     if _negated_for_a_time(src, k) and not _LATER.isdisjoint(dst.low[slice(*sentence_bounds(dst, j))]):
