@@ -75,3 +75,12 @@ def test_un_x_restates_before_x_ing():
     assert check_claim(claim, [quote]).status is not ClaimStatus.UNSUPPORTED
     quote = "If binary_dir is not specified, the value of source_dir, after expanding any relative path, will be used."
     assert check_claim(claim, [quote]).status is ClaimStatus.UNSUPPORTED
+
+
+def test_non_added_and_only_turned_into_except_is_no_opposite():
+    """(flag19, h0257) "zero except in X" says what "non-zero only in X" says."""
+    quote = "The recipient_count attribute (Postfix 2.3 and later) is non-zero only in the DATA and END-OF-MESSAGE stages."
+    assert check_claim("recipient_count is zero except in the DATA and END-OF-MESSAGE stages.", [quote]).status \
+        is not ClaimStatus.UNSUPPORTED
+    assert check_claim("recipient_count is zero only in the DATA and END-OF-MESSAGE stages.", [quote]).status \
+        is ClaimStatus.UNSUPPORTED
