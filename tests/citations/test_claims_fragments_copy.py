@@ -51,3 +51,15 @@ def test_a_first_person_statement_no_quote_writes_is_no_copy():
     assert '"I"' in r.note
     # a first person the quote writes too is the quote's own
     assert check("We use a greenish tint.", "We use a greenish tint.").status is S
+
+
+def test_a_copy_without_the_lead_that_ties_it_to_a_case_is_no_proof():
+    quote = ("To do this, debit the Intercorporate Investment account and credit Investment Revenue. For example, "
+             "assume the parent company owns 60% of the subsidiary.")
+    r = check("debit the Intercorporate Investment account and credit Investment Revenue.", quote)
+    assert r.status is not S
+    assert "to do this" in r.note
+    # a lead that names no case ("To this day,") and the whole sentence stay shown
+    assert check("the bridge carries trains.", "To this day, the bridge carries trains.").status is S
+    assert check("To do this, debit the account and credit revenue.",
+                 "To do this, debit the account and credit revenue.").status is S

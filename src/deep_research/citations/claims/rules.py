@@ -60,6 +60,10 @@ def _not_as_written(claim: str, quotes: list[str], c: _Text, qs: list[_Text]) ->
     frag = _fragment(claim, quotes)
     if frag:
         return frag
+    lead = _lead_dropped(claim, quotes)
+    if lead:
+        return (f'the claim leaves out its quote\'s opening "{lead}", which ties the statement to a case the claim '
+                'does not name')
     odd = _literal_missing(claim, quotes)
     if odd:
         return f'the claim\'s "{odd}" is not written so in its quotes'
@@ -167,6 +171,44 @@ def _fragment(claim: str, quotes: list[str]) -> str | None:
         return (f'the claim "{" ".join(words[:4])} ..." has no verb of its own and its quotes write it after '
                 f'"{before[0][0]}": a complement without the subject it is said of')
     return None
+
+
+# "debit the Intercorporate Investment account and credit Investment Revenue." copied from "To
+# do this, debit ...": the quote's sentence opens with a short phrase that ties it to a case
+# named before ("To do this,", "In that case,", "For such files,", "Otherwise,"), and the claim
+# states it for every case. Grey when wherever a quote writes the claim's opening words they
+# follow such a phrase: at most ``_LEAD_MAX`` words from the sentence start to a comma, with a
+# case word, or an anaphor and a verb (``_ties_to_a_case``).
+_LEAD_MAX = 5
+_ANAPHORS = frozenset({"this", "that", "these", "those", "such"})
+_CASE_WORDS = frozenset({"case", "otherwise", "then"})
+_LEAD_WORDS = _ANAPHORS | _CASE_WORDS
+
+
+def _ties_to_a_case(lw: list[str]) -> bool:
+    """A case word ("In that case", "Otherwise"), or an anaphor with a verb ("To do this", "Having
+    done that"; not "To this day", "Along with this")."""
+    return not _CASE_WORDS.isdisjoint(lw) or (not _ANAPHORS.isdisjoint(lw) and any(
+        w in _VERBISH or w.endswith(("ed", "ing")) for w in lw))
+
+
+def _lead_dropped(claim: str, quotes: list[str]) -> str | None:
+    words = [w.lower() for w in _RAW_WORD.findall(claim)]
+    if len(words) < 3 or words[0] in _LEAD_WORDS:
+        return None
+    head = re.compile(r"\b" + r"\W+".join(re.escape(w) for w in words[:3]) + r"\b")
+    leads = []
+    for q in quotes:
+        low = q.lower()
+        for m in head.finditer(low):
+            before = low[:m.start()]
+            start = max(before.rfind(". "), before.rfind("! "), before.rfind("? "), before.rfind("\n"))
+            lead = before[start + 1:].strip()
+            lw = re.findall(r"[^\W\d_]+", lead)
+            if not (lead.endswith(",") and 0 < len(lw) <= _LEAD_MAX and _ties_to_a_case(lw)):
+                return None
+            leads.append(lead.rstrip(","))
+    return leads[0] if leads else None
 
 
 # "I have! The phrase is not commonly used ..." copied from "The phrase is not commonly used
