@@ -264,7 +264,10 @@ def date_problems(text: str, *, today: dt.date | None = None, quotes: Iterable[s
 
 
 # --- names ---------------------------------------------------------------------------------------
-_NAME_TOKEN = re.compile(r"[^\W_](?:[\w+#]|[.\-'’&](?=[^\W_]))*[+#]*")
+# A word: letters and digits (with "+" and "#": C++, C#), joined by one of ".-'’&" between two
+# of them ("U.S", "O'Brien", "AT&T"). Written as runs, not as an alternation tried at every
+# character: the same matches (tests/citations/test_flags.py), about a quarter faster.
+_NAME_TOKEN = re.compile(r"[^\W_][\w+#]*(?:[.\-'’&][^\W_][\w+#]*)*[+#]*")
 _CONNECT = frozenset(["of", "de", "van", "von", "der", "del", "da", "la", "le", "du", "for", "the"])
 _NOT_NAMES = frozenset(["i", "ok", "a", "an", "the"]) | WEEKDAYS | frozenset(MONTHS)
 _OPENERS = "\"'“‘([«*_"
