@@ -41,3 +41,12 @@ def test_inert_text_keeps_line_ends_and_escapes_the_rest(text, inert):
 
 def test_inert_json_writes_unicode_escapes():
     assert inert_json('"a\x85b\u2066c\r"') == '"a\\u0085b\\u2066c\\u000d"'
+
+
+def test_one_line_joins_cuts_and_escapes_model_text():
+    from deep_research.terminal import one_line
+
+    assert one_line("A  reason\nover\ttwo lines.") == "A reason over two lines."
+    assert one_line("x" * 50, 10) == "x" * 9 + "\u2026"
+    assert one_line("\u202eevil\x1b[0m", 10) == "\\u202eevil\\x1b[0m"
+    assert one_line(None) == "None"

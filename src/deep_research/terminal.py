@@ -66,6 +66,18 @@ def shortened(text: str | None, limit: int = MAX_TITLE_CHARS) -> str | None:
     return text[: limit - 1].rstrip() + "\u2026"
 
 
+# A model's one-line text (a classification reason, a judge's justification) on a terminal.
+MAX_LINE_CHARS = 200
+
+
+def one_line(text: object, limit: int = MAX_LINE_CHARS) -> str:
+    """Untrusted text (what a model wrote) as one terminal line: its whitespace and line
+    breaks as single spaces, cut to ``limit`` characters with an ellipsis, then every control
+    or invisible formatting character (an escape sequence, a bidi override) written as an
+    escape (:func:`printable`, up to six characters each)."""
+    return printable(shortened(" ".join(str(text).split()), limit))
+
+
 def control_characters(text: str) -> list[str]:
     """The control characters of a text a user typed or handed over (tab and line ends
     aside), as sorted hex codes - what a question may not hold (``research``, ``eval run``)."""

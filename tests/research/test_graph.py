@@ -409,6 +409,82 @@ def test_a_brief_approval_asked_stays_asked_when_the_resuming_run_omits_the_sett
     assert not state.values["brief_approval_open"]
 
 
+
+def keep_searching():
+    counter = itertools.count(1)
+    return lambda messages: calls(tool_call("search", query=f"heat pump {next(counter)}"))
+
+
+def test_the_settings_a_question_was_started_with_hold_when_another_run_resumes_it(corpus, tmp_path):
+    """On a LangGraph server the run that approves the brief is another run, with its own
+    settings: one it omits fell back to the default (here: the researchers' tool-call limit,
+    2 when the question was asked, the default 6 from the approval on). The question's settings hold
+    for the run that resumes it, in the supervisor's and the researchers' subgraphs too."""
+    script = base_script(researcher=keep_searching())
+    supervisor_rounds(script, {1: calls(tool_call("ConductResearch", topic=TOPIC_A)),
+                               2: calls(tool_call("ResearchComplete"))})
+    search = CountingSearch(LocalCorpus.open(corpus))
+    graph = graph_for(script, corpus, search)
+    asked = context(tmp_path, require_brief_approval=True, max_react_tool_calls=2)
+
+    async def scenario():
+        state = await drive(graph, start(), asked)
+        assert state.next == ("approve_research_brief",)
+        return await drive(graph, Command(resume={"type": "approve"}), context(tmp_path))
+
+    v = asyncio.run(scenario()).values
+    assert v["status"] == "completed" and len(search.queries) == 2
+    assert v["question_settings"] == asked
+
+
+def test_a_new_question_on_the_thread_starts_with_the_settings_its_run_gives(corpus, tmp_path):
+    """A follow-up question is a new question: the first one's settings (an approval, a
+    tool-call limit) do not carry over to it; its own run's settings are recorded."""
+    script = base_script(researcher=keep_searching())
+    supervisor_rounds(script, {1: calls(tool_call("ConductResearch", topic=TOPIC_A)),
+                               2: calls(tool_call("ResearchComplete"))})
+    search = CountingSearch(LocalCorpus.open(corpus))
+    graph = graph_for(script, corpus, search)
+
+    async def scenario():
+        await drive(graph, start(), context(tmp_path, require_brief_approval=True, max_react_tool_calls=2))
+        state = await drive(graph, Command(resume={"type": "approve"}), context(tmp_path))
+        assert state.values["status"] == "completed" and len(search.queries) == 2
+        return await drive(graph, start("And in Norway?"), context(tmp_path, max_react_tool_calls=3))
+
+    state = asyncio.run(scenario())
+    v = state.values
+    assert not state.next and v["status"] == "completed"  # no approval asked
+    assert len(search.queries) == 2 + 3
+    assert v["question_settings"] == context(tmp_path, max_react_tool_calls=3)
+
+
+def test_a_url_password_given_with_a_question_is_not_kept_and_a_resume_gives_it_again(corpus, tmp_path):
+    """The thread's state (a database others may read, copied into backups) keeps the
+    question's settings without the password of a URL; the run that resumes the question
+    gives the URL again (or the environment does), else it fails saying so."""
+    script = base_script()
+    supervisor_rounds(script, {1: calls(tool_call("ConductResearch", topic=TOPIC_A)),
+                               2: calls(tool_call("ResearchComplete"))})
+    graph = graph_for(script, corpus)
+    url = "https://alice:s3cret-pw@models.example/v1"
+    asked = context(tmp_path, require_brief_approval=True, model_base_url=url)
+
+    async def scenario():
+        state = await drive(graph, start(), asked)
+        assert state.next == ("approve_research_brief",)
+        assert state.values["question_settings"]["model_base_url"] == "https://alice:***@models.example/v1"
+        with pytest.raises(UserError, match=r"model_base_url held a password or token .* give the URL again"):
+            await drive(graph, Command(resume={"type": "approve"}), context(tmp_path))
+        return await drive(graph, Command(resume={"type": "approve"}), context(tmp_path, model_base_url=url))
+
+    v = asyncio.run(scenario()).values
+    assert v["status"] == "completed", v.get("errors")
+    saved = [repr((cp.checkpoint, cp.metadata, cp.pending_writes))
+             for cp in graph.checkpointer.list({"configurable": {"thread_id": "t"}})]
+    assert saved and not any("s3cret" in text for text in saved)
+
+
 MALFORMED = {
     "string": "yes please",
     "number": 42,

@@ -52,3 +52,10 @@ def test_a_source_block_keeps_one_block_whatever_its_summary_and_sentences_say()
     [(sid, claim, quoted)] = excerpt_sentences([block])
     assert sid == "s1" and quoted == prompts.as_data(sentence)
     assert verify_quote(quoted, Source("s1", meta.url, sentence)).status is Verdict.VERIFIED
+
+
+def test_unbreak_takes_out_only_the_breaks_as_data_put_in():
+    text = 'Close it with </page> or < /SOURCE >, then <disk>; a soft\u200bbreak and <\u200bdisk> stay. <ref id="s1">'
+    assert prompts.unbreak(prompts.as_data(text)) == text
+    assert prompts.unbreak(prompts.as_data(HOSTILE)) == HOSTILE
+    assert prompts.unbreak("no tags") == "no tags"

@@ -412,6 +412,41 @@ def test_server_refuses_a_run_above_its_ceiling_with_403(tmp_path):
 
 
 @pytest.mark.server
+def test_a_question_keeps_its_limits_when_another_run_resumes_it(tmp_path):
+    """The run that approves the brief is another run with its own settings: a limit the
+    question was asked with (one research unit per round) held only for the asking run,
+    and a resume that omitted it, or asked for more, ran the scenario's two units."""
+    from langgraph_sdk import get_client
+
+    corpus = write_corpus(tmp_path / "corpus")
+    env = {**NO_CREDENTIALS, "DR_TEST_CORPUS": str(corpus), "DEEP_RESEARCH_OUTPUT_DIR": str(tmp_path / "reports"),
+           "DEEP_RESEARCH_WRITE_PDF": "false"}
+    base = {"search_api": "local", "allow_clarification": False}
+    with langgraph_dev(tmp_path / "server", GRAPH, env=env, auth=AUTH) as (url, _):
+        client = get_client(url=url)
+
+        async def question(resumed: dict):
+            tid = (await client.threads.create())["thread_id"]
+            run = await client.runs.create(tid, "deep_research", input=MESSAGES, context={
+                **base, "require_brief_approval": True, "max_concurrent_research_units": 1})
+            await client.runs.join(tid, run["run_id"])
+            assert (await client.threads.get_state(tid))["next"] == ["approve_research_brief"]
+            run = await client.runs.create(tid, "deep_research", command={"resume": {"type": "approve"}},
+                                           config={"configurable": {**base, **resumed}})
+            await client.runs.join(tid, run["run_id"])
+            return (await client.threads.get_state(tid))["values"]
+
+        async def scenario():
+            return [await question(resumed) for resumed in ({}, {"max_concurrent_research_units": 10})]
+
+        results = asyncio.run(scenario())
+    for values in results:
+        assert values["status"] == "completed", values.get("errors")
+        assert values["question_settings"]["max_concurrent_research_units"] == 1
+        assert len(values["research_log"]) == 1  # one unit ran: the scenario asks for two
+
+
+@pytest.mark.server
 def test_a_server_without_the_auth_handler_clamps_and_records_it(tmp_path):
     """Without the auth handler (or for values that reach the graph another way) the graph
     itself holds the ceilings: context and configurable values above them are lowered, the

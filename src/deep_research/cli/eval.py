@@ -11,7 +11,7 @@ import typer
 
 from ..errors import UserError
 from ..evaluation.rundir import MAX_DEPTH, MAX_RUN_FOLDERS
-from ..terminal import inert_json, printable
+from ..terminal import inert_json, one_line, printable
 from .helpfmt import HelpCommand, HelpGroup
 from .settings import RUN_PANEL, checked_context, typed_labels, with_settings
 
@@ -571,7 +571,7 @@ def judge_cmd(
             _error(f"{r.name}: {res['error']}")
             continue
         for k, c in res["criteria"].items():
-            _tell(f"{r.name} · {k}: {c['justification']}")
+            _tell(f"{r.name} · {k}: {one_line(c['justification'], 400)}")
     _tell(_judge_cost_line(judge))
     _write_json(json_out, {"judge_model": judge.name, "runs": [{"run": r.name, "path": str(r.path), "question": t,
                                                                 **res} for r, t, res in zip(runs, tasks, results)]})

@@ -11,7 +11,7 @@ from typing import Optional
 import typer
 
 from ..errors import UserError
-from ..terminal import control_characters, printable
+from ..terminal import control_characters, one_line, printable
 from .helpfmt import HelpCommand
 from .settings import RUN_PANEL, checked_context, typed_labels, with_settings
 from .settings import labels as setting_labels
@@ -176,8 +176,10 @@ def path_lines(values: dict) -> list[str]:
     used = values.get("research_mode_used")
     if used:
         c = values.get("complexity") or {}
-        why = f" (question classified {c.get('level')}: {c.get('reason')})" if c.get("level") else ""
-        lines.append(printable(f"Research path: {used}{why}"))
+        # the model's reason: one bounded line, its controls and bidi overrides escaped
+        why = f" (question classified {one_line(c.get('level'), 20)}: {one_line(c.get('reason') or '')})" \
+            if c.get("level") else ""
+        lines.append(printable(f"Research path: {one_line(used, 20)}{why}"))
     council = values.get("brief_council") or {}
     if council.get("rounds"):
         last = council["rounds"][-1]
@@ -230,8 +232,8 @@ def coverage_lines(coverage: dict) -> list[str]:
     covered = sum(1 for i in items if i.get("covered"))
     lines = [f"Coverage: {score:.0%} of the research plan ({covered} of {len(items)} "
              f"sub-questions covered); research stopped after {rounds} research round(s): {why}."]
-    lines += [printable(f"  not covered: {i['id']} [{i['priority']}] {i['question']} ({i['evidence']} verified "
-                        "sentence(s))") for i in items if not i.get("covered")]
+    lines += [printable(f"  not covered: {i['id']} [{i['priority']}] {one_line(i['question'])} ({i['evidence']} "
+                        "verified sentence(s))") for i in items if not i.get("covered")]
     if coverage.get("unjudged"):
         lines.append(f"  {coverage['unjudged']} verified sentence(s) could not be judged; coverage may be higher.")
     return lines

@@ -7,6 +7,7 @@ A filled value cannot end its block or open another: a delimiter tag inside it (
 break is a zero-width space, which the quote check ignores as a browser's find does: a
 page sentence that shows ``<source>`` (XML documentation) stays quotable."""
 
+import functools
 import re
 
 DATA_NOTICE = (
@@ -549,31 +550,52 @@ with the same names):
 # The tags the prompts delimit material with (here and in the source blocks, researcher.py).
 DELIMITERS = ("page", "source", "findings", "draft", "brief", "conversation", "feedback", "user_instructions",
               "items", "prior_findings", "guidance", "tool_output")
-_DELIMITER = re.compile(r"<(?=\s*/?\s*(?:%s)(?![\w-]))" % "|".join(DELIMITERS), re.IGNORECASE)
 BREAK = "\u200b"  # zero width space: ignored by the quote check (citations/page/text.py IGNORABLE)
 
 
-def as_data(text: str) -> str:
-    """``text`` with every delimiter tag in it (``</page>``, ``<source id=...>``) broken after
-    its ``<``: it cannot close the block it stands in, nor open a new one."""
-    return _DELIMITER.sub("<" + BREAK, text) if "<" in text else text
+@functools.lru_cache(maxsize=16)
+def _delimiter(tags: tuple[str, ...]) -> re.Pattern[str]:
+    return re.compile(r"<(?=\s*/?\s*(?:%s)(?![\w-]))" % "|".join(map(re.escape, tags)), re.IGNORECASE)
+
+
+def as_data(text: str, tags: tuple[str, ...] = DELIMITERS) -> str:
+    """``text`` with every delimiter tag in it (``</page>``, ``<source id=...>``; of ``tags``,
+    the research prompts' by default) broken after its ``<``: it cannot close the block it
+    stands in, nor open a new one."""
+    return _delimiter(tags).sub("<" + BREAK, text) if "<" in text else text
+
+
+@functools.lru_cache(maxsize=16)
+def _broken(tags: tuple[str, ...]) -> re.Pattern[str]:
+    return re.compile(r"<%s(?=\s*/?\s*(?:%s)(?![\w-]))" % (BREAK, "|".join(map(re.escape, tags))), re.IGNORECASE)
+
+
+def unbreak(text: str, tags: tuple[str, ...] = DELIMITERS) -> str:
+    """``text`` without the breaks ``as_data`` puts in delimiter tags: for what a model copied
+    from a prompt (a page's ``</page>`` quoted) into text that is published or kept. The
+    quote check ignores the break, so a quote verifies, and opens at its sentence, the same
+    with or without it; a later prompt breaks the tag again when it fills the text in."""
+    return _broken(tags).sub("<", text) if BREAK in text else text
 
 
 class Prompt(str):
-    """A prompt template whose ``format`` fills every text value as data (``as_data``), except
-    the values named ``trusted``: prompt parts made by code (the data notice, a block this
-    module filled, a source block whose untrusted parts were filled as data)."""
+    """A prompt template whose ``format`` fills every text value as data (``as_data`` with the
+    template's delimiter ``tags``), except the values named ``trusted``: prompt parts made by
+    code (the data notice, a block this module filled, a source block whose untrusted parts
+    were filled as data)."""
 
     trusted: frozenset[str]
+    tags: tuple[str, ...]
 
-    def __new__(cls, text: str, trusted: tuple[str, ...] = ()) -> "Prompt":
+    def __new__(cls, text: str, trusted: tuple[str, ...] = (), tags: tuple[str, ...] = DELIMITERS) -> "Prompt":
         self = super().__new__(cls, text)
         self.trusted = frozenset(("data_notice", *trusted))
+        self.tags = tags
         return self
 
     def format(self, *args: object, **values: object) -> str:
-        return str.format(self, *args, **{k: as_data(v) if isinstance(v, str) and k not in self.trusted else v
-                                          for k, v in values.items()})
+        return str.format(self, *args, **{k: as_data(v, self.tags) if isinstance(v, str) and k not in self.trusted
+                                          else v for k, v in values.items()})
 
 
 # values made by code, holding prompt blocks of their own

@@ -5,9 +5,7 @@ from __future__ import annotations
 
 import functools
 import importlib
-import json
 import os
-import re
 import uuid
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -17,8 +15,9 @@ from typing import Any, AsyncIterator, Callable
 from langchain_core.messages import HumanMessage
 from langgraph.types import Command
 
-from ..errors import UserError, mask_url_credentials
+from ..errors import UserError
 from .runtime import tracing
+from .runtime.thread_settings import RESTATED, kept, resupplied  # noqa: F401 - resupplied: the CLI's resume
 from .runtime.deps import Deps
 from .graph import make_graph
 
@@ -122,14 +121,17 @@ class RunHandle:
     context: dict
     config: dict = field(default_factory=dict)
 
+    # The CLI gives every run of a thread its settings in full (saved with the run, given
+    # again on resume, where --max-tokens may replace a cap): the graph takes them as given
+    # instead of the settings its question was started with (thread_settings.py).
     @classmethod
     def new(cls, context: dict) -> "RunHandle":
         tid = uuid.uuid4().hex[:12]
-        return cls(tid, context, {"configurable": {"thread_id": tid}})
+        return cls(tid, context, {"configurable": {"thread_id": tid, RESTATED: True}})
 
     @classmethod
     def existing(cls, thread_id: str, context: dict) -> "RunHandle":
-        return cls(thread_id, context, {"configurable": {"thread_id": thread_id}})
+        return cls(thread_id, context, {"configurable": {"thread_id": thread_id, RESTATED: True}})
 
 
 async def save_run(store, handle: RunHandle, question: str) -> None:
@@ -140,74 +142,6 @@ async def save_run(store, handle: RunHandle, question: str) -> None:
     what the user gives it (``resupplied``)."""
     await store.aput(RUNS_NAMESPACE, handle.thread_id, {"context": kept(handle.context), "question": question},
                      index=False)
-
-
-def kept(value: Any) -> Any:
-    """``value`` (a setting, or the settings) as the state database keeps it: every URL's
-    credentials masked, in text, lists and mappings (an MCP server's url)."""
-    if isinstance(value, str):
-        return mask_url_credentials(value)
-    if isinstance(value, dict):
-        return {k: kept(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [kept(v) for v in value]
-    return value
-
-
-def resupplied(saved: dict, given: dict, environ: dict[str, str] | None = None,
-               options: dict[str, str] | None = None) -> dict:
-    """A saved run's settings for its resume: ``given`` (typed on resume) over ``saved``;
-    a saved setting whose URL credentials were not kept is taken from the environment
-    (DEEP_RESEARCH_<SETTING>, OPENAI_BASE_URL) when that names the same URL, credentials
-    aside. Otherwise a UserError naming the setting and how to give it again (``options``:
-    setting -> the option resume takes for it): the run would call the server without its
-    password, and fail at every call."""
-    from .runtime.configuration import Configuration
-
-    merged = {**saved, **given}
-    env = Configuration.env_overrides(environ)
-    for name, value in saved.items():
-        if name in given or not _masked(value):
-            continue
-        text = env.get(name)
-        if text is not None and kept(_as_saved(text, value)) == value:
-            merged[name] = _as_saved(text, value)  # the environment's, with its credentials
-            continue
-        option = (options or {}).get(name)
-        variables = f"DEEP_RESEARCH_{name.upper()}" + (" or OPENAI_BASE_URL" if name == "model_base_url" else "")
-        how = f"{option} on resume, or {variables} set to it" if option else f"{variables} set to it"
-        raise UserError(f"this run's {option or name} held a password or token ({_shown(value)}), which the "
-                        f"state database does not keep: give the URL again ({how})")
-    return merged
-
-
-_MASKED = re.compile(r"://(?:[^/?#@\s:]*:)?\*\*\*@")
-
-
-def _masked(value: Any) -> bool:
-    """Whether ``value`` holds a URL whose credentials were not kept."""
-    if isinstance(value, str):
-        return bool(_MASKED.search(value))
-    if isinstance(value, dict):
-        return any(_masked(v) for v in value.values())
-    if isinstance(value, (list, tuple)):
-        return any(_masked(v) for v in value)
-    return False
-
-
-def _as_saved(text: str, saved: Any) -> Any:
-    """An environment variable's text as the setting's value (JSON for a mapping)."""
-    if isinstance(saved, (dict, list)):
-        try:
-            return json.loads(text)
-        except ValueError:
-            return text
-    return text
-
-
-def _shown(value: Any) -> str:
-    text = value if isinstance(value, str) else json.dumps(value)
-    return text if len(text) <= 200 else text[:199] + "…"
 
 
 async def load_run(store, thread_id: str) -> dict:

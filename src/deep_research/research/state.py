@@ -65,6 +65,9 @@ class ResearchInput(TypedDict, total=False):
 class ResearchState(TypedDict, total=False):
     messages: Annotated[list[AnyMessage], add_messages]
     question: str
+    # the settings the run that started the question gave (URL credentials masked): a run
+    # that resumes the question works with them (runtime/thread_settings.py)
+    question_settings: dict
     language: str  # ISO 639-1 code of the question's language: the report's language
     clarifying_questions: list[dict]  # the last ones asked: {question, suggested_answers, dimension?}
     # the clarify step's named ambiguity dimensions and its confidence gate (scope/clarify.py):
@@ -132,6 +135,7 @@ class ResearcherChatView(TypedDict, total=False):
 
 class SupervisorInput(ChatView, total=False):
     question: str
+    question_settings: dict  # as ResearchState's (its nodes apply them too)
     research_brief: str
     research_plan: dict
     draft_report: str
@@ -166,6 +170,7 @@ class SupervisorState(SupervisorInput, SupervisorOutput, total=False):
 
 class ResearcherInput(ResearcherChatView, total=False):
     topic: str
+    question_settings: dict  # as ResearchState's (its nodes apply them too)
     call_id: str
     research_brief: str
     query_context: str  # the plan's query analysis (intent, entities, time scope, ambiguous names)

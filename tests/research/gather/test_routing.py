@@ -258,3 +258,19 @@ def test_the_single_path_judges_the_plans_coverage_after_its_one_round(corpus, t
     assert [i["id"] for i in cov["items"]] == ["q1", "q2"] and cov["score"] > 0 and cov["total_sentences"] > 0
     assert "coverage" in rules_called(script) and "coverage" in v["usage"]
     assert "What the research is about (from the research plan" in seen[0]  # query context, as in multi
+
+
+def test_the_research_path_line_shows_the_models_reason_as_one_bounded_inert_line():
+    """The classification reason is model text: its escape sequences, bidi overrides,
+    zero-width characters and line breaks must not act on the terminal or break the line,
+    and a 500-character reason is cut; so is a sub-question of the coverage lines."""
+    from deep_research.cli.research import coverage_lines, path_lines
+    reason = "Needs \x1b]0;pwned\x07\x1b[2J two\u202e\u2066 sources\u200b.\nSecond line\r\u2028" + "x" * 500
+    [line] = path_lines({"research_mode_used": "multi", "complexity": {"level": "focused", "reason": reason}})
+    assert line.startswith("Research path: multi (question classified focused: Needs \\x1b]0;pwned\\x07\\x1b[2J two")
+    assert "\\u202e\\u2066 sources\\u200b. Second line x" in line and line.endswith("\u2026)")
+    assert line.isprintable() and len(line) < 300  # 200 characters of the reason, a few written as escapes
+    cov = {"items": [{"id": "q1", "priority": "high", "question": "Why\x1b[31m?\n" + "y" * 900, "covered": False,
+                      "evidence": 0}], "rounds": 1, "stopped_because": "limits"}
+    not_covered = coverage_lines(cov)[-1]
+    assert not_covered.isprintable() and "Why\\x1b[31m? yyy" in not_covered and len(not_covered) < 300

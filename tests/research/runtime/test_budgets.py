@@ -19,6 +19,7 @@ import pytest
 from langchain_core.messages import HumanMessage, ToolMessage
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.store.memory import InMemoryStore
+from langgraph.types import Command
 
 from deep_research.research.runtime import pricing
 from deep_research.research.runtime.deps import Deps
@@ -95,7 +96,10 @@ def growing_usage():
     return usage
 
 
-def run(corpus: Path, tmp_path: Path, allow_failure: bool = False, **context):
+def run(corpus: Path, tmp_path: Path, allow_failure: bool = False, resumed: dict | None = None, **context):
+    """The question run with ``context``. ``resumed``: the run asks for the brief's approval,
+    and another run, with ``resumed`` instead of ``context``, approves it (a server's client
+    resuming a thread, each run with its own settings)."""
     final_prompts: list[str] = []
     script = budget_script(final_prompts)
     plan = FaultPlan()
@@ -104,11 +108,12 @@ def run(corpus: Path, tmp_path: Path, allow_failure: bool = False, **context):
                 search_factory=lambda cfg: search)
     graph = make_graph(deps, checkpointer=InMemorySaver(), store=InMemoryStore())
     config = {"configurable": {"thread_id": "budget"}}
-    ctx = {"allow_clarification": False, "search_api": "local", "write_pdf": False, "output_dir": str(tmp_path),
-           "max_researcher_iterations": 3, "max_react_tool_calls": MAX_CALLS, "retry_backoff_s": 0.001,
-           # the tireless researcher repeats its queries every round: each one must reach the
-           # search here (these tests count calls against the limits), so no query dedupe
-           "query_dedupe_threshold": 0, **context}
+    base = {"allow_clarification": False, "search_api": "local", "write_pdf": False, "output_dir": str(tmp_path),
+            "max_researcher_iterations": 3, "max_react_tool_calls": MAX_CALLS, "retry_backoff_s": 0.001,
+            # the tireless researcher repeats its queries every round: each one must reach the
+            # search here (these tests count calls against the limits), so no query dedupe
+            "query_dedupe_threshold": 0}
+    ctx = {**base, **context, **({"require_brief_approval": True} if resumed is not None else {})}
 
     async def go():
         error = None
@@ -116,6 +121,11 @@ def run(corpus: Path, tmp_path: Path, allow_failure: bool = False, **context):
             async for _ in graph.astream({"messages": [HumanMessage(QUESTION)]}, config, context=ctx,
                                          stream_mode="updates", subgraphs=True):
                 pass
+            if resumed is not None:
+                assert (await graph.aget_state(config)).next == ("approve_research_brief",)
+                async for _ in graph.astream(Command(resume={"type": "approve"}), config,
+                                             context={**base, **resumed}, stream_mode="updates", subgraphs=True):
+                    pass
         except ResearchFailed as e:
             error = e
         return await graph.aget_state(config), error
@@ -253,3 +263,28 @@ def test_a_cost_cap_charges_a_model_that_reports_no_price(corpus, tmp_path):
     cost = sum(u["cost_usd"] for u in v["usage"].values())
     tokens = sum(u["input_tokens"] * 15 + u["output_tokens"] * 60 for u in v["usage"].values()) / 1e6
     assert cost == pytest.approx(tokens, rel=1e-3)  # o1's price, the highest of the run's models
+
+
+@pytest.mark.parametrize("resumed", [{}, {"max_total_tokens": 10**9}, {"max_total_tokens": None}],
+                         ids=["omitted", "raised", "removed"])
+def test_the_token_cap_a_question_started_with_holds_when_another_run_resumes_it(corpus, tmp_path, resumed):
+    """On a LangGraph server the run that approves the brief is another run, with its own
+    settings: a cap given when the question was asked fell back to none when the resume
+    omitted it (a 4,000-token cap, 6,683 tokens used). The cap holds, and a resume that
+    asks for more (or for none) does not raise it."""
+    cap = 20_000
+    state, script, search, _, _ = run(corpus, tmp_path, max_total_tokens=cap, resumed=resumed)
+    v = state.values
+    assert v["status"] == "completed" and v["budget_exhausted"] is True
+    assert v["question_settings"]["max_total_tokens"] == cap
+    assert any(d["message"].startswith("research stopped early: token budget reached")
+               and "of 20,000 tokens used" in d["message"] for d in v["degradations"])
+    assert sum(u["input_tokens"] + u["output_tokens"] for u in v["usage"].values()) <= cap
+
+
+def test_a_resume_may_lower_the_cap_of_the_question(corpus, tmp_path):
+    """Of two caps the stricter holds: one given by the resume only lowers it."""
+    state, _, _, _, _ = run(corpus, tmp_path, max_total_tokens=40_000, resumed={"max_total_tokens": 15_000})
+    v = state.values
+    assert v["budget_exhausted"] is True
+    assert sum(u["input_tokens"] + u["output_tokens"] for u in v["usage"].values()) <= 15_000

@@ -185,7 +185,12 @@ Status when no rule fired (``proof``: see that module for the full rule):
   attributes them: ``unchecked`` (``attribution``). Nor is a bare name or phrase of at most
   three words with no verb ("Cetshwayo": nothing stated), nor a copy that stops inside an
   "if" / "when" condition its quote goes on with "and" ("when we hand over a card" of "when
-  we hand over a card and spend funds ..."): ``unchecked``.
+  we hand over a card and spend funds ..."), nor a copy that is no sentence of its own (a
+  fragment opening with "and" / "or" / "but" / "nor" and no verb or with "that" / "which" /
+  "who"; a verbless complement its quote writes after a form of "be": "The principal means
+  of transportation ..." of "They are the principal means ..."), nor a copy without its
+  quote's opening "To do this," / "In that case," that ties it to a case, nor a claim with a
+  first-person pronoun ("I have! ...") no quote writes: ``unchecked``.
 * ``unchecked`` otherwise, with a note saying what could not be shown (a model judge
   decides later; its "supports" counts only when ``judge_check`` accepts its evidence).
   A paraphrase with other words, a moved or re-voiced clause, an added word of context

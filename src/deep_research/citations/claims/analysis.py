@@ -464,9 +464,11 @@ def _analyse(text: str, claim_side: bool, mid_start: bool = False) -> _Text:
     cjk = {raw[k] for k in range(n) if kinds[k] == _CJK} if _CJK in kinds else set()  # (a C-level scan first)
     bigrams = {raw[k] + raw[k + 1] for k in range(n - 1) if kinds[k] == _CJK and kinds[k + 1] == _CJK} \
         if cjk else set()
-    return _Text(raw, low, stems, kinds, clause, sent_start, numbers, neg, neg_clauses, stemset,
-                 lowset, bigrams, align, align_pos, content, entity, " " + " ".join(align) + " ", cjk,
-                 positions, set(raw), tails | bounds)
+    # (tuples, not the lists built here: see ``_analyse_quote``'s cache)
+    return _Text(tuple(raw), tuple(low), tuple(stems), tuple(kinds), tuple(clause), tuple(sent_start), numbers,
+                 tuple(neg), neg_clauses, stemset, lowset, bigrams, tuple(align), tuple(align_pos), tuple(content),
+                 tuple(entity), " " + " ".join(align) + " ", cjk, positions,
+                 set(raw), tails | bounds)
 
 
 def _is_negator(w: str, k: int, raw: list[str], low: list[str], kinds: list[int], n: int, start: bool) -> bool:
@@ -485,11 +487,16 @@ def _is_negator(w: str, k: int, raw: list[str], low: list[str], kinds: list[int]
     return not (w == "none" and raw[k] == "None" and not start)  # Python's None
 
 
-# Small on purpose: the cache serves the quotes of the claim being checked (the rules and the
-# proof read them in turn). A large one kept thousands of analyses alive long enough for the
-# garbage collector to walk them in every older-generation collection: measured on the public
-# fact-verification pairs, a fifth of the claim check's time went to the collector.
-@lru_cache(maxsize=16)
+# The quotes of a report's refs: a quote is cited by several claims, not always in a row (a
+# page's passage cited again further down), and analysing it is most of a pair's time on
+# passage quotes. An analysis holds its per-token sequences as tuples, which the garbage
+# collector stops walking once it has seen they hold no containers; with lists, thousands of
+# kept analyses were walked in every older-generation collection (a fifth of the check's time
+# on the public fact-verification pairs), which is why this cache once held 16.
+QUOTE_CACHE = 256
+
+
+@lru_cache(maxsize=QUOTE_CACHE)
 def _analyse_quote(quote: str) -> _Text:
     return _analyse(_without_markup(strip_quote_marks(quote)), claim_side=False)
 

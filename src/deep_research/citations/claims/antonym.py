@@ -129,6 +129,19 @@ def _degree_of_another(claim: _Text, k: int, q: _Text, j: int) -> tuple[str, str
     return claim.raw[claim.positions[c_of[0]][0]], claim.raw[stated[0]]
 
 
+# "The unexpanded value of source_dir" / "the value of source_dir, before expanding any relative
+# path": "un-X-ed" says X has not been done, as "before X-ing" / "without X-ing" do.
+_NOT_YET = frozenset({"before", "without"})
+
+
+def _not_yet(claim: _Text, k: int, q: _Text, j: int) -> str | None:
+    """The quote's "before" / "without" right before its word at j, when the claim's word at
+    k is that word with "un-" / "non-" (the quote writes "-ing" or "-ed"), else None."""
+    if not claim.low[k].startswith(("un", "non")) or j == 0 or q.low[j - 1] not in _NOT_YET:
+        return None
+    return q.raw[j - 1]
+
+
 def _check_antonym(claim: _Text, quotes: list[_Text]) -> ClaimCheck | None:
     """A claim word the quotes lack whose opposite stands in a quote, among the same other
     words ("the vents close when it is hot" / "the vents open when it is hot"): the claim
@@ -170,7 +183,9 @@ def _check_antonym(claim: _Text, quotes: list[_Text]) -> ClaimCheck | None:
                         other = _said_of_another(claim, k, q, j)
                         held = _held_back_restated(claim, k, q, j)
                         degree = _degree_of_another(claim, k, q, j)
-                        found = _grey("antonym", note, f'the quote says "{q.raw[j]}" of another thing than '
+                        before = _not_yet(claim, k, q, j)
+                        found = _grey("antonym", note, f'the claim\'s "{claim.raw[k]}" restates the quote\'s '
+                                      f'"{before} {q.raw[j]}" (not yet done)') if before else _grey("antonym", note, f'the quote says "{q.raw[j]}" of another thing than '
                                       f'"{other}", in a clause of its own') if other else \
                             _grey("antonym", note, f'the quote says "{q.raw[j]} {degree[1]}", which the claim states '
                                   f'as "{degree[1]}" and says "{claim.raw[k]}" of "{degree[0]}"') if degree else \

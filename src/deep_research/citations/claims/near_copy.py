@@ -9,7 +9,7 @@ from itertools import compress
 
 from rapidfuzz.distance import Indel, Levenshtein
 
-from .contradiction import terms_crossed, verdict
+from .contradiction import sentence_bounds, terms_crossed, verdict
 from .negation import _negation_in_block
 from .types import _NUM, _WORD, ClaimCheck, ClaimStatus, _Text, derived
 from .words import (
@@ -464,6 +464,18 @@ def _near_copies(claim: _Text, quotes: list[_Text]) -> list[_Text]:
     return out
 
 
+# "is zero except in the DATA stage" / "is non-zero only in the DATA stage": "non-" added and
+# "except" turned into "only" in the same sentence say the same thing twice over
+_ONLY_EXCEPT = (frozenset({"only"}), frozenset({"except"}))
+
+
+def _only_for_except(claim: _Text, k: int, q: _Text, j: int) -> bool:
+    cs = set(claim.low[slice(*sentence_bounds(claim, k))])
+    qs = set(q.low[slice(*sentence_bounds(q, j))])
+    return any(not a.isdisjoint(cs) and a.isdisjoint(qs) and not b.isdisjoint(qs) and b.isdisjoint(cs)
+               for a, b in (_ONLY_EXCEPT, _ONLY_EXCEPT[::-1]))
+
+
 def _check_near_copy(claim: _Text, quotes: list[_Text]) -> ClaimCheck | None:
     if not claim.align or len(claim.align) > MAX_ALIGN_TOKENS:
         return None
@@ -492,7 +504,8 @@ def _check_near_copy(claim: _Text, quotes: list[_Text]) -> ClaimCheck | None:
                 [q.low[q.align_pos[j1]]] if j2 - j1 == 1 and i1 == i2 else []
             # (between equal stretches, or at the start of both: "Exported names" / "Non-exported names")
             if one in (["non"], ["un"]) and (before or i1 == j1 == 0) and after \
-                    and not _same_prefixed(claim, q, one[0], i2, j2):
+                    and not _same_prefixed(claim, q, one[0], i2, j2) \
+                    and not _only_for_except(claim, claim.align_pos[min(i2, nc - 1)], q, q.align_pos[min(j2, nq - 1)]):
                 word = claim.raw[claim.align_pos[i2]] if i2 < nc else ""
                 return ClaimCheck(ClaimStatus.UNSUPPORTED, "near_copy:antonym",
                                   f'the claim and the quote differ by "{one[0]}-" before "{word}"'.replace(' before ""', ""))

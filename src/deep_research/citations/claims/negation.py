@@ -168,6 +168,8 @@ _TAKING_AWAY = frozenset({"remove", "removes", "removed", "removing", "eliminate
                           "eliminating", "lift", "lifts", "lifting"})
 _HOLDING_BACK = frozenset({"keep", "keeps", "keeping", "kept", "prevent", "prevents", "prevented", "preventing",
                            "stop", "stops", "stopped", "stopping"})
+# "keep X out" / "keep X away" denies that X gets in / near, as "keep X from" does
+_KEPT_OUT = frozenset({"out", "away"})
 _LEAVING = frozenset({"leave", "leaves", "leaving", "left"})
 _LEFT_AS_IS = frozenset({"alone", "untouched", "intact", "unchanged", "unmodified", "unaffected"})
 
@@ -188,7 +190,7 @@ def _weakly_negated(t: _Text, j: int) -> bool:
             break
         if t.low[x] == "too" and "to" in t.low[x + 1:j]:
             return True
-    if t.low[j] not in _TAKING_AWAY and t.low[j - 1:j] not in (["from"], ["of"]) and any(
+    if t.low[j] not in _TAKING_AWAY and t.low[j - 1:j] not in (("from",), ("of",)) and any(
             t.low[x] in _TAKING_AWAY and not any(t.content[y] for y in range(x + 1, j))
             for x in range(max(0, j - 3), j)):
         return True  # "removes the limit" / "no limit" (the object right after the verb)
@@ -313,9 +315,9 @@ def _not_a_denial(t: _Text, k: int) -> bool:
         return True  # "as effective, if not more so": "A, if not B" states A and suggests more
     if _answer_particle(t, k):
         return True  # "No, it's from 2009": an answer, not a negation of what follows
-    if t.low[k] == "not" and t.low[k + 1:k + 4] in (["to", "be", "confused"], ["to", "be", "mistaken"]):
+    if t.low[k] == "not" and t.low[k + 1:k + 4] in (("to", "be", "confused"), ("to", "be", "mistaken")):
         return True  # "Costa Maya (not to be confused with the Riviera Maya)": tells two names apart, denies nothing
-    if t.low[k] == "without" and t.low[max(0, k - 2):k] == ["with", "or"]:
+    if t.low[k] == "without" and t.low[max(0, k - 2):k] == ("with", "or"):
         return True  # "with or without KVM acceleration": both branches named, neither denied
     j = k + 1
     while j < n and t.raw[j] not in (".", "!", "?") and not t.sent_start[j]:
@@ -478,7 +480,7 @@ def _restrictions(t: _Text, denied: bool) -> dict[str, int]:
             continue
         if (k > 0 and t.low[k - 1] == "not") != denied:
             continue
-        if not denied and t.low[max(0, k - 2):k] in (["rather", "than"], ["instead", "of"]):
+        if not denied and t.low[max(0, k - 2):k] in (("rather", "than"), ("instead", "of")):
             continue  # "the whole path rather than only the name": "only" denied, no restriction
         for j in range(k + 1, min(len(t.raw), k + 4)):
             if t.clause[j] != t.clause[k]:
@@ -839,6 +841,18 @@ def _flip(src: _Text, k: int, others: list[_Text], covered: bool, *, claim_negat
     if exception and not _in_exception(dst, j):
         return _grey("negation", note, f'the negation stands in a clause opened by "{exception}": a double '
                      "negation, which states the case without it")
+    if "unless" in src.low[k + 1:sentence_bounds(src, k)[1]] and _after_condition(dst, j):
+        return _grey("negation", note, f'the other side states "{dst.raw[j]}" under a condition, the negating side '
+                     'only "unless" one holds: each speaks of another case')
+    if src.low[k] == "no" and k + 1 < len(src.low) and src.low[k + 1] == "other" \
+            and not _SOLE.isdisjoint(dst.low[slice(*sentence_bounds(dst, j))]):
+        return _grey("negation", note, '"no other" restates the other side\'s "unique" / "only"')
+    if _negated_for_a_time(src, k) and not _LATER.isdisjoint(dst.low[slice(*sentence_bounds(dst, j))]):
+        return _grey("negation", note, "the negation holds for a stretch of time, and the other side says when it "
+                     "happens after one: not that it never does")
+    if not exception and _unless_across_aside(dst, j):
+        return _grey("negation", note, f'the other side states "{dst.raw[j]}" in a clause opened by "unless" ("if '
+                     'not"): the negation is there too')
     denied_meaning = _under_denied_meaning(src, k)
     if denied_meaning:
         return _grey("negation", note, f'the negation stands under "{denied_meaning}", which asserts neither it nor '
@@ -873,6 +887,71 @@ def _in_exception(t: _Text, k: int) -> str | None:
         return word
     x = next(x for x in range(k - 1, -1, -1) if t.low[x] == "except")
     return word if x + 1 < len(t.low) and t.low[x + 1] in _EXCEPT_CONDITION else None
+
+
+# "diff says nothing about identical file pairs unless you pass -s" / "... but if you use the
+# -s option, it reports pairs of identical files": the one side denies it unless a condition
+# holds, the other states it in an "if" / "when" clause or in the main clause after one: no flip.
+_IF_WORDS = frozenset({"if", "when", "whenever", "once"})
+
+
+def _after_condition(t: _Text, j: int) -> bool:
+    """Is ``j`` in an "if" / "when" clause or in the main clause after one, in its sentence,
+    with no ";" or contrasting join ("but") between that word and ``j``?"""
+    lo, _hi = sentence_bounds(t, j)
+    for x in range(j - 1, lo - 1, -1):
+        if t.raw[x] == ";" or t.low[x] in _CLAUSE_JOINS:
+            return False
+        if t.low[x] in _IF_WORDS:
+            return True
+    return False
+
+
+# "no other target in the project may use it" / "must be globally unique within a project":
+# "no other X" is what "unique" / "only" / "sole" say
+_SOLE = frozenset({"unique", "only", "sole", "solely", "exclusive", "exclusively"})
+
+
+# "would not reuse a reference for more than 584 years" / "references will at earliest be
+# reused after more than 584 years": a negation bounded by a stretch of time ("for" and a
+# number within three words, in the negator's clause) says when, as "not ... until" does; the
+# other side's "after" / "earliest" / "later" / "until" then states the same timing.
+_LATER = frozenset({"after", "earliest", "later", "until", "till"})
+
+
+def _negated_for_a_time(t: _Text, k: int) -> bool:
+    n = len(t.raw)
+    x = k + 1
+    while x < n and t.clause[x] == t.clause[k]:
+        if t.low[x] == "for" and any(t.kinds[y] == _NUM for y in range(x + 1, min(n, x + 4))):
+            return True
+        x += 1
+    return False
+
+
+# "Unless torque, or twisting force, is applied": a comma pair round another name for what
+# precedes it (", or twisting force,", at most ``_ASIDE_MAX`` words, opening with "or") does not
+# end the clause "unless" opens; ``_opening_word`` stops at the first comma.
+_ASIDE_MAX = 4
+
+
+def _unless_across_aside(t: _Text, j: int) -> bool:
+    """Is the word at ``j`` in a clause opened by "unless", read back over such asides?"""
+    x = j - 1
+    while x >= 0 and not t.sent_start[x + 1]:
+        w = t.low[x]
+        if w == "unless":
+            return True
+        if t.raw[x] == ",":
+            y = next((y for y in range(x - 1, max(-1, x - _ASIDE_MAX - 2), -1) if t.raw[y] == ","), None)
+            if y is None or t.low[y + 1] != "or" or any(t.kinds[z] != _WORD for z in range(y + 1, x)):
+                return False
+            x = y - 1
+            continue
+        if t.raw[x] in (";", ":", "\u2014", "\u2013", "(", ")") or w in _CLAUSE_JOINS:
+            return False
+        x -= 1
+    return False
 
 
 def _opening_word(t: _Text, k: int, words: frozenset[str]) -> str | None:
@@ -1124,6 +1203,8 @@ def _negation_in_block(claim: _Text, q: _Text, i1: int, i2: int, j1: int, j2: in
     if any(negated.neg[p] and _in_exception(negated, p) for p in (cpos if cneg else qpos)) \
             and not _in_exception(plain, at):
         return None  # "Except where a risk does not exist, ..." / "If a risk exists, ...": a double negation
+    if plain.raw and _unless_across_aside(plain, min(at, len(plain.raw) - 1)):
+        return None  # "as long as torque, or twisting force, is not applied" / "unless torque, or ..., is applied"
     if _denied_in_clause(plain, at, negated):
         return None  # "when the directory is missing" / "if there is no directory"
     if _omitted_in_sentence(plain, min(at, len(plain.raw) - 1)):
@@ -1136,6 +1217,8 @@ def _negation_in_block(claim: _Text, q: _Text, i1: int, i2: int, j1: int, j2: in
         return None  # "will not be bound to the old process" / "are bound to neither process"
     if "from" in plain.low[max(0, at - 3):at + 2] and _held_back_before(plain, at):
         return None  # "keep the server from thrashing" / "so the server does not thrash"
+    if not _KEPT_OUT.isdisjoint(plain.low[max(0, at - 1):at + 2]) and _held_back_before(plain, at):
+        return None  # "keep potential attackers out" / "so that attackers cannot get in"
     if any(plain.kinds[p] == _WORD and plain.stems[p] in _IMPLICIT_NEG_STEMS and plain.stems[p] not in negated.stemset
            for p in range(max(0, at - 6), at)):
         # "stops exceptions from being re-raised" / "exceptions are not re-raised": the

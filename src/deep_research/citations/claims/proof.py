@@ -48,6 +48,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -292,7 +293,7 @@ _OWN_PHRASE = _ARTICLE | frozenset(["this", "that", "these", "those", "his", "he
                                     "some", "any", "all", "each", "every", "no", "both", "either", "neither"])
 
 
-def joins_two_nouns(low: list[str], kinds: list[int], k: int) -> bool:
+def joins_two_nouns(low: Sequence[str], kinds: Sequence[int], k: int) -> bool:
     """Is the bare "and" at token ``k`` one that joins two words under one article ("the
     Rose and Crown", "the president and prime minister", "a cat and dog")? One article over
     both may name one thing - a pub, one person holding two offices - so "outside the Rose"

@@ -15,6 +15,7 @@ from .negation import _check_negation
 from .numbers import _check_numbers
 from .proof import _prove
 from .types import _WORD, ClaimCheck, ClaimStatus, _Text
+from .words import _IRREGULAR_BASE, _STOP
 
 
 def check_claim(claim: str, quotes: list[str]) -> ClaimCheck:
@@ -56,6 +57,13 @@ def _not_as_written(claim: str, quotes: list[str], c: _Text, qs: list[_Text]) ->
     bare = _bare_phrase(c)
     if bare:
         return f'the claim "{bare}" is a bare name or phrase: it states nothing a quote could show'
+    frag = _fragment(claim, quotes)
+    if frag:
+        return frag
+    lead = _lead_dropped(claim, quotes)
+    if lead:
+        return (f'the claim leaves out its quote\'s opening "{lead}", which ties the statement to a case the claim '
+                'does not name')
     odd = _literal_missing(claim, quotes)
     if odd:
         return f'the claim\'s "{odd}" is not written so in its quotes'
@@ -78,6 +86,9 @@ def _not_as_written(claim: str, quotes: list[str], c: _Text, qs: list[_Text]) ->
     prep = _preposition_dropped(c, qs)
     if prep:
         return f'the claim\'s "{prep[1]}" stands without the preposition of its quote\'s "{prep[0]}"'
+    me = _first_person(claim, quotes)
+    if me:
+        return f'the claim\'s "{me}" speaks of its writer, whom no quote names (the word analysis skips pronouns)'
     return None
 
 
@@ -100,6 +111,120 @@ def _bare_phrase(c: _Text) -> str | None:
     if any(w.islower() and w.endswith("s") and not w.endswith("ss") for w in words[1:]):
         return None  # "The server restarts", "Both servers restart": maybe a verb in the present
     return " ".join(words)
+
+
+# A longer claim that is no sentence of its own states nothing a quote could show either,
+# however many of the quote's words it repeats:
+# * "and also the creator of reCAPTCHA", "but despite initially keeping it a secret": it opens
+#   with "and" / "or" / "but" / "nor" and has no word that may be a verb;
+# * "But that he worships his wife": it opens with a conjunction and "that" / "which" /
+#   "who": a clause cut from the sentence that says who claims it, or what it is said of;
+# * "The principal means of transportation in many parts of the world." copied from "They
+#   are the principal means ...": it has no form of "be" / "have" / "do", modal, past form
+#   or "n't", and wherever a quote writes its opening words they follow a form of "be": the
+#   claim is the complement of the quote's verb, without the subject it is said of.
+# A word "may be a verb" when it is one of those, or a lower-case word in "-s" that is no
+# function word ("those") and does not end like a noun or adjective in "-ss", "-us", "-is".
+_CONJ = frozenset({"and", "or", "but", "nor"})
+_SUBORDINATE = frozenset({"that", "which", "who", "whom", "whose"})
+_BE = frozenset({"is", "are", "was", "were", "be", "been", "being", "am", "become", "becomes", "became",
+                 "remain", "remains", "remained"})
+_RAW_WORD = re.compile(r"[^\W\d_]+(?:['\u2019][^\W\d_]+)?")
+_IRREGULAR_NOUNS = frozenset({"children", "indices", "analyses", "criteria", "men", "women", "data", "bytes",
+                              "better", "best"})
+_IRREGULAR_PAST = frozenset(w for w, b in _IRREGULAR_BASE.items() if b not in ("be", "have", "do")
+                            and not w.endswith("ing") and w not in _IRREGULAR_NOUNS)
+_NOT_VERB_S = frozenset({"always", "perhaps", "sometimes", "besides", "afterwards", "nowadays", "plus", "thus",
+                         "whereas", "across", "towards", "upwards", "downwards", "series", "species", "news"})
+
+
+_CONTRACTED = re.compile(r"(?:n['\u2019]t|['\u2019](?:re|ve|ll|d|m))$|^(?:it|he|she|that|there|what|who|here)['\u2019]s$")
+
+
+def _strict_verb(low: list[str]) -> bool:
+    return any(w in _VERBISH or w in _IRREGULAR_PAST or (w.endswith("ed") and len(w) > 3) or _CONTRACTED.search(w)
+               for w in low)
+
+
+def _may_be_verb(words: list[str]) -> bool:
+    low = [w.lower() for w in words]
+    if _strict_verb(low):
+        return True
+    return any(w.islower() and w.endswith("s") and len(w) > 2 and not w.endswith(("ss", "us", "is"))
+               and w not in _STOP and w not in _NOT_VERB_S for w in words)
+
+
+def _fragment(claim: str, quotes: list[str]) -> str | None:
+    words = _RAW_WORD.findall(claim)
+    if len(words) <= _BARE_MAX:
+        return None  # _bare_phrase's
+    low = [w.lower() for w in words]
+    if low[0] in _CONJ and (low[1] in _SUBORDINATE or not _may_be_verb(words)):
+        return (f'the claim "{" ".join(words[:4])} ..." is a fragment opening with "{words[0]}": it states no '
+                'proposition of its own a quote could show')
+    if _strict_verb(low):
+        return None
+    head = r"\b" + r"\W+".join(re.escape(w) for w in low[:3]) + r"\b"
+    before = [re.findall(r"[^\W\d_]+", q.lower()[:m.start()])[-1:] for q in quotes
+              for m in re.finditer(head, q.lower())]
+    if before and all(b and b[0] in _BE for b in before):
+        return (f'the claim "{" ".join(words[:4])} ..." has no verb of its own and its quotes write it after '
+                f'"{before[0][0]}": a complement without the subject it is said of')
+    return None
+
+
+# "debit the Intercorporate Investment account and credit Investment Revenue." copied from "To
+# do this, debit ...": the quote's sentence opens with a short phrase that ties it to a case
+# named before ("To do this,", "In that case,", "For such files,", "Otherwise,"), and the claim
+# states it for every case. Grey when wherever a quote writes the claim's opening words they
+# follow such a phrase: at most ``_LEAD_MAX`` words from the sentence start to a comma, with a
+# case word, or an anaphor and a verb (``_ties_to_a_case``).
+_LEAD_MAX = 5
+_ANAPHORS = frozenset({"this", "that", "these", "those", "such"})
+_CASE_WORDS = frozenset({"case", "otherwise", "then"})
+_LEAD_WORDS = _ANAPHORS | _CASE_WORDS
+
+
+def _ties_to_a_case(lw: list[str]) -> bool:
+    """A case word ("In that case", "Otherwise"), or an anaphor with a verb ("To do this", "Having
+    done that"; not "To this day", "Along with this")."""
+    return not _CASE_WORDS.isdisjoint(lw) or (not _ANAPHORS.isdisjoint(lw) and any(
+        w in _VERBISH or w.endswith(("ed", "ing")) for w in lw))
+
+
+def _lead_dropped(claim: str, quotes: list[str]) -> str | None:
+    words = [w.lower() for w in _RAW_WORD.findall(claim)]
+    if len(words) < 3 or words[0] in _LEAD_WORDS:
+        return None
+    head = re.compile(r"\b" + r"\W+".join(re.escape(w) for w in words[:3]) + r"\b")
+    leads = []
+    for q in quotes:
+        low = q.lower()
+        for m in head.finditer(low):
+            before = low[:m.start()]
+            start = max(before.rfind(". "), before.rfind("! "), before.rfind("? "), before.rfind("\n"))
+            lead = before[start + 1:].strip()
+            lw = re.findall(r"[^\W\d_]+", lead)
+            if not (lead.endswith(",") and 0 < len(lw) <= _LEAD_MAX and _ties_to_a_case(lw)):
+                return None
+            leads.append(lead.rstrip(","))
+    return leads[0] if leads else None
+
+
+# "I have! The phrase is not commonly used ..." copied from "The phrase is not commonly used
+# ...": the word analysis skips pronouns and "have", so the claim's own statement about its
+# writer ("I have") went unread. A first-person pronoun no quote writes is grey ("us" only in
+# lower case: "US" / "Us" may be the country).
+_FIRST_PERSON = frozenset({"i", "me", "my", "mine", "myself", "we", "our", "ours", "ourselves"})
+_PERSON_WORD = re.compile(r"[^\W\d_]+")
+
+
+def _first_person(claim: str, quotes: list[str]) -> str | None:
+    mine = [w for w in _PERSON_WORD.findall(claim) if w.lower() in _FIRST_PERSON or w == "us"]
+    if not mine:
+        return None
+    written = {w.lower() for q in quotes for w in _PERSON_WORD.findall(q)}
+    return next((w for w in mine if w.lower() not in written), None)
 
 
 # "We suffer a suspension of judgement when we hand over a card to purchase something." copied

@@ -58,22 +58,24 @@ class _Num:
 
 @dataclass(slots=True)
 class _Text:
-    raw: list[str]  # surface form of each token
-    low: list[str]  # lower case
-    stems: list[str]
-    kinds: list[int]
-    clause: list[int]  # clause number of each token
-    sent_start: list[bool]
+    # one entry per token in each tuple (tuples, not lists: a kept analysis then costs the
+    # garbage collector nothing per token, ``analysis._analyse_quote``)
+    raw: tuple[str, ...]  # surface form of each token
+    low: tuple[str, ...]  # lower case
+    stems: tuple[str, ...]
+    kinds: tuple[int, ...]
+    clause: tuple[int, ...]  # clause number of each token
+    sent_start: tuple[bool, ...]
     numbers: list[_Num]
-    neg: list[bool]  # explicit negator
+    neg: tuple[bool, ...]  # explicit negator
     neg_clauses: set[int]  # clauses with an explicit or implicit negation
     stemset: set[str]  # stems of word tokens
     lowset: set[str]
     cjk_bigrams: set[str]
-    align: list[str]  # alignment sequence (articles and punctuation dropped)
-    align_pos: list[int]  # token index of each alignment item
-    content: list[bool]
-    entity: list[bool]
+    align: tuple[str, ...]  # alignment sequence (articles and punctuation dropped)
+    align_pos: tuple[int, ...]  # token index of each alignment item
+    content: tuple[bool, ...]
+    entity: tuple[bool, ...]
     joined: str = ""  # " stem stem ... " for contiguous-copy tests
     cjk_chars: set[str] = field(default_factory=set)
     positions: dict[str, list[int]] = field(default_factory=dict)  # stem -> token positions

@@ -108,6 +108,7 @@ class RoutingNodes:
                 "query_context": query_analysis(state.get("research_plan")),
                 "search_hints": search_hints(state.get("research_plan")),
                 "token_budget": token_budget, "cost_budget": cost_budget,
+                "question_settings": state.get("question_settings") or {},
                 "messages": chat_with(state.get("messages") or [], shown)}  # its subgraph shows the chat
         out = await self.researcher.ainvoke(unit, config, context=getattr(runtime, "context", None))
         result = next((r for r in out.get("round_results") or [] if r.get("call_id") == SINGLE_CALL_ID),

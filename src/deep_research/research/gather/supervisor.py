@@ -367,7 +367,8 @@ class SupervisorNodes:
                                                      "research_brief": state.get("research_brief", ""),
                                                      "query_context": query_analysis(state.get("research_plan")),
                 "search_hints": search_hints(state.get("research_plan")),
-                                                     "token_budget": token_budget, "cost_budget": cost_budget}))
+                                                     "token_budget": token_budget, "cost_budget": cost_budget,
+                                                     "question_settings": state.get("question_settings") or {}}))
         else:
             for c in research_calls:
                 replies.append(ToolMessage("Not run: research was marked complete.", tool_call_id=c["id"],

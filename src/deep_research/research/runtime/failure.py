@@ -20,7 +20,8 @@ A node whose task is cancelled (``runs.cancel`` on the server, Ctrl-C) records `
 the status running again, as after a failure.
 
 Interrupts and other control flow (``GraphBubbleUp``) pass through untouched. The wrapper
-also marks the turns of a node's internal conversation hidden (chat.hide_internal_turns).
+also marks the turns of a node's internal conversation hidden (chat.hide_internal_turns),
+and gives the node the settings of the thread's question (thread_settings.applied).
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ from ...errors import UserError
 from .chat import emit_live, failure_message, hide_internal_turns
 from .run_folder import asave_notes, root_checkpoint
 from .configuration import Configuration
+from .thread_settings import applied
 from . import tracing
 from .meter import ModelCallError, describe
 
@@ -182,6 +184,7 @@ def guarded(stage: str, fn: Node, *, root: bool = False) -> Node:
     @functools.wraps(fn)
     async def node(state, config, runtime):
         try:
+            config, runtime = applied(state, config, runtime)  # the settings of the thread's question
             with tracing.span(f"node {stage}", {"deep_research.node": stage,
                                                 "langgraph.thread_id": tracing.thread_of(config)}):
                 result = await fn(state, config, runtime)

@@ -114,9 +114,12 @@ def write_notes(folder: Path, notes: str, raw: str) -> None:
     from ...publish import write_atomic
     from ...publish.safety import safe_markdown
     from ...terminal import inert_text
+    from ..prompts import unbreak
 
-    write_atomic(folder / "notes.md", inert_text(safe_markdown(notes, keep_refs=True).text))
-    write_atomic(folder / "raw_notes.md", inert_text(safe_markdown(raw, keep_refs=True).text))
+    # the findings quote pages as the prompts showed them: a delimiter tag a page wrote
+    # (</page>) is written as the page has it, without the break as_data put in it
+    write_atomic(folder / "notes.md", inert_text(safe_markdown(unbreak(notes), keep_refs=True).text))
+    write_atomic(folder / "raw_notes.md", inert_text(safe_markdown(unbreak(raw), keep_refs=True).text))
 
 
 def save_notes(cfg: Configuration, state: dict, thread_id: str, checkpoint: str | None = None) -> Path | None:

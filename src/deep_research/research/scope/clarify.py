@@ -28,6 +28,7 @@ from ..runtime.deps import Deps, NodeContext, run_spent
 from ..runtime.failure import ResearchFailed
 from ..runtime.meter import ModelCallError, describe
 from ..runtime.run_folder import asave_notes
+from ..runtime.thread_settings import is_follow_up, recorded, starts_question
 from ..runtime.usage import message_text
 from ..state import ResearchState, error_record
 
@@ -201,10 +202,6 @@ def _question(state: ResearchState) -> str:
     return (state.get("question") or "").strip()
 
 
-# A thread whose report is done, and which gets a new user message: a follow-up.
-FINISHED = ("completed", "brief_rejected")
-
-
 def follow_up_update(state: ResearchState) -> dict:
     """What a follow-up question resets: the new report gets its own brief, research, usage,
     errors and run folder; the findings so far become prior_notes (the new report can cite
@@ -254,8 +251,9 @@ class ClarifyNode:
             clamped.append(error_record("configuration", note, kind="unpriced"))
         if clamped:
             base["degradations"] = clamped
-        if state.get("status") in FINISHED and state.get("messages") and \
-                isinstance(state["messages"][-1], HumanMessage):
+        if starts_question(state):  # the settings this run gave hold for the question's later runs
+            base["question_settings"] = recorded(config, getattr(runtime, "context", None))
+        if is_follow_up(state):
             base.update(follow_up_update(state))
             ctx.progress(stage="follow-up", previous_reports=len(state.get("previous_reports") or []) + 1)
         if not ctx.cfg.allow_clarification:

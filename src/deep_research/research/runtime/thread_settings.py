@@ -1,0 +1,196 @@
+"""The settings a thread's question was started with, kept for the runs that resume it.
+
+On a LangGraph server a run's settings (its ``configurable`` or ``context``, with its
+assistant's) are that run's own: the run that answers a clarifying question, approves the
+brief or reviews the report is another run, and a setting it omitted fell back to the
+default (a token cap of 4,000 given when the question was asked, none on the resume: the
+question used 6,683 tokens). The run that starts a question records the settings it gave in
+the state (``question_settings``; URL credentials masked, as the CLI's state database keeps
+them: :func:`kept`). Every node of a later run on that question works with
+:func:`applied` (called by :func:`~.failure.guarded` for every node, subgraphs' too):
+
+* a setting the resuming run omits is the recorded one. A URL whose password was not kept
+  comes again from the run or the environment, else the run fails saying how to give it
+  (:func:`resupplied`, as ``deep-research resume`` does);
+* a limit (:data:`~.configuration.CEILINGS`: tokens, cost, rounds, pages, sizes, time)
+  given by both is the stricter of the two: a resume never raises the question's caps;
+* an approval (:data:`APPROVALS`) on in either stays on (an approval once asked stays asked);
+* any other setting given by both (models, sources, search, language, report format ...)
+  is the recorded one: one question is researched and written with one set of choices (the
+  notes gathered so far came from them), as ``deep-research resume`` takes no such option.
+  The exception is a URL whose credentials were not kept: the resume gives it again and
+  its value is taken (as the CLI's resume takes ``--base-url``).
+
+The command line keeps a run's settings in its own store and gives them in full to every
+run, marked :data:`RESTATED`; its ``resume --max-tokens`` replaces a cap, so those runs'
+settings are taken as given. A run admitted by the server's auth handler (it names the
+user) cannot claim that.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from langchain_core.messages import HumanMessage
+from pydantic_core import to_jsonable_python
+
+from ...errors import UserError, mask_url_credentials
+from ...lru import LRU
+from .configuration import CEILINGS, Configuration
+
+log = logging.getLogger(__name__)
+
+RESTATED = "deep_research_settings_restated"  # configurable: the run gives every setting itself (the CLI)
+APPROVALS = ("require_brief_approval", "require_report_approval")
+# A thread whose report is done, and which gets a new user message: a follow-up question.
+FINISHED = ("completed", "brief_rejected")
+
+
+def is_follow_up(state: Mapping[str, Any]) -> bool:
+    """Whether the run starts a follow-up question (the thread's last report is done)."""
+    messages = state.get("messages") or []
+    return state.get("status") in FINISHED and bool(messages) and isinstance(messages[-1], HumanMessage)
+
+
+def starts_question(state: Mapping[str, Any]) -> bool:
+    """Whether the run starts a question: the thread's first, or a follow-up."""
+    return not state.get("question") or is_follow_up(state)
+
+
+def recorded(config: Mapping | None, context: Any) -> dict:
+    """The settings a run gave (its configurable and context), as the state keeps them."""
+    return kept(to_jsonable_python(Configuration._run_values(dict(config or {}), context)))
+
+
+def thread_values(started: Mapping[str, Any], given: Mapping[str, Any],
+                  environ: dict[str, str] | None = None) -> tuple[dict, list[str]]:
+    """The settings of a run that resumes a question started with ``started`` (see the
+    module doc), and the names of the settings it gave that the started ones replaced."""
+    from .setting_policy import spends_more
+
+    out, ignored = dict(given), []
+    for name, first in started.items():
+        if name not in given:
+            continue
+        mine = given[name]
+        if name in CEILINGS:
+            if _spends_more(spends_more, name, mine, first):
+                out[name] = first
+        elif name in APPROVALS:
+            out[name] = bool(first) or bool(mine)
+        elif not _masked(first):
+            if to_jsonable_python(mine) != first:
+                ignored.append(name)
+            out[name] = first
+    return resupplied(dict(started), out, environ, options={n: n for n in started}), ignored
+
+
+def _spends_more(spends_more: Any, name: str, asked: Any, limit: Any) -> bool:
+    """``spends_more`` on the two values as the setting's type (a configurable may hold
+    text); a value that is not one counts as spending more (the started one holds)."""
+    try:
+        typed = [getattr(Configuration.model_validate({name: v}), name) for v in (asked, limit)]
+    except Exception:  # noqa: BLE001 - refused later, by Configuration.resolve, with its reason
+        return True
+    return spends_more(name, *typed)
+
+
+_SAID: LRU[tuple[str, str], bool] = LRU(1024)  # (thread, setting): a replaced setting is logged once
+
+
+def applied(state: Any, config: dict, runtime: Any) -> tuple[dict, Any]:
+    """``config`` and ``runtime`` of a node, with the settings of the thread's question
+    applied (module doc); unchanged when the question recorded none, the run starts a
+    follow-up question, or the run restates every setting itself (the CLI)."""
+    started = state.get("question_settings") if isinstance(state, Mapping) else None
+    if not started or is_follow_up(state) or _restated(config):
+        return config, runtime
+    context = getattr(runtime, "context", None)
+    values, ignored = thread_values(started, Configuration._run_values(config, context))
+    thread = str(((config or {}).get("configurable") or {}).get("thread_id") or "local")
+    for name in ignored:
+        if (thread, name) not in _SAID:
+            _SAID[(thread, name)] = True
+            log.warning("thread %s: %s given by this run is not used: the question was started with %s",
+                        thread, name, mask_url_credentials(str(started[name])))
+    config = {**(config or {}), "configurable": {**((config or {}).get("configurable") or {}), **values}}
+    if context is not None and hasattr(runtime, "override"):
+        runtime = runtime.override(context=None)  # every value is in the configurable now
+    return config, runtime
+
+
+def _restated(config: Mapping | None) -> bool:
+    from .setting_policy import Caller, Source
+
+    configurable = (config or {}).get("configurable") or {}
+    return bool(configurable.get(RESTATED)) and Caller.of_config(config, {}).source is Source.COMMAND_LINE
+
+
+def kept(value: Any) -> Any:
+    """``value`` (a setting, or the settings) as the state database keeps it: every URL's
+    credentials masked, in text, lists and mappings (an MCP server's url)."""
+    if isinstance(value, str):
+        return mask_url_credentials(value)
+    if isinstance(value, dict):
+        return {k: kept(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [kept(v) for v in value]
+    return value
+
+
+def resupplied(saved: dict, given: dict, environ: dict[str, str] | None = None,
+               options: dict[str, str] | None = None) -> dict:
+    """A saved run's settings for its resume: ``given`` (typed on resume) over ``saved``;
+    a saved setting whose URL credentials were not kept is taken from the environment
+    (DEEP_RESEARCH_<SETTING>, OPENAI_BASE_URL) when that names the same URL, credentials
+    aside. Otherwise a UserError naming the setting and how to give it again (``options``:
+    setting -> the option resume takes for it): the run would call the server without its
+    password, and fail at every call."""
+    merged = {**saved, **given}
+    env = Configuration.env_overrides(environ)
+    for name, value in saved.items():
+        if name in given or not _masked(value):
+            continue
+        text = env.get(name)
+        if text is not None and kept(_as_saved(text, value)) == value:
+            merged[name] = _as_saved(text, value)  # the environment's, with its credentials
+            continue
+        option = (options or {}).get(name)
+        variables = f"DEEP_RESEARCH_{name.upper()}" + (" or OPENAI_BASE_URL" if name == "model_base_url" else "")
+        how = f"{option} on resume, or {variables} set to it" if option else f"{variables} set to it"
+        raise UserError(f"this run's {option or name} held a password or token ({_shown(value)}), which the "
+                        f"state database does not keep: give the URL again ({how})")
+    return merged
+
+
+_MASKED = re.compile(r"://(?:[^/?#@\s:]*:)?\*\*\*@")
+
+
+def _masked(value: Any) -> bool:
+    """Whether ``value`` holds a URL whose credentials were not kept."""
+    if isinstance(value, str):
+        return bool(_MASKED.search(value))
+    if isinstance(value, dict):
+        return any(_masked(v) for v in value.values())
+    if isinstance(value, (list, tuple)):
+        return any(_masked(v) for v in value)
+    return False
+
+
+def _as_saved(text: str, saved: Any) -> Any:
+    """An environment variable's text as the setting's value (JSON for a mapping)."""
+    if isinstance(saved, (dict, list)):
+        try:
+            return json.loads(text)
+        except ValueError:
+            return text
+    return text
+
+
+def _shown(value: Any) -> str:
+    text = value if isinstance(value, str) else json.dumps(value)
+    return text if len(text) <= 200 else text[:199] + "…"
