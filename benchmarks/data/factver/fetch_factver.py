@@ -2752,33 +2752,46 @@ _SCITAIL_PATHS = ("scitail/data/test/answers.jsonl", "scitail/data/dev/answers.j
 _SCITAIL_LABEL = {"E": SUPPORTED, "N": UNSUPPORTED}
 
 
+def _premise_rows(rd: Reader, tally: Tally, repo: Repo, paths: tuple[str, ...], labels: dict[str, str],
+                  keys: tuple[str, str, str], empty: str) -> Iterator[tuple[str, dict, str, str, str]]:
+    """The rows of an entailment set's JSON-lines files (``keys``: its label, premise and
+    hypothesis fields) whose label is one of ``labels`` and whose premise and hypothesis are
+    not empty once cleaned, as (path, row, label, premise, hypothesis); the others are counted
+    as dropped (``empty`` names an empty pair)."""
+    label_key, premise_key, hyp_key = keys
+    for path in paths:
+        for r in rd.jsonl(repo, path):
+            lab = (r.get(label_key) or "").strip()
+            if lab not in labels:
+                tally.dropped[f"label {lab or 'empty'!r}"] += 1
+                continue
+            premise = clean(r.get(premise_key) or "", tally)
+            hyp = clean(r.get(hyp_key) or "", tally)
+            if not premise or not hyp:
+                tally.dropped[empty] += 1
+                continue
+            yield path, r, lab, premise, hyp
+
+
 def scitail(rd: Reader, tally: Tally) -> Iterator[Example]:
     """One pair per labelled SciTail row: the hypothesis (a science exam question and its answer as
     one statement) against the premise (a sentence found on the web). ``E`` (entails) ->
     supported, ``N`` (neutral) -> unsupported; a premise/hypothesis pair met again is kept once."""
     seen: set[tuple[str, str]] = set()
-    for path in _SCITAIL_PATHS:
-        for r in rd.jsonl(SCITAIL, path):
-            lab = (r.get("gold_label") or "").strip()
-            if lab not in _SCITAIL_LABEL:
-                tally.dropped[f"label {lab or 'empty'!r}"] += 1
-                continue
-            premise = clean(r.get("sentence1") or "", tally)
-            hyp = clean(r.get("sentence2") or "", tally)
-            if not premise or not hyp:
-                tally.dropped["empty premise or hypothesis"] += 1
-                continue
-            if tally.repeated(seen, (premise, hyp), "premise/hypothesis pair met again"):
-                continue
-            yield Example(
-                id=f"scitail-{_slug(r['id'])}",
-                group=hashlib.sha256(hyp.encode()).hexdigest()[:10],
-                quotes=[premise],
-                claim=hyp,
-                label=_SCITAIL_LABEL[lab],
-                cls=lab,
-                source=source(SCITAIL, path),
-            )
+    for path, r, lab, premise, hyp in _premise_rows(rd, tally, SCITAIL, _SCITAIL_PATHS, _SCITAIL_LABEL,
+                                                    ("gold_label", "sentence1", "sentence2"),
+                                                    "empty premise or hypothesis"):
+        if tally.repeated(seen, (premise, hyp), "premise/hypothesis pair met again"):
+            continue
+        yield Example(
+            id=f"scitail-{_slug(r['id'])}",
+            group=hashlib.sha256(hyp.encode()).hexdigest()[:10],
+            quotes=[premise],
+            claim=hyp,
+            label=_SCITAIL_LABEL[lab],
+            cls=lab,
+            source=source(SCITAIL, path),
+        )
 
 
 # ConTRoL's dev and test files (`train.jsonl` is absent from the snapshot); `uid` restarts at
@@ -2794,19 +2807,11 @@ def control(rd: Reader, tally: Tally) -> Iterator[Example]:
     once; one met with another label is dropped, every copy of it."""
     rows: list[tuple[str, dict, str, str]] = []
     classes: dict[tuple[str, str], set[str]] = collections.defaultdict(set)
-    for path in _CONTROL_PATHS:
-        for r in rd.jsonl(CONTROL, path):
-            lab = (r.get("label") or "").strip()
-            if lab not in _CONTROL_LABEL:
-                tally.dropped[f"label {lab or 'empty'!r}"] += 1
-                continue
-            premise = clean(r.get("premise") or "", tally)
-            hyp = clean(r.get("hypothesis") or "", tally)
-            if not premise or not hyp:
-                tally.dropped["empty passage or statement"] += 1
-                continue
-            classes[(premise, hyp)].add(lab)
-            rows.append((path, r, premise, hyp))
+    for path, r, lab, premise, hyp in _premise_rows(rd, tally, CONTROL, _CONTROL_PATHS, _CONTROL_LABEL,
+                                                    ("label", "premise", "hypothesis"),
+                                                    "empty passage or statement"):
+        classes[(premise, hyp)].add(lab)
+        rows.append((path, r, premise, hyp))
     seen: set[tuple[str, str]] = set()
     for path, r, premise, hyp in rows:
         if len(classes[(premise, hyp)]) > 1:
