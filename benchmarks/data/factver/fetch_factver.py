@@ -2780,6 +2780,26 @@ def _premise_rows(rd: Reader, tally: Tally, repo: Repo, paths: tuple[str, ...], 
             yield path, r, lab, premise, hyp
 
 
+def _one_label_pairs(rows: Iterable[tuple[str, dict, str, str, str]], tally: Tally,
+                     again: str) -> Iterator[tuple[str, dict, str, str, str]]:
+    """The (path, row, label, premise, hypothesis) ``rows`` with each premise/hypothesis pair once: a
+    pair met again with the same label is kept the first time, one met with two labels is dropped,
+    every copy (counted in ``tally`` as ``again``, and ``again`` "with another label")."""
+    rows = list(rows)
+    labels: dict[tuple[str, str], set[str]] = collections.defaultdict(set)
+    for _, _, lab, premise, hyp in rows:
+        labels[(premise, hyp)].add(lab)
+    seen: set[tuple[str, str]] = set()
+    for row in rows:
+        _, _, _, premise, hyp = row
+        if len(labels[(premise, hyp)]) > 1:
+            tally.dropped[f"{again} with another label"] += 1
+            continue
+        if tally.repeated(seen, (premise, hyp), again):
+            continue
+        yield row
+
+
 def scitail(rd: Reader, tally: Tally) -> Iterator[Example]:
     """One pair per labelled SciTail row: the hypothesis (a science exam question and its answer as
     one statement) against the premise (a sentence found on the web). ``E`` (entails) ->
@@ -2812,22 +2832,10 @@ def control(rd: Reader, tally: Tally) -> Iterator[Example]:
     ``e`` (entailed, "true") -> supported; ``c`` (contradicted, "false") and ``n`` (neutral,
     "cannot say") -> unsupported. A passage/statement pair met again with the same label is kept
     once; one met with another label is dropped, every copy of it."""
-    rows: list[tuple[str, dict, str, str]] = []
-    classes: dict[tuple[str, str], set[str]] = collections.defaultdict(set)
-    for path, r, lab, premise, hyp in _premise_rows(rd, tally, CONTROL, _CONTROL_PATHS, _CONTROL_LABEL,
-                                                    ("label", "premise", "hypothesis"),
-                                                    "empty passage or statement"):
-        classes[(premise, hyp)].add(lab)
-        rows.append((path, r, premise, hyp))
-    seen: set[tuple[str, str]] = set()
-    for path, r, premise, hyp in rows:
-        if len(classes[(premise, hyp)]) > 1:
-            tally.dropped["statement met again for the passage with another label"] += 1
-            continue
-        if tally.repeated(seen, (premise, hyp), "statement met again for the passage"):
-            continue
+    rows = _premise_rows(rd, tally, CONTROL, _CONTROL_PATHS, _CONTROL_LABEL, ("label", "premise", "hypothesis"),
+                         "empty passage or statement")
+    for path, r, lab, premise, hyp in _one_label_pairs(rows, tally, "statement met again for the passage"):
         part = Path(path).stem
-        lab = r["label"].strip()
         yield Example(
             id=f"control-{part}-{_slug(r['uid'])}",
             group=hashlib.sha256(premise.encode()).hexdigest()[:10],
@@ -2928,26 +2936,6 @@ CAD = Repo("acmi-lab/counterfactually-augmented-data", "6f232a1d2a11462a30ce08fb
 _NLI_LABEL = {"entailment": SUPPORTED, "contradiction": UNSUPPORTED, "neutral": UNSUPPORTED}
 
 
-def _one_label_pairs(rows: Iterable[tuple[str, dict, str, str, str]], tally: Tally,
-                     what: str) -> Iterator[tuple[str, dict, str, str, str]]:
-    """The (path, row, label, premise, hypothesis) ``rows`` with each premise/hypothesis pair once: a
-    pair met again with the same label is kept the first time, one met with two labels is dropped,
-    every copy (counted in ``tally`` under ``what``)."""
-    rows = list(rows)
-    labels: dict[tuple[str, str], set[str]] = collections.defaultdict(set)
-    for _, _, lab, premise, hyp in rows:
-        labels[(premise, hyp)].add(lab)
-    seen: set[tuple[str, str]] = set()
-    for row in rows:
-        _, _, _, premise, hyp = row
-        if len(labels[(premise, hyp)]) > 1:
-            tally.dropped[f"{what} met again with another label"] += 1
-            continue
-        if tally.repeated(seen, (premise, hyp), f"{what} met again"):
-            continue
-        yield row
-
-
 _ANLI_PATHS = tuple(f"data/anli_v1.0/R{n}/test.jsonl" for n in (1, 2, 3))
 _ANLI_LABEL = {"e": SUPPORTED, "c": UNSUPPORTED, "n": UNSUPPORTED}
 
@@ -2958,7 +2946,7 @@ def anli(rd: Reader, tally: Tally) -> Iterator[Example]:
     again is kept once (dropped, every copy, with two labels)."""
     rows = _premise_rows(rd, tally, ANLI, _ANLI_PATHS, _ANLI_LABEL, ("label", "context", "hypothesis"),
                          "empty context or hypothesis")
-    for path, r, lab, context, hyp in _one_label_pairs(rows, tally, "context/hypothesis pair"):
+    for path, r, lab, context, hyp in _one_label_pairs(rows, tally, "context/hypothesis pair met again"):
         rnd = path.split("/")[-2].lower()
         yield Example(
             id=f"anli-{rnd}-{_slug(r['uid'])}",
@@ -2995,7 +2983,7 @@ def _cad(part: str, name: str) -> Callable[[Reader, Tally], Iterator[Example]]:
         ``entailment`` -> supported, ``contradiction`` and ``neutral`` -> unsupported; a pair met
         again is kept once (dropped, every copy, with two labels)."""
         for _, r, lab, premise, hyp in _one_label_pairs(_cad_rows(rd, tally, path), tally,
-                                                        "premise/hypothesis pair"):
+                                                        "premise/hypothesis pair met again"):
             # The sentence both revisions of one SNLI pair share: the premise when the hypothesis
             # was revised, the hypothesis when the premise was.
             kept = premise if part == "revised_hypothesis" else hyp
@@ -3075,7 +3063,9 @@ The split group is the passage.""",
 
 FRESH18_README_HEAD = _group_head("Eighteenth", "--fresh18", "seventeenth", "snapshots") + """\
 All three sets are sentence-pair entailment data whose hypotheses (and, for one CAD set, premises)
-people wrote; none was made by swapping words with a program. The original SNLI pairs CAD starts
+people wrote; none was made by swapping words with a program. Label, in all three: entailment ->
+supported; contradiction and neutral -> unsupported (a neutral hypothesis is one the passage does
+not show; `class` keeps the original label). The original SNLI pairs CAD starts
 from (`NLI/original/`) are not used: SNLI's captions were turned down for the eleventh group and
 the revised pairs are the part written to test a label flip. ANLI, not found for the eleventh
 group, is read here from a copy of its release. Looked at and not used: ConjNLI
@@ -3084,8 +3074,8 @@ hypotheses bear a program's cut of a conjunct - "Douglas County Search and Rescu
 "Douglas County Search", "Metro Cash and Carry" "Metro Carry" - with tokeniser spacing left in
 ("bachelor 's", "all - volunteer")); the negation benchmarks of Hossain et al.
 (mosharafhossain/negation-and-nli: "not" added to the main verb of a premise or hypothesis of RTE,
-SNLI and MNLI pairs, "must be" -> "must not be", a mechanical one-word alteration); SciNLI (msadat3/SciNLI: code only, the data is a download); AmbiFC
-(maxglockner/AmbiFC: no snapshot to be had, as for the thirteenth group); Dialogue NLI (no copy
+SNLI and MNLI pairs, "must be" -> "must not be", a mechanical one-word alteration); SciNLI
+(msadat3/SciNLI: code only, the data is a download); AmbiFC (maxglockner/AmbiFC: no snapshot to be had, as for the thirteenth group); Dialogue NLI (no copy
 found; its labels come from relation triples annotated on each sentence, not from a judgement of
 the pair); SelfCheckGPT's WikiBio annotations (potsawee/selfcheckgpt holds no data, as before;
 the copy in KAIST-CS584-HCI/selfcheckgpt-replication is a replication project's derived file with
