@@ -112,3 +112,14 @@ def test_repairs_read_alike_with_and_without_the_index():
     for n, q in enumerate(quotes):
         sid = f"s{n % len(pages)}"
         assert fresh.verify(q, sid) == built.verify(q, sid), q
+
+
+def test_scan_hands_over_to_the_index_in_text_without_spaces():
+    # a Chinese page has no space to start the tokenizer from near a place far into it
+    text = "中文字" * 600 + "句子结束。"
+    src = Source("s", "https://example.org/p", text, format="text")
+    ix = IndexedSource(src)
+    assert ix._scan_tokens(["句", "子"]) is verify._UNDECIDED
+    span = ix.find_tokens(["句", "子"])
+    assert span is not None and text[span[0]:span[1]] == "句子"
+    assert IndexedSource(src)._scan_tokens(["中", "文"]) == (0, 2)  # near the start: no hand-over

@@ -301,7 +301,8 @@ class IndexedSource:
         it (no token holds a space, so the tokens from there on are the page's own), for
         the whole run; the first confirmed is the first run. After :data:`SCAN_TRIES`
         places the tokenizer does not confirm (a head found inside longer words, or again
-        and again with another tail), ``_UNDECIDED``: the index decides."""
+        and again with another tail), or at a place with no space in the :data:`SCAN_BACK`
+        characters before it (text of a spaceless script), ``_UNDECIDED``: the index decides."""
         deep = self.deep_view
         text = deep.text
         head = re.compile(r"\W*".join(map(re.escape, qtokens[:SCAN_HEAD])))
@@ -311,6 +312,8 @@ class IndexedSource:
             if m is None:
                 return None
             start = m.start()
+            if start - text.rfind(" ", 0, start) > SCAN_BACK:
+                return _UNDECIDED  # no space near (a spaceless script): the tokenizer would start far back
             end = _run_end(text, start, qtokens)
             if end is not None:
                 return deep.source_span(start, end)
@@ -320,6 +323,7 @@ class IndexedSource:
 
 SCAN_HEAD = 3  # tokens of the searched head: a few keep the pattern quick to compile and rarely met
 SCAN_TRIES = 16
+SCAN_BACK = 1000  # the farthest back a confirmation starts the tokenizer
 _UNDECIDED = (-1, -1)  # told apart by identity: no span of a page
 _EMPTY_TOKEN = frozenset({""})
 
