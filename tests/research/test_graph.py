@@ -437,6 +437,44 @@ def test_the_settings_a_question_was_started_with_hold_when_another_run_resumes_
     assert v["question_settings"] == asked
 
 
+def test_a_setting_the_resuming_run_gives_that_is_not_used_is_said_in_the_chat_and_audit(corpus, tmp_path):
+    """The run that approves the brief asks for 6 researcher tool calls, no report review
+    and another report format; the question was started with 2, a review and a brief
+    report: those hold, and the user reads so once in the chat (one line each: the setting,
+    the value typed, the value kept), in the degradations and in audit.json. It was only
+    logged."""
+    script = base_script(researcher=keep_searching())
+    supervisor_rounds(script, {1: calls(tool_call("ConductResearch", topic=TOPIC_A)),
+                               2: calls(tool_call("ResearchComplete"))})
+    graph = graph_for(script, corpus, CountingSearch(LocalCorpus.open(corpus)))
+    asked = context(tmp_path, require_brief_approval=True, max_react_tool_calls=2, report_format="concise")
+    resumed = context(tmp_path, require_brief_approval=True, max_react_tool_calls=6, report_format="detailed")
+
+    async def scenario():
+        state = await drive(graph, start(), asked)
+        assert state.next == ("approve_research_brief",)
+        return await drive(graph, Command(resume={"type": "approve"}), resumed)
+
+    v = asyncio.run(scenario()).values
+    assert v["status"] == "completed"
+    notices = [m for m in v["messages"] if m.name == "settings"]
+    assert len(notices) == 1  # once per run, though every node of the run applies the settings
+    lines = notices[0].content.splitlines()[1:]
+    assert lines == ["- max_react_tool_calls: 6 given by this run is not used; 2 is kept (a run that resumes a "
+                     "question never raises a limit the question was started with)",
+                     "- report_format: detailed given by this run is not used; concise is kept (the question is "
+                     "researched and written with the settings it was started with)"]
+    # before the report: the user reads it first
+    assert v["messages"].index(notices[0]) < next(i for i, m in enumerate(v["messages"]) if m.name == "report")
+    expected = [{"setting": "max_react_tool_calls", "asked": 6, "kept": 2},
+                {"setting": "report_format", "asked": "detailed", "kept": "concise"}]
+    assert [{k: r[k] for k in ("setting", "asked", "kept")} for r in v["ignored_settings"]] == expected
+    assert [d["kind"] for d in v["degradations"] if d["stage"] == "configuration"] == ["setting_ignored"] * 2
+    audit = json.loads(Path(v["outputs"]["audit"]).read_text())
+    assert [{k: r[k] for k in ("setting", "asked", "kept")} for r in audit["settings_ignored"]] == expected
+    assert all(r["why"] for r in audit["settings_ignored"])
+
+
 def test_a_new_question_on_the_thread_starts_with_the_settings_its_run_gives(corpus, tmp_path):
     """A follow-up question is a new question: the first one's settings (an approval, a
     tool-call limit) do not carry over to it; its own run's settings are recorded."""
