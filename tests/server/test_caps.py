@@ -444,6 +444,13 @@ def test_a_question_keeps_its_limits_when_another_run_resumes_it(tmp_path):
         assert values["status"] == "completed", values.get("errors")
         assert values["question_settings"]["max_concurrent_research_units"] == 1
         assert len(values["research_log"]) == 1  # one unit ran: the scenario asks for two
+    # the chat says so to the run that asked for ten, once; nothing to the one that omitted it
+    notices = [[m["content"] for m in v["messages"] if m.get("name") == "settings"] for v in results]
+    assert notices[0] == [] and not results[0].get("ignored_settings")
+    assert len(notices[1]) == 1 and ("- max_concurrent_research_units: 10 given by this run is not used; 1 is kept"
+                                     in notices[1][0]), notices[1]
+    assert [(r["setting"], r["asked"], r["kept"]) for r in results[1]["ignored_settings"]] == [
+        ("max_concurrent_research_units", 10, 1)]
 
 
 @pytest.mark.server
