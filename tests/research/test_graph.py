@@ -242,6 +242,19 @@ def test_test_mode_preset_shrinks_limits():
     tiny = Configuration.resolve(None, {"max_concurrent_research_units": 1},
                                  environ={"DEEP_RESEARCH_TEST_MODE": "true"})
     assert tiny.test_mode and tiny.max_concurrent_research_units == 1 and tiny.max_researcher_iterations == 2
+    assert tiny.clamped == []  # the preset lowered defaults only: nothing the run gave
+
+
+def test_a_value_the_run_gave_that_test_mode_lowers_is_said():
+    """test_mode lowered a limit the run gave itself (10 research units to 2) and turned its
+    clarification off without a word; each is listed with the environment's ceilings, which
+    the CLI prints and the graph records (degradations of kind clamped)."""
+    small = Configuration.resolve(None, {"test_mode": True, "max_concurrent_research_units": 10,
+                                         "max_react_tool_calls": 2, "allow_clarification": True}, environ={})
+    assert [(c["setting"], c["requested"], c["ceiling"]) for c in small.clamped] == [
+        ("max_concurrent_research_units", 10, 2), ("allow_clarification", True, False)]
+    assert small.clamped[0]["message"] == ("max_concurrent_research_units 10 is above the test_mode preset's 2: "
+                                           "this run uses 2")
 
 
 @pytest.mark.parametrize("source, field, value", [

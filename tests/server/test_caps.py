@@ -141,6 +141,8 @@ def test_the_environment_value_applies_when_the_run_sets_nothing_and_clamps_surv
     cfg = Configuration.resolve(None, {"max_concurrent_research_units": 9, "test_mode": True}, environ=environ)
     assert cfg.max_concurrent_research_units == 2  # clamped to 5, then the test_mode preset
     assert [c["setting"] for c in cfg.clamped] == ["max_concurrent_research_units"]
+    assert cfg.clamped[0]["message"].endswith("set by DEEP_RESEARCH_MAX_CONCURRENT_RESEARCH_UNITS, and the test_mode "
+                                              "preset's 2: this run uses 2")  # one line, the value used
     assert cfg.model_copy().clamped == cfg.clamped
 
 

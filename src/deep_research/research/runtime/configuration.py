@@ -793,18 +793,37 @@ class Configuration(BaseModel):
         return (f"no price is known for {names}: the cost shown leaves {its} calls out; give {its} price with "
                 f"model_prices to count {'it' if len(unpriced) == 1 else 'them'}")
 
-    def limited(self) -> Configuration:
-        """The test_mode preset applied (small limits), or self."""
+    def limited(self, given: typing.Collection[str] = ()) -> Configuration:
+        """The test_mode preset applied (small limits), or self. A value the run gave itself
+        (``given``: setting names) that the preset lowers is listed in :attr:`clamped`, as a
+        ceiling's is, so the user reads it (it was lowered without a word)."""
         if not self.test_mode:
             return self
-        return self.model_copy(update={
+        preset: dict[str, Any] = {
             "max_concurrent_research_units": min(self.max_concurrent_research_units, 2),
             "max_researcher_iterations": min(self.max_researcher_iterations, 2),
             "max_react_tool_calls": min(self.max_react_tool_calls, 3),
             "max_search_results": min(self.max_search_results, 3),
             "max_page_chars": min(self.max_page_chars, 8000),
             "allow_clarification": False,
-        })
+        }
+        out = self.model_copy(update=preset)
+        out._clamped = [dict(c) for c in self._clamped]  # a copy's private list is its original's
+        for name, value in preset.items():
+            asked = getattr(self, name)
+            if name not in given or asked == value:
+                continue
+            lowered = next((c for c in out._clamped if c["setting"] == name), None)
+            if lowered is not None:  # lowered to a ceiling already: the one line says both
+                lowered["message"] = (lowered["message"].removesuffix(f": this run uses {_show(asked)}")
+                                      + f", and the test_mode preset's {_show(value)}: this run uses {_show(value)}")
+                continue
+            message = ("allow_clarification on is turned off by test_mode: this run asks no clarifying question"
+                       if name == "allow_clarification" else
+                       f"{name} {_show(asked)} is above the test_mode preset's {_show(value)}: this run uses "
+                       f"{_show(value)}")
+            out._clamped.append({"setting": name, "requested": asked, "ceiling": value, "message": message})
+        return out
 
     @classmethod
     def env_overrides(cls, environ: dict[str, str] | None = None) -> dict[str, Any]:
@@ -913,7 +932,7 @@ class Configuration(BaseModel):
             cfg = cfg.model_copy(update={c["setting"]: c["ceiling"] for c in clamped})
             cfg._clamped = clamped
         cfg._check_models(env)
-        return cfg.limited()
+        return cfg.limited(run)
 
     def _check_models(self, env: typing.Mapping[str, str]) -> None:
         allowed = [p.strip() for p in (env.get(ENV_ALLOWED_MODELS) or "").split(",") if p.strip()]
