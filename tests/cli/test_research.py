@@ -113,6 +113,11 @@ def test_what_resume_is_given_and_does_not_use_is_said_in_one_line_each(tmp_path
         (["research", "What is tea?", "--search", "google"], {}, "--search: must be tavily, local, searxng, openai_web, anthropic_web or none"),
         (["research", "What is tea?", "--search", "local"], {"OPENAI_API_KEY": "k"}, "--corpus"),
         (["research", "What is tea?", "--corpus", "/nonexistent/dir"], {}, "does not exist"),
+        # a backend's own option with another backend: it was dropped without a word, the web searched
+        (["research", "What is tea?", "--corpus", "tests", "--search", "tavily"], {},
+         "--corpus is used by --search local only, and --search tavily was given"),
+        (["research", "What is tea?", "--searxng-url", "http://localhost:8888", "--search", "none"], {},
+         "--searxng-url is used by --search searxng only, and --search none was given"),
         (["research", "What is tea?", "--search", "none"], {}, "OPENAI_API_KEY"),
         (["research", "What is tea?"], {"OPENAI_API_KEY": "k"}, "TAVILY_API_KEY"),
         (["research", "What is tea?", "--search", "none", "--model", "openai:x", "--api-key-env", "MY_KEY"], {},
