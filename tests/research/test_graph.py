@@ -286,8 +286,11 @@ def test_api_keys_are_never_configuration_values():
     env = {"OPENAI_API_KEY": secret, "DEEP_RESEARCH_OPENAI_API_KEY": secret, "DEEP_RESEARCH_API_KEY": secret,
            "MY_KEY": secret}
     cfg = Configuration.resolve({"configurable": {"api_key": secret, "openai_api_key": secret}},
-                                {"openai_api_key": secret, "research_model_api_key_env": "MY_KEY"},
-                                environ=env)
+                                {"research_model_api_key_env": "MY_KEY"}, environ=env)
+    # a key given in a run's context is no setting: refused, naming the name, never the value
+    with pytest.raises(UserError, match="unknown setting.*'openai_api_key'") as refused:
+        Configuration.resolve(None, {"openai_api_key": secret, "research_model_api_key_env": "MY_KEY"}, environ=env)
+    assert secret not in str(refused.value)
     assert secret not in cfg.model_dump_json()
     spec = cfg.model_spec("research")
     assert spec["api_key_env"] == "MY_KEY"
@@ -297,6 +300,18 @@ def test_api_keys_are_never_configuration_values():
         .model_spec("summarization")["api_key_env"] == "SHARED"
     schema_props = Configuration.model_json_schema()["properties"]
     assert not [p for p in schema_props if p.endswith("api_key")]
+
+
+def test_a_misspelt_setting_in_a_runs_context_is_refused_naming_it():
+    """A run's context with a setting name that is not one ("max_total_token") was dropped
+    without a word: the run went on with no cap. It is refused, naming what was typed and
+    the setting it is closest to (the server's auth handler answers 403 with it)."""
+    with pytest.raises(UserError, match=r"unknown setting\(s\) in the run's context: 'max_total_token' \(did you "
+                                        r"mean max_total_tokens\?\); 'colour'$"):
+        Configuration.resolve(None, {"max_total_token": 1000, "search_api": "local", "colour": "red"}, environ={})
+    # a configurable holds LangGraph's own keys too (thread_id, run_id ...): read, not refused
+    cfg = Configuration.resolve({"configurable": {"thread_id": "t", "max_total_token": 1}}, None, environ={})
+    assert cfg.max_total_tokens is None
 
 
 def test_dict_setting_from_environment():

@@ -136,6 +136,14 @@ def _expected(err: Any) -> str:
     return msg.removeprefix("Value error, ") if kind == "value_error" else msg
 
 
+def _unknown(name: Any) -> str:
+    """An unknown setting's name as typed, with the setting it is closest to."""
+    import difflib
+
+    near = difflib.get_close_matches(str(name), list(Configuration.model_fields), n=1, cutoff=0.75)
+    return repr(str(name)[:100]) + (f" (did you mean {near[0]}?)" if near else "")
+
+
 def _problems(e: ValidationError, *, env: bool = False, labels: typing.Mapping[str, str] | None = None) -> str:
     """What is wrong, per setting: named by its environment variable when it came from
     there, by ``labels`` (e.g. the command-line option the user typed) when given, else by
@@ -903,6 +911,10 @@ class Configuration(BaseModel):
                             + _problems(e, env=True)) from None
         if caller is None:
             caller = Caller(Source.RUN) if above_ceiling == "refuse" else Caller.of_config(config, env)
+        if isinstance(context, dict):  # a misspelt setting was dropped without a word (no cap, another model)
+            unknown = [k for k in context if k not in cls.model_fields]
+            if unknown:
+                raise UserError("unknown setting(s) in the run's context: " + "; ".join(map(_unknown, unknown)))
         run = cls._run_values(config, context)
         cfg = cls._merged(base, run)
         problems = refusals({n: getattr(cfg, n) for n in run}, caller, current=server, server=server, environ=env)
