@@ -314,6 +314,19 @@ def test_a_misspelt_setting_in_a_runs_context_is_refused_naming_it():
     assert cfg.max_total_tokens is None
 
 
+def test_a_graph_run_whose_context_misspells_a_setting_fails_naming_it(corpus, tmp_path):
+    """LangGraph builds a run's context with Configuration: an unknown name was dropped there
+    (a run without the auth handler, a Python caller) and the run went on without the cap
+    it meant. It fails before any model call, naming the name."""
+    from pydantic import ValidationError
+
+    script = base_script()
+    graph = graph_for(script, corpus)
+    with pytest.raises(ValidationError, match=r"max_total_token\n.*Extra inputs are not permitted"):
+        asyncio.run(drive(graph, start(), {**context(tmp_path), "max_total_token": 1000}))
+    assert not script.calls
+
+
 def test_dict_setting_from_environment():
     env = {"DEEP_RESEARCH_MCP_CONFIG": '{"url": "http://127.0.0.1:9000/mcp", "tools": ["lookup"]}'}
     cfg = Configuration.resolve(None, None, environ=env)

@@ -30,6 +30,7 @@ from fnmatch import fnmatchcase
 from typing import Any, Literal
 
 from pydantic import (
+    ConfigDict,
     BaseModel,
     Field,
     NonNegativeFloat,
@@ -212,6 +213,10 @@ def model_name_problem(spec: str) -> None:
 
 class Configuration(BaseModel):
     """Settings of a research run (rendered as knobs in LangGraph Studio)."""
+
+    # a run's context naming a setting that is not one fails, naming it (LangGraph builds
+    # the context with this model: an unknown name was dropped, the run went on without it)
+    model_config = ConfigDict(extra="forbid")
 
     # --- scoping --------------------------------------------------------------------
     allow_clarification: bool = Field(
