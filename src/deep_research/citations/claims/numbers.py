@@ -764,6 +764,8 @@ def _date_maybe_stated(c: _Num, quotes: list[_Text], qnums: list[_Num]) -> bool:
                 return True
     if cd != "?" or cy == "?":
         return False
+    if _numeric_date(int(cy), int(cm), None, quotes):  # "November 2009" / "2009-11-06"
+        return True
     # a month and a year ("by March 2021"): the month's name and the year, apart
     names = {w for w, k in _MONTHS.items() if k == int(cm)}
     return cy in plain and any(r[:1].isupper() and r.lower() in names for q in quotes for r in q.rawset)
@@ -794,18 +796,27 @@ def _common_tail(a: str, b: str) -> int:
     return n
 
 
-def _numeric_date(year: int, month: int, day: int, quotes: list[_Text]) -> bool:
-    """Does a quote write the date in digits: "1/25/2019", "25/1/2019" or "2019-01-25"?"""
-    want = {(month, day, year), (day, month, year), (year, month, day)}
+def _numeric_date(year: int, month: int, day: int | None, quotes: list[_Text]) -> bool:
+    """Does a quote write the date in digits: "1/25/2019", "25/1/2019" or "2019-01-25"? With no
+    ``day`` (a claim's "November 2009"), a digit date of that month and year, any day, counts
+    (never a proof: the number rule only keeps from flagging it)."""
+    def wanted(got: tuple[int, ...] | None) -> bool:
+        if got is None:
+            return False
+        if day is not None:
+            return got in {(month, day, year), (day, month, year), (year, month, day)}
+        a, b, c = got
+        return (c == year and month in (a, b)) or (a == year and b == month)
+
     for q in quotes:
         low, kinds = q.low, q.kinds
         for i in range(len(low) - 2):
             if kinds[i] == _NUM and kinds[i + 1] != _NUM:
                 if i + 4 < len(low) and low[i + 1] == "/" and low[i + 3] == "/" and kinds[i + 2] == _NUM \
-                        and kinds[i + 4] == _NUM and _ints(low[i], low[i + 2], low[i + 4]) in want:
+                        and kinds[i + 4] == _NUM and wanted(_ints(low[i], low[i + 2], low[i + 4])):
                     return True
             elif kinds[i] == _NUM and kinds[i + 1] == _NUM and kinds[i + 2] == _NUM \
-                    and _ints(low[i], low[i + 1], low[i + 2]) in want and len(low[i]) == 4:
+                    and len(low[i]) == 4 and wanted(_ints(low[i], low[i + 1], low[i + 2])):
                 return True  # "2019-01-25": three numbers joined by hyphens
     return False
 
