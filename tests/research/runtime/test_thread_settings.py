@@ -133,3 +133,12 @@ def test_a_follow_up_question_starts_without_the_last_questions_settings():
     assert applied(done, config, None) == (config, None) and starts_question(done)
     assert not starts_question({**done, "status": "needs_clarification"})  # an answer to a clarifying question
     assert starts_question({})
+
+
+@pytest.mark.parametrize("settings", ["not a dict", ["max_total_tokens", 4000], 7])
+def test_question_settings_a_state_update_made_no_mapping_are_named_in_a_clear_error(settings):
+    """A client may write the state itself (``threads.update_state``): settings that are no
+    mapping were an AttributeError ("'str' object has no attribute 'items'") as the run's error."""
+    state = {"question": "q", "status": "running", "question_settings": settings}
+    with pytest.raises(UserError, match=r"question_settings must be a mapping .*not (str|list|int) "):
+        applied(state, {"configurable": {"thread_id": "t"}}, Runtime({"max_total_tokens": 9000}))

@@ -144,6 +144,10 @@ def settled(state: Any, config: dict, runtime: Any) -> tuple[dict, Any, list[dic
     started = state.get("question_settings") if isinstance(state, Mapping) else None
     if not started or is_follow_up(state) or _restated(config):
         return config, runtime, []
+    if not isinstance(started, Mapping):  # only a state update can write it so
+        raise UserError("the thread's question_settings must be a mapping of setting names to values, not "
+                        f"{type(started).__name__} {_shown(started)!r}: update the thread's state with its "
+                        "settings (or {} for none)")
     context = getattr(runtime, "context", None)
     values, ignored = thread_values(started, Configuration._run_values(config, context))
     thread = str(((config or {}).get("configurable") or {}).get("thread_id") or "local")
