@@ -23,6 +23,15 @@ SECRET_ENV_NAMES: set[str] = {"OPENAI_API_KEY", "AZURE_OPENAI_API_KEY", "TAVILY_
 _KEY_PATTERN = re.compile(r"\b(sk|tvly|key|gsk|hf)[-_][A-Za-z0-9_\-]{8,}")
 _URL_PASSWORD = re.compile(r"(?<=://)([^/?#@\s:]*):[^/?#@\s]+@")  # http://user:password@host
 _URL_USERINFO = re.compile(r"(?<=://)([^/?#@\s]+)@")  # http://user:password@host, http://token@host
+# A URL, to its end (a space, a quote or a bracket that closes it in a message).
+_URL = re.compile(r"\b[A-Za-z][A-Za-z0-9+.-]*://[^\s'\"<>`]+")
+# A query (or fragment) parameter whose name says its value is a secret: key, api_key, apikey,
+# access_token, X-Amz-Signature, client_secret, password, sig, auth, code (an OAuth grant),
+# credential(s) ... matched case-insensitively as the whole name or its last part after - _ or .
+_SECRET_NAME = (r"(?:[^=&#;?\s]*[-_.])?(?:api_?key|key|token|secret|password|passwd|pwd|sig|signature|auth|"
+                r"authorization|code|credentials?|credential[-_.]?\w*|session|sessionid)")
+_URL_QUERY_SECRET = re.compile(  # the value, short of punctuation that ends a sentence around the URL
+    rf"(?i)([?&#;]{_SECRET_NAME}=)(?!\*\*\*[.,:!?)\]]*(?:[&#;]|$))[^&#;\s]+?(?=[.,:!?)\]]*(?:[&#;]|$))")
 
 
 def remember_secret_env(name: str | None) -> None:
@@ -43,18 +52,39 @@ def redact(text: str) -> str:
 
 
 def mask_url_passwords(text: str) -> str:
-    """``text`` with the password of every URL in it (``//user:password@host``) masked: for
-    messages that name what the user typed, which key-like masking would garble (a file
-    named key_questions.jsonl)."""
-    return _URL_PASSWORD.sub(r"\1:***@", text)
+    """``text`` with the password of every URL in it (``//user:password@host``) and the
+    values of its secret query parameters (``?api_key=***``, :func:`mask_url_query_secrets`)
+    masked: for messages that name what the user typed, which key-like masking would garble
+    (a file named key_questions.jsonl)."""
+    return mask_url_query_secrets(_URL_PASSWORD.sub(r"\1:***@", text))
 
 
 def mask_url_credentials(text: str) -> str:
     """``text`` with the credentials of every URL in it masked, for what is kept: a
-    password (``//user:***@host``), and a user name standing alone (``//***@host``), which
-    is often a token (``https://ghp_...@host``)."""
-    return _URL_USERINFO.sub(lambda m: m[1].split(":", 1)[0] + ":***@" if ":" in m[1] else "***@", text)
+    password (``//user:***@host``), a user name standing alone (``//***@host``), which
+    is often a token (``https://ghp_...@host``), and the value of every query or fragment
+    parameter whose name says it is a secret (``?api_key=***``, ``#access_token=***``)."""
+    text = _URL_USERINFO.sub(lambda m: m[1].split(":", 1)[0] + ":***@" if ":" in m[1] else "***@", text)
+    return mask_url_query_secrets(text)
+
+
+def mask_url_query_secrets(text: str) -> str:
+    """``text`` with the value of every secret-named query or fragment parameter of the URLs
+    in it masked (``https://host/v1?api_key=***&model=x``); text with no URL is unchanged."""
+    if "://" not in text:
+        return text
+    return _URL.sub(lambda m: _URL_QUERY_SECRET.sub(r"\1***", m[0]), text)
 
 
 def has_url_credentials(text: str) -> bool:
     return mask_url_credentials(text) != text
+
+
+_MASKED_URL = re.compile(rf"://(?:[^/?#@\s:]*:)?\*\*\*@|://[^\s'\"<>`]*[?&#;]{_SECRET_NAME}=\*\*\*(?=[&#;\s'\"<>`.,:!?)\]]|$)",
+                         re.IGNORECASE)
+
+
+def has_masked_url_credentials(text: str) -> bool:
+    """Whether ``text`` holds a URL whose credentials :func:`mask_url_credentials` masked
+    (``//user:***@host``, ``//***@host``, ``?token=***``): a value kept without them."""
+    return bool(_MASKED_URL.search(text))

@@ -209,7 +209,14 @@ CASES = [
          ["--base-url: 'ftp://alice:***@h/v1' is not an http:// or https:// URL"]),
     # a corpus's base URL is in every link of a report: a password in it would reach every reader
     Case("index: --base-url with a password", lambda t: ["index", t, "--base-url", "https://alice:PWSECRET123@d.example/"],
-         2, ["base URL 'https://alice:***@d.example/' holds a user name or password"]),
+         2, ["base URL 'https://alice:***@d.example/' holds a user name, password or secret query parameter"]),
+    # ... and so would a secret in its query (or fragment), kept as typed before
+    Case("index: --base-url with a token in its query",
+         lambda t: ["index", t, "--base-url", "https://d.example/docs/?lang=en&Access_Token=TOKSECRET123"], 2,
+         ["base URL 'https://d.example/docs/?lang=en&Access_Token=***' holds a user name, password or secret query"]),
+    # a secret in the query of a URL typed is not repeated in the error line
+    Case("--base-url with a key in its query", lambda t: [*research_args(t), "--base-url", "ftp://h/v1?api_key=KSECRET99"],
+         2, ["--base-url: 'ftp://h/v1?api_key=***' is not an http:// or https:// URL"]),
     Case("a folder named like a key", lambda t: ["index", write(t / "key_documents_2024", "a file")], 2,
          ["key_documents_2024 is not a folder"]),
     Case("--corpus-base-url javascript:", lambda t: [

@@ -5,6 +5,7 @@ under a CPU hog, 10 runs) is benchmarks/bench_sqlite_stress.py."""
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 import threading
 import time
@@ -94,6 +95,34 @@ def test_the_saved_run_keeps_no_url_password_and_the_run_keeps_it_in_memory(tmp_
                                 "corpus_path": "/data/docs"}
     raw = (tmp_path / "s.sqlite").read_bytes() + b"".join(p.read_bytes() for p in tmp_path.glob("s.sqlite-*"))
     assert b"PW-s3cret-99" not in raw and b"tok123456789" not in raw
+
+
+def test_the_saved_run_keeps_no_secret_of_a_urls_query(tmp_path):
+    from deep_research.research.runner import RunHandle, load_run, resupplied, save_run
+
+    context = {"model_base_url": "https://models.example/v1?key=KQ-s3cret-1&token=TQ-s3cret-2&sig=SQ-s3cret-3",
+               "mcp_config": {"url": "https://mcp.example/mcp?Access_Token=MQ-s3cret-4", "tools": ["search"]}}
+    handle = RunHandle.new(dict(context))
+
+    async def go():
+        async with open_persistence(str(tmp_path / "s.sqlite")) as (_, store):
+            await save_run(store, handle, "What is tea?")
+            return await load_run(store, handle.thread_id)
+
+    saved = asyncio.run(go())
+    assert saved["context"] == {"model_base_url": "https://models.example/v1?key=***&token=***&sig=***",
+                                "mcp_config": {"url": "https://mcp.example/mcp?Access_Token=***", "tools": ["search"]}}
+    raw = (tmp_path / "s.sqlite").read_bytes() + b"".join(p.read_bytes() for p in tmp_path.glob("s.sqlite-*"))
+    assert b"s3cret" not in raw
+    # a resume gives them again, as it does a password
+    import pytest
+
+    from deep_research.errors import UserError
+
+    with pytest.raises(UserError, match="--base-url held a password or token"):
+        resupplied(saved["context"], {}, {}, {"model_base_url": "--base-url"})
+    env = {"DEEP_RESEARCH_MCP_CONFIG": json.dumps(context["mcp_config"]), "OPENAI_BASE_URL": context["model_base_url"]}
+    assert resupplied(saved["context"], {}, env) == context
 
 
 def test_a_resume_takes_the_password_again_from_the_option_or_the_environment():

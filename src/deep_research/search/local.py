@@ -250,26 +250,27 @@ def base_url_problem(base_url: str) -> str | None:
     local source links under it: an http(s) URL with a host (or a file: URL), without
     spaces or control characters (javascript://x/ or "http://a b/" made sources no reader
     can open, silently)."""
+    shown = mask_url_credentials(base_url)  # a message never repeats a password or secret query value
     try:
         parts = urlsplit(base_url)
     except ValueError as e:  # an unclosed [ of an IPv6 address
-        return f"base URL {base_url!r} is not a valid URL ({e})"
+        return f"base URL {shown!r} is not a valid URL ({e})"
     scheme = parts.scheme.lower()
     if not scheme or not (parts.netloc or scheme == "file"):
-        return f"base URL {base_url!r} is not an absolute URL (e.g. https://example.org/docs/)"
+        return f"base URL {shown!r} is not an absolute URL (e.g. https://example.org/docs/)"
     if scheme not in ("http", "https", "file"):
-        return f"base URL {base_url!r} is not an http, https or file URL (e.g. https://example.org/docs/)"
+        return f"base URL {shown!r} is not an http, https or file URL (e.g. https://example.org/docs/)"
     if any(c.isspace() or not c.isprintable() for c in base_url):
-        return f"base URL {base_url!r} holds a space or a control character (write a space as %20)"
+        return f"base URL {shown!r} holds a space or a control character (write a space as %20)"
     try:
         host = parts.hostname
     except ValueError:
         host = None
     if scheme != "file" and not host:
-        return f"base URL {base_url!r} has no host name (e.g. https://example.org/docs/)"
+        return f"base URL {shown!r} has no host name (e.g. https://example.org/docs/)"
     if has_url_credentials(base_url):  # every link in a report would hand it to its readers
-        return (f"base URL {mask_url_credentials(base_url)!r} holds a user name or password, which every "
-                "link in a report would show: give the URL without it (readers log in as the site asks)")
+        return (f"base URL {shown!r} holds a user name, password or secret query parameter (?key=, ?token= ...), "
+                "which every link in a report would show: give the URL without it (readers log in as the site asks)")
     return None
 
 

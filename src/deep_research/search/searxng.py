@@ -25,6 +25,7 @@ from urllib.parse import urlsplit
 
 import httpx
 
+from ..errors import mask_url_credentials
 from ..terminal import printable
 from .base import SearchConfigError, SearchError, SearchResult, backoff_delay
 from .fetch import FetchError, PageFetcher
@@ -47,7 +48,8 @@ def check_instance_url(url: str | None) -> str:
             "SEARXNG_URL environment variable), e.g. http://localhost:8888")
     parts = urlsplit(text)
     if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise SearchConfigError(f"searxng_url = {printable(text)}: not an http:// or https:// URL")
+        raise SearchConfigError(f"searxng_url = {printable(mask_url_credentials(text))}: not an http:// or https:// "
+                                "URL")
     text = text.rstrip("/")
     return text.removesuffix("/search")
 
@@ -131,7 +133,7 @@ class SearxngSearch:
         raise AssertionError("unreachable")
 
     async def _query_once(self, query: str) -> dict:
-        where = f"SearXNG at {printable(self.base_url)}"
+        where = f"SearXNG at {printable(mask_url_credentials(self.base_url))}"  # no password in a message
         timeout = httpx.Timeout(self.timeout_s, connect=min(10.0, self.timeout_s))
         try:
             async with asyncio.timeout(self.timeout_s), httpx.AsyncClient(

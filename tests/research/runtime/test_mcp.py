@@ -177,7 +177,7 @@ def test_an_unreachable_mcp_server_is_recorded_once_per_run_not_per_research_uni
                                2: calls(tool_call("ConductResearch", topic=topics[2])),
                                3: calls(tool_call("ResearchComplete"))})
     graph = graph_for(script, corpus)
-    conf = {"url": f"http://alice:PWs3cret@127.0.0.1:{_free_port()}/mcp", "tools": ["glossary"]}
+    conf = {"url": f"http://alice:PWs3cret@127.0.0.1:{_free_port()}/mcp?key=KQs3cret", "tools": ["glossary"]}
     with caplog.at_level("WARNING"):
         state = asyncio.run(drive(graph, start(), context(tmp_path, mcp_config=conf,
                                                           max_concurrent_research_units=2)))
@@ -186,8 +186,10 @@ def test_an_unreachable_mcp_server_is_recorded_once_per_run_not_per_research_uni
     problems = [d["message"] for d in state.values.get("degradations") or [] if "MCP" in d["message"]]
     assert len(problems) == 1 and "unavailable" in problems[0], problems
     assert "alice:***@127.0.0.1" in problems[0] and "PWs3cret" not in problems[0]  # its password is not said
+    assert "/mcp?key=***" in problems[0] and "KQs3cret" not in problems[0]  # nor the key in its query
     said = [r.getMessage() for r in caplog.records if "MCP server" in r.getMessage()]
     assert len(said) == 1 and "PWs3cret" not in said[0], [(r.name, r.getMessage()[-40:]) for r in caplog.records]
+    assert not [r for r in caplog.records if "KQs3cret" in r.getMessage()]
 
 
 def test_a_tool_the_server_lacks_is_reported(mcp_server, corpus, tmp_path):

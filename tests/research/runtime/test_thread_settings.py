@@ -99,6 +99,32 @@ def test_a_url_whose_password_was_not_kept_comes_again_from_the_run_or_the_envir
         thread_values({"model_base_url": MASKED}, {}, {})
 
 
+def test_a_secret_in_a_urls_query_is_not_kept_and_must_be_given_again():
+    """A key in the query (``?api_key=``, ``#access_token=``; names of any case) is a password
+    too: recorded masked, a resume omitting the URL is told to give it again."""
+    url = "https://models.example/v1?API_KEY=K-s3cret-1&model=m&Sig=abc#access_token=T0k"
+    masked = "https://models.example/v1?API_KEY=***&model=m&Sig=***#access_token=***"
+    context = Configuration(model_base_url=url)
+    assert recorded({"configurable": {}}, context) == {"model_base_url": masked}
+    with pytest.raises(UserError, match=r"model_base_url held a password or token \(https://models\.example/v1\?API_"):
+        thread_values({"model_base_url": masked}, {}, {})
+    assert thread_values({"model_base_url": masked}, {}, {"OPENAI_BASE_URL": url})[0]["model_base_url"] == url
+    assert thread_values({"model_base_url": masked}, {"model_base_url": url}, {})[0]["model_base_url"] == url
+    # the line naming a setting given and not used holds no secret either
+    _, ignored = thread_values({"research_model": "openai:a"}, {"research_model": "openai:a",
+                                                                "searxng_url": "http://s.example/?token=T0k"}, {})
+    assert "T0k" not in repr(ignored)
+    # a URL refused says what is wrong without its secret (a server sends the message to the chat)
+    with pytest.raises(UserError) as refused:
+        Configuration.resolve({"configurable": {"model_base_url": "ftp://models.example/v1?token=T0k"}}, None,
+                              environ={})
+    assert "token=***" in str(refused.value) and "T0k" not in str(refused.value)
+    # a URL with a query that holds no secret is kept as typed, and used again without asking
+    plain = "https://models.example/v1?model=m&keyboard=us&postcode=1"
+    assert recorded({"configurable": {}}, Configuration(model_base_url=plain)) == {"model_base_url": plain}
+    assert thread_values({"model_base_url": plain}, {}, {})[0]["model_base_url"] == plain
+
+
 def test_what_is_recorded_is_what_the_run_gave_without_passwords():
     context = Configuration(max_total_tokens=4000, model_base_url=URL)  # as LangGraph builds a run's context
     config = {"configurable": {"thread_id": "t", "search_api": "local", "langgraph_auth_user_id": "alice"}}

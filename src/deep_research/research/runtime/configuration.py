@@ -39,7 +39,7 @@ from pydantic import (
     field_validator,
 )
 
-from ...errors import UserError, remember_secret_env
+from ...errors import UserError, mask_url_credentials, remember_secret_env
 from .pricing import price_of
 
 if typing.TYPE_CHECKING:
@@ -176,7 +176,8 @@ def checked_base_url(v: str | None) -> str | None:
     except ValueError:
         ok = False
     if not ok:
-        raise ValueError(f"{v!r} is not an http:// or https:// URL (e.g. http://localhost:11434/v1)")
+        raise ValueError(f"{mask_url_credentials(v)!r} is not an http:// or https:// URL (e.g. "
+                         "http://localhost:11434/v1)")
     return v.strip()
 
 

@@ -21,7 +21,7 @@ import os
 import re
 from collections.abc import Mapping
 
-from ...errors import UserError
+from ...errors import UserError, mask_url_credentials
 from ...search import CorpusError, SearchConfigError, SearchError
 from ...search.fetch import FetchError, check_url
 from . import mcp
@@ -72,7 +72,7 @@ async def _search_problems(cfg: Configuration, deps: Deps) -> list[str]:
         from ...search.local import base_url_problem
 
         if problem := base_url_problem(cfg.corpus_base_url):
-            return [f"corpus_base_url = {cfg.corpus_base_url}: {problem}"]
+            return [f"corpus_base_url = {mask_url_credentials(cfg.corpus_base_url)}: {problem}"]
     try:
         backend = await deps.search(cfg)
     except (UserError, SearchConfigError) as e:

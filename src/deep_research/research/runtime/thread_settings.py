@@ -9,9 +9,10 @@ the state (``question_settings``; URL credentials masked, as the CLI's state dat
 them: :func:`kept`). Every node of a later run on that question works with
 :func:`applied` (called by :func:`~.failure.guarded` for every node, subgraphs' too):
 
-* a setting the resuming run omits is the recorded one. A URL whose password was not kept
-  comes again from the run or the environment, else the run fails saying how to give it
-  (:func:`resupplied`, as ``deep-research resume`` does);
+* a setting the resuming run omits is the recorded one. A URL whose password, token or
+  secret query parameter (``?api_key=``) was not kept comes again from the run or the
+  environment, else the run fails saying how to give it (:func:`resupplied`, as
+  ``deep-research resume`` does);
 * a limit (:data:`~.configuration.CEILINGS`: tokens, cost, rounds, pages, sizes, time)
   given by both is the stricter of the two: a resume never raises the question's caps;
 * an approval (:data:`APPROVALS`) on in either stays on (an approval once asked stays asked);
@@ -31,14 +32,13 @@ from __future__ import annotations
 
 import json
 import logging
-import re
 from collections.abc import Mapping
 from typing import Any
 
 from langchain_core.messages import HumanMessage
 from pydantic_core import to_jsonable_python
 
-from ...errors import UserError, mask_url_credentials
+from ...errors import UserError, has_masked_url_credentials, mask_url_credentials
 from ...lru import LRU
 from .configuration import CEILINGS, Configuration
 
@@ -233,13 +233,11 @@ def resupplied(saved: dict, given: dict, environ: dict[str, str] | None = None,
     return merged
 
 
-_MASKED = re.compile(r"://(?:[^/?#@\s:]*:)?\*\*\*@")
-
-
 def _masked(value: Any) -> bool:
-    """Whether ``value`` holds a URL whose credentials were not kept."""
+    """Whether ``value`` holds a URL whose credentials were not kept (a password, a user
+    name standing alone, a secret query parameter: :func:`kept`)."""
     if isinstance(value, str):
-        return bool(_MASKED.search(value))
+        return has_masked_url_credentials(value)
     if isinstance(value, dict):
         return any(_masked(v) for v in value.values())
     if isinstance(value, (list, tuple)):
