@@ -564,6 +564,35 @@ def test_a_url_password_given_with_a_question_is_not_kept_and_a_resume_gives_it_
     assert saved and not any("s3cret" in text for text in saved)
 
 
+def test_a_resume_cannot_swap_a_url_whose_password_was_not_kept_for_another(corpus, tmp_path):
+    """The URL a resume gives again must be the question's (credentials aside): another
+    model server was taken as given, though every other setting of the question holds.
+    Refused, naming the setting, in the error and in a chat turn; the same URL goes on."""
+    script = base_script()
+    supervisor_rounds(script, {1: calls(tool_call("ConductResearch", topic=TOPIC_A)),
+                               2: calls(tool_call("ResearchComplete"))})
+    graph = graph_for(script, corpus)
+    url = "https://models.example/v1?api_key=s3cret-k1"
+    asked = context(tmp_path, require_brief_approval=True, model_base_url=url)
+
+    async def scenario():
+        state = await drive(graph, start(), asked)
+        assert state.values["question_settings"]["model_base_url"] == "https://models.example/v1?api_key=***"
+        for other in ("https://elsewhere.example/v1?api_key=s3cret-k2", "https://models.example/v2?api_key=s3cret-k1",
+                      "https://models.example/v1"):
+            with pytest.raises(UserError, match=r"model_base_url \(https://[^)]*\) is not the URL the question was "
+                                                r"started with \(https://models\.example/v1\?api_key=\*\*\*\)") as e:
+                await drive(graph, Command(resume={"type": "approve"}), context(tmp_path, model_base_url=other))
+            assert "s3cret" not in str(e.value)
+        state = await graph.aget_state({"configurable": {"thread_id": "t"}})
+        said = [m.content for m in state.values["messages"] if "is not the URL the question" in str(m.content)]
+        assert said and all("model_base_url" in text and "s3cret" not in text for text in said), said
+        return await drive(graph, Command(resume={"type": "approve"}), context(tmp_path, model_base_url=url))
+
+    v = asyncio.run(scenario()).values
+    assert v["status"] == "completed", v.get("errors")
+
+
 MALFORMED = {
     "string": "yes please",
     "number": 42,

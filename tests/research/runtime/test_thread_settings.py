@@ -90,8 +90,14 @@ def test_the_line_a_user_reads_names_the_setting_the_value_typed_and_the_value_k
 
 
 def test_a_url_whose_password_was_not_kept_comes_again_from_the_run_or_the_environment():
-    other = "https://bob:pw2@elsewhere.example/v1"
-    assert thread_values({"model_base_url": MASKED}, {"model_base_url": other}, {})[0]["model_base_url"] == other
+    assert thread_values({"model_base_url": MASKED}, {"model_base_url": URL}, {})[0]["model_base_url"] == URL
+    # another URL is not the question's: refused, naming the setting (it was taken as given)
+    for other in ("https://bob:pw2@elsewhere.example/v1", "https://alice:pw2@models.example/v2",
+                  "https://models.example/v1"):
+        with pytest.raises(UserError, match=r"^this run's model_base_url \(https://.*\) is not the URL the question "
+                                            r"was started with \(https://alice:\*\*\*@models\.example/v1\)") as e:
+            thread_values({"model_base_url": MASKED}, {"model_base_url": other}, {})
+        assert "pw2" not in str(e.value)
     env = {"DEEP_RESEARCH_MODEL_BASE_URL": URL}
     assert thread_values({"model_base_url": MASKED}, {}, env)[0]["model_base_url"] == URL
     with pytest.raises(UserError, match="model_base_url held a password or token .*give the URL again "

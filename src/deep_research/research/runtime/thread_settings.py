@@ -20,7 +20,9 @@ them: :func:`kept`). Every node of a later run on that question works with
   is the recorded one: one question is researched and written with one set of choices (the
   notes gathered so far came from them), as ``deep-research resume`` takes no such option.
   The exception is a URL whose credentials were not kept: the resume gives it again and
-  its value is taken (as the CLI's resume takes ``--base-url``).
+  its value is taken when it is the same URL, credentials aside (masked, it equals the
+  recorded value); another URL is refused, a UserError naming the setting (the failure's
+  chat turn says it).
 
 The command line keeps a run's settings in its own store and gives them in full to every
 run, marked :data:`RESTATED`; its ``resume --max-tokens`` replaces a cap, so those runs'
@@ -93,6 +95,10 @@ def thread_values(started: Mapping[str, Any], given: Mapping[str, Any],
                 ignored.append(_ignored(name, mine, first, "the question is researched and written with the "
                                                            "settings it was started with"))
             out[name] = first
+        elif (shown := kept(to_jsonable_python(mine))) != first:  # the URL again, with its credentials only
+            raise UserError(f"this run's {name} ({_shown(shown)}) is not the URL the question was started with "
+                            f"({_shown(first)}): a run that resumes the question gives that URL again, with its "
+                            "password or token (the question is researched with the settings it was started with)")
     ignored.sort(key=lambda r: r["setting"])
     return resupplied(dict(started), out, environ, options={n: n for n in started}), ignored
 
