@@ -650,6 +650,52 @@ def test_valid_decision_after_a_malformed_one_is_honoured(corpus, tmp_path):
     state = asyncio.run(scenario())
     assert state.next == ("research_supervisor",)
     assert state.values["draft_report"].startswith("# Draft v0")
+    assert not state.values.get("decision_problem")
+
+
+def test_a_malformed_decision_is_explained_in_the_chat_once_and_not_to_the_models(corpus, tmp_path):
+    """A chat client (Agent Chat UI) shows an interrupt's buttons, not its ``error``: a
+    malformed answer brought the same buttons back without a word. The explanation is a chat
+    turn before the question is asked again, once (not again for the same answer), and not
+    conversation for the models; a valid answer then goes on and the next question has no error."""
+    from deep_research.research.runtime.chat import conversation_text
+
+    script = base_script()
+    graph = graph_for(script, corpus)
+    ctx = context(tmp_path, require_brief_approval=True)
+
+    def told(state):
+        return [m for m in state.values["messages"] if m.name == "invalid_decision"]
+
+    async def scenario():
+        first = await drive(graph, start(), ctx)
+        assert not told(first)
+        bad = {"decisions": [{"type": "approve"}, {"type": "approve"}]}
+        again = await drive(graph, Command(resume=bad), ctx)
+        twice = await drive(graph, Command(resume=bad), ctx)
+        other = await drive(graph, Command(resume={"type": "accept"}), ctx)
+        return first, again, twice, other
+
+    first, again, twice, other = asyncio.run(scenario())
+    payload = again.interrupts[0].value
+    assert again.next == ("approve_research_brief",) and "expected one decision, got 2" in payload["error"]
+    said = told(again)
+    assert len(said) == 1 and payload["error"] in said[0].content, said
+    # after the brief it explains, the last turn before the question is asked again
+    messages = again.values["messages"]
+    assert messages[-1].name == "invalid_decision"
+    assert [m.name for m in messages].index("brief") < len(messages) - 1
+    assert told(twice) == said  # the same answer again: not said twice
+    assert len(told(other)) == 2 and "unknown decision type 'accept'" in told(other)[-1].content
+    assert "not a decision" not in conversation_text(other.values["messages"])
+    assert rule_count(script, "draft") == 0
+
+    async def approve():
+        return await drive(graph, Command(resume={"type": "approve"}), ctx, interrupt_before=["research_supervisor"])
+
+    done = asyncio.run(approve())
+    assert done.next == ("research_supervisor",) and not done.values.get("decision_problem")
+    assert len(told(done)) == 2
 
 
 # --- caps -------------------------------------------------------------------------------------

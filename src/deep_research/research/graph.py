@@ -45,7 +45,7 @@ def make_graph(deps: Deps | None = None, *, checkpointer=None, store=None):
          destinations=("write_research_brief", END, "approve_research_brief", "review_report"))
     node("write_research_brief", brief.write_research_brief)
     node("approve_research_brief", brief.approve_research_brief,
-         destinations=("write_draft_report", "revise_research_brief", END))
+         destinations=("write_draft_report", "revise_research_brief", "approve_research_brief", END))
     node("revise_research_brief", brief.revise_research_brief)
     node("brief_council", council.brief_council)
     node("write_draft_report", brief.write_draft_report,

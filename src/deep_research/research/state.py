@@ -116,6 +116,7 @@ class ResearchState(TypedDict, total=False):
     citation_fixes: list[dict]
     claim_judgments: dict  # claim_key -> {verdict, reason}: the judge's verdicts on undecided claims
     pending_decision: dict | None  # a typed chat reply to the brief approval or report review (chat.py)
+    decision_problem: str | None  # why the last answer to the approval asked was not a decision (hitl.asked_again)
     report_review_pending: bool  # the report was shown for review; the next step asks
     report_review_open: bool  # a review was asked and no approval or edit settled it (as brief_approval_open)
     report_review: str  # approved | edited | feedback (the last decision)

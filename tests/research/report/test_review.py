@@ -82,11 +82,16 @@ def test_the_report_waits_for_review_and_approval_publishes_it(corpus, tmp_path)
         # a malformed decision is explained and asked again, never taken as approval
         state = await drive(graph, Command(resume="yes"), ctx)
         assert state.next == ("review_report",) and "not a decision" in state.interrupts[0].value["error"]
+        # ... in the chat too (a chat client shows the buttons only), once, after the report shown
+        said = [m for m in state.values["messages"] if m.name == "invalid_decision"]
+        assert len(said) == 1 and state.interrupts[0].value["error"] in said[0].content
+        assert state.values["messages"][-1] == said[0]
         return await drive(graph, Command(resume={"type": "approve"}), ctx)
 
     final = asyncio.run(go())
     v = final.values
     assert not final.next and v["status"] == "completed" and v["report_review"] == "approved"
+    assert len([m for m in v["messages"] if m.name == "invalid_decision"]) == 1 and not v.get("decision_problem")
     assert Path(v["outputs"]["markdown"]).is_file()
 
 

@@ -113,15 +113,13 @@ class ReviewNodes:
             revisions_left=left,
             expected=[{"type": "approve"}, {"type": "edit", "markdown": "..."}]
             + ([{"type": "feedback", "feedback": "what to change"}] if left else []))
+        payload = hitl.with_problem(payload, state)  # why the last answer was not a decision
         typed = state.get("pending_decision")  # a reply typed in the chat (chat.typed_decision)
-        while True:
-            from_chat = typed is not None  # a typed reply is in the chat already, a button's is said there
-            decision, typed = (typed, None) if from_chat else (interrupt(payload), None)
-            kind, text, problem = parse_review(decision, MAX_REVISIONS - revisions)
-            if problem is None:
-                break
-            payload = {**payload, "error": problem}
-        done = {"report_review_pending": False, "pending_decision": None}
+        from_chat = typed is not None  # a typed reply is in the chat already, a button's is said there
+        kind, text, problem = parse_review(typed if from_chat else interrupt(payload), MAX_REVISIONS - revisions)
+        if problem is not None:  # said in the chat too, then asked again
+            return Command(goto="review_report", update=hitl.asked_again(state, problem))
+        done = {"report_review_pending": False, "pending_decision": None, hitl.PROBLEM: None}
         if kind == "approve":
             return Command(goto="publish", update={**done, "report_review": "approved", "report_review_open": False})
         if kind == "edit":

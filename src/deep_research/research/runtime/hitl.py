@@ -71,3 +71,32 @@ def text_arg(args: dict, *names: str) -> str | None:
         if isinstance(value, str) and value.strip():
             return value
     return None
+
+
+PROBLEM = "decision_problem"  # state: why the last answer to the question asked was not a decision
+
+
+def asked_again(state: Any, problem: str) -> dict[str, Any]:
+    """The update of a node whose question (an interrupt) was answered with something that is
+    not a decision: the node goes back to itself and asks again, its payload's ``error``
+    saying why (:func:`with_problem`). A chat client (Agent Chat UI) shows only the same
+    buttons again, so the explanation is also a chat turn, written before the question is
+    asked again (a node's messages written before an interrupt are lost), once: not again
+    when the thread's last turn says it already. Not conversation for the models
+    (chat.NOT_CONVERSATION)."""
+    from langchain_core.messages import AIMessage
+
+    from .chat import INVALID_DECISION_NAME, shown_text
+
+    text = shown_text(f"That answer is not a decision, so nothing was decided: {problem}. "
+                      "The question is asked again.")
+    messages = (state.get("messages") if hasattr(state, "get") else None) or []
+    last = messages[-1] if messages else None
+    said = getattr(last, "name", None) == INVALID_DECISION_NAME and getattr(last, "content", None) == text
+    return {PROBLEM: problem, "pending_decision": None, "messages": [] if said else [AIMessage(text, name=INVALID_DECISION_NAME)]}
+
+
+def with_problem(payload: dict[str, Any], state: Any) -> dict[str, Any]:
+    """``payload`` with the ``error`` of the last answer that was not a decision, if any."""
+    problem = state.get(PROBLEM) if hasattr(state, "get") else None
+    return {**payload, "error": problem} if problem else payload

@@ -111,7 +111,8 @@ class BriefNodes:
     async def approve_research_brief(self, state: ResearchState, config, runtime) -> Command:
         """Pause for a human (runtime/hitl.py): approve, edit the brief's text, or reject it
         with what to change ({"type": "reject", "feedback" or "message": "..."}). Anything
-        else is answered with an explanation and asked again, never approved."""
+        else is answered with an explanation (the payload's ``error`` and a chat turn,
+        hitl.asked_again) and asked again, never approved."""
         ctx = NodeContext.make("approve_research_brief", self.deps, config, runtime, spent=run_spent(state))
         if not ctx.cfg.require_brief_approval and not state.get("brief_approval_open"):
             return Command(goto="write_draft_report")
@@ -131,21 +132,19 @@ class BriefNodes:
                       {"type": "edit", "edited_action": {"name": BRIEF_ACTION, "args": {"research_brief": "..."}}}])
         if state.get("brief_council"):  # the council's votes and reasons, for the human to weigh
             payload["brief_council"] = shown_values(state["brief_council"])
+        payload = hitl.with_problem(payload, state)  # why the last answer was not a decision
         typed = state.get("pending_decision")  # a reply typed in the chat (chat.typed_decision)
-        while True:
-            from_chat = typed is not None  # a typed reply is in the chat already, a button's is said there
-            decision, typed = (typed, None) if from_chat else (interrupt(payload), None)
-            kind, text, problem = _parse_decision(decision)
-            if problem is None:
-                break
-            payload = {**payload, "error": problem}
+        from_chat = typed is not None  # a typed reply is in the chat already, a button's is said there
+        kind, text, problem = _parse_decision(typed if from_chat else interrupt(payload))
+        if problem is not None:  # said in the chat too, then asked again
+            return Command(goto="approve_research_brief", update=hitl.asked_again(state, problem))
         if kind == "approve":
             return Command(goto="write_draft_report", update={"stage": "brief approved", "pending_decision": None,
-                                                              "brief_approval_open": False})
+                                                              "brief_approval_open": False, hitl.PROBLEM: None})
         if kind == "edit":  # the reviewer's own wording, under the same plan
             return Command(goto="write_draft_report", update={
                 "stage": "brief approved", "research_brief": with_plan(text.strip(), plan), "pending_decision": None,
-                "brief_approval_open": False,
+                "brief_approval_open": False, hitl.PROBLEM: None,
                 "messages": [] if from_chat else [HumanMessage(f"My edited brief:\n\n{text.strip()}")]})
         feedback = text
         said = [] if from_chat else [HumanMessage(feedback)]
@@ -159,10 +158,10 @@ class BriefNodes:
                     f"{feedback}")
             return Command(goto="write_draft_report", update={
                 "stage": "brief not approved", "messages": [*said, AIMessage(msg)], "pending_decision": None,
-                "brief_approval_open": False,
+                "brief_approval_open": False, hitl.PROBLEM: None,
                 "degradations": [error_record("approve_research_brief", note, kind="unresolved_feedback")]})
         return Command(goto="revise_research_brief", update={"brief_feedback": feedback, "pending_decision": None,
-                                                             "messages": said})
+                                                             "messages": said, hitl.PROBLEM: None})
 
     async def revise_research_brief(self, state: ResearchState, config, runtime) -> dict:
         ctx = NodeContext.make("revise_research_brief", self.deps, config, runtime, spent=run_spent(state))
