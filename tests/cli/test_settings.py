@@ -112,7 +112,10 @@ def test_research_passes_the_settings_that_had_no_option(monkeypatch):
     (["--max-researcher-iterations", "0"], "--max-researcher-iterations: must be at least 1"),
     (["--max-researcher-iterations", "two"], "--max-researcher-iterations: must be a whole number"),
     (["--council-threshold", "1.5"], "--council-threshold: must be at most 1"),
-    (["--mode", "fast"], "--mode: must be auto, single or multi"),
+    (["--mode", "fast"], "--mode: must be auto, single or multi, not 'fast'"),
+    # a choice repeats the value typed, as typed (the case of a valid one does not matter)
+    (["--citation-style", "Harvard"], "--citation-style: must be numbered, apa, mla, ieee or chicago, not 'Harvard'"),
+    (["--format", "Poem "], "--format: must be detailed, concise or bullet_points, not 'Poem '"),
     (["--mcp-config", "{not json"], "--mcp-config: must be a JSON object"),
     (["--page-cache", "--max-tokens", "10"], "--max-tokens: must be at least 1,000"),
     (["--system-prompt", "x" * 4001], "--system-prompt: must be at most 4,000 characters"),
@@ -126,6 +129,10 @@ def test_an_error_names_the_option_typed(capsys, args, message):
 
 def test_a_run_outside_the_cli_names_the_setting_as_studio_shows_it():
     from deep_research.errors import UserError
+
+    with pytest.raises(UserError, match=r"citation_style: must be numbered, apa, mla, ieee or chicago, not 'Harvard'"):
+        Configuration.resolve(None, {"citation_style": "Harvard"}, environ={})
+    assert Configuration.resolve(None, {"citation_style": " APA"}, environ={}).citation_style == "apa"
 
     with pytest.raises(UserError, match="report_length: must be at least 100"):
         Configuration.resolve(None, {"report_length": 50}, environ={})

@@ -36,6 +36,7 @@ from pydantic import (
     NonNegativeFloat,
     PrivateAttr,
     ValidationError,
+    ValidationInfo,
     field_validator,
 )
 
@@ -119,8 +120,8 @@ def _expected(err: Any) -> str:
     kind = err["type"]
     ctx = {k: f"{v:g}" if isinstance(v, float) else f"{v:,}" if isinstance(v, int) and not isinstance(v, bool)
            else v for k, v in (err.get("ctx") or {}).items()}
-    if kind in ("literal_error", "enum"):  # "'a', 'b' or 'c'" -> "a, b or c"
-        ctx["expected"] = str(ctx.get("expected", "")).replace("'", "")
+    if kind in ("literal_error", "enum"):  # "'a', 'b' or 'c'" -> "a, b or c", and the value typed
+        ctx["expected"] = str(ctx.get("expected", "")).replace("'", "") + _not(err.get("input"))
     said = {
         "greater_than_equal": "must be at least {ge}", "greater_than": "must be more than {gt}",
         "less_than_equal": "must be at most {le}", "less_than": "must be less than {lt}",
@@ -135,6 +136,27 @@ def _expected(err: Any) -> str:
         return said.format(**ctx)
     msg = str(err["msg"])
     return msg.removeprefix("Value error, ") if kind == "value_error" else msg
+
+
+def _choices(annotation: Any) -> set[str]:
+    """The values a choice setting takes (a Literal or an Enum, optional or not)."""
+    import enum
+
+    out: set[str] = set()
+    for arg in (annotation, *typing.get_args(annotation)):
+        if isinstance(arg, type) and issubclass(arg, enum.Enum):
+            out.update(str(e.value) for e in arg)
+        elif typing.get_origin(arg) is Literal:
+            out.update(str(a) for a in typing.get_args(arg))
+    return out
+
+
+def _not(value: Any) -> str:
+    """", not 'value'": the value a choice was given, as typed (cut short)."""
+    if value is None:
+        return ""
+    text = value if isinstance(value, str) else json.dumps(value, default=str)
+    return f", not {(text if len(text) <= 80 else text[:79] + '…')!r}"
 
 
 def _unknown(name: Any) -> str:
@@ -587,8 +609,12 @@ class Configuration(BaseModel):
     @field_validator("search_api", "citation_style", "research_mode", "report_format", "structured_output",
                      mode="before")
     @classmethod
-    def _lower(cls, v: Any) -> Any:
-        return v.strip().lower() if isinstance(v, str) else v
+    def _lower(cls, v: Any, info: ValidationInfo) -> Any:
+        """A choice in any case; a value that is none is left as typed (its error repeats it)."""
+        if not isinstance(v, str):
+            return v
+        low = v.strip().lower()
+        return low if low in _choices(cls.model_fields[str(info.field_name)].annotation) else v
 
     @field_validator("brief_council_models", mode="before")
     @classmethod
