@@ -202,3 +202,26 @@ def test_proof_tries_only_sentences_holding_the_claims_keys_with_the_same_result
     assert got == [prove(claim, quotes) for claim, quotes in cases]
     assert 0 < sum(p.ok for p in got) < len(got)  # both outcomes are compared
     assert any(p.ok and not p.copy for p in got)  # a claim proven part by part among them
+
+
+def _random_texts(alphabet: str, n: int, seed: int) -> list[str]:
+    import random
+
+    rng = random.Random(seed)
+    return ["".join(rng.choice(alphabet) for _ in range(rng.randrange(1, 40))) for _ in range(n)]
+
+
+def test_word_dash_thousands_dash_first_finds_what_the_look_behind_first_found():
+    # the pattern as first written (a look-behind first, tried at every position): the one
+    # led by "-" must replace exactly the same dashes
+    import re
+
+    from deep_research.citations.claims.analysis import _WORD_DASH_THOUSANDS
+
+    behind_first = re.compile(r"(?<=[^\W\d_])-(?=\d{1,3}(?:,\d{3})+(?![\d,]))")
+    fixed = ["2.5 mya-10,000 years ago", "5 km-10,000 km", "COVID-19, 1,000", "x-1,000,000", "é-12,345",
+             "_-1,000", "9-1,000", "a-1,0000", "a-1,000,", "a-1,000.5", "a -1,000", "ab-1,000-2,000"]
+    for text in fixed + _random_texts("a9_-, 1é0", 20000, 7):
+        assert _WORD_DASH_THOUSANDS.sub(" - ", text) == behind_first.sub(" - ", text), text
+    assert _WORD_DASH_THOUSANDS.sub(" - ", "2.5 mya-10,000 years") == "2.5 mya - 10,000 years"
+    assert _WORD_DASH_THOUSANDS.sub(" - ", "9-1,000 and _-1,000") == "9-1,000 and _-1,000"

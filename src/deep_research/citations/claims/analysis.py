@@ -347,7 +347,9 @@ _word_info = _Memo(_word_info_of, 131072)
 # "2.5 mya-10,000 years ago", "5 km-10,000 km". The word regex would take "mya-10" for one
 # name ("COVID-19") and leave ",000" behind; a name's number has no thousands group, so the
 # dash separates a range's ends there, and the number after it is 10,000.
-_WORD_DASH_THOUSANDS = re.compile(r"(?<=[^\W\d_])-(?=\d{1,3}(?:,\d{3})+(?![\d,]))")
+# (written "-" first, the letter before it tested after, as ``_MINUS_SIGN``: the engine then
+# looks only at each "-" where a look-behind first was tried at every position of the text)
+_WORD_DASH_THOUSANDS = re.compile(r"-(?<=[^\W\d_]-)(?=\d{1,3}(?:,\d{3})+(?![\d,]))")
 
 
 def _analyse(text: str, claim_side: bool, mid_start: bool = False) -> _Text:
