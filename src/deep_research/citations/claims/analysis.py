@@ -63,12 +63,29 @@ _TOKEN_ASCII = re.compile(
 
 # The ASCII tokens again, without groups: ``findall`` then returns the tokens themselves
 # (no tuple per token); each is told apart by its characters (see ``_tokens``).
+# Led by one character class (any character but a space or "_": the first of every kind),
+# then what that character's kind needs, in the alternation's order - a grouped number after
+# a digit, the rest of a word after a letter or digit, nothing after a punctuation mark: the
+# same matches, but the engine scans for the class in C where it tried the alternation at
+# every position (each space) of the text.
 _TOKEN_ASCII_FLAT = re.compile(
-    r"\d{1,3}(?:[, ]\d{3})+(?:\.\d+)?(?!\w)"
-    r"|[^\W_]\w*(?:['.\-][^\W_]\w*)*"
-    r"|[^\w\s]",
+    r"[^\s_](?:(?<=\d)\d{0,2}(?:[, ]\d{3})+(?:\.\d+)?(?!\w)"
+    r"|(?<=[^\W_])\w*(?:['.\-][^\W_]\w*)*"
+    r"|(?<=[^\w\s]))",
     re.ASCII,
 )
+
+
+# ``_TOKEN``'s tokens the same way, for text that is not ASCII (a CJK character is a token of
+# its own): the Unicode alternation, tried at every position, cost a third more than this.
+_TOKEN_FLAT = re.compile(
+    r"[^\s_](?:(?<=\d)\d{0,2}(?:[, ]\d{3})+(?:\.\d+)?(?![\w])"
+    rf"|(?<=[^\W_{_CJK_RANGES}])[^\W{_CJK_RANGES}]*(?:['.\-][^\W_{_CJK_RANGES}][^\W{_CJK_RANGES}]*)*"
+    rf"|(?<=[{_CJK_RANGES}])"
+    r"|(?<=[^\w\s]))"
+)
+# the first character of ``_TOKEN``'s words (and grouped numbers)
+_WORD_START = re.compile(f"[^\\W_{_CJK_RANGES}]")
 
 
 # Where a token may carry a minus sign: a "-" at the start of the text or after a space or an
@@ -182,6 +199,19 @@ def _ascii_kind_of(tok: str) -> int:
 _ascii_kind = _Memo(_ascii_kind_of, 65536)
 
 
+def _token_kind_of(tok: str) -> int:
+    """``_ascii_kind_of`` for a token of ``_TOKEN_FLAT``: which of ``_TOKEN``'s groups gives
+    it, told by the same character classes - a word (_WORD; "cannot", "doesnt", digits and
+    joined parts _OTHER) or a grouped number (_OTHER: it alone holds "," or " ") starts with
+    a word character, else one CJK character (_CJK) or one punctuation mark (_PUNCT)."""
+    if _WORD_START.match(tok):
+        return _WORD if tok.isalpha() and tok not in _SPLIT_WORDS else _OTHER
+    return _CJK if _CJK_CHAR.match(tok) else _PUNCT
+
+
+_token_kind = _Memo(_token_kind_of, 65536)
+
+
 def _tokens(text: str) -> tuple[list[str], list[int], set[int], set[int], set[int]]:
     """Surface tokens and their kinds, plus the positions of numbers with a minus sign, of
     parts joined to the previous token by a hyphen, and of words written as calls
@@ -195,48 +225,34 @@ def _tokens(text: str) -> tuple[list[str], list[int], set[int], set[int], set[in
     kinds: list[int] = []
     hyph: set[int] = set()
     add_raw, add_kind = raw.append, kinds.append
+    # a token of letters is a word; else one that starts with a letter or digit is a grouped
+    # number when it holds a separator (a word never does), else a word; any other token is
+    # one punctuation character (or one CJK character)
     if ascii:
-        # a token of letters is a word; else one that starts with a letter or digit is a
-        # grouped number when it holds a separator (a word never does), else a word; any
-        # other token is one punctuation character
         toks = _TOKEN_ASCII_FLAT.findall(text)
         plain = list(map(_ascii_kind.__getitem__, toks))
-        if _OTHER not in plain:
-            return toks, plain, set(), hyph, set()  # plain words and punctuation only: as found
-        done = 0
-        i = -1
-        try:
-            while True:
-                i = plain.index(_OTHER, i + 1)
-                raw += toks[done:i]  # the plain words and punctuation before, as found
-                kinds += plain[done:i]
-                done = i + 1
-                tok = toks[i]
-                if "," in tok or " " in tok:
-                    add_raw(tok.replace(",", "").replace(" ", ""))
-                    add_kind(_NUM)
-                else:
-                    _word_parts(tok, 0, text, raw, kinds, set(), hyph)
-        except ValueError:  # no _OTHER token after i
-            raw += toks[done:]
-            kinds += plain[done:]
-        return raw, kinds, set(), hyph, set()
-    for num, word, cjk, punct in rx.findall(text):
-        if word:
-            if word.isalpha() and word not in _SPLIT_WORDS:
-                add_raw(word)
-                add_kind(_WORD)
+    else:
+        toks = _TOKEN_FLAT.findall(text)
+        plain = list(map(_token_kind.__getitem__, toks))
+    if _OTHER not in plain:
+        return toks, plain, set(), hyph, set()  # plain words and punctuation only: as found
+    done = 0
+    i = -1
+    try:
+        while True:
+            i = plain.index(_OTHER, i + 1)
+            raw += toks[done:i]  # the plain words and punctuation before, as found
+            kinds += plain[done:i]
+            done = i + 1
+            tok = toks[i]
+            if "," in tok or " " in tok:
+                add_raw(tok.replace(",", "").replace(" ", ""))
+                add_kind(_NUM)
             else:
-                _word_parts(word, 0, text, raw, kinds, set(), hyph)
-        elif punct:
-            add_raw(punct)
-            add_kind(_PUNCT)
-        elif cjk:
-            add_raw(cjk)
-            add_kind(_CJK)
-        else:
-            add_raw(num.replace(",", "").replace(" ", ""))
-            add_kind(_NUM)
+                _word_parts(tok, 0, text, raw, kinds, set(), hyph)
+    except ValueError:  # no _OTHER token after i
+        raw += toks[done:]
+        kinds += plain[done:]
     return raw, kinds, set(), hyph, set()
 
 
