@@ -160,16 +160,17 @@ _HEBREW_PREFIX_NUMBER = re.compile(r"(?<!\w)([\u05d5\u05d4\u05d1\u05db\u05dc\u05
 _HEBREW_HINT = re.compile(r"[\u05d5\u05d4\u05d1\u05db\u05dc\u05de\u05e9]-\d")
 
 
-@lru_cache(maxsize=65536)
-def _is_entity(raw: str, initial: bool) -> bool:
+def _is_entity(raw: str) -> tuple[bool, bool]:
+    """Is a word token that is not plain lower-case letters a name (at a sentence start, and
+    elsewhere)? One reading for both places (``_word_info`` keeps it per word)."""
     if not any(map(str.isalpha, raw)):
-        return False
+        return False, False
     if any(map(str.isdigit, raw)) or "_" in raw or "." in raw.strip("."):
-        return True
+        return True, True
     upper = sum(map(str.isupper, raw))
     if upper >= 2 or (upper == 1 and not raw[0].isupper()):
-        return True  # ALLCAPS, camelCase
-    return raw[0].isupper() and not initial
+        return True, True  # ALLCAPS, camelCase
+    return False, raw[0].isupper()  # a capital first: a name unless it starts the sentence
 
 
 # Contractions written without the apostrophe ("doesnt", "isnt"): none is also an English
@@ -352,8 +353,8 @@ def _word_info_of(r: str) -> tuple[str, str, bool, int, bool, bool, bool]:
     flags = (1 if w in _CLAUSE_WORDS else 0) | (2 if w in _NEGATORS else 0) | \
         (4 if st in _IMPLICIT_NEG_STEMS else 0) | (8 if w in _NEG_PHRASE_WORDS else 0)
     lower = r.islower() and r.isalpha()
-    return (w, st, content, flags, not flags and lower,
-            not lower and _is_entity(r, True), not lower and _is_entity(r, False))
+    ent_start, ent_mid = (False, False) if lower else _is_entity(r)
+    return w, st, content, flags, not flags and lower, ent_start, ent_mid
 
 
 _word_info = _Memo(_word_info_of, 131072)
