@@ -274,3 +274,18 @@ def test_flat_token_patterns_find_what_the_alternations_found():
         if "()" not in text and not ("-" in text and _MINUS_SIGN.search(text)):
             raw, kinds, *_ = _tokens(text)
             assert (raw, kinds) == _tokens_by_groups(text), text
+
+
+def test_stem_tests_each_suffix_under_its_last_letter_with_the_same_stems():
+    # the stems of the stemmer that tested every suffix in turn, one word per branch (plural,
+    # "-sses", "-ies", past, "-ing", a final "e", a doubled consonant, words kept whole)
+    expected = {
+        "studies": "study", "classes": "clas", "boxes": "box", "matches": "match", "wishes": "wish",
+        "buzzes": "buz", "cats": "cat", "glass": "glas", "status": "status", "basis": "basis",
+        "famous": "famous", "carried": "carry", "running": "run", "hopped": "hop", "stopped": "stop",
+        "used": "use", "makes": "mak", "notes": "not", "ties": "tie", "oxes": "ox", "doing": "do",
+        "hiding": "hid", "filling": "fil", "sized": "siz", "agreed": "agr", "bled": "bled", "needs": "need",
+        "HTTPS": "https", "the": "the", "x86": "x86", "dressed": "dres", "tied": "tied", "sing": "sing",
+        "seeing": "see", "kissing": "kis",
+    }
+    assert {w: stem(w) for w in expected} == expected
