@@ -289,3 +289,10 @@ def test_stem_tests_each_suffix_under_its_last_letter_with_the_same_stems():
         "seeing": "see", "kissing": "kis",
     }
     assert {w: stem(w) for w in expected} == expected
+
+
+def test_clause_numbers_count_the_clause_starts_up_to_each_token():
+    # a clause mark or clause word starts a clause at its own token
+    assert _analyse_quote("A, b; c but d.").clause == (0, 1, 1, 2, 2, 3, 3, 4)
+    assert _analyse_quote("plain words only").clause == (0, 0, 0)
+    assert _analyse_quote(", x").clause == (1, 1)

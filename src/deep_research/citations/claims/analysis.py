@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from functools import lru_cache
+from itertools import accumulate
 
 from .framing import _prepare_claim
 from .numbers import _numbers
@@ -380,7 +381,7 @@ def _analyse(text: str, claim_side: bool, mid_start: bool = False) -> _Text:
     heads = {num.pos: num for num in numbers}
     tails = num_pos - heads.keys()  # units, scale words, the rest of "one hundred and five"
     stems: list[str] = [""] * n
-    cuts: list[int] = []  # token positions where a new clause starts (the clause number grows)
+    cuts: list[int] = [0] * n  # 1 where a new clause starts (the clause number grows)
     sent_start: list[bool] = [False] * n
     neg: list[bool] = [False] * n
     content: list[bool] = [False] * n
@@ -394,7 +395,7 @@ def _analyse(text: str, claim_side: bool, mid_start: bool = False) -> _Text:
     c = 0
     start = not mid_start
     word_info, clause_punct, sentence_punct = _word_info, _CLAUSE_PUNCT, _SENTENCE_PUNCT
-    add_neg_clause, add_cut = neg_clauses.add, cuts.append
+    add_neg_clause = neg_clauses.add
     special = heads.keys() | tails | bounds | hyph | calls
     add_align, add_align_pos, articles = align.append, align_pos.append, _ARTICLES
     add_low, add_stem, get_positions = lowset.add, stemset.add, positions.get
@@ -424,7 +425,7 @@ def _analyse(text: str, claim_side: bool, mid_start: bool = False) -> _Text:
             if flags & 1 and k not in hyph and not (w == "yet" and k and neg[k - 1]):
                 # "not yet assigned": "yet" after a negator ends no clause, the negation covers what follows
                 c += 1
-                add_cut(k)
+                cuts[k] = 1
             sent_start[k] = start
             start = False
             if flags & 2:
@@ -447,7 +448,7 @@ def _analyse(text: str, claim_side: bool, mid_start: bool = False) -> _Text:
         elif kind == _PUNCT:
             if r in clause_punct:
                 c += 1
-                add_cut(k)
+                cuts[k] = 1
             if r in sentence_punct:
                 start = True
             stems[k] = r
@@ -477,9 +478,7 @@ def _analyse(text: str, claim_side: bool, mid_start: bool = False) -> _Text:
             add_align(st)
             add_align_pos(k)
         positions.setdefault(st, []).append(k)
-    clause = [0] * (cuts[0] if cuts else n)  # clause number of each token
-    for i, a in enumerate(cuts):
-        clause += [i + 1] * ((cuts[i + 1] if i + 1 < len(cuts) else n) - a)
+    clause = list(accumulate(cuts))  # clause number of each token: the clause starts up to it
     cjk = {raw[k] for k in range(n) if kinds[k] == _CJK} if _CJK in kinds else set()  # (a C-level scan first)
     bigrams = {raw[k] + raw[k + 1] for k in range(n - 1) if kinds[k] == _CJK and kinds[k + 1] == _CJK} \
         if cjk else set()
