@@ -121,13 +121,18 @@ in the same way: the public sets under /tmp/factver-fresh17 (``fetch_factver.py 
 ``--fresh17-factver-root`` names another copy) and, when it exists,
 ``benchmarks/data/claims-fresh17/holdout.jsonl`` (``--fresh17-hand-dir``; optional).
 
+FRESH18: ``--fresh18`` measures the eighteenth fresh group, made after the seventeenth was measured,
+in the same way: the public sets under /tmp/factver-fresh18 (``fetch_factver.py --fresh18``;
+``--fresh18-factver-root`` names another copy) and, when it exists,
+``benchmarks/data/claims-fresh18/holdout.jsonl`` (``--fresh18-hand-dir``; optional).
+
 ``--publish`` also writes one report per hand-written data set (a paragraph per pair,
 ``<claim> <ref id="<page>">"<quote>"</ref>``; sources = the pages) and runs
 ``deep-research publish`` on it, then compares ``claim_status`` per ref with the library's
 verdict on the same pair (they differ where the report's claim unit differs from the
 pair's claim, e.g. a two-sentence claim).
 
-    uv run python benchmarks/bench_claims.py [--show 5] [--only pg-dev,hand] [--publish] [--holdout | --fresh | --fresh2 | … | --fresh9 | --fresh10 | --fresh11 | --fresh12 | --fresh13 | --fresh14 | --fresh15 | --fresh16 | --fresh17]
+    uv run python benchmarks/bench_claims.py [--show 5] [--only pg-dev,hand] [--publish] [--holdout | --fresh | --fresh2 | … | --fresh9 | --fresh10 | --fresh11 | --fresh12 | --fresh13 | --fresh14 | --fresh15 | --fresh16 | --fresh17 | --fresh18]
 """
 
 from __future__ import annotations
@@ -200,6 +205,8 @@ FRESH16_HAND_DIR = REPO / "benchmarks" / "data" / "claims-fresh16"  # optional: 
 FRESH16_FACTVER_ROOT = Path("/tmp/factver-fresh16")  # its public half (fetch_factver.py --fresh16)
 FRESH17_HAND_DIR = REPO / "benchmarks" / "data" / "claims-fresh17"  # optional: see FreshGroup
 FRESH17_FACTVER_ROOT = Path("/tmp/factver-fresh17")  # its public half (fetch_factver.py --fresh17)
+FRESH18_HAND_DIR = REPO / "benchmarks" / "data" / "claims-fresh18"  # optional: see FreshGroup
+FRESH18_FACTVER_ROOT = Path("/tmp/factver-fresh18")  # its public half (fetch_factver.py --fresh18)
 
 
 @dataclass(frozen=True)
@@ -249,6 +256,8 @@ FRESH_GROUPS = {
                           FRESH16_HAND_DIR, FRESH16_FACTVER_ROOT, hand_optional=True),
     "fresh17": FreshGroup("the seventeenth fresh group (factver-fresh17, and claims-fresh17 when it exists",
                           FRESH17_HAND_DIR, FRESH17_FACTVER_ROOT, hand_optional=True),
+    "fresh18": FreshGroup("the eighteenth fresh group (factver-fresh18, and claims-fresh18 when it exists",
+                          FRESH18_HAND_DIR, FRESH18_FACTVER_ROOT, hand_optional=True),
 }
 
 SUPPORTED, UNSUPPORTED, UNCHECKED = ClaimStatus.SUPPORTED, ClaimStatus.UNSUPPORTED, ClaimStatus.UNCHECKED

@@ -1,7 +1,7 @@
 """Which red-flag rules generalise? (issue 25, "correct claims flagged <= 2 %").
 
 Per flag rule, and per path inside a rule where its note tells (the note with its quoted
-words and numbers masked), over the seen groups (dev, holdout, fresh1-fresh17: hand-written
+words and numbers masked), over the seen groups (dev, holdout, fresh1-fresh18: hand-written
 and public): correct claims flagged ("number lacking" apart, the project's rule), altered or
 refuted claims caught, per family (hand / public), the rule's precision and how many groups
 its false flags spread over; then per group.
@@ -46,18 +46,21 @@ FRESH = {("fresh1" if g == "fresh" else g): cv._FRESH[g] for g in SEEN} | {"fres
                                                                           "fresh14": cv._FRESH["fresh14"],
                                                                           "fresh15": cv._FRESH["fresh15"],
                                                                           "fresh16": cv._FRESH["fresh16"],
-                                                                          "fresh17": cv._FRESH["fresh17"]}
+                                                                          "fresh17": cv._FRESH["fresh17"],
+                                                                          "fresh18": cv._FRESH["fresh18"]}
 # a group whose data reached main in the commit it was measured with (no main commit "before it"
 # is its first sight): the main commit it was first measured on, named. (fresh13's hand half was
 # first measured on 9638a5c, its public half on 165fe3e; between them only supported -> unchecked
-# verdicts changed (aa56e75), so the flags replayed here are those of either.)
+# verdicts changed (aa56e75), so the flags replayed here are those of either. fresh18's public half
+# was first measured on 2b393bd, its hand half on 1553ada: the claim check code is the same in both.)
 FIRST_SIGHT = {"fresh11": "205c46906dfc26c496ebea58b6550b65d3b159f1",
                "fresh12": "719ad40cebf8560e7472aa8e74ffa7abd4b359d6",
                "fresh13": "165fe3e33e70b547f80d37cc0f562f9319e339b8",
                "fresh14": "1919dae848370abec6ba9be10aaa9cd3e64e4d3c",
                "fresh15": "eb24422ce802983329942bdb42659d223b7159a4",
                "fresh16": "6be7a3798382c9723f2c2e2f813e47442b37f96d",
-               "fresh17": "e7675c0b94a36b1b3d71f0bd79fc598e7331e901"}
+               "fresh17": "e7675c0b94a36b1b3d71f0bd79fc598e7331e901",
+               "fresh18": "1553adac886092a202a33178357390315ae4ec3d"}
 
 
 def pairs(group: str, factver_root: Path) -> list[bc.Pair]:

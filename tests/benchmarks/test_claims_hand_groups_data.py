@@ -1,6 +1,6 @@
 """The shape of the hand-written pairs of the groups written over one documentation set each
 (benchmarks/data/claims-fresh13: Varnish Cache 7.1; claims-fresh16: libvirt 9.0;
-claims-fresh17: Mutt 2.2), one table row
+claims-fresh17: Mutt 2.2; claims-fresh18: rsyslog 8.2302), one table row
 a group: well formed, balanced, every quote verbatim on its stored page. Nothing here runs the
 claim check: a group is unseen until it is measured once (see its README)."""
 
@@ -30,6 +30,7 @@ GROUPS = [
     HandGroup("fresh13", "varnish", "vn", "usr/share/doc/varnish/html"),
     HandGroup("fresh16", "libvirt", "lv", "usr/share/doc/libvirt-doc/html"),
     HandGroup("fresh17", "mutt", "mu", "usr/share/doc/mutt/html"),
+    HandGroup("fresh18", "rsyslog", "rs", "usr/share/doc/rsyslog-doc/html"),
 ]
 by_name = pytest.mark.parametrize("group", GROUPS, ids=[g.name for g in GROUPS])
 

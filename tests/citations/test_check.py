@@ -305,3 +305,27 @@ def test_a_quote_with_an_unanchorable_edge_symbol_highlights_its_words_and_says_
     d = TextDirective.parse(c.fragment)
     assert match_directive(src.page, d) == (src.page.text.index("def __repr__"),
                                              src.page.text.index("(self):") + len("(self):"))
+
+
+def test_a_claim_written_again_with_the_same_quote_is_ruled_once(monkeypatch):
+    import deep_research.citations.check as check_module
+
+    page = "The bridge opened in 1932. It carries six lanes of traffic. Tolls were removed in 1990."
+    quote = '"The bridge opened in 1932."'
+    md = (f'The bridge opened in 1932 <ref id="s1">{quote}</ref>.\n\n'
+          f'It carries six lanes <ref id="s1">"It carries six lanes of traffic."</ref>.\n\n'
+          f'The bridge opened in 1932 <ref id="s1">{quote}</ref>.\n\n'
+          f'The bridge opened in 1933 <ref id="s1">{quote}</ref>.\n')
+    calls = []
+    real = check_module.check_claim
+
+    def counted(claim, quotes):
+        calls.append((claim, tuple(quotes)))
+        return real(claim, quotes)
+
+    monkeypatch.setattr(check_module, "check_claim", counted)
+    report = check_citations(md, [Source("s1", "https://example.org/bridge", page)])
+    assert len(calls) == len(set(calls)) == 3
+    first, _, again, other = report.citations
+    assert again.claim_check == first.claim_check and again.claim_check.status.value == "supported"
+    assert other.claim_check.status.value == "unsupported"

@@ -627,6 +627,12 @@ def test_digits_with_a_glued_letter_and_dates_in_digits():
                                  *quotes))
     assert_unsupported(check("On January 26, 2019, it was announced that Annett would drive the No. 1 Chevrolet.",
                              *quotes), "number")
+    # a claim's month and year against a date in digits of that month (rsyslog's "(2009-11-06)")
+    quote = "Written by Rainer Gerhards (2009-11-06)"
+    assert_not_unsupported(check("Rainer Gerhards wrote the message parser article in November 2009.", quote))
+    assert_not_unsupported(check("Gerhards wrote it in November 2009.", "Written on 11/06/2009."))
+    assert_unsupported(check("Gerhards wrote it in November 2010.", quote), "number")
+    assert_unsupported(check("Gerhards wrote it in December 2009.", quote), "number")
 
 
 def test_negation_shapes_that_deny_nothing_or_agree():

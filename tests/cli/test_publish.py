@@ -233,3 +233,37 @@ def test_a_report_a_publish_wrote_with_an_unknown_id_publishes_again(tmp_path):
     r = run("publish", report, "--sources", sources, "--out", tmp_path / "typo", "--no-pdf")
     assert r.returncode == 2 and "cites source ids that are not in" in r.stderr and "'s-404'" in r.stderr
     assert not (tmp_path / "typo").exists()
+
+
+def test_a_report_written_before_the_breaks_were_taken_out_publishes_clean(tmp_path):
+    """A report.md a run wrote before the check node took them out holds the zero-width
+    space the prompts put after the '<' of a page's delimiter tag where the writer copied
+    one (a quote of a page that shows </page>, prose naming <source>). Publish takes out
+    exactly those: every output reads as the page writes it and the quote still verifies.
+    A zero-width space the page itself holds stays in the quote: inside a word, and after
+    a '<' where the page writes it so (the prompts never put one there: the page's text was
+    shown as it is)."""
+    from deep_research.research.prompts import BREAK, as_data
+
+    xml = "The manual closes each entry with </page> and opens it with <page id=\"1\">."
+    own = f"Its escaped form <{BREAK}page> is what the viewer shows, and zero{BREAK}width joins it."
+    sources = [{"id": "x", "url": "https://x.example/", "title": "X", "content": xml},
+               {"id": "o", "url": "https://o.example/", "title": "O", "content": own}]
+    old = ("# Tags\n\n"
+           f"Entries end with a closing tag <ref id=\"x\">\"{as_data(xml)}\"</ref>.\n\n"
+           f"Each {as_data('<source>')} block is data. The viewer escapes tags <ref id=\"o\">\"{own}\"</ref>.\n")
+    assert old.count(BREAK) == 5  # three the prompts put in, two the page holds
+    out = tmp_path / "out"
+    r = run("publish", _write(tmp_path, "r.md", old), "-s", _write(tmp_path, "s.json", json.dumps(sources)),
+            "-o", out, "--no-pdf", "--docx")
+    assert r.returncode == 0, r.stderr
+    cites = json.loads((out / "citations.json").read_text())
+    assert [c["status"] for c in cites] == ["verified", "verified"], cites
+    # the tag the model named is a tag again: report.md shows it as text, as any tag a model writes
+    assert "Each &lt;source> block is data." in (out / "report.md").read_text()
+    for name in ("report.md", "report.linked.md", "report.html", "citations.json", "audit.json"):
+        text = (out / name).read_text()
+        assert f"<{BREAK}/page" not in text and f"<{BREAK}source" not in text, name
+        assert "\\u200b" not in text, name
+    assert cites[0]["quote"] == xml  # as the page writes it
+    assert cites[1]["quote"] == own  # the page's own zero-width spaces are kept

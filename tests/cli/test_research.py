@@ -82,6 +82,28 @@ def test_brief_approval_without_a_terminal_waits_then_resumes(tmp_path, corpus):
     assert r.returncode == 0 and "already complete" in r.stdout
 
 
+def test_what_resume_is_given_and_does_not_use_is_said_in_one_line_each(tmp_path, corpus):
+    """An answer to a question the run did not ask, and an approval or a cap given to a run
+    that is already complete, were dropped without a word: each is named now, as typed, on
+    one line; the exit code is what it was."""
+    db = tmp_path / "state.sqlite"
+    r = run("research", QUESTION, "--corpus", corpus, "--out", tmp_path / "reports", "--no-pdf",
+            "--approve-brief", "--db", db, env=SCRIPTED)
+    assert r.returncode == 3, r.stdout + r.stderr
+    thread = re.search(r"deep-research resume (\w+)", r.stderr).group(1)
+    r = run("resume", thread, "--answer", "Europe only", "--db", db, env=SCRIPTED)
+    assert r.returncode == 3 and "waiting for approval" in r.stderr, r.stdout + r.stderr
+    assert "warning: --answer 'Europe only' was not used: the run did not ask for it" in r.stderr
+    r = run("resume", thread, "--approve", "--db", db, env=SCRIPTED)
+    assert r.returncode == 0 and "was not used" not in r.stderr, r.stdout + r.stderr
+    r = run("resume", thread, "--approve", "--max-tokens", "20000", "--db", db, env=SCRIPTED)
+    assert r.returncode == 0 and "already complete" in r.stdout, r.stdout + r.stderr
+    said = [line for line in r.stderr.splitlines() if "was not used" in line]
+    assert said == [f"warning: --max-tokens 20000 was not used: run {thread} is already complete",
+                    f"warning: --approve was not used: run {thread} is already complete"], r.stderr
+    assert "Traceback" not in r.stderr
+
+
 @pytest.mark.parametrize(
     "args, env, message",
     [
@@ -91,6 +113,11 @@ def test_brief_approval_without_a_terminal_waits_then_resumes(tmp_path, corpus):
         (["research", "What is tea?", "--search", "google"], {}, "--search: must be tavily, local, searxng, openai_web, anthropic_web or none"),
         (["research", "What is tea?", "--search", "local"], {"OPENAI_API_KEY": "k"}, "--corpus"),
         (["research", "What is tea?", "--corpus", "/nonexistent/dir"], {}, "does not exist"),
+        # a backend's own option with another backend: it was dropped without a word, the web searched
+        (["research", "What is tea?", "--corpus", "tests", "--search", "tavily"], {},
+         "--corpus is used by --search local only, and --search tavily was given"),
+        (["research", "What is tea?", "--searxng-url", "http://localhost:8888", "--search", "none"], {},
+         "--searxng-url is used by --search searxng only, and --search none was given"),
         (["research", "What is tea?", "--search", "none"], {}, "OPENAI_API_KEY"),
         (["research", "What is tea?"], {"OPENAI_API_KEY": "k"}, "TAVILY_API_KEY"),
         (["research", "What is tea?", "--search", "none", "--model", "openai:x", "--api-key-env", "MY_KEY"], {},

@@ -434,3 +434,24 @@ def test_a_paragraph_of_many_citations_reads_its_text_once_not_at_every_badge(tm
     assert text.count("[") >= n
     # linear: about the paragraph's length once (a re-read at every badge: ~n/2 times it)
     assert sum(scanned) < 20 * len(text), (sum(scanned), len(text))
+
+
+def test_a_wide_table_is_written_in_time_proportional_to_its_cells(tmp_path, monkeypatch):
+    """A hostile report's table of 400 columns and 50 rows: python-docx's ``table.cell(i, j)``
+    lists every cell of the table at each call, so the Word file took hours (a 30 x 30 table
+    already 28 s). The writer reads each row's cells once, and every cell holds its own text."""
+    from docx.table import Table
+
+    listed = []
+    real = Table._cells
+    monkeypatch.setattr(Table, "_cells", property(lambda self: listed.append(1) or real.fget(self)))
+    src = [Source("en", "https://ex.org/en", "The sky is blue over Paris.", "English page")]
+    cols, rows = 60, 30
+    md = ("# Colours\n\nThe sky is blue <ref id=\"en\">\"The sky is blue over Paris.\"</ref>.\n\n"
+          + "|" + "|".join(f"h{j}" for j in range(cols)) + "|\n|" + "---|" * cols + "\n"
+          + "".join("|" + "|".join(f"r{i}c{j}" for j in range(cols)) + "|\n" for i in range(rows)))
+    out = publish_report(md, src, tmp_path, pdf=False, docx=True, lang="en")
+    table = docx.Document(str(out.files["docx"])).tables[0]
+    assert len(listed) < rows, len(listed)  # not once per cell (1,860 times)
+    assert [c.text for c in table.rows[0].cells][:3] == ["h0", "h1", "h2"]
+    assert table.rows[17].cells[42].text == "r16c42" and table.rows[rows].cells[cols - 1].text == f"r{rows - 1}c{cols - 1}"

@@ -448,6 +448,30 @@ def test_a_paragraph_dense_with_markup_is_code_in_html_only(tmp_path):
     assert degraded["line"] == 5 and "HTML and PDF show the block as code" in degraded["reason"]
 
 
+def test_tables_past_the_cell_budget_are_code_in_html_and_word(tmp_path):
+    """WeasyPrint lays a table out at some 4 ms and 20 KB a cell: a hostile report of one
+    100 KB table (50,000 one-letter cells) took 112 s and 1 GB to publish, and the 500,000
+    characters HTML and PDF show could hold five times that. Tables count against one budget
+    of cells; the table that would pass it is shown as code (a later small one still is a
+    table), report.md keeps it, and audit.json says why."""
+    src = [Source("tea", "https://example.org/tea", PAGE_TEA, "Tea", "text")]
+    small = "| Tea | Origin |\n|---|---|\n| Sencha | Japan |\n"
+    huge = "|" + "|".join(f"h{j}" for j in range(60)) + "|\n|" + "---|" * 60 + "\n" + \
+        "".join("|" + "|".join(f"r{i}c{j}" for j in range(60)) + "|\n" for i in range(100))
+    md = "# Tables\n\nBefore.\n\n" + small + "\nBetween.\n\n" + huge + "\nAfter.\n\n" + small
+    result = publish_report(md, src, tmp_path, pdf=False, docx=True)
+    html = result.files["html"].read_text()
+    assert html.count("<table") == 2 and "<td>Sencha</td>" in html
+    assert re.search(r"<pre>(?:<span></span>)?<code>\|h0\|h1\|", html) and "<td>r99c59</td>" not in html
+    assert "|r99c0|r99c1|" in result.files["markdown"].read_text()
+    (degraded,) = json.loads(result.files["audit"].read_text())["output_policy"]["degraded"]
+    assert degraded["line"] == 11 and "a table of about 6," in degraded["reason"]
+    assert "HTML and PDF show the block as code" in degraded["reason"]
+    import docx
+
+    assert len(docx.Document(str(result.files["docx"])).tables) == 2
+
+
 def test_a_recursion_error_in_the_renderer_never_reaches_the_user(tmp_path, monkeypatch):
     monkeypatch.setattr(safety, "MAX_NESTING", 10**6)  # let the deep list through to Python-Markdown
     src = [Source("tea", "https://example.org/tea", PAGE_TEA, "Tea", "text")]

@@ -242,6 +242,19 @@ def test_test_mode_preset_shrinks_limits():
     tiny = Configuration.resolve(None, {"max_concurrent_research_units": 1},
                                  environ={"DEEP_RESEARCH_TEST_MODE": "true"})
     assert tiny.test_mode and tiny.max_concurrent_research_units == 1 and tiny.max_researcher_iterations == 2
+    assert tiny.clamped == []  # the preset lowered defaults only: nothing the run gave
+
+
+def test_a_value_the_run_gave_that_test_mode_lowers_is_said():
+    """test_mode lowered a limit the run gave itself (10 research units to 2) and turned its
+    clarification off without a word; each is listed with the environment's ceilings, which
+    the CLI prints and the graph records (degradations of kind clamped)."""
+    small = Configuration.resolve(None, {"test_mode": True, "max_concurrent_research_units": 10,
+                                         "max_react_tool_calls": 2, "allow_clarification": True}, environ={})
+    assert [(c["setting"], c["requested"], c["ceiling"]) for c in small.clamped] == [
+        ("max_concurrent_research_units", 10, 2), ("allow_clarification", True, False)]
+    assert small.clamped[0]["message"] == ("max_concurrent_research_units 10 is above the test_mode preset's 2: "
+                                           "this run uses 2")
 
 
 @pytest.mark.parametrize("source, field, value", [
@@ -273,8 +286,11 @@ def test_api_keys_are_never_configuration_values():
     env = {"OPENAI_API_KEY": secret, "DEEP_RESEARCH_OPENAI_API_KEY": secret, "DEEP_RESEARCH_API_KEY": secret,
            "MY_KEY": secret}
     cfg = Configuration.resolve({"configurable": {"api_key": secret, "openai_api_key": secret}},
-                                {"openai_api_key": secret, "research_model_api_key_env": "MY_KEY"},
-                                environ=env)
+                                {"research_model_api_key_env": "MY_KEY"}, environ=env)
+    # a key given in a run's context is no setting: refused, naming the name, never the value
+    with pytest.raises(UserError, match="unknown setting.*'openai_api_key'") as refused:
+        Configuration.resolve(None, {"openai_api_key": secret, "research_model_api_key_env": "MY_KEY"}, environ=env)
+    assert secret not in str(refused.value)
     assert secret not in cfg.model_dump_json()
     spec = cfg.model_spec("research")
     assert spec["api_key_env"] == "MY_KEY"
@@ -284,6 +300,31 @@ def test_api_keys_are_never_configuration_values():
         .model_spec("summarization")["api_key_env"] == "SHARED"
     schema_props = Configuration.model_json_schema()["properties"]
     assert not [p for p in schema_props if p.endswith("api_key")]
+
+
+def test_a_misspelt_setting_in_a_runs_context_is_refused_naming_it():
+    """A run's context with a setting name that is not one ("max_total_token") was dropped
+    without a word: the run went on with no cap. It is refused, naming what was typed and
+    the setting it is closest to (the server's auth handler answers 403 with it)."""
+    with pytest.raises(UserError, match=r"unknown setting\(s\) in the run's context: 'max_total_token' \(did you "
+                                        r"mean max_total_tokens\?\); 'colour'$"):
+        Configuration.resolve(None, {"max_total_token": 1000, "search_api": "local", "colour": "red"}, environ={})
+    # a configurable holds LangGraph's own keys too (thread_id, run_id ...): read, not refused
+    cfg = Configuration.resolve({"configurable": {"thread_id": "t", "max_total_token": 1}}, None, environ={})
+    assert cfg.max_total_tokens is None
+
+
+def test_a_graph_run_whose_context_misspells_a_setting_fails_naming_it(corpus, tmp_path):
+    """LangGraph builds a run's context with Configuration: an unknown name was dropped there
+    (a run without the auth handler, a Python caller) and the run went on without the cap
+    it meant. It fails before any model call, naming the name."""
+    from pydantic import ValidationError
+
+    script = base_script()
+    graph = graph_for(script, corpus)
+    with pytest.raises(ValidationError, match=r"max_total_token\n.*Extra inputs are not permitted"):
+        asyncio.run(drive(graph, start(), {**context(tmp_path), "max_total_token": 1000}))
+    assert not script.calls
 
 
 def test_dict_setting_from_environment():
@@ -435,6 +476,44 @@ def test_the_settings_a_question_was_started_with_hold_when_another_run_resumes_
     v = asyncio.run(scenario()).values
     assert v["status"] == "completed" and len(search.queries) == 2
     assert v["question_settings"] == asked
+
+
+def test_a_setting_the_resuming_run_gives_that_is_not_used_is_said_in_the_chat_and_audit(corpus, tmp_path):
+    """The run that approves the brief asks for 6 researcher tool calls, no report review
+    and another report format; the question was started with 2, a review and a brief
+    report: those hold, and the user reads so once in the chat (one line each: the setting,
+    the value typed, the value kept), in the degradations and in audit.json. It was only
+    logged."""
+    script = base_script(researcher=keep_searching())
+    supervisor_rounds(script, {1: calls(tool_call("ConductResearch", topic=TOPIC_A)),
+                               2: calls(tool_call("ResearchComplete"))})
+    graph = graph_for(script, corpus, CountingSearch(LocalCorpus.open(corpus)))
+    asked = context(tmp_path, require_brief_approval=True, max_react_tool_calls=2, report_format="concise")
+    resumed = context(tmp_path, require_brief_approval=True, max_react_tool_calls=6, report_format="detailed")
+
+    async def scenario():
+        state = await drive(graph, start(), asked)
+        assert state.next == ("approve_research_brief",)
+        return await drive(graph, Command(resume={"type": "approve"}), resumed)
+
+    v = asyncio.run(scenario()).values
+    assert v["status"] == "completed"
+    notices = [m for m in v["messages"] if m.name == "settings"]
+    assert len(notices) == 1  # once per run, though every node of the run applies the settings
+    lines = notices[0].content.splitlines()[1:]
+    assert lines == ["- max_react_tool_calls: 6 given by this run is not used; 2 is kept (a run that resumes a "
+                     "question never raises a limit the question was started with)",
+                     "- report_format: detailed given by this run is not used; concise is kept (the question is "
+                     "researched and written with the settings it was started with)"]
+    # before the report: the user reads it first
+    assert v["messages"].index(notices[0]) < next(i for i, m in enumerate(v["messages"]) if m.name == "report")
+    expected = [{"setting": "max_react_tool_calls", "asked": 6, "kept": 2},
+                {"setting": "report_format", "asked": "detailed", "kept": "concise"}]
+    assert [{k: r[k] for k in ("setting", "asked", "kept")} for r in v["ignored_settings"]] == expected
+    assert [d["kind"] for d in v["degradations"] if d["stage"] == "configuration"] == ["setting_ignored"] * 2
+    audit = json.loads(Path(v["outputs"]["audit"]).read_text())
+    assert [{k: r[k] for k in ("setting", "asked", "kept")} for r in audit["settings_ignored"]] == expected
+    assert all(r["why"] for r in audit["settings_ignored"])
 
 
 def test_a_new_question_on_the_thread_starts_with_the_settings_its_run_gives(corpus, tmp_path):

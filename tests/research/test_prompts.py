@@ -59,3 +59,21 @@ def test_unbreak_takes_out_only_the_breaks_as_data_put_in():
     assert prompts.unbreak(prompts.as_data(text)) == text
     assert prompts.unbreak(prompts.as_data(HOSTILE)) == HOSTILE
     assert prompts.unbreak("no tags") == "no tags"
+
+
+def test_a_report_keeps_the_breaks_a_cited_page_writes_itself_and_loses_the_ones_as_data_put_in():
+    """unbreak_report: the prose and the quotes lose the breaks as_data put in; a ref to a
+    page that writes '<' and a zero-width space before a tag name itself keeps its quote as
+    the page writes it (as_data leaves that shape alone, so the model copied it from the page)."""
+    from types import SimpleNamespace as S
+
+    own = "The viewer shows <\u200bpage> for an escaped tag."
+    xml = "Each entry ends with </page>."
+    report = (f'Tags {prompts.as_data("<source>")} <ref id="o">"{own}"</ref> and '
+              f'<ref id="x">"{prompts.as_data(xml)}"</ref> {prompts.as_data("</page>")}.')
+    pages = [S(id="o", content=own), S(id="x", content=xml)]
+    assert prompts.unbreak_report(report, pages) == (f'Tags <source> <ref id="o">"{own}"</ref> and '
+                                                     f'<ref id="x">"{xml}"</ref> </page>.')
+    # without such a page, every break as_data puts in goes, as unbreak takes them out
+    assert prompts.unbreak_report(report, pages[1:]) == prompts.unbreak(report)
+    assert prompts.unbreak_report("no break", pages) == "no break"

@@ -364,6 +364,8 @@ def test_users_cannot_see_or_touch_each_others_research(tmp_path):
                 assert await _status(b.assistants.create("deep_research", context=hostile)) == 403
                 assert await _status(b.assistants.create("deep_research", config={"configurable": hostile})) == 403
                 assert await _status(b.assistants.update(aid, context=hostile)) == 403
+            # a misspelt setting is refused, not dropped (the run went on without the cap it meant)
+            assert await _status(b.assistants.update(aid, context={"max_total_token": 1000})) == 403
             assert (await b.assistants.get(aid))["context"] == {"max_search_results": 4}
             assert aid in [x["assistant_id"] for x in await b.assistants.search(limit=100)]
             assert aid not in [x["assistant_id"] for x in await a.assistants.search(limit=100)]
@@ -372,7 +374,7 @@ def test_users_cannot_see_or_touch_each_others_research(tmp_path):
             assert await _status(a.assistants.delete(aid)) == 404
             system = [x for x in await a.assistants.search(limit=100) if x["metadata"].get("created_by") == "system"]
             assert system and system[0]["assistant_id"] in [x["assistant_id"] for x in await b.assistants.search()]
-            assert await _status(b.assistants.update(system[0]["assistant_id"], context={"x": 1})) == 404
+            assert await _status(b.assistants.update(system[0]["assistant_id"], context={"max_search_results": 1})) == 404
             assert await _status(b.assistants.delete(aid)) == 200
             # A's thread is exactly as A left it
             same = await a.threads.get_state(tid)

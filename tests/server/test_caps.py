@@ -141,6 +141,8 @@ def test_the_environment_value_applies_when_the_run_sets_nothing_and_clamps_surv
     cfg = Configuration.resolve(None, {"max_concurrent_research_units": 9, "test_mode": True}, environ=environ)
     assert cfg.max_concurrent_research_units == 2  # clamped to 5, then the test_mode preset
     assert [c["setting"] for c in cfg.clamped] == ["max_concurrent_research_units"]
+    assert cfg.clamped[0]["message"].endswith("set by DEEP_RESEARCH_MAX_CONCURRENT_RESEARCH_UNITS, and the test_mode "
+                                              "preset's 2: this run uses 2")  # one line, the value used
     assert cfg.model_copy().clamped == cfg.clamped
 
 
@@ -444,6 +446,13 @@ def test_a_question_keeps_its_limits_when_another_run_resumes_it(tmp_path):
         assert values["status"] == "completed", values.get("errors")
         assert values["question_settings"]["max_concurrent_research_units"] == 1
         assert len(values["research_log"]) == 1  # one unit ran: the scenario asks for two
+    # the chat says so to the run that asked for ten, once; nothing to the one that omitted it
+    notices = [[m["content"] for m in v["messages"] if m.get("name") == "settings"] for v in results]
+    assert notices[0] == [] and not results[0].get("ignored_settings")
+    assert len(notices[1]) == 1 and ("- max_concurrent_research_units: 10 given by this run is not used; 1 is kept"
+                                     in notices[1][0]), notices[1]
+    assert [(r["setting"], r["asked"], r["kept"]) for r in results[1]["ignored_settings"]] == [
+        ("max_concurrent_research_units", 10, 1)]
 
 
 @pytest.mark.server

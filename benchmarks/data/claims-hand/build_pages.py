@@ -57,6 +57,8 @@ ROOTS = {
     "libvirt": "usr/share/doc/libvirt-doc/html",
     # claims-fresh17 (../claims-fresh17): mutt (the Mutt 2.2 manual, HTML shipped in the mutt package)
     "mutt": "usr/share/doc/mutt/html",
+    # claims-fresh18 (../claims-fresh18): rsyslog-doc (the rsyslog 8.2302 HTML documentation)
+    "rsyslog": "usr/share/doc/rsyslog-doc/html",
 }
 
 

@@ -37,6 +37,8 @@ Usage::
 
     python benchmarks/data/factver/fetch_factver.py --fresh17 [--mirrors DIR] [--out DIR]
 
+    python benchmarks/data/factver/fetch_factver.py --fresh18 [--mirrors DIR] [--out DIR]
+
 ``--fresh`` builds instead the four holdout-only sets picked after the claim rules were
 tuned (FEVER-Symmetric, Citation-Integrity, BEGIN, Factcheck-Bench; see ``FRESH``) into
 ``/work/shared/data/factver-fresh/<dataset>/holdout.jsonl`` (every pair holdout, at most
@@ -79,6 +81,11 @@ sentence pairs, from the copy AI2's leaderboard repository holds, ConTRoL's exam
 passages, and Attributed-QA's rated answers, as AttributionBench collects them; see ``FRESH17``),
 by default into ``/tmp/factver-fresh17``, from ``fetch github:allenai/aristo-leaderboard``,
 ``fetch github:csitfun/ConTRoL-dataset`` and the AttributionBench snapshot of the sixteenth.
+``--fresh18`` builds the public half of the eighteenth (ANLI's test rounds, hypotheses written to fool
+a model, and the SNLI pairs people rewrote to flip a label, counterfactually-augmented data, its
+revised hypotheses and its revised premises; see ``FRESH18``), by default into
+``/tmp/factver-fresh18``, from ``fetch github:eric11eca/curriculum-ling`` (a copy of ANLI's release)
+and ``fetch github:acmi-lab/counterfactually-augmented-data``.
 
 ``--mirrors DIR`` (default ``/work/.mirror``) holds one git repository per source, as
 ``DIR/<owner>+<name>/repo`` (what the project's search tool ``fetch github:<owner>/<name>``
@@ -123,7 +130,7 @@ import re
 import subprocess
 import sys
 import zipfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -2773,6 +2780,26 @@ def _premise_rows(rd: Reader, tally: Tally, repo: Repo, paths: tuple[str, ...], 
             yield path, r, lab, premise, hyp
 
 
+def _one_label_pairs(rows: Iterable[tuple[str, dict, str, str, str]], tally: Tally,
+                     again: str) -> Iterator[tuple[str, dict, str, str, str]]:
+    """The (path, row, label, premise, hypothesis) ``rows`` with each premise/hypothesis pair once: a
+    pair met again with the same label is kept the first time, one met with two labels is dropped,
+    every copy (counted in ``tally`` as ``again``, and ``again`` "with another label")."""
+    rows = list(rows)
+    labels: dict[tuple[str, str], set[str]] = collections.defaultdict(set)
+    for _, _, lab, premise, hyp in rows:
+        labels[(premise, hyp)].add(lab)
+    seen: set[tuple[str, str]] = set()
+    for row in rows:
+        _, _, _, premise, hyp = row
+        if len(labels[(premise, hyp)]) > 1:
+            tally.dropped[f"{again} with another label"] += 1
+            continue
+        if tally.repeated(seen, (premise, hyp), again):
+            continue
+        yield row
+
+
 def scitail(rd: Reader, tally: Tally) -> Iterator[Example]:
     """One pair per labelled SciTail row: the hypothesis (a science exam question and its answer as
     one statement) against the premise (a sentence found on the web). ``E`` (entails) ->
@@ -2805,22 +2832,10 @@ def control(rd: Reader, tally: Tally) -> Iterator[Example]:
     ``e`` (entailed, "true") -> supported; ``c`` (contradicted, "false") and ``n`` (neutral,
     "cannot say") -> unsupported. A passage/statement pair met again with the same label is kept
     once; one met with another label is dropped, every copy of it."""
-    rows: list[tuple[str, dict, str, str]] = []
-    classes: dict[tuple[str, str], set[str]] = collections.defaultdict(set)
-    for path, r, lab, premise, hyp in _premise_rows(rd, tally, CONTROL, _CONTROL_PATHS, _CONTROL_LABEL,
-                                                    ("label", "premise", "hypothesis"),
-                                                    "empty passage or statement"):
-        classes[(premise, hyp)].add(lab)
-        rows.append((path, r, premise, hyp))
-    seen: set[tuple[str, str]] = set()
-    for path, r, premise, hyp in rows:
-        if len(classes[(premise, hyp)]) > 1:
-            tally.dropped["statement met again for the passage with another label"] += 1
-            continue
-        if tally.repeated(seen, (premise, hyp), "statement met again for the passage"):
-            continue
+    rows = _premise_rows(rd, tally, CONTROL, _CONTROL_PATHS, _CONTROL_LABEL, ("label", "premise", "hypothesis"),
+                         "empty passage or statement")
+    for path, r, lab, premise, hyp in _one_label_pairs(rows, tally, "statement met again for the passage"):
         part = Path(path).stem
-        lab = r["label"].strip()
         yield Example(
             id=f"control-{part}-{_slug(r['uid'])}",
             group=hashlib.sha256(premise.encode()).hexdigest()[:10],
@@ -2903,6 +2918,171 @@ code or other projects under the name, no data); the climate-claims course proje
 download). SciTail, turned down for the ninth and thirteenth groups for want of an English copy,
 is read here from the leaderboard repository's. AttributionBench's other rows were used in the
 sixteenth and earlier groups.
+"""
+
+
+# === Eighteenth fresh group, public half (``--fresh18``) =========================================
+# Picked after the seventeenth group had been measured, by a helper that did not read or run the
+# claim check.
+
+DEFAULT_FRESH18_OUT = Path("/tmp/factver-fresh18")
+# Adversarial NLI's test rounds, as a copy of the v1.0 release in a research repository held them
+# (facebookresearch/anli itself holds code and a download link); the files were removed in the next
+# commits, so the snapshot is read at the commit that has them.
+ANLI = Repo("eric11eca/curriculum-ling", "1c79904f9be35204e1bd8c760fea5c8180d10b39")
+# Counterfactually-augmented SNLI (Kaushik, Hovy and Lipton, ICLR 2020).
+CAD = Repo("acmi-lab/counterfactually-augmented-data", "6f232a1d2a11462a30ce08fb4825b734ab30828e")
+
+_NLI_LABEL = {"entailment": SUPPORTED, "contradiction": UNSUPPORTED, "neutral": UNSUPPORTED}
+
+
+_ANLI_PATHS = tuple(f"data/anli_v1.0/R{n}/test.jsonl" for n in (1, 2, 3))
+_ANLI_LABEL = {"e": SUPPORTED, "c": UNSUPPORTED, "n": UNSUPPORTED}
+
+
+def anli(rd: Reader, tally: Tally) -> Iterator[Example]:
+    """One pair per labelled ANLI test row: the hypothesis a worker wrote to fool a model against
+    the context it was written for. ``e`` -> supported, ``c`` and ``n`` -> unsupported; a pair met
+    again is kept once (dropped, every copy, with two labels)."""
+    rows = _premise_rows(rd, tally, ANLI, _ANLI_PATHS, _ANLI_LABEL, ("label", "context", "hypothesis"),
+                         "empty context or hypothesis")
+    for path, r, lab, context, hyp in _one_label_pairs(rows, tally, "context/hypothesis pair met again"):
+        rnd = path.split("/")[-2].lower()
+        yield Example(
+            id=f"anli-{rnd}-{_slug(r['uid'])}",
+            group=hashlib.sha256(context.encode()).hexdigest()[:10],
+            quotes=[context],
+            claim=hyp,
+            label=_ANLI_LABEL[lab],
+            cls=lab,
+            source=source(ANLI, path),
+        )
+
+
+def _cad_rows(rd: Reader, tally: Tally, path: str) -> Iterator[tuple[str, dict, str, str, str]]:
+    """The labelled rows of one of CAD's NLI files (tab-separated, a field holding a double quote
+    CSV-quoted), as ``_premise_rows`` gives them; ``n`` in the row is its 1-based number."""
+    for n, r in enumerate(csv.DictReader(io.StringIO(rd.text(CAD, path)), delimiter="\t"), start=1):
+        lab = (r.get("gold_label") or "").strip()
+        if lab not in _NLI_LABEL:
+            tally.dropped[f"label {lab or 'empty'!r}"] += 1
+            continue
+        premise = clean(r.get("sentence1") or "", tally)
+        hyp = clean(r.get("sentence2") or "", tally)
+        if not premise or not hyp:
+            tally.dropped["empty premise or hypothesis"] += 1
+            continue
+        yield path, {**r, "n": n}, lab, premise, hyp
+
+
+def _cad(part: str, name: str) -> Callable[[Reader, Tally], Iterator[Example]]:
+    path = f"NLI/{part}/test.tsv"
+
+    def convert(rd: Reader, tally: Tally) -> Iterator[Example]:
+        """One pair per row of CAD's ``part`` test file: the hypothesis against the premise.
+        ``entailment`` -> supported, ``contradiction`` and ``neutral`` -> unsupported; a pair met
+        again is kept once (dropped, every copy, with two labels)."""
+        for _, r, lab, premise, hyp in _one_label_pairs(_cad_rows(rd, tally, path), tally,
+                                                        "premise/hypothesis pair met again"):
+            # The sentence both revisions of one SNLI pair share: the premise when the hypothesis
+            # was revised, the hypothesis when the premise was.
+            kept = premise if part == "revised_hypothesis" else hyp
+            yield Example(
+                id=f"{name}-{r['n']}",
+                group=hashlib.sha256(kept.encode()).hexdigest()[:10],
+                quotes=[premise],
+                claim=hyp,
+                label=_NLI_LABEL[lab],
+                cls=lab,
+                source=source(CAD, path),
+            )
+
+    return convert
+
+
+_CAD_NOTES = f"""\
+Origin: counterfactually-augmented SNLI (Kaushik, Hovy and Lipton, ICLR 2020: "Learning the Difference
+that Makes a Difference with Counterfactually-Augmented Data"), {CAD.name}
+`{{path}}` @ {CAD.commit}.
+Licence: Apache-2.0 (the repository's LICENSE); the SNLI sentences they start from are CC BY-SA 4.0;
+used here for evaluation only, never redistributed. Crowd workers were given an SNLI pair (an image
+caption as premise, a hypothesis another worker wrote) and asked to rewrite {{what}}
+as little as they could so that the pair takes each of the two other labels, without changing
+unrelated facts; the label is the target the worker rewrote the pair for. The sentences are
+captions of photographs and short statements about them, as in SNLI. The claim is the hypothesis,
+the quote the premise, both as given (no tokenisation to undo).
+Label: `entailment` -> supported, `contradiction` and `neutral` -> unsupported; `class` is that
+label. A premise/hypothesis pair met twice is kept once (dropped, every copy, with two labels).
+{{group}}"""
+
+FRESH18 = [
+    Dataset(
+        "anli",
+        "hypotheses workers wrote to fool an NLI model vs the passage they were written for",
+        anli,
+        f"""\
+Origin: Adversarial NLI (Nie, Williams, Dinan, Bansal, Weston and Kiela, ACL 2020: "Adversarial NLI: A
+New Benchmark for Natural Language Understanding"), version 1.0, the labelled test sets of its three
+rounds as a copy of the release in {ANLI.name}
+(`{{{','.join(p.removeprefix('data/anli_v1.0/') for p in _ANLI_PATHS)}}}` under `data/anli_v1.0/` @
+{ANLI.commit}, with the release's README; later commits of that repository removed the files;
+facebookresearch/anli holds code and a download link only). 1,000 + 1,000 + 1,200
+pairs. Licence: CC BY-NC 4.0 (ANLI's release); built at run time into a folder outside the
+repository, for evaluation only, never stored in git or redistributed. Crowd workers were shown a
+passage (Wikipedia for rounds 1 and 2; news, fiction, formal and legal text, procedural text,
+RTE texts and Wikipedia for round 3) and a target label and wrote a hypothesis that a trained model then got
+wrong; other workers verified the label before a pair went into a test set. The claim is the
+hypothesis, the quote the whole passage (at most about 750 characters). The writer's explanation
+(`reason`) and the model's guess are not used.
+Label: `e` (entailment) -> supported, `c` (contradiction) and `n` (neutral) -> unsupported; `class`
+is that letter. A context/hypothesis pair met twice is kept once (none is, at the pinned commit).
+The split group is the passage.""",
+    ),
+    Dataset(
+        "cad-revised-hypothesis",
+        "SNLI hypotheses rewritten by people to take another label vs the unchanged caption",
+        _cad("revised_hypothesis", "cad-revised-hypothesis"),
+        _CAD_NOTES.format(
+            path="NLI/revised_hypothesis/test.tsv",
+            what="the hypothesis (the premise stays as it was)",
+            group="The split group is the premise (both rewrites of one pair share it).",
+        ),
+    ),
+    Dataset(
+        "cad-revised-premise",
+        "unchanged SNLI hypotheses vs captions rewritten by people to give another label",
+        _cad("revised_premise", "cad-revised-premise"),
+        _CAD_NOTES.format(
+            path="NLI/revised_premise/test.tsv",
+            what="the premise (the hypothesis stays as it was)",
+            group="The split group is the hypothesis (both rewrites of one pair share it).",
+        ),
+    ),
+]
+
+
+FRESH18_README_HEAD = _group_head("Eighteenth", "--fresh18", "seventeenth", "snapshots") + """\
+All three sets are sentence-pair entailment data whose hypotheses (and, for one CAD set, premises)
+people wrote; none was made by swapping words with a program. Label, in all three: entailment ->
+supported; contradiction and neutral -> unsupported (a neutral hypothesis is one the passage does
+not show; `class` keeps the original label). The original SNLI pairs CAD starts
+from (`NLI/original/`) are not used: SNLI's captions were turned down for the eleventh group and
+the revised pairs are the part written to test a label flip. ANLI, not found for the eleventh
+group, is read here from a copy of its release. Looked at and not used: ConjNLI
+(swarnaHub/ConjNLI: only the 623 dev pairs are labelled, the test file has none, and many
+hypotheses bear a program's cut of a conjunct - "Douglas County Search and Rescue" becomes
+"Douglas County Search", "Metro Cash and Carry" "Metro Carry" - with tokeniser spacing left in
+("bachelor 's", "all - volunteer")); the negation benchmarks of Hossain et al.
+(mosharafhossain/negation-and-nli: "not" added to the main verb of a premise or hypothesis of RTE,
+SNLI and MNLI pairs, "must be" -> "must not be", a mechanical one-word alteration); SciNLI
+(msadat3/SciNLI: code only, the data is a download); AmbiFC (maxglockner/AmbiFC: no snapshot to be had, as for the thirteenth group); Dialogue NLI (no copy
+found; its labels come from relation triples annotated on each sentence, not from a judgement of
+the pair); SelfCheckGPT's WikiBio annotations (potsawee/selfcheckgpt holds no data, as before;
+the copy in KAIST-CS584-HCI/selfcheckgpt-replication is a replication project's derived file with
+regenerated samples, and its claims are model-written sentences about a person, judged accurate or
+not rather than supported by the passage given); ConTRoL's statements were used in the seventeenth
+group. CAD's sentiment half (movie reviews with a positive or negative label) is not claim and
+evidence.
 """
 
 
@@ -3203,6 +3383,11 @@ FRESH_GROUPS = {
     "--fresh17": FreshGroup(
         "the public half of the seventeenth fresh holdout-only group (SciTail, ConTRoL, Attributed QA)",
         DEFAULT_FRESH17_OUT, FRESH17, FRESH17_README_HEAD, FRESH3_CAP,
+    ),
+    "--fresh18": FreshGroup(
+        "the public half of the eighteenth fresh holdout-only group (ANLI, CAD's revised hypotheses, "
+        "CAD's revised premises)",
+        DEFAULT_FRESH18_OUT, FRESH18, FRESH18_README_HEAD, FRESH3_CAP,
     ),
 }
 

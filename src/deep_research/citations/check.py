@@ -354,9 +354,16 @@ def check_claims(report: CitationReport, judgments: Mapping[str, dict] | None = 
         rows.append((claim, cites, found, [c.shown_quote for c in found]))
     # The rules' verdicts first, the claims of one quote one after the other: what the rules
     # build from a quote is cached for the last few quotes only, and a report cites one
-    # quote for claims far apart. (A verdict depends on its claim and quotes alone.)
-    ruled = {k: check_claim(rows[k][0].text, rows[k][3])
-             for k in sorted((k for k, r in enumerate(rows) if r[2] and r[0].text.strip()), key=lambda k: rows[k][3])}
+    # quote for claims far apart. (A verdict depends on its claim and quotes alone: a claim
+    # written again with the same quotes is checked once.)
+    ruled: dict[int, ClaimCheck] = {}
+    verdicts: dict[tuple[str, tuple[str, ...]], ClaimCheck] = {}
+    for k in sorted((k for k, r in enumerate(rows) if r[2] and r[0].text.strip()), key=lambda k: rows[k][3]):
+        key = (rows[k][0].text, tuple(rows[k][3]))
+        verdict = verdicts.get(key)
+        if verdict is None:
+            verdict = verdicts[key] = check_claim(rows[k][0].text, rows[k][3])
+        ruled[k] = verdict
     for k, (claim, cites, found, quotes) in enumerate(rows):
         judge = None
         if not found:

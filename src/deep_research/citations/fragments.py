@@ -716,6 +716,8 @@ class _Generator:
                     if self._start_ok(prefix, self.end, suffix is None, suffix):
                         add(prefix, text[self.start : self.end], None, suffix)
                         break
+                if too_long(base + _MIN_CONTEXT):
+                    break  # so would be the next prefix (not looked for: a walk back over the text)
         # Content that is not the page's own rendering: an exact directive of reasonable
         # length beats any range.
         if self.derived and found and min(n for n, _ in found) <= DERIVED_EXACT_MAX:
@@ -800,6 +802,7 @@ class _Lazy:
 
 
 _END = object()
+_MIN_CONTEXT = 3  # the least a context adds to a directive: one character and its syntax ("-," or ",-")
 
 
 @dataclass(frozen=True)

@@ -229,16 +229,21 @@ class IndexedSource:
         return View(self.page.text, _canon_char, collapse=True)
 
     @cached_property
+    def deep_view(self) -> View:
+        """The case- and accent-blind view (whitespace collapsed). It shares the canonical
+        view's offsets when that one is built and the two folds give each character the
+        same length (accents aside, the common case)."""
+        canon = self.__dict__.get("canon_view")
+        return (canon.refold(self.page.text, _deep_char) if canon is not None
+                else View(self.page.text, _deep_char, collapse=True))
+
+    @cached_property
     def token_index(self) -> tuple[str, array, View]:
         """Tokens joined by \x1f, where each piece of the case- and accent-blind view
         starts (the text between tokens and the tokens, alternately: token k is
         ``deep.text[bounds[2k + 1]:bounds[2k + 2]]``), and that view. One ``re.split``
-        gives every token and gap at C speed (no match object per token). The view shares
-        the canonical view's offsets when that one is built and the two folds give each
-        character the same length (accents aside, the common case)."""
-        canon = self.__dict__.get("canon_view")
-        deep = (canon.refold(self.page.text, _deep_char) if canon is not None
-                else View(self.page.text, _deep_char, collapse=True))
+        gives every token and gap at C speed (no match object per token)."""
+        deep = self.deep_view
         parts = _TOKEN_SPLIT.split(deep.text)
         bounds = array("i", accumulate(map(len, parts), initial=0))
         return "\x1f" + "\x1f".join(parts[1::2]) + "\x1f", bounds, deep
@@ -251,7 +256,12 @@ class IndexedSource:
 
     @cached_property
     def token_set(self) -> frozenset[str]:
-        return frozenset(self.token_index[0].split("\x1f"))
+        """Every token of the page (and "", as the index's split gives it): from the token
+        index when it is built, else one C-speed pass over the blind view."""
+        index = self.__dict__.get("token_index")
+        if index is not None:
+            return frozenset(index[0].split("\x1f"))
+        return frozenset(_TOKEN.findall(self.deep_view.text)) | _EMPTY_TOKEN
 
     def find_exact(self, q: str) -> tuple[int, int] | None:
         """Rendered span of the first word-aligned occurrence of canonical quote q."""
@@ -266,9 +276,14 @@ class IndexedSource:
         return None
 
     def find_tokens(self, qtokens: list[str]) -> tuple[int, int] | None:
-        """Rendered span of the first run of tokens equal to qtokens."""
+        """Rendered span of the first run of tokens equal to qtokens. Until the page's token
+        index is built (:meth:`_scan_tokens`), the run is looked for in the blind view."""
         if not qtokens:
             return None
+        if "token_index" not in self.__dict__:
+            found = self._scan_tokens(qtokens)
+            if found is not _UNDECIDED:
+                return found
         joined, bounds, deep = self.token_index
         pos = joined.find("\x1f" + "\x1f".join(qtokens) + "\x1f")
         if pos == -1:
@@ -276,6 +291,60 @@ class IndexedSource:
         first = joined.count("\x1f", 0, pos)  # tokens before the match
         last = first + len(qtokens) - 1
         return deep.source_span(bounds[2 * first + 1], bounds[2 * last + 2])
+
+    def _scan_tokens(self, qtokens: list[str]) -> tuple[int, int] | None:
+        """:meth:`find_tokens` without the page's token index (a few quotes of a page need
+        no index of its every token): the blind view searched for the first tokens in
+        order with nothing but non-word characters between them, as every run of those
+        tokens stands (the tokenizer makes a token of every word character it reaches).
+        Each place found is confirmed by the tokenizer itself, run from the space before
+        it (no token holds a space, so the tokens from there on are the page's own), for
+        the whole run; the first confirmed is the first run. After :data:`SCAN_TRIES`
+        places the tokenizer does not confirm (a head found inside longer words, or again
+        and again with another tail), or at a place with no space in the :data:`SCAN_BACK`
+        characters before it (text of a spaceless script), ``_UNDECIDED``: the index decides."""
+        deep = self.deep_view
+        text = deep.text
+        head = re.compile(r"\W*".join(map(re.escape, qtokens[:SCAN_HEAD])))
+        pos = 0
+        for _ in range(SCAN_TRIES):
+            m = head.search(text, pos)
+            if m is None:
+                return None
+            start = m.start()
+            if start - text.rfind(" ", 0, start) > SCAN_BACK:
+                return _UNDECIDED  # no space near (a spaceless script): the tokenizer would start far back
+            end = _run_end(text, start, qtokens)
+            if end is not None:
+                return deep.source_span(start, end)
+            pos = start + 1
+        return _UNDECIDED
+
+
+SCAN_HEAD = 3  # tokens of the searched head: a few keep the pattern quick to compile and rarely met
+SCAN_TRIES = 16
+SCAN_BACK = 1000  # the farthest back a confirmation starts the tokenizer
+_UNDECIDED = (-1, -1)  # told apart by identity: no span of a page
+_EMPTY_TOKEN = frozenset({""})
+
+
+def _run_end(text: str, start: int, qtokens: list[str]) -> int | None:
+    """Where the run of ``qtokens`` starting at ``start`` ends, when the tokenizer reads
+    them there (the first a token that starts at ``start``), else None."""
+    want = iter(qtokens)
+    end = None
+    for m in _TOKEN.finditer(text, text.rfind(" ", 0, start) + 1):
+        if end is None and m.start() < start:
+            continue
+        if end is None and m.start() > start:
+            return None
+        tok = next(want, None)
+        if tok is None:
+            return end
+        if m.group() != tok:
+            return None
+        end = m.end()
+    return end if next(want, None) is None else None
 
 
 def _quote_forms(quote: str) -> tuple[str, list[str], list[str]]:
@@ -391,30 +460,36 @@ class SourceIndex:
             toks = tokens(f)
             if toks and toks not in token_forms:
                 token_forms.append(toks)
-        # A page that lacks one of the quote's words cannot hold it in any form. Converter
-        # markdown may have a second plausible reading (``alternate``): the quote is checked
-        # against both, exact forms first. A quote that differs from the cited reading only
-        # in its first letter's case ("the ..." cut from "The ...") is repaired on that
-        # reading without building the other one.
-        readings: list[IndexedSource] = []
-        if cited is not None and _may_hold(cited, token_forms):
-            readings.append(cited)
+        # A page that lacks one of the quote's words cannot hold it in any form (a reading
+        # that holds a run of a form's tokens holds them all: its word set is read only
+        # when that run is missing and an exact form is found). Converter markdown may have
+        # a second plausible reading (``alternate``): the quote is checked against both,
+        # exact forms first. A quote that differs from the cited reading only in its first
+        # letter's case ("the ..." cut from "The ...") is repaired on that reading without
+        # building the other one.
+        runs: list[tuple[IndexedSource, tuple[int, int]]] = []  # each reading's first run of a form's tokens
+        if cited is not None:
+            run = _first_tokens(cited, token_forms)
             span = self._exact(cited, forms[1:])
-            if span:
+            if span and (run or _may_hold(cited, token_forms)):
                 return QuoteCheck(Verdict.VERIFIED, source_id, *span, page=_page_of(cited))
-            if _first_letter_recased(cited, forms[0]) and (span := _first_tokens(cited, token_forms)):
-                return QuoteCheck(Verdict.REPAIRED, source_id, *span, page=_page_of(cited), how=_CASE_ONLY)
+            if run:
+                if _first_letter_recased(cited, forms[0]):
+                    return QuoteCheck(Verdict.REPAIRED, source_id, *run, page=_page_of(cited), how=_CASE_ONLY)
+                runs.append((cited, run))
         alternate = cited.alternate if cited is not None else None
-        if alternate is not None and _may_hold(alternate, token_forms):
+        if alternate is not None:
+            run = _first_tokens(alternate, token_forms)
             span = self._exact(alternate, forms)
-            if span:
+            if span and (run or _may_hold(alternate, token_forms)):
                 if wider:
                     span = self._widest(alternate, wider, span)
                 return QuoteCheck(Verdict.VERIFIED, source_id, *span, page=_page_of(alternate))
-            readings.append(alternate)
-        for reading in readings:
-            if span := _first_tokens(reading, token_forms):
-                return QuoteCheck(Verdict.REPAIRED, source_id, *span, page=_page_of(reading), how=_CASE_ONLY)
+            if run:
+                runs.append((alternate, run))
+        if runs:
+            reading, run = runs[0]
+            return QuoteCheck(Verdict.REPAIRED, source_id, *run, page=_page_of(reading), how=_CASE_ONLY)
         others = self._candidates(token_forms, source_id, forms)
         for src in others:
             span = self._exact(src, forms)

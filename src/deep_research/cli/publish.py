@@ -82,6 +82,7 @@ def _publish(report: Path, sources: Path, out_dir: Path, pdf: bool, title: str |
     from ..inputs import load_sources, read_text_file
     from ..publish import publish_report
     from ..publish.safety import ref_marks
+    from ..research.prompts import unbreak_report
     from .console import warn as _warn
 
     markdown = read_text_file(report, "report")
@@ -91,6 +92,10 @@ def _publish(report: Path, sources: Path, out_dir: Path, pdf: bool, title: str |
     for w in loaded.warnings:
         _warn(w)
     known = {s.id for s in loaded.sources}
+    # a report.md written before the check node took them out can hold the invisible breaks
+    # the prompts put in a page's delimiter tag (<\u200b/page>) where a model copied one: the
+    # report is published as the page writes it (prompts.unbreak_report says which)
+    markdown = unbreak_report(markdown, loaded.sources)
     doc = parse(markdown)  # parsed once: the check below and the publish read the same document
     # An unknown id is a typo to fix, unless its refs say they were not found: a run's
     # report.md keeps a model's ref to a source it never read, marked so, and the run's

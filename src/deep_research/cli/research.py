@@ -113,12 +113,16 @@ def _ask_clarification(question: str, preset: str | None) -> str:
     return answer
 
 
-async def _drive(handle, graph, payload, progress, *, approve: dict | None, answer: str | None) -> dict:
+async def _drive(handle, graph, payload, progress, *, approve: dict | None, answer: str | None,
+                 used: set[str] | None = None) -> dict:
+    """Run until the graph ends; ask (or take ``approve`` / ``answer``) when it waits.
+    ``used``: gets "decision" / "answer" when ``approve`` / ``answer`` was given to the run."""
     from langchain_core.messages import AIMessage, HumanMessage
 
     from ..research.runner import resume_payload, stream_run
     from ..research.runtime.usage import message_text
 
+    used = set() if used is None else used
     while True:
         with progress:
             await stream_run(graph, handle, payload, progress)
@@ -129,6 +133,8 @@ async def _drive(handle, graph, payload, progress, *, approve: dict | None, answ
                 decision = _ask_approval(state.interrupts[0].value, approve)
             except WaitingForUser as w:
                 raise WaitingForUser(handle.thread_id, w.what) from None
+            if approve is not None:
+                used.add("decision")
             approve = approve if decision.get("type") == "approve" else None  # a rejection or edit is used once
             payload = resume_payload(decision)
             continue
@@ -140,6 +146,8 @@ async def _drive(handle, graph, payload, progress, *, approve: dict | None, answ
                 reply = _ask_clarification(question, answer)
             except WaitingForUser as w:
                 raise WaitingForUser(handle.thread_id, w.what) from None
+            if answer:
+                used.add("answer")
             answer = None
             payload = {"messages": [HumanMessage(reply)]}
             continue
@@ -328,6 +336,7 @@ async def _run_research(question: str | None, context: dict, db: str, thread_id:
     # 1.1x on 64). Threads are started only when needed.
     asyncio.get_running_loop().set_default_executor(ThreadPoolExecutor(max_workers=64))
     deps = load_deps()
+    used: set[str] = set()  # what of approve / answer the run was given
     async with open_persistence(db) as (saver, store):
         if thread_id is None:
             handle = RunHandle.new(context)
@@ -360,16 +369,19 @@ async def _run_research(question: str | None, context: dict, db: str, thread_id:
                 raise UserError(f"run {thread_id} has no saved progress to resume")
             if state.values.get("status") == "completed" and not state.next:
                 out.print(f"Run {thread_id} is already complete.", markup=False)
+                _warn_unused(typed_resume(context, approve, answer), f"run {thread_id} is already complete")
                 return _print_result(state.values, thread_id)
             if state.interrupts and approve is not None:
                 payload = resume_payload(approve)
-                approve = None
+                used.add("decision")
         out.print(f"Thread [bold]{handle.thread_id}[/bold] (resume with: deep-research resume {handle.thread_id})")
         from ..progress import RunProgress
 
         progress = RunProgress(out, handle.thread_id)
+        given = typed_resume({}, approve, answer)  # what resume was told to answer: said when unused
         try:
-            values = await _drive(handle, graph, payload, progress, approve=approve, answer=answer)
+            values = await _drive(handle, graph, payload, progress, approve=None if "decision" in used else approve,
+                                  answer=answer, used=used)
         except ResearchFailed as e:
             err.print(f"[red]error:[/red] {_esc(printable(f'the run failed at {e.stage}: {e.message}'))}",
                       highlight=False)
@@ -382,10 +394,37 @@ async def _run_research(question: str | None, context: dict, db: str, thread_id:
                 err.print(f"Fix the cause, then continue with: deep-research resume {handle.thread_id}")
             return 1
         except WaitingForUser as w:
+            _warn_unused({k: v for k, v in given.items() if k not in used}, "the run did not ask for it")
             err.print(f"The run is waiting for {printable(w.what)}. Continue with: deep-research resume "
                       f"{handle.thread_id} --approve | --reject FEEDBACK | --edit FILE | --answer TEXT", markup=False)
             return WAITING
+        _warn_unused({k: v for k, v in given.items() if k not in used}, "the run did not ask for it")
         return _print_result(values, handle.thread_id)
+
+
+def typed_resume(context: dict, decision: dict | None, answer: str | None) -> dict[str, str]:
+    """What a resume was given, as the user typed it: {"decision" | "answer" | setting:
+    "--option value"}."""
+    from ..research.runtime.thread_settings import kept
+
+    every = setting_labels()
+    out = {name: f"{every.get(name, name)} {'none' if value is None else kept(str(value))}"
+           for name, value in context.items()}
+    if decision is not None:
+        kind = decision.get("type")
+        out["decision"] = {"approve": "--approve", "reject": f"--reject {decision.get('feedback', '')!r}",
+                           "edit": "--edit"}.get(str(kind), str(kind))
+    if answer:
+        out["answer"] = f"--answer {answer!r}"
+    return out
+
+
+def _warn_unused(typed: dict[str, str], why: str) -> None:
+    """One line for each option a resume was given that it did not use (exit code as before)."""
+    from .console import warn
+
+    for shown in typed.values():
+        warn(f"{one_line(shown, 120)} was not used: {why}")
 
 
 def _validate_question(question: str) -> str:

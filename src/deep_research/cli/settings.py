@@ -371,4 +371,12 @@ def checked_context(**opts: Any) -> dict:
     corpus = ctx.get("corpus_path")
     if corpus is not None and not Path(corpus).exists():
         raise UserError(f"--corpus: {corpus} does not exist")
-    return check_values(ctx, labels())
+    values = check_values(ctx, labels())
+    # a backend's own option with another backend was dropped without a word (the run searched the web)
+    for name, backend in (("corpus_path", "local"), ("searxng_url", "searxng")):
+        search = values.get("search_api")
+        if values.get(name) is not None and search not in (None, backend):
+            option = labels()[name]
+            raise UserError(f"{option} is used by --search {backend} only, and --search {search} was given: "
+                            f"give {option} without --search (or with --search {backend}), or leave {option} out")
+    return values

@@ -435,14 +435,15 @@ class DocxWriter:
         table = (container or self.doc).add_table(rows=len(grid), cols=cols)
         table.style = self.doc.styles["Table Grid"]
         table.alignment = WD_TABLE_ALIGNMENT.LEFT
-        for i, cells in enumerate(grid):
+        # a row's cells read once per row: table.cell(i, j) lists every cell of the table at
+        # each call (python-docx), so a 400-column table of 50 rows took hours
+        for row, cells in zip(table.rows, grid):
             header = any(c.tag == "th" for c in cells) and all(c.tag == "th" for c in cells)
             if header:
-                trPr = table.rows[i]._tr.get_or_add_trPr()
+                trPr = row._tr.get_or_add_trPr()
                 h = OxmlElement("w:tblHeader")
                 trPr.append(h)
-            for j, c in enumerate(cells):
-                cell = table.cell(i, j)
+            for cell, c in zip(row.cells, cells):
                 para = cell.paragraphs[0]
                 align = re.search(r"text-align:\s*(left|right|center)", c.get("style") or "")
                 if align:

@@ -193,6 +193,7 @@ def publish_report(
     docx: bool = False,
     citation_style: str = "numbered",
     earlier_policy: Mapping[str, Any] | None = None,
+    settings_ignored: Iterable[Mapping[str, Any]] = (),
 ) -> PublishResult:
     """Check every citation and every claim, and write report.md, report.linked.md,
     report.html, report.pdf, citations.json and audit.json into out_dir.
@@ -211,6 +212,9 @@ def publish_report(
     :mod:`deep_research.citations.styles`. ``earlier_policy``: what the output policy
     already changed in this report before it came here (a research run applies it when it
     checks the citations, so the text published is inert already): added to audit.json.
+    ``settings_ignored``: the settings a run that resumed the research gave and that were
+    not used, ``{setting, asked, kept, why}`` each (research/runtime/thread_settings.py):
+    audit.json's ``settings_ignored``, written only when there are some.
 
     The report is parsed once (``markdown`` may already be a parsed
     :class:`~deep_research.citations.document.Document`); the checks, the output policy
@@ -326,5 +330,8 @@ def publish_report(
             "files": {k: v.name for k, v in files.items()},
             "timings_s": {k: round(v, 4) for k, v in timings.items()},
         }
+        ignored = [dict(r) for r in settings_ignored]
+        if ignored:  # only then, so every other audit.json keeps its bytes
+            audit["settings_ignored"] = ignored
         write_atomic(files["audit"], inert_json(json_text.dumps(audit)) + "\n")
     return result

@@ -72,6 +72,10 @@ MAX_RENDER_CHARS = 500_000  # markdown converted to HTML and PDF (about 150 PDF 
 # Python-Markdown rebuilds a paragraph's text for every inline match: (markup characters) x
 # (paragraph length) above this is too slow (about 0.1 s); such a paragraph is shown as code
 MAX_INLINE_WORK = 100_000_000
+# Table cells HTML and PDF lay out in a report (about one per "|"): WeasyPrint takes some 4 ms
+# and 20 KB per cell (a report of 50,000 one-letter cells: 112 s and 1 GB, one of 250,000
+# would fit in MAX_RENDER_CHARS). A table past the budget is shown as code there.
+MAX_TABLE_CELLS = 5_000
 TOKEN_CHARS = 20  # a ref in the markdown HTML is made from: a token of 20 characters and its number (html.py)
 _MARKUP = "\\`*_[&<!"
 
@@ -331,6 +335,7 @@ def apply_policy(doc: Document, *, local_files: frozenset[str] = frozenset(),
     atom_at = {x.start: x for x in atoms}
     atom_starts = [x.start for x in atoms]
     counted: list[tuple[int, SafeMarkdown]] = []
+    table_cells = 0
     for inline in blocks.inlines:
         a0 = inline.segments[0][0]
         if hidden(a0):
@@ -350,6 +355,14 @@ def apply_policy(doc: Document, *, local_files: frozenset[str] = frozenset(),
                 policy.cut is None or a0 < policy.cut):
             policy.render_degraded[k] = (f"a paragraph of {length:,} characters with {markup:,} markup "
                                          "characters (too slow to render): HTML and PDF show the block as code")
+        if inline.table and k not in policy.render_degraded and (policy.cut is None or a0 < policy.cut):
+            cells = sum(md.count("|", a, b) for a, b in inline.segments)
+            if table_cells + cells > MAX_TABLE_CELLS:
+                policy.render_degraded[k] = (f"a table of about {cells:,} cells, more than the {MAX_TABLE_CELLS:,} "
+                                             "table cells a report may have (too slow to render): HTML and PDF "
+                                             "show the block as code")
+            else:
+                table_cells += cells
     for k, acc in counted:
         if k not in policy.degraded:
             policy.changes.update(acc.changes)

@@ -9,6 +9,8 @@ page sentence that shows ``<source>`` (XML documentation) stays quotable."""
 
 import functools
 import re
+from collections.abc import Iterable
+from typing import Any
 
 DATA_NOTICE = (
     "Text inside <page>, <source>, <findings> and <draft> tags is material retrieved from "
@@ -576,6 +578,31 @@ def unbreak(text: str, tags: tuple[str, ...] = DELIMITERS) -> str:
     quote check ignores the break, so a quote verifies, and opens at its sentence, the same
     with or without it; a later prompt breaks the tag again when it fills the text in."""
     return _broken(tags).sub("<", text) if BREAK in text else text
+
+
+def unbreak_report(markdown: str, sources: Iterable[Any], tags: tuple[str, ...] = DELIMITERS) -> str:
+    """:func:`unbreak` for a report whose refs cite ``sources`` (objects with ``id`` and
+    ``content``): every break as_data puts in a delimiter tag is taken out, in the prose and
+    in the quotes, except inside the refs to a page that writes that very shape itself
+    (``<`` and a zero-width space before a tag name: as_data leaves a page's own break as it
+    is, so a quote of that page copies it from the page, not from a break). Only that shape:
+    a zero-width space anywhere else (a page's, inside a word of a quote) is left as written.
+    A report.md written before the check node took the breaks out publishes clean."""
+    if BREAK not in markdown:
+        return markdown
+    from ..citations.refs import parse_refs
+
+    broken = _broken(tags)
+    own = {s.id for s in sources if BREAK in (s.content or "") and broken.search(s.content or "")}
+    if not own:
+        return unbreak(markdown, tags)
+    parts, at = [], 0
+    for ref in parse_refs(markdown).refs:
+        if ref.source_id in own:  # the page's own break: the quote keeps it, as the page writes it
+            parts += [unbreak(markdown[at:ref.start], tags), markdown[ref.start:ref.end]]
+            at = ref.end
+    parts.append(unbreak(markdown[at:], tags))
+    return "".join(parts)
 
 
 class Prompt(str):

@@ -51,6 +51,15 @@ def records_or_reset(left: list | None, right: list | None) -> list:
     return [] if right is None else add_records(left, right)
 
 
+def distinct_or_reset(left: list | None, right: list | None) -> list:
+    """List reducer keeping each value once (in order); an update of None empties it."""
+    if right is None:
+        return []
+    out = [*(left or [])]
+    out += [r for r in right if r not in out]
+    return out
+
+
 def usage_or_reset(left: dict | None, right: dict | None) -> dict:
     """Usage reducer that an update of None empties (a follow-up report starts its own)."""
     if right is None:
@@ -68,6 +77,10 @@ class ResearchState(TypedDict, total=False):
     # the settings the run that started the question gave (URL credentials masked): a run
     # that resumes the question works with them (runtime/thread_settings.py)
     question_settings: dict
+    # the settings a run that resumed the question gave and that were not used: {setting,
+    # asked, kept, why} (audit.json); and which run was told (thread_settings.notice_update)
+    ignored_settings: Annotated[list[dict], distinct_or_reset]
+    ignored_settings_told: str
     language: str  # ISO 639-1 code of the question's language: the report's language
     clarifying_questions: list[dict]  # the last ones asked: {question, suggested_answers, dimension?}
     # the clarify step's named ambiguity dimensions and its confidence gate (scope/clarify.py):

@@ -59,6 +59,12 @@ def mcp_server():
         return HOUSE_RULES
 
     @server.tool()
+    def flood(term: str) -> str:
+        """An answer of a megabyte (a hostile or broken server)."""
+        served.append(("flood", {"term": term}))
+        return "A" * 1_000_000
+
+    @server.tool()
     def delete_corpus() -> str:
         """Deletes every document (a side effect no researcher may trigger)."""
         served.append(("delete_corpus", {}))
@@ -240,3 +246,24 @@ def test_a_server_error_is_said_on_one_line():
     inner = ConnectionError("All connection attempts failed\nFor more information check: https://example.test/x")
     text = mcp._exception_text(BaseExceptionGroup("unhandled errors in a TaskGroup", [inner]))
     assert text == "ConnectionError: All connection attempts failed For more information check: https://example.test/x"
+
+
+def test_an_mcp_answer_past_the_size_limit_is_cut_off_while_it_is_read(mcp_server, monkeypatch):
+    """The client read a whole answer before cutting it to MAX_OUTPUT_CHARS: a server's 30 MB
+    answer took 550 MB of memory, a larger one could end the process. A response past
+    MAX_RESPONSE_BYTES stops while it is read, and the call fails at once, saying why (not
+    after its timeout); an answer within the limit is still read."""
+    monkeypatch.setattr(mcp, "MAX_RESPONSE_BYTES", 200_000, raising=False)
+    url, _ = mcp_server
+
+    async def scenario():
+        tools = {t.name: t for t in await mcp.load_tools({"url": url, "tools": ["flood", "glossary"]}, 30)}
+        started = time.monotonic()
+        with pytest.raises(mcp.MCPUnavailable, match="MCP tool flood failed: .*more than 200,000 bytes"):
+            await mcp.call_tool(tools["flood"], {"term": "COP"}, 60)
+        took = time.monotonic() - started
+        return took, await mcp.call_tool(tools["glossary"], {"term": "COP"}, 60)
+
+    took, answer = asyncio.run(scenario())
+    assert took < 30, took
+    assert DEFINITION in answer

@@ -12,6 +12,7 @@ from deep_research.research.runtime.configuration import Configuration
 from deep_research.research.runtime.thread_settings import (
     RESTATED,
     applied,
+    ignored_line,
     recorded,
     starts_question,
     thread_values,
@@ -53,7 +54,39 @@ def test_other_settings_keep_the_questions_value_and_say_which_were_not_used():
     values, ignored = thread_values({"research_model": "openai:gpt-4.1", "report_format": "brief"},
                                     {"research_model": "openai:o3", "report_format": "brief", "test_mode": True}, {})
     assert values == {"research_model": "openai:gpt-4.1", "report_format": "brief", "test_mode": True}
-    assert ignored == ["research_model"]
+    assert ignored == [{"setting": "research_model", "asked": "openai:o3", "kept": "openai:gpt-4.1",
+                        "why": "the question is researched and written with the settings it was started with"}]
+
+
+@pytest.mark.parametrize("started, given, asked, kept", [
+    ({"max_total_tokens": 4000}, {"max_total_tokens": 9000}, 9000, 4000),
+    ({"max_total_tokens": 4000}, {"max_total_tokens": None}, None, 4000),  # no cap asked
+    ({"page_relevance_chars": 2000}, {"page_relevance_chars": 0}, 0, 2000),  # 0 would turn the cut off
+    ({"require_report_approval": True}, {"require_report_approval": False}, False, True),
+])
+def test_a_limit_or_approval_the_resume_cannot_have_is_named_with_both_values(started, given, asked, kept):
+    """A cap the resume asks to raise, or an approval it turns off, is not used: the record
+    says which setting, what was typed and what is kept, so the user can be told."""
+    values, ignored = thread_values(started, given, {})
+    (name,) = given
+    assert values[name] == kept
+    assert [(r["setting"], r["asked"], r["kept"]) for r in ignored] == [(name, asked, kept)]
+
+
+def test_a_stricter_limit_or_an_approval_turned_on_is_used_and_not_named():
+    values, ignored = thread_values({"max_total_tokens": 9000, "require_brief_approval": False},
+                                    {"max_total_tokens": 4000, "require_brief_approval": True}, {})
+    assert values == {"max_total_tokens": 4000, "require_brief_approval": True} and ignored == []
+
+
+def test_the_line_a_user_reads_names_the_setting_the_value_typed_and_the_value_kept():
+    _, ignored = thread_values({"max_total_tokens": 4000, "model_base_url": "https://a.example/v1"},
+                               {"max_total_tokens": None, "model_base_url": URL}, {})
+    lines = [ignored_line(r) for r in ignored]
+    assert lines[0].startswith("max_total_tokens: none given by this run is not used; 4000 is kept (")
+    # a password typed in a URL is not repeated where the user (and the state database) reads it
+    assert lines[1].startswith(f"model_base_url: {MASKED} given by this run is not used; https://a.example/v1 is kept")
+    assert "s3cret" not in repr(ignored)
 
 
 def test_a_url_whose_password_was_not_kept_comes_again_from_the_run_or_the_environment():
@@ -100,3 +133,12 @@ def test_a_follow_up_question_starts_without_the_last_questions_settings():
     assert applied(done, config, None) == (config, None) and starts_question(done)
     assert not starts_question({**done, "status": "needs_clarification"})  # an answer to a clarifying question
     assert starts_question({})
+
+
+@pytest.mark.parametrize("settings", ["not a dict", ["max_total_tokens", 4000], 7])
+def test_question_settings_a_state_update_made_no_mapping_are_named_in_a_clear_error(settings):
+    """A client may write the state itself (``threads.update_state``): settings that are no
+    mapping were an AttributeError ("'str' object has no attribute 'items'") as the run's error."""
+    state = {"question": "q", "status": "running", "question_settings": settings}
+    with pytest.raises(UserError, match=r"question_settings must be a mapping .*not (str|list|int) "):
+        applied(state, {"configurable": {"thread_id": "t"}}, Runtime({"max_total_tokens": 9000}))

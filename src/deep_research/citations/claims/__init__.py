@@ -107,8 +107,20 @@ below describe what each finds:
   sort"); a negation said of another scope than the ones the other side lists ("cannot be
   accommodated at breakfast" / "can be accommodated at lunchtimes and dinnertimes"); a
   participle describing a noun after an -ly adverb ("commonly used drugs" / "never been
-  used to negotiate"). In (b), "neither A nor B" is one negation, a negator the claim adds
-  is no flip when another quote states that negation, and "no X except Y" says "only Y".
+  used to negotiate"). Grey, not a flip (fresh18): a negation left open ("may or may not",
+  "maybe not", "whether or not") or called false ("it is wrong to say that ... no"); "not
+  every" / "not all" (like "not always"); an elliptic "If they don't, ..." on the other side
+  for a negation that names a case; "only when / if / after" on the other side; "zero X"
+  for "no X"; "differs from" / "different from" / "inability to" / "failure to"; a copula's
+  "is not <Name>" the other side does not tie to the subject; a negation said of "others";
+  a privative adjective ("prosthetic arms" / "no arms"); "optional" for "not needed"; a
+  relative clause on the negated noun restated of it; a correction "not on A but on B"; a
+  negated value where the other side writes another ("not a nine-track EP" / "a five-track
+  EP"); a negation in an embedded question ("understand why it is not ..."); "cannot"
+  against "must". In (b), "neither A nor B" is one negation, a negator the claim adds
+  is no flip when another quote states that negation, "no X except Y" says "only Y", and a
+  negator between equal stretches of function words only ("he can[not] be charged" / "you
+  can still be put in jail"), the words it covers absent, stands in no copy.
 * ``near_copy:<kind>`` - when the claim repeats a quote (at least two of the claim's
   content words and at least half of them are in that quote, or the token similarity of
   the two is at least 0.6), claim and quote are aligned token by token (``rapidfuzz``
@@ -166,6 +178,13 @@ a day from one date and a year from another; a quote's year also counts alone. I
 writes no capital at all (lower-cased news: "on may 30 .") a month's name followed by its day
 or year is a date too. A date is contradicted only by a date (a version only by a version,
 ``contradiction.same_kind``): a bare count or ordinal ("six flags", "the sixth") is no proof.
+Nor is another value against a claim value the claim itself denies and corrects ("not on
+March 28, 2003 but on March 29, 2004"), a quote date within a claim's "by <date>" bound, or
+a quote date whose range, "from A to B" / "between A and B", holds the claim's date. A name
+swap is grey for a weekday against another kind of name ("Monday" / "August") and a region
+against a name that is none ("Asian" / "Malayalam"), and no swap when the claim joins its
+name to the quote's ("both IPv4 and IPv6"); an order word with an anaphor in a sequence ("A
+first and after it B") is no swap either.
 
 Status when no rule fired (``proof``: see that module for the full rule):
 

@@ -389,6 +389,9 @@ def verdict(rule: str, note: str, claim: _Text, ci: int, quote: _Text, qj: int, 
     other = _read_otherwise(claim, ci, quote, qj) if kind == "antonym" else None
     if other:
         return _grey(rule, note, other)
+    if kind == "order" and (_order_of_anaphor(claim, ci) or _order_of_anaphor(quote, qj)):
+        return _grey(rule, note, 'the order word relates an anaphor ("after it"): which term stands on which side is '
+                     "not read")
     if kind in ("antonym", "order") and converse_comparison(claim, ci, quote, qj):
         return _grey(rule, note, "a converse comparison: the compared terms stand the other way round")
     if kind in ("antonym", "order") and converse(claim.stems[ci], quote.stems[qj]):
@@ -398,7 +401,67 @@ def verdict(rule: str, note: str, claim: _Text, ci: int, quote: _Text, qj: int, 
             return _grey(rule, note, "a converse may state the same event from its other end")
     elif not same_slot(claim, ci, ci + 1, quote, qj):
         return _grey(rule, note, "the two words do not stand among the same words")
+    if kind == "entity" and ci and claim.low[ci - 1] == "by":
+        c = next((n for n in claim.numbers if n.pos == ci and n.key.startswith("D:")), None)
+        q = next((n for n in quote.numbers if n.pos == qj and n.key.startswith("D:")), None)
+        if c is not None and q is not None and cmp_dates(q.key, c.key) in (-1, 0):
+            return _grey(rule, note, f'"by {c.raw}" is a bound, which the quote\'s {q.raw} meets')
+    if kind == "entity":
+        why = _other_kind_of_name(claim, ci, quote, qj)
+        if why:
+            return _grey(rule, note, why)
     return _in_context(rule, note, claim, ci, quote, qj, frozenset({ci}))  # the word that differs aside
+
+
+_WEEKDAYS = frozenset({"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"})
+# names of a region's people or languages, wider than a nation's or a language's ("Asian" /
+# "Malayalam", "European" / "French"); "American" only after "North" / "South" / "Latin" / "Central"
+_REGIONS = frozenset({"asian", "european", "african", "oceanian", "australasian", "eurasian", "scandinavian",
+                      "nordic", "balkan", "caribbean", "mediterranean", "slavic", "hispanic", "baltic", "oriental",
+                      "arab", "latino", "polynesian", "melanesian", "micronesian", "asia", "europe", "africa",
+                      "oceania", "eurasia", "scandinavia", "balkans"})
+_CONTINENT_PARTS = frozenset({"north", "south", "latin", "central"})
+
+
+def _word(t: _Text, k: int) -> str:
+    return t.low[k].split(".")[0]  # "Wednesday.The": a page's sentences glued
+
+
+def _region(t: _Text, k: int) -> bool:
+    return _word(t, k) in _REGIONS or _word(t, k) in ("american", "america") and k > 0 \
+        and t.low[k - 1] in _CONTINENT_PARTS
+
+
+def _other_kind_of_name(claim: _Text, ci: int, quote: _Text, qj: int) -> str | None:
+    """Why a name swapped for another ("near_copy:entity") may not be another value of one
+    thing: a weekday against a name that is none ("on Monday" / "the day before, on August
+    27": a weekday is inferred from a date), or a region's name against a name that is none
+    ("an Asian film" / "a Malayalam film": the wider class holds the narrower). None when
+    both are of a kind."""
+    a, b = _word(claim, ci) in _WEEKDAYS, _word(quote, qj) in _WEEKDAYS
+    if a != b:
+        return "a weekday and a name of another kind are no two values of one thing (a weekday follows from a date)"
+    if _region(claim, ci) != _region(quote, qj):
+        return "a region's name may be the wider class of the other name (a nation's, a language's)"
+    return None
+
+
+_SEQUENCE = frozenset({"and", "then", ",", ";"})
+_VERBISH = frozenset("is are was were be been being has have had does did do will would can could may might must "
+                     "shall should gets got".split())
+_ORDER_ANAPHORS = frozenset({"it", "that", "this", "them", "these", "those", "which", "whom"})
+
+
+def _order_of_anaphor(t: _Text, k: int) -> bool:
+    """Is the order word at ``k`` one of a sequence, after "and" / "then" / a comma, with an
+    anaphor for its term ("try the RFC5424 parser first and after it the RFC3164 parser",
+    ", and after that ...")? Its term is then the thing named before it, not the words after:
+    "A first and after it B" is "A before B". ("before it is sent", "after that many seconds":
+    a clause or a phrase of its own.)"""
+    if not 0 < k < len(t.raw) - 2 or t.low[k + 1] not in _ORDER_ANAPHORS or t.low[k - 1] not in _SEQUENCE:
+        return False
+    # the anaphor is no clause's subject ("after it is received") nor a determiner ("after that date")
+    return t.low[k + 2] not in _VERBISH and (t.low[k + 1] not in _DETERMINERS or not t.content[k + 2])
 
 
 def _restating(t: _Text, other: _Text, direction: str, skip: int, target: set[str], pair: int) -> int | None:
@@ -494,7 +557,11 @@ def _denied_as_a_consequence(plain: _Text, j: int, neg_side: _Text, shi: int) ->
 # "ruled out providing further assistance" ("could not provide"), "refrained from commenting"
 # ("did not comment"), "turned down the offer" ("did not accept"). Their words alone deny
 # nothing ("the rules", "turn left"), so they are read here as a pair: stem -> the particle.
-_DENYING_PHRASES = {stem("ruled"): "out", stem("refrained"): "from", stem("turned"): "down"}
+# The same holds of a difference and of a failure named by a noun: "which differs from its size on
+# the wire" ("is not its size on the wire"), "different from", "due to inability to parse it"
+# ("because it could not be parsed"), "failure to bind".
+_DENYING_PHRASES = {stem("ruled"): "out", stem("refrained"): "from", stem("turned"): "down", stem("differs"): "from",
+                    stem("different"): "from", stem("inability"): "to", stem("failure"): "to"}
 
 
 # Negators of one kind say the same: "without X" is "no X"; "does not need X" is "never needs X".
@@ -731,6 +798,27 @@ def _verbatim(raw: str, quotes: list[_Text]) -> bool:
 def _date_parts(key: str) -> list[str]:
     """The parts a date key "D:<year>-<month>-<day>" gives ("?" for a part not given)."""
     return key[2:].split("-")
+
+
+def _date_tuple(key: str) -> tuple[int, ...] | None:
+    """(year, month[, day]) of a date key as far as it gives them from the year on, or None
+    without a year."""
+    out = []
+    for p in key[2:].split("-"):
+        if not p.isdigit():
+            break
+        out.append(int(p))
+    return tuple(out) or None
+
+
+def cmp_dates(a: str, b: str) -> int | None:
+    """-1 / 0 / 1 comparing two date keys on the parts both give (0: the same as far as
+    both go), None when either lacks a year."""
+    x, y = _date_tuple(a), _date_tuple(b)
+    if x is None or y is None:
+        return None
+    n = min(len(x), len(y))
+    return (x[:n] > y[:n]) - (x[:n] < y[:n])
 
 
 def same_kind(c: _Num, q: _Num) -> bool:

@@ -92,6 +92,8 @@ def _substitution_kind(claim: _Text, ci: int, quote: _Text, qj: int, quotes: lis
             return None  # the quote's name is still in the claim: a name added or moved, not swapped
         if _names_cross(claim, ci, quote, qj):
             return None  # "Charles Dickens ... Tim" / "Tiny Tim ... Dickens": two names misaligned
+        if _both_ends_joined(claim, ci, quote.stems[qj]):
+            return None  # "over both IPv4 and IPv6" / "tcp/ipv6": the claim names the quote's name too
         if sandwich and (gain or loss):
             if _stated_beside(claim, ci, quotes):
                 return None  # "in the Olympics in 1896" / "in Athens in 1896", and "the 1896 Olympics in Athens"

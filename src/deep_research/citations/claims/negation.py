@@ -624,17 +624,22 @@ def _under_denied_meaning(t: _Text, k: int) -> str | None:
     return None
 
 
-_PARTIAL = frozenset({"always", "necessarily"})
+_EVERY = frozenset({"every", "all", "each", "any", "everyone", "everybody", "everything"})
+# the word a partial negation denies -> the words that state it on the other side
+_PARTIAL = {"always": frozenset({"always"}), "necessarily": frozenset({"necessarily"})} | dict.fromkeys(
+    ("every", "all", "everyone", "everybody", "everything"), _EVERY)
 
 
 def _partial_negation(neg_side: _Text, k: int, plain: _Text, j: int) -> str | None:
-    """Does the negator at k deny only "always" / "necessarily" ("You don't always have to use
-    primer, but you should consider it"), a word the other side does not write in its
-    sentence? "not always X" says X need not hold each time; it does not deny X."""
+    """Does the negator at k deny only "always" / "necessarily" / "every" / "all" ("You don't
+    always have to use primer, but you should consider it", "Not every input module supports
+    ruleset binding"), a word the other side does not write in its sentence (nor "each" /
+    "any" for "every")? "not always X" says X need not hold each time, "not every A does X"
+    that some A do not; neither denies X."""
     if k + 1 >= len(neg_side.raw) or neg_side.low[k + 1] not in _PARTIAL:
         return None
     lo, hi = sentence_bounds(plain, min(j, len(plain.raw) - 1))
-    return None if neg_side.low[k + 1] in plain.low[lo:hi] else neg_side.raw[k + 1]
+    return None if not _PARTIAL[neg_side.low[k + 1]].isdisjoint(plain.low[lo:hi]) else neg_side.raw[k + 1]
 
 
 def _condition_at(t: _Text, k: int) -> str | None:
@@ -826,6 +831,9 @@ def _flip(src: _Text, k: int, others: list[_Text], covered: bool, *, claim_negat
     word, negator, seg, dst, j = hit
     note = (f'the claim negates "{word}" ("{negator}") where the quote does not' if claim_negates
             else f'the quote says "{negator} {word}" where the claim drops the negation')
+    unproven = _unproven_flip(src, k, seg, dst, j)
+    if unproven:
+        return _grey("negation", note, unproven)
     moved = _negation_moved(src, k, dst, j, claim_negates)
     if moved:
         return _grey("negation", note, moved)
@@ -859,7 +867,7 @@ def _flip(src: _Text, k: int, others: list[_Text], covered: bool, *, claim_negat
                      "its opposite")
     partial = _partial_negation(src, k, dst, j)
     if partial:
-        return _grey("negation", note, f'"{src.raw[k]} {partial}" denies that it holds {partial}, not that it holds')
+        return _grey("negation", note, f'"{src.raw[k]} {partial}" denies only the "{partial}", not the words')
     cond = _one_side_conditional(src, k, dst, j)
     if cond:
         return _grey("negation", note, f'the {"claim" if (cond[0] == "neg") == claim_negates else "quote"} states it '
@@ -1177,6 +1185,13 @@ def _negation_in_block(claim: _Text, q: _Text, i1: int, i2: int, j1: int, j2: in
         return None  # "it is not in orbit around the Earth ... it actually orbits the Sun" / "it orbits the Sun"
     at = (q.align_pos[j1] if j1 < len(q.align_pos) else len(q.raw)) if cneg else \
         (claim.align_pos[i1] if i1 < len(claim.align_pos) else len(claim.raw))
+    if plain.raw and _function_words_around(claim, q, i1, i2, j1, j2) \
+            and _covered_absent(plain, covered, min(at, len(plain.raw) - 1)):
+        return None  # "he cannot be charged a second time" / "you can still be put in jail": not the same words
+    if plain.raw and any(negated.neg[p] and _other_value_denied(negated, _segment(negated, p), plain,
+                                                                min(at, len(plain.raw) - 1))
+                         for p in (cpos if cneg else qpos)):
+        return None  # "did not release a nine-track EP" / "released a five-track EP": another value denied
     heads = [negated.stems[_segment(negated, p)[0]] for p in (cpos if cneg else qpos)
              if negated.neg[p] and _segment(negated, p)]
     if _antonym_stated(plain, heads, at):
@@ -1205,6 +1220,12 @@ def _negation_in_block(claim: _Text, q: _Text, i1: int, i2: int, j1: int, j2: in
         return None  # "Except where a risk does not exist, ..." / "If a risk exists, ...": a double negation
     if plain.raw and _unless_across_aside(plain, min(at, len(plain.raw) - 1)):
         return None  # "as long as torque, or twisting force, is not applied" / "unless torque, or ..., is applied"
+    if any(negated.neg[p] and (_left_open(negated, p) or _denied_as_false(negated, p)
+                               or plain.raw and _not_but(negated, p, plain, at)) for p in (cpos if cneg else qpos)):
+        return None  # "may or may not be", "it is wrong to say that ... no", "not on A but on B": no denial (fresh18)
+    if plain.raw and (_only_in_case(plain, min(at, len(plain.raw) - 1)) or _elliptic_negation(plain, min(at, len(plain.raw) - 1))
+                      or _counted_zero(plain, min(at, len(plain.raw) - 1))):
+        return None  # "only when it is activated" / "do not have ... by default"; "If they don't, ..."; "zero rules"
     if _denied_in_clause(plain, at, negated):
         return None  # "when the directory is missing" / "if there is no directory"
     if _omitted_in_sentence(plain, min(at, len(plain.raw) - 1)):
@@ -1230,3 +1251,344 @@ def _negation_in_block(claim: _Text, q: _Text, i1: int, i2: int, j1: int, j2: in
         return f'the claim adds "{" ".join(negs)}" to words the quote states without it'
     return f'the quote says "{" ".join(negs)}" where the claim, otherwise the same words, drops it'
 
+
+
+# --- shapes a negation flag cannot prove (issue 25, fresh18) ---------------------------------
+
+_MAYBE = frozenset({"maybe", "perhaps", "possibly"})
+
+
+def _left_open(t: _Text, k: int) -> str | None:
+    """Does the negator at ``k`` leave the question open - "may or may not", "is or is not",
+    "whether or not", "X or not", "maybe not" / "perhaps not" / "possibly not"? It asserts
+    neither its words nor their negation: the words as written, else None."""
+    if k >= 1 and t.low[k - 1] == "or":
+        return " ".join(t.raw[max(0, k - 2):k + 1])  # "whether or not", "can or cannot"
+    if k >= 3 and t.low[k - 2] == "or" and t.low[k - 1] == t.low[k - 3] and t.kinds[k - 1] == _WORD:
+        return " ".join(t.raw[k - 3:k + 1])  # "may or may not", "does or does not"
+    if k >= 1 and t.low[k] == "not" and t.low[k - 1] in _MAYBE:
+        return f"{t.raw[k - 1]} {t.raw[k]}"
+    return None
+
+
+_FALSITY = frozenset({"wrong", "false", "untrue", "incorrect", "mistaken", "myth", "misconception"})
+_TRUTH = frozenset({"true", "case", "correct", "right"})
+
+
+def _denied_as_false(t: _Text, k: int) -> str | None:
+    """Does the negator at ``k`` stand in a "that" clause the text calls false - "It is wrong
+    to say that X has no Y", "it is a myth that ...", "it is not true that ..."? The text
+    denies the negation again (a double negation): the words from the falsity word to "that"
+    (within eight tokens before ``k``, no comma, semicolon or colon between), else None."""
+    lo, _hi = sentence_bounds(t, k)
+    that = None
+    for x in range(k - 1, max(lo - 1, k - 9), -1):
+        if t.raw[x] in (",", ";", ":"):
+            return None
+        if t.low[x] == "that" and that is None:
+            that = x
+        if that is not None and x < that and (
+                t.low[x] in _FALSITY or t.low[x] in _TRUTH and any(t.neg[y] for y in range(max(lo, x - 3), x))):
+            return " ".join(t.raw[x:that + 1])
+    return None
+
+
+def _elliptic_negation(t: _Text, j: int) -> str | None:
+    """Does ``t`` state the negated case of the word at ``j`` by an ellipsis in a condition -
+    "Inputs must explicitly bind to rulesets. If they don't, the default ruleset is bound",
+    "if not, ..." - after ``j`` in its sentence or in the next one (a negator that negates no
+    word, in a clause an "if" / "when" opens)? Then it speaks of the case the other side's
+    negation names, as "otherwise" does: the words as written, else None."""
+    lo, hi = sentence_bounds(t, j)
+    if hi < len(t.raw):
+        hi = sentence_bounds(t, hi)[1]
+    for x in range(j + 1, hi):
+        if t.neg[x] and not _segment(t, x):
+            cond = _condition_at(t, x)
+            if cond:
+                at = next(y for y in range(x - 1, -1, -1) if t.raw[y] == cond)
+                return " ".join(t.raw[at:x + 1])
+    return None
+
+
+_RESTRICTING_CASE = _IF | {"once", "after"}
+
+
+def _only_in_case(t: _Text, j: int) -> str | None:
+    """Does ``t`` restrict the word at ``j`` to a case - "only when it is activated", "only
+    if ...", "only after ..." later in its sentence? Then the other side's negation may state
+    the case outside it ("By default, rulesets do not have their own queue"): the words as
+    written, else None."""
+    _lo, hi = sentence_bounds(t, j)
+    for x in range(j + 1, hi - 1):
+        if t.low[x] in _ONLY and t.low[x + 1] in _RESTRICTING_CASE:
+            return f"{t.raw[x]} {t.raw[x + 1]}"
+    return None
+
+
+def _counted_zero(t: _Text, j: int) -> str | None:
+    """Is the word at ``j`` counted zero ("zero rules", "0 errors", one word between at most,
+    in its clause)? A count of zero denies it as "no" does: the word, else None."""
+    for x in range(j - 1, max(-1, j - 3), -1):
+        if t.clause[x] != t.clause[j]:
+            return None
+        if t.low[x] in ("zero", "0"):
+            return t.raw[x]
+    return None
+
+
+_COPULA = frozenset({"is", "are", "was", "were", "be", "been", "being"})
+
+
+def _name_denied(src: _Text, k: int, seg: list[int], dst: _Text, j: int) -> bool:
+    """Does the negator at ``k`` deny an identity with a name - a copula's "not" whose words
+    are a name only ("The lead vocalist of the Editors is not Ed Lay") - while the other side
+    writes none of what it is said of (the content words before the copula in its sentence)
+    within three tokens of the name? A side that names "Ed Lay (drums, ...)" in a list says
+    nothing of who the lead vocalist is: no flip."""
+    if k == 0 or src.low[k - 1] not in _COPULA or not all(src.entity[x] for x in seg):
+        return False
+    lo, _hi = sentence_bounds(src, k)
+    said_of = {src.stems[x] for x in range(lo, k - 1) if src.content[x]}
+    end = j + (seg[-1] - seg[0])
+    return not any(dst.stems[x] in said_of for x in range(max(0, j - 3), min(len(dst.raw), end + 4))
+                   if dst.clause[x] == dst.clause[j])
+
+
+_OTHERS = frozenset({"other", "others", "rest", "remaining", "remainder"})
+
+
+def _said_of_others(src: _Text, k: int, dst: _Text, j: int) -> str | None:
+    """Is the negation at ``k`` said of "others" / "the rest" (a word of ``_OTHERS`` before it
+    in its clause: "Some others are not jumping") while the other side's clause of ``j`` has
+    none ("While two students are jumping, others ... are sitting")? It denies the words of
+    those the other side does not speak of there: the word, else None."""
+    lo, _hi = sentence_bounds(src, k)
+    word = next((src.raw[x] for x in range(lo, k) if src.low[x] in _OTHERS and src.clause[x] == src.clause[k]), None)
+    if word is None or any(dst.low[x] in _OTHERS for x in range(len(dst.raw)) if dst.clause[x] == dst.clause[j]):
+        return None
+    return word
+
+
+# adjectives that say their noun is no real one ("prosthetic arms", "a fake gun", "a toy car"):
+# "no arms" is no flip of "prosthetic arms"
+_PRIVATIVE = frozenset({"prosthetic", "artificial", "fake", "faux", "imitation", "mock", "toy", "replica",
+                        "simulated", "counterfeit", "fictional", "pretend", "former"})
+
+
+def _privative_before(dst: _Text, j: int, src: _Text) -> str | None:
+    for x in range(j - 1, max(-1, j - 3), -1):
+        if dst.clause[x] != dst.clause[j]:
+            return None
+        if dst.low[x] in _PRIVATIVE and dst.low[x] not in src.lowset:
+            return dst.raw[x]
+    return None
+
+
+_NEEDING = frozenset(stem(w) for w in ("need", "needed", "required", "require", "necessary", "mandatory",
+                                       "essential"))
+
+
+def _called_optional(src: _Text, seg: list[int], dst: _Text, j: int) -> str | None:
+    """Does the negation deny a need ("the dethorning tool isn't needed") where the other
+    side's sentence calls a thing the negated side names "optional" ("you will need ...,
+    dethorning tool (optional), ...", within three tokens after one of its words)? "optional"
+    is "not needed": the word, else None."""
+    if not seg or src.stems[seg[0]] not in _NEEDING:
+        return None
+    named = {src.stems[x] for x in range(len(src.raw)) if src.content[x]} - {src.stems[seg[0]]}
+    lo, hi = sentence_bounds(dst, j)
+    for x in range(lo, hi):
+        if dst.low[x] in ("optional", "optionally") and any(
+                dst.stems[y] in named for y in range(max(lo, x - 3), x)):
+            return dst.raw[x]
+    return None
+
+
+def _relative_on_negated(neg_side: _Text, k: int, plain: _Text, j: int) -> str | None:
+    """Does the negated noun phrase at ``k`` carry a relative clause ("They also have no
+    side-effects with include files, which can be a major obstacle with legacy statements")
+    that the other side restates of the noun, opening its sentence with it ("Side effects
+    with include files can be a major obstacle with legacy statements")? The relative clause
+    says what the noun is, not negated: no flip. Two thirds of the other side's words after
+    the noun (two at least) must stand in it: the relative word, else None."""
+    seg = _segment(neg_side, k)
+    if not seg:
+        return None
+    plo, phi = sentence_bounds(plain, j)
+    if any(plain.content[x] for x in range(plo, j)):
+        return None  # the noun does not open the other side's sentence
+    n = len(neg_side.raw)
+    x = seg[-1] + 1
+    while x < n and neg_side.clause[x] == neg_side.clause[seg[-1]]:
+        x += 1
+    if x < n and neg_side.raw[x] == ",":
+        x += 1
+    if x >= n or neg_side.low[x] not in ("which", "that", "who"):
+        return None
+    _lo, nhi = sentence_bounds(neg_side, x)
+    rel = {neg_side.stems[y] for y in range(x + 1, nhi) if neg_side.content[y]}
+    rest = {plain.stems[y] for y in range(j, phi) if plain.content[y]} - {neg_side.stems[y] for y in seg}
+    return neg_side.raw[x] if len(rest) >= 2 and 3 * len(rest & rel) >= 2 * len(rest) else None
+
+
+def _unproven_flip(src: _Text, k: int, seg: list[int], dst: _Text, j: int) -> str | None:
+    """Why the negator at ``k`` of ``src`` against the words at ``j`` of ``dst`` proves no flip,
+    in one of the shapes above (issue 25, fresh18), else None."""
+    found = _left_open(src, k)
+    if found:
+        return f'"{found}" leaves it open: it asserts neither the words nor their negation'
+    found = _denied_as_false(src, k)
+    if found:
+        return f'the negation stands under "{found}", which denies it again'
+    found = _elliptic_negation(dst, j) if _in_case(src, k) else None
+    if found:
+        return f'the other side states the negated case too, by an ellipsis ("{found}")'
+    found = _only_in_case(dst, j) or _only_in_case(src, k)
+    if found:
+        return f'"{found}" restricts it to a case: the negation may state the case outside it'
+    found = _counted_zero(dst, j)
+    if found:
+        return f'the other side counts it "{found}", which denies it as the negator does'
+    if _name_denied(src, k, seg, dst, j):
+        return "the negation denies an identity with a name, and the other side writes none of what it is said of " \
+               "next to the name"
+    found = _said_of_others(src, k, dst, j)
+    if found:
+        return f'the negation is said of "{found}", of whom the other side\'s clause does not speak'
+    found = _privative_before(dst, j, src)
+    if found:
+        return f'the other side says "{found} {dst.raw[j]}", which is no real one'
+    found = _called_optional(src, seg, dst, j)
+    if found:
+        return f'the other side calls it "{found}", which is "not needed"'
+    if _ability_denied(src, k) and _required_at(dst, j):
+        return 'the negation denies that it can be, the other side says it must be: another modality'
+    found = _embedded_question(src, k)
+    if found:
+        return f'the negation stands in a question ("{found}"), which the sentence asks, not states'
+    found = _other_value_denied(src, seg, dst, j)
+    if found:
+        return f'the negation covers a value where the other side writes another ("{found}"): it denies the value'
+    found = _not_but(src, k, dst, j)
+    if found:
+        return f'the negation is one of a correction, "not ... {found}", whose second part the other side states'
+    found = _relative_on_negated(src, k, dst, j)
+    if found:
+        return f'the other side restates the relative clause ("{found} ...") on the negated words, not their negation'
+    return None
+
+
+# what "B" of "not A but B" opens with when it shares "A"'s verb: a preposition, an article or a number
+_ELLIPTIC_OPENERS = frozenset({"on", "in", "at", "by", "for", "to", "from", "with", "into", "onto", "as", "of", "the",
+                               "a", "an", "under", "over", "during", "via", "through", "until", "since"})
+
+
+def _not_but(negated: _Text, k: int, plain: _Text, j: int) -> str | None:
+    """Is the negator at ``k`` one of a correction, "not A but B" ("was not released on
+    March 28, 2003 but on March 29, 2004"; "B" opening with a preposition, an article or a number,
+    so that it shares "A"'s verb), whose "B" (the content words after "but", in its sentence; one at least) the other side's sentence of ``j`` states? The
+    negation denies only "A"; the words it shares with "B" ("released on") are stated with
+    "B": the words after "but", else None. (A date's content word is its whole value.)"""
+    _lo, hi = sentence_bounds(negated, k)
+    but = next((x for x in range(k + 1, hi) if negated.low[x] == "but"), None)
+    if but is None or any(negated.neg[x] for x in range(k + 1, but)) or not any(negated.content[k + 1:but]):
+        return None  # ("nothing but X" is "only X": no "A" denied)
+    if but + 1 >= hi or negated.low[but + 1] not in _ELLIPTIC_OPENERS and not negated.stems[but + 1].startswith("#"):
+        return None  # "do not start servers but use ...", "would not become X, but would only be acting as X":
+        # "B" has a verb of its own, the denial stands
+    after = {negated.stems[x] for x in range(but + 1, hi) if negated.content[x]}
+    plo, phi = sentence_bounds(plain, min(j, len(plain.raw) - 1))
+    if not after or not after <= set(plain.stems[plo:phi]):
+        return None
+    return " ".join(negated.raw[but:hi])
+
+
+_CASE_OPENERS = _IF | {"that", "which", "who", "whose", "unless", "once"}
+
+
+def _in_case(t: _Text, k: int) -> bool:
+    """Does the negator at ``k`` name a case - in a clause opened by "if" / "when" / a relative
+    word ("An input that does not explicitly bind ...") within four tokens before it? As an
+    elliptic "If they don't" does, it speaks of what holds in that case."""
+    for x in range(k - 1, max(-1, k - 5), -1):
+        if t.clause[x] != t.clause[k]:
+            return False
+        if t.low[x] in _CASE_OPENERS:
+            return True
+    return False
+
+
+def _function_words_around(claim: _Text, q: _Text, i1: int, i2: int, j1: int, j2: int) -> bool:
+    """Are the equal stretches right before and right after an aligned difference (claim
+    ``[i1, i2)``, quote ``[j1, j2)``) made of function words only ("he [can]not [be] charged a
+    second time" / "you [can] still [be] put in jail")? With the negator's words absent from
+    the other side there (``_covered_absent``), the negator stands in no copy of the other
+    side's words: the alignment met on "can ... be"."""
+    ca, qa = claim.align, q.align
+    x, y = i1 - 1, j1 - 1
+    while x >= 0 and y >= 0 and ca[x] == qa[y]:
+        if claim.content[claim.align_pos[x]]:
+            return False
+        x, y = x - 1, y - 1
+    x, y = i2, j2
+    while x < len(ca) and y < len(qa) and ca[x] == qa[y]:
+        if claim.content[claim.align_pos[x]]:
+            return False
+        x, y = x + 1, y + 1
+    return True
+
+def _ability_denied(t: _Text, k: int) -> bool:
+    """Is the negator at ``k`` a denial of ability ("cannot", "can not", "could not")? "harm
+    cannot be proven" is no flip of "harm must be proven" (``_required_at``): one says what is
+    possible, the other what is required."""
+    return t.low[k] == "cannot" or t.low[k] in ("not", "n't") and k > 0 and t.low[k - 1] in ("can", "could", "ca")
+
+
+_KNOWING = frozenset(stem(w) for w in ("understand", "know", "ask", "wonder", "explain", "learn", "figure",
+                                       "find", "determine", "investigate", "see"))
+_WH = frozenset({"why", "whether", "how", "what"})
+
+
+def _embedded_question(t: _Text, k: int) -> str | None:
+    """Does the negator at ``k`` stand in a question a verb of knowing or asking embeds ("you
+    should first understand why they are not using it", "ask whether it does not ...")? The
+    sentence asks about the negated statement; it does not state it against the other side's
+    words: the verb and the question word, else None."""
+    for x in range(k - 1, max(0, k - 6), -1):
+        if t.raw[x] in (",", ";", ":") or t.sent_start[x + 1]:
+            return None
+        if t.low[x] in _WH:
+            verb = next((y for y in range(x - 1, max(-1, x - 4), -1) if t.stems[y] in _KNOWING), None)
+            return f"{t.raw[verb]} ... {t.raw[x]}" if verb is not None else None
+    return None
+
+def _other_value_denied(negated: _Text, seg: list[int], plain: _Text, at: int) -> str | None:
+    """Does the negation cover a value (a number among the words of its segment: "did not
+    release a nine-track compilation") where the other side writes another value first after
+    the matched words (within three content words, in its sentence: "was released as a
+    five-track EP ..., and a nine-track compilation in Australia")? It denies that value, not
+    the words: the other side's value, else None."""
+    values = {negated.stems[x] for x in seg if negated.stems[x].startswith("#")}
+    if not values:
+        return None
+    _lo, hi = sentence_bounds(plain, at)
+    words = 0
+    for x in range(at, hi):
+        if plain.content[x]:
+            if plain.stems[x].startswith("#"):
+                return plain.raw[x] if plain.stems[x] not in values else None
+            words += 1
+            if words > 3:
+                return None
+    return None
+
+
+def _covered_absent(plain: _Text, covered: list[str], at: int) -> bool:
+    """Does ``plain`` write none of the words a negator covers (``covered``: the stems of its
+    segment; one at least, compared on their first six letters) in its sentence within
+    ``2 * WINDOW`` tokens after ``at`` (two before)?"""
+    lo, hi = sentence_bounds(plain, at)
+    heads = {c[:6] for c in covered}  # "finalised" / "finalized": a spelling apart
+    return bool(covered) and not any(plain.stems[x][:6] in heads
+                                     for x in range(max(lo, at - 2), min(hi, at + 2 * WINDOW + 1)))

@@ -7,7 +7,7 @@ import bisect
 import re
 from decimal import Decimal, InvalidOperation
 
-from .contradiction import number_verdict
+from .contradiction import _grey, cmp_dates, number_verdict, same_kind, same_slot, sentence_bounds
 from .types import (
     _CJK,
     _NUM,
@@ -486,10 +486,67 @@ def _check_numbers(claim: _Text, quotes: list[_Text]) -> ClaimCheck | None:
         else:
             note = f"the claim says {_fmt(c)} where the quote says {_fmt(near)}"
         found = number_verdict(note, c, quotes)
+        if found.status is ClaimStatus.UNSUPPORTED and not found.lacking:
+            why = _value_unread(c, claim, quotes)
+            if why:
+                found = _grey("number", found.note, why)
         if found.status is ClaimStatus.UNSUPPORTED:
             return found
         grey = grey or found
     return grey
+
+
+# --- a claim value another quote value does not contradict (issue 25, fresh18) ---------------
+# words between a negator and the claim's number that make the negation one of a bound or an
+# order ("not more than 5", "not later than 2004"), which another value can contradict
+_BOUNDING = frozenset({"before", "after", "until", "till", "since", "than", "earlier", "later", "by", "under",
+                       "over", "above", "below", "within", "more", "less", "fewer", "least", "most", "beyond"})
+# "between A and B", "from A to B": a range the quote gives
+_RANGE_OPENERS = frozenset({"from", "between"})
+_RANGE_JOINS = frozenset({"to", "until", "till", "through", "and"})
+
+
+def _value_unread(c: _Num, claim: _Text, quotes: list[_Text]) -> str | None:
+    """Why claim number ``c``, flagged against another quote value, is not proven wrong, else
+    None:
+
+    * the claim denies it and gives the value it holds instead, "not A but B" ("was not
+      released on March 28, 2003 but on March 29, 2004"): the number stands in a clause the
+      claim negates, no bound or order word between the negator and it, and another number
+      follows "but" in its sentence (it is read for itself); another value in the quote does
+      not contradict a denial;
+    * a date after "by" ("shut down by July 2017") is a bound: a quote date of the same kind
+      in the claim date's slot (``contradiction.same_slot``) and not after it ("in June
+      2017") meets it;
+    * a date that lies within a range the quote gives in its slot, "from July 1, 1983 to June
+      1, 1986" or "between ... and ..." (the rule reads a date against one date of the quote,
+      here the range's end or another date)."""
+    at = c.pos
+    if claim.clause[at] in claim.neg_clauses:
+        neg = next((x for x in range(at - 1, -1, -1) if claim.neg[x] and claim.clause[x] == claim.clause[at]), None)
+        _lo, hi = sentence_bounds(claim, at)
+        but = next((x for x in range(at + 1, hi) if claim.low[x] == "but"), None)
+        if neg is not None and but is not None and _BOUNDING.isdisjoint(claim.low[neg + 1:at]) \
+                and any(n.pos > but and n.pos < hi for n in claim.numbers):
+            return f'the claim denies {c.raw} ("{claim.raw[neg]} ... {c.raw} but ..."): another value does not ' \
+                   "contradict a denial"
+    if not c.key.startswith("D:"):
+        return None
+    slot = [(t, q) for t in quotes for q in t.numbers
+            if same_kind(c, q) and q.key != c.key and same_slot(claim, at, at + 1, t, q.pos)]
+    if at and claim.low[at - 1] == "by":
+        met = next((q for _t, q in slot if cmp_dates(q.key, c.key) in (-1, 0)), None)
+        if met is not None:
+            return f'"{claim.raw[at - 1]} {c.raw}" is a bound, which the quote\'s {met.raw} meets'
+    for t, q in slot:
+        for o in t.numbers:
+            first, last = (q, o) if q.pos < o.pos else (o, q)
+            if o is q or not same_kind(c, o) or last.pos - first.pos > 8 or first.pos == 0 \
+                    or t.low[first.pos - 1] not in _RANGE_OPENERS or _RANGE_JOINS.isdisjoint(t.low[first.pos + 1:last.pos]):
+                continue
+            if cmp_dates(first.key, c.key) in (-1, 0) and cmp_dates(c.key, last.key) in (-1, 0):
+                return f"the claim's {c.raw} lies within the quote's range {first.raw} ... {last.raw}"
+    return None
 
 
 
@@ -764,6 +821,8 @@ def _date_maybe_stated(c: _Num, quotes: list[_Text], qnums: list[_Num]) -> bool:
                 return True
     if cd != "?" or cy == "?":
         return False
+    if _numeric_date(int(cy), int(cm), None, quotes):  # "November 2009" / "2009-11-06"
+        return True
     # a month and a year ("by March 2021"): the month's name and the year, apart
     names = {w for w, k in _MONTHS.items() if k == int(cm)}
     return cy in plain and any(r[:1].isupper() and r.lower() in names for q in quotes for r in q.rawset)
@@ -794,18 +853,27 @@ def _common_tail(a: str, b: str) -> int:
     return n
 
 
-def _numeric_date(year: int, month: int, day: int, quotes: list[_Text]) -> bool:
-    """Does a quote write the date in digits: "1/25/2019", "25/1/2019" or "2019-01-25"?"""
-    want = {(month, day, year), (day, month, year), (year, month, day)}
+def _numeric_date(year: int, month: int, day: int | None, quotes: list[_Text]) -> bool:
+    """Does a quote write the date in digits: "1/25/2019", "25/1/2019" or "2019-01-25"? With no
+    ``day`` (a claim's "November 2009"), a digit date of that month and year, any day, counts
+    (never a proof: the number rule only keeps from flagging it)."""
+    def wanted(got: tuple[int, ...] | None) -> bool:
+        if got is None:
+            return False
+        if day is not None:
+            return got in {(month, day, year), (day, month, year), (year, month, day)}
+        a, b, c = got
+        return (c == year and month in (a, b)) or (a == year and b == month)
+
     for q in quotes:
         low, kinds = q.low, q.kinds
         for i in range(len(low) - 2):
             if kinds[i] == _NUM and kinds[i + 1] != _NUM:
                 if i + 4 < len(low) and low[i + 1] == "/" and low[i + 3] == "/" and kinds[i + 2] == _NUM \
-                        and kinds[i + 4] == _NUM and _ints(low[i], low[i + 2], low[i + 4]) in want:
+                        and kinds[i + 4] == _NUM and wanted(_ints(low[i], low[i + 2], low[i + 4])):
                     return True
             elif kinds[i] == _NUM and kinds[i + 1] == _NUM and kinds[i + 2] == _NUM \
-                    and _ints(low[i], low[i + 1], low[i + 2]) in want and len(low[i]) == 4:
+                    and len(low[i]) == 4 and wanted(_ints(low[i], low[i + 1], low[i + 2])):
                 return True  # "2019-01-25": three numbers joined by hyphens
     return False
 

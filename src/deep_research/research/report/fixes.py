@@ -86,7 +86,7 @@ class CitationCheckNode:
                                                    f"content of {len(missing)} source(s) is missing from the store")]
         # a page's </page> the writer copied from a prompt (as_data broke it there) is
         # published as the page writes it: the break is no part of the quote or the claim
-        markdown = prompts.unbreak(strip_findings(state.get("final_report", ""))[0])
+        markdown = prompts.unbreak_report(strip_findings(state.get("final_report", ""))[0], sources)
         judgments = dict(state.get("claim_judgments") or {})
         calls_left = ctx.cfg.max_judge_calls
         report = await asyncio.to_thread(check_citations, markdown, sources)
@@ -121,7 +121,7 @@ class CitationCheckNode:
                 "citation(s); they are left marked"))
         update["degradations"].extend(ctx.shortened("citation context"))
         edits = _non_overlapping(edits)
-        checked = prompts.unbreak(replace_spans(markdown, edits))  # a fix copied from its prompt too
+        checked = prompts.unbreak_report(replace_spans(markdown, edits), sources)  # a fix copied from its prompt too
         final = await asyncio.to_thread(check_citations, checked, sources, judgments=judgments)
         if edits:  # rewritten claims the rules cannot decide go to the judge too (same bound)
             new, problems, _ = await judge_claims(ctx, final, judgments, calls_left)

@@ -112,7 +112,8 @@ def _write_outputs(cfg, state: dict, thread_id: str, markdown: str, sources: lis
             result = publish_report(markdown, sources, folder, pdf=cfg.write_pdf, lang=state.get("language"),
                                     findings=cfg.verified_findings, judgments=state.get("claim_judgments"),
                                     docx=cfg.write_docx, citation_style=cfg.citation_style,
-                                    earlier_policy=state.get("output_policy"))
+                                    earlier_policy=state.get("output_policy"),
+                                    settings_ignored=state.get("ignored_settings") or ())
             break
         except Exception as e:  # noqa: BLE001 - without the PDF, markdown and HTML still count
             if not cfg.write_pdf:
@@ -129,7 +130,8 @@ def _write_outputs(cfg, state: dict, thread_id: str, markdown: str, sources: lis
             result = publish_report(markdown, sources, folder, pdf=False, lang=state.get("language"),
                                     findings=cfg.verified_findings, judgments=state.get("claim_judgments"),
                                     docx=cfg.write_docx, citation_style=cfg.citation_style,
-                                    earlier_policy=state.get("output_policy"))
+                                    earlier_policy=state.get("output_policy"),
+                                    settings_ignored=state.get("ignored_settings") or ())
             break
     degradations += [error_record("publish", f"PDF: {m.message}") for m in result.missing_glyphs]
     degradations += [error_record("publish", d["reason"]) for d in result.output_policy.get("degraded", [])]

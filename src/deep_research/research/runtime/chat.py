@@ -41,9 +41,10 @@ PROGRESS_NAME = "progress"  # the run's progress turn (replaced in place)
 FAILURE_NAME = "error"  # why the run failed
 BRIEF_NAME = "brief"  # the brief to approve
 REVIEW_NAME = "report_review"  # the report to review
+SETTINGS_NAME = "settings"  # the settings a run gave that are not used (thread_settings.notice_update)
 HIDDEN_PREFIX = "do-not-render-"  # Agent Chat UI does not render a message whose id starts so
 INTERNAL_KEYS = ("supervisor_messages", "researcher_messages")
-NOT_CONVERSATION = (FAILURE_NAME, PROGRESS_NAME)  # turns a model is not shown as conversation
+NOT_CONVERSATION = (FAILURE_NAME, PROGRESS_NAME, SETTINGS_NAME)  # turns a model is not shown as conversation
 
 
 # --- turns for the user ----------------------------------------------------------------------

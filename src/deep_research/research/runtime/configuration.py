@@ -30,6 +30,7 @@ from fnmatch import fnmatchcase
 from typing import Any, Literal
 
 from pydantic import (
+    ConfigDict,
     BaseModel,
     Field,
     NonNegativeFloat,
@@ -136,6 +137,14 @@ def _expected(err: Any) -> str:
     return msg.removeprefix("Value error, ") if kind == "value_error" else msg
 
 
+def _unknown(name: Any) -> str:
+    """An unknown setting's name as typed, with the setting it is closest to."""
+    import difflib
+
+    near = difflib.get_close_matches(str(name), list(Configuration.model_fields), n=1, cutoff=0.75)
+    return repr(str(name)[:100]) + (f" (did you mean {near[0]}?)" if near else "")
+
+
 def _problems(e: ValidationError, *, env: bool = False, labels: typing.Mapping[str, str] | None = None) -> str:
     """What is wrong, per setting: named by its environment variable when it came from
     there, by ``labels`` (e.g. the command-line option the user typed) when given, else by
@@ -204,6 +213,10 @@ def model_name_problem(spec: str) -> None:
 
 class Configuration(BaseModel):
     """Settings of a research run (rendered as knobs in LangGraph Studio)."""
+
+    # a run's context naming a setting that is not one fails, naming it (LangGraph builds
+    # the context with this model: an unknown name was dropped, the run went on without it)
+    model_config = ConfigDict(extra="forbid")
 
     # --- scoping --------------------------------------------------------------------
     allow_clarification: bool = Field(
@@ -793,18 +806,37 @@ class Configuration(BaseModel):
         return (f"no price is known for {names}: the cost shown leaves {its} calls out; give {its} price with "
                 f"model_prices to count {'it' if len(unpriced) == 1 else 'them'}")
 
-    def limited(self) -> Configuration:
-        """The test_mode preset applied (small limits), or self."""
+    def limited(self, given: typing.Collection[str] = ()) -> Configuration:
+        """The test_mode preset applied (small limits), or self. A value the run gave itself
+        (``given``: setting names) that the preset lowers is listed in :attr:`clamped`, as a
+        ceiling's is, so the user reads it (it was lowered without a word)."""
         if not self.test_mode:
             return self
-        return self.model_copy(update={
+        preset: dict[str, Any] = {
             "max_concurrent_research_units": min(self.max_concurrent_research_units, 2),
             "max_researcher_iterations": min(self.max_researcher_iterations, 2),
             "max_react_tool_calls": min(self.max_react_tool_calls, 3),
             "max_search_results": min(self.max_search_results, 3),
             "max_page_chars": min(self.max_page_chars, 8000),
             "allow_clarification": False,
-        })
+        }
+        out = self.model_copy(update=preset)
+        out._clamped = [dict(c) for c in self._clamped]  # a copy's private list is its original's
+        for name, value in preset.items():
+            asked = getattr(self, name)
+            if name not in given or asked == value:
+                continue
+            lowered = next((c for c in out._clamped if c["setting"] == name), None)
+            if lowered is not None:  # lowered to a ceiling already: the one line says both
+                lowered["message"] = (lowered["message"].removesuffix(f": this run uses {_show(asked)}")
+                                      + f", and the test_mode preset's {_show(value)}: this run uses {_show(value)}")
+                continue
+            message = ("allow_clarification on is turned off by test_mode: this run asks no clarifying question"
+                       if name == "allow_clarification" else
+                       f"{name} {_show(asked)} is above the test_mode preset's {_show(value)}: this run uses "
+                       f"{_show(value)}")
+            out._clamped.append({"setting": name, "requested": asked, "ceiling": value, "message": message})
+        return out
 
     @classmethod
     def env_overrides(cls, environ: dict[str, str] | None = None) -> dict[str, Any]:
@@ -884,6 +916,10 @@ class Configuration(BaseModel):
                             + _problems(e, env=True)) from None
         if caller is None:
             caller = Caller(Source.RUN) if above_ceiling == "refuse" else Caller.of_config(config, env)
+        if isinstance(context, dict):  # a misspelt setting was dropped without a word (no cap, another model)
+            unknown = [k for k in context if k not in cls.model_fields]
+            if unknown:
+                raise UserError("unknown setting(s) in the run's context: " + "; ".join(map(_unknown, unknown)))
         run = cls._run_values(config, context)
         cfg = cls._merged(base, run)
         problems = refusals({n: getattr(cfg, n) for n in run}, caller, current=server, server=server, environ=env)
@@ -913,7 +949,7 @@ class Configuration(BaseModel):
             cfg = cfg.model_copy(update={c["setting"]: c["ceiling"] for c in clamped})
             cfg._clamped = clamped
         cfg._check_models(env)
-        return cfg.limited()
+        return cfg.limited(run)
 
     def _check_models(self, env: typing.Mapping[str, str]) -> None:
         allowed = [p.strip() for p in (env.get(ENV_ALLOWED_MODELS) or "").split(",") if p.strip()]

@@ -21,7 +21,9 @@ the status running again, as after a failure.
 
 Interrupts and other control flow (``GraphBubbleUp``) pass through untouched. The wrapper
 also marks the turns of a node's internal conversation hidden (chat.hide_internal_turns),
-and gives the node the settings of the thread's question (thread_settings.applied).
+and gives the node the settings of the thread's question (thread_settings.settled); a
+node of the top graph tells the user, once per run, which settings the run gave are not
+used (thread_settings.notice_update: a chat turn, audit.json).
 """
 
 from __future__ import annotations
@@ -39,7 +41,7 @@ from ...errors import UserError
 from .chat import emit_live, failure_message, hide_internal_turns
 from .run_folder import asave_notes, root_checkpoint
 from .configuration import Configuration
-from .thread_settings import applied
+from .thread_settings import notice_update, settled
 from . import tracing
 from .meter import ModelCallError, describe
 
@@ -176,6 +178,33 @@ def _running_again(result: Any) -> Any:
     return result
 
 
+def _with(result: Any, extra: dict) -> Any:
+    """A node's result with ``extra`` written too (lists of a channel with a reducer before
+    the node's own: a notice reads before the turn the node adds)."""
+    if not extra:
+        return result
+    if isinstance(result, Command):
+        update = result.update if isinstance(result.update, dict) else None
+        if update is None and result.update is not None:
+            return result
+        return Command(graph=result.graph, update=_merged(update or {}, extra), resume=result.resume,
+                       goto=result.goto)
+    if isinstance(result, dict):
+        return _merged(result, extra)
+    if result is None:
+        return dict(extra)
+    return result
+
+
+def _merged(update: dict, extra: dict) -> dict:
+    out = dict(update)
+    for key, value in extra.items():
+        mine = out.get(key)
+        out[key] = [*value, *mine] if isinstance(value, list) and isinstance(mine, list) else \
+            (value if key not in out else mine)
+    return out
+
+
 def guarded(stage: str, fn: Node, *, root: bool = False) -> Node:
     """``fn`` (a node taking state, config, runtime) with failures recorded and raised as
     above. ``root``: a node of the top graph, which also clears a failed status when the
@@ -184,7 +213,7 @@ def guarded(stage: str, fn: Node, *, root: bool = False) -> Node:
     @functools.wraps(fn)
     async def node(state, config, runtime):
         try:
-            config, runtime = applied(state, config, runtime)  # the settings of the thread's question
+            config, runtime, ignored = settled(state, config, runtime)  # the settings of the thread's question
             with tracing.span(f"node {stage}", {"deep_research.node": stage,
                                                 "langgraph.thread_id": tracing.thread_of(config)}):
                 result = await fn(state, config, runtime)
@@ -199,6 +228,8 @@ def guarded(stage: str, fn: Node, *, root: bool = False) -> Node:
                 raise
             raise out from e
         result = hide_internal_turns(result)  # internal conversations never reach a chat (chat.py)
+        if root and ignored and isinstance(state, dict):  # settings this run gave that are not used: said
+            result = _with(result, notice_update(state, config, ignored))
         if root and isinstance(state, dict) and state.get("status") in (FAILED, CANCELLED):
             return _running_again(result)
         return result

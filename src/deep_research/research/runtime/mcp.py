@@ -16,16 +16,23 @@ Configuration (``mcp_config``)::
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import logging
 import os
 import time
 from typing import Any
+
+import httpx
 
 from ...errors import UserError, mask_url_credentials, redact
 from ...lru import LRU
 from ..prompts import as_data
 
 MAX_OUTPUT_CHARS = 20_000
+# The most an MCP server's HTTP response may hold (a session is opened per call: its tool
+# list, a tool's answer). The client read a whole answer before MAX_OUTPUT_CHARS cut it: a
+# 30 MB answer took 550 MB of memory, a larger one could end the process.
+MAX_RESPONSE_BYTES = 4_000_000
 LOAD_TIMEOUT_S = 20.0
 RETRY_FAILED_LOAD_AFTER_S = 60.0  # a server that is down is not asked again at every step
 _TOOLS_CACHE: dict[str, list] = {}
@@ -84,10 +91,92 @@ def _connection(conf: dict) -> dict[str, Any]:
     """The MCP client's connection for a validated configuration; header values come from
     the environment variables the configuration names (never from the configuration)."""
     headers = {h: os.environ.get(var, "") for h, var in (conf.get("headers_env") or {}).items()}
-    connection: dict[str, Any] = {"url": conf["url"], "transport": conf["transport"]}
+    connection: dict[str, Any] = {"url": conf["url"], "transport": conf["transport"],
+                                  "httpx_client_factory": _capped_client}
     if headers:
         connection["headers"] = headers
     return connection
+
+
+class MCPResponseTooLarge(Exception):
+    """An MCP server's response went past :data:`MAX_RESPONSE_BYTES`."""
+
+    def __init__(self) -> None:
+        super().__init__(f"it answered more than {MAX_RESPONSE_BYTES:,} bytes")
+
+
+# Set while a call waits (:func:`_bounded`): the MCP client reads a response in a task of its
+# own and does not pass a failed read on (the call would wait for its timeout).
+_CUT_OFF: contextvars.ContextVar[asyncio.Event | None] = contextvars.ContextVar("mcp_cut_off", default=None)
+
+
+async def _bounded(coro: Any, timeout_s: float) -> Any:
+    """``coro``'s result; raises TimeoutError after ``timeout_s``, and MCPResponseTooLarge as
+    soon as a response it reads goes past :data:`MAX_RESPONSE_BYTES`."""
+    cut = asyncio.Event()
+    token = _CUT_OFF.set(cut)
+    try:
+        call = asyncio.ensure_future(coro)  # copies the context: its reads see ``cut``
+    finally:
+        _CUT_OFF.reset(token)
+    stop = asyncio.ensure_future(cut.wait())
+    try:
+        await asyncio.wait({call, stop}, timeout=timeout_s, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        stop.cancel()
+        if not call.done():
+            call.cancel()
+            await asyncio.gather(call, return_exceptions=True)
+    if cut.is_set():
+        raise MCPResponseTooLarge()
+    if not call.done() or call.cancelled():
+        raise TimeoutError
+    return call.result()
+
+
+class _CappedStream(httpx.AsyncByteStream):
+    def __init__(self, stream: Any, limit: int):
+        self._stream, self._limit = stream, limit
+
+    async def __aiter__(self):
+        seen = 0
+        async for chunk in self._stream:
+            seen += len(chunk)
+            if seen > self._limit:
+                cut = _CUT_OFF.get()
+                if cut is not None:
+                    cut.set()
+                raise MCPResponseTooLarge()
+            yield chunk
+
+    async def aclose(self) -> None:
+        await self._stream.aclose()
+
+
+class _CappedTransport(httpx.AsyncBaseTransport):
+    """A transport whose responses stop with :class:`MCPResponseTooLarge` past ``limit`` bytes."""
+
+    def __init__(self, limit: int):
+        self._inner, self._limit = httpx.AsyncHTTPTransport(), limit
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        response = await self._inner.handle_async_request(request)
+        return httpx.Response(response.status_code, headers=response.headers, extensions=response.extensions,
+                              stream=_CappedStream(response.stream, self._limit))
+
+    async def aclose(self) -> None:
+        await self._inner.aclose()
+
+
+def _capped_client(headers: dict[str, str] | None = None, timeout: httpx.Timeout | None = None,
+                   auth: httpx.Auth | None = None) -> httpx.AsyncClient:
+    """The MCP client's HTTP client (as ``mcp``'s own: its timeouts, headers and auth), whose
+    responses are cut off at :data:`MAX_RESPONSE_BYTES`."""
+    from mcp.shared._httpx_utils import MCP_DEFAULT_SSE_READ_TIMEOUT, MCP_DEFAULT_TIMEOUT
+
+    return httpx.AsyncClient(
+        timeout=timeout or httpx.Timeout(MCP_DEFAULT_TIMEOUT, read=MCP_DEFAULT_SSE_READ_TIMEOUT),
+        headers=headers, auth=auth, transport=_CappedTransport(MAX_RESPONSE_BYTES))
 
 
 async def load_tools(conf: dict | None, timeout_s: float) -> list:
@@ -116,7 +205,7 @@ async def _load_tools(conf: dict, key: str, timeout_s: float) -> list:
     wait = min(timeout_s, LOAD_TIMEOUT_S)
     try:
         client = MultiServerMCPClient({"mcp": connection})
-        tools = await asyncio.wait_for(client.get_tools(), timeout=wait)
+        tools = await _bounded(client.get_tools(), wait)
     except Exception as e:  # noqa: BLE001 - any failure of the server is reported the same way
         why = "timed out" if isinstance(e, (asyncio.TimeoutError, TimeoutError)) else _exception_text(e)
         message = f"MCP server {_shown_url(conf)} unavailable: {why}"
@@ -163,7 +252,7 @@ async def _load_prompt(conf: dict, name: str, key: str, timeout_s: float) -> str
     connection = _connection(conf)
     try:
         client = MultiServerMCPClient({"mcp": connection})
-        messages = await asyncio.wait_for(client.get_prompt("mcp", name), timeout=min(timeout_s, LOAD_TIMEOUT_S))
+        messages = await _bounded(client.get_prompt("mcp", name), min(timeout_s, LOAD_TIMEOUT_S))
     except Exception as e:  # noqa: BLE001 - any failure of the server is reported the same way
         why = "timed out" if isinstance(e, (asyncio.TimeoutError, TimeoutError)) else _exception_text(e)
         message = f"MCP prompt {name!r} of {_shown_url(conf)} unavailable: {why}"
@@ -186,7 +275,7 @@ def _exception_text(e: BaseException) -> str:
 async def call_tool(tool, args: dict, timeout_s: float) -> str:
     """Run one MCP tool call; its output, marked as not citable. Raises on failure or timeout."""
     try:
-        result = await asyncio.wait_for(tool.ainvoke(args), timeout=timeout_s)
+        result = await _bounded(tool.ainvoke(args), timeout_s)
     except (asyncio.TimeoutError, TimeoutError):
         raise MCPUnavailable(f"MCP tool {tool.name} timed out after {timeout_s:g} s") from None
     except Exception as e:  # noqa: BLE001 - reported to the researcher and recorded by the caller

@@ -67,9 +67,10 @@ def recorded(config: Mapping | None, context: Any) -> dict:
 
 
 def thread_values(started: Mapping[str, Any], given: Mapping[str, Any],
-                  environ: dict[str, str] | None = None) -> tuple[dict, list[str]]:
+                  environ: dict[str, str] | None = None) -> tuple[dict, list[dict]]:
     """The settings of a run that resumes a question started with ``started`` (see the
-    module doc), and the names of the settings it gave that the started ones replaced."""
+    module doc), and what became of each setting it gave that is not used as given: one
+    record ``{setting, asked, kept, why}`` each (URL credentials masked), by setting name."""
     from .setting_policy import spends_more
 
     out, ignored = dict(given), []
@@ -80,13 +81,40 @@ def thread_values(started: Mapping[str, Any], given: Mapping[str, Any],
         if name in CEILINGS:
             if _spends_more(spends_more, name, mine, first):
                 out[name] = first
+                ignored.append(_ignored(name, mine, first, "a run that resumes a question never raises a limit "
+                                                           "the question was started with"))
         elif name in APPROVALS:
             out[name] = bool(first) or bool(mine)
+            if out[name] != bool(mine):
+                ignored.append(_ignored(name, mine, out[name], "an approval asked when the question was "
+                                                               "started stays asked"))
         elif not _masked(first):
             if to_jsonable_python(mine) != first:
-                ignored.append(name)
+                ignored.append(_ignored(name, mine, first, "the question is researched and written with the "
+                                                           "settings it was started with"))
             out[name] = first
+    ignored.sort(key=lambda r: r["setting"])
     return resupplied(dict(started), out, environ, options={n: n for n in started}), ignored
+
+
+def _ignored(name: str, asked: Any, kept_value: Any, why: str) -> dict:
+    return {"setting": name, "asked": kept(to_jsonable_python(asked)), "kept": kept(to_jsonable_python(kept_value)),
+            "why": why}
+
+
+def ignored_line(record: Mapping[str, Any]) -> str:
+    """One line naming a setting this run gave that is not used, the value given and the
+    value kept (a chat turn, the CLI, audit.json's degradations)."""
+    return (f"{record['setting']}: {_value(record['asked'])} given by this run is not used; "
+            f"{_value(record['kept'])} is kept ({record['why']})")
+
+
+def _value(value: Any) -> str:
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return _shown(value if isinstance(value, str) else json.dumps(value))
 
 
 def _spends_more(spends_more: Any, name: str, asked: Any, limit: Any) -> bool:
@@ -106,21 +134,59 @@ def applied(state: Any, config: dict, runtime: Any) -> tuple[dict, Any]:
     """``config`` and ``runtime`` of a node, with the settings of the thread's question
     applied (module doc); unchanged when the question recorded none, the run starts a
     follow-up question, or the run restates every setting itself (the CLI)."""
+    config, runtime, _ = settled(state, config, runtime)
+    return config, runtime
+
+
+def settled(state: Any, config: dict, runtime: Any) -> tuple[dict, Any, list[dict]]:
+    """:func:`applied`, and the records of the settings this run gave that are not used
+    (:func:`thread_values`): the caller tells the user (:func:`notice_update`)."""
     started = state.get("question_settings") if isinstance(state, Mapping) else None
     if not started or is_follow_up(state) or _restated(config):
-        return config, runtime
+        return config, runtime, []
+    if not isinstance(started, Mapping):  # only a state update can write it so
+        raise UserError("the thread's question_settings must be a mapping of setting names to values, not "
+                        f"{type(started).__name__} {_shown(started)!r}: update the thread's state with its "
+                        "settings (or {} for none)")
     context = getattr(runtime, "context", None)
     values, ignored = thread_values(started, Configuration._run_values(config, context))
     thread = str(((config or {}).get("configurable") or {}).get("thread_id") or "local")
-    for name in ignored:
-        if (thread, name) not in _SAID:
-            _SAID[(thread, name)] = True
-            log.warning("thread %s: %s given by this run is not used: the question was started with %s",
-                        thread, name, mask_url_credentials(str(started[name])))
+    for record in ignored:
+        if (thread, record["setting"]) not in _SAID:
+            _SAID[(thread, record["setting"])] = True
+            log.warning("thread %s: %s", thread, ignored_line(record))
     config = {**(config or {}), "configurable": {**((config or {}).get("configurable") or {}), **values}}
     if context is not None and hasattr(runtime, "override"):
         runtime = runtime.override(context=None)  # every value is in the configurable now
-    return config, runtime
+    return config, runtime, ignored
+
+
+TOLD = "ignored_settings_told"  # state: the run (and settings) last told, so a run is told once
+
+
+def notice_update(state: Mapping[str, Any], config: Mapping | None, ignored: list[dict]) -> dict:
+    """What a node of the root graph adds to its update so that the user sees the settings
+    this run gave that are not used: a chat turn (one line each), a ``configuration``
+    degradation each (audit.json, eval results) and the records (``ignored_settings``,
+    audit.json). Once per run: empty when this run (its server run id, else the same
+    records) was told already."""
+    if not ignored:
+        return {}
+    from langchain_core.messages import AIMessage
+
+    from .chat import SETTINGS_NAME, run_id, shown_text
+
+    told = json.dumps([run_id(dict(config or {})), ignored], sort_keys=True)
+    if state.get(TOLD) == told:
+        return {}
+    lines = [ignored_line(r) for r in ignored]
+    seen = {d.get("message") for d in state.get("degradations") or [] if isinstance(d, dict)}
+    text = ("This run's settings differ from those the question was started with; the question keeps its own:\n"
+            + "\n".join(f"- {line}" for line in lines))
+    return {"messages": [AIMessage(shown_text(text), name=SETTINGS_NAME)],
+            "degradations": [{"stage": "configuration", "message": line, "kind": "setting_ignored"}
+                             for line in lines if line not in seen],
+            "ignored_settings": ignored, TOLD: told}
 
 
 def _restated(config: Mapping | None) -> bool:

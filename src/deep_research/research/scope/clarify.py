@@ -219,7 +219,8 @@ def follow_up_update(state: ResearchState) -> dict:
             "tokens_before": 0, "cost_before": 0.0, "report_review_pending": False, "report_review": "",
             "report_review_open": False, "brief_approval_open": False,
             "report_feedback": "", "report_revisions": 0, "clarifying_questions": [],
-            "brief_council": {}, "complexity": {}, "research_mode_used": "", "clarification": {}}
+            "brief_council": {}, "complexity": {}, "research_mode_used": "", "clarification": {},
+            "ignored_settings": None, "ignored_settings_told": ""}
 
 
 async def _critical(ctx: NodeContext, state: dict, stage: str, e: Exception) -> ResearchFailed:
