@@ -202,3 +202,97 @@ def test_proof_tries_only_sentences_holding_the_claims_keys_with_the_same_result
     assert got == [prove(claim, quotes) for claim, quotes in cases]
     assert 0 < sum(p.ok for p in got) < len(got)  # both outcomes are compared
     assert any(p.ok and not p.copy for p in got)  # a claim proven part by part among them
+
+
+def _random_texts(alphabet: str, n: int, seed: int) -> list[str]:
+    import random
+
+    rng = random.Random(seed)
+    return ["".join(rng.choice(alphabet) for _ in range(rng.randrange(1, 40))) for _ in range(n)]
+
+
+def test_word_dash_thousands_dash_first_finds_what_the_look_behind_first_found():
+    # the pattern as first written (a look-behind first, tried at every position): the one
+    # led by "-" must replace exactly the same dashes
+    import re
+
+    from deep_research.citations.claims.analysis import _WORD_DASH_THOUSANDS
+
+    behind_first = re.compile(r"(?<=[^\W\d_])-(?=\d{1,3}(?:,\d{3})+(?![\d,]))")
+    fixed = ["2.5 mya-10,000 years ago", "5 km-10,000 km", "COVID-19, 1,000", "x-1,000,000", "é-12,345",
+             "_-1,000", "9-1,000", "a-1,0000", "a-1,000,", "a-1,000.5", "a -1,000", "ab-1,000-2,000"]
+    for text in fixed + _random_texts("a9_-, 1é0", 20000, 7):
+        assert _WORD_DASH_THOUSANDS.sub(" - ", text) == behind_first.sub(" - ", text), text
+    assert _WORD_DASH_THOUSANDS.sub(" - ", "2.5 mya-10,000 years") == "2.5 mya - 10,000 years"
+    assert _WORD_DASH_THOUSANDS.sub(" - ", "9-1,000 and _-1,000") == "9-1,000 and _-1,000"
+
+
+def _tokens_by_groups(text: str) -> tuple[list[str], list[int]]:
+    """The tokens and kinds ``_tokens`` read from ``_TOKEN``'s groups before its flat
+    pattern (text with no minus sign and no call)."""
+    from deep_research.citations.claims.analysis import _SPLIT_WORDS, _word_parts
+    from deep_research.citations.claims.types import _CJK, _NUM, _PUNCT
+
+    raw: list[str] = []
+    kinds: list[int] = []
+    for num, word, cjk, punct in _TOKEN.findall(text):
+        if word:
+            if word.isalpha() and word not in _SPLIT_WORDS:
+                raw.append(word)
+                kinds.append(_WORD)
+            else:
+                _word_parts(word, 0, text, raw, kinds, set(), set())
+        elif punct:
+            raw.append(punct)
+            kinds.append(_PUNCT)
+        elif cjk:
+            raw.append(cjk)
+            kinds.append(_CJK)
+        else:
+            raw.append(num.replace(",", "").replace(" ", ""))
+            kinds.append(_NUM)
+    return raw, kinds
+
+
+def test_flat_token_patterns_find_what_the_alternations_found():
+    # the patterns led by one character class against the alternations they replace, and
+    # the kinds told by characters against the groups that gave them
+    import re
+
+    from deep_research.citations.claims.analysis import _TOKEN_ASCII_FLAT, _TOKEN_FLAT
+
+    ascii_alternation = re.compile(r"\d{1,3}(?:[, ]\d{3})+(?:\.\d+)?(?!\w)|[^\W_]\w*(?:['.\-][^\W_]\w*)*|[^\w\s]",
+                                   re.ASCII)
+    ascii_texts = ["1,000 and 1 000 000.5x, 12,345,6789 e.g. don't x-ray _a a_b 3.11.2", "9,999x 9,999 ,999"]
+    for text in ascii_texts + _random_texts("a1_ ,.'-\t9Z()", 20000, 11):
+        assert _TOKEN_ASCII_FLAT.findall(text) == ascii_alternation.findall(text), text
+    texts = ["Le prix : 1 000 € (\u00e9t\u00e9) - l'\u00e9cole, na\u00efve", "\u4e2d\u6587\u30fb\u30ab\u30ca 12,000\u5186",
+             "\u0661\u0662\u0663 \u05db-585 \u00df\u00aa cannot doesnt \u00c9T\u00c9 x\u00b2",
+             "\u0391\u03b8\u03ae\u03bd\u03b1, 2,5 \u043c\u043b\u043d_\u0433\u0440\u043d"]
+    for text in texts + _random_texts("a1_ ,.'-\t9Z()\u00e9\u00a0\u4e2d\u6587\u30fc\u30fb\u0663\u00df\u3001", 20000, 13):
+        assert _TOKEN_FLAT.findall(text) == ["".join(g) for g in _TOKEN.findall(text)], text
+        if "()" not in text and not ("-" in text and _MINUS_SIGN.search(text)):
+            raw, kinds, *_ = _tokens(text)
+            assert (raw, kinds) == _tokens_by_groups(text), text
+
+
+def test_stem_tests_each_suffix_under_its_last_letter_with_the_same_stems():
+    # the stems of the stemmer that tested every suffix in turn, one word per branch (plural,
+    # "-sses", "-ies", past, "-ing", a final "e", a doubled consonant, words kept whole)
+    expected = {
+        "studies": "study", "classes": "clas", "boxes": "box", "matches": "match", "wishes": "wish",
+        "buzzes": "buz", "cats": "cat", "glass": "glas", "status": "status", "basis": "basis",
+        "famous": "famous", "carried": "carry", "running": "run", "hopped": "hop", "stopped": "stop",
+        "used": "use", "makes": "mak", "notes": "not", "ties": "tie", "oxes": "ox", "doing": "do",
+        "hiding": "hid", "filling": "fil", "sized": "siz", "agreed": "agr", "bled": "bled", "needs": "need",
+        "HTTPS": "https", "the": "the", "x86": "x86", "dressed": "dres", "tied": "tied", "sing": "sing",
+        "seeing": "see", "kissing": "kis",
+    }
+    assert {w: stem(w) for w in expected} == expected
+
+
+def test_clause_numbers_count_the_clause_starts_up_to_each_token():
+    # a clause mark or clause word starts a clause at its own token
+    assert _analyse_quote("A, b; c but d.").clause == (0, 1, 1, 2, 2, 3, 3, 4)
+    assert _analyse_quote("plain words only").clause == (0, 0, 0)
+    assert _analyse_quote(", x").clause == (1, 1)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from functools import lru_cache
+from itertools import accumulate
 
 from .framing import _prepare_claim
 from .numbers import _numbers
@@ -63,12 +64,29 @@ _TOKEN_ASCII = re.compile(
 
 # The ASCII tokens again, without groups: ``findall`` then returns the tokens themselves
 # (no tuple per token); each is told apart by its characters (see ``_tokens``).
+# Led by one character class (any character but a space or "_": the first of every kind),
+# then what that character's kind needs, in the alternation's order - a grouped number after
+# a digit, the rest of a word after a letter or digit, nothing after a punctuation mark: the
+# same matches, but the engine scans for the class in C where it tried the alternation at
+# every position (each space) of the text.
 _TOKEN_ASCII_FLAT = re.compile(
-    r"\d{1,3}(?:[, ]\d{3})+(?:\.\d+)?(?!\w)"
-    r"|[^\W_]\w*(?:['.\-][^\W_]\w*)*"
-    r"|[^\w\s]",
+    r"[^\s_](?:(?<=\d)\d{0,2}(?:[, ]\d{3})+(?:\.\d+)?(?!\w)"
+    r"|(?<=[^\W_])\w*(?:['.\-][^\W_]\w*)*"
+    r"|(?<=[^\w\s]))",
     re.ASCII,
 )
+
+
+# ``_TOKEN``'s tokens the same way, for text that is not ASCII (a CJK character is a token of
+# its own): the Unicode alternation, tried at every position, cost a third more than this.
+_TOKEN_FLAT = re.compile(
+    r"[^\s_](?:(?<=\d)\d{0,2}(?:[, ]\d{3})+(?:\.\d+)?(?![\w])"
+    rf"|(?<=[^\W_{_CJK_RANGES}])[^\W{_CJK_RANGES}]*(?:['.\-][^\W_{_CJK_RANGES}][^\W{_CJK_RANGES}]*)*"
+    rf"|(?<=[{_CJK_RANGES}])"
+    r"|(?<=[^\w\s]))"
+)
+# the first character of ``_TOKEN``'s words (and grouped numbers)
+_WORD_START = re.compile(f"[^\\W_{_CJK_RANGES}]")
 
 
 # Where a token may carry a minus sign: a "-" at the start of the text or after a space or an
@@ -143,16 +161,17 @@ _HEBREW_PREFIX_NUMBER = re.compile(r"(?<!\w)([\u05d5\u05d4\u05d1\u05db\u05dc\u05
 _HEBREW_HINT = re.compile(r"[\u05d5\u05d4\u05d1\u05db\u05dc\u05de\u05e9]-\d")
 
 
-@lru_cache(maxsize=65536)
-def _is_entity(raw: str, initial: bool) -> bool:
+def _is_entity(raw: str) -> tuple[bool, bool]:
+    """Is a word token that is not plain lower-case letters a name (at a sentence start, and
+    elsewhere)? One reading for both places (``_word_info`` keeps it per word)."""
     if not any(map(str.isalpha, raw)):
-        return False
+        return False, False
     if any(map(str.isdigit, raw)) or "_" in raw or "." in raw.strip("."):
-        return True
+        return True, True
     upper = sum(map(str.isupper, raw))
     if upper >= 2 or (upper == 1 and not raw[0].isupper()):
-        return True  # ALLCAPS, camelCase
-    return raw[0].isupper() and not initial
+        return True, True  # ALLCAPS, camelCase
+    return False, raw[0].isupper()  # a capital first: a name unless it starts the sentence
 
 
 # Contractions written without the apostrophe ("doesnt", "isnt"): none is also an English
@@ -182,6 +201,19 @@ def _ascii_kind_of(tok: str) -> int:
 _ascii_kind = _Memo(_ascii_kind_of, 65536)
 
 
+def _token_kind_of(tok: str) -> int:
+    """``_ascii_kind_of`` for a token of ``_TOKEN_FLAT``: which of ``_TOKEN``'s groups gives
+    it, told by the same character classes - a word (_WORD; "cannot", "doesnt", digits and
+    joined parts _OTHER) or a grouped number (_OTHER: it alone holds "," or " ") starts with
+    a word character, else one CJK character (_CJK) or one punctuation mark (_PUNCT)."""
+    if _WORD_START.match(tok):
+        return _WORD if tok.isalpha() and tok not in _SPLIT_WORDS else _OTHER
+    return _CJK if _CJK_CHAR.match(tok) else _PUNCT
+
+
+_token_kind = _Memo(_token_kind_of, 65536)
+
+
 def _tokens(text: str) -> tuple[list[str], list[int], set[int], set[int], set[int]]:
     """Surface tokens and their kinds, plus the positions of numbers with a minus sign, of
     parts joined to the previous token by a hyphen, and of words written as calls
@@ -195,48 +227,34 @@ def _tokens(text: str) -> tuple[list[str], list[int], set[int], set[int], set[in
     kinds: list[int] = []
     hyph: set[int] = set()
     add_raw, add_kind = raw.append, kinds.append
+    # a token of letters is a word; else one that starts with a letter or digit is a grouped
+    # number when it holds a separator (a word never does), else a word; any other token is
+    # one punctuation character (or one CJK character)
     if ascii:
-        # a token of letters is a word; else one that starts with a letter or digit is a
-        # grouped number when it holds a separator (a word never does), else a word; any
-        # other token is one punctuation character
         toks = _TOKEN_ASCII_FLAT.findall(text)
         plain = list(map(_ascii_kind.__getitem__, toks))
-        if _OTHER not in plain:
-            return toks, plain, set(), hyph, set()  # plain words and punctuation only: as found
-        done = 0
-        i = -1
-        try:
-            while True:
-                i = plain.index(_OTHER, i + 1)
-                raw += toks[done:i]  # the plain words and punctuation before, as found
-                kinds += plain[done:i]
-                done = i + 1
-                tok = toks[i]
-                if "," in tok or " " in tok:
-                    add_raw(tok.replace(",", "").replace(" ", ""))
-                    add_kind(_NUM)
-                else:
-                    _word_parts(tok, 0, text, raw, kinds, set(), hyph)
-        except ValueError:  # no _OTHER token after i
-            raw += toks[done:]
-            kinds += plain[done:]
-        return raw, kinds, set(), hyph, set()
-    for num, word, cjk, punct in rx.findall(text):
-        if word:
-            if word.isalpha() and word not in _SPLIT_WORDS:
-                add_raw(word)
-                add_kind(_WORD)
+    else:
+        toks = _TOKEN_FLAT.findall(text)
+        plain = list(map(_token_kind.__getitem__, toks))
+    if _OTHER not in plain:
+        return toks, plain, set(), hyph, set()  # plain words and punctuation only: as found
+    done = 0
+    i = -1
+    try:
+        while True:
+            i = plain.index(_OTHER, i + 1)
+            raw += toks[done:i]  # the plain words and punctuation before, as found
+            kinds += plain[done:i]
+            done = i + 1
+            tok = toks[i]
+            if "," in tok or " " in tok:
+                add_raw(tok.replace(",", "").replace(" ", ""))
+                add_kind(_NUM)
             else:
-                _word_parts(word, 0, text, raw, kinds, set(), hyph)
-        elif punct:
-            add_raw(punct)
-            add_kind(_PUNCT)
-        elif cjk:
-            add_raw(cjk)
-            add_kind(_CJK)
-        else:
-            add_raw(num.replace(",", "").replace(" ", ""))
-            add_kind(_NUM)
+                _word_parts(tok, 0, text, raw, kinds, set(), hyph)
+    except ValueError:  # no _OTHER token after i
+        raw += toks[done:]
+        kinds += plain[done:]
     return raw, kinds, set(), hyph, set()
 
 
@@ -336,8 +354,8 @@ def _word_info_of(r: str) -> tuple[str, str, bool, int, bool, bool, bool]:
     flags = (1 if w in _CLAUSE_WORDS else 0) | (2 if w in _NEGATORS else 0) | \
         (4 if st in _IMPLICIT_NEG_STEMS else 0) | (8 if w in _NEG_PHRASE_WORDS else 0)
     lower = r.islower() and r.isalpha()
-    return (w, st, content, flags, not flags and lower,
-            not lower and _is_entity(r, True), not lower and _is_entity(r, False))
+    ent_start, ent_mid = (False, False) if lower else _is_entity(r)
+    return w, st, content, flags, not flags and lower, ent_start, ent_mid
 
 
 _word_info = _Memo(_word_info_of, 131072)
@@ -347,7 +365,9 @@ _word_info = _Memo(_word_info_of, 131072)
 # "2.5 mya-10,000 years ago", "5 km-10,000 km". The word regex would take "mya-10" for one
 # name ("COVID-19") and leave ",000" behind; a name's number has no thousands group, so the
 # dash separates a range's ends there, and the number after it is 10,000.
-_WORD_DASH_THOUSANDS = re.compile(r"(?<=[^\W\d_])-(?=\d{1,3}(?:,\d{3})+(?![\d,]))")
+# (written "-" first, the letter before it tested after, as ``_MINUS_SIGN``: the engine then
+# looks only at each "-" where a look-behind first was tried at every position of the text)
+_WORD_DASH_THOUSANDS = re.compile(r"-(?<=[^\W\d_]-)(?=\d{1,3}(?:,\d{3})+(?![\d,]))")
 
 
 def _analyse(text: str, claim_side: bool, mid_start: bool = False) -> _Text:
@@ -361,7 +381,7 @@ def _analyse(text: str, claim_side: bool, mid_start: bool = False) -> _Text:
     heads = {num.pos: num for num in numbers}
     tails = num_pos - heads.keys()  # units, scale words, the rest of "one hundred and five"
     stems: list[str] = [""] * n
-    cuts: list[int] = []  # token positions where a new clause starts (the clause number grows)
+    cuts: list[int] = [0] * n  # 1 where a new clause starts (the clause number grows)
     sent_start: list[bool] = [False] * n
     neg: list[bool] = [False] * n
     content: list[bool] = [False] * n
@@ -375,7 +395,7 @@ def _analyse(text: str, claim_side: bool, mid_start: bool = False) -> _Text:
     c = 0
     start = not mid_start
     word_info, clause_punct, sentence_punct = _word_info, _CLAUSE_PUNCT, _SENTENCE_PUNCT
-    add_neg_clause, add_cut = neg_clauses.add, cuts.append
+    add_neg_clause = neg_clauses.add
     special = heads.keys() | tails | bounds | hyph | calls
     add_align, add_align_pos, articles = align.append, align_pos.append, _ARTICLES
     add_low, add_stem, get_positions = lowset.add, stemset.add, positions.get
@@ -405,7 +425,7 @@ def _analyse(text: str, claim_side: bool, mid_start: bool = False) -> _Text:
             if flags & 1 and k not in hyph and not (w == "yet" and k and neg[k - 1]):
                 # "not yet assigned": "yet" after a negator ends no clause, the negation covers what follows
                 c += 1
-                add_cut(k)
+                cuts[k] = 1
             sent_start[k] = start
             start = False
             if flags & 2:
@@ -428,7 +448,7 @@ def _analyse(text: str, claim_side: bool, mid_start: bool = False) -> _Text:
         elif kind == _PUNCT:
             if r in clause_punct:
                 c += 1
-                add_cut(k)
+                cuts[k] = 1
             if r in sentence_punct:
                 start = True
             stems[k] = r
@@ -458,9 +478,7 @@ def _analyse(text: str, claim_side: bool, mid_start: bool = False) -> _Text:
             add_align(st)
             add_align_pos(k)
         positions.setdefault(st, []).append(k)
-    clause = [0] * (cuts[0] if cuts else n)  # clause number of each token
-    for i, a in enumerate(cuts):
-        clause += [i + 1] * ((cuts[i + 1] if i + 1 < len(cuts) else n) - a)
+    clause = list(accumulate(cuts))  # clause number of each token: the clause starts up to it
     cjk = {raw[k] for k in range(n) if kinds[k] == _CJK} if _CJK in kinds else set()  # (a C-level scan first)
     bigrams = {raw[k] + raw[k + 1] for k in range(n - 1) if kinds[k] == _CJK and kinds[k + 1] == _CJK} \
         if cjk else set()

@@ -735,7 +735,7 @@ _EQUIVALENT_STEMS = frozenset(EQUIVALENT) | frozenset(EQUIVALENT.values())
 
 def _word_class_of(w: str) -> tuple[str, tuple[str | None, bool, int], bool]:
     st = stem(w)
-    cls = _word_class(w, st, _TABLES)
+    cls = _word_class.__wrapped__(w, st, _TABLES)  # (the memo below keeps it: no second cache by three keys)
     return st, cls, w in _HAVE or w in _NEED or cls[0] == "between"  # (items: a word read with the next)
 
 

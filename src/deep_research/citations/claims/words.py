@@ -245,21 +245,29 @@ def stem(word: str) -> str:
         w = base
     if len(w) <= 3 or not w.isalpha() or w in _SECURE_PROTOCOLS:
         return w
-    if w.endswith("ies") and len(w) > 4:
-        w = w[:-3] + "y"
-    elif w.endswith(("sses", "xes", "ches", "shes", "zzes")):
-        w = w[:-2]
-    elif w.endswith("s") and not w.endswith(("ss", "us", "is", "ous")):
-        w = w[:-1]
-    if w.endswith("ied") and len(w) > 4:
-        w = w[:-3] + "y"
-    elif w.endswith("ing") and len(w) > 5:
+    # each suffix tested only under its last letter (most words end in none of s, d, g, e);
+    # every cut below leaves at least two letters
+    if w[-1] == "s":
+        if w.endswith("ies") and len(w) > 4:
+            w = w[:-3] + "y"
+        elif w.endswith(("sses", "xes", "ches", "shes", "zzes")):
+            w = w[:-2]
+        elif not w.endswith(("ss", "us", "is", "ous")):
+            w = w[:-1]
+    last = w[-1]
+    if last == "d":
+        if w.endswith("ied") and len(w) > 4:
+            w = w[:-3] + "y"
+        elif w.endswith("ed") and len(w) > 4:
+            w = w[:-2]
+        last = w[-1]
+    elif last == "g" and w.endswith("ing") and len(w) > 5:
         w = w[:-3]
-    elif w.endswith("ed") and len(w) > 4:
-        w = w[:-2]
-    if w.endswith("e") and len(w) > 3:
+        last = w[-1]
+    if last == "e" and len(w) > 3:
         w = w[:-1]
-    if len(w) > 3 and w[-1] == w[-2] and w[-1] not in "aeiouy":
+        last = w[-1]
+    if len(w) > 3 and last == w[-2] and last not in "aeiouy":
         w = w[:-1]
     return w
 
