@@ -233,3 +233,24 @@ def test_the_setup_check_names_the_options_typed_and_a_questions_own_settings(tm
         in text, text
     assert "nosuchprovider:x" not in text and "research_urls" not in text and "compression_model" not in text
     assert "Traceback" not in text
+
+
+def test_eval_json_keeps_no_url_password_or_query_secret(tmp_path):
+    """OUT/eval.json records the evaluation's settings: a model server's password or key in
+    its URL's query is not written there (it was, as typed), and the same settings still
+    match on a second run."""
+    from deep_research.evaluation.runner import EvalRunner, EvalSettings
+    from deep_research.research.runtime.deps import Deps
+
+    url = "https://alice:PW-s3cret@models.example/v1?api_key=K-s3cret&model=m"
+    settings = EvalSettings(out=tmp_path / "out", context={"model_base_url": url, "max_total_tokens": 5000})
+    EvalRunner([], settings, Deps()).prepare_manifest()
+    text = (tmp_path / "out" / "eval.json").read_text()
+    assert "s3cret" not in text
+    assert json.loads(text)["settings"] == {"model_base_url": "https://alice:***@models.example/v1?api_key=***&model=m",
+                                            "max_total_tokens": 5000}
+    EvalRunner([], settings, Deps()).prepare_manifest()  # the same settings: accepted again
+    other = EvalSettings(out=tmp_path / "out", context={"model_base_url": url.replace("v1", "v2"),
+                                                        "max_total_tokens": 5000})
+    with pytest.raises(Exception, match="other settings .*model_base_url"):
+        EvalRunner([], other, Deps()).prepare_manifest()

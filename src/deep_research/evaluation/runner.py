@@ -166,8 +166,11 @@ class EvalRunner:
     def prepare_manifest(self, server: str | None = None) -> None:
         """OUT/eval.json: refused when OUT holds an evaluation made with other settings, or
         on another server (``server``: the LangGraph server of ``eval run --server``)."""
+        from ..research.runtime.thread_settings import kept
+
         prepare_out_dir(self.out)
-        manifest = {"settings": {k: v for k, v in self.s.context.items()},
+        # a URL's password or secret query parameter is not written (compared without it too)
+        manifest = {"settings": kept({k: v for k, v in self.s.context.items()}),
                     **({"allow_question_settings": sorted(self.s.allow_question_settings)}
                        if self.s.allow_question_settings else {}),
                     "judge": self.s.judge.name if self.s.judge else None}
@@ -177,7 +180,7 @@ class EvalRunner:
             where = f"on the server {old['server']}" if old.get("server") else "locally"
             raise UserError(f"{self.out} holds an evaluation run {where}; use another --out to run it "
                             + (f"on {server}" if server else "locally"))
-        if old is not None and (old.get("settings") != manifest["settings"] or sorted(
+        if old is not None and (kept(old.get("settings")) != manifest["settings"] or sorted(
                 old.get("allow_question_settings") or []) != sorted(self.s.allow_question_settings)):
             changed = sorted(set(old.get("settings") or {}) ^ set(manifest["settings"])
                              | {k for k in manifest["settings"] if (old.get("settings") or {}).get(k)
