@@ -205,6 +205,37 @@ def test_brief_approval_and_report_review_by_buttons(server):
     assert values["status"] == "completed" and values["report_review"] == "edited"
 
 
+def test_a_malformed_decision_is_explained_in_the_chat_above_the_buttons(server):
+    """A client shows an interrupt's buttons, not its ``error``: an edit without the brief's
+    text brought the same buttons back without a word. The chat now says why, once, above
+    the buttons asked again; a reply typed after it still answers the brief."""
+    base, _ = server
+
+    async def go():
+        client = await _client(base)
+        assistant = await _assistant(client, require_brief_approval=True)
+        thread = (await client.threads.create())["thread_id"]
+        await send(client, thread, assistant, text=QUESTION)
+        empty = {"decisions": [{"type": "edit", "edited_action": {"name": "approve_research_brief", "args": {}}}]}
+        bad = await send(client, thread, assistant, resume=empty)
+        again = await send(client, thread, assistant, resume=empty)
+        typed = await send(client, thread, assistant, text="approve")
+        return bad, again, typed, await client.threads.get_state(thread)
+
+    bad, again, typed, state = run(go())
+    for view in (bad, again):
+        assert view.error is None, view.error
+        payload = hitl(view)
+        assert payload["action_requests"][0]["name"] == "approve_research_brief"
+        assert "an edit needs the brief text" in payload["error"]
+        said = [m for m in view.shown[-1] if m.get("name") == "invalid_decision"]
+        assert len(said) == 1 and "an edit needs the brief text" in text_of(said[0]), said  # once, not per ask
+        assert view.shown[-1][-1].get("name") == "invalid_decision"  # right above the buttons
+    assert typed.error is None and not typed.interrupts  # the typed reply approved the brief: the run went on
+    values = state["values"]
+    assert values["status"] == "completed" and not values.get("decision_problem")
+
+
 def test_a_typed_reply_answers_the_brief_and_the_report(server):
     """A client without buttons sends the reply as a new message: it is taken as the
     decision ("approve", or what to change), not as a new question."""
