@@ -30,8 +30,8 @@ _URL = re.compile(r"\b[A-Za-z][A-Za-z0-9+.-]*://[^\s'\"<>`]+")
 # credential(s) ... matched case-insensitively as the whole name or its last part after - _ or .
 _SECRET_NAME = (r"(?:[^=&#;?\s]*[-_.])?(?:api_?key|key|token|secret|password|passwd|pwd|sig|signature|auth|"
                 r"authorization|code|credentials?|credential[-_.]?\w*|session|sessionid)")
-_URL_QUERY_SECRET = re.compile(  # the value, short of punctuation that ends a sentence around the URL
-    rf"(?i)([?&#;]{_SECRET_NAME}=)(?!\*\*\*[.,:!?)\]]*(?:[&#;]|$))[^&#;\s]+?(?=[.,:!?)\]]*(?:[&#;]|$))")
+_URL_QUERY_SECRET = re.compile(rf"(?i)([?&#;]{_SECRET_NAME}=)([^&#;\s]+)")
+_SENTENCE_END = ".,:!?)]"  # punctuation after a URL in a sentence: not part of the value masked
 
 
 def remember_secret_env(name: str | None) -> None:
@@ -73,7 +73,14 @@ def mask_url_query_secrets(text: str) -> str:
     in it masked (``https://host/v1?api_key=***&model=x``); text with no URL is unchanged."""
     if "://" not in text:
         return text
-    return _URL.sub(lambda m: _URL_QUERY_SECRET.sub(r"\1***", m[0]), text)
+    return _URL.sub(lambda m: _URL_QUERY_SECRET.sub(_masked_value, m[0]), text)
+
+
+def _masked_value(m: re.Match) -> str:
+    value = m[2].rstrip(_SENTENCE_END)
+    if not value or value == "***":
+        return m[0]
+    return m[1] + "***" + m[2][len(value):]
 
 
 def has_url_credentials(text: str) -> bool:
