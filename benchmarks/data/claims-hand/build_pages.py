@@ -59,6 +59,8 @@ ROOTS = {
     "mutt": "usr/share/doc/mutt/html",
     # claims-fresh18 (../claims-fresh18): rsyslog-doc (the rsyslog 8.2302 HTML documentation)
     "rsyslog": "usr/share/doc/rsyslog-doc/html",
+    # claims-fresh19 (../claims-fresh19): debian-reference-en (the Debian Reference 2.100, English HTML)
+    "debref": "usr/share/debian-reference",
 }
 
 
