@@ -126,13 +126,17 @@ in the same way: the public sets under /tmp/factver-fresh18 (``fetch_factver.py 
 ``--fresh18-factver-root`` names another copy) and, when it exists,
 ``benchmarks/data/claims-fresh18/holdout.jsonl`` (``--fresh18-hand-dir``; optional).
 
+FRESH19: ``--fresh19`` measures the nineteenth fresh group, made after the eighteenth was measured:
+``benchmarks/data/claims-fresh19/holdout.jsonl`` (hand-written pairs; ``--fresh19-hand-dir`` names
+another copy). It has no public half.
+
 ``--publish`` also writes one report per hand-written data set (a paragraph per pair,
 ``<claim> <ref id="<page>">"<quote>"</ref>``; sources = the pages) and runs
 ``deep-research publish`` on it, then compares ``claim_status`` per ref with the library's
 verdict on the same pair (they differ where the report's claim unit differs from the
 pair's claim, e.g. a two-sentence claim).
 
-    uv run python benchmarks/bench_claims.py [--show 5] [--only pg-dev,hand] [--publish] [--holdout | --fresh | --fresh2 | … | --fresh9 | --fresh10 | --fresh11 | --fresh12 | --fresh13 | --fresh14 | --fresh15 | --fresh16 | --fresh17 | --fresh18]
+    uv run python benchmarks/bench_claims.py [--show 5] [--only pg-dev,hand] [--publish] [--holdout | --fresh | --fresh2 | … | --fresh9 | --fresh10 | --fresh11 | --fresh12 | --fresh13 | --fresh14 | --fresh15 | --fresh16 | --fresh17 | --fresh18 | --fresh19]
 """
 
 from __future__ import annotations
@@ -207,6 +211,7 @@ FRESH17_HAND_DIR = REPO / "benchmarks" / "data" / "claims-fresh17"  # optional: 
 FRESH17_FACTVER_ROOT = Path("/tmp/factver-fresh17")  # its public half (fetch_factver.py --fresh17)
 FRESH18_HAND_DIR = REPO / "benchmarks" / "data" / "claims-fresh18"  # optional: see FreshGroup
 FRESH18_FACTVER_ROOT = Path("/tmp/factver-fresh18")  # its public half (fetch_factver.py --fresh18)
+FRESH19_HAND_DIR = REPO / "benchmarks" / "data" / "claims-fresh19"
 
 
 @dataclass(frozen=True)
@@ -258,6 +263,7 @@ FRESH_GROUPS = {
                           FRESH17_HAND_DIR, FRESH17_FACTVER_ROOT, hand_optional=True),
     "fresh18": FreshGroup("the eighteenth fresh group (factver-fresh18, and claims-fresh18 when it exists",
                           FRESH18_HAND_DIR, FRESH18_FACTVER_ROOT, hand_optional=True),
+    "fresh19": FreshGroup("the nineteenth fresh group (claims-fresh19, hand-written only", FRESH19_HAND_DIR, None),
 }
 
 SUPPORTED, UNSUPPORTED, UNCHECKED = ClaimStatus.SUPPORTED, ClaimStatus.UNSUPPORTED, ClaimStatus.UNCHECKED
