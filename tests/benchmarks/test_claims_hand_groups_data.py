@@ -1,6 +1,7 @@
 """The shape of the hand-written pairs of the groups written over one documentation set each
 (benchmarks/data/claims-fresh13: Varnish Cache 7.1; claims-fresh16: libvirt 9.0;
-claims-fresh17: Mutt 2.2; claims-fresh18: rsyslog 8.2302), one table row
+claims-fresh17: Mutt 2.2; claims-fresh18: rsyslog 8.2302;
+claims-fresh19: Debian Reference 2.100), one table row
 a group: well formed, balanced, every quote verbatim on its stored page. Nothing here runs the
 claim check: a group is unseen until it is measured once (see its README)."""
 
@@ -31,6 +32,7 @@ GROUPS = [
     HandGroup("fresh16", "libvirt", "lv", "usr/share/doc/libvirt-doc/html"),
     HandGroup("fresh17", "mutt", "mu", "usr/share/doc/mutt/html"),
     HandGroup("fresh18", "rsyslog", "rs", "usr/share/doc/rsyslog-doc/html"),
+    HandGroup("fresh19", "debref", "dr", "usr/share/debian-reference"),
 ]
 by_name = pytest.mark.parametrize("group", GROUPS, ids=[g.name for g in GROUPS])
 
