@@ -65,7 +65,15 @@ below describe what each finds:
   "once a day"), an integer bound against the strict bound next to it ("two or more" /
   "more than one"), a count written in "-fold" ("3 parts" / "threefold"), "two" where
   the quotes give no number and join things with "and" ("two linked ports" / "port1 and
-  port2").
+  port2"). Grey as well (``numbers._not_a_proof``): a manual page's section ("find(1)",
+  "sources.list(5)": a lower-case name glued to "(" and a section 1-9) where no quote
+  writes the name with another number in brackets; a rounded number ("about 69 thousand",
+  or digits before a scale word: "69 thousand") that an exact quote number of the same
+  unit, within 10 % and counting the same thing where both name it, rounds to at the
+  claim's precision ("68980"); an integer strictly inside a quote's range of integers of
+  the thing the claim names ("runlevels 2, 3 and 4" / "runlevel 2 to 4"; not an end of a
+  range the claim gives itself); an approximate duration within 15 % of an approximate
+  quote one in another unit ("roughly four weeks" / "about a month").
 * ``negation`` - two ways. (a) By negated segment, for paraphrases: a negator (not, no,
   never, none, nothing, neither, nor, without, cannot, n't, no longer, fails to, unable
   to, refused to, declined to, is / has yet to, forgot / neglected to) negates the content words after it up to the clause end (at most four; "and"/"or"

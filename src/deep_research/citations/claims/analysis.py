@@ -10,7 +10,7 @@ from itertools import accumulate
 
 from .framing import _prepare_claim
 from .numbers import _numbers
-from .types import _CJK, _NUM, _PUNCT, _WORD, _Memo, _Text
+from .types import _CJK, _NUM, _PUNCT, _WORD, _Memo, _Num, _Text
 from .words import (
     _TO_NEGATORS,
     _ARTICLES,
@@ -370,6 +370,34 @@ _word_info = _Memo(_word_info_of, 131072)
 _WORD_DASH_THOUSANDS = re.compile(r"-(?<=[^\W\d_]-)(?=\d{1,3}(?:,\d{3})+(?![\d,]))")
 
 
+# A manual page's name and section, "find(1)", "apt-get(8)", "sources.list(5)", "printf(3p)": a
+# lower-case command glued to "(", a section 1-9 with at most a short suffix, ")". The section is
+# part of a name, not a quantity. Not "step(1)" and the like (a list's marker) nor "(2019)"; a
+# dotted name only as a configuration file's ("sources.list(5)", not "process.exit(1)").
+_MAN_PAGE = re.compile(r"(?<![\w.+-])([a-z][a-z0-9_.+-]*)\(([1-9])[a-z]{0,4}\)")
+_NOT_COMMANDS = frozenset({"step", "steps", "item", "items", "note", "case", "figure", "fig", "table", "part",
+                           "rule", "point", "option", "phase", "stage", "level", "section", "chapter", "page",
+                           "line", "eq", "equation", "example", "type", "version", "v"})
+
+
+def _man_sections(text: str, raw: list[str], low: list[str], numbers: list[_Num]) -> None:
+    """Mark the numbers that are a manual page's section ("1" of "find(1)") with the command's
+    name (``_Num.section_of``)."""
+    pages = set()
+    for m in _MAN_PAGE.finditer(text):
+        name = m.group(1)
+        if name not in _NOT_COMMANDS and ("." not in name or name.endswith((".conf", ".list"))):
+            pages.add((name, m.group(2)))
+            pages.add((name.rsplit("-", 1)[-1], m.group(2)))  # "apt-get" is read as "apt", "get"
+    if not pages:
+        return
+    n = len(raw)
+    for num in numbers:
+        p = num.pos
+        if p >= 2 and p + 1 < n and raw[p - 1] == "(" and raw[p + 1] == ")" and (low[p - 2], raw[p]) in pages:
+            num.section_of = low[p - 2]
+
+
 def _analyse(text: str, claim_side: bool, mid_start: bool = False) -> _Text:
     text = _prepare(text)
     if "-" in text and "," in text:
@@ -377,6 +405,8 @@ def _analyse(text: str, claim_side: bool, mid_start: bool = False) -> _Text:
     raw, kinds, minus, hyph, calls = _tokens(text)
     low = list(map(str.lower, raw))
     numbers, num_pos, bounds = _numbers(raw, low, kinds, minus, hyph, claim_side)
+    if numbers and "(" in text:
+        _man_sections(text, raw, low, numbers)
     n = len(raw)
     heads = {num.pos: num for num in numbers}
     tails = num_pos - heads.keys()  # units, scale words, the rest of "one hundred and five"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from decimal import Decimal, InvalidOperation
+from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 
 from .contradiction import _grey, cmp_dates, number_verdict, same_kind, same_slot, sentence_bounds
 from .types import (
@@ -478,6 +478,10 @@ def _check_numbers(claim: _Text, quotes: list[_Text]) -> ClaimCheck | None:
             grey = grey or ClaimCheck(ClaimStatus.UNCHECKED, None, f'not proven wrong (number): the claim says '
                                       f'"{expr}"{said}; the reader does not compute a product or power')
             continue
+        why = _not_a_proof(c, claim, quotes, qnums)
+        if why:
+            grey = grey or _grey("number", f"the claim says {_fmt(c)}", why)
+            continue
         near = _closest(c, qnums)
         if near is None:
             note = f"the claim says {_fmt(c)}, a number none of its quotes has"
@@ -494,6 +498,144 @@ def _check_numbers(claim: _Text, quotes: list[_Text]) -> ClaimCheck | None:
             return found
         grey = grey or found
     return grey
+
+
+# --- shapes the rule cannot read as a mismatch (issue 25, fresh19) --------------------------
+def _not_a_proof(c: _Num, claim: _Text, quotes: list[_Text], qnums: list[_Num]) -> str | None:
+    """Why claim number ``c``, found in no quote, is still not proven wrong, else None:
+
+    * a manual page's section ("find(1)"): part of a name, where no quote gives that command
+      another section ("find(8)");
+    * a rounded number, after "about" and the like or written with a scale word ("about 69
+      thousand", "1.5 million"), that an exact quote number of the same unit rounds to at the
+      claim's precision ("68980": 69 thousand to the thousand);
+    * an integer inside a range the quote gives ("runlevels 2, 3 and 4" / "runlevel 2 to 4");
+    * an approximate duration against an approximate one in another unit, the two within 15 %
+      ("roughly four weeks" / "about a month")."""
+    if c.section_of is not None:
+        if not any(_called(t, c.section_of) for t in quotes):
+            return f'"{c.section_of}({c.raw})" names a manual page: its section is no quantity'
+        return None
+    if c.value is None or c.version or c.key.startswith("D:") or c.key.endswith("th"):
+        return None
+    q = _rounds_to(c, qnums)
+    if q is not None:
+        return f"the quote's {q.raw} rounds to the claim's {_fmt(c)}"
+    r = _in_quote_range(c, claim, quotes)
+    if r:
+        return f"the claim's {c.raw} lies within the quote's range {r}"
+    d = _about_as_long(c, quotes)
+    if d:
+        return f'the claim\'s {_fmt(c)} is close to the quote\'s "{d}", both approximate'
+    return None
+
+
+def _called(t: _Text, name: str) -> bool:
+    """Does the text write ``name`` followed by a number in brackets ("find(8)", "exit(0)")?"""
+    low = t.low
+    return any(low[x + 1] == "(" and t.kinds[x + 2] == _NUM and low[x + 3] == ")"
+               for x in _indexes(list(low[:-3]), name))
+
+
+_ROUNDING = frozenset({"about", "around", "approximately", "roughly", "some", "circa", "ca", "approx", "~",
+                       "\u2248", "nearly", "almost", "close to", "or so", "an estimated", "estimated"})
+
+
+def _rounds_to(c: _Num, qnums: list[_Num]) -> _Num | None:
+    """An exact quote number within 10 % of the claim's rounded number that rounds to it at
+    its precision, of the same unit and sign, and counting the same thing where both name it.
+    The precision of "about N" is N's last non-zero digit ("about 69 thousand" to the thousand,
+    "nearly 700000" to the ten thousand); of a whole number of digits before a scale word
+    without a bound ("69 thousand") the scale. "nearly" / "almost" ask the quote number not to
+    exceed it."""
+    assert c.value is not None
+    words = c.raw.lower().split()
+    if c.value <= 0:
+        return None
+    if c.cmp_raw.lower() in _ROUNDING:
+        exponent = c.value.normalize().as_tuple().exponent
+        if not isinstance(exponent, int):
+            return None
+        step = Decimal(1).scaleb(exponent)
+    elif c.cmp is None and len(words) == 2 and words[0].isdigit() and words[1] in _SCALES:
+        step = Decimal(_SCALES[words[1]])
+    else:
+        return None
+    below = c.cmp_raw.lower() in ("nearly", "almost")
+    for q in qnums:
+        if q.value is None or q.cmp is not None or q.version or q.unit != c.unit or q.negative != c.negative \
+                or q.key.startswith("D:") or q.key.endswith("th") or q.value == c.value \
+                or abs(q.value - c.value) > APPROX * c.value \
+                or (c.noun is not None and q.noun is not None and c.noun != q.noun):
+            continue
+        if (q.value / step).quantize(Decimal(1), rounding=ROUND_HALF_UP) * step == c.value \
+                and not (below and q.value > c.value):
+            return q
+    return None
+
+
+_RANGE_SEPARATORS = frozenset({"to", "through", "thru", "until", "till", "-", "\u2013", "\u2014"})
+
+
+def _in_quote_range(c: _Num, claim: _Text, quotes: list[_Text]) -> str | None:
+    """A quote range of integers "N to M", "N-M", "from N to M", "between N and M" of the same
+    unit that the claim's integer lies strictly inside, where the claim names the range's
+    thing (the word before its start) near the number, or gives both ends too."""
+    assert c.value is not None
+    if c.cmp is not None or c.negative or c.value != c.value.to_integral_value() or _range_end(claim, c.pos):
+        return None
+    cstems = set(claim.stems[max(0, c.pos - 8):c.pos])
+    ckeys = {n.key for n in claim.numbers}
+    for t in quotes:
+        nums = t.numbers
+        for a, b in zip(nums, nums[1:], strict=False):
+            if not (a.raw.isdigit() and b.raw.isdigit()) or a.value is None or b.value is None or a.unit != b.unit or a.unit != c.unit or a.negative \
+                    or b.negative or a.cmp is not None or b.cmp is not None or a.key.startswith("D:") \
+                    or b.key.startswith("D:") or a.value != a.value.to_integral_value() \
+                    or b.value != b.value.to_integral_value() or not a.value < c.value < b.value:
+                continue
+            between = t.low[a.pos + 1:b.pos]
+            joined = (len(between) == 1 and between[0] in _RANGE_SEPARATORS) or not between \
+                or (between == ["and"] and a.pos > 0 and t.low[a.pos - 1] == "between")
+            if not joined:
+                continue
+            thing = t.stems[a.pos - 1] if a.pos > 0 and t.kinds[a.pos - 1] == _WORD else None
+            if (thing is not None and thing in cstems) or {a.key, b.key} <= ckeys:
+                return f"{a.raw} ... {b.raw}"
+    return None
+
+
+def _range_end(t: _Text, pos: int) -> bool:
+    """Is the number at ``pos`` an end of a range the text gives itself ("1 through 9")?"""
+    low = t.low
+    return (pos + 1 < len(low) and low[pos + 1] in _RANGE_SEPARATORS) or (pos > 0 and low[pos - 1] in _RANGE_SEPARATORS)
+
+
+# a unit of time in days (a month and a year on average)
+_DAYS = {"s": Decimal(1) / 86400, "min": Decimal(1) / 1440, "h": Decimal(1) / 24, "day": Decimal(1),
+         "week": Decimal(7), "month": Decimal("30.44"), "year": Decimal("365.25"), "decade": Decimal("3652.5"),
+         "century": Decimal("36525")}
+
+
+def _about_as_long(c: _Num, quotes: list[_Text]) -> str | None:
+    """An approximate quote duration ("about a month", "around 30 days") in another unit that
+    the claim's approximate duration ("roughly four weeks") is within 15 % of."""
+    assert c.value is not None
+    if c.cmp_raw.lower() not in _ROUNDING or c.unit not in _DAYS:
+        return None
+    days = c.value * _DAYS[c.unit]
+    for t in quotes:
+        got: list[tuple[Decimal, str, str]] = [(q.value, q.unit, q.raw) for q in t.numbers if q.value is not None
+                                               and q.cmp == "approx" and q.unit in _DAYS]
+        for x in range(len(t.low) - 2):  # "about a month": the reader takes no number
+            unit = _UNITS.get(t.low[x + 2])
+            if t.low[x] in _ROUNDING and t.low[x + 1] in ("a", "an", "one") and unit in _DAYS \
+                    and t.kinds[x + 2] == _WORD:
+                got.append((Decimal(1), unit, " ".join(t.raw[x:x + 3])))
+        for value, unit, raw in got:
+            if unit != c.unit and abs(value * _DAYS[unit] - days) <= Decimal("0.15") * days:
+                return raw
+    return None
 
 
 # --- a claim value another quote value does not contradict (issue 25, fresh18) ---------------

@@ -54,6 +54,7 @@ class _Num:
     name: str | None = None  # "covid" of "COVID-19": the word a hyphen joins the number to (a name part)
     before: str | None = None  # the word right before the number, lower case ("brca" of "BRCA 1")
     vague: bool = False  # "several hundred", "a few thousand": no exact number
+    section_of: str | None = None  # "find" of "find(1)": a manual page's section, a name's part
 
 
 @dataclass(slots=True)
