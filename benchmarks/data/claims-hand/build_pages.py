@@ -61,6 +61,8 @@ ROOTS = {
     "rsyslog": "usr/share/doc/rsyslog-doc/html",
     # claims-fresh19 (../claims-fresh19): debian-reference-en (the Debian Reference 2.100, English HTML)
     "debref": "usr/share/debian-reference",
+    # claims-fresh20 (../claims-fresh20): python-sqlalchemy-doc (the SQLAlchemy 1.4.46 HTML documentation)
+    "sqlalchemy": "usr/share/doc/python-sqlalchemy-doc/html",
 }
 
 
