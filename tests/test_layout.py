@@ -21,7 +21,7 @@ RANK = {
     "publish": 3, "inputs.py": 3,
     "citations": 2, "search": 2,
     "language.py": 1, "terminal.py": 1, "env_file.py": 1,
-    "errors.py": 0, "lru.py": 0,
+    "errors.py": 0, "lru.py": 0, "json_values.py": 0,
 }
 PURE = ("citations", "search", "publish")
 MODEL_PACKAGES = ("langgraph", "langgraph_sdk", "langchain", "langchain_core", "openai", "anthropic")

@@ -30,6 +30,7 @@ from typing import Any
 from langchain_core.messages import AIMessage, AnyMessage, BaseMessage, HumanMessage, RemoveMessage
 from langgraph.types import Command
 
+from ...json_values import map_strings
 from ...language import labels
 from .report_files import links_markdown
 from .usage import message_text
@@ -115,13 +116,7 @@ def shown_text(text: str) -> str:
 def shown_values(value: Any) -> Any:
     """:func:`shown_text` on every string of a JSON value (a brief, its plan, a council's
     review): what an interrupt hands a chat client, which shows it as it shows a turn."""
-    if isinstance(value, str):
-        return shown_text(value)
-    if isinstance(value, dict):
-        return {k: shown_values(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [shown_values(v) for v in value]
-    return value
+    return map_strings(value, shown_text)
 
 
 def shown_report_markdown(markdown: str) -> str:

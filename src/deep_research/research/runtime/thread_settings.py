@@ -41,6 +41,7 @@ from langchain_core.messages import HumanMessage
 from pydantic_core import to_jsonable_python
 
 from ...errors import UserError, has_masked_url_credentials, mask_url_credentials
+from ...json_values import map_strings
 from ...lru import LRU
 from .configuration import CEILINGS, Configuration
 
@@ -205,13 +206,7 @@ def _restated(config: Mapping | None) -> bool:
 def kept(value: Any) -> Any:
     """``value`` (a setting, or the settings) as the state database keeps it: every URL's
     credentials masked, in text, lists and mappings (an MCP server's url)."""
-    if isinstance(value, str):
-        return mask_url_credentials(value)
-    if isinstance(value, dict):
-        return {k: kept(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [kept(v) for v in value]
-    return value
+    return map_strings(value, mask_url_credentials)
 
 
 def resupplied(saved: dict, given: dict, environ: dict[str, str] | None = None,
