@@ -847,20 +847,25 @@ _MORE_ORDINALS["hundredth"] = 100
 
 def _same_value(c: _Num, qnums: list[_Num]) -> bool:
     """A quote number of the claim number's value written with other zeros ("5 years" /
-    "5.0 years", "30 %" / "30.0 %": with a unit, or a whole number), or an approximation
+    "5.0 years", "30 %" / "30.0 %": with a unit, or a whole number; a unit on the claim's side
+    only when the quotes give that value none, "thirty seconds" / "30.0"), or an approximation
     against a quote approximation of the same unit within 10 % ("about 40 percent" / "some
     41 percent"). Versions are left out ("3.10" is not "3.1")."""
     if c.value is None or c.version:
         return False
+    units = set()  # the units the quotes give a number of the claim number's value
     for q in qnums:
-        if q.value is None or q.version or q.unit != c.unit or q.negative != c.negative or q.key.startswith("D:") \
+        if q.value is None or q.version or q.negative != c.negative or q.key.startswith("D:") \
                 or q.key.endswith("th") != c.key.endswith("th"):
             continue  # an ordinal is not a count ("3" / "third")
         if q.value == c.value and q.cmp == c.cmp and (c.unit is not None or c.value == c.value.to_integral_value()):
+            units.add(q.unit)
+        if q.unit == c.unit and c.cmp == "approx" and q.cmp == "approx" \
+                and abs(q.value - c.value) <= APPROX * abs(c.value):
             return True
-        if c.cmp == "approx" and q.cmp == "approx" and abs(q.value - c.value) <= APPROX * abs(c.value):
-            return True
-    return False
+    # the same unit; or, as for the same digits (``_number_supported``), the unit on one side
+    # only when no quote gives the value another one ("thirty seconds" / "Defaults to 30.0")
+    return c.unit in units or units == {None}
 
 
 def _season_end(c: _Num, claim: _Text, qnums: list[_Num]) -> bool:

@@ -1,0 +1,68 @@
+"""Flags that were false on correct claims (issue 25, fresh20 and the seen public sets): a
+negation said two ways, a privative verb against "no", "nothing but X" ("only X"), a pronoun
+"neither" as an object, and a number word against a decimal of the same value now stay grey
+(unchecked), and the contradiction of each shape still flags."""
+
+from __future__ import annotations
+
+from deep_research.citations.claims import ClaimStatus, check_claim
+
+FLAG = ClaimStatus.UNSUPPORTED
+SUPPORTED = ClaimStatus.SUPPORTED
+
+
+def status(claim: str, quote: str) -> ClaimStatus:
+    return check_claim(claim, [quote]).status
+
+
+def test_a_determiner_negation_restated_by_none_of_them():
+    """(sa0017) "No X creates Y in advance" / "All X have in common that none of them
+    "pre create" Y"."""
+    quote = 'All storage backends have in common that none of them "pre open" files.'
+    got = status("No storage backend opens files in advance.", quote)
+    assert got is not FLAG and got is not SUPPORTED
+    # "none of them" denies another verb, and the quote states the claim's words unnegated
+    assert status("No storage backend keeps files open in advance.",
+                  "All storage backends have in common that none of them close files early - they keep files "
+                  "open in advance.") is FLAG
+    assert status("No storage backend opens files in advance.",
+                  "All storage backends open files in advance.") is FLAG
+
+
+def test_a_privative_verb_with_modifiers_restates_no():
+    """(sa0171) "removes the overflow limit" / "to indicate no overflow limit; no limit will be
+    placed"."""
+    quote = "The size can be set to -1 to indicate no upload size limit; no limit will be placed on uploads."
+    got = status("A size of -1 removes the upload size limit, so uploads are unbounded.", quote)
+    assert got is not FLAG and got is not SUPPORTED
+    assert status("A size of -1 sets the upload size limit, so uploads are bounded.", quote) is FLAG
+
+
+def test_nothing_but_says_only():
+    """(stanford-gensearch) "use nothing but a soft damp cloth" is "use only a soft damp cloth"."""
+    assert status("To wipe the screen, use a damp rag.", "To wipe the screen, use nothing but a damp rag.") \
+        is not FLAG
+    assert status("The tool prints the log.", "The tool prints nothing but the log.") is not FLAG
+    # a comma makes "but" a contrast: "prints nothing" stands
+    assert status("The tool prints the log.", "The tool prints nothing, but the log is kept.") is FLAG
+
+
+def test_neither_as_an_object_negates_nothing_after_it():
+    """(lfqa) "a blend of A and B which favoured neither and was consciously learned"."""
+    quote = "This deliberately taught dialect was a mix of two older dialects which favoured neither."
+    assert status("This dialect was a mix of two older dialects which favoured neither and was deliberately "
+                  "taught to speakers.", quote) is not FLAG
+    assert status("This dialect was a mix of two older dialects and was not deliberately taught to speakers.",
+                  quote) is FLAG
+
+
+def test_a_number_word_against_a_decimal_of_the_same_value():
+    """(sa0175) "defaults to thirty seconds" / "The number of seconds to wait. Defaults to
+    30.0.": the same value, the unit on the claim's side only."""
+    quote = "The retry delay is the number of seconds to wait. Defaults to 30.0."
+    result = check_claim("The retry delay defaults to thirty seconds.", [quote])
+    assert result.status is not FLAG and not result.lacking
+    assert status("The retry delay defaults to forty seconds.", quote) is FLAG
+    assert status("The retry delay defaults to thirty seconds.", "The retry delay defaults to 30.5.") is FLAG
+    # the quote gives the value another unit
+    assert status("The retry delay defaults to thirty seconds.", "The retry delay defaults to 30.0 minutes.") is FLAG
