@@ -66,3 +66,17 @@ def test_a_number_word_against_a_decimal_of_the_same_value():
     assert status("The retry delay defaults to thirty seconds.", "The retry delay defaults to 30.5.") is FLAG
     # the quote gives the value another unit
     assert status("The retry delay defaults to thirty seconds.", "The retry delay defaults to 30.0 minutes.") is FLAG
+
+
+def test_a_headline_capital_shows_no_name():
+    """(emergent, fnc1) a headline in title case against prose: "selling his island in Lake X" /
+    "Is Selling His Private Island For 7.1 Million" aligned "Lake" with "For"."""
+    got = status("Marco Rossi is selling his villa in Lake Garda, Italy",
+                 "Marco Rossi Is Selling His Private Villa For 3.2 Million")
+    assert got is not FLAG and got is not SUPPORTED
+    assert status("Rebels say they shot down the plane near Lake Chad",
+                  "Rebels Say They Shot Down Plane Near Border, Video Shows") is not FLAG
+    # prose against prose, and headline against headline, still compare the names
+    assert status("Marco Rossi is selling his villa in Garda, Italy",
+                  "Marco Rossi is selling his villa in Como, Italy") is FLAG
+    assert status("Rossi Sells Villa In Garda To Bank", "Rossi Sells Villa In Como To Bank") is FLAG

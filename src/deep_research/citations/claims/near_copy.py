@@ -85,6 +85,9 @@ def _substitution_kind(claim: _Text, ci: int, quote: _Text, qj: int, quotes: lis
             and _with_version(claim, ci) != _with_version(quote, qj):
         if _negated_near(claim, ci) != _negated_near(quote, qj):
             return None  # "is not an American series" / "is a French series": one side denies its name
+        if _title_cased(claim, ci) != _title_cased(quote, qj):
+            return None  # "selling his island in Lake X" / "Is Selling His Island For 7 Million": a
+            # capital in a headline shows no name (two headlines capitalise alike: compared)
         cr, qr = claim.raw[ci], quote.raw[qj]
         gain = claim.raw.count(cr) > sum(derived(t, _raw_counts)[cr] for t in quotes)
         loss = claim.raw.count(qr) < sum(derived(t, _raw_counts)[qr] for t in quotes)
@@ -103,6 +106,26 @@ def _substitution_kind(claim: _Text, ci: int, quote: _Text, qj: int, quotes: lis
             # do not write in any form proves a swap
             return None if _name_in_quotes(cr, quotes) else "entity"
     return None
+
+
+def _title_cased(t: _Text, k: int) -> bool:
+    """Is the sentence of ``k`` written in title case, as a headline is ("Flight Delayed Due To
+    Storm", "Agency Confirms Video Showing The Crash")? Every word after the first starts with
+    a capital letter, but for words of at most three letters ("of", "the", "al"), and four
+    such capitalised words at least, not all in capitals. Every word looks like a name there:
+    the capital shows none."""
+    lo, hi = sentence_bounds(t, k)
+    capitals = 0
+    for x in range(lo + 1, hi):
+        r = t.raw[x]
+        if t.kinds[x] != _WORD or not r[:1].isalpha():
+            continue
+        if r[:1].islower():
+            if len(r) > 3:
+                return False
+        elif not r.isupper():
+            capitals += 1
+    return capitals >= 4
 
 
 _JOINS = frozenset({"or", "and", "nor"})
