@@ -80,3 +80,31 @@ def test_a_headline_capital_shows_no_name():
     assert status("Marco Rossi is selling his villa in Garda, Italy",
                   "Marco Rossi is selling his villa in Como, Italy") is FLAG
     assert status("Rossi Sells Villa In Garda To Bank", "Rossi Sells Villa In Como To Bank") is FLAG
+
+
+def test_a_check_for_x_is_a_check_that_there_is_no_x():
+    """(h0420) "checking for unclosed literals" / "checking that there are no unclosed literals"."""
+    quote = ("No validation of the input of any kind is performed, other than checking that there are no "
+             "unbalanced brackets and the input ends with a newline.")
+    got = status("Apart from checking for unbalanced brackets and a final newline, the reader performs no "
+                 "validation of the input.", quote)
+    assert got is not FLAG and got is not SUPPORTED
+    assert status("Apart from checking that there are unbalanced brackets and a final newline, the reader "
+                  "performs no validation of the input.", quote) is FLAG
+
+
+def test_a_later_version_under_and_later():
+    """(h0656) "2.4.20 supports it" / "available in 2.4.19 and later"."""
+    quote = "This directive is available in nginx 1.9.11 and later."
+    got = status("Nginx 1.9.12 supports this directive, since it came in with 1.9.11.", quote)
+    assert got is not FLAG and got is not SUPPORTED
+    assert status("Nginx 1.9.10 supports this directive.", quote) is FLAG
+    assert status("Nginx 1.9.12 supports this directive.", "This directive is available in nginx 1.9.11 only.") \
+        is FLAG
+
+
+def test_kilobytes_against_a_k_glued_on():
+    """(vn0093) "about 1 KiB of memory" / "the approximately 1k of memory"."""
+    quote = "Note that the approximately 2k of memory per entry, used for bookkeeping, counts too."
+    assert status("Each entry costs about 2 KiB of memory for bookkeeping.", quote) is not FLAG
+    assert status("Each entry costs about 3 KiB of memory for bookkeeping.", quote) is FLAG

@@ -1299,6 +1299,9 @@ def _negation_in_block(claim: _Text, q: _Text, i1: int, i2: int, j1: int, j2: in
     if any(negated.neg[p] and (_left_open(negated, p) or _denied_as_false(negated, p)
                                or plain.raw and _not_but(negated, p, plain, at)) for p in (cpos if cneg else qpos)):
         return None  # "may or may not be", "it is wrong to say that ... no", "not on A but on B": no denial (fresh18)
+    if plain.raw and any(negated.neg[p] and _checked_for(negated, p, plain, min(at, len(plain.raw) - 1))
+                         for p in (cpos if cneg else qpos)):
+        return None  # "checking for unclosed literals" / "checking that there are no unclosed literals"
     if plain.raw and (_only_in_case(plain, min(at, len(plain.raw) - 1)) or _elliptic_negation(plain, min(at, len(plain.raw) - 1))
                       or _counted_zero(plain, min(at, len(plain.raw) - 1))):
         return None  # "only when it is activated" / "do not have ... by default"; "If they don't, ..."; "zero rules"
@@ -1552,6 +1555,29 @@ def _unproven_flip(src: _Text, k: int, seg: list[int], dst: _Text, j: int) -> st
     found = _relative_on_negated(src, k, dst, j)
     if found:
         return f'the other side restates the relative clause ("{found} ...") on the negated words, not their negation'
+    found = _checked_for(src, k, dst, j)
+    if found:
+        return f'the negation is what a check makes sure of, and the other side says the check is "{found}" it'
+    return None
+
+
+_CHECKING = frozenset(stem(w) for w in ("check", "checks", "checking", "checked", "verify", "verifies", "verifying",
+                                        "verified", "test", "tests", "testing", "tested"))
+
+
+def _checked_for(src: _Text, k: int, dst: _Text, j: int) -> str | None:
+    """Does the negator at ``k`` stand in what a check makes sure of, a verb of checking then
+    "that" / "whether" in the four tokens before it ("checking that there are no unclosed
+    literals"), where the other side writes the same check "for" the words ("checking for
+    unclosed literals", the verb and "for" in the three tokens before ``j`` or at it)? A check for X
+    is a check that there is no X: "for", else None."""
+    if not any(src.stems[x] in _CHECKING and src.low[x + 1] in ("that", "whether")
+               and not any(src.raw[y] in _STOPS or src.raw[y] == "." for y in range(x + 1, k))
+               for x in range(max(0, k - 5), k)):
+        return None
+    for x in range(max(0, j - 3), j + 1):
+        if dst.low[x] == "for" and x and dst.stems[x - 1] in _CHECKING:
+            return dst.raw[x]
     return None
 
 
