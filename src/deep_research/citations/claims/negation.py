@@ -205,12 +205,17 @@ def _weakly_negated(t: _Text, j: int) -> bool:
     return (j >= 2 and t.low[j - 1] == "of" and t.low[j - 2] == "out") or (j >= 1 and t.low[j - 1] == "beyond")
 
 
+_TAKEN_AWAY_STEMS = frozenset(stem(w) for w in _TAKING_AWAY)
+
+
 def _taken_away_with_modifiers(t: _Text, j: int, negated: _Text) -> bool:
     """Is the word at j the head of the object of a verb that takes it away, its modifiers
     between ("removes the overflow limit" / "no overflow limit": within four tokens, one
     clause, no stop)? The words between must be function words or words the negated side
     writes too, so that the object is the negated words themselves; "removes the limit"
     (nothing between) is ``_weakly_negated``'s."""
+    if t.low[j] in _TAKING_AWAY or t.stems[j] in _TAKEN_AWAY_STEMS:
+        return False  # "Removing listeners removes ...": the word is the verb itself
     c = t.clause[j]
     for x in range(j - 1, max(-1, j - 5), -1):
         if t.clause[x] != c or t.kinds[x] != _WORD:
