@@ -108,3 +108,21 @@ def test_kilobytes_against_a_k_glued_on():
     quote = "Note that the approximately 2k of memory per entry, used for bookkeeping, counts too."
     assert status("Each entry costs about 2 KiB of memory for bookkeeping.", quote) is not FLAG
     assert status("Each entry costs about 3 KiB of memory for bookkeeping.", quote) is FLAG
+
+
+def test_no_joke_opens_an_affirmation():
+    """(fnc1) "No joke: a boy was billed ..." affirms what follows the colon."""
+    quote = "A boy was billed for skipping a birthday party, and his father thought it was a joke."
+    got = status("No joke: a boy was billed for skipping a birthday party.", quote)
+    assert got is not FLAG and got is not SUPPORTED
+    assert status("No joke was made about the party.", "A joke was made about the party.") is FLAG
+
+
+def test_two_neighbouring_letters_swapped_in_a_name():
+    """(emergent) "aid worker Daivd Haines" / "aid worker David Haines": a typing slip, no other
+    name."""
+    quote = "Aid worker David Haines beheaded by reporters"
+    got = status("Reporters beheaded aid worker Daivd Haines", quote)
+    assert got is not FLAG and got is not SUPPORTED
+    assert status("The agency hired Maria Lopez.", "The agency hired Marta Lopez.") is FLAG
+    assert status("The agency hired Mario Lopez.", "The agency hired Marta Lopez.") is FLAG

@@ -397,6 +397,15 @@ _COUNTRY = {"uk": "uk", "u.k": "uk", "u.k.": "uk", "britain": "uk", "british": "
             "netherlands": "nl", "dutch": "nl"}
 
 
+def _transposed(a: str, b: str) -> bool:
+    """Are ``a`` and ``b`` (four letters at least) one word with two neighbouring letters
+    swapped ("daivd" / "david")?"""
+    if len(a) != len(b) or len(a) < 4:
+        return False
+    diff = [i for i, (x, y) in enumerate(zip(a, b, strict=True)) if x != y]
+    return len(diff) == 2 and diff[1] == diff[0] + 1 and a[diff[0]] == b[diff[1]] and a[diff[1]] == b[diff[0]]
+
+
 def _name_swap(claim: _Text, ci: int, quote: _Text, qj: int) -> bool:
     """May the two names stand for different things? Not when one is the other's spelling
     variant, abbreviation or inflection ("Fredrick" / "Frederick", "Feb" / "February",
@@ -423,6 +432,8 @@ def _name_swap(claim: _Text, ci: int, quote: _Text, qj: int) -> bool:
     if a.isalpha() and b.isalpha():
         if Indel.normalized_similarity(a, b) >= 0.85 or a[:4] == b[:4]:
             return False  # spelling variants, inflections
+        if _transposed(a, b):
+            return False  # "Daivd" / "David": two letters typed in the wrong order
         if (a.isupper() or b.isupper()) and min(len(a), len(b)) <= 5 and a[0] == b[0]:
             return False  # "US" / "United"
         if _multiword_name(claim, ci) != _multiword_name(quote, qj):

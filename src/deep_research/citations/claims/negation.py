@@ -432,7 +432,15 @@ def _answer_particle(t: _Text, k: int) -> bool:
     start = k
     while start > 0 and not t.sent_start[start] and t.low[start - 1] in ("oh", "well", "um", "uh", "ah", "hmm"):
         start -= 1
+    if t.sent_start[start] and t.low[k + 1] in _AFFIRMING_IDIOMS and k + 2 < len(t.raw) \
+            and t.raw[k + 2] in (",", ":", "!", "\u2014", "-"):
+        return True  # "No joke: a boy was billed ...", "No doubt, it works": the idiom affirms what follows
     return t.sent_start[start] and t.low[k + 1] in _AFTER_ANSWER
+
+
+# what "no" opens a sentence with, before a pause, as an idiom that affirms the rest ("No joke:
+# ...", "No kidding, ...", "No doubt, ...")
+_AFFIRMING_IDIOMS = frozenset({"joke", "kidding", "doubt", "wonder", "surprise", "lie"})
 
 
 _THAN_WORDS = frozenset({"more", "less", "fewer", "greater", "larger", "bigger", "higher", "lower", "smaller",
