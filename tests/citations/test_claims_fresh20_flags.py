@@ -126,3 +126,15 @@ def test_two_neighbouring_letters_swapped_in_a_name():
     assert got is not FLAG and got is not SUPPORTED
     assert status("The agency hired Maria Lopez.", "The agency hired Marta Lopez.") is FLAG
     assert status("The agency hired Mario Lopez.", "The agency hired Marta Lopez.") is FLAG
+
+
+def test_a_narrower_phrase_stated_apart_from_the_negated_wider_one():
+    """(hagrid) "Although X is the longest Interstate Highway, it is not the longest highway" /
+    "X is the longest Interstate Highway": the claim denies only the wider phrase."""
+    quote = "Route 9 is the longest toll road within Ohio."
+    got = status("Although route 9 is the longest toll road within Ohio, it is not the longest road in Ohio.", quote)
+    assert got is not FLAG and got is not SUPPORTED
+    assert status("Although route 9 is the longest toll road within Ohio, it is not the longest toll road in Ohio.",
+                  quote) is FLAG
+    assert status("Although route 9 is a toll road, it is not the longest road in Ohio.",
+                  "Route 9 is the longest road within Ohio.") is FLAG

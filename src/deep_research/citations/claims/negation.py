@@ -1571,6 +1571,33 @@ def _unproven_flip(src: _Text, k: int, seg: list[int], dst: _Text, j: int) -> st
     found = _checked_for(src, k, dst, j)
     if found:
         return f'the negation is what a check makes sure of, and the other side says the check is "{found}" it'
+    found = _narrower_stated_apart(src, seg, dst, j)
+    if found:
+        return f'the other side says it of the narrower "{found}", which the negating side states apart, unnegated'
+    return None
+
+
+def _narrower_stated_apart(src: _Text, seg: list[int], dst: _Text, j: int) -> str | None:
+    """Does the other side qualify the negated words with a word the negated phrase lacks
+    ("the longest toll road" / "not the longest road"), a word the negating side itself writes
+    unnegated elsewhere, by the same words ("Although route 9 is the longest toll road, it is
+    not the longest road")? The negating side tells the narrower thing from the wider, states
+    the narrower as the other side does, and denies only the wider: the phrase as the other
+    side writes it, else None."""
+    if len(seg) < 2:
+        return None
+    nxt = src.stems[seg[1]]
+    lo, hi = sentence_bounds(dst, j)
+    end = next((x for x in range(j + 1, min(hi, j + 4)) if dst.stems[x] == nxt), None)
+    if end is None:
+        return None
+    extra = {dst.stems[x] for x in range(j + 1, end) if dst.content[x]}
+    if not extra:
+        return None
+    for x in range(len(src.raw)):
+        if src.stems[x] == src.stems[seg[0]] and x not in seg and src.clause[x] not in src.neg_clauses \
+                and all(any(src.stems[y] == w for y in range(x + 1, min(len(src.raw), x + 4))) for w in extra):
+            return " ".join(dst.raw[j:end + 1])
     return None
 
 
