@@ -1,6 +1,6 @@
 """A heading is never the last thing on a page: in the PDF (read back page by page) it keeps
 the first lines of what follows it - a code block taller than a page, a table over the cell
-budget (shown as code), a long table, a long list - and in Word it keeps with the next
+budget (shown as code), a long table, a table row taller than a page, a long list - and in Word it keeps with the next
 paragraph, a tall code block keeping two lines at least."""
 
 from __future__ import annotations
@@ -10,7 +10,8 @@ import re
 import pytest
 
 from deep_research.publish import publish_report
-from deep_research.publish.html import TALL_CODE_LINES, shown_code_lines, tall_code_blocks
+from deep_research.publish.html import (TALL_CELL_CHARS, TALL_CODE_LINES, shown_code_lines, tall_code_blocks,
+                                        tall_table_rows)
 
 MARGIN_PT = 72  # report.css: @page margin 1in; the running title and page number are outside it
 
@@ -29,6 +30,8 @@ SECTIONS = {  # heading -> what follows it
     "Long code": "```python\n" + "\n".join(f"x_{i} = compute({i}, 'value {i}')" for i in range(150)) + "\n```",
     "Long list": "\n".join(f"- item {i} of the list, one plain line" for i in range(150)),
     "Long table": _table(90, 4),
+    # a row taller than a page (its cell of 12,000 characters): it breaks rather than leave the heading
+    "Tall row": "| Notes | Kind |\n|---|---|\n| " + "compost needs air and water in balance " * 300 + "| long |\n| short | row |",
 }
 
 
@@ -81,6 +84,10 @@ def test_only_a_code_block_that_may_outgrow_a_page_may_break():
     assert tall_code_blocks(cjk).startswith('<pre class="tall">')
     assert shown_code_lines("a\n" + "b" * 145) == 4 and shown_code_lines("堆" * 36) == 1
     assert tall_code_blocks("<p>no code</p>") == "<p>no code</p>"
+    row = "<tr><td>{}</td><td>b</td></tr>"
+    assert tall_table_rows(row.format("x" * TALL_CELL_CHARS)) == row.format("x" * TALL_CELL_CHARS)
+    assert tall_table_rows(row.format("&amp;" * (TALL_CELL_CHARS - 1))) == row.format("&amp;" * (TALL_CELL_CHARS - 1))
+    assert tall_table_rows(row.format("x" * (TALL_CELL_CHARS + 1))).startswith('<tr class="tall"><td>x')
 
 
 def test_a_report_without_a_tall_code_block_has_the_same_html(tmp_path):
@@ -91,7 +98,7 @@ def test_a_report_without_a_tall_code_block_has_the_same_html(tmp_path):
     assert 'class="tall"' not in html and "pre.tall" not in html
     code = "```\n" + "\n".join(f"step {i}" for i in range(80)) + "\n```\n"
     html = publish_report(f"# Steps\n\n{code}", [], tmp_path / "b", pdf=False).files["html"].read_text("utf-8")
-    assert html.count('<pre class="tall">') == 1 and "pre.tall {" in html
+    assert html.count('<pre class="tall">') == 1 and "pre.tall {" in html and "<tr" not in html
 
 
 def test_word_keeps_a_heading_with_what_follows(tmp_path):
