@@ -3,8 +3,11 @@ the user what the run waits for, print the outcome."""
 
 from __future__ import annotations
 
+import contextlib
 import re
+import signal
 import sys
+import threading
 from pathlib import Path
 from typing import Optional
 
@@ -33,6 +36,40 @@ class WaitingForUser(Exception):
         super().__init__(what)
         self.thread_id = thread_id
         self.what = what
+
+
+class Interrupted(Exception):
+    """Ctrl-C (or end of input at a question the run waits on): the run stays saved where it
+    stopped. ``main`` says so, naming the thread to resume, and exits 130."""
+
+    def __init__(self, thread_id: str = "", at_prompt: bool = False):
+        super().__init__(thread_id)
+        self.thread_id, self.at_prompt = thread_id, at_prompt
+
+
+@contextlib.contextmanager
+def _ctrl_c_stops_prompt():
+    """Ctrl-C raises KeyboardInterrupt while the user is asked something. asyncio.run's own
+    SIGINT handler only cancels the main task, which a blocking prompt never notices: the first
+    Ctrl-C did nothing until Enter was pressed."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.getsignal(signal.SIGINT)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def _asking(ask, *args):
+    """``ask(*args)``, with Ctrl-C or end of input at its prompt raised as :class:`Interrupted`."""
+    try:
+        with _ctrl_c_stops_prompt():
+            return ask(*args)
+    except (KeyboardInterrupt, EOFError, typer.Abort):
+        raise Interrupted(at_prompt=True) from None
 
 
 def _ask_report_review(payload: dict, preset: dict | None) -> dict:
@@ -130,7 +167,7 @@ async def _drive(handle, graph, payload, progress, *, approve: dict | None, answ
         if state.interrupts:
             progress.pause()
             try:
-                decision = _ask_approval(state.interrupts[0].value, approve)
+                decision = _asking(_ask_approval, state.interrupts[0].value, approve)
             except WaitingForUser as w:
                 raise WaitingForUser(handle.thread_id, w.what) from None
             if approve is not None:
@@ -143,7 +180,7 @@ async def _drive(handle, graph, payload, progress, *, approve: dict | None, answ
             msgs = values.get("messages") or []
             question = next((message_text(m) for m in reversed(msgs) if isinstance(m, AIMessage)), "")
             try:
-                reply = _ask_clarification(question, answer)
+                reply = _asking(_ask_clarification, question, answer)
             except WaitingForUser as w:
                 raise WaitingForUser(handle.thread_id, w.what) from None
             if answer:
@@ -393,6 +430,9 @@ async def _run_research(question: str | None, context: dict, db: str, thread_id:
             if not advice:
                 err.print(f"Fix the cause, then continue with: deep-research resume {handle.thread_id}")
             return 1
+        except (Interrupted, asyncio.CancelledError) as stop:  # Ctrl-C: asyncio.run cancels this task
+            progress.pause()
+            raise Interrupted(handle.thread_id, isinstance(stop, Interrupted) and stop.at_prompt) from None
         except WaitingForUser as w:
             _warn_unused({k: v for k, v in given.items() if k not in used}, "the run did not ask for it")
             err.print(f"The run is waiting for {printable(w.what)}. Continue with: deep-research resume "
