@@ -40,7 +40,7 @@ from typing import Any
 from langchain_core.messages import HumanMessage
 from pydantic_core import to_jsonable_python
 
-from ...errors import UserError, has_masked_url_credentials, mask_url_credentials
+from ...errors import UserError, has_masked_url_credentials, mask_url_credentials, masked_credentials
 from ...json_values import map_strings
 from ...lru import LRU
 from .configuration import CEILINGS, Configuration
@@ -98,8 +98,9 @@ def thread_values(started: Mapping[str, Any], given: Mapping[str, Any],
             out[name] = first
         elif (shown := kept(to_jsonable_python(mine))) != first:  # the URL again, with its credentials only
             raise UserError(f"this run's {name} ({_shown(shown)}) is not the URL the question was started with "
-                            f"({_shown(first)}): a run that resumes the question gives that URL again, with its "
-                            "password or token (the question is researched with the settings it was started with)")
+                            f"({_shown(first)}): a run that resumes the question gives that URL again, with "
+                            f"{_what_masked(first)} (the question is researched with the settings it was started "
+                            "with)")
     ignored.sort(key=lambda r: r["setting"])
     return resupplied(dict(started), out, environ, options={n: n for n in started}), ignored
 
@@ -229,9 +230,15 @@ def resupplied(saved: dict, given: dict, environ: dict[str, str] | None = None,
         option = (options or {}).get(name)
         variables = f"DEEP_RESEARCH_{name.upper()}" + (" or OPENAI_BASE_URL" if name == "model_base_url" else "")
         how = f"{option} on resume, or {variables} set to it" if option else f"{variables} set to it"
-        raise UserError(f"this run's {option or name} held a password or token ({_shown(value)}), which the "
-                        f"state database does not keep: give the URL again ({how})")
+        raise UserError(f"this run's {option or name} held {_what_masked(value)} ({_shown(value)}), which "
+                        f"the state database does not keep: give the URL again ({how})")
     return merged
+
+
+def _what_masked(value: Any) -> str:
+    """What the kept ``value`` lost, in words (errors.masked_credentials): "a password",
+    "the value of its secret parameter sig=" ..."""
+    return masked_credentials(value if isinstance(value, str) else json.dumps(value))
 
 
 def _masked(value: Any) -> bool:
