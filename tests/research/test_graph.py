@@ -698,6 +698,39 @@ def test_a_malformed_decision_is_explained_in_the_chat_once_and_not_to_the_model
     assert len(told(done)) == 2
 
 
+def test_a_huge_edit_or_feedback_on_the_brief_is_refused_naming_the_limit(corpus, tmp_path):
+    """An edited brief or a rejection's feedback had no size limit: a 30,000-character edit
+    became the brief every later prompt carries. Past 20,000 characters (a question's limit)
+    the answer is refused in the chat, naming its length and the limit, and asked again; the
+    brief is unchanged and a short edit is then taken."""
+    script = base_script()
+    graph = graph_for(script, corpus)
+    ctx = context(tmp_path, require_brief_approval=True)
+    huge = "Study tea. " * 3000  # 33,000 characters
+
+    async def scenario():
+        first = await drive(graph, start(), ctx)
+        edit = {"decisions": [{"type": "edit", "edited_action": {"name": "approve_research_brief",
+                                                                 "args": {"research_brief": huge}}}]}
+        edited = await drive(graph, Command(resume=edit), ctx)
+        rejected = await drive(graph, Command(resume={"type": "reject", "feedback": huge}), ctx)
+        short = {"type": "edit", "edited_action": {"name": "approve_research_brief",
+                                                   "args": {"research_brief": "Study green tea."}}}
+        done = await drive(graph, Command(resume=short), ctx, interrupt_before=["research_supervisor"])
+        return first, edited, rejected, done
+
+    first, edited, rejected, done = asyncio.run(scenario())
+    for state, what in ((edited, "the edited brief"), (rejected, "the feedback")):
+        assert state.next == ("approve_research_brief",)
+        said = [m.content for m in state.values["messages"] if m.name == "invalid_decision"][-1]
+        assert f"{what} is 32,999 characters long; the limit is 20,000" in said, said
+        assert f"{what} is 32,999 characters long" in state.interrupts[0].value["error"]
+        assert state.values["research_brief"] == first.values["research_brief"]
+    assert rule_count(script, "revise") == 0  # the huge feedback never reached a model
+    assert done.next == ("research_supervisor",)
+    assert done.values["research_brief"].startswith("Study green tea.")
+
+
 # --- caps -------------------------------------------------------------------------------------
 def test_conduct_research_capped_per_round(corpus, tmp_path):
     topics = [f"Topic {c}: heat pumps, aspect {c}" for c in "WXYZ"]

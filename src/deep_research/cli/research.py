@@ -11,7 +11,7 @@ from typing import Optional
 import typer
 
 from ..errors import UserError
-from ..terminal import control_characters, one_line, printable
+from ..terminal import control_characters, one_line, printable, too_long
 from .helpfmt import HelpCommand
 from .settings import RUN_PANEL, checked_context, typed_labels, with_settings
 from .settings import labels as setting_labels
@@ -435,8 +435,8 @@ def _validate_question(question: str) -> str:
         raise UserError("the question is not valid UTF-8 text")
     if not any(unicodedata.category(c)[0] not in "CZ" for c in q):  # only spaces or invisible marks
         raise UserError("the question is empty")
-    if len(q) > 20_000:
-        raise UserError(f"the question is {len(q):,} characters long; the limit is 20,000")
+    if (long := too_long(q, "the question")) is not None:
+        raise UserError(long)
     bad = control_characters(q)
     if bad:
         raise UserError(f"the question contains control characters ({', '.join(bad[:5])})")
