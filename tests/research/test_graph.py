@@ -516,6 +516,42 @@ def test_a_setting_the_resuming_run_gives_that_is_not_used_is_said_in_the_chat_a
     assert all(r["why"] for r in audit["settings_ignored"])
 
 
+@pytest.mark.parametrize("given", [None, "openai:new-model"])
+def test_a_setting_of_the_question_the_server_refuses_now_is_replaced_and_said(corpus, tmp_path, monkeypatch, given):
+    """The question was started with a model the server's allowed models no longer hold. The
+    recorded setting outranks the resuming run's, so every run on the thread failed the same
+    way ("model openai:old-model ... is not allowed"), whatever model it gave: a dead thread.
+    Now the run's own model (else the server's) replaces it, the chat and the degradations
+    say which, why and with what, and the question keeps the replacement."""
+    script = base_script()
+    graph = graph_for(script, corpus)
+    asked = context(tmp_path, require_brief_approval=True, model="openai:old-model")
+    resumed = context(tmp_path, **({"model": given} if given else {}))
+
+    async def scenario():
+        state = await drive(graph, start(), asked)
+        assert state.next == ("approve_research_brief",)
+        monkeypatch.setenv("DEEP_RESEARCH_ALLOWED_MODELS", "openai:new-*")
+        monkeypatch.setenv("DEEP_RESEARCH_MODEL", "openai:new-default")
+        return await drive(graph, Command(resume={"type": "approve"}), resumed,
+                           interrupt_before=["research_supervisor"])
+
+    state = asyncio.run(scenario())
+    v = state.values
+    assert state.next == ("research_supervisor",) and v["status"] == "running", v.get("errors")
+    used = given or "openai:new-default"
+    notices = [m.content for m in v["messages"] if m.name == "settings"]
+    assert len(notices) == 1, notices
+    line = ("- model: openai:old-model, which the question was started with, is refused now (model openai:old-model "
+            "(research_model, summarization_model, compression_model, final_report_model, citation_check_model) is "
+            "not allowed; DEEP_RESEARCH_ALLOWED_MODELS allows only openai:new-*); "
+            + ("this run's" if given else "the server's") + f" {used} is used from now on for this question")
+    assert line in notices[0], notices[0]
+    assert [d["kind"] for d in v["degradations"] if d["stage"] == "configuration"] == ["setting_refused"]
+    assert v["question_settings"].get("model") == given
+    assert not v.get("ignored_settings")
+
+
 def test_a_new_question_on_the_thread_starts_with_the_settings_its_run_gives(corpus, tmp_path):
     """A follow-up question is a new question: the first one's settings (an approval, a
     tool-call limit) do not carry over to it; its own run's settings are recorded."""
