@@ -327,6 +327,26 @@ def test_a_graph_run_whose_context_misspells_a_setting_fails_naming_it(corpus, t
     assert not script.calls
 
 
+def test_a_null_setting_is_not_given_in_a_context_as_in_a_configurable(corpus, tmp_path, monkeypatch):
+    """A form or SDK caller may send null for a blank field. In a configurable a null was
+    "not given"; in a context (LangGraph builds it with Configuration) it counted as given:
+    a null for a number failed before any node with pydantic's "Input should be a valid
+    integer", and a null cap was taken over the environment's value. Now a null is "not
+    given" in every path: the environment's value, else the default."""
+    nulls = {"max_researcher_iterations": None, "max_total_tokens": None, "require_brief_approval": None,
+             "research_urls": None}
+    monkeypatch.setenv("DEEP_RESEARCH_MAX_TOTAL_TOKENS", "900000")
+    for config, ctx in (({"configurable": nulls}, None), (None, nulls), (None, Configuration(**nulls))):
+        cfg = Configuration.resolve(config, ctx)
+        assert (cfg.max_researcher_iterations, cfg.max_total_tokens, cfg.clamped) == (4, 900000, []), (config, ctx)
+    assert Configuration(**nulls).model_fields_set == set()
+    script = base_script()
+    graph = graph_for(script, corpus)
+    state = asyncio.run(drive(graph, start(), {**context(tmp_path), **nulls}, interrupt_before=["research_supervisor"]))
+    assert state.next == ("research_supervisor",)  # no approval asked: its null is the default, off
+    assert "max_total_tokens" not in state.values["question_settings"]
+
+
 def test_dict_setting_from_environment():
     env = {"DEEP_RESEARCH_MCP_CONFIG": '{"url": "http://127.0.0.1:9000/mcp", "tools": ["lookup"]}'}
     cfg = Configuration.resolve(None, None, environ=env)
