@@ -206,7 +206,8 @@ def _refused_now(started: Mapping[str, Any], given: Mapping[str, Any], values: d
 
     if (first := problem(values)) is None:
         return values, []
-    out, now, refused = dict(values), first, []
+    out, refused = dict(values), []
+    now: str | None = first
     for name in sorted(started):
         if name not in out:
             continue
