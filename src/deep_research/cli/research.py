@@ -14,7 +14,7 @@ from typing import Optional
 import typer
 
 from ..errors import UserError
-from ..terminal import control_characters, one_line, printable
+from ..terminal import control_characters, one_line, printable, too_long
 from .helpfmt import HelpCommand
 from .settings import RUN_PANEL, checked_context, typed_labels, with_settings
 from .settings import labels as setting_labels
@@ -355,6 +355,8 @@ async def _run_research(question: str | None, context: dict, db: str, thread_id:
         compile_for,
         first_payload,
         kept,
+        environment_changes,
+        environment_snapshot,
         load_deps,
         load_run,
         open_persistence,
@@ -365,7 +367,7 @@ async def _run_research(question: str | None, context: dict, db: str, thread_id:
     from ..research.runtime.configuration import Configuration
     from ..research.runtime.failure import ResearchFailed
     from ..research.runtime.preflight import preflight
-    from .console import err, out
+    from .console import err, out, warn
 
     # A model integration without native async support runs each call in the event loop's
     # default executor (min(32, cpus + 4) threads): on a small machine parallel researchers
@@ -382,10 +384,12 @@ async def _run_research(question: str | None, context: dict, db: str, thread_id:
             await preflight(cfg, deps, typed_labels(context))  # every setup mistake reported now, before any cost
             prepare_out_dir(cfg.output_dir)  # an unwritable --out fails now, not after the research
             _keep_clamped(handle, cfg)
-            await save_run(store, handle, question or "")
+            await save_run(store, handle, question or "", environment_snapshot(key_variables=_key_variables(cfg)))
             payload = first_payload(question or "")
         else:
             saved = await load_run(store, thread_id)
+            for line in environment_changes(saved.get("environment")):  # another model, server or key now
+                warn(line)
             every = setting_labels()
             merged = resupplied(saved.get("context", {}), context,
                                 options={n: every[n] for n in RESUME_SECRET_SETTINGS if n in every})
@@ -397,7 +401,7 @@ async def _run_research(question: str | None, context: dict, db: str, thread_id:
             # saved with a URL's password (before it was kept out) is saved again without it
             if context or cfg.clamped or kept(saved.get("context", {})) != saved.get("context", {}):
                 _keep_clamped(handle, cfg)
-                await save_run(store, handle, str(saved.get("question") or ""))
+                await save_run(store, handle, str(saved.get("question") or ""), saved.get("environment"))
             payload = None
         graph = compile_for(deps, saver, store)
         if thread_id is not None:
@@ -442,6 +446,14 @@ async def _run_research(question: str | None, context: dict, db: str, thread_id:
         return _print_result(values, handle.thread_id)
 
 
+def _key_variables(cfg) -> tuple[str, ...]:
+    """The variables a run's models take their keys from (api_key_env), beyond the usual."""
+    from ..research.runtime.configuration import ROLES
+
+    names = {cfg.model_spec(r).get("api_key_env") for r in ROLES}
+    return tuple(sorted(n for n in names if n))
+
+
 def typed_resume(context: dict, decision: dict | None, answer: str | None) -> dict[str, str]:
     """What a resume was given, as the user typed it: {"decision" | "answer" | setting:
     "--option value"}."""
@@ -475,8 +487,8 @@ def _validate_question(question: str) -> str:
         raise UserError("the question is not valid UTF-8 text")
     if not any(unicodedata.category(c)[0] not in "CZ" for c in q):  # only spaces or invisible marks
         raise UserError("the question is empty")
-    if len(q) > 20_000:
-        raise UserError(f"the question is {len(q):,} characters long; the limit is 20,000")
+    if (long := too_long(q, "the question")) is not None:
+        raise UserError(long)
     bad = control_characters(q)
     if bad:
         raise UserError(f"the question contains control characters ({', '.join(bad[:5])})")
