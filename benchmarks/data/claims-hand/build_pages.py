@@ -69,6 +69,8 @@ ROOTS = {
     "vim": "usr/share/doc/vim/html",
     # claims-fresh23 (../claims-fresh23): debian-handbook (The Debian Administrator's Handbook, Debian 11, English HTML)
     "handbook": "usr/share/doc/debian-handbook/html",
+    # claims-fresh24 (../claims-fresh24): r-doc-html (the R 4.2.2 manuals, single-file HTML)
+    "rmanual": "usr/share/doc/r-doc-html/manual",
 }
 
 
