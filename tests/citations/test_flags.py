@@ -297,6 +297,17 @@ def test_publish_writes_the_flags_to_audit_citations_and_html(tmp_path):
     assert result.summary()["uncited_statements"] == 2
 
 
+def test_one_uncited_statement_and_one_flagged_name_are_counted_in_the_singular(tmp_path):
+    md = ("# Findings\n\n"
+          'Statistics Norway says more than 60 percent of detached houses in Norway had a heat pump by 2020 '
+          '<ref id="a">"In Norway, more than 60 percent of detached houses had a heat pump by 2020."</ref>.\n\n'
+          "Sweden installed 1.2 million units between 2010 and 2020.\n")
+    publish_report(md, SOURCES, tmp_path, pdf=False, date=TODAY)
+    html = (tmp_path / "report.html").read_text()
+    assert 'href="#uncited-statements">1 factual statement without a citation<' in html
+    assert 'href="#flagged-claims">1 date or name the sources do not bear out<' in html
+
+
 @pytest.mark.parametrize("sentence,why", [
     ("Use sorted() to sort any iterable.", "name"),
     ("The value of gc.garbage is usually empty.", "name"),
