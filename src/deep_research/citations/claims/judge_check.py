@@ -1320,6 +1320,8 @@ def _order_swapped(c: _Side, spans: list[_Span], covered: dict[int, str]) -> boo
     (measured: letting neighbours trade places, leaving function words out of the order,
     or reading a clause only in the span holding most of it each let role swaps of
     scripted evidence through on dev, and were dropped)."""
+    if _around_order_word_swapped(c, spans):
+        return True
     citems = c.its
     if covered:
         keys = [covered.get(p) or k for k, p in zip(citems.keys, citems.pos, strict=True)]
@@ -1372,6 +1374,27 @@ def _order_swapped(c: _Side, spans: list[_Span], covered: dict[int, str]) -> boo
             if any(_clauses_moved(seq, mine, bearers, set(citems.keys[a:b]))
                    for mine, _ in span_orders[free] for seq in seqs):
                 continue
+            return True
+    return False
+
+
+# "run make install before make" cited as "run make before make install" (fresh24): the
+# clause ends at the order word, so each side of it keeps its order on its own; the words
+# right around it must stand so around it in a span too.
+_ORDER_KEYS = frozenset({"befor", "after"})
+
+
+def _around_order_word_swapped(c: _Side, spans: list[_Span]) -> bool:
+    """Does a span write the claim's "before"/"after" and the claim words right before and
+    after it, but never with the first before that order word and the second after it?"""
+    keys = c.its.keys
+    for i in range(1, len(keys) - 1):
+        if keys[i] not in _ORDER_KEYS or keys[i - 1] in _ORDER_KEYS or keys[i + 1] in _ORDER_KEYS:
+            continue
+        left, mid, right = keys[i - 1], keys[i], keys[i + 1]
+        found = [s.its.keys for s in spans if mid in s.its.keys and left in s.its.keys and right in s.its.keys]
+        if found and not any(sk[m] == mid and left in sk[:m] and right in sk[m + 1:]
+                             for sk in found for m in range(len(sk))):
             return True
     return False
 

@@ -594,7 +594,26 @@ def _scale_group(t: _Text, k: int) -> str:
     return _modal_group(t, k)
 
 
+# "It is quite common for a file to have all trailing fields omitted" / "files often omit
+# trailing fields" (issue 25, fresh24): the quote's frequency is in "common", not in "all".
+_OFTEN = frozenset({"often", "commonly", "frequently", "usually"})
+_COMMON = frozenset({"common", "commonly", "usual", "usually", "frequent", "frequently", "often"})
+
+
 def _swap_verdict(kind: str, claim: _Text, ci: int, q: _Text, qj: int) -> ClaimCheck:
+    note = f'the claim says "{claim.raw[ci]}" where the quote says "{q.raw[qj]}"'
+    cr, qr = claim.raw[ci], q.raw[qj]
+    if kind == "entity" and len(cr) > 1 and qr != cr and qr.rstrip("0123456789").rstrip("'\u2019") == cr:
+        # "what Windows calls 'Unicode'2", "a file called .RData6" (issue 25, fresh24): a
+        # footnote's number glued to the word, not another name
+        return ClaimCheck(ClaimStatus.UNCHECKED, None, f"not proven wrong (near_copy:entity): {note}; the quote's "
+                          f'"{qr}" is "{cr}" with a footnote mark glued on')
+    if kind == "quantifier" and claim.low[ci] in _OFTEN:
+        lo, hi = sentence_bounds(q, qj)
+        said = next((q.raw[x] for x in range(lo, hi) if q.low[x] in _COMMON), None)
+        if said:
+            return ClaimCheck(ClaimStatus.UNCHECKED, None, f"not proven wrong (near_copy:quantifier): {note}; the "
+                              f'quote says how often with "{said}"')
     groups = (_scale_group(claim, ci), _scale_group(q, qj)) if kind in ("quantifier", "modal") else None
     return verdict(f"near_copy:{kind}", f'the claim says "{claim.raw[ci]}" where the quote says "{q.raw[qj]}"',
                    claim, ci, q, qj, groups=groups)

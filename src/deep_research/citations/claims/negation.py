@@ -1524,9 +1524,45 @@ def _relative_on_negated(neg_side: _Text, k: int, plain: _Text, j: int) -> str |
     return neg_side.raw[x] if len(rest) >= 2 and 3 * len(rest & rel) >= 2 * len(rest) else None
 
 
+# "not well suited" said as "poorly suited" (issue 25, fresh24): the adverb carries the negation.
+_POORLY = frozenset({"poorly", "badly", "ill"})
+
+
+def _not_well_as_poorly(src: _Text, k: int, dst: _Text, j: int) -> str | None:
+    """The other side's "poorly"/"badly"/"ill" right before the words the negator at ``k``
+    denies, when the negator is followed by "well": "not well suited" / "poorly suited"."""
+    if k + 1 >= len(src.low) or src.low[k + 1] != "well" or j < 1 or dst.low[j - 1] not in _POORLY:
+        return None
+    return f"{dst.raw[j - 1]} {dst.raw[j]}"
+
+
+def _denied_name_named(src: _Text, k: int, dst: _Text) -> str | None:
+    """A negated side that says "utf8 is not a valid name" read against a side that says "the
+    valid name is UTF-8, not utf8" (issue 25, fresh24): the name right before "is not" is the
+    one the other side sets apart with ", not <name>" - the same denial, moved onto the name.
+    Returns the other side's "not <name>", else None."""
+    if k < 2 or src.low[k - 1] not in _COPULAS or src.kinds[k - 2] != _WORD:
+        return None
+    name = src.low[k - 2]
+    for y in range(1, len(dst.low) - 1):
+        if dst.low[y] == "not" and dst.raw[y - 1] == "," and dst.low[y + 1] == name \
+                and (y + 2 == len(dst.low) or dst.kinds[y + 2] != _WORD):
+            return f"{dst.raw[y]} {dst.raw[y + 1]}"
+    return None
+
+
+_COPULAS = frozenset({"is", "are", "was", "were"})
+
+
 def _unproven_flip(src: _Text, k: int, seg: list[int], dst: _Text, j: int) -> str | None:
     """Why the negator at ``k`` of ``src`` against the words at ``j`` of ``dst`` proves no flip,
     in one of the shapes above (issue 25, fresh18), else None."""
+    found = _not_well_as_poorly(src, k, dst, j)
+    if found:
+        return f'the other side says "{found}", which is "not well"'
+    found = _denied_name_named(src, k, dst)
+    if found:
+        return f'the other side denies "{found}" too, the name the negation is said of'
     found = _left_open(src, k)
     if found:
         return f'"{found}" leaves it open: it asserts neither the words nor their negation'

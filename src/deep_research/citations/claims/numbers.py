@@ -837,7 +837,9 @@ def _occasions(c: _Num, claim: _Text, qnums: list[_Num]) -> bool:
 
 _FOLD_WORDS = {2: ("twofold", "twice", "double", "doubled", "doubles", "doubling"),
                3: ("threefold", "thrice", "triple", "tripled", "triples", "tripling"),
-               4: ("fourfold", "quadruple", "quadrupled"), 5: ("fivefold",), 10: ("tenfold",)}
+               4: ("fourfold", "quadruple", "quadrupled"), 5: ("fivefold",), 6: ("sixfold",), 7: ("sevenfold",),
+               8: ("eightfold",), 9: ("ninefold",), 10: ("tenfold",), 100: ("hundredfold",),
+               1000: ("thousandfold",)}  # "one hundred times" / "a hundredfold" (fresh24)
 _ROMAN = {1: "i", 2: "ii", 3: "iii", 4: "iv", 5: "v", 6: "vi", 7: "vii", 8: "viii", 9: "ix", 10: "x"}
 _ROMAN_BEFORE = frozenset({"type", "phase", "class", "grade", "stage", "level", "group", "part", "chapter",
                            "war", "volume", "book", "act", "title", "schedule", "tier", "category"})

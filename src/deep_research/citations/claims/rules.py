@@ -76,6 +76,10 @@ def _not_as_written(claim: str, quotes: list[str], c: _Text, qs: list[_Text]) ->
     cased = _recased_word(c, qs)
     if cased:
         return f'the claim writes "{cased[0]}" where its quotes write "{cased[1]}" (the case may change what it names)'
+    sym = _symbol_missing(claim, quotes)
+    if sym:
+        return (f'the claim\'s "{sym}" is not written so in its quotes (the word analysis skips symbols, and a '
+                'symbol in a command or option changes what it names)')
     swap = _possessive_turned(claim, quotes)
     if swap:
         return f'the claim\'s "{swap}" turns round an owner its quotes write with a possessive (roles swapped?)'
@@ -396,4 +400,58 @@ def _recased_word(c: _Text, qs: list[_Text]) -> tuple[str, str] | None:
                 break  # a sentence's opening capital, on one side or the other
         else:
             return w, min(f for f, _ in forms)
+    return None
+
+
+# A symbol that carries meaning in a command, an option or a path - "a filename of |" for "a
+# filename of -", "+antialias" for "-antialias", "<<-" for "<-" - is invisible to the word
+# analysis, which skips symbols. A claim's run of such symbols must be written in its quotes:
+# as an option prefix ("-" before a word, after a space) with the same word behind it, else as
+# a run of its own. Not checked: a hyphen or slash inside a compound ("well-known", "and/or") or
+# after a word ("pre- and post-"), a dash between spaces (" - ", " -- "), "*" next to a word
+# (emphasis), a run before a digit or between digits (signs, ranges, "#1": the number rules').
+# "%" and "$" are the number rules' too.
+_SYMBOLS = "|-+<>=*/~@#&^\\"
+_SYMBOL_RUN = re.compile(r"[|\-+<>=*/~@#&^\\]+")
+_SOFT = frozenset("-/")  # a compound's or a prose dash's symbols
+_TAG = re.compile(r"</?[A-Za-z][\w-]*>")  # markup ("</s>", "<br>"): no symbol of the statement
+
+
+def _symbol_runs(text: str) -> list[tuple[str, str]]:
+    """The meaningful symbol runs of a text, each as (run, word behind it when it is a prefix
+    else "")."""
+    out: list[tuple[str, str]] = []
+    for m in _SYMBOL_RUN.finditer(text):
+        run, a, b = m.group(0), m.start(), m.end()
+        before = text[a - 1] if a else " "
+        after = text[b] if b < len(text) else " "
+        word_before, word_after = before.isalnum() or before == "_", after.isalnum() or after == "_"
+        if after.isdigit() or (before.isdigit() and text[b:].lstrip()[:1].isdigit()) \
+                or (text[:a].rstrip()[-1:].isdigit() and text[b:].lstrip()[:1].isdigit()):
+            continue  # a sign, a range, "#1", "2 + 2": the number rules'
+        if set(run) <= _SOFT and (word_before or (before.isspace() and after.isspace())):
+            continue  # "well-known", "and/or", "pre- and", " - ", " -- "
+        if "*" in run and set(run) <= {"*"} and (word_before or word_after):
+            continue  # emphasis
+        if word_after and not word_before:
+            w = re.match(r"\w+", text[b:])
+            out.append((run, w.group(0).lower() if w else ""))
+        else:
+            out.append((run, ""))
+    return out
+
+
+def _symbol_missing(claim: str, quotes: list[str]) -> str | None:
+    """The claim's first meaningful symbol (run) its quotes do not write so, or None."""
+    if not any(ch in claim for ch in _SYMBOLS):
+        return None
+    claimed = _symbol_runs(_TAG.sub(" ", claim))
+    if not claimed:
+        return None
+    held = {r for q in quotes if q for r in _symbol_runs(_TAG.sub(" ", q))}
+    runs = {r for r, _ in held}
+    for run, word in claimed:
+        if (run, word) in held if word else run in runs:
+            continue
+        return run + word
     return None
