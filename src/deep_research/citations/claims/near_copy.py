@@ -595,7 +595,8 @@ def _scale_group(t: _Text, k: int) -> str:
 
 
 # "It is quite common for a file to have all trailing fields omitted" / "files often omit
-# trailing fields" (issue 25, fresh24): the quote's frequency is in "common", not in "all".
+# trailing fields" (issue 25, fresh24): the quote's frequency is in "common", not in "all"
+# (the "all" says how much of each file, not how many files).
 _OFTEN = frozenset({"often", "commonly", "frequently", "usually"})
 _COMMON = frozenset({"common", "commonly", "usual", "usually", "frequent", "frequently", "often"})
 
@@ -608,7 +609,7 @@ def _swap_verdict(kind: str, claim: _Text, ci: int, q: _Text, qj: int) -> ClaimC
         # footnote's number glued to the word, not another name
         return ClaimCheck(ClaimStatus.UNCHECKED, None, f"not proven wrong (near_copy:entity): {note}; the quote's "
                           f'"{qr}" is "{cr}" with a footnote mark glued on')
-    if kind == "quantifier" and claim.low[ci] in _OFTEN:
+    if kind == "quantifier" and claim.low[ci] in _OFTEN and q.low[qj] in ("all", "every", "each"):
         lo, hi = sentence_bounds(q, qj)
         said = next((q.raw[x] for x in range(lo, hi) if q.low[x] in _COMMON), None)
         if said:

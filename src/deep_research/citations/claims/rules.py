@@ -414,7 +414,9 @@ def _recased_word(c: _Text, qs: list[_Text]) -> tuple[str, str] | None:
 _SYMBOLS = "|-+<>=*/~@#&^\\"
 _SYMBOL_RUN = re.compile(r"[|\-+<>=*/~@#&^\\]+")
 _SOFT = frozenset("-/")  # a compound's or a prose dash's symbols
-_TAG = re.compile(r"</?[A-Za-z][\w-]*>")  # markup ("</s>", "<br>"): no symbol of the statement
+# markup ("</s>", "<br>"), a link's target ("[logged](https://...)") and a bare address: no
+# symbol of the statement (an address's words are the word analysis')
+_TAG = re.compile(r"</?[A-Za-z][\w-]*>|\]\([^)\s]*\)|\b[A-Za-z][\w+.-]*://\S+")
 
 
 def _symbol_runs(text: str) -> list[tuple[str, str]]:
