@@ -119,3 +119,13 @@ def test_judge_evidence_reads_the_words_around_before_in_order():
     assert not check_judge_evidence(swapped, [quote], [JudgeFact(swapped, [span], [])]).ok
     ev = check_judge_evidence(span, [quote], [JudgeFact(span, [span], [])])
     assert ev.ok, ev.problems
+
+
+def test_a_dash_for_a_pipe_at_the_end_is_not_green():
+    """The mirror of im0196, the symbol ending the claim: "-" where the quote writes "|"."""
+    quote = "To send one program's output into another, give it the file name |"
+    got = check_claim("To send one program's output into another, give it the file name -", [quote])
+    assert got.status is GREY and '"-"' in (got.note or "")
+    # a dash glued to a full stop ("1945.- Most") is punctuation
+    quote = "The survey ended in 1945. Most of the records were lost."
+    assert status("The survey ended in 1945.- Most of the records were lost.", quote) is SUPPORTED

@@ -604,7 +604,8 @@ _COMMON = frozenset({"common", "commonly", "usual", "usually", "frequent", "freq
 def _swap_verdict(kind: str, claim: _Text, ci: int, q: _Text, qj: int) -> ClaimCheck:
     note = f'the claim says "{claim.raw[ci]}" where the quote says "{q.raw[qj]}"'
     cr, qr = claim.raw[ci], q.raw[qj]
-    if kind == "entity" and len(cr) > 1 and qr != cr and qr.rstrip("0123456789").rstrip("'\u2019") == cr:
+    if kind == "entity" and len(cr) > 1 and qr != cr and qr.rstrip("0123456789").rstrip("'\u2019") == cr \
+            and len(qr) - len(cr) <= 3 and "." not in cr and "_" not in cr:  # not "write.csv" / "write.csv2"
         # "what Windows calls 'Unicode'2", "a file called .RData6" (issue 25, fresh24): a
         # footnote's number glued to the word, not another name
         return ClaimCheck(ClaimStatus.UNCHECKED, None, f"not proven wrong (near_copy:entity): {note}; the quote's "

@@ -425,14 +425,14 @@ def _symbol_runs(text: str) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
     for m in _SYMBOL_RUN.finditer(text):
         run, a, b = m.group(0), m.start(), m.end()
-        before = text[a - 1] if a else " "
-        after = text[b] if b < len(text) else " "
+        before = text[a - 1] if a else ""  # the text's ends are no spaces: "a filename of -" is checked
+        after = text[b] if b < len(text) else ""
         word_before, word_after = before.isalnum() or before == "_", after.isalnum() or after == "_"
         if after.isdigit() or (before.isdigit() and text[b:].lstrip()[:1].isdigit()) \
                 or (text[:a].rstrip()[-1:].isdigit() and text[b:].lstrip()[:1].isdigit()):
             continue  # a sign, a range, "#1", "2 + 2": the number rules'
-        if set(run) <= _SOFT and (word_before or (before.isspace() and after.isspace())):
-            continue  # "well-known", "and/or", "pre- and", " - ", " -- "
+        if set(run) <= _SOFT and (word_before or after.isspace() and not before.isalnum()):
+            continue  # "well-known", "and/or", "pre- and", " - ", " -- ", "1945.- Most"
         if "*" in run and set(run) <= {"*"} and (word_before or word_after):
             continue  # emphasis
         if word_after and not word_before:
