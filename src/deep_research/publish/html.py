@@ -77,10 +77,13 @@ def sanitize(html: str, local_files: frozenset[str] = frozenset()) -> str:
 # A run of 30+ characters with no space that is not one plain word (a URL, a path, an
 # identifier): shown breakable anywhere, so a table column holding one is not as wide as
 # the whole run (the PDF drew such a table past the page's edge). Plain words keep hyphenation.
-_LONG_TOKEN = re.compile(r"[^\s<>]{30,}")
+# (tried only where a run starts: the same matches, as a match is always a whole run, without
+# reading up to 29 characters of every shorter word at each of its positions)
+_LONG_TOKEN = re.compile(r"(?<![^\s<>])[^\s<>]{30,}")
 _PLAIN_WORD = re.compile(r"\W{0,3}[^\W\d_]+\W{0,3}")  # a word, with its punctuation
 # a tag as nh3 and markupsafe write them: attribute values in double quotes, '"' escaped
 _TAG = re.compile(r'(<[^>"]*(?:"[^"]*"[^>"]*)*>)')
+_PRE_TAG = re.compile(r"<pre[ >]", re.I)  # what opens a <pre> below: a tag whose first 4 characters are these
 
 
 def breakable_long_tokens(html: str) -> str:
@@ -95,6 +98,9 @@ def breakable_long_tokens(html: str) -> str:
         return f'<span class="long-token">{word}</span>'
 
     parts = _TAG.split(html)
+    if _PRE_TAG.search(html) is None:  # no <pre> (most reports): every text part, in one pass
+        parts[0::2] = [p if len(p) < 30 else _LONG_TOKEN.sub(mark, p) for p in parts[0::2]]
+        return "".join(parts)
     in_pre = 0
     for i, part in enumerate(parts):
         if i % 2:  # a tag
