@@ -178,7 +178,18 @@ _MARK_CLASS = {"quote-not-found": "unsupported", "claim-differs": "claim-differs
                "claim-unchecked": "claim-unchecked", "no-claim": "no-claim"}
 
 
-_SPACES = re.compile(r"\s\s*")  # "\s+", led by its class: searched at C speed
+def _single_spaces(text: str) -> str:
+    r"""``text`` with each run of whitespace one space (``re.sub(r"\s+", " ", text)``: a run
+    at either end too), by ``str.split``, which splits at the same characters as ``\s`` and
+    is about twice as fast on a quote's few dozen runs."""
+    joined = " ".join(text.split())
+    if not joined:
+        return " " if text else ""
+    if text[0].isspace():
+        joined = " " + joined
+    if text[-1].isspace():
+        joined += " "
+    return joined
 
 
 def _badge(c: Citation, t: dict, styler: Styler | None = None) -> str:
@@ -186,9 +197,9 @@ def _badge(c: Citation, t: dict, styler: Styler | None = None) -> str:
     inline = styler is not None and not styler.numbered and c.source is not None and c.number is not None
     if inline:
         label = escape(styler.marker(c.source.id))
-    quote = _SPACES.sub(" ", c.ref.quote)
+    quote = _single_spaces(c.ref.quote)
     mark = check_mark(c)
-    shown = _SPACES.sub(" ", c.rendered_text or quote)
+    shown = _single_spaces(c.rendered_text or quote)
     if c.status is Verdict.UNSUPPORTED:  # with its reason, as report.md's note and audit.json give it
         title = escape(f"{t['badge_not_found']}" + (f" ({mark[1]})" if mark else "") + f": \u201c{quote}\u201d")
         inner = f"{label}?"
