@@ -63,6 +63,8 @@ ROOTS = {
     "debref": "usr/share/debian-reference",
     # claims-fresh20 (../claims-fresh20): python-sqlalchemy-doc (the SQLAlchemy 1.4.46 HTML documentation)
     "sqlalchemy": "usr/share/doc/python-sqlalchemy-doc/html",
+    # claims-fresh21 (../claims-fresh21): octave-doc (the GNU Octave 7.3 manual, texinfo HTML)
+    "octave": "usr/share/doc/octave/octave.html",
 }
 
 
