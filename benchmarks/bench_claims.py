@@ -142,13 +142,17 @@ FRESH22, FRESH23: ``--fresh22`` and ``--fresh23``, two more hand-written groups 
 twenty-first was measured (``benchmarks/data/claims-fresh22``, ``claims-fresh23``; ``--fresh22-hand-dir``
 and ``--fresh23-hand-dir`` name other copies). No public half.
 
+FRESH24, FRESH25: ``--fresh24`` and ``--fresh25``, two more hand-written groups made after the
+twenty-third was measured (``benchmarks/data/claims-fresh24``, ``claims-fresh25``; ``--fresh24-hand-dir``
+and ``--fresh25-hand-dir`` name other copies). No public half.
+
 ``--publish`` also writes one report per hand-written data set (a paragraph per pair,
 ``<claim> <ref id="<page>">"<quote>"</ref>``; sources = the pages) and runs
 ``deep-research publish`` on it, then compares ``claim_status`` per ref with the library's
 verdict on the same pair (they differ where the report's claim unit differs from the
 pair's claim, e.g. a two-sentence claim).
 
-    uv run python benchmarks/bench_claims.py [--show 5] [--only pg-dev,hand] [--publish] [--holdout | --fresh | --fresh2 | … | --fresh9 | --fresh10 | --fresh11 | --fresh12 | --fresh13 | --fresh14 | --fresh15 | --fresh16 | --fresh17 | --fresh18 | --fresh19 | --fresh20 | --fresh21 | --fresh22 | --fresh23]
+    uv run python benchmarks/bench_claims.py [--show 5] [--only pg-dev,hand] [--publish] [--holdout | --fresh | --fresh2 | … | --fresh9 | --fresh10 | --fresh11 | --fresh12 | --fresh13 | --fresh14 | --fresh15 | --fresh16 | --fresh17 | --fresh18 | --fresh19 | --fresh20 | --fresh21 | --fresh22 | --fresh23 | --fresh24 | --fresh25]
 """
 
 from __future__ import annotations
@@ -228,6 +232,8 @@ FRESH20_HAND_DIR = REPO / "benchmarks" / "data" / "claims-fresh20"
 FRESH21_HAND_DIR = REPO / "benchmarks" / "data" / "claims-fresh21"
 FRESH22_HAND_DIR = REPO / "benchmarks" / "data" / "claims-fresh22"
 FRESH23_HAND_DIR = REPO / "benchmarks" / "data" / "claims-fresh23"
+FRESH24_HAND_DIR = REPO / "benchmarks" / "data" / "claims-fresh24"
+FRESH25_HAND_DIR = REPO / "benchmarks" / "data" / "claims-fresh25"
 
 
 @dataclass(frozen=True)
@@ -284,6 +290,8 @@ FRESH_GROUPS = {
     "fresh21": FreshGroup("the twenty-first fresh group (claims-fresh21, hand-written only", FRESH21_HAND_DIR, None),
     "fresh22": FreshGroup("the twenty-second fresh group (claims-fresh22, hand-written only", FRESH22_HAND_DIR, None),
     "fresh23": FreshGroup("the twenty-third fresh group (claims-fresh23, hand-written only", FRESH23_HAND_DIR, None),
+    "fresh24": FreshGroup("the twenty-fourth fresh group (claims-fresh24, hand-written only", FRESH24_HAND_DIR, None),
+    "fresh25": FreshGroup("the twenty-fifth fresh group (claims-fresh25, hand-written only", FRESH25_HAND_DIR, None),
 }
 
 SUPPORTED, UNSUPPORTED, UNCHECKED = ClaimStatus.SUPPORTED, ClaimStatus.UNSUPPORTED, ClaimStatus.UNCHECKED

@@ -36,3 +36,17 @@ def test_a_long_value_is_masked_in_linear_time():
     start = time.perf_counter()
     assert mask_url_credentials(text) == "https://h/?key=***"
     assert time.perf_counter() - start < 2  # a pattern that backtracked took minutes
+
+
+def test_what_a_masked_url_lost_is_said_as_it_was():
+    """A message asking for a URL again names what was not kept: a ?sig= or ?code= value is
+    not "a password or token" (the words every such message used)."""
+    from deep_research.errors import masked_credentials
+
+    assert masked_credentials("https://alice:***@models.example/v1") == "a password"
+    assert masked_credentials("https://***@git.example/repo") == "a user name or token"
+    assert masked_credentials("https://blob.example/c?sv=1&sig=***") == "the value of its secret parameter sig="
+    assert masked_credentials("https://h.example/cb?code=***&state=x#access_token=***") == \
+        "the value of its secret parameters code=, access_token="
+    assert masked_credentials("https://bob:***@h.example/?X-Amz-Signature=***") == \
+        "a password and the value of its secret parameter X-Amz-Signature="

@@ -91,6 +91,22 @@ _MASKED_URL = re.compile(rf"://(?:[^/?#@\s:]*:)?\*\*\*@|://[^\s'\"<>`]*[?&#;]{_S
                          re.IGNORECASE)
 
 
+def masked_credentials(text: str) -> str:
+    """What :func:`mask_url_credentials` left out of ``text`` (a value kept without its
+    credentials), in words: "a password", "a user name or token" (``//***@host``), "the
+    value of its ?sig= parameter" ..., joined; "credentials" when none is recognised."""
+    parts = []
+    if re.search(r"://[^/?#@\s:]*:\*\*\*@", text):
+        parts.append("a password")
+    if re.search(r"://\*\*\*@", text):
+        parts.append("a user name or token")
+    names = list(dict.fromkeys(m[1] for m in re.finditer(rf"(?i)[?&#;]({_SECRET_NAME})=\*\*\*", text)))
+    if names:
+        listed = ", ".join(f"{n}=" for n in names)
+        parts.append(f"the value of its secret parameter{'s' if len(names) > 1 else ''} {listed}")
+    return " and ".join(parts) or "credentials"
+
+
 def has_masked_url_credentials(text: str) -> bool:
     """Whether ``text`` holds a URL whose credentials :func:`mask_url_credentials` masked
     (``//user:***@host``, ``//***@host``, ``?token=***``): a value kept without them."""

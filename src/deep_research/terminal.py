@@ -78,6 +78,20 @@ def one_line(text: object, limit: int = MAX_LINE_CHARS) -> str:
     return printable(shortened(" ".join(str(text).split()), limit))
 
 
+# The longest text a user gives as a question or an answer to one (a question of the CLI, of a
+# question file, a brief's rejection feedback, an edited brief): a longer one is refused, naming
+# this limit.
+MAX_TEXT_CHARS = 20_000
+
+
+def too_long(text: str, what: str) -> str | None:
+    """Why ``text`` (``what``: "the question", "the edited brief" ...) is refused for its
+    length, or None when it is within :data:`MAX_TEXT_CHARS`."""
+    if len(text) <= MAX_TEXT_CHARS:
+        return None
+    return f"{what} is {len(text):,} characters long; the limit is {MAX_TEXT_CHARS:,}"
+
+
 def control_characters(text: str) -> list[str]:
     """The control characters of a text a user typed or handed over (tab and line ends
     aside), as sorted hex codes - what a question may not hold (``research``, ``eval run``)."""

@@ -297,6 +297,17 @@ def test_publish_writes_the_flags_to_audit_citations_and_html(tmp_path):
     assert result.summary()["uncited_statements"] == 2
 
 
+def test_one_uncited_statement_and_one_flagged_name_are_counted_in_the_singular(tmp_path):
+    md = ("# Findings\n\n"
+          'Statistics Norway says more than 60 percent of detached houses in Norway had a heat pump by 2020 '
+          '<ref id="a">"In Norway, more than 60 percent of detached houses had a heat pump by 2020."</ref>.\n\n'
+          "Sweden installed 1.2 million units between 2010 and 2020.\n")
+    publish_report(md, SOURCES, tmp_path, pdf=False, date=TODAY)
+    html = (tmp_path / "report.html").read_text()
+    assert 'href="#uncited-statements">1 factual statement without a citation<' in html
+    assert 'href="#flagged-claims">1 date or name the sources do not bear out<' in html
+
+
 @pytest.mark.parametrize("sentence,why", [
     ("Use sorted() to sort any iterable.", "name"),
     ("The value of gc.garbage is usually empty.", "name"),
@@ -415,3 +426,31 @@ def test_technical_names_found_as_the_full_pattern_finds_them(text, expected):
 
     assert has_identifier(text) is expected
     assert has_identifier(text) == (_IDENTIFIER.search(text) is not None)
+
+
+def test_a_table_that_cites_nowhere_is_one_uncited_statement():
+    """A data table no row of which cites (an appendix of 120 measured rows) is one exhibit
+    without a source: one flag, its first flagged row, with the number of rows (``rows``,
+    in audit.json too), not 120 "statements" that buried the prose's in the count. Every
+    row's dates are still checked; a row of a table that cites elsewhere, and every
+    sentence of prose, stays a statement of its own."""
+    data = "| Site | Year | Tonnes | Note |\n|---|---|---|---|\n" + "".join(
+        f"| Site {i} | {2000 + i % 20} | {i * 7} | measured in spring |\n" for i in range(120))
+    data = data.replace("| 2013 | 91 |", "| 2024-13-01 | 91 |")  # one impossible date, row 13
+    md = ("## Data\n\nThe pilot ran in 14 towns across Norway between 2001 and 2019.\n\n" + data + "\n"
+          "| Claim | Source |\n|---|---|\n"
+          '| Python came from CWI | <ref id="a">"Python was created by Guido van Rossum at CWI."</ref> |\n'
+          "| Norway had 60 percent coverage by 2020 | none |\n\n"
+          "Most of the towns recycled more than 40 percent of their waste.\n")
+    report = check_citations(md, SOURCES, today=TODAY)
+    uncited = [f for f in report.flags if f.kind == "uncited"]
+    assert [(f.text[:24], f.rows) for f in uncited] == [
+        ("The pilot ran in 14 town", None),  # prose
+        ("Site 0 · 2000 · 0 · meas", 120),  # the data table: once
+        ("Norway had 60 percent co", None),  # an uncited row of a table that cites
+        ("Most of the towns recycl", None)]  # prose after the tables
+    assert report.flag_count("uncited") == 4
+    table = uncited[1]
+    assert table.line == 7 and "120 such rows" in table.note
+    assert table.as_json()["rows"] == 120 and "rows" not in uncited[0].as_json()
+    assert [f.value for f in report.flags if f.kind == "impossible_date"] == ["2024-13-01"]

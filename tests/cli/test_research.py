@@ -82,6 +82,38 @@ def test_brief_approval_without_a_terminal_waits_then_resumes(tmp_path, corpus):
     assert r.returncode == 0 and "already complete" in r.stdout
 
 
+def test_a_resume_says_which_model_server_or_key_of_the_environment_changed(tmp_path, corpus):
+    """A resume researches with the environment it has: a model, a model server or a search
+    key changed since the run started was used without a word. Each change is a warning line
+    (a URL's password and a key never shown, nor kept: a salted fingerprint tells keys
+    apart); an unchanged environment says nothing."""
+    db = tmp_path / "state.sqlite"
+    first = {**SCRIPTED, "DEEP_RESEARCH_RESEARCH_MODEL": "openai:model-a", "TAVILY_API_KEY": "tvly-first-key-1",
+             "OPENAI_BASE_URL": "https://alice:pw-1@models.example/v1", "OPENAI_API_KEY": "sk-same-key-0001"}
+    r = run("research", QUESTION, "--corpus", corpus, "--out", tmp_path / "reports", "--no-pdf",
+            "--approve-brief", "--db", db, env=first)
+    assert r.returncode == 3, r.stdout + r.stderr
+    thread = re.search(r"deep-research resume (\w+)", r.stderr).group(1)
+    r = run("resume", thread, "--answer", "x", "--db", db, env=first)
+    assert r.returncode == 3 and "when the run started" not in r.stderr, r.stderr
+    later = {**first, "DEEP_RESEARCH_RESEARCH_MODEL": "openai:model-b", "TAVILY_API_KEY": "tvly-other-key-2",
+             "DEEP_RESEARCH_MAX_RESEARCHER_ITERATIONS": "1"}
+    del later["OPENAI_BASE_URL"]
+    r = run("resume", thread, "--approve", "--db", db, env={**later, "COLUMNS": "80"})
+    assert r.returncode == 0, r.stdout + r.stderr
+    said = " ".join(r.stderr.split())
+    for line in ("warning: DEEP_RESEARCH_RESEARCH_MODEL was 'openai:model-a' when the run started and is "
+                 "'openai:model-b' now: this resume uses the new value",
+                 "warning: OPENAI_BASE_URL was 'https://alice:***@models.example/v1' when the run started and is not "
+                 "set now: this resume uses the setting's default",
+                 "warning: DEEP_RESEARCH_MAX_RESEARCHER_ITERATIONS was not set when the run started and is '1' now",
+                 "warning: TAVILY_API_KEY holds another key than when the run started: this resume uses the new one"):
+        assert line in said, said
+    assert "OPENAI_API_KEY" not in said and "pw-1" not in said and "first-key" not in said
+    raw = db.read_bytes() + b"".join(p.read_bytes() for p in tmp_path.glob("state.sqlite-*"))
+    assert b"pw-1" not in raw and b"tvly-first" not in raw and b"sk-same" not in raw
+
+
 def test_what_resume_is_given_and_does_not_use_is_said_in_one_line_each(tmp_path, corpus):
     """An answer to a question the run did not ask, and an approval or a cap given to a run
     that is already complete, were dropped without a word: each is named now, as typed, on

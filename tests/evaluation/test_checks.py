@@ -434,6 +434,28 @@ def test_bad_run_folders_exit_2(tmp_path, capsys):
     assert main(["eval", "judge", str(bad)]) == 2
 
 
+@pytest.mark.parametrize("server", [[], ["--server", "http://127.0.0.1:9"]])
+def test_an_output_folder_for_an_evaluation_is_refused_not_dropped(tmp_path, capsys, server):
+    """An eval settings file's output_dir was replaced by OUT/runs/<id> (and dropped before a
+    run on a server) without a word, as was a question's with --allow-question-setting
+    output_dir: both are exit 2 naming the folder typed and where the runs go, before any
+    question is sent."""
+    good = tmp_path / "good.jsonl"
+    good.write_text('{"id": "a", "question": "q"}\n', encoding="utf-8")
+    settings = tmp_path / "settings.json"
+    settings.write_text('{"output_dir": "/srv/reports", "max_researcher_iterations": 1}', encoding="utf-8")
+    out = tmp_path / "ev"
+    assert main(["eval", "run", str(good), "--settings", str(settings), "--out", str(out), *server]) == 2
+    err = capsys.readouterr().err
+    assert f"settings file {settings}: output_dir '/srv/reports' is not a setting of an evaluation: every " \
+           "question's run is written under --out (OUT/runs/<question id>), also with --server" in " ".join(err.split())
+    assert "Traceback" not in err
+    assert main(["eval", "run", str(good), "--allow-question-setting", "output_dir", "--out", str(out), *server]) == 2
+    err = capsys.readouterr().err
+    assert "--allow-question-setting output_dir: not a setting of an evaluation" in " ".join(err.split())
+    assert not (out / "runs").exists()
+
+
 def test_endless_or_huge_evaluation_inputs_are_clear_errors(tmp_path, capsys, monkeypatch):
     """A question set named /dev/zero was read into memory without end, and a JSON
     number of 5,000 digits (in a question set or a run's citations.json) was an internal

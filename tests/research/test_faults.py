@@ -639,3 +639,36 @@ def test_cli_prints_the_degradations_of_a_run(corpus, tmp_path, capsys):
     captured = capsys.readouterr()
     printed = " ".join((captured.err + captured.out).split())
     assert "verified excerpts used as findings" in printed
+
+
+def test_a_subgraph_failure_on_resume_tells_the_settings_the_run_gave_that_are_not_used(corpus, tmp_path):
+    """A run that resumes a failed research round starts inside the supervisor's subgraph:
+    when that fails again before any node of the top graph runs, the settings the run gave
+    that are not used were only logged. They are in the chat (before the failure's turn) and
+    the degradations, as when the run goes on."""
+    case = build_case("supervisor", "rate_limit", "persistent")
+    plan = FaultPlan(faults=case.faults)
+    script = fault_script()
+    deps = Deps(model_factory=faulty_factory(script, plan),
+                search_factory=lambda cfg: FaultySearch(LocalCorpus.open(corpus), plan))
+    graph = make_graph(deps, checkpointer=InMemorySaver(), store=InMemoryStore())
+    config = {"configurable": {"thread_id": "told"}}
+    started = {**BASE_CONTEXT, "output_dir": str(tmp_path), "report_format": "concise"}
+
+    async def drive(payload, context):
+        async for _ in graph.astream(payload, config, context=context, stream_mode="updates", subgraphs=True):
+            pass
+
+    with pytest.raises(ResearchFailed):
+        asyncio.run(drive({"messages": [HumanMessage(QUESTION)]}, started))
+    with pytest.raises(ResearchFailed):
+        asyncio.run(drive(None, {**started, "report_format": "detailed"}))
+    values = asyncio.run(graph.aget_state(config)).values
+    names = [m.name for m in values["messages"]]
+    assert "settings" in names, names
+    notice = values["messages"][names.index("settings")].content
+    assert "report_format: detailed given by this run is not used; concise is kept" in notice
+    assert names.index("settings") < len(names) - 1  # the failure's turn comes after it
+    assert [d["kind"] for d in values.get("degradations") or [] if d["stage"] == "configuration"] == \
+        ["setting_ignored"]
+    assert [r["setting"] for r in values["ignored_settings"]] == ["report_format"]

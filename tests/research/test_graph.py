@@ -327,6 +327,26 @@ def test_a_graph_run_whose_context_misspells_a_setting_fails_naming_it(corpus, t
     assert not script.calls
 
 
+def test_a_null_setting_is_not_given_in_a_context_as_in_a_configurable(corpus, tmp_path, monkeypatch):
+    """A form or SDK caller may send null for a blank field. In a configurable a null was
+    "not given"; in a context (LangGraph builds it with Configuration) it counted as given:
+    a null for a number failed before any node with pydantic's "Input should be a valid
+    integer", and a null cap was taken over the environment's value. Now a null is "not
+    given" in every path: the environment's value, else the default."""
+    nulls = {"max_researcher_iterations": None, "max_total_tokens": None, "require_brief_approval": None,
+             "research_urls": None}
+    monkeypatch.setenv("DEEP_RESEARCH_MAX_TOTAL_TOKENS", "900000")
+    for config, ctx in (({"configurable": nulls}, None), (None, nulls), (None, Configuration(**nulls))):
+        cfg = Configuration.resolve(config, ctx)
+        assert (cfg.max_researcher_iterations, cfg.max_total_tokens, cfg.clamped) == (4, 900000, []), (config, ctx)
+    assert Configuration(**nulls).model_fields_set == set()
+    script = base_script()
+    graph = graph_for(script, corpus)
+    state = asyncio.run(drive(graph, start(), {**context(tmp_path), **nulls}, interrupt_before=["research_supervisor"]))
+    assert state.next == ("research_supervisor",)  # no approval asked: its null is the default, off
+    assert "max_total_tokens" not in state.values["question_settings"]
+
+
 def test_dict_setting_from_environment():
     env = {"DEEP_RESEARCH_MCP_CONFIG": '{"url": "http://127.0.0.1:9000/mcp", "tools": ["lookup"]}'}
     cfg = Configuration.resolve(None, None, environ=env)
@@ -516,6 +536,42 @@ def test_a_setting_the_resuming_run_gives_that_is_not_used_is_said_in_the_chat_a
     assert all(r["why"] for r in audit["settings_ignored"])
 
 
+@pytest.mark.parametrize("given", [None, "openai:new-model"])
+def test_a_setting_of_the_question_the_server_refuses_now_is_replaced_and_said(corpus, tmp_path, monkeypatch, given):
+    """The question was started with a model the server's allowed models no longer hold. The
+    recorded setting outranks the resuming run's, so every run on the thread failed the same
+    way ("model openai:old-model ... is not allowed"), whatever model it gave: a dead thread.
+    Now the run's own model (else the server's) replaces it, the chat and the degradations
+    say which, why and with what, and the question keeps the replacement."""
+    script = base_script()
+    graph = graph_for(script, corpus)
+    asked = context(tmp_path, require_brief_approval=True, model="openai:old-model")
+    resumed = context(tmp_path, **({"model": given} if given else {}))
+
+    async def scenario():
+        state = await drive(graph, start(), asked)
+        assert state.next == ("approve_research_brief",)
+        monkeypatch.setenv("DEEP_RESEARCH_ALLOWED_MODELS", "openai:new-*")
+        monkeypatch.setenv("DEEP_RESEARCH_MODEL", "openai:new-default")
+        return await drive(graph, Command(resume={"type": "approve"}), resumed,
+                           interrupt_before=["research_supervisor"])
+
+    state = asyncio.run(scenario())
+    v = state.values
+    assert state.next == ("research_supervisor",) and v["status"] == "running", v.get("errors")
+    used = given or "openai:new-default"
+    notices = [m.content for m in v["messages"] if m.name == "settings"]
+    assert len(notices) == 1, notices
+    line = ("- model: openai:old-model, which the question was started with, is refused now (model openai:old-model "
+            "(research_model, summarization_model, compression_model, final_report_model, citation_check_model) is "
+            "not allowed; DEEP_RESEARCH_ALLOWED_MODELS allows only openai:new-*); "
+            + ("this run's" if given else "the server's") + f" {used} is used from now on for this question")
+    assert line in notices[0], notices[0]
+    assert [d["kind"] for d in v["degradations"] if d["stage"] == "configuration"] == ["setting_refused"]
+    assert v["question_settings"].get("model") == given
+    assert not v.get("ignored_settings")
+
+
 def test_a_new_question_on_the_thread_starts_with_the_settings_its_run_gives(corpus, tmp_path):
     """A follow-up question is a new question: the first one's settings (an approval, a
     tool-call limit) do not carry over to it; its own run's settings are recorded."""
@@ -553,7 +609,7 @@ def test_a_url_password_given_with_a_question_is_not_kept_and_a_resume_gives_it_
         state = await drive(graph, start(), asked)
         assert state.next == ("approve_research_brief",)
         assert state.values["question_settings"]["model_base_url"] == "https://alice:***@models.example/v1"
-        with pytest.raises(UserError, match=r"model_base_url held a password or token .* give the URL again"):
+        with pytest.raises(UserError, match=r"model_base_url held a password .* give the URL again"):
             await drive(graph, Command(resume={"type": "approve"}), context(tmp_path))
         return await drive(graph, Command(resume={"type": "approve"}), context(tmp_path, model_base_url=url))
 
@@ -696,6 +752,39 @@ def test_a_malformed_decision_is_explained_in_the_chat_once_and_not_to_the_model
     done = asyncio.run(approve())
     assert done.next == ("research_supervisor",) and not done.values.get("decision_problem")
     assert len(told(done)) == 2
+
+
+def test_a_huge_edit_or_feedback_on_the_brief_is_refused_naming_the_limit(corpus, tmp_path):
+    """An edited brief or a rejection's feedback had no size limit: a 30,000-character edit
+    became the brief every later prompt carries. Past 20,000 characters (a question's limit)
+    the answer is refused in the chat, naming its length and the limit, and asked again; the
+    brief is unchanged and a short edit is then taken."""
+    script = base_script()
+    graph = graph_for(script, corpus)
+    ctx = context(tmp_path, require_brief_approval=True)
+    huge = "Study tea. " * 3000  # 33,000 characters
+
+    async def scenario():
+        first = await drive(graph, start(), ctx)
+        edit = {"decisions": [{"type": "edit", "edited_action": {"name": "approve_research_brief",
+                                                                 "args": {"research_brief": huge}}}]}
+        edited = await drive(graph, Command(resume=edit), ctx)
+        rejected = await drive(graph, Command(resume={"type": "reject", "feedback": huge}), ctx)
+        short = {"type": "edit", "edited_action": {"name": "approve_research_brief",
+                                                   "args": {"research_brief": "Study green tea."}}}
+        done = await drive(graph, Command(resume=short), ctx, interrupt_before=["research_supervisor"])
+        return first, edited, rejected, done
+
+    first, edited, rejected, done = asyncio.run(scenario())
+    for state, what in ((edited, "the edited brief"), (rejected, "the feedback")):
+        assert state.next == ("approve_research_brief",)
+        said = [m.content for m in state.values["messages"] if m.name == "invalid_decision"][-1]
+        assert f"{what} is 32,999 characters long; the limit is 20,000" in said, said
+        assert f"{what} is 32,999 characters long" in state.interrupts[0].value["error"]
+        assert state.values["research_brief"] == first.values["research_brief"]
+    assert rule_count(script, "revise") == 0  # the huge feedback never reached a model
+    assert done.next == ("research_supervisor",)
+    assert done.values["research_brief"].startswith("Study green tea.")
 
 
 # --- caps -------------------------------------------------------------------------------------

@@ -119,7 +119,7 @@ def test_the_saved_run_keeps_no_secret_of_a_urls_query(tmp_path):
 
     from deep_research.errors import UserError
 
-    with pytest.raises(UserError, match="--base-url held a password or token"):
+    with pytest.raises(UserError, match=r"--base-url held the value of its secret parameters key=, token=, sig= \(https://models\.example/v1\?key=\*\*\*&"):
         resupplied(saved["context"], {}, {}, {"model_base_url": "--base-url"})
     env = {"DEEP_RESEARCH_MCP_CONFIG": json.dumps(context["mcp_config"]), "OPENAI_BASE_URL": context["model_base_url"]}
     assert resupplied(saved["context"], {}, env) == context

@@ -120,14 +120,16 @@ def test_the_server_refuses_a_run_value_above_the_ceiling(setting, source):
 
 
 def test_no_limit_is_above_every_spend_ceiling():
-    """LangGraph hands the graph the context as a Configuration: an explicit None (no cap)
-    is a request for more than the ceiling, not a way around it."""
+    """LangGraph hands the graph the context as a Configuration: a null (a blank field) is a
+    setting not given, as in a configurable, so the ceiling applies, not a way around it; a
+    run that asks for more is lowered to it."""
     environ = {"DEEP_RESEARCH_MAX_COST_USD": "0.5", "DEEP_RESEARCH_MAX_TOTAL_TOKENS": "50000"}
-    context = Configuration(max_cost_usd=None, max_total_tokens=None)
-    cfg = Configuration.resolve(None, context, environ=environ)
-    assert (cfg.max_cost_usd, cfg.max_total_tokens) == (0.5, 50_000)
-    assert {c["setting"] for c in cfg.clamped} == {"max_cost_usd", "max_total_tokens"}
-    assert cfg.clamped[0]["message"].startswith("no limit on max_cost_usd is above the ceiling 0.5")
+    for context in (Configuration(max_cost_usd=None, max_total_tokens=None),
+                    {"max_cost_usd": None, "max_total_tokens": None}):
+        cfg = Configuration.resolve({"configurable": {"max_cost_usd": None}}, context, environ=environ)
+        assert (cfg.max_cost_usd, cfg.max_total_tokens, cfg.clamped) == (0.5, 50_000, [])
+    lifted = Configuration.resolve(None, Configuration(max_total_tokens=10**12), environ=environ)
+    assert lifted.max_total_tokens == 50_000 and lifted.clamped[0]["setting"] == "max_total_tokens"
 
 
 def test_without_an_environment_value_a_run_sets_what_it_likes():

@@ -13,7 +13,8 @@ from .claims import Claim, ClaimCheck, ClaimStatus, check_claim
 from .document import Document, as_document
 from .evidence import (MAX_DISAGREEMENTS, Disagreement, Independence, claim_key, confidence, disagreements,
                        quote_contradictions)
-from .flags import Flag, NormalisedPage, date_problems, invented_names, normalised_page, uncited_statements
+from .flags import (Flag, NormalisedPage, date_problems, invented_names, normalised_page, one_per_table,
+                    uncited_statements)
 from .fragments import Fragment, fragment_for, with_text_fragment
 from .judgement import decide
 from .links import LINK_SCHEMES, safe_link  # noqa: F401 - re-exported: publish and inputs import it from here
@@ -283,6 +284,7 @@ def check_citations(markdown: str | ParsedReport, sources: Iterable[Source], *, 
     for f in uncited:
         for value, why in date_problems(f.text, today=today or dt.date.today()):
             result.flags.append(Flag("impossible_date", f.text, why, f.start, f.end, f.line, value))
+    uncited = one_per_table(uncited)  # every row's dates read above; a table cited nowhere is one statement
     result.flags = sorted(uncited + result.flags, key=lambda f: (f.start, f.kind))
     return result
 

@@ -19,6 +19,9 @@ a block quote's markers or a ref's quote). A sentence is *flagged* when all of t
   a proper name (:func:`proper_names`: a capitalised word that is not a sentence's plain
   first word, nor ``I``, a month or a weekday).
 
+A table none of whose rows cites is one statement, however many of its rows are flagged
+(:func:`one_per_table`: its first flagged row, with ``rows``, the number flagged).
+
 **Impossible dates** (:func:`date_problems`): a date that cannot exist (``February 30``,
 ``2024-13-01``, ``31/31/2020``), a year or date after the run's date in a sentence that
 states it as past (a past marker such as ``was``, ``released``, ``in 2031, …``-with-``-ed``
@@ -110,10 +113,15 @@ class Flag:
     line: int
     value: str | None = None
     refs: list[int] = field(default_factory=list)
+    table: int | None = None  # an uncited row of a table no row of which cites: the table's start
+    rows: int | None = None  # such rows counted as this one statement (:func:`one_per_table`)
 
     def as_json(self) -> dict:
-        return {"kind": self.kind, "text": self.text, "value": self.value, "note": self.note, "line": self.line,
-                "refs": list(self.refs)}
+        out = {"kind": self.kind, "text": self.text, "value": self.value, "note": self.note, "line": self.line,
+               "refs": list(self.refs)}
+        if self.rows is not None:
+            out["rows"] = self.rows
+        return out
 
 
 # --- dates ---------------------------------------------------------------------------------------
@@ -653,8 +661,11 @@ def uncited_statements(doc, *, english: bool = True) -> list[Flag]:
     for block in doc.blocks:
         if block.kind != "paragraph" or any(x <= block.start < y for x, y in skip):
             continue
+        table = None
         if block.table:
             units = [(a, e) for a, e in block.segments]  # a table row is one unit
+            if not has_cite(block.start, block.end):
+                table = block.start  # no row cites: its rows are one statement (one_per_table)
         else:
             units = _paragraph_units(s, block)
         for ua, ub in units:
@@ -679,7 +690,28 @@ def uncited_statements(doc, *, english: bool = True) -> list[Flag]:
                     continue
                 shown = _row_text(raw) if block.table else text
                 out.append(Flag("uncited", shown, f"states a {why} with no citation", a, b,
-                                doc.line_at(a), None))
+                                doc.line_at(a), None, table=table))
+    return out
+
+
+def one_per_table(flags: list[Flag]) -> list[Flag]:
+    """``flags`` (of :func:`uncited_statements`) with the uncited rows of each table that
+    cites nowhere counted as one statement: its first such row, with how many there are
+    (``rows``). A table of data (an appendix of 120 measured rows) is one exhibit without a
+    source, not 120 sentences: read row by row it buried the report's uncited prose under
+    its count. A row of a table that cites elsewhere stays a statement of its own (its
+    neighbours show a source was expected), and so does every sentence of the prose."""
+    out: list[Flag] = []
+    for f in flags:
+        prev = out[-1] if out else None
+        if f.table is not None and prev is not None and prev.table == f.table:
+            prev.rows = (prev.rows or 1) + 1
+            prev.end = f.end
+            continue
+        out.append(f)
+    for f in out:
+        if f.rows is not None:
+            f.note = f"{f.note} (the first of {f.rows} such rows of a table that cites nowhere, counted once)"
     return out
 
 

@@ -60,6 +60,8 @@ def main(argv: list[str] | None = None) -> int:
         _publish.start_early_worker(list(sys.argv[1:] if argv is None else argv))
         load_env_file()
         rc = app(args=argv, standalone_mode=False)  # click returns typer.Exit's code here
+        if rc == 130:  # typer turns Ctrl-C into a silent Exit(130)
+            print("interrupted", file=sys.stderr)
         return rc if isinstance(rc, int) else 0
     except UserError as e:
         from rich.markup import escape as _esc
@@ -72,6 +74,13 @@ def main(argv: list[str] | None = None) -> int:
         return e.exit_code
     except typer.Exit as e:
         return e.exit_code
+    except _research.Interrupted as e:  # a research run: saved at its last step
+        if e.at_prompt:
+            print(file=sys.stderr)  # the prompt's line ends at "^C"
+        print("interrupted: the run is saved where it stopped.", file=sys.stderr)
+        if e.thread_id:
+            print(f"Continue it with: deep-research resume {e.thread_id}", file=sys.stderr)
+        return 130
     except typer.Abort:
         print("aborted", file=sys.stderr)
         return 130

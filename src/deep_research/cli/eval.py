@@ -298,6 +298,11 @@ def _settings_file(path: Path | None) -> dict:
     unknown = sorted(set(value) - set(Configuration.model_fields))
     if unknown:
         raise UserError(f"settings file {path}: unknown setting(s) {', '.join(unknown)}")
+    from ..evaluation.runner import RUN_FOLDER, RUN_FOLDER_WHY
+
+    if RUN_FOLDER in value:  # replaced by OUT/runs/<id> (dropped for a server) without a word
+        raise UserError(f"settings file {path}: {RUN_FOLDER} {value[RUN_FOLDER]!r} is not a setting of an "
+                        f"evaluation: {RUN_FOLDER_WHY}")
     return value
 
 

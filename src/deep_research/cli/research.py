@@ -3,15 +3,18 @@ the user what the run waits for, print the outcome."""
 
 from __future__ import annotations
 
+import contextlib
 import re
+import signal
 import sys
+import threading
 from pathlib import Path
 from typing import Optional
 
 import typer
 
 from ..errors import UserError
-from ..terminal import control_characters, one_line, printable
+from ..terminal import control_characters, one_line, printable, too_long
 from .helpfmt import HelpCommand
 from .settings import RUN_PANEL, checked_context, typed_labels, with_settings
 from .settings import labels as setting_labels
@@ -33,6 +36,40 @@ class WaitingForUser(Exception):
         super().__init__(what)
         self.thread_id = thread_id
         self.what = what
+
+
+class Interrupted(Exception):
+    """Ctrl-C (or end of input at a question the run waits on): the run stays saved where it
+    stopped. ``main`` says so, naming the thread to resume, and exits 130."""
+
+    def __init__(self, thread_id: str = "", at_prompt: bool = False):
+        super().__init__(thread_id)
+        self.thread_id, self.at_prompt = thread_id, at_prompt
+
+
+@contextlib.contextmanager
+def _ctrl_c_stops_prompt():
+    """Ctrl-C raises KeyboardInterrupt while the user is asked something. asyncio.run's own
+    SIGINT handler only cancels the main task, which a blocking prompt never notices: the first
+    Ctrl-C did nothing until Enter was pressed."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.getsignal(signal.SIGINT)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def _asking(ask, *args):
+    """``ask(*args)``, with Ctrl-C or end of input at its prompt raised as :class:`Interrupted`."""
+    try:
+        with _ctrl_c_stops_prompt():
+            return ask(*args)
+    except (KeyboardInterrupt, EOFError, typer.Abort):
+        raise Interrupted(at_prompt=True) from None
 
 
 def _ask_report_review(payload: dict, preset: dict | None) -> dict:
@@ -130,7 +167,7 @@ async def _drive(handle, graph, payload, progress, *, approve: dict | None, answ
         if state.interrupts:
             progress.pause()
             try:
-                decision = _ask_approval(state.interrupts[0].value, approve)
+                decision = _asking(_ask_approval, state.interrupts[0].value, approve)
             except WaitingForUser as w:
                 raise WaitingForUser(handle.thread_id, w.what) from None
             if approve is not None:
@@ -143,7 +180,7 @@ async def _drive(handle, graph, payload, progress, *, approve: dict | None, answ
             msgs = values.get("messages") or []
             question = next((message_text(m) for m in reversed(msgs) if isinstance(m, AIMessage)), "")
             try:
-                reply = _ask_clarification(question, answer)
+                reply = _asking(_ask_clarification, question, answer)
             except WaitingForUser as w:
                 raise WaitingForUser(handle.thread_id, w.what) from None
             if answer:
@@ -318,6 +355,8 @@ async def _run_research(question: str | None, context: dict, db: str, thread_id:
         compile_for,
         first_payload,
         kept,
+        environment_changes,
+        environment_snapshot,
         load_deps,
         load_run,
         open_persistence,
@@ -328,7 +367,7 @@ async def _run_research(question: str | None, context: dict, db: str, thread_id:
     from ..research.runtime.configuration import Configuration
     from ..research.runtime.failure import ResearchFailed
     from ..research.runtime.preflight import preflight
-    from .console import err, out
+    from .console import err, out, warn
 
     # A model integration without native async support runs each call in the event loop's
     # default executor (min(32, cpus + 4) threads): on a small machine parallel researchers
@@ -345,10 +384,12 @@ async def _run_research(question: str | None, context: dict, db: str, thread_id:
             await preflight(cfg, deps, typed_labels(context))  # every setup mistake reported now, before any cost
             prepare_out_dir(cfg.output_dir)  # an unwritable --out fails now, not after the research
             _keep_clamped(handle, cfg)
-            await save_run(store, handle, question or "")
+            await save_run(store, handle, question or "", environment_snapshot(key_variables=_key_variables(cfg)))
             payload = first_payload(question or "")
         else:
             saved = await load_run(store, thread_id)
+            for line in environment_changes(saved.get("environment")):  # another model, server or key now
+                warn(line)
             every = setting_labels()
             merged = resupplied(saved.get("context", {}), context,
                                 options={n: every[n] for n in RESUME_SECRET_SETTINGS if n in every})
@@ -360,7 +401,7 @@ async def _run_research(question: str | None, context: dict, db: str, thread_id:
             # saved with a URL's password (before it was kept out) is saved again without it
             if context or cfg.clamped or kept(saved.get("context", {})) != saved.get("context", {}):
                 _keep_clamped(handle, cfg)
-                await save_run(store, handle, str(saved.get("question") or ""))
+                await save_run(store, handle, str(saved.get("question") or ""), saved.get("environment"))
             payload = None
         graph = compile_for(deps, saver, store)
         if thread_id is not None:
@@ -393,6 +434,9 @@ async def _run_research(question: str | None, context: dict, db: str, thread_id:
             if not advice:
                 err.print(f"Fix the cause, then continue with: deep-research resume {handle.thread_id}")
             return 1
+        except (Interrupted, asyncio.CancelledError) as stop:  # Ctrl-C: asyncio.run cancels this task
+            progress.pause()
+            raise Interrupted(handle.thread_id, isinstance(stop, Interrupted) and stop.at_prompt) from None
         except WaitingForUser as w:
             _warn_unused({k: v for k, v in given.items() if k not in used}, "the run did not ask for it")
             err.print(f"The run is waiting for {printable(w.what)}. Continue with: deep-research resume "
@@ -400,6 +444,14 @@ async def _run_research(question: str | None, context: dict, db: str, thread_id:
             return WAITING
         _warn_unused({k: v for k, v in given.items() if k not in used}, "the run did not ask for it")
         return _print_result(values, handle.thread_id)
+
+
+def _key_variables(cfg) -> tuple[str, ...]:
+    """The variables a run's models take their keys from (api_key_env), beyond the usual."""
+    from ..research.runtime.configuration import ROLES
+
+    names = {cfg.model_spec(r).get("api_key_env") for r in ROLES}
+    return tuple(sorted(n for n in names if n))
 
 
 def typed_resume(context: dict, decision: dict | None, answer: str | None) -> dict[str, str]:
@@ -435,8 +487,8 @@ def _validate_question(question: str) -> str:
         raise UserError("the question is not valid UTF-8 text")
     if not any(unicodedata.category(c)[0] not in "CZ" for c in q):  # only spaces or invisible marks
         raise UserError("the question is empty")
-    if len(q) > 20_000:
-        raise UserError(f"the question is {len(q):,} characters long; the limit is 20,000")
+    if (long := too_long(q, "the question")) is not None:
+        raise UserError(long)
     bad = control_characters(q)
     if bad:
         raise UserError(f"the question contains control characters ({', '.join(bad[:5])})")

@@ -27,14 +27,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..terminal import control_characters
+from ..terminal import MAX_TEXT_CHARS, control_characters
 from .rundir import EvalInputError, read_bounded
 
 KEYS = {"id", "question", "prompt", "language", "topic", "reference", "reference_text", "clarification_answer",
         "brief_decisions", "settings", "expect", "note"}
 EXPECT_KEYS = {"clarification", "brief_revised", "language", "says_not_found", "no_invented_citations",
                "sources_disagree", "min_citations", "mentions_any", "completes"}
-MAX_QUESTION_CHARS = 20_000
+MAX_QUESTION_CHARS = MAX_TEXT_CHARS  # a question, and a text answering one (terminal.py)
 MAX_REFERENCE_BYTES = 5_000_000
 _ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,79}$")
 

@@ -48,7 +48,7 @@ MAX_FILE_BYTES = 200_000_000  # a downloaded report file, at most (the server's 
 POLL_S = (0.5, 5.0)  # first and longest wait between looks at a run in flight
 RUN_DONE = ("success", "error", "timeout", "interrupted")
 # Settings naming this machine's resources mean nothing on a server: the server's own apply.
-LOCAL_ONLY = ("output_dir",)
+LOCAL_ONLY = ("output_dir",)  # OUT/runs/<id> here, where the files are fetched (runner.RUN_FOLDER)
 
 
 @dataclass(frozen=True)

@@ -98,11 +98,21 @@ def question_context(q: Question, base: dict, out: Path, allow: frozenset[str] =
     return ctx
 
 
+# Every question's run is written under OUT/runs/<question id>, researched here or on a server
+# (whose files are fetched there): a folder of the evaluation's settings would not be used.
+RUN_FOLDER = "output_dir"
+RUN_FOLDER_WHY = ("every question's run is written under --out (OUT/runs/<question id>), also with --server, "
+                  "whose report files are fetched there")
+
+
 def check_allowed(names: Collection[str]) -> frozenset[str]:
-    """The --allow-question-setting names, each a setting (else :class:`UserError`)."""
+    """The --allow-question-setting names, each a setting a question may be let set (else
+    :class:`UserError`)."""
     unknown = sorted(set(names) - set(Configuration.model_fields))
     if unknown:
         raise UserError(f"--allow-question-setting: unknown setting(s) {', '.join(unknown)}")
+    if RUN_FOLDER in names:
+        raise UserError(f"--allow-question-setting {RUN_FOLDER}: not a setting of an evaluation: {RUN_FOLDER_WHY}")
     return frozenset(names)
 
 

@@ -462,6 +462,8 @@ class DocxWriter:
     def code(self, el, container=None) -> None:
         text = el.text_content().rstrip("\n")
         para = self._para(container, "Code Block")
+        if "tall" in _classes(el):  # html.py: tall_code_blocks; its heading keeps with two lines at least
+            para.paragraph_format.widow_control = True
         lines = text.split("\n")
         for k, line in enumerate(lines):
             run = para.add_run(line.replace("\t", "    "))

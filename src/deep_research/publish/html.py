@@ -114,6 +114,78 @@ def breakable_long_tokens(html: str) -> str:
     return "".join(parts)
 
 
+# A code block is kept on one page (report.css: ``pre`` avoids a break inside) unless it may be
+# taller than a page: such a block goes to the next page, leaves its heading alone at the foot
+# of the one before, and is broken there all the same. A block of more than TALL_CODE_LINES
+# lines as shown (a line longer than CODE_COLUMNS characters counted as several; a wide East
+# Asian character as two) is marked ``tall``: it breaks between lines, its first lines kept
+# with its heading (``orphans``). A page holds about 48 lines of code; the columns are fewer
+# than the 80-odd a full-width block shows, so a long line is counted long.
+TALL_CODE_LINES = 30
+CODE_COLUMNS = 72
+# A table row is kept on one page too (report.css: ``tr``), and one taller than a page did the
+# same: a row with a cell of more than TALL_CELL_CHARS characters is marked ``tall`` and may
+# break (a page holds about 4,500 characters at full width, a fifth of that in a narrow column).
+TALL_CELL_CHARS = 600
+# their style, added to report.css only in a report that has such a block or row (every other
+# report's HTML stays as it was)
+TALL_CSS = ("\n/* a code block or table row that may be taller than a page breaks (html.py: tall_code_blocks,\n"
+            "   tall_table_rows): at least four lines of code go with its heading, four to the next page */\n"
+            "pre.tall { page-break-inside: auto; break-inside: auto; orphans: 4; widows: 4; }\n"
+            "tr.tall { page-break-inside: auto; break-inside: auto; }\n")
+_PRE = re.compile(r"<pre>(.*?)</pre>", re.S)
+_ANY_TAG = re.compile(r"<[^>]*>")
+
+
+def shown_code_lines(text: str, columns: int = CODE_COLUMNS) -> int:
+    """How many lines ``text`` (a code block's text) takes, wrapped at ``columns``."""
+    lines = 0
+    for line in text.split("\n"):
+        width = len(line) if line.isascii() else sum(
+            2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in line)
+        lines += max(1, -(-width // columns))
+    return lines
+
+
+def tall_code_blocks(html: str) -> str:
+    """``html`` (sanitised: a ``<pre>`` has no attribute) with each code block that may be
+    taller than a page marked ``<pre class="tall">`` (see :data:`TALL_CODE_LINES`)."""
+    if "<pre>" not in html:
+        return html
+
+    def mark(m: re.Match) -> str:
+        body = m.group(1)
+        if body.count("\n") < TALL_CODE_LINES // 2 and len(body) < TALL_CODE_LINES * CODE_COLUMNS // 4:
+            return m.group(0)  # short whatever its lines: not read further
+        text = html_lib.unescape(_ANY_TAG.sub("", body)).rstrip("\n")
+        if shown_code_lines(text) <= TALL_CODE_LINES:
+            return m.group(0)
+        return f'<pre class="tall">{body}</pre>'
+
+    return _PRE.sub(mark, html)
+
+
+_TR = re.compile(r"<tr>(.*?)</tr>", re.S)
+_CELL = re.compile(r"<t([dh])\b[^>]*>(.*?)</t\1>", re.S)
+
+
+def tall_table_rows(html: str) -> str:
+    """``html`` (sanitised: a ``<tr>`` has no attribute) with each table row that may be
+    taller than a page marked ``<tr class="tall">`` (see :data:`TALL_CELL_CHARS`)."""
+    if "<tr>" not in html:
+        return html
+
+    def mark(m: re.Match) -> str:
+        body = m.group(1)
+        if len(body) <= TALL_CELL_CHARS or not any(
+                len(c) > TALL_CELL_CHARS and len(html_lib.unescape(_ANY_TAG.sub("", c))) > TALL_CELL_CHARS
+                for _, c in _CELL.findall(body)):
+            return m.group(0)
+        return f'<tr class="tall">{body}</tr>'
+
+    return _TR.sub(mark, html)
+
+
 def split_title(markdown: str) -> tuple[str | None, str]:
     """The report's leading '# Title' (if any) and the markdown without it."""
     m = _TITLE.match(markdown)
@@ -402,8 +474,11 @@ def render_html(
         body_html = pattern.sub(lambda m: f'<span class="cite-words">{shown.get(m.group(0), "")}</span>', body_html)
         toc_html = pattern.sub(lambda m: shown.get(m.group(0), ""), toc_html)
     body_html = breakable_long_tokens(body_html)
+    body_html = tall_table_rows(tall_code_blocks(body_html))
     toc_entries = toc_html.count("<li")
     css = (templates_dir() / "report.css").read_text(encoding="utf-8") + "\n" + code_css()
+    if 'class="tall"' in body_html:
+        css += TALL_CSS
     statuses = report.claim_counts()
     return _environment().get_template("report.html.j2").render(
         title=title or found_title or t["research_report"],

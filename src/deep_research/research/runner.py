@@ -134,14 +134,83 @@ class RunHandle:
         return cls(thread_id, context, {"configurable": {"thread_id": thread_id, RESTATED: True}})
 
 
-async def save_run(store, handle: RunHandle, question: str) -> None:
+async def save_run(store, handle: RunHandle, question: str, environment: dict | None = None) -> None:
     """The run's settings and question, kept for ``resume``; without the credentials of
     URLs (``--base-url https://user:password@host/v1``): the state database is a file or a
     server others may read, and its rows are copied into backups. The run itself uses the
     settings as given (``handle.context``, held in memory); a resume gets them again from
-    what the user gives it (``resupplied``)."""
-    await store.aput(RUNS_NAMESPACE, handle.thread_id, {"context": kept(handle.context), "question": question},
-                     index=False)
+    what the user gives it (``resupplied``). ``environment``: what the environment set when
+    the run started (:func:`environment_snapshot`), for a resume to say what changed."""
+    value = {"context": kept(handle.context), "question": question}
+    if environment is not None:
+        value["environment"] = environment
+    await store.aput(RUNS_NAMESPACE, handle.thread_id, value, index=False)
+
+
+# The keys a run's models and searches may be paid with (a model's own api_key_env too).
+KEY_VARIABLES = ("OPENAI_API_KEY", "AZURE_OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GOOGLE_API_KEY", "GEMINI_API_KEY",
+                 "MISTRAL_API_KEY", "TAVILY_API_KEY")
+# Variables the project reads besides DEEP_RESEARCH_<SETTING> (Configuration.env_overrides).
+PROVIDER_VARIABLES = ("OPENAI_BASE_URL", "SEARXNG_URL")
+
+
+def environment_snapshot(environ: dict[str, str] | None = None, key_variables: tuple[str, ...] = (),
+                         salt: str | None = None) -> dict:
+    """What the environment sets for a run: every DEEP_RESEARCH_<SETTING> and provider
+    variable as set (URL credentials masked), and for each key variable set a fingerprint
+    (an HMAC of the key under a random salt kept beside it: tells another key from the same
+    one, and gives nothing of the key away)."""
+    import hashlib
+    import hmac
+    import secrets
+
+    from .runtime.configuration import Configuration
+
+    env = os.environ if environ is None else environ
+    names = [f"DEEP_RESEARCH_{n.upper()}" for n in Configuration.model_fields] + list(PROVIDER_VARIABLES)
+    salt = salt or secrets.token_hex(16)
+    keys = sorted(set(KEY_VARIABLES) | set(key_variables))
+    return {"variables": {n: kept(env[n]) for n in sorted(names) if env.get(n)}, "salt": salt,
+            "keys": {n: hmac.new(salt.encode(), env[n].encode(), hashlib.sha256).hexdigest()[:16]
+                     for n in keys if env.get(n)}}
+
+
+def environment_changes(started: Any, environ: dict[str, str] | None = None) -> list[str]:
+    """One line for each variable of :func:`environment_snapshot` that differs now from
+    when the run started (``started``; none for a run saved before snapshots were kept):
+    a resume researches with the environment it has, which may be another model, server
+    or search key than the one the run began with."""
+    if not isinstance(started, dict) or not isinstance(started.get("variables"), dict):
+        return []
+    from ..terminal import one_line
+
+    now = environment_snapshot(environ, tuple(started.get("keys") or ()), str(started.get("salt") or ""))
+    was, is_ = started["variables"], now["variables"]
+    out = []
+    for name in sorted(set(was) | set(is_)):
+        old, new = was.get(name), is_.get(name)
+        if old == new:
+            continue
+        if new is None:
+            out.append(f"{name} was {one_line(str(old), 80)!r} when the run started and is not set now: this resume "
+                       "uses the setting's default")
+        elif old is None:
+            out.append(f"{name} was not set when the run started and is {one_line(new, 80)!r} now: this resume "
+                       "uses it")
+        else:
+            out.append(f"{name} was {one_line(str(old), 80)!r} when the run started and is {one_line(new, 80)!r} "
+                       "now: this resume uses the new value")
+    old_keys, new_keys = started.get("keys") or {}, now["keys"]
+    for name in sorted(set(old_keys) | set(new_keys)):
+        if old_keys.get(name) == new_keys.get(name):
+            continue
+        if name not in new_keys:
+            out.append(f"{name} held a key when the run started and is not set now")
+        elif name not in old_keys:
+            out.append(f"{name} was not set when the run started and holds a key now: this resume uses it")
+        else:
+            out.append(f"{name} holds another key than when the run started: this resume uses the new one")
+    return out
 
 
 async def load_run(store, thread_id: str) -> dict:

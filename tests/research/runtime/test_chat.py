@@ -64,6 +64,13 @@ def test_no_revision_left_refuses_a_rejection_in_either_shape():
         assert kind is None and "already revised" in problem
 
 
+def test_report_feedback_past_the_limit_is_refused_naming_it():
+    """What to change in a report, like a brief's feedback, is at most 20,000 characters."""
+    kind, _, problem = parse_review({"type": "feedback", "feedback": "x" * 20_001}, 1)
+    assert kind is None and problem.startswith("the feedback is 20,001 characters long; the limit is 20,000")
+    assert parse_review({"type": "feedback", "feedback": "x" * 20_000}, 1)[0] == "feedback"
+
+
 def _asked(name: str, reply: str, **state) -> dict:
     return {"status": "running", "messages": [HumanMessage("Q?"), AIMessage("Asked.", name=name),
                                               AIMessage("*progress*", name="progress"), HumanMessage(reply)],

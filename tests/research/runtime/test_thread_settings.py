@@ -100,7 +100,7 @@ def test_a_url_whose_password_was_not_kept_comes_again_from_the_run_or_the_envir
         assert "pw2" not in str(e.value)
     env = {"DEEP_RESEARCH_MODEL_BASE_URL": URL}
     assert thread_values({"model_base_url": MASKED}, {}, env)[0]["model_base_url"] == URL
-    with pytest.raises(UserError, match="model_base_url held a password or token .*give the URL again "
+    with pytest.raises(UserError, match="model_base_url held a password .*give the URL again "
                                         r"\(model_base_url on resume, or DEEP_RESEARCH_MODEL_BASE_URL"):
         thread_values({"model_base_url": MASKED}, {}, {})
 
@@ -112,7 +112,8 @@ def test_a_secret_in_a_urls_query_is_not_kept_and_must_be_given_again():
     masked = "https://models.example/v1?API_KEY=***&model=m&Sig=***#access_token=***"
     context = Configuration(model_base_url=url)
     assert recorded({"configurable": {}}, context) == {"model_base_url": masked}
-    with pytest.raises(UserError, match=r"model_base_url held a password or token \(https://models\.example/v1\?API_"):
+    with pytest.raises(UserError, match=r"model_base_url held the value of its secret parameters API_KEY=, Sig=, access_token= "
+                                        r"\(https://models\.example/v1\?API_"):
         thread_values({"model_base_url": masked}, {}, {})
     assert thread_values({"model_base_url": masked}, {}, {"OPENAI_BASE_URL": url})[0]["model_base_url"] == url
     assert thread_values({"model_base_url": masked}, {"model_base_url": url}, {})[0]["model_base_url"] == url

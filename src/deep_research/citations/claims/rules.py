@@ -14,7 +14,7 @@ from .near_copy import _check_near_copy, _function_word_swapped, _preposition_dr
 from .negation import _check_negation
 from .numbers import _check_numbers
 from .proof import _prove
-from .types import _WORD, ClaimCheck, ClaimStatus, _Text
+from .types import _WORD, ClaimCheck, ClaimStatus, _Text, derived, union
 from .words import _IRREGULAR_BASE, _STOP
 
 
@@ -73,6 +73,9 @@ def _not_as_written(claim: str, quotes: list[str], c: _Text, qs: list[_Text]) ->
     cased = _case_changed(claim, quotes)
     if cased:
         return f'the claim writes "{cased[0]}" where its quotes write "{cased[1]}" (a name in code is case-sensitive)'
+    cased = _recased_word(c, qs)
+    if cased:
+        return f'the claim writes "{cased[0]}" where its quotes write "{cased[1]}" (the case may change what it names)'
     swap = _possessive_turned(claim, quotes)
     if swap:
         return f'the claim\'s "{swap}" turns round an owner its quotes write with a possessive (roles swapped?)'
@@ -362,4 +365,35 @@ def _case_changed(claim: str, quotes: list[str]) -> tuple[str, str] | None:
         forms = names.get(w.lower())
         if forms and w not in forms and w not in written:
             return w, min(forms)
+    return None
+
+
+def _forms_by_low(t: _Text) -> dict[str, set[tuple[str, bool]]]:
+    """Each lower-case token of a text -> its forms as written, each with "opens a sentence"."""
+    out: dict[str, set[tuple[str, bool]]] = {}
+    for w, lw, start in zip(t.raw, t.low, t.sent_start):
+        out.setdefault(lw, set()).add((w, start))
+    return out
+
+
+def _recased_word(c: _Text, qs: list[_Text]) -> tuple[str, str] | None:
+    """A content word of the claim its quotes hold only in another case, any word, not only a
+    name in code: "U" for "u" (two Vim commands), "US" for "us", "Path" for "path" - (claim
+    word, quote word), else None. A capital that only opens a sentence, on either side ("The
+    archive" / "the archive"), changes nothing."""
+    raws = union(qs, "rawset")
+    for k, w in enumerate(c.raw):
+        if c.kinds[k] != _WORD or not c.content[k] or w in raws or not w[:1].isalpha():
+            continue
+        forms: set[tuple[str, bool]] = set()
+        for t in qs:
+            forms |= derived(t, _forms_by_low).get(c.low[k], set())
+        if not forms:
+            continue  # shown by a stem or an equivalence, not by the same letters
+        for f, f_start in forms:
+            if len(w) > 1 and w[1:] == f[1:] and w[1:].islower() \
+                    and (c.sent_start[k] and w[0].isupper() or f_start and f[0].isupper()):
+                break  # a sentence's opening capital, on one side or the other
+        else:
+            return w, min(f for f, _ in forms)
     return None

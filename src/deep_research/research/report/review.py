@@ -27,6 +27,7 @@ from langgraph.types import Command, interrupt
 
 from ...citations.check import check_citations
 from ...citations.model import Verdict
+from ...terminal import too_long
 from .. import prompts
 from ..runtime import hitl
 from ..runtime.chat import chat_markdown, review_message, shown_report_markdown
@@ -71,6 +72,8 @@ def parse_review(value: Any, revisions_left: int) -> tuple[str | None, str, str 
             return None, "", f"the report was already revised {MAX_REVISIONS} time(s); {expected}"
         if feedback is None:
             return None, "", f"feedback must be non-empty text; {expected}"
+        if (long := too_long(feedback.strip(), "the feedback")) is not None:
+            return None, "", f"{long}: say what to change in fewer words"
         return "feedback", feedback.strip(), None
     return None, "", f"unknown decision type {kind!r}; {expected}"
 

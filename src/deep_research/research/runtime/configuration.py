@@ -38,6 +38,7 @@ from pydantic import (
     ValidationError,
     ValidationInfo,
     field_validator,
+    model_validator,
 )
 
 from ...errors import UserError, mask_url_credentials, remember_secret_env
@@ -240,6 +241,19 @@ class Configuration(BaseModel):
     # a run's context naming a setting that is not one fails, naming it (LangGraph builds
     # the context with this model: an unknown name was dropped, the run went on without it)
     model_config = ConfigDict(extra="forbid")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _null_is_not_given(cls, data: Any) -> Any:
+        """A null value is a setting not given, in a run's context as in its configurable
+        (:meth:`_run_values`): a form or SDK caller may send null for a blank field, and
+        LangGraph builds the context with this model, where a null counted as given (over
+        the environment's value, the assistant's, the question's) or failed with the model's
+        own error for a number or a switch ("Input should be a valid integer"). A setting's
+        null means its default in every case (no limit for a cap, none for a list)."""
+        if isinstance(data, dict):
+            return {k: v for k, v in data.items() if v is not None}
+        return data
 
     # --- scoping --------------------------------------------------------------------
     allow_clarification: bool = Field(

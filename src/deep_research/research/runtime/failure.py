@@ -49,7 +49,7 @@ log = logging.getLogger(__name__)
 
 FAILED = "failed"  # the ``kind`` of an errors entry that stopped the run (and that run's status)
 CANCELLED = "cancelled"  # the status of a run whose node was cancelled
-ADDITIVE = ("errors", "messages")  # channels with a reducer: one write per failure
+ADDITIVE = ("errors", "messages", "degradations", "ignored_settings")  # channels with a reducer: one write per failure
 
 
 class ResearchFailed(RuntimeError):
@@ -117,8 +117,12 @@ def _has_research(state: dict) -> bool:
                 or state.get("final_report"))
 
 
-async def fail(stage: str, e: Exception, state: dict, config: dict, runtime: Any) -> Exception:
-    """The exception to raise for ``e`` after recording the failure (see the module doc)."""
+async def fail(stage: str, e: Exception, state: dict, config: dict, runtime: Any,
+               notice: dict | None = None) -> Exception:
+    """The exception to raise for ``e`` after recording the failure (see the module doc).
+    ``notice``: the settings notice of the run (thread_settings.notice_update), recorded and
+    sent before the failure's turn: a node of a subgraph that fails before any node of the
+    top graph ran (a resume after a failed research round) would leave it only logged."""
     if getattr(e, "recorded", False):  # a node of a subgraph recorded it already
         return e
     notes = e.notes_path if isinstance(e, ResearchFailed) else None
@@ -141,10 +145,13 @@ async def fail(stage: str, e: Exception, state: dict, config: dict, runtime: Any
     if isinstance(out, ResearchFailed) and out.notes_path is None:
         out.notes_path = notes
     turn = failure_message(stage, message, notes, setup=isinstance(e, UserError))
-    emit_live(turn)  # the chat gets it in the live stream, before the run's error event
+    notice = dict(notice or {})
+    said = notice.pop("messages", [])
+    for shown in (*said, turn):
+        emit_live(shown)  # the chat gets it in the live stream, before the run's error event
     try:
-        await record_failure(config, {"status": "failed", "errors": [failure_record(stage, message, notes)],
-                                      "messages": [turn]})
+        await record_failure(config, {**notice, "status": "failed",
+                                      "errors": [failure_record(stage, message, notes)], "messages": [*said, turn]})
     except Exception as problem:  # noqa: BLE001 - the failure itself is still raised
         log.error("could not record the failure in the thread state: %s", describe(problem))
     out.recorded = True  # type: ignore[attr-defined]
@@ -212,6 +219,7 @@ def guarded(stage: str, fn: Node, *, root: bool = False) -> Node:
 
     @functools.wraps(fn)
     async def node(state, config, runtime):
+        ignored: list[dict] = []
         try:
             config, runtime, ignored = settled(state, config, runtime)  # the settings of the thread's question
             with tracing.span(f"node {stage}", {"deep_research.node": stage,
@@ -223,7 +231,8 @@ def guarded(stage: str, fn: Node, *, root: bool = False) -> Node:
             await _record_cancelled(stage, config)
             raise
         except Exception as e:
-            out = await fail(stage, e, state, config, runtime)
+            notice = notice_update(state, config, ignored) if ignored and isinstance(state, dict) else None
+            out = await fail(stage, e, state, config, runtime, notice)
             if out is e:
                 raise
             raise out from e

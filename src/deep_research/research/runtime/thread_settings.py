@@ -40,7 +40,7 @@ from typing import Any
 from langchain_core.messages import HumanMessage
 from pydantic_core import to_jsonable_python
 
-from ...errors import UserError, has_masked_url_credentials, mask_url_credentials
+from ...errors import UserError, has_masked_url_credentials, mask_url_credentials, masked_credentials
 from ...json_values import map_strings
 from ...lru import LRU
 from .configuration import CEILINGS, Configuration
@@ -98,8 +98,9 @@ def thread_values(started: Mapping[str, Any], given: Mapping[str, Any],
             out[name] = first
         elif (shown := kept(to_jsonable_python(mine))) != first:  # the URL again, with its credentials only
             raise UserError(f"this run's {name} ({_shown(shown)}) is not the URL the question was started with "
-                            f"({_shown(first)}): a run that resumes the question gives that URL again, with its "
-                            "password or token (the question is researched with the settings it was started with)")
+                            f"({_shown(first)}): a run that resumes the question gives that URL again, with "
+                            f"{_what_masked(first)} (the question is researched with the settings it was started "
+                            "with)")
     ignored.sort(key=lambda r: r["setting"])
     return resupplied(dict(started), out, environ, options={n: n for n in started}), ignored
 
@@ -111,7 +112,16 @@ def _ignored(name: str, asked: Any, kept_value: Any, why: str) -> dict:
 
 def ignored_line(record: Mapping[str, Any]) -> str:
     """One line naming a setting this run gave that is not used, the value given and the
-    value kept (a chat turn, the CLI, audit.json's degradations)."""
+    value kept (a chat turn, the CLI, audit.json's degradations); or a setting of the
+    question refused now, and the value used instead (:func:`_refused_now`)."""
+    if record.get("refused"):
+        if record.get("by") == "this run":
+            used = f"this run's {_value(record['kept'])}"
+        else:
+            used = "the server's default" if record["kept"] is None else f"the server's {_value(record['kept'])}"
+        return (f"{record['setting']}: {_value(record['asked'])}, which the question was started with, is refused "
+                f"now ({_shown(record['why'])}); {used} is used from now on for this question (a run that "
+                "resumes it may give another)")
     return (f"{record['setting']}: {_value(record['asked'])} given by this run is not used; "
             f"{_value(record['kept'])} is kept ({record['why']})")
 
@@ -156,7 +166,10 @@ def settled(state: Any, config: dict, runtime: Any) -> tuple[dict, Any, list[dic
                         f"{type(started).__name__} {_shown(started)!r}: update the thread's state with its "
                         "settings (or {} for none)")
     context = getattr(runtime, "context", None)
-    values, ignored = thread_values(started, Configuration._run_values(config, context))
+    given = Configuration._run_values(config, context)
+    values, ignored = thread_values(started, given)
+    values, refused = _refused_now(started, given, values, config)
+    ignored = [r for r in ignored if r["setting"] not in {x["setting"] for x in refused}] + refused
     thread = str(((config or {}).get("configurable") or {}).get("thread_id") or "local")
     for record in ignored:
         if (thread, record["setting"]) not in _SAID:
@@ -166,6 +179,59 @@ def settled(state: Any, config: dict, runtime: Any) -> tuple[dict, Any, list[dic
     if context is not None and hasattr(runtime, "override"):
         runtime = runtime.override(context=None)  # every value is in the configurable now
     return config, runtime, ignored
+
+
+REFUSED = "setting_refused"  # a degradation's kind: a setting of the question refused now, replaced
+
+
+def _refused_now(started: Mapping[str, Any], given: Mapping[str, Any], values: dict,
+                 config: Mapping | None) -> tuple[dict, list[dict]]:
+    """``values`` without the question's settings that this run's settings check refuses now
+    (the server's allowed models, the settings it lets a run set, or a value this version
+    no longer takes), and a record of each. A recorded setting outranks the run's own (the
+    module doc), so the run's value could not replace it: every run on the thread failed
+    the same way, the thread dead. Each refused one is replaced by the run's own value, else
+    by the server's (its environment, else the default); the user is told (a chat turn, a
+    ``setting_refused`` degradation) and the question keeps the replacement (notice_update).
+    Unchanged when the settings are taken, or when no recorded setting is the cause (then
+    the run fails with the refusal, as before)."""
+    def problem(trial: dict) -> str | None:
+        conf = {**(config or {}), "configurable": {**((config or {}).get("configurable") or {}), **trial}}
+        conf["configurable"] = {k: v for k, v in conf["configurable"].items() if k in trial or k not in started}
+        try:
+            Configuration.resolve(conf, None)
+        except UserError as e:
+            return str(e)
+        return None
+
+    if (first := problem(values)) is None:
+        return values, []
+    out, refused = dict(values), []
+    now: str | None = first
+    for name in sorted(started):
+        if name not in out:
+            continue
+        trial = dict(out)
+        if name in given and kept(to_jsonable_python(given[name])) != started[name]:
+            trial[name] = given[name]  # the run's own value
+        else:
+            trial.pop(name)  # the server's
+        after = problem(trial)
+        if after == now:  # not the cause
+            continue
+        refused.append({"setting": name, "asked": started[name], "kept": None, "why": now,
+                        "by": "this run" if name in trial else "the server", "refused": True})
+        out, now = trial, after
+        if now is None:
+            break
+    if now is not None:  # a refusal no recorded setting causes: the run fails with it
+        return values, []
+    resolved = Configuration.resolve({**(config or {}), "configurable": {
+        **{k: v for k, v in ((config or {}).get("configurable") or {}).items() if k in out or k not in started},
+        **out}}, None)
+    for record in refused:
+        record["kept"] = kept(to_jsonable_python(getattr(resolved, record["setting"])))
+    return out, refused
 
 
 TOLD = "ignored_settings_told"  # state: the run (and settings) last told, so a run is told once
@@ -186,14 +252,30 @@ def notice_update(state: Mapping[str, Any], config: Mapping | None, ignored: lis
     told = json.dumps([run_id(dict(config or {})), ignored], sort_keys=True)
     if state.get(TOLD) == told:
         return {}
-    lines = [ignored_line(r) for r in ignored]
     seen = {d.get("message") for d in state.get("degradations") or [] if isinstance(d, dict)}
-    text = ("This run's settings differ from those the question was started with; the question keeps its own:\n"
-            + "\n".join(f"- {line}" for line in lines))
-    return {"messages": [AIMessage(shown_text(text), name=SETTINGS_NAME)],
-            "degradations": [{"stage": "configuration", "message": line, "kind": "setting_ignored"}
-                             for line in lines if line not in seen],
-            "ignored_settings": ignored, TOLD: told}
+    kept_own = [r for r in ignored if not r.get("refused")]
+    refused = [r for r in ignored if r.get("refused")]
+    parts = []
+    if kept_own:
+        parts.append("This run's settings differ from those the question was started with; the question keeps its "
+                     "own:\n" + "\n".join(f"- {ignored_line(r)}" for r in kept_own))
+    if refused:
+        parts.append("Settings the question was started with are refused now; each is replaced:\n"
+                     + "\n".join(f"- {ignored_line(r)}" for r in refused))
+    out: dict[str, Any] = {
+        "messages": [AIMessage(shown_text("\n\n".join(parts)), name=SETTINGS_NAME)],
+        "degradations": [{"stage": "configuration", "message": ignored_line(r),
+                          "kind": REFUSED if r.get("refused") else "setting_ignored"}
+                         for r in ignored if ignored_line(r) not in seen],
+        TOLD: told}
+    if kept_own:
+        out["ignored_settings"] = kept_own
+    started = state.get("question_settings")
+    if refused and isinstance(started, Mapping):  # the question goes on with the replacements
+        out["question_settings"] = {**{k: v for k, v in started.items()
+                                       if k not in {r["setting"] for r in refused if r.get("by") != "this run"}},
+                                    **{r["setting"]: r["kept"] for r in refused if r.get("by") == "this run"}}
+    return out
 
 
 def _restated(config: Mapping | None) -> bool:
@@ -229,9 +311,15 @@ def resupplied(saved: dict, given: dict, environ: dict[str, str] | None = None,
         option = (options or {}).get(name)
         variables = f"DEEP_RESEARCH_{name.upper()}" + (" or OPENAI_BASE_URL" if name == "model_base_url" else "")
         how = f"{option} on resume, or {variables} set to it" if option else f"{variables} set to it"
-        raise UserError(f"this run's {option or name} held a password or token ({_shown(value)}), which the "
-                        f"state database does not keep: give the URL again ({how})")
+        raise UserError(f"this run's {option or name} held {_what_masked(value)} ({_shown(value)}), which "
+                        f"the state database does not keep: give the URL again ({how})")
     return merged
+
+
+def _what_masked(value: Any) -> str:
+    """What the kept ``value`` lost, in words (errors.masked_credentials): "a password",
+    "the value of its secret parameter sig=" ..."""
+    return masked_credentials(value if isinstance(value, str) else json.dumps(value))
 
 
 def _masked(value: Any) -> bool:

@@ -11,6 +11,7 @@ from langgraph.types import Command, interrupt
 from pydantic import Field
 
 from ...language import detect_language
+from ...terminal import too_long
 from .. import prompts
 from .plan import (
     PlanFields,
@@ -230,11 +231,15 @@ def _parse_decision(value: Any) -> tuple[Literal["approve", "reject", "edit"] | 
         feedback = hitl.text_arg(value, "feedback", "message")
         if feedback is None:
             return None, "", f"a rejection needs non-empty feedback; {expected}"
+        if (long := too_long(feedback.strip(), "the feedback")) is not None:
+            return None, "", f"{long}: say what to change in fewer words"
         return "reject", feedback.strip(), None
     if kind == "edit":
         args, problem = hitl.edited_args(value, BRIEF_ACTION)
         text = hitl.text_arg(args or {}, "research_brief")
         if problem or text is None:
             return None, "", f"{problem or 'an edit needs the brief text (research_brief)'}; {expected}"
+        if (long := too_long(text.strip(), "the edited brief")) is not None:
+            return None, "", f"{long}: shorten it, or reject the brief and say what to change"
         return "edit", text, None
     return None, "", f"unknown decision type {kind!r}; {expected}"

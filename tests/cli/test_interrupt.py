@@ -1,0 +1,130 @@
+"""Ctrl-C in a terminal: the run stops at once, says so and names the command that continues
+it, and ``resume`` does (scripted model via DEEP_RESEARCH_DEPS, local corpus, SQLite)."""
+
+import os
+import re
+import select
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import typer
+
+from tests.support.scenario import QUESTION, write_corpus
+
+ROOT = Path(__file__).resolve().parents[2]
+SCRIPTED = {"DEEP_RESEARCH_DEPS": "tests.support.cli_deps:deps"}
+
+
+def _env(**extra: str) -> dict:
+    env = {k: v for k, v in os.environ.items() if k not in ("OPENAI_API_KEY", "TAVILY_API_KEY", "OPENAI_BASE_URL")}
+    env.update(PYTHONPATH=str(ROOT), COLUMNS="80", **SCRIPTED, **extra)
+    return env
+
+
+def _resume(tmp_path: Path, thread: str, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "deep_research.cli", "resume", thread, *args,
+                           "--db", str(tmp_path / "state.sqlite")], capture_output=True, text=True, cwd=ROOT,
+                          env=_env(), timeout=300, stdin=subprocess.DEVNULL)
+
+
+def test_ctrl_c_at_the_brief_approval_prompt_stops_the_run_and_resume_continues_it(tmp_path):
+    """asyncio.run's SIGINT handler only cancels the main task, and a task blocked in the
+    prompt never noticed: Ctrl-C did nothing until Enter was pressed."""
+    import pty
+
+    corpus = write_corpus(tmp_path / "corpus")
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: the CLI, its terminal the pty
+        os.execve(sys.executable, [sys.executable, "-m", "deep_research.cli", "research", QUESTION,
+                                   "--corpus", str(corpus), "--approve-brief", "--out", str(tmp_path / "reports"),
+                                   "--db", str(tmp_path / "state.sqlite")], _env(TERM="dumb"))
+    seen, sent, status = b"", 0.0, None
+    deadline = time.monotonic() + 240
+    while time.monotonic() < deadline:
+        ready, _, _ = select.select([fd], [], [], 0.5)
+        if ready:
+            try:
+                chunk = os.read(fd, 65536)
+            except OSError:
+                chunk = b""
+            seen += chunk
+            if not chunk:
+                break
+        if not sent and b"Approve this brief?" in seen:
+            os.write(fd, b"\x03")  # the terminal turns it into SIGINT
+            sent = time.monotonic()
+        if sent and time.monotonic() - sent > 20:
+            break
+    done, status = os.waitpid(pid, os.WNOHANG)
+    end = time.monotonic() + 20
+    while not done and sent and time.monotonic() < end:  # the pty closes a moment before the exit
+        time.sleep(0.1)
+        done, status = os.waitpid(pid, os.WNOHANG)
+    if not done:  # still waiting at the prompt
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+    text = seen.decode("utf-8", "replace")
+    assert sent, text
+    assert done and os.waitstatus_to_exitcode(status) == 130, "Ctrl-C did not stop the run at the prompt:\n" + text
+    assert "Traceback" not in text
+    thread = re.search(r"Continue it with: deep-research resume (\w+)", text)
+    assert thread and "interrupted" in text, text
+
+    r = _resume(tmp_path, thread.group(1), "--approve")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert re.search(r"Citations: \d+ verified", r.stdout), r.stdout
+
+
+def test_ctrl_c_during_research_says_how_to_continue_and_resume_finishes(tmp_path):
+    """Ctrl-C while researchers ran exited 130 without a word: typer turns KeyboardInterrupt
+    into a silent exit."""
+    corpus = write_corpus(tmp_path / "corpus")
+    log = tmp_path / "calls.log"
+    proc = subprocess.Popen([sys.executable, "-m", "deep_research.cli", "research", QUESTION, "--corpus", str(corpus),
+                             "--yes", "--out", str(tmp_path / "reports"), "--db", str(tmp_path / "state.sqlite")],
+                            cwd=ROOT, env=_env(DR_CALL_LOG=str(log), DR_SLOW_UNIT="costs", DR_SLOW_DELAY="30"),
+                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 240
+        while time.monotonic() < deadline and proc.poll() is None:
+            if log.exists() and "\tcosts\t" in log.read_text():
+                break
+            time.sleep(0.2)
+        time.sleep(1)  # inside the slow unit's model call
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert proc.returncode == 130, out + err
+    assert "Traceback" not in err
+    assert "interrupted: the run is saved where it stopped." in err, err
+    thread = re.search(r"Continue it with: deep-research resume (\w+)", err)
+    assert thread and thread.group(1) in out, out + err
+
+    r = _resume(tmp_path, thread.group(1))
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert re.search(r"Citations: \d+ verified", r.stdout), r.stdout
+
+
+def test_ctrl_c_in_any_command_says_interrupted(monkeypatch, capsys):
+    """Every other command (index, compare, eval, publish): one word, exit code 130."""
+    import deep_research.cli as cli
+
+    app = typer.Typer()
+
+    @app.command()
+    def work() -> None:
+        raise KeyboardInterrupt
+
+    @app.command()
+    def other() -> None:
+        pass
+
+    monkeypatch.setattr(cli, "app", app)
+    assert cli.main(["work"]) == 130
+    assert capsys.readouterr().err.strip() == "interrupted"
