@@ -514,7 +514,7 @@ def _analyse(text: str, claim_side: bool, mid_start: bool = False) -> _Text:
     # (tuples, not the lists built here: see ``_analyse_quote``'s cache)
     return _Text(tuple(raw), tuple(low), tuple(stems), tuple(kinds), tuple(clause), tuple(sent_start), numbers,
                  tuple(neg), neg_clauses, stemset, lowset, bigrams, tuple(align), tuple(align_pos), tuple(content),
-                 tuple(entity), " " + " ".join(align) + " ", cjk, set(raw), tails | bounds)
+                 tuple(entity), " " + " ".join(align) + " ", cjk, tails | bounds)
 
 
 def _is_negator(w: str, k: int, raw: list[str], low: list[str], kinds: list[int], n: int, start: bool) -> bool:

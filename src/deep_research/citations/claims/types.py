@@ -80,11 +80,11 @@ class _Text:
     entity: tuple[bool, ...]
     joined: str = ""  # " stem stem ... " for contiguous-copy tests
     cjk_chars: set[str] = field(default_factory=set)
-    rawset: set[str] = field(default_factory=set)
     tails: set[int] = field(default_factory=set)  # units, bounds, scale words of numbers (no content)
     # stem -> token positions (``positions``), built on first use: most quotes are read through
     # their other fields alone, and an index of a long quote is a list per distinct stem
     _positions: dict[str, list[int]] | None = field(default=None, compare=False, repr=False)
+    _rawset: set[str] | None = field(default=None, compare=False, repr=False)  # ``rawset``, built on first use
     # values the rules derive from the text, each computed once (``derived``): a quote is
     # read against every claim that cites it, and a long one must not be scanned per claim
     cache: dict = field(default_factory=dict, compare=False, repr=False)
@@ -104,6 +104,14 @@ class _Text:
                 else:
                     at.append(k)
         return index
+
+    @property
+    def rawset(self) -> set[str]:
+        """The tokens as written (a few rules look names up in it)."""
+        tokens = self._rawset
+        if tokens is None:
+            tokens = self._rawset = set(self.raw)
+        return tokens
 
 
 def derived(t: _Text, fn):
