@@ -134,13 +134,21 @@ FRESH20: ``--fresh20`` measures the twentieth fresh group, made after the ninete
 ``benchmarks/data/claims-fresh20/holdout.jsonl`` (hand-written pairs; ``--fresh20-hand-dir`` names
 another copy). It has no public half.
 
+FRESH21: ``--fresh21`` measures the twenty-first fresh group, made after the twentieth was measured:
+``benchmarks/data/claims-fresh21/holdout.jsonl`` (hand-written pairs; ``--fresh21-hand-dir`` names
+another copy). It has no public half.
+
+FRESH22, FRESH23: ``--fresh22`` and ``--fresh23``, two more hand-written groups made after the
+twenty-first was measured (``benchmarks/data/claims-fresh22``, ``claims-fresh23``; ``--fresh22-hand-dir``
+and ``--fresh23-hand-dir`` name other copies). No public half.
+
 ``--publish`` also writes one report per hand-written data set (a paragraph per pair,
 ``<claim> <ref id="<page>">"<quote>"</ref>``; sources = the pages) and runs
 ``deep-research publish`` on it, then compares ``claim_status`` per ref with the library's
 verdict on the same pair (they differ where the report's claim unit differs from the
 pair's claim, e.g. a two-sentence claim).
 
-    uv run python benchmarks/bench_claims.py [--show 5] [--only pg-dev,hand] [--publish] [--holdout | --fresh | --fresh2 | … | --fresh9 | --fresh10 | --fresh11 | --fresh12 | --fresh13 | --fresh14 | --fresh15 | --fresh16 | --fresh17 | --fresh18 | --fresh19 | --fresh20]
+    uv run python benchmarks/bench_claims.py [--show 5] [--only pg-dev,hand] [--publish] [--holdout | --fresh | --fresh2 | … | --fresh9 | --fresh10 | --fresh11 | --fresh12 | --fresh13 | --fresh14 | --fresh15 | --fresh16 | --fresh17 | --fresh18 | --fresh19 | --fresh20 | --fresh21 | --fresh22 | --fresh23]
 """
 
 from __future__ import annotations
@@ -217,6 +225,9 @@ FRESH18_HAND_DIR = REPO / "benchmarks" / "data" / "claims-fresh18"  # optional: 
 FRESH18_FACTVER_ROOT = Path("/tmp/factver-fresh18")  # its public half (fetch_factver.py --fresh18)
 FRESH19_HAND_DIR = REPO / "benchmarks" / "data" / "claims-fresh19"
 FRESH20_HAND_DIR = REPO / "benchmarks" / "data" / "claims-fresh20"
+FRESH21_HAND_DIR = REPO / "benchmarks" / "data" / "claims-fresh21"
+FRESH22_HAND_DIR = REPO / "benchmarks" / "data" / "claims-fresh22"
+FRESH23_HAND_DIR = REPO / "benchmarks" / "data" / "claims-fresh23"
 
 
 @dataclass(frozen=True)
@@ -270,6 +281,9 @@ FRESH_GROUPS = {
                           FRESH18_HAND_DIR, FRESH18_FACTVER_ROOT, hand_optional=True),
     "fresh19": FreshGroup("the nineteenth fresh group (claims-fresh19, hand-written only", FRESH19_HAND_DIR, None),
     "fresh20": FreshGroup("the twentieth fresh group (claims-fresh20, hand-written only", FRESH20_HAND_DIR, None),
+    "fresh21": FreshGroup("the twenty-first fresh group (claims-fresh21, hand-written only", FRESH21_HAND_DIR, None),
+    "fresh22": FreshGroup("the twenty-second fresh group (claims-fresh22, hand-written only", FRESH22_HAND_DIR, None),
+    "fresh23": FreshGroup("the twenty-third fresh group (claims-fresh23, hand-written only", FRESH23_HAND_DIR, None),
 }
 
 SUPPORTED, UNSUPPORTED, UNCHECKED = ClaimStatus.SUPPORTED, ClaimStatus.UNSUPPORTED, ClaimStatus.UNCHECKED

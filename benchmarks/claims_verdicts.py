@@ -6,7 +6,7 @@ make the claim check faster changes no verdict.
 
 ``--group`` names the pairs (default ``dev``: pg-dev, the hand-written dev part, the public
 fact-verification dev parts under ``--factver-root``); ``holdout`` (the holdout parts),
-``fresh`` ... ``fresh9``, ``fresh11``, ``fresh12``, ``fresh13``, ``fresh14``, ``fresh15``, ``fresh16``, ``fresh17``, ``fresh18``, ``fresh19``, ``fresh20`` (a fresh
+``fresh`` ... ``fresh9``, ``fresh11``, ``fresh12``, ``fresh13``, ``fresh14``, ``fresh15``, ``fresh16``, ``fresh17``, ``fresh18``, ``fresh19``, ``fresh20``, ``fresh21``, ``fresh22``, ``fresh23`` (a fresh
 group: its hand-written pairs and its public sets under ``--fresh-factver-root``, default the
 group's usual place), ``probes`` (the red-team probes).
 Keep the dumps of unseen groups out of the repository and do not read them.
@@ -52,6 +52,9 @@ _FRESH = {
     "fresh18": (bc.FRESH18_HAND_DIR, bc.FRESH18_FACTVER_ROOT),
     "fresh19": (bc.FRESH19_HAND_DIR, None),
     "fresh20": (bc.FRESH20_HAND_DIR, None),
+    "fresh21": (bc.FRESH21_HAND_DIR, None),
+    "fresh22": (bc.FRESH22_HAND_DIR, None),
+    "fresh23": (bc.FRESH23_HAND_DIR, None),
 }
 GROUPS = ("dev", "holdout", *_FRESH, "probes")
 

@@ -7,7 +7,7 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .citations.check import safe_link
+from .citations.links import safe_link
 from .citations.locations import parse_locations
 from .citations.model import Source
 from .errors import UserError

@@ -63,6 +63,12 @@ ROOTS = {
     "debref": "usr/share/debian-reference",
     # claims-fresh20 (../claims-fresh20): python-sqlalchemy-doc (the SQLAlchemy 1.4.46 HTML documentation)
     "sqlalchemy": "usr/share/doc/python-sqlalchemy-doc/html",
+    # claims-fresh21 (../claims-fresh21): octave-doc (the GNU Octave 7.3 manual, texinfo HTML)
+    "octave": "usr/share/doc/octave/octave.html",
+    # claims-fresh22 (../claims-fresh22): vim-doc (the Vim 9.0 help files as HTML)
+    "vim": "usr/share/doc/vim/html",
+    # claims-fresh23 (../claims-fresh23): debian-handbook (The Debian Administrator's Handbook, Debian 11, English HTML)
+    "handbook": "usr/share/doc/debian-handbook/html",
 }
 
 

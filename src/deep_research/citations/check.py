@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from collections import Counter
 from dataclasses import dataclass, field
-from functools import cached_property, lru_cache
+from functools import cached_property
 from typing import Iterable, Mapping
 from urllib.parse import quote, urlsplit
 
@@ -16,34 +16,10 @@ from .evidence import (MAX_DISAGREEMENTS, Disagreement, Independence, claim_key,
 from .flags import Flag, NormalisedPage, date_problems, invented_names, normalised_page, uncited_statements
 from .fragments import Fragment, fragment_for, with_text_fragment
 from .judgement import decide
+from .links import LINK_SCHEMES, safe_link  # noqa: F401 - re-exported: publish and inputs import it from here
 from .locations import Location, locate, parse_locations
 from .model import ParsedReport, QuoteCheck, Ref, RefProblem, Source, Verdict
 from .verify import SourceIndex
-
-LINK_SCHEMES = frozenset({"http", "https", "file"})
-
-
-_URL_ESCAPES = {" ": "%20", '"': "%22", "'": "%27", "<": "%3C", ">": "%3E", "`": "%60",
-                "(": "%28", ")": "%29"}
-
-
-@lru_cache(maxsize=4096)  # once per source, not once per citation
-def safe_link(url: str | None) -> str | None:
-    """The URL if a reader may be sent there (http, https, file), else None. Characters that
-    could end a markdown link or an HTML attribute are percent-encoded."""
-    if not url:
-        return None
-    url = url.strip()
-    if any(ord(ch) < 32 or ord(ch) == 127 for ch in url):
-        return None
-    try:
-        scheme = urlsplit(url).scheme.lower()
-    except ValueError:
-        return None
-    if scheme not in LINK_SCHEMES:
-        return None
-    return "".join(_URL_ESCAPES.get(ch, ch) for ch in url)
-
 
 @dataclass
 class Citation:

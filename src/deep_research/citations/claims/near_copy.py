@@ -85,6 +85,9 @@ def _substitution_kind(claim: _Text, ci: int, quote: _Text, qj: int, quotes: lis
             and _with_version(claim, ci) != _with_version(quote, qj):
         if _negated_near(claim, ci) != _negated_near(quote, qj):
             return None  # "is not an American series" / "is a French series": one side denies its name
+        if _title_cased(claim, ci) != _title_cased(quote, qj):
+            return None  # "selling his island in Lake X" / "Is Selling His Island For 7 Million": a
+            # capital in a headline shows no name (two headlines capitalise alike: compared)
         cr, qr = claim.raw[ci], quote.raw[qj]
         gain = claim.raw.count(cr) > sum(derived(t, _raw_counts)[cr] for t in quotes)
         loss = claim.raw.count(qr) < sum(derived(t, _raw_counts)[qr] for t in quotes)
@@ -103,6 +106,26 @@ def _substitution_kind(claim: _Text, ci: int, quote: _Text, qj: int, quotes: lis
             # do not write in any form proves a swap
             return None if _name_in_quotes(cr, quotes) else "entity"
     return None
+
+
+def _title_cased(t: _Text, k: int) -> bool:
+    """Is the sentence of ``k`` written in title case, as a headline is ("Flight Delayed Due To
+    Storm", "Agency Confirms Video Showing The Crash")? Every word after the first starts with
+    a capital letter, but for words of at most three letters ("of", "the", "al"), and four
+    such capitalised words at least, not all in capitals. Every word looks like a name there:
+    the capital shows none."""
+    lo, hi = sentence_bounds(t, k)
+    capitals = 0
+    for x in range(lo + 1, hi):
+        r = t.raw[x]
+        if t.kinds[x] != _WORD or not r[:1].isalpha():
+            continue
+        if r[:1].islower():
+            if len(r) > 3:
+                return False
+        elif not r.isupper():
+            capitals += 1
+    return capitals >= 4
 
 
 _JOINS = frozenset({"or", "and", "nor"})
@@ -374,6 +397,15 @@ _COUNTRY = {"uk": "uk", "u.k": "uk", "u.k.": "uk", "britain": "uk", "british": "
             "netherlands": "nl", "dutch": "nl"}
 
 
+def _transposed(a: str, b: str) -> bool:
+    """Are ``a`` and ``b`` (four letters at least) one word with two neighbouring letters
+    swapped ("daivd" / "david")?"""
+    if len(a) != len(b) or len(a) < 4:
+        return False
+    diff = [i for i, (x, y) in enumerate(zip(a, b, strict=True)) if x != y]
+    return len(diff) == 2 and diff[1] == diff[0] + 1 and a[diff[0]] == b[diff[1]] and a[diff[1]] == b[diff[0]]
+
+
 def _name_swap(claim: _Text, ci: int, quote: _Text, qj: int) -> bool:
     """May the two names stand for different things? Not when one is the other's spelling
     variant, abbreviation or inflection ("Fredrick" / "Frederick", "Feb" / "February",
@@ -400,6 +432,8 @@ def _name_swap(claim: _Text, ci: int, quote: _Text, qj: int) -> bool:
     if a.isalpha() and b.isalpha():
         if Indel.normalized_similarity(a, b) >= 0.85 or a[:4] == b[:4]:
             return False  # spelling variants, inflections
+        if _transposed(a, b):
+            return False  # "Daivd" / "David": two letters typed in the wrong order
         if (a.isupper() or b.isupper()) and min(len(a), len(b)) <= 5 and a[0] == b[0]:
             return False  # "US" / "United"
         if _multiword_name(claim, ci) != _multiword_name(quote, qj):

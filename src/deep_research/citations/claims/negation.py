@@ -32,7 +32,7 @@ WINDOW = 6  # tokens around a negation searched for shared context
 _MEANS_NOT = _IMPLICIT_NEG_STEMS | _DENYING
 
 
-_PRONOUNS = frozenset({"none", "nothing", "nobody"})
+_PRONOUNS = frozenset({"none", "nothing", "nobody", "neither"})
 _JOINS = frozenset({"and", "or", "but", ",", ";", ":", ".", ")"})
 
 
@@ -78,7 +78,8 @@ def _negation_matches(src: _Text, k: int, dst_list: list[_Text], src_fully_cover
     need = min(2, len(seg_stems))
     occs = [(dst, j) for dst in dst_list for j in dst.positions.get(head, ())]
     if not occs or any(_negated_at(dst, j) or _weakly_negated(dst, j) or _complement_follows(dst, j)
-                       or _subject_of_negation(dst, j) for dst, j in occs):
+                       or _subject_of_negation(dst, j) or _taken_away_with_modifiers(dst, j, src)
+                       for dst, j in occs):
         return None  # absent, or negated there too: consistent
     if _adverb_negated(head, dst_list):
         return None  # "could not have a lawful marriage" / "this won't be lawfully recognised"
@@ -204,6 +205,28 @@ def _weakly_negated(t: _Text, j: int) -> bool:
     return (j >= 2 and t.low[j - 1] == "of" and t.low[j - 2] == "out") or (j >= 1 and t.low[j - 1] == "beyond")
 
 
+_TAKEN_AWAY_STEMS = frozenset(stem(w) for w in _TAKING_AWAY)
+
+
+def _taken_away_with_modifiers(t: _Text, j: int, negated: _Text) -> bool:
+    """Is the word at j the head of the object of a verb that takes it away, its modifiers
+    between ("removes the overflow limit" / "no overflow limit": within four tokens, one
+    clause, no stop)? The words between must be function words or words the negated side
+    writes too, so that the object is the negated words themselves; "removes the limit"
+    (nothing between) is ``_weakly_negated``'s."""
+    if t.low[j] in _TAKING_AWAY or t.stems[j] in _TAKEN_AWAY_STEMS:
+        return False  # "Removing listeners removes ...": the word is the verb itself
+    c = t.clause[j]
+    for x in range(j - 1, max(-1, j - 5), -1):
+        if t.clause[x] != c or t.kinds[x] != _WORD:
+            return False
+        if t.low[x] in _TAKING_AWAY:
+            return x < j - 1 and any(t.content[y] for y in range(x + 1, j))
+        if t.content[x] and t.stems[x] not in negated.stemset:
+            return False
+    return False
+
+
 _CONDITIONS = frozenset({"if", "when", "whenever", "unless"})
 _COMPLEMENTS = frozenset({"otherwise", "else"})
 
@@ -315,6 +338,8 @@ def _not_a_denial(t: _Text, k: int) -> bool:
         return True  # "as effective, if not more so": "A, if not B" states A and suggests more
     if _answer_particle(t, k):
         return True  # "No, it's from 2009": an answer, not a negation of what follows
+    if _nothing_but(t, k):
+        return True  # "use nothing but a damp cloth": "only a damp cloth", which denies none of its words
     if t.low[k] == "not" and t.low[k + 1:k + 4] in (("to", "be", "confused"), ("to", "be", "mistaken")):
         return True  # "Costa Maya (not to be confused with the Riviera Maya)": tells two names apart, denies nothing
     if t.low[k] == "without" and t.low[max(0, k - 2):k] == ("with", "or"):
@@ -343,6 +368,26 @@ def _not_a_denial(t: _Text, k: int) -> bool:
             return True
         j += 1
     return False
+
+
+# the pronouns that, right before "but" ("nothing but", "none but", "no one but"), say "only"
+_ONLY_PRONOUNS = frozenset({"nothing", "none", "nobody", "noone"})
+
+
+def _nothing_but(t: _Text, k: int) -> bool:
+    """Is the negator at k the pronoun of "nothing but X" ("use nothing but a damp cloth",
+    "none but the owner", "no one but the owner", "nothing else but")? It says "only X": X is
+    stated, not denied. "but" must follow right away (an "else" between at most): "He said
+    nothing, but left" is a contrast, and the negation stands."""
+    n = len(t.raw)
+    x = k + 1
+    if t.low[k] == "no" and x < n and t.low[x] == "one":
+        x += 1
+    elif t.low[k] not in _ONLY_PRONOUNS:
+        return False
+    if x < n and t.low[x] == "else":
+        x += 1
+    return x + 1 < n and t.low[x] == "but" and t.kinds[x + 1] in (_WORD, _NUM)
 
 
 # "without it Mutt takes the default": what "without" denies is the thing "it" stands for, and the
@@ -387,7 +432,15 @@ def _answer_particle(t: _Text, k: int) -> bool:
     start = k
     while start > 0 and not t.sent_start[start] and t.low[start - 1] in ("oh", "well", "um", "uh", "ah", "hmm"):
         start -= 1
+    if t.sent_start[start] and t.low[k + 1] in _AFFIRMING_IDIOMS and k + 2 < len(t.raw) \
+            and t.raw[k + 2] in (",", ":", "!", "\u2014", "-"):
+        return True  # "No joke: a boy was billed ...", "No doubt, it works": the idiom affirms what follows
     return t.sent_start[start] and t.low[k + 1] in _AFTER_ANSWER
+
+
+# what "no" opens a sentence with, before a pause, as an idiom that affirms the rest ("No joke:
+# ...", "No kidding, ...", "No doubt, ...")
+_AFFIRMING_IDIOMS = frozenset({"joke", "kidding", "doubt", "wonder", "surprise", "lie"})
 
 
 _THAN_WORDS = frozenset({"more", "less", "fewer", "greater", "larger", "bigger", "higher", "lower", "smaller",
@@ -593,6 +646,9 @@ def _negation_moved(src: _Text, k: int, dst: _Text, j: int, claim_negates: bool)
             return 'the quote states the other case with "otherwise"'
         if _other_branch(dst, j):
             return 'the quote states the other case in the "or" branch of its "either ... or"'
+        found = _denied_by_anaphor(src, k, dst, j)
+        if found:
+            return f'the quote denies it later in that sentence of what it names, by "{found}"'
         return None
     qlo, qhi = sentence_bounds(src, k)
     same_count = sum(dst.neg[lo:hi]) == sum(src.neg[qlo:qhi])
@@ -604,6 +660,39 @@ def _negation_moved(src: _Text, k: int, dst: _Text, j: int, claim_negates: bool)
         return f'the claim has a negation of its own in that sentence ("{own}"): it may have moved'
     if not _NOT_MUCH.isdisjoint(src.low[k + 1:k + 4]) and not _LITTLE.isdisjoint(dst.low[lo:hi]):
         return '"not much" / "not many" is said as "little" / "few"'
+    return None
+
+
+_ANAPHORS = frozenset({"them", "these", "those", "it", "this", "which", "whom"})
+
+
+def _denied_by_anaphor(src: _Text, k: int, dst: _Text, j: int) -> str | None:
+    """Does the quote's sentence of ``j`` go on to deny, through a pronoun that points back
+    ("All pools have in common that none of them pre-build connections"), what the claim's
+    determiner negation denies ("No pool builds connections in advance")? "none / neither of
+    them" after ``j`` in that sentence, the only negation of the sentence as "no" is of the
+    claim's, and every word the claim's negation covers that the quote does not write up to
+    "none of them" (what it points back to) standing in the six tokens after it (up to a
+    stop; a quotation mark does not end them): the quote's words as written, else None."""
+    if src.low[k] not in _DETERMINING:
+        return None
+    seg = _segment(src, k)
+    lo, hi = sentence_bounds(dst, j)
+    slo, shi = sentence_bounds(src, k)
+    if sum(dst.neg[lo:hi]) != 1 or sum(src.neg[slo:shi]) != 1:
+        return None
+    named = set(dst.stems[lo:j + 1])
+    for x in range(j + 1, hi - 2):
+        if dst.neg[x] and dst.low[x] in ("none", "neither") and dst.low[x + 1] == "of" \
+                and dst.low[x + 2] in _ANAPHORS:
+            denied = set()
+            for y in range(x + 3, min(hi, x + 3 + WINDOW)):
+                if dst.raw[y] in _STOPS or dst.raw[y] in ("-", "\u2013", ".") or dst.neg[y]:
+                    break
+                if dst.content[y]:
+                    denied.add(dst.stems[y])  # quotation marks open no new statement here
+            rest = {src.stems[y] for y in seg} - named - set(dst.stems[j + 1:x])
+            return " ".join(dst.raw[x:x + 3]) if rest and rest <= denied else None
     return None
 
 
@@ -1226,6 +1315,9 @@ def _negation_in_block(claim: _Text, q: _Text, i1: int, i2: int, j1: int, j2: in
     if any(negated.neg[p] and (_left_open(negated, p) or _denied_as_false(negated, p)
                                or plain.raw and _not_but(negated, p, plain, at)) for p in (cpos if cneg else qpos)):
         return None  # "may or may not be", "it is wrong to say that ... no", "not on A but on B": no denial (fresh18)
+    if plain.raw and any(negated.neg[p] and _checked_for(negated, p, plain, min(at, len(plain.raw) - 1))
+                         for p in (cpos if cneg else qpos)):
+        return None  # "checking for unclosed literals" / "checking that there are no unclosed literals"
     if plain.raw and (_only_in_case(plain, min(at, len(plain.raw) - 1)) or _elliptic_negation(plain, min(at, len(plain.raw) - 1))
                       or _counted_zero(plain, min(at, len(plain.raw) - 1))):
         return None  # "only when it is activated" / "do not have ... by default"; "If they don't, ..."; "zero rules"
@@ -1479,6 +1571,56 @@ def _unproven_flip(src: _Text, k: int, seg: list[int], dst: _Text, j: int) -> st
     found = _relative_on_negated(src, k, dst, j)
     if found:
         return f'the other side restates the relative clause ("{found} ...") on the negated words, not their negation'
+    found = _checked_for(src, k, dst, j)
+    if found:
+        return f'the negation is what a check makes sure of, and the other side says the check is "{found}" it'
+    found = _narrower_stated_apart(src, seg, dst, j)
+    if found:
+        return f'the other side says it of the narrower "{found}", which the negating side states apart, unnegated'
+    return None
+
+
+def _narrower_stated_apart(src: _Text, seg: list[int], dst: _Text, j: int) -> str | None:
+    """Does the other side qualify the negated words with a word the negated phrase lacks
+    ("the longest toll road" / "not the longest road"), a word the negating side itself writes
+    unnegated elsewhere, by the same words ("Although route 9 is the longest toll road, it is
+    not the longest road")? The negating side tells the narrower thing from the wider, states
+    the narrower as the other side does, and denies only the wider: the phrase as the other
+    side writes it, else None."""
+    if len(seg) < 2:
+        return None
+    nxt = src.stems[seg[1]]
+    lo, hi = sentence_bounds(dst, j)
+    end = next((x for x in range(j + 1, min(hi, j + 4)) if dst.stems[x] == nxt), None)
+    if end is None:
+        return None
+    extra = {dst.stems[x] for x in range(j + 1, end) if dst.content[x]}
+    if not extra:
+        return None
+    for x in range(len(src.raw)):
+        if src.stems[x] == src.stems[seg[0]] and x not in seg and src.clause[x] not in src.neg_clauses \
+                and all(any(src.stems[y] == w for y in range(x + 1, min(len(src.raw), x + 4))) for w in extra):
+            return " ".join(dst.raw[j:end + 1])
+    return None
+
+
+_CHECKING = frozenset(stem(w) for w in ("check", "checks", "checking", "checked", "verify", "verifies", "verifying",
+                                        "verified", "test", "tests", "testing", "tested"))
+
+
+def _checked_for(src: _Text, k: int, dst: _Text, j: int) -> str | None:
+    """Does the negator at ``k`` stand in what a check makes sure of, a verb of checking then
+    "that" / "whether" in the four tokens before it ("checking that there are no unclosed
+    literals"), where the other side writes the same check "for" the words ("checking for
+    unclosed literals", the verb and "for" in the three tokens before ``j`` or at it)? A check for X
+    is a check that there is no X: "for", else None."""
+    if not any(src.stems[x] in _CHECKING and src.low[x + 1] in ("that", "whether")
+               and not any(src.raw[y] in _STOPS or src.raw[y] == "." for y in range(x + 1, k))
+               for x in range(max(0, k - 5), k)):
+        return None
+    for x in range(max(0, j - 3), j + 1):
+        if dst.low[x] == "for" and x and dst.stems[x - 1] in _CHECKING:
+            return dst.raw[x]
     return None
 
 

@@ -511,13 +511,23 @@ def _not_a_proof(c: _Num, claim: _Text, quotes: list[_Text], qnums: list[_Num]) 
       claim's precision ("68980": 69 thousand to the thousand);
     * an integer inside a range the quote gives ("runlevels 2, 3 and 4" / "runlevel 2 to 4");
     * an approximate duration against an approximate one in another unit, the two within 15 %
-      ("roughly four weeks" / "about a month")."""
+      ("roughly four weeks" / "about a month");
+    * a later version than one a quote gives as a lower bound ("2.4.20" / "2.4.19 and later");
+    * kilobytes against a number with "k" glued on and no unit ("1 KiB" / "1k of memory": the
+      reader takes "1k" for a thousand)."""
     if c.section_of is not None:
         if not any(_called(t, c.section_of) for t in quotes):
             return f'"{c.section_of}({c.raw})" names a manual page: its section is no quantity'
         return None
-    if c.value is None or c.version or c.key.startswith("D:") or c.key.endswith("th"):
+    if c.version:
+        later = _later_version_of(c, quotes)
+        if later:
+            return f'the quote says "{later}", which the claim\'s {c.raw} may fall under'
         return None
+    if c.value is None or c.key.startswith("D:") or c.key.endswith("th"):
+        return None
+    if c.unit == "kB" and c.raw.isdigit() and any(q.raw.lower() == c.raw + "k" and q.unit is None for q in qnums):
+        return f'the quote\'s "{c.raw}k" may count kilobytes, as the claim\'s {_fmt(c)} does'
     q = _rounds_to(c, qnums)
     if q is not None:
         return f"the quote's {q.raw} rounds to the claim's {_fmt(c)}"
@@ -527,6 +537,30 @@ def _not_a_proof(c: _Num, claim: _Text, quotes: list[_Text], qnums: list[_Num]) 
     d = _about_as_long(c, quotes)
     if d:
         return f'the claim\'s {_fmt(c)} is close to the quote\'s "{d}", both approximate'
+    return None
+
+
+_LATER = frozenset({"later", "newer", "above", "onwards", "onward", "up"})
+
+
+def _later_version_of(c: _Num, quotes: list[_Text]) -> str | None:
+    """A quote version with the claim version's parts but a smaller last one, followed by "and
+    later" / "or newer" / "onwards" ("2.4.19 and later" for the claim's "2.4.20"): the words,
+    else None."""
+    parts = c.key.split(".")
+    if not all(p.isdigit() for p in parts):
+        return None
+    for t in quotes:
+        for q in t.numbers:
+            qparts = q.key.split(".")
+            if not q.version or len(qparts) != len(parts) or qparts[:-1] != parts[:-1] \
+                    or not qparts[-1].isdigit() or int(qparts[-1]) >= int(parts[-1]):
+                continue
+            after = tuple(t.low[q.pos + 1:q.pos + 3])
+            if after[:1] in (("onwards",), ("onward",), ("+",)):
+                return " ".join(t.raw[q.pos:q.pos + 2])
+            if len(after) == 2 and after[0] in ("and", "or") and after[1] in _LATER:
+                return " ".join(t.raw[q.pos:q.pos + 3])
     return None
 
 
@@ -847,20 +881,25 @@ _MORE_ORDINALS["hundredth"] = 100
 
 def _same_value(c: _Num, qnums: list[_Num]) -> bool:
     """A quote number of the claim number's value written with other zeros ("5 years" /
-    "5.0 years", "30 %" / "30.0 %": with a unit, or a whole number), or an approximation
+    "5.0 years", "30 %" / "30.0 %": with a unit, or a whole number; a unit on the claim's side
+    only when the quotes give that value none, "thirty seconds" / "30.0"), or an approximation
     against a quote approximation of the same unit within 10 % ("about 40 percent" / "some
     41 percent"). Versions are left out ("3.10" is not "3.1")."""
     if c.value is None or c.version:
         return False
+    units = set()  # the units the quotes give a number of the claim number's value
     for q in qnums:
-        if q.value is None or q.version or q.unit != c.unit or q.negative != c.negative or q.key.startswith("D:") \
+        if q.value is None or q.version or q.negative != c.negative or q.key.startswith("D:") \
                 or q.key.endswith("th") != c.key.endswith("th"):
             continue  # an ordinal is not a count ("3" / "third")
         if q.value == c.value and q.cmp == c.cmp and (c.unit is not None or c.value == c.value.to_integral_value()):
+            units.add(q.unit)
+        if q.unit == c.unit and c.cmp == "approx" and q.cmp == "approx" \
+                and abs(q.value - c.value) <= APPROX * abs(c.value):
             return True
-        if c.cmp == "approx" and q.cmp == "approx" and abs(q.value - c.value) <= APPROX * abs(c.value):
-            return True
-    return False
+    # the same unit; or, as for the same digits (``_number_supported``), the unit on one side
+    # only when no quote gives the value another one ("thirty seconds" / "Defaults to 30.0")
+    return c.unit in units or units == {None}
 
 
 def _season_end(c: _Num, claim: _Text, qnums: list[_Num]) -> bool:
