@@ -69,6 +69,10 @@ ROOTS = {
     "vim": "usr/share/doc/vim/html",
     # claims-fresh23 (../claims-fresh23): debian-handbook (The Debian Administrator's Handbook, Debian 11, English HTML)
     "handbook": "usr/share/doc/debian-handbook/html",
+    # claims-fresh25 (../claims-fresh25): imagemagick-6-doc (the ImageMagick 6.9.11 HTML documentation)
+    "imagemagick": "usr/share/doc/imagemagick-6-common/html/www",
+    # claims-fresh24 (../claims-fresh24): r-doc-html (the R 4.2.2 manuals, single-file HTML)
+    "rmanual": "usr/share/doc/r-doc-html/manual",
 }
 
 
