@@ -73,6 +73,8 @@ ROOTS = {
     "imagemagick": "usr/share/doc/imagemagick-6-common/html/www",
     # claims-fresh24 (../claims-fresh24): r-doc-html (the R 4.2.2 manuals, single-file HTML)
     "rmanual": "usr/share/doc/r-doc-html/manual",
+    # claims-fresh27 (../claims-fresh27): borgbackup-doc (the BorgBackup 1.2.4 HTML documentation)
+    "borg": "usr/share/doc/borgbackup/html",
 }
 
 
