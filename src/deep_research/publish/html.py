@@ -147,43 +147,41 @@ def shown_code_lines(text: str, columns: int = CODE_COLUMNS) -> int:
     return lines
 
 
+def _mark_tall(html: str, tag: str, pattern: re.Pattern, tall) -> str:
+    """``html`` with each ``<tag>`` element ``pattern`` finds (group 1: its body) marked
+    ``<tag class="tall">`` where ``tall(body)``."""
+    if f"<{tag}>" not in html:
+        return html
+    return pattern.sub(lambda m: f'<{tag} class="tall">{m.group(1)}</{tag}>' if tall(m.group(1)) else m.group(0),
+                       html)
+
+
+def _tall_code(body: str) -> bool:
+    if body.count("\n") < TALL_CODE_LINES // 2 and len(body) < TALL_CODE_LINES * CODE_COLUMNS // 4:
+        return False  # short whatever its lines: not read further
+    return shown_code_lines(html_lib.unescape(_ANY_TAG.sub("", body)).rstrip("\n")) > TALL_CODE_LINES
+
+
 def tall_code_blocks(html: str) -> str:
     """``html`` (sanitised: a ``<pre>`` has no attribute) with each code block that may be
     taller than a page marked ``<pre class="tall">`` (see :data:`TALL_CODE_LINES`)."""
-    if "<pre>" not in html:
-        return html
-
-    def mark(m: re.Match) -> str:
-        body = m.group(1)
-        if body.count("\n") < TALL_CODE_LINES // 2 and len(body) < TALL_CODE_LINES * CODE_COLUMNS // 4:
-            return m.group(0)  # short whatever its lines: not read further
-        text = html_lib.unescape(_ANY_TAG.sub("", body)).rstrip("\n")
-        if shown_code_lines(text) <= TALL_CODE_LINES:
-            return m.group(0)
-        return f'<pre class="tall">{body}</pre>'
-
-    return _PRE.sub(mark, html)
+    return _mark_tall(html, "pre", _PRE, _tall_code)
 
 
 _TR = re.compile(r"<tr>(.*?)</tr>", re.S)
 _CELL = re.compile(r"<t([dh])\b[^>]*>(.*?)</t\1>", re.S)
 
 
+def _tall_row(body: str) -> bool:
+    return len(body) > TALL_CELL_CHARS and any(
+        len(c) > TALL_CELL_CHARS and len(html_lib.unescape(_ANY_TAG.sub("", c))) > TALL_CELL_CHARS
+        for _, c in _CELL.findall(body))
+
+
 def tall_table_rows(html: str) -> str:
     """``html`` (sanitised: a ``<tr>`` has no attribute) with each table row that may be
     taller than a page marked ``<tr class="tall">`` (see :data:`TALL_CELL_CHARS`)."""
-    if "<tr>" not in html:
-        return html
-
-    def mark(m: re.Match) -> str:
-        body = m.group(1)
-        if len(body) <= TALL_CELL_CHARS or not any(
-                len(c) > TALL_CELL_CHARS and len(html_lib.unescape(_ANY_TAG.sub("", c))) > TALL_CELL_CHARS
-                for _, c in _CELL.findall(body)):
-            return m.group(0)
-        return f'<tr class="tall">{body}</tr>'
-
-    return _TR.sub(mark, html)
+    return _mark_tall(html, "tr", _TR, _tall_row)
 
 
 def split_title(markdown: str) -> tuple[str | None, str]:
