@@ -75,6 +75,8 @@ ROOTS = {
     "rmanual": "usr/share/doc/r-doc-html/manual",
     # claims-fresh26 (../claims-fresh26): gdb-doc (the GDB 13.1 manual, texinfo HTML split by node)
     "gdb": "usr/share/doc/gdb-doc/html/gdb",
+    # claims-fresh27 (../claims-fresh27): borgbackup-doc (the BorgBackup 1.2.4 HTML documentation)
+    "borg": "usr/share/doc/borgbackup/html",
 }
 
 
