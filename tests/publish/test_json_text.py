@@ -31,6 +31,8 @@ class _Count(int):
     [], {}, [[]], [{}], {"a": []}, {"a": {}}, (1, "two", None), [(1, 2), ()],
     {"n": 1, "nested": {"list": [1, [2, [3, {"deep": "x"}]]], "t": True}, "f": 1.25},
     _Colour.RED, {"c": _Colour.RED}, _Count(3), [_Count(4)],  # subclasses: json.dumps decides
+    [{"red": 1, "b": 2}, {_Colour.RED: 3, "b": 4}, {"red": 5, "b": 6}],  # keys equal to a kept row's, one a subclass
+    [{"a": 1, "b": 2}, {"b": 3, "a": 4}, {"a": 5}, {"a": 6, "b": 7}],  # the same keys in another order, fewer keys
     {1: "int key"}, {True: 1, None: 2, 1.5: 3}, {"a": 1, 2: "b"},  # non-string keys: json.dumps decides
 ])
 def test_same_text_as_json_dumps(value):

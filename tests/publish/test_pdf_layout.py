@@ -66,6 +66,24 @@ def test_only_long_unbroken_tokens_are_marked_breakable():
     assert f'title="a &gt; {TOKEN}"' in out and f"<pre><code>{TOKEN}</code></pre>" in out
 
 
+def test_long_tokens_marked_alike_with_and_without_a_pre_block():
+    """A page without <pre> takes a shorter path (every text part in one pass): the same
+    tokens are marked as on a page whose <pre> makes the tag-by-tag path run, for runs at
+    the edges of text parts, runs of 29 and 30 characters, entities and plain long words."""
+    import random
+
+    from deep_research.publish.html import breakable_long_tokens
+
+    rnd = random.Random(7)
+    pieces = ["x" * 29, "y" * 30, "a/b" * 11, "&amp;" * 7 + "zz", "Donaudampfschifffahrtsgesellschaftskapitän",
+              " ", "\n", "\u00a0", ", ", '<a href="https://example.org/' + "q" * 40 + '">', "</a>", "<b>", "</b>",
+              "<p>", "</p>", "<sup>1</sup>", "word", "-", ".", "&lt;"]
+    for _ in range(300):
+        html = "".join(rnd.choice(pieces) for _ in range(rnd.randrange(1, 30)))
+        pre = "<pre><code>" + "z" * 40 + "</code></pre>"
+        assert breakable_long_tokens(html + pre) == breakable_long_tokens(html) + pre, html
+
+
 def test_a_quote_label_never_breaks_inside_a_word():
     """'medium confidence' or 'claim not checked' after a quote of any length wraps between
     its words (the PDF showed 'medium confid-ence' across two lines)."""

@@ -288,3 +288,20 @@ def test_a_long_url_in_the_pdf_sources_is_broken_but_never_hyphenated(tmp_path):
     text = "".join(page.extract_text() for page in PdfReader(str(result.files["pdf"])).pages)
     joined = "".join(text.split())
     assert url in joined, joined[-800:]
+
+
+def test_single_spaces_is_the_whitespace_regex():
+    """html._single_spaces (badge titles) writes what re.sub(r"\\s+", " ", text) writes: str.split
+    splits at exactly the characters "\\s" matches (every code point checked), runs at the
+    ends become one space too."""
+    import random
+    import re
+
+    from deep_research.publish.html import _single_spaces
+
+    assert [i for i in range(0x110000) if bool(re.match(r"\s", chr(i))) != chr(i).isspace()] == []
+    rnd = random.Random(5)
+    chars = [" ", "\n", "\t", "\r", "\u00a0", "\u2003", "\x1c", "\x85", "\u3000", "\u2028", "a", "é", "\u200b", "."]
+    for _ in range(20000):
+        text = "".join(rnd.choice(chars) for _ in range(rnd.randrange(10)))
+        assert _single_spaces(text) == re.sub(r"\s+", " ", text), repr(text)

@@ -446,13 +446,19 @@ def test_transient_faults_show_in_usage_and_leave_the_report_as_without_them(cor
     assert r.values["citation_summary"] == baseline["citation_summary"]
 
 
-def test_supervisor_failure_keeps_research_in_checkpoint_and_notes_and_resume_continues(corpus, tmp_path):
+def _graph_whose_supervisor_keeps_failing(corpus):
+    """A graph (in-memory checkpointer and store) whose supervisor's model is rate-limited until
+    ``plan.clear()``; the scripted model's ``calls`` count each role."""
     case = build_case("supervisor", "rate_limit", "persistent")
     plan = FaultPlan(faults=case.faults)
     script = fault_script()
     deps = Deps(model_factory=faulty_factory(script, plan),
                 search_factory=lambda cfg: FaultySearch(LocalCorpus.open(corpus), plan))
-    graph = make_graph(deps, checkpointer=InMemorySaver(), store=InMemoryStore())
+    return make_graph(deps, checkpointer=InMemorySaver(), store=InMemoryStore()), plan, script
+
+
+def test_supervisor_failure_keeps_research_in_checkpoint_and_notes_and_resume_continues(corpus, tmp_path):
+    graph, plan, script = _graph_whose_supervisor_keeps_failing(corpus)
     config = {"configurable": {"thread_id": "resume"}}
     context = {**BASE_CONTEXT, "output_dir": str(tmp_path)}
 
@@ -646,12 +652,7 @@ def test_a_subgraph_failure_on_resume_tells_the_settings_the_run_gave_that_are_n
     when that fails again before any node of the top graph runs, the settings the run gave
     that are not used were only logged. They are in the chat (before the failure's turn) and
     the degradations, as when the run goes on."""
-    case = build_case("supervisor", "rate_limit", "persistent")
-    plan = FaultPlan(faults=case.faults)
-    script = fault_script()
-    deps = Deps(model_factory=faulty_factory(script, plan),
-                search_factory=lambda cfg: FaultySearch(LocalCorpus.open(corpus), plan))
-    graph = make_graph(deps, checkpointer=InMemorySaver(), store=InMemoryStore())
+    graph, plan, script = _graph_whose_supervisor_keeps_failing(corpus)
     config = {"configurable": {"thread_id": "told"}}
     started = {**BASE_CONTEXT, "output_dir": str(tmp_path), "report_format": "concise"}
 

@@ -73,6 +73,10 @@ ROOTS = {
     "imagemagick": "usr/share/doc/imagemagick-6-common/html/www",
     # claims-fresh24 (../claims-fresh24): r-doc-html (the R 4.2.2 manuals, single-file HTML)
     "rmanual": "usr/share/doc/r-doc-html/manual",
+    # claims-fresh26 (../claims-fresh26): gdb-doc (the GDB 13.1 manual, texinfo HTML split by node)
+    "gdb": "usr/share/doc/gdb-doc/html/gdb",
+    # claims-fresh27 (../claims-fresh27): borgbackup-doc (the BorgBackup 1.2.4 HTML documentation)
+    "borg": "usr/share/doc/borgbackup/html",
 }
 
 

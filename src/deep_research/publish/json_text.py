@@ -55,6 +55,11 @@ _SCALARS: dict[type, Callable[[Any], str]] = {  # exact type -> its JSON text, a
 
 _KEYS: dict[str, dict[str, str]] = {}  # indentation -> key -> its text after a comma: ',\n    "key": '
 _MAX_KEYS = 4096  # texts kept per indentation (a report's records repeat a few dozen keys)
+# indentation -> a dict's keys, in order -> their texts (the first without its comma): the
+# records of one kind (a citation's, a claim's) have the same keys in the same order
+_ROWS: dict[str, dict[tuple[str, ...], list[str]]] = {}
+_MAX_ROWS = 256  # key sequences kept per indentation
+_STR_ONLY = frozenset((str,))
 
 
 def _write(v: Any, out: list[str], newline: str) -> None:
@@ -72,19 +77,30 @@ def _write(v: Any, out: list[str], newline: str) -> None:
     inner = newline + _INDENT
     scalars, encode, append = _SCALARS, encode_basestring, out.append
     if t is dict:
-        if any(type(k) is not str for k in v):
+        if not _STR_ONLY.issuperset(map(type, v)):  # (a C-speed pass over the key types)
             raise _NotPlain
-        keys = _KEYS.get(inner)
-        if keys is None:
-            keys = _KEYS[inner] = {}
+        names = tuple(v)
+        rows = _ROWS.get(inner)
+        if rows is None:
+            rows = _ROWS[inner] = {}
+        row = rows.get(names)
+        if row is None:  # the texts of these keys after a comma: ',\n    "key": '
+            keys = _KEYS.get(inner)
+            if keys is None:
+                keys = _KEYS[inner] = {}
+            row = []
+            for k in names:
+                key = keys.get(k)
+                if key is None:
+                    key = f",{inner}{encode(k)}: "
+                    if len(keys) < _MAX_KEYS:
+                        keys[k] = key
+                row.append(key)
+            row[0] = row[0][1:]  # no comma before the first key
+            if len(rows) < _MAX_ROWS:
+                rows[names] = row
         append("{")
-        first = len(out)
-        for k, item in v.items():
-            key = keys.get(k)
-            if key is None:
-                key = f",{inner}{encode(k)}: "
-                if len(keys) < _MAX_KEYS:
-                    keys[k] = key
+        for key, item in zip(row, v.values()):
             append(key)
             if type(item) is str:
                 append(encode(item))
@@ -92,7 +108,6 @@ def _write(v: Any, out: list[str], newline: str) -> None:
                 append(scalar(item))
             else:
                 _write(item, out, inner)
-        out[first] = out[first][1:]  # no comma before the first key
         append(newline + "}")
         return
     sep = "," + inner

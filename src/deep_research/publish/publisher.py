@@ -152,15 +152,23 @@ def _flags_by_ref(flags: list) -> dict[int, list]:
     return out
 
 
-def _citation_json(c, styler: Styler, flags: list | None = None) -> dict:
+def _citation_json(c, styler: Styler, flags: list | None = None,
+                   styled: dict[str | None, tuple[str | None, str | None]] | None = None) -> dict:
     """citations.json's record: the checks, and (added) the marker and reference entry of
-    the citation style and the flags on its claim (invented names, impossible dates)."""
+    the citation style and the flags on its claim (invented names, impossible dates).
+    ``styled``: each source's (marker, reference text), kept here as they are made (a
+    report cites a source many times; both depend on the source alone)."""
     out = c.as_json()
     out["flags"] = [f.as_json() for f in flags or () if c.ref.index + 1 in f.refs]
-    known = c.source is not None and c.source.id in styler.infos
+    sid = c.source.id if c.source is not None else None
+    entry = styled.get(sid) if styled is not None else None
+    if entry is None:
+        known = sid is not None and sid in styler.infos
+        entry = (styler.marker(sid), styler.reference(sid).text) if known else (None, None)
+        if styled is not None:
+            styled[sid] = entry
     out["citation_style"] = styler.style
-    out["in_text"] = styler.marker(c.source.id) if known else None
-    out["reference"] = styler.reference(c.source.id).text if known else None
+    out["in_text"], out["reference"] = entry
     return out
 
 
@@ -288,9 +296,10 @@ def publish_report(
     with collector_paused():  # citations.json and audit.json: as above (the PDF is not paused)
         result = PublishResult(out, files, report, refused, timings, missing, audit_policy)
         flags_by_ref = _flags_by_ref(report.flags)
+        styled: dict[str | None, tuple[str | None, str | None]] = {}
         write_atomic(
             files["citations"],
-            inert_json(json_text.dumps([_citation_json(c, styler, flags_by_ref.get(c.ref.index + 1))
+            inert_json(json_text.dumps([_citation_json(c, styler, flags_by_ref.get(c.ref.index + 1), styled)
                                         for c in report.citations])) + "\n",
         )
         audit = {

@@ -102,7 +102,6 @@ _REF_OPEN_END = re.compile(r">")
 _REF_MARK = re.compile(r'\s(check|note)="([^"<>&]{0,300})"', re.IGNORECASE)
 REF_CHECKS = frozenset({"quote-not-found", "claim-differs", "claim-unchecked", "no-claim"})
 _REF_CLOSE = re.compile(r"</ref\s*>\Z", re.IGNORECASE)
-_WS = re.compile(r"\s+")
 
 
 # --- which URLs may be links ------------------------------------------------------------
@@ -413,7 +412,7 @@ def inert_quote(quote: str, local_files: frozenset[str] = frozenset(), changes: 
 
 @lru_cache(maxsize=4096)
 def _inert_quote(quote: str, local_files: frozenset[str]) -> tuple[str, tuple[tuple[str, int], ...]]:
-    quote = _WS.sub(" ", quote).strip().replace('"', "\u201d")
+    quote = " ".join(quote.split()).replace('"', "\u201d")  # (str.split splits where "\s" matches)
     if not quote:
         return quote, ()
     acc = SafeMarkdown("")

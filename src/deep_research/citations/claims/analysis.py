@@ -375,6 +375,10 @@ _WORD_DASH_THOUSANDS = re.compile(r"-(?<=[^\W\d_]-)(?=\d{1,3}(?:,\d{3})+(?![\d,]
 # part of a name, not a quantity. Not "step(1)" and the like (a list's marker) nor "(2019)"; a
 # dotted name only as a configuration file's ("sources.list(5)", not "process.exit(1)").
 _MAN_PAGE = re.compile(r"(?<![\w.+-])([a-z][a-z0-9_.+-]*)\(([1-9])[a-z]{0,4}\)")
+# what every such name's section holds, found first: the pattern above starts with a look-behind
+# and a class, tried at every letter of the text; this one starts with "(", which the engine scans
+# for in C (most texts with numbers and brackets name no manual page)
+_MAN_SECTION = re.compile(r"\([1-9][a-z]{0,4}\)")
 _NOT_COMMANDS = frozenset({"step", "steps", "item", "items", "note", "case", "figure", "fig", "table", "part",
                            "rule", "point", "option", "phase", "stage", "level", "section", "chapter", "page",
                            "line", "eq", "equation", "example", "type", "version", "v"})
@@ -383,6 +387,8 @@ _NOT_COMMANDS = frozenset({"step", "steps", "item", "items", "note", "case", "fi
 def _man_sections(text: str, raw: list[str], low: list[str], numbers: list[_Num]) -> None:
     """Mark the numbers that are a manual page's section ("1" of "find(1)") with the command's
     name (``_Num.section_of``)."""
+    if not _MAN_SECTION.search(text):
+        return
     pages = set()
     for m in _MAN_PAGE.finditer(text):
         name = m.group(1)
@@ -419,7 +425,6 @@ def _analyse(text: str, claim_side: bool, mid_start: bool = False) -> _Text:
     neg_clauses: set[int] = set()
     align: list[str] = []
     align_pos: list[int] = []
-    positions: dict[str, list[int]] = {}
     stemset: set[str] = set()
     lowset: set[str] = set()
     c = 0
@@ -428,7 +433,7 @@ def _analyse(text: str, claim_side: bool, mid_start: bool = False) -> _Text:
     add_neg_clause = neg_clauses.add
     special = heads.keys() | tails | bounds | hyph | calls
     add_align, add_align_pos, articles = align.append, align_pos.append, _ARTICLES
-    add_low, add_stem, get_positions = lowset.add, stemset.add, positions.get
+    add_low, add_stem = lowset.add, stemset.add
     for k in range(n):
         kind = kinds[k]
         r = raw[k]
@@ -446,11 +451,6 @@ def _analyse(text: str, claim_side: bool, mid_start: bool = False) -> _Text:
                 if w not in articles:
                     add_align(st)
                     add_align_pos(k)
-                at = get_positions(st)
-                if at is None:
-                    positions[st] = [k]
-                else:
-                    at.append(k)
                 continue
             if flags & 1 and k not in hyph and not (w == "yet" and k and neg[k - 1]):
                 # "not yet assigned": "yet" after a negator ends no clause, the negation covers what follows
@@ -507,7 +507,6 @@ def _analyse(text: str, claim_side: bool, mid_start: bool = False) -> _Text:
         if k not in tails and w not in articles:
             add_align(st)
             add_align_pos(k)
-        positions.setdefault(st, []).append(k)
     clause = list(accumulate(cuts))  # clause number of each token: the clause starts up to it
     cjk = {raw[k] for k in range(n) if kinds[k] == _CJK} if _CJK in kinds else set()  # (a C-level scan first)
     bigrams = {raw[k] + raw[k + 1] for k in range(n - 1) if kinds[k] == _CJK and kinds[k + 1] == _CJK} \
@@ -515,8 +514,7 @@ def _analyse(text: str, claim_side: bool, mid_start: bool = False) -> _Text:
     # (tuples, not the lists built here: see ``_analyse_quote``'s cache)
     return _Text(tuple(raw), tuple(low), tuple(stems), tuple(kinds), tuple(clause), tuple(sent_start), numbers,
                  tuple(neg), neg_clauses, stemset, lowset, bigrams, tuple(align), tuple(align_pos), tuple(content),
-                 tuple(entity), " " + " ".join(align) + " ", cjk, positions,
-                 set(raw), tails | bounds)
+                 tuple(entity), " " + " ".join(align) + " ", cjk, tails | bounds)
 
 
 def _is_negator(w: str, k: int, raw: list[str], low: list[str], kinds: list[int], n: int, start: bool) -> bool:

@@ -492,7 +492,7 @@ def _near_copies(claim: _Text, quotes: list[_Text]) -> list[_Text]:
     for q in quotes:
         if not q.align or len(q.align) > MAX_ALIGN_TOKENS:
             continue
-        shared = len(content & q.positions.keys())
+        shared = len(content.intersection(q.stems))  # (a claim's content stem is never punctuation)
         if (shared < 2 or shared < NEAR_COPY_SHARE * len(content)) and \
                 Indel.normalized_similarity(claim.align, q.align) < SHORT_COPY_SIMILARITY:
             continue

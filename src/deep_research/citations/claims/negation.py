@@ -591,8 +591,11 @@ def _negated_heads(t: _Text) -> list[tuple[int, str]]:
 
 
 def _stated_unnegated(t: _Text) -> frozenset[str]:
-    """The stems the text has in a clause without negation."""
-    return frozenset(st for st, at in t.positions.items() if any(t.clause[j] not in t.neg_clauses for j in at))
+    """The stems the text has in a clause without negation (punctuation has no stem here)."""
+    negated = t.neg_clauses
+    if not negated:
+        return frozenset(compress(t.stems, t.kinds))  # _PUNCT is 0: every other token
+    return frozenset(st for st, kind, c in zip(t.stems, t.kinds, t.clause) if kind and c not in negated)
 
 
 _DETERMINING = frozenset({"no", "none", "nothing", "nobody"})

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from decimal import Decimal
 from enum import StrEnum
+from itertools import compress
 
 
 class ClaimStatus(StrEnum):
@@ -79,12 +80,38 @@ class _Text:
     entity: tuple[bool, ...]
     joined: str = ""  # " stem stem ... " for contiguous-copy tests
     cjk_chars: set[str] = field(default_factory=set)
-    positions: dict[str, list[int]] = field(default_factory=dict)  # stem -> token positions
-    rawset: set[str] = field(default_factory=set)
     tails: set[int] = field(default_factory=set)  # units, bounds, scale words of numbers (no content)
+    # stem -> token positions (``positions``), built on first use: most quotes are read through
+    # their other fields alone, and an index of a long quote is a list per distinct stem
+    _positions: dict[str, list[int]] | None = field(default=None, compare=False, repr=False)
+    _rawset: set[str] | None = field(default=None, compare=False, repr=False)  # ``rawset``, built on first use
     # values the rules derive from the text, each computed once (``derived``): a quote is
     # read against every claim that cites it, and a long one must not be scanned per claim
     cache: dict = field(default_factory=dict, compare=False, repr=False)
+
+    @property
+    def positions(self) -> dict[str, list[int]]:
+        """Stem -> positions of the tokens with that stem, in order (punctuation has none)."""
+        index = self._positions
+        if index is None:
+            index = self._positions = {}
+            stems, get = self.stems, index.get
+            for k in compress(range(len(stems)), self.kinds):  # _PUNCT is 0: every other token
+                st = stems[k]
+                at = get(st)
+                if at is None:
+                    index[st] = [k]
+                else:
+                    at.append(k)
+        return index
+
+    @property
+    def rawset(self) -> set[str]:
+        """The tokens as written (a few rules look names up in it)."""
+        tokens = self._rawset
+        if tokens is None:
+            tokens = self._rawset = set(self.raw)
+        return tokens
 
 
 def derived(t: _Text, fn):
