@@ -652,3 +652,24 @@ def test_the_judge_check_reads_be_contracted_and_a_left_out_preposition_as_the_p
     claim = "This day, the song is loved."
     r = ev(claim, ["To this day, the song is loved."], JudgeFact(claim, ["this day, the song is loved"]))
     assert not r.ok and any("To this day" in p for p in r.problems)
+
+
+# --- an action only wished, planned or waited for ("wait to restart") -----------------------
+def test_an_action_the_span_only_waits_or_plans_for_is_not_shown_as_done():
+    q = ["During the upgrade the replicas wait to restart until the primary has finished."]
+    span = q[0][:-1]
+    done = ev("During the upgrade the replicas are restarting until the primary has finished.", q,
+              JudgeFact("the replicas are restarting", [span], [("are", "wait"), ("restarting", "to")]))
+    assert not done.ok and any('"wait to restart"' in p for p in done.problems), done.problems
+    q2 = ["The installer tried to remove the old package before copying the files."]
+    removed = ev("The installer removed the old package.", q2,
+                 JudgeFact("the installer removed the old package", ["The installer tried to remove the old package"]))
+    assert not removed.ok and any('"tried to remove"' in p for p in removed.problems), removed.problems
+
+
+def test_a_claim_that_keeps_the_waiting_still_passes():
+    q = ["During the upgrade the replicas wait to restart until the primary has finished."]
+    span = q[0][:-1]
+    kept = ev("During the upgrade the replicas wait to restart until the primary has finished.", q,
+              JudgeFact("the replicas wait to restart", [span]))
+    assert kept.ok, kept.problems

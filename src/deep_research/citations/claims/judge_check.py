@@ -270,6 +270,9 @@ def check_judge_evidence(claim: str, quotes: list[str], facts: list[JudgeFact]) 
     tense = _tense_in_spans(claim or "", [quotes[qi][a:b] for qi, a, b in found])
     if tense:
         problems.append(tense)
+    unrealized = _unrealized_in_spans(claim or "", span_texts)
+    if unrealized:
+        problems.append(unrealized)
 
     paths: dict[str, str] = {}
     text, mid = _prepare_claim(_paths_as_names(claim or "", paths))  # before "<id>" is taken for a tag
@@ -563,6 +566,25 @@ def _tense_in_spans(claim: str, spans: list[str]) -> str | None:
     change = P.be_tense_change({w.lower() for w in _CONTRACTED_WORD_RX.findall(claim)},
                                {w.lower() for s in spans for w in _CONTRACTED_WORD_RX.findall(s)})
     return f'the claim says "{change[0]}" where the cited spans say it in {change[1]} only' if change else None
+
+
+# A verb that puts the action after its "to" in wish, plan or waiting, not in fact: "people
+# wait to cross the street" does not say that they cross it.
+_UNREALIZED_TO = re.compile(
+    r"\b((?:wait|want|intend|attempt|expect|aim)(?:s|ed|ing)?|wish(?:es|ed|ing)?|hop(?:e|es|ed|ing)"
+    r"|plan(?:s|ned|ning)?|try|tries|tried|trying|prepar(?:e|es|ed|ing)) to (\w+)", re.IGNORECASE)
+
+
+def _unrealized_in_spans(claim: str, spans: list[str]) -> str | None:
+    """A cited span holds the claim's action only after such a verb and "to" ("wait to
+    cross"), and the claim states the action without that verb ("are crossing")."""
+    cstems = {stem(w.lower()) for w in _CONTRACTED_WORD_RX.findall(claim)}
+    for s in spans:
+        for m in _UNREALIZED_TO.finditer(s):
+            if stem(m.group(2).lower()) in cstems and stem(m.group(1).lower()) not in cstems \
+                    and stem(m.group(0).split()[0].lower()) not in cstems:
+                return f'a cited span says "{m.group(0)}", and the claim states the action as done'
+    return None
 
 
 def _lookalike(claim_t: _Text, spans: list[_Span]) -> tuple[str, str] | None:
