@@ -270,7 +270,7 @@ def check_judge_evidence(claim: str, quotes: list[str], facts: list[JudgeFact]) 
     tense = _tense_in_spans(claim or "", [quotes[qi][a:b] for qi, a, b in found])
     if tense:
         problems.append(tense)
-    unrealized = _unrealized_in_spans(claim or "", span_texts)
+    unrealized = _unrealized_in_spans(claim or "", span_texts) or _capital_modal(claim or "", span_texts)
     if unrealized:
         problems.append(unrealized)
 
@@ -569,9 +569,10 @@ def _tense_in_spans(claim: str, spans: list[str]) -> str | None:
 
 
 # A verb that puts the action after its "to" in wish, plan or waiting, not in fact: "people
-# wait to cross the street" does not say that they cross it.
+# wait to cross the street" does not say that they cross it. Not after "to" ("it is unwise to
+# try to access it" speaks of the access in general).
 _UNREALIZED_TO = re.compile(
-    r"\b((?:wait|want|intend|attempt|expect|aim)(?:s|ed|ing)?|wish(?:es|ed|ing)?|hop(?:e|es|ed|ing)"
+    r"(?<!\bto )\b((?:wait|want|intend|attempt|expect|aim)(?:s|ed|ing)?|wish(?:es|ed|ing)?|hop(?:e|es|ed|ing)"
     r"|plan(?:s|ned|ning)?|try|tries|tried|trying|prepar(?:e|es|ed|ing)) to (\w+)", re.IGNORECASE)
 
 
@@ -584,6 +585,24 @@ def _unrealized_in_spans(claim: str, spans: list[str]) -> str | None:
             if stem(m.group(2).lower()) in cstems and stem(m.group(1).lower()) not in cstems \
                     and stem(m.group(0).split()[0].lower()) not in cstems:
                 return f'a cited span says "{m.group(0)}", and the claim states the action as done'
+    return None
+
+
+# A capitalised "May", "Might" or "Could" before a word, as a headline writes a modal ("Audio
+# Recording From Ferguson May Capture Michael Brown Shooting"): read as a name, it would
+# escape the modal restriction.
+_CAPITAL_MODAL = re.compile(r"\b(May|Might|Could) (?=[^\W\d_])")
+_MODAL_WORDS = re.compile(r"\b(?:may|might|could|can|possibly|perhaps|maybe)\b", re.IGNORECASE)
+
+
+def _capital_modal(claim: str, spans: list[str]) -> str | None:
+    """A cited span holds a capitalised modal and the claim no modal word at all."""
+    if _MODAL_WORDS.search(claim):
+        return None
+    for s in spans:
+        m = _CAPITAL_MODAL.search(s)
+        if m:
+            return f'a cited span says "{m.group(1)}" (a modal), which the claim does not'
     return None
 
 
