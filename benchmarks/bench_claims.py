@@ -150,13 +150,16 @@ FRESH26, FRESH27: ``--fresh26`` and ``--fresh27``, two more hand-written groups 
 twenty-fifth was measured (``benchmarks/data/claims-fresh26``, ``claims-fresh27``; ``--fresh26-hand-dir``
 and ``--fresh27-hand-dir`` name other copies). No public half.
 
+FRESH28: ``--fresh28``, a hand-written group made after the twenty-seventh was measured
+(``benchmarks/data/claims-fresh28``; ``--fresh28-hand-dir`` names another copy). No public half.
+
 ``--publish`` also writes one report per hand-written data set (a paragraph per pair,
 ``<claim> <ref id="<page>">"<quote>"</ref>``; sources = the pages) and runs
 ``deep-research publish`` on it, then compares ``claim_status`` per ref with the library's
 verdict on the same pair (they differ where the report's claim unit differs from the
 pair's claim, e.g. a two-sentence claim).
 
-    uv run python benchmarks/bench_claims.py [--show 5] [--only pg-dev,hand] [--publish] [--holdout | --fresh | --fresh2 | … | --fresh9 | --fresh10 | --fresh11 | --fresh12 | --fresh13 | --fresh14 | --fresh15 | --fresh16 | --fresh17 | --fresh18 | --fresh19 | --fresh20 | --fresh21 | --fresh22 | --fresh23 | --fresh24 | --fresh25 | --fresh26 | --fresh27]
+    uv run python benchmarks/bench_claims.py [--show 5] [--only pg-dev,hand] [--publish] [--holdout | --fresh | --fresh2 | … | --fresh9 | --fresh10 | --fresh11 | --fresh12 | --fresh13 | --fresh14 | --fresh15 | --fresh16 | --fresh17 | --fresh18 | --fresh19 | --fresh20 | --fresh21 | --fresh22 | --fresh23 | --fresh24 | --fresh25 | --fresh26 | --fresh27 | --fresh28]
 """
 
 from __future__ import annotations
@@ -240,6 +243,7 @@ FRESH24_HAND_DIR = REPO / "benchmarks" / "data" / "claims-fresh24"
 FRESH25_HAND_DIR = REPO / "benchmarks" / "data" / "claims-fresh25"
 FRESH26_HAND_DIR = REPO / "benchmarks" / "data" / "claims-fresh26"
 FRESH27_HAND_DIR = REPO / "benchmarks" / "data" / "claims-fresh27"
+FRESH28_HAND_DIR = REPO / "benchmarks" / "data" / "claims-fresh28"
 
 
 @dataclass(frozen=True)
@@ -300,6 +304,7 @@ FRESH_GROUPS = {
     "fresh25": FreshGroup("the twenty-fifth fresh group (claims-fresh25, hand-written only", FRESH25_HAND_DIR, None),
     "fresh26": FreshGroup("the twenty-sixth fresh group (claims-fresh26, hand-written only", FRESH26_HAND_DIR, None),
     "fresh27": FreshGroup("the twenty-seventh fresh group (claims-fresh27, hand-written only", FRESH27_HAND_DIR, None),
+    "fresh28": FreshGroup("the twenty-eighth fresh group (claims-fresh28, hand-written only", FRESH28_HAND_DIR, None),
 }
 
 SUPPORTED, UNSUPPORTED, UNCHECKED = ClaimStatus.SUPPORTED, ClaimStatus.UNSUPPORTED, ClaimStatus.UNCHECKED

@@ -77,6 +77,8 @@ ROOTS = {
     "gdb": "usr/share/doc/gdb-doc/html/gdb",
     # claims-fresh27 (../claims-fresh27): borgbackup-doc (the BorgBackup 1.2.4 HTML documentation)
     "borg": "usr/share/doc/borgbackup/html",
+    # claims-fresh28 (../claims-fresh28): python-flask-doc (the Flask 2.2.2 HTML documentation)
+    "flask": "usr/share/doc/python-flask-doc/html",
 }
 
 

@@ -600,6 +600,19 @@ def _scale_group(t: _Text, k: int) -> str:
 _OFTEN = frozenset({"often", "commonly", "frequently", "usually"})
 _COMMON = frozenset({"common", "commonly", "usual", "usually", "frequent", "frequently", "often"})
 
+# "face all kinds of problems" / "face many kinds of problems" (issue 25, fresh28): before
+# "kinds of" / "sorts of", "all" says the kinds are many and varied, not that every kind is meant
+_SORTS = frozenset({"kinds", "sorts", "types", "manner"})
+_MANY = frozenset({"many", "various", "numerous"})
+
+
+def _all_kinds_of(claim: _Text, ci: int, q: _Text, qj: int) -> bool:
+    """The quote's "all kinds of" (or "sorts of", ...) where the claim writes "many" (or
+    "various", "numerous") before the same noun and "of"."""
+    cn, qn = ci + 2, qj + 2
+    return claim.low[ci] in _MANY and q.low[qj] == "all" and qn < len(q.low) and cn < len(claim.low) \
+        and q.low[qj + 1] in _SORTS and claim.low[ci + 1] == q.low[qj + 1] and q.low[qn] == claim.low[cn] == "of"
+
 
 def _swap_verdict(kind: str, claim: _Text, ci: int, q: _Text, qj: int) -> ClaimCheck:
     note = f'the claim says "{claim.raw[ci]}" where the quote says "{q.raw[qj]}"'
@@ -616,6 +629,9 @@ def _swap_verdict(kind: str, claim: _Text, ci: int, q: _Text, qj: int) -> ClaimC
         if said:
             return ClaimCheck(ClaimStatus.UNCHECKED, None, f"not proven wrong (near_copy:quantifier): {note}; the "
                               f'quote says how often with "{said}"')
+    if kind == "quantifier" and _all_kinds_of(claim, ci, q, qj):
+        return ClaimCheck(ClaimStatus.UNCHECKED, None, f"not proven wrong (near_copy:quantifier): {note}; "
+                          f'"all {q.raw[qj + 1]} of" says they are many and varied')
     groups = (_scale_group(claim, ci), _scale_group(q, qj)) if kind in ("quantifier", "modal") else None
     return verdict(f"near_copy:{kind}", f'the claim says "{claim.raw[ci]}" where the quote says "{q.raw[qj]}"',
                    claim, ci, q, qj, groups=groups)

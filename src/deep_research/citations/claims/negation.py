@@ -649,6 +649,12 @@ def _negation_moved(src: _Text, k: int, dst: _Text, j: int, claim_negates: bool)
         found = _denied_by_anaphor(src, k, dst, j)
         if found:
             return f'the quote denies it later in that sentence of what it names, by "{found}"'
+        found = _denied_by_pro_verb(src, dst, j)
+        if found:
+            return f'the quote names it first and then denies it by "{found}"'
+        named = _denied_by_class_noun(src, k, dst, j)
+        if named:
+            return f'the quote names it as "{named[0]}" and goes on to speak of the case "{named[1]}"'
         return None
     qlo, qhi = sentence_bounds(src, k)
     same_count = sum(dst.neg[lo:hi]) == sum(src.neg[qlo:qhi])
@@ -693,6 +699,75 @@ def _denied_by_anaphor(src: _Text, k: int, dst: _Text, j: int) -> str | None:
                     denied.add(dst.stems[y])  # quotation marks open no new statement here
             rest = {src.stems[y] for y in seg} - named - set(dst.stems[j + 1:x])
             return " ".join(dst.raw[x:x + 3]) if rest and rest <= denied else None
+    return None
+
+
+_DO_OBJECTS = frozenset({"that", "this", "it", "so"})
+_TOPIC_ENDS = frozenset({",", "\u2014", "\u2013", "-", ":"})
+
+
+def _denied_by_pro_verb(src: _Text, dst: _Text, j: int) -> str | None:
+    """Does the quote put the claim's negated words first, as a topic, and deny them by "do
+    that" after a comma ("sending out HTML from uploaded files, never do that" / "Never send
+    out HTML from uploaded files"; issue 25, fresh28)? In the sentence of ``j``, a negator
+    (or "do not") right after a comma (or dash, colon), then "do" and "that" / "this" / "it" / "so", which
+    ends its clause; every content word of the sentence before the comma written by the
+    claim too (else "do that" may stand for another act): the words as written, else None."""
+    lo, hi = sentence_bounds(dst, j)
+    for x in range(j + 2, hi - 2):
+        if not (dst.neg[x] and dst.low[x] in _VERB_NEGATORS):
+            continue
+        start = x - 1 if dst.low[x - 1] == "do" else x  # "don't do that", "do not do that"
+        y = x + 1
+        if dst.raw[start - 1] not in _TOPIC_ENDS or dst.low[y] != "do" or dst.low[y + 1] not in _DO_OBJECTS:
+            continue
+        if y + 2 < len(dst.raw) and dst.raw[y + 2] not in _STOPS and dst.raw[y + 2] not in (".", "!", "\u2014"):
+            continue  # "never do that with scripts": said of less
+        if all(not dst.content[z] or dst.stems[z] in src.stemset for z in range(lo, start - 1)):
+            return " ".join(dst.raw[start:y + 2])
+        return None
+    return None
+
+
+_CLASS_NEGATORS = frozenset({"neither", "no", "none"})
+_AT_ONCE = frozenset({"once", "when", "whenever"})  # "once the browser is closed" / "when it is closed"
+
+
+def _denied_by_class_noun(src: _Text, k: int, dst: _Text, j: int) -> tuple[str, str] | None:
+    """Does the quote name the claim's negated words by a class noun ("Expires or Max-Age
+    options") and, in its next sentence, state the case of none of them by that noun
+    ("If neither option is set, the cookie is removed when the browser is closed"), what the
+    claim states with its negation ("A cookie without Expires or Max-Age is removed once the
+    browser is closed"; issue 25, fresh28)? The noun within four tokens after ``j``, in its
+    clause; "neither" / "no" / "none of the" before its stem in the next sentence, that
+    sentence's only negation; every other content word of the claim's sentence (the named
+    words aside, and "once" for "when") written in that sentence: (the naming words, the
+    negated noun), else None."""
+    if src.low[k] not in ("without", "no"):
+        return None
+    lo, hi = sentence_bounds(dst, j)
+    if hi >= len(dst.raw):
+        return None
+    nlo, nhi = sentence_bounds(dst, hi)
+    if sum(dst.neg[nlo:nhi]) != 1:
+        return None
+    slo, shi = sentence_bounds(src, k)
+    for n in range(j + 1, min(hi, j + 5)):
+        if dst.clause[n] != dst.clause[j] or not dst.content[n] or dst.stems[n] in src.stemset:
+            continue
+        named = set(dst.stems[j:n])
+        rest = {src.stems[y] for y in range(slo, shi) if src.content[y] and src.low[y] not in _AT_ONCE} - named
+        if not rest or not rest <= set(dst.stems[nlo:nhi]):
+            return None
+        for x in range(nlo, nhi - 1):
+            if not (dst.neg[x] and dst.low[x] in _CLASS_NEGATORS):
+                continue
+            at = x + 1
+            if dst.low[x] == "none" and dst.low[at:at + 2] == ["of", "the"]:
+                at += 2
+            if at < nhi and dst.stems[at] == dst.stems[n]:
+                return " ".join(dst.raw[j:n + 1]), " ".join(dst.raw[x:at + 1])
+        return None
     return None
 
 
