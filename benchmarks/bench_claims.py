@@ -153,13 +153,17 @@ and ``--fresh27-hand-dir`` name other copies). No public half.
 FRESH28: ``--fresh28``, a hand-written group made after the twenty-seventh was measured
 (``benchmarks/data/claims-fresh28``; ``--fresh28-hand-dir`` names another copy). No public half.
 
+FRESH29, FRESH30: ``--fresh29`` and ``--fresh30``, two more hand-written groups made after the
+twenty-eighth was measured (``benchmarks/data/claims-fresh29``, ``claims-fresh30``; ``--fresh29-hand-dir``
+and ``--fresh30-hand-dir`` name other copies). No public half.
+
 ``--publish`` also writes one report per hand-written data set (a paragraph per pair,
 ``<claim> <ref id="<page>">"<quote>"</ref>``; sources = the pages) and runs
 ``deep-research publish`` on it, then compares ``claim_status`` per ref with the library's
 verdict on the same pair (they differ where the report's claim unit differs from the
 pair's claim, e.g. a two-sentence claim).
 
-    uv run python benchmarks/bench_claims.py [--show 5] [--only pg-dev,hand] [--publish] [--holdout | --fresh | --fresh2 | … | --fresh9 | --fresh10 | --fresh11 | --fresh12 | --fresh13 | --fresh14 | --fresh15 | --fresh16 | --fresh17 | --fresh18 | --fresh19 | --fresh20 | --fresh21 | --fresh22 | --fresh23 | --fresh24 | --fresh25 | --fresh26 | --fresh27 | --fresh28]
+    uv run python benchmarks/bench_claims.py [--show 5] [--only pg-dev,hand] [--publish] [--holdout | --fresh | --fresh2 | … | --fresh9 | --fresh10 | --fresh11 | --fresh12 | --fresh13 | --fresh14 | --fresh15 | --fresh16 | --fresh17 | --fresh18 | --fresh19 | --fresh20 | --fresh21 | --fresh22 | --fresh23 | --fresh24 | --fresh25 | --fresh26 | --fresh27 | --fresh28 | --fresh29 | --fresh30]
 """
 
 from __future__ import annotations
@@ -244,6 +248,8 @@ FRESH25_HAND_DIR = REPO / "benchmarks" / "data" / "claims-fresh25"
 FRESH26_HAND_DIR = REPO / "benchmarks" / "data" / "claims-fresh26"
 FRESH27_HAND_DIR = REPO / "benchmarks" / "data" / "claims-fresh27"
 FRESH28_HAND_DIR = REPO / "benchmarks" / "data" / "claims-fresh28"
+FRESH29_HAND_DIR = REPO / "benchmarks" / "data" / "claims-fresh29"
+FRESH30_HAND_DIR = REPO / "benchmarks" / "data" / "claims-fresh30"
 
 
 @dataclass(frozen=True)
@@ -305,6 +311,8 @@ FRESH_GROUPS = {
     "fresh26": FreshGroup("the twenty-sixth fresh group (claims-fresh26, hand-written only", FRESH26_HAND_DIR, None),
     "fresh27": FreshGroup("the twenty-seventh fresh group (claims-fresh27, hand-written only", FRESH27_HAND_DIR, None),
     "fresh28": FreshGroup("the twenty-eighth fresh group (claims-fresh28, hand-written only", FRESH28_HAND_DIR, None),
+    "fresh29": FreshGroup("the twenty-ninth fresh group (claims-fresh29, hand-written only", FRESH29_HAND_DIR, None),
+    "fresh30": FreshGroup("the thirtieth fresh group (claims-fresh30, hand-written only", FRESH30_HAND_DIR, None),
 }
 
 SUPPORTED, UNSUPPORTED, UNCHECKED = ClaimStatus.SUPPORTED, ClaimStatus.UNSUPPORTED, ClaimStatus.UNCHECKED
