@@ -111,6 +111,48 @@ def test_ctrl_c_during_research_says_how_to_continue_and_resume_finishes(tmp_pat
     assert re.search(r"Citations: \d+ verified", r.stdout), r.stdout
 
 
+def test_ctrl_c_during_compare_keeps_the_finished_run_and_names_the_one_to_resume(tmp_path):
+    """Ctrl-C while compare's second run researched said only "interrupted": the first run's
+    numbers were lost (compare.json was written only at the end) and nothing named the thread
+    of the run that stopped."""
+    import json
+
+    corpus = write_corpus(tmp_path / "corpus")
+    log = tmp_path / "calls.log"
+    proc = subprocess.Popen([sys.executable, "-m", "deep_research.cli", "compare", QUESTION, "--corpus", str(corpus),
+                             "--out", str(tmp_path / "reports"), "--db", str(tmp_path / "state.sqlite"), "--no-pdf"],
+                            cwd=ROOT, env=_env(DR_CALL_LOG=str(log), DR_SLOW_UNIT="costs", DR_SLOW_DELAY="30"),
+                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 240
+        while time.monotonic() < deadline and proc.poll() is None:  # the multi run's costs unit (single has none)
+            if log.exists() and "\tcosts\t" in log.read_text():
+                break
+            time.sleep(0.2)
+        time.sleep(1)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert proc.returncode == 130, out + err
+    assert "Traceback" not in err
+    assert "interrupted: the run is saved where it stopped." in err, err
+    multi = re.search(r"multi: thread (\w+)", out)
+    assert multi, out
+    assert f"Continue it with: deep-research resume {multi.group(1)}" in err, err
+    written = list((tmp_path / "reports").glob("compare-*/compare.json"))
+    assert len(written) == 1, err
+    assert str(written[0]) in err.replace("\n", "")
+    record = json.loads(written[0].read_text())
+    assert record["interrupted"] == "multi" and record["not_run"] == []
+    assert record["runs"]["single"]["status"] == "completed"
+    assert record["runs"]["single"]["verified_citations"] > 0
+    assert record["runs"]["multi"]["status"] == "interrupted"
+    assert record["runs"]["multi"]["thread_id"] == multi.group(1)
+
+
 def test_ctrl_c_in_any_command_says_interrupted(monkeypatch, capsys):
     """Every other command (index, compare, eval, publish): one word, exit code 130."""
     import deep_research.cli as cli
