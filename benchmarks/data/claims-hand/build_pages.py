@@ -83,6 +83,8 @@ ROOTS = {
     "pytest": "usr/share/doc/python-pytest-doc/html",
     # claims-fresh30 (../claims-fresh30): gnutls-doc (the GnuTLS 3.7.9 manual, single-file texinfo HTML)
     "gnutls": "usr/share/doc/gnutls-doc/html",
+    # claims-fresh31 (../claims-fresh31): python-jinja2-doc (the Jinja 3.1.2 HTML documentation)
+    "jinja": "usr/share/doc/python-jinja2-doc/html",
 }
 
 
