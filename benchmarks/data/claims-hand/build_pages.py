@@ -85,6 +85,8 @@ ROOTS = {
     "gnutls": "usr/share/doc/gnutls-doc/html",
     # claims-fresh31 (../claims-fresh31): python-jinja2-doc (the Jinja 3.1.2 HTML documentation)
     "jinja": "usr/share/doc/python-jinja2-doc/html",
+    # claims-fresh32 (../claims-fresh32): python-pandas-doc (the pandas 1.5.3 user guide, Sphinx HTML)
+    "pandas": "usr/share/doc/python-pandas-doc/html",
 }
 
 
