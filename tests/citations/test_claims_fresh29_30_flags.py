@@ -39,7 +39,7 @@ def test_not_the_only_denies_only_the_only():
     size"."""
     claim = "Key size is not the only factor in the security level."
     got = check_claim(claim, ["The security level depends on more factors than key size."])
-    assert got.status is GREY and "only" in (got.note or "")
+    assert got.status is GREY and '"not the only" denies only the "the only"' in (got.note or "")
     # the quote says it is the only (or sole) one, or the claim denies that it is one at all
     assert status(claim, "Key size is the only factor in the security level.") is FLAG
     assert status(claim, "Key size is the sole factor in the security level.") is FLAG

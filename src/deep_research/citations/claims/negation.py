@@ -812,7 +812,7 @@ def _partial_negation(neg_side: _Text, k: int, plain: _Text, j: int) -> str | No
     if stated is None:
         return None
     lo, hi = sentence_bounds(plain, min(j, len(plain.raw) - 1))
-    return None if not stated.isdisjoint(plain.low[lo:hi]) else neg_side.raw[w]
+    return None if not stated.isdisjoint(plain.low[lo:hi]) else " ".join(neg_side.raw[k + 1:w + 1])
 
 
 def _condition_at(t: _Text, k: int) -> str | None:
