@@ -247,6 +247,14 @@ def test_report_review_waits_then_an_edited_report_is_published(tmp_path, corpus
     assert r.returncode == 3 and "waiting for review of the report" in r.stderr, r.stdout + r.stderr
     assert not list((tmp_path / "reports").rglob("report.md"))
     thread = re.search(r"deep-research resume (\w+)", r.stderr).group(1)
+    # an edit past the limit (several times the longest report a run writes) is refused before
+    # the run resumes, naming its length and the limit; the run still waits for its review
+    huge = tmp_path / "huge.md"
+    huge.write_text("# Mine\n\n" + "Tea is grown on hills. " * 50_000, encoding="utf-8")
+    r = run("resume", thread, "--edit", huge, "--db", db, env=SCRIPTED)
+    assert r.returncode == 2, r.stdout + r.stderr
+    assert "the edited report is 1,150,008 characters long; the limit is 1,000,000" in " ".join(r.stderr.split())
+    assert "Traceback" not in r.stderr
     edited = tmp_path / "edited.md"
     edited.write_text("# My own version\n\nShort and sweet, no citations.\n", encoding="utf-8")
     r = run("resume", thread, "--edit", edited, "--db", db, env=SCRIPTED)

@@ -95,10 +95,8 @@ def _ask_report_review(payload: dict, preset: dict | None) -> dict:
         if word.lower() in ("a", "approve", "y", "yes"):
             return {"type": "approve"}
         if word.lower() in ("e", "edit") and rest.strip():
-            from ..inputs import read_text_file
-
             try:
-                return {"type": "edit", "markdown": read_text_file(Path(rest.strip()).expanduser(), "edited report")}
+                return _edit_decision(Path(rest.strip()).expanduser())
             except UserError as e:  # the report under review is kept: ask again
                 err.print(printable(str(e)), markup=False)
                 continue
@@ -107,6 +105,18 @@ def _ask_report_review(payload: dict, preset: dict | None) -> dict:
             if feedback:
                 return {"type": "feedback", "feedback": feedback}
         err.print("Please answer a, e FILE" + (" or f." if can_revise else "."))
+
+
+def _edit_decision(path: Path) -> dict:
+    """The decision to publish the report markdown in ``path`` (``--edit FILE``, ``e FILE``);
+    UserError when it cannot be read or is longer than a reviewer's edit may be."""
+    from ..inputs import read_text_file
+    from ..research.report.review import edit_too_long
+
+    markdown = read_text_file(path, "edited report")
+    if (long := edit_too_long(markdown)) is not None:
+        raise UserError(f"{path}: {long}")
+    return {"type": "edit", "markdown": markdown}
 
 
 def _ask_approval(payload: dict, preset: dict | None) -> dict:
@@ -589,9 +599,7 @@ def resume(
         raise UserError("use only one of --approve, --reject and --edit")
     decision = {"type": "approve"} if approve else ({"type": "reject", "feedback": reject} if reject else None)
     if edit is not None:
-        from ..inputs import read_text_file
-
-        decision = {"type": "edit", "markdown": read_text_file(edit, "edited report")}
+        decision = _edit_decision(edit)
     context = checked_context(**(run_settings or {}))
     from ..research.runner import is_postgres
 
