@@ -377,6 +377,7 @@ async def _run_research(question: str | None, context: dict, db: str, thread_id:
     from ..research.runtime.configuration import Configuration
     from ..research.runtime.failure import ResearchFailed
     from ..research.runtime.preflight import preflight
+    from ..research.runtime.thread_settings import REPLACED, refused_on_resume
     from .console import err, out, warn
 
     # A model integration without native async support runs each call in the event loop's
@@ -403,13 +404,19 @@ async def _run_research(question: str | None, context: dict, db: str, thread_id:
             every = setting_labels()
             merged = resupplied(saved.get("context", {}), context,
                                 options={n: every[n] for n in RESUME_SECRET_SETTINGS if n in every})
+            # a saved setting refused now (a model the environment no longer allows): replaced, said
+            merged, replaced = refused_on_resume(saved.get("context", {}), context, merged)
+            for record in replaced:
+                warn(_replaced_line(record, every))
             handle = RunHandle.existing(thread_id, merged)
+            if replaced:  # told in the thread too (a settings turn, audit.json)
+                handle.config["configurable"][REPLACED] = replaced
             cfg = Configuration.resolve({"configurable": {}}, merged)
             _warn_clamped(cfg, merged)
             await preflight(cfg, deps, typed_labels(merged))
             # a cap or URL given on resume holds for the rest of the run, later resumes too; a run
             # saved with a URL's password (before it was kept out) is saved again without it
-            if context or cfg.clamped or kept(saved.get("context", {})) != saved.get("context", {}):
+            if context or cfg.clamped or replaced or kept(saved.get("context", {})) != saved.get("context", {}):
                 _keep_clamped(handle, cfg)
                 await save_run(store, handle, str(saved.get("question") or ""), saved.get("environment"))
             payload = None
@@ -454,6 +461,15 @@ async def _run_research(question: str | None, context: dict, db: str, thread_id:
             return WAITING
         _warn_unused({k: v for k, v in given.items() if k not in used}, "the run did not ask for it")
         return _print_result(values, handle.thread_id)
+
+
+def _replaced_line(record: dict, labels: dict[str, str]) -> str:
+    """A saved setting a resume replaced (thread_settings.refused_on_resume), in one line
+    naming its option, the value the run was started with, why it is refused now and the
+    value used instead."""
+    from ..research.runtime.thread_settings import ignored_line
+
+    return ignored_line({**record, "setting": labels.get(record["setting"], record["setting"])})
 
 
 def _key_variables(cfg) -> tuple[str, ...]:
