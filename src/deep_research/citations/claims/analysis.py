@@ -164,6 +164,10 @@ _HEBREW_HINT = re.compile(r"[\u05d5\u05d4\u05d1\u05db\u05dc\u05de\u05e9]-\d")
 def _is_entity(raw: str) -> tuple[bool, bool]:
     """Is a word token that is not plain lower-case letters a name (at a sentence start, and
     elsewhere)? One reading for both places (``_word_info`` keeps it per word)."""
+    if raw.isalpha() and raw[1:].islower():
+        # letters only (no digit, "_" or "."), no capital after the first: the tests below
+        # find one capital at most, and it is the first letter
+        return False, raw[0].isupper()
     if not any(map(str.isalpha, raw)):
         return False, False
     if any(map(str.isdigit, raw)) or "_" in raw or "." in raw.strip("."):
