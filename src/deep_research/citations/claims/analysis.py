@@ -251,7 +251,10 @@ def _tokens(text: str) -> tuple[list[str], list[int], set[int], set[int], set[in
             kinds += plain[done:i]
             done = i + 1
             tok = toks[i]
-            if "," in tok or " " in tok:
+            if tok.isdigit():
+                add_raw(tok)  # a bare number: ``_word_parts`` would keep it whole, as a number
+                add_kind(_NUM)
+            elif "," in tok or " " in tok:
                 add_raw(tok.replace(",", "").replace(" ", ""))
                 add_kind(_NUM)
             else:
