@@ -8,6 +8,7 @@ import re
 import unicodedata
 import uuid
 from dataclasses import dataclass
+from typing import Any
 from functools import lru_cache
 
 import jinja2
@@ -298,13 +299,42 @@ def _badge(c: Citation, t: dict, styler: Styler | None = None) -> str:
     return f'{wrap}<span class="{cls}" title="{title}">{inner}</span>{end}'
 
 
+@dataclass(slots=True)
+class _QuoteEntry:
+    """One quote a source entry lists. An object, not a dict: the template reads ``q.text``,
+    which Jinja looks up as an attribute first (on a dict that lookup fails, and the
+    exception costs more than the rest of the item)."""
+
+    text: str
+    url: str | None
+    status: str
+    mark: str | None
+    reason: str | None
+    confidence: str | None
+    location: str | None
+
+
+class _TemplateLabels(dict):
+    """The labels as the template reads them: ``t.key`` is ``t["key"]``, found without the
+    failed attribute lookup Jinja makes first on a plain dict (a dict's own attributes,
+    ``t.items``, still win, as they do on a dict)."""
+
+    __slots__ = ()
+
+    def __getattr__(self, name: str) -> Any:
+        try:
+            return self[name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+
 @dataclass
 class _SourceEntry:
     number: int
     title: str
     url: str | None
     raw_url: str
-    quotes: list[dict]
+    quotes: list[_QuoteEntry]
     credibility: str = ""
     entry: Markup | None = None  # the reference in the chosen citation style (not numbered)
 
@@ -336,10 +366,9 @@ def _source_entries(report: CitationReport, styler: Styler | None = None) -> lis
         if text not in shown[c.source.id]:
             shown[c.source.id].add(text)
             mark = check_mark(c)
-            e.quotes.append({"text": text, "url": c.url, "status": c.status.value,
-                             "mark": mark[0] if mark else None, "reason": mark[1] if mark else None,
-                             "confidence": c.confidence,
-                             "location": c.location.text if c.location else None})
+            e.quotes.append(_QuoteEntry(text, c.url, c.status.value, mark[0] if mark else None,
+                                        mark[1] if mark else None, c.confidence,
+                                        c.location.text if c.location else None))
     if styler is None or styler.style == "numbered":
         return sorted(entries.values(), key=lambda e: e.number)
     ordered = []
@@ -482,7 +511,7 @@ def render_html(
         title=title or found_title or t["research_report"],
         lang=lang,
         dir=text_direction(lang),
-        t=t,
+        t=_TemplateLabels(t),
         date_iso=date.isoformat(),
         date_human=format_date(t, date.day, date.month, date.year),
         css=Markup(css),
