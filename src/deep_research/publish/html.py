@@ -421,6 +421,45 @@ class _ListedCode(Preprocessor):
 
 
 _LEAD = re.compile(r"[ >]*")
+# Python-Markdown's inline patterns that cannot match a text without one of these characters
+# (each pattern's regex, as written in Python-Markdown 3.11, needs one): every pattern is tried
+# on every text of the report (each paragraph, list item and table cell), and one whose
+# characters the markdown to convert lacks finds nothing anywhere in it. Such a pattern is
+# taken out of that one conversion (:func:`_drop_idle_patterns`); a pattern whose regex
+# differs from the one listed here (another Python-Markdown) is always kept.
+_INLINE_NEEDS: dict[str, tuple[str, str]] = {
+    "backtick": (r'(?:(?<!\\)((?:\\{2})+)(?=`+)|(?<!\\)`)', "`"),
+    "escape": (r'\\(.)', "\\"),
+    "reference": (r'(?<!\!)\[', "["),
+    "link": (r'(?<!\!)\[', "["),
+    "image_link": (r'\!\[', "["),
+    "image_reference": (r'\!\[', "["),
+    "short_reference": (r'(?<!\!)\[', "["),
+    "short_image_ref": (r'\!\[', "["),
+    "autolink": (r'<([A-Za-z][A-Za-z0-9+.-]*://[^<>]*)>', "<"),
+    "automail": (r'<([^<> !]+@[^@<> ]+)>', "<"),
+    "entity": (r'(&(?:\#[0-9]+|\#x[0-9a-fA-F]+|[a-zA-Z0-9]+);)', "&"),
+    "em_strong": (r'\*|_', "*_"),
+}
+_HTML_TAG_PATTERN = "(<("  # Python-Markdown's inline HTML: a tag, comment, instruction or CDATA, each "<...>"
+
+
+def _drop_idle_patterns(converter: md_lib.Markdown, texts: list[str]) -> None:
+    """Deregister from ``converter`` the inline patterns of :data:`_INLINE_NEEDS` (and the
+    inline HTML pattern) that no text of ``texts`` can match: none holds a character the
+    pattern needs. Every text an inline pattern is tried on is a part of those texts (Python-
+    Markdown's own steps add placeholders of control characters, letters and digits only), so
+    the conversion is the same, without the tries that find nothing."""
+    present = {ch for ch in "`\\[<&*_" if any(ch in t for t in texts)}
+    for name in list(_INLINE_NEEDS):
+        if name not in converter.inlinePatterns:
+            continue
+        regex, needs = _INLINE_NEEDS[name]
+        if getattr(converter.inlinePatterns[name], "pattern", None) == regex and present.isdisjoint(needs):
+            converter.inlinePatterns.deregister(name)
+    html = converter.inlinePatterns["html"] if "html" in converter.inlinePatterns else None
+    if html is not None and str(getattr(html, "pattern", "")).startswith(_HTML_TAG_PATTERN) and "<" not in present:
+        converter.inlinePatterns.deregister("html")
 _LANG = re.compile(r"[\w#.+-]+")  # a fence's language as Python-Markdown's fenced-code step reads it
 
 
@@ -484,7 +523,9 @@ def render_html(
         listed_md = for_python_markdown(body_md, list_code)  # CommonMark's lists
         quote_gap = f"zqgap{nonce}q"  # between two quotes: an empty block (Python-Markdown would join them)
         listed_code[quote_gap] = ("", "")
-        converted = converter.convert(separate_quotes(listed_md, quote_gap))
+        source = separate_quotes(listed_md, quote_gap)
+        _drop_idle_patterns(converter, [source, *(x for block in listed_code.values() for x in block)])
+        converted = converter.convert(source)
     except RecursionError:  # the input limits should prevent it; never fail the report for it
         converted = f"<pre>{escape(body_md)}</pre>"
         converter.toc = ""
