@@ -8,7 +8,8 @@ claims a person wrote about it, labelled ``supported`` (a faithful paraphrase) o
 * ``hand``  - ``benchmarks/data/claims-hand/dev.jsonl`` (Python, Django, git, Linux docs);
 * ``pg``    - ``/work/shared/data/claims-dev/cases.jsonl`` (PostgreSQL manual), when present;
 * ``example`` - ``examples/report.md`` as published, its claims labelled by hand below
-  (:data:`EXAMPLE_WRONG`: the one claim the example altered on purpose).
+  (:data:`EXAMPLE_WRONG`: the one claim the example altered on purpose, "75 °C" where its page
+  says 55 to 65 °C, cited with a quote altered to match).
 
 A run: ``--claims`` quotes drawn at random (seeded) from one data set, each written into the
 report as one paragraph ``<claim> <ref id="page">"<quote>"</ref>.``; for a share ``p`` of
@@ -87,7 +88,7 @@ SHARES = (0.0, 0.1, 0.25, 0.5)
 TARGET = 0.05
 # examples/report.md, labelled by hand: every claim states what its quote says except the
 # one the example altered on purpose (its quote was changed from "55 to 65 °C").
-EXAMPLE_WRONG = ("The claim below was deliberately altered",)
+EXAMPLE_WRONG = ("The centre of a hot pile can reach 75 °C",)
 
 
 @dataclass
@@ -292,6 +293,8 @@ def example_run() -> dict:
     md = (REPO / "examples" / "report.md").read_text(encoding="utf-8")
     sources = load_sources(REPO / "examples" / "sources.json").sources
     truth = [not c.text.startswith(EXAMPLE_WRONG) for c in check_citations(md, sources).claims if c.text.strip()]
+    if truth.count(False) != len(EXAMPLE_WRONG):  # the example changed: its labels must follow
+        raise SystemExit(f"examples/report.md: {truth.count(False)} claims start with EXAMPLE_WRONG, expected {len(EXAMPLE_WRONG)}")
     with tempfile.TemporaryDirectory() as tmp:
         publish_report(md, sources, Path(tmp) / "run", pdf=False)
         fact = evaluate_run(RunFolder.load(Path(tmp) / "run"))["fact"]

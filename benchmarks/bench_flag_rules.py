@@ -1,7 +1,7 @@
 """Which red-flag rules generalise? (issue 25, "correct claims flagged <= 2 %").
 
 Per flag rule, and per path inside a rule where its note tells (the note with its quoted
-words and numbers masked), over the seen groups (dev, holdout, fresh1-fresh28: hand-written
+words and numbers masked), over the seen groups (dev, holdout, fresh1-fresh32: hand-written
 and public): correct claims flagged ("number lacking" apart, the project's rule), altered or
 refuted claims caught, per family (hand / public), the rule's precision and how many groups
 its false flags spread over; then per group.
@@ -57,7 +57,11 @@ FRESH = {("fresh1" if g == "fresh" else g): cv._FRESH[g] for g in SEEN} | {"fres
                                                                           "fresh25": cv._FRESH["fresh25"],
                                                                           "fresh26": cv._FRESH["fresh26"],
                                                                           "fresh27": cv._FRESH["fresh27"],
-                                                                          "fresh28": cv._FRESH["fresh28"]}
+                                                                          "fresh28": cv._FRESH["fresh28"],
+                                                                          "fresh29": cv._FRESH["fresh29"],
+                                                                          "fresh30": cv._FRESH["fresh30"],
+                                                                          "fresh31": cv._FRESH["fresh31"],
+                                                                          "fresh32": cv._FRESH["fresh32"]}
 # a group whose data reached main in the commit it was measured with (no main commit "before it"
 # is its first sight): the main commit it was first measured on, named. (fresh13's hand half was
 # first measured on 9638a5c, its public half on 165fe3e; between them only supported -> unchecked
@@ -80,7 +84,11 @@ FIRST_SIGHT = {"fresh11": "205c46906dfc26c496ebea58b6550b65d3b159f1",
                "fresh25": "b1e1976171d7b4e6a72fc0089e3a6bf587ec39c3",
                "fresh26": "cd15e9a37ffb357572bd6b352566ae669a023b49",
                "fresh27": "c122abda2635bac1bbc63794373fb500f59ca22e",
-               "fresh28": "df8ecc2569634bc1fb55891887b4188f41a6f682"}
+               "fresh28": "df8ecc2569634bc1fb55891887b4188f41a6f682",
+               "fresh29": "82d4c91f705577a1f117abc88e81db329415fd75",
+               "fresh30": "26fc3694d745f541f2c2939d9f8473dea4e1d777",
+               "fresh31": "932bbf181d77198df626c01e78e4048cb43e95ad",
+               "fresh32": "cad656e558fa72cbd15748fc85a1df439edd733d"}
 
 
 def pairs(group: str, factver_root: Path) -> list[bc.Pair]:

@@ -7,7 +7,9 @@ claims-fresh21: GNU Octave 7.3; claims-fresh22: Vim 9.0;
 claims-fresh23: Debian Administrator's Handbook 11; claims-fresh24: R 4.2.2 manuals;
 claims-fresh25: ImageMagick 6.9.11;
 claims-fresh26: GDB 13.1; claims-fresh27: BorgBackup 1.2.4;
-claims-fresh28: Flask 2.2.2), one table row
+claims-fresh28: Flask 2.2.2; claims-fresh29: pytest 7.2.1;
+claims-fresh30: GnuTLS 3.7.9; claims-fresh31: Jinja 3.1.2;
+claims-fresh32: pandas 1.5.3), one table row
 a group: well formed, balanced, every quote verbatim on its stored page. Nothing here runs the
 claim check: a group is unseen until it is measured once (see its README)."""
 
@@ -31,7 +33,7 @@ class HandGroup:
     dataset: str  # the one data set of its pairs, and its pages' build_pages.py root
     id_prefix: str  # its ids: <prefix>0001, <prefix>0002, ...
     root: str  # where build_pages.py reads that documentation
-    min_pairs: int = 500  # the size it was written to (fresh19-fresh28: 450, 350, 400s, 300; shorter deadlines)
+    min_pairs: int = 500  # the size it was written to (fresh19-fresh30: 450, 350, 400s, 300, 372, 398, 400, 390; shorter deadlines)
 
 
 GROUPS = [
@@ -49,6 +51,10 @@ GROUPS = [
     HandGroup("fresh26", "gdb", "gd", "usr/share/doc/gdb-doc/html/gdb", min_pairs=400),
     HandGroup("fresh27", "borg", "bo", "usr/share/doc/borgbackup/html", min_pairs=400),
     HandGroup("fresh28", "flask", "fl", "usr/share/doc/python-flask-doc/html", min_pairs=300),
+    HandGroup("fresh29", "pytest", "pt", "usr/share/doc/python-pytest-doc/html", min_pairs=360),
+    HandGroup("fresh30", "gnutls", "gt", "usr/share/doc/gnutls-doc/html", min_pairs=390),
+    HandGroup("fresh31", "jinja", "jj", "usr/share/doc/python-jinja2-doc/html", min_pairs=400),
+    HandGroup("fresh32", "pandas", "pd", "usr/share/doc/python-pandas-doc/html", min_pairs=390),
 ]
 by_name = pytest.mark.parametrize("group", GROUPS, ids=[g.name for g in GROUPS])
 

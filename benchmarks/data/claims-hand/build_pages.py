@@ -79,6 +79,14 @@ ROOTS = {
     "borg": "usr/share/doc/borgbackup/html",
     # claims-fresh28 (../claims-fresh28): python-flask-doc (the Flask 2.2.2 HTML documentation)
     "flask": "usr/share/doc/python-flask-doc/html",
+    # claims-fresh29 (../claims-fresh29): python-pytest-doc (the pytest 7.2.1 HTML documentation)
+    "pytest": "usr/share/doc/python-pytest-doc/html",
+    # claims-fresh30 (../claims-fresh30): gnutls-doc (the GnuTLS 3.7.9 manual, single-file texinfo HTML)
+    "gnutls": "usr/share/doc/gnutls-doc/html",
+    # claims-fresh31 (../claims-fresh31): python-jinja2-doc (the Jinja 3.1.2 HTML documentation)
+    "jinja": "usr/share/doc/python-jinja2-doc/html",
+    # claims-fresh32 (../claims-fresh32): python-pandas-doc (the pandas 1.5.3 user guide, Sphinx HTML)
+    "pandas": "usr/share/doc/python-pandas-doc/html",
 }
 
 
