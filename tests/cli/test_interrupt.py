@@ -219,7 +219,7 @@ def test_ctrl_c_in_eval_run_records_the_cancellation_before_the_database_closes(
 
 
 def test_ctrl_c_in_any_command_says_interrupted(monkeypatch, capsys):
-    """Every other command (index, publish; compare and eval run say first what they kept): one
+    """Every other command (publish; index, compare and eval run say first what they kept): one
     word, exit code 130."""
     import deep_research.cli as cli
 
