@@ -97,3 +97,34 @@ def test_evaluation_files_are_read_by_the_same_bounded_read(tmp_path, monkeypatc
         rundir.read_bounded(Path("/dev/zero"), "settings file")
     with pytest.raises(IsADirectoryError):  # callers name OSError and UnicodeDecodeError themselves
         rundir.read_bounded(tmp_path, "result file")
+
+
+def test_a_source_url_with_credentials_is_linked_without_them_and_said(tmp_path) -> None:
+    """A sources file whose URL holds a password or a secret query value (an internal wiki
+    link copied with its token): every output the report goes to would carry the secret to
+    its readers. The URL is kept without them, and a warning says what was left out."""
+    from deep_research.inputs import parse_sources
+    from deep_research.publish import publish_report
+
+    page = "Compost piles need both nitrogen and carbon to break down well."
+    loaded = parse_sources([
+        {"id": "wiki", "url": "https://alice:hunter2pass@wiki.example/compost?api_key=SEKRETvalue42&page=3",
+         "content": page, "title": "Compost"},
+        {"id": "plain", "url": "https://example.org/compost?page=3", "content": page}])
+    wiki, plain = loaded.sources
+    assert wiki.url == "https://alice:***@wiki.example/compost?api_key=***&page=3"
+    assert plain.url == "https://example.org/compost?page=3"
+    said = [w for w in loaded.warnings if "'wiki'" in w]
+    assert len(said) == 1 and "a password" in said[0] and "api_key=" in said[0]
+    assert "hunter2pass" not in said[0] and "SEKRETvalue42" not in said[0]
+    assert not [w for w in loaded.warnings if "'plain'" in w]
+    report = ('# Compost\n\nPiles need nitrogen and carbon <ref id="wiki">"Compost piles need both nitrogen '
+              'and carbon to break down well."</ref>.\n')
+    out = tmp_path / "run"
+    publish_report(report, loaded.sources, out, pdf=False)
+    written = [p for p in out.rglob("*") if p.is_file()]
+    assert written
+    for p in written:
+        data = p.read_bytes()
+        assert b"hunter2pass" not in data and b"SEKRETvalue42" not in data, p.name
+    assert "wiki.example/compost" in (out / "report.md").read_text(encoding="utf-8")
