@@ -41,7 +41,8 @@ Choices:
 * A run commits what it indexed every :data:`BATCH_SECONDS`, and at once when Ctrl-C
   stops it (:class:`IndexInterrupted`): a run that is stopped or killed keeps the documents
   indexed up to then, and the next run goes on from there (those files are unchanged, so
-  not read again). A search during a run sees its documents batch by batch.
+  not read again). A search during a run sees its documents batch by batch. A run stops
+  when another writes the index between two of its batches (:class:`_Commits`).
 * Speed: the stylesheets of a folder are parsed once per run (:class:`.extract.StyleCache`;
   before worker processes are forked, so that they inherit them parsed),
   and text is extracted in worker processes (one per CPU, at most :data:`MAX_WORKERS`)
