@@ -111,8 +111,116 @@ def test_ctrl_c_during_research_says_how_to_continue_and_resume_finishes(tmp_pat
     assert re.search(r"Citations: \d+ verified", r.stdout), r.stdout
 
 
+def test_ctrl_c_during_compare_keeps_the_finished_run_and_names_the_one_to_resume(tmp_path):
+    """Ctrl-C while compare's second run researched said only "interrupted": the first run's
+    numbers were lost (compare.json was written only at the end) and nothing named the thread
+    of the run that stopped."""
+    import json
+
+    corpus = write_corpus(tmp_path / "corpus")
+    log = tmp_path / "calls.log"
+    proc = subprocess.Popen([sys.executable, "-m", "deep_research.cli", "compare", QUESTION, "--corpus", str(corpus),
+                             "--out", str(tmp_path / "reports"), "--db", str(tmp_path / "state.sqlite"), "--no-pdf"],
+                            cwd=ROOT, env=_env(DR_CALL_LOG=str(log), DR_SLOW_UNIT="costs", DR_SLOW_DELAY="30"),
+                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 240
+        while time.monotonic() < deadline and proc.poll() is None:  # the multi run's costs unit (single has none)
+            if log.exists() and "\tcosts\t" in log.read_text():
+                break
+            time.sleep(0.2)
+        time.sleep(1)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert proc.returncode == 130, out + err
+    assert "Traceback" not in err
+    assert "interrupted: the run is saved where it stopped." in err, err
+    multi = re.search(r"multi: thread (\w+)", out)
+    assert multi, out
+    assert f"Continue it with: deep-research resume {multi.group(1)}" in err, err
+    written = list((tmp_path / "reports").glob("compare-*/compare.json"))
+    assert len(written) == 1, err
+    assert str(written[0]) in err.replace("\n", "")
+    record = json.loads(written[0].read_text())
+    assert record["interrupted"] == "multi" and record["not_run"] == []
+    assert record["runs"]["single"]["status"] == "completed"
+    assert record["runs"]["single"]["verified_citations"] > 0
+    assert record["runs"]["multi"]["status"] == "interrupted"
+    assert record["runs"]["multi"]["thread_id"] == multi.group(1)
+
+
+def test_ctrl_c_in_eval_run_records_the_cancellation_before_the_database_closes(tmp_path):
+    """Ctrl-C in `eval run` while a node waited for a model server: the graph's stream ended
+    before the node it cancelled had written its cancellation, the question's SQLite database
+    was closed under it, and the terminal showed "could not record the cancellation of
+    write_research_brief in the thread state: ValueError: Connection closed" (the state
+    still said running)."""
+    import asyncio
+    import json
+    import threading
+
+    from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
+
+    from tests.support.openai_server import ScriptServer
+    from tests.support.scenario import BRIEF, full_script
+    from tests.support.scripted import structured
+
+    corpus = write_corpus(tmp_path / "corpus")
+    # two questions, one at a time: the second, waiting for its turn, is cancelled at once, which
+    # ends the set's gather while the first one's node is still stopping
+    (tmp_path / "q.jsonl").write_text("".join(json.dumps({"id": i, "question": QUESTION}) + "\n" for i in "ab"))
+    asked, release = threading.Event(), threading.Event()
+
+    def slow_brief(messages):
+        asked.set()
+        release.wait(60)  # the model server is slow: the run is stopped while it waits
+        return structured("ResearchQuestion", research_brief=BRIEF)
+
+    script = full_script()
+    script.rules.insert(0, {"role": "research", "contains": "Turn the conversation into a research brief",
+                            "responses": __import__("collections").deque([slow_brief]), "repeat": True,
+                            "name": "slow brief"})
+    env = {k: v for k, v in os.environ.items() if k not in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "DEEP_RESEARCH_DEPS")}
+    env.update(PYTHONPATH=str(ROOT), COLUMNS="80", OPENAI_API_KEY="sk-test",
+               **{f"DEEP_RESEARCH_{r.upper()}_MODEL": f"openai:{r}"
+                  for r in ("research", "summarization", "compression", "final_report", "citation_check")})
+    with ScriptServer(script) as server:
+        proc = subprocess.Popen([sys.executable, "-m", "deep_research.cli", "eval", "run", str(tmp_path / "q.jsonl"),
+                                 "--corpus", str(corpus), "--base-url", server.base_url, "--out", str(tmp_path / "out"),
+                                 "--concurrency", "1"],
+                                cwd=ROOT, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True)
+        try:
+            assert asked.wait(240), "the brief was never asked for"
+            time.sleep(0.5)
+            proc.send_signal(signal.SIGINT)
+            out, err = proc.communicate(timeout=60)
+        finally:
+            release.set()
+            if proc.poll() is None:
+                proc.kill()
+                proc.communicate()
+    assert proc.returncode == 130, out + err
+    assert "Traceback" not in err
+    assert "could not record" not in err, err
+    assert err.strip().endswith("interrupted"), err
+    assert f"what it finished is kept in {tmp_path / 'out'}; run the same command again to continue" in err, err
+
+    async def statuses() -> list:
+        async with AsyncSqliteSaver.from_conn_string(str(tmp_path / "out" / "state" / "a.sqlite")) as saver:
+            latest = [t async for t in saver.alist(None, limit=1)][0]
+            return [value for _, channel, value in latest.pending_writes if channel == "status"]
+
+    assert asyncio.run(statuses()) == ["cancelled"]
+
+
 def test_ctrl_c_in_any_command_says_interrupted(monkeypatch, capsys):
-    """Every other command (index, compare, eval, publish): one word, exit code 130."""
+    """Every other command (publish; index, compare and eval run say first what they kept): one
+    word, exit code 130."""
     import deep_research.cli as cli
 
     app = typer.Typer()

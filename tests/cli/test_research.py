@@ -60,6 +60,20 @@ def test_research_writes_the_report(tmp_path, corpus):
         assert (a["status"], a["url"], a["claim_status"]) == (b["status"], b["url"], b["claim_status"])
 
 
+def test_the_summary_sentences_are_one_line_each_into_a_pipe(tmp_path, corpus):
+    """Into a pipe (COLUMNS=80, as CI and scripts run it), the citation line was wrapped at 80
+    columns mid-sentence ("... 9 link to the exact \\nsentence. Every claim was ..."), unlike the
+    coverage lines beside it: a script reading "Citations: ..." got half of it."""
+    r = run("research", QUESTION, "--corpus", corpus, "--out", tmp_path / "reports", "--yes", "--no-pdf",
+            "--db", tmp_path / "state.sqlite", env={**SCRIPTED, "COLUMNS": "80"})
+    assert r.returncode == 0, r.stdout + r.stderr
+    [line] = [x for x in r.stdout.splitlines() if x.startswith("Citations: ")]
+    assert re.fullmatch(r"Citations: \d+ verified, .* link to the exact sentence\. Every claim was checked "
+                        r"against its quotes: .* not checked\.", line), r.stdout
+    [coverage] = [x for x in r.stdout.splitlines() if x.startswith("Coverage: ")]
+    assert coverage.endswith(".") or coverage.endswith(")"), r.stdout
+
+
 def test_brief_approval_without_a_terminal_waits_then_resumes(tmp_path, corpus):
     db = tmp_path / "state.sqlite"
     r = run("research", QUESTION, "--corpus", corpus, "--out", tmp_path / "reports", "--yes",

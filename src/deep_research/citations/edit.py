@@ -16,8 +16,16 @@ from .model import Source, Verdict
 from .refs import replace_spans
 
 
+# A ref tag the quoted page itself shows (a wiki help page on <ref> footnotes): written live
+# into a quote, it would end the citation there or become one.
+_TAG_IN_QUOTE = re.compile(r"<(?=\s*/?\s*ref\b)", re.IGNORECASE)
+
+
 def ref_tag(source_id: str, quote: str) -> str:
-    q = " ".join(quote.split()).replace('"', "\u201d")
+    """A ref built by code (a repaired quote rewritten with the page's text, a fix, findings
+    from excerpts): one line, straight double quotes made curly, a ref tag inside the quote
+    written ``&lt;ref`` (the quote check reads it as ``<``)."""
+    q = _TAG_IN_QUOTE.sub("&lt;", " ".join(quote.split()).replace('"', "\u201d"))
     return f'<ref id="{source_id}">"{q}"</ref>'
 
 

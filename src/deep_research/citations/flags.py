@@ -50,6 +50,7 @@ from calendar import monthrange
 from collections.abc import Container, Iterable
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
+from itertools import chain
 
 MIN_WORDS = 4
 MAX_DATES = 50  # dates of one sentence (and of its quotes) checked: a sentence is short, a hostile one is not
@@ -503,8 +504,11 @@ def _norm(text: str) -> str:
 
 
 def _norm_text(text: str) -> str:
-    text = unicodedata.normalize("NFKC", text).casefold().replace("’", "'")
-    return " " + " ".join(_NORM_WORD.findall(text)) + " "
+    return " " + " ".join(_NORM_WORD.findall(_fold(text))) + " "
+
+
+def _fold(text: str) -> str:
+    return unicodedata.normalize("NFKC", text).casefold().replace("’", "'")
 
 
 _norm_short = lru_cache(maxsize=16384)(_norm_text)
@@ -528,7 +532,16 @@ class NormalisedPage:
 
 
 def normalised_page(text: str) -> NormalisedPage:
-    return NormalisedPage(_norm(text), [frozenset(_norm(x).split()) for x in text.splitlines() if x.strip()])
+    # The text is folded once and its words found once, line by line: folding keeps every
+    # line break and makes none (no character folds to or from one, and a break joins with
+    # nothing around it), so the folded text's lines are the lines' folds, in order; and no
+    # word holds a line break, so the text's words are its lines' words, in order.
+    lines, folded_lines = text.splitlines(), _fold(text).splitlines()
+    if len(lines) != len(folded_lines):  # (never; kept as the definition)
+        return NormalisedPage(_norm(text), [frozenset(_norm(x).split()) for x in lines if x.strip()])
+    words = [_NORM_WORD.findall(f) for f in folded_lines]
+    return NormalisedPage(" " + " ".join(chain.from_iterable(words)) + " ",
+                          [frozenset(w) for x, w in zip(lines, words) if x.strip()])
 
 
 @lru_cache(maxsize=1024)  # a report cites one quote for several claims

@@ -125,7 +125,7 @@ async def _run_compare(question: str, context: dict, db: str) -> int:
     from ..research.runtime.preflight import preflight
     from .console import err, out
     from .console import warn as _warn
-    from .research import WaitingForUser, _drive, _warn_clamped
+    from .research import Interrupted, WaitingForUser, _drive, _warn_clamped
     from .settings import typed_labels
 
     asyncio.get_running_loop().set_default_executor(ThreadPoolExecutor(max_workers=64))
@@ -138,6 +138,17 @@ async def _run_compare(question: str, context: dict, db: str) -> int:
     folder = inside(root, safe_name(name, max_len=120))
     folder.mkdir(parents=True, exist_ok=True)
     runs: dict[str, dict] = {}
+
+    def record(stopped: str | None = None) -> dict:
+        return {"question": question, "created": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+                "settings": {k: v for k, v in context.items() if k != "output_dir"}, "runs": runs,
+                **({"interrupted": stopped, "not_run": [m for m in MODES if m not in runs]} if stopped else {})}
+
+    def write(rec: dict) -> Path:
+        path = folder / "compare.json"
+        write_atomic(path, inert_json(json.dumps(rec, indent=2, ensure_ascii=False, default=str)) + "\n")
+        return path
+
     async with open_persistence(db) as (saver, store):
         graph = compile_for(deps, saver, store)
         for mode in MODES:
@@ -158,12 +169,20 @@ async def _run_compare(question: str, context: dict, db: str) -> int:
             except WaitingForUser as w:
                 _warn(f"{mode}: the run waits for {w.what}; continue it with: deep-research resume {handle.thread_id}")
                 values = {**(await graph.aget_state(handle.config)).values, "status": "waiting"}
+            except (Interrupted, asyncio.CancelledError) as stop:  # Ctrl-C: the runs so far are kept
+                progress.pause()
+                state = await graph.aget_state(handle.config)
+                runs[mode] = run_metrics({**state.values, "status": "interrupted"}, time.monotonic() - started,
+                                         handle.thread_id)
+                path = write(record(mode))
+                err.print(f"{mode}: interrupted; the comparison so far (the runs finished before it and this one's "
+                          f"numbers up to now) is written to {printable(str(path))}", markup=False, highlight=False,
+                          soft_wrap=True)
+                raise Interrupted(handle.thread_id, isinstance(stop, Interrupted) and stop.at_prompt) from None
             runs[mode] = run_metrics(values, time.monotonic() - started, handle.thread_id)
-    record = {"question": question, "created": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
-              "settings": {k: v for k, v in context.items() if k != "output_dir"}, "runs": runs}
-    write_atomic(folder / "compare.json", inert_json(json.dumps(record, indent=2, ensure_ascii=False, default=str)) + "\n")
+    path = write(record())
     out.print(comparison_table(runs, folder))
-    out.print(f"Comparison written to [bold]{_esc(printable(str(folder / 'compare.json')))}[/bold]", soft_wrap=True)
+    out.print(f"Comparison written to [bold]{_esc(printable(str(path)))}[/bold]", soft_wrap=True)
     return 0 if all(r["status"] == "completed" for r in runs.values()) else 1
 
 

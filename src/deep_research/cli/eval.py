@@ -381,8 +381,16 @@ def run_cmd(
         runner = EvalRunner(qs, opts, load_deps(), progress)
     for q in qs:  # a question's wrong setting is said before the progress bar starts (and stays on screen)
         runner.question_context(q)
-    with progress:
-        results, summary = asyncio.run(runner.run())
+    try:
+        with progress:
+            results, summary = asyncio.run(runner.run())
+    except KeyboardInterrupt:  # main says "interrupted" and exits 130
+        from .console import err
+
+        err.print(printable(f"The evaluation stopped: what it finished is kept in {out_dir}; run the same command "
+                            "again to continue (finished questions are skipped, a stopped one continues where it "
+                            "stopped)."), markup=False, highlight=False, soft_wrap=True)
+        raise
     _table(results_table(results))
     for line in summary_lines(summary):
         _tell(line)

@@ -335,12 +335,10 @@ def _print_result(values: dict, thread_id: str) -> int:
     from ..language import labels
     from ..research.runtime.chat import citation_line
 
-    for line in path_lines(values):
-        out.print(line, markup=False, highlight=False)
     lang = values.get("language")
-    out.print(citation_line(values.get("citation_summary") or {}, lang), markup=False, highlight=False)
-    for line in coverage_lines(values.get("coverage") or {}):
-        # wrapped between words on a terminal; one line each into a pipe or file (read by scripts)
+    # wrapped between words on a terminal; one line each into a pipe or file (read by scripts)
+    for line in [*path_lines(values), citation_line(values.get("citation_summary") or {}, lang),
+                 *coverage_lines(values.get("coverage") or {})]:
         out.print(line, markup=False, highlight=False, soft_wrap=not out.is_terminal)
     files = values.get("outputs") or {}
     written = labels(lang)["report_written"].format(dir="\0")

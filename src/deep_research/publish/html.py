@@ -8,6 +8,7 @@ import re
 import unicodedata
 import uuid
 from dataclasses import dataclass
+from typing import Any
 from functools import lru_cache
 
 import jinja2
@@ -298,13 +299,42 @@ def _badge(c: Citation, t: dict, styler: Styler | None = None) -> str:
     return f'{wrap}<span class="{cls}" title="{title}">{inner}</span>{end}'
 
 
+@dataclass(slots=True)
+class _QuoteEntry:
+    """One quote a source entry lists. An object, not a dict: the template reads ``q.text``,
+    which Jinja looks up as an attribute first (on a dict that lookup fails, and the
+    exception costs more than the rest of the item)."""
+
+    text: str
+    url: str | None
+    status: str
+    mark: str | None
+    reason: str | None
+    confidence: str | None
+    location: str | None
+
+
+class _TemplateLabels(dict):
+    """The labels as the template reads them: ``t.key`` is ``t["key"]``, found without the
+    failed attribute lookup Jinja makes first on a plain dict (a dict's own attributes,
+    ``t.items``, still win, as they do on a dict)."""
+
+    __slots__ = ()
+
+    def __getattr__(self, name: str) -> Any:
+        try:
+            return self[name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+
 @dataclass
 class _SourceEntry:
     number: int
     title: str
     url: str | None
     raw_url: str
-    quotes: list[dict]
+    quotes: list[_QuoteEntry]
     credibility: str = ""
     entry: Markup | None = None  # the reference in the chosen citation style (not numbered)
 
@@ -336,10 +366,9 @@ def _source_entries(report: CitationReport, styler: Styler | None = None) -> lis
         if text not in shown[c.source.id]:
             shown[c.source.id].add(text)
             mark = check_mark(c)
-            e.quotes.append({"text": text, "url": c.url, "status": c.status.value,
-                             "mark": mark[0] if mark else None, "reason": mark[1] if mark else None,
-                             "confidence": c.confidence,
-                             "location": c.location.text if c.location else None})
+            e.quotes.append(_QuoteEntry(text, c.url, c.status.value, mark[0] if mark else None,
+                                        mark[1] if mark else None, c.confidence,
+                                        c.location.text if c.location else None))
     if styler is None or styler.style == "numbered":
         return sorted(entries.values(), key=lambda e: e.number)
     ordered = []
@@ -392,6 +421,45 @@ class _ListedCode(Preprocessor):
 
 
 _LEAD = re.compile(r"[ >]*")
+# Python-Markdown's inline patterns that cannot match a text without one of these characters
+# (each pattern's regex, as written in Python-Markdown 3.11, needs one): every pattern is tried
+# on every text of the report (each paragraph, list item and table cell), and one whose
+# characters the markdown to convert lacks finds nothing anywhere in it. Such a pattern is
+# taken out of that one conversion (:func:`_drop_idle_patterns`); a pattern whose regex
+# differs from the one listed here (another Python-Markdown) is always kept.
+_INLINE_NEEDS: dict[str, tuple[str, str]] = {
+    "backtick": (r'(?:(?<!\\)((?:\\{2})+)(?=`+)|(?<!\\)`)', "`"),
+    "escape": (r'\\(.)', "\\"),
+    "reference": (r'(?<!\!)\[', "["),
+    "link": (r'(?<!\!)\[', "["),
+    "image_link": (r'\!\[', "["),
+    "image_reference": (r'\!\[', "["),
+    "short_reference": (r'(?<!\!)\[', "["),
+    "short_image_ref": (r'\!\[', "["),
+    "autolink": (r'<([A-Za-z][A-Za-z0-9+.-]*://[^<>]*)>', "<"),
+    "automail": (r'<([^<> !]+@[^@<> ]+)>', "<"),
+    "entity": (r'(&(?:\#[0-9]+|\#x[0-9a-fA-F]+|[a-zA-Z0-9]+);)', "&"),
+    "em_strong": (r'\*|_', "*_"),
+}
+_HTML_TAG_PATTERN = "(<("  # Python-Markdown's inline HTML: a tag, comment, instruction or CDATA, each "<...>"
+
+
+def _drop_idle_patterns(converter: md_lib.Markdown, texts: list[str]) -> None:
+    """Deregister from ``converter`` the inline patterns of :data:`_INLINE_NEEDS` (and the
+    inline HTML pattern) that no text of ``texts`` can match: none holds a character the
+    pattern needs. Every text an inline pattern is tried on is a part of those texts (Python-
+    Markdown's own steps add placeholders of control characters, letters and digits only), so
+    the conversion is the same, without the tries that find nothing."""
+    present = {ch for ch in "`\\[<&*_" if any(ch in t for t in texts)}
+    for name in list(_INLINE_NEEDS):
+        if name not in converter.inlinePatterns:
+            continue
+        regex, needs = _INLINE_NEEDS[name]
+        if getattr(converter.inlinePatterns[name], "pattern", None) == regex and present.isdisjoint(needs):
+            converter.inlinePatterns.deregister(name)
+    html = converter.inlinePatterns["html"] if "html" in converter.inlinePatterns else None
+    if html is not None and str(getattr(html, "pattern", "")).startswith(_HTML_TAG_PATTERN) and "<" not in present:
+        converter.inlinePatterns.deregister("html")
 _LANG = re.compile(r"[\w#.+-]+")  # a fence's language as Python-Markdown's fenced-code step reads it
 
 
@@ -455,7 +523,9 @@ def render_html(
         listed_md = for_python_markdown(body_md, list_code)  # CommonMark's lists
         quote_gap = f"zqgap{nonce}q"  # between two quotes: an empty block (Python-Markdown would join them)
         listed_code[quote_gap] = ("", "")
-        converted = converter.convert(separate_quotes(listed_md, quote_gap))
+        source = separate_quotes(listed_md, quote_gap)
+        _drop_idle_patterns(converter, [source, *(x for block in listed_code.values() for x in block)])
+        converted = converter.convert(source)
     except RecursionError:  # the input limits should prevent it; never fail the report for it
         converted = f"<pre>{escape(body_md)}</pre>"
         converter.toc = ""
@@ -482,7 +552,7 @@ def render_html(
         title=title or found_title or t["research_report"],
         lang=lang,
         dir=text_direction(lang),
-        t=t,
+        t=_TemplateLabels(t),
         date_iso=date.isoformat(),
         date_human=format_date(t, date.day, date.month, date.year),
         css=Markup(css),

@@ -78,6 +78,7 @@ MAX_INLINE_WORK = 100_000_000
 MAX_TABLE_CELLS = 5_000
 TOKEN_CHARS = 20  # a ref in the markdown HTML is made from: a token of 20 characters and its number (html.py)
 _MARKUP = "\\`*_[&<!"
+_MARKUP_CHAR = re.compile("[" + re.escape(_MARKUP) + "]")  # one of them: a ref's few counted in one call
 
 LINK_SCHEMES = frozenset({"http", "https", "mailto"})  # plus file: for cited local sources
 _SCHEME = re.compile(r"([a-z][a-z0-9+.\-]*):")
@@ -405,7 +406,7 @@ def inert_quote(quote: str, local_files: frozenset[str] = frozenset(), changes: 
     text (an unmatched bracket or backtick escaped, HTML escaped, images and unsafe links
     defused). Built by code, so inert wherever it is put."""
     text, counts = _inert_quote(quote, local_files)
-    if changes is not None:
+    if changes is not None and counts:  # (most quotes change nothing: no update to make)
         changes.update(dict(counts))
     return text
 
@@ -600,7 +601,7 @@ class _Context:
             end_t = len(self.t) if end_t is None else end_t
             self.token_chars += TOKEN_CHARS + len(str(atom.ref.index))
             self.ref_chars += end_t - tpos
-            self.ref_markup += sum(self.t.count(c, tpos, end_t) for c in _MARKUP)
+            self.ref_markup += len(_MARKUP_CHAR.findall(self.t, tpos, end_t))
             return end_t
         end_t = self._t_of(atom.end)
         return len(self.t) if end_t is None else end_t

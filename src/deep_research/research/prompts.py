@@ -553,6 +553,9 @@ with the same names):
 DELIMITERS = ("page", "source", "findings", "draft", "brief", "conversation", "feedback", "user_instructions",
               "items", "prior_findings", "guidance", "tool_output")
 BREAK = "\u200b"  # zero width space: ignored by the quote check (citations/page/text.py IGNORABLE)
+# Page text shown to a model (a source block's summary and sentences) also has the report's own
+# citation tag broken: copied live into findings, a page's `<ref id=...>` became a citation.
+PAGE_TEXT_TAGS = (*DELIMITERS, "ref")
 
 
 @functools.lru_cache(maxsize=16)
@@ -576,8 +579,13 @@ def unbreak(text: str, tags: tuple[str, ...] = DELIMITERS) -> str:
     """``text`` without the breaks ``as_data`` puts in delimiter tags: for what a model copied
     from a prompt (a page's ``</page>`` quoted) into text that is published or kept. The
     quote check ignores the break, so a quote verifies, and opens at its sentence, the same
-    with or without it; a later prompt breaks the tag again when it fills the text in."""
-    return _broken(tags).sub("<", text) if BREAK in text else text
+    with or without it; a later prompt breaks the tag again when it fills the text in. A
+    citation tag a page shows (``<ref``, broken in page text: PAGE_TEXT_TAGS) comes back as
+    ``&lt;ref``, which reads as ``<`` in a quote and in the rendered text, never as a ref."""
+    if BREAK not in text:
+        return text
+    # a broken citation tag (PAGE_TEXT_TAGS) comes back escaped: live, it would be a ref
+    return _broken(("ref",)).sub("&lt;", _broken(tags).sub("<", text))
 
 
 def unbreak_report(markdown: str, sources: Iterable[Any], tags: tuple[str, ...] = DELIMITERS) -> str:

@@ -3,6 +3,7 @@ run's saved settings, and a stream of progress events for a user interface."""
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import importlib
 import os
@@ -29,6 +30,28 @@ def is_postgres(db: str) -> bool:
     return db.startswith(("postgres://", "postgresql://"))
 
 
+# On Ctrl-C (or any exception) the graph's stream returns before the node tasks it cancelled
+# have run their cancellation handlers, which record the stop in the thread's state
+# (failure._record_cancelled): the database waits for them this long before it closes.
+SETTLE_ON_EXIT_S = 10.0
+
+
+@asynccontextmanager
+async def _settled_on_exit() -> AsyncIterator[None]:
+    """Leaving with an exception, wait (at most :data:`SETTLE_ON_EXIT_S`) for the tasks started
+    inside the block (the graph's nodes) to finish, so that a node cancelled by Ctrl-C can still
+    write its cancellation before the connection closes under it ("Connection closed")."""
+    before = asyncio.all_tasks()
+    try:
+        yield
+    except BaseException:
+        me = asyncio.current_task()
+        pending = [t for t in asyncio.all_tasks() - before if t is not me and not t.done()]
+        if pending:
+            await asyncio.wait(pending, timeout=SETTLE_ON_EXIT_S)
+        raise
+
+
 @asynccontextmanager
 async def open_persistence(db: str) -> AsyncIterator[tuple[Any, Any]]:
     """(checkpointer, store) on one database: a SQLite file or a PostgreSQL server."""
@@ -41,7 +64,8 @@ async def open_persistence(db: str) -> AsyncIterator[tuple[Any, Any]]:
                     AsyncPostgresStore.from_conn_string(db) as store:
                 await saver.setup()
                 await store.setup()
-                yield saver, store
+                async with _settled_on_exit():
+                    yield saver, store
         except OSError as e:
             raise UserError(f"cannot connect to PostgreSQL: {e}") from None
         return
@@ -59,7 +83,8 @@ async def open_persistence(db: str) -> AsyncIterator[tuple[Any, Any]]:
         await saver.setup()  # (WAL: readers never wait for the writer)
         await store.setup()
         await store.conn.execute("PRAGMA synchronous = NORMAL")  # safe with WAL; fewer fsyncs
-        yield saver, store
+        async with _settled_on_exit():
+            yield saver, store
 
 
 SQLITE_BUSY_TIMEOUT_S = 30.0

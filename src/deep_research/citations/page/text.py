@@ -304,7 +304,9 @@ class PageText:
         """True if text[start:end] holds only whitespace and no uncertain markup."""
         if any(not self.text[i].isspace() for i in range(start, end)):
             return False
-        return not any(start <= c <= end for c in self.cuts)
+        cuts = self._cut_list  # sorted: the first cut at or after start is the one to test
+        k = bisect_left(cuts, start)
+        return not (k < len(cuts) and cuts[k] <= end)
 
     # --- folded view ------------------------------------------------------------------
     @cached_property

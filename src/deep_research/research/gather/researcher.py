@@ -89,12 +89,14 @@ def _source_block(meta: SourceMeta, summary: str, sentences: list[tuple[str, str
         lines.append(Credibility(meta.credibility["score"], tuple(meta.credibility.get("reasons") or ())).describe())
     if note:
         lines.append(f"({prompts.as_data(note)})")
-    # the summary and the sentences come from the page (and a model): as data (prompts.as_data)
-    lines.append(f"Summary: {prompts.as_data(summary.strip())}")
+    # the summary and the sentences come from the page (and a model): as data (prompts.as_data),
+    # the report's own citation markup broken too (a page that shows `<ref id=...>` plants no citation)
+    tags = prompts.PAGE_TEXT_TAGS
+    lines.append(f"Summary: {prompts.as_data(summary.strip(), tags)}")
     if sentences:
         lines.append(f'{EXACT_SENTENCES} (cite only these, verbatim, as <ref id="{meta.id}">"..."</ref>):')
-        lines.extend(f'- {prompts.as_data(" ".join(claim.split()))}: "{prompts.as_data(s)}"' if claim.strip()
-                     else f'- "{prompts.as_data(s)}"' for claim, s in sentences)
+        lines.extend(f'- {prompts.as_data(" ".join(claim.split()), tags)}: "{prompts.as_data(s, tags)}"'
+                     if claim.strip() else f'- "{prompts.as_data(s, tags)}"' for claim, s in sentences)
     else:
         lines.append("No citable sentences were found on this page.")
     lines.append("</source>")
