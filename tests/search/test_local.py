@@ -755,3 +755,70 @@ def test_an_index_run_commits_in_batches(tmp_path: Path, monkeypatch) -> None:
 
     assert build_index(folder, progress=count, workers=1).documents == 10
     assert seen == list(range(1, 11))
+
+
+def test_ctrl_c_while_a_rebuild_drops_the_old_tables_leaves_the_index_as_it_was(tmp_path: Path, monkeypatch) -> None:
+    """Ctrl-C before the run wrote any document (a rebuild for another base URL, between
+    dropping the old tables and making the new ones) committed that half: the old index
+    was gone, the meta table alone left, and the interruption read as "cannot write the
+    index: no such table". Nothing the run did is kept then: the index is as it was."""
+    from deep_research.search import local
+    from deep_research.search.local import IndexInterrupted
+
+    folder = _pages(tmp_path / "docs", 5)
+    build_index(folder, workers=1)
+    schema = local._SCHEMA
+
+    class StoppedAfterTheFirst:
+        def __iter__(self):
+            yield schema[0]
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(local, "_SCHEMA", StoppedAfterTheFirst())
+    with pytest.raises(IndexInterrupted) as stopped:
+        build_index(folder, base_url="https://example.org/docs/", workers=1)
+    monkeypatch.setattr(local, "_SCHEMA", schema)
+    report = stopped.value.report
+    assert report.documents == 5 and not report.added and not report.updated
+    corpus = LocalCorpus.open(folder)
+    assert corpus.base_url is None and corpus.search_sync("note number 4")
+
+
+def test_another_run_writing_between_two_batches_stops_this_one(tmp_path: Path, monkeypatch) -> None:
+    """Between two batch commits another run (a second `deep-research index`, here for
+    another base URL) may take the index and rebuild it. The first run wrote on from its
+    stale view: rows linking under its base URL in an index whose meta names the other's,
+    kept so by every later run (the files are unchanged). It stops with CorpusError now;
+    the other run's index stands whole."""
+    from deep_research.search import local
+
+    folder = _pages(tmp_path / "docs", 6)
+    build_index(folder, workers=1)
+    for i in range(6):  # every file changed: the next run updates each row (its URL too)
+        (folder / f"page{i:03}.md").write_text(f"# Page {i}\n\nHeat pump note, changed, {i}.\n", encoding="utf-8")
+    monkeypatch.setattr(local, "BATCH_SECONDS", 0.0)
+    connect = sqlite3.connect
+
+    class Overtaken:
+        """The first run's connection: before its third transaction another run indexes."""
+
+        def __init__(self, con: sqlite3.Connection) -> None:
+            self.con, self.begun = con, 0
+
+        def __getattr__(self, name: str):
+            return getattr(self.con, name)
+
+        def execute(self, sql: str, *args):
+            if sql == "BEGIN IMMEDIATE":
+                self.begun += 1
+                if self.begun == 3:
+                    monkeypatch.setattr(local.sqlite3, "connect", connect)
+                    assert build_index(folder, base_url="https://example.org/docs/", workers=1).rebuilt
+            return self.con.execute(sql, *args)
+
+    monkeypatch.setattr(local.sqlite3, "connect", lambda *a, **k: Overtaken(connect(*a, **k)))
+    with pytest.raises(CorpusError, match="another run wrote the index"):
+        build_index(folder, workers=1)
+    with sqlite3.connect(default_index_path(folder)) as con:
+        urls = [u for (u,) in con.execute("SELECT url FROM documents ORDER BY path")]
+    assert urls == [f"https://example.org/docs/page{i:03}.md" for i in range(6)]

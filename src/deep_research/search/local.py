@@ -41,7 +41,8 @@ Choices:
 * A run commits what it indexed every :data:`BATCH_SECONDS`, and at once when Ctrl-C
   stops it (:class:`IndexInterrupted`): a run that is stopped or killed keeps the documents
   indexed up to then, and the next run goes on from there (those files are unchanged, so
-  not read again). A search during a run sees its documents batch by batch.
+  not read again). A search during a run sees its documents batch by batch. A run stops
+  when another writes the index between two of its batches (:class:`_Commits`).
 * Speed: the stylesheets of a folder are parsed once per run (:class:`.extract.StyleCache`;
   before worker processes are forked, so that they inherit them parsed),
   and text is extracted in worker processes (one per CPU, at most :data:`MAX_WORKERS`)
@@ -423,7 +424,9 @@ def build_index(
     except KeyboardInterrupt:  # the documents written so far are kept; the next run goes on from there
         try:
             if con.in_transaction:
-                con.execute("COMMIT")
+                # before _update read the index, only _prepare's schema changes (a rebuild's
+                # tables dropped, perhaps not yet made again) are under way: undone, not kept
+                con.execute("COMMIT" if run.stored is not None else "ROLLBACK")
             _kept(con, run)
         except sqlite3.Error as e:
             raise CorpusError(f"cannot write the index {index}: {e}") from None
@@ -445,16 +448,29 @@ BATCH_SECONDS = 10.0
 
 
 class _Commits:
-    """Commits the index run's transaction every :data:`BATCH_SECONDS` and begins the next."""
+    """Commits the index run's transaction every :data:`BATCH_SECONDS` and begins the next.
+    Between two batches another run (a second ``deep-research index``, a research run
+    updating the folder's index) may take the index and write it: this run's view of the
+    index (what it holds, its base URL) is then stale, and writing on would mix the two
+    (rows linking under one base URL in an index whose meta names another, a file added
+    twice): :class:`CorpusError` stops this run, the other's writes stand."""
 
-    def __init__(self, con: sqlite3.Connection) -> None:
+    def __init__(self, con: sqlite3.Connection, index: Path) -> None:
         self.con = con
+        self.index = index
         self.since = time.monotonic()
+        self.version = self._version()  # changes when another connection commits
+
+    def _version(self) -> int:
+        return self.con.execute("PRAGMA data_version").fetchone()[0]
 
     def tick(self) -> None:
         if time.monotonic() - self.since >= BATCH_SECONDS:
             self.con.execute("COMMIT")
             self.con.execute("BEGIN IMMEDIATE")
+            if self._version() != self.version:
+                raise CorpusError(f"another run wrote the index {self.index} while this one was writing it; this "
+                                  "run stopped, keeping what it indexed: run it again to bring the index up to date")
             self.since = time.monotonic()
 
 
@@ -462,8 +478,13 @@ def _kept(con: sqlite3.Connection, run: _Run) -> None:
     """After an interruption: the report says what the index holds, read from the index (a
     file written just before the interruption may not have reached the report's lists)."""
     report = run.report
+    if run.stored is None:  # stopped before the run wrote anything (rolled back): the index as it was
+        report.added, report.updated = [], []
+        has = con.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'documents'").fetchone()
+        report.documents = con.execute("SELECT count(*) FROM documents").fetchone()[0] if has else 0
+        return
     now = dict(con.execute("SELECT path, sha256 FROM documents"))
-    before = run.stored if run.stored is not None else {p: _Stored(sha, 0, 0) for p, sha in now.items()}
+    before = run.stored
     report.added = sorted(p for p in now if p not in before)
     report.updated = sorted(p for p, sha in now.items() if p in before and before[p].sha256 != sha)
     report.documents = len(now)
@@ -550,7 +571,7 @@ def _update(con: sqlite3.Connection, run: _Run, progress, workers: int | None) -
         progress(0, total)
     extractor = _Extractor(run, _pool_size(workers, entries, stored, run.root), stylesheets)
     pending: deque = deque()  # (rel, old, outcome) in walk order; outcome may be a future
-    commits = _Commits(con)
+    commits = _Commits(con, run.index)
 
     def finish() -> None:
         nonlocal done

@@ -175,3 +175,24 @@ def test_question_settings_a_state_update_made_no_mapping_are_named_in_a_clear_e
     state = {"question": "q", "status": "running", "question_settings": settings}
     with pytest.raises(UserError, match=r"question_settings must be a mapping .*not (str|list|int) "):
         applied(state, {"configurable": {"thread_id": "t"}}, Runtime({"max_total_tokens": 9000}))
+
+
+@pytest.mark.parametrize("given, env, by, used", [
+    ({"model": "openai:gpt-4.1-mini"}, {}, "this resume", "openai:gpt-4.1-mini"),
+    ({}, {"DEEP_RESEARCH_MODEL": "openai:gpt-4.1-nano"}, "the environment", "openai:gpt-4.1-nano"),
+    ({}, {}, "the default", "openai:gpt-4.1"),
+])
+def test_a_resume_names_the_model_that_replaces_a_refused_saved_one(given, env, by, used):
+    """A saved research model the environment refuses now is dropped on resume; the research
+    role then follows the general model: the one typed on resume (--model), else the
+    environment's, else the default. The warning (and audit.json) named the default whatever
+    the run went on with: "the default openai:gpt-4.1 is used" while --model's ran."""
+    from deep_research.research.runtime.thread_settings import refused_on_resume
+
+    saved = {"research_model": "openai:old-model", "search_api": "local"}
+    environ = {"DEEP_RESEARCH_ALLOWED_MODELS": "openai:gpt-4.1*", **env}
+    merged, replaced = refused_on_resume(saved, given, {**saved, **given}, environ)
+    assert Configuration.resolve({"configurable": {}}, merged, environ).model_id("research") == tuple(used.split(":"))
+    assert [(r["setting"], r["by"], r["kept"]) for r in replaced] == [("research_model", by, used)]
+    said = {"this resume": "this resume's", "the environment": "the environment's", "the default": "the default"}
+    assert f"; {said[by]} {used} is used from now on for this run" in ignored_line(replaced[0])

@@ -44,7 +44,7 @@ from pydantic_core import to_jsonable_python
 from ...errors import UserError, has_masked_url_credentials, mask_url_credentials, masked_credentials
 from ...json_values import map_strings
 from ...lru import LRU
-from .configuration import CEILINGS, Configuration
+from .configuration import CEILINGS, ROLE_SETTINGS, ROLES, Configuration
 
 log = logging.getLogger(__name__)
 
@@ -119,8 +119,8 @@ def ignored_line(record: Mapping[str, Any]) -> str:
     value kept (a chat turn, the CLI, audit.json's degradations); or a setting of the
     question refused now, and the value used instead (:func:`_refused_now`)."""
     if record.get("refused"):
-        if record.get("by") in ("the environment", "the default"):  # a command-line resume (refused_on_resume)
-            used = (f"the environment's {_value(record['kept'])}" if record["by"] == "the environment"
+        if record.get("by") in _BY_ON_RESUME:  # a command-line resume (refused_on_resume)
+            used = (f"{_BY_ON_RESUME[record['by']]} {_value(record['kept'])}" if record["by"] != "the default"
                     else "the default" + ("" if record["kept"] is None else f" {_value(record['kept'])}"))
             return (f"{record['setting']}: {_value(record['asked'])}, which the run was started with, is refused "
                     f"now ({_shown(record['why'])}); {used} is used from now on for this run (a later resume keeps "
@@ -134,6 +134,10 @@ def ignored_line(record: Mapping[str, Any]) -> str:
                 "resumes it may give another)")
     return (f"{record['setting']}: {_value(record['asked'])} given by this run is not used; "
             f"{_value(record['kept'])} is kept ({record['why']})")
+
+
+# whose value a command-line resume uses for a refused saved setting (refused_on_resume)
+_BY_ON_RESUME = {"the environment": "the environment's", "this resume": "this resume's", "the default": ""}
 
 
 def _value(value: Any) -> str:
@@ -265,8 +269,6 @@ def _effective(cfg: Configuration, name: str) -> Any:
     """The value ``cfg`` uses for the setting ``name``: a role's model as the model the role
     calls (``research_model`` unset is the general model, else the role's default); None for
     a setting this version does not have."""
-    from .configuration import ROLES
-
     value = getattr(cfg, name, None)
     role = name.removesuffix("_model")
     if value is None and name.endswith("_model") and role in ROLES:
@@ -293,13 +295,23 @@ def refused_on_resume(saved: Mapping[str, Any], given: Mapping[str, Any], merged
             return str(e)
         return None
 
+    def by(name: str) -> str:
+        """Whose value replaces ``name``: a role's setting left unset follows the general one
+        (``research_model``: ``model``), which the resume may give (``--model``)."""
+        general = next((g for suffix, g in ROLE_SETTINGS.items()
+                        if name.endswith(suffix) and name.removesuffix(suffix) in ROLES), None)
+        if general in given:
+            return "this resume"
+        return "the environment" if name in from_env or general in from_env else "the default"
+
     # the saved settings alone: a refusal that the values typed on resume cause is the user's to fix
     started = {k: v for k, v in saved.items() if k not in given}
     alone = {k: v for k, v in merged.items() if k not in given}
+    typed = {k: v for k, v in merged.items() if k in given}
+    # the values used instead are those of the run as it goes on: with what the resume gave
     out, refused = _replaced(started, {}, alone, problem,
-                             lambda out: Configuration.resolve({"configurable": {}}, out, env),
-                             lambda name: "the environment" if name in from_env else "the default")
-    return ({**out, **{k: v for k, v in merged.items() if k in given}}, refused) if refused else (merged, [])
+                             lambda out: Configuration.resolve({"configurable": {}}, {**out, **typed}, env), by)
+    return ({**out, **typed}, refused) if refused else (merged, [])
 
 
 TOLD = "ignored_settings_told"  # state: the run (and settings) last told, so a run is told once
