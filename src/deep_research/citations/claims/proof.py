@@ -48,7 +48,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -142,6 +142,8 @@ class Proof:
     ok: bool
     note: str
     copy: bool = False  # the claim's items are one contiguous stretch of a quote's
+    # (when ok) the quote item matched to each claim item: (quote number, item index)
+    at: list[tuple[int, int]] = field(default_factory=list)
 
 
 @dataclass(frozen=True, slots=True, eq=False)  # hashed by identity (one instance)
@@ -657,18 +659,23 @@ def prove(c: _Items, quotes: list[_Items], approx) -> Proof:
         why = _gaps_ok(q, a, b, used)
         if why is None:
             copy = max(used) - min(used) + 1 == len(used)
-            return Proof(True, "every word of the claim is in its quote, nothing restrictive left out", copy)
+            return Proof(True, "every word of the claim is in its quote, nothing restrictive left out", copy,
+                         [(qi, a + x) for x in m])
     # 2. part by part (clauses moved, or taken from two quotes)
     segs = _segments(c)
     if 1 < len(segs) and len(segs) * len(sents) <= MAX_PART_TRIES:
-        res = _prove_parts(c, quotes, sents, segs, approx, candidates)
+        at: list[tuple[int, int]] = []
+        res = _prove_parts(c, quotes, sents, segs, approx, candidates, at)
         if res is None:
-            return Proof(True, "every part of the claim is in its quotes, nothing restrictive left out")
+            return Proof(True, "every part of the claim is in its quotes, nothing restrictive left out", at=at)
         why = why or res
     return Proof(False, why or "the claim's words are not in one stretch of a quote in this order")
 
 
-def _prove_parts(c: _Items, quotes: list[_Items], sents, segs, approx, candidates) -> str | None:
+def _prove_parts(c: _Items, quotes: list[_Items], sents, segs, approx, candidates,
+                 at: list[tuple[int, int]]) -> str | None:
+    """None when each part of the claim is shown (``at`` then gets the quote item matched to
+    each claim item, as ``Proof.at``), else why not."""
     # candidate (sentence, positions) for each part
     cands: list[list[tuple[int, list[int]]]] = []
     keyed: dict[int, list[str]] = {}  # the claim's keys for a sentence (``_claim_keys_for``), when needed
@@ -724,6 +731,7 @@ def _prove_parts(c: _Items, quotes: list[_Items], sents, segs, approx, candidate
         why = _gaps_ok(quotes[qi], a, b, used)
         if why:
             return why
+    at.extend((sents[si][0], x) for si, xs in chosen for x in xs)
     return None
 
 
@@ -902,6 +910,144 @@ def _lookalike(its: _Items, qs: list[_Text]) -> tuple[str, str] | None:
     return None
 
 
+# Forms of one word: a claim word is held by any of them in its place (the tense of "be" is
+# ``be_tense_change``'s; "a"/"an" is one article spelt for the next sound). "had" and "did"
+# are past forms of their own: "has a limit" does not show "had a limit".
+_FORMS: dict[str, frozenset[str]] = {w: g for g in (
+    frozenset(["is", "are", "am", "be", "been", "being", "was", "were"]), frozenset(["have", "has", "having"]),
+    frozenset(["do", "does"]), frozenset(["a", "an"])) for w in g}
+# After an article these say how many, and the article is part of that: "a few" (some) is not
+# "few" (hardly any), "a number of" (several) is not "the number of" (how many).
+_COUNTED = frozenset(["few", "little", "number", "lot", "couple"])
+
+
+def _regions(t: _Text, p: int | None, nx: int | None) -> list[tuple[int, int]]:
+    """Token ranges of quote ``t`` between token ``p`` and token ``nx`` (either None: to the
+    sentence's edge)."""
+    raw, kinds = t.raw, t.kinds
+    if p is not None and nx is not None and p < nx:
+        return [(p + 1, nx)]
+    out = []
+    if p is not None:
+        e = p + 1
+        while e < len(raw) and not (kinds[e] == 0 and raw[e] in _SENT_END):
+            e += 1
+        out.append((p + 1, e))
+    if nx is not None:
+        s = nx
+        while s > 0 and not (kinds[s - 1] == 0 and raw[s - 1] in _SENT_END):
+            s -= 1
+        out.append((s, nx))
+    return out
+
+
+def _unheld_words(claim: _Text, its: _Items, qs: list[_Text], qits: list[_Items],
+                  at: list[tuple[int, int]]) -> Iterator[str]:
+    """A word of the claim that is no item (a form of "be", "have" or "do", a pronoun, a
+    preposition, "and", ...: the proof passes over them) that its quote does not write in
+    its place - between the quote words matched to the claim items either side of it, or, at
+    an edge of the claim or of a part taken from elsewhere, between the matched word and its
+    sentence's edge - in any of its forms (``_FORMS``). "you add has plus the name" is not
+    what "you add is plus the name" says. Each such word, in the claim's order."""
+    if len(at) != len(its.keys):
+        return  # (no mapping: nothing to compare)
+    pos, low, kinds = its.pos, claim.low, claim.kinds
+    heads = {n.pos for n in claim.numbers}
+    tails = claim.tails
+    j = 0
+    for k in range(len(low)):
+        while j < len(pos) and pos[j] < k:
+            j += 1
+        if kinds[k] != 1 or (j < len(pos) and pos[j] == k) or k in tails or k in heads:
+            continue
+        w = low[k]
+        if _meaning_free(claim, k):
+            continue
+        forms = _FORMS.get(w, (w,))
+        prev = at[j - 1] if j else None
+        nxt = at[j] if j < len(at) else None
+        spans: list[tuple[int, int, int]] = []
+        if prev is not None and nxt is not None and prev[0] == nxt[0]:
+            q = qits[prev[0]]
+            spans = [(prev[0], a, b) for a, b in _regions(qs[prev[0]], q.pos[prev[1]], q.pos[nxt[1]])]
+        else:
+            if prev is not None:
+                spans += [(prev[0], a, b) for a, b in _regions(qs[prev[0]], qits[prev[0]].pos[prev[1]], None)]
+            if nxt is not None:
+                spans += [(nxt[0], a, b) for a, b in _regions(qs[nxt[0]], None, qits[nxt[0]].pos[nxt[1]])]
+        if any(qs[qi].low[x] in forms for qi, a, b in spans for x in range(a, b)):
+            continue
+        if w in _ARTICLE and (k + 1 >= len(low) or low[k + 1] not in _COUNTED) \
+                and not any(qs[qi].low[x] in _FREE and qs[qi].low[x] not in _ARTICLE and qs[qi].low[x] not in claim.lowset
+                            for qi, a, b in spans if len(spans) == 1 for x in range(a, b)):
+            continue  # an article the claim adds or writes for the quote's: not in another word's place
+        if w == "and" and prev is not None and nxt is not None and _and_held(claim, its, qs, qits, at, j, spans):
+            continue
+        if w in _RELATIVE and (k == 0 or claim.raw[k - 1] != ",") \
+                and any(qs[qi].low[x] in _RELATIVE and qs[qi].raw[x - 1] != "," for qi, a, b in spans for x in range(a, b)):
+            continue  # "arguments that behave" for "arguments which behave": one restrictive clause
+        yield claim.raw[k]
+
+
+# "that" and "which" opening a restrictive clause (no comma before it) say the same; after a
+# comma "which" adds a remark about all of what it follows ("the files, which are open")
+# where "that" picks some out ("the files that are open").
+_RELATIVE = frozenset(["that", "which"])
+
+
+def _and_held(claim: _Text, its: _Items, qs: list[_Text], qits: list[_Items], at: list[tuple[int, int]], j: int,
+              spans: list[tuple[int, int, int]]) -> bool:
+    """Does the quote state what the claim's "and" before claim item ``j`` joins, where it
+    does not write the "and"? Two statements the quote gives apart (another sentence, after a
+    ";": "A; B" says A and B), or the last member of a list whose members the quote parts by
+    commas where the claim parts the earlier ones so too ("macros, super and self.BLOCKNAME" /
+    "(macros, super, self.BLOCKNAME)"); not a single comma ("Tom, the president" names one
+    man, "Tom and the president" two)."""
+    prev, nxt = at[j - 1], at[j]
+    if its.bnd[j] and its.strong[j] and (
+            prev[0] != nxt[0] or qits[prev[0]].sent[prev[1]] != qits[nxt[0]].sent[nxt[1]]
+            or any(qs[qi].raw[x] in _STRONG and qs[qi].kinds[x] == 0 for qi, a, b in spans for x in range(a, b))):
+        return True
+    if len(spans) != 1 or [qs[qi].raw[x] for qi, a, b in spans for x in range(a, b)] != [","]:
+        return False
+    # the claim's comma before the member the "and" ends, and the quote's at the same place
+    raw, pos = claim.raw, its.pos
+    k = pos[j] - 1
+    while k >= 0 and raw[k] in (",", "and"):
+        k -= 1
+    while k >= 0 and raw[k] != "," and (claim.kinds[k] == 0 or k in pos):
+        k -= 1
+    if k < 0 or raw[k] != ",":
+        return False
+    i = next((x for x in range(j) if pos[x] > k), None)
+    if i is None or i == 0 or at[i - 1][0] != at[i][0] or at[i][0] != prev[0]:
+        return False
+    q, quote = qits[at[i][0]], qs[at[i][0]]
+    return [quote.raw[x] for x in range(q.pos[at[i - 1][1]] + 1, q.pos[at[i][1]])] == [","]
+
+
+def _meaning_free(claim: _Text, k: int) -> bool:
+    """Is the claim's word at ``k`` one that states nothing wherever it stands? The claim's
+    opening "well" (an interjection: "well, skiing is ..."); "also" (it adds only that
+    something else is so too: "X is also Y" states what "X is Y" does); an "'s" written
+    apart from its word (the analysis drops one written onto it, in quotes too); the "to" of
+    "has to" / "needs to" (read with them as "must"); "do"/"does"/"did" before a negator
+    (it carries only the "not": "does not have to" / "need not")."""
+    low, raw = claim.low, claim.raw
+    w = low[k]
+    if w == "also":
+        return True
+    if w == "well":
+        return all(claim.kinds[x] == 0 for x in range(k)) and (k + 1 >= len(raw) or raw[k + 1] != "-")
+    if w == "s":
+        return k > 0 and raw[k - 1] in ("'", "\u2019")
+    if w == "to":
+        return k > 0 and (low[k - 1] in _HAVE or low[k - 1] in _NEED)
+    if w in ("do", "does", "did"):
+        return k + 1 < len(low) and claim.neg[k + 1]
+    return False
+
+
 def _prove(claim: _Text, quotes: list[str], analysed: list[_Text] | None = None) -> ClaimCheck:
     """``supported`` only when every word of the claim is shown by its quotes. ``analysed``:
     the quotes' analyses when the caller has them (``check_claim``): a pair citing more
@@ -936,6 +1082,10 @@ def _prove(claim: _Text, quotes: list[str], analysed: list[_Text] | None = None)
         if passive is not None:
             return ClaimCheck(ClaimStatus.UNCHECKED, None, f'the claim says "{passive}" in the passive where the quote '
                               'has it in the active (who does it may have changed)')
+        unheld = next(_unheld_words(claim, its, qs, [derived(t, _quote_items) for t in qs], p.at), None)
+        if unheld is not None:
+            return ClaimCheck(ClaimStatus.UNCHECKED, None, f'the claim\'s "{unheld}" is not written in its place in '
+                              'the quote (a small word may change what the sentence says)')
         odd = _lookalike(its, qs)
         if odd is not None:
             return ClaimCheck(ClaimStatus.UNCHECKED, None, f'the claim\'s "{odd[0]}" only looks like the quote\'s '
