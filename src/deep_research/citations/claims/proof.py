@@ -989,6 +989,29 @@ def _unheld_words(claim: _Text, its: _Items, qs: list[_Text], qits: list[_Items]
         yield claim.raw[k]
 
 
+def _voice_or_future_dropped(claim: _Text, its: _Items, qs: list[_Text], qits: list[_Items],
+                             at: list[tuple[int, int]]) -> str | None:
+    """A small word of the quote the claim leaves out that says who acts or when: the "be" of
+    a passive ("the user is notified" does not show "the user notifies": the roles turn round;
+    the proof compares stems), or the "will" of a future ("will be removed in 3.0" does not
+    show "is removed in 3.0"). Why, or None."""
+    if len(at) != len(its.keys):
+        return None
+    for j, (qi, m) in enumerate(at):
+        q, x, k = qs[qi], qits[qi].pos[m], its.pos[j]
+        if q.low[x].endswith(("ed", "en")) and _after_be(q, x) and not q.entity[x] \
+                and not any(claim.low[y] in _BE for y in range(max(0, k - 3), k)) \
+                and (claim.low[k] != q.low[x] or (k + 1 < len(claim.low) and claim.low[k + 1] in _OWN_PHRASE)):
+            # (the same participle with no object after it is the passive cut short: "data marked as safe")
+            return f'the claim\'s "{claim.raw[k]}" is not in the passive, as its quote\'s "{q.raw[x]}" is (who acts may have turned round)'
+        if j and at[j - 1][0] == qi:
+            lo = qits[qi].pos[at[j - 1][1]]
+            if any(q.low[y] in ("will", "shall") and not q.entity[y] for y in range(lo + 1, x)) \
+                    and not any(claim.low[y] in ("will", "shall") for y in range(its.pos[j - 1] + 1, k)):
+                return f'the claim leaves out the quote\'s "will" before "{q.raw[x]}" (a future stated as done?)'
+    return None
+
+
 # "that" and "which" opening a restrictive clause (no comma before it) say the same; after a
 # comma "which" adds a remark about all of what it follows ("the files, which are open")
 # where "that" picks some out ("the files that are open").
@@ -1082,10 +1105,14 @@ def _prove(claim: _Text, quotes: list[str], analysed: list[_Text] | None = None)
         if passive is not None:
             return ClaimCheck(ClaimStatus.UNCHECKED, None, f'the claim says "{passive}" in the passive where the quote '
                               'has it in the active (who does it may have changed)')
-        unheld = next(_unheld_words(claim, its, qs, [derived(t, _quote_items) for t in qs], p.at), None)
+        qits = [derived(t, _quote_items) for t in qs]
+        unheld = next(_unheld_words(claim, its, qs, qits, p.at), None)
         if unheld is not None:
             return ClaimCheck(ClaimStatus.UNCHECKED, None, f'the claim\'s "{unheld}" is not written in its place in '
                               'the quote (a small word may change what the sentence says)')
+        dropped = _voice_or_future_dropped(claim, its, qs, qits, p.at)
+        if dropped is not None:
+            return ClaimCheck(ClaimStatus.UNCHECKED, None, dropped)
         odd = _lookalike(its, qs)
         if odd is not None:
             return ClaimCheck(ClaimStatus.UNCHECKED, None, f'the claim\'s "{odd[0]}" only looks like the quote\'s '
