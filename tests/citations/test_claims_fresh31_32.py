@@ -90,3 +90,7 @@ def test_without_x_for_a_quote_that_denies_the_clause_of_x():
     # the quote states the word unnegated: the claim's "without" contradicts it
     assert status(claim, quote.format("needed")) is FLAG
     assert status(claim, quote.format("done")) is FLAG
+    # (h0263, altered, still flagged) only "without" restates the denial: "neither A nor B may" says more, of B
+    assert status("Neither a key name nor a key value may contain a colon.",
+                  "A key name must not contain a colon, slash or space, and a key value must not contain a slash or "
+                  "space.") is FLAG

@@ -110,6 +110,15 @@ def _negation_matches(src: _Text, k: int, dst_list: list[_Text], src_fully_cover
 _LIKE = frozenset({"like", "likes", "liked", "liking"})
 
 
+def _predicate_denied(t: _Text, j: int) -> bool:
+    """Is the word at j the subject of a predicate a verb negator denies, right after it in its
+    clause ("reindexing is not necessary", "the lock isn't held")? A claim's "without X" then
+    restates a denial the quote makes of X's clause, not one it adds. (Only "without": "neither
+    A nor B may" for "A must not" still says more than the quote, of B.)"""
+    return any(t.neg[y] and t.low[y] in _VERB_NEGATORS and t.clause[y] == t.clause[j]
+               for y in range(j + 1, min(len(t.raw), j + 4)))
+
+
 def _after_or_not(t: _Text, j: int) -> bool:
     """Does the word at j follow "or not" in its clause, with no word of substance between
     ("True if called with a different value (or not called at all)", "whether or not it is
@@ -1414,9 +1423,10 @@ def _negation_in_block(claim: _Text, q: _Text, i1: int, i2: int, j1: int, j2: in
         return None  # "when the directory is missing" / "if there is no directory"
     if _omitted_in_sentence(plain, min(at, len(plain.raw) - 1)):
         return None  # "when the size is left out" / "when no size is specified"
-    if any(plain.kinds[x] == _WORD and plain.stems[x] in covered and _negated_at(plain, x)
-           for x in range(at, min(len(plain.raw), at + WINDOW))):
-        return None  # "even without reindexing" / "even when reindexing is not necessary": its clause is denied there too
+    if cneg and any(claim.low[p] == "without" for p in cpos) \
+            and any(plain.kinds[x] == _WORD and plain.stems[x] in covered and _predicate_denied(plain, x)
+                    for x in range(at, min(len(plain.raw), at + WINDOW))):
+        return None  # "even without reindexing" / "even when reindexing is not necessary": the quote denies it too
     near = range(max(0, at - 3), min(len(plain.raw), at + 3))
     if any(plain.neg[p] and plain.low[p] in _NEGATORS for p in near) or \
             any(plain.low[p] == "far" and p + 1 < len(plain.raw) and plain.low[p + 1] == "from" for p in near):

@@ -1008,6 +1008,21 @@ def _passive_dropped(claim: _Text, its: _Items, qs: list[_Text], qits: list[_Ite
     return None
 
 
+def small_word_changed(claim: _Text, its: _Items, spans: list[_Text], sits: list[_Items]) -> str | None:
+    """The proof's reading of small words on texts the claim repeats (a judge's cited spans):
+    when the spans prove the claim's items (``prove``), a small word the claim writes where
+    they do not (``_unheld_words``) or a passive it states in the active (``_passive_dropped``),
+    as a problem; else None (a claim the spans do not prove word for word is the evidence
+    check's to read)."""
+    p = prove(its, sits, APPROX)
+    if not p.ok:
+        return None
+    word = next(_unheld_words(claim, its, spans, sits, p.at), None)
+    if word is not None:
+        return f'the claim\'s "{word}" is not written in its place in a cited span (a small word may change what it says)'
+    return _passive_dropped(claim, its, spans, sits, p.at)
+
+
 # "that" and "which" opening a restrictive clause (no comma before it) say the same; after a
 # comma "which" adds a remark about all of what it follows ("the files, which are open")
 # where "that" picks some out ("the files that are open").
