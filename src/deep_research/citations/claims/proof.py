@@ -36,9 +36,16 @@ A claim is *proven* by its quotes when:
 
 After a proof the claim is still grey when it says "is" where the quotes only say "was" (or
 the reverse; "I'm" is "I am"), or leaves out a preposition right before words it keeps
-("this day" of "to this day": ``near_copy._preposition_dropped``). The judge-evidence check
-reads the same rules on its cited spans (``be_tense_change``, ``clause_cut_out``,
-``joins_two_nouns``).
+("this day" of "to this day": ``near_copy._preposition_dropped``), or writes a word that is
+no item where its quote does not write it (between the quote words matched to its neighbours,
+in any of its forms): "you add has plus the name" is not "you add is plus the name", "is
+removed" is not "will be removed", "in the container" is not "on the container"
+(``_unheld_words``; an article standing for none or for the quote's article, "also", an
+opening "well", the "do" before "not" and the "to" of "has to" state nothing of their own;
+"and" is held where the quote gives the two parts apart or parts a list by commas), or states
+in the active a verb its quote has in the passive ("the user notifies" / "the user is
+notified": ``_passive_dropped``). The judge-evidence check reads the same rules on its cited
+spans (``be_tense_change``, ``clause_cut_out``, ``joins_two_nouns``, ``small_word_changed``).
 
 Anything else is not proven: the claim stays ``unchecked`` for the judge. Nothing here
 says ``unsupported``; the rules that prove a claim wrong run before (``claims``).
@@ -986,7 +993,8 @@ def _unheld_words(claim: _Text, its: _Items, qs: list[_Text], qits: list[_Items]
         if w == "and" and prev is not None and nxt is not None and _and_held(claim, its, qs, qits, at, j, spans):
             continue
         if w in _RELATIVE and (k == 0 or claim.raw[k - 1] != ",") \
-                and any(qs[qi].low[x] in _RELATIVE and qs[qi].raw[x - 1] != "," for qi, a, b in spans for x in range(a, b)):
+                and any(qs[qi].low[x] in _RELATIVE and x and qs[qi].raw[x - 1] != ","
+                        for qi, a, b in spans for x in range(a, b)):
             continue  # "arguments that behave" for "arguments which behave": one restrictive clause
         yield claim.raw[k]
 
