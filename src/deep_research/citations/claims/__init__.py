@@ -117,7 +117,8 @@ below describe what each finds:
   participle describing a noun after an -ly adverb ("commonly used drugs" / "never been
   used to negotiate"). Grey, not a flip (fresh18): a negation left open ("may or may not",
   "maybe not", "whether or not") or called false ("it is wrong to say that ... no"); "not
-  every" / "not all" (like "not always"); an elliptic "If they don't, ..." on the other side
+  every" / "not all" / "not the only" (like "not always"; "not the only factor" / "more factors
+  than"); "hard / difficult to X" for "not ... easily"; an elliptic "If they don't, ..." on the other side
   for a negation that names a case; "only when / if / after" on the other side; "zero X"
   for "no X"; "differs from" / "different from" / "inability to" / "failure to"; a copula's
   "is not <Name>" the other side does not tie to the subject; a negation said of "others";
@@ -163,7 +164,8 @@ below describe what each finds:
   one side denies and the other does not ("is not an American series" / "is a French series"). An ``order`` pair whose two sides trade places ("B after A" / "A before B")
   states the same order, and so does a comparative antonym pair followed by "than" whose
   compared terms stand on the opposite sides ("2009 spending was lower than 2014's" / "2014
-  spending is higher than under the 2009 budget"; ``contradiction.converse_comparison``), or
+  spending is higher than under the 2009 budget"; ``contradiction.converse_comparison``), and
+  so does a pair of words of place ("A is above B" / "B lies below A", "left" / "right"), or
   one side's comparative said, without "than", of what the other compares against ("pure
   string searches are several times faster" / "a regex search is several times slower than a
   pure string search"). Two ends of a scale joined by "or" / "and" in another order ("too

@@ -303,12 +303,19 @@ def _compares(t: _Text, k: int) -> bool:
     return "than" in t.low[k + 1:min(hi, k + 4)]
 
 
+# Words of place that relate two terms, as an order word does in time: "A is above B" is "B
+# lies below A" (issue 25, fresh30), "A is left of B" is "B is right of A".
+_PLACE = frozenset({frozenset((stem("above"), stem("below"))), frozenset((stem("left"), stem("right")))})
+
+
 def converse_comparison(claim: _Text, ci: int, quote: _Text, qj: int) -> bool:
     """Is the swap of the claim's word at ci for the quote's at qj a comparison read from its
-    other end: both compare ("... than") or both are order words, and the compared terms
-    stand on the opposite sides (``terms_crossed``)? "A lower than B" = "B higher than A"."""
+    other end: both compare ("... than") or both are order words or words of place
+    (``_PLACE``), and the compared terms stand on the opposite sides (``terms_crossed``)? "A
+    lower than B" = "B higher than A"."""
     pair = frozenset((claim.stems[ci], quote.stems[qj]))
-    if (pair in _ORDER or _compares(claim, ci) and _compares(quote, qj)) and terms_crossed(claim, ci, quote, qj):
+    if (pair in _ORDER or pair in _PLACE or _compares(claim, ci) and _compares(quote, qj)) \
+            and terms_crossed(claim, ci, quote, qj):
         return True
     return _compared_term_is_subject(claim, ci, quote, qj) or _compared_term_is_subject(quote, qj, claim, ci)
 

@@ -825,11 +825,17 @@ def _partial_negation(neg_side: _Text, k: int, plain: _Text, j: int) -> str | No
     always have to use primer, but you should consider it", "Not every input module supports
     ruleset binding"), a word the other side does not write in its sentence (nor "each" /
     "any" for "every")? "not always X" says X need not hold each time, "not every A does X"
-    that some A do not; neither denies X."""
-    if k + 1 >= len(neg_side.raw) or neg_side.low[k + 1] not in _PARTIAL:
+    that some A do not; neither denies X. So with "the only" / "the sole" ("key size is not the
+    only factor": it is one, and others are too), the other side writing none of ``_SOLE``."""
+    w = k + 1
+    stated = _PARTIAL.get(neg_side.low[w]) if w < len(neg_side.raw) else None
+    if stated is None and w + 1 < len(neg_side.raw) and neg_side.low[w] == "the":
+        w += 1
+        stated = _PARTIAL_THE.get(neg_side.low[w])  # "not the only factor"
+    if stated is None:
         return None
     lo, hi = sentence_bounds(plain, min(j, len(plain.raw) - 1))
-    return None if not _PARTIAL[neg_side.low[k + 1]].isdisjoint(plain.low[lo:hi]) else neg_side.raw[k + 1]
+    return None if not stated.isdisjoint(plain.low[lo:hi]) else " ".join(neg_side.raw[k + 1:w + 1])
 
 
 def _condition_at(t: _Text, k: int) -> str | None:
@@ -1108,6 +1114,10 @@ def _after_condition(t: _Text, j: int) -> bool:
 # "no other target in the project may use it" / "must be globally unique within a project":
 # "no other X" is what "unique" / "only" / "sole" say
 _SOLE = frozenset({"unique", "only", "sole", "solely", "exclusive", "exclusively"})
+# "not the only factor" / "not the sole reason" (issue 25, fresh30): a partial negation
+# (``_partial_negation``) - it denies that nothing else is one, and states that this one is ("not
+# only X" is no negator at all: ``analysis._is_negator``)
+_PARTIAL_THE = dict.fromkeys(("only", "sole"), _SOLE)
 
 
 # "would not reuse a reference for more than 584 years" / "references will at earliest be
@@ -1641,6 +1651,23 @@ def _not_well_as_poorly(src: _Text, k: int, dst: _Text, j: int) -> str | None:
     return f"{dst.raw[j - 1]} {dst.raw[j]}"
 
 
+# "can't be shared between modules easily" said as "hard to share between modules" (issue 25,
+# fresh29): what is not done easily is hard to do; "hard to" carries the negation of the ease.
+_EASE = frozenset({"easily", "easy", "readily"})
+_HARD = frozenset({"hard", "difficult", "tricky"})
+
+
+def _not_easily_as_hard(src: _Text, seg: list[int], dst: _Text, j: int) -> str | None:
+    """The other side's "hard to" / "difficult to" right before the word a negator denies (at
+    ``j``), when what the negator denies is the ease ("easily" / "easy" / "readily" among the
+    words it negates, ``seg``): "can't be shared easily" / "hard to share". Returns the other
+    side's words, else None."""
+    if j < 2 or dst.low[j - 1] != "to" or dst.low[j - 2] not in _HARD \
+            or not any(src.low[x] in _EASE for x in seg):
+        return None
+    return f"{dst.raw[j - 2]} to {dst.raw[j]}"
+
+
 def _denied_name_named(src: _Text, k: int, dst: _Text) -> str | None:
     """A negated side that says "utf8 is not a valid name" read against a side that says "the
     valid name is UTF-8, not utf8" (issue 25, fresh24): the name right before "is not" is the
@@ -1665,6 +1692,9 @@ def _unproven_flip(src: _Text, k: int, seg: list[int], dst: _Text, j: int) -> st
     found = _not_well_as_poorly(src, k, dst, j)
     if found:
         return f'the other side says "{found}", which is "not well"'
+    found = _not_easily_as_hard(src, seg, dst, j)
+    if found:
+        return f'the other side says "{found}", which is "not easily"'
     found = _denied_name_named(src, k, dst)
     if found:
         return f'the other side denies "{found}" too, the name the negation is said of'
