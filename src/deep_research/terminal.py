@@ -84,12 +84,12 @@ def one_line(text: object, limit: int = MAX_LINE_CHARS) -> str:
 MAX_TEXT_CHARS = 20_000
 
 
-def too_long(text: str, what: str) -> str | None:
+def too_long(text: str, what: str, limit: int = MAX_TEXT_CHARS) -> str | None:
     """Why ``text`` (``what``: "the question", "the edited brief" ...) is refused for its
-    length, or None when it is within :data:`MAX_TEXT_CHARS`."""
-    if len(text) <= MAX_TEXT_CHARS:
+    length, or None when it is within ``limit`` (:data:`MAX_TEXT_CHARS` unless given)."""
+    if len(text) <= limit:
         return None
-    return f"{what} is {len(text):,} characters long; the limit is {MAX_TEXT_CHARS:,}"
+    return f"{what} is {len(text):,} characters long; the limit is {limit:,}"
 
 
 def control_characters(text: str) -> list[str]:

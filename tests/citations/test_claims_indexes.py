@@ -296,3 +296,33 @@ def test_clause_numbers_count_the_clause_starts_up_to_each_token():
     assert _analyse_quote("A, b; c but d.").clause == (0, 1, 1, 2, 2, 3, 3, 4)
     assert _analyse_quote("plain words only").clause == (0, 0, 0)
     assert _analyse_quote(", x").clause == (1, 1)
+
+
+def _entity_by_counting(raw: str) -> tuple[bool, bool]:
+    """``analysis._is_entity`` as it read every word before its fast path for letters."""
+    if not any(map(str.isalpha, raw)):
+        return False, False
+    if any(map(str.isdigit, raw)) or "_" in raw or "." in raw.strip("."):
+        return True, True
+    upper = sum(map(str.isupper, raw))
+    if upper >= 2 or (upper == 1 and not raw[0].isupper()):
+        return True, True
+    return False, raw[0].isupper()
+
+
+def test_entity_fast_path_reads_words_as_the_counting():
+    from deep_research.citations.claims.analysis import _is_entity
+
+    words = ["Hello", "hello", "HeLLo", "HELLO", "A", "a", "I", "iPhone", "McDonald", "Über", "über", "Éclair",
+             "\u01c5a", "a\u01c5", "\u01c4", "Ab\u3042", "\u3042", "\u3042b", "x86", "Node.js", "e.g", "snake_case",
+             "Straße", "STRASSE", "\u1d2cb", "b\u1d2c", "\u2160v", "Ω", "ω", "Ωmega", "oMEGA", "K18", "-", "'"]
+    for w in words:
+        assert _is_entity(w) == _entity_by_counting(w), w
+
+
+def test_date_takes_its_day_by_identity():
+    """A month-name date replaces the day number it is made of, not an equal-looking one."""
+    from deep_research.citations.claims.analysis import _analyse_claim
+
+    keys = [n.key for n in _analyse_claim("On 5 June 2021 and on 5 June 2021 there were 5 cases.").numbers]
+    assert keys == ["D:2021-06-5", "D:2021-06-5", "5"]

@@ -64,3 +64,64 @@ def test_the_left_out_sentence_wraps_between_words_at_80_columns(tmp_path, monke
             assert words[-6:] == [".pptx,", ".xlsx,", ".csv,", ".tsv,", ".epub", "files)."], lines
         else:
             assert lines[start].endswith(".tsv, .epub files).") and len(lines[start]) > 80, lines
+
+
+# `deep-research index` whose every file takes a while to write, and that commits after each
+SLOW_INDEX = """
+import sys, time
+from deep_research.search import local
+write = local._write
+local._write = lambda *a: (time.sleep(0.05), write(*a))[1]
+local.BATCH_SECONDS = 0.0
+from deep_research.cli import main
+sys.exit(main(["index", *sys.argv[1:]]))
+"""
+
+
+def test_ctrl_c_keeps_what_the_index_holds_and_says_how_to_go_on(tmp_path):
+    """Ctrl-C (SIGINT) during `deep-research index` rolled everything back and said only
+    "interrupted". It keeps what was indexed, says so and names the command that goes on;
+    that command reads only the files not indexed yet."""
+    import signal
+    import sqlite3
+    import time
+    from pathlib import Path
+
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    for i in range(200):
+        (folder / f"p{i:03}.md").write_text(f"# Page {i}\n\nText {i}.\n", encoding="utf-8")
+    index = folder / ".deep-research" / "index.sqlite"
+    env = {**os.environ, "DEEP_RESEARCH_ENV_FILE": "none", "COLUMNS": "300",
+           "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    proc = subprocess.Popen([sys.executable, "-c", SLOW_INDEX, str(folder)], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        deadline = time.monotonic() + 120
+        indexed = 0
+        while indexed < 10 and proc.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.1)
+            try:
+                with sqlite3.connect(index, timeout=1) as con:
+                    indexed = con.execute("SELECT count(*) FROM documents").fetchone()[0]
+            except sqlite3.Error:  # not created yet
+                pass
+        assert indexed >= 10 and proc.poll() is None, proc.communicate(timeout=60)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 130, err
+    with sqlite3.connect(index) as con:
+        kept = con.execute("SELECT count(*) FROM documents").fetchone()[0]
+    assert 10 <= kept < 200
+    assert f"interrupted: the index keeps the documents indexed so far ({kept} new or updated by this run; it " \
+           f"holds {kept}): {index}" in err, err
+    assert f"Continue with: deep-research index {folder} (files indexed already are not read again)" in err, err
+    assert "Traceback" not in err and "Indexed" not in out
+    again = subprocess.run([sys.executable, "-m", "deep_research.cli", "index", str(folder)], capture_output=True,
+                           text=True, env=env, timeout=120, check=False)
+    assert again.returncode == 0, again.stderr
+    assert f"Indexed 200 documents in {folder}: {200 - kept} new, 0 updated, {kept} unchanged." in again.stdout

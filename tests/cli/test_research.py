@@ -114,6 +114,47 @@ def test_a_resume_says_which_model_server_or_key_of_the_environment_changed(tmp_
     assert b"pw-1" not in raw and b"tvly-first" not in raw and b"sk-same" not in raw
 
 
+def saved_state(db: Path, thread: str) -> dict:
+    """The thread's state values as the state database keeps them."""
+    from langgraph.checkpoint.sqlite import SqliteSaver
+
+    with SqliteSaver.from_conn_string(str(db)) as saver:
+        return saver.get_tuple({"configurable": {"thread_id": thread, "checkpoint_ns": ""}}).checkpoint[
+            "channel_values"]
+
+
+def test_a_resume_replaces_a_saved_setting_the_environment_refuses_now_and_says_so(tmp_path, corpus):
+    """The run was started with a model the environment no longer allows: resume exited 2
+    and nothing the resume could be given changed the saved model, a dead run. Now it warns
+    (the option, the saved value, why, the value used), continues with the environment's
+    value (else the default), keeps it for later resumes, and the run records a
+    setting_refused degradation and a settings turn, as on the server. A refusal caused by
+    what the resume typed (a cost cap the saved model has no price for) stays exit 2."""
+    db = tmp_path / "state.sqlite"
+    r = run("research", QUESTION, "--corpus", corpus, "--out", tmp_path / "reports", "--no-pdf",
+            "--approve-brief", "--research-model", "openai:old-model", "--db", db, env=SCRIPTED)
+    assert r.returncode == 3, r.stdout + r.stderr
+    thread = re.search(r"deep-research resume (\w+)", r.stderr).group(1)
+    r = run("resume", thread, "--approve", "--max-cost", "5", "--db", db, env=SCRIPTED)
+    assert r.returncode == 2, r.stdout + r.stderr
+    assert "no price is known for openai:old-model" in r.stderr and "Traceback" not in r.stderr
+    now = {**SCRIPTED, "DEEP_RESEARCH_ALLOWED_MODELS": "openai:gpt-4.1*"}
+    r = run("resume", thread, "--approve", "--db", db, env={**now, "COLUMNS": "300"})
+    assert r.returncode == 0, r.stdout + r.stderr
+    line = ("warning: --research-model: openai:old-model, which the run was started with, is refused now (model "
+            "openai:old-model (research_model) is not allowed; DEEP_RESEARCH_ALLOWED_MODELS allows only "
+            "openai:gpt-4.1*); the default openai:gpt-4.1 is used from now on for this run (a later resume keeps it)")
+    assert line in " ".join(r.stderr.split()), r.stderr
+    values = saved_state(db, thread)
+    refused = [d for d in values["degradations"] if d.get("kind") == "setting_refused"]
+    assert len(refused) == 1 and "openai:old-model" in refused[0]["message"], values["degradations"]
+    assert [m.content for m in values["messages"] if m.name == "settings"] == [
+        "Settings the question was started with are refused now; each is replaced:\n- research_model: "
+        + refused[0]["message"].split(": ", 1)[1]]
+    r = run("resume", thread, "--db", db, env=now)  # the replacement is kept: nothing refused again
+    assert r.returncode == 0 and "already complete" in r.stdout and "--research-model" not in r.stderr, r.stderr
+
+
 def test_what_resume_is_given_and_does_not_use_is_said_in_one_line_each(tmp_path, corpus):
     """An answer to a question the run did not ask, and an approval or a cap given to a run
     that is already complete, were dropped without a word: each is named now, as typed, on
@@ -247,6 +288,14 @@ def test_report_review_waits_then_an_edited_report_is_published(tmp_path, corpus
     assert r.returncode == 3 and "waiting for review of the report" in r.stderr, r.stdout + r.stderr
     assert not list((tmp_path / "reports").rglob("report.md"))
     thread = re.search(r"deep-research resume (\w+)", r.stderr).group(1)
+    # an edit past the limit (several times the longest report a run writes) is refused before
+    # the run resumes, naming its length and the limit; the run still waits for its review
+    huge = tmp_path / "huge.md"
+    huge.write_text("# Mine\n\n" + "Tea is grown on hills. " * 50_000, encoding="utf-8")
+    r = run("resume", thread, "--edit", huge, "--db", db, env=SCRIPTED)
+    assert r.returncode == 2, r.stdout + r.stderr
+    assert "the edited report is 1,150,008 characters long; the limit is 1,000,000" in " ".join(r.stderr.split())
+    assert "Traceback" not in r.stderr
     edited = tmp_path / "edited.md"
     edited.write_text("# My own version\n\nShort and sweet, no citations.\n", encoding="utf-8")
     r = run("resume", thread, "--edit", edited, "--db", db, env=SCRIPTED)

@@ -57,9 +57,14 @@ from tests.support.faults import (
 )
 from tests.support.scenario import QUESTION, TOPIC_COSTS, TOPIC_EFFICIENCY
 
-TIMEOUT_S = 0.3  # request timeout of every run here; injected hangs last 30 s
+TIMEOUT_S = 0.3  # request timeout of a run whose faults include a hang (injected hangs last 30 s)
+# ... and of every other run: one no healthy call reaches. A timeout is wall-clock time, and on a
+# loaded machine a scripted call whose answer was ready could take past 0.3 s to come back (the
+# event loop busy elsewhere): it was cut and asked again, a retry nobody injected (a third
+# compression call in test_supervisor_failure_keeps_research_in_checkpoint_...).
+CALM_TIMEOUT_S = 20.0
 BASE_CONTEXT = {"allow_clarification": False, "search_api": "local", "write_pdf": False,
-                "request_timeout_s": TIMEOUT_S, "max_retries": 2, "retry_backoff_s": 0.001}
+                "request_timeout_s": CALM_TIMEOUT_S, "max_retries": 2, "retry_backoff_s": 0.001}
 SUPERVISOR = "You lead a research team"
 
 
@@ -235,7 +240,9 @@ async def run_case(case: Case, corpus: Path, out: Path) -> Result:
     graph = make_graph(deps, checkpointer=InMemorySaver(), store=InMemoryStore())
     thread = re.sub(r"\W", "-", case.id)
     config = {"configurable": {"thread_id": thread}}
-    context = {**BASE_CONTEXT, "output_dir": str(out / thread), **case.context}
+    hangs = any(f.kind == "timeout" for f in case.faults)  # only a hang needs the short timeout to cut it
+    context = {**BASE_CONTEXT, "output_dir": str(out / thread),
+               **({"request_timeout_s": TIMEOUT_S} if hangs else {}), **case.context}
     pdf = FakePdf(*case.pdf_errors) if case.pdf_errors else FakePdf(lambda: AssertionError("no PDF expected"), 0)
     error = None
     t0 = time.perf_counter()
@@ -496,6 +503,18 @@ def test_supervisor_failure_keeps_research_in_checkpoint_and_notes_and_resume_co
     assert {n["topic"] for n in final.values["notes"]} == {TOPIC_EFFICIENCY, TOPIC_COSTS}
     # the failures stay in the record but are not limitations of the report
     assert "RateLimitError" not in final.values["final_report"]
+
+
+def test_a_healthy_call_that_comes_back_late_is_not_asked_again(corpus, tmp_path):
+    """A run without injected hangs must count no retry of its own: a compression call
+    that came back after 0.6 s (a loaded machine) was cut by the 0.3 s timeout and asked
+    again, and the supervisor test saw a third compression."""
+    case = Case("compression", "slow", "transient",
+                faults=[Fault("slow", "compression", "You condense a researcher's work", times=1)])
+    r = run(case, corpus, tmp_path)
+    assert r.error is None and r.values["status"] == "completed"
+    assert r.plan.hits == 1 and r.script.calls["compression"] == 2
+    assert all(not u.get("retries") for u in r.values["usage"].values()), r.values["usage"]
 
 
 def test_every_research_unit_failing_fails_clearly(corpus, tmp_path):

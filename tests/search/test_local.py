@@ -707,3 +707,51 @@ def test_a_page_title_is_bounded_in_what_search_returns(tmp_path: Path) -> None:
     other = SearchResult("https://example.org/", "T" * 100_000, "text", author="A" * 10_000, site_name="S" * 10_000)
     assert max(len(other.title), len(other.author or ""), len(other.site_name or "")) <= MAX_TITLE_CHARS
     assert SearchResult("https://example.org/", "A short title", "text").title == "A short title"
+
+
+def _pages(folder: Path, n: int) -> Path:
+    folder.mkdir()
+    for i in range(n):
+        (folder / f"page{i:03}.md").write_text(f"# Page {i}\n\nHeat pump note number {i}.\n", encoding="utf-8")
+    return folder
+
+
+def test_an_interrupted_index_keeps_what_it_indexed_and_the_next_run_goes_on(tmp_path: Path) -> None:
+    """Ctrl-C rolled the whole run back: an index of a large folder stopped after an hour
+    kept nothing. Now what was indexed up to the interruption is committed, the caller gets
+    it (IndexInterrupted.report), and the next run reads only the files not indexed yet."""
+    from deep_research.search.local import IndexInterrupted
+
+    folder = _pages(tmp_path / "docs", 30)
+
+    def stop_after_12(done: int, total: int) -> None:
+        if done == 12:
+            raise KeyboardInterrupt
+
+    with pytest.raises(IndexInterrupted) as stopped:
+        build_index(folder, progress=stop_after_12, workers=1)
+    report = stopped.value.report
+    assert len(report.added) == 12 and report.documents == 12
+    with sqlite3.connect(default_index_path(folder)) as con:
+        assert con.execute("SELECT count(*) FROM documents").fetchone()[0] == 12
+    again = build_index(folder, workers=1)
+    assert again.unchanged == 12 and len(again.added) == 18 and again.documents == 30 and not again.rebuilt
+    assert LocalCorpus.open(folder).search_sync("note number 29")
+
+
+def test_an_index_run_commits_in_batches(tmp_path: Path, monkeypatch) -> None:
+    """A run killed outright (no Ctrl-C to catch) keeps what it committed: the run commits
+    every BATCH_SECONDS, so another connection sees the documents of the run so far."""
+    from deep_research.search import local
+
+    folder = _pages(tmp_path / "docs", 10)
+    monkeypatch.setattr(local, "BATCH_SECONDS", 0.0)
+    seen: list[int] = []
+
+    def count(done: int, total: int) -> None:
+        if done:
+            with sqlite3.connect(default_index_path(folder), timeout=5) as con:
+                seen.append(con.execute("SELECT count(*) FROM documents").fetchone()[0])
+
+    assert build_index(folder, progress=count, workers=1).documents == 10
+    assert seen == list(range(1, 11))

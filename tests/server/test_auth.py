@@ -493,3 +493,33 @@ def test_langgraph_dev_without_credentials_serves_loopback_only(tmp_path):
                         {"Sec-Fetch-Site": "same-origin", "Sec-Fetch-Mode": "no-cors", "Sec-Fetch-Dest": "image"},
                         {"Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": "cors", "Origin": "http://localhost:3000"}):
             assert _raw(base, "GET", thread, headers=headers).status_code == 200, headers
+
+
+@pytest.mark.server
+def test_a_runs_null_setting_leaves_its_assistants_value(tmp_path):
+    """langgraph-api merges a run's context over its assistant's key by key, so a run's
+    null replaced the assistant's value and the graph read "not given": the server's
+    default (here: no brief approval, the run went on to research). A null from a run
+    means "not given" now, the assistant's value applies; a value the run gives still wins."""
+    corpus = write_corpus(tmp_path / "corpus")
+    env = {**NO_CREDENTIALS, "DR_TEST_CORPUS": str(corpus), "DEEP_RESEARCH_OUTPUT_DIR": str(tmp_path / "reports")}
+    messages = {"messages": [{"role": "user", "content": QUESTION}]}
+    with langgraph_dev(tmp_path / "server", GRAPH, env=env, auth=AUTH) as (base, _):
+        client = _client(base)
+
+        async def scenario():
+            assistant = (await client.assistants.create("deep_research", context={
+                "require_brief_approval": True, "max_search_results": 3, "search_api": "local"}))["assistant_id"]
+            states = []
+            for context in ({"require_brief_approval": None, "max_search_results": None},
+                            {"require_brief_approval": None, "max_search_results": 2}):
+                tid = (await client.threads.create())["thread_id"]
+                await client.runs.wait(tid, assistant, input=messages, context=context)
+                states.append(await client.threads.get_state(tid))
+            return states
+
+        nulls, given = asyncio.run(scenario())
+    for state, results in ((nulls, 3), (given, 2)):
+        assert state["next"] == ["approve_research_brief"], state["values"].get("status")
+        settings = state["values"]["question_settings"]
+        assert settings["require_brief_approval"] is True and settings["max_search_results"] == results, settings

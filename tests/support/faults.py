@@ -51,6 +51,7 @@ from .scripted import Script, ScriptedChatModel, calls, prompt_text, structured,
 MODEL_FAULTS = ("rate_limit", "server_error", "timeout", "connection_refused", "malformed", "context_length")
 SEARCH_FAULTS = ("search_failure", "empty_page")
 FAULTS = MODEL_FAULTS + SEARCH_FAULTS
+SLOW_S = 0.6  # how late a "slow" call (no fault: a loaded machine) comes back
 
 
 # --- errors as the providers raise them -------------------------------------------------------
@@ -129,6 +130,10 @@ class FaultPlan:
         self.model_calls += 1
         text = prompt_text(messages)
         for f in self.faults:
+            if f.kind == "slow" and f.role == role and f.active() and f.selects(text):
+                f.hits += 1  # no fault: a healthy call that comes back late (a loaded machine)
+                await asyncio.sleep(SLOW_S)
+                continue
             if f.role != role or f.kind not in MODEL_FAULTS or not f.active() or not f.selects(text):
                 continue
             if f.kind == "context_length":
@@ -211,7 +216,9 @@ Usage = Callable[[str, list[BaseMessage], AIMessage], tuple[int, int]]
 
 class FaultyChatModel(ScriptedChatModel):
     """The scripted model behind a fault plan. Answers on the event loop (no worker
-    thread), so a small request timeout only ever cuts the injected hangs."""
+    thread); a request timeout is wall-clock time all the same, so a short one is for runs
+    with injected hangs only (test_faults.TIMEOUT_S: on a loaded machine a healthy call can
+    come back late)."""
 
     plan: Any
     usage: Any = None  # optional (role, messages, reply) -> (input_tokens, output_tokens)

@@ -81,6 +81,10 @@ def main(argv: list[str] | None = None) -> int:
         if e.thread_id:
             print(f"Continue it with: deep-research resume {e.thread_id}", file=sys.stderr)
         return 130
+    except _index.Stopped as e:  # an index run: what it indexed so far is kept
+        for line in e.lines:
+            print(line, file=sys.stderr)
+        return 130
     except typer.Abort:
         print("aborted", file=sys.stderr)
         return 130

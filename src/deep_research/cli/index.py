@@ -29,18 +29,42 @@ def index(
     """Build or update the full-text index of a folder for --search local."""
     import logging
 
-    from ..search.local import CorpusError, build_index
+    from ..search.local import CorpusError, IndexInterrupted, build_index
 
     if not folder.is_dir():
         raise UserError(f"{folder} is not a folder")
     # pypdf logs its complaints about a broken PDF; the skip reason below says it once.
     logging.getLogger("pypdf").setLevel(logging.ERROR)
-    with _progress_bar() as progress:
-        try:
-            report = build_index(folder, index_path=index_path, base_url=base_url, progress=progress)
-        except (CorpusError, ValueError) as e:  # an unusable index path or base URL
-            raise UserError(str(e)) from None
+    try:
+        with _progress_bar() as progress:
+            try:
+                report = build_index(folder, index_path=index_path, base_url=base_url, progress=progress)
+            except (CorpusError, ValueError) as e:  # an unusable index path or base URL
+                raise UserError(str(e)) from None
+    except IndexInterrupted as e:
+        raise Stopped(_kept_lines(e.report, [folder, *(["--base-url", base_url] if base_url else []),
+                                             *(["--index", index_path] if index_path else [])])) from None
     _print_index_report(folder, report)
+
+
+class Stopped(Exception):
+    """Ctrl-C stopped the index: ``main`` prints these lines (what was kept, how to go on)
+    and exits 130."""
+
+    def __init__(self, lines: list[str]):
+        super().__init__("\n".join(lines))
+        self.lines = lines
+
+
+def _kept_lines(report, args: list) -> list[str]:
+    """What an interrupted index kept, and the command that goes on from there."""
+    import shlex
+
+    changed = len(report.added) + len(report.updated)
+    command = shlex.join(["deep-research", "index", *map(str, args)])
+    return [printable(f"interrupted: the index keeps the documents indexed so far ({changed:,} new or updated by "
+                      f"this run; it holds {report.documents:,}): {report.index_path}"),
+            printable(f"Continue with: {command} (files indexed already are not read again)")]
 
 
 @contextmanager

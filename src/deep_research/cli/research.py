@@ -95,10 +95,8 @@ def _ask_report_review(payload: dict, preset: dict | None) -> dict:
         if word.lower() in ("a", "approve", "y", "yes"):
             return {"type": "approve"}
         if word.lower() in ("e", "edit") and rest.strip():
-            from ..inputs import read_text_file
-
             try:
-                return {"type": "edit", "markdown": read_text_file(Path(rest.strip()).expanduser(), "edited report")}
+                return _edit_decision(Path(rest.strip()).expanduser())
             except UserError as e:  # the report under review is kept: ask again
                 err.print(printable(str(e)), markup=False)
                 continue
@@ -107,6 +105,18 @@ def _ask_report_review(payload: dict, preset: dict | None) -> dict:
             if feedback:
                 return {"type": "feedback", "feedback": feedback}
         err.print("Please answer a, e FILE" + (" or f." if can_revise else "."))
+
+
+def _edit_decision(path: Path) -> dict:
+    """The decision to publish the report markdown in ``path`` (``--edit FILE``, ``e FILE``);
+    UserError when it cannot be read or is longer than a reviewer's edit may be."""
+    from ..inputs import read_text_file
+    from ..research.report.review import edit_too_long
+
+    markdown = read_text_file(path, "edited report")
+    if (long := edit_too_long(markdown)) is not None:
+        raise UserError(f"{path}: {long}")
+    return {"type": "edit", "markdown": markdown}
 
 
 def _ask_approval(payload: dict, preset: dict | None) -> dict:
@@ -367,6 +377,7 @@ async def _run_research(question: str | None, context: dict, db: str, thread_id:
     from ..research.runtime.configuration import Configuration
     from ..research.runtime.failure import ResearchFailed
     from ..research.runtime.preflight import preflight
+    from ..research.runtime.thread_settings import REPLACED, refused_on_resume
     from .console import err, out, warn
 
     # A model integration without native async support runs each call in the event loop's
@@ -393,13 +404,19 @@ async def _run_research(question: str | None, context: dict, db: str, thread_id:
             every = setting_labels()
             merged = resupplied(saved.get("context", {}), context,
                                 options={n: every[n] for n in RESUME_SECRET_SETTINGS if n in every})
+            # a saved setting refused now (a model the environment no longer allows): replaced, said
+            merged, replaced = refused_on_resume(saved.get("context", {}), context, merged)
+            for record in replaced:
+                warn(_replaced_line(record, every))
             handle = RunHandle.existing(thread_id, merged)
+            if replaced:  # told in the thread too (a settings turn, audit.json)
+                handle.config["configurable"][REPLACED] = replaced
             cfg = Configuration.resolve({"configurable": {}}, merged)
             _warn_clamped(cfg, merged)
             await preflight(cfg, deps, typed_labels(merged))
             # a cap or URL given on resume holds for the rest of the run, later resumes too; a run
             # saved with a URL's password (before it was kept out) is saved again without it
-            if context or cfg.clamped or kept(saved.get("context", {})) != saved.get("context", {}):
+            if context or cfg.clamped or replaced or kept(saved.get("context", {})) != saved.get("context", {}):
                 _keep_clamped(handle, cfg)
                 await save_run(store, handle, str(saved.get("question") or ""), saved.get("environment"))
             payload = None
@@ -444,6 +461,15 @@ async def _run_research(question: str | None, context: dict, db: str, thread_id:
             return WAITING
         _warn_unused({k: v for k, v in given.items() if k not in used}, "the run did not ask for it")
         return _print_result(values, handle.thread_id)
+
+
+def _replaced_line(record: dict, labels: dict[str, str]) -> str:
+    """A saved setting a resume replaced (thread_settings.refused_on_resume), in one line
+    naming its option, the value the run was started with, why it is refused now and the
+    value used instead."""
+    from ..research.runtime.thread_settings import ignored_line
+
+    return ignored_line({**record, "setting": labels.get(record["setting"], record["setting"])})
 
 
 def _key_variables(cfg) -> tuple[str, ...]:
@@ -589,9 +615,7 @@ def resume(
         raise UserError("use only one of --approve, --reject and --edit")
     decision = {"type": "approve"} if approve else ({"type": "reject", "feedback": reject} if reject else None)
     if edit is not None:
-        from ..inputs import read_text_file
-
-        decision = {"type": "edit", "markdown": read_text_file(edit, "edited report")}
+        decision = _edit_decision(edit)
     context = checked_context(**(run_settings or {}))
     from ..research.runner import is_postgres
 

@@ -38,6 +38,10 @@ Choices:
   read; changed files whose hash is unchanged are not re-extracted; rows of deleted or
   now-skipped files are removed. A different schema or extractor version, folder or base
   URL rebuilds the index from scratch, because every stored URL or text would change.
+* A run commits what it indexed every :data:`BATCH_SECONDS`, and at once when Ctrl-C
+  stops it (:class:`IndexInterrupted`): a run that is stopped or killed keeps the documents
+  indexed up to then, and the next run goes on from there (those files are unchanged, so
+  not read again). A search during a run sees its documents batch by batch.
 * Speed: the stylesheets of a folder are parsed once per run (:class:`.extract.StyleCache`;
   before worker processes are forked, so that they inherit them parsed),
   and text is extracted in worker processes (one per CPU, at most :data:`MAX_WORKERS`)
@@ -67,6 +71,7 @@ import signal
 import sqlite3
 import stat
 import threading
+import time
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import BrokenExecutor
@@ -174,6 +179,16 @@ class IndexVersionError(CorpusError):
 
 class Fts5UnavailableError(CorpusError):
     """This Python's SQLite library was built without FTS5."""
+
+
+class IndexInterrupted(KeyboardInterrupt):
+    """Ctrl-C (SIGINT) stopped :func:`build_index`: the documents indexed so far are kept
+    (committed), the rest is left for the next run (:attr:`report`: what this run did
+    up to then; ``documents``: what the index holds now)."""
+
+    def __init__(self, report: "IndexReport"):
+        super().__init__("indexing was interrupted")
+        self.report = report
 
 
 @dataclass(frozen=True)
@@ -385,8 +400,9 @@ def build_index(
     report = IndexReport(index_path=str(index))
     try:
         index.parent.mkdir(parents=True, exist_ok=True)
-        # Autocommit mode, with one explicit transaction (schema changes included):
-        # searches see the old or the new index, never half of one.
+        # Autocommit mode, with explicit transactions committed in batches (_Commits; schema
+        # changes in the first): a search sees every document whole, old or new, and an
+        # interrupted run keeps what it indexed.
         con = sqlite3.connect(index, timeout=30, isolation_level=None)
     except (OSError, sqlite3.Error) as e:
         raise CorpusError(f"cannot write the index {index}: {e}") from None
@@ -395,14 +411,23 @@ def build_index(
     except OSError as e:
         con.close()
         raise CorpusError(f"cannot read the folder {folder}: {e.strerror or e}") from None
+    run = _Run(root, root_fd, index, base_url, max_file_bytes, report)
     try:
         con.execute("BEGIN IMMEDIATE")
         report.rebuilt = _prepare(con, index, root, base_url)
-        _update(con, _Run(root, root_fd, index, base_url, max_file_bytes, report), progress, workers)
+        _update(con, run, progress, workers)
         report.documents = con.execute("SELECT count(*) FROM documents").fetchone()[0]
         if _worth_merging(report):
             _merge_segments(con)
         con.execute("COMMIT")
+    except KeyboardInterrupt:  # the documents written so far are kept; the next run goes on from there
+        try:
+            if con.in_transaction:
+                con.execute("COMMIT")
+            _kept(con, run)
+        except sqlite3.Error as e:
+            raise CorpusError(f"cannot write the index {index}: {e}") from None
+        raise IndexInterrupted(report) from None
     except sqlite3.Error as e:
         raise CorpusError(f"cannot write the index {index}: {e}") from None
     finally:
@@ -411,6 +436,37 @@ def build_index(
             con.execute("ROLLBACK")
         con.close()
     return report
+
+
+# The index is committed every BATCH_SECONDS (and at the end): a run killed or stopped keeps
+# what it indexed up to its last commit (Ctrl-C commits at once), and the next run goes on
+# from there, since files indexed already are not read again.
+BATCH_SECONDS = 10.0
+
+
+class _Commits:
+    """Commits the index run's transaction every :data:`BATCH_SECONDS` and begins the next."""
+
+    def __init__(self, con: sqlite3.Connection) -> None:
+        self.con = con
+        self.since = time.monotonic()
+
+    def tick(self) -> None:
+        if time.monotonic() - self.since >= BATCH_SECONDS:
+            self.con.execute("COMMIT")
+            self.con.execute("BEGIN IMMEDIATE")
+            self.since = time.monotonic()
+
+
+def _kept(con: sqlite3.Connection, run: _Run) -> None:
+    """After an interruption: the report says what the index holds, read from the index (a
+    file written just before the interruption may not have reached the report's lists)."""
+    report = run.report
+    now = dict(con.execute("SELECT path, sha256 FROM documents"))
+    before = run.stored if run.stored is not None else {p: _Stored(sha, 0, 0) for p, sha in now.items()}
+    report.added = sorted(p for p in now if p not in before)
+    report.updated = sorted(p for p, sha in now.items() if p in before and before[p].sha256 != sha)
+    report.documents = len(now)
 
 
 MERGE_MIN_CHANGED = 64  # files changed in a run before the index is rewritten in one segment
@@ -472,6 +528,7 @@ class _Run:
     base_url: str | None
     max_file_bytes: int
     report: IndexReport
+    stored: dict[str, _Stored] | None = None  # the index's files when the run began to write
 
 
 def _update(con: sqlite3.Connection, run: _Run, progress, workers: int | None) -> None:
@@ -479,7 +536,7 @@ def _update(con: sqlite3.Connection, run: _Run, progress, workers: int | None) -
     extracting text may happen in worker processes, whose results are written in the
     same order (same row ids, same report) as without them."""
     report = run.report
-    stored = {
+    stored = run.stored = {
         path: _Stored(sha, size, mtime)
         for path, sha, size, mtime in con.execute(
             "SELECT path, sha256, size, mtime_ns FROM documents"
@@ -493,6 +550,7 @@ def _update(con: sqlite3.Connection, run: _Run, progress, workers: int | None) -
         progress(0, total)
     extractor = _Extractor(run, _pool_size(workers, entries, stored, run.root), stylesheets)
     pending: deque = deque()  # (rel, old, outcome) in walk order; outcome may be a future
+    commits = _Commits(con)
 
     def finish() -> None:
         nonlocal done
@@ -512,6 +570,7 @@ def _update(con: sqlite3.Connection, run: _Run, progress, workers: int | None) -
                 reason += " (its previous version was removed from the index)"
             report.skipped.append(SkippedFile(rel, reason))
         done += 1
+        commits.tick()
         if progress:
             progress(done, total)
 

@@ -153,9 +153,25 @@ def _settings_allowed(ctx: Auth.types.AuthContext, config: Any, context: Any, so
         raise _forbid(str(e)) from None
 
 
+def _nulls_not_given(kwargs: dict) -> None:
+    """A run's setting set to null means "not given", as the graph reads it
+    (Configuration._run_values): the assistant's value, else the server's, applies. langgraph-api
+    merges the run's context (and its configurable, a copy of it) over the assistant's key
+    by key, after this handler, so a null there replaced the assistant's value: the nulls
+    are dropped here, in place (the server merges these very dicts)."""
+    from ..research.runtime.configuration import Configuration
+
+    config = kwargs.get("config")
+    for values in (kwargs.get("context"), config.get("configurable") if isinstance(config, dict) else None):
+        if isinstance(values, dict):
+            for name in [k for k, v in values.items() if v is None and k in Configuration.model_fields]:
+                del values[name]
+
+
 @auth.on.threads.create_run
 async def create_run(ctx: Auth.types.AuthContext, value: Auth.types.on.threads.create_run.value):
     kwargs = value.get("kwargs") or {}
+    _nulls_not_given(kwargs)
     _settings_allowed(ctx, kwargs.get("config"), kwargs.get("context"), "a run")
     _stamp_owner(ctx, value)  # the thread a run creates belongs to the caller
     return _owned(ctx)

@@ -118,6 +118,33 @@ def test_an_edited_report_is_checked_by_code_before_publishing(corpus, tmp_path)
     assert Path(v["outputs"]["markdown"]).read_text().startswith("# Heat pumps (edited)")
 
 
+def test_an_edited_report_past_the_limit_is_refused_in_the_chat_and_the_review_goes_on(corpus, tmp_path):
+    """A chat client's edit of the report (the HITL edit button) past the limit is refused
+    in the chat, naming its length and the limit; nothing is published, the report under
+    review is unchanged and the same thread then takes an approval."""
+    graph = graph_for(corpus, full_script())
+    ctx = context(tmp_path)
+    huge = "# Mine\n\n" + "Tea is grown on hills. " * 50_000  # 1,150,008 characters
+
+    async def go():
+        asked = await drive(graph, {"messages": [HumanMessage(QUESTION)]}, ctx)
+        edit = {"decisions": [{"type": "edit", "edited_action": {"name": "review_report",
+                                                                 "args": {"report_markdown": huge}}}]}
+        refused = await drive(graph, Command(resume=edit), ctx)
+        return asked, refused, await drive(graph, Command(resume={"type": "approve"}), ctx)
+
+    asked, refused, final = asyncio.run(go())
+    assert refused.next == ("review_report",)
+    said = [m.content for m in refused.values["messages"] if m.name == "invalid_decision"]
+    limit = "the edited report is 1,150,008 characters long; the limit is 1,000,000"
+    assert len(said) == 1 and limit in said[0] and limit in refused.interrupts[0].value["error"]
+    assert refused.values["report_markdown"] == asked.values["report_markdown"]
+    assert not refused.values.get("outputs")
+    v = final.values
+    assert v["status"] == "completed" and v["report_review"] == "approved"
+    assert Path(v["outputs"]["markdown"]).read_text().startswith("# Heat pumps in cold climates")
+
+
 def hostile_report_script() -> Script:
     """The scenario's report with terminal escapes and a bidi override in its prose and an
     escape and a bidi override inside one quote (before a space: the quote still matches its page)."""

@@ -10,6 +10,7 @@ from langchain_core.messages import AIMessage, HumanMessage, RemoveMessage, Tool
 from langgraph.types import Command
 
 from deep_research.research.report.review import parse_review
+from deep_research.research.runtime.configuration import MAX_EDITED_REPORT_CHARS
 from deep_research.research.runtime import chat
 from deep_research.research.scope.brief import _parse_decision
 
@@ -62,6 +63,21 @@ def test_no_revision_left_refuses_a_rejection_in_either_shape():
     for value in ({"decisions": [{"type": "reject", "message": "More."}]}, {"type": "feedback", "feedback": "More."}):
         kind, _, problem = parse_review(value, 0)
         assert kind is None and "already revised" in problem
+
+
+def test_an_edited_report_past_its_limit_is_refused_naming_it_in_either_shape():
+    """A reviewer's edited report had no size limit. Reports are longer than a question, so
+    the limit is a report's (MAX_EDITED_REPORT_CHARS, 1,000,000 characters): a report that
+    long is taken, one character more is refused with its length and the limit."""
+    at_limit = "x" * MAX_EDITED_REPORT_CHARS
+    assert parse_review({"type": "edit", "markdown": at_limit}, 1) == ("edit", at_limit, None)
+    over = at_limit + "y"
+    for value in ({"type": "edit", "markdown": over},
+                  {"decisions": [{"type": "edit", "edited_action": {"name": "review_report",
+                                                                     "args": {"report_markdown": over}}}]}):
+        kind, _, problem = parse_review(value, 1)
+        assert kind is None and problem.startswith(
+            "the edited report is 1,000,001 characters long; the limit is 1,000,000"), problem
 
 
 def test_report_feedback_past_the_limit_is_refused_naming_it():

@@ -164,6 +164,10 @@ _HEBREW_HINT = re.compile(r"[\u05d5\u05d4\u05d1\u05db\u05dc\u05de\u05e9]-\d")
 def _is_entity(raw: str) -> tuple[bool, bool]:
     """Is a word token that is not plain lower-case letters a name (at a sentence start, and
     elsewhere)? One reading for both places (``_word_info`` keeps it per word)."""
+    if raw.isalpha() and raw[1:].islower():
+        # letters only (no digit, "_" or "."), no capital after the first: the tests below
+        # find one capital at most, and it is the first letter
+        return False, raw[0].isupper()
     if not any(map(str.isalpha, raw)):
         return False, False
     if any(map(str.isdigit, raw)) or "_" in raw or "." in raw.strip("."):
@@ -247,7 +251,10 @@ def _tokens(text: str) -> tuple[list[str], list[int], set[int], set[int], set[in
             kinds += plain[done:i]
             done = i + 1
             tok = toks[i]
-            if "," in tok or " " in tok:
+            if tok.isdigit():
+                add_raw(tok)  # a bare number: ``_word_parts`` would keep it whole, as a number
+                add_kind(_NUM)
+            elif "," in tok or " " in tok:
                 add_raw(tok.replace(",", "").replace(" ", ""))
                 add_kind(_NUM)
             else:

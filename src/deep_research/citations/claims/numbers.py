@@ -353,8 +353,11 @@ def _dates(raw: list[str], low: list[str], nums: list[_Num], used: set[int], cla
                 # kept for a claim that gives the year alone, or the number a lower-case
                 # "may 30" may be after all; not an item of proofs
                 x.required = False
-            elif x in out:
-                out.remove(x)
+            else:
+                # by identity: each number is its own (``_Num`` compares by value, field by field)
+                at_x = next((i for i, o in enumerate(out) if o is x), None)
+                if at_x is not None:
+                    del out[at_x]
         taken.update(range(start, last + 1))
         used.update(range(start, last + 1))
         out.append(date)

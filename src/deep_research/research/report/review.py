@@ -30,6 +30,7 @@ from ...citations.model import Verdict
 from ...terminal import too_long
 from .. import prompts
 from ..runtime import hitl
+from ..runtime.configuration import MAX_EDITED_REPORT_CHARS
 from ..runtime.chat import chat_markdown, review_message, shown_report_markdown
 from ..runtime.deps import Deps, NodeContext, run_spent
 from ..runtime.failure import ResearchFailed
@@ -65,6 +66,8 @@ def parse_review(value: Any, revisions_left: int) -> tuple[str | None, str, str 
             problem, markdown = None, hitl.text_arg(value, "markdown")
         if problem or markdown is None:
             return None, "", f"{problem or 'an edit needs the report markdown'}; {expected}"
+        if (long := edit_too_long(markdown)) is not None:
+            return None, "", long
         return "edit", markdown, None
     if kind in ("feedback", "reject"):
         feedback = hitl.text_arg(value, "feedback", "message")
@@ -76,6 +79,13 @@ def parse_review(value: Any, revisions_left: int) -> tuple[str | None, str, str 
             return None, "", f"{long}: say what to change in fewer words"
         return "feedback", feedback.strip(), None
     return None, "", f"unknown decision type {kind!r}; {expected}"
+
+
+def edit_too_long(markdown: str) -> str | None:
+    """Why a reviewer's edited report is refused for its length (past
+    :data:`MAX_EDITED_REPORT_CHARS`, several times the longest report a run writes), or None."""
+    long = too_long(markdown, "the edited report", MAX_EDITED_REPORT_CHARS)
+    return None if long is None else f"{long}: shorten it, or approve the report as it is"
 
 
 def summary_of(report) -> dict:

@@ -51,6 +51,14 @@ ROLES = ("research", "summarization", "compression", "final_report", "citation_c
 # Native web search (search_api): its provider and default model (web_search_model).
 WEB_SEARCH = {"openai_web": ("openai", "gpt-4.1-mini"), "anthropic_web": ("anthropic", "claude-haiku-4-5")}
 WEB_SEARCH_MAX_TOKENS = 1024  # output tokens of a web search call: only the pages it names are used
+# The longest report asked for (report_length, in words of prose); one may be 1.5 times as long
+# before it is revised, and its citations, quotes and source list come on top.
+MAX_REPORT_LENGTH = 20_000
+# The longest report markdown a reviewer may hand back as their edit (report review): the
+# longest report the product writes - 30,000 words of prose, some 200,000 characters, plus its
+# <ref> tags with their quotes and the source list - several times over; a longer one is
+# refused, naming its length and this limit.
+MAX_EDITED_REPORT_CHARS = 50 * MAX_REPORT_LENGTH
 ENV_PREFIX = "DEEP_RESEARCH_"
 ENV_ALLOWED_MODELS = "DEEP_RESEARCH_ALLOWED_MODELS"
 
@@ -551,10 +559,10 @@ class Configuration(BaseModel):
             "(headed lists, one cited claim per bullet).",
             options=[{"label": v, "value": v} for v in ("detailed", "concise", "bullet_points")]))
     report_length: int | None = Field(
-        None, ge=100, le=20_000, json_schema_extra=_ui(
+        None, ge=100, le=MAX_REPORT_LENGTH, json_schema_extra=_ui(
             "number", "Target length of the report in words (citations and quotes not counted); empty: the "
             "format's default (concise: 500, otherwise no target). A report far off the target (under half or "
-            "over 1.5 times) is revised once; if it stays off, the run records it.", min=100, max=20_000))
+            "over 1.5 times) is revised once; if it stays off, the run records it.", min=100, max=MAX_REPORT_LENGTH))
     system_prompt: str | None = Field(
         None, max_length=4000, json_schema_extra=_ui(
             "text", "Your own instructions for the report writer (tone, audience, emphasis), at most 4,000 "

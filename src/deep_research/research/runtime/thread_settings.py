@@ -34,7 +34,8 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Mapping
+import os
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from langchain_core.messages import HumanMessage
@@ -48,6 +49,9 @@ from .configuration import CEILINGS, Configuration
 log = logging.getLogger(__name__)
 
 RESTATED = "deep_research_settings_restated"  # configurable: the run gives every setting itself (the CLI)
+# configurable of a command-line resume: the saved settings it replaced (refused_on_resume), told
+# like a server run's (notice_update: a chat turn, setting_refused degradations, audit.json)
+REPLACED = "deep_research_settings_replaced"
 APPROVALS = ("require_brief_approval", "require_report_approval")
 # A thread whose report is done, and which gets a new user message: a follow-up question.
 FINISHED = ("completed", "brief_rejected")
@@ -115,6 +119,12 @@ def ignored_line(record: Mapping[str, Any]) -> str:
     value kept (a chat turn, the CLI, audit.json's degradations); or a setting of the
     question refused now, and the value used instead (:func:`_refused_now`)."""
     if record.get("refused"):
+        if record.get("by") in ("the environment", "the default"):  # a command-line resume (refused_on_resume)
+            used = (f"the environment's {_value(record['kept'])}" if record["by"] == "the environment"
+                    else "the default" + ("" if record["kept"] is None else f" {_value(record['kept'])}"))
+            return (f"{record['setting']}: {_value(record['asked'])}, which the run was started with, is refused "
+                    f"now ({_shown(record['why'])}); {used} is used from now on for this run (a later resume keeps "
+                    "it)")
         if record.get("by") == "this run":
             used = f"this run's {_value(record['kept'])}"
         else:
@@ -158,8 +168,11 @@ def applied(state: Any, config: dict, runtime: Any) -> tuple[dict, Any]:
 def settled(state: Any, config: dict, runtime: Any) -> tuple[dict, Any, list[dict]]:
     """:func:`applied`, and the records of the settings this run gave that are not used
     (:func:`thread_values`): the caller tells the user (:func:`notice_update`)."""
+    if _restated(config):  # the command line: its resume replaced a refused saved setting (refused_on_resume)
+        replaced = ((config or {}).get("configurable") or {}).get(REPLACED)
+        return config, runtime, [dict(r) for r in replaced or () if isinstance(r, Mapping) and r.get("refused")]
     started = state.get("question_settings") if isinstance(state, Mapping) else None
-    if not started or is_follow_up(state) or _restated(config):
+    if not started or is_follow_up(state):
         return config, runtime, []
     if not isinstance(started, Mapping):  # only a state update can write it so
         raise UserError("the thread's question_settings must be a mapping of setting names to values, not "
@@ -204,6 +217,22 @@ def _refused_now(started: Mapping[str, Any], given: Mapping[str, Any], values: d
             return str(e)
         return None
 
+    def resolved(out: dict) -> Configuration:
+        return Configuration.resolve({**(config or {}), "configurable": {
+            **{k: v for k, v in ((config or {}).get("configurable") or {}).items() if k in out or k not in started},
+            **out}}, None)
+
+    return _replaced(started, given, values, problem, resolved)
+
+
+def _replaced(started: Mapping[str, Any], given: Mapping[str, Any], values: dict,
+              problem: Callable[[dict], str | None], resolved: Callable[[dict], Configuration],
+              by_default: Callable[[str], str] = lambda name: "the server") -> tuple[dict, list[dict]]:
+    """``values`` without the settings of ``started`` whose refusal (``problem``: why the
+    settings of a trial are refused, None when taken) each causes, and a record of each
+    (:func:`_refused_now`); a refused one is replaced by ``given``'s value when that differs,
+    else removed (``by_default(name)`` names whose value comes instead). ``resolved``: the
+    configuration of the result, for the values used instead."""
     if (first := problem(values)) is None:
         return values, []
     out, refused = dict(values), []
@@ -220,18 +249,57 @@ def _refused_now(started: Mapping[str, Any], given: Mapping[str, Any], values: d
         if after == now:  # not the cause
             continue
         refused.append({"setting": name, "asked": started[name], "kept": None, "why": now,
-                        "by": "this run" if name in trial else "the server", "refused": True})
+                        "by": "this run" if name in trial else by_default(name), "refused": True})
         out, now = trial, after
         if now is None:
             break
     if now is not None:  # a refusal no recorded setting causes: the run fails with it
         return values, []
-    resolved = Configuration.resolve({**(config or {}), "configurable": {
-        **{k: v for k, v in ((config or {}).get("configurable") or {}).items() if k in out or k not in started},
-        **out}}, None)
+    configuration = resolved(out)
     for record in refused:
-        record["kept"] = kept(to_jsonable_python(getattr(resolved, record["setting"])))
+        record["kept"] = kept(to_jsonable_python(_effective(configuration, record["setting"])))
     return out, refused
+
+
+def _effective(cfg: Configuration, name: str) -> Any:
+    """The value ``cfg`` uses for the setting ``name``: a role's model as the model the role
+    calls (``research_model`` unset is the general model, else the role's default); None for
+    a setting this version does not have."""
+    from .configuration import ROLES
+
+    value = getattr(cfg, name, None)
+    role = name.removesuffix("_model")
+    if value is None and name.endswith("_model") and role in ROLES:
+        return ":".join(cfg.model_id(role))
+    return value
+
+
+def refused_on_resume(saved: Mapping[str, Any], given: Mapping[str, Any], merged: dict,
+                      environ: Mapping[str, str] | None = None) -> tuple[dict, list[dict]]:
+    """The command line's resume (``deep-research resume``): ``merged`` (the saved settings,
+    with what the resume gave over them) without the saved settings refused now (the
+    environment's allowed models, a value or setting this version no longer takes) that
+    the resume did not give again, and a record of each, as :func:`_refused_now` on the
+    server. Each is replaced by the environment's value, else the default. A refusal that
+    no saved setting causes (a value the resume gave, the environment itself) is left to
+    ``Configuration.resolve`` to raise: the user changes that option or variable."""
+    env = dict(os.environ if environ is None else environ)
+    from_env = Configuration.env_overrides(env)
+
+    def problem(trial: dict) -> str | None:
+        try:
+            Configuration.resolve({"configurable": {}}, trial, env)
+        except UserError as e:
+            return str(e)
+        return None
+
+    # the saved settings alone: a refusal that the values typed on resume cause is the user's to fix
+    started = {k: v for k, v in saved.items() if k not in given}
+    alone = {k: v for k, v in merged.items() if k not in given}
+    out, refused = _replaced(started, {}, alone, problem,
+                             lambda out: Configuration.resolve({"configurable": {}}, out, env),
+                             lambda name: "the environment" if name in from_env else "the default")
+    return ({**out, **{k: v for k, v in merged.items() if k in given}}, refused) if refused else (merged, [])
 
 
 TOLD = "ignored_settings_told"  # state: the run (and settings) last told, so a run is told once
