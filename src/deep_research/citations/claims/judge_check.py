@@ -440,6 +440,9 @@ def check_judge_evidence(claim: str, quotes: list[str], facts: list[JudgeFact]) 
     if fw and (claim_t.low[fw[2]] in _PRONOUNS or not any(
             a <= fw[2] <= b and fw[1].lower() in words for a, b, words in aligned_phrases)):
         problems.append(f'the claim says "{fw[0]}" where a cited span says "{fw[1]}"')
+    small = P.small_word_changed(claim_t, citems, [s.t for s in spans], [s.its for s in spans], "a cited span")
+    if small and not fw:
+        problems.append(small)
     swap = _coordinator_swapped(claim_t, spans)
     if swap:
         problems.append(f'the claim joins "{swap[0]}" with "{swap[1]}" where a cited span has "{swap[2]}"')

@@ -79,7 +79,7 @@ def _negation_matches(src: _Text, k: int, dst_list: list[_Text], src_fully_cover
     occs = [(dst, j) for dst in dst_list for j in dst.positions.get(head, ())]
     if not occs or any(_negated_at(dst, j) or _weakly_negated(dst, j) or _complement_follows(dst, j)
                        or _subject_of_negation(dst, j) or _taken_away_with_modifiers(dst, j, src)
-                       for dst, j in occs):
+                       or _after_or_not(dst, j) for dst, j in occs):
         return None  # absent, or negated there too: consistent
     if _adverb_negated(head, dst_list):
         return None  # "could not have a lawful marriage" / "this won't be lawfully recognised"
@@ -108,6 +108,29 @@ def _negation_matches(src: _Text, k: int, dst_list: list[_Text], src_fully_cover
 
 
 _LIKE = frozenset({"like", "likes", "liked", "liking"})
+
+
+def _predicate_denied(t: _Text, j: int) -> bool:
+    """Is the word at j the subject of a predicate a verb negator denies, right after it in its
+    clause ("reindexing is not necessary", "the lock isn't held")? A claim's "without X" then
+    restates a denial the quote makes of X's clause, not one it adds. (Only "without": "neither
+    A nor B may" for "A must not" still says more than the quote, of B.)"""
+    return any(t.neg[y] and t.low[y] in _VERB_NEGATORS and t.clause[y] == t.clause[j]
+               for y in range(j + 1, min(len(t.raw), j + 4)))
+
+
+def _after_or_not(t: _Text, j: int) -> bool:
+    """Does the word at j follow "or not" in its clause, with no word of substance between
+    ("True if called with a different value (or not called at all)", "whether or not it is
+    called")? The analysis takes no "not" after "or" for a negator (it may leave the question
+    open), yet the text does not state the word unnegated there: it denies it as the
+    alternative, or leaves it open."""
+    for x in range(j - 1, max(0, j - 4), -1):
+        if t.clause[x] != t.clause[j] or t.content[x]:
+            return False
+        if t.low[x] == "not" and t.low[x - 1] == "or":
+            return True
+    return False
 
 
 def _adverb_negated(head: str, dst_list: list[_Text]) -> bool:
@@ -1410,6 +1433,10 @@ def _negation_in_block(claim: _Text, q: _Text, i1: int, i2: int, j1: int, j2: in
         return None  # "when the directory is missing" / "if there is no directory"
     if _omitted_in_sentence(plain, min(at, len(plain.raw) - 1)):
         return None  # "when the size is left out" / "when no size is specified"
+    if cneg and any(claim.low[p] == "without" for p in cpos) \
+            and any(plain.kinds[x] == _WORD and plain.stems[x] in covered and _predicate_denied(plain, x)
+                    for x in range(at, min(len(plain.raw), at + WINDOW))):
+        return None  # "even without reindexing" / "even when reindexing is not necessary": the quote denies it too
     near = range(max(0, at - 3), min(len(plain.raw), at + 3))
     if any(plain.neg[p] and plain.low[p] in _NEGATORS for p in near) or \
             any(plain.low[p] == "far" and p + 1 < len(plain.raw) and plain.low[p + 1] == "from" for p in near):

@@ -36,9 +36,16 @@ A claim is *proven* by its quotes when:
 
 After a proof the claim is still grey when it says "is" where the quotes only say "was" (or
 the reverse; "I'm" is "I am"), or leaves out a preposition right before words it keeps
-("this day" of "to this day": ``near_copy._preposition_dropped``). The judge-evidence check
-reads the same rules on its cited spans (``be_tense_change``, ``clause_cut_out``,
-``joins_two_nouns``).
+("this day" of "to this day": ``near_copy._preposition_dropped``), or writes a word that is
+no item where its quote does not write it (between the quote words matched to its neighbours,
+in any of its forms): "you add has plus the name" is not "you add is plus the name", "is
+removed" is not "will be removed", "in the container" is not "on the container"
+(``_unheld_words``; an article standing for none or for the quote's article, "also", an
+opening "well", the "do" before "not" and the "to" of "has to" state nothing of their own;
+"and" is held where the quote gives the two parts apart or parts a list by commas), or states
+in the active a verb its quote has in the passive ("the user notifies" / "the user is
+notified": ``_passive_dropped``). The judge-evidence check reads the same rules on its cited
+spans (``be_tense_change``, ``clause_cut_out``, ``joins_two_nouns``, ``small_word_changed``).
 
 Anything else is not proven: the claim stays ``unchecked`` for the judge. Nothing here
 says ``unsupported``; the rules that prove a claim wrong run before (``claims``).
@@ -48,7 +55,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -142,6 +149,8 @@ class Proof:
     ok: bool
     note: str
     copy: bool = False  # the claim's items are one contiguous stretch of a quote's
+    # (when ok) the quote item matched to each claim item: (quote number, item index)
+    at: list[tuple[int, int]] = field(default_factory=list)
 
 
 @dataclass(frozen=True, slots=True, eq=False)  # hashed by identity (one instance)
@@ -657,18 +666,23 @@ def prove(c: _Items, quotes: list[_Items], approx) -> Proof:
         why = _gaps_ok(q, a, b, used)
         if why is None:
             copy = max(used) - min(used) + 1 == len(used)
-            return Proof(True, "every word of the claim is in its quote, nothing restrictive left out", copy)
+            return Proof(True, "every word of the claim is in its quote, nothing restrictive left out", copy,
+                         [(qi, a + x) for x in m])
     # 2. part by part (clauses moved, or taken from two quotes)
     segs = _segments(c)
     if 1 < len(segs) and len(segs) * len(sents) <= MAX_PART_TRIES:
-        res = _prove_parts(c, quotes, sents, segs, approx, candidates)
+        at: list[tuple[int, int]] = []
+        res = _prove_parts(c, quotes, sents, segs, approx, candidates, at)
         if res is None:
-            return Proof(True, "every part of the claim is in its quotes, nothing restrictive left out")
+            return Proof(True, "every part of the claim is in its quotes, nothing restrictive left out", at=at)
         why = why or res
     return Proof(False, why or "the claim's words are not in one stretch of a quote in this order")
 
 
-def _prove_parts(c: _Items, quotes: list[_Items], sents, segs, approx, candidates) -> str | None:
+def _prove_parts(c: _Items, quotes: list[_Items], sents, segs, approx, candidates,
+                 at: list[tuple[int, int]]) -> str | None:
+    """None when each part of the claim is shown (``at`` then gets the quote item matched to
+    each claim item, as ``Proof.at``), else why not."""
     # candidate (sentence, positions) for each part
     cands: list[list[tuple[int, list[int]]]] = []
     keyed: dict[int, list[str]] = {}  # the claim's keys for a sentence (``_claim_keys_for``), when needed
@@ -724,6 +738,7 @@ def _prove_parts(c: _Items, quotes: list[_Items], sents, segs, approx, candidate
         why = _gaps_ok(quotes[qi], a, b, used)
         if why:
             return why
+    at.extend((sents[si][0], x) for si, xs in chosen for x in xs)
     return None
 
 
@@ -900,6 +915,284 @@ def _lookalike(its: _Items, qs: list[_Text]) -> tuple[str, str] | None:
         if seen and not any(same_word(w, q) for q in seen):
             return its.words[i], min(seen)
     return None
+
+
+# Forms of one word: a claim word is held by any of them in its place (the tense of "be" is
+# ``be_tense_change``'s; "a"/"an" is one article spelt for the next sound). "had" and "did"
+# are past forms of their own: "has a limit" does not show "had a limit".
+_FORMS: dict[str, frozenset[str]] = {w: g for g in (
+    frozenset(["is", "are", "am", "be", "been", "being", "was", "were"]), frozenset(["have", "has", "having"]),
+    frozenset(["do", "does"]), frozenset(["a", "an"])) for w in g}
+# After an article these say how many, and the article is part of that: "a few" (some) is not
+# "few" (hardly any), "a number of" (several) is not "the number of" (how many).
+_COUNTED = frozenset(["few", "little", "number", "lot", "couple"])
+_FINITE = frozenset(["is", "are", "am", "was", "were", "has", "have", "had"])  # a tense of their own
+# "it" points back to what "this" or "that" does, saying no more of it: "It should be 4 KiB to
+# 1.5 GiB" / "This should be between 4 KiB and 1.5 GiB" (not the other way: "this" may pick
+# out one of several things "it" could stand for)
+_POINTS_BACK = {"it": frozenset(["it", "this", "that"])}
+_DEMONSTRATIVE = frozenset(["this", "that", "these", "those"])
+_AT_DATE = frozenset(["in", "on", "at"])  # before a date: its grain says which ("in May", "on 3 May")
+_RANGE = frozenset(["to", "and", "through", "-", "\u2013"])  # between two numbers: the words of a range
+
+
+def _regions(t: _Text, p: int | None, nx: int | None) -> list[tuple[int, int]]:
+    """Token ranges of quote ``t`` between token ``p`` and token ``nx`` (either None: to the
+    sentence's edge)."""
+    raw, kinds = t.raw, t.kinds
+    if p is not None and nx is not None and p < nx:
+        return [(p + 1, nx)]
+    out = []
+    if p is not None:
+        e, stop = p + 1, min(len(raw), p + 1 + MAX_ALIGN)  # (a sentence read so far at most: linear)
+        while e < stop and not (kinds[e] == 0 and raw[e] in _SENT_END):
+            e += 1
+        out.append((p + 1, e))
+    if nx is not None:
+        s, stop = nx, max(0, nx - MAX_ALIGN)
+        while s > stop and not (kinds[s - 1] == 0 and raw[s - 1] in _SENT_END):
+            s -= 1
+        out.append((s, nx))
+    return out
+
+
+def _unheld_words(claim: _Text, its: _Items, qs: list[_Text], qits: list[_Items],
+                  at: list[tuple[int, int]]) -> Iterator[str]:
+    """A word of the claim that is no item (a form of "be", "have" or "do", a pronoun, a
+    preposition, "and", ...: the proof passes over them) that its quote does not write in
+    its place - between the quote words matched to the claim items either side of it, or, at
+    an edge of the claim or of a part taken from elsewhere, between the matched word and its
+    sentence's edge - in any of its forms (``_FORMS``). "you add has plus the name" is not
+    what "you add is plus the name" says. Each such word, in the claim's order."""
+    if len(at) != len(its.keys):
+        return  # (no mapping: nothing to compare)
+    pos, low, kinds = its.pos, claim.low, claim.kinds
+    heads = {n.pos for n in claim.numbers}
+    dates = {n.pos: n.key.startswith("D:") for n in claim.numbers}
+    tails = claim.tails
+    j = 0
+    spans_of, spans = -1, []  # type: int, list[tuple[int, int, int]]
+    contexts: set[tuple[str, str, str]] | None = None  # (built when a word is not where the proof read it)
+    align_at: dict[int, int] = {}
+    al: list[str] = []
+    for k in range(len(low)):
+        while j < len(pos) and pos[j] < k:
+            j += 1
+        if kinds[k] != 1 or (j < len(pos) and pos[j] == k) or k in tails or k in heads:
+            continue
+        w = low[k]
+        if _meaning_free(claim, k) or (w == "between" and k + 1 in heads):
+            continue  # (a "between" opening a range is read with its numbers: "between 2 and 3" / "2 to 3")
+        forms = _FORMS.get(w) or _POINTS_BACK.get(w) or (w,)
+        prev = at[j - 1] if j else None
+        nxt = at[j] if j < len(at) else None
+        if j != spans_of:  # the quote stretch between the claim items either side (one per gap)
+            spans_of, spans = j, []  # (quote number, first token, end) of each stretch
+            if prev is not None and nxt is not None and prev[0] == nxt[0]:
+                q = qits[prev[0]]
+                spans = [(prev[0], a, b) for a, b in _regions(qs[prev[0]], q.pos[prev[1]], q.pos[nxt[1]])]
+            else:
+                if prev is not None:
+                    spans += [(prev[0], a, b) for a, b in _regions(qs[prev[0]], qits[prev[0]].pos[prev[1]], None)]
+                if nxt is not None:
+                    spans += [(nxt[0], a, b) for a, b in _regions(qs[nxt[0]], None, qits[nxt[0]].pos[nxt[1]])]
+        if w in _AT_DATE and dates.get(k + 1) and all(
+                qs[qi].kinds[x] == 0 or qs[qi].low[x] in _AT_DATE for qi, a, b in spans for x in range(a, b)):
+            continue  # "in May 2020" / "on 3 May 2020", "born on May 14" / "born 14 May": a date's own preposition
+        if w in _RANGE and 0 < j < len(pos) and j - 1 in its.nums and j in its.nums:
+            forms = _RANGE  # "4 KiB to 1.5 GiB" / "between 4 KiB and 1.5 GiB": one range
+        if any(qs[qi].low[x] in forms and not (w in _FINITE and x and qs[qi].low[x - 1] in ("will", "shall"))
+               for qi, a, b in spans for x in range(a, b)):
+            continue  # (not "is" for "will be": "will be removed in 3.0" does not show "is removed in 3.0")
+        if w in _ARTICLE and (k + 1 >= len(low) or low[k + 1] not in _COUNTED) \
+                and not any(qs[qi].low[x] in _FREE and qs[qi].low[x] not in _ARTICLE and qs[qi].low[x] not in claim.lowset
+                            and not (w == "the" and qs[qi].low[x] in _DEMONSTRATIVE)
+                            for qi, a, b in spans if len(spans) == 1 for x in range(a, b)):
+            # an article the claim adds or writes for the quote's ("the" for "that": one thing pointed
+            # at), not in another word's place ("add a plus" for "add is plus")
+            continue
+        if w == "and" and prev is not None and nxt is not None and _and_held(claim, its, qs, qits, at, j, spans):
+            continue
+        if w == "that" and k and stem(low[k - 1]) in _THAT_CLAUSE and all(
+                qs[qi].kinds[x] == 0 or x in qs[qi].tails for qi, a, b in spans for x in range(a, b)):
+            continue  # "Beyer wrote that more than ..." / 'Beyer wrote, "More than ...': "that" opens what is said
+        if w in _FINITE_BE and nxt is not None and _participle_clause(claim, k, pos[j], qs, qits, nxt, spans):
+            continue
+        if nxt is not None and not any(qs[qi].kinds[x] for qi, a, b in spans for x in range(a, b)) \
+                and _relative_for_participle(claim, k, qs[nxt[0]].low[qits[nxt[0]].pos[nxt[1]]], pos[j]):
+            continue
+        if w in _RELATIVE and (k == 0 or claim.raw[k - 1] != ",") \
+                and any(qs[qi].low[x] in _RELATIVE and x and qs[qi].raw[x - 1] != ","
+                        for qi, a, b in spans for x in range(a, b)):
+            continue  # "arguments that behave" for "arguments which behave": one restrictive clause
+        if contexts is None:
+            contexts = set().union(*(derived(t, _word_contexts) for t in qs))
+            align_at = {x: i for i, x in enumerate(claim.align_pos)}
+            al = [low[x] for x in claim.align_pos]
+        a = align_at.get(k)
+        if a is not None and (al[a - 1] if a else "", al[a], al[a + 1] if a + 1 < len(al) else "") in contexts:
+            continue  # a quote writes it between the same words ("users of SSDs"), if not where the proof read it
+        yield claim.raw[k]
+
+
+def _word_contexts(t: _Text) -> frozenset[tuple[str, str, str]]:
+    """Each word of a text's alignment sequence (as written, in lower case) with the words
+    either side ("" at its ends)."""
+    al = ("",) + tuple(t.low[x] for x in t.align_pos) + ("",)
+    return frozenset(zip(al, al[1:], al[2:]))
+
+
+def _passive_dropped(claim: _Text, its: _Items, qs: list[_Text], qits: list[_Items],
+                     at: list[tuple[int, int]]) -> str | None:
+    """The "be" of a passive the claim leaves out, stating the verb in the active: "the user
+    is notified" does not show "the user notifies" (the roles turn round; the proof compares
+    stems). Why, or None. (A "will" left out is not: "will fail" is the manuals' "fails".)"""
+    if len(at) != len(its.keys):
+        return None
+    for j, (qi, m) in enumerate(at):
+        q, x, k = qs[qi], qits[qi].pos[m], its.pos[j]
+        if q.low[x].endswith(("ed", "en")) and _after_be(q, x) and not q.entity[x] \
+                and not any(claim.low[y] in _BE for y in range(max(0, k - 3), k)) \
+                and (claim.low[k] != q.low[x] or (k + 1 < len(claim.low) and claim.low[k + 1] in _OWN_PHRASE)):
+            # (the same participle with no object after it is the passive cut short: "data marked as safe")
+            return f'the claim\'s "{claim.raw[k]}" is not in the passive, as its quote\'s "{q.raw[x]}" is (who acts may have turned round)'
+    return None
+
+
+def small_word_changed(claim: _Text, its: _Items | None, texts: list[_Text], titems: list[_Items] | None = None,
+                       where: str = "the quote") -> str | None:
+    """When ``texts`` (a claim's quotes, or a judge's cited spans) prove the claim's items
+    (``prove``): a small word the claim writes where they do not (``_unheld_words``) or a
+    passive it states in the active (``_passive_dropped``), as a note; else None (a claim they
+    do not prove word for word is another rule's to read). Read after the proof's other notes
+    (``rules._not_as_written``), so a more telling one ("roles swapped?") comes first."""
+    its = its if its is not None else _claim_items(claim)
+    titems = titems if titems is not None else [derived(t, _quote_items) for t in texts]
+    p = prove(its, titems, APPROX)
+    if not p.ok:
+        return None
+    word = next(_unheld_words(claim, its, texts, titems, p.at), None)
+    if word is not None:
+        return f'the claim\'s "{word}" is not written in its place in {where} (a small word may change what it says)'
+    return _passive_dropped(claim, its, texts, titems, p.at)
+
+
+# "that" and "which" opening a restrictive clause (no comma before it) say the same; after a
+# comma "which" adds a remark about all of what it follows ("the files, which are open")
+# where "that" picks some out ("the files that are open").
+_RELATIVE = frozenset(["that", "which"])
+
+
+def _and_held(claim: _Text, its: _Items, qs: list[_Text], qits: list[_Items], at: list[tuple[int, int]], j: int,
+              spans: list[tuple[int, int, int]]) -> bool:
+    """Does the quote state what the claim's "and" before claim item ``j`` joins, where it
+    does not write the "and"? Two statements the quote gives apart (another sentence, after a
+    ";": "A; B" says A and B); two members of a list the quote parts by a comma and ends with
+    "and" ("A, B and C" says A and B, as the proof reads a list: ``_list_members_left_out``);
+    or the last member of a list whose members the quote parts by commas where the claim parts
+    the earlier ones so too ("macros, super and self.BLOCKNAME" / "(macros, super,
+    self.BLOCKNAME)"); not a single comma ("Tom, the president" names one man, "Tom and the
+    president" two)."""
+    prev, nxt = at[j - 1], at[j]
+    if its.bnd[j] and its.strong[j] and (
+            prev[0] != nxt[0] or qits[prev[0]].sent[prev[1]] != qits[nxt[0]].sent[nxt[1]]
+            or any(qs[qi].raw[x] in _STRONG and qs[qi].kinds[x] == 0 for qi, a, b in spans for x in range(a, b))):
+        return True
+    between = [qs[qi].raw[x] for qi, a, b in spans for x in range(a, b)]
+    if len(spans) != 1 or not between or between[-1] != ",":
+        return False
+    q = qs[nxt[0]]
+    for z in range(qits[nxt[0]].pos[nxt[1]] + 1, len(q.raw)):
+        if (q.kinds[z] == 0 and q.raw[z] in _STRONG) or q.low[z] in ("or", "but"):
+            break
+        if q.low[z] == "and":
+            return True  # "has a size of 2 bytes and uses 2 channels" / "has a size of two bytes (16 bits), uses two channels and ..."
+    if between != [","]:
+        return False
+    # the claim's comma before the member the "and" ends, and the quote's at the same place
+    raw, pos = claim.raw, its.pos
+    k = pos[j] - 1
+    while k >= 0 and raw[k] in (",", "and"):
+        k -= 1
+    while k >= 0 and raw[k] != "," and (claim.kinds[k] == 0 or k in pos):
+        k -= 1
+    if k < 0 or raw[k] != ",":
+        return False
+    i = next((x for x in range(j) if pos[x] > k), None)
+    if i is None or i == 0 or at[i - 1][0] != at[i][0] or at[i][0] != prev[0]:
+        return False
+    qi, quote = qits[at[i][0]], qs[at[i][0]]
+    return [quote.raw[x] for x in range(qi.pos[at[i - 1][1]] + 1, qi.pos[at[i][1]])] == [","]
+
+
+_FINITE_BE = frozenset(["is", "are", "was", "were"])
+# verbs whose object may be a clause opened by "that" ("wrote that X", "ensures that X"): the
+# "that" only opens it, and their quote may write it without ("wrote, \"X\"", "ensures X")
+_THAT_CLAUSE = _ATTRIBUTION | frozenset(stem(w) for w in (
+    "write", "wrote", "written", "writes", "state", "states", "stated", "note", "notes", "noted", "explain",
+    "explains", "explained", "mention", "mentions", "mentioned", "warn", "warns", "warned", "show", "shows",
+    "showed", "shown", "ensure", "ensures", "ensured", "mean", "means", "meant", "assume", "assumes", "assumed",
+    "require", "requires", "required", "guarantee", "guarantees", "guaranteed", "specify", "specifies",
+    "specified", "check", "checks", "checked", "verify", "verifies", "verified", "know", "knows", "knew",
+    "known", "find", "finds", "found", "notice", "notices", "noticed"))
+
+
+def _participle_clause(claim: _Text, k: int, at: int, qs: list[_Text], qits: list[_Items], nxt: tuple[int, int],
+                       spans: list[tuple[int, int, int]]) -> bool:
+    """Is the claim's "is" at ``k`` the predicate of a participle clause its quote sets off by
+    a comma right after the same subject: "The store is located on Elm Street" / "The store,
+    located on Elm Street, opens at nine" (the clause states it of the store)? The claim's
+    next word (after "also") must be the quote's participle, written alike."""
+    q = qs[nxt[0]]
+    x = qits[nxt[0]].pos[nxt[1]]
+    word = q.low[x]
+    between = [q.low[y] for _, a, b in spans for y in range(a, b)]
+    low = claim.low
+    rest = [low[y] for y in range(k + 1, at)]
+    return (len(spans) == 1 and between[:1] == [","] and all(w in ("also", ",") for w in between[1:])
+            and all(w == "also" for w in rest) and low[at] == word
+            and (word.endswith(("ed", "en")) or word in _IRREGULAR_BASE))
+
+
+def _relative_for_participle(claim: _Text, k: int, quoted: str, at: int) -> bool:
+    """Is the claim's word at ``k`` part of a restrictive relative clause that spells out the
+    participle its quote writes right after the same noun, nothing between: "callbacks that
+    take longer" / "callbacks taking longer", "data that is marked as safe" / "data marked as
+    safe"? ``quoted`` is the quote's word for the claim's item at ``at``."""
+    low = claim.low
+    rel = k if low[k] in _RELATIVE_WORDS else k - 1 if low[k] in _BE and k else -1
+    if rel < 0 or low[rel] not in _RELATIVE_WORDS or (rel and claim.raw[rel - 1] == ","):
+        return False
+    if at == rel + 1:  # "that take" for "taking"
+        return quoted.endswith("ing") and not low[at].endswith("ing")
+    # "that is marked" for "marked"
+    return at == rel + 2 and low[rel + 1] in _BE and quoted == low[at] and quoted.endswith(("ed", "en"))
+
+
+_RELATIVE_WORDS = frozenset(["that", "which", "who"])
+
+
+def _meaning_free(claim: _Text, k: int) -> bool:
+    """Is the claim's word at ``k`` one that states nothing wherever it stands? The claim's
+    opening "well" (an interjection: "well, skiing is ...") or "and" (it goes on from words
+    before it: "and X was ..." states X was); "also" (it adds only that
+    something else is so too: "X is also Y" states what "X is Y" does); an "'s" written
+    apart from its word (the analysis drops one written onto it, in quotes too); the "to" of
+    "has to" / "needs to" (read with them as "must"); "do"/"does"/"did" before a negator
+    (it carries only the "not": "does not have to" / "need not")."""
+    low, raw = claim.low, claim.raw
+    w = low[k]
+    if w == "also":
+        return True
+    if w in ("well", "and"):  # opening the claim: "and Luis von Ahn was ..." continues a text, saying nothing
+        return all(claim.kinds[x] == 0 for x in range(k)) and (k + 1 >= len(raw) or raw[k + 1] != "-")
+    if w == "s":
+        return k > 0 and raw[k - 1] in ("'", "\u2019")
+    if w == "to":
+        return k > 0 and (low[k - 1] in _HAVE or low[k - 1] in _NEED)
+    if w in ("do", "does", "did"):
+        return k + 1 < len(low) and claim.neg[k + 1]
+    return False
 
 
 def _prove(claim: _Text, quotes: list[str], analysed: list[_Text] | None = None) -> ClaimCheck:

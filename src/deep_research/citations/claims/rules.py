@@ -13,7 +13,7 @@ from .contradiction import in_place
 from .near_copy import _check_near_copy, _function_word_swapped, _preposition_dropped
 from .negation import _check_negation
 from .numbers import _check_numbers
-from .proof import _prove
+from .proof import _prove, small_word_changed
 from .types import _WORD, ClaimCheck, ClaimStatus, _Text, derived, union
 from .words import _IRREGULAR_BASE, _STOP
 
@@ -96,7 +96,7 @@ def _not_as_written(claim: str, quotes: list[str], c: _Text, qs: list[_Text]) ->
     me = _first_person(claim, quotes)
     if me:
         return f'the claim\'s "{me}" speaks of its writer, whom no quote names (the word analysis skips pronouns)'
-    return None
+    return small_word_changed(c, None, qs)
 
 
 # A claim with no predicate - a bare name or phrase ("Cetshwayo", an answer cut from its
