@@ -87,6 +87,8 @@ ROOTS = {
     "jinja": "usr/share/doc/python-jinja2-doc/html",
     # claims-fresh32 (../claims-fresh32): python-pandas-doc (the pandas 1.5.3 user guide, Sphinx HTML)
     "pandas": "usr/share/doc/python-pandas-doc/html",
+    # claims-fresh33 (../claims-fresh33): sphinx-doc (the Sphinx 5.3.0 HTML documentation)
+    "sphinx": "usr/share/doc/sphinx-doc/html",
 }
 
 
