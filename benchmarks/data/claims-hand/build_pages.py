@@ -87,6 +87,8 @@ ROOTS = {
     "jinja": "usr/share/doc/python-jinja2-doc/html",
     # claims-fresh32 (../claims-fresh32): python-pandas-doc (the pandas 1.5.3 user guide, Sphinx HTML)
     "pandas": "usr/share/doc/python-pandas-doc/html",
+    # claims-fresh34 (../claims-fresh34): python-scipy-doc (the SciPy 1.10.1 tutorial, Sphinx HTML)
+    "scipy": "usr/share/doc/python-scipy-doc/html",
 }
 
 
