@@ -89,6 +89,8 @@ ROOTS = {
     "pandas": "usr/share/doc/python-pandas-doc/html",
     # claims-fresh33 (../claims-fresh33): sphinx-doc (the Sphinx 5.3.0 HTML documentation)
     "sphinx": "usr/share/doc/sphinx-doc/html",
+    # claims-fresh34 (../claims-fresh34): python-scipy-doc (the SciPy 1.10.1 tutorial, Sphinx HTML)
+    "scipy": "usr/share/doc/python-scipy-doc/html",
 }
 
 
