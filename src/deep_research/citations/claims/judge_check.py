@@ -86,7 +86,7 @@ from .framing import _prepare_claim
 from .near_copy import _PRONOUNS, _function_word_swapped, _inner_words_dropped, _preposition_dropped, _prefix_antonym
 from .negation import _segment, restriction_flips
 from .numbers import APPROX, _fmt
-from .rules import _case_changed, _condition_cut
+from .rules import _case_changed, _condition_cut, literal_value_missing
 from .types import _NUM, _WORD, _Text
 from .words import _ANTONYMS, _MODAL, _NEG_SKIP_AFTER, _ORDER, _QUANT, _UNITS, same_word, stem
 
@@ -411,6 +411,9 @@ def check_judge_evidence(claim: str, quotes: list[str], facts: list[JudgeFact]) 
     literal = _quoted_missing(claim or "", span_texts)
     if literal:
         problems.append(f'the claim\'s quoted "{literal}" is quoted in no cited span')
+    value = literal_value_missing(claim or "", span_texts)
+    if value and value != literal:
+        problems.append(f'the claim\'s literal "{value}" is not written so in a cited span (compared as written)')
     moved = _quantifier_moved(c, spans, covered)
     if moved:
         problems.append(f'the claim\'s "{moved[0]}" goes with "{moved[1]}", and in no cited span does')

@@ -67,6 +67,10 @@ def _not_as_written(claim: str, quotes: list[str], c: _Text, qs: list[_Text]) ->
     odd = _literal_missing(claim, quotes)
     if odd:
         return f'the claim\'s "{odd}" is not written so in its quotes'
+    value = literal_value_missing(claim, quotes)
+    if value:
+        return (f'the claim\'s literal "{value}" is not written so in its quotes (a value in quote marks, backticks '
+                'or a list is compared as written, not by its stem or case)')
     fw = _function_word_swapped(c, qs)
     if fw:
         return f'the claim says "{fw[0]}" where its quote says "{fw[1]}"'
@@ -347,6 +351,59 @@ def _literal_missing(claim: str, quotes: list[str]) -> str | None:
         tok = m.group(0).strip(".-/")
         if ("*" in tok or "_" in tok) and not any(tok.lower() in q for q in low):
             return tok
+    return None
+
+
+# A value written as a literal - in quote marks ("the default is 'locales'"), backticks or the
+# brackets of a list ("['locales']") - is a value, not a word: "['locale']" is another value
+# than "['locales']" though the word analysis gives both one stem, and "'Locales'" another
+# than "'locales'". Each such value of the claim must stand in a quote as written: the same
+# characters, the same case, not inside a longer word (quote marks and spaces aside: "'a b'"
+# is held by "a  b"). A bracketed run is a list literal when every comma-separated member is
+# one token (a name, a number or a quoted value): "[sic]", "[1, 2]", "['a', 'b']".
+_LIT_BACKTICK = re.compile(r"(`+)([^`\n]{1,200}?)\1")
+_LIT_QUOTED = re.compile(
+    "(?<![\\w'\u2019])(?:'([^'\n]{1,200}?)'|\u2018([^\u2018\u2019\n]{1,200}?)\u2019"
+    "|\"([^\"\n]{1,200}?)\"|\u201c([^\u201c\u201d\n]{1,200}?)\u201d)(?![\\w'\u2019])")
+_LIT_LIST = re.compile(r"\[([^\[\]\n]{1,200})\](?!\()")
+_LIT_MEMBER = re.compile(r"""\s*(?:'[^']*'|"[^"]*"|[\w.+-]+)\s*""")
+_LIT_APOSTROPHE = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"'})
+MAX_LITERALS = 32
+
+
+def _literal_values(claim: str) -> list[str]:
+    """The values a claim writes as literals (see above), quote marks and outer spaces off."""
+    out: list[str] = []
+    for m in islice(_LIT_BACKTICK.finditer(claim), MAX_LITERALS):
+        out.append(m.group(2))
+    rest = _LIT_BACKTICK.sub(" ", claim)
+    for m in islice(_LIT_QUOTED.finditer(rest), MAX_LITERALS):
+        out.append(next(g for g in m.groups() if g is not None))
+    for m in islice(_LIT_LIST.finditer(rest), MAX_LITERALS):
+        members = m.group(1).split(",")
+        if all(_LIT_MEMBER.fullmatch(x) for x in members) and not any(x.strip()[:1] in "'\"" for x in members):
+            out.extend(x.strip() for x in members)  # quoted members are read above
+    vals = []
+    for v in out:
+        v = " ".join(v.translate(_LIT_APOSTROPHE).split()).strip(" .,;:")
+        if v and any(ch.isalnum() for ch in v):
+            vals.append(v)
+    return vals
+
+
+def literal_value_missing(claim: str, quotes: list[str]) -> str | None:
+    """The claim's first literal value (see above) no quote writes as written, or None."""
+    if not any(ch in claim for ch in "'\"`[\u2018\u2019\u201c\u201d"):
+        return None
+    values = _literal_values(claim)
+    if not values:
+        return None
+    texts = [" ".join(q.translate(_LIT_APOSTROPHE).split()) for q in quotes if q]
+    for v in values:
+        rx = re.compile(("(?<!\\w)" if v[0].isalnum() or v[0] == "_" else "") + re.escape(v)
+                        + ("(?!\\w)" if v[-1].isalnum() or v[-1] == "_" else ""))
+        if not any(rx.search(t) for t in texts):
+            return v
     return None
 
 
