@@ -73,6 +73,7 @@ wires that. Pure: no model, no I/O beyond the optional WordNet files.
 from __future__ import annotations
 
 import re
+from difflib import SequenceMatcher
 from dataclasses import dataclass, field
 from bisect import bisect_left, bisect_right
 from itertools import islice
@@ -477,6 +478,10 @@ def check_judge_evidence(claim: str, quotes: list[str], facts: list[JudgeFact]) 
     if mixed:
         problems.append(f'the claim\'s "{mixed}" comes from another cited span than the rest of its clause '
                         "(roles swapped across spans?)")
+    swapped = _word_for_name(claim_t, spans)
+    if swapped:
+        problems.append(f'the claim writes "{swapped[0]}", a word that states nothing of its own, where a cited span '
+                        f'writes "{swapped[1]}" between the same words')
     look = _lookalike(claim_t, spans)
     if look:
         problems.append(f'the claim\'s "{look[0]}" only looks like the span\'s "{look[1]}" (the same stem, not the '
@@ -609,6 +614,32 @@ def _capital_modal(claim: str, spans: list[str]) -> str | None:
         m = _CAPITAL_MODAL.search(s)
         if m:
             return f'a cited span says "{m.group(1)}" (a modal), which the claim does not'
+    return None
+
+
+def _word_for_name(claim_t: _Text, spans: list[_Span]) -> tuple[str, str] | None:
+    """A word that states nothing on its own (a pronoun, a determiner: no item of the proof)
+    standing in the claim where a cited span writes one word of substance between the same
+    two words of substance: "the special entry name this stands for" / "the special entry
+    name self stands for". The judge may align the two, but "this" shows nothing of "self" (a
+    value, a name): the claim's word is another. (claim word, span word), or None."""
+    cpos = [k for k in range(len(claim_t.raw)) if claim_t.kinds[k] == _WORD][:P.MAX_ALIGN]
+    if len(cpos) < 3:
+        return None
+    cw = [claim_t.low[k] for k in cpos]
+    for s in spans:
+        st = s.t
+        spos = [j for j in range(len(st.raw)) if st.kinds[j] == _WORD][:P.MAX_ALIGN]
+        ops = SequenceMatcher(None, cw, [st.low[j] for j in spos], autojunk=False).get_opcodes()
+        for n, (tag, i1, i2, j1, j2) in enumerate(ops):
+            if tag != "replace" or i2 - i1 != 1 or j2 - j1 != 1 or n == 0 or n + 1 == len(ops) \
+                    or ops[n - 1][0] != "equal" or ops[n + 1][0] != "equal":
+                continue
+            k, j = cpos[i1], spos[j1]
+            if claim_t.content[k] or not st.content[j]:
+                continue
+            if claim_t.content[cpos[i1 - 1]] and claim_t.content[cpos[i2]]:
+                return claim_t.raw[k], st.raw[j]
     return None
 
 
