@@ -3,6 +3,7 @@ antonym, another order, quantifier or modal, or another name."""
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections import Counter
 from itertools import compress
@@ -81,7 +82,7 @@ def _substitution_kind(claim: _Text, ci: int, quote: _Text, qj: int, quotes: lis
         gc, gq = _modal_group(claim, ci), _modal_group(quote, qj)
         return "modal" if gc != gq and {gc, gq} != {"will", "should"} else None
     if claim.entity[ci] and quote.entity[qj] and cl not in _PRONOUNS and ql not in _PRONOUNS \
-            and _name_swap(claim, ci, quote, qj) and not _variant_nearby(claim, ci, quote, qj) \
+            and not _notation(claim, ci) and not _notation(quote, qj) and _name_swap(claim, ci, quote, qj) and not _variant_nearby(claim, ci, quote, qj) \
             and _with_version(claim, ci) != _with_version(quote, qj):
         if _negated_near(claim, ci) != _negated_near(quote, qj):
             return None  # "is not an American series" / "is a French series": one side denies its name
@@ -106,6 +107,17 @@ def _substitution_kind(claim: _Text, ci: int, quote: _Text, qj: int, quotes: lis
             # do not write in any form proves a swap
             return None if _name_in_quotes(cr, quotes) else "entity"
     return None
+
+
+_MANTISSA = re.compile(r"\d+(?:\.\d+)?[eE]")
+
+
+def _notation(t: _Text, k: int) -> bool:
+    """Is the token at ``k`` a piece of a number's notation, not a name: the mantissa of a
+    number in scientific notation ("1.04e" of "1.04e-11") or a TeX command ("times10" of
+    "1.04\\times10^{-11}")? Numbers are the number rules' to compare ("4M" / "2M" is still a
+    name swapped)."""
+    return _MANTISSA.fullmatch(t.raw[k]) is not None or (k > 0 and t.raw[k - 1] == "\\")
 
 
 def _title_cased(t: _Text, k: int) -> bool:

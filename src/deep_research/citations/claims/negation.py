@@ -6,6 +6,7 @@ from __future__ import annotations
 from bisect import bisect_left
 from itertools import compress
 
+from . import lexicon
 from .contradiction import (
     _DENYING,
     _grey,
@@ -1041,6 +1042,13 @@ def _flip(src: _Text, k: int, others: list[_Text], covered: bool, *, claim_negat
     if scope:
         return _grey("negation", note, f'the negation is said of "{scope[0]}", the other side\'s statement of '
                      f'"{scope[1]}": another scope')
+    if src.low[k] == "no" and _valued_as_none(dst, j):
+        return _grey("negation", note, f'the other side gives "{dst.raw[j]}" the value "none" or "infinity": '
+                     '"no upper bound" may restate "the upper bound is infinity"')
+    complement = _other_complement(src, seg, dst, j)
+    if complement:
+        return _grey("negation", note, f'the negation denies "{complement[0]}", the other side states "{complement[1]}": '
+                     "another word after the verb, which may restate the denial (\"not nice\" / \"bad\") or not")
     exception = _in_exception(src, k)
     if exception and not _in_exception(dst, j):
         return _grey("negation", note, f'the negation stands in a clause opened by "{exception}": a double '
@@ -1073,6 +1081,81 @@ def _flip(src: _Text, k: int, others: list[_Text], covered: bool, *, claim_negat
     if src.low[k] in _DETERMINING and _verb_negated_after(dst, j):
         return _grey("negation", note, f'the other side negates the verb of "{dst.raw[j]}": "no X does" is "X never does"')
     return negation_verdict("negation", note, src, k, seg, dst, j, claim_negates=claim_negates)
+
+
+# values that say there is none of a thing: "the upper bound is infinity" / "no upper bound"
+_NO_VALUE = frozenset(["infinity", "infinite", "unbounded", "unlimited", "none", "null", "nil"])
+_BE_FORMS = frozenset(["is", "are", "was", "were", "be", "being", "been"])
+
+
+def _valued_as_none(t: _Text, j: int) -> bool:
+    """Does ``t`` say, in the clause of ``j`` and within ``2 * WINDOW`` tokens after it, that
+    what ``j`` names "is infinity" / "is None" (a form of "be" right before such a value)?"""
+    c = t.clause[j]
+    for x in range(j + 1, min(len(t.raw), j + 2 * WINDOW + 1)):
+        if t.clause[x] != c:
+            break
+        if t.low[x] in _NO_VALUE and t.low[x - 1] in _BE_FORMS:
+            return True
+    return False
+
+
+# verbs that link their subject to an adjective ("looks nice", "seems slow", "stays open")
+_LINKING = frozenset(stem(w) for w in (
+    "look", "looks", "looked", "looking", "seem", "seems", "seemed", "appear", "appears", "appeared",
+    "sound", "sounds", "sounded", "feel", "feels", "felt", "become", "becomes", "became", "remain",
+    "remains", "remained", "stay", "stays", "stayed", "get", "gets", "got", "turn", "turns", "turned",
+    "grow", "grows", "grew", "prove", "proves", "proved"))
+MAX_COMPLEMENT_GAP = 3  # tokens from a verb to the adjective after it ("look too nice")
+
+
+def _other_complement(src: _Text, seg: list[int], dst: _Text, j: int) -> tuple[str, str] | None:
+    """The negated side's linking verb and the adjective after it ("do not look too nice") where the
+    other side's verb is followed by another adjective ("look bad"), which WordNet lists
+    neither as the same nor as a wider word: the two speak of other complements, and "not
+    nice" may restate "bad" - not a dropped negation of one statement. A real flip keeps the
+    adjective ("look nice" / "do not look nice") and still flags. (negated phrase, other
+    phrase), or None."""
+    if len(seg) < 2 or seg[1] - seg[0] > MAX_COMPLEMENT_GAP or src.stems[seg[0]] not in _LINKING \
+            or dst.stems[j] not in _LINKING:
+        return None
+    s1 = seg[1]
+    c = dst.clause[j]
+    d1 = next((x for x in range(j + 1, min(len(dst.raw), j + MAX_COMPLEMENT_GAP + 1))
+               if dst.clause[x] == c and dst.content[x]), None)
+    if d1 is None or dst.stems[d1] == src.stems[s1] or dst.kinds[d1] != _WORD or src.kinds[s1] != _WORD:
+        return None
+    lo, hi = sentence_bounds(dst, j)
+    if src.stems[s1] in {dst.stems[x] for x in range(lo, hi) if dst.clause[x] == c}:
+        return None  # the other side writes the negated side's adjective too
+    a, b = src.low[s1], dst.low[d1]
+    if not (lexicon.can_be_adjective(a) and lexicon.can_be_adjective(b)) \
+            or lexicon.relation(b, a) in ("synonym", "general") or lexicon.relation(a, b) in ("synonym", "general"):
+        return None
+    return f"{src.raw[k0]} {src.raw[s1]}" if (k0 := seg[0]) >= 0 else src.raw[s1], f"{dst.raw[j]} {dst.raw[d1]}"
+
+
+def _none_at(negated: _Text, p: int, plain: _Text, at: int) -> bool:
+    """``_valued_as_none`` for the word the "no" at ``p`` denies, found on the plain side near
+    ``at``."""
+    seg = _segment(negated, p)
+    if not seg:
+        return False
+    head = negated.stems[seg[0]]
+    return any(plain.kinds[x] == _WORD and plain.stems[x] == head and _valued_as_none(plain, x)
+               for x in range(max(0, at - 1), min(len(plain.raw), at + WINDOW + 1)))
+
+
+def _complement_at(negated: _Text, p: int, plain: _Text, at: int) -> bool:
+    """``_other_complement`` for the negator at ``p``, its verb found on the plain side at or
+    right after ``at`` (an aligned difference's place)."""
+    seg = _segment(negated, p)
+    if len(seg) < 2:
+        return False
+    head = negated.stems[seg[0]]
+    j = next((x for x in range(max(0, at - 1), min(len(plain.raw), at + MAX_COMPLEMENT_GAP + 1))
+              if plain.kinds[x] == _WORD and plain.stems[x] == head), None)
+    return j is not None and _other_complement(negated, seg, plain, j) is not None
 
 
 # words that open an exception ("Except where a risk does not exist, every vessel shall ...",
@@ -1396,6 +1479,10 @@ def _negation_in_block(claim: _Text, q: _Text, i1: int, i2: int, j1: int, j2: in
              if negated.neg[p] and _segment(negated, p)]
     if _antonym_stated(plain, heads, at):
         return None  # "might not be high enough" / "may be too low": the other side states the opposite word
+    if plain.raw and any(negated.low[p] == "no" and _none_at(negated, p, plain, at) for p in (cpos if cneg else qpos)):
+        return None  # "no upper bound" / "the upper bound is infinity"
+    if plain.raw and any(negated.neg[p] and _complement_at(negated, p, plain, at) for p in (cpos if cneg else qpos)):
+        return None  # "do not look too nice" / "look bad": another adjective after the verb
     # (the plain side's words right after the differing stretch: "If you pull" / "Don't pull")
     after = (q.align_pos[j2] if j2 < len(q.align_pos) else len(q.raw)) if cneg else \
         (claim.align_pos[i2] if i2 < len(claim.align_pos) else len(claim.raw))
