@@ -359,8 +359,9 @@ def _literal_missing(claim: str, quotes: list[str]) -> str | None:
 # than "['locales']" though the word analysis gives both one stem, and "'Locales'" another
 # than "'locales'". Each such value of the claim must stand in a quote as written: the same
 # characters, the same case, not inside a longer word (quote marks and spaces aside: "'a b'"
-# is held by "a  b"). A bracketed run is a list literal when every comma-separated member is
-# one token (a name, a number or a quoted value): "[sic]", "[1, 2]", "['a', 'b']".
+# is held by "a  b"). A bracketed run is a list literal when it has two comma-separated members
+# at least, each one token (a name, a number or a quoted value): "[a, b]", "['a', 'b']" (not a
+# footnote's "[2]").
 _LIT_BACKTICK = re.compile(r"(`+)([^`\n]{1,200}?)\1")
 _LIT_QUOTED = re.compile(
     "(?<![\\w'\u2019])(?:'([^'\n]{1,200}?)'|\u2018([^\u2018\u2019\n]{1,200}?)\u2019"
@@ -381,8 +382,10 @@ def _literal_values(claim: str) -> list[str]:
         out.append(next(g for g in m.groups() if g is not None))
     for m in islice(_LIT_LIST.finditer(rest), MAX_LITERALS):
         members = m.group(1).split(",")
-        if all(_LIT_MEMBER.fullmatch(x) for x in members) and not any(x.strip()[:1] in "'\"" for x in members):
-            out.extend(x.strip() for x in members)  # quoted members are read above
+        if len(members) > 1 and all(_LIT_MEMBER.fullmatch(x) for x in members) \
+                and not any(x.strip()[:1] in "'\"" for x in members):
+            # quoted members are read above; numbers are the number rules' (and "[2]" a footnote)
+            out.extend(x.strip() for x in members if not x.strip().replace(".", "").isdigit())
     vals = []
     for v in out:
         v = " ".join(v.translate(_LIT_APOSTROPHE).split()).strip(" .,;:")
