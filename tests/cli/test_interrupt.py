@@ -30,6 +30,24 @@ def _resume(tmp_path: Path, thread: str, *args: str) -> subprocess.CompletedProc
                           env=_env(), timeout=300, stdin=subprocess.DEVNULL)
 
 
+def _interrupt_in_slow_unit(proc: subprocess.Popen, log: Path) -> tuple[str, str]:
+    """Ctrl-C once the scripted model's call log shows the slow "costs" unit started (then a
+    second, inside its model call); the command's output. The process never outlives this."""
+    try:
+        deadline = time.monotonic() + 240
+        while time.monotonic() < deadline and proc.poll() is None:
+            if log.exists() and "\tcosts\t" in log.read_text():
+                break
+            time.sleep(0.2)
+        time.sleep(1)  # inside the slow unit's model call
+        proc.send_signal(signal.SIGINT)
+        return proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+
+
 def test_ctrl_c_at_the_brief_approval_prompt_stops_the_run_and_resume_continues_it(tmp_path):
     """asyncio.run's SIGINT handler only cancels the main task, and a task blocked in the
     prompt never noticed: Ctrl-C did nothing until Enter was pressed."""
@@ -87,19 +105,7 @@ def test_ctrl_c_during_research_says_how_to_continue_and_resume_finishes(tmp_pat
                              "--yes", "--out", str(tmp_path / "reports"), "--db", str(tmp_path / "state.sqlite")],
                             cwd=ROOT, env=_env(DR_CALL_LOG=str(log), DR_SLOW_UNIT="costs", DR_SLOW_DELAY="30"),
                             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        deadline = time.monotonic() + 240
-        while time.monotonic() < deadline and proc.poll() is None:
-            if log.exists() and "\tcosts\t" in log.read_text():
-                break
-            time.sleep(0.2)
-        time.sleep(1)  # inside the slow unit's model call
-        proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=60)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.communicate()
+    out, err = _interrupt_in_slow_unit(proc, log)
     assert proc.returncode == 130, out + err
     assert "Traceback" not in err
     assert "interrupted: the run is saved where it stopped." in err, err
@@ -123,19 +129,7 @@ def test_ctrl_c_during_compare_keeps_the_finished_run_and_names_the_one_to_resum
                              "--out", str(tmp_path / "reports"), "--db", str(tmp_path / "state.sqlite"), "--no-pdf"],
                             cwd=ROOT, env=_env(DR_CALL_LOG=str(log), DR_SLOW_UNIT="costs", DR_SLOW_DELAY="30"),
                             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        deadline = time.monotonic() + 240
-        while time.monotonic() < deadline and proc.poll() is None:  # the multi run's costs unit (single has none)
-            if log.exists() and "\tcosts\t" in log.read_text():
-                break
-            time.sleep(0.2)
-        time.sleep(1)
-        proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=60)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.communicate()
+    out, err = _interrupt_in_slow_unit(proc, log)  # the multi run's costs unit (single has none)
     assert proc.returncode == 130, out + err
     assert "Traceback" not in err
     assert "interrupted: the run is saved where it stopped." in err, err
