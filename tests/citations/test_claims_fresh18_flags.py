@@ -4,14 +4,7 @@ and the shape each was read for still flags."""
 
 from __future__ import annotations
 
-from deep_research.citations.claims import ClaimStatus, check_claim
-
-FLAG = ClaimStatus.UNSUPPORTED
-
-
-def status(claim: str, quote: str) -> ClaimStatus:
-    return check_claim(claim, [quote]).status
-
+from tests.citations.claim_status import FLAG, status
 
 # --- negation -------------------------------------------------------------------------------
 

@@ -4,15 +4,7 @@ duration in another unit now stay grey (unchecked), and the mismatches of each s
 
 from __future__ import annotations
 
-from deep_research.citations.claims import ClaimStatus, check_claim
-
-FLAG = ClaimStatus.UNSUPPORTED
-GREY = ClaimStatus.UNCHECKED
-
-
-def status(claim: str, quote: str) -> ClaimStatus:
-    return check_claim(claim, [quote]).status
-
+from tests.citations.claim_status import FLAG, GREY, status
 
 # --- a manual page's section ("find(1)") ------------------------------------------------------
 

@@ -6,13 +6,9 @@ negation said two ways, a privative verb against "no", "nothing but X" ("only X"
 from __future__ import annotations
 
 from deep_research.citations.claims import ClaimStatus, check_claim
+from tests.citations.claim_status import FLAG, status
 
-FLAG = ClaimStatus.UNSUPPORTED
 SUPPORTED = ClaimStatus.SUPPORTED
-
-
-def status(claim: str, quote: str) -> ClaimStatus:
-    return check_claim(claim, [quote]).status
 
 
 def test_a_determiner_negation_restated_by_none_of_them():

@@ -9,14 +9,9 @@ from __future__ import annotations
 
 from deep_research.citations.claims import ClaimStatus, check_claim
 from deep_research.citations.claims.judge_check import JudgeFact, check_judge_evidence
+from tests.citations.claim_status import FLAG, GREY, status
 
-FLAG = ClaimStatus.UNSUPPORTED
 SUPPORTED = ClaimStatus.SUPPORTED
-GREY = ClaimStatus.UNCHECKED
-
-
-def status(claim: str, quote: str) -> ClaimStatus:
-    return check_claim(claim, [quote]).status
 
 
 # --- symbols ------------------------------------------------------------------------------------

@@ -6,14 +6,8 @@ flags. The sentences here are our own, not the Flask pairs."""
 
 from __future__ import annotations
 
-from deep_research.citations.claims import ClaimStatus, check_claim
-
-FLAG = ClaimStatus.UNSUPPORTED
-GREY = ClaimStatus.UNCHECKED
-
-
-def status(claim: str, quote: str) -> ClaimStatus:
-    return check_claim(claim, [quote]).status
+from deep_research.citations.claims import check_claim
+from tests.citations.claim_status import FLAG, GREY, status
 
 
 def test_many_kinds_of_restates_the_idiom_all_kinds_of():

@@ -6,14 +6,8 @@ not the pytest or GnuTLS pairs."""
 
 from __future__ import annotations
 
-from deep_research.citations.claims import ClaimStatus, check_claim
-
-FLAG = ClaimStatus.UNSUPPORTED
-GREY = ClaimStatus.UNCHECKED
-
-
-def status(claim: str, quote: str) -> ClaimStatus:
-    return check_claim(claim, [quote]).status
+from deep_research.citations.claims import check_claim
+from tests.citations.claim_status import FLAG, GREY, status
 
 
 def test_hard_to_restates_not_easily():

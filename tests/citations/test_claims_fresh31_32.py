@@ -9,15 +9,8 @@ are our own, not the Jinja or pandas pairs."""
 
 from __future__ import annotations
 
-from deep_research.citations.claims import ClaimStatus, check_claim
-
-FLAG = ClaimStatus.UNSUPPORTED
-GREY = ClaimStatus.UNCHECKED
-GREEN = ClaimStatus.SUPPORTED
-
-
-def status(claim: str, quote: str) -> ClaimStatus:
-    return check_claim(claim, [quote]).status
+from deep_research.citations.claims import check_claim
+from tests.citations.claim_status import FLAG, GREEN, GREY, status
 
 
 def test_a_small_word_put_in_the_place_of_another_is_no_copy():

@@ -9,16 +9,9 @@ sentences here are our own, not the Sphinx or SciPy pairs."""
 
 from __future__ import annotations
 
-from deep_research.citations.claims import ClaimStatus, check_claim
+from deep_research.citations.claims import check_claim
 from deep_research.citations.claims.judge_check import JudgeFact, check_judge_evidence
-
-FLAG = ClaimStatus.UNSUPPORTED
-GREY = ClaimStatus.UNCHECKED
-GREEN = ClaimStatus.SUPPORTED
-
-
-def status(claim: str, quote: str) -> ClaimStatus:
-    return check_claim(claim, [quote]).status
+from tests.citations.claim_status import FLAG, GREEN, GREY, status
 
 
 def test_a_literal_value_is_compared_as_written():
