@@ -11,6 +11,12 @@ group: its hand-written pairs and its public sets under ``--fresh-factver-root``
 group's usual place), ``probes`` (the red-team probes).
 Keep the dumps of unseen groups out of the repository and do not read them.
 
+``--group all`` takes every group at once (``--skip NAME`` leaves one out: a group not yet
+measured at first sight must not be read); its dump also keeps each pair's label, and its
+``--compare`` prints, beside the count, how verdicts moved (label: before -> now), how many
+became ``supported`` (a change to the rules must keep that at 0 unless it means to add a
+proof), and with ``--show N`` up to N changed pairs per kind of move, unseen groups aside.
+
 ``--compare`` prints each dev/probe pair whose verdict differs (for the unseen groups only
 how many differ: no case is printed) and exits 1 when any does. It runs with
 PYTHONHASHSEED=0 (re-executing itself when unset): the ``antonym`` rule's note names the
@@ -68,6 +74,7 @@ _FRESH = {
     "fresh34": (bc.FRESH34_HAND_DIR, None),
 }
 GROUPS = ("dev", "holdout", *_FRESH, "probes")
+ALL = "all"
 
 
 def pairs_of(group: str, factver_root: Path, fresh_root: Path | None) -> list[tuple[str, str, list[str]]]:
@@ -85,6 +92,40 @@ def pairs_of(group: str, factver_root: Path, fresh_root: Path | None) -> list[tu
     return [(f"{p.dataset}|{p.id}", p.claim, p.quotes) for p in ps]
 
 
+def labelled_pairs_of(group: str, factver_root: Path, fresh_root: Path | None) -> list[tuple[str, str, list[str], str]]:
+    """(key, claim, quotes, label) of every pair of ``group``; keys carry the group's name."""
+    if group == "probes":
+        return [(f"probes|{r['id']}", r["claim"], r["quotes"],
+                 "supported" if r["label"] == "harmless" else "unsupported") for r in probes.load()]
+    if group == "dev":
+        ps = bc.load_pg(bc.PG_DIR) + bc.load_hand(bc.HAND_DIR, "dev") + bc.load_fv(factver_root, "dev")
+    elif group == "holdout":
+        ps = bc.load_hand(bc.HAND_DIR, "holdout") + bc.load_fv(factver_root, "holdout")
+    else:
+        hand, root = _FRESH[group]
+        ps = bc.load_fresh(hand, (fresh_root or root) if root else None, f"--{group}",
+                           bc.FRESH_GROUPS[group].hand_optional)
+    return [(f"{group}|{p.dataset}|{p.id}", p.claim, p.quotes, p.label) for p in ps]
+
+
+def _moves(before: dict, now: dict, labels: dict, shown: set[str], show: int) -> int:
+    """Print how verdicts moved between two ``--group all`` dumps; returns how many became
+    supported."""
+    moves: dict[tuple[str, str, str], list[str]] = {}
+    for k in sorted(before.keys() | now.keys()):
+        b, n = before.get(k), now.get(k)
+        if b != n:
+            key = (labels.get(k, "?"), b[0] if b else "absent", n[0] if n else "absent")
+            moves.setdefault(key, []).append(k)
+    became = sum(len(v) for (_, b, n), v in moves.items() if n == "supported" and b != "supported")
+    for (label, b, n), keys in sorted(moves.items()):
+        print(f"  {label:11} {b:11} -> {n:11} {len(keys):6}")
+        for k in [k for k in keys if k.split("|", 1)[0] in shown][:show]:
+            print(f"      {k}: {before.get(k)} -> {now.get(k)}")
+    print(f"became supported: {became}")
+    return became
+
+
 def verdicts(pairs: list[tuple[str, str, list[str]]]) -> dict[str, list]:
     out: dict[str, list] = {}
     for key, claim, quotes in pairs:
@@ -100,12 +141,18 @@ def main() -> int:
     g = ap.add_mutually_exclusive_group(required=True)
     g.add_argument("--write", type=Path)
     g.add_argument("--compare", type=Path)
-    ap.add_argument("--group", choices=GROUPS, default="dev")
+    ap.add_argument("--group", choices=(*GROUPS, ALL), default="dev")
+    ap.add_argument("--skip", action="append", default=[], choices=GROUPS,
+                    help="with --group all: leave this group out (an unseen group); repeatable")
+    ap.add_argument("--show", type=int, default=0,
+                    help="with --group all --compare: print up to this many changed pairs per move")
     ap.add_argument("--factver-root", type=Path, default=bc.FACTVER_ROOT,
                     help="the public dev/holdout sets (--group dev, holdout)")
     ap.add_argument("--fresh-factver-root", type=Path, default=None,
                     help="another copy of the fresh group's public sets (--group fresh...)")
     args = ap.parse_args()
+    if args.group == ALL:
+        return _all(args)
     now = verdicts(pairs_of(args.group, args.factver_root, args.fresh_factver_root))
     if args.write:
         args.write.write_text("".join(json.dumps([k, v]) + "\n" for k, v in now.items()), encoding="utf-8")
@@ -117,6 +164,33 @@ def main() -> int:
         for k in diff[:50]:
             print(f"{k}: before {before.get(k)} now {now.get(k)}")
     print(f"{args.group}: {len(now)} pairs now, {len(before)} before: {len(diff)} verdicts differ")
+    return 1 if diff else 0
+
+
+def _all(args: argparse.Namespace) -> int:
+    groups = [g for g in GROUPS if g not in args.skip]
+    now: dict[str, list] = {}
+    labels: dict[str, str] = {}
+    for g in groups:
+        for key, claim, quotes, label in labelled_pairs_of(g, args.factver_root, None):
+            r = check_claim(claim, quotes)
+            now[key] = [r.status.value, r.rule, r.note, r.lacking]
+            labels[key] = label
+    if args.write:
+        args.write.write_text("".join(json.dumps([k, v, labels[k]]) + "\n" for k, v in now.items()), encoding="utf-8")
+        print(f"{len(now)} verdicts of {len(groups)} groups written to {args.write}")
+        return 0
+    before: dict[str, list] = {}
+    for line in args.compare.read_text(encoding="utf-8").splitlines():
+        if line:
+            k, v, label = json.loads(line)
+            if k.split("|", 1)[0] in args.skip:
+                continue  # a skipped group is not read, in either dump
+            before[k] = v
+            labels.setdefault(k, label)
+    diff = sum(1 for k in before.keys() | now.keys() if before.get(k) != now.get(k))
+    print(f"all: {len(now)} pairs now, {len(before)} before: {diff} verdicts differ")
+    _moves(before, now, labels, set(groups), args.show)
     return 1 if diff else 0
 
 
