@@ -91,6 +91,8 @@ ROOTS = {
     "sphinx": "usr/share/doc/sphinx-doc/html",
     # claims-fresh34 (../claims-fresh34): python-scipy-doc (the SciPy 1.10.1 tutorial, Sphinx HTML)
     "scipy": "usr/share/doc/python-scipy-doc/html",
+    # claims-fresh36 (../claims-fresh36): python-click-doc (the Click 8.1.3 HTML documentation)
+    "click": "usr/share/doc/python-click-doc/html",
 }
 
 
