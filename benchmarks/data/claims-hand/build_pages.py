@@ -91,6 +91,8 @@ ROOTS = {
     "sphinx": "usr/share/doc/sphinx-doc/html",
     # claims-fresh34 (../claims-fresh34): python-scipy-doc (the SciPy 1.10.1 tutorial, Sphinx HTML)
     "scipy": "usr/share/doc/python-scipy-doc/html",
+    # claims-fresh35 (../claims-fresh35): python-werkzeug-doc (the Werkzeug 2.2.2 HTML documentation)
+    "werkzeug": "usr/share/doc/python-werkzeug-doc/html",
 }
 
 
