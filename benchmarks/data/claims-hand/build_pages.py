@@ -93,6 +93,8 @@ ROOTS = {
     "scipy": "usr/share/doc/python-scipy-doc/html",
     # claims-fresh36 (../claims-fresh36): python-click-doc (the Click 8.1.3 HTML documentation)
     "click": "usr/share/doc/python-click-doc/html",
+    # claims-fresh35 (../claims-fresh35): python-werkzeug-doc (the Werkzeug 2.2.2 HTML documentation)
+    "werkzeug": "usr/share/doc/python-werkzeug-doc/html",
 }
 
 
