@@ -96,6 +96,8 @@ ROOTS = {
     "click": "usr/share/doc/python-click-doc/html",
     # claims-fresh35 (../claims-fresh35): python-werkzeug-doc (the Werkzeug 2.2.2 HTML documentation)
     "werkzeug": "usr/share/doc/python-werkzeug-doc/html",
+    # claims-fresh37 (../claims-fresh37): python-requests-doc (the Requests 2.28.1 HTML documentation)
+    "requests": "usr/share/doc/python-requests-doc/html",
     # claims-fresh38 (../claims-fresh38): lighttpd-doc (the lighttpd 1.4.69 plain-text docs; nginx-doc has no HTML)
     "lighttpd": "usr/share/doc/lighttpd",
 }
