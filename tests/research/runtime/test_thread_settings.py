@@ -196,3 +196,24 @@ def test_a_resume_names_the_model_that_replaces_a_refused_saved_one(given, env, 
     assert [(r["setting"], r["by"], r["kept"]) for r in replaced] == [("research_model", by, used)]
     said = {"this resume": "this resume's", "the environment": "the environment's", "the default": "the default"}
     assert f"; {said[by]} {used} is used from now on for this run" in ignored_line(replaced[0])
+
+
+def test_a_resume_saves_the_value_that_replaced_a_refused_saved_setting():
+    """The refused saved setting was dropped from the settings the resume saved, so the next
+    resume took whatever the environment held then (another model, with no word of it),
+    while the warning said "a later resume keeps it". The value used is saved now."""
+    from deep_research.research.runtime.thread_settings import refused_on_resume
+
+    saved = {"research_model": "openai:old-model", "search_api": "local"}
+    first = {"DEEP_RESEARCH_ALLOWED_MODELS": "openai:gpt-4.1*", "DEEP_RESEARCH_MODEL": "openai:gpt-4.1-nano"}
+    merged, replaced = refused_on_resume(saved, {}, dict(saved), first)
+    assert [r["kept"] for r in replaced] == ["openai:gpt-4.1-nano"]
+    assert merged == {"research_model": "openai:gpt-4.1-nano", "search_api": "local"}
+    later = {**first, "DEEP_RESEARCH_MODEL": "openai:gpt-4.1-mini"}
+    again, replaced = refused_on_resume(merged, {}, dict(merged), later)
+    assert replaced == [] and again == merged
+    assert Configuration.resolve({"configurable": {}}, again, later).model_id("research") == ("openai", "gpt-4.1-nano")
+    # a role's setting replaced by the general one typed on resume follows it, as typed
+    merged, _ = refused_on_resume(saved, {"model": "openai:gpt-4.1-mini"},
+                                  {**saved, "model": "openai:gpt-4.1-mini"}, first)
+    assert "research_model" not in merged and merged["model"] == "openai:gpt-4.1-mini"

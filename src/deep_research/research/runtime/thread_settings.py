@@ -284,7 +284,9 @@ def refused_on_resume(saved: Mapping[str, Any], given: Mapping[str, Any], merged
     the resume did not give again, and a record of each, as :func:`_refused_now` on the
     server. Each is replaced by the environment's value, else the default. A refusal that
     no saved setting causes (a value the resume gave, the environment itself) is left to
-    ``Configuration.resolve`` to raise: the user changes that option or variable."""
+    ``Configuration.resolve`` to raise: the user changes that option or variable. The value
+    used instead of each is in the result (saved with the run), unless it is the general
+    setting the resume gave, or none."""
     env = dict(os.environ if environ is None else environ)
     from_env = Configuration.env_overrides(env)
 
@@ -311,7 +313,18 @@ def refused_on_resume(saved: Mapping[str, Any], given: Mapping[str, Any], merged
     # the values used instead are those of the run as it goes on: with what the resume gave
     out, refused = _replaced(started, {}, alone, problem,
                              lambda out: Configuration.resolve({"configurable": {}}, {**out, **typed}, env), by)
-    return ({**out, **typed}, refused) if refused else (merged, [])
+    if not refused:
+        return merged, []
+    # the run goes on with the value used instead, saved with it: a later resume keeps it (as
+    # its line says) rather than take whatever the environment holds then. A role's setting
+    # replaced by the general one the resume gave follows that one, saved as typed.
+    used = Configuration.resolve({"configurable": {}}, {**out, **typed}, env)
+    for record in refused:
+        name = record["setting"]
+        if record["by"] != "this resume" and name in Configuration.model_fields \
+                and (value := _effective(used, name)) is not None:
+            out[name] = to_jsonable_python(value)
+    return {**out, **typed}, refused
 
 
 TOLD = "ignored_settings_told"  # state: the run (and settings) last told, so a run is told once
