@@ -217,3 +217,33 @@ def test_a_resume_saves_the_value_that_replaced_a_refused_saved_setting():
     merged, _ = refused_on_resume(saved, {"model": "openai:gpt-4.1-mini"},
                                   {**saved, "model": "openai:gpt-4.1-mini"}, first)
     assert "research_model" not in merged and merged["model"] == "openai:gpt-4.1-mini"
+
+
+GOOD = {"setting": "research_model", "asked": "openai:old-model", "kept": "openai:gpt-4.1", "why": "not allowed",
+        "by": "the default", "refused": True}
+
+
+@pytest.mark.parametrize("replaced, named", [
+    (5, "not int 5"),
+    ("research_model", 'not str "research_model"'),
+    ([7], "not item 0: int 7"),
+    ([{"refused": True}], "not item 0 lacks setting, asked, kept, why, by"),
+    ([{**GOOD, "by": "my script"}], 'not item 0: by "my script" (one of the environment, this resume, the default)'),
+    ([{**GOOD, "refused": False}], "not item 0: "),
+    ([{**GOOD, "setting": 3}], "not item 0: "),
+    ([{**GOOD, "asked": {1, 2}}], "not item 0: asked and kept must be JSON values"),
+])
+def test_an_odd_replaced_value_from_a_trusted_caller_is_named_in_a_clear_error(replaced, named):
+    """A caller trusted with the command line's markers (a Python caller, a server without
+    credentials) that gave ``deep_research_settings_replaced`` another shape than resume's
+    records got a TypeError or KeyError from deep inside (an int is not iterable, a record
+    without "setting"); a record without ``refused`` was dropped without a word."""
+    from deep_research.research.runtime.thread_settings import REPLACED, settled
+
+    config = {"configurable": {"thread_id": "t", RESTATED: True, REPLACED: replaced}}
+    with pytest.raises(UserError, match="configurable deep_research_settings_replaced must be a list of records "
+                                        r"\{setting, asked, kept, why, by, refused\}") as caught:
+        settled({"question": "q"}, config, Runtime({}))
+    assert named in str(caught.value) and str(caught.value).endswith(": leave it out")
+    _, _, records = settled({"question": "q"}, {"configurable": {RESTATED: True, REPLACED: [GOOD]}}, Runtime({}))
+    assert records == [GOOD] and ignored_line(records[0]).startswith("research_model: openai:old-model, which")

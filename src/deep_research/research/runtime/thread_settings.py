@@ -173,8 +173,7 @@ def settled(state: Any, config: dict, runtime: Any) -> tuple[dict, Any, list[dic
     """:func:`applied`, and the records of the settings this run gave that are not used
     (:func:`thread_values`): the caller tells the user (:func:`notice_update`)."""
     if _restated(config):  # the command line: its resume replaced a refused saved setting (refused_on_resume)
-        replaced = ((config or {}).get("configurable") or {}).get(REPLACED)
-        return config, runtime, [dict(r) for r in replaced or () if isinstance(r, Mapping) and r.get("refused")]
+        return config, runtime, _replaced_records(((config or {}).get("configurable") or {}).get(REPLACED))
     started = state.get("question_settings") if isinstance(state, Mapping) else None
     if not started or is_follow_up(state):
         return config, runtime, []
@@ -196,6 +195,52 @@ def settled(state: Any, config: dict, runtime: Any) -> tuple[dict, Any, list[dic
     if context is not None and hasattr(runtime, "override"):
         runtime = runtime.override(context=None)  # every value is in the configurable now
     return config, runtime, ignored
+
+
+def _replaced_records(value: Any) -> list[dict]:
+    """The records of ``configurable[REPLACED]`` (:func:`refused_on_resume`'s, as the command
+    line's resume gives them), checked: a caller trusted with it (no auth: a Python caller, a
+    server without credentials) that gives something else gets a UserError naming what it
+    gave and the shape expected, not a TypeError or KeyError from the records' use."""
+    if value is None:
+        return []
+    problem = None
+    if not isinstance(value, (list, tuple)):
+        problem = f"{type(value).__name__} {_shown(_jsonable(value))}"
+    else:
+        for i, record in enumerate(value):
+            if not isinstance(record, Mapping):
+                problem = f"item {i}: {type(record).__name__} {_shown(_jsonable(record))}"
+            elif missing := [k for k in _RECORD_KEYS if k not in record]:
+                problem = f"item {i} lacks {', '.join(missing)}"
+            elif record.get("refused") is not True or not all(isinstance(record[k], str) for k in _RECORD_TEXT):
+                problem = f"item {i}: {_shown(_jsonable(record))}"
+            elif record["by"] not in _BY_ON_RESUME:
+                problem = f"item {i}: by {_shown(_jsonable(record['by']))} (one of {', '.join(_BY_ON_RESUME)})"
+            else:
+                try:
+                    json.dumps([record["asked"], record["kept"]])
+                except (TypeError, ValueError):
+                    problem = f"item {i}: asked and kept must be JSON values"
+            if problem:
+                break
+    if problem:
+        raise UserError(f"configurable {REPLACED} must be a list of records {{{', '.join(_RECORD_KEYS)}}} with "
+                        f"refused true, as deep-research resume gives it (the saved settings a resume replaced), "
+                        f"not {problem}: leave it out")
+    return [dict(r) for r in value]
+
+
+_RECORD_KEYS = ("setting", "asked", "kept", "why", "by", "refused")
+_RECORD_TEXT = ("setting", "why", "by")
+
+
+def _jsonable(value: Any) -> str:
+    """``value`` as JSON text, else its repr: a value in an error message."""
+    try:
+        return json.dumps(value)
+    except (TypeError, ValueError):
+        return repr(value)
 
 
 REFUSED = "setting_refused"  # a degradation's kind: a setting of the question refused now, replaced
