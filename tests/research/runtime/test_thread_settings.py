@@ -247,3 +247,24 @@ def test_an_odd_replaced_value_from_a_trusted_caller_is_named_in_a_clear_error(r
     assert named in str(caught.value) and str(caught.value).endswith(": leave it out")
     _, _, records = settled({"question": "q"}, {"configurable": {RESTATED: True, REPLACED: [GOOD]}}, Runtime({}))
     assert records == [GOOD] and ignored_line(records[0]).startswith("research_model: openai:old-model, which")
+
+
+def test_a_server_run_reads_its_settings_from_its_context_not_the_threads_configurable():
+    """langgraph-api merges the thread's config (the configurable of an assistant the thread
+    ran with before) into a run's configurable; the run's context is its own settings over
+    its assistant's. A setting only the configurable held came back into the run (and into
+    the question's recorded settings); the context alone is read now, and a node's config
+    keeps no setting the run did not give."""
+    server = {"configurable": {"thread_id": "t", "assistant_id": "a", "graph_id": "deep_research",
+                               "max_search_results": 3, "search_api": "local"}}
+    context = Configuration(search_api="local")
+    assert recorded(server, context) == {"search_api": "local"}
+    assert Configuration.resolve(server, context, environ={}).max_search_results == \
+        Configuration.resolve(None, None, environ={}).max_search_results
+    state = {"question": "q", "status": "running", "question_settings": {"search_api": "local"}}
+    config, runtime = applied(state, server, Runtime(context))
+    assert "max_search_results" not in config["configurable"] and runtime.context is None
+    assert Configuration.resolve(config, runtime.context, environ={}).search_api == "local"
+    # no assistant named (the CLI, a Python caller), or no context: the configurable is read
+    assert recorded({"configurable": {"thread_id": "t", "max_search_results": 3}}, context)["max_search_results"] == 3
+    assert recorded(server, None)["max_search_results"] == 3

@@ -44,7 +44,7 @@ from pydantic_core import to_jsonable_python
 from ...errors import UserError, has_masked_url_credentials, mask_url_credentials, masked_credentials
 from ...json_values import map_strings
 from ...lru import LRU
-from .configuration import CEILINGS, ROLE_SETTINGS, ROLES, Configuration
+from .configuration import CEILINGS, ROLE_SETTINGS, ROLES, Configuration, server_run, without_settings
 
 log = logging.getLogger(__name__)
 
@@ -174,6 +174,9 @@ def settled(state: Any, config: dict, runtime: Any) -> tuple[dict, Any, list[dic
     (:func:`thread_values`): the caller tells the user (:func:`notice_update`)."""
     if _restated(config):  # the command line: its resume replaced a refused saved setting (refused_on_resume)
         return config, runtime, _replaced_records(((config or {}).get("configurable") or {}).get(REPLACED))
+    context = getattr(runtime, "context", None)
+    if server_run(config, context):  # the context holds the run's settings; the configurable, stale ones too
+        config = without_settings(config)
     started = state.get("question_settings") if isinstance(state, Mapping) else None
     if not started or is_follow_up(state):
         return config, runtime, []
@@ -181,7 +184,6 @@ def settled(state: Any, config: dict, runtime: Any) -> tuple[dict, Any, list[dic
         raise UserError("the thread's question_settings must be a mapping of setting names to values, not "
                         f"{type(started).__name__} {_shown(started)!r}: update the thread's state with its "
                         "settings (or {} for none)")
-    context = getattr(runtime, "context", None)
     given = Configuration._run_values(config, context)
     values, ignored = thread_values(started, given)
     values, refused = _refused_now(started, given, values, config)
@@ -191,7 +193,8 @@ def settled(state: Any, config: dict, runtime: Any) -> tuple[dict, Any, list[dic
         if (thread, record["setting"]) not in _SAID:
             _SAID[(thread, record["setting"])] = True
             log.warning("thread %s: %s", thread, ignored_line(record))
-    config = {**(config or {}), "configurable": {**((config or {}).get("configurable") or {}), **values}}
+    # the values, and no other setting: one that the run gave and is not used stays out
+    config = {**(config or {}), "configurable": {**without_settings(config or {})["configurable"], **values}}
     if context is not None and hasattr(runtime, "override"):
         runtime = runtime.override(context=None)  # every value is in the configurable now
     return config, runtime, ignored
