@@ -219,7 +219,13 @@ Status when no rule fired (``proof``: see that module for the full rule):
   "who"; a verbless complement its quote writes after a form of "be": "The principal means
   of transportation ..." of "They are the principal means ..."), nor a copy without its
   quote's opening "To do this," / "In that case," that ties it to a case, nor a claim with a
-  first-person pronoun ("I have! ...") no quote writes: ``unchecked``.
+  first-person pronoun ("I have! ...") no quote writes: ``unchecked``. Nor is a claim
+  whose literal no quote writes as written - the same characters and case, not inside a
+  longer word: a value in quote marks, backticks or a list ("['locales']"), or a token of
+  code (a keyword argument "chain=True", an option, a path, an identifier with "_", "*" or
+  "::", a camelCase word, a call "len()", a dotted name "os.path"; not prose such as "e.g.",
+  "U.S.", "and/or") - ``rules.literal_missing``; the judge evidence check reads the same on
+  its cited spans.
 * ``unchecked`` otherwise, with a note saying what could not be shown (a model judge
   decides later; its "supports" counts only when ``judge_check`` accepts its evidence).
   A paraphrase with other words, a moved or re-voiced clause, an added word of context

@@ -9,6 +9,7 @@ from itertools import islice
 from .analysis import _analyse_claim, _analyse_quote
 from .antonym import _check_antonym
 from .attribution import reported_only
+from .framing import _strip_frames
 from .contradiction import in_place
 from .near_copy import _check_near_copy, _function_word_swapped, _preposition_dropped
 from .negation import _check_negation
@@ -68,7 +69,8 @@ def _not_as_written(claim: str, quotes: list[str], c: _Text, qs: list[_Text]) ->
     if literal:
         value, quoted = literal
         if not quoted:
-            return f'the claim\'s "{value}" is not written so in its quotes'
+            return (f'the claim\'s "{value}" is not written so in its quotes (code is compared as written, not by '
+                    'its stem or case)')
         return (f'the claim\'s literal "{value}" is not written so in its quotes (a value in quote marks, backticks '
                 'or a list is compared as written, not by its stem or case)')
     fw = _function_word_swapped(c, qs)
@@ -324,31 +326,59 @@ def _possessive_turned(claim: str, quotes: list[str]) -> str | None:
     return None
 
 
-# A file pattern or identifier written with "*" or "_" ("*_test.py", "test*.py",
-# "STATIC_ROOT"): the word analysis reads these characters as punctuation, so "*_test.py"
-# and "test*.py" both come out as "test.py". Code shows such a claim only when each of its
-# literals stands in a quote as written.
+# A token of code in prose is a literal: a keyword argument ("chain=True"), an option
+# ("--verbose", "-v"), a path ("/etc/hosts", "~/.bashrc", "src/app.py"), a qualified name
+# ("std::vector"), an identifier with "_" or a file pattern with "*" ("STATIC_ROOT",
+# "*_test.py"), a camelCase word ("getElementById", "KeyError"), a call ("len()",
+# "open(path)"), a dotted name ("os.path", "setup.py", "Node.js"), an environment variable
+# ("$HOME"). The word analysis reads it by stems in lower case, without its symbols:
+# "chained=True" and "chain=True" share the stem, "*_test.py" and "test*.py" both read
+# "test.py". Code shows such a claim only when each of its code tokens stands in a quote as
+# written: the same characters and case, not inside a longer word (``literal_missing``).
+# Prose is no code: "e.g.", "U.S.", "Ph.D." (an abbreviation: each part one letter or opening
+# with a capital), "well-known", "and/or", "TCP/IP", "file(s)", "-5", " - ".
 # markdown *a*, __b__; at most 300 characters inside, so that a text of many openers without
 # closers costs linear time (longer emphasis keeps its markers: the claim goes grey)
 _EMPHASIS = re.compile(r"(?<![\w*])(\*{1,3}|_{1,3})(?=\S)(.{1,300}?)(?<=\S)\1(?![\w*])")
-# a literal is a whole run of these characters holding a "*" or "_" next to a word character
-# (found as runs, then tested: one pattern with greedy runs around the pair took quadratic
-# time on a long run without one — 14 s for 30 KB)
-_RUN = re.compile(r"[\w.*/-]+")
-_LITERAL_MARK = re.compile(r"\w[*_]|[*_][\w.]")
+_CODE_MARK = re.compile(
+    r"^[A-Za-z_][\w.\-]*=\S"  # a keyword argument
+    r"|^--?[A-Za-z]"  # an option
+    r"|^(?:~|\.\.?)?/[\w.]|\w/[\w\-]*\.[A-Za-z]"  # a path
+    r"|\w::\w"  # a qualified name
+    r"|[^\W_]_\w|(?<!\w)_\w|\w\*|\*[\w.]"  # "_" or "*" next to a word character
+    r"|[a-z][A-Z]"  # camelCase
+    r"|\w\((?!(?:e?s|ies)\))[^()\s]*\)"  # a call, not a plural's "file(s)"
+    r"|^\$[A-Z_]"  # an environment variable (not "$" glued to a lower-case word)
+)
+_DOTTED = re.compile(r"(?<!\w)[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")  # tried at word starts only: linear
+_CODE_OPEN = "([{\"'`<"
+_CODE_CLOSE = ")]}\"'`>.,;:!?"
+MAX_CODE_TOKENS = 64
 
 
-def _mark_runs(claim: str) -> list[str]:
-    """The claim's "*"/"_" literals (see above), outer ".", "-", "/" off."""
-    if "*" not in claim and "_" not in claim:
-        return []
-    out = []
-    for m in _RUN.finditer(_EMPHASIS.sub(r"\2", claim)):
-        if not _LITERAL_MARK.search(m.group(0)):
-            continue
-        tok = m.group(0).strip(".-/")
-        if "*" in tok or "_" in tok:
+def _is_code(tok: str) -> bool:
+    return bool(_CODE_MARK.search(tok)) or "." in tok and any(
+        any(len(p) > 1 and not p[0].isupper() for p in m.group(0).split(".")) for m in _DOTTED.finditer(tok))
+
+
+def _code_tokens(claim: str) -> list[str]:
+    """The claim's code tokens (see above): its words split at spaces, without the brackets,
+    quote marks, closing punctuation and "'s" around them (a call keeps its closing brackets)."""
+    out: list[str] = []
+    for word in _EMPHASIS.sub(r"\2", claim).split():
+        if "://" in word or word.startswith("</"):
+            continue  # an address or a link's target, a closing tag: no token of the statement
+        core = word.lstrip(_CODE_OPEN)
+        tok = core.rstrip(_CODE_CLOSE)
+        if len(tok) > 2 and tok[-2] == "'" and tok[-1] in "sS":
+            tok = tok[:-2].rstrip(_CODE_CLOSE)
+        opened = tok.count("(") - tok.count(")")
+        if opened > 0 and core[len(tok):len(tok) + opened] == ")" * opened:
+            tok += ")" * opened
+        if len(tok) > 1 and _is_code(tok):
             out.append(tok)
+            if len(out) >= MAX_CODE_TOKENS:
+                break
     return out
 
 
@@ -393,21 +423,22 @@ def _literal_values(claim: str) -> list[str]:
 
 
 def literal_missing(claim: str, quotes: list[str]) -> tuple[str, bool] | None:
-    """The claim's first literal no quote writes as written - a "*"/"_" literal (False; compared
-    without case) before a value in quote marks, backticks or a list (True) - or None."""
-    runs = _mark_runs(claim)
-    values = _literal_values(claim) if any(ch in claim for ch in "'\"`[\u2018\u2019\u201c\u201d") else []
-    if not runs and not values:
+    """The claim's first literal no quote writes as written - a code token (False) before a
+    value in quote marks, backticks or a list (True) - or None. As written: the same
+    characters and case, not inside a longer word (quote marks and runs of spaces aside)."""
+    # a reporting frame's source ("According to example.org, ...") is no fact a quote must show
+    prose = _strip_frames(" ".join(claim.translate(_LIT_APOSTROPHE).split()))
+    found = [(tok, False) for tok in _code_tokens(prose)]
+    if any(ch in claim for ch in "'\"`[\u2018\u2019\u201c\u201d"):
+        found += [(v, True) for v in _literal_values(claim)]
+    if not found:
         return None
     texts = [" ".join(q.translate(_LIT_APOSTROPHE).split()) for q in quotes if q]
-    for lit, quoted in [(r, False) for r in runs] + [(v, True) for v in values]:
-        if quoted:
-            rx = re.compile(("(?<!\\w)" if lit[0].isalnum() or lit[0] == "_" else "") + re.escape(lit)
-                            + ("(?!\\w)" if lit[-1].isalnum() or lit[-1] == "_" else ""))
-            if not any(rx.search(t) for t in texts):
-                return lit, True
-        elif not any(lit.lower() in t.lower() for t in texts):
-            return lit, False
+    for lit, quoted in found:
+        head = "(?<![\\w-])" if lit[0] == "-" else "(?<!\\w)" if lit[0].isalnum() or lit[0] == "_" else ""
+        rx = re.compile(head + re.escape(lit) + ("(?!\\w)" if lit[-1].isalnum() or lit[-1] == "_" else ""))
+        if not any(rx.search(t) for t in texts):
+            return lit, quoted
     return None
 
 

@@ -1,0 +1,66 @@
+"""fresh36 (Click docs): an altered claim was shown supported because the proof compared a
+keyword argument by its stem - "pass chained=True" for "pass chain=True" (ck0214). A token of
+code in prose (a keyword argument, an option, a path, an identifier with "_", "*" or "::", a
+camelCase word, a call, a dotted name, an environment variable) now stands in a quote as
+written, no stem or case change, or the claim is grey; the judge evidence check reads the same
+rule on its cited spans. Prose ("e.g.", "U.S.", "well-known", "and/or", "file(s)") is no code.
+The sentences here are our own, not the Click pairs."""
+
+from __future__ import annotations
+
+import pytest
+
+from deep_research.citations.claims import check_claim
+from deep_research.citations.claims.judge_check import JudgeFact, check_judge_evidence
+from tests.citations.claim_status import GREEN, GREY, status
+
+# (claim, quote): each claim changes one token of code its quote writes, by a stem or a case
+CHANGED = [
+    ("Pass cached=True to the loader to keep the results.", "Pass cache=True to the loader to keep the results."),
+    ("Set CacheMode=Strict to keep it.", "Set CacheMode=strict to keep it."),
+    ("Call getElements to find the nodes.", "Call getElement to find the nodes."),
+    ("It raised KeyErrors on the missing keys.", "It raises KeyError on the missing keys."),
+    ("Call loads() to read the file.", "Call load() to read the file."),
+    ("Call open(paths) to read the files.", "Call open(path) to read the files."),
+    ("The settings live in ~/.configs/tool.", "The settings live in ~/.config/tool."),
+    ("The settings live in /etc/hosts.", "The settings live in /etc/host."),
+    ("Use std::vectors for the list.", "Use std::vector for the list."),
+    ("The script reads $HOMES first.", "The script reads $HOME first."),
+    ("Set MAX_RETRIES to limit the attempts.", "Set max_retries to limit the attempts."),
+]
+
+
+@pytest.mark.parametrize(("claim", "quote"), CHANGED)
+def test_a_token_of_code_is_compared_as_written(claim, quote):
+    got = check_claim(claim, [quote])
+    assert got.status is GREY and "compared as written" in (got.note or ""), got
+
+
+@pytest.mark.parametrize(("claim", "quote"), CHANGED)
+def test_the_same_token_of_code_is_still_a_copy(claim, quote):
+    assert status(quote, quote) is GREEN
+    # the same token in backticks, with its quote's other words restated by a stem
+    assert status("Callers pass `cache=True` to the loader to keep the results.",
+                  "Callers passed cache=True to the loader to keep the results.") is GREEN
+
+
+def test_prose_is_no_code():
+    quote = "Installed tools in the U.S. list, e.g., grep and/or sed as well-known file(s)."
+    assert status("Installed tools in the U.S. listed, e.g., grep and/or sed as well-known file(s).", quote) is GREEN
+    # a reporting frame's source is no fact the quote must show, and "$" before a lower-case word no variable
+    assert status("According to example.org, the tool lists files.", "The tool lists files.") is GREEN
+    assert status("The sign read $hope on the night.", "The sign read $ hope on the night.") is GREEN
+
+
+def test_a_token_of_code_is_not_found_inside_a_longer_word():
+    assert status("Call getElement to find the nodes.", "Call getElements to find the nodes.") is GREY
+    assert status("Pass cache=True to the loader.", "Pass cache=True2 to the loader.") is not GREEN
+
+
+def test_the_judge_evidence_check_reads_tokens_of_code():
+    quote = "Pass cache=True to the loader to keep the results."
+    for claim in ("Pass cached=True to the loader to keep the results.",
+                  "Pass Cache=True to the loader to keep the results."):
+        ev = check_judge_evidence(claim, [quote], [JudgeFact(claim, [quote[:-1]], [])])
+        assert not ev.ok and any("compared as written" in p for p in ev.problems), ev.problems
+    assert check_judge_evidence(quote, [quote], [JudgeFact(quote, [quote[:-1]], [])]).ok
