@@ -12,7 +12,7 @@ import pytest
 
 from deep_research.citations.claims import check_claim
 from deep_research.citations.claims.judge_check import JudgeFact, check_judge_evidence
-from tests.citations.claim_status import GREEN, GREY, status
+from tests.citations.claim_status import FLAG, GREEN, GREY, status
 
 # (claim, quote): each claim changes one token of code its quote writes, by a stem or a case
 CHANGED = [
@@ -64,3 +64,15 @@ def test_the_judge_evidence_check_reads_tokens_of_code():
         ev = check_judge_evidence(claim, [quote], [JudgeFact(claim, [quote[:-1]], [])])
         assert not ev.ok and any("compared as written" in p for p in ev.problems), ev.problems
     assert check_judge_evidence(quote, [quote], [JudgeFact(quote, [quote[:-1]], [])]).ok
+
+
+def test_a_demonstrative_after_a_heading_is_no_name():
+    """(lfqa, correct) "## Ibuprofen This medication ..." - "This" after a heading with no stop
+    was read as a name and "Advil" as swapped for it: the list of pronouns that are no names
+    was shadowed by another list of the same name."""
+    quote = "## Motrin\n\n\nThis medication is a type of pain reliever that lowers fevers and aches."
+    got = check_claim("Motrin (Advil) is a pain reliever that lowers fevers and aches.", [quote])
+    assert got.status is GREY, got
+    # a name swapped for the quote's name still flags
+    assert status("The pain reliever sold as Tylenol lowers fevers and aches.",
+                  "The pain reliever sold as Motrin lowers fevers and aches.") is FLAG
