@@ -76,3 +76,26 @@ def test_a_demonstrative_after_a_heading_is_no_name():
     # a name swapped for the quote's name still flags
     assert status("The pain reliever sold as Tylenol lowers fevers and aches.",
                   "The pain reliever sold as Motrin lowers fevers and aches.") is FLAG
+
+
+def test_do_not_forget_to_is_no_negation_of_what_follows():
+    """(fresh27 bo0073, correct, flagged) "Do not forget to test your backups" / "Remember to test
+    the backups": two negations state the test; the claim is grey, not a dropped negation."""
+    quote = "Do not forget to rotate your issued keys so that old tokens stop working."
+    assert status("Remember to rotate the keys you issued, so that old tokens stop working.", quote) is GREY
+    assert status("Make sure to close the files you opened, so that the locks are released.",
+                  "Don't forget to close your opened files so that the locks are released.") is GREY
+    # "forgot to" alone still denies what follows, and "does not fail to" still reads as two negations
+    assert status("The script rotates the keys.", "The script forgot to rotate the keys.") is FLAG
+    assert status("The job does not fail to send the report.", "The job fails to send the report.") is FLAG
+
+
+def test_never_before_seen_keeps_its_negation_on_what_follows():
+    """(fresh27 bo0003, correct, flagged) "only new never before seen data is stored" / "only data
+    never seen before is stored": "before" after "never", or an adverb with no noun or clause
+    after it, opens no clause that ends the negation."""
+    quote = "The crawl is a lot quicker since only new never before fetched pages are downloaded."
+    assert status("Because only pages never fetched before are downloaded, the crawl is much quicker.", quote) is GREY
+    # a negation the quote does not have still flags
+    assert status("The crawl never fetched the pages before they were downloaded.",
+                  "The crawl fetched the pages before they were downloaded.") is FLAG

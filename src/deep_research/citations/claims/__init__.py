@@ -76,8 +76,11 @@ below describe what each finds:
   quote one in another unit ("roughly four weeks" / "about a month").
 * ``negation`` - two ways. (a) By negated segment, for paraphrases: a negator (not, no,
   never, none, nothing, neither, nor, without, cannot, n't, no longer, fails to, unable
-  to, refused to, declined to, is / has yet to, forgot / neglected to) negates the content words after it up to the clause end (at most four; "and"/"or"
-  do not end it). The rule fires when the claim negates a segment whose first word
+  to, refused to, declined to, is / has yet to, forgot / neglected to - not after a negator:
+  "do not forget to X" states X) negates the content words after it up to the clause end (at
+  most four; "and"/"or" do not end it, nor "yet" / "before" right after a negator, "never
+  before seen", nor the adverb "before" with no noun or clause after it, "never seen before
+  is stored"). The rule fires when the claim negates a segment whose first word
   stands in a quote only in clauses without any negation (explicit or implicit: only,
   except, unless, instead, fail, prevent, lack, rarely, suppress, skip, stop, against,
   other than, un-, ...), or the reverse. It needs a
