@@ -99,3 +99,25 @@ def test_never_before_seen_keeps_its_negation_on_what_follows():
     # a negation the quote does not have still flags
     assert status("The crawl never fetched the pages before they were downloaded.",
                   "The crawl fetched the pages before they were downloaded.") is FLAG
+
+
+def test_a_misspelt_nt_is_a_negation():
+    """(begin, correct, flagged) "could't afford" / "couldn't afford": "n't" misspelt "'t" after a
+    verb that takes it is the same negation."""
+    quote = "The family was so poor that they couldn't afford a second car."
+    assert status("The family was so poor that they could't afford a second car.", quote) is not FLAG
+    assert status("The family could't afford a second car.", "The family could afford a second car.") is FLAG
+    # an apostrophe before "t" elsewhere is no negation
+    assert status("'Tis the season, and the family could afford a second car.",
+                  "The family could afford a second car.") is not FLAG
+
+
+def test_not_really_opening_an_answer_negates_nothing_after_it():
+    """(dialfact, correct, flagged) "not really its just a sausage sandwich" / "It is a type of
+    sausage sandwich": "not really" before a pause or a pronoun answers what was asked."""
+    quote = "It is a type of sausage sandwich."
+    assert status("not really its just a sausage sandwich but they are good", quote) is GREY
+    assert status("Not really, it is a sausage sandwich.", quote) is GREY
+    # "not really" before what it denies still negates
+    assert status("It is not really a sausage sandwich.", quote) is FLAG
+    assert status("Not really a sausage sandwich.", quote) is FLAG

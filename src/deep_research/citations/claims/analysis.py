@@ -285,9 +285,10 @@ def _word_parts(tok: str, s: int, text: str, raw: list[str], kinds: list[int], m
                 raw.append("not")  # split off its verb as tokenised text writes it: "do n't"
                 kinds.append(_WORD)
                 continue
-            if low.endswith("n't") and len(low) > 3:
-                base = _CONTRACTIONS.get(low[:-3], part[:-3])
-                raw.extend((base, "not"))
+            if low.endswith("n't") and len(low) > 3 or low.endswith("'t") and low[:-2] + "nt" in _NT_BASES:
+                # (the second: "could't", "does't" - "n't" misspelt)
+                cut = 3 if low.endswith("n't") else 2
+                raw.extend((_CONTRACTIONS.get(low[:-cut], part[:-cut]), "not"))
                 kinds.extend((_WORD, _WORD))
                 continue
             if low.endswith("'s"):

@@ -450,7 +450,11 @@ def _answer_particle(t: _Text, k: int) -> bool:
     """Is the "no" at k an answer - first in its sentence (after at most an "oh" / "well"),
     followed by a pause, a pronoun, a contraction or a verb ("No, it's from 2009", "no its
     from 2009", "No I think it was Nolan")? It is an interjection then, which negates
-    nothing of what follows; "no" negates as a determiner ("No file is created")."""
+    nothing of what follows; "no" negates as a determiner ("No file is created"). So is "not
+    really" / "not exactly" first in its sentence before a pause or a pronoun ("not really its
+    just a sandwich"; not "Not really necessary")."""
+    if t.low[k] == "not" and k + 2 < len(t.raw) and t.low[k + 1] in ("really", "exactly"):
+        return t.sent_start[k] and t.low[k + 2] in _AFTER_ANSWER and t.low[k + 2] != "not"
     if t.low[k] != "no" or k + 1 >= len(t.raw):
         return False
     start = k
