@@ -121,3 +121,15 @@ def test_not_really_opening_an_answer_negates_nothing_after_it():
     # "not really" before what it denies still negates
     assert status("It is not really a sausage sandwich.", quote) is FLAG
     assert status("Not really a sausage sandwich.", quote) is FLAG
+
+
+def test_a_negated_do_that_stands_for_the_phrase_before_it_drops_no_negation():
+    """(fresh22 vm0090, correct, flagged) "using A and B will not get you to every state while
+    repeating C does" / "repeating C reaches every state, which A and B cannot do": the claim's
+    negation is said of A and B by reference; grey, not a dropped negation."""
+    quote = "Note that using undo and redo will not get you to all possible states while the time travel commands do."
+    claim = "The time travel commands reach every possible state, which undo and redo cannot do."
+    got = check_claim(claim, [quote])
+    assert got.status is GREY and "by a negated" in (got.note or ""), got
+    # without the negated "do", the dropped negation still flags
+    assert status("Using undo and redo gets you to all possible states.", quote) is FLAG

@@ -103,7 +103,9 @@ below describe what each finds:
   separate "test cache" is not used), after "far from", or in a relative clause hung on a
   negated phrase ("no locality where ... a home that will rent"). "doesnt", "isnt" (no
   apostrophe) are "does not", "is not"; so are "does't", "could't" ("n't" misspelt). "not really" /
-  "not exactly" opening a sentence before a pause or a pronoun is an answer, like "No, ...". Also no flip: a negation in what is compared
+  "not exactly" opening a sentence before a pause or a pronoun is an answer, like "No, ..." A
+  quote's negation is no dropped one where the claim denies the same by a negated "do" after it
+  ("..., which B cannot do": said of another subject; grey). Also no flip: a negation in what is compared
   against ("Compared with patients with no X", "more jobs in solar than in coal" / "solar,
   not coal"); a word the other side negates by a prefix ("no symptoms" / "asymptomatic"),
   by "little"/"few" ("little change"), by "too ... to" ("too hot to grow grain") or by
