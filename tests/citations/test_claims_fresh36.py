@@ -133,3 +133,13 @@ def test_a_negated_do_that_stands_for_the_phrase_before_it_drops_no_negation():
     assert got.status is GREY and "by a negated" in (got.note or ""), got
     # without the negated "do", the dropped negation still flags
     assert status("Using undo and redo gets you to all possible states.", quote) is FLAG
+
+
+def test_an_opposite_said_of_a_change_composes_with_it():
+    """(climate-fever, correct, flagged) "Increasing rates of ice mass loss from the ice sheets" /
+    "The ice sheets have decreased in mass": "increasing" said of a loss states a decrease."""
+    quote = "Increasing rates of water volume loss from the northern lakes were measured."
+    assert status("The northern lakes have decreased in water volume.", quote) is GREY
+    # the opposite said of the same thing, no change noun between, still flags
+    assert status("The northern lakes have decreased in water volume.",
+                  "The northern lakes have increased in water volume.") is FLAG

@@ -186,7 +186,9 @@ below describe what each finds:
   an un-/non-/dis- prefix) stands in a quote among two more of the claim's words, neither
   negated nor in a negated clause on one side only, and not a converse comparison ("A
   more X than B" / "B less X than A"), nor when the quote holds, next to that opposite, an
-  opposite of it too ("increasing dose decreased efficacy": two directions of two things).
+  opposite of it too ("increasing dose decreased efficacy": two directions of two things); grey
+  when the quote says its opposite of a change the claim does not name ("Increasing rates of
+  ice mass loss" / "decreased in mass": the two directions compose).
 
 Dates with a month name ("May 5, 2020", "5 June 2021", "June 2021") are one number each:
 a claim's date must be a quote's date (a part the claim leaves out may be anything), never
