@@ -87,7 +87,7 @@ from .framing import _prepare_claim
 from .near_copy import _PRONOUNS, _function_word_swapped, _inner_words_dropped, _preposition_dropped, _prefix_antonym
 from .negation import _segment, restriction_flips
 from .numbers import APPROX, _fmt
-from .rules import _case_changed, _condition_cut, literal_value_missing
+from .rules import _condition_cut, literal_missing, recased_word
 from .types import _NUM, _WORD, _Text
 from .words import _ANTONYMS, _MODAL, _NEG_SKIP_AFTER, _ORDER, _QUANT, _UNITS, same_word, stem
 
@@ -406,15 +406,15 @@ def check_judge_evidence(claim: str, quotes: list[str], facts: list[JudgeFact]) 
     extra = _negations_left(citems, spans, found, used)
     if extra:
         problems.append(f'a cited span says "{extra}", a negation more than the claim has')
-    cased = _case_changed(claim or "", span_texts)
+    cased = recased_word(claim_t, [s.t for s in spans], names_only=True)
     if cased:
         problems.append(f'the claim writes "{cased[0]}" where a cited span writes "{cased[1]}"')
     literal = _quoted_missing(claim or "", span_texts)
     if literal:
         problems.append(f'the claim\'s quoted "{literal}" is quoted in no cited span')
-    value = literal_value_missing(claim or "", span_texts)
-    if value and value != literal:
-        problems.append(f'the claim\'s literal "{value}" is not written so in a cited span (compared as written)')
+    value = literal_missing(claim or "", span_texts)
+    if value and value[0] != literal:
+        problems.append(f'the claim\'s literal "{value[0]}" is not written so in a cited span (compared as written)')
     moved = _quantifier_moved(c, spans, covered)
     if moved:
         problems.append(f'the claim\'s "{moved[0]}" goes with "{moved[1]}", and in no cited span does')

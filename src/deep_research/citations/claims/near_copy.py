@@ -81,7 +81,7 @@ def _substitution_kind(claim: _Text, ci: int, quote: _Text, qj: int, quotes: lis
     if cl in _MODAL and ql in _MODAL:
         gc, gq = _modal_group(claim, ci), _modal_group(quote, qj)
         return "modal" if gc != gq and {gc, gq} != {"will", "should"} else None
-    if claim.entity[ci] and quote.entity[qj] and cl not in _PRONOUNS and ql not in _PRONOUNS \
+    if claim.entity[ci] and quote.entity[qj] and cl not in _NAME_PRONOUNS and ql not in _NAME_PRONOUNS \
             and not _notation(claim, ci) and not _notation(quote, qj) and _name_swap(claim, ci, quote, qj) and not _variant_nearby(claim, ci, quote, qj) \
             and _with_version(claim, ci) != _with_version(quote, qj):
         if _negated_near(claim, ci) != _negated_near(quote, qj):
@@ -197,9 +197,13 @@ def _stated_beside(claim: _Text, ci: int, quotes: list[_Text]) -> bool:
 _CAN_WORDS = frozenset({"possible", "impossible", "able", "unable"})
 
 # A capitalised pronoun in mid-sentence ("of course, It is a duo ...") reads as a name; it
-# stands for the quote's name, it does not swap it (fresh12 dialfact: "It" / "ICP").
-_PRONOUNS = frozenset({"it", "he", "she", "they", "we", "you", "i", "him", "her", "them", "us", "this", "these",
-                       "those"})
+# stands for the quote's name, it does not swap it (fresh12 dialfact: "It" / "ICP"); so does a
+# demonstrative after a heading with no stop ("## Ibuprofen This medication ..."). (Named apart
+# from the function-word pronouns below, which once shadowed this list and let "This" be a name.)
+_NAME_PRONOUNS = frozenset({"it", "its", "itself", "he", "him", "his", "himself", "she", "her", "hers", "herself",
+                            "they", "them", "their", "theirs", "themselves", "we", "us", "our", "ours", "ourselves",
+                            "you", "your", "yours", "yourself", "yourselves", "i", "me", "my", "mine", "myself",
+                            "this", "these", "those"})
 
 
 def _modal_group(t: _Text, k: int) -> str:
