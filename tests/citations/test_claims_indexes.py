@@ -394,3 +394,21 @@ def test_function_word_swap_looks_its_context_up_in_every_quote():
     # a claim that repeats no quote builds no context
     fresh = _analyse_quote("A quote nobody repeats, about pumps and valves.")
     assert _function_word_swapped(claim, [fresh]) is None and _align_contexts not in fresh.cache
+
+
+def test_spaced_compounds_found_only_where_a_hyphen_token_stands():
+    """``contradiction._spaced_compound`` skips a text without a hyphen token and reads the
+    rest as the scan over every token does."""
+    from deep_research.citations.claims.contradiction import _TENS, _spaced_compound
+    from deep_research.citations.claims.words import _SMALL_NUMBERS
+
+    def by_scan(t) -> set[str]:
+        return {str(_TENS[t.low[i]] + _SMALL_NUMBERS[t.low[i + 2]]) for i in range(len(t.low) - 2)
+                if t.low[i] in _TENS and t.low[i + 1] in ("-", "\u2010", "\u2011")
+                and _SMALL_NUMBERS.get(t.low[i + 2], 0) in range(1, 10)}
+
+    for text in ("It costs twenty - five dollars.", "It costs twenty five dollars.", "thirty \u2010 two, forty - x",
+                 "A well-known fact - nothing more.", ""):
+        t = _analyse_quote(text) if text else _analyse_quote(" ")
+        assert _spaced_compound(t) == by_scan(t), text
+    assert _spaced_compound(_analyse_quote("It costs twenty - five dollars.")) == {"25"}
