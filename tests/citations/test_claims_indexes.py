@@ -364,12 +364,13 @@ def test_prefixed_form_found_by_look_up_as_by_the_set_of_prefix_rests():
     from deep_research.citations.claims.analysis import _analyse_claim
 
     quotes = [_analyse_quote("The call is nonblocking and the result is unknown; dishonest or unable, it disagrees."),
-              _analyse_quote("An unsafe block, a discovery and an unusual path.")]
+              _analyse_quote("An unsafe block, a discovery and an unusual path. Diskus non")]
     stems = union(quotes, "stemset")
     rests = {s[len(p):] for s in stems for p in _PREFIXES if s.startswith(p)}
     words = {s[len(p):] for s in stems for p in _PREFIXES if s.startswith(p)} | stems | {"block", "honest", "cover", "x"}
     for cs in sorted(words):
         assert any(p + cs in stems for p in _PREFIXES) == (cs in rests), cs
+    assert "" in rests and "known" in rests  # "non" alone: the empty rest
     # the rule still reads the prefixed form: "blocking" where the quote says "nonblocking"
     found = _check_antonym(_analyse_claim("The call is blocking and the result is unknown."), quotes[:1])
     assert found is not None and "nonblocking" in found.note
