@@ -8,7 +8,7 @@ from itertools import compress
 from .contradiction import _grey, sentence_bounds, verdict
 from .negation import _HOLDING_BACK, _VERB_NEGATORS, WINDOW, _window
 from .near_copy import _converse, _negated_near
-from .types import _WORD, ClaimCheck, ClaimStatus, _Text, derived, union
+from .types import _WORD, ClaimCheck, ClaimStatus, _Text, union
 from .words import _ANTONYMS, _ORDER, stem
 
 _PARTNERS: dict[str, set[str]] = {}
@@ -19,13 +19,6 @@ for _pair in _ANTONYMS - _ORDER:  # order words: "A before B" is "B after A"
 
 
 _PREFIXES = ("un", "non", "dis")
-
-
-def _prefixed_rests(q: _Text) -> frozenset[str]:
-    """What follows "un", "non" or "dis" in the quote's stems ("able" of "unable"): a claim
-    word that is one of these has its prefixed form in the quote."""
-    return frozenset(s[len(p):] for s in q.stemset if s.startswith(_PREFIXES)  # (one C test for most stems)
-                     for p in _PREFIXES if s.startswith(p))
 
 
 def _second_direction(q: _Text, j: int) -> bool:
@@ -171,8 +164,6 @@ def _check_antonym(claim: _Text, quotes: list[_Text]) -> ClaimCheck | None:
     says the opposite. Two more shared content words within five words of each are needed,
     and neither word may be negated (then the two say the same)."""
     stems = union(quotes, "stemset")
-    rests = derived(quotes[0], _prefixed_rests) if len(quotes) == 1 else \
-        set().union(*(derived(q, _prefixed_rests) for q in quotes))
     grey = None
     for k in compress(range(len(claim.raw)), claim.content):
         if claim.kinds[k] != _WORD or claim.entity[k]:
@@ -180,8 +171,8 @@ def _check_antonym(claim: _Text, quotes: list[_Text]) -> ClaimCheck | None:
         cs = claim.stems[k]
         if cs in stems:
             continue
-        if cs not in _PARTNERS and cs not in rests and not cs.startswith(_PREFIXES):
-            continue  # no opposite of the word can stand in a quote: the tests below find none
+        if cs not in _PARTNERS and not cs.startswith(_PREFIXES) and not any(p + cs in stems for p in _PREFIXES):
+            continue  # no opposite of the word can stand in a quote (nor its "un-", "non-", "dis-" form)
         if len(cs) >= 6 and cs[:2] in ("de", "un") and {"un" + cs[2:], "de" + cs[2:]} & stems:
             continue  # "decompresses" for the quote's "uncompress": one word in two spellings
         partners = {x for x in _PARTNERS.get(cs, ()) if x in stems}

@@ -674,16 +674,19 @@ _AGREEMENT = frozenset(frozenset(p) for p in (("it", "they"), ("it", "them"), ("
                                               ("itself", "themselves"), ("its", "theirs")))
 
 
+def _align_contexts(t: _Text) -> frozenset[tuple[str, str, str]]:
+    """Each word of a text's alignment sequence with its two neighbours (built for a text only
+    when a claim's swapped function word is looked up in it)."""
+    al = t.align
+    return frozenset((al[i - 1], al[i], al[i + 1]) for i in range(1, len(al) - 1))
+
+
 def _function_word_swapped(claim: _Text, quotes: list[_Text]) -> tuple[str, str, int] | None:
     """In a claim that repeats a quote, a pronoun, preposition or "and"/"or" put in the place of another
     of its class (one for one, between equal stretches), where no quote writes the claim's
     word between the same neighbours: (claim word, quote word, claim token index), or None."""
     if not claim.align or len(claim.align) > MAX_ALIGN_TOKENS:
         return None
-    contexts: set[tuple[str, str, str]] = set()
-    for q in quotes:
-        al = q.align
-        contexts.update((al[i - 1], al[i], al[i + 1]) for i in range(1, len(al) - 1))
     for q in _near_copies(claim, quotes):
         for i1, i2, j1, j2, before, after in _blocks(claim, q):
             if not (before and after) or i2 - i1 != j2 - j1 or i2 - i1 > 2:
@@ -697,8 +700,8 @@ def _function_word_swapped(claim: _Text, quotes: list[_Text]) -> tuple[str, str,
             for a, cl, ql in pairs:
                 if frozenset((cl, ql)) in _AGREEMENT:
                     continue
-                if (claim.align[a - 1], claim.align[a], claim.align[a + 1] if a + 1 < len(claim.align) else "") \
-                        in contexts:
+                around = (claim.align[a - 1], claim.align[a], claim.align[a + 1] if a + 1 < len(claim.align) else "")
+                if any(around in derived(t, _align_contexts) for t in quotes):
                     continue
                 return claim.raw[claim.align_pos[a]], q.raw[q.align_pos[a - i1 + j1]], claim.align_pos[a]
     return None

@@ -610,11 +610,10 @@ def _negated_heads(t: _Text) -> list[tuple[int, str]]:
     """(position, stem of the first word it negates) of each negator of the text that
     negates a word (``_segment``)."""
     out = []
-    for k, is_neg in enumerate(t.neg):
-        if is_neg:
-            seg = _segment(t, k)
-            if seg:
-                out.append((k, t.stems[seg[0]]))
+    for k in compress(range(len(t.neg)), t.neg):
+        seg = _segment(t, k)
+        if seg:
+            out.append((k, t.stems[seg[0]]))
     return out
 
 
