@@ -679,3 +679,72 @@ def test_a_headline_modal_in_capitals_is_a_restriction_the_claim_must_keep():
     kept = ev("A leaked memo shows the council might close two libraries next year.", q,
               JudgeFact("the council might close two libraries next year", [q[0]]))
     assert not any('"Might"' in p for p in kept.problems), kept.problems
+
+
+# --- a repeated sentence with its words moved or borrowed (every word is in the spans) ------
+Q_SUITE = ["Tests that pass when run in isolation may fail when run in a suite."]
+
+
+def test_two_phrases_trading_places_in_a_repeated_sentence_fail():
+    span = Q_SUITE[0][:-1]
+    wrong = ev("Tests that pass when run in a suite may fail when run in isolation.", Q_SUITE,
+               JudgeFact("tests that pass when run in a suite may fail when run in isolation", [span]))
+    assert not wrong.ok and any("trading places" in p for p in wrong.problems), wrong.problems
+    assert ev("Tests that pass when run in isolation may fail when run in a suite.", Q_SUITE,
+              JudgeFact("tests that pass in isolation may fail in a suite", [span])).ok
+    q = ["PostgreSQL added support for brin indexes in 2015, and for bloom indexes in 2016."]
+    wrong = ev("PostgreSQL added support for brin indexes in 2016, and for bloom indexes in 2015.", q,
+               JudgeFact("support for brin in 2016 and bloom in 2015", [q[0][:-1]]))
+    assert not wrong.ok and any("trading places" in p for p in wrong.problems), wrong.problems
+
+
+def test_two_names_joined_by_and_may_trade_places_unless_paired_off():
+    q = ["The soft and hard limits are read at start-up."]
+    assert ev("The hard and soft limits are read at start-up.", q, JudgeFact("limits read at start-up", [q[0][:-1]])).ok
+    q = ["The soft and hard limits are kept in the pam and ulimit tables, respectively."]
+    wrong = ev("The soft and hard limits are kept in the ulimit and pam tables, respectively.", q,
+               JudgeFact("the limits are kept in the tables", [q[0][:-1]]))
+    assert not wrong.ok and any("trading places" in p for p in wrong.problems), wrong.problems
+
+
+def test_a_word_borrowed_from_elsewhere_in_a_repeated_sentence_fails():
+    q = ["Devices may have the mount option which is used by umount(8)."]
+    wrong = ev("Devices may have the mount option, which is used by mount(8).", q,
+               JudgeFact("the option is used by mount(8)", [q[0][:-1]]))
+    assert not wrong.ok and any('writes "mount"' in p for p in wrong.problems), wrong.problems
+    q = ["If set to 0, figures are numbered starting at 1."]
+    wrong = ev("If set to 0, figures are numbered starting at 0.", q,
+               JudgeFact("if set to 0", ["If set to 0"]), JudgeFact("figures are numbered starting at",
+                                                                    ["figures are numbered starting at"]))
+    assert not wrong.ok and any('writes "0"' in p for p in wrong.problems), wrong.problems
+    # a pronoun named, a word moved within its clause: no borrowing
+    for q, claim in ((["The module is cached when it is imported."], "The module is cached when the module is imported."),
+                     (["Django stores signal handlers as weak references by default."],
+                      "By default, Django stores signal handlers as weak references.")):
+        e = ev(claim, q, JudgeFact(claim, [q[0][:-1]]))
+        assert not any("writes" in p for p in e.problems), e.problems
+
+
+def test_an_address_or_tag_the_claim_states_must_be_in_a_cited_span():
+    q = ["The official homepage can be found at http://www.mutt.org/."]
+    wrong = ev("The official homepage can be found at http://www.mutt.com/.", q,
+               JudgeFact("the homepage is at the address", [q[0]]))
+    assert not wrong.ok and any("http://www.mutt.com/" in p for p in wrong.problems), wrong.problems
+    assert ev("The official homepage can be found at http://www.mutt.org/.", q,
+              JudgeFact("the homepage is at the address", [q[0]])).ok
+    cut = ev("The official homepage can be found at http://www.mutt.org/.", q,
+             JudgeFact("the homepage can be found", ["The official homepage can be found at"]))
+    assert not cut.ok and any("address" in p for p in cut.problems), cut.problems
+    q = ["The attributes is used for attributes of <link> tag."]
+    wrong = ev("The attributes are used for attributes of the <style> tag.", q,
+               JudgeFact("the attributes are used for attributes of the tag", [q[0][:-1]], [("are", "is")]))
+    assert not wrong.ok and any("<style>" in p for p in wrong.problems), wrong.problems
+
+
+def test_not_always_in_a_span_is_a_restriction_any_is_not():
+    q = ["Finding bugs is not always easy."]
+    for claim in ("Finding bugs is never easy.", "Finding bugs is not easy."):
+        e = ev(claim, q, JudgeFact(claim, [q[0][:-1]]))
+        assert not e.ok and any('"always"' in p for p in e.problems), (claim, e.problems)
+    q = ["The function accepts any iterable."]
+    assert ev("The function accepts iterables.", q, JudgeFact("it accepts iterables", [q[0][:-1]])).ok
