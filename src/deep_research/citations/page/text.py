@@ -197,11 +197,12 @@ class View:
     exactly one character; when nearly all do, ``offsets`` is a ``_Shifts`` that stores
     only the exceptions, otherwise a dense array."""
 
-    __slots__ = ("text", "offsets", "_odd", "_dropped")
+    __slots__ = ("text", "offsets", "_odd", "_dropped", "_chars")
 
     def __init__(self, source: str, fold, collapse: bool):
         n = len(source)
         table = {ord(c): fold(c) for c in set(source)}
+        self._chars = tuple(table)  # the source's characters (code points), for refold
         odd = {k: len(v) for k, v in table.items() if len(v) != 1}
         dropped = []  # collapse: one space per whitespace run, none at the start
         if collapse:
@@ -227,12 +228,12 @@ class View:
         """The view of the same ``source`` (the text this view was made from) through another
         ``fold``, with the same whitespace dropped. When ``fold`` gives every character the
         length this view's fold gave it, the offsets are this view's (shared, not rebuilt)."""
-        table = {ord(c): fold(c) for c in set(source)}
+        table = {k: fold(chr(k)) for k in self._chars}  # (not a pass over the source for its characters)
         odd = {k: len(v) for k, v in table.items() if len(v) != 1}
         if odd != self._odd:
             return View(source, fold, collapse=bool(self._dropped))  # no dropped whitespace: either way
         view = View.__new__(View)
-        view._odd, view._dropped, view.offsets = odd, self._dropped, self.offsets
+        view._odd, view._dropped, view.offsets, view._chars = odd, self._dropped, self.offsets, self._chars
         view.text = translate(_kept(source, self._dropped), table)
         return view
 
