@@ -425,6 +425,13 @@ def _is_label(text: str, start: int, end: int) -> bool:
 def proper_names(text: str) -> list[str]:
     """The proper names written in ``text``: runs of name-like words ("Python Software
     Foundation", "Bank of England"), CamelCase, ALL-CAPS and digit-bearing words."""
+    return list(_proper_names(text))
+
+
+# a report asks for the names of one text more than once (a claim written again for another
+# quote, a sentence it repeats), and the scan reads every word
+@lru_cache(maxsize=16384)
+def _proper_names(text: str) -> tuple[str, ...]:
     lower_words = _LowerWords(text)
     names: list[str] = []
     run: list[tuple[str, int, int]] = []
@@ -492,7 +499,7 @@ def proper_names(text: str) -> list[str]:
         n = re.sub(r"['’]s$", "", n).strip()
         if n and n not in cleaned:
             cleaned.append(n)
-    return cleaned
+    return tuple(cleaned)
 
 
 _NORM_WORD = re.compile(r"[^\W_]+")
