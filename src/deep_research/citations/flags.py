@@ -633,11 +633,19 @@ def factual_signal(sentence: str, *, english: bool = True) -> str | None:
         return "date"
     if _DIGIT.search(body):
         return "number"
-    if not SUPERLATIVES.isdisjoint(map(str.lower, _WORDS.findall(body))) or _SUPERLATIVE_PHRASE.search(body):
+    if not SUPERLATIVES.isdisjoint(map(str.lower, _WORDS.findall(body))) or _superlative_phrase(body):
         return "superlative"
     if has_identifier(body) or (english and proper_names(body)):
         return "name"  # a technical name (one regex) before a proper name (a scan of every word)
     return None
+
+
+def _superlative_phrase(text: str) -> bool:
+    """:data:`_SUPERLATIVE_PHRASE` in ``text``, searched only when the text holds "the " or
+    "record" in any case (the phrase's literal letters, which no other character matches
+    without case): the pattern, led by a word boundary, is tried at every position."""
+    low = text.lower()
+    return ("the " in low or "record" in low) and _SUPERLATIVE_PHRASE.search(text) is not None
 
 
 def _is_framing(sentence: str) -> bool:
