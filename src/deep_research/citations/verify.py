@@ -106,8 +106,13 @@ def canonical(s: str) -> str:
     return "".join(out).rstrip()
 
 
+_OPENING_MARKS = frozenset(a for a, _ in _OPEN_CLOSE)  # (one character each)
+
+
 def strip_quote_marks(quote: str) -> str:
     q = quote.strip()
+    if len(q) < 2 or q[0] not in _OPENING_MARKS:
+        return q  # (most quotes: no pair to try)
     for a, b in _OPEN_CLOSE:
         if len(q) >= 2 and q.startswith(a) and q.endswith(b):
             return q[1:-1].strip()
