@@ -236,15 +236,18 @@ class _Folded:
 
 
 _QUERY_FOLD: dict[int, str] = {}  # code point -> its fold for a query, filled on first sight
+_QUERY_SEEN: set[str] = set()  # the characters in it (one set difference finds a query's new ones)
 
 
 def _fold_query(q: str) -> str:
     """Each character of q as ``fold_char`` folds it, whitespace a space (``str.translate``
     with a table that grows by the characters seen)."""
     table = _QUERY_FOLD
-    for c in set(q):
-        if ord(c) not in table:
+    new = set(q) - _QUERY_SEEN
+    if new:
+        for c in new:
             table[ord(c)] = " " if c.isspace() else fold_char(c)
+        _QUERY_SEEN.update(new)
     return q.translate(table)
 
 
