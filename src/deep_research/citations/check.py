@@ -217,8 +217,10 @@ def with_pdf_page(url: str, page: int, search: str | None = None) -> str:
 def _place(citation: Citation, source: Source, link: str | None, marks: dict[str, list | None]) -> None:
     """Give a found quote in a local document its location and, in a PDF, a link to its
     page. ``marks``: each source's checked marks, filled here."""
+    if not source.locations:
+        return
     span = citation.content_span
-    if not source.locations or span is None:
+    if span is None:
         return
     if source.id not in marks:
         marks[source.id] = parse_locations(source.locations)
@@ -241,7 +243,9 @@ def check_citations(markdown: str | ParsedReport, sources: Iterable[Source], *, 
     parsed = as_document(markdown)
     result = CitationReport(parsed)
     numbers: dict[str, int] = {}
-    fragments: dict[tuple[str, int, int], Fragment] = {}
+    links: dict[str, tuple[str | None, str | None]] = {}  # a source's link, and why it takes no fragment
+    # a span's fragment, its directive encoded and the source's link opening at it
+    fragments: dict[tuple[str, int, int, bool], tuple[Fragment, str | None, str | None]] = {}
     marks: dict[str, list | None] = {}
     checks: dict[tuple[str, str], QuoteCheck] = {}  # a report cites one quote more than once
     for ref in parsed.refs:
@@ -254,23 +258,27 @@ def check_citations(markdown: str | ParsedReport, sources: Iterable[Source], *, 
             if source.id not in numbers:
                 numbers[source.id] = len(numbers) + 1
                 result.sources.append(source)
+                link = safe_link(source.url)
+                links[source.id] = (link, plain_link_reason(link) if link is not None else None)
             citation.number = numbers[source.id]
-            link = safe_link(source.url)
+            link, reason = links[source.id]
             citation.url = link
             if link is None:
                 citation.link_note = "source URL is not an http(s) or file link; no link made"
             elif check.found:
-                if (reason := plain_link_reason(link)) is not None:
+                if reason is not None:
                     citation.link_note = f"{reason}; plain link"
                 else:
                     key = (source.id, check.start, check.end, check.page is not None)
-                    frag = fragments.get(key)
-                    if frag is None:
+                    made = fragments.get(key)
+                    if made is None:
                         frag = fragment_for(check.reading(source), check.start, check.end, min_words=min_words)
-                        fragments[key] = frag
+                        encoded = frag.encoded
+                        made = fragments[key] = (frag, encoded, with_text_fragment(link, encoded) if encoded else None)
+                    frag, encoded, url = made
                     if frag.directive is not None:
-                        citation.fragment = frag.encoded
-                        citation.url = with_text_fragment(link, frag.directive)
+                        citation.fragment = encoded
+                        citation.url = url
                         if frag.words_only:
                             citation.words_only = True
                             citation.link_note = frag.note

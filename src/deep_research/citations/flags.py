@@ -425,6 +425,13 @@ def _is_label(text: str, start: int, end: int) -> bool:
 def proper_names(text: str) -> list[str]:
     """The proper names written in ``text``: runs of name-like words ("Python Software
     Foundation", "Bank of England"), CamelCase, ALL-CAPS and digit-bearing words."""
+    return list(_proper_names(text))
+
+
+# a report asks for the names of one text more than once (a claim written again for another
+# quote, a sentence it repeats), and the scan reads every word
+@lru_cache(maxsize=16384)
+def _proper_names(text: str) -> tuple[str, ...]:
     lower_words = _LowerWords(text)
     names: list[str] = []
     run: list[tuple[str, int, int]] = []
@@ -492,7 +499,7 @@ def proper_names(text: str) -> list[str]:
         n = re.sub(r"['’]s$", "", n).strip()
         if n and n not in cleaned:
             cleaned.append(n)
-    return cleaned
+    return tuple(cleaned)
 
 
 _NORM_WORD = re.compile(r"[^\W_]+")
@@ -626,11 +633,19 @@ def factual_signal(sentence: str, *, english: bool = True) -> str | None:
         return "date"
     if _DIGIT.search(body):
         return "number"
-    if not SUPERLATIVES.isdisjoint(map(str.lower, _WORDS.findall(body))) or _SUPERLATIVE_PHRASE.search(body):
+    if not SUPERLATIVES.isdisjoint(map(str.lower, _WORDS.findall(body))) or _superlative_phrase(body):
         return "superlative"
     if has_identifier(body) or (english and proper_names(body)):
         return "name"  # a technical name (one regex) before a proper name (a scan of every word)
     return None
+
+
+def _superlative_phrase(text: str) -> bool:
+    """:data:`_SUPERLATIVE_PHRASE` in ``text``, searched only when the text holds "the " or
+    "record" in any case (the phrase's literal letters, which no other character matches
+    without case): the pattern, led by a word boundary, is tried at every position."""
+    low = text.lower()
+    return ("the " in low or "record" in low) and _SUPERLATIVE_PHRASE.search(text) is not None
 
 
 def _is_framing(sentence: str) -> bool:

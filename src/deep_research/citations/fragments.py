@@ -236,15 +236,18 @@ class _Folded:
 
 
 _QUERY_FOLD: dict[int, str] = {}  # code point -> its fold for a query, filled on first sight
+_QUERY_SEEN: set[str] = set()  # the characters in it (one set difference finds a query's new ones)
 
 
 def _fold_query(q: str) -> str:
     """Each character of q as ``fold_char`` folds it, whitespace a space (``str.translate``
     with a table that grows by the characters seen)."""
     table = _QUERY_FOLD
-    for c in set(q):
-        if ord(c) not in table:
+    new = set(q) - _QUERY_SEEN
+    if new:
+        for c in new:
             table[ord(c)] = " " if c.isspace() else fold_char(c)
+        _QUERY_SEEN.update(new)
     return q.translate(table)
 
 
@@ -375,12 +378,16 @@ class _TermWords:
     span text[a:b], from one scan of the span: a run of word characters counts in a term
     when it starts before the term's end (``head``) or ends after its start (``tail``)."""
 
-    def __init__(self, text: str, a: int, b: int):
-        span = text[a:b]
-        runs = [m.span() for m in _ALNUM_RUN.finditer(span)]
-        self.starts = [a + x for x, _ in runs]
-        self.ends = [a + y for _, y in runs]
-        self.ideographs = [a + m.start() for m in _DICT_CHAR.finditer(span)]
+    def __init__(self, text: str, a: int, b: int, alnum_runs: list[tuple[int, int]] | None = None):
+        """``alnum_runs``: the span's maximal runs of ``str.isalnum()`` characters, when known
+        (they are the word runs here when the span holds no character of a dictionary script)."""
+        self.ideographs = [m.start() for m in _DICT_CHAR.finditer(text, a, b)]
+        if alnum_runs is not None and not self.ideographs:
+            runs = alnum_runs
+        else:
+            runs = [m.span() for m in _ALNUM_RUN.finditer(text, a, b)]
+        self.starts = [x for x, _ in runs]
+        self.ends = [y for _, y in runs]
 
     def head(self, c: int) -> int:
         return bisect_left(self.starts, c) + (bisect_left(self.ideographs, c) + 1) // 2
@@ -462,7 +469,7 @@ class _Generator:
     # term edge candidates ----------------------------------------------------------------
     @cached_property
     def _term_words(self) -> _TermWords:
-        return _TermWords(self.text, self.start, self.end)
+        return _TermWords(self.text, self.start, self.end, self._runs)
 
     @cached_property
     def _runs(self) -> list[tuple[int, int]]:

@@ -106,8 +106,13 @@ def canonical(s: str) -> str:
     return "".join(out).rstrip()
 
 
+_OPENING_MARKS = frozenset(a for a, _ in _OPEN_CLOSE)  # (one character each)
+
+
 def strip_quote_marks(quote: str) -> str:
     q = quote.strip()
+    if len(q) < 2 or q[0] not in _OPENING_MARKS:
+        return q  # (most quotes: no pair to try)
     for a, b in _OPEN_CLOSE:
         if len(q) >= 2 and q.startswith(a) and q.endswith(b):
             return q[1:-1].strip()
@@ -511,12 +516,17 @@ _CASE_ONLY = "differs from the page only in case, accents or punctuation"
 TOO_SHORT = "the quote is too short to identify a passage"
 
 
+_THREE_ALNUM = re.compile(r"[^\W_](?:[\W_]*[^\W_]){2}")  # three str.isalnum() characters
+
+
 def _too_short(canon: str) -> bool:
     """One word of under three letters or digits ("y", "42") identifies no sentence: found
     on the page, it would prove nothing. Two words ("no way"), a version ("3.11") or a
-    term ("SQL") may stand for the passage a claim cites."""
-    toks = tokens(canon)
-    return len(toks) < 2 and sum(ch.isalnum() for ch in canon) < 3
+    term ("SQL") may stand for the passage a claim cites. (A quote with three letters or
+    digits, nearly every one, is not too short whatever its words: they are not read.)"""
+    if _THREE_ALNUM.search(canon):
+        return False
+    return len(tokens(canon)) < 2 and sum(ch.isalnum() for ch in canon) < 3
 
 
 def _may_hold(reading: IndexedSource, token_forms: list[list[str]]) -> bool:

@@ -22,7 +22,7 @@ from deep_research.citations.fragments import (
     fragment_for,
     match_directive,
 )
-from deep_research.citations.page.text import _WS, View, fold_char
+from deep_research.citations.page.text import _WS, View, fold_char, translate
 from deep_research.citations.page import render
 from deep_research.citations.verify import _canon_char, _deep_char
 from tests.citations.page_gen import GENERATORS, sentence_spans, word_subspans
@@ -73,6 +73,32 @@ def test_view_matches_the_per_character_reference():
             for pos in range(len(text) + 2):
                 assert view.to_source(pos) == bisect_right(offsets, pos) - 1, (source, fold, pos)
     assert kinds == {"_Shifts", "array"}  # both representations were exercised
+
+
+def test_translate_gives_what_str_translate_gives():
+    """``page.text.translate``: ASCII through bytes, the rest where it occurs; on text mostly
+    ASCII (the bytes path), mostly not (``str.translate``), with lone surrogates, characters
+    that fold to nothing or to several, and tables that map an ASCII character to nothing,
+    to several characters or to a character over U+007F (``str.translate`` again)."""
+    rng = random.Random("translate")
+    paths = set()
+    pool = ODD + ["\ud800", "\udfff", "\U0001d11e", "\u00b6", "\u00e9", "\u4e00"]
+    folds = [fold for fold, _ in FOLDS] + [
+        lambda ch: chr(len(fold_char(ch))),  # a view's character lengths
+        lambda ch: "" if ch == " " else ch.upper(),
+        lambda ch: "ab" if ch == "a" else ch,
+        lambda ch: "\u00e9" if ch == "e" else ch,
+    ]
+    for _ in range(600):
+        odd = rng.choice([0.0, 0.01, 0.05, 0.3])
+        text = "".join(rng.choice(pool) if rng.random() < odd else rng.choice("abcde fgh.,\n")
+                       for _ in range(rng.randint(0, 400)))
+        for fold in folds:
+            table = {ord(c): fold(c) for c in set(text)}
+            assert translate(text, table) == text.translate(table), (text, fold)
+            data = text.encode("utf-8", "surrogatepass")
+            paths.add(text.isascii() or len(data) - len(text) > len(text) // 8)
+    assert paths == {True, False}  # both the bytes path and str.translate were taken
 
 
 def test_view_spans_map_back_to_the_source():

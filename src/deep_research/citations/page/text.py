@@ -132,11 +132,60 @@ def _kept(source: str, dropped: list[tuple[int, int]]) -> str:
     """``source`` without the ``dropped`` spans (in order, not overlapping)."""
     if not dropped:
         return source
-    pieces, prev = [], 0
+    pieces: list[str] = []
+    prev = 0
     for a, b in dropped:
         pieces.append(source[prev:a])
         prev = b
     return "".join(pieces) + source[prev:]
+
+
+def translate(text: str, table: dict[int, str]) -> str:
+    """``text.translate(table)``, where ``table`` maps characters to strings (at least every
+    character of ``text`` that changes), faster on text that is mostly ASCII but not all of it
+    (a page with a few curly quotes or a "¶").
+
+    ``str.translate`` looks each character up in the table, at C speed only for a text that
+    is ASCII throughout. When the table maps every ASCII character to one ASCII character or
+    to nothing, those are mapped as bytes instead: the text's UTF-8 through a 256-byte table
+    that leaves every byte of 128 and over as it is (no byte of a multi-byte character is
+    ASCII, so those characters come out whole and no ASCII one is made), and then each
+    other character the table changes is replaced where ``str.find`` finds it. A text that
+    is mostly not ASCII is translated as it is."""
+    if text.isascii():
+        return text.translate(table)
+    data = text.encode("utf-8", "surrogatepass")
+    if len(data) - len(text) > len(text) // 8:  # (each character over U+007F adds a byte or more)
+        return text.translate(table)
+    byte_table, dropped = bytearray(range(256)), bytearray()
+    changed: dict[str, str] = {}
+    for k, v in table.items():
+        if k >= 128:
+            if v != chr(k):
+                changed[chr(k)] = v
+        elif not v:
+            dropped.append(k)
+        elif len(v) == 1 and v.isascii():
+            byte_table[k] = ord(v)
+        else:
+            return text.translate(table)
+    mapped = data.translate(byte_table, dropped).decode("utf-8", "surrogatepass")
+    if not changed:
+        return mapped
+    at: list[int] = []
+    for ch in changed:
+        i = mapped.find(ch)
+        while i != -1:
+            at.append(i)
+            i = mapped.find(ch, i + 1)
+    at.sort()
+    pieces: list[str] = []
+    prev = 0
+    for i in at:
+        pieces += (mapped[prev:i], changed[mapped[i]])
+        prev = i + 1
+    pieces.append(mapped[prev:])
+    return "".join(pieces)
 
 
 class View:
@@ -144,22 +193,23 @@ class View:
 
     ``offsets[i]`` is where text[i] starts in the view (len(text)+1 entries), so a view
     position maps back with a binary search. ``fold`` is called once per distinct
-    character and the text is built with ``str.translate``. Most characters fold to
+    character and the text is built with :func:`translate`. Most characters fold to
     exactly one character; when nearly all do, ``offsets`` is a ``_Shifts`` that stores
     only the exceptions, otherwise a dense array."""
 
-    __slots__ = ("text", "offsets", "_odd", "_dropped")
+    __slots__ = ("text", "offsets", "_odd", "_dropped", "_chars")
 
     def __init__(self, source: str, fold, collapse: bool):
         n = len(source)
         table = {ord(c): fold(c) for c in set(source)}
+        self._chars = tuple(table)  # the source's characters (code points), for refold
         odd = {k: len(v) for k, v in table.items() if len(v) != 1}
         dropped = []  # collapse: one space per whitespace run, none at the start
         if collapse:
             for a, b in _extra_whitespace(source):
                 dropped.append((a + (a > 0), b))
         self._odd, self._dropped = odd, dropped
-        self.text = _kept(source, dropped).translate(table)
+        self.text = translate(_kept(source, dropped), table)
         if sum(source.count(chr(k)) for k in odd) + sum(b - a for a, b in dropped) <= n // 16:
             odd_at = [] if not odd else [m.start() for m in re.finditer(
                 "[" + "".join(re.escape(chr(k)) for k in odd) + "]", source)]
@@ -169,7 +219,7 @@ class View:
             at = sorted(lengths)
             self.offsets = _Shifts(at, [lengths[i] for i in at], n)
             return
-        lengths = bytearray(source.translate({k: chr(len(v)) for k, v in table.items()}), "latin-1")
+        lengths = bytearray(translate(source, {k: chr(len(v)) for k, v in table.items()}), "latin-1")
         for a, b in dropped:
             lengths[a:b] = bytes(b - a)
         self.offsets = array("i", accumulate(lengths, initial=0))
@@ -178,13 +228,13 @@ class View:
         """The view of the same ``source`` (the text this view was made from) through another
         ``fold``, with the same whitespace dropped. When ``fold`` gives every character the
         length this view's fold gave it, the offsets are this view's (shared, not rebuilt)."""
-        table = {ord(c): fold(c) for c in set(source)}
+        table = {k: fold(chr(k)) for k in self._chars}  # (not a pass over the source for its characters)
         odd = {k: len(v) for k, v in table.items() if len(v) != 1}
         if odd != self._odd:
             return View(source, fold, collapse=bool(self._dropped))  # no dropped whitespace: either way
         view = View.__new__(View)
-        view._odd, view._dropped, view.offsets = odd, self._dropped, self.offsets
-        view.text = _kept(source, self._dropped).translate(table)
+        view._odd, view._dropped, view.offsets, view._chars = odd, self._dropped, self.offsets, self._chars
+        view.text = translate(_kept(source, self._dropped), table)
         return view
 
     def to_source(self, pos: int) -> int:
