@@ -32,10 +32,16 @@ WAITING = 3  # exit code: the run waits for the user (clarification or brief app
 
 
 class WaitingForUser(Exception):
-    def __init__(self, thread_id: str, what: str):
+    """The run waits for the user, who is not at a terminal: ``options`` of ``resume`` answer it."""
+
+    def __init__(self, thread_id: str, what: str, options: str):
         super().__init__(what)
         self.thread_id = thread_id
         self.what = what
+        self.options = options
+
+
+_DECIDE = "--approve | --reject FEEDBACK"  # resume's answers to the brief (and, with --edit FILE, the report)
 
 
 class Interrupted(Exception):
@@ -82,9 +88,14 @@ def _ask_report_review(payload: dict, preset: dict | None) -> dict:
             return {"type": "feedback", "feedback": preset.get("feedback", "")}
         return preset
     if not sys.stdin.isatty():
-        raise WaitingForUser("", "review of the report")
+        raise WaitingForUser("", "review of the report", f"{_DECIDE} | --edit FILE")
     out.rule("Report to review")
     out.print(payload.get("report_markdown", ""), highlight=False, markup=False)
+    if isinstance(payload.get("citation_summary"), dict):  # what code found, as the chat's review says it
+        from ..research.runtime.chat import citation_line
+
+        out.rule()
+        out.print(citation_line(payload["citation_summary"]), highlight=False, markup=False)
     if payload.get("error"):
         err.print(f"[yellow]{_esc(str(payload['error']))}[/yellow]")
     can_revise = bool(payload.get("revisions_left"))
@@ -129,7 +140,7 @@ def _ask_approval(payload: dict, preset: dict | None) -> dict:
     if preset is not None:
         return preset
     if not sys.stdin.isatty():
-        raise WaitingForUser("", "approval of the research brief")
+        raise WaitingForUser("", "approval of the research brief", _DECIDE)
     out.rule("Research brief")
     out.print(model_markdown(payload.get("research_brief", "")))
     if payload.get("error"):
@@ -151,7 +162,7 @@ def _ask_clarification(question: str, preset: str | None) -> str:
     if preset:
         return preset
     if not sys.stdin.isatty():
-        raise WaitingForUser("", f"an answer to: {model_markdown_line(question)}")
+        raise WaitingForUser("", f"an answer to: {model_markdown_line(question)}", "--answer TEXT")
     out.rule("Clarifying question")
     out.print(model_markdown(question))  # the model writes markdown: read as written, not \* or \_
     answer = typer.prompt("Your answer").strip()
@@ -179,7 +190,7 @@ async def _drive(handle, graph, payload, progress, *, approve: dict | None, answ
             try:
                 decision = _asking(_ask_approval, state.interrupts[0].value, approve)
             except WaitingForUser as w:
-                raise WaitingForUser(handle.thread_id, w.what) from None
+                raise WaitingForUser(handle.thread_id, w.what, w.options) from None
             if approve is not None:
                 used.add("decision")
             approve = approve if decision.get("type") == "approve" else None  # a rejection or edit is used once
@@ -192,7 +203,7 @@ async def _drive(handle, graph, payload, progress, *, approve: dict | None, answ
             try:
                 reply = _asking(_ask_clarification, question, answer)
             except WaitingForUser as w:
-                raise WaitingForUser(handle.thread_id, w.what) from None
+                raise WaitingForUser(handle.thread_id, w.what, w.options) from None
             if answer:
                 used.add("answer")
             answer = None
@@ -455,7 +466,7 @@ async def _run_research(question: str | None, context: dict, db: str, thread_id:
         except WaitingForUser as w:
             _warn_unused({k: v for k, v in given.items() if k not in used}, "the run did not ask for it")
             err.print(f"The run is waiting for {printable(w.what)}. Continue with: deep-research resume "
-                      f"{handle.thread_id} --approve | --reject FEEDBACK | --edit FILE | --answer TEXT", markup=False)
+                      f"{handle.thread_id} {w.options}", markup=False)
             return WAITING
         _warn_unused({k: v for k, v in given.items() if k not in used}, "the run did not ask for it")
         return _print_result(values, handle.thread_id)
