@@ -355,6 +355,7 @@ def run_cmd(
     from ..evaluation.questions import load_questions
     from ..evaluation.runner import EvalRunner, EvalSettings, check_allowed
     from ..research.runner import is_postgres, load_deps
+    from ..research.runtime.env_names import near_miss_lines
 
     if server is None and server_token_env is not None:
         raise UserError("--server-token-env goes with --server URL")
@@ -364,6 +365,11 @@ def run_cmd(
         raise UserError(f"--db: {db!r} is not a PostgreSQL URL (postgresql://…); without --db each question "
                         "keeps its SQLite checkpoints in OUT/state/")
     allowed = check_allowed(allow_question_setting or ())
+    from .research import option_aliases
+    from .settings import labels
+
+    for line in near_miss_lines(aliases=option_aliases(labels())):  # a setting's variable misspelt: it sets nothing
+        _warn(line)
     qs = load_questions(questions)
     options = checked_context(**(run_settings or {}))
     context = {"write_pdf": False, **_settings_file(settings), **options}

@@ -212,15 +212,30 @@ async def _drive(handle, graph, payload, progress, *, approve: dict | None, answ
         return values
 
 
+def option_aliases(typed: dict[str, str]) -> dict[str, str]:
+    """An option's name -> its setting, where they differ (``max-tokens`` -> ``max_total_tokens``):
+    a variable named after the option (the prefix and MAX_TOKENS) is taken for its setting's."""
+    out = {}
+    for name, label in typed.items():
+        option = label.split("/")[0].removeprefix("--")
+        if option.replace("-", "_") != name and option != "yes":  # --yes turns a setting off
+            out[option] = name
+    return out
+
+
 def _warn_clamped(cfg, context: dict | None = None) -> None:
-    """Say which limit the environment lowered, naming the option as the user typed it
+    """Say which variable of the environment looks like a setting's and is none, which limit
+    the environment lowered, naming the option as the user typed it
     (--max-tokens), not the setting (max_total_tokens) the message names; a model without a
     price names the option of each setting in ``context`` (the settings given as options)."""
+    from ..research.runtime.env_names import near_miss_lines
     from ..research.runtime.preflight import named
     from .console import warn as _warn
     from .settings import labels
 
     typed = labels()
+    for line in near_miss_lines(aliases=option_aliases(typed)):  # a setting's variable misspelt: it sets nothing
+        _warn(line)
     for c in cfg.clamped:
         name = c["setting"]
         _warn(c["message"].replace(name, typed.get(name, name), 1))
