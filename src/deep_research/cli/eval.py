@@ -166,11 +166,19 @@ def report_cmd(
     """Code checks of published runs: structure, citations, claims, sources, FACT-style
     accuracy and the synthesis score."""
     from ..evaluation.checks import evaluate_run
-    from ..evaluation.rundir import load_run_folders
+    from ..evaluation.rundir import EvalInputError, load_run_folders
 
     runs = load_run_folders(dirs, _warn)
     json_out = json_out or _beside(dirs, "eval-report.json")
-    records = [{**evaluate_run(run), "path": str(run.path)} for run in runs]
+    records = []
+    for run in runs:  # a folder whose files hold what no run writes: skipped, named, as an unreadable one
+        try:
+            records.append({**evaluate_run(run), "path": str(run.path)})
+        except EvalInputError as e:
+            _warn(f"skipped: {e}")
+    if not records:
+        raise EvalInputError(f"nothing to report in {', '.join(map(str, dirs))}: no run folder there could be "
+                             f"read ({len(runs)} skipped, see the warnings above)")
     _table(report_table(records, _table_width()))
     _write_json(json_out, {"runs": records})
     _say(f"Wrote {json_out}")
