@@ -169,13 +169,17 @@ FRESH35, FRESH36: ``--fresh35`` and ``--fresh36``, two more hand-written groups
 (``benchmarks/data/claims-fresh35``, ``claims-fresh36``; ``--fresh35-hand-dir`` and
 ``--fresh36-hand-dir`` name other copies). No public half.
 
+FRESH37, FRESH38: ``--fresh37`` and ``--fresh38``, two more hand-written groups
+(``benchmarks/data/claims-fresh37``, ``claims-fresh38``; ``--fresh37-hand-dir`` and
+``--fresh38-hand-dir`` name other copies). No public half.
+
 ``--publish`` also writes one report per hand-written data set (a paragraph per pair,
 ``<claim> <ref id="<page>">"<quote>"</ref>``; sources = the pages) and runs
 ``deep-research publish`` on it, then compares ``claim_status`` per ref with the library's
 verdict on the same pair (they differ where the report's claim unit differs from the
 pair's claim, e.g. a two-sentence claim).
 
-    uv run python benchmarks/bench_claims.py [--show 5] [--only pg-dev,hand] [--publish] [--holdout | --fresh | --fresh2 | … | --fresh9 | --fresh10 | --fresh11 | --fresh12 | --fresh13 | --fresh14 | --fresh15 | --fresh16 | --fresh17 | --fresh18 | --fresh19 | --fresh20 | --fresh21 | --fresh22 | --fresh23 | --fresh24 | --fresh25 | --fresh26 | --fresh27 | --fresh28 | --fresh29 | --fresh30 | --fresh31 | --fresh32 | --fresh33 | --fresh34 | --fresh35 | --fresh36]
+    uv run python benchmarks/bench_claims.py [--show 5] [--only pg-dev,hand] [--publish] [--holdout | --fresh | --fresh2 | … | --fresh9 | --fresh10 | --fresh11 | --fresh12 | --fresh13 | --fresh14 | --fresh15 | --fresh16 | --fresh17 | --fresh18 | --fresh19 | --fresh20 | --fresh21 | --fresh22 | --fresh23 | --fresh24 | --fresh25 | --fresh26 | --fresh27 | --fresh28 | --fresh29 | --fresh30 | --fresh31 | --fresh32 | --fresh33 | --fresh34 | --fresh35 | --fresh36 | --fresh37 | --fresh38]
 """
 
 from __future__ import annotations
@@ -268,6 +272,8 @@ FRESH33_HAND_DIR = REPO / "benchmarks" / "data" / "claims-fresh33"
 FRESH34_HAND_DIR = REPO / "benchmarks" / "data" / "claims-fresh34"
 FRESH35_HAND_DIR = REPO / "benchmarks" / "data" / "claims-fresh35"
 FRESH36_HAND_DIR = REPO / "benchmarks" / "data" / "claims-fresh36"
+FRESH37_HAND_DIR = REPO / "benchmarks" / "data" / "claims-fresh37"
+FRESH38_HAND_DIR = REPO / "benchmarks" / "data" / "claims-fresh38"
 
 
 @dataclass(frozen=True)
@@ -337,6 +343,8 @@ FRESH_GROUPS = {
     "fresh34": FreshGroup("the thirty-fourth fresh group (claims-fresh34, hand-written only", FRESH34_HAND_DIR, None),
     "fresh35": FreshGroup("the thirty-fifth fresh group (claims-fresh35, hand-written only", FRESH35_HAND_DIR, None),
     "fresh36": FreshGroup("the thirty-sixth fresh group (claims-fresh36, hand-written only", FRESH36_HAND_DIR, None),
+    "fresh37": FreshGroup("the thirty-seventh fresh group (claims-fresh37, hand-written only", FRESH37_HAND_DIR, None),
+    "fresh38": FreshGroup("the thirty-eighth fresh group (claims-fresh38, hand-written only", FRESH38_HAND_DIR, None),
 }
 
 SUPPORTED, UNSUPPORTED, UNCHECKED = ClaimStatus.SUPPORTED, ClaimStatus.UNSUPPORTED, ClaimStatus.UNCHECKED

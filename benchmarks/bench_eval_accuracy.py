@@ -50,6 +50,16 @@ of the range, how many runs show the point figure, and ``miss``, the farthest wh
 report`` shows is from the truth over the row's runs (the point figure's distance when it is
 shown, else how far the truth lies outside the range).
 
+Why the target is out of reach, measured per row: ``in 5``, the runs where what ``eval report``
+shows lies wholly within 5 points of the truth (the point figure, or both ends of the range:
+a range can only be that when at most 10 % of the claims are grey); ``grey*``, the grey share
+that would be left if the evidence check passed EVERY judge "supports" on a correct claim
+(a perfect check that still stops every wrong one: what stays grey then is the judge's
+flags, which prove nothing, and altered claims code cannot prove different); ``judge
+says``, the accuracy a reader would estimate by taking the judge's unproven word for every
+grey claim it judged (``evaluation.checks.judge_word``; eval shows those counts beside the
+range, never in it), and the target line the farthest that estimate lies from the truth.
+
     uv run python benchmarks/bench_eval_accuracy.py [--runs 5] [--claims 40] [--wrong 0.1] [--evidence phrase]
 """
 
@@ -76,7 +86,7 @@ from langchain_core.messages import BaseMessage  # noqa: E402
 from deep_research.citations.check import check_citations  # noqa: E402
 from deep_research.citations.claims import JudgeFact  # noqa: E402
 from deep_research.citations.model import Source  # noqa: E402
-from deep_research.evaluation.checks import evaluate_run  # noqa: E402
+from deep_research.evaluation.checks import evaluate_run, judge_word, proven_verdict  # noqa: E402
 from deep_research.evaluation.rundir import RunFolder  # noqa: E402
 from deep_research.publish import publish_report  # noqa: E402
 from tests.support.scenario import judge_items  # noqa: E402
@@ -268,11 +278,26 @@ def evaluate(markdown: str, sources: list[Source], labels: list[bool], judgments
     votes = [c["judge"]["votes"][0] for c in {c["line"]: c for c in cites}.values() if c.get("judge")]
     said = [v for v in votes if v["verdict"] == "supports"]
     proven = {}
-    for c in cites:  # one verdict per claim (paragraph); a claim's refs share it
+    # per claim (paragraph; a claim's refs share its verdict): its proven verdict and, when
+    # unknown, what the judge said of it (evaluation.checks.proven_verdict, judge_word)
+    verdict: dict[int, tuple[str, str]] = {}
+    for c in cites:
+        p = (c["line"] - 3) // 2  # "# Findings", a blank line, then a paragraph every other line
+        verdict.setdefault(p, (proven_verdict(c), judge_word(c)))
         if c.get("claim_decided_by"):
-            p = (c["line"] - 3) // 2  # "# Findings", a blank line, then a paragraph every other line
             proven[p] = labels[p]
+    n = len(labels)
+    yes = sum(1 for v, w in verdict.values() if v == "unknown" and w == "supported")
+    no = sum(1 for v, w in verdict.values() if v == "unknown" and w == "differs")
+    # the judge's word taken as the verdict where nothing was proven: an estimate, not proof
+    s_, u_ = fact["supported"], fact["unsupported"]
+    # grey left if the evidence check let every judge "supports" on a correct claim through
+    # (a perfect check of the judge's evidence that still stops every wrong one)
+    right_said = sum(1 for p, (v, w) in verdict.items() if v == "unknown" and w == "supported" and labels[p])
     return {
+        "judge_view": (s_ + yes) / (s_ + u_ + yes + no) if judgments is not None and s_ + u_ + yes + no else None,
+        "ceiling_grey": (fact["unknown"] - right_said) / n if n else None,
+        "judge_yes": yes, "judge_no": no,
         "true": sum(labels) / len(labels),
         "reported": fact["accuracy"],
         "reported_low": fact["accuracy_strict"],
@@ -327,7 +352,8 @@ def main() -> None:
     print(f"{args.runs} runs x {args.claims} claims per data set and share; {args.judge} judge wrong {args.wrong:.0%}"
           + (f", evidence {args.evidence}" if args.judge == "scripted" else ""))
     print(f"  {'data':<6} {'path':<6} {'altered':>7} {'true':>6} {'reported':>9} {'true of proven':>15} "
-          f"{'grey':>6} {'bounds':>15} {'|rep-true|':>10} {'width':>6} {'shown':>5} {'miss':>6} {'ev ok':>6}")
+          f"{'grey':>6} {'bounds':>15} {'|rep-true|':>10} {'width':>6} {'shown':>5} {'miss':>6} {'ev ok':>6} "
+          f"{'in 5':>4} {'grey*':>6} {'judge says':>10}")
     for name, groups in data.items():
         if not groups:
             continue
@@ -347,7 +373,8 @@ def main() -> None:
                 print(f"  {name:<6} {path:<6} {share:>7.0%} {fmt(row['true']):>6} {fmt(row['reported']):>9} "
                       f"{fmt(row['true_of_proven']):>15} {fmt(row['unchecked_share']):>6} "
                       f"{fmt(row['low'])}..{fmt(row['high'])} {fmt(row['error']):>10} {fmt(row['width']):>6} "
-                      f"{row['point_shown']:>2}/{row['runs']:<2} {fmt(row['miss']):>6} {fmt(row['evidence_ok']):>6}")
+                      f"{row['point_shown']:>2}/{row['runs']:<2} {fmt(row['miss']):>6} {fmt(row['evidence_ok']):>6} "
+                      f"{row['within']:>4} {fmt(row['ceiling_grey']):>6} {fmt(row['judge_view']):>10}")
     ex = example_run()
     if ex:
         print(f"  examples/report.md (code): true {fmt(ex['true'])}, reported {fmt(ex['reported'])}, grey "
@@ -378,6 +405,18 @@ def main() -> None:
         width = [r["high"] - r["low"] for r in mine if r["high"] is not None and r["low"] is not None]
         figures.append(target_line(f"{path}: mean width of the reported range", fmt(statistics.fmean(width) if width else None),
                                    "(information)", None))
+        runs_n = sum(r["runs"] for r in mine)
+        within = sum(r["within"] for r in mine)
+        figures.append(target_line(f"{path}: runs where what eval report shows is within {TARGET:.0%} of the truth",
+                                   f"{within} of {runs_n}", "all", within == runs_n))
+        if path == "judge":
+            ceiling = [r["ceiling_grey"] for r in mine if r["ceiling_grey"] is not None]
+            figures.append(target_line(f"{path}: most grey left if every judge supports on a correct claim passed",
+                                       fmt(max(ceiling) if ceiling else None), f"<= {2 * TARGET:.0%} for a range "
+                                       f"within {TARGET:.0%}", bool(ceiling) and max(ceiling) <= 2 * TARGET))
+            view = [r["judge_view_error"] for r in mine if r["judge_view_error"] is not None]
+            figures.append(target_line(f"{path}: the judge's word as an estimate, max mean |est - true|",
+                                       fmt(max(view) if view else None), "(information: not proof)", None))
     write_result("eval_accuracy" + ("_hand" if args.judge == "hand" else ""), {"args": vars(args), "rows": rows, "example": ex, "figures": figures})
 
 
@@ -406,7 +445,16 @@ def summarise(name: str, path: str, share: float, runs: list[dict]) -> dict:
             if r["reported_low"] is not None and r["reported_high"] is not None]
     width = [r["reported_high"] - r["reported_low"] for r in runs
              if r["reported_low"] is not None and r["reported_high"] is not None]
-    return {"data": name, "path": path, "share": share, "runs": len(runs), "true": mean("true"),
+    # what eval report shows, every point of it within the target of the truth: the point
+    # figure when it shows one, else both ends of the range
+    within = sum(1 for r in runs if (abs(r["reported"] - r["true"]) <= TARGET + 1e-9 if r.get("representative")
+                                     and r["reported"] is not None else
+                                     r["reported_low"] is not None and r["reported_high"] is not None
+                                     and r["true"] - TARGET - 1e-9 <= r["reported_low"]
+                                     and r["reported_high"] <= r["true"] + TARGET + 1e-9))
+    view = [abs(r["judge_view"] - r["true"]) for r in runs if r.get("judge_view") is not None]
+    return {"within": within, "judge_view": mean("judge_view"), "ceiling_grey": mean("ceiling_grey"),
+            "judge_view_error": statistics.fmean(view) if view else None,"data": name, "path": path, "share": share, "runs": len(runs), "true": mean("true"),
             "miss": max(miss) if miss else None, "width": statistics.fmean(width) if width else None,
             "evidence_ok": (sum(r["supports_passed"] for r in runs) / n_said
                             if (n_said := sum(r["supports_said"] for r in runs)) else None),

@@ -1,7 +1,7 @@
 """Which red-flag rules generalise? (issue 25, "correct claims flagged <= 2 %").
 
 Per flag rule, and per path inside a rule where its note tells (the note with its quoted
-words and numbers masked), over the seen groups (dev, holdout, fresh1-fresh34: hand-written
+words and numbers masked), over the seen groups (dev, holdout, fresh1-fresh38: hand-written
 and public): correct claims flagged ("number lacking" apart, the project's rule), altered or
 refuted claims caught, per family (hand / public), the rule's precision and how many groups
 its false flags spread over; then per group.
@@ -63,7 +63,11 @@ FRESH = {("fresh1" if g == "fresh" else g): cv._FRESH[g] for g in SEEN} | {"fres
                                                                           "fresh31": cv._FRESH["fresh31"],
                                                                           "fresh32": cv._FRESH["fresh32"],
                                                                           "fresh33": cv._FRESH["fresh33"],
-                                                                          "fresh34": cv._FRESH["fresh34"]}
+                                                                          "fresh34": cv._FRESH["fresh34"],
+                                                                          "fresh35": cv._FRESH["fresh35"],
+                                                                          "fresh36": cv._FRESH["fresh36"],
+                                                                          "fresh37": cv._FRESH["fresh37"],
+                                                                          "fresh38": cv._FRESH["fresh38"]}
 # a group whose data reached main in the commit it was measured with (no main commit "before it"
 # is its first sight): the main commit it was first measured on, named. (fresh13's hand half was
 # first measured on 9638a5c, its public half on 165fe3e; between them only supported -> unchecked
@@ -92,7 +96,11 @@ FIRST_SIGHT = {"fresh11": "205c46906dfc26c496ebea58b6550b65d3b159f1",
                "fresh31": "932bbf181d77198df626c01e78e4048cb43e95ad",
                "fresh32": "cad656e558fa72cbd15748fc85a1df439edd733d",
                "fresh33": "05914f30580d8ce3175ec8fbe46274570488cd61",
-               "fresh34": "e396356f7b1270001d5850051f1647e44d68b48e"}
+               "fresh34": "e396356f7b1270001d5850051f1647e44d68b48e",
+               "fresh35": "5344d51ea18594321a1965dce0730eb2f4307bdf",
+               "fresh36": "7f6f6473e57826baebf3f51db6917bc2a05c7d1d",
+               "fresh37": "c65d6b62debac4d033e8d32a64bcda008087b68c",
+               "fresh38": "c65d6b62debac4d033e8d32a64bcda008087b68c"}
 
 
 def pairs(group: str, factver_root: Path) -> list[bc.Pair]:

@@ -50,3 +50,17 @@ def test_one_line_joins_cuts_and_escapes_model_text():
     assert one_line("x" * 50, 10) == "x" * 9 + "\u2026"
     assert one_line("\u202eevil\x1b[0m", 10) == "\\u202eevil\\x1b[0m"
     assert one_line(None) == "None"
+
+
+def test_a_warning_logged_on_the_terminal_never_shows_a_urls_credentials():
+    """The search backends log a page's URL (Tavily: "returned no page text for URL"): one
+    with a password or a token in its query reached the terminal as given."""
+    import logging
+
+    from deep_research.terminal import _SafeLogFormatter
+
+    record = logging.LogRecord("deep_research.search.tavily", logging.WARNING, __file__, 1,
+                               "Tavily returned no page text for %s; result left out",
+                               ("https://alice:pw-1@example.org/a?sig=abc123&x=1",), None)
+    assert _SafeLogFormatter("%(message)s").format(record) == (
+        "Tavily returned no page text for https://alice:***@example.org/a?sig=***&x=1; result left out")

@@ -120,12 +120,14 @@ def inert_json(text: str) -> str:
 
 class _SafeLogFormatter(logging.Formatter):
     def format(self, record: logging.LogRecord) -> str:
-        return printable(super().format(record), keep_newlines=True)
+        from .errors import mask_url_credentials  # a page's URL may hold a password or token
+
+        return printable(mask_url_credentials(super().format(record)), keep_newlines=True)
 
 
 def safe_logging() -> None:
     """Warnings of the libraries and the graph on stderr as before (Python's last-resort
-    handler printed them raw), with control characters escaped."""
+    handler printed them raw), with control characters escaped and URL credentials masked."""
     root = logging.getLogger()
     if not root.handlers:
         handler = logging.StreamHandler(sys.stderr)

@@ -56,3 +56,17 @@ def test_runs_for_the_hand_judge_hold_only_claims_it_answers():
     claims = [c.text for c in check_citations(md, sources).claims if c.text.strip()]
     assert all(B.hand_lookup(judge, c) for c in claims)
     assert not B.hand_lookup(judge, "A claim nobody answered.")
+
+
+def test_what_eval_report_shows_counts_as_within_the_target_only_when_all_of_it_is():
+    def run(true, reported, low, high, representative):
+        return {"true": true, "reported": reported, "reported_low": low, "reported_high": high,
+                "representative": representative, "unchecked_share": high - low, "true_of_proven": None,
+                "judge_view": None, "ceiling_grey": None, "supports_said": 0, "supports_passed": 0}
+
+    runs = [run(0.9, 0.92, 0.88, 0.95, True),  # a point figure 2 points off: within
+            run(0.9, 0.80, 0.85, 0.96, True),  # a point figure 10 points off: not
+            run(0.9, 0.50, 0.86, 0.93, False),  # a range whose both ends are within 5 points: within
+            run(0.9, 1.00, 0.10, 0.95, False)]  # a range that holds the truth but is 85 points wide: not
+    row = B.summarise("hand", "judge", 0.1, runs)
+    assert row["within"] == 2 and row["runs"] == 4 and row["inside"] == 4  # every range holds the truth

@@ -58,6 +58,10 @@ GROUPS = [
     HandGroup("fresh32", "pandas", "pd", "usr/share/doc/python-pandas-doc/html", min_pairs=390),
     HandGroup("fresh33", "sphinx", "sx", "usr/share/doc/sphinx-doc/html", min_pairs=400),
     HandGroup("fresh34", "scipy", "sp", "usr/share/doc/python-scipy-doc/html", min_pairs=400),
+    HandGroup("fresh36", "click", "ck", "usr/share/doc/python-click-doc/html", min_pairs=400),
+    HandGroup("fresh35", "werkzeug", "wz", "usr/share/doc/python-werkzeug-doc/html", min_pairs=400),
+    HandGroup("fresh37", "requests", "rq", "usr/share/doc/python-requests-doc/html", min_pairs=400),
+    HandGroup("fresh38", "lighttpd", "lt", "usr/share/doc/lighttpd", min_pairs=400),
 ]
 by_name = pytest.mark.parametrize("group", GROUPS, ids=[g.name for g in GROUPS])
 

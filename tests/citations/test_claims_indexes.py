@@ -326,3 +326,90 @@ def test_date_takes_its_day_by_identity():
 
     keys = [n.key for n in _analyse_claim("On 5 June 2021 and on 5 June 2021 there were 5 cases.").numbers]
     assert keys == ["D:2021-06-5", "D:2021-06-5", "5"]
+
+
+def test_sentence_ranges_and_index_answer_as_the_item_loop():
+    """``proof._sentences`` finds the sentence ranges where the sentence number changes, and
+    ``_sentence_index`` lists each key once per sentence holding it, in order: as the loop over
+    every item did (empty sentences, a key repeated in a sentence, a quote of one sentence)."""
+    from deep_research.citations.claims import proof as P
+    from deep_research.citations.claims.analysis import _analyse
+
+    def by_loop(its: P._Items) -> tuple[list[tuple[int, int]], dict[str, list[int]]]:
+        ranges, start = [], 0
+        for i in range(1, len(its.keys) + 1):
+            if i == len(its.keys) or its.sent[i] != its.sent[start]:
+                ranges.append((start, i))
+                start = i
+        where: dict[str, list[int]] = {}
+        for j, (a, b) in enumerate(ranges):
+            for key in its.keys[a:b]:
+                if j not in where.setdefault(key, []):
+                    where[key].append(j)
+        return ranges, where
+
+    texts = ["The pump runs. The pump runs again!! Does the pump stop? ... It stops. The end",
+             "One sentence with the pump and the pump again", "", "...", "Stop. . . Go."]
+    for text in texts:
+        its = P.items(_analyse(text, claim_side=False), False, P._TABLES)
+        assert P._sentence_index(its) == by_loop(its), text
+    assert len(P._sentence_index(P.items(_analyse(texts[0], claim_side=False), False, P._TABLES))[0]) == 5
+
+
+def test_prefixed_form_found_by_look_up_as_by_the_set_of_prefix_rests():
+    """``antonym._check_antonym`` asks whether a claim stem has an "un-", "non-" or "dis-" form
+    in the quotes by looking the prefixed forms up; the set it built before (what follows each
+    prefix in the quotes' stems) held the same stems."""
+    from deep_research.citations.claims.antonym import _PREFIXES, _check_antonym
+    from deep_research.citations.claims.analysis import _analyse_claim
+
+    quotes = [_analyse_quote("The call is nonblocking and the result is unknown; dishonest or unable, it disagrees."),
+              _analyse_quote("An unsafe block, a discovery and an unusual path. Diskus non")]
+    stems = union(quotes, "stemset")
+    rests = {s[len(p):] for s in stems for p in _PREFIXES if s.startswith(p)}
+    words = {s[len(p):] for s in stems for p in _PREFIXES if s.startswith(p)} | stems | {"block", "honest", "cover", "x"}
+    for cs in sorted(words):
+        assert any(p + cs in stems for p in _PREFIXES) == (cs in rests), cs
+    assert "" in rests and "known" in rests  # "non" alone: the empty rest
+    # the rule still reads the prefixed form: "blocking" where the quote says "nonblocking"
+    found = _check_antonym(_analyse_claim("The call is blocking and the result is unknown."), quotes[:1])
+    assert found is not None and "nonblocking" in found.note
+
+
+def test_function_word_swap_looks_its_context_up_in_every_quote():
+    """A function word swapped in the quote the claim repeats is no swap when another quote
+    writes the claim's word between the same neighbours; each quote's contexts are built only
+    when a swap is looked up, from whichever quote holds them."""
+    from deep_research.citations.claims.analysis import _analyse_claim
+    from deep_research.citations.claims.near_copy import _align_contexts, _function_word_swapped
+
+    claim = _analyse_claim("The server sends the reply to the client.")
+    copy = _analyse_quote("The server sends the reply for the client.")
+    other = _analyse_quote("Nobody else writes a reply to the client.")
+    unrelated = _analyse_quote("The weather was fine all week.")
+    assert _function_word_swapped(claim, [copy]) == ("to", "for", 5)
+    assert _function_word_swapped(claim, [copy, unrelated]) == ("to", "for", 5)
+    assert _function_word_swapped(claim, [copy, other]) is None
+    assert _function_word_swapped(claim, [other, copy]) is None
+    assert ("reply", "to", "client") in derived(other, _align_contexts)
+    # a claim that repeats no quote builds no context
+    fresh = _analyse_quote("A quote nobody repeats, about pumps and valves.")
+    assert _function_word_swapped(claim, [fresh]) is None and _align_contexts not in fresh.cache
+
+
+def test_spaced_compounds_found_only_where_a_hyphen_token_stands():
+    """``contradiction._spaced_compound`` skips a text without a hyphen token and reads the
+    rest as the scan over every token does."""
+    from deep_research.citations.claims.contradiction import _TENS, _spaced_compound
+    from deep_research.citations.claims.words import _SMALL_NUMBERS
+
+    def by_scan(t) -> set[str]:
+        return {str(_TENS[t.low[i]] + _SMALL_NUMBERS[t.low[i + 2]]) for i in range(len(t.low) - 2)
+                if t.low[i] in _TENS and t.low[i + 1] in ("-", "\u2010", "\u2011")
+                and _SMALL_NUMBERS.get(t.low[i + 2], 0) in range(1, 10)}
+
+    for text in ("It costs twenty - five dollars.", "It costs twenty five dollars.", "thirty \u2010 two, forty - x",
+                 "A well-known fact - nothing more.", ""):
+        t = _analyse_quote(text) if text else _analyse_quote(" ")
+        assert _spaced_compound(t) == by_scan(t), text
+    assert _spaced_compound(_analyse_quote("It costs twenty - five dollars.")) == {"25"}

@@ -252,13 +252,3 @@ def test_question_pattern_matches_as_the_plain_one():
     for s in texts:
         assert [m.span() for m in _QUESTION.finditer(s)] == [m.span() for m in plain.finditer(s)], repr(s)
         assert _QUESTION.sub(" ", s) == plain.sub(" ", s)
-
-
-def test_prefixed_rests_as_every_prefix_tried():
-    from deep_research.citations.claims.analysis import _analyse_quote
-    from deep_research.citations.claims.antonym import _PREFIXES, _prefixed_rests
-
-    t = _analyse_quote("Unsafe, nonblocking and disabled calls; an unknown dish is undone, not discarded. Diskus non")
-    every = frozenset(s[len(p):] for s in t.stemset for p in _PREFIXES if s.startswith(p))
-    assert list(_prefixed_rests(t)) == list(every)  # the same rests, in the same order
-    assert "known" in every and "" in every  # "non" alone: the empty rest, as before

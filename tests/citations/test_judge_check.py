@@ -679,3 +679,68 @@ def test_a_headline_modal_in_capitals_is_a_restriction_the_claim_must_keep():
     kept = ev("A leaked memo shows the council might close two libraries next year.", q,
               JudgeFact("the council might close two libraries next year", [q[0]]))
     assert not any('"Might"' in p for p in kept.problems), kept.problems
+
+
+# --- a repeated sentence with its words moved or borrowed (every word is in the spans) ------
+def fails(claim: str, quotes: list[str], needle: str, *facts: JudgeFact) -> None:
+    """The evidence for ``claim`` fails, with a problem naming ``needle``."""
+    e = ev(claim, quotes, *facts)
+    assert not e.ok and any(needle in p for p in e.problems), (claim, e.problems)
+
+
+def whole(claim: str, quotes: list[str]) -> JudgeFact:
+    """One fact: the claim, resting on the first quote without its full stop."""
+    return JudgeFact(claim, [quotes[0].rstrip(".")])
+
+
+def test_two_phrases_trading_places_in_a_repeated_sentence_fail():
+    q = ["Tests that pass when run in isolation may fail when run in a suite."]
+    claim = "Tests that pass when run in a suite may fail when run in isolation."
+    fails(claim, q, "trading places", whole(claim, q))
+    assert ev(q[0], q, JudgeFact("tests that pass in isolation may fail in a suite", [q[0][:-1]])).ok
+    q = ["PostgreSQL added support for brin indexes in 2015, and for bloom indexes in 2016."]
+    claim = "PostgreSQL added support for brin indexes in 2016, and for bloom indexes in 2015."
+    fails(claim, q, "trading places", whole(claim, q))
+
+
+def test_two_names_joined_by_and_may_trade_places_unless_paired_off():
+    q = ["The soft and hard limits are read at start-up."]
+    assert ev("The hard and soft limits are read at start-up.", q, whole("limits read at start-up", q)).ok
+    q = ["The soft and hard limits are kept in the pam and ulimit tables, respectively."]
+    claim = "The soft and hard limits are kept in the ulimit and pam tables, respectively."
+    fails(claim, q, "trading places", whole(claim, q))
+
+
+def test_a_word_borrowed_from_elsewhere_in_a_repeated_sentence_fails():
+    q = ["Devices may have the mount option which is used by umount(8)."]
+    claim = "Devices may have the mount option, which is used by mount(8)."
+    fails(claim, q, 'writes "mount"', whole(claim, q))
+    q = ["If set to 0, figures are numbered starting at 1."]
+    fails("If set to 0, figures are numbered starting at 0.", q, 'writes "0"',
+          JudgeFact("if set to 0", ["If set to 0"]),
+          JudgeFact("figures are numbered starting at", ["figures are numbered starting at"]))
+    # a pronoun named, a word moved within its clause: no borrowing
+    for q, claim in ((["The module is cached when it is imported."], "The module is cached when the module is imported."),
+                     (["Django stores signal handlers as weak references by default."],
+                      "By default, Django stores signal handlers as weak references.")):
+        e = ev(claim, q, whole(claim, q))
+        assert not any("writes" in p for p in e.problems), e.problems
+
+
+def test_an_address_or_tag_the_claim_states_must_be_in_a_cited_span():
+    q = ["The official homepage can be found at http://www.mutt.org/."]
+    fact = JudgeFact("the homepage is at the address", [q[0]])
+    fails("The official homepage can be found at http://www.mutt.com/.", q, "http://www.mutt.com/", fact)
+    assert ev(q[0], q, fact).ok
+    fails(q[0], q, "address", JudgeFact("the homepage can be found", ["The official homepage can be found at"]))
+    q = ["The attributes is used for attributes of <link> tag."]
+    fails("The attributes are used for attributes of the <style> tag.", q, "<style>",
+          JudgeFact("the attributes are used for attributes of the tag", [q[0][:-1]], [("are", "is")]))
+
+
+def test_not_always_in_a_span_is_a_restriction_any_is_not():
+    q = ["Finding bugs is not always easy."]
+    for claim in ("Finding bugs is never easy.", "Finding bugs is not easy."):
+        fails(claim, q, '"always"', whole(claim, q))
+    q = ["The function accepts any iterable."]
+    assert ev("The function accepts iterables.", q, whole("it accepts iterables", q)).ok

@@ -132,10 +132,10 @@ def test_ctrl_c_during_compare_keeps_the_finished_run_and_names_the_one_to_resum
     out, err = _interrupt_in_slow_unit(proc, log)  # the multi run's costs unit (single has none)
     assert proc.returncode == 130, out + err
     assert "Traceback" not in err
-    assert "interrupted: the run is saved where it stopped." in err, err
+    assert "interrupted: multi was stopped in its research" in err, err
     multi = re.search(r"multi: thread (\w+)", out)
     assert multi, out
-    assert f"Continue it with: deep-research resume {multi.group(1)}" in err, err
+    assert f"Continue the multi run with: deep-research resume {multi.group(1)}" in err, err
     written = list((tmp_path / "reports").glob("compare-*/compare.json"))
     assert len(written) == 1, err
     assert str(written[0]) in err.replace("\n", "")
@@ -145,6 +145,52 @@ def test_ctrl_c_during_compare_keeps_the_finished_run_and_names_the_one_to_resum
     assert record["runs"]["single"]["verified_citations"] > 0
     assert record["runs"]["multi"]["status"] == "interrupted"
     assert record["runs"]["multi"]["thread_id"] == multi.group(1)
+
+
+def test_ctrl_c_between_compares_runs_names_the_finished_one_and_the_command_to_go_on(tmp_path, monkeypatch,
+                                                                                     capfd):
+    """Ctrl-C after compare's first run finished, before the second had taken a step, said
+    only "interrupted": not that single had finished nor where its report was, and no
+    command went on (the second run had no thread yet; resume refused a run with no
+    progress). It says all three now, and resume starts the run that had not started."""
+    import asyncio
+    import json
+
+    from deep_research import cli
+    from deep_research.cli import research
+
+    corpus = write_corpus(tmp_path / "corpus")
+    for name, value in _env().items():
+        monkeypatch.setenv(name, value)
+    for name in ("OPENAI_API_KEY", "TAVILY_API_KEY", "OPENAI_BASE_URL"):
+        monkeypatch.delenv(name, raising=False)
+    real, started = research._drive, []
+
+    async def drive(handle, *args, **kwargs):
+        started.append(handle.thread_id)
+        if len(started) == 2:  # Ctrl-C as the second run begins: asyncio.run cancels the task
+            raise asyncio.CancelledError
+        return await real(handle, *args, **kwargs)
+
+    monkeypatch.setattr(research, "_drive", drive)
+    code = cli.main(["compare", QUESTION, "--corpus", str(corpus), "--out", str(tmp_path / "reports"),
+                     "--db", str(tmp_path / "state.sqlite"), "--no-pdf"])
+    out, err = capfd.readouterr()
+    assert code == 130, out + err
+    (path,) = (tmp_path / "reports").glob("compare-*/compare.json")
+    record = json.loads(path.read_text())
+    single = record["runs"]["single"]
+    assert single["status"] == "completed" and record["interrupted"] == "multi" and record["not_run"] == ["multi"]
+    assert record["threads"] == {"single": started[0], "multi": started[1]}
+    lines = err.splitlines()
+    assert lines[-4:] == ["interrupted: multi was not started",
+                          f"single finished (completed): its report is in {single['report_dir']}",
+                          f"The comparison so far is written to {path}",
+                          f"Start the multi run with: deep-research resume {started[1]}"], err
+    r = _resume(tmp_path, started[1])
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert f"Run {started[1]} had not started: it starts now." in r.stdout
+    assert "Research path: multi" in r.stdout and str(path.parent / "multi") in " ".join(r.stdout.split()), r.stdout
 
 
 def test_ctrl_c_in_eval_run_records_the_cancellation_before_the_database_closes(tmp_path):

@@ -267,3 +267,18 @@ def test_a_report_written_before_the_breaks_were_taken_out_publishes_clean(tmp_p
         assert "\\u200b" not in text, name
     assert cites[0]["quote"] == xml  # as the page writes it
     assert cites[1]["quote"] == own  # the page's own zero-width spaces are kept
+
+
+def test_a_sources_section_written_in_the_report_is_replaced_with_a_warning(tmp_path):
+    """A Sources section the user wrote (notes, entries of their own) was replaced by the
+    checked list without a word: a warning names it, and audit.json keeps its text. The
+    report.md publish wrote (its Sources list is the checked one) publishes again without it."""
+    r = run("publish", "examples/report.md", "-s", "examples/sources.json", "-o", tmp_path / "one", "--no-pdf")
+    assert r.returncode == 0, r.stderr
+    said = " ".join(r.stderr.split())
+    assert ("warning: the report's own 'Sources' section (line 36, 3 line(s)) is not what the citations give: it was "
+            "replaced by the list built from them") in said, r.stderr
+    kept = json.loads((tmp_path / "one" / "audit.json").read_text())["sources_replaced"]["text"]
+    assert "This list was written by the model" in kept
+    r = run("publish", tmp_path / "one" / "report.md", "-s", "examples/sources.json", "-o", tmp_path / "two", "--no-pdf")
+    assert r.returncode == 0 and "Sources' section" not in r.stderr, r.stderr

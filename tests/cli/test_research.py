@@ -139,6 +139,16 @@ def saved_state(db: Path, thread: str) -> dict:
             "channel_values"]
 
 
+def saved_run(db: Path, thread: str) -> dict:
+    """The run's saved settings and question, as ``resume`` reads them."""
+    import json
+    import sqlite3
+
+    with sqlite3.connect(db) as conn:
+        (value,) = conn.execute("SELECT value FROM store WHERE key = ?", (thread,)).fetchone()
+    return json.loads(value)
+
+
 def test_a_resume_replaces_a_saved_setting_the_environment_refuses_now_and_says_so(tmp_path, corpus):
     """The run was started with a model the environment no longer allows: resume exited 2
     and nothing the resume could be given changed the saved model, a dead run. Now it warns
@@ -167,6 +177,7 @@ def test_a_resume_replaces_a_saved_setting_the_environment_refuses_now_and_says_
     assert [m.content for m in values["messages"] if m.name == "settings"] == [
         "Settings the question was started with are refused now; each is replaced:\n- research_model: "
         + refused[0]["message"].split(": ", 1)[1]]
+    assert saved_run(db, thread)["context"]["research_model"] == "openai:gpt-4.1"  # what was used, saved
     r = run("resume", thread, "--db", db, env=now)  # the replacement is kept: nothing refused again
     assert r.returncode == 0 and "already complete" in r.stdout and "--research-model" not in r.stderr, r.stderr
 

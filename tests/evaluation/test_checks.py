@@ -151,6 +151,11 @@ def test_fact_counts_only_proven_verdicts_and_never_rounds_grey_into_green():
     assert f["accuracy_strict"] == pytest.approx(4 / 11, abs=1e-4)  # grey as wrong
     assert f["accuracy_upper"] == pytest.approx(9 / 11, abs=1e-4)  # grey as right: the range's top
     assert f["effective_citations"] == 4
+    # the unknown pairs by the judge's unproven word: e (it flagged), g and j (it said supports),
+    # h and i (no judge); beside the accuracy, never in it
+    assert [checks.judge_word(c) for c in cites] == [
+        "none", "none", "supported", "none", "differs", "none", "supported", "none", "none", "supported", "none"]
+    assert (f["unknown_judge_supported"], f["unknown_judge_differs"], f["unknown_no_judge"]) == (2, 1, 2)
     # all grey: no accuracy at all rather than a made-up one
     grey = checks.fact([cite("x", "unchecked", by=None, rule=None)])
     assert grey["accuracy"] is None and grey["unchecked_share"] == 1.0
@@ -181,6 +186,9 @@ def test_eval_report_counts_a_judge_only_where_code_checked_its_evidence(tmp_pat
     f = json.loads(out.read_text())["runs"][0]["fact"]
     assert (f["supported"], f["unsupported"], f["unknown"]) == (1, 0, 1)
     assert f["accuracy"] == 1.0 and f["unchecked_share"] == 0.5 and f["accuracy_strict"] == 0.5
+    # the grey claim is shown with what the judge said of it, apart from the accuracy
+    assert (f["unknown_judge_supported"], f["unknown_judge_differs"], f["unknown_no_judge"]) == (1, 0, 0)
+    assert re.search(r"unchecked, judge said ok / differs / -[\s│]+1 / 0 / 0", printed)
 
 
 def test_synthesis_without_a_plan_uses_the_brief_or_says_it_cannot(tmp_path):
@@ -780,7 +788,7 @@ def test_accuracy_point_figure_stands_for_the_report_only_when_the_range_is_narr
 
 
 def test_summary_keeps_the_range_of_all_tasks():
-    from deep_research.evaluation.summary import summarise
+    from deep_research.evaluation.summary import judge_words_text, summarise
 
     def done(sup, uns, n):
         return {"status": "completed", "checks": {"fact": {"supported": sup, "unsupported": uns, "statements": n}}}
@@ -788,6 +796,22 @@ def test_summary_keeps_the_range_of_all_tasks():
     s = summarise([done(5, 3, 40), done(0, 0, 10)])
     assert s["fact_accuracy"] == 0.625 and s["fact_accuracy_strict"] == 0.1 and s["fact_accuracy_upper"] == 0.94
     assert s["fact_accuracy_representative"] is False
+    assert s["fact_unknown_judge_supported"] == 0 and judge_words_text(s) == ""
+
+
+def test_summary_says_what_a_judge_called_the_unchecked_statements_apart_from_the_accuracy():
+    from deep_research.evaluation.summary import summarise, summary_markdown
+
+    def done(sup, uns, n, yes, no):
+        return {"id": "q", "status": "completed", "checks": {"fact": {
+            "supported": sup, "unsupported": uns, "statements": n, "unknown_judge_supported": yes,
+            "unknown_judge_differs": no, "unknown_no_judge": n - sup - uns - yes - no}}}
+
+    s = summarise([done(2, 1, 10, 5, 1), done(1, 0, 4, 2, 0)])
+    assert (s["fact_unknown_judge_supported"], s["fact_unknown_judge_differs"], s["fact_unknown_no_judge"]) == (7, 1, 2)
+    assert s["fact_accuracy"] == 0.75  # proven verdicts only: the judge's word does not move it
+    text = summary_markdown([], s)
+    assert "a judge called 7 of them supported and 1 different: its word, not proof" in text
 
 
 def test_evaluation_json_files_show_controls_of_a_handed_over_run_as_escapes(tmp_path):

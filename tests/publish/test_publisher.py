@@ -305,3 +305,21 @@ def test_single_spaces_is_the_whitespace_regex():
     for _ in range(20000):
         text = "".join(rnd.choice(chars) for _ in range(rnd.randrange(10)))
         assert _single_spaces(text) == re.sub(r"\s+", " ", text), repr(text)
+
+
+def test_a_sources_section_of_the_report_that_is_replaced_is_kept_in_the_audit(tmp_path):
+    """The report's own References section ("made up by the model", or a user's notes) was
+    replaced by the checked list without a word: its text is kept in audit.json now
+    (sources_replaced, with where it was and why); a report.md that publish wrote, whose
+    Sources section is the checked list itself, is published again without one."""
+    first = publish_report(REPORT, _sources(), tmp_path / "one", pdf=False)
+    audit = json.loads(first.files["audit"].read_text())
+    replaced = audit["sources_replaced"]
+    assert replaced["heading"] == "References" and replaced["line"] == REPORT.splitlines().index("## References") + 1
+    assert replaced["text"] == "## References\n\n- made up by the model\n"
+    assert f"'References' section (line {replaced['line']}, 3 line(s))" in replaced["note"] and "sources_replaced.text" in replaced["note"]
+    assert first.sources_replaced == {k: replaced[k] for k in ("heading", "line", "text")}
+    again = publish_report(first.files["markdown"].read_text(), _sources(), tmp_path / "two", pdf=False)
+    assert again.sources_replaced is None and "sources_replaced" not in json.loads(again.files["audit"].read_text())
+    bare = publish_report(REPORT.split("## References")[0], _sources(), tmp_path / "three", pdf=False)
+    assert bare.sources_replaced is None

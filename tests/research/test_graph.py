@@ -327,6 +327,29 @@ def test_a_graph_run_whose_context_misspells_a_setting_fails_naming_it(corpus, t
     assert not script.calls
 
 
+def test_an_odd_settings_replaced_marker_fails_the_run_with_a_message_naming_it(corpus, tmp_path):
+    """A trusted caller (no auth) that gives the command line's resume marker
+    deep_research_settings_replaced as a number failed with "'int' object is not iterable"
+    (a TypeError, logged with its traceback). It fails before any model call with a setup
+    error naming the key and the shape expected, in the state and as a chat turn."""
+    from deep_research.research.runtime.thread_settings import REPLACED, RESTATED
+
+    script = base_script()
+    graph = graph_for(script, corpus)
+    config = {"configurable": {"thread_id": "t", RESTATED: True, REPLACED: 5}}
+
+    async def scenario():
+        async for _ in graph.astream(start(), config, context=context(tmp_path)):
+            pass
+
+    with pytest.raises(UserError, match=f"configurable {REPLACED} must be a list of records .* not int 5"):
+        asyncio.run(scenario())
+    assert not script.calls
+    v = graph.get_state(config).values
+    assert v["status"] == "failed" and f"configurable {REPLACED}" in v["errors"][-1]["message"]
+    assert f"configurable {REPLACED}" in v["messages"][-1].content
+
+
 def test_a_null_setting_is_not_given_in_a_context_as_in_a_configurable(corpus, tmp_path, monkeypatch):
     """A form or SDK caller may send null for a blank field. In a configurable a null was
     "not given"; in a context (LangGraph builds it with Configuration) it counted as given:

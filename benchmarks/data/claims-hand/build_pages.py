@@ -13,6 +13,7 @@ With ``--check`` nothing is written: the script only reports pages whose text di
 from __future__ import annotations
 
 import argparse
+import gzip  # claims-fresh38: lighttpd-doc ships its longer pages gzipped
 import sys
 from pathlib import Path
 
@@ -91,6 +92,14 @@ ROOTS = {
     "sphinx": "usr/share/doc/sphinx-doc/html",
     # claims-fresh34 (../claims-fresh34): python-scipy-doc (the SciPy 1.10.1 tutorial, Sphinx HTML)
     "scipy": "usr/share/doc/python-scipy-doc/html",
+    # claims-fresh36 (../claims-fresh36): python-click-doc (the Click 8.1.3 HTML documentation)
+    "click": "usr/share/doc/python-click-doc/html",
+    # claims-fresh35 (../claims-fresh35): python-werkzeug-doc (the Werkzeug 2.2.2 HTML documentation)
+    "werkzeug": "usr/share/doc/python-werkzeug-doc/html",
+    # claims-fresh37 (../claims-fresh37): python-requests-doc (the Requests 2.28.1 HTML documentation)
+    "requests": "usr/share/doc/python-requests-doc/html",
+    # claims-fresh38 (../claims-fresh38): lighttpd-doc (the lighttpd 1.4.69 plain-text docs; nginx-doc has no HTML)
+    "lighttpd": "usr/share/doc/lighttpd",
 }
 
 
@@ -106,6 +115,8 @@ def main() -> int:
     for line in (here / "pages.txt").read_text().split():
         docset, rest = line.split("/", 1)
         html = (args.root / ROOTS[docset] / rest).read_bytes()
+        if rest.endswith(".gz"):  # a gzipped page (claims-fresh38): read it as the file it holds
+            html = gzip.decompress(html)
         text = html_to_text(html, main_only=True).text + "\n"
         out = here / "pages" / f"{line}.txt"
         if args.check:

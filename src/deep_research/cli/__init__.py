@@ -77,9 +77,10 @@ def main(argv: list[str] | None = None) -> int:
     except _research.Interrupted as e:  # a research run: saved at its last step
         if e.at_prompt:
             print(file=sys.stderr)  # the prompt's line ends at "^C"
-        print("interrupted: the run is saved where it stopped.", file=sys.stderr)
-        if e.thread_id:
-            print(f"Continue it with: deep-research resume {e.thread_id}", file=sys.stderr)
+        lines = e.lines or ("interrupted: the run is saved where it stopped.",
+                            *([f"Continue it with: deep-research resume {e.thread_id}"] if e.thread_id else []))
+        for line in lines:
+            print(line, file=sys.stderr)
         return 130
     except _index.Stopped as e:  # an index run: what it indexed so far is kept
         for line in e.lines:

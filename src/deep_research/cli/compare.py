@@ -139,10 +139,11 @@ async def _run_compare(question: str, context: dict, db: str) -> int:
     folder.mkdir(parents=True, exist_ok=True)
     runs: dict[str, dict] = {}
 
-    def record(stopped: str | None = None) -> dict:
+    def record(stopped: str | None = None, threads: dict[str, str] | None = None) -> dict:
         return {"question": question, "created": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
                 "settings": {k: v for k, v in context.items() if k != "output_dir"}, "runs": runs,
-                **({"interrupted": stopped, "not_run": [m for m in MODES if m not in runs]} if stopped else {})}
+                **({"interrupted": stopped, "not_run": [m for m in MODES if m not in runs],
+                    "threads": threads or {}} if stopped else {})}
 
     def write(rec: dict) -> Path:
         path = folder / "compare.json"
@@ -151,39 +152,63 @@ async def _run_compare(question: str, context: dict, db: str) -> int:
 
     async with open_persistence(db) as (saver, store):
         graph = compile_for(deps, saver, store)
-        for mode in MODES:
-            run_context = {**context, "research_mode": mode, "allow_clarification": False,
-                           "output_dir": str(folder / mode)}
-            handle = RunHandle.new(run_context)
+        # both runs saved first: a Ctrl-C at any point after names each one's thread, and
+        # `resume` starts a run that had not started yet
+        handles = {mode: RunHandle.new({**context, "research_mode": mode, "allow_clarification": False,
+                                        "output_dir": str(folder / mode)}) for mode in MODES}
+        for handle in handles.values():
             await save_run(store, handle, question)
-            out.print(f"[bold]{mode}[/bold]: thread [bold]{handle.thread_id}[/bold]")
-            progress = RunProgress(out, handle.thread_id)
+        for mode in MODES:
+            handle = handles[mode]
             started = time.monotonic()
+            progress = RunProgress(out, handle.thread_id)
             try:
-                values = await _drive(handle, graph, first_payload(question), progress,
-                                      approve={"type": "approve"}, answer=None)
-            except ResearchFailed as e:
-                err.print(f"[red]error:[/red] {_esc(printable(f'{mode}: the run failed at {e.stage}: {e.message}'))}",
-                          highlight=False)
-                values = {**(await graph.aget_state(handle.config)).values, "status": "failed"}
-            except WaitingForUser as w:
-                _warn(f"{mode}: the run waits for {w.what}; continue it with: deep-research resume {handle.thread_id}")
-                values = {**(await graph.aget_state(handle.config)).values, "status": "waiting"}
+                out.print(f"[bold]{mode}[/bold]: thread [bold]{handle.thread_id}[/bold]")
+                try:
+                    values = await _drive(handle, graph, first_payload(question), progress,
+                                          approve={"type": "approve"}, answer=None)
+                except ResearchFailed as e:
+                    err.print(f"[red]error:[/red] {_esc(printable(f'{mode}: the run failed at {e.stage}: {e.message}'))}",
+                              highlight=False)
+                    values = {**(await graph.aget_state(handle.config)).values, "status": "failed"}
+                except WaitingForUser as w:
+                    _warn(f"{mode}: the run waits for {w.what}; continue it with: deep-research resume "
+                          f"{handle.thread_id}")
+                    values = {**(await graph.aget_state(handle.config)).values, "status": "waiting"}
+                runs[mode] = run_metrics(values, time.monotonic() - started, handle.thread_id)
             except (Interrupted, asyncio.CancelledError) as stop:  # Ctrl-C: the runs so far are kept
                 progress.pause()
-                state = await graph.aget_state(handle.config)
-                runs[mode] = run_metrics({**state.values, "status": "interrupted"}, time.monotonic() - started,
-                                         handle.thread_id)
-                path = write(record(mode))
-                err.print(f"{mode}: interrupted; the comparison so far (the runs finished before it and this one's "
-                          f"numbers up to now) is written to {printable(str(path))}", markup=False, highlight=False,
-                          soft_wrap=True)
-                raise Interrupted(handle.thread_id, isinstance(stop, Interrupted) and stop.at_prompt) from None
-            runs[mode] = run_metrics(values, time.monotonic() - started, handle.thread_id)
+                state = (await graph.aget_state(handle.config)).values
+                if state:  # stopped in its research: resume goes on from there
+                    runs[mode] = run_metrics({**state, "status": "interrupted"}, time.monotonic() - started,
+                                             handle.thread_id)
+                path = write(record(mode, {m: h.thread_id for m, h in handles.items()}))
+                lines = interrupted_lines(mode, runs, {m: h.thread_id for m, h in handles.items()}, path)
+                raise Interrupted(handle.thread_id, isinstance(stop, Interrupted) and stop.at_prompt,
+                                  tuple(lines)) from None
     path = write(record())
     out.print(comparison_table(runs, folder))
     out.print(f"Comparison written to [bold]{_esc(printable(str(path)))}[/bold]", soft_wrap=True)
     return 0 if all(r["status"] == "completed" for r in runs.values()) else 1
+
+
+def interrupted_lines(stopped: str, runs: dict[str, dict], threads: dict[str, str], path: Path) -> list[str]:
+    """What a Ctrl-C in ``compare`` says: each run that finished and where its report is,
+    the run that was stopped (or had not started yet, between the two), where the
+    comparison so far is written, and the command that goes on with each run not finished."""
+    lines = [f"interrupted: {stopped} was " + ("stopped in its research" if stopped in runs else "not started")]
+    for mode in MODES:
+        r = runs.get(mode)
+        if r is None or mode == stopped:
+            continue
+        where = f"its report is in {printable(r['report_dir'])}" if r.get("report_dir") else "it wrote no report"
+        lines.append(f"{mode} finished ({printable(str(r.get('status')))}): {where}")
+    lines.append(f"The comparison so far is written to {printable(str(path))}")
+    for mode in MODES:
+        if mode not in runs or mode == stopped:
+            how = "Continue" if mode in runs else "Start"
+            lines.append(f"{how} the {mode} run with: deep-research resume {threads[mode]}")
+    return lines
 
 
 # compare runs both paths itself, without questions, and approves the brief automatically

@@ -226,6 +226,7 @@ def report_table(records: list[dict], width: int = PIPE_WIDTH) -> Table | Group:
     line("  unchecked (not in the accuracy)", lambda r: _pct(r["fact"].get("unchecked_share")))
     line("  range (unchecked all wrong .. all right)", lambda r: f"{_pct(r['fact'].get('accuracy_strict'))} .. "
          f"{_pct(r['fact'].get('accuracy_upper'))}")
+    line("  unchecked, judge said ok / differs / -", lambda r: _judge_words(r["fact"]))
     line("effective citations", lambda r: r["fact"]["effective_citations"])
     line("synthesis score", lambda r: r["synthesis"]["score"])
     line("  coverage (" + ", ".join(sorted({r["synthesis"]["coverage_basis"] for r in records})) + ")",
@@ -270,6 +271,13 @@ def report_rows(records: list[dict]) -> Group:
                          "to stand for the report")
         cites.caption_justify = "left"
     return Group(names, text, cites)
+
+
+def _judge_words(f: dict) -> str:
+    """The unchecked claims by what a judge said of them, unproven (``evaluation.checks.judge_word``)."""
+    if "unknown_judge_supported" not in f:
+        return "–"
+    return f"{f['unknown_judge_supported']} / {f['unknown_judge_differs']} / {f['unknown_no_judge']}"
 
 
 def _fact_cell(f: dict) -> str:
@@ -529,12 +537,13 @@ def results_table(results: list[dict]) -> Table | Group:
 
 
 def summary_lines(s: dict) -> list[str]:
-    from ..evaluation.summary import accuracy_text
+    from ..evaluation.summary import accuracy_text, judge_words_text
 
     lines = [f"{s['completed']} of {s['questions']} question(s) completed ({s['failed']} failed); "
              f"{s['seconds']:,.0f} s, {s['tokens']:,} tokens, ${s['cost_usd']:.4f}",
              f"Citation accuracy (FACT-style, proven verdicts only): {accuracy_text(s, _pct)}, with "
-             f"{_pct(s.get('fact_unchecked_share'))} of statements unchecked; effective citations per task: "
+             f"{_pct(s.get('fact_unchecked_share'))} of statements unchecked{judge_words_text(s)}; "
+             "effective citations per task: "
              f"{s['effective_citations_per_task'] if s['effective_citations_per_task'] is not None else '–'}"]
     if s["mean"]["synthesis"] is not None:
         lines.append(f"Mean synthesis score: {s['mean']['synthesis']:.1f}")

@@ -178,6 +178,10 @@ def _print_publish_summary(result) -> None:
               f"see citations.json (status, claim_status, claim_note)")
     for f in [f for f in result.report.flags if f.kind != "uncited"][:10]:
         _warn(f"line {f.line}: {f.note}: \u201c{f.text[:100]}\u201d")
+    if result.sources_replaced:
+        from ..publish.publisher import sources_replaced_note
+
+        _warn(sources_replaced_note(result.sources_replaced))
     policy = result.output_policy or {}
     if inert := markup_warning(policy):
         _warn(inert)

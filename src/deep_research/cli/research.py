@@ -46,11 +46,12 @@ _DECIDE = "--approve | --reject FEEDBACK"  # resume's answers to the brief (and,
 
 class Interrupted(Exception):
     """Ctrl-C (or end of input at a question the run waits on): the run stays saved where it
-    stopped. ``main`` says so, naming the thread to resume, and exits 130."""
+    stopped. ``main`` says so, naming the thread to resume, and exits 130; ``lines``, when
+    given, are said instead (``compare``: which run finished, and the command to go on)."""
 
-    def __init__(self, thread_id: str = "", at_prompt: bool = False):
+    def __init__(self, thread_id: str = "", at_prompt: bool = False, lines: tuple[str, ...] = ()):
         super().__init__(thread_id)
-        self.thread_id, self.at_prompt = thread_id, at_prompt
+        self.thread_id, self.at_prompt, self.lines = thread_id, at_prompt, lines
 
 
 @contextlib.contextmanager
@@ -447,8 +448,11 @@ async def _run_research(question: str | None, context: dict, db: str, thread_id:
         graph = compile_for(deps, saver, store)
         if thread_id is not None:
             state = await graph.aget_state(handle.config)
-            if not state.values:
+            if not state.values and not str(saved.get("question") or "").strip():
                 raise UserError(f"run {thread_id} has no saved progress to resume")
+            if not state.values:  # stopped before its first step (compare's second run): started now
+                out.print(f"Run {thread_id} had not started: it starts now.", markup=False)
+                payload = first_payload(str(saved["question"]))
             if state.values.get("status") == "completed" and not state.next:
                 out.print(f"Run {thread_id} is already complete.", markup=False)
                 _warn_unused(typed_resume(context, approve, answer), f"run {thread_id} is already complete")

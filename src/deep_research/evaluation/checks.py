@@ -14,7 +14,9 @@ judge's "contradicts" flags the claim in the report, the safe direction, but pro
 or an older citations.json whose judge verdicts were never checked. Unknown pairs are left out of
 ``accuracy`` (as FACT leaves out "unknown") and never counted as supported: their share is
 reported beside it (``unchecked_share``), with the range the accuracy lies in whatever they
-are (``accuracy_strict``: unknown counted as wrong; ``accuracy_upper``: as right).
+are (``accuracy_strict``: unknown counted as wrong; ``accuracy_upper``: as right), and how
+many of them a judge called supported, called different, or gave no verdict on
+(:func:`judge_word`: what the judge said, shown beside the range and never counted in it).
 The point figure is a measure of the whole report only when that range is narrow: grey claims
 are not a random sample (code proves a misstatement far more often than a paraphrase), so
 ``accuracy_margin`` says how far the point figure can be from the accuracy of all statements
@@ -270,21 +272,47 @@ def proven_verdict(c: dict) -> str:
     return status if proven else "unknown"
 
 
+JUDGE_WORDS = ("supported", "differs", "none")
+
+
+def judge_word(c: dict) -> str:
+    """What a judge said of a citation's claim, proven or not: "supported" (it said the
+    quotes support the claim), "differs" (it said they contradict it or support only part
+    of it), "none" (no judge was asked, it abstained, two judges disagreed, or it cited
+    text its quotes do not hold). For the unknown pairs of :func:`fact`: the judge's word
+    on a claim code could not prove, which is NOT proof and never counts in the accuracy
+    (a judge wrong one time in ten leaves a report whose claims are all correct reading
+    about 90 %: ``benchmarks/bench_eval_accuracy.py``)."""
+    rule = str(c.get("claim_rule") or "")
+    status = c.get("claim_status")
+    if rule == "judge:evidence_failed" or (rule.startswith("judge") and status == "supported"):
+        return "supported"  # evidence failed the code check, or an older file's unchecked judge green
+    if rule in ("judge", "judge:partly") and status == "unsupported":
+        return "differs"
+    return "none"
+
+
 def fact(citations: list[dict]) -> dict:
     """Citation accuracy the FACT way, counting proven verdicts only (see the module
-    docstring)."""
+    docstring); beside it, the unknown pairs by the judge's unproven word on them
+    (``unknown_judge_supported``, ``unknown_judge_differs``, ``unknown_no_judge``:
+    :func:`judge_word`)."""
     rank = {"unsupported": 2, "unknown": 1, "supported": 0}
-    pairs: dict[tuple[str, str], str] = {}
+    word_rank = {"differs": 2, "none": 1, "supported": 0}
+    pairs: dict[tuple[str, str], tuple[str, str]] = {}
     for c in citations:
         statement = " ".join(str(c.get("claim") or "").split()) or " ".join(str(c.get("quote") or "").split())
         url = _strip_url_fragment(str(c.get("url") or "")) or f"source:{c.get('source_id')}"
-        verdict = proven_verdict(c)
+        got = (proven_verdict(c), judge_word(c))
         key = (statement.casefold(), url)
-        if key not in pairs or rank[verdict] > rank[pairs[key]]:
-            pairs[key] = verdict  # a duplicated pair counts once, with its worst verdict
-    verdicts = list(pairs.values())
+        if key not in pairs or (rank[got[0]], word_rank[got[1]]) > (rank[pairs[key][0]], word_rank[pairs[key][1]]):
+            pairs[key] = got  # a duplicated pair counts once, with its worst verdict
+    verdicts = [v for v, _ in pairs.values()]
+    words = [w for v, w in pairs.values() if v == "unknown"]
     supported, unsupported = verdicts.count("supported"), verdicts.count("unsupported")
-    return {**accuracy_figures(supported, unsupported, len(verdicts)), "effective_citations": supported}
+    return {**accuracy_figures(supported, unsupported, len(verdicts)), "effective_citations": supported,
+            "unknown_judge_supported": words.count("supported"), "unknown_judge_differs": words.count("differs"),
+            "unknown_no_judge": words.count("none")}
 
 
 def accuracy_figures(supported: int, unsupported: int, statements: int) -> dict:

@@ -90,6 +90,9 @@ def summarise(results: list[dict]) -> dict:
         "fact_unchecked_share": round(1 - judged / statements, 4) if statements else None,
         **{f"fact_{k}": v for k, v in accuracy_figures(supported, judged - supported, statements).items()
            if k in ("accuracy_strict", "accuracy_upper", "accuracy_margin", "accuracy_representative")},
+        # the unknown statements by a judge's unproven word on them (checks.judge_word)
+        **{f"fact_{k}": sum(int(_num(f.get(k)) or 0) for f in facts)
+           for k in ("unknown_judge_supported", "unknown_judge_differs", "unknown_no_judge")},
         "effective_citations_per_task": round(supported / len(done), 2) if done else None,
         "mean": {k: _avg(r[k] for r in rows if r["status"] == "completed")
                  for k in ("seconds", "tokens", "cost_usd", "words", "refs", "synthesis", "judge", "judge_relative")},
@@ -115,6 +118,15 @@ def accuracy_text(f: dict, pct=None) -> str:
     return (f"between {pct(get('accuracy_strict'))} and {pct(get('accuracy_upper'))} "
             f"({pct(get('unchecked_share'))} unchecked; {pct(get('accuracy'))} of the proven claims "
             f"alone, not a figure for the report)")
+
+
+def judge_words_text(s: dict) -> str:
+    """What a judge said of the unchecked statements of a summary, as a clause after "N %
+    of statements unchecked" (empty when no judge said anything): its word, not proof."""
+    yes, no = s.get("fact_unknown_judge_supported") or 0, s.get("fact_unknown_judge_differs") or 0
+    if not yes and not no:
+        return ""
+    return f" (a judge called {yes} of them supported and {no} different: its word, not proof)"
 
 
 def _fmt(v: Any, kind: str = "") -> str:
@@ -168,7 +180,8 @@ def summary_markdown(results: list[dict], summary: dict, title: str = "Evaluatio
              f"- time {s['seconds']:,.0f} s, tokens {s['tokens']:,}, cost ${s['cost_usd']:.4f}"
              + (f" (judge ${s['judge_cost_usd']:.4f})" if s["judge_cost_usd"] else ""),
              f"- citation accuracy (FACT-style, proven verdicts only): {accuracy_text(s)}, with "
-             f"{_fmt(s.get('fact_unchecked_share'), 'pct')} of statements unchecked; effective citations "
+             f"{_fmt(s.get('fact_unchecked_share'), 'pct')} of statements unchecked{judge_words_text(s)}; "
+             "effective citations "
              f"per task: {_fmt(s['effective_citations_per_task'])}",
              f"- mean synthesis score: {_fmt(s['mean']['synthesis'])}"]
     if s["mean"]["judge"] is not None:

@@ -342,6 +342,27 @@ def linked_markdown(report: CitationReport, sources_heading: str = "Sources", *,
     return body.rstrip() + "\n\n" + sources_md
 
 
+def replaced_sources(report: CitationReport) -> dict | None:
+    """The report's own Sources section, which publishing replaces with the list built from
+    the citations, when it says anything else: ``{"heading", "line", "text"}`` (the text as
+    the input has it, so that nothing written there is lost); None when the report has none,
+    or when it is that list already (a run's report.md, published again)."""
+    doc = report.parsed
+    section = sources_section(doc)
+    if section is None:
+        return None
+    text = doc.markdown[section.start:section.end]
+    name = sources_name(section)
+    built = inert_text(_sources_markdown(report, name, ids=True))  # as report.md holds it
+
+    def words(md: str) -> str:
+        return " ".join(md.lstrip().lstrip("#").split())
+
+    if words(text) == words(built):
+        return None
+    return {"heading": name, "line": doc.markdown.count("\n", 0, section.start) + 1, "text": text}
+
+
 def _sources_markdown(report: CitationReport, heading: str, *, ids: bool) -> str:
     lines = [f"## {heading}", ""]
     numbers = {}

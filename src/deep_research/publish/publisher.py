@@ -24,7 +24,15 @@ from ..terminal import inert_json, inert_text
 from .files import inside, prepare_out_dir
 from .fonts import MissingScript, missing_glyphs
 from .html import render_html
-from .markdown import findings_markdown, linked_markdown, policy_for, ref_markup, shown_heading, ui_markdown
+from .markdown import (
+    findings_markdown,
+    linked_markdown,
+    policy_for,
+    ref_markup,
+    replaced_sources,
+    shown_heading,
+    ui_markdown,
+)
 from .pdf import PdfWorker, render_pdf
 from . import json_text, safety
 
@@ -50,6 +58,8 @@ class PublishResult:
     timings: dict[str, float] = field(default_factory=dict)
     missing_glyphs: list[MissingScript] = field(default_factory=list)  # PDF characters no font has
     output_policy: dict = field(default_factory=dict)  # what the output policy changed (audit.json)
+    # the report's own Sources section, replaced by the checked list (audit.json's sources_replaced)
+    sources_replaced: dict | None = None
 
     def summary(self) -> dict:
         r = self.report
@@ -141,6 +151,16 @@ def _findings_audit(built: bool, found: str | None, rebuilt: str | None) -> dict
             out["note"] = ("the input's 'Verified findings' section was not built from these checks (written or "
                            "edited after publishing); it was " + ("rebuilt" if built else "removed"))
     return out
+
+
+def sources_replaced_note(replaced: Mapping[str, Any]) -> str:
+    """One line saying that the report's own Sources section (:func:`replaced_sources`) was
+    replaced, naming it and where its text is kept."""
+    lines = replaced["text"].rstrip("\n").count("\n") + 1
+    return (f"the report's own '{replaced['heading']}' section (line {replaced['line']}, {lines} line(s)) is not "
+            "what the citations give: it was replaced by the list built from them (its entries are not checked); "
+            "its text is kept in audit.json (sources_replaced.text): move what you wrote there into another section "
+            "to publish it")
 
 
 def _flags_by_ref(flags: list) -> dict[int, list]:
@@ -294,7 +314,8 @@ def publish_report(
             tmp_pdf.unlink(missing_ok=True)
         timings["pdf_s"] = time.perf_counter() - t
     with collector_paused():  # citations.json and audit.json: as above (the PDF is not paused)
-        result = PublishResult(out, files, report, refused, timings, missing, audit_policy)
+        result = PublishResult(out, files, report, refused, timings, missing, audit_policy,
+                               replaced_sources(report))
         flags_by_ref = _flags_by_ref(report.flags)
         styled: dict[str | None, tuple[str | None, str | None]] = {}
         write_atomic(
@@ -339,6 +360,10 @@ def publish_report(
             "files": {k: v.name for k, v in files.items()},
             "timings_s": {k: round(v, 4) for k, v in timings.items()},
         }
+        if result.sources_replaced:  # only then, so every other audit.json keeps its bytes
+            audit["sources_replaced"] = {
+                **result.sources_replaced,
+                "note": sources_replaced_note(result.sources_replaced)}
         ignored = [dict(r) for r in settings_ignored]
         if ignored:  # only then, so every other audit.json keeps its bytes
             audit["settings_ignored"] = ignored

@@ -30,15 +30,19 @@ def add_or_reset(left: list | None, right: list | None) -> list:
 # line of the report's limitations, of audit.json and of the terminal per research unit
 # (parallel units share no state until their round ends).
 ONCE_PER_RUN = "mcp_unavailable"
+# A page whose URL's credentials were masked (runtime/sources.without_credentials): said
+# once, however many searches find it.
+URL_CREDENTIALS = "url_credentials"
+_ONCE = (ONCE_PER_RUN, URL_CREDENTIALS)
 
 
 def add_records(left: list | None, right: list | None) -> list:
     """Degradation reducer: ``right`` after ``left``, less a record of a kind said once per
-    run (ONCE_PER_RUN) whose message is already there."""
+    run (ONCE_PER_RUN, URL_CREDENTIALS) whose message is already there."""
     out = [*(left or [])]
-    seen = {r.get("message") for r in out if isinstance(r, dict) and r.get("kind") == ONCE_PER_RUN}
+    seen = {r.get("message") for r in out if isinstance(r, dict) and r.get("kind") in _ONCE}
     for r in right or []:
-        if isinstance(r, dict) and r.get("kind") == ONCE_PER_RUN:
+        if isinstance(r, dict) and r.get("kind") in _ONCE:
             if r.get("message") in seen:
                 continue
             seen.add(r.get("message"))

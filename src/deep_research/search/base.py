@@ -49,6 +49,9 @@ class SearchResult:
     # Where each part of ``content`` came from in a local document (PDF page, slide, sheet
     # row, EPUB chapter, CSV row): see deep_research.citations.locations. None elsewhere.
     locations: list | None = None
+    # The id of the source this result makes, when it is not derived from ``url``: a URL whose
+    # credentials were masked keeps the id of the URL as found (research/runtime/sources.py).
+    source_id: str = ""
 
     def __post_init__(self) -> None:  # a page's metadata, bounded for every prompt and output
         self.title = shortened(self.title) or ""

@@ -175,3 +175,54 @@ def test_a_page_sentence_that_shows_ref_markup_plants_no_citation_and_is_cited_a
     again = publish_report(texts["report.md"], sources, tmp_path / "again", pdf=False)
     [c] = [c for c in again.report.citations if "footnote is written" in c.shown_quote]
     assert c.status is Verdict.VERIFIED
+
+
+class CredentialSearch(RecordingSearch):
+    """The local corpus, each result's URL carrying a password and a secret query value, as
+    a search engine may return a URL it indexed that way."""
+
+    async def search(self, query: str, *, max_results: int = 5):
+        import dataclasses
+
+        results = await super().search(query, max_results=max_results)
+        return [dataclasses.replace(r, url=r.url.replace("://", "://alice:pw-s3cret@", 1) + "?token=tk-s3cret&x=1")
+                for r in results]
+
+
+def test_a_search_results_url_credentials_are_never_kept_linked_or_shown(tmp_path):
+    """A search result's URL with a password (user:pass@) or a secret query value
+    (?token=) was kept in the state and linked in every output of the report as given; a
+    sources file's URL was already masked. Both are masked now (the run says so once per
+    page), the id of each source is the one of the URL as found (ids never change), and
+    nothing of the secrets reaches the run folder or the thread's state."""
+    import json
+
+    from deep_research.research.runtime.sources import source_id_for
+    from deep_research.search.local import build_index
+
+    corpus = write_corpus(tmp_path / "corpus")
+    build_index(corpus, base_url="http://127.0.0.1:8765/")
+    search = CredentialSearch(corpus)
+    graph = graph_for(full_script(), corpus, search=search)
+    state = asyncio.run(drive(graph, start(), context(tmp_path, search_api="local", corpus_path=str(corpus))))
+    v = state.values
+    assert v.get("status") == "completed", v.get("errors")
+    urls = [meta["url"] for meta in v["sources"].values()]
+    assert urls and all("://alice:***@" in u and "?token=***&x=1" in u for u in urls), urls
+    for sid, meta in v["sources"].items():  # the id of the URL as the search gave it
+        raw = meta["url"].replace("alice:***@", "alice:pw-s3cret@").replace("token=***", "token=tk-s3cret")
+        assert sid == source_id_for(raw)
+    cites = json.loads(Path(v["outputs"]["citations"]).read_text())
+    assert cites and all("://alice:***@" in c["url"] for c in cites if c.get("url"))
+    said = [d["message"] for d in v.get("degradations") or [] if d.get("kind") == "url_credentials"]
+    assert said and len(said) == len(set(said)) <= len(urls), said
+    assert "a password and the value of its secret parameter token=" in said[0]
+    folder = Path(v["outputs"]["dir"])
+    for path in folder.rglob("*"):
+        if path.is_file():
+            assert b"s3cret" not in path.read_bytes(), path
+    assert "s3cret" not in json.dumps(v, default=str)
+    stored = [item.value for ns in graph.store.list_namespaces() for item in graph.store.search(ns, limit=1000)]
+    assert stored and "s3cret" not in json.dumps(stored, default=str)  # pages, searches kept for reuse
+    checkpoints = [c.checkpoint for c in graph.checkpointer.list({"configurable": {"thread_id": "t"}})]
+    assert "s3cret" not in json.dumps(checkpoints, default=str)

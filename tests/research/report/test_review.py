@@ -118,6 +118,26 @@ def test_an_edited_report_is_checked_by_code_before_publishing(corpus, tmp_path)
     assert Path(v["outputs"]["markdown"]).read_text().startswith("# Heat pumps (edited)")
 
 
+def test_a_sources_section_the_reviewer_wrote_is_replaced_and_said(corpus, tmp_path):
+    """The reviewer's own Sources section (a note of theirs) was replaced by the checked
+    list at publish without a word: a degradation says so now, and audit.json keeps its text."""
+    graph = graph_for(corpus, full_script())
+    ctx = context(tmp_path)
+
+    async def go():
+        state = await drive(graph, {"messages": [HumanMessage(QUESTION)]}, ctx)
+        md = state.values["report_markdown"]
+        edited = md.split("\n## Sources")[0] + "\n\n## Sources\n\nMy reading list: the 2019 field trial.\n"
+        return await drive(graph, Command(resume={"type": "edit", "markdown": edited}), ctx)
+
+    v = asyncio.run(go()).values
+    assert v["status"] == "completed" and v["report_review"] == "edited"
+    said = [d["message"] for d in v.get("degradations") or [] if "'Sources' section" in d["message"]]
+    assert len(said) == 1 and "replaced by the list built from them" in said[0], v.get("degradations")
+    audit = json.loads(Path(v["outputs"]["audit"]).read_text())
+    assert "My reading list: the 2019 field trial." in audit["sources_replaced"]["text"]
+
+
 def test_an_edited_report_past_the_limit_is_refused_in_the_chat_and_the_review_goes_on(corpus, tmp_path):
     """A chat client's edit of the report (the HITL edit button) past the limit is refused
     in the chat, naming its length and the limit; nothing is published, the report under

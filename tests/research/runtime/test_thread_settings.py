@@ -196,3 +196,75 @@ def test_a_resume_names_the_model_that_replaces_a_refused_saved_one(given, env, 
     assert [(r["setting"], r["by"], r["kept"]) for r in replaced] == [("research_model", by, used)]
     said = {"this resume": "this resume's", "the environment": "the environment's", "the default": "the default"}
     assert f"; {said[by]} {used} is used from now on for this run" in ignored_line(replaced[0])
+
+
+def test_a_resume_saves_the_value_that_replaced_a_refused_saved_setting():
+    """The refused saved setting was dropped from the settings the resume saved, so the next
+    resume took whatever the environment held then (another model, with no word of it),
+    while the warning said "a later resume keeps it". The value used is saved now."""
+    from deep_research.research.runtime.thread_settings import refused_on_resume
+
+    saved = {"research_model": "openai:old-model", "search_api": "local"}
+    first = {"DEEP_RESEARCH_ALLOWED_MODELS": "openai:gpt-4.1*", "DEEP_RESEARCH_MODEL": "openai:gpt-4.1-nano"}
+    merged, replaced = refused_on_resume(saved, {}, dict(saved), first)
+    assert [r["kept"] for r in replaced] == ["openai:gpt-4.1-nano"]
+    assert merged == {"research_model": "openai:gpt-4.1-nano", "search_api": "local"}
+    later = {**first, "DEEP_RESEARCH_MODEL": "openai:gpt-4.1-mini"}
+    again, replaced = refused_on_resume(merged, {}, dict(merged), later)
+    assert replaced == [] and again == merged
+    assert Configuration.resolve({"configurable": {}}, again, later).model_id("research") == ("openai", "gpt-4.1-nano")
+    # a role's setting replaced by the general one typed on resume follows it, as typed
+    merged, _ = refused_on_resume(saved, {"model": "openai:gpt-4.1-mini"},
+                                  {**saved, "model": "openai:gpt-4.1-mini"}, first)
+    assert "research_model" not in merged and merged["model"] == "openai:gpt-4.1-mini"
+
+
+GOOD = {"setting": "research_model", "asked": "openai:old-model", "kept": "openai:gpt-4.1", "why": "not allowed",
+        "by": "the default", "refused": True}
+
+
+@pytest.mark.parametrize("replaced, named", [
+    (5, "not int 5"),
+    ("research_model", 'not str "research_model"'),
+    ([7], "not item 0: int 7"),
+    ([{"refused": True}], "not item 0 lacks setting, asked, kept, why, by"),
+    ([{**GOOD, "by": "my script"}], 'not item 0: by "my script" (one of the environment, this resume, the default)'),
+    ([{**GOOD, "refused": False}], "not item 0: "),
+    ([{**GOOD, "setting": 3}], "not item 0: "),
+    ([{**GOOD, "asked": {1, 2}}], "not item 0: asked and kept must be JSON values"),
+])
+def test_an_odd_replaced_value_from_a_trusted_caller_is_named_in_a_clear_error(replaced, named):
+    """A caller trusted with the command line's markers (a Python caller, a server without
+    credentials) that gave ``deep_research_settings_replaced`` another shape than resume's
+    records got a TypeError or KeyError from deep inside (an int is not iterable, a record
+    without "setting"); a record without ``refused`` was dropped without a word."""
+    from deep_research.research.runtime.thread_settings import REPLACED, settled
+
+    config = {"configurable": {"thread_id": "t", RESTATED: True, REPLACED: replaced}}
+    with pytest.raises(UserError, match="configurable deep_research_settings_replaced must be a list of records "
+                                        r"\{setting, asked, kept, why, by, refused\}") as caught:
+        settled({"question": "q"}, config, Runtime({}))
+    assert named in str(caught.value) and str(caught.value).endswith(": leave it out")
+    _, _, records = settled({"question": "q"}, {"configurable": {RESTATED: True, REPLACED: [GOOD]}}, Runtime({}))
+    assert records == [GOOD] and ignored_line(records[0]).startswith("research_model: openai:old-model, which")
+
+
+def test_a_server_run_reads_its_settings_from_its_context_not_the_threads_configurable():
+    """langgraph-api merges the thread's config (the configurable of an assistant the thread
+    ran with before) into a run's configurable; the run's context is its own settings over
+    its assistant's. A setting only the configurable held came back into the run (and into
+    the question's recorded settings); the context alone is read now, and a node's config
+    keeps no setting the run did not give."""
+    server = {"configurable": {"thread_id": "t", "assistant_id": "a", "graph_id": "deep_research",
+                               "max_search_results": 3, "search_api": "local"}}
+    context = Configuration(search_api="local")
+    assert recorded(server, context) == {"search_api": "local"}
+    assert Configuration.resolve(server, context, environ={}).max_search_results == \
+        Configuration.resolve(None, None, environ={}).max_search_results
+    state = {"question": "q", "status": "running", "question_settings": {"search_api": "local"}}
+    config, runtime = applied(state, server, Runtime(context))
+    assert "max_search_results" not in config["configurable"] and runtime.context is None
+    assert Configuration.resolve(config, runtime.context, environ={}).search_api == "local"
+    # no assistant named (the CLI, a Python caller), or no context: the configurable is read
+    assert recorded({"configurable": {"thread_id": "t", "max_search_results": 3}}, context)["max_search_results"] == 3
+    assert recorded(server, None)["max_search_results"] == 3

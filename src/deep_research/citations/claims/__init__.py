@@ -76,8 +76,11 @@ below describe what each finds:
   quote one in another unit ("roughly four weeks" / "about a month").
 * ``negation`` - two ways. (a) By negated segment, for paraphrases: a negator (not, no,
   never, none, nothing, neither, nor, without, cannot, n't, no longer, fails to, unable
-  to, refused to, declined to, is / has yet to, forgot / neglected to) negates the content words after it up to the clause end (at most four; "and"/"or"
-  do not end it). The rule fires when the claim negates a segment whose first word
+  to, refused to, declined to, is / has yet to, forgot / neglected to - not after a negator:
+  "do not forget to X" states X) negates the content words after it up to the clause end (at
+  most four; "and"/"or" do not end it, nor "yet" / "before" right after a negator, "never
+  before seen", nor the adverb "before" with no noun or clause after it, "never seen before
+  is stored"). The rule fires when the claim negates a segment whose first word
   stands in a quote only in clauses without any negation (explicit or implicit: only,
   except, unless, instead, fail, prevent, lack, rarely, suppress, skip, stop, against,
   other than, un-, ...), or the reverse. It needs a
@@ -99,7 +102,10 @@ below describe what each finds:
   word counts as negated in a clause whose negation stands across a quotation mark (a
   separate "test cache" is not used), after "far from", or in a relative clause hung on a
   negated phrase ("no locality where ... a home that will rent"). "doesnt", "isnt" (no
-  apostrophe) are "does not", "is not". Also no flip: a negation in what is compared
+  apostrophe) are "does not", "is not"; so are "does't", "could't" ("n't" misspelt). "not really" /
+  "not exactly" opening a sentence before a pause or a pronoun is an answer, like "No, ..." A
+  quote's negation is no dropped one where the claim denies the same by a negated "do" after it
+  ("..., which B cannot do": said of another subject; grey). Also no flip: a negation in what is compared
   against ("Compared with patients with no X", "more jobs in solar than in coal" / "solar,
   not coal"); a word the other side negates by a prefix ("no symptoms" / "asymptomatic"),
   by "little"/"few" ("little change"), by "too ... to" ("too hot to grow grain") or by
@@ -180,7 +186,9 @@ below describe what each finds:
   an un-/non-/dis- prefix) stands in a quote among two more of the claim's words, neither
   negated nor in a negated clause on one side only, and not a converse comparison ("A
   more X than B" / "B less X than A"), nor when the quote holds, next to that opposite, an
-  opposite of it too ("increasing dose decreased efficacy": two directions of two things).
+  opposite of it too ("increasing dose decreased efficacy": two directions of two things); grey
+  when the quote says its opposite of a change the claim does not name ("Increasing rates of
+  ice mass loss" / "decreased in mass": the two directions compose).
 
 Dates with a month name ("May 5, 2020", "5 June 2021", "June 2021") are one number each:
 a claim's date must be a quote's date (a part the claim leaves out may be anything), never
@@ -219,7 +227,13 @@ Status when no rule fired (``proof``: see that module for the full rule):
   "who"; a verbless complement its quote writes after a form of "be": "The principal means
   of transportation ..." of "They are the principal means ..."), nor a copy without its
   quote's opening "To do this," / "In that case," that ties it to a case, nor a claim with a
-  first-person pronoun ("I have! ...") no quote writes: ``unchecked``.
+  first-person pronoun ("I have! ...") no quote writes: ``unchecked``. Nor is a claim
+  whose literal no quote writes as written - the same characters and case, not inside a
+  longer word: a value in quote marks, backticks or a list ("['locales']"), or a token of
+  code (a keyword argument "chain=True", an option, a path, an identifier with "_", "*" or
+  "::", a camelCase word, a call "len()", a dotted name "os.path"; not prose such as "e.g.",
+  "U.S.", "and/or") - ``rules.literal_missing``; the judge evidence check reads the same on
+  its cited spans.
 * ``unchecked`` otherwise, with a note saying what could not be shown (a model judge
   decides later; its "supports" counts only when ``judge_check`` accepts its evidence).
   A paraphrase with other words, a moved or re-voiced clause, an added word of context

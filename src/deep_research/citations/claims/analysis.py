@@ -285,9 +285,10 @@ def _word_parts(tok: str, s: int, text: str, raw: list[str], kinds: list[int], m
                 raw.append("not")  # split off its verb as tokenised text writes it: "do n't"
                 kinds.append(_WORD)
                 continue
-            if low.endswith("n't") and len(low) > 3:
-                base = _CONTRACTIONS.get(low[:-3], part[:-3])
-                raw.extend((base, "not"))
+            if low.endswith("n't") and len(low) > 3 or low.endswith("'t") and low[:-2] + "nt" in _NT_BASES:
+                # (the second: "could't", "does't" - "n't" misspelt)
+                cut = 3 if low.endswith("n't") else 2
+                raw.extend((_CONTRACTIONS.get(low[:-cut], part[:-cut]), "not"))
                 kinds.extend((_WORD, _WORD))
                 continue
             if low.endswith("'s"):
@@ -459,8 +460,11 @@ def _analyse(text: str, claim_side: bool, mid_start: bool = False) -> _Text:
                     add_align(st)
                     add_align_pos(k)
                 continue
-            if flags & 1 and k not in hyph and not (w == "yet" and k and neg[k - 1]):
-                # "not yet assigned": "yet" after a negator ends no clause, the negation covers what follows
+            if flags & 1 and k not in hyph and not (k and neg[k - 1] and w in ("yet", "before")) \
+                    and not (w == "before" and (k + 1 == n or kinds[k + 1] == _PUNCT or low[k + 1] in _BE_HAVE)):
+                # "not yet assigned", "never before seen": "yet" / "before" after a negator ends no
+                # clause, the negation covers what follows; nor does the adverb of "never seen
+                # before is stored", "as said before." (no noun or clause after it)
                 c += 1
                 cuts[k] = 1
             sent_start[k] = start
@@ -472,7 +476,9 @@ def _analyse(text: str, claim_side: bool, mid_start: bool = False) -> _Text:
             elif w == "longer" and k and low[k - 1] == "no" and neg[k - 1]:
                 neg[k] = True
             elif w in _TO_NEGATORS and k + 1 < n and low[k + 1] == "to" and (
-                    w != "yet" or (k and stems[k - 1] in ("be", "hav"))):  # "is / has yet to" ("has" stems to "hav")
+                    w != "yet" or (k and stems[k - 1] in ("be", "hav"))) \
+                    and not (k and neg[k - 1] and w.startswith(("forg", "neglect"))):  # "is / has yet to" ("has": "hav")
+                # ("do not forget to X": "remember to X", two negations; "X" is stated)
                 neg[k] = True
                 neg_clauses.add(c)
             elif flags & 4:
@@ -522,6 +528,9 @@ def _analyse(text: str, claim_side: bool, mid_start: bool = False) -> _Text:
     return _Text(tuple(raw), tuple(low), tuple(stems), tuple(kinds), tuple(clause), tuple(sent_start), numbers,
                  tuple(neg), neg_clauses, stemset, lowset, bigrams, tuple(align), tuple(align_pos), tuple(content),
                  tuple(entity), " " + " ".join(align) + " ", cjk, tails | bounds)
+
+
+_BE_HAVE = frozenset({"is", "are", "was", "were", "be", "been", "has", "have", "had"})
 
 
 def _is_negator(w: str, k: int, raw: list[str], low: list[str], kinds: list[int], n: int, start: bool) -> bool:

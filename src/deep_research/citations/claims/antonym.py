@@ -8,8 +8,8 @@ from itertools import compress
 from .contradiction import _grey, sentence_bounds, verdict
 from .negation import _HOLDING_BACK, _VERB_NEGATORS, WINDOW, _window
 from .near_copy import _converse, _negated_near
-from .types import _WORD, ClaimCheck, ClaimStatus, _Text, derived, union
-from .words import _ANTONYMS, _ORDER
+from .types import _WORD, ClaimCheck, ClaimStatus, _Text, union
+from .words import _ANTONYMS, _ORDER, stem
 
 _PARTNERS: dict[str, set[str]] = {}
 for _pair in _ANTONYMS - _ORDER:  # order words: "A before B" is "B after A"
@@ -19,13 +19,6 @@ for _pair in _ANTONYMS - _ORDER:  # order words: "A before B" is "B after A"
 
 
 _PREFIXES = ("un", "non", "dis")
-
-
-def _prefixed_rests(q: _Text) -> frozenset[str]:
-    """What follows "un", "non" or "dis" in the quote's stems ("able" of "unable"): a claim
-    word that is one of these has its prefixed form in the quote."""
-    return frozenset(s[len(p):] for s in q.stemset if s.startswith(_PREFIXES)  # (one C test for most stems)
-                     for p in _PREFIXES if s.startswith(p))
 
 
 def _second_direction(q: _Text, j: int) -> bool:
@@ -129,6 +122,29 @@ def _degree_of_another(claim: _Text, k: int, q: _Text, j: int) -> tuple[str, str
     return claim.raw[claim.positions[c_of[0]][0]], claim.raw[stated[0]]
 
 
+# Nouns of a change in one direction: "increasing rates of ice mass loss" says the mass
+# decreases, so the quote's "increasing" said of such a noun may restate the claim's "decreased".
+_CHANGES = frozenset(stem(w) for w in ("loss", "losses", "decline", "declines", "drop", "drops", "fall", "falls",
+                                       "reduction", "reductions", "shrinkage", "shortage", "deficit", "gain", "gains",
+                                       "growth", "rise", "rises", "surplus"))
+
+
+def _of_a_change(claim: _Text, q: _Text, j: int) -> str | None:
+    """A noun of change (``_CHANGES``) the quote's word at j is said of - among the first five
+    content words after it in its clause ("Increasing rates of ice mass loss") - that the claim
+    does not write, else None: the two directions compose, and the quote's word may restate the
+    claim's opposite ("decreased in mass")."""
+    n = 0
+    for x in range(j + 1, len(q.raw)):
+        if q.clause[x] != q.clause[j] or n == 5:
+            break
+        if q.content[x] and q.kinds[x] == _WORD:
+            n += 1
+            if q.stems[x] in _CHANGES and q.stems[x] not in claim.stemset:
+                return q.raw[x]
+    return None
+
+
 # "The unexpanded value of source_dir" / "the value of source_dir, before expanding any relative
 # path": "un-X-ed" says X has not been done, as "before X-ing" / "without X-ing" do.
 _NOT_YET = frozenset({"before", "without"})
@@ -148,8 +164,6 @@ def _check_antonym(claim: _Text, quotes: list[_Text]) -> ClaimCheck | None:
     says the opposite. Two more shared content words within five words of each are needed,
     and neither word may be negated (then the two say the same)."""
     stems = union(quotes, "stemset")
-    rests = derived(quotes[0], _prefixed_rests) if len(quotes) == 1 else \
-        set().union(*(derived(q, _prefixed_rests) for q in quotes))
     grey = None
     for k in compress(range(len(claim.raw)), claim.content):
         if claim.kinds[k] != _WORD or claim.entity[k]:
@@ -157,8 +171,8 @@ def _check_antonym(claim: _Text, quotes: list[_Text]) -> ClaimCheck | None:
         cs = claim.stems[k]
         if cs in stems:
             continue
-        if cs not in _PARTNERS and cs not in rests and not cs.startswith(_PREFIXES):
-            continue  # no opposite of the word can stand in a quote: the tests below find none
+        if cs not in _PARTNERS and not cs.startswith(_PREFIXES) and not any(p + cs in stems for p in _PREFIXES):
+            continue  # no opposite of the word can stand in a quote (nor its "un-", "non-", "dis-" form)
         if len(cs) >= 6 and cs[:2] in ("de", "un") and {"un" + cs[2:], "de" + cs[2:]} & stems:
             continue  # "decompresses" for the quote's "uncompress": one word in two spellings
         partners = {x for x in _PARTNERS.get(cs, ()) if x in stems}
@@ -184,9 +198,12 @@ def _check_antonym(claim: _Text, quotes: list[_Text]) -> ClaimCheck | None:
                         held = _held_back_restated(claim, k, q, j)
                         degree = _degree_of_another(claim, k, q, j)
                         before = _not_yet(claim, k, q, j)
+                        change = _of_a_change(claim, q, j)
                         found = _grey("antonym", note, f'the claim\'s "{claim.raw[k]}" restates the quote\'s '
                                       f'"{before} {q.raw[j]}" (not yet done)') if before else _grey("antonym", note, f'the quote says "{q.raw[j]}" of another thing than '
                                       f'"{other}", in a clause of its own') if other else \
+                            _grey("antonym", note, f'the quote says "{q.raw[j]}" of a change, "{change}": the two '
+                                  'directions compose, and may restate the claim\'s word') if change else \
                             _grey("antonym", note, f'the quote says "{q.raw[j]} {degree[1]}", which the claim states '
                                   f'as "{degree[1]}" and says "{claim.raw[k]}" of "{degree[0]}"') if degree else \
                             _grey("antonym", note, f'the claim\'s "{held}" restates "{q.raw[j]} ... from"') if held \

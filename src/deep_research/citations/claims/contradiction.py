@@ -769,14 +769,20 @@ def _written(key: str, quotes: list[_Text]) -> bool:
 def _values_written(t: _Text) -> frozenset[str]:
     """The keys of the text's numbers and every run of digits its tokens hold (read once
     per quote: ``_written``)."""
-    digit_runs = (m.group(0).rstrip(".,").replace(",", "") for r in t.rawset for m in _DIGIT_RUN.finditer(r))
+    # the tokens joined by spaces, which no run crosses (no token holds one): one scan, not one per token
+    digit_runs = (m.group(0).rstrip(".,").replace(",", "") for m in _DIGIT_RUN.finditer(" ".join(t.rawset)))
     return frozenset(n.key for n in t.numbers).union(digit_runs)
+
+
+_HYPHENS = frozenset(("-", "\u2010", "\u2011"))
 
 
 def _spaced_compound(t: _Text) -> set[str]:
     """Values of number words written as one with a hyphen set apart by spaces ("twenty -
     five": a transcript's "twenty-five"), which the analysis reads as two numbers."""
-    out = set()
+    out: set[str] = set()
+    if _HYPHENS.isdisjoint(t.rawset):
+        return out  # no hyphen token: most texts
     for i in range(len(t.low) - 2):
         if t.low[i] in _TENS and t.low[i + 1] in ("-", "\u2010", "\u2011") and _SMALL_NUMBERS.get(t.low[i + 2], 0) in range(1, 10):
             out.add(str(_TENS[t.low[i]] + _SMALL_NUMBERS[t.low[i + 2]]))

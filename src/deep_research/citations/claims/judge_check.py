@@ -42,6 +42,14 @@ evidence holds (``ok``) only when:
   negated stands plainly in the claim while another, in another clause of the claim, is
   negated in the claim and only plain in the spans ("sequential but not increasing" /
   "increasing but not sequential");
+* a claim that repeats a quote sentence around a cited span keeps its words in their
+  places: two words or short phrases trading places ("pass in a suite, fail in isolation" /
+  "pass in isolation, fail in a suite"; joined only by "and"/"or" they may, unless the
+  sentence says "respectively"), or one word borrowed from elsewhere in the sentence in the
+  place of another ("used by mount(8)" / "used by umount(8)", "mount" from "mount option"),
+  fail though every word is in the spans;
+* an address or tag the claim writes (``http://…``, ``<style>``) is in a cited span (the
+  claim check reads a claim without them, as markup);
 * the claim compresses a span only as the proof lets a claim compress a quote: a stretch
   it leaves out across a clause mark is whole clauses or list members (``proof.clause_cut_out``:
   not "tensions between [the pair -- both rivals for] Miliband's ear"), it keeps the
@@ -74,6 +82,8 @@ from __future__ import annotations
 
 import re
 from difflib import SequenceMatcher
+
+from rapidfuzz.distance import Levenshtein
 from dataclasses import dataclass, field
 from bisect import bisect_left, bisect_right
 from itertools import islice
@@ -84,10 +94,11 @@ from .attribution import spans_reported
 from . import proof as P
 from .analysis import _analyse
 from .framing import _prepare_claim
-from .near_copy import _PRONOUNS, _function_word_swapped, _inner_words_dropped, _preposition_dropped, _prefix_antonym
+from .near_copy import (MAX_ALIGN_TOKENS, _PRONOUNS, _function_word_swapped, _inner_words_dropped, _near_copies,
+                        _preposition_dropped, _prefix_antonym)
 from .negation import _segment, restriction_flips
 from .numbers import APPROX, _fmt
-from .rules import _case_changed, _condition_cut, literal_value_missing
+from .rules import _condition_cut, literal_missing, recased_word
 from .types import _NUM, _WORD, _Text
 from .words import _ANTONYMS, _MODAL, _NEG_SKIP_AFTER, _ORDER, _QUANT, _UNITS, same_word, stem
 
@@ -394,8 +405,8 @@ def check_judge_evidence(claim: str, quotes: list[str], facts: list[JudgeFact]) 
             if key in ckeys or key in cause_marks or (si, k) in used \
                     or not (s.its.restrict[i] or s.t.low[k] in _ORDER_WORDS):
                 continue
-            if key == "Q:all":
-                continue  # "accepts any iterable" says at least "accepts iterables"
+            if key == "Q:all" and not (k and s.t.neg[k - 1]):
+                continue  # "accepts any iterable" says at least "accepts iterables" ("not always" does not)
             if s.t.low[k] in _CONDITIONS and _condition_restated(c, s, k, covered):
                 continue
             if key == "\u00ac":
@@ -406,15 +417,15 @@ def check_judge_evidence(claim: str, quotes: list[str], facts: list[JudgeFact]) 
     extra = _negations_left(citems, spans, found, used)
     if extra:
         problems.append(f'a cited span says "{extra}", a negation more than the claim has')
-    cased = _case_changed(claim or "", span_texts)
+    cased = recased_word(claim_t, [s.t for s in spans], names_only=True)
     if cased:
         problems.append(f'the claim writes "{cased[0]}" where a cited span writes "{cased[1]}"')
     literal = _quoted_missing(claim or "", span_texts)
     if literal:
         problems.append(f'the claim\'s quoted "{literal}" is quoted in no cited span')
-    value = literal_value_missing(claim or "", span_texts)
-    if value and value != literal:
-        problems.append(f'the claim\'s literal "{value}" is not written so in a cited span (compared as written)')
+    value = literal_missing(claim or "", span_texts)
+    if value and value[0] != literal:
+        problems.append(f'the claim\'s literal "{value[0]}" is not written so in a cited span (compared as written)')
     moved = _quantifier_moved(c, spans, covered)
     if moved:
         problems.append(f'the claim\'s "{moved[0]}" goes with "{moved[1]}", and in no cited span does')
@@ -432,10 +443,22 @@ def check_judge_evidence(claim: str, quotes: list[str], facts: list[JudgeFact]) 
     if crossed:
         problems.append(f'the claim leaves "{_short(crossed, 60)}" out of a cited span: not whole clauses, so it '
                         "joins words of two clauses or list members")
-    prep = _preposition_dropped(claim_t, [_analyse(clean_quote(x), claim_side=False)
-                                          for x in _span_sentences(quotes, found)])
+    sentences = [_analyse(clean_quote(x), claim_side=False) for x in _span_sentences(quotes, found)]
+    prep = _preposition_dropped(claim_t, sentences)
     if prep:
         problems.append(f'the claim\'s "{prep[1]}" stands without the preposition of the quote\'s "{prep[0]}" around a cited span')
+    traded = _traded_places(claim_t, sentences)
+    if traded:
+        problems.append(f'the claim repeats a quote sentence with "{traded[0]}" and "{traded[1]}" trading places '
+                        "(roles swapped?)")
+    else:
+        borrowed = _word_borrowed(claim_t, sentences, covered)
+        if borrowed:
+            problems.append(f'the claim repeats a quote sentence but writes "{borrowed[0]}", a word of the sentence '
+                            f'found elsewhere in it, where the sentence writes "{borrowed[1]}"')
+    url = _url_missing(claim or "", span_texts)
+    if url:
+        problems.append(f'the claim\'s "{_short(url, 60)}" (an address or tag) is in no cited span')
     cut = _span_cut_at_claim_end(claim or "", quotes, found)
     if cut:
         problems.append(f'the claim ends where a cited span is cut inside a name or pair its quote joins with "and" '
@@ -540,6 +563,99 @@ def _span_sentences(quotes: list[str], found: list[tuple[int, int, int]]) -> lis
         if sent not in out:
             out.append(sent)
     return out
+
+
+MAX_TRADED = 4  # words of each of two phrases that trade places in a repeated sentence
+_JOINS = (("and",), ("or",))
+
+
+def _traded_places(claim: _Text, sentences: list[_Text]) -> tuple[str, str] | None:
+    """A claim that repeats a quote sentence around a cited span with two of its words or
+    short phrases trading places: "pass when run in a suite but fail when run in isolation" /
+    "pass when run in isolation but fail when run in a suite", "bzip2 since 2006, LZMA since
+    2001" / "bzip2 since 2001, LZMA since 2006", "P if all ..., G if any ..." / "G if all ...,
+    P if any ...". Every word is in the spans and each clause keeps its order, so no other
+    part of the check sees it; the roles are swapped. Two phrases joined only by "and"/"or"
+    ("the soft and hard detectors" / "the hard and soft detectors") may trade places unless
+    the sentence pairs them off ("respectively"). Read on the analyses' alignment (articles
+    and punctuation dropped): (one phrase, the other) as the claim writes them, or None."""
+    if not claim.align or len(claim.align) > MAX_ALIGN_TOKENS:
+        return None
+    for q in _near_copies(claim, sentences):
+        ops = [(op.src_start, op.src_end, op.dest_start, op.dest_end)
+               for op in Levenshtein.opcodes(claim.align, q.align) if op.tag != "equal"]
+        for n, (i1, i2, j1, j2) in enumerate(ops):
+            a, b = claim.align[i1:i2], q.align[j1:j2]
+            if not a or not b or a == b or len(a) > MAX_TRADED or len(b) > MAX_TRADED:
+                continue
+            for k1, k2, m1, m2 in ops[n + 1:]:
+                if claim.align[k1:k2] != b or q.align[m1:m2] != a:
+                    continue
+                if claim.align[i2:k1] in _JOINS and "respectively" not in q.low:
+                    continue
+                return (" ".join(claim.raw[claim.align_pos[x]] for x in range(i1, i2)),
+                        " ".join(claim.raw[claim.align_pos[x]] for x in range(k1, k2)))
+    return None
+
+
+def _word_borrowed(claim: _Text, sentences: list[_Text], covered: dict[int, str]) -> tuple[str, str] | None:
+    """A claim that repeats a quote sentence around a cited span but, between two stretches
+    it copies, writes one word in the place of another where that word is one the sentence
+    writes elsewhere: "used by mount(8)" / "used by umount(8)" ("mount" from "mount
+    option"), "starting at 0" / "starting at 1" ("0" from "set to 0"). Each word is in the
+    spans, so no other part of the check sees the change. Not where the judge aligned the
+    claim's word with a restatement, nor for a pronoun the claim names ("when it is
+    imported" / "when the module is imported"), nor for another form of the same word:
+    (claim word, sentence word), or None."""
+    if not claim.align or len(claim.align) > MAX_ALIGN_TOKENS:
+        return None
+    for q in _near_copies(claim, sentences):
+        ops = Levenshtein.opcodes(claim.align, q.align)
+        for n, op in enumerate(ops):
+            if op.tag != "replace" or op.src_end - op.src_start != 1 or op.dest_end - op.dest_start != 1:
+                continue
+            if n == 0 or ops[n - 1].tag != "equal" or (n + 1 < len(ops) and ops[n + 1].tag != "equal"):
+                continue  # a change between two copied stretches (or at the end of both)
+            if n + 1 == len(ops) and (op.src_end != len(claim.align) or op.dest_end != len(q.align)):
+                continue
+            c, w = claim.align[op.src_start], q.align[op.dest_start]
+            k, j = claim.align_pos[op.src_start], q.align_pos[op.dest_start]
+            if k in covered or w in _PRONOUNS or claim.stems[k] == q.stems[j] \
+                    or not (_bears(claim, k) and _bears(q, j)):
+                continue
+            # borrowed: the claim writes its word more often than the sentence, and the
+            # sentence's word less often (a word moved elsewhere in the clause is neither)
+            if claim.align.count(c) > q.align.count(c) >= 1 and q.align.count(w) > claim.align.count(w):
+                return claim.raw[k], q.raw[j]
+    return None
+
+
+def _bears(t: _Text, k: int) -> bool:
+    """Does token k state something of its own (a content word, a name, a number)?"""
+    return bool(t.content[k] or t.entity[k] or t.kinds[k] != _WORD)
+
+
+def _url_missing(claim: str, spans: list[str]) -> str | None:
+    """An address (``http://``, ``https://``, ``ftp://``) or a tag (``<style>``) the claim
+    writes that no cited span writes: the claim check reads a claim without them (as markup),
+    but one stated is a fact ("found at http://www.mutt.com/" / "at http://www.mutt.org/",
+    "attributes of the <style> tag" / "of <link> tag")."""
+    if "://" not in claim and "<" not in claim:
+        return None
+    have = {_bare_url(m.group(0)) for s in spans for rx in (_URL_RX, _TAG_RX) for m in rx.finditer(s)}
+    for rx in (_URL_RX, _TAG_RX):
+        for m in rx.finditer(claim):
+            if _bare_url(m.group(0)) not in have:
+                return m.group(0)
+    return None
+
+
+_URL_RX = re.compile(r"\b(?:https?|ftp)://[^\s<>\"'`)\]]+", re.IGNORECASE)
+_TAG_RX = re.compile(r"</?[A-Za-z][A-Za-z0-9-]{0,20}/?>")  # a bare tag, as the claim check's markup reads one
+
+
+def _bare_url(url: str) -> str:
+    return url.rstrip(".,;:!?/").casefold()
 
 
 _LAST_WORD = re.compile(r"([^\W_]+)\W*$")

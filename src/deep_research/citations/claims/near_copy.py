@@ -81,7 +81,7 @@ def _substitution_kind(claim: _Text, ci: int, quote: _Text, qj: int, quotes: lis
     if cl in _MODAL and ql in _MODAL:
         gc, gq = _modal_group(claim, ci), _modal_group(quote, qj)
         return "modal" if gc != gq and {gc, gq} != {"will", "should"} else None
-    if claim.entity[ci] and quote.entity[qj] and cl not in _PRONOUNS and ql not in _PRONOUNS \
+    if claim.entity[ci] and quote.entity[qj] and cl not in _NAME_PRONOUNS and ql not in _NAME_PRONOUNS \
             and not _notation(claim, ci) and not _notation(quote, qj) and _name_swap(claim, ci, quote, qj) and not _variant_nearby(claim, ci, quote, qj) \
             and _with_version(claim, ci) != _with_version(quote, qj):
         if _negated_near(claim, ci) != _negated_near(quote, qj):
@@ -197,9 +197,13 @@ def _stated_beside(claim: _Text, ci: int, quotes: list[_Text]) -> bool:
 _CAN_WORDS = frozenset({"possible", "impossible", "able", "unable"})
 
 # A capitalised pronoun in mid-sentence ("of course, It is a duo ...") reads as a name; it
-# stands for the quote's name, it does not swap it (fresh12 dialfact: "It" / "ICP").
-_PRONOUNS = frozenset({"it", "he", "she", "they", "we", "you", "i", "him", "her", "them", "us", "this", "these",
-                       "those"})
+# stands for the quote's name, it does not swap it (fresh12 dialfact: "It" / "ICP"); so does a
+# demonstrative after a heading with no stop ("## Ibuprofen This medication ..."). (Named apart
+# from the function-word pronouns below, which once shadowed this list and let "This" be a name.)
+_NAME_PRONOUNS = frozenset({"it", "its", "itself", "he", "him", "his", "himself", "she", "her", "hers", "herself",
+                            "they", "them", "their", "theirs", "themselves", "we", "us", "our", "ours", "ourselves",
+                            "you", "your", "yours", "yourself", "yourselves", "i", "me", "my", "mine", "myself",
+                            "this", "these", "those"})
 
 
 def _modal_group(t: _Text, k: int) -> str:
@@ -670,16 +674,19 @@ _AGREEMENT = frozenset(frozenset(p) for p in (("it", "they"), ("it", "them"), ("
                                               ("itself", "themselves"), ("its", "theirs")))
 
 
+def _align_contexts(t: _Text) -> frozenset[tuple[str, str, str]]:
+    """Each word of a text's alignment sequence with its two neighbours (built for a text only
+    when a claim's swapped function word is looked up in it)."""
+    al = t.align
+    return frozenset((al[i - 1], al[i], al[i + 1]) for i in range(1, len(al) - 1))
+
+
 def _function_word_swapped(claim: _Text, quotes: list[_Text]) -> tuple[str, str, int] | None:
     """In a claim that repeats a quote, a pronoun, preposition or "and"/"or" put in the place of another
     of its class (one for one, between equal stretches), where no quote writes the claim's
     word between the same neighbours: (claim word, quote word, claim token index), or None."""
     if not claim.align or len(claim.align) > MAX_ALIGN_TOKENS:
         return None
-    contexts: set[tuple[str, str, str]] = set()
-    for q in quotes:
-        al = q.align
-        contexts.update((al[i - 1], al[i], al[i + 1]) for i in range(1, len(al) - 1))
     for q in _near_copies(claim, quotes):
         for i1, i2, j1, j2, before, after in _blocks(claim, q):
             if not (before and after) or i2 - i1 != j2 - j1 or i2 - i1 > 2:
@@ -693,8 +700,8 @@ def _function_word_swapped(claim: _Text, quotes: list[_Text]) -> tuple[str, str,
             for a, cl, ql in pairs:
                 if frozenset((cl, ql)) in _AGREEMENT:
                     continue
-                if (claim.align[a - 1], claim.align[a], claim.align[a + 1] if a + 1 < len(claim.align) else "") \
-                        in contexts:
+                around = (claim.align[a - 1], claim.align[a], claim.align[a + 1] if a + 1 < len(claim.align) else "")
+                if any(around in derived(t, _align_contexts) for t in quotes):
                     continue
                 return claim.raw[claim.align_pos[a]], q.raw[q.align_pos[a - i1 + j1]], claim.align_pos[a]
     return None

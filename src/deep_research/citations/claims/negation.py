@@ -450,7 +450,11 @@ def _answer_particle(t: _Text, k: int) -> bool:
     """Is the "no" at k an answer - first in its sentence (after at most an "oh" / "well"),
     followed by a pause, a pronoun, a contraction or a verb ("No, it's from 2009", "no its
     from 2009", "No I think it was Nolan")? It is an interjection then, which negates
-    nothing of what follows; "no" negates as a determiner ("No file is created")."""
+    nothing of what follows; "no" negates as a determiner ("No file is created"). So is "not
+    really" / "not exactly" first in its sentence before a pause or a pronoun ("not really its
+    just a sandwich"; not "Not really necessary")."""
+    if t.low[k] == "not" and k + 2 < len(t.raw) and t.low[k + 1] in ("really", "exactly"):
+        return t.sent_start[k] and t.low[k + 2] in _AFTER_ANSWER and t.low[k + 2] != "not"
     if t.low[k] != "no" or k + 1 >= len(t.raw):
         return False
     start = k
@@ -606,11 +610,10 @@ def _negated_heads(t: _Text) -> list[tuple[int, str]]:
     """(position, stem of the first word it negates) of each negator of the text that
     negates a word (``_segment``)."""
     out = []
-    for k, is_neg in enumerate(t.neg):
-        if is_neg:
-            seg = _segment(t, k)
-            if seg:
-                out.append((k, t.stems[seg[0]]))
+    for k in compress(range(len(t.neg)), t.neg):
+        seg = _segment(t, k)
+        if seg:
+            out.append((k, t.stems[seg[0]]))
     return out
 
 
@@ -971,6 +974,22 @@ def _other_scope(neg_side: _Text, h: int, plain: _Text, j: int) -> tuple[str, st
 _SCOPE_PREPS = frozenset({"at", "in", "on", "during", "for", "under", "within", "the", "a", "an"})
 
 
+_PRO_OBJECTS = frozenset({"so", "that", "this", "it"})
+
+
+def _denied_by_reference(t: _Text, j: int) -> bool:
+    """Does a negated "do" after ``j`` in its sentence stand for the verb phrase said before it
+    ("A reaches every state, which B cannot do", "A reaches it; B does not do so")? The
+    negation is then said of another subject, and the plain words at ``j`` are not what it
+    denies."""
+    lo, hi = sentence_bounds(t, j)
+    for x in range(j + 1, hi):
+        if t.low[x] == "do" and any(t.neg[max(lo, x - 2):x]) \
+                and (x + 1 == hi or t.kinds[x + 1] != _WORD or t.low[x + 1] in _PRO_OBJECTS):
+            return True
+    return False
+
+
 def _opposite_kind_before(neg_side: _Text, k: int, plain: _Text, j: int) -> tuple[str, str, str] | None:
     """Does the plain side follow the word at ``j`` with a modifier and a noun ("Use positive
     reinforcement") whose noun the negated side names, before its negator in that sentence,
@@ -1038,6 +1057,9 @@ def _flip(src: _Text, k: int, others: list[_Text], covered: bool, *, claim_negat
     if other:
         return _grey("negation", note, f'the two sides qualify "{other[0]}" otherwise ("{other[1]}" / "{other[2]}"): '
                      "denying one kind denies not the other")
+    if not claim_negates and _denied_by_reference(dst, j):
+        return _grey("negation", note, "the claim denies it after it, by a negated \"do\" that stands for what it "
+                     "said (\"which B cannot do\"): said of another subject, not dropped")
     scope = _other_scope(src, seg[0], dst, j)
     if scope:
         return _grey("negation", note, f'the negation is said of "{scope[0]}", the other side\'s statement of '

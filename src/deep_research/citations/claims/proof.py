@@ -54,6 +54,7 @@ says ``unsupported``; the rules that prove a claim wrong run before (``claims``)
 from __future__ import annotations
 
 import itertools
+import operator
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -372,13 +373,13 @@ def _date_part_of(c: str, q: str) -> bool:
 # --- the proof -------------------------------------------------------------------------------
 def _sentences(items: _Items) -> list[tuple[int, int]]:
     """(start, end) item ranges of each sentence."""
-    out = []
-    start = 0
-    for i in range(1, len(items.keys) + 1):
-        if i == len(items.keys) or items.sent[i] != items.sent[start]:
-            out.append((start, i))
-            start = i
-    return out
+    sent = items.sent
+    n = len(sent)
+    if not n:
+        return []
+    # where the sentence number changes (it only grows), found at C speed
+    cuts = list(itertools.compress(range(1, n), map(operator.ne, itertools.islice(sent, 1, None), sent)))
+    return list(zip([0, *cuts], [*cuts, n]))
 
 
 def _match(ckeys: list[str], skeys: list[str]) -> list[int] | None:
@@ -600,11 +601,11 @@ def _sentence_index(q: _Items) -> tuple[list[tuple[int, int]], dict[str, list[in
         where: dict[str, list[int]] = {}
         get, keys = where.get, q.keys
         for j, (a, b) in enumerate(ranges):
-            for key in keys[a:b]:
+            for key in set(keys[a:b]):  # each key once per sentence
                 at = get(key)
                 if at is None:
                     where[key] = [j]
-                elif at[-1] != j:
+                else:
                     at.append(j)
         index = q.index = (ranges, where)
     return index

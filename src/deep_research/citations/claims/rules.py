@@ -9,6 +9,7 @@ from itertools import islice
 from .analysis import _analyse_claim, _analyse_quote
 from .antonym import _check_antonym
 from .attribution import reported_only
+from .framing import _strip_frames
 from .contradiction import in_place
 from .near_copy import _check_near_copy, _function_word_swapped, _preposition_dropped
 from .negation import _check_negation
@@ -64,22 +65,21 @@ def _not_as_written(claim: str, quotes: list[str], c: _Text, qs: list[_Text]) ->
     if lead:
         return (f'the claim leaves out its quote\'s opening "{lead}", which ties the statement to a case the claim '
                 'does not name')
-    odd = _literal_missing(claim, quotes)
-    if odd:
-        return f'the claim\'s "{odd}" is not written so in its quotes'
-    value = literal_value_missing(claim, quotes)
-    if value:
+    literal = literal_missing(claim, quotes)
+    if literal:
+        value, quoted = literal
+        if not quoted:
+            return (f'the claim\'s "{value}" is not written so in its quotes (code is compared as written, not by '
+                    'its stem or case)')
         return (f'the claim\'s literal "{value}" is not written so in its quotes (a value in quote marks, backticks '
                 'or a list is compared as written, not by its stem or case)')
     fw = _function_word_swapped(c, qs)
     if fw:
         return f'the claim says "{fw[0]}" where its quote says "{fw[1]}"'
-    cased = _case_changed(claim, quotes)
+    cased = recased_word(c, qs)
     if cased:
-        return f'the claim writes "{cased[0]}" where its quotes write "{cased[1]}" (a name in code is case-sensitive)'
-    cased = _recased_word(c, qs)
-    if cased:
-        return f'the claim writes "{cased[0]}" where its quotes write "{cased[1]}" (the case may change what it names)'
+        why = "a name in code is case-sensitive" if cased[2] else "the case may change what it names"
+        return f'the claim writes "{cased[0]}" where its quotes write "{cased[1]}" ({why})'
     sym = _symbol_missing(claim, quotes)
     if sym:
         return (f'the claim\'s "{sym}" is not written so in its quotes (the word analysis skips symbols, and a '
@@ -326,32 +326,60 @@ def _possessive_turned(claim: str, quotes: list[str]) -> str | None:
     return None
 
 
-# A file pattern or identifier written with "*" or "_" ("*_test.py", "test*.py",
-# "STATIC_ROOT"): the word analysis reads these characters as punctuation, so "*_test.py"
-# and "test*.py" both come out as "test.py". Code shows such a claim only when each of its
-# literals stands in a quote as written.
+# A token of code in prose is a literal: a keyword argument ("chain=True"), an option
+# ("--verbose", "-v"), a path ("/etc/hosts", "~/.bashrc", "src/app.py"), a qualified name
+# ("std::vector"), an identifier with "_" or a file pattern with "*" ("STATIC_ROOT",
+# "*_test.py"), a camelCase word ("getElementById", "KeyError"), a call ("len()",
+# "open(path)"), a dotted name ("os.path", "setup.py", "Node.js"), an environment variable
+# ("$HOME"). The word analysis reads it by stems in lower case, without its symbols:
+# "chained=True" and "chain=True" share the stem, "*_test.py" and "test*.py" both read
+# "test.py". Code shows such a claim only when each of its code tokens stands in a quote as
+# written: the same characters and case, not inside a longer word (``literal_missing``).
+# Prose is no code: "e.g.", "U.S.", "Ph.D." (an abbreviation: each part one letter or opening
+# with a capital), "well-known", "and/or", "TCP/IP", "file(s)", "-5", " - ".
 # markdown *a*, __b__; at most 300 characters inside, so that a text of many openers without
 # closers costs linear time (longer emphasis keeps its markers: the claim goes grey)
 _EMPHASIS = re.compile(r"(?<![\w*])(\*{1,3}|_{1,3})(?=\S)(.{1,300}?)(?<=\S)\1(?![\w*])")
-# a literal is a whole run of these characters holding a "*" or "_" next to a word character
-# (found as runs, then tested: one pattern with greedy runs around the pair took quadratic
-# time on a long run without one — 14 s for 30 KB)
-_RUN = re.compile(r"[\w.*/-]+")
-_LITERAL_MARK = re.compile(r"\w[*_]|[*_][\w.]")
+_CODE_MARK = re.compile(
+    r"^[A-Za-z_][\w.\-]*=\S"  # a keyword argument
+    r"|^--?[A-Za-z]"  # an option
+    r"|^(?:~|\.\.?)?/[\w.]|\w/[\w\-]*\.[A-Za-z]"  # a path
+    r"|\w::\w"  # a qualified name
+    r"|[^\W_]_\w|(?<!\w)_\w|\w\*|\*[\w.]"  # "_" or "*" next to a word character
+    r"|[a-z][A-Z]"  # camelCase
+    r"|\w\((?!(?:e?s|ies)\))[^()\s]*\)"  # a call, not a plural's "file(s)"
+    r"|^\$[A-Z_]"  # an environment variable (not "$" glued to a lower-case word)
+)
+_DOTTED = re.compile(r"(?<!\w)[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")  # tried at word starts only: linear
+_CODE_OPEN = "([{\"'`<"
+_CODE_CLOSE = ")]}\"'`>.,;:!?"
+MAX_CODE_TOKENS = 64
 
 
-def _literal_missing(claim: str, quotes: list[str]) -> str | None:
-    """The claim's first "*"/"_" literal that no quote holds as written, or None."""
-    if "*" not in claim and "_" not in claim:
-        return None
-    low = [q.lower() for q in quotes if q]
-    for m in _RUN.finditer(_EMPHASIS.sub(r"\2", claim)):
-        if not _LITERAL_MARK.search(m.group(0)):
-            continue
-        tok = m.group(0).strip(".-/")
-        if ("*" in tok or "_" in tok) and not any(tok.lower() in q for q in low):
-            return tok
-    return None
+def _is_code(tok: str) -> bool:
+    return bool(_CODE_MARK.search(tok)) or "." in tok and any(
+        any(len(p) > 1 and not p[0].isupper() for p in m.group(0).split(".")) for m in _DOTTED.finditer(tok))
+
+
+def _code_tokens(claim: str) -> list[str]:
+    """The claim's code tokens (see above): its words split at spaces, without the brackets,
+    quote marks, closing punctuation and "'s" around them (a call keeps its closing brackets)."""
+    out: list[str] = []
+    for word in _EMPHASIS.sub(r"\2", claim).split():
+        if "://" in word or word.startswith("</"):
+            continue  # an address or a link's target, a closing tag: no token of the statement
+        core = word.lstrip(_CODE_OPEN)
+        tok = core.rstrip(_CODE_CLOSE)
+        if len(tok) > 2 and tok[-2] == "'" and tok[-1] in "sS":
+            tok = tok[:-2].rstrip(_CODE_CLOSE)
+        opened = tok.count("(") - tok.count(")")
+        if opened > 0 and core[len(tok):len(tok) + opened] == ")" * opened:
+            tok += ")" * opened
+        if len(tok) > 1 and _is_code(tok):
+            out.append(tok)
+            if len(out) >= MAX_CODE_TOKENS:
+                break
+    return out
 
 
 # A value written as a literal - in quote marks ("the default is 'locales'"), backticks or the
@@ -394,42 +422,30 @@ def _literal_values(claim: str) -> list[str]:
     return vals
 
 
-def literal_value_missing(claim: str, quotes: list[str]) -> str | None:
-    """The claim's first literal value (see above) no quote writes as written, or None."""
-    if not any(ch in claim for ch in "'\"`[\u2018\u2019\u201c\u201d"):
-        return None
-    values = _literal_values(claim)
-    if not values:
+def literal_missing(claim: str, quotes: list[str]) -> tuple[str, bool] | None:
+    """The claim's first literal no quote writes as written - a code token (False) before a
+    value in quote marks, backticks or a list (True) - or None. As written: the same
+    characters and case, not inside a longer word (quote marks and runs of spaces aside)."""
+    # a reporting frame's source ("According to example.org, ...") is no fact a quote must show
+    prose = _strip_frames(" ".join(claim.translate(_LIT_APOSTROPHE).split()))
+    found = [(tok, False) for tok in _code_tokens(prose)]
+    if any(ch in claim for ch in "'\"`[\u2018\u2019\u201c\u201d"):
+        found += [(v, True) for v in _literal_values(claim)]
+    if not found:
         return None
     texts = [" ".join(q.translate(_LIT_APOSTROPHE).split()) for q in quotes if q]
-    for v in values:
-        rx = re.compile(("(?<!\\w)" if v[0].isalnum() or v[0] == "_" else "") + re.escape(v)
-                        + ("(?!\\w)" if v[-1].isalnum() or v[-1] == "_" else ""))
+    for lit, quoted in found:
+        head = "(?<![\\w-])" if lit[0] == "-" else "(?<!\\w)" if lit[0].isalnum() or lit[0] == "_" else ""
+        rx = re.compile(head + re.escape(lit) + ("(?!\\w)" if lit[-1].isalnum() or lit[-1] == "_" else ""))
         if not any(rx.search(t) for t in texts):
-            return v
+            return lit, quoted
     return None
 
 
-# A name in code written in another case: "raise a keyerror" / "raise a KeyError", "Set
-# secure_ssl_redirect" / "Set SECURE_SSL_REDIRECT" (the word analysis compares lower case).
-# Only names that look like code on the quote side: with "_" or a capital inside a word.
-_CODE_NAME = re.compile(r"(?<![\w.])[A-Za-z]\w*(?:_\w+|[a-z][A-Z][a-z]\w*)")
-MAX_CODE_NAMES = 200
-
-
-def _case_changed(claim: str, quotes: list[str]) -> tuple[str, str] | None:
-    names: dict[str, set[str]] = {}
-    for q in quotes:
-        for m in islice(_CODE_NAME.finditer(q), MAX_CODE_NAMES):
-            names.setdefault(m.group(0).lower(), set()).add(m.group(0))
-    if not names:
-        return None
-    written = {w for q in quotes for w in re.findall(r"\w+", q)}
-    for w in re.findall(r"\w+", claim):
-        forms = names.get(w.lower())
-        if forms and w not in forms and w not in written:
-            return w, min(forms)
-    return None
+# A word written in another case (the word analysis compares lower case): a name in code
+# ("raise a keyerror" / "raise a KeyError") or a word whose capital names something
+# (``recased_word``). A name in code: a quote's word with "_" or a capital inside it.
+_CODE_NAME = re.compile(r"[A-Za-z]\w*(?:_\w+|[a-z][A-Z][a-z]\w*)")
 
 
 def _forms_by_low(t: _Text) -> dict[str, set[tuple[str, bool]]]:
@@ -440,27 +456,36 @@ def _forms_by_low(t: _Text) -> dict[str, set[tuple[str, bool]]]:
     return out
 
 
-def _recased_word(c: _Text, qs: list[_Text]) -> tuple[str, str] | None:
-    """A content word of the claim its quotes hold only in another case, any word, not only a
-    name in code: "U" for "u" (two Vim commands), "US" for "us", "Path" for "path" - (claim
-    word, quote word), else None. A capital that only opens a sentence, on either side ("The
-    archive" / "the archive"), changes nothing."""
+def recased_word(c: _Text, qs: list[_Text], names_only: bool = False) -> tuple[str, str, bool] | None:
+    """A word of the claim its quotes hold only in another case: (claim word, quote word, the
+    quote's word is a name in code), else None; with ``names_only``, only a name in code.
+    A name in code counts first, any word of the claim, a sentence's opening capital too
+    ("raise a keyerror" / "KeyError", "Set secure_ssl_redirect" / "SECURE_SSL_REDIRECT"); then
+    any content word: "U" for "u" (two Vim commands), "US" for "us", "Path" for "path", where a
+    capital that only opens a sentence, on either side ("The archive" / "the archive"), changes
+    nothing."""
     raws = union(qs, "rawset")
+    plain = None
     for k, w in enumerate(c.raw):
-        if c.kinds[k] != _WORD or not c.content[k] or w in raws or not w[:1].isalpha():
+        if c.kinds[k] != _WORD or w in raws or not w[:1].isalpha():
             continue
         forms: set[tuple[str, bool]] = set()
         for t in qs:
             forms |= derived(t, _forms_by_low).get(c.low[k], set())
         if not forms:
             continue  # shown by a stem or an equivalence, not by the same letters
+        code = [f for f, _ in forms if _CODE_NAME.fullmatch(f)]
+        if code:
+            return w, min(code), True
+        if names_only or plain is not None or not c.content[k]:
+            continue
         for f, f_start in forms:
             if len(w) > 1 and w[1:] == f[1:] and w[1:].islower() \
                     and (c.sent_start[k] and w[0].isupper() or f_start and f[0].isupper()):
                 break  # a sentence's opening capital, on one side or the other
         else:
-            return w, min(f for f, _ in forms)
-    return None
+            plain = w, min(f for f, _ in forms), False
+    return plain
 
 
 # A symbol that carries meaning in a command, an option or a path - "a filename of |" for "a

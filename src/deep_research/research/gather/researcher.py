@@ -36,8 +36,8 @@ from ..runtime.failure import guarded
 from ..runtime.meter import BudgetExceeded, ModelCallError, describe
 from ..runtime.usage import approx_tokens, message_text
 from .reuse import INFLIGHT, QueryRegistry, repeat_notice, search_key, summary_key
-from ..runtime.sources import SourceMeta, source_id_for
-from ..state import ONCE_PER_RUN, ResearcherInput, ResearcherOutput, ResearcherState, error_record
+from ..runtime.sources import SourceMeta, masked_notice, result_source_id, without_credentials
+from ..state import ONCE_PER_RUN, URL_CREDENTIALS, ResearcherInput, ResearcherOutput, ResearcherState, error_record
 from .tools import RESEARCHER_TOOLS, SEARCH, THINK
 
 MAX_QUERY_CHARS = 400  # Tavily's own limit; longer queries find nothing more
@@ -379,12 +379,17 @@ class ResearcherNodes:
         if earlier is not None:
             ctx.progress(event="query_repeated", query=query[:80], earlier=str(earlier.get("query", ""))[:80])
             intro = repeat_notice(earlier, query, topic)
+        # a URL's credentials are masked (results recorded for reuse before they were too)
+        given = [without_credentials(r) for r in given]
         seen = {r.url for r in given}
-        results = [*given, *(r for r in results if r.url not in seen)]
+        results = [*given, *(without_credentials(r) for r in results if without_credentials(r).url not in seen)]
         usable: list[tuple[SearchResult, Source]] = []
         not_read: list[str] = []
         for r in results:
-            source = Source(source_id_for(r.url), r.url, r.content or "", r.title, r.format)
+            if (masked := masked_notice(r)) is not None:
+                extra["degradations"].append(error_record("researcher", masked, url=r.url, query=query,
+                                                          kind=URL_CREDENTIALS))
+            source = Source(result_source_id(r), r.url, r.content or "", r.title, r.format)
             # a page without text (nothing retrieved, or markup only) has nothing to cite
             if not (r.content or "").strip() or not source.page.text.strip():
                 why = f"page skipped: {r.skipped}" if r.skipped else "page with empty content skipped"

@@ -27,7 +27,7 @@ T = TypeVar("T")
 MAX_QUERIES = 1000  # searches of a thread compared with a new query
 # what a search result says of its page beyond its text, kept with a recorded search
 # (``metadata``: the search engine's, such as Tavily's published_date, which credibility reads)
-_KEPT = ("cut", "published", "author", "site_name", "locations", "metadata")
+_KEPT = ("cut", "published", "author", "site_name", "locations", "metadata", "source_id")
 
 
 class InFlight:
@@ -122,7 +122,8 @@ class QueryRegistry:
             locations, metadata = row.get("locations"), row.get("metadata")
             out.append(SearchResult(row["url"], row.get("title") or "", content, row.get("format"),
                                     row.get("snippet") or "", None, bool(row.get("partial")),
-                                    cut=str(row.get("cut") or ""), **kept,
+                                    cut=str(row.get("cut") or ""), source_id=str(row.get("source_id") or ""),
+                                    **kept,
                                     metadata=dict(metadata) if isinstance(metadata, dict) else {},
                                     locations=locations if isinstance(locations, list) else None))
         return out

@@ -134,6 +134,10 @@ def _write_outputs(cfg, state: dict, thread_id: str, markdown: str, sources: lis
                                     settings_ignored=state.get("ignored_settings") or ())
             break
     degradations += [error_record("publish", f"PDF: {m.message}") for m in result.missing_glyphs]
+    if result.sources_replaced and state.get("report_review") == "edited":  # the reviewer's text, not the model's
+        from ...publish.publisher import sources_replaced_note
+
+        degradations.append(error_record("publish", sources_replaced_note(result.sources_replaced)))
     degradations += [error_record("publish", d["reason"]) for d in result.output_policy.get("degraded", [])]
     # the cited sources, as `deep-research publish --sources` reads them: the folder alone
     # re-publishes its report.md (it keeps its <ref> tags)

@@ -901,9 +901,10 @@ class Configuration(BaseModel):
 
     @staticmethod
     def _run_values(config: dict | None, context: Any) -> dict[str, Any]:
-        """The values a run sets itself (context over configurable)."""
+        """The values a run sets itself (context over configurable; on a LangGraph server,
+        its context alone: :func:`server_run`)."""
         values: dict[str, Any] = {}
-        configurable = (config or {}).get("configurable") or {}
+        configurable = {} if server_run(config, context) else (config or {}).get("configurable") or {}
         for name in Configuration.model_fields:
             if name in configurable and configurable[name] is not None:
                 values[name] = configurable[name]
@@ -1030,6 +1031,24 @@ class Configuration(BaseModel):
                     + f". Give prices in USD per million input and output tokens with model_prices, e.g. "
                     f"{_env_name('model_prices')}='{example}', choose a priced model, or cap tokens "
                     "(max_total_tokens) instead of cost")
+
+
+def server_run(config: typing.Mapping | None, context: Any) -> bool:
+    """Whether a run's settings are its ``context`` alone: a run that langgraph-api made (its
+    configurable names the run's assistant and graph) and that has a context. There the
+    context is the run's own settings over its assistant's, and the configurable mirrors
+    them, over the thread's config: that keeps the configurable of the assistants the thread
+    ran with before, so a setting since dropped from the assistant, or set only by another
+    assistant, came back into the run (langgraph-api 0.16.7, in-memory runtime, checked
+    on `langgraph dev`: tests/server/test_settings.py)."""
+    configurable = (config or {}).get("configurable") or {}
+    return context is not None and "assistant_id" in configurable and "graph_id" in configurable
+
+
+def without_settings(config: dict) -> dict:
+    """``config`` with no setting in its configurable (LangGraph's own keys stay)."""
+    configurable = config.get("configurable") or {}
+    return {**config, "configurable": {k: v for k, v in configurable.items() if k not in Configuration.model_fields}}
 
 
 def _describe_fields(model: type[BaseModel]) -> None:

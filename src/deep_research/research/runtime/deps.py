@@ -22,7 +22,7 @@ from .configuration import Configuration
 from .meter import CURRENT_METER, Meter, describe, is_transient
 from .providers import ModelFactory, default_model_factory
 from .run_folder import root_checkpoint
-from .sources import PageStore, owner_of
+from .sources import PageStore, owner_of, without_credentials
 from .usage import total_cost, total_tokens
 
 log = logging.getLogger(__name__)
@@ -170,7 +170,8 @@ class NodeContext:
                 "deep_research.search.query": query if tracing.content_allowed() else None,
                 "deep_research.search.query_chars": len(query), "deep_research.search.max_results": max_results,
         }) as current:
-            results = await self._run_search(backend, query, max_results)
+            # credentials in a result's URL are never kept nor shown (sources.without_credentials)
+            results = [without_credentials(r) for r in await self._run_search(backend, query, max_results)]
             tracing.set_attributes(current, {
                 "deep_research.search.results": len(results),
                 "deep_research.search.empty": sum(1 for r in results if not (r.content or "").strip())})

@@ -9,6 +9,7 @@ one user's pages are not visible to another.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import datetime as dt
 import hashlib
 import logging
@@ -20,6 +21,7 @@ from langgraph.store.base import BaseStore
 from langgraph.store.memory import InMemoryStore
 
 from ...citations.locations import parse_locations
+from ...errors import has_masked_url_credentials, mask_url_credentials, masked_credentials
 from ...citations.model import Source
 from ...search.base import SearchResult, backoff_delay
 
@@ -59,6 +61,34 @@ def content_hash(content: str) -> str:
 def source_id_for(url: str) -> str:
     """A short id the model can copy into <ref id="..."> tags; stable per URL."""
     return "s" + hashlib.sha256(url.encode("utf-8", "surrogatepass")).hexdigest()[:8]
+
+
+def result_source_id(result: SearchResult) -> str:
+    """The id of the source a search result makes: its URL's (:func:`source_id_for`), or
+    for a URL whose credentials were masked, the id of the URL as found
+    (:func:`without_credentials`), so that a page's id is the same in every version."""
+    return result.source_id or source_id_for(result.url)
+
+
+def without_credentials(result: SearchResult) -> SearchResult:
+    """``result`` with its URL's credentials masked (a password or a token as the user name,
+    a secret query value such as ``?token=``: errors.mask_url_credentials), as a sources
+    file's URL is: a search result or a page the user named becomes a source, kept in the
+    state database and linked in every output of the report. Its source id stays the one
+    of the URL as found (:func:`result_source_id`)."""
+    kept = mask_url_credentials(result.url)
+    if kept == result.url:
+        return result
+    return dataclasses.replace(result, url=kept, source_id=result_source_id(result))
+
+
+def masked_notice(result: SearchResult) -> str | None:
+    """What :func:`without_credentials` left out of ``result``'s URL, in a line (a
+    degradation of the run), or None when it left out nothing."""
+    if not result.source_id or not has_masked_url_credentials(result.url):
+        return None
+    return (f"page {result.url}: its URL held {masked_credentials(result.url)}; the run keeps and links it without "
+            "them (the link may not open the page)")
 
 
 def owner_label(identity: str) -> str:
@@ -138,7 +168,7 @@ class PageStore:
     async def record(self, result: SearchResult, query: str = "", credibility: dict | None = None) -> SourceMeta:
         h = await self.put(result.content)
         return SourceMeta(
-            id=source_id_for(result.url),
+            id=result_source_id(result),
             url=result.url,
             title=result.title or result.url,
             format=result.format,

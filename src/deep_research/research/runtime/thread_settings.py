@@ -44,7 +44,7 @@ from pydantic_core import to_jsonable_python
 from ...errors import UserError, has_masked_url_credentials, mask_url_credentials, masked_credentials
 from ...json_values import map_strings
 from ...lru import LRU
-from .configuration import CEILINGS, ROLE_SETTINGS, ROLES, Configuration
+from .configuration import CEILINGS, ROLE_SETTINGS, ROLES, Configuration, server_run, without_settings
 
 log = logging.getLogger(__name__)
 
@@ -173,8 +173,10 @@ def settled(state: Any, config: dict, runtime: Any) -> tuple[dict, Any, list[dic
     """:func:`applied`, and the records of the settings this run gave that are not used
     (:func:`thread_values`): the caller tells the user (:func:`notice_update`)."""
     if _restated(config):  # the command line: its resume replaced a refused saved setting (refused_on_resume)
-        replaced = ((config or {}).get("configurable") or {}).get(REPLACED)
-        return config, runtime, [dict(r) for r in replaced or () if isinstance(r, Mapping) and r.get("refused")]
+        return config, runtime, _replaced_records(((config or {}).get("configurable") or {}).get(REPLACED))
+    context = getattr(runtime, "context", None)
+    if server_run(config, context):  # the context holds the run's settings; the configurable, stale ones too
+        config = without_settings(config)
     started = state.get("question_settings") if isinstance(state, Mapping) else None
     if not started or is_follow_up(state):
         return config, runtime, []
@@ -182,7 +184,6 @@ def settled(state: Any, config: dict, runtime: Any) -> tuple[dict, Any, list[dic
         raise UserError("the thread's question_settings must be a mapping of setting names to values, not "
                         f"{type(started).__name__} {_shown(started)!r}: update the thread's state with its "
                         "settings (or {} for none)")
-    context = getattr(runtime, "context", None)
     given = Configuration._run_values(config, context)
     values, ignored = thread_values(started, given)
     values, refused = _refused_now(started, given, values, config)
@@ -192,10 +193,57 @@ def settled(state: Any, config: dict, runtime: Any) -> tuple[dict, Any, list[dic
         if (thread, record["setting"]) not in _SAID:
             _SAID[(thread, record["setting"])] = True
             log.warning("thread %s: %s", thread, ignored_line(record))
-    config = {**(config or {}), "configurable": {**((config or {}).get("configurable") or {}), **values}}
+    # the values, and no other setting: one that the run gave and is not used stays out
+    config = {**(config or {}), "configurable": {**without_settings(config or {})["configurable"], **values}}
     if context is not None and hasattr(runtime, "override"):
         runtime = runtime.override(context=None)  # every value is in the configurable now
     return config, runtime, ignored
+
+
+def _replaced_records(value: Any) -> list[dict]:
+    """The records of ``configurable[REPLACED]`` (:func:`refused_on_resume`'s, as the command
+    line's resume gives them), checked: a caller trusted with it (no auth: a Python caller, a
+    server without credentials) that gives something else gets a UserError naming what it
+    gave and the shape expected, not a TypeError or KeyError from the records' use."""
+    if value is None:
+        return []
+    problem = None
+    if not isinstance(value, (list, tuple)):
+        problem = f"{type(value).__name__} {_shown(_jsonable(value))}"
+    else:
+        for i, record in enumerate(value):
+            if not isinstance(record, Mapping):
+                problem = f"item {i}: {type(record).__name__} {_shown(_jsonable(record))}"
+            elif missing := [k for k in _RECORD_KEYS if k not in record]:
+                problem = f"item {i} lacks {', '.join(missing)}"
+            elif record.get("refused") is not True or not all(isinstance(record[k], str) for k in _RECORD_TEXT):
+                problem = f"item {i}: {_shown(_jsonable(record))}"
+            elif record["by"] not in _BY_ON_RESUME:
+                problem = f"item {i}: by {_shown(_jsonable(record['by']))} (one of {', '.join(_BY_ON_RESUME)})"
+            else:
+                try:
+                    json.dumps([record["asked"], record["kept"]])
+                except (TypeError, ValueError):
+                    problem = f"item {i}: asked and kept must be JSON values"
+            if problem:
+                break
+    if problem:
+        raise UserError(f"configurable {REPLACED} must be a list of records {{{', '.join(_RECORD_KEYS)}}} with "
+                        f"refused true, as deep-research resume gives it (the saved settings a resume replaced), "
+                        f"not {problem}: leave it out")
+    return [dict(r) for r in value]
+
+
+_RECORD_KEYS = ("setting", "asked", "kept", "why", "by", "refused")
+_RECORD_TEXT = ("setting", "why", "by")
+
+
+def _jsonable(value: Any) -> str:
+    """``value`` as JSON text, else its repr: a value in an error message."""
+    try:
+        return json.dumps(value)
+    except (TypeError, ValueError):
+        return repr(value)
 
 
 REFUSED = "setting_refused"  # a degradation's kind: a setting of the question refused now, replaced
@@ -284,7 +332,9 @@ def refused_on_resume(saved: Mapping[str, Any], given: Mapping[str, Any], merged
     the resume did not give again, and a record of each, as :func:`_refused_now` on the
     server. Each is replaced by the environment's value, else the default. A refusal that
     no saved setting causes (a value the resume gave, the environment itself) is left to
-    ``Configuration.resolve`` to raise: the user changes that option or variable."""
+    ``Configuration.resolve`` to raise: the user changes that option or variable. The value
+    used instead of each is in the result (saved with the run), unless it is the general
+    setting the resume gave, or none."""
     env = dict(os.environ if environ is None else environ)
     from_env = Configuration.env_overrides(env)
 
@@ -311,7 +361,18 @@ def refused_on_resume(saved: Mapping[str, Any], given: Mapping[str, Any], merged
     # the values used instead are those of the run as it goes on: with what the resume gave
     out, refused = _replaced(started, {}, alone, problem,
                              lambda out: Configuration.resolve({"configurable": {}}, {**out, **typed}, env), by)
-    return ({**out, **typed}, refused) if refused else (merged, [])
+    if not refused:
+        return merged, []
+    # the run goes on with the value used instead, saved with it: a later resume keeps it (as
+    # its line says) rather than take whatever the environment holds then. A role's setting
+    # replaced by the general one the resume gave follows that one, saved as typed.
+    used = Configuration.resolve({"configurable": {}}, {**out, **typed}, env)
+    for record in refused:
+        name = record["setting"]
+        if record["by"] != "this resume" and name in Configuration.model_fields \
+                and (value := _effective(used, name)) is not None:
+            out[name] = to_jsonable_python(value)
+    return {**out, **typed}, refused
 
 
 TOLD = "ignored_settings_told"  # state: the run (and settings) last told, so a run is told once
