@@ -209,6 +209,11 @@ def test_a_call_that_got_no_answer_says_where_it_went_or_how_long_it_waited():
         run(meter(max_retries=0).invoke(fake(OpenAIConnectionError("Connection error.")), PROMPT))
     said = str(err.value)
     assert said.endswith("Connection error. (http://user:***@127.0.0.1:9/v1/chat/completions?api_key=***)"), said
+    with pytest.MonkeyPatch.context() as mp:  # a server's chat is not told the server's own endpoint
+        mp.setattr(meter_module, "on_server", lambda: True)
+        with pytest.raises(ModelCallError) as err:
+            run(meter(max_retries=0).invoke(fake(OpenAIConnectionError("Connection error.")), PROMPT))
+    assert str(err.value).endswith("Connection error. (the model's server could not be reached)"), str(err.value)
 
     async def slow(messages, bound):
         await asyncio.sleep(2)

@@ -145,7 +145,21 @@ def _unanswered(e: BaseException, timeout_s: float) -> str:
     url = getattr(getattr(e, "request", None), "url", None)
     if url is None or not any(w in type(e).__name__ for w in ("Connect", "Timeout")):
         return ""
+    if on_server():  # the server's own endpoint is not shown to the users of its chat
+        return " (the model's server could not be reached)"
     return f" ({redact(mask_url_credentials(str(url)))[:300]})"
+
+
+def on_server() -> bool:
+    """Whether this call is part of a run of a LangGraph server (a chat), not the CLI's."""
+    try:
+        from langgraph.config import get_config
+
+        from .chat import run_id
+
+        return run_id(get_config()) is not None
+    except Exception:  # noqa: BLE001 - outside a run
+        return False
 
 
 # --- calls -------------------------------------------------------------------------------
