@@ -227,6 +227,10 @@ CASES = [
          ["cannot write the index", "file is not a database"]),
     Case("index: --index under a file", lambda t: ["index", t, "--index", a_file(t) / "index.sqlite"], 2,
          ["cannot write the index"]),
+    # a cap's variable misspelt in the environment set no cap, and nothing said so
+    Case("a setting's variable misspelt", lambda t: [*research_args(t)[:2], "--search", "tavily", *research_args(t)[4:]],
+         2, ["warning: DEEP_RESEARCH_MAX_TOTAL_TOKEN is not a setting and is ignored; did you mean "
+             "DEEP_RESEARCH_MAX_TOTAL_TOKENS?", "TAVILY_API_KEY"], env={"DEEP_RESEARCH_MAX_TOTAL_TOKEN": "5000"}),
 ]
 
 

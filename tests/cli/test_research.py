@@ -86,6 +86,8 @@ def test_brief_approval_without_a_terminal_waits_then_resumes(tmp_path, corpus):
             "--approve-brief", "--db", db, env=SCRIPTED)
     assert r.returncode == 3, r.stdout + r.stderr
     assert "waiting for approval of the research brief" in r.stderr
+    # the answers resume takes to a brief, not those of a clarifying question or a report's review
+    assert " ".join(r.stderr.split()).endswith("--approve | --reject FEEDBACK"), r.stderr
     thread = re.search(r"deep-research resume (\w+)", r.stderr).group(1)
     r = run("resume", thread, "--reject", "Focus on Europe.", "--db", db, env=SCRIPTED)
     assert r.returncode == 3 and "waiting for approval" in r.stderr  # rewritten, asked again
@@ -311,6 +313,7 @@ def test_report_review_waits_then_an_edited_report_is_published(tmp_path, corpus
     r = run("research", QUESTION, "--corpus", corpus, "--out", tmp_path / "reports", "--yes", "--review-report",
             "--no-pdf", "--db", db, env=SCRIPTED)
     assert r.returncode == 3 and "waiting for review of the report" in r.stderr, r.stdout + r.stderr
+    assert " ".join(r.stderr.split()).endswith("--approve | --reject FEEDBACK | --edit FILE"), r.stderr
     assert not list((tmp_path / "reports").rglob("report.md"))
     thread = re.search(r"deep-research resume (\w+)", r.stderr).group(1)
     # an edit past the limit (several times the longest report a run writes) is refused before
@@ -547,7 +550,7 @@ def test_resume_edit_of_an_endless_file_stops_at_the_bound(tmp_path):
     assert "edited report /dev/zero is larger than 1 MB" in r.stderr, r.stderr
 
 
-def _review_with_answers(monkeypatch, answers):
+def _review_with_answers(monkeypatch, answers, payload: dict | None = None):
     """The interactive report review, its prompt answered from ``answers`` in turn."""
     import typer
 
@@ -556,9 +559,20 @@ def _review_with_answers(monkeypatch, answers):
     queue = list(answers)
     monkeypatch.setattr(research.sys.stdin, "isatty", lambda: True, raising=False)
     monkeypatch.setattr(typer, "prompt", lambda *a, **k: queue.pop(0))
-    result = research._ask_report_review({"report_markdown": "draft"}, None)
+    result = research._ask_report_review(payload or {"report_markdown": "draft"}, None)
     assert not queue, queue
     return result
+
+
+def test_the_review_says_what_the_citation_check_found_before_it_asks(monkeypatch, capsys):
+    """The terminal's review showed the report's markdown and asked to publish it without
+    a word on its citations (a quote not on its page looks like any other <ref> there); the
+    chat's review says it, from the same summary the review carries."""
+    summary = {"refs": 3, "verified": 1, "repaired": 1, "unsupported": 1, "fragment_links": 2}
+    assert _review_with_answers(monkeypatch, ["a"], {"report_markdown": "draft", "citation_summary": summary}) \
+        == {"type": "approve"}
+    shown = " ".join(capsys.readouterr().out.split())
+    assert "1 verified, 1 repaired, 1 unsupported" in shown, shown
 
 
 def test_the_review_answer_e_file_names_a_bad_file_plainly_and_asks_again(tmp_path, monkeypatch, capsys):
@@ -651,4 +665,5 @@ def test_a_clarifying_question_the_run_waits_on_is_named_in_plain_text(monkeypat
     with pytest.raises(research.WaitingForUser) as e:
         research._ask_clarification(QUESTION_MD, None)
     assert e.value.what.startswith("an answer to: Do you mean the Python language? It names things in _snake_case_")
+    assert e.value.options == "--answer TEXT"  # not --approve, --reject or --edit: they answer no question
     assert "\n" not in e.value.what and "\x1b" not in e.value.what

@@ -526,6 +526,34 @@ def test_a_bad_run_folder_in_a_tree_is_skipped_and_the_search_is_bounded(tmp_pat
         "after it listed 1 folders)" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("run_json", [
+    {"usage": {"research": {"input_tokens": "lots"}}},  # token counts as words
+    {"usage": {"research": ["not", "a", "record"]}},
+    {"plan": [{"topic": "Cooling", "sources": 5}]},  # a plan's sources as a number
+], ids=["tokens as words", "usage as a list", "sources as a number"])
+def test_a_run_folder_holding_what_no_run_writes_is_skipped_and_named(tmp_path, capsys, run_json):
+    """A run folder from elsewhere whose run.json parses but holds the wrong kinds of values:
+    `eval report` stopped with "internal error: ValueError: invalid literal for int()" (exit 1)
+    and reported none of the good folders beside it; it is skipped with a warning naming it,
+    as an unreadable one is, and `eval compare` names it (exit 2)."""
+    from deep_research.evaluation.checks import evaluate_run
+
+    good = make_run(tmp_path / "tree" / "good")
+    bad = make_run(tmp_path / "tree" / "odd")
+    (bad / "run.json").write_text(json.dumps({"question": "q", **run_json}), encoding="utf-8")
+    with pytest.raises(EvalInputError, match="its files do not hold what a research run writes"):
+        evaluate_run(RunFolder.load(bad))
+    out = tmp_path / "r.json"
+    assert main(["eval", "report", str(tmp_path / "tree"), "--json", str(out)]) == 0
+    err = capsys.readouterr().err
+    assert f"warning: skipped: {bad}: its files do not hold what a research run writes" in err, err
+    assert [r["path"] for r in json.loads(out.read_text())["runs"]] == [str(good)]
+    assert main(["eval", "report", str(bad)]) == 2
+    assert f"nothing to report in {bad}" in capsys.readouterr().err
+    assert main(["eval", "compare", str(good), str(bad)]) == 2
+    assert f"{bad}: its files do not hold what a research run writes" in capsys.readouterr().err
+
+
 def test_drb_import_and_export_follow_the_formats(tmp_path):
     tasks = tmp_path / "query.jsonl"
     tasks.write_text("\n".join(json.dumps(t, ensure_ascii=False) for t in [

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from deep_research.citations.model import Source
+from deep_research.citations.model import Source, Verdict
 from deep_research.publish import publish_report
 
 weasyprint = pytest.importorskip("weasyprint")
@@ -82,6 +82,66 @@ def test_long_tokens_marked_alike_with_and_without_a_pre_block():
         html = "".join(rnd.choice(pieces) for _ in range(rnd.randrange(1, 30)))
         pre = "<pre><code>" + "z" * 40 + "</code></pre>"
         assert breakable_long_tokens(html + pre) == breakable_long_tokens(html) + pre, html
+
+
+HUGE = 3000  # characters of one run: WeasyPrint's time grows with its square (8,000 took 5 s)
+
+
+def _runs_between_breaks(html: str) -> list[str]:
+    """The body's text between places a line may break (white space, <wbr>), tags left out:
+    a run that crosses <em> or a highlighted code token's <span> is one run."""
+    import html as html_lib
+    import re
+
+    body = html[html.index("<body"):]
+    text = re.sub(r"<(?!wbr>)[^>]*>", "", body.replace("<wbr>", "\x00"))
+    return [html_lib.unescape(r) for r in re.split(r"[ \t\n\r\f\x00]+", text) if r]
+
+
+def test_a_run_without_spaces_gets_a_line_break_opportunity_every_few_characters(tmp_path):
+    """A model's degenerate token, one long highlighted code line, emphasis on every other letter
+    or a page's quote with a huge token: WeasyPrint lays out such a run in time quadratic in its
+    length (a 100,000-character word outlived the PDF worker's 900 s timeout, so no PDF; a
+    200,000-character word was drawn as one line past the page's edge), so every long run of
+    the page gets a <wbr> each few characters, and the text itself is unchanged."""
+    from deep_research.publish.html import BREAK_RUN_AFTER, BREAK_RUN_EVERY
+
+    word, label = "Q" * HUGE, "L" * 1500  # a quote is at most 2,000 characters
+    page = f"Tea plants need acid soil and the label reads {label} on every bag sold."
+    report = (f"# Runs\n\n{word}\n\nSome text {'ab*c*' * (HUGE // 5)} end.\n\n"
+              f"```python\n{'a.' * (HUGE // 2)}b\n```\n\n"
+              f'The label is long <ref id="tea">"the label reads {label} on every bag sold."</ref>.\n')
+    result = publish_report(report, [Source("tea", "https://example.org/tea", page, "Tea", "text")], tmp_path,
+                            pdf=False, docx=True)
+    html = result.files["html"].read_text(encoding="utf-8")
+    assert result.report.count(Verdict.VERIFIED) == 1
+    runs = _runs_between_breaks(html)
+    assert max(map(len, runs)) <= BREAK_RUN_AFTER + BREAK_RUN_EVERY, max(runs, key=len)[:80]
+    # the text is whole: only break opportunities were added, in the HTML and in the Word file
+    shown = "".join(runs)
+    assert word in shown and "a." * (HUGE // 2) + "b" in shown and "abc" * (HUGE // 5) in shown
+    import docx
+
+    paragraphs = [p.text for p in docx.Document(str(result.files["docx"])).paragraphs]
+    assert word in paragraphs and any(label in p for p in paragraphs)  # the body and the Sources' quote
+
+
+def test_break_opportunities_split_no_entity_or_combining_mark():
+    import re
+    import unicodedata
+
+    from deep_research.publish.html import break_long_runs
+
+    for unit in ("a&amp;", "e\u0301", "\U0001f469\u200d\U0001f52c", "\u263a\ufe0f", "&#x27;x", "x&#x27;"):
+        page = f"<head><title>{unit * 200}</title></head><body><p>{unit * 200}</p></body>"
+        out = break_long_runs(page)
+        assert out.count("<wbr>") > 0 and out.replace("<wbr>", "") == page
+        pieces = out.split("<wbr>")
+        for before, after in zip(pieces, pieces[1:]):
+            assert not re.search(r"&#?\w*\Z", before), (unit, before[-10:])  # never inside an entity
+            assert unicodedata.category(after[0])[0] != "M" and after[0] not in "\u200d\ufe0f", (unit, after[:5])
+            assert not before.endswith("\u200d"), unit
+        assert f"<title>{unit * 200}</title>" in out  # the head is left alone
 
 
 def test_a_quote_label_never_breaks_inside_a_word():

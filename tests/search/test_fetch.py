@@ -304,8 +304,12 @@ def test_a_redirect_to_a_private_address_is_refused(web):
 def test_allow_private_never_admits_metadata_addresses():
     import ipaddress
 
-    for addr in ("169.254.169.254", "fd00:ec2::254", "::ffff:169.254.169.254", "0.0.0.0", "ff02::1"):
+    for addr in ("169.254.169.254", "fd00:ec2::254", "::ffff:169.254.169.254", "0.0.0.0", "ff02::1",
+                 "169.254.170.23", "fd00:ec2::23",  # EKS Pod Identity's credentials agent
+                 "169.254.0.23",  # Tencent Cloud's metadata
+                 "168.63.129.16"):  # Azure's WireServer: not a private address, refused all the same
         assert address_refusal(ipaddress.ip_address(addr), allow_private=True), addr
+        assert address_refusal(ipaddress.ip_address(addr), allow_private=False), addr
     for addr in ("127.0.0.1", "10.1.2.3", "::1", "fe80::1"):
         assert address_refusal(ipaddress.ip_address(addr), allow_private=True) is None, addr
         assert address_refusal(ipaddress.ip_address(addr), allow_private=False), addr

@@ -305,11 +305,15 @@ def test_a_failure_mid_run_is_in_the_chat_and_sending_the_message_again_works(se
         once = await _assistant(client, max_retries=0)
         thread = (await client.threads.create())["thread_id"]
         failed = await send(client, thread, once, text=QUESTION)
+        state = await client.threads.get_state(thread)
         again = await send(client, thread, once, text=QUESTION)
-        return failed, again
+        return failed, state, again
 
-    failed, again = run(go())
+    failed, state, again = run(go())
     assert failed.error is not None and failed.error["message"].startswith("write_draft_report: ")
+    # the chat loaded again ends with the failure, not with the failed step's "Writing a first draft…"
+    last = state["values"]["messages"][-1]
+    assert last["name"] == "error" and "first draft" not in str(again.shown[0]), last
     assert_chat_never_lost(failed, QUESTION)
     shown = failure_turn(failed)
     assert shown.startswith("The run failed at write_draft_report: model call failed")

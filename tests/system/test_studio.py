@@ -131,6 +131,8 @@ def test_a_model_server_that_is_down_is_named_in_the_runs_error_and_state_and_a_
     message = failed.error["message"]
     assert message.startswith("clarify_with_user: model call failed: OpenAIConnectionError: Connection error"), \
         message
+    # said to the chat without the server's own endpoint (the CLI names it)
+    assert "could not be reached" in message and down.removesuffix("/v1") not in message, message
     values = state["values"]
     assert values["status"] == "failed"
     assert values["errors"][-1]["stage"] == "clarify_with_user"

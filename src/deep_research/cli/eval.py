@@ -166,11 +166,19 @@ def report_cmd(
     """Code checks of published runs: structure, citations, claims, sources, FACT-style
     accuracy and the synthesis score."""
     from ..evaluation.checks import evaluate_run
-    from ..evaluation.rundir import load_run_folders
+    from ..evaluation.rundir import EvalInputError, load_run_folders
 
     runs = load_run_folders(dirs, _warn)
     json_out = json_out or _beside(dirs, "eval-report.json")
-    records = [{**evaluate_run(run), "path": str(run.path)} for run in runs]
+    records = []
+    for run in runs:  # a folder whose files hold what no run writes: skipped, named, as an unreadable one
+        try:
+            records.append({**evaluate_run(run), "path": str(run.path)})
+        except EvalInputError as e:
+            _warn(f"skipped: {e}")
+    if not records:
+        raise EvalInputError(f"nothing to report in {', '.join(map(str, dirs))}: no run folder there could be "
+                             f"read ({len(runs)} skipped, see the warnings above)")
     _table(report_table(records, _table_width()))
     _write_json(json_out, {"runs": records})
     _say(f"Wrote {json_out}")
@@ -363,6 +371,7 @@ def run_cmd(
     from ..evaluation.questions import load_questions
     from ..evaluation.runner import EvalRunner, EvalSettings, check_allowed
     from ..research.runner import is_postgres, load_deps
+    from ..research.runtime.env_names import near_miss_lines
 
     if server is None and server_token_env is not None:
         raise UserError("--server-token-env goes with --server URL")
@@ -372,6 +381,11 @@ def run_cmd(
         raise UserError(f"--db: {db!r} is not a PostgreSQL URL (postgresql://…); without --db each question "
                         "keeps its SQLite checkpoints in OUT/state/")
     allowed = check_allowed(allow_question_setting or ())
+    from .research import option_aliases
+    from .settings import labels
+
+    for line in near_miss_lines(aliases=option_aliases(labels())):  # a setting's variable misspelt: it sets nothing
+        _warn(line)
     qs = load_questions(questions)
     options = checked_context(**(run_settings or {}))
     context = {"write_pdf": False, **_settings_file(settings), **options}

@@ -32,10 +32,16 @@ WAITING = 3  # exit code: the run waits for the user (clarification or brief app
 
 
 class WaitingForUser(Exception):
-    def __init__(self, thread_id: str, what: str):
+    """The run waits for the user, who is not at a terminal: ``options`` of ``resume`` answer it."""
+
+    def __init__(self, thread_id: str, what: str, options: str):
         super().__init__(what)
         self.thread_id = thread_id
         self.what = what
+        self.options = options
+
+
+_DECIDE = "--approve | --reject FEEDBACK"  # resume's answers to the brief (and, with --edit FILE, the report)
 
 
 class Interrupted(Exception):
@@ -83,9 +89,14 @@ def _ask_report_review(payload: dict, preset: dict | None) -> dict:
             return {"type": "feedback", "feedback": preset.get("feedback", "")}
         return preset
     if not sys.stdin.isatty():
-        raise WaitingForUser("", "review of the report")
+        raise WaitingForUser("", "review of the report", f"{_DECIDE} | --edit FILE")
     out.rule("Report to review")
     out.print(payload.get("report_markdown", ""), highlight=False, markup=False)
+    if isinstance(payload.get("citation_summary"), dict):  # what code found, as the chat's review says it
+        from ..research.runtime.chat import citation_line
+
+        out.rule()
+        out.print(citation_line(payload["citation_summary"]), highlight=False, markup=False)
     if payload.get("error"):
         err.print(f"[yellow]{_esc(str(payload['error']))}[/yellow]")
     can_revise = bool(payload.get("revisions_left"))
@@ -130,7 +141,7 @@ def _ask_approval(payload: dict, preset: dict | None) -> dict:
     if preset is not None:
         return preset
     if not sys.stdin.isatty():
-        raise WaitingForUser("", "approval of the research brief")
+        raise WaitingForUser("", "approval of the research brief", _DECIDE)
     out.rule("Research brief")
     out.print(model_markdown(payload.get("research_brief", "")))
     if payload.get("error"):
@@ -152,7 +163,7 @@ def _ask_clarification(question: str, preset: str | None) -> str:
     if preset:
         return preset
     if not sys.stdin.isatty():
-        raise WaitingForUser("", f"an answer to: {model_markdown_line(question)}")
+        raise WaitingForUser("", f"an answer to: {model_markdown_line(question)}", "--answer TEXT")
     out.rule("Clarifying question")
     out.print(model_markdown(question))  # the model writes markdown: read as written, not \* or \_
     answer = typer.prompt("Your answer").strip()
@@ -180,7 +191,7 @@ async def _drive(handle, graph, payload, progress, *, approve: dict | None, answ
             try:
                 decision = _asking(_ask_approval, state.interrupts[0].value, approve)
             except WaitingForUser as w:
-                raise WaitingForUser(handle.thread_id, w.what) from None
+                raise WaitingForUser(handle.thread_id, w.what, w.options) from None
             if approve is not None:
                 used.add("decision")
             approve = approve if decision.get("type") == "approve" else None  # a rejection or edit is used once
@@ -193,7 +204,7 @@ async def _drive(handle, graph, payload, progress, *, approve: dict | None, answ
             try:
                 reply = _asking(_ask_clarification, question, answer)
             except WaitingForUser as w:
-                raise WaitingForUser(handle.thread_id, w.what) from None
+                raise WaitingForUser(handle.thread_id, w.what, w.options) from None
             if answer:
                 used.add("answer")
             answer = None
@@ -202,15 +213,30 @@ async def _drive(handle, graph, payload, progress, *, approve: dict | None, answ
         return values
 
 
+def option_aliases(typed: dict[str, str]) -> dict[str, str]:
+    """An option's name -> its setting, where they differ (``max-tokens`` -> ``max_total_tokens``):
+    a variable named after the option (the prefix and MAX_TOKENS) is taken for its setting's."""
+    out = {}
+    for name, label in typed.items():
+        option = label.split("/")[0].removeprefix("--")
+        if option.replace("-", "_") != name and option != "yes":  # --yes turns a setting off
+            out[option] = name
+    return out
+
+
 def _warn_clamped(cfg, context: dict | None = None) -> None:
-    """Say which limit the environment lowered, naming the option as the user typed it
+    """Say which variable of the environment looks like a setting's and is none, which limit
+    the environment lowered, naming the option as the user typed it
     (--max-tokens), not the setting (max_total_tokens) the message names; a model without a
     price names the option of each setting in ``context`` (the settings given as options)."""
+    from ..research.runtime.env_names import near_miss_lines
     from ..research.runtime.preflight import named
     from .console import warn as _warn
     from .settings import labels
 
     typed = labels()
+    for line in near_miss_lines(aliases=option_aliases(typed)):  # a setting's variable misspelt: it sets nothing
+        _warn(line)
     for c in cfg.clamped:
         name = c["setting"]
         _warn(c["message"].replace(name, typed.get(name, name), 1))
@@ -459,7 +485,7 @@ async def _run_research(question: str | None, context: dict, db: str, thread_id:
         except WaitingForUser as w:
             _warn_unused({k: v for k, v in given.items() if k not in used}, "the run did not ask for it")
             err.print(f"The run is waiting for {printable(w.what)}. Continue with: deep-research resume "
-                      f"{handle.thread_id} --approve | --reject FEEDBACK | --edit FILE | --answer TEXT", markup=False)
+                      f"{handle.thread_id} {w.options}", markup=False)
             return WAITING
         _warn_unused({k: v for k, v in given.items() if k not in used}, "the run did not ask for it")
         return _print_result(values, handle.thread_id)

@@ -46,7 +46,7 @@ from urllib.parse import urlsplit, urlunsplit
 from ..citations.document import Document, heading_text, parse
 from ..citations.evidence import Independence, source_key
 from ..research.scope.plan import plan_coverage
-from .rundir import RunFolder
+from .rundir import EvalInputError, RunFolder
 
 DIVERSITY_TARGET = 5
 POINT_MARGIN = 0.05  # the point accuracy stands for the report only within this margin
@@ -405,7 +405,17 @@ def synthesis(run: RunFolder, claims: dict, cites: dict) -> dict:
 
 
 def evaluate_run(run: RunFolder) -> dict:
-    """All code checks of one run folder, as JSON-ready data."""
+    """All code checks of one run folder, as JSON-ready data. A folder whose files hold what
+    no run writes (run.json's token counts as words, a plan's sources as a number: a folder
+    from elsewhere) is an :class:`EvalInputError` naming it, not a crash of the evaluation."""
+    try:
+        return _evaluate_run(run)
+    except (TypeError, ValueError, KeyError, AttributeError, IndexError) as e:
+        raise EvalInputError(f"{run.path}: its files do not hold what a research run writes "
+                             f"({type(e).__name__}: {str(e)[:200]})") from None
+
+
+def _evaluate_run(run: RunFolder) -> dict:
     struct = structure(run)
     cites = citation_checks(run, struct["words"])
     claims = claim_checks(run)

@@ -115,6 +115,84 @@ def breakable_long_tokens(html: str) -> str:
     return "".join(parts)
 
 
+# A run of text with no place to break a line costs WeasyPrint time quadratic in its length
+# (each line it breaks off lays out the rest of the run again: 8,000 characters of one word
+# took 5 s, of a highlighted code line 80 s, and a run of 100,000 outlived the PDF worker's
+# 900 s), and a run past what Pango wraps (200,000 characters) was drawn as one line past
+# the page's edge. So a run longer than BREAK_RUN_AFTER characters, across inline tags
+# (``a*b*c…`` is one run of many <em>), gets a <wbr> every BREAK_RUN_EVERY characters after
+# that: linear to lay out, and invisible (a browser copies the text without it).
+BREAK_RUN_AFTER = 200
+BREAK_RUN_EVERY = 20
+_BREAKING_SPACES = " \t\n\r\f"  # a no-break space is part of a run
+_SPACE = re.compile(f"[{_BREAKING_SPACES}]")
+_LONG_RUN = re.compile(f"(?<![{_BREAKING_SPACES}])[^{_BREAKING_SPACES}]{{{BREAK_RUN_AFTER},}}")  # tried where a run starts
+_ENTITY_END = re.compile(r"&#?\w{1,32};")
+_JOINERS = {"\u200d", "\ufe0e", "\ufe0f"}  # joiners and variation selectors bind to the character before
+
+
+def _break_at(text: str, pos: int) -> int:
+    """The first position at or after ``pos`` where a <wbr> splits neither an entity nor a
+    character from its combining mark (or a joined emoji)."""
+    amp = text.rfind("&", max(0, pos - 34), pos)
+    if amp >= 0:
+        m = _ENTITY_END.match(text, amp)
+        if m and m.end() > pos:
+            pos = m.end()
+    while pos < len(text) and (text[pos] in _JOINERS or unicodedata.category(text[pos])[0] == "M"
+                               or (pos and text[pos - 1] == "\u200d")):
+        pos += 1
+    return pos
+
+
+def _wbr_run(text: str, before: int) -> str:
+    """``text``, part of a run of which ``before`` characters came earlier, with a <wbr>
+    at each run position BREAK_RUN_AFTER + k * BREAK_RUN_EVERY (k = 0, 1, ...) it holds."""
+    pos = BREAK_RUN_AFTER - before
+    if pos < 0:
+        pos %= BREAK_RUN_EVERY
+    out, last = [], 0
+    while pos < len(text):
+        at = _break_at(text, pos)
+        if at >= len(text):
+            break
+        out += [text[last:at], "<wbr>"]
+        last = at
+        pos = at + BREAK_RUN_EVERY
+    out.append(text[last:])
+    return "".join(out)
+
+
+def break_long_runs(document: str) -> str:
+    """``document`` (the report page) with a <wbr> in every long run of its body's text
+    (tags, attributes and the head are left as they are)."""
+    start = max(document.find("<body"), 0)
+    parts = _TAG.split(document[start:])
+    run = 0  # characters without white space so far, across tags
+    for i in range(0, len(parts), 2):
+        part = parts[i]
+        if not part:
+            continue
+        space = _SPACE.search(part)
+        if space is None:  # the run goes on through this part
+            if run + len(part) > BREAK_RUN_AFTER:
+                parts[i] = _wbr_run(part, run)
+            run += len(part)
+            continue
+        pieces, last = [], 0
+        if run + space.start() > BREAK_RUN_AFTER:  # the run that came in ends here
+            pieces += [_wbr_run(part[:space.start()], run)]
+            last = space.start()
+        for m in _LONG_RUN.finditer(part, space.start()):
+            pieces += [part[last:m.start()], _wbr_run(m.group(0), 0)]
+            last = m.end()
+        if pieces:
+            pieces.append(part[last:])
+            parts[i] = "".join(pieces)
+        run = len(part) - 1 - max(part.rfind(c) for c in _BREAKING_SPACES)
+    return document[:start] + "".join(parts)
+
+
 # A code block is kept on one page (report.css: ``pre`` avoids a break inside) unless it may be
 # taller than a page: such a block goes to the next page, leaves its heading alone at the foot
 # of the one before, and is broken there all the same. A block of more than TALL_CODE_LINES
@@ -548,7 +626,7 @@ def render_html(
     if 'class="tall"' in body_html:
         css += TALL_CSS
     statuses = report.claim_counts()
-    return _environment().get_template("report.html.j2").render(
+    return break_long_runs(_environment().get_template("report.html.j2").render(
         title=title or found_title or t["research_report"],
         lang=lang,
         dir=text_direction(lang),
@@ -578,4 +656,4 @@ def render_html(
         flagged_more=max(0, len(report.flags) - report.flag_count("uncited") - MAX_LISTED_PROBLEMS),
         problems=report.problems[:MAX_LISTED_PROBLEMS],
         problems_more=max(0, len(report.problems) - MAX_LISTED_PROBLEMS),
-    )
+    ))

@@ -87,9 +87,13 @@ MARKDOWN_TYPES = frozenset({"text/markdown", "text/x-markdown"})
 PDF_TYPES = frozenset({"application/pdf"})
 ALLOWED_TYPES = HTML_TYPES | TEXT_TYPES | MARKDOWN_TYPES | PDF_TYPES
 
-# Cloud instance metadata services (AWS/GCP/Azure/OpenStack, AWS IPv6, Alibaba, Oracle).
+# Cloud instance metadata and credential services (AWS/GCP/Azure/OpenStack, AWS IPv6, ECS task
+# credentials, Alibaba, Oracle; EKS Pod Identity's credentials agent, IPv4 and IPv6; Tencent
+# Cloud; Azure's WireServer and host agent, an address outside the private ranges that only an
+# Azure machine reaches). Refused even where private addresses are allowed.
 METADATA_ADDRESSES = frozenset(ipaddress.ip_address(a) for a in (
     "169.254.169.254", "169.254.170.2", "fd00:ec2::254", "100.100.100.200", "192.0.0.192",
+    "169.254.170.23", "fd00:ec2::23", "169.254.0.23", "168.63.129.16",
 ))
 _NAT64 = ipaddress.ip_network("64:ff9b::/96")
 _RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})

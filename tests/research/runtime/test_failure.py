@@ -7,7 +7,9 @@ from typing import Annotated, TypedDict
 
 import pytest
 from langgraph.checkpoint.memory import InMemorySaver
+from langchain_core.messages import HumanMessage
 from langgraph.graph import END, START, StateGraph
+from langgraph.graph.message import add_messages
 
 from deep_research.research.runtime.failure import guarded
 
@@ -72,3 +74,47 @@ def test_a_node_cancelled_because_a_sibling_failed_keeps_failed():
 
     values = asyncio.run(go())
     assert values["status"] == "failed" and len(values["errors"]) == 1
+
+
+class Chat(TypedDict, total=False):
+    status: str
+    errors: Annotated[list, operator.add]
+    messages: Annotated[list, add_messages]
+
+
+def test_the_failure_is_the_chats_last_line_not_the_failed_nodes_progress():
+    """A node that showed a progress line ("Writing a first draft…") and then failed: the
+    thread's messages ended with the failure's turn followed by that line (the failed task's
+    writes are applied after the failure's record), so a chat loaded again, or the next run's
+    first view of the thread, showed "Writing a first draft…" below the failure, as if the run
+    still worked. The failed node's progress lines leave the state; earlier nodes' stay."""
+    from deep_research.research.runtime.chat import FAILURE_NAME, show_progress
+
+    async def brief(state, config, runtime):
+        show_progress(config, "Writing the research brief…")
+        return {}
+
+    async def draft(state, config, runtime):
+        show_progress(config, "Writing a first draft…")
+        raise ValueError("the model server said no")
+
+    g = StateGraph(Chat)
+    g.add_node("brief", guarded("brief", brief, root=True))
+    g.add_node("draft", guarded("draft", draft, root=True))
+    g.add_edge(START, "brief")
+    g.add_edge("brief", "draft")
+    g.add_edge("draft", END)
+    graph = g.compile(checkpointer=InMemorySaver())
+    config = {"configurable": {"thread_id": "t3", "run_id": "r1"}}
+
+    async def go():
+        with pytest.raises(Exception, match="the model server said no"):
+            await graph.ainvoke({"messages": [HumanMessage("q", id="h1")]}, config)
+        return (await graph.aget_state(config)).values
+
+    values = asyncio.run(go())
+    shown = [(m.name, m.content) for m in values["messages"]]
+    assert shown[-1][0] == FAILURE_NAME and "The run failed at draft" in shown[-1][1], shown
+    assert (("progress", "*Writing the research brief…*")) in shown
+    assert all("first draft" not in text for _, text in shown), shown
+    assert values["status"] == "failed"

@@ -194,6 +194,38 @@ def test_error_message_never_includes_an_api_key():
     assert "sk-***" in str(err.value)
 
 
+def test_a_call_that_got_no_answer_says_where_it_went_or_how_long_it_waited():
+    """"model call failed: OpenAIConnectionError: Connection error." named no server (with a
+    server per role, which one was down?), and a call past request_timeout_s said
+    "TimeoutError: " and nothing more. The address is said without its credentials."""
+
+    class Request:
+        url = "http://user:pw@127.0.0.1:9/v1/chat/completions?api_key=sk-abcdefghijklmnop1234"
+
+    class OpenAIConnectionError(Exception):
+        request = Request()
+
+    with pytest.raises(ModelCallError) as err:
+        run(meter(max_retries=0).invoke(fake(OpenAIConnectionError("Connection error.")), PROMPT))
+    said = str(err.value)
+    assert said.endswith("Connection error. (http://user:***@127.0.0.1:9/v1/chat/completions?api_key=***)"), said
+    with pytest.MonkeyPatch.context() as mp:  # a server's chat is not told the server's own endpoint
+        mp.setattr(meter_module, "on_server", lambda: True)
+        with pytest.raises(ModelCallError) as err:
+            run(meter(max_retries=0).invoke(fake(OpenAIConnectionError("Connection error.")), PROMPT))
+    assert str(err.value).endswith("Connection error. (the model's server could not be reached)"), str(err.value)
+
+    async def slow(messages, bound):
+        await asyncio.sleep(2)
+
+    with pytest.raises(ModelCallError) as err:
+        run(meter(timeout_s=0.05, max_retries=0).invoke(fake(slow), PROMPT))
+    assert str(err.value).endswith("TimeoutError: (no answer within 0.05 s: request_timeout_s)"), str(err.value)
+    with pytest.raises(ModelCallError) as err:  # an error that reached the server: said as it is
+        run(meter(max_retries=0).invoke(fake(HTTPError(400, "invalid request")), PROMPT))
+    assert str(err.value).endswith("model call failed: HTTPError: invalid request"), str(err.value)
+
+
 # --- timeouts ----------------------------------------------------------------------------------
 def test_timeout_enforced_then_retried_then_fails():
     async def slow(messages, bound):

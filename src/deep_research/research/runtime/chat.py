@@ -24,6 +24,7 @@ from __future__ import annotations
 import logging
 import re
 import uuid
+from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
 
@@ -257,6 +258,11 @@ def progress_cleanup(state: dict, config: dict | None) -> list[BaseMessage]:
     return [*(RemoveMessage(id=m.id) for m in steps), *([done] if done else [])]
 
 
+# The lines a node saved to its graph's ``messages`` (emit_live with save), with the task's
+# writer each went to: failure.guarded takes them back when the node fails (saved_by_node).
+_SAVED: ContextVar[list[tuple[Any, str]] | None] = ContextVar("deep_research_saved_lines", default=None)
+
+
 def emit_live(message: BaseMessage, *, save: bool = False) -> None:
     """Send ``message`` to the run's ``messages`` stream now, as a message of the root
     graph (so a client that does not stream subgraphs, as Agent Chat UI after a button,
@@ -276,8 +282,47 @@ def emit_live(message: BaseMessage, *, save: bool = False) -> None:
         meta.pop("langgraph_path", None)
         with set_config_context({**config, "metadata": meta}) as context:
             context.run(push_message, message, state_key="messages" if save else None)
+        saved = _SAVED.get()
+        if save and saved is not None and message.id:
+            saved.append((_task_writer(config), message.id))
     except Exception as e:  # noqa: BLE001 - no stream (the CLI, a plain invoke): nothing to show
         log.debug("message not streamed: %s", e)
+
+
+def _task_writer(config: dict) -> Any:
+    from langgraph._internal._constants import CONFIG_KEY_SEND
+
+    return (config.get("configurable") or {}).get(CONFIG_KEY_SEND)
+
+
+def track_saved_lines() -> Any:
+    """Start recording the lines this node saves (a token for :func:`untrack_saved_lines`)."""
+    return _SAVED.set([])
+
+
+def untrack_saved_lines(token: Any) -> None:
+    _SAVED.reset(token)
+
+
+def take_back_saved_lines() -> None:
+    """The node fails: remove the lines it saved (its progress, "Writing a first draft…")
+    from its graph's ``messages``. LangGraph keeps a failed task's writes and applies them
+    after the failure's own turn (recorded on the checkpoint, failure.record_failure), so the
+    chat, loaded again, showed the line below the failure as if the run still worked. The
+    removal goes to the same task's writes, after the lines it removes."""
+    saved = _SAVED.get()
+    if not saved:
+        return
+    try:
+        from langgraph.config import get_config
+
+        writer = _task_writer(get_config())
+        ids = [mid for w, mid in saved if w is writer]  # a line of another task is not in these writes
+        if writer is not None and ids:
+            writer([("messages", [RemoveMessage(id=mid) for mid in ids])])
+    except Exception as e:  # noqa: BLE001 - outside a run: nothing was saved
+        log.debug("progress lines not taken back: %s", e)
+    saved.clear()
 
 
 def chat_with(messages: list[AnyMessage], shown: AnyMessage | None) -> list[AnyMessage]:

@@ -38,7 +38,8 @@ from langgraph.errors import GraphBubbleUp
 from langgraph.types import Command
 
 from ...errors import UserError
-from .chat import emit_live, failure_message, hide_internal_turns
+from .chat import (emit_live, failure_message, hide_internal_turns, take_back_saved_lines, track_saved_lines,
+                   untrack_saved_lines)
 from .run_folder import asave_notes, root_checkpoint
 from .configuration import Configuration
 from .thread_settings import notice_update, settled
@@ -220,6 +221,7 @@ def guarded(stage: str, fn: Node, *, root: bool = False) -> Node:
     @functools.wraps(fn)
     async def node(state, config, runtime):
         ignored: list[dict] = []
+        lines = track_saved_lines()
         try:
             config, runtime, ignored = settled(state, config, runtime)  # the settings of the thread's question
             with tracing.span(f"node {stage}", {"deep_research.node": stage,
@@ -231,11 +233,14 @@ def guarded(stage: str, fn: Node, *, root: bool = False) -> Node:
             await _record_cancelled(stage, config)
             raise
         except Exception as e:
+            take_back_saved_lines()  # the failure's turn is the chat's last line, not this node's progress
             notice = notice_update(state, config, ignored) if ignored and isinstance(state, dict) else None
             out = await fail(stage, e, state, config, runtime, notice)
             if out is e:
                 raise
             raise out from e
+        finally:
+            untrack_saved_lines(lines)
         result = hide_internal_turns(result)  # internal conversations never reach a chat (chat.py)
         if root and ignored and isinstance(state, dict):  # settings this run gave that are not used: said
             result = _with(result, notice_update(state, config, ignored))

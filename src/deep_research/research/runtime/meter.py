@@ -28,7 +28,7 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, System
 from langgraph.constants import TAG_NOSTREAM
 from pydantic import BaseModel, ValidationError
 
-from ...errors import redact
+from ...errors import mask_url_credentials, redact
 from . import pricing as _pricing
 from . import tracing
 from .usage import (
@@ -134,6 +134,32 @@ def is_transient(e: BaseException) -> bool:
 def describe(e: BaseException) -> str:
     """A short description of an error that never includes credentials."""
     return redact(f"{type(e).__name__}: {e}")[:500]
+
+
+def _unanswered(e: BaseException, timeout_s: float) -> str:
+    """What a model call that got no answer says beside its error: the address it went to
+    (a connection error said only "Connection error.", whichever of the roles' servers was
+    down), or the time bound it outlived (asyncio's TimeoutError said nothing at all)."""
+    if isinstance(e, (asyncio.TimeoutError, TimeoutError)) and not str(e):
+        return f" (no answer within {timeout_s:g} s: request_timeout_s)"
+    url = getattr(getattr(e, "request", None), "url", None)
+    if url is None or not any(w in type(e).__name__ for w in ("Connect", "Timeout")):
+        return ""
+    if on_server():  # the server's own endpoint is not shown to the users of its chat
+        return " (the model's server could not be reached)"
+    return f" ({redact(mask_url_credentials(str(url)))[:300]})"
+
+
+def on_server() -> bool:
+    """Whether this call is part of a run of a LangGraph server (a chat), not the CLI's."""
+    try:
+        from langgraph.config import get_config
+
+        from .chat import run_id
+
+        return run_id(get_config()) is not None
+    except Exception:  # noqa: BLE001 - outside a run
+        return False
 
 
 # --- calls -------------------------------------------------------------------------------
@@ -272,7 +298,7 @@ class Meter:
                     await asyncio.sleep(delay)
                     continue
                 after = f" (given up after {attempt} retr{'y' if attempt == 1 else 'ies'})" if attempt else ""
-                raise ModelCallError(f"{self.node}: model call failed: {said}{after}",
+                raise ModelCallError(f"{self.node}: model call failed: {said.rstrip()}{_unanswered(e, self.timeout_s)}{after}",
                                      transient=is_transient(e)) from e
             self._release(held)
             self.usage.seconds += time.perf_counter() - t0
