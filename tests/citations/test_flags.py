@@ -100,6 +100,15 @@ def test_proper_names_leave_out_sentence_openers_and_plain_words():
     assert "Guido van Rossum" in proper_names("It was written by Guido van Rossum in 1991.")
 
 
+def test_proper_names_of_a_text_asked_again_are_a_new_list():
+    # the names are kept per text: what a caller does with its list is not seen by the next
+    text = "The Bank of England met the Federal Reserve."
+    names = proper_names(text)
+    names.append("Mars")
+    assert proper_names(text) == ["Bank of England", "Federal Reserve"]
+    assert proper_names(text) is not proper_names(text)
+
+
 def test_lower_case_words_join_or_end_a_name_run():
     # one connecting word joins two name words; a second one, punctuation or another
     # lower-case word ends the run (the common words take a shortcut of their own)

@@ -430,7 +430,7 @@ def proper_names(text: str) -> list[str]:
 
 # a report asks for the names of one text more than once (a claim written again for another
 # quote, a sentence it repeats), and the scan reads every word
-@lru_cache(maxsize=16384)
+@lru_cache(maxsize=4096)
 def _proper_names(text: str) -> tuple[str, ...]:
     lower_words = _LowerWords(text)
     names: list[str] = []
