@@ -82,24 +82,15 @@ ALL = "all"
 
 
 def pairs_of(group: str, factver_root: Path, fresh_root: Path | None) -> list[tuple[str, str, list[str]]]:
-    """(key, claim, quotes) of every pair of ``group``."""
-    if group == "probes":
-        return [(f"probe|{r['id']}", r["claim"], r["quotes"]) for r in probes.load()]
-    if group == "dev":
-        ps = bc.load_pg(bc.PG_DIR) + bc.load_hand(bc.HAND_DIR, "dev") + bc.load_fv(factver_root, "dev")
-    elif group == "holdout":
-        ps = bc.load_hand(bc.HAND_DIR, "holdout") + bc.load_fv(factver_root, "holdout")
-    else:
-        hand, root = _FRESH[group]
-        ps = bc.load_fresh(hand, (fresh_root or root) if root else None, f"--{group}",
-                           bc.FRESH_GROUPS[group].hand_optional)
-    return [(f"{p.dataset}|{p.id}", p.claim, p.quotes) for p in ps]
+    """(key, claim, quotes) of every pair of ``group`` (keys without the group's name)."""
+    return [(key.split("|", 1)[1], claim, quotes)
+            for key, claim, quotes, _ in labelled_pairs_of(group, factver_root, fresh_root)]
 
 
 def labelled_pairs_of(group: str, factver_root: Path, fresh_root: Path | None) -> list[tuple[str, str, list[str], str]]:
     """(key, claim, quotes, label) of every pair of ``group``; keys carry the group's name."""
     if group == "probes":
-        return [(f"probes|{r['id']}", r["claim"], r["quotes"],
+        return [(f"probes|probe|{r['id']}", r["claim"], r["quotes"],
                  "supported" if r["label"] == "harmless" else "unsupported") for r in probes.load()]
     if group == "dev":
         ps = bc.load_pg(bc.PG_DIR) + bc.load_hand(bc.HAND_DIR, "dev") + bc.load_fv(factver_root, "dev")
