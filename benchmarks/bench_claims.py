@@ -173,13 +173,17 @@ FRESH37, FRESH38: ``--fresh37`` and ``--fresh38``, two more hand-written groups
 (``benchmarks/data/claims-fresh37``, ``claims-fresh38``; ``--fresh37-hand-dir`` and
 ``--fresh38-hand-dir`` name other copies). No public half.
 
+FRESH39, FRESH40: ``--fresh39`` and ``--fresh40``, two more hand-written groups
+(``benchmarks/data/claims-fresh39``, ``claims-fresh40``; ``--fresh39-hand-dir`` and
+``--fresh40-hand-dir`` name other copies). No public half.
+
 ``--publish`` also writes one report per hand-written data set (a paragraph per pair,
 ``<claim> <ref id="<page>">"<quote>"</ref>``; sources = the pages) and runs
 ``deep-research publish`` on it, then compares ``claim_status`` per ref with the library's
 verdict on the same pair (they differ where the report's claim unit differs from the
 pair's claim, e.g. a two-sentence claim).
 
-    uv run python benchmarks/bench_claims.py [--show 5] [--only pg-dev,hand] [--publish] [--holdout | --fresh | --fresh2 | … | --fresh9 | --fresh10 | --fresh11 | --fresh12 | --fresh13 | --fresh14 | --fresh15 | --fresh16 | --fresh17 | --fresh18 | --fresh19 | --fresh20 | --fresh21 | --fresh22 | --fresh23 | --fresh24 | --fresh25 | --fresh26 | --fresh27 | --fresh28 | --fresh29 | --fresh30 | --fresh31 | --fresh32 | --fresh33 | --fresh34 | --fresh35 | --fresh36 | --fresh37 | --fresh38]
+    uv run python benchmarks/bench_claims.py [--show 5] [--only pg-dev,hand] [--publish] [--holdout | --fresh | --fresh2 | … | --fresh9 | --fresh10 | --fresh11 | --fresh12 | --fresh13 | --fresh14 | --fresh15 | --fresh16 | --fresh17 | --fresh18 | --fresh19 | --fresh20 | --fresh21 | --fresh22 | --fresh23 | --fresh24 | --fresh25 | --fresh26 | --fresh27 | --fresh28 | --fresh29 | --fresh30 | --fresh31 | --fresh32 | --fresh33 | --fresh34 | --fresh35 | --fresh36 | --fresh37 | --fresh38 | --fresh39 | --fresh40]
 """
 
 from __future__ import annotations
@@ -274,6 +278,8 @@ FRESH35_HAND_DIR = REPO / "benchmarks" / "data" / "claims-fresh35"
 FRESH36_HAND_DIR = REPO / "benchmarks" / "data" / "claims-fresh36"
 FRESH37_HAND_DIR = REPO / "benchmarks" / "data" / "claims-fresh37"
 FRESH38_HAND_DIR = REPO / "benchmarks" / "data" / "claims-fresh38"
+FRESH39_HAND_DIR = REPO / "benchmarks" / "data" / "claims-fresh39"
+FRESH40_HAND_DIR = REPO / "benchmarks" / "data" / "claims-fresh40"
 
 
 @dataclass(frozen=True)
@@ -345,6 +351,8 @@ FRESH_GROUPS = {
     "fresh36": FreshGroup("the thirty-sixth fresh group (claims-fresh36, hand-written only", FRESH36_HAND_DIR, None),
     "fresh37": FreshGroup("the thirty-seventh fresh group (claims-fresh37, hand-written only", FRESH37_HAND_DIR, None),
     "fresh38": FreshGroup("the thirty-eighth fresh group (claims-fresh38, hand-written only", FRESH38_HAND_DIR, None),
+    "fresh39": FreshGroup("the thirty-ninth fresh group (claims-fresh39, hand-written only", FRESH39_HAND_DIR, None),
+    "fresh40": FreshGroup("the fortieth fresh group (claims-fresh40, hand-written only", FRESH40_HAND_DIR, None),
 }
 
 SUPPORTED, UNSUPPORTED, UNCHECKED = ClaimStatus.SUPPORTED, ClaimStatus.UNSUPPORTED, ClaimStatus.UNCHECKED
