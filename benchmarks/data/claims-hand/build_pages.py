@@ -100,6 +100,8 @@ ROOTS = {
     "requests": "usr/share/doc/python-requests-doc/html",
     # claims-fresh38 (../claims-fresh38): lighttpd-doc (the lighttpd 1.4.69 plain-text docs; nginx-doc has no HTML)
     "lighttpd": "usr/share/doc/lighttpd",
+    # claims-fresh39 (../claims-fresh39): python-attr-doc (the attrs 22.2.0 HTML documentation)
+    "attrs": "usr/share/doc/python-attr-doc/html",
 }
 
 
