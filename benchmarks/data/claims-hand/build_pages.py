@@ -100,6 +100,8 @@ ROOTS = {
     "requests": "usr/share/doc/python-requests-doc/html",
     # claims-fresh38 (../claims-fresh38): lighttpd-doc (the lighttpd 1.4.69 plain-text docs; nginx-doc has no HTML)
     "lighttpd": "usr/share/doc/lighttpd",
+    # claims-fresh40 (../claims-fresh40): libcurl4-doc (the curl 7.88.1 markdown docs, gzipped)
+    "curl": "usr/share/doc/libcurl4",
 }
 
 
