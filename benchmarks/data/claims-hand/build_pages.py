@@ -102,6 +102,8 @@ ROOTS = {
     "lighttpd": "usr/share/doc/lighttpd",
     # claims-fresh39 (../claims-fresh39): python-attr-doc (the attrs 22.2.0 HTML documentation)
     "attrs": "usr/share/doc/python-attr-doc/html",
+    # claims-fresh40 (../claims-fresh40): libcurl4-doc (the curl 7.88.1 markdown docs, gzipped)
+    "curl": "usr/share/doc/libcurl4",
 }
 
 
