@@ -8,12 +8,14 @@ import json
 import logging
 import time
 import uuid
+from contextlib import nullcontext
 from pathlib import Path
 from typing import Any
 
 from ...citations.model import Source
 from ...inputs import source_record
 from ...publish import publish_report, write_atomic
+from ...publish.pdf import PdfWorker
 from ...terminal import inert_json
 from .notes_checks import notes_checks
 from ..runtime.chat import progress_cleanup, report_message
@@ -101,19 +103,23 @@ async def _serve(ctx: NodeContext, files: dict, degradations: list) -> tuple[dic
 
 def _write_outputs(cfg, state: dict, thread_id: str, markdown: str, sources: list[Source], meter: Meter,
                    checkpoint: str | None = None):
-    """All file writing of the publish step (blocking I/O, run in a worker thread). A PDF
-    that fails for a transient reason (timeout, lost connection) is tried again (bounded);
-    without it the markdown and HTML still count (recorded as a degradation)."""
+    """All file writing of the publish step (blocking I/O, run in a worker thread). The PDF
+    is rendered in a child process (:class:`PdfWorker`, as ``deep-research publish`` does),
+    stopped past its bound (``WORKER_TIMEOUT_S``): a report that renders without end costs
+    the PDF, not the run (it rendered in the run's process, unbounded, and held the server's
+    run there). A PDF that fails for a transient reason (timeout, lost connection) is tried
+    again (bounded); without it the markdown and HTML still count (recorded as a degradation)."""
     folder = run_dir(cfg, state, thread_id, checkpoint)
     degradations = []
     attempt = 0
     while True:
         try:
-            result = publish_report(markdown, sources, folder, pdf=cfg.write_pdf, lang=state.get("language"),
-                                    findings=cfg.verified_findings, judgments=state.get("claim_judgments"),
-                                    docx=cfg.write_docx, citation_style=cfg.citation_style,
-                                    earlier_policy=state.get("output_policy"),
-                                    settings_ignored=state.get("ignored_settings") or ())
+            with PdfWorker() if cfg.write_pdf else nullcontext() as worker:  # one render each: a new one per try
+                result = publish_report(markdown, sources, folder, pdf=cfg.write_pdf, lang=state.get("language"),
+                                        findings=cfg.verified_findings, judgments=state.get("claim_judgments"),
+                                        docx=cfg.write_docx, citation_style=cfg.citation_style,
+                                        earlier_policy=state.get("output_policy"),
+                                        settings_ignored=state.get("ignored_settings") or (), pdf_worker=worker)
             break
         except Exception as e:  # noqa: BLE001 - without the PDF, markdown and HTML still count
             if not cfg.write_pdf:
