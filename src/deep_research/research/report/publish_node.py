@@ -18,7 +18,7 @@ from ...publish import publish_report, write_atomic
 from ...publish.pdf import PdfWorker
 from ...terminal import inert_json
 from .notes_checks import notes_checks
-from ..runtime.chat import progress_cleanup, report_message
+from ..runtime.chat import progress_cleanup, report_message, run_id
 from ..runtime.deps import Deps, NodeContext, run_spent
 from ..runtime.failure import ResearchFailed
 from ..runtime.meter import Meter, describe, is_transient
@@ -68,7 +68,8 @@ class PublishNode:
         # the chat gets the linked markdown (citations as numbered links); the state keeps
         # report_markdown with its <ref> tags
         linked = await asyncio.to_thread(Path(files["linked"]).read_text, encoding="utf-8")
-        messages = [report_message(linked, citation_summary, files, state.get("language"), links=links)]
+        messages = [report_message(linked, citation_summary, files, state.get("language"), links=links,
+                                   server=run_id(config) is not None)]
         progress = progress_cleanup({**state, "citation_summary": citation_summary}, config)
         return {**update, **ctx.usage_update(), "outputs": files, "report_markdown": ui,
                 "citation_summary": citation_summary, "messages": progress + messages,
