@@ -30,6 +30,7 @@ from ..runtime.report_files import (
     report_store,
     valid_id,
 )
+from ..runtime.sources import masked_sources
 from ..runtime.run_folder import (
     RUN_MARKER,
     asave_notes,
@@ -64,6 +65,8 @@ class PublishNode:
         if served:
             files = {**files, "served": served}
         update: dict[str, Any] = {"degradations": degradations} if degradations else {}
+        if masked := masked_sources(state.get("sources") or {}):  # a state kept before URLs were masked
+            update["sources"] = masked
         citation_summary = {**(state.get("citation_summary") or {}), **summary}
         # the chat gets the linked markdown (citations as numbered links); the state keeps
         # report_markdown with its <ref> tags

@@ -15,6 +15,7 @@ import hashlib
 import logging
 import sqlite3
 from dataclasses import asdict, dataclass
+from collections.abc import Mapping
 from typing import Any
 
 from langgraph.store.base import BaseStore
@@ -80,6 +81,28 @@ def without_credentials(result: SearchResult) -> SearchResult:
     if kept == result.url:
         return result
     return dataclasses.replace(result, url=kept, source_id=result_source_id(result))
+
+
+def masked_meta(meta: Mapping[str, Any]) -> Mapping[str, Any]:
+    """A source's metadata (the state's ``sources``) with its URL's credentials masked, as
+    :func:`without_credentials` masks a search result's: a run started before that kept
+    them in its state, and its resume would have linked them in every output. ``meta``
+    itself when there is nothing to mask."""
+    url = meta.get("url")
+    if not isinstance(url, str) or (kept := mask_url_credentials(url)) == url:
+        return meta
+    title = meta.get("title")
+    return {**meta, "url": kept, **({"title": mask_url_credentials(title)} if isinstance(title, str) else {})}
+
+
+def masked_sources(metas: Mapping[str, Mapping[str, Any]]) -> dict[str, dict]:
+    """The sources of ``metas`` whose URL held credentials, masked (:func:`masked_meta`): a
+    node's update with them replaces them in the state (:func:`keep_first`)."""
+    out = {}
+    for sid, meta in metas.items():
+        if isinstance(meta, Mapping) and (masked := masked_meta(meta)) is not meta:
+            out[sid] = dict(masked)
+    return out
 
 
 def masked_notice(result: SearchResult) -> str | None:
@@ -188,6 +211,7 @@ class PageStore:
         """Sources with their full content; ids whose content is missing are listed."""
         out, missing = [], []
         for sid, meta in metas.items():
+            meta = masked_meta(meta)  # a URL kept before its credentials were masked is not linked with them
             content = await self.get(meta["content_hash"])
             if content is None:
                 missing.append(sid)
@@ -202,5 +226,14 @@ class PageStore:
 
 def keep_first(left: dict[str, Any] | None, right: dict[str, Any] | None) -> dict[str, Any]:
     """Merge source metadata; the first content seen for an id wins (quotes were checked
-    against it)."""
-    return {**(right or {}), **(left or {})}
+    against it). Only its URL and title may be replaced, by the same with the credentials
+    masked (:func:`masked_sources`: a state written before they were)."""
+    out = {**(right or {}), **(left or {})}
+    if left and right:
+        for sid, meta in right.items():
+            old = left.get(sid)
+            if (isinstance(old, Mapping) and isinstance(meta, Mapping) and old is not meta
+                    and isinstance(old.get("url"), str) and meta.get("url") != old["url"]
+                    and (masked := masked_meta(old))["url"] == meta.get("url")):
+                out[sid] = dict(masked)
+    return out
