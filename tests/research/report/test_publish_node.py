@@ -51,3 +51,44 @@ def test_a_runs_pdf_is_rendered_in_a_bounded_worker_and_one_past_its_bound_is_a_
     assert len(workers) == 1 and workers[0].proc is None  # stopped, not left running
     outputs = values["outputs"]
     assert "pdf" not in outputs and Path(outputs["html"]).is_file() and Path(outputs["markdown"]).is_file()
+
+
+def _run_with_sources_section(tmp_path: Path, listed: str) -> dict:
+    """A run whose writer ends its report with the Sources section ``listed`` (the code
+    regenerates it, as its prompt says)."""
+    from tests.support.scenario import final_report
+
+    corpus = write_corpus(tmp_path / "corpus")
+    build_index(corpus, base_url="http://127.0.0.1:8765/")
+    write = final_report(wrong_quote=False)
+
+    def writer(messages):
+        return write(messages).replace("- (model list)\n", listed.format(cited="http://127.0.0.1:8765/cold-climates.html"))
+
+    s = full_script(wrong_quote=False)
+    s.rules = [r for r in s.rules if r["contains"] != "Write the final research report"]
+    s.on("final_report", "Write the final research report", writer, repeat=True)
+    return asyncio.run(drive(graph_for(s, corpus), start(), context(tmp_path))).values
+
+
+def test_a_models_sources_section_naming_what_the_report_does_not_cite_is_said(tmp_path: Path):
+    """The model's own Sources section is replaced by the list built from the citations
+    (its prompt says so): audit.json alone kept its text, so a source it listed that the
+    report does not cite (one it never read, or did not cite) was dropped unsaid. A
+    degradation names them now; a list of only the cited sources says nothing."""
+    import json
+
+    v = _run_with_sources_section(tmp_path / "a", "1. [Cold climates]({cited})\n"
+                                                 "2. Nordic Heat Pump Study (2021), https://made-up.example/study.\n")
+    assert v["status"] == "completed", v.get("errors")
+    said = [d["message"] for d in v.get("degradations") or [] if "'Sources' section" in d["message"]]
+    assert len(said) == 1 and "listed 1 source(s) no citation of the report cites (https://made-up.example/study)" \
+        in said[0], said
+    audit = json.loads(Path(v["outputs"]["audit"]).read_text())
+    assert "https://made-up.example/study" in audit["sources_replaced"]["text"]
+    assert "made-up.example" not in Path(v["outputs"]["markdown"]).read_text()
+    quiet = _run_with_sources_section(tmp_path / "b", "- Cold climates, {cited}\n")
+    assert quiet["status"] == "completed", quiet.get("errors")
+    cites = json.loads(Path(quiet["outputs"]["citations"]).read_text())
+    assert "http://127.0.0.1:8765/cold-climates.html" in {c["url"].split("#")[0] for c in cites}  # a page the report cites
+    assert not [d for d in quiet.get("degradations") or [] if "'Sources' section" in d["message"]]

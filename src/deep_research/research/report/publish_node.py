@@ -144,10 +144,15 @@ def _write_outputs(cfg, state: dict, thread_id: str, markdown: str, sources: lis
                                     settings_ignored=state.get("ignored_settings") or ())
             break
     degradations += [error_record("publish", f"PDF: {m.message}") for m in result.missing_glyphs]
-    if result.sources_replaced and state.get("report_review") == "edited":  # the reviewer's text, not the model's
-        from ...publish.publisher import sources_replaced_note
+    if result.sources_replaced:
+        from ...publish.publisher import models_sources_note, sources_replaced_note, uncited_listed
 
-        degradations.append(error_record("publish", sources_replaced_note(result.sources_replaced)))
+        if state.get("report_review") == "edited":  # the reviewer's text, not the model's
+            degradations.append(error_record("publish", sources_replaced_note(result.sources_replaced)))
+        elif uncited := uncited_listed(result.sources_replaced, result.report):
+            # the model's list, regenerated as its prompt says: said when it named more than the
+            # report cites (a page it did not cite, or one it never read), else nothing was lost
+            degradations.append(error_record("publish", models_sources_note(result.sources_replaced, uncited)))
     degradations += [error_record("publish", d["reason"]) for d in result.output_policy.get("degraded", [])]
     # the cited sources, as `deep-research publish --sources` reads them: the folder alone
     # re-publishes its report.md (it keeps its <ref> tags)
