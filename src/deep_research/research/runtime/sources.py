@@ -78,9 +78,11 @@ def without_credentials(result: SearchResult) -> SearchResult:
     state database and linked in every output of the report. Its source id stays the one
     of the URL as found (:func:`result_source_id`)."""
     kept = mask_url_credentials(result.url)
-    if kept == result.url:
+    # a page without a title is titled with its URL (the fetcher, Tavily): masked the same
+    title = mask_url_credentials(result.title) if "://" in result.title else result.title
+    if kept == result.url and title == result.title:
         return result
-    return dataclasses.replace(result, url=kept, source_id=result_source_id(result))
+    return dataclasses.replace(result, url=kept, title=title, source_id=result_source_id(result))
 
 
 def masked_meta(meta: Mapping[str, Any]) -> Mapping[str, Any]:
