@@ -11,7 +11,7 @@ from langgraph.channels.untracked_value import UntrackedValue
 from langgraph.graph.message import add_messages
 from typing_extensions import TypedDict
 
-from ..errors import mask_url_credentials
+from ..errors import mask_page_url
 from .runtime.usage import merge_usage
 from .runtime.sources import keep_first
 
@@ -225,7 +225,7 @@ def error_record(stage: str, message: str, **extra: Any) -> dict:
     address, ``?X-Amz-Signature=…``): the record goes to the state, notes.md, the terminal
     and the chat."""
     if "://" in message:
-        message = mask_url_credentials(message)
+        message = mask_page_url(message)
     if isinstance(extra.get("url"), str):
-        extra["url"] = mask_url_credentials(extra["url"])
+        extra["url"] = mask_page_url(extra["url"])
     return {"stage": stage, "message": message, **extra}

@@ -22,7 +22,7 @@ from langgraph.store.base import BaseStore
 from langgraph.store.memory import InMemoryStore
 
 from ...citations.locations import parse_locations
-from ...errors import has_masked_url_credentials, mask_url_credentials, masked_credentials
+from ...errors import has_masked_url_credentials, mask_page_url, masked_credentials
 from ...citations.model import Source
 from ...search.base import SearchResult, backoff_delay
 
@@ -77,9 +77,9 @@ def without_credentials(result: SearchResult) -> SearchResult:
     file's URL is: a search result or a page the user named becomes a source, kept in the
     state database and linked in every output of the report. Its source id stays the one
     of the URL as found (:func:`result_source_id`)."""
-    kept = mask_url_credentials(result.url)
+    kept = mask_page_url(result.url)
     # a page without a title is titled with its URL (the fetcher, Tavily): masked the same
-    title = mask_url_credentials(result.title) if "://" in result.title else result.title
+    title = mask_page_url(result.title) if "://" in result.title else result.title
     if kept == result.url and title == result.title:
         return result
     return dataclasses.replace(result, url=kept, title=title, source_id=result_source_id(result))
@@ -91,10 +91,10 @@ def masked_meta(meta: Mapping[str, Any]) -> Mapping[str, Any]:
     them in its state, and its resume would have linked them in every output. ``meta``
     itself when there is nothing to mask."""
     url = meta.get("url")
-    if not isinstance(url, str) or (kept := mask_url_credentials(url)) == url:
+    if not isinstance(url, str) or (kept := mask_page_url(url)) == url:
         return meta
     title = meta.get("title")
-    return {**meta, "url": kept, **({"title": mask_url_credentials(title)} if isinstance(title, str) else {})}
+    return {**meta, "url": kept, **({"title": mask_page_url(title)} if isinstance(title, str) else {})}
 
 
 def masked_sources(metas: Mapping[str, Mapping[str, Any]]) -> dict[str, dict]:
