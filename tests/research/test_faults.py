@@ -266,7 +266,7 @@ async def run_case(case: Case, corpus: Path, out: Path) -> Result:
     error = None
     t0 = time.perf_counter()
     with mock.patch("deep_research.publish.publisher.render_pdf", pdf), \
-            mock.patch("deep_research.research.report.publish_node.PdfWorker", lambda: FakeWorker(pdf)):
+            mock.patch("deep_research.research.report.publish_node.PdfWorker", lambda **kw: FakeWorker(pdf)):
         try:
             async for _ in graph.astream({"messages": [HumanMessage(case.question)]}, config, context=context,
                                          stream_mode="updates", subgraphs=True):

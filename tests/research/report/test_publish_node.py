@@ -18,11 +18,19 @@ class StalledWorker(PdfWorker):
     """A PDF worker whose child never answers (a report WeasyPrint renders without end),
     with a bound short enough for a test: the real one, 900 s, is the same code."""
 
-    def __init__(self):
-        self.timeout = 1.0
+    CHILD = "import time; time.sleep(120)"
+
+    def __init__(self, *, fallback: bool = True):
+        self.timeout, self.fallback = 1.0, fallback
         self._job = None
-        self.proc = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)"], stdin=subprocess.PIPE,
+        self.proc = subprocess.Popen([sys.executable, "-c", self.CHILD], stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, encoding="utf-8")
+
+
+class DyingWorker(StalledWorker):
+    """A PDF worker whose child dies before it answers (killed, out of memory)."""
+
+    CHILD = "import sys; sys.stdin.readline(); sys.exit('killed')"
 
 
 def test_a_runs_pdf_is_rendered_in_a_bounded_worker_and_one_past_its_bound_is_a_degradation(tmp_path: Path):
@@ -34,8 +42,8 @@ def test_a_runs_pdf_is_rendered_in_a_bounded_worker_and_one_past_its_bound_is_a_
     build_index(corpus)
     workers: list[StalledWorker] = []
 
-    def worker() -> StalledWorker:
-        workers.append(StalledWorker())
+    def worker(**kw) -> StalledWorker:
+        workers.append(StalledWorker(**kw))
         return workers[-1]
 
     def in_process(html, path):
@@ -92,3 +100,22 @@ def test_a_models_sources_section_naming_what_the_report_does_not_cite_is_said(t
     cites = json.loads(Path(quiet["outputs"]["citations"]).read_text())
     assert "http://127.0.0.1:8765/cold-climates.html" in {c["url"].split("#")[0] for c in cites}  # a page the report cites
     assert not [d for d in quiet.get("degradations") or [] if "'Sources' section" in d["message"]]
+
+
+def test_a_runs_pdf_worker_that_dies_is_a_degradation_not_a_render_in_the_runs_process(tmp_path: Path):
+    """A worker whose child died before it answered (a report that exhausted its memory)
+    rendered the same report again in the calling process, unbounded: in a research run,
+    a server's process. A research run says the PDF was not written instead."""
+    corpus = write_corpus(tmp_path / "corpus")
+    build_index(corpus)
+
+    def in_process(html, path):
+        raise AssertionError("rendered in the run's own process, unbounded")
+
+    with mock.patch("deep_research.research.report.publish_node.PdfWorker", DyingWorker), \
+            mock.patch("deep_research.publish.pdf.render_pdf", in_process):
+        values = asyncio.run(drive(graph_for(full_script(wrong_quote=False), corpus), start(),
+                                   context(tmp_path, write_pdf=True))).values
+    assert values["status"] == "completed", values.get("errors")
+    said = [d["message"] for d in values.get("degradations") or [] if d["stage"] == "publish"]
+    assert said == ["PDF not written: RuntimeError: the PDF worker stopped before it answered (killed)"], said

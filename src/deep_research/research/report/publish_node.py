@@ -118,7 +118,7 @@ def _write_outputs(cfg, state: dict, thread_id: str, markdown: str, sources: lis
     attempt = 0
     while True:
         try:
-            with PdfWorker() if cfg.write_pdf else nullcontext() as worker:  # one render each: a new one per try
+            with PdfWorker(fallback=False) if cfg.write_pdf else nullcontext() as worker:  # a new one per try
                 result = publish_report(markdown, sources, folder, pdf=cfg.write_pdf, lang=state.get("language"),
                                         findings=cfg.verified_findings, judgments=state.get("claim_judgments"),
                                         docx=cfg.write_docx, citation_style=cfg.citation_style,
