@@ -545,11 +545,11 @@ def _prepare(con: sqlite3.Connection, index: Path, root: Path, base_url: str | N
 
 # Who is told when an index run starts reading files (new or changed ones): a chat's
 # "Indexing…" line is said then, not each time a corpus is opened (a current index reads none).
-_ON_INDEXING: ContextVar[Callable[[], None] | None] = ContextVar("deep_research_on_indexing", default=None)
+_ON_INDEXING: ContextVar[Callable[[], object] | None] = ContextVar("deep_research_on_indexing", default=None)
 
 
 @contextmanager
-def on_indexing(callback: Callable[[], None]) -> Iterator[None]:
+def on_indexing(callback: Callable[[], object]) -> Iterator[None]:
     """Within this block (and the threads it starts with ``asyncio.to_thread``), an index
     run that reads a new or changed file calls ``callback()`` once, before reading it."""
     token = _ON_INDEXING.set(callback)

@@ -33,28 +33,36 @@ class DyingWorker(StalledWorker):
     CHILD = "import sys; sys.stdin.readline(); sys.exit('killed')"
 
 
+def _run_with_pdf_worker(tmp_path: Path, worker) -> tuple[dict, list[str]]:
+    """A run with a PDF whose worker is ``worker``, any render in the run's own process
+    refused: (the state's values, the publish step's degradations)."""
+    corpus = write_corpus(tmp_path / "corpus")
+    build_index(corpus)
+
+    def in_process(html, path):
+        raise AssertionError("the run's PDF was rendered in the run's own process, unbounded")
+
+    with mock.patch("deep_research.research.report.publish_node.PdfWorker", worker), \
+            mock.patch("deep_research.publish.publisher.render_pdf", in_process), \
+            mock.patch("deep_research.publish.pdf.render_pdf", in_process):
+        values = asyncio.run(drive(graph_for(full_script(wrong_quote=False), corpus), start(),
+                                   context(tmp_path, write_pdf=True))).values
+    assert values["status"] == "completed", values.get("errors")
+    return values, [d["message"] for d in values.get("degradations") or [] if d["stage"] == "publish"]
+
+
 def test_a_runs_pdf_is_rendered_in_a_bounded_worker_and_one_past_its_bound_is_a_degradation(tmp_path: Path):
     """The run's PDF rendered in the run's own process, with no bound: a report that renders
     without end (hostile or degenerate) held the server's run for ever. It is rendered by a
     worker now, stopped past its bound as `deep-research publish`'s is; the run completes
     with its markdown and HTML and a degradation saying the PDF was not written and why."""
-    corpus = write_corpus(tmp_path / "corpus")
-    build_index(corpus)
     workers: list[StalledWorker] = []
 
     def worker(**kw) -> StalledWorker:
         workers.append(StalledWorker(**kw))
         return workers[-1]
 
-    def in_process(html, path):
-        raise AssertionError("the run's PDF was rendered in the run's own process, unbounded")
-
-    with mock.patch("deep_research.research.report.publish_node.PdfWorker", worker), \
-            mock.patch("deep_research.publish.publisher.render_pdf", in_process):
-        values = asyncio.run(drive(graph_for(full_script(wrong_quote=False), corpus), start(),
-                                   context(tmp_path, write_pdf=True))).values
-    assert values["status"] == "completed", values.get("errors")
-    said = [d["message"] for d in values.get("degradations") or [] if d["stage"] == "publish"]
+    values, said = _run_with_pdf_worker(tmp_path, worker)
     assert said == ["PDF not written: RuntimeError: rendering the PDF took more than 1 s and was stopped"], said
     assert len(workers) == 1 and workers[0].proc is None  # stopped, not left running
     outputs = values["outputs"]
@@ -106,16 +114,5 @@ def test_a_runs_pdf_worker_that_dies_is_a_degradation_not_a_render_in_the_runs_p
     """A worker whose child died before it answered (a report that exhausted its memory)
     rendered the same report again in the calling process, unbounded: in a research run,
     a server's process. A research run says the PDF was not written instead."""
-    corpus = write_corpus(tmp_path / "corpus")
-    build_index(corpus)
-
-    def in_process(html, path):
-        raise AssertionError("rendered in the run's own process, unbounded")
-
-    with mock.patch("deep_research.research.report.publish_node.PdfWorker", DyingWorker), \
-            mock.patch("deep_research.publish.pdf.render_pdf", in_process):
-        values = asyncio.run(drive(graph_for(full_script(wrong_quote=False), corpus), start(),
-                                   context(tmp_path, write_pdf=True))).values
-    assert values["status"] == "completed", values.get("errors")
-    said = [d["message"] for d in values.get("degradations") or [] if d["stage"] == "publish"]
+    _, said = _run_with_pdf_worker(tmp_path, DyingWorker)
     assert said == ["PDF not written: RuntimeError: the PDF worker stopped before it answered (killed)"], said

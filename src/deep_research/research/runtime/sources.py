@@ -212,8 +212,8 @@ class PageStore:
     async def load_sources(self, metas: dict[str, dict]) -> tuple[list[Source], list[str]]:
         """Sources with their full content; ids whose content is missing are listed."""
         out, missing = [], []
-        for sid, meta in metas.items():
-            meta = masked_meta(meta)  # a URL kept before its credentials were masked is not linked with them
+        for sid, found in metas.items():
+            meta = masked_meta(found)  # a URL kept before its credentials were masked is not linked with them
             content = await self.get(meta["content_hash"])
             if content is None:
                 missing.append(sid)
