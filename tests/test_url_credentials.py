@@ -50,3 +50,27 @@ def test_what_a_masked_url_lost_is_said_as_it_was():
         "the value of its secret parameters code=, access_token="
     assert masked_credentials("https://bob:***@h.example/?X-Amz-Signature=***") == \
         "a password and the value of its secret parameter X-Amz-Signature="
+
+
+@pytest.mark.parametrize("url, kept", [
+    # a name that is a secret's only sometimes, with a value no key, grant or session id is: kept
+    ("https://law.example/display?code=CIV&section=1714", "https://law.example/display?code=CIV&section=1714"),
+    ("https://stats.example/t?country_code=US&zip_code=94103", "https://stats.example/t?country_code=US&zip_code=94103"),
+    ("https://un.example/doc?session=78&sort_key=date", "https://un.example/doc?session=78&sort_key=date"),
+    # the same names with a secret's value, and the names that are always secrets: masked
+    ("https://h.example/cb?code=4/0AfJohXnLw9q2&state=x", "https://h.example/cb?code=***&state=x"),
+    ("https://maps.example/api?key=AIzaSyD-9tSrke72PouQ", "https://maps.example/api?key=***"),
+    ("https://h.example/x?api_key=abc&token=t&sig=s", "https://h.example/x?api_key=***&token=***&sig=***"),
+    ("https://alice:pw@h.example/?session=78", "https://alice:***@h.example/?session=78"),
+])
+def test_a_pages_url_keeps_a_short_value_of_a_name_only_sometimes_secret(url, kept):
+    """A search result's or a named page's URL was masked as every URL is: ``?code=CIV``
+    (a legal code), ``?country_code=US`` or ``?session=78`` lost its value, and the report
+    linked a page that did not open, for nothing secret. A page's URL keeps such a short
+    value now; every other URL (an error, a log line) is masked as before."""
+    from deep_research.errors import mask_page_url
+
+    assert mask_page_url(url) == kept
+    assert mask_page_url(kept) == kept
+    assert has_masked_url_credentials(kept) == (kept != url)
+    assert "CIV" not in mask_url_credentials("https://law.example/display?code=CIV")  # elsewhere as before

@@ -6,6 +6,7 @@ reads it when :mod:`deep_research.server` is imported; langgraph.json names no "
 
 from __future__ import annotations
 
+import io
 import os
 from pathlib import Path
 
@@ -27,8 +28,23 @@ def load_env_file() -> Path | None:
         if named:
             raise UserError(f"{ENV_FILE}={named}: no such file")
         return None
+    shown = named if named else str(path)  # the file as the user named it, or as it was found
     try:
-        load_dotenv(path, override=False)
+        text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as e:
-        raise UserError(f"cannot read the environment file {path}: {e}") from None
+        raise UserError(f"cannot read the environment file {shown}: {e}") from None
+    if bad := unparsed_lines(text):
+        # python-dotenv logged "could not parse statement starting at line N", naming no file,
+        # and went on without the line's setting (a key or a cap lost, unsaid in the run)
+        lines = ", ".join(map(str, bad[:10])) + (" …" if len(bad) > 10 else "")
+        raise UserError(f"the environment file {shown} cannot be read as NAME=value lines: line{'s' * (len(bad) > 1)} "
+                        f"{lines} (quote a value with spaces or '#', close every quote; '#' starts a comment line)")
+    load_dotenv(stream=io.StringIO(text), override=False)
     return path
+
+
+def unparsed_lines(text: str) -> list[int]:
+    """The lines where python-dotenv finds a statement it cannot parse (it skips them)."""
+    from dotenv.parser import parse_stream
+
+    return [b.original.line for b in parse_stream(io.StringIO(text)) if b.error]

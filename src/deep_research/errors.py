@@ -76,11 +76,35 @@ def mask_url_query_secrets(text: str) -> str:
     return _URL.sub(lambda m: _URL_QUERY_SECRET.sub(_masked_value, m[0]), text)
 
 
+def mask_page_url(url: str) -> str:
+    """A page's URL (a search result, a page the user named) as a run keeps and links it:
+    :func:`mask_url_credentials`, except that a parameter whose name is a secret's only
+    sometimes (``key``, ``code``, ``session``, or a name ending so: ``sort_key``,
+    ``country_code``) keeps a value shorter than :data:`MIN_SHORT_NAME_SECRET` characters
+    (``?code=CIV``, ``?country_code=US``, ``?session=2``): no key, grant or session id is
+    that short, and masking it broke the link to a page that holds nothing secret."""
+    url = _URL_USERINFO.sub(lambda m: m[1].split(":", 1)[0] + ":***@" if ":" in m[1] else "***@", url)
+    if "://" not in url:
+        return url
+    return _URL.sub(lambda m: _URL_QUERY_SECRET.sub(_masked_long_value, m[0]), url)
+
+
+MIN_SHORT_NAME_SECRET = 12
+_SOMETIMES_SECRET = re.compile(r"(?i)(?:[^=&#;?\s]*[-_.])?(?:key|code|session)")
+
+
 def _masked_value(m: re.Match) -> str:
     value = m[2].rstrip(_SENTENCE_END)
     if not value or value == "***":
         return m[0]
     return m[1] + "***" + m[2][len(value):]
+
+
+def _masked_long_value(m: re.Match) -> str:
+    if len(m[2].rstrip(_SENTENCE_END)) < MIN_SHORT_NAME_SECRET and _SOMETIMES_SECRET.fullmatch(m[1][1:-1]) \
+            and not re.search(r"(?i)api_?key$", m[1][1:-1]):
+        return m[0]
+    return _masked_value(m)
 
 
 def has_url_credentials(text: str) -> bool:

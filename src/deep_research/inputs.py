@@ -10,7 +10,7 @@ from pathlib import Path
 from .citations.links import safe_link
 from .citations.locations import parse_locations
 from .citations.model import Source
-from .errors import UserError, mask_url_credentials, masked_credentials
+from .errors import UserError, mask_page_url, masked_credentials
 from .terminal import shortened
 
 MAX_INPUT_BYTES = 200 * 1024 * 1024
@@ -84,7 +84,7 @@ def parse_sources(data: object, origin: str = "sources") -> LoadedSources:
             raise UserError(f"{where} (id {sid!r}): \"format\" must be \"markdown\" or \"text\"")
         if not content.strip():
             warnings.append(f"source {sid!r} has empty content: quotes citing it cannot be verified")
-        kept = mask_url_credentials(url)
+        kept = mask_page_url(url)
         if kept != url:  # a password or token would be linked in every output the report goes to
             warnings.append(f"source {sid!r}: its URL holds {masked_credentials(kept)}; the report links it "
                             f"without them: {shortened(kept, 120)}")

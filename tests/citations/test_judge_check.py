@@ -744,3 +744,31 @@ def test_not_always_in_a_span_is_a_restriction_any_is_not():
         fails(claim, q, '"always"', whole(claim, q))
     q = ["The function accepts any iterable."]
     assert ev("The function accepts iterables.", q, whole("it accepts iterables", q)).ok
+
+
+QUOTE_TWICE = "The pump moves heat from a cold place to a warm place."
+
+
+@pytest.mark.parametrize("claim", [
+    "The pump moves heat from a cold place to a warm place The pump moves heat from a cold place to a warm place",
+    "The pump moves heat from a cold place to a warm place The pump moves heat from a cold place to a warm place.",
+    "The pump moves heat from a cold place to a warm place: the pump moves heat from a cold place to a warm place.",
+])
+def test_a_claim_holding_its_quote_twice_in_a_row_is_shown_by_it(claim):
+    """A list item's bold lead followed by the same sentence ("**X** X <ref>") makes a claim
+    that holds its quote twice with no stop between: read as one clause, its first words
+    stood after its last, and the evidence check said "roles swapped?" (and took the second
+    "The" for a name): grey on evidence that shows every word of it."""
+    r = ev(claim, [QUOTE_TWICE], JudgeFact(claim, [QUOTE_TWICE]))
+    assert r.ok, r.problems
+
+
+@pytest.mark.parametrize("claim", [
+    # the copies differ: each is checked as written (a changed word in either is seen)
+    "The pump moves heat from a cold place to a warm place The pump moves heat from a warm place to a cold place",
+    "The pump moves heat from a warm place to a cold place The pump moves heat from a cold place to a warm place",
+    "The pump moves heat from a cold place to a warm place The pump never moves heat from a cold place to a warm place",
+    "The pump moves heat from a cold place to a warm place The fan moves heat from a cold place to a warm place",
+])
+def test_a_claim_holding_its_quote_and_an_altered_copy_stays_refused(claim):
+    assert not ev(claim, [QUOTE_TWICE], JudgeFact(claim, [QUOTE_TWICE])).ok

@@ -232,6 +232,25 @@ class FakePdf:
         return []
 
 
+class FakeWorker:
+    """Stands in for a run's PDF worker (publish_node.PdfWorker): renders with the fake above."""
+
+    def __init__(self, render: FakePdf):
+        self.render, self.job = render, None
+
+    def start(self, html_path: Path, pdf_path: Path) -> None:
+        self.job = (Path(html_path), Path(pdf_path))
+
+    def finish(self) -> list[str]:
+        return self.render(self.job[0].read_text(encoding="utf-8"), self.job[1])
+
+    def __enter__(self) -> FakeWorker:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        pass
+
+
 async def run_case(case: Case, corpus: Path, out: Path) -> Result:
     plan = FaultPlan(faults=list(case.faults))
     script = fault_script(long_brief=case.long_brief)
@@ -246,7 +265,8 @@ async def run_case(case: Case, corpus: Path, out: Path) -> Result:
     pdf = FakePdf(*case.pdf_errors) if case.pdf_errors else FakePdf(lambda: AssertionError("no PDF expected"), 0)
     error = None
     t0 = time.perf_counter()
-    with mock.patch("deep_research.publish.publisher.render_pdf", pdf):
+    with mock.patch("deep_research.publish.publisher.render_pdf", pdf), \
+            mock.patch("deep_research.research.report.publish_node.PdfWorker", lambda **kw: FakeWorker(pdf)):
         try:
             async for _ in graph.astream({"messages": [HumanMessage(case.question)]}, config, context=context,
                                          stream_mode="updates", subgraphs=True):

@@ -69,21 +69,29 @@ def _error(text: str) -> None:
     err.print(f"[red]error:[/red] {_esc(printable(text))}")
 
 
-PIPE_WIDTH = 160  # tables printed into a file or a pipe
+PIPE_WIDTH = 160  # tables printed into a file or a pipe, unless COLUMNS says otherwise
+MIN_WIDTH = 20  # a COLUMNS narrower than this (0, 1) is not a width a table can be drawn at
 
 
 def _table(t: Table | Group) -> None:
     """Print a table; when the output is not a terminal (a file, CI) at a width that fits it."""
     from .console import SafeConsole, out
 
-    (out if out.is_terminal else SafeConsole(width=PIPE_WIDTH, highlight=False)).print(t)
+    (out if out.is_terminal else SafeConsole(width=_table_width(), highlight=False)).print(t)
 
 
 def _table_width() -> int:
-    """The width :func:`_table` prints at."""
+    """The width :func:`_table` prints at: the terminal's; into a file or a pipe, COLUMNS
+    when it is set to a width (as the rest of the CLI's output reads it: it was ignored
+    there, the tables drawn 160 wide whatever it said), else :data:`PIPE_WIDTH`."""
+    import os
+
     from .console import out
 
-    return out.width if out.is_terminal else PIPE_WIDTH
+    if out.is_terminal:
+        return out.width
+    columns = os.environ.get("COLUMNS", "").strip()
+    return max(MIN_WIDTH, int(columns)) if columns.isdigit() else PIPE_WIDTH
 
 
 def cell(value: object) -> str:

@@ -68,11 +68,15 @@ class PdfWorker:
     """A child process that has imported WeasyPrint and renders one PDF on request.
 
     Start it early, call :meth:`render` once; if the child cannot be started or dies
-    before it answers, the PDF is rendered in this process instead (nothing is lost). A
-    render that outlives ``timeout`` is stopped and reported as an error."""
+    before it answers, the PDF is rendered in this process instead (nothing is lost),
+    unless ``fallback`` is False (a research run's: a report that killed the child, or
+    would outlive the bound, must not render unbounded in a server's process; then the
+    child's death is reported as an error). A render that outlives ``timeout`` is stopped
+    and reported as an error."""
 
-    def __init__(self, timeout: float = WORKER_TIMEOUT_S):
+    def __init__(self, timeout: float = WORKER_TIMEOUT_S, *, fallback: bool = True):
         self.timeout = timeout
+        self.fallback = fallback
         self._job: tuple[Path, Path] | None = None
         try:
             self.proc: subprocess.Popen | None = subprocess.Popen(
@@ -113,7 +117,10 @@ class PdfWorker:
         self.proc = None
         answer = _last_json_line(out)
         if answer is None:  # the child died before answering: render here
-            log.info("PDF worker failed (%s); rendering in this process", printable((err or "").strip()[-300:]))
+            why = printable((err or "").strip()[-300:])
+            if not self.fallback:
+                raise RuntimeError(f"the PDF worker stopped before it answered ({why or 'no message'})")
+            log.info("PDF worker failed (%s); rendering in this process", why)
             return render_pdf(html_path.read_text(encoding="utf-8"), pdf_path)
         if answer.get("error"):
             raise RuntimeError(f"rendering the PDF failed: {answer['error']}")

@@ -6,6 +6,7 @@ import datetime as dt
 import gc
 import logging
 import os
+import re
 import tempfile
 import time
 from contextlib import contextmanager
@@ -161,6 +162,34 @@ def sources_replaced_note(replaced: Mapping[str, Any]) -> str:
             "what the citations give: it was replaced by the list built from them (its entries are not checked); "
             "its text is kept in audit.json (sources_replaced.text): move what you wrote there into another section "
             "to publish it")
+
+
+_LISTED_URL = re.compile(r"https?://[^\s<>\"'`\]]+")
+
+
+def uncited_listed(replaced: Mapping[str, Any], report: CitationReport) -> list[str]:
+    """The web addresses the report's own Sources section (:func:`replaced_sources`) lists
+    that no citation of the report cites, in their order: what replacing it dropped."""
+    cited = {s.url.rstrip("/") for s in report.sources if s.url}
+    out: list[str] = []
+    for m in _LISTED_URL.finditer(replaced["text"]):
+        url = m[0]
+        while url.endswith(")") and url.count("(") < url.count(")"):  # a markdown link's or a sentence's bracket
+            url = url[:-1]
+        url = url.rstrip(".,;:!?*_")
+        if url.rstrip("/") not in cited and url not in out:
+            out.append(url)
+    return out
+
+
+def models_sources_note(replaced: Mapping[str, Any], uncited: list[str]) -> str:
+    """One line saying that the model's own Sources section listed sources the report does
+    not cite (:func:`uncited_listed`), which the checked list replaced."""
+    shown = ", ".join(uncited[:3]) + (" …" if len(uncited) > 3 else "")
+    return (f"the model's own '{replaced['heading']}' section (line {replaced['line']}) listed {len(uncited)} "
+            f"source(s) no citation of the report cites ({shown}): it was replaced by the list built from the "
+            "citations, which holds only what the report cites; its text is kept in audit.json "
+            "(sources_replaced.text)")
 
 
 def _flags_by_ref(flags: list) -> dict[int, list]:

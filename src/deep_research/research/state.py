@@ -11,6 +11,7 @@ from langgraph.channels.untracked_value import UntrackedValue
 from langgraph.graph.message import add_messages
 from typing_extensions import TypedDict
 
+from ..errors import mask_page_url
 from .runtime.usage import merge_usage
 from .runtime.sources import keep_first
 
@@ -219,4 +220,12 @@ class ResearcherState(ResearcherInput, ResearcherOutput, total=False):
 
 
 def error_record(stage: str, message: str, **extra: Any) -> dict:
+    """A degradation or error of the run. Its message and URL are kept without the
+    credentials of a URL they name (a page skipped because it "redirected to" a signed
+    address, ``?X-Amz-Signature=…``): the record goes to the state, notes.md, the terminal
+    and the chat."""
+    if "://" in message:
+        message = mask_page_url(message)
+    if isinstance(extra.get("url"), str):
+        extra["url"] = mask_page_url(extra["url"])
     return {"stage": stage, "message": message, **extra}

@@ -65,6 +65,7 @@ import datetime as dt
 import errno
 import hashlib
 import json
+import logging
 import math
 import os
 import re
@@ -77,6 +78,7 @@ from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import BrokenExecutor
 from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import quote, urlsplit
@@ -100,6 +102,8 @@ from .extract import (
 )
 from .formats import EXTRACTORS, FormatError
 from .snippet import query_stems, snippet
+
+log = logging.getLogger(__name__)
 
 SCHEMA_VERSION = 1
 # Bump when extraction changes what text is stored, so that old indexes are rebuilt.
@@ -539,6 +543,31 @@ def _prepare(con: sqlite3.Connection, index: Path, root: Path, base_url: str | N
     return bool(tables)
 
 
+# Who is told when an index run starts reading files (new or changed ones): a chat's
+# "Indexing…" line is said then, not each time a corpus is opened (a current index reads none).
+_ON_INDEXING: ContextVar[Callable[[], object] | None] = ContextVar("deep_research_on_indexing", default=None)
+
+
+@contextmanager
+def on_indexing(callback: Callable[[], object]) -> Iterator[None]:
+    """Within this block (and the threads it starts with ``asyncio.to_thread``), an index
+    run that reads a new or changed file calls ``callback()`` once, before reading it."""
+    token = _ON_INDEXING.set(callback)
+    try:
+        yield
+    finally:
+        _ON_INDEXING.reset(token)
+
+
+def _announce_indexing() -> None:
+    callback = _ON_INDEXING.get()
+    if callback is not None:
+        try:
+            callback()
+        except Exception as e:  # noqa: BLE001 - a progress line never stops the index
+            log.debug("indexing not announced: %s", e)
+
+
 @dataclass
 class _Run:
     """What every file of one index run needs."""
@@ -596,6 +625,7 @@ def _update(con: sqlite3.Connection, run: _Run, progress, workers: int | None) -
             progress(done, total)
 
     seen: set[str] = set()
+    announced = False
     try:
         for entry in entries:
             if isinstance(entry, SkippedFile):
@@ -607,6 +637,9 @@ def _update(con: sqlite3.Connection, run: _Run, progress, workers: int | None) -
             try:
                 outcome = _load(run, entry, old)
                 if isinstance(outcome, _Loaded):
+                    if not announced:
+                        announced = True
+                        _announce_indexing()
                     outcome = extractor.submit(outcome)
             except _Skip as e:
                 outcome = e

@@ -226,3 +226,36 @@ def test_a_search_results_url_credentials_are_never_kept_linked_or_shown(tmp_pat
     assert stored and "s3cret" not in json.dumps(stored, default=str)  # pages, searches kept for reuse
     checkpoints = [c.checkpoint for c in graph.checkpointer.list({"configurable": {"thread_id": "t"}})]
     assert "s3cret" not in json.dumps(checkpoints, default=str)
+
+
+def test_a_run_kept_before_urls_were_masked_is_masked_when_it_resumes(tmp_path):
+    """A run started before search results' URL credentials were masked kept them in its
+    state (its sources); resumed (here at the report's review), it linked them in every
+    output and kept them in the thread's state. They are masked when it resumes: the
+    outputs hold none, the state's sources are replaced by their masked URLs (ids kept)."""
+    import json
+    from unittest import mock
+
+    from langgraph.types import Command
+
+    from deep_research.search.local import build_index
+
+    corpus = write_corpus(tmp_path / "corpus")
+    build_index(corpus, base_url="http://127.0.0.1:8765/")
+    graph = graph_for(full_script(), corpus, search=CredentialSearch(corpus))
+    ctx = context(tmp_path, search_api="local", corpus_path=str(corpus), require_report_approval=True)
+    with mock.patch("deep_research.research.runtime.deps.without_credentials", lambda r: r), \
+            mock.patch("deep_research.research.gather.researcher.without_credentials", lambda r: r), \
+            mock.patch("deep_research.research.runtime.sources.masked_meta", lambda meta: meta):
+        snapshot = asyncio.run(drive(graph, start(), ctx))  # as the code before masking kept it
+    waiting = snapshot.values
+    assert snapshot.next and not waiting.get("outputs")  # the report waits for its review
+    ids = set(waiting["sources"])
+    assert ids and all("pw-s3cret" in meta["url"] for meta in waiting["sources"].values())
+    v = asyncio.run(drive(graph, Command(resume={"type": "approve"}), ctx)).values
+    assert v.get("status") == "completed", v.get("errors")
+    assert set(v["sources"]) == ids and "s3cret" not in json.dumps(v["sources"])
+    assert all("://alice:***@" in meta["url"] and "token=***" in meta["url"] for meta in v["sources"].values())
+    folder = Path(v["outputs"]["dir"])
+    for name in ("report.md", "report.linked.md", "report.html", "citations.json", "audit.json", "sources.json"):
+        assert "s3cret" not in (folder / name).read_text(encoding="utf-8"), name

@@ -196,3 +196,17 @@ def test_a_failure_quoting_a_servers_error_text_is_inert_in_the_chat():
                                     "/r/notes.md", setup=setup)
         assert _inert_in_a_chat(turn.content) == [], turn.content
         assert "p.png" in turn.content and "`.env`" in turn.content or not setup
+
+
+def test_a_servers_chat_is_not_shown_its_paths():
+    """A server's chat named the server's folders: where a failed run's notes are, where the
+    report was written (no download links). The CLI's turns still name them."""
+    failed = chat.failure_message("publish", "disk full", "/srv/reports/t/notes.md", server=True).content
+    assert "/srv" not in failed and "saved on the server (notes.md)" in failed
+    done = chat.report_message("# R\n\nBody.", {}, {"dir": "/srv/reports/t", "pdf": "/srv/reports/t/report.pdf"},
+                               server=True).content
+    assert "/srv" not in done and done.startswith("# R\n\nBody.")
+    assert "/srv/reports/t" in chat.report_message("# R", {}, {"dir": "/srv/reports/t"}).content
+    assert "in /r/notes.md" in chat.failure_message("publish", "disk full", "/r/notes.md").content
+    line = chat.progress_text({"stage": "index", "corpus": "/srv/corpus"})
+    assert line.startswith("Indexing the documents") and "/srv" not in line

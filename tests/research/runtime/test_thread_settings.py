@@ -268,3 +268,29 @@ def test_a_server_run_reads_its_settings_from_its_context_not_the_threads_config
     # no assistant named (the CLI, a Python caller), or no context: the configurable is read
     assert recorded({"configurable": {"thread_id": "t", "max_search_results": 3}}, context)["max_search_results"] == 3
     assert recorded(server, None)["max_search_results"] == 3
+
+
+@pytest.mark.parametrize("restated, named", [
+    ("false", 'not str "false"'),
+    (0, "not int 0"),
+    (1, "not int 1"),
+    ([], "not list []"),
+    ({"yes": True}, 'not dict {"yes": true}'),
+])
+def test_an_odd_restated_value_from_a_trusted_caller_is_named_in_a_clear_error(restated, named):
+    """``deep_research_settings_restated`` from a trusted caller took any truthy value as the
+    command line's marker ("false" was true, so the question's saved settings were set
+    aside) and any falsy one as none: only a boolean is read now, anything else is a
+    UserError naming what was given, as an odd ``deep_research_settings_replaced`` is."""
+    from deep_research.research.runtime.thread_settings import settled
+
+    state = {"question": "q", "status": "running", "question_settings": {"max_total_tokens": 4000}}
+    with pytest.raises(UserError, match="configurable deep_research_settings_restated must be true or false") as e:
+        settled(state, {"configurable": {"thread_id": "t", RESTATED: restated}}, Runtime({}))
+    assert str(e.value).endswith(f"{named}: leave it out"), str(e.value)
+    config, runtime = applied(state, {"configurable": {"thread_id": "t", RESTATED: False}}, Runtime({}))
+    assert Configuration.resolve(config, runtime.context, environ={}).max_total_tokens == 4000
+    # a server user's is not read at all, as before
+    server = {"configurable": {"thread_id": "t", RESTATED: "false", "langgraph_auth_user_id": "alice"}}
+    config, runtime = applied(state, server, Runtime({}))
+    assert Configuration.resolve(config, runtime.context, environ={}).max_total_tokens == 4000

@@ -253,6 +253,7 @@ def check_judge_evidence(claim: str, quotes: list[str], facts: list[JudgeFact]) 
     quotes = [q for q in quotes if q and q.strip()]
     if not facts:
         return EvidenceCheck(False, ["the judge gave no facts"], [])
+    claim = said_once(claim or "")
     canon = [_canon_map(q) for q in quotes]
     span_texts: list[str] = []
     fact_spans: list[list[str]] = []
@@ -531,6 +532,30 @@ def check_judge_evidence(claim: str, quotes: list[str], facts: list[JudgeFact]) 
 _SENTENCE_END = re.compile(r"[.!?\n]")
 _WORD_RX = re.compile(r"[^\W\d_]+")
 _CONTRACTED_WORD_RX = re.compile(r"[^\W\d_]+(?:['\u2019][^\W\d_]+)*")  # "I'm" one word: "be" in it
+
+
+_COPY_EDGE = ".,;:!?*_ \t\n"  # what may end or start a copy of a text written twice in a row
+MIN_COPY_WORDS = 3
+
+
+def said_once(claim: str) -> str:
+    """A claim that is one text written two or three times in a row, with nothing between
+    the copies but spaces and punctuation ("X X": a list item's bold lead followed by the
+    same sentence, "**X** X"), as the text once; any other claim as it is. The copies must
+    be the same text word for word (the case of the first letter aside): the claim states
+    that text and nothing more. Its copies read as one clause put the text's first words
+    after its last, an order no span has: the evidence check saw swapped roles and a
+    capitalised word in mid-sentence taken for a name (a claim quoting its page twice)."""
+    words = claim.split()
+    for k in (2, 3):
+        m = len(words) // k
+        if m < MIN_COPY_WORDS or m * k != len(words):
+            continue
+        copies = [" ".join(words[i * m:(i + 1) * m]).strip(_COPY_EDGE) for i in range(k)]
+        first = copies[0]
+        if first and all(c[1:] == first[1:] and c[:1].lower() == first[:1].lower() for c in copies[1:]):
+            return " ".join(words[:m]).rstrip(_COPY_EDGE.replace(".", "").replace("!", "").replace("?", ""))
+    return claim
 
 
 def _asked_or_denied(claim: str, quotes: list[str], found: list[tuple[int, int, int]]) -> str | None:

@@ -24,6 +24,7 @@ from .. import prompts
 from .claim_judge import judge_claims
 from ..runtime.deps import Deps, NodeContext, run_spent
 from ..runtime.meter import ModelCallError, describe
+from ..runtime.sources import masked_sources
 from ..state import ResearchState, error_record
 
 MAX_FIXES = 25
@@ -149,6 +150,8 @@ class CitationCheckNode:
             lambda: safe_markdown(final.parsed, local_files=local_file_urls(final.sources), keep_refs=True))
         # what the policy changed here is what the model wrote: publish reads the inert text
         # (and finds nothing more to change), so it reports these counts in audit.json
+        if masked := masked_sources(state.get("sources") or {}):  # a state kept before URLs were masked
+            update["sources"] = masked
         return {**update, **ctx.usage_update(), "report_markdown": safe.text, "output_policy": safe.audit(),
                 "citation_fixes": fixes, "citation_summary": summary, "claim_judgments": judgments}
 

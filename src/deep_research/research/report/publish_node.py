@@ -8,15 +8,17 @@ import json
 import logging
 import time
 import uuid
+from contextlib import nullcontext
 from pathlib import Path
 from typing import Any
 
 from ...citations.model import Source
 from ...inputs import source_record
 from ...publish import publish_report, write_atomic
+from ...publish.pdf import PdfWorker
 from ...terminal import inert_json
 from .notes_checks import notes_checks
-from ..runtime.chat import progress_cleanup, report_message
+from ..runtime.chat import progress_cleanup, report_message, run_id
 from ..runtime.deps import Deps, NodeContext, run_spent
 from ..runtime.failure import ResearchFailed
 from ..runtime.meter import Meter, describe, is_transient
@@ -28,6 +30,7 @@ from ..runtime.report_files import (
     report_store,
     valid_id,
 )
+from ..runtime.sources import masked_sources
 from ..runtime.run_folder import (
     RUN_MARKER,
     asave_notes,
@@ -62,11 +65,14 @@ class PublishNode:
         if served:
             files = {**files, "served": served}
         update: dict[str, Any] = {"degradations": degradations} if degradations else {}
+        if masked := masked_sources(state.get("sources") or {}):  # a state kept before URLs were masked
+            update["sources"] = masked
         citation_summary = {**(state.get("citation_summary") or {}), **summary}
         # the chat gets the linked markdown (citations as numbered links); the state keeps
         # report_markdown with its <ref> tags
         linked = await asyncio.to_thread(Path(files["linked"]).read_text, encoding="utf-8")
-        messages = [report_message(linked, citation_summary, files, state.get("language"), links=links)]
+        messages = [report_message(linked, citation_summary, files, state.get("language"), links=links,
+                                   server=run_id(config) is not None)]
         progress = progress_cleanup({**state, "citation_summary": citation_summary}, config)
         return {**update, **ctx.usage_update(), "outputs": files, "report_markdown": ui,
                 "citation_summary": citation_summary, "messages": progress + messages,
@@ -101,19 +107,23 @@ async def _serve(ctx: NodeContext, files: dict, degradations: list) -> tuple[dic
 
 def _write_outputs(cfg, state: dict, thread_id: str, markdown: str, sources: list[Source], meter: Meter,
                    checkpoint: str | None = None):
-    """All file writing of the publish step (blocking I/O, run in a worker thread). A PDF
-    that fails for a transient reason (timeout, lost connection) is tried again (bounded);
-    without it the markdown and HTML still count (recorded as a degradation)."""
+    """All file writing of the publish step (blocking I/O, run in a worker thread). The PDF
+    is rendered in a child process (:class:`PdfWorker`, as ``deep-research publish`` does),
+    stopped past its bound (``WORKER_TIMEOUT_S``): a report that renders without end costs
+    the PDF, not the run (it rendered in the run's process, unbounded, and held the server's
+    run there). A PDF that fails for a transient reason (timeout, lost connection) is tried
+    again (bounded); without it the markdown and HTML still count (recorded as a degradation)."""
     folder = run_dir(cfg, state, thread_id, checkpoint)
     degradations = []
     attempt = 0
     while True:
         try:
-            result = publish_report(markdown, sources, folder, pdf=cfg.write_pdf, lang=state.get("language"),
-                                    findings=cfg.verified_findings, judgments=state.get("claim_judgments"),
-                                    docx=cfg.write_docx, citation_style=cfg.citation_style,
-                                    earlier_policy=state.get("output_policy"),
-                                    settings_ignored=state.get("ignored_settings") or ())
+            with PdfWorker(fallback=False) if cfg.write_pdf else nullcontext() as worker:  # a new one per try
+                result = publish_report(markdown, sources, folder, pdf=cfg.write_pdf, lang=state.get("language"),
+                                        findings=cfg.verified_findings, judgments=state.get("claim_judgments"),
+                                        docx=cfg.write_docx, citation_style=cfg.citation_style,
+                                        earlier_policy=state.get("output_policy"),
+                                        settings_ignored=state.get("ignored_settings") or (), pdf_worker=worker)
             break
         except Exception as e:  # noqa: BLE001 - without the PDF, markdown and HTML still count
             if not cfg.write_pdf:
@@ -134,10 +144,15 @@ def _write_outputs(cfg, state: dict, thread_id: str, markdown: str, sources: lis
                                     settings_ignored=state.get("ignored_settings") or ())
             break
     degradations += [error_record("publish", f"PDF: {m.message}") for m in result.missing_glyphs]
-    if result.sources_replaced and state.get("report_review") == "edited":  # the reviewer's text, not the model's
-        from ...publish.publisher import sources_replaced_note
+    if result.sources_replaced:
+        from ...publish.publisher import models_sources_note, sources_replaced_note, uncited_listed
 
-        degradations.append(error_record("publish", sources_replaced_note(result.sources_replaced)))
+        if state.get("report_review") == "edited":  # the reviewer's text, not the model's
+            degradations.append(error_record("publish", sources_replaced_note(result.sources_replaced)))
+        elif uncited := uncited_listed(result.sources_replaced, result.report):
+            # the model's list, regenerated as its prompt says: said when it named more than the
+            # report cites (a page it did not cite, or one it never read), else nothing was lost
+            degradations.append(error_record("publish", models_sources_note(result.sources_replaced, uncited)))
     degradations += [error_record("publish", d["reason"]) for d in result.output_policy.get("degraded", [])]
     # the cited sources, as `deep-research publish --sources` reads them: the folder alone
     # re-publishes its report.md (it keeps its <ref> tags)

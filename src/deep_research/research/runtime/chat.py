@@ -80,14 +80,15 @@ def chat_markdown(markdown: str, sources: list, lang: str | None = None) -> str:
 
 
 def report_message(linked_markdown: str, summary: dict, files: dict, lang: str | None = None,
-                   links: dict | None = None) -> AIMessage:
+                   links: dict | None = None, *, server: bool = False) -> AIMessage:
     """The final report as the chat's last turn: the linked markdown (citations as
     numbered links), a one-line citation summary and where the files are: links to them
-    when the server serves them (``links``, see report_files.py), else the folder on disk."""
+    when the server serves them (``links``, see report_files.py), else the folder on disk,
+    except on a server (``server``: its folders are no business of its chat's users)."""
     footer = f"---\n{citation_line(summary, lang)}\n"
     if links:
         footer += links_markdown(links, lang)
-    else:
+    elif not server:
         names = [Path(files[k]).name for k in ("markdown", "linked", "html", "pdf", "citations", "notes")
                  if files.get(k)]
         footer += labels(lang)["report_written"].format(dir=files.get("dir", ""))
@@ -144,9 +145,11 @@ def brief_message(brief: str, round_no: int, max_rounds: int) -> AIMessage:
                      "\"approve\" or what to change.", name=BRIEF_NAME)
 
 
-def failure_message(stage: str, message: str, notes_path: str | None, *, setup: bool = False) -> AIMessage:
+def failure_message(stage: str, message: str, notes_path: str | None, *, setup: bool = False,
+                    server: bool = False) -> AIMessage:
     """Why the run failed and what to do, in words that work in a chat. ``setup``: a
-    setting is wrong (nothing ran yet)."""
+    setting is wrong (nothing ran yet). ``server``: the chat is a server's, whose users are
+    not shown its paths (the notes are said to be saved, not where)."""
     message = shown_text(message)  # it may quote a server's error body or a page
     if setup:
         message = re.sub(r"^the run cannot start:[ \t]*", "", message)
@@ -157,7 +160,8 @@ def failure_message(stage: str, message: str, notes_path: str | None, *, setup: 
     else:
         text = f"The run failed at {stage}: {message}"
         if notes_path:
-            text += f"\n\nResearch gathered so far is saved in {notes_path}."
+            where = f"on the server ({Path(notes_path).name})" if server else f"in {notes_path}"
+            text += f"\n\nResearch gathered so far is saved {where}."
         cap = next((name for name in ("max_total_tokens", "max_cost_usd") if f"cap ({name}" in message), None)
         if cap:  # the run's cap left no room for this step: retrying under the same cap fails again
             text += (f"\n\nRaise {cap} in the run's settings (the assistant's configuration), or clear it for "
@@ -184,7 +188,8 @@ def progress_text(event: dict, cfg: Any = None) -> str | None:
     when the chat does not show that event (most events: a chat gets a few lines a run)."""
     stage, kind = event.get("stage"), event.get("event")
     if stage == "index":
-        return (f"Indexing the documents in {event.get('corpus')}: new and changed files are read now "
+        # the corpus folder is not named: it is a path on the server
+        return ("Indexing the documents of the corpus: new and changed files are read now "
                 "(the first run on a large folder takes minutes)…")
     if stage == "brief":
         return "Writing the research brief…"

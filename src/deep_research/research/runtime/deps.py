@@ -106,10 +106,6 @@ class Deps:
                 cfg.searxng_url, str(searxng_options(cfg)), fetch_policy(cfg), str(cfg.web_search_spec()),
                 cfg.web_search_price_usd, cfg.max_retries, cfg.retry_backoff_s)
 
-    def search_is_open(self, cfg: Configuration) -> bool:
-        """Whether the search of ``cfg`` is built already (a local corpus: indexed)."""
-        return self._search_key(cfg) in self._search
-
     async def search(self, cfg: Configuration) -> SearchBackend:
         key = self._search_key(cfg)
         if key not in self._search:

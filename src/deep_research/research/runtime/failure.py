@@ -39,7 +39,7 @@ from langgraph.types import Command
 
 from ...errors import UserError
 from .chat import (emit_live, failure_message, hide_internal_turns, take_back_saved_lines, track_saved_lines,
-                   untrack_saved_lines)
+                   run_id, untrack_saved_lines)
 from .run_folder import asave_notes, root_checkpoint
 from .configuration import Configuration
 from .thread_settings import notice_update, settled
@@ -145,7 +145,7 @@ async def fail(stage: str, e: Exception, state: dict, config: dict, runtime: Any
     out: Exception = e if isinstance(e, (UserError, ResearchFailed)) else ResearchFailed(stage, message, notes)
     if isinstance(out, ResearchFailed) and out.notes_path is None:
         out.notes_path = notes
-    turn = failure_message(stage, message, notes, setup=isinstance(e, UserError))
+    turn = failure_message(stage, message, notes, setup=isinstance(e, UserError), server=run_id(config) is not None)
     notice = dict(notice or {})
     said = notice.pop("messages", [])
     for shown in (*said, turn):

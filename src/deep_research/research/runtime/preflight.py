@@ -24,6 +24,7 @@ from collections.abc import Mapping
 from ...errors import UserError, mask_url_credentials
 from ...search import CorpusError, SearchConfigError, SearchError
 from ...search.fetch import FetchError, check_url
+from ...search.local import on_indexing
 from . import mcp
 from .chat import progress_text, show_progress
 from .deps import Deps, shared_fetcher
@@ -183,8 +184,8 @@ class PreflightNode:
 
     async def __call__(self, state, config, runtime) -> dict:
         cfg = Configuration.resolve(config, getattr(runtime, "context", None))
-        if cfg.search_api.value == "local" and cfg.corpus_path and not self.deps.search_is_open(cfg):
-            # opening a corpus brings its index up to date: minutes on a large new folder
-            show_progress(config, progress_text({"stage": "index", "corpus": cfg.corpus_path}))
-        await preflight(cfg, self.deps)
+        # opening a corpus brings its index up to date: minutes on a large new folder, said
+        # when a file is read (a current index reads none: it was said at each new thread)
+        with on_indexing(lambda: show_progress(config, progress_text({"stage": "index"}))):
+            await preflight(cfg, self.deps)
         return {"stage": "preflight"}

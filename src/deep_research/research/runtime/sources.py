@@ -15,13 +15,14 @@ import hashlib
 import logging
 import sqlite3
 from dataclasses import asdict, dataclass
+from collections.abc import Mapping
 from typing import Any
 
 from langgraph.store.base import BaseStore
 from langgraph.store.memory import InMemoryStore
 
 from ...citations.locations import parse_locations
-from ...errors import has_masked_url_credentials, mask_url_credentials, masked_credentials
+from ...errors import has_masked_url_credentials, mask_page_url, masked_credentials
 from ...citations.model import Source
 from ...search.base import SearchResult, backoff_delay
 
@@ -76,10 +77,34 @@ def without_credentials(result: SearchResult) -> SearchResult:
     file's URL is: a search result or a page the user named becomes a source, kept in the
     state database and linked in every output of the report. Its source id stays the one
     of the URL as found (:func:`result_source_id`)."""
-    kept = mask_url_credentials(result.url)
-    if kept == result.url:
+    kept = mask_page_url(result.url)
+    # a page without a title is titled with its URL (the fetcher, Tavily): masked the same
+    title = mask_page_url(result.title) if "://" in result.title else result.title
+    if kept == result.url and title == result.title:
         return result
-    return dataclasses.replace(result, url=kept, source_id=result_source_id(result))
+    return dataclasses.replace(result, url=kept, title=title, source_id=result_source_id(result))
+
+
+def masked_meta(meta: Mapping[str, Any]) -> Mapping[str, Any]:
+    """A source's metadata (the state's ``sources``) with its URL's credentials masked, as
+    :func:`without_credentials` masks a search result's: a run started before that kept
+    them in its state, and its resume would have linked them in every output. ``meta``
+    itself when there is nothing to mask."""
+    url = meta.get("url")
+    if not isinstance(url, str) or (kept := mask_page_url(url)) == url:
+        return meta
+    title = meta.get("title")
+    return {**meta, "url": kept, **({"title": mask_page_url(title)} if isinstance(title, str) else {})}
+
+
+def masked_sources(metas: Mapping[str, Mapping[str, Any]]) -> dict[str, dict]:
+    """The sources of ``metas`` whose URL held credentials, masked (:func:`masked_meta`): a
+    node's update with them replaces them in the state (:func:`keep_first`)."""
+    out = {}
+    for sid, meta in metas.items():
+        if isinstance(meta, Mapping) and (masked := masked_meta(meta)) is not meta:
+            out[sid] = dict(masked)
+    return out
 
 
 def masked_notice(result: SearchResult) -> str | None:
@@ -187,7 +212,8 @@ class PageStore:
     async def load_sources(self, metas: dict[str, dict]) -> tuple[list[Source], list[str]]:
         """Sources with their full content; ids whose content is missing are listed."""
         out, missing = [], []
-        for sid, meta in metas.items():
+        for sid, found in metas.items():
+            meta = masked_meta(found)  # a URL kept before its credentials were masked is not linked with them
             content = await self.get(meta["content_hash"])
             if content is None:
                 missing.append(sid)
@@ -202,5 +228,14 @@ class PageStore:
 
 def keep_first(left: dict[str, Any] | None, right: dict[str, Any] | None) -> dict[str, Any]:
     """Merge source metadata; the first content seen for an id wins (quotes were checked
-    against it)."""
-    return {**(right or {}), **(left or {})}
+    against it). Only its URL and title may be replaced, by the same with the credentials
+    masked (:func:`masked_sources`: a state written before they were)."""
+    out = {**(right or {}), **(left or {})}
+    if left and right:
+        for sid, meta in right.items():
+            old = left.get(sid)
+            if (isinstance(old, Mapping) and isinstance(meta, Mapping) and old is not meta
+                    and isinstance(old.get("url"), str) and meta.get("url") != old["url"]
+                    and (masked := masked_meta(old))["url"] == meta.get("url")):
+                out[sid] = dict(masked)
+    return out

@@ -422,8 +422,14 @@ def notice_update(state: Mapping[str, Any], config: Mapping | None, ignored: lis
 def _restated(config: Mapping | None) -> bool:
     from .setting_policy import Caller, Source
 
-    configurable = (config or {}).get("configurable") or {}
-    return bool(configurable.get(RESTATED)) and Caller.of_config(config, {}).source is Source.COMMAND_LINE
+    value = ((config or {}).get("configurable") or {}).get(RESTATED)
+    if value is None or Caller.of_config(config, {}).source is not Source.COMMAND_LINE:
+        return False
+    if not isinstance(value, bool):  # "false", 0, "no" from a trusted caller were taken as the marker
+        raise UserError(f"configurable {RESTATED} must be true or false (true: the run gives every setting "
+                        f"itself, as deep-research resume does), not {type(value).__name__} "
+                        f"{_shown(_jsonable(value))}: leave it out")
+    return value
 
 
 def kept(value: Any) -> Any:
