@@ -127,6 +127,10 @@ BREAK_RUN_EVERY = 20
 _BREAKING_SPACES = " \t\n\r\f"  # a no-break space is part of a run
 _SPACE = re.compile(f"[{_BREAKING_SPACES}]")
 _LONG_RUN = re.compile(f"(?<![{_BREAKING_SPACES}])[^{_BREAKING_SPACES}]{{{BREAK_RUN_AFTER},}}")  # tried where a run starts
+# a run that takes a <wbr>: at the start of a text, or after a space (searched from each space
+# only: a search from every character would read each run again from each of its characters)
+_OVERLONG_RUN = re.compile(f"[^{_BREAKING_SPACES}]{{{BREAK_RUN_AFTER + 1}}}")
+_OVERLONG_RUN_AFTER_SPACE = re.compile(f"[{_BREAKING_SPACES}]{_OVERLONG_RUN.pattern}")
 _ENTITY_END = re.compile(r"&#?\w{1,32};")
 _JOINERS = {"\u200d", "\ufe0e", "\ufe0f"}  # joiners and variation selectors bind to the character before
 
@@ -168,6 +172,12 @@ def break_long_runs(document: str) -> str:
     (tags, attributes and the head are left as they are)."""
     start = max(document.find("<body"), 0)
     parts = _TAG.split(document[start:])
+    # A <wbr> goes only into a run of more than BREAK_RUN_AFTER characters of the text
+    # without its tags: a report with none (nearly every one) is left as it is, found by
+    # one C-speed search instead of a walk over its every text part.
+    text = "".join(parts[0::2])
+    if _OVERLONG_RUN.match(text) is None and _OVERLONG_RUN_AFTER_SPACE.search(text) is None:
+        return document
     run = 0  # characters without white space so far, across tags
     for i in range(0, len(parts), 2):
         part = parts[i]

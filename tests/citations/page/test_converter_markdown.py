@@ -309,3 +309,24 @@ def test_the_strict_reading_copies_blocks_instead_of_rendering_them(monkeypatch)
     rendered.clear()
     assert _same_page(alternate, mdpage.render_markdown(content, strict=True))
     assert copied <= len(rendered) - 20, (copied, len(rendered))  # the 20 paragraphs are copied
+
+
+def test_the_strict_reading_parses_from_the_first_block_a_lenient_rule_read(monkeypatch):
+    """The blocks before the first line a lenient rule read are the lenient parse's: the strict
+    parse starts at the last top-level block before it, with the reference labels defined
+    before that block (a link after it to a label defined before it is still a link)."""
+    from deep_research.citations.page import markdown as mdpage
+
+    head = "".join(f"Paragraph {i} cites [ref{i % 2}] here.\n\n" for i in range(12)) + "[ref0]: a.html\n\n"
+    for tail in (MARKDOWNIFY_DL, HTML2TEXT_ENUMERATED, HTML2TEXT_LIST):
+        content = head + tail + "\n[ref1]: b.html\n\nLast [ref1] and [ref0] and [ref2].\n"
+        page = render(content, "markdown")
+        assert page.alternate_reader is not None
+        parsed: list[str] = []
+        strict = mdpage._parser(True)
+        real = strict.parse
+        monkeypatch.setattr(strict, "parse", lambda src, env=None: (parsed.append(src), real(src, env))[1])
+        alternate = page.alternate
+        monkeypatch.undo()
+        assert len(parsed) == 1 and "Paragraph 5" not in parsed[0] and "Last [ref1]" in parsed[0], parsed
+        assert _same_page(alternate, mdpage.render_markdown(content, strict=True)), tail

@@ -49,6 +49,7 @@ Where a lenient rule applied, the strict CommonMark reading is kept as the page'
 from __future__ import annotations
 
 import html
+import math
 import re
 import unicodedata
 from bisect import bisect_left
@@ -58,12 +59,12 @@ from markdown_it import MarkdownIt
 from markdown_it.common.utils import normalizeReference
 from markdown_it.rules_block import StateBlock
 from markdown_it.rules_block.list import list_block
+from markdown_it.rules_block.reference import reference
 from mdit_py_plugins.deflist import deflist_plugin
 
 from .text import PageText, _Builder, is_word_char
 
-_NEWLINE = re.compile(r"\r\n|\r|\n")
-_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n|$)")
+_LINE = re.compile(r"([^\r\n]*)(?:\r\n|\r|\n|$)")  # a line; group 1: its body
 _HTML_TAG = re.compile(
     r"</?[A-Za-z][A-Za-z0-9-]*(?:\s+[A-Za-z_:][A-Za-z0-9_.:-]*"
     r"(?:\s*=\s*(?:[^\s\"'=<>`]+|'[^']*'|\"[^\"]*\"))?)*\s*/?>"
@@ -93,6 +94,7 @@ def _parser(strict: bool = False) -> MarkdownIt:
         md.use(deflist_plugin)  # "Term⏎:   definition", as converters write <dl>
         md.block.ruler.before("code", "indented_list", _indented_list)
         md.block.ruler.at("list", _list_block, {"alt": ["paragraph", "reference", "blockquote"]})
+        md.block.ruler.at("reference", _reference)  # (no "alt", as markdown-it-py registers it)
     md.disable("inline")  # blocks only: inline content is rendered below, with offsets
     return md
 
@@ -107,9 +109,32 @@ def _list_block(state: StateBlock, start: int, end: int, silent: bool) -> bool:
     (``<p>2) Existing classes…``) unescaped: on the page it is text, and a block indented
     after it is code, not more of a list item."""
     if _PAREN_NUMBER.match(state.src, state.bMarks[start] + state.tShift[start]):
-        state.env["lenient"] = True
+        _lenient_at(state, start)
         return False
     return list_block(state, start, end, silent)
+
+
+def _lenient_at(state: StateBlock, line: int) -> None:
+    """A lenient rule read line ``line`` otherwise than strict CommonMark may: the page has
+    a strict reading, which agrees with this one on every top-level block parsed before the
+    first such line (see :func:`_restart_line`)."""
+    env = state.env
+    env["lenient"] = True
+    if line < env.get("lenient_from", line + 1):
+        env["lenient_from"] = line
+
+
+def _reference(state: StateBlock, start: int, end: int, silent: bool) -> bool:
+    """markdown-it-py's reference definition rule, noting the line of each label it adds
+    (the strict reading of a page parsed from a later line takes those defined before it)."""
+    known = state.env.get("references")
+    before = len(known) if known else 0
+    found = reference(state, start, end, silent)
+    if found and not silent:
+        added = list(state.env.get("references", {}))[before:]
+        if added:
+            state.env.setdefault("reference_lines", []).append((start, added))
+    return found
 
 
 def _indented_list(state: StateBlock, start: int, end: int, silent: bool) -> bool:
@@ -140,7 +165,7 @@ def _indented_list(state: StateBlock, start: int, end: int, silent: bool) -> boo
     finally:
         state.blkIndent = outer
     if found:
-        state.env["lenient"] = True
+        _lenient_at(state, start)
     return found
 
 
@@ -151,11 +176,21 @@ def render_markdown(raw: str, strict: bool = False, _lenient: _Reading | None = 
     ``_lenient``: the lenient reading's blocks, whose rendering the strict reading takes
     over for every block the two parses read alike (see :class:`_Reading`)."""
     # (start, end of body) of every line, split where markdown-it-py splits them
-    lines = [(m.start(), m.start() + len(_NEWLINE.sub("", m.group(0))))
-             for m in _LINE.finditer(raw) if m.group(0)]
-    src = "\n".join(raw[a:b] for a, b in lines)
+    lines = _lenient.lines if _lenient is not None else [
+        (m.start(), m.end(1)) for m in _LINE.finditer(raw) if m.end() > m.start()]
     env: dict = {}
-    tokens = _parser(strict).parse(src, env)
+    head = _lenient.head if strict and _lenient is not None else None
+    if head is None:
+        tokens = _parser(strict).parse("\n".join(raw[a:b] for a, b in lines), env)
+    else:  # the lenient reading's blocks up to its first top-level block a lenient rule may have read
+        restart, tokens, labels = head
+        if labels:
+            env["references"] = {label: {} for label in labels}
+        rest = _parser(strict).parse("\n".join(raw[a:b] for a, b in lines[restart:]), env)
+        for t in rest:
+            if t.map:
+                t.map = [t.map[0] + restart, t.map[1] + restart]
+        tokens = tokens + rest
     refs = frozenset(env.get("references", {}))
     alternate = not strict and bool(env.get("lenient") or any(t.type == "dl_open" for t in tokens))
     r = _Renderer(raw, lines, refs, _LoggingBuilder() if alternate else _Builder())
@@ -184,8 +219,39 @@ def render_markdown(raw: str, strict: bool = False, _lenient: _Reading | None = 
     page.derived = True  # markdown is a converter's account of a page, not the page
     if alternate:
         assert isinstance(r.b, _LoggingBuilder) and blocks is not None
-        page.alternate_reader = partial(_strict_reading, _Reading(raw, refs, page, r.b.cut_log, blocks))
+        page.alternate_reader = partial(_strict_reading, _Reading(raw, lines, refs, page, r.b.cut_log, blocks,
+                                                                  _restart(tokens, env)))
     return page
+
+
+def _restart(tokens: list, env: dict) -> tuple[int, list, list[str]] | None:
+    """Where the strict parse of a page may start instead of its first line: (the first
+    line of the last top-level block that starts before the first line a lenient rule read,
+    the lenient parse's tokens before that block, the reference labels defined before it),
+    or None (that block is the first).
+
+    Both parsers run the same rules in the same order on every line up to that first line:
+    the lenient rules find nothing there (the definition list rule's quick test passes only
+    inside a definition list, whose first line counts), so every top-level block that
+    starts before it was parsed alike, and the one it starts in ends no later than the
+    line (a block's rules read up to the line that ends it). A top-level block starts from
+    a fresh state (root, no indentation): parsed from its first line, the rest of the page
+    gives the same blocks as a parse of the whole page. The reference labels matter only as
+    a set (the first definition of a label wins; blocks do not read them)."""
+    first: float = env.get("lenient_from", math.inf)
+    for t in tokens:
+        if t.type == "dl_open" and t.map and t.map[0] < first:
+            first = t.map[0]
+    restart, cut = 0, 0
+    for i, t in enumerate(tokens):
+        if t.level == 0 and t.nesting >= 0 and t.map:
+            if t.map[0] >= first:
+                break
+            restart, cut = t.map[0], i
+    if restart <= 0:
+        return None
+    labels = [label for line, added in env.get("reference_lines", ()) if line < restart for label in added]
+    return restart, tokens[:cut], labels
 
 
 def _render_block(r: _Renderer, kind: str, t) -> None:
@@ -244,9 +310,11 @@ class _Reading:
     reads alike renders to the same characters, offsets and cuts, copied here instead of
     rendered again (the parses differ only around the lines a lenient rule read)."""
 
-    def __init__(self, raw: str, refs: frozenset[str], page: PageText, cut_log: list[int],
-                 blocks: dict[tuple, _Mark | None]):
-        self.raw, self.refs, self.page, self.cut_log, self.blocks = raw, refs, page, cut_log, blocks
+    def __init__(self, raw: str, lines: list[tuple[int, int]], refs: frozenset[str], page: PageText,
+                 cut_log: list[int], blocks: dict[tuple, _Mark | None],
+                 head: tuple[int, list, list[str]] | None = None):
+        self.raw, self.lines, self.refs, self.page, self.cut_log, self.blocks = raw, lines, refs, page, cut_log, blocks
+        self.head = head  # see _restart
 
     def replay(self, key: tuple, b: _Builder) -> bool:
         m = self.blocks.get(key)
