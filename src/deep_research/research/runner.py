@@ -63,16 +63,16 @@ async def open_persistence(db: str) -> AsyncIterator[tuple[Any, Any]]:
 
         async with AsyncExitStack() as opened:
             try:  # only the connection and the set-up: an error of the run itself is not one of them
-                saver = await opened.enter_async_context(AsyncPostgresSaver.from_conn_string(db))
-                store = await opened.enter_async_context(AsyncPostgresStore.from_conn_string(db))
-                await saver.setup()
-                await store.setup()
+                pg_saver = await opened.enter_async_context(AsyncPostgresSaver.from_conn_string(db))
+                pg_store = await opened.enter_async_context(AsyncPostgresStore.from_conn_string(db))
+                await pg_saver.setup()
+                await pg_store.setup()
             except (OSError, OperationalError) as e:  # psycopg's "connection failed" is no OSError
                 where = mask_url_passwords(db)
                 raise UserError(f"cannot connect to PostgreSQL at {where}: "
                                 + mask_url_passwords(" ".join(str(e).split()))) from None
             async with _settled_on_exit():
-                yield saver, store
+                yield pg_saver, pg_store
         return
     from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 
