@@ -902,3 +902,16 @@ def test_a_page_and_its_copy_count_as_one_independent_source(tmp_path):
     # a sources.json that is not a list of sources is left aside, not trusted
     (folder / "sources.json").write_text(json.dumps({"html": text}), encoding="utf-8")
     assert checks.citation_checks(RunFolder.load(folder), 30)["independent_sources"] == 3
+
+
+def test_compare_of_two_run_folders_keeps_the_end_of_their_names_in_the_headings(tmp_path, capsys, monkeypatch):
+    """`eval compare` of two run folders of one question at 80 columns headed its columns
+    "2026-11-29-How-does-as…" and "2026-11-29-How-does-asy…": the end of a run folder's
+    name, its thread id, is what tells two runs apart. `eval report` keeps start and end."""
+    monkeypatch.setenv("COLUMNS", "80")
+    stem = "2026-11-29-How-does-asyncio.TaskGroup-handle-exceptions-and-w-"
+    a = make_run(tmp_path / "a" / f"{stem}e1bc39965205")
+    b = make_run(tmp_path / "b" / f"{stem}d1b03dea319c")
+    assert main(["eval", "compare", str(a), str(b), "--out", str(tmp_path / "cmp")]) == 0
+    out = capsys.readouterr().out
+    assert "e1bc39965205" in out and "d1b03dea319c" in out, out
