@@ -92,6 +92,15 @@ def too_long(text: str, what: str, limit: int = MAX_TEXT_CHARS) -> str | None:
     return f"{what} is {len(text):,} characters long; the limit is {limit:,}"
 
 
+def text_problem(text: str, what: str) -> str | None:
+    """Why ``text`` a user gave as a question (``what``: "the question", "your message") is
+    no question: empty (only spaces or invisible marks) or longer than :data:`MAX_TEXT_CHARS`;
+    None when it is one."""
+    if not any(unicodedata.category(c)[0] not in "CZ" for c in text):
+        return f"{what} is empty"
+    return too_long(text, what)
+
+
 def control_characters(text: str) -> list[str]:
     """The control characters of a text a user typed or handed over (tab and line ends
     aside), as sorted hex codes - what a question may not hold (``research``, ``eval run``)."""

@@ -902,3 +902,34 @@ def test_a_page_and_its_copy_count_as_one_independent_source(tmp_path):
     # a sources.json that is not a list of sources is left aside, not trusted
     (folder / "sources.json").write_text(json.dumps({"html": text}), encoding="utf-8")
     assert checks.citation_checks(RunFolder.load(folder), 30)["independent_sources"] == 3
+
+
+def test_compare_of_two_run_folders_keeps_the_end_of_their_names_in_the_headings(tmp_path, capsys, monkeypatch):
+    """`eval compare` of two run folders of one question at 80 columns headed its columns
+    "2026-11-29-How-does-as…" and "2026-11-29-How-does-asy…": the end of a run folder's
+    name, its thread id, is what tells two runs apart. `eval report` keeps start and end."""
+    monkeypatch.setenv("COLUMNS", "80")
+    stem = "2026-11-29-How-does-asyncio.TaskGroup-handle-exceptions-and-w-"
+    a = make_run(tmp_path / "a" / f"{stem}e1bc39965205")
+    b = make_run(tmp_path / "b" / f"{stem}d1b03dea319c")
+    assert main(["eval", "compare", str(a), str(b), "--out", str(tmp_path / "cmp")]) == 0
+    out = capsys.readouterr().out
+    assert "e1bc39965205" in out and "d1b03dea319c" in out, out
+
+
+def test_compare_says_the_accuracy_is_of_proven_claims_and_how_many_are_unchecked(tmp_path):
+    """`eval compare` showed "Citation accuracy (FACT-style) (mean) 100.0 %" of a run whose
+    `eval report` said "between 76.9 % and 100.0 % (23.1 % unchecked; 100.0 % of the proven
+    claims alone, not a figure for the report)": the unchecked share was nowhere."""
+    from deep_research.evaluation.compare import compare
+
+    def result(accuracy: float, unchecked: float) -> dict:
+        return {"id": "q1", "question": "Q?", "status": "completed",
+                "checks": {"fact": {"accuracy": accuracy, "unchecked_share": unchecked}}}
+
+    a = _eval_folder(tmp_path / "a", {"q1": result(1.0, 0.231)})
+    b = _eval_folder(tmp_path / "b", {"q1": result(0.9, 0.0)})
+    _, rows = compare(a, b).summary_rows()
+    by_name = {r[0]: r[1:] for r in rows}
+    assert by_name["Citation accuracy (FACT-style, proven claims only) (mean)"] == ["100.0 %", "90.0 %"], rows
+    assert by_name["Claims unchecked (not in the accuracy) (mean)"] == ["23.1 %", "0.0 %"], rows

@@ -323,3 +323,36 @@ def test_a_sources_section_of_the_report_that_is_replaced_is_kept_in_the_audit(t
     assert again.sources_replaced is None and "sources_replaced" not in json.loads(again.files["audit"].read_text())
     bare = publish_report(REPORT.split("## References")[0], _sources(), tmp_path / "three", pdf=False)
     assert bare.sources_replaced is None
+
+
+DISAGREE_PAGES = [
+    Source("norway", "https://stats.example.org/norway", "In Norway, 60 percent of houses had a heat pump by 2020.",
+           "Norway statistics", "text"),
+    Source("survey", "https://survey.example.net/heat", "In Norway, 50 percent of houses had a heat pump by 2020. "
+           "Heat pumps are common in Scandinavia.", "A survey", "text"),
+]
+DISAGREE_REPORT = """# Heat pumps
+
+Heat pumps are common in Scandinavia <ref id="survey">"Heat pumps are common in Scandinavia."</ref>.
+
+In Norway, 60 percent of houses had a heat pump by 2020 <ref id="norway">"In Norway, 60 percent of houses had a heat pump by 2020."</ref>.
+
+In Norway, 50 percent of houses had a heat pump by 2020 <ref id="survey">"In Norway, 50 percent of houses had a heat pump by 2020."</ref>.
+"""
+
+
+@pytest.mark.parametrize("style, first, second", [("numbered", "[2]", "[1]"), ("apa", "stats.example.org, n.d.",
+                                                                                  "survey.example.net, n.d.")])
+def test_sources_disagree_names_the_citations_as_their_badges_show_them(tmp_path, style, first, second):
+    """The "Sources disagree" section named each side by its ref's place in the report
+    ("citation 2", "citation 3"), a number no badge shows: the reader sees the source's
+    number (or its author-date marker). Found on a Python-documentation run whose section
+    said "citation 7" of a claim whose badge was 4."""
+    publish_report(DISAGREE_REPORT, DISAGREE_PAGES, tmp_path, pdf=False, citation_style=style)
+    audit = json.loads((tmp_path / "audit.json").read_text())
+    assert audit["sources_disagree"][0]["refs"] == [[2], [3]]  # citations.json's "n", unchanged
+    html = (tmp_path / "report.html").read_text()
+    section = html.split('id="sources-disagree"', 1)[1].split("</section>", 1)[0]
+    assert "citation 2" not in section and "citation 3" not in section
+    assert f"({first}: 60, 2020)" in section, section
+    assert f"({second}: 50, 2020)" in section, section

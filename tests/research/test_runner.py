@@ -155,3 +155,29 @@ def test_a_resume_takes_the_password_again_from_the_option_or_the_environment():
     # a run saved before passwords were kept out still resumes with what it saved
     old = {"model_base_url": full}
     assert resupplied(old, {}, {}) == old
+
+
+def test_an_unreachable_postgresql_server_is_a_user_error_naming_it():
+    """`research --db postgresql://…` with no server there ended in "internal error:
+    OperationalError: connection failed" (exit 1): psycopg's OperationalError is no OSError.
+    And an OSError raised by the run itself (inside the block) was reported as "cannot
+    connect to PostgreSQL"."""
+    import socket
+
+    import pytest
+
+    from deep_research.errors import UserError
+
+    with socket.socket() as s:  # a port nothing listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    url = f"postgresql://someone:hunter2@127.0.0.1:{port}/db"
+
+    async def open_it() -> None:
+        async with open_persistence(url):
+            pass
+
+    with pytest.raises(UserError) as e:
+        asyncio.run(open_it())
+    assert "cannot connect to PostgreSQL" in str(e.value) and f"127.0.0.1:{port}" in str(e.value)
+    assert "hunter2" not in str(e.value)

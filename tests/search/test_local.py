@@ -822,3 +822,20 @@ def test_another_run_writing_between_two_batches_stops_this_one(tmp_path: Path, 
     with sqlite3.connect(default_index_path(folder)) as con:
         urls = [u for (u,) in con.execute("SELECT url FROM documents ORDER BY path")]
     assert urls == [f"https://example.org/docs/page{i:03}.md" for i in range(6)]
+
+
+def test_a_broken_pdf_is_reported_once_without_pypdf_log_lines(tmp_path, caplog):
+    """A research run on a corpus with a broken PDF printed pypdf's own "EOF marker not
+    found" on the terminal, under the live progress and naming no file: only `deep-research
+    index` had quietened pypdf. The reading itself says why the file is skipped."""
+    from deep_research.search import open_local_corpus
+
+    logging.getLogger("pypdf").setLevel(logging.NOTSET)  # as in a process that never ran `index`
+    (tmp_path / "broken.pdf").write_bytes(b"%PDF-1.4\n" + b"garbage" * 1000)
+    (tmp_path / "page.md").write_text("# A page\n\nA sentence to find.\n")
+    with caplog.at_level(logging.DEBUG):
+        open_local_corpus(tmp_path)
+    pypdf_lines = [r.getMessage() for r in caplog.records if r.name.startswith("pypdf")]
+    assert pypdf_lines == []
+    ours = [r.getMessage() for r in caplog.records if "broken.pdf" in r.getMessage()]
+    assert len(ours) == 1 and "unreadable PDF" in ours[0], ours

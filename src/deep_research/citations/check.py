@@ -169,6 +169,10 @@ class CitationReport:
     def count(self, verdict: Verdict) -> int:
         return sum(1 for c in self.citations if c.status is verdict)
 
+    def fragment_links(self) -> int:
+        """How many citations link to the exact sentence (a text fragment)."""
+        return sum(1 for c in self.citations if c.fragment)
+
     @property
     def without_fragment(self) -> list[Citation]:
         return [c for c in self.citations if c.check.found and c.fragment is None]

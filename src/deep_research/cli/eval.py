@@ -193,6 +193,17 @@ def report_cmd(
 
 
 NAME_CHARS = 28  # a run's name as a column heading (longer ones keep their start and end)
+COMPARE_NAME_CHARS = 23  # a side's name in `eval compare` (two of them and the metric fit 80 columns)
+
+
+def _run_heading(name: str, width: int = NAME_CHARS) -> str:
+    """A run's (or an evaluation's) name as a column heading of ``width``: a long one keeps its
+    start and its end, where a run folder's name has its thread id, which tells two runs of one
+    question apart."""
+    if len(name) <= width:
+        return name
+    end = min(width - 11, 15)  # at least 12 characters: a thread id
+    return name[:width - 1 - end] + "…" + name[-end:]
 CHECK_CHARS = 42  # the widest check label
 
 
@@ -206,8 +217,7 @@ def report_table(records: list[dict], width: int = PIPE_WIDTH) -> Table | Group:
     t = _new_table("Report checks")
     t.add_column("check", no_wrap=True)
     for r in records:
-        name = r["run"]
-        short = name if len(name) <= NAME_CHARS else name[:12] + "…" + name[-(NAME_CHARS - 13):]
+        short = _run_heading(r["run"])
         t.add_column(cell(short), justify="right", min_width=len(short))
 
     def line(label: str, fn) -> None:
@@ -735,7 +745,8 @@ def compare_cmd(
     header, rows = cmp.summary_rows()
     t = _new_table("Comparison")
     for i, h in enumerate(header):
-        t.add_column(cell(h), justify="left" if i == 0 else "right")
+        shown = h if i == 0 else _run_heading(h, COMPARE_NAME_CHARS)  # the two sides' names
+        t.add_column(cell(shown), justify="left" if i == 0 else "right", overflow="fold")
     for r in rows:
         t.add_row(*(cell(c) for c in r))
     _table(t)

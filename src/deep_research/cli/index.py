@@ -27,14 +27,10 @@ def index(
     index_path: Optional[Path] = typer.Option(None, "--index", help="Index file (default FOLDER/.deep-research/index.sqlite)."),
 ) -> None:
     """Build or update the full-text index of a folder for --search local."""
-    import logging
-
     from ..search.local import CorpusError, IndexInterrupted, build_index
 
     if not folder.is_dir():
         raise UserError(f"{folder} is not a folder")
-    # pypdf logs its complaints about a broken PDF; the skip reason below says it once.
-    logging.getLogger("pypdf").setLevel(logging.ERROR)
     try:
         with _progress_bar() as progress:
             try:

@@ -14,7 +14,7 @@ from typing import Optional
 import typer
 
 from ..errors import UserError
-from ..terminal import control_characters, one_line, printable, too_long
+from ..terminal import control_characters, one_line, printable, text_problem
 from .helpfmt import HelpCommand
 from .settings import RUN_PANEL, checked_context, typed_labels, with_settings
 from .settings import labels as setting_labels
@@ -534,15 +534,11 @@ def _warn_unused(typed: dict[str, str], why: str) -> None:
 
 
 def _validate_question(question: str) -> str:
-    import unicodedata
-
     q = question.replace("\r\n", "\n").replace("\r", "\n").strip()  # pasted Windows or old Mac line ends
     if any(0xD800 <= ord(c) <= 0xDFFF for c in q):  # bytes of the argument that are not UTF-8
         raise UserError("the question is not valid UTF-8 text")
-    if not any(unicodedata.category(c)[0] not in "CZ" for c in q):  # only spaces or invisible marks
-        raise UserError("the question is empty")
-    if (long := too_long(q, "the question")) is not None:
-        raise UserError(long)
+    if (problem := text_problem(q, "the question")) is not None:  # empty, or too long
+        raise UserError(problem)
     bad = control_characters(q)
     if bad:
         raise UserError(f"the question contains control characters ({', '.join(bad[:5])})")

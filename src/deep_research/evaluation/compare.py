@@ -21,9 +21,13 @@ from .rundir import EvalInputError, RunFolder, find_run_folders, read_result, re
 from .summary import _fmt, markdown_table, md_text, row
 
 METRICS = [("tokens", "Tokens", ""), ("cost_usd", "Cost (USD)", "usd"), ("seconds", "Time (s)", ""),
-           ("refs", "Citations", ""), ("fact_accuracy", "Citation accuracy (FACT-style)", "pct"),
+           ("refs", "Citations", ""),
+           # of the proven claims alone: the share left unchecked goes beside it, as in `eval report`
+           ("fact_accuracy", "Citation accuracy (FACT-style, proven claims only)", "pct"),
+           ("fact_unchecked_share", "Claims unchecked (not in the accuracy)", "pct"),
            ("effective_citations", "Effective citations", ""), ("synthesis", "Synthesis score", ""),
            ("judge", "Judge score (0-100)", "")]
+MEANS = frozenset({"fact_accuracy", "fact_unchecked_share", "synthesis", "judge"})  # averaged, not summed
 COLORS = ("#3b6ea8", "#d98b2b")
 
 
@@ -190,7 +194,7 @@ def _totals(records: list[dict], key: str) -> float | None:
     vals = [r[key] for r in records if r.get(key) is not None]
     if not vals:
         return None
-    if key in ("fact_accuracy", "synthesis", "judge"):
+    if key in MEANS:
         return sum(vals) / len(vals)
     return sum(vals)
 
@@ -218,7 +222,7 @@ class Comparison:
         rows = []
         for m, name, kind in self.metrics():
             ta, tb = _totals([p[1] for p in self.pairs], m), _totals([p[2] for p in self.pairs], m)
-            agg = "mean" if m in ("fact_accuracy", "synthesis", "judge") else "total"
+            agg = "mean" if m in MEANS else "total"
             rows.append([f"{name} ({agg})", _fmt(ta, kind), _fmt(tb, kind)])
         if self.pairwise:
             wins = [v.get("overall") for v in self.pairwise.values() if not v.get("error")]

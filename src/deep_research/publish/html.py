@@ -387,6 +387,30 @@ def _badge(c: Citation, t: dict, styler: Styler | None = None) -> str:
     return f'{wrap}<span class="{cls}" title="{title}">{inner}</span>{end}'
 
 
+def _disagreements(report: CitationReport, styler: Styler | None) -> list[dict]:
+    """Each place where sources disagree, with ``shown``: each side's citations named as
+    their badges show them (the source's number, or its author-date marker), not by their
+    ref numbers (``refs``, citations.json's ``n``), which no reader can see."""
+    if not report.disagreements:
+        return []
+    by_n = {c.ref.index + 1: c for c in report.citations}
+
+    def label(n: int) -> str:
+        c = by_n.get(n)
+        if c is None or c.number is None:
+            return "?"
+        if styler is not None and not styler.numbered and c.source is not None:
+            return styler.marker(c.source.id).removeprefix("(").removesuffix(")")  # in the section's own ( )
+        return f"[{c.number}]"
+
+    out = []
+    for d in report.disagreements:
+        j = d.as_json()
+        j["shown"] = [", ".join(dict.fromkeys(label(n) for n in side)) for side in d.refs]
+        out.append(j)
+    return out
+
+
 @dataclass(slots=True)
 class _QuoteEntry:
     """One quote a source entry lists. An object, not a dict: the template reads ``q.text``,
@@ -659,7 +683,7 @@ def render_html(
         claims_unchecked=statuses[ClaimStatus.UNCHECKED],
         claims_no_claim=statuses[ClaimStatus.NO_CLAIM],
         legend=legend_counts(report),
-        disagreements=[d.as_json() for d in report.disagreements],
+        disagreements=_disagreements(report, styler),
         uncited=[f for f in report.flags if f.kind == "uncited"][:MAX_LISTED_PROBLEMS],
         uncited_more=max(0, report.flag_count("uncited") - MAX_LISTED_PROBLEMS),
         flagged=[f for f in report.flags if f.kind != "uncited"][:MAX_LISTED_PROBLEMS],

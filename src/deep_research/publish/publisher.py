@@ -71,7 +71,7 @@ class PublishResult:
             "verified": r.count(Verdict.VERIFIED),
             "repaired": r.count(Verdict.REPAIRED),
             "unsupported": r.count(Verdict.UNSUPPORTED),
-            "fragment_links": sum(1 for c in r.citations if c.fragment),
+            "fragment_links": r.fragment_links(),
             "plain_links": sum(1 for c in r.citations if c.check.found and not c.fragment),
             "words_only_links": sum(1 for c in r.citations if c.fragment and c.words_only),
             "malformed_tags": len(r.problems),

@@ -8,7 +8,7 @@ import functools
 import importlib
 import os
 import uuid
-from contextlib import asynccontextmanager
+from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, AsyncIterator, Callable
@@ -16,7 +16,7 @@ from typing import Any, AsyncIterator, Callable
 from langchain_core.messages import HumanMessage
 from langgraph.types import Command
 
-from ..errors import UserError
+from ..errors import UserError, mask_url_passwords
 from .runtime import tracing
 from .runtime.thread_settings import RESTATED, kept, resupplied  # noqa: F401 - resupplied: the CLI's resume
 from .runtime.deps import Deps
@@ -59,15 +59,20 @@ async def open_persistence(db: str) -> AsyncIterator[tuple[Any, Any]]:
         from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
         from langgraph.store.postgres.aio import AsyncPostgresStore
 
-        try:
-            async with AsyncPostgresSaver.from_conn_string(db) as saver, \
-                    AsyncPostgresStore.from_conn_string(db) as store:
-                await saver.setup()
-                await store.setup()
-                async with _settled_on_exit():
-                    yield saver, store
-        except OSError as e:
-            raise UserError(f"cannot connect to PostgreSQL: {e}") from None
+        from psycopg import OperationalError
+
+        async with AsyncExitStack() as opened:
+            try:  # only the connection and the set-up: an error of the run itself is not one of them
+                pg_saver = await opened.enter_async_context(AsyncPostgresSaver.from_conn_string(db))
+                pg_store = await opened.enter_async_context(AsyncPostgresStore.from_conn_string(db))
+                await pg_saver.setup()
+                await pg_store.setup()
+            except (OSError, OperationalError) as e:  # psycopg's "connection failed" is no OSError
+                where = mask_url_passwords(db)
+                raise UserError(f"cannot connect to PostgreSQL at {where}: "
+                                + mask_url_passwords(" ".join(str(e).split()))) from None
+            async with _settled_on_exit():
+                yield pg_saver, pg_store
         return
     from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 

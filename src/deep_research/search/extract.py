@@ -1192,6 +1192,9 @@ def pdf_to_text(data: bytes) -> Extracted:
 
     import pypdf
 
+    # pypdf logs its complaints about a broken file ("EOF marker not found") on its own, naming
+    # no file, under a run's live progress too; the PdfTextError below says it once, with the file
+    logging.getLogger("pypdf").setLevel(logging.ERROR)
     try:
         reader = pypdf.PdfReader(io.BytesIO(data))
         if reader.is_encrypted and not reader.decrypt(""):

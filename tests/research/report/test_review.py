@@ -294,3 +294,20 @@ def test_a_review_asked_stays_asked_when_the_resuming_run_omits_the_setting(corp
     assert final.values["status"] == "completed" and final.values["report_review"] == "approved"
     assert Path(final.values["outputs"]["markdown"]).read_text().startswith(REVISED_TITLE)
     assert not final.values["report_review_open"]
+
+
+def test_the_report_to_review_counts_its_links_to_the_exact_sentence(corpus, tmp_path):
+    """The report to review said "…; 0 link to the exact sentence." (in the chat and on the
+    CLI) while every citation had one: the check's summary held no count of them, so the
+    line read a missing count as none. The published report then said 26 of 26."""
+    graph = graph_for(corpus, full_script())
+
+    async def go():
+        return await drive(graph, {"messages": [HumanMessage(QUESTION)]}, context(tmp_path))
+
+    state = asyncio.run(go())
+    summary = state.values["citation_summary"]
+    shown = state.values["messages"][-1].content
+    links = len(re.findall(r"\]\(http[^)]+#:~:text=", shown.split("\n---\n")[0]))
+    assert links > 0 and summary["fragment_links"] > 0, summary
+    assert f"; {summary['fragment_links']} link to the exact sentence." in shown, shown[-400:]

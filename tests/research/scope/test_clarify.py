@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from langchain_core.messages import HumanMessage
+from langchain_core.messages import AIMessage, HumanMessage
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.store.memory import InMemoryStore
 
@@ -191,3 +191,45 @@ def test_the_models_clarifying_question_and_confirmation_are_inert_in_the_chat(c
     for m in said:
         assert _inert_in_a_chat(m.content) == [], m.content
         assert "p.png" in m.content  # shown as text
+
+
+# --- a message that is no question ---------------------------------------------------------------------------
+@pytest.mark.parametrize("message, said, progress", [
+    ("", "Your message is empty", False), (" \u200b\n ", "Your message is empty", False),
+    ("x" * 20_001, "20,001 characters long; the limit is 20,000", False),
+    ("", "Your message is empty", True)], ids=["empty", "blank", "too-long", "after-a-progress-line"])
+def test_a_chat_message_that_is_no_question_is_answered_without_a_model_call(corpus, tmp_path, message, said,
+                                                                             progress):
+    """On a server, an empty chat message (or one of 2,000,000 characters) started a whole
+    research run: every model call of it, each prompt with the message in it. The CLI refuses
+    both ("the question is empty", the 20,000-character limit). Now the run says why in the
+    chat, at no model call, and the next message is the question."""
+    script = full_script(clarify=False)
+    deps = Deps(model_factory=scripted_factory(script), search_factory=lambda cfg: LocalCorpus.open(corpus))
+    graph = make_graph(deps, checkpointer=InMemorySaver(), store=InMemoryStore())
+    ctx = {"allow_clarification": False, "search_api": "local", "output_dir": str(tmp_path / "reports"),
+           "write_pdf": False, "max_researcher_iterations": 1}
+    config = {"configurable": {"thread_id": "no-question"}}
+
+    async def send(text: str, progress: bool = False):
+        # on a server, the preflight's "Indexing…" line of a new thread comes after the message
+        notices = [AIMessage("Indexing the documents…", name="progress")] if progress else []
+        async for _ in graph.astream({"messages": [HumanMessage(text), *notices]}, config, context=ctx,
+                                     stream_mode="updates"):
+            pass
+        return (await graph.aget_state(config)).values
+
+    v = asyncio.run(send(message, progress))
+    assert sum(script.calls.values()) == 0, script.log
+    turn = v["messages"][-1]
+    assert turn.type == "ai" and said in turn.content, turn.content
+    assert v["status"] == "needs_clarification" and not v.get("question")
+    assert all(len(m.content) <= 1_000 for m in v["messages"])  # the refused text is not kept whole
+    # the next message is the question, and the refused one is no part of the conversation
+    brief_prompts: list[str] = []
+    for rule in script.rules:
+        if rule["contains"].startswith("Turn the conversation"):
+            rule["responses"] = type(rule["responses"])([recording(brief_prompts, rule["responses"][0])])
+    v = asyncio.run(send("How do heat pumps work in the cold?"))
+    assert v["question"] == "How do heat pumps work in the cold?" and v["status"] == "completed", v.get("errors")
+    assert brief_prompts and "x" * 1_000 not in brief_prompts[0] and "Your message" not in brief_prompts[0]

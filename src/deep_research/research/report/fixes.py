@@ -137,6 +137,7 @@ class CitationCheckNode:
             "verified": final.count(Verdict.VERIFIED),
             "repaired": final.count(Verdict.REPAIRED),
             "unsupported": final.count(Verdict.UNSUPPORTED),
+            "fragment_links": final.fragment_links(),  # the review's citation line says it (publish: again)
             "fixed_by_agent": sum(1 for f in fixes if f.get("outcome") == "fixed"),
             "removed_by_agent": sum(1 for f in fixes if f.get("outcome") == "removed"),
             "claims": len(final.claim_citations()),

@@ -90,7 +90,8 @@ def edit_too_long(markdown: str) -> str | None:
 
 def summary_of(report) -> dict:
     return {"refs": len(report.citations), "verified": report.count(Verdict.VERIFIED),
-            "repaired": report.count(Verdict.REPAIRED), "unsupported": report.count(Verdict.UNSUPPORTED)}
+            "repaired": report.count(Verdict.REPAIRED), "unsupported": report.count(Verdict.UNSUPPORTED),
+            "fragment_links": report.fragment_links()}
 
 
 class ReviewNodes:

@@ -45,10 +45,12 @@ BRIEF_NAME = "brief"  # the brief to approve
 REVIEW_NAME = "report_review"  # the report to review
 SETTINGS_NAME = "settings"  # the settings a run gave that are not used (thread_settings.notice_update)
 INVALID_DECISION_NAME = "invalid_decision"  # why an answer to the brief approval or report review was not one
+NO_QUESTION_NAME = "no_question"  # why a chat message was taken as no question (scope/clarify.py)
+REFUSED_NAME = "refused"  # that message, cut to a preview: no question, and no conversation
 HIDDEN_PREFIX = "do-not-render-"  # Agent Chat UI does not render a message whose id starts so
 INTERNAL_KEYS = ("supervisor_messages", "researcher_messages")
 # turns a model is not shown as conversation
-NOT_CONVERSATION = (FAILURE_NAME, PROGRESS_NAME, SETTINGS_NAME, INVALID_DECISION_NAME)
+NOT_CONVERSATION = (FAILURE_NAME, PROGRESS_NAME, SETTINGS_NAME, INVALID_DECISION_NAME, NO_QUESTION_NAME, REFUSED_NAME)
 
 
 # --- turns for the user ----------------------------------------------------------------------

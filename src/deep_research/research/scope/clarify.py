@@ -23,7 +23,9 @@ from pydantic import BaseModel, Field, field_validator
 
 from .. import prompts
 from .plan import empty_plan
-from ..runtime.chat import REPORT_NAME, conversation_text, shown_text, typed_decision
+from ...terminal import MAX_TEXT_CHARS, shortened, text_problem
+from ..runtime.chat import (NO_QUESTION_NAME, NOT_CONVERSATION, REFUSED_NAME, REPORT_NAME, conversation_text,
+                            shown_text, typed_decision)
 from ..runtime.deps import Deps, NodeContext, run_spent
 from ..runtime.failure import ResearchFailed
 from ..runtime.meter import ModelCallError, describe
@@ -193,13 +195,39 @@ def clarification_record(answer: ClarifyWithUser, gate: Gate, threshold: float) 
 
 def _question(state: ResearchState) -> str:
     """The question of the current report: the first user message after the thread's last
-    report (a follow-up's question), or the thread's first."""
+    report (a follow-up's question), or the thread's first; a message refused as no question
+    (:func:`no_question`) is none."""
     messages = list(state.get("messages") or [])
     last_report = max((i for i, m in enumerate(messages) if getattr(m, "name", None) == REPORT_NAME), default=-1)
     for m in messages[last_report + 1:]:
-        if isinstance(m, HumanMessage):
+        if isinstance(m, HumanMessage) and m.name != REFUSED_NAME:
             return message_text(m).strip()
     return (state.get("question") or "").strip()
+
+
+REFUSED_PREVIEW_CHARS = 200  # of a refused message, kept in its place in the thread
+
+
+def no_question(state: ResearchState) -> dict | None:
+    """The update for a run whose chat message is no question (empty, or longer than the
+    CLI's limit, :func:`~deep_research.terminal.text_problem`): the message cut to a preview
+    in its place (named so that it is neither the question nor conversation a model is shown),
+    a turn saying why, and the status the thread had (``needs_clarification`` for its first
+    message): no model call is made. None for any other run."""
+    # the user's message is the last one but for notices (a progress line the preflight added)
+    talk = [m for m in state.get("messages") or [] if getattr(m, "name", None) not in NOT_CONVERSATION]
+    last = talk[-1] if talk else None
+    if not isinstance(last, HumanMessage):
+        return None
+    problem = text_problem(message_text(last).strip(), "your message")
+    if problem is None:
+        return None
+    preview = shortened(" ".join(message_text(last).split()), REFUSED_PREVIEW_CHARS) or ""
+    said = (f"{problem[:1].upper()}{problem[1:]}, so no research was started. Send the question to research"
+            f" (at most {MAX_TEXT_CHARS:,} characters).")
+    return {"status": state.get("status") or "needs_clarification",
+            "messages": [HumanMessage(preview, id=last.id, name=REFUSED_NAME),
+                         AIMessage(shown_text(said), name=NO_QUESTION_NAME)]}
 
 
 def follow_up_update(state: ResearchState) -> dict:
@@ -241,6 +269,8 @@ class ClarifyNode:
         if typed := typed_decision(state):  # a chat reply to the brief or report the run showed
             node, decision = typed
             return Command(goto=node, update={"pending_decision": decision})
+        if (refused := no_question(state)) is not None:
+            return Command(goto=END, update=refused)
         question = _question(state)
         base = {"question": question, "stage": "clarify", "status": "running"}
         # run values lowered to the environment's ceilings, recorded once per run
