@@ -325,7 +325,7 @@ def test_the_strict_reading_parses_from_the_first_block_a_lenient_rule_read(monk
         parsed: list[str] = []
         strict = mdpage._parser(True)
         real = strict.parse
-        monkeypatch.setattr(strict, "parse", lambda src, env=None: (parsed.append(src), real(src, env))[1])
+        monkeypatch.setattr(strict, "parse", lambda src, env=None, parsed=parsed, real=real: (parsed.append(src), real(src, env))[1])
         alternate = page.alternate
         monkeypatch.undo()
         assert len(parsed) == 1 and "Paragraph 5" not in parsed[0] and "Last [ref1]" in parsed[0], parsed
