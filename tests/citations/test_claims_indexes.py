@@ -261,7 +261,7 @@ def test_flat_token_patterns_find_what_the_alternations_found():
 
     from deep_research.citations.claims.analysis import _TOKEN_ASCII_FLAT, _TOKEN_FLAT
 
-    ascii_alternation = re.compile(r"\d{1,3}(?:[, ]\d{3})+(?:\.\d+)?(?!\w)|[^\W_]\w*(?:['.\-][^\W_]\w*)*|[^\w\s]",
+    ascii_alternation = re.compile(r"\d{1,3}(?:(?:,\d{3})+|(?: \d{3})++(?!,\d{3}(?!\d)))(?:\.\d+)?(?!\w)|[^\W_]\w*(?:['.\-][^\W_]\w*)*|[^\w\s]",
                                    re.ASCII)
     ascii_texts = ["1,000 and 1 000 000.5x, 12,345,6789 e.g. don't x-ray _a a_b 3.11.2", "9,999x 9,999 ,999"]
     for text in ascii_texts + _random_texts("a1_ ,.'-\t9Z()", 20000, 11):

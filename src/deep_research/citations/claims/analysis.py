@@ -44,7 +44,7 @@ _CJK_CHAR = re.compile(f"[{_CJK_RANGES}]")
 # inside ("don't", "e.g", "x-ray"): written as runs of word characters so that the engine
 # tries the joiners only between runs, not after every character.
 _TOKEN = re.compile(
-    r"(\d{1,3}(?:[, ]\d{3})+(?:\.\d+)?)(?![\w])"  # 1,000 / 1 000 000 (grouped thousands)
+    r"(\d{1,3}(?:(?:,\d{3})+|(?: \d{3})++(?!,\d{3}(?!\d)))(?:\.\d+)?)(?![\w])"  # 1,000 / 1 000 000 (grouped thousands)
     rf"|([^\W_{_CJK_RANGES}][^\W{_CJK_RANGES}]*(?:['.\-][^\W_{_CJK_RANGES}][^\W{_CJK_RANGES}]*)*)"  # words
     rf"|([{_CJK_RANGES}])"
     r"|([^\w\s])"
@@ -54,7 +54,7 @@ _TOKEN = re.compile(
 # The same tokens for ASCII text (most texts), where the CJK ranges cannot match: the
 # engine's ASCII classes are faster. The third group never matches; it keeps the numbering.
 _TOKEN_ASCII = re.compile(
-    r"(\d{1,3}(?:[, ]\d{3})+(?:\.\d+)?)(?!\w)"
+    r"(\d{1,3}(?:(?:,\d{3})+|(?: \d{3})++(?!,\d{3}(?!\d)))(?:\.\d+)?)(?!\w)"
     r"|([^\W_]\w*(?:['.\-][^\W_]\w*)*)"
     r"|((?!))"
     r"|([^\w\s])",
@@ -70,7 +70,7 @@ _TOKEN_ASCII = re.compile(
 # same matches, but the engine scans for the class in C where it tried the alternation at
 # every position (each space) of the text.
 _TOKEN_ASCII_FLAT = re.compile(
-    r"[^\s_](?:(?<=\d)\d{0,2}(?:[, ]\d{3})+(?:\.\d+)?(?!\w)"
+    r"[^\s_](?:(?<=\d)\d{0,2}(?:(?:,\d{3})+|(?: \d{3})++(?!,\d{3}(?!\d)))(?:\.\d+)?(?!\w)"
     r"|(?<=[^\W_])\w*(?:['.\-][^\W_]\w*)*"
     r"|(?<=[^\w\s]))",
     re.ASCII,
@@ -80,7 +80,7 @@ _TOKEN_ASCII_FLAT = re.compile(
 # ``_TOKEN``'s tokens the same way, for text that is not ASCII (a CJK character is a token of
 # its own): the Unicode alternation, tried at every position, cost a third more than this.
 _TOKEN_FLAT = re.compile(
-    r"[^\s_](?:(?<=\d)\d{0,2}(?:[, ]\d{3})+(?:\.\d+)?(?![\w])"
+    r"[^\s_](?:(?<=\d)\d{0,2}(?:(?:,\d{3})+|(?: \d{3})++(?!,\d{3}(?!\d)))(?:\.\d+)?(?![\w])"
     rf"|(?<=[^\W_{_CJK_RANGES}])[^\W{_CJK_RANGES}]*(?:['.\-][^\W_{_CJK_RANGES}][^\W{_CJK_RANGES}]*)*"
     rf"|(?<=[{_CJK_RANGES}])"
     r"|(?<=[^\w\s]))"
