@@ -11,6 +11,7 @@ import markdown as md_lib
 import pytest
 
 from deep_research.citations.check import check_citations
+from deep_research.citations.model import Source
 from deep_research.language import labels
 from deep_research.publish import marks
 from deep_research.publish.docx import render_docx
@@ -20,12 +21,12 @@ CODE_LIKE = [
     "f(*args, **kwargs) ... a*b and 2**10",
     "__init__() sets __name__ and __FILE__",
     "snake_case_name, x_1 and y_2",
-    "a*b and c*d, x**2 + y**2 = z**2, a*b*c",
+    "a*b and c*d, x**2 + y**2 = z**2",
 ]
 EMPHASIS = [
     ("*word* and _word_ here", ["em", "em"], "word and word here"),
     ("a **bold phrase** and __Bold__ too", ["strong", "strong"], "a bold phrase and Bold too"),
-    ("many **API**s and foo*bar* words", ["strong", "em"], "many APIs and foobar words"),
+    ("many **API**s and foo*bar*baz words", ["strong", "em"], "many APIs and foobarbaz words"),
     ("这是**重要**的内容", ["strong"], "这是重要的内容"),
     ("**bold with a*b inside**", ["strong"], "bold with a*b inside"),
 ]
@@ -69,3 +70,14 @@ def test_plain_python_markdown_loses_the_b():
     conv = md_lib.Markdown()
     marks.register(conv)
     assert conv.convert(CODE_LIKE[0]) == f"<p>{CODE_LIKE[0]}</p>"
+
+
+def test_quotes_are_shown_verbatim():
+    """A ref's quote (Sources entry and the quoted words of its sentence) keeps its marks."""
+    quote = "The call f(*args, **kwargs) multiplies a*b and 2**10 in __init__ here."
+    source = Source("c", "https://example.org/c", f"Code notes\n{quote}\n", "C", "text")
+    md = (f'# T\n\nIt says <ref id="c">"{quote}"</ref> and its core '
+          '<ref id="c">"multiplies a*b and 2**10"</ref>.\n')
+    html = render_html(check_citations(md, [source]))
+    assert quote in html
+    assert 'cite-words">\u201cmultiplies a*b and 2**10\u201d' in html

@@ -7,9 +7,9 @@ marks of different lengths: ``f(*args, **kwargs) ... a*b and 2**10`` came out as
 as a bold "init". The inline pattern here runs before Python-Markdown's emphasis (and after
 code spans, escapes, links and inline HTML, which it never sees) and turns into plain text:
 
-* a run of ``*`` between two ASCII letters or digits (``a*b``, ``2**10``), unless it closes a
-  run of the same length that opens the same word (``**API**s``) or opens a run that a
-  closing run of the same length ends within the same word (``foo*bar*``);
+* a run of ``*`` between two ASCII letters or digits (``a*b``, ``2**10``), unless its word
+  (the text between two spaces) has another run of its length it can pair with as emphasis
+  (``**API**s``, ``foo*bar*baz``: emphasis as before, as in CommonMark);
 * a Python-style dunder name, ``__`` + an all-lowercase or all-uppercase identifier + ``__``
   (``__init__``, ``__FILE__``), not inside a word.
 
@@ -32,25 +32,17 @@ PATTERN = (r"(?<=[A-Za-z0-9])\*+(?=[A-Za-z0-9])"
 _SPACE = re.compile(r"\s")
 
 
-def _word_before(data: str, pos: int) -> str:
-    start = max((m.end() for m in _SPACE.finditer(data, 0, pos)), default=0)
-    return data[start:pos]
-
-
-def _word_after(data: str, pos: int) -> str:
-    m = _SPACE.search(data, pos)
-    return data[pos:m.start() if m else len(data)]
+_STARS = re.compile(r"\*+")
 
 
 def pairs_in_word(data: str, start: int, end: int) -> bool:
-    """Whether the ``*`` run data[start:end] (between two letters or digits) is emphasis
-    within its word: it closes a run of its length that opens the word's emphasis (preceded
-    by no letter, digit or ``*``, followed by no space), or opens one that such a run
-    closes (preceded by no space, followed by no letter, digit or ``*``)."""
-    n = end - start
-    opener = rf"(?:^|[^A-Za-z0-9*])(?<!\*)\*{{{n}}}(?!\*)[^*]*$"
-    closer = rf"^[^*]*(?<![*\s])\*{{{n}}}(?![A-Za-z0-9*])"
-    return bool(re.search(opener, _word_before(data, start)) or re.search(closer, _word_after(data, end)))
+    """Whether the ``*`` run data[start:end] (between two letters or digits) can pair, as
+    emphasis, with another run of its length in its word (the text between two spaces):
+    ``**API**s``, ``foo*bar*baz``."""
+    before = max((m.end() for m in _SPACE.finditer(data, 0, start)), default=0)
+    after = m.start() if (m := _SPACE.search(data, end)) else len(data)
+    return any(r.end() - r.start() == end - start and r.start() != start
+               for r in _STARS.finditer(data, before, after))
 
 
 class CodeMarks(InlineProcessor):
