@@ -11,7 +11,8 @@ code spans, escapes, links and inline HTML, which it never sees) and turns into 
   (the text between two spaces) has another run of its length it can pair with as emphasis
   (``**API**s``, ``foo*bar*baz``: emphasis as before, as in CommonMark);
 * a Python-style dunder name, ``__`` + an all-lowercase or all-uppercase identifier + ``__``
-  (``__init__``, ``__FILE__``), not inside a word.
+  (``__init__``, ``__FILE__``), not inside a word (so a lowercase ``__word__`` meant as bold
+  is shown as written: no character is lost).
 
 Ordinary emphasis (``*word*``, ``**bold phrase**``, ``_word_``, ``__Bold__``) renders as
 before; ``snake_case_name`` and ``x_1`` never were emphasis (Python-Markdown's underscores do
@@ -29,18 +30,21 @@ NAME = "code_marks"
 PRIORITY = 65  # after inline HTML (90) and entities (80), before emphasis (60)
 PATTERN = (r"(?<=[A-Za-z0-9])\*+(?=[A-Za-z0-9])"
            r"|(?<![\w*])__(?:[a-z][a-z0-9_]*|[A-Z][A-Z0-9_]*)(?<=[A-Za-z0-9])__(?![\w*])")
+WORD_REACH = 100  # how far from the run its word is read, each way: the pass stays linear
 _SPACE = re.compile(r"\s")
-
-
 _STARS = re.compile(r"\*+")
 
 
 def pairs_in_word(data: str, start: int, end: int) -> bool:
     """Whether the ``*`` run data[start:end] (between two letters or digits) can pair, as
-    emphasis, with another run of its length in its word (the text between two spaces):
-    ``**API**s``, ``foo*bar*baz``."""
-    before = max((m.end() for m in _SPACE.finditer(data, 0, start)), default=0)
-    after = m.start() if (m := _SPACE.search(data, end)) else len(data)
+    emphasis, with another run of its length in its word (the text between two spaces, at
+    most :data:`WORD_REACH` characters each way): ``**API**s``, ``foo*bar*baz``."""
+    before = max(0, start - WORD_REACH)
+    for m in _SPACE.finditer(data, before, start):
+        before = m.end()
+    after = min(len(data), end + WORD_REACH)
+    if space := _SPACE.search(data, end, after):
+        after = space.start()
     return any(r.end() - r.start() == end - start and r.start() != start
                for r in _STARS.finditer(data, before, after))
 
