@@ -9,16 +9,19 @@ import markdown as md_lib
 import pytest
 
 from deep_research.publish import html as html_mod
+from deep_research.publish import marks
 from deep_research.publish.html import MARKDOWN_EXTENSION, _drop_idle_patterns, _INLINE_NEEDS
 
 
 def _converter() -> md_lib.Markdown:
-    return md_lib.Markdown(
+    conv = md_lib.Markdown(
         extensions=["tables", "fenced_code", "toc", "sane_lists", MARKDOWN_EXTENSION[0]],
         extension_configs={"toc": {"toc_depth": "2-3", "permalink": False},
                            MARKDOWN_EXTENSION[0]: MARKDOWN_EXTENSION[1]},
         output_format="html",
     )
+    marks.register(conv)  # as render_html does
+    return conv
 
 
 def _both(text: str) -> tuple[str, str, list[str]]:
@@ -32,7 +35,7 @@ def _both(text: str) -> tuple[str, str, list[str]]:
 PIECES = [
     "plain words 42", "`code` span", "``double ` tick``", "\\*escaped\\* and \\\\", "a [link](https://e.org/x)",
     "![image](a.png)", "[ref][1]\n\n[1]: https://e.org", "[short]", "<https://e.org/auto>", "<me@example.org>",
-    "an <b>html</b> tag <!-- c -->", "an &amp; entity &#38;", "*em* **strong** _u_ __uu__ ***both***",
+    "an <b>html</b> tag <!-- c -->", "an &amp; entity &#38;", "*em* **strong** _u_ __uu__ ***both***", "a*b 2**10 __init__ **API**s",
     "line  \nbreak", "a * lone star and _ lone bar", "x < y > z & w", "tab\there", "# Heading *em*",
     "| a | b |\n|---|---|\n| *c* | [d](e) |", "- item `x`\n- item <i>y</i>", "> quote &copy; [q]",
     "```\ncode *not em* [x]\n```", "    indented <b>code</b>", "1. one\n2. two",

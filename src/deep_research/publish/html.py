@@ -27,6 +27,7 @@ from ..language import count, format_date, strong_direction, text_direction
 from ..language import labels as language_labels
 from .code import CSS_CLASS, MARKDOWN_EXTENSION, TOKEN_CLASSES, code_css
 from .lists import for_python_markdown, separate_quotes
+from . import marks
 from .markdown import (body_markdown, check_mark, credibility_text, findings_markdown, legend_counts, policy_for,
                        quoted_words, shown_heading)
 from .safety import Atom, Policy, link_allowed, local_file_urls, render_cut_note, tag_atom_text
@@ -552,6 +553,7 @@ _INLINE_NEEDS: dict[str, tuple[str, str]] = {
     "automail": (r'<([^<> !]+@[^@<> ]+)>', "<"),
     "entity": (r'(&(?:\#[0-9]+|\#x[0-9a-fA-F]+|[a-zA-Z0-9]+);)', "&"),
     "em_strong": (r'\*|_', "*_"),
+    marks.NAME: (marks.PATTERN, "*_"),
 }
 _HTML_TAG_PATTERN = "(<("  # Python-Markdown's inline HTML: a tag, comment, instruction or CDATA, each "<...>"
 
@@ -631,6 +633,7 @@ def render_html(
         return key
 
     converter.preprocessors.register(_ListedCode(converter, listed_code), "listed_code", 24)  # after fences (25)
+    marks.register(converter)  # a*b, 2**10, __init__ as written
     try:
         listed_md = for_python_markdown(body_md, list_code)  # CommonMark's lists
         quote_gap = f"zqgap{nonce}q"  # between two quotes: an empty block (Python-Markdown would join them)
