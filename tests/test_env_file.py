@@ -37,3 +37,30 @@ def test_a_settings_file_that_does_not_parse_is_named_exit_2(tmp_path: Path):
     (work / ".env").write_text('# a comment\nexport A="x # y"\nB=${A}\n\n', encoding="utf-8")
     r = _cli(work)
     assert r.returncode == 0, r.stderr
+
+
+def test_a_bad_value_from_the_settings_file_names_the_file(tmp_path: Path):
+    """A value the settings refuse was said to be "in the environment" when it came from the
+    .env file: the file is named beside the variable now; a value set in the shell (which
+    wins over the file) is not said to come from it."""
+    work = tmp_path / "work"
+    (work / "docs").mkdir(parents=True)
+    (work / ".env").write_text("DEEP_RESEARCH_BRIEF_COUNCIL_MAX_ROUNDS=abc\n", encoding="utf-8")
+    full = {k: v for k, v in os.environ.items() if k not in ("DEEP_RESEARCH_ENV_FILE",
+                                                               "DEEP_RESEARCH_BRIEF_COUNCIL_MAX_ROUNDS")}
+    full.update(PYTHONPATH=str(ROOT))
+
+    def run(**env) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "deep_research.cli", "research", "What is X?"],
+                              capture_output=True, text=True, cwd=work, env={**full, **env}, timeout=120,
+                              stdin=subprocess.DEVNULL)
+
+    r = run()
+    said = " ".join(r.stderr.split())
+    assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
+    assert ("DEEP_RESEARCH_BRIEF_COUNCIL_MAX_ROUNDS (brief_council_max_rounds, set in the environment file "
+            f"{work / '.env'}): must be a whole number") in said, said
+    r = run(DEEP_RESEARCH_BRIEF_COUNCIL_MAX_ROUNDS="xyz")
+    said = " ".join(r.stderr.split())
+    assert r.returncode == 2 and "(brief_council_max_rounds): must be a whole number" in said, said
+    assert "environment file" not in said

@@ -14,6 +14,15 @@ from .errors import UserError
 
 ENV_FILE = "DEEP_RESEARCH_ENV_FILE"  # names the settings file; "none" for none
 
+# the variables the settings file set (not set before it was loaded), with the file as the
+# user named it or as it was found: a bad value is then said to come from that file
+_FROM_FILE: dict[str, str] = {}
+
+
+def file_of(name: str) -> str | None:
+    """The settings file that set the environment variable ``name``, or None."""
+    return _FROM_FILE.get(name) if os.environ.get(name) is not None else None
+
 
 def load_env_file() -> Path | None:
     """Load the settings file (see the module doc) without overriding set variables; the
@@ -39,7 +48,9 @@ def load_env_file() -> Path | None:
         lines = ", ".join(map(str, bad[:10])) + (" …" if len(bad) > 10 else "")
         raise UserError(f"the environment file {shown} cannot be read as NAME=value lines: line{'s' * (len(bad) > 1)} "
                         f"{lines} (quote a value with spaces or '#', close every quote; '#' starts a comment line)")
+    before = set(os.environ)
     load_dotenv(stream=io.StringIO(text), override=False)
+    _FROM_FILE.update((name, shown) for name in set(os.environ) - before)
     return path
 
 

@@ -41,6 +41,7 @@ from pydantic import (
     model_validator,
 )
 
+from ...env_file import file_of
 from ...errors import UserError, mask_url_credentials, remember_secret_env
 from .pricing import price_of
 
@@ -186,7 +187,9 @@ def _problems(e: ValidationError, *, env: bool = False, labels: typing.Mapping[s
         where = ".".join(loc)
         if env and loc:
             name = _env_name(loc[0]) + (" or OPENAI_BASE_URL" if loc[0] == "model_base_url" else "")
-            where = f"{name} ({where})"
+            names = (_env_name(loc[0]), *(("OPENAI_BASE_URL",) if loc[0] == "model_base_url" else ()))
+            files = {f for n in names if (f := file_of(n))}
+            where = f"{name} ({where}" + "".join(f", set in the environment file {f}" for f in sorted(files)) + ")"
         elif labels and loc and loc[0] in labels:
             where = ".".join([labels[loc[0]], *loc[1:]])
         parts.append(f"{where}: {_expected(err)}")
