@@ -1,6 +1,7 @@
 """Errors that reach the user, and keeping credentials out of what they say."""
 
 import os
+from collections.abc import Callable
 import re
 
 
@@ -64,8 +65,16 @@ def mask_url_credentials(text: str) -> str:
     password (``//user:***@host``), a user name standing alone (``//***@host``), which
     is often a token (``https://ghp_...@host``), and the value of every query or fragment
     parameter whose name says it is a secret (``?api_key=***``, ``#access_token=***``)."""
+    return _masked_credentials(text, _masked_value)
+
+
+def _masked_credentials(text: str, masked_value: Callable[[re.Match], str]) -> str:
+    """``text`` with every URL's user info masked and its secret-named parameters' values
+    passed through ``masked_value``."""
     text = _URL_USERINFO.sub(lambda m: m[1].split(":", 1)[0] + ":***@" if ":" in m[1] else "***@", text)
-    return mask_url_query_secrets(text)
+    if "://" not in text:
+        return text
+    return _URL.sub(lambda m: _URL_QUERY_SECRET.sub(masked_value, m[0]), text)
 
 
 def mask_url_query_secrets(text: str) -> str:
@@ -83,14 +92,12 @@ def mask_page_url(url: str) -> str:
     ``country_code``) keeps a value shorter than :data:`MIN_SHORT_NAME_SECRET` characters
     (``?code=CIV``, ``?country_code=US``, ``?session=2``): no key, grant or session id is
     that short, and masking it broke the link to a page that holds nothing secret."""
-    url = _URL_USERINFO.sub(lambda m: m[1].split(":", 1)[0] + ":***@" if ":" in m[1] else "***@", url)
-    if "://" not in url:
-        return url
-    return _URL.sub(lambda m: _URL_QUERY_SECRET.sub(_masked_long_value, m[0]), url)
+    return _masked_credentials(url, _masked_long_value)
 
 
 MIN_SHORT_NAME_SECRET = 12
 _SOMETIMES_SECRET = re.compile(r"(?i)(?:[^=&#;?\s]*[-_.])?(?:key|code|session)")
+_API_KEY_NAME = re.compile(r"(?i)api_?key$")
 
 
 def _masked_value(m: re.Match) -> str:
@@ -102,7 +109,7 @@ def _masked_value(m: re.Match) -> str:
 
 def _masked_long_value(m: re.Match) -> str:
     if len(m[2].rstrip(_SENTENCE_END)) < MIN_SHORT_NAME_SECRET and _SOMETIMES_SECRET.fullmatch(m[1][1:-1]) \
-            and not re.search(r"(?i)api_?key$", m[1][1:-1]):
+            and not _API_KEY_NAME.search(m[1][1:-1]):
         return m[0]
     return _masked_value(m)
 
