@@ -64,6 +64,7 @@ GROUPS = [
     HandGroup("fresh38", "lighttpd", "lt", "usr/share/doc/lighttpd", min_pairs=400),
     HandGroup("fresh39", "attrs", "at", "usr/share/doc/python-attr-doc/html", min_pairs=400),
     HandGroup("fresh40", "curl", "cu", "usr/share/doc/libcurl4", min_pairs=400),
+    HandGroup("fresh41", "babel", "bb", "usr/share/doc/python-babel-doc/html", min_pairs=400),
     HandGroup("fresh42", "mako", "mk", "usr/share/doc/python-mako-doc/html", min_pairs=400),
 ]
 by_name = pytest.mark.parametrize("group", GROUPS, ids=[g.name for g in GROUPS])

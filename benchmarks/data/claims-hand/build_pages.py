@@ -104,6 +104,8 @@ ROOTS = {
     "attrs": "usr/share/doc/python-attr-doc/html",
     # claims-fresh40 (../claims-fresh40): libcurl4-doc (the curl 7.88.1 markdown docs, gzipped)
     "curl": "usr/share/doc/libcurl4",
+    # claims-fresh41 (../claims-fresh41): python-babel-doc (the Babel 2.10.3 HTML documentation)
+    "babel": "usr/share/doc/python-babel-doc/html",
     # claims-fresh42 (../claims-fresh42): python-mako-doc (the Mako 1.2.4 HTML documentation)
     "mako": "usr/share/doc/python-mako-doc/html",
 }
