@@ -436,10 +436,11 @@ def _words_starting(prefix: bytes) -> re.Pattern:
     return re.compile(p + rb"(?<![^ ]" + p + rb")[a-z0-9]*(?![^ ])")
 
 
-def _occurrences(t: _Text, targets: frozenset[bytes]) -> dict[bytes, list[tuple[int, int]]]:
-    """(start, end) of every token of the text whose stem is one of ``targets``."""
-    out: dict[bytes, list[tuple[int, int]]] = {s: [] for s in targets}
-    cls = t.cls
+def _occurrences(t: _Text, targets: frozenset[bytes],
+                 nonascii_targets: frozenset[bytes] = frozenset()) -> dict[bytes, list[tuple[int, int]]]:
+    """(start, end) of every token of the text whose stem is one of ``targets``, and of
+    every token holding a non-ASCII character whose stem is one of ``nonascii_targets``."""
+    out: dict[bytes, list[tuple[int, int]]] = {s: [] for s in targets | nonascii_targets}
     prefixes: list[bytes] = []
     for p in sorted({stem_prefix(s) for s in targets if s.isascii()}):  # "func" before "function"
         if not any(p.startswith(k) for k in prefixes):  # words of "function" are words of "func"
@@ -459,29 +460,56 @@ def _occurrences(t: _Text, targets: frozenset[bytes]) -> dict[bytes, list[tuple[
         if len(prefixes) > 1:
             for spans in out.values():
                 spans.sort()
-    if t.nonascii:  # tokens holding a non-ASCII character: folded one by one
-        done = 0  # tokens ending before this offset were looked at
-        extra = False
-        for a, b in t.nonascii:
-            if b <= done:
-                continue
-            start = max(a, done)
-            if cls[start] == 97:  # inside a token: from its start
-                start = cls.rfind(b" ", 0, start) + 1
-            for m in _TOKEN.finditer(cls, start):
-                if m.start() >= b:
-                    break
-                done = m.end()
-                if t.raw[m.start():m.end()].isascii():
-                    continue  # found above
-                spans = out.get(stem(t.folded(m.start(), m.end())))
-                if spans is not None:
-                    spans.append(m.span())
-                    extra = True
-        if extra:
-            for spans in out.values():
-                spans.sort()
+    if t.nonascii and _nonascii_occurrences(t, out):
+        for spans in out.values():
+            spans.sort()
     return out
+
+
+def _nonascii_occurrences(t: _Text, out: dict[bytes, list[tuple[int, int]]]) -> bool:
+    """Add to ``out`` (stem: spans) the tokens holding a non-ASCII character whose stem is
+    one of its keys, folded one by one; True if it added any."""
+    cls = t.cls
+    done = 0  # tokens ending before this offset were looked at
+    extra = False
+    for a, b in t.nonascii:
+        if b <= done:
+            continue
+        start = max(a, done)
+        if cls[start] == 97:  # inside a token: from its start
+            start = cls.rfind(b" ", 0, start) + 1
+        for m in _TOKEN.finditer(cls, start):
+            if m.start() >= b:
+                break
+            done = m.end()
+            if t.raw[m.start():m.end()].isascii():
+                continue  # an ASCII token: found by its beginning
+            spans = out.get(stem(t.folded(m.start(), m.end())))
+            if spans is not None:
+                spans.append(m.span())
+                extra = True
+    return extra
+
+
+_TOKEN_WITH_NONASCII = rb"[a-z0-9]*_[a-z0-9_]*"
+
+
+@lru_cache(maxsize=256)
+def _phrase_starting(phrase: tuple[bytes, ...]) -> re.Pattern:
+    """Where, in a ``masked`` text, a phrase (of two or more stems, the first one ASCII) may
+    start: a token beginning with the first stem's :func:`stem_prefix`, followed (across
+    separators) by a token that may stem to each further one - one beginning with its
+    prefix, or holding a non-ASCII character (b"_"), which only stemming tells. Every
+    ASCII token where the phrase starts is found (maybe more); only the first token is
+    consumed, so phrases that overlap are all found."""
+    head = re.escape(stem_prefix(phrase[0]))
+    rest = []
+    for s in phrase[1:]:
+        alts = [_TOKEN_WITH_NONASCII]
+        if s.isascii():
+            alts.insert(0, re.escape(stem_prefix(s)) + rb"[a-z0-9_]*")
+        rest.append(rb" +(?:" + rb"|".join(alts) + rb")")
+    return re.compile(head + rb"(?<![^ ]" + head + rb")[a-z0-9_]*(?=" + b"".join(rest) + rb")")
 
 
 # --- the snippet --------------------------------------------------------------------------------
@@ -514,37 +542,51 @@ def snippet(text: str, phrases: list[tuple[bytes, ...]], size: int | None, *, to
 
 
 def _hits(t: _Text, phrases: list[tuple[bytes, ...]]) -> list[tuple[int, int, int]]:
-    firsts = frozenset(p[0] for p in phrases if p)
-    if not firsts:
-        return []
-    occ = _occurrences(t, firsts)
-    cls, masked = t.cls, t.masked
+    # the first tokens of longer phrases: where a regex finds them (_phrase_hits), here only
+    # those holding a non-ASCII character (the text's non-ASCII tokens are folded once)
+    occ = _occurrences(t, frozenset(p[0] for p in phrases if len(p) == 1),
+                       frozenset(p[0] for p in phrases if len(p) > 1))
     hits: list[tuple[int, int, int]] = []
     for k, phrase in enumerate(phrases):
         if not phrase:
             continue
-        spans = occ[phrase[0]]
         if len(phrase) == 1:
-            hits += [(a, k, 1) for a, _ in spans]
+            hits += [(a, k, 1) for a, _ in occ[phrase[0]]]
             continue
-        # a word stemming to s starts with stem_prefix(s): a token whose first bytes are
-        # ASCII (no b"_" in ``masked``), and not those, is not stemmed to be told apart
-        rest = [(s, stem_prefix(s)) for s in phrase[1:]]
-        for a, b in spans:
-            pos = b
-            for s, head in rest:
-                m = _TOKEN.search(cls, pos)
-                if m is None:
-                    break
-                start, pos = m.span()
-                lead = masked[start:start + len(head)]
-                if (lead != head and 95 not in lead) or stem(t.folded(start, pos)) != s:
-                    break
-            else:
-                hits.append((a, k, len(phrase)))
+        hits += [(a, k, len(phrase)) for a in _phrase_hits(t, phrase, occ[phrase[0]])]
     if len(phrases) > 1:
         hits.sort()
     return hits
+
+
+def _phrase_hits(t: _Text, phrase: tuple[bytes, ...], found: list[tuple[int, int]]) -> list[int]:
+    """Where the tokens of a phrase of two or more stems follow each other, in order.
+    ``found``: tokens holding a non-ASCII character that stem to its first (maybe more)."""
+    first = phrase[0]
+    spans = found
+    if first.isascii():  # ASCII first tokens: the places a regex finds (a few), checked by stemming
+        masked = t.masked
+        found_ascii = [m.span() for m in _phrase_starting(phrase).finditer(masked)]
+        found_ascii = [(a, b) for a, b in found_ascii if 95 not in masked[a:b] and stem(masked[a:b]) == first]
+        spans = sorted(set(found_ascii).union(found)) if found else found_ascii
+    cls, masked = t.cls, t.masked
+    # a word stemming to s starts with stem_prefix(s): a token whose first bytes are
+    # ASCII (no b"_" in ``masked``), and not those, is not stemmed to be told apart
+    rest = [(s, stem_prefix(s)) for s in phrase[1:]]
+    out = []
+    for a, b in spans:
+        pos = b
+        for s, head in rest:
+            m = _TOKEN.search(cls, pos)
+            if m is None:
+                break
+            start, pos = m.span()
+            lead = masked[start:start + len(head)]
+            if (lead != head and 95 not in lead) or stem(t.folded(start, pos)) != s:
+                break
+        else:
+            out.append(a)
+    return out
 
 
 def _hit_positions(t: _Text, hits: list[tuple[int, int, int]]) -> list[int]:
