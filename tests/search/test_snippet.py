@@ -115,6 +115,14 @@ def assert_same(con: sqlite3.Connection, query: str, limit: int = 8) -> int:
     return compared
 
 
+@pytest.fixture(autouse=True, params=["loops", "arrays"])
+def window_path(request, monkeypatch):
+    """Every test twice: windows scored hit by hit (few hits) and with arrays (many hits,
+    snippet.MANY_HITS): the same choice either way."""
+    monkeypatch.setattr(snippet_mod, "MANY_HITS", 10**9 if request.param == "loops" else 1)
+    return request.param
+
+
 @pytest.fixture(scope="module")
 def con():
     c = sqlite3.connect(":memory:")

@@ -525,15 +525,20 @@ def snippet(text: str, phrases: list[tuple[bytes, ...]], size: int | None, *, to
     ``size``: the column's token count as the index holds it (None: not checked); None is
     returned when this text's count differs."""
     t = _Text(text)
-    marked = t.marked
     hits = _hits(t, phrases)  # (byte offset, phrase index, phrase length), in FTS5's order
+    first_token = t.cls.find(b"a")
+    if len(hits) >= MANY_HITS:  # the same choice, made with arrays
+        best = _best_window_many(t, hits, len(phrases), size, tokens, first_token)
+        if best is None:
+            return None
+        n_tokens, best_start, best_anchor = best
+        return _window_text(t, best_start, best_anchor, n_tokens, tokens, ellipsis)
     # the tokens are counted once: up to each hit, then after the last one
     hit_pos = _hit_positions(t, hits)
     last = hits[-1][0] if hits else 0
-    n_tokens = (hit_pos[-1] if hits else 0) + marked.count(_TOKEN_START, last)
+    n_tokens = (hit_pos[-1] if hits else 0) + t.marked.count(_TOKEN_START, last)
     if size is not None and size != n_tokens:
         return None
-    first_token = t.cls.find(b"a")
     _best_score, best_start, best_anchor = 0, 0, (0, first_token)
     if hits:
         _best_score, best_start, best_anchor = _best_window(t, hits, len(phrases), n_tokens, tokens, first_token,
@@ -631,12 +636,88 @@ def _best_window(t: _Text, hits: list[tuple[int, int, int]], n_phrases: int, n_t
         return 0, 0, (0, first_token)
     io = hit_pos[i]
     hi = bisect_left(hit_pos, io + tokens)
-    last = hit_pos[hi - 1] + hits[hi - 1][2]
+    return win_score, _centred(io, hit_pos[hi - 1] + hits[hi - 1][2], n_tokens, tokens), (io, hit_off[i])
+
+
+def _centred(io: int, last: int, n_tokens: int, tokens: int) -> int:
+    """The first token of the window of the hit at ``io``, centred on the hits it holds
+    (``last``: the end of the last one) and kept inside the text."""
     adj = io - _c_half(tokens - (last - io))
     if adj + tokens > n_tokens:
         adj = n_tokens - tokens
-    adj = max(adj, 0)
-    return win_score, adj, (io, hit_off[i])
+    return max(adj, 0)
+
+
+# From this many hits on, a text's windows are scored with arrays (numpy): a fixed cost
+# of some tens of microseconds, then little per hit.
+MANY_HITS = 64
+
+
+def _best_window_many(t: _Text, hits: list[tuple[int, int, int]], n_phrases: int, size: int | None, tokens: int,
+                      first_token: int) -> tuple[int, int, tuple[int, int]] | None:
+    """(token count, first token, a token's (position, offset) near it) of the window
+    :func:`_best_window` chooses, computed for all hits at once; None when the text's token
+    count is not ``size``."""
+    import numpy as np
+
+    marked = np.frombuffer(t.marked, np.uint8)
+    starts = np.flatnonzero((marked[1:] == 97) & (marked[:-1] == 32))  # offsets of the tokens
+    n_tokens = len(starts)
+    if size is not None and size != n_tokens:
+        return None
+    arr = np.array(hits, dtype=np.int64)
+    hit_off, hit_phrase = arr[:, 0], arr[:, 1]
+    hit_pos = np.searchsorted(starts, hit_off)  # the tokens before each hit
+    # by phrase: its hits' positions (scores count the phrases a window holds)
+    by_phrase = [hit_pos[hit_phrase == k] for k in range(n_phrases)] if n_phrases > 1 else []
+
+    def scores(first):  # _window_scores of windows starting at these positions
+        end = first + tokens
+        held = np.searchsorted(hit_pos, end) - np.searchsorted(hit_pos, first)
+        if n_phrases == 1:
+            return np.where(held > 0, 999 + held, 0)
+        distinct = sum((np.searchsorted(p, end) - np.searchsorted(p, first)) > 0 for p in by_phrase)
+        return 999 * distinct + held
+
+    win = scores(hit_pos)
+    i = int(np.argmax(win))  # the first best
+    win_score = int(win[i])
+    if n_tokens > tokens:
+        sent_off = _sentence_starts_many(t, hit_off, first_token)
+        sent_pos = np.searchsorted(starts, sent_off)
+        sscores = np.where(sent_pos >= hit_pos, -1, scores(sent_pos) + np.where(sent_pos == 0, 120, 100))
+        j = int(np.argmax(sscores))
+        sbest = int(sscores[j])
+        if sbest > win_score or (sbest == win_score and j < i):
+            return n_tokens, int(sent_pos[j]), (int(sent_pos[j]), int(sent_off[j]))
+    if win_score <= 0:
+        return n_tokens, 0, (0, first_token)
+    io = int(hit_pos[i])
+    hi = int(np.searchsorted(hit_pos, io + tokens))
+    last = int(hit_pos[hi - 1]) + hits[hi - 1][2]
+    return n_tokens, _centred(io, last, n_tokens, tokens), (io, int(hit_off[i]))
+
+
+def _sentence_starts_many(t: _Text, hit_off, first_token: int):
+    """For each hit (``hit_off``, a numpy array), the offset of the last sentence start at or
+    before it, as :func:`_sentence_before` finds them (the first token if none): a token
+    after a run of whitespace that follows a "." or ":"."""
+    import numpy as np
+
+    end = int(hit_off[-1]) + 1
+    flat = np.frombuffer(t.raw[:end].translate(_SENTENCE_CLASS), np.uint8)
+    space = flat == 32
+    # runs of whitespace: [run_start, run_end)
+    run_start = np.flatnonzero(space[1:] & ~space[:-1]) + 1
+    run_end = np.flatnonzero(~space[1:] & space[:-1]) + 1
+    if len(run_end) and (not len(run_start) or run_end[0] < run_start[0]):
+        run_end = run_end[1:]  # a run at the text's start follows nothing
+    run_start = run_start[:len(run_end)]  # a run reaching the end has no token after it
+    cls = np.frombuffer(t.cls, np.uint8)
+    ok = (flat[run_start - 1] == 46) & (cls[run_end] == 97)
+    found = run_end[ok]
+    k = np.searchsorted(found, hit_off, side="right") - 1
+    return np.where(k >= 0, found[np.maximum(k, 0)] if len(found) else first_token, first_token)
 
 
 def _window_scores(starts: list[int], hit_pos: list[int], hit_phrase: list[int], n_phrases: int,
