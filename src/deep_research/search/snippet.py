@@ -45,15 +45,15 @@ _ASCII_CLASS = bytes(
 )
 _LEADING_MARKS = re.compile(rb"(?<![ad])d+")
 _TOKEN = re.compile(rb"a+")
-# Ends of sentences ("." or ":" and whitespace) before what may start a token, found in a
-# text translated by _SENTENCE_CLASS: b"." for "." and ":", b" " for a space, tab, CR or LF,
-# b"a" for an ASCII letter or digit, b"u" for a non-ASCII byte, b"-" for the rest.
+# Ends of sentences ("." or ":" and whitespace, then a token), found in a text translated by
+# _SENTENCE_CLASS: b"." for "." and ":", b" " for a space, tab, CR or LF, b"a" for an ASCII
+# letter or digit, b"u" for a non-ASCII byte, b"-" for the rest.
 _SENTENCE_CLASS = bytes(
     ord(".") if i in b".:" else ord(" ") if i in b" \t\n\r" else ord("u") if i > 127
     else ord("a") if (48 <= i <= 57 or 65 <= i <= 90 or 97 <= i <= 122) else ord("-")
     for i in range(256)
 )
-_SENTENCE_START = re.compile(rb"\. +(?=[au])")
+_SPACE_RUN = re.compile(rb" +")
 _TOKEN_START = b" a"
 
 _char_lock = threading.Lock()
@@ -752,28 +752,26 @@ def _window_scores(starts: list[int], hit_pos: list[int], hit_phrase: list[int],
 def _sentence_before(t: _Text, hit_off: list[int], hit_pos: list[int],
                      first_token: int) -> tuple[list[int], list[int]]:
     """For each hit, the (position, offset) of the last sentence start at or before it: a
-    token after a "." or ":" and whitespace, or the first token."""
-    raw, marked = t.raw, t.marked
-    # searched in a copy with one byte for "." and ":" (a literal the regex engine skips to)
-    starts = [m.end() for m in _SENTENCE_START.finditer(raw.translate(_SENTENCE_CLASS), 0, hit_off[-1] + 1)]
-    if not raw.isascii():  # a non-ASCII character after the space may not start a token
-        starts = [e for e in starts if marked[e + 1] == 97]
+    token after a "." or ":" and whitespace, or the first token. Each is looked for
+    backwards from its hit to the one before (few hits; many: :func:`_sentence_starts_many`)."""
+    cls, marked = t.cls, t.marked
+    # searched in a copy with b"." for "." and ":", b" " for whitespace
+    flat = t.raw[:hit_off[-1] + 1].translate(_SENTENCE_CLASS)
+    rfind, spaces = flat.rfind, _SPACE_RUN.match
     out_pos, out_off = [], []
     sp, so = 0, first_token
-    k = 0
-    known_off, known_pos = 0, 0  # an offset whose token count before it is known
-    for i, off in enumerate(hit_off):
-        j = bisect_right(starts, off, k)
-        if j > k:
-            new = starts[j - 1]
-            h = bisect_right(hit_off, new, 0, i + 1) - 1  # the last hit at or before it
-            if h >= 0 and hit_off[h] > known_off:
-                known_off, known_pos = hit_off[h], hit_pos[h]
-            known_pos += marked.count(_TOKEN_START, known_off, new + 1)
-            known_off = new
-            sp, so, k = known_pos, new, j
+    prev_off, prev_pos = 0, 0  # the hit before (its token count before it is known)
+    for off, pos in zip(hit_off, hit_pos):
+        end = off
+        while (d := rfind(b". ", prev_off, end)) >= 0:
+            e = spaces(flat, d + 1).end()  # "." and whitespace, then a token: a sentence starts
+            if cls[e] == 97:
+                sp, so = prev_pos + marked.count(_TOKEN_START, prev_off, e + 1), e
+                break
+            end = d + 1
         out_pos.append(sp)
         out_off.append(so)
+        prev_off, prev_pos = off, pos
     return out_pos, out_off
 
 
