@@ -344,3 +344,15 @@ def test_a_phrase_reaching_past_the_window_centres_as_c_divides() -> None:
     compared = sum(assert_same(c, q, limit=len(docs))
                    for q in ["alpha beta-gamma-delta-epsilon", "beta-gamma-delta-epsilon alpha", "alpha gamma-delta"])
     assert compared >= 3 * len(docs)
+
+
+def test_a_full_character_table_is_replaced_with_one_that_holds_what_was_asked(con, monkeypatch) -> None:
+    """Past MAX_CHARS_KEPT characters the cache starts again: the new table holds every
+    character of the text that asked (not only the ones it lacked), so folds stay right."""
+    monkeypatch.setattr(snippet_mod, "MAX_CHARS_KEPT", 3)
+    monkeypatch.setattr(snippet_mod, "_chars", snippet_mod._Chars())
+    monkeypatch.setattr(snippet_mod, "_runs", {})
+    for query in ["café crème", "Straße größere", "γλώσσα", "Москва", "東京", "tiếng Việt", "ﬁle"]:
+        assert_same(con, query)
+    assert fold("CAFÉ Crème".encode()) == b"cafe creme"
+    assert len(snippet_mod._chars.info) <= 3 + len("CAFÉ Crème")

@@ -57,15 +57,37 @@ _SPACE_RUN = re.compile(rb" +")
 _TOKEN_START = b" a"
 
 _char_lock = threading.Lock()
-_chars: dict[str, tuple[bytes, bytes]] = {}  # char -> (class byte, folded UTF-8)
 _probe_con: sqlite3.Connection | None = None
 MAX_CHARS_KEPT = 65536
 
 
-def _probe(chars: list[str]) -> None:
+class _Chars:
+    """What SQLite's tokenizer does with each non-ASCII character asked of it so far:
+    ``info`` char -> (class byte, folded UTF-8), and the same as ``str.translate`` tables
+    (code point -> class byte per UTF-8 byte of the character; -> folded text, with the
+    ASCII capitals lower-cased). Only added to; replaced by an empty one when it grows
+    past :data:`MAX_CHARS_KEPT`, so that a table a thread holds keeps what it had."""
+
+    __slots__ = ("classes", "folds", "info")
+
+    def __init__(self) -> None:
+        self.info: dict[str, tuple[bytes, bytes]] = {}
+        self.classes: dict[int, str] = {}
+        self.folds: dict[int, str] = {c: chr(c + 32) for c in range(65, 91)}
+
+    def add(self, ch: str, cls: bytes, folded: bytes) -> None:
+        self.info[ch] = (cls, folded)
+        self.classes[ord(ch)] = cls.decode() * len(ch.encode("utf-8"))
+        self.folds[ord(ch)] = folded.decode("utf-8")
+
+
+_chars = _Chars()
+
+
+def _probe(chars: list[str], known: _Chars) -> None:
     """Ask SQLite's own unicode61 tokenizer how it classes and folds each character: alone
     (a token only if it may start one) and between two letters (one token if it may
-    continue one). Called with the lock held."""
+    continue one); added to ``known``. Called with the lock held."""
     global _probe_con
     if _probe_con is None:
         con = sqlite3.connect(":memory:", check_same_thread=False)
@@ -81,27 +103,32 @@ def _probe(chars: list[str]) -> None:
     tokens: dict[int, list[str]] = {}
     for doc, term in con.execute("SELECT doc, term FROM v ORDER BY doc, offset"):
         tokens.setdefault(doc, []).append(term)
-    if len(_chars) > MAX_CHARS_KEPT:
-        _chars.clear()
     for i, ch in enumerate(chars):
         alone, between = tokens.get(2 * i + 1, []), tokens.get(2 * i + 2, [])
         if len(alone) == 1:
-            _chars[ch] = (b"a", alone[0].encode("utf-8"))
+            known.add(ch, b"a", alone[0].encode("utf-8"))
         elif len(between) == 1 and between[0].startswith("x") and between[0].endswith("x"):
-            _chars[ch] = (b"d", between[0][1:-1].encode("utf-8"))
+            known.add(ch, b"d", between[0][1:-1].encode("utf-8"))
         else:
-            _chars[ch] = (b" ", b"")
+            known.add(ch, b" ", b"")
 
 
-def _char_info(chars) -> dict[str, tuple[bytes, bytes]]:
-    """(class, folded UTF-8) of each non-ASCII character, from the cache or SQLite."""
-    missing = [ch for ch in dict.fromkeys(chars) if ch not in _chars]
-    if missing:
+def _char_info(chars) -> _Chars:
+    """The class and folded form of each of these non-ASCII characters (and others), from
+    the cache or SQLite."""
+    global _chars
+    known = _chars
+    wanted = list(dict.fromkeys(chars))
+    if any(ch not in known.info for ch in wanted):
         with _char_lock:
-            missing = [ch for ch in missing if ch not in _chars]
+            known = _chars
+            missing = [ch for ch in wanted if ch not in known.info]
             if missing:
-                _probe(missing)
-    return _chars
+                if len(known.info) > MAX_CHARS_KEPT:  # a new table, holding these at least
+                    known, missing = _Chars(), wanted
+                _probe(missing, known)
+                _chars = known
+    return known
 
 
 def fold(token: bytes) -> bytes:
@@ -110,8 +137,7 @@ def fold(token: bytes) -> bytes:
     if token.isascii():
         return token.lower()
     text = token.decode("utf-8")
-    info = _char_info(ch for ch in text if ord(ch) > 127)
-    return b"".join(ch.lower().encode() if ord(ch) < 128 else info[ch][1] for ch in text)
+    return text.translate(_char_info(ch for ch in text if ord(ch) > 127).folds).encode("utf-8")
 
 
 # --- Porter stemmer, as FTS5's "porter" tokenizer applies it ---------------------------------
@@ -316,8 +342,7 @@ def _run_class(run: bytes) -> bytes:
     out = _runs.get(run)
     if out is None:
         chars = run.decode("utf-8")
-        info = _char_info(chars)
-        out = b"".join(info[ch][0] * len(ch.encode("utf-8")) for ch in chars)
+        out = chars.translate(_char_info(chars).classes).encode("ascii")
         if len(run) <= 24:
             if len(_runs) > MAX_CHARS_KEPT:
                 _runs.clear()
