@@ -137,7 +137,14 @@ def fold(token: bytes) -> bytes:
     if token.isascii():
         return token.lower()
     text = token.decode("utf-8")
-    return text.translate(_char_info(ch for ch in text if ord(ch) > 127).folds).encode("utf-8")
+    known = _chars
+    chars = set(text).difference(_ASCII_CHARS)
+    if not known.info.keys() >= chars:
+        known = _char_info(chars)
+    return text.translate(known.folds).encode("utf-8")
+
+
+_ASCII_CHARS = frozenset(map(chr, range(128)))
 
 
 # --- Porter stemmer, as FTS5's "porter" tokenizer applies it ---------------------------------
