@@ -8,8 +8,10 @@ tokenizes and stems the whole column twice (about 75 ns a byte). This module fin
 same window without either: the document's token boundaries come from a byte-class table
 (``bytes.translate`` and ``bytes.count``, no Python work per token), the hits from a search
 for the words that can stem to a query term (a Porter stem keeps its word's beginning,
-see :func:`stem_prefix`), and the windows are scored with two moving pointers over the
-hits. The result is byte for byte what ``snippet()`` returns:
+see :func:`stem_prefix`; a phrase's places by one regex for its words' beginnings, then
+checked by stemming), and the windows are scored with two moving pointers over the hits,
+or, for a text with many hits, with numpy arrays (every hit's window at once). The result
+is byte for byte what ``snippet()`` returns:
 
 * tokens as the ``unicode61 remove_diacritics 2`` tokenizer makes them (ASCII letters and
   digits; other characters as SQLite's own tables class and fold them, asked of SQLite once
