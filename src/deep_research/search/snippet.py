@@ -34,7 +34,7 @@ from __future__ import annotations
 import re
 import sqlite3
 import threading
-from bisect import bisect_left, bisect_right
+from bisect import bisect_left
 from functools import lru_cache
 
 # --- characters --------------------------------------------------------------------------
@@ -798,7 +798,8 @@ def _sentence_before(t: _Text, hit_off: list[int], hit_pos: list[int],
     for off, pos in zip(hit_off, hit_pos):
         end = off
         while (d := rfind(b". ", prev_off, end)) >= 0:
-            e = spaces(flat, d + 1).end()  # "." and whitespace, then a token: a sentence starts
+            run = spaces(flat, d + 1)  # "." and whitespace, then a token: a sentence starts
+            e = run.end() if run else d + 1
             if cls[e] == 97:
                 sp, so = prev_pos + marked.count(_TOKEN_START, prev_off, e + 1), e
                 break
