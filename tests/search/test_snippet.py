@@ -115,6 +115,14 @@ def assert_same(con: sqlite3.Connection, query: str, limit: int = 8) -> int:
     return compared
 
 
+@pytest.fixture(autouse=True, params=["loops", "arrays"])
+def window_path(request, monkeypatch):
+    """Every test twice: windows scored hit by hit (few hits) and with arrays (many hits,
+    snippet.MANY_HITS): the same choice either way."""
+    monkeypatch.setattr(snippet_mod, "MANY_HITS", 10**9 if request.param == "loops" else 1)
+    return request.param
+
+
 @pytest.fixture(scope="module")
 def con():
     c = sqlite3.connect(":memory:")
@@ -336,3 +344,35 @@ def test_a_phrase_reaching_past_the_window_centres_as_c_divides() -> None:
     compared = sum(assert_same(c, q, limit=len(docs))
                    for q in ["alpha beta-gamma-delta-epsilon", "beta-gamma-delta-epsilon alpha", "alpha gamma-delta"])
     assert compared >= 3 * len(docs)
+
+
+def test_a_full_character_table_is_replaced_with_one_that_holds_what_was_asked(con, monkeypatch) -> None:
+    """Past MAX_CHARS_KEPT characters the cache starts again: the new table holds every
+    character of the text that asked (not only the ones it lacked), so folds stay right."""
+    monkeypatch.setattr(snippet_mod, "MAX_CHARS_KEPT", 3)
+    monkeypatch.setattr(snippet_mod, "_chars", snippet_mod._Chars())
+    monkeypatch.setattr(snippet_mod, "_runs", {})
+    for query in ["café crème", "Straße größere", "γλώσσα", "Москва", "東京", "tiếng Việt", "ﬁle"]:
+        assert_same(con, query)
+    assert fold("CAFÉ Crème".encode()) == b"cafe creme"
+    assert len(snippet_mod._chars.info) <= 3 + len("CAFÉ Crème")
+
+
+def test_phrases_that_overlap_repeat_or_start_with_a_frequent_word() -> None:
+    """A phrase's places (found by one regex, then stemmed): overlapping ("x x" in "x x x"),
+    a frequent first word and a rare phrase, words that stem alike but begin otherwise
+    (``running`` for ``run``), non-ASCII first and later words, and a word split by a mark."""
+    words = _WORD.findall(topics["assignment"])
+    body = " ".join(words[:300])
+    docs = ["x x x x. x x", "run runs running ran run. Running runs", f"the {body} the end of the text",
+            f"{body} the function returns the value; functions return values. {body}",
+            "café café crème; CAFÉ CRÈME. cafe\u0301 cre\u0300me café", "Ελληνικά γλώσσα γλώσσα. γλωσσα γλώσσα",
+            "scipy.linalg scipy scipy.linalg.qr scipy.linalg.qr_delete scipy.linalg.qr", "a\u0301b a\u0301b a\u0301b"]
+    c = sqlite3.connect(":memory:")
+    fts_table(c, docs)
+    compared = sum(assert_same(c, q) for q in [
+        "x.x", "x.x.x", "x.x.x.x.x", "run.runs", "running.run", "runs.running", "the.end", "the.function",
+        "function.returns.the", "functions.return", "the.value", "café.café", "café.crème", "cafe.creme",
+        "CRÈME.cafe", "γλώσσα.γλώσσα", "γλωσσα.γλώσσα", "scipy.linalg", "scipy.linalg.qr", "linalg.qr.delete",
+        "scipy.scipy", "a\u0301b.a\u0301b", "ab.ab"])
+    assert compared > 30

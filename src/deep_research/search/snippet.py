@@ -8,8 +8,10 @@ tokenizes and stems the whole column twice (about 75 ns a byte). This module fin
 same window without either: the document's token boundaries come from a byte-class table
 (``bytes.translate`` and ``bytes.count``, no Python work per token), the hits from a search
 for the words that can stem to a query term (a Porter stem keeps its word's beginning,
-see :func:`stem_prefix`), and the windows are scored with two moving pointers over the
-hits. The result is byte for byte what ``snippet()`` returns:
+see :func:`stem_prefix`; a phrase's places by one regex for its words' beginnings, then
+checked by stemming), and the windows are scored with two moving pointers over the hits,
+or, for a text with many hits, with numpy arrays (every hit's window at once). The result
+is byte for byte what ``snippet()`` returns:
 
 * tokens as the ``unicode61 remove_diacritics 2`` tokenizer makes them (ASCII letters and
   digits; other characters as SQLite's own tables class and fold them, asked of SQLite once
@@ -32,7 +34,7 @@ from __future__ import annotations
 import re
 import sqlite3
 import threading
-from bisect import bisect_left, bisect_right
+from bisect import bisect_left
 from functools import lru_cache
 
 # --- characters --------------------------------------------------------------------------
@@ -45,27 +47,49 @@ _ASCII_CLASS = bytes(
 )
 _LEADING_MARKS = re.compile(rb"(?<![ad])d+")
 _TOKEN = re.compile(rb"a+")
-# Ends of sentences ("." or ":" and whitespace) before what may start a token, found in a
-# text translated by _SENTENCE_CLASS: b"." for "." and ":", b" " for a space, tab, CR or LF,
-# b"a" for an ASCII letter or digit, b"u" for a non-ASCII byte, b"-" for the rest.
+# Ends of sentences ("." or ":" and whitespace, then a token), found in a text translated by
+# _SENTENCE_CLASS: b"." for "." and ":", b" " for a space, tab, CR or LF, b"a" for an ASCII
+# letter or digit, b"u" for a non-ASCII byte, b"-" for the rest.
 _SENTENCE_CLASS = bytes(
     ord(".") if i in b".:" else ord(" ") if i in b" \t\n\r" else ord("u") if i > 127
     else ord("a") if (48 <= i <= 57 or 65 <= i <= 90 or 97 <= i <= 122) else ord("-")
     for i in range(256)
 )
-_SENTENCE_START = re.compile(rb"\. +(?=[au])")
+_SPACE_RUN = re.compile(rb" +")
 _TOKEN_START = b" a"
 
 _char_lock = threading.Lock()
-_chars: dict[str, tuple[bytes, bytes]] = {}  # char -> (class byte, folded UTF-8)
 _probe_con: sqlite3.Connection | None = None
 MAX_CHARS_KEPT = 65536
 
 
-def _probe(chars: list[str]) -> None:
+class _Chars:
+    """What SQLite's tokenizer does with each non-ASCII character asked of it so far:
+    ``info`` char -> (class byte, folded UTF-8), and the same as ``str.translate`` tables
+    (code point -> class byte per UTF-8 byte of the character; -> folded text, with the
+    ASCII capitals lower-cased). Only added to; replaced by an empty one when it grows
+    past :data:`MAX_CHARS_KEPT`, so that a table a thread holds keeps what it had."""
+
+    __slots__ = ("classes", "folds", "info")
+
+    def __init__(self) -> None:
+        self.info: dict[str, tuple[bytes, bytes]] = {}
+        self.classes: dict[int, str] = {}
+        self.folds: dict[int, str] = {c: chr(c + 32) for c in range(65, 91)}
+
+    def add(self, ch: str, cls: bytes, folded: bytes) -> None:
+        self.info[ch] = (cls, folded)
+        self.classes[ord(ch)] = cls.decode() * len(ch.encode("utf-8"))
+        self.folds[ord(ch)] = folded.decode("utf-8")
+
+
+_chars = _Chars()
+
+
+def _probe(chars: list[str], known: _Chars) -> None:
     """Ask SQLite's own unicode61 tokenizer how it classes and folds each character: alone
     (a token only if it may start one) and between two letters (one token if it may
-    continue one). Called with the lock held."""
+    continue one); added to ``known``. Called with the lock held."""
     global _probe_con
     if _probe_con is None:
         con = sqlite3.connect(":memory:", check_same_thread=False)
@@ -81,27 +105,32 @@ def _probe(chars: list[str]) -> None:
     tokens: dict[int, list[str]] = {}
     for doc, term in con.execute("SELECT doc, term FROM v ORDER BY doc, offset"):
         tokens.setdefault(doc, []).append(term)
-    if len(_chars) > MAX_CHARS_KEPT:
-        _chars.clear()
     for i, ch in enumerate(chars):
         alone, between = tokens.get(2 * i + 1, []), tokens.get(2 * i + 2, [])
         if len(alone) == 1:
-            _chars[ch] = (b"a", alone[0].encode("utf-8"))
+            known.add(ch, b"a", alone[0].encode("utf-8"))
         elif len(between) == 1 and between[0].startswith("x") and between[0].endswith("x"):
-            _chars[ch] = (b"d", between[0][1:-1].encode("utf-8"))
+            known.add(ch, b"d", between[0][1:-1].encode("utf-8"))
         else:
-            _chars[ch] = (b" ", b"")
+            known.add(ch, b" ", b"")
 
 
-def _char_info(chars) -> dict[str, tuple[bytes, bytes]]:
-    """(class, folded UTF-8) of each non-ASCII character, from the cache or SQLite."""
-    missing = [ch for ch in dict.fromkeys(chars) if ch not in _chars]
-    if missing:
+def _char_info(chars) -> _Chars:
+    """The class and folded form of each of these non-ASCII characters (and others), from
+    the cache or SQLite."""
+    global _chars
+    known = _chars
+    wanted = list(dict.fromkeys(chars))
+    if any(ch not in known.info for ch in wanted):
         with _char_lock:
-            missing = [ch for ch in missing if ch not in _chars]
+            known = _chars
+            missing = [ch for ch in wanted if ch not in known.info]
             if missing:
-                _probe(missing)
-    return _chars
+                if len(known.info) > MAX_CHARS_KEPT:  # a new table, holding these at least
+                    known, missing = _Chars(), wanted
+                _probe(missing, known)
+                _chars = known
+    return known
 
 
 def fold(token: bytes) -> bytes:
@@ -110,8 +139,14 @@ def fold(token: bytes) -> bytes:
     if token.isascii():
         return token.lower()
     text = token.decode("utf-8")
-    info = _char_info(ch for ch in text if ord(ch) > 127)
-    return b"".join(ch.lower().encode() if ord(ch) < 128 else info[ch][1] for ch in text)
+    known = _chars
+    chars = set(text).difference(_ASCII_CHARS)
+    if not known.info.keys() >= chars:
+        known = _char_info(chars)
+    return text.translate(known.folds).encode("utf-8")
+
+
+_ASCII_CHARS = frozenset(map(chr, range(128)))
 
 
 # --- Porter stemmer, as FTS5's "porter" tokenizer applies it ---------------------------------
@@ -316,8 +351,7 @@ def _run_class(run: bytes) -> bytes:
     out = _runs.get(run)
     if out is None:
         chars = run.decode("utf-8")
-        info = _char_info(chars)
-        out = b"".join(info[ch][0] * len(ch.encode("utf-8")) for ch in chars)
+        out = chars.translate(_char_info(chars).classes).encode("ascii")
         if len(run) <= 24:
             if len(_runs) > MAX_CHARS_KEPT:
                 _runs.clear()
@@ -436,10 +470,11 @@ def _words_starting(prefix: bytes) -> re.Pattern:
     return re.compile(p + rb"(?<![^ ]" + p + rb")[a-z0-9]*(?![^ ])")
 
 
-def _occurrences(t: _Text, targets: frozenset[bytes]) -> dict[bytes, list[tuple[int, int]]]:
-    """(start, end) of every token of the text whose stem is one of ``targets``."""
-    out: dict[bytes, list[tuple[int, int]]] = {s: [] for s in targets}
-    cls = t.cls
+def _occurrences(t: _Text, targets: frozenset[bytes],
+                 nonascii_targets: frozenset[bytes] = frozenset()) -> dict[bytes, list[tuple[int, int]]]:
+    """(start, end) of every token of the text whose stem is one of ``targets``, and of
+    every token holding a non-ASCII character whose stem is one of ``nonascii_targets``."""
+    out: dict[bytes, list[tuple[int, int]]] = {s: [] for s in targets | nonascii_targets}
     prefixes: list[bytes] = []
     for p in sorted({stem_prefix(s) for s in targets if s.isascii()}):  # "func" before "function"
         if not any(p.startswith(k) for k in prefixes):  # words of "function" are words of "func"
@@ -459,29 +494,56 @@ def _occurrences(t: _Text, targets: frozenset[bytes]) -> dict[bytes, list[tuple[
         if len(prefixes) > 1:
             for spans in out.values():
                 spans.sort()
-    if t.nonascii:  # tokens holding a non-ASCII character: folded one by one
-        done = 0  # tokens ending before this offset were looked at
-        extra = False
-        for a, b in t.nonascii:
-            if b <= done:
-                continue
-            start = max(a, done)
-            if cls[start] == 97:  # inside a token: from its start
-                start = cls.rfind(b" ", 0, start) + 1
-            for m in _TOKEN.finditer(cls, start):
-                if m.start() >= b:
-                    break
-                done = m.end()
-                if t.raw[m.start():m.end()].isascii():
-                    continue  # found above
-                spans = out.get(stem(t.folded(m.start(), m.end())))
-                if spans is not None:
-                    spans.append(m.span())
-                    extra = True
-        if extra:
-            for spans in out.values():
-                spans.sort()
+    if t.nonascii and _nonascii_occurrences(t, out):
+        for spans in out.values():
+            spans.sort()
     return out
+
+
+def _nonascii_occurrences(t: _Text, out: dict[bytes, list[tuple[int, int]]]) -> bool:
+    """Add to ``out`` (stem: spans) the tokens holding a non-ASCII character whose stem is
+    one of its keys, folded one by one; True if it added any."""
+    cls = t.cls
+    done = 0  # tokens ending before this offset were looked at
+    extra = False
+    for a, b in t.nonascii:
+        if b <= done:
+            continue
+        start = max(a, done)
+        if cls[start] == 97:  # inside a token: from its start
+            start = cls.rfind(b" ", 0, start) + 1
+        for m in _TOKEN.finditer(cls, start):
+            if m.start() >= b:
+                break
+            done = m.end()
+            if t.raw[m.start():m.end()].isascii():
+                continue  # an ASCII token: found by its beginning
+            spans = out.get(stem(t.folded(m.start(), m.end())))
+            if spans is not None:
+                spans.append(m.span())
+                extra = True
+    return extra
+
+
+_TOKEN_WITH_NONASCII = rb"[a-z0-9]*_[a-z0-9_]*"
+
+
+@lru_cache(maxsize=256)
+def _phrase_starting(phrase: tuple[bytes, ...]) -> re.Pattern:
+    """Where, in a ``masked`` text, a phrase (of two or more stems, the first one ASCII) may
+    start: a token beginning with the first stem's :func:`stem_prefix`, followed (across
+    separators) by a token that may stem to each further one - one beginning with its
+    prefix, or holding a non-ASCII character (b"_"), which only stemming tells. Every
+    ASCII token where the phrase starts is found (maybe more); only the first token is
+    consumed, so phrases that overlap are all found."""
+    head = re.escape(stem_prefix(phrase[0]))
+    rest = []
+    for s in phrase[1:]:
+        alts = [_TOKEN_WITH_NONASCII]
+        if s.isascii():
+            alts.insert(0, re.escape(stem_prefix(s)) + rb"[a-z0-9_]*")
+        rest.append(rb" +(?:" + rb"|".join(alts) + rb")")
+    return re.compile(head + rb"(?<![^ ]" + head + rb")[a-z0-9_]*(?=" + b"".join(rest) + rb")")
 
 
 # --- the snippet --------------------------------------------------------------------------------
@@ -497,15 +559,20 @@ def snippet(text: str, phrases: list[tuple[bytes, ...]], size: int | None, *, to
     ``size``: the column's token count as the index holds it (None: not checked); None is
     returned when this text's count differs."""
     t = _Text(text)
-    marked = t.marked
     hits = _hits(t, phrases)  # (byte offset, phrase index, phrase length), in FTS5's order
+    first_token = t.cls.find(b"a")
+    if len(hits) >= MANY_HITS:  # the same choice, made with arrays
+        best = _best_window_many(t, hits, len(phrases), size, tokens, first_token)
+        if best is None:
+            return None
+        n_tokens, best_start, best_anchor = best
+        return _window_text(t, best_start, best_anchor, n_tokens, tokens, ellipsis)
     # the tokens are counted once: up to each hit, then after the last one
     hit_pos = _hit_positions(t, hits)
     last = hits[-1][0] if hits else 0
-    n_tokens = (hit_pos[-1] if hits else 0) + marked.count(_TOKEN_START, last)
+    n_tokens = (hit_pos[-1] if hits else 0) + t.marked.count(_TOKEN_START, last)
     if size is not None and size != n_tokens:
         return None
-    first_token = t.cls.find(b"a")
     _best_score, best_start, best_anchor = 0, 0, (0, first_token)
     if hits:
         _best_score, best_start, best_anchor = _best_window(t, hits, len(phrases), n_tokens, tokens, first_token,
@@ -514,37 +581,51 @@ def snippet(text: str, phrases: list[tuple[bytes, ...]], size: int | None, *, to
 
 
 def _hits(t: _Text, phrases: list[tuple[bytes, ...]]) -> list[tuple[int, int, int]]:
-    firsts = frozenset(p[0] for p in phrases if p)
-    if not firsts:
-        return []
-    occ = _occurrences(t, firsts)
-    cls, masked = t.cls, t.masked
+    # the first tokens of longer phrases: where a regex finds them (_phrase_hits), here only
+    # those holding a non-ASCII character (the text's non-ASCII tokens are folded once)
+    occ = _occurrences(t, frozenset(p[0] for p in phrases if len(p) == 1),
+                       frozenset(p[0] for p in phrases if len(p) > 1))
     hits: list[tuple[int, int, int]] = []
     for k, phrase in enumerate(phrases):
         if not phrase:
             continue
-        spans = occ[phrase[0]]
         if len(phrase) == 1:
-            hits += [(a, k, 1) for a, _ in spans]
+            hits += [(a, k, 1) for a, _ in occ[phrase[0]]]
             continue
-        # a word stemming to s starts with stem_prefix(s): a token whose first bytes are
-        # ASCII (no b"_" in ``masked``), and not those, is not stemmed to be told apart
-        rest = [(s, stem_prefix(s)) for s in phrase[1:]]
-        for a, b in spans:
-            pos = b
-            for s, head in rest:
-                m = _TOKEN.search(cls, pos)
-                if m is None:
-                    break
-                start, pos = m.span()
-                lead = masked[start:start + len(head)]
-                if (lead != head and 95 not in lead) or stem(t.folded(start, pos)) != s:
-                    break
-            else:
-                hits.append((a, k, len(phrase)))
+        hits += [(a, k, len(phrase)) for a in _phrase_hits(t, phrase, occ[phrase[0]])]
     if len(phrases) > 1:
         hits.sort()
     return hits
+
+
+def _phrase_hits(t: _Text, phrase: tuple[bytes, ...], found: list[tuple[int, int]]) -> list[int]:
+    """Where the tokens of a phrase of two or more stems follow each other, in order.
+    ``found``: tokens holding a non-ASCII character that stem to its first (maybe more)."""
+    first = phrase[0]
+    spans = found
+    if first.isascii():  # ASCII first tokens: the places a regex finds (a few), checked by stemming
+        masked = t.masked
+        found_ascii = [m.span() for m in _phrase_starting(phrase).finditer(masked)]
+        found_ascii = [(a, b) for a, b in found_ascii if 95 not in masked[a:b] and stem(masked[a:b]) == first]
+        spans = sorted(set(found_ascii).union(found)) if found else found_ascii
+    cls, masked = t.cls, t.masked
+    # a word stemming to s starts with stem_prefix(s): a token whose first bytes are
+    # ASCII (no b"_" in ``masked``), and not those, is not stemmed to be told apart
+    rest = [(s, stem_prefix(s)) for s in phrase[1:]]
+    out = []
+    for a, b in spans:
+        pos = b
+        for s, head in rest:
+            m = _TOKEN.search(cls, pos)
+            if m is None:
+                break
+            start, pos = m.span()
+            lead = masked[start:start + len(head)]
+            if (lead != head and 95 not in lead) or stem(t.folded(start, pos)) != s:
+                break
+        else:
+            out.append(a)
+    return out
 
 
 def _hit_positions(t: _Text, hits: list[tuple[int, int, int]]) -> list[int]:
@@ -589,12 +670,88 @@ def _best_window(t: _Text, hits: list[tuple[int, int, int]], n_phrases: int, n_t
         return 0, 0, (0, first_token)
     io = hit_pos[i]
     hi = bisect_left(hit_pos, io + tokens)
-    last = hit_pos[hi - 1] + hits[hi - 1][2]
+    return win_score, _centred(io, hit_pos[hi - 1] + hits[hi - 1][2], n_tokens, tokens), (io, hit_off[i])
+
+
+def _centred(io: int, last: int, n_tokens: int, tokens: int) -> int:
+    """The first token of the window of the hit at ``io``, centred on the hits it holds
+    (``last``: the end of the last one) and kept inside the text."""
     adj = io - _c_half(tokens - (last - io))
     if adj + tokens > n_tokens:
         adj = n_tokens - tokens
-    adj = max(adj, 0)
-    return win_score, adj, (io, hit_off[i])
+    return max(adj, 0)
+
+
+# From this many hits on, a text's windows are scored with arrays (numpy): a fixed cost
+# of some tens of microseconds, then little per hit.
+MANY_HITS = 64
+
+
+def _best_window_many(t: _Text, hits: list[tuple[int, int, int]], n_phrases: int, size: int | None, tokens: int,
+                      first_token: int) -> tuple[int, int, tuple[int, int]] | None:
+    """(token count, first token, a token's (position, offset) near it) of the window
+    :func:`_best_window` chooses, computed for all hits at once; None when the text's token
+    count is not ``size``."""
+    import numpy as np
+
+    marked = np.frombuffer(t.marked, np.uint8)
+    starts = np.flatnonzero((marked[1:] == 97) & (marked[:-1] == 32))  # offsets of the tokens
+    n_tokens = len(starts)
+    if size is not None and size != n_tokens:
+        return None
+    arr = np.array(hits, dtype=np.int64)
+    hit_off, hit_phrase = arr[:, 0], arr[:, 1]
+    hit_pos = np.searchsorted(starts, hit_off)  # the tokens before each hit
+    # by phrase: its hits' positions (scores count the phrases a window holds)
+    by_phrase = [hit_pos[hit_phrase == k] for k in range(n_phrases)] if n_phrases > 1 else []
+
+    def scores(first):  # _window_scores of windows starting at these positions
+        end = first + tokens
+        held = np.searchsorted(hit_pos, end) - np.searchsorted(hit_pos, first)
+        if n_phrases == 1:
+            return np.where(held > 0, 999 + held, 0)
+        distinct = sum((np.searchsorted(p, end) - np.searchsorted(p, first)) > 0 for p in by_phrase)
+        return 999 * distinct + held
+
+    win = scores(hit_pos)
+    i = int(np.argmax(win))  # the first best
+    win_score = int(win[i])
+    if n_tokens > tokens:
+        sent_off = _sentence_starts_many(t, hit_off, first_token)
+        sent_pos = np.searchsorted(starts, sent_off)
+        sscores = np.where(sent_pos >= hit_pos, -1, scores(sent_pos) + np.where(sent_pos == 0, 120, 100))
+        j = int(np.argmax(sscores))
+        sbest = int(sscores[j])
+        if sbest > win_score or (sbest == win_score and j < i):
+            return n_tokens, int(sent_pos[j]), (int(sent_pos[j]), int(sent_off[j]))
+    if win_score <= 0:
+        return n_tokens, 0, (0, first_token)
+    io = int(hit_pos[i])
+    hi = int(np.searchsorted(hit_pos, io + tokens))
+    last = int(hit_pos[hi - 1]) + hits[hi - 1][2]
+    return n_tokens, _centred(io, last, n_tokens, tokens), (io, int(hit_off[i]))
+
+
+def _sentence_starts_many(t: _Text, hit_off, first_token: int):
+    """For each hit (``hit_off``, a numpy array), the offset of the last sentence start at or
+    before it, as :func:`_sentence_before` finds them (the first token if none): a token
+    after a run of whitespace that follows a "." or ":"."""
+    import numpy as np
+
+    end = int(hit_off[-1]) + 1
+    flat = np.frombuffer(t.raw[:end].translate(_SENTENCE_CLASS), np.uint8)
+    space = flat == 32
+    # runs of whitespace: [run_start, run_end)
+    run_start = np.flatnonzero(space[1:] & ~space[:-1]) + 1
+    run_end = np.flatnonzero(~space[1:] & space[:-1]) + 1
+    if len(run_end) and (not len(run_start) or run_end[0] < run_start[0]):
+        run_end = run_end[1:]  # a run at the text's start follows nothing
+    run_start = run_start[:len(run_end)]  # a run reaching the end has no token after it
+    cls = np.frombuffer(t.cls, np.uint8)
+    ok = (flat[run_start - 1] == 46) & (cls[run_end] == 97)
+    found = run_end[ok]
+    k = np.searchsorted(found, hit_off, side="right") - 1
+    return np.where(k >= 0, found[np.maximum(k, 0)] if len(found) else first_token, first_token)
 
 
 def _window_scores(starts: list[int], hit_pos: list[int], hit_phrase: list[int], n_phrases: int,
@@ -629,28 +786,27 @@ def _window_scores(starts: list[int], hit_pos: list[int], hit_phrase: list[int],
 def _sentence_before(t: _Text, hit_off: list[int], hit_pos: list[int],
                      first_token: int) -> tuple[list[int], list[int]]:
     """For each hit, the (position, offset) of the last sentence start at or before it: a
-    token after a "." or ":" and whitespace, or the first token."""
-    raw, marked = t.raw, t.marked
-    # searched in a copy with one byte for "." and ":" (a literal the regex engine skips to)
-    starts = [m.end() for m in _SENTENCE_START.finditer(raw.translate(_SENTENCE_CLASS), 0, hit_off[-1] + 1)]
-    if not raw.isascii():  # a non-ASCII character after the space may not start a token
-        starts = [e for e in starts if marked[e + 1] == 97]
+    token after a "." or ":" and whitespace, or the first token. Each is looked for
+    backwards from its hit to the one before (few hits; many: :func:`_sentence_starts_many`)."""
+    cls, marked = t.cls, t.marked
+    # searched in a copy with b"." for "." and ":", b" " for whitespace
+    flat = t.raw[:hit_off[-1] + 1].translate(_SENTENCE_CLASS)
+    rfind, spaces = flat.rfind, _SPACE_RUN.match
     out_pos, out_off = [], []
     sp, so = 0, first_token
-    k = 0
-    known_off, known_pos = 0, 0  # an offset whose token count before it is known
-    for i, off in enumerate(hit_off):
-        j = bisect_right(starts, off, k)
-        if j > k:
-            new = starts[j - 1]
-            h = bisect_right(hit_off, new, 0, i + 1) - 1  # the last hit at or before it
-            if h >= 0 and hit_off[h] > known_off:
-                known_off, known_pos = hit_off[h], hit_pos[h]
-            known_pos += marked.count(_TOKEN_START, known_off, new + 1)
-            known_off = new
-            sp, so, k = known_pos, new, j
+    prev_off, prev_pos = 0, 0  # the hit before (its token count before it is known)
+    for off, pos in zip(hit_off, hit_pos):
+        end = off
+        while (d := rfind(b". ", prev_off, end)) >= 0:
+            run = spaces(flat, d + 1)  # "." and whitespace, then a token: a sentence starts
+            e = run.end() if run else d + 1
+            if cls[e] == 97:
+                sp, so = prev_pos + marked.count(_TOKEN_START, prev_off, e + 1), e
+                break
+            end = d + 1
         out_pos.append(sp)
         out_off.append(so)
+        prev_off, prev_pos = off, pos
     return out_pos, out_off
 
 
