@@ -29,7 +29,7 @@ from .code import CSS_CLASS, MARKDOWN_EXTENSION, TOKEN_CLASSES, code_css
 from .lists import for_python_markdown, separate_quotes
 from . import marks
 from .markdown import (body_markdown, check_mark, credibility_text, findings_markdown, legend_counts, policy_for,
-                       quoted_words, shown_heading)
+                       quoted_words, shown_heading, side_label)
 from .safety import Atom, Policy, link_allowed, local_file_urls, render_cut_note, tag_atom_text
 
 # What report markdown may produce. Everything else (script, iframe, object, style, img,
@@ -390,24 +390,14 @@ def _badge(c: Citation, t: dict, styler: Styler | None = None) -> str:
 
 def _disagreements(report: CitationReport, styler: Styler | None) -> list[dict]:
     """Each place where sources disagree, with ``shown``: each side's citations named as
-    their badges show them (the source's number, or its author-date marker), not by their
-    ref numbers (``refs``, citations.json's ``n``), which no reader can see."""
+    their badges show them (:func:`~.markdown.side_label`)."""
     if not report.disagreements:
         return []
-    by_n = {c.ref.index + 1: c for c in report.citations}
-
-    def label(n: int) -> str:
-        c = by_n.get(n)
-        if c is None or c.number is None:
-            return "?"
-        if styler is not None and not styler.numbered and c.source is not None:
-            return styler.marker(c.source.id).removeprefix("(").removesuffix(")")  # in the section's own ( )
-        return f"[{c.number}]"
-
+    label = side_label(report, styler)
     out = []
     for d in report.disagreements:
         j = d.as_json()
-        j["shown"] = [", ".join(dict.fromkeys(label(n) for n in side)) for side in d.refs]
+        j["shown"] = [label(side) for side in d.refs]
         out.append(j)
     return out
 

@@ -307,6 +307,24 @@ def citation_link(c: Citation, styler: Styler | None = None) -> str:
     return link
 
 
+def side_label(report: CitationReport, styler: Styler | None) -> Callable[[list[int]], str]:
+    """Names one side of a place where sources disagree (its ref numbers, citations.json's
+    ``n``) as the report's badges show its citations: ``[4]``, or the author-date marker
+    without its parentheses (the list puts it in its own), not by the ref numbers, which no
+    reader can see. ``styler`` None: numbered."""
+    by_n = {c.ref.index + 1: c for c in report.citations}
+
+    def one(n: int) -> str:
+        c = by_n.get(n)
+        if c is None or c.number is None:
+            return "?"
+        if styler is not None and not styler.numbered and c.source is not None:
+            return styler.marker(c.source.id).removeprefix("(").removesuffix(")")
+        return f"[{c.number}]"
+
+    return lambda refs: ", ".join(dict.fromkeys(one(n) for n in refs))
+
+
 def linked_markdown(report: CitationReport, sources_heading: str = "Sources", *,
                     findings: bool = False, styler: Styler | None = None, policy: Policy | None = None) -> str:
     """Each ref a citation link to its sentence, and a Sources list; with a ``styler`` other
