@@ -20,6 +20,7 @@ from markupsafe import Markup, escape
 from ..citations.check import Citation, CitationReport
 from ..citations.claims import ClaimStatus
 from ..citations.document.sections import title_text
+from ..citations.flags import Flag
 from ..citations.model import Verdict
 from ..citations.styles import Styler
 from .assets import templates_dir
@@ -402,6 +403,14 @@ def _disagreements(report: CitationReport, styler: Styler | None) -> list[dict]:
     return out
 
 
+def shown_html(flag: Flag) -> Markup:
+    """A listed statement as written (:attr:`Flag.shown`): its markup as literal text, its
+    code spans as code (the plain text, without them, when it has no such pieces)."""
+    if not flag.shown:
+        return escape(flag.text)
+    return Markup("".join(f"<code>{escape(t)}</code>" if code else str(escape(t)) for t, code in flag.shown))
+
+
 @dataclass(slots=True)
 class _QuoteEntry:
     """One quote a source entry lists. An object, not a dict: the template reads ``q.text``,
@@ -677,7 +686,7 @@ def render_html(
         claims_no_claim=statuses[ClaimStatus.NO_CLAIM],
         legend=legend_counts(report),
         disagreements=_disagreements(report, styler),
-        uncited=[f for f in report.flags if f.kind == "uncited"][:MAX_LISTED_PROBLEMS],
+        uncited=[(f, shown_html(f)) for f in report.flags if f.kind == "uncited"][:MAX_LISTED_PROBLEMS],
         uncited_more=max(0, report.flag_count("uncited") - MAX_LISTED_PROBLEMS),
         flagged=[f for f in report.flags if f.kind != "uncited"][:MAX_LISTED_PROBLEMS],
         flagged_more=max(0, len(report.flags) - report.flag_count("uncited") - MAX_LISTED_PROBLEMS),

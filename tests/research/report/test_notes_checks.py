@@ -85,3 +85,13 @@ def test_a_findings_disagreement_names_each_side_by_its_ref_tag():
     text = notes_checks(notes, DISAGREE_SOURCES, None, TODAY)
     line = text.split("### Findings: Heat\n\n", 1)[1]
     assert '(ref id="norway": 60)' in line and '(ref id="survey": 50)' in line, line
+
+
+def test_an_uncited_finding_is_quoted_as_written_in_markdown():
+    """notes.md quoted an uncited finding through the claim plainer (its code span gone, its
+    stars stripped); it now shows the markdown as written: markup escaped, code as code."""
+    notes = [{"topic": "Wrappers", "findings": "A wrapper written as `f(*args, **kwargs)` in prose was added in "
+              "Python 3.11 by **Guido** <b>x</b>.\n"}]
+    text = notes_checks(notes, SOURCES, None, TODAY)
+    assert ("“A wrapper written as `f(*args, **kwargs)` in prose was added in Python 3.11 by \\*\\*Guido\\*\\* "
+            "&lt;b>x&lt;/b>.”") in text, text

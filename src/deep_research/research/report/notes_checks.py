@@ -12,7 +12,7 @@ from typing import Callable, Iterable
 from ...citations.check import CitationReport, check_citations
 from ...citations.model import Source
 from ...citations.styles import Styler
-from ...publish.markdown import side_label
+from ...publish.markdown import shown_markdown, side_label
 
 MAX_FINDINGS_CHARS = 200_000  # of one topic's findings read
 
@@ -64,7 +64,8 @@ def notes_checks(notes: Iterable[dict], sources: list[Source], report: CitationR
         if not text.strip():
             continue
         checked = check_citations(text, sources, today=today, english=english)
-        flagged = [f"- line {f.line}: {f.kind.replace('_', ' ')}: {f.note}: {_quoted(f.text)}" for f in checked.flags]
+        flagged = [f"- line {f.line}: {f.kind.replace('_', ' ')}: {f.note}: "
+                   + (f"\u201c{shown_markdown(f, 300)}\u201d" if f.shown else _quoted(f.text)) for f in checked.flags]
         flagged += disagreement_lines(checked)
         if flagged:
             parts.append(f"### Findings: {' '.join(str(n.get('topic', '')).split())[:200]}\n\n" + "\n".join(flagged) + "\n")
