@@ -10,6 +10,8 @@ from deep_research.citations.check import check_citations
 from deep_research.citations.model import Source
 from deep_research.publish import publish_report
 from deep_research.research.report.notes_checks import notes_checks
+from tests.publish.test_publisher import DISAGREE_PAGES as DISAGREE_SOURCES
+from tests.publish.test_publisher import DISAGREE_REPORT
 
 TODAY = dt.date(2026, 11, 27)
 SOURCES = [
@@ -47,22 +49,6 @@ def test_nothing_found_gives_no_section():
     notes = [{"topic": "Clean", "findings": 'The first public release came in 1991 '
               '<ref id="a">"The first public release came in 1991 on alt.sources."</ref>.\n'}]
     assert notes_checks(notes, SOURCES, None, TODAY) == ""
-
-
-DISAGREE_SOURCES = [
-    Source("norway", "https://stats.example.org/norway", "In Norway, 60 percent of houses had a heat pump by 2020.",
-           "Norway statistics", "text"),
-    Source("survey", "https://survey.example.net/heat", "In Norway, 50 percent of houses had a heat pump by 2020. "
-           "Heat pumps are common in Scandinavia.", "A survey", "text"),
-]
-DISAGREE_REPORT = """# Heat pumps
-
-Heat pumps are common in Scandinavia <ref id="survey">"Heat pumps are common in Scandinavia."</ref>.
-
-In Norway, 60 percent of houses had a heat pump by 2020 <ref id="norway">"In Norway, 60 percent of houses had a heat pump by 2020."</ref>.
-
-In Norway, 50 percent of houses had a heat pump by 2020 <ref id="survey">"In Norway, 50 percent of houses had a heat pump by 2020."</ref>.
-"""
 
 
 @pytest.mark.parametrize("style, first, second", [("numbered", "[2]", "[1]"), ("apa", "stats.example.org, n.d.",
