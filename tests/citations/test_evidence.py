@@ -326,3 +326,17 @@ def test_a_cut_list_of_disagreements_is_said(tmp_path, monkeypatch):
     cut = publish_report(REPORT, sources(), tmp_path / "cut", pdf=False)
     assert cut.summary()["sources_disagree"] == 1 and cut.summary()["sources_disagree_cut"] is True
     assert json.loads((tmp_path / "cut" / "audit.json").read_text())["summary"]["sources_disagree_cut"] is True
+
+
+def test_synonyms_keep_one_subject_and_their_look_ups_are_bounded(monkeypatch):
+    """A word one claim has in place of the other's synonym keeps one subject ("house" /
+    "home"); such pairs are looked up in WordNet at most MAX_SUBJECT_LOOKUPS times a report
+    (1,500 claims differing by one noun each were 1.1 million look-ups, 8 s), then count as
+    two subjects."""
+    import deep_research.citations.evidence as evidence
+
+    a, b = "The average house in Norway costs 300,000 euros.", "The average home in Norway costs 350,000 euros."
+    assert _listed(a, b) == [(["300000"], ["350000"])]
+    monkeypatch.setattr(evidence, "MAX_SUBJECT_LOOKUPS", 0)
+    assert _listed(a, b) == []
+    assert _listed(a, a.replace("300,000", "350,000")) == [(["300000"], ["350000"])]  # same words: no look-up

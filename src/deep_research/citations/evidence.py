@@ -65,6 +65,10 @@ MAX_CLAIMS_COMPARED = 1500  # pairs grow quadratically; beyond this only the fir
 # "item i weighs i grams" were 499,500 pairs, a publish took 37 s and 3.4 GB (2,500 claims:
 # 7.5 GB) to write them all into audit.json and the HTML. A reader reads the first few.
 MAX_DISAGREEMENTS = 200
+# Pairs of claims whose content words differ that are looked up in WordNet for synonyms (one
+# subject or two?): 1,500 claims "The <noun> plant produced <n> tonnes" were 1.1 million such
+# pairs, 8 s. Beyond the bound such a pair counts as two subjects (a disagreement not listed).
+MAX_SUBJECT_LOOKUPS = 20_000
 
 SHINGLE_WORDS = 3
 SAME_TEXT = 0.4  # containment at or above which two pages are one text
@@ -263,6 +267,7 @@ class _Numbers:
 
     names: frozenset[str]
     values: dict[str, str]
+    keys: frozenset[str] = frozenset()  # the values' canonical texts
 
 
 def _canonical(n: str) -> str:
@@ -293,33 +298,44 @@ def _claim_numbers(text: str) -> _Numbers:
             names.add(n)
         else:
             values.setdefault(_canonical(n), n)
-    return _Numbers(frozenset(names), values)
+    return _Numbers(frozenset(names), values, frozenset(values))
 
 
-def _unmatched_words(a: str, b: str) -> tuple[list[str], list[str]]:
-    """The content words (number-free, casefolded) of each text whose stem the other lacks,
-    hedges and function words aside."""
+def _content_words(text: str) -> dict[str, str]:
+    """A number-free claim's content words (casefolded) by stem, hedges and function words aside."""
     from .claims.words import _STOP, stem
 
-    def content(text: str) -> dict[str, str]:
-        return {stem(w): w for w in text.split() if w not in _STOP and w not in _HEDGES}
-
-    ca, cb = content(a), content(b)
-    return [w for s, w in ca.items() if s not in cb], [w for s, w in cb.items() if s not in ca]
+    return {stem(w): w for w in text.split() if w not in _STOP and w not in _HEDGES}
 
 
-def _same_subject_words(a: str, b: str) -> bool:
-    """Do two number-free claims speak of one subject: every content word one has and the
-    other lacks is an adverb ("typically") or a WordNet synonym of a word the other has in
-    its place ("house" / "home")? ("detached houses" / "terraced houses" are two subjects.)"""
+class _Senses(dict):
+    """A word -> (is it an adverb and nothing else, its WordNet synsets), looked up once a
+    word for one :func:`disagreements` call (its pairs grow quadratically; the words do not)."""
+
+    def __missing__(self, word: str) -> tuple[bool, frozenset]:
+        from .claims import lexicon
+
+        db = lexicon.database()
+        found = (False, frozenset()) if db is None else (lexicon.adverb_only(word), frozenset(db.synsets(word)))
+        self[word] = found
+        return found
+
+
+def _same_subject_words(a: dict[str, str], b: dict[str, str], senses: _Senses) -> bool:
+    """Do two claims (their :func:`_content_words`) speak of one subject: every content word
+    one has and the other lacks is an adverb ("typically") or a WordNet synonym (a shared
+    synset, not an antonym) of a word the other has in its place ("house" / "home")?
+    ("detached houses" / "terraced houses" are two subjects.)"""
     from .claims import lexicon
 
-    only_a, only_b = _unmatched_words(a, b)
+    only_a = [a[k] for k in a.keys() - b.keys()]
+    only_b = [b[k] for k in b.keys() - a.keys()]
     if not only_a and not only_b:
         return True
 
     def matched(word: str, others: list[str]) -> bool:
-        return lexicon.adverb_only(word) or any(lexicon.relation(word, o) == "synonym" for o in others)
+        adverb, synsets = senses[word]
+        return adverb or any(synsets & senses[o][1] and not lexicon.antonyms(word, o) for o in others)
 
     return all(matched(w, only_b) for w in only_a) and all(matched(w, only_a) for w in only_b)
 
@@ -374,25 +390,38 @@ def disagreements(claims: list[tuple], same: Callable[[str, str], bool] | None =
     different numbers, and not when the quotes agree (then a claim misstates its quote;
     the sources do not disagree)."""
     prepared = []
+    senses = _Senses()
     for text, refs, sids, *rest in claims[:MAX_CLAIMS_COMPARED]:
         text_n = unicodedata.normalize("NFKC", text)
         nums = _claim_numbers(text_n)
         words = _words_without_numbers(text_n)
         if nums.values and len(words.split()) >= 3:
             quoted = set(_claim_numbers(unicodedata.normalize("NFKC", " ".join(rest[0]))).values) if rest else None
-            prepared.append((text, refs, sids, nums, words, quoted))
+            content = _content_words(words)
+            # the words no other can stand in for (no adverb, no synset): two claims on one
+            # subject have the same ones (a cheap test before any word is looked up)
+            fixed = frozenset(k for k, w in content.items() if senses[w] == (False, frozenset()))
+            prepared.append((text, refs, sids, nums, words, quoted, content, fixed))
     out = []
     sorted_words = [_token_sorted(p[4]) for p in prepared]
     id_sets = [set(p[2]) for p in prepared]
+    lookups = 0
     for i, a in enumerate(prepared):
         for k in _near(sorted_words[i], sorted_words[i + 1:], SAME_FACT_SCORE):
             j = i + 1 + k
             b = prepared[j]
-            if id_sets[i] & id_sets[j]:
+            if (a[3].keys == b[3].keys or a[3].names != b[3].names or a[7] != b[7]
+                    or id_sets[i] & id_sets[j]):
                 continue
             values = _conflict(a[3], b[3])
-            if values is None or not _same_subject_words(a[4], b[4]):
+            if values is None:
                 continue
+            if a[6].keys() != b[6].keys():
+                if lookups >= MAX_SUBJECT_LOOKUPS:
+                    continue  # two subjects, as far as anyone looked (the safe error)
+                lookups += 1
+                if not _same_subject_words(a[6], b[6], senses):
+                    continue
             copies = same is not None and any(same(x, y) for x in a[2] for y in b[2])
             if copies and (a[5] is None or b[5] is None or a[5] == b[5]):
                 continue
