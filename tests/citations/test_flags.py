@@ -469,7 +469,7 @@ UNCITED_AS_WRITTEN = """# Wrappers in Python
 
 Decorators wrap a function <ref id="a">"A decorator wraps a function."</ref>.
 
-A wrapper written as `f(*args, **kwargs)` in prose was added in Python 3.11 by **Guido** and _friends_ <b>x</b>.
+A wrapper written as `f(*args, **kwargs)` in prose was added in Python 3.11 by **Guido** and _friends_ <b>x</b> \\[3\\].
 
 > The ``a`b`` tool had 5 users across 3 sites
 > of Acme Corp in 2020.
@@ -491,9 +491,9 @@ def test_an_uncited_statement_is_shown_as_written_its_code_spans_as_code():
     flags = [f for f in report.flags if f.kind == "uncited"]
     assert [f.shown for f in flags] == [
         (("A wrapper written as ", False), ("f(*args, **kwargs)", True),
-         (" in prose was added in Python 3.11 by **Guido** and _friends_ <b>x</b>.", False)),
+         (" in prose was added in Python 3.11 by **Guido** and _friends_ <b>x</b> [3].", False)),
         (("The ", False), ("a`b", True), (" tool had 5 users across 3 sites of Acme Corp in 2020.", False)),
         (("2020 · ", False), ("x|y", True), (" 5 users of the tool · Acme Corp", False)),  # a row: its cells
     ]
-    assert flags[0].text == "A wrapper written as in prose was added in Python 3.11 by Guido and friends x."
+    assert flags[0].text == "A wrapper written as in prose was added in Python 3.11 by Guido and friends x [3]."
     assert "shown" not in flags[0].as_json()

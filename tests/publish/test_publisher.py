@@ -368,18 +368,18 @@ def test_uncited_statements_are_listed_as_written_in_html_pdf_and_word(tmp_path)
     html = (tmp_path / "report.html").read_text()
     section = html.split('id="uncited-statements"', 1)[1].split("</section>", 1)[0]
     assert ("&ldquo;A wrapper written as <code>f(*args, **kwargs)</code> in prose was added in Python 3.11 by "
-            "**Guido** and _friends_ &lt;b&gt;x&lt;/b&gt;.&rdquo;") in section, section
+            "**Guido** and _friends_ &lt;b&gt;x&lt;/b&gt; [3].&rdquo;") in section, section
     assert "&ldquo;The <code>a`b</code> tool had 5 users" in section
     assert "&ldquo;2020 · <code>x|y</code> 5 users of the tool · Acme Corp&rdquo;" in section
     from pypdf import PdfReader
 
     text = " ".join(" ".join(p.extract_text().split()) for p in PdfReader(tmp_path / "report.pdf").pages)
     listed = text.split("Statements without a citation", 1)[1]
-    assert "f(*args, **kwargs) in prose was added in Python 3.11 by **Guido** and _friends_ <b>x</b>." in listed
+    assert "f(*args, **kwargs) in prose was added in Python 3.11 by **Guido** and _friends_ <b>x</b> [3]." in listed
     import docx
 
     paragraphs = docx.Document(str(tmp_path / "report.docx")).paragraphs
     at = next(i for i, p in enumerate(paragraphs) if p.text == "Statements without a citation")
     item = paragraphs[at + 1]
-    assert "f(*args, **kwargs) in prose was added in Python 3.11 by **Guido** and _friends_ <b>x</b>." in item.text
+    assert "f(*args, **kwargs) in prose was added in Python 3.11 by **Guido** and _friends_ <b>x</b> [3]." in item.text
     assert [r.text for r in item.runs if r.font.name == "Courier New"] == ["f(*args, **kwargs)"]  # as code

@@ -731,6 +731,7 @@ def uncited_statements(doc, *, english: bool = True) -> list[Flag]:
 _LINE_LEAD = re.compile(r"[ \t]*\n[ \t]*(?:>[ \t]?)*")  # a line break and the next line's quote markers
 _CELL_BAR = re.compile(r"\s*(?<!\\)\|\s*")
 _CODE_TICKS = re.compile(r"(`+)(.*)\1", re.DOTALL)
+_BACKSLASH_ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")  # CommonMark's: a backslash before ASCII punctuation
 
 
 def _code_content(raw: str) -> str:
@@ -750,8 +751,9 @@ def shown_pieces(md: str, a: int, b: int, code: list[tuple[int, int]], code_star
     `f(*args, **kwargs)`" read "A wrapper written as"): pieces ``(text, is_code)`` of the
     markdown as written, each code span (``code``: the report's code spans, sorted, and
     their starts) as its content, the rest as text whose white space runs (and a quote's
-    ``>`` markers at a line's start) are one space. ``row``: a table row, its cells joined by
-    " · " as :func:`_row_text` joins them."""
+    ``>`` markers at a line's start) are one space and whose backslash escapes are the
+    characters they escape (``2 \\* 3`` is "2 * 3": the writer asked for a literal star).
+    ``row``: a table row, its cells joined by " · " as :func:`_row_text` joins them."""
     pieces: list[tuple[str, bool]] = []
     at = a
     k = max(0, bisect.bisect_right(code_starts, a) - 1)
@@ -770,7 +772,8 @@ def shown_pieces(md: str, a: int, b: int, code: list[tuple[int, int]], code_star
         if not is_code:
             text = re.sub(r"\s+", " ", _LINE_LEAD.sub(" ", text))
             if row:
-                text = _CELL_BAR.sub(" \u00b7 ", text).replace("\\|", "|")
+                text = _CELL_BAR.sub(" \u00b7 ", text)
+            text = _BACKSLASH_ESCAPE.sub(r"\1", text)  # "2 \* 3", "\[x\]": the writer's literal characters
         elif row:
             text = text.replace("\\|", "|")  # a table's escaped bar, in a code span too
         if text:
