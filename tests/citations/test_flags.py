@@ -497,3 +497,13 @@ def test_an_uncited_statement_is_shown_as_written_its_code_spans_as_code():
     ]
     assert flags[0].text == "A wrapper written as in prose was added in Python 3.11 by Guido and friends x [3]."
     assert "shown" not in flags[0].as_json()
+
+
+def test_an_uncited_statement_shows_the_characters_its_escapes_stand_for():
+    """A backslash escape or a character reference is the character the writer asked for
+    ("&lt;script>" is listed as "<script>", as a reader of the report sees it; shown as text)."""
+    md = UNCITED_AS_WRITTEN.split("\n\n", 2)[0] + "\n\n" + (
+        "Payload 0 was sent in 2020 as &lt;script>alert(1)&lt;/script> and \\[run\\]\\(javascript:x) 2 \\* 3 times.\n")
+    shown = [f.shown for f in check_citations(md, UNCITED_PAGES).flags if f.kind == "uncited"]
+    assert shown == [(("Payload 0 was sent in 2020 as <script>alert(1)</script> and [run](javascript:x) 2 * 3 times.",
+                       False),)]

@@ -731,7 +731,17 @@ def uncited_statements(doc, *, english: bool = True) -> list[Flag]:
 _LINE_LEAD = re.compile(r"[ \t]*\n[ \t]*(?:>[ \t]?)*")  # a line break and the next line's quote markers
 _CELL_BAR = re.compile(r"\s*(?<!\\)\|\s*")
 _CODE_TICKS = re.compile(r"(`+)(.*)\1", re.DOTALL)
-_BACKSLASH_ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")  # CommonMark's: a backslash before ASCII punctuation
+# CommonMark's escapes, read in one pass: a backslash before ASCII punctuation; a character reference
+_ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])|&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
+
+
+def _escaped(m: re.Match) -> str:
+    import html
+
+    if m.group(1) is not None:
+        return m.group(1)
+    char = html.unescape(m.group(0))
+    return "\ufffd" if char in ("\x00", "") else char
 
 
 def _code_content(raw: str) -> str:
@@ -751,8 +761,9 @@ def shown_pieces(md: str, a: int, b: int, code: list[tuple[int, int]], code_star
     `f(*args, **kwargs)`" read "A wrapper written as"): pieces ``(text, is_code)`` of the
     markdown as written, each code span (``code``: the report's code spans, sorted, and
     their starts) as its content, the rest as text whose white space runs (and a quote's
-    ``>`` markers at a line's start) are one space and whose backslash escapes are the
-    characters they escape (``2 \\* 3`` is "2 * 3": the writer asked for a literal star).
+    ``>`` markers at a line's start) are one space and whose backslash escapes and character
+    references are the characters they stand for (``2 \\* 3`` is "2 * 3", ``&lt;b>`` is
+    "<b>": the writer asked for those characters as text).
     ``row``: a table row, its cells joined by " · " as :func:`_row_text` joins them."""
     pieces: list[tuple[str, bool]] = []
     at = a
@@ -773,7 +784,7 @@ def shown_pieces(md: str, a: int, b: int, code: list[tuple[int, int]], code_star
             text = re.sub(r"\s+", " ", _LINE_LEAD.sub(" ", text))
             if row:
                 text = _CELL_BAR.sub(" \u00b7 ", text)
-            text = _BACKSLASH_ESCAPE.sub(r"\1", text)  # "2 \* 3", "\[x\]": the writer's literal characters
+            text = _ESCAPE.sub(_escaped, text)  # "2 \* 3", "&lt;b>": the characters the writer asked for
         elif row:
             text = text.replace("\\|", "|")  # a table's escaped bar, in a code span too
         if text:
