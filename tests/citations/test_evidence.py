@@ -78,8 +78,53 @@ def test_disagreement_needs_same_fact_other_numbers_other_sources():
     ])
     assert [d.refs for d in found] == [([1], [2]), ([2], [3])]  # not 1-3 (one source), not 4 (another fact)
     d = found[0].as_json()
-    assert d["refs"] == [[1], [2]] and d["numbers"] == [["60", "2020"], ["50", "2020"]]
+    assert d["refs"] == [[1], [2]] and d["numbers"] == [["60"], ["50"]]  # the year both give is no difference
     assert disagreements([("the same 1,000 words", [1], ["a"]), ("the same 1000 words", [2], ["b"])]) == []
+
+
+def _listed(a: str, b: str) -> list:
+    return [d.numbers for d in disagreements([(a, [1], ["a"]), (b, [2], ["b"])])]
+
+
+def test_two_pages_on_two_subjects_that_share_a_phrase_do_not_disagree():
+    """Found on a Python-documentation run: the "What's New" pages of two Python versions were
+    listed as sources that disagree (3.11, 3.10 against 2.5). A number that names something
+    (a version, a PEP) makes another subject, not another value; so does a content word one
+    claim has in place of another's (detached / terraced houses)."""
+    assert _listed("Evidence: the source says that this article explains the new features in Python 3.11, "
+                   "compared to 3.10.",
+                   "Evidence: the source says that this article explains the new features in Python 2.5.") == []
+    assert _listed("Evidence: the source says that installing an air-source heat pump in a detached house typically "
+                   "costs between 8,000 and 15,000 euros.",
+                   "Evidence: the source says that installing an air-source heat pump in a terraced house typically "
+                   "costs between 7,000 and 12,000 euros.") == []
+    assert _listed("PEP 654 added 2 new exception types to the language.",
+                   "PEP 3134 added 3 new exception types to the language.") == []
+    assert _listed("In 2020, 60 percent of houses in Norway had a heat pump.",
+                   "In 2021, 65 percent of houses in Norway had a heat pump.") == []  # two years, two facts
+    # one subject, other values: still listed, each side with the values only it gives
+    assert _listed("Python 3.11 is up to 25 percent faster than Python 3.10.",
+                   "Python 3.11 is up to 60 percent faster than Python 3.10.") == [(["25"], ["60"])]
+    assert _listed("The first version of the library was released in 2019.",
+                   "The first version of the library was released in 2020.") == [(["2019"], ["2020"])]
+    assert _listed("The heat pump typically costs 8,000 euros to install.",
+                   "The heat pump costs 9,000 euros to install.") == [(["8000"], ["9000"])]
+    assert _listed("Street trees lower summer air temperatures in a city street by up to 2 °C.",
+                   "Street trees lower summer air temperatures in a city street by up to 5 °C.") == [(["2"], ["5"])]
+
+
+def test_equal_values_are_never_listed_as_a_disagreement():
+    """Values are compared as numbers after normalisation; a value both sides give is not
+    shown as a difference ("2020" against "2020"), and a side that only adds a value is no
+    conflict."""
+    assert _listed("In Norway, 60 percent of houses had a heat pump by 2020.",
+                   "In Norway, 60 percent of houses had a heat pump by 2020.") == []
+    assert _listed("The library had 1,000.50 euros of fines in 2020.",
+                   "The library had 1000.5 euros of fines in 2020.") == []  # was "1.000.50" against "1000.5"
+    assert _listed("The town had １２,０００ residents in 2020.", "The town had 12,000 residents in 2020.") == []
+    assert _listed("The town had 12,000 residents in 2020.", "The town had 12,000 residents in 2020 and 2021.") == []
+    assert _listed("In Norway, more than 60 percent of houses had a heat pump by 2020.",
+                   "In Norway, more than 50 percent of houses had a heat pump by 2020.") == [(["60"], ["50"])]
 
 
 REPORT = """# Heat pumps
@@ -281,3 +326,17 @@ def test_a_cut_list_of_disagreements_is_said(tmp_path, monkeypatch):
     cut = publish_report(REPORT, sources(), tmp_path / "cut", pdf=False)
     assert cut.summary()["sources_disagree"] == 1 and cut.summary()["sources_disagree_cut"] is True
     assert json.loads((tmp_path / "cut" / "audit.json").read_text())["summary"]["sources_disagree_cut"] is True
+
+
+def test_synonyms_keep_one_subject_and_their_look_ups_are_bounded(monkeypatch):
+    """A word one claim has in place of the other's synonym keeps one subject ("house" /
+    "home"); such pairs are looked up in WordNet at most MAX_SUBJECT_LOOKUPS times a report
+    (1,500 claims differing by one noun each were 1.1 million look-ups, 8 s), then count as
+    two subjects."""
+    import deep_research.citations.evidence as evidence
+
+    a, b = "The average house in Norway costs 300,000 euros.", "The average home in Norway costs 350,000 euros."
+    assert _listed(a, b) == [(["300000"], ["350000"])]
+    monkeypatch.setattr(evidence, "MAX_SUBJECT_LOOKUPS", 0)
+    assert _listed(a, b) == []
+    assert _listed(a, a.replace("300,000", "350,000")) == [(["300000"], ["350000"])]  # same words: no look-up

@@ -463,3 +463,47 @@ def test_a_table_that_cites_nowhere_is_one_uncited_statement():
     assert table.line == 7 and "120 such rows" in table.note
     assert table.as_json()["rows"] == 120 and "rows" not in uncited[0].as_json()
     assert [f.value for f in report.flags if f.kind == "impossible_date"] == ["2024-13-01"]
+
+
+UNCITED_AS_WRITTEN = """# Wrappers in Python
+
+Decorators wrap a function <ref id="a">"A decorator wraps a function."</ref>.
+
+A wrapper written as `f(*args, **kwargs)` in prose was added in Python 3.11 by **Guido** and _friends_ <b>x</b> \\[3\\].
+
+> The ``a`b`` tool had 5 users across 3 sites
+> of Acme Corp in 2020.
+
+| Year | Users in the whole country | Place |
+|------|-------|---|
+| 2020 | `x\\|y` 5 users of the tool | Acme Corp |
+"""
+UNCITED_PAGES = [Source("a", "https://docs.example.org/deco", "A decorator wraps a function. It returns a wrapper.",
+                        "Decorators", "text")]
+
+
+def test_an_uncited_statement_is_shown_as_written_its_code_spans_as_code():
+    """The list of statements without a citation showed each through the claim plainer: a
+    code span vanished and stars and underscores were stripped ("A wrapper written as in
+    prose ..."). A flag keeps the statement as written: its markdown in pieces of text
+    (markup shown as text) and code (a code span's content); audit.json's plain "text" stays."""
+    report = check_citations(UNCITED_AS_WRITTEN, UNCITED_PAGES)
+    flags = [f for f in report.flags if f.kind == "uncited"]
+    assert [f.shown for f in flags] == [
+        (("A wrapper written as ", False), ("f(*args, **kwargs)", True),
+         (" in prose was added in Python 3.11 by **Guido** and _friends_ <b>x</b> [3].", False)),
+        (("The ", False), ("a`b", True), (" tool had 5 users across 3 sites of Acme Corp in 2020.", False)),
+        (("2020 · ", False), ("x|y", True), (" 5 users of the tool · Acme Corp", False)),  # a row: its cells
+    ]
+    assert flags[0].text == "A wrapper written as in prose was added in Python 3.11 by Guido and friends x [3]."
+    assert "shown" not in flags[0].as_json()
+
+
+def test_an_uncited_statement_shows_the_characters_its_escapes_stand_for():
+    """A backslash escape or a character reference is the character the writer asked for
+    ("&lt;script>" is listed as "<script>", as a reader of the report sees it; shown as text)."""
+    md = UNCITED_AS_WRITTEN.split("\n\n", 2)[0] + "\n\n" + (
+        "Payload 0 was sent in 2020 as &lt;script>alert(1)&lt;/script> and \\[run\\]\\(javascript:x) 2 \\* 3 times.\n")
+    shown = [f.shown for f in check_citations(md, UNCITED_PAGES).flags if f.kind == "uncited"]
+    assert shown == [(("Payload 0 was sent in 2020 as <script>alert(1)</script> and [run](javascript:x) 2 * 3 times.",
+                       False),)]

@@ -354,5 +354,32 @@ def test_sources_disagree_names_the_citations_as_their_badges_show_them(tmp_path
     html = (tmp_path / "report.html").read_text()
     section = html.split('id="sources-disagree"', 1)[1].split("</section>", 1)[0]
     assert "citation 2" not in section and "citation 3" not in section
-    assert f"({first}: 60, 2020)" in section, section
-    assert f"({second}: 50, 2020)" in section, section
+    assert f"({first}: 60)" in section, section
+    assert f"({second}: 50)" in section, section
+
+
+def test_uncited_statements_are_listed_as_written_in_html_pdf_and_word(tmp_path):
+    """"A wrapper written as `f(*args, **kwargs)` in prose" was listed as "A wrapper written
+    as in prose" (the claim plainer drops code spans and strips stars and underscores). The
+    list shows the statement's markdown as written: markup as literal text, code as code."""
+    from tests.citations.test_flags import UNCITED_AS_WRITTEN, UNCITED_PAGES
+
+    publish_report(UNCITED_AS_WRITTEN, UNCITED_PAGES, tmp_path, pdf=True, docx=True)
+    html = (tmp_path / "report.html").read_text()
+    section = html.split('id="uncited-statements"', 1)[1].split("</section>", 1)[0]
+    assert ("&ldquo;A wrapper written as <code>f(*args, **kwargs)</code> in prose was added in Python 3.11 by "
+            "**Guido** and _friends_ &lt;b&gt;x&lt;/b&gt; [3].&rdquo;") in section, section
+    assert "&ldquo;The <code>a`b</code> tool had 5 users" in section
+    assert "&ldquo;2020 · <code>x|y</code> 5 users of the tool · Acme Corp&rdquo;" in section
+    from pypdf import PdfReader
+
+    text = " ".join(" ".join(p.extract_text().split()) for p in PdfReader(tmp_path / "report.pdf").pages)
+    listed = text.split("Statements without a citation", 1)[1]
+    assert "f(*args, **kwargs) in prose was added in Python 3.11 by **Guido** and _friends_ <b>x</b> [3]." in listed
+    import docx
+
+    paragraphs = docx.Document(str(tmp_path / "report.docx")).paragraphs
+    at = next(i for i, p in enumerate(paragraphs) if p.text == "Statements without a citation")
+    item = paragraphs[at + 1]
+    assert "f(*args, **kwargs) in prose was added in Python 3.11 by **Guido** and _friends_ <b>x</b> [3]." in item.text
+    assert [r.text for r in item.runs if r.font.name == "Courier New"] == ["f(*args, **kwargs)"]  # as code

@@ -16,7 +16,14 @@ Claims whose check failed or could not be decided get no confidence.
 Disagreement: two claims that say nearly the same thing apart from their numbers
 (``fuzz.token_sort_ratio`` of the number-free text ≥ :data:`SAME_FACT_SCORE`), cite
 different sources whose texts differ (near-duplicates count as one source) and give
-different numbers are listed as "sources disagree".
+different numbers are listed as "sources disagree" when they are about one subject and
+each gives a value the other does not (:func:`_conflict`): the same content words (a
+hedge such as "about" or an adverb such as "typically" aside, or a WordNet synonym), the
+same numbers that name something ("Python 3.11", "PEP 654", "version 2.5", "3.11.2": a
+different one is another subject, not another value) and, when their values differ in
+more than a year, the same years (60 % in 2020 and 65 % in 2021 are two facts). Values
+are compared as numbers ("1,000" = "1000" = "1000.0"), and only the values one side gives
+and the other does not are listed.
 
 Near-duplicate text (:func:`text_print`, :func:`same_text`): the share of the smaller
 page's word 3-shingles that the other page also has (containment), on casefolded NFKC
@@ -45,6 +52,7 @@ import re
 import unicodedata
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
 from urllib.parse import urlsplit
 
 from rapidfuzz import fuzz, process
@@ -57,6 +65,10 @@ MAX_CLAIMS_COMPARED = 1500  # pairs grow quadratically; beyond this only the fir
 # "item i weighs i grams" were 499,500 pairs, a publish took 37 s and 3.4 GB (2,500 claims:
 # 7.5 GB) to write them all into audit.json and the HTML. A reader reads the first few.
 MAX_DISAGREEMENTS = 200
+# Pairs of claims whose content words differ that are looked up in WordNet for synonyms (one
+# subject or two?): 1,500 claims "The <noun> plant produced <n> tonnes" were 1.1 million such
+# pairs, 8 s. Beyond the bound such a pair counts as two subjects (a disagreement not listed).
+MAX_SUBJECT_LOOKUPS = 20_000
 
 SHINGLE_WORDS = 3
 SAME_TEXT = 0.4  # containment at or above which two pages are one text
@@ -218,13 +230,131 @@ class Disagreement:
                 "quotes": list(self.quotes) if self.quotes else None, "detail": self.detail or None}
 
 
+def _number_text(n: str) -> str:
+    """A number as written, its thousands separators dropped and a decimal comma made a
+    point ("1,000.5" -> "1000.5", "3,5" -> "3.5"; "1,000.5" was "1.000.5")."""
+    n = n.lstrip("+")
+    if re.fullmatch(r"-?\d{1,3}(?:,\d{3})+(?:\.\d+)?", n):
+        return n.replace(",", "")
+    return n.replace(",", ".")
+
+
 def _numbers(text: str) -> list[str]:
-    out = []
+    return [_number_text(m.group(0)) for m in _NUMBER.finditer(text)]
+
+
+# Words that qualify a value and leave its subject alone ("more than 60", "up to 5", "about 8,000").
+_HEDGES = frozenset(["about", "around", "approximately", "approx", "roughly", "nearly", "almost", "some", "over",
+                     "under", "more", "less", "fewer", "than", "up", "to", "least", "most", "just", "only",
+                     "circa", "ca", "estimated", "an", "average", "between", "and"])
+_MONTHS = frozenset(["january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+                     "november", "december", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct",
+                     "nov", "dec"])
+_CURRENCIES = frozenset(["usd", "eur", "gbp", "jpy", "chf", "cny", "rmb", "aud", "cad", "inr", "sek", "nok", "dkk",
+                         "nzd", "us", "ca", "au"])
+# Lower-case words after which a number names something rather than measures it.
+_NAMING_WORDS = frozenset(["version", "versions", "release", "v", "pep", "rfc", "iso", "section", "chapter", "article",
+                           "part", "figure", "fig", "table", "step", "level", "phase", "stage", "page", "item",
+                           "issue", "bug", "model", "series", "python"])
+_WORD_BEFORE = re.compile(r"([^\W\d_][\w]*)[ \-]?$")
+_YEAR = re.compile(r"(?:1[5-9]|20)\d\d")
+
+
+@dataclass(frozen=True)
+class _Numbers:
+    """A claim's numbers: ``names``, those that name something (as written); ``values``,
+    the others, each as a number (canonical text) mapped to its text as written."""
+
+    names: frozenset[str]
+    values: dict[str, str]
+    keys: frozenset[str] = frozenset()  # the values' canonical texts
+
+
+def _canonical(n: str) -> str:
+    try:
+        d = Decimal(n)
+    except InvalidOperation:
+        return n
+    return format(d.normalize(), "f") if d.is_finite() else n
+
+
+def _claim_numbers(text: str) -> _Numbers:
+    """Which of ``text``'s numbers name something: one led by a capitalised word that is not
+    a function word, a month or a currency ("Python 3.11", "PEP 654", "COVID-19", not "In
+    2020", "March 2020", "EUR 500"), or by a naming word ("version 2.5", "section 3"), or
+    with two or more points ("3.11.2"); the rest are values."""
+    from .claims.words import _STOP
+
+    names: set[str] = set()
+    values: dict[str, str] = {}
     for m in _NUMBER.finditer(text):
-        n = m.group(0).lstrip("+")
-        n = n.replace(",", "") if re.fullmatch(r"-?\d{1,3}(?:,\d{3})+", n) else n.replace(",", ".")
-        out.append(n)
-    return out
+        n = _number_text(m.group(0))
+        before = _WORD_BEFORE.search(text, max(0, m.start() - 40), m.start())
+        word = before.group(1) if before else ""
+        low = word.casefold()
+        naming = bool(word) and (low in _NAMING_WORDS or (
+            word != low and low not in _STOP and low not in _MONTHS and low not in _CURRENCIES))
+        if naming or n.count(".") >= 2:
+            names.add(n)
+        else:
+            values.setdefault(_canonical(n), n)
+    return _Numbers(frozenset(names), values, frozenset(values))
+
+
+def _content_words(text: str) -> dict[str, str]:
+    """A number-free claim's content words (casefolded) by stem, hedges and function words aside."""
+    from .claims.words import _STOP, stem
+
+    return {stem(w): w for w in text.split() if w not in _STOP and w not in _HEDGES}
+
+
+class _Senses(dict):
+    """A word -> (is it an adverb and nothing else, its WordNet synsets), looked up once a
+    word for one :func:`disagreements` call (its pairs grow quadratically; the words do not)."""
+
+    def __missing__(self, word: str) -> tuple[bool, frozenset]:
+        from .claims import lexicon
+
+        db = lexicon.database()
+        found = (False, frozenset()) if db is None else (lexicon.adverb_only(word), frozenset(db.synsets(word)))
+        self[word] = found
+        return found
+
+
+def _same_subject_words(a: dict[str, str], b: dict[str, str], senses: _Senses) -> bool:
+    """Do two claims (their :func:`_content_words`) speak of one subject: every content word
+    one has and the other lacks is an adverb ("typically") or a WordNet synonym (a shared
+    synset, not an antonym) of a word the other has in its place ("house" / "home")?
+    ("detached houses" / "terraced houses" are two subjects.)"""
+    from .claims import lexicon
+
+    only_a = [a[k] for k in a.keys() - b.keys()]
+    only_b = [b[k] for k in b.keys() - a.keys()]
+    if not only_a and not only_b:
+        return True
+
+    def matched(word: str, others: list[str]) -> bool:
+        adverb, synsets = senses[word]
+        return adverb or any(synsets & senses[o][1] and not lexicon.antonyms(word, o) for o in others)
+
+    return all(matched(w, only_b) for w in only_a) and all(matched(w, only_a) for w in only_b)
+
+
+def _conflict(a: _Numbers, b: _Numbers) -> tuple[list[str], list[str]] | None:
+    """The values (as written) each of two claims on one fact gives and the other does not,
+    when the two state different values of one subject: both give a value the other lacks,
+    the numbers that name something are the same, and the years are the same when other
+    values differ too. ``None`` when they do not conflict."""
+    if a.names != b.names:
+        return None  # "Python 3.11" / "Python 2.5": another subject
+    only_a = [k for k in a.values if k not in b.values]
+    only_b = [k for k in b.values if k not in a.values]
+    if not only_a or not only_b:
+        return None  # equal values, or one side only adds a value
+    years = [k for k in only_a + only_b if _YEAR.fullmatch(k)]
+    if years and len(years) < len(only_a) + len(only_b):
+        return None  # "60 % in 2020" / "65 % in 2021": two times, two facts
+    return [a.values[k] for k in only_a], [b.values[k] for k in only_b]
 
 
 def _words_without_numbers(text: str) -> str:
@@ -250,7 +380,9 @@ def _near(query: str, choices: list[str], cutoff: float) -> list[int]:
 
 def disagreements(claims: list[tuple], same: Callable[[str, str], bool] | None = None) -> list[Disagreement]:
     """claims: (claim text, ref numbers, source ids[, quotes]). Pairs about the same fact,
-    from different sources, with different numbers (the first :data:`MAX_DISAGREEMENTS`).
+    from different sources, that state different values of one subject (:func:`_conflict`,
+    :func:`_same_subject_words`; the first :data:`MAX_DISAGREEMENTS`), each with the values
+    only its side gives.
 
     ``same(a, b)``: do source ids ``a`` and ``b`` hold one text
     (:meth:`Independence.same_text`)? Two copies of one text disagree only where the copies
@@ -258,26 +390,42 @@ def disagreements(claims: list[tuple], same: Callable[[str, str], bool] | None =
     different numbers, and not when the quotes agree (then a claim misstates its quote;
     the sources do not disagree)."""
     prepared = []
+    senses = _Senses()
     for text, refs, sids, *rest in claims[:MAX_CLAIMS_COMPARED]:
-        nums = _numbers(text)
-        words = _words_without_numbers(text)
-        if nums and len(words.split()) >= 3:
-            quoted = set(_numbers(" ".join(rest[0]))) if rest else None
-            prepared.append((text, refs, sids, nums, words, quoted))
+        text_n = unicodedata.normalize("NFKC", text)
+        nums = _claim_numbers(text_n)
+        words = _words_without_numbers(text_n)
+        if nums.values and len(words.split()) >= 3:
+            quoted = set(_claim_numbers(unicodedata.normalize("NFKC", " ".join(rest[0]))).values) if rest else None
+            content = _content_words(words)
+            # the words no other can stand in for (no adverb, no synset): two claims on one
+            # subject have the same ones (a cheap test before any word is looked up)
+            fixed = frozenset(k for k, w in content.items() if senses[w] == (False, frozenset()))
+            prepared.append((text, refs, sids, nums, words, quoted, content, fixed))
     out = []
     sorted_words = [_token_sorted(p[4]) for p in prepared]
     id_sets = [set(p[2]) for p in prepared]
-    num_sets = [set(p[3]) for p in prepared]
+    lookups = 0
     for i, a in enumerate(prepared):
         for k in _near(sorted_words[i], sorted_words[i + 1:], SAME_FACT_SCORE):
             j = i + 1 + k
             b = prepared[j]
-            if id_sets[i] & id_sets[j] or num_sets[i] == num_sets[j]:
+            if (a[3].keys == b[3].keys or a[3].names != b[3].names or a[7] != b[7]
+                    or id_sets[i] & id_sets[j]):
                 continue
+            values = _conflict(a[3], b[3])
+            if values is None:
+                continue
+            if a[6].keys() != b[6].keys():
+                if lookups >= MAX_SUBJECT_LOOKUPS:
+                    continue  # two subjects, as far as anyone looked (the safe error)
+                lookups += 1
+                if not _same_subject_words(a[6], b[6], senses):
+                    continue
             copies = same is not None and any(same(x, y) for x in a[2] for y in b[2])
             if copies and (a[5] is None or b[5] is None or a[5] == b[5]):
                 continue
-            out.append(Disagreement((a[0], b[0]), (a[3], b[3]), (a[1], b[1]), (a[2], b[2])))
+            out.append(Disagreement((a[0], b[0]), values, (a[1], b[1]), (a[2], b[2])))
             if len(out) >= MAX_DISAGREEMENTS:
                 return out
     return out

@@ -104,7 +104,9 @@ class Flag:
     """One statement flagged. ``kind``: ``uncited`` | ``impossible_date`` | ``invented_name``.
     ``text``: the sentence or claim (plain text); ``value``: the date or name at fault;
     ``start``/``end``/``line``: where in the report markdown; ``refs``: its citations
-    (1-based, citations.json ``n``)."""
+    (1-based, citations.json ``n``). ``shown`` (an uncited statement): the statement as a
+    reader is shown it (:func:`shown_pieces`): its markdown as written, in pieces of text
+    (markup to be shown as literal text) and code (a code span's content), ``(text, is_code)``."""
 
     kind: str
     text: str
@@ -116,6 +118,7 @@ class Flag:
     refs: list[int] = field(default_factory=list)
     table: int | None = None  # an uncited row of a table no row of which cites: the table's start
     rows: int | None = None  # such rows counted as this one statement (:func:`one_per_table`)
+    shown: tuple[tuple[str, bool], ...] = ()  # not in audit.json (its "text" is the plain text)
 
     def as_json(self) -> dict:
         out = {"kind": self.kind, "text": self.text, "value": self.value, "note": self.note, "line": self.line,
@@ -676,6 +679,8 @@ def uncited_statements(doc, *, english: bool = True) -> list[Flag]:
         else:
             merged.append([x, y])
     starts = [x for x, _ in merged]
+    code = sorted(doc.code)
+    code_starts = [x for x, _ in code]
     out: list[Flag] = []
 
     def has_cite(a: int, b: int) -> bool:  # does a cited span overlap [a, b)?
@@ -718,8 +723,83 @@ def uncited_statements(doc, *, english: bool = True) -> list[Flag]:
                     continue
                 shown = _row_text(raw) if block.table else text
                 out.append(Flag("uncited", shown, f"states a {why} with no citation", a, b,
-                                doc.line_at(a), None, table=table))
+                                doc.line_at(a), None, table=table,
+                                shown=shown_pieces(md, a, b, code, code_starts, row=block.table)))
     return out
+
+
+_LINE_LEAD = re.compile(r"[ \t]*\n[ \t]*(?:>[ \t]?)*")  # a line break and the next line's quote markers
+_CELL_BAR = re.compile(r"\s*(?<!\\)\|\s*")
+_CODE_TICKS = re.compile(r"(`+)(.*)\1", re.DOTALL)
+# CommonMark's escapes, read in one pass: a backslash before ASCII punctuation; a character reference
+_ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])|&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
+
+
+def _escaped(m: re.Match) -> str:
+    import html
+
+    if m.group(1) is not None:
+        return m.group(1)
+    char = html.unescape(m.group(0))
+    return "\ufffd" if char in ("\x00", "") else char
+
+
+def _code_content(raw: str) -> str:
+    """A code span's content as CommonMark reads it: inside its backtick runs, line breaks as
+    spaces, one space stripped from each end when both ends have one (and it is not all spaces)."""
+    m = _CODE_TICKS.fullmatch(raw)
+    body = (m.group(2) if m else raw).replace("\r\n", " ").replace("\n", " ")
+    if len(body) > 1 and body[0] == " " and body[-1] == " " and body.strip(" "):
+        body = body[1:-1]
+    return body
+
+
+def shown_pieces(md: str, a: int, b: int, code: list[tuple[int, int]], code_starts: list[int], *,
+                 row: bool = False) -> tuple[tuple[str, bool], ...]:
+    """``md[a:b]`` as a reader is shown it in a list of statements, without the claim
+    plainer's changes (it drops code spans and strips ``*`` and ``_``: "A wrapper written as
+    `f(*args, **kwargs)`" read "A wrapper written as"): pieces ``(text, is_code)`` of the
+    markdown as written, each code span (``code``: the report's code spans, sorted, and
+    their starts) as its content, the rest as text whose white space runs (and a quote's
+    ``>`` markers at a line's start) are one space and whose backslash escapes and character
+    references are the characters they stand for (``2 \\* 3`` is "2 * 3", ``&lt;b>`` is
+    "<b>": the writer asked for those characters as text).
+    ``row``: a table row, its cells joined by " · " as :func:`_row_text` joins them."""
+    pieces: list[tuple[str, bool]] = []
+    at = a
+    k = max(0, bisect.bisect_right(code_starts, a) - 1)
+    while k < len(code) and code[k][0] < b:
+        cs, ce = code[k]
+        k += 1
+        if ce <= a:
+            continue
+        cs, ce = max(cs, a), min(ce, b)
+        pieces.append((md[at:cs], False))
+        pieces.append((_code_content(md[cs:ce]), True))
+        at = ce
+    pieces.append((md[at:b], False))
+    out: list[tuple[str, bool]] = []
+    for text, is_code in pieces:
+        if not is_code:
+            text = re.sub(r"\s+", " ", _LINE_LEAD.sub(" ", text))
+            if row:
+                text = _CELL_BAR.sub(" \u00b7 ", text)
+            text = _ESCAPE.sub(_escaped, text)  # "2 \* 3", "&lt;b>": the characters the writer asked for
+        elif row:
+            text = text.replace("\\|", "|")  # a table's escaped bar, in a code span too
+        if text:
+            out.append((text, is_code))
+    if row:  # the row's outer bars, and the empty cells' separators
+        out = [(re.sub(r"(?: \u00b7 ){2,}", " \u00b7 ", t), c) if not c else (t, c) for t, c in out]
+        if out and not out[0][1]:
+            out[0] = (out[0][0].removeprefix(" \u00b7 "), False)
+        if out and not out[-1][1]:
+            out[-1] = (out[-1][0].removesuffix(" \u00b7 "), False)
+    if out and not out[0][1]:
+        out[0] = (out[0][0].lstrip(), False)
+    if out and not out[-1][1]:
+        out[-1] = (out[-1][0].rstrip(), False)
+    return tuple((t, c) for t, c in out if t)
 
 
 def one_per_table(flags: list[Flag]) -> list[Flag]:

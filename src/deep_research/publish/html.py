@@ -20,6 +20,7 @@ from markupsafe import Markup, escape
 from ..citations.check import Citation, CitationReport
 from ..citations.claims import ClaimStatus
 from ..citations.document.sections import title_text
+from ..citations.flags import Flag
 from ..citations.model import Verdict
 from ..citations.styles import Styler
 from .assets import templates_dir
@@ -29,7 +30,7 @@ from .code import CSS_CLASS, MARKDOWN_EXTENSION, TOKEN_CLASSES, code_css
 from .lists import for_python_markdown, separate_quotes
 from . import marks
 from .markdown import (body_markdown, check_mark, credibility_text, findings_markdown, legend_counts, policy_for,
-                       quoted_words, shown_heading)
+                       quoted_words, shown_heading, side_label)
 from .safety import Atom, Policy, link_allowed, local_file_urls, render_cut_note, tag_atom_text
 
 # What report markdown may produce. Everything else (script, iframe, object, style, img,
@@ -390,26 +391,24 @@ def _badge(c: Citation, t: dict, styler: Styler | None = None) -> str:
 
 def _disagreements(report: CitationReport, styler: Styler | None) -> list[dict]:
     """Each place where sources disagree, with ``shown``: each side's citations named as
-    their badges show them (the source's number, or its author-date marker), not by their
-    ref numbers (``refs``, citations.json's ``n``), which no reader can see."""
+    their badges show them (:func:`~.markdown.side_label`)."""
     if not report.disagreements:
         return []
-    by_n = {c.ref.index + 1: c for c in report.citations}
-
-    def label(n: int) -> str:
-        c = by_n.get(n)
-        if c is None or c.number is None:
-            return "?"
-        if styler is not None and not styler.numbered and c.source is not None:
-            return styler.marker(c.source.id).removeprefix("(").removesuffix(")")  # in the section's own ( )
-        return f"[{c.number}]"
-
+    label = side_label(report, styler)
     out = []
     for d in report.disagreements:
         j = d.as_json()
-        j["shown"] = [", ".join(dict.fromkeys(label(n) for n in side)) for side in d.refs]
+        j["shown"] = [label(side) for side in d.refs]
         out.append(j)
     return out
+
+
+def shown_html(flag: Flag) -> Markup:
+    """A listed statement as written (:attr:`Flag.shown`): its markup as literal text, its
+    code spans as code (the plain text, without them, when it has no such pieces)."""
+    if not flag.shown:
+        return escape(flag.text)
+    return Markup("".join(f"<code>{escape(t)}</code>" if code else str(escape(t)) for t, code in flag.shown))
 
 
 @dataclass(slots=True)
@@ -687,7 +686,7 @@ def render_html(
         claims_no_claim=statuses[ClaimStatus.NO_CLAIM],
         legend=legend_counts(report),
         disagreements=_disagreements(report, styler),
-        uncited=[f for f in report.flags if f.kind == "uncited"][:MAX_LISTED_PROBLEMS],
+        uncited=[(f, shown_html(f)) for f in report.flags if f.kind == "uncited"][:MAX_LISTED_PROBLEMS],
         uncited_more=max(0, report.flag_count("uncited") - MAX_LISTED_PROBLEMS),
         flagged=[f for f in report.flags if f.kind != "uncited"][:MAX_LISTED_PROBLEMS],
         flagged_more=max(0, len(report.flags) - report.flag_count("uncited") - MAX_LISTED_PROBLEMS),

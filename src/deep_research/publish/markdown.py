@@ -22,6 +22,7 @@ from collections.abc import Callable
 from ..citations.check import Citation, CitationReport, safe_link
 from ..citations.claims import ClaimStatus
 from ..citations.document import Document, as_document
+from ..citations.flags import Flag
 from ..citations.document.sections import (
     replaced_spans,
     sources_name,
@@ -153,6 +154,34 @@ def _md_literal(text: str) -> str:
     ``&`` as ``&amp;``), emphasis marks and table pipes escaped."""
     text = literal_markup(text.replace("&", "&amp;"))
     return re.sub(r"([*_|])", r"\\\1", text)
+
+
+def md_code_span(text: str) -> str:
+    """``text`` as one inline code span: fenced by a backtick run longer than any inside it,
+    padded with a space where it starts or ends with a backtick (or with spaces both ends,
+    which a reader would strip)."""
+    fence = "`" * (max((len(m) for m in re.findall("`+", text)), default=0) + 1)
+    pad = " " if text[:1] == "`" or text[-1:] == "`" or (text[:1] == " " and text[-1:] == " ") else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
+
+
+def shown_markdown(flag: Flag, limit: int | None = None) -> str:
+    """A listed statement as written (:attr:`Flag.shown`), in markdown that shows it as
+    written: its markup as literal text, its code spans as code spans. ``limit``: the
+    characters shown at most (a piece cut short ends in "…")."""
+    pieces = flag.shown or ((" ".join(flag.text.split()), False),)
+    out: list[str] = []
+    left = limit if limit is not None else -1
+    for text, code in pieces:
+        if limit is not None:
+            if left <= 0:
+                out.append("…")
+                break
+            if len(text) > left:
+                text = text[:left] + "…"
+            left -= len(text)
+        out.append(md_code_span(text) if code else _md_literal(text))
+    return "".join(out)
 
 
 def _escape_quote(s: str) -> str:
@@ -305,6 +334,24 @@ def citation_link(c: Citation, styler: Styler | None = None) -> str:
     if c.claim_status is ClaimStatus.UNSUPPORTED:
         return link + f" (claim differs from source: {_md_text(_attr(c.claim_check.note))})"
     return link
+
+
+def side_label(report: CitationReport, styler: Styler | None) -> Callable[[list[int]], str]:
+    """Names one side of a place where sources disagree (its ref numbers, citations.json's
+    ``n``) as the report's badges show its citations: ``[4]``, or the author-date marker
+    without its parentheses (the list puts it in its own), not by the ref numbers, which no
+    reader can see. ``styler`` None: numbered."""
+    by_n = {c.ref.index + 1: c for c in report.citations}
+
+    def one(n: int) -> str:
+        c = by_n.get(n)
+        if c is None or c.number is None:
+            return "?"
+        if styler is not None and not styler.numbered and c.source is not None:
+            return styler.marker(c.source.id).removeprefix("(").removesuffix(")")
+        return f"[{c.number}]"
+
+    return lambda refs: ", ".join(dict.fromkeys(one(n) for n in refs))
 
 
 def linked_markdown(report: CitationReport, sources_heading: str = "Sources", *,

@@ -61,6 +61,7 @@ class PublishResult:
     output_policy: dict = field(default_factory=dict)  # what the output policy changed (audit.json)
     # the report's own Sources section, replaced by the checked list (audit.json's sources_replaced)
     sources_replaced: dict | None = None
+    styler: Styler | None = None  # the citation style the outputs show their citations in
 
     def summary(self) -> dict:
         r = self.report
@@ -344,7 +345,7 @@ def publish_report(
         timings["pdf_s"] = time.perf_counter() - t
     with collector_paused():  # citations.json and audit.json: as above (the PDF is not paused)
         result = PublishResult(out, files, report, refused, timings, missing, audit_policy,
-                               replaced_sources(report))
+                               replaced_sources(report), styler)
         flags_by_ref = _flags_by_ref(report.flags)
         styled: dict[str | None, tuple[str | None, str | None]] = {}
         write_atomic(

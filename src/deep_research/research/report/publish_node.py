@@ -163,7 +163,7 @@ def _write_outputs(cfg, state: dict, thread_id: str, markdown: str, sources: lis
     notes, raw = notes_markdown(state)
     try:
         checks = notes_checks(state.get("notes") or [], sources, result.report,
-                              english=(state.get("language") or "en") == "en")
+                              english=(state.get("language") or "en") == "en", styler=result.styler)
     except Exception as e:  # noqa: BLE001 - the notes are written without the section, never lost
         log.warning("publish: checking the findings failed: %s", describe(e))
         checks = ""
