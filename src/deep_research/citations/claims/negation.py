@@ -368,10 +368,7 @@ def _not_a_denial(t: _Text, k: int) -> bool:
         return True  # "Costa Maya (not to be confused with the Riviera Maya)": tells two names apart, denies nothing
     if t.low[k] == "without" and t.low[max(0, k - 2):k] == ("with", "or"):
         return True  # "with or without KVM acceleration": both branches named, neither denied
-    j = k + 1
-    while j < n and t.raw[j] not in (".", "!", "?") and not t.sent_start[j]:
-        j += 1
-    if j < n and t.raw[j] == "?":
+    if _asked(t, k):
         return True  # a question asserts nothing ("Didn't all your hair fall out?")
     if _in_comparison(t, k):
         return True  # "Compared with patients with no hypoglycemia, ...": a baseline, no denial
@@ -392,6 +389,34 @@ def _not_a_denial(t: _Text, k: int) -> bool:
             return True
         j += 1
     return False
+
+
+def _asked(t: _Text, k: int) -> bool:
+    """Does the sentence part of ``k`` end in a question mark ("Didn't all your hair fall out?",
+    "And who will guarantee you that ...?")? A question asserts nothing: neither its words nor
+    their negation."""
+    n = len(t.raw)
+    j = k + 1
+    while j < n and t.raw[j] not in (".", "!", "?") and not t.sent_start[j]:
+        j += 1
+    return j < n and t.raw[j] == "?"
+
+
+def _asked_who(t: _Text, k: int) -> bool:
+    """Is ``k`` in a question that asks who does a thing ("And who will guarantee you that you
+    don't flip the < ...?")? Asked as a plain question it presupposes someone does it; asked
+    rhetorically it says nobody does: it proves neither, so a side that says "nobody can
+    guarantee" is not proven wrong by it. (A yes/no question - "could you take care of the
+    food?" - is answered in its text and left as it is.)"""
+    if not _asked(t, k):
+        return False
+    lo, hi = sentence_bounds(t, k)
+    while lo + 1 < hi and t.low[lo] in _LEADING_JOINS:
+        lo += 1
+    return t.low[lo] == "who"
+
+
+_LEADING_JOINS = frozenset({"and", "but", "so", "or", "then", "yet"})
 
 
 # the pronouns that, right before "but" ("nothing but", "none but", "no one but"), say "only"
@@ -1047,6 +1072,9 @@ def _flip(src: _Text, k: int, others: list[_Text], covered: bool, *, claim_negat
     word, negator, seg, dst, j = hit
     note = (f'the claim negates "{word}" ("{negator}") where the quote does not' if claim_negates
             else f'the quote says "{negator} {word}" where the claim drops the negation')
+    if _asked_who(dst, j):
+        return _grey("negation", note, f'the other side asks who does "{dst.raw[j]}", which asserts neither that '
+                     "someone does nor that nobody does")
     unproven = _unproven_flip(src, k, seg, dst, j)
     if unproven:
         return _grey("negation", note, unproven)
@@ -1477,6 +1505,10 @@ def _negation_in_block(claim: _Text, q: _Text, i1: int, i2: int, j1: int, j2: in
     if any(negated.neg[p] and _not_a_denial(negated, p) for p in (cpos if cneg else qpos)):
         return None  # "Without carbon dioxide, life would die" / "carbon dioxide is essential to life"
     plain = q if cneg else claim
+    if plain.raw and _asked_who(plain, min(q.align_pos[j1] if j1 < len(q.align_pos) else len(q.raw), len(q.raw) - 1)
+                            if cneg else min(claim.align_pos[i1] if i1 < len(claim.align_pos) else len(claim.raw),
+                                             len(claim.raw) - 1)):
+        return None  # "Nobody can guarantee that ..." / "And who will guarantee you that ...?": asked, not stated
     if any(negated.neg[p] and _negated_bound(negated, p, [plain]) for p in (cpos if cneg else qpos)):
         return None  # "No X can have more than one" / "X may have at most one"
     if _no_except_only(negated, plain):

@@ -1,0 +1,31 @@
+"""False flags a general reading removes (stop 45, flag26): each reading leaves the claim
+unchecked (grey), never supported, and the altered twin of each pair is still flagged."""
+
+from __future__ import annotations
+
+from deep_research.citations.claims import check_claim
+
+
+def _status(claim: str, quote: str) -> str:
+    return check_claim(claim, [quote]).status.value
+
+
+# --- a question that asks who does a thing asserts neither that someone does nor that nobody does
+WHO = "But who will promise you that the cache you read was not written by another thread?"
+
+
+def test_nobody_against_a_who_question_is_not_flagged():
+    r = check_claim("Nobody can promise you that the cache you read was not written by another thread.", [WHO])
+    assert r.status.value == "unchecked", r.note
+
+
+def test_a_yes_no_question_answered_in_its_text_still_flags():
+    quote = "Anna: could you bring the chairs? Ben: sure, I will bring the chairs tomorrow."
+    r = check_claim("Ben will not bring the chairs tomorrow.", [quote])
+    assert r.status.value == "unsupported", r.note
+
+
+def test_a_negation_against_a_statement_still_flags():
+    quote = "The library promises you that the cache you read was written by this thread."
+    r = check_claim("The library does not promise you that the cache you read was written by this thread.", [quote])
+    assert r.status.value == "unsupported", r.note
