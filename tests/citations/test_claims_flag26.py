@@ -29,3 +29,16 @@ def test_a_negation_against_a_statement_still_flags():
     quote = "The library promises you that the cache you read was written by this thread."
     r = check_claim("The library does not promise you that the cache you read was written by this thread.", [quote])
     assert r.status.value == "unsupported", r.note
+
+
+# --- an "any" in a condition, after "whether" / "without" or in a question says "some"
+def test_some_for_an_any_in_a_condition_is_not_flagged():
+    r = check_claim("When some of the cached pages are stale and no lock is held, the index is rebuilt.",
+                    ["If any of the cached pages are stale and no lock is held, the index is rebuilt."])
+    assert r.status.value == "unchecked", r.note
+
+
+def test_some_for_an_any_in_a_main_clause_still_flags():
+    r = check_claim("Some of the cached pages can be read by the worker, so the index is rebuilt.",
+                    ["Any of the cached pages can be read by the worker, so the index is rebuilt."])
+    assert r.status.value == "unsupported" and r.rule == "near_copy:quantifier", r.note
