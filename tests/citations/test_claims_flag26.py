@@ -42,3 +42,20 @@ def test_some_for_an_any_in_a_main_clause_still_flags():
     r = check_claim("Some of the cached pages can be read by the worker, so the index is rebuilt.",
                     ["Any of the cached pages can be read by the worker, so the index is rebuilt."])
     assert r.status.value == "unsupported" and r.rule == "near_copy:quantifier", r.note
+
+
+# --- "If someone attempts to V" holds V in its condition: it states neither V nor its negation
+ATTEMPT = ("Seal the archive after the upload. If a client attempts to modify a sealed archive, "
+           "a SealedError is raised.")
+
+
+def test_a_denial_against_an_attempt_in_a_condition_is_not_flagged():
+    r = check_claim("Sealed archives cannot be modified after the upload.", [ATTEMPT])
+    assert r.status.value == "unchecked", r.note
+
+
+def test_a_denial_against_the_verb_stated_outside_a_condition_still_flags():
+    quote = ("Sealed archives can be modified after the upload. If a client attempts to modify a sealed "
+             "archive, a warning is logged.")
+    r = check_claim("Sealed archives cannot be modified after the upload.", [quote])
+    assert r.status.value == "unsupported" and r.rule == "negation", r.note

@@ -871,13 +871,20 @@ def _condition_at(t: _Text, k: int) -> str | None:
     """The "if" / "when" / "whenever" whose condition holds ``k`` as its own verb (or the
     verb's negator): the word opens ``k``'s clause at most four tokens before it, with no
     "and", "or" or "to" between ("If you haven't cleaned", "When we regularly don't get";
-    not "If you use ssh you can restrict", "If you want to disable")."""
+    not "If you use ssh you can restrict", "If you want to disable"). An attempt's "to" is passed
+    over: "If someone attempts to modify a frozen instance" holds "modify" in its condition (an
+    attempt states neither that it succeeds nor that it fails)."""
     for x in range(k - 1, max(-1, k - 6), -1):
-        if t.clause[x] != t.clause[k] or t.low[x] in ("and", "or", "to"):
+        if t.clause[x] != t.clause[k] or t.low[x] in ("and", "or") \
+                or t.low[x] == "to" and (x == 0 or t.low[x - 1] not in _TRYING):
             return None
         if t.low[x] in _IF:
             return t.raw[x]
     return None
+
+
+# the verbs of an attempt, whose "to" a condition reaches through ("If someone attempts to modify")
+_TRYING = frozenset({"try", "tries", "tried", "trying", "attempt", "attempts", "attempted", "attempting"})
 
 
 # words that make what follows them a condition or another subordinate part ("Provided X is
