@@ -59,3 +59,22 @@ def test_a_denial_against_the_verb_stated_outside_a_condition_still_flags():
              "archive, a warning is logged.")
     r = check_claim("Sealed archives cannot be modified after the upload.", [quote])
     assert r.status.value == "unsupported" and r.rule == "negation", r.note
+
+
+# --- "cannot be V-ed" says what "un-V-able" / "ir-V-ible" says: a lexical negation, no flip
+def test_cannot_be_changed_against_unchangeable_is_not_flagged():
+    r = check_claim("The schema cannot be changed once the table is created.",
+                    ["The schema is unchangeable once the table is created."])
+    assert r.status.value != "unsupported", r.note
+
+
+def test_cannot_be_reversed_against_irreversible_is_not_flagged():
+    r = check_claim("The migration cannot be reversed after the commit.",
+                    ["The migration is irreversible after the commit."])
+    assert r.status.value != "unsupported", r.note
+
+
+def test_not_changed_against_changed_still_flags():
+    r = check_claim("The schema was not changed once the table was created.",
+                    ["The schema was changed once the table was created."])
+    assert r.status.value == "unsupported" and r.rule == "negation", r.note
