@@ -78,3 +78,21 @@ def test_not_changed_against_changed_still_flags():
     r = check_claim("The schema was not changed once the table was created.",
                     ["The schema was changed once the table was created."])
     assert r.status.value == "unsupported" and r.rule == "negation", r.note
+
+
+# --- "must not P, otherwise Q" says "if P, then Q": a claim of the case P with its Q drops no negation
+OTHERWISE = ("It is important that the cache key does not have the same name as a column, otherwise it would "
+             "shadow the column value.")
+
+
+def test_the_case_an_otherwise_names_is_not_flagged():
+    r = check_claim("A cache key named like a column would shadow the column value.", [OTHERWISE])
+    assert r.status.value == "unchecked", r.note
+
+
+def test_the_dropped_negation_stated_as_a_fact_or_a_rule_still_flags():
+    for claim in ("The cache key has the same name as a column, so it shadows the column value.",
+                  "The cache key should have the same name as a column, otherwise the column value is shadowed.",
+                  "It is important that the cache key has the same name as a column."):
+        r = check_claim(claim, [OTHERWISE])
+        assert r.status.value == "unsupported" and r.rule == "negation", (claim, r.note)

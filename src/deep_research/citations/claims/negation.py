@@ -267,6 +267,34 @@ def _complement_follows(t: _Text, j: int) -> bool:
     return any(w in _COMPLEMENTS for w in t.low[j + 1:])
 
 
+# what makes a sentence speak of a case, not state a fact ("a method so named would overwrite it",
+# "if a method has that name, it overwrites it")
+_HYPOTHETICAL = frozenset({"if", "when", "whenever", "would", "could", "might"})
+
+
+def _otherwise_case(neg_side: _Text, k: int, plain: _Text, j: int) -> str | None:
+    """Does the negator at ``k`` stand before "otherwise" / "else" in its sentence ("the method
+    must not have the attribute's name, otherwise it would overwrite the definition"), and does
+    the plain side state, in the sentence of ``j``, a content word of what follows it that the
+    negated side does not write before it, in a sentence that speaks of a case (``_HYPOTHETICAL``:
+    "a method named like the attribute would overwrite the definition") and has no "otherwise"
+    of its own after ``j``? "not P, otherwise Q" says "if P, then Q": the plain side's P stands
+    in the case the "otherwise" names. That word, else None."""
+    lo, hi = sentence_bounds(neg_side, k)
+    at = next((x for x in range(k + 1, hi) if neg_side.low[x] in _COMPLEMENTS), None)
+    if at is None:
+        return None
+    before = set(neg_side.stems[lo:at])
+    plo, phi = sentence_bounds(plain, j)
+    if not _COMPLEMENTS.isdisjoint(plain.low[j:phi]):
+        return None  # "should have the same name, otherwise the definition is overwritten": the flip itself
+    if _HYPOTHETICAL.isdisjoint(plain.low[plo:phi]):
+        return None  # "the method has the attribute's name, so it overwrites it": the case stated as a fact
+    said = set(plain.stems[plo:phi])
+    return next((neg_side.raw[x] for x in range(at + 1, hi) if neg_side.content[x] and neg_side.kinds[x] == _WORD
+                 and neg_side.stems[x] not in before and neg_side.stems[x] in said), None)
+
+
 def _subject_of_negation(t: _Text, j: int) -> bool:
     """Is the word at j in the opening phrase of a sentence whose later clause is negated,
     with no "but" / ";" between ("Removing listeners while an emit() is in progress does not
@@ -1082,6 +1110,10 @@ def _flip(src: _Text, k: int, others: list[_Text], covered: bool, *, claim_negat
     if _asked_who(dst, j):
         return _grey("negation", note, f'the other side asks who does "{dst.raw[j]}", which asserts neither that '
                      "someone does nor that nobody does")
+    otherwise = _otherwise_case(src, k, dst, j)
+    if otherwise:
+        return _grey("negation", note, f'the other side states "{otherwise}", what follows "otherwise": the case '
+                     "the negation warns against, not a dropped negation")
     unproven = _unproven_flip(src, k, seg, dst, j)
     if unproven:
         return _grey("negation", note, unproven)
@@ -1512,10 +1544,13 @@ def _negation_in_block(claim: _Text, q: _Text, i1: int, i2: int, j1: int, j2: in
     if any(negated.neg[p] and _not_a_denial(negated, p) for p in (cpos if cneg else qpos)):
         return None  # "Without carbon dioxide, life would die" / "carbon dioxide is essential to life"
     plain = q if cneg else claim
-    if plain.raw and _asked_who(plain, min(q.align_pos[j1] if j1 < len(q.align_pos) else len(q.raw), len(q.raw) - 1)
-                            if cneg else min(claim.align_pos[i1] if i1 < len(claim.align_pos) else len(claim.raw),
-                                             len(claim.raw) - 1)):
+    at = (q.align_pos[j1] if j1 < len(q.align_pos) else len(q.raw)) if cneg else \
+        (claim.align_pos[i1] if i1 < len(claim.align_pos) else len(claim.raw))
+    if plain.raw and _asked_who(plain, min(at, len(plain.raw) - 1)):
         return None  # "Nobody can guarantee that ..." / "And who will guarantee you that ...?": asked, not stated
+    if plain.raw and any(negated.neg[p] and _otherwise_case(negated, p, plain, min(at, len(plain.raw) - 1))
+                         for p in (cpos if cneg else qpos)):
+        return None  # "must not have the same name, otherwise it would overwrite it" / "a method so named would overwrite it"
     if any(negated.neg[p] and _negated_bound(negated, p, [plain]) for p in (cpos if cneg else qpos)):
         return None  # "No X can have more than one" / "X may have at most one"
     if _no_except_only(negated, plain):
@@ -1527,8 +1562,6 @@ def _negation_in_block(claim: _Text, q: _Text, i1: int, i2: int, j1: int, j2: in
         return None
     if not cneg and _copied_elsewhere_unnegated(claim, q, i2, j2):
         return None  # "it is not in orbit around the Earth ... it actually orbits the Sun" / "it orbits the Sun"
-    at = (q.align_pos[j1] if j1 < len(q.align_pos) else len(q.raw)) if cneg else \
-        (claim.align_pos[i1] if i1 < len(claim.align_pos) else len(claim.raw))
     if plain.raw and _function_words_around(claim, q, i1, i2, j1, j2) \
             and _covered_absent(plain, covered, min(at, len(plain.raw) - 1)):
         return None  # "he cannot be charged a second time" / "you can still be put in jail": not the same words
