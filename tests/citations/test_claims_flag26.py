@@ -96,3 +96,16 @@ def test_the_dropped_negation_stated_as_a_fact_or_a_rule_still_flags():
                   "It is important that the cache key has the same name as a column."):
         r = check_claim(claim, [OTHERWISE])
         assert r.status.value == "unsupported" and r.rule == "negation", (claim, r.note)
+
+
+# --- "V differently than X" is "not V as X"
+def test_not_as_expected_against_differently_than_expected_is_not_flagged():
+    r = check_claim("The scheduler might not behave as you expect when two jobs share a lock.",
+                    ["The scheduler may behave differently than expected when two jobs share a lock."])
+    assert r.status.value == "unchecked", r.note
+
+
+def test_not_as_expected_against_as_expected_still_flags():
+    r = check_claim("The scheduler might not behave as you expect when two jobs share a lock.",
+                    ["The scheduler may behave as expected when two jobs share a lock."])
+    assert r.status.value == "unsupported" and r.rule == "negation", r.note

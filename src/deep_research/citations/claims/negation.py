@@ -267,6 +267,23 @@ def _complement_follows(t: _Text, j: int) -> bool:
     return any(w in _COMPLEMENTS for w in t.low[j + 1:])
 
 
+_DIFFERENTLY = frozenset({"differently", "different"})
+_THAN = frozenset({"than", "from", "to"})
+_AS = frozenset({"as", "like"})
+
+
+def _said_differently(neg_side: _Text, h: int, plain: _Text, j: int) -> bool:
+    """Does the negated head at ``h`` go on with "as" / "like" ("might not behave as you
+    expect") where the plain side goes on, within four tokens of ``j`` in its clause, with
+    "differently than / from" ("may behave differently than expected")? "V differently than X"
+    is "not V as X": both deny the same manner."""
+    if _AS.isdisjoint(neg_side.low[h + 1:h + 4]):
+        return False
+    n = len(plain.raw)
+    return any(plain.low[x] in _DIFFERENTLY and plain.low[x + 1] in _THAN and plain.clause[x] == plain.clause[j]
+               for x in range(j, min(n - 1, j + 5)))
+
+
 # what makes a sentence speak of a case, not state a fact ("a method so named would overwrite it",
 # "if a method has that name, it overwrites it")
 _HYPOTHETICAL = frozenset({"if", "when", "whenever", "would", "could", "might"})
@@ -1110,6 +1127,9 @@ def _flip(src: _Text, k: int, others: list[_Text], covered: bool, *, claim_negat
     if _asked_who(dst, j):
         return _grey("negation", note, f'the other side asks who does "{dst.raw[j]}", which asserts neither that '
                      "someone does nor that nobody does")
+    if _said_differently(src, seg[0], dst, j):
+        return _grey("negation", note, 'the other side says it happens "differently than" the way the negation '
+                     'denies ("not as"): the same denial')
     otherwise = _otherwise_case(src, k, dst, j)
     if otherwise:
         return _grey("negation", note, f'the other side states "{otherwise}", what follows "otherwise": the case '
@@ -1548,6 +1568,10 @@ def _negation_in_block(claim: _Text, q: _Text, i1: int, i2: int, j1: int, j2: in
         (claim.align_pos[i1] if i1 < len(claim.align_pos) else len(claim.raw))
     if plain.raw and _asked_who(plain, min(at, len(plain.raw) - 1)):
         return None  # "Nobody can guarantee that ..." / "And who will guarantee you that ...?": asked, not stated
+    if plain.raw and any(negated.neg[p] and _segment(negated, p)
+                         and _said_differently(negated, _segment(negated, p)[0], plain, min(at, len(plain.raw) - 1))
+                         for p in (cpos if cneg else qpos)):
+        return None  # "might not behave as you expect" / "may behave differently than expected"
     if plain.raw and any(negated.neg[p] and _otherwise_case(negated, p, plain, min(at, len(plain.raw) - 1))
                          for p in (cpos if cneg else qpos)):
         return None  # "must not have the same name, otherwise it would overwrite it" / "a method so named would overwrite it"
