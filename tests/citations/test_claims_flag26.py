@@ -109,3 +109,17 @@ def test_not_as_expected_against_as_expected_still_flags():
     r = check_claim("The scheduler might not behave as you expect when two jobs share a lock.",
                     ["The scheduler may behave as expected when two jobs share a lock."])
     assert r.status.value == "unsupported" and r.rule == "negation", r.note
+
+
+# --- "whether X or not X" asks which branch holds and asserts neither
+LISTING = "eq path equal check ne path not equal check"
+
+
+def test_whether_or_not_against_one_negated_branch_is_not_flagged():
+    r = check_claim("eq and ne check whether the paths are equal or not equal.", [LISTING])
+    assert r.status.value == "unchecked", r.note
+
+
+def test_the_negated_branch_dropped_still_flags():
+    r = check_claim("ne checks that the path is equal.", [LISTING])
+    assert r.status.value == "unsupported" and r.rule == "negation", r.note

@@ -267,6 +267,34 @@ def _complement_follows(t: _Text, j: int) -> bool:
     return any(w in _COMPLEMENTS for w in t.low[j + 1:])
 
 
+_ELIDED_VERBS = frozenset({"do", "does", "did", "is", "are", "was", "were", "can", "will", "may", "might", "could",
+                           "would", "should", "has", "have", "had"})
+_ENDS = frozenset({".", ",", ";", ":", ")", "?", "!", "\u2014"})
+
+
+def _or_not_elided(t: _Text, j: int) -> bool:
+    """Is ``j`` in an embedded question that names both branches - "whether" before it (within
+    eight tokens, no stop between) and "or not" / "or does not" after it before the next stop
+    ("test whether strings are equal or not equal", "whether a regular expression matches or
+    does not")? The text asks which branch holds and asserts neither, so a negation on the
+    other side ("not equal", "not match") drops or adds nothing it says. ("Every repository,
+    bare or not, has ..." asserts what follows of both branches: no question, left to flag.)"""
+    lo, hi = sentence_bounds(t, j)
+    for x in range(j - 1, max(lo - 1, j - 9), -1):
+        if t.raw[x] in _ENDS:
+            return False
+        if t.low[x] == "whether":
+            break
+    else:
+        return False
+    for x in range(j + 1, hi):
+        if t.raw[x] in _ENDS or t.low[x] in _CLAUSE_JOINS:
+            return False
+        if t.low[x] in ("not", "n't") and (t.low[x - 1] == "or" or t.low[x - 1] in _ELIDED_VERBS and t.low[x - 2] == "or"):
+            return True
+    return False
+
+
 _DIFFERENTLY = frozenset({"differently", "different"})
 _THAN = frozenset({"than", "from", "to"})
 _AS = frozenset({"as", "like"})
@@ -1127,6 +1155,9 @@ def _flip(src: _Text, k: int, others: list[_Text], covered: bool, *, claim_negat
     if _asked_who(dst, j):
         return _grey("negation", note, f'the other side asks who does "{dst.raw[j]}", which asserts neither that '
                      "someone does nor that nobody does")
+    if _or_not_elided(dst, j):
+        return _grey("negation", note, f'the other side asks whether "{dst.raw[j]}" holds or not, which asserts '
+                     "neither branch")
     if _said_differently(src, seg[0], dst, j):
         return _grey("negation", note, 'the other side says it happens "differently than" the way the negation '
                      'denies ("not as"): the same denial')
@@ -1568,6 +1599,8 @@ def _negation_in_block(claim: _Text, q: _Text, i1: int, i2: int, j1: int, j2: in
         (claim.align_pos[i1] if i1 < len(claim.align_pos) else len(claim.raw))
     if plain.raw and _asked_who(plain, min(at, len(plain.raw) - 1)):
         return None  # "Nobody can guarantee that ..." / "And who will guarantee you that ...?": asked, not stated
+    if plain.raw and _or_not_elided(plain, min(at, len(plain.raw) - 1)):
+        return None  # "test whether strings are equal or not equal" / "string not equal": both branches asked
     if plain.raw and any(negated.neg[p] and _segment(negated, p)
                          and _said_differently(negated, _segment(negated, p)[0], plain, min(at, len(plain.raw) - 1))
                          for p in (cpos if cneg else qpos)):
