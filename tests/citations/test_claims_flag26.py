@@ -123,3 +123,16 @@ def test_whether_or_not_against_one_negated_branch_is_not_flagged():
 def test_the_negated_branch_dropped_still_flags():
     r = check_claim("ne checks that the path is equal.", [LISTING])
     assert r.status.value == "unsupported" and r.rule == "negation", r.note
+
+
+# --- a given name shortened before the same surname names the same person
+def test_a_shortened_given_name_is_no_name_swap():
+    for quote in ("Christopher Doyle freed by Islamic State - latest",
+                  "Christopher Doyle freed by Atlantic Alliance - latest"):
+        r = check_claim("NATO frees Chris Doyle", [quote])
+        assert r.status.value != "unsupported", (quote, r.note)
+
+
+def test_another_given_name_before_the_surname_still_flags():
+    r = check_claim("ISIS frees Felix Doyle", ["Christopher Doyle freed by Islamic State - latest"])
+    assert r.status.value == "unsupported" and r.rule == "near_copy:entity", r.note

@@ -115,6 +115,8 @@ def _substitution_kind(claim: _Text, ci: int, quote: _Text, qj: int, quotes: lis
         loss = claim.raw.count(qr) < sum(derived(t, _raw_counts)[qr] for t in quotes)
         if not loss and not _only_denied(claim, qr):
             return None  # the quote's name is still in the claim: a name added or moved, not swapped
+        if _shortened_name(claim, ci, quotes):
+            return None  # "Steve Sotloff" / "Steven Sotloff": one given name shortened, the same surname
         if _names_cross(claim, ci, quote, qj):
             return None  # "Charles Dickens ... Tim" / "Tiny Tim ... Dickens": two names misaligned
         if _both_ends_joined(claim, ci, quote.stems[qj]):
@@ -301,6 +303,24 @@ def _with_version(t: _Text, k: int) -> str:
 def _squeeze(text: str) -> str:
     """Letters and digits only, case and accents folded: "SARS-CoV-2" -> "sarscov2"."""
     return "".join(ch for ch in _fold(text) if ch.isalnum())
+
+
+def _shortened_name(claim: _Text, ci: int, quotes: list[_Text]) -> bool:
+    """Does the claim's name at ``ci`` stand before a name (a surname) that some quote writes
+    right after a longer or shorter form of it - one the beginning of the other, three letters
+    at least ("Steve Sotloff" / "Steven Sotloff", "Chris Nolan" / "Christopher Nolan")? A given
+    name shortened before the same surname names the same person."""
+    nxt = ci + 1
+    if nxt >= len(claim.raw) or not claim.entity[nxt] or claim.kinds[ci] != _WORD:
+        return False
+    name, surname = claim.low[ci], claim.low[nxt]
+    for t in quotes:
+        for x in t.positions.get(claim.stems[nxt], ()):
+            if x and t.low[x] == surname and t.raw[x - 1][:1].isupper() and t.low[x - 1] != name \
+                    and min(len(name), len(t.low[x - 1])) >= 3 \
+                    and (t.low[x - 1].startswith(name) or name.startswith(t.low[x - 1])):
+                return True
+    return False
 
 
 def _name_in_quotes(name: str, quotes: list[_Text]) -> bool:
