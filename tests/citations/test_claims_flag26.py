@@ -136,3 +136,16 @@ def test_a_shortened_given_name_is_no_name_swap():
 def test_another_given_name_before_the_surname_still_flags():
     r = check_claim("ISIS frees Felix Doyle", ["Christopher Doyle freed by Islamic State - latest"])
     assert r.status.value == "unsupported" and r.rule == "near_copy:entity", r.note
+
+
+# --- "it is unlikely that X" denies X through the "that": no negation dropped against "X will not"
+def test_unlikely_that_against_will_not_is_not_flagged():
+    r = check_claim("So it is unlikely that the new patch will break older clients, if they keep the default port.",
+                    ["But the new patch will not break older clients, if they keep the default port."])
+    assert r.status.value != "unsupported", r.note
+
+
+def test_the_denial_dropped_still_flags():
+    r = check_claim("So the new patch will break older clients, if they keep the default port.",
+                    ["But the new patch will not break older clients, if they keep the default port."])
+    assert r.status.value == "unsupported" and r.rule == "negation", r.note

@@ -1508,8 +1508,25 @@ def _denied_in_clause(plain: _Text, at: int, negated: _Text) -> bool:
     if at >= len(plain.raw):
         return False
     c = plain.clause[at]
-    return any(plain.kinds[x] == _WORD and plain.stems[x] in _DENYING and plain.stems[x] not in negated.stemset
-               for x in range(max(0, at - 2 * WINDOW), min(len(plain.raw), at + 2 * WINDOW)) if plain.clause[x] == c)
+    if any(plain.kinds[x] == _WORD and plain.stems[x] in _DENYING and plain.stems[x] not in negated.stemset
+           for x in range(max(0, at - 2 * WINDOW), min(len(plain.raw), at + 2 * WINDOW)) if plain.clause[x] == c):
+        return True
+    return _denied_that(plain, at, negated)
+
+
+def _denied_that(plain: _Text, at: int, negated: _Text) -> bool:
+    """Does the "that" clause of ``at`` hang on a denying word right before "that" ("it is
+    unlikely that individual cases will lead to outbreaks", "it is false that ...") - one the
+    negated side does not write? The clause is denied there too (``_DENYING``), through the
+    clause break "that" makes: no negation was dropped."""
+    lo, _hi = sentence_bounds(plain, at)
+    for x in range(at - 1, max(lo - 1, at - 9), -1):
+        if plain.raw[x] in (",", ";", ":", "(", ")"):
+            return False
+        if plain.low[x] == "that":
+            return any(plain.kinds[y] == _WORD and plain.stems[y] in _DENYING and plain.stems[y] not in negated.stemset
+                       for y in range(max(lo, x - 2), x))
+    return False
 
 
 # negators that negate a clause through the noun phrase they open ("bound to neither process",
