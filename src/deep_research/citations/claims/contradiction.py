@@ -667,6 +667,20 @@ def lexical_negation(t: _Text, stems: list[str]) -> str | None:
     return None
 
 
+def _able_bases(rest: str) -> tuple[str, ...]:
+    """The stems of the verb an "-able" / "-ible" word is made from ("changeabl" -> "chang",
+    "modifiabl" -> "modify", "accessibl" -> "acces"): "unchangeable" says what "cannot be
+    changed" does, "irreversible" what "cannot be reversed" does. Three letters of the verb at
+    least ("unable", "disable" name none)."""
+    if not rest.endswith(("abl", "ibl")) or len(rest) < 6:
+        return ()
+    base = rest[:-3]
+    out = {stem(base), stem(base + "e")}
+    if base.endswith("i"):
+        out.add(stem(base[:-1] + "y"))
+    return tuple(out)
+
+
 def _prefixed_words(t: _Text) -> tuple[dict[str, int], dict[str, int]]:
     """Where ``t`` negates a stem by a prefix: (the rest of a word stem after a negating
     prefix -> the first word that has it: "initializ" -> the position of "uninitialized";
@@ -682,8 +696,10 @@ def _prefixed_words(t: _Text) -> tuple[dict[str, int], dict[str, int]]:
         if x is None:
             continue
         for p in _NEGATING_PREFIXES:
-            if s.startswith(p) and prefixed.get(s[len(p):], x) >= x:
-                prefixed[s[len(p):]] = x
+            if s.startswith(p):
+                for rest in (s[len(p):], *_able_bases(s[len(p):])):
+                    if prefixed.get(rest, x) >= x:
+                        prefixed[rest] = x
     for y in sorted(t.positions.get("non", []) + t.positions.get("un", [])):
         x = y + 1
         if low[y] in ("non", "un") and x < len(kinds) and kinds[x] == _WORD:

@@ -44,6 +44,25 @@ def _count(texts: list[_Text], stem_: str) -> int:
     return sum(len(t.positions.get(stem_, ())) for t in texts)
 
 
+# words that open a condition, a question left open or an absence: an "any" after them says
+# "some" (one or more), not "every" ("if any fields are found", "whether any rows match",
+# "without any warning")
+_EXISTENTIAL_OPENERS = frozenset({"if", "when", "whenever", "unless", "whether", "without"})
+
+
+def _existential_any(t: _Text, k: int) -> bool:
+    """Is the word at ``k`` an "any" that reads "some": after a condition word, "whether" or
+    "without" at most four tokens before it in its clause ("If any attributes are annotated",
+    "without any change"), or in a question ("Are any rows left?")? Only "any" in a main
+    clause says "every" ("any user can log in")."""
+    if t.low[k] != "any":
+        return False
+    if any(t.low[x] in _EXISTENTIAL_OPENERS for x in range(max(0, k - 4), k) if t.clause[x] == t.clause[k]):
+        return True
+    _lo, hi = sentence_bounds(t, k)
+    return t.raw[hi - 1] == "?"
+
+
 def _substitution_kind(claim: _Text, ci: int, quote: _Text, qj: int, quotes: list[_Text],
                        in_place: bool, sandwich: bool = False) -> str | None:
     """What a claim token put in the place of a quote token changes, if it is a closed-class
@@ -77,6 +96,8 @@ def _substitution_kind(claim: _Text, ci: int, quote: _Text, qj: int, quotes: lis
     if cl in _QUANT and ql in _QUANT:
         gc = "some" if cl == "few" and ci and claim.low[ci - 1] in ("a", "quite") else _QUANT[cl]
         gq = "some" if ql == "few" and qj and quote.low[qj - 1] in ("a", "quite") else _QUANT[ql]
+        if {gc, gq} == {"all", "some"} and _existential_any(claim, ci) | _existential_any(quote, qj):
+            return None  # "If any attributes are annotated" / "When some attributes are annotated"
         return "quantifier" if gc != gq else None
     if cl in _MODAL and ql in _MODAL:
         gc, gq = _modal_group(claim, ci), _modal_group(quote, qj)
@@ -94,6 +115,8 @@ def _substitution_kind(claim: _Text, ci: int, quote: _Text, qj: int, quotes: lis
         loss = claim.raw.count(qr) < sum(derived(t, _raw_counts)[qr] for t in quotes)
         if not loss and not _only_denied(claim, qr):
             return None  # the quote's name is still in the claim: a name added or moved, not swapped
+        if _shortened_name(claim, ci, quotes):
+            return None  # "Steve Sotloff" / "Steven Sotloff": one given name shortened, the same surname
         if _names_cross(claim, ci, quote, qj):
             return None  # "Charles Dickens ... Tim" / "Tiny Tim ... Dickens": two names misaligned
         if _both_ends_joined(claim, ci, quote.stems[qj]):
@@ -280,6 +303,24 @@ def _with_version(t: _Text, k: int) -> str:
 def _squeeze(text: str) -> str:
     """Letters and digits only, case and accents folded: "SARS-CoV-2" -> "sarscov2"."""
     return "".join(ch for ch in _fold(text) if ch.isalnum())
+
+
+def _shortened_name(claim: _Text, ci: int, quotes: list[_Text]) -> bool:
+    """Does the claim's name at ``ci`` stand before a name (a surname) that some quote writes
+    right after a longer or shorter form of it - one the beginning of the other, three letters
+    at least ("Steve Sotloff" / "Steven Sotloff", "Chris Nolan" / "Christopher Nolan")? A given
+    name shortened before the same surname names the same person."""
+    nxt = ci + 1
+    if nxt >= len(claim.raw) or not claim.entity[nxt] or claim.kinds[ci] != _WORD:
+        return False
+    name, surname = claim.low[ci], claim.low[nxt]
+    for t in quotes:
+        for x in t.positions.get(claim.stems[nxt], ()):
+            if x and t.low[x] == surname and t.raw[x - 1][:1].isupper() and t.low[x - 1] != name \
+                    and min(len(name), len(t.low[x - 1])) >= 3 \
+                    and (t.low[x - 1].startswith(name) or name.startswith(t.low[x - 1])):
+                return True
+    return False
 
 
 def _name_in_quotes(name: str, quotes: list[_Text]) -> bool:

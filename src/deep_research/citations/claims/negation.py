@@ -267,6 +267,79 @@ def _complement_follows(t: _Text, j: int) -> bool:
     return any(w in _COMPLEMENTS for w in t.low[j + 1:])
 
 
+_ELIDED_VERBS = frozenset({"do", "does", "did", "is", "are", "was", "were", "can", "will", "may", "might", "could",
+                           "would", "should", "has", "have", "had"})
+_ENDS = frozenset({".", ",", ";", ":", ")", "?", "!", "\u2014"})
+
+
+def _or_not_elided(t: _Text, j: int) -> bool:
+    """Is ``j`` in an embedded question that names both branches - "whether" before it (within
+    eight tokens, no stop between) and "or not" / "or does not" after it before the next stop
+    ("test whether strings are equal or not equal", "whether a regular expression matches or
+    does not")? The text asks which branch holds and asserts neither, so a negation on the
+    other side ("not equal", "not match") drops or adds nothing it says. ("Every repository,
+    bare or not, has ..." asserts what follows of both branches: no question, left to flag.)"""
+    lo, hi = sentence_bounds(t, j)
+    for x in range(j - 1, max(lo - 1, j - 9), -1):
+        if t.raw[x] in _ENDS:
+            return False
+        if t.low[x] == "whether":
+            break
+    else:
+        return False
+    for x in range(j + 1, hi):
+        if t.raw[x] in _ENDS or t.low[x] in _CLAUSE_JOINS:
+            return False
+        if t.low[x] in ("not", "n't") and (t.low[x - 1] == "or" or t.low[x - 1] in _ELIDED_VERBS and t.low[x - 2] == "or"):
+            return True
+    return False
+
+
+_DIFFERENTLY = frozenset({"differently", "different"})
+_THAN = frozenset({"than", "from", "to"})
+_AS = frozenset({"as", "like"})
+
+
+def _said_differently(neg_side: _Text, h: int, plain: _Text, j: int) -> bool:
+    """Does the negated head at ``h`` go on with "as" / "like" ("might not behave as you
+    expect") where the plain side goes on, within four tokens of ``j`` in its clause, with
+    "differently than / from" ("may behave differently than expected")? "V differently than X"
+    is "not V as X": both deny the same manner."""
+    if _AS.isdisjoint(neg_side.low[h + 1:h + 4]):
+        return False
+    n = len(plain.raw)
+    return any(plain.low[x] in _DIFFERENTLY and plain.low[x + 1] in _THAN and plain.clause[x] == plain.clause[j]
+               for x in range(j, min(n - 1, j + 5)))
+
+
+# what makes a sentence speak of a case, not state a fact ("a method so named would overwrite it",
+# "if a method has that name, it overwrites it")
+_HYPOTHETICAL = frozenset({"if", "when", "whenever", "would", "could", "might"})
+
+
+def _otherwise_case(neg_side: _Text, k: int, plain: _Text, j: int) -> str | None:
+    """Does the negator at ``k`` stand before "otherwise" / "else" in its sentence ("the method
+    must not have the attribute's name, otherwise it would overwrite the definition"), and does
+    the plain side state, in the sentence of ``j``, a content word of what follows it that the
+    negated side does not write before it, in a sentence that speaks of a case (``_HYPOTHETICAL``:
+    "a method named like the attribute would overwrite the definition") and has no "otherwise"
+    of its own after ``j``? "not P, otherwise Q" says "if P, then Q": the plain side's P stands
+    in the case the "otherwise" names. That word, else None."""
+    lo, hi = sentence_bounds(neg_side, k)
+    at = next((x for x in range(k + 1, hi) if neg_side.low[x] in _COMPLEMENTS), None)
+    if at is None:
+        return None
+    before = set(neg_side.stems[lo:at])
+    plo, phi = sentence_bounds(plain, j)
+    if not _COMPLEMENTS.isdisjoint(plain.low[j:phi]):
+        return None  # "should have the same name, otherwise the definition is overwritten": the flip itself
+    if _HYPOTHETICAL.isdisjoint(plain.low[plo:phi]):
+        return None  # "the method has the attribute's name, so it overwrites it": the case stated as a fact
+    said = set(plain.stems[plo:phi])
+    return next((neg_side.raw[x] for x in range(at + 1, hi) if neg_side.content[x] and neg_side.kinds[x] == _WORD
+                 and neg_side.stems[x] not in before and neg_side.stems[x] in said), None)
+
+
 def _subject_of_negation(t: _Text, j: int) -> bool:
     """Is the word at j in the opening phrase of a sentence whose later clause is negated,
     with no "but" / ";" between ("Removing listeners while an emit() is in progress does not
@@ -368,10 +441,7 @@ def _not_a_denial(t: _Text, k: int) -> bool:
         return True  # "Costa Maya (not to be confused with the Riviera Maya)": tells two names apart, denies nothing
     if t.low[k] == "without" and t.low[max(0, k - 2):k] == ("with", "or"):
         return True  # "with or without KVM acceleration": both branches named, neither denied
-    j = k + 1
-    while j < n and t.raw[j] not in (".", "!", "?") and not t.sent_start[j]:
-        j += 1
-    if j < n and t.raw[j] == "?":
+    if _asked(t, k):
         return True  # a question asserts nothing ("Didn't all your hair fall out?")
     if _in_comparison(t, k):
         return True  # "Compared with patients with no hypoglycemia, ...": a baseline, no denial
@@ -392,6 +462,34 @@ def _not_a_denial(t: _Text, k: int) -> bool:
             return True
         j += 1
     return False
+
+
+def _asked(t: _Text, k: int) -> bool:
+    """Does the sentence part of ``k`` end in a question mark ("Didn't all your hair fall out?",
+    "And who will guarantee you that ...?")? A question asserts nothing: neither its words nor
+    their negation."""
+    n = len(t.raw)
+    j = k + 1
+    while j < n and t.raw[j] not in (".", "!", "?") and not t.sent_start[j]:
+        j += 1
+    return j < n and t.raw[j] == "?"
+
+
+def _asked_who(t: _Text, k: int) -> bool:
+    """Is ``k`` in a question that asks who does a thing ("And who will guarantee you that you
+    don't flip the < ...?")? Asked as a plain question it presupposes someone does it; asked
+    rhetorically it says nobody does: it proves neither, so a side that says "nobody can
+    guarantee" is not proven wrong by it. (A yes/no question - "could you take care of the
+    food?" - is answered in its text and left as it is.)"""
+    if not _asked(t, k):
+        return False
+    lo, hi = sentence_bounds(t, k)
+    while lo + 1 < hi and t.low[lo] in _LEADING_JOINS:
+        lo += 1
+    return t.low[lo] == "who"
+
+
+_LEADING_JOINS = frozenset({"and", "but", "so", "or", "then", "yet"})
 
 
 # the pronouns that, right before "but" ("nothing but", "none but", "no one but"), say "only"
@@ -846,13 +944,20 @@ def _condition_at(t: _Text, k: int) -> str | None:
     """The "if" / "when" / "whenever" whose condition holds ``k`` as its own verb (or the
     verb's negator): the word opens ``k``'s clause at most four tokens before it, with no
     "and", "or" or "to" between ("If you haven't cleaned", "When we regularly don't get";
-    not "If you use ssh you can restrict", "If you want to disable")."""
+    not "If you use ssh you can restrict", "If you want to disable"). An attempt's "to" is passed
+    over: "If someone attempts to modify a frozen instance" holds "modify" in its condition (an
+    attempt states neither that it succeeds nor that it fails)."""
     for x in range(k - 1, max(-1, k - 6), -1):
-        if t.clause[x] != t.clause[k] or t.low[x] in ("and", "or", "to"):
+        if t.clause[x] != t.clause[k] or t.low[x] in ("and", "or") \
+                or t.low[x] == "to" and (x == 0 or t.low[x - 1] not in _TRYING):
             return None
         if t.low[x] in _IF:
             return t.raw[x]
     return None
+
+
+# the verbs of an attempt, whose "to" a condition reaches through ("If someone attempts to modify")
+_TRYING = frozenset({"try", "tries", "tried", "trying", "attempt", "attempts", "attempted", "attempting"})
 
 
 # words that make what follows them a condition or another subordinate part ("Provided X is
@@ -1047,6 +1152,19 @@ def _flip(src: _Text, k: int, others: list[_Text], covered: bool, *, claim_negat
     word, negator, seg, dst, j = hit
     note = (f'the claim negates "{word}" ("{negator}") where the quote does not' if claim_negates
             else f'the quote says "{negator} {word}" where the claim drops the negation')
+    if _asked_who(dst, j):
+        return _grey("negation", note, f'the other side asks who does "{dst.raw[j]}", which asserts neither that '
+                     "someone does nor that nobody does")
+    if _or_not_elided(dst, j):
+        return _grey("negation", note, f'the other side asks whether "{dst.raw[j]}" holds or not, which asserts '
+                     "neither branch")
+    if _said_differently(src, seg[0], dst, j):
+        return _grey("negation", note, 'the other side says it happens "differently than" the way the negation '
+                     'denies ("not as"): the same denial')
+    otherwise = _otherwise_case(src, k, dst, j)
+    if otherwise:
+        return _grey("negation", note, f'the other side states "{otherwise}", what follows "otherwise": the case '
+                     "the negation warns against, not a dropped negation")
     unproven = _unproven_flip(src, k, seg, dst, j)
     if unproven:
         return _grey("negation", note, unproven)
@@ -1390,8 +1508,25 @@ def _denied_in_clause(plain: _Text, at: int, negated: _Text) -> bool:
     if at >= len(plain.raw):
         return False
     c = plain.clause[at]
-    return any(plain.kinds[x] == _WORD and plain.stems[x] in _DENYING and plain.stems[x] not in negated.stemset
-               for x in range(max(0, at - 2 * WINDOW), min(len(plain.raw), at + 2 * WINDOW)) if plain.clause[x] == c)
+    if any(plain.kinds[x] == _WORD and plain.stems[x] in _DENYING and plain.stems[x] not in negated.stemset
+           for x in range(max(0, at - 2 * WINDOW), min(len(plain.raw), at + 2 * WINDOW)) if plain.clause[x] == c):
+        return True
+    return _denied_that(plain, at, negated)
+
+
+def _denied_that(plain: _Text, at: int, negated: _Text) -> bool:
+    """Does the "that" clause of ``at`` hang on a denying word right before "that" ("it is
+    unlikely that individual cases will lead to outbreaks", "it is false that ...") - one the
+    negated side does not write? The clause is denied there too (``_DENYING``), through the
+    clause break "that" makes: no negation was dropped."""
+    lo, _hi = sentence_bounds(plain, at)
+    for x in range(at - 1, max(lo - 1, at - 9), -1):
+        if plain.raw[x] in (",", ";", ":", "(", ")"):
+            return False
+        if plain.low[x] == "that":
+            return any(plain.kinds[y] == _WORD and plain.stems[y] in _DENYING and plain.stems[y] not in negated.stemset
+                       for y in range(max(lo, x - 2), x))
+    return False
 
 
 # negators that negate a clause through the noun phrase they open ("bound to neither process",
@@ -1477,6 +1612,19 @@ def _negation_in_block(claim: _Text, q: _Text, i1: int, i2: int, j1: int, j2: in
     if any(negated.neg[p] and _not_a_denial(negated, p) for p in (cpos if cneg else qpos)):
         return None  # "Without carbon dioxide, life would die" / "carbon dioxide is essential to life"
     plain = q if cneg else claim
+    at = (q.align_pos[j1] if j1 < len(q.align_pos) else len(q.raw)) if cneg else \
+        (claim.align_pos[i1] if i1 < len(claim.align_pos) else len(claim.raw))
+    if plain.raw and _asked_who(plain, min(at, len(plain.raw) - 1)):
+        return None  # "Nobody can guarantee that ..." / "And who will guarantee you that ...?": asked, not stated
+    if plain.raw and _or_not_elided(plain, min(at, len(plain.raw) - 1)):
+        return None  # "test whether strings are equal or not equal" / "string not equal": both branches asked
+    if plain.raw and any(negated.neg[p] and _segment(negated, p)
+                         and _said_differently(negated, _segment(negated, p)[0], plain, min(at, len(plain.raw) - 1))
+                         for p in (cpos if cneg else qpos)):
+        return None  # "might not behave as you expect" / "may behave differently than expected"
+    if plain.raw and any(negated.neg[p] and _otherwise_case(negated, p, plain, min(at, len(plain.raw) - 1))
+                         for p in (cpos if cneg else qpos)):
+        return None  # "must not have the same name, otherwise it would overwrite it" / "a method so named would overwrite it"
     if any(negated.neg[p] and _negated_bound(negated, p, [plain]) for p in (cpos if cneg else qpos)):
         return None  # "No X can have more than one" / "X may have at most one"
     if _no_except_only(negated, plain):
@@ -1488,8 +1636,6 @@ def _negation_in_block(claim: _Text, q: _Text, i1: int, i2: int, j1: int, j2: in
         return None
     if not cneg and _copied_elsewhere_unnegated(claim, q, i2, j2):
         return None  # "it is not in orbit around the Earth ... it actually orbits the Sun" / "it orbits the Sun"
-    at = (q.align_pos[j1] if j1 < len(q.align_pos) else len(q.raw)) if cneg else \
-        (claim.align_pos[i1] if i1 < len(claim.align_pos) else len(claim.raw))
     if plain.raw and _function_words_around(claim, q, i1, i2, j1, j2) \
             and _covered_absent(plain, covered, min(at, len(plain.raw) - 1)):
         return None  # "he cannot be charged a second time" / "you can still be put in jail": not the same words
