@@ -187,7 +187,7 @@ class HelpCommand(TyperCommand):
     def get_help_option(self, ctx: typer.Context):  # type: ignore[override]
         return _help_option(super().get_help_option(ctx))
 
-    def collect_usage_pieces(self, ctx: typer.Context) -> list[str]:  # the usage line of a usage error
+    def collect_usage_pieces(self, ctx: typer.Context) -> list[str]:  # type: ignore[override]
         return _usage_pieces(self, ctx)
 
 
@@ -200,5 +200,5 @@ class HelpGroup(TyperGroup):
     def get_help_option(self, ctx: typer.Context):  # type: ignore[override]
         return _help_option(super().get_help_option(ctx))
 
-    def collect_usage_pieces(self, ctx: typer.Context) -> list[str]:  # the usage line of a usage error
+    def collect_usage_pieces(self, ctx: typer.Context) -> list[str]:  # type: ignore[override]
         return _usage_pieces(self, ctx)
