@@ -473,6 +473,21 @@ def test_cjk_sentences():
     assert [c.text for c in cs] == ["中文资料给出同样的比例建议", "另一句话说明温度。"]
 
 
+@pytest.mark.parametrize("claim, quote, status", [
+    # a claim that copies its quote, Chinese numerals and all, was grey ("not in its quotes: 一, 三")
+    ("厨余和落叶按大约一比三的体积比例混合，效果最好。", "厨余和落叶按大约一比三的体积比例混合，效果最好。", S),
+    ("每个小部件平均重三公斤", "每个小部件平均重三公斤。", S),
+    ("小部件在一九五零年发明", "小部件在一九五零年发明。", S),
+    ("一些人喜欢茶", "一些人喜欢茶。", S),
+    ("每个小部件平均重3公斤", "每个小部件平均重三公斤。", S),
+    # ... and a changed numeral is caught as a number (it was grey too)
+    ("每个小部件平均重四公斤", "每个小部件平均重三公斤。", U),
+    ("厨余和落叶按大约一比四的体积比例混合，效果最好。", "厨余和落叶按大约一比三的体积比例混合，效果最好。", U),
+])
+def test_a_claim_reads_chinese_numerals_as_its_quote_does(claim, quote, status):
+    assert check_claim(claim, [quote]).status is status
+
+
 def test_emphasis_links_and_code_are_stripped():
     md = (f"**Callbacks** taking longer than [100 ms](https://docs.python.org/3/library/asyncio-dev.html) "
           f"are `logged` <ref id=\"a\">\"{SLOW}\"</ref>.\n")

@@ -264,3 +264,21 @@ def test_ref_pattern_reads_quotes_as_the_per_character_pattern_did():
         assert [(m.span(), m.groups()) for m in _REF.finditer(s)] == want, s
         seen += bool(want)
     assert seen > 500  # the inputs hold refs, not only broken markup
+
+
+def test_an_attribute_named_with_an_underscore_is_read_and_ignored_like_any_other():
+    """A model's ``<ref id="s1" source_id="s1">`` (its own attributes, ignored like report.md's
+    ``check`` and ``note``) was no citation, reported as a tag "without a closing </ref>"."""
+    parsed = parse_refs('Ferries <ref id="s1" source_id="s1" data.page=\'3\'>"The ferry runs hourly."</ref>.')
+    assert [(r.source_id, r.quote) for r in parsed.refs] == [("s1", "The ferry runs hourly.")]
+    assert parsed.problems == []
+
+
+@pytest.mark.parametrize("tag", ['<ref id="1" page=3>', '<ref id="1" title="a > b">', '<ref id="1" note=>'])
+def test_a_tag_whose_attributes_cannot_be_read_says_so(tag):
+    """It was said to have no closing </ref>, which stood right after it."""
+    parsed = parse_refs(f'Text {tag}"The ferry runs hourly."</ref> end.')
+    assert parsed.refs == []
+    assert parsed.problems[0].column == 6
+    assert parsed.problems[0].message == ('<ref> tag whose attributes cannot be read (after the id only '
+                                          'name="value" pairs may follow)'), parsed.problems

@@ -204,6 +204,12 @@ CASES = [
          ["base URL 'http://a b/' holds a space"]),
     Case("index: --base-url with an unclosed [", lambda t: ["index", t, "--base-url", "http://[::1/"], 2,
          ["base URL 'http://[::1/' is not a valid URL"]),
+    # each document's link is the base URL and its path: in a query or after a "#" that path
+    # made links to one page ("/docs?v=1/a.html", "/docs#top/a.html#:~:text=...")
+    Case("index: --base-url with a query", lambda t: ["index", t, "--base-url", "https://d.example/docs?v=1"], 2,
+         ["base URL 'https://d.example/docs?v=1' has a query (?...) or a fragment (#...)"]),
+    Case("index: --base-url with a fragment", lambda t: ["index", t, "--base-url", "https://d.example/docs/#top"], 2,
+         ["base URL 'https://d.example/docs/#top' has a query (?...) or a fragment (#...)"]),
     # a password in a URL the user typed is not repeated in the message
     Case("--base-url with a password", lambda t: [*research_args(t), "--base-url", "ftp://alice:PWSECRET123@h/v1"], 2,
          ["--base-url: 'ftp://alice:***@h/v1' is not an http:// or https:// URL"]),

@@ -72,6 +72,19 @@ def test_the_usage_line_names_arguments_as_the_arguments_panel_does():
     assert "cli [OPTIONS] COMMAND [ARGS]...\n" in help_text([], 80)
 
 
+@pytest.mark.parametrize("args", COMMANDS, ids=" ".join)
+def test_a_usage_error_names_arguments_as_the_help_does(args):
+    """A usage error (an unknown option) printed Typer's own usage line, ``research
+    [OPTIONS] {question}``, not the help's ``QUESTION``."""
+    env = {**os.environ, "COLUMNS": "80", "DEEP_RESEARCH_ENV_FILE": "none", "NO_COLOR": "1"}
+    r = subprocess.run([sys.executable, "-m", "deep_research.cli", *args, "--no-such-option"], capture_output=True,
+                       text=True, cwd=ROOT, env=env, timeout=120)
+    assert r.returncode == 2, r.stderr
+    usage = next(line for line in r.stderr.splitlines() if line.startswith("Usage:"))
+    assert usage == next(line.strip() for line in help_text(args, 80).splitlines() if "Usage:" in line), r.stderr
+    assert "{" not in usage, usage
+
+
 def test_values_are_named_in_one_style():
     """Hand-written options name their value as the generated ones do (PATH, TEXT, INTEGER),
     not in this Typer's own style (<path>, <str>, <int range>) beside them."""

@@ -1094,6 +1094,25 @@ def test_every_researcher_failing_raises_research_failed_and_saves_notes(corpus,
     assert compressions(script) == 0
 
 
+def test_a_run_failing_before_research_does_not_say_research_was_saved(corpus, tmp_path):
+    """The brief's model call failing for good said "Research gathered so far is saved in
+    notes.md", a file holding the question alone: nothing had been researched."""
+    from deep_research.research.runtime.chat import FAILURE_NAME
+
+    script = Script()
+    script.on("research", "Turn the conversation into a research brief", BadRequest("model not found"), repeat=True)
+    graph = graph_for(script, corpus)
+    with pytest.raises(ResearchFailed) as err:
+        asyncio.run(drive(graph, start(), context(tmp_path)))
+    e = err.value
+    assert e.stage == "write_research_brief" and not e.gathered
+    assert e.notes_path and Path(e.notes_path).is_file()  # saved as ever (the fault matrix's contract)
+    state = asyncio.run(graph.aget_state({"configurable": {"thread_id": "t"}}))
+    turn = [m for m in state.values["messages"] if getattr(m, "name", None) == FAILURE_NAME][-1]
+    assert "model not found" in turn.content
+    assert "gathered so far" not in turn.content, turn.content
+
+
 def test_identities_with_periods_become_valid_store_namespaces():
     from langgraph.store.memory import InMemoryStore
 

@@ -17,9 +17,13 @@ from .verify import strip_quote_marks
 # The quote may wrap onto the next line but may not cross a blank line or hold a tag.
 # After the id a tag may carry quoted attributes (report.md adds ``check`` and ``note`` to
 # refs whose quote or claim failed); they are not part of the citation and are ignored.
+# (An attribute is named as in HTML: letters, digits, "_", "-", "." or ":"; a model's own
+# ``source_id="..."`` is ignored like the others.)
+_OPEN = (r"<ref\s+id\s*=\s*(?:\"([^\"<>]*)\"|'([^'<>]*)'|([^\s\"'<>/]+))"
+         r"(?:\s+[a-z_][\w.:-]{0,30}\s*=\s*(?:\"[^\"<>]*\"|'[^'<>]*'))*\s*>")
+_OPEN_TAG = re.compile(_OPEN, re.I)
 _REF = re.compile(
-    r"<ref\s+id\s*=\s*(?:\"([^\"<>]*)\"|'([^'<>]*)'|([^\s\"'<>/]+))"
-    r"(?:\s+[a-z][a-z-]{0,30}\s*=\s*(?:\"[^\"<>]*\"|'[^'<>]*'))*\s*>"
+    _OPEN +
     # the quote: no ref tag and no blank line in it. Each character is tried against a class
     # first (only a "<" or a line break asks a look-ahead), and possessively: the quote ends
     # at the first ref tag, blank line or end anyway, where the closing tag must stand (one
@@ -128,6 +132,8 @@ def parse_refs(markdown: str, *, code: list[tuple[int, int]] | None = None) -> P
             msg = "unterminated <ref tag"
         elif not re.search(r"\bid\s*=", tag, re.I):
             msg = "<ref> tag without an id attribute"
+        elif not _OPEN_TAG.fullmatch(tag) and not tag[:-1].rstrip().endswith("/"):  # <ref id="1"/>: below
+            msg = '<ref> tag whose attributes cannot be read (after the id only name="value" pairs may follow)'
         else:
             msg = "<ref> tag without a closing </ref>"
         problem(m.start(), m.end(), msg)

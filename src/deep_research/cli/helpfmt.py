@@ -103,9 +103,9 @@ def _name_parts(param, ctx, record: tuple[str, str]) -> list[tuple[str, str]]:
     return parts
 
 
-def _usage(cmd, ctx) -> str:
-    """The usage line, arguments named as in the Arguments panel (QUESTION; [RUNS]... when
-    optional): this Typer writes a required one as {question}."""
+def _usage_pieces(cmd, ctx) -> list[str]:
+    """What follows the command in the usage line, arguments named as in the Arguments panel
+    (QUESTION; [RUNS]... when optional): this Typer writes a required one as {question}."""
     pieces = ["[OPTIONS]"] if any(not isinstance(p, TyperArgument) for p in cmd.get_params(ctx)) else []
     for p in cmd.get_params(ctx):
         if isinstance(p, TyperArgument):
@@ -113,7 +113,11 @@ def _usage(cmd, ctx) -> str:
             pieces.append(name if p.required else f"[{name}]")
     if getattr(cmd, "commands", None) is not None:  # a group
         pieces += [cmd.subcommand_metavar or "COMMAND [ARGS]..."]
-    return f"Usage: {ctx.command_path} {' '.join(pieces)}".rstrip()
+    return pieces
+
+
+def _usage(cmd, ctx) -> str:
+    return f"Usage: {ctx.command_path} {' '.join(_usage_pieces(cmd, ctx))}".rstrip()
 
 
 def _panels(cmd, ctx) -> list[tuple[str, list]]:
@@ -183,6 +187,9 @@ class HelpCommand(TyperCommand):
     def get_help_option(self, ctx: typer.Context):  # type: ignore[override]
         return _help_option(super().get_help_option(ctx))
 
+    def collect_usage_pieces(self, ctx: typer.Context) -> list[str]:  # type: ignore[override]
+        return _usage_pieces(self, ctx)
+
 
 class HelpGroup(TyperGroup):
     """A Typer group whose ``--help`` is :func:`render`."""
@@ -192,3 +199,6 @@ class HelpGroup(TyperGroup):
 
     def get_help_option(self, ctx: typer.Context):  # type: ignore[override]
         return _help_option(super().get_help_option(ctx))
+
+    def collect_usage_pieces(self, ctx: typer.Context) -> list[str]:  # type: ignore[override]
+        return _usage_pieces(self, ctx)

@@ -471,7 +471,7 @@ async def _run_research(question: str | None, context: dict, db: str, thread_id:
         except ResearchFailed as e:
             err.print(f"[red]error:[/red] {_esc(printable(f'the run failed at {e.stage}: {e.message}'))}",
                       highlight=False)
-            if e.notes_path:
+            if e.notes_path and e.gathered:
                 err.print(f"Research gathered so far is saved in {printable(e.notes_path)}", markup=False)
             advice = cap_advice([e.message], failed=True, thread_id=handle.thread_id)
             for line in advice:

@@ -13,6 +13,7 @@ from functools import lru_cache
 
 import jinja2
 import markdown as md_lib
+from markdown.extensions.toc import slugify as toc_slugify
 from markdown.preprocessors import Preprocessor
 import nh3
 from markupsafe import Markup, escape
@@ -619,9 +620,13 @@ def render_html(
     if policy.cut:
         body_md = body_md.rstrip("\n") + "\n\n" + render_cut_note(md, policy.cut)
     local_files = local_file_urls(report.sources)
+    # a heading's id is made from its words, not from a ref's token in it (the badge's
+    # markup would stand in the id attribute) nor the nonce (the ids would change each time)
+    tokens = re.compile(rf"zq(?:cite|words){nonce}n\d+q")
     converter = md_lib.Markdown(
         extensions=["tables", "fenced_code", "toc", "sane_lists", MARKDOWN_EXTENSION[0]],
-        extension_configs={"toc": {"toc_depth": "2-3", "permalink": False},
+        extension_configs={"toc": {"toc_depth": "2-3", "permalink": False,
+                                   "slugify": lambda value, sep: toc_slugify(tokens.sub("", value), sep)},
                            MARKDOWN_EXTENSION[0]: MARKDOWN_EXTENSION[1]},
         output_format="html",
     )

@@ -268,8 +268,8 @@ def _with_slash(base_url: str) -> str:
 def base_url_problem(base_url: str) -> str | None:
     """Why ``base_url`` cannot be where the corpus documents are published, or None. Every
     local source links under it: an http(s) URL with a host (or a file: URL), without
-    spaces or control characters (javascript://x/ or "http://a b/" made sources no reader
-    can open, silently)."""
+    spaces or control characters, query or fragment (javascript://x/, "http://a b/" or
+    "https://x/docs?v=1" made sources no reader can open, silently)."""
     shown = mask_url_credentials(base_url)  # a message never repeats a password or secret query value
     try:
         parts = urlsplit(base_url)
@@ -291,6 +291,10 @@ def base_url_problem(base_url: str) -> str | None:
     if has_url_credentials(base_url):  # every link in a report would hand it to its readers
         return (f"base URL {shown!r} holds a user name, password or secret query parameter (?key=, ?token= ...), "
                 "which every link in a report would show: give the URL without it (readers log in as the site asks)")
+    if parts.query or parts.fragment or base_url.endswith(("?", "#")):
+        return (f"base URL {shown!r} has a query (?...) or a fragment (#...): a document's link is the base URL "
+                "followed by its path in the folder, which would land in it; give the folder's URL "
+                "(e.g. https://example.org/docs/)")
     return None
 
 

@@ -204,7 +204,7 @@ def _numbers(raw: list[str], low: list[str], kinds: list[int], minus: set[int], 
             elif not claim_side and lw in _QUOTE_NUMBER_WORDS:
                 key = _QUOTE_NUMBER_WORDS[lw]
                 num = _Num(key, Decimal(key), None, i, tok)
-        elif kind == _CJK and not claim_side and (tok in _CJK_DIGITS or tok in _CJK_UNITS):
+        elif kind == _CJK and (tok in _CJK_DIGITS or tok in _CJK_UNITS):
             total, current, j = 0, 0, i
             while j < n and kinds[j] == _CJK and (raw[j] in _CJK_DIGITS or raw[j] in _CJK_UNITS):
                 c = raw[j]
@@ -219,7 +219,10 @@ def _numbers(raw: list[str], low: list[str], kinds: list[int], minus: set[int], 
                     current = 0
                 j += 1
             v = total + current
-            num = _Num(str(v), Decimal(v), None, i, "".join(raw[i:j]))
+            # a claim reads its numerals as its quote does (a claim copying "一比三" had 一 and 三
+            # as words no quote holds); a lone 一 of a claim (一些, 一起) is not a count it must show
+            num = _Num(str(v), Decimal(v), None, i, "".join(raw[i:j]),
+                       required=not (claim_side and j == i + 1 and tok == "一"))
             end = j
         if num is None:
             continue

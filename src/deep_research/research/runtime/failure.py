@@ -60,12 +60,15 @@ class ResearchFailed(RuntimeError):
     A ``RuntimeError`` so that the LangGraph API server shows its message (it hides the
     message of exception types that do not derive from a built-in one)."""
 
-    def __init__(self, stage: str, message: str, notes_path: str | None = None):
+    def __init__(self, stage: str, message: str, notes_path: str | None = None, *, gathered: bool = True):
         message = message.removeprefix(f"{stage}: ")  # a model error already names its node
         super().__init__(f"{stage}: {message}")
         self.stage = stage
         self.message = message
         self.notes_path = notes_path
+        # False: the run failed before it had a brief or research (notes.md holds the
+        # question alone), so nobody is told that research was saved
+        self.gathered = gathered
 
 try:  # where LangGraph keeps these; checked by tests/system/test_studio.py against the installed version
     from langgraph._internal._constants import (
@@ -113,7 +116,7 @@ async def record_failure(config: dict, update: dict) -> bool:
     return True
 
 
-def _has_research(state: dict) -> bool:
+def has_research(state: dict) -> bool:
     return bool(state.get("research_brief") or state.get("notes") or state.get("raw_notes")
                 or state.get("final_report"))
 
@@ -134,7 +137,7 @@ async def fail(stage: str, e: Exception, state: dict, config: dict, runtime: Any
     else:
         message = describe(e)
         log.exception("%s failed", stage)
-    if notes is None and isinstance(state, dict) and _has_research(state):
+    if notes is None and isinstance(state, dict) and has_research(state):
         try:
             cfg = Configuration.resolve(config, getattr(runtime, "context", None))
             thread = str(((config or {}).get("configurable") or {}).get("thread_id") or "local")
@@ -145,7 +148,8 @@ async def fail(stage: str, e: Exception, state: dict, config: dict, runtime: Any
     out: Exception = e if isinstance(e, (UserError, ResearchFailed)) else ResearchFailed(stage, message, notes)
     if isinstance(out, ResearchFailed) and out.notes_path is None:
         out.notes_path = notes
-    turn = failure_message(stage, message, notes, setup=isinstance(e, UserError), server=run_id(config) is not None)
+    told = notes if not isinstance(e, ResearchFailed) or e.gathered else None
+    turn = failure_message(stage, message, told, setup=isinstance(e, UserError), server=run_id(config) is not None)
     notice = dict(notice or {})
     said = notice.pop("messages", [])
     for shown in (*said, turn):

@@ -27,7 +27,7 @@ from ...terminal import MAX_TEXT_CHARS, shortened, text_problem
 from ..runtime.chat import (NO_QUESTION_NAME, NOT_CONVERSATION, REFUSED_NAME, REPORT_NAME, conversation_text,
                             shown_text, typed_decision)
 from ..runtime.deps import Deps, NodeContext, run_spent
-from ..runtime.failure import ResearchFailed
+from ..runtime.failure import ResearchFailed, has_research
 from ..runtime.meter import ModelCallError, describe
 from ..runtime.run_folder import asave_notes
 from ..runtime.thread_settings import is_follow_up, recorded, starts_question
@@ -257,7 +257,7 @@ async def _critical(ctx: NodeContext, state: dict, stage: str, e: Exception) -> 
     # prints it once, the server records it as the run's error); logging it too printed it twice
     log.debug("%s failed: %s", stage, e)
     return ResearchFailed(stage, describe(e) if not isinstance(e, ModelCallError) else str(e),
-                          str(notes) if notes else None)
+                          str(notes) if notes else None, gathered=has_research(state))
 
 
 class ClarifyNode:
