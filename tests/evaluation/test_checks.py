@@ -933,3 +933,28 @@ def test_compare_says_the_accuracy_is_of_proven_claims_and_how_many_are_unchecke
     by_name = {r[0]: r[1:] for r in rows}
     assert by_name["Citation accuracy (FACT-style, proven claims only) (mean)"] == ["100.0 %", "90.0 %"], rows
     assert by_name["Claims unchecked (not in the accuracy) (mean)"] == ["23.1 %", "0.0 %"], rows
+
+
+@pytest.mark.parametrize("name", ["report.md", "notes.md", "run.json"])
+def test_a_run_file_linked_out_of_its_folder_is_not_read(tmp_path, capsys, name):
+    """A run folder someone hands you: report.md (or notes.md, run.json) a link to a file
+    outside it (/etc/passwd, a key) is refused by name, not counted, quoted or judged."""
+    folder = make_run(tmp_path / "run")
+    secret = tmp_path / "elsewhere.txt"
+    secret.write_text("# private heading\n\nroot:x:0:0:root:/root:/bin/bash\n", encoding="utf-8")
+    (folder / name).unlink(missing_ok=True)
+    (folder / name).symlink_to(secret)
+    with pytest.raises(EvalInputError, match="link leading outside its run folder"):
+        RunFolder.load(folder)
+    code = main(["eval", "report", str(folder), "--json", str(tmp_path / "report.json")])
+    err = capsys.readouterr().err
+    assert code == 2 and "link leading outside" in err and name in err
+    assert "root:x" not in err and not (tmp_path / "report.json").exists()
+
+
+def test_a_run_file_linked_inside_its_folder_is_read(tmp_path):
+    folder = make_run(tmp_path / "run")
+    (folder / "copy.md").write_text((folder / "report.md").read_text(encoding="utf-8"), encoding="utf-8")
+    (folder / "report.md").unlink()
+    (folder / "report.md").symlink_to(folder / "copy.md")
+    assert RunFolder.load(folder).report_md

@@ -92,6 +92,21 @@ def _read_text(path: Path) -> str | None:
         raise EvalInputError(f"{path} cannot be read: {e}") from None
 
 
+# Every file of a run folder this module reads.
+RUN_FILES = ("report.md", "report.linked.md", "citations.json", "audit.json", "run.json", "notes.md", "sources.json")
+
+
+def _check_inside(folder: Path) -> None:
+    """EvalInputError when a file of the run folder is a link leading out of it: a run
+    folder someone hands you must not make ``eval`` read (count, quote, pass on to a judge)
+    a file elsewhere on the machine, as ``index`` refuses links out of its folder."""
+    root = folder.resolve()
+    for name in RUN_FILES:
+        path = folder / name
+        if path.is_symlink() and not path.resolve().is_relative_to(root):
+            raise EvalInputError(f"{path} is a link leading outside its run folder {folder}: not read")
+
+
 @dataclass
 class RunFolder:
     """One published run. ``run`` is run.json (question, brief, plan, usage) when the run
@@ -117,6 +132,7 @@ class RunFolder:
         missing = [n for n in REQUIRED if not (folder / n).is_file()]
         if missing:
             raise EvalInputError(f"{folder} is not a published run folder (missing {', '.join(missing)})")
+        _check_inside(folder)
         citations = _read_json(folder / "citations.json", "citations file")
         audit = _read_json(folder / "audit.json", "audit file")
         if not isinstance(citations, list) or not all(isinstance(c, dict) for c in citations):
