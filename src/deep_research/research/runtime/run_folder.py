@@ -9,6 +9,7 @@ import json
 import logging
 from pathlib import Path
 
+from ...errors import mask_page_url
 from ...publish.files import inside, safe_name
 from .configuration import Configuration
 
@@ -48,7 +49,10 @@ def root_checkpoint(config: dict | None) -> str | None:
 
 
 def notes_markdown(state: dict) -> tuple[str, str]:
-    """notes.md (compressed findings per topic) and raw_notes.md (everything collected)."""
+    """notes.md (compressed findings per topic) and raw_notes.md (everything collected),
+    the URLs in them without their credentials, as a source's URL is kept
+    (errors.mask_page_url): a run kept before search results were masked holds its pages'
+    signed addresses in its raw notes, and its resume wrote them to raw_notes.md."""
     parts = [f"# Research notes\n\nQuestion: {state.get('question', '')}\n"]
     if state.get("research_brief"):
         parts.append(f"## Research brief\n\n{state['research_brief']}\n")
@@ -60,7 +64,7 @@ def notes_markdown(state: dict) -> tuple[str, str]:
         parts.append("## Errors\n\n" + "\n".join(f"- {e.get('stage')}: {e.get('message')}"
                                                  for e in state["errors"]) + "\n")
     raw = "# Raw research notes\n\n" + "\n\n---\n\n".join(state.get("raw_notes") or ["(none)"]) + "\n"
-    return "\n".join(parts), raw
+    return mask_page_url("\n".join(parts)), mask_page_url(raw)
 
 
 def run_record(cfg: Configuration, state: dict, thread_id: str) -> dict:
