@@ -42,6 +42,7 @@ from .chat import (emit_live, failure_message, hide_internal_turns, take_back_sa
                    run_id, untrack_saved_lines)
 from .run_folder import asave_notes, root_checkpoint
 from .configuration import Configuration
+from .setting_policy import for_server_users
 from .thread_settings import notice_update, settled
 from . import tracing
 from .meter import ModelCallError, describe
@@ -134,18 +135,25 @@ async def fail(stage: str, e: Exception, state: dict, config: dict, runtime: Any
     else:
         message = describe(e)
         log.exception("%s failed", stage)
-    if notes is None and isinstance(state, dict) and _has_research(state):
-        try:
-            cfg = Configuration.resolve(config, getattr(runtime, "context", None))
-            thread = str(((config or {}).get("configurable") or {}).get("thread_id") or "local")
-            path = await asave_notes(cfg, state, thread, root_checkpoint(config))
-            notes = str(path) if path else None
-        except UserError:  # an invalid configuration: nowhere to save to
-            pass
-    out: Exception = e if isinstance(e, (UserError, ResearchFailed)) else ResearchFailed(stage, message, notes)
+    try:
+        cfg: Configuration | None = Configuration.resolve(config, getattr(runtime, "context", None))
+    except Exception:  # noqa: BLE001 - an invalid configuration: nowhere to save to (the failure goes on)
+        cfg = None
+    if notes is None and cfg is not None and isinstance(state, dict) and _has_research(state):
+        thread = str(((config or {}).get("configurable") or {}).get("thread_id") or "local")
+        path = await asave_notes(cfg, state, thread, root_checkpoint(config))
+        notes = str(path) if path else None
+    server = run_id(config) is not None
+    if server and (shown := for_server_users(message, cfg, what=f"{stage} failed")) != message:
+        # a server's chat users (and its thread's state, its run's error) are not shown its
+        # paths (a corpus folder that is missing, a report folder it cannot write): its log has them
+        message = shown
+        e = UserError(message) if isinstance(e, UserError) else e
+    out: Exception = e if isinstance(e, UserError) else \
+        e if isinstance(e, ResearchFailed) and e.message == message else ResearchFailed(stage, message, notes)
     if isinstance(out, ResearchFailed) and out.notes_path is None:
         out.notes_path = notes
-    turn = failure_message(stage, message, notes, setup=isinstance(e, UserError), server=run_id(config) is not None)
+    turn = failure_message(stage, message, notes, setup=isinstance(e, UserError), server=server)
     notice = dict(notice or {})
     said = notice.pop("messages", [])
     for shown in (*said, turn):
