@@ -162,3 +162,29 @@ def test_a_setup_error_naming_a_servers_folder_reaches_its_users_without_the_pat
     raised, values = _setup_failure(tmp_path, {})
     assert f"corpus_path = {tmp_path / 'srv-docs'}: " in raised and "(server path)" not in raised
     assert str(tmp_path / "srv-docs") in values["messages"][-1].content
+
+
+def test_a_servers_failure_record_names_its_notes_within_the_report_folder(tmp_path):
+    """A failed run's ``errors`` entry (thread state, read by a server's clients) named where
+    its notes were saved, a path of the server: on a server it is relative to the report
+    folder; the CLI's keeps the path as written."""
+    from unittest import mock
+
+    from deep_research.research.runtime import failure
+
+    recorded: list[dict] = []
+
+    async def record(config, update):
+        recorded.append(update)
+        return True
+
+    state = {"question": "Heat pumps?", "research_brief": "B", "notes": [{"topic": "T", "findings": "F"}]}
+    ctx = {"output_dir": str(tmp_path / "out")}
+    runtime = type("R", (), {"context": ctx})()
+    with mock.patch.object(failure, "record_failure", record):
+        for configurable in ({"run_id": "run-1"}, {}):
+            config = {"configurable": {"thread_id": "t1", **configurable}}
+            asyncio.run(failure.fail("publish", ValueError("disk full"), state, config, runtime))
+    server, local = (u["errors"][0]["notes"] for u in recorded)
+    assert not server.startswith("/") and server.endswith("/notes.md") and (tmp_path / "out" / server).is_file()
+    assert local == str(tmp_path / "out" / server)

@@ -32,6 +32,7 @@ import asyncio
 import functools
 import logging
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import Any
 
 from langgraph.errors import GraphBubbleUp
@@ -40,7 +41,7 @@ from langgraph.types import Command
 from ...errors import UserError
 from .chat import (emit_live, failure_message, hide_internal_turns, take_back_saved_lines, track_saved_lines,
                    run_id, untrack_saved_lines)
-from .run_folder import asave_notes, root_checkpoint
+from .run_folder import asave_notes, in_report_folder, root_checkpoint
 from .configuration import Configuration
 from .setting_policy import for_server_users
 from .thread_settings import notice_update, settled
@@ -159,8 +160,10 @@ async def fail(stage: str, e: Exception, state: dict, config: dict, runtime: Any
     for shown in (*said, turn):
         emit_live(shown)  # the chat gets it in the live stream, before the run's error event
     try:
+        kept = in_report_folder(cfg, notes) if server and notes and cfg is not None else \
+            Path(notes).name if server and notes else notes  # a server's state: no server paths
         await record_failure(config, {**notice, "status": "failed",
-                                      "errors": [failure_record(stage, message, notes)], "messages": [*said, turn]})
+                                      "errors": [failure_record(stage, message, kept)], "messages": [*said, turn]})
     except Exception as problem:  # noqa: BLE001 - the failure itself is still raised
         log.error("could not record the failure in the thread state: %s", describe(problem))
     out.recorded = True  # type: ignore[attr-defined]

@@ -42,6 +42,26 @@ def run_dir(cfg: Configuration, state: dict, thread_id: str, checkpoint: str | N
     return folder
 
 
+def in_report_folder(cfg: Configuration, path: str) -> str:
+    """``path`` (a run folder or a file in one) relative to the report folder
+    (``output_dir``), as a server's thread state keeps it: its clients read that state
+    (Studio, ``threads.get_state``), and a server's folders are no business of theirs. The
+    file's name alone when it is not inside that folder."""
+    try:
+        return Path(path).relative_to(Path(cfg.output_dir).expanduser()).as_posix()
+    except ValueError:
+        return Path(path).name
+
+
+def outputs_for_state(cfg: Configuration, files: dict, *, server: bool) -> dict:
+    """The publish step's ``outputs`` as the thread's state keeps them: on a server, each
+    path relative to the report folder (:func:`in_report_folder`; ``served``, the report's
+    links, as it is); elsewhere (the CLI, a Python caller) the paths as written."""
+    if not server:
+        return files
+    return {k: v if k == "served" or not isinstance(v, str) else in_report_folder(cfg, v) for k, v in files.items()}
+
+
 def root_checkpoint(config: dict | None) -> str | None:
     """The id of the thread checkpoint the current step runs from (None without a checkpointer)."""
     conf = (config or {}).get("configurable") or {}
