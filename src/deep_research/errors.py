@@ -1,7 +1,7 @@
 """Errors that reach the user, and keeping credentials out of what they say."""
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 import re
 
 
@@ -142,3 +142,40 @@ def has_masked_url_credentials(text: str) -> bool:
     """Whether ``text`` holds a URL whose credentials :func:`mask_url_credentials` masked
     (``//user:***@host``, ``//***@host``, ``?token=***``): a value kept without them."""
     return bool(_MASKED_URL.search(text))
+
+
+# --- keeping a server's paths out of what its chat users see --------------------------------
+SERVER_PATH = "(server path)"
+_PATH_CHARS = r"[^\s'\"`<>|,;()\[\]{}]"
+# An absolute path (/srv/docs, ~/notes, C:\data, file:///srv/docs/a.pdf) standing alone: not
+# the path of a URL (https://host/a/b) nor part of a word (and/or, 1/2, km/h).
+_ABSOLUTE_PATH = re.compile(rf"(?<![\w./:~\\-])(?:~?/(?=[\w.~-])|[A-Za-z]:\\){_PATH_CHARS}*"
+                            rf"|\bfile://{_PATH_CHARS}*")
+
+
+def hide_paths(text: str, known: Iterable[str] = ()) -> str:
+    """``text`` with the paths of this machine in it written as :data:`SERVER_PATH`: each
+    of ``known`` (folders a setting names, as given, relative ones too; a bare name only
+    where a path goes on from it) with what follows it of a path, and every absolute path
+    and ``file://`` URL. For the users of a server's chat,
+    who are not shown its folders (the server's log keeps the full text)."""
+    paths = sorted({p.rstrip("/\\") for p in known if p and p.strip("/\\.")}, key=len, reverse=True)
+
+    def hidden(part: str) -> str:
+        for path in paths:
+            # a bare name (corpus_path = docs) only where a path goes on from it: not every word "docs"
+            then = "" if re.search(r"[/\\]", path) else r"(?=[/\\])"
+            part = re.sub(rf"(?<![\w.~/\\-]){re.escape(path)}{then}(?![\w.~-]){_PATH_CHARS}*", _hidden, part)
+        return _ABSOLUTE_PATH.sub(_hidden, part)
+
+    out, at = [], 0
+    for m in _URL.finditer(text):  # a web address (its path, its query) is no path of this machine
+        if not m[0].lower().startswith("file:"):
+            out += [hidden(text[at:m.start()]), m[0]]
+            at = m.end()
+    return "".join([*out, hidden(text[at:])])
+
+
+def _hidden(m: re.Match) -> str:
+    end = m[0].rstrip(_SENTENCE_END + ";")  # a sentence's punctuation after the path stays
+    return SERVER_PATH + m[0][len(end):]

@@ -107,6 +107,16 @@ def control_characters(text: str) -> list[str]:
     return sorted({hex(ord(c)) for c in text if unicodedata.category(c) == "Cc" and c not in "\n\t\r"})
 
 
+_BIDI_CONTROLS = re.compile("[\u202a-\u202e\u2066-\u2069]")
+
+
+def without_bidi_controls(text: str) -> str:
+    """``text`` without the bidirectional embeddings, overrides and isolates (U+202A-U+202E,
+    U+2066-U+2069): they hold no words, only the order a viewer shows them in (a line shown
+    in another order than a model reads it); right-to-left text keeps its letters and marks."""
+    return _BIDI_CONTROLS.sub("", text)
+
+
 def inert_text(text: str) -> str:
     """``text`` (a report, notes, HTML) with every character of ``_ACTING`` written as an
     escape (``\\x1b``, ``\\r``, ``\\u202e``): shown, never acted on. Only ASCII

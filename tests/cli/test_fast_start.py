@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from unittest import mock
 
 import pytest
 
@@ -97,15 +98,43 @@ def test_pdf_worker_renders_with_the_same_fetch_policy(tmp_path):
     assert "file:///etc/passwd" in refused and "http://127.0.0.1:9/x.png" in refused
 
 
-def test_pdf_worker_that_dies_falls_back_to_rendering_here(tmp_path, monkeypatch):
+def _never_here(html, path):
+    raise AssertionError("the PDF was rendered in the caller's process, unbounded")
+
+
+def test_pdf_worker_that_dies_asks_a_new_worker_once_never_this_process(tmp_path, monkeypatch):
+    """A worker whose child dies before it answers rendered the PDF in the caller's own
+    process, with no bound (a report that killed the child, or renders without end, held
+    `deep-research publish` for ever): a new child is asked once, bounded the same way."""
     from deep_research.publish import pdf as pdfmod
 
+    monkeypatch.setattr(pdfmod, "render_pdf", _never_here)
     html = tmp_path / "r.html"
-    html.write_text("<html><body><p>Rendered here.</p></body></html>", encoding="utf-8")
-    monkeypatch.setattr(pdfmod.sys, "executable", "/bin/false")  # the child exits at once, answering nothing
-    worker = pdfmod.PdfWorker()
-    assert worker.render(html, tmp_path / "r.pdf") == []
+    html.write_text("<html><body><p>Rendered by a second worker.</p></body></html>", encoding="utf-8")
+    with pdfmod.PdfWorker() as worker:
+        worker.proc.kill()  # the first child dies before it answers
+        worker.proc.wait()
+        assert worker.render(html, tmp_path / "r.pdf") == []
     assert (tmp_path / "r.pdf").read_bytes().startswith(b"%PDF")
+
+
+def test_pdf_worker_that_cannot_run_is_an_error_naming_why(tmp_path, monkeypatch):
+    from deep_research.publish import pdf as pdfmod
+
+    monkeypatch.setattr(pdfmod, "render_pdf", _never_here)
+    monkeypatch.setattr(pdfmod.sys, "executable", "/bin/false")  # every child exits at once, answering nothing
+    html = tmp_path / "r.html"
+    html.write_text("<html><body><p>Not rendered.</p></body></html>", encoding="utf-8")
+    worker = pdfmod.PdfWorker()
+    with pytest.raises(RuntimeError, match="stopped before it answered.*a second worker failed too"):
+        worker.render(html, tmp_path / "r.pdf")
+    assert worker.error and "second worker" in worker.error and worker.proc is None
+    assert not (tmp_path / "r.pdf").exists()
+    # a child that cannot even be started (a process limit)
+    monkeypatch.setattr(pdfmod.subprocess, "Popen", mock.Mock(side_effect=OSError("Resource temporarily unavailable")))
+    no_start = pdfmod.PdfWorker()
+    with pytest.raises(RuntimeError, match=r"could not start \(Resource temporarily unavailable\)"):
+        no_start.render(html, tmp_path / "r.pdf")
 
 
 def test_an_early_pdf_worker_is_stopped_when_publish_fails_before_using_it(tmp_path):

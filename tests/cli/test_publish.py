@@ -282,3 +282,31 @@ def test_a_sources_section_written_in_the_report_is_replaced_with_a_warning(tmp_
     assert "This list was written by the model" in kept
     r = run("publish", tmp_path / "one" / "report.md", "-s", "examples/sources.json", "-o", tmp_path / "two", "--no-pdf")
     assert r.returncode == 0 and "Sources' section" not in r.stderr, r.stderr
+
+
+def test_a_pdf_no_worker_can_render_is_said_and_every_other_file_is_written(tmp_path, monkeypatch, capfd):
+    """When its PDF worker could not run, `deep-research publish` rendered the PDF in its own
+    process, with no bound (a report that killed the worker, or renders without end, held it
+    for ever). A new worker is asked once; when none answers, every other file is written
+    (citations.json and audit.json too), the terminal says the PDF was not written and why,
+    and the exit code is 1: a PDF was asked for."""
+    from deep_research.cli import main
+    from deep_research.publish import pdf as pdfmod
+    from deep_research.publish import publisher
+
+    def never_here(html, path):
+        raise AssertionError("the PDF was rendered in publish's own process, unbounded")
+
+    monkeypatch.setattr(pdfmod, "render_pdf", never_here)
+    monkeypatch.setattr(publisher, "render_pdf", never_here)
+    monkeypatch.setattr(pdfmod.sys, "executable", "/bin/false")  # every worker exits at once, answering nothing
+    monkeypatch.chdir(ROOT)
+    rc = main(["publish", "examples/report.md", "--sources", "examples/sources.json", "--out", str(tmp_path)])
+    err = capfd.readouterr().err
+    assert rc == 1, err
+    for name in ("report.md", "report.linked.md", "report.html", "citations.json", "audit.json"):
+        assert (tmp_path / name).is_file(), name
+    assert not (tmp_path / "report.pdf").exists()
+    said = " ".join(err.split())
+    assert "PDF not written: the PDF worker stopped before it answered" in said, said
+    assert "--no-pdf" in said and "internal error" not in said

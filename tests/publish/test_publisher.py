@@ -325,6 +325,21 @@ def test_a_sources_section_of_the_report_that_is_replaced_is_kept_in_the_audit(t
     assert bare.sources_replaced is None
 
 
+def test_a_replaced_sources_section_is_kept_in_the_audit_without_url_credentials(tmp_path):
+    """audit.json is written and served like every other file: the model's own Sources text
+    it keeps (sources_replaced.text) lists URLs without their credentials, masked as a
+    source's URL is (a token as the user name, a signature, an api_key); the rest of the text
+    and a short value of a sometimes-secret name stay as written."""
+    listed = ("## References\n\n- https://ghp_abcdefghijklmnop@git.example.org/notes\n"
+              "- [the study](https://files.example.org/s.pdf?X-Amz-Signature=0123456789abcdef0123&page=2)\n"
+              "- https://api.example.org/v1?api_key=sk-live-00000000&code=CIV, seen in 2024\n")
+    result = publish_report(REPORT.split("## References")[0] + listed, _sources(), tmp_path, pdf=False)
+    text = json.loads(result.files["audit"].read_text())["sources_replaced"]["text"]
+    assert "ghp_abcdefghijklmnop" not in text and "0123456789abcdef0123" not in text and "sk-live" not in text
+    assert "https://***@git.example.org/notes" in text
+    assert "X-Amz-Signature=***&page=2)" in text and "api_key=***&code=CIV, seen in 2024" in text
+
+
 DISAGREE_PAGES = [
     Source("norway", "https://stats.example.org/norway", "In Norway, 60 percent of houses had a heat pump by 2020.",
            "Norway statistics", "text"),

@@ -45,4 +45,4 @@ def test_a_cancelled_run_reads_cancelled_and_resumes(tmp_path: Path):
         cancelled, resumed = asyncio.run(go())
     assert cancelled["status"] == "cancelled"  # was "running": a stale status in Studio / a chat
     assert resumed["status"] == "completed", resumed.get("errors")
-    assert Path(resumed["outputs"]["dir"]).is_dir()
+    assert (tmp_path / "reports" / resumed["outputs"]["dir"]).is_dir()  # (relative to the report folder)

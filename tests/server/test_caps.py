@@ -308,6 +308,25 @@ def test_create_run_refuses_values_above_a_ceiling_and_unknown_models(auth_modul
         "owner": "alice"}
 
 
+def test_create_run_refused_for_the_environment_does_not_name_the_servers_files(auth_module, monkeypatch, caplog):
+    """A bad value of the server's environment refused every run with its text, which names
+    the settings file it came from (a path of the server): the client is told the setting
+    and the problem, the file as "(server path)"; the server's log has the full text."""
+    from langgraph_sdk import Auth
+
+    from deep_research import env_file
+
+    monkeypatch.setenv("DEEP_RESEARCH_MAX_COST_USD", "lots")
+    monkeypatch.setitem(env_file._FROM_FILE, "DEEP_RESEARCH_MAX_COST_USD", "/srv/research/app/.env")
+    caplog.set_level("ERROR")
+    with pytest.raises(Auth.exceptions.HTTPException) as err:
+        create_run(auth_module, {"max_cost_usd": 0.25})
+    detail = err.value.detail
+    assert err.value.status_code == 403 and "DEEP_RESEARCH_MAX_COST_USD" in detail, detail
+    assert "/srv/research" not in detail and "set in the environment file (server path)" in detail, detail
+    assert any("/srv/research/app/.env" in r.getMessage() for r in caplog.records)
+
+
 # --- the CLI ----------------------------------------------------------------------------------
 SCRIPTED = {"DEEP_RESEARCH_DEPS": "tests.support.cli_deps:deps"}
 

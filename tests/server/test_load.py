@@ -132,12 +132,12 @@ def _check_run(i: int, v: dict, out: Path):
     assert v["question"].startswith(f"Run {i:02d}:")
     own = v["sources"]
     assert own and all(s["url"].startswith(f"http://{tag}.test/") for s in own.values()), tag
-    cites = json.loads(Path(v["outputs"]["citations"]).read_text())
+    cites = json.loads((out / v["outputs"]["citations"]).read_text())
     assert cites and {c["source_id"] for c in cites} <= set(own), tag
     assert all(c["url"].startswith(f"http://{tag}.test/") for c in cites), tag
-    linked = Path(v["outputs"]["linked"]).read_text()
+    linked = (out / v["outputs"]["linked"]).read_text()
     assert set(re.findall(r"http://(run\d\d)\.test/", linked)) == {tag}
-    assert Path(v["outputs"]["dir"]).parent == out
+    assert (out / v["outputs"]["dir"]).parent == out  # (the state's paths: relative to the report folder)
     assert v["citation_summary"]["unsupported"] == 0
 
 

@@ -79,12 +79,13 @@ def test_the_chat_links_each_file_signed_for_its_owner(served):
         parts = urlsplit(url)
         assert f"{parts.scheme}://{parts.netloc}" == base and parts.path.startswith(f"/reports/{thread}/")
         assert "u=alice" in parts.query and "sig=" in parts.query and "exp=" in parts.query
+    assert not Path(values["outputs"]["dir"]).is_absolute()  # the state: relative to the report folder
     assert values["outputs"]["dir"] not in values["messages"][-1]["content"]  # no server path in the chat
 
 
 def test_the_owner_gets_every_file_with_its_type(served):
-    base, thread, values, _ = served
-    folder = Path(values["outputs"]["dir"])
+    base, thread, values, tmp = served
+    folder = tmp / "reports" / values["outputs"]["dir"]
     listing = httpx.get(f"{base}/reports/{thread}", headers=_h(ALICE), timeout=30)
     assert listing.status_code == 200, listing.text
     [report] = listing.json()["reports"]
@@ -187,7 +188,7 @@ def test_a_browser_opens_the_chats_links(served):
 
     base, thread, values, tmp = served
     links = _links(values)
-    pdf_bytes = Path(values["outputs"]["pdf"]).read_bytes()
+    pdf_bytes = (tmp / "reports" / values["outputs"]["pdf"]).read_bytes()
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as pw:
@@ -234,7 +235,7 @@ def test_a_second_server_process_serves_what_the_first_stored(tmp_path, postgres
             via_second = httpx.get(f"{second}/reports/{thread}/{report}/{name}", headers=_h(ALICE), timeout=30)
             via_first = httpx.get(f"{first}/reports/{thread}/{report}/{name}", headers=_h(ALICE), timeout=30)
             assert via_second.status_code == via_first.status_code == 200, name
-            assert via_second.content == via_first.content == Path(values["outputs"]["dir"], name).read_bytes()
+            assert via_second.content == via_first.content == (tmp_path / "reports" / values["outputs"]["dir"] / name).read_bytes()
         assert httpx.get(f"{second}/reports/{thread}/{report}/report.pdf", headers=_h(BOB), timeout=30).status_code == 404
         assert httpx.get(f"{second}/reports/{thread}/{report}/report.pdf", timeout=30).status_code == 401
         assert httpx.get(f"{second}/reports/{thread}", headers=_h(BOB), timeout=30).status_code == 404

@@ -55,6 +55,12 @@ def studio(tmp_path_factory):
         yield base, models, work, corpus
 
 
+def written(work: Path, path: str) -> Path:
+    """A path of a server thread's ``outputs``: relative to its report folder."""
+    assert not Path(path).is_absolute(), path
+    return work / "reports" / path
+
+
 def run_in_thread(base: str, **kwargs):
     from langgraph_sdk import get_client
 
@@ -72,7 +78,8 @@ def run_in_thread(base: str, **kwargs):
 SETUP_MISTAKES = {
     "no Tavily key": ({"search_api": "tavily"}, ["TAVILY_API_KEY", "search_api"]),
     "missing corpus": ({"search_api": "local", "corpus_path": "/nonexistent/corpus"},
-                       ["corpus_path = /nonexistent/corpus", "does not exist"]),
+                       # a server's path is not shown to its users (its log has it)
+                       ["corpus_path = (server path)", "does not exist", "the server's log names the path"]),
     "unknown model provider": ({"search_api": "none", "research_model": "nosuchprovider:model-x"},
                                ["research_model = nosuchprovider:model-x", "Unsupported provider"]),
     "provider package missing": ({"search_api": "none", "final_report_model": "anthropic:claude-x"},
@@ -188,7 +195,7 @@ def test_a_token_budget_stops_research_while_streaming_messages(studio, omit_usa
 def test_the_report_is_the_last_chat_message_and_model_calls_do_not_stream_into_the_chat(studio):
     from tests.support.studio import last_ai_message
 
-    base, models, _, corpus = studio
+    base, models, work, corpus = studio
     context = {"search_api": "local", "corpus_path": str(corpus), "write_pdf": False,
                "model_base_url": models.base_url}
     run, state, _ = run_in_thread(base, input={"messages": [{"role": "user", "content": QUESTION}]},
@@ -201,14 +208,15 @@ def test_the_report_is_the_last_chat_message_and_model_calls_do_not_stream_into_
     assert last is values["messages"][-1] or last == values["messages"][-1]
     text = last["content"]
     # the chat's report is the linked markdown (citations as numbered links); the state keeps the refs
-    assert text.startswith(Path(values["outputs"]["linked"]).read_text(encoding="utf-8").rstrip())
+    assert text.startswith(written(work, values["outputs"]["linked"]).read_text(encoding="utf-8").rstrip())
     assert "<ref" in values["report_markdown"] and "<ref" not in text
     summary = values["citation_summary"]
     assert (f"Citations: {summary['verified']} verified, {summary['repaired']} repaired, "
             f"{summary['unsupported']} unsupported") in text
     # a server's chat is not shown where the server keeps the files (no download links are
     # offered here): its folders are no business of the chat's users
-    assert values["outputs"]["dir"] not in text and str(Path(values["outputs"]["dir"]).parent) not in text
+    folder = written(work, values["outputs"]["dir"])
+    assert str(folder) not in text and str(folder.parent) not in text
     # the citation-check model (its name set in the server's .env) fixed the wrong quote
     assert summary["fixed_by_agent"] == 1 and summary["unsupported"] == 0
     # no model call streamed tokens, in any namespace; the chat (root namespace) got only
@@ -275,7 +283,7 @@ def test_the_report_follows_the_questions_language(studio, lang):
 
     from tests.support.studio import last_ai_message
 
-    base, _, _, corpus = studio
+    base, _, work, corpus = studio
     question, name, limitations, sources, kicker, checked, citations = QUESTIONS[lang]
     script = full_script(wrong_quote=False)
     script.rules.insert(0, {"role": "final_report", "contains": "Write the final research report",
@@ -301,9 +309,9 @@ def test_the_report_follows_the_questions_language(studio, lang):
     assert "## Limitations" not in report and "## Sources" not in report
     # the HTML's language and labels, and the PDF's
     outputs = values["outputs"]
-    html = Path(outputs["html"]).read_text(encoding="utf-8")
+    html = written(work, outputs["html"]).read_text(encoding="utf-8")
     assert f'<html lang="{lang}">' in html and kicker in html and checked in html
-    pdf_text = " ".join((p.extract_text() or "") for p in PdfReader(outputs["pdf"]).pages)
+    pdf_text = " ".join((p.extract_text() or "") for p in PdfReader(written(work, outputs["pdf"])).pages)
     pdf_text = " ".join(pdf_text.split())
     assert kicker.upper() in pdf_text and sources in pdf_text and checked in pdf_text  # CSS upper-cases it
     # the chat's summary line too; quotes stay in their source's language (English)
@@ -327,7 +335,7 @@ def test_a_follow_up_writes_a_second_report_and_a_fork_its_own_folder(studio):
 
     from tests.support.studio import last_ai_message
 
-    base, models, _, corpus = studio
+    base, models, work, corpus = studio
     context = {"search_api": "local", "corpus_path": str(corpus), "model_base_url": models.base_url}
 
     async def go():
@@ -336,13 +344,13 @@ def test_a_follow_up_writes_a_second_report_and_a_fork_its_own_folder(studio):
         first = await stream_like_studio(client, tid, input={"messages": [{"role": "user", "content": QUESTION}]},
                                          context=context)
         state1 = await client.threads.get_state(tid)
-        folder1 = Path(state1["values"]["outputs"]["dir"])
+        folder1 = written(work, state1["values"]["outputs"]["dir"])
         digest1 = folder_digest(folder1)
         n = len(models.requests)
         second = await stream_like_studio(client, tid, input={"messages": [{"role": "user", "content": FOLLOW_UP}]},
                                           context=context)
         state2 = await client.threads.get_state(tid)
-        digest2 = folder_digest(Path(state2["values"]["outputs"]["dir"]))
+        digest2 = folder_digest(written(work, state2["values"]["outputs"]["dir"]))
         asked = models.requests[n:]
         # a fork: the follow-up's report written again from the checkpoint before it
         history = await client.threads.get_history(tid, limit=100)
@@ -370,20 +378,20 @@ def test_a_follow_up_writes_a_second_report_and_a_fork_its_own_folder(studio):
     # the new report builds on the earlier findings and on its own
     assert v2["prior_notes"] == v1["notes"] and v2["notes"]
     # a second report in a second folder; the first one untouched
-    folder2 = Path(v2["outputs"]["dir"])
+    folder2 = written(work, v2["outputs"]["dir"])
     assert folder2 != folder1 and (folder2 / "report.md").is_file()
     assert folder_digest(folder1) == digest1
-    assert v2["previous_reports"][0]["outputs"]["dir"] == str(folder1)
+    assert written(work, v2["previous_reports"][0]["outputs"]["dir"]) == folder1
     assert v2["previous_reports"][0]["question"] == QUESTION
     # the chat: first report, then the follow-up question, then the second report
     texts = [(m["type"], m.get("name")) for m in v2["messages"]]
     assert texts.count(("ai", "report")) == 2 and texts[-1] == ("ai", "report")
     assert last_ai_message(v2)["content"].startswith(
-        Path(v2["outputs"]["linked"]).read_text(encoding="utf-8").rstrip())
+        written(work, v2["outputs"]["linked"]).read_text(encoding="utf-8").rstrip())
     # per-report accounting: the second report's usage is its own
     assert v2["usage"] != v1["usage"] and "summarize_page" not in json.dumps(v2.get("degradations") or [])
     # the fork wrote its report into its own folder; the follow-up's folder is untouched
-    folder3 = Path(state3["values"]["outputs"]["dir"])
+    folder3 = written(work, state3["values"]["outputs"]["dir"])
     assert folder3 not in (folder1, folder2) and (folder3 / "report.md").is_file()
     assert folder3.name.startswith(folder2.name)
     assert folder_digest(folder1) == digest1 and folder_digest(folder2) == digest2

@@ -108,8 +108,20 @@ def _publish(report: Path, sources: Path, out_dir: Path, pdf: bool, title: str |
     if unknown:
         _warn(f"the report cites source ids that are not in {sources}: {_ids(unknown)}; their refs are "
               'marked not found (check="quote-not-found") and are published as not found')
-    result = publish_report(doc, loaded.sources, out_dir, pdf=pdf, title=title, findings=findings,
-                            pdf_worker=worker, docx=docx, citation_style=citation_style)
+    try:
+        result = publish_report(doc, loaded.sources, out_dir, pdf=pdf, title=title, findings=findings,
+                                pdf_worker=worker, docx=docx, citation_style=citation_style)
+    except Exception:
+        if worker is None or not getattr(worker, "error", None):
+            raise
+        # the bounded worker gave no PDF (stopped past its bound, or no worker could run):
+        # every other file is written all the same, as a research run writes them
+        result = publish_report(doc, loaded.sources, out_dir, pdf=False, title=title, findings=findings,
+                                docx=docx, citation_style=citation_style)
+        _print_publish_summary(result)
+        _warn(f"PDF not written: {worker.error}; the other files are written. Publish again to retry, "
+              "or pass --no-pdf")
+        raise typer.Exit(1) from None
     _print_publish_summary(result)
 
 

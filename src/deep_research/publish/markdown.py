@@ -31,6 +31,7 @@ from ..citations.document.sections import (
 )
 from ..citations.model import Verdict
 from ..citations.styles import Styler
+from ..errors import mask_page_url
 from ..terminal import blank_controls, inert_text
 from .safety import (
     Atom,
@@ -392,13 +393,15 @@ def linked_markdown(report: CitationReport, sources_heading: str = "Sources", *,
 def replaced_sources(report: CitationReport) -> dict | None:
     """The report's own Sources section, which publishing replaces with the list built from
     the citations, when it says anything else: ``{"heading", "line", "text"}`` (the text as
-    the input has it, so that nothing written there is lost); None when the report has none,
-    or when it is that list already (a run's report.md, published again)."""
+    the input has it, so that nothing written there is lost, but for the credentials of the
+    URLs it lists, masked as a source's URL is: errors.mask_page_url, for audit.json is
+    written and served like every other file); None when the report has none, or when it
+    is that list already (a run's report.md, published again)."""
     doc = report.parsed
     section = sources_section(doc)
     if section is None:
         return None
-    text = doc.markdown[section.start:section.end]
+    text = mask_page_url(doc.markdown[section.start:section.end])
     name = sources_name(section)
     built = inert_text(_sources_markdown(report, name, ids=True))  # as report.md holds it
 

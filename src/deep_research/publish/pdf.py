@@ -8,7 +8,7 @@ refused.
 
 WeasyPrint takes about a second to import. :class:`PdfWorker` starts a child process that
 imports it while the caller checks citations and builds the HTML (on a machine with two
-or more cores the two overlap), then renders there. ``deep-research publish`` uses it;
+or more cores the two overlap), then renders there, bounded. ``deep-research publish`` and a research run use it;
 the library default (:func:`render_pdf`) renders in the calling process. Importing this
 module does not import WeasyPrint.
 """
@@ -67,24 +67,32 @@ def render_pdf(html: str, path: str | Path) -> list[str]:
 class PdfWorker:
     """A child process that has imported WeasyPrint and renders one PDF on request.
 
-    Start it early, call :meth:`render` once; if the child cannot be started or dies
-    before it answers, the PDF is rendered in this process instead (nothing is lost),
-    unless ``fallback`` is False (a research run's: a report that killed the child, or
-    would outlive the bound, must not render unbounded in a server's process; then the
-    child's death is reported as an error). A render that outlives ``timeout`` is stopped
-    and reported as an error."""
+    Start it early, call :meth:`render` once. Every render is bounded: one that outlives
+    ``timeout`` is stopped and reported as an error. If the child cannot be started or dies
+    before it answers, the PDF is asked of a new child once, bounded the same way, unless
+    ``fallback`` is False (a research run's: it does not wait twice); when that fails too,
+    the error says so. Nothing renders in the caller's process, where a report that killed
+    the child, or renders without end, could not be stopped (``deep-research publish`` then
+    writes every other file and says the PDF was not written). :attr:`error` holds what
+    failed, once :meth:`finish` has raised."""
 
     def __init__(self, timeout: float = WORKER_TIMEOUT_S, *, fallback: bool = True):
         self.timeout = timeout
         self.fallback = fallback
+        self.error: str | None = None
         self._job: tuple[Path, Path] | None = None
+        self._start_problem = ""
+        self.proc: subprocess.Popen | None = self._spawn()
+
+    def _spawn(self) -> subprocess.Popen | None:
         try:
-            self.proc: subprocess.Popen | None = subprocess.Popen(
+            return subprocess.Popen(
                 [sys.executable, "-m", "deep_research.publish.pdf"], stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, encoding="utf-8")
         except OSError as e:
-            log.info("PDF worker not started (%s); rendering in this process", e)
-            self.proc = None
+            log.info("PDF worker not started (%s)", e)
+            self._start_problem = printable(str(e))[:300]
+            return None
 
     def render(self, html_path: Path, pdf_path: Path) -> list[str]:
         """Render ``html_path`` to ``pdf_path``; returns the URLs refused (as :func:`render_pdf`)."""
@@ -94,19 +102,30 @@ class PdfWorker:
     def start(self, html_path: Path, pdf_path: Path) -> None:
         """Ask for the PDF and return at once (the caller goes on with other work)."""
         self._job = (Path(html_path), Path(pdf_path))
-        if self.proc is None:
+        self._ask()
+
+    def _ask(self) -> None:
+        if self.proc is None or self._job is None:
             return
+        html_path, pdf_path = self._job
         try:
             self.proc.stdin.write(json.dumps({"html": str(html_path), "pdf": str(pdf_path)}) + "\n")
             self.proc.stdin.flush()
         except (BrokenPipeError, OSError, ValueError):
-            pass  # the child is gone: finish() renders here
+            pass  # the child is gone: finish() says so (or asks a new one)
 
     def finish(self) -> list[str]:
         """Wait for the PDF asked for with :meth:`start`."""
-        html_path, pdf_path = self._job
+        try:
+            return self._finish(retry=self.fallback)
+        except RuntimeError as e:
+            self.error = str(e)
+            raise
+
+    def _finish(self, *, retry: bool) -> list[str]:
         if self.proc is None:
-            return render_pdf(html_path.read_text(encoding="utf-8"), pdf_path)
+            why = f"the PDF worker could not start ({self._start_problem or 'no message'})"
+            return self._again(why) if retry else self._fail(why)
         try:
             out, err = self.proc.communicate(timeout=self.timeout)
         except subprocess.TimeoutExpired:
@@ -116,17 +135,28 @@ class PdfWorker:
             out, err = "", ""
         self.proc = None
         answer = _last_json_line(out)
-        if answer is None:  # the child died before answering: render here
-            why = printable((err or "").strip()[-300:])
-            if not self.fallback:
-                raise RuntimeError(f"the PDF worker stopped before it answered ({why or 'no message'})")
-            log.info("PDF worker failed (%s); rendering in this process", why)
-            return render_pdf(html_path.read_text(encoding="utf-8"), pdf_path)
+        if answer is None:  # the child died before answering
+            why = f"the PDF worker stopped before it answered ({printable((err or '').strip()[-300:]) or 'no message'})"
+            return self._again(why) if retry else self._fail(why)
         if answer.get("error"):
             raise RuntimeError(f"rendering the PDF failed: {answer['error']}")
         for url in answer.get("refused", []):
             log.warning("refused to fetch %s while rendering the PDF", printable(url[:200]))
         return answer.get("refused", [])
+
+    def _again(self, why: str) -> list[str]:
+        """The PDF asked of a new child, once, bounded as the first (never in this process)."""
+        log.info("%s; asking a new PDF worker", why)
+        self.proc = self._spawn()
+        self._ask()
+        try:
+            return self._finish(retry=False)
+        except RuntimeError as e:
+            raise RuntimeError(f"{why}; a second worker failed too: {e}") from None
+
+    @staticmethod
+    def _fail(why: str) -> list[str]:
+        raise RuntimeError(why)
 
     def close(self) -> None:
         if self.proc is not None:

@@ -142,15 +142,15 @@ def _settings_allowed(ctx: Auth.types.AuthContext, config: Any, context: Any, so
     (research/runtime/setting_policy.py): server-side settings, ceilings, allowed models, prices."""
     from ..errors import UserError
     from ..research.runtime.configuration import Configuration
-    from ..research.runtime.setting_policy import Caller, Source
+    from ..research.runtime.setting_policy import Caller, Source, for_server_users
 
     caller = Caller(Source(source), SETTINGS.run_settings_allowed(trusted=not is_studio_user(ctx.user)))
     try:
         Configuration.resolve(config if isinstance(config, dict) else {},
                               context if isinstance(context, dict) else None,
                               above_ceiling="refuse", caller=caller)
-    except UserError as e:
-        raise _forbid(str(e)) from None
+    except UserError as e:  # (an environment's bad value may name the server's folder or settings file)
+        raise _forbid(for_server_users(str(e), what=f"{source}'s settings refused")) from None
 
 
 def _nulls_not_given(kwargs: dict) -> None:

@@ -116,3 +116,32 @@ def test_a_runs_pdf_worker_that_dies_is_a_degradation_not_a_render_in_the_runs_p
     a server's process. A research run says the PDF was not written instead."""
     _, said = _run_with_pdf_worker(tmp_path, DyingWorker)
     assert said == ["PDF not written: RuntimeError: the PDF worker stopped before it answered (killed)"], said
+
+
+def test_a_servers_thread_state_keeps_its_report_paths_within_the_report_folder(tmp_path: Path):
+    """A server's thread state held its paths (``outputs``, ``run_dir``: /srv/reports/…),
+    which its clients read (Studio, ``threads.get_state``). On a server they are relative to
+    the report folder (output_dir) now, and name the files written there; the CLI and a
+    Python caller (no server run) keep them as written."""
+    from langchain_core.messages import HumanMessage
+
+    corpus = write_corpus(tmp_path / "corpus")
+    build_index(corpus)
+
+    async def run(thread: str, configurable: dict) -> dict:
+        graph = graph_for(full_script(wrong_quote=False), corpus)
+        config = {"configurable": {"thread_id": thread, **configurable}}
+        async for _ in graph.astream({"messages": [HumanMessage("How do heat pumps work?")]}, config,
+                                     context=context(tmp_path)):
+            pass
+        return (await graph.aget_state(config)).values
+
+    reports = tmp_path / "reports"
+    values = asyncio.run(run("server-thread", {"run_id": "run-1"}))
+    assert values["status"] == "completed", values.get("errors")
+    outputs = values["outputs"]
+    assert not [v for v in outputs.values() if str(tmp_path) in str(v)], outputs
+    assert values["run_dir"] == outputs["dir"] and "/" not in outputs["dir"] and "server-thread" in outputs["dir"]
+    assert outputs["html"] == f"{outputs['dir']}/report.html" and (reports / outputs["html"]).is_file()
+    local = asyncio.run(run("cli-thread", {}))["outputs"]
+    assert Path(local["dir"]).parent == reports and Path(local["html"]).is_file()

@@ -107,6 +107,18 @@ def test_a_typed_reply_to_the_report_is_its_decision():
     assert chat.typed_decision(state) == ("review_report", {"type": "feedback", "feedback": "Lead with costs."})
 
 
+def test_a_typed_reply_is_read_without_bidi_controls_and_one_with_other_controls_is_no_decision():
+    """A reply typed to the brief is the feedback the brief's model reads: its bidi controls
+    are removed (as a question's are), and a reply with other control characters is no
+    decision (the clarify node refuses it as a message, at no model call, and the brief
+    still waits for one)."""
+    state = _asked("brief", "Only \u202eNorway\u202c, please.", research_brief="B")
+    assert chat.typed_decision(state) == ("approve_research_brief",
+                                          {"type": "reject", "feedback": "Only Norway, please."})
+    assert chat.typed_decision(_asked("brief", "Only \x1b[2JNorway", research_brief="B")) is None
+    assert chat.typed_decision(_asked("report_review", "ok\x08\x08no", report_review_pending=True)) is None
+
+
 @pytest.mark.parametrize("state", [
     _asked("brief", "approve"),  # no brief in the state
     _asked("report_review", "approve"),  # no review pending

@@ -118,3 +118,73 @@ def test_the_failure_is_the_chats_last_line_not_the_failed_nodes_progress():
     assert (("progress", "*Writing the research brief…*")) in shown
     assert all("first draft" not in text for _, text in shown), shown
     assert values["status"] == "failed"
+
+
+def _setup_failure(tmp_path, configurable: dict) -> tuple[str, dict]:
+    """A run of the real graph whose corpus folder is missing: (the error raised, the state)."""
+    from langgraph.store.memory import InMemoryStore
+
+    from deep_research.errors import UserError
+    from deep_research.research.graph import make_graph
+    from deep_research.research.runtime.deps import Deps
+    from tests.support.scenario import full_script
+    from tests.support.scripted import scripted_factory
+
+    graph = make_graph(Deps(model_factory=scripted_factory(full_script())), checkpointer=InMemorySaver(),
+                       store=InMemoryStore())
+    ctx = {"search_api": "local", "corpus_path": str(tmp_path / "srv-docs"), "output_dir": str(tmp_path / "out"),
+           "write_pdf": False, "allow_clarification": False}
+    config = {"configurable": {"thread_id": "t", **configurable}}
+
+    async def run():
+        with pytest.raises(UserError) as raised:
+            async for _ in graph.astream({"messages": [HumanMessage("Heat pumps?")]}, config, context=ctx):
+                pass
+        return str(raised.value), (await graph.aget_state(config)).values
+
+    return asyncio.run(run())
+
+
+def test_a_setup_error_naming_a_servers_folder_reaches_its_users_without_the_path(tmp_path, caplog):
+    """A server's corpus folder that is missing was named to its chat users, whole: in the
+    chat's failure turn, the run's error the client is sent and the thread's state
+    (``corpus_path = /srv/…: …``). They are told the problem and the setting, the path
+    replaced by "(server path)"; the server's log has the full text. The CLI (no server run)
+    still names the folder."""
+    caplog.set_level("ERROR")
+    raised, values = _setup_failure(tmp_path, {"run_id": "run-1"})
+    turn = values["messages"][-1].content
+    shown = [raised, turn, *(e["message"] for e in values["errors"])]
+    assert not [s for s in shown if str(tmp_path) in s or "srv-docs" in s], shown
+    assert "corpus_path = (server path): " in turn and "the server's log names the path" in turn, turn
+    assert "corpus_path = (server path): " in raised
+    assert any(str(tmp_path / "srv-docs") in r.getMessage() for r in caplog.records)
+    raised, values = _setup_failure(tmp_path, {})
+    assert f"corpus_path = {tmp_path / 'srv-docs'}: " in raised and "(server path)" not in raised
+    assert str(tmp_path / "srv-docs") in values["messages"][-1].content
+
+
+def test_a_servers_failure_record_names_its_notes_within_the_report_folder(tmp_path):
+    """A failed run's ``errors`` entry (thread state, read by a server's clients) named where
+    its notes were saved, a path of the server: on a server it is relative to the report
+    folder; the CLI's keeps the path as written."""
+    from unittest import mock
+
+    from deep_research.research.runtime import failure
+
+    recorded: list[dict] = []
+
+    async def record(config, update):
+        recorded.append(update)
+        return True
+
+    state = {"question": "Heat pumps?", "research_brief": "B", "notes": [{"topic": "T", "findings": "F"}]}
+    ctx = {"output_dir": str(tmp_path / "out")}
+    runtime = type("R", (), {"context": ctx})()
+    with mock.patch.object(failure, "record_failure", record):
+        for configurable in ({"run_id": "run-1"}, {}):
+            config = {"configurable": {"thread_id": "t1", **configurable}}
+            asyncio.run(failure.fail("publish", ValueError("disk full"), state, config, runtime))
+    server, local = (u["errors"][0]["notes"] for u in recorded)
+    assert not server.startswith("/") and server.endswith("/notes.md") and (tmp_path / "out" / server).is_file()
+    assert local == str(tmp_path / "out" / server)

@@ -76,3 +76,23 @@ def test_sources_json_and_run_json_show_page_and_question_controls_as_escapes(tm
     assert json.loads(open(files["run"], encoding="utf-8").read())["question"] == state["question"]
     again = parse_sources(json.loads(open(files["sources"], encoding="utf-8").read())).sources
     assert (again[0].content, again[0].title) == (page, f"Tea {hostile}")
+
+
+def test_notes_of_a_run_kept_before_urls_were_masked_are_written_without_their_credentials(tmp_path):
+    """A thread saved before search results' URLs were masked holds its pages' signed
+    addresses in its raw notes (and the findings a model wrote from them): resumed, the
+    run writes notes.md and raw_notes.md without the credentials, as its sources' URLs are
+    (runtime/sources.masked_meta); a short value of a sometimes-secret name stays."""
+    signed = "https://files.example.org/a.pdf?X-Amz-Signature=0123456789abcdef0123&page=2"
+    token = "https://ghp_abcdefghijklmnop@git.example.org/r?code=CIV"
+    raw = f'<source id="s1" title="{signed}" url="{signed}">\nExact sentences:\n- "It rose." ({token})\n</source>'
+    state = {"question": "Rise?", "notes": [{"topic": "T", "findings": f"It rose, see {signed}."}],
+             "raw_notes": [raw]}
+    path = save_notes(Configuration(output_dir=str(tmp_path)), state, "thread-1")
+    assert path is not None
+    for name in ("notes.md", "raw_notes.md"):
+        text = (path.parent / name).read_text(encoding="utf-8")
+        assert "0123456789abcdef0123" not in text and "ghp_abcdefghijklmnop" not in text, name
+        assert "X-Amz-Signature=***&amp;page=2" in text or "X-Amz-Signature=***&page=2" in text, name
+    raw_text = (path.parent / "raw_notes.md").read_text(encoding="utf-8")
+    assert "code=CIV" in raw_text and "***@git.example.org" in raw_text

@@ -194,42 +194,70 @@ def test_the_models_clarifying_question_and_confirmation_are_inert_in_the_chat(c
 
 
 # --- a message that is no question ---------------------------------------------------------------------------
+def _chat(corpus, tmp_path, thread: str):
+    """A chat thread of the real graph (no clarification, one round): (its script, a function
+    sending one message, with notices after it, and returning the thread's values, the
+    brief prompts recorded)."""
+    script = full_script(clarify=False)
+    deps = Deps(model_factory=scripted_factory(script), search_factory=lambda cfg: LocalCorpus.open(corpus))
+    graph = make_graph(deps, checkpointer=InMemorySaver(), store=InMemoryStore())
+    ctx = {"allow_clarification": False, "search_api": "local", "output_dir": str(tmp_path / "reports"),
+           "write_pdf": False, "max_researcher_iterations": 1}
+    config = {"configurable": {"thread_id": thread}}
+    brief_prompts: list[str] = []
+    for rule in script.rules:
+        if rule["contains"].startswith("Turn the conversation"):
+            rule["responses"] = type(rule["responses"])([recording(brief_prompts, rule["responses"][0])])
+
+    def send(text: str, progress: bool = False) -> dict:
+        async def go():
+            # on a server, the preflight's "Indexing…" line of a new thread comes after the message
+            notices = [AIMessage("Indexing the documents…", name="progress")] if progress else []
+            async for _ in graph.astream({"messages": [HumanMessage(text), *notices]}, config, context=ctx,
+                                         stream_mode="updates"):
+                pass
+            return (await graph.aget_state(config)).values
+
+        return asyncio.run(go())
+
+    return script, send, brief_prompts
+
+
 @pytest.mark.parametrize("message, said, progress", [
     ("", "Your message is empty", False), (" \u200b\n ", "Your message is empty", False),
     ("x" * 20_001, "20,001 characters long; the limit is 20,000", False),
-    ("", "Your message is empty", True)], ids=["empty", "blank", "too-long", "after-a-progress-line"])
+    ("", "Your message is empty", True),
+    ("How do heat \x1b[2Jpumps work\x07?", "Your message contains control characters (0x1b, 0x7)", False)],
+    ids=["empty", "blank", "too-long", "after-a-progress-line", "controls"])
 def test_a_chat_message_that_is_no_question_is_answered_without_a_model_call(corpus, tmp_path, message, said,
                                                                              progress):
     """On a server, an empty chat message (or one of 2,000,000 characters) started a whole
     research run: every model call of it, each prompt with the message in it. The CLI refuses
     both ("the question is empty", the 20,000-character limit). Now the run says why in the
     chat, at no model call, and the next message is the question."""
-    script = full_script(clarify=False)
-    deps = Deps(model_factory=scripted_factory(script), search_factory=lambda cfg: LocalCorpus.open(corpus))
-    graph = make_graph(deps, checkpointer=InMemorySaver(), store=InMemoryStore())
-    ctx = {"allow_clarification": False, "search_api": "local", "output_dir": str(tmp_path / "reports"),
-           "write_pdf": False, "max_researcher_iterations": 1}
-    config = {"configurable": {"thread_id": "no-question"}}
-
-    async def send(text: str, progress: bool = False):
-        # on a server, the preflight's "Indexing…" line of a new thread comes after the message
-        notices = [AIMessage("Indexing the documents…", name="progress")] if progress else []
-        async for _ in graph.astream({"messages": [HumanMessage(text), *notices]}, config, context=ctx,
-                                     stream_mode="updates"):
-            pass
-        return (await graph.aget_state(config)).values
-
-    v = asyncio.run(send(message, progress))
+    script, send, brief_prompts = _chat(corpus, tmp_path, "no-question")
+    v = send(message, progress)
     assert sum(script.calls.values()) == 0, script.log
     turn = v["messages"][-1]
     assert turn.type == "ai" and said in turn.content, turn.content
     assert v["status"] == "needs_clarification" and not v.get("question")
     assert all(len(m.content) <= 1_000 for m in v["messages"])  # the refused text is not kept whole
+    assert not [m.content for m in v["messages"] if "\x1b" in m.content or "\x07" in m.content]  # nor its controls
     # the next message is the question, and the refused one is no part of the conversation
-    brief_prompts: list[str] = []
-    for rule in script.rules:
-        if rule["contains"].startswith("Turn the conversation"):
-            rule["responses"] = type(rule["responses"])([recording(brief_prompts, rule["responses"][0])])
-    v = asyncio.run(send("How do heat pumps work in the cold?"))
+    v = send("How do heat pumps work in the cold?")
     assert v["question"] == "How do heat pumps work in the cold?" and v["status"] == "completed", v.get("errors")
     assert brief_prompts and "x" * 1_000 not in brief_prompts[0] and "Your message" not in brief_prompts[0]
+
+
+def test_a_chat_messages_bidi_controls_are_removed_before_any_model_reads_it(corpus, tmp_path):
+    """A chat message's bidirectional overrides and isolates (U+202E ...) reached every
+    prompt and the thread as sent: a question shown in one order and read by the models in
+    another. They hold no words: they are removed from the message (its thread turn is
+    replaced under its id) before the first model call; its letters stay."""
+    _, send, brief_prompts = _chat(corpus, tmp_path, "bidi")
+    v = send("How do heat pumps work \u2067in the \u202ecold\u202c\u2069? \u05e9\u05dc\u05d5\u05dd")
+    assert v["question"] == "How do heat pumps work in the cold? \u05e9\u05dc\u05d5\u05dd", v["question"]
+    assert v["status"] == "completed", v.get("errors")
+    asked = [m.content for m in v["messages"] if m.type == "human"]
+    assert asked == ["How do heat pumps work in the cold? \u05e9\u05dc\u05d5\u05dd"], asked
+    assert brief_prompts and not [p for p in brief_prompts if "\u202e" in p or "\u2067" in p]

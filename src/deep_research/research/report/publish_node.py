@@ -35,6 +35,7 @@ from ..runtime.run_folder import (
     RUN_MARKER,
     asave_notes,
     notes_markdown,
+    outputs_for_state,
     run_dir,
     run_record,
     write_notes,
@@ -71,9 +72,12 @@ class PublishNode:
         # the chat gets the linked markdown (citations as numbered links); the state keeps
         # report_markdown with its <ref> tags
         linked = await asyncio.to_thread(Path(files["linked"]).read_text, encoding="utf-8")
+        server = run_id(config) is not None
         messages = [report_message(linked, citation_summary, files, state.get("language"), links=links,
-                                   server=run_id(config) is not None)]
+                                   server=server)]
         progress = progress_cleanup({**state, "citation_summary": citation_summary}, config)
+        # a server's clients read the thread's state: its paths there are within the report folder
+        files = outputs_for_state(ctx.cfg, files, server=server)
         return {**update, **ctx.usage_update(), "outputs": files, "report_markdown": ui,
                 "citation_summary": citation_summary, "messages": progress + messages,
                 "status": "completed", "stage": "done", "run_dir": files["dir"]}

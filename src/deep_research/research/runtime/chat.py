@@ -411,9 +411,11 @@ def typed_decision(state: dict) -> tuple[str, dict] | None:
     messages = [m for m in state.get("messages") or [] if getattr(m, "name", None) not in NOT_CONVERSATION]
     if len(messages) < 2 or not isinstance(messages[-1], HumanMessage) or state.get("status") != "running":
         return None
-    asked, reply = messages[-2], message_text(messages[-1]).strip()
-    if not isinstance(asked, AIMessage) or not reply:
-        return None
+    from ...terminal import control_characters, without_bidi_controls
+
+    asked, reply = messages[-2], without_bidi_controls(message_text(messages[-1])).strip()
+    if not isinstance(asked, AIMessage) or not reply or control_characters(reply):
+        return None  # (a reply with controls is refused as a message: scope/clarify.no_question)
     approve = re.sub(r"[\s.!,]+$", "", reply.lower()) in APPROVALS
     if asked.name == BRIEF_NAME and state.get("research_brief"):
         return "approve_research_brief", {"type": "approve"} if approve else {"type": "reject", "feedback": reply}

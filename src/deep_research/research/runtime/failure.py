@@ -32,6 +32,7 @@ import asyncio
 import functools
 import logging
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import Any
 
 from langgraph.errors import GraphBubbleUp
@@ -40,8 +41,9 @@ from langgraph.types import Command
 from ...errors import UserError
 from .chat import (emit_live, failure_message, hide_internal_turns, take_back_saved_lines, track_saved_lines,
                    run_id, untrack_saved_lines)
-from .run_folder import asave_notes, root_checkpoint
+from .run_folder import asave_notes, in_report_folder, root_checkpoint
 from .configuration import Configuration
+from .setting_policy import for_server_users
 from .thread_settings import notice_update, settled
 from . import tracing
 from .meter import ModelCallError, describe
@@ -137,26 +139,40 @@ async def fail(stage: str, e: Exception, state: dict, config: dict, runtime: Any
     else:
         message = describe(e)
         log.exception("%s failed", stage)
-    if notes is None and isinstance(state, dict) and has_research(state):
+    try:
+        cfg: Configuration | None = Configuration.resolve(config, getattr(runtime, "context", None))
+    except Exception:  # noqa: BLE001 - an invalid configuration: nowhere to save to (the failure goes on)
+        cfg = None
+    if notes is None and cfg is not None and isinstance(state, dict) and has_research(state):
+        thread = str(((config or {}).get("configurable") or {}).get("thread_id") or "local")
         try:
-            cfg = Configuration.resolve(config, getattr(runtime, "context", None))
-            thread = str(((config or {}).get("configurable") or {}).get("thread_id") or "local")
             path = await asave_notes(cfg, state, thread, root_checkpoint(config))
-            notes = str(path) if path else None
-        except UserError:  # an invalid configuration: nowhere to save to
-            pass
-    out: Exception = e if isinstance(e, (UserError, ResearchFailed)) else ResearchFailed(stage, message, notes)
+        except UserError:  # nowhere to save to
+            path = None
+        notes = str(path) if path else None
+    server = run_id(config) is not None
+    if server and (shown := for_server_users(message, cfg, what=f"{stage} failed")) != message:
+        # a server's chat users (and its thread's state, its run's error) are not shown its
+        # paths (a corpus folder that is missing, a report folder it cannot write): its log has them
+        message = shown
+        e = UserError(message) if isinstance(e, UserError) else e
+    gathered = not isinstance(e, ResearchFailed) or e.gathered
+    out: Exception = e if isinstance(e, UserError) else \
+        e if isinstance(e, ResearchFailed) and e.message == message else \
+        ResearchFailed(stage, message, notes, gathered=gathered)
     if isinstance(out, ResearchFailed) and out.notes_path is None:
         out.notes_path = notes
-    told = notes if not isinstance(e, ResearchFailed) or e.gathered else None
-    turn = failure_message(stage, message, told, setup=isinstance(e, UserError), server=run_id(config) is not None)
+    told = notes if gathered else None
+    turn = failure_message(stage, message, told, setup=isinstance(e, UserError), server=server)
     notice = dict(notice or {})
     said = notice.pop("messages", [])
     for shown in (*said, turn):
         emit_live(shown)  # the chat gets it in the live stream, before the run's error event
     try:
+        kept = in_report_folder(cfg, notes) if server and notes and cfg is not None else \
+            Path(notes).name if server and notes else notes  # a server's state: no server paths
         await record_failure(config, {**notice, "status": "failed",
-                                      "errors": [failure_record(stage, message, notes)], "messages": [*said, turn]})
+                                      "errors": [failure_record(stage, message, kept)], "messages": [*said, turn]})
     except Exception as problem:  # noqa: BLE001 - the failure itself is still raised
         log.error("could not record the failure in the thread state: %s", describe(problem))
     out.recorded = True  # type: ignore[attr-defined]

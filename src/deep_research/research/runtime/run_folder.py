@@ -9,6 +9,7 @@ import json
 import logging
 from pathlib import Path
 
+from ...errors import mask_page_url
 from ...publish.files import inside, safe_name
 from .configuration import Configuration
 
@@ -41,6 +42,26 @@ def run_dir(cfg: Configuration, state: dict, thread_id: str, checkpoint: str | N
     return folder
 
 
+def in_report_folder(cfg: Configuration, path: str) -> str:
+    """``path`` (a run folder or a file in one) relative to the report folder
+    (``output_dir``), as a server's thread state keeps it: its clients read that state
+    (Studio, ``threads.get_state``), and a server's folders are no business of theirs. The
+    file's name alone when it is not inside that folder."""
+    try:
+        return Path(path).relative_to(Path(cfg.output_dir).expanduser()).as_posix()
+    except ValueError:
+        return Path(path).name
+
+
+def outputs_for_state(cfg: Configuration, files: dict, *, server: bool) -> dict:
+    """The publish step's ``outputs`` as the thread's state keeps them: on a server, each
+    path relative to the report folder (:func:`in_report_folder`; ``served``, the report's
+    links, as it is); elsewhere (the CLI, a Python caller) the paths as written."""
+    if not server:
+        return files
+    return {k: v if k == "served" or not isinstance(v, str) else in_report_folder(cfg, v) for k, v in files.items()}
+
+
 def root_checkpoint(config: dict | None) -> str | None:
     """The id of the thread checkpoint the current step runs from (None without a checkpointer)."""
     conf = (config or {}).get("configurable") or {}
@@ -48,7 +69,10 @@ def root_checkpoint(config: dict | None) -> str | None:
 
 
 def notes_markdown(state: dict) -> tuple[str, str]:
-    """notes.md (compressed findings per topic) and raw_notes.md (everything collected)."""
+    """notes.md (compressed findings per topic) and raw_notes.md (everything collected),
+    the URLs in them without their credentials, as a source's URL is kept
+    (errors.mask_page_url): a run kept before search results were masked holds its pages'
+    signed addresses in its raw notes, and its resume wrote them to raw_notes.md."""
     parts = [f"# Research notes\n\nQuestion: {state.get('question', '')}\n"]
     if state.get("research_brief"):
         parts.append(f"## Research brief\n\n{state['research_brief']}\n")
@@ -60,7 +84,7 @@ def notes_markdown(state: dict) -> tuple[str, str]:
         parts.append("## Errors\n\n" + "\n".join(f"- {e.get('stage')}: {e.get('message')}"
                                                  for e in state["errors"]) + "\n")
     raw = "# Raw research notes\n\n" + "\n\n---\n\n".join(state.get("raw_notes") or ["(none)"]) + "\n"
-    return "\n".join(parts), raw
+    return mask_page_url("\n".join(parts)), mask_page_url(raw)
 
 
 def run_record(cfg: Configuration, state: dict, thread_id: str) -> dict:

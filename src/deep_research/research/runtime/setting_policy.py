@@ -302,3 +302,44 @@ def _show(value: Any) -> str:
     if isinstance(value, bool):
         return "on" if value else "off"
     return f"{value:,.10g}" if isinstance(value, float) else f"{value:,}" if isinstance(value, int) else str(value)
+
+
+PATH_SETTINGS = tuple(n for n, r in RULES.items() if Reach.FILES in r.reach)  # a folder of the machine
+
+
+def server_paths(cfg: Any = None, environ: Mapping[str, str] | None = None) -> list[str]:
+    """The folders a server's settings name (:data:`PATH_SETTINGS`: its corpus, its report
+    folder), as the configuration ``cfg`` has them and as its environment gives them (a
+    configuration that is not valid has none), each also expanded and resolved, and the
+    settings file the environment names: what its chat users are not shown
+    (errors.hide_paths)."""
+    import os
+    from pathlib import Path
+
+    from ...env_file import ENV_FILE
+
+    env = os.environ if environ is None else environ
+    given = [getattr(cfg, n, None) for n in PATH_SETTINGS] + [env.get(_env_name(n)) for n in PATH_SETTINGS]
+    given.append(env.get(ENV_FILE))
+    out: list[str] = []
+    for value in given:
+        if isinstance(value, str) and value.strip() and value.strip().lower() != "none":
+            path = Path(value).expanduser()
+            out += [value, str(path), str(path.resolve())]
+    return list(dict.fromkeys(out))
+
+
+def for_server_users(text: str, cfg: Any = None, *, what: str = "error") -> str:
+    """``text`` (an error a server's user is shown: a chat turn, a run's error, a refusal)
+    with the server's paths hidden (errors.hide_paths with :func:`server_paths`) and a word
+    saying the server's log names them; the full text goes to that log. ``text`` itself
+    when it names no path."""
+    import logging
+
+    from ...errors import hide_paths
+
+    shown = hide_paths(text, server_paths(cfg))
+    if shown == text:
+        return text
+    logging.getLogger(__name__).error("%s (shown without its paths): %s", what, text)
+    return shown + " (the server's log names the path)"

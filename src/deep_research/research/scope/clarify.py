@@ -23,7 +23,8 @@ from pydantic import BaseModel, Field, field_validator
 
 from .. import prompts
 from .plan import empty_plan
-from ...terminal import MAX_TEXT_CHARS, shortened, text_problem
+from ...terminal import MAX_TEXT_CHARS, blank_controls, control_characters, shortened, text_problem, \
+    without_bidi_controls
 from ..runtime.chat import (NO_QUESTION_NAME, NOT_CONVERSATION, REFUSED_NAME, REPORT_NAME, conversation_text,
                             shown_text, typed_decision)
 from ..runtime.deps import Deps, NodeContext, run_spent
@@ -208,26 +209,47 @@ def _question(state: ResearchState) -> str:
 REFUSED_PREVIEW_CHARS = 200  # of a refused message, kept in its place in the thread
 
 
-def no_question(state: ResearchState) -> dict | None:
-    """The update for a run whose chat message is no question (empty, or longer than the
-    CLI's limit, :func:`~deep_research.terminal.text_problem`): the message cut to a preview
-    in its place (named so that it is neither the question nor conversation a model is shown),
-    a turn saying why, and the status the thread had (``needs_clarification`` for its first
-    message): no model call is made. None for any other run."""
+def _last_message(state: ResearchState) -> HumanMessage | None:
     # the user's message is the last one but for notices (a progress line the preflight added)
     talk = [m for m in state.get("messages") or [] if getattr(m, "name", None) not in NOT_CONVERSATION]
     last = talk[-1] if talk else None
-    if not isinstance(last, HumanMessage):
+    return last if isinstance(last, HumanMessage) else None
+
+
+def no_question(state: ResearchState) -> dict | None:
+    """The update for a run whose chat message is no question (empty, or longer than the
+    CLI's limit, :func:`~deep_research.terminal.text_problem`; or holding control
+    characters other than tab and line ends, which the CLI refuses in a question too): the
+    message cut to a preview in its place, its controls blanked (named so that it is neither
+    the question nor conversation a model is shown), a turn saying why, and the status the
+    thread had (``needs_clarification`` for its first message): no model call is made. None
+    for any other run."""
+    last = _last_message(state)
+    if last is None:
         return None
-    problem = text_problem(message_text(last).strip(), "your message")
+    text = without_bidi_controls(message_text(last)).strip()
+    problem = text_problem(text, "your message")
+    again = f"Send the question to research (at most {MAX_TEXT_CHARS:,} characters)."
+    if problem is None and (bad := control_characters(text)):
+        problem = f"your message contains control characters ({', '.join(bad[:5])})"
+        again = "Send the question again as plain text."
     if problem is None:
         return None
-    preview = shortened(" ".join(message_text(last).split()), REFUSED_PREVIEW_CHARS) or ""
-    said = (f"{problem[:1].upper()}{problem[1:]}, so no research was started. Send the question to research"
-            f" (at most {MAX_TEXT_CHARS:,} characters).")
+    preview = shortened(" ".join(blank_controls(message_text(last)).split()), REFUSED_PREVIEW_CHARS) or ""
+    said = f"{problem[:1].upper()}{problem[1:]}, so no research was started. {again}"
     return {"status": state.get("status") or "needs_clarification",
             "messages": [HumanMessage(preview, id=last.id, name=REFUSED_NAME),
                          AIMessage(shown_text(said), name=NO_QUESTION_NAME)]}
+
+
+def without_bidi(state: ResearchState) -> HumanMessage | None:
+    """The user's last message without its bidirectional controls
+    (:func:`~deep_research.terminal.without_bidi_controls`), under its id (it replaces the
+    message in the thread, before any model reads it), or None when it has none."""
+    last = _last_message(state)
+    if last is None or (text := message_text(last)) == (kept := without_bidi_controls(text)):
+        return None
+    return HumanMessage(kept, id=last.id, name=last.name)
 
 
 def follow_up_update(state: ResearchState) -> dict:
@@ -271,6 +293,10 @@ class ClarifyNode:
             return Command(goto=node, update={"pending_decision": decision})
         if (refused := no_question(state)) is not None:
             return Command(goto=END, update=refused)
+        said: list = []  # the user's message without bidi controls: what every model reads
+        if (kept := without_bidi(state)) is not None:
+            state = {**state, "messages": [kept if m.id == kept.id else m for m in state["messages"]]}
+            said = [kept]
         question = _question(state)
         base = {"question": question, "stage": "clarify", "status": "running"}
         # run values lowered to the environment's ceilings, recorded once per run
@@ -287,6 +313,8 @@ class ClarifyNode:
         if is_follow_up(state):
             base.update(follow_up_update(state))
             ctx.progress(stage="follow-up", previous_reports=len(state.get("previous_reports") or []) + 1)
+        if said:
+            base["messages"] = said
         if not ctx.cfg.allow_clarification:
             return Command(goto="write_research_brief", update=base)
         prompt = prompts.CLARIFY.format(date=ctx.today, conversation=conversation_text(state["messages"]))
@@ -306,8 +334,8 @@ class ClarifyNode:
             message = AIMessage(shown_text(clarification_text(gate.questions, gate.unsure)), name="clarification",
                                 additional_kwargs={"clarifying_questions": structured,
                                                    "ambiguous_dimensions": record["dimensions"]})
-            return Command(goto=END, update={**update, "status": "needs_clarification", "messages": [message],
+            return Command(goto=END, update={**update, "status": "needs_clarification", "messages": [*said, message],
                                              "clarifying_questions": structured})
         text = " ".join(t for t in (answer.verification.strip(), assumptions_text(answer.named())) if t)
         msgs = [AIMessage(shown_text(text))] if text else []
-        return Command(goto="write_research_brief", update={**update, "messages": msgs})
+        return Command(goto="write_research_brief", update={**update, "messages": [*said, *msgs]})
