@@ -739,6 +739,40 @@ def test_an_interrupted_index_keeps_what_it_indexed_and_the_next_run_goes_on(tmp
     assert LocalCorpus.open(folder).search_sync("note number 29")
 
 
+def _index_rows(folder: Path) -> list[tuple]:
+    with sqlite3.connect(default_index_path(folder)) as con:
+        rows = con.execute("SELECT id, path, title, content, sha256 FROM documents ORDER BY id").fetchall()
+        hits = con.execute("SELECT rowid, bm25(documents_fts) FROM documents_fts WHERE documents_fts MATCH 'note' "
+                           "ORDER BY rowid").fetchall()
+    return rows + hits
+
+
+@pytest.mark.parametrize("batch", [1, 3, 32])
+def test_new_documents_written_several_to_a_statement_are_the_rows_written_one_by_one(
+        tmp_path: Path, monkeypatch, batch) -> None:
+    """New documents wait to be inserted several to a statement (local.INSERT_BATCH); the
+    index is the one written a row at a time: the same row ids, also where an update, a
+    removal (of the document with the highest id, whose id a new row would take) and a
+    commit come between them."""
+    from deep_research.search import local
+
+    def run(folder: Path, size: int) -> list[tuple]:
+        monkeypatch.setattr(local, "INSERT_BATCH", size)
+        _pages(folder, 20)
+        build_index(folder, workers=1)
+        (folder / "page019.md").write_text("", encoding="utf-8")  # empty: removed, between new files
+        (folder / "page005.md").write_text("# Five\n\nA new note.\n", encoding="utf-8")  # updated
+        os.utime(folder / "page007.md", ns=(1, 1))  # touched
+        for name in ("page0100.md", "page0150.md", "page0195.md", "page020.md", "page021.md", "page030.md"):
+            (folder / name).write_text(f"# {name}\n\nAdded note {name}.\n", encoding="utf-8")
+        monkeypatch.setattr(local, "BATCH_SECONDS", 0.0 if size == 3 else 10.0)  # a commit after every file
+        report = build_index(folder, workers=1)
+        assert len(report.added) == 6 and report.updated == ["page005.md"] and report.documents == 25
+        return _index_rows(folder)
+
+    assert run(tmp_path / "batched", batch) == run(tmp_path / "one", 1)
+
+
 def test_an_index_run_commits_in_batches(tmp_path: Path, monkeypatch) -> None:
     """A run killed outright (no Ctrl-C to catch) keeps what it committed: the run commits
     every BATCH_SECONDS, so another connection sees the documents of the run so far."""

@@ -435,6 +435,25 @@ def _namespace(tag: str) -> str:
 _UNSET = object()
 
 
+class _cached:  # noqa: N801 - used as a decorator, like functools.cached_property
+    """:func:`functools.cached_property` without its lock: Python 3.11's takes a lock at
+    each first access of an attribute, a sixth of the cost of matching an element (a
+    page's wrappers are made and read by one thread)."""
+
+    def __init__(self, func) -> None:
+        self.func = func
+        self.name = func.__name__
+
+    def __set_name__(self, owner, name: str) -> None:
+        self.name = name
+
+    def __get__(self, instance, owner=None):
+        if instance is None:
+            return self
+        value = instance.__dict__[self.name] = self.func(instance)
+        return value
+
+
 class _Wrapper(cssselect2.ElementWrapper):
     """A cssselect2 element wrapper whose previous sibling, index and siblings are found
     only when a selector asks for them (``:nth-child``, ``+``, ``~``...): most selectors
@@ -457,20 +476,29 @@ class _Wrapper(cssselect2.ElementWrapper):
         if previous is not _UNSET:
             self.__dict__["previous"] = previous
 
-    @functools.cached_property
+    # cssselect2's own cached attributes, computed as it computes them, without the lock
+    etree_children = _cached(cssselect2.ElementWrapper.etree_children.func)
+    local_name = _cached(cssselect2.ElementWrapper.local_name.func)
+    namespace_url = _cached(cssselect2.ElementWrapper.namespace_url.func)
+    id = _cached(cssselect2.ElementWrapper.id.func)
+    classes = _cached(cssselect2.ElementWrapper.classes.func)
+    lang = _cached(cssselect2.ElementWrapper.lang.func)
+    in_disabled_fieldset = _cached(cssselect2.ElementWrapper.in_disabled_fieldset.func)
+
+    @_cached
     def etree_siblings(self):
         return [self.etree_element] if self.parent is None else self.parent.etree_children
 
-    @functools.cached_property
+    @_cached
     def index(self):
         return self.parent.child_index[self.etree_element]
 
-    @functools.cached_property
+    @_cached
     def child_index(self) -> dict:
         """Each element child's position among the element children."""
         return {child: i for i, child in enumerate(self.etree_children)}
 
-    @functools.cached_property
+    @_cached
     def previous(self):
         i = self.index
         if i == 0:
