@@ -175,9 +175,11 @@ def _fragment(claim: str, quotes: list[str]) -> str | None:
                 'proposition of its own a quote could show')
     if _strict_verb(low):
         return None
+    lows = [q.lower() for q in quotes]
+    if not any(low[0] in q for q in lows):
+        return None  # the pattern below holds the first word as written: no quote writes it
     head = r"\b" + r"\W+".join(re.escape(w) for w in low[:3]) + r"\b"
-    before = [re.findall(r"[^\W\d_]+", q.lower()[:m.start()])[-1:] for q in quotes
-              for m in re.finditer(head, q.lower())]
+    before = [re.findall(r"[^\W\d_]+", q[:m.start()])[-1:] for q in lows for m in re.finditer(head, q)]
     if before and all(b and b[0] in _BE for b in before):
         return (f'the claim "{" ".join(words[:4])} ..." has no verb of its own and its quotes write it after '
                 f'"{before[0][0]}": a complement without the subject it is said of')
@@ -207,10 +209,12 @@ def _lead_dropped(claim: str, quotes: list[str]) -> str | None:
     words = [w.lower() for w in _RAW_WORD.findall(claim)]
     if len(words) < 3 or words[0] in _LEAD_WORDS:
         return None
+    lows = [q.lower() for q in quotes]
+    if not any(words[0] in low for low in lows):
+        return None  # the pattern below holds the first word as written: no quote writes it
     head = re.compile(r"\b" + r"\W+".join(re.escape(w) for w in words[:3]) + r"\b")
     leads = []
-    for q in quotes:
-        low = q.lower()
+    for low in lows:
         for m in head.finditer(low):
             before = low[:m.start()]
             start = max(before.rfind(". "), before.rfind("! "), before.rfind("? "), before.rfind("\n"))
@@ -263,8 +267,11 @@ def _condition_cut(claim: str, quotes: list[str]) -> str | None:
     if start is None:
         return None
     tail = " ".join(words[-_CUT_TAIL:])
+    lows = [q.lower() for q in quotes]
+    if not any(words[-1] in low for low in lows):
+        return None  # the pattern below holds the last word as written: no quote writes it
     go_on = re.compile(r"\b" + re.escape(tail).replace(r"\ ", r"\W+") + r"\s+and\s+[^\W\d_]")
-    if not any(go_on.search(q.lower()) for q in quotes):
+    if not any(go_on.search(low) for low in lows):
         return None
     return " ".join(t for t in toks[start:] if t[0].isalnum())
 
@@ -357,6 +364,8 @@ MAX_CODE_TOKENS = 64
 
 
 def _is_code(tok: str) -> bool:
+    if tok.isalpha() and tok[1:].islower():
+        return False  # letters, no capital after the first: every mark above needs a symbol or a capital there
     return bool(_CODE_MARK.search(tok)) or "." in tok and any(
         any(len(p) > 1 and not p[0].isupper() for p in m.group(0).split(".")) for m in _DOTTED.finditer(tok))
 
@@ -435,6 +444,8 @@ def literal_missing(claim: str, quotes: list[str]) -> tuple[str, bool] | None:
         return None
     texts = [" ".join(q.translate(_LIT_APOSTROPHE).split()) for q in quotes if q]
     for lit, quoted in found:
+        if not any(lit in t for t in texts):
+            return lit, quoted  # (the pattern below holds the literal as written)
         head = "(?<![\\w-])" if lit[0] == "-" else "(?<!\\w)" if lit[0].isalnum() or lit[0] == "_" else ""
         rx = re.compile(head + re.escape(lit) + ("(?!\\w)" if lit[-1].isalnum() or lit[-1] == "_" else ""))
         if not any(rx.search(t) for t in texts):
