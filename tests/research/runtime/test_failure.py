@@ -45,6 +45,18 @@ def _graph(*parallel):
     return g.compile(checkpointer=InMemorySaver())
 
 
+def _in_turn(state: type, *nodes):
+    """A graph of ``nodes`` (name, fn), guarded, one after the other."""
+    g = StateGraph(state)
+    before = START
+    for name, fn in nodes:
+        g.add_node(name, guarded(name, fn, root=True))
+        g.add_edge(before, name)
+        before = name
+    g.add_edge(before, END)
+    return g.compile(checkpointer=InMemorySaver())
+
+
 def test_a_cancelled_node_leaves_status_cancelled():
     graph = _graph(("slow", _slow))
     config = {"configurable": {"thread_id": "t1"}}
@@ -98,13 +110,7 @@ def test_the_failure_is_the_chats_last_line_not_the_failed_nodes_progress():
         show_progress(config, "Writing a first draft…")
         raise ValueError("the model server said no")
 
-    g = StateGraph(Chat)
-    g.add_node("brief", guarded("brief", brief, root=True))
-    g.add_node("draft", guarded("draft", draft, root=True))
-    g.add_edge(START, "brief")
-    g.add_edge("brief", "draft")
-    g.add_edge("draft", END)
-    graph = g.compile(checkpointer=InMemorySaver())
+    graph = _in_turn(Chat, ("brief", brief), ("draft", draft))
     config = {"configurable": {"thread_id": "t3", "run_id": "r1"}}
 
     async def go():
@@ -210,13 +216,7 @@ def test_a_servers_records_of_problems_name_no_server_path(tmp_path, caplog):
         degradations: Annotated[list, operator.add]
         messages: Annotated[list, operator.add]
 
-    g = StateGraph(R)
-    g.add_node("research", guarded("research", research, root=True))
-    g.add_node("publish", guarded("publish", publish, root=True))
-    g.add_edge(START, "research")
-    g.add_edge("research", "publish")
-    g.add_edge("publish", END)
-    graph = g.compile(checkpointer=InMemorySaver())
+    graph = _in_turn(R, ("research", research), ("publish", publish))
     caplog.set_level("ERROR")
     for configurable, hidden in (({"run_id": "run-1"}, True), ({}, False)):
         values = asyncio.run(graph.ainvoke({}, {"configurable": {"thread_id": f"t{hidden}", **configurable}}))
