@@ -29,3 +29,14 @@ def test_eval_tables_into_a_pipe_honour_columns(tmp_path, capsys, monkeypatch):
         widths[columns] = (_widest(report), _widest(compare))
     assert max(widths["72"]) <= 72, widths
     assert widths[None] == widths["wide"] and max(widths[None]) > 72, widths
+
+
+def test_judge_timeout_must_be_a_finite_number_named_as_typed(tmp_path, capsys):
+    """--judge-timeout nan was refused as "greater than or equal to 1" and inf was taken."""
+    questions = tmp_path / "q.txt"
+    questions.write_text("What is tea?\n", encoding="utf-8")
+    for typed, said in (("nan", "must be a finite number, not 'nan'"), ("inf", "must be a finite number, not 'inf'"),
+                        ("0.5", "must be at least 1, not '0.5'"), ("soon", "must be a number, not 'soon'")):
+        assert main(["eval", "run", str(questions), "--out", str(tmp_path / "o"), "--judge-timeout", typed]) == 2
+        err = capsys.readouterr().err
+        assert "--judge-timeout" in err and said in err, err

@@ -107,3 +107,16 @@ def test_a_repeatable_option_s_limit_counts_its_values_not_characters():
 def test_help_shows_no_docstring_markup(args):
     # the help is the command's docstring: ``research`` showed its two backticks to the user
     assert "``" not in help_text(args, 80)
+
+
+@pytest.mark.parametrize("args", COMMANDS, ids=" ".join)
+def test_a_missing_argument_is_named_as_the_usage_line_names_it(args, capsys):
+    """"Missing argument 'question'" under a usage line that says QUESTION."""
+    from deep_research.cli import main
+
+    usage = next(line.strip() for line in help_text(args, 80).splitlines() if "Usage:" in line)
+    first = usage.split("[OPTIONS]")[-1].split()[0].strip("[].")
+    assert first.isupper(), usage
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert f"Missing argument '{first}'" in err, err

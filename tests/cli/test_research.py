@@ -49,6 +49,12 @@ def test_research_writes_the_report(tmp_path, corpus):
     folder = pdfs[0].parent
     for name in ("report.md", "report.linked.md", "report.html", "citations.json", "notes.md", "raw_notes.md"):
         assert (folder / name).is_file(), name
+    # the summary names every file the folder holds (audit.json, raw_notes.md and run.json were
+    # left out), one a line (a name never wraps in 80 columns)
+    listed = [line[2:] for line in r.stdout.splitlines() if line.startswith("  ") and not line[2:3].isspace()]
+    held = sorted(p.name for p in folder.iterdir() if not p.name.startswith("."))
+    assert {"audit.json", "raw_notes.md", "run.json"} <= set(held), held
+    assert set(held) <= set(listed), (held, listed)
     # the folder alone re-publishes the report: same checks, same links
     assert "sources.json" in r.stdout
     again = run("publish", folder / "report.md", "--sources", folder / "sources.json", "--out", tmp_path / "again",

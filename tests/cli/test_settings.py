@@ -119,12 +119,27 @@ def test_research_passes_the_settings_that_had_no_option(monkeypatch):
     (["--mcp-config", "{not json"], "--mcp-config: must be a JSON object"),
     (["--page-cache", "--max-tokens", "10"], "--max-tokens: must be at least 1,000"),
     (["--system-prompt", "x" * 4001], "--system-prompt: must be at most 4,000 characters"),
+    # a number that is not finite is refused as what was typed: nan failed the bound ("must be
+    # more than 0") and inf passed as a cost cap never reached
+    (["--max-cost", "nan"], "--max-cost: must be a finite number, not 'nan'"),
+    (["--max-cost", "inf"], "--max-cost: must be a finite number, not 'inf'"),
+    (["--min-coverage", "-inf"], "--min-coverage: must be a finite number, not '-inf'"),
+    (["--fetch-timeout", "NaN"], "--fetch-timeout: must be a finite number, not 'NaN'"),
 ])
 def test_an_error_names_the_option_typed(capsys, args, message):
     assert main(["research", "What is tea?", "--search", "none", *args]) == 2
     err = capsys.readouterr().err
     assert message in err and "Traceback" not in err
     assert "Input should be" not in err  # pydantic's wording is not the user's
+
+
+def test_a_setting_that_is_not_a_finite_number_is_refused_outside_the_cli_too():
+    from deep_research.errors import UserError
+
+    with pytest.raises(UserError, match=r"max_cost_usd: must be a finite number, not 'inf'"):
+        Configuration.resolve(None, {"max_cost_usd": float("inf")}, environ={})
+    with pytest.raises(UserError, match=r"DEEP_RESEARCH_RETRY_BACKOFF_S \(retry_backoff_s\): must be a finite number"):
+        Configuration.resolve(None, {}, environ={"DEEP_RESEARCH_RETRY_BACKOFF_S": "nan"})
 
 
 def test_a_run_outside_the_cli_names_the_setting_as_studio_shows_it():

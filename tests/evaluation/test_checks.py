@@ -304,9 +304,11 @@ def test_the_shipped_behaviour_set_loads():
 
 @pytest.mark.parametrize("line,message", [
     ('{"id": "a"}', 'has no "question"'),
-    ('{"id": "a b", "question": "Q?"}', "the id 'a b' must be letters, digits, '.', '_' or '-'"),
+    ('{"id": "a b", "question": "Q?"}', "the id 'a b' must be ASCII letters, digits, '.', '_' or '-'"),
+    ('{"id": "b-中文", "question": "Q?"}', "the id 'b-中文' must be ASCII letters, digits, '.', '_' or '-'"),
     ('{"id": "..", "question": "Q?"}', "the id '..' is made only of dots"),
-    ('{"id": "-a", "question": "Q?"}', "the id '-a' must start with a letter or digit"),
+    ('{"id": "-a", "question": "Q?"}', "the id '-a' must start with an ASCII letter or digit"),
+    ('{"id": "é", "question": "Q?"}', "the id 'é' must start with an ASCII letter or digit"),
     ('{"id": "' + "a" * 81 + '", "question": "Q?"}', "has 81 characters (at most 80)"),
     ('{"id": "a", "question": "Q?", "expect": {"langauge": "fr"}}', "unknown expectation(s) 'langauge'"),
     ('{"id": "a", "question": "Q?", "colour": 1}', "unknown key(s) 'colour'"),

@@ -38,3 +38,11 @@ def test_a_heading_with_a_citation_keeps_its_badge_out_of_its_id():
     assert [f"#{i}" for i in ids] == toc, (ids, toc)
     again = [h.get("id") for h in _headings(render_html(check_citations(REPORT, [SOURCE])))[0]]
     assert again == ids  # the same report gives the same ids (no per-render token in them)
+
+
+def test_the_running_title_has_no_double_space_where_a_ref_was_removed():
+    """A title's ref, removed, left two spaces in the PDF's page header ("Widgets  since")."""
+    titled = f'# Widgets <ref id="en">"{QUOTE}"</ref> since 1950\n\nText.\n'
+    page = lxml.html.fromstring(render_html(check_citations(titled, [SOURCE])))
+    running = page.xpath("//h1[@class='title']")[0].get("data-running")
+    assert running == "Widgets since 1950", repr(running)

@@ -36,8 +36,27 @@ JudgeKeyEnv = typer.Option(None, "--judge-api-key-env", help="Environment variab
                             rich_help_panel=JUDGE_PANEL)
 JudgeMaxCalls = typer.Option(None, "--judge-max-calls", min=1, help="At most this many judge calls (default: no limit).",
                               rich_help_panel=JUDGE_PANEL)
-JudgeTimeout = typer.Option(180.0, "--judge-timeout", min=1.0, help="Timeout of one judge call (seconds).",
-                             rich_help_panel=JUDGE_PANEL)
+
+
+def _judge_seconds(value: str | float) -> float:
+    """--judge-timeout as typed: a finite number of at least 1 second, or an error naming what
+    was typed ("nan" failed the bound as "greater than or equal to 1", "inf" was taken)."""
+    import math
+
+    try:
+        seconds = float(value)
+    except ValueError:
+        raise typer.BadParameter(f"must be a number, not {str(value)!r}") from None
+    if not math.isfinite(seconds):
+        raise typer.BadParameter(f"must be a finite number, not {str(value)!r}")
+    if seconds < 1:
+        raise typer.BadParameter(f"must be at least 1, not {str(value)!r}")
+    return seconds
+
+
+JudgeTimeout = typer.Option(180.0, "--judge-timeout", parser=_judge_seconds, metavar="NUMBER",
+                            help="Timeout of one judge call (seconds). [at least 1; default: 180]",
+                            show_default=False, rich_help_panel=JUDGE_PANEL)
 
 
 def _say(text: str) -> None:

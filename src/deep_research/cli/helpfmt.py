@@ -179,7 +179,14 @@ def _help_option(option):
 
 
 class HelpCommand(TyperCommand):
-    """A Typer command whose ``--help`` is :func:`render`."""
+    """A Typer command whose ``--help`` is :func:`render`, its arguments named in errors as
+    the usage line writes them ("Missing argument 'QUESTION'", not 'question')."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        for p in self.params:
+            if isinstance(p, TyperArgument) and p.metavar is None and p.name:
+                p.metavar = p.name.upper()
 
     def format_help(self, ctx: typer.Context, formatter) -> None:  # type: ignore[override]
         formatter.write(render(self, ctx))

@@ -371,7 +371,9 @@ def _print_result(values: dict, thread_id: str) -> int:
     written = labels(lang)["report_written"].format(dir="\0")
     before, _, after = written.partition("\0")
     out.print(f"{_esc(before)}[bold]{_esc(printable(files.get('dir')))}[/bold]{_esc(after)}", soft_wrap=True)
-    for key in ("markdown", "linked", "pdf", "docx", "html", "citations", "sources", "notes"):
+    # every file of the folder a user may look for (audit.json, raw_notes.md and run.json were left out)
+    for key in ("markdown", "linked", "pdf", "docx", "html", "citations", "audit", "sources", "notes", "raw_notes",
+                "run"):
         if files.get(key):
             out.print(f"  {printable(Path(files[key]).name)}", markup=False)
     return 0

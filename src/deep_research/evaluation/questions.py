@@ -113,8 +113,9 @@ def _id_problem(qid: str) -> str:
     if len(qid) > 80:
         return f"has {len(qid):,} characters (at most 80)"
     if not qid[0].isascii() or not qid[0].isalnum():
-        return "must start with a letter or digit"
-    return "must be letters, digits, '.', '_' or '-'"
+        return "must start with an ASCII letter or digit"
+    # "letters" alone read wrong for an id like b-中文: those are letters, only not ASCII ones
+    return "must be ASCII letters, digits, '.', '_' or '-'"
 
 
 def parse_question(obj: Any, path: Path, line: int) -> Question:

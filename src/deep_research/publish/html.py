@@ -297,7 +297,9 @@ def running_title(title: str, columns: int = RUNNING_TITLE_COLUMNS) -> str:
     """The title for the PDF's page header: whole when it fits one line, else cut at a word
     with an ellipsis (a long title filled the top of every page, over the text, and a title
     of thousands of words took minutes to lay out on every page). A wide (CJK) character
-    counts two columns."""
+    counts two columns. Each run of whitespace is one space (a ref removed from the title
+    left two, which the page header shows as they are)."""
+    title = " ".join(title.split())
     widths = [2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in title[:columns + 1]]
     if len(title) <= columns and sum(widths) <= columns:
         return title

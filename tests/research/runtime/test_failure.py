@@ -45,6 +45,18 @@ def _graph(*parallel):
     return g.compile(checkpointer=InMemorySaver())
 
 
+def _in_turn(state: type, *nodes):
+    """A graph of ``nodes`` (name, fn), guarded, one after the other."""
+    g = StateGraph(state)
+    before = START
+    for name, fn in nodes:
+        g.add_node(name, guarded(name, fn, root=True))
+        g.add_edge(before, name)
+        before = name
+    g.add_edge(before, END)
+    return g.compile(checkpointer=InMemorySaver())
+
+
 def test_a_cancelled_node_leaves_status_cancelled():
     graph = _graph(("slow", _slow))
     config = {"configurable": {"thread_id": "t1"}}
@@ -98,13 +110,7 @@ def test_the_failure_is_the_chats_last_line_not_the_failed_nodes_progress():
         show_progress(config, "Writing a first draft…")
         raise ValueError("the model server said no")
 
-    g = StateGraph(Chat)
-    g.add_node("brief", guarded("brief", brief, root=True))
-    g.add_node("draft", guarded("draft", draft, root=True))
-    g.add_edge(START, "brief")
-    g.add_edge("brief", "draft")
-    g.add_edge("draft", END)
-    graph = g.compile(checkpointer=InMemorySaver())
+    graph = _in_turn(Chat, ("brief", brief), ("draft", draft))
     config = {"configurable": {"thread_id": "t3", "run_id": "r1"}}
 
     async def go():
@@ -188,3 +194,36 @@ def test_a_servers_failure_record_names_its_notes_within_the_report_folder(tmp_p
     server, local = (u["errors"][0]["notes"] for u in recorded)
     assert not server.startswith("/") and server.endswith("/notes.md") and (tmp_path / "out" / server).is_file()
     assert local == str(tmp_path / "out" / server)
+
+
+def test_a_servers_records_of_problems_name_no_server_path(tmp_path, caplog):
+    """A server run's degradations and errors a node went on after (the thread's state,
+    run.json, notes.md: read by its clients) named the server's folders as they were; a
+    failure's were hidden already. The CLI's keep the path."""
+    from langgraph.types import Command
+
+    where = f"{tmp_path}/srv/reports/t1/report.pdf"
+
+    async def publish(state, config, runtime):
+        return {"degradations": [{"stage": "publish", "message": f"PDF not written: Permission denied: '{where}'"}]}
+
+    async def research(state, config, runtime):
+        return Command(update={"errors": [{"stage": "researcher", "message": f"cannot read {where}", "topic": "T"}]})
+
+    class R(TypedDict, total=False):
+        status: str
+        errors: Annotated[list, operator.add]
+        degradations: Annotated[list, operator.add]
+        messages: Annotated[list, operator.add]
+
+    graph = _in_turn(R, ("research", research), ("publish", publish))
+    caplog.set_level("ERROR")
+    for configurable, hidden in (({"run_id": "run-1"}, True), ({}, False)):
+        values = asyncio.run(graph.ainvoke({}, {"configurable": {"thread_id": f"t{hidden}", **configurable}}))
+        said = [r["message"] for k in ("errors", "degradations") for r in values[k]]
+        assert len(said) == 2, values
+        assert all((where in m) is not hidden for m in said), said
+        if hidden:
+            assert said[0].startswith("cannot read (server path)") and "the server's log names the path" in said[0]
+            assert values["errors"][0]["topic"] == "T"
+            assert any(where in r.getMessage() for r in caplog.records)

@@ -132,12 +132,15 @@ def _expected(err: Any) -> str:
            else v for k, v in (err.get("ctx") or {}).items()}
     if kind in ("literal_error", "enum"):  # "'a', 'b' or 'c'" -> "a, b or c", and the value typed
         ctx["expected"] = str(ctx.get("expected", "")).replace("'", "") + _not(err.get("input"))
+    if kind == "finite_number":
+        ctx["typed"] = _not(err.get("input"))
     said = {
         "greater_than_equal": "must be at least {ge}", "greater_than": "must be more than {gt}",
         "less_than_equal": "must be at most {le}", "less_than": "must be less than {lt}",
         "literal_error": "must be {expected}", "enum": "must be {expected}",
         "int_parsing": "must be a whole number", "int_from_float": "must be a whole number",
         "int_type": "must be a whole number", "float_parsing": "must be a number", "float_type": "must be a number",
+        "finite_number": "must be a finite number{typed}",
         "bool_parsing": "must be true or false", "bool_type": "must be true or false",
         "string_too_long": "must be at most {max_length} characters", "string_type": "must be text",
         "list_type": "must be a list", "dict_type": "must be a JSON object",
@@ -165,7 +168,8 @@ def _not(value: Any) -> str:
     """", not 'value'": the value a choice was given, as typed (cut short)."""
     if value is None:
         return ""
-    text = value if isinstance(value, str) else json.dumps(value, default=str)
+    text = value if isinstance(value, str) else str(value) if isinstance(value, float) else json.dumps(
+        value, default=str)
     return f", not {(text if len(text) <= 80 else text[:79] + '…')!r}"
 
 
@@ -251,7 +255,9 @@ class Configuration(BaseModel):
 
     # a run's context naming a setting that is not one fails, naming it (LangGraph builds
     # the context with this model: an unknown name was dropped, the run went on without it)
-    model_config = ConfigDict(extra="forbid")
+    # (and a number that is not finite - "nan" or "inf" - is refused as one, naming it: nan
+    # failed every bound as "must be more than 0" and inf passed as a cap never reached)
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
     @model_validator(mode="before")
     @classmethod

@@ -233,6 +233,34 @@ def _merged(update: dict, extra: dict) -> dict:
     return out
 
 
+RECORDS = ("errors", "degradations")  # a node's records of the problems it went on after
+
+
+def _records_for_server_users(result: Any, config: dict, runtime: Any) -> Any:
+    """A server run's node result with the messages of its :data:`RECORDS` written for its
+    users (setting_policy.for_server_users): they stay in the thread's state, run.json and
+    notes.md, which its clients read, and named the server's folders ("PDF not written:
+    [Errno 13] Permission denied: '/srv/…'"), as a failure did before it was hidden
+    (:func:`fail`); the server's log keeps the full text."""
+    update = result.update if isinstance(result, Command) else result
+    if not isinstance(update, dict) or not any(isinstance(update.get(k), list) and update[k] for k in RECORDS):
+        return result
+    try:
+        cfg: Configuration | None = Configuration.resolve(config, getattr(runtime, "context", None))
+    except Exception:  # noqa: BLE001 - an invalid configuration: the environment's paths are still hidden
+        cfg = None
+
+    def shown(record: Any) -> Any:
+        if not isinstance(record, dict) or not isinstance(record.get("message"), str):
+            return record
+        return {**record, "message": for_server_users(record["message"], cfg, what=f"{record.get('stage')} problem")}
+
+    update = {**update, **{k: [shown(r) for r in update[k]] for k in RECORDS if isinstance(update.get(k), list)}}
+    if isinstance(result, Command):
+        return Command(graph=result.graph, update=update, resume=result.resume, goto=result.goto)
+    return update
+
+
 def guarded(stage: str, fn: Node, *, root: bool = False) -> Node:
     """``fn`` (a node taking state, config, runtime) with failures recorded and raised as
     above. ``root``: a node of the top graph, which also clears a failed status when the
@@ -262,6 +290,8 @@ def guarded(stage: str, fn: Node, *, root: bool = False) -> Node:
         finally:
             untrack_saved_lines(lines)
         result = hide_internal_turns(result)  # internal conversations never reach a chat (chat.py)
+        if run_id(config) is not None:  # a server's run: its records of problems name no server path
+            result = _records_for_server_users(result, config, runtime)
         if root and ignored and isinstance(state, dict):  # settings this run gave that are not used: said
             result = _with(result, notice_update(state, config, ignored))
         if root and isinstance(state, dict) and state.get("status") in (FAILED, CANCELLED):
