@@ -74,7 +74,7 @@ def test_ctrl_c_at_the_brief_approval_prompt_stops_the_run_and_resume_continues_
         if not sent and b"Approve this brief?" in seen:
             os.write(fd, b"\x03")  # the terminal turns it into SIGINT
             sent = time.monotonic()
-        if sent and time.monotonic() - sent > 20:
+        if sent and time.monotonic() - sent > 60:  # (a loaded machine: saving the thread takes a while)
             break
     done, status = os.waitpid(pid, os.WNOHANG)
     end = time.monotonic() + 20
