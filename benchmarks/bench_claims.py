@@ -181,13 +181,17 @@ FRESH41, FRESH42: ``--fresh41`` and ``--fresh42``, two more hand-written groups
 (``benchmarks/data/claims-fresh41``, ``claims-fresh42``; ``--fresh41-hand-dir`` and
 ``--fresh42-hand-dir`` name other copies). No public half.
 
+FRESH43, FRESH44: ``--fresh43`` and ``--fresh44``, two more hand-written groups
+(``benchmarks/data/claims-fresh43``, ``claims-fresh44``; ``--fresh43-hand-dir`` and
+``--fresh44-hand-dir`` name other copies). No public half.
+
 ``--publish`` also writes one report per hand-written data set (a paragraph per pair,
 ``<claim> <ref id="<page>">"<quote>"</ref>``; sources = the pages) and runs
 ``deep-research publish`` on it, then compares ``claim_status`` per ref with the library's
 verdict on the same pair (they differ where the report's claim unit differs from the
 pair's claim, e.g. a two-sentence claim).
 
-    uv run python benchmarks/bench_claims.py [--show 5] [--only pg-dev,hand] [--publish] [--holdout | --fresh | --fresh2 | … | --fresh9 | --fresh10 | --fresh11 | --fresh12 | --fresh13 | --fresh14 | --fresh15 | --fresh16 | --fresh17 | --fresh18 | --fresh19 | --fresh20 | --fresh21 | --fresh22 | --fresh23 | --fresh24 | --fresh25 | --fresh26 | --fresh27 | --fresh28 | --fresh29 | --fresh30 | --fresh31 | --fresh32 | --fresh33 | --fresh34 | --fresh35 | --fresh36 | --fresh37 | --fresh38 | --fresh39 | --fresh40 | --fresh41 | --fresh42]
+    uv run python benchmarks/bench_claims.py [--show 5] [--only pg-dev,hand] [--publish] [--holdout | --fresh | --fresh2 | … | --fresh9 | --fresh10 | --fresh11 | --fresh12 | --fresh13 | --fresh14 | --fresh15 | --fresh16 | --fresh17 | --fresh18 | --fresh19 | --fresh20 | --fresh21 | --fresh22 | --fresh23 | --fresh24 | --fresh25 | --fresh26 | --fresh27 | --fresh28 | --fresh29 | --fresh30 | --fresh31 | --fresh32 | --fresh33 | --fresh34 | --fresh35 | --fresh36 | --fresh37 | --fresh38 | --fresh39 | --fresh40 | --fresh41 | --fresh42 | --fresh43 | --fresh44]
 """
 
 from __future__ import annotations
@@ -286,6 +290,8 @@ FRESH39_HAND_DIR = REPO / "benchmarks" / "data" / "claims-fresh39"
 FRESH40_HAND_DIR = REPO / "benchmarks" / "data" / "claims-fresh40"
 FRESH41_HAND_DIR = REPO / "benchmarks" / "data" / "claims-fresh41"
 FRESH42_HAND_DIR = REPO / "benchmarks" / "data" / "claims-fresh42"
+FRESH43_HAND_DIR = REPO / "benchmarks" / "data" / "claims-fresh43"
+FRESH44_HAND_DIR = REPO / "benchmarks" / "data" / "claims-fresh44"
 
 
 @dataclass(frozen=True)
@@ -361,6 +367,8 @@ FRESH_GROUPS = {
     "fresh40": FreshGroup("the fortieth fresh group (claims-fresh40, hand-written only", FRESH40_HAND_DIR, None),
     "fresh41": FreshGroup("the forty-first fresh group (claims-fresh41, hand-written only", FRESH41_HAND_DIR, None),
     "fresh42": FreshGroup("the forty-second fresh group (claims-fresh42, hand-written only", FRESH42_HAND_DIR, None),
+    "fresh43": FreshGroup("the forty-third fresh group (claims-fresh43, hand-written only", FRESH43_HAND_DIR, None),
+    "fresh44": FreshGroup("the forty-fourth fresh group (claims-fresh44, hand-written only", FRESH44_HAND_DIR, None),
 }
 
 SUPPORTED, UNSUPPORTED, UNCHECKED = ClaimStatus.SUPPORTED, ClaimStatus.UNSUPPORTED, ClaimStatus.UNCHECKED

@@ -6,7 +6,7 @@ make the claim check faster changes no verdict.
 
 ``--group`` names the pairs (default ``dev``: pg-dev, the hand-written dev part, the public
 fact-verification dev parts under ``--factver-root``); ``holdout`` (the holdout parts),
-``fresh`` ... ``fresh9``, ``fresh11``, ``fresh12``, ``fresh13``, ``fresh14``, ``fresh15``, ``fresh16``, ``fresh17``, ``fresh18``, ``fresh19``, ``fresh20``, ``fresh21``, ``fresh22``, ``fresh23``, ``fresh24``, ``fresh25``, ``fresh26``, ``fresh27``, ``fresh28``, ``fresh29``, ``fresh30``, ``fresh31``, ``fresh32``, ``fresh33``, ``fresh34``, ``fresh35``, ``fresh36``, ``fresh37``, ``fresh38``, ``fresh39``, ``fresh40``, ``fresh41``, ``fresh42`` (a fresh
+``fresh`` ... ``fresh9``, ``fresh11``, ``fresh12``, ``fresh13``, ``fresh14``, ``fresh15``, ``fresh16``, ``fresh17``, ``fresh18``, ``fresh19``, ``fresh20``, ``fresh21``, ``fresh22``, ``fresh23``, ``fresh24``, ``fresh25``, ``fresh26``, ``fresh27``, ``fresh28``, ``fresh29``, ``fresh30``, ``fresh31``, ``fresh32``, ``fresh33``, ``fresh34``, ``fresh35``, ``fresh36``, ``fresh37``, ``fresh38``, ``fresh39``, ``fresh40``, ``fresh41``, ``fresh42``, ``fresh43``, ``fresh44`` (a fresh
 group: its hand-written pairs and its public sets under ``--fresh-factver-root``, default the
 group's usual place), ``probes`` (the red-team probes).
 Keep the dumps of unseen groups out of the repository and do not read them.
@@ -80,6 +80,8 @@ _FRESH = {
     "fresh40": (bc.FRESH40_HAND_DIR, None),
     "fresh41": (bc.FRESH41_HAND_DIR, None),
     "fresh42": (bc.FRESH42_HAND_DIR, None),
+    "fresh43": (bc.FRESH43_HAND_DIR, None),
+    "fresh44": (bc.FRESH44_HAND_DIR, None),
 }
 GROUPS = ("dev", "holdout", *_FRESH, "probes")
 ALL = "all"

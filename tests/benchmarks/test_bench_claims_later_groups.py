@@ -1,6 +1,6 @@
-"""``bench_claims.py --fresh16`` ... ``--fresh42``, one row per group: the sixteenth to
+"""``bench_claims.py --fresh16`` ... ``--fresh44``, one row per group: the sixteenth to
 eighteenth groups are wired with their public half under /tmp/factver-fresh<N> and an optional
-hand-written half; the nineteenth to forty-second are hand-written only. Every one is named in
+hand-written half; the nineteenth to forty-fourth are hand-written only. Every one is named in
 claims_verdicts. Nothing here runs the claim check."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import bench_claims  # noqa: E402
 from tests.benchmarks._fresh_support import check_stops_without_data, load_module  # noqa: E402
 
 WITH_PUBLIC = ["fresh16", "fresh17", "fresh18"]
-HAND_ONLY = ["fresh19", "fresh20", "fresh21", "fresh22", "fresh23", "fresh24", "fresh25", "fresh26", "fresh27", "fresh28", "fresh29", "fresh30", "fresh31", "fresh32", "fresh33", "fresh34", "fresh35", "fresh36", "fresh37", "fresh38", "fresh39", "fresh40", "fresh41", "fresh42"]
+HAND_ONLY = ["fresh19", "fresh20", "fresh21", "fresh22", "fresh23", "fresh24", "fresh25", "fresh26", "fresh27", "fresh28", "fresh29", "fresh30", "fresh31", "fresh32", "fresh33", "fresh34", "fresh35", "fresh36", "fresh37", "fresh38", "fresh39", "fresh40", "fresh41", "fresh42", "fresh43", "fresh44"]
 verdicts = load_module(BENCH / "claims_verdicts.py", "claims_verdicts_later_groups")
 
 
