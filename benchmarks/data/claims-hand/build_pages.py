@@ -108,6 +108,8 @@ ROOTS = {
     "babel": "usr/share/doc/python-babel-doc/html",
     # claims-fresh42 (../claims-fresh42): python-mako-doc (the Mako 1.2.4 HTML documentation)
     "mako": "usr/share/doc/python-mako-doc/html",
+    # claims-fresh43 (../claims-fresh43): python-lxml-doc (the lxml 4.9.2 HTML documentation, real path)
+    "lxml": "usr/share/doc/python-lxml/html",
 }
 
 
