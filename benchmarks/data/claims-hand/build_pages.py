@@ -108,6 +108,8 @@ ROOTS = {
     "babel": "usr/share/doc/python-babel-doc/html",
     # claims-fresh42 (../claims-fresh42): python-mako-doc (the Mako 1.2.4 HTML documentation)
     "mako": "usr/share/doc/python-mako-doc/html",
+    # claims-fresh44 (../claims-fresh44): python-markdown-doc (the Python-Markdown 3.4.1 HTML documentation)
+    "pymarkdown": "usr/share/doc/python-markdown-doc/docs",
 }
 
 
