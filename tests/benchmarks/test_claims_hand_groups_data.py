@@ -10,7 +10,8 @@ claims-fresh26: GDB 13.1; claims-fresh27: BorgBackup 1.2.4;
 claims-fresh28: Flask 2.2.2; claims-fresh29: pytest 7.2.1;
 claims-fresh30: GnuTLS 3.7.9; claims-fresh31: Jinja 3.1.2;
 claims-fresh32: pandas 1.5.3; claims-fresh33: Sphinx 5.3.0;
-claims-fresh34: SciPy 1.10.1; claims-fresh43: lxml 4.9.2), one table row
+claims-fresh34: SciPy 1.10.1; claims-fresh43: lxml 4.9.2;
+claims-fresh44: Python-Markdown 3.4.1), one table row
 a group: well formed, balanced, every quote verbatim on its stored page. Nothing here runs the
 claim check: a group is unseen until it is measured once (see its README)."""
 
@@ -67,6 +68,7 @@ GROUPS = [
     HandGroup("fresh41", "babel", "bb", "usr/share/doc/python-babel-doc/html", min_pairs=400),
     HandGroup("fresh42", "mako", "mk", "usr/share/doc/python-mako-doc/html", min_pairs=400),
     HandGroup("fresh43", "lxml", "lx", "usr/share/doc/python-lxml/html", min_pairs=400),
+    HandGroup("fresh44", "pymarkdown", "md", "usr/share/doc/python-markdown-doc/docs", min_pairs=400),
 ]
 by_name = pytest.mark.parametrize("group", GROUPS, ids=[g.name for g in GROUPS])
 

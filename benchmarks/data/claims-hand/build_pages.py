@@ -110,6 +110,8 @@ ROOTS = {
     "mako": "usr/share/doc/python-mako-doc/html",
     # claims-fresh43 (../claims-fresh43): python-lxml-doc (the lxml 4.9.2 HTML documentation, real path)
     "lxml": "usr/share/doc/python-lxml/html",
+    # claims-fresh44 (../claims-fresh44): python-markdown-doc (the Python-Markdown 3.4.1 HTML documentation)
+    "pymarkdown": "usr/share/doc/python-markdown-doc/docs",
 }
 
 
