@@ -449,3 +449,28 @@ def test_emphasis_never_pairs_across_paragraphs_list_items_quotes_or_cells(tmp_p
 
     italic = [r.text for p in docx.Document(str(result.files["docx"])).paragraphs for r in p.runs if r.italic]
     assert " ".join("".join(italic).split()) == "one paragraph", italic
+
+
+def test_citations_json_gives_a_quote_as_the_report_shows_it(tmp_path):
+    """A page about wiki markup holds the text "<ref>": the model (and report.md, published
+    again) writes it "&lt;ref&gt;" inside a ref, whose quote cannot hold a tag. citations.json's
+    ``quote`` is the quote as it reads on the page and in the report: character references and
+    backslash escapes decoded; HTML still escapes it, report.md keeps
+    it inert, and a quote that is not found reads the same way in the HTML tooltip."""
+    page = Source("w", "https://example.org/w", "Wiki markup\nCitations use the <ref> tag in wikitext [see] "
+                  "here.\nOther text.\n", "W", "text")
+    md = ('# Tags\n\nWikitext cites with a tag <ref id="w">"Citations use the &lt;ref&gt; tag in wikitext '
+          '\\[see] here."</ref>.\n\nIt bolds <ref id="w">"Use &lt;b&gt; for bold."</ref>.\n')
+    want = ["Citations use the <ref> tag in wikitext [see] here.", "Use <b> for bold."]
+    first = publish(tmp_path / "first", md, sources=(page,), docx=True)
+    again = publish(tmp_path / "again", first.files["markdown"].read_text(), sources=(page,))
+    for result in (first, again):
+        cites = json.loads(result.files["citations"].read_text())
+        assert [c["quote"] for c in cites] == want
+        assert cites[0]["status"] != "unsupported" and cites[1]["status"] == "unsupported"
+        out = outputs(result)
+        assert "<ref>" not in out["html"] and "<b>" not in out["html"]  # escaped in the HTML
+        assert "&lt;ref" in out["markdown"] and "&lt;b" in out["markdown"]  # inert in report.md
+        titles = lxml_html.document_fromstring(out["html"]).xpath("//a[contains(@class, 'cite')]/@title")
+        assert any("\u201cUse <b> for bold.\u201d" in t for t in titles), titles
+    assert "\u201cUse <b> for bold.\u201d" in html.unescape(outputs(first)["docx"])
