@@ -79,6 +79,8 @@ def inputs() -> dict[str, str]:
         "20,000 <a": "<a " * 20000,
         "20,000 <!--": "<!--" * 15000,
         "60 KB of |": "|" * KB60,
+        "table row of 30,000 cells under a 1-cell header": "| A |\n|---|\n" + "|x" * (KB60 // 2),
+        "table row of 10,000 `a|b` and \"a|b\"": "| A |\n|---|\n" + '`a|b` "a|b" ' * (KB60 // 12),
         "title of 60 KB #s": "# " + "#" * KB60 + "x\n",
         "15,000 backtick pairs over lines": "`a\n" * 15000,
         "1 MB of *": "*" * (1 << 20),

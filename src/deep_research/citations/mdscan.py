@@ -133,7 +133,7 @@ def _delimiter_like(line: str, header_pipe: bool) -> bool:
     return "-" in line and ("|" in line or header_pipe) and all(c in _DELIM_CHARS for c in line)
 
 
-def _delimiter_row(line: str) -> bool:
+def delimiter_row(line: str) -> bool:
     """A GFM table delimiter row such as ``| --- | :-: |`` (at least one pipe)."""
     if "|" not in line or "-" not in line:
         return False
@@ -374,7 +374,7 @@ class _BlockScanner:
                 rest_blank = nxt >= end
                 if not started and not all_matched and para is not None and not rest_blank:
                     para.segments.append((nxt, end))  # lazy continuation
-                    para.table = para.table or _delimiter_row(s[nxt:end])
+                    para.table = para.table or delimiter_row(s[nxt:end])
                     this_para = para
                     lazy = True
                     rest_blank = True  # the paragraph's container already has content
@@ -386,12 +386,12 @@ class _BlockScanner:
                         para = None
                     elif para is not None:
                         para.segments.append((nxt, end))
-                        para.table = para.table or _delimiter_row(s[nxt:end])
+                        para.table = para.table or delimiter_row(s[nxt:end])
                         this_para = para
                     elif ncol - col >= 4:
                         out.inlines.append(Inline("icode", [(nxt, end)], "|" in s[nxt:end], 0, len(stack), line_start))
                     else:
-                        para = Inline("para", [(nxt, end)], table_rows or _delimiter_row(s[nxt:end]), 0, len(stack),
+                        para = Inline("para", [(nxt, end)], table_rows or delimiter_row(s[nxt:end]), 0, len(stack),
                                       line_start)
                         out.inlines.append(para)
                         this_para = para
