@@ -16,6 +16,10 @@ web too). Finally it publishes all inputs at once in a worker thread, as the res
 and reports the longest time the event loop went without a tick, next to the same figure
 for ordinary prose of that size (target: at most twice that, or 0.25 s; on a machine
 shared with other work the loop waits for a CPU as well as for the GIL).
+Last, it times the masking of a server's paths and URL credentials (``errors.hide_paths``,
+its ``_URL`` search, ``mask_url_credentials``) on 60 KB of degenerate text a chat message or
+an error could hold ("a.a.a..." without "://", runs of "/", ":", "file:" ...; target 0.2 s
+each: an unbounded URL scheme took 1.8 s on "a.a.a...").
 
     uv run python benchmarks/bench_hostile.py [--no-pdf] [--only SUBSTRING] [--runs 1]
 """
@@ -35,6 +39,7 @@ from _common import print_code_version, target_line, write_result  # noqa: E402
 from deep_research.citations.check import check_citations  # noqa: E402
 from deep_research.citations.model import Source, Verdict  # noqa: E402
 from deep_research.citations.refs import parse_refs  # noqa: E402
+from deep_research.errors import _URL, hide_paths, mask_url_credentials  # noqa: E402
 from deep_research.publish import publish_report  # noqa: E402
 
 PAGE = ("Tea cultivation\n"
@@ -74,11 +79,61 @@ def inputs() -> dict[str, str]:
         "20,000 <a": "<a " * 20000,
         "20,000 <!--": "<!--" * 15000,
         "60 KB of |": "|" * KB60,
+        "table row of 30,000 cells under a 1-cell header": "| A |\n|---|\n" + "|x" * (KB60 // 2),
+        "table row of 10,000 `a|b` and \"a|b\"": "| A |\n|---|\n" + '`a|b` "a|b" ' * (KB60 // 12),
         "title of 60 KB #s": "# " + "#" * KB60 + "x\n",
         "15,000 backtick pairs over lines": "`a\n" * 15000,
         "1 MB of *": "*" * (1 << 20),
         "1 MB of repeated prose": PROSE * ((1 << 20) // len(PROSE)),
     }
+
+
+def path_inputs() -> dict[str, str]:
+    """Degenerate text for the path and URL masking of errors.py (60 KB each)."""
+    return {
+        "a.a.a... without ://": "a." * (KB60 // 2),
+        "a+a-... without ://": "a+a-" * (KB60 // 4),
+        "60 KB of /": "/" * KB60,
+        "60 KB of :": ":" * KB60,
+        "a:a:a...": "a:" * (KB60 // 2),
+        "a:/a:/...": "a:/" * (KB60 // 3),
+        "a://a://...": "a://" * (KB60 // 4),
+        "60 KB of a, then ://": "a" * KB60 + "://x",
+        "x:// then 60 KB of /": "x://" + "/" * KB60,
+        "file:file:...": "file:" * (KB60 // 5),
+        "file://file://...": "file://" * (KB60 // 7),
+        "~/~/...": "~/" * (KB60 // 2),
+        "C:\\C:\\...": "C:\\" * (KB60 // 3),
+        "docs/docs/... (known)": "docs/" * (KB60 // 5),
+        "60 KB of backslashes": "\\" * KB60,
+    }
+
+
+def time_path_masking(runs: int, only: str | None) -> tuple[list[dict], list[str], bool]:
+    """hide_paths (with known folders, as a server's settings give), the _URL search alone
+    and mask_url_credentials on each of :func:`path_inputs`: (rows, figures, all met)."""
+    rows, figures, all_met = [], [], True
+    known = ["/srv/docs", "docs", "C:\\data"]
+    target = 0.2
+    print("\nserver paths and URL credentials masked in degenerate text (errors.py)")
+    for name, text in path_inputs().items():
+        if only and only not in name:
+            continue
+        row = {"input": name, "kb": round(len(text) / 1024, 1)}
+        for label, fn in (("hide_paths", lambda: hide_paths(text, known)),
+                          ("_URL.finditer", lambda: list(_URL.finditer(text))),
+                          ("mask_url_credentials", lambda: mask_url_credentials(text))):
+            best = float("inf")
+            for _ in range(runs):
+                t = time.process_time()
+                fn()
+                best = min(best, time.process_time() - t)
+            row[label + "_s"] = round(best, 4)
+            met = best < target
+            all_met &= met
+            figures.append(target_line(f"  {label}, {name}", f"{best:.4f} s CPU", f"< {target} s", met))
+        rows.append(row)
+    return rows, figures, all_met
 
 
 def _timed(fn, runs: int) -> tuple[float, object]:
@@ -196,6 +251,10 @@ def main() -> None:
                                    f"< {limit * 1000:.0f} ms", met))
         figures.append(target_line("  same for ordinary prose of that size", f"{ref_gap * 1000:.0f} ms "
                                    f"({ref_ticks} ticks)", "(reference)", None))
+    path_rows, path_figures, met = time_path_masking(args.runs, args.only)
+    rows += path_rows
+    figures += path_figures
+    all_met &= met
     print(f"\nall targets {'MET' if all_met else 'NOT MET'}")
     path = write_result("hostile", {"rows": rows, "figures": figures, "all_met": all_met})
     print(f"result: {path.relative_to(Path.cwd()) if path.is_relative_to(Path.cwd()) else path}")

@@ -329,3 +329,13 @@ def test_a_claim_written_again_with_the_same_quote_is_ruled_once(monkeypatch):
     first, _, again, other = report.citations
     assert again.claim_check == first.claim_check and again.claim_check.status.value == "supported"
     assert other.claim_check.status.value == "unsupported"
+
+
+def test_a_quote_reads_as_the_report_shows_it():
+    """citations.json's ``quote``: references and backslash escapes decoded as CommonMark
+    shows them, a code span as written, a control character a reference names an escape."""
+    from deep_research.citations.mdscan import shown_text
+
+    assert shown_text(r"a \[b\] &lt;ref&gt; AT&amp;T `x &lt; \[y` \` &#x202e;exe") == \
+        "a [b] <ref> AT&T `x &lt; \\[y` ` \\u202eexe"
+    assert shown_text("plain `code`") == "plain `code`"

@@ -460,3 +460,19 @@ def test_windows_line_ends_in_a_question_are_not_control_characters():
 
     assert _validate_question("How do heat pumps work?\r\nAnd what do they cost?\r\n") == \
         "How do heat pumps work?\nAnd what do they cost?"
+
+
+def test_bidi_controls_are_removed_from_a_question_as_from_a_chat_message():
+    """A question typed at the CLI loses its bidirectional embeddings, overrides and
+    isolates before anything reads or shows it, as a chat message does (one function,
+    terminal.without_bidi_controls); right-to-left letters and marks stay. A question of
+    nothing else is empty."""
+    import pytest
+
+    from deep_research.cli import _validate_question
+    from deep_research.errors import UserError
+
+    asked = "Is \u202ereport.exe\u202c safe? \u2067\u05e9\u05dc\u05d5\u05dd\u2069 \u200f\u202a\u202b\u202d\u2066\u2068x"
+    assert _validate_question(asked) == "Is report.exe safe? \u05e9\u05dc\u05d5\u05dd \u200fx"
+    with pytest.raises(UserError, match="the question is empty"):
+        _validate_question(" \u202e\u2066 ")

@@ -341,6 +341,23 @@ def test_bad_question_sets_exit_2_with_one_clear_message(tmp_path, capsys, line,
     assert not (tmp_path / "out").exists()
 
 
+def test_bidi_controls_are_removed_from_a_question_file_as_from_a_chat_message(tmp_path):
+    """The question and the clarifying answer of a question file lose their bidirectional
+    controls (U+202A-U+202E, U+2066-U+2069) as a typed question and a chat message do; a
+    question of nothing else is refused as having no text."""
+    path = tmp_path / "q.jsonl"
+    path.write_text(json.dumps({"id": "a", "question": "\u202eWhy is tea\u2066 green?\u2069",
+                                "clarification_answer": "\u202dGreen tea\u202c",
+                                "brief_decisions": [{"type": "reject", "feedback": "Shorter\u202e"}]}) + "\n",
+                    encoding="utf-8")
+    (q,) = load_questions(path)
+    assert (q.question, q.clarification_answer) == ("Why is tea green?", "Green tea")
+    assert q.brief_decisions == [{"type": "reject", "feedback": "Shorter"}]
+    path.write_text(json.dumps({"id": "a", "question": " \u202e\u2066 "}) + "\n", encoding="utf-8")
+    with pytest.raises(EvalInputError, match="has no"):
+        load_questions(path)
+
+
 def test_many_runs_are_one_row_each(tmp_path, capsys):
     for n in range(4):
         make_run(tmp_path / f"run-{n}")

@@ -449,3 +449,71 @@ def test_emphasis_never_pairs_across_paragraphs_list_items_quotes_or_cells(tmp_p
 
     italic = [r.text for p in docx.Document(str(result.files["docx"])).paragraphs for r in p.runs if r.italic]
     assert " ".join("".join(italic).split()) == "one paragraph", italic
+
+
+def test_citations_json_gives_a_quote_as_the_report_shows_it(tmp_path):
+    """A page about wiki markup holds the text "<ref>": the model (and report.md, published
+    again) writes it "&lt;ref&gt;" inside a ref, whose quote cannot hold a tag. citations.json's
+    ``quote`` is the quote as it reads on the page and in the report: character references and
+    backslash escapes decoded; HTML still escapes it, report.md keeps
+    it inert, and a quote that is not found reads the same way in the HTML tooltip."""
+    page = Source("w", "https://example.org/w", "Wiki markup\nCitations use the <ref> tag in wikitext [see] "
+                  "here.\nOther text.\n", "W", "text")
+    md = ('# Tags\n\nWikitext cites with a tag <ref id="w">"Citations use the &lt;ref&gt; tag in wikitext '
+          '\\[see] here."</ref>.\n\nIt bolds <ref id="w">"Use &lt;b&gt; for bold."</ref>.\n')
+    want = ["Citations use the <ref> tag in wikitext [see] here.", "Use <b> for bold."]
+    first = publish(tmp_path / "first", md, sources=(page,), docx=True)
+    again = publish(tmp_path / "again", first.files["markdown"].read_text(), sources=(page,))
+    for result in (first, again):
+        cites = json.loads(result.files["citations"].read_text())
+        assert [c["quote"] for c in cites] == want
+        assert cites[0]["status"] != "unsupported" and cites[1]["status"] == "unsupported"
+        out = outputs(result)
+        assert "<ref>" not in out["html"] and "<b>" not in out["html"]  # escaped in the HTML
+        assert "&lt;ref" in out["markdown"] and "&lt;b" in out["markdown"]  # inert in report.md
+        titles = lxml_html.document_fromstring(out["html"]).xpath("//a[contains(@class, 'cite')]/@title")
+        assert any("\u201cUse <b> for bold.\u201d" in t for t in titles), titles
+    assert "\u201cUse <b> for bold.\u201d" in html.unescape(outputs(first)["docx"])
+
+
+def test_a_table_row_never_loses_a_cited_cell(tmp_path):
+    """A "|" in a table row ends its cell, even inside a code span (GFM; the policy does not
+    trust such a span as code, so Python-Markdown agrees) or a quotation, and every renderer
+    drops the cells a row has beyond its header: a citation there vanished from the HTML, the
+    PDF and the Word file while citations.json counted it verified. Such a row's "|" are
+    shown as text instead (those of its code spans, then of its quotations, then the last
+    ones: the extra cells join the last), and a ref's own "|" never split a row of report.md
+    or report.linked.md. Every citation shows, each row has its header's cells, audit.json
+    and the degradations say so."""
+    import docx
+
+    prices = Source("p", "https://example.org/p", "Prices\nGreen tea | 4 EUR | per 100 g\n", "Prices", "text")
+    cited = ' <ref id="p">"Green tea | 4 EUR | per 100 g"</ref>'
+    md = ("# Tea\n\n| Drink | Why |\n|---|---|\n"
+          "| `green|black` tea | code " + LATE + " |\n"
+          '| "milk|lemon" | quoted ' + LATE + " |\n"
+          "| one | two | three " + LATE + " |\n"
+          "| Green tea costs 4 EUR" + cited + " | page " + LATE + " |\n")
+    result = publish(tmp_path, md, sources=(TEA, prices), docx=True)
+    cites = json.loads(result.files["citations"].read_text())
+    assert len(cites) == 5 and all(c["status"] == "verified" for c in cites)
+    out = outputs(result)
+    rows = lxml_html.document_fromstring(out["html"]).xpath("//table//tr")
+    assert [len(r.xpath("./td|./th")) for r in rows] == [2] * 5
+    assert [len(r.xpath(".//a[contains(@class, 'cite')]")) for r in rows[1:]] == [1, 1, 1, 2]
+    cells = [" ".join(c.text_content().split()) for r in rows[1:] for c in r.xpath("./td")]
+    assert cells[0] == "`green|black` tea" and cells[2] == '"milk|lemon"'
+    assert cells[5].startswith("two | three Harvests start late")
+    table = docx.Document(str(result.files["docx"])).tables[0]
+    assert [len(r.cells) for r in table.rows] == [2] * 5
+    assert [c.text for c in table.rows[1].cells][0] == "`green|black` tea"
+    gfm = MarkdownIt("commonmark", {"html": True}).enable("table")
+    for name, mark in (("markdown", "<ref"), ("linked", "<a href")):
+        page = lxml_html.fragment_fromstring(gfm.render(out[name]), create_parent="div")
+        body = page.xpath("//table//tr")
+        assert [len(r.xpath("./td|./th")) for r in body] == [2] * 5, name
+        shown = [lxml_html.tostring(c, encoding="unicode") for r in body[1:] for c in r.xpath("./td")]
+        assert sum(c.count(mark) for c in shown) == 5, (name, shown)
+    assert "Green tea | 4 EUR | per 100 g" in out["markdown"].replace("\\|", "|")
+    (note,) = [d for d in result.output_policy["degraded"] if "more cells than their header" in d["reason"]]
+    assert note["line"] == 5

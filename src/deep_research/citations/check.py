@@ -19,6 +19,7 @@ from .fragments import Fragment, fragment_for, with_text_fragment
 from .judgement import decide
 from .links import LINK_SCHEMES, safe_link  # noqa: F401 - re-exported: publish and inputs import it from here
 from .locations import Location, locate, parse_locations
+from .mdscan import shown_text
 from .model import ParsedReport, QuoteCheck, Ref, RefProblem, Source, Verdict
 from .verify import SourceIndex
 
@@ -69,8 +70,17 @@ class Citation:
     # ref, check and source are set when the citation is made and never change)
     @cached_property
     def shown_quote(self) -> str:
-        """The quote as the reader sees it: the page's exact text when found."""
-        return " ".join(((self.rendered_text if self.check.found else self.ref.quote) or "").split())
+        """The quote as the reader sees it: the page's exact text when found, else the
+        quote as the report shows it (:attr:`quote_text`), whitespace runs one space."""
+        return " ".join(((self.rendered_text if self.check.found else self.quote_text) or "").split())
+
+    @cached_property
+    def quote_text(self) -> str:
+        """The ref's quote as the report shows it and as it reads on its page (citations.json's
+        ``quote``): the markdown's character references and backslash escapes decoded
+        ("&lt;ref&gt;", which a quote must write for a page's "<ref>", is "<ref>"), a code
+        span as written. The quote as written in the markdown is ``ref.quote``."""
+        return shown_text(self.ref.quote)
 
     @cached_property
     def rendered_text(self) -> str | None:
@@ -99,7 +109,7 @@ class Citation:
             "number": self.number,
             "source_id": self.source.id if self.source else self.ref.source_id,
             "cited_id": self.ref.source_id,
-            "quote": self.ref.quote,
+            "quote": self.quote_text,
             "status": self.status.value,
             "matched_text": self.source.content[span[0]:span[1]] if span and self.source else None,
             "highlight_text": self.rendered_text,

@@ -22,8 +22,11 @@ escape markup everywhere except in code.
 from __future__ import annotations
 
 import bisect
+import html
 import re
 from dataclasses import dataclass, field
+
+from ..terminal import inert_text
 
 HARD_DEPTH = 256  # containers nested deeper than this are read as text (their block is
 # shown as code by the publishing policy long before; this only bounds the work per line)
@@ -130,7 +133,7 @@ def _delimiter_like(line: str, header_pipe: bool) -> bool:
     return "-" in line and ("|" in line or header_pipe) and all(c in _DELIM_CHARS for c in line)
 
 
-def _delimiter_row(line: str) -> bool:
+def delimiter_row(line: str) -> bool:
     """A GFM table delimiter row such as ``| --- | :-: |`` (at least one pipe)."""
     if "|" not in line or "-" not in line:
         return False
@@ -371,7 +374,7 @@ class _BlockScanner:
                 rest_blank = nxt >= end
                 if not started and not all_matched and para is not None and not rest_blank:
                     para.segments.append((nxt, end))  # lazy continuation
-                    para.table = para.table or _delimiter_row(s[nxt:end])
+                    para.table = para.table or delimiter_row(s[nxt:end])
                     this_para = para
                     lazy = True
                     rest_blank = True  # the paragraph's container already has content
@@ -383,12 +386,12 @@ class _BlockScanner:
                         para = None
                     elif para is not None:
                         para.segments.append((nxt, end))
-                        para.table = para.table or _delimiter_row(s[nxt:end])
+                        para.table = para.table or delimiter_row(s[nxt:end])
                         this_para = para
                     elif ncol - col >= 4:
                         out.inlines.append(Inline("icode", [(nxt, end)], "|" in s[nxt:end], 0, len(stack), line_start))
                     else:
-                        para = Inline("para", [(nxt, end)], table_rows or _delimiter_row(s[nxt:end]), 0, len(stack),
+                        para = Inline("para", [(nxt, end)], table_rows or delimiter_row(s[nxt:end]), 0, len(stack),
                                       line_start)
                         out.inlines.append(para)
                         this_para = para
@@ -494,3 +497,26 @@ def code_spans(text: str, lo: int = 0, hi: int | None = None, *,
         out.append((a, end))
         i = end
     return out
+
+
+# CommonMark inline text: a backslash before ASCII punctuation, a character reference (with its ';')
+_SHOWN_ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])|&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
+
+
+def _shown_one(m: re.Match) -> str:
+    return m.group(1) if m.group(1) is not None else inert_text(html.unescape(m.group(0)))
+
+
+def shown_text(text: str) -> str:
+    """Inline markdown (a heading, a ref's quote) as a reader of the rendered markdown sees
+    its characters: ``\\[`` is ``[``, ``&lt;`` is ``<``, a code span as written (backticks
+    included); a control character a reference names is shown as an escape
+    (``terminal.inert_text``). Emphasis and link marks stay. Linear (:func:`code_spans`)."""
+    if "\\" not in text and "&" not in text:
+        return text
+    out, pos = [], 0
+    for a, b in code_spans(text) if "`" in text else ():
+        out += [_SHOWN_ESCAPE.sub(_shown_one, text[pos:a]), text[a:b]]
+        pos = b
+    out.append(_SHOWN_ESCAPE.sub(_shown_one, text[pos:]))
+    return "".join(out)

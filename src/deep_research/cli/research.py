@@ -14,7 +14,7 @@ from typing import Optional
 import typer
 
 from ..errors import UserError
-from ..terminal import control_characters, one_line, printable, text_problem
+from ..terminal import control_characters, one_line, printable, text_problem, without_bidi_controls
 from .helpfmt import HelpCommand
 from .settings import RUN_PANEL, checked_context, typed_labels, with_settings
 from .settings import labels as setting_labels
@@ -536,7 +536,10 @@ def _warn_unused(typed: dict[str, str], why: str) -> None:
 
 
 def _validate_question(question: str) -> str:
-    q = question.replace("\r\n", "\n").replace("\r", "\n").strip()  # pasted Windows or old Mac line ends
+    """The question to research: Windows and old Mac line ends read as line ends, the
+    bidirectional controls removed (as from a chat message: they hold no words, only the
+    order a viewer shows them in); a UserError when it is empty, too long or not text."""
+    q = without_bidi_controls(question.replace("\r\n", "\n").replace("\r", "\n")).strip()
     if any(0xD800 <= ord(c) <= 0xDFFF for c in q):  # bytes of the argument that are not UTF-8
         raise UserError("the question is not valid UTF-8 text")
     if (problem := text_problem(q, "the question")) is not None:  # empty, or too long

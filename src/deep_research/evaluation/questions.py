@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..terminal import MAX_TEXT_CHARS, control_characters
+from ..terminal import MAX_TEXT_CHARS, control_characters, without_bidi_controls
 from .rundir import EvalInputError, read_bounded
 
 KEYS = {"id", "question", "prompt", "language", "topic", "reference", "reference_text", "clarification_answer",
@@ -72,6 +72,8 @@ def _decision(path: Path, line: int, d: Any) -> dict:
     if not isinstance(d, dict) or d.get("type") not in ("approve", "reject"):
         raise _fail(path, line, 'each brief decision must be {"type": "approve"} or '
                                 '{"type": "reject", "feedback": "…"}')
+    if isinstance(d.get("feedback"), str):
+        d = {**d, "feedback": without_bidi_controls(d["feedback"])}
     if d["type"] == "reject" and not str(d.get("feedback") or "").strip():
         raise _fail(path, line, "a brief rejection needs non-empty feedback")
     if d["type"] == "reject" and len(str(d["feedback"])) > MAX_QUESTION_CHARS:
@@ -118,12 +120,18 @@ def _id_problem(qid: str) -> str:
     return "must be ASCII letters, digits, '.', '_' or '-'"
 
 
+_TYPED = ("question", "prompt", "topic", "clarification_answer")
+
+
 def parse_question(obj: Any, path: Path, line: int) -> Question:
     if not isinstance(obj, dict):
         raise _fail(path, line, "each line must be a JSON object")
     unknown = sorted(set(obj) - KEYS)
     if unknown:
         raise _fail(path, line, f"unknown key(s) {', '.join(map(repr, unknown))}; known: {', '.join(sorted(KEYS))}")
+    # the texts a model reads and the terminal shows lose their bidirectional controls, as a
+    # typed question and a chat message do
+    obj = {k: without_bidi_controls(v) if k in _TYPED and isinstance(v, str) else v for k, v in obj.items()}
     raw_id = obj.get("id")
     if isinstance(raw_id, bool) or not isinstance(raw_id, (str, int)):
         raise _fail(path, line, "each question needs an \"id\" (a short text or a number)")

@@ -22,6 +22,7 @@ from ..citations.check import Citation, CitationReport
 from ..citations.claims import ClaimStatus
 from ..citations.document.sections import title_text
 from ..citations.flags import Flag
+from ..citations.mdscan import shown_text
 from ..citations.model import Verdict
 from ..citations.styles import Styler
 from .assets import templates_dir
@@ -31,7 +32,7 @@ from .code import CSS_CLASS, MARKDOWN_EXTENSION, TOKEN_CLASSES, code_css
 from .lists import for_python_markdown, separate_quotes
 from . import marks
 from .markdown import (body_markdown, check_mark, credibility_text, findings_markdown, legend_counts, policy_for,
-                       quoted_words, shown_heading, side_label)
+                       quoted_words, side_label)
 from .safety import Atom, Policy, link_allowed, local_file_urls, render_cut_note, tag_atom_text
 
 # What report markdown may produce. Everything else (script, iframe, object, style, img,
@@ -361,7 +362,7 @@ def _badge(c: Citation, t: dict, styler: Styler | None = None) -> str:
     inline = styler is not None and not styler.numbered and c.source is not None and c.number is not None
     if inline:
         label = escape(styler.marker(c.source.id))
-    quote = _single_spaces(c.ref.quote)
+    quote = _single_spaces(c.quote_text)
     mark = check_mark(c)
     shown = _single_spaces(c.rendered_text or quote)
     if c.status is Verdict.UNSUPPORTED:  # with its reason, as report.md's note and audit.json give it
@@ -616,7 +617,7 @@ def render_html(
     body_md, sources_heading = body_markdown(report, policy, atom, render=True, title=False,
                                              code_atom_text=lambda x: x.text(md))
     found_title = title_text(report.parsed)
-    found_title = shown_heading(found_title) if found_title else None  # '&lt;' read as '<'
+    found_title = shown_text(found_title) if found_title else None  # '&lt;' read as '<'
     if findings:
         body_md = findings_markdown(report, lambda c: token(c.ref.index)) + "\n" + body_md
     if policy.cut:

@@ -15,7 +15,6 @@ start markup in the text it carries, so it needs no policy of its own.
 
 from __future__ import annotations
 
-import html
 import re
 from collections.abc import Callable
 
@@ -126,27 +125,6 @@ def quoted_words(report: CitationReport, c: Citation) -> str | None:
     if text.endswith(SENTENCE_MARKS) and PUNCT_AFTER.match(report.parsed.markdown, c.ref.end):
         text = text[:-1].rstrip()
     return text or None
-
-
-# CommonMark inline text: a backslash before ASCII punctuation, a character reference
-# (with its ';'), and a code span, whose text is left as written
-_SHOWN = re.compile(r"(`+)(?:.+?)(?<!`)\1(?!`)|\\([!-/:-@\[-`{-~])|&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});",
-                    re.S)
-
-
-def shown_heading(text: str) -> str:
-    """A heading's text as a reader of the rendered markdown sees it: ``\\[`` is ``[``,
-    ``&lt;`` is ``<`` (report.md writes a title's brackets and angle brackets so), a code
-    span as written; a control character a reference names is shown as an escape."""
-
-    def one(m: re.Match) -> str:
-        if m.group(1):  # a code span
-            return m.group(0)
-        if m.group(2):
-            return m.group(2)
-        return inert_text(html.unescape(m.group(0)))
-
-    return _SHOWN.sub(one, text)
 
 
 def _md_literal(text: str) -> str:

@@ -18,6 +18,7 @@ from ..citations.check import CitationReport, check_citations
 from ..citations.claims import ClaimStatus
 from ..citations.document import Document, parse
 from ..citations.document.sections import title_text
+from ..citations.mdscan import shown_text
 from ..citations.model import Source, Verdict
 from ..citations.styles import Styler, check_style
 from ..language import labels
@@ -31,7 +32,6 @@ from .markdown import (
     policy_for,
     ref_markup,
     replaced_sources,
-    shown_heading,
     ui_markdown,
 )
 from .pdf import PdfWorker, render_pdf
@@ -327,7 +327,7 @@ def publish_report(
         from .docx import render_docx  # python-docx loads only when a docx is asked for
 
         t = time.perf_counter()
-        write_atomic(files["docx"], render_docx(html, labels=words, title=inert_text(title or shown_heading(title_text(doc) or "")), lang=lang,
+        write_atomic(files["docx"], render_docx(html, labels=words, title=inert_text(title or shown_text(title_text(doc) or "")), lang=lang,
                                                 local_files=safety.local_file_urls(report.sources)))
         timings["docx_s"] = time.perf_counter() - t
     refused: list[str] = []

@@ -36,6 +36,11 @@ rewrites the model's text so that:
   inside link destinations and titles are escaped (a renderer decodes the escapes there).
   Indented code is treated as text: whether a line is indented code depends on list
   indentation rules that renderers apply differently;
+* **a table row keeps every cell**: a renderer drops the cells a row has beyond its header
+  (a "|" ends a cell even inside a code span or a quotation), so in such a row the "|"
+  inside its code spans, then inside its quotations, then the last ones are escaped, until
+  it has no more cells than its header (the extra cells join the last); a ref's own "|"
+  (a quote of a page's table) is escaped in every table line, where it would split a row;
 * **the structure stays small**: an unmatched ``[`` is escaped (no renderer then scans
   for its ``]``), brackets nested deeper than ``MAX_BRACKET_DEPTH`` are escaped, and a
   block with lists or block quotes nested deeper than ``MAX_NESTING`` is shown as a code
@@ -60,7 +65,7 @@ from typing import Any
 
 from ..citations.check import safe_link
 from ..citations.document import Document
-from ..citations.mdscan import HARD_DEPTH, CodeSpans, scan_blocks
+from ..citations.mdscan import HARD_DEPTH, CodeSpans, delimiter_row, escaped, scan_blocks
 from ..citations.model import Ref, Source
 from ..citations.verify import strip_quote_marks
 
@@ -203,6 +208,7 @@ class Policy:
     notes: list[dict] = field(default_factory=list)  # {"line", "reason"}: blocks and brackets
     render_notes: list[dict] = field(default_factory=list)
     cut: int | None = None  # HTML and PDF show the report up to here (MAX_RENDER_CHARS)
+    table_atoms: set[int] = field(default_factory=set)  # starts of the atoms in a table's lines
 
     @property
     def _atom_starts(self) -> list[int]:
@@ -258,7 +264,11 @@ class Policy:
             if a < pos or a > end or (a == end and b > a) or b > end:
                 continue
             out.append(md[pos:a])
-            out.append(atom_text(what) if isinstance(what, Atom) else what)
+            if isinstance(what, Atom):
+                text = atom_text(what)
+                out.append(_TABLE_PIPE.sub(r"\\|", text) if what.start in self.table_atoms else text)
+            else:
+                out.append(what)
             pos = b
         out.append(md[pos:end])
         return "".join(out)
@@ -278,6 +288,7 @@ class Policy:
 
 
 _TAG_MARKUP = re.compile(r"</?ref\b[^<>\n]*>?", re.IGNORECASE)
+_TABLE_PIPE = re.compile(r"(?<!\\)\|")  # a "|" that would end a table cell (not escaped)
 
 
 def _atoms(doc: Document, refs: list[Ref], problems: list) -> list[Atom]:
@@ -348,6 +359,8 @@ def apply_policy(doc: Document, *, local_files: frozenset[str] = frozenset(),
                        atoms=atom_at, atom_starts=atom_starts, all_atoms=atoms)
         policy.edits.setdefault(k, []).extend(ctx.run())
         counted.append((k, acc))
+        if inline.table:
+            policy.table_atoms.update(start for _, _, start in ctx.met_atoms)
         # the paragraph as HTML renders it: each ref a short token, a malformed tag escaped
         length = len(ctx.t) - ctx.ref_chars + ctx.token_chars
         markup = sum(ctx.t.count(c) for c in _MARKUP) - ctx.ref_markup + len(ctx.edits) + ctx.tags
@@ -578,6 +591,8 @@ class _Context:
         self.tags = 0  # malformed ref tags met (each written as text by the outputs)
         # refs met: their characters and markup here, and the characters of their tokens in HTML
         self.token_chars = self.ref_chars = self.ref_markup = 0
+        self.met_atoms: list[tuple[int, int, int]] = []  # (start, end in t, start in the markdown)
+        self.uncoded: list[tuple[int, int]] = []  # a table's code spans holding "|", made text
 
     # mapping t -> markdown
     def _orig(self, tpos: int) -> int:
@@ -593,6 +608,8 @@ class _Context:
         atom = self.atoms.get(self._orig(tpos))
         if atom is None:
             return None
+        end_t = self._t_of(atom.end)
+        self.met_atoms.append((tpos, len(self.t) if end_t is None else end_t, atom.start))
         if atom.ref is None:  # the HTML escapes it unless it stays a raw tag
             text = atom.text(self.md)
             self.tags += not (atom.follows_text and _REF_TAG.fullmatch(text))
@@ -650,6 +667,8 @@ class _Context:
                 # holding "|" could turn that line into a table header: not trusted either
                 if c == -1 or ("|" in t[e:c] and (self.table or "\n" in t[e:c])):
                     self.edit(p, e, "\\`" * (e - p))  # no code span: a literal backtick
+                    if c != -1 and self.table:
+                        self.uncoded.append((e, c))
                     i = e
                     continue
                 nl = t.find("\n", e, c)
@@ -701,6 +720,87 @@ class _Context:
                 self.edits[image_edit] = (a, b, "\\!\\[")
             else:
                 self.edit(pos, pos + 1, "\\[")
+        if self.table and not self.quote:
+            self._table_rows()
+
+    # table rows: no cell dropped
+    def _separators(self, a: int, b: int) -> list[int]:
+        """The "|" that end a cell in the line ``t[a:b]``: not escaped, not in an atom, and
+        not the row's leading or trailing border."""
+        t = self.t
+        out = []
+        atoms = self.met_atoms
+        k = 0
+        p = t.find("|", a, b)
+        while p != -1:
+            while k < len(atoms) and atoms[k][1] <= p:
+                k += 1
+            if not escaped(t, p, a) and not (k < len(atoms) and atoms[k][0] <= p):
+                out.append(p)
+            p = t.find("|", p + 1, b)
+        if out and not t[a:out[0]].strip(" \t"):
+            out.pop(0)
+        if out and not t[out[-1] + 1:b].strip(" \t"):
+            out.pop()
+        return out
+
+    def _quoted(self, a: int, b: int) -> list[tuple[int, int]]:
+        """The quotations of the line ``t[a:b]``: between two straight double quotes in turn,
+        or a curly pair."""
+        t = self.t
+        out: list[tuple[int, int]] = []
+        opened: dict[str, int] = {}
+        for m in re.finditer('["\u201c\u201d]', t[a:b]):
+            p, c = a + m.start(), m.group()
+            if c == '"':
+                if '"' in opened:
+                    out.append((opened.pop('"'), p))
+                else:
+                    opened['"'] = p
+            elif c == "\u201c":
+                opened.setdefault("\u201c", p)
+            elif "\u201c" in opened:
+                out.append((opened.pop("\u201c"), p))
+        return sorted(out)
+
+    def _table_rows(self) -> None:
+        """Every renderer drops the cells a table row has beyond its header: in such a row
+        the "|" of its code spans (made text), then of its quotations, then the last ones are
+        escaped until it has no more cells than its header (what they held joins the last)."""
+        t = self.t
+        lines = [(s, s + b - a) for s, (a, b) in zip(self.starts, self.segments)]
+        head = next((k for k in range(1, len(lines)) if delimiter_row(t[lines[k][0]:lines[k][1]])), None)
+        if head is None:
+            return
+        cols = len(self._separators(*lines[head - 1])) + 1
+        if len(self._separators(*lines[head])) + 1 != cols:
+            return  # not a table (GFM)
+        rows, first = 0, -1
+        for a, b in lines[head + 1:]:
+            seps = self._separators(a, b)
+            excess = len(seps) + 1 - cols
+            if excess <= 0:
+                continue
+            for spans in (self.uncoded, self._quoted(a, b)):
+                starts = [x for x, _ in spans]
+                inside = {p for p in seps if (j := bisect.bisect_left(starts, p) - 1) >= 0 and p < spans[j][1]}
+                if inside:
+                    seps = [p for p in seps if p not in inside]
+                    excess -= len(inside)
+                    for p in inside:
+                        self.edit(p, p + 1, "\\|")
+                if excess <= 0:
+                    break
+            for p in seps[len(seps) - excess:] if excess > 0 else ():
+                self.edit(p, p + 1, "\\|")
+            rows += 1
+            first = a if first < 0 else first
+        if rows:
+            self.result.degraded.append({
+                "line": self.line_of(self._orig(first)) if self.line_of else None,
+                "reason": f"{rows} table row(s) with more cells than their header (a renderer drops the extra "
+                          'cells): the "|" that would start them (in a code span or a quotation first) are '
+                          "shown as text, so no cell's text or citation is lost"})
 
     # "<": a kept ref, an allowed autolink, or text
     def _angle(self, p: int) -> int:

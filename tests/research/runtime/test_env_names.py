@@ -61,3 +61,26 @@ def test_every_variable_the_project_reads_is_a_setting_or_listed_as_another():
             continue
         read |= set(re.findall(r"\bDEEP_RESEARCH_[A-Z0-9_]*[A-Z0-9]\b", path.read_text(encoding="utf-8")))
     assert read - settings - OTHER_VARIABLES == set()
+
+
+def test_a_server_with_a_corpus_and_no_base_url_says_so_once_at_start(tmp_path):
+    """Without corpus_base_url a document's citation links are file:///srv/... URLs, which
+    no chat user's browser opens: the server's log names the setting once, at start (the
+    graph's import), and says nothing when it is set or there is no corpus."""
+    import os
+    import subprocess
+    import sys
+
+    from deep_research.research.runtime.env_names import corpus_link_lines
+
+    corpus = {"DEEP_RESEARCH_SEARCH_API": "local", "DEEP_RESEARCH_CORPUS_PATH": "/srv/docs"}
+    (line,) = corpus_link_lines(corpus)
+    assert "DEEP_RESEARCH_CORPUS_BASE_URL" in line and "file://" in line
+    assert corpus_link_lines({**corpus, "DEEP_RESEARCH_CORPUS_BASE_URL": "http://127.0.0.2:8001/"}) == []
+    assert corpus_link_lines({"DEEP_RESEARCH_SEARCH_API": "tavily"}) == []
+    assert len(corpus_link_lines({"DEEP_RESEARCH_CORPUS_PATH": "/srv/docs"})) == 1  # a run may pick local
+    env = {k: v for k, v in os.environ.items() if not k.startswith("DEEP_RESEARCH_")}
+    r = subprocess.run([sys.executable, "-c", "import deep_research.server.graph"], capture_output=True, text=True,
+                       env={**env, **corpus, "DEEP_RESEARCH_ENV_FILE": "none"}, cwd=tmp_path, timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert r.stderr.count("DEEP_RESEARCH_CORPUS_BASE_URL") == 1, r.stderr

@@ -62,3 +62,16 @@ def near_miss_lines(environ: Mapping[str, str] | None = None, aliases: Mapping[s
     """One line for each of :func:`near_misses`, to warn with."""
     return [f"{name} is not a setting and is ignored; did you mean {meant}?"
             for name, meant in near_misses(environ, aliases)]
+
+
+def corpus_link_lines(environ: Mapping[str, str] | None = None) -> list[str]:
+    """One line to warn with when the environment gives a folder of documents (a corpus
+    path, or search_api=local) but no corpus_base_url: each citation of a document then
+    links to a file:// URL of this machine, which a chat user's browser does not open."""
+    values = Configuration.env_overrides(dict(os.environ if environ is None else environ))
+    local = str(values.get("search_api", "")).strip().lower() == "local"
+    if values.get("corpus_base_url") or not (values.get("corpus_path") or local):
+        return []
+    return [f"{ENV_PREFIX}CORPUS_BASE_URL (corpus_base_url) is not set: citations of the documents in the "
+            "corpus link to file:// URLs of this machine, which the browser of a chat user does not open; "
+            "set it to the URL the corpus folder is served at (README: Use it from a chat UI)"]
