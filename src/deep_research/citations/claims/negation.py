@@ -295,6 +295,31 @@ def _or_not_elided(t: _Text, j: int) -> bool:
     return False
 
 
+def _under_whether(t: _Text, j: int) -> bool:
+    """Is ``j`` in a clause opened by "whether" - before it within eight tokens of its sentence,
+    no stop or clause word between ("checks whether the file exists", "should be used
+    regardless of whether they are in common use")? Such a clause names a case and asserts it
+    no more than its opposite: a question left open, or a statement made of both branches
+    ("regardless of whether X" holds when X does not)."""
+    lo, _hi = sentence_bounds(t, j)
+    for x in range(j - 1, max(lo - 1, j - 9), -1):
+        if t.raw[x] in _ENDS or t.low[x] in _CLAUSE_JOINS:
+            return False
+        if t.low[x] == "whether":
+            return True
+    return False
+
+
+def _asks_before(t: _Text, k: int) -> bool:
+    """Does a "whether" or an "if" (not the concessive "even if") stand before ``k`` in its
+    sentence ("test if a variable is defined, not empty")? That side asks a question too: its
+    negated case set against the other side's "whether" is another question, not a case both
+    branches cover."""
+    lo, _hi = sentence_bounds(t, k)
+    return any(t.low[x] == "whether" or t.low[x] == "if" and (x == 0 or t.low[x - 1] != "even")
+               for x in range(lo, k))
+
+
 _DIFFERENTLY = frozenset({"differently", "different"})
 _THAN = frozenset({"than", "from", "to"})
 _AS = frozenset({"as", "like"})
@@ -1158,6 +1183,9 @@ def _flip(src: _Text, k: int, others: list[_Text], covered: bool, *, claim_negat
     if _or_not_elided(dst, j):
         return _grey("negation", note, f'the other side asks whether "{dst.raw[j]}" holds or not, which asserts '
                      "neither branch")
+    if _under_whether(dst, j) and not _asks_before(src, k):
+        return _grey("negation", note, f'the other side names "{dst.raw[j]}" in a clause opened by "whether", which '
+                     "asserts it no more than its opposite (the negating side states its case)")
     if _said_differently(src, seg[0], dst, j):
         return _grey("negation", note, 'the other side says it happens "differently than" the way the negation '
                      'denies ("not as"): the same denial')
@@ -1618,6 +1646,9 @@ def _negation_in_block(claim: _Text, q: _Text, i1: int, i2: int, j1: int, j2: in
         return None  # "Nobody can guarantee that ..." / "And who will guarantee you that ...?": asked, not stated
     if plain.raw and _or_not_elided(plain, min(at, len(plain.raw) - 1)):
         return None  # "test whether strings are equal or not equal" / "string not equal": both branches asked
+    if plain.raw and _under_whether(plain, min(at, len(plain.raw) - 1)) \
+            and not any(negated.neg[p] and _asks_before(negated, p) for p in (cpos if cneg else qpos)):
+        return None  # "checks whether the file exists" / "the file does not exist": a question, no statement
     if plain.raw and any(negated.neg[p] and _segment(negated, p)
                          and _said_differently(negated, _segment(negated, p)[0], plain, min(at, len(plain.raw) - 1))
                          for p in (cpos if cneg else qpos)):

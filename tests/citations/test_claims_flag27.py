@@ -1,0 +1,33 @@
+"""Correct claims the rules flagged (issue 25, "correct claims flagged"): each rule here makes
+a flag rule decline (grey) where the other side does not state what the flag says it does;
+none turns a claim green."""
+
+from __future__ import annotations
+
+from tests.citations.claim_status import FLAG, GREY, status
+
+# --- "whether": a clause that asserts its case no more than the opposite ----------------------
+
+
+def test_regardless_of_whether_covers_the_negated_case():
+    # claims-fresh41 bb0089
+    q = ("Same as z, except that timezone abbreviations should be used regardless of whether they are in "
+         "common use by the locale.")
+    c = "It behaves like z, but timezone abbreviations are used even if the locale does not commonly use them."
+    assert status(c, q) is GREY
+
+
+def test_a_question_by_whether_is_no_statement_to_negate():
+    q = "The tool checks whether the cache file exists before it starts."
+    assert status("The cache file does not exist when the tool starts.", q) is GREY
+
+
+def test_a_stated_case_against_its_negation_is_still_caught():
+    q = "The tool checks that the cache file exists before it starts."
+    assert status("The tool checks that the cache file does not exist before it starts.", q) is FLAG
+
+
+def test_two_questions_asked_differently_are_still_caught():
+    # claims-fresh31 jj0254: "test if ... not empty" / "tests whether ... empty": two questions
+    q = ("In the simplest form, you can use it to test if a variable is defined, not empty and not false:")
+    assert status("In its simplest form the if statement tests whether a variable is defined and empty.", q) is FLAG
