@@ -31,3 +31,22 @@ def test_two_questions_asked_differently_are_still_caught():
     # claims-fresh31 jj0254: "test if ... not empty" / "tests whether ... empty": two questions
     q = ("In the simplest form, you can use it to test if a variable is defined, not empty and not false:")
     assert status("In its simplest form the if statement tests whether a variable is defined and empty.", q) is FLAG
+
+
+# --- an "un-" predicate: "the actual date is unknown" denies the date as "no actual date" does ---
+
+_DST = ("Daylight savings time is also applied to format_time, but because the actual date is {} in that case, "
+        "the current day is assumed to determine whether DST or standard time should be used.")
+_NO_DATE = ("format_time applies daylight savings time as well; since it has no actual date, it takes the current "
+            "day to decide between DST and standard time.")
+
+
+def test_an_un_predicate_denies_as_the_negator_does():
+    # claims-fresh41 bb0127
+    assert status(_NO_DATE, _DST.format("unknown")) is GREY
+    assert status(_NO_DATE, _DST.format("still unknown")) is GREY
+
+
+def test_a_plain_predicate_or_an_un_word_that_denies_nothing_still_flags():
+    assert status(_NO_DATE, _DST.format("known")) is FLAG
+    assert status(_NO_DATE, _DST.format("unique")) is FLAG

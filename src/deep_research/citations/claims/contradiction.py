@@ -540,7 +540,36 @@ def _denied_by_a_word(plain: _Text, j: int, neg_side: _Text) -> str | None:
         if x + 1 < shi and _DENYING_PHRASES.get(plain.stems[x]) == plain.low[x + 1] \
                 and plain.stems[x] not in neg_side.stemset:
             return f"{plain.raw[x]} {plain.raw[x + 1]}"
-    return _denied_as_a_consequence(plain, j, neg_side, shi)
+    return _denied_as_a_consequence(plain, j, neg_side, shi) or _denied_by_its_predicate(plain, j, neg_side, shi)
+
+
+# words that begin with "un" and deny nothing ("is unique", "are united", "is understood")
+_NOT_UN_PREFIXED = ("uni", "under", "unanim", "unto", "until")
+
+
+def _denied_by_its_predicate(plain: _Text, j: int, neg_side: _Text, shi: int) -> str | None:
+    """The "un-" word ``plain`` predicates of the phrase at ``j``: a form of "be" within three
+    tokens after ``j`` in its clause, then (past at most one adverb) a word made with the
+    negating prefix "un" ("the actual date is unknown", "the value is still undefined"). The
+    phrase's thing is then denied - "no actual date", "has no value" say as much, or less -
+    and a negator on the other side proves no flip. None when there is none."""
+    c = plain.clause[j]
+    for b in range(j + 1, min(shi, j + 4)):
+        if plain.clause[b] != c:
+            return None
+        if plain.low[b] not in _BE:
+            continue
+        for x in (b + 1, b + 2):
+            if x >= shi or plain.kinds[x] != _WORD:
+                break
+            w = plain.low[x]
+            if w.startswith("un") and len(w) >= 6 and not w.startswith(_NOT_UN_PREFIXED) \
+                    and plain.stems[x] not in neg_side.stemset:
+                return plain.raw[x]
+            if not w.endswith("ly") and w not in ("still", "also", "now", "then"):
+                break
+        return None
+    return None
 
 
 _CONSEQUENCE = frozenset({"so", "therefore", "thus", "hence"})
