@@ -50,3 +50,17 @@ def test_an_un_predicate_denies_as_the_negator_does():
 def test_a_plain_predicate_or_an_un_word_that_denies_nothing_still_flags():
     assert status(_NO_DATE, _DST.format("known")) is FLAG
     assert status(_NO_DATE, _DST.format("unique")) is FLAG
+
+
+# --- "No." inside a sentence abbreviates "number": it negates nothing ------------------------
+
+
+def test_a_title_cut_at_its_no_abbreviation_is_no_negation():
+    # claims-fresh2 q2-dodeca-consistent-72
+    q = 'In early 2011, Sheeran independently released the extended play, "No.'
+    assert status("in 2011, he independently released an extended play.", q) is not FLAG
+
+
+def test_a_negating_no_is_still_a_negation():
+    q = "In early 2011, Sheeran independently released no extended play."
+    assert status("In early 2011, Sheeran independently released an extended play.", q) is FLAG

@@ -546,6 +546,10 @@ def _is_negator(w: str, k: int, raw: list[str], low: list[str], kinds: list[int]
         return False  # "no more than 5": a bound
     if w == "no" and (nxt == "." and k + 2 < n and kinds[k + 2] == _NUM or nxt == "doubt"):
         return False  # "No. 5"
+    if w == "no" and nxt == "." and raw[k] == "No" and not start:
+        return False  # 'the extended play "No.' (a title cut at its "No."), "Symphony No.": a capital "No"
+        # inside a sentence with a stop right after it abbreviates "number"; the determiner "no"
+        # takes a noun, and an answer "No." opens its sentence
     return not (w == "none" and raw[k] == "None" and not start)  # Python's None
 
 
