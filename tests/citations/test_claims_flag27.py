@@ -64,3 +64,22 @@ def test_a_title_cut_at_its_no_abbreviation_is_no_negation():
 def test_a_negating_no_is_still_a_negation():
     q = "In early 2011, Sheeran independently released no extended play."
     assert status("In early 2011, Sheeran independently released an extended play.", q) is FLAG
+
+
+# --- a conceded negation of another subject ---------------------------------------------------
+
+_FERRETS = ("Although fatalities were not observed, SARS-CoV-2-infected ferrets shed virus in nasal washes, saliva, "
+            "urine, and feces up to 8 days post-infection.")
+
+
+def test_a_conceded_negation_of_another_subject_is_no_dropped_negation():
+    # claims-fresh1 citint-dev-148
+    c = "SARS-CoV-2 infects ferrets and the virus was observed to shed in saliva and nasal washes up to 8 days."
+    assert status(c, _FERRETS) is GREY
+
+
+def test_a_negation_in_a_main_clause_still_flags():
+    # claims-fresh7 h0202: the negation is the quote's statement, not a conceded clause
+    q = ("If a type implements the Copy trait, variables that use it do not move, but rather are trivially copied, "
+         "making them still valid after assignment to another variable.")
+    assert status("Variables of a type that implements Copy are moved on assignment and become invalid.", q) is FLAG
