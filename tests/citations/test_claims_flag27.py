@@ -83,3 +83,20 @@ def test_a_negation_in_a_main_clause_still_flags():
     q = ("If a type implements the Copy trait, variables that use it do not move, but rather are trivially copied, "
          "making them still valid after assignment to another variable.")
     assert status("Variables of a type that implements Copy are moved on assignment and become invalid.", q) is FLAG
+
+
+# --- a statement put forward as a guess or a story is not asserted ---------------------------
+
+_ACE = ("Despite some early report theorizing these drugs might play a role to increase COVID-19 mortality, the "
+        "Council on Hypertension of the ESC pointed out the lack of any evidence supporting harmful effect of ACE-I "
+        "and ARB in the context of the pandemic COVID-19 outbreak.")
+
+
+def test_a_negation_of_a_theorized_statement_is_not_proven_wrong():
+    # claims dev covidfact-411
+    assert status("Esc council on hypertension says ace-i and arbs do not increase covid-19 mortality", _ACE) is GREY
+
+
+def test_a_negation_of_a_stated_fact_still_flags():
+    q = "Early reports showed that these drugs increase COVID-19 mortality in older patients."
+    assert status("These drugs do not increase COVID-19 mortality in older patients.", q) is FLAG

@@ -320,6 +320,28 @@ def _asks_before(t: _Text, k: int) -> bool:
                for x in range(lo, k))
 
 
+# words that put forward what follows as a guess or a story, not as a fact: "theorizing these
+# drugs might increase", "speculation that", "rumoured to", "allegedly"
+_GUESSING = frozenset(stem(w) for w in (
+    "theorize", "theorizing", "theorise", "theorising", "speculate", "speculated",
+    "speculating", "speculation", "hypothesize", "hypothesized", "hypothesise", "hypothesised", "hypothesis",
+    "conjecture", "conjectured", "rumor", "rumors", "rumored", "rumour", "rumours", "rumoured", "alleged",
+    "allegedly", "purportedly", "supposedly", "hoax", "myth"))
+
+
+def _guessed(t: _Text, j: int, other: _Text) -> str | None:
+    """A word before ``j`` in its sentence that puts the statement forward as a guess or a
+    story ("Despite some early report theorizing these drugs might play a role to increase
+    COVID-19 mortality, ..."), which the other side does not write: the text does not assert
+    the words there, so the other side's negation of them drops or adds nothing it says. The
+    word, or None."""
+    lo, _hi = sentence_bounds(t, j)
+    for x in range(lo, j):
+        if t.kinds[x] == _WORD and t.stems[x] in _GUESSING and t.stems[x] not in other.stemset:
+            return t.raw[x]
+    return None
+
+
 _DIFFERENTLY = frozenset({"differently", "different"})
 _THAN = frozenset({"than", "from", "to"})
 _AS = frozenset({"as", "like"})
@@ -1186,6 +1208,10 @@ def _flip(src: _Text, k: int, others: list[_Text], covered: bool, *, claim_negat
     if _under_whether(dst, j) and not _asks_before(src, k):
         return _grey("negation", note, f'the other side names "{dst.raw[j]}" in a clause opened by "whether", which '
                      "asserts it no more than its opposite (the negating side states its case)")
+    guess = _guessed(dst, j, src)
+    if guess:
+        return _grey("negation", note, f'the other side puts "{dst.raw[j]}" forward as a guess or a story '
+                     f'("{guess}"), not as a fact')
     if _said_differently(src, seg[0], dst, j):
         return _grey("negation", note, 'the other side says it happens "differently than" the way the negation '
                      'denies ("not as"): the same denial')
