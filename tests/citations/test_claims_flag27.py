@@ -100,3 +100,19 @@ def test_a_negation_of_a_theorized_statement_is_not_proven_wrong():
 def test_a_negation_of_a_stated_fact_still_flags():
     q = "Early reports showed that these drugs increase COVID-19 mortality in older patients."
     assert status("These drugs do not increase COVID-19 mortality in older patients.", q) is FLAG
+
+
+# --- an abbreviation whose initials begin with a name's: the full name of its short form -----
+
+
+def test_an_abbreviation_of_the_longer_name_is_no_name_swap():
+    # claims-fresh13 emergent-54f31c40: ISIS (Islamic State of Iraq and Syria) / Islamic State
+    q = "Islamic State executed two of its militants in the city of al- Bokamal."
+    assert status("ISIS executed two of its own fighters in Al-Bukamal", q) is not FLAG
+
+
+def test_an_abbreviation_of_another_name_still_flags():
+    q = "Islamic State executed two of its militants in the city of al- Bokamal."
+    assert status("NATO executed two of its militants in the city of al- Bokamal.", q) is FLAG
+    # the initials of the run must begin the abbreviation, not merely share letters
+    assert status("SIIS executed two of its militants in the city of al- Bokamal.", q) is FLAG
