@@ -116,3 +116,22 @@ def test_an_abbreviation_of_another_name_still_flags():
     assert status("NATO executed two of its militants in the city of al- Bokamal.", q) is FLAG
     # the initials of the run must begin the abbreviation, not merely share letters
     assert status("SIIS executed two of its militants in the city of al- Bokamal.", q) is FLAG
+
+
+# --- a capital for its state ------------------------------------------------------------------
+
+_JET = ("The downing of the jet plunged relations between Russia and Turkey into crisis, with Moscow imposing "
+        "sanctions in response.")
+
+
+def test_a_capital_for_its_country_is_no_name_swap():
+    # claims-fresh7 faithbench-10-7
+    c = "The downing of the jet plunged relations between Russia and Turkey into crisis, with Russia imposing sanctions in response."
+    assert status(c, _JET) is not FLAG
+
+
+def test_another_state_or_capital_still_flags():
+    c = "The downing of the jet plunged relations between Russia and Turkey into crisis, with Ankara imposing sanctions in response."
+    assert status(c, _JET) is FLAG
+    c = "The downing of the jet plunged relations between Russia and Turkey into crisis, with Turkey imposing sanctions in response."
+    assert status(c, _JET) is FLAG

@@ -473,6 +473,24 @@ def _initials_begin(abbrev: str, t: _Text, k: int) -> bool:
 _COUNTRY = {"uk": "uk", "u.k": "uk", "u.k.": "uk", "britain": "uk", "british": "uk",
             "us": "us", "u.s": "us", "u.s.": "us", "usa": "us", "america": "us", "american": "us",
             "netherlands": "nl", "dutch": "nl"}
+# A state's capital stands for its government, as news writes it ("with Moscow imposing
+# sanctions" / "with Russia imposing sanctions", "Washington said"): each capital below with
+# its country's names, folded. Only capitals named for nothing else of note, and one state each.
+for _key, _names in (("us", ("washington",)), ("uk", ("london",)),
+                     ("ru", ("russia", "russian", "moscow", "kremlin")), ("cn", ("china", "chinese", "beijing")),
+                     ("fr", ("france", "french", "paris")), ("de", ("germany", "german", "berlin")),
+                     ("jp", ("japan", "japanese", "tokyo")), ("ua", ("ukraine", "ukrainian", "kyiv", "kiev")),
+                     ("ir", ("iran", "iranian", "tehran")), ("tr", ("turkey", "turkish", "ankara")),
+                     ("sy", ("syria", "syrian", "damascus")), ("iq", ("iraq", "iraqi", "baghdad")),
+                     ("af", ("afghanistan", "afghan", "kabul")), ("in", ("india", "indian", "delhi")),
+                     ("pk", ("pakistan", "pakistani", "islamabad")), ("eg", ("egypt", "egyptian", "cairo")),
+                     ("sa", ("saudi", "riyadh")), ("ca", ("canada", "canadian", "ottawa")),
+                     ("au", ("australia", "australian", "canberra")), ("it", ("italy", "italian", "rome")),
+                     ("es", ("spain", "spanish", "madrid")), ("ve", ("venezuela", "venezuelan", "caracas")),
+                     ("cu", ("cuba", "cuban", "havana")), ("by", ("belarus", "belarusian", "minsk")),
+                     ("pl", ("poland", "polish", "warsaw")), ("gr", ("greece", "greek", "athens")),
+                     ("ly", ("libya", "libyan", "tripoli"))):
+    _COUNTRY.update(dict.fromkeys(_names, _key))
 
 
 def _transposed(a: str, b: str) -> bool:
