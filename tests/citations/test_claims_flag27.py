@@ -135,3 +135,21 @@ def test_another_state_or_capital_still_flags():
     assert status(c, _JET) is FLAG
     c = "The downing of the jet plunged relations between Russia and Turkey into crisis, with Turkey imposing sanctions in response."
     assert status(c, _JET) is FLAG
+
+
+# --- a contraction typed with a semicolon ("didn;t") is the contraction ----------------------
+
+_PEPE = "Pepe climbs highest as the players that didn;t start in the Champions League trained on Wednesday."
+
+
+def test_a_semicolon_contraction_negates_as_the_contraction_does():
+    # claims-fresh13 bump-task1-191-reference (a correct claim flagged) and bump-task2-33-edited
+    assert status("The players that didn't start in the Champions League trained on Wednesday.", _PEPE) is not FLAG
+    assert status("The players that started in the Champions League trained on Wednesday.", _PEPE) is FLAG
+
+
+def test_a_semicolon_before_a_t_elsewhere_is_left_alone():
+    from deep_research.citations.claims.analysis import _prepare
+
+    assert _prepare("x;t and didn;t, CAN;T") == "x;t and didn't, CAN'T"
+    assert len(_prepare(_PEPE)) == len(_PEPE)
