@@ -4,6 +4,7 @@ none turns a claim green."""
 
 from __future__ import annotations
 
+from deep_research.citations.claims import check_claim
 from tests.citations.claim_status import FLAG, GREY, status
 
 # --- "whether": a clause that asserts its case no more than the opposite ----------------------
@@ -153,3 +154,25 @@ def test_a_semicolon_before_a_t_elsewhere_is_left_alone():
 
     assert _prepare("x;t and didn;t, CAN;T") == "x;t and didn't, CAN'T"
     assert len(_prepare(_PEPE)) == len(_PEPE)
+
+
+# --- a code name that starts with "_" put for another in the same place ----------------------
+
+_GT = "And who will guarantee you, that you don't accidentally flip the < in your tenth implementation of __gt__?"
+
+
+def test_a_swapped_dunder_name_is_caught():
+    # claims-fresh39 at0110 (a catch lost when the word analysis read "__eq__" as "eq")
+    c = "Nobody guarantees you won't accidentally flip the < in your tenth implementation of __eq__."
+    r = check_claim(c, [_GT])
+    assert r.status is FLAG and r.rule == "near_copy:entity", r.note
+
+
+def test_the_same_dunder_name_or_another_place_is_no_swap():
+    c = "Nobody guarantees you won't accidentally flip the < in your tenth implementation of __gt__."
+    assert status(c, _GT) is not FLAG
+    # another name, but not after the same words: not the same place
+    assert status("You may also write __eq__ by hand for the class.", _GT) is not FLAG
+    # another shape: a dunder against a single-underscore name
+    q = "Files are copied to the _static folder of the output directory."
+    assert status("Files are copied to the __init__ folder of the output directory.", q) is not FLAG
