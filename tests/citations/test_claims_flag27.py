@@ -4,6 +4,8 @@ none turns a claim green."""
 
 from __future__ import annotations
 
+import pytest
+
 from deep_research.citations.claims import check_claim
 from tests.citations.claim_status import FLAG, GREY, status
 
@@ -56,15 +58,12 @@ def test_a_plain_predicate_or_an_un_word_that_denies_nothing_still_flags():
 # --- "No." inside a sentence abbreviates "number": it negates nothing ------------------------
 
 
-def test_a_title_cut_at_its_no_abbreviation_is_no_negation():
+def test_a_title_cut_at_its_no_abbreviation_is_no_negation_but_a_negating_no_is():
     # claims-fresh2 q2-dodeca-consistent-72
-    q = 'In early 2011, Sheeran independently released the extended play, "No.'
-    assert status("in 2011, he independently released an extended play.", q) is not FLAG
-
-
-def test_a_negating_no_is_still_a_negation():
-    q = "In early 2011, Sheeran independently released no extended play."
-    assert status("In early 2011, Sheeran independently released an extended play.", q) is FLAG
+    cut = 'In early 2011, Sheeran independently released the extended play, "No.'
+    assert status("in 2011, he independently released an extended play.", cut) is not FLAG
+    denied = "In early 2011, Sheeran independently released no extended play."
+    assert status("In early 2011, Sheeran independently released an extended play.", denied) is FLAG
 
 
 # --- a conceded negation of another subject ---------------------------------------------------
@@ -106,17 +105,16 @@ def test_a_negation_of_a_stated_fact_still_flags():
 # --- an abbreviation whose initials begin with a name's: the full name of its short form -----
 
 
-def test_an_abbreviation_of_the_longer_name_is_no_name_swap():
-    # claims-fresh13 emergent-54f31c40: ISIS (Islamic State of Iraq and Syria) / Islamic State
-    q = "Islamic State executed two of its militants in the city of al- Bokamal."
-    assert status("ISIS executed two of its own fighters in Al-Bukamal", q) is not FLAG
+_IS = "Islamic State executed two of its militants in the city of al- Bokamal."
 
 
-def test_an_abbreviation_of_another_name_still_flags():
-    q = "Islamic State executed two of its militants in the city of al- Bokamal."
-    assert status("NATO executed two of its militants in the city of al- Bokamal.", q) is FLAG
-    # the initials of the run must begin the abbreviation, not merely share letters
-    assert status("SIIS executed two of its militants in the city of al- Bokamal.", q) is FLAG
+@pytest.mark.parametrize("claim, flagged", [
+    ("ISIS executed two of its own fighters in Al-Bukamal", False),  # claims-fresh13 emergent-54f31c40
+    ("NATO executed two of its militants in the city of al- Bokamal.", True),
+    ("SIIS executed two of its militants in the city of al- Bokamal.", True),  # letters shared, not begun
+])
+def test_an_abbreviation_begun_by_the_initials_of_the_name_is_no_swap(claim, flagged):
+    assert (status(claim, _IS) is FLAG) is flagged
 
 
 # --- a capital for its state ------------------------------------------------------------------
