@@ -1205,9 +1205,6 @@ def _flip(src: _Text, k: int, others: list[_Text], covered: bool, *, claim_negat
     if _or_not_elided(dst, j):
         return _grey("negation", note, f'the other side asks whether "{dst.raw[j]}" holds or not, which asserts '
                      "neither branch")
-    if _under_whether(dst, j) and not _asks_before(src, k):
-        return _grey("negation", note, f'the other side names "{dst.raw[j]}" in a clause opened by "whether", which '
-                     "asserts it no more than its opposite (the negating side states its case)")
     guess = _guessed(dst, j, src)
     if guess:
         return _grey("negation", note, f'the other side puts "{dst.raw[j]}" forward as a guess or a story '
@@ -1274,7 +1271,11 @@ def _flip(src: _Text, k: int, others: list[_Text], covered: bool, *, claim_negat
         return _grey("negation", note, f'the quote has a negation across a colon from "{dst.raw[j]}" (a list\'s lead-in and its item)')
     if src.low[k] in _DETERMINING and _verb_negated_after(dst, j):
         return _grey("negation", note, f'the other side negates the verb of "{dst.raw[j]}": "no X does" is "X never does"')
-    return negation_verdict("negation", note, src, k, seg, dst, j, claim_negates=claim_negates)
+    found = negation_verdict("negation", note, src, k, seg, dst, j, claim_negates=claim_negates)
+    if found.status is ClaimStatus.UNSUPPORTED and _under_whether(dst, j) and not _asks_before(src, k):
+        return _grey("negation", note, f'the other side names "{dst.raw[j]}" in a clause opened by "whether", which '
+                     "asserts it no more than its opposite (the negating side states its case)")
+    return found
 
 
 # values that say there is none of a thing: "the upper bound is infinity" / "no upper bound"
