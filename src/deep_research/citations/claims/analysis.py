@@ -138,7 +138,15 @@ _CLAUSE_PUNCT = frozenset(",;:.!?()[]{}\u2014\"/|\u3002\uff0c\u3001\uff1b\uff1a\
 _SENTENCE_PUNCT = frozenset(".!?:\u3002\uff01\uff1f")
 
 
+# A contraction typed with a semicolon for its apostrophe ("didn;t", "don;t", "can;t": the keys
+# sit side by side): read as the contraction, or its negation is lost to a stop.
+_SEMICOLON_NOT = re.compile(r"\b(do|does|did|is|are|was|were|has|have|had|could|would|should|wo|ca|ai|must|need)"
+                            r"n;t\b", re.IGNORECASE)
+
+
 def _prepare(text: str) -> str:
+    if ";t" in text:
+        text = _SEMICOLON_NOT.sub(lambda m: m.group().replace(";", "'"), text)  # the same length
     if text.isascii():
         return text  # superscripts and the characters normalised are all non-ASCII
     if _ANY_SUPERSCRIPT.search(text):
@@ -546,6 +554,10 @@ def _is_negator(w: str, k: int, raw: list[str], low: list[str], kinds: list[int]
         return False  # "no more than 5": a bound
     if w == "no" and (nxt == "." and k + 2 < n and kinds[k + 2] == _NUM or nxt == "doubt"):
         return False  # "No. 5"
+    if w == "no" and nxt == "." and raw[k] == "No" and not start:
+        return False  # 'the extended play "No.' (a title cut at its "No."), "Symphony No.": a capital "No"
+        # inside a sentence with a stop right after it abbreviates "number"; the determiner "no"
+        # takes a noun, and an answer "No." opens its sentence
     return not (w == "none" and raw[k] == "None" and not start)  # Python's None
 
 

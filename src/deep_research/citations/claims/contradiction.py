@@ -540,7 +540,36 @@ def _denied_by_a_word(plain: _Text, j: int, neg_side: _Text) -> str | None:
         if x + 1 < shi and _DENYING_PHRASES.get(plain.stems[x]) == plain.low[x + 1] \
                 and plain.stems[x] not in neg_side.stemset:
             return f"{plain.raw[x]} {plain.raw[x + 1]}"
-    return _denied_as_a_consequence(plain, j, neg_side, shi)
+    return _denied_as_a_consequence(plain, j, neg_side, shi) or _denied_by_its_predicate(plain, j, neg_side, shi)
+
+
+# words that begin with "un" and deny nothing ("is unique", "are united", "is understood")
+_NOT_UN_PREFIXED = ("uni", "under", "unanim", "unto", "until")
+
+
+def _denied_by_its_predicate(plain: _Text, j: int, neg_side: _Text, shi: int) -> str | None:
+    """The "un-" word ``plain`` predicates of the phrase at ``j``: a form of "be" within three
+    tokens after ``j`` in its clause, then (past at most one adverb) a word made with the
+    negating prefix "un" ("the actual date is unknown", "the value is still undefined"). The
+    phrase's thing is then denied - "no actual date", "has no value" say as much, or less -
+    and a negator on the other side proves no flip. None when there is none."""
+    c = plain.clause[j]
+    for b in range(j + 1, min(shi, j + 4)):
+        if plain.clause[b] != c:
+            return None
+        if plain.low[b] not in _BE:
+            continue
+        for x in (b + 1, b + 2):
+            if x >= shi or plain.kinds[x] != _WORD:
+                break
+            w = plain.low[x]
+            if w.startswith("un") and len(w) >= 6 and not w.startswith(_NOT_UN_PREFIXED) \
+                    and plain.stems[x] not in neg_side.stemset:
+                return plain.raw[x]
+            if not w.endswith("ly") and w not in ("still", "also", "now", "then"):
+                break
+        return None
+    return None
 
 
 _CONSEQUENCE = frozenset({"so", "therefore", "thus", "hence"})
@@ -756,9 +785,13 @@ def _negation_flag(rule: str, note: str, neg_side: _Text, k: int, seg: list[int]
     missing = [neg_side.raw[x] for x in seg if neg_side.stems[x] not in near]
     if len(missing) * 2 > len(seg):
         return _grey(rule, note, "the other side does not state " + ", ".join(f'"{w}"' for w in missing) + " there")
-    if not missing and _denies_verb(neg_side, k):
-        return _flag(rule, note)  # the verb and every word the negation covers, stated without it
     subject = [a for a in (_anchor(neg_side, k, -1, frozenset(seg)),) if a is not None]
+    if not missing and _denies_verb(neg_side, k):
+        other = _other_subject(neg_side, k, subject, plain, j, slo, shi)
+        if other:
+            return _grey(rule, note, f'the negation is said of "{other[0]}", the other side states it of "{other[1]}", '
+                         "which the negating side names elsewhere: another subject")
+        return _flag(rule, note)  # the verb and every word the negation covers, stated without it
     if subject and neg_side.stems[subject[0]] in _REPORTING:
         subject = []  # "found that no drugs target ...": the negated clause is what was found
     if subject:
@@ -769,6 +802,40 @@ def _negation_flag(rule: str, note: str, neg_side: _Text, k: int, seg: list[int]
         if not any(neg_side.stems[a] in sentence for a in subject):
             return _grey(rule, note, f'"{neg_side.raw[subject[0]]}" does not stand in that sentence of the other side')
     return _flag(rule, note)
+
+
+# what opens a conceded clause, set against the statement of the main clause ("Although
+# fatalities were not observed, ferrets shed virus")
+_CONCEDING = frozenset({"although", "though", "while", "whereas", "whilst"})
+
+
+def _other_subject(neg_side: _Text, k: int, subject: list[int], plain: _Text, j: int, slo: int,
+                   shi: int) -> tuple[str, str] | None:
+    """Is the denied verb said of one thing and the other side's of another ("Although
+    fatalities were not observed, ferrets shed virus" / "the virus was observed to shed")? The
+    negation stands in a conceded clause ("although", "while", ...); its subject - the content
+    word before it in its clause - does not stand in the other side's sentence; and the other
+    side's subject (the content word before ``j`` in its clause) stands on the negating side,
+    outside the negated clause: the negating side states something of that one and concedes
+    the denial of the other. (A subject merely reworded, or a negation in a main clause -
+    "variables that use it do not move" / "variables of a type that implements Copy are moved" -
+    still flags.) The two subjects, or None."""
+    if not subject or neg_side.clause[subject[0]] != neg_side.clause[k] or neg_side.stems[subject[0]] in _REPORTING:
+        return None
+    lo = k
+    while lo > 0 and neg_side.clause[lo - 1] == neg_side.clause[k]:
+        lo -= 1
+    if not any(neg_side.low[x] in _CONCEDING for x in range(max(0, lo - 1), k)):
+        return None  # only a conceded clause is set against another's statement
+    if neg_side.stems[subject[0]] in {plain.stems[x] for x in range(slo, shi)}:
+        return None
+    theirs = _anchor(plain, j, -1)
+    if theirs is None or plain.clause[theirs] != plain.clause[j] or plain.kinds[theirs] != _WORD:
+        return None
+    at = neg_side.positions.get(plain.stems[theirs], ())
+    if not at or any(neg_side.clause[x] == neg_side.clause[k] for x in at):
+        return None
+    return neg_side.raw[subject[0]], plain.raw[theirs]
 
 
 # --- numbers -----------------------------------------------------------------------------------

@@ -444,6 +444,27 @@ def _initials_of(abbrev: str, t: _Text, k: int) -> bool:
     return False
 
 
+def _initials_begin(abbrev: str, t: _Text, k: int) -> bool:
+    """Do the initials of the run of capitalised words of t that holds the word at k - two
+    words at least, its first not opening the sentence unless the run is longer - begin, but do
+    not make, the abbreviation ``abbrev`` (written in capitals, three letters at least, letters
+    only)? "ISIS" (Islamic State of Iraq and Syria) / "Islamic State": the run is the name's
+    short form, the abbreviation its full one."""
+    if not (3 <= len(abbrev) <= 6 and abbrev.isalpha() and abbrev.isupper()):
+        return False
+    if t.kinds[k] != _WORD or not t.raw[k][:1].isupper():
+        return False
+    lo, hi = k, k
+    while lo > 0 and t.kinds[lo - 1] == _WORD and t.raw[lo - 1][:1].isupper():
+        lo -= 1
+    while hi + 1 < len(t.raw) and t.kinds[hi + 1] == _WORD and t.raw[hi + 1][:1].isupper():
+        hi += 1
+    if hi - lo < 1 or t.raw[lo].isupper():
+        return False
+    initials = "".join(t.raw[x][0] for x in range(lo, hi + 1)).upper()
+    return len(initials) < len(abbrev) and abbrev.startswith(initials)
+
+
 # Names of one country and the adjective of its state, folded (``_fold``): each stands for the
 # other where a name goes ("the UK's traditions" / "the British traditions", "US troops" /
 # "American troops"). Only a state's own names: "England" / "English" name a part of the UK,
@@ -452,6 +473,24 @@ def _initials_of(abbrev: str, t: _Text, k: int) -> bool:
 _COUNTRY = {"uk": "uk", "u.k": "uk", "u.k.": "uk", "britain": "uk", "british": "uk",
             "us": "us", "u.s": "us", "u.s.": "us", "usa": "us", "america": "us", "american": "us",
             "netherlands": "nl", "dutch": "nl"}
+# A state's capital stands for its government, as news writes it ("with Moscow imposing
+# sanctions" / "with Russia imposing sanctions", "Washington said"): each capital below with
+# its country's names, folded. Only capitals named for nothing else of note, and one state each.
+for _key, _names in (("us", ("washington",)), ("uk", ("london",)),
+                     ("ru", ("russia", "russian", "moscow", "kremlin")), ("cn", ("china", "chinese", "beijing")),
+                     ("fr", ("france", "french", "paris")), ("de", ("germany", "german", "berlin")),
+                     ("jp", ("japan", "japanese", "tokyo")), ("ua", ("ukraine", "ukrainian", "kyiv", "kiev")),
+                     ("ir", ("iran", "iranian", "tehran")), ("tr", ("turkey", "turkish", "ankara")),
+                     ("sy", ("syria", "syrian", "damascus")), ("iq", ("iraq", "iraqi", "baghdad")),
+                     ("af", ("afghanistan", "afghan", "kabul")), ("in", ("india", "indian", "delhi")),
+                     ("pk", ("pakistan", "pakistani", "islamabad")), ("eg", ("egypt", "egyptian", "cairo")),
+                     ("sa", ("saudi", "riyadh")), ("ca", ("canada", "canadian", "ottawa")),
+                     ("au", ("australia", "australian", "canberra")), ("it", ("italy", "italian", "rome")),
+                     ("es", ("spain", "spanish", "madrid")), ("ve", ("venezuela", "venezuelan", "caracas")),
+                     ("cu", ("cuba", "cuban", "havana")), ("by", ("belarus", "belarusian", "minsk")),
+                     ("pl", ("poland", "polish", "warsaw")), ("gr", ("greece", "greek", "athens")),
+                     ("ly", ("libya", "libyan", "tripoli"))):
+    _COUNTRY.update(dict.fromkeys(_names, _key))
 
 
 def _transposed(a: str, b: str) -> bool:
@@ -480,6 +519,8 @@ def _name_swap(claim: _Text, ci: int, quote: _Text, qj: int) -> bool:
             return False  # "BRCA 1" / "BRCA1"
     if _initials_of(claim.raw[ci], quote, qj) or _initials_of(quote.raw[qj], claim, ci):
         return False  # "F.C." / "Football Club"
+    if _initials_begin(claim.raw[ci], quote, qj) or _initials_begin(quote.raw[qj], claim, ci):
+        return False  # "ISIS" / "Islamic State": a short form of the name the initials spell
     if "." in long_ and short in long_.split("."):
         return False  # "Node" / "Node.js", "kill" / "worker.kill": a part of a dotted name
     if "." in short and long_.endswith("." + short):

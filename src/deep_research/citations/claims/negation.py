@@ -295,6 +295,53 @@ def _or_not_elided(t: _Text, j: int) -> bool:
     return False
 
 
+def _under_whether(t: _Text, j: int) -> bool:
+    """Is ``j`` in a clause opened by "whether" - before it within eight tokens of its sentence,
+    no stop or clause word between ("checks whether the file exists", "should be used
+    regardless of whether they are in common use")? Such a clause names a case and asserts it
+    no more than its opposite: a question left open, or a statement made of both branches
+    ("regardless of whether X" holds when X does not)."""
+    lo, _hi = sentence_bounds(t, j)
+    for x in range(j - 1, max(lo - 1, j - 9), -1):
+        if t.raw[x] in _ENDS or t.low[x] in _CLAUSE_JOINS:
+            return False
+        if t.low[x] == "whether":
+            return True
+    return False
+
+
+def _asks_before(t: _Text, k: int) -> bool:
+    """Does a "whether" or an "if" (not the concessive "even if") stand before ``k`` in its
+    sentence ("test if a variable is defined, not empty")? That side asks a question too: its
+    negated case set against the other side's "whether" is another question, not a case both
+    branches cover."""
+    lo, _hi = sentence_bounds(t, k)
+    return any(t.low[x] == "whether" or t.low[x] == "if" and (x == 0 or t.low[x - 1] != "even")
+               for x in range(lo, k))
+
+
+# words that put forward what follows as a guess or a story, not as a fact: "theorizing these
+# drugs might increase", "speculation that", "rumoured to", "allegedly"
+_GUESSING = frozenset(stem(w) for w in (
+    "theorize", "theorizing", "theorise", "theorising", "speculate", "speculated",
+    "speculating", "speculation", "hypothesize", "hypothesized", "hypothesise", "hypothesised", "hypothesis",
+    "conjecture", "conjectured", "rumor", "rumors", "rumored", "rumour", "rumours", "rumoured", "alleged",
+    "allegedly", "purportedly", "supposedly", "hoax", "myth"))
+
+
+def _guessed(t: _Text, j: int, other: _Text) -> str | None:
+    """A word before ``j`` in its sentence that puts the statement forward as a guess or a
+    story ("Despite some early report theorizing these drugs might play a role to increase
+    COVID-19 mortality, ..."), which the other side does not write: the text does not assert
+    the words there, so the other side's negation of them drops or adds nothing it says. The
+    word, or None."""
+    lo, _hi = sentence_bounds(t, j)
+    for x in range(lo, j):
+        if t.kinds[x] == _WORD and t.stems[x] in _GUESSING and t.stems[x] not in other.stemset:
+            return t.raw[x]
+    return None
+
+
 _DIFFERENTLY = frozenset({"differently", "different"})
 _THAN = frozenset({"than", "from", "to"})
 _AS = frozenset({"as", "like"})
@@ -1158,6 +1205,10 @@ def _flip(src: _Text, k: int, others: list[_Text], covered: bool, *, claim_negat
     if _or_not_elided(dst, j):
         return _grey("negation", note, f'the other side asks whether "{dst.raw[j]}" holds or not, which asserts '
                      "neither branch")
+    guess = _guessed(dst, j, src)
+    if guess:
+        return _grey("negation", note, f'the other side puts "{dst.raw[j]}" forward as a guess or a story '
+                     f'("{guess}"), not as a fact')
     if _said_differently(src, seg[0], dst, j):
         return _grey("negation", note, 'the other side says it happens "differently than" the way the negation '
                      'denies ("not as"): the same denial')
@@ -1220,7 +1271,11 @@ def _flip(src: _Text, k: int, others: list[_Text], covered: bool, *, claim_negat
         return _grey("negation", note, f'the quote has a negation across a colon from "{dst.raw[j]}" (a list\'s lead-in and its item)')
     if src.low[k] in _DETERMINING and _verb_negated_after(dst, j):
         return _grey("negation", note, f'the other side negates the verb of "{dst.raw[j]}": "no X does" is "X never does"')
-    return negation_verdict("negation", note, src, k, seg, dst, j, claim_negates=claim_negates)
+    found = negation_verdict("negation", note, src, k, seg, dst, j, claim_negates=claim_negates)
+    if found.status is ClaimStatus.UNSUPPORTED and _under_whether(dst, j) and not _asks_before(src, k):
+        return _grey("negation", note, f'the other side names "{dst.raw[j]}" in a clause opened by "whether", which '
+                     "asserts it no more than its opposite (the negating side states its case)")
+    return found
 
 
 # values that say there is none of a thing: "the upper bound is infinity" / "no upper bound"
@@ -1618,6 +1673,9 @@ def _negation_in_block(claim: _Text, q: _Text, i1: int, i2: int, j1: int, j2: in
         return None  # "Nobody can guarantee that ..." / "And who will guarantee you that ...?": asked, not stated
     if plain.raw and _or_not_elided(plain, min(at, len(plain.raw) - 1)):
         return None  # "test whether strings are equal or not equal" / "string not equal": both branches asked
+    if plain.raw and _under_whether(plain, min(at, len(plain.raw) - 1)) \
+            and not any(negated.neg[p] and _asks_before(negated, p) for p in (cpos if cneg else qpos)):
+        return None  # "checks whether the file exists" / "the file does not exist": a question, no statement
     if plain.raw and any(negated.neg[p] and _segment(negated, p)
                          and _said_differently(negated, _segment(negated, p)[0], plain, min(at, len(plain.raw) - 1))
                          for p in (cpos if cneg else qpos)):

@@ -38,6 +38,13 @@ def check_claim(claim: str, quotes: list[str]) -> ClaimCheck:
             if result.status is ClaimStatus.UNSUPPORTED:
                 return result
         grey = grey or result
+    swap = _underscore_name_swapped(claim or "", nonblank)
+    if swap:
+        result = in_place(ClaimCheck(ClaimStatus.UNSUPPORTED, "near_copy:entity",
+                                     f'the claim says "{swap[0]}" where the quote says "{swap[1]}"'), claim or "", nonblank)
+        if result.status is ClaimStatus.UNSUPPORTED:
+            return result
+        grey = grey or result
     if grey is not None:
         return grey  # never shown supported: the difference is left to the judge
     result = _prove(c, nonblank, qs)  # the analyses above, not a second pass of the quote cache
@@ -49,6 +56,39 @@ def check_claim(claim: str, quotes: list[str]) -> ClaimCheck:
         if reported is not None:
             return reported
     return result
+
+
+# A name of code that starts with "_" ("__eq__", "_private"): the word analysis reads its letters
+# only ("eq"), so the name rules do not see it as a name. Read here from the text, with the
+# three words before it.
+_UNDERSCORE_NAME = re.compile(r"(?<![\w.])_+[A-Za-z][A-Za-z0-9_]*")
+_WORD_RUN = re.compile(r"\w+")
+
+
+def _underscore_name_swapped(claim: str, quotes: list[str]) -> tuple[str, str] | None:
+    """A name of code starting with "_" in the claim that no quote writes, where a quote writes
+    another such name (of the same shape: "__x__" for "__y__", "_x" for "_y") after the same
+    three words ("your tenth implementation of __eq__" / "your tenth implementation of
+    __gt__"), and the claim does not write that other name: one name put for another in the
+    same place. (The claim, name, quote name), or None."""
+    if "_" not in claim:
+        return None
+    for m in _UNDERSCORE_NAME.finditer(claim):
+        name = m.group()
+        if any(name in q for q in quotes):
+            continue
+        before = [w.lower() for w in _WORD_RUN.findall(claim[:m.start()])[-3:]]
+        if len(before) < 3:
+            continue
+        dunder = name.startswith("__") and name.endswith("__")
+        for q in quotes:
+            for n in _UNDERSCORE_NAME.finditer(q):
+                other = n.group()
+                if other in claim or (other.startswith("__") and other.endswith("__")) != dunder:
+                    continue
+                if [w.lower() for w in _WORD_RUN.findall(q[:n.start()])[-3:]] == before:
+                    return name, other
+    return None
 
 
 def _not_as_written(claim: str, quotes: list[str], c: _Text, qs: list[_Text]) -> str | None:
