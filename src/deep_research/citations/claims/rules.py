@@ -444,13 +444,33 @@ def literal_missing(claim: str, quotes: list[str]) -> tuple[str, bool] | None:
         return None
     texts = [" ".join(q.translate(_LIT_APOSTROPHE).split()) for q in quotes if q]
     for lit, quoted in found:
-        if not any(lit in t for t in texts):
-            return lit, quoted  # (the pattern below holds the literal as written)
-        head = "(?<![\\w-])" if lit[0] == "-" else "(?<!\\w)" if lit[0].isalnum() or lit[0] == "_" else ""
-        rx = re.compile(head + re.escape(lit) + ("(?!\\w)" if lit[-1].isalnum() or lit[-1] == "_" else ""))
-        if not any(rx.search(t) for t in texts):
+        if not any(_written(lit, t) for t in texts):
             return lit, quoted
     return None
+
+
+def _word_char(ch: str) -> bool:
+    """Does ``ch`` match the regex class ``\\w`` (str patterns: a letter, digit or number
+    character - ``str.isalnum`` - or "_")?"""
+    return ch.isalnum() or ch == "_"
+
+
+def _written(lit: str, text: str) -> bool:
+    """Does ``text`` write ``lit`` as written, not inside a longer word: the search of
+    ``(?<!\\w)`` (``(?<![\\w-])`` before a "-") + the literal + ``(?!\\w)``, each look-around only
+    on the side where the literal has a word character (or that "-"), with ``str.find``
+    instead of a pattern compiled for each literal (about 50 us a compile)."""
+    first, last = lit[0], lit[-1]
+    head = first == "-" or _word_char(first)
+    tail = _word_char(last)
+    n = len(lit)
+    pos = text.find(lit)
+    while pos != -1:
+        if not (head and pos > 0 and (_word_char(before := text[pos - 1]) or (first == "-" and before == "-"))) \
+                and not (tail and pos + n < len(text) and _word_char(text[pos + n])):
+            return True
+        pos = text.find(lit, pos + 1)
+    return False
 
 
 # A word written in another case (the word analysis compares lower case): a name in code
