@@ -153,8 +153,8 @@ _CONTRACTED = re.compile(r"(?:n['\u2019]t|['\u2019](?:re|ve|ll|d|m))$|^(?:it|he|
 
 
 def _strict_verb(low: list[str]) -> bool:
-    return any(w in _VERBISH or w in _IRREGULAR_PAST or (w.endswith("ed") and len(w) > 3) or _CONTRACTED.search(w)
-               for w in low)
+    return any(w in _VERBISH or w in _IRREGULAR_PAST or (w.endswith("ed") and len(w) > 3)
+               or (("'" in w or "\u2019" in w) and _CONTRACTED.search(w)) for w in low)  # (each form has one)
 
 
 def _may_be_verb(words: list[str]) -> bool:
@@ -322,14 +322,22 @@ def _possessive_turned(claim: str, quotes: list[str]) -> str | None:
     if "'" not in text and "\u2019" not in text and " of " not in text:
         return None
     low = claim.lower()
-    quote_poss = {(a.lower(), b.lower()) for a, b in _POSSESSIVE.findall(text)}
-    quote_of = {(a.lower(), b.lower()) for a, b in _OF_PHRASE.findall(text.lower())}
-    for m in _OF_PHRASE.finditer(low):
-        if (m.group(1), m.group(2)) in quote_poss:
-            return m.group(0)
-    for m in _POSSESSIVE.finditer(low):
-        if (m.group(1), m.group(2)) in quote_of:
-            return m.group(0)
+    # each side's pairs are read only when the claim has a phrase of the other kind (a
+    # possessive needs a quote mark, in the claim and in the quotes)
+    of_phrases = list(_OF_PHRASE.finditer(low))
+    if of_phrases and ("'" in text or "\u2019" in text):
+        quote_poss = {(a.lower(), b.lower()) for a, b in _POSSESSIVE.findall(text)}
+        for m in of_phrases:
+            if (m.group(1), m.group(2)) in quote_poss:
+                return m.group(0)
+    if "'" not in low and "\u2019" not in low:
+        return None
+    possessives = list(_POSSESSIVE.finditer(low))
+    if possessives:
+        quote_of = {(a.lower(), b.lower()) for a, b in _OF_PHRASE.findall(text.lower())}
+        for m in possessives:
+            if (m.group(1), m.group(2)) in quote_of:
+                return m.group(0)
     return None
 
 
