@@ -250,11 +250,15 @@ def _first_person(claim: str, quotes: list[str]) -> str | None:
 # condition word (no comma, ";" or ":" after it) and a quote writes the claim's last four
 # words followed straight by "and".
 _CONDITIONS = frozenset({"if", "when", "whenever", "unless", "once", "provided"})
+_CONDITION_TEXTS = ("if", "when", "unless", "once", "provided")  # what each holds ("whenever": "when")
 _CUT_TAIL = 4
 
 
 def _condition_cut(claim: str, quotes: list[str]) -> str | None:
-    toks = re.findall(r"[^\W_]+|[,;:()]", claim.lower())
+    low = claim.lower()
+    if not any(w in low for w in _CONDITION_TEXTS):
+        return None  # no condition word (a token of the claim) can be there
+    toks = re.findall(r"[^\W_]+|[,;:()]", low)
     words = [t for t in toks if t[0].isalnum()]
     if len(words) < _CUT_TAIL + 1 or _CONDITIONS.isdisjoint(words):
         return None
@@ -286,7 +290,10 @@ _PAIR_SPAN = 12  # words from the pair word to its second part, in a quote
 
 
 def _pair_cut(claim: str, quotes: list[str]) -> str | None:
-    words = re.findall(r"[^\W_]+", claim.lower())
+    low = claim.lower()
+    if "both" not in low and "either" not in low and "between" not in low:
+        return None  # no pair word (a token of the claim) can be there ("neither" holds "either")
+    words = re.findall(r"[^\W_]+", low)
     if _PAIRS.keys().isdisjoint(words):
         return None
     completed: set[str] = set()  # pair words a quote completes within _PAIR_SPAN words (one pass: linear)
