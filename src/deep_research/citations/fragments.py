@@ -546,10 +546,11 @@ class _Generator:
         derived = self.derived
         for ps in range(pe - 1, max(-1, page.segment_start(pe) - 1), -1):
             ch = text[ps]
-            has_word = has_word or ch.isalnum()
+            alnum = ch.isalnum()
+            has_word = has_word or alnum
             odd = odd or (derived and not _context_char(ch))
-            if ch.isspace() or not self._starts(ps) or not has_word:
-                continue
+            if not has_word or ch.isspace() or (alnum and ps and text[ps - 1].isalnum()) or not self._starts(ps):
+                continue  # (between two letters or digits no term starts: ``starts_cleanly``)
             if odd:
                 break  # a longer prefix holds the same character
             yield _Span(ps, pe)
@@ -568,12 +569,14 @@ class _Generator:
             return
         has_word = odd = False  # of text[ss:se], kept as it grows (see _prefixes)
         derived = self.derived
-        for se in range(ss + 1, min(len(text), page.segment_end(ss)) + 1):
+        n = len(text)
+        for se in range(ss + 1, min(n, page.segment_end(ss)) + 1):
             ch = text[se - 1]
-            has_word = has_word or ch.isalnum()
+            alnum = ch.isalnum()
+            has_word = has_word or alnum
             odd = odd or (derived and not _context_char(ch))
-            if ch.isspace() or not self._ends(se) or not has_word:
-                continue
+            if not has_word or ch.isspace() or (alnum and se < n and text[se].isalnum()) or not self._ends(se):
+                continue  # (between two letters or digits no term ends: ``ends_cleanly``)
             if odd:
                 break  # a longer suffix holds the same character
             yield _Span(ss, se)

@@ -4,6 +4,7 @@ list markers, footnotes and URLs removed before the rules run."""
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from .words import _DISCOURSE
 from ..verify import _without_markup
@@ -70,6 +71,10 @@ _URL = re.compile(r"\b(?:https?|ftp)://\S+", re.IGNORECASE)
 _HTML_TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9-]{0,20}(?:\s[^<>]{0,200})?/?>")
 
 
+# A claim is read twice: prepared for the word analysis (``_prepare_claim``) and, once the
+# rules show it supported, for its literals (``rules.literal_missing``); a claim without
+# markup, URLs or curly quote marks gives both the same text. The frames are looked for once.
+@lru_cache(maxsize=64)
 def _strip_frames(text: str) -> str:
     for _ in range(4):
         before = text

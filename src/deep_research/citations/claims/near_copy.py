@@ -810,7 +810,11 @@ def _preposition_dropped(claim: _Text, quotes: list[_Text]) -> tuple[str, str] |
     near = _near_copies(claim, quotes)
     if not near:
         return None
-    for i in range(len(al)):
+    # a claim whose whole alignment a quote holds in a row: every word after its first stands
+    # there after the claim's word before it (the test below that skips it), so only the
+    # claim's start is read
+    n = 1 if any(claim.joined in q.joined for q in near) else len(al)
+    for i in range(n):
         run = " " + " ".join(al[i:i + _PREP_RUN]) + " "
         if i:
             before = claim.low[claim.align_pos[i - 1]]

@@ -1069,7 +1069,7 @@ def small_word_changed(claim: _Text, its: _Items | None, texts: list[_Text], tit
     (``rules._not_as_written``), so a more telling one ("roles swapped?") comes first."""
     its = its if its is not None else _claim_items(claim)
     titems = titems if titems is not None else [derived(t, _quote_items) for t in texts]
-    p = prove(its, titems, APPROX)
+    p = _proved(its, titems)
     if not p.ok:
         return None
     word = next(_unheld_words(claim, its, texts, titems, p.at), None)
@@ -1196,6 +1196,25 @@ def _meaning_free(claim: _Text, k: int) -> bool:
     return False
 
 
+# The last proof with APPROX: a claim the rules show supported is proved again, against the
+# same items, by ``small_word_changed`` (``rules._not_as_written``). ``prove`` reads nothing but
+# its arguments (items are never changed once built; a quote's sentence index is built once),
+# so the same objects give the same proof. Held as one tuple, replaced whole (see
+# ``_last_claim_items``); it keeps its items alive, so no other object can take their ids.
+_last_proof: tuple[_Items | None, tuple[_Items, ...], Proof | None] = (None, (), None)
+
+
+def _proved(its: _Items, titems: list[_Items]) -> Proof:
+    """``prove(its, titems, APPROX)``, reused when the last call had the same items."""
+    global _last_proof
+    last, last_titems, p = _last_proof
+    if p is None or last is not its or len(last_titems) != len(titems) \
+            or any(a is not b for a, b in zip(last_titems, titems)):
+        p = prove(its, titems, APPROX)
+        _last_proof = (its, tuple(titems), p)
+    return p
+
+
 def _prove(claim: _Text, quotes: list[str], analysed: list[_Text] | None = None) -> ClaimCheck:
     """``supported`` only when every word of the claim is shown by its quotes. ``analysed``:
     the quotes' analyses when the caller has them (``check_claim``): a pair citing more
@@ -1211,7 +1230,7 @@ def _prove(claim: _Text, quotes: list[str], analysed: list[_Text] | None = None)
                and k not in have and k not in _EQUIVALENT_STEMS and i not in its.nums]
     if missing:
         return ClaimCheck(ClaimStatus.UNCHECKED, None, "not in its quotes: " + ", ".join(dict.fromkeys(missing)))
-    p = prove(its, [derived(t, _quote_items) for t in qs], APPROX)
+    p = _proved(its, [derived(t, _quote_items) for t in qs])
     if p.ok and "?" not in claim.raw and any("?" in q for q in quotes):
         # a question states nothing ("Macaulay Culkin Dead?"): prove again without them
         asserted = [_QUESTION.sub(" ", q) for q in quotes]

@@ -193,8 +193,8 @@ _CONTRACTED = re.compile(r"(?:n['\u2019]t|['\u2019](?:re|ve|ll|d|m))$|^(?:it|he|
 
 
 def _strict_verb(low: list[str]) -> bool:
-    return any(w in _VERBISH or w in _IRREGULAR_PAST or (w.endswith("ed") and len(w) > 3) or _CONTRACTED.search(w)
-               for w in low)
+    return any(w in _VERBISH or w in _IRREGULAR_PAST or (w.endswith("ed") and len(w) > 3)
+               or (("'" in w or "\u2019" in w) and _CONTRACTED.search(w)) for w in low)  # (each form has one)
 
 
 def _may_be_verb(words: list[str]) -> bool:
@@ -290,11 +290,15 @@ def _first_person(claim: str, quotes: list[str]) -> str | None:
 # condition word (no comma, ";" or ":" after it) and a quote writes the claim's last four
 # words followed straight by "and".
 _CONDITIONS = frozenset({"if", "when", "whenever", "unless", "once", "provided"})
+_CONDITION_TEXTS = ("if", "when", "unless", "once", "provided")  # what each holds ("whenever": "when")
 _CUT_TAIL = 4
 
 
 def _condition_cut(claim: str, quotes: list[str]) -> str | None:
-    toks = re.findall(r"[^\W_]+|[,;:()]", claim.lower())
+    low = claim.lower()
+    if not any(w in low for w in _CONDITION_TEXTS):
+        return None  # no condition word (a token of the claim) can be there
+    toks = re.findall(r"[^\W_]+|[,;:()]", low)
     words = [t for t in toks if t[0].isalnum()]
     if len(words) < _CUT_TAIL + 1 or _CONDITIONS.isdisjoint(words):
         return None
@@ -326,7 +330,10 @@ _PAIR_SPAN = 12  # words from the pair word to its second part, in a quote
 
 
 def _pair_cut(claim: str, quotes: list[str]) -> str | None:
-    words = re.findall(r"[^\W_]+", claim.lower())
+    low = claim.lower()
+    if "both" not in low and "either" not in low and "between" not in low:
+        return None  # no pair word (a token of the claim) can be there ("neither" holds "either")
+    words = re.findall(r"[^\W_]+", low)
     if _PAIRS.keys().isdisjoint(words):
         return None
     completed: set[str] = set()  # pair words a quote completes within _PAIR_SPAN words (one pass: linear)
@@ -362,14 +369,22 @@ def _possessive_turned(claim: str, quotes: list[str]) -> str | None:
     if "'" not in text and "\u2019" not in text and " of " not in text:
         return None
     low = claim.lower()
-    quote_poss = {(a.lower(), b.lower()) for a, b in _POSSESSIVE.findall(text)}
-    quote_of = {(a.lower(), b.lower()) for a, b in _OF_PHRASE.findall(text.lower())}
-    for m in _OF_PHRASE.finditer(low):
-        if (m.group(1), m.group(2)) in quote_poss:
-            return m.group(0)
-    for m in _POSSESSIVE.finditer(low):
-        if (m.group(1), m.group(2)) in quote_of:
-            return m.group(0)
+    # each side's pairs are read only when the claim has a phrase of the other kind (a
+    # possessive needs a quote mark, in the claim and in the quotes)
+    of_phrases = list(_OF_PHRASE.finditer(low))
+    if of_phrases and ("'" in text or "\u2019" in text):
+        quote_poss = {(a.lower(), b.lower()) for a, b in _POSSESSIVE.findall(text)}
+        for m in of_phrases:
+            if (m.group(1), m.group(2)) in quote_poss:
+                return m.group(0)
+    if "'" not in low and "\u2019" not in low:
+        return None
+    possessives = list(_POSSESSIVE.finditer(low))
+    if possessives:
+        quote_of = {(a.lower(), b.lower()) for a, b in _OF_PHRASE.findall(text.lower())}
+        for m in possessives:
+            if (m.group(1), m.group(2)) in quote_of:
+                return m.group(0)
     return None
 
 
@@ -484,13 +499,33 @@ def literal_missing(claim: str, quotes: list[str]) -> tuple[str, bool] | None:
         return None
     texts = [" ".join(q.translate(_LIT_APOSTROPHE).split()) for q in quotes if q]
     for lit, quoted in found:
-        if not any(lit in t for t in texts):
-            return lit, quoted  # (the pattern below holds the literal as written)
-        head = "(?<![\\w-])" if lit[0] == "-" else "(?<!\\w)" if lit[0].isalnum() or lit[0] == "_" else ""
-        rx = re.compile(head + re.escape(lit) + ("(?!\\w)" if lit[-1].isalnum() or lit[-1] == "_" else ""))
-        if not any(rx.search(t) for t in texts):
+        if not any(_written(lit, t) for t in texts):
             return lit, quoted
     return None
+
+
+def _word_char(ch: str) -> bool:
+    """Does ``ch`` match the regex class ``\\w`` (str patterns: a letter, digit or number
+    character - ``str.isalnum`` - or "_")?"""
+    return ch.isalnum() or ch == "_"
+
+
+def _written(lit: str, text: str) -> bool:
+    """Does ``text`` write ``lit`` as written, not inside a longer word: the search of
+    ``(?<!\\w)`` (``(?<![\\w-])`` before a "-") + the literal + ``(?!\\w)``, each look-around only
+    on the side where the literal has a word character (or that "-"), with ``str.find``
+    instead of a pattern compiled for each literal (about 50 us a compile)."""
+    first, last = lit[0], lit[-1]
+    head = first == "-" or _word_char(first)
+    tail = _word_char(last)
+    n = len(lit)
+    pos = text.find(lit)
+    while pos != -1:
+        if not (head and pos > 0 and (_word_char(before := text[pos - 1]) or (first == "-" and before == "-"))) \
+                and not (tail and pos + n < len(text) and _word_char(text[pos + n])):
+            return True
+        pos = text.find(lit, pos + 1)
+    return False
 
 
 # A word written in another case (the word analysis compares lower case): a name in code
