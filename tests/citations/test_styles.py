@@ -294,3 +294,14 @@ def test_author_parsing_is_linear_on_long_runs_of_spaces():
     assert time.monotonic() - start < 1.0
     assert [p.family for p in people] == ["Ann"] and people[0].organisation is False
     assert [p.family for p in parse_authors("by Jane  Doe ;  John   Smith")] == ["Doe", "Smith"]
+
+
+def test_an_initial_is_the_first_letter_of_a_given_name():
+    """A page's author "Ann \u202eEvil\u202c Smith" was listed as "Smith, A. \\u202e." in APA
+    (the initial of "\u202eEvil" taken from its bidi override); a quote mark or a bracket
+    before a name was an "initial" too. The initial is the name's first letter or digit; a
+    part with none gives none."""
+    assert parse_authors("Ann \u202eEvil\u202c Smith")[0].initials() == "A. E."
+    assert parse_authors('"Bob" Ray')[0].initials() == "B."
+    assert parse_authors("(Jean-\u2066Paul) Sartre")[0].initials() == "J.-P."
+    assert parse_authors("Ann \u2014 Lee")[0].initials() == "A."

@@ -125,6 +125,15 @@ CASES = [
     Case("question with DEL and C1", lambda t: research_args(t, "tea\x7f\x85?"), 2,
          ["control characters (0x7f, 0x85)"]),
     Case("question not UTF-8", lambda t: research_args(t, b"caf\xe9?"), 2, ["the question is not valid UTF-8"]),
+    # resume --reject FEEDBACK: refused as a question is (the graph asked again without saying why)
+    Case("--reject feedback with ESC", lambda t: ["resume", "t1", "--reject", "narrower \x1b[2J", "--db",
+                                                   t / "state.sqlite"], 2,
+         ["--reject: the feedback contains control characters (0x1b)"]),
+    Case("--reject feedback of 1 MB", lambda t: ["resume", "t1", "--reject", "why " * 250_000, "--db",
+                                                  t / "state.sqlite"], 2,
+         ["--reject: the feedback is 999,999 characters long; the limit is 20,000"], stdin_argv=True),
+    Case("--reject feedback blank", lambda t: ["resume", "t1", "--reject", " \t", "--db", t / "state.sqlite"], 2,
+         ["--reject: the feedback is empty"]),
     # pages to research (--url): each is checked as the HTTP client would parse it (issue 19)
     *[Case(f"--url {url!r}", lambda t, url=url: [*research_args(t), "--url", url], 2, [url.replace("\t", "\\t"),
                                                                                        message])

@@ -40,3 +40,26 @@ def test_judge_timeout_must_be_a_finite_number_named_as_typed(tmp_path, capsys):
         assert main(["eval", "run", str(questions), "--out", str(tmp_path / "o"), "--judge-timeout", typed]) == 2
         err = capsys.readouterr().err
         assert "--judge-timeout" in err and said in err, err
+
+
+def test_the_readmes_eval_report_example_is_what_the_bundled_example_gives(tmp_path, capsys, monkeypatch):
+    """README shows `eval report` on the published example at 80 columns; its rows said
+    13 / 1 / 4 claims (72.2 % .. 94.4 %) after the claim rules proved one more claim (14 / 1 / 3):
+    every row shown there must be a row of today's output."""
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    block = re.search(r"For the bundled example:\n\n```\n(.*?)```", readme, re.S)
+    assert block, "README's eval report example is gone"
+    monkeypatch.chdir(root)
+    monkeypatch.setenv("COLUMNS", "80")
+    run = tmp_path / "example"
+    assert main(["publish", "examples/report.md", "--sources", "examples/sources.json", "--out", str(run),
+                 "--no-pdf"]) == 0
+    capsys.readouterr()
+    assert main(["eval", "report", str(run)]) == 0
+    shown = capsys.readouterr().out.splitlines()
+    missing = [line for line in block.group(1).splitlines() if line not in shown]
+    assert not missing, "\n".join(missing)

@@ -284,12 +284,16 @@ def test_a_sources_section_written_in_the_report_is_replaced_with_a_warning(tmp_
     assert r.returncode == 0 and "Sources' section" not in r.stderr, r.stderr
 
 
-def test_a_pdf_no_worker_can_render_is_said_and_every_other_file_is_written(tmp_path, monkeypatch, capfd):
+@pytest.mark.parametrize("earlier_pdf", [False, True], ids=["new-folder", "folder-published-before"])
+def test_a_pdf_no_worker_can_render_is_said_and_every_other_file_is_written(tmp_path, monkeypatch, capfd,
+                                                                            earlier_pdf):
     """When its PDF worker could not run, `deep-research publish` rendered the PDF in its own
     process, with no bound (a report that killed the worker, or renders without end, held it
     for ever). A new worker is asked once; when none answers, every other file is written
     (citations.json and audit.json too), the terminal says the PDF was not written and why,
-    and the exit code is 1: a PDF was asked for."""
+    and the exit code is 1: a PDF was asked for. A report.pdf an earlier publish left in the
+    folder is another report's (the folder's report.md and report.html are this one): it is
+    removed, and said, not left beside them as if it were this report's PDF."""
     from deep_research.cli import main
     from deep_research.publish import pdf as pdfmod
     from deep_research.publish import publisher
@@ -301,9 +305,12 @@ def test_a_pdf_no_worker_can_render_is_said_and_every_other_file_is_written(tmp_
     monkeypatch.setattr(publisher, "render_pdf", never_here)
     monkeypatch.setattr(pdfmod.sys, "executable", "/bin/false")  # every worker exits at once, answering nothing
     monkeypatch.chdir(ROOT)
+    if earlier_pdf:
+        (tmp_path / "report.pdf").write_bytes(b"%PDF-1.7 an earlier report")
     rc = main(["publish", "examples/report.md", "--sources", "examples/sources.json", "--out", str(tmp_path)])
     err = capfd.readouterr().err
     assert rc == 1, err
+    assert ("the report.pdf an earlier publish left there was removed" in " ".join(err.split())) == earlier_pdf, err
     for name in ("report.md", "report.linked.md", "report.html", "citations.json", "audit.json"):
         assert (tmp_path / name).is_file(), name
     assert not (tmp_path / "report.pdf").exists()

@@ -142,6 +142,17 @@ def test_a_setting_that_is_not_a_finite_number_is_refused_outside_the_cli_too():
         Configuration.resolve(None, {}, environ={"DEEP_RESEARCH_RETRY_BACKOFF_S": "nan"})
 
 
+def test_a_whole_number_setting_too_large_for_a_number_is_said_in_the_users_words():
+    """A server run's context {"max_total_tokens": 1e20} (JSON's number) was refused in
+    pydantic's words: "Unable to parse input string as an integer, exceeded maximum size"."""
+    from deep_research.errors import UserError
+
+    with pytest.raises(UserError) as e:
+        Configuration.resolve(None, {"max_total_tokens": 1e20}, environ={})
+    assert "max_total_tokens: is too large to read as a whole number (write it in digits)" in str(e.value), str(e.value)
+    assert "Unable to parse" not in str(e.value)
+
+
 def test_a_run_outside_the_cli_names_the_setting_as_studio_shows_it():
     from deep_research.errors import UserError
 

@@ -64,6 +64,7 @@ _MLA_MONTHS = ["Jan.", "Feb.", "Mar.", "Apr.", "May", "June", "July", "Aug.", "S
 _IEEE_MONTHS = ["Jan.", "Feb.", "Mar.", "Apr.", "May", "Jun.", "Jul.", "Aug.", "Sep.", "Oct.", "Nov.", "Dec."]
 _ISO = re.compile(r"\s*(\d{4})(?:-(\d{1,2})(?:-(\d{1,2}))?)?(?:[T ]|\s*$)")
 _YEAR = re.compile(r"(?<!\d)((?:19|20)\d{2})(?!\d)")
+_ALNUM = re.compile(r"[^\W_]")  # a letter or a digit
 _TITLE_SITE = re.compile(r"^(.+?)\s+(?:\||\u2014)\s+([^|\u2014]{1,60})$")
 
 
@@ -105,13 +106,14 @@ class Person:
     organisation: bool = False
 
     def initials(self, sep: str = " ") -> str:
-        parts = [p for p in re.split(r"[\s.]+", self.given) if p]
+        """"J. Q." of "Jane Quinn": each part's first letter or digit (not a quote mark,
+        bracket or bidi control before it; a part with none gives none)."""
         out = []
-        for p in parts:
-            if "-" in p:  # Jean-Paul -> J.-P.
-                out.append("-".join(q[0] + "." for q in p.split("-") if q))
-            else:
-                out.append(p[0] + ".")
+        for p in re.split(r"[\s.]+", self.given):
+            # Jean-Paul -> J.-P.
+            letters = [f"{m.group()}." for part in p.split("-") if (m := _ALNUM.search(part))]
+            if letters:
+                out.append("-".join(letters))
         return sep.join(out)
 
 

@@ -81,6 +81,7 @@ def _publish(report: Path, sources: Path, out_dir: Path, pdf: bool, title: str |
     from ..citations.document import parse
     from ..inputs import load_sources, read_text_file
     from ..publish import publish_report
+    from ..publish.publisher import FILES
     from ..publish.safety import ref_marks
     from ..research.prompts import unbreak_report
     from .console import warn as _warn
@@ -119,8 +120,14 @@ def _publish(report: Path, sources: Path, out_dir: Path, pdf: bool, title: str |
         result = publish_report(doc, loaded.sources, out_dir, pdf=False, title=title, findings=findings,
                                 docx=docx, citation_style=citation_style)
         _print_publish_summary(result)
-        _warn(f"PDF not written: {worker.error}; the other files are written. Publish again to retry, "
-              "or pass --no-pdf")
+        # a report.pdf an earlier publish left there is another report's: not kept beside this one
+        stale = out_dir / FILES["pdf"]
+        removed = stale.is_file() and not stale.is_symlink()
+        if removed:
+            stale.unlink()
+        _warn(f"PDF not written: {worker.error}; the other files are written"
+              + (" (the report.pdf an earlier publish left there was removed: it was another report's)"
+                 if removed else "") + ". Publish again to retry, or pass --no-pdf")
         raise typer.Exit(1) from None
     _print_publish_summary(result)
 

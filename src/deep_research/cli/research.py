@@ -642,6 +642,13 @@ def resume(
 
     if sum(bool(x) for x in (approve, reject, edit)) > 1:
         raise UserError("use only one of --approve, --reject and --edit")
+    if reject is not None:  # read as a question is: the graph asks again, without the terminal saying why
+        reject = reject.strip()
+        bad = control_characters(reject)
+        problem = text_problem(reject, "the feedback") or (
+            f"the feedback contains control characters ({', '.join(bad[:5])})" if bad else None)
+        if problem:
+            raise UserError(f"--reject: {problem}")
     decision = {"type": "approve"} if approve else ({"type": "reject", "feedback": reject} if reject else None)
     if edit is not None:
         decision = _edit_decision(edit)

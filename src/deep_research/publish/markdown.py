@@ -152,14 +152,18 @@ def shown_markdown(flag: Flag, limit: int | None = None) -> str:
     out: list[str] = []
     left = limit if limit is not None else -1
     for text, code in pieces:
+        cut = limit is not None and len(text) > left
         if limit is not None:
             if left <= 0:
                 out.append("…")
                 break
-            if len(text) > left:
-                text = text[:left] + "…"
+            if cut:
+                text = text[:left]
             left -= len(text)
         out.append(md_code_span(text) if code else _md_literal(text))
+        if cut:  # one "…", after a code span rather than inside it
+            out.append("…")
+            break
     return "".join(out)
 
 

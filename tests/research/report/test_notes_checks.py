@@ -81,3 +81,14 @@ def test_an_uncited_finding_is_quoted_as_written_in_markdown():
     text = notes_checks(notes, SOURCES, None, TODAY)
     assert ("“A wrapper written as `f(*args, **kwargs)` in prose was added in Python 3.11 by \\*\\*Guido\\*\\* "
             "&lt;b>x&lt;/b>.”") in text, text
+
+
+def test_an_uncited_finding_cut_short_ends_in_one_ellipsis():
+    """notes.md cuts a listed statement at 300 characters; one cut inside a piece with more
+    pieces after it (here a code span) ended in two ellipses ("aaa……", "`co…`…")."""
+    notes = [{"topic": "Long", "findings": "Python 3.11 " + "made the interpreter faster " * 11
+              + "with `sys.flags` set in 2022 and more text after the code.\n"}]
+    text = notes_checks(notes, SOURCES, None, TODAY)
+    shown = text.split("\u201c", 1)[1].split("\u201d", 1)[0]
+    assert shown.endswith("\u2026") and "\u2026\u2026" not in shown and "\u2026`\u2026" not in shown, shown
+    assert shown.count("\u2026") == 1 and len(shown) <= 305, shown

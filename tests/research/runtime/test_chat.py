@@ -46,6 +46,24 @@ def test_a_malformed_brief_decision_is_explained_never_approved(value, problem):
     assert kind is None and problem in said
 
 
+@pytest.mark.parametrize("parse, value", [
+    (_parse_decision, {"type": "reject", "feedback": "Narrower \x1b[2J please"}),
+    (_parse_decision, {"decisions": [{**BRIEF_EDIT, "edited_action": {"name": "approve_research_brief",
+                                                                      "args": {"research_brief": "My\x07 brief."}}}]}),
+    (lambda v: parse_review(v, 1), {"type": "feedback", "feedback": "Shorter\x9b31m."}),
+], ids=["brief-feedback", "edited-brief", "report-feedback"])
+def test_a_decisions_text_with_control_characters_is_refused_as_a_chat_message_is(parse, value):
+    """A chat message with control characters is refused (as the CLI refuses a question and an
+    eval question set a brief rejection's feedback), but a resume's feedback or edited brief
+    (Studio, the SDK) was taken with them: an escape sequence in the thread's chat ("My edited
+    brief: ...") and in every prompt after. Refused, named, asked again; bidi controls are
+    removed as from a chat message."""
+    kind, _, said = parse(value)
+    assert kind is None and "control characters" in said, said
+    kind, text, problem = _parse_decision({"type": "reject", "feedback": "Only \u202ein\u202c 2024.\tTabs\nand lines ok."})
+    assert problem is None and (kind, text) == ("reject", "Only in 2024.\tTabs\nand lines ok.")
+
+
 @pytest.mark.parametrize("value, left, expected", [
     ({"decisions": [{"type": "approve"}]}, 1, ("approve", "")),
     ({"type": "edit", "markdown": "# R"}, 1, ("edit", "# R")),

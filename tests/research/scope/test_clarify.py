@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from langchain_core.messages import AIMessage, HumanMessage
+from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.store.memory import InMemoryStore
 
@@ -209,11 +209,12 @@ def _chat(corpus, tmp_path, thread: str):
         if rule["contains"].startswith("Turn the conversation"):
             rule["responses"] = type(rule["responses"])([recording(brief_prompts, rule["responses"][0])])
 
-    def send(text: str, progress: bool = False) -> dict:
+    def send(text: str | list, progress: bool = False) -> dict:
         async def go():
             # on a server, the preflight's "Indexing…" line of a new thread comes after the message
             notices = [AIMessage("Indexing the documents…", name="progress")] if progress else []
-            async for _ in graph.astream({"messages": [HumanMessage(text), *notices]}, config, context=ctx,
+            sent = text if isinstance(text, list) else [HumanMessage(text)]
+            async for _ in graph.astream({"messages": [*sent, *notices]}, config, context=ctx,
                                          stream_mode="updates"):
                 pass
             return (await graph.aget_state(config)).values
@@ -247,6 +248,24 @@ def test_a_chat_message_that_is_no_question_is_answered_without_a_model_call(cor
     v = send("How do heat pumps work in the cold?")
     assert v["question"] == "How do heat pumps work in the cold?" and v["status"] == "completed", v.get("errors")
     assert brief_prompts and "x" * 1_000 not in brief_prompts[0] and "Your message" not in brief_prompts[0]
+
+
+@pytest.mark.parametrize("sent", [[], [AIMessage("How do heat pumps work in the cold?")],
+                                  [ToolMessage("How do heat pumps work in the cold?", tool_call_id="c1")]],
+                         ids=["no-message", "assistant-only", "tool-only"])
+def test_a_run_with_no_user_message_is_answered_without_a_model_call(corpus, tmp_path, sent):
+    """A server run's input whose messages hold no user message ([] or only an assistant or a
+    tool turn, which any API client can send) researched an empty question: every model call
+    of a run, a report folder named "report" and run.json's question ''. Now it is answered
+    as an empty message is, at no model call, and the next message is the question."""
+    script, send, brief_prompts = _chat(corpus, tmp_path, "no-user-message")
+    v = send(sent)
+    assert sum(script.calls.values()) == 0, script.log
+    turn = v["messages"][-1]
+    assert turn.type == "ai" and "Your message is empty" in turn.content, turn.content
+    assert v["status"] == "needs_clarification" and not v.get("question")
+    v = send("How do heat pumps work in the cold?")
+    assert v["question"] == "How do heat pumps work in the cold?" and v["status"] == "completed", v.get("errors")
 
 
 def test_a_chat_messages_bidi_controls_are_removed_before_any_model_reads_it(corpus, tmp_path):

@@ -77,7 +77,8 @@ def parse_review(value: Any, revisions_left: int) -> tuple[str | None, str, str 
             return None, "", f"feedback must be non-empty text; {expected}"
         if (long := too_long(feedback.strip(), "the feedback")) is not None:
             return None, "", f"{long}: say what to change in fewer words"
-        return "feedback", feedback.strip(), None
+        feedback, bad = hitl.typed_text(feedback, "the feedback")
+        return (None, "", bad) if bad else ("feedback", feedback.strip(), None)
     return None, "", f"unknown decision type {kind!r}; {expected}"
 
 

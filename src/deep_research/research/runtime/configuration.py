@@ -139,6 +139,8 @@ def _expected(err: Any) -> str:
         "less_than_equal": "must be at most {le}", "less_than": "must be less than {lt}",
         "literal_error": "must be {expected}", "enum": "must be {expected}",
         "int_parsing": "must be a whole number", "int_from_float": "must be a whole number",
+        # 1e20 as JSON's number: a float past the 64-bit range (digits of any length are read)
+        "int_parsing_size": "is too large to read as a whole number (write it in digits)",
         "int_type": "must be a whole number", "float_parsing": "must be a number", "float_type": "must be a number",
         "finite_number": "must be a finite number{typed}",
         "bool_parsing": "must be true or false", "bool_type": "must be true or false",

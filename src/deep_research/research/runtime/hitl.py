@@ -73,6 +73,21 @@ def text_arg(args: dict, *names: str) -> str | None:
     return None
 
 
+def typed_text(text: str, what: str) -> tuple[str, str | None]:
+    """A decision's feedback or edited brief (``what``) as a chat message is taken
+    (scope/clarify.py ``no_question``): its bidirectional controls removed, and (the text, why
+    it is refused) when it holds other control characters than tabs and line ends or nothing
+    is left; (the text, None) otherwise."""
+    from ...terminal import control_characters, without_bidi_controls
+
+    kept = without_bidi_controls(text)
+    if not kept.strip():
+        return kept, f"{what} is empty"
+    if bad := control_characters(kept):
+        return kept, f"{what} contains control characters ({', '.join(bad[:5])}): send it again as plain text"
+    return kept, None
+
+
 PROBLEM = "decision_problem"  # state: why the last answer to the question asked was not a decision
 
 

@@ -233,7 +233,8 @@ def _parse_decision(value: Any) -> tuple[Literal["approve", "reject", "edit"] | 
             return None, "", f"a rejection needs non-empty feedback; {expected}"
         if (long := too_long(feedback.strip(), "the feedback")) is not None:
             return None, "", f"{long}: say what to change in fewer words"
-        return "reject", feedback.strip(), None
+        feedback, bad = hitl.typed_text(feedback, "the feedback")
+        return (None, "", bad) if bad else ("reject", feedback.strip(), None)
     if kind == "edit":
         args, problem = hitl.edited_args(value, BRIEF_ACTION)
         text = hitl.text_arg(args or {}, "research_brief")
@@ -241,5 +242,6 @@ def _parse_decision(value: Any) -> tuple[Literal["approve", "reject", "edit"] | 
             return None, "", f"{problem or 'an edit needs the brief text (research_brief)'}; {expected}"
         if (long := too_long(text.strip(), "the edited brief")) is not None:
             return None, "", f"{long}: shorten it, or reject the brief and say what to change"
-        return "edit", text, None
+        text, bad = hitl.typed_text(text, "the edited brief")
+        return (None, "", bad) if bad else ("edit", text, None)
     return None, "", f"unknown decision type {kind!r}; {expected}"

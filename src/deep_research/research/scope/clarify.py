@@ -222,12 +222,17 @@ def no_question(state: ResearchState) -> dict | None:
     characters other than tab and line ends, which the CLI refuses in a question too): the
     message cut to a preview in its place, its controls blanked (named so that it is neither
     the question nor conversation a model is shown), a turn saying why, and the status the
-    thread had (``needs_clarification`` for its first message): no model call is made. None
-    for any other run."""
+    thread had (``needs_clarification`` for its first message): no model call is made. A run
+    whose input holds no user message at all ([] or only an assistant or tool turn, as an API
+    client may send) when the thread has no question yet is answered as an empty message.
+    None for any other run."""
     last = _last_message(state)
     if last is None:
-        return None
-    text = without_bidi_controls(message_text(last)).strip()
+        if _question(state):
+            return None
+        text = ""
+    else:
+        text = without_bidi_controls(message_text(last)).strip()
     problem = text_problem(text, "your message")
     again = f"Send the question to research (at most {MAX_TEXT_CHARS:,} characters)."
     if problem is None and (bad := control_characters(text)):
@@ -235,11 +240,13 @@ def no_question(state: ResearchState) -> dict | None:
         again = "Send the question again as plain text."
     if problem is None:
         return None
-    preview = shortened(" ".join(blank_controls(message_text(last)).split()), REFUSED_PREVIEW_CHARS) or ""
     said = f"{problem[:1].upper()}{problem[1:]}, so no research was started. {again}"
+    told = AIMessage(shown_text(said), name=NO_QUESTION_NAME)
+    if last is None:
+        return {"status": state.get("status") or "needs_clarification", "messages": [told]}
+    preview = shortened(" ".join(blank_controls(message_text(last)).split()), REFUSED_PREVIEW_CHARS) or ""
     return {"status": state.get("status") or "needs_clarification",
-            "messages": [HumanMessage(preview, id=last.id, name=REFUSED_NAME),
-                         AIMessage(shown_text(said), name=NO_QUESTION_NAME)]}
+            "messages": [HumanMessage(preview, id=last.id, name=REFUSED_NAME), told]}
 
 
 def without_bidi(state: ResearchState) -> HumanMessage | None:
