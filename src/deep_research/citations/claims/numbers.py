@@ -403,8 +403,8 @@ def _number_supported(c: _Num, qnums: list[_Num], by_key: dict[str, tuple[set, s
     if units and c.cmp in _OPPOSITE and units[2] == {_OPPOSITE[c.cmp]}:
         return False  # "at most 4 GiB" where the quote says "more than 4 GiB"
     if units:
-        units = units[1] if c.negative else units[0]  # units the quotes give the number
-        if units and (c.unit is None or c.unit in units or units == {None}):
+        given = units[1] if c.negative else units[0]  # units the quotes give the number
+        if given and (c.unit is None or c.unit in given or given == {None}):
             return True  # same unit, or no unit on one side
     if "." in c.key or c.version:
         for q in qnums:
