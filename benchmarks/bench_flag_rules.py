@@ -1,7 +1,7 @@
 """Which red-flag rules generalise? (issue 25, "correct claims flagged <= 2 %").
 
 Per flag rule, and per path inside a rule where its note tells (the note with its quoted
-words and numbers masked), over the seen groups (dev, holdout, fresh1-fresh42: hand-written
+words and numbers masked), over the seen groups (dev, holdout, fresh1-fresh44: hand-written
 and public): correct claims flagged ("number lacking" apart, the project's rule), altered or
 refuted claims caught, per family (hand / public), the rule's precision and how many groups
 its false flags spread over; then per group.
@@ -71,7 +71,9 @@ FRESH = {("fresh1" if g == "fresh" else g): cv._FRESH[g] for g in SEEN} | {"fres
                                                                           "fresh39": cv._FRESH["fresh39"],
                                                                           "fresh40": cv._FRESH["fresh40"],
                                                                           "fresh41": cv._FRESH["fresh41"],
-                                                                          "fresh42": cv._FRESH["fresh42"]}
+                                                                          "fresh42": cv._FRESH["fresh42"],
+                                                                          "fresh43": cv._FRESH["fresh43"],
+                                                                          "fresh44": cv._FRESH["fresh44"]}
 # a group whose data reached main in the commit it was measured with (no main commit "before it"
 # is its first sight): the main commit it was first measured on, named. (fresh13's hand half was
 # first measured on 9638a5c, its public half on 165fe3e; between them only supported -> unchecked
@@ -108,7 +110,9 @@ FIRST_SIGHT = {"fresh11": "205c46906dfc26c496ebea58b6550b65d3b159f1",
                "fresh39": "b781bfc7401945554bcef0abafe7f9dd902ba23f",
                "fresh40": "b781bfc7401945554bcef0abafe7f9dd902ba23f",
                "fresh41": "60a880cd725ac9dd22d4d7fb48b089c3bc5d20c6",
-               "fresh42": "60a880cd725ac9dd22d4d7fb48b089c3bc5d20c6"}
+               "fresh42": "60a880cd725ac9dd22d4d7fb48b089c3bc5d20c6",
+               "fresh43": "fb1a1e25ec0a50df437e008b57733b49956e23c0",
+               "fresh44": "fb1a1e25ec0a50df437e008b57733b49956e23c0"}
 
 
 def pairs(group: str, factver_root: Path) -> list[bc.Pair]:
