@@ -937,32 +937,51 @@ def html_to_text(html: str | bytes, *, load_css=None, headings: bool = False, ma
     line starts with markdown marks, ``## Title`` for ``<h2>``. ``main_only``: only the
     text of the page's main element when it marks one (see :func:`_main_element`), leaving
     out navigation, headers and footers around it. ``styles``: parsed stylesheets shared
-    with other pages (see :class:`StyleCache`)."""
-    doc, style, limit = _parsed(html, load_css, styles)
+    with other pages (see :class:`StyleCache`). A page given as bytes is decoded as a
+    browser would (its declared charset); see also :func:`utf8_html_to_text`."""
+    if isinstance(html, str):
+        return _html_text(html.encode("utf-8"), True, load_css, headings, main_only, styles)
+    return _html_text(html, False, load_css, headings, main_only, styles)
+
+
+def utf8_html_to_text(data: bytes, *, load_css=None, styles: StyleCache | None = None) -> Extracted:
+    """``html_to_text(data.decode("utf-8"), ...)`` of bytes known to be valid UTF-8 with no
+    byte order mark, without decoding the page and encoding it again for the parser."""
+    return _html_text(data, True, load_css, False, False, styles)
+
+
+def _html_text(data: bytes, utf8: bool, load_css, headings: bool, main_only: bool,
+               styles: StyleCache | None) -> Extracted:
+    """:func:`html_to_text` of the page's bytes; ``utf8``: they are the UTF-8 of the page's
+    text (a str given), else the page as read (its declared charset applies)."""
+    doc, style, limit = _parsed(data, utf8, load_css, styles)
     cut = _cut_note(limit)
     title = _WS.sub(" ", doc.findtext(".//title") or "").strip()
     body = doc.find("body")
     root = body if body is not None else doc
     if main_only:
         root = _main_element(root, style) if _main_element(root, style) is not None else root
-    elif not headings and isinstance(html, str) and "\u212a" not in html:
+    elif not headings and utf8 and _KELVIN not in data:
         # (a tag name with a Kelvin sign, which str.lower() makes ASCII, is left to the walk)
         lines = _tree_text(root, style)
         if lines is not None:
             return Extracted(title=title, text="\n".join(lines), cut=cut)
         # the page's own text holds the marks _tree_text uses, or a control character lxml
         # takes from a page but not from us: the walk reads a new tree of it
-        doc, style, _ = _parsed(html, load_css, styles)
+        doc, style, _ = _parsed(data, utf8, load_css, styles)
         body = doc.find("body")
         root = body if body is not None else doc
     return Extracted(title=title, text=_walk_text(root, style, headings), cut=cut)
 
 
-def _parsed(html: str | bytes, load_css, styles: StyleCache | None):
+_KELVIN = "\u212a".encode()  # (UTF-8: found in the bytes exactly where the text has it)
+
+
+def _parsed(data: bytes, utf8: bool, load_css, styles: StyleCache | None):
     """The page's root element, the display/visibility of its elements and why the parser
     stopped reading it early (:func:`parser_limit`), or None."""
-    parser = _HTML_PARSER if isinstance(html, bytes) else etree.HTMLParser(encoding="utf-8")
-    doc = _document(html if isinstance(html, bytes) else html.encode("utf-8"), parser)
+    parser = etree.HTMLParser(encoding="utf-8") if utf8 else _HTML_PARSER
+    doc = _document(data, parser)
     return doc, _PageStyle(doc, load_css, styles), parser_limit(parser)
 
 
