@@ -350,25 +350,26 @@ class _Rules:
         if len(by_class) > 4096:
             by_class.clear()
         out = []
+        add = out.append
+        get = _get  # (unbound: no bound method made per element)
         for el in doc.iter(etree.Element):
-            get = el.get
-            if get("hidden") is not None:
+            if get(el, "hidden") is not None:
                 hidden.append(el)
                 if hidden_hits:
-                    out.append(el)
+                    add(el)
                     continue
-            if get("style"):
-                out.append(el)
+            if get(el, "style"):
+                add(el)
                 continue
             tag = el.tag
             hit = by_tag.get(tag)
             if hit is None:
                 hit = by_tag[tag] = self._tag_may_match(tag)
-            if hit or (ids and get("id") in ids) or (lang and get("lang") is not None):
-                out.append(el)
+            if hit or (ids and get(el, "id") in ids) or (lang and get(el, "lang") is not None):
+                add(el)
                 continue
             if word is not None:
-                names = get("class")
+                names = get(el, "class")
                 if names:
                     # a site's pages repeat their class attributes: each is searched once
                     hit = by_class.get(names)
@@ -377,12 +378,13 @@ class _Rules:
                         if len(names) <= 256:  # (the table holds short ones only)
                             by_class[names] = hit
                     if hit:
-                        out.append(el)
+                        add(el)
                         continue
-            for a in attributes:
-                if get(a) is not None:
-                    out.append(el)
-                    break
+            if attributes:
+                for a in attributes:
+                    if get(el, a) is not None:
+                        add(el)
+                        break
         return out
 
     def _tag_may_match(self, tag: str) -> bool:
@@ -418,6 +420,9 @@ class _Rules:
             if el.get(attribute) is not None:
                 return True
         return False
+
+
+_get = etree._Element.get
 
 
 @functools.lru_cache(maxsize=4096)
@@ -1089,7 +1094,7 @@ def _marked_tree_text(root, style: "_PageStyle") -> list[str] | None:
     for el in style.invisible:
         # a space where hidden text held one (see _gap), except in a <pre>, whose lines
         # _pre_text reads as the walk does
-        keep = el.tag not in _PRE and not any(a.tag in _PRE for a in el.iterancestors())
+        keep = el.tag not in _PRE and next(el.iterancestors(*_PRE), None) is None
         el.text = (_gap(el.text) or None) if keep else None
         for child in el:
             child.tail = (_gap(child.tail) or None) if keep else None
@@ -1098,8 +1103,12 @@ def _marked_tree_text(root, style: "_PageStyle") -> list[str] | None:
     pres: list[list[str]] = []
     marked = set()
     breaks = 0
-    for el in list(root.iter(*_PRE)):
-        if el in left_out or not _inside(el, root):
+    # (those of left out elements are gone; one inside another <pre> below root is gone
+    # once the outermost, which comes first, is done)
+    above = set(root.iterancestors())
+    found = [(el, next(el.iterancestors(*_PRE), None)) for el in root.iter(*_PRE)]
+    for el, outer in found:
+        if el in left_out or (outer is not None and outer not in above):
             continue  # left out, or inside a <pre> done before
         for br in el.iter("br"):
             if br not in left_out:
@@ -1117,8 +1126,10 @@ def _marked_tree_text(root, style: "_PageStyle") -> list[str] | None:
             del el[:]
             el.tail = _BREAK + (el.tail or "")
             breaks += 1
+    done = left_out | marked
+    done.add(root)
     for el in list(root.iter(*_BLOCK)):
-        if el in left_out or el in marked or el is root:
+        if el in done:
             continue
         el.text = _BREAK + (el.text or "")
         el.tail = _BREAK + (el.tail or "")
