@@ -110,7 +110,7 @@ def test_the_cascade_looks_at_the_elements_a_hiding_rule_may_match(css):
             '<section style="color: blue"><span class="aside wide" hidden>z</span></section>'
             '<ul><li>1</li><li class="shown" hidden>2</li></ul><!-- c --><p style="">q</p><i id="top">t</i></div>'
             '<svg><rect/></svg></body></html>')
-    doc, style, _ = extract._parsed(f"<style>{css}</style>" + html, None, None)
+    doc, style, _ = extract._parsed(f"<style>{css}</style>{html}".encode(), True, None, None)
     rules = style.rules
     if not rules.count:
         assert style.with_hidden == [el for el in doc.iter(etree.Element) if el.get("hidden") is not None]
@@ -123,7 +123,7 @@ def test_the_cascade_looks_at_the_elements_a_hiding_rule_may_match(css):
     # the same rules on another page (what they learnt of class attributes is kept): the same tests
     other = ('<html><body><p class="a note">1</p><p class="note-x wide">2</p><p class="aside b">3</p>'
              f'<p class="{"x " * 200}note">4</p><p class="{"x " * 200}note">5</p><b data-x hidden>6</b></body></html>')
-    doc2, style2, _ = extract._parsed(f"<style>{css}</style>" + other, None, None)
+    doc2, style2, _ = extract._parsed(f"<style>{css}</style>{other}".encode(), True, None, None)
     hidden2: list = []
     found2 = rules.candidates(doc2, hidden2)
     every2 = list(doc2.iter(etree.Element))

@@ -21,13 +21,13 @@ CSS = """<style>
 
 def walked(html: str) -> str:
     """The text as the walk reads it, on a tree of its own."""
-    doc, style, _ = extract._parsed(html, None, None)
+    doc, style, _ = extract._parsed(html.encode(), True, None, None)
     body = doc.find("body")
     return extract._walk_text(body if body is not None else doc, style, False)
 
 
 def tree_lines(html: str) -> list[str] | None:
-    doc, style, _ = extract._parsed(html, None, None)
+    doc, style, _ = extract._parsed(html.encode(), True, None, None)
     body = doc.find("body")
     return extract._tree_text(body if body is not None else doc, style)
 
@@ -124,3 +124,21 @@ def test_white_space_is_collapsed_as_css_does_on_any_stripped_text():
     for n in range(3000):
         s = "".join(rng.choice(alphabet) for _ in range(rng.randint(1, 12))).strip()
         assert extract._collapse(s) == extract._WS.sub(" ", s), repr(s)
+
+
+@pytest.mark.parametrize("html", [
+    *PAGES,
+    "<html><head><title>Caf\u00e9 \u2014 docs</title></head><body><p>\u212a Kelvin, \u00e9t\u00e9</p>"
+    "<pre>a\u00a0b</pre></body></html>",
+    "<html><body><p>own mark \ue000 here</p><div>\u4e2d\u6587</div></body></html>",
+])
+def test_utf8_bytes_give_the_text_of_the_page_as_str(html):
+    """The index hands the parser a UTF-8 page's own bytes (``utf8_html_to_text``, the BOM
+    removed): the same title, text and cut as the page decoded first."""
+    from deep_research.search.local import read_document
+
+    expected = html_to_text(html)
+    assert extract.utf8_html_to_text(html.encode()) == expected
+    if expected.text.strip():  # (a page without text is skipped)
+        for data in (html.encode(), b"\xef\xbb\xbf" + html.encode()):
+            assert read_document(data, "html", published=False)[0] == expected

@@ -350,25 +350,26 @@ class _Rules:
         if len(by_class) > 4096:
             by_class.clear()
         out = []
+        add = out.append
+        get = _get  # (unbound: no bound method made per element)
         for el in doc.iter(etree.Element):
-            get = el.get
-            if get("hidden") is not None:
+            if get(el, "hidden") is not None:
                 hidden.append(el)
                 if hidden_hits:
-                    out.append(el)
+                    add(el)
                     continue
-            if get("style"):
-                out.append(el)
+            if get(el, "style"):
+                add(el)
                 continue
             tag = el.tag
             hit = by_tag.get(tag)
             if hit is None:
                 hit = by_tag[tag] = self._tag_may_match(tag)
-            if hit or (ids and get("id") in ids) or (lang and get("lang") is not None):
-                out.append(el)
+            if hit or (ids and get(el, "id") in ids) or (lang and get(el, "lang") is not None):
+                add(el)
                 continue
             if word is not None:
-                names = get("class")
+                names = get(el, "class")
                 if names:
                     # a site's pages repeat their class attributes: each is searched once
                     hit = by_class.get(names)
@@ -377,12 +378,13 @@ class _Rules:
                         if len(names) <= 256:  # (the table holds short ones only)
                             by_class[names] = hit
                     if hit:
-                        out.append(el)
+                        add(el)
                         continue
-            for a in attributes:
-                if get(a) is not None:
-                    out.append(el)
-                    break
+            if attributes:
+                for a in attributes:
+                    if get(el, a) is not None:
+                        add(el)
+                        break
         return out
 
     def _tag_may_match(self, tag: str) -> bool:
@@ -418,6 +420,9 @@ class _Rules:
             if el.get(attribute) is not None:
                 return True
         return False
+
+
+_get = etree._Element.get
 
 
 @functools.lru_cache(maxsize=4096)
@@ -937,32 +942,51 @@ def html_to_text(html: str | bytes, *, load_css=None, headings: bool = False, ma
     line starts with markdown marks, ``## Title`` for ``<h2>``. ``main_only``: only the
     text of the page's main element when it marks one (see :func:`_main_element`), leaving
     out navigation, headers and footers around it. ``styles``: parsed stylesheets shared
-    with other pages (see :class:`StyleCache`)."""
-    doc, style, limit = _parsed(html, load_css, styles)
+    with other pages (see :class:`StyleCache`). A page given as bytes is decoded as a
+    browser would (its declared charset); see also :func:`utf8_html_to_text`."""
+    if isinstance(html, str):
+        return _html_text(html.encode("utf-8"), True, load_css, headings, main_only, styles)
+    return _html_text(html, False, load_css, headings, main_only, styles)
+
+
+def utf8_html_to_text(data: bytes, *, load_css=None, styles: StyleCache | None = None) -> Extracted:
+    """``html_to_text(data.decode("utf-8"), ...)`` of bytes known to be valid UTF-8 with no
+    byte order mark, without decoding the page and encoding it again for the parser."""
+    return _html_text(data, True, load_css, False, False, styles)
+
+
+def _html_text(data: bytes, utf8: bool, load_css, headings: bool, main_only: bool,
+               styles: StyleCache | None) -> Extracted:
+    """:func:`html_to_text` of the page's bytes; ``utf8``: they are the UTF-8 of the page's
+    text (a str given), else the page as read (its declared charset applies)."""
+    doc, style, limit = _parsed(data, utf8, load_css, styles)
     cut = _cut_note(limit)
     title = _WS.sub(" ", doc.findtext(".//title") or "").strip()
     body = doc.find("body")
     root = body if body is not None else doc
     if main_only:
         root = _main_element(root, style) if _main_element(root, style) is not None else root
-    elif not headings and isinstance(html, str) and "\u212a" not in html:
+    elif not headings and utf8 and _KELVIN not in data:
         # (a tag name with a Kelvin sign, which str.lower() makes ASCII, is left to the walk)
         lines = _tree_text(root, style)
         if lines is not None:
             return Extracted(title=title, text="\n".join(lines), cut=cut)
         # the page's own text holds the marks _tree_text uses, or a control character lxml
         # takes from a page but not from us: the walk reads a new tree of it
-        doc, style, _ = _parsed(html, load_css, styles)
+        doc, style, _ = _parsed(data, utf8, load_css, styles)
         body = doc.find("body")
         root = body if body is not None else doc
     return Extracted(title=title, text=_walk_text(root, style, headings), cut=cut)
 
 
-def _parsed(html: str | bytes, load_css, styles: StyleCache | None):
+_KELVIN = "\u212a".encode()  # (UTF-8: found in the bytes exactly where the text has it)
+
+
+def _parsed(data: bytes, utf8: bool, load_css, styles: StyleCache | None):
     """The page's root element, the display/visibility of its elements and why the parser
     stopped reading it early (:func:`parser_limit`), or None."""
-    parser = _HTML_PARSER if isinstance(html, bytes) else etree.HTMLParser(encoding="utf-8")
-    doc = _document(html if isinstance(html, bytes) else html.encode("utf-8"), parser)
+    parser = etree.HTMLParser(encoding="utf-8") if utf8 else _HTML_PARSER
+    doc = _document(data, parser)
     return doc, _PageStyle(doc, load_css, styles), parser_limit(parser)
 
 
@@ -1070,7 +1094,7 @@ def _marked_tree_text(root, style: "_PageStyle") -> list[str] | None:
     for el in style.invisible:
         # a space where hidden text held one (see _gap), except in a <pre>, whose lines
         # _pre_text reads as the walk does
-        keep = el.tag not in _PRE and not any(a.tag in _PRE for a in el.iterancestors())
+        keep = el.tag not in _PRE and next(el.iterancestors(*_PRE), None) is None
         el.text = (_gap(el.text) or None) if keep else None
         for child in el:
             child.tail = (_gap(child.tail) or None) if keep else None
@@ -1079,8 +1103,12 @@ def _marked_tree_text(root, style: "_PageStyle") -> list[str] | None:
     pres: list[list[str]] = []
     marked = set()
     breaks = 0
-    for el in list(root.iter(*_PRE)):
-        if el in left_out or not _inside(el, root):
+    # (those of left out elements are gone; one inside another <pre> below root is gone
+    # once the outermost, which comes first, is done)
+    above = set(root.iterancestors())
+    found = [(el, next(el.iterancestors(*_PRE), None)) for el in root.iter(*_PRE)]
+    for el, outer in found:
+        if el in left_out or (outer is not None and outer not in above):
             continue  # left out, or inside a <pre> done before
         for br in el.iter("br"):
             if br not in left_out:
@@ -1098,8 +1126,10 @@ def _marked_tree_text(root, style: "_PageStyle") -> list[str] | None:
             del el[:]
             el.tail = _BREAK + (el.tail or "")
             breaks += 1
+    done = left_out | marked
+    done.add(root)
     for el in list(root.iter(*_BLOCK)):
-        if el in left_out or el in marked or el is root:
+        if el in done:
             continue
         el.text = _BREAK + (el.text or "")
         el.tail = _BREAK + (el.tail or "")

@@ -62,6 +62,7 @@ Choices:
 from __future__ import annotations
 
 import asyncio
+import codecs
 import datetime as dt
 import errno
 import hashlib
@@ -97,6 +98,7 @@ from .extract import (
     decode_utf8,
     html_parser_limit,
     html_to_text,
+    utf8_html_to_text,
     is_utf8_name,
     markdown_title,
     pdf_to_text,
@@ -353,16 +355,21 @@ def _read_html(data: bytes, load_css=None, styles: StyleCache | None = None) -> 
     if charset and not is_utf8_name(charset) and not charset.startswith("utf-16"):
         return _parse_html(data, load_css, styles)  # lxml decodes with the declared charset, like a browser
     try:
-        text = decode_utf8(data)
+        text = decode_utf8(data)  # (checked: the parser reads the same bytes, without a BOM)
     except NotUtf8Error as e:
         hint = " although it declares UTF-8" if charset else " and declares no other charset"
         raise _Skip(f"{e}{hint}; convert the file to UTF-8") from None
-    return _parse_html(text, load_css, styles)
+    return _parse_html(text, load_css, styles, data.removeprefix(codecs.BOM_UTF8))
 
 
-def _parse_html(html: str | bytes, load_css=None, styles: StyleCache | None = None) -> Extracted:
+def _parse_html(html: str | bytes, load_css=None, styles: StyleCache | None = None,
+                utf8: bytes | None = None) -> Extracted:
+    """The text of a page; ``utf8``: the UTF-8 of ``html`` (a str), when at hand."""
     try:
-        doc = html_to_text(html, load_css=load_css, styles=styles)
+        if utf8 is not None:
+            doc = utf8_html_to_text(utf8, load_css=load_css, styles=styles)
+        else:
+            doc = html_to_text(html, load_css=load_css, styles=styles)
     except etree.ParserError:  # lxml's word for a page with no elements at all
         return Extracted("", "")
     if not doc.text.strip():
