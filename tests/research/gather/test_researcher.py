@@ -127,8 +127,8 @@ def test_a_quoted_closing_page_tag_is_published_without_the_break_the_prompt_put
     assert "closing &lt;/page> tag" in texts["report.md"] and "closing &lt;/page&gt; tag" in texts["report.html"]
     assert "closing </page> tag" in texts["report.pdf"].replace("\n", " ")
     [cited] = [c for c in json.loads(texts["citations.json"]) if "export format" in c["quote"]]
-    # "quote" is the ref as report.md writes it (a tag in a quote is HTML-escaped there)
-    assert cited["quote"] == sentence.replace("<", "&lt;") and cited["highlight_text"] == sentence
+    # "quote" reads as the page has it (report.md writes the tag escaped; citations.json decodes it)
+    assert cited["quote"] == sentence and cited["highlight_text"] == sentence
     assert cited["status"] == "verified" and "closing </page> tag" in cited["claim"]
     start_words, end_words = unquote(cited["fragment"].removeprefix("text=")).split(",")
     assert sentence.startswith(start_words) and sentence.endswith(end_words)
